@@ -1,0 +1,2 @@
+// Entry point of the `autograms` command.
+export {};

@@ -1,0 +1,2 @@
+// Public API of @autograms/compiler (DESIGN §3).
+export {};

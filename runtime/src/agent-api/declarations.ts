@@ -1,0 +1,73 @@
+/**
+ * What agent files import. Agents are compiled, never executed: these exist so that an agent
+ * type-checks under `tsc --strict` and editors can help its author. Calling any of them at run
+ * time is a mistake, and says so.
+ */
+import type { ExecNodeFields, ShorthandFields } from "./fields.js";
+
+function compiledOnly(name: string): never {
+  throw new Error(
+    `${name}() is part of the agent language: compile the agent with 'autograms compile' and run the graph; agent files are not executed directly`,
+  );
+}
+
+/** Base class of every agent. Its fields are the automatic variables of the original. */
+export abstract class Autogram {
+  /** The user's latest message (`$_last_user_reply`). */
+  declare readonly _last_user_reply: string;
+  /** Output of the node that ran last (`$_last_variable_output`). */
+  declare readonly _last_variable_output: unknown;
+  /** Name of the node that ran last (`$_last_state`). */
+  declare readonly _last_state: string;
+  abstract main(): void;
+}
+
+export function exec_node(fields: ExecNodeFields): string {
+  return compiledOnly(`exec_node(${fields.action})`);
+}
+
+export function chat(instruction: string, fields?: ShorthandFields): string {
+  return compiledOnly("chat");
+}
+export function chatExact(instruction: string, fields?: ShorthandFields): string {
+  return compiledOnly("chatExact");
+}
+export function chatSuffix(instruction: string, fields?: ShorthandFields): string {
+  return compiledOnly("chatSuffix");
+}
+export function thought(instruction: string, fields?: ShorthandFields): string {
+  return compiledOnly("thought");
+}
+export function thoughtExact(instruction: string, fields?: ShorthandFields): string {
+  return compiledOnly("thoughtExact");
+}
+export function thoughtQa(instruction: string, fields?: ShorthandFields): string {
+  return compiledOnly("thoughtQa");
+}
+export function setPrompt(instruction: string, fields?: ShorthandFields): void {
+  compiledOnly("setPrompt");
+}
+export function appendPrompt(instruction: string, fields?: ShorthandFields): void {
+  compiledOnly("appendPrompt");
+}
+export function setUserPrompt(instruction: string, fields?: ShorthandFields): void {
+  compiledOnly("setUserPrompt");
+}
+export function appendUserPrompt(instruction: string, fields?: ShorthandFields): void {
+  compiledOnly("appendUserPrompt");
+}
+
+type Method = (this: any, ...args: any[]) => any;
+
+/** The original's `@function`: sees the caller's variables; its own writes stay local. */
+export function func<T extends Method>(method: T, _context: ClassMethodDecoratorContext): T {
+  return method;
+}
+/** Sees only its arguments; a fresh prompt. */
+export function localFunction<T extends Method>(method: T, _context: ClassMethodDecoratorContext): T {
+  return method;
+}
+/** Shares the caller's variables and conversation; its writes survive the return. */
+export function globalFunction<T extends Method>(method: T, _context: ClassMethodDecoratorContext): T {
+  return method;
+}

@@ -1,0 +1,82 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { graphSchema } from "./schema.js";
+import type { Graph, GraphNode, Loc } from "./types.js";
+
+export interface GraphError {
+  /** JSON pointer into the graph (`/nodes/3/transitions/1`). */
+  path: string;
+  message: string;
+  /** Name of the node concerned, when there is one. */
+  node?: string;
+  loc?: Loc;
+}
+
+export type GraphValidation = { valid: true; graph: Graph; errors: [] } | { valid: false; errors: GraphError[] };
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const checkSchema = ajv.compile(graphSchema);
+
+/** Schema check, then the checks a schema cannot express (names, targets, function table). */
+export function validateGraph(value: unknown): GraphValidation {
+  if (!checkSchema(value)) {
+    const errors = (checkSchema.errors ?? []).slice(0, 50).map((e) => ({
+      path: e.instancePath || "/",
+      message: `${e.instancePath || "graph"} ${e.message ?? "is invalid"}`,
+    }));
+    return { valid: false, errors };
+  }
+  const graph = value as Graph;
+  const errors = checkReferences(graph);
+  return errors.length ? { valid: false, errors } : { valid: true, graph, errors: [] };
+}
+
+/** Special transition targets that need no node of that exact name. */
+function targetExists(target: string, names: Set<string>): boolean {
+  if (target === "quit" || target === "return" || target.startsWith("return ") || target.startsWith("$")) return true;
+  if (target.endsWith(".*")) return names.has(`${target.slice(0, -2)}.a`);
+  if (target.endsWith(".n")) return names.has(`${target.slice(0, -2)}.1`);
+  return names.has(target);
+}
+
+function checkReferences(graph: Graph): GraphError[] {
+  const errors: GraphError[] = [];
+  const names = new Set<string>();
+  graph.nodes.forEach((node: GraphNode, i) => {
+    const at = (suffix: string, message: string) =>
+      errors.push({ path: `/nodes/${i}${suffix}`, message: `node '${node.name}': ${message}`, node: node.name, loc: node.loc });
+    if (names.has(node.name)) at("/name", "duplicate node name");
+    names.add(node.name);
+    if (node.transitions.length > 1) {
+      // Several transitions are decided by asking the model, so each needs its answer text.
+      if (!node.transition_choices || node.transition_choices.length !== node.transitions.length) {
+        at("/transition_choices", `has ${node.transitions.length} transitions but ${node.transition_choices?.length ?? 0} transition_choices`);
+      }
+      if (node.transition_question === undefined) at("/transition_question", "has several transitions but no transition_question");
+    }
+    if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
+      at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
+    }
+  });
+  graph.nodes.forEach((node, i) => {
+    node.transitions.forEach((t, j) => {
+      if (!targetExists(t, names)) {
+        errors.push({
+          path: `/nodes/${i}/transitions/${j}`,
+          message: `node '${node.name}': transition to missing node '${t}'`,
+          node: node.name,
+          loc: node.loc,
+        });
+      }
+    });
+  });
+  for (const [fname, info] of Object.entries(graph.functions)) {
+    if (!names.has(info.entry)) {
+      errors.push({ path: `/functions/${fname}/entry`, message: `function '${fname}': entry node '${info.entry}' does not exist` });
+    }
+  }
+  if (graph.start !== undefined && !names.has(graph.start)) {
+    errors.push({ path: "/start", message: `start node '${graph.start}' does not exist` });
+  }
+  if (graph.nodes.length === 0) errors.push({ path: "/nodes", message: "graph has no nodes" });
+  return errors;
+}

@@ -1,0 +1,16 @@
+// Public API of @autograms/runtime (DESIGN §3). Each area adds its exports here.
+
+// Agent language: what agent files import.
+export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
+  setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction } from "./agent-api/declarations.js";
+export type { ExecNodeFields, ShorthandFields } from "./agent-api/fields.js";
+
+// Graph format.
+export type * from "./graph/types.js";
+export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS } from "./graph/types.js";
+export { graphSchema } from "./graph/schema.js";
+export { validateGraph } from "./graph/validate.js";
+export type { GraphError, GraphValidation } from "./graph/validate.js";
+
+// Models.
+export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, CompletionPurpose } from "./model/types.js";

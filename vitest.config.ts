@@ -1,0 +1,20 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Tests import the packages by name; point those names at the sources so a test run needs no build.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@autograms/runtime": src("./runtime/src/index.ts"),
+      "@autograms/compiler": src("./compiler/src/index.ts"),
+    },
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
