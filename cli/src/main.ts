@@ -1,2 +1,38 @@
-// Entry point of the `autograms` command.
-export {};
+// The `autograms` command. Each subcommand lives in commands/<name>.ts and registers itself here.
+// Results go to stdout, diagnostics and progress to stderr; exit 0 ok, 1 diagnostics or a failed
+// run, 2 usage (DESIGN §4).
+import { Command, CommanderError } from "commander";
+import { registerCompile } from "./commands/compile.js";
+import { registerGraph } from "./commands/graph.js";
+import { registerImport, registerExport } from "./commands/spreadsheet.js";
+import { registerChat } from "./commands/chat.js";
+import { registerRun } from "./commands/run.js";
+import { registerSimulate } from "./commands/simulate.js";
+import { registerDebug } from "./commands/debug.js";
+
+const program = new Command("autograms")
+  .description("Write conversational agents as TypeScript, compile them to graphs, run and debug them.")
+  .version("0.1.0")
+  .showHelpAfterError()
+  .exitOverride();
+
+registerCompile(program);
+registerGraph(program);
+registerChat(program);
+registerSimulate(program);
+registerRun(program);
+registerDebug(program);
+registerImport(program);
+registerExport(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version exit 0; every other parse failure is a usage error.
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else {
+    process.stderr.write(`autograms: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
