@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Builds the packages and bundles the CLI once, for the tests that run the real command.
+    globalSetup: ["test/support/build-cli.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
