@@ -14,3 +14,8 @@ export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.
 export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, CompletionPurpose } from "./model/types.js";
+
+// ReAct prompts (the reference format, byte for byte).
+export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,
+  UnsupportedArgsFormatError } from "./react/index.js";
+export type { PluginInfo, PluginCall, ChatTurn } from "./react/index.js";
