@@ -1,0 +1,253 @@
+/**
+ * What a picture of a graph shows, independent of the drawing language: one cluster per function
+ * (main first), the nodes in it, the pseudo-nodes that special targets become (return, quit,
+ * `$var`, missing names), and labelled edges. Mermaid and DOT both render this one model, so the
+ * two pictures always carry the same information.
+ */
+import type { Graph, GraphNode } from "@autograms/runtime";
+
+export type DiagramItem =
+  | { kind: "node"; id: string; node: GraphNode }
+  | { kind: "return"; id: string }
+  | { kind: "quit"; id: string }
+  | { kind: "dynamic"; id: string; variable: string }
+  | { kind: "missing"; id: string; name: string };
+
+export interface Cluster {
+  id: string;
+  /** `main`, or the function's kind and signature: `global_function doUnit(unit)`. */
+  title: string;
+  items: DiagramItem[];
+}
+
+export type EdgeKind = "transition" | "call";
+
+export interface DiagramEdge {
+  kind: EdgeKind;
+  from: string;
+  to: string;
+  label?: string;
+}
+
+export interface Diagram {
+  agent: string;
+  clusters: Cluster[];
+  /** Items outside every cluster (the one `quit` terminal). */
+  outside: DiagramItem[];
+  edges: DiagramEdge[];
+}
+
+/** Suffix letters of `X.*` candidates: a..z, then aa, ab, ... (the runtime's order). */
+export function wildcardSuffix(index: number): string {
+  let s = "";
+  let n = index;
+  do {
+    s = String.fromCharCode(97 + (n % 26)) + s;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return s;
+}
+
+/** A transition target resolved to the nodes (or pseudo-targets) it can lead to. */
+type Resolved =
+  | { kind: "node"; name: string; label?: string }
+  | { kind: "return"; expr?: string }
+  | { kind: "quit" }
+  | { kind: "dynamic"; variable: string }
+  | { kind: "missing"; name: string };
+
+function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved[] {
+  if (target === "quit") return [{ kind: "quit" }];
+  if (target === "return") return [{ kind: "return" }];
+  if (target.startsWith("return ")) return [{ kind: "return", expr: target.slice(7).trim() }];
+  if (target.startsWith("$")) return [{ kind: "dynamic", variable: target }];
+  if (target.endsWith(".*")) {
+    const prefix = target.slice(0, -2);
+    const candidates: GraphNode[] = [];
+    for (let i = 0; ; i++) {
+      const node = byName.get(`${prefix}.${wildcardSuffix(i)}`);
+      if (!node) break;
+      candidates.push(node);
+    }
+    if (candidates.length === 0) return [{ kind: "missing", name: target }];
+    // With conditions the first candidate whose condition holds wins; a candidate without one is
+    // the else. Without any condition the state-history scores decide.
+    const conditional = candidates.some((c) => c.boolean_condition !== undefined);
+    return candidates.map((c) => ({
+      kind: "node",
+      name: c.name,
+      label: conditional ? (c.boolean_condition ?? "else") : "by state history",
+    }));
+  }
+  if (target.endsWith(".n")) {
+    const prefix = target.slice(0, -2);
+    const visits: Resolved[] = [];
+    for (let k = 1; byName.has(`${prefix}.${k}`); k++) visits.push({ kind: "node", name: `${prefix}.${k}`, label: `visit ${k}` });
+    if (visits.length === 0) return [{ kind: "missing", name: target }];
+    const last = visits[visits.length - 1] as { label: string };
+    last.label += "+";
+    return visits;
+  }
+  return byName.has(target) ? [{ kind: "node", name: target }] : [{ kind: "missing", name: target }];
+}
+
+function joinLabels(...parts: (string | undefined)[]): string | undefined {
+  const present = parts.filter((p): p is string => p !== undefined && p !== "");
+  return present.length ? present.join(" · ") : undefined;
+}
+
+/** The function a call node calls: the name before `(` in its instruction. */
+export function calledFunction(node: GraphNode): string | undefined {
+  if (node.action !== "function" && node.action !== "local_function" && node.action !== "global_function") return undefined;
+  const match = /^\s*([A-Za-z_$][\w$]*)\s*\(/.exec(node.instruction);
+  return match?.[1];
+}
+
+/**
+ * Which nodes belong to which function. The graph does not record it, so it is recovered by
+ * following transitions from each entry (main's start and interjection nodes, then each function's
+ * entry node), never through calls. A node reached from several places stays with the first.
+ */
+function assignMembership(graph: Graph, byName: Map<string, GraphNode>): Map<string, number> {
+  const owner = new Map<string, number>();
+  const visit = (roots: string[], cluster: number) => {
+    const stack = [...roots].reverse();
+    while (stack.length) {
+      const name = stack.pop() as string;
+      if (owner.has(name) || !byName.has(name)) continue;
+      owner.set(name, cluster);
+      const node = byName.get(name) as GraphNode;
+      const next = node.transitions.flatMap((t) => resolveTarget(t, byName)).flatMap((r) => (r.kind === "node" ? [r.name] : []));
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as string);
+    }
+  };
+  const start = graph.start ?? (byName.has("start1") ? "start1" : graph.nodes[0]?.name);
+  const interjections = graph.nodes.filter((n) => n.condition_interjection !== undefined).map((n) => n.name);
+  visit(start === undefined ? interjections : [start, ...interjections], 0);
+  Object.values(graph.functions).forEach((info, i) => visit([info.entry], i + 1));
+  return owner;
+}
+
+/** Builds the picture of `graph`. Works on invalid graphs too: dangling names become `missing` items. */
+export function buildDiagram(graph: Graph): Diagram {
+  const byName = new Map(graph.nodes.map((n) => [n.name, n]));
+  const ids = new Map(graph.nodes.map((n, i) => [n.name, `n${i}`]));
+  const functions = Object.entries(graph.functions);
+  const owner = assignMembership(graph, byName);
+
+  const clusters: Cluster[] = [
+    { id: "f0", title: "main", items: [] },
+    ...functions.map(([name, info], i) => ({ id: `f${i + 1}`, title: shorten(`${info.kind} ${name}(${info.params.join(", ")})`), items: [] })),
+  ];
+  const unreachable: Cluster = { id: `f${clusters.length}`, title: "not reached from main or any function", items: [] };
+  graph.nodes.forEach((node) => {
+    const cluster = clusters[owner.get(node.name) ?? -1] ?? unreachable;
+    cluster.items.push({ kind: "node", id: ids.get(node.name) as string, node });
+  });
+  if (unreachable.items.length) clusters.push(unreachable);
+
+  const quit: DiagramItem = { kind: "quit", id: "quit" };
+  const edges: DiagramEdge[] = [];
+  // Pseudo-targets live in the cluster of the node that leads to them, one per cluster and target.
+  const pseudo = new Map<string, DiagramItem>();
+  const pseudoItem = (cluster: Cluster, key: string, make: (id: string) => DiagramItem): string => {
+    const full = `${cluster.id}\u0000${key}`;
+    let item = pseudo.get(full);
+    if (!item) {
+      item = make(`${cluster.id}_t${cluster.items.filter((i) => i.kind !== "node").length}`);
+      pseudo.set(full, item);
+      cluster.items.push(item);
+    }
+    return item.id;
+  };
+
+  for (const cluster of [...clusters]) {
+    for (const item of cluster.items.filter((i): i is Extract<DiagramItem, { kind: "node" }> => i.kind === "node")) {
+      const { node } = item;
+      const several = node.transitions.length > 1;
+      node.transitions.forEach((target, t) => {
+        const choice = several ? node.transition_choices?.[t] : undefined;
+        for (const r of resolveTarget(target, byName)) {
+          let to: string;
+          let label = choice;
+          switch (r.kind) {
+            case "node":
+              to = ids.get(r.name) as string;
+              label = joinLabels(choice, r.label);
+              break;
+            case "return":
+              to = pseudoItem(cluster, "return", (id) => ({ kind: "return", id }));
+              label = joinLabels(choice, r.expr);
+              break;
+            case "quit":
+              to = quit.id;
+              break;
+            case "dynamic":
+              to = pseudoItem(cluster, `dynamic:${r.variable}`, (id) => ({ kind: "dynamic", id, variable: r.variable }));
+              break;
+            case "missing":
+              to = pseudoItem(cluster, `missing:${r.name}`, (id) => ({ kind: "missing", id, name: r.name }));
+              break;
+          }
+          edges.push({ kind: "transition", from: item.id, to, ...(label === undefined ? {} : { label }) });
+        }
+      });
+      const callee = calledFunction(node);
+      const entry = callee === undefined ? undefined : graph.functions[callee]?.entry;
+      if (entry !== undefined && ids.has(entry)) edges.push({ kind: "call", from: item.id, to: ids.get(entry) as string, label: "call" });
+    }
+  }
+  const usesQuit = edges.some((e) => e.to === quit.id);
+  return { agent: graph.agent, clusters, outside: usesQuit ? [quit] : [], edges };
+}
+
+/** One line: control characters and runs of spaces become one space; cut to `max` code points (no emoji is split). */
+export function shorten(text: string, max = Infinity): string {
+  const chars = Array.from(text.replace(/[\s\u0000-\u001f\u007f]+/g, " ").trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+}
+
+/** The drawing style an item gets: its action group, or what pseudo-target it is. */
+export type ItemStyle = "chat" | "thought" | "prompt" | "call" | "code" | "transition" | "interjection" | "terminal" | "dynamic" | "missing";
+
+export function itemStyle(item: DiagramItem): ItemStyle {
+  switch (item.kind) {
+    case "return":
+    case "quit":
+      return "terminal";
+    case "dynamic":
+    case "missing":
+      return item.kind;
+    case "node": {
+      const { node } = item;
+      if (node.condition_interjection !== undefined) return "interjection";
+      if (node.action.startsWith("chat")) return "chat";
+      if (node.action.startsWith("thought")) return "thought";
+      if (node.action.endsWith("prompt")) return "prompt";
+      if (node.action.endsWith("function")) return "call";
+      return node.action === "code" ? "code" : "transition";
+    }
+  }
+}
+
+/** The lines of an item's label, before the drawing language escapes them. */
+export function itemLines(item: DiagramItem): string[] {
+  switch (item.kind) {
+    case "return":
+    case "quit":
+      return [item.kind];
+    case "dynamic":
+      return [shorten(item.variable)];
+    case "missing":
+      return [shorten(`missing: ${item.name}`)];
+    case "node": {
+      const { node } = item;
+      const lines = [shorten(node.name)];
+      const assigned = node.assign === undefined ? "" : `${node.assign} = `;
+      if (shorten(node.instruction ?? "", 60) !== "") lines.push(shorten(`${assigned}${node.action}: ${node.instruction}`, 60));
+      else if (node.action !== "transition" || assigned) lines.push(`${assigned}${node.action}`);
+      if (node.condition_interjection !== undefined) lines.push(shorten(`interjection: ${node.condition_interjection}`, 60));
+      return lines;
+    }
+  }
+}

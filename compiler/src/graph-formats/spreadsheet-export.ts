@@ -1,0 +1,72 @@
+/**
+ * A graph → the original's CSV spreadsheet format, readable by the original and by
+ * importSpreadsheet. Function entries become callable nodes `f(a, b)`, `assign` the `x=` prefix,
+ * `code` the original's `python_function`.
+ */
+import type { Graph, GraphNode } from "@autograms/runtime";
+import { writeCsv } from "./csv-text.js";
+import { exportColumns, type FieldColumn, type LetteredColumn } from "./spreadsheet-columns.js";
+import { writeInstruction } from "./spreadsheet-cells.js";
+
+/** Entry node name → the callable name the original gives it (`f(a,b)` in the name column, `f()` as a target). */
+function callableNames(graph: Graph): { definition: Map<string, string>; target: Map<string, string> } {
+  const definition = new Map<string, string>();
+  const target = new Map<string, string>();
+  for (const [fname, info] of Object.entries(graph.functions)) {
+    definition.set(info.entry, `${fname}(${info.params.join(",")})`);
+    target.set(info.entry, `${fname}()`);
+  }
+  return { definition, target };
+}
+
+function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: ReturnType<typeof callableNames>): string {
+  if (column.kind === "lettered") return node[column.field]?.[column.index] ?? "";
+  switch (column.field) {
+    case "name":
+      return names.definition.get(node.name) ?? node.name;
+    case "action":
+      return node.action === "code" ? "python_function" : node.action;
+    case "instruction":
+      return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action, node.instruction ?? "", node.assign);
+  }
+  const value = (node as unknown as Record<string, unknown>)[column.field];
+  if (value === undefined) return "";
+  if (Array.isArray(value)) {
+    const renamed = column.field === "transition_probs" ? value : value.map((t: string) => names.target.get(t) ?? t);
+    return renamed.join(",");
+  }
+  return String(value);
+}
+
+export function exportSpreadsheet(graph: Graph): string {
+  const names = callableNames(graph);
+  const used = new Set(graph.nodes.flatMap((n) => Object.keys(n)));
+  const always = new Set(["name", "action", "transitions", "instruction"]);
+  const count = (field: LetteredColumn["field"]) => Math.max(0, ...graph.nodes.map((n) => n[field]?.length ?? 0));
+  const columns = exportColumns((f) => always.has(f) || used.has(f), {
+    transition_choices: count("transition_choices"),
+    user_instruction_transitions: count("user_instruction_transitions"),
+  });
+  const rows = [columns.map((c) => c.header), ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names)))];
+  return writeCsv(rows);
+}
+
+/**
+ * What a spreadsheet cannot hold, so `autograms export` can say what the sheet leaves out. The
+ * original had no place for these: they are graph-level, or they point into agent source.
+ */
+export function spreadsheetExportLosses(graph: Graph): string[] {
+  const losses: string[] = [];
+  const globals = Object.keys(graph.globals);
+  if (globals.length) losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
+  if (graph.tools && Object.keys(graph.tools).length) losses.push(`the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`);
+  const first = graph.nodes[0]?.name;
+  const implicitStart = graph.nodes.some((n) => n.name === "start1") ? "start1" : first;
+  if (graph.start !== undefined && graph.start !== implicitStart) losses.push(`the start node '${graph.start}': the sheet starts at '${implicitStart}'`);
+  if (graph.nodes.some((n) => n.loc !== undefined)) losses.push("source locations (loc) of the nodes");
+  const renamed = Object.entries(graph.functions).filter(([fname, info]) => info.entry !== fname);
+  if (renamed.length) losses.push(`entry node names ${renamed.map(([, i]) => `'${i.entry}'`).join(", ")}: a callable node is named after its function`);
+  const uncalled = Object.entries(graph.functions).filter(([fname, info]) => info.kind !== "local_function" && !graph.nodes.some((n) => n.action === info.kind && n.instruction?.trimStart().startsWith(`${fname}(`)));
+  if (uncalled.length) losses.push(`the kind of functions no node calls (${uncalled.map(([f]) => f).join(", ")}): the sheet reads them as local_function`);
+  return losses;
+}

@@ -1,0 +1,387 @@
+/**
+ * The original's CSV spreadsheet → a graph. One row per node; see docs/spreadsheets.md for the
+ * format and where this reader differs from the original's (it fixes the original's list fields,
+ * numeric cells and assignment parsing).
+ */
+import { ACTIONS, FUNCTION_KINDS, validateGraph } from "@autograms/runtime";
+import type { Action, FunctionInfo, FunctionKind, Graph, GraphNode } from "@autograms/runtime";
+import { parseCsv, type CsvCell } from "./csv-text.js";
+import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./spreadsheet-columns.js";
+import { readCallable, readInstruction, splitList, type Callable } from "./spreadsheet-cells.js";
+import { columnLetter, SPREADSHEET_DIAGNOSTICS, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./spreadsheet-diagnostics.js";
+
+export interface ImportOptions {
+  /** File name the diagnostics carry. */
+  fileName?: string;
+  /** The graph's `agent` (default: "Spreadsheet"). */
+  agent?: string;
+}
+
+export interface SpreadsheetImport {
+  /** null when there are errors. */
+  graph: Graph | null;
+  diagnostics: SpreadsheetDiagnostic[];
+}
+
+/** Where a value came from, for diagnostics: a cell, or a whole row. */
+interface Place {
+  row: number;
+  cell?: CsvCell;
+  column?: number;
+}
+
+interface HeaderColumn {
+  index: number;
+  header: string;
+  column: Column;
+}
+
+/** One data row read into fields, before functions are resolved. */
+interface RowNode {
+  row: number;
+  cells: Map<string, Place>;
+  node: Record<string, unknown> & { name: string; action: Action; transitions: string[] };
+  callable?: Callable;
+}
+
+const actionNames = (): string => [...ACTIONS, "python_function"].join(", ");
+
+class SheetReader {
+  readonly diagnostics: SpreadsheetDiagnostic[] = [];
+  private rows: CsvCell[][] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly file: string,
+  ) {}
+
+  report(code: SpreadsheetDiagnosticCode, message: string, place: Place): void {
+    const cell = place.cell ?? this.rows[place.row - 1]?.[0];
+    const line = cell?.line ?? 1;
+    const column = cell?.column ?? 1;
+    const width = cell && !cell.value.includes("\n") ? Math.max(cell.value.length, 1) : 1;
+    const sheetColumn = place.column === undefined ? undefined : columnLetter(place.column);
+    const where = `row ${place.row}${sheetColumn === undefined ? "" : `, column ${sheetColumn}`}`;
+    this.diagnostics.push({
+      code,
+      severity: SPREADSHEET_DIAGNOSTICS[code].severity,
+      message: `${where}: ${message}`,
+      file: this.file,
+      line,
+      column,
+      endLine: line,
+      endColumn: column + width,
+      row: place.row,
+      ...(sheetColumn === undefined ? {} : { sheetColumn }),
+    });
+  }
+
+  get hasErrors(): boolean {
+    return this.diagnostics.some((d) => d.severity === "error");
+  }
+
+  read(agent: string): Graph | null {
+    const table = parseCsv(this.text);
+    this.rows = table.rows;
+    for (const e of table.errors) {
+      const at = { line: e.line, column: e.column, value: "" };
+      this.report("csv_syntax", e.message, { row: e.row + 1, cell: at, column: e.cell });
+    }
+    const header = this.readHeader();
+    if (!header) return null;
+    const rowNodes: RowNode[] = [];
+    this.rows.slice(1).forEach((cells, i) => {
+      if (cells.every((c) => c.value.trim() === "")) return;
+      const node = this.readRow(i + 2, cells, header);
+      if (node) rowNodes.push(node);
+    });
+    if (rowNodes.length === 0 && !this.hasErrors) {
+      this.report("csv_empty", "the spreadsheet has a header but no node rows", { row: 1 });
+    }
+    const functions = this.resolveFunctions(rowNodes);
+    if (this.hasErrors) return null;
+    const graph: Graph = {
+      format: "autograms-graph",
+      version: 1,
+      agent,
+      globals: {},
+      functions,
+      nodes: rowNodes.map((r) => r.node as unknown as GraphNode),
+    };
+    this.checkGraph(graph, rowNodes);
+    return this.hasErrors ? null : graph;
+  }
+
+  private readHeader(): HeaderColumn[] | undefined {
+    const cells = this.rows[0];
+    if (!cells || cells.every((c) => c.value.trim() === "")) {
+      this.report("csv_empty", "the spreadsheet is empty: the first row must name the columns (name, action, transitions, instruction, ...)", { row: 1 });
+      return undefined;
+    }
+    const columns: HeaderColumn[] = [];
+    const seen = new Map<string, number>();
+    cells.forEach((cell, index) => {
+      const place = { row: 1, cell, column: index };
+      if (this.isIndexColumn(cell.value, index)) return;
+      const column = columnFor(cell.value);
+      if (!column) {
+        this.report("csv_unknown_column", `unknown column '${cell.value}'${suggest(cell.value)}`, place);
+        return;
+      }
+      const key = column.kind === "field" ? column.field : column.kind === "lettered" ? `${column.field}/${column.index}` : "lineno";
+      const previous = seen.get(key);
+      if (previous !== undefined) {
+        this.report("csv_duplicate_column", `column '${cell.value}' is the same column as ${columnLetter(previous)} ('${cells[previous]?.value}')`, place);
+        return;
+      }
+      seen.set(key, index);
+      columns.push({ index, header: cell.value, column });
+    });
+    for (const required of ["name", "action"]) {
+      if (!seen.has(required)) this.report("csv_missing_column", `the header has no '${required}' column`, { row: 1 });
+    }
+    return this.hasErrors ? undefined : columns;
+  }
+
+  /** The row-number column pandas writes (empty or `Unnamed: 0` header, integers below). */
+  private isIndexColumn(header: string, index: number): boolean {
+    if (header.trim() !== "" && !/^unnamed:\s*\d+$/i.test(header.trim())) return false;
+    return this.rows.slice(1).every((r) => /^\s*\d*\s*$/.test(r[index]?.value ?? ""));
+  }
+
+  private readRow(row: number, cells: CsvCell[], header: HeaderColumn[]): RowNode | undefined {
+    const errorsBefore = this.diagnostics.length;
+    const lastHeader = Math.max(...header.map((h) => h.index), this.rows[0]?.length ? this.rows[0].length - 1 : 0);
+    cells.forEach((cell, index) => {
+      if (index > lastHeader && cell.value.trim() !== "") {
+        this.report("csv_extra_cell", `a filled cell right of the last column ('${shortText(cell.value)}'); give the column a header or empty the cell`, { row, cell, column: index });
+      }
+    });
+    const places = new Map<string, Place>();
+    const fields: Record<string, unknown> = {};
+    const lettered = new Map<LetteredColumn["field"], { index: number; value: string; place: Place }[]>();
+    for (const h of header) {
+      const cell = cells[h.index];
+      const place: Place = { row, column: h.index, ...(cell ? { cell } : {}) };
+      const value = cell?.value ?? "";
+      if (h.column.kind === "ignored" || value.trim() === "") continue;
+      if (h.column.kind === "lettered") {
+        const list = lettered.get(h.column.field) ?? [];
+        list.push({ index: h.column.index, value, place });
+        lettered.set(h.column.field, list);
+        continue;
+      }
+      const parsed = this.readCell(h.column.cell, h.column.field, value, place);
+      if (parsed !== undefined) {
+        fields[h.column.field] = parsed;
+        places.set(h.column.field, place);
+      }
+    }
+    for (const [fieldName, items] of lettered) {
+      items.sort((a, b) => a.index - b.index);
+      const gap = items.findIndex((item, i) => item.index !== i);
+      if (gap >= 0) {
+        const item = items[gap] as (typeof items)[number];
+        const prefix = fieldName === "transition_choices" ? "transition_choice" : "user_instruction_transition";
+        this.report("csv_choice_gap", `${prefix}_${letter(item.index)} is filled but ${prefix}_${letter(gap)} is empty: lettered columns must be filled from a without gaps, one per transition`, item.place);
+        continue;
+      }
+      fields[fieldName] = items.map((i) => i.value);
+      places.set(fieldName, items[0]?.place as Place);
+    }
+
+    const rowPlace: Place = { row };
+    const name = fields.name as string | undefined;
+    const actionText = fields.action as string | undefined;
+    if (name === undefined) this.report("csv_missing_cell", "the node has no name", placeOf(places, "name", rowPlace, header, "name"));
+    if (actionText === undefined) this.report("csv_missing_cell", "the node has no action", placeOf(places, "action", rowPlace, header, "action"));
+    if (fields.transitions === undefined) this.report("csv_missing_cell", "the node has no transitions (write quit to end the conversation there)", placeOf(places, "transitions", rowPlace, header, "transitions"));
+
+    let action: Action | undefined;
+    if (actionText !== undefined) {
+      const normalized = actionText.trim().toLowerCase();
+      const mapped = normalized === "python_function" ? "code" : normalized;
+      if ((ACTIONS as readonly string[]).includes(mapped)) action = mapped as Action;
+      else this.report("csv_unknown_action", `unknown action '${actionText}'; the actions are: ${actionNames()}`, places.get("action") as Place);
+    }
+    if (this.diagnostics.length > errorsBefore || name === undefined || action === undefined) return undefined;
+    fields.action = action;
+    const trimmedName = name.trim();
+    fields.name = trimmedName;
+    let callable: Callable | undefined;
+    const parsedName = readCallable(trimmedName);
+    if (parsedName === "invalid") {
+      this.report("csv_invalid_name", `'${trimmedName}' looks like a callable node f(a, b), but its function name and parameters must be identifiers`, places.get("name") as Place);
+      return undefined;
+    }
+    if (parsedName) callable = parsedName;
+    this.readInstructionCell(fields, action, places);
+    return { row, cells: places, node: fields as RowNode["node"], ...(callable ? { callable } : {}) };
+  }
+
+  private readCell(kind: CellKind, fieldName: string, value: string, place: Place): unknown {
+    switch (kind) {
+      case "text":
+        return fieldName === "name" || fieldName === "action" ? value.trim() : value;
+      case "list":
+        return splitList(value);
+      case "numbers": {
+        const items = splitList(value).map((item) => Number(item));
+        if (items.some((n) => !Number.isFinite(n) || n < 0)) {
+          this.report("csv_invalid_number", `${fieldName} must be comma-separated numbers of at least 0, not '${shortText(value)}'`, place);
+          return undefined;
+        }
+        return items;
+      }
+      case "count": {
+        const n = Number(value.trim());
+        if (!Number.isInteger(n) || n < 0) {
+          this.report("csv_invalid_number", `${fieldName} must be a whole number of at least 0, not '${shortText(value)}'`, place);
+          return undefined;
+        }
+        return n;
+      }
+      case "probability": {
+        const n = Number(value.trim());
+        if (!Number.isFinite(n) || n < 0 || n > 1 || value.trim() === "") {
+          this.report("csv_invalid_number", `${fieldName} must be a number from 0 to 1, not '${shortText(value)}'`, place);
+          return undefined;
+        }
+        return n;
+      }
+    }
+  }
+
+  private readInstructionCell(fields: Record<string, unknown>, action: Action, places: Map<string, Place>): void {
+    const cell = fields.instruction as string | undefined;
+    const place = places.get("instruction");
+    if (cell === undefined || !place) {
+      // Every action but transition carries an instruction, even an empty one.
+      if (action !== "transition") fields.instruction = "";
+      return;
+    }
+    const read = readInstruction(action, cell);
+    if (read.keptPrefix !== undefined) {
+      this.report("csv_assignment_kept", `the original would read this instruction as assigning to '${read.keptPrefix.replace(/\s/g, "")}' (text before its first '='); kept whole as text`, place);
+    }
+    if (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action)) {
+      const rewritten = read.instruction.replace(/(?<![\w$\\])\$([A-Za-z_]\w*)/g, (_, v: string) => {
+        this.report("csv_code_variable", `'$${v}' in code: the original spliced the variable's text into the code; here code sees variables as values, so it reads '${v}'`, place);
+        return v;
+      });
+      read.instruction = rewritten;
+    }
+    fields.instruction = read.instruction;
+    if (read.assign !== undefined) fields.assign = read.assign;
+  }
+
+  /**
+   * Callable nodes `f(a, b)` become function entries named `f` (or `f()` if a node is already
+   * named `f`); every reference to them is renamed. A function's kind is the action of the nodes
+   * that call it.
+   */
+  private resolveFunctions(rows: RowNode[]): Record<string, FunctionInfo> {
+    const functions: Record<string, FunctionInfo> = {};
+    const rename = new Map<string, string>();
+    const taken = new Set(rows.filter((r) => !r.callable).map((r) => r.node.name));
+    const definedAt = new Map<string, RowNode>();
+    for (const r of rows) {
+      if (!r.callable) continue;
+      const { name: fname, params } = r.callable;
+      const first = definedAt.get(fname);
+      if (first) {
+        this.report("csv_duplicate_function", `function '${fname}' is already defined by the callable node in row ${first.row}`, r.cells.get("name") as Place);
+        continue;
+      }
+      definedAt.set(fname, r);
+      const entry = taken.has(fname) ? `${fname}()` : fname;
+      rename.set(r.node.name, entry);
+      rename.set(`${fname}()`, entry);
+      r.node.name = entry;
+      functions[fname] = { kind: "local_function", params, entry };
+    }
+    const kindFrom = new Map<string, RowNode>();
+    for (const r of rows) {
+      for (const key of ["transitions", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states", "required_revisit"]) {
+        const list = r.node[key] as string[] | undefined;
+        if (list) r.node[key] = list.map((t) => rename.get(t) ?? t);
+      }
+      if (!(FUNCTION_KINDS as readonly string[]).includes(r.node.action)) continue;
+      const kind = r.node.action as FunctionKind;
+      const callee = /^\s*([^\s(]*)\s*\(/.exec(r.node.instruction as string)?.[1];
+      const place = (r.cells.get("instruction") ?? r.cells.get("action")) as Place;
+      const info = callee === undefined ? undefined : functions[callee];
+      if (!info) {
+        this.report("csv_unknown_function", callee === undefined || callee === ""
+          ? `a ${kind} node's instruction must be a call f(arg, ...), not '${shortText(String(r.node.instruction))}'`
+          : `'${callee}' is not a function: define it with a callable node named ${callee}(...)`, place);
+        continue;
+      }
+      const other = kindFrom.get(callee as string);
+      if (other && other.node.action !== kind) {
+        this.report("csv_function_kind", `function '${callee}' is called as ${kind} here but as ${other.node.action} in row ${other.row}; a function has one kind`, r.cells.get("action") as Place);
+        continue;
+      }
+      kindFrom.set(callee as string, r);
+      info.kind = kind;
+    }
+    return functions;
+  }
+
+  /** The graph format's own rules (validateGraph), reported at the row of the node concerned. */
+  private checkGraph(graph: Graph, rows: RowNode[]): void {
+    const result = validateGraph(graph);
+    if (result.valid) return;
+    for (const error of result.errors) {
+      const match = /^\/nodes\/(\d+)(?:\/([a-z_]+))?/.exec(error.path);
+      const r = match ? rows[Number(match[1])] : undefined;
+      const place = r ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("name") ?? { row: r.row }) : { row: 1 };
+      this.report("csv_invalid_graph", error.message, place);
+    }
+  }
+}
+
+/** The place of a field's cell, or of the empty cell under its header. */
+function placeOf(places: Map<string, Place>, fieldName: string, fallback: Place, header: HeaderColumn[], columnName: string): Place {
+  const known = places.get(fieldName);
+  if (known) return known;
+  const h = header.find((c) => c.column.kind === "field" && c.column.field === columnName);
+  return h ? { ...fallback, column: h.index } : fallback;
+}
+
+function shortText(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > 40 ? `${flat.slice(0, 39)}…` : flat;
+}
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const prev = d[i - 1] as number[];
+      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+function suggest(header: string): string {
+  const key = normalizeHeader(header);
+  const candidates = [...FIELD_COLUMN_NAMES, ...Object.keys(LETTERED).map((p) => `${p}_a`)];
+  const best = candidates.map((c) => ({ c, d: distance(key, c) })).sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= 3 ? ` (did you mean '${best.c}'?)` : "; see docs/spreadsheets.md for the columns";
+}
+
+/** Reads the original's CSV spreadsheet format. Never throws: every problem is a diagnostic. */
+export function importSpreadsheet(csvText: string, options: ImportOptions = {}): SpreadsheetImport {
+  const reader = new SheetReader(csvText, options.fileName ?? "spreadsheet.csv");
+  try {
+    const graph = reader.read(options.agent ?? "Spreadsheet");
+    return { graph: reader.hasErrors ? null : graph, diagnostics: reader.diagnostics };
+  } catch (err) {
+    reader.report("csv_internal_error", `the importer failed on this input (a bug, please report it): ${err instanceof Error ? err.message : String(err)}`, { row: 1 });
+    return { graph: null, diagnostics: reader.diagnostics };
+  }
+}
