@@ -14,6 +14,10 @@ export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.
 export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, CompletionPurpose } from "./model/types.js";
+export type { ToolCallingModel, ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "./model/types.js";
+export { OpenAIModel, OfflineModel, ScriptedModel, ModelError, isToolCallingModel,
+  choiceLabels, formatChoices, promptWithChoices, readChoiceAnswer } from "./model/index.js";
+export type { OpenAIModelOptions, ModelFailure, ModelScript, Script, Step, ChoiceAnswer, ToolAnswer, ScriptedCall } from "./model/index.js";
 
 // ReAct prompts (the reference format, byte for byte).
 export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,

@@ -15,6 +15,10 @@ export interface CompletionRequest {
 }
 
 export interface ChoiceRequest {
+  /**
+   * The classifier question. It may already list the answers as `formatChoices(choices)` writes
+   * them (A. ... B. ..., or 1. 2. ... beyond 26 answers); a model appends that list when it is absent.
+   */
   prompt: string;
   choices: string[];
   node: string;
@@ -25,4 +29,56 @@ export interface ChatModel {
   complete(req: CompletionRequest): Promise<string>;
   /** Multiple-choice transitions and interjections: the index of the chosen answer. */
   choose(req: ChoiceRequest): Promise<number>;
+}
+
+/** A tool the model may call natively (OpenAI function calling). */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  parameters?: Record<string, unknown>;
+  /** Ask the server to hold the arguments to the schema exactly (OpenAI structured outputs). */
+  strict?: boolean;
+}
+
+/** A call the model asked for. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them: JSON text, not parsed here since it may be malformed. */
+  arguments: string;
+}
+
+/** A conversation with tool calls: chat messages, the model's calls, and each call's result. */
+export type ToolChatMessage =
+  | ChatMessage
+  | { role: "assistant"; content: string | null; toolCalls: ToolCall[] }
+  | { role: "tool"; toolCallId: string; content: string };
+
+export interface ToolCompletionRequest {
+  messages: ToolChatMessage[];
+  tools: ToolDefinition[];
+  node: string;
+  /** "auto" (the default) lets the model choose; a name forces that tool. */
+  toolChoice?: "auto" | "required" | "none" | { name: string };
+  /** Stream the answer; text arrives through onText as it comes. */
+  stream?: boolean;
+  onText?: (delta: string) => void;
+}
+
+export interface ToolCompletion {
+  /** The model's text (empty when it only called tools). */
+  text: string;
+  toolCalls: ToolCall[];
+  /** Why the model stopped ("stop", "tool_calls", "length", ...), when the server says. */
+  finishReason: string | null;
+}
+
+/** A ChatModel that can also call tools natively. */
+export interface ToolCallingModel extends ChatModel {
+  completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion>;
+}
+
+export function isToolCallingModel(model: ChatModel): model is ToolCallingModel {
+  return typeof (model as Partial<ToolCallingModel>).completeWithTools === "function";
 }

@@ -1,0 +1,89 @@
+import type { ChatModel, ChoiceRequest, CompletionPurpose, CompletionRequest } from "./types.js";
+
+/**
+ * A model without a network, for demos and trying an agent out: deterministic, canned, and plainly
+ * marked "(offline)". complete() says what the agent was instructed to do next, after echoing the
+ * user's last message; choose() picks the answer that the user's last message supports by its words
+ * (yes / no words, words shared with an answer), else "None of the above" when offered, else the first.
+ */
+export class OfflineModel implements ChatModel {
+  async complete(req: CompletionRequest): Promise<string> {
+    const last = [...req.messages].reverse().find((m) => m.role === "user") ?? req.messages[req.messages.length - 1];
+    const { instruction, user } = readPrompt(last?.content ?? "");
+    return cannedReply(req.purpose, instruction, user);
+  }
+
+  async choose(req: ChoiceRequest): Promise<number> {
+    const user = lastUserLine(req.prompt);
+    const evidence = user === undefined ? undefined : (yesNo(user, req.choices) ?? sharedWords(user, req.choices));
+    if (evidence !== undefined) return evidence;
+    const none = req.choices.findIndex((c) => /^none of the above/i.test(c.trim()));
+    return none >= 0 ? none : 0;
+  }
+}
+
+// The runtime's prompt ends "<user's words>\n\nInstruction for Agent: <instruction>\nAgent's reply:".
+const INSTRUCTION = /(?:^|\n)Instruction for [^:\n]*:[ \t]*([\s\S]*?)(?:\n[^\n]*'s reply:\s*)?$/;
+
+function readPrompt(text: string): { instruction?: string; user?: string } {
+  const found = INSTRUCTION.exec(text);
+  const before = found ? text.slice(0, found.index) : text;
+  const user = lastUserLine(before) ?? (found ? undefined : before);
+  return { instruction: found?.[1]?.trim() || undefined, user: user?.trim() || undefined };
+}
+
+function lastUserLine(text: string): string | undefined {
+  const at = text.lastIndexOf("User: ");
+  if (at < 0 || (at > 0 && text[at - 1] !== "\n")) return undefined;
+  return text.slice(at + "User: ".length).split("\n\n")[0]!.trim();
+}
+
+const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+const sentence = (s: string) => (/[.!?:)"']$/.test(s) ? s : `${s}.`);
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+function cannedReply(purpose: CompletionPurpose, instruction: string | undefined, user: string | undefined): string {
+  if (purpose === "thought") return instruction ? thoughtReply(instruction, user) : "(offline) no thought.";
+  if (purpose === "user") return `(offline user) ${sentence(instruction ?? "I have nothing to say")}`;
+  const heard = user ? `You said "${clip(user.replace(/\s+/g, " "))}". ` : "";
+  if (!instruction) return `(offline) ${heard}I have no model to answer with.`;
+  return `(offline) ${heard}${heard ? "Next I would" : "I would"} ${sentence(lowerFirst(instruction))}`;
+}
+
+/** A thought that asks for one of some quoted words ("correct" or "wrong") gets one of them. */
+function thoughtReply(instruction: string, user: string | undefined): string {
+  const options = [...instruction.matchAll(/"([^"\n]{1,30})"/g)].map((m) => m[1]!);
+  if (options.length >= 2) return options[(user ? sharedWords(user, options) : undefined) ?? 0]!;
+  return `(offline) ${sentence(instruction)}`;
+}
+
+const YES = new Set(["yes", "yeah", "yep", "yup", "sure", "ok", "okay", "ready", "correct", "right", "definitely", "absolutely", "please", "let's", "lets", "y"]);
+const NO = new Set(["no", "nope", "nah", "not", "don't", "dont", "never", "stop", "later", "wrong", "n"]);
+
+const wordsOf = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+
+function yesNo(user: string, choices: readonly string[]): number | undefined {
+  const lower = choices.map((c) => c.trim().toLowerCase());
+  const yes = lower.indexOf("yes");
+  const no = lower.indexOf("no");
+  if (yes < 0 || no < 0) return undefined;
+  const words = wordsOf(user);
+  const score = words.filter((w) => YES.has(w)).length - words.filter((w) => NO.has(w)).length;
+  return score > 0 ? yes : score < 0 ? no : undefined;
+}
+
+const STOP = new Set(["the", "and", "for", "are", "was", "you", "your", "user", "that", "this", "with", "about", "wants", "want", "has", "have", "not", "none", "above"]);
+
+const related = (a: string, b: string) => Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a));
+
+/** The answer sharing the most words with the user's text (earliest on a tie); undefined if none shares any. */
+function sharedWords(user: string, choices: readonly string[]): number | undefined {
+  const said = wordsOf(user).filter((w) => !STOP.has(w));
+  let best: number | undefined;
+  let bestScore = 0;
+  choices.forEach((choice, i) => {
+    const score = wordsOf(choice).filter((w) => !STOP.has(w) && said.some((s) => related(s, w))).length;
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  return best;
+}

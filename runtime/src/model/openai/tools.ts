@@ -1,0 +1,90 @@
+// Native tool calls: our message and tool types to and from the Chat Completions wire format, and
+// the assembly of tool calls that arrive in streamed fragments.
+import type {
+  ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption,
+} from "openai/resources/chat/completions";
+import type { ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "../types.js";
+
+export function toWireMessages(messages: readonly ToolChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
+    if ("toolCalls" in m) {
+      return {
+        role: "assistant", content: m.content,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+      };
+    }
+    return { role: m.role, content: m.content };
+  });
+}
+
+export function toWireTool(tool: ToolDefinition): ChatCompletionTool {
+  const { name, description, parameters, strict } = tool;
+  return {
+    type: "function",
+    function: { name, ...(description !== undefined && { description }), ...(parameters && { parameters }), ...(strict !== undefined && { strict }) },
+  };
+}
+
+export function toWireToolChoice(choice: ToolCompletionRequest["toolChoice"]): ChatCompletionToolChoiceOption | undefined {
+  return typeof choice === "object" ? { type: "function", function: { name: choice.name } } : choice;
+}
+
+export function fromWireMessage(message: ChatCompletionMessage, finishReason: string | null): ToolCompletion {
+  const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
+    c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []);
+  return { text: message.content ?? "", toolCalls, finishReason };
+}
+
+/**
+ * Collects a streamed answer. Each tool call comes in fragments tagged with its index: the first
+ * carries its id and name, the rest pieces of its arguments; calls made in parallel interleave.
+ */
+export class StreamAssembler {
+  private text = "";
+  private finishReason: string | null = null;
+  private readonly calls = new Map<number, ToolCall>();
+
+  /** Takes one chunk; returns the text it adds. */
+  add(chunk: ChatCompletionChunk): string {
+    const choice = chunk.choices?.[0];
+    if (!choice) return "";
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    for (const fragment of choice.delta?.tool_calls ?? []) {
+      const index = fragment.index ?? 0;
+      const call = this.calls.get(index) ?? { id: "", name: "", arguments: "" };
+      if (fragment.id) call.id = fragment.id;
+      if (fragment.function?.name) call.name += fragment.function.name;
+      if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+      this.calls.set(index, call);
+    }
+    const delta = choice.delta?.content ?? "";
+    this.text += delta;
+    return delta;
+  }
+
+  result(): ToolCompletion {
+    const toolCalls = [...this.calls].sort(([a], [b]) => a - b).map(([index, c]) => ({ ...c, id: c.id || `call_${index}` }));
+    return { text: this.text, toolCalls, finishReason: this.finishReason };
+  }
+}
+
+export class StreamStalled extends Error {}
+
+/** The items of `source`, failing with StreamStalled (after calling `abort`) when one takes over `ms`. */
+export async function* idleGuard<T>(source: AsyncIterable<T>, ms: number, abort: () => void): AsyncGenerator<T> {
+  const items = source[Symbol.asyncIterator]();
+  for (;;) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<"stalled">((resolve) => { timer = setTimeout(() => resolve("stalled"), ms); });
+    const next = items.next();
+    const result = await Promise.race([next, stalled]).finally(() => clearTimeout(timer));
+    if (result === "stalled") {
+      next.catch(() => undefined); // the abort below rejects it; nobody waits for it any more
+      abort();
+      throw new StreamStalled(`the stream stalled: no data for ${ms} ms`);
+    }
+    if (result.done) return;
+    yield result.value;
+  }
+}
