@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import type { Graph } from "@autograms/runtime";
+import { Diagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { parse } from "./phases/1-parse/parse.js";
+import { analyze } from "./phases/2-analyze/analyze.js";
+import { lower } from "./phases/3-lower/lower.js";
+import { emitJson } from "./phases/4-emit/json.js";
+import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
+
+export interface CompileOptions {
+  /** The agent file's path as it should appear in diagnostics and in the graph's `source`. */
+  fileName: string;
+}
+
+export interface CompileResult {
+  /** null when there are errors. */
+  graph: Graph | null;
+  diagnostics: Diagnostic[];
+  /** Maps the text of `graphToJson(graph)` back to the agent source; null with the graph. */
+  sourceMap: SourceMapV3 | null;
+}
+
+/** Compiles an agent's TypeScript source to its graph. Never throws, whatever the input. */
+export function compile(sourceText: string, options: CompileOptions): CompileResult {
+  const fileName = typeof options?.fileName === "string" && options.fileName ? options.fileName : "agent.ts";
+  const diagnostics = new Diagnostics(fileName);
+  try {
+    const text = typeof sourceText === "string" ? sourceText : "";
+    const file = parse(text, fileName, diagnostics);
+    const ir = file && analyze(file, diagnostics);
+    const lowered = ir && !diagnostics.hasErrors ? lower(ir, diagnostics) : null;
+    if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+    const { format, version, ...rest } = lowered;
+    const graph: Graph = { format, version, source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") }, ...rest };
+    const { spans } = emitJson(graph);
+    const sourceMap = emitSourceMap(graph, spans, graphFileName(fileName), baseName(fileName), text);
+    return { graph, diagnostics: diagnostics.sorted(), sourceMap };
+  } catch (error) {
+    // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
+    const detail = error instanceof Error ? error.message : String(error);
+    diagnostics.report("internal_error", `the compiler failed on this file (${detail}); please report it with the file`, { line: 1, column: 1, endLine: 1, endColumn: 1 });
+    return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+  }
+}
+
+/** The graph file's text, the one the source map describes. */
+export function graphToJson(graph: Graph): string {
+  return emitJson(graph).text;
+}
+
+/** `agents/tutor.ts` -> `tutor.graph.json`: the file the CLI writes beside the agent. */
+export function graphFileName(path: string): string {
+  return baseName(path).replace(/\.[cm]?tsx?$/, "") + ".graph.json";
+}
+
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+}

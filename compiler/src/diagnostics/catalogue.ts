@@ -1,0 +1,46 @@
+/**
+ * Every diagnostic the compiler can report, by stable snake_case code. Codes are part of the
+ * public surface (tests, editors and docs refer to them), so a code is never renamed or reused.
+ */
+export type Severity = "error" | "warning";
+
+interface Entry {
+  severity: Severity;
+  /** One line for the docs: when the diagnostic is reported. */
+  summary: string;
+}
+
+export const DIAGNOSTICS = {
+  syntax_error: { severity: "error", summary: "The file is not valid TypeScript." },
+  no_agent_class: { severity: "error", summary: "The file exports no class: an agent is an exported class." },
+  multiple_agent_classes: { severity: "error", summary: "The file exports more than one class." },
+  missing_main: { severity: "error", summary: "The agent class has no main() method." },
+  unsupported_syntax: { severity: "error", summary: "A construct the agent language cannot express (the message names it)." },
+  unknown_action: { severity: "error", summary: "exec_node() with an action that is not one of the graph format's actions." },
+  unknown_field: { severity: "error", summary: "A node field that the graph format does not have." },
+  missing_field: { severity: "error", summary: "A node lacks a field its action needs (an instruction, the action itself)." },
+  non_literal_field: { severity: "error", summary: "A node field whose value is not known at compile time." },
+  invalid_field_value: { severity: "error", summary: "A node field of the wrong type (a number where a list of strings belongs, ...)." },
+  invalid_node_name: { severity: "error", summary: "An explicit node name that would read as a special transition (next, return, quit, $var, X.*, X.n)." },
+  duplicate_name: { severity: "error", summary: "Two nodes with the same name." },
+  transition_to_missing_node: { severity: "error", summary: "A transition to a node that does not exist." },
+  transition_choices_mismatch: { severity: "error", summary: "Several transitions without a question, or transition_choices / user_instruction_transitions not aligned one for one with transitions." },
+  unknown_method: { severity: "error", summary: "this.f(...) where the class has no method f." },
+  unknown_member: { severity: "error", summary: "this.x where the class has no field or method x." },
+  not_a_method: { severity: "error", summary: "A call to something that is not an agent function (a field, main(), a method reference)." },
+  unknown_decorator: { severity: "error", summary: "A method decorator other than @func, @localFunction, @globalFunction." },
+  argument_count: { severity: "error", summary: "A call with more or fewer arguments than the method has parameters." },
+  this_in_local_function: { severity: "error", summary: "this.x in a local function, which at run time sees only its own arguments." },
+  local_shadows_field: { severity: "error", summary: "A local variable with the name of a class field where both would share one scope at run time." },
+  shadowed_variable: { severity: "error", summary: "A block-scoped variable that shadows another of the same function (a function has one scope at run time)." },
+  non_literal_global: { severity: "error", summary: "A class field whose initial value is not a JSON literal." },
+  reserved_name: { severity: "error", summary: "A variable, field or method whose name the runtime reserves." },
+  conditional_agent_call: { severity: "error", summary: "An agent call where it might not run (right of && / || / ??, a branch of ?:, a callback, a case label)." },
+  jump_outside_loop: { severity: "error", summary: "break or continue with no enclosing loop or switch (or an unknown label)." },
+  void_node_value: { severity: "error", summary: "The value of a node that produces none (set_prompt and the other prompt nodes) is used." },
+  global_write_dropped: { severity: "warning", summary: "A @func method writes this.x; the write is dropped when the function returns." },
+  unused_interjection_transitions: { severity: "warning", summary: "An interjection node without explicit transitions continues with the statement after it." },
+  internal_error: { severity: "error", summary: "The compiler failed on this input: a bug in the compiler, please report it." },
+} as const satisfies Record<string, Entry>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTICS;

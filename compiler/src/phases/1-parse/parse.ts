@@ -1,0 +1,19 @@
+import type TS from "typescript";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import { locOfRange } from "./loc.js";
+import { typescript } from "./typescript.js";
+
+/**
+ * Parses the agent file on its own: no program, no lib files, no imports followed. The compiler
+ * reads syntax only (type checking is the editor's and `tsc`'s job), which keeps a compile fast.
+ */
+export function parse(sourceText: string, fileName: string, diagnostics: Diagnostics): TS.SourceFile | null {
+  const ts = typescript();
+  const file = ts.createSourceFile(fileName, sourceText, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  // The parser keeps its own syntax errors on the file; they are the ones `tsc` reports first.
+  const parseErrors = (file as unknown as { parseDiagnostics: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics;
+  for (const d of parseErrors) {
+    diagnostics.report("syntax_error", ts.flattenDiagnosticMessageText(d.messageText, "\n"), locOfRange(file, d.start, d.start + d.length));
+  }
+  return parseErrors.length ? null : file;
+}

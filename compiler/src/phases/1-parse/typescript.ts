@@ -1,0 +1,14 @@
+import { createRequire } from "node:module";
+import type TS from "typescript";
+
+let loaded: typeof TS | undefined;
+
+/**
+ * The TypeScript parser, loaded on first use: it is most of a cold `autograms compile`, and
+ * commands that never compile (or importers of this package that only format diagnostics)
+ * should not pay for it.
+ */
+export function typescript(): typeof TS {
+  loaded ??= createRequire(import.meta.url)("typescript") as typeof TS;
+  return loaded;
+}

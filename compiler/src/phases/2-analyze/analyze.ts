@@ -1,0 +1,27 @@
+import type TS from "typescript";
+import type { ToolInfo } from "@autograms/runtime";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import { analyzeAgentClass } from "./agent-class.js";
+import type { FunctionContext } from "./context.js";
+import type { AgentIR, FunctionIR } from "./ir.js";
+import { analyzeScope } from "./scope.js";
+import { visitStatements } from "./statements/index.js";
+
+/** Phase 2: the agent class and every method body, checked and turned into the IR. */
+export function analyze(file: TS.SourceFile, diagnostics: Diagnostics): AgentIR | null {
+  const agentClass = analyzeAgentClass(file, diagnostics);
+  if (!agentClass) return null;
+  const { context } = agentClass;
+  const functions: FunctionIR[] = [];
+  // main first: its nodes open the graph and its entry is the start.
+  const methods = [...context.methods.values()].sort((a, b) => Number(b.kind === "main") - Number(a.kind === "main"));
+  for (const method of methods) {
+    const ctx: FunctionContext = { agent: context, method, locals: new Set(), temps: new Map() };
+    analyzeScope(ctx);
+    const body = visitStatements(method.decl.body?.statements ?? [], ctx);
+    functions.push({ name: method.name, kind: method.kind, params: method.params, body, loc: method.loc });
+  }
+  const tools: Record<string, ToolInfo> = {};
+  for (const [name, tool] of context.tools) if (context.usedTools.has(name)) tools[name] = tool;
+  return { className: agentClass.className, globals: agentClass.globals, functions, tools };
+}

@@ -1,0 +1,73 @@
+import type TS from "typescript";
+import type { FunctionKind, Loc, ToolInfo } from "@autograms/runtime";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import { locOf } from "../1-parse/loc.js";
+
+/** The agent-language functions of `@autograms/runtime`, by their exported names. */
+export const SHORTHAND_ACTIONS: Record<string, string> = {
+  chat: "chat",
+  chatExact: "chat_exact",
+  chatSuffix: "chat_suffix",
+  thought: "thought",
+  thoughtExact: "thought_exact",
+  thoughtQa: "thought_qa",
+  setPrompt: "set_prompt",
+  appendPrompt: "append_prompt",
+  setUserPrompt: "set_user_prompt",
+  appendUserPrompt: "append_user_prompt",
+};
+export const DECORATOR_KINDS: Record<string, FunctionKind> = {
+  func: "function",
+  localFunction: "local_function",
+  globalFunction: "global_function",
+};
+export const RUNTIME_MODULE = "@autograms/runtime";
+
+/** Variables the runtime sets in every scope; agents read them as `this._last_user_reply`, ... */
+export const AUTOMATIC_VARIABLES = new Set(["_last_user_reply", "_last_variable_output", "_last_state"]);
+
+export interface MethodInfo {
+  name: string;
+  kind: FunctionKind | "main";
+  params: string[];
+  /** Parameters before the first optional one. */
+  minArgs: number;
+  decl: TS.MethodDeclaration;
+  loc: Loc;
+}
+
+/** What the whole file tells every function being analyzed. */
+export interface AgentContext {
+  file: TS.SourceFile;
+  diagnostics: Diagnostics;
+  fields: Map<string, Loc>;
+  methods: Map<string, MethodInfo>;
+  /** Local name of each agent-language import -> its exported name (`chat`, `exec_node`, ...). */
+  api: Map<string, string>;
+  tools: Map<string, ToolInfo>;
+  usedTools: Set<string>;
+}
+
+/** The function being analyzed. */
+export interface FunctionContext {
+  agent: AgentContext;
+  method: MethodInfo;
+  /** Parameters and every local of the function: one flat scope at run time. */
+  locals: Set<string>;
+  /** Temporaries already handed out, for names that stay the same when other code changes. */
+  temps: Map<string, number>;
+}
+
+export function report(ctx: FunctionContext | AgentContext, code: Parameters<Diagnostics["report"]>[0], message: string, node: TS.Node): void {
+  const agent = "agent" in ctx ? ctx.agent : ctx;
+  agent.diagnostics.report(code, message, locOf(node, agent.file));
+}
+
+export function loc(ctx: FunctionContext, node: TS.Node): Loc {
+  return locOf(node, ctx.agent.file);
+}
+
+/** Source text of a node with whitespace runs collapsed: what automatic names are hashed from. */
+export function keyOf(ctx: FunctionContext, node: TS.Node): string {
+  return node.getText(ctx.agent.file).replace(/\s+/g, " ");
+}

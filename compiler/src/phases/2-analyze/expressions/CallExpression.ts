@@ -1,0 +1,137 @@
+import type TS from "typescript";
+import type { JsonValue } from "@autograms/runtime";
+import { typescript } from "../../1-parse/typescript.js";
+import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
+import type { NodeFieldsIR, NodeStmt, Simple } from "../ir.js";
+import { skipTypeWrappers } from "../literal.js";
+import { expressionValue } from "./code.js";
+import { readFields } from "./ObjectLiteralExpression.js";
+import { textOf } from "./TemplateExpression.js";
+
+export type AgentCallKind = "exec_node" | "shorthand" | "method";
+
+/** Whether a call makes a graph node: exec_node, a shorthand, or this.f(...). */
+export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): AgentCallKind | null {
+  const ts = typescript();
+  const callee = skipTypeWrappers(node.expression);
+  if (ts.isPropertyAccessExpression(callee) && callee.expression.kind === ts.SyntaxKind.ThisKeyword) return "method";
+  if (!ts.isIdentifier(callee)) return null;
+  const exported = ctx.agent.api.get(callee.text);
+  if (exported === "exec_node") return "exec_node";
+  if (exported !== undefined && exported in SHORTHAND_ACTIONS) return "shorthand";
+  return null;
+}
+
+/** The node an agent call makes, with what its arguments need computed first. */
+export function visitAgentCall(node: TS.CallExpression, ctx: FunctionContext): { prelude: Simple[]; node: NodeStmt } {
+  const prelude: Simple[] = [];
+  const kind = agentCallOf(node, ctx);
+  const made = kind === "method" ? methodCall(node, ctx, prelude) : kind === "exec_node" ? execNode(node, ctx, prelude) : shorthand(node, ctx, prelude);
+  const { fields, construct, name, explicitTransitions, defType } = made;
+  const stmt: NodeStmt = { kind: "node", loc: loc(ctx, node), construct, key: keyOf(ctx, node), fields, explicitTransitions, defType };
+  if (name !== undefined) stmt.name = name;
+  return { prelude, node: stmt };
+}
+
+interface Made {
+  fields: NodeFieldsIR;
+  construct: string;
+  name?: string;
+  explicitTransitions: boolean;
+  defType: string;
+}
+
+function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
+  const ts = typescript();
+  const callee = skipTypeWrappers(node.expression) as TS.PropertyAccessExpression;
+  const name = callee.name.text;
+  const method = ctx.agent.methods.get(name);
+  const args: string[] = [];
+  for (const arg of node.arguments) {
+    if (ts.isSpreadElement(arg)) {
+      report(ctx, "unsupported_syntax", "a spread argument in a call to an agent function: pass the values one by one", arg);
+      continue;
+    }
+    const value = expressionValue(arg, ctx);
+    prelude.push(...value.prelude);
+    args.push(value.code);
+  }
+  if (!method) {
+    if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", `'this.${name}' is a field, not a method`, callee);
+    else report(ctx, "unknown_method", `the agent class has no method '${name}'`, callee.name);
+  } else if (method.kind === "main") {
+    report(ctx, "not_a_method", "main() is the top level of the agent and cannot be called", callee);
+  } else if (node.arguments.length < method.minArgs || node.arguments.length > method.params.length) {
+    const expected = method.minArgs === method.params.length ? `${method.params.length}` : `${method.minArgs} to ${method.params.length}`;
+    report(ctx, "argument_count", `'${name}' takes ${expected} argument${expected === "1" ? "" : "s"} but is called with ${node.arguments.length}`, node);
+  }
+  const action = method && method.kind !== "main" ? method.kind : "local_function";
+  return { fields: { action, instruction: `${name}(${args.join(", ")})` }, construct: `call_${name}`, explicitTransitions: false, defType: "call" };
+}
+
+function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
+  const ts = typescript();
+  const [first, ...rest] = node.arguments;
+  const object = first && skipTypeWrappers(first);
+  if (rest.length) report(ctx, "unsupported_syntax", "exec_node() takes one object of node fields", rest[0]!);
+  if (!object || !ts.isObjectLiteralExpression(object)) {
+    report(ctx, "non_literal_field", "exec_node() takes an object literal of node fields, exec_node({ action: ..., instruction: ... })", first ?? node);
+    return { fields: { action: "transition" }, construct: "exec_node", explicitTransitions: false, defType: "exec_node" };
+  }
+  const read = readFields(object, ctx, prelude, []);
+  const action = typeof read.fields.action === "string" ? read.fields.action : undefined;
+  if (action === undefined && !("action" in read.at)) report(ctx, "missing_field", "exec_node() needs an action", object);
+  return finish({ action: action ?? "transition", ...read.fields }, read.at, action ?? "exec_node", "exec_node", node, ctx);
+}
+
+function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
+  const ts = typescript();
+  const callee = skipTypeWrappers(node.expression) as TS.Identifier;
+  const exported = ctx.agent.api.get(callee.text)!;
+  const action = SHORTHAND_ACTIONS[exported]!;
+  const [instructionArg, options, ...rest] = node.arguments;
+  if (rest.length) report(ctx, "unsupported_syntax", `${exported}() takes an instruction and an optional object of node fields`, rest[0]!);
+  let instruction: string | null = null;
+  if (!instructionArg) report(ctx, "missing_field", `${exported}() needs an instruction`, node);
+  else {
+    instruction = textOf(instructionArg, ctx, prelude);
+    if (instruction === null) {
+      report(ctx, "non_literal_field", `the instruction must be a string or template literal; insert run-time values with \${...} placeholders`, instructionArg);
+    }
+  }
+  let read = { fields: {} as Record<string, JsonValue>, at: {} as Record<string, TS.Node> };
+  if (options) {
+    const object = skipTypeWrappers(options);
+    if (ts.isObjectLiteralExpression(object)) read = readFields(object, ctx, prelude, ["action", "instruction"]);
+    else report(ctx, "non_literal_field", `the options of ${exported}() must be an object literal of node fields`, options);
+  }
+  return finish({ action, instruction: instruction ?? "", ...read.fields }, read.at, action, exported, node, ctx);
+}
+
+/** Checks that concern several fields at once, and takes out the name. */
+function finish(all: Record<string, JsonValue>, at: Record<string, TS.Node>, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
+  const { name, ...rest } = all;
+  const fields = rest as NodeFieldsIR;
+  if (fields.action !== "transition" && fields.instruction === undefined) {
+    report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, node);
+    fields.instruction = "";
+  }
+  const transitions = fields.transitions ?? ["next"];
+  if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "'transitions' needs at least one target", at.transitions!);
+  const choices = fields.transition_choices as string[] | undefined;
+  if (transitions.length > 1 && fields.transition_question === undefined) {
+    report(ctx, "transition_choices_mismatch", `${transitions.length} transitions need a transition_question for the model to choose with`, at.transitions ?? node);
+  }
+  if (transitions.length > 1 || choices !== undefined) {
+    if ((choices?.length ?? 0) !== transitions.length) {
+      report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${choices?.length ?? 0} transition_choices: give one answer per transition, in the same order`, at.transition_choices ?? at.transitions ?? node);
+    }
+  }
+  const simulated = fields.user_instruction_transitions as string[] | undefined;
+  if (simulated !== undefined && simulated.length !== transitions.length) {
+    report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${simulated.length} user_instruction_transitions`, at.user_instruction_transitions!);
+  }
+  const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
+  if (typeof name === "string" && name !== "auto") made.name = name;
+  return made;
+}

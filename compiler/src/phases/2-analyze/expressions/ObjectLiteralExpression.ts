@@ -1,0 +1,98 @@
+import type TS from "typescript";
+import type { JsonValue } from "@autograms/runtime";
+import { typescript } from "../../1-parse/typescript.js";
+import { report, type FunctionContext } from "../context.js";
+import type { Simple } from "../ir.js";
+import { isNotLiteral, literalValue, propertyKey } from "../literal.js";
+import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
+import { textOf } from "./TemplateExpression.js";
+
+export interface ReadFields {
+  fields: Record<string, JsonValue>;
+  /** Where each field was written, for diagnostics about it. */
+  at: Record<string, TS.Node>;
+}
+
+/**
+ * The node fields of an exec_node object literal or a shorthand's options: each value a
+ * literal of the field's type, text fields with `${...}` placeholders as `$variables`.
+ * `fixed` lists fields the call itself provides (a shorthand's action and instruction).
+ */
+export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Simple[], fixed: string[]): ReadFields {
+  const ts = typescript();
+  const result: ReadFields = { fields: {}, at: {} };
+  for (const property of object.properties) {
+    if (!ts.isPropertyAssignment(property)) {
+      report(ctx, "non_literal_field", "node fields are written 'field: value' with a literal value", property);
+      continue;
+    }
+    const key = propertyKey(property.name);
+    const type = key === null ? undefined : NODE_FIELDS[key];
+    if (key === null || type === undefined || fixed.includes(key)) {
+      const known = fixed.includes(key ?? "") ? ` ('${key}' is given by the call itself)` : "";
+      report(ctx, "unknown_field", `'${property.name.getText(ctx.agent.file)}' is not a node field${known}`, property.name);
+      continue;
+    }
+    const value = fieldValue(key, type, property.initializer, ctx, prelude);
+    if (value !== undefined) {
+      result.fields[key] = value;
+      result.at[key] = property.initializer;
+    }
+  }
+  return result;
+}
+
+function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: FunctionContext, prelude: Simple[]): JsonValue | undefined {
+  if (type === "text") {
+    const text = textOf(node, ctx, prelude);
+    if (text === null) {
+      report(ctx, "non_literal_field", `'${key}' must be a string or template literal; insert run-time values with \${...} placeholders`, node);
+      return undefined;
+    }
+    return text;
+  }
+  const value = literalValue(node);
+  if (isNotLiteral(value)) {
+    const hint = ctx.agent.file.text.slice(node.getStart(ctx.agent.file), node.getEnd()).includes("${")
+      ? " (placeholders are only allowed in instruction and transition_question)" : "";
+    report(ctx, "non_literal_field", `'${key}' must be known at compile time: write a literal${hint}`, value.notLiteral);
+    return undefined;
+  }
+  const problem = typeProblem(type, value);
+  if (problem) {
+    report(ctx, "invalid_field_value", `'${key}' ${problem}`, node);
+    return undefined;
+  }
+  if (key === "action" && !EXEC_NODE_ACTIONS.has(value as string)) {
+    const hint = value === "code" || value === "python_function" ? ": write code as ordinary statements"
+      : value === "function" || value === "local_function" || value === "global_function" ? ": call the method, this.name(...)"
+      : `: use one of ${[...EXEC_NODE_ACTIONS].join(", ")}`;
+    report(ctx, "unknown_action", `unknown action '${String(value)}'${hint}`, node);
+    return undefined;
+  }
+  if (key === "name" && value !== "auto" && isSpecialTarget(value as string)) {
+    report(ctx, "invalid_node_name", `'${String(value)}' cannot name a node: it reads as a special transition`, node);
+    return undefined;
+  }
+  if (key === "name" && value === "") {
+    report(ctx, "invalid_node_name", "a node name cannot be empty", node);
+    return undefined;
+  }
+  return value;
+}
+
+function typeProblem(type: FieldType, value: JsonValue): string | null {
+  switch (type) {
+    case "string":
+    case "text":
+      return typeof value === "string" ? null : "must be a string";
+    case "strings":
+      return Array.isArray(value) && value.every((v) => typeof v === "string") ? null : "must be an array of strings";
+    case "numbers":
+      return Array.isArray(value) && value.every((v) => typeof v === "number" && v >= 0) ? null : "must be an array of non-negative numbers";
+    case "integer":
+      return Number.isInteger(value) && (value as number) >= 0 ? null : "must be a whole number, 0 or more";
+    case "probability":
+      return typeof value === "number" && value >= 0 && value <= 1 ? null : "must be a number from 0 to 1";
+  }
+}

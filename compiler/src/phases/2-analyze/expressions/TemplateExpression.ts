@@ -1,0 +1,56 @@
+import type TS from "typescript";
+import { typescript } from "../../1-parse/typescript.js";
+import { AUTOMATIC_VARIABLES, keyOf, loc, type FunctionContext } from "../context.js";
+import type { Simple } from "../ir.js";
+import { skipTypeWrappers } from "../literal.js";
+import { analyzeExpression, checkHasValue } from "./code.js";
+import { tempName } from "./temp.js";
+
+/**
+ * Text of a node field that takes `$variables` (an instruction, a transition question): string
+ * and template literals and `+` of them. Each `${...}` placeholder becomes a `$name` reference;
+ * a placeholder that is not a plain variable is computed into a temporary first (in `prelude`).
+ * Returns null when the value is not text known at compile time.
+ */
+export function textOf(node: TS.Expression, ctx: FunctionContext, prelude: Simple[]): string | null {
+  const ts = typescript();
+  const inner = skipTypeWrappers(node);
+  if (ts.isStringLiteral(inner) || ts.isNoSubstitutionTemplateLiteral(inner)) return inner.text;
+  if (ts.isTemplateExpression(inner)) {
+    let text = inner.head.text;
+    for (const span of inner.templateSpans) {
+      const name = placeholderVariable(span.expression, ctx, prelude);
+      const following = span.literal.text;
+      // `$name` runs to the end of the longest run of letters, digits and `_`.
+      text += /^[A-Za-z0-9_]/.test(following) ? `\${${name}}` : `$${name}`;
+      text += following;
+    }
+    return text;
+  }
+  if (ts.isBinaryExpression(inner) && inner.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const left = textOf(inner.left, ctx, prelude);
+    const right = left === null ? null : textOf(inner.right, ctx, prelude);
+    return left === null || right === null ? null : left + right;
+  }
+  return null;
+}
+
+function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, prelude: Simple[]): string {
+  const ts = typescript();
+  const inner = skipTypeWrappers(expression);
+  if (ts.isIdentifier(inner) && ctx.locals.has(inner.text)) return inner.text;
+  if (ts.isPropertyAccessExpression(inner) && inner.expression.kind === ts.SyntaxKind.ThisKeyword &&
+    (ctx.agent.fields.has(inner.name.text) || AUTOMATIC_VARIABLES.has(inner.name.text))) {
+    return inner.name.text;
+  }
+  const analyzed = analyzeExpression(expression, ctx);
+  const temp = tempName(ctx, keyOf(ctx, expression));
+  prelude.push(...analyzed.prelude);
+  if (analyzed.call) {
+    checkHasValue(analyzed.call, ctx, expression);
+    prelude.push({ ...analyzed.call, assign: temp });
+  } else {
+    prelude.push({ kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: `${temp} = ${analyzed.code}` });
+  }
+  return temp;
+}

@@ -1,0 +1,138 @@
+/**
+ * The analyzed agent: what phase 2 hands to lowering. Statements are a discriminated union on
+ * `kind`; every one carries its `loc`. Code is already evaluator text (types stripped, `this.x`
+ * rewritten, agent calls hoisted into `prelude` statements).
+ */
+import type { FunctionKind, JsonValue, Loc, ToolInfo } from "@autograms/runtime";
+
+export interface AgentIR {
+  className: string;
+  globals: Record<string, JsonValue>;
+  functions: FunctionIR[];
+  tools: Record<string, ToolInfo>;
+}
+
+export interface FunctionIR {
+  name: string;
+  /** `main` is the top level: its scope is the global scope and its end quits. */
+  kind: FunctionKind | "main";
+  params: string[];
+  body: Stmt[];
+  loc: Loc;
+}
+
+/** An evaluator expression, with the agent calls it needs computed first. */
+export interface Expr {
+  prelude: Simple[];
+  code: string;
+}
+
+/** The fields of a node as written, before names and "next" are resolved. */
+export type NodeFieldsIR = Record<string, JsonValue> & { action: string; transitions?: string[] };
+
+/** One graph node from an agent call: exec_node, a shorthand, or this.f(...). */
+export interface NodeStmt {
+  kind: "node";
+  loc: Loc;
+  /** Names the construct in automatic names (`chat`, `call_doUnit`, ...). */
+  construct: string;
+  /** Text the automatic name is hashed from: the call's own source text. */
+  key: string;
+  name?: string;
+  fields: NodeFieldsIR;
+  assign?: string;
+  /** Explicit transitions were written (else the node continues with the next statement). */
+  explicitTransitions: boolean;
+  defType: string;
+}
+
+export interface CodeStmt {
+  kind: "code";
+  loc: Loc;
+  key: string;
+  code: string;
+}
+
+/** Statements that lower to one node each and never branch: what hoisting produces. */
+export type Simple = NodeStmt | CodeStmt;
+
+export interface ReturnStmt {
+  kind: "return";
+  loc: Loc;
+  key: string;
+  /** null: `return;`. A node: `return thought(...)`, whose output is the value. */
+  value: null | Expr | { prelude: Simple[]; node: NodeStmt };
+}
+
+export interface IfBranch {
+  /** null for the final else. */
+  test: Expr | null;
+  body: Stmt[];
+  loc: Loc;
+}
+
+export interface IfStmt {
+  kind: "if";
+  loc: Loc;
+  key: string;
+  branches: IfBranch[];
+}
+
+interface LoopBase {
+  loc: Loc;
+  key: string;
+  labels: string[];
+  body: Stmt[];
+}
+
+export interface WhileStmt extends LoopBase {
+  kind: "while" | "do_while";
+  test: Expr;
+}
+
+export interface ForStmt extends LoopBase {
+  kind: "for";
+  init: Simple[];
+  test: Expr | null;
+  update: Simple[];
+}
+
+/** for...of, and for...in (whose iterable is `Object.keys(...)`). */
+export interface ForOfStmt extends LoopBase {
+  kind: "for_of";
+  construct: "for_of" | "for_in";
+  iterable: Expr;
+  /** Assignment target of each item: a name or a destructuring pattern. */
+  target: string;
+}
+
+export interface SwitchClause {
+  test: Expr | null;
+  body: Stmt[];
+  loc: Loc;
+}
+
+export interface SwitchStmt {
+  kind: "switch";
+  loc: Loc;
+  key: string;
+  labels: string[];
+  discriminant: Expr;
+  clauses: SwitchClause[];
+}
+
+export interface JumpStmt {
+  kind: "break" | "continue";
+  loc: Loc;
+  label?: string;
+}
+
+/** A labelled block: only `break label` leaves it. */
+export interface BlockStmt {
+  kind: "block";
+  loc: Loc;
+  labels: string[];
+  body: Stmt[];
+}
+
+export type Stmt = Simple | ReturnStmt | IfStmt | WhileStmt | ForStmt | ForOfStmt | SwitchStmt | JumpStmt | BlockStmt;

@@ -1,0 +1,122 @@
+import type TS from "typescript";
+import { typescript } from "../1-parse/typescript.js";
+import { AUTOMATIC_VARIABLES, report, type FunctionContext } from "./context.js";
+
+/** Prefixes of the variables the compiler introduces (hoisted values, loop counters). */
+export const TEMP_PREFIX = "_tmp_";
+export const LOOP_PREFIX = "_loop_";
+
+/**
+ * A function's variables share one scope at run time (the original's model), so block scoping
+ * is checked here: a declaration may not shadow another of the same function, and the names
+ * that would mean something else at run time (fields, automatic variables) are refused.
+ * Fills `ctx.locals`.
+ */
+export function analyzeScope(ctx: FunctionContext): void {
+  const ts = typescript();
+  const { method } = ctx;
+  const blocks: Set<string>[] = [new Set(method.params)];
+  const declared = new Map<string, TS.Identifier>();
+  const fieldsRead = new Set<string>();
+  for (const p of method.params) ctx.locals.add(p);
+
+  const declare = (name: TS.Identifier) => {
+    const text = name.text;
+    if (AUTOMATIC_VARIABLES.has(text) || text.startsWith(TEMP_PREFIX) || text.startsWith(LOOP_PREFIX)) {
+      report(ctx, "reserved_name", `'${text}' is reserved for ${AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables"}; choose another name`, name);
+      return;
+    }
+    if (blocks.some((b) => b.has(text))) {
+      report(ctx, "shadowed_variable", `'${text}' shadows a variable of the same name in this function; a function has one scope at run time, so rename one of them`, name);
+      return;
+    }
+    blocks[blocks.length - 1]!.add(text);
+    ctx.locals.add(text);
+    if (!declared.has(text)) declared.set(text, name);
+  };
+
+  const declareBinding = (binding: TS.BindingName) => {
+    if (ts.isIdentifier(binding)) declare(binding);
+    else for (const element of binding.elements) if (!ts.isOmittedExpression(element)) declareBinding(element.name);
+  };
+
+  const checkThisAccess = (access: TS.PropertyAccessExpression) => {
+    const name = access.name.text;
+    // Calls are checked where they are analyzed, with their arguments.
+    if (ctx.agent.methods.has(name) || (ts.isCallExpression(access.parent) && access.parent.expression === access)) return;
+    const write = isWriteTarget(access);
+    if (AUTOMATIC_VARIABLES.has(name)) {
+      if (write) report(ctx, "reserved_name", `'this.${name}' is an automatic variable: the runtime sets it and agents only read it`, access);
+      return;
+    }
+    if (!ctx.agent.fields.has(name)) {
+      report(ctx, "unknown_member", `the agent class has no field or method '${name}'`, access.name);
+      return;
+    }
+    fieldsRead.add(name);
+    if (method.kind === "local_function") {
+      report(ctx, "this_in_local_function", `'this.${name}' in local function '${method.name}', which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`, access);
+    } else if (method.kind === "function" && write) {
+      report(ctx, "global_write_dropped", `'this.${name}' is written in @func '${method.name}', whose writes are dropped when it returns: use @globalFunction to keep them`, access);
+    }
+  };
+
+  // Callbacks (arrow functions passed to map, filter, ...) run inside one code node: their
+  // parameters and locals are the evaluator's, not the function's.
+  const visit = (node: TS.Node, inCallback: boolean): void => {
+    if (ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword) {
+      checkThisAccess(node);
+      return;
+    }
+    if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+      ts.forEachChild(node, (child) => visit(child, true));
+      return;
+    }
+    if (!inCallback && ts.isVariableDeclaration(node)) {
+      if (node.initializer) visit(node.initializer, inCallback);
+      declareBinding(node.name);
+      return;
+    }
+    const scoped = !inCallback && (ts.isBlock(node) || ts.isForStatement(node) || ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isCaseBlock(node));
+    if (scoped) blocks.push(new Set());
+    ts.forEachChild(node, (child) => visit(child, inCallback));
+    if (scoped) blocks.pop();
+  };
+  if (method.decl.body) ts.forEachChild(method.decl.body, (child) => visit(child, false));
+
+  for (const [name, node] of declared) {
+    if (!ctx.agent.fields.has(name)) continue;
+    if (method.kind === "main") {
+      report(ctx, "local_shadows_field", `local '${name}' of main() has the name of field '${name}': main's variables are the global scope, so rename the local`, node);
+    } else if (method.kind === "global_function") {
+      report(ctx, "local_shadows_field", `local '${name}' of @globalFunction '${method.name}' has the name of field '${name}' and would overwrite it: rename the local`, node);
+    } else if (fieldsRead.has(name)) {
+      report(ctx, "local_shadows_field", `'${method.name}' uses both local '${name}' and 'this.${name}', which are one variable at run time: rename the local`, node);
+    }
+  }
+  for (const param of method.decl.parameters) {
+    if (!ts.isIdentifier(param.name) || !ctx.agent.fields.has(param.name.text)) continue;
+    if (method.kind === "global_function" || fieldsRead.has(param.name.text)) {
+      report(ctx, "local_shadows_field", `parameter '${param.name.text}' of '${method.name}' has the name of a field it would hide at run time: rename the parameter`, param.name);
+    }
+  }
+}
+
+/** Whether an expression is written to (assigned, incremented, destructured into). */
+export function isWriteTarget(node: TS.Expression): boolean {
+  const ts = typescript();
+  let child: TS.Node = node;
+  let parent = node.parent;
+  while (ts.isParenthesizedExpression(parent) || ts.isNonNullExpression(parent) || ts.isAsExpression(parent)) {
+    child = parent;
+    parent = parent.parent;
+  }
+  if (ts.isBinaryExpression(parent) && parent.left === child) {
+    const op = parent.operatorToken.kind;
+    return op >= ts.SyntaxKind.FirstAssignment && op <= ts.SyntaxKind.LastAssignment;
+  }
+  if (ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) {
+    return parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken;
+  }
+  return false;
+}

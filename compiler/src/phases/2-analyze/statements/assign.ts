@@ -1,0 +1,46 @@
+import type TS from "typescript";
+import { typescript } from "../../1-parse/typescript.js";
+import { analyzeExpression, checkHasValue, printCode, valueOf } from "../expressions/code.js";
+import { keyOf, loc, type FunctionContext } from "../context.js";
+import type { Simple, Stmt } from "../ir.js";
+import { skipTypeWrappers } from "../literal.js";
+
+/**
+ * `target = value` as nodes: when the value is one agent call and the target a variable, the
+ * node assigns its own output (`"assign": "x"`); otherwise a code node assigns the value.
+ * `target` is an expression (`x`, `this.x`, `a[i]`, `[a, b]`) or a declaration's binding name.
+ */
+export function assignStatements(target: TS.Expression | TS.BindingName, value: TS.Expression | undefined, statement: TS.Node, ctx: FunctionContext, out: Stmt[]): void {
+  const ts = typescript();
+  const variable = variableName(target);
+  const at = { loc: loc(ctx, statement), key: keyOf(ctx, statement) };
+  if (value === undefined) {
+    if (variable) out.push({ kind: "code", ...at, code: `${variable} = undefined` });
+    return;
+  }
+  const prelude: Simple[] = [];
+  const targetText = variable ?? printCode(target, ctx, prelude);
+  const analyzed = analyzeExpression(value, ctx);
+  out.push(...prelude);
+  if (analyzed.call && variable) {
+    checkHasValue(analyzed.call, ctx, value);
+    out.push(...analyzed.prelude, { ...analyzed.call, assign: variable });
+    return;
+  }
+  const expr = valueOf(analyzed, ctx, value);
+  out.push(...expr.prelude);
+  // An object pattern at the start of a statement would read as a block.
+  const code = ts.isObjectBindingPattern(target) || ts.isObjectLiteralExpression(target) ? `(${targetText} = ${expr.code})` : `${targetText} = ${expr.code}`;
+  out.push({ kind: "code", ...at, code });
+}
+
+/** The variable a target names (`x`, or `x` for `this.x`), or null for any other target. */
+function variableName(target: TS.Expression | TS.BindingName): string | null {
+  const ts = typescript();
+  if (ts.isIdentifier(target)) return target.text;
+  if (ts.isObjectBindingPattern(target) || ts.isArrayBindingPattern(target)) return null;
+  const inner = skipTypeWrappers(target);
+  if (ts.isIdentifier(inner)) return inner.text;
+  if (ts.isPropertyAccessExpression(inner) && inner.expression.kind === ts.SyntaxKind.ThisKeyword) return inner.name.text;
+  return null;
+}

@@ -1,0 +1,56 @@
+import type { GraphNode } from "@autograms/runtime";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import type { WrittenTarget } from "./context.js";
+
+/** Checks that need every node: unique names, and that each written transition leads somewhere. */
+export function checkNames(nodes: GraphNode[], written: WrittenTarget[], diagnostics: Diagnostics): void {
+  const first = new Map<string, GraphNode>();
+  for (const node of nodes) {
+    const earlier = first.get(node.name);
+    if (!earlier) {
+      first.set(node.name, node);
+      continue;
+    }
+    const where = earlier.loc ? ` (first at line ${earlier.loc.line})` : "";
+    if (node.loc) diagnostics.report("duplicate_name", `two nodes are named '${node.name}'${where}: node names must be unique`, node.loc);
+  }
+  for (const { target, node, loc } of written) {
+    if (targetExists(target, first)) continue;
+    const hint = suggestion(target, [...first.keys()]);
+    diagnostics.report("transition_to_missing_node", `node '${node}' transitions to '${target}', which does not exist${hint}`, loc);
+  }
+}
+
+function targetExists(target: string, names: Map<string, GraphNode>): boolean {
+  if (target === "quit" || target === "return" || target.startsWith("return ") || target.startsWith("$")) return true;
+  if (target.endsWith(".*")) return names.has(`${target.slice(0, -2)}.a`);
+  if (target.endsWith(".n")) return names.has(`${target.slice(0, -2)}.1`);
+  return names.has(target);
+}
+
+function suggestion(target: string, names: string[]): string {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(target.length / 3)) + 1;
+  for (const name of names) {
+    const d = distance(target, name, bestDistance);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best ? `; did you mean '${best}'?` : "";
+}
+
+/** Edit distance, giving up (returning `limit`) once it is clear the words are not close. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, limit);
+}

@@ -1,0 +1,34 @@
+import type { GraphNode, Loc } from "@autograms/runtime";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import type { FunctionIR } from "../2-analyze/ir.js";
+import type { Namer } from "./names.js";
+import type { Target } from "./target.js";
+
+/** A node whose transitions may still point at labels. */
+export type PendingNode = Omit<GraphNode, "transitions"> & { transitions: Target[] };
+
+/** A transition written by the agent's author, checked once every node exists. */
+export interface WrittenTarget {
+  target: string;
+  node: string;
+  loc: Loc;
+}
+
+/** Where break and continue go inside a loop, a switch or a labelled block. */
+export interface JumpScope {
+  kind: "loop" | "switch" | "block";
+  labels: string[];
+  breakTo: Target;
+  continueTo?: Target;
+}
+
+export interface LowerContext {
+  fn: FunctionIR;
+  namer: Namer;
+  nodes: PendingNode[];
+  written: WrittenTarget[];
+  jumps: JumpScope[];
+  diagnostics: Diagnostics;
+  /** Where the end of the function goes: `return`, or `quit` for main. */
+  end: "return" | "quit";
+}

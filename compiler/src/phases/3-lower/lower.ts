@@ -1,0 +1,40 @@
+import type { FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import type { AgentIR } from "../2-analyze/ir.js";
+import { lowerBlock } from "./block.js";
+import { checkNames } from "./check.js";
+import type { LowerContext, PendingNode, WrittenTarget } from "./context.js";
+import { Namer } from "./names.js";
+import { pushTransition } from "./node.js";
+import { Label, resolve } from "./target.js";
+
+/**
+ * Phase 3: every function becomes an entry node named after it followed by its body's nodes;
+ * main comes first and is the start. The result lacks only `source`.
+ */
+export function lower(ir: AgentIR, diagnostics: Diagnostics): Omit<Graph, "source"> {
+  const nodes: PendingNode[] = [];
+  const written: WrittenTarget[] = [];
+  const functions: Record<string, FunctionInfo> = {};
+  const namer = new Namer();
+  for (const fn of ir.functions) {
+    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], diagnostics, end: fn.kind === "main" ? "quit" : "return" };
+    const body = new Label();
+    pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
+    body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));
+    if (fn.kind !== "main") functions[fn.name] = { kind: fn.kind, params: fn.params, entry: fn.name, loc: fn.loc };
+  }
+  const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
+  checkNames(resolved, written, diagnostics);
+  const graph: Omit<Graph, "source"> = {
+    format: "autograms-graph",
+    version: 1,
+    agent: ir.className,
+    start: "main",
+    globals: ir.globals,
+    functions,
+    nodes: resolved,
+  };
+  if (Object.keys(ir.tools).length) graph.tools = ir.tools;
+  return graph;
+}

@@ -1,0 +1,36 @@
+import type { JsonValue, Loc } from "@autograms/runtime";
+import type { CodeStmt, NodeStmt } from "../2-analyze/ir.js";
+import type { LowerContext, PendingNode } from "./context.js";
+import type { Target } from "./target.js";
+
+export function isInterjection(stmt: NodeStmt): boolean {
+  return stmt.fields.condition_interjection !== undefined;
+}
+
+/** An agent call's node: its fields as written, "next" resolved to the following statement. */
+export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: LowerContext): Target {
+  const name = stmt.name ?? ctx.namer.name(prefix, stmt.construct, stmt.key);
+  const { action, instruction, transitions, ...rest } = stmt.fields;
+  const targets: Target[] = (transitions ?? ["next"]).map((t) => (t === "next" ? next : t));
+  for (const t of transitions ?? []) if (t !== "next") ctx.written.push({ target: t, node: name, loc: stmt.loc });
+  const node: Record<string, JsonValue | Target[] | object> = { name, action };
+  if (instruction !== undefined) node.instruction = instruction;
+  if (stmt.assign !== undefined) node.assign = stmt.assign;
+  node.transitions = targets;
+  Object.assign(node, rest, { loc: stmt.loc, def_type: stmt.defType });
+  ctx.nodes.push(node as unknown as PendingNode);
+  return name;
+}
+
+export function lowerCode(stmt: CodeStmt, prefix: string, next: Target, ctx: LowerContext): Target {
+  const name = ctx.namer.name(prefix, "code", stmt.key);
+  ctx.nodes.push({ name, action: "code", instruction: stmt.code, transitions: [next], loc: stmt.loc, def_type: "code" });
+  return name;
+}
+
+/** A node that only branches (wildcard candidates, function entries). */
+export function pushTransition(ctx: LowerContext, node: { name: string; transitions: Target[]; boolean_condition?: string; loc: Loc; def_type: string }): void {
+  const { name, transitions, boolean_condition, loc, def_type } = node;
+  const condition = boolean_condition === undefined ? {} : { boolean_condition };
+  ctx.nodes.push({ name, action: "transition", transitions, ...condition, loc, def_type });
+}

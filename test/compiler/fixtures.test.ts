@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compile, formatDiagnostics, graphToJson } from "@autograms/compiler";
+import { validateGraph } from "@autograms/runtime";
+
+const fixtures = fileURLToPath(new URL("./fixtures", import.meta.url));
+
+// Each fixture folder holds input.ts and either expected.graph.json (it compiles, to exactly this)
+// or expected.errors.txt (it does not, with exactly these diagnostics). A new folder gets the file
+// that fits what the compiler does now; review it before committing.
+describe("compiler fixtures", () => {
+  for (const name of readdirSync(fixtures).sort()) {
+    const dir = join(fixtures, name);
+    it(name, async () => {
+      const source = readFileSync(join(dir, "input.ts"), "utf8");
+      const { graph, diagnostics, sourceMap } = compile(source, { fileName: "input.ts" });
+      const expectsErrors = existsSync(join(dir, "expected.errors.txt"));
+      const expectsGraph = existsSync(join(dir, "expected.graph.json"));
+      if (expectsErrors || (!expectsGraph && graph === null)) {
+        expect(graph).toBeNull();
+        expect(diagnostics.length).toBeGreaterThan(0);
+        await expect(formatDiagnostics(diagnostics, source)).toMatchFileSnapshot(join(dir, "expected.errors.txt"));
+        return;
+      }
+      expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      expect(graph).not.toBeNull();
+      const validation = validateGraph(graph);
+      expect(validation.errors).toEqual([]);
+      expect(sourceMap?.version).toBe(3);
+      await expect(graphToJson(graph!)).toMatchFileSnapshot(join(dir, "expected.graph.json"));
+    });
+  }
+});
