@@ -1,5 +1,11 @@
 // Public API of @autograms/compiler (DESIGN §3).
-export {};
+export { compile, graphToJson, graphFileName } from "./compile.js";
+export type { CompileOptions, CompileResult } from "./compile.js";
+export type { Diagnostic } from "./diagnostics/diagnostic.js";
+export { DIAGNOSTICS } from "./diagnostics/catalogue.js";
+export type { DiagnosticCode, Severity } from "./diagnostics/catalogue.js";
+export { formatDiagnostics } from "./diagnostics/format.js";
+export type { SourceMapV3 } from "./phases/4-emit/source-map.js";
 
 // Graph formats: Mermaid and DOT pictures, the original's CSV spreadsheets (graph-formats/).
 export * from "./graph-formats/index.js";
