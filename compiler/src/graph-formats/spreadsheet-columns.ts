@@ -122,3 +122,12 @@ export function exportColumns(used: (field: string) => boolean, letteredCount: R
   }
   return out;
 }
+
+/** Node fields in the order the graph format lists them, so imported nodes read like compiled ones. */
+export const NODE_FIELD_ORDER: string[] = [
+  "name", "action", "assign", "instruction", "transitions", "transition_question", "transition_choices",
+  "question_prompt", "boolean_condition", "user_instruction_transitions", "transition_probs", "state_category",
+  "conv_scope", "transition_context", "condition_interjection", "probability_interjection", "user_interjection",
+  "example_interjection", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states",
+  "required_revisit", "reply_start", "instruction_template", "notes", "instruction_short", "conv_context", "def_type",
+];

@@ -6,7 +6,7 @@
 import { ACTIONS, FUNCTION_KINDS, validateGraph } from "@autograms/runtime";
 import type { Action, FunctionInfo, FunctionKind, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
-import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./spreadsheet-columns.js";
+import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, NODE_FIELD_ORDER, type CellKind, type Column, type LetteredColumn } from "./spreadsheet-columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./spreadsheet-cells.js";
 import { columnLetter, SPREADSHEET_DIAGNOSTICS, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./spreadsheet-diagnostics.js";
 
@@ -106,7 +106,7 @@ class SheetReader {
       agent,
       globals: {},
       functions,
-      nodes: rowNodes.map((r) => r.node as unknown as GraphNode),
+      nodes: rowNodes.map((r) => inFieldOrder(r.node)),
     };
     this.checkGraph(graph, rowNodes);
     return this.hasErrors ? null : graph;
@@ -335,10 +335,17 @@ class SheetReader {
     for (const error of result.errors) {
       const match = /^\/nodes\/(\d+)(?:\/([a-z_]+))?/.exec(error.path);
       const r = match ? rows[Number(match[1])] : undefined;
-      const place = r ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("name") ?? { row: r.row }) : { row: 1 };
+      // A rule about a field the row leaves empty (transition_choices) is about its transitions.
+      const place = r ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("transitions") ?? r.cells.get("name") ?? { row: r.row }) : { row: 1 };
       this.report("csv_invalid_graph", error.message, place);
     }
   }
+}
+
+function inFieldOrder(fields: Record<string, unknown>): GraphNode {
+  const ordered: Record<string, unknown> = {};
+  for (const key of NODE_FIELD_ORDER) if (fields[key] !== undefined) ordered[key] = fields[key];
+  return ordered as unknown as GraphNode;
 }
 
 /** The place of a field's cell, or of the empty cell under its header. */
