@@ -39,7 +39,6 @@ export const DIAGNOSTICS = {
   jump_outside_loop: { severity: "error", summary: "break or continue with no enclosing loop or switch (or an unknown label)." },
   void_node_value: { severity: "error", summary: "The value of a node that produces none (set_prompt and the other prompt nodes) is used." },
   global_write_dropped: { severity: "warning", summary: "A @func method writes this.x; the write is dropped when the function returns." },
-  unused_interjection_transitions: { severity: "warning", summary: "An interjection node without explicit transitions continues with the statement after it." },
   internal_error: { severity: "error", summary: "The compiler failed on this input: a bug in the compiler, please report it." },
 } as const satisfies Record<string, Entry>;
 

@@ -104,6 +104,8 @@ export interface ForOfStmt extends LoopBase {
   iterable: Expr;
   /** Assignment target of each item: a name or a destructuring pattern. */
   target: string;
+  /** Set when the loop declares its variable (`for (const x of ...)`). */
+  declare?: "let" | "const";
 }
 
 export interface SwitchClause {

@@ -20,12 +20,15 @@ export function lowerForOf(stmt: ForOfStmt, prefix: string, next: Target, ctx: L
   const start = new Label();
   const entry = lowerBlock(stmt.iterable.prelude, base, start, ctx);
   start.bind(`${base}.iterable`);
-  ctx.nodes.push({ name: `${base}.iterable`, action: "code", instruction: `${items} = ${stmt.iterable.code}`, transitions: [`${base}.counter`], ...common });
-  ctx.nodes.push({ name: `${base}.counter`, action: "code", instruction: `${index} = 0`, transitions: [`${base}.*`], ...common });
+  ctx.nodes.push({ name: `${base}.iterable`, action: "code", instruction: `let ${items} = ${stmt.iterable.code}`, transitions: [`${base}.counter`], ...common });
+  ctx.nodes.push({ name: `${base}.counter`, action: "code", instruction: `let ${index} = 0`, transitions: [`${base}.*`], ...common });
   pushTransition(ctx, { name: `${base}.a`, transitions: [`${base}.item`], boolean_condition: `${index} < ${items}.length`, ...common });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], ...common });
   const body = new Label();
-  ctx.nodes.push({ name: `${base}.item`, action: "code", instruction: `${stmt.target} = ${items}[${index}]`, transitions: [body], ...common });
+  const item = `${stmt.target} = ${items}[${index}]`;
+  // Without a declaration an object pattern would open the statement and read as a block.
+  const setItem = stmt.declare ? `${stmt.declare} ${item}` : stmt.target.startsWith("{") ? `(${item})` : item;
+  ctx.nodes.push({ name: `${base}.item`, action: "code", instruction: setItem, transitions: [body], ...common });
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: `${base}.step` });
   body.bind(lowerBlock(stmt.body, base, `${base}.step`, ctx));
   ctx.jumps.pop();

@@ -16,12 +16,12 @@ const SIMPLE_VALUE = /^([A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*|-?\d+(\.\d+)?|"[^"
 export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const base = ctx.namer.name(prefix, "switch", stmt.key);
   const start = new Label();
-  const entry = lowerBlock(stmt.discriminant.prelude, base, start, ctx);
+  const entry = lowerBlock(stmt.discriminant.prelude, prefix, start, ctx);
   let value = stmt.discriminant.code;
   if (!SIMPLE_VALUE.test(value)) {
     // Computed once, as JavaScript does, rather than once per case.
     const temp = `${TEMP_PREFIX}${shortHash(`${ctx.fn.name}:${base}`, 6)}`;
-    ctx.nodes.push({ name: `${base}.value`, action: "code", instruction: `${temp} = ${value}`, transitions: [`${base}.*`], loc: stmt.loc, def_type: "switch" });
+    ctx.nodes.push({ name: `${base}.value`, action: "code", instruction: `let ${temp} = ${value}`, transitions: [`${base}.*`], loc: stmt.loc, def_type: "switch" });
     start.bind(`${base}.value`);
     value = temp;
   } else {
@@ -32,7 +32,8 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
   order.forEach((clause, i) => {
     const body = bodies[stmt.clauses.indexOf(clause)]!;
     const node = { name: `${base}.${letter(i)}`, transitions: [body], loc: clause.loc, def_type: "switch" };
-    pushTransition(ctx, clause.test ? { ...node, boolean_condition: `${value} === (${clause.test.code})` } : node);
+    const test = clause.test && (SIMPLE_VALUE.test(clause.test.code) ? clause.test.code : `(${clause.test.code})`);
+    pushTransition(ctx, test ? { ...node, boolean_condition: `${value} === ${test}` } : node);
   });
   if (!stmt.clauses.some((c) => !c.test)) {
     pushTransition(ctx, { name: `${base}.${letter(order.length)}`, transitions: [next], loc: stmt.loc, def_type: "switch" });

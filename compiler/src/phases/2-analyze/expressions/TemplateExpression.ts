@@ -50,7 +50,7 @@ function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, pr
     checkHasValue(analyzed.call, ctx, expression);
     prelude.push({ ...analyzed.call, assign: temp });
   } else {
-    prelude.push({ kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: `${temp} = ${analyzed.code}` });
+    prelude.push({ kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: `let ${temp} = ${analyzed.code}` });
   }
   return temp;
 }

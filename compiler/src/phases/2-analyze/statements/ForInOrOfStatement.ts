@@ -13,18 +13,18 @@ export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatem
   if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for await", node.awaitModifier);
   const prelude: Simple[] = [];
   let target: string;
+  let declare: "let" | "const" | undefined;
   if (ts.isVariableDeclarationList(node.initializer)) {
-    const declaration = node.initializer.declarations[0]!;
-    target = printCode(declaration.name, ctx, prelude);
+    target = printCode(node.initializer.declarations[0]!.name, ctx, prelude);
+    declare = node.initializer.flags & ts.NodeFlags.Const ? "const" : "let";
   } else {
     target = printCode(node.initializer, ctx, prelude);
   }
   if (prelude.length) report(ctx, "conditional_agent_call", "an agent call in a loop variable", node.initializer);
-  if (/^\{/.test(target)) target = `(${target})`;
   const iterable = expressionValue(node.expression, ctx);
   if (!isOf) iterable.code = `Object.keys(${iterable.code})`;
   out.push({
     kind: "for_of", construct: isOf ? "for_of" : "for_in", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement),
-    labels, iterable, target, body: visitBody(node.statement, ctx),
+    labels, iterable, target, ...(declare ? { declare } : {}), body: visitBody(node.statement, ctx),
   });
 }

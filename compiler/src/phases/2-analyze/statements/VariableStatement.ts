@@ -4,7 +4,7 @@ import type { FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { assignStatements } from "./assign.js";
 
-/** `let x = e` / `const x = e` assign in the function's one scope at run time. */
+/** `let x = e` / `const x = e` declare in the function's one scope at run time (`var` as `let`). */
 export function visitVariableStatement(node: TS.VariableStatement, ctx: FunctionContext, out: Stmt[]): void {
   visitVariableDeclarationList(node.declarationList, ctx, out);
 }
@@ -12,7 +12,8 @@ export function visitVariableStatement(node: TS.VariableStatement, ctx: Function
 export function visitVariableDeclarationList(list: TS.VariableDeclarationList, ctx: FunctionContext, out: Stmt[]): void {
   const ts = typescript();
   const whole = list.declarations.length === 1 && ts.isVariableStatement(list.parent);
+  const keyword = list.flags & ts.NodeFlags.Const ? "const" : "let";
   for (const declaration of list.declarations) {
-    assignStatements(declaration.name, declaration.initializer, whole ? list.parent : declaration, ctx, out);
+    assignStatements(declaration.name, declaration.initializer, whole ? list.parent : declaration, ctx, out, keyword);
   }
 }

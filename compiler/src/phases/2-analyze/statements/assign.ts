@@ -8,14 +8,15 @@ import { skipTypeWrappers } from "../literal.js";
 /**
  * `target = value` as nodes: when the value is one agent call and the target a variable, the
  * node assigns its own output (`"assign": "x"`); otherwise a code node assigns the value.
- * `target` is an expression (`x`, `this.x`, `a[i]`, `[a, b]`) or a declaration's binding name.
+ * `target` is an expression (`x`, `this.x`, `a[i]`, `[a, b]`) or, with `declare`, a
+ * declaration's binding name (the evaluator creates variables only by declaring them).
  */
-export function assignStatements(target: TS.Expression | TS.BindingName, value: TS.Expression | undefined, statement: TS.Node, ctx: FunctionContext, out: Stmt[]): void {
+export function assignStatements(target: TS.Expression | TS.BindingName, value: TS.Expression | undefined, statement: TS.Node, ctx: FunctionContext, out: Stmt[], declare?: "let" | "const"): void {
   const ts = typescript();
   const variable = variableName(target);
   const at = { loc: loc(ctx, statement), key: keyOf(ctx, statement) };
   if (value === undefined) {
-    if (variable) out.push({ kind: "code", ...at, code: `${variable} = undefined` });
+    out.push({ kind: "code", ...at, code: declare ? `let ${variable ?? printCode(target, ctx, [])}` : `${variable} = undefined` });
     return;
   }
   const prelude: Simple[] = [];
@@ -30,7 +31,8 @@ export function assignStatements(target: TS.Expression | TS.BindingName, value: 
   const expr = valueOf(analyzed, ctx, value);
   out.push(...expr.prelude);
   // An object pattern at the start of a statement would read as a block.
-  const code = ts.isObjectBindingPattern(target) || ts.isObjectLiteralExpression(target) ? `(${targetText} = ${expr.code})` : `${targetText} = ${expr.code}`;
+  const code = declare ? `${declare} ${targetText} = ${expr.code}`
+    : ts.isObjectLiteralExpression(skipTypeWrappers(target as TS.Expression)) ? `(${targetText} = ${expr.code})` : `${targetText} = ${expr.code}`;
   out.push({ kind: "code", ...at, code });
 }
 
