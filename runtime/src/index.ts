@@ -23,3 +23,7 @@ export type { OpenAIModelOptions, ModelFailure, ModelScript, Script, Step, Choic
 export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,
   UnsupportedArgsFormatError } from "./react/index.js";
 export type { PluginInfo, PluginCall, ChatTurn } from "./react/index.js";
+
+// Sandboxed evaluator.
+export { evaluate, evaluateAsync, checkCode, SandboxError, DEFAULT_LIMITS } from "./sandbox/index.js";
+export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind } from "./sandbox/index.js";

@@ -1,0 +1,125 @@
+import type { JsonValue } from "../graph/types.js";
+import { compileProgram, type CompiledProgram } from "./compile/compiler.js";
+import { SandboxError } from "./errors.js";
+import { DEFAULT_LIMITS, resolveLimits, type SandboxLimits } from "./limits.js";
+import { parse } from "./syntax/parser.js";
+import { Context, hostMessage, settleHostResult, Suspend, type HostFunction, type Replay } from "./values/context.js";
+import { toHost } from "./values/copy.js";
+import type { Value } from "./values/types.js";
+
+export interface SandboxOptions extends Partial<SandboxLimits> {
+  /** Tools the code may call by name. They receive copies of plain data and return plain data. */
+  functions?: Record<string, HostFunction>;
+}
+
+export interface Evaluation {
+  /** The code's value: an expression's value, an assignment's assigned value, a declaration's last initial value. */
+  value: JsonValue | undefined;
+  /** All variables after the evaluation (a fresh object; values not written are shared with the input). */
+  variables: Record<string, JsonValue>;
+}
+
+const CACHE_SIZE = 1_000;
+const cache = new Map<string, CompiledProgram>();
+
+/** Compiled code, cached by its text (and by the limits that shape parsing, when they are not the defaults). */
+function programOf(code: string, limits: Readonly<SandboxLimits>): CompiledProgram {
+  const key = limits.maxDepth === DEFAULT_LIMITS.maxDepth && limits.maxSourceLength === DEFAULT_LIMITS.maxSourceLength
+    && limits.maxBigIntBits === DEFAULT_LIMITS.maxBigIntBits
+    ? code
+    : `${limits.maxDepth}:${limits.maxSourceLength}:${limits.maxBigIntBits}:${code}`;
+  let program = cache.get(key);
+  if (program === undefined) {
+    if (typeof code !== "string") throw new SandboxError("type", "the code must be a string");
+    program = compileProgram(parse(code, limits), code, limits.maxDepth);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, program);
+  }
+  return program;
+}
+
+/** Runs one code text over the variables. Never modifies `variables` or anything inside it. */
+export function evaluate(code: string, variables: Readonly<Record<string, JsonValue>>, options?: SandboxOptions): Evaluation {
+  let ctx: Context | undefined;
+  try {
+    const limits = resolveLimits(options);
+    const program = programOf(code, limits);
+    ctx = new Context(limits, variables, program.mutates, options?.functions, null);
+    return finish(ctx, program.run(ctx), variables);
+  } catch (error) {
+    throw toSandboxError(error, code, ctx);
+  }
+}
+
+/**
+ * Like `evaluate`, but tools may return promises. The evaluation is pure apart from tool calls,
+ * so when a tool's promise is pending it stops, awaits it, and runs again from the start with
+ * the results it has so far: each tool is still called once.
+ */
+export async function evaluateAsync(code: string, variables: Readonly<Record<string, JsonValue>>, options?: SandboxOptions): Promise<Evaluation> {
+  let limits: Readonly<SandboxLimits>;
+  let program: CompiledProgram;
+  try {
+    limits = resolveLimits(options);
+    program = programOf(code, limits);
+  } catch (error) {
+    throw toSandboxError(error, code, undefined);
+  }
+  const replay: Replay = { outcomes: [], randoms: [] };
+  for (;;) {
+    const ctx = new Context(limits, variables, program.mutates, options?.functions, replay);
+    try {
+      return finish(ctx, program.run(ctx), variables);
+    } catch (error) {
+      if (!(error instanceof Suspend)) throw toSandboxError(error, code, ctx);
+      try {
+        replay.outcomes.push(settleHostResult(ctx, error.name, await error.promise));
+      } catch (failure) {
+        if (failure instanceof SandboxError) throw failure.locate(code);
+        replay.outcomes.push({ ok: false, message: `the tool '${error.name}' failed: ${hostMessage(failure)}` });
+      }
+    }
+  }
+}
+
+/** Parses and checks code without running it: null when the sandbox accepts it. */
+export function checkCode(code: string): SandboxError | null {
+  try {
+    programOf(code, DEFAULT_LIMITS);
+    return null;
+  } catch (error) {
+    return toSandboxError(error, code, undefined);
+  }
+}
+
+function finish(ctx: Context, value: Value, input: Readonly<Record<string, JsonValue>>): Evaluation {
+  const result = typeof value === "object" || typeof value === "number" || typeof value === "bigint"
+    ? toHost(ctx, value, "the value") : value as JsonValue | undefined;
+  const variables: Record<string, JsonValue> = { ...input };
+  if (ctx.locals !== null) {
+    for (const [name, local] of ctx.locals) {
+      const exported = toHost(ctx, local, `the variable '${name}'`);
+      if (exported === undefined) delete variables[name];
+      else variables[name] = exported;
+    }
+  }
+  return { value: result, variables };
+}
+
+/** Whatever stopped the evaluation, as a SandboxError with a position and no host detail. */
+function toSandboxError(error: unknown, code: string, ctx: Context | undefined): SandboxError {
+  let result: SandboxError;
+  if (error instanceof SandboxError) result = error;
+  else if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    result = new SandboxError("limit", "evaluation nested too deeply (maxDepth)", { limit: "maxDepth" });
+  } else if (error instanceof RangeError && /invalid (string|array) length|allocation/i.test(error.message)) {
+    result = new SandboxError("limit", "evaluation tried to build a value too large (maxAllocation)", { limit: "maxAllocation" });
+  } else if (error instanceof Suspend) {
+    result = new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
+  } else {
+    const message = error instanceof Error ? error.message : "evaluation failed";
+    result = new SandboxError(error instanceof RangeError ? "range" : "type", message);
+  }
+  if (result.offset === undefined && result.line === undefined && ctx !== undefined) result.offset = ctx.pos;
+  return result.locate(code);
+}

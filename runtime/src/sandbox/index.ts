@@ -1,0 +1,8 @@
+// The sandboxed evaluator: code nodes, conditions and call arguments run here (docs/sandbox.md).
+export { evaluate, evaluateAsync, checkCode } from "./evaluate.js";
+export type { SandboxOptions, Evaluation } from "./evaluate.js";
+export { SandboxError } from "./errors.js";
+export type { SandboxErrorKind } from "./errors.js";
+export { DEFAULT_LIMITS } from "./limits.js";
+export type { SandboxLimits } from "./limits.js";
+export type { HostFunction } from "./values/context.js";

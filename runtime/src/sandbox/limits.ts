@@ -1,0 +1,50 @@
+import { SandboxError } from "./errors.js";
+
+/** Resource limits of one evaluation. Each breach is a `SandboxError` of kind "limit" naming the limit. */
+export interface SandboxLimits {
+  /** Work units per evaluation: one per syntax node run, plus one per element a built-in visits. */
+  maxSteps: number;
+  /** Wall time of the evaluation itself (time spent inside host functions is not counted). */
+  maxTimeMs: number;
+  /** Longest string that may be created (UTF-16 code units), checked before allocating. */
+  maxStringLength: number;
+  /** Longest array that may be created or grown. */
+  maxArrayLength: number;
+  /** Approximate bytes allocated during one evaluation (strings, arrays, objects, copies). */
+  maxAllocation: number;
+  /** Nesting depth of code (parser and evaluator) and of data (copies, JSON, joins). */
+  maxDepth: number;
+  /** Length of the code text. */
+  maxSourceLength: number;
+  /** Size of any BigInt created, in bits. */
+  maxBigIntBits: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  maxSteps: 1_000_000,
+  maxTimeMs: 1_000,
+  maxStringLength: 1_000_000,
+  maxArrayLength: 100_000,
+  maxAllocation: 64 * 1024 * 1024,
+  maxDepth: 200,
+  maxSourceLength: 100_000,
+  maxBigIntBits: 4_096,
+});
+
+const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof SandboxLimits)[];
+
+/** The limits of one call: defaults overridden by whatever the options set. */
+export function resolveLimits(options: Partial<SandboxLimits> | undefined): Readonly<SandboxLimits> {
+  if (options === undefined) return DEFAULT_LIMITS;
+  let limits: SandboxLimits | undefined;
+  for (const name of LIMIT_NAMES) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !(value > 0)) {
+      throw new SandboxError("range", `the sandbox limit ${name} must be a positive number`, { limit: name });
+    }
+    limits ??= { ...DEFAULT_LIMITS };
+    limits[name] = value;
+  }
+  return limits ?? DEFAULT_LIMITS;
+}

@@ -1,0 +1,144 @@
+import type { JsonValue } from "../../graph/types.js";
+import { SandboxError, limitError, type SandboxErrorKind } from "../errors.js";
+import type { Context } from "./context.js";
+import { Closure, isArray, type GuestObject, type Value } from "./types.js";
+
+const { getPrototypeOf, keys, getOwnPropertyDescriptor, defineProperty, create, prototype: ObjectPrototype } = Object;
+const ArrayPrototype = Array.prototype;
+const isFinite = Number.isFinite;
+
+/**
+ * Copies data coming from the host (variables, tool results, parsed JSON) into sandbox form:
+ * fresh arrays and null-prototype objects. Everything else (functions, class instances,
+ * accessors, cycles, symbols) is refused. `strict` reads through property descriptors so that
+ * a host getter is refused rather than run.
+ */
+export function fromHost(ctx: Context, value: unknown, what: string, kind: SandboxErrorKind, strict = kind === "host"): Value {
+  const ancestors = new Set<object>();
+  const refuse = (message: string) => new SandboxError(kind, `${what} ${message}`);
+
+  const copy = (v: unknown, depth: number): Value => {
+    switch (typeof v) {
+      case "string":
+        ctx.checkStringLength(v.length);
+        return v;
+      case "number":
+      case "boolean":
+      case "undefined":
+        return v;
+      case "object":
+        break;
+      default:
+        throw refuse(`holds a ${typeof v}, which is not plain data`);
+    }
+    if (v === null) return null;
+    if (depth >= ctx.limits.maxDepth) {
+      throw limitError("maxDepth", `${what} is nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
+    }
+    if (ancestors.has(v)) throw refuse("contains a cycle, which is not plain data");
+    ctx.charge(1);
+    ancestors.add(v);
+    let out: Value;
+    if (isArray(v)) {
+      if (getPrototypeOf(v) !== ArrayPrototype) throw refuse("holds an array-like object that is not plain data");
+      const length = v.length;
+      ctx.checkArrayLength(length);
+      const array = new Array<Value>(length);
+      for (let i = 0; i < length; i++) {
+        if (strict) {
+          const descriptor = getOwnPropertyDescriptor(v, i);
+          if (descriptor === undefined) throw refuse("holds an array with holes, which is not plain data");
+          if (!("value" in descriptor)) throw refuse("holds a getter, which is not plain data");
+          array[i] = copy(descriptor.value, depth + 1);
+        } else array[i] = copy(v[i], depth + 1);
+      }
+      out = array;
+    } else {
+      const prototype = getPrototypeOf(v);
+      if (prototype !== ObjectPrototype && prototype !== null) {
+        throw refuse("holds an object that is not plain data (a class instance)");
+      }
+      const names = keys(v);
+      ctx.alloc(16 + 16 * names.length);
+      const object: GuestObject = create(null);
+      for (const name of names) {
+        if (strict) {
+          const descriptor = getOwnPropertyDescriptor(v, name)!;
+          if (!("value" in descriptor)) throw refuse("holds a getter, which is not plain data");
+          object[name] = copy(descriptor.value, depth + 1);
+        } else object[name] = copy((v as Record<string, unknown>)[name], depth + 1);
+      }
+      out = object;
+    }
+    ancestors.delete(v);
+    return out;
+  };
+
+  return copy(value, 0);
+}
+
+/**
+ * Copies a sandbox value out as JSON data with ordinary prototypes: what the host keeps in
+ * memory or hands to a tool. Memory must survive a JSON round trip, so what JSON cannot hold is
+ * refused (functions, BigInt, NaN and the infinities, `undefined` array elements, cycles);
+ * `undefined` object properties are dropped, as JSON drops them.
+ */
+export function toHost(ctx: Context, value: Value, what: string): JsonValue | undefined {
+  let ancestors: Set<object> | null = null;
+  const refuse = (message: string) => new SandboxError("type", `${what} ${message}`);
+
+  const copy = (v: Value, depth: number): JsonValue | undefined => {
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return v;
+      case "number":
+        if (!isFinite(v)) throw refuse(`would hold ${v}, which is not JSON`);
+        return v;
+      case "undefined":
+        return undefined;
+      case "bigint":
+        throw refuse("would hold a BigInt, which is not JSON: convert it with String() or Number()");
+      case "object":
+        break;
+      default:
+        throw refuse("would hold a value that is not JSON");
+    }
+    if (v === null) return null;
+    if (v instanceof Closure) throw refuse("would hold a function: only data can be stored");
+    if (depth >= ctx.limits.maxDepth) {
+      throw limitError("maxDepth", `${what} is nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
+    }
+    ancestors ??= new Set();
+    if (ancestors.has(v)) throw refuse("contains a cycle, which is not JSON");
+    ctx.charge(1);
+    ancestors.add(v);
+    let out: JsonValue;
+    if (isArray(v)) {
+      const length = v.length;
+      ctx.alloc(16 + 8 * length);
+      const array = new Array<JsonValue>(length);
+      for (let i = 0; i < length; i++) {
+        const element = copy(v[i], depth + 1);
+        if (element === undefined) throw refuse("would hold undefined inside an array, which is not JSON: use null");
+        array[i] = element;
+      }
+      out = array;
+    } else {
+      const names = keys(v);
+      ctx.alloc(16 + 16 * names.length);
+      const object: Record<string, JsonValue> = {};
+      for (const name of names) {
+        const element = copy((v as GuestObject)[name], depth + 1);
+        if (element === undefined) continue;
+        if (name === "__proto__") defineProperty(object, name, { value: element, enumerable: true, writable: true, configurable: true });
+        else object[name] = element;
+      }
+      out = object;
+    }
+    ancestors.delete(v);
+    return out;
+  };
+
+  return copy(value, 0);
+}

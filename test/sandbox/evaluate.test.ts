@@ -1,0 +1,127 @@
+import { describe, expect, test } from "vitest";
+import { evaluate, SandboxError } from "@autograms/runtime";
+
+/** Evaluates and checks the input was left exactly as it was. */
+function run(code: string, variables: Record<string, any> = {}) {
+  const before = structuredClone(variables);
+  const result = evaluate(code, variables);
+  expect(variables).toEqual(before);
+  return result;
+}
+
+function failure(code: string, variables: Record<string, any> = {}): SandboxError {
+  try {
+    evaluate(code, variables);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SandboxError);
+    return error as SandboxError;
+  }
+  throw new Error(`expected ${code} to fail`);
+}
+
+describe("values of expressions, with JavaScript semantics", () => {
+  test.each([
+    ["a + b * 2 > c", { a: 1, b: 2, c: 4 }, true],
+    ["1 + '2'", {}, "12"],
+    ["'3' * '4'", {}, 12],
+    ["[1, 2] + [3]", {}, "1,23"],
+    ["({}) + ''", {}, "[object Object]"],
+    ["null ?? 'd'", {}, "d"],
+    ["0 || 'x'", {}, "x"],
+    ["1 === 1.0 && '1' !== 1", {}, true],
+    ["null == undefined", {}, true],
+    ["'10' < '9'", {}, true],
+    ["[1, [2, [3]]].flat(Infinity)", {}, [1, 2, 3]],
+    ["`total: ${n * 2}!`", { n: 21 }, "total: 42!"],
+    ["xs.map(x => x * 2).filter(x => x > 2)", { xs: [1, 2, 3] }, [4, 6]],
+    ["xs.find(u => u.age > 30)?.name ?? 'nobody'", { xs: [{ name: "ann", age: 31 }] }, "ann"],
+    ["a?.b.c", { a: null }, undefined],
+    ["Object.entries(o).map(([k, v]) => `${k}=${v}`).join('&')", { o: { x: 1, y: 2 } }, "x=1&y=2"],
+    ["xs.reduce((sum, x) => sum + x, 0)", { xs: [1, 2, 3, 4] }, 10],
+    ["[...xs].sort((a, b) => b - a)", { xs: [3, 1, 2] }, [3, 2, 1]],
+    ["['b', 'a', undefined, 'c'].sort().length", {}, 4],
+    ["[10, 9, 1].sort()", {}, [1, 10, 9]],
+    ["typeof missing", {}, "undefined"],
+    ["typeof xs", { xs: [] }, "object"],
+    ["JSON.stringify({ a: [1, { b: 2 }], u: undefined }, null, 2)", {}, '{\n  "a": [\n    1,\n    {\n      "b": 2\n    }\n  ]\n}'],
+    ["JSON.parse('{\"a\": [1, 2]}').a[1]", {}, 2],
+    ["'a-b-c'.split('-')", {}, ["a", "b", "c"]],
+    ["'aXbX'.replaceAll('X', '[$&]')", {}, "a[X]b[X]"],
+    ["'abc'.replace('b', m => m.toUpperCase())", {}, "aBc"],
+    ["Math.max(...xs, 0)", { xs: [4, 9, 2] }, 9],
+    ["Array.from({ length: 3 }, (_, i) => i * i)", {}, [0, 1, 4]],
+    ["String(2n ** 64n)", {}, "18446744073709551616"],
+    ["$name + '!'", { name: "bob" }, "bob!"],
+    ["(1, 2, 3)", {}, 3],
+    ["'x'.padStart(3, '-')", {}, "--x"],
+    ["Number('0x10') + parseInt('12px')", {}, 28],
+    ["xs.some(x => x > 2) && xs.every(x => x > 0)", { xs: [1, 3] }, true],
+    ["'k' in o && !('z' in o)", { o: { k: 1 } }, true],
+  ])("%s", (code, variables, expected) => {
+    expect(run(code, variables as Record<string, any>).value).toEqual(expected);
+  });
+});
+
+describe("statements and variables", () => {
+  test("a declaration defines the variable; its value is the last initial value", () => {
+    const result = run("let x = 5, y = x + 1", { x: 1 });
+    expect(result.value).toBe(6);
+    expect(result.variables).toEqual({ x: 5, y: 6 });
+  });
+
+  test("an assignment's value is the assigned value, and the input is not modified", () => {
+    const input = { o: { k: 1, deep: { list: [1] } } };
+    const result = run("o.k += 1; o.deep.list.push(2); o.k", input);
+    expect(result.value).toBe(2);
+    expect(result.variables.o).toEqual({ k: 2, deep: { list: [1, 2] } });
+    expect(input.o).toEqual({ k: 1, deep: { list: [1] } });
+  });
+
+  test("destructuring, swaps and updates", () => {
+    const result = run("[a, b] = [b, a]; const { x, y: [first] = [0], ...rest } = o; n++", {
+      a: 1, b: 2, n: 1, o: { x: 3, z: 4 },
+    });
+    expect(result.value).toBe(1);
+    expect(result.variables).toEqual({ a: 2, b: 1, n: 2, o: { x: 3, z: 4 }, x: 3, first: 0, rest: { z: 4 } });
+  });
+
+  test("returned variables are a fresh object and hold plain objects", () => {
+    const input = { a: 1 };
+    const result = run("const o = { k: [1] }", input);
+    expect(result.variables).not.toBe(input);
+    expect(Object.getPrototypeOf(result.variables.o)).toBe(Object.prototype);
+  });
+
+  test("assigning an unknown variable or a constant fails", () => {
+    expect(failure("nope = 1").kind).toBe("reference");
+    expect(failure("const c = 1; c = 2").kind).toBe("type");
+  });
+
+  test("arrow functions with block bodies", () => {
+    const code = "xs.map(x => { if (x > 1) { return 'big'; } else return 'small' })";
+    expect(run(code, { xs: [1, 2] }).value).toEqual(["small", "big"]);
+  });
+
+  test("a storing of a non-JSON value is refused", () => {
+    for (const code of ["x = 0 / 0", "x = 2n", "x = [undefined]"]) {
+      const error = failure(code, { x: 1 });
+      expect(error.kind).toBe("type");
+      expect(error.message).toMatch(/not JSON/);
+    }
+  });
+});
+
+describe("errors", () => {
+  test("positions are lines and columns of the code", () => {
+    const error = failure("let a = 1;\nlet b = a + missing");
+    expect(error.kind).toBe("reference");
+    expect(error.message).toBe("missing is not defined");
+    expect([error.line, error.column]).toEqual([2, 13]);
+  });
+
+  test("syntax errors", () => {
+    const error = failure("1 +");
+    expect(error.kind).toBe("syntax");
+    expect(error.stack).not.toMatch(/\.ts|\.js|node:/);
+  });
+});
