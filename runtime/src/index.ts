@@ -24,6 +24,17 @@ export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRe
   UnsupportedArgsFormatError } from "./react/index.js";
 export type { PluginInfo, PluginCall, ChatTurn } from "./react/index.js";
 
+// Runtime: agents, memory, traces.
+export { Agent } from "./agent/agent.js";
+export type { AgentOptions, RunOptions, ReplyResult, Tool } from "./agent/agent.js";
+export { defaultConfig } from "./agent/config.js";
+export type { AgentConfig } from "./agent/config.js";
+export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions } from "./agent/simulate.js";
+export { AgentError } from "./errors.js";
+export type { AgentErrorCode } from "./errors.js";
+export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
+export type { TraceEvent, TraceSink, Decision, VariableChange } from "./trace/events.js";
+
 // Sandboxed evaluator.
 export { evaluate, evaluateAsync, checkCode, SandboxError, DEFAULT_LIMITS } from "./sandbox/index.js";
 export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind } from "./sandbox/index.js";

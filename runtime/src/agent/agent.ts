@@ -1,0 +1,149 @@
+/**
+ * The public face of the runtime: `new Agent(graph, { model })`, then `reply()` turn by turn,
+ * `call()` to run one function to its return, `simulateUser()` / `simulate()` to talk to a
+ * simulated user. Memory goes in and comes out as plain JSON and is never changed in place, so a
+ * failed turn leaves the caller holding the last good state.
+ */
+import type { Graph, JsonValue } from "../graph/types.js";
+import { validateGraph } from "../graph/validate.js";
+import type { ChatModel } from "../model/types.js";
+import type { HostFunction, SandboxLimits } from "../sandbox/index.js";
+import { AgentError } from "../errors.js";
+import type { Env } from "../engine/env.js";
+import { compileProgram, type Program } from "../engine/program.js";
+import { top, writeVars } from "../engine/scope.js";
+import type { RunState } from "../engine/state.js";
+import { freshMemory, openMemory, sealMemory } from "../memory/seal.js";
+import type { Frame, Memory } from "../memory/types.js";
+import type { TraceSink } from "../trace/events.js";
+import { defaultConfig, type AgentConfig } from "./config.js";
+import { drive, type Performer } from "./loop.js";
+import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
+
+/** A function the agent's code may call; it gets copies of its arguments and may be async. */
+export type Tool = (...args: any[]) => unknown;
+
+export interface AgentOptions {
+  model: ChatModel;
+  /** Implementations of the graph's `tools`, by name. */
+  tools?: Record<string, Tool>;
+  /** Sandbox limits for each evaluation, and `maxSteps`: node steps allowed in one reply() or call(). */
+  limits?: Partial<SandboxLimits> & { maxSteps?: number };
+  config?: Partial<AgentConfig>;
+}
+
+export interface RunOptions {
+  /** Receives one event per step (see `TraceEvent`). */
+  trace?: TraceSink;
+}
+
+export interface ReplyResult {
+  /** The agent's reply; null when the conversation ended (`quit`) without one. */
+  reply: string | null;
+  memory: Memory;
+  /** The conversation reached `quit`; further replies are refused. */
+  done: boolean;
+}
+
+const DEFAULT_MAX_STEPS = 10_000_000;
+
+export class Agent {
+  readonly graph: Graph;
+  readonly config: AgentConfig;
+  private readonly program: Program;
+  private readonly model: ChatModel;
+  private readonly tools: Record<string, HostFunction>;
+
+  constructor(graph: unknown, options: AgentOptions) {
+    const checked = validateGraph(graph);
+    if (!checked.valid) {
+      const file = (graph as Graph | null)?.source?.file;
+      const lines = checked.errors.map((e) => (e.loc ? `${file ?? "<graph>"}:${e.loc.line}:${e.loc.column}: ${e.message}` : `${e.path}: ${e.message}`));
+      throw new AgentError("invalid_graph", `the graph is not valid:\n${lines.map((l) => `  ${l}`).join("\n")}`);
+    }
+    if (!options || typeof options.model !== "object" || options.model === null) {
+      throw new AgentError("bad_input", "new Agent(graph, { model }) needs a model (a ChatModel)");
+    }
+    this.graph = structuredClone(checked.graph);
+    this.config = { ...defaultConfig, ...options.config };
+    this.model = options.model;
+    this.tools = Object.fromEntries(Object.entries(options.tools ?? {}).map(([name, fn]) => [name, copyingArguments(fn)]));
+    const { maxSteps, ...limits } = options.limits ?? {};
+    this.program = compileProgram(this.graph, {
+      config: this.config, limits, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, toolNames: Object.keys(this.tools),
+    });
+  }
+
+  /** One turn: the user's message in, the agent's reply and the new memory out. */
+  async reply(userText: string, memory?: Memory | unknown, options: RunOptions = {}): Promise<ReplyResult> {
+    if (typeof userText !== "string") throw new AgentError("bad_input", `reply() takes the user's message as a string, got ${typeof userText}`);
+    let state: RunState;
+    if (memory === undefined || memory === null) {
+      const mem = writeVars(freshMemory(this.program), { _last_user_reply: userText });
+      state = { mem, phase: { kind: "enter", node: this.program.start }, pending: userText, mode: "reply", steps: 0, decisions: [] };
+    } else {
+      const mem = this.open(memory);
+      state = { mem, phase: { kind: "waiting", node: top(mem).node }, pending: null, mode: "reply", steps: 0, decisions: [] };
+    }
+    const input = memory === undefined || memory === null ? { kind: "continue" as const } : { kind: "user" as const, text: userText };
+    const { state: end, effect } = await drive(this.performer(options), state, input);
+    const body = { ...end.mem, turn: end.mem.turn + 1 };
+    return { reply: effect.kind === "reply" ? effect.text : null, memory: sealMemory(body), done: effect.kind === "finish" };
+  }
+
+  /** Runs a function to its return (the original's `apply_fn`); it may not reach a chat node. */
+  async call(name: string, args: JsonValue[] = [], options: RunOptions = {}): Promise<JsonValue> {
+    const info = Object.prototype.hasOwnProperty.call(this.graph.functions, name) ? this.graph.functions[name] : undefined;
+    if (!info) {
+      const known = Object.keys(this.graph.functions);
+      throw new AgentError("bad_call", `the graph has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`);
+    }
+    if (!Array.isArray(args)) throw new AgentError("bad_input", `call('${name}', args) takes the arguments as an array`);
+    if (args.length > info.params.length) {
+      throw new AgentError("bad_call", `'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"} (${info.params.join(", ")}), got ${args.length}`,
+        { loc: info.loc, file: this.program.file });
+    }
+    const mem = freshMemory(this.program);
+    const vars: Record<string, JsonValue> = {};
+    const copies = structuredClone(args);
+    info.params.forEach((p, i) => (vars[p] = i < copies.length ? copies[i]! : null));
+    const base = mem.stack[0]!;
+    const frame: Frame = {
+      scope: info.kind, function: name, node: "", id: "", vars, turns: [],
+      prompt: info.kind === "local_function" ? this.config.defaultPrompt : base.prompt,
+      userPrompt: info.kind === "local_function" ? this.config.defaultUserPrompt : base.userPrompt,
+    };
+    const state: RunState = {
+      mem: { ...mem, stack: [base, frame] }, phase: { kind: "enter", node: info.entry }, pending: null, mode: "call", steps: 0, decisions: [],
+    };
+    const { effect } = await drive(this.performer(options), state, { kind: "continue" });
+    return effect.kind === "finish" ? effect.value : null;
+  }
+
+  /** What a simulated user says next, following the graph's user-simulation fields. */
+  async simulateUser(memory: Memory | unknown, options: UserSimulationOptions = {}): Promise<SimulatedUser> {
+    return simulateUserReply(this.performer({}), this.open(memory), options);
+  }
+
+  /** A whole conversation with a simulated user, until `quit`, the end signal or `maxTurns`. */
+  async simulate(options: SimulateOptions = {}): Promise<Simulation> {
+    return simulateConversation(this, options);
+  }
+
+  private open(memory: unknown): ReturnType<typeof openMemory> {
+    const mem = openMemory(this.program, memory);
+    if (mem.done) throw new AgentError("conversation_over", "this conversation has ended (it reached 'quit'); start a new one without memory");
+    const at = this.program.nodes.get(top(mem).node);
+    if (!at?.chat) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${top(mem).node}'`);
+    return mem;
+  }
+
+  private performer(options: RunOptions): Performer {
+    const env: Env = { program: this.program, tracing: options.trace !== undefined };
+    return { env, model: this.model, tools: this.tools, trace: options.trace };
+  }
+}
+
+function copyingArguments(fn: Tool): HostFunction {
+  return ((...args: unknown[]) => fn(...structuredClone(args))) as HostFunction;
+}

@@ -1,0 +1,92 @@
+/**
+ * The loop around the pure step: it performs the effects the step asks for (model calls with
+ * retries, code that calls tools) and feeds the results back, until a reply or the end.
+ */
+import type { JsonValue } from "../graph/types.js";
+import type { ChatModel } from "../model/types.js";
+import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
+import { AgentError } from "../errors.js";
+import type { AgentConfig } from "./config.js";
+import type { Env } from "../engine/env.js";
+import { sandboxFailure } from "../engine/evaluate.js";
+import { step } from "../engine/step.js";
+import type { Effect, RunState, StepInput } from "../engine/state.js";
+import type { TraceSink } from "../trace/events.js";
+
+export interface Performer {
+  env: Env;
+  model: ChatModel;
+  tools: Record<string, HostFunction>;
+  trace: TraceSink | undefined;
+}
+
+export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply" | "finish" }> };
+
+const CONTINUE: StepInput = { kind: "continue" };
+
+export async function drive(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
+  const { env } = p;
+  let r = step(env, state, input);
+  for (;;) {
+    if (r.event && p.trace) p.trace(r.event);
+    const effect = r.effect;
+    if (!effect) {
+      r = step(env, r.state, CONTINUE);
+      continue;
+    }
+    switch (effect.kind) {
+      case "reply":
+      case "finish":
+        return { state: r.state, effect };
+      case "complete": {
+        const text = await withRetries(p, effect.node, "generate text", async () => {
+          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose });
+          if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
+          return answer;
+        });
+        r = step(env, r.state, { kind: "completed", text });
+        break;
+      }
+      case "choose": {
+        const index = await withRetries(p, effect.node, "choose", async () => {
+          const i = await p.model.choose({ prompt: effect.prompt, choices: effect.choices, node: effect.node });
+          if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
+            throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
+          }
+          return i;
+        });
+        r = step(env, r.state, { kind: "chosen", index });
+        break;
+      }
+      case "evaluate": {
+        const node = env.program.nodes.get(effect.node)!.node;
+        let out;
+        try {
+          out = await evaluateAsync(effect.code, effect.variables, { ...env.program.limits, functions: p.tools });
+        } catch (e) {
+          throw sandboxFailure(env, node, effect.code, "code", e);
+        }
+        r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue> });
+        break;
+      }
+    }
+  }
+}
+
+/** Model calls fail for passing reasons (rate limits, timeouts): try again, then fail located. */
+export async function withRetries<T>(p: { env: Env }, nodeName: string, what: string, attempt: () => Promise<T>): Promise<T> {
+  const config: AgentConfig = p.env.program.config;
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (i >= config.modelRetries) {
+        const node = p.env.program.nodes.get(nodeName)?.node;
+        const why = e instanceof Error ? e.message : String(e);
+        throw new AgentError("model", `the model failed to ${what} after ${i + 1} attempt${i ? "s" : ""}: ${why}`,
+          { node: nodeName, loc: node?.loc, file: p.env.program.file, cause: e });
+      }
+      if (config.retryDelayMs > 0) await new Promise((res) => setTimeout(res, config.retryDelayMs * (i + 1)));
+    }
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * What each action does when its node is entered (reference §4.1), one function per family.
+ * Chat and thought nodes consume the waiting user message; a chat node ends the turn.
+ */
+import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import { assignOutput, changesOf, event, fail, nodeOf, result, type Env } from "./env.js";
+import { evaluateOrHandOver } from "./continuations.js";
+import type { CompiledNode } from "./program.js";
+import { buildChatMessages } from "./prompt.js";
+import { lookupVar, top, visibleTurns, withTop } from "./scope.js";
+import type { Phase, RunState, StepResult } from "./state.js";
+import { fitSuffix, hasBannedPhrase } from "./suffix.js";
+import { renderTemplate, type Template } from "./template.js";
+
+export function enter(env: Env, state: RunState, name: string): StepResult {
+  const cn = nodeOf(env, name);
+  const node = cn.node;
+  const steps = state.steps + 1;
+  if (steps > env.program.maxSteps) {
+    throw fail(env, node, "step_limit", `stopped after ${env.program.maxSteps} node steps in one run (does the graph loop forever?)`);
+  }
+  if (cn.chat && state.mode === "call") {
+    throw fail(env, node, "chat_in_call", "agent.call() reached a chat node; a function run by call() may not talk to the user");
+  }
+  state = { ...state, steps, mem: countVisit(env, state.mem, name), decisions: [] };
+  switch (node.action) {
+    case "chat":
+    case "chat_suffix":
+    case "thought":
+    case "thought_qa":
+      return askModel(env, state, cn);
+    case "chat_exact":
+    case "thought_exact":
+      return exact(env, state, cn);
+    case "code":
+      return evaluateOrHandOver(env, state, node, node.instruction, { kind: "code", node: name }, "code");
+    case "function":
+    case "local_function":
+    case "global_function":
+      return call(env, state, cn);
+    case "transition":
+      return result(leave(state, node, null), event(env, state.mem, node, { kind: "pass" }));
+    case "set_prompt":
+    case "append_prompt":
+    case "set_user_prompt":
+    case "append_user_prompt":
+      return prompt(env, state, cn);
+  }
+}
+
+/** Only nodes some transition or call consults have their visits counted. */
+function countVisit(env: Env, mem: MemoryBody, name: string): MemoryBody {
+  if (!env.program.tracked.has(name)) return mem;
+  return { ...mem, visits: { ...mem.visits, [name]: (mem.visits[name] ?? 0) + 1 } };
+}
+
+/** The node is done with `output` (already assigned); next, its transitions. */
+export function leave(state: RunState, node: GraphNode, output: JsonValue, mem = state.mem): RunState {
+  return { ...state, mem: assignOutput(mem, node, output), phase: { kind: "route", node: node.name, output, interject: false } };
+}
+
+export function render(env: Env, state: RunState, node: GraphNode, template: Template | undefined, field = "instruction"): string {
+  if (!template) return "";
+  if (template.constant) return template.segments.length ? (template.segments[0] as { text: string }).text : "";
+  const r = renderTemplate(template, (n) => lookupVar(state.mem.stack, n));
+  if (!r.ok) throw fail(env, node, "undefined_variable", `${field} uses undefined variable${r.missing.length > 1 ? "s" : ""} ${r.missing.map((m) => `$${m}`).join(", ")}`);
+  return r.text;
+}
+
+function instructionText(env: Env, state: RunState, cn: CompiledNode): string {
+  const text = render(env, state, cn.node, cn.text);
+  if (!text.trim()) throw fail(env, cn.node, "undefined_variable", "the instruction is empty once its variables are filled in");
+  return text;
+}
+
+const SUFFIX_INSTRUCTION = (text: string) =>
+  `Respond to the user's last reply, and then include the **bold** text at the end of your response to direct the conversation:**${text}**. It is also okay for the whole response to be the bold text if it fits the situation.`;
+
+function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
+  const node = cn.node;
+  const text = instructionText(env, state, cn);
+  const instruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(text) : text;
+  const frame = top(state.mem);
+  const messages = buildChatMessages({
+    prompt: frame.prompt, turns: visibleTurns(state.mem.stack), node, user: state.pending ?? "",
+    instruction, config: env.program.config, nodeNamed: (n) => env.program.nodes.get(n)?.node,
+  });
+  const phase: Phase = { kind: "generating", node: node.name, instruction: text, messages, attempt: 1, raw: [] };
+  return result({ ...state, phase }, null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages });
+}
+
+/** The model answered; keep the answer, or ask again when it is unusable and attempts remain. */
+export function generated(env: Env, state: RunState, phase: Extract<Phase, { kind: "generating" }>, answer: string): StepResult {
+  const cn = nodeOf(env, phase.node);
+  const node = cn.node;
+  const config = env.program.config;
+  const raw = [...phase.raw, answer];
+  const canRetry = phase.attempt < config.generationAttempts;
+  let output = answer.trim();
+  let suffix: "generated" | "completed" | "fallback" | undefined;
+  const banned = hasBannedPhrase(output, config.bannedPhrases);
+  if (node.action === "chat_suffix") {
+    const fitted = banned ? null : fitSuffix(answer, phase.instruction);
+    if (fitted) ({ text: output, how: suffix } = fitted);
+    else if (!canRetry) {
+      output = phase.instruction;
+      suffix = "fallback";
+    }
+  }
+  if ((banned || (node.action === "chat_suffix" && !suffix)) && canRetry) {
+    const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
+    return result({ ...state, phase: again }, null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages: phase.messages });
+  }
+  const retained = !cn.chat || !state.pending;
+  const modelInstruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
+  const value = node.action === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
+  const ev = (mem: MemoryBody, changes: ReturnType<typeof changesOf>) =>
+    event(env, mem, node, { kind: "generate", purpose: cn.chat ? "chat" : "thought", messages: phase.messages, raw, output: value, ...(suffix ? { suffix } : {}) }, changes);
+  return finishTurn(env, state, cn, output, value, retained ? modelInstruction : undefined, ev);
+}
+
+function exact(env: Env, state: RunState, cn: CompiledNode): StepResult {
+  const text = instructionText(env, state, cn);
+  // The original records these as instructions so later prompts can show them (thoughts only).
+  const retained = cn.chat ? undefined : `Reply with this exact text: ${text}`;
+  return finishTurn(env, state, cn, text, text, retained, (mem, changes) => event(env, mem, cn.node, { kind: "exact", output: text }, changes));
+}
+
+/** Appends the node's turn, consumes the user's message, assigns the output; a chat ends the turn. */
+function finishTurn(
+  env: Env, state: RunState, cn: CompiledNode, agent: string, output: JsonValue, instruction: string | undefined,
+  ev: (mem: MemoryBody, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>,
+): StepResult {
+  const node = cn.node;
+  const turn: Turn = { node: node.name, kind: cn.chat ? "chat" : "thought", agent };
+  if (state.pending) turn.user = state.pending;
+  if (instruction !== undefined) turn.instruction = instruction;
+  if (node.state_category) turn.category = node.state_category;
+  let mem = state.mem;
+  const frame = top(mem);
+  const extra: Record<string, JsonValue> = state.pending !== null ? { _last_user_reply: state.pending } : {};
+  const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
+  mem = withTop(mem, { ...frame, turns: [...frame.turns, turn] });
+  mem = assignOutput(mem, node, output, extra);
+  if (!cn.chat) {
+    const next: RunState = { ...state, mem, pending: null, phase: { kind: "route", node: node.name, output, interject: false } };
+    return result(next, ev(mem, changes));
+  }
+  // The conversation moved on: no function may give an older message back to its caller now.
+  const stack = mem.stack.map(withoutCarried);
+  stack[stack.length - 1] = { ...stack[stack.length - 1]!, node: node.name, id: cn.id };
+  mem = { ...mem, stack };
+  const next: RunState = { ...state, mem, pending: null, phase: { kind: "waiting", node: node.name } };
+  return result(next, ev(mem, changes), { kind: "reply", text: agent });
+}
+
+function withoutCarried(frame: Frame): Frame {
+  if (frame.carried === undefined) return frame;
+  const { carried: _carried, ...rest } = frame;
+  return rest;
+}
+
+function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
+  const node = cn.node;
+  const text = render(env, state, node, cn.text);
+  const frame = top(state.mem);
+  const updated = { ...frame };
+  switch (node.action) {
+    case "set_prompt": updated.prompt = text; break;
+    case "append_prompt": updated.prompt = `${frame.prompt}\n${text}`; break;
+    case "set_user_prompt": updated.userPrompt = text; break;
+    case "append_user_prompt": updated.userPrompt = `${frame.userPrompt}\n${text}`; break;
+  }
+  const mem = withTop(state.mem, updated);
+  return result(leave(state, node, null, mem), event(env, mem, node, { kind: "prompt", text }));
+}
+
+/** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
+function call(env: Env, state: RunState, cn: CompiledNode): StepResult {
+  const node = cn.node;
+  const unvisited = (node.required_revisit ?? []).filter((s) => !state.mem.visits[s]);
+  if (unvisited.length) {
+    return result(leave(state, node, null), event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }));
+  }
+  return evaluateOrHandOver(env, state, node, cn.call!.args, { kind: "args", node: node.name }, "arguments");
+}

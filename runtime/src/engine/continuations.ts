@@ -1,0 +1,100 @@
+/**
+ * Evaluations and what happens with their results: a code node's value, a call's arguments, a
+ * `return <expr>`, a wildcard candidate's condition. The same continuation runs whether the
+ * sandbox ran inside the step or the loop ran it with tools bound.
+ */
+import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { Frame, MemoryBody } from "../memory/types.js";
+import { assignOutput, changesOf, event, fail, nodeOf, result, type Env } from "./env.js";
+import { evaluateNow, type Evaluation } from "./evaluate.js";
+import { conditionChain, returnFrom, take } from "./route.js";
+import { top, visibleFrom, visibleVars } from "./scope.js";
+import type { Continuation, RunState, StepResult } from "./state.js";
+
+export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
+  const variables = visibleVars(state.mem.stack);
+  if (env.program.usesTool(code)) {
+    return result({ ...state, phase: { kind: "evaluating", then } }, null, { kind: "evaluate", node: node.name, code, variables });
+  }
+  return resumeEvaluation(env, state, then, evaluateNow(env, node, code, variables, what));
+}
+
+export function resumeEvaluation(env: Env, state: RunState, then: Continuation, r: Evaluation): StepResult {
+  const cn = nodeOf(env, then.node);
+  const node = cn.node;
+  const { mem, written } = absorb(env, state.mem, r.variables);
+  const changes = written ? changesOf(env, state.mem, written) : [];
+  switch (then.kind) {
+    case "code": {
+      const value = r.value;
+      const after = assignOutput(mem, node, value);
+      const next: RunState = { ...state, mem: after, phase: { kind: "route", node: node.name, output: value, interject: false } };
+      return result(next, event(env, after, node, { kind: "code", code: node.instruction ?? "", value }, node.assign ? [...changes, ...changesOf(env, mem, { [node.assign]: value })] : changes));
+    }
+    case "args":
+      return enterFunction(env, { ...state, mem }, then.node, r.value, changes);
+    case "return":
+      return returnFrom(env, { ...state, mem }, node, then.target, r.value);
+    case "condition":
+      if (r.value) return take(env, { ...state, mem }, node, then.target, then.candidates[then.index]!, "condition");
+      return conditionChain(env, { ...state, mem }, node, then.target, then.candidates, then.index + 1);
+  }
+}
+
+/**
+ * Takes what an evaluation wrote into the top frame. The sandbox returns a fresh map of every
+ * visible variable; with one visible frame that map becomes the frame's variables as it is,
+ * otherwise only the values that differ from what was visible are written (to the top frame).
+ */
+function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>): { mem: MemoryBody; written: Record<string, JsonValue> | null } {
+  const stack = mem.stack;
+  const frame = top(mem);
+  const last = stack.length - 1;
+  let vars: Record<string, JsonValue>;
+  let written: Record<string, JsonValue> | null = null;
+  if (visibleFrom(stack) === last) {
+    vars = out === frame.vars ? { ...out } : out;
+    if (env.tracing) written = differing(frame.vars, out);
+  } else {
+    const seen = visibleVars(stack);
+    written = differing(seen, out);
+    if (!Object.keys(written).length) return { mem, written };
+    vars = { ...frame.vars, ...written };
+  }
+  const next: Frame = { ...frame, vars };
+  const s = stack.slice();
+  s[last] = next;
+  return { mem: { ...mem, stack: s }, written };
+}
+
+function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const k of Object.keys(after)) if (after[k] !== before[k]) out[k] = after[k]!;
+  return out;
+}
+
+/** Pushes the callee's frame: its parameters bound to the argument values; prompts per its kind. */
+function enterFunction(env: Env, state: RunState, callNode: string, args: JsonValue, changes: ReturnType<typeof changesOf>): StepResult {
+  const cn = nodeOf(env, callNode);
+  const { name, info } = cn.call!;
+  if (!Array.isArray(args)) throw fail(env, cn.node, "bad_call", `the arguments of '${name}' did not evaluate to a list`);
+  if (args.length > info.params.length) {
+    throw fail(env, cn.node, "bad_call", `'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"} (${info.params.join(", ")}), but the call passes ${args.length}`);
+  }
+  const vars: Record<string, JsonValue> = {};
+  info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : null));
+  const caller = top(state.mem);
+  const config = env.program.config;
+  const local = info.kind === "local_function";
+  const callee: Frame = {
+    scope: info.kind, function: name, node: "", id: "", vars, turns: [],
+    prompt: local ? config.defaultPrompt : caller.prompt,
+    userPrompt: local ? config.defaultUserPrompt : caller.userPrompt,
+  };
+  if (state.pending !== null && info.kind !== "global_function") callee.carried = state.pending;
+  const stack = state.mem.stack.slice(0, -1);
+  stack.push({ ...caller, node: callNode, id: cn.id }, callee);
+  const mem = { ...state.mem, stack };
+  const next: RunState = { ...state, mem, phase: { kind: "enter", node: info.entry } };
+  return result(next, event(env, mem, cn.node, { kind: "call", function: name, args }, changes));
+}

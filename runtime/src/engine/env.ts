@@ -1,0 +1,65 @@
+/**
+ * Helpers every part of the step shares: located errors, trace events, automatic variables.
+ */
+import type { GraphNode, JsonValue } from "../graph/types.js";
+import { AgentError, type AgentErrorCode } from "../errors.js";
+import type { MemoryBody } from "../memory/types.js";
+import type { TraceEvent, VariableChange } from "../trace/events.js";
+import type { CompiledNode, Program } from "./program.js";
+import { lookupVar, top, withTop } from "./scope.js";
+import type { RunState, StepResult } from "./state.js";
+
+export interface Env {
+  program: Program;
+  /** Build trace events (skipped entirely when nobody listens). */
+  tracing: boolean;
+}
+
+export function nodeOf(env: Env, name: string): CompiledNode {
+  const cn = env.program.nodes.get(name);
+  if (!cn) throw new AgentError("bad_transition", `no node named '${name}' in the graph`);
+  return cn;
+}
+
+export function fail(env: Env, node: GraphNode, code: AgentErrorCode, detail: string, cause?: unknown): AgentError {
+  return new AgentError(code, detail, { node: node.name, loc: node.loc, file: env.program.file, cause });
+}
+
+type Distribute<T> = T extends unknown ? Omit<T, "node" | "loc" | "action" | "stack" | "changes"> : never;
+export type EventBody = Distribute<TraceEvent>;
+
+export function event(env: Env, mem: MemoryBody, node: GraphNode, body: EventBody, changes: VariableChange[] = []): TraceEvent | null {
+  if (!env.tracing) return null;
+  return {
+    node: node.name, loc: node.loc ?? null, action: node.action,
+    stack: mem.stack.map((f) => f.function ?? "main"), changes, ...body,
+  } as TraceEvent;
+}
+
+/** What a write of `values` changes, as seen from the top frame before it. */
+export function changesOf(env: Env, mem: MemoryBody, values: Record<string, JsonValue>): VariableChange[] {
+  if (!env.tracing) return [];
+  const out: VariableChange[] = [];
+  for (const [name, after] of Object.entries(values)) {
+    if (name === "_last_state" || name === "_last_variable_output") continue;
+    const before = lookupVar(mem.stack, name);
+    if (before !== undefined && JSON.stringify(before) === JSON.stringify(after)) continue;
+    out.push(before === undefined ? { name, after } : { name, before, after });
+  }
+  return out;
+}
+
+/**
+ * A node's output goes to `_last_variable_output` (and `assign`), together with `_last_state`
+ * and whatever else the node wrote, in one write to the top frame.
+ */
+export function assignOutput(mem: MemoryBody, node: GraphNode, output: JsonValue, extra?: Record<string, JsonValue>): MemoryBody {
+  const frame = top(mem);
+  const vars: Record<string, JsonValue> = { ...frame.vars, ...extra, _last_variable_output: output, _last_state: node.name };
+  if (node.assign) vars[node.assign] = output;
+  return withTop(mem, { ...frame, vars });
+}
+
+export function result(state: RunState, ev: TraceEvent | null = null, effect: StepResult["effect"] = null): StepResult {
+  return { state, effect, event: ev };
+}

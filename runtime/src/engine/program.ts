@@ -1,0 +1,166 @@
+/**
+ * A validated graph prepared for running: nodes by name with their identities, parsed text
+ * templates and call instructions, and the lookups the step needs. Built once per Agent.
+ */
+import type { FunctionInfo, Graph, GraphNode } from "../graph/types.js";
+import { CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
+import type { AgentConfig } from "../agent/config.js";
+import type { SandboxLimits } from "../sandbox/index.js";
+import { AgentError } from "../errors.js";
+import { canonicalJson, identity, sha256 } from "../memory/hash.js";
+import { parseTemplate, TemplateError, type Template } from "./template.js";
+
+export interface CompiledNode {
+  node: GraphNode;
+  /** What the node does, as a hash: its content without `loc`. */
+  id: string;
+  /** The instruction of model, exact and prompt nodes, parsed. */
+  text?: Template;
+  question?: Template;
+  call?: { name: string; info: FunctionInfo; args: string };
+  chat: boolean;
+}
+
+export interface Program {
+  graph: Graph;
+  file: string | undefined;
+  /** Identity of the whole graph (content without locations or source hash). */
+  hash: string;
+  nodes: Map<string, CompiledNode>;
+  start: string;
+  /** Nodes with `condition_interjection`, in graph order. */
+  interjections: CompiledNode[];
+  config: AgentConfig;
+  limits: Partial<SandboxLimits>;
+  maxSteps: number;
+  /**
+   * The nodes whose visits anything consults: members of `X.1`, `X.2`, … series and the states
+   * named by state-history fields and `required_revisit`. Only these are counted.
+   */
+  tracked: ReadonlySet<string>;
+  /** Does this code mention a tool (and so need the asynchronous evaluation with tools bound)? */
+  usesTool(code: string): boolean;
+  /** `X.a`, `X.b`, … that exist, in order. */
+  lettered(base: string): string[];
+  /** `X.1`, `X.2`, … that exist, in order. */
+  numbered(base: string): string[];
+}
+
+const CALL = /^\s*([A-Za-z_$][\w$]*)\s*\(([\s\S]*)\)\s*;?\s*$/;
+const TEXT_ACTIONS = new Set(["chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
+  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt"]);
+
+/** `a`…`z`, then `aa`, `ab`, … */
+export function letters(index: number): string {
+  let s = "";
+  let n = index + 1;
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(97 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}
+
+function withoutLoc<T extends { loc?: unknown }>(value: T): Omit<T, "loc"> {
+  const { loc: _loc, ...rest } = value;
+  return rest;
+}
+
+export function nodeIdentity(node: GraphNode): string {
+  return identity(withoutLoc(node));
+}
+
+export function graphIdentity(graph: Graph): string {
+  const functions = Object.fromEntries(Object.entries(graph.functions).map(([k, f]) => [k, withoutLoc(f)]));
+  return sha256(canonicalJson({
+    agent: graph.agent, globals: graph.globals, functions, tools: graph.tools ?? {},
+    start: graph.start ?? null, nodes: graph.nodes.map(withoutLoc),
+  })).slice(0, 32);
+}
+
+export interface ProgramOptions {
+  config: AgentConfig;
+  limits: Partial<SandboxLimits>;
+  maxSteps: number;
+  toolNames: string[];
+}
+
+export function compileProgram(graph: Graph, options: ProgramOptions): Program {
+  const file = graph.source?.file;
+  const problems: AgentError[] = [];
+  const nodes = new Map<string, CompiledNode>();
+  for (const node of graph.nodes) {
+    const problem = (detail: string) => problems.push(new AgentError("invalid_graph", detail, { node: node.name, loc: node.loc, file }));
+    const parse = (text: string, field: string): Template | undefined => {
+      try {
+        return parseTemplate(text);
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        problem(`${field}: ${e.message} (at character ${e.offset + 1})`);
+        return undefined;
+      }
+    };
+    const compiled: CompiledNode = { node, id: nodeIdentity(node), chat: (CHAT_ACTIONS as readonly string[]).includes(node.action) };
+    if (TEXT_ACTIONS.has(node.action)) compiled.text = parse(node.instruction ?? "", "instruction");
+    if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
+    if ((FUNCTION_KINDS as readonly string[]).includes(node.action)) {
+      const m = CALL.exec(node.instruction ?? "");
+      const info = m ? graph.functions[m[1]!] : undefined;
+      if (!m) problem(`instruction '${node.instruction}' is not a call 'name(arg, …)'`);
+      else if (!info) problem(`calls '${m[1]}', which is not in the graph's functions`);
+      else if (info.kind !== node.action) problem(`calls '${m[1]}' as ${node.action}, but it is a ${info.kind}`);
+      else compiled.call = { name: m[1]!, info, args: `[${m[2]!.trim()}]` };
+    }
+    nodes.set(node.name, compiled);
+  }
+  for (const name of Object.keys(graph.tools ?? {})) {
+    if (!options.toolNames.includes(name)) {
+      const t = graph.tools![name]!;
+      problems.push(new AgentError("missing_tool",
+        `the graph uses tool '${name}' (export '${t.export}' of '${t.module}'), but no implementation was given in options.tools`, { file }));
+    }
+  }
+  if (problems.length) {
+    const first = problems[0]!;
+    const detail = problems.length === 1 ? first.detail : `${problems.length} problems:\n${problems.map((p) => `  ${p.message}`).join("\n")}`;
+    throw new AgentError(first.code, detail, problems.length === 1 ? { node: first.node, loc: graph.nodes.find((n) => n.name === first.node)?.loc, file } : {});
+  }
+
+  const start = graph.start ?? (nodes.has("start1") ? "start1" : graph.nodes[0]!.name);
+  const toolPattern = options.toolNames.length
+    ? new RegExp(`(?<![\\w$.])(?:${options.toolNames.map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`)
+    : null;
+  const toolUse = new Map<string, boolean>();
+  const series = new Map<string, string[]>();
+  const collect = (base: string, key: (i: number) => string) => {
+    const cacheKey = `${base}\u0000${key(0)}`;
+    let list = series.get(cacheKey);
+    if (!list) {
+      list = [];
+      for (let i = 0; nodes.has(`${base}.${key(i)}`); i++) list.push(`${base}.${key(i)}`);
+      series.set(cacheKey, list);
+    }
+    return list;
+  };
+  const tracked = new Set<string>();
+  for (const node of graph.nodes) {
+    if (/\.\d+$/.test(node.name)) tracked.add(node.name);
+    for (const list of [node.prerequisite_states, node.blocking_states, node.up_weight_states, node.down_weight_states, node.required_revisit]) {
+      for (const s of list ?? []) tracked.add(s);
+    }
+  }
+  return {
+    graph, file, hash: graphIdentity(graph), nodes, start, tracked,
+    interjections: [...nodes.values()].filter((c) => c.node.condition_interjection !== undefined),
+    config: options.config, limits: options.limits, maxSteps: options.maxSteps,
+    usesTool(code) {
+      if (!toolPattern) return false;
+      let uses = toolUse.get(code);
+      if (uses === undefined) toolUse.set(code, (uses = toolPattern.test(code)));
+      return uses;
+    },
+    lettered: (base) => collect(base, letters),
+    numbered: (base) => collect(base, (i) => String(i + 1)),
+  };
+}

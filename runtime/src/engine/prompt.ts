@@ -1,0 +1,88 @@
+/**
+ * Chat and thought prompts laid out as the original lays them out (reference §4.8): the scope's
+ * prompt before the first input, each past turn as an input/output pair, and the current input
+ * built from the instruction template and the reply start. No system message; inputs are `user`
+ * messages and outputs `assistant` messages. The oldest turns are dropped to fit the token budget.
+ */
+import type { GraphNode } from "../graph/types.js";
+import type { ChatMessage } from "../model/types.js";
+import type { AgentConfig } from "../agent/config.js";
+import type { Turn } from "../memory/types.js";
+
+function fill(template: string, slots: Record<string, string>): string {
+  return template.replace(/<(last_response|instruction|agent_name)>/g, (whole, key: string) => slots[key] ?? whole);
+}
+
+export function replyStart(node: GraphNode | undefined, config: AgentConfig): string {
+  return node?.reply_start ?? fill(config.defaultReplyStartTemplate, { agent_name: config.agentName });
+}
+
+/** The model input for an instruction, with the user message it answers (if any). */
+export function fullInput(user: string, instruction: string, node: GraphNode | undefined, config: AgentConfig): string {
+  const lastResponse = !user ? "" : config.replyStartType === "none" ? user : `${config.userName}: ${user}\n\n`;
+  const text = fill(node?.instruction_template ?? config.instructionTemplate, {
+    last_response: lastResponse, instruction, agent_name: config.agentName,
+  });
+  return config.replyStartType === "suffix" ? `${text}\n${replyStart(node, config)}` : text;
+}
+
+/** A past turn's input: the whole instruction when it is retained, else only the user's message. */
+function pastInput(turn: Turn, node: GraphNode | undefined, config: AgentConfig): string {
+  if (turn.instruction !== undefined) return fullInput(turn.user ?? "", turn.instruction, node, config);
+  const user = turn.user ? (config.replyStartType === "none" ? turn.user : `${config.userName}: ${turn.user}`) : "";
+  return config.replyStartType === "suffix" ? `${user}\n${replyStart(node, config)}` : user;
+}
+
+export interface ChatPromptRequest {
+  prompt: string;
+  turns: readonly Turn[];
+  node: GraphNode;
+  user: string;
+  instruction: string;
+  config: AgentConfig;
+  nodeNamed: (name: string) => GraphNode | undefined;
+}
+
+export function buildChatMessages(req: ChatPromptRequest): ChatMessage[] {
+  const { config } = req;
+  const pairs: [string, string][] = [];
+  for (const turn of req.turns) {
+    if (!turn.agent) continue;
+    if (req.node.conv_scope !== undefined && (turn.category ?? "") !== req.node.conv_scope) continue;
+    pairs.push([pastInput(turn, req.nodeNamed(turn.node), config), turn.agent]);
+  }
+  let current = fullInput(req.user, req.instruction, req.node, config);
+  let prefix = `${req.prompt}\n\n`;
+  const count = config.countTokens;
+  let total = count(prefix) + count(current) + pairs.reduce((n, [i, o]) => n + count(i) + count(o), 0);
+  let drop = 0;
+  while (total > config.maxInputTokens && drop < pairs.length) {
+    total -= count(pairs[drop]![0]) + count(pairs[drop]![1]);
+    drop++;
+  }
+  if (total > config.maxInputTokens) {
+    total -= count(prefix);
+    prefix = "";
+  }
+  if (total > config.maxInputTokens) current = keepEnd(current, config.maxInputTokens, count);
+  const messages: ChatMessage[] = [];
+  for (let i = drop; i < pairs.length; i++) {
+    messages.push({ role: "user", content: pairs[i]![0] }, { role: "assistant", content: pairs[i]![1] });
+  }
+  messages.push({ role: "user", content: current });
+  messages[0] = { role: "user", content: prefix + messages[0]!.content };
+  return messages;
+}
+
+/** The longest end of `text` within `budget` tokens. */
+export function keepEnd(text: string, budget: number, count: (t: string) => number): string {
+  if (count(text) <= budget) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (count(text.slice(mid)) <= budget) hi = mid;
+    else lo = mid + 1;
+  }
+  return text.slice(lo);
+}

@@ -1,0 +1,69 @@
+/**
+ * Multiple-choice prompts as the original lays them out (reference §4.6, §4.10): a preamble,
+ * the last turn pairs (agent reply, then the user's answer), the question, lettered options.
+ * The model gets the prompt and the option texts; the letters are part of the prompt.
+ */
+import type { AgentConfig } from "../agent/config.js";
+import type { Turn } from "../memory/types.js";
+import { choiceLabels } from "../model/choices.js";
+import { keepEnd } from "./prompt.js";
+
+/** `A. answer` lines, labelled as the models read them back (letters, numbers beyond 26). */
+function optionLines(choices: readonly string[]): string {
+  const labels = choiceLabels(choices.length);
+  return choices.map((c, i) => `${labels[i]}. ${c}\n`).join("");
+}
+
+/** The last `k` pairs (0: all) of (previous agent reply, following user message). */
+export function questionContext(turns: readonly Turn[], user: string, k: number, config: AgentConfig): string {
+  const entries: string[] = [];
+  const users = [...turns.map((t) => t.user ?? ""), user];
+  for (let i = 0; i < users.length; i++) {
+    const previous = i > 0 ? turns[i - 1]!.agent : "";
+    const answer = users[i] ? `${config.userName}: ${users[i]}\n\n` : "";
+    if (i === 0 && !answer) continue;
+    entries.push(`${previous}\n\n${answer}\n\n`);
+  }
+  return (k === 0 ? entries : entries.slice(-k)).join("");
+}
+
+export function isYesNo(choices: readonly string[]): boolean {
+  if (choices.length !== 2) return false;
+  const [a, b] = choices.map((c) => c.trim().toLowerCase());
+  return (a === "yes" && b === "no") || (a === "no" && b === "yes");
+}
+
+export interface Question {
+  prompt: string;
+  choices: string[];
+}
+
+export function transitionQuestion(args: {
+  preamble: string;
+  context: string;
+  question: string;
+  choices: readonly string[];
+  config: AgentConfig;
+}): Question {
+  const { config } = args;
+  const head = `${args.preamble}\n\n${args.context}`;
+  if (isYesNo(args.choices)) {
+    const choices = args.choices[0]!.trim().toLowerCase() === "no" ? ["No", "Yes"] : ["Yes", "No"];
+    return { prompt: fit(`${head}${args.question} (Yes or No)\n`, config), choices };
+  }
+  return { prompt: fit(`${head}${args.question}\n${optionLines(args.choices)}`, config), choices: [...args.choices] };
+}
+
+export function interjectionQuestion(args: { examples: string[]; context: string; conditions: string[]; config: AgentConfig }): Question {
+  const { config } = args;
+  const choices = [...args.conditions, config.interjectionDefaultAnswer];
+  const examples = args.examples.map((e) => `${e}\n\n`).join("");
+  return {
+    prompt: fit(`${examples}${config.defaultQuestionPrompt}\n\n${args.context}${config.interjectionQuestion}\n${optionLines(choices)}`, config),
+    choices,
+  };
+}
+
+function fit(prompt: string, config: AgentConfig): string {
+  return keepEnd(prompt, config.maxClassifierInputTokens, config.countTokens);
+}

@@ -1,0 +1,182 @@
+/**
+ * Leaving a node (reference §4.6): interjections after a user message, then the node's own
+ * transitions (one, or the model's choice among several), then the target worked out:
+ * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
+ */
+import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { Decision } from "../trace/events.js";
+import { render } from "./actions.js";
+import { evaluateOrHandOver } from "./continuations.js";
+import { assignOutput, changesOf, event, fail, nodeOf, result, type Env } from "./env.js";
+import type { CompiledNode } from "./program.js";
+import { interjectionQuestion, questionContext, transitionQuestion } from "./question.js";
+import { lookupVar, visibleTurns, writeVars } from "./scope.js";
+import type { Phase, RunState, StepResult } from "./state.js";
+import { valueText } from "./template.js";
+
+/** A user message arrived at the chat node the conversation waits at. */
+export function userArrived(env: Env, state: RunState, name: string, text: string): StepResult {
+  const node = nodeOf(env, name).node;
+  const changes = changesOf(env, state.mem, { _last_user_reply: text });
+  const mem = writeVars(state.mem, { _last_user_reply: text });
+  const output = lookupVar(mem.stack, "_last_variable_output") ?? null;
+  const next: RunState = { ...state, mem, pending: text, decisions: [], phase: { kind: "route", node: name, output, interject: true } };
+  return result(next, event(env, mem, node, { kind: "user", text }, changes));
+}
+
+export function route(env: Env, state: RunState, name: string, output: JsonValue, interject: boolean): StepResult {
+  const cn = nodeOf(env, name);
+  const program = env.program;
+  if (interject && program.interjections.length) {
+    const q = interjectionQuestion({
+      examples: program.interjections.flatMap((c) => (c.node.example_interjection === undefined ? [] : [c.node.example_interjection])),
+      context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", 1, program.config),
+      conditions: program.interjections.map((c) => c.node.condition_interjection!),
+      config: program.config,
+    });
+    return choose(state, name, "interjection", q.prompt, q.choices, output);
+  }
+  return classify(env, state, cn, output);
+}
+
+function choose(state: RunState, node: string, purpose: "transition" | "interjection", prompt: string, choices: string[], output: JsonValue): StepResult {
+  const phase: Phase = { kind: "choosing", node, purpose, prompt, choices, output };
+  return result({ ...state, phase }, null, { kind: "choose", node, prompt, choices });
+}
+
+function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue): StepResult {
+  const node = cn.node;
+  if (node.transitions.length === 1) return goto(env, state, node.name, node.transitions[0]!, output);
+  const config = env.program.config;
+  const q = transitionQuestion({
+    preamble: node.question_prompt ?? config.defaultQuestionPrompt,
+    context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", node.transition_context ?? config.defaultTransitionContext, config),
+    question: render(env, state, node, cn.question, "transition_question"),
+    choices: node.transition_choices!,
+    config,
+  });
+  return choose(state, node.name, "transition", q.prompt, q.choices, output);
+}
+
+export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: "choosing" }>, index: number): StepResult {
+  const decision: Decision = { purpose: phase.purpose, prompt: phase.prompt, choices: phase.choices, chosen: index };
+  const next: RunState = { ...state, decisions: [...state.decisions, decision] };
+  const cn = nodeOf(env, phase.node);
+  if (phase.purpose === "interjection") {
+    const hit = env.program.interjections[index];
+    return hit ? goto(env, next, phase.node, hit.node.name, phase.output) : classify(env, next, cn, phase.output);
+  }
+  return goto(env, next, phase.node, cn.node.transitions[index]!, phase.output);
+}
+
+export function goto(env: Env, state: RunState, from: string, target: string, output: JsonValue): StepResult {
+  const program = env.program;
+  const node = nodeOf(env, from).node;
+  let to = target;
+  let resolved: "name" | "variable" = "name";
+  if (to.startsWith("$")) {
+    const value = lookupVar(state.mem.stack, to.slice(1));
+    if (value === undefined || value === null) throw fail(env, node, "undefined_variable", `transition '${target}': variable '${to.slice(1)}' is undefined`);
+    to = valueText(value);
+    resolved = "variable";
+  }
+  if (to === "quit") {
+    const mem = state.mode === "reply" ? { ...state.mem, done: true } : state.mem;
+    const next: RunState = { ...state, mem, decisions: [], phase: { kind: "finished", value: null } };
+    return result(next, event(env, mem, node, { kind: "quit", decisions: state.decisions }), { kind: "finish", value: null });
+  }
+  if (to === "return" || to.startsWith("return ")) {
+    if (state.mem.stack.length < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
+    const expr = to.slice("return".length).trim();
+    if (!expr) return returnFrom(env, state, node, target, output);
+    return evaluateOrHandOver(env, state, node, expr, { kind: "return", node: from, target }, "return expression");
+  }
+  if (to.endsWith(".n")) {
+    const list = series(env, node, target, program.numbered(to.slice(0, -2)), "1");
+    let k = 0;
+    while (state.mem.visits[list[k]!] && k + 1 < list.length) k++;
+    return take(env, state, node, target, list[k]!, "visit");
+  }
+  if (to.endsWith(".*")) {
+    const list = series(env, node, target, program.lettered(to.slice(0, -2)), "a");
+    if (list.some((c) => program.nodes.get(c)!.node.boolean_condition !== undefined)) return conditionChain(env, state, node, target, list, 0);
+    return take(env, state, node, target, byHistory(env, state.mem.visits, list), "history");
+  }
+  if (!program.nodes.has(to)) throw fail(env, node, "bad_transition", `transition '${target}' leads to '${to}', which is not a node of the graph`);
+  return take(env, state, node, target, to, resolved);
+}
+
+function series(env: Env, node: GraphNode, target: string, list: string[], first: string): string[] {
+  if (!list.length) {
+    const base = target.startsWith("$") ? "the target" : `'${target.slice(0, -2)}.${first}'`;
+    throw fail(env, node, "bad_transition", `transition '${target}': ${base} does not exist`);
+  }
+  return list;
+}
+
+/** Goes to `to`, reporting how it was reached. */
+export function take(env: Env, state: RunState, from: GraphNode, target: string, to: string, resolved: "name" | "variable" | "condition" | "history" | "visit"): StepResult {
+  const ev = event(env, state.mem, from, { kind: "transition", target, to, resolved, decisions: state.decisions });
+  return result({ ...state, decisions: [], phase: { kind: "enter", node: to } }, ev);
+}
+
+/** The first candidate whose condition holds; a candidate without a condition always holds. */
+export function conditionChain(env: Env, state: RunState, from: GraphNode, target: string, candidates: string[], index: number): StepResult {
+  if (index >= candidates.length) {
+    throw fail(env, from, "no_condition_held", `transition '${target}': none of the conditions of ${candidates.join(", ")} holds`);
+  }
+  const candidate = nodeOf(env, candidates[index]!).node;
+  if (candidate.boolean_condition === undefined) return take(env, state, from, target, candidate.name, "condition");
+  return evaluateOrHandOver(env, state, candidate, candidate.boolean_condition,
+    { kind: "condition", node: from.name, target, candidates, index }, "boolean_condition");
+}
+
+/** The original's state-history scores; ties go to the earliest letter. */
+function byHistory(env: Env, visits: Record<string, number>, candidates: string[]): string {
+  const seen = (s: string) => (visits[s] ?? 0) > 0;
+  let best = candidates[0]!;
+  let bestScore = -Infinity;
+  for (const name of candidates) {
+    const n = env.program.nodes.get(name)!.node;
+    let score = 0;
+    if (n.prerequisite_states?.length && !n.prerequisite_states.some(seen)) score -= 10000;
+    if (n.blocking_states?.some(seen)) score -= 10000;
+    for (const s of n.up_weight_states ?? []) score += visits[s] ?? 0;
+    for (const s of n.down_weight_states ?? []) score -= visits[s] ?? 0;
+    if (score > bestScore) {
+      best = name;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Pops the callee. `local_function` and `function` frames vanish with their variables and turns;
+ * a `global_function` hands its variables, turns and prompts to its caller. The calling node
+ * takes the value as its output and follows its own transitions.
+ */
+export function returnFrom(env: Env, state: RunState, from: GraphNode, target: string, value: JsonValue): StepResult {
+  const stack = state.mem.stack;
+  const callee = stack[stack.length - 1]!;
+  const caller = stack[stack.length - 2]!;
+  const fn = callee.function ?? "main";
+  if (state.mode === "call" && stack.length === 2) {
+    const ev = event(env, state.mem, from, { kind: "return", function: fn, value, to: "", decisions: state.decisions });
+    return result({ ...state, decisions: [], phase: { kind: "finished", value } }, ev, { kind: "finish", value });
+  }
+  const back = callee.scope !== "global_function" ? caller : {
+    ...caller,
+    vars: { ...caller.vars, ...callee.vars },
+    turns: callee.turns.length ? [...caller.turns, ...callee.turns] : caller.turns,
+    prompt: callee.prompt,
+    userPrompt: callee.userPrompt,
+  };
+  const pending = state.pending === null && callee.carried !== undefined ? callee.carried : state.pending;
+  const callNode = nodeOf(env, caller.node).node;
+  let mem = { ...state.mem, stack: [...stack.slice(0, -2), back] };
+  mem = assignOutput(mem, callNode, value);
+  const ev = event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions });
+  const next: RunState = { ...state, mem, pending, decisions: [], phase: { kind: "route", node: caller.node, output: value, interject: false } };
+  return result(next, ev);
+}

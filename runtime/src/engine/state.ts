@@ -1,0 +1,63 @@
+/**
+ * What the pure step works on and hands back. The step never waits for anything: when it needs
+ * the outside world (a model, a tool) it returns an effect and a phase that says what to do
+ * with the result, and the loop feeds that result back in as the next input.
+ */
+import type { JsonValue } from "../graph/types.js";
+import type { ChatMessage, CompletionPurpose } from "../model/types.js";
+import type { MemoryBody } from "../memory/types.js";
+import type { Decision, TraceEvent } from "../trace/events.js";
+
+export interface RunState {
+  mem: MemoryBody;
+  phase: Phase;
+  /** The user's message until a chat or thought node consumes it. */
+  pending: string | null;
+  mode: "reply" | "call";
+  /** Node steps taken in this run (a guard against graphs that loop forever). */
+  steps: number;
+  /** Model decisions made while leaving the current node, reported with the transition. */
+  decisions: Decision[];
+}
+
+/** Where an evaluation's result goes. */
+export type Continuation =
+  | { kind: "code"; node: string }
+  | { kind: "args"; node: string }
+  | { kind: "return"; node: string; target: string }
+  | { kind: "condition"; node: string; target: string; candidates: string[]; index: number };
+
+export type Phase =
+  /** Run the node's action. */
+  | { kind: "enter"; node: string }
+  /** The node's action is done; follow its transitions (asking about interjections first after a user message). */
+  | { kind: "route"; node: string; output: JsonValue; interject: boolean }
+  | { kind: "generating"; node: string; instruction: string; messages: ChatMessage[]; attempt: number; raw: string[] }
+  | { kind: "choosing"; node: string; purpose: "transition" | "interjection"; prompt: string; choices: string[]; output: JsonValue }
+  | { kind: "evaluating"; then: Continuation }
+  /** A chat node has replied; the next user message resumes here. */
+  | { kind: "waiting"; node: string }
+  | { kind: "finished"; value: JsonValue };
+
+export type Effect =
+  | { kind: "complete"; node: string; purpose: CompletionPurpose; messages: ChatMessage[] }
+  | { kind: "choose"; node: string; prompt: string; choices: string[] }
+  /** Code that calls tools: the loop evaluates it with the tools bound (they may be asynchronous). */
+  | { kind: "evaluate"; node: string; code: string; variables: Record<string, JsonValue> }
+  /** The turn is over: the chat node's reply goes to the user. */
+  | { kind: "reply"; text: string }
+  /** `quit`, or the function `agent.call` ran has returned. */
+  | { kind: "finish"; value: JsonValue };
+
+export type StepInput =
+  | { kind: "continue" }
+  | { kind: "user"; text: string }
+  | { kind: "completed"; text: string }
+  | { kind: "chosen"; index: number }
+  | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue> };
+
+export interface StepResult {
+  state: RunState;
+  effect: Effect | null;
+  event: TraceEvent | null;
+}

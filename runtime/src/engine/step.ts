@@ -1,0 +1,38 @@
+/**
+ * The pure step: (program, state, input) -> (state, effect, event). No I/O, no clock, no
+ * randomness; the same inputs give the same outputs, which is what makes turns replayable.
+ * The loop in `agent/loop.ts` performs the effects and feeds their results back in.
+ */
+import { AgentError } from "../errors.js";
+import type { Env } from "./env.js";
+import { enter, generated } from "./actions.js";
+import { resumeEvaluation } from "./continuations.js";
+import { chosen, route, userArrived } from "./route.js";
+import type { RunState, StepInput, StepResult } from "./state.js";
+
+export type { Env } from "./env.js";
+
+export function step(env: Env, state: RunState, input: StepInput): StepResult {
+  const phase = state.phase;
+  switch (phase.kind) {
+    case "enter":
+      return enter(env, state, phase.node);
+    case "route":
+      return route(env, state, phase.node, phase.output, phase.interject);
+    case "generating":
+      return generated(env, state, phase, expect(input, "completed").text);
+    case "choosing":
+      return chosen(env, state, phase, expect(input, "chosen").index);
+    case "evaluating":
+      return resumeEvaluation(env, state, phase.then, expect(input, "evaluated"));
+    case "waiting":
+      return userArrived(env, state, phase.node, expect(input, "user").text);
+    case "finished":
+      throw new AgentError("bad_input", "the run has already finished");
+  }
+}
+
+function expect<K extends StepInput["kind"]>(input: StepInput, kind: K): Extract<StepInput, { kind: K }> {
+  if (input.kind !== kind) throw new AgentError("bad_input", `the step expected a '${kind}' input, got '${input.kind}'`);
+  return input as Extract<StepInput, { kind: K }>;
+}

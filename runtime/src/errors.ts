@@ -1,0 +1,64 @@
+import type { GraphNode, Loc } from "./graph/types.js";
+
+/** Stable codes of everything the runtime can refuse or fail at. */
+export type AgentErrorCode =
+  | "invalid_graph"
+  | "missing_tool"
+  | "bad_input"
+  | "bad_memory"
+  | "tampered_memory"
+  | "foreign_memory"
+  | "stale_memory"
+  | "conversation_over"
+  | "undefined_variable"
+  | "bad_template"
+  | "sandbox"
+  | "model"
+  | "bad_call"
+  | "bad_transition"
+  | "no_condition_held"
+  | "return_outside_function"
+  | "chat_in_call"
+  | "step_limit";
+
+export interface AgentErrorInit {
+  node?: string;
+  loc?: Loc;
+  file?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error class of the runtime. When a node is concerned, `node` names it and `location`
+ * points at it (`file:line:column`), so a message reads like a compiler diagnostic.
+ */
+export class AgentError extends Error {
+  override name = "AgentError";
+  readonly code: AgentErrorCode;
+  readonly node: string | undefined;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** `file:line:column` of the node, when it has a `loc`. */
+  readonly location: string | undefined;
+  /** The message without the location prefix. */
+  readonly detail: string;
+
+  constructor(code: AgentErrorCode, detail: string, init: AgentErrorInit = {}) {
+    const location = init.loc ? `${init.file ?? "<graph>"}:${init.loc.line}:${init.loc.column}` : undefined;
+    const where = init.node === undefined ? "" : `node '${init.node}'${location ? "" : " (no source location)"}: `;
+    super(`${location ? `${location}: ` : ""}${where}${detail}`, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = code;
+    this.detail = detail;
+    this.node = init.node;
+    this.file = location ? (init.file ?? "<graph>") : undefined;
+    this.line = init.loc?.line;
+    this.column = init.loc?.column;
+    this.location = location;
+  }
+}
+
+/** An error about one node of a graph whose source file is `file`. */
+export function nodeError(code: AgentErrorCode, node: GraphNode, file: string | undefined, detail: string, cause?: unknown): AgentError {
+  return new AgentError(code, detail, { node: node.name, loc: node.loc, file, cause });
+}

@@ -1,0 +1,74 @@
+/**
+ * Memory leaves the runtime sealed with a checksum and comes back through `openMemory`, which
+ * refuses anything that is not memory, was edited outside the runtime, or belongs to another
+ * graph, and lets a conversation continue on an edited graph when every node it stands on is
+ * still there and unchanged.
+ */
+import type { JsonValue } from "../graph/types.js";
+import { AgentError } from "../errors.js";
+import type { Program } from "../engine/program.js";
+import { canonicalJson, sha256 } from "./hash.js";
+import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody } from "./types.js";
+import { memoryShapeError } from "./shape.js";
+
+export function freshMemory(program: Program): MemoryBody {
+  const { config, graph } = program;
+  return {
+    format: MEMORY_FORMAT, version: MEMORY_VERSION,
+    graph: { agent: graph.agent, hash: program.hash },
+    turn: 0, done: false,
+    stack: [{
+      scope: "main", node: "", id: "", vars: structuredClone(graph.globals) as Record<string, JsonValue>, turns: [],
+      prompt: config.defaultPrompt, userPrompt: config.defaultUserPrompt,
+    }],
+    visits: {},
+  };
+}
+
+function checksum(body: MemoryBody): string {
+  return sha256(canonicalJson(body)).slice(0, 32);
+}
+
+export function sealMemory(body: MemoryBody): Memory {
+  return { ...body, checksum: checksum(body) };
+}
+
+export function openMemory(program: Program, value: unknown): MemoryBody {
+  const file = program.file;
+  if (value === null || typeof value !== "object" || Array.isArray(value) || (value as { format?: unknown }).format !== MEMORY_FORMAT) {
+    throw new AgentError("bad_memory", `this is not conversation memory (expected an object with format "${MEMORY_FORMAT}")`);
+  }
+  const v = value as Record<string, unknown>;
+  if (v.version !== MEMORY_VERSION) {
+    throw new AgentError("bad_memory", `memory version ${JSON.stringify(v.version)} is not supported (this runtime reads version ${MEMORY_VERSION})`);
+  }
+  const shape = memoryShapeError(v);
+  if (shape) throw new AgentError("bad_memory", `corrupt memory: ${shape}`);
+  const { checksum: sum, ...body } = v as unknown as Memory;
+  if (checksum(body) !== sum) {
+    throw new AgentError("tampered_memory", "memory was changed after the runtime saved it (checksum mismatch); refusing to continue from it");
+  }
+  if (body.graph.agent !== program.graph.agent) {
+    throw new AgentError("foreign_memory", `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`);
+  }
+  if (body.graph.hash === program.hash) return body;
+  // The graph was edited: go on only if every node the stack stands on is still there, unchanged.
+  for (const frame of body.stack) {
+    if (!frame.node) continue;
+    const cn = program.nodes.get(frame.node);
+    const where = frame.function ? ` (in function '${frame.function}')` : "";
+    if (!cn) {
+      throw new AgentError("stale_memory", `the graph changed: the conversation stands on node '${frame.node}'${where}, which the graph no longer has`);
+    }
+    if (cn.id !== frame.id) {
+      throw new AgentError("stale_memory", `the graph changed: node '${frame.node}'${where}, where the conversation stands, is not what it was when the memory was saved`,
+        { node: frame.node, loc: cn.node.loc, file });
+    }
+  }
+  const bottom = body.stack[0]!;
+  const added = Object.entries(program.graph.globals).filter(([k]) => !(k in bottom.vars));
+  const stack: Frame[] = added.length
+    ? [{ ...bottom, vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars } }, ...body.stack.slice(1)]
+    : body.stack;
+  return { ...body, graph: { agent: program.graph.agent, hash: program.hash }, stack };
+}

@@ -1,0 +1,71 @@
+/**
+ * What the runtime reports, one event per step, to the `trace` sink of `reply()` / `call()`.
+ * Debugging and replay build on these: every model decision carries its prompt, its choices and
+ * the answer, every generation its messages and raw answers, every step the variables it wrote.
+ */
+import type { Action, JsonValue, Loc } from "../graph/types.js";
+import type { ChatMessage } from "../model/types.js";
+
+export interface VariableChange {
+  name: string;
+  /** Absent when the variable did not exist in the visible scopes before. */
+  before?: JsonValue;
+  after: JsonValue;
+}
+
+/** One multiple-choice question put to the model. */
+export interface Decision {
+  purpose: "transition" | "interjection";
+  prompt: string;
+  choices: string[];
+  chosen: number;
+}
+
+interface Base {
+  node: string;
+  loc: Loc | null;
+  action: Action;
+  /** Names of the running functions, `main` first. */
+  stack: string[];
+  /** Variables this step wrote in the current scope. */
+  changes: VariableChange[];
+}
+
+export type TraceEvent =
+  /** A user message arrived at the chat node the conversation was waiting at. */
+  | (Base & { kind: "user"; text: string })
+  /** chat, chat_suffix, thought, thought_qa: one model generation (with any regenerations). */
+  | (Base & {
+      kind: "generate";
+      purpose: "chat" | "thought";
+      messages: ChatMessage[];
+      /** Every raw answer, in order; more than one when a reply had to be generated again. */
+      raw: string[];
+      output: JsonValue;
+      /** chat_suffix only: how the reply came to end with the required text. */
+      suffix?: "generated" | "completed" | "fallback";
+    })
+  /** chat_exact, thought_exact. */
+  | (Base & { kind: "exact"; output: string })
+  | (Base & { kind: "code"; code: string; value: JsonValue })
+  | (Base & { kind: "prompt"; text: string })
+  /** A transition node's (empty) action. */
+  | (Base & { kind: "pass" })
+  | (Base & { kind: "call"; function: string; args: JsonValue[] })
+  /** A call skipped because a `required_revisit` state was never visited. */
+  | (Base & { kind: "skip_call"; function: string; unvisited: string[] })
+  /** `to` is the calling node, or "" when the function `agent.call()` ran has returned. */
+  | (Base & { kind: "return"; function: string; value: JsonValue; to: string; decisions: Decision[] })
+  | (Base & {
+      kind: "transition";
+      /** The transition as written (`X.*`, `$var`, a node name, …). */
+      target: string;
+      /** The node it led to. */
+      to: string;
+      /** How `to` was found from `target`. */
+      resolved: "name" | "variable" | "condition" | "history" | "visit";
+      decisions: Decision[];
+    })
+  | (Base & { kind: "quit"; decisions: Decision[] });
+
+export type TraceSink = (event: TraceEvent) => void;

@@ -1,0 +1,209 @@
+import { describe, expect, it } from "vitest";
+import { Agent, type Graph, type GraphNode, type Memory } from "@autograms/runtime";
+import { TestModel, deepFreeze, fixture, graph, pickByText, queue, roundTrip, n } from "./helpers.js";
+
+
+function tutorModel() {
+  let problem = 0;
+  return new TestModel((req) => {
+    if (req.node === "makeProblem.thought_1") return `problem ${++problem}`;
+    if (req.node === "checkAnswer.thought_1") return problem % 2 ? "correct" : "wrong";
+    return `reply of ${req.node} to ${req.messages.length} messages`;
+  }, pickByText("Yes"));
+}
+const tutorTurns = ["", "yes", "3/4", "thanks", "1/2", "ok"];
+
+describe("memory", () => {
+  it("is plain JSON: a JSON round trip at every turn changes nothing", async () => {
+    const direct: unknown[] = [];
+    const tripped: unknown[] = [];
+    for (const [out, trip] of [[direct, false], [tripped, true]] as const) {
+      const agent = new Agent(fixture("tutor"), { model: tutorModel() });
+      let memory: Memory | undefined;
+      for (const text of tutorTurns) {
+        const r = await agent.reply(text, memory && (trip ? roundTrip(memory) : memory));
+        expect(roundTrip(r.memory)).toEqual(r.memory);
+        out.push([r.reply, r.memory]);
+        memory = r.memory;
+      }
+    }
+    expect(tripped).toEqual(direct);
+  });
+
+  it("is never changed in place (frozen memory works)", async () => {
+    const agent = new Agent(fixture("tutor"), { model: tutorModel() });
+    let memory: Memory | undefined;
+    for (const text of tutorTurns) {
+      const before = memory && JSON.stringify(memory);
+      const r = await agent.reply(text, memory && deepFreeze(memory));
+      if (memory) expect(JSON.stringify(memory)).toBe(before);
+      memory = r.memory;
+    }
+  });
+
+  it("records the format, version, graph identity and turn count", async () => {
+    const agent = new Agent(fixture("tutor"), { model: tutorModel() });
+    const { memory } = await agent.reply("");
+    expect(memory).toMatchObject({ format: "autograms-memory", version: 1, graph: { agent: "FractionTutor" }, turn: 1, done: false });
+    expect(memory.graph.hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(memory.stack.at(-1)).toMatchObject({ scope: "main", node: "ask_ready" });
+  });
+
+  it("a failed turn leaves the caller's memory valid to retry from", async () => {
+    let fail = true;
+    const model = new TestModel((req) => {
+      if (req.node === "b" && fail) throw new Error("server down");
+      return "fine";
+    });
+    const g = graph([
+      n({ name: "a", action: "chat_exact", instruction: "A", transitions: ["b"] }),
+      n({ name: "b", action: "chat", instruction: "B", transitions: ["b"] }),
+    ]);
+    const agent = new Agent(g, { model, config: { modelRetries: 1, retryDelayMs: 0 } });
+    const first = await agent.reply("");
+    const saved = JSON.stringify(first.memory);
+    await expect(agent.reply("hi", first.memory)).rejects.toMatchObject({ code: "model", node: "b" });
+    expect(JSON.stringify(first.memory)).toBe(saved);
+    fail = false;
+    expect((await agent.reply("hi", first.memory)).reply).toBe("fine");
+  });
+
+  it("does not grow with steps: a loop of code nodes adds nothing between turns", async () => {
+    const g = graph([
+      n({ name: "init", action: "code", instruction: "let i = 0", transitions: ["ask"] }),
+      n({ name: "ask", action: "chat_exact", instruction: "go", transitions: ["loop"] }),
+      n({ name: "loop", action: "transition", transitions: ["loop.*"] }),
+      n({ name: "loop.a", action: "transition", boolean_condition: "i % 1000 !== 999", transitions: ["inc"] }),
+      n({ name: "loop.b", action: "transition", transitions: ["inc2"] }),
+      n({ name: "inc", action: "code", instruction: "i++", transitions: ["loop"] }),
+      n({ name: "inc2", action: "code", instruction: "i++", transitions: ["ask"] }),
+    ]);
+    const agent = new Agent(g, { model: new TestModel() });
+    let r = await agent.reply("");
+    r = await agent.reply("x", r.memory);
+    const size = JSON.stringify(r.memory).length;
+    r = await agent.reply("y", r.memory);
+    expect(r.memory.stack[0]!.vars.i).toBe(2000);
+    // one more turn: the new turn's few bytes, nothing per loop step
+    expect(JSON.stringify(r.memory).length - size).toBeLessThan(80);
+  });
+});
+
+describe("refusing memory", () => {
+  async function saved(): Promise<{ agent: Agent; memory: Memory }> {
+    const agent = new Agent(fixture("tutor"), { model: tutorModel() });
+    let memory = (await agent.reply("")).memory;
+    memory = (await agent.reply("yes", memory)).memory;
+    return { agent, memory };
+  }
+
+  it("refuses what is not memory, or a version it does not read", async () => {
+    const { agent, memory } = await saved();
+    await expect(agent.reply("x", "nonsense")).rejects.toMatchObject({ code: "bad_memory" });
+    await expect(agent.reply("x", { ...memory, format: "other" })).rejects.toThrow(/not conversation memory/);
+    await expect(agent.reply("x", { ...memory, version: 2 })).rejects.toThrow(/memory version 2 is not supported/);
+  });
+
+  it("refuses corrupt memory, saying where", async () => {
+    const { agent, memory } = await saved();
+    const broken = roundTrip(memory) as unknown as { stack: { turns: unknown }[] };
+    broken.stack[0]!.turns = "lost";
+    await expect(agent.reply("x", broken)).rejects.toThrow(/corrupt memory: stack\[0\]\.turns should be an array/);
+    const noStack = { ...roundTrip(memory), stack: [] };
+    await expect(agent.reply("x", noStack)).rejects.toMatchObject({ code: "bad_memory" });
+  });
+
+  it("refuses memory edited outside the runtime", async () => {
+    const { agent, memory } = await saved();
+    const edited = roundTrip(memory);
+    edited.stack[0]!.vars.units = ["cheating"];
+    await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
+  });
+
+  it("accepts memory whose keys were reordered (as some databases store JSON)", async () => {
+    const { agent, memory } = await saved();
+    const reorder = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(reorder) : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)])) : v;
+    expect((await agent.reply("3/4", reorder(memory))).reply).toContain("reply of doUnit.chat_");
+  });
+
+  it("refuses memory of another agent", async () => {
+    const { memory } = await saved();
+    const other = new Agent(fixture("fibonacci"), { model: new TestModel() });
+    await expect(other.reply("x", memory)).rejects.toThrow(/belongs to agent 'FractionTutor', not 'Fibonacci'/);
+  });
+});
+
+describe("resuming on an edited graph", () => {
+  const edit = (f: (g: Graph) => void): Graph => {
+    const g = fixture("tutor");
+    f(g);
+    return g;
+  };
+  async function savedAt(): Promise<Memory> {
+    const agent = new Agent(fixture("tutor"), { model: tutorModel() });
+    let memory = (await agent.reply("")).memory;
+    memory = (await agent.reply("yes", memory)).memory; // waits at doUnit.chat_1, inside doUnit
+    return memory;
+  }
+
+  it("resumes when edits elsewhere shifted every line", async () => {
+    const memory = await savedAt();
+    const g = edit((g) => {
+      for (const node of g.nodes) if (node.loc) node.loc = { ...node.loc, line: node.loc.line + 3, endLine: node.loc.endLine + 3 };
+    });
+    const r = await new Agent(g, { model: tutorModel() }).reply("3/4", memory);
+    expect(r.reply).toMatch(/^reply of doUnit\.chat_[23] /);
+    expect(r.memory.graph.hash).toBe(memory.graph.hash);
+  });
+
+  it("resumes when other nodes changed or were added, adopting new globals", async () => {
+    const memory = await savedAt();
+    const g = edit((g) => {
+      g.globals.extra = "new field";
+      g.nodes.find((x) => x.name === "main.chat_1")!.instruction = "Well done on $tmp_1 units ($extra).";
+      g.nodes.push(n({ name: "unused", action: "chat_exact", instruction: "never" }));
+    });
+    const agent = new Agent(g, { model: tutorModel() });
+    let r = await agent.reply("3/4", memory);
+    expect(r.memory.graph.hash).not.toBe(memory.graph.hash);
+    for (const text of ["thanks", "1/2", "ok"]) r = await agent.reply(text, r.memory);
+    expect(r.memory.stack[0]!.vars.extra).toBe("new field");
+  });
+
+  it("refuses when the node the conversation waits at changed, naming it and its location", async () => {
+    const memory = await savedAt();
+    const g = edit((g) => (g.nodes.find((x) => x.name === "doUnit.chat_1")!.instruction = "Give a problem: $problem"));
+    const err = await new Agent(g, { model: tutorModel() }).reply("3/4", memory).catch((e) => e);
+    expect(err).toMatchObject({ code: "stale_memory", node: "doUnit.chat_1", location: "samples/tutor/agent.ts:22:5" });
+    expect(err.message).toMatch(/node 'doUnit\.chat_1' \(in function 'doUnit'\), where the conversation stands, is not what it was/);
+  });
+
+  it("refuses when a calling node the conversation will return to is gone", async () => {
+    const memory = await savedAt();
+    const g = edit((g) => {
+      const call = g.nodes.find((x) => x.name === "main.call_1")!;
+      call.name = "main.call_renamed";
+      g.nodes.find((x) => x.name === "main.for_1.item")!.transitions = ["main.call_renamed"];
+    });
+    await expect(new Agent(g, { model: tutorModel() }).reply("3/4", memory))
+      .rejects.toThrow(/stands on node 'main\.call_1', which the graph no longer has/);
+  });
+});
+
+describe("memory size", () => {
+  it("stays within 2.5x the transcript it holds over a long conversation", async () => {
+    const g = graph([n({ name: "talk", action: "chat", instruction: "Keep talking.", transitions: ["talk"] })]);
+    const agent = new Agent(g, { model: new TestModel(queue(Array.from({ length: 300 }, (_, i) => `This is my answer number ${i}, with some more words to make it a realistic reply.`))) });
+    let memory: Memory | undefined;
+    let transcript = 0;
+    for (let i = 0; i < 300; i++) {
+      const user = `Here is user message ${i}, asking something.`;
+      const r = await agent.reply(user, memory);
+      transcript += user.length + r.reply!.length;
+      memory = r.memory;
+    }
+    expect(JSON.stringify(memory).length / transcript).toBeLessThan(2.5);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { Agent, type GraphNode, type TraceEvent } from "@autograms/runtime";
+import { TestModel, collect, graph, pickByText, n } from "./helpers.js";
+
+const loc = { line: 4, column: 2, endLine: 4, endColumn: 20 };
+
+describe("trace events", () => {
+  it("reports one event per step: actions, calls, returns, transitions, with decisions and changes", async () => {
+    const g = graph([
+      n({ name: "init", action: "code", instruction: "let n = 1", transitions: ["ask"], loc }),
+      n({ name: "ask", action: "chat", instruction: "Ask.", transitions: ["call", "ask"], transition_question: "Go on?", transition_choices: ["yes", "no"] }),
+      n({ name: "call", action: "local_function", instruction: "f(n)", assign: "r", transitions: ["quit"] }),
+      n({ name: "f", action: "thought_exact", instruction: "got $x", transitions: ["return x + 1"] }),
+    ], { functions: { f: { kind: "local_function", params: ["x"], entry: "f" } } });
+    const agent = new Agent(g, { model: new TestModel(() => "Ready?", pickByText("Yes")) });
+    const one = collect();
+    const r = await agent.reply("", undefined, { trace: one.trace });
+    expect(one.events.map((e) => [e.kind, e.node])).toEqual([["code", "init"], ["transition", "init"], ["generate", "ask"]]);
+    expect(one.events[0]).toEqual({
+      kind: "code", node: "init", loc, action: "code", stack: ["main"], code: "let n = 1", value: 1,
+      changes: [{ name: "n", after: 1 }],
+    } satisfies TraceEvent);
+    expect(one.events[2]).toMatchObject({ kind: "generate", purpose: "chat", raw: ["Ready?"], output: "Ready?",
+      messages: [{ role: "user", content: "You are an agent.\n\n\n\nInstruction for Agent: Ask.\nAgent's reply:" }] });
+
+    const two = collect();
+    const done = await agent.reply("yes", r.memory, { trace: two.trace });
+    expect(done.done).toBe(true);
+    expect(two.events.map((e) => e.kind)).toEqual(["user", "transition", "call", "exact", "return", "quit"]);
+    const [user, transition, call, exact, ret, quit] = two.events as TraceEvent[];
+    expect(user).toMatchObject({ node: "ask", text: "yes", changes: [{ name: "_last_user_reply", before: "", after: "yes" }] });
+    expect(transition).toMatchObject({ target: "call", to: "call", resolved: "name",
+      decisions: [{ purpose: "transition", choices: ["Yes", "No"], chosen: 0 }] });
+    expect(transition!.kind === "transition" && transition.decisions[0]!.prompt).toContain("Go on? (Yes or No)");
+    expect(call).toMatchObject({ function: "f", args: [1], stack: ["main", "f"] });
+    expect(exact).toMatchObject({ node: "f", output: "got 1", stack: ["main", "f"] });
+    expect(ret).toMatchObject({ function: "f", value: 2, to: "call", stack: ["main", "f"] });
+    expect(quit).toMatchObject({ node: "call", stack: ["main"] });
+  });
+
+  it("reports how wildcard and visit targets were resolved", async () => {
+    const g = graph([
+      n({ name: "v", action: "code", instruction: "let to = 'w'", transitions: ["$to"] }),
+      n({ name: "w", action: "transition", transitions: ["c.*"] }),
+      n({ name: "c.a", action: "transition", boolean_condition: "false", transitions: ["x.n"] }),
+      n({ name: "c.b", action: "transition", transitions: ["x.n"] }),
+      n({ name: "x.1", action: "chat_exact", instruction: "one" }),
+    ]);
+    const { events, trace } = collect();
+    await new Agent(g, { model: new TestModel() }).reply("", undefined, { trace });
+    expect(events.filter((e) => e.kind === "transition").map((e) => e.kind === "transition" && [e.target, e.to, e.resolved])).toEqual([
+      ["$to", "w", "variable"], ["c.*", "c.b", "condition"], ["x.n", "x.1", "visit"],
+    ]);
+  });
+
+  it("costs nothing when no sink listens (same replies, same memory)", async () => {
+    const g = graph([n({ name: "a", action: "chat_exact", instruction: "hi", transitions: ["a"] })]);
+    const agent = new Agent(g, { model: new TestModel() });
+    const plain = await agent.reply("");
+    const traced = await agent.reply("", undefined, { trace: () => {} });
+    expect(traced).toEqual(plain);
+  });
+});
