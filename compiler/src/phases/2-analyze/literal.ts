@@ -72,6 +72,13 @@ export function propertyKey(name: TS.PropertyName): string | null {
   return null;
 }
 
+/** The field or method name of `this.name` (also `(this as any).name`), else null. */
+export function thisMember(node: TS.Node): string | null {
+  const ts = typescript();
+  if (!ts.isPropertyAccessExpression(node) || !ts.isIdentifier(node.name)) return null;
+  return skipTypeWrappers(node.expression).kind === ts.SyntaxKind.ThisKeyword ? node.name.text : null;
+}
+
 /** Strips what only the type checker sees: parentheses, `as`, `satisfies`, `!`, `<T>x`. */
 export function skipTypeWrappers(node: TS.Expression): TS.Expression {
   const ts = typescript();

@@ -1,6 +1,7 @@
 import type TS from "typescript";
 import { typescript } from "../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, report, type FunctionContext } from "./context.js";
+import { thisMember } from "./literal.js";
 
 /** Prefixes of the variables the compiler introduces (hoisted values, loop counters). */
 export const TEMP_PREFIX = "_tmp_";
@@ -40,8 +41,7 @@ export function analyzeScope(ctx: FunctionContext): void {
     else for (const element of binding.elements) if (!ts.isOmittedExpression(element)) declareBinding(element.name);
   };
 
-  const checkThisAccess = (access: TS.PropertyAccessExpression) => {
-    const name = access.name.text;
+  const checkThisAccess = (access: TS.PropertyAccessExpression, name: string) => {
     // Calls are checked where they are analyzed, with their arguments.
     if (ctx.agent.methods.has(name) || (ts.isCallExpression(access.parent) && access.parent.expression === access)) return;
     const write = isWriteTarget(access);
@@ -64,8 +64,9 @@ export function analyzeScope(ctx: FunctionContext): void {
   // Callbacks (arrow functions passed to map, filter, ...) run inside one code node: their
   // parameters and locals are the evaluator's, not the function's.
   const visit = (node: TS.Node, inCallback: boolean): void => {
-    if (ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword) {
-      checkThisAccess(node);
+    const member = thisMember(node);
+    if (member !== null) {
+      checkThisAccess(node as TS.PropertyAccessExpression, member);
       return;
     }
     if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {

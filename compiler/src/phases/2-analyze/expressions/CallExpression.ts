@@ -3,9 +3,9 @@ import type { JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeStmt, Simple } from "../ir.js";
-import { skipTypeWrappers } from "../literal.js";
+import { skipTypeWrappers, thisMember } from "../literal.js";
 import { expressionValue } from "./code.js";
-import { readFields } from "./ObjectLiteralExpression.js";
+import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
 
 export type AgentCallKind = "exec_node" | "shorthand" | "method";
@@ -14,7 +14,7 @@ export type AgentCallKind = "exec_node" | "shorthand" | "method";
 export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): AgentCallKind | null {
   const ts = typescript();
   const callee = skipTypeWrappers(node.expression);
-  if (ts.isPropertyAccessExpression(callee) && callee.expression.kind === ts.SyntaxKind.ThisKeyword) return "method";
+  if (thisMember(callee) !== null) return "method";
   if (!ts.isIdentifier(callee)) return null;
   const exported = ctx.agent.api.get(callee.text);
   if (exported === "exec_node") return "exec_node";
@@ -44,7 +44,7 @@ interface Made {
 function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
   const ts = typescript();
   const callee = skipTypeWrappers(node.expression) as TS.PropertyAccessExpression;
-  const name = callee.name.text;
+  const name = thisMember(callee)!;
   const method = ctx.agent.methods.get(name);
   const args: string[] = [];
   for (const arg of node.arguments) {
@@ -80,8 +80,8 @@ function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple
   }
   const read = readFields(object, ctx, prelude, []);
   const action = typeof read.fields.action === "string" ? read.fields.action : undefined;
-  if (action === undefined && !("action" in read.at)) report(ctx, "missing_field", "exec_node() needs an action", object);
-  return finish({ action: action ?? "transition", ...read.fields }, read.at, action ?? "exec_node", "exec_node", node, ctx);
+  if (!read.written.has("action")) report(ctx, "missing_field", "exec_node() needs an action", object);
+  return finish({ action: action ?? "transition", ...read.fields }, read, action ?? "exec_node", "exec_node", node, ctx);
 }
 
 function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
@@ -99,22 +99,21 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Simpl
       report(ctx, "non_literal_field", `the instruction must be a string or template literal; insert run-time values with \${...} placeholders`, instructionArg);
     }
   }
-  let read = { fields: {} as Record<string, JsonValue>, at: {} as Record<string, TS.Node> };
+  let read: ReadFields = { fields: {}, written: new Set(), at: {} };
   if (options) {
     const object = skipTypeWrappers(options);
     if (ts.isObjectLiteralExpression(object)) read = readFields(object, ctx, prelude, ["action", "instruction"]);
     else report(ctx, "non_literal_field", `the options of ${exported}() must be an object literal of node fields`, options);
   }
-  return finish({ action, instruction: instruction ?? "", ...read.fields }, read.at, action, exported, node, ctx);
+  return finish({ action, instruction: instruction ?? "", ...read.fields }, read, action, exported, node, ctx);
 }
 
 /** Checks that concern several fields at once, and takes out the name. */
-function finish(all: Record<string, JsonValue>, at: Record<string, TS.Node>, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
+function finish(all: Record<string, JsonValue>, { at, written }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
   const { name, ...rest } = all;
   const fields = rest as NodeFieldsIR;
-  if (fields.action !== "transition" && fields.instruction === undefined) {
+  if (fields.action !== "transition" && fields.instruction === undefined && !written.has("instruction")) {
     report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, node);
-    fields.instruction = "";
   }
   const transitions = fields.transitions ?? ["next"];
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "'transitions' needs at least one target", at.transitions!);

@@ -9,6 +9,8 @@ import { textOf } from "./TemplateExpression.js";
 
 export interface ReadFields {
   fields: Record<string, JsonValue>;
+  /** Every field written, valid or not (so a bad value is not also reported missing). */
+  written: Set<string>;
   /** Where each field was written, for diagnostics about it. */
   at: Record<string, TS.Node>;
 }
@@ -20,7 +22,7 @@ export interface ReadFields {
  */
 export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Simple[], fixed: string[]): ReadFields {
   const ts = typescript();
-  const result: ReadFields = { fields: {}, at: {} };
+  const result: ReadFields = { fields: {}, written: new Set(), at: {} };
   for (const property of object.properties) {
     if (!ts.isPropertyAssignment(property)) {
       report(ctx, "non_literal_field", "node fields are written 'field: value' with a literal value", property);
@@ -33,6 +35,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       report(ctx, "unknown_field", `'${property.name.getText(ctx.agent.file)}' is not a node field${known}`, property.name);
       continue;
     }
+    result.written.add(key);
     const value = fieldValue(key, type, property.initializer, ctx, prelude);
     if (value !== undefined) {
       result.fields[key] = value;
@@ -46,6 +49,11 @@ function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: Func
   if (type === "text") {
     const text = textOf(node, ctx, prelude);
     if (text === null) {
+      const literal = literalValue(node);
+      if (!isNotLiteral(literal)) {
+        report(ctx, "invalid_field_value", `'${key}' must be a string`, node);
+        return undefined;
+      }
       report(ctx, "non_literal_field", `'${key}' must be a string or template literal; insert run-time values with \${...} placeholders`, node);
       return undefined;
     }

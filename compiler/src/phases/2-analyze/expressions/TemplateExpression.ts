@@ -2,7 +2,7 @@ import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, keyOf, loc, type FunctionContext } from "../context.js";
 import type { Simple } from "../ir.js";
-import { skipTypeWrappers } from "../literal.js";
+import { skipTypeWrappers, thisMember } from "../literal.js";
 import { analyzeExpression, checkHasValue } from "./code.js";
 import { tempName } from "./temp.js";
 
@@ -39,10 +39,8 @@ function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, pr
   const ts = typescript();
   const inner = skipTypeWrappers(expression);
   if (ts.isIdentifier(inner) && ctx.locals.has(inner.text)) return inner.text;
-  if (ts.isPropertyAccessExpression(inner) && inner.expression.kind === ts.SyntaxKind.ThisKeyword &&
-    (ctx.agent.fields.has(inner.name.text) || AUTOMATIC_VARIABLES.has(inner.name.text))) {
-    return inner.name.text;
-  }
+  const member = thisMember(inner);
+  if (member !== null && (ctx.agent.fields.has(member) || AUTOMATIC_VARIABLES.has(member))) return member;
   const analyzed = analyzeExpression(expression, ctx);
   const temp = tempName(ctx, keyOf(ctx, expression));
   prelude.push(...analyzed.prelude);

@@ -2,7 +2,7 @@ import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
 import { keyOf, report, type FunctionContext } from "../context.js";
 import type { Expr, NodeStmt, Simple } from "../ir.js";
-import { skipTypeWrappers } from "../literal.js";
+import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
 import { tempName } from "./temp.js";
 
@@ -73,8 +73,9 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Simple[]
         prelude.push(...hoisted.prelude, { ...hoisted.node, assign: temp });
         return factory.createIdentifier(temp);
       }
-      if (ts.isPropertyAccessExpression(node) && node.expression.kind === ts.SyntaxKind.ThisKeyword) {
-        const name = node.name.text;
+      const member = thisMember(node);
+      if (member !== null) {
+        const name = member;
         if (agent.methods.has(name)) {
           report(ctx, "not_a_method", `'this.${name}' used as a value: agent functions can only be called, 'this.${name}(...)'`, node);
         }

@@ -3,7 +3,7 @@ import { typescript } from "../../1-parse/typescript.js";
 import { analyzeExpression, checkHasValue, printCode, valueOf } from "../expressions/code.js";
 import { keyOf, loc, type FunctionContext } from "../context.js";
 import type { Simple, Stmt } from "../ir.js";
-import { skipTypeWrappers } from "../literal.js";
+import { skipTypeWrappers, thisMember } from "../literal.js";
 
 /**
  * `target = value` as nodes: when the value is one agent call and the target a variable, the
@@ -43,6 +43,5 @@ function variableName(target: TS.Expression | TS.BindingName): string | null {
   if (ts.isObjectBindingPattern(target) || ts.isArrayBindingPattern(target)) return null;
   const inner = skipTypeWrappers(target);
   if (ts.isIdentifier(inner)) return inner.text;
-  if (ts.isPropertyAccessExpression(inner) && inner.expression.kind === ts.SyntaxKind.ThisKeyword) return inner.name.text;
-  return null;
+  return thisMember(inner);
 }

@@ -43,18 +43,17 @@ export function visitStatement(node: TS.Statement, ctx: FunctionContext, out: St
   else if (ts.isBlock(node)) visitBlock(node, ctx, out, labels);
   else if (ts.isLabeledStatement(node)) visitLabeledStatement(node, ctx, out, labels);
   else if (ts.isEmptyStatement(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
-  else report(ctx, "unsupported_syntax", `${describe(node)} is not supported in an agent`, node);
+  else report(ctx, "unsupported_syntax", unsupported(node), node);
 }
 
-function describe(node: TS.Statement): string {
+function unsupported(node: TS.Statement): string {
   const ts = typescript();
-  if (ts.isTryStatement(node)) return "try/catch";
-  if (ts.isThrowStatement(node)) return "throw";
-  if (ts.isFunctionDeclaration(node)) return "a nested function declaration (make it a method, or import it from a module as a tool)";
-  if (ts.isClassDeclaration(node)) return "a class declaration inside a method";
-  if (ts.isWithStatement(node)) return "with";
-  if (ts.isDebuggerStatement(node)) return "debugger (use 'autograms debug' breakpoints)";
-  if (ts.isEnumDeclaration(node)) return "an enum";
-  if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return "an import inside a method";
-  return `the statement '${ts.SyntaxKind[node.kind]}'`;
+  if (ts.isTryStatement(node)) return "try/catch is not supported in an agent: a tool can catch its own errors";
+  if (ts.isThrowStatement(node)) return "throw is not supported in an agent: end the conversation with a transition to 'quit'";
+  if (ts.isFunctionDeclaration(node)) return "a function declared inside a method is not supported: make it a method, or import it from a module as a tool";
+  if (ts.isClassDeclaration(node)) return "a class declared inside a method is not supported";
+  if (ts.isWithStatement(node)) return "'with' is not supported in an agent";
+  if (ts.isDebuggerStatement(node)) return "'debugger' is not supported in an agent: set breakpoints with 'autograms debug'";
+  if (ts.isEnumDeclaration(node)) return "an enum is not supported in an agent: use string literals";
+  return `the statement '${ts.SyntaxKind[node.kind]}' is not supported in an agent`;
 }

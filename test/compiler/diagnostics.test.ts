@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { compile, formatDiagnostics, DIAGNOSTICS } from "@autograms/compiler";
+import { compileOk, fixturesDir } from "./support/compile.js";
+
+const header = `import { Autogram, chat, func, globalFunction } from "@autograms/runtime";\n`;
+
+describe("the diagnostics catalogue", () => {
+  it("has a fixture reporting each error code (all but internal_error, which no input should reach)", () => {
+    const reported = new Set<string>();
+    for (const dir of readdirSync(fixturesDir)) {
+      const file = `${fixturesDir}/${dir}/expected.errors.txt`;
+      if (!existsSync(file)) continue;
+      for (const m of readFileSync(file, "utf8").matchAll(/ - (?:error|warning) ([a-z_]+):/g)) reported.add(m[1]!);
+    }
+    const errors = Object.entries(DIAGNOSTICS).filter(([code, d]) => d.severity === "error" && code !== "internal_error").map(([code]) => code);
+    expect(errors.filter((code) => !reported.has(code))).toEqual([]);
+    expect([...reported].filter((code) => !(code in DIAGNOSTICS))).toEqual([]);
+  });
+
+  it("reports every problem, not only the first, in source order", () => {
+    const { diagnostics } = compile(`${header}
+export default class A extends Autogram {
+  main() {
+    this.nope();
+    chat("x", { name: "next" });
+    this.other(1, 2, 3);
+  }
+  other(a: number) {}
+}`, { fileName: "a.ts" });
+    expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(["5:unknown_method", "6:invalid_node_name", "7:argument_count"]);
+  });
+
+  it("warns, and still compiles, when a @func writes a field (the write is dropped on return)", () => {
+    const source = `${header}
+export default class A extends Autogram {
+  count = 0;
+  main() { this.bump(); }
+  @func bump() { this.count += 1; }
+}`;
+    const { graph, diagnostics } = compile(source, { fileName: "a.ts" });
+    expect(graph).not.toBeNull();
+    expect(diagnostics).toMatchObject([{ code: "global_write_dropped", severity: "warning", line: 6, column: 18 }]);
+    expect(formatDiagnostics(diagnostics, source)).toContain("a.ts:6:18 - warning global_write_dropped:");
+  });
+
+  it("gives each diagnostic the file, a 1-based start and an end", () => {
+    const { diagnostics } = compile(`${header}export default class A extends Autogram {\n  main() {\n    chat(\`\${this.missing}\`);\n  }\n}\n`, { fileName: "dir/a.ts" });
+    expect(diagnostics).toEqual([{
+      code: "unknown_member", severity: "error", message: "the agent class has no field or method 'missing'",
+      file: "dir/a.ts", line: 4, column: 18, endLine: 4, endColumn: 25,
+    }]);
+  });
+
+  it("formats tsc-style with a code frame that marks the range", () => {
+    const source = `${header}export default class A extends Autogram {\n  main() {\n    this.greet();\n  }\n}\n`;
+    const text = formatDiagnostics(compile(source, { fileName: "agent.ts" }).diagnostics, source);
+    expect(text).toBe([
+      "agent.ts:4:10 - error unknown_method: the agent class has no method 'greet'",
+      "  3 |   main() {",
+      "> 4 |     this.greet();",
+      "    |          ^^^^^",
+      "  5 |   }",
+      "",
+    ].join("\n"));
+  });
+
+  it("accepts what the agent language allows without a word", () => {
+    compileOk(`${header}
+export default class A extends Autogram {
+  topic = "x";
+  main() { this.share(); }
+  @globalFunction share() { this.topic = "y"; chat(\`\${this.topic} \${this._last_user_reply}\`); }
+}`);
+  });
+});
