@@ -19,22 +19,43 @@ export interface Evaluation {
   variables: Record<string, JsonValue>;
 }
 
-const CACHE_SIZE = 1_000;
-const cache = new Map<string, CompiledProgram>();
+/**
+ * Compiled code, cached by its text (and by the limits that shape parsing, when they are not the
+ * defaults). Two generations make a cheap LRU: a full young generation becomes the old one, and
+ * a hit in the old generation moves the entry back to the young. A text is admitted on its
+ * second sighting only, so code seen once (say, generated per turn) does not crowd the cache.
+ */
+const GENERATION_SIZE = 500;
+let young = new Map<string, CompiledProgram>();
+let old = new Map<string, CompiledProgram>();
+let seenYoung = new Set<string>();
+let seenOld = new Set<string>();
 
-/** Compiled code, cached by its text (and by the limits that shape parsing, when they are not the defaults). */
 function programOf(code: string, limits: Readonly<SandboxLimits>): CompiledProgram {
   const key = limits.maxDepth === DEFAULT_LIMITS.maxDepth && limits.maxSourceLength === DEFAULT_LIMITS.maxSourceLength
     && limits.maxBigIntBits === DEFAULT_LIMITS.maxBigIntBits
     ? code
     : `${limits.maxDepth}:${limits.maxSourceLength}:${limits.maxBigIntBits}:${code}`;
-  let program = cache.get(key);
+  let program = young.get(key);
+  if (program !== undefined) return program;
+  program = old.get(key);
   if (program === undefined) {
     if (typeof code !== "string") throw new SandboxError("type", "the code must be a string");
     program = compileProgram(parse(code, limits), code, limits.maxDepth);
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(key, program);
+    if (!seenYoung.has(key) && !seenOld.has(key)) {
+      if (seenYoung.size >= 4 * GENERATION_SIZE) {
+        seenOld = seenYoung;
+        seenYoung = new Set();
+      }
+      seenYoung.add(key);
+      return program;
+    }
   }
+  if (young.size >= GENERATION_SIZE) {
+    old = young;
+    young = new Map();
+  }
+  young.set(key, program);
   return program;
 }
 

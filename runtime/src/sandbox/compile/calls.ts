@@ -105,7 +105,7 @@ function methodCall(c: Compiler, node: ast.Call, callee: ast.Member, inChain: bo
         const value = getMember(receiver, k);
         if (value === null || value === undefined) return SHORT;
       }
-      throw typeError(`${text} is not a function`);
+      throw typeError(`${text()} is not a function`);
     }
     const values = args(ctx, frame);
     ctx.pos = start;

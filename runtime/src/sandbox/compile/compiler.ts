@@ -80,9 +80,14 @@ export class Compiler {
     return binder;
   }
 
-  text(node: { start: number; end: number }): string {
-    const text = this.source.slice(node.start, node.end);
-    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  /** The text of a node, for messages: computed only when a message needs it. */
+  text(node: { start: number; end: number }): () => string {
+    const { source } = this;
+    const { start, end } = node;
+    return () => {
+      const text = source.slice(start, end);
+      return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+    };
   }
 
   error(kind: "syntax" | "unsupported" | "type" | "reference", message: string, node: { start: number }): SandboxError {

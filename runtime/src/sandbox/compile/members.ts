@@ -81,9 +81,9 @@ function compileMember(c: Compiler, node: ast.Member, inChain: boolean): Thunk {
 }
 
 /** `xs.map` without a call would be a host function escaping as a value: refused. */
-function checkNotMethod(object: Value, key: string | number, text: string): void {
+function checkNotMethod(object: Value, key: string | number, text: () => string): void {
   if (typeof key !== "string" || object === null || object === undefined) return;
-  if (methodsOf(object)?.has(key)) throw typeError(`${text} is a method: it can only be called, as in ${text}(...)`);
+  if (methodsOf(object)?.has(key)) throw typeError(`${text()} is a method: it can only be called, as in ${text()}(...)`);
 }
 
 function namespaceConstant(c: Compiler, node: ast.Member): Thunk {

@@ -81,7 +81,8 @@ class Lexer {
       const token = index >= 0 ? this.tokens[index]! : undefined;
       throw this.error(token ? `'${token.value}' is never closed` : "unterminated template literal", token?.start ?? src.length);
     }
-    this.tokens.push({ type: "eof", value: "", start: src.length, end: src.length, newline: true });
+    this.newline = true;
+    this.push({ type: "eof", value: "", start: src.length, end: src.length });
     return this.tokens;
   }
 
@@ -90,9 +91,12 @@ class Lexer {
   }
 
   private push(token: Omit<Token, "newline">): void {
-    (token as Token).newline = this.newline;
+    // One object shape for every token keeps the parser's property reads monomorphic.
+    this.tokens.push({
+      type: token.type, value: token.value, start: token.start, end: token.end, newline: this.newline,
+      number: token.number, bigint: token.bigint, head: token.head, tail: token.tail, close: undefined,
+    });
     this.newline = false;
-    this.tokens.push(token as Token);
   }
 
   private skipSpace(): void {
@@ -163,7 +167,8 @@ class Lexer {
       }
     }
     const isBig = src.charCodeAt(this.pos) === 110;
-    const text = src.slice(start, this.pos).replace(/_/g, "");
+    const raw = src.slice(start, this.pos);
+    const text = raw.includes("_") ? raw.replace(/_/g, "") : raw;
     if (isBig) this.pos++;
     const next = src.charCodeAt(this.pos);
     if (isAsciiIdPart(next) || next === 92 || next === 46 && isBig) {
@@ -315,7 +320,8 @@ class Lexer {
     const ch = src[start]!;
     const candidates = PUNCT_BY_CHAR.get(ch);
     let value: string | undefined;
-    if (candidates !== undefined) {
+    if (candidates !== undefined && candidates.length === 1) value = candidates[0];
+    else if (candidates !== undefined) {
       for (const p of candidates) {
         if (src.startsWith(p, start)) {
           value = p;
@@ -332,7 +338,6 @@ class Lexer {
     }
     this.pos += value.length;
     const index = this.tokens.length;
-    const token: Omit<Token, "newline"> = { type: "punct", value, start, end: this.pos };
     if (value === "(" || value === "[" || value === "{") {
       this.open.push(index);
     } else if (value === ")" || value === "]" || value === "}") {
@@ -343,6 +348,6 @@ class Lexer {
       }
       this.tokens[opener]!.close = index;
     }
-    this.push(token);
+    this.push({ type: "punct", value, start, end: this.pos });
   }
 }

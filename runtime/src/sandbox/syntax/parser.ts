@@ -70,7 +70,7 @@ class Parser {
   private i = 0;
   private depth = 0;
   /** Expressions written inside parentheses (they may mix `??` with `||`, or put `-x` under `**`). */
-  private readonly parenthesized = new WeakSet<Expression>();
+  private parenthesizedSet: Set<Expression> | null = null;
 
   constructor(private readonly tokens: Token[], private readonly maxDepth: number) {}
 
@@ -82,6 +82,10 @@ class Parser {
     }
     if (body.length === 0) throw this.error("empty code", this.peek());
     return { kind: "Program", body, start: 0, end: length };
+  }
+
+  private isParenthesized(expression: Expression): boolean {
+    return this.parenthesizedSet !== null && this.parenthesizedSet.has(expression);
   }
 
   // Tokens.
@@ -274,7 +278,7 @@ class Parser {
       if (token.value === "instanceof") throw this.unexpected(token);
       this.next();
       const operator = token.value;
-      if (operator === "**" && left.kind === "Unary" && !this.parenthesized.has(left)) {
+      if (operator === "**" && left.kind === "Unary" && !this.isParenthesized(left)) {
         throw this.error("put the unary expression in parentheses before '**'", token);
       }
       const right = this.binary(operator === "**" ? precedence : precedence + 1);
@@ -289,7 +293,7 @@ class Parser {
   }
 
   private checkNullishMix(operator: string, operand: Expression, token: Token): void {
-    if (operand.kind !== "Logical" || this.parenthesized.has(operand)) return;
+    if (operand.kind !== "Logical" || this.isParenthesized(operand)) return;
     if ((operator === "??") !== (operand.operator === "??")) {
       throw this.error("'??' cannot be mixed with '&&' or '||' without parentheses", token);
     }
@@ -303,7 +307,7 @@ class Parser {
       || (token.type === "name" && (token.value === "typeof" || token.value === "void" || token.value === "delete"))) {
       this.next();
       const argument = this.unary();
-      if (token.value === "delete" && (argument.kind !== "Member" || this.parenthesized.has(argument))) {
+      if (token.value === "delete" && (argument.kind !== "Member" || this.isParenthesized(argument))) {
         throw this.error("'delete' applies to a property only, as in 'delete obj.key'", token);
       }
       result = { kind: "Unary", operator: token.value as "-", argument, start: token.start, end: this.end() };
@@ -401,7 +405,7 @@ class Parser {
           if (this.is(")")) throw this.unexpected(this.peek());
           const inner = this.expression();
           const close = this.expect(")");
-          this.parenthesized.add(inner);
+          (this.parenthesizedSet ??= new Set()).add(inner);
           inner.start = token.start;
           inner.end = close.end;
           return inner;
@@ -588,7 +592,7 @@ class Parser {
 
   /** The target of `+=` and the like, and of `++` / `--`: a name or a property. */
   private toSimpleTarget(expression: Expression): Identifier | Extract<Expression, { kind: "Member" }> {
-    if ((expression.kind === "Identifier" || expression.kind === "Member") && !this.parenthesized.has(expression)) return expression;
+    if ((expression.kind === "Identifier" || expression.kind === "Member") && !this.isParenthesized(expression)) return expression;
     throw new SandboxError("syntax", "invalid assignment target", { offset: expression.start });
   }
 
@@ -628,7 +632,7 @@ class Parser {
   }
 
   private toPatternElement(expression: Expression): Pattern {
-    if (expression.kind === "Assign" && expression.operator === "=" && !this.parenthesized.has(expression)) {
+    if (expression.kind === "Assign" && expression.operator === "=" && !this.isParenthesized(expression)) {
       return { kind: "DefaultPattern", target: expression.target, fallback: expression.value, start: expression.start, end: expression.end };
     }
     return this.toPattern(expression);
