@@ -9,12 +9,15 @@ type CodeFrameColumns = (source: string, location: CodeFrameLocation, options?: 
 
 let codeFrameColumns: CodeFrameColumns | undefined;
 
+/** Any diagnostic with a position in a text: the compiler's, and others' (the spreadsheet importer's). */
+export type FormattableDiagnostic = Omit<Diagnostic, "code"> & { code: string };
+
 /**
  * Diagnostics as tsc prints them, each with a code frame of the source:
  *
  *     agent.ts:12:5 - error unknown_method: the agent class has no method 'ask'
  */
-export function formatDiagnostics(diagnostics: readonly Diagnostic[], sourceText: string, options: { color?: boolean } = {}): string {
+export function formatDiagnostics(diagnostics: readonly FormattableDiagnostic[], sourceText: string, options: { color?: boolean } = {}): string {
   codeFrameColumns ??= (createRequire(import.meta.url)("@babel/code-frame") as { codeFrameColumns: CodeFrameColumns }).codeFrameColumns;
   const frame = codeFrameColumns;
   return diagnostics.map((d) => {
