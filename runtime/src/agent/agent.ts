@@ -70,7 +70,7 @@ export class Agent {
     this.tools = Object.fromEntries(Object.entries(options.tools ?? {}).map(([name, fn]) => [name, copyingArguments(fn)]));
     const { maxSteps, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
-      config: this.config, limits, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, toolNames: Object.keys(this.tools),
+      config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, toolNames: Object.keys(this.tools),
     });
   }
 

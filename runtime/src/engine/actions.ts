@@ -4,11 +4,11 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
-import { assignOutput, changesOf, event, fail, nodeOf, result, type Env } from "./env.js";
+import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import { evaluateOrHandOver } from "./continuations.js";
 import type { CompiledNode } from "./program.js";
 import { buildChatMessages } from "./prompt.js";
-import { lookupVar, top, visibleTurns, withTop } from "./scope.js";
+import { frameWith, lookupVar, memoryWith, top, visibleTurns, withTop } from "./scope.js";
 import type { Phase, RunState, StepResult } from "./state.js";
 import { fitSuffix, hasBannedPhrase } from "./suffix.js";
 import { renderTemplate, type Template } from "./template.js";
@@ -23,7 +23,7 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
   if (cn.chat && state.mode === "call") {
     throw fail(env, node, "chat_in_call", "agent.call() reached a chat node; a function run by call() may not talk to the user");
   }
-  state = { ...state, steps, mem: countVisit(env, state.mem, name), decisions: [] };
+  state = moved(state, countVisit(env, state.mem, name), state.phase, state.pending, [], steps);
   switch (node.action) {
     case "chat":
     case "chat_suffix":
@@ -40,7 +40,7 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
     case "global_function":
       return call(env, state, cn);
     case "transition":
-      return result(leave(state, node, null), event(env, state.mem, node, { kind: "pass" }));
+      return result(leave(state, node, null), env.tracing ? event(env, state.mem, node, { kind: "pass" }) : null);
     case "set_prompt":
     case "append_prompt":
     case "set_user_prompt":
@@ -52,12 +52,12 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
 /** Only nodes some transition or call consults have their visits counted. */
 function countVisit(env: Env, mem: MemoryBody, name: string): MemoryBody {
   if (!env.program.tracked.has(name)) return mem;
-  return { ...mem, visits: { ...mem.visits, [name]: (mem.visits[name] ?? 0) + 1 } };
+  return memoryWith(mem, mem.stack, { ...mem.visits, [name]: (mem.visits[name] ?? 0) + 1 });
 }
 
 /** The node is done with `output` (already assigned); next, its transitions. */
 export function leave(state: RunState, node: GraphNode, output: JsonValue, mem = state.mem): RunState {
-  return { ...state, mem: assignOutput(mem, node, output), phase: { kind: "route", node: node.name, output, interject: false } };
+  return moved(state, assignOutput(mem, node, output), { kind: "route", node: node.name, output, interject: false });
 }
 
 export function render(env: Env, state: RunState, node: GraphNode, template: Template | undefined, field = "instruction"): string {
@@ -87,7 +87,7 @@ function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
     instruction, config: env.program.config, nodeNamed: (n) => env.program.nodes.get(n)?.node,
   });
   const phase: Phase = { kind: "generating", node: node.name, instruction: text, messages, attempt: 1, raw: [] };
-  return result({ ...state, phase }, null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages });
+  return result(moved(state, state.mem, phase), null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages });
 }
 
 /** The model answered; keep the answer, or ask again when it is unusable and attempts remain. */
@@ -110,7 +110,7 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
   }
   if ((banned || (node.action === "chat_suffix" && !suffix)) && canRetry) {
     const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
-    return result({ ...state, phase: again }, null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages: phase.messages });
+    return result(moved(state, state.mem, again), null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages: phase.messages });
   }
   const retained = !cn.chat || !state.pending;
   const modelInstruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
@@ -141,31 +141,33 @@ function finishTurn(
   const frame = top(mem);
   const extra: Record<string, JsonValue> = state.pending !== null ? { _last_user_reply: state.pending } : {};
   const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
-  mem = withTop(mem, { ...frame, turns: [...frame.turns, turn] });
+  mem = withTop(mem, frameWith(frame, frame.vars, [...frame.turns, turn]));
   mem = assignOutput(mem, node, output, extra);
   if (!cn.chat) {
-    const next: RunState = { ...state, mem, pending: null, phase: { kind: "route", node: node.name, output, interject: false } };
+    const next = moved(state, mem, { kind: "route", node: node.name, output, interject: false }, null);
     return result(next, ev(mem, changes));
   }
   // The conversation moved on: no function may give an older message back to its caller now.
   const stack = mem.stack.map(withoutCarried);
-  stack[stack.length - 1] = { ...stack[stack.length - 1]!, node: node.name, id: cn.id };
-  mem = { ...mem, stack };
-  const next: RunState = { ...state, mem, pending: null, phase: { kind: "waiting", node: node.name } };
+  const last = stack[stack.length - 1]!;
+  stack[stack.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
+  mem = memoryWith(mem, stack);
+  const next = moved(state, mem, { kind: "waiting", node: node.name }, null);
   return result(next, ev(mem, changes), { kind: "reply", text: agent });
 }
 
 function withoutCarried(frame: Frame): Frame {
   if (frame.carried === undefined) return frame;
-  const { carried: _carried, ...rest } = frame;
-  return rest;
+  const f = frameWith(frame, frame.vars);
+  delete f.carried;
+  return f;
 }
 
 function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const text = render(env, state, node, cn.text);
   const frame = top(state.mem);
-  const updated = { ...frame };
+  const updated = frameWith(frame, frame.vars);
   switch (node.action) {
     case "set_prompt": updated.prompt = text; break;
     case "append_prompt": updated.prompt = `${frame.prompt}\n${text}`; break;
@@ -173,7 +175,7 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
     case "append_user_prompt": updated.userPrompt = `${frame.userPrompt}\n${text}`; break;
   }
   const mem = withTop(state.mem, updated);
-  return result(leave(state, node, null, mem), event(env, mem, node, { kind: "prompt", text }));
+  return result(leave(state, node, null, mem), env.tracing ? event(env, mem, node, { kind: "prompt", text }) : null);
 }
 
 /** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
@@ -181,7 +183,7 @@ function call(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const unvisited = (node.required_revisit ?? []).filter((s) => !state.mem.visits[s]);
   if (unvisited.length) {
-    return result(leave(state, node, null), event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }));
+    return result(leave(state, node, null), env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }) : null);
   }
   return evaluateOrHandOver(env, state, node, cn.call!.args, { kind: "args", node: node.name }, "arguments");
 }

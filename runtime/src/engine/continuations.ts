@@ -5,16 +5,16 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody } from "../memory/types.js";
-import { assignOutput, changesOf, event, fail, nodeOf, result, type Env } from "./env.js";
+import { changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
 import { conditionChain, returnFrom, take } from "./route.js";
-import { top, visibleFrom, visibleVars } from "./scope.js";
+import { frameWith, memoryWith, top, visibleFrom, visibleVars } from "./scope.js";
 import type { Continuation, RunState, StepResult } from "./state.js";
 
 export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
   const variables = visibleVars(state.mem.stack);
   if (env.program.usesTool(code)) {
-    return result({ ...state, phase: { kind: "evaluating", then } }, null, { kind: "evaluate", node: node.name, code, variables });
+    return result(moved(state, state.mem, { kind: "evaluating", then }), null, { kind: "evaluate", node: node.name, code, variables });
   }
   return resumeEvaluation(env, state, then, evaluateNow(env, node, code, variables, what));
 }
@@ -22,22 +22,21 @@ export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, c
 export function resumeEvaluation(env: Env, state: RunState, then: Continuation, r: Evaluation): StepResult {
   const cn = nodeOf(env, then.node);
   const node = cn.node;
-  const { mem, written } = absorb(env, state.mem, r.variables);
+  const { mem, written } = absorb(env, state.mem, r.variables, then.kind === "code" ? { node, value: r.value } : undefined);
   const changes = written ? changesOf(env, state.mem, written) : [];
   switch (then.kind) {
     case "code": {
       const value = r.value;
-      const after = assignOutput(mem, node, value);
-      const next: RunState = { ...state, mem: after, phase: { kind: "route", node: node.name, output: value, interject: false } };
-      return result(next, event(env, after, node, { kind: "code", code: node.instruction ?? "", value }, node.assign ? [...changes, ...changesOf(env, mem, { [node.assign]: value })] : changes));
+      const next = moved(state, mem, { kind: "route", node: node.name, output: value, interject: false });
+      return result(next, env.tracing ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, node.assign ? [...changes, ...changesOf(env, state.mem, { [node.assign]: value })] : changes) : null);
     }
     case "args":
-      return enterFunction(env, { ...state, mem }, then.node, r.value, changes);
+      return enterFunction(env, moved(state, mem, state.phase), then.node, r.value, changes);
     case "return":
-      return returnFrom(env, { ...state, mem }, node, then.target, r.value);
+      return returnFrom(env, moved(state, mem, state.phase), node, then.target, r.value);
     case "condition":
-      if (r.value) return take(env, { ...state, mem }, node, then.target, then.candidates[then.index]!, "condition");
-      return conditionChain(env, { ...state, mem }, node, then.target, then.candidates, then.index + 1);
+      if (r.value) return take(env, moved(state, mem, state.phase), node, then.target, then.candidates[then.index]!, "condition");
+      return conditionChain(env, moved(state, mem, state.phase), node, then.target, then.candidates, then.index + 1);
   }
 }
 
@@ -46,7 +45,7 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
  * visible variable; with one visible frame that map becomes the frame's variables as it is,
  * otherwise only the values that differ from what was visible are written (to the top frame).
  */
-function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>): { mem: MemoryBody; written: Record<string, JsonValue> | null } {
+function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>, output?: { node: GraphNode; value: JsonValue }): { mem: MemoryBody; written: Record<string, JsonValue> | null } {
   const stack = mem.stack;
   const frame = top(mem);
   const last = stack.length - 1;
@@ -56,15 +55,14 @@ function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>): { me
     vars = out === frame.vars ? { ...out } : out;
     if (env.tracing) written = differing(frame.vars, out);
   } else {
-    const seen = visibleVars(stack);
-    written = differing(seen, out);
-    if (!Object.keys(written).length) return { mem, written };
+    written = differing(visibleVars(stack), out);
+    if (!output && !Object.keys(written).length) return { mem, written };
     vars = { ...frame.vars, ...written };
   }
-  const next: Frame = { ...frame, vars };
+  if (output) withOutput(vars, output.node, output.value);
   const s = stack.slice();
-  s[last] = next;
-  return { mem: { ...mem, stack: s }, written };
+  s[last] = frameWith(frame, vars);
+  return { mem: memoryWith(mem, s), written };
 }
 
 function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
@@ -93,8 +91,8 @@ function enterFunction(env: Env, state: RunState, callNode: string, args: JsonVa
   };
   if (state.pending !== null && info.kind !== "global_function") callee.carried = state.pending;
   const stack = state.mem.stack.slice(0, -1);
-  stack.push({ ...caller, node: callNode, id: cn.id }, callee);
-  const mem = { ...state.mem, stack };
-  const next: RunState = { ...state, mem, phase: { kind: "enter", node: info.entry } };
-  return result(next, event(env, mem, cn.node, { kind: "call", function: name, args }, changes));
+  stack.push(frameWith(caller, caller.vars, caller.turns, callNode, cn.id), callee);
+  const mem = memoryWith(state.mem, stack);
+  const next = moved(state, mem, { kind: "enter", node: info.entry });
+  return result(next, env.tracing ? event(env, mem, cn.node, { kind: "call", function: name, args }, changes) : null);
 }

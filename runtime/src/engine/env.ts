@@ -4,10 +4,10 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { AgentError, type AgentErrorCode } from "../errors.js";
 import type { MemoryBody } from "../memory/types.js";
-import type { TraceEvent, VariableChange } from "../trace/events.js";
+import type { Decision, TraceEvent, VariableChange } from "../trace/events.js";
 import type { CompiledNode, Program } from "./program.js";
-import { lookupVar, top, withTop } from "./scope.js";
-import type { RunState, StepResult } from "./state.js";
+import { frameWith, lookupVar, top, withTop } from "./scope.js";
+import type { Phase, RunState, StepResult } from "./state.js";
 
 export interface Env {
   program: Program;
@@ -55,11 +55,25 @@ export function changesOf(env: Env, mem: MemoryBody, values: Record<string, Json
  */
 export function assignOutput(mem: MemoryBody, node: GraphNode, output: JsonValue, extra?: Record<string, JsonValue>): MemoryBody {
   const frame = top(mem);
-  const vars: Record<string, JsonValue> = { ...frame.vars, ...extra, _last_variable_output: output, _last_state: node.name };
+  return withTop(mem, frameWith(frame, withOutput({ ...frame.vars, ...extra }, node, output)));
+}
+
+/** Writes the automatic output variables into `vars`, which must be a fresh object. */
+export function withOutput(vars: Record<string, JsonValue>, node: GraphNode, output: JsonValue): Record<string, JsonValue> {
+  vars._last_variable_output = output;
+  vars._last_state = node.name;
   if (node.assign) vars[node.assign] = output;
-  return withTop(mem, { ...frame, vars });
+  return vars;
 }
 
 export function result(state: RunState, ev: TraceEvent | null = null, effect: StepResult["effect"] = null): StepResult {
   return { state, effect, event: ev };
+}
+
+const NO_DECISIONS: Decision[] = [];
+Object.freeze(NO_DECISIONS);
+
+/** The state after a step, in one shape (see `memoryWith`). */
+export function moved(state: RunState, mem: MemoryBody, phase: Phase, pending = state.pending, decisions: Decision[] = state.decisions, steps = state.steps): RunState {
+  return { mem, phase, pending, mode: state.mode, steps, decisions: decisions.length ? decisions : NO_DECISIONS };
 }

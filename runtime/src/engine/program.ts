@@ -31,7 +31,8 @@ export interface Program {
   /** Nodes with `condition_interjection`, in graph order. */
   interjections: CompiledNode[];
   config: AgentConfig;
-  limits: Partial<SandboxLimits>;
+  /** Sandbox limits; undefined for the sandbox's defaults. */
+  limits: Partial<SandboxLimits> | undefined;
   maxSteps: number;
   /**
    * The nodes whose visits anything consults: members of `X.1`, `X.2`, … series and the states
@@ -81,7 +82,7 @@ export function graphIdentity(graph: Graph): string {
 
 export interface ProgramOptions {
   config: AgentConfig;
-  limits: Partial<SandboxLimits>;
+  limits: Partial<SandboxLimits> | undefined;
   maxSteps: number;
   toolNames: string[];
 }

@@ -13,8 +13,13 @@ function fill(template: string, slots: Record<string, string>): string {
   return template.replace(/<(last_response|instruction|agent_name)>/g, (whole, key: string) => slots[key] ?? whole);
 }
 
+const defaultStarts = new WeakMap<AgentConfig, string>();
+
 export function replyStart(node: GraphNode | undefined, config: AgentConfig): string {
-  return node?.reply_start ?? fill(config.defaultReplyStartTemplate, { agent_name: config.agentName });
+  if (node?.reply_start !== undefined) return node.reply_start;
+  let start = defaultStarts.get(config);
+  if (start === undefined) defaultStarts.set(config, (start = fill(config.defaultReplyStartTemplate, { agent_name: config.agentName })));
+  return start;
 }
 
 /** The model input for an instruction, with the user message it answers (if any). */

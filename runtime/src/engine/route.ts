@@ -7,10 +7,10 @@ import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Decision } from "../trace/events.js";
 import { render } from "./actions.js";
 import { evaluateOrHandOver } from "./continuations.js";
-import { assignOutput, changesOf, event, fail, nodeOf, result, type Env } from "./env.js";
+import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import type { CompiledNode } from "./program.js";
 import { interjectionQuestion, questionContext, transitionQuestion } from "./question.js";
-import { lookupVar, visibleTurns, writeVars } from "./scope.js";
+import { frameWith, lookupVar, memoryWith, visibleTurns, writeVars } from "./scope.js";
 import type { Phase, RunState, StepResult } from "./state.js";
 import { valueText } from "./template.js";
 
@@ -20,8 +20,8 @@ export function userArrived(env: Env, state: RunState, name: string, text: strin
   const changes = changesOf(env, state.mem, { _last_user_reply: text });
   const mem = writeVars(state.mem, { _last_user_reply: text });
   const output = lookupVar(mem.stack, "_last_variable_output") ?? null;
-  const next: RunState = { ...state, mem, pending: text, decisions: [], phase: { kind: "route", node: name, output, interject: true } };
-  return result(next, event(env, mem, node, { kind: "user", text }, changes));
+  const next = moved(state, mem, { kind: "route", node: name, output, interject: true }, text, []);
+  return result(next, env.tracing ? event(env, mem, node, { kind: "user", text }, changes) : null);
 }
 
 export function route(env: Env, state: RunState, name: string, output: JsonValue, interject: boolean): StepResult {
@@ -41,7 +41,7 @@ export function route(env: Env, state: RunState, name: string, output: JsonValue
 
 function choose(state: RunState, node: string, purpose: "transition" | "interjection", prompt: string, choices: string[], output: JsonValue): StepResult {
   const phase: Phase = { kind: "choosing", node, purpose, prompt, choices, output };
-  return result({ ...state, phase }, null, { kind: "choose", node, prompt, choices });
+  return result(moved(state, state.mem, phase), null, { kind: "choose", node, prompt, choices });
 }
 
 function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue): StepResult {
@@ -60,7 +60,7 @@ function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue
 
 export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: "choosing" }>, index: number): StepResult {
   const decision: Decision = { purpose: phase.purpose, prompt: phase.prompt, choices: phase.choices, chosen: index };
-  const next: RunState = { ...state, decisions: [...state.decisions, decision] };
+  const next = moved(state, state.mem, state.phase, state.pending, [...state.decisions, decision]);
   const cn = nodeOf(env, phase.node);
   if (phase.purpose === "interjection") {
     const hit = env.program.interjections[index];
@@ -81,9 +81,9 @@ export function goto(env: Env, state: RunState, from: string, target: string, ou
     resolved = "variable";
   }
   if (to === "quit") {
-    const mem = state.mode === "reply" ? { ...state.mem, done: true } : state.mem;
-    const next: RunState = { ...state, mem, decisions: [], phase: { kind: "finished", value: null } };
-    return result(next, event(env, mem, node, { kind: "quit", decisions: state.decisions }), { kind: "finish", value: null });
+    const mem = state.mode === "reply" ? memoryWith(state.mem, state.mem.stack, state.mem.visits, true) : state.mem;
+    const next = moved(state, mem, { kind: "finished", value: null }, state.pending, []);
+    return result(next, env.tracing ? event(env, mem, node, { kind: "quit", decisions: state.decisions }) : null, { kind: "finish", value: null });
   }
   if (to === "return" || to.startsWith("return ")) {
     if (state.mem.stack.length < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
@@ -116,8 +116,8 @@ function series(env: Env, node: GraphNode, target: string, list: string[], first
 
 /** Goes to `to`, reporting how it was reached. */
 export function take(env: Env, state: RunState, from: GraphNode, target: string, to: string, resolved: "name" | "variable" | "condition" | "history" | "visit"): StepResult {
-  const ev = event(env, state.mem, from, { kind: "transition", target, to, resolved, decisions: state.decisions });
-  return result({ ...state, decisions: [], phase: { kind: "enter", node: to } }, ev);
+  const ev = env.tracing ? event(env, state.mem, from, { kind: "transition", target, to, resolved, decisions: state.decisions }) : null;
+  return result(moved(state, state.mem, { kind: "enter", node: to }, state.pending, []), ev);
 }
 
 /** The first candidate whose condition holds; a candidate without a condition always holds. */
@@ -162,21 +162,19 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, target: s
   const caller = stack[stack.length - 2]!;
   const fn = callee.function ?? "main";
   if (state.mode === "call" && stack.length === 2) {
-    const ev = event(env, state.mem, from, { kind: "return", function: fn, value, to: "", decisions: state.decisions });
-    return result({ ...state, decisions: [], phase: { kind: "finished", value } }, ev, { kind: "finish", value });
+    const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: "", decisions: state.decisions }) : null;
+    return result(moved(state, state.mem, { kind: "finished", value }, state.pending, []), ev, { kind: "finish", value });
   }
-  const back = callee.scope !== "global_function" ? caller : {
-    ...caller,
-    vars: { ...caller.vars, ...callee.vars },
-    turns: callee.turns.length ? [...caller.turns, ...callee.turns] : caller.turns,
-    prompt: callee.prompt,
-    userPrompt: callee.userPrompt,
-  };
+  let back = caller;
+  if (callee.scope === "global_function") {
+    back = frameWith(caller, { ...caller.vars, ...callee.vars }, callee.turns.length ? [...caller.turns, ...callee.turns] : caller.turns);
+    back.prompt = callee.prompt;
+    back.userPrompt = callee.userPrompt;
+  }
   const pending = state.pending === null && callee.carried !== undefined ? callee.carried : state.pending;
   const callNode = nodeOf(env, caller.node).node;
-  let mem = { ...state.mem, stack: [...stack.slice(0, -2), back] };
-  mem = assignOutput(mem, callNode, value);
-  const ev = event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions });
-  const next: RunState = { ...state, mem, pending, decisions: [], phase: { kind: "route", node: caller.node, output: value, interject: false } };
+  const mem = assignOutput(memoryWith(state.mem, [...stack.slice(0, -2), back]), callNode, value);
+  const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions }) : null;
+  const next = moved(state, mem, { kind: "route", node: caller.node, output: value, interject: false }, pending, []);
   return result(next, ev);
 }

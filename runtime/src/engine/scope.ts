@@ -46,14 +46,28 @@ export function visibleTurns(stack: readonly Frame[]): Turn[] {
   return turns;
 }
 
+// The step makes a new memory object on every node; these keep one shape per kind of object
+// (cheaper than spreading, which the hot loop would otherwise do several times per node).
+
+export function memoryWith(mem: MemoryBody, stack: Frame[], visits = mem.visits, done = mem.done): MemoryBody {
+  return { format: mem.format, version: mem.version, graph: mem.graph, turn: mem.turn, done, stack, visits };
+}
+
+export function frameWith(frame: Frame, vars: Record<string, JsonValue>, turns = frame.turns, node = frame.node, id = frame.id): Frame {
+  const f: Frame = { scope: frame.scope, node, id, vars, turns, prompt: frame.prompt, userPrompt: frame.userPrompt };
+  if (frame.function !== undefined) f.function = frame.function;
+  if (frame.carried !== undefined) f.carried = frame.carried;
+  return f;
+}
+
 export function withTop(mem: MemoryBody, frame: Frame): MemoryBody {
   const stack = mem.stack.slice();
   stack[stack.length - 1] = frame;
-  return { ...mem, stack };
+  return memoryWith(mem, stack);
 }
 
 /** Writes go to the top frame only; what a caller holds is never changed by a callee's write. */
 export function writeVars(mem: MemoryBody, values: Record<string, JsonValue>): MemoryBody {
   const frame = top(mem);
-  return withTop(mem, { ...frame, vars: { ...frame.vars, ...values } });
+  return withTop(mem, frameWith(frame, { ...frame.vars, ...values }));
 }

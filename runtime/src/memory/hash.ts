@@ -28,6 +28,11 @@ export function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
+/** A fast content digest for integrity checks (not a secret: it detects edits, not forgers). */
+export function digest(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}
+
 /** Short content hash: enough to tell versions of one graph's nodes apart. */
 export function identity(value: unknown): string {
   return sha256(canonicalJson(value)).slice(0, 16);

@@ -7,7 +7,7 @@
 import type { JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
 import type { Program } from "../engine/program.js";
-import { canonicalJson, sha256 } from "./hash.js";
+import { canonicalJson, digest } from "./hash.js";
 import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody } from "./types.js";
 import { memoryShapeError } from "./shape.js";
 
@@ -25,8 +25,17 @@ export function freshMemory(program: Program): MemoryBody {
   };
 }
 
+/**
+ * Hash of the memory in a canonical form: fixed key order for the runtime's own objects, sorted
+ * keys inside variables, so memory a database stored with its keys reordered still matches.
+ */
 function checksum(body: MemoryBody): string {
-  return sha256(canonicalJson(body)).slice(0, 32);
+  const stack = body.stack.map((f) => [
+    f.scope, f.function ?? null, f.node, f.id, canonicalJson(f.vars), f.prompt, f.userPrompt, f.carried ?? null,
+    f.turns.map((t) => [t.node, t.kind, t.agent, t.user ?? null, t.instruction ?? null, t.category ?? null]),
+  ]);
+  const text = JSON.stringify([body.format, body.version, body.graph.agent, body.graph.hash, body.turn, body.done, canonicalJson(body.visits), stack]);
+  return digest(text).slice(0, 32);
 }
 
 export function sealMemory(body: MemoryBody): Memory {
