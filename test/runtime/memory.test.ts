@@ -9,7 +9,7 @@ function tutorModel() {
     if (req.node === "makeProblem.thought_1") return `problem ${++problem}`;
     if (req.node === "checkAnswer.thought_1") return problem % 2 ? "correct" : "wrong";
     return `reply of ${req.node} to ${req.messages.length} messages`;
-  }, pickByText("Yes"));
+  }, pickByText("yes"));
 }
 const tutorTurns = ["", "yes", "3/4", "thanks", "1/2", "ok"];
 

@@ -121,7 +121,7 @@ describe("the fraction tutor (global, normal and local functions in one conversa
       if (req.node === "makeProblem.thought_1") return `problem ${++problem}`;
       if (req.node === "checkAnswer.thought_1") return "correct";
       return `[${req.node}] ${req.messages.at(-1)!.content.split("Instruction for Agent: ")[1]!.split("\n")[0]}`;
-    }, pickByText("Yes"));
+    }, pickByText("yes"));
     const agent = new Agent(fixture("tutor"), { model });
     const said: (string | null)[] = [];
     let memory;

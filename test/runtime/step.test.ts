@@ -45,7 +45,7 @@ describe("the pure step", () => {
     const waiting = turn.at(-1)!.state;
     const r = step(env, deepFreeze(waiting), { kind: "user", text: "yes" });
     const next = step(env, r.state, { kind: "continue" });
-    expect(next.effect).toMatchObject({ kind: "choose", node: "ask_ready", choices: ["Yes", "No"] });
+    expect(next.effect).toMatchObject({ kind: "choose", node: "ask_ready", choices: ["yes", "no"] });
     expect(next.state.phase).toMatchObject({ kind: "choosing", node: "ask_ready", purpose: "transition" });
   });
 

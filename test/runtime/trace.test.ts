@@ -12,7 +12,7 @@ describe("trace events", () => {
       n({ name: "call", action: "local_function", instruction: "f(n)", assign: "r", transitions: ["quit"] }),
       n({ name: "f", action: "thought_exact", instruction: "got $x", transitions: ["return x + 1"] }),
     ], { functions: { f: { kind: "local_function", params: ["x"], entry: "f" } } });
-    const agent = new Agent(g, { model: new TestModel(() => "Ready?", pickByText("Yes")) });
+    const agent = new Agent(g, { model: new TestModel(() => "Ready?", pickByText("yes")) });
     const one = collect();
     const r = await agent.reply("", undefined, { trace: one.trace });
     expect(one.events.map((e) => [e.kind, e.node])).toEqual([["code", "init"], ["transition", "init"], ["generate", "ask"]]);
@@ -30,7 +30,7 @@ describe("trace events", () => {
     const [user, transition, call, exact, ret, quit] = two.events as TraceEvent[];
     expect(user).toMatchObject({ node: "ask", text: "yes", changes: [{ name: "_last_user_reply", before: "", after: "yes" }] });
     expect(transition).toMatchObject({ target: "call", to: "call", resolved: "name",
-      decisions: [{ purpose: "transition", choices: ["Yes", "No"], chosen: 0 }] });
+      decisions: [{ purpose: "transition", choices: ["yes", "no"], chosen: 0 }] });
     expect(transition!.kind === "transition" && transition.decisions[0]!.prompt).toContain("Go on? (Yes or No)");
     expect(call).toMatchObject({ function: "f", args: [1], stack: ["main", "f"] });
     expect(exact).toMatchObject({ node: "f", output: "got 1", stack: ["main", "f"] });

@@ -47,10 +47,8 @@ export function transitionQuestion(args: {
 }): Question {
   const { config } = args;
   const head = `${args.preamble}\n\n${args.context}`;
-  if (isYesNo(args.choices)) {
-    const choices = args.choices[0]!.trim().toLowerCase() === "no" ? ["No", "Yes"] : ["Yes", "No"];
-    return { prompt: fit(`${head}${args.question} (Yes or No)\n`, config), choices };
-  }
+  // A yes/no question is asked as one; the answers stay the author's, in the author's order.
+  if (isYesNo(args.choices)) return { prompt: fit(`${head}${args.question} (Yes or No)\n`, config), choices: [...args.choices] };
   return { prompt: fit(`${head}${args.question}\n${optionLines(args.choices)}`, config), choices: [...args.choices] };
 }
 
