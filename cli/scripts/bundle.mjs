@@ -19,8 +19,9 @@ await build({
   format: "esm",
   target: "node20",
   sourcemap: true,
-  // typescript (inside ts-morph) is large and loads itself; keep native and heavy packages outside.
-  external: ["ts-morph", "typescript", "better-sqlite3", "playwright-core"],
+  // typescript (inside ts-morph) is large and loads itself; keep native and heavy packages outside
+  // (esbuild finds its native binary beside its own module, so it cannot be bundled).
+  external: ["ts-morph", "typescript", "better-sqlite3", "playwright-core", "esbuild"],
   banner: { js: "import { createRequire as __autogramsRequire } from 'node:module'; const require = __autogramsRequire(import.meta.url);" },
   logLevel: "warning",
 });
