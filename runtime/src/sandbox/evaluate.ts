@@ -121,6 +121,7 @@ function finish(ctx: Context, value: Value, input: Readonly<Record<string, JsonV
     for (const [name, local] of ctx.locals) {
       const exported = toHost(ctx, local, `the variable '${name}'`);
       if (exported === undefined) delete variables[name];
+      else if (name === "__proto__") Object.defineProperty(variables, name, { value: exported, enumerable: true, writable: true, configurable: true });
       else variables[name] = exported;
     }
   }

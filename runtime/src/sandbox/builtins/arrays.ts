@@ -1,7 +1,7 @@
 import { limitError, typeError } from "../errors.js";
 import type { Context } from "../values/context.js";
 import { join, toInteger, toNumber, toStr } from "../values/convert.js";
-import { Closure, isArray, type Value } from "../values/types.js";
+import { Closure, copyValues, isArray, type Value } from "../values/types.js";
 import { callback, relative } from "./helpers.js";
 import { table } from "./registry.js";
 import { sortValues } from "./sort.js";
@@ -19,9 +19,7 @@ function copyRange(ctx: Context, array: A, from: number, to: number): A {
   const length = to > from ? to - from : 0;
   ctx.checkArrayLength(length);
   ctx.charge(length);
-  const out = new Array<Value>(length);
-  for (let i = 0; i < length; i++) out[i] = array[from + i];
-  return out;
+  return copyValues(array, from, to);
 }
 
 function indexArgument(ctx: Context, value: Value, length: number, fallback: number): number {
@@ -88,7 +86,7 @@ function comparator(ctx: Context, args: Value[], name: string): ((a: Value, b: V
 }
 
 function grow(ctx: Context, array: A, added: number): void {
-  ctx.checkArrayLength(array.length + added);
+  ctx.growArray(array.length, added);
   ctx.charge(added);
 }
 
@@ -130,7 +128,7 @@ export const ARRAY_METHODS = table("", {
     for (const item of args) length += isArray(item) ? item.length : 1;
     ctx.checkArrayLength(length);
     ctx.charge(length);
-    const out = array.slice();
+    const out = copyValues(array);
     for (const item of args) {
       if (isArray(item)) for (const element of item) out.push(element);
       else out.push(item);
@@ -246,7 +244,8 @@ export const ARRAY_METHODS = table("", {
   } },
   unshift: { mutates: true, call: (ctx, a, args) => {
     const array = a as A;
-    grow(ctx, array, args.length + array.length);
+    grow(ctx, array, args.length);
+    ctx.charge(array.length);
     const tail = array.slice();
     array.length = 0;
     for (const item of args) array.push(item);
@@ -259,7 +258,8 @@ export const ARRAY_METHODS = table("", {
     const count = args.length === 0 ? 0 : args.length === 1 ? array.length - start
       : Math.min(Math.max(toInteger(ctx, args[1]), 0), array.length - start);
     const items = args.slice(2);
-    grow(ctx, array, array.length + Math.max(items.length - count, 0));
+    grow(ctx, array, Math.max(items.length - count, 0));
+    ctx.charge(array.length);
     const removed = array.slice(start, start + count);
     const tail = array.slice(start + count);
     array.length = start;

@@ -3,7 +3,7 @@ import type { Context } from "../values/context.js";
 import { checkKeyName, describe, toInteger, toNumber, toStr } from "../values/convert.js";
 import { iterate } from "../values/iterate.js";
 import { getMember } from "../values/properties.js";
-import { isArray, isPlainObject, type GuestObject, type Value } from "../values/types.js";
+import { copyValues, isArray, isPlainObject, type GuestObject, type Value } from "../values/types.js";
 import { callback } from "./helpers.js";
 import { JSON_FUNCTIONS } from "./json.js";
 import { table, type BuiltinEntry, type Namespace } from "./registry.js";
@@ -118,7 +118,7 @@ function arrayFrom(ctx: Context, args: Value[]): Value {
   } else items = iterate(ctx, source);
   ctx.checkArrayLength(items.length);
   ctx.charge(items.length);
-  if (fn === null) return items.slice();
+  if (fn === null) return copyValues(items);
   const out = new Array<Value>(items.length);
   for (let i = 0; i < items.length; i++) out[i] = ctx.invoke(fn, [items[i], i]);
   return out;

@@ -108,7 +108,7 @@ export function compileElements(
       }
       ctx.pos = start;
       const items = iterate(ctx, value);
-      ctx.checkArrayLength(values.length + items.length);
+      ctx.growArray(values.length, items.length);
       ctx.charge(items.length);
       for (let j = 0; j < items.length; j++) values.push(items[j]);
     }

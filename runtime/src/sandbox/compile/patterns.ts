@@ -4,7 +4,7 @@ import type { Context } from "../values/context.js";
 import { toKey } from "../values/convert.js";
 import { iterate } from "../values/iterate.js";
 import { getMember, setMember } from "../values/properties.js";
-import { isArray, type Frame, type GuestObject, type Value } from "../values/types.js";
+import { copyValues, isArray, type Frame, type GuestObject, type Value } from "../values/types.js";
 import type { Compiler } from "./compiler.js";
 import { slotWriter } from "./expressions.js";
 import { compileKey } from "./members.js";
@@ -82,7 +82,7 @@ function arrayPattern(c: Compiler, node: ast.ArrayPattern, mode: BindMode): Bind
       const remaining = items.length > elements.length ? items.length - elements.length : 0;
       ctx.checkArrayLength(remaining);
       ctx.charge(remaining);
-      rest(ctx, frame, items.slice(elements.length));
+      rest(ctx, frame, copyValues(items, elements.length));
     }
   };
 }

@@ -91,11 +91,20 @@ export class Context {
     }
   }
 
+  /** Before building an array of this length. */
   checkArrayLength(length: number): void {
     if (length > this.limits.maxArrayLength) {
       throw limitError("maxArrayLength", `array longer than ${this.limits.maxArrayLength} elements (maxArrayLength)`);
     }
     this.alloc(16 + 8 * length);
+  }
+
+  /** Before adding elements to an array being built or grown. */
+  growArray(length: number, added: number): void {
+    if (length + added > this.limits.maxArrayLength) {
+      throw limitError("maxArrayLength", `array longer than ${this.limits.maxArrayLength} elements (maxArrayLength)`);
+    }
+    this.alloc(8 * added);
   }
 
   checkStringLength(length: number): void {
@@ -178,6 +187,8 @@ export class Context {
       if (outcome === undefined) {
         if (isThenable(result)) {
           if (replay === null) {
+            // Nobody will await it: a rejection must not surface as an unhandled one in the host.
+            result.then(undefined, () => undefined);
             throw new SandboxError("host", `the tool '${name}' returned a promise: use evaluateAsync`);
           }
           throw new Suspend(result, name);

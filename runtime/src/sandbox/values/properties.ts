@@ -55,7 +55,7 @@ export function setMember(ctx: Context, object: Value, key: string | number, val
     if (index > length) {
       throw rangeError(`cannot set element ${index} of an array of length ${length}: arrays cannot have holes`);
     }
-    if (index === length) ctx.checkArrayLength(length + 1);
+    if (index === length) ctx.growArray(length, 1);
     object[index] = value;
     return;
   }

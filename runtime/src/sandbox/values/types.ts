@@ -41,3 +41,14 @@ export const isContainer = (value: Value): value is Value[] | GuestObject =>
 
 export const isPlainObject = (value: Value): value is GuestObject =>
   typeof value === "object" && value !== null && !isArray(value) && !(value instanceof Closure);
+
+/**
+ * Copies elements by index. Native `slice` would consult the array's `constructor` (species);
+ * an array from the host could carry its own, so arrays the sandbox did not build are copied so.
+ */
+export function copyValues(values: readonly Value[], from = 0, to = values.length): Value[] {
+  const length = to > from ? to - from : 0;
+  const out = new Array<Value>(length);
+  for (let i = 0; i < length; i++) out[i] = values[from + i];
+  return out;
+}
