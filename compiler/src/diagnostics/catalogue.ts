@@ -35,7 +35,7 @@ export const DIAGNOSTICS = {
   shadowed_variable: { severity: "error", summary: "A block-scoped variable that shadows another of the same function (a function has one scope at run time)." },
   non_literal_global: { severity: "error", summary: "A class field whose initial value is not a JSON literal." },
   reserved_name: { severity: "error", summary: "A variable, field or method whose name the runtime reserves." },
-  conditional_agent_call: { severity: "error", summary: "An agent call where it might not run (right of && / || / ??, a branch of ?:, a callback, a case label)." },
+  conditional_agent_call: { severity: "error", summary: "An agent call where it cannot be hoisted out of its expression: in a callback, a case label, the right of ||= / &&= / ??=, an optional call's arguments." },
   jump_outside_loop: { severity: "error", summary: "break or continue with no enclosing loop or switch (or an unknown label)." },
   void_node_value: { severity: "error", summary: "The value of a node that produces none (set_prompt and the other prompt nodes) is used." },
   global_write_dropped: { severity: "warning", summary: "A @func method writes this.x; the write is dropped when the function returns." },

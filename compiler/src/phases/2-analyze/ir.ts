@@ -23,7 +23,7 @@ export interface FunctionIR {
 
 /** An evaluator expression, with the agent calls it needs computed first. */
 export interface Expr {
-  prelude: Simple[];
+  prelude: Stmt[];
   code: string;
 }
 
@@ -53,15 +53,12 @@ export interface CodeStmt {
   code: string;
 }
 
-/** Statements that lower to one node each and never branch: what hoisting produces. */
-export type Simple = NodeStmt | CodeStmt;
-
 export interface ReturnStmt {
   kind: "return";
   loc: Loc;
   key: string;
   /** null: `return;`. A node: `return thought(...)`, whose output is the value. */
-  value: null | Expr | { prelude: Simple[]; node: NodeStmt };
+  value: null | Expr | { prelude: Stmt[]; node: NodeStmt };
 }
 
 export interface IfBranch {
@@ -75,6 +72,8 @@ export interface IfStmt {
   kind: "if";
   loc: Loc;
   key: string;
+  /** Names the construct: `if`, or `and` / `or` / `nullish` / `ternary` for an agent call a short-circuit guards. */
+  construct?: string;
   branches: IfBranch[];
 }
 
@@ -92,9 +91,9 @@ export interface WhileStmt extends LoopBase {
 
 export interface ForStmt extends LoopBase {
   kind: "for";
-  init: Simple[];
+  init: Stmt[];
   test: Expr | null;
-  update: Simple[];
+  update: Stmt[];
 }
 
 /** for...of, and for...in (whose iterable is `Object.keys(...)`). */
@@ -137,4 +136,4 @@ export interface BlockStmt {
   body: Stmt[];
 }
 
-export type Stmt = Simple | ReturnStmt | IfStmt | WhileStmt | ForStmt | ForOfStmt | SwitchStmt | JumpStmt | BlockStmt;
+export type Stmt = NodeStmt | CodeStmt | ReturnStmt | IfStmt | WhileStmt | ForStmt | ForOfStmt | SwitchStmt | JumpStmt | BlockStmt;

@@ -12,7 +12,7 @@ import { Label, type Target } from "./target.js";
  * candidate (conditions are tested together); it opens a nested if in the else branch.
  */
 export function lowerIf(stmt: IfStmt, prefix: string, next: Target, ctx: LowerContext): Target {
-  const base = ctx.namer.name(prefix, "if", stmt.key);
+  const base = ctx.namer.name(prefix, stmt.construct ?? "if", stmt.key);
   const [first] = stmt.branches;
   const start = new Label();
   const entry = lowerBlock(first?.test?.prelude ?? [], prefix, start, ctx);
@@ -21,6 +21,7 @@ export function lowerIf(stmt: IfStmt, prefix: string, next: Target, ctx: LowerCo
 }
 
 function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerContext): Target {
+  const def_type = stmt.construct ?? "if";
   const flat: IfBranch[] = [];
   let rest: IfBranch[] = [];
   stmt.branches.forEach((branch, i) => {
@@ -30,7 +31,7 @@ function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerCon
   flat.forEach((branch, i) => {
     const name = `${base}.${letter(i)}`;
     const body = new Label();
-    const node = { name, transitions: [body], loc: branch.loc, def_type: "if" };
+    const node = { name, transitions: [body], loc: branch.loc, def_type };
     pushTransition(ctx, branch.test ? { ...node, boolean_condition: branch.test.code } : node);
     body.bind(lowerBlock(branch.body, name, next, ctx));
   });
@@ -38,10 +39,10 @@ function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerCon
     const name = `${base}.${letter(flat.length)}`;
     if (rest.length) {
       const body = new Label();
-      pushTransition(ctx, { name, transitions: [body], loc: rest[0]!.loc, def_type: "if" });
+      pushTransition(ctx, { name, transitions: [body], loc: rest[0]!.loc, def_type });
       body.bind(lowerIf({ ...stmt, loc: rest[0]!.loc, key: `${stmt.key} else`, branches: rest }, name, next, ctx));
     } else {
-      pushTransition(ctx, { name, transitions: [next], loc: stmt.loc, def_type: "if" });
+      pushTransition(ctx, { name, transitions: [next], loc: stmt.loc, def_type });
     }
   }
   return `${base}.*`;

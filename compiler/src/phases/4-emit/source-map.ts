@@ -1,4 +1,4 @@
-import { GenMapping, addMapping, setSourceContent, toEncodedMap, type EncodedSourceMap } from "@jridgewell/gen-mapping";
+import { GenMapping, addSegment, setSourceContent, toEncodedMap, type EncodedSourceMap } from "@jridgewell/gen-mapping";
 import type { Graph } from "@autograms/runtime";
 import type { NodeSpan } from "./json.js";
 
@@ -14,11 +14,12 @@ export function emitSourceMap(graph: Graph, spans: NodeSpan[], graphFile: string
   graph.nodes.forEach((node, i) => {
     const span = spans[i]!;
     if (!node.loc) return;
-    const original = { line: node.loc.line, column: node.loc.column - 1 };
-    for (let line = span.line; line < span.line + span.lines; line++) {
-      const generated = { line, column: 4 };
-      if (line === span.line) addMapping(map, { generated, source: sourceFile, original, name: node.name });
-      else addMapping(map, { generated, source: sourceFile, original });
+    // gen-mapping's segments count lines from 0 and columns from 0.
+    const line = node.loc.line - 1;
+    const column = node.loc.column - 1;
+    addSegment(map, span.line - 1, 4, sourceFile, line, column, node.name);
+    for (let generated = span.line; generated < span.line + span.lines - 1; generated++) {
+      addSegment(map, generated, 4, sourceFile, line, column);
     }
   });
   return toEncodedMap(map);

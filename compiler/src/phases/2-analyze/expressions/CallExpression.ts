@@ -2,7 +2,7 @@ import type TS from "typescript";
 import type { JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
-import type { NodeFieldsIR, NodeStmt, Simple } from "../ir.js";
+import type { NodeFieldsIR, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { expressionValue } from "./code.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
@@ -23,8 +23,8 @@ export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): Agen
 }
 
 /** The node an agent call makes, with what its arguments need computed first. */
-export function visitAgentCall(node: TS.CallExpression, ctx: FunctionContext): { prelude: Simple[]; node: NodeStmt } {
-  const prelude: Simple[] = [];
+export function visitAgentCall(node: TS.CallExpression, ctx: FunctionContext): { prelude: Stmt[]; node: NodeStmt } {
+  const prelude: Stmt[] = [];
   const kind = agentCallOf(node, ctx);
   const made = kind === "method" ? methodCall(node, ctx, prelude) : kind === "exec_node" ? execNode(node, ctx, prelude) : shorthand(node, ctx, prelude);
   const { fields, construct, name, explicitTransitions, defType } = made;
@@ -41,7 +41,7 @@ interface Made {
   defType: string;
 }
 
-function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
+function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {
   const ts = typescript();
   const callee = skipTypeWrappers(node.expression) as TS.PropertyAccessExpression;
   const name = thisMember(callee)!;
@@ -69,7 +69,7 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Simp
   return { fields: { action, instruction: `${name}(${args.join(", ")})` }, construct: `call_${name}`, explicitTransitions: false, defType: "call" };
 }
 
-function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
+function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {
   const ts = typescript();
   const [first, ...rest] = node.arguments;
   const object = first && skipTypeWrappers(first);
@@ -84,7 +84,7 @@ function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple
   return finish({ action: action ?? "transition", ...read.fields }, read, action ?? "exec_node", "exec_node", node, ctx);
 }
 
-function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Simple[]): Made {
+function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {
   const ts = typescript();
   const callee = skipTypeWrappers(node.expression) as TS.Identifier;
   const exported = ctx.agent.api.get(callee.text)!;

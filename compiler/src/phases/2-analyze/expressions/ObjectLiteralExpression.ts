@@ -2,7 +2,7 @@ import type TS from "typescript";
 import type { JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
-import type { Simple } from "../ir.js";
+import type { Stmt } from "../ir.js";
 import { isNotLiteral, literalValue, propertyKey } from "../literal.js";
 import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
@@ -20,7 +20,7 @@ export interface ReadFields {
  * literal of the field's type, text fields with `${...}` placeholders as `$variables`.
  * `fixed` lists fields the call itself provides (a shorthand's action and instruction).
  */
-export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Simple[], fixed: string[]): ReadFields {
+export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Stmt[], fixed: string[]): ReadFields {
   const ts = typescript();
   const result: ReadFields = { fields: {}, written: new Set(), at: {} };
   for (const property of object.properties) {
@@ -45,7 +45,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
   return result;
 }
 
-function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: FunctionContext, prelude: Simple[]): JsonValue | undefined {
+function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): JsonValue | undefined {
   if (type === "text") {
     const text = textOf(node, ctx, prelude);
     if (text === null) {

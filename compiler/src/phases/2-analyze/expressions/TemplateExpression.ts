@@ -1,7 +1,7 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, keyOf, loc, type FunctionContext } from "../context.js";
-import type { Simple } from "../ir.js";
+import type { Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { analyzeExpression, checkHasValue } from "./code.js";
 import { tempName } from "./temp.js";
@@ -12,7 +12,7 @@ import { tempName } from "./temp.js";
  * a placeholder that is not a plain variable is computed into a temporary first (in `prelude`).
  * Returns null when the value is not text known at compile time.
  */
-export function textOf(node: TS.Expression, ctx: FunctionContext, prelude: Simple[]): string | null {
+export function textOf(node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): string | null {
   const ts = typescript();
   const inner = skipTypeWrappers(node);
   if (ts.isStringLiteral(inner) || ts.isNoSubstitutionTemplateLiteral(inner)) return inner.text;
@@ -35,7 +35,7 @@ export function textOf(node: TS.Expression, ctx: FunctionContext, prelude: Simpl
   return null;
 }
 
-function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, prelude: Simple[]): string {
+function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): string {
   const ts = typescript();
   const inner = skipTypeWrappers(expression);
   if (ts.isIdentifier(inner) && ctx.locals.has(inner.text)) return inner.text;

@@ -1,13 +1,13 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { keyOf, report, type FunctionContext } from "../context.js";
-import type { Expr, NodeStmt, Simple } from "../ir.js";
+import { keyOf, loc, report, type FunctionContext } from "../context.js";
+import type { Expr, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
 import { tempName } from "./temp.js";
 
 /** An analyzed expression: evaluator code, or one agent call whose output is the value. */
-export type Analyzed = { prelude: Simple[]; code: string; call?: undefined } | { prelude: Simple[]; call: NodeStmt; code?: undefined };
+export type Analyzed = { prelude: Stmt[]; code: string; call?: undefined } | { prelude: Stmt[]; call: NodeStmt; code?: undefined };
 
 export function analyzeExpression(node: TS.Expression, ctx: FunctionContext): Analyzed {
   const ts = typescript();
@@ -16,7 +16,7 @@ export function analyzeExpression(node: TS.Expression, ctx: FunctionContext): An
     const { prelude, node: call } = visitAgentCall(inner, ctx);
     return { prelude, call };
   }
-  const prelude: Simple[] = [];
+  const prelude: Stmt[] = [];
   return { prelude, code: printCode(node, ctx, prelude) };
 }
 
@@ -39,96 +39,188 @@ export function checkHasValue(call: NodeStmt, ctx: FunctionContext, node: TS.Nod
   }
 }
 
-let printer: TS.Printer | undefined;
+const CALLBACK = "a callback";
+
+/** Operators whose right side may not run: `&&`, `||`, `??` (SHORT_CIRCUIT) and their assignments. */
+let SHORT_CIRCUIT: Set<TS.SyntaxKind>;
+let LOGICAL: Set<TS.SyntaxKind>;
+function initOperators(ts: typeof TS): void {
+  const { AmpersandAmpersandToken, BarBarToken, QuestionQuestionToken } = ts.SyntaxKind;
+  SHORT_CIRCUIT = new Set([AmpersandAmpersandToken, BarBarToken, QuestionQuestionToken]);
+  const { AmpersandAmpersandEqualsToken, BarBarEqualsToken, QuestionQuestionEqualsToken } = ts.SyntaxKind;
+  LOGICAL = new Set([...SHORT_CIRCUIT, AmpersandAmpersandEqualsToken, BarBarEqualsToken, QuestionQuestionEqualsToken]);
+}
 
 /**
- * Evaluator text of a TypeScript expression (or binding pattern): types stripped, `this.x`
- * turned into the variable `x`, and every agent call inside hoisted into `prelude` with a
- * temporary standing in for its value.
+ * Evaluator text of a TypeScript expression (or binding pattern): the source text as written,
+ * with types cut out, `this.x` turned into the variable `x`, and every agent call hoisted into
+ * `prelude` with a temporary standing in for its value. Editing the text (rather than printing
+ * a transformed tree) keeps the author's layout and costs little.
  */
-export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Simple[]): string {
+export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]): string {
   const ts = typescript();
+  if (!LOGICAL) initOperators(ts);
   const { agent } = ctx;
-  const logical = new Set([
-    ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken,
-    ts.SyntaxKind.AmpersandAmpersandEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.QuestionQuestionEqualsToken,
-  ]);
-
-  const transformer: TS.TransformerFactory<TS.Node> = (context) => {
-    const factory = context.factory;
-    // `conditional` names where the code might not run, since a hoisted call always would.
-    const visit = (node: TS.Node, conditional: string | null): TS.Node | undefined => {
-      if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node)) {
-        return visit(node.expression, conditional);
-      }
-      if (ts.isExpressionWithTypeArguments(node)) return visit(node.expression, conditional);
-      if (ts.isTypeNode(node) || ts.isTypeParameterDeclaration(node)) return undefined;
-      if (ts.isCallExpression(node) && agentCallOf(node, ctx)) {
-        if (conditional) {
-          report(ctx, "conditional_agent_call", `an agent call in ${conditional} would always run once hoisted out of the expression: give it a statement of its own (inside an if, where it should only run sometimes)`, node);
-        }
-        const hoisted = visitAgentCall(node, ctx);
-        const temp = tempName(ctx, keyOf(ctx, node));
-        checkHasValue(hoisted.node, ctx, node);
-        prelude.push(...hoisted.prelude, { ...hoisted.node, assign: temp });
-        return factory.createIdentifier(temp);
-      }
-      const member = thisMember(node);
-      if (member !== null) {
-        const name = member;
-        if (agent.methods.has(name)) {
-          report(ctx, "not_a_method", `'this.${name}' used as a value: agent functions can only be called, 'this.${name}(...)'`, node);
-        }
-        return factory.createIdentifier(name);
-      }
-      if (node.kind === ts.SyntaxKind.ThisKeyword) {
-        report(ctx, "unsupported_syntax", "'this' on its own: use 'this.field' or 'this.method(...)'", node);
-        return node;
-      }
-      if (node.kind === ts.SyntaxKind.SuperKeyword) {
-        report(ctx, "unsupported_syntax", "'super' in an agent", node);
-        return node;
-      }
-      if (ts.isIdentifier(node)) {
-        if (!isValueReference(node)) return node;
-        if (agent.tools.has(node.text)) agent.usedTools.add(node.text);
-        else if (agent.api.has(node.text) && !ts.isCallExpression(node.parent)) {
-          report(ctx, "unsupported_syntax", `'${node.text}' used as a value: the agent language's functions can only be called`, node);
-        }
-        return node;
-      }
-      if (ts.isClassExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
-        report(ctx, "unsupported_syntax", `${ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'"} in agent code`, node);
-        return node;
-      }
-      if (ts.isBinaryExpression(node) && logical.has(node.operatorToken.kind)) {
-        const op = node.operatorToken.getText(agent.file);
-        return factory.updateBinaryExpression(node, visit(node.left, conditional) as TS.Expression, node.operatorToken,
-          visit(node.right, conditional ?? `the right operand of '${op}'`) as TS.Expression);
-      }
-      if (ts.isConditionalExpression(node)) {
-        const branch = conditional ?? "a branch of '?:'";
-        return factory.updateConditionalExpression(node, visit(node.condition, conditional) as TS.Expression, node.questionToken,
-          visit(node.whenTrue, branch) as TS.Expression, node.colonToken, visit(node.whenFalse, branch) as TS.Expression);
-      }
-      if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
-        return ts.visitEachChild(node, (child) => visit(child, conditional ?? "a callback"), context);
-      }
-      if (ts.isCallExpression(node) && node.questionDotToken) {
-        return ts.visitEachChild(node, (child) => visit(child, child === node.expression ? conditional : conditional ?? "an optional call's arguments"), context);
-      }
-      return ts.visitEachChild(node, (child) => visit(child, conditional), context);
-    };
-    return (root) => visit(root, null) ?? root;
+  const { file } = agent;
+  const edits: { start: number; end: number; text: string }[] = [];
+  const cut = (start: number, end: number, text = ""): void => {
+    edits.push({ start, end, text });
   };
+  const replaceNode = (node: TS.Node, text: string) => cut(node.getStart(file), node.end, text);
+  /** `: T` after a name or a parameter list (the colon sits just before the type's full start). */
+  const cutType = (type: TS.TypeNode | undefined) => type && cut(type.pos - 1, type.end);
+  const cutAngles = (list: TS.NodeArray<TS.Node> | undefined) => list && cut(list.pos - 1, file.text.indexOf(">", list.end) + 1);
 
-  const result = ts.transform(node, [transformer]);
-  try {
-    printer ??= ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
-    return printer.printNode(ts.EmitHint.Unspecified, result.transformed[0]!, agent.file);
-  } finally {
-    result.dispose();
+  // `conditional` names where the code might not run, since a hoisted call always would.
+  const visit = (node: TS.Node, conditional: string | null): void => {
+    if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node)) {
+      cut(node.expression.end, node.end);
+      return visit(node.expression, conditional);
+    }
+    if (ts.isTypeAssertionExpression(node)) {
+      cut(node.getStart(file), node.expression.getStart(file));
+      return visit(node.expression, conditional);
+    }
+    if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
+    if (ts.isCallExpression(node) && agentCallOf(node, ctx)) {
+      if (conditional === CALLBACK) {
+        report(ctx, "conditional_agent_call", "an agent call inside a callback cannot run there: the callback runs within one code node; loop with for...of instead", node);
+      } else if (conditional) {
+        report(ctx, "conditional_agent_call", `an agent call in ${conditional} would always run once hoisted out of the expression: write the condition as an if`, node);
+      }
+      const hoisted = visitAgentCall(node, ctx);
+      const temp = tempName(ctx, keyOf(ctx, node));
+      checkHasValue(hoisted.node, ctx, node);
+      prelude.push(...hoisted.prelude, { ...hoisted.node, assign: temp });
+      return replaceNode(node, temp);
+    }
+    const member = thisMember(node);
+    if (member !== null) {
+      if (agent.methods.has(member)) {
+        report(ctx, "not_a_method", `'this.${member}' used as a value: agent functions can only be called, 'this.${member}(...)'`, node);
+      }
+      return replaceNode(node, member);
+    }
+    if (node.kind === ts.SyntaxKind.ThisKeyword) {
+      return report(ctx, "unsupported_syntax", "'this' on its own: use 'this.field' or 'this.method(...)'", node);
+    }
+    if (node.kind === ts.SyntaxKind.SuperKeyword) return report(ctx, "unsupported_syntax", "'super' in an agent", node);
+    if (ts.isIdentifier(node)) {
+      if (!isValueReference(node)) return;
+      if (agent.tools.has(node.text)) agent.usedTools.add(node.text);
+      else if (agent.api.has(node.text) && !ts.isCallExpression(node.parent)) {
+        report(ctx, "unsupported_syntax", `'${node.text}' used as a value: the agent language's functions can only be called`, node);
+      }
+      return;
+    }
+    if (ts.isClassExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
+      return report(ctx, "unsupported_syntax", `${ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'"} in agent code`, node);
+    }
+    if (ts.isBinaryExpression(node) && LOGICAL.has(node.operatorToken.kind)) {
+      if (conditional === null && SHORT_CIRCUIT.has(node.operatorToken.kind) && containsAgentCall(node.right, ctx)) {
+        return replaceNode(node, guardShortCircuit(node, ctx, prelude));
+      }
+      visit(node.left, conditional);
+      return visit(node.right, conditional ?? `the right operand of '${node.operatorToken.getText(file)}'`);
+    }
+    if (ts.isConditionalExpression(node)) {
+      if (conditional === null && (containsAgentCall(node.whenTrue, ctx) || containsAgentCall(node.whenFalse, ctx))) {
+        return replaceNode(node, guardConditional(node, ctx, prelude));
+      }
+      visit(node.condition, conditional);
+      visit(node.whenTrue, conditional ?? "a branch of '?:'");
+      return visit(node.whenFalse, conditional ?? "a branch of '?:'");
+    }
+    if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+      cutAngles(node.typeParameters);
+      cutType(node.type);
+      for (const param of node.parameters) {
+        if (param.questionToken) cut(param.questionToken.getStart(file), param.questionToken.end);
+        cutType(param.type);
+        visit(param.name, CALLBACK);
+        if (param.initializer) visit(param.initializer, CALLBACK);
+      }
+      return visit(node.body, CALLBACK);
+    }
+    if (ts.isVariableDeclaration(node)) {
+      if (node.exclamationToken) cut(node.exclamationToken.getStart(file), node.exclamationToken.end);
+      cutType(node.type);
+    }
+    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isExpressionWithTypeArguments(node)) {
+      cutAngles(node.typeArguments);
+    }
+    if (ts.isCallExpression(node) && node.questionDotToken) {
+      visit(node.expression, conditional);
+      for (const arg of node.arguments) visit(arg, conditional ?? "an optional call's arguments");
+      return;
+    }
+    ts.forEachChild(node, (child) => {
+      visit(child, conditional);
+    });
+  };
+  visit(node, null);
+
+  const start = node.getStart(file);
+  if (edits.length === 0) return file.text.slice(start, node.end);
+  edits.sort((a, b) => a.start - b.start);
+  let text = "";
+  let at = start;
+  for (const edit of edits) {
+    text += file.text.slice(at, edit.start) + edit.text;
+    at = edit.end;
   }
+  return text + file.text.slice(at, node.end);
+}
+
+/** Whether evaluating the expression makes a node (callbacks aside: a call there is an error). */
+function containsAgentCall(node: TS.Node, ctx: FunctionContext): boolean {
+  const ts = typescript();
+  if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return false;
+  if (ts.isCallExpression(node) && agentCallOf(node, ctx)) return true;
+  return ts.forEachChild(node, (child) => containsAgentCall(child, ctx) || undefined) ?? false;
+}
+
+/**
+ * `a && call()` (and `||`, `??`) with the call run only when JavaScript would run it: the left
+ * value goes to a temporary, and an if computes the right side into it when needed.
+ */
+function guardShortCircuit(node: TS.BinaryExpression, ctx: FunctionContext, prelude: Stmt[]): string {
+  const ts = typescript();
+  const at = { loc: loc(ctx, node), key: keyOf(ctx, node) };
+  const left = printCode(node.left, ctx, prelude);
+  const temp = tempName(ctx, at.key);
+  prelude.push({ kind: "code", ...at, code: `let ${temp} = ${left}` });
+  const kind = node.operatorToken.kind;
+  const [construct, test] = kind === ts.SyntaxKind.AmpersandAmpersandToken ? ["and", temp]
+    : kind === ts.SyntaxKind.BarBarToken ? ["or", `!${temp}`] : ["nullish", `${temp} === null || ${temp} === undefined`];
+  const body = assignInto(temp, node.right, ctx);
+  prelude.push({ kind: "if", ...at, construct, branches: [{ test: { prelude: [], code: test }, body, loc: at.loc }] });
+  return temp;
+}
+
+/** `c ? call() : other` as an if whose branches compute the value into a temporary. */
+function guardConditional(node: TS.ConditionalExpression, ctx: FunctionContext, prelude: Stmt[]): string {
+  const at = { loc: loc(ctx, node), key: keyOf(ctx, node) };
+  const test = printCode(node.condition, ctx, prelude);
+  const temp = tempName(ctx, at.key);
+  prelude.push({ kind: "code", ...at, code: `let ${temp}` });
+  prelude.push({
+    kind: "if", ...at, construct: "ternary", branches: [
+      { test: { prelude: [], code: test }, body: assignInto(temp, node.whenTrue, ctx), loc: loc(ctx, node.whenTrue) },
+      { test: null, body: assignInto(temp, node.whenFalse, ctx), loc: loc(ctx, node.whenFalse) },
+    ],
+  });
+  return temp;
+}
+
+/** Statements that compute an expression (its agent calls first) into an existing variable. */
+function assignInto(variable: string, node: TS.Expression, ctx: FunctionContext): Stmt[] {
+  const analyzed = analyzeExpression(node, ctx);
+  if (analyzed.call) {
+    checkHasValue(analyzed.call, ctx, node);
+    return [...analyzed.prelude, { ...analyzed.call, assign: variable }];
+  }
+  return [...analyzed.prelude, { kind: "code", loc: loc(ctx, node), key: keyOf(ctx, node), code: `${variable} = ${analyzed.code}` }];
 }
 
 /** An identifier read as a value (not a property name, a declaration's name or a label). */

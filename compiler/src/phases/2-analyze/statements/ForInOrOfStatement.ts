@@ -2,7 +2,7 @@ import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
 import { expressionValue, printCode } from "../expressions/code.js";
 import { loc, report, type FunctionContext } from "../context.js";
-import type { Simple, Stmt } from "../ir.js";
+import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
 import { visitBody } from "./index.js";
 
@@ -11,7 +11,7 @@ export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatem
   const ts = typescript();
   const isOf = ts.isForOfStatement(node);
   if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for await", node.awaitModifier);
-  const prelude: Simple[] = [];
+  const prelude: Stmt[] = [];
   let target: string;
   let declare: "let" | "const" | undefined;
   if (ts.isVariableDeclarationList(node.initializer)) {

@@ -2,7 +2,7 @@ import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
 import { analyzeExpression, checkHasValue, printCode, valueOf } from "../expressions/code.js";
 import { keyOf, loc, type FunctionContext } from "../context.js";
-import type { Simple, Stmt } from "../ir.js";
+import type { Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 
 /**
@@ -19,7 +19,7 @@ export function assignStatements(target: TS.Expression | TS.BindingName, value: 
     out.push({ kind: "code", ...at, code: declare ? `let ${variable ?? printCode(target, ctx, [])}` : `${variable} = undefined` });
     return;
   }
-  const prelude: Simple[] = [];
+  const prelude: Stmt[] = [];
   const targetText = variable ?? printCode(target, ctx, prelude);
   const analyzed = analyzeExpression(value, ctx);
   out.push(...prelude);
