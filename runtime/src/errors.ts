@@ -11,7 +11,6 @@ export type AgentErrorCode =
   | "stale_memory"
   | "conversation_over"
   | "undefined_variable"
-  | "bad_template"
   | "sandbox"
   | "model"
   | "bad_call"

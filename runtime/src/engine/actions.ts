@@ -55,7 +55,7 @@ function countVisit(env: Env, mem: MemoryBody, name: string): MemoryBody {
   return memoryWith(mem, mem.stack, { ...mem.visits, [name]: (mem.visits[name] ?? 0) + 1 });
 }
 
-/** The node is done with `output` (already assigned); next, its transitions. */
+/** The node is done: its output is assigned, and its transitions come next. */
 export function leave(state: RunState, node: GraphNode, output: JsonValue, mem = state.mem): RunState {
   return moved(state, assignOutput(mem, node, output), { kind: "route", node: node.name, output, interject: false });
 }

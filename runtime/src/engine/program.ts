@@ -52,7 +52,7 @@ const TEXT_ACTIONS = new Set(["chat", "chat_exact", "chat_suffix", "thought", "t
   "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt"]);
 
 /** `a`…`z`, then `aa`, `ab`, … */
-export function letters(index: number): string {
+function letters(index: number): string {
   let s = "";
   let n = index + 1;
   while (n > 0) {
