@@ -27,6 +27,7 @@ export type { PluginInfo, PluginCall, ChatTurn } from "./react/index.js";
 // Runtime: agents, memory, traces.
 export { Agent } from "./agent/agent.js";
 export type { AgentOptions, RunOptions, ReplyResult, Tool } from "./agent/agent.js";
+export type { PausePoint, PauseHook } from "./agent/loop.js";
 export { defaultConfig } from "./agent/config.js";
 export type { AgentConfig } from "./agent/config.js";
 export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions } from "./agent/simulate.js";

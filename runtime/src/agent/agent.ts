@@ -17,7 +17,7 @@ import { freshMemory, openMemory, sealMemory } from "../memory/seal.js";
 import type { Frame, Memory } from "../memory/types.js";
 import type { TraceSink } from "../trace/events.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
-import { drive, type Performer } from "./loop.js";
+import { drive, type PauseHook, type Performer } from "./loop.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -35,6 +35,8 @@ export interface AgentOptions {
 export interface RunOptions {
   /** Receives one event per step (see `TraceEvent`). */
   trace?: TraceSink;
+  /** Awaited before each node runs (see `PausePoint`): how a debugger stops a run at a node. */
+  pause?: PauseHook;
 }
 
 export interface ReplyResult {
@@ -140,7 +142,7 @@ export class Agent {
 
   private performer(options: RunOptions): Performer {
     const env: Env = { program: this.program, tracing: options.trace !== undefined };
-    return { env, model: this.model, tools: this.tools, trace: options.trace };
+    return { env, model: this.model, tools: this.tools, trace: options.trace, pause: options.pause };
   }
 }
 

@@ -12,12 +12,23 @@ import { sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
+import type { Frame } from "../memory/types.js";
+
+/** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
+export interface PausePoint {
+  node: string;
+  stack: readonly Frame[];
+}
+
+/** Awaited before every node a run enters: a debugger holds the run there until its user resumes. */
+export type PauseHook = (at: PausePoint) => Promise<void>;
 
 export interface Performer {
   env: Env;
   model: ChatModel;
   tools: Record<string, HostFunction>;
   trace: TraceSink | undefined;
+  pause?: PauseHook | undefined;
 }
 
 export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply" | "finish" }> };
@@ -26,11 +37,13 @@ const CONTINUE: StepInput = { kind: "continue" };
 
 export async function drive(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
   const { env } = p;
+  if (p.pause) await pauseBefore(p.pause, state);
   let r = step(env, state, input);
   for (;;) {
     if (r.event && p.trace) p.trace(r.event);
     const effect = r.effect;
     if (!effect) {
+      if (p.pause) await pauseBefore(p.pause, r.state);
       r = step(env, r.state, CONTINUE);
       continue;
     }
@@ -71,6 +84,10 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
       }
     }
   }
+}
+
+async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
+  if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: state.mem.stack });
 }
 
 /** Model calls fail for passing reasons (rate limits, timeouts): try again, then fail located. */
