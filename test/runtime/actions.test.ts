@@ -129,3 +129,27 @@ describe("code and tools", () => {
     await expect(agent.reply("")).rejects.toMatchObject({ code: "sandbox", node: "call", location: "a.ts:3:1" });
   });
 });
+
+describe("tools wherever code runs", () => {
+  it("in conditions, call arguments and return expressions", async () => {
+    const calls: string[] = [];
+    const tools = {
+      big: async (x: number) => { calls.push(`big ${x}`); return x > 10; },
+      twice: (x: number) => { calls.push(`twice ${x}`); return 2 * x; },
+    };
+    const g = graph([
+      n({ name: "start", action: "code", instruction: "let v = 7", transitions: ["pick.*"] }),
+      n({ name: "pick.a", action: "transition", boolean_condition: "big(v)", transitions: ["yes"] }),
+      n({ name: "pick.b", action: "transition", boolean_condition: "!big(v * 2)", transitions: ["yes"] }),
+      n({ name: "pick.c", action: "transition", transitions: ["call"] }),
+      n({ name: "yes", action: "chat_exact", instruction: "wrong branch" }),
+      n({ name: "call", action: "local_function", instruction: "f(twice(v))", assign: "r", transitions: ["show"] }),
+      n({ name: "show", action: "chat_exact", instruction: "$r" }),
+      n({ name: "f", action: "transition", transitions: ["return twice(x) + 1"] }),
+    ], { functions: { f: { kind: "local_function", params: ["x"], entry: "f" } },
+      tools: { big: { module: "./t.js", export: "big" }, twice: { module: "./t.js", export: "twice" } } });
+    const r = await new Agent(g, { model: new TestModel(), tools }).reply("");
+    expect(r.reply).toBe("29");
+    expect(calls).toEqual(["big 7", "big 14", "twice 7", "twice 14"]);
+  });
+});

@@ -143,3 +143,46 @@ describe("the fraction tutor (global, normal and local functions in one conversa
       "You are an agent.\n\nUser: 3/4\n\n\n\nInstruction for Agent: Problem: problem 1. Reply \"correct\" or \"wrong\" for the user's last answer.\nAgent's reply:" }]);
   });
 });
+
+describe("nesting and calls from outside", () => {
+  it("a function inside a local_function sees down to the local frame, not past it", async () => {
+    const g = graph([
+      n({ name: "init", action: "code", instruction: "let secret = 'main only'", transitions: ["call"] }),
+      n({ name: "call", action: "local_function", instruction: "outer(1)", assign: "got", transitions: ["show"] }),
+      n({ name: "show", action: "chat_exact", instruction: "$got" }),
+      n({ name: "outer", action: "function", instruction: "inner()", transitions: ["return"] }),
+      n({ name: "inner", action: "code", instruction: "[typeof secret, a]", transitions: ["return"] }),
+    ], { functions: {
+      outer: { kind: "local_function", params: ["a"], entry: "outer" },
+      inner: { kind: "function", params: [], entry: "inner" },
+    } });
+    expect((await new Agent(g, { model: new TestModel() }).reply("")).reply).toBe('["undefined",1]');
+  });
+
+  it("agent.call of a function or global_function reads the globals", async () => {
+    const g = graph([
+      n({ name: "main", action: "transition", transitions: ["quit"] }),
+      n({ name: "f", action: "transition", transitions: ["return rate * x"] }),
+    ], { globals: { rate: 3 }, functions: { f: { kind: "function", params: ["x"], entry: "f" }, h: { kind: "global_function", params: ["x"], entry: "f" } } });
+    const agent = new Agent(g, { model: new TestModel() });
+    expect(await agent.call("f", [5])).toBe(15);
+    expect(await agent.call("h", [2])).toBe(6);
+  });
+
+  it("required_revisit holds a call back until every listed node was visited", async () => {
+    const g = graph([
+      n({ name: "ask", action: "chat_exact", instruction: "again?", transitions: ["call"] }),
+      n({ name: "call", action: "local_function", instruction: "f()", assign: "got", required_revisit: ["seen"], transitions: ["show"] }),
+      n({ name: "show", action: "chat_exact", instruction: "got ?{$got}", transitions: ["seen"] }),
+      n({ name: "seen", action: "transition", transitions: ["ask"] }),
+      n({ name: "f", action: "transition", transitions: ["return 'called'"] }),
+    ], { functions: { f: { kind: "local_function", params: [], entry: "f" } } });
+    const agent = new Agent(g, { model: new TestModel() });
+    let r = await agent.reply("");
+    r = await agent.reply("x", r.memory);
+    expect(r.reply).toBe("got ");
+    r = await agent.reply("x", r.memory);
+    r = await agent.reply("x", r.memory);
+    expect(r.reply).toBe("got called");
+  });
+});
