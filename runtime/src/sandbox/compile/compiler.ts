@@ -37,6 +37,8 @@ export class Compiler {
   /** Syntax nodes of the body being compiled (the program, or the innermost arrow function). */
   cost = 0;
   mutates = false;
+  /** Names the program declares `const` at its top level, so that writing them is refused before running. */
+  readonly constants = new Set<string>();
   private depth = 0;
   deepest = 0;
 

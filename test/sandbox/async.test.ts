@@ -1,0 +1,87 @@
+import { describe, expect, test } from "vitest";
+import { checkCode, evaluate, evaluateAsync, SandboxError } from "@autograms/runtime";
+
+const later = <T>(value: T, ms = 5) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+describe("evaluateAsync", () => {
+  test("awaits tools that return promises, calling each tool once", async () => {
+    const calls: string[] = [];
+    const functions = {
+      user: (id: unknown) => {
+        calls.push(`user(${JSON.stringify(id)})`);
+        return later({ id, name: "Ann" });
+      },
+      score: (name: unknown) => {
+        calls.push(`score(${JSON.stringify(name)})`);
+        return later(String(name).length * 10);
+      },
+      shout: (text: unknown) => {
+        calls.push(`shout(${JSON.stringify(text)})`);
+        return String(text).toUpperCase();
+      },
+    };
+    const result = await evaluateAsync("const u = user(id); const points = score(u.name) + score('x'); shout(u.name) + points", { id: 7 }, { functions });
+    expect(result.value).toBe("ANN40");
+    expect(result.variables).toEqual({ id: 7, u: { id: 7, name: "Ann" }, points: 40 });
+    expect(calls).toEqual(['user(7)', 'score("Ann")', 'score("x")', 'shout("Ann")']);
+  });
+
+  test("randomness is the same in every rerun", async () => {
+    const seen: unknown[] = [];
+    const functions = { record: (value: unknown) => seen.push(value), wait: () => later(null) };
+    const result = await evaluateAsync("const r = Math.random(); record(r); wait(); r", {}, { functions });
+    expect(seen).toEqual([result.value]);
+  });
+
+  test("a rejected promise is a host error with the message only", async () => {
+    const error = await evaluateAsync("fetchIt()", {}, { functions: { fetchIt: () => Promise.reject(new Error("offline")) } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect((error as SandboxError).kind).toBe("host");
+    expect((error as SandboxError).message).toBe("the tool 'fetchIt' failed: offline");
+  });
+
+  test("time waiting for a tool is not the evaluation's", async () => {
+    const result = await evaluateAsync("slow() + 1", {}, { maxTimeMs: 20, functions: { slow: () => later(1, 60) } });
+    expect(result.value).toBe(2);
+  });
+
+  test("code errors reject with a SandboxError", async () => {
+    await expect(evaluateAsync("1 +", {})).rejects.toMatchObject({ kind: "syntax" });
+    await expect(evaluateAsync("missing", {})).rejects.toMatchObject({ kind: "reference", line: 1, column: 1 });
+  });
+
+  test("the input is untouched even when a write precedes a pending tool", async () => {
+    const variables = { xs: [1] };
+    const result = await evaluateAsync("xs.push(2); const v = wait(); xs.push(v); xs", variables, { functions: { wait: () => later(3) } });
+    expect(result.value).toEqual([1, 2, 3]);
+    expect(variables).toEqual({ xs: [1] });
+  });
+});
+
+describe("checkCode", () => {
+  test("accepts the language without running it", () => {
+    let called = false;
+    const tool = () => {
+      called = true;
+    };
+    expect(checkCode("const total = items.reduce((sum, i) => sum + i.price, 0); notify(total)")).toBeNull();
+    expect(called).toBe(false);
+    expect(evaluate("1", {}, { functions: { tool } }).value).toBe(1);
+  });
+
+  test.each([
+    ["1 +", "syntax"],
+    ["new Date()", "unsupported"],
+    ["x => x", "unsupported"],
+    ["o.__proto__", "unsupported"],
+    ["Math.foo()", "unsupported"],
+    ["const c = 1; c = 2", "type"],
+    ["while (true) {}", "unsupported"],
+  ] as const)("%s is refused as %s", (code, kind) => {
+    const error = checkCode(code);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error!.kind).toBe(kind);
+    expect(error!.line).toBe(1);
+  });
+});
