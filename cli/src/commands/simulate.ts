@@ -1,9 +1,142 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
+import type { LoadedAgent } from "../agent-loading/load-graph.js";
+import { addModelOptions, type ModelFlags } from "../agent-loading/model.js";
+import { reportError } from "../agent-loading/report-error.js";
+import type { ConversationRecord } from "../simulation/transcripts.js";
 
-// Placeholder until the 'simulate' command is implemented.
+interface SimulateFlags extends ModelFlags {
+  conversations: number;
+  out: string;
+  maxTurns: number;
+  seed?: number;
+  trace?: string;
+  coverage?: string;
+}
+
+const integer = (min: number) => (text: string): number => {
+  const n = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
+  return n;
+};
+
 export function registerSimulate(program: Command): void {
-  program.command("simulate").description("(not implemented yet)").action(() => {
-    process.stderr.write("autograms simulate: not implemented yet\n");
-    process.exitCode = 1;
-  });
+  const command = program
+    .command("simulate")
+    .description("hold conversations between an agent and simulated users (the graph's user-simulation fields); transcripts go to a folder, a summary to stdout")
+    .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
+    .option("-n, --conversations <N>", "how many conversations", integer(1), 1)
+    .option("-o, --out <dir>", "the folder for the transcripts (conversation-<i>.json and .md)", "simulations")
+    .option("--max-turns <T>", "stop a conversation after this many turns", integer(1), 40)
+    .option("--seed <S>", "seed of the simulated users' random choices, to repeat a run (default: a new one, printed)", integer(0));
+  addModelOptions(command)
+    .option("--trace <path>", "write every step as JSON lines: one file (path ending in .jsonl, each event with its conversation's number) or a folder of conversation-<i>.jsonl")
+    .option("--coverage <file>", "write lcov coverage of the agent's source lines the conversations reached, and print a per-function summary")
+    .action(async (file: string, flags: SimulateFlags) => {
+      let loaded: LoadedAgent | null = null;
+      try {
+        process.exitCode = await simulate(file, flags, (l) => (loaded = l));
+      } catch (err) {
+        process.exitCode = await reportError("simulate", err, loaded);
+      }
+    });
+}
+
+interface Outcome {
+  record: ConversationRecord;
+  error?: unknown;
+  files: { json: string; markdown: string };
+}
+
+async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<number> {
+  const { CliError } = await import("../agent-loading/cli-error.js");
+  const { openAgent } = await import("../agent-loading/open-agent.js");
+  const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
+  const { graph } = loaded;
+  const sourceName = loaded.source?.display ?? graph.source?.file ?? null;
+  if (flags.coverage !== undefined && (sourceName === null || !graph.nodes.some((n) => n.loc))) {
+    throw new CliError("--coverage needs a graph compiled from an agent's source: this one has no source locations");
+  }
+  const { NodeVisits, toLcov, coverageSummary } = await import("../trace/coverage.js");
+  const { JsonlTraceWriter, fanOut } = await import("../trace/jsonl-writer.js");
+  const { seededRandom, conversationSeed } = await import("../simulation/seeded-random.js");
+  const { TraceTranscript, writeTranscript } = await import("../simulation/transcripts.js");
+  const { join } = await import("node:path");
+
+  const n = flags.conversations;
+  const seed = flags.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const visits = new NodeVisits();
+  const oneTraceFile = flags.trace?.endsWith(".jsonl") ? new JsonlTraceWriter(flags.trace, graph) : null;
+  const digits = String(n).length;
+  const progress = await progressBar(n);
+  const outcomes: Outcome[] = [];
+  try {
+    for (let i = 1; i <= n; i++) {
+      const name = `conversation-${String(i).padStart(digits, "0")}`;
+      const ownTraceFile = flags.trace !== undefined && !oneTraceFile ? new JsonlTraceWriter(join(flags.trace, `${name}.jsonl`), graph) : null;
+      const partial = new TraceTranscript();
+      const trace = fanOut(visits.sink, partial.sink, oneTraceFile?.sink({ conversation: i }), ownTraceFile?.sink());
+      const record: ConversationRecord = {
+        agent: graph.agent, source: sourceName, conversation: i, of: n, seed: conversationSeed(seed, i),
+        ended: "error", transcript: [], memory: null,
+      };
+      let error: unknown;
+      try {
+        const result = await agent.simulate({ random: seededRandom(record.seed), maxTurns: flags.maxTurns, ...(trace ? { trace } : {}) });
+        Object.assign(record, { ended: result.ended, transcript: result.transcript, memory: result.memory });
+      } catch (err) {
+        error = err;
+        const location = (err as { location?: unknown }).location;
+        record.error = { message: err instanceof Error ? err.message : String(err), ...(typeof location === "string" ? { location } : {}) };
+        record.transcript = partial.messages;
+      } finally {
+        ownTraceFile?.close();
+      }
+      outcomes.push({ record, error, files: writeTranscript(flags.out, name, record) });
+      progress?.increment();
+    }
+  } finally {
+    progress?.stop();
+    oneTraceFile?.close();
+  }
+
+  for (const o of outcomes.filter((o) => o.error !== undefined)) {
+    process.stderr.write(`conversation ${o.record.conversation} failed:\n`);
+    await reportError("simulate", o.error, loaded);
+  }
+  process.stdout.write(summary(graph.agent, seed, flags, outcomes));
+  if (flags.coverage !== undefined) {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const { dirname } = await import("node:path");
+    mkdirSync(dirname(flags.coverage), { recursive: true });
+    writeFileSync(flags.coverage, toLcov(graph, visits, sourceName!));
+    process.stderr.write(`coverage of ${sourceName} by ${n} conversation${n === 1 ? "" : "s"} (lcov: ${flags.coverage}):\n${coverageSummary(graph, visits)}`);
+  }
+  return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+}
+
+/** A progress bar on a terminal only: piped stderr gets no control characters. */
+async function progressBar(total: number): Promise<{ increment(): void; stop(): void } | null> {
+  if (!process.stderr.isTTY) return null;
+  const { default: progress } = await import("cli-progress");
+  const bar = new progress.SingleBar({
+    format: "simulating [{bar}] {value}/{total} conversations, {duration}s",
+    stream: process.stderr, hideCursor: true, clearOnComplete: true,
+  }, progress.Presets.shades_classic);
+  bar.start(total, 0);
+  return bar;
+}
+
+function summary(agentName: string, seed: number, flags: SimulateFlags, outcomes: Outcome[]): string {
+  const agentTurns = (o: Outcome) => o.record.transcript.filter((m) => m.role === "agent").length;
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(o.record.ended, (counts.get(o.record.ended) ?? 0) + 1);
+  const average = outcomes.reduce((sum, o) => sum + agentTurns(o), 0) / outcomes.length;
+  const width = Math.max(...outcomes.map((o) => o.files.markdown.length));
+  const lines = [
+    `${agentName}: ${outcomes.length} simulated conversation${outcomes.length === 1 ? "" : "s"}, seed ${seed} (repeat with --seed ${seed}), at most ${flags.maxTurns} turns each`,
+    `  ${"#".padStart(3)}  ${"transcript".padEnd(width)}  ${"ended".padEnd(10)}  agent turns`,
+    ...outcomes.map((o) => `  ${String(o.record.conversation).padStart(3)}  ${o.files.markdown.padEnd(width)}  ${o.record.ended.padEnd(10)}  ${String(agentTurns(o)).padStart(11)}`),
+    `ended: ${[...counts].map(([k, v]) => `${k} ${v}`).join(", ")}; ${average.toFixed(1)} agent turns on average`,
+  ];
+  return lines.join("\n") + "\n";
 }

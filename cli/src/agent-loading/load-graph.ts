@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { Graph } from "@autograms/runtime";
+import { CliError } from "./cli-error.js";
+
+/** The agent's TypeScript source, found and checked to be the text the graph was compiled from. */
+export interface AgentSource {
+  /** Absolute path. */
+  path: string;
+  /** The path relative to the working directory, as messages and coverage reports name it. */
+  display: string;
+  text: string;
+}
+
+export interface LoadedAgent {
+  /** The file given on the command line. */
+  file: string;
+  graph: Graph;
+  /** Null when the source is not at hand (a graph whose agent file moved, changed or never existed). */
+  source: AgentSource | null;
+  /** The agent file's folder: tool modules are resolved from it, as the agent's imports are. */
+  baseDir: string;
+}
+
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+const displayPath = (path: string) => relative(process.cwd(), path).split("\\").join("/");
+
+/**
+ * Reads an agent (.ts, compiled here; diagnostics go to stderr tsc-style) or a graph file (.json,
+ * validated). Throws a CliError when there is nothing sound to run.
+ */
+export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
+  const path = resolve(file);
+  const text = readText(file);
+  if (TYPESCRIPT.test(file)) {
+    const { compile, formatDiagnostics } = await import("@autograms/compiler");
+    const display = displayPath(path);
+    const { graph, diagnostics } = compile(text, { fileName: display });
+    if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text, { color: process.stderr.isTTY }) + "\n");
+    if (!graph) {
+      const errors = diagnostics.filter((d) => d.severity === "error").length;
+      throw new CliError(`${errors} error${errors === 1 ? "" : "s"} in ${display}`);
+    }
+    return { file, graph, source: { path, display, text }, baseDir: dirname(path) };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`'${file}' is neither an agent (.ts) nor graph JSON: ${(err as Error).message}`);
+  }
+  const { validateGraph } = await import("@autograms/runtime");
+  const checked = validateGraph(value);
+  if (!checked.valid) {
+    const where = (value as Partial<Graph>)?.source?.file ?? file;
+    const lines = checked.errors.map((e) => `  ${e.loc ? `${where}:${e.loc.line}:${e.loc.column}` : `${file}${e.path}`}: ${e.message}`);
+    throw new CliError(`'${file}' is not a valid graph:\n${lines.join("\n")}`);
+  }
+  const source = findSource(path, checked.graph);
+  return { file, graph: checked.graph, source, baseDir: source ? dirname(source.path) : dirname(path) };
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
+    throw new CliError(`cannot read '${file}': ${reason}`);
+  }
+}
+
+/**
+ * The graph names its source relative to where it was compiled. Look where its source map says
+ * (written beside the graph, relative to it), then relative to the working directory, then beside
+ * the graph; accept only the text whose hash the graph records, so code frames never show other lines.
+ */
+function findSource(graphPath: string, graph: Graph): AgentSource | null {
+  const recorded = graph.source;
+  if (!recorded) return null;
+  const candidates: string[] = [];
+  const mapSource = sourceFromMap(`${graphPath}.map`);
+  if (mapSource) candidates.push(mapSource);
+  candidates.push(isAbsolute(recorded.file) ? recorded.file : resolve(recorded.file));
+  candidates.push(join(dirname(graphPath), recorded.file.slice(recorded.file.replace(/\\/g, "/").lastIndexOf("/") + 1)));
+  for (const path of candidates) {
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, "utf8");
+    if (createHash("sha256").update(text).digest("hex") === recorded.sha256) return { path, display: displayPath(path), text };
+  }
+  return null;
+}
+
+function sourceFromMap(mapPath: string): string | null {
+  try {
+    const map = JSON.parse(readFileSync(mapPath, "utf8")) as { sources?: unknown };
+    const first = Array.isArray(map.sources) ? map.sources[0] : undefined;
+    return typeof first === "string" ? resolve(dirname(mapPath), first) : null;
+  } catch {
+    return null;
+  }
+}

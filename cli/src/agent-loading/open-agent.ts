@@ -1,0 +1,24 @@
+import type { Agent } from "@autograms/runtime";
+import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
+import { chooseModel, type ModelFlags } from "./model.js";
+import { loadTools } from "./tools.js";
+
+export interface OpenedAgent {
+  agent: Agent;
+  loaded: LoadedAgent;
+}
+
+/**
+ * Loads the agent (or graph), its tools and the model the flags choose, and makes the Agent.
+ * `loaded` is handed to `onLoaded` as soon as it exists, so errors after that point can show source.
+ */
+export async function openAgent(file: string, flags: ModelFlags, options: { modelRequired: boolean; onLoaded?: (loaded: LoadedAgent) => void }): Promise<OpenedAgent> {
+  const loaded = await loadAgentGraph(file);
+  options.onLoaded?.(loaded);
+  const { model, none } = await chooseModel(flags, options.modelRequired);
+  const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  const { Agent } = await import("@autograms/runtime");
+  // Retrying a model that is not there would only wait.
+  const agent = new Agent(loaded.graph, { model, tools, ...(none ? { config: { modelRetries: 0 } } : {}) });
+  return { agent, loaded };
+}

@@ -1,0 +1,34 @@
+import type { LoadedAgent } from "./load-graph.js";
+import { CliError } from "./cli-error.js";
+
+/**
+ * Prints why a command failed and returns its exit code. Runtime errors at a node read like
+ * compiler diagnostics (`file:line:column - error code: ...`) with a code frame of the agent source
+ * when the source is at hand; nothing prints a stack trace.
+ */
+export async function reportError(command: string, err: unknown, agent?: LoadedAgent | null): Promise<1 | 2> {
+  if (err instanceof CliError) {
+    process.stderr.write(`autograms ${command}: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const { AgentError } = await import("@autograms/runtime");
+  if (err instanceof AgentError && err.location !== undefined && err.line !== undefined && err.column !== undefined) {
+    const message = err.node === undefined ? err.detail : `node '${err.node}': ${err.detail}`;
+    const source = agent?.source;
+    if (source) {
+      const { formatDiagnostics } = await import("@autograms/compiler");
+      const loc = agent.graph.nodes.find((n) => n.name === err.node)?.loc;
+      const diagnostic = {
+        code: err.code, severity: "error" as const, message, file: err.file ?? source.display,
+        line: err.line, column: err.column, endLine: loc?.endLine ?? err.line, endColumn: loc?.endColumn ?? err.column,
+      };
+      process.stderr.write(formatDiagnostics([diagnostic], source.text, { color: process.stderr.isTTY }) + "\n");
+    } else {
+      process.stderr.write(`${err.location} - error ${err.code}: ${message}\n`);
+    }
+    return 1;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`autograms ${command}: ${err instanceof AgentError ? `error ${err.code}: ` : ""}${message}\n`);
+  return 1;
+}
