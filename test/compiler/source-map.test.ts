@@ -12,7 +12,7 @@ describe("the source map", () => {
 
   it("is a v3 map of the graph file, naming the agent file and carrying its text", () => {
     expect(sourceMap).toMatchObject({ version: 3, file: "agent.graph.json", sources: ["agent.ts"], sourcesContent: [source] });
-    expect(json).toBe(JSON.stringify(graph, null, 2) + "\n");
+    expect(JSON.parse(json)).toEqual(graph);
   });
 
   it("maps every line of every node's JSON to the statement the node comes from", () => {
@@ -20,6 +20,7 @@ describe("the source map", () => {
     graph!.nodes.forEach((node) => {
       const first = lines.findIndex((l) => l === `      "name": ${JSON.stringify(node.name)},`) - 1;
       expect(lines[first]).toBe("    {");
+      expect(lines.slice(first + 1).find((l) => l.startsWith('      "loc": '))).toMatch(/^      "loc": \{ "line": \d+, "column": \d+, "endLine": \d+, "endColumn": \d+ \},$/);
       const last = lines.findIndex((l, i) => i > first && (l === "    }," || l === "    }"));
       for (const line of [first, first + 1, last]) {
         const entry = map.findEntry(line, 4) as { originalLine: number; originalColumn: number; originalSource: string; name?: string };

@@ -6,32 +6,54 @@ export interface NodeSpan {
   lines: number;
 }
 
+const WIDTH = 100;
+
 /**
- * The graph file's text: exactly `JSON.stringify(graph, null, 2)` plus a newline, so any tool can
- * reproduce it. `nodes` is the last key.
+ * The graph file's text: two-space JSON in which a list or object of plain values that fits on
+ * a line stays on one (`"transitions": ["a", "b"]`, `"loc": { "line": 3, ... }`), so each node
+ * reads as a short block. Also returns the line span of every node, for the source map.
  */
-export function emitJson(graph: Graph): string {
-  return JSON.stringify(graph, null, 2) + "\n";
-}
-
-/** The line span of every node in `emitJson(graph)`, counted without building the text. */
-export function nodeSpans(graph: Graph): NodeSpan[] {
+export function emitJson(graph: Graph): { text: string; spans: NodeSpan[] } {
   const { nodes, ...head } = graph;
-  // `{`, then the other keys, then `"nodes": [`.
-  let line = 3;
-  for (const value of Object.values(head)) line += value === undefined ? 0 : lineCount(value as JsonValue);
-  return nodes.map((node) => {
-    const span = { line, lines: lineCount(node as unknown as JsonValue) };
-    line += span.lines;
-    return span;
+  const lines = ["{"];
+  for (const [key, value] of Object.entries(head)) {
+    if (value !== undefined) lines.push(`  ${JSON.stringify(key)}: ${format(value as JsonValue, "  ", key.length + 4)},`);
+  }
+  lines.push('  "nodes": [');
+  let line = lines.length + 1 + lines.reduce((n, text) => n + countNewlines(text), 0);
+  const spans: NodeSpan[] = [];
+  nodes.forEach((node, i) => {
+    const text = format(node as unknown as JsonValue, "    ", 0);
+    const count = 1 + countNewlines(text);
+    spans.push({ line, lines: count });
+    line += count;
+    lines.push(`    ${text}${i < nodes.length - 1 ? "," : ""}`);
   });
+  lines.push("  ]", "}", "");
+  return { text: lines.join("\n"), spans };
 }
 
-/** Lines `JSON.stringify(value, null, 2)` takes: one per scalar or empty container, else one per item plus brackets. */
-function lineCount(value: JsonValue): number {
-  if (value === null || typeof value !== "object") return 1;
-  const items = Array.isArray(value) ? value : Object.values(value).filter((v) => v !== undefined);
-  let lines = items.length ? 2 : 1;
-  for (const item of items) lines += lineCount(item as JsonValue);
-  return lines;
+/** `value` as it appears after `indent` and a prefix of `used` characters on its first line. */
+function format(value: JsonValue, indent: string, used: number): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const isArray = Array.isArray(value);
+  const entries: [string | null, JsonValue][] = isArray
+    ? value.map((item) => [null, item])
+    : Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return isArray ? "[]" : "{}";
+  const key = (k: string | null) => (k === null ? "" : `${JSON.stringify(k)}: `);
+  if (entries.every(([, v]) => v === null || typeof v !== "object")) {
+    const parts = entries.map(([k, v]) => key(k) + JSON.stringify(v));
+    const inline = isArray ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+    if (indent.length + used + inline.length <= WIDTH) return inline;
+  }
+  const inner = `${indent}  `;
+  const items = entries.map(([k, v]) => inner + key(k) + format(v, inner, key(k).length));
+  return `${isArray ? "[" : "{"}\n${items.join(",\n")}\n${indent}${isArray ? "]" : "}"}`;
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return count;
 }
