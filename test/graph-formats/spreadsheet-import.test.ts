@@ -73,15 +73,15 @@ describe("importSpreadsheet: sheets shaped like the original's examples", () => 
     expect(graph.nodes.at(-1)?.name).toBe("start1");
   });
 
-  it("merge_sort_fn: pandas' index column is skipped, python_function becomes code, $var in code is a warning", () => {
+  it("merge_sort_fn: pandas' index column is skipped, python_function becomes code, $var in code is kept with a warning", () => {
     const { graph, node, diagnostics } = imported("merge_sort_fn");
     expect(graph.functions).toEqual({ merge_sort: { kind: "local_function", params: ["arr"], entry: "merge_sort" } });
-    expect(node("get_list")).toMatchObject({ action: "code", assign: "numbers", instruction: "json.loads(_last_user_reply)" });
+    expect(node("get_list")).toMatchObject({ action: "code", assign: "numbers", instruction: "json.loads($_last_user_reply)" });
     expect(node("split.b")).toMatchObject({ action: "code", assign: "mid", instruction: "len(arr) // 2" });
     expect(node("split.a")).toMatchObject({ instruction: "arr", boolean_condition: "len(arr) <= 1", transitions: ["return arr"] });
     expect(brief(diagnostics)).toEqual([{
       code: "csv_code_variable", severity: "warning", row: 3, sheetColumn: "E",
-      message: "row 3, column E: '$_last_user_reply' in code: the original spliced the variable's text into the code; here code sees variables as values, so it reads '_last_user_reply'",
+      message: "row 3, column E: '$_last_user_reply' in code: the original spliced the variable's text into the code; here code sees variables as values, so write '_last_user_reply' (and parse it if it holds code, e.g. JSON.parse(_last_user_reply))",
     }]);
     expect(diagnostics[0]).toMatchObject({ file: "merge_sort_fn.csv", line: 3, column: 36 });
   });

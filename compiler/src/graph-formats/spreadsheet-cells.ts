@@ -51,7 +51,9 @@ export function readInstruction(action: Action, cell: string): ReadInstruction {
  */
 export function writeInstruction(action: Action, instruction: string, assign: string | undefined): string {
   const body = isProse(action) ? instruction.replace(/=/g, "\\=") : instruction;
-  return assign === undefined ? body : `${assign}=${body}`;
+  if (assign === undefined) return body;
+  // Spaced in code, as the original's compiler wrote it, so `x = =...` never reads as `x ==`.
+  return action === "code" ? `${assign} = ${body}` : `${assign}=${body}`;
 }
 
 /** Splits at commas that are not inside parentheses, brackets, braces or quotes; trims; drops empties. */

@@ -1,3 +1,5 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+
 /**
  * What the spreadsheet importer reports. Same shape as the compiler's diagnostics (so one
  * formatter prints both), plus the spreadsheet's own coordinates: row number (the header is
@@ -22,26 +24,19 @@ export const SPREADSHEET_DIAGNOSTICS = {
   csv_invalid_graph: { severity: "error", summary: "The imported graph breaks a rule of the graph format (a duplicate name, a transition to a missing node, ...)." },
   csv_assignment_kept: { severity: "warning", summary: "An instruction the original would have cut at its first '=' as an assignment to a non-variable; kept whole." },
   csv_internal_error: { severity: "error", summary: "The importer failed on this input: a bug, please report it." },
-  csv_code_variable: { severity: "warning", summary: "'$name' in code: the original spliced the text in; the graph binds the variable's value." },
+  csv_code_variable: { severity: "warning", summary: "'$name' in code: the original spliced the text in; the graph's code sees variables as values and keeps '$name' as written." },
 } as const;
 
 export type SpreadsheetDiagnosticCode = keyof typeof SPREADSHEET_DIAGNOSTICS;
 
-export interface SpreadsheetDiagnostic {
+/** Its line and column are the cell's position in the CSV text, 1-based. */
+export type SpreadsheetDiagnostic = Omit<Diagnostic, "code"> & {
   code: SpreadsheetDiagnosticCode;
-  severity: "error" | "warning";
-  message: string;
-  file: string;
-  /** Position in the CSV text, 1-based, where the cell (or row) starts. */
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
   /** Spreadsheet row, 1-based; the header is row 1. */
   row: number;
   /** Spreadsheet column letter (A, B, ..., AA), when the problem is in one cell. */
   sheetColumn?: string;
-}
+};
 
 /** A, B, ..., Z, AA, AB, ... as spreadsheet programs name columns. */
 export function columnLetter(index: number): string {

@@ -52,8 +52,8 @@ export function exportSpreadsheet(graph: Graph): string {
 }
 
 /**
- * What a spreadsheet cannot hold, so `autograms export` can say what the sheet leaves out. The
- * original had no place for these: they are graph-level, or they point into agent source.
+ * What a spreadsheet cannot hold that changes how the agent runs, so `autograms export` can say
+ * what the sheet leaves out. (Source locations are dropped too, but a sheet has no source.)
  */
 export function spreadsheetExportLosses(graph: Graph): string[] {
   const losses: string[] = [];
@@ -63,7 +63,6 @@ export function spreadsheetExportLosses(graph: Graph): string[] {
   const first = graph.nodes[0]?.name;
   const implicitStart = graph.nodes.some((n) => n.name === "start1") ? "start1" : first;
   if (graph.start !== undefined && graph.start !== implicitStart) losses.push(`the start node '${graph.start}': the sheet starts at '${implicitStart}'`);
-  if (graph.nodes.some((n) => n.loc !== undefined)) losses.push("source locations (loc) of the nodes");
   const renamed = Object.entries(graph.functions).filter(([fname, info]) => info.entry !== fname);
   if (renamed.length) losses.push(`entry node names ${renamed.map(([, i]) => `'${i.entry}'`).join(", ")}: a callable node is named after its function`);
   const uncalled = Object.entries(graph.functions).filter(([fname, info]) => info.kind !== "local_function" && !graph.nodes.some((n) => n.action === info.kind && n.instruction?.trimStart().startsWith(`${fname}(`)));

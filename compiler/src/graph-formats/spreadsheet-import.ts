@@ -42,6 +42,8 @@ interface RowNode {
   cells: Map<string, Place>;
   node: Record<string, unknown> & { name: string; action: Action; transitions: string[] };
   callable?: Callable;
+  /** A code cell read as `x = expr`, kept whole in case x turns out to be a declared variable. */
+  codeCell?: string;
 }
 
 const actionNames = (): string => [...ACTIONS, "python_function"].join(", ");
@@ -100,6 +102,7 @@ class SheetReader {
     }
     const functions = this.resolveFunctions(rowNodes);
     if (this.hasErrors) return null;
+    keepDeclaredAssignments(rowNodes, functions);
     const graph: Graph = {
       format: "autograms-graph",
       version: 1,
@@ -215,8 +218,10 @@ class SheetReader {
       return undefined;
     }
     if (parsedName) callable = parsedName;
+    const cell = fields.instruction as string | undefined;
     this.readInstructionCell(fields, action, places);
-    return { row, cells: places, node: fields as RowNode["node"], ...(callable ? { callable } : {}) };
+    const codeCell = action === "code" && fields.assign !== undefined ? cell : undefined;
+    return { row, cells: places, node: fields as RowNode["node"], ...(callable ? { callable } : {}), ...(codeCell === undefined ? {} : { codeCell }) };
   }
 
   private readCell(kind: CellKind, fieldName: string, value: string, place: Place): unknown {
@@ -265,11 +270,10 @@ class SheetReader {
       this.report("csv_assignment_kept", `the original would read this instruction as assigning to '${read.keptPrefix.replace(/\s/g, "")}' (text before its first '='); kept whole as text`, place);
     }
     if (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action)) {
-      const rewritten = read.instruction.replace(/(?<![\w$\\])\$([A-Za-z_]\w*)/g, (_, v: string) => {
-        this.report("csv_code_variable", `'$${v}' in code: the original spliced the variable's text into the code; here code sees variables as values, so it reads '${v}'`, place);
-        return v;
-      });
-      read.instruction = rewritten;
+      // Kept as written (in the evaluator `$x` is just a name), but almost surely meant the original's splice.
+      for (const m of read.instruction.matchAll(/(?<![\w$\\])\$([A-Za-z_]\w*)/g)) {
+        this.report("csv_code_variable", `'$${m[1]}' in code: the original spliced the variable's text into the code; here code sees variables as values, so write '${m[1]}' (and parse it if it holds code, e.g. JSON.parse(${m[1]}))`, place);
+      }
     }
     fields.instruction = read.instruction;
     if (read.assign !== undefined) fields.assign = read.assign;
@@ -338,6 +342,25 @@ class SheetReader {
       // A rule about a field the row leaves empty (transition_choices) is about its transitions.
       const place = r ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("transitions") ?? r.cells.get("name") ?? { row: r.row }) : { row: 1 };
       this.report("csv_invalid_graph", error.message, place);
+    }
+  }
+}
+
+/**
+ * `x = expr` in code is the original's assignment (which creates x), unless the sheet declares x
+ * (`let x`, `const x`, a parameter): then it is a plain statement, as the compiler writes one, and
+ * stays whole. So a compiled graph's code comes back from its sheet unchanged.
+ */
+function keepDeclaredAssignments(rows: RowNode[], functions: Record<string, FunctionInfo>): void {
+  const declared = new Set(Object.values(functions).flatMap((f) => f.params));
+  for (const r of rows) {
+    const declaration = r.node.action === "code" ? /^\s*(?:let|const|var)\s+([A-Za-z_$][\w$]*)/.exec(String(r.node.instruction)) : null;
+    if (declaration) declared.add(declaration[1] as string);
+  }
+  for (const r of rows) {
+    if (r.codeCell !== undefined && declared.has(String(r.node.assign))) {
+      r.node.instruction = r.codeCell;
+      delete r.node.assign;
     }
   }
 }
