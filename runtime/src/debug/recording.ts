@@ -1,0 +1,93 @@
+/**
+ * A recorded run read back: trace events from an array or a JSONL file (one event per line), cut
+ * into conversations and turns. A turn after the first starts with its `user` event; the first
+ * turn's message is not an event, so it is read back from what the second turn's `user` event
+ * says `_last_user_reply` was before (when the trace can tell).
+ */
+import type { TraceEvent } from "../trace/events.js";
+
+const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
+  "user", "generate", "exact", "code", "prompt", "pass", "call", "skip_call", "return", "transition", "quit",
+]);
+
+export class RecordingError extends Error {
+  override name = "RecordingError";
+}
+
+export interface RecordedTurn {
+  /** The user's message that started the turn; undefined for a first turn the trace cannot tell. */
+  user: string | undefined;
+  events: TraceEvent[];
+}
+
+export interface RecordedConversation {
+  turns: RecordedTurn[];
+  /** Reached `quit`. */
+  done: boolean;
+}
+
+/**
+ * Reads a JSONL trace. Lines that are not trace events (a writer's header or summary records,
+ * recognised by a `kind` that is no event kind) are skipped; a line that is not JSON is an error
+ * naming the line.
+ */
+export function parseTrace(text: string, fileName = "trace"): TraceEvent[] {
+  const events: TraceEvent[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      throw new RecordingError(`${fileName}:${i + 1}: not a JSON line: ${(e as Error).message}`);
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value)) throw new RecordingError(`${fileName}:${i + 1}: not a JSON object`);
+    const record = value as { kind?: unknown; node?: unknown };
+    if (typeof record.kind !== "string" || !EVENT_KINDS.has(record.kind)) return;
+    if (typeof record.node !== "string") throw new RecordingError(`${fileName}:${i + 1}: a '${record.kind}' event without a node`);
+    events.push(value as TraceEvent);
+  });
+  return events;
+}
+
+/** Events as given, or parsed from JSONL text. */
+export function traceEvents(recording: readonly TraceEvent[] | string, fileName?: string): TraceEvent[] {
+  return typeof recording === "string" ? parseTrace(recording, fileName) : [...recording];
+}
+
+const endsTurn = (e: TraceEvent) => (e.kind === "generate" || e.kind === "exact") && e.action.startsWith("chat");
+
+/**
+ * Cuts events into conversations: a chat node's reply ends a turn, and what follows is the next
+ * turn's `user` event, or else the start of another conversation (as `simulate` writes several).
+ */
+export function conversationsOf(events: readonly TraceEvent[]): RecordedConversation[] {
+  const out: RecordedConversation[] = [];
+  let conversation: RecordedConversation | null = null;
+  let turn: RecordedTurn | null = null;
+  let ended = true;
+  for (const e of events) {
+    if (ended && e.kind === "user" && conversation) {
+      turn = { user: e.text, events: [] };
+      conversation.turns.push(turn);
+    } else if (ended || !conversation || !turn) {
+      turn = { user: undefined, events: [] };
+      conversation = { turns: [turn], done: false };
+      out.push(conversation);
+    }
+    turn.events.push(e);
+    ended = endsTurn(e) || e.kind === "quit";
+    if (e.kind === "quit") conversation.done = true;
+  }
+  for (const c of out) c.turns[0]!.user = firstMessage(c);
+  return out;
+}
+
+function firstMessage(c: RecordedConversation): string | undefined {
+  const second = c.turns[1]?.events[0];
+  if (second?.kind !== "user") return undefined;
+  const change = second.changes.find((ch) => ch.name === "_last_user_reply");
+  // No change reported: the message was the same as the first.
+  if (!change) return second.text;
+  return typeof change.before === "string" ? change.before : undefined;
+}
