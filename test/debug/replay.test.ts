@@ -1,11 +1,15 @@
 // Replay: a recorded trace re-runs a conversation without a model, node by node, with the same results.
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   Agent, AgentError, ReplayDivergence, ReplayModel, RecordingError, ScriptedModel, conversationsOf, parseTrace, recordedCalls,
   replayConversation, type Graph, type ReplayedTurn, type TraceEvent,
 } from "@autograms/runtime";
 import { graph, n } from "../runtime/helpers.js";
-import { record, sampleGraph } from "./support.js";
+import { ROOT, record, sampleConversation, sampleGraph } from "./support.js";
 
 async function all(turns: AsyncGenerator<ReplayedTurn>): Promise<ReplayedTurn[]> {
   const out: ReplayedTurn[] = [];
@@ -145,5 +149,36 @@ describe("trace files", () => {
     const second = await all(replayConversation(g, events, { conversation: 1 }));
     expect(second.map((t) => t.reply)).toEqual(two.transcript.filter((t) => t.role === "agent").map((t) => t.text));
     await expect(all(replayConversation(g, events, { conversation: 2 }))).rejects.toThrow("the recording holds 2 conversations, not a conversation 3");
+  });
+});
+
+describe("traces the CLI writes", () => {
+  it("replays `autograms chat --trace` output without a model", async () => {
+    const buildError = inject("cliBuildError");
+    if (buildError) throw new Error(buildError);
+    const file = join(mkdtempSync(join(tmpdir(), "autograms-replay-")), "chat.jsonl");
+    const turns = sampleConversation("tutor").turns!;
+    const users = turns.slice(1).map((t) => t.user);
+    const r = spawnSync(process.execPath, ["cli/bin/autograms.js", "chat", "samples/tutor/agent.ts", "--offline", "--trace", file],
+      { cwd: ROOT, input: users.join("\n") + "\n", encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const replayed = await all(replayConversation(sampleGraph("tutor"), readFileSync(file, "utf8"), { source: "chat.jsonl" }));
+    expect(replayed.map((t) => t.user)).toEqual(turns.map((t) => t.user));
+    expect(replayed.map((t) => t.reply)).toEqual(turns.map((t) => t.agent));
+  });
+
+  it("groups events by their conversation number, so a conversation cut short by an error stays apart", async () => {
+    const g = sampleGraph("tutor");
+    const agent = new Agent(g, { model: new ScriptedModel({ complete: () => "yes", choose: () => 0 }) });
+    const tagged: TraceEvent[] = [];
+    await agent.simulate({ maxTurns: 2, random: () => 0.1, trace: (e) => tagged.push({ conversation: 1, ...e } as TraceEvent) });
+    tagged.splice(tagged.findIndex((e) => e.kind === "user") + 2);
+    const second: TraceEvent[] = [];
+    const two = await agent.simulate({ maxTurns: 2, random: () => 0.1, trace: (e) => second.push(e) });
+    tagged.push(...second.map((e) => ({ conversation: 2, ...e }) as TraceEvent));
+    const conversations = conversationsOf(tagged);
+    expect(conversations.map((c) => c.turns.length)).toEqual([2, 2]);
+    const replayed = await all(replayConversation(g, tagged, { conversation: 1 }));
+    expect(replayed.map((t) => t.reply)).toEqual(two.transcript.filter((t) => t.role === "agent").map((t) => t.text));
   });
 });

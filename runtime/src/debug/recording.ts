@@ -58,10 +58,23 @@ export function traceEvents(recording: readonly TraceEvent[] | string, fileName?
 const endsTurn = (e: TraceEvent) => (e.kind === "generate" || e.kind === "exact") && e.action.startsWith("chat");
 
 /**
- * Cuts events into conversations: a chat node's reply ends a turn, and what follows is the next
- * turn's `user` event, or else the start of another conversation (as `simulate` writes several).
+ * Cuts events into conversations. Events that carry a `conversation` number (as one trace file of
+ * several simulated conversations does) are grouped by it first. Then a chat node's reply ends a
+ * turn, and what follows is the next turn's `user` event, or else the start of another conversation.
  */
 export function conversationsOf(events: readonly TraceEvent[]): RecordedConversation[] {
+  const numbered = new Map<unknown, TraceEvent[]>();
+  for (const e of events) {
+    const key = (e as { conversation?: unknown }).conversation;
+    const group = numbered.get(key);
+    if (group) group.push(e);
+    else numbered.set(key, [e]);
+  }
+  if (numbered.size > 1) return [...numbered.values()].flatMap(split);
+  return split(events);
+}
+
+function split(events: readonly TraceEvent[]): RecordedConversation[] {
   const out: RecordedConversation[] = [];
   let conversation: RecordedConversation | null = null;
   let turn: RecordedTurn | null = null;

@@ -54,13 +54,16 @@ export async function* replayConversation(graph: Graph, recording: readonly Trac
   }
 }
 
-/** Why two events differ (source locations aside), or undefined when they do not. */
+/**
+ * Why two events differ (source locations aside), or undefined when they do not. Only the fields
+ * the runtime reports count: a trace file's lines may add their own (a location text, a number).
+ */
 function eventDifference(recorded: TraceEvent, now: TraceEvent): string | undefined {
   if (recorded.node !== now.node || recorded.kind !== now.kind) return `the recording is at node '${recorded.node}' (${recorded.kind}) here`;
   const a = recorded as unknown as Record<string, unknown>;
   const b = now as unknown as Record<string, unknown>;
   // What the step did first; what it did to the variables and the stack after.
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k !== "loc");
+  const keys = Object.keys(b).filter((k) => k !== "loc");
   keys.sort((x, y) => Number(x === "stack" || x === "changes") - Number(y === "stack" || y === "changes"));
   for (const key of keys) {
     const text = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? "undefined"));
