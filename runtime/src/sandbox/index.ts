@@ -6,3 +6,5 @@ export type { SandboxErrorKind } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";
 export type { SandboxLimits } from "./limits.js";
 export type { HostFunction } from "./values/context.js";
+export { createSandboxPool } from "./pool/pool.js";
+export type { SandboxPool, SandboxPoolOptions } from "./pool/pool.js";

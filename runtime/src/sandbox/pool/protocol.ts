@@ -1,0 +1,36 @@
+import type { JsonValue } from "../../graph/types.js";
+import type { SandboxErrorKind } from "../errors.js";
+import type { SandboxLimits } from "../limits.js";
+
+/** Messages between a sandbox pool and its child processes (structured clone over IPC). */
+
+export interface EvaluateRequest {
+  type: "evaluate";
+  id: number;
+  code: string;
+  variables: Readonly<Record<string, JsonValue>>;
+  limits: Partial<SandboxLimits>;
+  /** Names of the tools the code may call; the tools themselves stay in the parent. */
+  functions: string[];
+}
+
+/** The parent's answer to a tool call. */
+export type CallResult =
+  | { type: "result"; id: number; call: number; ok: true; value: unknown }
+  | { type: "result"; id: number; call: number; ok: false; message: string };
+
+export type ToChild = EvaluateRequest | CallResult;
+
+export interface SerializedError {
+  kind: SandboxErrorKind;
+  message: string;
+  limit?: keyof SandboxLimits;
+  line?: number;
+  column?: number;
+}
+
+export type FromChild =
+  | { type: "ready"; id: -1 }
+  | { type: "call"; id: number; call: number; name: string; args: JsonValue[] }
+  | { type: "done"; id: number; value: JsonValue | undefined; variables: Record<string, JsonValue> }
+  | { type: "failed"; id: number; error: SerializedError };

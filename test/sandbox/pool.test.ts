@@ -1,0 +1,112 @@
+import { build } from "esbuild";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createSandboxPool, evaluate, SandboxError, type SandboxPool } from "@autograms/runtime";
+
+/**
+ * The child-process pool. Tests run against the sources, so the child's script is bundled from
+ * source first (the built package ships it as dist/sandbox/pool/worker.js).
+ */
+
+let dir: string;
+let workerPath: string;
+const pools: SandboxPool[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "sandbox-pool-"));
+  workerPath = join(dir, "worker.mjs");
+  await build({
+    entryPoints: [fileURLToPath(new URL("../../runtime/src/sandbox/pool/worker.ts", import.meta.url))],
+    bundle: true, platform: "node", format: "esm", target: "node20", outfile: workerPath, logLevel: "silent",
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function pool(options: Parameters<typeof createSandboxPool>[0] = {}): SandboxPool {
+  const created = createSandboxPool({ workerPath, ...options });
+  pools.push(created);
+  return created;
+}
+
+/** Limits so loose that only the pool's own watchdogs can stop the evaluation. */
+const NO_LIMITS = {
+  maxSteps: 1e15, maxTimeMs: 1e9, maxStringLength: 1e9, maxArrayLength: 1e9, maxAllocation: 1e15,
+};
+
+describe("createSandboxPool", () => {
+  test("evaluates as the in-process evaluator does", async () => {
+    const sandbox = pool();
+    const variables = { xs: [3, 1, 2], o: { k: 1 } };
+    for (const code of ["xs.toSorted()", "o.k += 1; o", "let total = xs.reduce((a, b) => a + b, 0)", "`${xs.length} items`"]) {
+      expect(await sandbox.evaluate(code, variables)).toEqual(evaluate(code, variables));
+    }
+    expect(variables).toEqual({ xs: [3, 1, 2], o: { k: 1 } });
+  });
+
+  test("errors come back as SandboxErrors with their position", async () => {
+    const error = await pool().evaluate("1 +\n missing", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ kind: "reference", line: 2, column: 2 });
+    await expect(pool().evaluate("'a'.repeat(1e9)", {})).rejects.toMatchObject({ kind: "limit", limit: "maxStringLength" });
+  });
+
+  test("tools run in the host process, once per call, and may be asynchronous", async () => {
+    const calls: unknown[] = [];
+    const sandbox = pool({ functions: { lookup: (id) => (calls.push(id), { id, name: `user ${id}` }) } });
+    const result = await sandbox.evaluate("lookup(1).name + ' & ' + later(2)", {}, {
+      functions: { later: (n) => new Promise((resolve) => setTimeout(() => resolve(Number(n) * 10), 5)) },
+    });
+    expect(result.value).toBe("user 1 & 20");
+    expect(calls).toEqual([1]);
+    const failing = await sandbox.evaluate("broken()", {}, { functions: { broken: () => { throw new Error("nope"); } } }).catch((e: unknown) => e);
+    expect(failing).toMatchObject({ kind: "host", message: "the tool 'broken' failed: nope" });
+    const notData = await sandbox.evaluate("fn()", {}, { functions: { fn: () => () => 1 } }).catch((e: unknown) => e);
+    expect(notData).toMatchObject({ kind: "host" });
+  });
+
+  test("the watchdog stops a process that runs too long, and the pool goes on", async () => {
+    const sandbox = pool({ size: 1, timeoutMs: 300 });
+    const start = Date.now();
+    const error = await sandbox.evaluate("Array.from({ length: 1e5 }).map(() => Array.from({ length: 1e5 }).map(() => 0))", {}, NO_LIMITS)
+      .catch((e: unknown) => e);
+    expect(Date.now() - start).toBeLessThan(3_000);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ kind: "limit", limit: "maxTimeMs" });
+    expect((await sandbox.evaluate("1 + 1", {})).value).toBe(2);
+  });
+
+  test("time inside a tool does not count for the watchdog", async () => {
+    const sandbox = pool({ size: 1, timeoutMs: 100 });
+    const result = await sandbox.evaluate("wait() + 1", {}, { functions: { wait: () => new Promise((resolve) => setTimeout(() => resolve(1), 250)) } });
+    expect(result.value).toBe(2);
+  });
+
+  test("the memory cap stops a process that allocates too much, and the pool goes on", async () => {
+    const sandbox = pool({ size: 1, memoryLimitMb: 160, timeoutMs: 20_000 });
+    const start = Date.now();
+    const hog = "const parts = Array.from({ length: 100 }, (_, i) => 'x'.repeat(1e7) + i); parts.map(s => s.indexOf('y')).length";
+    const error = await sandbox.evaluate(hog, {}, NO_LIMITS).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ kind: "limit", limit: "maxAllocation" });
+    expect(Date.now() - start).toBeLessThan(15_000);
+    expect((await sandbox.evaluate("'still' + ' here'", {})).value).toBe("still here");
+  });
+
+  test("several evaluations share the children; closing rejects what is left", async () => {
+    const sandbox = createSandboxPool({ workerPath, size: 2 });
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => sandbox.evaluate("n * n", { n: i })));
+    expect(results.map((r) => r.value)).toEqual([0, 1, 4, 9, 16, 25]);
+    const pending = sandbox.evaluate("Array.from({ length: 1e5 }).map(() => Array.from({ length: 1e5 }).map(() => 0))", {}, NO_LIMITS)
+      .catch((e: unknown) => e);
+    await sandbox.close();
+    expect(await pending).toMatchObject({ kind: "host", message: "the sandbox pool was closed" });
+    await expect(sandbox.evaluate("1", {})).rejects.toMatchObject({ message: "the sandbox pool was closed" });
+  });
+});
