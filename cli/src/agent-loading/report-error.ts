@@ -17,10 +17,13 @@ export async function reportError(command: string, err: unknown, agent?: LoadedA
     const source = agent?.source;
     if (source) {
       const { formatDiagnostics } = await import("@autograms/compiler");
+      // A node on one line is underlined; for one that spans lines (an exec_node) the frame
+      // points at where it starts rather than marking every line of it.
       const loc = agent.graph.nodes.find((n) => n.name === err.node)?.loc;
+      const oneLine = loc !== undefined && loc.line === err.line && loc.endLine === loc.line;
       const diagnostic = {
         code: err.code, severity: "error" as const, message, file: err.file ?? source.display,
-        line: err.line, column: err.column, endLine: loc?.endLine ?? err.line, endColumn: loc?.endColumn ?? err.column,
+        line: err.line, column: err.column, endLine: err.line, endColumn: oneLine ? loc.endColumn : err.column,
       };
       process.stderr.write(formatDiagnostics([diagnostic], source.text, { color: process.stderr.isTTY }) + "\n");
     } else {

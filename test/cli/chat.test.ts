@@ -1,0 +1,216 @@
+// `autograms chat`, run as a user runs it: the built command, stdin piped one line per turn.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compile } from "@autograms/compiler";
+import type { Graph, Memory } from "@autograms/runtime";
+import { autograms, fixtures, replies, requireBuiltCli, root } from "./support/run-cli.js";
+import { startOpenAIServer, type ServerRequest } from "../support/openai-server.js";
+
+interface Turn {
+  user: string;
+  agent: string | null;
+  complete?: string[];
+  choose?: string[];
+}
+
+const conversation = (sample: string) =>
+  (JSON.parse(readFileSync(join(root, "samples", sample, "conversation.json"), "utf8")) as { turns: Turn[]; finalGlobals: Record<string, unknown> });
+const tutor = conversation("tutor");
+// The agent speaks first (to an empty message); every later turn is one line of input.
+const userLines = (turns: Turn[]) => turns.slice(1).map((t) => `${t.user}\n`).join("");
+const spoken = (turns: Turn[]) => turns.map((t) => t.agent).filter((a): a is string => a !== null);
+const readMemory = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Memory;
+
+let dir: string;
+beforeAll(() => {
+  requireBuiltCli();
+  dir = mkdtempSync(join(tmpdir(), "autograms-chat-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("autograms chat", () => {
+  it("holds the tutor's whole conversation with the offline model over piped stdin", async () => {
+    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: userLines(tutor.turns) });
+    expect(r.code).toBe(0);
+    expect(replies(r.stdout)).toEqual(spoken(tutor.turns));
+    expect(r.stderr).toBe("(the conversation has ended)\n");
+  });
+
+  it("runs a compiled graph file the same way", async () => {
+    const r = await autograms(["chat", "samples/tutor/agent.graph.json", "--offline"], { input: userLines(tutor.turns.slice(0, 3)) });
+    expect(r.code).toBe(0);
+    expect(replies(r.stdout)).toEqual(spoken(tutor.turns.slice(0, 3)));
+  });
+
+  it("resumes the same conversation from --memory in a second process", async () => {
+    const memory = join(dir, "tutor.json");
+    const first = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: userLines(tutor.turns.slice(0, 4)) });
+    expect(first.code).toBe(0);
+    expect(replies(first.stdout)).toEqual(spoken(tutor.turns.slice(0, 4)));
+    const saved = readMemory(memory);
+    expect(saved).toMatchObject({ format: "autograms-memory", turn: 4, done: false });
+    // It stopped inside doUnit, a global function, whose write to `correct` reaches main on return.
+    expect(saved.stack.map((f) => f.function ?? "main")).toEqual(["main", "doUnit"]);
+    expect(saved.stack[1]!.vars.correct).toBe(1);
+
+    const second = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: userLines(tutor.turns.slice(3)) });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`(resuming the conversation saved in ${memory}, after 4 turns)`);
+    // The agent's last words are shown again, then the conversation goes on where it stopped.
+    expect(replies(second.stdout)).toEqual(spoken(tutor.turns.slice(3)));
+    const end = readMemory(memory);
+    expect(end.done).toBe(true);
+    expect(end.stack[0]!.vars).toMatchObject(tutor.finalGlobals);
+    expect(existsSync(`${memory}.${process.pid}.tmp`)).toBe(false);
+
+    const over = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "hello\n" });
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain("that conversation has ended");
+  });
+
+  it("refuses a memory file that is not JSON, and leaves it as it was", async () => {
+    const memory = join(dir, "garbage.json");
+    writeFileSync(memory, "{ not json");
+    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^autograms chat: cannot resume from '.*garbage\.json': it is not valid JSON \(.*\); the file is left as it is\n$/);
+    expect(readFileSync(memory, "utf8")).toBe("{ not json");
+  });
+
+  it("refuses tampered memory and memory of another agent, leaving both files untouched", async () => {
+    const memory = join(dir, "tampered.json");
+    const made = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
+    expect(made.code).toBe(0);
+    const tampered = readMemory(memory);
+    tampered.stack[0]!.vars.correct = 99;
+    const text = JSON.stringify(tampered);
+    writeFileSync(memory, text);
+    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "No questions.\n" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error tampered_memory: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(memory, "utf8")).toBe(text);
+
+    const other = await autograms(["chat", "samples/recruiter/agent.ts", "--offline", "--memory", memory], { input: "hi\n" });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("it is a conversation with the agent 'FractionTutor', not 'Recruiter'");
+    expect(readFileSync(memory, "utf8")).toBe(text);
+  });
+
+  it("shows a runtime error at its agent line with a code frame, and keeps the memory of the last good turn", async () => {
+    const memory = join(dir, "counter.json");
+    const agent = "test/cli/fixtures/counter/agent.ts";
+    const r = await autograms(["chat", agent, "--offline", "--memory", memory], { input: "2\n3\nboom\n4\n" });
+    expect(r.code).toBe(1);
+    expect(replies(r.stdout)).toEqual(["Send me numbers, one at a time, then 'done'.", "Total: 2.", "Total: 5."]);
+    expect(r.stderr).toMatch(new RegExp(`^${agent}:12:9 - error sandbox: node '[^']+': code \`total = missing.length\` failed: cannot read properties of null`));
+    expect(r.stderr).toContain(">  12 |         this.total = this.missing!.length;".replace(">  ", "> "));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readMemory(memory)).toMatchObject({ turn: 3, stack: [{ vars: { total: 5 } }] });
+
+    const again = await autograms(["chat", agent, "--offline", "--memory", memory], { input: "4\ndone\n" });
+    expect(again.code).toBe(0);
+    expect(replies(again.stdout)).toEqual(["Total: 5.", "Total: 9.", "Final total: 9. Bye!"]);
+  });
+
+  it("stops at /quit and at the end of input", async () => {
+    const quit = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: "Yes\n/quit\nNo questions.\n" });
+    expect(quit.code).toBe(0);
+    expect(replies(quit.stdout)).toEqual(spoken(tutor.turns.slice(0, 2)));
+    const eof = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: "" });
+    expect(eof.code).toBe(0);
+    expect(replies(eof.stdout)).toEqual(spoken(tutor.turns.slice(0, 1)));
+  });
+
+  it("says how to choose a model when there is none (exit 2)", async () => {
+    const r = await autograms(["chat", "samples/tutor/agent.ts"], { input: "Yes\n" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("autograms chat: no model to talk to. Choose one:");
+    expect(r.stderr).toContain("--offline");
+    expect(r.stderr).toContain("OPENAI_API_KEY");
+    expect(r.stderr).toContain("OPENAI_BASE_URL");
+    const unnamed = await autograms(["chat", "samples/tutor/agent.ts"], { env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toBe("autograms chat: --model: name the model to use on http://127.0.0.1:9/v1\n");
+  });
+
+  it("prints compile errors tsc-style and exits 1 without starting", async () => {
+    const r = await autograms(["chat", "test/cli/fixtures/broken/agent.ts", "--offline"], { input: "hi\n" });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("test/cli/fixtures/broken/agent.ts:7:10 - error unknown_method: the agent class has no method 'greet'\n");
+    expect(r.stderr).toContain(">  7 |     this.greet(\"Ada\");".replace(">  ", "> "));
+    expect(r.stderr).toMatch(/autograms chat: 1 error in test\/cli\/fixtures\/broken\/agent\.ts\n$/);
+  });
+
+  it("writes a trace whose events parse and point at the agent's lines", async () => {
+    const trace = join(dir, "tutor.jsonl");
+    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 4)) });
+    expect(r.code).toBe(0);
+    const events = readFileSync(trace, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const graph = compile(readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), { fileName: "samples/tutor/agent.ts" }).graph as Graph;
+    const byName = new Map(graph.nodes.map((n) => [n.name, n]));
+    expect(events.length).toBeGreaterThan(20);
+    for (const e of events) {
+      const node = byName.get(e.node)!;
+      expect(node, e.node).toBeDefined();
+      expect(e.loc).toEqual(node.loc);
+      expect(e.at).toBe(`samples/tutor/agent.ts:${node.loc!.line}:${node.loc!.column}`);
+    }
+    expect(events.filter((e) => e.kind === "user").map((e) => e.text)).toEqual(tutor.turns.slice(1, 4).map((t) => t.user));
+    expect(events.filter((e) => e.kind === "exact" && e.action === "chat_exact").map((e) => e.output)).toEqual(spoken(tutor.turns.slice(0, 4)));
+    const ready = events.find((e) => e.kind === "transition" && e.node === "ask_ready")!;
+    expect(ready.decisions).toEqual([expect.objectContaining({ purpose: "transition", choices: ["yes", "no"], chosen: 0 })]);
+    expect(ready.at).toBe("samples/tutor/agent.ts:17:5");
+  });
+});
+
+describe("autograms chat with an OpenAI-compatible server", () => {
+  const recruiter = conversation("recruiter");
+  // Answers in the order the conversation needs them: texts for completions, and for multiple
+  // choice the label of the scripted answer among those the question lists ("A. ...").
+  const completes = recruiter.turns.flatMap((t) => t.complete ?? []);
+  const chooses = recruiter.turns.flatMap((t) => t.choose ?? []);
+  const isChoice = (req: ServerRequest) => req.body.logprobs === true || req.body.response_format !== undefined;
+  const label = (req: ServerRequest, answer: string) => {
+    const text = req.body.messages.map((m: { content: string }) => m.content).join("\n");
+    const line = text.split("\n").find((l: string) => l.slice(3) === answer && /^[A-Z]\. /.test(l));
+    if (!line) throw new Error(`the question lists no answer '${answer}':\n${text}`);
+    return line[0]!;
+  };
+
+  it("talks through the real openai client, with the key from --api-key-env", async () => {
+    let c = 0;
+    let k = 0;
+    const server = await startOpenAIServer({ handler: (req) => (isChoice(req) ? { choice: label(req, chooses[k++]!) } : { text: completes[c++]! }) });
+    try {
+      const r = await autograms(
+        ["chat", "samples/recruiter/agent.ts", "--base-url", server.baseURL, "--model", "test-model", "--api-key-env", "RECRUITER_KEY"],
+        { input: userLines(recruiter.turns), env: { RECRUITER_KEY: "sk-test-123" } });
+      expect(r.stderr).toBe("(the conversation has ended)\n");
+      expect(r.code).toBe(0);
+      expect(replies(r.stdout)).toEqual(spoken(recruiter.turns));
+      expect([c, k]).toEqual([completes.length, chooses.length]);
+      expect(server.completions.every((q) => q.body.model === "test-model" && q.headers.authorization === "Bearer sk-test-123")).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names the node whose model call failed, at its line", async () => {
+    const server = await startOpenAIServer({ handler: () => ({ status: 400, message: "model overloaded" }) });
+    try {
+      const r = await autograms(["chat", "samples/recruiter/agent.ts", "--base-url", server.baseURL, "--model", "test-model"], { input: "hi\n" });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/^samples\/recruiter\/agent\.ts:19:5 - error model: node 'greet': .*model overloaded/);
+      expect(r.stderr).toContain("> 19 |     exec_node({\n     |     ^\n  20 |");
+    } finally {
+      await server.close();
+    }
+  });
+});
