@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import Module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,8 +11,8 @@ import { fixtureSource } from "./support/compile.js";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const bin = join(root, "cli/bin/autograms.js");
 
-function autograms(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8" });
+function autograms(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -67,6 +68,20 @@ describe("autograms compile", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe("autograms compile: cannot read 'nowhere.ts': no such file\n");
     expect(autograms(["compile"], dir).code).toBe(2);
+  });
+
+  it("keeps V8's code cache of the TypeScript parser in the user's cache directory, and reuses it", () => {
+    if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === "function") return; // Node 22 caches by itself
+    const env = { ...process.env, XDG_CACHE_HOME: join(dir, "cache") };
+    expect(autograms(["compile", "tutor.ts"], dir, env).code).toBe(0);
+    const cacheDir = join(dir, "cache", "autograms");
+    const [file] = readdirSync(cacheDir);
+    expect(file).toMatch(/^typescript\.js-.*\.v8cache$/);
+    expect(statSync(cacheDir).mode & 0o077).toBe(0);
+    const written = statSync(join(cacheDir, file!)).mtimeMs;
+    expect(autograms(["compile", "tutor.ts"], dir, env).code).toBe(0);
+    // Accepted by V8, so not written again.
+    expect(statSync(join(cacheDir, file!)).mtimeMs).toBe(written);
   });
 
   it("compiles again on every change with --watch", async () => {

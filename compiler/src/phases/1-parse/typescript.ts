@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type TS from "typescript";
+import { requireWithCodeCache } from "./code-cache.js";
 
 let loaded: typeof TS | undefined;
 
@@ -9,6 +10,6 @@ let loaded: typeof TS | undefined;
  * should not pay for it.
  */
 export function typescript(): typeof TS {
-  loaded ??= createRequire(import.meta.url)("typescript") as typeof TS;
+  loaded ??= (requireWithCodeCache("typescript", import.meta.url) ?? createRequire(import.meta.url)("typescript")) as typeof TS;
   return loaded;
 }
