@@ -87,12 +87,18 @@ describe("toMermaid", () => {
     const parsed = await parseFlowchart(toMermaid(graph));
     const from = (name: string) => parsed.edges.filter((e) => e.start === nodeId(graph, name)).map((e) => [parsed.vertices.get(e.end)?.text.split("\n")[0], e.text]);
     expect(from("start1")).toEqual([
-      ["topic.1", "a lesson · visit 1"],
-      ["topic.2", "a lesson · visit 2+"],
+      ["topic.n", "a lesson"],
       ["$next_node", "something the agent chose"],
       ["ask.a", "a quiz · by state history"],
       ["ask.b", "a quiz · by state history"],
       ["quit", "to stop"],
+    ]);
+    // One router per X.n target, whatever the number of nodes that use it.
+    const router = parsed.edges.find((e) => e.start === nodeId(graph, "start1") && e.text === "a lesson")?.end as string;
+    expect(parsed.vertices.get(router)?.text).toBe("topic.n\nfirst not yet visited");
+    expect(parsed.edges.filter((e) => e.start === router).map((e) => [parsed.vertices.get(e.end)?.text.split("\n")[0], e.text])).toEqual([
+      ["topic.1", "visit 1"],
+      ["topic.2", "visit 2+"],
     ]);
     expect(from("orphan")).toEqual([["missing: nowhere", ""]]);
     expect(parsed.vertices.get(nodeId(graph, "off_topic"))?.text).toBe("off_topic\nchat: Steer back to the lesson.\ninterjection: The user wants to change the topic.");

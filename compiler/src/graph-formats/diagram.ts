@@ -11,6 +11,8 @@ export type DiagramItem =
   | { kind: "return"; id: string }
   | { kind: "quit"; id: string }
   | { kind: "dynamic"; id: string; variable: string }
+  /** `X.n`: one router per function, with an edge to each `X.k` (many nodes use the same `X.n`). */
+  | { kind: "visits"; id: string; target: string }
   | { kind: "missing"; id: string; name: string };
 
 export interface Cluster {
@@ -54,6 +56,7 @@ type Resolved =
   | { kind: "return"; expr?: string }
   | { kind: "quit" }
   | { kind: "dynamic"; variable: string }
+  | { kind: "visits"; target: string; visits: { name: string; label: string }[] }
   | { kind: "missing"; name: string };
 
 function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved[] {
@@ -81,12 +84,12 @@ function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved
   }
   if (target.endsWith(".n")) {
     const prefix = target.slice(0, -2);
-    const visits: Resolved[] = [];
-    for (let k = 1; byName.has(`${prefix}.${k}`); k++) visits.push({ kind: "node", name: `${prefix}.${k}`, label: `visit ${k}` });
+    const visits: { name: string; label: string }[] = [];
+    for (let k = 1; byName.has(`${prefix}.${k}`); k++) visits.push({ name: `${prefix}.${k}`, label: `visit ${k}` });
     if (visits.length === 0) return [{ kind: "missing", name: target }];
-    const last = visits[visits.length - 1] as { label: string };
-    last.label += "+";
-    return visits;
+    // The last one is where the visits stay.
+    (visits[visits.length - 1] as { label: string }).label += "+";
+    return [{ kind: "visits", target, visits }];
   }
   return byName.has(target) ? [{ kind: "node", name: target }] : [{ kind: "missing", name: target }];
 }
@@ -117,7 +120,7 @@ function assignMembership(graph: Graph, byName: Map<string, GraphNode>): Map<str
       if (owner.has(name) || !byName.has(name)) continue;
       owner.set(name, cluster);
       const node = byName.get(name) as GraphNode;
-      const next = node.transitions.flatMap((t) => resolveTarget(t, byName)).flatMap((r) => (r.kind === "node" ? [r.name] : []));
+      const next = node.transitions.flatMap((t) => resolveTarget(t, byName)).flatMap((r) => (r.kind === "node" ? [r.name] : r.kind === "visits" ? r.visits.map((v) => v.name) : []));
       for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as string);
     }
   };
@@ -148,15 +151,18 @@ export function buildDiagram(graph: Graph): Diagram {
 
   const quit: DiagramItem = { kind: "quit", id: "quit" };
   const edges: DiagramEdge[] = [];
+  // A router's own edges follow the edges into it, so each reads as one step further.
+  const routed: DiagramEdge[] = [];
   // Pseudo-targets live in the cluster of the node that leads to them, one per cluster and target.
   const pseudo = new Map<string, DiagramItem>();
-  const pseudoItem = (cluster: Cluster, key: string, make: (id: string) => DiagramItem): string => {
+  const pseudoItem = (cluster: Cluster, key: string, make: (id: string) => DiagramItem, onCreate?: (id: string) => void): string => {
     const full = `${cluster.id}\u0000${key}`;
     let item = pseudo.get(full);
     if (!item) {
       item = make(`${cluster.id}_t${cluster.items.filter((i) => i.kind !== "node").length}`);
       pseudo.set(full, item);
       cluster.items.push(item);
+      onCreate?.(item.id);
     }
     return item.id;
   };
@@ -185,6 +191,11 @@ export function buildDiagram(graph: Graph): Diagram {
             case "dynamic":
               to = pseudoItem(cluster, `dynamic:${r.variable}`, (id) => ({ kind: "dynamic", id, variable: r.variable }));
               break;
+            case "visits":
+              to = pseudoItem(cluster, `visits:${r.target}`, (id) => ({ kind: "visits", id, target: r.target }), (id) => {
+                for (const v of r.visits) routed.push({ kind: "transition", from: id, to: ids.get(v.name) as string, label: v.label });
+              });
+              break;
             case "missing":
               to = pseudoItem(cluster, `missing:${r.name}`, (id) => ({ kind: "missing", id, name: r.name }));
               break;
@@ -195,6 +206,7 @@ export function buildDiagram(graph: Graph): Diagram {
       const callee = calledFunction(node);
       const entry = callee === undefined ? undefined : graph.functions[callee]?.entry;
       if (entry !== undefined && ids.has(entry)) edges.push({ kind: "call", from: item.id, to: ids.get(entry) as string, label: "call" });
+      edges.push(...routed.splice(0));
     }
   }
   const usesQuit = edges.some((e) => e.to === quit.id);
@@ -218,6 +230,8 @@ export function itemStyle(item: DiagramItem): ItemStyle {
     case "dynamic":
     case "missing":
       return item.kind;
+    case "visits":
+      return "transition";
     case "node": {
       const { node } = item;
       if (node.condition_interjection !== undefined) return "interjection";
@@ -238,6 +252,8 @@ export function itemLines(item: DiagramItem): string[] {
       return [item.kind];
     case "dynamic":
       return [shorten(item.variable)];
+    case "visits":
+      return [shorten(item.target), "first not yet visited"];
     case "missing":
       return [shorten(`missing: ${item.name}`)];
     case "node": {
