@@ -50,3 +50,7 @@ export { ReplayModel, ReplayDivergence, recordedCalls } from "./debug/replay-mod
 export type { RecordedCall, ReplayModelOptions } from "./debug/replay-model.js";
 export { replayConversation } from "./debug/replay.js";
 export type { ReplayOptions, ReplayedTurn } from "./debug/replay.js";
+export { DebugSession } from "./debug/session.js";
+export type { DebugSessionOptions, SessionEvent, SessionState, StepMode, Stop } from "./debug/session.js";
+export type { Breakpoint, LineBreakpoint, FunctionBreakpoint } from "./debug/breakpoints.js";
+export type { DebugFrame, DebugScope } from "./debug/inspect.js";
