@@ -34,6 +34,11 @@ export interface ExecNodeFields {
   notes?: string;
   instruction_short?: string;
   conv_context?: string;
+  /**
+   * Tools the model may call natively at this chat or thought node: imported tools made with
+   * `defineTool`, written as the imported functions or their names.
+   */
+  tools?: (string | ((args: never) => unknown))[];
 }
 
 /** Further fields of a shorthand call (`chat(instruction, fields)`). */

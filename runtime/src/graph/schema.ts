@@ -50,6 +50,7 @@ const nodeFields = {
   notes: { type: "string" },
   instruction_short: { type: "string" },
   conv_context: { type: "string" },
+  tools: { ...stringList, minItems: 1, uniqueItems: true },
   loc,
   def_type: { type: "string" },
 } as const;

@@ -76,6 +76,11 @@ export interface NodeFields {
 export interface ModelNode extends NodeFields {
   action: "chat" | "chat_suffix" | "thought" | "thought_qa";
   instruction: string;
+  /**
+   * Names of graph `tools` offered to the model through native tool calls: the runtime runs the
+   * calls the model makes and gives it the results until it answers in text.
+   */
+  tools?: string[];
 }
 
 /** chat_exact / thought_exact: the instruction is the exact text. */

@@ -30,6 +30,9 @@ export function validateGraph(value: unknown): GraphValidation {
   return errors.length ? { valid: false, errors } : { valid: true, graph, errors: [] };
 }
 
+/** The actions whose model may call tools natively. */
+const TOOL_ACTIONS = new Set(["chat", "chat_suffix", "thought", "thought_qa"]);
+
 /** Special transition targets that need no node of that exact name. */
 function targetExists(target: string, names: Set<string>): boolean {
   if (target === "quit" || target === "return" || target.startsWith("return ") || target.startsWith("$")) return true;
@@ -55,6 +58,13 @@ function checkReferences(graph: Graph): GraphError[] {
     }
     if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
       at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
+    }
+    const offered = "tools" in node ? node.tools : undefined;
+    if (offered !== undefined) {
+      if (!TOOL_ACTIONS.has(node.action)) at("/tools", `only chat, chat_suffix, thought and thought_qa nodes offer tools to the model, not ${node.action}`);
+      offered.forEach((tool, j) => {
+        if (!Object.hasOwn(graph.tools ?? {}, tool)) at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
+      });
     }
   });
   graph.nodes.forEach((node, i) => {
