@@ -57,6 +57,19 @@ export function appendUserPrompt(instruction: string, fields?: ShorthandFields):
   compiledOnly("appendUserPrompt");
 }
 
+/** What `tryTool` gives back: the tool's value, or the message of what it threw. */
+export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * Calls an imported tool and catches its failure: a tool that throws (or whose promise rejects)
+ * gives `{ ok: false, error }` for the agent to handle, instead of failing the node. An async
+ * tool is awaited, as every tool call in agent code is. `tool` must be the imported function
+ * itself: `tryTool(lookup, { word })`.
+ */
+export function tryTool<A extends unknown[], R>(tool: (...args: A) => R, ...args: A): ToolOutcome<Awaited<R>> {
+  return compiledOnly("tryTool");
+}
+
 type Method = (this: any, ...args: any[]) => any;
 
 /** The original's `@function`: sees the caller's variables; its own writes stay local. */

@@ -1,0 +1,59 @@
+/**
+ * Functions of the runtime itself that agent code may call. The compiler records them in the
+ * graph's `tools` like any imported function (module `@autograms/runtime`), and the Agent supplies
+ * their implementations, so no tool loader has to.
+ */
+import type { JsonValue } from "../graph/types.js";
+import { buildReactPrompt, parseLatestPluginCall, type ChatTurn, type PluginInfo } from "../react/index.js";
+import type { HostFunction } from "../sandbox/index.js";
+
+export const RUNTIME_MODULE = "@autograms/runtime";
+
+/** Exports of the runtime that are tools when an agent imports them. */
+export const RUNTIME_TOOLS = ["tryTool", "buildReactPrompt", "parseLatestPluginCall"] as const;
+
+export type RuntimeTool = (typeof RUNTIME_TOOLS)[number];
+
+/** The implementations; `tryTool` calls the agent's own tools by their names in the graph. */
+export function runtimeTools(tools: Readonly<Record<string, HostFunction>>): Record<RuntimeTool, HostFunction> {
+  return {
+    // The compiler writes the tool's name where the agent wrote the function: tryTool("lookup", ...).
+    tryTool: (name, ...args) => {
+      if (typeof name !== "string" || !Object.hasOwn(tools, name)) {
+        throw new Error(`tryTool: ${JSON.stringify(name)} is not one of the agent's tools`);
+      }
+      let result: unknown;
+      try {
+        result = tools[name]!(...args);
+      } catch (error) {
+        return failed(error);
+      }
+      if (isThenable(result)) return Promise.resolve(result).then(succeeded, failed);
+      return succeeded(result);
+    },
+    buildReactPrompt: (history, plugins) => buildReactPrompt(history as unknown as ChatTurn[], plugins as unknown as PluginInfo[]),
+    parseLatestPluginCall: (text) => {
+      if (typeof text !== "string") throw new TypeError(`parseLatestPluginCall takes the model's text, not ${text === null ? "null" : typeof text}`);
+      return { ...parseLatestPluginCall(text) };
+    },
+  };
+}
+
+function succeeded(value: unknown): { ok: true; value: unknown } {
+  return { ok: true, value: value === undefined ? null : value };
+}
+
+function failed(error: unknown): { ok: false; error: JsonValue } {
+  let message: string;
+  try {
+    message = error instanceof Error ? String(error.message) : typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  } catch {
+    message = "the tool failed";
+  }
+  return { ok: false, error: message };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null
+    && typeof (value as { then?: unknown }).then === "function";
+}
