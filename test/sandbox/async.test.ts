@@ -85,3 +85,14 @@ describe("checkCode", () => {
     expect(error!.line).toBe(1);
   });
 });
+
+test("reruns for asynchronous tools share a bounded budget", async () => {
+  let calls = 0;
+  const functions = { tick: () => Promise.resolve(++calls) };
+  const error = await evaluateAsync("Array.from({ length: 5000 }, () => tick()).length", {}, { maxSteps: 20_000, functions })
+    .catch((e: unknown) => e);
+  expect(error).toMatchObject({ kind: "limit", limit: "maxSteps" });
+  expect(calls).toBeLessThan(5000);
+  const result = await evaluateAsync("Array.from({ length: 20 }, () => tick()).length", {}, { maxSteps: 20_000, functions });
+  expect(result.value).toBe(20);
+});

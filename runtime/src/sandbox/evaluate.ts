@@ -87,12 +87,20 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
     throw toSandboxError(error, code, undefined);
   }
   const replay: Replay = { outcomes: [], randoms: [] };
+  let spent = 0;
   for (;;) {
     const ctx = new Context(limits, variables, program.mutates, options?.functions, replay);
     try {
       return finish(ctx, program.run(ctx), variables);
     } catch (error) {
       if (!(error instanceof Suspend)) throw toSandboxError(error, code, ctx);
+      // Each rerun repeats the work before its last tool call: all of them share a bounded budget.
+      spent += ctx.steps;
+      if (spent > RERUN_BUDGET * limits.maxSteps) {
+        throw toSandboxError(new SandboxError("limit",
+          `evaluation exceeded ${RERUN_BUDGET * limits.maxSteps} steps over its reruns for asynchronous tools (maxSteps)`,
+          { limit: "maxSteps" }), code, ctx);
+      }
       try {
         replay.outcomes.push(settleHostResult(ctx, error.name, await error.promise));
       } catch (failure) {
@@ -102,6 +110,9 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
     }
   }
 }
+
+/** How many times maxSteps an asynchronous evaluation may spend over all its reruns. */
+const RERUN_BUDGET = 10;
 
 /** Parses and checks code without running it: null when the sandbox accepts it. */
 export function checkCode(code: string): SandboxError | null {
