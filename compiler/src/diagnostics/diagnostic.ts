@@ -22,8 +22,12 @@ export class Diagnostics {
     this.list.push({ code, severity: DIAGNOSTICS[code].severity, message, file: this.file, ...loc });
   }
 
+  get errorCount(): number {
+    return this.list.filter((d) => d.severity === "error").length;
+  }
+
   get hasErrors(): boolean {
-    return this.list.some((d) => d.severity === "error");
+    return this.errorCount > 0;
   }
 
   /** In source order, so the first message printed is the first problem in the file. */

@@ -2,6 +2,7 @@ import type TS from "typescript";
 import type { ToolInfo } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { analyzeAgentClass } from "./agent-class.js";
+import { checkStatementsCode } from "./check-code.js";
 import type { FunctionContext } from "./context.js";
 import type { AgentIR, FunctionIR } from "./ir.js";
 import { analyzeScope } from "./scope.js";
@@ -17,8 +18,11 @@ export function analyze(file: TS.SourceFile, diagnostics: Diagnostics): AgentIR 
   const methods = [...context.methods.values()].sort((a, b) => Number(b.kind === "main") - Number(a.kind === "main"));
   for (const method of methods) {
     const ctx: FunctionContext = { agent: context, method, locals: new Set(), temps: new Map() };
+    const errorsBefore = diagnostics.errorCount;
     analyzeScope(ctx);
     const body = visitStatements(method.decl.body?.statements ?? [], ctx);
+    // Code from a function with errors may hold placeholders; its errors say enough.
+    if (diagnostics.errorCount === errorsBefore) checkStatementsCode(body, diagnostics);
     functions.push({ name: method.name, kind: method.kind, params: method.params, body, loc: method.loc });
   }
   const tools: Record<string, ToolInfo> = {};

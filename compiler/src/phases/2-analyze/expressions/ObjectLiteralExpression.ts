@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { JsonValue } from "@autograms/runtime";
+import { checkCode, type JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
@@ -81,6 +81,13 @@ function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: Func
   if (key === "name" && value !== "auto" && isSpecialTarget(value as string)) {
     report(ctx, "invalid_node_name", `'${String(value)}' cannot name a node: it reads as a special transition`, node);
     return undefined;
+  }
+  if (key === "boolean_condition") {
+    const error = checkCode(value as string);
+    if (error) {
+      report(ctx, "invalid_field_value", `'boolean_condition' is not code the evaluator runs: ${error.message}`, node);
+      return undefined;
+    }
   }
   if (key === "name" && value === "") {
     report(ctx, "invalid_node_name", "a node name cannot be empty", node);

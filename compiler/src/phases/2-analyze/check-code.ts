@@ -1,0 +1,73 @@
+import { checkCode, type Loc } from "@autograms/runtime";
+import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import type { Expr, Stmt } from "./ir.js";
+
+const CALLS = new Set(["function", "local_function", "global_function"]);
+
+/**
+ * Every piece of code made from the agent's expressions (code nodes, conditions, call
+ * arguments, loop variables) must be code the runtime's evaluator accepts; what it refuses
+ * (`new`, regular expressions, ...) is reported where the agent wrote it.
+ */
+export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnostics): void {
+  const check = (code: string, loc: Loc) => {
+    const error = checkCode(code);
+    if (error) diagnostics.report("unsupported_syntax", `the evaluator does not run this code (${error.message}): ${abbreviate(code)}`, loc);
+  };
+  const expr = (value: Expr, loc: Loc) => {
+    checkStatementsCode(value.prelude, diagnostics);
+    check(value.code, loc);
+  };
+  for (const stmt of stmts) {
+    switch (stmt.kind) {
+      case "code":
+        check(stmt.code, stmt.loc);
+        break;
+      case "node":
+        if (CALLS.has(stmt.fields.action)) check(stmt.fields.instruction as string, stmt.loc);
+        break;
+      case "return":
+        if (stmt.value && "node" in stmt.value) checkStatementsCode([...stmt.value.prelude, stmt.value.node], diagnostics);
+        else if (stmt.value) expr(stmt.value, stmt.loc);
+        break;
+      case "if":
+        for (const branch of stmt.branches) {
+          if (branch.test) expr(branch.test, branch.loc);
+          checkStatementsCode(branch.body, diagnostics);
+        }
+        break;
+      case "while":
+      case "do_while":
+        expr(stmt.test, stmt.loc);
+        checkStatementsCode(stmt.body, diagnostics);
+        break;
+      case "for":
+        checkStatementsCode([...stmt.init, ...stmt.update, ...stmt.body], diagnostics);
+        if (stmt.test) expr(stmt.test, stmt.loc);
+        break;
+      case "for_of":
+        expr(stmt.iterable, stmt.loc);
+        check(`${stmt.declare ?? ""} ${stmt.target} = []`, stmt.loc);
+        checkStatementsCode(stmt.body, diagnostics);
+        break;
+      case "switch":
+        expr(stmt.discriminant, stmt.loc);
+        for (const clause of stmt.clauses) {
+          if (clause.test) expr(clause.test, clause.loc);
+          checkStatementsCode(clause.body, diagnostics);
+        }
+        break;
+      case "block":
+        checkStatementsCode(stmt.body, diagnostics);
+        break;
+      case "break":
+      case "continue":
+        break;
+    }
+  }
+}
+
+function abbreviate(code: string): string {
+  const line = code.replace(/\s+/g, " ");
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
