@@ -18,7 +18,8 @@ export type AgentErrorCode =
   | "no_condition_held"
   | "return_outside_function"
   | "chat_in_call"
-  | "step_limit";
+  | "step_limit"
+  | "tool_limit";
 
 export interface AgentErrorInit {
   node?: string;

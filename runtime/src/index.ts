@@ -2,8 +2,14 @@
 
 // Agent language: what agent files import.
 export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
-  setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction } from "./agent-api/declarations.js";
+  setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction, tryTool } from "./agent-api/declarations.js";
 export type { ExecNodeFields, ShorthandFields } from "./agent-api/fields.js";
+export type { ToolOutcome } from "./agent-api/declarations.js";
+
+// Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.
+export { defineTool, toolDefinitionOf, reactPlugin } from "./agent-api/tools.js";
+export type { DefinedTool, ToolSpec, ToolParameters } from "./agent-api/tools.js";
+export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
 // Graph format.
 export type * from "./graph/types.js";

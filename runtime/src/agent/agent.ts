@@ -16,6 +16,9 @@ import type { RunState } from "../engine/state.js";
 import { freshMemory, openMemory, sealMemory } from "../memory/seal.js";
 import type { Frame, Memory } from "../memory/types.js";
 import type { TraceSink } from "../trace/events.js";
+import { toolDefinitionOf } from "../agent-api/tools.js";
+import type { ToolDefinition } from "../model/types.js";
+import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
 import { drive, type PauseHook, type Performer } from "./loop.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
@@ -25,7 +28,11 @@ export type Tool = (...args: any[]) => unknown;
 
 export interface AgentOptions {
   model: ChatModel;
-  /** Implementations of the graph's `tools`, by name. */
+  /**
+   * Implementations of the graph's `tools`, by name. Tools made with `defineTool` carry the
+   * description a node needs to offer them to the model natively. Tools the agent imports from
+   * the runtime itself (`tryTool`, `buildReactPrompt`, `parseLatestPluginCall`) need no entry.
+   */
   tools?: Record<string, Tool>;
   /** Sandbox limits for each evaluation, and `maxSteps`: node steps allowed in one reply() or call(). */
   limits?: Partial<SandboxLimits> & { maxSteps?: number };
@@ -69,10 +76,23 @@ export class Agent {
     this.graph = structuredClone(checked.graph);
     this.config = { ...defaultConfig, ...options.config };
     this.model = options.model;
-    this.tools = Object.fromEntries(Object.entries(options.tools ?? {}).map(([name, fn]) => [name, copyingArguments(fn)]));
+    const tools: Record<string, HostFunction> = {};
+    const toolDefinitions: Record<string, ToolDefinition> = {};
+    for (const [name, fn] of Object.entries(options.tools ?? {})) {
+      tools[name] = copyingArguments(fn);
+      const definition = toolDefinitionOf(fn);
+      if (definition) toolDefinitions[name] = definition;
+    }
+    // The runtime's own functions are always its own implementations, whatever a loader passed.
+    const builtins = runtimeTools(tools);
+    for (const [name, info] of Object.entries(this.graph.tools ?? {})) {
+      if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
+    }
+    this.tools = tools;
     const { maxSteps, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
-      config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, toolNames: Object.keys(this.tools),
+      config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+      toolNames: Object.keys(this.tools), toolDefinitions,
     });
   }
 

@@ -45,6 +45,13 @@ export interface AgentConfig {
   generationAttempts: number;
   /** Answers containing one of these (case-insensitive) are unusable. */
   bannedPhrases: string[];
+  /**
+   * Rounds of native tool calls one node may make; the model is then asked once more with tools
+   * refused, and a node whose model still calls tools fails (`tool_limit`).
+   */
+  maxToolRounds: number;
+  /** Ask for native tool-calling answers as streams (tool calls then arrive in fragments). */
+  streamTools: boolean;
 }
 
 export const defaultConfig: AgentConfig = {
@@ -70,4 +77,6 @@ export const defaultConfig: AgentConfig = {
   retryDelayMs: 500,
   generationAttempts: 2,
   bannedPhrases: [],
+  maxToolRounds: 8,
+  streamTools: false,
 };

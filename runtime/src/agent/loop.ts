@@ -3,11 +3,11 @@
  * retries, code that calls tools) and feeds the results back, until a reply or the end.
  */
 import type { JsonValue } from "../graph/types.js";
-import type { ChatModel } from "../model/types.js";
+import { isToolCallingModel, type ChatModel, type ToolCompletion } from "../model/types.js";
 import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import type { AgentConfig } from "./config.js";
-import type { Env } from "../engine/env.js";
+import { fail, type Env } from "../engine/env.js";
 import { sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
@@ -82,8 +82,46 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
         r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue> });
         break;
       }
+      case "complete_tools": {
+        const model = p.model;
+        if (!isToolCallingModel(model)) {
+          throw fail(env, env.program.nodes.get(effect.node)!.node, "model", "this node offers tools to the model, but the model cannot call tools natively (it has no completeWithTools)");
+        }
+        const stream = env.program.config.streamTools;
+        const completion = await withRetries(p, effect.node, "answer with tools", async () => checkedCompletion(await model.completeWithTools({
+          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }),
+        })));
+        r = step(env, r.state, { kind: "tool_completed", completion });
+        break;
+      }
+      case "tool":
+        r = step(env, r.state, await runTool(p, effect.tool, effect.args));
+        break;
     }
   }
+}
+
+/**
+ * One native tool call, through the sandbox's boundary as a code node's call would go: the tool
+ * gets a copy of the arguments and must give back plain data. Whatever goes wrong is the result.
+ */
+async function runTool(p: Performer, tool: string, args: JsonValue): Promise<StepInput> {
+  const variable = tool === "args" ? "input" : "args";
+  try {
+    const out = await evaluateAsync(`${tool}(${variable})`, { [variable]: args }, { ...p.env.program.limits, functions: { [tool]: p.tools[tool]! } });
+    return { kind: "tool_result", ok: true, value: (out.value ?? null) as JsonValue };
+  } catch (e) {
+    return { kind: "tool_result", ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** A completion as the step needs it; a model that answers something else is retried like a failed call. */
+function checkedCompletion(c: ToolCompletion): ToolCompletion {
+  if (!c || typeof c.text !== "string" || !Array.isArray(c.toolCalls)
+    || !c.toolCalls.every((t) => t && typeof t.id === "string" && typeof t.name === "string" && typeof t.arguments === "string")) {
+    throw new Error("completeWithTools() returned something other than { text, toolCalls: [{ id, name, arguments }] }");
+  }
+  return c;
 }
 
 async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {

@@ -12,6 +12,7 @@ import { frameWith, lookupVar, memoryWith, top, visibleTurns, withTop } from "./
 import type { Phase, RunState, StepResult } from "./state.js";
 import { fitSuffix, hasBannedPhrase } from "./suffix.js";
 import { renderTemplate, type Template } from "./template.js";
+import { toolRequest } from "./tool-calls.js";
 
 export function enter(env: Env, state: RunState, name: string): StepResult {
   const cn = nodeOf(env, name);
@@ -87,6 +88,10 @@ function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
     instruction, config: env.program.config, nodeNamed: (n) => env.program.nodes.get(n)?.node,
   });
   const phase: Phase = { kind: "generating", node: node.name, instruction: text, messages, attempt: 1, raw: [] };
+  if (cn.tools) {
+    const tools = { messages: [...messages], rounds: 0, queue: [] };
+    return result(moved(state, state.mem, { ...phase, tools }), null, toolRequest(env, cn, tools));
+  }
   return result(moved(state, state.mem, phase), null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages });
 }
 
@@ -110,7 +115,10 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
   }
   if ((banned || (node.action === "chat_suffix" && !suffix)) && canRetry) {
     const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
-    return result(moved(state, state.mem, again), null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages: phase.messages });
+    // With tools, the model is asked again from where it gave the unusable answer, tool results included.
+    const effect = phase.tools ? toolRequest(env, cn, phase.tools)
+      : { kind: "complete" as const, node: node.name, purpose: cn.chat ? "chat" as const : "thought" as const, messages: phase.messages };
+    return result(moved(state, state.mem, again), null, effect);
   }
   const retained = !cn.chat || !state.pending;
   const modelInstruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;

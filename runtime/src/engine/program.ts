@@ -5,6 +5,7 @@
 import type { FunctionInfo, Graph, GraphNode } from "../graph/types.js";
 import { CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
 import type { AgentConfig } from "../agent/config.js";
+import type { ToolDefinition } from "../model/types.js";
 import type { SandboxLimits } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import { canonicalJson, identity, sha256 } from "../memory/hash.js";
@@ -19,6 +20,8 @@ export interface CompiledNode {
   question?: Template;
   call?: { name: string; info: FunctionInfo; args: string };
   chat: boolean;
+  /** Tools the node offers the model natively: their definitions, and graph tool names by the names the model calls. */
+  tools?: { definitions: ToolDefinition[]; byModelName: ReadonlyMap<string, string> };
 }
 
 export interface Program {
@@ -85,6 +88,29 @@ export interface ProgramOptions {
   limits: Partial<SandboxLimits> | undefined;
   maxSteps: number;
   toolNames: string[];
+  /** Descriptions of the tools that have one (made with `defineTool`), by graph name. */
+  toolDefinitions: Readonly<Record<string, ToolDefinition>>;
+}
+
+/** A node's native tools, each with a definition and a name of its own for the model. */
+function offeredTools(names: string[], options: ProgramOptions, problem: (detail: string) => void): CompiledNode["tools"] {
+  const definitions: ToolDefinition[] = [];
+  const byModelName = new Map<string, string>();
+  const known = options.toolDefinitions;
+  for (const name of names) {
+    const definition = Object.hasOwn(known, name) ? known[name]! : undefined;
+    // A tool with no implementation at all is reported once, with the graph's other missing tools.
+    if (!definition && !options.toolNames.includes(name)) continue;
+    if (!definition) {
+      problem(`offers tool '${name}' to the model, but its implementation has no description: make it with defineTool({ name, description, parameters, run })`);
+      continue;
+    }
+    const other = byModelName.get(definition.name);
+    if (other !== undefined) problem(`offers tools '${other}' and '${name}', which the model would both call '${definition.name}'`);
+    byModelName.set(definition.name, name);
+    definitions.push(definition);
+  }
+  return { definitions, byModelName };
 }
 
 export function compileProgram(graph: Graph, options: ProgramOptions): Program {
@@ -112,6 +138,9 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       else if (!info) problem(`calls '${m[1]}', which is not in the graph's functions`);
       else if (info.kind !== node.action) problem(`calls '${m[1]}' as ${node.action}, but it is a ${info.kind}`);
       else compiled.call = { name: m[1]!, info, args: `[${m[2]!.trim()}]` };
+    }
+    if ("tools" in node && node.tools) {
+      compiled.tools = offeredTools(node.tools, options, (detail) => problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })));
     }
     nodes.set(node.name, compiled);
   }

@@ -4,7 +4,7 @@
  * with the result, and the loop feeds that result back in as the next input.
  */
 import type { JsonValue } from "../graph/types.js";
-import type { ChatMessage, CompletionPurpose } from "../model/types.js";
+import type { ChatMessage, CompletionPurpose, ToolCall, ToolChatMessage, ToolCompletion, ToolDefinition } from "../model/types.js";
 import type { MemoryBody } from "../memory/types.js";
 import type { Decision, TraceEvent } from "../trace/events.js";
 
@@ -27,12 +27,26 @@ export type Continuation =
   | { kind: "return"; node: string; target: string }
   | { kind: "condition"; node: string; target: string; candidates: string[]; index: number };
 
+/** A node's native tool calls so far: the conversation with the model, and the calls still to run. */
+export interface ToolRun {
+  /** The node's messages, then each answer with tool calls and the calls' results. */
+  messages: ToolChatMessage[];
+  /** Rounds of tool calls the model has made at this node. */
+  rounds: number;
+  /** Calls of the latest round not run yet, in the model's order. */
+  queue: ToolCall[];
+}
+
+export type GeneratingPhase = Extract<Phase, { kind: "generating" }>;
+
 export type Phase =
   /** Run the node's action. */
   | { kind: "enter"; node: string }
   /** The node's action is done; follow its transitions (asking about interjections first after a user message). */
   | { kind: "route"; node: string; output: JsonValue; interject: boolean }
-  | { kind: "generating"; node: string; instruction: string; messages: ChatMessage[]; attempt: number; raw: string[] }
+  | { kind: "generating"; node: string; instruction: string; messages: ChatMessage[]; attempt: number; raw: string[]; tools?: ToolRun }
+  /** Running the model's tool calls one by one (`running`: the call whose result is awaited). */
+  | { kind: "calling_tools"; generating: GeneratingPhase & { tools: ToolRun }; running: ToolCall | null }
   | { kind: "choosing"; node: string; purpose: "transition" | "interjection"; prompt: string; choices: string[]; output: JsonValue }
   | { kind: "evaluating"; then: Continuation }
   /** A chat node has replied; the next user message resumes here. */
@@ -42,6 +56,10 @@ export type Phase =
 export type Effect =
   | { kind: "complete"; node: string; purpose: CompletionPurpose; messages: ChatMessage[] }
   | { kind: "choose"; node: string; prompt: string; choices: string[] }
+  /** A generation that may call the node's tools natively; `toolChoice` "none" once the rounds are used up. */
+  | { kind: "complete_tools"; node: string; purpose: CompletionPurpose; messages: ToolChatMessage[]; tools: ToolDefinition[]; toolChoice: "auto" | "none" }
+  /** Run one tool (by its graph name) on the arguments the model gave. */
+  | { kind: "tool"; node: string; tool: string; args: JsonValue }
   /** Code that calls tools: the loop evaluates it with the tools bound (they may be asynchronous). */
   | { kind: "evaluate"; node: string; code: string; variables: Record<string, JsonValue> }
   /** The turn is over: the chat node's reply goes to the user. */
@@ -54,7 +72,10 @@ export type StepInput =
   | { kind: "user"; text: string }
   | { kind: "completed"; text: string }
   | { kind: "chosen"; index: number }
-  | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue> };
+  | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue> }
+  | { kind: "tool_completed"; completion: ToolCompletion }
+  | { kind: "tool_result"; ok: true; value: JsonValue }
+  | { kind: "tool_result"; ok: false; error: string };
 
 export interface StepResult {
   state: RunState;

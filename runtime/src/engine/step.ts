@@ -9,6 +9,7 @@ import { enter, generated } from "./actions.js";
 import { resumeEvaluation } from "./continuations.js";
 import { chosen, route, userArrived } from "./route.js";
 import type { RunState, StepInput, StepResult } from "./state.js";
+import { modelAnswered, nextCall, toolAnswered } from "./tool-calls.js";
 
 export type { Env } from "./env.js";
 
@@ -20,7 +21,12 @@ export function step(env: Env, state: RunState, input: StepInput): StepResult {
     case "route":
       return route(env, state, phase.node, phase.output, phase.interject);
     case "generating":
+      if (phase.tools) return modelAnswered(env, state, { ...phase, tools: phase.tools }, expect(input, "tool_completed").completion);
       return generated(env, state, phase, expect(input, "completed").text);
+    case "calling_tools":
+      if (phase.running) return toolAnswered(env, state, phase, expect(input, "tool_result"));
+      expect(input, "continue");
+      return nextCall(env, state, phase.generating);
     case "choosing":
       return chosen(env, state, phase, expect(input, "chosen").index);
     case "evaluating":

@@ -66,6 +66,24 @@ export type TraceEvent =
       resolved: "name" | "variable" | "condition" | "history" | "visit";
       decisions: Decision[];
     })
-  | (Base & { kind: "quit"; decisions: Decision[] });
+  | (Base & { kind: "quit"; decisions: Decision[] })
+  /**
+   * A native tool call the model made at a chat or thought node that offers tools, and what the
+   * model was given back: the tool's `result`, or an `error` (unknown tool, malformed arguments,
+   * the tool threw) that the model sees as `Error: ...`.
+   */
+  | (Base & {
+      kind: "tool_call";
+      /** The tool's name as the model called it. */
+      tool: string;
+      /** The call's id, which the result message answers. */
+      id: string;
+      /** The arguments as the model wrote them (JSON text, possibly malformed). */
+      arguments: string;
+      /** 1 for the model's first round of calls at this node, 2 for the next, ... */
+      round: number;
+      result?: JsonValue;
+      error?: string;
+    });
 
 export type TraceSink = (event: TraceEvent) => void;
