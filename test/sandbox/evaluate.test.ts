@@ -125,3 +125,45 @@ describe("errors", () => {
     expect(error.stack).not.toMatch(/\.ts|\.js|node:/);
   });
 });
+
+test("long texts in the agent's variables are readable and changeable; only what is built is sized", () => {
+  const transcript = "x".repeat(50);
+  const result = evaluate("log.push('y'); log[0].length + log.length", { log: [transcript] }, { maxStringLength: 10 });
+  expect(result.value).toBe(52);
+  expect(() => evaluate("log[0] + '!'", { log: [transcript] }, { maxStringLength: 10 })).toThrow(/maxStringLength/);
+});
+
+describe("more statements", () => {
+  test.each([
+    ["o.count++; o.count", { o: { count: 1 } }, 2],
+    ["delete o.a; Object.keys(o)", { o: { a: 1, b: 2 } }, ["b"]],
+    ["o.f?.() ?? 'no method'", { o: {} }, "no method"],
+    ["nil?.x.y.z", { nil: null }, undefined],
+    ["$count += 1", { count: 1 }, 2],
+    ["typeof missing + typeof Math + typeof String", {}, "undefinedobjectfunction"],
+    ["var v = 1; v += 1; v", {}, 2],
+    ["const { a = 5, b } = o; [a, b]", { o: { b: 2 } }, [5, 2]],
+    ["xs.length = 1; xs", { xs: [1, 2, 3] }, [1]],
+    ["xs[xs.length] = 4; xs", { xs: [1] }, [1, 4]],
+    ["words.map(w => { const upper = w.toUpperCase(); return upper + w.length })", { words: ["ab", "c"] }, ["AB2", "C1"]],
+    ["[1, 2, 3].map(x => [1, 2].map(y => x * y))", {}, [[1, 2], [2, 4], [3, 6]]],
+    ["const n = 1; xs.map((x, i, all) => x + n + all.length)", { xs: [10, 20] }, [13, 23]],
+    ["Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toUpperCase(), v * 2]))", { o: { a: 1 } }, { A: 2 }],
+    ["xs.splice(1, 1, 'a', 'b'); xs", { xs: [1, 2, 3] }, [1, "a", "b", 3]],
+    ["xs.unshift(0); xs.shift(); xs.pop(); xs", { xs: [1, 2, 3] }, [1, 2]],
+    ["xs.fill(0, 1); xs.reverse()", { xs: [1, 2, 3] }, [0, 0, 1]],
+    ["`${xs}|${o}|${nil}|${undefined}`", { xs: [1, [2, 3]], o: {}, nil: null }, "1,2,3|[object Object]|null|undefined"],
+  ])("%s", (code, variables, expected) => {
+    expect(run(code, variables as Record<string, any>).value).toEqual(expected);
+  });
+
+  test("runtime type errors name what failed, where", () => {
+    const error = failure("const a = 1;\nconst b = o.missing.deep", { o: {} });
+    expect(error.kind).toBe("type");
+    expect(error.message).toBe("cannot read properties of undefined (reading 'deep')");
+    expect([error.line, error.column]).toEqual([2, 11]);
+    expect(failure("xs.nope()", { xs: [] }).message).toBe("xs.nope is not a function");
+    expect(failure("o.keys()", { o: { keys: [] } }).message).toBe("o.keys is not a function");
+    expect(evaluate("typeof lookup", {}, { functions: { lookup: () => 1 } }).value).toBe("function");
+  });
+});
