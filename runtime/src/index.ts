@@ -59,4 +59,5 @@ export type { ReplayOptions, ReplayedTurn } from "./debug/replay.js";
 export { DebugSession } from "./debug/session.js";
 export type { DebugSessionOptions, SessionEvent, SessionState, StepMode, Stop } from "./debug/session.js";
 export type { Breakpoint, LineBreakpoint, FunctionBreakpoint } from "./debug/breakpoints.js";
+export { scopeOf } from "./debug/inspect.js";
 export type { DebugFrame, DebugScope } from "./debug/inspect.js";

@@ -38,11 +38,13 @@ export function framesOf(stack: readonly Frame[], current: string, nodes: Readon
 export function scopesOf(stack: readonly Frame[], index: number): DebugScope[] {
   const upTo = stack.slice(0, stack.length - index);
   const scopes: DebugScope[] = [];
-  for (let i = upTo.length - 1; i >= visibleFrom(upTo); i--) {
-    const f = upTo[i]!;
-    scopes.push({ name: f.function === undefined ? "main (globals)" : `${f.function} (${f.scope})`, variables: ordered(f.vars) });
-  }
+  for (let i = upTo.length - 1; i >= visibleFrom(upTo); i--) scopes.push(scopeOf(upTo[i]!));
   return scopes;
+}
+
+/** One memory frame as a scope: its name and its own variables. */
+export function scopeOf(frame: Frame): DebugScope {
+  return { name: frame.function === undefined ? "main (globals)" : `${frame.function} (${frame.scope})`, variables: ordered(frame.vars) };
 }
 
 /** The agent's variables first, then the automatic ones (`_last_user_reply`, …). */

@@ -5,6 +5,7 @@
  * recording when replaying, from a queue of inputs, or from the user interface when asked.
  */
 import { Agent, type AgentOptions } from "../agent/agent.js";
+import type { AgentConfig } from "../agent/config.js";
 import type { PausePoint } from "../agent/loop.js";
 import type { Graph, GraphNode, JsonValue, Loc } from "../graph/types.js";
 import type { ChatModel } from "../model/types.js";
@@ -57,6 +58,7 @@ export type SessionState = "idle" | "running" | "stopped" | "input" | "ended";
 
 export class DebugSession {
   readonly graph: Graph;
+  readonly config: AgentConfig;
   readonly nodes: ReadonlyMap<string, GraphNode>;
   private readonly agent: Agent;
   private readonly listeners: ((e: SessionEvent) => void)[] = [];
@@ -99,6 +101,7 @@ export class DebugSession {
     }
     this.agent = new Agent(graph, { ...agentOptions, model: runModel });
     this.graph = this.agent.graph;
+    this.config = this.agent.config;
     this.nodes = new Map(this.graph.nodes.map((n) => [n.name, n]));
     this.inputs = [...inputs];
     this.entryPending = stopOnEntry;

@@ -1,0 +1,50 @@
+// Loads what a debug session needs: the graph (an agent compiled, or a graph file), its source,
+// its tools, and the model the flags choose, or the recording to replay instead.
+import { readFileSync } from "node:fs";
+import type { ChatModel, DebugSession } from "@autograms/runtime";
+import { CliError } from "../agent-loading/cli-error.js";
+import { loadAgentGraph, type LoadedAgent } from "../agent-loading/load-graph.js";
+import { chooseModel, type ModelFlags } from "../agent-loading/model.js";
+import { loadTools } from "../agent-loading/tools.js";
+import { SourceLines } from "./present.js";
+
+export interface SessionChoices {
+  /** A trace file to replay instead of asking a model. */
+  replay?: string;
+  /** Which conversation of the trace, from 1. */
+  conversation?: string | number;
+  inputs?: string[];
+  stopOnEntry?: boolean;
+  onLoaded?: (loaded: LoadedAgent) => void;
+}
+
+export async function openSession(file: string, flags: ModelFlags, choices: SessionChoices): Promise<{ session: DebugSession; source: SourceLines; loaded: LoadedAgent }> {
+  const loaded = await loadAgentGraph(file);
+  choices.onLoaded?.(loaded);
+  const runtime = await import("@autograms/runtime");
+  const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  const conversation = Number(choices.conversation ?? 1);
+  if (!Number.isInteger(conversation) || conversation < 1) throw new CliError(`--conversation takes a number from 1, not '${choices.conversation}'`, 2);
+  let replay: { replay: string; replaySource: string; conversation: number } | { model: ChatModel };
+  if (choices.replay !== undefined) {
+    if (flags.offline || flags.model !== undefined || flags.baseUrl !== undefined) throw new CliError("--replay answers from the recording: it takes no model flags", 2);
+    let text: string;
+    try {
+      text = readFileSync(choices.replay, "utf8");
+    } catch (err) {
+      throw new CliError(`cannot read the trace '${choices.replay}': ${(err as Error).message}`);
+    }
+    replay = { replay: text, replaySource: choices.replay, conversation: conversation - 1 };
+  } else {
+    replay = { model: (await chooseModel(flags, true)).model };
+  }
+  let session: DebugSession;
+  try {
+    session = new runtime.DebugSession(loaded.graph, { ...replay, tools, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true });
+  } catch (err) {
+    if (err instanceof runtime.RecordingError) throw new CliError(err.message);
+    throw err;
+  }
+  const display = loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file;
+  return { session, source: new SourceLines(display, loaded.source?.text ?? null), loaded };
+}

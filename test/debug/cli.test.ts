@@ -1,0 +1,127 @@
+// `autograms debug` run as a user runs it: the built command, driven by piped stdin and, where
+// tmux is installed, on a real terminal.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { autograms, bin, requireBuiltCli, root } from "../cli/support/run-cli.js";
+import { sampleConversation } from "./support.js";
+
+let dir: string;
+let trace: string;
+const users = sampleConversation("tutor").turns!.slice(1).map((t) => t.user);
+
+beforeAll(async () => {
+  requireBuiltCli();
+  dir = mkdtempSync(join(tmpdir(), "autograms-debug-"));
+  trace = join(dir, "tutor.jsonl");
+  const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
+  expect(r.code, r.stderr).toBe(0);
+});
+afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+describe("autograms debug", () => {
+  it("replays a recorded conversation, stopping at breakpoints given on the command line and typed at the prompt", async () => {
+    const r = await autograms(["debug", "samples/tutor/agent.ts", "--replay", trace, "-b", "44"], {
+      input: ["continue", "print problem", "break checkAnswer", "continue", "stack", "out", "print verdict", "delete", "continue", ""].join("\n"),
+    });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Debugging FractionTutor (samples/tutor/agent.ts), ");
+    expect(r.stdout).toContain("Breakpoint 1 at samples/tutor/agent.ts:44: pose\n");
+    expect(r.stdout).toContain([
+      "Breakpoint 1: doUnit at samples/tutor/agent.ts:44 (node pose)",
+      "> 44 |     chatExact(`Here's your problem: ${problem}`, { name: \"pose\" });",
+      "(debug) print problem",
+      'problem = "What is 1/4 + 2/4?"',
+      "(debug) break checkAnswer",
+      "Breakpoint 2 at checkAnswer, samples/tutor/agent.ts:55 (node checkAnswer)",
+      "(debug) continue",
+      "Agent: Here's your problem: What is 1/4 + 2/4?",
+      "you (recorded): 3/4",
+      "Breakpoint 2: checkAnswer at samples/tutor/agent.ts:55 (node checkAnswer)",
+    ].join("\n"));
+    expect(r.stdout).toContain([
+      "(debug) stack",
+      ">#0 checkAnswer at samples/tutor/agent.ts:55 (node checkAnswer)",
+      "      @localFunction checkAnswer(reply: string, answer: string): string {",
+      " #1 doUnit at samples/tutor/agent.ts:45 (node doUnit.call_checkAnswer_6459)",
+      "      const verdict = this.checkAnswer(this._last_user_reply, answer);",
+      " #2 main at samples/tutor/agent.ts:27 (node main.for_of_6ddc.call_doUnit_c1db)",
+    ].join("\n"));
+    expect(r.stdout).toContain('(debug) print verdict\nverdict = "correct"\n(debug) delete\nDeleted 2 breakpoints\n(debug) continue\n');
+    expect(r.stdout).toMatch(/Agent: That's both units done: you answered 1 of 2 problems right\. Well done, and see you next time!\nyou \(recorded\): Bye!\nThe conversation has ended \(quit\)\.\n$/);
+  });
+
+  it("debugs a live conversation with the offline model, the user's messages read from stdin", async () => {
+    const r = await autograms(["debug", "samples/tutor/agent.graph.json", "--offline"], {
+      input: ["break 46", "c", "yes", "no questions", "3/6", "print verdict", "next", "c", ...users.slice(4), ""].join("\n"),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('you> 3/6\nBreakpoint 1: doUnit at samples/tutor/agent.ts:49 (node doUnit.if_bcdb.b)\n');
+    expect(r.stdout).toContain('(debug) print verdict\nverdict = "wrong"\n(debug) next\nStepped: doUnit at samples/tutor/agent.ts:50 (node doUnit.if_bcdb.b.call_encouragement_5ae2)\n');
+    expect(r.stdout).toContain("Agent: Not quite: the answer is 3/4. Fractions take practice, and you're getting there.\n");
+  });
+
+  it("reports what it cannot start with, and a runtime error with a code frame", async () => {
+    const missing = await autograms(["debug", "nowhere.ts", "--offline"]);
+    expect([missing.code, missing.stderr]).toEqual([1, "autograms debug: cannot read 'nowhere.ts': no such file\n"]);
+    const both = await autograms(["debug", "samples/tutor/agent.ts", "--replay", trace, "--offline"]);
+    expect([both.code, both.stderr]).toEqual([2, "autograms debug: --replay answers from the recording: it takes no model flags\n"]);
+    const noModel = await autograms(["debug", "samples/tutor/agent.ts"]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain("no model to talk to. Choose one:");
+    const bad = join(dir, "bad.jsonl");
+    writeFileSync(bad, "{not json\n");
+    const broken = await autograms(["debug", "samples/tutor/agent.ts", "--replay", bad]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/^autograms debug: .*bad\.jsonl:1: not a JSON line: /);
+    // A recording of another agent diverges at its first model call, located in the agent source.
+    const other = join(dir, "other.jsonl");
+    const recruiter = await autograms(["chat", "samples/recruiter/agent.ts", "--offline", "--trace", other], { input: "yes\n" });
+    expect(recruiter.code).toBe(0);
+    const diverged = await autograms(["debug", "samples/tutor/agent.ts", "--replay", other], { input: "c\n" });
+    expect(diverged.code).toBe(1);
+    expect(diverged.stderr).toMatch(/^samples\/tutor\/agent\.ts:\d+:\d+ - error /);
+    expect(diverged.stderr).toContain("replay diverged");
+    expect(diverged.stderr).toMatch(/\n> \d+ \| /);
+  });
+});
+
+const tmux = spawnSync("tmux", ["-V"]).status === 0;
+
+describe.skipIf(!tmux)("autograms debug on a terminal (tmux)", () => {
+  const session = `autograms-debug-${process.pid}`;
+  const screen = () => execFileSync("tmux", ["capture-pane", "-p", "-t", session], { encoding: "utf8" });
+  async function waitFor(text: string, after = 0): Promise<string> {
+    for (let i = 0; i < 200; i++) {
+      const s = screen();
+      if (s.indexOf(text, after) >= 0) return s;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${screen()}`);
+  }
+  const type = (line: string) => execFileSync("tmux", ["send-keys", "-t", session, line, "Enter"]);
+  afterAll(() => spawnSync("tmux", ["kill-session", "-t", session]));
+
+  it("shows its prompts and takes commands and messages typed at them", async () => {
+    execFileSync("tmux", ["new-session", "-d", "-s", session, "-x", "200", "-y", "60", "-c", root,
+      `${process.execPath} ${bin} debug samples/tutor/agent.ts --offline; sleep 30`]);
+    // (tmux leaves out the spaces that end a line: prompts show without theirs)
+    await waitFor("(debug)");
+    type("break pose");
+    await waitFor("Breakpoint 1 at samples/tutor/agent.ts:44: pose");
+    type("continue");
+    await waitFor("you>");
+    type("yes");
+    await waitFor("Any questions before we try one?\nyou>");
+    type("no questions");
+    await waitFor("Breakpoint 1: doUnit at samples/tutor/agent.ts:44 (node pose)");
+    type("print topic");
+    const s = await waitFor('topic = "adding fractions"');
+    expect(s).toContain('(debug) print topic\ntopic = "adding fractions"\n(debug)');
+    type("quit");
+    await waitFor("(debug) quit");
+  });
+});
