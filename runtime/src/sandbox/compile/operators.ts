@@ -43,8 +43,8 @@ export function Unary(c: Compiler, node: ast.Unary): Thunk {
 /** `typeof name` never fails on an undefined name, as in JavaScript. */
 function typeofName(c: Compiler, node: ast.Identifier): Thunk {
   const name = node.name;
-  if (NAMESPACES.has(name)) return () => "object";
   if (GLOBAL_FUNCTIONS.has(name)) return () => "function";
+  if (NAMESPACES.has(name)) return () => "object";
   if (isBuiltinName(name) || c.resolve(name) !== null) {
     const value = c.expression(node);
     return (ctx, frame) => typeOf(value(ctx, frame));
