@@ -18,6 +18,12 @@ describe("the diagnostics catalogue", () => {
     expect([...reported].filter((code) => !(code in DIAGNOSTICS))).toEqual([]);
   });
 
+  it("is the table in docs/language.md, code for code", () => {
+    const doc = readFileSync(new URL("../../docs/language.md", import.meta.url), "utf8");
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| (error|warning) \| (.*) \|$/gm)].map((m) => [m[1], m[2], m[3]!.replace(/\\\|/g, "|")]);
+    expect(rows).toEqual(Object.entries(DIAGNOSTICS).map(([code, d]) => [code, d.severity, d.summary]));
+  });
+
   it("reports every problem, not only the first, in source order", () => {
     const { diagnostics } = compile(`${header}
 export default class A extends Autogram {
