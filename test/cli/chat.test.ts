@@ -1,11 +1,10 @@
 // `autograms chat`, run as a user runs it: the built command, stdin piped one line per turn.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import type { Graph, Memory } from "@autograms/runtime";
-import { autograms, fixtures, replies, requireBuiltCli, root } from "./support/run-cli.js";
+import { autograms, cliTestFolder, replies, root } from "./support/run-cli.js";
 import { startOpenAIServer, type ServerRequest } from "../support/openai-server.js";
 
 interface Turn {
@@ -23,12 +22,7 @@ const userLines = (turns: Turn[]) => turns.slice(1).map((t) => `${t.user}\n`).jo
 const spoken = (turns: Turn[]) => turns.map((t) => t.agent).filter((a): a is string => a !== null);
 const readMemory = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Memory;
 
-let dir: string;
-beforeAll(() => {
-  requireBuiltCli();
-  dir = mkdtempSync(join(tmpdir(), "autograms-chat-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const folder = cliTestFolder("autograms-chat-");
 
 describe("autograms chat", () => {
   it("holds the tutor's whole conversation with the offline model over piped stdin", async () => {
@@ -45,7 +39,7 @@ describe("autograms chat", () => {
   });
 
   it("resumes the same conversation from --memory in a second process", async () => {
-    const memory = join(dir, "tutor.json");
+    const memory = join(folder(), "tutor.json");
     const first = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: userLines(tutor.turns.slice(0, 4)) });
     expect(first.code).toBe(0);
     expect(replies(first.stdout)).toEqual(spoken(tutor.turns.slice(0, 4)));
@@ -71,7 +65,7 @@ describe("autograms chat", () => {
   });
 
   it("refuses a memory file that is not JSON, and leaves it as it was", async () => {
-    const memory = join(dir, "garbage.json");
+    const memory = join(folder(), "garbage.json");
     writeFileSync(memory, "{ not json");
     const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
     expect(r.code).toBe(1);
@@ -81,7 +75,7 @@ describe("autograms chat", () => {
   });
 
   it("refuses tampered memory and memory of another agent, leaving both files untouched", async () => {
-    const memory = join(dir, "tampered.json");
+    const memory = join(folder(), "tampered.json");
     const made = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
     expect(made.code).toBe(0);
     const tampered = readMemory(memory);
@@ -101,13 +95,13 @@ describe("autograms chat", () => {
   });
 
   it("shows a runtime error at its agent line with a code frame, and keeps the memory of the last good turn", async () => {
-    const memory = join(dir, "counter.json");
+    const memory = join(folder(), "counter.json");
     const agent = "test/cli/fixtures/counter/agent.ts";
     const r = await autograms(["chat", agent, "--offline", "--memory", memory], { input: "2\n3\nboom\n4\n" });
     expect(r.code).toBe(1);
     expect(replies(r.stdout)).toEqual(["Send me numbers, one at a time, then 'done'.", "Total: 2.", "Total: 5."]);
-    expect(r.stderr).toMatch(new RegExp(`^${agent}:12:9 - error sandbox: node '[^']+': code \`total = missing.length\` failed: cannot read properties of null`));
-    expect(r.stderr).toContain(">  12 |         this.total = this.missing!.length;".replace(">  ", "> "));
+    expect(r.stderr).toMatch(new RegExp(`^${agent}:13:9 - error sandbox: node '[^']+': code \`total = missing.length\` failed: cannot read properties of null`));
+    expect(r.stderr).toContain("> 13 |         this.total = this.missing!.length;");
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readMemory(memory)).toMatchObject({ turn: 3, stack: [{ vars: { total: 5 } }] });
 
@@ -143,12 +137,12 @@ describe("autograms chat", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("test/cli/fixtures/broken/agent.ts:7:10 - error unknown_method: the agent class has no method 'greet'\n");
-    expect(r.stderr).toContain(">  7 |     this.greet(\"Ada\");".replace(">  ", "> "));
+    expect(r.stderr).toContain("> 7 |     this.greet(\"Ada\");");
     expect(r.stderr).toMatch(/autograms chat: 1 error in test\/cli\/fixtures\/broken\/agent\.ts\n$/);
   });
 
   it("writes a trace whose events parse and point at the agent's lines", async () => {
-    const trace = join(dir, "tutor.jsonl");
+    const trace = join(folder(), "tutor.jsonl");
     const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 4)) });
     expect(r.code).toBe(0);
     const events = readFileSync(trace, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);

@@ -17,7 +17,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 export async function loadTools(tools: Record<string, ToolInfo> | undefined, baseDir: string, importer: string): Promise<Record<string, Tool>> {
   const entries = Object.entries(tools ?? {});
   if (entries.length === 0) return {};
-  // One line per tool, so an error on line k of this entry is about the k-th tool.
+  // One line per tool, so an error in this entry names its tool.
   const entry = entries
     .map(([, t], i) => `export { ${IDENTIFIER.test(t.export) ? t.export : JSON.stringify(t.export)} as __tool${i} } from ${JSON.stringify(t.module)};`)
     .join("\n");
@@ -25,7 +25,7 @@ export async function loadTools(tools: Record<string, ToolInfo> | undefined, bas
   let code: string;
   try {
     const result = await build({
-      stdin: { contents: entry, loader: "ts", resolveDir: baseDir, sourcefile: importer },
+      stdin: { contents: entry, loader: "ts", resolveDir: baseDir },
       bundle: true, write: false, platform: "node", format: "esm", target: "node20",
       logLevel: "silent", plugins: [packagesInPlace],
     });
@@ -33,7 +33,7 @@ export async function loadTools(tools: Record<string, ToolInfo> | undefined, bas
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     if (!errors.length) throw err;
-    throw new CliError(`cannot load the agent's tools:\n${errors.map((e) => `  ${describe(e, entries, importer)}`).join("\n")}`);
+    throw new CliError(`cannot load the agent's tools:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`);
   }
   const dir = mkdtempSync(join(tmpdir(), "autograms-tools-"));
   let exports: Record<string, unknown>;
@@ -55,13 +55,12 @@ export async function loadTools(tools: Record<string, ToolInfo> | undefined, bas
   }));
 }
 
-function describe(e: Message, entries: [string, ToolInfo][], importer: string): string {
+function describe(e: Message, lines: string[], entries: [string, ToolInfo][], importer: string): string {
   const loc = e.location;
   if (!loc) return e.text;
-  if (loc.file === importer || loc.file === "<stdin>") {
-    const [name, t] = entries[loc.line - 1] ?? [];
-    if (name && t) return `tool '${name}' (export '${t.export}' of '${t.module}', imported by ${importer}): ${e.text}`;
-  }
+  // An error in the generated entry is about the tool of that line.
+  const [name, t] = entries[lines.indexOf(loc.lineText)] ?? [];
+  if (name && t) return `tool '${name}' (export '${t.export}' of '${t.module}', imported by ${importer}): ${e.text}`;
   return `${loc.file}:${loc.line}:${loc.column + 1}: ${e.text}`;
 }
 

@@ -1,13 +1,14 @@
 // Runs the built `autograms` command in a child process, as a user runs it: arguments, piped
 // stdin, and an environment without any model settings unless a test gives them.
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 export const root = fileURLToPath(new URL("../../..", import.meta.url));
 export const bin = join(root, "cli/bin/autograms.js");
-export const fixtures = join(root, "test/cli/fixtures");
 
 export interface CliResult {
   code: number | null;
@@ -22,10 +23,23 @@ export interface CliOptions {
   env?: Record<string, string>;
 }
 
-/** Fails the calling test file early, with the build's own message, when the CLI could not be built. */
-export function requireBuiltCli(): void {
+function requireBuiltCli(): void {
   const buildError = inject("cliBuildError");
   if (buildError) throw new Error(buildError);
+}
+
+/**
+ * For a test file that runs the CLI: fails it early when the CLI could not be built, and gives it
+ * a temporary folder, removed afterwards. Returns the folder's path (valid once the tests run).
+ */
+export function cliTestFolder(prefix: string): () => string {
+  let dir: string | undefined;
+  beforeAll(() => {
+    requireBuiltCli();
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+  return () => dir!;
 }
 
 export function autograms(args: string[], options: CliOptions = {}): Promise<CliResult> {

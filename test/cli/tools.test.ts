@@ -1,0 +1,51 @@
+// Agents whose code calls functions imported from other modules: the CLI bundles those modules
+// with esbuild (TypeScript, JSON data, package imports) and hands them to the runtime as tools.
+import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
+
+const agent = "test/cli/fixtures/tools/agent.ts";
+
+const folder = cliTestFolder("autograms-tools-");
+
+describe("tools imported by an agent", () => {
+  it("runs a function that calls a TypeScript tool reading a JSON data file", async () => {
+    const r = await autograms(["run", agent, "shelf", "moby-dick"]);
+    expect(r).toEqual({ code: 0, stdout: "\"Moby-Dick: shelf 7\"\n", stderr: "" });
+  });
+
+  it("awaits async tools, and loads a tool module's package imports from where they are installed", async () => {
+    // calculate() imports the runtime package for its sandbox; slowDouble() is async.
+    const r = await autograms(["run", agent, "compute", "6*7 + 1"]);
+    expect(r).toEqual({ code: 0, stdout: "86\n", stderr: "" });
+  });
+
+  it("gives tools to chat too", async () => {
+    const r = await autograms(["chat", agent, "--offline"], { input: "Middlemarch\n" });
+    expect(r.code).toBe(0);
+    expect(replies(r.stdout)).toEqual(["Which book?", "Middlemarch is by George Eliot."]);
+  });
+
+  it("finds the tool modules of a graph compiled elsewhere, through its source map", async () => {
+    const graph = join(folder(), "librarian.graph.json");
+    expect((await autograms(["compile", agent, "-o", graph])).code).toBe(0);
+    const r = await autograms(["run", graph, "shelf", "Middlemarch"], { cwd: folder() });
+    expect(r).toEqual({ code: 0, stdout: "\"Middlemarch: shelf 12\"\n", stderr: "" });
+  });
+
+  it("reports a tool's failure at the agent line that called it", async () => {
+    const r = await autograms(["run", agent, "shelf", "Ulysses"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^${agent}:14:5 - error sandbox: node '[^']+': .*the tool 'lookup' failed: no book called 'Ulysses'`));
+    expect(r.stderr).toContain("> 14 |     const book = lookup(title);");
+  });
+
+  it("says which tool cannot be loaded: a module that does not exist, an export that is no function", async () => {
+    const missing = await autograms(["run", "test/cli/fixtures/missing-tool/agent.ts", "value"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe("autograms run: cannot load the agent's tools:\n"
+      + "  tool 'nothing' (export 'nothing' of './nowhere.js', imported by test/cli/fixtures/missing-tool/agent.ts): Could not resolve \"./nowhere.js\"\n");
+    const value = await autograms(["run", "test/cli/fixtures/not-a-function/agent.ts", "value"]);
+    expect(value).toEqual({ code: 1, stdout: "", stderr: "autograms run: tool 'notAFunction': export 'notAFunction' of './values.js' is a number, not a function\n" });
+  });
+});

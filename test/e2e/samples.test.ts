@@ -1,0 +1,118 @@
+// Every sample, end to end through the library API: compiled from its TypeScript source, then run
+// turn by turn with a deterministic model. The conversations are data: samples/<name>/conversation.json
+// where the sample ships one, else test/e2e/conversations/<name>.json. Each turn runs on a new
+// Agent with only that turn's scripted answers, resuming from memory that went through JSON, so
+// every turn must use exactly the answers scripted for it.
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { compile } from "@autograms/compiler";
+import { Agent, OfflineModel, ScriptedModel, type ChatModel, type Graph, type JsonValue, type Memory } from "@autograms/runtime";
+
+interface Turn {
+  user: string;
+  agent: string | null;
+  complete?: string[];
+  choose?: string[];
+  /** The scope prompt that each complete() call of the turn starts with, in order. */
+  prompts?: string[];
+}
+
+interface Conversation {
+  model: "offline" | "scripted" | "none";
+  turns?: Turn[];
+  calls?: { function: string; args: JsonValue[]; result: JsonValue }[];
+  finalGlobals?: Record<string, unknown>;
+  finalVisits?: Record<string, number>;
+}
+
+const samplesDir = join(import.meta.dirname, "..", "..", "samples");
+const samples = readdirSync(samplesDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && existsSync(join(samplesDir, e.name, "agent.ts")))
+  .map((e) => e.name)
+  .sort();
+
+function conversationOf(name: string): Conversation | null {
+  for (const path of [join(samplesDir, name, "conversation.json"), join(import.meta.dirname, "conversations", `${name}.json`)]) {
+    if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as Conversation;
+  }
+  return null;
+}
+
+function compileSample(name: string): Graph {
+  const { graph, diagnostics } = compile(readFileSync(join(samplesDir, name, "agent.ts"), "utf8"), { fileName: `samples/${name}/agent.ts` });
+  expect(diagnostics).toEqual([]);
+  return graph!;
+}
+
+const noModel: ChatModel = {
+  complete: async () => { throw new Error("this sample needs no model"); },
+  choose: async () => { throw new Error("this sample needs no model"); },
+};
+
+const roundTrip = (memory: Memory) => JSON.parse(JSON.stringify(memory)) as Memory;
+
+// mulberry32, so simulated users decide the same way on every run.
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("samples end to end", () => {
+  it("has a conversation for every sample", () => {
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    expect(samples.filter((name) => conversationOf(name) === null)).toEqual([]);
+  });
+
+  describe.each(samples)("%s", (name) => {
+    const conversation = conversationOf(name);
+
+    it("runs its conversation from source, turn by turn, to the expected replies and variables", async () => {
+      if (!conversation) throw new Error(`no conversation for the sample '${name}'`);
+      const graph = compileSample(name);
+      for (const c of conversation.calls ?? []) {
+        const agent = new Agent(graph, { model: noModel });
+        expect({ [c.function]: await agent.call(c.function, c.args) }).toEqual({ [c.function]: c.result });
+      }
+      const turns = conversation.turns ?? [{ user: "", agent: null }];
+      let memory: Memory | undefined;
+      for (const [i, turn] of turns.entries()) {
+        const scripted = conversation.model === "scripted" ? new ScriptedModel({ complete: turn.complete ?? [], choose: turn.choose ?? [] }) : null;
+        const model = scripted ?? (conversation.model === "offline" ? new OfflineModel() : noModel);
+        const agent = new Agent(graph, { model });
+        const r = await agent.reply(turn.user, memory && roundTrip(memory));
+        expect({ turn: i, reply: r.reply }).toEqual({ turn: i, reply: turn.agent });
+        expect(r.done).toBe(i === turns.length - 1 && turn.agent === null);
+        if (scripted) {
+          expect({ turn: i, remaining: scripted.remaining }).toEqual({ turn: i, remaining: { complete: 0, choose: 0, tools: 0 } });
+          if (turn.prompts) {
+            const starts = scripted.calls.filter((c) => c.kind === "complete").map((c) => (c.request as { messages: { content: string }[] }).messages[0]!.content);
+            expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(turn.prompts.map(() => true));
+          }
+        }
+        memory = r.memory;
+      }
+      expect(memory!.done).toBe(true);
+      expect(memory!.stack[0]!.vars).toMatchObject(conversation.finalGlobals ?? {});
+      expect(memory!.visits).toMatchObject(conversation.finalVisits ?? {});
+    });
+
+    it("holds simulated conversations with the offline model to their end", async () => {
+      const graph = compileSample(name);
+      const chats = graph.nodes.some((n) => n.action.startsWith("chat"));
+      for (const seed of [1, 2, 3]) {
+        const sim = await new Agent(graph, { model: new OfflineModel() }).simulate({ random: seeded(seed), maxTurns: 25 });
+        expect(["quit", "end_signal", "max_turns"]).toContain(sim.ended);
+        expect(sim.transcript.length > 0).toBe(chats);
+        if (chats) expect(sim.transcript[0]!.role).toBe("agent");
+        // The simulated user and the agent take turns.
+        expect(sim.transcript.every((m, k) => m.role === (k % 2 === 0 ? "agent" : "user"))).toBe(true);
+      }
+    });
+  });
+});
