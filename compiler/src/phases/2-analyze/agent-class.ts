@@ -4,7 +4,7 @@ import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf, locOfRange } from "../1-parse/loc.js";
 import { typescript } from "../1-parse/typescript.js";
 import {
-  AUTOMATIC_VARIABLES, DECORATOR_KINDS, RUNTIME_MODULE, report,
+  AUTOMATIC_VARIABLES, DECORATOR_KINDS, RUNTIME_MODULE, isRuntimeTool, report,
   type AgentContext, type MethodInfo,
 } from "./context.js";
 import { isNotLiteral, literalValue } from "./literal.js";
@@ -116,7 +116,8 @@ function readImport(statement: TS.ImportDeclaration, context: AgentContext): voi
   for (const element of bindings.elements) {
     if (element.isTypeOnly) continue;
     const exported = (element.propertyName ?? element.name).text;
-    if (fromRuntime) context.api.set(element.name.text, exported);
+    // The runtime's own callable functions (tryTool, the ReAct helpers) are tools like any other.
+    if (fromRuntime && !isRuntimeTool(exported)) context.api.set(element.name.text, exported);
     else context.tools.set(element.name.text, { module, export: exported });
   }
 }

@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { FunctionKind, Loc, ToolInfo } from "@autograms/runtime";
+import { RUNTIME_TOOLS, type FunctionKind, type Loc, type ToolInfo } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "../1-parse/loc.js";
 
@@ -22,6 +22,11 @@ export const DECORATOR_KINDS: Record<string, FunctionKind> = {
   globalFunction: "global_function",
 };
 export const RUNTIME_MODULE = "@autograms/runtime";
+
+/** Exports of the runtime that agent code calls as tools (the runtime supplies them). */
+export function isRuntimeTool(exported: string): boolean {
+  return (RUNTIME_TOOLS as readonly string[]).includes(exported);
+}
 
 /** Variables the runtime sets in every scope; agents read them as `this._last_user_reply`, ... */
 export const AUTOMATIC_VARIABLES = new Set(["_last_user_reply", "_last_variable_output", "_last_state"]);

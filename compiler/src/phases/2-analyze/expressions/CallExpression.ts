@@ -7,6 +7,7 @@ import { skipTypeWrappers, thisMember } from "../literal.js";
 import { expressionValue } from "./code.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
+import { TOOL_ACTIONS } from "./tools-field.js";
 
 export type AgentCallKind = "exec_node" | "shorthand" | "method";
 
@@ -129,6 +130,9 @@ function finish(all: Record<string, JsonValue>, { at, written }: ReadFields, con
   const simulated = fields.user_instruction_transitions as string[] | undefined;
   if (simulated !== undefined && simulated.length !== transitions.length) {
     report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${simulated.length} user_instruction_transitions`, at.user_instruction_transitions!);
+  }
+  if (fields.tools !== undefined && !TOOL_ACTIONS.has(fields.action)) {
+    report(ctx, "invalid_field_value", `'tools' are offered to the model at chat and thought nodes, not at a ${fields.action} node`, at.tools!);
   }
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
   if (typeof name === "string" && name !== "auto") made.name = name;

@@ -6,6 +6,7 @@ import type { Stmt } from "../ir.js";
 import { isNotLiteral, literalValue, propertyKey } from "../literal.js";
 import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
+import { toolsField } from "./tools-field.js";
 
 export interface ReadFields {
   fields: Record<string, JsonValue>;
@@ -36,7 +37,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       continue;
     }
     result.written.add(key);
-    const value = fieldValue(key, type, property.initializer, ctx, prelude);
+    const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, prelude);
     if (value !== undefined) {
       result.fields[key] = value;
       result.at[key] = property.initializer;
@@ -45,7 +46,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
   return result;
 }
 
-function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): JsonValue | undefined {
+function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): JsonValue | undefined {
   if (type === "text") {
     const text = textOf(node, ctx, prelude);
     if (text === null) {
@@ -96,7 +97,7 @@ function fieldValue(key: string, type: FieldType, node: TS.Expression, ctx: Func
   return value;
 }
 
-function typeProblem(type: FieldType, value: JsonValue): string | null {
+function typeProblem(type: Exclude<FieldType, "tools">, value: JsonValue): string | null {
   switch (type) {
     case "string":
     case "text":

@@ -1,6 +1,6 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { keyOf, loc, report, type FunctionContext } from "../context.js";
+import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { Expr, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
@@ -146,6 +146,21 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       if (node.exclamationToken) cut(node.exclamationToken.getStart(file), node.exclamationToken.end);
       cutType(node.type);
     }
+    if (ts.isCallExpression(node) && isTryTool(node, ctx)) {
+      // The sandbox calls tools by name, so the tool passed to tryTool is written as its name.
+      cutAngles(node.typeArguments);
+      const [first, ...rest] = node.arguments;
+      const tool = first && skipTypeWrappers(first);
+      if (!tool || !ts.isIdentifier(tool) || !agent.tools.has(tool.text)) {
+        report(ctx, "unsupported_syntax", "tryTool() takes an imported tool as its first argument, as in tryTool(lookup, { word })", first ?? node);
+      } else {
+        agent.usedTools.add(tool.text);
+        replaceNode(first!, JSON.stringify(tool.text));
+      }
+      visit(node.expression, conditional);
+      for (const arg of rest) visit(arg, conditional);
+      return;
+    }
     if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isExpressionWithTypeArguments(node)) {
       cutAngles(node.typeArguments);
     }
@@ -221,6 +236,14 @@ function assignInto(variable: string, node: TS.Expression, ctx: FunctionContext)
     return [...analyzed.prelude, { ...analyzed.call, assign: variable }];
   }
   return [...analyzed.prelude, { kind: "code", loc: loc(ctx, node), key: keyOf(ctx, node), code: `${variable} = ${analyzed.code}` }];
+}
+
+function isTryTool(node: TS.CallExpression, ctx: FunctionContext): boolean {
+  const ts = typescript();
+  const callee = skipTypeWrappers(node.expression);
+  if (!ts.isIdentifier(callee)) return false;
+  const tool = ctx.agent.tools.get(callee.text);
+  return tool?.module === RUNTIME_MODULE && tool.export === "tryTool";
 }
 
 /** An identifier read as a value (not a property name, a declaration's name or a label). */

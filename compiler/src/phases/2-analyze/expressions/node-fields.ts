@@ -1,5 +1,5 @@
 /** The node fields an agent may write, with the type each value must have. */
-export type FieldType = "string" | "text" | "strings" | "integer" | "numbers" | "probability";
+export type FieldType = "string" | "text" | "strings" | "integer" | "numbers" | "probability" | "tools";
 
 export const NODE_FIELDS: Record<string, FieldType> = {
   name: "string",
@@ -29,6 +29,7 @@ export const NODE_FIELDS: Record<string, FieldType> = {
   notes: "string",
   instruction_short: "string",
   conv_context: "string",
+  tools: "tools",
 };
 
 /** Actions exec_node may name: code and calls are written as statements and this.f(...). */
