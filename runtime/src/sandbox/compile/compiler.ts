@@ -38,7 +38,7 @@ export class Compiler {
   cost = 0;
   mutates = false;
   /** Names the program declares `const` at its top level, so that writing them is refused before running. */
-  readonly constants = new Set<string>();
+  constants: Set<string> | null = null;
   private depth = 0;
   deepest = 0;
 

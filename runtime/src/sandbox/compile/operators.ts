@@ -126,7 +126,7 @@ export function checkAssignable(c: Compiler, node: ast.Identifier): void {
   if (isBuiltinName(node.name)) throw c.error("syntax", `cannot assign to the built-in '${node.name}'`, node);
   if (node.name === "__proto__") throw c.error("unsupported", "the name '__proto__' is not allowed", node);
   const local = c.resolve(node.name);
-  if (local?.constant || (local === null && c.constants.has(node.name))) {
+  if (local?.constant || (local === null && c.constants?.has(node.name))) {
     throw c.error("type", `assignment to constant variable '${node.name}'`, node);
   }
 }

@@ -53,8 +53,8 @@ function identifier(c: Compiler, node: ast.Identifier, mode: BindMode): Binder {
     };
   }
   const constant = mode === "const";
-  if (constant) c.constants.add(name);
-  else c.constants.delete(name);
+  if (constant) (c.constants ??= new Set()).add(name);
+  else c.constants?.delete(name);
   return (ctx, _frame, value) => ctx.declare(name, value, constant);
 }
 

@@ -82,7 +82,7 @@ class Lexer {
       throw this.error(token ? `'${token.value}' is never closed` : "unterminated template literal", token?.start ?? src.length);
     }
     this.newline = true;
-    this.push({ type: "eof", value: "", start: src.length, end: src.length });
+    this.push("eof", "", src.length, src.length);
     return this.tokens;
   }
 
@@ -90,11 +90,11 @@ class Lexer {
     return new SandboxError("syntax", message, { offset });
   }
 
-  private push(token: Omit<Token, "newline">): void {
-    // One object shape for every token keeps the parser's property reads monomorphic.
+  /** One object shape for every token keeps the parser's property reads monomorphic. */
+  private push(type: TokenType, value: string, start: number, end: number, extra?: Partial<Token>): void {
     this.tokens.push({
-      type: token.type, value: token.value, start: token.start, end: token.end, newline: this.newline,
-      number: token.number, bigint: token.bigint, head: token.head, tail: token.tail, close: undefined,
+      type, value, start, end, newline: this.newline,
+      number: extra?.number, bigint: extra?.bigint, head: extra?.head, tail: extra?.tail, close: undefined,
     });
     this.newline = false;
   }
@@ -137,7 +137,7 @@ class Lexer {
         this.pos += ch.length;
       } else break;
     }
-    this.push({ type: "name", value: src.slice(start, this.pos), start, end: this.pos });
+    this.push("name", src.slice(start, this.pos), start, this.pos);
   }
 
   private numberLiteral(): void {
@@ -183,9 +183,9 @@ class Lexer {
           limit: "maxBigIntBits", offset: start,
         });
       }
-      this.push({ type: "bigint", value: text, bigint: BigInt(text), start, end: this.pos });
+      this.push("bigint", text, start, this.pos, { bigint: BigInt(text) });
     } else {
-      this.push({ type: "number", value: text, number: Number(text), start, end: this.pos });
+      this.push("number", text, start, this.pos, { number: Number(text) });
     }
   }
 
@@ -227,7 +227,7 @@ class Lexer {
     }
     out += src.slice(chunk, this.pos);
     this.pos++;
-    this.push({ type: "string", value: out, start, end: this.pos });
+    this.push("string", out, start, this.pos);
   }
 
   /** One template part, from the backtick or closing brace to `${` or the closing backtick. */
@@ -242,13 +242,13 @@ class Lexer {
       if (c === 96) {
         out += src.slice(chunk, this.pos);
         this.pos++;
-        this.push({ type: "template", value: out, head, tail: true, start, end: this.pos });
+        this.push("template", out, start, this.pos, { head, tail: true });
         return;
       }
       if (c === 36 && src.charCodeAt(this.pos + 1) === 123) {
         out += src.slice(chunk, this.pos);
         this.pos += 2;
-        this.push({ type: "template", value: out, head, tail: false, start, end: this.pos });
+        this.push("template", out, start, this.pos, { head, tail: false });
         this.open.push(-1);
         return;
       }
@@ -348,6 +348,6 @@ class Lexer {
       }
       this.tokens[opener]!.close = index;
     }
-    this.push({ type: "punct", value, start, end: this.pos });
+    this.push("punct", value, start, this.pos);
   }
 }
