@@ -108,7 +108,8 @@ describe("graph → CSV → graph", () => {
         // Imported text with an assignment loses leading spaces (the original's reading), and code
         // that starts `name =` reads as an assignment: generate neither.
         let instruction = call ? `f(${params.map((_, j) => `v${j}`).join(", ")})` : seed.instruction;
-        const assign = action === "transition" ? undefined : seed.assign;
+        // A code cell `x = expr` with x declared (here: a parameter) reads as a plain statement.
+        const assign = action === "transition" || (action === "code" && params.includes(seed.assign ?? "")) ? undefined : seed.assign;
         if (assign !== undefined || action === "code") instruction = instruction.replace(/^\s+/, "") || "x";
         if (action === "code" && /^\s*[A-Za-z_$][\w$]*\s*=(?![=>])/.test(instruction)) instruction = `(${instruction})`;
         return {
