@@ -1,11 +1,12 @@
 // `autograms simulate`: batches of conversations with simulated users, their transcripts, traces
 // and the lcov coverage of the agent's lines.
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import type { Graph, GraphNode } from "@autograms/runtime";
-import { autograms, cliTestFolder, root } from "./support/run-cli.js";
+import { autograms, bin, cliTestFolder, root } from "./support/run-cli.js";
 
 const readJsonLines = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
 const tutorGraph = compile(readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), { fileName: "samples/tutor/agent.ts" }).graph as Graph;
@@ -34,6 +35,9 @@ function parseLcov(text: string): Lcov {
   }
   return lcov;
 }
+
+// util-linux `script` runs a command on a pseudo-terminal, as a user's terminal would.
+const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 const linesOf = (n: GraphNode) => (n.loc ? Array.from({ length: n.loc.endLine - n.loc.line + 1 }, (_, i) => n.loc!.line + i) : []);
 
@@ -137,6 +141,16 @@ describe("autograms simulate", () => {
       { role: "user", text: expect.stringContaining("boom") },
     ]);
     expect(readFileSync(join(out, "conversation-1.md"), "utf8")).toContain("_End: the run failed._");
+  });
+
+  it.skipIf(!hasScript)("draws a progress bar when stderr is a terminal", () => {
+    const out = join(folder(), "tty");
+    const command = [process.execPath, bin, "simulate", "samples/tutor/agent.ts", "-n", "2", "--offline", "--seed", "5", "--out", out].join(" ");
+    const r = spawnSync("script", ["-qfec", command, "/dev/null"], { cwd: root, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("simulating [");
+    expect(r.stdout).toContain("2/2 conversations");
+    expect(r.stdout).toContain("FractionTutor: 2 simulated conversations, seed 5");
   });
 
   it("refuses bad counts and a missing model as usage errors", async () => {
