@@ -99,6 +99,14 @@ describe("createSandboxPool", () => {
     expect((await sandbox.evaluate("'still' + ' here'", {})).value).toBe("still here");
   });
 
+  test("what cannot reach the child, or a child that cannot start, is an error, not a crash", async () => {
+    const sandbox = pool({ size: 1 });
+    await expect(sandbox.evaluate("1", { f: (() => 1) as never })).rejects.toMatchObject({ kind: "type" });
+    expect((await sandbox.evaluate("2", {})).value).toBe(2);
+    const broken = pool({ workerPath: join(dir, "missing.mjs") });
+    await expect(broken.evaluate("1", {})).rejects.toMatchObject({ kind: "host", message: expect.stringMatching(/stopped unexpectedly/) });
+  });
+
   test("several evaluations share the children; closing rejects what is left", async () => {
     const sandbox = createSandboxPool({ workerPath, size: 2 });
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => sandbox.evaluate("n * n", { n: i })));

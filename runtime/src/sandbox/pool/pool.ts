@@ -214,7 +214,12 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       const request: ToChild = {
         type: "evaluate", id: job.id, code: job.code, variables: job.variables, limits: job.limits, functions: Object.keys(job.functions),
       };
-      worker.child.send(request);
+      try {
+        worker.child.send(request);
+      } catch {
+        finish(worker);
+        job.reject(new SandboxError("type", "the code and variables must be plain data to reach the sandbox process"));
+      }
     }
   }
 
