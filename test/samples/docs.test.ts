@@ -1,0 +1,15 @@
+// docs/samples.md shows a sample's graph as Mermaid; it must be the picture of the graph as it is.
+import { expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { toMermaid } from "@autograms/compiler";
+import type { Graph } from "@autograms/runtime";
+import { SAMPLES_DIR } from "./samples.js";
+
+it("the Mermaid picture in docs/samples.md is the interjections sample's current graph", () => {
+  const doc = readFileSync(join(SAMPLES_DIR, "..", "docs", "samples.md"), "utf8");
+  const block = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1];
+  const graph = JSON.parse(readFileSync(join(SAMPLES_DIR, "interjections", "agent.graph.json"), "utf8")) as Graph;
+  // On a mismatch, paste the output of `npx autograms graph samples/interjections/agent.ts` into the doc.
+  expect(block).toBe(toMermaid(graph));
+});
