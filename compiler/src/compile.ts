@@ -4,7 +4,7 @@ import { Diagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { parse } from "./phases/1-parse/parse.js";
 import { analyze } from "./phases/2-analyze/analyze.js";
 import { lower } from "./phases/3-lower/lower.js";
-import { emitJson } from "./phases/4-emit/json.js";
+import { emitJson, nodeSpans } from "./phases/4-emit/json.js";
 import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
 
 export interface CompileOptions {
@@ -32,7 +32,7 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     const { format, version, ...rest } = lowered;
     const graph: Graph = { format, version, source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") }, ...rest };
-    const sourceMap = emitSourceMap(graph, emitJson(graph).spans, graphFileName(fileName), baseName(fileName), text);
+    const sourceMap = emitSourceMap(graph, nodeSpans(graph), graphFileName(fileName), baseName(fileName), text);
     return { graph, diagnostics: diagnostics.sorted(), sourceMap };
   } catch (error) {
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
@@ -44,7 +44,7 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
 
 /** The graph file's text, the one the source map describes. */
 export function graphToJson(graph: Graph): string {
-  return emitJson(graph).text;
+  return emitJson(graph);
 }
 
 /** `agents/tutor.ts` -> `tutor.graph.json`: the file the CLI writes beside the agent. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SourceMap } from "node:module";
 import { compile, graphToJson } from "@autograms/compiler";
-import { fixtureSource } from "./support/compile.js";
+import { existsSync, readdirSync } from "node:fs";
+import { fixtureSource, fixturesDir } from "./support/compile.js";
 
 describe("the source map", () => {
   const source = fixtureSource("design-example");
@@ -30,6 +31,17 @@ describe("the source map", () => {
       }
     });
     expect(checked).toBe(graph!.nodes.length * 3);
+  });
+
+  it.each(readdirSync(fixturesDir).filter((d) => existsSync(`${fixturesDir}/${d}/expected.graph.json`)))("%s: every node's mapping starts on its own block's first line", (name) => {
+    const { graph: g, sourceMap: m } = compile(fixtureSource(name), { fileName: "input.ts" });
+    const text = graphToJson(g!).split("\n");
+    const consumer = new SourceMap(m as unknown as ConstructorParameters<typeof SourceMap>[0]);
+    for (const node of g!.nodes) {
+      const line = text.indexOf(`      "name": ${JSON.stringify(node.name)},`) - 1;
+      expect(text[line]).toBe("    {");
+      expect((consumer.findEntry(line, 4) as { name?: string }).name).toBe(node.name);
+    }
   });
 
   it("puts a loc on every node, inside the file", () => {

@@ -11,49 +11,68 @@ const WIDTH = 100;
 /**
  * The graph file's text: two-space JSON in which a list or object of plain values that fits on
  * a line stays on one (`"transitions": ["a", "b"]`, `"loc": { "line": 3, ... }`), so each node
- * reads as a short block. Also returns the line span of every node, for the source map.
+ * reads as a short block. `nodes` comes last, one block per node.
  */
-export function emitJson(graph: Graph): { text: string; spans: NodeSpan[] } {
+export function emitJson(graph: Graph): string {
   const { nodes, ...head } = graph;
   const lines = ["{"];
   for (const [key, value] of Object.entries(head)) {
     if (value !== undefined) lines.push(`  ${JSON.stringify(key)}: ${format(value as JsonValue, "  ", key.length + 4)},`);
   }
   lines.push('  "nodes": [');
-  let line = lines.length + 1 + lines.reduce((n, text) => n + countNewlines(text), 0);
-  const spans: NodeSpan[] = [];
-  nodes.forEach((node, i) => {
-    const text = format(node as unknown as JsonValue, "    ", 0);
-    const count = 1 + countNewlines(text);
-    spans.push({ line, lines: count });
-    line += count;
-    lines.push(`    ${text}${i < nodes.length - 1 ? "," : ""}`);
-  });
+  nodes.forEach((node, i) => lines.push(`    ${format(node as unknown as JsonValue, "    ", 0)}${i < nodes.length - 1 ? "," : ""}`));
   lines.push("  ]", "}", "");
-  return { text: lines.join("\n"), spans };
+  return lines.join("\n");
+}
+
+/** Where each node's block starts in `emitJson(graph)` and how many lines it takes, counted without writing it. */
+export function nodeSpans(graph: Graph): NodeSpan[] {
+  const { nodes, ...head } = graph;
+  // `{`, each other key, then `"nodes": [`.
+  let line = 3;
+  for (const [key, value] of Object.entries(head)) if (value !== undefined) line += lineCount(value as JsonValue, "  ", key.length + 4);
+  return nodes.map((node) => {
+    const span = { line, lines: lineCount(node as unknown as JsonValue, "    ", 0) };
+    line += span.lines;
+    return span;
+  });
+}
+
+type Entry = [key: string | null, value: JsonValue];
+
+function entriesOf(value: JsonValue[] | { [key: string]: JsonValue }): Entry[] {
+  return Array.isArray(value) ? value.map((item) => [null, item]) : Object.entries(value).filter(([, v]) => v !== undefined);
+}
+
+const keyText = (key: string | null) => (key === null ? "" : `${JSON.stringify(key)}: `);
+
+/** The one-line form of a container of plain values, when it fits after `indent` and `used` characters. */
+function inline(value: JsonValue[] | { [key: string]: JsonValue }, entries: Entry[], indent: string, used: number): string | null {
+  if (!entries.every(([, v]) => v === null || typeof v !== "object")) return null;
+  const parts = entries.map(([k, v]) => keyText(k) + JSON.stringify(v));
+  const text = Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
+  return indent.length + used + text.length <= WIDTH ? text : null;
 }
 
 /** `value` as it appears after `indent` and a prefix of `used` characters on its first line. */
 function format(value: JsonValue, indent: string, used: number): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  const isArray = Array.isArray(value);
-  const entries: [string | null, JsonValue][] = isArray
-    ? value.map((item) => [null, item])
-    : Object.entries(value).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return isArray ? "[]" : "{}";
-  const key = (k: string | null) => (k === null ? "" : `${JSON.stringify(k)}: `);
-  if (entries.every(([, v]) => v === null || typeof v !== "object")) {
-    const parts = entries.map(([k, v]) => key(k) + JSON.stringify(v));
-    const inline = isArray ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
-    if (indent.length + used + inline.length <= WIDTH) return inline;
-  }
+  const entries = entriesOf(value);
+  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
+  const short = inline(value, entries, indent, used);
+  if (short !== null) return short;
   const inner = `${indent}  `;
-  const items = entries.map(([k, v]) => inner + key(k) + format(v, inner, key(k).length));
-  return `${isArray ? "[" : "{"}\n${items.join(",\n")}\n${indent}${isArray ? "]" : "}"}`;
+  const items = entries.map(([k, v]) => inner + keyText(k) + format(v, inner, keyText(k).length));
+  return `${Array.isArray(value) ? "[" : "{"}\n${items.join(",\n")}\n${indent}${Array.isArray(value) ? "]" : "}"}`;
 }
 
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-  return count;
+/** How many lines `format(value, indent, used)` takes. */
+function lineCount(value: JsonValue, indent: string, used: number): number {
+  if (value === null || typeof value !== "object") return 1;
+  const entries = entriesOf(value);
+  if (entries.length === 0 || inline(value, entries, indent, used) !== null) return 1;
+  const inner = `${indent}  `;
+  let lines = 2;
+  for (const [k, v] of entries) lines += lineCount(v, inner, keyText(k).length);
+  return lines;
 }
