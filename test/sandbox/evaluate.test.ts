@@ -141,6 +141,8 @@ describe("more statements", () => {
     ["nil?.x.y.z", { nil: null }, undefined],
     ["$count += 1", { count: 1 }, 2],
     ["typeof missing + typeof Math + typeof String", {}, "undefinedobjectfunction"],
+    ["[typeof xs.map, typeof xs.length, typeof Math.max, typeof Math.PI, typeof o.x, typeof s.trim]", { xs: [], o: {}, s: "" },
+      ["function", "number", "function", "number", "undefined", "function"]],
     ["var v = 1; v += 1; v", {}, 2],
     ["const { a = 5, b } = o; [a, b]", { o: { b: 2 } }, [5, 2]],
     ["xs.length = 1; xs", { xs: [1, 2, 3] }, [1]],

@@ -1,4 +1,5 @@
 import { GLOBAL_FUNCTIONS, NAMESPACES } from "../builtins/globals.js";
+import { methodsOf } from "../builtins/methods.js";
 import type * as ast from "../syntax/ast.js";
 import type { Context } from "../values/context.js";
 import { toKey, toNumeric, typeOf } from "../values/convert.js";
@@ -12,6 +13,7 @@ import { compileKey } from "./members.js";
 export function Unary(c: Compiler, node: ast.Unary): Thunk {
   const start = node.start;
   if (node.operator === "typeof" && node.argument.kind === "Identifier") return typeofName(c, node.argument);
+  if (node.operator === "typeof" && node.argument.kind === "Member") return typeofMember(c, node.argument);
   if (node.operator === "delete") {
     const member = node.argument as ast.Member;
     c.mutates = true;
@@ -53,6 +55,27 @@ function typeofName(c: Compiler, node: ast.Identifier): Thunk {
   return (ctx) => {
     if (ctx.has(name) || (name.length > 1 && name.startsWith("$") && ctx.has(name.slice(1)))) return typeOf(ctx.read(name, start));
     return ctx.isHostFunction(name) ? "function" : "undefined";
+  };
+}
+
+/** `typeof xs.map` and `typeof Math.max` are "function", though neither can be read as a value. */
+function typeofMember(c: Compiler, node: ast.Member): Thunk {
+  const base = node.object;
+  if (base.kind === "Identifier" && NAMESPACES.has(base.name) && c.resolve(base.name) === null && node.key.kind === "Static") {
+    const namespace = NAMESPACES.get(base.name)!;
+    const type = namespace.functions.has(node.key.name) ? "function" : typeof namespace.constants.get(node.key.name);
+    return () => type;
+  }
+  const object = c.expression(base);
+  const key = compileKey(c, node.key, node);
+  const start = node.start;
+  return (ctx, frame) => {
+    const o = object(ctx, frame);
+    const k = typeof key === "string" ? key : toKey(key(ctx, frame));
+    ctx.pos = start;
+    const value = getMember(o, k);
+    if (value === undefined && typeof k === "string" && methodsOf(o)?.has(k)) return "function";
+    return typeOf(value);
   };
 }
 
