@@ -2,24 +2,22 @@
 // tmux is installed, on a real terminal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { autograms, bin, requireBuiltCli, root } from "../cli/support/run-cli.js";
+import { autograms, bin, cliTestFolder, root } from "../cli/support/run-cli.js";
 import { sampleConversation } from "./support.js";
 
+const folder = cliTestFolder("autograms-debug-");
 let dir: string;
 let trace: string;
 const users = sampleConversation("tutor").turns!.slice(1).map((t) => t.user);
 
 beforeAll(async () => {
-  requireBuiltCli();
-  dir = mkdtempSync(join(tmpdir(), "autograms-debug-"));
+  dir = folder();
   trace = join(dir, "tutor.jsonl");
   const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
   expect(r.code, r.stderr).toBe(0);
 });
-afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
 describe("autograms debug", () => {
   it("replays a recorded conversation, stopping at breakpoints given on the command line and typed at the prompt", async () => {
