@@ -9,6 +9,7 @@ import { registerChat } from "./commands/chat.js";
 import { registerRun } from "./commands/run.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerDebug } from "./commands/debug.js";
+import { registerDap } from "./commands/dap.js";
 
 const program = new Command("autograms")
   .description("Write conversational agents as TypeScript, compile them to graphs, run and debug them.")
@@ -22,6 +23,7 @@ registerChat(program);
 registerSimulate(program);
 registerRun(program);
 registerDebug(program);
+registerDap(program);
 registerImport(program);
 registerExport(program);
 
