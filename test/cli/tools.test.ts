@@ -20,6 +20,11 @@ describe("tools imported by an agent", () => {
     expect(r).toEqual({ code: 0, stdout: "86\n", stderr: "" });
   });
 
+  it("bundles a module that a tsconfig `paths` entry maps to TypeScript source", async () => {
+    const r = await autograms(["run", "test/cli/fixtures/tools-paths/agent.ts", "measure", "\"(1 + 2) * 4\""]);
+    expect(r).toEqual({ code: 0, stdout: "[12,7]\n", stderr: "" });
+  });
+
   it("gives tools to chat too", async () => {
     const r = await autograms(["chat", agent, "--offline"], { input: "Middlemarch\n" });
     expect(r.code).toBe(0);

@@ -7,15 +7,22 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
-import { Agent, OfflineModel, ScriptedModel, type ChatModel, type Graph, type JsonValue, type Memory } from "@autograms/runtime";
+import {
+  Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel,
+  type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
+} from "@autograms/runtime";
 
 interface Turn {
   user: string;
   agent: string | null;
   complete?: string[];
   choose?: string[];
+  /** Answers to native tool-calling requests. */
+  tools?: ToolAnswer[];
   /** The scope prompt that each complete() call of the turn starts with, in order. */
   prompts?: string[];
+  /** Texts that the turn's model inputs contain, somewhere (a tool's result, for one). */
+  inputs?: string[];
 }
 
 interface Conversation {
@@ -45,10 +52,33 @@ function compileSample(name: string): Graph {
   return graph!;
 }
 
+/** The sample's tools, imported from their modules beside the agent as the agent imports them. */
+async function toolsOf(name: string, graph: Graph): Promise<Record<string, Tool>> {
+  const tools: Record<string, Tool> = {};
+  for (const [tool, { module, export: exported }] of Object.entries(graph.tools ?? {})) {
+    if (module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(exported)) continue;
+    const path = join(samplesDir, name, module);
+    const found = existsSync(path) ? path : path.replace(/\.js$/, ".ts");
+    tools[tool] = ((await import(found)) as Record<string, Tool>)[exported]!;
+  }
+  return tools;
+}
+
 const noModel: ChatModel = {
   complete: async () => { throw new Error("this sample needs no model"); },
   choose: async () => { throw new Error("this sample needs no model"); },
 };
+
+/**
+ * The offline model, also answering a node that offers tools natively, in text and without calling
+ * any (the offline model itself cannot call tools: such a node would fail).
+ */
+class OfflineTextModel extends OfflineModel implements ToolCallingModel {
+  async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
+    const messages = req.messages.flatMap((m) => (m.role === "tool" || m.content === null ? [] : [{ role: m.role, content: m.content }]));
+    return { text: await this.complete({ messages, node: req.node, purpose: "chat" }), toolCalls: [], finishReason: "stop" };
+  }
+}
 
 const roundTrip = (memory: Memory) => JSON.parse(JSON.stringify(memory)) as Memory;
 
@@ -75,21 +105,26 @@ describe("samples end to end", () => {
     it("runs its conversation from source, turn by turn, to the expected replies and variables", async () => {
       if (!conversation) throw new Error(`no conversation for the sample '${name}'`);
       const graph = compileSample(name);
+      const tools = await toolsOf(name, graph);
       for (const c of conversation.calls ?? []) {
-        const agent = new Agent(graph, { model: noModel });
+        const agent = new Agent(graph, { model: noModel, tools });
         expect({ [c.function]: await agent.call(c.function, c.args) }).toEqual({ [c.function]: c.result });
       }
       const turns = conversation.turns ?? [{ user: "", agent: null }];
       let memory: Memory | undefined;
       for (const [i, turn] of turns.entries()) {
-        const scripted = conversation.model === "scripted" ? new ScriptedModel({ complete: turn.complete ?? [], choose: turn.choose ?? [] }) : null;
+        const scripted = conversation.model === "scripted"
+          ? new ScriptedModel({ complete: turn.complete ?? [], choose: turn.choose ?? [], tools: turn.tools ?? [] })
+          : null;
         const model = scripted ?? (conversation.model === "offline" ? new OfflineModel() : noModel);
-        const agent = new Agent(graph, { model });
+        const agent = new Agent(graph, { model, tools });
         const r = await agent.reply(turn.user, memory && roundTrip(memory));
         expect({ turn: i, reply: r.reply }).toEqual({ turn: i, reply: turn.agent });
         expect(r.done).toBe(i === turns.length - 1 && turn.agent === null);
         if (scripted) {
           expect({ turn: i, remaining: scripted.remaining }).toEqual({ turn: i, remaining: { complete: 0, choose: 0, tools: 0 } });
+          const seen = scripted.calls.flatMap((c) => ("messages" in c.request ? c.request.messages : []).map((m) => m.content ?? "")).join("\n");
+          for (const text of turn.inputs ?? []) expect(seen, `turn ${i}`).toContain(text);
           if (turn.prompts) {
             const starts = scripted.calls.filter((c) => c.kind === "complete").map((c) => (c.request as { messages: { content: string }[] }).messages[0]!.content);
             expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(turn.prompts.map(() => true));
@@ -97,16 +132,16 @@ describe("samples end to end", () => {
         }
         memory = r.memory;
       }
-      expect(memory!.done).toBe(true);
       expect(memory!.stack[0]!.vars).toMatchObject(conversation.finalGlobals ?? {});
       expect(memory!.visits).toMatchObject(conversation.finalVisits ?? {});
     });
 
     it("holds simulated conversations with the offline model to their end", async () => {
       const graph = compileSample(name);
+      const tools = await toolsOf(name, graph);
       const chats = graph.nodes.some((n) => n.action.startsWith("chat"));
       for (const seed of [1, 2, 3]) {
-        const sim = await new Agent(graph, { model: new OfflineModel() }).simulate({ random: seeded(seed), maxTurns: 25 });
+        const sim = await new Agent(graph, { model: new OfflineTextModel(), tools }).simulate({ random: seeded(seed), maxTurns: 25 });
         expect(["quit", "end_signal", "max_turns"]).toContain(sim.ended);
         expect(sim.transcript.length > 0).toBe(chats);
         if (chats) expect(sim.transcript[0]!.role).toBe("agent");

@@ -15,7 +15,10 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * `./tools.js` specifiers work as they do for the agent) into one temporary module that is imported.
  */
 export async function loadTools(tools: Record<string, ToolInfo> | undefined, baseDir: string, importer: string): Promise<Record<string, Tool>> {
-  const entries = Object.entries(tools ?? {});
+  const { RUNTIME_TOOLS } = await import("@autograms/runtime");
+  // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
+  const builtin = (t: ToolInfo) => t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
+  const entries = Object.entries(tools ?? {}).filter(([, t]) => !builtin(t));
   if (entries.length === 0) return {};
   // One line per tool, so an error in this entry names its tool.
   const entry = entries
@@ -66,6 +69,10 @@ function describe(e: Message, lines: string[], entries: [string, ToolInfo][], im
 
 // Packages the tools import stay outside the bundle, imported from where they are installed (found
 // from the importing file's folder), so native modules work and the temporary file resolves nothing.
+// A package name that a tsconfig `paths` entry maps to TypeScript source is bundled: Node could
+// not load it.
+const NODE_LOADS = /\.(?:[cm]?js|json|node)$/;
+
 const packagesInPlace: Plugin = {
   name: "packages-in-place",
   setup(build) {
@@ -74,7 +81,8 @@ const packagesInPlace: Plugin = {
       if (args.pluginData === again || isAbsolute(args.path) || isBuiltin(args.path)) return undefined;
       const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: again });
       if (found.errors.length) return { errors: found.errors };
-      return found.external ? { path: args.path, external: true } : { path: pathToFileURL(found.path).href, external: true };
+      if (found.external) return { path: args.path, external: true };
+      return NODE_LOADS.test(found.path) ? { path: pathToFileURL(found.path).href, external: true } : { path: found.path };
     });
   },
 };
