@@ -50,6 +50,20 @@ export default class A extends Autogram {
     expect(formatDiagnostics(diagnostics, source)).toContain("a.ts:6:18 - warning global_write_dropped:");
   });
 
+  it("warns about strict comparisons with undefined, which JSON memory never holds", () => {
+    const source = `${header}
+export default class A extends Autogram {
+  main() {
+    let x: string | undefined;
+    if (x === undefined) chat("a");
+    if (typeof x !== "undefined" || x == undefined) chat("b");
+  }
+}`;
+    const { graph, diagnostics } = compile(source, { fileName: "a.ts" });
+    expect(graph!.nodes.find((n) => n.instruction === "let x = null")).toBeDefined();
+    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(["6:9 undefined_comparison", "7:9 undefined_comparison"]);
+  });
+
   it("gives each diagnostic the file, a 1-based start and an end", () => {
     const { diagnostics } = compile(`${header}export default class A extends Autogram {\n  main() {\n    chat(\`\${this.missing}\`);\n  }\n}\n`, { fileName: "dir/a.ts" });
     expect(diagnostics).toEqual([{

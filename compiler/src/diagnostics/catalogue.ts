@@ -38,6 +38,7 @@ export const DIAGNOSTICS = {
   conditional_agent_call: { severity: "error", summary: "An agent call where it cannot be hoisted out of its expression: in a callback, a case label, the right of ||= / &&= / ??=, an optional call's arguments." },
   jump_outside_loop: { severity: "error", summary: "break or continue with no enclosing loop or switch (or an unknown label)." },
   void_node_value: { severity: "error", summary: "The value of a node that produces none (set_prompt and the other prompt nodes) is used." },
+  undefined_comparison: { severity: "warning", summary: "A strict comparison with undefined: values kept between nodes are JSON, where a missing value is null (compare with == null)." },
   global_write_dropped: { severity: "warning", summary: "A @func method writes this.x; the write is dropped when the function returns." },
   internal_error: { severity: "error", summary: "The compiler failed on this input: a bug in the compiler, please report it." },
 } as const satisfies Record<string, Entry>;

@@ -44,7 +44,9 @@ const CALLBACK = "a callback";
 /** Operators whose right side may not run: `&&`, `||`, `??` (SHORT_CIRCUIT) and their assignments. */
 let SHORT_CIRCUIT: Set<TS.SyntaxKind>;
 let LOGICAL: Set<TS.SyntaxKind>;
+let STRICT_EQUALITY: Set<TS.SyntaxKind>;
 function initOperators(ts: typeof TS): void {
+  STRICT_EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken]);
   const { AmpersandAmpersandToken, BarBarToken, QuestionQuestionToken } = ts.SyntaxKind;
   SHORT_CIRCUIT = new Set([AmpersandAmpersandToken, BarBarToken, QuestionQuestionToken]);
   const { AmpersandAmpersandEqualsToken, BarBarEqualsToken, QuestionQuestionEqualsToken } = ts.SyntaxKind;
@@ -115,6 +117,9 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     }
     if (ts.isClassExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
       return report(ctx, "unsupported_syntax", `${ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'"} in agent code`, node);
+    }
+    if (ts.isBinaryExpression(node) && STRICT_EQUALITY.has(node.operatorToken.kind) && (isUndefined(node.left) || isUndefined(node.right))) {
+      report(ctx, "undefined_comparison", `'${node.getText(file)}': a value kept between nodes is never undefined (memory is JSON: a missing value is null); compare with == null`, node);
     }
     if (ts.isBinaryExpression(node) && LOGICAL.has(node.operatorToken.kind)) {
       if (conditional === null && SHORT_CIRCUIT.has(node.operatorToken.kind) && containsAgentCall(node.right, ctx)) {
@@ -244,6 +249,16 @@ function isTryTool(node: TS.CallExpression, ctx: FunctionContext): boolean {
   if (!ts.isIdentifier(callee)) return false;
   const tool = ctx.agent.tools.get(callee.text);
   return tool?.module === RUNTIME_MODULE && tool.export === "tryTool";
+}
+
+/** `undefined`, `void 0`, or a `typeof x` (compared with "undefined"). */
+function isUndefined(node: TS.Expression): boolean {
+  const ts = typescript();
+  const inner = skipTypeWrappers(node);
+  if (ts.isIdentifier(inner)) return inner.text === "undefined";
+  if (ts.isVoidExpression(inner)) return true;
+  return ts.isStringLiteral(inner) && inner.text === "undefined" && ts.isBinaryExpression(node.parent) &&
+    [node.parent.left, node.parent.right].some((side) => ts.isTypeOfExpression(skipTypeWrappers(side)));
 }
 
 /** An identifier read as a value (not a property name, a declaration's name or a label). */

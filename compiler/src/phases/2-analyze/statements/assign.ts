@@ -16,7 +16,9 @@ export function assignStatements(target: TS.Expression | TS.BindingName, value: 
   const variable = variableName(target);
   const at = { loc: loc(ctx, statement), key: keyOf(ctx, statement) };
   if (value === undefined) {
-    out.push({ kind: "code", ...at, code: declare ? `let ${variable ?? printCode(target, ctx, [])}` : `${variable} = undefined` });
+    // Memory between nodes is JSON, which has no undefined: a variable declared without a value
+    // starts as null (an undefined one would be dropped, and assigning it later would fail).
+    out.push({ kind: "code", ...at, code: `let ${variable ?? printCode(target, ctx, [])} = null` });
     return;
   }
   const prelude: Stmt[] = [];
