@@ -40,7 +40,7 @@ export interface Diagram {
 }
 
 /** Suffix letters of `X.*` candidates: a..z, then aa, ab, ... (the runtime's order). */
-export function wildcardSuffix(index: number): string {
+function wildcardSuffix(index: number): string {
   let s = "";
   let n = index;
   do {
@@ -100,7 +100,7 @@ function joinLabels(...parts: (string | undefined)[]): string | undefined {
 }
 
 /** The function a call node calls: the name before `(` in its instruction. */
-export function calledFunction(node: GraphNode): string | undefined {
+function calledFunction(node: GraphNode): string | undefined {
   if (node.action !== "function" && node.action !== "local_function" && node.action !== "global_function") return undefined;
   const match = /^\s*([A-Za-z_$][\w$]*)\s*\(/.exec(node.instruction);
   return match?.[1];

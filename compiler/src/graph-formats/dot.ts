@@ -6,7 +6,7 @@ import { buildDiagram, itemLines, itemStyle, shorten, type DiagramItem, type Ite
  * A DOT double-quoted string. Backslashes are doubled first because Graphviz gives `\n`, `\l`,
  * `\N`, `\G` ... meaning inside labels; a line break of the text becomes `\n` (centred line).
  */
-export function quoteDot(text: string): string {
+function quoteDot(text: string): string {
   let out = "";
   for (const ch of text) {
     if (ch === "\\") out += "\\\\";

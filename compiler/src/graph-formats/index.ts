@@ -1,6 +1,6 @@
 // Conversions between graphs and other formats: pictures (Mermaid, DOT) and the original's CSV spreadsheets.
-export { toMermaid, escapeMermaid } from "./mermaid.js";
-export { toDot, quoteDot } from "./dot.js";
+export { toMermaid } from "./mermaid.js";
+export { toDot } from "./dot.js";
 export { importSpreadsheet } from "./spreadsheet-import.js";
 export type { ImportOptions, SpreadsheetImport } from "./spreadsheet-import.js";
 export { exportSpreadsheet, spreadsheetExportLosses } from "./spreadsheet-export.js";

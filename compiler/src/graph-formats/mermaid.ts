@@ -12,7 +12,7 @@ import { buildDiagram, itemLines, itemStyle, shorten, type DiagramItem, type Ite
  * a backtick opens a Markdown string, `;` ends a statement, and `:` would let Mermaid's
  * `style ...:#...;` rewrite (applied to every line before parsing) eat an entity's `;`.
  */
-export function escapeMermaid(text: string): string {
+function escapeMermaid(text: string): string {
   let out = "";
   for (const ch of text) {
     if (ch === "\n" || ch === "\u2028" || ch === "\u2029") out += "<br/>";

@@ -10,13 +10,13 @@ const PROSE_ACTIONS = new Set<Action>([
   "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt",
 ]);
 
-export function isProse(action: Action): boolean {
+function isProse(action: Action): boolean {
   return PROSE_ACTIONS.has(action);
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export function isIdentifier(text: string): boolean {
+function isIdentifier(text: string): boolean {
   return IDENTIFIER.test(text);
 }
 
