@@ -27,6 +27,13 @@ registerDap(program);
 registerImport(program);
 registerExport(program);
 
+// A reader that stops early (`autograms chat ... | head -1`) ends the output, not the program with
+// a stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(process.exitCode ?? 0);
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
