@@ -1,10 +1,11 @@
 // `autograms chat`, run as a user runs it: the built command, stdin piped one line per turn.
 import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import type { Graph, Memory } from "@autograms/runtime";
-import { autograms, cliTestFolder, replies, root } from "./support/run-cli.js";
+import { autograms, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
 import { startOpenAIServer, type ServerRequest } from "../support/openai-server.js";
 
 interface Turn {
@@ -117,6 +118,20 @@ describe("autograms chat", () => {
     const eof = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: "" });
     expect(eof.code).toBe(0);
     expect(replies(eof.stdout)).toEqual(spoken(tutor.turns.slice(0, 1)));
+  });
+
+  it("ends quietly when the reader of its output goes away", async () => {
+    const child = spawn(process.execPath, [bin, "chat", "samples/tutor/agent.ts", "--offline"], { cwd: root });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    // Like `| head -1`: read the first reply, then close the pipe while the agent still has lines to answer.
+    child.stdout.once("data", () => {
+      child.stdout.destroy();
+      child.stdin.end(userLines(tutor.turns));
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(code).toBe(0);
   });
 
   it("says how to choose a model when there is none (exit 2)", async () => {
