@@ -223,7 +223,7 @@ function guardConditional(node: TS.ConditionalExpression, ctx: FunctionContext, 
   const at = { loc: loc(ctx, node), key: keyOf(ctx, node) };
   const test = printCode(node.condition, ctx, prelude);
   const temp = tempName(ctx, at.key);
-  prelude.push({ kind: "code", ...at, code: `let ${temp}` });
+  prelude.push({ kind: "code", ...at, code: `let ${temp} = null` });
   prelude.push({
     kind: "if", ...at, construct: "ternary", branches: [
       { test: { prelude: [], code: test }, body: assignInto(temp, node.whenTrue, ctx), loc: loc(ctx, node.whenTrue) },
