@@ -63,7 +63,10 @@ describe("a node that offers tools", () => {
       { node: "answer", tool: "add", id: "c1", arguments: '{"a":2,"b":40}', round: 1, result: 42 },
       { node: "answer", tool: "upper", id: "c2", round: 1, result: { word: "MARS" } },
     ]);
-    expect(events.find((e) => e.kind === "generate")).toMatchObject({ output: "2 + 40 = 42, and MARS.", raw: ["2 + 40 = 42, and MARS."] });
+    expect(events.find((e) => e.kind === "generate")).toMatchObject({
+      output: "2 + 40 = 42, and MARS.", raw: ["2 + 40 = 42, and MARS."],
+      toolAnswers: [{ text: "Let me compute.", toolCalls: [{ id: "c1", name: "add" }, { id: "c2", name: "upper" }] }],
+    });
   });
 
   it("tells the model about unknown tools, malformed arguments and tools that throw, and lets it recover", async () => {

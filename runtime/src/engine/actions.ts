@@ -4,6 +4,7 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import type { ToolCall, ToolChatMessage } from "../model/types.js";
 import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import { evaluateOrHandOver } from "./continuations.js";
 import type { CompiledNode } from "./program.js";
@@ -124,8 +125,16 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
   const modelInstruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
   const value = node.action === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
   const ev = (mem: MemoryBody, changes: ReturnType<typeof changesOf>) =>
-    event(env, mem, node, { kind: "generate", purpose: cn.chat ? "chat" : "thought", messages: phase.messages, raw, output: value, ...(suffix ? { suffix } : {}) }, changes);
+    event(env, mem, node, {
+      kind: "generate", purpose: cn.chat ? "chat" : "thought", messages: phase.messages, raw, output: value,
+      ...(suffix ? { suffix } : {}), ...(phase.tools ? { toolAnswers: toolAnswersOf(phase.tools.messages) } : {}),
+    }, changes);
   return finishTurn(env, state, cn, output, value, retained ? modelInstruction : undefined, ev);
+}
+
+/** The model's answers that called tools, in order: with `raw`, every answer a tool node got. */
+function toolAnswersOf(messages: ToolChatMessage[]): { text: string; toolCalls: ToolCall[] }[] {
+  return messages.flatMap((m) => ("toolCalls" in m ? [{ text: m.content ?? "", toolCalls: m.toolCalls }] : []));
 }
 
 function exact(env: Env, state: RunState, cn: CompiledNode): StepResult {

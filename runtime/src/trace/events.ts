@@ -4,7 +4,7 @@
  * the answer, every generation its messages and raw answers, every step the variables it wrote.
  */
 import type { Action, JsonValue, Loc } from "../graph/types.js";
-import type { ChatMessage } from "../model/types.js";
+import type { ChatMessage, ToolCall } from "../model/types.js";
 
 export interface VariableChange {
   name: string;
@@ -44,6 +44,11 @@ export type TraceEvent =
       output: JsonValue;
       /** chat_suffix only: how the reply came to end with the required text. */
       suffix?: "generated" | "completed" | "fallback";
+      /**
+       * Nodes that offer tools only: the model's answers that called tools, in order, before the
+       * text answers in `raw` (each call's result is its `tool_call` event).
+       */
+      toolAnswers?: { text: string; toolCalls: ToolCall[] }[];
     })
   /** chat_exact, thought_exact. */
   | (Base & { kind: "exact"; output: string })
