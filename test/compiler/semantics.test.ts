@@ -36,6 +36,9 @@ const cases: [string, JsonValue[]][] = [
   ["guarded", [[0, 3, 4, 10]]],
   ["loops", [9]], ["loops", [100]],
   ["strings", [["pear", "fig", "apple", "kiwi"]]],
+  ["hoisted", [0]], ["hoisted", [5]], ["hoisted", [6]], ["hoisted", [8]],
+  ["nested", [-7]], ["nested", [-1]], ["nested", [0]], ["nested", [4]], ["nested", [7]], ["nested", [11]],
+  ["remember", [["a", "b"]]],
 ];
 
 describe("compiled graphs compute what the TypeScript computes", () => {

@@ -148,4 +148,44 @@ export default class Semantics extends Autogram {
     const { first, rest } = { first: sorted[0] ?? "", rest: sorted.slice(1) };
     return `${first}|${rest.join(",")}|${lengths.reduce((a, b) => a + b, 0)}`;
   }
+
+  @func hoisted(n: number): number {
+    let total = 0;
+    let i = 0;
+    while (i < n && this.isEven(i) !== this.isEven(n + 1)) {
+      total += this.fib(i) * 2 + this.fib(i + 1);
+      i++;
+    }
+    for (let k = 0; k < this.fib(n); k++) total += k;
+    switch (this.fib(n) % 3) {
+      case 0: total += 100; break;
+      case 1: total += 10;
+      default: total += 1;
+    }
+    return total;
+  }
+
+  nested(n: number): string {
+    let kind;
+    if (n > 5) kind = n > 10 ? "big" : "medium";
+    else kind = n < 0 ? "negative" : n === 0 ? "zero" : "small";
+    const extra = n > 3 ? this.label(n) : n < -3 ? this.label(-n) : "none";
+    const named = this.maybe(n) ?? this.label(0);
+    const either = this.maybe(n) || this.label(1);
+    return `${kind}/${extra}/${named}/${either}`;
+  }
+
+  label(n: number): string {
+    return `L${n}`;
+  }
+
+  maybe(n: number): string | null {
+    return n % 2 ? `odd${n}` : null;
+  }
+
+  @globalFunction remember(items: string[]): number {
+    for (const item of items) this.log.push(item.toUpperCase());
+    this.base = this.base + this.log.length;
+    return this.base;
+  }
 }
