@@ -179,7 +179,7 @@ function drawSvg(diagram: Diagram, boxes: Map<string, Box>, overlay: Overlay | n
   diagram.clusters.forEach((cluster, c) => {
     const x = MARGIN + c * COLUMN + 10;
     out.push(`<g class="cluster" data-cluster="${cluster.id}"><rect x="${x}" y="${TOP - 36}" width="${COLUMN - 20}" height="${height - TOP + 26}" rx="10"/>`
-      + `<text class="cluster-title" x="${x + 14}" y="${TOP - 14}">${escapeXml(shorten(cluster.title, 52))}</text></g>`);
+      + `<text class="cluster-title" x="${x + 14}" y="${TOP - 14}">${escapeXml(shorten(cluster.title, 62))}</text></g>`);
   });
   for (const edge of diagram.edges) out.push(drawEdge(edge, boxes, overlay?.taken.get(edge)));
   for (const box of boxes.values()) out.push(drawItem(box, overlay, file, link));
