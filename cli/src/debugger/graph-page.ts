@@ -1,0 +1,34 @@
+// `autograms graph --format html`: the page, with its source links and an optional trace.
+import { readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import type { Graph, Loc } from "@autograms/runtime";
+
+export interface GraphPageFlags {
+  out?: string;
+  trace?: string;
+  /** `relative`: a path from the page to the agent file, with #L<line>; `vscode`: vscode://file/... links. */
+  link: "relative" | "vscode";
+}
+
+export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<string> {
+  const { toHtml } = await import("@autograms/compiler");
+  const { parseTrace } = await import("@autograms/runtime");
+  let trace;
+  if (flags.trace !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(flags.trace, "utf8");
+    } catch (err) {
+      throw new Error(`cannot read the trace '${flags.trace}': ${(err as Error).message}`);
+    }
+    trace = parseTrace(text, flags.trace);
+  }
+  const file = graph.source?.file;
+  // The graph names its source relative to where it was compiled: here, the working directory.
+  const source = file === undefined ? undefined : resolve(file);
+  const pageDir = flags.out === undefined || flags.out === "-" ? process.cwd() : dirname(resolve(flags.out));
+  const sourceLink = source === undefined ? undefined
+    : flags.link === "vscode" ? (loc: Loc) => `vscode://file${encodeURI(source.split("\\").join("/"))}:${loc.line}:${loc.column}`
+    : (loc: Loc) => `${encodeURI(relative(pageDir, source).split("\\").join("/"))}#L${loc.line}`;
+  return toHtml(graph, { ...(trace ? { trace } : {}), ...(sourceLink ? { sourceLink } : {}) });
+}
