@@ -4,25 +4,35 @@ import { relative, resolve } from "node:path";
 import type { Graph } from "@autograms/runtime";
 
 interface GraphFlags {
-  format: "mermaid" | "dot";
+  format: "mermaid" | "dot" | "html";
   out?: string;
+  trace?: string;
+  link: "relative" | "vscode";
 }
 
 export function registerGraph(program: Command): void {
   program
     .command("graph")
-    .description("draw an agent's graph: a Mermaid flowchart (GitHub renders it in a ```mermaid block) or Graphviz DOT; one subgraph per function, decisions labelled with their answers or conditions")
+    .description("draw an agent's graph: a Mermaid flowchart (GitHub renders it in a ```mermaid block), Graphviz DOT, or a self-contained HTML page (nodes linked to their source lines, a trace overlaid); one subgraph per function, decisions labelled with their answers or conditions")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
-    .addOption(new Option("-f, --format <format>", "the drawing language").choices(["mermaid", "dot"]).default("mermaid"))
+    .addOption(new Option("-f, --format <format>", "the drawing language").choices(["mermaid", "dot", "html"]).default("mermaid"))
     .option("-o, --out <file>", "where to write the picture (default: stdout)")
+    .option("--trace <file>", "html: overlay a trace written with --trace (visits, transitions taken, the path step by step)")
+    .addOption(new Option("--link <style>", "html: how nodes link to their source lines").choices(["relative", "vscode"]).default("relative"))
     .action(async (file: string, flags: GraphFlags) => {
+      if (flags.trace !== undefined && flags.format !== "html") {
+        process.stderr.write("autograms graph: --trace is overlaid on the HTML page: add --format html\n");
+        process.exitCode = 2;
+        return;
+      }
       const graph = await loadGraph("graph", file);
       if (!graph) {
         process.exitCode = 1;
         return;
       }
       const { toMermaid, toDot } = await import("@autograms/compiler");
-      const picture = flags.format === "dot" ? toDot(graph.graph) : toMermaid(graph.graph);
+      const picture = flags.format === "html" ? await (await import("../debugger/graph-page.js")).graphPage(graph.graph, flags)
+        : flags.format === "dot" ? toDot(graph.graph) : toMermaid(graph.graph);
       writeOutput(picture, flags.out);
       // A graph with dangling names is still drawn (they show as "missing"), but it is not valid.
       process.exitCode = graph.valid ? 0 : 1;
