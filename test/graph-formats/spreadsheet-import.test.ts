@@ -124,6 +124,9 @@ describe("importSpreadsheet: bad sheets give diagnostics with row and column", (
       { code: "csv_unknown_column", severity: "error", row: 1, sheetColumn: "D", message: "row 1, column D: unknown column 'Transition Choise A' (did you mean 'transition_choice_a'?)" },
     ]);
     expect(errors("name,action,transitions,colour\nn,chat,quit,x\n")[0]?.message).toBe("row 1, column D: unknown column 'colour'; see docs/spreadsheets.md for the columns");
+    expect(errors("name,action,transitions,\nn,chat,quit,x\n")[0]?.message).toBe("row 1, column D: a column without a header has cells filled in: give it a header, or empty it");
+    // Empty columns without a header (spreadsheet programs write them) are no problem.
+    expect(importSpreadsheet("name,action,transitions,,\nn,chat,quit,,\n").diagnostics).toEqual([]);
   });
 
   it("a duplicate column and a missing required column", () => {

@@ -128,7 +128,8 @@ class SheetReader {
       if (this.isIndexColumn(cell.value, index)) return;
       const column = columnFor(cell.value);
       if (!column) {
-        this.report("csv_unknown_column", `unknown column '${cell.value}'${suggest(cell.value)}`, place);
+        const message = cell.value.trim() === "" ? "a column without a header has cells filled in: give it a header, or empty it" : `unknown column '${cell.value}'${suggest(cell.value)}`;
+        this.report("csv_unknown_column", message, place);
         return;
       }
       const key = column.kind === "field" ? column.field : column.kind === "lettered" ? `${column.field}/${column.index}` : "lineno";
