@@ -7,6 +7,7 @@ import {
   AUTOMATIC_VARIABLES, DECORATOR_KINDS, RUNTIME_MODULE, isRuntimeTool, report,
   type AgentContext, type MethodInfo,
 } from "./context.js";
+import { isSpecialTarget } from "./expressions/node-fields.js";
 import { isNotLiteral, literalValue } from "./literal.js";
 
 export interface AgentClass {
@@ -164,6 +165,10 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
       }
       context.fields.set(name.text, locOf(name, context.file));
     } else if (ts.isMethodDeclaration(member)) {
+      if (isSpecialTarget(name.text)) {
+        report(context, "reserved_name", `a method cannot be named '${name.text}': its entry node would read as a special transition`, name);
+        continue;
+      }
       const method = readMethod(member, name.text, context);
       if (method) context.methods.set(name.text, method);
     } else {
