@@ -24,7 +24,7 @@ const RIGHT = 150;
 const TOP = 56;
 const COLUMN = LEFT + W + RIGHT;
 /** Room left of the first column for the labels of its loops. */
-const MARGIN = 40;
+const MARGIN = 70;
 
 interface Box {
   item: DiagramItem;
@@ -219,7 +219,9 @@ function drawEdge(edge: DiagramEdge, boxes: Map<string, Box>, taken: number | un
     label = { x: (x1 + x2) / 2, y: (ay + by) / 2 - 4, anchor: "middle" };
   }
   const classes = ["edge", edge.kind, taken ? "taken" : ""].filter(Boolean).join(" ");
-  const text = [edge.label ? shorten(edge.label, 28) : "", taken ? `×${taken}` : ""].filter(Boolean).join(" ");
+  // Labels of left arcs have only the margin between columns to themselves.
+  const room = label?.anchor === "end" ? 8 : 28;
+  const text = [edge.label ? shorten(edge.label, room) : "", taken ? `×${taken}` : ""].filter(Boolean).join(" ");
   const caption = text && label ? `<text class="edge-label" x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}">${escapeXml(text)}</text>` : "";
   return `<g class="${classes}" data-from="${edge.from}" data-to="${edge.to}"><path d="${d}" marker-end="url(#${taken ? "arrow-taken" : "arrow"})"/>${caption}</g>`;
 }
