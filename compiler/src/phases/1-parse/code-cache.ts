@@ -1,4 +1,5 @@
 import Module, { createRequire } from "node:module";
+import { isAscii } from "node:buffer";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -27,7 +28,7 @@ export function requireWithCodeCache(id: string, from: string): unknown {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(readFileSync(path, "utf8")), { filename: path, cachedData });
+  const script = new vm.Script(Module.wrap(sourceText(path)), { filename: path, cachedData });
   const module = { exports: {} as unknown };
   script.runInThisContext()(module.exports, createRequire(path), module, path, dirname(path));
   if (cachedData === undefined || script.cachedDataRejected) {
@@ -42,6 +43,15 @@ export function requireWithCodeCache(id: string, from: string): unknown {
     });
   }
   return module.exports;
+}
+
+/**
+ * A source file's text. typescript.js is all ASCII, which Node turns into a string an order of
+ * magnitude faster as latin1 (the same characters) than through its UTF-8 decoder.
+ */
+function sourceText(path: string): string {
+  const bytes = readFileSync(path);
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
 }
 
 /** `$XDG_CACHE_HOME/autograms` (or ~/.cache/autograms), if it is ours and private. */
