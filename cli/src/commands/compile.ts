@@ -64,7 +64,6 @@ async function compileOnce(file: string, flags: CompileFlags): Promise<boolean> 
 }
 
 function watchFile(file: string, flags: CompileFlags): Promise<never> {
-  process.stderr.write(`watching ${file} (Ctrl-C to stop)\n`);
   let timer: NodeJS.Timeout | undefined;
   // Watch the directory: editors often save by replacing the file, which ends a watch on it.
   watch(dirname(resolve(file)), (_event, changed) => {
@@ -78,5 +77,7 @@ function watchFile(file: string, flags: CompileFlags): Promise<never> {
       });
     }, 50);
   });
+  // Said once the watch is in place, so a change made after reading it is never missed.
+  process.stderr.write(`watching ${file} (Ctrl-C to stop)\n`);
   return new Promise<never>(() => {});
 }
