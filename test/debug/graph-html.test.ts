@@ -28,7 +28,7 @@ beforeAll(async () => {
 function entries(events: readonly TraceEvent[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const e of events) {
-    if (["user", "transition", "return", "quit"].includes(e.kind)) continue;
+    if (["user", "transition", "return", "quit", "tool_call"].includes(e.kind)) continue;
     counts.set(e.node, (counts.get(e.node) ?? 0) + 1);
   }
   return counts;

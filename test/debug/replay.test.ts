@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  Agent, AgentError, ReplayDivergence, ReplayModel, RecordingError, ScriptedModel, conversationsOf, parseTrace, recordedCalls,
-  replayConversation, type Graph, type ReplayedTurn, type TraceEvent,
+  Agent, AgentError, ReplayDivergence, ReplayModel, RecordingError, ScriptedModel, conversationsOf, defineTool, parseTrace, recordedCalls,
+  replayConversation, type Graph, type GraphNode, type ReplayedTurn, type TraceEvent,
 } from "@autograms/runtime";
 import { graph, n } from "../runtime/helpers.js";
 import { ROOT, record, sampleConversation, sampleGraph } from "./support.js";
@@ -180,5 +180,47 @@ describe("traces the CLI writes", () => {
     expect(conversations.map((c) => c.turns.length)).toEqual([2, 2]);
     const replayed = await all(replayConversation(g, tagged, { conversation: 1 }));
     expect(replayed.map((t) => t.reply)).toEqual(two.transcript.filter((t) => t.role === "agent").map((t) => t.text));
+  });
+});
+
+describe("replaying native tool calls", () => {
+  const adder = (run: (args: { a: number; b: number }) => number) => defineTool({
+    name: "add", description: "Adds two numbers.",
+    parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    run,
+  });
+  const add = adder(({ a, b }) => a + b);
+  const g = graph([
+    n({ name: "answer", action: "chat", instruction: "Answer with the tools.", tools: ["add"], transitions: ["answer"] } as GraphNode),
+  ], { tools: { add: { module: "./t.js", export: "add" } } });
+
+  it("answers completeWithTools() from the recorded tool answers, the tools running again, and checks every step", async () => {
+    const model = new ScriptedModel({
+      tools: [
+        { text: "Let me add.", toolCalls: [{ id: "c1", name: "add", arguments: { a: 2, b: 40 } }] },
+        "It is 42.",
+        { toolCalls: [{ id: "c2", name: "add", arguments: { a: 1, b: 1 } }] },
+        "Two.",
+      ],
+    });
+    const agent = new Agent(g, { model, tools: { add } });
+    const events: TraceEvent[] = [];
+    const one = await agent.reply("2 + 40?", undefined, { trace: (e) => events.push(e) });
+    const two = await agent.reply("1 + 1?", one.memory, { trace: (e) => events.push(e) });
+    expect(events.filter((e) => e.kind === "tool_call").map((e) => e.kind === "tool_call" && e.result)).toEqual([42, 2]);
+    const jsonl = events.map((e) => JSON.stringify(e)).join("\n");
+    expect(recordedCalls(parseTrace(jsonl)).map((c) => [c.kind, c.answer])).toEqual([
+      ["tools", { text: "Let me add.", toolCalls: [{ id: "c1", name: "add", arguments: '{"a":2,"b":40}' }], finishReason: "tool_calls" }],
+      ["tools", { text: "It is 42.", toolCalls: [], finishReason: "stop" }],
+      ["tools", { text: "", toolCalls: [{ id: "c2", name: "add", arguments: '{"a":1,"b":1}' }], finishReason: "tool_calls" }],
+      ["tools", { text: "Two.", toolCalls: [], finishReason: "stop" }],
+    ]);
+    const replayed = await all(replayConversation(g, jsonl, { tools: { add }, first: "2 + 40?" }));
+    expect(replayed.map((t) => t.reply)).toEqual(["It is 42.", "Two."]);
+    expect(replayed[1]!.memory).toEqual(two.memory);
+    // A tool that now answers differently is a divergence at its step.
+    const lying = adder(() => 41);
+    const error = await all(replayConversation(g, jsonl, { tools: { add: lying }, first: "2 + 40?" })).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^replay diverged in turn 1, step 1, at node 'answer' \(tool_call\): its result differs at character 2: recorded "42", now "41"$/);
   });
 });

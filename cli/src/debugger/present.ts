@@ -52,6 +52,7 @@ export function eventLines(events: readonly TraceEvent[]): string[] {
     }
     if (e.kind === "generate" && e.purpose === "thought") out.push(`thought at ${e.node}: ${valueText(e.output)}`);
     if (e.kind === "return") out.push(`${e.function} returned ${valueText(e.value)}`);
+    if (e.kind === "tool_call") out.push(`tool ${e.tool}(${valueText(e.arguments, 50)}) → ${e.error === undefined ? valueText(e.result) : `error: ${e.error}`}`);
   }
   return out;
 }

@@ -157,6 +157,9 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
       case "user":
         steps.push({ id, node: e.node, text: `user: ${shorten(e.text, 80)}` });
         break;
+      case "tool_call":
+        steps.push({ id, node: e.node, text: `tool ${e.tool}(${shorten(e.arguments, 40)}) → ${e.error === undefined ? shorten(JSON.stringify(e.result) ?? "undefined", 40) : `error: ${shorten(e.error, 40)}`}` });
+        break;
       case "generate":
       case "exact":
         visit(id, e.node, e.action.startsWith("chat") ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);

@@ -4,7 +4,7 @@
  * against the recording (the node that asks, and its messages or prompt and choices), so a replay
  * that has gone another way stops at the first difference instead of answering the wrong question.
  */
-import type { ChatMessage, ChatModel, ChoiceRequest, CompletionRequest } from "../model/types.js";
+import type { ChatMessage, ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "../model/types.js";
 import type { Loc } from "../graph/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import { traceEvents } from "./recording.js";
@@ -12,7 +12,9 @@ import { traceEvents } from "./recording.js";
 /** One model call of the recorded run. */
 export type RecordedCall =
   | { kind: "complete"; node: string; purpose: "chat" | "thought"; messages: ChatMessage[]; answer: string; event: number; loc: Loc | null }
-  | { kind: "choose"; node: string; prompt: string; choices: string[]; answer: number; event: number; loc: Loc | null };
+  | { kind: "choose"; node: string; prompt: string; choices: string[]; answer: number; event: number; loc: Loc | null }
+  /** At a node that offers tools; `messages` are the node's first ones, which every later request extends. */
+  | { kind: "tools"; node: string; messages: ChatMessage[]; answer: ToolCompletion; event: number; loc: Loc | null };
 
 export interface ReplayModelOptions {
   /** "all" (default): node, messages, prompt and choices must match; "node": only the asking node. */
@@ -43,7 +45,12 @@ export class ReplayDivergence extends Error {
 export function recordedCalls(events: readonly TraceEvent[]): RecordedCall[] {
   const calls: RecordedCall[] = [];
   events.forEach((e, event) => {
-    if (e.kind === "generate") {
+    if (e.kind === "generate" && e.toolAnswers) {
+      // The trace keeps the answers that called tools apart from the text answers; a node asks
+      // again after an unusable text answer only at its end, so this is the order they came in.
+      const answers = [...e.toolAnswers.map((a) => ({ ...a, finishReason: "tool_calls" })), ...e.raw.map((text) => ({ text, toolCalls: [], finishReason: "stop" }))];
+      for (const answer of answers) calls.push({ kind: "tools", node: e.node, messages: e.messages, answer, event, loc: e.loc });
+    } else if (e.kind === "generate") {
       for (const answer of e.raw) calls.push({ kind: "complete", node: e.node, purpose: e.purpose, messages: e.messages, answer, event, loc: e.loc });
     } else if (e.kind === "transition" || e.kind === "return" || e.kind === "quit") {
       for (const d of e.decisions) calls.push({ kind: "choose", node: e.node, prompt: d.prompt, choices: d.choices, answer: d.chosen, event, loc: e.loc });
@@ -52,7 +59,7 @@ export function recordedCalls(events: readonly TraceEvent[]): RecordedCall[] {
   return calls;
 }
 
-export class ReplayModel implements ChatModel {
+export class ReplayModel implements ToolCallingModel {
   readonly calls: readonly RecordedCall[];
   private next = 0;
   private readonly check: "all" | "node";
@@ -95,13 +102,24 @@ export class ReplayModel implements ChatModel {
     return call.answer;
   }
 
+  async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
+    const call = this.expect("tools", req.node, "answer with tools");
+    if (this.check === "all") {
+      const difference = messagesDifference(call.messages, req.messages.slice(0, call.messages.length) as ChatMessage[]);
+      if (difference) this.diverge(call, req.node, `the messages differ: ${difference}`);
+    }
+    this.next++;
+    if (req.stream && call.answer.text) req.onText?.(call.answer.text);
+    return structuredClone(call.answer);
+  }
+
   private expect<K extends RecordedCall["kind"]>(kind: K, node: string, what: string): Extract<RecordedCall, { kind: K }> {
     const call = this.calls[this.next];
     if (!call) {
       throw new ReplayDivergence(node, `replay diverged: node '${node}' asks the model to ${what}, but ${this.source} has no model answer left (it had ${this.calls.length})`);
     }
     if (call.kind !== kind || call.node !== node) {
-      const recorded = call.kind === "complete" ? "generated text" : "made a choice";
+      const recorded = call.kind === "complete" ? "generated text" : call.kind === "choose" ? "made a choice" : "answered with tools";
       this.diverge(call, node, `the recording ${recorded} at node '${call.node}'${this.at(call)} here, but the run asks node '${node}' to ${what}`);
     }
     return call as Extract<RecordedCall, { kind: K }>;
