@@ -1,6 +1,6 @@
 // `autograms chat`, run as a user runs it: the built command, stdin piped one line per turn.
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
@@ -21,6 +21,9 @@ const tutor = conversation("tutor");
 // The agent speaks first (to an empty message); every later turn is one line of input.
 const userLines = (turns: Turn[]) => turns.slice(1).map((t) => `${t.user}\n`).join("");
 const spoken = (turns: Turn[]) => turns.map((t) => t.agent).filter((a): a is string => a !== null);
+// util-linux `script` runs a command on a pseudo-terminal, as a user's terminal would.
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
 const readMemory = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Memory;
 
 const folder = cliTestFolder("autograms-chat-");
@@ -118,6 +121,27 @@ describe("autograms chat", () => {
     const eof = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: "" });
     expect(eof.code).toBe(0);
     expect(replies(eof.stdout)).toEqual(spoken(tutor.turns.slice(0, 1)));
+  });
+
+  it.skipIf(!hasScript)("on a terminal, prompts for each line, and Ctrl-C leaves the turns so far saved (exit 130)", async () => {
+    const memory = join(folder(), "terminal.json");
+    const command = [process.execPath, bin, "chat", "samples/tutor/agent.ts", "--offline", "--memory", memory].join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: root });
+    let screen = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (screen += chunk));
+    const prompts = async (n: number) => {
+      for (let i = 0; i < 400 && screen.split("You: ").length - 1 < n; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(screen.split("You: ").length - 1).toBe(n);
+    };
+    await prompts(1);
+    child.stdin.write("Yes\r");
+    await prompts(2);
+    child.stdin.write("\u0003");
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    child.stdin.destroy();
+    expect(code).toBe(130);
+    expect(screen).toContain(`Agent: ${tutor.turns[1]!.agent}`);
+    expect(readMemory(memory)).toMatchObject({ turn: 2, done: false });
   });
 
   it("ends quietly when the reader of its output goes away", async () => {

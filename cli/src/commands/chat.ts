@@ -42,6 +42,11 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
   rl.setPrompt("You: ");
+  // Ctrl-C on a terminal: the turns so far are saved; the one under way is dropped.
+  rl.on("SIGINT", () => {
+    process.stderr.write("\n");
+    process.exit(130);
+  });
   // Taken before the first await, so lines piped in while the agent is busy wait in its queue.
   const lines = rl[Symbol.asyncIterator]();
   const say = (text: string) => process.stdout.write(`${agent.config.agentName}: ${text}\n`);
