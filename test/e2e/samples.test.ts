@@ -21,8 +21,10 @@ interface Turn {
   tools?: ToolAnswer[];
   /** The scope prompt that each complete() call of the turn starts with, in order. */
   prompts?: string[];
-  /** Texts that the turn's model inputs contain, somewhere (a tool's result, for one). */
+  /** Texts that the turn's model inputs contain, somewhere (a ReAct observation, for one). */
   inputs?: string[];
+  /** Native tool calls: what the k-th tool result handed to the model contains. */
+  toolResults?: string[];
 }
 
 interface Conversation {
@@ -125,6 +127,12 @@ describe("samples end to end", () => {
           expect({ turn: i, remaining: scripted.remaining }).toEqual({ turn: i, remaining: { complete: 0, choose: 0, tools: 0 } });
           const seen = scripted.calls.flatMap((c) => ("messages" in c.request ? c.request.messages : []).map((m) => m.content ?? "")).join("\n");
           for (const text of turn.inputs ?? []) expect(seen, `turn ${i}`).toContain(text);
+          if (turn.toolResults) {
+            const last = scripted.calls.filter((c) => c.kind === "tools").at(-1)?.request as ToolCompletionRequest | undefined;
+            const results = (last?.messages ?? []).flatMap((m) => (m.role === "tool" ? [m.content] : []));
+            expect(results.length, `turn ${i}`).toBe(turn.toolResults.length);
+            turn.toolResults.forEach((text, k) => expect(results[k], `turn ${i}, tool result ${k}`).toContain(text));
+          }
           if (turn.prompts) {
             const starts = scripted.calls.filter((c) => c.kind === "complete").map((c) => (c.request as { messages: { content: string }[] }).messages[0]!.content);
             expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(turn.prompts.map(() => true));

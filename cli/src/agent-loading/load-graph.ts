@@ -55,7 +55,7 @@ export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
   const checked = validateGraph(value);
   if (!checked.valid) {
     const where = (value as Partial<Graph>)?.source?.file ?? file;
-    const lines = checked.errors.map((e) => `  ${e.loc ? `${where}:${e.loc.line}:${e.loc.column}` : `${file}${e.path}`}: ${e.message}`);
+    const lines = checked.errors.map((e) => `  ${e.loc ? `${where}:${e.loc.line}:${e.loc.column}` : `at ${e.path || "/"}`}: ${e.message}`);
     throw new CliError(`'${file}' is not a valid graph:\n${lines.join("\n")}`);
   }
   const source = findSource(path, checked.graph);
