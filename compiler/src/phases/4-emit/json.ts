@@ -66,13 +66,26 @@ function format(value: JsonValue, indent: string, used: number): string {
   return `${Array.isArray(value) ? "[" : "{"}\n${items.join(",\n")}\n${indent}${Array.isArray(value) ? "]" : "}"}`;
 }
 
-/** How many lines `format(value, indent, used)` takes. */
+/** How many lines `format(value, indent, used)` takes (run for every node: it allocates nothing it can avoid). */
 function lineCount(value: JsonValue, indent: string, used: number): number {
   if (value === null || typeof value !== "object") return 1;
-  const entries = entriesOf(value);
-  if (entries.length === 0 || inline(value, entries, indent, used) !== null) return 1;
+  const isArray = Array.isArray(value);
+  let count = 0;
+  let plain = true;
+  let width = indent.length + used + (isArray ? 2 : 4);
+  for (const key in value) {
+    const item = (value as Record<string, JsonValue | undefined>)[key];
+    if (item === undefined) continue;
+    count++;
+    if (item !== null && typeof item === "object") plain = false;
+    else if (plain) width += (isArray ? 0 : JSON.stringify(key).length + 2) + JSON.stringify(item).length + (count > 1 ? 2 : 0);
+  }
+  if (count === 0 || (plain && width <= WIDTH)) return 1;
   const inner = `${indent}  `;
   let lines = 2;
-  for (const [k, v] of entries) lines += lineCount(v, inner, keyText(k).length);
+  for (const key in value) {
+    const item = (value as Record<string, JsonValue | undefined>)[key];
+    if (item !== undefined) lines += lineCount(item, inner, isArray ? 0 : JSON.stringify(key).length + 2);
+  }
   return lines;
 }
