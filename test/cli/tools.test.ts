@@ -1,8 +1,9 @@
 // Agents whose code calls functions imported from other modules: the CLI bundles those modules
 // with esbuild (TypeScript, JSON data, package imports) and hands them to the runtime as tools.
 import { describe, expect, it } from "vitest";
-import { join } from "node:path";
-import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { autograms, cliTestFolder, replies, root } from "./support/run-cli.js";
 
 const agent = "test/cli/fixtures/tools/agent.ts";
 
@@ -34,8 +35,11 @@ describe("tools imported by an agent", () => {
   it("finds the tool modules of a graph compiled elsewhere, through its source map", async () => {
     const graph = join(folder(), "librarian.graph.json");
     expect((await autograms(["compile", agent, "-o", graph])).code).toBe(0);
-    const r = await autograms(["run", graph, "shelf", "Middlemarch"], { cwd: folder() });
+    const r = await autograms(["run", graph, "shelf", "Middlemarch", "--trace", "shelf.jsonl"], { cwd: folder() });
     expect(r).toEqual({ code: 0, stdout: "\"Middlemarch: shelf 12\"\n", stderr: "" });
+    // The trace names the agent source as found from here, where a viewer opened here looks for it.
+    const at = JSON.parse(readFileSync(join(folder(), "shelf.jsonl"), "utf8").split("\n")[0]!).at as string;
+    expect(at).toBe(`${relative(folder(), join(root, agent))}:13:3`);
   });
 
   it("reports a tool's failure at the agent line that called it", async () => {

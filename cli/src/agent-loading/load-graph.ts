@@ -101,3 +101,11 @@ function sourceFromMap(mapPath: string): string | null {
     return null;
   }
 }
+
+/**
+ * The agent source as traces and coverage name it: relative to the working directory when the file
+ * is at hand (so editors and coverage viewers find it), else as the graph records it.
+ */
+export function sourceName(agent: LoadedAgent): string {
+  return agent.source?.display ?? agent.graph.source?.file ?? "<graph>";
+}

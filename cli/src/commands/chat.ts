@@ -35,7 +35,8 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const save = (m: Memory) => flags.memory !== undefined && writeMemoryFile(flags.memory, m);
 
   const { JsonlTraceWriter } = await import("../trace/jsonl-writer.js");
-  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, loaded.graph);
+  const { sourceName } = await import("../agent-loading/load-graph.js");
+  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded));
   const trace: TraceSink | undefined = writer?.sink();
 
   const { createInterface } = await import("node:readline");

@@ -48,7 +48,8 @@ async function run(file: string, name: string, args: JsonValue[], flags: RunFlag
     throw new CliError(`'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"}${info.params.length ? ` (${info.params.join(", ")})` : ""}, got ${args.length}`, 2);
   }
   const { JsonlTraceWriter } = await import("../trace/jsonl-writer.js");
-  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, loaded.graph);
+  const { sourceName } = await import("../agent-loading/load-graph.js");
+  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded));
   try {
     const value = await agent.call(name, args, writer ? { trace: writer.sink() } : {});
     process.stdout.write(JSON.stringify(value) + "\n");

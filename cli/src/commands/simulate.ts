@@ -52,8 +52,9 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
   const { openAgent } = await import("../agent-loading/open-agent.js");
   const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
   const { graph } = loaded;
-  const sourceName = loaded.source?.display ?? graph.source?.file ?? null;
-  if (flags.coverage !== undefined && (sourceName === null || !graph.nodes.some((n) => n.loc))) {
+  const { sourceName } = await import("../agent-loading/load-graph.js");
+  const source = sourceName(loaded);
+  if (flags.coverage !== undefined && !graph.nodes.some((n) => n.loc)) {
     throw new CliError("--coverage needs a graph compiled from an agent's source: this one has no source locations");
   }
   const { NodeVisits, toLcov, coverageSummary } = await import("../trace/coverage.js");
@@ -65,18 +66,18 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
   const n = flags.conversations;
   const seed = flags.seed ?? Math.floor(Math.random() * 2 ** 31);
   const visits = new NodeVisits();
-  const oneTraceFile = flags.trace?.endsWith(".jsonl") ? new JsonlTraceWriter(flags.trace, graph) : null;
+  const oneTraceFile = flags.trace?.endsWith(".jsonl") ? new JsonlTraceWriter(flags.trace, source) : null;
   const digits = String(n).length;
   const progress = await progressBar(n);
   const outcomes: Outcome[] = [];
   try {
     for (let i = 1; i <= n; i++) {
       const name = `conversation-${String(i).padStart(digits, "0")}`;
-      const ownTraceFile = flags.trace !== undefined && !oneTraceFile ? new JsonlTraceWriter(join(flags.trace, `${name}.jsonl`), graph) : null;
+      const ownTraceFile = flags.trace !== undefined && !oneTraceFile ? new JsonlTraceWriter(join(flags.trace, `${name}.jsonl`), source) : null;
       const partial = new TraceTranscript();
       const trace = fanOut(visits.sink, partial.sink, oneTraceFile?.sink({ conversation: i }), ownTraceFile?.sink());
       const record: ConversationRecord = {
-        agent: graph.agent, source: sourceName, conversation: i, of: n, seed: conversationSeed(seed, i),
+        agent: graph.agent, source, conversation: i, of: n, seed: conversationSeed(seed, i),
         ended: "error", transcript: [], memory: null,
       };
       let error: unknown;
@@ -108,8 +109,8 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
     const { mkdirSync, writeFileSync } = await import("node:fs");
     const { dirname } = await import("node:path");
     mkdirSync(dirname(flags.coverage), { recursive: true });
-    writeFileSync(flags.coverage, toLcov(graph, visits, sourceName!));
-    process.stderr.write(`coverage of ${sourceName} by ${n} conversation${n === 1 ? "" : "s"} (lcov: ${flags.coverage}):\n${coverageSummary(graph, visits)}`);
+    writeFileSync(flags.coverage, toLcov(graph, visits, source));
+    process.stderr.write(`coverage of ${source} by ${n} conversation${n === 1 ? "" : "s"} (lcov: ${flags.coverage}):\n${coverageSummary(graph, visits)}`);
   }
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 }

@@ -6,8 +6,8 @@ export type Message = Simulation["transcript"][number];
 
 export interface ConversationRecord {
   agent: string;
-  /** The agent source as the graph names it. */
-  source: string | null;
+  /** The agent source (see `sourceName`). */
+  source: string;
   conversation: number;
   of: number;
   seed: number;
@@ -52,7 +52,7 @@ const ENDINGS: Record<ConversationRecord["ended"], string> = {
 };
 
 function toMarkdown(r: ConversationRecord): string {
-  const lines = [`# ${r.agent}: simulated conversation ${r.conversation} of ${r.of}`, "", `Seed ${r.seed}${r.source ? `, agent ${r.source}` : ""}.`, ""];
+  const lines = [`# ${r.agent}: simulated conversation ${r.conversation} of ${r.of}`, "", `Seed ${r.seed}, agent ${r.source}.`, ""];
   for (const m of r.transcript) {
     // Markdown joins lines of a paragraph; two trailing spaces keep the message's own line breaks.
     lines.push(`**${m.role === "agent" ? "Agent" : "User"}:** ${m.text.split("\n").join("  \n")}`, "");

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Graph, JsonValue, TraceEvent, TraceSink } from "@autograms/runtime";
+import type { JsonValue, TraceEvent, TraceSink } from "@autograms/runtime";
 
 /**
  * A trace file: one JSON object per line, the runtime's TraceEvent plus `at`, the node's
@@ -11,10 +11,11 @@ export class JsonlTraceWriter {
   private readonly fd: number;
   private readonly file: string;
 
-  constructor(path: string, graph: Graph) {
+  /** `sourceFile`: the agent source as `at` names it (see `sourceName`). */
+  constructor(path: string, sourceFile: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.fd = openSync(path, "w");
-    this.file = graph.source?.file ?? "<graph>";
+    this.file = sourceFile;
   }
 
   /** A sink for reply(), call() or simulate(); `fields` go first on every line (e.g. the conversation's number). */
