@@ -96,6 +96,16 @@ function split(events: readonly TraceEvent[]): RecordedConversation[] {
   return out;
 }
 
+/** Conversation `index` (from 0) of a recording, or an error saying how many it holds. */
+export function recordedConversation(recording: readonly TraceEvent[] | string, index: number, source?: string): RecordedConversation {
+  const conversations = conversationsOf(traceEvents(recording, source));
+  const chosen = conversations[index];
+  if (!chosen) {
+    throw new RecordingError(`${source ?? "the recording"} holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}, not a conversation ${index + 1}`);
+  }
+  return chosen;
+}
+
 function firstMessage(c: RecordedConversation): string | undefined {
   const second = c.turns[1]?.events[0];
   if (second?.kind !== "user") return undefined;

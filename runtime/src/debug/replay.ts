@@ -7,7 +7,7 @@ import { Agent, type AgentOptions } from "../agent/agent.js";
 import type { Graph } from "../graph/types.js";
 import type { Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
-import { conversationsOf, RecordingError, traceEvents } from "./recording.js";
+import { recordedConversation } from "./recording.js";
 import { ReplayDivergence, ReplayModel, textDifference, type ReplayModelOptions } from "./replay-model.js";
 
 export interface ReplayOptions extends ReplayModelOptions, Omit<AgentOptions, "model"> {
@@ -29,9 +29,7 @@ export interface ReplayedTurn {
 /** Replays one recorded conversation turn by turn, yielding each turn's result as `reply()` gave it. */
 export async function* replayConversation(graph: Graph, recording: readonly TraceEvent[] | string, options: ReplayOptions = {}): AsyncGenerator<ReplayedTurn> {
   const { first, conversation: which = 0, check, source, file: fileOption, ...agentOptions } = options;
-  const conversations = conversationsOf(traceEvents(recording, source));
-  const conversation = conversations[which];
-  if (!conversation) throw new RecordingError(`${source ?? "the recording"} holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}, not a conversation ${which + 1}`);
+  const conversation = recordedConversation(recording, which, source);
   const file = fileOption ?? graph.source?.file;
   const model = new ReplayModel(conversation.turns.flatMap((t) => t.events), { check, source, file });
   // A replay answers the same way every time: retrying a divergence only repeats it.

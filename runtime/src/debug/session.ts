@@ -13,7 +13,7 @@ import type { Frame, Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import { functionBreakpoint, lineBreakpoint, type Breakpoint, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoints.js";
 import { evaluateIn, framesOf, scopesOf, type DebugFrame, type DebugScope } from "./inspect.js";
-import { conversationsOf, RecordingError, traceEvents } from "./recording.js";
+import { recordedConversation } from "./recording.js";
 import { ReplayModel } from "./replay-model.js";
 
 export type StepMode = "continue" | "step" | "next" | "out";
@@ -87,15 +87,13 @@ export class DebugSession {
     const { model, replay, replaySource, conversation = 0, inputs = [], stopOnEntry = false, ...agentOptions } = options;
     let runModel: ChatModel;
     if (replay !== undefined) {
-      const conversations = conversationsOf(traceEvents(replay, replaySource));
-      const chosen = conversations[conversation];
-      if (!chosen) throw new RecordingError(`${replaySource ?? "the recording"} holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}, not a conversation ${conversation + 1}`);
+      const chosen = recordedConversation(replay, conversation, replaySource);
       runModel = new ReplayModel(chosen.turns.flatMap((t) => t.events), { source: replaySource, file: graph.source?.file });
       this.recorded = chosen.turns.map((t) => t.user ?? "");
       // A replay answers the same way every time: retrying a divergence only repeats it.
       agentOptions.config = { ...agentOptions.config, modelRetries: 0 };
     } else {
-      if (!model) throw new RecordingError("a debug session needs a model or a recording to replay");
+      if (!model) throw new TypeError("a debug session needs a model or a recording to replay");
       runModel = model;
       this.recorded = null;
     }
