@@ -1,7 +1,7 @@
 // `autograms chat`, run as a user runs it: the built command, stdin piped one line per turn.
 import { describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import type { Graph, Memory } from "@autograms/runtime";
@@ -112,6 +112,22 @@ describe("autograms chat", () => {
     const again = await autograms(["chat", agent, "--offline", "--memory", memory], { input: "4\ndone\n" });
     expect(again.code).toBe(0);
     expect(replies(again.stdout)).toEqual(["Total: 5.", "Total: 9.", "Final total: 9. Bye!"]);
+  });
+
+  it("shows code frames for a graph file only while its source is the text it was compiled from", async () => {
+    const agent = join(folder(), "counter.ts");
+    copyFileSync(join(root, "test/cli/fixtures/counter/agent.ts"), agent);
+    expect((await autograms(["compile", "counter.ts"], { cwd: folder() })).code).toBe(0);
+    const run = () => autograms(["chat", "counter.graph.json", "--offline"], { cwd: folder(), input: "boom\n" });
+    const fresh = await run();
+    expect(fresh.code).toBe(1);
+    expect(fresh.stderr).toMatch(/^counter\.ts:13:9 - error sandbox: /);
+    expect(fresh.stderr).toContain("> 13 |         this.total = this.missing!.length;");
+    appendFileSync(agent, "// edited since\n");
+    const edited = await run();
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toMatch(/^counter\.ts:13:9 - error sandbox: .*\n$/);
+    expect(edited.stderr).not.toContain("> 13 |");
   });
 
   it("stops at /quit and at the end of input", async () => {
