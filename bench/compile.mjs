@@ -114,7 +114,7 @@ for (const r of rows) {
 const growth = (a, b) => (b.ms / a.ms) / (b.lines / a.lines) * 4;
 const g1 = growth(rows[0], rows[2]);
 const g2 = growth(rows[1], rows[3]);
-console.log(`  4x the source: ${g1.toFixed(2)}x the time (1,000 -> 4,000), ${g2.toFixed(2)}x (2,000 -> 8,000); budget 4.8x  ${check(Math.min(g1, g2) <= 4.8, `growth ${g1.toFixed(2)}x / ${g2.toFixed(2)}x`)}`);
+console.log(`  4x the source: ${g1.toFixed(2)}x the time (1,000 -> 4,000; budget 4.8x)  ${check(g1 <= 4.8, `growth ${g1.toFixed(2)}x`)}; ${g2.toFixed(2)}x from 2,000 to 8,000`);
 
 // Cold: a new Node process compiling a small sample, as an editor's save hook would run it.
 const sample = join(root, "samples/tutor/agent.ts");
