@@ -95,6 +95,7 @@ describe("the terminal debugger", () => {
     ].join("\n"));
     expect(r.out).toContain([
       "(debug) out",
+      "  · verdict = \"correct\"",
       "  · checkAnswer returned \"correct\"",
       "Stepped: doUnit at samples/tutor/agent.ts:46 (node doUnit.if_bcdb.a)",
     ].join("\n"));

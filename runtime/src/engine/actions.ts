@@ -5,7 +5,7 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
 import type { ToolCall, ToolChatMessage } from "../model/types.js";
-import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
+import { assignChanges, assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import { evaluateOrHandOver } from "./continuations.js";
 import type { CompiledNode } from "./program.js";
 import { buildChatMessages } from "./prompt.js";
@@ -42,7 +42,7 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
     case "global_function":
       return call(env, state, cn);
     case "transition":
-      return result(leave(state, node, null), env.tracing ? event(env, state.mem, node, { kind: "pass" }) : null);
+      return result(leave(state, node, null), env.tracing ? event(env, state.mem, node, { kind: "pass" }, assignChanges(env, state.mem, node, null)) : null);
     case "set_prompt":
     case "append_prompt":
     case "set_user_prompt":
@@ -192,7 +192,7 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
     case "append_user_prompt": updated.userPrompt = `${frame.userPrompt}\n${text}`; break;
   }
   const mem = withTop(state.mem, updated);
-  return result(leave(state, node, null, mem), env.tracing ? event(env, mem, node, { kind: "prompt", text }) : null);
+  return result(leave(state, node, null, mem), env.tracing ? event(env, mem, node, { kind: "prompt", text }, assignChanges(env, mem, node, null)) : null);
 }
 
 /** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
@@ -200,7 +200,8 @@ function call(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const unvisited = (node.required_revisit ?? []).filter((s) => !state.mem.visits[s]);
   if (unvisited.length) {
-    return result(leave(state, node, null), env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }) : null);
+    const ev = env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }, assignChanges(env, state.mem, node, null)) : null;
+    return result(leave(state, node, null), ev);
   }
   return evaluateOrHandOver(env, state, node, cn.call!.args, { kind: "args", node: node.name }, "arguments");
 }

@@ -5,7 +5,7 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody } from "../memory/types.js";
-import { changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
+import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
 import { conditionChain, returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleFrom, visibleVars } from "./scope.js";
@@ -28,7 +28,7 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
     case "code": {
       const value = r.value;
       const next = moved(state, mem, { kind: "route", node: node.name, output: value, interject: false });
-      return result(next, env.tracing ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, node.assign ? [...changes, ...changesOf(env, state.mem, { [node.assign]: value })] : changes) : null);
+      return result(next, env.tracing ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, [...changes, ...assignChanges(env, state.mem, node, value)]) : null);
     }
     case "args":
       return enterFunction(env, moved(state, mem, state.phase), then.node, r.value, changes);

@@ -49,6 +49,11 @@ export function changesOf(env: Env, mem: MemoryBody, values: Record<string, Json
   return out;
 }
 
+/** What assigning a node's output changes (nothing without `assign`). */
+export function assignChanges(env: Env, mem: MemoryBody, node: GraphNode, output: JsonValue): VariableChange[] {
+  return node.assign ? changesOf(env, mem, { [node.assign]: output }) : [];
+}
+
 /**
  * A node's output goes to `_last_variable_output` (and `assign`), together with `_last_state`
  * and whatever else the node wrote, in one write to the top frame.

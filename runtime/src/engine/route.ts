@@ -4,13 +4,14 @@
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
-import type { Decision } from "../trace/events.js";
+import type { MemoryBody } from "../memory/types.js";
+import type { Decision, VariableChange } from "../trace/events.js";
 import { render } from "./actions.js";
 import { evaluateOrHandOver } from "./continuations.js";
 import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import type { CompiledNode } from "./program.js";
 import { interjectionQuestion, questionContext, transitionQuestion } from "./question.js";
-import { frameWith, lookupVar, memoryWith, visibleTurns, writeVars } from "./scope.js";
+import { frameWith, lookupVar, memoryWith, top, visibleTurns, writeVars } from "./scope.js";
 import type { Phase, RunState, StepResult } from "./state.js";
 import { valueText } from "./template.js";
 
@@ -174,7 +175,14 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, target: s
   const pending = state.pending === null && callee.carried !== undefined ? callee.carried : state.pending;
   const callNode = nodeOf(env, caller.node).node;
   const mem = assignOutput(memoryWith(state.mem, [...stack.slice(0, -2), back]), callNode, value);
-  const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions }) : null;
+  const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions }, returnChanges(env, state.mem, callNode, value)) : null;
   const next = moved(state, mem, { kind: "route", node: caller.node, output: value, interject: false }, pending, []);
   return result(next, ev);
+}
+
+/** What a return writes in the caller's scope: a global function's variables, then the calling node's `assign`. */
+function returnChanges(env: Env, mem: MemoryBody, callNode: GraphNode, value: JsonValue): VariableChange[] {
+  const callee = top(mem);
+  const caller = memoryWith(mem, mem.stack.slice(0, -1));
+  return changesOf(env, caller, { ...(callee.scope === "global_function" ? callee.vars : {}), ...(callNode.assign ? { [callNode.assign]: value } : {}) });
 }
