@@ -28,7 +28,7 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     const text = typeof sourceText === "string" ? sourceText : "";
     const file = parse(text, fileName, diagnostics);
     const ir = file && analyze(file, diagnostics);
-    const lowered = ir && !diagnostics.hasErrors ? lower(ir, diagnostics) : null;
+    const lowered = ir && !diagnostics.hasErrors ? lower(ir, diagnostics, text) : null;
     if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     const { format, version, ...rest } = lowered;
     const graph: Graph = { format, version, source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") }, ...rest };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { compile, formatDiagnostics, DIAGNOSTICS } from "@autograms/compiler";
-import { compileOk, fixturesDir } from "./support/compile.js";
+import { fixturesDir } from "./support/compile.js";
 
 const header = `import { Autogram, chat, func, globalFunction } from "@autograms/runtime";\n`;
 
@@ -64,6 +64,37 @@ export default class A extends Autogram {
     expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(["6:9 undefined_comparison", "7:9 undefined_comparison"]);
   });
 
+  it("warns once at the start of dead code, on its first line, and still compiles", () => {
+    const source = `${header}
+export default class A extends Autogram {
+  main() {
+    chat("a", { name: "a", transitions: ["quit"] });
+    while (this._last_user_reply !== "") {
+      chat("b");
+    }
+    chat("c", { name: "c" });
+  }
+}`;
+    const { graph, diagnostics } = compile(source, { fileName: "a.ts" });
+    expect(graph).not.toBeNull();
+    // "c" has a name, but nothing transitions to it and no $var transition could.
+    expect(diagnostics).toMatchObject([{ code: "unreachable_code", severity: "warning", line: 6, column: 5, endLine: 6, endColumn: 43 }]);
+  });
+
+  it("does not warn where a transition by name, a $var transition or an interjection leads in", () => {
+    compileClean(`${header}
+export default class A extends Autogram {
+  next_step = "c";
+  main() {
+    chat("a", { transitions: ["b"] });
+    chat("b", { name: "b", transitions: ["$next_step"] });
+    chat("c", { name: "c", transitions: ["quit"] });
+    chat("help", { condition_interjection: "The user asks for help." });
+    chat("after help");
+  }
+}`);
+  });
+
   it("gives each diagnostic the file, a 1-based start and an end", () => {
     const { diagnostics } = compile(`${header}export default class A extends Autogram {\n  main() {\n    chat(\`\${this.missing}\`);\n  }\n}\n`, { fileName: "dir/a.ts" });
     expect(diagnostics).toEqual([{
@@ -86,7 +117,7 @@ export default class A extends Autogram {
   });
 
   it("accepts what the agent language allows without a word", () => {
-    compileOk(`${header}
+    compileClean(`${header}
 export default class A extends Autogram {
   topic = "x";
   main() { this.share(); }
@@ -94,3 +125,7 @@ export default class A extends Autogram {
 }`);
   });
 });
+
+function compileClean(source: string): void {
+  expect(compile(source, { fileName: "a.ts" }).diagnostics).toEqual([]);
+}

@@ -8,8 +8,9 @@ import { validateGraph } from "@autograms/runtime";
 const fixtures = fileURLToPath(new URL("./fixtures", import.meta.url));
 
 // Each fixture folder holds input.ts and either expected.graph.json (it compiles, to exactly this)
-// or expected.errors.txt (it does not, with exactly these diagnostics). A new folder gets the file
-// that fits what the compiler does now; review it before committing.
+// or expected.errors.txt (it does not, with exactly these diagnostics). A fixture that compiles
+// with warnings has them in expected.warnings.txt; one without that file compiles without a word.
+// A new folder gets the files that fit what the compiler does now; review them before committing.
 describe("compiler fixtures", () => {
   for (const name of readdirSync(fixtures).sort()) {
     const dir = join(fixtures, name);
@@ -25,6 +26,9 @@ describe("compiler fixtures", () => {
         return;
       }
       expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      if (diagnostics.length || existsSync(join(dir, "expected.warnings.txt"))) {
+        await expect(formatDiagnostics(diagnostics, source)).toMatchFileSnapshot(join(dir, "expected.warnings.txt"));
+      }
       expect(graph).not.toBeNull();
       const validation = validateGraph(graph);
       expect(validation.errors).toEqual([]);

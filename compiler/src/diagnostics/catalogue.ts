@@ -40,6 +40,7 @@ export const DIAGNOSTICS = {
   void_node_value: { severity: "error", summary: "The value of a node that produces none (set_prompt and the other prompt nodes) is used." },
   undefined_comparison: { severity: "warning", summary: "A strict comparison with undefined: values kept between nodes are JSON, where a missing value is null (compare with == null)." },
   global_write_dropped: { severity: "warning", summary: "A @func method writes this.x; the write is dropped when the function returns." },
+  unreachable_code: { severity: "warning", summary: "A statement no path reaches: after return, break, continue, or a node whose transitions leave out \"next\", and no transition names it." },
   internal_error: { severity: "error", summary: "The compiler failed on this input: a bug in the compiler, please report it." },
 } as const satisfies Record<string, Entry>;
 

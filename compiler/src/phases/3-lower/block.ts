@@ -34,6 +34,12 @@ export function lowerBlock(stmts: readonly Stmt[], prefix: string, next: Target,
 }
 
 export function lowerStmt(stmt: Stmt, prefix: string, next: Target, ctx: LowerContext): Target {
+  const entry = lowerStmtKind(stmt, prefix, next, ctx);
+  ctx.entries.set(stmt, entry);
+  return entry;
+}
+
+function lowerStmtKind(stmt: Stmt, prefix: string, next: Target, ctx: LowerContext): Target {
   switch (stmt.kind) {
     case "node": return lowerNode(stmt, prefix, next, ctx);
     case "code": return lowerCode(stmt, prefix, next, ctx);

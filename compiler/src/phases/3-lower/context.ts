@@ -1,6 +1,6 @@
 import type { GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
-import type { FunctionIR } from "../2-analyze/ir.js";
+import type { FunctionIR, Stmt } from "../2-analyze/ir.js";
 import type { Namer } from "./names.js";
 import type { Target } from "./target.js";
 
@@ -28,6 +28,10 @@ export interface LowerContext {
   nodes: PendingNode[];
   written: WrittenTarget[];
   jumps: JumpScope[];
+  /** Where each statement is entered: what the reachability check looks up. */
+  entries: Map<Stmt, Target>;
+  /** Names the author gave nodes, which a `$var` transition may name at run time. */
+  explicitNames: Set<string>;
   diagnostics: Diagnostics;
   /** Where the end of the function goes: `return`, or `quit` for main. */
   end: "return" | "quit";

@@ -1,24 +1,27 @@
 import type { FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
-import type { AgentIR } from "../2-analyze/ir.js";
+import type { AgentIR, Stmt } from "../2-analyze/ir.js";
 import { lowerBlock } from "./block.js";
 import { checkNames } from "./check.js";
 import type { LowerContext, PendingNode, WrittenTarget } from "./context.js";
 import { Namer } from "./names.js";
 import { pushTransition } from "./node.js";
-import { Label, resolve } from "./target.js";
+import { warnUnreachable } from "./reachability.js";
+import { Label, resolve, type Target } from "./target.js";
 
 /**
  * Phase 3: every function becomes an entry node named after it followed by its body's nodes;
  * main comes first and is the start. The result lacks only `source`.
  */
-export function lower(ir: AgentIR, diagnostics: Diagnostics): Omit<Graph, "source"> {
+export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Omit<Graph, "source"> {
   const nodes: PendingNode[] = [];
   const written: WrittenTarget[] = [];
+  const entries = new Map<Stmt, Target>();
+  const explicitNames = new Set<string>();
   const functions: Record<string, FunctionInfo> = {};
   const namer = new Namer();
   for (const fn of ir.functions) {
-    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], diagnostics, end: fn.kind === "main" ? "quit" : "return" };
+    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], entries, explicitNames, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
     const body = new Label();
     pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
     body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));
@@ -26,6 +29,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics): Omit<Graph, "sourc
   }
   const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
   checkNames(resolved, written, diagnostics);
+  if (!diagnostics.hasErrors) warnUnreachable(ir.functions, resolved, entries, explicitNames, diagnostics, source);
   const graph: Omit<Graph, "source"> = {
     format: "autograms-graph",
     version: 1,

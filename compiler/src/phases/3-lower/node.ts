@@ -10,6 +10,7 @@ export function isInterjection(stmt: NodeStmt): boolean {
 /** An agent call's node: its fields as written, "next" resolved to the following statement. */
 export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const name = stmt.name ?? ctx.namer.name(prefix, stmt.construct, stmt.key);
+  if (stmt.name !== undefined) ctx.explicitNames.add(stmt.name);
   const { action, instruction, transitions, ...rest } = stmt.fields;
   const targets: Target[] = (transitions ?? ["next"]).map((t) => (t === "next" ? next : t));
   for (const t of transitions ?? []) if (t !== "next") ctx.written.push({ target: t, node: name, loc: stmt.loc });
