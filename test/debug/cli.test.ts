@@ -1,9 +1,9 @@
 // `autograms debug` run as a user runs it: the built command, driven by piped stdin and, where
 // tmux is installed, on a real terminal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { autograms, bin, cliTestFolder, root } from "../cli/support/run-cli.js";
 import { sampleConversation } from "./support.js";
 
@@ -121,5 +121,88 @@ describe.skipIf(!tmux)("autograms debug on a terminal (tmux)", () => {
     expect(s).toContain('(debug) print topic\ntopic = "adding fractions"\n(debug)');
     type("quit");
     await waitFor("(debug) quit");
+  });
+});
+
+// util-linux `script` runs a command on a pseudo-terminal, as a user's terminal would, and exits
+// with the command's code.
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+describe.skipIf(!hasScript)("Ctrl-C in autograms debug on a terminal", () => {
+  const agent = "test/debug/fixtures/sleeper/agent.ts";
+
+  function start(args: string[]) {
+    const command = [process.execPath, bin, "debug", ...args].join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: root });
+    let screen = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (screen += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    return {
+      exited,
+      screen: () => screen,
+      /** Waits until the screen shows `text` for the `n`th time. */
+      async waitFor(text: string, n = 1): Promise<void> {
+        for (let i = 0; i < 400 && screen.split(text).length - 1 < n; i++) await new Promise((r) => setTimeout(r, 50));
+        if (screen.split(text).length - 1 < n) throw new Error(`the screen never showed ${JSON.stringify(text)} ${n} times:\n${screen}`);
+      },
+      type: (keys: string) => child.stdin.write(keys),
+      async end(): Promise<number | null> {
+        const code = await exited;
+        child.stdin.destroy();
+        return code;
+      },
+    };
+  }
+
+  it("ends the session at the (debug) prompt, exit 130", async () => {
+    const t = start(["samples/tutor/agent.ts", "--offline"]);
+    await t.waitFor("(debug) ");
+    t.type("\u0003");
+    expect(await t.end()).toBe(130);
+    expect(t.screen()).not.toMatch(/\n\s+at /);
+  });
+
+  it("ends the session at the you> prompt, exit 130", async () => {
+    const t = start(["samples/tutor/agent.ts", "--offline"]);
+    await t.waitFor("(debug) ");
+    t.type("continue\r");
+    await t.waitFor("you> ");
+    t.type("\u0003");
+    expect(await t.end()).toBe(130);
+  });
+
+  it("pauses a busy run before its next node, then ends at the prompt", async () => {
+    // Relative: at the you> prompt a line that starts with "/" is a command.
+    const wake = relative(root, join(dir, "wake-up"));
+    const t = start([agent, "--offline"]);
+    await t.waitFor("(debug) ");
+    t.type("continue\r");
+    await t.waitFor("you> ");
+    t.type(`${wake}\r`);
+    await t.waitFor("(asleep)");
+    t.type("\u0003");
+    await t.waitFor("(pausing before the next node; Ctrl-C again ends the session)");
+    writeFileSync(join(root, wake), "");
+    await t.waitFor("Paused: main at test/debug/fixtures/sleeper/agent.ts:9 (node awake)");
+    await t.waitFor("(debug) ", 2);
+    // Still a debugger: commands work at the prompt the pause gave.
+    t.type("print waited\r");
+    await t.waitFor(`waited = ${JSON.stringify(wake)}`);
+    t.type("\u0003");
+    expect(await t.end()).toBe(130);
+    expect(t.screen()).not.toContain("Agent: Awake after");
+  });
+
+  it("ends a run that does not reach its next node at a second Ctrl-C", async () => {
+    const t = start([agent, "--offline"]);
+    await t.waitFor("(debug) ");
+    t.type("continue\r");
+    await t.waitFor("you> ");
+    t.type(`${relative(root, join(dir, "never"))}\r`);
+    await t.waitFor("(asleep)");
+    t.type("\u0003");
+    await t.waitFor("(pausing before the next node");
+    t.type("\u0003");
+    expect(await t.end()).toBe(130);
   });
 });

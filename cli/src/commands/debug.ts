@@ -50,6 +50,14 @@ async function debug(file: string, flags: DebugFlags, onLoaded: (loaded: LoadedA
       rl.prompt();
     },
   });
+  // Ctrl-C on a terminal: readline would only close its input. While the run is busy it pauses;
+  // at a prompt the session ends.
+  rl.on("SIGINT", () => {
+    if (terminal.interrupt()) return;
+    process.stdout.write("\n");
+    rl.close();
+    process.exit(130);
+  });
   process.stdout.write(`Debugging ${session.graph.agent} (${source.file}), ${session.graph.nodes.length} nodes${flags.replay ? `, replaying ${flags.replay}` : ""}. Type help for the commands.\n`);
   for (const spec of flags.break) terminal.command(`break ${spec}`);
   try {

@@ -37,6 +37,8 @@ const HELP = `Commands (while stopped; at the "you>" prompt, start them with "/"
 export class TerminalDebugger {
   private frame = 0;
   private failed = false;
+  /** A pause was asked for and the run has not stopped yet. */
+  private pausing = false;
   private readonly work: Promise<void>[] = [];
 
   constructor(private readonly session: DebugSession, private readonly source: SourceLines, private readonly io: TerminalIO) {}
@@ -53,6 +55,7 @@ export class TerminalDebugger {
     switch (e.kind) {
       case "stopped":
         this.frame = 0;
+        this.pausing = false;
         this.showStop(e.stop);
         this.work.push(this.commands(false));
         break;
@@ -64,6 +67,7 @@ export class TerminalDebugger {
         break;
       case "input":
         this.frame = 0;
+        this.pausing = false;
         this.work.push(this.commands(true));
         break;
       case "ended":
@@ -86,6 +90,19 @@ export class TerminalDebugger {
       : stop.reason === "entry" ? "Paused before the first node" : stop.reason === "pause" ? "Paused" : "Stepped";
     this.io.out(`${what}: ${frame.function} at ${this.source.where(stop.loc)} (node ${stop.node})\n`);
     if (stop.loc && this.source.available) this.io.out(`${this.source.around(stop.loc.line, 0, 0)}\n`);
+  }
+
+  /**
+   * Ctrl-C. While the run is busy it pauses before its next node, and true is returned. At a
+   * prompt, or when a pause asked for has not come (a model that does not answer), the session is
+   * to end: false.
+   */
+  interrupt(): boolean {
+    if (this.session.state !== "running" || this.pausing) return false;
+    this.pausing = true;
+    this.session.pause();
+    this.io.out("\n(pausing before the next node; Ctrl-C again ends the session)\n");
+    return true;
   }
 
   /** Runs a command as if typed at the prompt (breakpoints given on the command line). */
