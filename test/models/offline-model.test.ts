@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { Agent, replayConversation, type Graph, type ToolChatMessage, type ToolCompletionRequest, type TraceEvent } from "@autograms/runtime";
 import { OfflineModel } from "../../runtime/src/model/index.js";
+import { calculator, convert as unitConvert, lookup as planetLookup } from "../../samples/react-tools/tools.js";
 
 const model = new OfflineModel();
 const turn = (user: string, instruction: string) =>
@@ -53,5 +56,81 @@ describe("OfflineModel.choose", () => {
     expect(await classify("hmm", ["The user wants to change the topic.", "None of the above."])).toBe(1);
     expect(await classify("hmm", ["maybe", "perhaps"])).toBe(0);
     expect(await model.choose({ node: "n", prompt: "No user here", choices: ["a", "b"] })).toBe(0);
+  });
+});
+
+describe("OfflineModel.completeWithTools", () => {
+  const lookup = { name: "lookup", description: "Planet facts.", parameters: {
+    type: "object", properties: { planet: { type: "string" }, fact: { type: "string" } }, required: ["planet"] } };
+  const convert = { name: "convert", parameters: {
+    type: "object", properties: { value: { type: "number" }, from: { type: "string" }, to: { type: "string" }, exact: { type: "boolean" } }, required: ["value", "from", "to"] } };
+  const tools = [lookup, convert];
+  const ask = (user: string, extra: Partial<ToolCompletionRequest> = {}) =>
+    model.completeWithTools({ node: "n", tools, messages: [{ role: "user", content: turn(user, "Answer the user's question.") }], ...extra });
+
+  it("answers in text, without calls, when the user names no tool with its arguments, and says how to ask", async () => {
+    const advice = " (Offline, I call a tool only when you name it with its arguments: lookup planet=…, convert value=… from=… to=….)";
+    expect(await ask("How many moons does Mars have?")).toEqual({
+      text: `(offline) You said "How many moons does Mars have?". Next I would answer the user's question.${advice}`, toolCalls: [], finishReason: "stop",
+    });
+    // Named, but a required argument is missing: no call either.
+    expect((await ask("convert value=3 from=km")).toolCalls).toEqual([]);
+    expect(await ask("lookup planet=Mars")).toEqual(await ask("lookup planet=Mars"));
+  });
+
+  it("calls the tools the user names with their arguments, typed as their schemas say, in the order named", async () => {
+    const r = await ask('Convert value=2.5 from=km to="mi" exact=true, then LOOKUP planet=Mars fact=moons. lookups=3 nothing=1');
+    expect(r).toEqual({
+      text: "", finishReason: "tool_calls", toolCalls: [
+        { id: "offline_call_1", name: "convert", arguments: '{"value":2.5,"from":"km","to":"mi","exact":true}' },
+        { id: "offline_call_2", name: "lookup", arguments: '{"planet":"Mars","fact":"moons"}' },
+      ],
+    });
+    // A value that is not of the schema's type is passed as written: the tool says what is wrong.
+    expect((await ask("convert value=lots from=km to=mi")).toolCalls[0]!.arguments).toBe('{"value":"lots","from":"km","to":"mi"}');
+    expect((await ask("a lookup-table please, planet=Mars")).toolCalls).toEqual([]);
+  });
+
+  it("calls no tool the request does not allow", async () => {
+    expect((await ask("lookup planet=Mars", { toolChoice: "none" })).toolCalls).toEqual([]);
+    expect((await ask("lookup planet=Mars", { toolChoice: "none" })).text).not.toContain("Offline, I call");
+    const forced = await ask("lookup planet=Mars convert value=1 from=km to=m", { toolChoice: { name: "convert" } });
+    expect(forced.toolCalls.map((c) => c.name)).toEqual(["convert"]);
+  });
+
+  it("answers with the results once the calls are answered, failures included", async () => {
+    const first = await ask("lookup planet=Mars fact=moons lookup planet=Vulcan");
+    expect(first.toolCalls.map((c) => c.arguments)).toEqual(['{"planet":"Mars","fact":"moons"}', '{"planet":"Vulcan"}']);
+    const messages: ToolChatMessage[] = [
+      { role: "user", content: turn("lookup planet=Mars fact=moons lookup planet=Vulcan", "Answer.") },
+      { role: "assistant", content: null, toolCalls: first.toolCalls },
+      { role: "tool", toolCallId: "offline_call_1", content: "2" },
+      { role: "tool", toolCallId: "offline_call_2", content: "Error: no planet named 'Vulcan'" },
+    ];
+    const streamed: string[] = [];
+    const r = await model.completeWithTools({ node: "n", tools, messages, stream: true, onText: (t) => streamed.push(t) });
+    expect(r).toEqual({
+      text: `(offline) You said "lookup planet=Mars fact=moons lookup planet=Vulcan". The tools answered: lookup {"planet":"Mars","fact":"moons"} gave 2; lookup {"planet":"Vulcan"} failed: no planet named 'Vulcan'.`,
+      toolCalls: [], finishReason: "stop",
+    });
+    expect(streamed).toEqual([r.text]);
+  });
+
+  it("runs samples/native-tools offline, and the recorded conversation replays", async () => {
+    const graph = JSON.parse(readFileSync(new URL("../../samples/native-tools/agent.graph.json", import.meta.url), "utf8")) as Graph;
+    const agentTools = { calculator, lookup: planetLookup, convert: unitConvert };
+    const agent = new Agent(graph, { model: new OfflineModel(), tools: agentTools });
+    const events: TraceEvent[] = [];
+    const trace = (e: TraceEvent) => events.push(e);
+    const greeting = await agent.reply("", undefined, { trace });
+    const plain = await agent.reply("How many moons does Mars have?", greeting.memory, { trace });
+    expect(plain.reply).toMatch(/^\(offline\) You said "How many moons does Mars have\?"\. Next I would answer the user's question\. \(Offline, I call a tool only when you name it with its arguments: calculator expression=…, lookup planet=…, convert value=… from=… to=…\.\)$/);
+    const used = await agent.reply('lookup planet=Mars fact=moons calculator expression="2*95"', plain.memory, { trace });
+    expect(used.reply).toBe(`(offline) You said "lookup planet=Mars fact=moons calculator expression="2*95"". The tools answered: lookup {"planet":"Mars","fact":"moons"} gave 2; calculator {"expression":"2*95"} gave 190.`);
+    expect(events.filter((e) => e.kind === "tool_call").map((e) => e.kind === "tool_call" && [e.tool, e.result])).toEqual([["lookup", 2], ["calculator", 190]]);
+
+    const replies: (string | null)[] = [];
+    for await (const t of replayConversation(graph, events, { tools: agentTools })) replies.push(t.reply);
+    expect(replies).toEqual([greeting.reply, plain.reply, used.reply]);
   });
 });

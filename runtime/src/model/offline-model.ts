@@ -1,16 +1,39 @@
-import type { ChatModel, ChoiceRequest, CompletionPurpose, CompletionRequest } from "./types.js";
+import { answeredCalls, callableTools, howToCall, plainCalls } from "./offline-tools.js";
+import type { ChoiceRequest, CompletionPurpose, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "./types.js";
 
 /**
  * A model without a network, for demos and trying an agent out: deterministic, canned, and plainly
  * marked "(offline)". complete() says what the agent was instructed to do next, after echoing the
  * user's last message; choose() picks the answer that the user's last message supports by its words
  * (yes / no words, words shared with an answer), else "None of the above" when offered, else the first.
+ * completeWithTools() calls a tool only when the user's text names it with its arguments as
+ * `key=value` (see `offline-tools.ts`), then answers with the tools' results.
  */
-export class OfflineModel implements ChatModel {
+export class OfflineModel implements ToolCallingModel {
   async complete(req: CompletionRequest): Promise<string> {
     const last = [...req.messages].reverse().find((m) => m.role === "user") ?? req.messages[req.messages.length - 1];
     const { instruction, user } = readPrompt(last?.content ?? "");
     return cannedReply(req.purpose, instruction, user);
+  }
+
+  async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
+    const at = req.messages.findLastIndex((m) => m.role === "user");
+    const { instruction, user } = readPrompt(at >= 0 ? (req.messages[at]!.content ?? "") : "");
+    const answered = answeredCalls(req.messages.slice(at + 1));
+    let text: string;
+    if (answered.length) {
+      const results = answered.map(({ call, result }) =>
+        `${call.name} ${call.arguments} ${result.startsWith("Error: ") ? `failed: ${clip(result.slice(7), 200)}` : `gave ${clip(result, 200)}`}`);
+      text = `(offline) ${heard(user)}The tools answered: ${results.join("; ")}.`;
+    } else {
+      const calls = user ? plainCalls(user, callableTools(req)) : [];
+      if (calls.length) return { text: "", toolCalls: calls, finishReason: "tool_calls" };
+      const callable = callableTools(req);
+      const advice = callable.length ? ` (Offline, I call a tool only when you name it with its arguments: ${howToCall(callable)}.)` : "";
+      text = `${cannedReply("chat", instruction, user)}${advice}`;
+    }
+    if (req.stream) req.onText?.(text);
+    return { text, toolCalls: [], finishReason: "stop" };
   }
 
   async choose(req: ChoiceRequest): Promise<number> {
@@ -42,12 +65,13 @@ const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 3)}...` : 
 const sentence = (s: string) => (/[.!?:)"']$/.test(s) ? s : `${s}.`);
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
+const heard = (user: string | undefined) => (user ? `You said "${clip(user.replace(/\s+/g, " "))}". ` : "");
+
 function cannedReply(purpose: CompletionPurpose, instruction: string | undefined, user: string | undefined): string {
   if (purpose === "thought") return instruction ? thoughtReply(instruction, user) : "(offline) no thought.";
   if (purpose === "user") return `(offline user) ${sentence(instruction ?? "I have nothing to say")}`;
-  const heard = user ? `You said "${clip(user.replace(/\s+/g, " "))}". ` : "";
-  if (!instruction) return `(offline) ${heard}I have no model to answer with.`;
-  return `(offline) ${heard}${heard ? "Next I would" : "I would"} ${sentence(lowerFirst(instruction))}`;
+  if (!instruction) return `(offline) ${heard(user)}I have no model to answer with.`;
+  return `(offline) ${heard(user)}${user ? "Next I would" : "I would"} ${sentence(lowerFirst(instruction))}`;
 }
 
 /** A thought that asks for one of some quoted words ("correct" or "wrong") gets one of them. */
