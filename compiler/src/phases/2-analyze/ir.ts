@@ -43,6 +43,8 @@ export interface NodeStmt {
   assign?: string;
   /** Explicit transitions were written (else the node continues with the next statement). */
   explicitTransitions: boolean;
+  /** Where the name and each transition were written, for diagnostics found while lowering. */
+  fieldLocs?: { name?: Loc; transitions?: Loc[] };
   defType: string;
 }
 

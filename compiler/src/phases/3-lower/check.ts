@@ -1,18 +1,19 @@
-import type { GraphNode } from "@autograms/runtime";
+import type { GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { WrittenTarget } from "./context.js";
 
 /** Checks that need every node: unique names, and that each written transition leads somewhere. */
-export function checkNames(nodes: GraphNode[], written: WrittenTarget[], diagnostics: Diagnostics): void {
+export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLocs: Map<number, Loc>, diagnostics: Diagnostics): void {
   const first = new Map<string, GraphNode>();
-  for (const node of nodes) {
+  for (const [index, node] of nodes.entries()) {
     const earlier = first.get(node.name);
     if (!earlier) {
       first.set(node.name, node);
       continue;
     }
     const where = earlier.loc ? ` (first at line ${earlier.loc.line})` : "";
-    if (node.loc) diagnostics.report("duplicate_name", `two nodes are named '${node.name}'${where}: node names must be unique`, node.loc);
+    const at = nameLocs.get(index) ?? node.loc;
+    if (at) diagnostics.report("duplicate_name", `two nodes are named '${node.name}'${where}: node names must be unique`, at);
   }
   for (const { target, node, loc } of written) {
     if (targetExists(target, first)) continue;

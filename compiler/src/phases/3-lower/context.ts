@@ -32,6 +32,8 @@ export interface LowerContext {
   entries: Map<Stmt, Target>;
   /** Names the author gave nodes, which a `$var` transition may name at run time. */
   explicitNames: Set<string>;
+  /** Where a node's name was written, by the node's index in `nodes`. */
+  nameLocs: Map<number, Loc>;
   diagnostics: Diagnostics;
   /** Where the end of the function goes: `return`, or `quit` for main. */
   end: "return" | "quit";

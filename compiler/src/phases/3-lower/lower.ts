@@ -1,4 +1,4 @@
-import type { FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
+import type { FunctionInfo, Graph, GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { AgentIR, Stmt } from "../2-analyze/ir.js";
 import { lowerBlock } from "./block.js";
@@ -18,17 +18,18 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const written: WrittenTarget[] = [];
   const entries = new Map<Stmt, Target>();
   const explicitNames = new Set<string>();
+  const nameLocs = new Map<number, Loc>();
   const functions: Record<string, FunctionInfo> = {};
   const namer = new Namer();
   for (const fn of ir.functions) {
-    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], entries, explicitNames, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
+    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], entries, explicitNames, nameLocs, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
     const body = new Label();
     pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
     body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));
     if (fn.kind !== "main") functions[fn.name] = { kind: fn.kind, params: fn.params, entry: fn.name, loc: fn.loc };
   }
   const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
-  checkNames(resolved, written, diagnostics);
+  checkNames(resolved, written, nameLocs, diagnostics);
   if (!diagnostics.hasErrors) warnUnreachable(ir.functions, resolved, entries, explicitNames, diagnostics, source);
   const graph: Omit<Graph, "source"> = {
     format: "autograms-graph",

@@ -10,10 +10,15 @@ export function isInterjection(stmt: NodeStmt): boolean {
 /** An agent call's node: its fields as written, "next" resolved to the following statement. */
 export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const name = stmt.name ?? ctx.namer.name(prefix, stmt.construct, stmt.key);
-  if (stmt.name !== undefined) ctx.explicitNames.add(stmt.name);
+  if (stmt.name !== undefined) {
+    ctx.explicitNames.add(stmt.name);
+    ctx.nameLocs.set(ctx.nodes.length, stmt.fieldLocs?.name ?? stmt.loc);
+  }
   const { action, instruction, transitions, ...rest } = stmt.fields;
   const targets: Target[] = (transitions ?? ["next"]).map((t) => (t === "next" ? next : t));
-  for (const t of transitions ?? []) if (t !== "next") ctx.written.push({ target: t, node: name, loc: stmt.loc });
+  (transitions ?? []).forEach((t, i) => {
+    if (t !== "next") ctx.written.push({ target: t, node: name, loc: stmt.fieldLocs?.transitions?.[i] ?? stmt.loc });
+  });
   const node: Record<string, JsonValue | Target[] | object> = { name, action };
   if (instruction !== undefined) node.instruction = instruction;
   if (stmt.assign !== undefined) node.assign = stmt.assign;

@@ -28,9 +28,10 @@ export function visitAgentCall(node: TS.CallExpression, ctx: FunctionContext): {
   const prelude: Stmt[] = [];
   const kind = agentCallOf(node, ctx);
   const made = kind === "method" ? methodCall(node, ctx, prelude) : kind === "exec_node" ? execNode(node, ctx, prelude) : shorthand(node, ctx, prelude);
-  const { fields, construct, name, explicitTransitions, defType } = made;
+  const { fields, construct, name, explicitTransitions, defType, fieldLocs } = made;
   const stmt: NodeStmt = { kind: "node", loc: loc(ctx, node), construct, key: keyOf(ctx, node), fields, explicitTransitions, defType };
   if (name !== undefined) stmt.name = name;
+  if (fieldLocs !== undefined) stmt.fieldLocs = fieldLocs;
   return { prelude, node: stmt };
 }
 
@@ -40,6 +41,7 @@ interface Made {
   name?: string;
   explicitTransitions: boolean;
   defType: string;
+  fieldLocs?: NodeStmt["fieldLocs"];
 }
 
 function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {
@@ -81,7 +83,7 @@ function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]
   }
   const read = readFields(object, ctx, prelude, []);
   const action = typeof read.fields.action === "string" ? read.fields.action : undefined;
-  if (!read.written.has("action")) report(ctx, "missing_field", "exec_node() needs an action", object);
+  if (!read.written.has("action")) report(ctx, "missing_field", "exec_node() needs an action", node.expression);
   return finish({ action: action ?? "transition", ...read.fields }, read, action ?? "exec_node", "exec_node", node, ctx);
 }
 
@@ -110,11 +112,11 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[
 }
 
 /** Checks that concern several fields at once, and takes out the name. */
-function finish(all: Record<string, JsonValue>, { at, written }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
+function finish(all: Record<string, JsonValue>, { at, written, targetsAt }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
   const { name, ...rest } = all;
   const fields = rest as NodeFieldsIR;
   if (fields.action !== "transition" && fields.instruction === undefined && !written.has("instruction")) {
-    report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, node);
+    report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, at.action ?? node);
   }
   const transitions = fields.transitions ?? ["next"];
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "'transitions' needs at least one target", at.transitions!);
@@ -136,5 +138,9 @@ function finish(all: Record<string, JsonValue>, { at, written }: ReadFields, con
   }
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
   if (typeof name === "string" && name !== "auto") made.name = name;
+  const fieldLocs: NonNullable<Made["fieldLocs"]> = {};
+  if (made.name !== undefined) fieldLocs.name = loc(ctx, at.name!);
+  if (fields.transitions !== undefined && targetsAt?.length === fields.transitions.length) fieldLocs.transitions = targetsAt.map((t) => loc(ctx, t));
+  if (fieldLocs.name || fieldLocs.transitions) made.fieldLocs = fieldLocs;
   return made;
 }

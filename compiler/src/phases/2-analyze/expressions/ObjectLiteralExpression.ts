@@ -3,7 +3,7 @@ import { checkCode, type JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
-import { isNotLiteral, literalValue, propertyKey } from "../literal.js";
+import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "../literal.js";
 import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
 import { toolsField } from "./tools-field.js";
@@ -12,8 +12,13 @@ export interface ReadFields {
   fields: Record<string, JsonValue>;
   /** Every field written, valid or not (so a bad value is not also reported missing). */
   written: Set<string>;
-  /** Where each field was written, for diagnostics about it. */
+  /**
+   * Where each field was written, for diagnostics about it: the value, or the property's name
+   * when the value spans lines (a code frame shows one line).
+   */
   at: Record<string, TS.Node>;
+  /** Each target of `transitions`, where it is written. */
+  targetsAt?: TS.Node[];
 }
 
 /**
@@ -40,7 +45,8 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
     const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, prelude);
     if (value !== undefined) {
       result.fields[key] = value;
-      result.at[key] = property.initializer;
+      result.at[key] = onOneLine(property.initializer, ctx) ? property.initializer : property.name;
+      if (key === "transitions") result.targetsAt = elementsOf(property.initializer);
     }
   }
   return result;
@@ -69,7 +75,8 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
   }
   const problem = typeProblem(type, value);
   if (problem) {
-    report(ctx, "invalid_field_value", `'${key}' ${problem}`, node);
+    const bad = Array.isArray(value) && type in ELEMENT_OK ? value.findIndex((v) => !ELEMENT_OK[type]!(v)) : -1;
+    report(ctx, "invalid_field_value", `'${key}' ${problem}`, elementsOf(node)[bad] ?? node);
     return undefined;
   }
   if (key === "action" && !EXEC_NODE_ACTIONS.has(value as string)) {
@@ -97,18 +104,35 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
   return value;
 }
 
+const ELEMENT_OK: Partial<Record<FieldType, (value: JsonValue) => boolean>> = {
+  strings: (v) => typeof v === "string",
+  numbers: (v) => typeof v === "number" && v >= 0,
+};
+
 function typeProblem(type: Exclude<FieldType, "tools">, value: JsonValue): string | null {
   switch (type) {
     case "string":
     case "text":
       return typeof value === "string" ? null : "must be a string";
     case "strings":
-      return Array.isArray(value) && value.every((v) => typeof v === "string") ? null : "must be an array of strings";
+      return Array.isArray(value) && value.every(ELEMENT_OK.strings!) ? null : "must be an array of strings";
     case "numbers":
-      return Array.isArray(value) && value.every((v) => typeof v === "number" && v >= 0) ? null : "must be an array of non-negative numbers";
+      return Array.isArray(value) && value.every(ELEMENT_OK.numbers!) ? null : "must be an array of non-negative numbers";
     case "integer":
       return Number.isInteger(value) && (value as number) >= 0 ? null : "must be a whole number, 0 or more";
     case "probability":
       return typeof value === "number" && value >= 0 && value <= 1 ? null : "must be a number from 0 to 1";
   }
+}
+
+/** The elements of an array literal (as written, `as const` and parentheses aside), else none. */
+function elementsOf(node: TS.Expression): TS.Expression[] {
+  const ts = typescript();
+  const list = skipTypeWrappers(node);
+  return ts.isArrayLiteralExpression(list) ? [...list.elements] : [];
+}
+
+function onOneLine(node: TS.Node, ctx: FunctionContext): boolean {
+  const { file } = ctx.agent;
+  return file.getLineAndCharacterOfPosition(node.getStart(file)).line === file.getLineAndCharacterOfPosition(node.getEnd()).line;
 }
