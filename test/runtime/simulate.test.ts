@@ -92,4 +92,19 @@ describe("user simulation", () => {
     ] });
     expect(sim.memory?.done).toBe(true);
   });
+
+  it("passes the trace and the pause hook to every turn", async () => {
+    const g = graph([
+      n({ name: "a", action: "chat", instruction: "Ask a question.", transitions: ["b"] }),
+      n({ name: "b", action: "chat", instruction: "Answer it.", transitions: ["quit"] }),
+    ]);
+    const paused: string[] = [];
+    const traced: string[] = [];
+    const model = new TestModel((req) => (req.purpose === "user" ? "a user line" : `agent line ${req.node}`));
+    await new Agent(g, { model }).simulate({
+      random: () => 0.5, trace: (e) => traced.push(`${e.kind} ${e.node}`), pause: async (at) => { paused.push(at.node); },
+    });
+    expect(paused).toEqual(["a", "b"]);
+    expect(traced).toEqual(["generate a", "user a", "transition a", "generate b", "user b", "quit b"]);
+  });
 });

@@ -93,7 +93,7 @@ export async function simulateConversation(agent: Agent, options: SimulateOption
   let text = options.first ?? "";
   if (text) transcript.push({ role: "user", text });
   let memory: Memory | null = null;
-  const run = options.trace ? { trace: options.trace } : {};
+  const run: RunOptions = { trace: options.trace, pause: options.pause };
   for (let turn = 0; turn < maxTurns; turn++) {
     const r = await agent.reply(text, memory ?? undefined, run);
     memory = r.memory;
