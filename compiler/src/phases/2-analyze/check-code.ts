@@ -67,7 +67,8 @@ export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnos
   }
 }
 
-function abbreviate(code: string): string {
+/** Code quoted in a message: one line, cut short. */
+export function abbreviate(code: string, max = 60): string {
   const line = code.replace(/\s+/g, " ");
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }

@@ -1,5 +1,6 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
+import { abbreviate } from "../check-code.js";
 import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { Expr, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
@@ -107,6 +108,13 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       return report(ctx, "unsupported_syntax", "'this' on its own: use 'this.field' or 'this.method(...)'", node);
     }
     if (node.kind === ts.SyntaxKind.SuperKeyword) return report(ctx, "unsupported_syntax", "'super' in an agent", node);
+    // The evaluator refuses these too; named here, at the construct itself, rather than as a whole statement it refuses.
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      return report(ctx, "unsupported_syntax", `a regular expression literal (${abbreviate(node.getText(file), 40)}): the evaluator has no regular expressions; use string methods (includes, startsWith, split, replaceAll) or a tool`, node);
+    }
+    if (ts.isNewExpression(node)) {
+      return report(ctx, "unsupported_syntax", `'new ${abbreviate(node.expression.getText(file), 40)}(...)': the evaluator does not run 'new'; build values from literals, or call a tool`, node);
+    }
     if (ts.isIdentifier(node)) {
       if (!isValueReference(node)) return;
       if (agent.tools.has(node.text)) agent.usedTools.add(node.text);
@@ -166,7 +174,7 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       for (const arg of rest) visit(arg, conditional);
       return;
     }
-    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isExpressionWithTypeArguments(node)) {
+    if (ts.isCallExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isExpressionWithTypeArguments(node)) {
       cutAngles(node.typeArguments);
     }
     if (ts.isCallExpression(node) && node.questionDotToken) {
@@ -269,4 +277,3 @@ function isValueReference(node: TS.Identifier): boolean {
   if (ts.isPropertyAssignment(parent) && parent.name === node) return false;
   return true;
 }
-
