@@ -4,7 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
-import type { Graph, Memory } from "@autograms/runtime";
+import { replayConversation, type Graph, type Memory } from "@autograms/runtime";
 import { autograms, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
 import { startOpenAIServer, type ServerRequest } from "../support/openai-server.js";
 
@@ -215,6 +215,69 @@ describe("autograms chat", () => {
     const ready = events.find((e) => e.kind === "transition" && e.node === "ask_ready")!;
     expect(ready.decisions).toEqual([expect.objectContaining({ purpose: "transition", choices: ["yes", "no"], chosen: 0 })]);
     expect(ready.at).toBe("samples/tutor/agent.ts:17:5");
+  });
+});
+
+describe("autograms chat --trace with --memory", () => {
+  const graphOf = (file: string) => compile(readFileSync(join(root, file), "utf8"), { fileName: file }).graph as Graph;
+  async function replayed(file: string, trace: string) {
+    const turns: { user: string; reply: string | null }[] = [];
+    for await (const t of replayConversation(graphOf(file), readFileSync(trace, "utf8"), { source: trace })) turns.push({ user: t.user, reply: t.reply });
+    return turns;
+  }
+
+  it("goes on in the same trace when the conversation resumes, and the file replays the whole of it", async () => {
+    const memory = join(folder(), "resumed.json");
+    const trace = join(folder(), "resumed.jsonl");
+    const args = ["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory, "--trace", trace];
+    const first = await autograms(args, { input: userLines(tutor.turns.slice(0, 3)) });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await autograms(args, { input: userLines(tutor.turns.slice(2, 5)) });
+    expect(second.code, second.stderr).toBe(0);
+    const third = await autograms(args, { input: userLines(tutor.turns.slice(4)) });
+    expect(third.code, third.stderr).toBe(0);
+    // A resumed process first repeats the agent's last words.
+    const said = [...replies(first.stdout), ...replies(second.stdout).slice(1), ...replies(third.stdout).slice(1)];
+    expect(said).toEqual(spoken(tutor.turns));
+
+    const turns = await replayed("samples/tutor/agent.ts", trace);
+    expect(turns.map((t) => t.user)).toEqual(tutor.turns.map((t) => t.user));
+    expect(turns.map((t) => t.reply).filter((r) => r !== null)).toEqual(said);
+  });
+
+  it("cuts a failed turn off the trace when the conversation resumes and runs it again", async () => {
+    const memory = join(folder(), "counted.json");
+    const trace = join(folder(), "counted.jsonl");
+    const agent = "test/cli/fixtures/counter/agent.ts";
+    const failed = await autograms(["chat", agent, "--offline", "--memory", memory, "--trace", trace], { input: "2\n3\nboom\n" });
+    expect(failed.code).toBe(1);
+    // The failing turn's steps are in the trace, up to the failure.
+    const lines = readFileSync(trace, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { kind: string; text?: string });
+    expect(lines.filter((e) => e.kind === "user").map((e) => e.text)).toEqual(["2", "3", "boom"]);
+
+    const again = await autograms(["chat", agent, "--offline", "--memory", memory, "--trace", trace], { input: "4\ndone\n" });
+    expect(again.code, again.stderr).toBe(0);
+    const turns = await replayed(agent, trace);
+    expect(turns.map((t) => t.user)).toEqual(["", "2", "3", "4", "done"]);
+    expect(turns.map((t) => t.reply)).toEqual(["Send me numbers, one at a time, then 'done'.", "Total: 2.", "Total: 5.", "Total: 9.", "Final total: 9. Bye!"]);
+  });
+
+  it("starts the trace anew with a new conversation, and refuses to append to a file that is no trace", async () => {
+    const trace = join(folder(), "fresh.jsonl");
+    writeFileSync(trace, '{"kind":"user","node":"x","text":"from before"}\n');
+    const fresh = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 2)) });
+    expect(fresh.code).toBe(0);
+    expect(readFileSync(trace, "utf8")).not.toContain("from before");
+    expect((await replayed("samples/tutor/agent.ts", trace)).map((t) => t.reply)).toEqual(spoken(tutor.turns.slice(0, 2)));
+
+    const memory = join(folder(), "notes.json");
+    expect((await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "" })).code).toBe(0);
+    const notes = join(folder(), "notes.txt");
+    writeFileSync(notes, "my notes\n");
+    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory, "--trace", notes], { input: "Yes\n" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`autograms chat: --trace ${notes}: the file holds no finished turn of a conversation`);
+    expect(readFileSync(notes, "utf8")).toBe("my notes\n");
   });
 });
 

@@ -16,7 +16,7 @@ export function registerChat(program: Command): void {
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn");
   addModelOptions(command)
-    .option("--trace <file>", "write every step as one JSON event per line (docs/runtime.md)")
+    .option("--trace <file>", "write every step as one JSON event per line (docs/runtime.md); a conversation resumed with --memory goes on in the same file")
     .action(async (file: string, flags: ChatFlags) => {
       let loaded: LoadedAgent | null = null;
       try {
@@ -36,7 +36,10 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
 
   const { JsonlTraceWriter } = await import("../trace/jsonl-writer.js");
   const { sourceName } = await import("../agent-loading/load-graph.js");
-  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded));
+  // A resumed conversation's trace goes on in the same file, so the file replays all of it.
+  const resumed = memory !== null;
+  if (flags.trace !== undefined && resumed) (await import("../trace/resume-trace.js")).trimToLastTurn(flags.trace);
+  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded), { append: resumed });
   const trace: TraceSink | undefined = writer?.sink();
 
   const { createInterface } = await import("node:readline");

@@ -11,10 +11,10 @@ export class JsonlTraceWriter {
   private readonly fd: number;
   private readonly file: string;
 
-  /** `sourceFile`: the agent source as `at` names it (see `sourceName`). */
-  constructor(path: string, sourceFile: string) {
+  /** `sourceFile`: the agent source as `at` names it (see `sourceName`); `append` adds to the file instead of replacing it. */
+  constructor(path: string, sourceFile: string, options: { append?: boolean } = {}) {
     mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, "w");
+    this.fd = openSync(path, options.append ? "a" : "w");
     this.file = sourceFile;
   }
 
