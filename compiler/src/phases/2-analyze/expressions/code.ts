@@ -1,4 +1,5 @@
 import type TS from "typescript";
+import { RUNTIME_TOOLS } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { abbreviate } from "../check-code.js";
 import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../context.js";
@@ -118,8 +119,12 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     if (ts.isIdentifier(node)) {
       if (!isValueReference(node)) return;
       if (agent.tools.has(node.text)) agent.usedTools.add(node.text);
-      else if (agent.api.has(node.text) && !ts.isCallExpression(node.parent)) {
-        report(ctx, "unsupported_syntax", `'${node.text}' used as a value: the agent language's functions can only be called`, node);
+      else if (agent.api.has(node.text)) {
+        // Node-making calls never get here; any other runtime export has no implementation in the evaluator.
+        const called = ts.isCallExpression(node.parent) && node.parent.expression === node;
+        report(ctx, "unsupported_syntax", called
+          ? `'${node.text}()' does not run in agent code: of ${RUNTIME_MODULE}, code calls only ${RUNTIME_TOOLS.join(", ")} (nodes are made with exec_node and the shorthands); other functions go in a tool module`
+          : `'${node.text}' used as a value: the agent language's functions can only be called`, node);
       }
       return;
     }
