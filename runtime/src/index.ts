@@ -43,7 +43,7 @@ export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
 export type { TraceEvent, TraceSink, Decision, VariableChange } from "./trace/events.js";
 
 // Sandboxed evaluator.
-export { evaluate, evaluateAsync, checkCode, SandboxError, DEFAULT_LIMITS, createSandboxPool } from "./sandbox/index.js";
+export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool } from "./sandbox/index.js";
 export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind, SandboxPool,
   SandboxPoolOptions } from "./sandbox/index.js";
 

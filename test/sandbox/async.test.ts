@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkCode, evaluate, evaluateAsync, SandboxError } from "@autograms/runtime";
+import { checkCode, evaluate, evaluateAsync, hostFunctionNames, SandboxError } from "@autograms/runtime";
 
 const later = <T>(value: T, ms = 5) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
@@ -83,6 +83,40 @@ describe("checkCode", () => {
     expect(error).toBeInstanceOf(SandboxError);
     expect(error!.kind).toBe(kind);
     expect(error!.line).toBe(1);
+  });
+});
+
+describe("hostFunctionNames", () => {
+  const names = (code: string) => [...hostFunctionNames(code)].sort();
+
+  test("lists the free names code calls or asks typeof of, wherever they are", () => {
+    expect(names("const r = lookup(x); notify?.(r)")).toEqual(["lookup", "notify"]);
+    expect(names("xs.map((v) => lookup(v)).filter((w) => w > limit(w))")).toEqual(["limit", "lookup"]);
+    expect(names("typeof lookup === 'function' ? 1 : $save(2)")).toEqual(["$save", "lookup"]);
+    expect(names('tryTool("lookup", 1)')).toEqual(["tryTool"]);
+  });
+
+  test("leaves out what cannot reach a host function: built-ins, methods, arrow parameters, text, keys and reads", () => {
+    expect(names('String(x) + Math.max(1, 2) + xs.lookup() + "lookup(x)" + `${lookup}`')).toEqual([]);
+    expect(names("o = { lookup: 1, [k]: 2 }; o.lookup; o?.lookup; typeof o.lookup")).toEqual([]);
+    expect(names("xs.map((lookup) => lookup + 1); xs.some((f) => typeof f === 'number')")).toEqual([]);
+  });
+
+  test("matches what the evaluation looks up: without those names bound, it runs the same", () => {
+    const functions = { lookup: () => 42, other: () => 0 };
+    for (const code of ["xs.map((x) => x * 2)", "typeof other", "lookup(1) + 1"]) {
+      const bound = evaluate(code, { xs: [1] }, { functions }).value;
+      const used = hostFunctionNames(code);
+      const only = Object.fromEntries(Object.entries(functions).filter(([name]) => used.has(name)));
+      expect(evaluate(code, { xs: [1] }, { functions: only }).value).toEqual(bound);
+    }
+  });
+
+  test("refuses code as evaluating it would, and takes the limits that shape parsing", () => {
+    expect(() => hostFunctionNames("lookup(")).toThrow(SandboxError);
+    expect(() => hostFunctionNames("new lookup()")).toThrow(/new/);
+    expect([...hostFunctionNames("f(1)", { maxDepth: 50 })]).toEqual(["f"]);
+    expect(() => hostFunctionNames("f(((((1)))))", { maxDepth: 3 })).toThrow(/maxDepth/);
   });
 });
 

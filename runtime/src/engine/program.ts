@@ -6,7 +6,7 @@ import type { FunctionInfo, Graph, GraphNode } from "../graph/types.js";
 import { CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
 import type { AgentConfig } from "../agent/config.js";
 import type { ToolDefinition } from "../model/types.js";
-import type { SandboxLimits } from "../sandbox/index.js";
+import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import { canonicalJson, identity, sha256 } from "../memory/hash.js";
 import { parseTemplate, TemplateError, type Template } from "./template.js";
@@ -42,7 +42,7 @@ export interface Program {
    * named by state-history fields and `required_revisit`. Only these are counted.
    */
   tracked: ReadonlySet<string>;
-  /** Does this code mention a tool (and so need the asynchronous evaluation with tools bound)? */
+  /** Does the sandbox look a tool up in this code (so it needs the asynchronous evaluation with tools bound)? */
   usesTool(code: string): boolean;
   /** `X.a`, `X.b`, … that exist, in order. */
   lettered(base: string): string[];
@@ -113,6 +113,22 @@ function offeredTools(names: string[], options: ProgramOptions, problem: (detail
   return { definitions, byModelName };
 }
 
+/**
+ * Whether the sandbox would look any of the tools up in this code. Code it cannot even parse uses
+ * none: it is evaluated in the step, which reports the error at its node.
+ */
+function callsAny(code: string, tools: ReadonlySet<string>, limits: Partial<SandboxLimits> | undefined): boolean {
+  let names: ReadonlySet<string>;
+  try {
+    names = hostFunctionNames(code, limits);
+  } catch (e) {
+    if (e instanceof SandboxError) return false;
+    throw e;
+  }
+  for (const name of names) if (tools.has(name)) return true;
+  return false;
+}
+
 export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   const file = graph.source?.file;
   const problems: AgentError[] = [];
@@ -158,9 +174,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   }
 
   const start = graph.start ?? (nodes.has("start1") ? "start1" : graph.nodes[0]!.name);
-  const toolPattern = options.toolNames.length
-    ? new RegExp(`(?<![\\w$.])(?:${options.toolNames.map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`)
-    : null;
+  const toolNames = new Set(options.toolNames);
   const toolUse = new Map<string, boolean>();
   const series = new Map<string, string[]>();
   const collect = (base: string, key: (i: number) => string) => {
@@ -185,9 +199,9 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     interjections: [...nodes.values()].filter((c) => c.node.condition_interjection !== undefined),
     config: options.config, limits: options.limits, maxSteps: options.maxSteps,
     usesTool(code) {
-      if (!toolPattern) return false;
+      if (!toolNames.size) return false;
       let uses = toolUse.get(code);
-      if (uses === undefined) toolUse.set(code, (uses = toolPattern.test(code)));
+      if (uses === undefined) toolUse.set(code, (uses = callsAny(code, toolNames, options.limits)));
       return uses;
     },
     lettered: (base) => collect(base, letters),

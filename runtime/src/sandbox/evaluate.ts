@@ -114,6 +114,20 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
 /** How many times maxSteps an asynchronous evaluation may spend over all its reruns. */
 const RERUN_BUDGET = 10;
 
+/**
+ * The names code looks up among the host's functions (`options.functions`), without running it:
+ * the free names it calls (`lookup(x)`, not `Math.max(x)`, `String(x)` or an arrow parameter) and
+ * those it asks `typeof` of. Code whose names include none of the tools runs the same with or
+ * without them bound. Throws the SandboxError that evaluating would throw before running.
+ */
+export function hostFunctionNames(code: string, limits?: Partial<SandboxLimits>): ReadonlySet<string> {
+  try {
+    return programOf(code, resolveLimits(limits)).hostNames;
+  } catch (error) {
+    throw toSandboxError(error, code, undefined);
+  }
+}
+
 /** Parses and checks code without running it: null when the sandbox accepts it. */
 export function checkCode(code: string): SandboxError | null {
   try {

@@ -44,6 +44,7 @@ function namedCall(c: Compiler, node: ast.Call, callee: ast.Identifier): Thunk {
   const start = node.start;
   const builtin = GLOBAL_FUNCTIONS.get(name);
   if (builtin !== undefined) return builtinCall(builtin, args, start);
+  c.hostNames.add(name);
   const optional = node.optional;
   return (ctx, frame) => {
     if (!ctx.isHostFunction(name)) {

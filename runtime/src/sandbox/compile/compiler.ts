@@ -23,6 +23,8 @@ export interface CompiledProgram {
   readonly mutates: boolean;
   /** Deepest nesting met, checked against the caller's maxDepth when the program is reused. */
   readonly depth: number;
+  /** Free names the code looks up among the host's functions: those it calls, and those it asks `typeof` of. */
+  readonly hostNames: ReadonlySet<string>;
 }
 
 type Visitor = (c: Compiler, node: never) => Thunk;
@@ -37,6 +39,8 @@ export class Compiler {
   /** Syntax nodes of the body being compiled (the program, or the innermost arrow function). */
   cost = 0;
   mutates = false;
+  /** See `CompiledProgram.hostNames`. */
+  readonly hostNames = new Set<string>();
   /** Names the program declares `const` at its top level, so that writing them is refused before running. */
   constants: Set<string> | null = null;
   private depth = 0;
@@ -137,5 +141,5 @@ export function compileProgram(program: Program, source: string, maxDepth: numbe
       for (const statement of statements) value = statement(ctx, null) as Value;
       return value;
     };
-  return { run, mutates: c.mutates, depth: c.deepest };
+  return { run, mutates: c.mutates, depth: c.deepest, hostNames: c.hostNames };
 }

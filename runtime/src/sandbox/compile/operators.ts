@@ -51,6 +51,7 @@ function typeofName(c: Compiler, node: ast.Identifier): Thunk {
     const value = c.expression(node);
     return (ctx, frame) => typeOf(value(ctx, frame));
   }
+  c.hostNames.add(name);
   const start = node.start;
   return (ctx) => {
     if (ctx.has(name) || (name.length > 1 && name.startsWith("$") && ctx.has(name.slice(1)))) return typeOf(ctx.read(name, start));
