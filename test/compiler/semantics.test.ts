@@ -39,6 +39,9 @@ const cases: [string, JsonValue[]][] = [
   ["hoisted", [0]], ["hoisted", [5]], ["hoisted", [6]], ["hoisted", [8]],
   ["nested", [-7]], ["nested", [-1]], ["nested", [0]], ["nested", [4]], ["nested", [7]], ["nested", [11]],
   ["remember", [["a", "b"]]],
+  ["logical", [0]], ["logical", [3]], ["logical", [4]], ["logical", [5]], ["logical", [6]], ["logical", [7]],
+  ["cases", [0]], ["cases", [4]], ["cases", [5]], ["cases", [7]], ["cases", [11]], ["cases", [13]],
+  ["defaults", [7]],
 ];
 
 describe("compiled graphs compute what the TypeScript computes", () => {

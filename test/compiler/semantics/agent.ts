@@ -188,4 +188,40 @@ export default class Semantics extends Autogram {
     this.base = this.base + this.log.length;
     return this.base;
   }
+
+  // Logical assignments whose right side is an agent call: the call runs only when JavaScript runs it.
+  logical(n: number): string {
+    let a: string | null = n > 0 ? null : "set";
+    a ??= this.label(1);
+    let b = n % 2 === 0 ? "" : "odd";
+    b ||= this.label(2);
+    let c = n > 5 ? "big" : "";
+    c &&= this.label(3);
+    const box = { v: n > 3 ? 1 : 0, items: [n > 4 ? "x" : ""] };
+    box.items[0] ||= this.label(4);
+    const value = (box.v &&= this.fib(n)) + 1;
+    return `${a}|${b}|${c}|${box.items[0]}|${box.v}|${value}`;
+  }
+
+  // Agent calls in case labels: tested in order, only until one matches; default last whatever its place.
+  cases(n: number): string {
+    const out: string[] = [];
+    switch (n) {
+      case 0: out.push("zero");
+      case this.fib(5): out.push("five"); break;
+      case n > 10 ? 11 : this.fib(7): out.push("eleven or thirteen");
+      default: out.push("other");
+      case this.fib(4) + 1: out.push("four");
+    }
+    return out.join(",");
+  }
+
+  // Parameter defaults apply where a call leaves the argument out or passes undefined, not to null.
+  defaults(n: number): string {
+    return [this.padded(n), this.padded(n, 3), this.padded(n, undefined, "*"), this.padded(n, null as any, "-", [])].join("|");
+  }
+
+  padded(n: number, width = 2, fill: string = "0", tags: string[] = ["t"]): string {
+    return `${String(n).padStart(width ?? 0, fill)}:${width}:${tags.length}`;
+  }
 }

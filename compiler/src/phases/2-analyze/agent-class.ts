@@ -191,6 +191,7 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
   }
   const kind = methodKind(member, name, context);
   const params: string[] = [];
+  const defaults: (string | undefined)[] = [];
   let minArgs = 0;
   let optionalSeen = false;
   for (const param of member.parameters) {
@@ -200,7 +201,14 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
       continue;
     }
     if (param.dotDotDotToken) report(context, "unsupported_syntax", "a rest parameter: pass an array", param);
-    if (param.initializer) report(context, "unsupported_syntax", "a parameter default value: make the parameter optional ('x?: T') and test it in the body", param.initializer);
+    if (param.initializer) {
+      const value = literalValue(param.initializer);
+      if (isNotLiteral(value)) {
+        report(context, "unsupported_syntax", "a parameter default that is not a JSON literal: calls fill a default in where they leave the argument out, so it cannot depend on other values; make the parameter optional ('x?: T') and compute the value in the body", value.notLiteral);
+      } else {
+        defaults[params.length] = JSON.stringify(value);
+      }
+    }
     if (AUTOMATIC_VARIABLES.has(param.name.text)) {
       report(context, "reserved_name", `'${param.name.text}' is an automatic variable that the runtime sets; choose another name`, param.name);
     }
@@ -211,7 +219,7 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
   if (kind === "main" && params.length > 0) {
     report(context, "unsupported_syntax", "parameters on main(): main is the top level and takes none", member.parameters[0]!);
   }
-  return { name, kind: kind ?? "local_function", params, minArgs, decl: member, loc: locOf(member.name, context.file) };
+  return { name, kind: kind ?? "local_function", params, defaults, minArgs, decl: member, loc: locOf(member.name, context.file) };
 }
 
 function methodKind(member: TS.MethodDeclaration, name: string, context: AgentContext): MethodInfo["kind"] | null {

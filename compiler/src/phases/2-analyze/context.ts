@@ -35,6 +35,8 @@ export interface MethodInfo {
   name: string;
   kind: FunctionKind | "main";
   params: string[];
+  /** Each parameter's default as evaluator code (a JSON literal), where it has one. */
+  defaults: (string | undefined)[];
   /** Parameters before the first optional one. */
   minArgs: number;
   decl: TS.MethodDeclaration;

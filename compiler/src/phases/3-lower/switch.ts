@@ -1,4 +1,4 @@
-import type { SwitchStmt } from "../2-analyze/ir.js";
+import type { SwitchClause, SwitchStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
 import { TEMP_PREFIX } from "../2-analyze/scope.js";
 import { lowerBlock } from "./block.js";
@@ -12,36 +12,59 @@ const SIMPLE_VALUE = /^([A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*|-?\d+(\.\d+)?|"[^"
 /**
  * One `X.*` candidate per case (`value === test`), the default last; case bodies follow one
  * another in source order so that a case without break falls through as in JavaScript.
+ * A case whose test needs an agent call cannot be tested with the ones before it: the
+ * candidate after them goes on to the call, then to a wildcard of its own for the cases from
+ * there on, so cases are still tested in order and only until one matches.
  */
 export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const base = ctx.namer.name(prefix, "switch", stmt.key);
   const start = new Label();
   const entry = lowerBlock(stmt.discriminant.prelude, prefix, start, ctx);
+  const tested = stmt.clauses.filter((c) => c.test);
+  const fallback = stmt.clauses.find((c) => !c.test);
   let value = stmt.discriminant.code;
-  if (!SIMPLE_VALUE.test(value)) {
-    // Computed once, as JavaScript does, rather than once per case.
+  // Computed once, as JavaScript does, rather than once per case (nor after a case's agent call).
+  const dispatch = new Label();
+  if (!SIMPLE_VALUE.test(value) || tested.some((c) => c.test!.prelude.length)) {
     const temp = `${TEMP_PREFIX}${shortHash(`${ctx.fn.name}:${base}`, 6)}`;
-    ctx.nodes.push({ name: `${base}.value`, action: "code", instruction: `let ${temp} = ${value}`, transitions: [`${base}.*`], loc: stmt.loc, def_type: "switch" });
+    ctx.nodes.push({ name: `${base}.value`, action: "code", instruction: `let ${temp} = ${value}`, transitions: [dispatch], loc: stmt.loc, def_type: "switch" });
     start.bind(`${base}.value`);
     value = temp;
   } else {
-    start.bind(`${base}.*`);
+    start.bind(dispatch);
   }
-  const order = [...stmt.clauses.filter((c) => c.test), ...stmt.clauses.filter((c) => !c.test)];
-  const bodies = stmt.clauses.map(() => new Label());
-  order.forEach((clause, i) => {
-    const body = bodies[stmt.clauses.indexOf(clause)]!;
-    const node = { name: `${base}.${letter(i)}`, transitions: [body], loc: clause.loc, def_type: "switch" };
-    const test = clause.test && (SIMPLE_VALUE.test(clause.test.code) ? clause.test.code : `(${clause.test.code})`);
-    pushTransition(ctx, test ? { ...node, boolean_condition: `${value} === ${test}` } : node);
-  });
-  if (!stmt.clauses.some((c) => !c.test)) {
-    pushTransition(ctx, { name: `${base}.${letter(order.length)}`, transitions: [next], loc: stmt.loc, def_type: "switch" });
-  }
+  const bodies = new Map(stmt.clauses.map((c) => [c, new Label()]));
+  const candidates = new Map<SwitchClause, string>();
+  const testFrom = (rest: SwitchClause[], wildcard: string): Target => {
+    const tests = new Label();
+    const testsEntry = lowerBlock(rest[0]?.test!.prelude ?? [], wildcard, tests, ctx);
+    tests.bind(`${wildcard}.*`);
+    let i = 0;
+    for (; i < rest.length && (i === 0 || rest[i]!.test!.prelude.length === 0); i++) {
+      const clause = rest[i]!;
+      const code = clause.test!.code;
+      const name = `${wildcard}.${letter(i)}`;
+      candidates.set(clause, name);
+      pushTransition(ctx, { name, transitions: [bodies.get(clause)!], boolean_condition: `${value} === ${SIMPLE_VALUE.test(code) ? code : `(${code})`}`, loc: clause.loc, def_type: "switch" });
+    }
+    const last = `${wildcard}.${letter(i)}`;
+    if (i < rest.length) {
+      const more = new Label();
+      pushTransition(ctx, { name: last, transitions: [more], loc: rest[i]!.loc, def_type: "switch" });
+      more.bind(testFrom(rest.slice(i), last));
+    } else if (fallback) {
+      candidates.set(fallback, last);
+      pushTransition(ctx, { name: last, transitions: [bodies.get(fallback)!], loc: fallback.loc, def_type: "switch" });
+    } else {
+      pushTransition(ctx, { name: last, transitions: [next], loc: stmt.loc, def_type: "switch" });
+    }
+    return testsEntry;
+  };
+  dispatch.bind(testFrom(tested, base));
   ctx.jumps.push({ kind: "switch", labels: stmt.labels, breakTo: next });
-  const after = stmt.clauses.map((_, i) => (i + 1 < stmt.clauses.length ? bodies[i + 1]! : next));
   stmt.clauses.forEach((clause, i) => {
-    bodies[i]!.bind(lowerBlock(clause.body, `${base}.${letter(order.indexOf(clause))}`, after[i]!, ctx));
+    const after = i + 1 < stmt.clauses.length ? bodies.get(stmt.clauses[i + 1]!)! : next;
+    bodies.get(clause)!.bind(lowerBlock(clause.body, candidates.get(clause)!, after, ctx));
   });
   ctx.jumps.pop();
   return entry;

@@ -68,8 +68,25 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
     const expected = method.minArgs === method.params.length ? `${method.params.length}` : `${method.minArgs} to ${method.params.length}`;
     report(ctx, "argument_count", `'${name}' takes ${expected} argument${expected === "1" ? "" : "s"} but is called with ${node.arguments.length}`, node);
   }
+  if (method) fillDefaults(args, node.arguments, method.defaults);
   const action = method && method.kind !== "main" ? method.kind : "local_function";
   return { fields: { action, instruction: `${name}(${args.join(", ")})` }, construct: `call_${name}`, explicitTransitions: false, defType: "call" };
+}
+
+/**
+ * Parameter defaults apply, as in JavaScript, where the call leaves the argument out or passes
+ * `undefined`: the call itself passes the default then. (In the callee a missing argument and a
+ * null one look alike, so the default could not be applied there without also replacing null.)
+ */
+function fillDefaults(args: string[], written: TS.NodeArray<TS.Expression>, defaults: (string | undefined)[]): void {
+  const ts = typescript();
+  written.forEach((arg, i) => {
+    const inner = skipTypeWrappers(arg);
+    const undefinedValue = (ts.isIdentifier(inner) && inner.text === "undefined") || (ts.isVoidExpression(inner) && ts.isNumericLiteral(inner.expression));
+    if (undefinedValue && defaults[i] !== undefined && i < args.length) args[i] = defaults[i]!;
+  });
+  const last = defaults.length - 1;
+  for (let i = args.length; i <= last; i++) args.push(defaults[i] ?? "null");
 }
 
 function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {

@@ -135,8 +135,12 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       report(ctx, "undefined_comparison", `'${node.getText(file)}': a value kept between nodes is never undefined (memory is JSON: a missing value is null); compare with == null`, node);
     }
     if (ts.isBinaryExpression(node) && LOGICAL.has(node.operatorToken.kind)) {
-      if (conditional === null && SHORT_CIRCUIT.has(node.operatorToken.kind) && containsAgentCall(node.right, ctx)) {
-        return replaceNode(node, guardShortCircuit(node, ctx, prelude));
+      if (conditional === null && containsAgentCall(node.right, ctx)) {
+        if (SHORT_CIRCUIT.has(node.operatorToken.kind)) return replaceNode(node, guardShortCircuit(node, ctx, prelude));
+        const guarded = guardLogicalAssignment(node, ctx);
+        if (!guarded) return;
+        prelude.push(...guarded.statements);
+        return replaceNode(node, guarded.target);
       }
       visit(node.left, conditional);
       return visit(node.right, conditional ?? `the right operand of '${node.operatorToken.getText(file)}'`);
@@ -205,6 +209,15 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
   return text + file.text.slice(at, node.end);
 }
 
+/** `x ||= call()`, `x &&= call()`, `x ??= call()` written as a statement: only the guarded assignment. */
+export function guardedAssignmentStatement(node: TS.Expression, ctx: FunctionContext): Stmt[] | null {
+  const ts = typescript();
+  if (!LOGICAL) initOperators(ts);
+  if (!ts.isBinaryExpression(node) || !LOGICAL.has(node.operatorToken.kind) || SHORT_CIRCUIT.has(node.operatorToken.kind)) return null;
+  if (!containsAgentCall(node.right, ctx)) return null;
+  return guardLogicalAssignment(node, ctx)?.statements ?? [];
+}
+
 /** Whether evaluating the expression makes a node (callbacks aside: a call there is an error). */
 function containsAgentCall(node: TS.Node, ctx: FunctionContext): boolean {
   const ts = typescript();
@@ -229,6 +242,50 @@ function guardShortCircuit(node: TS.BinaryExpression, ctx: FunctionContext, prel
   const body = assignInto(temp, node.right, ctx);
   prelude.push({ kind: "if", ...at, construct, branches: [{ test: { prelude: [], code: test }, body, loc: at.loc }] });
   return temp;
+}
+
+/**
+ * `x ??= call()` (and `||=`, `&&=`) as `if (x == null) { x = call() }`: the call runs only when
+ * JavaScript would run it, and the target then holds the expression's value. The target is read
+ * twice, so it must be a variable or a member whose keys have no effects; null when it is not
+ * (reported).
+ */
+function guardLogicalAssignment(node: TS.BinaryExpression, ctx: FunctionContext): { statements: Stmt[]; target: string } | null {
+  const ts = typescript();
+  const operator = node.operatorToken.getText(ctx.agent.file);
+  if (!isPlainTarget(node.left)) {
+    report(ctx, "conditional_agent_call", `an agent call right of '${operator}' whose target is not a variable or a plain member: put the target's key in a variable first`, node.left);
+    return null;
+  }
+  const at = { loc: loc(ctx, node), key: keyOf(ctx, node) };
+  const statements: Stmt[] = [];
+  const target = printCode(node.left, ctx, statements);
+  const kind = node.operatorToken.kind;
+  const [construct, test] = kind === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? ["and_assign", target]
+    : kind === ts.SyntaxKind.BarBarEqualsToken ? ["or_assign", `!${target}`] : ["nullish_assign", `${target} === null || ${target} === undefined`];
+  let body: Stmt[];
+  if (ts.isIdentifier(skipTypeWrappers(node.left)) || thisMember(skipTypeWrappers(node.left)) !== null) {
+    body = assignInto(target, node.right, ctx);
+  } else {
+    const value = expressionValue(node.right, ctx);
+    body = [...value.prelude, { kind: "code", loc: loc(ctx, node), key: at.key, code: `${target} = ${value.code}` }];
+  }
+  statements.push({ kind: "if", ...at, construct, branches: [{ test: { prelude: [], code: test }, body, loc: at.loc }] });
+  return { statements, target };
+}
+
+/** A variable, `this.x`, or members of one with literal or variable keys: reading it twice has no effect. */
+function isPlainTarget(node: TS.Expression): boolean {
+  const ts = typescript();
+  const inner = skipTypeWrappers(node);
+  if (ts.isIdentifier(inner) || thisMember(inner) !== null) return true;
+  if (ts.isPropertyAccessExpression(inner)) return !inner.questionDotToken && isPlainTarget(inner.expression);
+  if (ts.isElementAccessExpression(inner)) {
+    const key = skipTypeWrappers(inner.argumentExpression);
+    const plainKey = ts.isStringLiteral(key) || ts.isNumericLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key) || isPlainTarget(key);
+    return !inner.questionDotToken && plainKey && isPlainTarget(inner.expression);
+  }
+  return false;
 }
 
 /** `c ? call() : other` as an if whose branches compute the value into a temporary. */

@@ -1,6 +1,6 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { analyzeExpression } from "../expressions/code.js";
+import { analyzeExpression, guardedAssignmentStatement } from "../expressions/code.js";
 import { keyOf, loc, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { skipTypeWrappers } from "../literal.js";
@@ -13,6 +13,11 @@ export function visitExpressionStatement(node: TS.ExpressionStatement, ctx: Func
   if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) return;
   if (ts.isBinaryExpression(expression) && expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
     assignStatements(expression.left, expression.right, node, ctx, out);
+    return;
+  }
+  const guarded = guardedAssignmentStatement(expression, ctx);
+  if (guarded) {
+    out.push(...guarded);
     return;
   }
   const analyzed = analyzeExpression(node.expression, ctx);

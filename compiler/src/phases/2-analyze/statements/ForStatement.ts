@@ -1,6 +1,6 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { analyzeExpression, expressionValue } from "../expressions/code.js";
+import { analyzeExpression, expressionValue, guardedAssignmentStatement } from "../expressions/code.js";
 import { keyOf, loc, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
@@ -23,6 +23,8 @@ export function visitForStatement(node: TS.ForStatement, ctx: FunctionContext, o
 
 /** An expression run for its effect (a for loop's init or update), as nodes. */
 function effectStatements(expression: TS.Expression, ctx: FunctionContext): Stmt[] {
+  const guarded = guardedAssignmentStatement(expression, ctx);
+  if (guarded) return guarded;
   const analyzed = analyzeExpression(expression, ctx);
   if (analyzed.call) return [...analyzed.prelude, analyzed.call];
   return [...analyzed.prelude, { kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: analyzed.code }];

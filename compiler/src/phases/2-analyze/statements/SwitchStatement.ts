@@ -1,7 +1,7 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { analyzeExpression, expressionValue } from "../expressions/code.js";
-import { loc, report, type FunctionContext } from "../context.js";
+import { expressionValue } from "../expressions/code.js";
+import { loc, type FunctionContext } from "../context.js";
 import type { Stmt, SwitchClause } from "../ir.js";
 import { headerKey } from "./header.js";
 import { visitStatements } from "./index.js";
@@ -10,15 +10,8 @@ export function visitSwitchStatement(node: TS.SwitchStatement, ctx: FunctionCont
   const ts = typescript();
   const discriminant = expressionValue(node.expression, ctx);
   const clauses: SwitchClause[] = node.caseBlock.clauses.map((clause) => {
-    let test = null;
-    if (ts.isCaseClause(clause)) {
-      const analyzed = analyzeExpression(clause.expression, ctx);
-      // Case labels are tested together before any case runs; an agent call cannot be one.
-      if (analyzed.call || analyzed.prelude.length) {
-        report(ctx, "conditional_agent_call", "an agent call in a case label: compute the value before the switch", clause.expression);
-      }
-      test = { prelude: [], code: analyzed.code ?? "undefined" };
-    }
+    // A case label's agent calls run only when the cases before it did not match (lowering sees to it).
+    const test = ts.isCaseClause(clause) ? expressionValue(clause.expression, ctx) : null;
     return { test, body: visitStatements(clause.statements, ctx), loc: loc(ctx, ts.isCaseClause(clause) ? clause.expression : clause) };
   });
   out.push({ kind: "switch", loc: loc(ctx, node), key: headerKey(ctx, node, node.caseBlock), labels, discriminant, clauses });
