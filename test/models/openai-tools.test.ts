@@ -90,9 +90,10 @@ describe("completeWithTools", () => {
 
   it("reports a stream that stalls", async () => {
     server.enqueue({ stallAfter: 3, reply: { text: "This will never finish." } });
-    const err = await model(300).completeWithTools({ node: "slow", messages: question, tools: [], stream: true }).catch((e: unknown) => e);
+    // The first events come at once, then nothing: 1.5 s of silence is a stall even on a busy machine.
+    const err = await model(1_500).completeWithTools({ node: "slow", messages: question, tools: [], stream: true }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
-    expect((err as ModelError).message).toBe("node 'slow': model call failed: the stream stalled: no data for 300 ms");
+    expect((err as ModelError).message).toBe("node 'slow': model call failed: the stream stalled: no data for 1500 ms");
     expect((err as ModelError).failure).toBe("timeout");
   });
 

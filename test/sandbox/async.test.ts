@@ -42,8 +42,11 @@ describe("evaluateAsync", () => {
   });
 
   test("time waiting for a tool is not the evaluation's", async () => {
-    const result = await evaluateAsync("slow() + 1", {}, { maxTimeMs: 20, functions: { slow: () => later(1, 60) } });
-    expect(result.value).toBe(2);
+    // The wait is three times what the evaluation may take, between steps whose clock checks would
+    // count it; the evaluation's own work takes a few milliseconds.
+    const steps = "Array.from({ length: 5000 }, () => 1).length";
+    const result = await evaluateAsync(`${steps} + slow() + ${steps}`, {}, { maxTimeMs: 500, functions: { slow: () => later(1, 1_500) } });
+    expect(result.value).toBe(10_001);
   });
 
   test("code errors reject with a SandboxError", async () => {
