@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Agent, AgentError, type Graph, type GraphNode } from "@autograms/runtime";
+import { Agent, AgentError, ModelError, type Graph, type GraphNode } from "@autograms/runtime";
 import { TestModel, graph, loc, n } from "./helpers.js";
 
 const located = (nodes: GraphNode[], extra: Partial<Graph> = {}) =>
@@ -112,5 +112,23 @@ describe("graphs are checked when the agent is made", () => {
 
   it("needs a model", () => {
     expect(() => new Agent(graph([n({ name: "a", action: "chat_exact", instruction: "x" })]), {} as never)).toThrow(/needs a model/);
+  });
+});
+
+describe("model errors that are final already", () => {
+  it("fails at once on a ModelError, naming the cause once, without retrying on top of the client", async () => {
+    let calls = 0;
+    const model = {
+      complete: async () => {
+        calls++;
+        throw new ModelError("talk", "http", "the server answered 400 Bad Request: no (1 attempt)", 400);
+      },
+      choose: async () => 0,
+    };
+    const g = located([{ name: "talk", action: "chat", instruction: "Hi.", transitions: ["quit"],
+      loc: { line: 5, column: 5, endLine: 5, endColumn: 20 } }]);
+    const e = await failure(new Agent(g, { model, config: { modelRetries: 2, retryDelayMs: 1 } }).reply(""));
+    expect(calls).toBe(1);
+    expect(e.message).toBe("src/agent.ts:5:5: node 'talk': the model failed to generate text: the server answered 400 Bad Request: no (1 attempt)");
   });
 });

@@ -6,6 +6,7 @@ import type { JsonValue } from "../graph/types.js";
 import { isToolCallingModel, type ChatModel, type ToolCompletion } from "../model/types.js";
 import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
+import { ModelError } from "../model/errors.js";
 import type { AgentConfig } from "./config.js";
 import { fail, type Env } from "../engine/env.js";
 import { sandboxFailure } from "../engine/evaluate.js";
@@ -128,17 +129,24 @@ async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
   if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: state.mem.stack });
 }
 
-/** Model calls fail for passing reasons (rate limits, timeouts): try again, then fail located. */
+/**
+ * Model calls fail for passing reasons (rate limits, timeouts): try again, then fail located.
+ * A ModelError is final already (OpenAIModel's client has retried what is worth retrying, and a
+ * scripted model's missing answer will not appear), so it fails at once, named by its cause alone.
+ */
 export async function withRetries<T>(p: { env: Env }, nodeName: string, what: string, attempt: () => Promise<T>): Promise<T> {
   const config: AgentConfig = p.env.program.config;
   for (let i = 0; ; i++) {
     try {
       return await attempt();
     } catch (e) {
-      if (i >= config.modelRetries) {
+      if (e instanceof ModelError || i >= config.modelRetries) {
         const node = p.env.program.nodes.get(nodeName)?.node;
-        const why = e instanceof Error ? e.message : String(e);
-        throw new AgentError("model", `the model failed to ${what} after ${i + 1} attempt${i ? "s" : ""}: ${why}`,
+        // A ModelError's detail already counts the client's attempts.
+        const message = e instanceof ModelError
+          ? `the model failed to ${what}: ${e.detail}`
+          : `the model failed to ${what} after ${i + 1} attempt${i ? "s" : ""}: ${e instanceof Error ? e.message : String(e)}`;
+        throw new AgentError("model", message,
           { node: nodeName, loc: node?.loc, file: p.env.program.file, cause: e });
       }
       if (config.retryDelayMs > 0) await new Promise((res) => setTimeout(res, config.retryDelayMs * (i + 1)));
