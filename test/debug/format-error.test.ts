@@ -20,8 +20,8 @@ describe("formatAgentError", () => {
     const greet = graph.nodes.find((n) => n.name === "greet")!.loc!;
     const text = formatAgentError(error, sampleSource("recruiter"), { graph });
     const [heading, ...frame] = text.split("\n");
-    expect(heading).toMatch(`samples/recruiter/agent.ts:${greet.line}:${greet.column} - error model: node 'greet': the model failed to generate text after 3 attempts: `
-      + "node 'greet': model call failed: the script has no complete answer left (it had 0)");
+    expect(heading).toMatch(`samples/recruiter/agent.ts:${greet.line}:${greet.column} - error model: node 'greet': the model failed to generate text: `
+      + "the script has no complete answer left (it had 0)");
     expect(frame).toEqual([
       `  ${greet.line - 1} |     const salary_range = thoughtExact("150k-180k");`,
       `> ${greet.line} |     exec_node({`,
