@@ -1,4 +1,6 @@
-// The `autograms` command. Each subcommand lives in commands/<name>.ts and registers itself here.
+// The `autograms` command. Each subcommand registers itself here from commands/<name>.ts (its name,
+// options and description only); what it does is in actions/, imported when it runs, so a start
+// loads only the command that runs (cli/scripts/bundle.mjs).
 // Results go to stdout, diagnostics and progress to stderr; exit 0 ok, 1 diagnostics or a failed
 // run, 2 usage (DESIGN §4).
 import { Command, CommanderError } from "commander";

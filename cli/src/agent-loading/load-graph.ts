@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { Graph } from "@autograms/runtime";
+import { validateGraph, type Graph } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 
 /** The agent's TypeScript source, found and checked to be the text the graph was compiled from. */
@@ -35,15 +35,11 @@ export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
   const path = resolve(file);
   const text = readText(file);
   if (TYPESCRIPT.test(file)) {
-    const { compile, formatDiagnostics } = await import("@autograms/compiler");
+    const { compileAgent } = await import("./compile-agent.js");
     const display = displayPath(path);
-    const { graph, diagnostics } = compile(text, { fileName: display });
-    if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text, { color: process.stderr.isTTY }) + "\n");
-    if (!graph) {
-      const errors = diagnostics.filter((d) => d.severity === "error").length;
-      throw new CliError(`${errors} error${errors === 1 ? "" : "s"} in ${display}`);
-    }
-    return { file, graph, source: { path, display, text }, baseDir: dirname(path) };
+    const compiled = compileAgent(text, display);
+    if (compiled.graph === null) throw new CliError(compiled.failure);
+    return { file, graph: compiled.graph, source: { path, display, text }, baseDir: dirname(path) };
   }
   let value: unknown;
   try {
@@ -51,7 +47,6 @@ export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
   } catch (err) {
     throw new CliError(`'${file}' is neither an agent (.ts) nor graph JSON: ${(err as Error).message}`);
   }
-  const { validateGraph } = await import("@autograms/runtime");
   const checked = validateGraph(value);
   if (!checked.valid) {
     const where = (value as Partial<Graph>)?.source?.file ?? file;

@@ -1,6 +1,7 @@
-import type { Agent } from "@autograms/runtime";
+import { Agent } from "@autograms/runtime";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
-import { chooseModel, type ModelFlags } from "./model.js";
+import { chooseModel } from "./model.js";
+import type { ModelFlags } from "./model-options.js";
 import { loadTools } from "./tools.js";
 
 export interface OpenedAgent {
@@ -17,7 +18,6 @@ export async function openAgent(file: string, flags: ModelFlags, options: { mode
   options.onLoaded?.(loaded);
   const { model, none } = await chooseModel(flags, options.modelRequired);
   const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
-  const { Agent } = await import("@autograms/runtime");
   // Retrying a model that is not there would only wait.
   const agent = new Agent(loaded.graph, { model, tools, ...(none ? { config: { modelRetries: 0 } } : {}) });
   return { agent, loaded };

@@ -1,3 +1,5 @@
+import { formatDiagnostics } from "@autograms/compiler";
+import { AgentError } from "@autograms/runtime";
 import type { LoadedAgent } from "./load-graph.js";
 import { CliError } from "./cli-error.js";
 
@@ -6,17 +8,15 @@ import { CliError } from "./cli-error.js";
  * compiler diagnostics (`file:line:column - error code: ...`) with a code frame of the agent source
  * when the source is at hand; nothing prints a stack trace.
  */
-export async function reportError(command: string, err: unknown, agent?: LoadedAgent | null): Promise<1 | 2> {
+export function reportError(command: string, err: unknown, agent?: LoadedAgent | null): 1 | 2 {
   if (err instanceof CliError) {
     process.stderr.write(`autograms ${command}: ${err.message}\n`);
     return err.exitCode;
   }
-  const { AgentError } = await import("@autograms/runtime");
   if (err instanceof AgentError && err.location !== undefined && err.line !== undefined && err.column !== undefined) {
     const message = err.node === undefined ? err.detail : `node '${err.node}': ${err.detail}`;
     const source = agent?.source;
     if (source) {
-      const { formatDiagnostics } = await import("@autograms/compiler");
       // A node on one line is underlined; for one that spans lines (an exec_node) the frame
       // points at where it starts rather than marking every line of it.
       const loc = agent.graph.nodes.find((n) => n.name === err.node)?.loc;
@@ -34,4 +34,17 @@ export async function reportError(command: string, err: unknown, agent?: LoadedA
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`autograms ${command}: ${err instanceof AgentError ? `error ${err.code}: ` : ""}${message}\n`);
   return 1;
+}
+
+/**
+ * Runs a command's work and sets the exit code: the one it returns (0 when none), or on a failure
+ * the one `reportError` gives, with the agent's source once the work has loaded it.
+ */
+export async function reporting(command: string, work: (onLoaded: (loaded: LoadedAgent) => void) => Promise<number | void>): Promise<void> {
+  let loaded: LoadedAgent | null = null;
+  try {
+    process.exitCode = (await work((l) => (loaded = l))) ?? 0;
+  } catch (err) {
+    process.exitCode = reportError(command, err, loaded);
+  }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin, Message } from "esbuild";
-import type { Tool, ToolInfo } from "@autograms/runtime";
+import { RUNTIME_TOOLS, type Tool, type ToolInfo } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -15,7 +15,6 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
  * `./tools.js` specifiers work as they do for the agent) into one temporary module that is imported.
  */
 export async function loadTools(tools: Record<string, ToolInfo> | undefined, baseDir: string, importer: string): Promise<Record<string, Tool>> {
-  const { RUNTIME_TOOLS } = await import("@autograms/runtime");
   // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
   const builtin = (t: ToolInfo) => t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
   const entries = Object.entries(tools ?? {}).filter(([, t]) => !builtin(t));

@@ -1,7 +1,8 @@
 // `autograms graph --format html`: the page, with its source links and an optional trace.
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import type { Graph, Loc } from "@autograms/runtime";
+import { toHtml } from "@autograms/compiler";
+import { parseTrace, type Graph, type Loc } from "@autograms/runtime";
 
 export interface GraphPageFlags {
   out?: string;
@@ -11,8 +12,6 @@ export interface GraphPageFlags {
 }
 
 export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<string> {
-  const { toHtml } = await import("@autograms/compiler");
-  const { parseTrace } = await import("@autograms/runtime");
   let trace;
   if (flags.trace !== undefined) {
     let text: string;

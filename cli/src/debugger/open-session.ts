@@ -1,10 +1,11 @@
 // Loads what a debug session needs: the graph (an agent compiled, or a graph file), its source,
 // its tools, and the model the flags choose, or the recording to replay instead.
 import { readFileSync } from "node:fs";
-import type { ChatModel, DebugSession } from "@autograms/runtime";
+import { DebugSession, RecordingError, type ChatModel } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { loadAgentGraph, type LoadedAgent } from "../agent-loading/load-graph.js";
-import { chooseModel, type ModelFlags } from "../agent-loading/model.js";
+import { chooseModel } from "../agent-loading/model.js";
+import type { ModelFlags } from "../agent-loading/model-options.js";
 import { loadTools } from "../agent-loading/tools.js";
 import { SourceLines } from "./present.js";
 
@@ -21,7 +22,6 @@ export interface SessionChoices {
 export async function openSession(file: string, flags: ModelFlags, choices: SessionChoices): Promise<{ session: DebugSession; source: SourceLines; loaded: LoadedAgent }> {
   const loaded = await loadAgentGraph(file);
   choices.onLoaded?.(loaded);
-  const runtime = await import("@autograms/runtime");
   const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
   const conversation = Number(choices.conversation ?? 1);
   if (!Number.isInteger(conversation) || conversation < 1) throw new CliError(`--conversation takes a number from 1, not '${choices.conversation}'`, 2);
@@ -40,9 +40,9 @@ export async function openSession(file: string, flags: ModelFlags, choices: Sess
   }
   let session: DebugSession;
   try {
-    session = new runtime.DebugSession(loaded.graph, { ...replay, tools, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true });
+    session = new DebugSession(loaded.graph, { ...replay, tools, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true });
   } catch (err) {
-    if (err instanceof runtime.RecordingError) throw new CliError(err.message);
+    if (err instanceof RecordingError) throw new CliError(err.message);
     throw err;
   }
   const display = loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file;

@@ -1,0 +1,42 @@
+import type { JsonValue } from "@autograms/runtime";
+import { CliError } from "../agent-loading/cli-error.js";
+import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
+import type { ModelFlags } from "../agent-loading/model-options.js";
+import { openAgent } from "../agent-loading/open-agent.js";
+import { reporting } from "../agent-loading/report-error.js";
+import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
+
+export interface RunFlags extends ModelFlags {
+  trace?: string;
+}
+
+export function runCommand(file: string, name: string, args: string[], flags: RunFlags): Promise<void> {
+  return reporting("run", (onLoaded) => run(file, name, args.map(parseArgument), flags, onLoaded));
+}
+
+function parseArgument(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+async function run(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
+  const { agent, loaded } = await openAgent(file, flags, { modelRequired: false, onLoaded });
+  const info = Object.prototype.hasOwnProperty.call(loaded.graph.functions, name) ? loaded.graph.functions[name] : undefined;
+  if (!info) {
+    const known = Object.keys(loaded.graph.functions);
+    throw new CliError(`the agent has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`, 2);
+  }
+  if (args.length > info.params.length) {
+    throw new CliError(`'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"}${info.params.length ? ` (${info.params.join(", ")})` : ""}, got ${args.length}`, 2);
+  }
+  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded));
+  try {
+    const value = await agent.call(name, args, writer ? { trace: writer.sink() } : {});
+    process.stdout.write(JSON.stringify(value) + "\n");
+  } finally {
+    writer?.close();
+  }
+}
