@@ -17,6 +17,7 @@ const program = new Command("autograms")
   .description("Write conversational agents as TypeScript, compile them to graphs, run and debug them.")
   .version("0.1.0")
   .showHelpAfterError()
+  .addHelpText("after", "\nEach command has its own --help. Exit codes: 0 success, 1 a failed run or diagnostics, 2 a usage\nerror (`autograms` alone prints this help on stderr and exits 2).")
   .exitOverride();
 
 registerCompile(program);

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { writeText } from "./agent-loading/files.js";
 
 /** Writes a result to a file, or to stdout when there is no file or it is "-". */
 export function writeOutput(text: string, out: string | undefined, summary?: string): void {
@@ -6,6 +6,6 @@ export function writeOutput(text: string, out: string | undefined, summary?: str
     process.stdout.write(text);
     return;
   }
-  writeFileSync(out, text);
+  writeText(out, text);
   if (summary !== undefined) process.stdout.write(`${out} (${summary})\n`);
 }

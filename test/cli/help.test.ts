@@ -1,28 +1,69 @@
-// --help of chat, run and simulate: every option the commands take, exit 0.
+// --help of every command: its usage and options, each option documented in docs/cli.md; the list of
+// commands; and `autograms` alone, a usage error that prints the same list.
 import { describe, expect, it } from "vitest";
-import { autograms, cliTestFolder } from "./support/run-cli.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { autograms, cliTestFolder, root } from "./support/run-cli.js";
 
 cliTestFolder("autograms-help-");
 
 const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api-key-env <VAR>"];
 
+const COMMANDS: [string, string, string[]][] = [
+  ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
+  ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--link <style>"]],
+  ["chat", "<file>", ["--memory <file>", ...MODEL_OPTIONS, "--trace <file>"]],
+  ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
+  ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
+  ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
+  ["dap", "", ["--port <port>"]],
+  ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
+  ["export", "<file>", ["-o, --out <file>"]],
+];
+
+const docs = readFileSync(join(root, "docs/cli.md"), "utf8");
+
+/** The options a help text lists, as `-x, --long <arg>` (without --help). */
+const optionsOf = (help: string) =>
+  [...help.split("\nOptions:\n")[1]!.matchAll(/^ {2}((?:-\w, )?--[\w-]+(?: <[^>]+>)?)/gm)].map((m) => m[1]!).filter((o) => !o.endsWith("--help"));
+
 describe("help", () => {
-  it.each([
-    ["chat", "Usage: autograms chat [options] <file>", ["--memory <file>", "--trace <file>", ...MODEL_OPTIONS]],
-    ["run", "Usage: autograms run [options] <file> <function> [args...]", ["--trace <file>", ...MODEL_OPTIONS]],
-    ["simulate", "Usage: autograms simulate [options] <file>",
-      ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", "--trace <path>", "--coverage <file>", ...MODEL_OPTIONS]],
-  ])("autograms %s --help", async (command, usage, options) => {
+  it.each(COMMANDS)("autograms %s --help lists its options, each documented in docs/cli.md", async (command, args, options) => {
     const r = await autograms([command, "--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout.startsWith(`${usage}\n`)).toBe(true);
-    for (const option of options) expect(r.stdout).toContain(`  ${option} `);
+    expect(r.stdout.startsWith(`Usage: autograms ${command} [options]${args ? ` ${args}` : ""}\n`)).toBe(true);
+    expect(optionsOf(r.stdout)).toEqual(options);
+    for (const option of options) {
+      const long = option.match(/--[\w-]+/)![0];
+      expect(docs, `docs/cli.md says nothing of ${command} ${long}`).toMatch(new RegExp(`\`[^\`]*${long}\\b`));
+    }
+    expect((await autograms(["help", command])).stdout).toBe(r.stdout);
   });
 
-  it("lists the three commands with what they do", async () => {
+  it("lists every command with what it does, and each has a section in docs/cli.md", async () => {
     const r = await autograms(["--help"]);
+    expect(r.code).toBe(0);
+    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) .*? {2,}(\S.*)$/gm)].map((m) => m[1]);
+    expect(listed).toEqual([...COMMANDS.map(([c]) => c), "help"]);
     expect(r.stdout).toMatch(/\n {2}chat \[options\] <file> +talk with an agent/);
-    expect(r.stdout).toMatch(/\n {2}simulate \[options\] <file> +hold conversations/);
     expect(r.stdout).toMatch(/\n {2}run \[options\] <file> <function> \[args\.\.\.\] +call one of an agent's functions/);
+    for (const [command] of COMMANDS) expect(docs).toContain(`\`autograms ${command}`);
+  });
+
+  it("autograms alone prints the same list on stderr, a usage error (exit 2)", async () => {
+    const r = await autograms([]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe((await autograms(["--help"])).stdout);
+    expect(r.stderr).toContain("`autograms` alone prints this help on stderr and exits 2");
+  });
+
+  it("an unknown command or option is a usage error with the help", async () => {
+    const command = await autograms(["chatt"]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/^error: unknown command 'chatt'\n/);
+    const option = await autograms(["chat", "samples/tutor/agent.ts", "--offlin"]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^error: unknown option '--offlin'\n\(Did you mean --offline\?\)\n\nUsage: autograms chat /);
   });
 });

@@ -1,54 +1,41 @@
-import { existsSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { existsSync, watch } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { CliError } from "../agent-loading/cli-error.js";
 import { compileAgent, graphFileName, graphToJson } from "../agent-loading/compile-agent.js";
+import { readText, writeText } from "../agent-loading/files.js";
+import { reportError, reporting } from "../agent-loading/report-error.js";
 
 export interface CompileFlags {
   out?: string;
   watch?: boolean;
 }
 
-export async function compileCommand(file: string, flags: CompileFlags): Promise<void> {
-  if (!existsSync(file)) {
-    process.stderr.write(`autograms compile: cannot read '${file}': no such file\n`);
-    process.exitCode = 1;
-    return;
-  }
-  const ok = compileOnce(file, flags);
-  if (!flags.watch) {
-    process.exitCode = ok ? 0 : 1;
-    return;
-  }
-  await watchFile(file, flags);
+export function compileCommand(file: string, flags: CompileFlags): Promise<void> {
+  return reporting("compile", async () => {
+    if (/\.json$/i.test(file)) throw new CliError(`'${file}' is JSON, not an agent: compile takes the agent's TypeScript file (.ts)`, 2);
+    compileOnce(file, flags);
+    if (flags.watch) await watchFile(file, flags);
+  });
 }
 
-/** Compiles and writes the graph and its map; prints diagnostics tsc-style. False on errors. */
-function compileOnce(file: string, flags: CompileFlags): boolean {
-  let source: string;
-  try {
-    source = readFileSync(file, "utf8");
-  } catch (err) {
-    process.stderr.write(`autograms compile: cannot read '${file}': ${(err as Error).message}\n`);
-    return false;
-  }
+/** Compiles and writes the graph and its map; prints diagnostics tsc-style. Throws a CliError on errors. */
+function compileOnce(file: string, flags: CompileFlags): void {
+  const source = readText(file);
   const fileName = relative(process.cwd(), resolve(file)).split("\\").join("/");
   const { graph, sourceMap, failure } = compileAgent(source, fileName);
-  if (failure !== null) {
-    process.stderr.write(`${failure}\n`);
-    return false;
-  }
+  if (failure !== null) throw new CliError(failure);
   const json = graphToJson(graph);
   if (flags.out === "-") {
     process.stdout.write(json);
-    return true;
+    return;
   }
   const out = flags.out ?? join(dirname(file), graphFileName(file));
   // The map sits beside the graph and names the agent file relative to itself.
   sourceMap.file = basename(out);
   sourceMap.sources = [relative(dirname(resolve(out)), resolve(file)).split("\\").join("/")];
-  writeFileSync(out, json);
-  writeFileSync(`${out}.map`, JSON.stringify(sourceMap) + "\n");
+  writeText(out, json);
+  writeText(`${out}.map`, JSON.stringify(sourceMap) + "\n");
   process.stdout.write(`${out} (${graph.nodes.length} nodes)\n`);
-  return true;
 }
 
 function watchFile(file: string, flags: CompileFlags): Promise<never> {
@@ -60,7 +47,13 @@ function watchFile(file: string, flags: CompileFlags): Promise<never> {
     timer = setTimeout(() => {
       if (!existsSync(file)) return;
       const started = performance.now();
-      const ok = compileOnce(file, flags);
+      let ok = true;
+      try {
+        compileOnce(file, flags);
+      } catch (err) {
+        ok = false;
+        reportError("compile", err);
+      }
       process.stderr.write(`${ok ? "compiled" : "failed"} in ${Math.round(performance.now() - started)} ms; watching\n`);
     }, 50);
   });

@@ -8,7 +8,7 @@ import { TerminalDebugger } from "../debugger/terminal.js";
 export interface DebugFlags extends ModelFlags {
   replay?: string;
   conversation: string;
-  break: string[];
+  break?: string[];
 }
 
 export function debugCommand(file: string, flags: DebugFlags): Promise<void> {
@@ -44,7 +44,7 @@ async function debug(file: string, flags: DebugFlags, onLoaded: (loaded: LoadedA
     process.exit(130);
   });
   process.stdout.write(`Debugging ${session.graph.agent} (${source.file}), ${session.graph.nodes.length} nodes${flags.replay ? `, replaying ${flags.replay}` : ""}. Type help for the commands.\n`);
-  for (const spec of flags.break) terminal.command(`break ${spec}`);
+  for (const spec of flags.break ?? []) terminal.command(`break ${spec}`);
   try {
     return await terminal.run();
   } finally {

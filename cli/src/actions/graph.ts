@@ -1,5 +1,7 @@
 import { toDot, toMermaid } from "@autograms/compiler";
-import { loadGraph } from "../agent-loading/read-graph.js";
+import { CliError } from "../agent-loading/cli-error.js";
+import { loadAgentGraph } from "../agent-loading/load-graph.js";
+import { reporting } from "../agent-loading/report-error.js";
 import { writeOutput } from "../write-output.js";
 
 export interface GraphFlags {
@@ -9,20 +11,17 @@ export interface GraphFlags {
   link: "relative" | "vscode";
 }
 
-export async function graphCommand(file: string, flags: GraphFlags): Promise<void> {
-  if (flags.trace !== undefined && flags.format !== "html") {
-    process.stderr.write("autograms graph: --trace is overlaid on the HTML page: add --format html\n");
-    process.exitCode = 2;
-    return;
-  }
-  const graph = await loadGraph("graph", file);
-  if (!graph) {
-    process.exitCode = 1;
-    return;
-  }
-  const picture = flags.format === "html" ? await (await import("../debugger/graph-page.js")).graphPage(graph.graph, flags)
-    : flags.format === "dot" ? toDot(graph.graph) : toMermaid(graph.graph);
-  writeOutput(picture, flags.out);
+export function graphCommand(file: string, flags: GraphFlags): Promise<void> {
+  return reporting("graph", () => draw(file, flags));
+}
+
+async function draw(file: string, flags: GraphFlags): Promise<number> {
+  if (flags.trace !== undefined && flags.format !== "html") throw new CliError("--trace is overlaid on the HTML page: add --format html", 2);
+  const { graph, brokenReferences } = await loadAgentGraph(file, { keepBrokenReferences: true });
   // A graph with dangling names is still drawn (they show as "missing"), but it is not valid.
-  process.exitCode = graph.valid ? 0 : 1;
+  for (const e of brokenReferences) process.stderr.write(`${file}: error: ${e.message}${e.loc ? ` (agent line ${e.loc.line})` : ""}\n`);
+  const picture = flags.format === "html" ? await (await import("../debugger/graph-page.js")).graphPage(graph, flags)
+    : flags.format === "dot" ? toDot(graph) : toMermaid(graph);
+  writeOutput(picture, flags.out);
+  return brokenReferences.length ? 1 : 0;
 }

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { CliError } from "../agent-loading/cli-error.js";
+import { makeFolder, writeText } from "../agent-loading/files.js";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
@@ -37,6 +37,8 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
     throw new CliError("--coverage needs a graph compiled from an agent's source: this one has no source locations");
   }
 
+  // Before the conversations, so a folder that cannot be written to stops nothing under way.
+  makeFolder(flags.out, "the transcripts' folder ");
   const n = flags.conversations;
   const seed = flags.seed ?? Math.floor(Math.random() * 2 ** 31);
   const visits = new NodeVisits();
@@ -80,8 +82,7 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
   }
   process.stdout.write(summary(graph.agent, seed, flags, outcomes));
   if (flags.coverage !== undefined) {
-    mkdirSync(dirname(flags.coverage), { recursive: true });
-    writeFileSync(flags.coverage, toLcov(graph, visits, source));
+    writeText(flags.coverage, toLcov(graph, visits, source), "the coverage ");
     process.stderr.write(`coverage of ${source} by ${n} conversation${n === 1 ? "" : "s"} (lcov: ${flags.coverage}):\n${coverageSummary(graph, visits)}`);
   }
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;

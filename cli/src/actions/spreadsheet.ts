@@ -1,7 +1,10 @@
-import { readFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { exportSpreadsheet, formatDiagnostics, graphToJson, importSpreadsheet, spreadsheetExportLosses } from "@autograms/compiler";
-import { loadGraph } from "../agent-loading/read-graph.js";
+import { exportSpreadsheet, graphToJson, importSpreadsheet, spreadsheetExportLosses } from "@autograms/compiler";
+import { CliError } from "../agent-loading/cli-error.js";
+import { errorsIn, printDiagnostics } from "../agent-loading/compile-agent.js";
+import { readText } from "../agent-loading/files.js";
+import { loadAgentGraph } from "../agent-loading/load-graph.js";
+import { reporting } from "../agent-loading/report-error.js";
 import { writeOutput } from "../write-output.js";
 
 export interface ImportFlags {
@@ -25,34 +28,21 @@ function beside(file: string, ext: string): string {
   return join(dirname(file), basename(file).replace(/(\.graph)?\.[^.]*$/, "") + ext);
 }
 
-export async function importCommand(file: string, flags: ImportFlags): Promise<void> {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
-    process.stderr.write(`autograms import: cannot read '${file}': ${reason}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  const fileName = relative(process.cwd(), resolve(file)).split("\\").join("/");
-  const { graph, diagnostics } = importSpreadsheet(text, { fileName, agent: flags.agent ?? agentName(file) });
-  if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text, { color: process.stderr.isTTY }) + "\n");
-  if (!graph) {
-    const errors = diagnostics.filter((d) => d.severity === "error").length;
-    process.stderr.write(`${errors} error${errors === 1 ? "" : "s"} in ${fileName}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  writeOutput(graphToJson(graph), flags.out ?? beside(file, ".graph.json"), `${graph.nodes.length} nodes`);
+export function importCommand(file: string, flags: ImportFlags): Promise<void> {
+  return reporting("import", async () => {
+    const text = readText(file);
+    const fileName = relative(process.cwd(), resolve(file)).split("\\").join("/");
+    const { graph, diagnostics } = importSpreadsheet(text, { fileName, agent: flags.agent ?? agentName(file) });
+    printDiagnostics(diagnostics, text);
+    if (!graph) throw new CliError(errorsIn(diagnostics, fileName));
+    writeOutput(graphToJson(graph), flags.out ?? beside(file, ".graph.json"), `${graph.nodes.length} nodes`);
+  });
 }
 
-export async function exportCommand(file: string, flags: ExportFlags): Promise<void> {
-  const loaded = await loadGraph("export", file);
-  if (!loaded || !loaded.valid) {
-    process.exitCode = 1;
-    return;
-  }
-  for (const loss of spreadsheetExportLosses(loaded.graph)) process.stderr.write(`autograms export: warning: the sheet leaves out ${loss}\n`);
-  writeOutput(exportSpreadsheet(loaded.graph), flags.out ?? beside(file, ".csv"), `${loaded.graph.nodes.length} rows`);
+export function exportCommand(file: string, flags: ExportFlags): Promise<void> {
+  return reporting("export", async () => {
+    const { graph } = await loadAgentGraph(file);
+    for (const loss of spreadsheetExportLosses(graph)) process.stderr.write(`autograms export: warning: the sheet leaves out ${loss}\n`);
+    writeOutput(exportSpreadsheet(graph), flags.out ?? beside(file, ".csv"), `${graph.nodes.length} rows`);
+  });
 }

@@ -5,6 +5,9 @@ import type { Graph } from "@autograms/runtime";
 
 export { graphToJson, graphFileName } from "@autograms/compiler";
 
+/** The compiler's diagnostics, or the spreadsheet import's. */
+type Diagnostics = Parameters<typeof formatDiagnostics>[0];
+
 export type CompiledAgent =
   | { graph: Graph; sourceMap: SourceMapV3; failure: null }
   /** `failure`: how many errors there were, and where ("2 errors in agent.ts"). */
@@ -13,8 +16,18 @@ export type CompiledAgent =
 /** Compiles an agent's source, printing its diagnostics tsc-style on stderr. */
 export function compileAgent(text: string, fileName: string): CompiledAgent {
   const { graph, sourceMap, diagnostics } = compile(text, { fileName });
-  if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text, { color: process.stderr.isTTY }) + "\n");
+  printDiagnostics(diagnostics, text);
   if (graph && sourceMap) return { graph, sourceMap, failure: null };
+  return { graph: null, sourceMap: null, failure: errorsIn(diagnostics, fileName) };
+}
+
+/** Prints diagnostics tsc-style on stderr, in colour on a terminal. */
+export function printDiagnostics(diagnostics: Diagnostics, text: string): void {
+  if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text, { color: process.stderr.isTTY }) + "\n");
+}
+
+/** "2 errors in agent.ts" */
+export function errorsIn(diagnostics: Diagnostics, fileName: string): string {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
-  return { graph: null, sourceMap: null, failure: `${errors} error${errors === 1 ? "" : "s"} in ${fileName}` };
+  return `${errors} error${errors === 1 ? "" : "s"} in ${fileName}`;
 }

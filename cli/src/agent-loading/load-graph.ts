@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { validateGraph, type Graph } from "@autograms/runtime";
+import type { Graph, GraphError } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
+import { readText } from "./files.js";
+import { notAGraph } from "./graph-format.js";
 
 /** The agent's TypeScript source, found and checked to be the text the graph was compiled from. */
 export interface AgentSource {
@@ -21,6 +23,8 @@ export interface LoadedAgent {
   source: AgentSource | null;
   /** The agent file's folder: tool modules are resolved from it, as the agent's imports are. */
   baseDir: string;
+  /** What breaks the reference rules in a graph file loaded with `keepBrokenReferences`; else empty. */
+  brokenReferences: GraphError[];
 }
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
@@ -29,9 +33,11 @@ const displayPath = (path: string) => relative(process.cwd(), path).split("\\").
 
 /**
  * Reads an agent (.ts, compiled here; diagnostics go to stderr tsc-style) or a graph file (.json,
- * validated). Throws a CliError when there is nothing sound to run.
+ * validated). Throws a CliError when there is nothing sound to run. `keepBrokenReferences`: a graph
+ * file that breaks only reference rules (a transition to a missing node) is still returned, with
+ * those errors, so that it can be drawn or exported for inspection.
  */
-export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
+export async function loadAgentGraph(file: string, options: { keepBrokenReferences?: boolean } = {}): Promise<LoadedAgent> {
   const path = resolve(file);
   const text = readText(file);
   if (TYPESCRIPT.test(file)) {
@@ -39,7 +45,7 @@ export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
     const display = displayPath(path);
     const compiled = compileAgent(text, display);
     if (compiled.graph === null) throw new CliError(compiled.failure);
-    return { file, graph: compiled.graph, source: { path, display, text }, baseDir: dirname(path) };
+    return { file, graph: compiled.graph, source: { path, display, text }, baseDir: dirname(path), brokenReferences: [] };
   }
   let value: unknown;
   try {
@@ -47,23 +53,29 @@ export async function loadAgentGraph(file: string): Promise<LoadedAgent> {
   } catch (err) {
     throw new CliError(`'${file}' is neither an agent (.ts) nor graph JSON: ${(err as Error).message}`);
   }
+  const problem = notAGraph(value);
+  if (problem) throw new CliError(`'${file}' ${problem}`);
+  // Loaded here, not at the top: the validator compiles its JSON Schema when loaded, which an agent
+  // that is compiled does not need.
+  const { validateGraph } = await import("./validate-graph.js");
   const checked = validateGraph(value);
-  if (!checked.valid) {
-    const where = (value as Partial<Graph>)?.source?.file ?? file;
+  const graph = value as Graph;
+  const brokenReferences = checked.valid ? [] : checked.errors;
+  if (!checked.valid && !(options.keepBrokenReferences && checked.errors.every(isReferenceError))) {
+    const where = graph.source?.file ?? file;
     const lines = checked.errors.map((e) => `  ${e.loc ? `${where}:${e.loc.line}:${e.loc.column}` : `at ${e.path || "/"}`}: ${e.message}`);
     throw new CliError(`'${file}' is not a valid graph:\n${lines.join("\n")}`);
   }
-  const source = findSource(path, checked.graph);
-  return { file, graph: checked.graph, source, baseDir: source ? dirname(source.path) : dirname(path) };
+  const source = findSource(path, graph);
+  return { file, graph, source, baseDir: source ? dirname(source.path) : dirname(path), brokenReferences };
 }
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
-    throw new CliError(`cannot read '${file}': ${reason}`);
-  }
+/**
+ * Reference errors name their node (or are about a function's entry or the start); any other is a
+ * schema error: the shape itself is wrong, and there is nothing sound to draw.
+ */
+function isReferenceError(e: GraphError): boolean {
+  return e.node !== undefined || /^\/functions\/[^/]+\/entry$|^\/start$/.test(e.path);
 }
 
 /**

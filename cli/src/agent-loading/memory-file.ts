@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Memory } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
+import { fileProblem } from "./files.js";
 
 /**
  * The saved conversation in `path`, or null when there is none yet. Memory that is not what the
@@ -11,9 +12,15 @@ import { CliError } from "./cli-error.js";
 export function readMemoryFile(path: string, agentName: string): Memory | null {
   if (!existsSync(path)) return null;
   const refuse = (why: string) => new CliError(`cannot resume from '${path}': ${why}; the file is left as it is`);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw refuse(fileProblem(err, "read"));
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, "utf8"));
+    value = JSON.parse(text);
   } catch (err) {
     throw refuse(`it is not valid JSON (${(err as Error).message})`);
   }
@@ -28,10 +35,15 @@ export function readMemoryFile(path: string, agentName: string): Memory | null {
 
 /** Writes a temporary file beside the memory file and renames it over: a crash never leaves half a file. */
 export function writeMemoryFile(path: string, memory: Memory): void {
-  mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(memory) + "\n");
-  renameSync(temporary, path);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(temporary, JSON.stringify(memory) + "\n");
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw new CliError(`cannot save the conversation to '${path}': ${fileProblem(err, "write")}`);
+  }
 }
 
 /** What the agent said last, to show again when a conversation resumes. */

@@ -5,6 +5,7 @@ import type { ChatFlags } from "../actions/chat.js";
 export function registerChat(program: Command): void {
   const command = program
     .command("chat")
+    .summary("talk with an agent in the terminal")
     .description("talk with an agent in the terminal, one line per turn (stdin may be piped); the agent speaks first; /quit or end of input stops")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn");

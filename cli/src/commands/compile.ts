@@ -4,6 +4,7 @@ import type { CompileFlags } from "../actions/compile.js";
 export function registerCompile(program: Command): void {
   program
     .command("compile")
+    .summary("compile an agent (.ts) to its graph and source map")
     .description("compile an agent (.ts) to its graph (<name>.graph.json) and source map (<name>.graph.json.map)")
     .argument("<file>", "the agent's TypeScript file")
     .option("-o, --out <file>", "where to write the graph ('-' for stdout, without a map); default: beside the agent")

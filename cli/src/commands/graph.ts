@@ -4,6 +4,7 @@ import type { GraphFlags } from "../actions/graph.js";
 export function registerGraph(program: Command): void {
   program
     .command("graph")
+    .summary("draw an agent's graph: Mermaid, Graphviz DOT or an HTML page")
     .description("draw an agent's graph: a Mermaid flowchart (GitHub renders it in a ```mermaid block), Graphviz DOT, or a self-contained HTML page (nodes linked to their source lines, a trace overlaid); one subgraph per function, decisions labelled with their answers or conditions")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .addOption(new Option("-f, --format <format>", "the drawing language").choices(["mermaid", "dot", "html"]).default("mermaid"))

@@ -5,6 +5,7 @@ import type { RunFlags } from "../actions/run.js";
 export function registerRun(program: Command): void {
   const command = program
     .command("run")
+    .summary("call one of an agent's functions and print what it returns")
     .description("call one of an agent's functions and print its return value as JSON; a model is needed only if the function asks one")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .argument("<function>", "the function to call")

@@ -11,6 +11,7 @@ const integer = (min: number) => (text: string): number => {
 export function registerSimulate(program: Command): void {
   const command = program
     .command("simulate")
+    .summary("hold conversations between an agent and simulated users")
     .description("hold conversations between an agent and simulated users (the graph's user-simulation fields); transcripts go to a folder, a summary to stdout")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .option("-n, --conversations <N>", "how many conversations", integer(1), 1)

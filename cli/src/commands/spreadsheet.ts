@@ -4,6 +4,7 @@ import type { ExportFlags, ImportFlags } from "../actions/spreadsheet.js";
 export function registerImport(program: Command): void {
   program
     .command("import")
+    .summary("read an original AutoGRAMS spreadsheet (CSV) into a graph")
     .description("read a spreadsheet in the original AutoGRAMS CSV format (one row per node) into a graph JSON file; see docs/spreadsheets.md")
     .argument("<file.csv>", "the spreadsheet, saved as CSV")
     .option("-o, --out <file>", "where to write the graph ('-' for stdout); default: <name>.graph.json beside the CSV")
@@ -14,6 +15,7 @@ export function registerImport(program: Command): void {
 export function registerExport(program: Command): void {
   program
     .command("export")
+    .summary("write a graph as an original AutoGRAMS spreadsheet (CSV)")
     .description("write a graph as a spreadsheet in the original AutoGRAMS CSV format (one row per node); says on stderr what the sheet cannot hold")
     .argument("<file>", "a graph (.json) or an agent (.ts, compiled first)")
     .option("-o, --out <file>", "where to write the CSV ('-' for stdout); default: <name>.csv beside the input")

@@ -1,8 +1,8 @@
 // `autograms graph --format html`: the page, with its source links and an optional trace.
-import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { toHtml } from "@autograms/compiler";
 import { parseTrace, type Graph, type Loc } from "@autograms/runtime";
+import { readText } from "../agent-loading/files.js";
 
 export interface GraphPageFlags {
   out?: string;
@@ -12,16 +12,7 @@ export interface GraphPageFlags {
 }
 
 export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<string> {
-  let trace;
-  if (flags.trace !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(flags.trace, "utf8");
-    } catch (err) {
-      throw new Error(`cannot read the trace '${flags.trace}': ${(err as Error).message}`);
-    }
-    trace = parseTrace(text, flags.trace);
-  }
+  const trace = flags.trace === undefined ? undefined : parseTrace(readText(flags.trace, "the trace "), flags.trace);
   const file = graph.source?.file;
   // The graph names its source relative to where it was compiled: here, the working directory.
   const source = file === undefined ? undefined : resolve(file);

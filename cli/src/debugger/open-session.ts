@@ -1,8 +1,8 @@
 // Loads what a debug session needs: the graph (an agent compiled, or a graph file), its source,
 // its tools, and the model the flags choose, or the recording to replay instead.
-import { readFileSync } from "node:fs";
 import { DebugSession, RecordingError, type ChatModel } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
+import { readText } from "../agent-loading/files.js";
 import { loadAgentGraph, type LoadedAgent } from "../agent-loading/load-graph.js";
 import { chooseModel } from "../agent-loading/model.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
@@ -28,13 +28,7 @@ export async function openSession(file: string, flags: ModelFlags, choices: Sess
   let replay: { replay: string; replaySource: string; conversation: number } | { model: ChatModel };
   if (choices.replay !== undefined) {
     if (flags.offline || flags.model !== undefined || flags.baseUrl !== undefined) throw new CliError("--replay answers from the recording: it takes no model flags", 2);
-    let text: string;
-    try {
-      text = readFileSync(choices.replay, "utf8");
-    } catch (err) {
-      throw new CliError(`cannot read the trace '${choices.replay}': ${(err as Error).message}`);
-    }
-    replay = { replay: text, replaySource: choices.replay, conversation: conversation - 1 };
+    replay = { replay: readText(choices.replay, "the trace "), replaySource: choices.replay, conversation: conversation - 1 };
   } else {
     replay = { model: (await chooseModel(flags, true)).model };
   }

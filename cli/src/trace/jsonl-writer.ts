@@ -1,6 +1,8 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { JsonValue, TraceEvent, TraceSink } from "@autograms/runtime";
+import { CliError } from "../agent-loading/cli-error.js";
+import { fileProblem } from "../agent-loading/files.js";
 
 /**
  * A trace file: one JSON object per line, the runtime's TraceEvent plus `at`, the node's
@@ -13,8 +15,12 @@ export class JsonlTraceWriter {
 
   /** `sourceFile`: the agent source as `at` names it (see `sourceName`); `append` adds to the file instead of replacing it. */
   constructor(path: string, sourceFile: string, options: { append?: boolean } = {}) {
-    mkdirSync(dirname(path), { recursive: true });
-    this.fd = openSync(path, options.append ? "a" : "w");
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      this.fd = openSync(path, options.append ? "a" : "w");
+    } catch (err) {
+      throw new CliError(`cannot write the trace '${path}': ${fileProblem(err, "write")}`);
+    }
     this.file = sourceFile;
   }
 
