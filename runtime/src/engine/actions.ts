@@ -5,6 +5,7 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
 import { visitsOf } from "../memory/own.js";
+import { appendTurns } from "../memory/turns.js";
 import type { ToolCall, ToolChatMessage } from "../model/types.js";
 import { assignChanges, assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import { evaluateOrHandOver } from "./continuations.js";
@@ -159,7 +160,7 @@ function finishTurn(
   const frame = top(mem);
   const extra: Record<string, JsonValue> = state.pending !== null ? { _last_user_reply: state.pending } : {};
   const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
-  mem = withTop(mem, frameWith(frame, frame.vars, [...frame.turns, turn]));
+  mem = withTop(mem, frameWith(frame, frame.vars, appendTurns(frame.turns, [turn])));
   mem = assignOutput(mem, node, output, extra);
   if (!cn.chat) {
     const next = moved(state, mem, { kind: "route", node: node.name, output, interject: false }, null);

@@ -6,6 +6,7 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { MemoryBody } from "../memory/types.js";
 import { visitsOf } from "../memory/own.js";
+import { appendTurns } from "../memory/turns.js";
 import type { Decision, VariableChange } from "../trace/events.js";
 import { render } from "./actions.js";
 import { evaluateOrHandOver } from "./continuations.js";
@@ -169,7 +170,7 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, target: s
   }
   let back = caller;
   if (callee.scope === "global_function") {
-    back = frameWith(caller, { ...caller.vars, ...callee.vars }, callee.turns.length ? [...caller.turns, ...callee.turns] : caller.turns);
+    back = frameWith(caller, { ...caller.vars, ...callee.vars }, appendTurns(caller.turns, callee.turns));
     back.prompt = callee.prompt;
     back.userPrompt = callee.userPrompt;
   }
