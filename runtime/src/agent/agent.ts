@@ -120,6 +120,15 @@ export class Agent {
     return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish", delta };
   }
 
+  /**
+   * Checks memory as reply() does before a turn (what it is, its checksum, its agent, whether the
+   * graph still holds it, whether the conversation is over) without running one: a caller can
+   * refuse it before showing anything of it. Throws the AgentError reply() would.
+   */
+  checkMemory(memory: unknown): void {
+    this.open(memory);
+  }
+
   /** Runs a function to its return (the original's `apply_fn`); it may not reach a chat node. */
   async call(name: string, args: JsonValue[] = [], options: RunOptions = {}): Promise<JsonValue> {
     const info = Object.prototype.hasOwnProperty.call(this.graph.functions, name) ? this.graph.functions[name] : undefined;
