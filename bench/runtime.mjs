@@ -2,7 +2,9 @@
 //   1. a `while` loop of three statements run through agent.call (no model): time per iteration;
 //   2. a conversation, one chat node answering every turn with an instant model: time per turn
 //      around turn 300, each turn including a JSON round trip of the saved state; and the saved
-//      state's size against the bytes of the transcript it holds.
+//      state's size against the bytes of the transcript it holds;
+//   3. recursion: a function calling itself n deep through agent.call, time per call at depths
+//      1k, 10k and 100k (the depth limit raised): flat when a call and a return cost O(1).
 //
 //   npx tsc -b runtime && node bench/runtime.mjs [turns, default 300]
 import { Agent } from "../runtime/dist/index.js";
@@ -144,6 +146,29 @@ function storedBytes(saver) {
   return bytes;
 }
 
+// ---- 3. recursion ---------------------------------------------------------------------------
+
+const depthGraph = {
+  format: "autograms-graph", version: 1, agent: "Depth", start: "main", globals: {},
+  functions: { depth: { kind: "local_function", params: ["n"], entry: "depth" } },
+  nodes: [
+    { name: "main", action: "transition", transitions: ["quit"] },
+    { name: "depth", action: "transition", transitions: ["depth.*"] },
+    { name: "depth.a", action: "transition", boolean_condition: "n <= 0", transitions: ["return 0"] },
+    { name: "depth.b", action: "local_function", instruction: "depth(n - 1)", assign: "r", transitions: ["return r + 1"] },
+  ],
+};
+
+/** µs per call of depth(n), n calls deep, best of a few runs. */
+async function recursion(n) {
+  const agent = new Agent(depthGraph, { model: noModel, limits: { maxCallDepth: 200_000 } });
+  await agent.call("depth", [1000]);
+  return best(n >= 100_000 ? 2 : 5, n, async (count) => {
+    const value = await agent.call("depth", [count]);
+    if (value !== count) throw new Error(`depth(${count}) returned ${value}`);
+  });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const iterations = 20_000;
@@ -157,6 +182,11 @@ console.log(`  LangGraph.js   ${fmt(theirs.loop)}`);
 console.log(`conversation, turn ${TURNS} incl. JSON round trip of the state (ms per turn, median of ${WINDOW}; target <= 2)`);
 console.log(`  autograms-ts   ${fmt(ours.chat.msPerTurn, 3)}`);
 console.log(`  LangGraph.js   ${fmt(theirs.chat.msPerTurn, 3)}`);
+const depths = [1_000, 10_000, 100_000];
+const perCall = [];
+for (const n of depths) perCall.push(await recursion(n));
+console.log(`recursion through agent.call (µs per call at depth ${depths.map((n) => `${n / 1000}k`).join(" / ")}; flat = O(1) per call)`);
+console.log(`  autograms-ts   ${perCall.map((x) => fmt(x)).join(" / ")}`);
 console.log(`saved state after ${TURNS} turns / transcript bytes (target <= 2.5)`);
 console.log(`  autograms-ts   ${fmt(ours.chat.ratio, 2)}  (${ours.chat.size} / ${ours.chat.transcript} bytes)`);
 console.log(`  LangGraph.js   ${fmt(theirs.chat.ratio, 2)}  (${theirs.chat.size} / ${theirs.chat.transcript} bytes, MemorySaver)`);

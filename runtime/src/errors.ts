@@ -20,6 +20,7 @@ export type AgentErrorCode =
   | "return_outside_function"
   | "chat_in_call"
   | "step_limit"
+  | "recursion_limit"
   | "tool_limit";
 
 export interface AgentErrorInit {

@@ -5,15 +5,16 @@ import { compileProgram } from "../../runtime/src/engine/program.js";
 import { step } from "../../runtime/src/engine/step.js";
 import type { RunState, StepResult } from "../../runtime/src/engine/state.js";
 import { freshMemory } from "../../runtime/src/memory/seal.js";
+import { toRunMemory } from "../../runtime/src/engine/stack.js";
 import { deepFreeze, fixture } from "./helpers.js";
 
 describe("the pure step", () => {
   const g = fixture("tutor");
   expect(validateGraph(g).valid).toBe(true);
-  const program = compileProgram(g, { config: defaultConfig, limits: {}, maxSteps: 1e6, toolNames: [] });
+  const program = compileProgram(g, { config: defaultConfig, limits: {}, maxSteps: 1e6, maxCallDepth: 100, toolNames: [] });
   const env = { program, tracing: true };
   const start = (): RunState => ({
-    mem: freshMemory(program), phase: { kind: "enter", node: program.start }, pending: "", mode: "reply", steps: 0, decisions: [],
+    mem: toRunMemory(freshMemory(program)), phase: { kind: "enter", node: program.start }, pending: "", mode: "reply", steps: 0, decisions: [],
   });
 
   /** Runs steps, answering effects from a fixed script, until the turn's reply. */

@@ -6,6 +6,7 @@ import { defaultConfig } from "../../runtime/src/agent/config.js";
 import { compileProgram } from "../../runtime/src/engine/program.js";
 import { step } from "../../runtime/src/engine/step.js";
 import { freshMemory } from "../../runtime/src/memory/seal.js";
+import { toRunMemory } from "../../runtime/src/engine/stack.js";
 import { TestModel, graph, n } from "./helpers.js";
 
 const tools = { lookup: { module: "./tools.js", export: "lookup" } };
@@ -16,9 +17,9 @@ function firstStep(code: string) {
     n({ name: "init", action: "code", instruction: 'let xs = [1, 2]; let o = { ["look" + "up"]: 3 }', transitions: ["c"] }),
     n({ name: "c", action: "code", instruction: code }),
   ], { tools });
-  const program = compileProgram(g, { config: defaultConfig, limits: undefined, maxSteps: 100, toolNames: ["lookup"], toolDefinitions: {} });
+  const program = compileProgram(g, { config: defaultConfig, limits: undefined, maxSteps: 100, maxCallDepth: 100, toolNames: ["lookup"], toolDefinitions: {} });
   const env = { program, tracing: false };
-  let r = step(env, { mem: freshMemory(program), phase: { kind: "enter", node: "init" }, pending: null, mode: "reply", steps: 0, decisions: [] }, { kind: "continue" });
+  let r = step(env, { mem: toRunMemory(freshMemory(program)), phase: { kind: "enter", node: "init" }, pending: null, mode: "reply", steps: 0, decisions: [] }, { kind: "continue" });
   r = step(env, r.state, { kind: "continue" });
   return step(env, r.state, { kind: "continue" });
 }

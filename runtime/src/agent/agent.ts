@@ -13,6 +13,7 @@ import { AgentError } from "../errors.js";
 import type { Env } from "../engine/env.js";
 import { compileProgram, type Program } from "../engine/program.js";
 import { top, writeVars } from "../engine/scope.js";
+import { toMemoryBody, toRunMemory } from "../engine/stack.js";
 import type { RunState } from "../engine/state.js";
 import { freshMemory, openMemory, sealMemory } from "../memory/seal.js";
 import type { Frame, Memory } from "../memory/types.js";
@@ -36,8 +37,11 @@ export interface AgentOptions {
    * the runtime itself (`tryTool`, `buildReactPrompt`, `parseLatestPluginCall`) need no entry.
    */
   tools?: Record<string, Tool>;
-  /** Sandbox limits for each evaluation, and `maxSteps`: node steps allowed in one reply() or call(). */
-  limits?: Partial<SandboxLimits> & { maxSteps?: number };
+  /**
+   * Sandbox limits for each evaluation; `maxSteps`: node steps allowed in one reply() or call()
+   * (default 10,000,000); `maxCallDepth`: function calls on the stack at once (default 10,000).
+   */
+  limits?: Partial<SandboxLimits> & { maxSteps?: number; maxCallDepth?: number };
   config?: Partial<AgentConfig>;
 }
 
@@ -62,6 +66,7 @@ export interface ReplyResult {
 }
 
 const DEFAULT_MAX_STEPS = 10_000_000;
+const DEFAULT_MAX_CALL_DEPTH = 10_000;
 
 export class Agent {
   readonly graph: Graph;
@@ -96,9 +101,9 @@ export class Agent {
       if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
     }
     this.tools = tools;
-    const { maxSteps, ...limits } = options.limits ?? {};
+    const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
-      config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+      config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
       toolNames: Object.keys(this.tools), toolDefinitions,
     });
   }
@@ -108,15 +113,15 @@ export class Agent {
     if (typeof userText !== "string") throw new AgentError("bad_input", `reply() takes the user's message as a string, got ${typeof userText}`);
     let state: RunState;
     if (memory === undefined || memory === null) {
-      const mem = writeVars(freshMemory(this.program), { _last_user_reply: userText });
+      const mem = writeVars(toRunMemory(freshMemory(this.program)), { _last_user_reply: userText });
       state = { mem, phase: { kind: "enter", node: this.program.start }, pending: userText, mode: "reply", steps: 0, decisions: [] };
     } else {
-      const mem = this.open(memory);
+      const mem = toRunMemory(this.open(memory));
       state = { mem, phase: { kind: "waiting", node: top(mem).node }, pending: null, mode: "reply", steps: 0, decisions: [] };
     }
     const input = memory === undefined || memory === null ? { kind: "continue" as const } : { kind: "user" as const, text: userText };
     const { state: end, effect } = await drive(this.performer(options), state, input);
-    const sealed = sealMemory({ ...end.mem, turn: end.mem.turn + 1 });
+    const sealed = sealMemory({ ...toMemoryBody(end.mem), turn: end.mem.turn + 1 });
     const delta = memoryDelta(memory === undefined || memory === null ? null : (memory as Memory), sealed);
     return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish" || end.mem.done, delta };
   }
@@ -151,7 +156,7 @@ export class Agent {
       userPrompt: info.kind === "local_function" ? this.config.defaultUserPrompt : base.userPrompt,
     };
     const state: RunState = {
-      mem: { ...mem, stack: [base, frame] }, phase: { kind: "enter", node: info.entry }, pending: null, mode: "call", steps: 0, decisions: [],
+      mem: toRunMemory({ ...mem, stack: [base, frame] }), phase: { kind: "enter", node: info.entry }, pending: null, mode: "call", steps: 0, decisions: [],
     };
     const { effect } = await drive(this.performer(options), state, { kind: "continue" });
     return effect.kind === "finish" ? effect.value : null;
@@ -170,8 +175,9 @@ export class Agent {
   private open(memory: unknown): ReturnType<typeof openMemory> {
     const mem = openMemory(this.program, memory);
     if (mem.done) throw new AgentError("conversation_over", "this conversation has ended (it reached 'quit'); start a new one without memory");
-    const at = this.program.nodes.get(top(mem).node);
-    if (!at?.chat) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${top(mem).node}'`);
+    const waiting = mem.stack[mem.stack.length - 1]!.node;
+    const at = this.program.nodes.get(waiting);
+    if (!at?.chat) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${waiting}'`);
     return mem;
   }
 

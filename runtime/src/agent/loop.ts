@@ -11,6 +11,7 @@ import type { AgentConfig } from "./config.js";
 import { fail, type Env } from "../engine/env.js";
 import { sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
+import { toFrames } from "../engine/stack.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
@@ -132,7 +133,7 @@ function checkedCompletion(c: ToolCompletion): ToolCompletion {
 }
 
 async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
-  if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: state.mem.stack });
+  if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: toFrames(state.mem.stack) });
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import type { GraphNode, JsonValue, Loc } from "../graph/types.js";
 import type { Frame, Scope } from "../memory/types.js";
-import { visibleFrom, visibleVars } from "../engine/scope.js";
+import { visibleVars } from "../engine/scope.js";
+import { fromFrames, visibleCells } from "../engine/stack.js";
 import { evaluate } from "../sandbox/index.js";
 
 export interface DebugFrame {
@@ -36,10 +37,8 @@ export function framesOf(stack: readonly Frame[], current: string, nodes: Readon
 
 /** The scopes frame `index` (0 innermost) sees, its own first, then its callers' while visible. */
 export function scopesOf(stack: readonly Frame[], index: number): DebugScope[] {
-  const upTo = stack.slice(0, stack.length - index);
-  const scopes: DebugScope[] = [];
-  for (let i = upTo.length - 1; i >= visibleFrom(upTo); i--) scopes.push(scopeOf(upTo[i]!));
-  return scopes;
+  const upTo = fromFrames(stack.slice(0, stack.length - index));
+  return visibleCells(upTo).reverse().map((cell) => scopeOf(cell.frame));
 }
 
 /** One memory frame as a scope: its name and its own variables. */
@@ -59,7 +58,7 @@ function ordered(vars: Record<string, JsonValue>): Record<string, JsonValue> {
  * agent source. Throws the sandbox's error for what it cannot evaluate.
  */
 export function evaluateIn(stack: readonly Frame[], index: number, expression: string): JsonValue {
-  const upTo = stack.slice(0, stack.length - index);
+  const upTo = fromFrames(stack.slice(0, stack.length - index));
   const code = expression.replace(/\bthis\s*\.\s*/g, "");
   return (evaluate(code, structuredClone(visibleVars(upTo))).value ?? null) as JsonValue;
 }

@@ -3,7 +3,8 @@
  * Chat and thought nodes consume the waiting user message; a chat node ends the turn.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
-import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import type { Frame, Turn } from "../memory/types.js";
+import { fromFrames, toFrames, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";
 import type { ToolCall, ToolChatMessage } from "../model/types.js";
@@ -54,7 +55,7 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
 }
 
 /** Only nodes some transition or call consults have their visits counted. */
-function countVisit(env: Env, mem: MemoryBody, name: string): MemoryBody {
+function countVisit(env: Env, mem: RunMemory, name: string): RunMemory {
   if (!env.program.tracked.has(name)) return mem;
   return memoryWith(mem, mem.stack, { ...mem.visits, [name]: visitsOf(mem.visits, name) + 1 });
 }
@@ -126,7 +127,7 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
   const retained = !cn.chat || !state.pending;
   const modelInstruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
   const value = node.action === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
-  const ev = (mem: MemoryBody, changes: ReturnType<typeof changesOf>) =>
+  const ev = (mem: RunMemory, changes: ReturnType<typeof changesOf>) =>
     event(env, mem, node, {
       kind: "generate", purpose: cn.chat ? "chat" : "thought", messages: phase.messages, raw, output: value,
       ...(suffix ? { suffix } : {}), ...(phase.tools ? { toolAnswers: toolAnswersOf(phase.tools.messages) } : {}),
@@ -149,7 +150,7 @@ function exact(env: Env, state: RunState, cn: CompiledNode): StepResult {
 /** Appends the node's turn, consumes the user's message, assigns the output; a chat ends the turn. */
 function finishTurn(
   env: Env, state: RunState, cn: CompiledNode, agent: string, output: JsonValue, instruction: string | undefined,
-  ev: (mem: MemoryBody, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>,
+  ev: (mem: RunMemory, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>,
 ): StepResult {
   const node = cn.node;
   const turn: Turn = { node: node.name, kind: cn.chat ? "chat" : "thought", agent };
@@ -167,10 +168,11 @@ function finishTurn(
     return result(next, ev(mem, changes));
   }
   // The conversation moved on: no function may give an older message back to its caller now.
-  const stack = mem.stack.map(withoutCarried);
-  const last = stack[stack.length - 1]!;
-  stack[stack.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
-  mem = memoryWith(mem, stack);
+  // (A turn's end costs the stack's depth anyway: the memory is saved.)
+  const frames = toFrames(mem.stack).map(withoutCarried);
+  const last = frames[frames.length - 1]!;
+  frames[frames.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
+  mem = memoryWith(mem, fromFrames(frames));
   // A reply after which only `quit` can come: the loop takes that step at once (see `drive`).
   const phase: Phase = cn.endsConversation && state.mode === "reply" ? { kind: "route", node: node.name, output, interject: false } : { kind: "waiting", node: node.name };
   const next = moved(state, mem, phase, null);

@@ -5,12 +5,13 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { argumentCountProblem } from "../graph/arguments.js";
-import type { Frame, MemoryBody } from "../memory/types.js";
+import type { Frame } from "../memory/types.js";
+import { push, withTopFrame, type RunMemory } from "./stack.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
 import { returnFrom, take } from "./route.js";
-import { frameWith, memoryWith, top, visibleFrom, visibleVars } from "./scope.js";
+import { frameWith, memoryWith, top, visibleVars } from "./scope.js";
 import type { Continuation, RunState, StepResult } from "./state.js";
 
 export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
@@ -47,13 +48,12 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
  * visible variable; with one visible frame that map becomes the frame's variables as it is,
  * otherwise only the values that differ from what was visible are written (to the top frame).
  */
-function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>, output?: { node: GraphNode; value: JsonValue }): { mem: MemoryBody; written: Record<string, JsonValue> | null } {
+function absorb(env: Env, mem: RunMemory, out: Record<string, JsonValue>, output?: { node: GraphNode; value: JsonValue }): { mem: RunMemory; written: Record<string, JsonValue> | null } {
   const stack = mem.stack;
   const frame = top(mem);
-  const last = stack.length - 1;
   let vars: Record<string, JsonValue>;
   let written: Record<string, JsonValue> | null = null;
-  if (visibleFrom(stack) === last) {
+  if (stack.base === null) {
     vars = out === frame.vars ? { ...out } : out;
     if (env.tracing) written = differing(frame.vars, out);
   } else {
@@ -62,9 +62,7 @@ function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>, outpu
     vars = { ...frame.vars, ...written };
   }
   if (output) withOutput(vars, output.node, output.value);
-  const s = stack.slice();
-  s[last] = frameWith(frame, vars);
-  return { mem: memoryWith(mem, s), written };
+  return { mem: memoryWith(mem, withTopFrame(stack, frameWith(frame, vars))), written };
 }
 
 function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
@@ -84,6 +82,10 @@ function enterFunction(env: Env, state: RunState, callNode: string, args: JsonVa
   info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : structuredClone(info.defaults?.[p] ?? null)));
   const caller = top(state.mem);
   const config = env.program.config;
+  if (state.mem.stack.height > env.program.maxCallDepth) {
+    throw fail(env, cn.node, "recursion_limit",
+      `calling '${name}' would run ${env.program.maxCallDepth + 1} function calls deep, past the limit of ${env.program.maxCallDepth} (runaway recursion? raise limits.maxCallDepth if it is meant)`);
+  }
   const local = info.kind === "local_function";
   const callee: Frame = {
     scope: info.kind, function: name, node: "", id: "", vars, turns: [],
@@ -91,8 +93,7 @@ function enterFunction(env: Env, state: RunState, callNode: string, args: JsonVa
     userPrompt: local ? config.defaultUserPrompt : caller.userPrompt,
   };
   if (state.pending !== null && info.kind !== "global_function") callee.carried = state.pending;
-  const stack = state.mem.stack.slice(0, -1);
-  stack.push(frameWith(caller, caller.vars, caller.turns, callNode, cn.id), callee);
+  const stack = push(withTopFrame(state.mem.stack, frameWith(caller, caller.vars, caller.turns, callNode, cn.id)), callee);
   const mem = memoryWith(state.mem, stack);
   const next = moved(state, mem, { kind: "enter", node: info.entry });
   return result(next, env.tracing ? event(env, mem, cn.node, { kind: "call", function: name, args }, changes) : null);

@@ -3,7 +3,7 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { AgentError, type AgentErrorCode } from "../errors.js";
-import type { MemoryBody } from "../memory/types.js";
+import { toFrames, type RunMemory } from "./stack.js";
 import { setOwn } from "../memory/own.js";
 import type { Decision, TraceEvent, VariableChange } from "../trace/events.js";
 import type { CompiledNode, Program } from "./program.js";
@@ -29,16 +29,16 @@ export function fail(env: Env, node: GraphNode, code: AgentErrorCode, detail: st
 type Distribute<T> = T extends unknown ? Omit<T, "node" | "loc" | "action" | "stack" | "changes"> : never;
 export type EventBody = Distribute<TraceEvent>;
 
-export function event(env: Env, mem: MemoryBody, node: GraphNode, body: EventBody, changes: VariableChange[] = []): TraceEvent | null {
+export function event(env: Env, mem: RunMemory, node: GraphNode, body: EventBody, changes: VariableChange[] = []): TraceEvent | null {
   if (!env.tracing) return null;
   return {
     node: node.name, loc: node.loc ?? null, action: node.action,
-    stack: mem.stack.map((f) => f.function ?? "main"), changes, ...body,
+    stack: toFrames(mem.stack).map((f) => f.function ?? "main"), changes, ...body,
   } as TraceEvent;
 }
 
 /** What a write of `values` changes, as seen from the top frame before it. */
-export function changesOf(env: Env, mem: MemoryBody, values: Record<string, JsonValue>): VariableChange[] {
+export function changesOf(env: Env, mem: RunMemory, values: Record<string, JsonValue>): VariableChange[] {
   if (!env.tracing) return [];
   const out: VariableChange[] = [];
   for (const [name, after] of Object.entries(values)) {
@@ -51,7 +51,7 @@ export function changesOf(env: Env, mem: MemoryBody, values: Record<string, Json
 }
 
 /** What assigning a node's output changes (nothing without `assign`). */
-export function assignChanges(env: Env, mem: MemoryBody, node: GraphNode, output: JsonValue): VariableChange[] {
+export function assignChanges(env: Env, mem: RunMemory, node: GraphNode, output: JsonValue): VariableChange[] {
   return node.assign ? changesOf(env, mem, { [node.assign]: output }) : [];
 }
 
@@ -59,7 +59,7 @@ export function assignChanges(env: Env, mem: MemoryBody, node: GraphNode, output
  * A node's output goes to `_last_variable_output` (and `assign`), together with `_last_state`
  * and whatever else the node wrote, in one write to the top frame.
  */
-export function assignOutput(mem: MemoryBody, node: GraphNode, output: JsonValue, extra?: Record<string, JsonValue>): MemoryBody {
+export function assignOutput(mem: RunMemory, node: GraphNode, output: JsonValue, extra?: Record<string, JsonValue>): RunMemory {
   const frame = top(mem);
   return withTop(mem, frameWith(frame, withOutput({ ...frame.vars, ...extra }, node, output)));
 }
@@ -80,6 +80,6 @@ const NO_DECISIONS: Decision[] = [];
 Object.freeze(NO_DECISIONS);
 
 /** The state after a step, in one shape (see `memoryWith`). */
-export function moved(state: RunState, mem: MemoryBody, phase: Phase, pending = state.pending, decisions: Decision[] = state.decisions, steps = state.steps): RunState {
+export function moved(state: RunState, mem: RunMemory, phase: Phase, pending = state.pending, decisions: Decision[] = state.decisions, steps = state.steps): RunState {
   return { mem, phase, pending, mode: state.mode, steps, decisions: decisions.length ? decisions : NO_DECISIONS };
 }

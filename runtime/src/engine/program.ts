@@ -42,6 +42,8 @@ export interface Program {
   /** Sandbox limits; undefined for the sandbox's defaults. */
   limits: Partial<SandboxLimits> | undefined;
   maxSteps: number;
+  /** Function calls allowed on the stack at once (a guard against runaway recursion). */
+  maxCallDepth: number;
   /**
    * The nodes whose visits anything consults: members of `X.1`, `X.2`, … series and the states
    * named by state-history fields and `required_revisit`. Only these are counted.
@@ -92,6 +94,7 @@ export interface ProgramOptions {
   config: AgentConfig;
   limits: Partial<SandboxLimits> | undefined;
   maxSteps: number;
+  maxCallDepth: number;
   toolNames: string[];
   /** Descriptions of the tools that have one (made with `defineTool`), by graph name. */
   toolDefinitions: Readonly<Record<string, ToolDefinition>>;
@@ -204,7 +207,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   return {
     graph, file, hash: graphIdentity(graph), nodes, start, tracked,
     interjections: [...nodes.values()].filter((c) => c.node.condition_interjection !== undefined),
-    config: options.config, limits: options.limits, maxSteps: options.maxSteps,
+    config: options.config, limits: options.limits, maxSteps: options.maxSteps, maxCallDepth: options.maxCallDepth,
     usesTool(code) {
       if (!toolNames.size) return false;
       let uses = toolUse.get(code);

@@ -4,7 +4,7 @@
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
-import type { MemoryBody } from "../memory/types.js";
+import { withTopFrame, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";
 import type { Decision, VariableChange } from "../trace/events.js";
@@ -89,7 +89,7 @@ export function goto(env: Env, state: RunState, from: string, target: string, ou
     return result(next, env.tracing ? event(env, mem, node, { kind: "quit", decisions: state.decisions }) : null, { kind: "finish", value: null });
   }
   if (to === "return" || to.startsWith("return ")) {
-    if (state.mem.stack.length < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
+    if (state.mem.stack.height < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
     const expr = to.slice("return".length).trim();
     if (!expr) return returnFrom(env, state, node, target, output);
     return evaluateOrHandOver(env, state, node, expr, { kind: "return", node: from, target }, "return expression");
@@ -161,10 +161,11 @@ function byHistory(env: Env, visits: Record<string, number>, candidates: string[
  */
 export function returnFrom(env: Env, state: RunState, from: GraphNode, target: string, value: JsonValue): StepResult {
   const stack = state.mem.stack;
-  const callee = stack[stack.length - 1]!;
-  const caller = stack[stack.length - 2]!;
+  const callee = stack.frame;
+  const below = stack.below!;
+  const caller = below.frame;
   const fn = callee.function ?? "main";
-  if (state.mode === "call" && stack.length === 2) {
+  if (state.mode === "call" && stack.height === 2) {
     const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: "", decisions: state.decisions }) : null;
     return result(moved(state, state.mem, { kind: "finished", value }, state.pending, []), ev, { kind: "finish", value });
   }
@@ -176,15 +177,15 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, target: s
   }
   const pending = state.pending === null && callee.carried !== undefined ? callee.carried : state.pending;
   const callNode = nodeOf(env, caller.node).node;
-  const mem = assignOutput(memoryWith(state.mem, [...stack.slice(0, -2), back]), callNode, value);
+  const mem = assignOutput(memoryWith(state.mem, withTopFrame(below, back)), callNode, value);
   const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions }, returnChanges(env, state.mem, callNode, value)) : null;
   const next = moved(state, mem, { kind: "route", node: caller.node, output: value, interject: false }, pending, []);
   return result(next, ev);
 }
 
 /** What a return writes in the caller's scope: a global function's variables, then the calling node's `assign`. */
-function returnChanges(env: Env, mem: MemoryBody, callNode: GraphNode, value: JsonValue): VariableChange[] {
+function returnChanges(env: Env, mem: RunMemory, callNode: GraphNode, value: JsonValue): VariableChange[] {
   const callee = top(mem);
-  const caller = memoryWith(mem, mem.stack.slice(0, -1));
+  const caller = memoryWith(mem, mem.stack.below!);
   return changesOf(env, caller, { ...(callee.scope === "global_function" ? callee.vars : {}), ...(callNode.assign ? { [callNode.assign]: value } : {}) });
 }

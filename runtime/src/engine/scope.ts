@@ -4,51 +4,33 @@
  * the original, a frame higher up (the callee) wins over the frames below it (its callers).
  */
 import type { JsonValue } from "../graph/types.js";
-import type { Frame, MemoryBody, Turn } from "../memory/types.js";
-import { hasOwn, mergeVars } from "../memory/own.js";
+import type { Frame, Turn } from "../memory/types.js";
+import { hasOwn } from "../memory/own.js";
+import { visibleCells, visibleVars, withTopFrame, type RunMemory, type Stack } from "./stack.js";
 
-/** Index of the lowest frame the top frame can see. */
-export function visibleFrom(stack: readonly Frame[]): number {
-  let i = stack.length - 1;
-  while (i > 0 && stack[i]!.scope !== "local_function") i--;
-  return i;
+export function top(mem: RunMemory): Frame {
+  return mem.stack.frame;
 }
 
-export function top(mem: MemoryBody): Frame {
-  return mem.stack[mem.stack.length - 1]!;
-}
+export { visibleVars };
 
-/** The variables the top frame sees, callee over caller. Not a copy when only one frame is visible. */
-export function visibleVars(stack: readonly Frame[]): Record<string, JsonValue> {
-  const from = visibleFrom(stack);
-  const last = stack.length - 1;
-  if (from === last) return stack[last]!.vars;
-  return mergeVars(stack.slice(from).map((f) => f.vars));
-}
-
-export function lookupVar(stack: readonly Frame[], name: string): JsonValue | undefined {
-  const from = visibleFrom(stack);
-  for (let i = stack.length - 1; i >= from; i--) {
-    const vars = stack[i]!.vars;
-    if (hasOwn(vars, name)) return vars[name];
-  }
-  return undefined;
+export function lookupVar(stack: Stack, name: string): JsonValue | undefined {
+  const vars = stack.frame.vars;
+  if (hasOwn(vars, name)) return vars[name];
+  const seen = stack.seen;
+  return seen !== null && hasOwn(seen, name) ? seen[name] : undefined;
 }
 
 /** The conversation the top frame sees, oldest first. */
-export function visibleTurns(stack: readonly Frame[]): Turn[] {
-  const from = visibleFrom(stack);
-  const last = stack.length - 1;
-  if (from === last) return stack[last]!.turns;
-  const turns: Turn[] = [];
-  for (let i = from; i <= last; i++) turns.push(...stack[i]!.turns);
-  return turns;
+export function visibleTurns(stack: Stack): Turn[] {
+  if (stack.base === null) return stack.frame.turns;
+  return visibleCells(stack).flatMap((cell) => cell.frame.turns);
 }
 
 // The step makes a new memory object on every node; these keep one shape per kind of object
 // (cheaper than spreading, which the hot loop would otherwise do several times per node).
 
-export function memoryWith(mem: MemoryBody, stack: Frame[], visits = mem.visits, done = mem.done): MemoryBody {
+export function memoryWith(mem: RunMemory, stack: Stack, visits = mem.visits, done = mem.done): RunMemory {
   return { format: mem.format, version: mem.version, graph: mem.graph, turn: mem.turn, done, stack, visits };
 }
 
@@ -59,14 +41,12 @@ export function frameWith(frame: Frame, vars: Record<string, JsonValue>, turns =
   return f;
 }
 
-export function withTop(mem: MemoryBody, frame: Frame): MemoryBody {
-  const stack = mem.stack.slice();
-  stack[stack.length - 1] = frame;
-  return memoryWith(mem, stack);
+export function withTop(mem: RunMemory, frame: Frame): RunMemory {
+  return memoryWith(mem, withTopFrame(mem.stack, frame));
 }
 
 /** Writes go to the top frame only; what a caller holds is never changed by a callee's write. */
-export function writeVars(mem: MemoryBody, values: Record<string, JsonValue>): MemoryBody {
+export function writeVars(mem: RunMemory, values: Record<string, JsonValue>): RunMemory {
   const frame = top(mem);
   return withTop(mem, frameWith(frame, { ...frame.vars, ...values }));
 }

@@ -5,11 +5,11 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose, ToolCall, ToolChatMessage, ToolCompletion, ToolDefinition } from "../model/types.js";
-import type { MemoryBody } from "../memory/types.js";
+import type { RunMemory } from "./stack.js";
 import type { Decision, TraceEvent } from "../trace/events.js";
 
 export interface RunState {
-  mem: MemoryBody;
+  mem: RunMemory;
   phase: Phase;
   /** The user's message until a chat or thought node consumes it. */
   pending: string | null;
