@@ -17,6 +17,7 @@ export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS 
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
 export { argumentCountProblem } from "./graph/arguments.js";
+export { codeFields } from "./graph/code-fields.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.

@@ -13,7 +13,8 @@ describe("the diagnostics catalogue", () => {
       if (!existsSync(file)) continue;
       for (const m of readFileSync(file, "utf8").matchAll(/ - (?:error|warning) ([a-z_]+):/g)) reported.add(m[1]!);
     }
-    const errors = Object.entries(DIAGNOSTICS).filter(([code, d]) => d.severity === "error" && code !== "internal_error").map(([code]) => code);
+    // The importer's csv_* codes: test/graph-formats/spreadsheet-import.test.ts reports each.
+    const errors = Object.entries(DIAGNOSTICS).filter(([code, d]) => d.severity === "error" && code !== "internal_error" && !code.startsWith("csv_")).map(([code]) => code);
     expect(errors.filter((code) => !reported.has(code))).toEqual([]);
     expect([...reported].filter((code) => !(code in DIAGNOSTICS))).toEqual([]);
   });

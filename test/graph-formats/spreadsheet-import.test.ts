@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { importSpreadsheet, type SpreadsheetDiagnostic } from "@autograms/compiler";
-import { validateGraph, type GraphNode } from "@autograms/runtime";
+import { Agent, validateGraph, type GraphNode } from "@autograms/runtime";
 
 const sheet = (name: string) => readFileSync(join(import.meta.dirname, "spreadsheets", `${name}.csv`), "utf8");
 const SHEETS = ["simple_example", "recruiter", "fraction_visits", "merge_sort_fn"];
@@ -37,6 +37,8 @@ describe("importSpreadsheet: sheets shaped like the original's examples", () => 
       transition_choices: ["yes", "no"],
       user_instruction_transitions: ["say you would like to hear about AI", "say you would rather talk about something else"],
       notes: "The agent greets the user.",
+      // The row, so a run-time error names simple_example.csv:2.
+      loc: { line: 2, column: 1, endLine: 2, endColumn: 1 },
     });
     expect(node("continue_conversation").transitions).toEqual(["continue_conversation"]);
   });
@@ -76,12 +78,13 @@ describe("importSpreadsheet: sheets shaped like the original's examples", () => 
   it("merge_sort_fn: pandas' index column is skipped, python_function becomes code, $var in code is kept with a warning", () => {
     const { graph, node, diagnostics } = imported("merge_sort_fn");
     expect(graph.functions).toEqual({ merge_sort: { kind: "local_function", params: ["arr"], entry: "merge_sort" } });
-    expect(node("get_list")).toMatchObject({ action: "code", assign: "numbers", instruction: "json.loads($_last_user_reply)" });
-    expect(node("split.b")).toMatchObject({ action: "code", assign: "mid", instruction: "len(arr) // 2" });
-    expect(node("split.a")).toMatchObject({ instruction: "arr", boolean_condition: "len(arr) <= 1", transitions: ["return arr"] });
+    // The original's Python, translated: json.loads, and $x (the original pasted the text in).
+    expect(node("get_list")).toMatchObject({ action: "code", assign: "numbers", instruction: 'JSON.parse((typeof _last_user_reply === "string" ? JSON.parse(_last_user_reply) : _last_user_reply))' });
+    expect(node("split.b")).toMatchObject({ action: "code", assign: "mid", instruction: "Math.floor(arr.length / 2)" });
+    expect(node("split.a")).toMatchObject({ instruction: "arr", boolean_condition: "arr.length <= 1", transitions: ["return arr"] });
     expect(brief(diagnostics)).toEqual([{
       code: "csv_code_variable", severity: "warning", row: 3, sheetColumn: "E",
-      message: "row 3, column E: '$_last_user_reply' in code: the original spliced the variable's text into the code; here code sees variables as values, so write '_last_user_reply' (and parse it if it holds code, e.g. JSON.parse(_last_user_reply))",
+      message: `row 3, column E: '$_last_user_reply' in code: the original pasted the variable's text into the code; here it becomes the variable's value, parsed as JSON when it is text ((typeof _last_user_reply === "string" ? JSON.parse(_last_user_reply) : _last_user_reply))`,
     }]);
     expect(diagnostics[0]).toMatchObject({ file: "merge_sort_fn.csv", line: 3, column: 36 });
   });
@@ -91,7 +94,8 @@ describe("importSpreadsheet: instructions", () => {
   const one = (action: string, instruction: string) => {
     const csv = `name,action,transitions,instruction\nn,${action},quit,"${instruction.replace(/"/g, '""')}"\n`;
     const result = importSpreadsheet(csv);
-    return { node: result.graph?.nodes[0], diagnostics: brief(result.diagnostics) };
+    const { loc: _loc, ...node } = result.graph?.nodes[0] ?? {};
+    return { node: result.graph ? node : undefined, diagnostics: brief(result.diagnostics) };
   };
 
   it("takes only an identifier before '=' as an assignment; the rest stays text, with a warning", () => {
@@ -225,5 +229,64 @@ describe("importSpreadsheet: bad sheets give diagnostics with row and column", (
       const result = importSpreadsheet(text);
       expect(result.graph !== null || result.diagnostics.length > 0).toBe(true);
     }));
+  });
+});
+
+describe("importSpreadsheet: code", () => {
+  const sheet = (rows: string) => importSpreadsheet(`name,action,transitions,instruction,boolean_condition\n${rows}`, { fileName: "calc.csv" });
+
+  it("translates the original's Python: len, append, slices, True/None, and/or/not, in, //, str/int, math, json", () => {
+    const { graph, diagnostics } = sheet([
+      "a,python_function,b,n = len(xs) // 2,",
+      "b,python_function,c,\"list.append(xs, str(n))\",",
+      "c,python_function,d.*,\"ys = xs[1:] + xs[:-1]\",",
+      "d.a,transition,quit,,n > 0 and not done or x is None",
+      "d.b,python_function,quit,\"ok = 'a' in ys and math.sqrt(int(s)) == True\",",
+    ].join("\n"));
+    expect(diagnostics).toEqual([]);
+    const node = (n: string) => graph!.nodes.find((x) => x.name === n)!;
+    expect(node("a")).toMatchObject({ assign: "n", instruction: "Math.floor(xs.length / 2)" });
+    expect(node("b")).toMatchObject({ instruction: "xs.push(String(n))" });
+    expect(node("c")).toMatchObject({ assign: "ys", instruction: "xs.slice(1) + xs.slice(0, -1)" });
+    expect(node("d.a")).toMatchObject({ boolean_condition: "((n > 0) && (!done)) || (x === null)" });
+    expect(node("d.b")).toMatchObject({ assign: "ok", instruction: 'ys.includes("a") && (Math.sqrt(Math.trunc(Number(s))) == true)' });
+  });
+
+  it("reports Python without a translation, and code the evaluator refuses, at the row and column", () => {
+    const result = sheet([
+      "a,python_function,b,\"total = sum(range(n))\",",
+      "b,transition,quit,,n >> > 1",
+      "c,python_function,quit,[x * 2 for x in xs],",
+    ].join("\n"));
+    expect(result.graph).toBeNull();
+    expect(brief(result.diagnostics)).toEqual([
+      { code: "csv_invalid_code", severity: "error", row: 2, sheetColumn: "D", message: "row 2, column D: Python's range() has no translation (at character 5 of 'sum(range(n))'); write the evaluator's code instead (docs/spreadsheets.md)" },
+      { code: "csv_invalid_code", severity: "error", row: 4, sheetColumn: "D", message: "row 4, column D: a list comprehension has no translation (at character 8 of '[x * 2 for x in xs]'); write the evaluator's code instead (docs/spreadsheets.md)" },
+    ]);
+    // Once the Python is fixed, the condition the evaluator cannot parse is the error left.
+    const refused = sheet("a,python_function,b,total = 0,\nb,transition,quit,,n >> > 1");
+    expect(brief(refused.diagnostics)).toEqual([
+      { code: "csv_invalid_code", severity: "error", row: 3, sheetColumn: "E", message: "row 3, column E: the boolean_condition is not code the evaluator runs: unexpected '>' (at 1:6 of 'n >> > 1')" },
+    ]);
+  });
+
+  it("keeps a sheet in the evaluator's language as written (code rows, or an assign column)", () => {
+    const csv = "name,action,transitions,instruction,assign,boolean_condition\na,code,b,count = count + 1,,\nb,code,c.*,len(xs),n,\nc.a,transition,quit,,,k in obj\nc.b,transition,quit,,,\n";
+    const { graph, diagnostics } = importSpreadsheet(csv);
+    expect(diagnostics).toEqual([]);
+    expect(graph!.nodes.map(({ loc: _loc, ...n }) => n)).toEqual([
+      { name: "a", action: "code", instruction: "count = count + 1", transitions: ["b"] },
+      { name: "b", action: "code", assign: "n", instruction: "len(xs)", transitions: ["c.*"] },
+      { name: "c.a", action: "transition", transitions: ["quit"], boolean_condition: "k in obj" },
+      { name: "c.b", action: "transition", transitions: ["quit"] },
+    ]);
+  });
+
+  it("gives every node its row, so a run-time error names sheet.csv:ROW", async () => {
+    const { graph } = sheet("start1,chat_exact,a,Hello,\na,python_function,b,x = missing + 1,\nb,chat_exact,quit,$x,");
+    const agent = new Agent(graph!, { model: { complete: async () => "", choose: async () => 0 } });
+    const first = await agent.reply("");
+    const error = await agent.reply("hi", first.memory).catch((e: unknown) => e);
+    expect(String((error as Error).message)).toMatch(/^calc\.csv:3:1: node 'a': /);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { exportSpreadsheet, importSpreadsheet, parseCsv, spreadsheetExportLosses, writeCsv } from "@autograms/compiler";
+import { compile, exportSpreadsheet, importSpreadsheet, parseCsv, spreadsheetExportLosses, writeCsv } from "@autograms/compiler";
 import { ACTIONS, FUNCTION_KINDS, type Graph, type GraphNode } from "@autograms/runtime";
 
 /** The parts of a graph a spreadsheet holds: nodes without loc, functions without loc. */
@@ -45,16 +45,16 @@ describe("graph → CSV → graph", () => {
     expect(sheetPart(reimport(graph))).toEqual(sheetPart(graph));
   });
 
-  it("writes the original's conventions: python_function, x= prefixes, callable names f(a,b)", () => {
+  it("writes the original's conventions (x= prefixes, callable names f(a,b)), and code rows as the evaluator's: action code, the assignment in its column", () => {
     const graph = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "functions.graph.json"), "utf8")) as Graph;
     const rows = parseCsv(exportSpreadsheet(graph)).rows.map((r) => r.map((c) => c.value));
     const header = rows[0] as string[];
     const row = (name: string) => Object.fromEntries(header.map((h, i) => [h, rows.find((r) => r[1] === name)?.[i]]));
-    expect(header.slice(0, 4)).toEqual(["action", "name", "transitions", "instruction"]);
+    expect(header.slice(0, 5)).toEqual(["action", "name", "transitions", "instruction", "assign"]);
     expect(row("doUnit(unit)")).toMatchObject({ action: "transition", transitions: "doUnit.problem" });
     expect(row("doUnit.problem")).toMatchObject({ action: "thought", instruction: "problem=Write one short problem about $unit." });
     expect(row("doUnit.check")).toMatchObject({ action: "local_function", instruction: "verdict=checkAnswer(problem)" });
-    expect(row("main.for_1.init")).toMatchObject({ action: "python_function", instruction: "let i = 0" });
+    expect(row("main.for_1.init")).toMatchObject({ action: "code", instruction: "let i = 0" });
     expect(row("main.for_1.a")).toMatchObject({ boolean_condition: "i < units.length" });
     expect(row("ask_ready")).toMatchObject({ transition_choice_a: "yes", transition_choice_b: "no" });
     expect(spreadsheetExportLosses(graph)).toEqual(["the initial values of the global variables (units): the sheet starts with none"]);
@@ -65,7 +65,7 @@ describe("graph → CSV → graph", () => {
       format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
       nodes: [{ name: "n", action: "chat", instruction: "x=1 means a\\=b", transitions: ["quit"] }],
     };
-    expect(exportSpreadsheet(graph)).toBe("action,name,transitions,instruction\nchat,n,quit,x\\=1 means a\\\\=b\n");
+    expect(exportSpreadsheet(graph)).toBe("action,name,transitions,instruction,assign\nchat,n,quit,x\\=1 means a\\\\=b,\n");
     expect(sheetPart(reimport(graph))).toEqual(sheetPart(graph));
   });
 
@@ -73,6 +73,10 @@ describe("graph → CSV → graph", () => {
     const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}(\.[a-z0-9]{1,3})?$/).filter((n) => !/\.n$/.test(n) && n !== "quit" && !n.startsWith("return"));
     // Text a cell holds as it is: something besides spaces (an all-space cell reads as empty).
     // Mostly the characters the format gives meaning to, some of any kind.
+    // Code the evaluator runs, including what the original's reader would split or translate.
+    const code = fc.constantFrom("count = count + 1", "let y = 2", "x === 1 && y", "xs.push(1)", "a[0] = 5", "total += 1", "  n  ", "JSON.parse(s)",
+      "n >= 2 ? 'a' : \"b\"", "len(x)", "k in obj", "True", "xs.slice(0, n)", "i++");
+    const condition = fc.constantFrom("x > 1", "len1 == 1", "a && !b", "k in obj", "xs.length === 0", "len(xs) > 0", "True");
     const char = fc.oneof(fc.constantFrom("=", "\\", ",", '"', "\n", "a", "x", " ", "$", "(", ")", "?", "{", "}"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 }));
     const text = fc.string({ unit: char, maxLength: 20 }).filter((s) => s.trim() !== "").map((s) => s.replace(/\r\n?/g, "\n"));
     const identifier = fc.stringMatching(/^[a-z_][a-z0-9_]{0,5}$/);
@@ -86,12 +90,13 @@ describe("graph → CSV → graph", () => {
         action: fc.constantFrom(...ACTIONS.filter((a) => !(FUNCTION_KINDS as readonly string[]).includes(a))),
         call: fc.boolean(),
         instruction: text,
+        code,
         assign: fc.option(identifier, { nil: undefined }),
         targets: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
         choices: fc.array(text, { minLength: 3, maxLength: 3 }),
         question: text,
         extra: fc.record({
-          state_category: text, notes: text, boolean_condition: text, condition_interjection: text, question_prompt: text,
+          state_category: text, notes: text, boolean_condition: condition, condition_interjection: text, question_prompt: text,
           transition_context: fc.nat(), probability_interjection: prob, prerequisite_states: fc.array(name, { minLength: 1, maxLength: 2 }),
         }, { requiredKeys: [] }),
       }), { minLength: 6, maxLength: 6 }),
@@ -107,11 +112,9 @@ describe("graph → CSV → graph", () => {
         const action = call ? fkind : nodeName === "f" ? "transition" : seed.action;
         // Imported text with an assignment loses leading spaces (the original's reading), and code
         // that starts `name =` reads as an assignment: generate neither.
-        let instruction = call ? `f(${params.map((_, j) => `v${j}`).join(", ")})` : seed.instruction;
-        // A code cell `x = expr` with x declared (here: a parameter) reads as a plain statement.
-        const assign = action === "transition" || (action === "code" && params.includes(seed.assign ?? "")) ? undefined : seed.assign;
-        if (assign !== undefined || action === "code") instruction = instruction.replace(/^\s+/, "") || "x";
-        if (action === "code" && /^\s*[A-Za-z_$][\w$]*\s*=(?![=>])/.test(instruction)) instruction = `(${instruction})`;
+        let instruction = call ? `f(${params.map((_, j) => `v${j}`).join(", ")})` : action === "code" ? seed.code : seed.instruction;
+        const assign = action === "transition" ? undefined : seed.assign;
+        if (assign !== undefined && action !== "code") instruction = instruction.replace(/^\s+/, "") || "x";
         return {
           name: nodeName, action, ...(assign === undefined ? {} : { assign }),
           ...(action === "transition" ? {} : { instruction }),
@@ -135,5 +138,23 @@ describe("CSV → graph → CSV", () => {
     const csv = readFileSync(join(import.meta.dirname, "spreadsheets", `${name}.csv`), "utf8");
     const first = importSpreadsheet(csv, { agent: name }).graph as Graph;
     expect(reimport(first)).toEqual(first);
+  });
+});
+
+describe("graph → CSV → graph, exactly", () => {
+  it("keeps a code statement that assigns a class field (this.count = this.count + 1) a statement, not an assign field", () => {
+    const source = `import { Autogram, chat } from "@autograms/runtime";
+export default class Counter extends Autogram {
+  count = 0;
+  main() {
+    this.count = this.count + 1;
+    const doubled = this.count * 2;
+    chat(\`Count \${this.count}, doubled \${doubled}\`);
+  }
+}`;
+    const { graph } = compile(source, { fileName: "counter.ts" });
+    expect(graph).not.toBeNull();
+    expect(graph!.nodes.some((n) => n.action === "code" && n.assign === undefined && /^count = count \+ 1/.test(n.instruction ?? ""))).toBe(true);
+    expect(sheetPart(reimport(graph!))).toEqual(sheetPart(graph!));
   });
 });

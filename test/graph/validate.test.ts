@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateGraph, type Graph } from "@autograms/runtime";
+import { Agent, validateGraph, type Graph } from "@autograms/runtime";
 
 const base = (): Graph => ({
   format: "autograms-graph",
@@ -42,5 +42,29 @@ describe("validateGraph", () => {
     expect(validateGraph(g).errors.some((e) => e.message.includes("duplicate node name"))).toBe(true);
     g.nodes[2] = { name: "z", action: "python_function", instruction: "1", transitions: ["quit"] };
     expect(validateGraph(g).valid).toBe(false);
+  });
+});
+
+describe("validateGraph: code", () => {
+  it("checks every code field with the evaluator's parser: code, conditions, call arguments, return expressions", () => {
+    const graph = {
+      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: { f: { kind: "local_function", params: ["a"], entry: "f" } },
+      nodes: [
+        { name: "a", action: "transition", boolean_condition: "n >> > 1", transitions: ["b"] },
+        { name: "b", action: "code", instruction: "let = 3", transitions: ["c"] },
+        { name: "c", action: "local_function", instruction: "f(1 +)", transitions: ["quit"] },
+        { name: "f", action: "transition", transitions: ["return a +"] },
+      ],
+    };
+    const result = validateGraph(graph);
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => [e.path, e.message])).toEqual([
+      ["/nodes/0/boolean_condition", "node 'a': boolean_condition 'n >> > 1' is not code the evaluator runs: unexpected '>' (at 1:6)"],
+      ["/nodes/1/instruction", "node 'b': code 'let = 3' is not code the evaluator runs: unexpected '=', expected a name (at 1:5)"],
+      ["/nodes/2/instruction", expect.stringMatching(/^node 'c': call arguments '\[1 \+\]' is not code the evaluator runs: /)],
+      ["/nodes/3/transitions/0", expect.stringMatching(/^node 'f': return expression 'a \+' is not code the evaluator runs: unexpected end of code/)],
+    ]);
+    // And new Agent refuses it, every problem listed.
+    expect(() => new Agent(graph, { model: { complete: async () => "", choose: async () => 0 } })).toThrow(/boolean_condition 'n >> > 1'/);
   });
 });

@@ -44,6 +44,26 @@ export const DIAGNOSTICS = {
   global_write_dropped: { severity: "warning", summary: "A @func method writes this.x; the write is dropped when the function returns." },
   unreachable_code: { severity: "warning", summary: "A statement no path reaches: after return, break, continue, or a node whose transitions leave out \"next\", and no transition names it." },
   internal_error: { severity: "error", summary: "The compiler failed on this input: a bug in the compiler, please report it." },
+  // The spreadsheet importer's (autograms import; docs/spreadsheets.md).
+  csv_syntax: { severity: "error", summary: "The text is not well-formed CSV (an unclosed quote, text after a closing quote)." },
+  csv_empty: { severity: "error", summary: "The file has no header row or no node rows." },
+  csv_unknown_column: { severity: "error", summary: "A header that is not one of the original's columns." },
+  csv_duplicate_column: { severity: "error", summary: "Two headers that name the same column." },
+  csv_missing_column: { severity: "error", summary: "The header has no name or no action column." },
+  csv_extra_cell: { severity: "error", summary: "A filled cell to the right of the last header." },
+  csv_missing_cell: { severity: "error", summary: "A node row without a name, an action or transitions." },
+  csv_unknown_action: { severity: "error", summary: "An action that is not one of the original's actions." },
+  csv_invalid_number: { severity: "error", summary: "A number column with text that is not a number in range." },
+  csv_invalid_name: { severity: "error", summary: "A callable node name f(a, b) whose function or parameters are not identifiers." },
+  csv_choice_gap: { severity: "error", summary: "A lettered column (transition_choice_c) filled after an empty one (transition_choice_b)." },
+  csv_unknown_function: { severity: "error", summary: "A function node calling a function that no callable node f(...) defines." },
+  csv_function_kind: { severity: "error", summary: "A function called with different actions (function, local_function, global_function)." },
+  csv_duplicate_function: { severity: "error", summary: "Two callable nodes for the same function." },
+  csv_invalid_graph: { severity: "error", summary: "The imported graph breaks a rule of the graph format (a duplicate name, a transition to a missing node, ...)." },
+  csv_assignment_kept: { severity: "warning", summary: "An instruction the original would have cut at its first '=' as an assignment to a non-variable; kept whole." },
+  csv_invalid_code: { severity: "error", summary: "A code cell, condition, call argument or return expression that the evaluator refuses, or Python of the original's that has no translation (see docs/spreadsheets.md)." },
+  csv_internal_error: { severity: "error", summary: "The importer failed on this input: a bug, please report it." },
+  csv_code_variable: { severity: "warning", summary: "'$name' in code: the original spliced the text in; the graph's code sees variables as values and keeps '$name' as written." },
 } as const satisfies Record<string, Entry>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

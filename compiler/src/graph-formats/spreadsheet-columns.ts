@@ -16,7 +16,7 @@ export type CellKind =
 /** A column that holds one node field. */
 export interface FieldColumn {
   kind: "field";
-  field: keyof NodeFields | "action" | "instruction";
+  field: keyof NodeFields | "action" | "instruction" | "assign";
   cell: CellKind;
 }
 
@@ -54,6 +54,8 @@ const ORDER: (FieldColumn | keyof typeof LETTERED | "lineno")[] = [
   field("notes"),
   field("transition_probs", "numbers"),
   field("instruction"),
+  // Not the original's: a code row's assignment, in sheets in the evaluator's language (below).
+  field("assign"),
   field("instruction_short"),
   "user_instruction_transition",
   field("question_prompt"),

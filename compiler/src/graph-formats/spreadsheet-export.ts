@@ -1,7 +1,8 @@
 /**
  * A graph → the original's CSV spreadsheet format, readable by the original and by
- * importSpreadsheet. Function entries become callable nodes `f(a, b)`, `assign` the `x=` prefix,
- * `code` the original's `python_function`.
+ * importSpreadsheet. Function entries become callable nodes `f(a, b)`, `assign` the `x=` prefix
+ * (in an `assign` column for code rows), and code rows keep the action `code`: their cells are the
+ * evaluator's language, which the importer then neither splits nor translates from Python.
  */
 import type { Graph, GraphNode } from "@autograms/runtime";
 import { writeCsv } from "./csv-text.js";
@@ -25,9 +26,13 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
     case "name":
       return names.definition.get(node.name) ?? node.name;
     case "action":
-      return node.action === "code" ? "python_function" : node.action;
+      return node.action;
     case "instruction":
+      // Code is written as it is: its row's action says it is the evaluator's language, not Python.
+      if (node.action === "code") return node.instruction ?? "";
       return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action, node.instruction ?? "", node.assign);
+    case "assign":
+      return node.action === "code" ? node.assign ?? "" : "";
   }
   const value = (node as unknown as Record<string, unknown>)[column.field];
   if (value === undefined) return "";
@@ -40,8 +45,10 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
 
 export function exportSpreadsheet(graph: Graph): string {
   const names = callableNames(graph);
-  const used = new Set(graph.nodes.flatMap((n) => Object.keys(n)));
-  const always = new Set(["name", "action", "transitions", "instruction"]);
+  const used = new Set(graph.nodes.flatMap((n) => Object.keys(n).filter((k) => k !== "assign" || n.action === "code")));
+  // The assign column, even empty, marks the sheet as written in the evaluator's language, so its
+  // code, conditions and arguments are read as written (never as the original's Python).
+  const always = new Set(["name", "action", "transitions", "instruction", "assign"]);
   const count = (field: LetteredColumn["field"]) => Math.max(0, ...graph.nodes.map((n) => n[field]?.length ?? 0));
   const columns = exportColumns((f) => always.has(f) || used.has(f), {
     transition_choices: count("transition_choices"),

@@ -3,12 +3,15 @@
  * format and where this reader differs from the original's (it fixes the original's list fields,
  * numeric cells and assignment parsing).
  */
-import { ACTIONS, FUNCTION_KINDS, validateGraph } from "@autograms/runtime";
+import { createHash } from "node:crypto";
+import { ACTIONS, checkCode, codeFields, FUNCTION_KINDS, validateGraph } from "@autograms/runtime";
 import type { Action, FunctionInfo, FunctionKind, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, NODE_FIELD_ORDER, type CellKind, type Column, type LetteredColumn } from "./spreadsheet-columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./spreadsheet-cells.js";
-import { columnLetter, SPREADSHEET_DIAGNOSTICS, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./spreadsheet-diagnostics.js";
+import { translatePython } from "./python-code.js";
+import { DIAGNOSTICS } from "../diagnostics/catalogue.js";
+import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./spreadsheet-diagnostics.js";
 
 export interface ImportOptions {
   /** File name the diagnostics carry. */
@@ -51,6 +54,11 @@ const actionNames = (): string => [...ACTIONS, "python_function"].join(", ");
 class SheetReader {
   readonly diagnostics: SpreadsheetDiagnostic[] = [];
   private rows: CsvCell[][] = [];
+  /**
+   * The sheet's code is the evaluator's language (a sheet autograms-ts wrote: it has `code` rows
+   * or an `assign` column), not the original's Python: kept as written, never translated.
+   */
+  private evaluatorCode = false;
 
   constructor(
     private readonly text: string,
@@ -66,7 +74,7 @@ class SheetReader {
     const where = `row ${place.row}${sheetColumn === undefined ? "" : `, column ${sheetColumn}`}`;
     this.diagnostics.push({
       code,
-      severity: SPREADSHEET_DIAGNOSTICS[code].severity,
+      severity: DIAGNOSTICS[code].severity,
       message: `${where}: ${message}`,
       file: this.file,
       line,
@@ -82,7 +90,7 @@ class SheetReader {
     return this.diagnostics.some((d) => d.severity === "error");
   }
 
-  read(agent: string): Graph | null {
+  read(agent: string, named: boolean): Graph | null {
     const table = parseCsv(this.text);
     this.rows = table.rows;
     for (const e of table.errors) {
@@ -91,6 +99,9 @@ class SheetReader {
     }
     const header = this.readHeader();
     if (!header) return null;
+    const actionColumn = header.find((h) => h.column.kind === "field" && h.column.field === "action")?.index;
+    this.evaluatorCode = header.some((h) => h.column.kind === "field" && h.column.field === "assign")
+      || this.rows.slice(1).some((cells) => cells[actionColumn ?? -1]?.value.trim().toLowerCase() === "code");
     const rowNodes: RowNode[] = [];
     this.rows.slice(1).forEach((cells, i) => {
       if (cells.every((c) => c.value.trim() === "")) return;
@@ -102,14 +113,22 @@ class SheetReader {
     }
     const functions = this.resolveFunctions(rowNodes);
     if (this.hasErrors) return null;
-    keepDeclaredAssignments(rowNodes, functions);
+    if (!this.evaluatorCode) {
+      keepDeclaredAssignments(rowNodes, functions);
+      for (const r of rowNodes) this.translateRow(r);
+      if (this.hasErrors) return null;
+    }
+    this.checkCodeCells(rowNodes);
+    if (this.hasErrors) return null;
     const graph: Graph = {
       format: "autograms-graph",
       version: 1,
+      // A run-time error then names the sheet and the row: `recruiter.csv:12:1`.
+      ...(named ? { source: { file: this.file, sha256: createHash("sha256").update(this.text).digest("hex") } } : {}),
       agent,
       globals: {},
       functions,
-      nodes: rowNodes.map((r) => inFieldOrder(r.node)),
+      nodes: rowNodes.map((r) => ({ ...inFieldOrder(r.node), loc: { line: r.row, column: 1, endLine: r.row, endColumn: 1 } })),
     };
     this.checkGraph(graph, rowNodes);
     return this.hasErrors ? null : graph;
@@ -228,7 +247,7 @@ class SheetReader {
   private readCell(kind: CellKind, fieldName: string, value: string, place: Place): unknown {
     switch (kind) {
       case "text":
-        return fieldName === "name" || fieldName === "action" ? value.trim() : value;
+        return fieldName === "name" || fieldName === "action" || fieldName === "assign" ? value.trim() : value;
       case "list":
         return splitList(value);
       case "numbers": {
@@ -261,6 +280,11 @@ class SheetReader {
   private readInstructionCell(fields: Record<string, unknown>, action: Action, places: Map<string, Place>): void {
     const cell = fields.instruction as string | undefined;
     const place = places.get("instruction");
+    if (action === "code" && this.evaluatorCode) {
+      // The evaluator's own code, whole: `count = count + 1` is a statement; the assignment has its column.
+      fields.instruction = cell ?? "";
+      return;
+    }
     if (cell === undefined || !place) {
       // Every action but transition carries an instruction, even an empty one.
       if (action !== "transition") fields.instruction = "";
@@ -270,10 +294,9 @@ class SheetReader {
     if (read.keptPrefix !== undefined) {
       this.report("csv_assignment_kept", `the original would read this instruction as assigning to '${read.keptPrefix.replace(/\s/g, "")}' (text before its first '='); kept whole as text`, place);
     }
-    if (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action)) {
-      // Kept as written (in the evaluator `$x` is just a name), but almost surely meant the original's splice.
+    if (!this.evaluatorCode && (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action))) {
       for (const m of read.instruction.matchAll(/(?<![\w$\\])\$([A-Za-z_]\w*)/g)) {
-        this.report("csv_code_variable", `'$${m[1]}' in code: the original spliced the variable's text into the code; here code sees variables as values, so write '${m[1]}' (and parse it if it holds code, e.g. JSON.parse(${m[1]}))`, place);
+        this.report("csv_code_variable", `'$${m[1]}' in code: the original pasted the variable's text into the code; here it becomes the variable's value, parsed as JSON when it is text ((typeof ${m[1]} === "string" ? JSON.parse(${m[1]}) : ${m[1]}))`, place);
       }
     }
     fields.instruction = read.instruction;
@@ -331,6 +354,46 @@ class SheetReader {
       info.kind = kind;
     }
     return functions;
+  }
+
+  /**
+   * The original's Python in code, conditions, call arguments and `return` expressions, translated
+   * into the evaluator's language (python-code.ts); what has no translation is an error at its cell.
+   */
+  private translateRow(r: RowNode): void {
+    const node = r.node as Record<string, unknown> & RowNode["node"];
+    const translate = (code: string, column: string, apply: (js: string) => void): void => {
+      const t = translatePython(code);
+      if (t.kind === "translated") apply(t.code);
+      else if (t.kind === "untranslatable") {
+        this.report("csv_invalid_code", `${t.message} (at character ${t.offset + 1} of '${shortText(code)}'); write the evaluator's code instead (docs/spreadsheets.md)`, r.cells.get(column) ?? { row: r.row });
+      }
+    };
+    if (node.action === "code" && typeof node.instruction === "string") translate(node.instruction, "instruction", (js) => (node.instruction = js));
+    if ((FUNCTION_KINDS as readonly string[]).includes(node.action) && typeof node.instruction === "string") {
+      const call = /^(\s*[A-Za-z_$][\w$]*\s*\()([\s\S]*)\)(\s*)$/.exec(node.instruction);
+      if (call && call[2]!.trim() !== "") {
+        translate(`[${call[2]}]`, "instruction", (js) => (node.instruction = `${call[1]}${js.replace(/^\[|\]$/g, "")})${call[3]}`));
+      }
+    }
+    if (typeof node.boolean_condition === "string") translate(node.boolean_condition, "boolean_condition", (js) => (node.boolean_condition = js));
+    node.transitions.forEach((t, i) => {
+      if (t.startsWith("return ") && t.slice(7).trim() !== "") translate(t.slice(7).trim(), "transitions", (js) => (node.transitions[i] = `return ${js}`));
+    });
+  }
+
+  /** Code, conditions, call arguments and return expressions, checked with the evaluator's own parser. */
+  private checkCodeCells(rows: RowNode[]): void {
+    for (const r of rows) {
+      for (const { field, code, what } of codeFields(r.node as unknown as GraphNode)) {
+        const error = checkCode(code);
+        if (!error) continue;
+        const column = field.startsWith("transitions") ? "transitions" : field;
+        const place = r.cells.get(column) ?? r.cells.get("instruction") ?? { row: r.row };
+        const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column} of '${shortText(code)}')`;
+        this.report("csv_invalid_code", `the ${what} is not code the evaluator runs: ${error.message}${at}`, place);
+      }
+    }
   }
 
   /** The graph format's own rules (validateGraph), reported at the row of the node concerned. */
@@ -409,7 +472,7 @@ function suggest(header: string): string {
 export function importSpreadsheet(csvText: string, options: ImportOptions = {}): SpreadsheetImport {
   const reader = new SheetReader(csvText, options.fileName ?? "spreadsheet.csv");
   try {
-    const graph = reader.read(options.agent ?? "Spreadsheet");
+    const graph = reader.read(options.agent ?? "Spreadsheet", options.fileName !== undefined);
     return { graph: reader.hasErrors ? null : graph, diagnostics: reader.diagnostics };
   } catch (err) {
     reader.report("csv_internal_error", `the importer failed on this input (a bug, please report it): ${err instanceof Error ? err.message : String(err)}`, { row: 1 });

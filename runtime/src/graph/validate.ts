@@ -1,6 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { graphSchema } from "./schema.js";
 import type { Graph, GraphNode, Loc } from "./types.js";
+import { codeProblems } from "./code-fields.js";
 
 export interface GraphError {
   /** JSON pointer into the graph (`/nodes/3/transitions/1`). */
@@ -59,6 +60,7 @@ function checkReferences(graph: Graph): GraphError[] {
     if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
       at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
     }
+    for (const p of codeProblems(node)) at(`/${p.field}`, p.message);
     const offered = "tools" in node ? node.tools : undefined;
     if (offered !== undefined) {
       if (!TOOL_ACTIONS.has(node.action)) at("/tools", `only chat, chat_suffix, thought and thought_qa nodes offer tools to the model, not ${node.action}`);

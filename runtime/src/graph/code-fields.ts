@@ -1,0 +1,46 @@
+/**
+ * The parts of a node the sandbox evaluates, checked with the sandbox's own parser when a graph
+ * is validated: a graph whose code cannot run is refused when it is loaded, not at the node.
+ */
+import { checkCode } from "../sandbox/index.js";
+import { FUNCTION_KINDS, type GraphNode } from "./types.js";
+
+export interface CodeProblem {
+  /** JSON pointer below the node: `instruction`, `boolean_condition`, `transitions/1`. */
+  field: string;
+  message: string;
+}
+
+const CALL = /^\s*([A-Za-z_$][\w$]*)\s*\(([\s\S]*)\)\s*;?\s*$/;
+
+/** The code a node holds, with the field it is in: what the runtime would evaluate. */
+export function codeFields(node: GraphNode): { field: string; code: string; what: string }[] {
+  const out: { field: string; code: string; what: string }[] = [];
+  if (node.action === "code" && node.instruction !== undefined) out.push({ field: "instruction", code: node.instruction, what: "code" });
+  if ((FUNCTION_KINDS as readonly string[]).includes(node.action) && node.instruction !== undefined) {
+    // The call's form is checked where the program is built; here its arguments, as evaluated.
+    const m = CALL.exec(node.instruction);
+    if (m && m[2]!.trim() !== "") out.push({ field: "instruction", code: `[${m[2]!.trim()}]`, what: "call arguments" });
+  }
+  if (node.boolean_condition !== undefined) out.push({ field: "boolean_condition", code: node.boolean_condition, what: "boolean_condition" });
+  node.transitions.forEach((t, i) => {
+    if (t.startsWith("return ") && t.slice(7).trim() !== "") out.push({ field: `transitions/${i}`, code: t.slice(7).trim(), what: "return expression" });
+  });
+  return out;
+}
+
+export function codeProblems(node: GraphNode): CodeProblem[] {
+  const problems: CodeProblem[] = [];
+  for (const { field, code, what } of codeFields(node)) {
+    const error = checkCode(code);
+    if (!error) continue;
+    const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column})`;
+    problems.push({ field, message: `${what} '${short(code)}' is not code the evaluator runs: ${error.message}${at}` });
+  }
+  return problems;
+}
+
+function short(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
