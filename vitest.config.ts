@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
+      "@autograms/store": src("./store/src/index.ts"),
     },
   },
   test: {

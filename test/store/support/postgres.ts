@@ -1,0 +1,112 @@
+/**
+ * A real PostgreSQL server for the store's tests: initdb into a temporary data directory, pg_ctl
+ * start on a free loopback port, a fresh database per test, pg_ctl stop at the end. PostgreSQL
+ * refuses to run as root, so as root the server runs as the unprivileged user `nobody`.
+ *
+ * initdb is the slow part (seconds): its result is kept once per machine as a template folder in
+ * the temporary directory and copied for each server.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, chmodSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+
+export interface PostgresServer {
+  /** A URL of a new, empty database on the server. */
+  newDatabase(): Promise<string>;
+  url(database: string): string;
+  stop(): void;
+}
+
+function binDir(): string {
+  const root = "/usr/lib/postgresql";
+  if (existsSync(root)) {
+    const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
+    if (versions.length) return join(root, versions[0]!, "bin");
+  }
+  const found = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
+  if (!found) throw new Error("PostgreSQL is not installed (initdb, pg_ctl): install Debian's postgresql package (.ci/run does)");
+  return join(found, "..");
+}
+
+const asRoot = userInfo().uid === 0;
+
+/** Runs a PostgreSQL program as the server's user. */
+function pg(bin: string, program: string, args: string[]): void {
+  const file = join(bin, program);
+  const [cmd, argv] = asRoot ? ["runuser", ["-u", "nobody", "--", file, ...args]] : [file, args];
+  const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: tmpdir() });
+  if (r.status !== 0) throw new Error(`${program} ${args.join(" ")} failed: ${r.stderr || r.stdout}`);
+}
+
+function giveToServer(dir: string): void {
+  if (asRoot) execFileSync("chown", ["-R", "nobody:nogroup", dir]);
+}
+
+function template(bin: string): string {
+  const dir = join(tmpdir(), `autograms-pg-template-${bin.replace(/\W+/g, "_")}`);
+  if (existsSync(join(dir, "PG_VERSION"))) return dir;
+  const building = mkdtempSync(join(tmpdir(), "autograms-pg-initdb-"));
+  giveToServer(building);
+  pg(bin, "initdb", ["-D", join(building, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  try {
+    renameSync(join(building, "data"), dir); // atomic: a concurrent builder's copy wins, this one is dropped
+  } catch {
+    // another test file built it first
+  }
+  rmSync(building, { recursive: true, force: true });
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = binDir();
+  const base = mkdtempSync(join(tmpdir(), "autograms-pg-"));
+  const data = join(base, "data");
+  cpSync(template(bin), data, { recursive: true });
+  mkdirSync(join(base, "run"));
+  chmodSync(data, 0o700);
+  giveToServer(base);
+  const port = await freePort();
+  // fsync off: a test server's durability is not what is tested, and it is much faster.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
+  let count = 0;
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const admin = async (sql: string) => {
+    const { default: pgModule } = await import("pg");
+    const client = new pgModule.Client({ connectionString: url("postgres") });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    url,
+    async newDatabase() {
+      const name = `t${++count}_${process.pid}`;
+      await admin(`CREATE DATABASE ${name}`);
+      return url(name);
+    },
+    stop() {
+      try {
+        pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+      }
+    },
+  };
+}
