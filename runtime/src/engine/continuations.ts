@@ -5,6 +5,7 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody } from "../memory/types.js";
+import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
 import { conditionChain, returnFrom, take } from "./route.js";
@@ -67,7 +68,7 @@ function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>, outpu
 
 function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const k of Object.keys(after)) if (after[k] !== before[k]) out[k] = after[k]!;
+  for (const k of Object.keys(after)) if (!hasOwn(before, k) || after[k] !== before[k]) setOwn(out, k, after[k]!);
   return out;
 }
 
