@@ -1,13 +1,12 @@
-import type { Memory } from "@autograms/runtime";
+import { applyDelta, type Memory } from "@autograms/runtime";
 
 /**
- * The memory after a snapshot and the deltas of the turns that followed it.
- *
- * TEMPORARY full-memory path: until the runtime exports `applyDelta`, `agent.reply()` gives no
- * delta, so every turn is committed with a snapshot of its whole memory and there is never a
- * delta to apply here.
+ * The memory after a snapshot and the deltas of the turns that followed it, in order. Each delta
+ * names the checksum of the memory it applies to, so a gap or a wrong order is refused
+ * (`bad_delta`) rather than rebuilt into some other memory.
  */
 export function replayDeltas(snapshot: Memory, deltas: unknown[]): Memory {
-  if (deltas.length > 0) throw new Error("this version of the store cannot apply memory deltas");
-  return snapshot;
+  let memory = snapshot;
+  for (const delta of deltas) memory = applyDelta(memory, delta);
+  return memory;
 }

@@ -1,4 +1,4 @@
-import type { Memory, TraceEvent } from "@autograms/runtime";
+import type { Memory, MemoryDelta, TraceEvent } from "@autograms/runtime";
 
 /**
  * What happens to a message for a thread on which another run is in progress:
@@ -51,8 +51,8 @@ export interface TurnRecord {
   user: string | null;
   reply: string | null;
   status: TurnStatus;
-  /** The memory change this turn made (null when it made none). */
-  delta: unknown;
+  /** The memory change this turn made (null when it made none or kept a snapshot only). */
+  delta: MemoryDelta | null;
   /** The turn's trace events, without the prompts (see trace-record.ts). */
   trace: StoredTraceEvent[];
   startedAt: number;
@@ -66,10 +66,10 @@ export interface NewTurn {
   reply: string | null;
   memory: Memory;
   /**
-   * The memory change (the runtime's `delta` of this reply). Without one, the store keeps a
-   * snapshot of the whole memory for this turn.
+   * The memory change: the `delta` of the reply that made `memory`, which the turn's row keeps.
+   * Without one (a memory made some other way) the store keeps a snapshot of the whole memory.
    */
-  delta?: unknown;
+  delta?: MemoryDelta;
   trace?: TraceEvent[];
   startedAt: number;
 }

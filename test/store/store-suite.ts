@@ -166,7 +166,8 @@ export function storeSuite(name: string, backend: Backend): void {
           const g = gate();
           model.gate = g.promise;
           const started = model.nextStart();
-          const old = runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old" }).catch((e) => e);
+          // A short lease: the stopped run learns it lost the thread at its next renewal.
+          const old = runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old", ttlMs: 300 }).catch((e) => e);
           await started;
           model.gate = null;
           const fresh = await runTurn(store, echoAgent(model), policy, "new message", { policy });
@@ -175,6 +176,8 @@ export function storeSuite(name: string, backend: Backend): void {
           expect(err).toMatchObject({ code: "lease_lost" });
           g.open();
           await new Promise((r) => setTimeout(r, 50));
+          // The stopped run's reply never reached memory.
+          expect(JSON.stringify((await store.load(policy)).memory)).not.toContain("echo: old message");
           const turns = await store.turns(policy);
           if (policy === "interrupt") {
             expect(turns.map((t) => [t.user, t.reply, t.status])).toEqual([
@@ -185,9 +188,6 @@ export function storeSuite(name: string, backend: Backend): void {
             // The rolled-back message left no trace: its id may be sent again.
             expect((await runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old" })).repeated).toBe(false);
           }
-          // The stopped run's reply never reached memory.
-          const { memory } = await store.load(policy);
-          expect(JSON.stringify(memory)).not.toContain("echo: old message");
         }));
     }
 

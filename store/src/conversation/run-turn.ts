@@ -51,8 +51,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     const startedAt = Date.now();
     const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink }), lost.signal, lease);
     const turn = await store.commit(lease, {
-      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory,
-      ...("delta" in result ? { delta: (result as { delta: unknown }).delta } : {}),
+      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
       trace: events, startedAt,
     });
     committed = true;

@@ -11,18 +11,34 @@ const require = createRequire(import.meta.url);
 const BUSY_TIMEOUT_MS = 10_000;
 
 /**
- * better-sqlite3 is synchronous; the store's logic is async so that Postgres fits the same code.
- * One connection per store, and a queue so that one transaction's statements never interleave with
- * another caller's (a lease renewal timer firing during a commit, say).
+ * One queue per database file in this process. better-sqlite3 is synchronous while the store's
+ * logic is async (so that Postgres fits the same code): without the queue, a second connection of
+ * the same process could start BEGIN IMMEDIATE while the first holds the lock between two awaits,
+ * and block the one thread that could release it until the busy timeout.
+ */
+let memoryDatabases = 0;
+const queues = new Map<string, { tail: Promise<unknown>; users: number }>();
+
+/**
+ * A SQLite database through better-sqlite3: one connection per store, its statements and
+ * transactions queued so that one transaction's statements never interleave with another caller's
+ * (a lease renewal timer firing during a commit, say). Other processes wait on SQLite's lock.
  */
 export class SqliteDriver implements SqlDriver {
   readonly dialect = "sqlite" as const;
   private readonly db: BetterSqlite3.Database;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue: { tail: Promise<unknown>; users: number };
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const key = path === ":memory:" ? `:memory:${++memoryDatabases}` : path; // each in-memory database is its own
+    this.queue = queues.get(key) ?? { tail: Promise.resolve(), users: 0 };
+    queues.set(key, this.queue);
+    this.queue.users++;
+    this.leaveQueue = () => {
+      if (--this.queue.users === 0) queues.delete(key);
+    };
     const Database = require("better-sqlite3") as typeof BetterSqlite3;
     this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -48,9 +64,11 @@ export class SqliteDriver implements SqlDriver {
     run: async (sql, params = []) => this.statement(sql).run(...params.map(toSqlite)).changes,
   };
 
+  private readonly leaveQueue: () => void;
+
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
-    this.queue = result.catch(() => undefined);
+    const result = this.queue.tail.then(work);
+    this.queue.tail = result.catch(() => undefined);
     return result;
   }
 
@@ -84,8 +102,8 @@ export class SqliteDriver implements SqlDriver {
   }
 
   async close(): Promise<void> {
-    await this.queue;
-    this.db.close();
+    await this.serial(async () => this.db.close());
+    this.leaveQueue();
   }
 }
 

@@ -13,10 +13,10 @@ export function echoGraph(talk: Partial<GraphNode> = {}): Graph {
   };
 }
 
-/** The user's message as the chat node's prompt ends with it. */
+/** The user's message, from the `User: ...` line of the chat node's prompt. */
 function lastUser(req: CompletionRequest): string {
-  const user = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  return user.split("\n").filter((l) => l.trim()).at(-1) ?? "";
+  const prompt = [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  return /^User: (.*)$/m.exec(prompt)?.[1] ?? "";
 }
 
 export class EchoModel implements ChatModel {

@@ -13,7 +13,7 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 
 export interface PostgresServer {
-  /** A URL of a new, empty database on the server. */
+  /** A URL of a new, empty database (schema) on the server. */
   newDatabase(): Promise<string>;
   url(database: string): string;
   stop(): void;
@@ -82,26 +82,22 @@ export async function startPostgres(): Promise<PostgresServer> {
   // fsync off: a test server's durability is not what is tested, and it is much faster.
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
-  let count = 0;
   const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const admin = async (sql: string) => {
-    const { default: pgModule } = await import("pg");
-    const client = new pgModule.Client({ connectionString: url("postgres") });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const { default: pgModule } = await import("pg");
+  const admin = new pgModule.Client({ connectionString: url("postgres") });
+  await admin.connect();
+  let count = 0;
   return {
     url,
+    // A schema per test, named first on the connection's search path: as empty as a new
+    // database, and much quicker to make.
     async newDatabase() {
-      const name = `t${++count}_${process.pid}`;
-      await admin(`CREATE DATABASE ${name}`);
-      return url(name);
+      const schema = `t${++count}`;
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      return `${url("postgres")}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     },
     stop() {
+      admin.end().catch(() => {});
       try {
         pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {
