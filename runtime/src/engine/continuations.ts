@@ -8,7 +8,7 @@ import type { Frame, MemoryBody } from "../memory/types.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
-import { conditionChain, returnFrom, take } from "./route.js";
+import { returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleFrom, visibleVars } from "./scope.js";
 import type { Continuation, RunState, StepResult } from "./state.js";
 
@@ -37,7 +37,7 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
       return returnFrom(env, moved(state, mem, state.phase), node, then.target, r.value);
     case "condition":
       if (r.value) return take(env, moved(state, mem, state.phase), node, then.target, then.candidates[then.index]!, "condition");
-      return conditionChain(env, moved(state, mem, state.phase), node, then.target, then.candidates, then.index + 1);
+      return result(moved(state, mem, { kind: "testing", node: node.name, target: then.target, candidates: then.candidates, index: then.index + 1 }));
   }
 }
 
