@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import pg from "pg";
 import { openStore } from "@autograms/store";
 import { storeSuite } from "./store-suite.js";
-import { startPostgres, type PostgresServer } from "./support/postgres.js";
+import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
 
 let server: PostgresServer;
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 /**
- * A real PostgreSQL server for the store's tests: initdb into a temporary data directory, pg_ctl
+ * A real PostgreSQL server for the store's tests and bench/store.mjs (plain JavaScript, so the
+ * benchmark runs it without a build): initdb into a temporary data directory, pg_ctl
  * start on a free loopback port, a fresh database per test, pg_ctl stop at the end. PostgreSQL
  * refuses to run as root, so as root the server runs as the unprivileged user `nobody`.
  *
@@ -12,18 +13,18 @@ import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 
-export interface PostgresServer {
-  /** A URL of a new, empty database (schema) on the server. */
-  newDatabase(): Promise<string>;
-  url(database: string): string;
-  stop(): void;
-}
+/**
+ * @typedef {object} PostgresServer
+ * @property {() => Promise<string>} newDatabase A URL of a new, empty database (schema) on the server.
+ * @property {(database: string) => string} url
+ * @property {() => void} stop
+ */
 
-function binDir(): string {
+function binDir() {
   const root = "/usr/lib/postgresql";
   if (existsSync(root)) {
     const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
-    if (versions.length) return join(root, versions[0]!, "bin");
+    if (versions.length) return join(root, versions[0], "bin");
   }
   const found = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
   if (!found) throw new Error("PostgreSQL is not installed (initdb, pg_ctl): install Debian's postgresql package (.ci/run does)");
@@ -33,18 +34,21 @@ function binDir(): string {
 const asRoot = userInfo().uid === 0;
 
 /** Runs a PostgreSQL program as the server's user. */
-function pg(bin: string, program: string, args: string[]): void {
+/** @param {string} bin @param {string} program @param {string[]} args */
+function pg(bin, program, args) {
   const file = join(bin, program);
-  const [cmd, argv] = asRoot ? ["runuser", ["-u", "nobody", "--", file, ...args]] : [file, args];
+  const [cmd, argv] = /** @type {[string, string[]]} */ (asRoot ? ["runuser", ["-u", "nobody", "--", file, ...args]] : [file, args]);
   const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: tmpdir() });
   if (r.status !== 0) throw new Error(`${program} ${args.join(" ")} failed: ${r.stderr || r.stdout}`);
 }
 
-function giveToServer(dir: string): void {
+/** @param {string} dir */
+function giveToServer(dir) {
   if (asRoot) execFileSync("chown", ["-R", "nobody:nogroup", dir]);
 }
 
-function template(bin: string): string {
+/** @param {string} bin */
+function template(bin) {
   const dir = join(tmpdir(), `autograms-pg-template-${bin.replace(/\W+/g, "_")}`);
   if (existsSync(join(dir, "PG_VERSION"))) return dir;
   const building = mkdtempSync(join(tmpdir(), "autograms-pg-initdb-"));
@@ -59,18 +63,20 @@ function template(bin: string): string {
   return dir;
 }
 
-async function freePort(): Promise<number> {
+/** @returns {Promise<number>} */
+async function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** @returns {Promise<PostgresServer>} */
+export async function startPostgres() {
   const bin = binDir();
   const base = mkdtempSync(join(tmpdir(), "autograms-pg-"));
   const data = join(base, "data");
@@ -82,7 +88,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   // fsync off: a test server's durability is not what is tested, and it is much faster.
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
-  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const url = (/** @type {string} */ database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const { default: pgModule } = await import("pg");
   const admin = new pgModule.Client({ connectionString: url("postgres") });
   await admin.connect();
