@@ -16,6 +16,7 @@ export type * from "./graph/types.js";
 export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS } from "./graph/types.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
+export { argumentCountProblem } from "./graph/arguments.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.
@@ -40,6 +41,8 @@ export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions 
 export { AgentError } from "./errors.js";
 export type { AgentErrorCode } from "./errors.js";
 export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
+export { applyDelta } from "./memory/delta.js";
+export type { MemoryDelta, FrameChange } from "./memory/delta.js";
 export type { TraceEvent, TraceSink, Decision, VariableChange } from "./trace/events.js";
 
 // Sandboxed evaluator.

@@ -8,13 +8,15 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import {
-  Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel,
+  Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel, applyDelta,
   type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
 } from "@autograms/runtime";
 
 interface Turn {
   user: string;
   agent: string | null;
+  /** The turn ends the conversation with this reply (its chat node's only way on is quit). */
+  done?: boolean;
   complete?: string[];
   choose?: string[];
   /** Answers to native tool-calling requests. */
@@ -122,7 +124,7 @@ describe("samples end to end", () => {
         const agent = new Agent(graph, { model, tools });
         const r = await agent.reply(turn.user, memory && roundTrip(memory));
         expect({ turn: i, reply: r.reply }).toEqual({ turn: i, reply: turn.agent });
-        expect(r.done).toBe(i === turns.length - 1 && turn.agent === null);
+        expect(r.done).toBe(i === turns.length - 1 && (turn.agent === null || turn.done === true));
         if (scripted) {
           expect({ turn: i, remaining: scripted.remaining }).toEqual({ turn: i, remaining: { complete: 0, choose: 0, tools: 0 } });
           const seen = scripted.calls.flatMap((c) => ("messages" in c.request ? c.request.messages : []).map((m) => m.content ?? "")).join("\n");
@@ -138,7 +140,12 @@ describe("samples end to end", () => {
             expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(turn.prompts.map(() => true));
           }
         }
-        memory = r.memory;
+        // A store keeps the first memory and the deltas: rebuilt from them (through JSON), memory is
+        // the reply's, and the next turn resumes from the rebuilt memory.
+        const rebuilt = applyDelta(memory && roundTrip(memory), JSON.parse(JSON.stringify(r.delta)));
+        expect(rebuilt, `turn ${i}`).toEqual(r.memory);
+        expect(JSON.stringify(r.delta).length, `turn ${i}: the delta is smaller than the memory`).toBeLessThan(i ? JSON.stringify(r.memory).length : Infinity);
+        memory = rebuilt;
       }
       expect(memory!.stack[0]!.vars).toMatchObject(conversation.finalGlobals ?? {});
       expect(memory!.visits).toMatchObject(conversation.finalVisits ?? {});
