@@ -1,9 +1,10 @@
-import type { JsonValue } from "@autograms/runtime";
+import type { JsonValue, SandboxPool } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { cliSandboxPool } from "../agent-loading/sandbox-pool.js";
 import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
 
 export interface RunFlags extends ModelFlags {
@@ -23,7 +24,18 @@ function parseArgument(text: string): JsonValue {
 }
 
 async function run(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
-  const { agent, loaded } = await openAgent(file, flags, { modelRequired: false, onLoaded });
+  // `run` executes whatever a graph file holds: its code runs in a child process, so that even
+  // code that got past the sandbox's limits ends this run with an error, never the process.
+  const pool = cliSandboxPool();
+  try {
+    await runIsolated(file, name, args, flags, onLoaded, pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function runIsolated(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void, pool: SandboxPool): Promise<void> {
+  const { agent, loaded } = await openAgent(file, flags, { modelRequired: false, onLoaded, isolation: pool });
   const info = Object.prototype.hasOwnProperty.call(loaded.graph.functions, name) ? loaded.graph.functions[name] : undefined;
   if (!info) {
     const known = Object.keys(loaded.graph.functions);

@@ -250,7 +250,11 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         if (worker.child.exitCode !== null || worker.child.signalCode !== null) resolve();
         else worker.child.once("exit", () => resolve());
       }));
-      for (const worker of [...workers]) worker.child.kill("SIGKILL");
+      for (const worker of [...workers]) {
+        // An idle child is unreferenced: referenced again, its exit is awaited, not abandoned.
+        worker.child.ref();
+        worker.child.kill("SIGKILL");
+      }
       await Promise.all(exits);
     },
   };
