@@ -6,6 +6,7 @@ export type AgentErrorCode =
   | "missing_tool"
   | "bad_input"
   | "bad_memory"
+  | "bad_delta"
   | "tampered_memory"
   | "foreign_memory"
   | "stale_memory"

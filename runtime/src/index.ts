@@ -40,6 +40,8 @@ export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions 
 export { AgentError } from "./errors.js";
 export type { AgentErrorCode } from "./errors.js";
 export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
+export { applyDelta } from "./memory/delta.js";
+export type { MemoryDelta, FrameChange } from "./memory/delta.js";
 export type { TraceEvent, TraceSink, Decision, VariableChange } from "./trace/events.js";
 
 // Sandboxed evaluator.
