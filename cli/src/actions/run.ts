@@ -27,6 +27,8 @@ async function run(file: string, name: string, args: JsonValue[], flags: RunFlag
   // `run` executes whatever a graph file holds: its code runs in a child process, so that even
   // code that got past the sandbox's limits ends this run with an error, never the process.
   const pool = cliSandboxPool();
+  // The child process starts while the agent loads, not when its first code runs.
+  void pool.evaluate("0", {}).catch(() => undefined);
   try {
     await runIsolated(file, name, args, flags, onLoaded, pool);
   } finally {

@@ -250,12 +250,15 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         if (worker.child.exitCode !== null || worker.child.signalCode !== null) resolve();
         else worker.child.once("exit", () => resolve());
       }));
-      for (const worker of [...workers]) {
-        // An idle child is unreferenced: referenced again, its exit is awaited, not abandoned.
-        worker.child.ref();
-        worker.child.kill("SIGKILL");
+      for (const worker of [...workers]) worker.child.kill("SIGKILL");
+      // Children are unreferenced (idle ones do not keep the host alive), so their exits alone may
+      // not keep the event loop running until they are seen: a timer does, while they are awaited.
+      const keepAlive = setInterval(() => undefined, 1_000);
+      try {
+        await Promise.all(exits);
+      } finally {
+        clearInterval(keepAlive);
       }
-      await Promise.all(exits);
     },
   };
 }
