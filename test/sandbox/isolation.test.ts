@@ -59,7 +59,7 @@ describe("isolation: the agent's code in child processes", () => {
     });
     const error = await agent.call("probe", [1]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentError);
-    expect((error as AgentError).message).toMatch(/maxAllocation/);
+    expect((error as AgentError).message, (error as AgentError).message).toMatch(/maxAllocation/);
     const next = new Agent(probe("n + base"), { model, isolation: sandbox, tools: { lookup: () => 0 } });
     expect(await next.call("probe", [5])).toBe(15);
   });

@@ -97,7 +97,7 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
     try {
       return finish(ctx, program.run(ctx), variables);
     } catch (error) {
-      if (!(error instanceof Suspend)) throw toSandboxError(error, code, ctx);
+      if (!Suspend.is(error)) throw toSandboxError(error, code, ctx);
       suspended = error;
     }
     // Each rerun repeats the work before its last tool call: all of them share a bounded budget.
@@ -189,7 +189,7 @@ function toSandboxError(error: unknown, code: string, ctx: Context | undefined):
 function classify(error: unknown): SandboxError {
   if (SandboxError.is(error)) return error;
   if (typeof error !== "object" || error === null || types.isProxy(error)) return new SandboxError("host", "evaluation failed");
-  if (error instanceof Suspend) return new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
+  if (Suspend.is(error)) return new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
   // What is left is the host engine's own error (the sandbox's code raising it), never a tool's.
   const message = hostMessage(error);
   if (error instanceof RangeError && /call stack/i.test(message)) {

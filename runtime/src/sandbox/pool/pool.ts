@@ -179,8 +179,9 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     if (worker.killedFor === "timeout") {
       return new SandboxError("limit", `evaluation did not finish within ${job.timeoutMs} ms and its process was stopped (maxTimeMs)`, { limit: "maxTimeMs" });
     }
-    // V8 aborts a process whose heap is full; the resident-size watchdog kills it.
-    if (worker.killedFor === "memory" || signal === "SIGABRT" || code === 134) {
+    // V8 aborts a process whose heap is full (SIGABRT, or SIGTRAP when it fails inside the
+    // engine itself); the resident-size watchdog kills it.
+    if (worker.killedFor === "memory" || signal === "SIGABRT" || signal === "SIGTRAP" || code === 134 || code === 133) {
       return new SandboxError("limit", `evaluation exceeded the ${memoryLimitMb} MiB memory of its process (maxAllocation)`, { limit: "maxAllocation" });
     }
     if (closed) return new SandboxError("host", "the sandbox pool was closed");

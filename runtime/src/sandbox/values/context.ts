@@ -17,9 +17,18 @@ export interface Replay {
   readonly randoms: number[];
 }
 
+const suspensions = new WeakSet<object>();
+
 /** Thrown through the evaluator when a host function returned a promise: the caller awaits and reruns. */
 export class Suspend {
-  constructor(readonly promise: PromiseLike<unknown>, readonly name: string) {}
+  constructor(readonly promise: PromiseLike<unknown>, readonly name: string) {
+    suspensions.add(this);
+  }
+
+  /** A brand check, as `SandboxError.is`: whatever was thrown, no host code runs to answer. */
+  static is(value: unknown): value is Suspend {
+    return typeof value === "object" && value !== null && suspensions.has(value);
+  }
 }
 
 const hasOwn = Object.hasOwn;
