@@ -2,10 +2,11 @@
 // on SQLite files (the shared store suite covers Postgres; test/store/processes.test.ts has
 // several processes on one thread).
 import { describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
 import { writeEchoGraph } from "../store/support/slow-model.js";
+import { echoGraph } from "../store/support/agents.js";
 
 const folder = cliTestFolder("autograms-threads-");
 let n = 0;
@@ -114,6 +115,18 @@ describe("autograms threads", () => {
       expect(r.stderr).toContain(`no thread '${id}'`);
     }
     expect((await autograms(["threads", "show", forkId, "--store", store])).code).toBe(0);
+  });
+
+  it("lists an agent's threads checked against it after an edit: a stranded thread is reported, not changed", async () => {
+    const { dir, graph, store } = setup();
+    const id = await thread(store, graph, ["a"]);
+    const edited = join(dir, "edited.graph.json");
+    writeFileSync(edited, JSON.stringify(echoGraph({ instruction: "Answer in French." })));
+    const r = await autograms(["threads", "list", "--agent", edited, "--store", store]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${id}  Echo  2 turns  .*\\(cannot resume: stale_memory: .*'talk'`));
+    const same = JSON.parse((await autograms(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout);
+    expect(same.map((t: { check: unknown }) => t.check)).toEqual([{ id, resumable: true, problem: null }]);
   });
 
   it("prunes by age and by count", async () => {

@@ -2,7 +2,7 @@
 // LangGraph's checkpointers share their validation suite). Each test gets a new, empty database.
 import { describe, expect, it } from "vitest";
 import { AgentError } from "@autograms/runtime";
-import { runTurn, StoreError, type Store, type StoreOptions } from "@autograms/store";
+import { checkThreads, runTurn, StoreError, type Store, type StoreOptions } from "@autograms/store";
 import { EchoModel, echoAgent, echoGraph, gate } from "./support/agents.js";
 
 export interface Backend {
@@ -299,6 +299,10 @@ export function storeSuite(name: string, backend: Backend): void {
         expect(err.message).toContain("'talk'");
         const info = (await store.thread("edited"))!;
         expect(info).toMatchObject({ version: 2, running: null });
+        await store.createThread("empty");
+        const checks = await checkThreads(store, changed);
+        expect(checks.find((c) => c.id === "edited")).toMatchObject({ resumable: false, problem: { code: "stale_memory" } });
+        expect(checks.find((c) => c.id === "empty")).toEqual({ id: "empty", resumable: true, problem: null });
         // An edit elsewhere in the graph does not strand it.
         const elsewhere = echoAgent(new EchoModel(), { ...echoGraph(), globals: { count: 0, added: 1 } });
         expect((await runTurn(store, elsewhere, "edited", "still here")).reply).toBe("echo: still here");

@@ -16,6 +16,7 @@ import type { AcquireOptions, Lease, LoadedThread, NewTurn, PruneOptions, PruneR
   ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate } from "./migrations.js";
+import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
@@ -114,7 +115,7 @@ export class SqlStore implements Store {
         version += 1;
         await this.insertTurn(tx, threadId, version, {
           messageId: optStr(row.lease_message), user: optStr(row.lease_user), reply: null, status: "interrupted",
-          delta: null, trace: "[]", startedAt: num(row.lease_since), committedAt: now,
+          delta: null, trace: packJson([]), startedAt: num(row.lease_since), committedAt: now,
         });
       }
       return this.take(tx, { ...lease, version }, user, now);
@@ -209,16 +210,17 @@ export class SqlStore implements Store {
       }
       const now = this.now();
       const seq = lease.version + 1;
-      const delta = turn.delta === undefined ? null : JSON.stringify(turn.delta);
+      const delta = turn.delta === undefined ? null : packJson(turn.delta);
       const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
       const snapshot = delta === null || num(row.snap_seq) === 0 || seq - num(row.snap_seq) >= this.options.snapshotEvery
         || sinceSnapshot >= this.options.snapshotBytes;
+      const trace = storedTrace(turn.trace ?? []);
       const record = {
         messageId: turn.messageId, user: turn.user, reply: turn.reply, status: "ok" as const, delta,
-        trace: JSON.stringify(storedTrace(turn.trace ?? [])), startedAt: turn.startedAt, committedAt: now,
+        trace: packJson(trace), startedAt: turn.startedAt, committedAt: now,
       };
       await this.insertTurn(tx, lease.threadId, seq, record);
-      if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, JSON.stringify(turn.memory)]);
+      if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
       await tx.run(
         `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
@@ -226,12 +228,12 @@ export class SqlStore implements Store {
         [seq, turn.memory.graph.agent, turn.memory.graph.hash, turn.memory.done, snapshot ? seq : num(row.snap_seq),
           snapshot ? 0 : sinceSnapshot, now, lease.threadId],
       );
-      return { seq, ...record, delta: turn.delta ?? null, trace: JSON.parse(record.trace) };
+      return { seq, ...record, delta: turn.delta ?? null, trace };
     });
   }
 
   private async insertTurn(tx: Sql, threadId: string, seq: number, t: {
-    messageId: string | null; user: string | null; reply: string | null; status: TurnStatus; delta: string | null; trace: string;
+    messageId: string | null; user: string | null; reply: string | null; status: TurnStatus; delta: Buffer | null; trace: Buffer;
     startedAt: number; committedAt: number;
   }): Promise<void> {
     await tx.run(
@@ -261,7 +263,7 @@ export class SqlStore implements Store {
     const snap = await first(sql, "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1", [threadId, seq]);
     if (!snap) return null;
     const deltas = await sql.all("SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq", [threadId, num(snap.seq), seq]);
-    return replayDeltas(JSON.parse(String(snap.memory)) as Memory, deltas.map((d) => JSON.parse(String(d.delta))));
+    return replayDeltas(unpackJson(snap.memory) as Memory, deltas.map((d) => unpackJson(d.delta)));
   }
 
   // ---- history -----------------------------------------------------------------------------
@@ -287,7 +289,7 @@ export class SqlStore implements Store {
           [newId, threadId, turn],
         );
       }
-      if (memory) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [newId, turn, JSON.stringify(memory)]);
+      if (memory) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [newId, turn, packJson(memory)]);
       return threadInfo((await this.row(tx, newId))!, this.now());
     });
   }
