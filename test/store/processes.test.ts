@@ -7,13 +7,18 @@ import { join } from "node:path";
 import { openStore } from "@autograms/store";
 import { autograms, bin, cliTestFolder, replies } from "../cli/support/run-cli.js";
 import { startSlowModel, writeEchoGraph, type SlowModel } from "./support/slow-model.js";
+import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
 
 const folder = cliTestFolder("autograms-store-processes-");
 let model: SlowModel;
+let postgres: PostgresServer;
 beforeAll(async () => {
-  model = await startSlowModel();
+  [model, postgres] = await Promise.all([startSlowModel(), startPostgres()]);
 });
-afterAll(() => model?.close());
+afterAll(async () => {
+  postgres?.stop();
+  await model?.close();
+});
 
 interface Running {
   child: ChildProcess;
@@ -63,8 +68,8 @@ describe("several processes on one thread", () => {
 });
 
 describe("kill -9", () => {
-  it("mid-turn: the thread stays at its last turn, and the dead process's lease lapses within 10 s", async () => {
-    const url = `sqlite:${join(folder(), "killed.db")}`;
+  it.each(["SQLite", "Postgres"])("mid-turn (%s): the thread stays at its last turn, and the dead process's lease lapses within 10 s", async (kind) => {
+    const url = kind === "SQLite" ? `sqlite:${join(folder(), "killed.db")}` : await postgres.newDatabase();
     const graph = writeEchoGraph(folder());
     const args = [graph, ...model.flags, "--store", url, "--thread", "k"];
     expect((await autograms(["chat", ...args], { input: "first\n", env: model.env })).code).toBe(0);
