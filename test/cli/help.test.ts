@@ -24,7 +24,7 @@ const COMMANDS: [string, string, string[]][] = [
 
 const STORE = "--store <url>";
 const THREADS: [string, string, string[]][] = [
-  ["threads list", "", [STORE, "--json"]],
+  ["threads list", "", [STORE, "--json", "--agent <file>"]],
   ["threads show", "<id>", [STORE, "--json"]],
   ["threads fork", "<id>", ["--at <N>", "--id <new-id>", STORE]],
   ["threads export", "<id>", [STORE, "-o, --out <file>"]],

@@ -2,11 +2,14 @@
 // on SQLite files (the shared store suite covers Postgres; test/store/processes.test.ts has
 // several processes on one thread).
 import { describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
 import { writeEchoGraph } from "../store/support/slow-model.js";
+import { echoGraph } from "../store/support/agents.js";
 
+// Each test runs the command several times; a busy two-core machine may take seconds for each.
+const CLI_TIMEOUT = 180_000;
 const folder = cliTestFolder("autograms-threads-");
 let n = 0;
 /** A new store file and the echo agent's graph. */
@@ -17,7 +20,7 @@ function setup() {
 
 const ID = /\(new thread ([0-9a-f-]{36}); continue it with --thread \1\)/;
 
-describe("chat with a store", () => {
+describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
   it("starts a new thread, prints its id, and goes on with it in another process", async () => {
     const { graph, store } = setup();
     const first = await autograms(["chat", graph, "--offline", "--store", store], { input: "hello\nhow are you\n" });
@@ -75,7 +78,7 @@ describe("chat with a store", () => {
   });
 });
 
-describe("autograms threads", () => {
+describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
   async function thread(store: string, graph: string, lines: string[]) {
     const r = await autograms(["chat", graph, "--offline", "--store", store], { input: lines.map((l) => `${l}\n`).join("") });
     return ID.exec(r.stderr)![1]!;
@@ -114,6 +117,18 @@ describe("autograms threads", () => {
       expect(r.stderr).toContain(`no thread '${id}'`);
     }
     expect((await autograms(["threads", "show", forkId, "--store", store])).code).toBe(0);
+  });
+
+  it("lists an agent's threads checked against it after an edit: a stranded thread is reported, not changed", async () => {
+    const { dir, graph, store } = setup();
+    const id = await thread(store, graph, ["a"]);
+    const edited = join(dir, "edited.graph.json");
+    writeFileSync(edited, JSON.stringify(echoGraph({ instruction: "Answer in French." })));
+    const r = await autograms(["threads", "list", "--agent", edited, "--store", store]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${id}  Echo  2 turns  .*\\(cannot resume: stale_memory: .*'talk'`));
+    const same = JSON.parse((await autograms(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout);
+    expect(same.map((t: { check: unknown }) => t.check)).toEqual([{ id, resumable: true, problem: null }]);
   });
 
   it("prunes by age and by count", async () => {

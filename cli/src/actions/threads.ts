@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
-import { openStore, StoreError, type Store, type ThreadInfo } from "@autograms/store";
+import { checkThreads, openStore, StoreError, type Store, type ThreadCheck, type ThreadInfo } from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
+import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { writeOutput } from "../write-output.js";
@@ -14,6 +15,7 @@ export interface ThreadsFlags {
   yes?: boolean;
   olderThan?: string;
   keepTurns?: string;
+  agent?: string;
 }
 
 type Action = (store: Store, args: string[], flags: ThreadsFlags) => Promise<void>;
@@ -40,10 +42,21 @@ export function threadsCommand(sub: string, args: string[], flags: ThreadsFlags)
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 async function list(store: Store, _args: string[], flags: ThreadsFlags): Promise<void> {
-  const threads = await store.listThreads();
-  if (flags.json) return void process.stdout.write(json(threads));
-  if (threads.length === 0) return void process.stderr.write(`(no threads in ${store.where})\n`);
-  for (const t of threads) process.stdout.write(`${t.id}  ${t.agent ?? "-"}  ${turns(t.version)}  ${new Date(t.updatedAt).toISOString()}${status(t)}\n`);
+  let threads = await store.listThreads();
+  let checks: Map<string, ThreadCheck> | null = null;
+  if (flags.agent !== undefined) {
+    const { agent } = await openAgent(flags.agent, {}, { modelRequired: false });
+    checks = new Map((await checkThreads(store, agent)).map((c) => [c.id, c]));
+    threads = threads.filter((t) => checks!.has(t.id));
+  }
+  const check = (t: ThreadInfo) => checks?.get(t.id);
+  if (flags.json) return void process.stdout.write(json(threads.map((t) => (checks ? { ...t, check: check(t) } : t))));
+  if (threads.length === 0) return void process.stderr.write(`(no threads${flags.agent ? ` of ${flags.agent}` : ""} in ${store.where})\n`);
+  for (const t of threads) {
+    const problem = check(t)?.problem;
+    const stale = problem ? `  (cannot resume: ${problem.code}: ${problem.message})` : "";
+    process.stdout.write(`${t.id}  ${t.agent ?? "-"}  ${turns(t.version)}  ${new Date(t.updatedAt).toISOString()}${status(t)}${stale}\n`);
+  }
 }
 
 const turns = (n: number) => `${n} turn${n === 1 ? "" : "s"}`;

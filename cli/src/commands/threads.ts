@@ -13,7 +13,9 @@ export function registerThreads(program: Command): void {
     (await import("../actions/threads.js")).threadsCommand(sub, command.args, command.opts() as ThreadsFlags);
   };
   threads.command("list").description("list the threads, the most recently active first")
-    .option(...STORE).option("--json", "print them as JSON").action(run("list"));
+    .option(...STORE).option("--json", "print them as JSON")
+    .option("--agent <file>", "only this agent's threads, each checked against it: one whose agent changed where it stands is reported, not changed")
+    .action(run("list"));
   threads.command("show").description("print a thread's turns, what the user said and what the agent replied")
     .argument("<id>", "the thread").option(...STORE).option("--json", "print { id, turns: [{ user, reply }] } as JSON").action(run("show"));
   threads.command("fork").description("make a new thread from the first N turns of one (time travel); prints the new thread's id")

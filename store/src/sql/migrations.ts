@@ -45,6 +45,7 @@ export const MIGRATIONS: Migration[] = [
       )`,
       "CREATE INDEX threads_updated ON threads (updated_at)",
       // Append-only: one row per turn, holding that turn's memory delta, never the whole memory.
+      // JSON columns are deflated JSON ({bytes}: BLOB or BYTEA; packed-json.ts).
       `CREATE TABLE turns (
         thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
         seq INTEGER NOT NULL,
@@ -52,8 +53,8 @@ export const MIGRATIONS: Migration[] = [
         user_text TEXT,
         reply TEXT,
         status TEXT NOT NULL,
-        delta TEXT,
-        trace TEXT NOT NULL,
+        delta {bytes},
+        trace {bytes} NOT NULL,
         started_at BIGINT NOT NULL,
         committed_at BIGINT NOT NULL,
         PRIMARY KEY (thread_id, seq)
@@ -64,7 +65,7 @@ export const MIGRATIONS: Migration[] = [
       `CREATE TABLE snapshots (
         thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
         seq INTEGER NOT NULL,
-        memory TEXT NOT NULL,
+        memory {bytes} NOT NULL,
         PRIMARY KEY (thread_id, seq)
       )`,
       // Runs waiting for a busy thread (policy enqueue), served in ticket order.
@@ -92,7 +93,7 @@ export async function migrate(driver: SqlDriver, now: number): Promise<void> {
     }
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
-      for (const statement of m.statements) await tx.run(statement);
+      for (const statement of m.statements) await tx.run(statement.replaceAll("{bytes}", driver.dialect === "postgres" ? "BYTEA" : "BLOB"));
       await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
     }
   });

@@ -1,5 +1,7 @@
 /** Database rows to the store's records, the same for both dialects. */
-import type { ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import type { MemoryDelta } from "@autograms/runtime";
+import type { StoredTraceEvent, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import { unpackJson } from "./packed-json.js";
 import { num, optNum, optStr, type Row } from "./driver.js";
 
 /** A run holds the thread: a lease whose time has not run out (a dead process's lease lapses). */
@@ -32,8 +34,8 @@ export function turnRecord(row: Row): TurnRecord {
     user: optStr(row.user_text),
     reply: optStr(row.reply),
     status: String(row.status) as TurnStatus,
-    delta: row.delta === null || row.delta === undefined ? null : JSON.parse(String(row.delta)),
-    trace: JSON.parse(String(row.trace)),
+    delta: row.delta === null || row.delta === undefined ? null : (unpackJson(row.delta) as MemoryDelta),
+    trace: unpackJson(row.trace) as StoredTraceEvent[],
     startedAt: num(row.started_at),
     committedAt: optNum(row.committed_at) ?? 0,
   };

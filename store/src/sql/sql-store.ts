@@ -16,6 +16,7 @@ import type { AcquireOptions, Lease, LoadedThread, NewTurn, PruneOptions, PruneR
   ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate } from "./migrations.js";
+import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
@@ -50,8 +51,7 @@ export class SqlStore implements Store {
 
   async createThread(id: string = randomUUID()): Promise<ThreadInfo> {
     return this.db.transaction(async (tx) => {
-      if (await this.row(tx, id)) throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
-      await this.insertThread(tx, id);
+      if (!(await this.insertThread(tx, id))) throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
       return threadInfo((await this.row(tx, id))!, this.now());
     });
   }
@@ -78,12 +78,16 @@ export class SqlStore implements Store {
     return row;
   }
 
-  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null }): Promise<void> {
+  /**
+   * Makes the thread's row; false when it exists. Two processes making the same new thread at once
+   * (Postgres has no row to lock yet) both succeed: the second one finds the first one's row.
+   */
+  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null }): Promise<boolean> {
     const now = this.now();
     const m = from?.memory ?? null;
-    await tx.run(
+    return 1 === await tx.run(
       `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
       [id, m?.graph.agent ?? null, m?.graph.hash ?? null, from?.seq ?? 0, m?.done ?? false, from?.firstSeq ?? 1,
         m ? from!.seq : 0, now, now, from?.parent ?? null, from?.seq ?? null],
     );
@@ -114,7 +118,7 @@ export class SqlStore implements Store {
         version += 1;
         await this.insertTurn(tx, threadId, version, {
           messageId: optStr(row.lease_message), user: optStr(row.lease_user), reply: null, status: "interrupted",
-          delta: null, trace: "[]", startedAt: num(row.lease_since), committedAt: now,
+          delta: null, trace: packJson([]), startedAt: num(row.lease_since), committedAt: now,
         });
       }
       return this.take(tx, { ...lease, version }, user, now);
@@ -209,16 +213,17 @@ export class SqlStore implements Store {
       }
       const now = this.now();
       const seq = lease.version + 1;
-      const delta = turn.delta === undefined ? null : JSON.stringify(turn.delta);
+      const delta = turn.delta === undefined ? null : packJson(turn.delta);
       const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
       const snapshot = delta === null || num(row.snap_seq) === 0 || seq - num(row.snap_seq) >= this.options.snapshotEvery
         || sinceSnapshot >= this.options.snapshotBytes;
+      const trace = storedTrace(turn.trace ?? []);
       const record = {
         messageId: turn.messageId, user: turn.user, reply: turn.reply, status: "ok" as const, delta,
-        trace: JSON.stringify(storedTrace(turn.trace ?? [])), startedAt: turn.startedAt, committedAt: now,
+        trace: packJson(trace), startedAt: turn.startedAt, committedAt: now,
       };
       await this.insertTurn(tx, lease.threadId, seq, record);
-      if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, JSON.stringify(turn.memory)]);
+      if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
       await tx.run(
         `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
@@ -226,12 +231,12 @@ export class SqlStore implements Store {
         [seq, turn.memory.graph.agent, turn.memory.graph.hash, turn.memory.done, snapshot ? seq : num(row.snap_seq),
           snapshot ? 0 : sinceSnapshot, now, lease.threadId],
       );
-      return { seq, ...record, delta: turn.delta ?? null, trace: JSON.parse(record.trace) };
+      return { seq, ...record, delta: turn.delta ?? null, trace };
     });
   }
 
   private async insertTurn(tx: Sql, threadId: string, seq: number, t: {
-    messageId: string | null; user: string | null; reply: string | null; status: TurnStatus; delta: string | null; trace: string;
+    messageId: string | null; user: string | null; reply: string | null; status: TurnStatus; delta: Buffer | null; trace: Buffer;
     startedAt: number; committedAt: number;
   }): Promise<void> {
     await tx.run(
@@ -261,7 +266,7 @@ export class SqlStore implements Store {
     const snap = await first(sql, "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1", [threadId, seq]);
     if (!snap) return null;
     const deltas = await sql.all("SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq", [threadId, num(snap.seq), seq]);
-    return replayDeltas(JSON.parse(String(snap.memory)) as Memory, deltas.map((d) => JSON.parse(String(d.delta))));
+    return replayDeltas(unpackJson(snap.memory) as Memory, deltas.map((d) => unpackJson(d.delta)));
   }
 
   // ---- history -----------------------------------------------------------------------------
@@ -277,9 +282,10 @@ export class SqlStore implements Store {
       if (turn > 0 && turn < firstSeq - 1) {
         throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
       }
-      if (await this.row(tx, newId)) throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
       const memory = turn === 0 ? null : await this.memoryAt(tx, threadId, turn);
-      await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory });
+      if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory }))) {
+        throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
+      }
       if (turn > 0) {
         await tx.run(
           `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
@@ -287,7 +293,7 @@ export class SqlStore implements Store {
           [newId, threadId, turn],
         );
       }
-      if (memory) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [newId, turn, JSON.stringify(memory)]);
+      if (memory) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [newId, turn, packJson(memory)]);
       return threadInfo((await this.row(tx, newId))!, this.now());
     });
   }
