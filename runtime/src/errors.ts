@@ -21,7 +21,8 @@ export type AgentErrorCode =
   | "chat_in_call"
   | "step_limit"
   | "recursion_limit"
-  | "tool_limit";
+  | "tool_limit"
+  | "deadline";
 
 export interface AgentErrorInit {
   node?: string;

@@ -8,7 +8,7 @@ import type { Graph, JsonValue } from "../graph/types.js";
 import { argumentCountProblem } from "../graph/arguments.js";
 import { validateGraph } from "../graph/validate.js";
 import type { ChatModel } from "../model/types.js";
-import type { HostFunction, SandboxLimits } from "../sandbox/index.js";
+import { createSandboxPool, evaluateAsync, type HostFunction, type SandboxLimits, type SandboxPool } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import type { Env } from "../engine/env.js";
 import { compileProgram, type Program } from "../engine/program.js";
@@ -24,6 +24,7 @@ import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
 import { drive, type PauseHook, type Performer } from "./loop.js";
+import { Deadline } from "./deadline.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -43,6 +44,14 @@ export interface AgentOptions {
    */
   limits?: Partial<SandboxLimits> & { maxSteps?: number; maxCallDepth?: number };
   config?: Partial<AgentConfig>;
+  /**
+   * Where the graph's code runs (code nodes, conditions, arguments, return expressions).
+   * "in-process" (the default): in this process, inside the sandbox's limits. "process": in child
+   * processes (`createSandboxPool`), so that whatever the code does, it cannot take this process
+   * down; the agent makes its pool when code first runs and `close()` stops it. A `SandboxPool`:
+   * that pool, shared with whoever made it (who closes it). Tools still run in this process.
+   */
+  isolation?: "in-process" | "process" | SandboxPool;
 }
 
 export interface RunOptions {
@@ -50,6 +59,14 @@ export interface RunOptions {
   trace?: TraceSink;
   /** Awaited before each node runs (see `PausePoint`): how a debugger stops a run at a node. */
   pause?: PauseHook;
+  /**
+   * Milliseconds the whole run (a reply, a call) may take, model calls, their retries and tools
+   * included; past it the run fails with AgentError `deadline` and the memory given to it stays
+   * valid. No deadline by default.
+   */
+  deadlineMs?: number;
+  /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
+  signal?: AbortSignal;
 }
 
 export interface ReplyResult {
@@ -74,6 +91,9 @@ export class Agent {
   private readonly program: Program;
   private readonly model: ChatModel;
   private readonly tools: Record<string, HostFunction>;
+  private readonly evaluate: Performer["evaluate"];
+  /** The pool this agent made for `isolation: "process"`, once code has run. */
+  private ownPool: SandboxPool | null = null;
 
   constructor(graph: unknown, options: AgentOptions) {
     const checked = validateGraph(graph);
@@ -101,11 +121,26 @@ export class Agent {
       if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
     }
     this.tools = tools;
+    const isolation = options.isolation ?? "in-process";
+    if (isolation === "in-process") this.evaluate = evaluateAsync;
+    else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
+    else if (typeof isolation === "object" && isolation !== null && typeof isolation.evaluate === "function") {
+      this.evaluate = (code, variables, limits) => isolation.evaluate(code, variables, limits);
+    } else {
+      throw new AgentError("bad_input", `isolation must be "in-process", "process" or a SandboxPool, not ${JSON.stringify(isolation)}`);
+    }
     const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
       config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
-      toolNames: Object.keys(this.tools), toolDefinitions,
+      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process",
     });
+  }
+
+  /** Stops the child processes of the pool this agent made (`isolation: "process"`); a pool passed in is its owner's to close. */
+  async close(): Promise<void> {
+    const pool = this.ownPool;
+    this.ownPool = null;
+    await pool?.close();
   }
 
   /** One turn: the user's message in, the agent's reply and the new memory out. */
@@ -183,7 +218,12 @@ export class Agent {
 
   private performer(options: RunOptions): Performer {
     const env: Env = { program: this.program, tracing: options.trace !== undefined };
-    return { env, model: this.model, tools: this.tools, trace: options.trace, pause: options.pause };
+    const { deadlineMs, signal } = options;
+    if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
+      throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
+    }
+    const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
+    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, trace: options.trace, pause: options.pause, deadline };
   }
 }
 
