@@ -46,13 +46,17 @@ describe("code that uses a tool", () => {
     expect(r.state.phase).toEqual({ kind: "route", node: "c", output: value, interject: false });
   });
 
-  it("reports code the sandbox cannot parse at its node, as any code error", async () => {
+  it("refuses code the sandbox cannot parse when the agent is made, at its node", () => {
     const g = graph([n({ name: "c", action: "code", instruction: "lookup(", loc: { line: 3, column: 5, endLine: 3, endColumn: 12 } })], { tools });
-    const agent = new Agent(g, { model: new TestModel(), tools: { lookup: () => 1 } });
-    const failed = await agent.reply("").catch((e: unknown) => e);
+    let failed: unknown;
+    try {
+      new Agent(g, { model: new TestModel(), tools: { lookup: () => 1 } });
+    } catch (e) {
+      failed = e;
+    }
     expect(failed).toBeInstanceOf(AgentError);
-    expect(failed).toMatchObject({ code: "sandbox", node: "c", line: 3 });
-    expect((failed as AgentError).message).toMatch(/3:5: node 'c': code `lookup\(` failed: .*\(code line 1, column \d+\)$/);
+    expect(failed).toMatchObject({ code: "invalid_graph" });
+    expect((failed as AgentError).message).toMatch(/<graph>:3:5: node 'c': code 'lookup\(' is not code the evaluator runs: /);
   });
 
   it("calls the tool, with the answer the code asked for", async () => {
