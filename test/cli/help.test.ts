@@ -19,6 +19,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["dap", "", ["--port <port>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
   ["export", "<file>", ["-o, --out <file>"]],
+  ["init", "[dir]", ["--name <name>"]],
 ];
 
 const docs = readFileSync(join(root, "docs/cli.md"), "utf8");
