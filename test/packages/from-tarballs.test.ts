@@ -60,7 +60,8 @@ afterAll(() => {
   if (temp) rmSync(temp, { recursive: true, force: true });
 });
 
-describe("the packages installed from their tarballs into a new project", () => {
+// npm and tsc on a busy machine: far more than the default 30 s per test.
+describe("the packages installed from their tarballs into a new project", { timeout: 180_000 }, () => {
   it("packs every workspace, with a license, types in its exports, and its version in step", () => {
     const root_ = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; workspaces: string[] };
     expect(tarballs).toHaveLength(root_.workspaces.length);
