@@ -15,6 +15,11 @@ export function appendTurns(turns: readonly Turn[], more: readonly Turn[]): Turn
   return out;
 }
 
+/** The list `list` was made from by appending, if the runtime made it so. */
+export function extendedBy(list: readonly Turn[]): readonly Turn[] | undefined {
+  return extended.get(list);
+}
+
 /**
  * How `after` differs from `before`: how many of `before`'s turns it keeps, and what follows them.
  * Follows the append links when `after` was made from `before`; otherwise compares turn by turn.
