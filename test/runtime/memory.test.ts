@@ -145,6 +145,34 @@ describe("refusing memory", () => {
     expect((await agent.reply("x", roundTrip(memory!))).reply).toMatch(/^answer/);
   });
 
+  it("seals a growing conversation as a whole hash of it would: memory through JSON is accepted at every turn", async () => {
+    const g = graph([n({ name: "talk", action: "chat", instruction: "Keep talking.", transitions: ["talk"] })]);
+    const agent = new Agent(g, { model: new TestModel((req) => `answer ${req.messages.length}`) });
+    let memory: Memory | undefined;
+    for (let i = 0; i < 40; i++) {
+      // Mostly objects (sealed from kept hash states), sometimes through JSON (hashed whole).
+      const r = await agent.reply(`message ${i}`, memory && (i % 7 === 3 ? roundTrip(memory) : memory));
+      const fresh = new Agent(g, { model: new TestModel(() => "ok") });
+      expect((await fresh.reply("check", roundTrip(r.memory))).reply, `turn ${i}`).toBe("ok");
+      memory = r.memory;
+    }
+  });
+
+  it("tells a lone surrogate from the replacement character it would become in UTF-8", async () => {
+    const g = graph([n({ name: "talk", action: "chat_exact", instruction: "You said: $_last_user_reply", transitions: ["talk"] })]);
+    const agent = new Agent(g, { model: new TestModel() });
+    let memory = (await agent.reply("")).memory;
+    memory = (await agent.reply("broken \ud83d here", memory)).memory;
+    memory = (await agent.reply("fine \ufffd here", memory)).memory;
+    const swaps: [string, string][] = [["\ud83d", "\ufffd"], ["\ufffd", "\ud83d"]];
+    for (const [from, to] of swaps) {
+      const edited = JSON.parse(JSON.stringify(memory).replaceAll(JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1))) as Memory;
+      expect(JSON.stringify(edited)).not.toBe(JSON.stringify(memory));
+      await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
+    }
+    expect((await agent.reply("x", roundTrip(memory))).reply).toBe("You said: x");
+  });
+
   it("hands out memory frozen all through, and freezes the memory it is given once checked", async () => {
     const { agent, memory } = await saved();
     expect(Object.isFrozen(memory) && Object.isFrozen(memory.stack) && Object.isFrozen(memory.stack[0]!.turns[0])).toBe(true);

@@ -41,6 +41,25 @@ function pastInput(turn: Turn, node: GraphNode | undefined, config: AgentConfig)
   return config.replyStartType === "suffix" ? `${user}\n${replyStart(node, config)}` : user;
 }
 
+/**
+ * A past turn's input and its token cost, per agent (its config) and turn: turns in memory are
+ * frozen, so what a prompt makes of one is made once, not again on every later turn.
+ */
+const pastInputs = new WeakMap<AgentConfig, WeakMap<Turn, { input: string; cost: number }>>();
+
+function pastPair(turn: Turn, req: ChatPromptRequest): { input: string; cost: number } {
+  const { config } = req;
+  let cache = pastInputs.get(config);
+  if (!cache) pastInputs.set(config, (cache = new WeakMap()));
+  let pair = Object.isFrozen(turn) ? cache.get(turn) : undefined;
+  if (!pair) {
+    const input = pastInput(turn, req.nodeNamed(turn.node), config);
+    pair = { input, cost: config.countTokens(input) + config.countTokens(turn.agent) };
+    if (Object.isFrozen(turn)) cache.set(turn, pair);
+  }
+  return pair;
+}
+
 export interface ChatPromptRequest {
   prompt: string;
   turns: History;
@@ -64,8 +83,7 @@ export function buildChatMessages(req: ChatPromptRequest): ChatMessage[] {
     for (const turn of newestFirst(req.turns)) {
       if (!turn.agent) continue;
       if (req.node.conv_scope !== undefined && (turn.category ?? "") !== req.node.conv_scope) continue;
-      const input = pastInput(turn, req.nodeNamed(turn.node), config);
-      const cost = count(input) + count(turn.agent);
+      const { input, cost } = pastPair(turn, req);
       if (total + cost > budget) break;
       total += cost;
       pairs.push([input, turn.agent]);

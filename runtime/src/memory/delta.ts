@@ -104,7 +104,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** Sets an own property even for a key like `__proto__`, which plain assignment would not. */
 function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -5,27 +5,36 @@
  * value's digest are kept per (frozen) object. Memory read back from outside has no such state
  * and is hashed whole, once; what that computes is kept only once the memory has passed.
  *
- * Text is hashed as UTF-16 code units, each string prefixed with its length, so no two memories
- * hash the same text and no escaping is needed; variables and visit counts are hashed with sorted
- * keys, so memory a database stored with its keys reordered still matches.
+ * Strings are hashed with their lengths (turns: by block, see hashBlock), so no escaping is
+ * needed. Text is hashed as UTF-8 (the fast path), or as UTF-16 code units under another tag when
+ * it holds a lone surrogate (which UTF-8 cannot tell from U+FFFD), so no two memories hash the
+ * same bytes. Variables and visit counts are hashed with sorted keys, so memory a database stored
+ * with its keys reordered still matches.
  */
-import { createHash, type Hash } from "node:crypto";
+import { createHash, hash, type Hash } from "node:crypto";
 import type { JsonValue } from "../graph/types.js";
 import { canonicalJson } from "./hash.js";
 import { extendedBy } from "./turns.js";
 import type { Frame, MemoryBody, Turn } from "./types.js";
 
 const ENCODING = "utf16le";
+/** Turns are hashed by blocks of this many: one hash call per turn costs more, and a list that grows rehashes at most its last block. */
+const BLOCK = 16;
+
+/** A turn list's stream after its first `full` turns (whole blocks). */
+interface TurnsState {
+  hash: Hash;
+  full: number;
+}
+
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 const str = (s: string): string => `${s.length}:${s}`;
 const opt = (s: string | undefined): string => (s === undefined ? "-" : str(s));
 
-function turnText(t: Turn): string {
-  return `T${str(t.node)}${str(t.kind)}${str(t.agent)}${opt(t.user)}${opt(t.instruction)}${opt(t.category)}`;
-}
-
+/** One-shot SHA-1 (far cheaper than a Hash object for short texts): UTF-8, or UTF-16 under another tag when not well formed. */
 function sha1(text: string): string {
-  return createHash("sha1").update(text, ENCODING).digest("hex");
+  return wellFormed(text) ? hash("sha1", `U${text}`) : hash("sha1", Buffer.from(`W${text}`, ENCODING));
 }
 
 /**
@@ -34,7 +43,7 @@ function sha1(text: string): string {
  * caller could still change never has a digest remembered.
  */
 export class Digests {
-  private readonly turnStates = new Map<readonly Turn[], Hash>();
+  private readonly turnStates = new Map<readonly Turn[], TurnsState>();
   private readonly objects = new Map<object, string>();
 
   constructor(private readonly trusted: boolean) {}
@@ -56,7 +65,7 @@ export class Digests {
     const known = this.cached(f);
     if (known !== undefined) return known;
     const text = `F${str(f.scope)}${opt(f.function)}${str(f.node)}${str(f.id)}${str(f.prompt)}${str(f.userPrompt)}${opt(f.carried)}`
-      + this.vars(f.vars) + this.turns(f.turns);
+      + this.vars(f.vars) + f.turns.length + this.turns(f.turns);
     return this.remember(f, sha1(text));
   }
 
@@ -74,29 +83,29 @@ export class Digests {
     return known !== undefined ? known : this.remember(v, sha1(canonicalJson(v)));
   }
 
-  /** The digest of a turn list: the stream over its turns, continued from the list it extends when that one's state is known. */
+  /**
+   * The digest of a turn list: a stream over its whole blocks of BLOCK turns, continued from the
+   * state of the list it extends when that is known, then its last, partial block.
+   */
   private turns(list: readonly Turn[]): string {
-    return this.turnState(list).copy().digest("hex");
+    const state = this.turnState(list);
+    const tail = state.hash.copy();
+    if (state.full < list.length) hashBlock(tail, list, state.full, list.length);
+    return tail.digest("hex");
   }
 
-  private turnState(list: readonly Turn[]): Hash {
+  private turnState(list: readonly Turn[]): TurnsState {
     const known = turnStates.get(list) ?? this.turnStates.get(list);
     if (known) return known;
-    let from = 0;
-    let state: Hash | undefined;
-    for (let base = extendedBy(list); base; base = extendedBy(base)) {
-      const s = turnStates.get(base) ?? this.turnStates.get(base);
-      if (s) {
-        state = s.copy();
-        from = base.length;
-        break;
-      }
+    let state: TurnsState | undefined;
+    for (let base = extendedBy(list); base && !state; base = extendedBy(base)) state = turnStates.get(base) ?? this.turnStates.get(base);
+    state ??= { hash: createHash("sha1"), full: 0 };
+    const full = list.length - (list.length % BLOCK);
+    if (full > state.full) {
+      const hash = state.hash.copy();
+      for (let at = state.full; at < full; at += BLOCK) hashBlock(hash, list, at, at + BLOCK);
+      state = { hash, full };
     }
-    state ??= createHash("sha1");
-    // One update for all the new turns: a string built by concatenation costs far less than a call per turn.
-    let text = "";
-    for (let i = from; i < list.length; i++) text += turnText(list[i]!);
-    if (text) state.update(text, ENCODING);
     (this.trusted ? turnStates : this.turnStates).set(list, state);
     return state;
   }
@@ -111,6 +120,44 @@ export class Digests {
   }
 }
 
+/**
+ * One block of turns: a tag, the lengths of the turns' fields (UTF-16 units; absent fields marked),
+ * then their text run together, as UTF-8 when it is well formed, else as UTF-16 under another tag
+ * (UTF-8 cannot tell a lone surrogate from U+FFFD). The lengths come first, so the stream reads
+ * back one way only; building one text per block costs far less than a text per turn.
+ */
+function hashBlock(hash: Hash, list: readonly Turn[], from: number, to: number): void {
+  const lengths = new Uint32Array(1 + (to - from) * 6);
+  let text = "";
+  let k = 1;
+  for (let i = from; i < to; i++) {
+    const t = list[i]!;
+    text += t.node;
+    lengths[k++] = t.node.length;
+    text += t.kind;
+    lengths[k++] = t.kind.length;
+    text += t.agent;
+    lengths[k++] = t.agent.length;
+    k = field(t.user, lengths, k);
+    if (t.user !== undefined) text += t.user;
+    k = field(t.instruction, lengths, k);
+    if (t.instruction !== undefined) text += t.instruction;
+    k = field(t.category, lengths, k);
+    if (t.category !== undefined) text += t.category;
+  }
+  const utf8 = wellFormed(text);
+  lengths[0] = utf8 ? 0x55 : 0x57;
+  hash.update(new Uint8Array(lengths.buffer));
+  hash.update(text, utf8 ? "utf8" : ENCODING);
+}
+
+const ABSENT = 0xffffffff;
+
+function field(value: string | undefined, lengths: Uint32Array, k: number): number {
+  lengths[k] = value === undefined ? ABSENT : value.length;
+  return k + 1;
+}
+
 /** Streams' states per turn list and digests per frame or object value, for frozen objects only. */
-const turnStates = new WeakMap<readonly Turn[], Hash>();
+const turnStates = new WeakMap<readonly Turn[], TurnsState>();
 const objectDigests = new WeakMap<object, string>();

@@ -54,3 +54,21 @@ export function freezeMemory(mem: MemoryBody): void {
   }
   Object.freeze(mem);
 }
+
+/**
+ * Freezes memory from outside once it passed its checks: all of it that is hashed (turn objects
+ * hold only strings, as the structural check made sure), walking into objects frozen only on
+ * the surface.
+ */
+export function freezeChecked(memory: Memory): void {
+  Object.freeze(memory);
+  Object.freeze(memory.graph);
+  Object.freeze(memory.visits);
+  for (const frame of memory.stack) {
+    for (const turn of frame.turns) Object.freeze(turn);
+    Object.freeze(frame.turns);
+    deepFreeze(frame.vars, true);
+    Object.freeze(frame);
+  }
+  Object.freeze(memory.stack);
+}

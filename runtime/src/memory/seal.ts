@@ -8,7 +8,7 @@ import type { JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
 import type { Program } from "../engine/program.js";
 import { Digests } from "./digest.js";
-import { deepFreeze, freezeMemory, isSealed, markSealed } from "./freeze.js";
+import { freezeChecked, freezeMemory, isSealed, markSealed } from "./freeze.js";
 import { LEGACY_VERSION, legacyChecksum } from "./legacy.js";
 import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody } from "./types.js";
 import { memoryShapeError } from "./shape.js";
@@ -60,7 +60,7 @@ function checkedMemory(value: unknown): Memory {
   if (expected !== sum) {
     throw new AgentError("tampered_memory", "memory was changed after the runtime saved it (checksum mismatch); refusing to continue from it");
   }
-  deepFreeze(memory, true);
+  freezeChecked(memory);
   digests.keep();
   return (v.version as number) === LEGACY_VERSION ? { ...memory, version: MEMORY_VERSION } : memory;
 }
