@@ -16,6 +16,7 @@ export type * from "./graph/types.js";
 export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS } from "./graph/types.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
+export { argumentCountProblem } from "./graph/arguments.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.

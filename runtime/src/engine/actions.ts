@@ -4,6 +4,7 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";
 import type { ToolCall, ToolChatMessage } from "../model/types.js";
 import { assignChanges, assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
@@ -55,7 +56,7 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
 /** Only nodes some transition or call consults have their visits counted. */
 function countVisit(env: Env, mem: MemoryBody, name: string): MemoryBody {
   if (!env.program.tracked.has(name)) return mem;
-  return memoryWith(mem, mem.stack, { ...mem.visits, [name]: (mem.visits[name] ?? 0) + 1 });
+  return memoryWith(mem, mem.stack, { ...mem.visits, [name]: visitsOf(mem.visits, name) + 1 });
 }
 
 /** The node is done: its output is assigned, and its transitions come next. */
@@ -170,7 +171,9 @@ function finishTurn(
   const last = stack[stack.length - 1]!;
   stack[stack.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
   mem = memoryWith(mem, stack);
-  const next = moved(state, mem, { kind: "waiting", node: node.name }, null);
+  // A reply after which only `quit` can come: the loop takes that step at once (see `drive`).
+  const phase: Phase = cn.endsConversation && state.mode === "reply" ? { kind: "route", node: node.name, output, interject: false } : { kind: "waiting", node: node.name };
+  const next = moved(state, mem, phase, null);
   return result(next, ev(mem, changes), { kind: "reply", text: agent });
 }
 
@@ -199,7 +202,7 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
 /** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
 function call(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
-  const unvisited = (node.required_revisit ?? []).filter((s) => !state.mem.visits[s]);
+  const unvisited = (node.required_revisit ?? []).filter((s) => visitsOf(state.mem.visits, s) === 0);
   if (unvisited.length) {
     const ev = env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }, assignChanges(env, state.mem, node, null)) : null;
     return result(leave(state, node, null), ev);

@@ -4,10 +4,12 @@
  * sandbox ran inside the step or the loop ran it with tools bound.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
+import { argumentCountProblem } from "../graph/arguments.js";
 import type { Frame, MemoryBody } from "../memory/types.js";
+import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
-import { conditionChain, returnFrom, take } from "./route.js";
+import { returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleFrom, visibleVars } from "./scope.js";
 import type { Continuation, RunState, StepResult } from "./state.js";
 
@@ -36,7 +38,7 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
       return returnFrom(env, moved(state, mem, state.phase), node, then.target, r.value);
     case "condition":
       if (r.value) return take(env, moved(state, mem, state.phase), node, then.target, then.candidates[then.index]!, "condition");
-      return conditionChain(env, moved(state, mem, state.phase), node, then.target, then.candidates, then.index + 1);
+      return result(moved(state, mem, { kind: "testing", node: node.name, target: then.target, candidates: then.candidates, index: then.index + 1 }));
   }
 }
 
@@ -67,7 +69,7 @@ function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>, outpu
 
 function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const k of Object.keys(after)) if (after[k] !== before[k]) out[k] = after[k]!;
+  for (const k of Object.keys(after)) if (!hasOwn(before, k) || after[k] !== before[k]) setOwn(out, k, after[k]!);
   return out;
 }
 
@@ -76,11 +78,10 @@ function enterFunction(env: Env, state: RunState, callNode: string, args: JsonVa
   const cn = nodeOf(env, callNode);
   const { name, info } = cn.call!;
   if (!Array.isArray(args)) throw fail(env, cn.node, "bad_call", `the arguments of '${name}' did not evaluate to a list`);
-  if (args.length > info.params.length) {
-    throw fail(env, cn.node, "bad_call", `'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"} (${info.params.join(", ")}), but the call passes ${args.length}`);
-  }
+  const problem = argumentCountProblem(name, info, args.length);
+  if (problem) throw fail(env, cn.node, "bad_call", problem);
   const vars: Record<string, JsonValue> = {};
-  info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : null));
+  info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : structuredClone(info.defaults?.[p] ?? null)));
   const caller = top(state.mem);
   const config = env.program.config;
   const local = info.kind === "local_function";

@@ -20,6 +20,11 @@ export interface CompiledNode {
   question?: Template;
   call?: { name: string; info: FunctionInfo; args: string };
   chat: boolean;
+  /**
+   * A chat node whose next step is certainly `quit`: its only transition is `quit` and no
+   * interjection could take the user's answer elsewhere. Its reply ends the conversation.
+   */
+  endsConversation: boolean;
   /** Tools the node offers the model natively: their definitions, and graph tool names by the names the model calls. */
   tools?: { definitions: ToolDefinition[]; byModelName: ReadonlyMap<string, string> };
 }
@@ -133,6 +138,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   const file = graph.source?.file;
   const problems: AgentError[] = [];
   const nodes = new Map<string, CompiledNode>();
+  const interjects = graph.nodes.some((n) => n.condition_interjection !== undefined);
   for (const node of graph.nodes) {
     const problem = (detail: string) => problems.push(new AgentError("invalid_graph", detail, { node: node.name, loc: node.loc, file }));
     const parse = (text: string, field: string): Template | undefined => {
@@ -144,7 +150,8 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
         return undefined;
       }
     };
-    const compiled: CompiledNode = { node, id: nodeIdentity(node), chat: (CHAT_ACTIONS as readonly string[]).includes(node.action) };
+    const chat = (CHAT_ACTIONS as readonly string[]).includes(node.action);
+    const compiled: CompiledNode = { node, id: nodeIdentity(node), chat, endsConversation: chat && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects };
     if (TEXT_ACTIONS.has(node.action)) compiled.text = parse(node.instruction ?? "", "instruction");
     if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
     if ((FUNCTION_KINDS as readonly string[]).includes(node.action)) {

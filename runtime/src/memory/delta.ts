@@ -9,6 +9,7 @@ import type { JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
 import type { Frame, Memory, Turn } from "./types.js";
 import { turnsAdded } from "./turns.js";
+import { setOwn } from "./own.js";
 
 export const DELTA_FORMAT = "autograms-memory-delta";
 export const DELTA_VERSION = 1;
@@ -100,12 +101,6 @@ function frameChange(old: Frame, frame: Frame, at: number): FrameChange | null {
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   return typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Sets an own property even for a key like `__proto__`, which plain assignment would not. */
-function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -12,6 +12,7 @@ import { freezeChecked, freezeMemory, isSealed, markSealed } from "./freeze.js";
 import { LEGACY_VERSION, legacyChecksum } from "./legacy.js";
 import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody } from "./types.js";
 import { memoryShapeError } from "./shape.js";
+import { hasOwn } from "./own.js";
 
 export function freshMemory(program: Program): MemoryBody {
   const { config, graph } = program;
@@ -87,7 +88,7 @@ function resumable(program: Program, memory: Memory): MemoryBody {
     }
   }
   const bottom = body.stack[0]!;
-  const added = Object.entries(program.graph.globals).filter(([k]) => !(k in bottom.vars));
+  const added = Object.entries(program.graph.globals).filter(([k]) => !hasOwn(bottom.vars, k));
   const stack: Frame[] = added.length
     ? [{ ...bottom, vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars } }, ...body.stack.slice(1)]
     : body.stack;
