@@ -66,7 +66,7 @@ export function storeSuite(name: string, backend: Backend): void {
       await (await db.open()).close(); // and opening a migrated database changes nothing
       expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(1);
       await db.close();
-    });
+    }, 120_000); // starting Node processes takes seconds on a busy machine
 
     it("refuses a database migrated by a newer version", async () => {
       const db = await backend.fresh();

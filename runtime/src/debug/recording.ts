@@ -7,7 +7,7 @@
 import type { TraceEvent } from "../trace/events.js";
 
 const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
-  "user", "generate", "exact", "code", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call",
+  "user", "generate", "exact", "code", "setup", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call",
 ]);
 
 export class RecordingError extends Error {

@@ -15,7 +15,7 @@ import type { Continuation, RunState, StepResult } from "./state.js";
 
 export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
   const variables = visibleVars(state.mem.stack);
-  if (env.program.usesTool(code)) {
+  if (env.program.isolated || env.program.usesTool(code)) {
     return result(moved(state, state.mem, { kind: "evaluating", then }), null, { kind: "evaluate", node: node.name, code, variables });
   }
   return resumeEvaluation(env, state, then, evaluateNow(env, node, code, variables, what));
@@ -31,6 +31,10 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
       const value = r.value;
       const next = moved(state, mem, { kind: "route", node: node.name, output: value, interject: false });
       return result(next, env.tracing ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, [...changes, ...assignChanges(env, state.mem, node, value)]) : null);
+    }
+    case "setup": {
+      const next = moved(state, mem, { kind: "act", node: node.name });
+      return result(next, env.tracing ? event(env, mem, node, { kind: "setup", code: node.setup ?? "" }, changes) : null);
     }
     case "args":
       return enterFunction(env, moved(state, mem, state.phase), then.node, r.value, changes);

@@ -23,6 +23,8 @@ export interface RunState {
 /** Where an evaluation's result goes. */
 export type Continuation =
   | { kind: "code"; node: string }
+  /** A node's `setup` ran: its action comes next. */
+  | { kind: "setup"; node: string }
   | { kind: "args"; node: string }
   | { kind: "return"; node: string; target: string }
   | { kind: "condition"; node: string; target: string; candidates: string[]; index: number };
@@ -40,8 +42,10 @@ export interface ToolRun {
 export type GeneratingPhase = Extract<Phase, { kind: "generating" }>;
 
 export type Phase =
-  /** Run the node's action. */
+  /** Enter the node: count the step, run its setup (if any), then its action. */
   | { kind: "enter"; node: string }
+  /** The node's setup has run: run its action. */
+  | { kind: "act"; node: string }
   /** The node's action is done; follow its transitions (asking about interjections first after a user message). */
   | { kind: "route"; node: string; output: JsonValue; interject: boolean }
   | { kind: "generating"; node: string; instruction: string; messages: ChatMessage[]; attempt: number; raw: string[]; tools?: ToolRun }

@@ -5,7 +5,7 @@
  */
 import { AgentError } from "../errors.js";
 import { nodeOf, type Env } from "./env.js";
-import { enter, generated } from "./actions.js";
+import { act, enter, generated } from "./actions.js";
 import { resumeEvaluation } from "./continuations.js";
 import { chosen, conditionChain, route, userArrived } from "./route.js";
 import type { RunState, StepInput, StepResult } from "./state.js";
@@ -18,6 +18,9 @@ export function step(env: Env, state: RunState, input: StepInput): StepResult {
   switch (phase.kind) {
     case "enter":
       return enter(env, state, phase.node);
+    case "act":
+      expect(input, "continue");
+      return act(env, state, nodeOf(env, phase.node));
     case "route":
       return route(env, state, phase.node, phase.output, phase.interject);
     case "generating":

@@ -3,7 +3,7 @@ import { checkCode, type JsonValue } from "@autograms/runtime";
 import { closest } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
-import type { Stmt } from "../ir.js";
+import type { NodeParts } from "../ir.js";
 import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "../literal.js";
 import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
@@ -29,7 +29,7 @@ export interface ReadFields {
  * literal of the field's type, text fields with `${...}` placeholders as `$variables`.
  * `fixed` lists fields the call itself provides (a shorthand's action and instruction).
  */
-export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Stmt[], fixed: string[]): ReadFields {
+export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, parts: NodeParts, fixed: string[]): ReadFields {
   const ts = typescript();
   const result: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   for (const property of object.properties) {
@@ -48,7 +48,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       continue;
     }
     result.written.add(key);
-    const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, prelude);
+    const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, parts);
     if (value !== undefined) {
       result.fields[key] = value;
       result.at[key] = onOneLine(property.initializer, ctx) ? property.initializer : property.name;
@@ -58,9 +58,9 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
   return result;
 }
 
-function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): JsonValue | undefined {
+function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
   if (type === "text") {
-    const text = textOf(node, ctx, prelude);
+    const text = textOf(node, ctx, parts);
     if (text === null) {
       const literal = literalValue(node);
       if (!isNotLiteral(literal)) {
