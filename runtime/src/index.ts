@@ -11,9 +11,17 @@ export { defineTool, toolDefinitionOf, reactPlugin } from "./agent-api/tools.js"
 export type { DefinedTool, ToolSpec, ToolParameters } from "./agent-api/tools.js";
 export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
+// Custom actions: node types of your own, with hooks for what the original's node classes override.
+export { defineAction, isActionDefinition } from "./agent-api/actions.js";
+export type { ActionDefinition, ActionSpec, ActionContext, LeavingContext, ActionModel, InstructionResult,
+  FieldSchema, FieldValues, SchemaValue } from "./agent-api/actions.js";
+export { actionDeclarationProblems, nodeFieldProblems } from "./graph/action-fields.js";
+export type { FieldProblem } from "./graph/action-fields.js";
+
 // Graph format.
 export type * from "./graph/types.js";
-export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS } from "./graph/types.js";
+export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS, BASE_ACTIONS } from "./graph/types.js";
+export { NODE_FIELD_NAMES } from "./graph/schema.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
@@ -40,7 +48,8 @@ export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions 
 export { AgentError } from "./errors.js";
 export type { AgentErrorCode } from "./errors.js";
 export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
-export type { TraceEvent, TraceSink, Decision, VariableChange } from "./trace/events.js";
+export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from "./trace/events.js";
+export { replyOf } from "./trace/events.js";
 
 // Sandboxed evaluator.
 export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool } from "./sandbox/index.js";

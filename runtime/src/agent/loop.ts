@@ -14,6 +14,8 @@ import { step } from "../engine/step.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
+import type { ActionDefinition } from "../agent-api/actions.js";
+import { runActionHook } from "./action-hooks.js";
 
 /** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
 export interface PausePoint {
@@ -28,6 +30,8 @@ export interface Performer {
   env: Env;
   model: ChatModel;
   tools: Record<string, HostFunction>;
+  /** Implementations of the graph's custom actions, by action name. */
+  actions: Record<string, ActionDefinition<any>>;
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
 }
@@ -97,6 +101,9 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
       }
       case "tool":
         r = step(env, r.state, await runTool(p, effect.tool, effect.args));
+        break;
+      case "action":
+        r = step(env, r.state, await runActionHook(p, r.state, effect));
         break;
     }
   }
