@@ -3,7 +3,7 @@
 // Agent language: what agent files import.
 export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
   setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction, tryTool } from "./agent-api/declarations.js";
-export type { ExecNodeFields, ShorthandFields } from "./agent-api/fields.js";
+export type { ExecNodeFields, ShorthandFields, CustomNodeFields, CommonNodeFields } from "./agent-api/fields.js";
 export type { ToolOutcome } from "./agent-api/declarations.js";
 
 // Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.

@@ -188,7 +188,11 @@ describe("custom actions", () => {
   it("defineAction refuses a bad declaration at once", () => {
     expect(() => defineAction({ name: "chat" })).toThrow("defineAction 'chat': 'chat' is a built-in action; a custom action needs a name of its own");
     expect(() => defineAction({ name: "x", base: "code" as never })).toThrow(/base 'code' is not an action to inherit from/);
-    expect(() => defineAction({ name: "x", fields: { n: { type: "nonsense" } } })).toThrow(/the JSON Schema of field 'n' is not valid/);
+    expect(() => defineAction({ name: "x", fields: { n: 3 as never } })).toThrow(/the JSON Schema of field 'n' is not valid: it must be an object/);
+    // A schema that does not compile is found when the graph is checked (the compiler does too).
+    const g = confirmGraph();
+    g.actions!.confirm!.fields = { yes: { type: "nonsense" } };
+    expect(validateGraph(g).errors.map((e) => e.message).join("\n")).toMatch(/action 'confirm': the JSON Schema of field 'yes' is not valid: .*type/);
     expect(() => defineAction({ name: "x", fields: {}, required: ["n" as never] })).toThrow(/required field 'n' is not one of the action's fields/);
   });
 

@@ -136,7 +136,7 @@ export function defineAction<const F extends Record<string, FieldSchema> = {}, c
   const name = typeof spec?.name === "string" ? spec.name : JSON.stringify(spec?.name);
   const fields = structuredClone((spec.fields ?? {}) as Record<string, JsonValue>);
   const required = [...(spec.required ?? [])];
-  const problems = actionDeclarationProblems(name, { base: spec.base, fields, required });
+  const problems = actionDeclarationProblems(name, { base: spec.base, fields, required }, false);
   for (const hook of ACTION_HOOKS) {
     if (spec[hook] !== undefined && typeof spec[hook] !== "function") problems.push({ message: `${hook} must be a function` });
   }

@@ -11,6 +11,8 @@ import { NODE_FIELD_NAMES } from "./schema.js";
 /** One problem with an action's declaration or a node's fields; `field` names the field concerned. */
 export interface FieldProblem {
   field?: string;
+  /** For a node's fields: a field the action does not declare, a required one missing, or a value its schema refuses. */
+  kind?: "unknown" | "missing" | "invalid";
   message: string;
 }
 
@@ -44,8 +46,12 @@ function validatorOf(schema: JsonValue): ValidateFunction | string {
   return v;
 }
 
-/** What is wrong with an action's name, base and field declarations (nothing: []). */
-export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "base" | "fields" | "required">): FieldProblem[] {
+/**
+ * What is wrong with an action's name, base and field declarations (nothing: []). `schemas`:
+ * also compile each field's schema (defineAction leaves that to the compiler and validateGraph,
+ * since an action module may run where the schema compiler cannot be loaded from).
+ */
+export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "base" | "fields" | "required">, schemas = true): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (!ACTION_NAME.test(name)) problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
   else if ((ACTIONS as readonly string[]).includes(name)) problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
@@ -63,7 +69,8 @@ export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "
       continue;
     }
     if (!ACTION_NAME.test(field)) problems.push({ field, message: `'${field}' cannot name a field: use letters, digits and _` });
-    const v = typeof schema === "boolean" || (typeof schema === "object" && schema !== null && !Array.isArray(schema)) ? validatorOf(schema) : "it must be an object";
+    const shaped = typeof schema === "boolean" || (typeof schema === "object" && schema !== null && !Array.isArray(schema));
+    const v = !shaped ? "it must be an object" : schemas ? validatorOf(schema) : undefined;
     if (typeof v === "string") problems.push({ field, message: `the JSON Schema of field '${field}' is not valid: ${v}` });
   }
   for (const field of info.required ?? []) {
@@ -83,16 +90,16 @@ export function nodeFieldProblems(action: string, info: Pick<ActionInfo, "fields
   for (const [field, value] of Object.entries(own)) {
     if (!Object.hasOwn(fields, field)) {
       const known = declared.length ? ` (its fields: ${declared.join(", ")})` : " (it declares none)";
-      problems.push({ field, message: `'${field}' is not a node field nor a field of action '${action}'${known}` });
+      problems.push({ field, kind: "unknown", message: `'${field}' is not a node field nor a field of action '${action}'${known}` });
       continue;
     }
     const v = validatorOf(fields[field]!);
     if (typeof v === "string" || v(value)) continue;
     const why = (v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath ? `${field}${e.instancePath.replace(/\//g, ".")}` : field} ${e.message ?? "is invalid"}`);
-    problems.push({ field, message: `field '${field}' of action '${action}': ${why.join("; ") || "does not match its schema"}` });
+    problems.push({ field, kind: "invalid", message: `field '${field}' of action '${action}': ${why.join("; ") || "does not match its schema"}` });
   }
   for (const field of info.required ?? []) {
-    if (!Object.hasOwn(own, field)) problems.push({ field, message: `action '${action}' needs field '${field}'` });
+    if (!Object.hasOwn(own, field)) problems.push({ field, kind: "missing", message: `action '${action}' needs field '${field}'` });
   }
   return problems;
 }

@@ -132,7 +132,9 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[
 function finish(all: Record<string, JsonValue>, { at, written, targetsAt }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
   const { name, ...rest } = all;
   const fields = rest as NodeFieldsIR;
-  if (fields.action !== "transition" && fields.instruction === undefined && !written.has("instruction")) {
+  // A custom action's node needs an instruction only if its action says so (in its required fields).
+  const custom = ctx.agent.usedActions.has(fields.action);
+  if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction")) {
     report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, at.action ?? node);
   }
   const transitions = fields.transitions ?? ["next"];
