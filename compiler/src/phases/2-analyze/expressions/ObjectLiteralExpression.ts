@@ -68,7 +68,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       if (key === "transitions") result.targetsAt = elementsOf(property.initializer);
     }
   }
-  if (custom) checkCustomFields(custom.name, custom.info, own, result.at, object, ctx);
+  if (custom) checkCustomFields(custom.name, custom.info, own, result.written, result.at, object, ctx);
   return result;
 }
 

@@ -43,8 +43,10 @@ export function customAction(value: TS.Expression, ctx: FunctionContext): { name
 }
 
 /** The action's own fields of a node, checked against its schemas; each problem reported where the field is written. */
-export function checkCustomFields(action: string, info: ActionInfo, own: Record<string, JsonValue>, at: Record<string, TS.Node>, whole: TS.Node, ctx: FunctionContext): void {
+export function checkCustomFields(action: string, info: ActionInfo, own: Record<string, JsonValue>, written: ReadonlySet<string>, at: Record<string, TS.Node>, whole: TS.Node, ctx: FunctionContext): void {
   for (const p of nodeFieldProblems(action, info, own)) {
+    // A field written with a value already reported is not missing too.
+    if (p.kind === "missing" && written.has(p.field!)) continue;
     const code = p.kind === "unknown" ? "unknown_field" : p.kind === "missing" ? "missing_field" : "invalid_field_value";
     report(ctx, code, p.message, (p.field !== undefined ? at[p.field] : undefined) ?? whole);
   }
