@@ -8,6 +8,7 @@ export type AgentErrorCode =
   | "action_failed"
   | "bad_input"
   | "bad_memory"
+  | "bad_delta"
   | "tampered_memory"
   | "foreign_memory"
   | "stale_memory"

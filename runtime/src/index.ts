@@ -48,6 +48,8 @@ export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions 
 export { AgentError } from "./errors.js";
 export type { AgentErrorCode } from "./errors.js";
 export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
+export { applyDelta } from "./memory/delta.js";
+export type { MemoryDelta, FrameChange } from "./memory/delta.js";
 export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from "./trace/events.js";
 export { replyOf } from "./trace/events.js";
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import {
-  Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel,
+  Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel, applyDelta,
   type ActionDefinition, type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
 } from "@autograms/runtime";
 
@@ -143,7 +143,12 @@ describe("samples end to end", () => {
             expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(turn.prompts.map(() => true));
           }
         }
-        memory = r.memory;
+        // A store keeps the first memory and the deltas: rebuilt from them (through JSON), memory is
+        // the reply's, and the next turn resumes from the rebuilt memory.
+        const rebuilt = applyDelta(memory && roundTrip(memory), JSON.parse(JSON.stringify(r.delta)));
+        expect(rebuilt, `turn ${i}`).toEqual(r.memory);
+        expect(JSON.stringify(r.delta).length, `turn ${i}: the delta is smaller than the memory`).toBeLessThan(i ? JSON.stringify(r.memory).length : Infinity);
+        memory = rebuilt;
       }
       expect(memory!.stack[0]!.vars).toMatchObject(conversation.finalGlobals ?? {});
       expect(memory!.visits).toMatchObject(conversation.finalVisits ?? {});

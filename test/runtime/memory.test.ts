@@ -172,6 +172,25 @@ describe("resuming on an edited graph", () => {
     expect(r.memory.stack[0]!.vars.extra).toBe("new field");
   });
 
+  it("adopts new globals named like Object.prototype members, and reads them as variables", async () => {
+    // Names every plain object seems to have: an `in` check would take them as present already.
+    const names = ["valueOf", "toString", "constructor", "hasOwnProperty", "isPrototypeOf", "__proto__", "__defineGetter__"];
+    const nodes = (instruction: string) => [
+      n({ name: "talk", action: "chat_exact", instruction: "hello", transitions: ["show"] }),
+      n({ name: "show", action: "chat_exact", instruction, transitions: ["show"] }),
+    ];
+    const before = graph(nodes("nothing yet"));
+    const first = (await new Agent(before, { model: new TestModel(() => "x") }).reply("")).memory;
+    const globals = JSON.parse(`{${names.map((k, i) => `"${k}": "g${i}"`).join(", ")}}`) as Graph["globals"];
+    const after = graph(nodes(names.map((k) => `${k}=$${k}`).join(" ")), { globals });
+    const r = await new Agent(after, { model: new TestModel(() => "x") }).reply("hi", roundTrip(first));
+    const vars = r.memory.stack[0]!.vars;
+    for (const [i, k] of names.entries()) expect(Object.getOwnPropertyDescriptor(vars, k)?.value, k).toBe(`g${i}`);
+    expect(Object.getPrototypeOf(vars)).toBe(Object.prototype);
+    expect(r.reply).toBe(names.map((k, i) => `${k}=g${i}`).join(" "));
+    expect(roundTrip(r.memory)).toEqual(r.memory);
+  });
+
   it("refuses when the node the conversation waits at changed, naming it and its location", async () => {
     const memory = await savedAt();
     const g = edit((g) => (g.nodes.find((x) => x.name === "doUnit.chat_1")!.instruction = "Give a problem: $problem"));

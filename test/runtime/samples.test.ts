@@ -1,34 +1,9 @@
 // Every sample's recorded conversation (samples/*/conversation.json), run by the runtime on the
 // sample's compiled graph: the replies, the function results and the globals left at the end.
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { Agent, type ChatModel, type Graph, type Memory } from "@autograms/runtime";
-import { OfflineModel, ScriptedModel } from "../../runtime/src/model/index.js";
+import { Agent, type Graph, type Memory } from "@autograms/runtime";
 import { roundTrip } from "./helpers.js";
-
-interface Conversation {
-  model: "offline" | "scripted" | "none";
-  turns?: { user: string; agent: string | null; complete?: string[]; choose?: string[] }[];
-  calls?: { function: string; args: unknown[]; result: unknown }[];
-  finalGlobals?: Record<string, unknown>;
-}
-
-const root = new URL("../../samples/", import.meta.url);
-const samples = readdirSync(root).filter((d) => existsSync(new URL(`${d}/conversation.json`, root)));
-const read = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, root), "utf8")) as T;
-
-const refuse: ChatModel = {
-  complete: async () => { throw new Error("this sample uses no model"); },
-  choose: async () => { throw new Error("this sample uses no model"); },
-};
-
-function modelFor(c: Conversation): ChatModel {
-  if (c.model === "offline") return new OfflineModel();
-  if (c.model === "scripted") {
-    return new ScriptedModel({ complete: c.turns!.flatMap((t) => t.complete ?? []), choose: c.turns!.flatMap((t) => t.choose ?? []) });
-  }
-  return refuse;
-}
+import { modelFor, readSample as read, recordedSamples as samples, type Conversation } from "./recorded.js";
 
 describe("samples run end to end", () => {
   it("has recorded conversations to run", () => expect(samples.length).toBeGreaterThanOrEqual(3));

@@ -1,10 +1,11 @@
 import { createInterface } from "node:readline";
 import type { Memory, TraceSink } from "@autograms/runtime";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
-import { lastReply, readMemoryFile, writeMemoryFile } from "../agent-loading/memory-file.js";
+import { lastReply, lockMemoryFile, readMemoryFile, writeMemoryFile } from "../agent-loading/memory-file.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { plainText } from "../terminal/plain-text.js";
 import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
 import { trimToLastTurn } from "../trace/resume-trace.js";
 
@@ -19,7 +20,13 @@ export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
 
 async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
   const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
-  let memory: Memory | null = flags.memory === undefined ? null : readMemoryFile(flags.memory, loaded.graph.agent);
+  let memory: Memory | null = null;
+  if (flags.memory !== undefined) {
+    lockMemoryFile(flags.memory);
+    memory = readMemoryFile(flags.memory, loaded.graph.agent);
+    // Checked whole (checksum, graph) before any of it reaches the terminal.
+    if (memory !== null) agent.checkMemory(memory);
+  }
   const save = (m: Memory) => flags.memory !== undefined && writeMemoryFile(flags.memory, m);
 
   // A resumed conversation's trace goes on in the same file, so the file replays all of it.
@@ -38,7 +45,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   });
   // Taken before the first await, so lines piped in while the agent is busy wait in its queue.
   const lines = rl[Symbol.asyncIterator]();
-  const say = (text: string) => process.stdout.write(`${agent.config.agentName}: ${text}\n`);
+  const say = (text: string) => process.stdout.write(plainText(`${agent.config.agentName}: ${text}`) + "\n");
 
   try {
     if (memory === null) {

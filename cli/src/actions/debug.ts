@@ -4,6 +4,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { openSession } from "../debugger/open-session.js";
 import { TerminalDebugger } from "../debugger/terminal.js";
+import { plainText } from "../terminal/plain-text.js";
 
 export interface DebugFlags extends ModelFlags {
   replay?: string;
@@ -22,8 +23,9 @@ async function debug(file: string, flags: DebugFlags, onLoaded: (loaded: LoadedA
   // Taken at once, so lines piped in while the run is busy wait in the iterator's queue.
   const lines = rl[Symbol.asyncIterator]();
   const terminal = new TerminalDebugger(session, source, {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    // Replies, thoughts and values are the model's or the memory's text.
+    out: (text) => process.stdout.write(plainText(text)),
+    err: (text) => process.stderr.write(plainText(text)),
     read: async () => {
       const next = await lines.next();
       return next.done ? null : next.value;

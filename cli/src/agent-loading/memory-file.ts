@@ -1,23 +1,106 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { Memory } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 import { fileProblem } from "./files.js";
 
+/** A memory file larger than this is refused unread (a conversation of many thousand turns is far smaller). */
+export const MAX_MEMORY_FILE_BYTES = 64 * 1024 * 1024;
+
 /**
- * The saved conversation in `path`, or null when there is none yet. Memory that is not what the
- * runtime writes is refused here with the reason; the runtime checks the rest (checksum, graph)
- * on the first turn. A refused file is never written to.
+ * Holds `<path>.lock` for as long as this process runs: a second process on the same memory file
+ * would save over this one's turns (or this one over its), so it is refused, with the holder's
+ * pid. A lock whose process is gone (killed) is taken over, and so are the temporaries such a
+ * process left beside the file.
  */
-export function readMemoryFile(path: string, agentName: string): Memory | null {
-  if (!existsSync(path)) return null;
-  const refuse = (why: string) => new CliError(`cannot resume from '${path}': ${why}; the file is left as it is`);
+export function lockMemoryFile(path: string): void {
+  const lock = `${path}.lock`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (err) {
+    throw new CliError(`cannot save the conversation to '${path}': its folder cannot be made: ${fileProblem(err, "write")}`);
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: "wx" });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) {
+        throw new CliError(`cannot lock '${path}' for this conversation (lock file '${lock}'): ${fileProblem(err, "write")}`);
+      }
+    }
+    const holder = lockHolder(lock);
+    if (holder !== null) {
+      throw new CliError(`'${path}' is in use by another autograms process (${holder === "starting" ? "one that is taking the lock now" : `pid ${holder}`}); two processes on one memory file would lose each other's turns. ` +
+        `Wait for it to end, or if no such process runs, delete '${lock}'`);
+    }
+    rmSync(lock, { force: true });
+  }
+  process.on("exit", () => {
+    if (lockHolder(lock, 0) === process.pid) rmSync(lock, { force: true });
+  });
+  removeStaleTemporaries(path);
+}
+
+/**
+ * The pid in a lock file while that process lives; null for a lock that is stale (its process is
+ * gone, or it holds no pid and is older than `graceMs`, so its writer died before writing it).
+ */
+function lockHolder(lock: string, graceMs = 10_000): number | "starting" | null {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    throw refuse(fileProblem(err, "read"));
+    text = readFileSync(lock, "utf8");
+  } catch {
+    return null;
   }
+  const pid = /^\d+$/.test(text.trim()) ? Number(text.trim()) : null;
+  if (pid === null) {
+    try {
+      return Date.now() - statSync(lock).mtimeMs < graceMs ? "starting" : null;
+    } catch {
+      return null;
+    }
+  }
+  return isAlive(pid) ? pid : null;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it lives, under another user.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** `<name>.<pid>.tmp` beside the memory file, left by a writer killed between write and rename. */
+function removeStaleTemporaries(path: string): void {
+  const name = basename(path);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(`${name}.`) || !entry.endsWith(".tmp")) continue;
+    const pid = entry.slice(name.length + 1, -".tmp".length);
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    rmSync(join(dirname(path), entry), { force: true });
+  }
+}
+
+/**
+ * The saved conversation in `path`, or null when there is none yet. Memory that is not what the
+ * runtime writes is refused here with the reason, and so is a file that is not a regular file or
+ * is over MAX_MEMORY_FILE_BYTES (read no further than that); the caller has the agent check the
+ * rest (checksum, graph) before anything of it is shown. A refused file is never written to.
+ */
+export function readMemoryFile(path: string, agentName: string): Memory | null {
+  const refuse = (why: string) => new CliError(`cannot resume from '${path}': ${why}; the file is left as it is`);
+  const text = readBounded(path, refuse);
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -28,9 +111,47 @@ export function readMemoryFile(path: string, agentName: string): Memory | null {
   if (typeof memory !== "object" || memory === null || memory.format !== "autograms-memory") {
     throw refuse("it is not a saved conversation (no \"format\": \"autograms-memory\")");
   }
-  if (memory.graph?.agent !== agentName) throw refuse(`it is a conversation with the agent '${String(memory.graph?.agent)}', not '${agentName}'`);
+  const agent = typeof memory.graph === "object" && memory.graph !== null ? memory.graph.agent : undefined;
+  if (agent !== agentName) throw refuse(`it is a conversation with ${typeof agent === "string" ? `the agent '${agent.slice(0, 100)}'` : "no named agent"}, not '${agentName}'`);
   if (memory.done === true) throw refuse("that conversation has ended (it reached 'quit'); delete the file or name another to start a new one");
   return value as Memory;
+}
+
+/** The file's text, or null when there is no file; opened without blocking (a FIFO would wait for a writer). */
+function readBounded(path: string, refuse: (why: string) => CliError): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw refuse(fileProblem(err, "read"));
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw refuse(`it is not a regular file but ${kindOf(stats)}`);
+    const tooBig = () => refuse(`it is over ${MAX_MEMORY_FILE_BYTES / 1024 / 1024} MiB, the limit for a memory file`);
+    if (stats.size > MAX_MEMORY_FILE_BYTES) throw tooBig();
+    // One byte more than the limit tells a file that grew since fstat from one that fits.
+    const buffer = Buffer.alloc(Math.min(stats.size, MAX_MEMORY_FILE_BYTES) + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    if (length > MAX_MEMORY_FILE_BYTES) throw tooBig();
+    return buffer.toString("utf8", 0, length);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw refuse(fileProblem(err, "read"));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isFIFO()) return "a named pipe";
+  if (stats.isSocket()) return "a socket";
+  return "a special file";
 }
 
 /** Writes a temporary file beside the memory file and renames it over: a crash never leaves half a file. */

@@ -2,6 +2,7 @@ import { formatDiagnostics } from "@autograms/compiler";
 import { AgentError } from "@autograms/runtime";
 import type { LoadedAgent } from "./load-graph.js";
 import { CliError } from "./cli-error.js";
+import { plainText } from "../terminal/plain-text.js";
 
 /**
  * Prints why a command failed and returns its exit code. Runtime errors at a node read like
@@ -10,11 +11,12 @@ import { CliError } from "./cli-error.js";
  */
 export function reportError(command: string, err: unknown, agent?: LoadedAgent | null): 1 | 2 {
   if (err instanceof CliError) {
-    process.stderr.write(`autograms ${command}: ${err.message}\n`);
+    process.stderr.write(`autograms ${command}: ${plainText(err.message)}\n`);
     return err.exitCode;
   }
   if (err instanceof AgentError && err.location !== undefined && err.line !== undefined && err.column !== undefined) {
-    const message = err.node === undefined ? err.detail : `node '${err.node}': ${err.detail}`;
+    // A failure's detail may quote the model (a refusal, a bad answer): no control sequences.
+    const message = plainText(err.node === undefined ? err.detail : `node '${err.node}': ${err.detail}`);
     const source = agent?.source;
     if (source) {
       // A node on one line is underlined; for one that spans lines (an exec_node) the frame
@@ -31,7 +33,7 @@ export function reportError(command: string, err: unknown, agent?: LoadedAgent |
     }
     return 1;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = plainText(err instanceof Error ? err.message : String(err));
   process.stderr.write(`autograms ${command}: ${err instanceof AgentError ? `error ${err.code}: ` : ""}${message}\n`);
   return 1;
 }

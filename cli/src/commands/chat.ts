@@ -8,7 +8,7 @@ export function registerChat(program: Command): void {
     .summary("talk with an agent in the terminal")
     .description("talk with an agent in the terminal, one line per turn (stdin may be piped); the agent speaks first; /quit or end of input stops")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
-    .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn");
+    .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn (one process at a time: <file>.lock)");
   addModelOptions(command)
     .option("--trace <file>", "write every step as one JSON event per line (docs/runtime.md); a conversation resumed with --memory goes on in the same file")
     .action(async (file: string, flags: ChatFlags) => (await import("../actions/chat.js")).chatCommand(file, flags));

@@ -12,6 +12,7 @@ interface Entry {
 
 export const DIAGNOSTICS = {
   syntax_error: { severity: "error", summary: "The file is not valid TypeScript." },
+  nesting_too_deep: { severity: "error", summary: "Code nested more than 400 levels deep (parentheses, brackets, blocks, statements inside one another); an else-if chain counts as one level." },
   no_agent_class: { severity: "error", summary: "The file exports no class: an agent is an exported class." },
   multiple_agent_classes: { severity: "error", summary: "The file exports more than one class." },
   missing_main: { severity: "error", summary: "The agent class has no main() method." },
@@ -34,6 +35,7 @@ export const DIAGNOSTICS = {
   this_in_local_function: { severity: "error", summary: "this.x in a local function, which at run time sees only its own arguments." },
   local_shadows_field: { severity: "error", summary: "A local variable with the name of a class field where both would share one scope at run time." },
   shadowed_variable: { severity: "error", summary: "A block-scoped variable that shadows another of the same function (a function has one scope at run time)." },
+  unsafe_name: { severity: "error", summary: "A field, variable, parameter, method or object-literal key named __proto__, which JavaScript reads as an object's prototype rather than as a key of the JSON objects memory is kept in." },
   non_literal_global: { severity: "error", summary: "A class field whose initial value is not a JSON literal." },
   reserved_name: { severity: "error", summary: "A variable, field or method whose name the runtime reserves." },
   conditional_agent_call: { severity: "error", summary: "An agent call where it cannot be hoisted out of its expression: in a callback, an optional call's arguments, the right of ||= / &&= / ??= whose target has effects." },

@@ -15,6 +15,7 @@ import { top, writeVars } from "../engine/scope.js";
 import type { RunState } from "../engine/state.js";
 import { freshMemory, openMemory, sealMemory } from "../memory/seal.js";
 import type { Frame, Memory } from "../memory/types.js";
+import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
 import type { TraceSink } from "../trace/events.js";
 import { toolDefinitionOf } from "../agent-api/tools.js";
 import type { ToolDefinition } from "../model/types.js";
@@ -59,6 +60,11 @@ export interface ReplyResult {
   memory: Memory;
   /** The conversation reached `quit`; further replies are refused. */
   done: boolean;
+  /**
+   * What this reply changed, as a small JSON value: `applyDelta(memoryPassedIn, delta)` equals
+   * `memory` (for the first reply, `applyDelta(undefined, delta)`), so a store can append deltas.
+   */
+  delta: MemoryDelta;
 }
 
 const DEFAULT_MAX_STEPS = 10_000_000;
@@ -122,8 +128,18 @@ export class Agent {
     }
     const input = memory === undefined || memory === null ? { kind: "continue" as const } : { kind: "user" as const, text: userText };
     const { state: end, effect } = await drive(this.performer(options), state, input);
-    const body = { ...end.mem, turn: end.mem.turn + 1 };
-    return { reply: effect.kind === "reply" ? effect.text : null, memory: sealMemory(body), done: effect.kind === "finish" };
+    const sealed = sealMemory({ ...end.mem, turn: end.mem.turn + 1 });
+    const delta = memoryDelta(memory === undefined || memory === null ? null : (memory as Memory), sealed);
+    return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish", delta };
+  }
+
+  /**
+   * Checks memory as reply() does before a turn (what it is, its checksum, its agent, whether the
+   * graph still holds it, whether the conversation is over) without running one: a caller can
+   * refuse it before showing anything of it. Throws the AgentError reply() would.
+   */
+  checkMemory(memory: unknown): void {
+    this.open(memory);
   }
 
   /** Runs a function to its return (the original's `apply_fn`); it may not reach a chat node. */

@@ -4,6 +4,8 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import { visitsOf } from "../memory/own.js";
+import { appendTurns } from "../memory/turns.js";
 import type { ToolCall, ToolChatMessage } from "../model/types.js";
 import { assignChanges, assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import { evaluateOrHandOver } from "./continuations.js";
@@ -57,7 +59,7 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
 /** Only nodes some transition or call consults have their visits counted. */
 function countVisit(env: Env, mem: MemoryBody, name: string): MemoryBody {
   if (!env.program.tracked.has(name)) return mem;
-  return memoryWith(mem, mem.stack, { ...mem.visits, [name]: (mem.visits[name] ?? 0) + 1 });
+  return memoryWith(mem, mem.stack, { ...mem.visits, [name]: visitsOf(mem.visits, name) + 1 });
 }
 
 /** The node is done: its output is assigned, and its transitions come next. */
@@ -161,7 +163,7 @@ export function finishTurn(
   const frame = top(mem);
   const extra: Record<string, JsonValue> = state.pending !== null ? { _last_user_reply: state.pending } : {};
   const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
-  mem = withTop(mem, frameWith(frame, frame.vars, [...frame.turns, turn]));
+  mem = withTop(mem, frameWith(frame, frame.vars, appendTurns(frame.turns, [turn])));
   mem = assignOutput(mem, node, output, extra);
   if (!chat) {
     const next = moved(state, mem, { kind: "route", node: node.name, output, interject: false }, null);
@@ -201,7 +203,7 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
 /** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
 function call(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
-  const unvisited = (node.required_revisit ?? []).filter((s) => !state.mem.visits[s]);
+  const unvisited = (node.required_revisit ?? []).filter((s) => visitsOf(state.mem.visits, s) === 0);
   if (unvisited.length) {
     const ev = env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }, assignChanges(env, state.mem, node, null)) : null;
     return result(leave(state, node, null), ev);

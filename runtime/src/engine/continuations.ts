@@ -5,9 +5,10 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody } from "../memory/types.js";
+import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
 import { evaluateNow, type Evaluation } from "./evaluate.js";
-import { conditionChain, returnFrom, take } from "./route.js";
+import { returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleFrom, visibleVars } from "./scope.js";
 import type { Continuation, RunState, StepResult } from "./state.js";
 
@@ -36,7 +37,7 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
       return returnFrom(env, moved(state, mem, state.phase), node, then.target, r.value);
     case "condition":
       if (r.value) return take(env, moved(state, mem, state.phase), node, then.target, then.candidates[then.index]!, "condition");
-      return conditionChain(env, moved(state, mem, state.phase), node, then.target, then.candidates, then.index + 1);
+      return result(moved(state, mem, { kind: "testing", node: node.name, target: then.target, candidates: then.candidates, index: then.index + 1 }));
   }
 }
 
@@ -67,7 +68,7 @@ function absorb(env: Env, mem: MemoryBody, out: Record<string, JsonValue>, outpu
 
 function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const k of Object.keys(after)) if (after[k] !== before[k]) out[k] = after[k]!;
+  for (const k of Object.keys(after)) if (!hasOwn(before, k) || after[k] !== before[k]) setOwn(out, k, after[k]!);
   return out;
 }
 

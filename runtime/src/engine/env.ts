@@ -4,6 +4,7 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { AgentError, type AgentErrorCode } from "../errors.js";
 import type { MemoryBody } from "../memory/types.js";
+import { setOwn } from "../memory/own.js";
 import type { Decision, TraceEvent, VariableChange } from "../trace/events.js";
 import type { CompiledNode, Program } from "./program.js";
 import { frameWith, lookupVar, top, withTop } from "./scope.js";
@@ -68,7 +69,7 @@ export function assignOutput(mem: MemoryBody, node: GraphNode, output: JsonValue
 export function withOutput(vars: Record<string, JsonValue>, node: GraphNode, output: JsonValue): Record<string, JsonValue> {
   vars._last_variable_output = output;
   vars._last_state = node.name;
-  if (node.assign) vars[node.assign] = output;
+  if (node.assign) setOwn(vars, node.assign, output);
   return vars;
 }
 

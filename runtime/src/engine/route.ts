@@ -5,6 +5,8 @@
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { MemoryBody } from "../memory/types.js";
+import { visitsOf } from "../memory/own.js";
+import { appendTurns } from "../memory/turns.js";
 import type { Decision, VariableChange } from "../trace/events.js";
 import { render } from "./actions.js";
 import { evaluateOrHandOver } from "./continuations.js";
@@ -95,7 +97,7 @@ export function goto(env: Env, state: RunState, from: string, target: string, ou
   if (to.endsWith(".n")) {
     const list = series(env, node, target, program.numbered(to.slice(0, -2)), "1");
     let k = 0;
-    while (state.mem.visits[list[k]!] && k + 1 < list.length) k++;
+    while (visitsOf(state.mem.visits, list[k]!) > 0 && k + 1 < list.length) k++;
     return take(env, state, node, target, list[k]!, "visit");
   }
   if (to.endsWith(".*")) {
@@ -134,7 +136,7 @@ export function conditionChain(env: Env, state: RunState, from: GraphNode, targe
 
 /** The original's state-history scores; ties go to the earliest letter. */
 function byHistory(env: Env, visits: Record<string, number>, candidates: string[]): string {
-  const seen = (s: string) => (visits[s] ?? 0) > 0;
+  const seen = (s: string) => visitsOf(visits, s) > 0;
   let best = candidates[0]!;
   let bestScore = -Infinity;
   for (const name of candidates) {
@@ -142,8 +144,8 @@ function byHistory(env: Env, visits: Record<string, number>, candidates: string[
     let score = 0;
     if (n.prerequisite_states?.length && !n.prerequisite_states.some(seen)) score -= 10000;
     if (n.blocking_states?.some(seen)) score -= 10000;
-    for (const s of n.up_weight_states ?? []) score += visits[s] ?? 0;
-    for (const s of n.down_weight_states ?? []) score -= visits[s] ?? 0;
+    for (const s of n.up_weight_states ?? []) score += visitsOf(visits, s);
+    for (const s of n.down_weight_states ?? []) score -= visitsOf(visits, s);
     if (score > bestScore) {
       best = name;
       bestScore = score;
@@ -168,7 +170,7 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, target: s
   }
   let back = caller;
   if (callee.scope === "global_function") {
-    back = frameWith(caller, { ...caller.vars, ...callee.vars }, callee.turns.length ? [...caller.turns, ...callee.turns] : caller.turns);
+    back = frameWith(caller, { ...caller.vars, ...callee.vars }, appendTurns(caller.turns, callee.turns));
     back.prompt = callee.prompt;
     back.userPrompt = callee.userPrompt;
   }

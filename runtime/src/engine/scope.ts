@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import { hasOwn, mergeVars } from "../memory/own.js";
 
 /** Index of the lowest frame the top frame can see. */
 export function visibleFrom(stack: readonly Frame[]): number {
@@ -22,16 +23,14 @@ export function visibleVars(stack: readonly Frame[]): Record<string, JsonValue> 
   const from = visibleFrom(stack);
   const last = stack.length - 1;
   if (from === last) return stack[last]!.vars;
-  const merged: Record<string, JsonValue> = {};
-  for (let i = from; i <= last; i++) Object.assign(merged, stack[i]!.vars);
-  return merged;
+  return mergeVars(stack.slice(from).map((f) => f.vars));
 }
 
 export function lookupVar(stack: readonly Frame[], name: string): JsonValue | undefined {
   const from = visibleFrom(stack);
   for (let i = stack.length - 1; i >= from; i--) {
     const vars = stack[i]!.vars;
-    if (Object.prototype.hasOwnProperty.call(vars, name)) return vars[name];
+    if (hasOwn(vars, name)) return vars[name];
   }
   return undefined;
 }

@@ -58,6 +58,11 @@ export type Phase =
   | { kind: "calling_tools"; generating: GeneratingPhase & { tools: ToolRun }; running: ToolCall | null }
   | { kind: "choosing"; node: string; purpose: "transition" | "interjection"; prompt: string; choices: string[]; output: JsonValue }
   | { kind: "evaluating"; then: Continuation }
+  /**
+   * An `X.*` candidate's condition did not hold: test the next one. A step of its own, so that
+   * a wildcard of thousands of candidates is a loop, not a recursion as deep as the list.
+   */
+  | { kind: "testing"; node: string; target: string; candidates: string[]; index: number }
   /** A chat node has replied; the next user message resumes here. */
   | { kind: "waiting"; node: string }
   | { kind: "finished"; value: JsonValue };

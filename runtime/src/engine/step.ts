@@ -4,11 +4,11 @@
  * The loop in `agent/loop.ts` performs the effects and feeds their results back in.
  */
 import { AgentError } from "../errors.js";
-import type { Env } from "./env.js";
+import { nodeOf, type Env } from "./env.js";
 import { enter, generated } from "./actions.js";
 import { resumeEvaluation } from "./continuations.js";
 import { acted, leaveCustom } from "./custom-action.js";
-import { chosen, route, userArrived } from "./route.js";
+import { chosen, conditionChain, route, userArrived } from "./route.js";
 import type { RunState, StepInput, StepResult } from "./state.js";
 import { modelAnswered, nextCall, toolAnswered } from "./tool-calls.js";
 
@@ -33,6 +33,9 @@ export function step(env: Env, state: RunState, input: StepInput): StepResult {
       return nextCall(env, state, phase.generating);
     case "choosing":
       return chosen(env, state, phase, expect(input, "chosen").index);
+    case "testing":
+      expect(input, "continue");
+      return conditionChain(env, state, nodeOf(env, phase.node).node, phase.target, phase.candidates, phase.index);
     case "evaluating":
       return resumeEvaluation(env, state, phase.then, expect(input, "evaluated"));
     case "waiting":

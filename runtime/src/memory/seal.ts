@@ -10,6 +10,7 @@ import type { Program } from "../engine/program.js";
 import { canonicalJson, digest } from "./hash.js";
 import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody } from "./types.js";
 import { memoryShapeError } from "./shape.js";
+import { hasOwn } from "./own.js";
 
 export function freshMemory(program: Program): MemoryBody {
   const { config, graph } = program;
@@ -75,7 +76,7 @@ export function openMemory(program: Program, value: unknown): MemoryBody {
     }
   }
   const bottom = body.stack[0]!;
-  const added = Object.entries(program.graph.globals).filter(([k]) => !(k in bottom.vars));
+  const added = Object.entries(program.graph.globals).filter(([k]) => !hasOwn(bottom.vars, k));
   const stack: Frame[] = added.length
     ? [{ ...bottom, vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars } }, ...body.stack.slice(1)]
     : body.stack;

@@ -1,21 +1,33 @@
 import type TS from "typescript";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import { checkNesting, deepestBracket, MAX_NESTING } from "./depth.js";
 import { locOfRange } from "./loc.js";
 import { typescript } from "./typescript.js";
 
 /**
  * Parses the agent file on its own: no program, no lib files, no imports followed. The compiler
  * reads syntax only (type checking is the editor's and `tsc`'s job), which keeps a compile fast.
+ * Returns null when the file does not parse, or nests too deeply for the later phases.
  */
 export function parse(sourceText: string, fileName: string, diagnostics: Diagnostics): TS.SourceFile | null {
   const ts = typescript();
   // JSDoc means nothing to the compiler; not parsing it saves time on well-commented agents.
   const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
-  const file = ts.createSourceFile(fileName, sourceText, options, true, ts.ScriptKind.TS);
+  let file: TS.SourceFile;
+  try {
+    file = ts.createSourceFile(fileName, sourceText, options, true, ts.ScriptKind.TS);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    // TypeScript's parser is recursive: nesting a few thousand levels deep exhausts the stack.
+    const at = deepestBracket(sourceText, MAX_NESTING);
+    diagnostics.report("nesting_too_deep", `the file nests too deeply to be parsed (more than ${MAX_NESTING} levels of parentheses, brackets, blocks or statements inside one another): split it into smaller parts`, at);
+    return null;
+  }
   // The parser keeps its own syntax errors on the file; they are the ones `tsc` reports first.
   const parseErrors = (file as unknown as { parseDiagnostics: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics;
   for (const d of parseErrors) {
     diagnostics.report("syntax_error", ts.flattenDiagnosticMessageText(d.messageText, "\n"), locOfRange(file, d.start, d.start + d.length));
   }
-  return parseErrors.length ? null : file;
+  if (parseErrors.length) return null;
+  return checkNesting(file, diagnostics) ? file : null;
 }

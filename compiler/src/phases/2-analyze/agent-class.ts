@@ -4,7 +4,7 @@ import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf, locOfRange } from "../1-parse/loc.js";
 import { typescript } from "../1-parse/typescript.js";
 import {
-  AUTOMATIC_VARIABLES, DECORATOR_KINDS, RUNTIME_MODULE, isRuntimeTool, report,
+  AUTOMATIC_VARIABLES, DECORATOR_KINDS, RUNTIME_MODULE, UNSAFE_NAME, isRuntimeTool, report,
   type AgentContext, type MethodInfo,
 } from "./context.js";
 import { isSpecialTarget } from "./expressions/node-fields.js";
@@ -24,7 +24,7 @@ export interface AgentClass {
 export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics, readFile: ReadFile): AgentClass | null {
   const ts = typescript();
   const context: AgentContext = {
-    file, diagnostics, fields: new Map(), methods: new Map(), api: new Map(), tools: new Map(), usedTools: new Set(),
+    file, diagnostics, fields: new Map(), methods: new Map(), refusedMethods: new Set(), api: new Map(), tools: new Map(), usedTools: new Set(),
     readFile, actions: new Map(), usedActions: new Map(),
   };
   const classes: TS.ClassDeclaration[] = [];
@@ -66,7 +66,8 @@ export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics,
   }
   const agentClass = classes[0]!;
   const globals = readMembers(agentClass, context);
-  if (!context.methods.has("main")) {
+  // An `async main()` and the like are reported as what they are, not as a missing main.
+  if (!context.methods.has("main") && !context.refusedMethods.has("main")) {
     report(context, "missing_main", "the agent class has no main() method: main() is where the conversation starts", agentClass.name ?? agentClass);
   }
   return { context, className: agentClass.name?.text ?? "Agent", globals };
@@ -149,6 +150,10 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
       report(context, "unsupported_syntax", "a member whose name is not a plain identifier (private #names, computed names)", name ?? member);
       continue;
     }
+    if (name.text === UNSAFE_NAME) {
+      report(context, "unsafe_name", `a member cannot be named '${UNSAFE_NAME}': JavaScript reads it as an object's prototype, so the field would not be kept in memory; choose another name`, name);
+      continue;
+    }
     if (seen.has(name.text)) {
       report(context, "duplicate_name", `'${name.text}' is declared twice in the class`, name);
       continue;
@@ -160,7 +165,9 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
     }
     if (ts.isPropertyDeclaration(member)) {
       const value = member.initializer ? literalValue(member.initializer) : null;
-      if (isNotLiteral(value)) {
+      if (isNotLiteral(value) && value.unsafeKey) {
+        report(context, "unsafe_name", `the key '${UNSAFE_NAME}' in the initial value of field '${name.text}': JavaScript reads it as the object's prototype, not as a key; choose another key`, value.notLiteral);
+      } else if (isNotLiteral(value)) {
         report(context, "non_literal_global", `the initial value of field '${name.text}' must be a JSON literal (strings, numbers, booleans, null, arrays and objects of them)`, value.notLiteral);
       } else {
         globals[name.text] = value;
@@ -173,6 +180,7 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
       }
       const method = readMethod(member, name.text, context);
       if (method) context.methods.set(name.text, method);
+      else context.refusedMethods.add(name.text);
     } else {
       report(context, "unsupported_syntax", "this kind of class member", member);
     }
@@ -211,6 +219,9 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
         defaults[params.length] = JSON.stringify(value);
       }
     }
+    if (param.name.text === UNSAFE_NAME) {
+      report(context, "unsafe_name", `a parameter cannot be named '${UNSAFE_NAME}': JavaScript reads it as an object's prototype; choose another name`, param.name);
+    }
     if (AUTOMATIC_VARIABLES.has(param.name.text)) {
       report(context, "reserved_name", `'${param.name.text}' is an automatic variable that the runtime sets; choose another name`, param.name);
     }
@@ -221,7 +232,9 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
   if (kind === "main" && params.length > 0) {
     report(context, "unsupported_syntax", "parameters on main(): main is the top level and takes none", member.parameters[0]!);
   }
-  return { name, kind: kind ?? "local_function", params, defaults, minArgs, decl: member, loc: locOf(member.name, context.file) };
+  const info: MethodInfo = { name, kind: kind ?? "local_function", params, defaults, minArgs, decl: member, loc: locOf(member.name, context.file) };
+  if (kind === null) info.kindUnknown = true;
+  return info;
 }
 
 function methodKind(member: TS.MethodDeclaration, name: string, context: AgentContext): MethodInfo["kind"] | null {

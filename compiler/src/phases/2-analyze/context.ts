@@ -32,6 +32,12 @@ export function isRuntimeTool(exported: string): boolean {
 /** Variables the runtime sets in every scope; agents read them as `this._last_user_reply`, ... */
 export const AUTOMATIC_VARIABLES = new Set(["_last_user_reply", "_last_variable_output", "_last_state"]);
 
+/**
+ * `__proto__` is no plain key: assigned to an object, JavaScript makes the value the object's
+ * prototype, so a variable of that name would vanish from memory (or replace its prototype).
+ */
+export const UNSAFE_NAME = "__proto__";
+
 export interface MethodInfo {
   name: string;
   kind: FunctionKind | "main";
@@ -42,6 +48,8 @@ export interface MethodInfo {
   minArgs: number;
   decl: TS.MethodDeclaration;
   loc: Loc;
+  /** Its decorator was unknown (reported): the kind is a guess, so nothing that depends on it is reported. */
+  kindUnknown?: true;
 }
 
 /** What the whole file tells every function being analyzed. */
@@ -50,6 +58,11 @@ export interface AgentContext {
   diagnostics: Diagnostics;
   fields: Map<string, Loc>;
   methods: Map<string, MethodInfo>;
+  /**
+   * Methods declared but refused (async, a generator, no body): already reported, so calls and
+   * reads of them report nothing more.
+   */
+  refusedMethods: Set<string>;
   /** Local name of each agent-language import -> its exported name (`chat`, `exec_node`, ...). */
   api: Map<string, string>;
   tools: Map<string, ToolInfo>;

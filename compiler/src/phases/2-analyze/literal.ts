@@ -5,6 +5,8 @@ import { typescript } from "../1-parse/typescript.js";
 /** Why an expression is not a compile-time literal: the offending sub-expression. */
 export interface NotLiteral {
   notLiteral: TS.Node;
+  /** The part is a `__proto__` key, which JavaScript reads as the object's prototype. */
+  unsafeKey?: true;
 }
 
 /**
@@ -48,6 +50,7 @@ export function literalValue(node: TS.Expression): JsonValue | NotLiteral {
       if (!ts.isPropertyAssignment(property)) return { notLiteral: property };
       const key = propertyKey(property.name);
       if (key === null) return { notLiteral: property.name };
+      if (key === "__proto__") return { notLiteral: property.name, unsafeKey: true };
       const value = literalValue(property.initializer);
       if (isNotLiteral(value)) return value;
       object[key] = value;

@@ -1,6 +1,6 @@
 import type TS from "typescript";
 import { typescript } from "../1-parse/typescript.js";
-import { AUTOMATIC_VARIABLES, report, type FunctionContext } from "./context.js";
+import { AUTOMATIC_VARIABLES, UNSAFE_NAME, report, type FunctionContext } from "./context.js";
 import { thisMember } from "./literal.js";
 
 /** Prefixes of the variables the compiler introduces (hoisted values, loop counters). */
@@ -27,6 +27,10 @@ export function analyzeScope(ctx: FunctionContext): void {
       report(ctx, "reserved_name", `'${text}' is reserved for ${AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables"}; choose another name`, name);
       return;
     }
+    if (text === UNSAFE_NAME) {
+      report(ctx, "unsafe_name", `a variable cannot be named '${UNSAFE_NAME}': JavaScript reads it as an object's prototype, so it would not be kept in memory; choose another name`, name);
+      return;
+    }
     if (blocks.some((b) => b.has(text))) {
       report(ctx, "shadowed_variable", `'${text}' shadows a variable of the same name in this function; a function has one scope at run time, so rename one of them`, name);
       return;
@@ -43,7 +47,7 @@ export function analyzeScope(ctx: FunctionContext): void {
 
   const checkThisAccess = (access: TS.PropertyAccessExpression, name: string) => {
     // Calls are checked where they are analyzed, with their arguments.
-    if (ctx.agent.methods.has(name) || (ts.isCallExpression(access.parent) && access.parent.expression === access)) return;
+    if (ctx.agent.methods.has(name) || ctx.agent.refusedMethods.has(name) || (ts.isCallExpression(access.parent) && access.parent.expression === access)) return;
     const write = isWriteTarget(access);
     if (AUTOMATIC_VARIABLES.has(name)) {
       if (write) report(ctx, "reserved_name", `'this.${name}' is an automatic variable: the runtime sets it and agents only read it`, access);
@@ -54,6 +58,7 @@ export function analyzeScope(ctx: FunctionContext): void {
       return;
     }
     fieldsRead.add(name);
+    if (method.kindUnknown) return;
     if (method.kind === "local_function") {
       report(ctx, "this_in_local_function", `'this.${name}' in local function '${method.name}', which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`, access);
     } else if (method.kind === "function" && write) {

@@ -1,5 +1,6 @@
 import type { GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
+import { didYouMean } from "../../diagnostics/suggest.js";
 import type { WrittenTarget } from "./context.js";
 
 /** Checks that need every node: unique names, and that each written transition leads somewhere. */
@@ -17,7 +18,7 @@ export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLoc
   }
   for (const { target, node, loc } of written) {
     if (targetExists(target, first)) continue;
-    const hint = suggestion(target, [...first.keys()]);
+    const hint = didYouMean(target, first.keys());
     diagnostics.report("transition_to_missing_node", `node '${node}' transitions to '${target}', which does not exist${hint}`, loc);
   }
 }
@@ -27,31 +28,4 @@ function targetExists(target: string, names: Map<string, GraphNode>): boolean {
   if (target.endsWith(".*")) return names.has(`${target.slice(0, -2)}.a`);
   if (target.endsWith(".n")) return names.has(`${target.slice(0, -2)}.1`);
   return names.has(target);
-}
-
-function suggestion(target: string, names: string[]): string {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(target.length / 3)) + 1;
-  for (const name of names) {
-    const d = distance(target, name, bestDistance);
-    if (d < bestDistance) {
-      best = name;
-      bestDistance = d;
-    }
-  }
-  return best ? `; did you mean '${best}'?` : "";
-}
-
-/** Edit distance, giving up (returning `limit`) once it is clear the words are not close. */
-function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return Math.min(previous[b.length]!, limit);
 }

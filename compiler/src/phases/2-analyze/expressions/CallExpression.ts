@@ -60,7 +60,9 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
     args.push(value.code);
   }
   if (!method) {
-    if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", `'this.${name}' is a field, not a method`, callee);
+    if (ctx.agent.refusedMethods.has(name)) {
+      // Reported where it is declared.
+    } else if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", `'this.${name}' is a field, not a method`, callee);
     else report(ctx, "unknown_method", `the agent class has no method '${name}'`, callee.name);
   } else if (method.kind === "main") {
     report(ctx, "not_a_method", "main() is the top level of the agent and cannot be called", callee);
@@ -119,7 +121,7 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[
       report(ctx, "non_literal_field", `the instruction must be a string or template literal; insert run-time values with \${...} placeholders`, instructionArg);
     }
   }
-  let read: ReadFields = { fields: {}, written: new Set(), at: {} };
+  let read: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   if (options) {
     const object = skipTypeWrappers(options);
     if (ts.isObjectLiteralExpression(object)) read = readFields(object, ctx, prelude, ["action", "instruction"]);
@@ -129,27 +131,29 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[
 }
 
 /** Checks that concern several fields at once, and takes out the name. */
-function finish(all: Record<string, JsonValue>, { at, written, targetsAt }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
+function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
   const { name, ...rest } = all;
   const fields = rest as NodeFieldsIR;
+  // A misspelt field is reported once, as unknown: that the node then lacks it is no second mistake.
+  const misspelt = (...names: string[]) => names.some((f) => meant.has(f));
   // A custom action's node needs an instruction only if its action says so (in its required fields).
   const custom = ctx.agent.usedActions.has(fields.action);
-  if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction")) {
+  if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
     report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, at.action ?? node);
   }
   const transitions = fields.transitions ?? ["next"];
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "'transitions' needs at least one target", at.transitions!);
   const choices = fields.transition_choices as string[] | undefined;
-  if (transitions.length > 1 && fields.transition_question === undefined) {
+  if (transitions.length > 1 && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
     report(ctx, "transition_choices_mismatch", `${transitions.length} transitions need a transition_question for the model to choose with`, at.transitions ?? node);
   }
-  if (transitions.length > 1 || choices !== undefined) {
+  if ((transitions.length > 1 || choices !== undefined) && !misspelt("transitions", "transition_choices")) {
     if ((choices?.length ?? 0) !== transitions.length) {
       report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${choices?.length ?? 0} transition_choices: give one answer per transition, in the same order`, at.transition_choices ?? at.transitions ?? node);
     }
   }
   const simulated = fields.user_instruction_transitions as string[] | undefined;
-  if (simulated !== undefined && simulated.length !== transitions.length) {
+  if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
     report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${simulated.length} user_instruction_transitions`, at.user_instruction_transitions!);
   }
   if (fields.tools !== undefined && !TOOL_ACTIONS.has(fields.action)) {

@@ -1,5 +1,6 @@
 import type TS from "typescript";
 import { checkCode, type JsonValue } from "@autograms/runtime";
+import { closest } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
@@ -18,6 +19,8 @@ export interface ReadFields {
    * when the value spans lines (a code frame shows one line).
    */
   at: Record<string, TS.Node>;
+  /** Fields that a misspelt field was likely meant to be: checks that need them say nothing more. */
+  meant: Set<string>;
   /** Each target of `transitions`, where it is written. */
   targetsAt?: TS.Node[];
 }
@@ -29,7 +32,7 @@ export interface ReadFields {
  */
 export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Stmt[], fixed: string[]): ReadFields {
   const ts = typescript();
-  const result: ReadFields = { fields: {}, written: new Set(), at: {} };
+  const result: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   // `action: confirm` (an imported custom action, not a string) admits the fields it declares.
   const reference = fixed.includes("action") ? undefined : actionReference(object);
   const custom = reference && customAction(reference, ctx);
@@ -56,8 +59,11 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
     }
     const type = key === null ? undefined : NODE_FIELDS[key];
     if (key === null || type === undefined || fixed.includes(key)) {
-      const known = fixed.includes(key ?? "") ? ` ('${key}' is given by the call itself)` : "";
-      report(ctx, "unknown_field", `'${property.name.getText(ctx.agent.file)}' is not a node field${known}`, property.name);
+      const written = property.name.getText(ctx.agent.file);
+      const meant = fixed.includes(key ?? "") ? undefined : closest(key ?? written, Object.keys(NODE_FIELDS).filter((field) => !fixed.includes(field)));
+      if (meant !== undefined) result.meant.add(meant);
+      const hint = fixed.includes(key ?? "") ? ` ('${key}' is given by the call itself)` : meant !== undefined ? `; did you mean '${meant}'?` : "";
+      report(ctx, "unknown_field", `'${written}' is not a node field${hint}`, property.name);
       continue;
     }
     result.written.add(key);
