@@ -1,7 +1,24 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+/**
+ * Files that mostly wait (installing packages into a fresh project) start first, so their waiting
+ * overlaps the rest of the run instead of ending it. Otherwise Vitest's own order: the longest
+ * file of the last run first, or the largest file on a first run.
+ */
+const FIRST = [/\/test\/packages\//];
+
+class WaitingFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = (f: TestSpecification) => FIRST.some((re) => re.test(f.moduleId.replace(/\\/g, "/")));
+    return [...sorted.filter(first), ...sorted.filter((f) => !first(f))];
+  }
+}
 
 // Tests import the packages by name; point those names at the sources so a test run needs no build.
 export default defineConfig({
@@ -9,6 +26,7 @@ export default defineConfig({
     alias: {
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
+      "@autograms/store": src("./store/src/index.ts"),
     },
   },
   test: {
@@ -18,5 +36,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Where the time went (docs/install.md#the-test-suite): each test file importing the runtime,
+    // the compiler and TypeScript afresh cost more CPU than the tests themselves, so a worker
+    // keeps its modules from file to file (the tests keep no state in shared modules: a file
+    // starts its own servers, folders and pools). And Vitest's default of one worker less than
+    // the cores left one of two cores idle while the CLI tests wait for the commands they run:
+    // one worker more than the cores keeps both busy.
+    isolate: false,
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: WaitingFirst },
   },
 });

@@ -30,7 +30,7 @@ const common = {
   metafile: true,
   // typescript (inside ts-morph) is large and loads itself; keep native and heavy packages outside
   // (esbuild finds its native binary beside its own module, so it cannot be bundled).
-  external: ["ts-morph", "typescript", "better-sqlite3", "playwright-core", "esbuild"],
+  external: ["ts-morph", "typescript", "better-sqlite3", "pg", "playwright-core", "esbuild"],
   banner: { js: "import { createRequire as __autogramsRequire } from 'node:module'; const require = __autogramsRequire(import.meta.url);" },
   logLevel: "warning",
 };
@@ -46,7 +46,7 @@ const actionsApart = {
 // The runtime's and the compiler's modules do nothing when imported but define their exports, so
 // a bundle may leave out every module whose exports it does not use (the graph validator compiles
 // its JSON Schema when loaded: `compile` should not pay for that).
-const ownPackages = [join(root, "runtime", "dist") + sep, join(root, "compiler", "dist") + sep];
+const ownPackages = [join(root, "runtime", "dist") + sep, join(root, "compiler", "dist") + sep, join(root, "store", "dist") + sep];
 const sideEffectFree = {
   name: "side-effect-free-packages",
   setup(b) {

@@ -12,6 +12,7 @@ import { registerRun } from "./commands/run.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerDebug } from "./commands/debug.js";
 import { registerDap } from "./commands/dap.js";
+import { registerThreads } from "./commands/threads.js";
 
 const program = new Command("autograms")
   .description("Write conversational agents as TypeScript, compile them to graphs, run and debug them.")
@@ -23,6 +24,7 @@ const program = new Command("autograms")
 registerCompile(program);
 registerGraph(program);
 registerChat(program);
+registerThreads(program);
 registerSimulate(program);
 registerRun(program);
 registerDebug(program);

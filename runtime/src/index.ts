@@ -24,6 +24,7 @@ export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS,
 export { NODE_FIELD_NAMES } from "./graph/schema.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
+export { argumentCountProblem } from "./graph/arguments.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.

@@ -12,7 +12,8 @@ const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
   ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--link <style>"]],
-  ["chat", "<file>", ["--memory <file>", ...MODEL_OPTIONS, "--trace <file>"]],
+  ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", ...MODEL_OPTIONS, "--trace <file>"]],
+  ["threads", "[command]", []],
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
@@ -21,15 +22,25 @@ const COMMANDS: [string, string, string[]][] = [
   ["export", "<file>", ["-o, --out <file>"]],
 ];
 
+const STORE = "--store <url>";
+const THREADS: [string, string, string[]][] = [
+  ["threads list", "", [STORE, "--json", "--agent <file>"]],
+  ["threads show", "<id>", [STORE, "--json"]],
+  ["threads fork", "<id>", ["--at <N>", "--id <new-id>", STORE]],
+  ["threads export", "<id>", [STORE, "-o, --out <file>"]],
+  ["threads delete", "<id>", [STORE, "-y, --yes"]],
+  ["threads prune", "", ["--older-than <duration>", "--keep-turns <N>", STORE]],
+];
+
 const docs = readFileSync(join(root, "docs/cli.md"), "utf8");
 
-/** The options a help text lists, as `-x, --long <arg>` (without --help). */
+/** The options a help text lists, as `-x, --long <arg>` or `--long [arg]` (without --help). */
 const optionsOf = (help: string) =>
-  [...help.split("\nOptions:\n")[1]!.matchAll(/^ {2}((?:-\w, )?--[\w-]+(?: <[^>]+>)?)/gm)].map((m) => m[1]!).filter((o) => !o.endsWith("--help"));
+  [...help.split("\nOptions:\n")[1]!.matchAll(/^ {2}((?:-\w, )?--[\w-]+(?: <[^>]+>| \[[^\]]+\])?)/gm)].map((m) => m[1]!).filter((o) => !o.endsWith("--help"));
 
 describe("help", () => {
-  it.each(COMMANDS)("autograms %s --help lists its options, each documented in docs/cli.md", async (command, args, options) => {
-    const r = await autograms([command, "--help"]);
+  it.each([...COMMANDS, ...THREADS])("autograms %s --help lists its options, each documented in docs/cli.md", async (command, args, options) => {
+    const r = await autograms([...command.split(" "), "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(`Usage: autograms ${command} [options]${args ? ` ${args}` : ""}\n`)).toBe(true);
     expect(optionsOf(r.stdout)).toEqual(options);
@@ -37,7 +48,14 @@ describe("help", () => {
       const long = option.match(/--[\w-]+/)![0];
       expect(docs, `docs/cli.md says nothing of ${command} ${long}`).toMatch(new RegExp(`\`[^\`]*${long}\\b`));
     }
-    expect((await autograms(["help", command])).stdout).toBe(r.stdout);
+    if (!command.includes(" ")) expect((await autograms(["help", command])).stdout).toBe(r.stdout);
+    expect(docs).toContain(`\`autograms ${command}`);
+  });
+
+  it("autograms threads --help lists its commands", async () => {
+    const r = await autograms(["threads", "--help"]);
+    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
+    expect(listed).toEqual([...THREADS.map(([c]) => c.split(" ")[1]), "help"]);
   });
 
   it("lists every command with what it does, and each has a section in docs/cli.md", async () => {

@@ -57,6 +57,17 @@ describe("autograms run", () => {
     expect((await autograms(["run", "samples/algorithms/agent.ts"])).code).toBe(2);
   });
 
+  it("refuses missing arguments that have no default (exit 2), and fills in defaults and optional ones", async () => {
+    const agent = "test/cli/fixtures/defaults/agent.ts";
+    const none = await autograms(["run", agent, "greet"]);
+    expect(none).toMatchObject({ code: 2, stdout: "" });
+    expect(none.stderr).toBe("autograms run: 'greet' takes 1 to 3 arguments (name, greeting?, punctuation?), got 0: missing 'name'\n");
+    expect(await autograms(["run", agent, "greet", "Ada"])).toMatchObject({ code: 0, stdout: "\"Hello, Ada.\"\n" });
+    expect(await autograms(["run", agent, "greet", "Ada", "Hi", "!"])).toMatchObject({ code: 0, stdout: "\"Hi, Ada!\"\n" });
+    const fib = await autograms(["run", "samples/algorithms/agent.ts", "fibonacci"]);
+    expect(fib).toMatchObject({ code: 2, stderr: "autograms run: 'fibonacci' takes 1 argument (n), got 0: missing 'n'\n" });
+  });
+
   it("writes the call's trace: one event per line, naming the agent lines", async () => {
     const trace = join(folder(), "fib.jsonl");
     const r = await autograms(["run", "samples/algorithms/agent.ts", "fibonacci", "3", "--trace", trace]);

@@ -49,7 +49,7 @@ describe("autograms debug", () => {
       " #2 main at samples/tutor/agent.ts:27 (node main.for_of_6ddc.call_doUnit_c1db)",
     ].join("\n"));
     expect(r.stdout).toContain('(debug) print verdict\nverdict = "correct"\n(debug) delete\nDeleted 2 breakpoints\n(debug) continue\n');
-    expect(r.stdout).toMatch(/Agent: That's both units done: you answered 1 of 2 problems right\. Well done, and see you next time!\nyou \(recorded\): Bye!\nThe conversation has ended \(quit\)\.\n$/);
+    expect(r.stdout).toMatch(/Agent: That's both units done: you answered 1 of 2 problems right\. Well done, and see you next time!\nThe conversation has ended \(quit\)\.\n$/);
   });
 
   it("debugs a live conversation with the offline model, the user's messages read from stdin", async () => {

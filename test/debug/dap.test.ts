@@ -132,8 +132,10 @@ describe("autograms dap (stdio)", () => {
     // The launch completes once the configuration is done.
     const launched = client.launch({ program: agent, replay: trace });
     await client.waitForEvent("initialized");
-    const lines = (await client.setBreakpointsRequest({ source: { path: agent }, breakpoints: [{ line: 21 }, { line: 33 }, { line: 46 }] })).body.breakpoints;
-    expect(lines.map((b) => [b.verified, b.line])).toEqual([[true, 17], [true, 35], [true, 46]]);
+    const lines = (await client.setBreakpointsRequest({ source: { path: agent }, breakpoints: [{ line: 21 }, { line: 33 }, { line: 46 }, { line: 500 }] })).body.breakpoints;
+    expect(lines.map((b) => [b.verified, b.line])).toEqual([[true, 17], [true, 35], [true, 46], [false, undefined]]);
+    // Far past the end of the file: refused with the reason, not moved to the last node.
+    expect(lines[3]!.message).toBe("line 500 is past the end of samples/tutor/agent.ts, which has 69 lines");
     const elsewhere = (await client.setBreakpointsRequest({ source: { path: join(root, "samples", "recruiter", "agent.ts") }, breakpoints: [{ line: 3 }] })).body.breakpoints;
     expect(elsewhere[0]).toMatchObject({ verified: false });
     expect(elsewhere[0]!.message).toContain("not the agent's source file");

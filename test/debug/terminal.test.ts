@@ -14,8 +14,9 @@ async function session(lines: string[], options: ConstructorParameters<typeof De
   const out: string[] = [];
   const err: string[] = [];
   const input = [...lines];
-  const s = new DebugSession(sampleGraph("tutor"), options);
-  const terminal = new TerminalDebugger(s, new SourceLines("samples/tutor/agent.ts", source), {
+  const text = new SourceLines("samples/tutor/agent.ts", source);
+  const s = new DebugSession(sampleGraph("tutor"), { ...options, ...(text.available ? { sourceLines: text.count } : {}) });
+  const terminal = new TerminalDebugger(s, text, {
     out: (t) => out.push(t), err: (t) => err.push(t), read: async () => input.shift() ?? null, interactive: false, prompt: () => {},
   });
   const code = await terminal.run();
@@ -110,11 +111,17 @@ describe("the terminal debugger", () => {
   });
 
   it("says what it cannot do, and in a local function shows the caller's scopes as not visible", async () => {
-    const r = await session(["break 99", "break nope", "break other.ts:3", "print", "print missing", "frame 9", "delete x", "delete 5", "jump",
+    const r = await session(["break 68", "break 99", "break 0", "breakpoints", "break nope", "break other.ts:3", "print", "print missing", "frame 9", "delete x", "delete 5", "jump",
       "break checkAnswer", "c", "vars", "print units", "delete", "c"]);
     expect(r.out).toContain([
+      "(debug) break 68",
+      "Breakpoint 1 at samples/tutor/agent.ts:67 (line 68 has no node; moved): encouragement.return_3607",
       "(debug) break 99",
-      "Breakpoint 1 at samples/tutor/agent.ts:67 (line 99 has no node; moved): encouragement.return_3607",
+      "line 99 is past the end of samples/tutor/agent.ts, which has 69 lines",
+      "(debug) break 0",
+      "line 0 is not a line of samples/tutor/agent.ts: lines start at 1",
+      "(debug) breakpoints",
+      "1: samples/tutor/agent.ts:67",
       "(debug) break nope",
       "the agent has no function 'nope' (it has main, doUnit, checkAnswer, encouragement), and no node of that name",
       "(debug) break other.ts:3",

@@ -15,6 +15,8 @@ import {
 interface Turn {
   user: string;
   agent: string | null;
+  /** The turn ends the conversation with this reply (its chat node's only way on is quit). */
+  done?: boolean;
   complete?: string[];
   choose?: string[];
   /** Answers to native tool-calling requests. */
@@ -127,7 +129,7 @@ describe("samples end to end", () => {
         const agent = new Agent(graph, { model, tools, actions });
         const r = await agent.reply(turn.user, memory && roundTrip(memory));
         expect({ turn: i, reply: r.reply }).toEqual({ turn: i, reply: turn.agent });
-        expect(r.done).toBe(i === turns.length - 1 && turn.agent === null);
+        expect(r.done).toBe(i === turns.length - 1 && (turn.agent === null || turn.done === true));
         if (scripted) {
           expect({ turn: i, remaining: scripted.remaining }).toEqual({ turn: i, remaining: { complete: 0, choose: 0, tools: 0 } });
           const seen = scripted.calls.flatMap((c) => ("messages" in c.request ? c.request.messages : []).map((m) => m.content ?? "")).join("\n");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { validateGraph, type Graph } from "@autograms/runtime";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { graphSchema, validateGraph, type Graph } from "@autograms/runtime";
 
 const base = (): Graph => ({
   format: "autograms-graph",
@@ -15,6 +16,12 @@ const base = (): Graph => ({
 });
 
 describe("validateGraph", () => {
+  it("checks against a schema that is itself valid JSON Schema (the validator does not check it at run time)", () => {
+    const ajv = new Ajv2020({ strict: false });
+    expect(ajv.validateSchema(graphSchema), ajv.errorsText(ajv.errors)).toBe(true);
+  });
+
+
   it("accepts a well-formed graph", () => {
     expect(validateGraph(base())).toMatchObject({ valid: true });
   });

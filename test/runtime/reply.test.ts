@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Agent, AgentError, type GraphNode } from "@autograms/runtime";
+import { Agent, AgentError, conversationsOf, type GraphNode, type TraceEvent } from "@autograms/runtime";
 import { TestModel, graph, pickByText, roundTrip, n } from "./helpers.js";
 
 
@@ -33,14 +33,48 @@ describe("the reply loop", () => {
     expect((await new Agent(graph([nodes[0]!, nodes[2]!]), { model }).reply("")).reply).toBe("first");
   });
 
-  it("ends with done and a null reply at quit, and refuses to go on", async () => {
-    const g = graph([n({ name: "bye", action: "chat_exact", instruction: "Bye.", transitions: ["quit"] })]);
-    const agent = new Agent(g, { model: new TestModel() });
+  it("ends with done and a null reply at a quit reached after the user's answer, and refuses to go on", async () => {
+    const g = graph([
+      n({ name: "ask", action: "chat_exact", instruction: "Again?", transitions: ["again", "quit"], transition_question: "Again?", transition_choices: ["yes", "no"] }),
+      n({ name: "again", action: "chat_exact", instruction: "Once more.", transitions: ["ask"] }),
+    ]);
+    const agent = new Agent(g, { model: new TestModel(undefined, pickByText("no")) });
     const first = await agent.reply("");
-    const last = await agent.reply("ok", first.memory);
+    expect(first).toMatchObject({ reply: "Again?", done: false });
+    const last = await agent.reply("no", first.memory);
     expect(last).toMatchObject({ reply: null, done: true });
     expect(last.memory.done).toBe(true);
     await expect(agent.reply("more", last.memory)).rejects.toMatchObject({ code: "conversation_over" });
+  });
+
+  it("ends with the reply of a chat node whose only transition is quit: done at once, with the goodbye", async () => {
+    const g = graph([
+      n({ name: "hello", action: "chat_exact", instruction: "Hi.", transitions: ["bye"] }),
+      n({ name: "bye", action: "chat_exact", instruction: "Bye.", transitions: ["quit"] }),
+    ]);
+    const agent = new Agent(g, { model: new TestModel() });
+    const events: TraceEvent[] = [];
+    const first = await agent.reply("");
+    const last = await agent.reply("ok", roundTrip(first.memory), { trace: (e) => events.push(e) });
+    expect(last).toMatchObject({ reply: "Bye.", done: true });
+    expect(last.memory.done).toBe(true);
+    expect(events.map((e) => e.kind)).toEqual(["user", "transition", "exact", "quit"]);
+    await expect(agent.reply("more", last.memory)).rejects.toMatchObject({ code: "conversation_over" });
+    // A recording of it is one conversation that ended.
+    const [conversation, ...others] = conversationsOf(events);
+    expect(others).toEqual([]);
+    expect(conversation?.done).toBe(true);
+  });
+
+  it("does not end at such a node when an interjection could still take the user's answer elsewhere", async () => {
+    const g = graph([
+      n({ name: "bye", action: "chat_exact", instruction: "Bye.", transitions: ["quit"] }),
+      n({ name: "help", action: "chat_exact", instruction: "Help is here.", transitions: ["quit"], condition_interjection: "The user asks for help." }),
+    ]);
+    const agent = new Agent(g, { model: new TestModel(undefined, pickByText("The user asks for help.")) });
+    const first = await agent.reply("");
+    expect(first).toMatchObject({ reply: "Bye.", done: false });
+    expect(await agent.reply("help!", first.memory)).toMatchObject({ reply: "Help is here.", done: false });
   });
 
   it("sets _last_user_reply as soon as the message arrives (the original waited for a consuming node)", async () => {

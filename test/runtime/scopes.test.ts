@@ -49,16 +49,27 @@ describe("variable scopes", () => {
     await expect(new Agent(code, { model: new TestModel() }).reply("")).rejects.toMatchObject({ code: "sandbox", node: "f" });
   });
 
-  it("missing arguments are null; extra ones are an error naming the call", async () => {
+  it("optional parameters left out take their default, else null; missing required ones and extra ones are errors naming the call", async () => {
     const g = graph([
       n({ name: "call", action: "local_function", instruction: "f(1)", assign: "got", transitions: ["show"] }),
       n({ name: "show", action: "chat_exact", instruction: "$got" }),
-      n({ name: "f", action: "transition", transitions: ["return [a, b]"] }),
-    ], { functions: { f: { kind: "local_function", params: ["a", "b"], entry: "f" } } });
-    expect((await new Agent(g, { model: new TestModel() }).reply("")).reply).toBe("[1,null]");
+      n({ name: "f", action: "transition", transitions: ["return [a, b, c]"] }),
+    ], { functions: { f: { kind: "local_function", params: ["a", "b", "c"], required: 1, defaults: { b: "two" }, entry: "f" } } });
+    expect((await new Agent(g, { model: new TestModel() }).reply("")).reply).toBe('[1,"two",null]');
+    expect(await new Agent(g, { model: new TestModel() }).call("f", [0])).toEqual([0, "two", null]);
     const extra = structuredClone(g);
-    extra.nodes[0]!.instruction = "f(1, 2, 3)";
+    extra.nodes[0]!.instruction = "f(1, 2, 3, 4)";
     await expect(new Agent(extra, { model: new TestModel() }).reply("")).rejects.toMatchObject({ code: "bad_call", node: "call" });
+    const missing = structuredClone(g);
+    missing.nodes[0]!.instruction = "f()";
+    await expect(new Agent(missing, { model: new TestModel() }).reply("")).rejects.toMatchObject({
+      code: "bad_call", node: "call", detail: "'f' takes 1 to 3 arguments (a, b?, c?), got 0: missing 'a'",
+    });
+    await expect(new Agent(g, { model: new TestModel() }).call("f", [])).rejects.toMatchObject({ code: "bad_call" });
+    // Without `required`, every parameter is required, as in the original.
+    const all = structuredClone(g);
+    delete all.functions.f!.required;
+    await expect(new Agent(all, { model: new TestModel() }).reply("")).rejects.toMatchObject({ code: "bad_call", detail: "'f' takes 3 arguments (a, b, c), got 1: missing 'b', 'c'" });
   });
 });
 

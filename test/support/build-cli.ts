@@ -20,7 +20,7 @@ function run(command: string, args: string[]): void {
 
 export default function setup(project: TestProject): void {
   try {
-    run(process.execPath, [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-b", "runtime", "compiler", "cli"]);
+    run(process.execPath, [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-b", "runtime", "compiler", "store", "cli"]);
     run(process.execPath, ["cli/scripts/bundle.mjs"]);
     project.provide("cliBuildError", null);
   } catch (err) {

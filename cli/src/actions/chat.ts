@@ -1,15 +1,18 @@
 import { createInterface } from "node:readline";
-import type { Memory, TraceSink } from "@autograms/runtime";
+import type { TraceSink } from "@autograms/runtime";
+import { CliError } from "../agent-loading/cli-error.js";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
-import { lastReply, lockMemoryFile, readMemoryFile, writeMemoryFile } from "../agent-loading/memory-file.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { memoryFileSession } from "../conversation/memory-file-session.js";
+import type { ChatSession } from "../conversation/session.js";
+import { threadSession, type ThreadFlags } from "../conversation/thread-session.js";
 import { plainText } from "../terminal/plain-text.js";
 import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
 import { trimToLastTurn } from "../trace/resume-trace.js";
 
-export interface ChatFlags extends ModelFlags {
+export interface ChatFlags extends ModelFlags, ThreadFlags {
   memory?: string;
   trace?: string;
 }
@@ -19,18 +22,14 @@ export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
 }
 
 async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
+  const threaded = flags.store !== undefined || flags.thread !== undefined;
+  if (threaded && flags.memory !== undefined) throw new CliError("--memory keeps a conversation in a file, --store and --thread in a store: give one or the other", 2);
+  if (!threaded && flags.busy !== undefined) throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
   const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
-  let memory: Memory | null = null;
-  if (flags.memory !== undefined) {
-    lockMemoryFile(flags.memory);
-    memory = readMemoryFile(flags.memory, loaded.graph.agent);
-    // Checked whole (checksum, graph) before any of it reaches the terminal.
-    if (memory !== null) agent.checkMemory(memory);
-  }
-  const save = (m: Memory) => flags.memory !== undefined && writeMemoryFile(flags.memory, m);
+  const session: ChatSession = threaded ? await threadSession(agent, flags) : memoryFileSession(agent, flags.memory);
 
   // A resumed conversation's trace goes on in the same file, so the file replays all of it.
-  const resumed = memory !== null;
+  const resumed = session.resumed !== null;
   if (flags.trace !== undefined && resumed) trimToLastTurn(flags.trace);
   const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded), { append: resumed });
   const trace: TraceSink | undefined = writer?.sink();
@@ -48,30 +47,26 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const say = (text: string) => process.stdout.write(plainText(`${agent.config.agentName}: ${text}`) + "\n");
 
   try {
-    if (memory === null) {
-      const first = await agent.reply("", undefined, { trace });
-      memory = first.memory;
-      save(memory);
+    if (session.resumed === null) {
+      const first = await session.reply(null, trace);
       if (first.reply !== null) say(first.reply);
       if (first.done) return ended();
     } else {
-      process.stderr.write(`(resuming the conversation saved in ${flags.memory}, after ${memory.turn} turns)\n`);
-      const last = lastReply(memory);
-      if (last !== undefined) say(last);
+      process.stderr.write(`${session.resumed.note}\n`);
+      if (session.resumed.lastReply !== undefined) say(session.resumed.lastReply);
     }
     for (;;) {
       if (interactive) rl.prompt();
       const next = await lines.next();
       if (next.done || next.value.trim() === "/quit") return;
-      const r = await agent.reply(next.value, memory, { trace });
-      memory = r.memory;
-      save(memory);
+      const r = await session.reply(next.value, trace);
       if (r.reply !== null) say(r.reply);
       if (r.done) return ended();
     }
   } finally {
     rl.close();
     writer?.close();
+    await session.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@autograms/runtime";
+import { argumentCountProblem, type JsonValue } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
@@ -29,9 +29,8 @@ async function run(file: string, name: string, args: JsonValue[], flags: RunFlag
     const known = Object.keys(loaded.graph.functions);
     throw new CliError(`the agent has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`, 2);
   }
-  if (args.length > info.params.length) {
-    throw new CliError(`'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"}${info.params.length ? ` (${info.params.join(", ")})` : ""}, got ${args.length}`, 2);
-  }
+  const problem = argumentCountProblem(name, info, args.length);
+  if (problem) throw new CliError(problem, 2);
   const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded));
   try {
     const value = await agent.call(name, args, writer ? { trace: writer.sink() } : {});

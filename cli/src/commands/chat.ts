@@ -1,6 +1,9 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { addModelOptions } from "../agent-loading/model-options.js";
 import type { ChatFlags } from "../actions/chat.js";
+
+// Not imported from the store: the command line loads no package code (see main.ts).
+const BUSY_POLICIES = ["reject", "enqueue", "interrupt", "rollback"];
 
 export function registerChat(program: Command): void {
   const command = program
@@ -8,7 +11,10 @@ export function registerChat(program: Command): void {
     .summary("talk with an agent in the terminal")
     .description("talk with an agent in the terminal, one line per turn (stdin may be piped); the agent speaks first; /quit or end of input stops")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
-    .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn (one process at a time: <file>.lock)");
+    .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn (one process at a time: <file>.lock)")
+    .option("--store [url]", "keep the conversation as a thread of a store: sqlite:PATH or postgres://... (alone: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
+    .option("--thread <id>", "the thread to go on with, or to start with this id (default: a new id, printed on stderr); implies --store")
+    .addOption(new Option("--busy <policy>", "when another process is running a turn of the thread: reject (exit 1, the default) or enqueue (wait for it), interrupt or rollback (stop it)").choices(BUSY_POLICIES));
   addModelOptions(command)
     .option("--trace <file>", "write every step as one JSON event per line (docs/runtime.md); a conversation resumed with --memory goes on in the same file")
     .action(async (file: string, flags: ChatFlags) => (await import("../actions/chat.js")).chatCommand(file, flags));

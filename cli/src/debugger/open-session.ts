@@ -32,13 +32,16 @@ export async function openSession(file: string, flags: ModelFlags, choices: Sess
   } else {
     replay = { model: (await chooseModel(flags, true)).model };
   }
+  const source = new SourceLines(loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file, loaded.source?.text ?? null);
   let session: DebugSession;
   try {
-    session = new DebugSession(loaded.graph, { ...replay, tools, actions, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true });
+    session = new DebugSession(loaded.graph, {
+      ...replay, tools, actions, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true,
+      ...(source.available ? { sourceLines: source.count } : {}),
+    });
   } catch (err) {
     if (err instanceof RecordingError) throw new CliError(err.message);
     throw err;
   }
-  const display = loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file;
-  return { session, source: new SourceLines(display, loaded.source?.text ?? null), loaded };
+  return { session, source, loaded };
 }

@@ -19,6 +19,11 @@ export class SourceLines {
     return this.lines.length > 0;
   }
 
+  /** How many lines the file has (a final line break ends the last line, it does not start one). */
+  get count(): number {
+    return this.lines.length - (this.text?.endsWith("\n") ? 1 : 0);
+  }
+
   line(n: number): string | undefined {
     return this.lines[n - 1];
   }

@@ -168,7 +168,10 @@ export class TerminalDebugger {
       const [, file, line] = located;
       if (file !== undefined && !sameFile(file, this.source.file)) throw new Error(`'${file}' is not the agent's file (${this.source.file})`);
       const b = this.session.addBreakpoint({ line: Number(line) });
-      if (b.kind !== "line" || b.line === null) throw new Error("no line of the agent has a node");
+      if (b.kind !== "line" || b.line === null) {
+        this.session.deleteBreakpoints(b.id);
+        throw new Error(b.kind === "line" && b.message ? b.message : "no line of the agent has a node");
+      }
       const moved = b.line === b.requested ? "" : ` (line ${b.requested} has no node; moved)`;
       this.io.out(`Breakpoint ${b.id} at ${this.source.file}:${b.line}${moved}: ${[...b.nodes].join(", ")}\n`);
       return;

@@ -69,6 +69,8 @@ export function spreadsheetExportLosses(graph: Graph): string[] {
   const renamed = Object.entries(graph.functions).filter(([fname, info]) => info.entry !== fname);
   if (renamed.length) losses.push(`entry node names ${renamed.map(([, i]) => `'${i.entry}'`).join(", ")}: a callable node is named after its function`);
   const uncalled = Object.entries(graph.functions).filter(([fname, info]) => info.kind !== "local_function" && !graph.nodes.some((n) => n.action === info.kind && n.instruction?.trimStart().startsWith(`${fname}(`)));
+  const optional = Object.entries(graph.functions).filter(([, info]) => info.required !== undefined || info.defaults !== undefined);
+  if (optional.length) losses.push(`the optional parameters and defaults of ${optional.map(([f]) => f).join(", ")}: the sheet's calls must pass every argument`);
   if (uncalled.length) losses.push(`the kind of functions no node calls (${uncalled.map(([f]) => f).join(", ")}): the sheet reads them as local_function`);
   return losses;
 }

@@ -5,6 +5,7 @@
  * failed turn leaves the caller holding the last good state.
  */
 import type { Graph, JsonValue } from "../graph/types.js";
+import { argumentCountProblem } from "../graph/arguments.js";
 import { validateGraph } from "../graph/validate.js";
 import type { ChatModel } from "../model/types.js";
 import type { HostFunction, SandboxLimits } from "../sandbox/index.js";
@@ -130,7 +131,7 @@ export class Agent {
     const { state: end, effect } = await drive(this.performer(options), state, input);
     const sealed = sealMemory({ ...end.mem, turn: end.mem.turn + 1 });
     const delta = memoryDelta(memory === undefined || memory === null ? null : (memory as Memory), sealed);
-    return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish", delta };
+    return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish" || end.mem.done, delta };
   }
 
   /**
@@ -150,14 +151,12 @@ export class Agent {
       throw new AgentError("bad_call", `the graph has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`);
     }
     if (!Array.isArray(args)) throw new AgentError("bad_input", `call('${name}', args) takes the arguments as an array`);
-    if (args.length > info.params.length) {
-      throw new AgentError("bad_call", `'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"} (${info.params.join(", ")}), got ${args.length}`,
-        { loc: info.loc, file: this.program.file });
-    }
+    const problem = argumentCountProblem(name, info, args.length);
+    if (problem) throw new AgentError("bad_call", problem, { loc: info.loc, file: this.program.file });
     const mem = freshMemory(this.program);
     const vars: Record<string, JsonValue> = {};
     const copies = structuredClone(args);
-    info.params.forEach((p, i) => (vars[p] = i < copies.length ? copies[i]! : null));
+    info.params.forEach((p, i) => (vars[p] = i < copies.length ? copies[i]! : structuredClone(info.defaults?.[p] ?? null)));
     const base = mem.stack[0]!;
     const frame: Frame = {
       scope: info.kind, function: name, node: "", id: "", vars, turns: [],

@@ -53,7 +53,13 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
       continue;
     }
     switch (effect.kind) {
-      case "reply":
+      case "reply": {
+        if (r.state.phase.kind !== "route") return { state: r.state, effect };
+        // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
+        const last = step(env, r.state, CONTINUE);
+        if (last.event && p.trace) p.trace(last.event);
+        return { state: last.state, effect };
+      }
       case "finish":
         return { state: r.state, effect };
       case "complete": {

@@ -10,10 +10,12 @@ export interface LineBreakpoint {
   kind: "line";
   /** The line asked for. */
   requested: number;
-  /** The line it moved to; null when no line of the agent has a node. */
+  /** The line it moved to; null when it is refused (see `message`). */
   line: number | null;
   /** The nodes whose entry stops the run. */
   nodes: ReadonlySet<string>;
+  /** Why it cannot be verified: a line outside the file, or no line of the agent has a node. */
+  message?: string;
 }
 
 export interface FunctionBreakpoint {
@@ -73,9 +75,21 @@ function laterLetters(x: string, y: string): boolean {
   return x.length > y.length || (x.length === y.length && x > y);
 }
 
-export function lineBreakpoint(graph: Graph, id: number, requested: number): LineBreakpoint {
+/**
+ * A breakpoint on line `requested`. A line outside the source (before line 1, or past its last
+ * line when `sourceLines` says how many it has) is refused rather than moved: moving it to the
+ * last node would stop somewhere the user never pointed at.
+ */
+export function lineBreakpoint(graph: Graph, id: number, requested: number, sourceLines?: number): LineBreakpoint {
+  const refused = (message: string): LineBreakpoint => ({ id, kind: "line", requested, line: null, nodes: new Set(), message });
+  const file = graph.source?.file ?? "the agent's file";
+  if (!Number.isInteger(requested) || requested < 1) return refused(`line ${requested} is not a line of ${file}: lines start at 1`);
+  if (sourceLines !== undefined && requested > sourceLines) {
+    return refused(`line ${requested} is past the end of ${file}, which has ${sourceLines} line${sourceLines === 1 ? "" : "s"}`);
+  }
   const line = breakableLine(graph, requested);
-  return { id, kind: "line", requested, line, nodes: line === null ? new Set() : nodesAtLine(graph, line) };
+  if (line === null) return refused("no line of the agent has a node");
+  return { id, kind: "line", requested, line, nodes: nodesAtLine(graph, line) };
 }
 
 export function functionBreakpoint(graph: Graph, id: number, name: string): FunctionBreakpoint {

@@ -80,6 +80,12 @@ function split(events: readonly TraceEvent[]): RecordedConversation[] {
   let turn: RecordedTurn | null = null;
   let ended = true;
   for (const e of events) {
+    if (ended && e.kind === "quit" && conversation && turn && !conversation.done) {
+      // A chat node whose only way on is quit ends the conversation with its reply.
+      turn.events.push(e);
+      conversation.done = true;
+      continue;
+    }
     if (ended && e.kind === "user" && conversation) {
       turn = { user: e.text, events: [] };
       conversation.turns.push(turn);

@@ -52,6 +52,8 @@ export interface DebugSessionOptions extends Omit<AgentOptions, "model"> {
   inputs?: string[];
   /** Stop before the first node. */
   stopOnEntry?: boolean;
+  /** How many lines the agent's source file has: a line breakpoint past them is refused. */
+  sourceLines?: number;
 }
 
 export type SessionState = "idle" | "running" | "stopped" | "input" | "ended";
@@ -63,6 +65,7 @@ export class DebugSession {
   private readonly agent: Agent;
   private readonly listeners: ((e: SessionEvent) => void)[] = [];
   private readonly inputs: string[];
+  private readonly sourceLines: number | undefined;
   /** The recorded user messages, when replaying: the recording's turns, first included. */
   private readonly recorded: string[] | null;
   private breakpoints: Breakpoint[] = [];
@@ -84,7 +87,8 @@ export class DebugSession {
   state: SessionState = "idle";
 
   constructor(graph: Graph, options: DebugSessionOptions) {
-    const { model, replay, replaySource, conversation = 0, inputs = [], stopOnEntry = false, ...agentOptions } = options;
+    const { model, replay, replaySource, conversation = 0, inputs = [], stopOnEntry = false, sourceLines, ...agentOptions } = options;
+    this.sourceLines = sourceLines;
     let runModel: ChatModel;
     if (replay !== undefined) {
       const chosen = recordedConversation(replay, conversation, replaySource);
@@ -113,7 +117,7 @@ export class DebugSession {
 
   /** Replaces the line breakpoints (as a DAP client sets them: all of a file's at once). */
   setLineBreakpoints(lines: readonly number[]): LineBreakpoint[] {
-    const set = lines.map((l) => lineBreakpoint(this.graph, this.nextId++, l));
+    const set = lines.map((l) => lineBreakpoint(this.graph, this.nextId++, l, this.sourceLines));
     this.breakpoints = [...this.breakpoints.filter((b) => b.kind !== "line"), ...set];
     return set;
   }
@@ -126,7 +130,7 @@ export class DebugSession {
 
   /** Adds one breakpoint: a line number, or a function name. */
   addBreakpoint(spec: { line: number } | { function: string }): Breakpoint {
-    const b = "line" in spec ? lineBreakpoint(this.graph, this.nextId++, spec.line) : functionBreakpoint(this.graph, this.nextId++, spec.function);
+    const b = "line" in spec ? lineBreakpoint(this.graph, this.nextId++, spec.line, this.sourceLines) : functionBreakpoint(this.graph, this.nextId++, spec.function);
     this.breakpoints.push(b);
     return b;
   }

@@ -174,7 +174,9 @@ export function finishTurn(
   const last = stack[stack.length - 1]!;
   stack[stack.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
   mem = memoryWith(mem, stack);
-  const next = moved(state, mem, { kind: "waiting", node: node.name }, null);
+  // A reply after which only `quit` can come: the loop takes that step at once (see `drive`).
+  const phase: Phase = cn.endsConversation && state.mode === "reply" ? { kind: "route", node: node.name, output, interject: false } : { kind: "waiting", node: node.name };
+  const next = moved(state, mem, phase, null);
   return result(next, ev(mem, changes), { kind: "reply", text: agent });
 }
 

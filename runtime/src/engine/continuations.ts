@@ -4,6 +4,7 @@
  * sandbox ran inside the step or the loop ran it with tools bound.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
+import { argumentCountProblem } from "../graph/arguments.js";
 import type { Frame, MemoryBody } from "../memory/types.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
@@ -77,11 +78,10 @@ function enterFunction(env: Env, state: RunState, callNode: string, args: JsonVa
   const cn = nodeOf(env, callNode);
   const { name, info } = cn.call!;
   if (!Array.isArray(args)) throw fail(env, cn.node, "bad_call", `the arguments of '${name}' did not evaluate to a list`);
-  if (args.length > info.params.length) {
-    throw fail(env, cn.node, "bad_call", `'${name}' takes ${info.params.length} argument${info.params.length === 1 ? "" : "s"} (${info.params.join(", ")}), but the call passes ${args.length}`);
-  }
+  const problem = argumentCountProblem(name, info, args.length);
+  if (problem) throw fail(env, cn.node, "bad_call", problem);
   const vars: Record<string, JsonValue> = {};
-  info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : null));
+  info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : structuredClone(info.defaults?.[p] ?? null)));
   const caller = top(state.mem);
   const config = env.program.config;
   const local = info.kind === "local_function";

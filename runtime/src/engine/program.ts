@@ -29,6 +29,11 @@ export interface CompiledNode {
   waits: boolean;
   /** A custom action's node: which hooks its action gives (the step asks the loop to run them). */
   custom?: CustomInfo;
+  /**
+   * A chat node whose next step is certainly `quit`: its only transition is `quit` and no
+   * interjection could take the user's answer elsewhere. Its reply ends the conversation.
+   */
+  endsConversation: boolean;
   /** Tools the node offers the model natively: their definitions, and graph tool names by the names the model calls. */
   tools?: { definitions: ToolDefinition[]; byModelName: ReadonlyMap<string, string> };
 }
@@ -169,6 +174,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   const file = graph.source?.file;
   const problems: AgentError[] = [];
   const nodes = new Map<string, CompiledNode>();
+  const interjects = graph.nodes.some((n) => n.condition_interjection !== undefined);
   for (const node of graph.nodes) {
     const problem = (detail: string) => problems.push(new AgentError("invalid_graph", detail, { node: node.name, loc: node.loc, file }));
     const parse = (text: string, field: string): Template | undefined => {
@@ -183,13 +189,16 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     const builtin = (ACTIONS as readonly string[]).includes(node.action);
     const as = (builtin ? node.action : graph.actions?.[node.action]?.base ?? "transition") as Action;
     const chat = (CHAT_ACTIONS as readonly string[]).includes(as);
-    const compiled: CompiledNode = { node, id: nodeIdentity(node), as, chat, waits: chat };
+    const compiled: CompiledNode = { node, id: nodeIdentity(node), as, chat, waits: chat, endsConversation: false };
     if (!builtin) {
       const hooks = options.actionHooks[node.action] ?? { instruction: false, transition: false, output: false };
       const fields = Object.fromEntries(Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]));
       compiled.custom = { action: node.action, hooks, fields };
       compiled.waits = chat || hooks.instruction;
     }
+    // Hooks run when the node is left wait for the user's answer, so such a node never ends it at once.
+    const leavingHooks = compiled.custom !== undefined && (compiled.custom.hooks.output || compiled.custom.hooks.transition);
+    compiled.endsConversation = compiled.waits && !leavingHooks && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects;
     if (TEXT_ACTIONS.has(as) || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
     if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
     if ((FUNCTION_KINDS as readonly string[]).includes(node.action)) {

@@ -91,6 +91,8 @@ export const graphSchema = {
         properties: {
           kind: { enum: ["function", "local_function", "global_function"] },
           params: stringList,
+          required: { type: "integer", minimum: 0 },
+          defaults: { type: "object" },
           entry: { type: "string" },
           loc,
         },

@@ -129,6 +129,13 @@ export type GraphNode = BuiltinNode | CustomNode;
 export interface FunctionInfo {
   kind: FunctionKind;
   params: string[];
+  /**
+   * How many leading parameters a call must pass; absent: all of them. The ones after may be
+   * left out: they take their value from `defaults`, else null.
+   */
+  required?: number;
+  /** Values of the parameters that have a default, by name. */
+  defaults?: Record<string, JsonValue>;
   /** Name of the function's entry node. */
   entry: string;
   loc?: Loc;

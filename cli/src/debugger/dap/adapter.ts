@@ -100,7 +100,7 @@ export class AgentDebugAdapter extends ProtocolSession {
       breakpoints: set.map((b) => {
         const bp: DebugProtocol.Breakpoint = new Breakpoint(b.line !== null, b.line === null ? undefined : this.convertDebuggerLineToClient(b.line), undefined, this.sourceRef());
         bp.id = b.id;
-        if (b.line === null) bp.message = "no line of the agent has a node";
+        if (b.message !== undefined) bp.message = b.message;
         return bp;
       }),
     };

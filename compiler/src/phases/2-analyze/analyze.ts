@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { ToolInfo } from "@autograms/runtime";
+import type { JsonValue, ToolInfo } from "@autograms/runtime";
 import { readFromDisk, type ReadFile } from "./action-module.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { analyzeAgentClass } from "./agent-class.js";
@@ -24,7 +24,9 @@ export function analyze(file: TS.SourceFile, diagnostics: Diagnostics, readFile:
     const body = visitStatements(method.decl.body?.statements ?? [], ctx);
     // Code from a function with errors may hold placeholders; its errors say enough.
     if (diagnostics.errorCount === errorsBefore) checkStatementsCode(body, diagnostics);
-    functions.push({ name: method.name, kind: method.kind, params: method.params, body, loc: method.loc });
+    const defaults: Record<string, JsonValue> = {};
+    method.defaults.forEach((d, i) => { if (d !== undefined) defaults[method.params[i]!] = JSON.parse(d) as JsonValue; });
+    functions.push({ name: method.name, kind: method.kind, params: method.params, required: method.minArgs, defaults, body, loc: method.loc });
   }
   const tools: Record<string, ToolInfo> = {};
   for (const [name, tool] of context.tools) if (context.usedTools.has(name)) tools[name] = tool;

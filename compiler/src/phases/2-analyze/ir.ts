@@ -19,6 +19,10 @@ export interface FunctionIR {
   /** `main` is the top level: its scope is the global scope and its end quits. */
   kind: FunctionKind | "main";
   params: string[];
+  /** How many leading parameters a call must pass (the others are optional or have defaults). */
+  required: number;
+  /** Parameter defaults (JSON literals), by name. */
+  defaults: Record<string, JsonValue>;
   body: Stmt[];
   loc: Loc;
 }

@@ -26,7 +26,14 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
     const body = new Label();
     pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
     body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));
-    if (fn.kind !== "main") functions[fn.name] = { kind: fn.kind, params: fn.params, entry: fn.name, loc: fn.loc };
+    if (fn.kind !== "main") {
+      functions[fn.name] = {
+        kind: fn.kind, params: fn.params,
+        ...(fn.required < fn.params.length ? { required: fn.required } : {}),
+        ...(Object.keys(fn.defaults).length ? { defaults: fn.defaults } : {}),
+        entry: fn.name, loc: fn.loc,
+      };
+    }
   }
   const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
   checkNames(resolved, written, nameLocs, diagnostics);

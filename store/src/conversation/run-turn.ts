@@ -1,0 +1,76 @@
+/**
+ * One turn of a stored conversation: lease the thread, load its memory, let the agent reply
+ * (no database transaction open meanwhile; the lease is renewed), then commit with
+ * compare-and-swap. A failure anywhere before the commit leaves the thread as it was.
+ */
+import type { Agent, Memory, TraceEvent, TraceSink } from "@autograms/runtime";
+import { StoreError } from "../errors.js";
+import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
+
+export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" | "create"> {
+  /** The user message's id: sending the same id again returns the turn it made instead of a second one. */
+  messageId?: string;
+  /** Receives the turn's trace events as they happen. */
+  trace?: TraceSink;
+}
+
+export interface TurnOutcome {
+  turn: TurnRecord;
+  reply: string | null;
+  memory: Memory | null;
+  /** The conversation reached `quit`. */
+  done: boolean;
+  /** The message id had already made this turn; nothing ran. */
+  repeated: boolean;
+}
+
+/**
+ * Sends `text` to the thread (made if new). `text` null on a new thread is the agent's opening
+ * turn, which it speaks first, with no user message.
+ */
+export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
+  const { messageId, trace: forward, ...acquire } = options;
+  const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
+  if (before) return repeated(before);
+  const lease = await store.acquire(threadId, { ...acquire, messageId: messageId ?? null, user: text });
+  const lost = new AbortController();
+  const heartbeat = setInterval(() => {
+    store.renew(lease).then((held) => held || lost.abort(), () => {});
+  }, Math.max(50, lease.ttlMs / 3));
+  let committed = false;
+  try {
+    // A run that held the thread before us may have made this message's turn meanwhile.
+    const made = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
+    if (made) return repeated(made);
+    const { memory } = await store.load(threadId);
+    const events: TraceEvent[] = [];
+    const sink: TraceSink = (e) => {
+      events.push(e);
+      forward?.(e);
+    };
+    const startedAt = Date.now();
+    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink }), lost.signal, lease);
+    const turn = await store.commit(lease, {
+      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
+      trace: events, startedAt,
+    });
+    committed = true;
+    return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false };
+  } finally {
+    clearInterval(heartbeat);
+    if (!committed) await store.release(lease).catch(() => {});
+  }
+}
+
+function repeated(turn: TurnRecord): TurnOutcome {
+  return { turn, reply: turn.reply, memory: null, done: false, repeated: true };
+}
+
+/** The run's result, unless its lease is taken over first (interrupt, rollback): then it is dropped. */
+function untilLost<T>(run: Promise<T>, signal: AbortSignal, lease: Lease): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onLost = () => reject(new StoreError("lease_lost", `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`));
+    signal.addEventListener("abort", onLost, { once: true });
+    run.then(resolve, reject).finally(() => signal.removeEventListener("abort", onLost));
+  });
+}

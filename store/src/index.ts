@@ -1,0 +1,14 @@
+// Public API of @autograms/store: durable conversations (threads) in SQLite or Postgres.
+export { openStore } from "./open-store.js";
+export { runTurn } from "./conversation/run-turn.js";
+export type { TurnOptions, TurnOutcome } from "./conversation/run-turn.js";
+export { checkThreads } from "./conversation/check-threads.js";
+export type { ThreadCheck } from "./conversation/check-threads.js";
+export { StoreError } from "./errors.js";
+export type { StoreErrorCode } from "./errors.js";
+export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
+export type { StoreLocation } from "./url.js";
+export { MIGRATIONS, SCHEMA_VERSION } from "./sql/migrations.js";
+export { BUSY_POLICIES } from "./types.js";
+export type { Store, StoreOptions, BusyPolicy, ThreadInfo, RunInfo, TurnRecord, TurnStatus, StoredTraceEvent, NewTurn, Lease,
+  AcquireOptions, LoadedThread, ThreadExport, PruneOptions, PruneResult } from "./types.js";

@@ -1,0 +1,35 @@
+/**
+ * The little of a database the store needs, so its logic (sql-store.ts) is written once for both
+ * SQLite and Postgres. SQL is written with `?` placeholders and portable types (TEXT, INTEGER,
+ * BIGINT); each driver adapts it.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Sql {
+  all(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a statement; the number of rows it changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
+}
+
+export interface SqlDriver extends Sql {
+  readonly dialect: "sqlite" | "postgres";
+  /**
+   * Runs `work` in one write transaction (SQLite: BEGIN IMMEDIATE, so two writers queue for the
+   * lock instead of failing half-way; Postgres: BEGIN on a client of its own). It commits when
+   * `work` returns and rolls back when it throws. Never held across a model call: the store
+   * takes a lease instead.
+   */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Like `transaction`, serialised with every other process migrating the same database. */
+  migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function first(sql: Sql, text: string, params?: unknown[]): Promise<Row | undefined> {
+  return (await sql.all(text, params))[0];
+}
+
+/** Numbers come back from Postgres BIGINT columns as strings. */
+export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+export const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+export const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));

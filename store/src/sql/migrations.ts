@@ -1,0 +1,100 @@
+/**
+ * The schema, as numbered migrations. A database records the ones it has had in
+ * `schema_migrations`; opening a store applies the missing ones in order, in one transaction that
+ * every other process opening the same database waits for (SQLite's write lock, a Postgres
+ * advisory lock), so two processes starting at once never race. Never edit a migration that has
+ * shipped: add the next one.
+ */
+import { StoreError } from "../errors.js";
+import type { Sql, SqlDriver } from "./driver.js";
+import { num } from "./driver.js";
+
+interface Migration {
+  version: number;
+  name: string;
+  statements: string[];
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "threads, turns, snapshots, waiters",
+    statements: [
+      // One row per conversation: its head (version = committed turns), the snapshot the head
+      // loads from, and the lease of the run in progress.
+      `CREATE TABLE threads (
+        id TEXT PRIMARY KEY,
+        agent TEXT,
+        graph_hash TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        done INTEGER NOT NULL DEFAULT 0,
+        first_seq INTEGER NOT NULL DEFAULT 1,
+        snap_seq INTEGER NOT NULL DEFAULT 0,
+        snap_bytes BIGINT NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        parent_id TEXT,
+        parent_seq INTEGER,
+        lease_token TEXT,
+        lease_owner TEXT,
+        lease_message TEXT,
+        lease_user TEXT,
+        lease_since BIGINT,
+        lease_expires BIGINT,
+        queue_tail INTEGER NOT NULL DEFAULT 0
+      )`,
+      "CREATE INDEX threads_updated ON threads (updated_at)",
+      // Append-only: one row per turn, holding that turn's memory delta, never the whole memory.
+      // JSON columns are deflated JSON ({bytes}: BLOB or BYTEA; packed-json.ts).
+      `CREATE TABLE turns (
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        message_id TEXT,
+        user_text TEXT,
+        reply TEXT,
+        status TEXT NOT NULL,
+        delta {bytes},
+        trace {bytes} NOT NULL,
+        started_at BIGINT NOT NULL,
+        committed_at BIGINT NOT NULL,
+        PRIMARY KEY (thread_id, seq)
+      )`,
+      // A message id makes at most one turn of a thread (NULLs, the opening turns, are distinct).
+      "CREATE UNIQUE INDEX turns_message ON turns (thread_id, message_id)",
+      // The whole memory after turn `seq`, every K turns or bytes.
+      `CREATE TABLE snapshots (
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        memory {bytes} NOT NULL,
+        PRIMARY KEY (thread_id, seq)
+      )`,
+      // Runs waiting for a busy thread (policy enqueue), served in ticket order.
+      `CREATE TABLE waiters (
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        ticket INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        expires BIGINT NOT NULL,
+        PRIMARY KEY (thread_id, ticket)
+      )`,
+    ],
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** Brings the database to SCHEMA_VERSION; refuses one that a newer version of the store migrated. */
+export async function migrate(driver: SqlDriver, now: number): Promise<void> {
+  await driver.migrationTransaction(async (tx: Sql) => {
+    await tx.run("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+    const [row] = await tx.all("SELECT MAX(version) AS v FROM schema_migrations");
+    const current = num(row?.v);
+    if (current > SCHEMA_VERSION) {
+      throw new StoreError("schema_too_new", `the store's schema is version ${current}, newer than this version of autograms knows (${SCHEMA_VERSION}); upgrade autograms`);
+    }
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      for (const statement of m.statements) await tx.run(statement.replaceAll("{bytes}", driver.dialect === "postgres" ? "BYTEA" : "BLOB"));
+      await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
+    }
+  });
+}

@@ -1,0 +1,49 @@
+/** Database rows to the store's records, the same for both dialects. */
+import type { MemoryDelta } from "@autograms/runtime";
+import type { StoredTraceEvent, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import { unpackJson } from "./packed-json.js";
+import { num, optNum, optStr, type Row } from "./driver.js";
+
+/** A run holds the thread: a lease whose time has not run out (a dead process's lease lapses). */
+export function isLive(row: Row, now: number): boolean {
+  return row.lease_token !== null && row.lease_token !== undefined && num(row.lease_expires) > now;
+}
+
+export function threadInfo(row: Row, now: number): ThreadInfo {
+  const parent = optStr(row.parent_id);
+  return {
+    id: String(row.id),
+    agent: optStr(row.agent),
+    graphHash: optStr(row.graph_hash),
+    version: num(row.version),
+    done: num(row.done) === 1,
+    firstSeq: num(row.first_seq),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+    forkedFrom: parent === null ? null : { id: parent, turn: num(row.parent_seq) },
+    running: isLive(row, now)
+      ? { owner: String(row.lease_owner), messageId: optStr(row.lease_message), since: num(row.lease_since), expiresAt: num(row.lease_expires) }
+      : null,
+  };
+}
+
+export function turnRecord(row: Row): TurnRecord {
+  return {
+    seq: num(row.seq),
+    messageId: optStr(row.message_id),
+    user: optStr(row.user_text),
+    reply: optStr(row.reply),
+    status: String(row.status) as TurnStatus,
+    delta: row.delta === null || row.delta === undefined ? null : (unpackJson(row.delta) as MemoryDelta),
+    trace: unpackJson(row.trace) as StoredTraceEvent[],
+    startedAt: num(row.started_at),
+    committedAt: optNum(row.committed_at) ?? 0,
+  };
+}
+
+/** One line naming the run in progress. */
+export function busyMessage(row: Row, now: number): string {
+  const message = optStr(row.lease_message);
+  const seconds = Math.max(0, Math.round((now - num(row.lease_since)) / 1000));
+  return `thread ${String(row.id)} is busy: a run${message === null ? "" : ` of message ${message}`} by ${String(row.lease_owner)} is in progress (started ${seconds} s ago)`;
+}

@@ -1,0 +1,362 @@
+/**
+ * The store's logic, written once over `SqlDriver` for SQLite and Postgres alike.
+ *
+ * A turn never holds a database transaction while the model thinks: `acquire` takes a lease on the
+ * thread in one short transaction, the run happens outside, and `commit` appends the turn in a
+ * second one that checks the lease token and the version (compare-and-swap). A process killed at
+ * any point leaves either no trace of its turn or all of it, and its lease expires.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { Memory } from "@autograms/runtime";
+import { StoreError } from "../errors.js";
+import { replayDeltas } from "../memory-replay.js";
+import { storedTrace } from "../trace-record.js";
+import type { AcquireOptions, Lease, LoadedThread, NewTurn, PruneOptions, PruneResult, Store, StoreOptions, ThreadExport,
+  ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
+import { migrate } from "./migrations.js";
+import { packJson, unpackJson } from "./packed-json.js";
+import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
+
+const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
+
+export class SqlStore implements Store {
+  readonly kind: "sqlite" | "postgres";
+  readonly options: Store["options"];
+  private readonly now: () => number;
+  /** Postgres locks the row a transaction reads before it writes; SQLite's BEGIN IMMEDIATE already holds the file. */
+  private readonly forUpdate: string;
+
+  private constructor(private readonly db: SqlDriver, readonly where: string, options: StoreOptions) {
+    this.kind = db.dialect;
+    const { now, ...rest } = options;
+    this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
+    this.now = now ?? Date.now;
+    this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
+  }
+
+  static async open(db: SqlDriver, where: string, options: StoreOptions = {}): Promise<SqlStore> {
+    const store = new SqlStore(db, where, options);
+    try {
+      await migrate(db, store.now());
+    } catch (err) {
+      await db.close().catch(() => {});
+      throw err;
+    }
+    return store;
+  }
+
+  // ---- threads -------------------------------------------------------------------------------
+
+  async createThread(id: string = randomUUID()): Promise<ThreadInfo> {
+    return this.db.transaction(async (tx) => {
+      if (await this.row(tx, id)) throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
+      await this.insertThread(tx, id);
+      return threadInfo((await this.row(tx, id))!, this.now());
+    });
+  }
+
+  async thread(id: string): Promise<ThreadInfo | null> {
+    const row = await this.row(this.db, id);
+    return row ? threadInfo(row, this.now()) : null;
+  }
+
+  async listThreads(options: { limit?: number } = {}): Promise<ThreadInfo[]> {
+    const limit = options.limit ?? -1;
+    const rows = await this.db.all(`SELECT * FROM threads ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`, limit >= 0 ? [limit] : []);
+    const now = this.now();
+    return rows.map((r) => threadInfo(r, now));
+  }
+
+  private row(sql: Sql, id: string, lock = ""): Promise<Row | undefined> {
+    return first(sql, `SELECT * FROM threads WHERE id = ?${lock}`, [id]);
+  }
+
+  private async existing(sql: Sql, id: string, lock = ""): Promise<Row> {
+    const row = await this.row(sql, id, lock);
+    if (!row) throw unknownThread(id, this.where);
+    return row;
+  }
+
+  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null }): Promise<void> {
+    const now = this.now();
+    const m = from?.memory ?? null;
+    await tx.run(
+      `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, m?.graph.agent ?? null, m?.graph.hash ?? null, from?.seq ?? 0, m?.done ?? false, from?.firstSeq ?? 1,
+        m ? from!.seq : 0, now, now, from?.parent ?? null, from?.seq ?? null],
+    );
+  }
+
+  // ---- leases ------------------------------------------------------------------------------
+
+  async acquire(threadId: string, options: AcquireOptions = {}): Promise<Lease> {
+    const policy = options.policy ?? "reject";
+    const lease: Lease = {
+      threadId, token: randomUUID(), owner: options.owner ?? `pid ${process.pid} on ${hostname()}`,
+      version: 0, messageId: options.messageId ?? null, ttlMs: options.ttlMs ?? this.options.leaseMs,
+    };
+    const user = options.user ?? null;
+    if (policy === "enqueue") return this.enqueue(lease, user, options);
+    return this.db.transaction(async (tx) => {
+      const row = await this.rowOrNew(tx, threadId, options.create !== false);
+      const now = this.now();
+      const running = isLive(row, now);
+      if (policy === "reject") {
+        if (running) throw new StoreError("thread_busy", busyMessage(row, now));
+        const queued = await this.liveWaiters(tx, threadId, now);
+        if (queued > 0) throw new StoreError("thread_busy", `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`);
+      }
+      let version = num(row.version);
+      if (running && policy === "interrupt") {
+        // The stopped run's message stays in the history, without a reply; memory is unchanged.
+        version += 1;
+        await this.insertTurn(tx, threadId, version, {
+          messageId: optStr(row.lease_message), user: optStr(row.lease_user), reply: null, status: "interrupted",
+          delta: null, trace: packJson([]), startedAt: num(row.lease_since), committedAt: now,
+        });
+      }
+      return this.take(tx, { ...lease, version }, user, now);
+    });
+  }
+
+  private async rowOrNew(tx: Sql, threadId: string, create: boolean): Promise<Row> {
+    const row = await this.row(tx, threadId, this.forUpdate);
+    if (row) return row;
+    if (!create) throw unknownThread(threadId, this.where);
+    await this.insertThread(tx, threadId);
+    return (await this.row(tx, threadId, this.forUpdate))!;
+  }
+
+  private async take(tx: Sql, lease: Lease, user: string | null, now: number): Promise<Lease> {
+    await tx.run(
+      `UPDATE threads SET version = ?, lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
+       WHERE id = ?`,
+      [lease.version, lease.token, lease.owner, lease.messageId, user, now, now + lease.ttlMs, lease.threadId],
+    );
+    return lease;
+  }
+
+  private async liveWaiters(tx: Sql, threadId: string, now: number): Promise<number> {
+    await tx.run("DELETE FROM waiters WHERE thread_id = ? AND expires <= ?", [threadId, now]);
+    return num((await first(tx, "SELECT COUNT(*) AS n FROM waiters WHERE thread_id = ?", [threadId]))?.n);
+  }
+
+  /** First come, first served: a ticket per waiter, the lowest live ticket takes the free thread. */
+  private async enqueue(lease: Lease, user: string | null, options: AcquireOptions): Promise<Lease> {
+    const { threadId } = lease;
+    const ticket = await this.db.transaction(async (tx) => {
+      const row = await this.rowOrNew(tx, threadId, options.create !== false);
+      const t = num(row.queue_tail) + 1;
+      await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [t, threadId]);
+      await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [threadId, t, lease.owner, this.now() + lease.ttlMs]);
+      return t;
+    });
+    const deadline = options.waitMs === undefined ? Infinity : this.now() + options.waitMs;
+    const leave = () => this.db.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]).catch(() => 0);
+    for (;;) {
+      const taken = await this.db.transaction(async (tx) => {
+        const row = await this.existing(tx, threadId, this.forUpdate);
+        const now = this.now();
+        await this.liveWaiters(tx, threadId, now);
+        // A waiter too slow to refresh its row keeps its place: it is still here, asking.
+        await tx.run(
+          this.db.dialect === "postgres"
+            ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
+            : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
+          [threadId, ticket, lease.owner, now + lease.ttlMs],
+        );
+        const head = num((await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t);
+        if (head !== ticket || isLive(row, now)) return null;
+        await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
+        return this.take(tx, { ...lease, version: num(row.version) }, user, now);
+      }).catch(async (err) => {
+        await leave();
+        throw err;
+      });
+      if (taken) return taken;
+      if (options.signal?.aborted || this.now() >= deadline) {
+        await leave();
+        const row = await this.row(this.db, threadId);
+        throw new StoreError("thread_busy", row ? busyMessage(row, this.now()) : `thread ${threadId} is busy`);
+      }
+      await sleep(this.options.pollMs);
+    }
+  }
+
+  async renew(lease: Lease): Promise<boolean> {
+    const changed = await this.db.run("UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ?", [this.now() + lease.ttlMs, lease.threadId, lease.token]);
+    return changed === 1;
+  }
+
+  async release(lease: Lease): Promise<void> {
+    await this.db.run(
+      `UPDATE threads SET lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+       WHERE id = ? AND lease_token = ?`,
+      [lease.threadId, lease.token],
+    );
+  }
+
+  // ---- turns -------------------------------------------------------------------------------
+
+  async commit(lease: Lease, turn: NewTurn): Promise<TurnRecord> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.row(tx, lease.threadId, this.forUpdate);
+      if (!row) throw new StoreError("lease_lost", `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`);
+      if (row.lease_token !== lease.token || num(row.version) !== lease.version) {
+        throw new StoreError("lease_lost", `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`);
+      }
+      const now = this.now();
+      const seq = lease.version + 1;
+      const delta = turn.delta === undefined ? null : packJson(turn.delta);
+      const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
+      const snapshot = delta === null || num(row.snap_seq) === 0 || seq - num(row.snap_seq) >= this.options.snapshotEvery
+        || sinceSnapshot >= this.options.snapshotBytes;
+      const trace = storedTrace(turn.trace ?? []);
+      const record = {
+        messageId: turn.messageId, user: turn.user, reply: turn.reply, status: "ok" as const, delta,
+        trace: packJson(trace), startedAt: turn.startedAt, committedAt: now,
+      };
+      await this.insertTurn(tx, lease.threadId, seq, record);
+      if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
+      await tx.run(
+        `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
+           lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+         WHERE id = ?`,
+        [seq, turn.memory.graph.agent, turn.memory.graph.hash, turn.memory.done, snapshot ? seq : num(row.snap_seq),
+          snapshot ? 0 : sinceSnapshot, now, lease.threadId],
+      );
+      return { seq, ...record, delta: turn.delta ?? null, trace };
+    });
+  }
+
+  private async insertTurn(tx: Sql, threadId: string, seq: number, t: {
+    messageId: string | null; user: string | null; reply: string | null; status: TurnStatus; delta: Buffer | null; trace: Buffer;
+    startedAt: number; committedAt: number;
+  }): Promise<void> {
+    await tx.run(
+      `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [threadId, seq, t.messageId, t.user, t.reply, t.status, t.delta, t.trace, t.startedAt, t.committedAt],
+    );
+  }
+
+  async turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null> {
+    const row = await first(this.db, "SELECT * FROM turns WHERE thread_id = ? AND message_id = ?", [threadId, messageId]);
+    return row ? turnRecord(row) : null;
+  }
+
+  async turns(threadId: string): Promise<TurnRecord[]> {
+    await this.existing(this.db, threadId);
+    return (await this.db.all("SELECT * FROM turns WHERE thread_id = ? ORDER BY seq", [threadId])).map(turnRecord);
+  }
+
+  async load(threadId: string): Promise<LoadedThread> {
+    const row = await this.existing(this.db, threadId);
+    return { info: threadInfo(row, this.now()), memory: await this.memoryAt(this.db, threadId, num(row.version)) };
+  }
+
+  /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
+  private async memoryAt(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
+    const snap = await first(sql, "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1", [threadId, seq]);
+    if (!snap) return null;
+    const deltas = await sql.all("SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq", [threadId, num(snap.seq), seq]);
+    return replayDeltas(unpackJson(snap.memory) as Memory, deltas.map((d) => unpackJson(d.delta)));
+  }
+
+  // ---- history -----------------------------------------------------------------------------
+
+  async fork(threadId: string, turn: number, newId: string = randomUUID()): Promise<ThreadInfo> {
+    return this.db.transaction(async (tx) => {
+      const src = await this.existing(tx, threadId);
+      const version = num(src.version);
+      const firstSeq = num(src.first_seq);
+      if (!Number.isInteger(turn) || turn < 0 || turn > version) {
+        throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; cannot fork at ${turn}`);
+      }
+      if (turn > 0 && turn < firstSeq - 1) {
+        throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
+      }
+      if (await this.row(tx, newId)) throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
+      const memory = turn === 0 ? null : await this.memoryAt(tx, threadId, turn);
+      await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory });
+      if (turn > 0) {
+        await tx.run(
+          `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
+           SELECT ?, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at FROM turns WHERE thread_id = ? AND seq <= ?`,
+          [newId, threadId, turn],
+        );
+      }
+      if (memory) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [newId, turn, packJson(memory)]);
+      return threadInfo((await this.row(tx, newId))!, this.now());
+    });
+  }
+
+  async exportThread(threadId: string): Promise<ThreadExport> {
+    const { info, memory } = await this.load(threadId);
+    const { running: _running, ...thread } = info;
+    const turns = (await this.db.all("SELECT * FROM turns WHERE thread_id = ? AND seq <= ? ORDER BY seq", [threadId, info.version])).map(turnRecord);
+    return { format: "autograms-thread", version: 1, thread, turns, memory };
+  }
+
+  async deleteThread(threadId: string): Promise<boolean> {
+    return this.db.transaction((tx) => this.deleteRows(tx, threadId));
+  }
+
+  private async deleteRows(tx: Sql, threadId: string): Promise<boolean> {
+    // Children first, so the store leaves no orphan rows whether or not foreign keys cascade.
+    for (const table of ["waiters", "snapshots", "turns"]) await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
+    return (await tx.run("DELETE FROM threads WHERE id = ?", [threadId])) > 0;
+  }
+
+  async prune(options: PruneOptions): Promise<PruneResult> {
+    const result: PruneResult = { threadsDeleted: 0, turnsDeleted: 0 };
+    const now = this.now();
+    if (options.olderThanMs !== undefined) {
+      const idle = await this.db.all("SELECT id FROM threads WHERE updated_at < ?", [now - options.olderThanMs]);
+      for (const { id } of idle) {
+        await this.db.transaction(async (tx) => {
+          // Checked again under the lock: a thread that became busy or moved on meanwhile stays.
+          const row = await this.row(tx, String(id), this.forUpdate);
+          if (!row || num(row.updated_at) >= now - options.olderThanMs! || isLive(row, this.now())) return;
+          result.turnsDeleted += num(row.version) - num(row.first_seq) + 1;
+          if (await this.deleteRows(tx, String(id))) result.threadsDeleted++;
+        });
+      }
+    }
+    if (options.keepTurns !== undefined) {
+      const keep = Math.max(0, options.keepTurns);
+      const long = await this.db.all("SELECT id FROM threads WHERE version - first_seq + 1 > ?", [keep]);
+      for (const { id } of long) result.turnsDeleted += await this.db.transaction((tx) => this.trim(tx, String(id), keep));
+    }
+    return result;
+  }
+
+  /**
+   * Drops a thread's oldest turns, keeping at least its last `keep`: the kept history starts right
+   * after a snapshot, so the thread, and a fork at any kept turn, still load.
+   */
+  private async trim(tx: Sql, threadId: string, keep: number): Promise<number> {
+    const row = await this.row(tx, threadId, this.forUpdate);
+    if (!row) return 0;
+    const cut = num(row.version) - keep;
+    const snap = optNum((await first(tx, "SELECT MAX(seq) AS s FROM snapshots WHERE thread_id = ? AND seq <= ?", [threadId, cut]))?.s);
+    if (snap === null || snap < num(row.first_seq)) return 0;
+    const dropped = await tx.run("DELETE FROM turns WHERE thread_id = ? AND seq <= ?", [threadId, snap]);
+    await tx.run("DELETE FROM snapshots WHERE thread_id = ? AND seq < ?", [threadId, snap]);
+    await tx.run("UPDATE threads SET first_seq = ? WHERE id = ?", [snap + 1, threadId]);
+    return dropped;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+function unknownThread(id: string, where: string): StoreError {
+  return new StoreError("unknown_thread", `no thread '${id}' in ${where}`);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,110 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
+import type { Row, Sql, SqlDriver } from "../sql/driver.js";
+
+// better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
+const require = createRequire(import.meta.url);
+
+/** How long a writer waits for another process's write lock before SQLite gives up. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * One queue per database file in this process. better-sqlite3 is synchronous while the store's
+ * logic is async (so that Postgres fits the same code): without the queue, a second connection of
+ * the same process could start BEGIN IMMEDIATE while the first holds the lock between two awaits,
+ * and block the one thread that could release it until the busy timeout.
+ */
+let memoryDatabases = 0;
+const queues = new Map<string, { tail: Promise<unknown>; users: number }>();
+
+/**
+ * A SQLite database through better-sqlite3: one connection per store, its statements and
+ * transactions queued so that one transaction's statements never interleave with another caller's
+ * (a lease renewal timer firing during a commit, say). Other processes wait on SQLite's lock.
+ */
+export class SqliteDriver implements SqlDriver {
+  readonly dialect = "sqlite" as const;
+  private readonly db: BetterSqlite3.Database;
+  private readonly queue: { tail: Promise<unknown>; users: number };
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(readonly path: string) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const key = path === ":memory:" ? `:memory:${++memoryDatabases}` : path; // each in-memory database is its own
+    this.queue = queues.get(key) ?? { tail: Promise.resolve(), users: 0 };
+    queues.set(key, this.queue);
+    this.queue.users++;
+    this.leaveQueue = () => {
+      if (--this.queue.users === 0) queues.delete(key);
+    };
+    const Database = require("better-sqlite3") as typeof BetterSqlite3;
+    this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // WAL: readers never wait for the writer; FULL: a committed turn survives a power cut too.
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = FULL");
+    this.db.pragma("foreign_keys = ON");
+  }
+
+  private statement(sql: string): BetterSqlite3.Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  private readonly direct: Sql = {
+    all: async (sql, params = []) => {
+      const s = this.statement(sql);
+      if (s.reader) return s.all(...params.map(toSqlite)) as Row[];
+      s.run(...params.map(toSqlite));
+      return [];
+    },
+    run: async (sql, params = []) => this.statement(sql).run(...params.map(toSqlite)).changes,
+  };
+
+  private readonly leaveQueue: () => void;
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.tail.then(work);
+    this.queue.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  all(sql: string, params?: unknown[]): Promise<Row[]> {
+    return this.serial(() => this.direct.all(sql, params));
+  }
+
+  run(sql: string, params?: unknown[]): Promise<number> {
+    return this.serial(() => this.direct.run(sql, params));
+  }
+
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.serial(async () => {
+      // IMMEDIATE takes the write lock first (waiting up to the busy timeout), so a transaction
+      // that read and then writes never fails with SQLITE_BUSY half-way.
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        const value = await work(this.direct);
+        this.db.exec("COMMIT");
+        return value;
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        throw err;
+      }
+    });
+  }
+
+  // BEGIN IMMEDIATE is already exclusive among writers of the file.
+  migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+
+  async close(): Promise<void> {
+    await this.serial(async () => this.db.close());
+    this.leaveQueue();
+  }
+}
+
+const toSqlite = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);

@@ -1,0 +1,173 @@
+import type { Memory, MemoryDelta, TraceEvent } from "@autograms/runtime";
+
+/**
+ * What happens to a message for a thread on which another run is in progress:
+ * - `reject`: refused at once with a `thread_busy` error that names the run in progress;
+ * - `enqueue`: waits its turn, first come first served among the waiters of that thread;
+ * - `interrupt`: the run in progress is stopped (its commit is refused); its message stays in the
+ *   history as an interrupted turn (no reply, memory unchanged), then the new message runs;
+ * - `rollback`: the run in progress is stopped and leaves no trace (its message id may be sent
+ *   again), then the new message runs.
+ */
+export type BusyPolicy = "reject" | "enqueue" | "interrupt" | "rollback";
+export const BUSY_POLICIES: readonly BusyPolicy[] = ["reject", "enqueue", "interrupt", "rollback"];
+
+export interface ThreadInfo {
+  id: string;
+  /** The agent's name, once a turn has been committed. */
+  agent: string | null;
+  /** Hash of the graph the last committed turn ran on. */
+  graphHash: string | null;
+  /** Number of committed turns (interrupted ones included); the compare-and-swap version. */
+  version: number;
+  /** The conversation reached `quit`. */
+  done: boolean;
+  /** Turns 1..firstSeq-1 were pruned (retention); 1 when the whole history is there. */
+  firstSeq: number;
+  createdAt: number;
+  updatedAt: number;
+  /** The thread this one was forked from, and at which turn. */
+  forkedFrom: { id: string; turn: number } | null;
+  /** The run in progress, if any (its lease has not expired). */
+  running: RunInfo | null;
+}
+
+export interface RunInfo {
+  owner: string;
+  messageId: string | null;
+  since: number;
+  expiresAt: number;
+}
+
+/** A trace event as stored: a `TraceEvent` less the prompts it repeats. */
+export type StoredTraceEvent = { kind: TraceEvent["kind"]; node: string } & Record<string, unknown>;
+
+export type TurnStatus = "ok" | "interrupted";
+
+export interface TurnRecord {
+  seq: number;
+  messageId: string | null;
+  /** The user's message; null for the agent's opening turn. */
+  user: string | null;
+  reply: string | null;
+  status: TurnStatus;
+  /** The memory change this turn made (null when it made none or kept a snapshot only). */
+  delta: MemoryDelta | null;
+  /** The turn's trace events, without the prompts (see trace-record.ts). */
+  trace: StoredTraceEvent[];
+  startedAt: number;
+  committedAt: number;
+}
+
+/** A turn to commit: what the agent was told and answered, and the memory it left. */
+export interface NewTurn {
+  messageId: string | null;
+  user: string | null;
+  reply: string | null;
+  memory: Memory;
+  /**
+   * The memory change: the `delta` of the reply that made `memory`, which the turn's row keeps.
+   * Without one (a memory made some other way) the store keeps a snapshot of the whole memory.
+   */
+  delta?: MemoryDelta;
+  trace?: TraceEvent[];
+  startedAt: number;
+}
+
+/** A thread held by one run: commits are accepted only while the lease is this one. */
+export interface Lease {
+  threadId: string;
+  token: string;
+  owner: string;
+  /** The thread's version when the lease was taken: the commit's compare-and-swap expects it. */
+  version: number;
+  messageId: string | null;
+  ttlMs: number;
+}
+
+export interface AcquireOptions {
+  policy?: BusyPolicy;
+  messageId?: string | null;
+  /** The user's message, kept with the lease so an interrupting run can record it. */
+  user?: string | null;
+  /** Who runs (shown to a refused caller); default `pid@host`. */
+  owner?: string;
+  ttlMs?: number;
+  /** `enqueue` only: give up after this long (default: never). */
+  waitMs?: number;
+  signal?: AbortSignal;
+  /** Create the thread if it does not exist (default true). */
+  create?: boolean;
+}
+
+export interface LoadedThread {
+  info: ThreadInfo;
+  /** Null before the first turn. */
+  memory: Memory | null;
+}
+
+export interface ThreadExport {
+  format: "autograms-thread";
+  version: 1;
+  thread: Omit<ThreadInfo, "running">;
+  turns: TurnRecord[];
+  memory: Memory | null;
+}
+
+export interface PruneOptions {
+  /** Delete threads with no turn committed for this long (ms). */
+  olderThanMs?: number;
+  /** Trim each thread's history to (at least) its last N turns, from a snapshot on. */
+  keepTurns?: number;
+}
+
+export interface PruneResult {
+  threadsDeleted: number;
+  turnsDeleted: number;
+}
+
+export interface StoreOptions {
+  /** Snapshot the whole memory every this many turns (default 50): a load applies at most that many deltas. */
+  snapshotEvery?: number;
+  /** ...or once the deltas since the last snapshot reach this many bytes (default 256 KiB). */
+  snapshotBytes?: number;
+  /** Lease lifetime (default 10 s), renewed while a run is in progress; a dead process's lease expires after it. */
+  leaseMs?: number;
+  /** Poll interval of `enqueue` waiters (default 50 ms). */
+  pollMs?: number;
+  /** Milliseconds since the epoch (tests move it). */
+  now?: () => number;
+}
+
+/** A store of threads. Two implementations (SQLite, Postgres) pass the same test suite. */
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+  /** Where it is, without credentials (for messages). */
+  readonly where: string;
+  readonly options: Required<Omit<StoreOptions, "now">>;
+
+  createThread(id?: string): Promise<ThreadInfo>;
+  thread(id: string): Promise<ThreadInfo | null>;
+  listThreads(options?: { limit?: number }): Promise<ThreadInfo[]>;
+
+  /** Takes the thread for one run, following the busy policy. */
+  acquire(threadId: string, options?: AcquireOptions): Promise<Lease>;
+  /** Extends the lease; false when it was lost. */
+  renew(lease: Lease): Promise<boolean>;
+  release(lease: Lease): Promise<void>;
+  /** Commits one turn and releases the lease, if the lease still holds and the version is unchanged. */
+  commit(lease: Lease, turn: NewTurn): Promise<TurnRecord>;
+
+  /** The thread's memory at its head (one snapshot plus at most `snapshotEvery` deltas). */
+  load(threadId: string): Promise<LoadedThread>;
+  /** The turn a message id made, if it made one. */
+  turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null>;
+  turns(threadId: string): Promise<TurnRecord[]>;
+  /** A new thread holding the first `turn` turns of another. */
+  fork(threadId: string, turn: number, newId?: string): Promise<ThreadInfo>;
+  exportThread(threadId: string): Promise<ThreadExport>;
+  /** Deletes the thread and every row of it; false when there was none. */
+  deleteThread(threadId: string): Promise<boolean>;
+  prune(options: PruneOptions): Promise<PruneResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,321 @@
+// The one test suite every store implementation passes (SQLite and Postgres run it alike, as
+// LangGraph's checkpointers share their validation suite). Each test gets a new, empty database.
+import { describe, expect, it } from "vitest";
+import { AgentError } from "@autograms/runtime";
+import { checkThreads, runTurn, StoreError, type Store, type StoreOptions } from "@autograms/store";
+import { EchoModel, echoAgent, echoGraph, gate } from "./support/agents.js";
+
+export interface Backend {
+  /** A new empty database: its URL, a way to open stores on it, and raw SQL for checks. */
+  fresh(): Promise<Database>;
+}
+
+export interface Database {
+  url: string;
+  open(options?: StoreOptions): Promise<Store>;
+  /** Rows of a query, run outside the store (Postgres `$1` placeholders, SQLite `?`: use none). */
+  query(sql: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/** A store on a fresh database, closed with it after `body`. */
+async function withStore(backend: Backend, body: (store: Store, db: Database) => Promise<void>, options?: StoreOptions): Promise<void> {
+  const db = await backend.fresh();
+  const store = await db.open(options);
+  try {
+    await body(store, db);
+  } finally {
+    await store.close();
+    await db.close();
+  }
+}
+
+const count = async (db: Database, table: string, thread: string) =>
+  Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE thread_id = '${thread}'`))[0]!.n);
+
+/** A conversation of `n` messages after the opening, on thread `id`. */
+async function talk(store: Store, id: string, n: number, model = new EchoModel()) {
+  const agent = echoAgent(model);
+  const replies: (string | null)[] = [(await runTurn(store, agent, id, null)).reply];
+  for (let i = 1; i <= n; i++) replies.push((await runTurn(store, agent, id, `message ${i}`)).reply);
+  return replies;
+}
+
+export function storeSuite(name: string, backend: Backend): void {
+  describe(`${name} store`, () => {
+    it("migrates once, even when several processes open a new database at the same moment", async () => {
+      const db = await backend.fresh();
+      const stores = await Promise.all([db.open(), db.open(), db.open(), db.open()]);
+      await Promise.all(stores.map((s) => s.close()));
+      const rows = await db.query("SELECT version FROM schema_migrations ORDER BY version");
+      expect(rows.map((r) => Number(r.version))).toEqual([1]);
+      await (await db.open()).close(); // and opening a migrated database changes nothing
+      expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(1);
+      await db.close();
+    });
+
+    it("refuses a database migrated by a newer version", async () => {
+      const db = await backend.fresh();
+      await (await db.open()).close();
+      await db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)");
+      await expect(db.open()).rejects.toMatchObject({ code: "schema_too_new", message: expect.stringMatching(/version 999.*upgrade/) });
+      await db.close();
+    });
+
+    it("keeps a conversation turn by turn: history, memory and replies", () =>
+      withStore(backend, async (store) => {
+        const replies = await talk(store, "t1", 3);
+        expect(replies).toEqual(["Hello! Say something.", "echo: message 1", "echo: message 2", "echo: message 3"]);
+        const turns = await store.turns("t1");
+        expect(turns.map((t) => [t.seq, t.user, t.reply, t.status])).toEqual([
+          [1, null, "Hello! Say something.", "ok"], [2, "message 1", "echo: message 1", "ok"],
+          [3, "message 2", "echo: message 2", "ok"], [4, "message 3", "echo: message 3", "ok"],
+        ]);
+        expect(turns[1]!.trace.map((e) => e.kind)).toContain("generate");
+        expect(turns[1]!.trace.some((e) => "messages" in e)).toBe(false); // prompts are not stored
+        const { info, memory } = await store.load("t1");
+        expect(info).toMatchObject({ id: "t1", agent: "Echo", version: 4, done: false, running: null, firstSeq: 1 });
+        expect(memory!.turn).toBe(4);
+        expect(memory!.stack[0]!.vars.count).toBe(2);
+        // The loaded memory continues the conversation exactly as the in-process memory would.
+        const direct = await echoAgent().reply("message 4", memory);
+        const stored = await runTurn(store, echoAgent(), "t1", "message 4");
+        expect(stored.memory).toEqual(direct.memory);
+        expect((await store.listThreads()).map((t) => t.id)).toEqual(["t1"]);
+      }));
+
+    it("loads a long conversation from one snapshot and the turns after it", () =>
+      withStore(backend, async (store, db) => {
+        await talk(store, "long", 12);
+        const { memory } = await store.load("long");
+        expect(memory!.turn).toBe(13);
+        const snapshots = (await db.query("SELECT seq FROM snapshots WHERE thread_id = 'long' ORDER BY seq")).map((r) => Number(r.seq));
+        expect(snapshots.length).toBeGreaterThan(0);
+        expect(13 - snapshots.at(-1)!).toBeLessThanOrEqual(store.options.snapshotEvery);
+      }, { snapshotEvery: 5 }));
+
+    it("makes one turn per message id: sending it again returns the turn it made", () =>
+      withStore(backend, async (store) => {
+        const model = new EchoModel();
+        const agent = echoAgent(model);
+        await runTurn(store, agent, "idem", null);
+        const a = await runTurn(store, agent, "idem", "hi", { messageId: "m-1" });
+        const b = await runTurn(store, agent, "idem", "hi", { messageId: "m-1" });
+        expect(a.repeated).toBe(false);
+        expect(b).toMatchObject({ repeated: true, reply: "echo: hi", turn: { seq: 2, messageId: "m-1" } });
+        expect(model.calls).toBe(1);
+        expect((await store.thread("idem"))!.version).toBe(2);
+      }));
+
+    it("rejects a second message while a run is in progress, naming the run (policy reject)", () =>
+      withStore(backend, async (store) => {
+        const model = new EchoModel();
+        await runTurn(store, echoAgent(model), "busy", null);
+        const g = gate();
+        model.gate = g.promise;
+        const started = model.nextStart();
+        const first = runTurn(store, echoAgent(model), "busy", "slow one", { messageId: "m-slow", owner: "worker A" });
+        await started;
+        const err = await runTurn(store, echoAgent(model), "busy", "second").catch((e) => e);
+        expect(err).toBeInstanceOf(StoreError);
+        expect(err.code).toBe("thread_busy");
+        expect(err.message).toMatch(/^thread busy is busy: a run of message m-slow by worker A is in progress/);
+        expect(err.message).not.toContain("\n");
+        expect((await store.thread("busy"))!.running).toMatchObject({ owner: "worker A", messageId: "m-slow" });
+        g.open();
+        await first;
+        expect((await store.turns("busy")).map((t) => t.user)).toEqual([null, "slow one"]);
+        expect((await store.thread("busy"))!.running).toBeNull();
+      }));
+
+    it("queues messages for a busy thread and serves them first come, first served (policy enqueue)", () =>
+      withStore(backend, async (store) => {
+        const model = new EchoModel();
+        await runTurn(store, echoAgent(model), "q", null);
+        const g = gate();
+        model.gate = g.promise;
+        const started = model.nextStart();
+        const runs = [runTurn(store, echoAgent(model), "q", "first", { policy: "enqueue" })];
+        await started;
+        model.gate = null;
+        runs.push(runTurn(store, echoAgent(model), "q", "second", { policy: "enqueue" }));
+        await new Promise((r) => setTimeout(r, 100)); // "second" has its ticket before "third" asks
+        runs.push(runTurn(store, echoAgent(model), "q", "third", { policy: "enqueue" }));
+        await new Promise((r) => setTimeout(r, 100));
+        // While they wait, a rejecting sender is told the thread is busy.
+        await expect(runTurn(store, echoAgent(model), "q", "impatient")).rejects.toMatchObject({ code: "thread_busy" });
+        g.open();
+        await Promise.all(runs);
+        expect((await store.turns("q")).map((t) => t.user)).toEqual([null, "first", "second", "third"]);
+      }, { pollMs: 10 }));
+
+    it("gives up waiting after waitMs (policy enqueue)", () =>
+      withStore(backend, async (store) => {
+        const lease = await store.acquire("w");
+        const err = await store.acquire("w", { policy: "enqueue", waitMs: 150 }).catch((e) => e);
+        expect(err).toMatchObject({ code: "thread_busy" });
+        await store.release(lease);
+        await store.release(await store.acquire("w")); // the abandoned waiter does not block the thread
+      }, { pollMs: 10 }));
+
+    for (const policy of ["interrupt", "rollback"] as const) {
+      it(`stops the run in progress for a newer message (policy ${policy})`, () =>
+        withStore(backend, async (store) => {
+          const model = new EchoModel();
+          await runTurn(store, echoAgent(model), policy, null);
+          const g = gate();
+          model.gate = g.promise;
+          const started = model.nextStart();
+          // A short lease: the stopped run learns it lost the thread at its next renewal.
+          const old = runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old", ttlMs: 300 }).catch((e) => e);
+          await started;
+          model.gate = null;
+          const fresh = await runTurn(store, echoAgent(model), policy, "new message", { policy });
+          expect(fresh.reply).toBe("echo: new message");
+          const err = await old;
+          expect(err).toMatchObject({ code: "lease_lost" });
+          g.open();
+          await new Promise((r) => setTimeout(r, 50));
+          // The stopped run's reply never reached memory.
+          expect(JSON.stringify((await store.load(policy)).memory)).not.toContain("echo: old message");
+          const turns = await store.turns(policy);
+          if (policy === "interrupt") {
+            expect(turns.map((t) => [t.user, t.reply, t.status])).toEqual([
+              [null, "Hello! Say something.", "ok"], ["old message", null, "interrupted"], ["new message", "echo: new message", "ok"],
+            ]);
+          } else {
+            expect(turns.map((t) => t.user)).toEqual([null, "new message"]);
+            // The rolled-back message left no trace: its id may be sent again.
+            expect((await runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old" })).repeated).toBe(false);
+          }
+        }));
+    }
+
+    it("commits only with the lease it was given (compare-and-swap): an expired, taken-over lease commits nothing", () =>
+      withStore(backend, async (store, db) => {
+        const agent = echoAgent();
+        await runTurn(store, agent, "cas", null);
+        const { memory } = await store.load("cas");
+        const lease = await store.acquire("cas", { ttlMs: 1000 });
+        const result = await agent.reply("late", memory);
+        // Another process, 5 s later, finds the lease expired and takes the thread.
+        const later = await db.open({ now: () => Date.now() + 5000 });
+        try {
+          expect((await later.thread("cas"))!.running).toBeNull();
+          const other = await later.acquire("cas");
+          await later.commit(other, { messageId: null, user: "other", reply: "x", memory: result.memory, startedAt: Date.now() });
+        } finally {
+          await later.close();
+        }
+        await expect(store.commit(lease, { messageId: null, user: "late", reply: result.reply, memory: result.memory, startedAt: Date.now() }))
+          .rejects.toMatchObject({ code: "lease_lost" });
+        expect((await store.turns("cas")).map((t) => t.user)).toEqual([null, "other"]);
+      }));
+
+    it("lets a lease lapse after its lifetime, so a dead process never holds a thread for good", () =>
+      withStore(backend, async (store) => {
+        const lease = await store.acquire("lapse", { ttlMs: 200, owner: "dead process" });
+        await expect(store.acquire("lapse")).rejects.toMatchObject({ code: "thread_busy" });
+        await new Promise((r) => setTimeout(r, 300));
+        expect((await store.thread("lapse"))!.running).toBeNull();
+        const next = await store.acquire("lapse");
+        expect(await store.renew(lease)).toBe(false);
+        expect(await store.renew(next)).toBe(true);
+        await store.release(next);
+        expect(store.options.leaseMs).toBeLessThanOrEqual(10_000);
+      }));
+
+    it("forks a thread at turn N: the fork goes on from there, the original is untouched", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "src", 4);
+        const fork = await store.fork("src", 3, "fork");
+        expect(fork).toMatchObject({ id: "fork", version: 3, forkedFrom: { id: "src", turn: 3 } });
+        expect((await store.turns("fork")).map((t) => t.user)).toEqual([null, "message 1", "message 2"]);
+        const { memory } = await store.load("fork");
+        expect(memory!.turn).toBe(3);
+        const next = await runTurn(store, echoAgent(), "fork", "another way");
+        expect(next.reply).toBe("echo: another way");
+        expect((await store.turns("src")).map((t) => t.user)).toEqual([null, "message 1", "message 2", "message 3", "message 4"]);
+        expect((await store.fork("src", 0)).version).toBe(0);
+        await expect(store.fork("src", 9)).rejects.toMatchObject({ code: "bad_request" });
+        await expect(store.fork("nope", 1)).rejects.toMatchObject({ code: "unknown_thread" });
+      }, { snapshotEvery: 2 }));
+
+    it("exports a thread as JSON: its turns and its memory", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "exp", 2);
+        const exported = JSON.parse(JSON.stringify(await store.exportThread("exp")));
+        expect(exported).toMatchObject({ format: "autograms-thread", version: 1, thread: { id: "exp", version: 3 } });
+        expect(exported.turns.map((t: { reply: string }) => t.reply)).toEqual(["Hello! Say something.", "echo: message 1", "echo: message 2"]);
+        expect(exported.memory.turn).toBe(3);
+      }));
+
+    it("deletes a thread with every row of it, and reports an unknown thread", () =>
+      withStore(backend, async (store, db) => {
+        await talk(store, "del", 3);
+        await talk(store, "keep", 1);
+        expect(await store.deleteThread("del")).toBe(true);
+        for (const table of ["turns", "snapshots", "waiters"]) expect(await count(db, table, "del")).toBe(0);
+        expect(await db.query("SELECT id FROM threads WHERE id = 'del'")).toEqual([]);
+        expect(await store.deleteThread("del")).toBe(false);
+        for (const call of [() => store.load("del"), () => store.turns("del"), () => store.exportThread("del")]) {
+          await expect(call()).rejects.toMatchObject({ code: "unknown_thread", message: expect.stringContaining("no thread 'del'") });
+        }
+        expect((await store.load("keep")).memory!.turn).toBe(2);
+      }));
+
+    it("prunes idle threads by age, and trims long histories by count from a snapshot on", () =>
+      withStore(backend, async (store, db) => {
+        await talk(store, "old", 2);
+        await talk(store, "long", 9);
+        await db.query("UPDATE threads SET updated_at = 0 WHERE id = 'old'");
+        const before = (await store.load("long")).memory;
+        expect(await store.prune({ olderThanMs: 60_000 })).toEqual({ threadsDeleted: 1, turnsDeleted: 3 });
+        expect(await store.thread("old")).toBeNull();
+        expect(await count(db, "turns", "old")).toBe(0);
+
+        const trimmed = await store.prune({ keepTurns: 3 });
+        expect(trimmed.threadsDeleted).toBe(0);
+        const info = (await store.thread("long"))!;
+        const kept = await store.turns("long");
+        expect(kept.length).toBeGreaterThanOrEqual(3);
+        expect(kept[0]!.seq).toBe(info.firstSeq);
+        expect(info.firstSeq).toBeGreaterThan(1);
+        expect(trimmed.turnsDeleted).toBe(info.firstSeq - 1);
+        // Still loads the same, forks at any kept turn, and goes on.
+        expect((await store.load("long")).memory).toEqual(before);
+        expect((await store.load((await store.fork("long", info.firstSeq)).id)).memory!.turn).toBe(info.firstSeq);
+        await expect(store.fork("long", 1)).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("pruned") });
+        expect((await runTurn(store, echoAgent(), "long", "after pruning")).reply).toBe("echo: after pruning");
+      }, { snapshotEvery: 3 }));
+
+    it("reports a thread whose agent changed where it stands, and leaves it as it was", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "edited", 1);
+        const changed = echoAgent(new EchoModel(), echoGraph({ instruction: "Answer the user in French." }));
+        const err = await runTurn(store, changed, "edited", "bonjour").catch((e) => e);
+        expect(err).toBeInstanceOf(AgentError);
+        expect(err.code).toBe("stale_memory");
+        expect(err.message).toContain("'talk'");
+        const info = (await store.thread("edited"))!;
+        expect(info).toMatchObject({ version: 2, running: null });
+        await store.createThread("empty");
+        const checks = await checkThreads(store, changed);
+        expect(checks.find((c) => c.id === "edited")).toMatchObject({ resumable: false, problem: { code: "stale_memory" } });
+        expect(checks.find((c) => c.id === "empty")).toEqual({ id: "empty", resumable: true, problem: null });
+        // An edit elsewhere in the graph does not strand it.
+        const elsewhere = echoAgent(new EchoModel(), { ...echoGraph(), globals: { count: 0, added: 1 } });
+        expect((await runTurn(store, elsewhere, "edited", "still here")).reply).toBe("echo: still here");
+      }));
+
+    it("makes threads on demand, or refuses an unknown one when asked to", () =>
+      withStore(backend, async (store) => {
+        await expect(store.acquire("ghost", { create: false })).rejects.toMatchObject({ code: "unknown_thread" });
+        const made = await store.createThread();
+        expect(made.id).toMatch(/^[0-9a-f-]{36}$/);
+        await expect(store.createThread(made.id)).rejects.toMatchObject({ code: "bad_request" });
+        expect(await store.thread("ghost")).toBeNull();
+      }));
+  });
+}
+
