@@ -215,7 +215,7 @@ describe("custom actions", () => {
     const events: TraceEvent[] = [];
     let r = await agent.reply("hi", undefined, { trace: (e) => events.push(e) });
     r = await agent.reply("thanks", r.memory, { trace: (e) => events.push(e) });
-    expect(r.done).toBe(false);
+    expect(r.done).toBe(true);
     const custom = events.find((e) => e.kind === "custom")!;
     expect(custom).toMatchObject({ hook: "instruction", reply: "answer 1" });
     expect(custom.kind === "custom" && custom.calls.map((c) => c.kind)).toEqual(["choose", "complete"]);
