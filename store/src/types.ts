@@ -95,6 +95,7 @@ export interface AcquireOptions {
   ttlMs?: number;
   /** `enqueue` only: give up after this long (default: never). */
   waitMs?: number;
+  /** Gives up waiting (`enqueue`); `runTurn` also drops a run under way and releases the thread. */
   signal?: AbortSignal;
   /** Create the thread if it does not exist (default true). */
   create?: boolean;

@@ -8,6 +8,8 @@ import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
 import { writeEchoGraph } from "../store/support/slow-model.js";
 import { echoGraph } from "../store/support/agents.js";
 
+// Each test runs the command several times; a busy two-core machine may take seconds for each.
+const CLI_TIMEOUT = 180_000;
 const folder = cliTestFolder("autograms-threads-");
 let n = 0;
 /** A new store file and the echo agent's graph. */
@@ -18,7 +20,7 @@ function setup() {
 
 const ID = /\(new thread ([0-9a-f-]{36}); continue it with --thread \1\)/;
 
-describe("chat with a store", () => {
+describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
   it("starts a new thread, prints its id, and goes on with it in another process", async () => {
     const { graph, store } = setup();
     const first = await autograms(["chat", graph, "--offline", "--store", store], { input: "hello\nhow are you\n" });
@@ -76,7 +78,7 @@ describe("chat with a store", () => {
   });
 });
 
-describe("autograms threads", () => {
+describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
   async function thread(store: string, graph: string, lines: string[]) {
     const r = await autograms(["chat", graph, "--offline", "--store", store], { input: lines.map((l) => `${l}\n`).join("") });
     return ID.exec(r.stderr)![1]!;

@@ -1,6 +1,8 @@
 // The one test suite every store implementation passes (SQLite and Postgres run it alike, as
 // LangGraph's checkpointers share their validation suite). Each test gets a new, empty database.
 import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { AgentError } from "@autograms/runtime";
 import { checkThreads, runTurn, StoreError, type Store, type StoreOptions } from "@autograms/store";
 import { EchoModel, echoAgent, echoGraph, gate } from "./support/agents.js";
@@ -30,6 +32,15 @@ async function withStore(backend: Backend, body: (store: Store, db: Database) =>
   }
 }
 
+const built = fileURLToPath(new URL("../../store/dist/index.js", import.meta.url));
+
+/** A Node process that opens (and so migrates) the store and closes it; its exit code. */
+function openInAnotherProcess(url: string): Promise<number | null> {
+  const script = `const { openStore } = await import(${JSON.stringify(built)}); await (await openStore(process.argv[1])).close();`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, url], { stdio: ["ignore", "ignore", "inherit"] });
+  return new Promise((resolve) => child.on("close", resolve));
+}
+
 const count = async (db: Database, table: string, thread: string) =>
   Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE thread_id = '${thread}'`))[0]!.n);
 
@@ -45,14 +56,17 @@ export function storeSuite(name: string, backend: Backend): void {
   describe(`${name} store`, () => {
     it("migrates once, even when several processes open a new database at the same moment", async () => {
       const db = await backend.fresh();
+      // Two processes and, in this one, four stores at once.
+      const opening = Array.from({ length: 2 }, () => openInAnotherProcess(db.url));
       const stores = await Promise.all([db.open(), db.open(), db.open(), db.open()]);
       await Promise.all(stores.map((s) => s.close()));
+      expect(await Promise.all(opening)).toEqual([0, 0]);
       const rows = await db.query("SELECT version FROM schema_migrations ORDER BY version");
       expect(rows.map((r) => Number(r.version))).toEqual([1]);
       await (await db.open()).close(); // and opening a migrated database changes nothing
       expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(1);
       await db.close();
-    });
+    }, 120_000); // starting Node processes takes seconds on a busy machine
 
     it("refuses a database migrated by a newer version", async () => {
       const db = await backend.fresh();
@@ -309,7 +323,12 @@ export function storeSuite(name: string, backend: Backend): void {
       }));
 
     it("makes threads on demand, or refuses an unknown one when asked to", () =>
-      withStore(backend, async (store) => {
+      withStore(backend, async (store, db) => {
+        // Two stores making the same new thread at once: one runs, the other waits its turn.
+        const other = await db.open({ pollMs: 10 });
+        await Promise.all([store, other].map(async (s) => s.release(await s.acquire("race", { policy: "enqueue" }))));
+        await other.close();
+        expect((await store.listThreads()).map((t) => t.id)).toEqual(["race"]);
         await expect(store.acquire("ghost", { create: false })).rejects.toMatchObject({ code: "unknown_thread" });
         const made = await store.createThread();
         expect(made.id).toMatch(/^[0-9a-f-]{36}$/);

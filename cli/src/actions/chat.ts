@@ -37,11 +37,15 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
   rl.setPrompt("You: ");
-  // Ctrl-C on a terminal: the turns so far are saved; the one under way is dropped.
-  rl.on("SIGINT", () => {
+  // Ctrl-C on a terminal: the turns so far are saved; the one under way is dropped (and a
+  // store's thread released for the next process).
+  const interrupted = (code: number) => () => {
     process.stderr.write("\n");
-    process.exit(130);
-  });
+    void session.stop().finally(() => process.exit(code));
+  };
+  rl.on("SIGINT", interrupted(130));
+  // Not on a terminal (a supervisor, a pipe), the signals themselves.
+  process.once("SIGINT", interrupted(130)).once("SIGTERM", interrupted(143));
   // Taken before the first await, so lines piped in while the agent is busy wait in its queue.
   const lines = rl[Symbol.asyncIterator]();
   const say = (text: string) => process.stdout.write(plainText(`${agent.config.agentName}: ${text}`) + "\n");

@@ -19,6 +19,8 @@ export function memoryFileSession(agent: Agent, path: string | undefined): ChatS
       if (path !== undefined) writeMemoryFile(path, memory);
       return r;
     },
+    // The file is written only after a turn: nothing to undo.
+    async stop() {},
     async close() {},
   };
 }

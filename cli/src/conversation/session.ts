@@ -6,5 +6,7 @@ export interface ChatSession {
   resumed: { note: string; lastReply: string | undefined } | null;
   /** One turn; `text` null is the agent's opening, which it speaks first. */
   reply(text: string | null, trace: TraceSink | undefined): Promise<{ reply: string | null; done: boolean }>;
+  /** Drops the turn under way, if any, leaving the conversation at its last turn (Ctrl-C). */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }

@@ -23,22 +23,35 @@ export async function threadSession(agent: Agent, flags: ThreadFlags): Promise<C
     const memory = (await store.thread(id)) === null ? null : (await store.load(id)).memory;
     if (memory === null) {
       process.stderr.write(`(new thread ${id}${flags.thread === undefined ? `; continue it with --thread ${id}` : ""})\n`);
+    } else if (memory.done) {
+      throw new CliError(`thread ${id} has ended (it reached 'quit'); go on from an earlier turn with autograms threads fork ${id} --at N, or start a new thread`);
     } else {
       // Checked whole (checksum, graph) before any of it reaches the terminal.
       agent.checkMemory(memory);
     }
     const policy = flags.busy ?? "reject";
+    const stopping = new AbortController();
+    let running: Promise<unknown> | null = null;
     return {
       resumed: memory === null ? null : { note: `(resuming thread ${id} of ${store.where}, after ${memory.turn} turns)`, lastReply: lastReply(memory) },
       async reply(text, trace) {
         try {
-          return await runTurn(store, agent, id, text, { policy, trace });
+          const turn = runTurn(store, agent, id, text, { policy, trace, signal: stopping.signal });
+          running = turn;
+          return await turn;
         } catch (err) {
+          // Stopped (Ctrl-C): the process exits once the thread is released; nothing to report.
+          if (stopping.signal.aborted) return new Promise<never>(() => {});
           if (err instanceof StoreError && err.code === "thread_busy" && policy === "reject") {
             throw new CliError(`${err.message}; try again, or wait for it with --busy enqueue`);
           }
           throw err instanceof StoreError ? new CliError(err.message) : err;
         }
+      },
+      // Settles once runTurn has released the thread, so the next process need not wait for the lease to lapse.
+      async stop() {
+        stopping.abort();
+        await running?.catch(() => {});
       },
       close: () => store.close(),
     };

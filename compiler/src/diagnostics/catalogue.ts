@@ -38,7 +38,7 @@ export const DIAGNOSTICS = {
   unsafe_name: { severity: "error", summary: "A field, variable, parameter, method or object-literal key named __proto__, which JavaScript reads as an object's prototype rather than as a key of the JSON objects memory is kept in." },
   non_literal_global: { severity: "error", summary: "A class field whose initial value is not a JSON literal." },
   reserved_name: { severity: "error", summary: "A variable, field or method whose name the runtime reserves." },
-  conditional_agent_call: { severity: "error", summary: "An agent call where it cannot be hoisted out of its expression: in a callback, an optional call's arguments, the right of ||= / &&= / ??= whose target has effects." },
+  conditional_agent_call: { severity: "error", summary: "An agent call where it cannot be hoisted out of its expression: in a callback, an optional call's arguments, the right of ||= / &&= / ??= whose target has effects, a placeholder of a node that a jump enters (by name, X.*, X.n, $var, or an interjection)." },
   jump_outside_loop: { severity: "error", summary: "break or continue with no enclosing loop or switch (or an unknown label)." },
   void_node_value: { severity: "error", summary: "The value of a node that produces none (set_prompt and the other prompt nodes) is used." },
   undefined_comparison: { severity: "warning", summary: "A strict comparison with undefined: values kept between nodes are JSON, where a missing value is null (compare with == null)." },

@@ -7,7 +7,7 @@
 import { replyOf, type TraceEvent } from "../trace/events.js";
 
 const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
-  "user", "generate", "exact", "code", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call", "custom",
+  "user", "generate", "exact", "code", "setup", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call", "custom",
 ]);
 
 export class RecordingError extends Error {

@@ -29,6 +29,15 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
     throw fail(env, node, "chat_in_call", "agent.call() reached a chat node; a function run by call() may not talk to the user");
   }
   state = moved(state, countVisit(env, state.mem, name), state.phase, state.pending, [], steps);
+  // The node's own setup runs first, whichever way the node was entered; then its action.
+  if (node.setup !== undefined) return evaluateOrHandOver(env, state, node, node.setup, { kind: "setup", node: name }, "setup");
+  return act(env, state, cn);
+}
+
+/** The node's action, once it has been entered (and its setup has run). */
+export function act(env: Env, state: RunState, cn: CompiledNode): StepResult {
+  const node = cn.node;
+  const name = node.name;
   if (cn.custom?.hooks.instruction) return runHook(env, state, cn, "instruction", null, false);
   // A custom action without an instruction hook does what its base does.
   switch (cn.as) {

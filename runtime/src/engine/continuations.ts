@@ -32,6 +32,10 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
       const next = moved(state, mem, { kind: "route", node: node.name, output: value, interject: false });
       return result(next, env.tracing ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, [...changes, ...assignChanges(env, state.mem, node, value)]) : null);
     }
+    case "setup": {
+      const next = moved(state, mem, { kind: "act", node: node.name });
+      return result(next, env.tracing ? event(env, mem, node, { kind: "setup", code: node.setup ?? "" }, changes) : null);
+    }
     case "args":
       return enterFunction(env, moved(state, mem, state.phase), then.node, r.value, changes);
     case "return":

@@ -26,6 +26,8 @@ export interface RunState {
 /** Where an evaluation's result goes. */
 export type Continuation =
   | { kind: "code"; node: string }
+  /** A node's `setup` ran: its action comes next. */
+  | { kind: "setup"; node: string }
   | { kind: "args"; node: string }
   | { kind: "return"; node: string; target: string }
   | { kind: "condition"; node: string; target: string; candidates: string[]; index: number };
@@ -43,8 +45,10 @@ export interface ToolRun {
 export type GeneratingPhase = Extract<Phase, { kind: "generating" }>;
 
 export type Phase =
-  /** Run the node's action. */
+  /** Enter the node: count the step, run its setup (if any), then its action. */
   | { kind: "enter"; node: string }
+  /** The node's setup has run: run its action. */
+  | { kind: "act"; node: string }
   /** The node's action is done; follow its transitions (asking about interjections first after a user message). */
   | {
       kind: "route"; node: string; output: JsonValue; interject: boolean;

@@ -5,7 +5,7 @@
  */
 import { AgentError } from "../errors.js";
 import { nodeOf, type Env } from "./env.js";
-import { enter, generated } from "./actions.js";
+import { act, enter, generated } from "./actions.js";
 import { resumeEvaluation } from "./continuations.js";
 import { acted, leaveCustom } from "./custom-action.js";
 import { chosen, conditionChain, route, userArrived } from "./route.js";
@@ -19,6 +19,9 @@ export function step(env: Env, state: RunState, input: StepInput): StepResult {
   switch (phase.kind) {
     case "enter":
       return enter(env, state, phase.node);
+    case "act":
+      expect(input, "continue");
+      return act(env, state, nodeOf(env, phase.node));
     case "route":
       if (env.program.nodes.get(phase.node)?.custom) return leaveCustom(env, state, phase);
       return route(env, state, phase.node, phase.output, phase.interject);

@@ -33,6 +33,7 @@ const nodeFields = {
   instruction: { type: "string" },
   transitions: { ...stringList, minItems: 1 },
   assign: { type: "string", pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$" },
+  setup: { type: "string" },
   transition_question: { type: "string" },
   transition_choices: stringList,
   question_prompt: { type: "string" },

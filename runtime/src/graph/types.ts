@@ -42,6 +42,12 @@ export interface NodeFields {
   transitions: string[];
   /** Variable that receives the node's output (the original's `x=` instruction prefix). */
   assign?: string;
+  /**
+   * Evaluator code the node runs each time it is entered, however it is entered (the statement
+   * before, a transition by name, `$var`, `X.*`, `X.n`, an interjection), before its action: the
+   * compiler computes placeholder values here (`let _tmp_ae2d = order.join(", ")`).
+   */
+  setup?: string;
   transition_question?: string;
   transition_choices?: string[];
   question_prompt?: string;

@@ -61,6 +61,8 @@ export type TraceEvent =
   /** chat_exact, thought_exact. */
   | (Base & { kind: "exact"; output: string })
   | (Base & { kind: "code"; code: string; value: JsonValue })
+  /** A node's `setup` code ran on entering it, before its action (the action's event follows). */
+  | (Base & { kind: "setup"; code: string })
   | (Base & { kind: "prompt"; text: string })
   /** A transition node's (empty) action. */
   | (Base & { kind: "pass" })

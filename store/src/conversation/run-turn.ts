@@ -49,7 +49,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
       forward?.(e);
     };
     const startedAt = Date.now();
-    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink }), lost.signal, lease);
+    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink }), lost.signal, lease, acquire.signal);
     const turn = await store.commit(lease, {
       messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
       trace: events, startedAt,
@@ -66,11 +66,20 @@ function repeated(turn: TurnRecord): TurnOutcome {
   return { turn, reply: turn.reply, memory: null, done: false, repeated: true };
 }
 
-/** The run's result, unless its lease is taken over first (interrupt, rollback): then it is dropped. */
-function untilLost<T>(run: Promise<T>, signal: AbortSignal, lease: Lease): Promise<T> {
+/**
+ * The run's result, unless its lease is taken over first (interrupt, rollback) or the caller
+ * gives up (`stop`, e.g. Ctrl-C): then it is dropped, and the lease released at once.
+ */
+function untilLost<T>(run: Promise<T>, lost: AbortSignal, lease: Lease, stop: AbortSignal | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onLost = () => reject(new StoreError("lease_lost", `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`));
-    signal.addEventListener("abort", onLost, { once: true });
-    run.then(resolve, reject).finally(() => signal.removeEventListener("abort", onLost));
+    const onStop = () => reject(stop!.reason ?? new Error("stopped"));
+    lost.addEventListener("abort", onLost, { once: true });
+    stop?.addEventListener("abort", onStop, { once: true });
+    if (stop?.aborted) onStop();
+    run.then(resolve, reject).finally(() => {
+      lost.removeEventListener("abort", onLost);
+      stop?.removeEventListener("abort", onStop);
+    });
   });
 }

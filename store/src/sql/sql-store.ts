@@ -51,8 +51,7 @@ export class SqlStore implements Store {
 
   async createThread(id: string = randomUUID()): Promise<ThreadInfo> {
     return this.db.transaction(async (tx) => {
-      if (await this.row(tx, id)) throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
-      await this.insertThread(tx, id);
+      if (!(await this.insertThread(tx, id))) throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
       return threadInfo((await this.row(tx, id))!, this.now());
     });
   }
@@ -79,12 +78,16 @@ export class SqlStore implements Store {
     return row;
   }
 
-  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null }): Promise<void> {
+  /**
+   * Makes the thread's row; false when it exists. Two processes making the same new thread at once
+   * (Postgres has no row to lock yet) both succeed: the second one finds the first one's row.
+   */
+  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null }): Promise<boolean> {
     const now = this.now();
     const m = from?.memory ?? null;
-    await tx.run(
+    return 1 === await tx.run(
       `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
       [id, m?.graph.agent ?? null, m?.graph.hash ?? null, from?.seq ?? 0, m?.done ?? false, from?.firstSeq ?? 1,
         m ? from!.seq : 0, now, now, from?.parent ?? null, from?.seq ?? null],
     );
@@ -279,9 +282,10 @@ export class SqlStore implements Store {
       if (turn > 0 && turn < firstSeq - 1) {
         throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
       }
-      if (await this.row(tx, newId)) throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
       const memory = turn === 0 ? null : await this.memoryAt(tx, threadId, turn);
-      await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory });
+      if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory }))) {
+        throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
+      }
       if (turn > 0) {
         await tx.run(
           `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)

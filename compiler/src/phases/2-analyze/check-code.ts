@@ -25,6 +25,7 @@ export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnos
         break;
       case "node":
         if (CALLS.has(stmt.fields.action)) check(stmt.fields.instruction as string, stmt.loc);
+        for (const setup of stmt.setup ?? []) check(setup.code, setup.loc);
         break;
       case "return":
         if (stmt.value && "node" in stmt.value) checkStatementsCode([...stmt.value.prelude, stmt.value.node], diagnostics);

@@ -36,6 +36,23 @@ export interface Expr {
 /** The fields of a node as written, before names and "next" are resolved. */
 export type NodeFieldsIR = Record<string, JsonValue> & { action: string; transitions?: string[] };
 
+/** Code a node runs itself each time it is entered, before its action: a placeholder's value. */
+export interface SetupCode {
+  code: string;
+  loc: Loc;
+}
+
+/**
+ * What an agent call's node needs computed. A placeholder without agent calls is the node's own
+ * `setup`, run however the node is entered; one with an agent call can only be computed by
+ * nodes before it (`prelude`), which only falling through runs (`callPlaceholders` says where).
+ */
+export interface NodeParts {
+  prelude: Stmt[];
+  setup: SetupCode[];
+  callPlaceholders: Loc[];
+}
+
 /** One graph node from an agent call: exec_node, a shorthand, or this.f(...). */
 export interface NodeStmt {
   kind: "node";
@@ -52,6 +69,10 @@ export interface NodeStmt {
   /** Where the name and each transition were written, for diagnostics found while lowering. */
   fieldLocs?: { name?: Loc; transitions?: Loc[] };
   defType: string;
+  /** Placeholder values the node computes on entry (the graph's `setup`). */
+  setup?: SetupCode[];
+  /** Where placeholders needing an agent call are, computed before the node (in the prelude). */
+  callPlaceholders?: Loc[];
 }
 
 export interface CodeStmt {

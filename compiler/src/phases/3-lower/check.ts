@@ -29,3 +29,30 @@ function targetExists(target: string, names: Map<string, GraphNode>): boolean {
   if (target.endsWith(".n")) return names.has(`${target.slice(0, -2)}.1`);
   return names.has(target);
 }
+
+/**
+ * A node's placeholders that need agent calls are computed by nodes before it, which only falling
+ * through runs: a node that a jump enters (a written transition naming it, through `X.*` or
+ * `X.n` too, any `$var` transition for a named node, the runtime for an interjection) would be
+ * entered without them. Reported at each such placeholder.
+ */
+export function checkSkippedCalls(nodes: GraphNode[], written: WrittenTarget[], callPlaceholders: Map<string, Loc[]>, explicitNames: Set<string>, diagnostics: Diagnostics): void {
+  if (callPlaceholders.size === 0) return;
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const jumpedTo = (name: string): string | null => {
+    for (const { target, node } of written) {
+      if (target === name) return `'${node}' transitions to it by name`;
+      if (target.endsWith(".*") && name.startsWith(target.slice(0, -1)) && /^[a-z]+$/.test(name.slice(target.length - 1))) return `'${node}' may enter it through '${target}'`;
+      if (target.endsWith(".n") && name.startsWith(target.slice(0, -1)) && /^[1-9]\d*$/.test(name.slice(target.length - 1))) return `'${node}' may enter it through '${target}'`;
+      if (target.startsWith("$") && explicitNames.has(name)) return `'${node}' transitions to '${target}', which may name it`;
+    }
+    return byName.get(name)?.condition_interjection !== undefined ? "it is an interjection, which the runtime enters by itself" : null;
+  };
+  for (const [name, locs] of callPlaceholders) {
+    const why = jumpedTo(name);
+    if (why === null) continue;
+    for (const loc of locs) {
+      diagnostics.report("conditional_agent_call", `an agent call in a placeholder of node '${name}', which is entered by a jump (${why}): the jump would skip the call, which runs before the node; compute the value into a variable first`, loc);
+    }
+  }
+}

@@ -32,6 +32,8 @@ export interface LowerContext {
   entries: Map<Stmt, Target>;
   /** Names the author gave nodes, which a `$var` transition may name at run time. */
   explicitNames: Set<string>;
+  /** Nodes whose placeholders need agent calls run before them: where each such placeholder is. */
+  callPlaceholders: Map<string, Loc[]>;
   /** Where a node's name was written, by the node's index in `nodes`. */
   nameLocs: Map<number, Loc>;
   diagnostics: Diagnostics;

@@ -2,7 +2,7 @@ import type { FunctionInfo, Graph, GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { AgentIR, Stmt } from "../2-analyze/ir.js";
 import { lowerBlock } from "./block.js";
-import { checkNames } from "./check.js";
+import { checkNames, checkSkippedCalls } from "./check.js";
 import type { LowerContext, PendingNode, WrittenTarget } from "./context.js";
 import { Namer } from "./names.js";
 import { pushTransition } from "./node.js";
@@ -19,10 +19,11 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const entries = new Map<Stmt, Target>();
   const explicitNames = new Set<string>();
   const nameLocs = new Map<number, Loc>();
+  const callPlaceholders = new Map<string, Loc[]>();
   const functions: Record<string, FunctionInfo> = {};
   const namer = new Namer();
   for (const fn of ir.functions) {
-    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], entries, explicitNames, nameLocs, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
+    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], entries, explicitNames, nameLocs, callPlaceholders, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
     const body = new Label();
     pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
     body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));
@@ -37,6 +38,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   }
   const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
   checkNames(resolved, written, nameLocs, diagnostics);
+  checkSkippedCalls(resolved, written, callPlaceholders, explicitNames, diagnostics);
   if (!diagnostics.hasErrors) warnUnreachable(ir.functions, resolved, entries, explicitNames, diagnostics, source);
   const graph: Omit<Graph, "source"> = {
     format: "autograms-graph",

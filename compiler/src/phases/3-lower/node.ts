@@ -14,12 +14,14 @@ export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: Low
     ctx.explicitNames.add(stmt.name);
     ctx.nameLocs.set(ctx.nodes.length, stmt.fieldLocs?.name ?? stmt.loc);
   }
+  if (stmt.callPlaceholders) ctx.callPlaceholders.set(name, stmt.callPlaceholders);
   const { action, instruction, transitions, ...rest } = stmt.fields;
   const targets: Target[] = (transitions ?? ["next"]).map((t) => (t === "next" ? next : t));
   (transitions ?? []).forEach((t, i) => {
     if (t !== "next") ctx.written.push({ target: t, node: name, loc: stmt.fieldLocs?.transitions?.[i] ?? stmt.loc });
   });
   const node: Record<string, JsonValue | Target[] | object> = { name, action };
+  if (stmt.setup) node.setup = stmt.setup.map((s) => s.code).join(";\n");
   if (instruction !== undefined) node.instruction = instruction;
   if (stmt.assign !== undefined) node.assign = stmt.assign;
   node.transitions = targets;

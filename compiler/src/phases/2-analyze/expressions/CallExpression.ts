@@ -2,7 +2,7 @@ import type TS from "typescript";
 import type { JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
-import type { NodeFieldsIR, NodeStmt, Stmt } from "../ir.js";
+import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { expressionValue } from "./code.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
@@ -25,14 +25,16 @@ export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): Agen
 
 /** The node an agent call makes, with what its arguments need computed first. */
 export function visitAgentCall(node: TS.CallExpression, ctx: FunctionContext): { prelude: Stmt[]; node: NodeStmt } {
-  const prelude: Stmt[] = [];
+  const parts: NodeParts = { prelude: [], setup: [], callPlaceholders: [] };
   const kind = agentCallOf(node, ctx);
-  const made = kind === "method" ? methodCall(node, ctx, prelude) : kind === "exec_node" ? execNode(node, ctx, prelude) : shorthand(node, ctx, prelude);
+  const made = kind === "method" ? methodCall(node, ctx, parts.prelude) : kind === "exec_node" ? execNode(node, ctx, parts) : shorthand(node, ctx, parts);
   const { fields, construct, name, explicitTransitions, defType, fieldLocs } = made;
   const stmt: NodeStmt = { kind: "node", loc: loc(ctx, node), construct, key: keyOf(ctx, node), fields, explicitTransitions, defType };
   if (name !== undefined) stmt.name = name;
   if (fieldLocs !== undefined) stmt.fieldLocs = fieldLocs;
-  return { prelude, node: stmt };
+  if (parts.setup.length) stmt.setup = parts.setup;
+  if (parts.callPlaceholders.length) stmt.callPlaceholders = parts.callPlaceholders;
+  return { prelude: parts.prelude, node: stmt };
 }
 
 interface Made {
@@ -91,7 +93,7 @@ function fillDefaults(args: string[], written: TS.NodeArray<TS.Expression>, defa
   for (let i = args.length; i <= last; i++) args.push(defaults[i] ?? "null");
 }
 
-function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {
+function execNode(node: TS.CallExpression, ctx: FunctionContext, parts: NodeParts): Made {
   const ts = typescript();
   const [first, ...rest] = node.arguments;
   const object = first && skipTypeWrappers(first);
@@ -100,13 +102,13 @@ function execNode(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]
     report(ctx, "non_literal_field", "exec_node() takes an object literal of node fields, exec_node({ action: ..., instruction: ... })", first ?? node);
     return { fields: { action: "transition" }, construct: "exec_node", explicitTransitions: false, defType: "exec_node" };
   }
-  const read = readFields(object, ctx, prelude, []);
+  const read = readFields(object, ctx, parts, []);
   const action = typeof read.fields.action === "string" ? read.fields.action : undefined;
   if (!read.written.has("action")) report(ctx, "missing_field", "exec_node() needs an action", node.expression);
   return finish({ action: action ?? "transition", ...read.fields }, read, action ?? "exec_node", "exec_node", node, ctx);
 }
 
-function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[]): Made {
+function shorthand(node: TS.CallExpression, ctx: FunctionContext, parts: NodeParts): Made {
   const ts = typescript();
   const callee = skipTypeWrappers(node.expression) as TS.Identifier;
   const exported = ctx.agent.api.get(callee.text)!;
@@ -116,7 +118,7 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[
   let instruction: string | null = null;
   if (!instructionArg) report(ctx, "missing_field", `${exported}() needs an instruction`, node);
   else {
-    instruction = textOf(instructionArg, ctx, prelude);
+    instruction = textOf(instructionArg, ctx, parts);
     if (instruction === null) {
       report(ctx, "non_literal_field", `the instruction must be a string or template literal; insert run-time values with \${...} placeholders`, instructionArg);
     }
@@ -124,7 +126,7 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt[
   let read: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   if (options) {
     const object = skipTypeWrappers(options);
-    if (ts.isObjectLiteralExpression(object)) read = readFields(object, ctx, prelude, ["action", "instruction"]);
+    if (ts.isObjectLiteralExpression(object)) read = readFields(object, ctx, parts, ["action", "instruction"]);
     else report(ctx, "non_literal_field", `the options of ${exported}() must be an object literal of node fields`, options);
   }
   return finish({ action, instruction: instruction ?? "", ...read.fields }, read, action, exported, node, ctx);

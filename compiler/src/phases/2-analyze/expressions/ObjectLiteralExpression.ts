@@ -3,7 +3,7 @@ import { checkCode, type JsonValue } from "@autograms/runtime";
 import { closest } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
-import type { Stmt } from "../ir.js";
+import type { NodeParts } from "../ir.js";
 import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "../literal.js";
 import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
@@ -30,7 +30,7 @@ export interface ReadFields {
  * literal of the field's type, text fields with `${...}` placeholders as `$variables`.
  * `fixed` lists fields the call itself provides (a shorthand's action and instruction).
  */
-export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, prelude: Stmt[], fixed: string[]): ReadFields {
+export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, parts: NodeParts, fixed: string[]): ReadFields {
   const ts = typescript();
   const result: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   // `action: confirm` (an imported custom action, not a string) admits the fields it declares.
@@ -51,7 +51,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
     }
     if (reference && key !== null && NODE_FIELDS[key] === undefined) {
       // The action's own fields are checked against its schemas below (unreadable action: not at all).
-      const value = customFieldValue(key, property.initializer, ctx, prelude);
+      const value = customFieldValue(key, property.initializer, ctx, parts);
       result.written.add(key);
       result.at[key] = onOneLine(property.initializer, ctx) ? property.initializer : property.name;
       if (value !== undefined) own[key] = result.fields[key] = value;
@@ -67,7 +67,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       continue;
     }
     result.written.add(key);
-    const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, prelude);
+    const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, parts);
     if (value !== undefined) {
       result.fields[key] = value;
       result.at[key] = onOneLine(property.initializer, ctx) ? property.initializer : property.name;
@@ -90,11 +90,11 @@ function actionReference(object: TS.ObjectLiteralExpression): TS.Expression | un
 }
 
 /** A custom action's field: any JSON literal; a string may be a template literal, its placeholders `$variables`. */
-function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): JsonValue | undefined {
+function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
   const ts = typescript();
   const inner = skipTypeWrappers(node);
   if (ts.isTemplateExpression(inner)) {
-    const text = textOf(node, ctx, prelude);
+    const text = textOf(node, ctx, parts);
     if (text !== null) return text;
   }
   const value = literalValue(node);
@@ -105,9 +105,9 @@ function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext
   return value;
 }
 
-function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, prelude: Stmt[]): JsonValue | undefined {
+function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
   if (type === "text") {
-    const text = textOf(node, ctx, prelude);
+    const text = textOf(node, ctx, parts);
     if (text === null) {
       const literal = literalValue(node);
       if (!isNotLiteral(literal)) {
