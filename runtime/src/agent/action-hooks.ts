@@ -86,7 +86,7 @@ function hookContext(p: Performer, state: RunState, effect: ActionEffect, calls:
     instruction: effect.instruction,
     userReply: state.pending,
     prompt: top(state.mem).prompt,
-    turns: structuredClone(visibleTurns(stack)),
+    turns: structuredClone(visibleTurns(stack).flat()),
     output: structuredClone(effect.output),
     variable: (name) => structuredClone(lookupVar(stack, String(name))),
     variables: () => structuredClone(visibleVars(stack)),

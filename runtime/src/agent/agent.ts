@@ -25,6 +25,7 @@ import type { ActionDefinition } from "../agent-api/actions.js";
 import { checkActions } from "./action-hooks.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
 import { drive, type PauseHook, type Performer } from "./loop.js";
+import { Deadline } from "./deadline.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -61,6 +62,14 @@ export interface RunOptions {
   trace?: TraceSink;
   /** Awaited before each node runs (see `PausePoint`): how a debugger stops a run at a node. */
   pause?: PauseHook;
+  /**
+   * Milliseconds the whole run (a reply, a call) may take, model calls, their retries and tools
+   * included; past it the run fails with AgentError `deadline` and the memory given to it stays
+   * valid. No deadline by default.
+   */
+  deadlineMs?: number;
+  /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
+  signal?: AbortSignal;
 }
 
 export interface ReplyResult {
@@ -216,7 +225,12 @@ export class Agent {
 
   private performer(options: RunOptions): Performer {
     const env: Env = { program: this.program, tracing: options.trace !== undefined };
-    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause };
+    const { deadlineMs, signal } = options;
+    if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
+      throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
+    }
+    const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
+    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline };
   }
 }
 
