@@ -1,5 +1,7 @@
 // Framework overhead of the runtime, next to LangGraph.js running equivalent graphs:
 //   1. a `while` loop of three statements run through agent.call (no model): time per iteration;
+//      the same loop with the code in a sandbox pool's child process (isolation: "process"): the
+//      pool's cost per code node (four evaluations per iteration: the condition and 3 statements);
 //   2. a conversation, one chat node answering every turn with an instant model: time per turn
 //      around turn 300, each turn including a JSON round trip of the saved state; and the saved
 //      state's size against the bytes of the transcript it holds.
@@ -48,13 +50,15 @@ async function best(runs, n, run) {
   return min;
 }
 
-async function autogramsLoop(n) {
-  const agent = new Agent(loopGraph, { model: noModel });
-  await agent.call("loop", [1000]);
-  return best(5, n, async (count) => {
+async function autogramsLoop(n, isolation = "in-process") {
+  const agent = new Agent(loopGraph, { model: noModel, isolation });
+  await agent.call("loop", [Math.min(n, 1000)]);
+  const micros = await best(5, n, async (count) => {
     const total = await agent.call("loop", [count]);
     if (total !== expectedTotal(count)) throw new Error(`loop total ${total}, expected ${expectedTotal(count)}`);
   });
+  await agent.close();
+  return micros;
 }
 
 async function langgraphLoop(n) {
@@ -147,13 +151,15 @@ function storedBytes(saver) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const iterations = 20_000;
-const ours = { loop: await autogramsLoop(iterations), chat: await autogramsConversation(TURNS) };
+const ours = { loop: await autogramsLoop(iterations), isolated: await autogramsLoop(500, "process"), chat: await autogramsConversation(TURNS) };
 const theirs = { loop: await langgraphLoop(1_000), chat: await langgraphConversation(TURNS) };
 
 const fmt = (x, digits = 1) => x.toFixed(digits);
 console.log(`while loop, 3 statements, through agent.call (µs per iteration; target <= 30)`);
 console.log(`  autograms-ts   ${fmt(ours.loop)}`);
 console.log(`  LangGraph.js   ${fmt(theirs.loop)}`);
+console.log(`the same loop, code in a sandbox pool's child process (isolation: "process"; 4 evaluations per iteration)`);
+console.log(`  autograms-ts   ${fmt(ours.isolated)} µs per iteration, ${fmt(ours.isolated / 4)} µs per evaluation`);
 console.log(`conversation, turn ${TURNS} incl. JSON round trip of the state (ms per turn, median of ${WINDOW}; target <= 2)`);
 console.log(`  autograms-ts   ${fmt(ours.chat.msPerTurn, 3)}`);
 console.log(`  LangGraph.js   ${fmt(theirs.chat.msPerTurn, 3)}`);

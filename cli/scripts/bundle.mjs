@@ -64,6 +64,8 @@ const actions = readdirSync(join(root, "cli/src/actions")).filter((f) => f.endsW
 const built = await Promise.all([
   build({ ...common, entryPoints: { autograms: join(root, "cli/src/main.ts") }, plugins: [actionsApart] }),
   build({ ...common, entryPoints: Object.fromEntries(actions.map((a) => [`autograms-${a}`, join(root, "cli/src/actions", `${a}.ts`)])), plugins: [sideEffectFree] }),
+  // The child process of a sandbox pool (commands that run code isolated start it: see sandbox-pool.ts).
+  build({ ...common, entryPoints: { "autograms-sandbox-worker": join(root, "runtime/dist/sandbox/pool/worker.js") } }),
 ]);
 
 // Remove the action bundles of actions that are gone.

@@ -27,7 +27,8 @@ describe("autograms run", () => {
       const r = await autograms(["run", "samples/algorithms/agent.graph.json", c.function, ...c.args.map((a) => JSON.stringify(a))]);
       expect({ call: c.function, args: c.args, code: r.code, value: JSON.parse(r.stdout) }).toEqual({ call: c.function, args: c.args, code: 0, value: c.result });
     }
-  });
+    // Ten runs, each starting the CLI and the child process its code runs in: a minute on a busy machine.
+  }, 120_000);
 
   it("passes arguments that are not JSON as strings", async () => {
     // checkAnswer compares text: '3/4' is not JSON, and needs no model when the reply contains the answer.

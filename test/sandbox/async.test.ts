@@ -45,7 +45,7 @@ describe("evaluateAsync", () => {
     // The wait is three times what the evaluation may take, between steps whose clock checks would
     // count it; the evaluation's own work takes a few milliseconds.
     const steps = "Array.from({ length: 5000 }, () => 1).length";
-    const result = await evaluateAsync(`${steps} + slow() + ${steps}`, {}, { maxTimeMs: 500, functions: { slow: () => later(1, 1_500) } });
+    const result = await evaluateAsync(`${steps} + slow() + ${steps}`, {}, { maxTimeMs: 1_000, functions: { slow: () => later(1, 3_000) } });
     expect(result.value).toBe(10_001);
   });
 

@@ -1,39 +1,11 @@
-import { build } from "esbuild";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSandboxPool, evaluate, SandboxError, type SandboxPool } from "@autograms/runtime";
+import { describe, expect, test } from "vitest";
+import { createSandboxPool, evaluate, SandboxError } from "@autograms/runtime";
+import { poolsForTests } from "./pool-worker.js";
 
-/**
- * The child-process pool. Tests run against the sources, so the child's script is bundled from
- * source first (the built package ships it as dist/sandbox/pool/worker.js).
- */
+/** The child-process pool (its child's script bundled from source: see pool-worker.ts). */
 
-let dir: string;
-let workerPath: string;
-const pools: SandboxPool[] = [];
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "sandbox-pool-"));
-  workerPath = join(dir, "worker.mjs");
-  await build({
-    entryPoints: [fileURLToPath(new URL("../../runtime/src/sandbox/pool/worker.ts", import.meta.url))],
-    bundle: true, platform: "node", format: "esm", target: "node20", outfile: workerPath, logLevel: "silent",
-  });
-});
-
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-function pool(options: Parameters<typeof createSandboxPool>[0] = {}): SandboxPool {
-  const created = createSandboxPool({ workerPath, ...options });
-  pools.push(created);
-  return created;
-}
+const { pool, paths } = poolsForTests();
 
 /** Limits so loose that only the pool's own watchdogs can stop the evaluation. */
 const NO_LIMITS = {
@@ -114,12 +86,12 @@ describe("createSandboxPool", () => {
     const sandbox = pool({ size: 1 });
     await expect(sandbox.evaluate("1", { f: (() => 1) as never })).rejects.toMatchObject({ kind: "type" });
     expect((await sandbox.evaluate("2", {})).value).toBe(2);
-    const broken = pool({ workerPath: join(dir, "missing.mjs") });
+    const broken = pool({ workerPath: join(paths.dir, "missing.mjs") });
     await expect(broken.evaluate("1", {})).rejects.toMatchObject({ kind: "host", message: expect.stringMatching(/stopped unexpectedly/) });
   });
 
   test("several evaluations share the children; closing rejects what is left", async () => {
-    const sandbox = createSandboxPool({ workerPath, size: 2 });
+    const sandbox = createSandboxPool({ workerPath: paths.workerPath, size: 2 });
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => sandbox.evaluate("n * n", { n: i })));
     expect(results.map((r) => r.value)).toEqual([0, 1, 4, 9, 16, 25]);
     const pending = sandbox.evaluate(ENDLESS, {}, NO_LIMITS).catch((e: unknown) => e);

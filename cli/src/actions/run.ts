@@ -1,9 +1,10 @@
-import { argumentCountProblem, type JsonValue } from "@autograms/runtime";
+import { argumentCountProblem, type JsonValue, type SandboxPool } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { cliSandboxPool } from "../agent-loading/sandbox-pool.js";
 import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
 
 export interface RunFlags extends ModelFlags {
@@ -23,7 +24,20 @@ function parseArgument(text: string): JsonValue {
 }
 
 async function run(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
-  const { agent, loaded } = await openAgent(file, flags, { modelRequired: false, onLoaded });
+  // `run` executes whatever a graph file holds: its code runs in a child process, so that even
+  // code that got past the sandbox's limits ends this run with an error, never the process.
+  const pool = cliSandboxPool();
+  // The child process starts while the agent loads, not when its first code runs.
+  void pool.evaluate("0", {}).catch(() => undefined);
+  try {
+    await runIsolated(file, name, args, flags, onLoaded, pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function runIsolated(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void, pool: SandboxPool): Promise<void> {
+  const { agent, loaded } = await openAgent(file, flags, { modelRequired: false, onLoaded, isolation: pool });
   const info = Object.prototype.hasOwnProperty.call(loaded.graph.functions, name) ? loaded.graph.functions[name] : undefined;
   if (!info) {
     const known = Object.keys(loaded.graph.functions);

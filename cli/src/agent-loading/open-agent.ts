@@ -1,4 +1,4 @@
-import { Agent } from "@autograms/runtime";
+import { Agent, type AgentOptions } from "@autograms/runtime";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
@@ -13,12 +13,19 @@ export interface OpenedAgent {
  * Loads the agent (or graph), its tools and the model the flags choose, and makes the Agent.
  * `loaded` is handed to `onLoaded` as soon as it exists, so errors after that point can show source.
  */
-export async function openAgent(file: string, flags: ModelFlags, options: { modelRequired: boolean; onLoaded?: (loaded: LoadedAgent) => void }): Promise<OpenedAgent> {
+export async function openAgent(file: string, flags: ModelFlags, options: {
+  modelRequired: boolean;
+  onLoaded?: (loaded: LoadedAgent) => void;
+  /** Where the agent's code runs (AgentOptions.isolation); in this process unless given. */
+  isolation?: AgentOptions["isolation"];
+}): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file);
   options.onLoaded?.(loaded);
   const { model, none } = await chooseModel(flags, options.modelRequired);
   const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
   // Retrying a model that is not there would only wait.
-  const agent = new Agent(loaded.graph, { model, tools, ...(none ? { config: { modelRetries: 0 } } : {}) });
+  const agent = new Agent(loaded.graph, {
+    model, tools, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
+  });
   return { agent, loaded };
 }

@@ -8,7 +8,7 @@ import type { Graph, JsonValue } from "../graph/types.js";
 import { argumentCountProblem } from "../graph/arguments.js";
 import { validateGraph } from "../graph/validate.js";
 import type { ChatModel } from "../model/types.js";
-import type { HostFunction, SandboxLimits } from "../sandbox/index.js";
+import { createSandboxPool, evaluateAsync, type HostFunction, type SandboxLimits, type SandboxPool } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import type { Env } from "../engine/env.js";
 import { compileProgram, type Program } from "../engine/program.js";
@@ -39,6 +39,14 @@ export interface AgentOptions {
   /** Sandbox limits for each evaluation, and `maxSteps`: node steps allowed in one reply() or call(). */
   limits?: Partial<SandboxLimits> & { maxSteps?: number };
   config?: Partial<AgentConfig>;
+  /**
+   * Where the graph's code runs (code nodes, conditions, arguments, return expressions).
+   * "in-process" (the default): in this process, inside the sandbox's limits. "process": in child
+   * processes (`createSandboxPool`), so that whatever the code does, it cannot take this process
+   * down; the agent makes its pool when code first runs and `close()` stops it. A `SandboxPool`:
+   * that pool, shared with whoever made it (who closes it). Tools still run in this process.
+   */
+  isolation?: "in-process" | "process" | SandboxPool;
 }
 
 export interface RunOptions {
@@ -69,6 +77,9 @@ export class Agent {
   private readonly program: Program;
   private readonly model: ChatModel;
   private readonly tools: Record<string, HostFunction>;
+  private readonly evaluate: Performer["evaluate"];
+  /** The pool this agent made for `isolation: "process"`, once code has run. */
+  private ownPool: SandboxPool | null = null;
 
   constructor(graph: unknown, options: AgentOptions) {
     const checked = validateGraph(graph);
@@ -96,11 +107,26 @@ export class Agent {
       if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
     }
     this.tools = tools;
+    const isolation = options.isolation ?? "in-process";
+    if (isolation === "in-process") this.evaluate = evaluateAsync;
+    else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
+    else if (typeof isolation === "object" && isolation !== null && typeof isolation.evaluate === "function") {
+      this.evaluate = (code, variables, limits) => isolation.evaluate(code, variables, limits);
+    } else {
+      throw new AgentError("bad_input", `isolation must be "in-process", "process" or a SandboxPool, not ${JSON.stringify(isolation)}`);
+    }
     const { maxSteps, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
       config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
-      toolNames: Object.keys(this.tools), toolDefinitions,
+      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process",
     });
+  }
+
+  /** Stops the child processes of the pool this agent made (`isolation: "process"`); a pool passed in is its owner's to close. */
+  async close(): Promise<void> {
+    const pool = this.ownPool;
+    this.ownPool = null;
+    await pool?.close();
   }
 
   /** One turn: the user's message in, the agent's reply and the new memory out. */
@@ -177,7 +203,7 @@ export class Agent {
 
   private performer(options: RunOptions): Performer {
     const env: Env = { program: this.program, tracing: options.trace !== undefined };
-    return { env, model: this.model, tools: this.tools, trace: options.trace, pause: options.pause };
+    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, trace: options.trace, pause: options.pause };
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import { isToolCallingModel, type ChatModel, type ToolCompletion } from "../model/types.js";
-import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
+import { evaluateAsync, type Evaluation, type HostFunction, type SandboxOptions } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import { ModelError } from "../model/errors.js";
 import type { AgentConfig } from "./config.js";
@@ -24,10 +24,14 @@ export interface PausePoint {
 /** Awaited before every node a run enters: a debugger holds the run there until its user resumes. */
 export type PauseHook = (at: PausePoint) => Promise<void>;
 
+/** Runs code handed over by the step: in this process (`evaluateAsync`) or in a sandbox pool's child. */
+export type Evaluator = (code: string, variables: Record<string, JsonValue>, options: SandboxOptions) => Promise<Evaluation>;
+
 export interface Performer {
   env: Env;
   model: ChatModel;
   tools: Record<string, HostFunction>;
+  evaluate: Evaluator;
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
 }
@@ -82,7 +86,7 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
         const node = env.program.nodes.get(effect.node)!.node;
         let out;
         try {
-          out = await evaluateAsync(effect.code, effect.variables, { ...env.program.limits, functions: p.tools });
+          out = await p.evaluate(effect.code, effect.variables, { ...env.program.limits, functions: p.tools });
         } catch (e) {
           throw sandboxFailure(env, node, effect.code, "code", e);
         }

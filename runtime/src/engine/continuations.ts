@@ -15,7 +15,7 @@ import type { Continuation, RunState, StepResult } from "./state.js";
 
 export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
   const variables = visibleVars(state.mem.stack);
-  if (env.program.usesTool(code)) {
+  if (env.program.isolated || env.program.usesTool(code)) {
     return result(moved(state, state.mem, { kind: "evaluating", then }), null, { kind: "evaluate", node: node.name, code, variables });
   }
   return resumeEvaluation(env, state, then, evaluateNow(env, node, code, variables, what));

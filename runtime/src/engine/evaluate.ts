@@ -1,7 +1,8 @@
 /**
  * The sandbox is the only place code runs. Code that calls no tool is evaluated right inside the
  * step (it is pure computation); code that calls a tool is handed to the loop as an effect,
- * since a tool may do I/O and return a promise.
+ * since a tool may do I/O and return a promise, and so is all code of an isolated program (it
+ * runs in a child process).
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { evaluate, SandboxError } from "../sandbox/index.js";

@@ -49,6 +49,8 @@ export interface Program {
   tracked: ReadonlySet<string>;
   /** Does the sandbox look a tool up in this code (so it needs the asynchronous evaluation with tools bound)? */
   usesTool(code: string): boolean;
+  /** Code runs in child processes (the agent's `isolation: "process"`): every evaluation is handed to the loop. */
+  isolated: boolean;
   /** `X.a`, `X.b`, … that exist, in order. */
   lettered(base: string): string[];
   /** `X.1`, `X.2`, … that exist, in order. */
@@ -95,6 +97,8 @@ export interface ProgramOptions {
   toolNames: string[];
   /** Descriptions of the tools that have one (made with `defineTool`), by graph name. */
   toolDefinitions: Readonly<Record<string, ToolDefinition>>;
+  /** See `Program.isolated`. */
+  isolated?: boolean;
 }
 
 /** A node's native tools, each with a definition and a name of its own for the model. */
@@ -204,7 +208,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   return {
     graph, file, hash: graphIdentity(graph), nodes, start, tracked,
     interjections: [...nodes.values()].filter((c) => c.node.condition_interjection !== undefined),
-    config: options.config, limits: options.limits, maxSteps: options.maxSteps,
+    config: options.config, limits: options.limits, maxSteps: options.maxSteps, isolated: options.isolated ?? false,
     usesTool(code) {
       if (!toolNames.size) return false;
       let uses = toolUse.get(code);

@@ -5,6 +5,9 @@ export type SandboxErrorKind = "syntax" | "unsupported" | "reference" | "type" |
 
 type LimitName = keyof SandboxLimits;
 
+/** Errors this module made: told apart without `instanceof`, which a Proxy can answer as it likes. */
+const genuine = new WeakSet<object>();
+
 export interface SandboxErrorDetails {
   limit?: LimitName;
   /** Offset in the code text; turned into line and column where the evaluation ends. */
@@ -35,6 +38,12 @@ export class SandboxError extends Error {
     if (details.offset !== undefined) this.offset = details.offset;
     Object.defineProperty(this, "offset", { enumerable: false, writable: true });
     this.stack = `SandboxError: ${message}`;
+    genuine.add(this);
+  }
+
+  /** Whether `value` is a SandboxError the sandbox made (no host code runs to answer). */
+  static is(value: unknown): value is SandboxError {
+    return typeof value === "object" && value !== null && genuine.has(value);
   }
 
   /** Fixes line and column from the offset, once, against the code the offset refers to. */
@@ -60,7 +69,7 @@ export class SandboxError extends Error {
 
 /** Attaches a position to an error raised without one (inside a built-in, say). */
 export function at<E>(error: E, offset: number): E {
-  if (error instanceof SandboxError && error.offset === undefined && error.line === undefined) error.offset = offset;
+  if (SandboxError.is(error) && error.offset === undefined && error.line === undefined) error.offset = offset;
   return error;
 }
 

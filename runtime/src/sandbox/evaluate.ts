@@ -1,10 +1,11 @@
+import { types } from "node:util";
 import type { JsonValue } from "../graph/types.js";
 import { compileProgram, type CompiledProgram } from "./compile/compiler.js";
 import { SandboxError } from "./errors.js";
 import { DEFAULT_LIMITS, resolveLimits, type SandboxLimits } from "./limits.js";
 import { parse } from "./syntax/parser.js";
-import { Context, hostMessage, settleHostResult, Suspend, type HostFunction, type Replay } from "./values/context.js";
-import { toHost } from "./values/copy.js";
+import { Context, hostMessage, settleHostResult, startClock, Suspend, type HostFunction, type Replay } from "./values/context.js";
+import { storeOut } from "./values/copy.js";
 import type { Value } from "./values/types.js";
 
 export interface SandboxOptions extends Partial<SandboxLimits> {
@@ -75,7 +76,8 @@ export function evaluate(code: string, variables: Readonly<Record<string, JsonVa
 /**
  * Like `evaluate`, but tools may return promises. The evaluation is pure apart from tool calls,
  * so when a tool's promise is pending it stops, awaits it, and runs again from the start with
- * the results it has so far: each tool is still called once.
+ * the results it has so far: each tool is still called once. All the runs share one clock and
+ * a bounded number of steps.
  */
 export async function evaluateAsync(code: string, variables: Readonly<Record<string, JsonValue>>, options?: SandboxOptions): Promise<Evaluation> {
   let limits: Readonly<SandboxLimits>;
@@ -87,25 +89,40 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
     throw toSandboxError(error, code, undefined);
   }
   const replay: Replay = { outcomes: [], randoms: [] };
+  const clock = startClock();
   let spent = 0;
   for (;;) {
-    const ctx = new Context(limits, variables, program.mutates, options?.functions, replay);
+    const ctx = new Context(limits, variables, program.mutates, options?.functions, replay, clock);
+    let suspended: Suspend;
     try {
       return finish(ctx, program.run(ctx), variables);
     } catch (error) {
-      if (!(error instanceof Suspend)) throw toSandboxError(error, code, ctx);
-      // Each rerun repeats the work before its last tool call: all of them share a bounded budget.
-      spent += ctx.steps;
-      if (spent > RERUN_BUDGET * limits.maxSteps) {
-        throw toSandboxError(new SandboxError("limit",
-          `evaluation exceeded ${RERUN_BUDGET * limits.maxSteps} steps over its reruns for asynchronous tools (maxSteps)`,
-          { limit: "maxSteps" }), code, ctx);
-      }
+      if (!Suspend.is(error)) throw toSandboxError(error, code, ctx);
+      suspended = error;
+    }
+    // Each rerun repeats the work before its last tool call: all of them share a bounded budget.
+    spent += ctx.steps;
+    if (spent > RERUN_BUDGET * limits.maxSteps) {
+      throw toSandboxError(new SandboxError("limit",
+        `evaluation exceeded ${RERUN_BUDGET * limits.maxSteps} steps over its reruns for asynchronous tools (maxSteps)`,
+        { limit: "maxSteps" }), code, ctx);
+    }
+    const waited = performance.now();
+    let settled: unknown;
+    let failed = false;
+    try {
+      settled = await suspended.promise;
+    } catch (failure) {
+      failed = true;
+      replay.outcomes.push({ ok: false, message: `the tool '${suspended.name}' failed: ${hostMessage(failure)}` });
+    } finally {
+      clock.hostTime += performance.now() - waited;
+    }
+    if (!failed) {
       try {
-        replay.outcomes.push(settleHostResult(ctx, error.name, await error.promise));
-      } catch (failure) {
-        if (failure instanceof SandboxError) throw failure.locate(code);
-        replay.outcomes.push({ ok: false, message: `the tool '${error.name}' failed: ${hostMessage(failure)}` });
+        replay.outcomes.push({ ok: true, value: settleHostResult(ctx, suspended.name, settled) });
+      } catch (error) {
+        throw toSandboxError(error, code, ctx);
       }
     }
   }
@@ -139,34 +156,47 @@ export function checkCode(code: string): SandboxError | null {
 }
 
 function finish(ctx: Context, value: Value, input: Readonly<Record<string, JsonValue>>): Evaluation {
-  const result = typeof value === "object" || typeof value === "number" || typeof value === "bigint"
-    ? toHost(ctx, value, "the value") : value as JsonValue | undefined;
+  const result = typeof value === "object" || typeof value === "number" || typeof value === "bigint" || typeof value === "string"
+    ? storeOut(ctx, value, "the value") : value as JsonValue | undefined;
   const variables: Record<string, JsonValue> = { ...input };
   if (ctx.locals !== null) {
     for (const [name, local] of ctx.locals) {
-      const exported = toHost(ctx, local, `the variable '${name}'`);
+      const exported = storeOut(ctx, local, `the variable '${name}'`);
       if (exported === undefined) delete variables[name];
       else if (name === "__proto__") Object.defineProperty(variables, name, { value: exported, enumerable: true, writable: true, configurable: true });
       else variables[name] = exported;
     }
   }
+  ctx.finalCheck();
   return { value: result, variables };
 }
 
-/** Whatever stopped the evaluation, as a SandboxError with a position and no host detail. */
+/**
+ * Whatever stopped the evaluation, as a SandboxError with a position and no host detail. Never
+ * throws, and reads nothing of a value it did not make: a tool may have thrown anything.
+ */
 function toSandboxError(error: unknown, code: string, ctx: Context | undefined): SandboxError {
   let result: SandboxError;
-  if (error instanceof SandboxError) result = error;
-  else if (error instanceof RangeError && /call stack/i.test(error.message)) {
-    result = new SandboxError("limit", "evaluation nested too deeply (maxDepth)", { limit: "maxDepth" });
-  } else if (error instanceof RangeError && /invalid (string|array) length|allocation/i.test(error.message)) {
-    result = new SandboxError("limit", "evaluation tried to build a value too large (maxAllocation)", { limit: "maxAllocation" });
-  } else if (error instanceof Suspend) {
-    result = new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
-  } else {
-    const message = error instanceof Error ? error.message : "evaluation failed";
-    result = new SandboxError(error instanceof RangeError ? "range" : "type", message);
+  try {
+    result = classify(error);
+  } catch {
+    result = new SandboxError("host", "evaluation failed");
   }
   if (result.offset === undefined && result.line === undefined && ctx !== undefined) result.offset = ctx.pos;
   return result.locate(code);
+}
+
+function classify(error: unknown): SandboxError {
+  if (SandboxError.is(error)) return error;
+  if (typeof error !== "object" || error === null || types.isProxy(error)) return new SandboxError("host", "evaluation failed");
+  if (Suspend.is(error)) return new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
+  // What is left is the host engine's own error (the sandbox's code raising it), never a tool's.
+  const message = hostMessage(error);
+  if (error instanceof RangeError && /call stack/i.test(message)) {
+    return new SandboxError("limit", "evaluation nested too deeply (maxDepth)", { limit: "maxDepth" });
+  }
+  if (error instanceof RangeError && /invalid (string|array) length|allocation/i.test(message)) {
+    return new SandboxError("limit", "evaluation tried to build a value too large (maxAllocation)", { limit: "maxAllocation" });
+  }
+  return new SandboxError(error instanceof RangeError ? "range" : "type", message === "an error was thrown" ? "evaluation failed" : message);
 }

@@ -18,6 +18,14 @@ export interface SandboxLimits {
   maxSourceLength: number;
   /** Size of any BigInt created, in bits. */
   maxBigIntBits: number;
+  /**
+   * JSON size, in characters, of one value the evaluation hands out: its value, each variable it
+   * writes, each tool argument. Strings count their length and quotes; escapes (which can make a
+   * string's JSON up to six times longer) are not counted.
+   */
+  maxVariableSize: number;
+  /** JSON size, counted the same way, of everything one evaluation stores: its value and all the variables it writes. */
+  maxMemorySize: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
@@ -29,6 +37,8 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxDepth: 200,
   maxSourceLength: 100_000,
   maxBigIntBits: 4_096,
+  maxVariableSize: 16_000_000,
+  maxMemorySize: 64_000_000,
 });
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof SandboxLimits)[];

@@ -1,6 +1,7 @@
 import { limitError, typeError } from "../errors.js";
 import type { Context } from "../values/context.js";
 import { join, toInteger, toNumber, toStr } from "../values/convert.js";
+import { chargeEquality } from "../values/operators.js";
 import { Closure, copyValues, isArray, type Value } from "../values/types.js";
 import { callback, relative } from "./helpers.js";
 import { table } from "./registry.js";
@@ -13,7 +14,23 @@ import { sortValues } from "./sort.js";
 
 type A = Value[];
 
+const strictlyEqual = (a: Value, b: Value) => a === b;
 const sameValueZero = (a: Value, b: Value) => a === b || (a !== a && b !== b);
+
+/**
+ * Searches an array for a value, as `indexOf` (strict equality) or `includes` (SameValueZero):
+ * comparing a long string with an element as long reads both, charged element by element.
+ */
+function locate(ctx: Context, array: A, search: Value, from: number, to: number, step: 1 | -1, same: (a: Value, b: Value) => boolean): number {
+  ctx.charge(Math.abs(to - from));
+  const long = typeof search === "string" && search.length >= 13;
+  for (let i = from; step > 0 ? i < to && i < array.length : i > to; i += step) {
+    const element = array[i];
+    if (long && typeof element === "string") chargeEquality(ctx, element, search as string);
+    if (same(element, search)) return i;
+  }
+  return -1;
+}
 
 function copyRange(ctx: Context, array: A, from: number, to: number): A {
   const length = to > from ? to - from : 0;
@@ -99,24 +116,16 @@ export const ARRAY_METHODS = table("", {
   } },
   indexOf: { call: (ctx, a, [search, from]) => {
     const array = a as A;
-    const start = indexArgument(ctx, from, array.length, 0);
-    ctx.charge(array.length - start);
-    for (let i = start; i < array.length; i++) if (array[i] === search) return i;
-    return -1;
+    return locate(ctx, array, search, indexArgument(ctx, from, array.length, 0), array.length, 1, strictlyEqual);
   } },
   lastIndexOf: { call: (ctx, a, args) => {
     const array = a as A;
     const start = args.length > 1 ? toInteger(ctx, args[1]) : array.length - 1;
-    ctx.charge(array.length);
-    for (let i = start < 0 ? array.length + start : Math.min(start, array.length - 1); i >= 0; i--) if (array[i] === args[0]) return i;
-    return -1;
+    return locate(ctx, array, args[0], start < 0 ? array.length + start : Math.min(start, array.length - 1), -1, -1, strictlyEqual);
   } },
   includes: { call: (ctx, a, [search, from]) => {
     const array = a as A;
-    const start = indexArgument(ctx, from, array.length, 0);
-    ctx.charge(array.length - start);
-    for (let i = start; i < array.length; i++) if (sameValueZero(array[i], search)) return true;
-    return false;
+    return locate(ctx, array, search, indexArgument(ctx, from, array.length, 0), array.length, 1, sameValueZero) >= 0;
   } },
   slice: { call: (ctx, a, [from, to]) => {
     const array = a as A;

@@ -72,11 +72,11 @@ function ownKeys(ctx: Context, value: Value, name: string): string[] {
 
 const OBJECT_FUNCTIONS = table("Object.", {
   keys: { call: (ctx, _r, [value]) => ownKeys(ctx, value, "Object.keys") },
-  values: { call: (ctx, _r, [value]) => ownKeys(ctx, value, "Object.values").map((key) => getMember(value, key)) },
+  values: { call: (ctx, _r, [value]) => ownKeys(ctx, value, "Object.values").map((key) => getMember(ctx, value, key)) },
   entries: { call: (ctx, _r, [value]) => {
     const names = ownKeys(ctx, value, "Object.entries");
     ctx.alloc(32 * names.length);
-    return names.map((key) => [key, getMember(value, key)]);
+    return names.map((key) => [key, getMember(ctx, value, key)]);
   } },
   fromEntries: { call: (ctx, _r, [entries]) => {
     const out: GuestObject = create(null);
@@ -85,15 +85,17 @@ const OBJECT_FUNCTIONS = table("Object.", {
     ctx.alloc(16 + 16 * items.length);
     for (const entry of items) {
       if (typeof entry !== "object" || entry === null) throw typeError(`Object.fromEntries: each entry must be a [key, value] pair, not ${describe(entry)}`);
-      const key = getMember(entry, 0);
+      const key = getMember(ctx, entry, 0);
       if (typeof key !== "string" && typeof key !== "number") throw typeError(`Object.fromEntries: a key must be a string or a number, not ${describe(key)}`);
-      out[checkKeyName(String(key))] = getMember(entry, 1);
+      if (typeof key === "string") ctx.key(key);
+      out[checkKeyName(String(key))] = getMember(ctx, entry, 1);
     }
     return out;
   } },
   hasOwn: { call: (ctx, _r, [value, key]) => {
     if (value === null || value === undefined) throw typeError(`Object.hasOwn: cannot convert ${value} to an object`);
     const name = toStr(ctx, key);
+    ctx.key(name);
     if (typeof value === "string" || isArray(value)) {
       const index = Number(name);
       return name === "length" || (String(index) === name && Number.isInteger(index) && index >= 0 && index < value.length);
@@ -108,9 +110,9 @@ function arrayFrom(ctx: Context, args: Value[]): Value {
   let items: readonly Value[];
   if (isPlainObject(source)) {
     // An array-like such as { length: 3 }: sized before anything is built.
-    const length = toInteger(ctx, getMember(source, "length"));
+    const length = toInteger(ctx, getMember(ctx, source, "length"));
     ctx.checkArrayLength(Math.max(0, length));
-    items = Array.from({ length: Math.max(0, length) }, (_, i) => getMember(source, i));
+    items = Array.from({ length: Math.max(0, length) }, (_, i) => getMember(ctx, source, i));
   } else if (source === null || source === undefined) {
     throw typeError(`Array.from: ${source} is not iterable`);
   } else if (typeof source === "number" || typeof source === "boolean") {
@@ -153,11 +155,11 @@ function fromCodes(ctx: Context, args: Value[], build: (...codes: number[]) => s
   ctx.charge(args.length);
   const codes = args.map((arg) => toNumber(ctx, arg));
   if (check) codes.forEach(check);
-  let text = "";
-  for (let i = 0; i < codes.length; i += 4096) {
-    text += build(...codes.slice(i, i + 4096));
-    ctx.checkStringLength(text.length);
-  }
+  const parts: string[] = [];
+  for (let i = 0; i < codes.length; i += 4096) parts.push(build(...codes.slice(i, i + 4096)));
+  const text = parts.join("");
+  ctx.checkStringLength(text.length);
+  ctx.alloc(2 * text.length);
   return text;
 }
 
@@ -172,13 +174,13 @@ const STRING_FUNCTIONS = table("String.", {
 
 function parseFloatOf(ctx: Context, text: Value): number {
   const source = toStr(ctx, text);
-  ctx.charge(source.length >> 4);
+  ctx.scan(source, source.length, 4);
   return nativeParseFloat(source);
 }
 
 function parseIntOf(ctx: Context, text: Value, radix: Value): number {
   const source = toStr(ctx, text);
-  ctx.charge(source.length >> 4);
+  ctx.scan(source, source.length, 4);
   return nativeParseInt(source, radix === undefined ? undefined : toInteger(ctx, radix));
 }
 

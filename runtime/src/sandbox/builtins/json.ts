@@ -20,7 +20,11 @@ function stringify(ctx: Context, value: Value, replacer: Value, space: Value): s
   let allowed: Set<string> | null = null;
   if (isArray(replacer)) {
     allowed = new Set();
-    for (const item of replacer) if (typeof item === "string" || typeof item === "number") allowed.add(String(item));
+    ctx.charge(replacer.length);
+    for (const item of replacer) {
+      if (typeof item === "string") ctx.key(item);
+      if (typeof item === "string" || typeof item === "number") allowed.add(String(item));
+    }
   }
   let indent = "";
   if (typeof space === "number") indent = " ".repeat(Math.max(0, Math.min(10, toInteger(ctx, space))));
@@ -34,13 +38,18 @@ function stringify(ctx: Context, value: Value, replacer: Value, space: Value): s
     if (total > max) ctx.checkStringLength(total);
     parts.push(text);
   };
+  /** A string's JSON: at least its length and quotes, checked before the native escapes it (a copy). */
+  const quote = (text: string) => {
+    if (total + text.length + 2 > max) ctx.checkStringLength(total + text.length + 2);
+    ctx.scan(text, text.length, 3);
+    emit(nativeStringify(text));
+  };
   const ancestors = new Set<object>();
 
   const write = (v: Value, depth: number): boolean => {
     switch (typeof v) {
       case "string":
-        ctx.charge(1 + (v.length >> 4));
-        emit(nativeStringify(v));
+        quote(v);
         return true;
       case "number":
         emit(Number.isFinite(v) ? String(v) : "null");
@@ -85,7 +94,7 @@ function stringify(ctx: Context, value: Value, replacer: Value, space: Value): s
         if (property === undefined || property instanceof Closure) continue;
         emit(first ? inner : `,${inner}`);
         first = false;
-        emit(nativeStringify(name));
+        quote(name);
         emit(indent === "" ? ":" : ": ");
         write(property, depth + 1);
       }
@@ -102,7 +111,7 @@ function stringify(ctx: Context, value: Value, replacer: Value, space: Value): s
 
 function parse(ctx: Context, text: Value): Value {
   const source = toStr(ctx, text);
-  ctx.charge(1 + (source.length >> 4));
+  ctx.scan(source, source.length, 2);
   let parsed: unknown;
   try {
     parsed = nativeParse(source);

@@ -9,24 +9,32 @@ import type { Value } from "../values/types.js";
  */
 export function sortValues(ctx: Context, values: Value[], compare?: (a: Value, b: Value) => number): Value[] {
   if (compare === undefined) {
-    const defined = values.filter((value) => value !== undefined);
-    const keys = new Map<Value, string>();
-    for (const value of defined) if (!keys.has(value)) keys.set(value, toStr(ctx, value));
-    const byText = (a: Value, b: Value) => {
-      const x = keys.get(a)!;
-      const y = keys.get(b)!;
+    // Each value's text is computed once; values are sorted by it, as pairs (a Map keyed by the
+    // values would hash long strings at a cost nobody charged).
+    const pairs: [string, Value][] = [];
+    for (const value of values) if (value !== undefined) pairs.push([toStr(ctx, value), value]);
+    ctx.alloc(40 * pairs.length);
+    const byText = (a: [string, Value], b: [string, Value]) => {
+      const x = a[0];
+      const y = b[0];
+      // Comparing strings reads them up to the shorter one's length.
+      if (x.length >= 16 && y.length >= 16) {
+        ctx.flatten(x);
+        ctx.flatten(y);
+        ctx.charge((x.length < y.length ? x.length : y.length) >> 4);
+      }
       return x < y ? -1 : x > y ? 1 : 0;
     };
-    const sorted = mergeSort(ctx, defined, byText);
+    const sorted = mergeSort(ctx, pairs, byText).map((pair) => pair[1]);
     for (let i = sorted.length; i < values.length; i++) sorted.push(undefined);
     return sorted;
   }
   return mergeSort(ctx, values, compare);
 }
 
-function mergeSort(ctx: Context, values: Value[], compare: (a: Value, b: Value) => number): Value[] {
+function mergeSort<T>(ctx: Context, values: T[], compare: (a: T, b: T) => number): T[] {
   let source = values;
-  let target = new Array<Value>(values.length);
+  let target = new Array<T>(values.length);
   const length = values.length;
   for (let width = 1; width < length; width *= 2) {
     ctx.charge(length);

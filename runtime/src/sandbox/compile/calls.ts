@@ -5,7 +5,7 @@ import { typeError } from "../errors.js";
 import type * as ast from "../syntax/ast.js";
 import { notDefined, type Context } from "../values/context.js";
 import { toKey } from "../values/convert.js";
-import { getMember } from "../values/properties.js";
+import { getMember, shown } from "../values/properties.js";
 import { Closure, type ArrowCode, type Frame, type Value } from "../values/types.js";
 import type { Compiler, Thunk } from "./compiler.js";
 import { compileElements } from "./expressions.js";
@@ -94,16 +94,16 @@ function methodCall(c: Compiler, node: ast.Call, callee: ast.Member, inChain: bo
   return (ctx, frame) => {
     const receiver = object(ctx, frame);
     if (receiver === SHORT) return SHORT;
-    const k = typeof key === "string" ? key : toKey(key(ctx, frame));
+    const k = typeof key === "string" ? key : toKey(ctx, key(ctx, frame));
     ctx.pos = start;
     if (receiver === null || receiver === undefined) {
       if (memberOptional) return SHORT;
-      throw typeError(`cannot read properties of ${receiver} (reading '${k}')`);
+      throw typeError(`cannot read properties of ${receiver} (reading '${shown(k)}')`);
     }
     const method = typeof k === "string" ? methodsOf(receiver)?.get(k) : undefined;
     if (method === undefined) {
       if (callOptional) {
-        const value = getMember(receiver, k);
+        const value = getMember(ctx, receiver, k);
         if (value === null || value === undefined) return SHORT;
       }
       throw typeError(`${text()} is not a function`);

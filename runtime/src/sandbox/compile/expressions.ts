@@ -150,7 +150,7 @@ export function ObjectLiteral(c: Compiler, node: ast.ObjectLiteral): Thunk {
     return (ctx, frame, object) => {
       const k = key(ctx, frame);
       ctx.pos = start;
-      const name = toKey(k);
+      const name = toKey(ctx, k);
       object[typeof name === "number" ? String(name) : name] = value(ctx, frame);
     };
   });

@@ -63,7 +63,7 @@ function compileMember(c: Compiler, node: ast.Member, inChain: boolean): Thunk {
       const o = object(ctx, frame);
       if (o === SHORT || (optional && (o === null || o === undefined))) return SHORT;
       ctx.pos = start;
-      const value = getMember(o, key);
+      const value = getMember(ctx, o, key);
       if (value === undefined) checkNotMethod(o, key, text);
       return value;
     };
@@ -73,8 +73,8 @@ function compileMember(c: Compiler, node: ast.Member, inChain: boolean): Thunk {
     if (o === SHORT || (optional && (o === null || o === undefined))) return SHORT;
     const k = key(ctx, frame);
     ctx.pos = start;
-    const name = toKey(k);
-    const value = getMember(o, name);
+    const name = toKey(ctx, k);
+    const value = getMember(ctx, o, name);
     if (value === undefined) checkNotMethod(o, name, text);
     return value;
   };

@@ -3,7 +3,7 @@ import { methodsOf } from "../builtins/methods.js";
 import type * as ast from "../syntax/ast.js";
 import type { Context } from "../values/context.js";
 import { toKey, toNumeric, typeOf } from "../values/convert.js";
-import { BINARY, bitNot, negate, plus, type BinaryFunction } from "../values/operators.js";
+import { BINARY, bitNot, chargeEquality, negate, plus, type BinaryFunction } from "../values/operators.js";
 import { deleteMember, getMember, setMember } from "../values/properties.js";
 import type { Frame, Value } from "../values/types.js";
 import type { Compiler, Thunk } from "./compiler.js";
@@ -21,7 +21,7 @@ export function Unary(c: Compiler, node: ast.Unary): Thunk {
     const key = compileKey(c, member.key, member);
     return (ctx, frame) => {
       const o = object(ctx, frame);
-      const k = typeof key === "string" ? key : toKey(key(ctx, frame));
+      const k = typeof key === "string" ? key : toKey(ctx, key(ctx, frame));
       ctx.pos = start;
       return deleteMember(ctx, o, k);
     };
@@ -72,9 +72,9 @@ function typeofMember(c: Compiler, node: ast.Member): Thunk {
   const start = node.start;
   return (ctx, frame) => {
     const o = object(ctx, frame);
-    const k = typeof key === "string" ? key : toKey(key(ctx, frame));
+    const k = typeof key === "string" ? key : toKey(ctx, key(ctx, frame));
     ctx.pos = start;
-    const value = getMember(o, k);
+    const value = getMember(ctx, o, k);
     if (value === undefined && typeof k === "string" && methodsOf(o)?.has(k)) return "function";
     return typeOf(value);
   };
@@ -129,8 +129,16 @@ export function Binary(c: Compiler, node: ast.Binary): Thunk {
       ctx.pos = start;
       return operation(ctx, a, b);
     };
-    case "===": return (ctx, frame) => left(ctx, frame) === right(ctx, frame);
-    case "!==": return (ctx, frame) => left(ctx, frame) !== right(ctx, frame);
+    case "===": return (ctx, frame) => {
+      const a = left(ctx, frame), b = right(ctx, frame);
+      if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
+      return a === b;
+    };
+    case "!==": return (ctx, frame) => {
+      const a = left(ctx, frame), b = right(ctx, frame);
+      if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
+      return a !== b;
+    };
     default: return (ctx, frame) => {
       const a = left(ctx, frame), b = right(ctx, frame);
       ctx.pos = start;
@@ -181,9 +189,9 @@ function compileTarget(c: Compiler, target: ast.Identifier | ast.Member): Target
   return {
     read(ctx, frame, slot) {
       slot.object = object(ctx, frame);
-      slot.key = typeof key === "string" ? key : toKey(key(ctx, frame));
+      slot.key = typeof key === "string" ? key : toKey(ctx, key(ctx, frame));
       ctx.pos = start;
-      return getMember(slot.object, slot.key);
+      return getMember(ctx, slot.object, slot.key);
     },
     write(ctx, _frame, slot, value) {
       ctx.pos = start;

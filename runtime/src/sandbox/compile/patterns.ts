@@ -66,7 +66,7 @@ function member(c: Compiler, node: ast.Member, mode: BindMode): Binder {
   const start = node.start;
   return (ctx, frame, value) => {
     const o = object(ctx, frame);
-    const k = typeof key === "string" ? key : toKey(key(ctx, frame));
+    const k = typeof key === "string" ? key : toKey(ctx, key(ctx, frame));
     ctx.pos = start;
     setMember(ctx, o, k, value);
   };
@@ -101,10 +101,10 @@ function objectPattern(c: Compiler, node: ast.ObjectPattern, mode: BindMode): Bi
     if (value === null || value === undefined) throw typeError(`cannot destructure ${value}`);
     const used: (string | number)[] = [];
     for (const { key, bind } of properties) {
-      const k = typeof key === "string" ? key : toKey(key(ctx, frame));
+      const k = typeof key === "string" ? key : toKey(ctx, key(ctx, frame));
       used.push(typeof k === "number" ? String(k) : k);
       ctx.pos = start;
-      bind(ctx, frame, getMember(value, k));
+      bind(ctx, frame, getMember(ctx, value, k));
     }
     if (rest !== null) rest(ctx, frame, restOf(ctx, value, used));
   };
@@ -117,6 +117,6 @@ function restOf(ctx: Context, value: Value, used: (string | number)[]): GuestObj
     : typeof value === "object" && value !== null ? keys(value) : [];
   ctx.charge(names.length);
   ctx.alloc(16 + 16 * names.length);
-  for (const name of names) if (!used.includes(name)) out[name] = getMember(value, name);
+  for (const name of names) if (!used.includes(name)) out[name] = getMember(ctx, value, name);
   return out;
 }

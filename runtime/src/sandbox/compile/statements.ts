@@ -95,6 +95,9 @@ function thrown(ctx: Context, value: Value): SandboxError {
   if (typeof value === "string") message = value;
   else if (isPlainObject(value) && typeof value["message"] === "string" && Object.hasOwn(value, "message")) message = value["message"];
   else message = toStr(ctx, value);
-  if (message.length > 500) message = `${message.slice(0, 500)}…`;
+  if (message.length > 500) {
+    ctx.flatten(message);
+    message = `${message.slice(0, 500)}…`;
+  }
   return new SandboxError("thrown", message);
 }

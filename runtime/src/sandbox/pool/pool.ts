@@ -179,8 +179,9 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     if (worker.killedFor === "timeout") {
       return new SandboxError("limit", `evaluation did not finish within ${job.timeoutMs} ms and its process was stopped (maxTimeMs)`, { limit: "maxTimeMs" });
     }
-    // V8 aborts a process whose heap is full; the resident-size watchdog kills it.
-    if (worker.killedFor === "memory" || signal === "SIGABRT" || code === 134) {
+    // V8 aborts a process whose heap is full (SIGABRT, or SIGTRAP when it fails inside the
+    // engine itself); the resident-size watchdog kills it.
+    if (worker.killedFor === "memory" || signal === "SIGABRT" || signal === "SIGTRAP" || code === 134 || code === 133) {
       return new SandboxError("limit", `evaluation exceeded the ${memoryLimitMb} MiB memory of its process (maxAllocation)`, { limit: "maxAllocation" });
     }
     if (closed) return new SandboxError("host", "the sandbox pool was closed");
@@ -251,7 +252,14 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         else worker.child.once("exit", () => resolve());
       }));
       for (const worker of [...workers]) worker.child.kill("SIGKILL");
-      await Promise.all(exits);
+      // Children are unreferenced (idle ones do not keep the host alive), so their exits alone may
+      // not keep the event loop running until they are seen: a timer does, while they are awaited.
+      const keepAlive = setInterval(() => undefined, 1_000);
+      try {
+        await Promise.all(exits);
+      } finally {
+        clearInterval(keepAlive);
+      }
     },
   };
 }

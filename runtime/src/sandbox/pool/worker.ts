@@ -41,7 +41,7 @@ process.on("message", (message: ToChild) => {
   evaluateAsync(code, variables, { ...limits, functions }).then(
     (result) => send({ type: "done", id, value: result.value, variables: result.variables }),
     (error: unknown) => {
-      const e = error instanceof SandboxError ? error : new SandboxError("type", "evaluation failed");
+      const e = SandboxError.is(error) ? error : new SandboxError("type", "evaluation failed");
       send({ type: "failed", id, error: { kind: e.kind, message: e.message, limit: e.limit, line: e.line, column: e.column } });
     },
   );

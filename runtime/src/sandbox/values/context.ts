@@ -1,14 +1,15 @@
+import { types } from "node:util";
 import type { JsonValue } from "../../graph/types.js";
 import { SandboxError, limitError } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
-import { fromHost, toHost } from "./copy.js";
+import { fromHost, toolArgument } from "./copy.js";
 import { Closure, Frame, isContainer, type Value } from "./types.js";
 
 /** A tool the host registers: it receives copies of plain data and returns plain data (or a promise of it). */
 export type HostFunction = (...args: JsonValue[]) => unknown;
 
-/** One recorded host-call outcome, replayed when an asynchronous evaluation runs again. */
-export type HostOutcome = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };
+/** One recorded host-call outcome (its result as sandbox data), replayed when an asynchronous evaluation runs again. */
+export type HostOutcome = { ok: true; value: Value } | { ok: false; message: string };
 
 /** What an asynchronous evaluation has learnt so far; each rerun replays it instead of calling again. */
 export interface Replay {
@@ -16,16 +17,46 @@ export interface Replay {
   readonly randoms: number[];
 }
 
+const suspensions = new WeakSet<object>();
+
 /** Thrown through the evaluator when a host function returned a promise: the caller awaits and reruns. */
 export class Suspend {
-  constructor(readonly promise: PromiseLike<unknown>, readonly name: string) {}
+  constructor(readonly promise: PromiseLike<unknown>, readonly name: string) {
+    suspensions.add(this);
+  }
+
+  /** A brand check, as `SandboxError.is`: whatever was thrown, no host code runs to answer. */
+  static is(value: unknown): value is Suspend {
+    return typeof value === "object" && value !== null && suspensions.has(value);
+  }
 }
 
 const hasOwn = Object.hasOwn;
+const isProxy = types.isProxy;
 const now = performance.now.bind(performance);
 const random = Math.random;
 /** Steps between two looks at the clock: the clock costs more than a step. */
 const CHECK_INTERVAL = 1_000;
+/**
+ * The first look at the clock comes this early: every step (a built-in included) is charged
+ * before it runs, so the work done before the clock starts is at most this many steps.
+ */
+const FIRST_CHECK = 100;
+/** V8 makes a rope (a cons string) of a concatenation this long or longer, a flat copy below. */
+const ROPE_MIN = 13;
+
+/**
+ * Wall time of one evaluation, shared by the runs of an asynchronous one (each rerun goes on
+ * with what the others spent). Time inside tools is not the evaluation's.
+ */
+export interface Clock {
+  started: number;
+  hostTime: number;
+}
+
+export function startClock(): Clock {
+  return { started: now(), hostTime: 0 };
+}
 
 /** JavaScript's globals the sandbox leaves out on purpose (named so in its errors and the compiler's). */
 export const UNAVAILABLE: ReadonlySet<string> = new Set([
@@ -46,9 +77,16 @@ export class Context {
   allocated = 0;
   /** Offset in the code of the operation running: where an error is reported. */
   pos = 0;
+  /**
+   * Characters concatenated into ropes not yet paid for. V8 concatenates lazily (a cons string)
+   * and copies the whole rope out when something flattens it (a search, a comparison, a property
+   * key, JSON...): each rope is flattened at most once, so flattening is charged against this
+   * pool, and never more than was concatenated.
+   */
+  ropes = 0;
+  /** JSON characters stored so far (the value and the variables copied out), against maxMemorySize. */
+  stored = 0;
   private nextCheck: number;
-  private started = -1;
-  private hostTime = 0;
   /** Variables written (or copied for writing) by this evaluation. */
   locals: Map<string, Value> | null = null;
   private consts: Set<string> | null = null;
@@ -63,8 +101,10 @@ export class Context {
     private readonly functions: Readonly<Record<string, HostFunction>> | undefined,
     /** Present in asynchronous evaluations, which may be rerun. */
     private readonly replay: Replay | null,
+    /** Started by the caller (asynchronous evaluations), or at the first checkpoint. */
+    private clock: Clock | null = null,
   ) {
-    this.nextCheck = Math.min(limits.maxSteps, CHECK_INTERVAL);
+    this.nextCheck = Math.min(limits.maxSteps, FIRST_CHECK);
   }
 
   // Budget.
@@ -77,12 +117,60 @@ export class Context {
   private checkpoint(): void {
     const { maxSteps, maxTimeMs } = this.limits;
     if (this.steps > maxSteps) throw limitError("maxSteps", `evaluation exceeded ${maxSteps} steps (maxSteps)`);
-    const time = now();
-    if (this.started < 0) this.started = time;
-    else if (time - this.started - this.hostTime > maxTimeMs) {
+    const clock = this.clock;
+    if (clock === null) this.clock = startClock();
+    else if (now() - clock.started - clock.hostTime > maxTimeMs) {
       throw limitError("maxTimeMs", `evaluation took longer than ${maxTimeMs} ms (maxTimeMs)`);
     }
     this.nextCheck = Math.min(maxSteps, this.steps + CHECK_INTERVAL);
+  }
+
+  /**
+   * At the end of a run that looked at the clock: the last built-in ran to its end without a
+   * look, and an evaluation that took longer than maxTimeMs does not succeed.
+   */
+  finalCheck(): void {
+    if (this.clock !== null) this.checkpoint();
+  }
+
+  /** A string built by concatenation: V8 may keep it as a rope, to be copied out when flattened. */
+  rope(length: number): void {
+    if (length >= ROPE_MIN) this.ropes += length;
+  }
+
+  /**
+   * Before a native that may flatten `text`: if it is a rope the evaluation built, V8 copies it
+   * (time and memory in proportion to its length). Charged against the ropes built so far.
+   */
+  flatten(text: string): void {
+    if (this.ropes > 0 && text.length >= ROPE_MIN) {
+      const paid = text.length < this.ropes ? text.length : this.ropes;
+      this.ropes -= paid;
+      this.charge(paid >> 4);
+      this.alloc(2 * paid);
+    }
+  }
+
+  /**
+   * Before `text` becomes a property key (or a Map or Set key): V8 flattens and hashes it and
+   * keeps an internalized copy. Paid at its full length every time.
+   */
+  key(text: string): void {
+    if (text.length >= ROPE_MIN) {
+      this.flatten(text);
+      this.charge(text.length >> 4);
+      this.alloc(2 * text.length);
+    }
+  }
+
+  /**
+   * Before a native reads `length` characters of `text` (a search, a comparison, a copy): it may
+   * flatten it first, and reads `length >> shift` steps' worth (4 characters a step for searches
+   * with a pattern, whose worst case costs that much; 16 for plain reads and copies).
+   */
+  scan(text: string, length: number, shift: number): void {
+    this.flatten(text);
+    this.charge(1 + (length >> shift));
   }
 
   alloc(bytes: number): void {
@@ -170,37 +258,50 @@ export class Context {
     const fn = this.functions![name]!;
     const plain = args.map((arg, i) => {
       if (arg instanceof Closure) throw new SandboxError("type", `a function cannot be passed to the tool '${name}'`);
-      return toHost(this, arg, `argument ${i + 1} of '${name}'`);
+      return toolArgument(this, arg, `argument ${i + 1} of '${name}'`);
     });
     const replay = this.replay;
     const index = this.hostCalls++;
     let outcome: HostOutcome | undefined = replay?.outcomes[index];
     if (outcome === undefined) {
+      const clock = this.clock ??= startClock();
       const start = now();
       let result: unknown;
+      let thenable: PromiseLike<unknown> | null = null;
       try {
         result = fn(...(plain as JsonValue[]));
+        // Reading `then` runs host code too (a getter, a Proxy trap): it is part of the call.
+        thenable = thenOf(result);
       } catch (error) {
         outcome = { ok: false, message: `the tool '${name}' failed: ${hostMessage(error)}` };
       } finally {
-        this.hostTime += now() - start;
+        clock.hostTime += now() - start;
       }
       if (outcome === undefined) {
-        if (isThenable(result)) {
+        if (thenable !== null) {
           if (replay === null) {
             // Nobody will await it: a rejection must not surface as an unhandled one in the host.
-            result.then(undefined, () => undefined);
+            try {
+              Promise.resolve(thenable).then(undefined, () => undefined);
+            } catch {
+              // A thenable whose `then` cannot even be read again: nothing is left pending.
+            }
             throw new SandboxError("host", `the tool '${name}' returned a promise: use evaluateAsync`);
           }
-          throw new Suspend(result, name);
+          throw new Suspend(thenable, name);
         }
-        outcome = settleHostResult(this, name, result);
+        // The sandbox copy is the result; an asynchronous evaluation keeps it for its reruns.
+        const value = settleHostResult(this, name, result);
+        if (replay === null) return value;
+        outcome = { ok: true, value };
       }
       replay?.outcomes.push(outcome);
     }
     if (!outcome.ok) throw new SandboxError("host", outcome.message);
-    return fromHost(this, outcome.value, `the result of '${name}'`, "host");
+    // Each run gets a fresh copy: a rerun must not see what an earlier one did to the result.
+    return fromHost(this, outcome.value, `the result of '${name}'`, "host", false);
   }
+
 
   random(): number {
     const randoms = this.replay?.randoms;
@@ -231,26 +332,42 @@ export function notDefined(name: string): SandboxError {
     : `${name} is not defined`);
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null
-    && typeof (value as { then?: unknown }).then === "function";
+/** A promise or thenable, by its `then` method (read once: reading it may run host code). */
+function thenOf(value: unknown): PromiseLike<unknown> | null {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return null;
+  const then = (value as { then?: unknown }).then;
+  if (typeof then !== "function") return null;
+  return { then: (onFulfilled, onRejected) => then.call(value, onFulfilled, onRejected) } as PromiseLike<unknown>;
 }
 
-/** A host result, checked to be plain data and recorded as such. */
-export function settleHostResult(ctx: Context, name: string, result: unknown): HostOutcome {
+/**
+ * A tool's result, copied into sandbox data under the evaluation's limits. Whatever the copy
+ * meets (a Proxy whose traps throw, a getter, a class instance) fails the call as the tool's
+ * fault; only the evaluation's own limit errors go through as they are.
+ */
+export function settleHostResult(ctx: Context, name: string, result: unknown): Value {
   try {
-    return { ok: true, value: toHost(ctx, fromHost(ctx, result, `the result of '${name}'`, "host"), `the result of '${name}'`) as JsonValue | undefined };
+    return fromHost(ctx, result, `the result of '${name}'`, "host");
   } catch (error) {
-    if (error instanceof SandboxError && error.kind === "limit") throw error;
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    if (SandboxError.is(error)) {
+      if (error.kind === "limit") throw error;
+      throw new SandboxError("host", error.message);
+    }
+    throw new SandboxError("host", `the result of '${name}' could not be read: ${hostMessage(error)}`);
   }
 }
 
-/** A host error's message only: its stack and type stay on the host side. */
+/** A host error's message only: its stack and type stay on the host side. Never throws. */
 export function hostMessage(error: unknown): string {
   let message: string;
   try {
-    message = error instanceof Error ? String(error.message) : typeof error === "string" ? error : "an error was thrown";
+    if (SandboxError.is(error)) message = error.message;
+    else if (typeof error === "string") message = error;
+    else if (typeof error === "object" && error !== null && !isProxy(error) && error instanceof Error) {
+      // A getter on the way may run host code or throw: caught below, like everything here.
+      const text: unknown = error.message;
+      message = typeof text === "string" ? text : "an error was thrown";
+    } else message = "an error was thrown";
   } catch {
     message = "an error was thrown";
   }

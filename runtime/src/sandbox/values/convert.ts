@@ -18,8 +18,12 @@ export function checkKeyName(name: string): string {
 }
 
 /** A property key: a string, or an integer (array and string indices stay numbers). */
-export function toKey(value: Value): string | number {
-  if (typeof value === "string") return checkKeyName(value);
+export function toKey(ctx: Context, value: Value): string | number {
+  if (typeof value === "string") {
+    // Checking the name hashes it, and using it as a key internalizes a copy: paid first.
+    ctx.key(value);
+    return checkKeyName(value);
+  }
   if (typeof value === "number" && Number.isInteger(value)) return value === 0 ? 0 : value;
   throw typeError(`a property key must be a string or an integer, not ${describe(value)}`);
 }
@@ -75,7 +79,7 @@ export function toNumber(ctx: Context, value: Value): number {
   const primitive = toPrimitive(ctx, value);
   if (typeof primitive === "number") return primitive;
   if (typeof primitive === "bigint") throw typeError("cannot convert a BigInt to a number here: use Number()");
-  if (typeof primitive === "string") ctx.charge(primitive.length >> 6);
+  if (typeof primitive === "string") ctx.scan(primitive, primitive.length, 4);
   return Number(primitive);
 }
 
@@ -83,7 +87,7 @@ export function toNumber(ctx: Context, value: Value): number {
 export function toNumeric(ctx: Context, value: Value): number | bigint {
   const primitive = toPrimitive(ctx, value);
   if (typeof primitive === "number" || typeof primitive === "bigint") return primitive;
-  if (typeof primitive === "string") ctx.charge(primitive.length >> 6);
+  if (typeof primitive === "string") ctx.scan(primitive, primitive.length, 4);
   return Number(primitive);
 }
 
@@ -123,7 +127,10 @@ export function join(ctx: Context, array: Value[], separator: string, depth: num
         part = join(ctx, element, ",", depth + 1, seen);
         seen.delete(element);
       }
-    } else part = toStr(ctx, element);
+    } else {
+      part = toStr(ctx, element);
+      ctx.flatten(part);
+    }
     parts[i] = part;
     total += part.length;
     if (total > maxLength) ctx.checkStringLength(total);
@@ -136,7 +143,9 @@ export function join(ctx: Context, array: Value[], separator: string, depth: num
 export function concat(ctx: Context, a: string, b: string): string {
   const length = a.length + b.length;
   if (length > ctx.limits.maxStringLength) ctx.checkStringLength(length);
-  // V8 concatenates lazily (a rope): the smaller side is the fair price of a concatenation.
+  // V8 concatenates lazily (a rope): the smaller side is the fair price of a concatenation, and
+  // copying the whole rope out is paid when something flattens it (see Context.flatten).
   ctx.alloc(32 + 2 * (a.length < b.length ? a.length : b.length));
+  ctx.rope(length);
   return a + b;
 }

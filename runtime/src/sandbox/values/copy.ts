@@ -1,3 +1,4 @@
+import { types } from "node:util";
 import type { JsonValue } from "../../graph/types.js";
 import { SandboxError, limitError, type SandboxErrorKind } from "../errors.js";
 import type { Context } from "./context.js";
@@ -6,6 +7,9 @@ import { Closure, isArray, type GuestObject, type Value } from "./types.js";
 const { getPrototypeOf, keys, getOwnPropertyDescriptor, defineProperty, create, prototype: ObjectPrototype } = Object;
 const ArrayPrototype = Array.prototype;
 const isFinite = Number.isFinite;
+const isProxy = types.isProxy;
+const log10 = Math.log10;
+const abs = Math.abs;
 
 /**
  * Copies data coming from the host (variables, tool results, parsed JSON) into sandbox form:
@@ -14,6 +18,7 @@ const isFinite = Number.isFinite;
  * a host getter is refused rather than run.
  */
 export function fromHost(ctx: Context, value: unknown, what: string, kind: SandboxErrorKind, strict = kind === "host"): Value {
+  // Reading a host object's properties is work like any other: charged per element, looked at by the clock.
   const ancestors = new Set<object>();
   const refuse = (message: string) => new SandboxError(kind, `${what} ${message}`);
 
@@ -37,6 +42,8 @@ export function fromHost(ctx: Context, value: unknown, what: string, kind: Sandb
       throw limitError("maxDepth", `${what} is nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
     }
     if (ancestors.has(v)) throw refuse("contains a cycle, which is not plain data");
+    // A Proxy answers every question with host code: refused before any trap runs.
+    if (strict && isProxy(v)) throw refuse("holds a Proxy, which is not plain data");
     ctx.charge(1);
     ancestors.add(v);
     let out: Value;
@@ -44,6 +51,7 @@ export function fromHost(ctx: Context, value: unknown, what: string, kind: Sandb
       if (getPrototypeOf(v) !== ArrayPrototype) throw refuse("holds an array-like object that is not plain data");
       const length = v.length;
       ctx.checkArrayLength(length);
+      ctx.charge(strict ? 2 * length : length);
       const array = new Array<Value>(length);
       for (let i = 0; i < length; i++) {
         if (strict) {
@@ -60,6 +68,7 @@ export function fromHost(ctx: Context, value: unknown, what: string, kind: Sandb
         throw refuse("holds an object that is not plain data (a class instance)");
       }
       const names = keys(v);
+      ctx.charge(strict ? 2 * names.length : names.length);
       ctx.alloc(16 + 16 * names.length);
       const object: GuestObject = create(null);
       for (const name of names) {
@@ -78,23 +87,61 @@ export function fromHost(ctx: Context, value: unknown, what: string, kind: Sandb
   return copy(value, 0);
 }
 
+/** Where a value copied out goes: the agent's memory (what the evaluation returns), or a tool. */
+type Destination = "store" | "tool";
+
 /**
- * Copies a sandbox value out as JSON data with ordinary prototypes: what the host keeps in
- * memory or hands to a tool. Memory must survive a JSON round trip, so what JSON cannot hold is
- * refused (functions, BigInt, NaN and the infinities, `undefined` array elements, cycles);
- * `undefined` object properties are dropped, as JSON drops them.
+ * A value the evaluation returns or writes, copied out for the agent's memory: bounded by
+ * maxVariableSize alone and, with everything else the evaluation stores, by maxMemorySize.
  */
-export function toHost(ctx: Context, value: Value, what: string): JsonValue | undefined {
+export function storeOut(ctx: Context, value: Value, what: string): JsonValue | undefined {
+  return toHost(ctx, value, what, "store");
+}
+
+/** A tool argument, copied out: the host copies it again (structured clone), so that is charged. */
+export function toolArgument(ctx: Context, value: Value, what: string): JsonValue | undefined {
+  return toHost(ctx, value, what, "tool");
+}
+
+/** Characters of a number's JSON text, without building it. */
+function numberLength(n: number): number {
+  if (n === 0) return 1;
+  if (n !== Math.trunc(n) || abs(n) >= 1e21) return 24;
+  return (n < 0 ? 2 : 1) + Math.floor(log10(abs(n)));
+}
+
+/**
+ * Copies a sandbox value out as JSON data with ordinary prototypes. Memory must survive a JSON
+ * round trip, so what JSON cannot hold is refused (functions, BigInt, NaN and the infinities,
+ * `undefined` array elements, cycles); `undefined` object properties are dropped, as JSON drops
+ * them. Its JSON size is measured as it goes (data shared inside it counts each time it appears,
+ * as it will when serialised), and the walk stops as soon as it is too large.
+ */
+function toHost(ctx: Context, value: Value, what: string, destination: Destination): JsonValue | undefined {
   let ancestors: Set<object> | null = null;
   const refuse = (message: string) => new SandboxError("type", `${what} ${message}`);
+  const limit = ctx.limits.maxVariableSize;
+  let size = 0;
+  const grow = (characters: number) => {
+    size += characters;
+    if (size > limit) {
+      throw limitError("maxVariableSize", `${what} would be larger than ${limit} characters of JSON (maxVariableSize)`);
+    }
+  };
 
   const copy = (v: Value, depth: number): JsonValue | undefined => {
     switch (typeof v) {
       case "string":
+        // Serialising memory flattens a rope this evaluation built: that copy is charged here.
+        ctx.flatten(v);
+        grow(v.length + 2);
+        return v;
       case "boolean":
+        grow(5);
         return v;
       case "number":
         if (!isFinite(v)) throw refuse(`would hold ${v}, which is not JSON`);
+        grow(numberLength(v));
         return v;
       case "undefined":
         return undefined;
@@ -105,7 +152,10 @@ export function toHost(ctx: Context, value: Value, what: string): JsonValue | un
       default:
         throw refuse("would hold a value that is not JSON");
     }
-    if (v === null) return null;
+    if (v === null) {
+      grow(4);
+      return null;
+    }
     if (v instanceof Closure) throw refuse("would hold a function: only data can be stored");
     if (depth >= ctx.limits.maxDepth) {
       throw limitError("maxDepth", `${what} is nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
@@ -117,7 +167,9 @@ export function toHost(ctx: Context, value: Value, what: string): JsonValue | un
     let out: JsonValue;
     if (isArray(v)) {
       const length = v.length;
+      ctx.charge(length);
       ctx.alloc(16 + 8 * length);
+      grow(length + 1);
       const array = new Array<JsonValue>(length);
       for (let i = 0; i < length; i++) {
         const element = copy(v[i], depth + 1);
@@ -127,11 +179,14 @@ export function toHost(ctx: Context, value: Value, what: string): JsonValue | un
       out = array;
     } else {
       const names = keys(v);
+      ctx.charge(names.length);
       ctx.alloc(16 + 16 * names.length);
+      grow(2);
       const object: Record<string, JsonValue> = {};
       for (const name of names) {
         const element = copy((v as GuestObject)[name], depth + 1);
         if (element === undefined) continue;
+        grow(name.length + 4);
         if (name === "__proto__") defineProperty(object, name, { value: element, enumerable: true, writable: true, configurable: true });
         else object[name] = element;
       }
@@ -141,5 +196,16 @@ export function toHost(ctx: Context, value: Value, what: string): JsonValue | un
     return out;
   };
 
-  return copy(value, 0);
+  const out = copy(value, 0);
+  if (destination === "tool") {
+    ctx.charge(size >> 4);
+    ctx.alloc(2 * size);
+  } else {
+    ctx.stored += size;
+    const max = ctx.limits.maxMemorySize;
+    if (ctx.stored > max) {
+      throw limitError("maxMemorySize", `the evaluation would store more than ${max} characters of JSON (maxMemorySize)`);
+    }
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ const arrayFrom = Array.from;
 export function iterate(ctx: Context, value: Value): readonly Value[] {
   if (isArray(value)) return value;
   if (typeof value === "string") {
+    ctx.flatten(value);
     let count = value.length;
     if (count > ctx.limits.maxArrayLength) {
       ctx.charge(count >> 4);
@@ -23,6 +24,8 @@ export function iterate(ctx: Context, value: Value): readonly Value[] {
     }
     ctx.checkArrayLength(count);
     ctx.charge(count);
+    // Each character becomes a string of its own (V8 shares only those of one Latin-1 unit).
+    ctx.alloc(24 * count);
     return arrayFrom(value);
   }
   throw typeError(`${describe(value)} is not iterable`);

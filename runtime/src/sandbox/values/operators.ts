@@ -110,13 +110,43 @@ function guardBigintString(ctx: Context, x: Primitive, y: Primitive): void {
   }
 }
 
+/**
+ * Before two primitives are compared: strings are read (flattened first) up to the shorter one's
+ * length, and a string compared with a number is parsed.
+ */
+function chargeComparison(ctx: Context, x: Primitive, y: Primitive): void {
+  if (typeof x === "string") {
+    if (typeof y === "string") {
+      ctx.flatten(x);
+      ctx.flatten(y);
+      ctx.charge((x.length < y.length ? x.length : y.length) >> 4);
+    } else ctx.scan(x, x.length, 4);
+  } else if (typeof y === "string") ctx.scan(y, y.length, 4);
+}
+
+/** Before `===` on two strings: V8 compares (and flattens) them only when their lengths are equal. */
+export function chargeEquality(ctx: Context, a: string, b: string): void {
+  if (a.length === b.length && a.length >= 13) {
+    ctx.flatten(a);
+    ctx.flatten(b);
+    ctx.charge(a.length >> 4);
+  }
+}
+
 const relational = (compare: (x: Primitive, y: Primitive) => boolean): BinaryFunction => (ctx, a, b) => {
   if (typeof a === "number" && typeof b === "number") return compare(a, b);
   const x = toPrimitive(ctx, a);
   const y = toPrimitive(ctx, b);
   guardBigintString(ctx, x, y);
+  chargeComparison(ctx, x, y);
   return compare(x, y);
 };
+
+/** `===`, with the cost of comparing two long strings charged first. */
+export function strictEquals(ctx: Context, a: Value, b: Value): boolean {
+  if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
+  return a === b;
+}
 
 export function looseEquals(ctx: Context, a: Value, b: Value): boolean {
   const aObject = typeof a === "object" && a !== null;
@@ -130,6 +160,9 @@ export function looseEquals(ctx: Context, a: Value, b: Value): boolean {
     b = toPrimitive(ctx, b);
   }
   guardBigintString(ctx, a as Primitive, b as Primitive);
+  if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
+  // A string equals null or undefined never, and is compared with anything else as a number.
+  else if (a !== null && a !== undefined && b !== null && b !== undefined) chargeComparison(ctx, a as Primitive, b as Primitive);
   // eslint-disable-next-line eqeqeq
   return (a as Primitive) == (b as Primitive);
 }
@@ -154,9 +187,9 @@ export const BINARY: Record<BinaryOperator, BinaryFunction> = {
   ">=": relational((x, y) => (x as number) >= (y as number)),
   "==": looseEquals,
   "!=": (ctx, a, b) => !looseEquals(ctx, a, b),
-  "===": (_ctx, a, b) => a === b,
-  "!==": (_ctx, a, b) => a !== b,
-  in: (_ctx, a, b) => hasMember(b, toKey(a)),
+  "===": strictEquals,
+  "!==": (ctx, a, b) => !strictEquals(ctx, a, b),
+  in: (ctx, a, b) => hasMember(b, toKey(ctx, a)),
 };
 
 export function negate(ctx: Context, value: Value): Value {

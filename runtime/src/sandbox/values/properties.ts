@@ -10,9 +10,14 @@ import { Closure, isArray, type GuestObject, type Value } from "./types.js";
  */
 
 const hasOwn = Object.hasOwn;
+
+/** A key as a message shows it: a long one (data, not code) is cut short. */
+export function shown(key: string | number): string {
+  return typeof key === "string" && key.length > 60 ? `${key.slice(0, 57)}...` : String(key);
+}
 const getPrototypeOf = Object.getPrototypeOf;
 
-export function getMember(object: Value, key: string | number): Value {
+export function getMember(ctx: Context, object: Value, key: string | number): Value {
   if (typeof object === "object" && object !== null) {
     if (isArray(object)) {
       if (key === "length") return object.length;
@@ -26,10 +31,13 @@ export function getMember(object: Value, key: string | number): Value {
   if (typeof object === "string") {
     if (key === "length") return object.length;
     const index = arrayIndex(key);
-    return index >= 0 && index < object.length ? object[index] : undefined;
+    if (index < 0 || index >= object.length) return undefined;
+    // Reading a character flattens a rope.
+    ctx.flatten(object);
+    return object[index];
   }
   if (object === null || object === undefined) {
-    throw typeError(`cannot read properties of ${object} (reading '${key}')`);
+    throw typeError(`cannot read properties of ${object} (reading '${shown(key)}')`);
   }
   return undefined;
 }
@@ -38,8 +46,8 @@ export function setMember(ctx: Context, object: Value, key: string | number, val
   if (!ctx.mutates) throw new SandboxError("type", "internal: a write in a program compiled as read-only");
   if (value instanceof Closure) throw typeError("a function cannot be stored: only data can");
   if (typeof object !== "object" || object === null) {
-    if (object === null || object === undefined) throw typeError(`cannot set properties of ${object} (setting '${key}')`);
-    throw typeError(`cannot set property '${key}' on ${describe(object)}`);
+    if (object === null || object === undefined) throw typeError(`cannot set properties of ${object} (setting '${shown(key)}')`);
+    throw typeError(`cannot set property '${shown(key)}' on ${describe(object)}`);
   }
   if (isArray(object)) {
     const length = object.length;
@@ -51,7 +59,7 @@ export function setMember(ctx: Context, object: Value, key: string | number, val
       return;
     }
     const index = arrayIndex(key);
-    if (index < 0) throw typeError(`arrays hold elements only: cannot set property '${key}'`);
+    if (index < 0) throw typeError(`arrays hold elements only: cannot set property '${shown(key)}'`);
     if (index > length) {
       throw rangeError(`cannot set element ${index} of an array of length ${length}: arrays cannot have holes`);
     }
@@ -71,7 +79,7 @@ export function deleteMember(ctx: Context, object: Value, key: string | number):
   if (!ctx.mutates) throw new SandboxError("type", "internal: a write in a program compiled as read-only");
   if (typeof object !== "object" || object === null) {
     if (object === null || object === undefined) throw typeError(`cannot delete properties of ${object}`);
-    throw typeError(`cannot delete property '${key}' of ${describe(object)}`);
+    throw typeError(`cannot delete property '${shown(key)}' of ${describe(object)}`);
   }
   if (isArray(object)) throw typeError("cannot delete array elements (arrays cannot have holes): use splice");
   if (object instanceof Closure || getPrototypeOf(object) !== null) {
@@ -84,7 +92,7 @@ export function deleteMember(ctx: Context, object: Value, key: string | number):
 /** The `in` operator: own data only. */
 export function hasMember(object: Value, key: string | number): boolean {
   if (typeof object !== "object" || object === null || object instanceof Closure) {
-    throw typeError(`cannot use 'in' to search for '${key}' in ${describe(object)}`);
+    throw typeError(`cannot use 'in' to search for '${shown(key)}' in ${describe(object)}`);
   }
   if (isArray(object)) {
     if (key === "length") return true;

@@ -1,0 +1,269 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { types } from "node:util";
+import { afterAll, describe, expect, test } from "vitest";
+import { evaluate, evaluateAsync, SandboxError, type SandboxLimits, type SandboxOptions } from "@autograms/runtime";
+import { attempt, stopwatch } from "./realm.js";
+
+/**
+ * Every cost is charged before it is paid: strings at the size V8 can make them occupy, built-ins
+ * at the time they take, tool results as they are copied; and whatever a tool throws, nothing but
+ * a SandboxError comes out. Each class is tested with several shapes of payload.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), "sandbox-hardening-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface ChildOutcome {
+  ok: boolean;
+  sandbox?: boolean;
+  kind?: string;
+  limit?: string;
+  message?: string;
+  ms: number;
+}
+
+/**
+ * Runs payloads in a node process whose heap is capped far below what the payloads would take
+ * if a string were copied unpaid (a V8 abort then ends the process, instead of a line of output).
+ */
+function inCappedChild(payloads: { code: string; via: "evaluate" | "agent" }[], heapMb = 384): Promise<{ outcomes: ChildOutcome[]; code: number | null; signal: string | null; stderr: string }> {
+  const file = join(dir, `payloads-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(payloads));
+  const script = fileURLToPath(new URL("./capped-child.mjs", import.meta.url));
+  return new Promise((resolve) => {
+    execFile(process.execPath, [`--max-old-space-size=${heapMb}`, script, file], { timeout: 240_000, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
+      const outcomes = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ChildOutcome);
+      const failure = error as (Error & { code?: number; signal?: string }) | null;
+      resolve({ outcomes, code: failure ? failure.code ?? null : 0, signal: failure?.signal ?? null, stderr });
+    });
+  });
+}
+
+const S = "const s = 'x'.repeat(1e6); ";
+
+describe("memory: a string is charged where V8 can copy it (flatten, internalize, store)", () => {
+  const payloads = [
+    // Slices and ropes cost little until they become property keys (an internalized copy each).
+    `${S}const o = {}; Array.from({ length: 1e5 }, (_, i) => { o[s.slice(i)] = i; return 0 }).length`,
+    `${S}Object.fromEntries(Array.from({ length: 1e5 }, (_, i) => [s + i, i]))`,
+    `${S}const o = {}; Array.from({ length: 1e5 }, (_, i) => (s + i) in o).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => Object.hasOwn({}, s.slice(i))).length`,
+    `${S}const o = { a: 1 }; Array.from({ length: 1e5 }, (_, i) => o[i + s]).length`,
+    // Ropes are copied out when compared, searched, read, serialised or sorted.
+    `${S}Array.from({ length: 1e5 }, (_, i) => (s + i) < s).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => (s + i) === (s + (i + 1))).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => (s + i).indexOf('y')).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => \`\${s}\${i}\`[5]).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => JSON.stringify(s + i).length).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => i + s).sort().length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => (s + i).slice(1).length).length`,
+    `${S}Array.from({ length: 1e5 }, (_, i) => [s, i].join('').charCodeAt(3)).length`,
+    // Stored: shared data counts each time it appears, as it will in the memory's JSON.
+    `${S}let x = Array.from({ length: 1e5 }, () => s)`,
+    `${S}let x = Array.from({ length: 1e5 }, (_, i) => s + i)`,
+    `${S}let x = Array.from({ length: 1e5 }, (_, i) => s.slice(i))`,
+    `${S}Array.from({ length: 1e5 }, () => ({ s }))`,
+    `${S}let x = Object.fromEntries(Array.from({ length: 1e5 }, (_, i) => ['k' + i, s]))`,
+    `${S}const v = Array.from({ length: 15 }, () => s); let a = v, b = v, c = v, d = v, e = v`,
+  ];
+
+  test("each payload ends in a limit error, in a process with a 384 MB heap", async () => {
+    const run = await inCappedChild([
+      ...payloads.map((code) => ({ code, via: "evaluate" as const })),
+      ...[payloads[1]!, payloads[5]!, payloads[13]!, payloads[16]!].map((code) => ({ code, via: "agent" as const })),
+    ]);
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.outcomes).toHaveLength(payloads.length + 4);
+    run.outcomes.forEach((outcome, i) => {
+      expect(outcome, `payload ${i}`).toMatchObject({ ok: false, sandbox: true, kind: "limit" });
+      expect(outcome.ms, `payload ${i}`).toBeLessThan(5_000);
+    });
+  }, 240_000);
+});
+
+describe("stored size: a value's JSON is bounded, with the limit named", () => {
+  test("one variable, the value, a tool argument: maxVariableSize", () => {
+    for (const code of [`${S}let x = Array.from({ length: 20 }, () => s)`, `${S}Array.from({ length: 20 }, () => [s])`, `${S}tool(Array.from({ length: 20 }, () => s))`]) {
+      const error = attempt(code, {}, { functions: { tool: () => 1 } }).error!;
+      expect(error, code).toMatchObject({ kind: "limit", limit: "maxVariableSize" });
+      expect(error.message).toContain("maxVariableSize");
+    }
+  });
+
+  test("everything one evaluation stores: maxMemorySize", () => {
+    const error = attempt(`${S}const v = Array.from({ length: 15 }, () => s); let a = v, b = v, c = v, d = v, e = v`).error!;
+    expect(error).toMatchObject({ kind: "limit", limit: "maxMemorySize" });
+    expect(error.message).toContain("maxMemorySize");
+  });
+
+  test("below the limits, data is stored as before, and the limits are configurable", () => {
+    const { result } = attempt(`${S}let x = Array.from({ length: 10 }, () => s); x.length`);
+    expect(result!.value).toBe(10);
+    expect((result!.variables.x as string[]).every((item) => item.length === 1e6)).toBe(true);
+    expect(attempt("let x = 'abcdef'", {}, { maxVariableSize: 5 }).error).toMatchObject({ limit: "maxVariableSize" });
+    expect(attempt("let x = 'ab'; let y = 'cd'", {}, { maxMemorySize: 7 }).error).toMatchObject({ limit: "maxMemorySize" });
+  });
+});
+
+const A = "const s = 'a'.repeat(1e6), t = 'a'.repeat(1e6); ";
+
+/** A run that must stop with a limit error, quickly, even when the clock is the only limit left. */
+function stops(code: string, options: SandboxOptions = {}): SandboxError {
+  const outcome = attempt(code, {}, { maxTimeMs: 60_000, ...options });
+  expect(outcome.error, `${code} should stop`).toBeInstanceOf(SandboxError);
+  expect(outcome.error!.kind, outcome.error!.message).toBe("limit");
+  expect(outcome.ms, code).toBeLessThan(2_000);
+  return outcome.error!;
+}
+
+const TIME_ONLY: Partial<SandboxLimits> = { maxSteps: 1e12, maxAllocation: 1e12, maxTimeMs: 300 };
+
+describe("time: every built-in whose cost grows with its input is charged before it runs", () => {
+  test.each([
+    `${A}Array.from({ length: 1e5 }).filter(() => s < t).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s === t).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s == t).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s !== t).length`,
+    `${A}Array.from({ length: 1e5 }, () => [s, t]).filter(([x, y]) => x >= y).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.endsWith(t)).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.startsWith(t)).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.localeCompare(t) === 0).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.includes('aaab')).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.indexOf('aaaab', 10) > 0).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.split('aaab').length).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.lastIndexOf('aaaaaaaaaaaaab') >= 0).length`,
+    `${A}Array.from({ length: 100 }).filter(() => s.lastIndexOf(t.slice(0, 5e5) + 'b') >= 0).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => Number(s) > 0).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => parseInt(s) > 0).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.trim().length).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.toUpperCase().length).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => s.replaceAll('aaab', 'c').length).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => JSON.stringify(s).length).length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => JSON.parse(JSON.stringify(s)).length).length`,
+    `${A}Array.from({ length: 1e5 }, () => t).includes('a'.repeat(999999) + 'b')`,
+    `${A}Array.from({ length: 1e5 }, () => t).indexOf('a'.repeat(999999) + 'b')`,
+    `${A}Array.from({ length: 2e4 }, () => s).sort().length`,
+    `${A}Array.from({ length: 1e5 }).filter(() => ({ [s]: 1 })).length`,
+    "'é'.repeat(1e6).normalize('NFKD').length",
+    "'abc'.repeat(3).replaceAll('', '$&'.repeat(4e5)).length",
+  ])("%s", (code) => {
+    stops(code);
+    // With steps unbounded, the clock stops it instead, a little after maxTimeMs.
+    stops(code, TIME_ONLY);
+  });
+
+  test("lastIndexOf with a long pattern takes linear time and finds what the native finds", () => {
+    const elapsed = stopwatch();
+    expect(evaluate("'a'.repeat(1e6).lastIndexOf('a'.repeat(5e5) + 'b')", {}).value).toBe(-1);
+    expect(elapsed()).toBeLessThan(2_000);
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 200; i++) {
+      const text = Array.from({ length: 20 + Math.floor(random() * 80) }, () => "ab\u00e9"[Math.floor(random() * 3)]).join("");
+      const start = Math.floor(random() * text.length);
+      const pattern = random() < 0.5 ? text.slice(start, start + 17 + Math.floor(random() * 10)) : "ab".repeat(9);
+      const from = random() < 0.3 ? Math.floor(random() * 120) - 10 : undefined;
+      const expected = from === undefined ? text.lastIndexOf(pattern) : text.lastIndexOf(pattern, from);
+      const code = from === undefined ? "text.lastIndexOf(pattern)" : "text.lastIndexOf(pattern, from)";
+      expect(evaluate(code, { text, pattern, from: from ?? 0 }).value, `${text} ${pattern} ${from}`).toBe(expected);
+    }
+  });
+
+  test("the clock counts from the start: one long built-in cannot outlast maxTimeMs unnoticed", () => {
+    const error = stops("'é'.repeat(1e6).normalize('NFKD').length", { maxSteps: 1e12, maxAllocation: 1e12, maxStringLength: 1e7, maxTimeMs: 1 });
+    expect(error.limit).toBe("maxTimeMs");
+  });
+
+  test("evaluateAsync's reruns share one clock", async () => {
+    // Each rerun repeats about a third of maxTimeMs of work before its next tool call; twenty
+    // reruns would take seven times maxTimeMs if each had a clock of its own.
+    const work = "Array.from({ length: 3e4 }, (_, i) => i).reduce((a, b) => a + b, 0)";
+    const code = `const w = ${work}; Array.from({ length: 20 }, (_, i) => wait(i)).length + w`;
+    const perRun = stopwatch();
+    evaluate(work, {}, { maxSteps: 1e12 });
+    const maxTimeMs = Math.max(50, perRun() * 3);
+    const elapsed = stopwatch();
+    const error = await evaluateAsync(code, {}, { maxSteps: 1e12, maxTimeMs, functions: { wait: async (i) => i } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "limit", limit: "maxTimeMs" });
+    expect(elapsed()).toBeLessThan(maxTimeMs * 4 + 1_000);
+  });
+
+  test("copying a tool's result is charged per property and watched by the clock", () => {
+    const huge: Record<string, number> = {};
+    for (let i = 0; i < 6e5; i++) huge[`k${i}`] = i;
+    const big = () => huge;
+    stops("big()", { functions: { big } });
+    expect(stops("big()", { ...TIME_ONLY, maxTimeMs: 50, functions: { big } }).limit).toBe("maxTimeMs");
+  });
+});
+
+/** Host values a tool may throw, return or reject with, each hostile in its own way. */
+function hostileValues(): [string, () => unknown][] {
+  const throwing = () => {
+    throw new Error("trap");
+  };
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  return [
+    ["a Proxy whose every trap throws", () => new Proxy({}, {
+      get: throwing, getPrototypeOf: throwing, ownKeys: throwing, getOwnPropertyDescriptor: throwing, has: throwing,
+    })],
+    ["a Proxy posing as a SandboxError", () => new Proxy(new Error("x"), { getPrototypeOf: () => SandboxError.prototype })],
+    ["a revoked Proxy", () => revoked.proxy],
+    ["an array Proxy", () => new Proxy([1, 2], { get: throwing })],
+    ["an object with a throwing getter", () => ({ get value() { throw new Error("getter"); } })],
+    ["an error whose message is a throwing getter", () => Object.defineProperty(new Error(), "message", { get: throwing })],
+    ["an object whose then getter throws", () => ({ get then() { throw new Error("then"); } })],
+    ["a thenable whose then throws", () => ({ then: throwing })],
+    ["a symbol", () => Symbol("s")],
+    ["a function", () => () => 1],
+    ["undefined", () => undefined],
+    ["an object with a hostile toString", () => ({ toString: throwing, valueOf: throwing, [Symbol.toPrimitive]: throwing })],
+  ];
+}
+
+function expectGenuine(error: unknown, label: string): void {
+  expect(types.isProxy(error), label).toBe(false);
+  expect(error, label).toBeInstanceOf(SandboxError);
+  expect(Object.getPrototypeOf(error), label).toBe(SandboxError.prototype);
+  expect(SandboxError.is(error), label).toBe(true);
+  expect(typeof (error as SandboxError).message, label).toBe("string");
+}
+
+describe("errors: nothing but a SandboxError leaves evaluate or evaluateAsync", () => {
+  const ways: [string, (value: () => unknown) => (...args: unknown[]) => unknown][] = [
+    ["thrown", (value) => () => { throw value(); }],
+    ["returned", (value) => () => value()],
+    ["rejected", (value) => () => Promise.reject(value())],
+    ["resolved", (value) => () => Promise.resolve().then(() => value())],
+    ["returned inside data", (value) => () => ({ data: [value()] })],
+  ];
+
+  test.each(hostileValues())("%s, however the tool hands it over", async (name, value) => {
+    for (const [how, tool] of ways) {
+      const label = `${name}, ${how}`;
+      const functions = { tool: tool(value) };
+      for (const code of ["tool()", "const r = tool(); JSON.stringify(r)", "[tool()].length"]) {
+        let syncOutcome: unknown = null;
+        try {
+          syncOutcome = evaluate(code, {}, { functions });
+        } catch (error) {
+          syncOutcome = error;
+        }
+        if (syncOutcome instanceof Error || types.isProxy(syncOutcome)) expectGenuine(syncOutcome, `${label} (evaluate)`);
+        const asyncOutcome = await evaluateAsync(code, {}, { functions }).catch((error: unknown) => ({ error }));
+        if ("error" in (asyncOutcome as object)) expectGenuine((asyncOutcome as { error: unknown }).error, `${label} (evaluateAsync)`);
+      }
+    }
+  });
+
+  test("a tool's own message survives, without its stack", async () => {
+    const error = await evaluateAsync("tool()", {}, { functions: { tool: async () => { throw new TypeError("no such record"); } } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "host", message: "the tool 'tool' failed: no such record" });
+  });
+});
