@@ -20,7 +20,8 @@ export type AgentErrorCode =
   | "return_outside_function"
   | "chat_in_call"
   | "step_limit"
-  | "tool_limit";
+  | "tool_limit"
+  | "deadline";
 
 export interface AgentErrorInit {
   node?: string;

@@ -24,7 +24,7 @@ export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, Completi
 export type { ToolCallingModel, ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "./model/types.js";
 export { OpenAIModel, OfflineModel, ScriptedModel, ModelError, isToolCallingModel,
   choiceLabels, formatChoices, promptWithChoices, readChoiceAnswer } from "./model/index.js";
-export type { OpenAIModelOptions, ModelFailure, ModelScript, Script, Step, ChoiceAnswer, ToolAnswer, ScriptedCall } from "./model/index.js";
+export type { OpenAIModelOptions, RetryNotice, ModelFailure, ModelScript, Script, Step, ChoiceAnswer, ToolAnswer, ScriptedCall } from "./model/index.js";
 
 // ReAct prompts (the reference format, byte for byte).
 export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,

@@ -17,7 +17,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
-  ["dap", "", ["--port <port>"]],
+  ["dap", "", ["--port <port>", "--host <address>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
   ["export", "<file>", ["-o, --out <file>"]],
 ];

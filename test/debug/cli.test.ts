@@ -74,7 +74,7 @@ describe("autograms debug", () => {
     writeFileSync(bad, "{not json\n");
     const broken = await autograms(["debug", "samples/tutor/agent.ts", "--replay", bad]);
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/^autograms debug: .*bad\.jsonl:1: not a JSON line: /);
+    expect(broken.stderr).toMatch(/^autograms debug: .*bad\.jsonl:1: not a JSON line\n$/);
     // A recording of another agent diverges at its first model call, located in the agent source.
     const other = join(dir, "other.jsonl");
     const recruiter = await autograms(["chat", "samples/recruiter/agent.ts", "--offline", "--trace", other], { input: "yes\n" });

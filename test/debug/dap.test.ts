@@ -46,22 +46,22 @@ function stdioClient(): AdapterClient {
   return client;
 }
 
-async function tcpClient(): Promise<DebugClient> {
+async function tcpClient(): Promise<{ client: DebugClient; secret: string }> {
   const child = spawn(process.execPath, [bin, "dap", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
+  const [port, secret] = await new Promise<[number, string]>((resolve, reject) => {
     let err = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       err += chunk;
-      const m = /listening on 127\.0\.0\.1:(\d+)/.exec(err);
-      if (m) resolve(Number(m[1]));
+      const m = /listening on 127\.0\.0\.1:(\d+); a launch configuration needs "secret": "([^"]+)"\n/.exec(err);
+      if (m) resolve([Number(m[1]), m[2]!]);
     });
     child.on("exit", () => reject(new Error(`the adapter exited: ${err}`)));
   });
   const client = new DebugClient("node", bin, "autograms");
   await client.start(port);
   clients.push(client);
-  return client;
+  return { client, secret };
 }
 
 const outputOf = (client: DebugClient) => {
@@ -157,11 +157,11 @@ describe("autograms dap (stdio)", () => {
 
 describe("autograms dap --port (TCP)", () => {
   it("runs a live conversation: stops on entry, takes scripted inputs, then the user's message from the Debug Console", async () => {
-    const client = await tcpClient();
+    const { client, secret } = await tcpClient();
     const output = outputOf(client);
     await Promise.all([
       client.waitForEvent("initialized").then(() => client.setFunctionBreakpointsRequest({ breakpoints: [{ name: "checkAnswer" }] })).then(() => client.configurationDoneRequest()),
-      client.launch({ program: agent, offline: true, stopOnEntry: true, userInputs: ["yes"] }),
+      client.launch({ program: agent, offline: true, stopOnEntry: true, userInputs: ["yes"], secret } as DebugProtocol.LaunchRequestArguments),
       stoppedAt(client, "entry", 14),
     ]);
     await Promise.all([client.continueRequest({ threadId: 1 }), stoppedAt(client, "pause", 36)]);

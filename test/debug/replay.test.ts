@@ -130,7 +130,7 @@ describe("trace files", () => {
     const line = JSON.stringify({ kind: "pass", node: "x", loc: null, action: "transition", stack: ["main"], changes: [] });
     expect(parseTrace(`{"kind":"header","agent":"A"}\n${line}\n\n${line}\n`)).toHaveLength(2);
     expect(() => parseTrace(`${line}\n{oops\n`, "t.jsonl")).toThrow(RecordingError);
-    expect(() => parseTrace(`${line}\n{oops\n`, "t.jsonl")).toThrow(/^t\.jsonl:2: not a JSON line: /);
+    expect(() => parseTrace(`${line}\n{oops\n`, "t.jsonl")).toThrow(/^t\.jsonl:2: not a JSON line$/);
     expect(() => parseTrace(`[1]`, "t.jsonl")).toThrow("t.jsonl:1: not a JSON object");
     expect(() => parseTrace(`{"kind":"code"}`, "t.jsonl")).toThrow("t.jsonl:1: a 'code' event without a node");
   });

@@ -52,8 +52,13 @@ export type FixedReply =
    * `argumentChunk` characters (default 4); `interleave` alternates the pieces of parallel calls.
    */
   | { toolCalls: ScriptedToolCall[]; text?: string; argumentChunk?: number; interleave?: boolean }
-  /** An HTTP error with OpenAI's error body. 429 and 5xx carry `retry-after-ms` so client retries are quick. */
-  | { status: number; message?: string; headers?: Record<string, string> }
+  /**
+   * An HTTP error with OpenAI's error body. 429 and 5xx carry `retry-after-ms: 1` so retries are
+   * quick, unless `retryAfter` gives a `Retry-After` header instead (seconds, or an HTTP date).
+   */
+  | { status: number; message?: string; headers?: Record<string, string>; retryAfter?: string }
+  /** The answer to `reply` (JSON, or events when streamed) sent `bytes` bytes (default 1) every `everyMs`. */
+  | { drip: FixedReply; everyMs: number; bytes?: number }
   /** A raw body, e.g. malformed JSON. */
   | { body: string; status?: number; contentType?: string }
   /** Raw server-sent events (each string is sent as is, e.g. "data: {...}\n\n"). */
@@ -144,8 +149,11 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       return; // no answer; close() ends the connection
     }
     if ("drop" in reply) return void res.socket?.destroy();
+    if ("drip" in reply) return drip(res, req.body?.stream ? eventsOf(req, reply.drip, model).join("") : JSON.stringify(completionOf(req, reply.drip, model)),
+      req.body?.stream ? "text/event-stream" : "application/json", reply.everyMs, reply.bytes ?? 1);
     if ("status" in reply && !("body" in reply)) {
-      const retry: Record<string, string> = RETRIED(reply.status) ? { "retry-after-ms": "1" } : {};
+      const retry: Record<string, string> = reply.retryAfter !== undefined ? { "retry-after": reply.retryAfter }
+        : RETRIED(reply.status) ? { "retry-after-ms": "1" } : {};
       return sendError(res, reply.status, reply.message ?? `scripted ${reply.status}`, { ...retry, ...reply.headers });
     }
     if ("body" in reply) {
@@ -157,7 +165,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       if (!req.body?.stream) throw new Error("stallAfter needs a streaming request");
       return sendEvents(res, chunksOf(req, reply.reply, model).slice(0, reply.stallAfter).map(event), true);
     }
-    if (req.body?.stream) return sendEvents(res, [...chunksOf(req, reply, model).map(event), "data: [DONE]\n\n"]);
+    if (req.body?.stream) return sendEvents(res, eventsOf(req, reply, model));
     return sendJson(res, 200, completionOf(req, reply, model));
   }
 
@@ -207,6 +215,21 @@ function sendEvents(res: ServerResponse, events: string[], keepOpen = false): vo
 }
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+
+/** The events of a whole streamed answer. */
+const eventsOf = (req: ServerRequest, reply: FixedReply, model: string) => [...chunksOf(req, reply, model).map(event), "data: [DONE]\n\n"];
+
+/** Sends `text` a few bytes at a time, until it is all sent or the client goes away. */
+async function drip(res: ServerResponse, text: string, contentType: string, everyMs: number, bytes: number): Promise<void> {
+  res.writeHead(200, { "content-type": contentType });
+  res.flushHeaders();
+  for (let i = 0; i < text.length; i += bytes) {
+    if (res.destroyed) return;
+    res.write(text.slice(i, i + bytes));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  res.end();
+}
 
 type Answer = { content: string | null; toolCalls: { id: string; name: string; arguments: string }[]; logprobs: TokenLogprob[] | null; finishReason: string };
 

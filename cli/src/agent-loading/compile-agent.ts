@@ -13,17 +13,22 @@ export type CompiledAgent =
   /** `failure`: how many errors there were, and where ("2 errors in agent.ts"). */
   | { graph: null; sourceMap: null; failure: string };
 
-/** Compiles an agent's source, printing its diagnostics tsc-style on stderr. */
-export function compileAgent(text: string, fileName: string): CompiledAgent {
+/** Where diagnostics go, formatted: stderr by default; a debug adapter keeps each session's apart. */
+export type DiagnosticSink = (formatted: (color: boolean) => string) => void;
+
+const toStderr: DiagnosticSink = (formatted) => process.stderr.write(formatted(process.stderr.isTTY === true) + "\n");
+
+/** Compiles an agent's source, printing its diagnostics tsc-style (on stderr unless `sink` takes them). */
+export function compileAgent(text: string, fileName: string, sink: DiagnosticSink = toStderr): CompiledAgent {
   const { graph, sourceMap, diagnostics } = compile(text, { fileName });
-  printDiagnostics(diagnostics, text);
+  printDiagnostics(diagnostics, text, sink);
   if (graph && sourceMap) return { graph, sourceMap, failure: null };
   return { graph: null, sourceMap: null, failure: errorsIn(diagnostics, fileName) };
 }
 
-/** Prints diagnostics tsc-style on stderr, in colour on a terminal. */
-export function printDiagnostics(diagnostics: Diagnostics, text: string): void {
-  if (diagnostics.length) process.stderr.write(formatDiagnostics(diagnostics, text, { color: process.stderr.isTTY }) + "\n");
+/** Prints diagnostics tsc-style, on stderr in colour on a terminal unless `sink` takes them. */
+export function printDiagnostics(diagnostics: Diagnostics, text: string, sink: DiagnosticSink = toStderr): void {
+  if (diagnostics.length) sink((color) => formatDiagnostics(diagnostics, text, { color }));
 }
 
 /** "2 errors in agent.ts" */

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { CliError } from "./cli-error.js";
 
@@ -44,4 +44,61 @@ export function makeFolder(dir: string, what = ""): void {
   } catch (err) {
     throw new CliError(`cannot write into ${what}'${dir}': ${fileProblem(err, "write")}`);
   }
+}
+
+/**
+ * Why text is not JSON, without quoting it: V8's messages quote the text near the fault
+ * (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`), and the file may be one that should
+ * not be shown. Its position is kept where the message has one.
+ */
+export function jsonFault(err: unknown): string {
+  const at = /\bat position (\d+)/.exec(err instanceof Error ? err.message : "");
+  return at ? `it is not valid JSON (at character ${Number(at[1]) + 1})` : "it is not valid JSON";
+}
+
+/**
+ * A regular file's text, read no further than `maxBytes`; null when there is no such file. A file
+ * that is not a regular file (a device such as /dev/zero, a directory, a named pipe) or is larger
+ * is refused through `refuse`, with the reason in words. It is opened without blocking: a named
+ * pipe would wait for a writer.
+ */
+export function readRegularFile(path: string, maxBytes: number, refuse: (why: string) => Error, what = "such a file"): string | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw refuse(fileProblem(err, "read"));
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new RefusedFile(refuse(`it is not a regular file but ${kindOf(stats)}`));
+    const tooBig = () => new RefusedFile(refuse(`it is over ${maxBytes / 1024 / 1024} MiB, the limit for ${what}`));
+    if (stats.size > maxBytes) throw tooBig();
+    // One byte more than the limit tells a file that grew since fstat from one that fits.
+    const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    if (length > maxBytes) throw tooBig();
+    return buffer.toString("utf8", 0, length);
+  } catch (err) {
+    if (err instanceof RefusedFile) throw err.error;
+    throw refuse(fileProblem(err, "read"));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isFIFO()) return "a named pipe";
+  if (stats.isSocket()) return "a socket";
+  return "a special file";
+}
+
+/** A refusal on its way out of readRegularFile's own try. */
+class RefusedFile {
+  constructor(readonly error: Error) {}
 }

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Graph, GraphError } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
-import { readText } from "./files.js";
+import { jsonFault, readText } from "./files.js";
+import type { DiagnosticSink } from "./compile-agent.js";
 import { notAGraph } from "./graph-format.js";
 
 /** The agent's TypeScript source, found and checked to be the text the graph was compiled from. */
@@ -37,13 +38,13 @@ const displayPath = (path: string) => relative(process.cwd(), path).split("\\").
  * file that breaks only reference rules (a transition to a missing node) is still returned, with
  * those errors, so that it can be drawn or exported for inspection.
  */
-export async function loadAgentGraph(file: string, options: { keepBrokenReferences?: boolean } = {}): Promise<LoadedAgent> {
+export async function loadAgentGraph(file: string, options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink } = {}): Promise<LoadedAgent> {
   const path = resolve(file);
   const text = readText(file);
   if (TYPESCRIPT.test(file)) {
     const { compileAgent } = await import("./compile-agent.js");
     const display = displayPath(path);
-    const compiled = compileAgent(text, display);
+    const compiled = compileAgent(text, display, options.diagnostics);
     if (compiled.graph === null) throw new CliError(compiled.failure);
     return { file, graph: compiled.graph, source: { path, display, text }, baseDir: dirname(path), brokenReferences: [] };
   }
@@ -51,7 +52,7 @@ export async function loadAgentGraph(file: string, options: { keepBrokenReferenc
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new CliError(`'${file}' is neither an agent (.ts) nor graph JSON: ${(err as Error).message}`);
+    throw new CliError(`'${file}' is neither an agent (.ts) nor graph JSON: ${jsonFault(err)}`);
   }
   const problem = notAGraph(value);
   if (problem) throw new CliError(`'${file}' ${problem}`);

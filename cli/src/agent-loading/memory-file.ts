@@ -1,8 +1,8 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Memory } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
-import { fileProblem } from "./files.js";
+import { fileProblem, jsonFault, readRegularFile } from "./files.js";
 
 /** A memory file larger than this is refused unread (a conversation of many thousand turns is far smaller). */
 export const MAX_MEMORY_FILE_BYTES = 64 * 1024 * 1024;
@@ -99,13 +99,13 @@ function removeStaleTemporaries(path: string): void {
  */
 export function readMemoryFile(path: string, agentName: string): Memory | null {
   const refuse = (why: string) => new CliError(`cannot resume from '${path}': ${why}; the file is left as it is`);
-  const text = readBounded(path, refuse);
+  const text = readRegularFile(path, MAX_MEMORY_FILE_BYTES, refuse, "a memory file");
   if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw refuse(`it is not valid JSON (${(err as Error).message})`);
+    throw refuse(jsonFault(err));
   }
   const memory = value as Partial<Memory> | null;
   if (typeof memory !== "object" || memory === null || memory.format !== "autograms-memory") {
@@ -115,43 +115,6 @@ export function readMemoryFile(path: string, agentName: string): Memory | null {
   if (agent !== agentName) throw refuse(`it is a conversation with ${typeof agent === "string" ? `the agent '${agent.slice(0, 100)}'` : "no named agent"}, not '${agentName}'`);
   if (memory.done === true) throw refuse("that conversation has ended (it reached 'quit'); delete the file or name another to start a new one");
   return value as Memory;
-}
-
-/** The file's text, or null when there is no file; opened without blocking (a FIFO would wait for a writer). */
-function readBounded(path: string, refuse: (why: string) => CliError): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw refuse(fileProblem(err, "read"));
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw refuse(`it is not a regular file but ${kindOf(stats)}`);
-    const tooBig = () => refuse(`it is over ${MAX_MEMORY_FILE_BYTES / 1024 / 1024} MiB, the limit for a memory file`);
-    if (stats.size > MAX_MEMORY_FILE_BYTES) throw tooBig();
-    // One byte more than the limit tells a file that grew since fstat from one that fits.
-    const buffer = Buffer.alloc(Math.min(stats.size, MAX_MEMORY_FILE_BYTES) + 1);
-    let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
-    if (length > MAX_MEMORY_FILE_BYTES) throw tooBig();
-    return buffer.toString("utf8", 0, length);
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw refuse(fileProblem(err, "read"));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isFIFO()) return "a named pipe";
-  if (stats.isSocket()) return "a socket";
-  return "a special file";
 }
 
 /** Writes a temporary file beside the memory file and renames it over: a crash never leaves half a file. */

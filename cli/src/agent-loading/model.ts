@@ -1,4 +1,4 @@
-import { OfflineModel, type ChatModel } from "@autograms/runtime";
+import { OfflineModel, type ChatModel, type RetryNotice } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 import { DEFAULT_OPENAI_MODEL, type ModelFlags } from "./model-options.js";
 
@@ -11,6 +11,14 @@ const HOW_TO_CHOOSE = [
   "  --base-url URL or OPENAI_BASE_URL  any OpenAI-compatible server (vLLM, Ollama, llama.cpp...), with --model",
   "  --api-key-env VAR                  read the API key from VAR instead of OPENAI_API_KEY",
 ].join("\n");
+
+/** A wait for a retry that a person would notice, on stderr: the command is not stuck. */
+function showRetry(n: RetryNotice): void {
+  if (n.delayMs < 1000) return;
+  const seconds = n.delayMs >= 10_000 ? Math.round(n.delayMs / 1000) : Math.round(n.delayMs / 100) / 10;
+  const what = n.status !== undefined ? "model server busy" : "model server not answering";
+  process.stderr.write(`${what}, retrying in ${seconds} s (${n.reason} at node '${n.node}'; attempt ${n.attempt + 1} of ${n.attempts})\n`);
+}
 
 const env = (name: string) => (process.env[name] === "" ? undefined : process.env[name]);
 
@@ -39,7 +47,10 @@ export async function chooseModel(flags: ModelFlags, required: boolean): Promise
   }
   // Another server's models have other names, and OpenAI's label token ids would be wrong for them.
   if (baseURL !== undefined && flags.model === undefined) throw new CliError(`--model: name the model to use on ${baseURL}`, 2);
-  const options = { model: flags.model ?? DEFAULT_OPENAI_MODEL, ...(baseURL === undefined ? {} : { baseURL }), ...(apiKey === undefined ? {} : { apiKey }) };
+  const options = {
+    model: flags.model ?? DEFAULT_OPENAI_MODEL, ...(baseURL === undefined ? {} : { baseURL }), ...(apiKey === undefined ? {} : { apiKey }),
+    onRetry: showRetry,
+  };
   // The OpenAI client is loaded only when it is asked for.
   const { OpenAIModel } = await import("./openai-model.js");
   return { model: new OpenAIModel(options), none: false };

@@ -4,6 +4,7 @@ import { DebugSession, RecordingError, type ChatModel } from "@autograms/runtime
 import { CliError } from "../agent-loading/cli-error.js";
 import { readText } from "../agent-loading/files.js";
 import { loadAgentGraph, type LoadedAgent } from "../agent-loading/load-graph.js";
+import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
 import { chooseModel } from "../agent-loading/model.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { loadTools } from "../agent-loading/tools.js";
@@ -17,10 +18,12 @@ export interface SessionChoices {
   inputs?: string[];
   stopOnEntry?: boolean;
   onLoaded?: (loaded: LoadedAgent) => void;
+  /** Where the agent's compile diagnostics go (stderr by default). */
+  diagnostics?: DiagnosticSink;
 }
 
 export async function openSession(file: string, flags: ModelFlags, choices: SessionChoices): Promise<{ session: DebugSession; source: SourceLines; loaded: LoadedAgent }> {
-  const loaded = await loadAgentGraph(file);
+  const loaded = await loadAgentGraph(file, { diagnostics: choices.diagnostics });
   choices.onLoaded?.(loaded);
   const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
   const conversation = Number(choices.conversation ?? 1);

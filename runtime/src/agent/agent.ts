@@ -23,6 +23,7 @@ import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
 import { drive, type PauseHook, type Performer } from "./loop.js";
+import { Deadline } from "./deadline.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -54,6 +55,14 @@ export interface RunOptions {
   trace?: TraceSink;
   /** Awaited before each node runs (see `PausePoint`): how a debugger stops a run at a node. */
   pause?: PauseHook;
+  /**
+   * Milliseconds the whole run (a reply, a call) may take, model calls, their retries and tools
+   * included; past it the run fails with AgentError `deadline` and the memory given to it stays
+   * valid. No deadline by default.
+   */
+  deadlineMs?: number;
+  /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
+  signal?: AbortSignal;
 }
 
 export interface ReplyResult {
@@ -203,7 +212,12 @@ export class Agent {
 
   private performer(options: RunOptions): Performer {
     const env: Env = { program: this.program, tracing: options.trace !== undefined };
-    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, trace: options.trace, pause: options.pause };
+    const { deadlineMs, signal } = options;
+    if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
+      throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
+    }
+    const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
+    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, trace: options.trace, pause: options.pause, deadline };
   }
 }
 

@@ -14,6 +14,7 @@ import { step } from "../engine/step.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
+import type { Deadline } from "./deadline.js";
 
 /** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
 export interface PausePoint {
@@ -34,6 +35,7 @@ export interface Performer {
   evaluate: Evaluator;
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
+  deadline?: Deadline | undefined;
 }
 
 export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply" | "finish" }> };
@@ -41,17 +43,41 @@ export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply"
 const CONTINUE: StepInput = { kind: "continue" };
 
 export async function drive(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
-  const { env } = p;
+  const { deadline } = p;
+  if (!deadline) return run(p, state, input);
+  let at = "node" in state.phase ? state.phase.node : "";
+  const watched: Performer = { ...p, pause: async (point) => {
+    at = point.node;
+    await deadline.race(p.pause ? p.pause(point) : Promise.resolve());
+  } };
+  try {
+    return await run(watched, state, input, (node) => (at = node));
+  } catch (e) {
+    if (!deadline.owns(e)) throw e;
+    const node = p.env.program.nodes.get(at)?.node;
+    throw new AgentError("deadline", `${e.message}; the memory given to this turn is unchanged`, { node: at, loc: node?.loc, file: p.env.program.file, cause: e });
+  } finally {
+    deadline.dispose();
+  }
+}
+
+async function run(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void = () => undefined): Promise<Outcome> {
+  const { env, deadline } = p;
+  // Waits race the deadline; without one they are left as they are.
+  const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
+  const signal = deadline && { signal: deadline.signal };
   if (p.pause) await pauseBefore(p.pause, state);
   let r = step(env, state, input);
   for (;;) {
     if (r.event && p.trace) p.trace(r.event);
     const effect = r.effect;
     if (!effect) {
+      deadline?.check();
       if (p.pause) await pauseBefore(p.pause, r.state);
       r = step(env, r.state, CONTINUE);
       continue;
     }
+    if ("node" in effect) reached(effect.node);
     switch (effect.kind) {
       case "reply": {
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
@@ -63,22 +89,22 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
       case "finish":
         return { state: r.state, effect };
       case "complete": {
-        const text = await withRetries(p, effect.node, "generate text", async () => {
-          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose });
+        const text = await wait(withRetries(p, effect.node, "generate text", async () => {
+          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose, ...signal });
           if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
           return answer;
-        });
+        }));
         r = step(env, r.state, { kind: "completed", text });
         break;
       }
       case "choose": {
-        const index = await withRetries(p, effect.node, "choose", async () => {
-          const i = await p.model.choose({ prompt: effect.prompt, choices: effect.choices, node: effect.node });
+        const index = await wait(withRetries(p, effect.node, "choose", async () => {
+          const i = await p.model.choose({ prompt: effect.prompt, choices: effect.choices, node: effect.node, ...signal });
           if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
             throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
           }
           return i;
-        });
+        }));
         r = step(env, r.state, { kind: "chosen", index });
         break;
       }
@@ -86,8 +112,9 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
         const node = env.program.nodes.get(effect.node)!.node;
         let out;
         try {
-          out = await p.evaluate(effect.code, effect.variables, { ...env.program.limits, functions: p.tools });
+          out = await wait(p.evaluate(effect.code, effect.variables, { ...env.program.limits, functions: p.tools }));
         } catch (e) {
+          if (deadline?.owns(e)) throw e;
           throw sandboxFailure(env, node, effect.code, "code", e);
         }
         r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue> });
@@ -99,14 +126,14 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
           throw fail(env, env.program.nodes.get(effect.node)!.node, "model", "this node offers tools to the model, but the model cannot call tools natively (it has no completeWithTools)");
         }
         const stream = env.program.config.streamTools;
-        const completion = await withRetries(p, effect.node, "answer with tools", async () => checkedCompletion(await model.completeWithTools({
-          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }),
-        })));
+        const completion = await wait(withRetries(p, effect.node, "answer with tools", async () => checkedCompletion(await model.completeWithTools({
+          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }), ...signal,
+        }))));
         r = step(env, r.state, { kind: "tool_completed", completion });
         break;
       }
       case "tool":
-        r = step(env, r.state, await runTool(p, effect.tool, effect.args));
+        r = step(env, r.state, await wait(runTool(p, effect.tool, effect.args)));
         break;
     }
   }

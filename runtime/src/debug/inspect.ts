@@ -59,7 +59,15 @@ function ordered(vars: Record<string, JsonValue>): Record<string, JsonValue> {
  * agent source. Throws the sandbox's error for what it cannot evaluate.
  */
 export function evaluateIn(stack: readonly Frame[], index: number, expression: string): JsonValue {
+  const { code, variables } = evaluationIn(stack, index, expression);
+  return (evaluate(code, variables).value ?? null) as JsonValue;
+}
+
+/**
+ * What evaluating an expression in frame `index` runs: the sandbox code and (a copy of) the
+ * variables it sees, for a caller that evaluates elsewhere (a sandbox pool's child process).
+ */
+export function evaluationIn(stack: readonly Frame[], index: number, expression: string): { code: string; variables: Record<string, JsonValue> } {
   const upTo = stack.slice(0, stack.length - index);
-  const code = expression.replace(/\bthis\s*\.\s*/g, "");
-  return (evaluate(code, structuredClone(visibleVars(upTo))).value ?? null) as JsonValue;
+  return { code: expression.replace(/\bthis\s*\.\s*/g, ""), variables: structuredClone(visibleVars(upTo)) };
 }

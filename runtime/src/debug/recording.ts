@@ -38,8 +38,9 @@ export function parseTrace(text: string, fileName = "trace"): TraceEvent[] {
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch (e) {
-      throw new RecordingError(`${fileName}:${i + 1}: not a JSON line: ${(e as Error).message}`);
+    } catch {
+      // Not the parser's message: it quotes the line, and the file may not be a trace at all.
+      throw new RecordingError(`${fileName}:${i + 1}: not a JSON line`);
     }
     if (!value || typeof value !== "object" || Array.isArray(value)) throw new RecordingError(`${fileName}:${i + 1}: not a JSON object`);
     const record = value as { kind?: unknown; node?: unknown };

@@ -12,7 +12,7 @@ import type { ChatModel } from "../model/types.js";
 import type { Frame, Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import { functionBreakpoint, lineBreakpoint, type Breakpoint, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoints.js";
-import { evaluateIn, framesOf, scopesOf, type DebugFrame, type DebugScope } from "./inspect.js";
+import { evaluateIn, evaluationIn, framesOf, scopesOf, type DebugFrame, type DebugScope } from "./inspect.js";
 import { recordedConversation } from "./recording.js";
 import { ReplayModel } from "./replay-model.js";
 
@@ -233,6 +233,13 @@ export class DebugSession {
     const stack = this.stack();
     if (!stack) throw new Error("the run has not started");
     return evaluateIn(stack, frame, expression);
+  }
+
+  /** What `evaluate` would run, to run it elsewhere (a sandbox pool, out of this process). */
+  evaluation(expression: string, frame = 0): { code: string; variables: Record<string, JsonValue> } {
+    const stack = this.stack();
+    if (!stack) throw new Error("the run has not started");
+    return evaluationIn(stack, frame, expression);
   }
 
   /** Every frame of memory, main first: all the scopes, visible or not. */

@@ -12,6 +12,8 @@ export interface CompletionRequest {
   /** Name of the node that asks (for logs, traces and scripted test models). */
   node: string;
   purpose: CompletionPurpose;
+  /** Aborted when the turn's deadline passes: the model may stop working on the call. */
+  signal?: AbortSignal;
 }
 
 export interface ChoiceRequest {
@@ -22,6 +24,8 @@ export interface ChoiceRequest {
   prompt: string;
   choices: string[];
   node: string;
+  /** Aborted when the turn's deadline passes. */
+  signal?: AbortSignal;
 }
 
 export interface ChatModel {
@@ -64,6 +68,8 @@ export interface ToolCompletionRequest {
   /** Stream the answer; text arrives through onText as it comes. */
   stream?: boolean;
   onText?: (delta: string) => void;
+  /** Aborted when the turn's deadline passes. */
+  signal?: AbortSignal;
 }
 
 export interface ToolCompletion {

@@ -1,9 +1,10 @@
 // The Debug Adapter Protocol face of a debug session: VS Code (or any DAP client) sets
 // breakpoints on lines of the agent's .ts file, and sees the function stack as frames, the memory
 // scopes as variables, and steps node by node. One thread: the conversation.
+import { createHash, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import {
-  Breakpoint, ContinuedEvent, DebugSession as ProtocolSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Scope, Source,
+  Breakpoint, ContinuedEvent, DebugSession as ProtocolSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Response, Scope, Source,
   StackFrame, StoppedEvent, TerminatedEvent, Thread, Variable,
 } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
@@ -15,6 +16,8 @@ const THREAD = 1;
 
 /** What `launch` accepts (the `launch.json` configuration, docs/debugging.md). */
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
+  /** The secret `autograms dap --port` printed when it started (not needed on stdio). */
+  secret?: string;
   /** The agent (.ts) or its graph (.json). */
   program: string;
   /** A trace file to replay instead of asking a model. */
@@ -37,6 +40,18 @@ type Handle = { kind: "scope"; frame: number; scope: number } | { kind: "value";
 /** Opens the session a launch asks for; the command line's loader by default, replaced in tests. */
 export type Opener = (args: LaunchArguments) => Promise<{ session: DebugSession; source: SourceLines; sourcePath: string | null }>;
 
+export interface AdapterOptions {
+  /** Required in the launch configuration before anything is loaded (a server on a socket). */
+  secret?: string;
+  /** Runs an evaluate request's code out of this process (a sandbox pool), so no expression can end it. */
+  evaluate: (code: string, variables: Record<string, JsonValue>) => Promise<JsonValue>;
+  /** Ends the connection, after a request that breaks the protocol's order or has the wrong secret. */
+  close: () => void;
+}
+
+// Requests a client may send before its launch is let in.
+const BEFORE_LAUNCH = new Set(["initialize", "launch", "disconnect"]);
+
 export class AgentDebugAdapter extends ProtocolSession {
   private session: DebugSession | null = null;
   private source: SourceLines | null = null;
@@ -44,14 +59,30 @@ export class AgentDebugAdapter extends ProtocolSession {
   private readonly handles = new Handles<Handle>();
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((r) => (this.configured = r));
+  private initialized = false;
+  /** The launch got in (its secret was right); a second one is refused. */
+  private launched = false;
 
-  constructor(private readonly open: Opener) {
+  constructor(private readonly open: Opener, private readonly options: AdapterOptions) {
     super();
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
   }
 
+  /** The protocol's order, kept before any request runs: `initialize` first, then a launch with the secret. */
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    const command = String(request.command).slice(0, 40);
+    let refusal: string | null = null;
+    if (!this.initialized && command !== "initialize") refusal = `the first request must be 'initialize', not '${command}'`;
+    else if (this.initialized && command === "initialize") refusal = "'initialize' was sent already";
+    else if (!this.launched && !BEFORE_LAUNCH.has(command)) refusal = `'${command}' before a launch: launch a program first`;
+    if (refusal === null) return super.dispatchRequest(request);
+    this.sendErrorResponse(new Response(request), 5, refusal);
+    if (!this.initialized || command === "initialize") this.options.close();
+  }
+
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    this.initialized = true;
     response.body = {
       supportsConfigurationDoneRequest: true,
       supportsFunctionBreakpoints: true,
@@ -62,6 +93,18 @@ export class AgentDebugAdapter extends ProtocolSession {
   }
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+    if (this.launched) {
+      this.sendErrorResponse(response, 6, "this session has launched a program already: start another session for another");
+      return;
+    }
+    if (this.options.secret !== undefined && !sameSecret(args.secret, this.options.secret)) {
+      this.sendErrorResponse(response, 7, args.secret === undefined
+        ? "this server needs its secret: put \"secret\" in the launch configuration (autograms dap printed it when it started)"
+        : "wrong secret: the launch configuration's \"secret\" is not the one this server printed when it started");
+      this.options.close();
+      return;
+    }
+    this.launched = true;
     try {
       const opened = await this.open(args);
       this.session = opened.session;
@@ -173,7 +216,7 @@ export class AgentDebugAdapter extends ProtocolSession {
     this.sendResponse(response);
   }
 
-  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
     const session = this.session;
     if (!session) {
       this.sendErrorResponse(response, 2, "no agent is loaded");
@@ -188,7 +231,8 @@ export class AgentDebugAdapter extends ProtocolSession {
       return;
     }
     try {
-      const value = session.evaluate(args.expression, args.frameId === undefined ? 0 : args.frameId - 1);
+      const { code, variables } = session.evaluation(args.expression, args.frameId === undefined ? 0 : args.frameId - 1);
+      const value = await this.options.evaluate(code, variables);
       const v = this.variable(args.expression, value);
       response.body = { result: v.value, variablesReference: v.variablesReference };
       this.sendResponse(response);
@@ -227,6 +271,12 @@ export class AgentDebugAdapter extends ProtocolSession {
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
     this.session?.terminate();
     this.sendResponse(response);
+  }
+
+  /** The client went away: the run it was debugging ends with it. */
+  endSession(): void {
+    this.session?.terminate();
+    this.configured();
   }
 
   private resume(response: DebugProtocol.Response, mode: StepMode): void {
@@ -290,4 +340,11 @@ export class AgentDebugAdapter extends ProtocolSession {
     const name = this.source.file.split("/").pop()!;
     return this.sourcePath ? new Source(name, this.convertDebuggerPathToClient(this.sourcePath)) : new Source(name);
   }
+}
+
+/** Compared in constant time (as digests, so lengths do not tell either). */
+function sameSecret(given: unknown, secret: string): boolean {
+  if (typeof given !== "string") return false;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(secret));
 }

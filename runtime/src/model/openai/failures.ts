@@ -1,10 +1,11 @@
 // Turning what the openai client throws into a ModelError that says what happened, in words.
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { ModelError } from "../errors.js";
+import { BodyTimeout } from "./guarded-fetch.js";
 
 export interface CallContext {
   node: string;
-  /** Attempts the client makes for a retried failure: its maxRetries + 1. */
+  /** Attempts made, when more than one. */
   attempts: number;
   timeout: number;
   baseURL: string;
@@ -16,8 +17,8 @@ const STATUS_TEXT: Record<number, string> = {
   500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
 };
 
-// The statuses the openai client retries by itself.
-const isRetried = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+/** "429 Too Many Requests", "599". */
+export const statusText = (status: number) => `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}`;
 
 /** The server's own words, without the status the client puts in front. */
 function serverMessage(err: APIError): string {
@@ -36,6 +37,8 @@ function rootCause(err: Error): string {
 export function toModelError(err: unknown, ctx: CallContext): ModelError {
   if (err instanceof ModelError) return err;
   const tries = ctx.attempts > 1 ? ` (${ctx.attempts} attempts)` : "";
+  if (err instanceof BodyTimeout) return new ModelError(ctx.node, "timeout", `${err.message}${tries}`, undefined, { cause: err });
+  if (err instanceof APIUserAbortError) return new ModelError(ctx.node, "timeout", "the call was abandoned: its caller's deadline passed", undefined, { cause: err });
   if (err instanceof APIConnectionTimeoutError) {
     return new ModelError(ctx.node, "timeout", `no answer from ${ctx.baseURL} within ${ctx.timeout} ms${tries}`, undefined, { cause: err });
   }
@@ -47,8 +50,7 @@ export function toModelError(err: unknown, ctx: CallContext): ModelError {
     if (err.status === undefined) {
       return new ModelError(ctx.node, "http", `the server reported an error: ${said || "(no message)"}`, undefined, { cause: err });
     }
-    const status = `${err.status}${STATUS_TEXT[err.status] ? ` ${STATUS_TEXT[err.status]}` : ""}`;
-    const detail = `the server answered ${status}${said ? `: ${said}` : ""}${isRetried(err.status) ? tries : ""}`;
+    const detail = `the server answered ${statusText(err.status)}${said ? `: ${said}` : ""}${tries}`;
     return new ModelError(ctx.node, "http", detail, err.status, { cause: err });
   }
   if (err instanceof SyntaxError) {

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import OpenAI, { APIError, APIUserAbortError } from "openai";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { choiceInstruction, choiceLabels, promptWithChoices } from "../choices.js";
 import { ModelError } from "../errors.js";
@@ -8,8 +8,10 @@ import {
   type ChoiceOutcome, type ChoiceParams, type ChoiceQuestion, type ChoiceStrategy,
 } from "./choose.js";
 import { isBadRequest, rejectedParam, toModelError, type CallContext, type RequestParam } from "./failures.js";
+import { guardedFetch, type Fetch } from "./guarded-fetch.js";
 import { labelTokenIds, resolveConnection, type OpenAIModelOptions } from "./options.js";
-import { fromWireMessage, idleGuard, StreamAssembler, StreamStalled, toWireMessages, toWireTool, toWireToolChoice } from "./tools.js";
+import { AttemptsFailed, backoff, duration, retryReason, serverWait, sleep } from "./retry.js";
+import { fromWireMessage, StreamAssembler, toWireMessages, toWireTool, toWireToolChoice } from "./tools.js";
 
 const STRATEGY_ORDER: Record<NonNullable<OpenAIModelOptions["choiceStrategy"]>, ChoiceStrategy[]> = {
   logprobs: ["logprobs", "text"],
@@ -22,9 +24,12 @@ const DROPPABLE: ReadonlySet<RequestParam> = new Set(["temperature", "max_tokens
 
 type RequestBody = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
 
+const DEFAULT_IDLE_TIMEOUT = 60_000;
+const DEFAULT_MAX_RETRY_AFTER = 60_000;
+
 /**
- * A ChatModel on any OpenAI-compatible Chat Completions server, through the official client, which
- * also does the retries and timeouts.
+ * A ChatModel on any OpenAI-compatible Chat Completions server, through the official client. The
+ * retries are its own (retry.ts), and so are the timeouts of the answer's body (guarded-fetch.ts).
  */
 export class OpenAIModel implements ToolCallingModel {
   readonly model: string;
@@ -35,24 +40,28 @@ export class OpenAIModel implements ToolCallingModel {
   private readonly unsupported = new Set<ChoiceStrategy>();
   /** Request parameters this server turned out to refuse. */
   private readonly dropped = new Set<RequestParam>();
+  private readonly maxRetries: number;
 
   constructor(options: OpenAIModelOptions) {
     if (!options.model) throw new Error("OpenAIModel: `model` is required (the model name as the server knows it)");
     this.model = options.model;
     this.options = options;
     this.tokenId = labelTokenIds(options);
-    this.client = options.client ?? new OpenAI({
+    const client = options.client ?? new OpenAI({
       ...resolveConnection(options),
-      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
       ...(options.timeout !== undefined && { timeout: options.timeout }),
       ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
       // Failures reach the caller as ModelErrors; the client's own console logging would only repeat them.
       ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
     });
+    this.maxRetries = options.maxRetries ?? (options.client ? options.client.maxRetries : 2);
+    const idleMs = Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, client.timeout);
+    const inner: Fetch = (client as unknown as { fetch: Fetch }).fetch ?? fetch;
+    this.client = client.withOptions({ maxRetries: 0, fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout }) });
   }
 
   async complete(req: CompletionRequest): Promise<string> {
-    const completion = await this.guard(req.node, () => this.send({ messages: req.messages, ...this.sampling() }));
+    const completion = await this.guard(req.node, () => this.send({ messages: req.messages, ...this.sampling() }, req.node, req.signal));
     const { message } = firstMessage(completion, req.node);
     if (message.refusal) throw new ModelError(req.node, "answer", `the model refused: ${message.refusal}`);
     return message.content ?? "";
@@ -73,7 +82,7 @@ export class OpenAIModel implements ToolCallingModel {
     const failures: string[] = [];
     for (const strategy of STRATEGY_ORDER[this.options.choiceStrategy ?? "auto"]) {
       if (this.unsupported.has(strategy)) continue;
-      const outcome = await this.tryStrategy(strategy, question);
+      const outcome = await this.tryStrategy(strategy, question, req.signal);
       if ("index" in outcome) return outcome.index;
       if (outcome.unsupported) this.unsupported.add(strategy);
       failures.push(`${strategy}: ${outcome.failed}`);
@@ -91,16 +100,19 @@ export class OpenAIModel implements ToolCallingModel {
     };
     return this.guard(req.node, async () => {
       if (!req.stream) {
-        const choice = firstMessage(await this.send(body), req.node);
+        const choice = firstMessage(await this.send(body, req.node, req.signal), req.node);
         return fromWireMessage(choice.message, choice.finish_reason);
       }
-      const stream = await this.client.chat.completions.create({ ...this.body(body), stream: true });
+      // Only the request is retried: once text has gone to onText, the stream is not sent again.
+      const stream = await this.retrying(req.node, req.signal, () =>
+        this.client.chat.completions.create({ ...this.body(body), stream: true }, { signal: req.signal }));
       const assembler = new StreamAssembler();
-      const chunks = idleGuard<ChatCompletionChunk>(stream, this.timeout, () => stream.controller.abort());
-      for await (const chunk of chunks) {
+      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
         const text = assembler.add(chunk);
         if (text) req.onText?.(text);
       }
+      // The client ends an aborted stream as if it were complete: the answer would be cut short.
+      if (req.signal?.aborted) throw new APIUserAbortError();
       return assembler.result();
     });
   }
@@ -114,8 +126,8 @@ export class OpenAIModel implements ToolCallingModel {
     return { ...(temperature !== undefined && { temperature }), ...(maxTokens !== undefined && { max_tokens: maxTokens }) };
   }
 
-  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion): Promise<ChoiceOutcome> {
-    const send = (params: ChoiceParams) => this.send(params);
+  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion, signal: AbortSignal | undefined): Promise<ChoiceOutcome> {
+    const send = (params: ChoiceParams) => this.send(params, q.node, signal);
     try {
       if (strategy === "logprobs") return await chooseByLogprobs(send, q, this.tokenId);
       if (strategy === "json_schema") return await chooseByJsonSchema(send, q);
@@ -129,18 +141,45 @@ export class OpenAIModel implements ToolCallingModel {
     }
   }
 
-  /** Sends a request; a sampling setting the server refuses is dropped, then and from then on. */
-  private async send(params: RequestBody): Promise<ChatCompletion> {
+  /** Sends a request, retried; a sampling setting the server refuses is dropped, then and from then on. */
+  private async send(params: RequestBody, node: string, signal: AbortSignal | undefined): Promise<ChatCompletion> {
     const body = this.body(params);
     try {
-      return await this.client.chat.completions.create(body);
+      return await this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal }));
     } catch (err) {
       const param = rejectedParam(err);
       if (param && DROPPABLE.has(param) && param in body && !this.dropped.has(param)) {
         this.dropped.add(param);
-        return this.send(params);
+        return this.send(params, node, signal);
       }
       throw err;
+    }
+  }
+
+  /**
+   * Runs one attempt after another while they fail for passing reasons, waiting what the server
+   * asks (up to maxRetryAfterMs) or backing off. The last failure comes out as AttemptsFailed.
+   */
+  private async retrying<T>(node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+    const attempts = this.maxRetries + 1;
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        const reason = retryReason(err);
+        if (reason === null) throw n > 1 ? new AttemptsFailed(err, n) : err;
+        if (n >= attempts) throw new AttemptsFailed(err, n);
+        const asked = serverWait(err);
+        const cap = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER;
+        const status = err instanceof APIError ? err.status : undefined;
+        if (asked !== undefined && asked > cap) {
+          throw new ModelError(node, "http", `the server answered ${reason} and asked to be retried in ${duration(asked)}, ` +
+            `longer than the ${duration(cap)} allowed (maxRetryAfterMs)`, status, { cause: err });
+        }
+        const delayMs = asked ?? backoff(n);
+        this.options.onRetry?.({ node, attempt: n, attempts, delayMs, reason, ...(status !== undefined && { status }) });
+        await sleep(delayMs, signal);
+      }
     }
   }
 
@@ -159,8 +198,8 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   private failure(node: string, err: unknown): ModelError {
-    if (err instanceof StreamStalled) return new ModelError(node, "timeout", err.message, undefined, { cause: err });
-    const ctx: CallContext = { node, attempts: this.client.maxRetries + 1, timeout: this.timeout, baseURL: this.client.baseURL };
-    return toModelError(err, ctx);
+    const attempts = err instanceof AttemptsFailed ? err.attempts : 1;
+    const ctx: CallContext = { node, attempts, timeout: this.timeout, baseURL: this.client.baseURL };
+    return toModelError(err instanceof AttemptsFailed ? err.last : err, ctx);
   }
 }

@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import type { RetryNotice } from "./retry.js";
 
 export interface OpenAIModelOptions {
   /** Model name as the server knows it ("gpt-4o-mini", "llama3.1:8b", ...). */
@@ -7,10 +8,22 @@ export interface OpenAIModelOptions {
   baseURL?: string;
   /** Defaults to OPENAI_API_KEY; may be left out when baseURL names a server that needs none. */
   apiKey?: string;
-  /** Retries of a failed request (429, 5xx, timeouts, lost connections), by the client; default 2. */
+  /** Retries of a failed request (408, 409, 429, 5xx, timeouts, lost connections, stalled bodies); default 2. */
   maxRetries?: number;
-  /** Milliseconds per attempt, by the client; default 600000 (ten minutes). */
+  /**
+   * Milliseconds per attempt: until the whole answer has arrived (headers and body; for a stream,
+   * until its headers); default 600000 (ten minutes).
+   */
   timeout?: number;
+  /** Milliseconds an answer's body or stream may send nothing before the attempt fails; default 60000, at most `timeout`. */
+  idleTimeout?: number;
+  /**
+   * The longest wait before a retry that a server may ask for (Retry-After); a server that asks
+   * for longer fails the call at once with a ModelError that says so. Default 60000 (60 s).
+   */
+  maxRetryAfterMs?: number;
+  /** Called before each wait for a retry, e.g. to show "model server busy, retrying in 20 s". */
+  onRetry?: (notice: RetryNotice) => void;
   /** Sampling temperature of complete() and completeWithTools(); the server's default when absent. */
   temperature?: number;
   /** Upper bound on the tokens of one completion. */
@@ -31,7 +44,10 @@ export interface OpenAIModelOptions {
   /** Further request fields sent with every request (seed, top_p, server-specific fields). */
   extraBody?: Record<string, unknown>;
   defaultHeaders?: Record<string, string>;
-  /** A client configured elsewhere (Azure, proxies); baseURL, apiKey, maxRetries and timeout are then its own. */
+  /**
+   * A client configured elsewhere (Azure, proxies); baseURL, apiKey and timeout are then its own,
+   * and so is maxRetries unless given here. Its fetch is wrapped for the body timeouts.
+   */
   client?: OpenAI;
 }
 

@@ -68,23 +68,3 @@ export class StreamAssembler {
     return { text: this.text, toolCalls, finishReason: this.finishReason };
   }
 }
-
-export class StreamStalled extends Error {}
-
-/** The items of `source`, failing with StreamStalled (after calling `abort`) when one takes over `ms`. */
-export async function* idleGuard<T>(source: AsyncIterable<T>, ms: number, abort: () => void): AsyncGenerator<T> {
-  const items = source[Symbol.asyncIterator]();
-  for (;;) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<"stalled">((resolve) => { timer = setTimeout(() => resolve("stalled"), ms); });
-    const next = items.next();
-    const result = await Promise.race([next, stalled]).finally(() => clearTimeout(timer));
-    if (result === "stalled") {
-      next.catch(() => undefined); // the abort below rejects it; nobody waits for it any more
-      abort();
-      throw new StreamStalled(`the stream stalled: no data for ${ms} ms`);
-    }
-    if (result.done) return;
-    yield result.value;
-  }
-}
