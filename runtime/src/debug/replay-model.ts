@@ -8,6 +8,7 @@ import type { ChatMessage, ChoiceRequest, CompletionRequest, ToolCallingModel, T
 import type { Loc } from "../graph/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import { traceEvents } from "./recording.js";
+import { cutAfter, cutBefore } from "../text/cut.js";
 
 /** One model call of the recorded run. */
 export type RecordedCall =
@@ -151,6 +152,6 @@ export function textDifference(recorded: string, now: string): string | undefine
   if (recorded === now) return undefined;
   let i = 0;
   while (i < recorded.length && i < now.length && recorded[i] === now[i]) i++;
-  const around = (s: string) => JSON.stringify((i > 20 ? "…" : "") + s.slice(Math.max(0, i - 20), i + 40) + (s.length > i + 40 ? "…" : ""));
+  const around = (s: string) => JSON.stringify((i > 20 ? "…" : "") + s.slice(cutAfter(s, Math.max(0, i - 20)), cutBefore(s, i + 40)) + (s.length > i + 40 ? "…" : ""));
   return `at character ${i + 1}: recorded ${around(recorded)}, now ${around(now)}`;
 }
