@@ -4,7 +4,7 @@
  * (in an `assign` column for code rows), and code rows keep the action `code`: their cells are the
  * evaluator's language, which the importer then neither splits nor translates from Python.
  */
-import type { Graph, GraphNode } from "@autograms/runtime";
+import type { Action, Graph, GraphNode } from "@autograms/runtime";
 import { writeCsv } from "./csv-text.js";
 import { exportColumns, type FieldColumn, type LetteredColumn } from "./spreadsheet-columns.js";
 import { writeInstruction } from "./spreadsheet-cells.js";
@@ -30,7 +30,7 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
     case "instruction":
       // Code is written as it is: its row's action says it is the evaluator's language, not Python.
       if (node.action === "code") return node.instruction ?? "";
-      return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action, node.instruction ?? "", node.assign);
+      return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action as Action, node.instruction ?? "", node.assign);
     case "assign":
       return node.action === "code" ? node.assign ?? "" : "";
   }
@@ -67,6 +67,9 @@ export function spreadsheetExportLosses(graph: Graph): string[] {
   const globals = Object.keys(graph.globals);
   if (globals.length) losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
   if (graph.tools && Object.keys(graph.tools).length) losses.push(`the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`);
+  if (graph.actions && Object.keys(graph.actions).length) {
+    losses.push(`the custom actions (${Object.keys(graph.actions).join(", ")}) and their nodes' own fields: the original has no such actions`);
+  }
   const first = graph.nodes[0]?.name;
   const implicitStart = graph.nodes.some((n) => n.name === "start1") ? "start1" : first;
   if (graph.start !== undefined && graph.start !== implicitStart) losses.push(`the start node '${graph.start}': the sheet starts at '${implicitStart}'`);

@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import type { Frame, Turn } from "../memory/types.js";
+import type { History } from "./history.js";
 import { hasOwn } from "../memory/own.js";
 import { visibleCells, visibleVars, withTopFrame, type RunMemory, type Stack } from "./stack.js";
 
@@ -21,10 +22,10 @@ export function lookupVar(stack: Stack, name: string): JsonValue | undefined {
   return seen !== null && hasOwn(seen, name) ? seen[name] : undefined;
 }
 
-/** The conversation the top frame sees, oldest first. */
-export function visibleTurns(stack: Stack): Turn[] {
-  if (stack.base === null) return stack.frame.turns;
-  return visibleCells(stack).flatMap((cell) => cell.frame.turns);
+/** The conversation the top frame sees: its visible frames' turn lists, oldest first. */
+export function visibleTurns(stack: Stack): History {
+  const cells = stack.base === null ? [stack] : visibleCells(stack);
+  return cells.flatMap((cell) => (cell.frame.turns.length ? [cell.frame.turns] : []));
 }
 
 // The step makes a new memory object on every node; these keep one shape per kind of object
