@@ -59,6 +59,20 @@ function sized(ctx: Context, length: number): void {
   ctx.charge(length >> READ);
 }
 
+/**
+ * A string mapped character by character (case mapping, normalisation), which may come out
+ * longer than it went in (`'ß'.toUpperCase()` is 'SS'; a compatibility decomposition can give 18
+ * characters for one): its memory is charged at the longest it can be before the native runs,
+ * its length checked once it is known.
+ */
+function mapped(ctx: Context, text: string, growth: number, map: (text: string) => string): string {
+  ctx.scan(text, text.length, READ);
+  ctx.alloc(2 * growth * text.length);
+  const out = map(text);
+  ctx.checkStringLength(out.length);
+  return out;
+}
+
 function pad(ctx: Context, text: string, args: Value[], atStart: boolean): string {
   const target = toInteger(ctx, args[0]);
   if (target <= text.length) return text;
@@ -276,18 +290,8 @@ export const STRING_METHODS = table("", {
     ctx.flatten(text);
     return slice(text, start, Math.min(start + count, text.length));
   } },
-  toUpperCase: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    const upper = toUpperCase(s as string);
-    sized(ctx, upper.length);
-    return upper;
-  } },
-  toLowerCase: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    const lower = toLowerCase(s as string);
-    sized(ctx, lower.length);
-    return lower;
-  } },
+  toUpperCase: { call: (ctx, s) => mapped(ctx, s as string, 3, toUpperCase) },
+  toLowerCase: { call: (ctx, s) => mapped(ctx, s as string, 3, toLowerCase) },
   trim: { call: (ctx, s) => {
     ctx.scan(s as string, (s as string).length, READ);
     return trim(s as string);
@@ -338,9 +342,7 @@ export const STRING_METHODS = table("", {
       throw rangeError("the normalization form must be one of NFC, NFD, NFKC, NFKD");
     }
     ctx.scan(s as string, 2 * (s as string).length, 0);
-    const normal = normalize(s as string, name);
-    sized(ctx, normal.length);
-    return normal;
+    return mapped(ctx, s as string, name === "NFKC" || name === "NFKD" ? 18 : 4, (text) => normalize(text, name));
   } },
   toString: { call: (_ctx: Context, s: Value) => s },
   valueOf: { call: (_ctx, s) => s },
