@@ -3,7 +3,7 @@ import type { Context } from "../values/context.js";
 import { toInteger, toNumber, toStr } from "../values/convert.js";
 import { Closure, type Value } from "../values/types.js";
 import { relative, uncurry } from "./helpers.js";
-import { table } from "./registry.js";
+import { table, type BuiltinEntry } from "./registry.js";
 
 /**
  * String methods. Lengths are known before any native builds a string (`repeat`, `padStart`,
@@ -208,8 +208,9 @@ function splitString(ctx: Context, text: string, args: Value[]): Value {
   return split(text, separator, limit);
 }
 
-function noRegExp(name: string) {
+function noRegExp(name: string): BuiltinEntry {
   return {
+    unavailable: true,
     call: (): Value => {
       throw new SandboxError("unsupported", `${name} needs regular expressions, which the sandbox does not support: use includes, indexOf, split or replaceAll`);
     },
