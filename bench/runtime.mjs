@@ -1,14 +1,20 @@
-// Framework overhead of the runtime, next to LangGraph.js running equivalent graphs:
+// Framework overhead of the runtime, next to LangGraph.js (and XState 5) running equivalent graphs:
 //   1. a `while` loop of three statements run through agent.call (no model): time per iteration;
 //      the same loop with the code in a sandbox pool's child process (isolation: "process"): the
 //      pool's cost per code node (four evaluations per iteration: the condition and 3 statements);
 //   2. a conversation, one chat node answering every turn with an instant model: time per turn
 //      around turn 300, each turn including a JSON round trip of the saved state; and the saved
-//      state's size against the bytes of the transcript it holds.
+//      state's size against the bytes of the transcript it holds;
+//   3. the cost of a turn against the length of the conversation (turns 10 to 3,000) for the
+//      runtime, XState 5 and LangGraph.js on the same looping chat, with the state passed back as
+//      the object and through JSON; bytes of memory and of deltas; and a chart of it, written to
+//      docs/turn-cost.svg.
 //
-//   npx tsc -b runtime && node bench/runtime.mjs [turns, default 300]
-import { Agent } from "../runtime/dist/index.js";
+//   npm run build && node bench/runtime.mjs [turns, default 300]
+import { Agent, applyDelta } from "../runtime/dist/index.js";
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { assign, createActor, fromPromise, setup, waitFor } from "xstate";
+import { drawChart } from "./turn-cost-chart.mjs";
 
 const TURNS = Number(process.argv[2] ?? 300);
 const WINDOW = 20;
@@ -166,3 +172,157 @@ console.log(`  LangGraph.js   ${fmt(theirs.chat.msPerTurn, 3)}`);
 console.log(`saved state after ${TURNS} turns / transcript bytes (target <= 2.5)`);
 console.log(`  autograms-ts   ${fmt(ours.chat.ratio, 2)}  (${ours.chat.size} / ${ours.chat.transcript} bytes)`);
 console.log(`  LangGraph.js   ${fmt(theirs.chat.ratio, 2)}  (${theirs.chat.size} / ${theirs.chat.transcript} bytes, MemorySaver)`);
+
+// ---- 3. the cost of a turn against the length of the conversation ----------------------------
+//
+// At each length N the state after N - 1 turns is kept, and turn N is run from it again and again
+// (the median of the CPU time each run took is reported: all systems run without waiting, and CPU
+// time stays comparable on a machine busy with other work): with the state passed back as the object ("object"), and with the
+// caller's JSON round trip around it ("JSON": parse the saved text, run the turn, stringify the
+// result). The runtime's own share in JSON mode is the JSON turn less the round trip alone of the
+// same memory. LangGraph keeps its state in MemorySaver (its JSON mode adds a round trip of the
+// state's values); its thread is filled to N - 1 turns with updateState, then turns N, N + 1, ...
+// are measured, as one cannot run the same turn twice on one thread.
+
+const POINTS = [10, 30, 100, 300, 1000, 3000];
+const REPEAT = { autograms: 41, xstate: 21, langgraph: 5 };
+
+/** CPU time of this process in ms: unlike the wall clock, it does not count the time other work on a busy machine takes. */
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function medianOf(times, run) {
+  const out = [];
+  for (let k = 0; k < times; k++) {
+    const start = cpuMs();
+    await run();
+    out.push(cpuMs() - start);
+  }
+  return median(out);
+}
+
+async function autogramsCurve() {
+  const model = { complete: async (req) => answer(req.messages.length), choose: async () => 0 };
+  const agent = new Agent(chatGraph, { model });
+  const rows = [];
+  let memory;
+  let turn = 0;
+  for (const point of POINTS) {
+    for (; turn < point - 1; turn++) memory = (await agent.reply(user(turn), memory)).memory;
+    const saved = JSON.stringify(memory);
+    const object = await medianOf(REPEAT.autograms, () => agent.reply(user(turn), memory));
+    let result;
+    const json = await medianOf(REPEAT.autograms, async () => {
+      result = await agent.reply(user(turn), JSON.parse(saved));
+      JSON.stringify(result.memory);
+    });
+    const after = JSON.stringify(result.memory);
+    const roundTrip = await medianOf(REPEAT.autograms, () => JSON.stringify(JSON.parse(after)));
+    if (JSON.stringify(applyDelta(JSON.parse(saved), JSON.parse(JSON.stringify(result.delta)))) !== after) throw new Error("applyDelta did not give the reply's memory");
+    rows.push({ turn: point, object, json, roundTrip, memoryBytes: Buffer.byteLength(after), deltaBytes: Buffer.byteLength(JSON.stringify(result.delta)) });
+  }
+  return rows;
+}
+
+const chatMachine = setup({
+  actors: { model: fromPromise(async ({ input }) => answer(input.messages.length)) },
+}).createMachine({
+  id: "chat", initial: "waiting", context: { messages: [] },
+  states: {
+    waiting: {
+      on: { user: { target: "answering", actions: assign({ messages: ({ context, event }) => [...context.messages, { role: "user", content: event.text }] }) } },
+    },
+    answering: {
+      invoke: {
+        src: "model", input: ({ context }) => ({ messages: context.messages }),
+        onDone: { target: "waiting", actions: assign({ messages: ({ context, event }) => [...context.messages, { role: "assistant", content: event.output }] }) },
+      },
+    },
+  },
+});
+
+/** One XState turn: the actor restored from the persisted snapshot, the user's event, the answer, the new snapshot. */
+async function xstateTurn(snapshot, text) {
+  const actor = createActor(chatMachine, snapshot ? { snapshot } : undefined);
+  actor.start();
+  actor.send({ type: "user", text });
+  await waitFor(actor, (s) => s.matches("waiting"));
+  const out = actor.getPersistedSnapshot();
+  actor.stop();
+  return out;
+}
+
+async function xstateCurve() {
+  const rows = [];
+  let snapshot;
+  let turn = 0;
+  for (const point of POINTS) {
+    for (; turn < point - 1; turn++) snapshot = await xstateTurn(snapshot, user(turn));
+    const saved = JSON.stringify(snapshot);
+    const object = await medianOf(REPEAT.xstate, () => xstateTurn(snapshot, user(turn)));
+    let result;
+    const json = await medianOf(REPEAT.xstate, async () => {
+      result = await xstateTurn(JSON.parse(saved), user(turn));
+      JSON.stringify(result);
+    });
+    if (result.context.messages.length !== 2 * point) throw new Error(`xstate holds ${result.context.messages.length} messages at turn ${point}`);
+    rows.push({ turn: point, object, json, memoryBytes: Buffer.byteLength(JSON.stringify(result)) });
+  }
+  return rows;
+}
+
+async function langgraphCurve() {
+  const State = Annotation.Root({ messages: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+  const app = new StateGraph(State)
+    .addNode("talk", (s) => ({ messages: [{ role: "assistant", content: answer(s.messages.length) }] }))
+    .addEdge(START, "talk")
+    .addEdge("talk", END)
+    .compile({ checkpointer: new MemorySaver() });
+  const rows = [];
+  for (const point of POINTS) {
+    const config = { configurable: { thread_id: `turn-${point}` } };
+    const history = [];
+    for (let i = 0; i < point - 1; i++) history.push({ role: "user", content: user(i) }, { role: "assistant", content: answer(2 * i + 1) });
+    if (history.length) await app.updateState(config, { messages: history }, "talk");
+    let turn = point - 1;
+    const object = await medianOf(REPEAT.langgraph, () => app.invoke({ messages: [{ role: "user", content: user(turn++) }] }, config));
+    const json = await medianOf(REPEAT.langgraph, async () => {
+      await app.invoke({ messages: [{ role: "user", content: user(turn++) }] }, config);
+      JSON.parse(JSON.stringify((await app.getState(config)).values));
+    });
+    rows.push({ turn: point, object, json });
+  }
+  return rows;
+}
+
+async function turnCosts() {
+  const autograms = await autogramsCurve();
+  const xstate = await xstateCurve();
+  const langgraph = await langgraphCurve();
+  drawChart(new URL("../docs/turn-cost.svg", import.meta.url), POINTS, { autograms, xstate, langgraph });
+  return { autograms, xstate, langgraph };
+}
+
+const curve = await turnCosts();
+const ms = (x) => x.toFixed(3).padStart(8);
+const ratio = (a, b) => `${(a / b).toFixed(2)}x`.padStart(7);
+console.log(`\ncost of a turn against conversation length (ms per turn, median; object / JSON round trip included)`);
+console.log(`   turn | autograms-ts        | XState 5            | LangGraph.js        | ours/XState    | ours/LangGraph`);
+for (let i = 0; i < POINTS.length; i++) {
+  const [a, x, l] = [curve.autograms[i], curve.xstate[i], curve.langgraph[i]];
+  console.log(`${String(a.turn).padStart(7)} | ${ms(a.object)} / ${ms(a.json)} | ${ms(x.object)} / ${ms(x.json)} | ${ms(l.object)} / ${ms(l.json)} | ${ratio(a.object, x.object)} ${ratio(a.json, x.json)} | ${ratio(a.object, l.object)} ${ratio(a.json, l.json)}`);
+}
+const at = (t) => curve.autograms.find((r) => r.turn === t);
+console.log(`autograms-ts, flatness: turn 3000 / turn 30 in object mode ${ratio(at(3000).object, at(30).object)} (target <= 1.5x)`);
+console.log(`autograms-ts, JSON mode: the runtime's own share (turn less the caller's round trip of the same memory), ms; whole turn / round trip`);
+for (const r of curve.autograms) {
+  console.log(`${String(r.turn).padStart(7)} | own ${ms(r.json - r.roundTrip)} | round trip ${ms(r.roundTrip)} | whole / round trip ${ratio(r.json, r.roundTrip)}${r.turn === 1000 ? " (target <= 2x)" : ""}`);
+}
+console.log(`bytes per conversation length: autograms-ts memory / delta of one turn; XState persisted snapshot`);
+for (let i = 0; i < POINTS.length; i++) {
+  const [a, x] = [curve.autograms[i], curve.xstate[i]];
+  console.log(`${String(a.turn).padStart(7)} | ${String(a.memoryBytes).padStart(8)} / ${String(a.deltaBytes).padStart(4)} | ${String(x.memoryBytes).padStart(8)}`);
+}
+console.log(`chart: docs/turn-cost.svg`);

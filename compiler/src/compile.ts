@@ -3,6 +3,7 @@ import type { Graph } from "@autograms/runtime";
 import { Diagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { parse } from "./phases/1-parse/parse.js";
 import { analyze } from "./phases/2-analyze/analyze.js";
+import { readFromDisk } from "./phases/2-analyze/action-module.js";
 import { lower } from "./phases/3-lower/lower.js";
 import { emitJson, nodeSpans } from "./phases/4-emit/json.js";
 import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
@@ -10,6 +11,11 @@ import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
 export interface CompileOptions {
   /** The agent file's path as it should appear in diagnostics and in the graph's `source`. */
   fileName: string;
+  /**
+   * Reads the modules the agent imports custom actions from, resolved from `fileName`'s folder
+   * (their `defineAction` is read, never run). By default, from the file system.
+   */
+  readFile?: (path: string) => string | undefined;
 }
 
 export interface CompileResult {
@@ -27,7 +33,7 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
   try {
     const text = typeof sourceText === "string" ? sourceText : "";
     const file = parse(text, fileName, diagnostics);
-    const ir = file && analyze(file, diagnostics);
+    const ir = file && analyze(file, diagnostics, options.readFile ?? readFromDisk);
     const lowered = ir && !diagnostics.hasErrors ? lower(ir, diagnostics, text) : null;
     if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     const { format, version, ...rest } = lowered;

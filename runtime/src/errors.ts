@@ -4,6 +4,8 @@ import type { GraphNode, Loc } from "./graph/types.js";
 export type AgentErrorCode =
   | "invalid_graph"
   | "missing_tool"
+  | "missing_action"
+  | "action_failed"
   | "bad_input"
   | "bad_memory"
   | "bad_delta"

@@ -3,7 +3,7 @@
 // Agent language: what agent files import.
 export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
   setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction, tryTool } from "./agent-api/declarations.js";
-export type { ExecNodeFields, ShorthandFields } from "./agent-api/fields.js";
+export type { ExecNodeFields, ShorthandFields, CustomNodeFields, CommonNodeFields } from "./agent-api/fields.js";
 export type { ToolOutcome } from "./agent-api/declarations.js";
 
 // Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.
@@ -11,9 +11,17 @@ export { defineTool, toolDefinitionOf, reactPlugin } from "./agent-api/tools.js"
 export type { DefinedTool, ToolSpec, ToolParameters } from "./agent-api/tools.js";
 export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
+// Custom actions: node types of your own, with hooks for what the original's node classes override.
+export { defineAction, isActionDefinition } from "./agent-api/actions.js";
+export type { ActionDefinition, ActionSpec, ActionContext, LeavingContext, ActionModel, InstructionResult,
+  FieldSchema, FieldValues, SchemaValue } from "./agent-api/actions.js";
+export { actionDeclarationProblems, nodeFieldProblems } from "./graph/action-fields.js";
+export type { FieldProblem } from "./graph/action-fields.js";
+
 // Graph format.
 export type * from "./graph/types.js";
-export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS } from "./graph/types.js";
+export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS, BASE_ACTIONS } from "./graph/types.js";
+export { NODE_FIELD_NAMES } from "./graph/schema.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
 export { argumentCountProblem } from "./graph/arguments.js";
@@ -43,12 +51,13 @@ export type { AgentErrorCode } from "./errors.js";
 export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
 export { applyDelta } from "./memory/delta.js";
 export type { MemoryDelta, FrameChange } from "./memory/delta.js";
-export type { TraceEvent, TraceSink, Decision, VariableChange } from "./trace/events.js";
+export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from "./trace/events.js";
+export { replyOf } from "./trace/events.js";
 
 // Sandboxed evaluator.
-export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool } from "./sandbox/index.js";
+export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool, SANDBOX_SURFACE } from "./sandbox/index.js";
 export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind, SandboxPool,
-  SandboxPoolOptions } from "./sandbox/index.js";
+  SandboxPoolOptions, SandboxSurface } from "./sandbox/index.js";
 
 // Debugging: errors with code frames, recorded runs replayed without a model.
 export { formatAgentError } from "./debug/format-error.js";

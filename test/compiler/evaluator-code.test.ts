@@ -6,8 +6,9 @@ import { compileOk, fixtureSource, fixturesDir } from "./support/compile.js";
 
 const samplesDir = fileURLToPath(new URL("../../samples", import.meta.url));
 const agents = [
-  ...readdirSync(fixturesDir).filter((d) => existsSync(`${fixturesDir}/${d}/expected.graph.json`)).map((d) => ({ name: d, source: fixtureSource(d) })),
-  ...readdirSync(samplesDir).filter((d) => existsSync(`${samplesDir}/${d}/agent.ts`)).map((d) => ({ name: `samples/${d}`, source: readFileSync(`${samplesDir}/${d}/agent.ts`, "utf8") })),
+  // Each compiled where it is, so the modules it imports custom actions from are found.
+  ...readdirSync(fixturesDir).filter((d) => existsSync(`${fixturesDir}/${d}/expected.graph.json`)).map((d) => ({ name: d, source: fixtureSource(d), file: `${fixturesDir}/${d}/input.ts` })),
+  ...readdirSync(samplesDir).filter((d) => existsSync(`${samplesDir}/${d}/agent.ts`)).map((d) => ({ name: `samples/${d}`, source: readFileSync(`${samplesDir}/${d}/agent.ts`, "utf8"), file: `${samplesDir}/${d}/agent.ts` })),
 ];
 
 /** Every text of a node that the runtime hands to its evaluator. */
@@ -22,12 +23,12 @@ function codeOf(node: GraphNode): string[] {
 // only when a conversation reaches it, so every graph the fixtures and samples make is checked.
 describe("code in compiled graphs", () => {
   it("covers the fixtures and samples, with plenty of code among them", () => {
-    const total = agents.reduce((n, { source }) => n + compileOk(source).nodes.flatMap(codeOf).length, 0);
+    const total = agents.reduce((n, { source, file }) => n + compileOk(source, file).nodes.flatMap(codeOf).length, 0);
     expect(total).toBeGreaterThan(200);
   });
 
-  it.each(agents)("$name: the evaluator accepts every code node, condition and call", ({ source }) => {
-    const graph = compileOk(source);
+  it.each(agents)("$name: the evaluator accepts every code node, condition and call", ({ source, file }) => {
+    const graph = compileOk(source, file);
     const texts = graph.nodes.flatMap(codeOf);
     const refused = texts.map((code) => ({ code, error: checkCode(code)?.message })).filter((r) => r.error);
     expect(refused).toEqual([]);

@@ -34,7 +34,7 @@ describe("the source map", () => {
   });
 
   it.each(readdirSync(fixturesDir).filter((d) => existsSync(`${fixturesDir}/${d}/expected.graph.json`)))("%s: every node's mapping starts on its own block's first line", (name) => {
-    const { graph: g, sourceMap: m } = compile(fixtureSource(name), { fileName: "input.ts" });
+    const { graph: g, sourceMap: m } = compile(fixtureSource(name), { fileName: `${fixturesDir}/${name}/input.ts` });
     const text = graphToJson(g!).split("\n");
     const consumer = new SourceMap(m as unknown as ConstructorParameters<typeof SourceMap>[0]);
     for (const node of g!.nodes) {

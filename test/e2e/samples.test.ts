@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import {
   Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel, applyDelta,
-  type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
+  type ActionDefinition, type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
 } from "@autograms/runtime";
 
 interface Turn {
@@ -56,16 +56,21 @@ function compileSample(name: string): Graph {
   return graph!;
 }
 
-/** The sample's tools, imported from their modules beside the agent as the agent imports them. */
-async function toolsOf(name: string, graph: Graph): Promise<Record<string, Tool>> {
+/** The sample's tools and custom actions, imported from their modules beside the agent as the agent imports them. */
+async function toolsOf(name: string, graph: Graph): Promise<{ tools: Record<string, Tool>; actions: ActionDefinition[] }> {
+  const load = async (module: string, exported: string) => {
+    const path = join(samplesDir, name, module);
+    const found = existsSync(path) ? path : path.replace(/\.js$/, ".ts");
+    return ((await import(found)) as Record<string, unknown>)[exported];
+  };
   const tools: Record<string, Tool> = {};
   for (const [tool, { module, export: exported }] of Object.entries(graph.tools ?? {})) {
     if (module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(exported)) continue;
-    const path = join(samplesDir, name, module);
-    const found = existsSync(path) ? path : path.replace(/\.js$/, ".ts");
-    tools[tool] = ((await import(found)) as Record<string, Tool>)[exported]!;
+    tools[tool] = await load(module, exported) as Tool;
   }
-  return tools;
+  const actions: ActionDefinition[] = [];
+  for (const { module, export: exported } of Object.values(graph.actions ?? {})) actions.push(await load(module, exported) as ActionDefinition);
+  return { tools, actions };
 }
 
 const noModel: ChatModel = {
@@ -109,9 +114,9 @@ describe("samples end to end", () => {
     it("runs its conversation from source, turn by turn, to the expected replies and variables", async () => {
       if (!conversation) throw new Error(`no conversation for the sample '${name}'`);
       const graph = compileSample(name);
-      const tools = await toolsOf(name, graph);
+      const { tools, actions } = await toolsOf(name, graph);
       for (const c of conversation.calls ?? []) {
-        const agent = new Agent(graph, { model: noModel, tools });
+        const agent = new Agent(graph, { model: noModel, tools, actions });
         expect({ [c.function]: await agent.call(c.function, c.args) }).toEqual({ [c.function]: c.result });
       }
       const turns = conversation.turns ?? [{ user: "", agent: null }];
@@ -121,7 +126,7 @@ describe("samples end to end", () => {
           ? new ScriptedModel({ complete: turn.complete ?? [], choose: turn.choose ?? [], tools: turn.tools ?? [] })
           : null;
         const model = scripted ?? (conversation.model === "offline" ? new OfflineModel() : noModel);
-        const agent = new Agent(graph, { model, tools });
+        const agent = new Agent(graph, { model, tools, actions });
         const r = await agent.reply(turn.user, memory && roundTrip(memory));
         expect({ turn: i, reply: r.reply }).toEqual({ turn: i, reply: turn.agent });
         expect(r.done).toBe(i === turns.length - 1 && (turn.agent === null || turn.done === true));
@@ -153,10 +158,10 @@ describe("samples end to end", () => {
 
     it("holds simulated conversations with the offline model to their end", async () => {
       const graph = compileSample(name);
-      const tools = await toolsOf(name, graph);
+      const { tools, actions } = await toolsOf(name, graph);
       const chats = graph.nodes.some((n) => n.action.startsWith("chat"));
       for (const seed of [1, 2, 3]) {
-        const sim = await new Agent(graph, { model: new OfflineTextModel(), tools }).simulate({ random: seeded(seed), maxTurns: 25 });
+        const sim = await new Agent(graph, { model: new OfflineTextModel(), tools, actions }).simulate({ random: seeded(seed), maxTurns: 25 });
         expect(["quit", "end_signal", "max_turns"]).toContain(sim.ended);
         expect(sim.transcript.length > 0).toBe(chats);
         if (chats) expect(sim.transcript[0]!.role).toBe("agent");

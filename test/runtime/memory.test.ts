@@ -44,7 +44,7 @@ describe("memory", () => {
   it("records the format, version, graph identity and turn count", async () => {
     const agent = new Agent(fixture("tutor"), { model: tutorModel() });
     const { memory } = await agent.reply("");
-    expect(memory).toMatchObject({ format: "autograms-memory", version: 1, graph: { agent: "FractionTutor" }, turn: 1, done: false });
+    expect(memory).toMatchObject({ format: "autograms-memory", version: 2, graph: { agent: "FractionTutor" }, turn: 1, done: false });
     expect(memory.graph.hash).toMatch(/^[0-9a-f]{32}$/);
     expect(memory.stack.at(-1)).toMatchObject({ scope: "main", node: "ask_ready" });
   });
@@ -101,7 +101,7 @@ describe("refusing memory", () => {
     const { agent, memory } = await saved();
     await expect(agent.reply("x", "nonsense")).rejects.toMatchObject({ code: "bad_memory" });
     await expect(agent.reply("x", { ...memory, format: "other" })).rejects.toThrow(/not conversation memory/);
-    await expect(agent.reply("x", { ...memory, version: 2 })).rejects.toThrow(/memory version 2 is not supported/);
+    await expect(agent.reply("x", { ...memory, version: 3 })).rejects.toThrow(/memory version 3 is not supported \(this runtime reads versions 1 and 2\)/);
   });
 
   it("refuses corrupt memory, saying where", async () => {
@@ -118,6 +118,100 @@ describe("refusing memory", () => {
     const edited = roundTrip(memory);
     edited.stack[0]!.vars.units = ["cheating"];
     await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
+  });
+
+  it("refuses an edit anywhere in a long conversation, in the oldest turn as in the newest", async () => {
+    const g = graph([n({ name: "talk", action: "chat", instruction: "Keep talking.", transitions: ["talk"] })]);
+    const agent = new Agent(g, { model: new TestModel((req) => `answer ${req.messages.length}`) });
+    let memory: Memory | undefined;
+    for (let i = 0; i < 120; i++) memory = (await agent.reply(`message ${i}`, memory)).memory;
+    const edits: ((m: Memory) => void)[] = [
+      (m) => (m.stack[0]!.turns[0]!.agent = "forged"),
+      (m) => (m.stack[0]!.turns[60]!.user = "forged"),
+      (m) => (m.stack[0]!.turns.at(-1)!.agent = "forged"),
+      (m) => m.stack[0]!.turns.splice(5, 1),
+      (m) => (m.stack[0]!.turns[3]!.category = "x"),
+      (m) => (m.stack[0]!.prompt = "forged"),
+      (m) => (m.stack[0]!.vars._last_user_reply = "forged"),
+      (m) => (m.turn = 3),
+      (m) => (m.visits.talk = 1),
+    ];
+    for (const [k, edit] of edits.entries()) {
+      const edited = roundTrip(memory!);
+      edit(edited);
+      await expect(agent.reply("x", edited), `edit ${k}`).rejects.toMatchObject({ code: "tampered_memory" });
+    }
+    // Taken back as it was, the same memory goes on.
+    expect((await agent.reply("x", roundTrip(memory!))).reply).toMatch(/^answer/);
+  });
+
+  it("seals a growing conversation as a whole hash of it would: memory through JSON is accepted at every turn", async () => {
+    const g = graph([n({ name: "talk", action: "chat", instruction: "Keep talking.", transitions: ["talk"] })]);
+    const agent = new Agent(g, { model: new TestModel((req) => `answer ${req.messages.length}`) });
+    let memory: Memory | undefined;
+    for (let i = 0; i < 40; i++) {
+      // Mostly objects (sealed from kept hash states), sometimes through JSON (hashed whole).
+      const r = await agent.reply(`message ${i}`, memory && (i % 7 === 3 ? roundTrip(memory) : memory));
+      const fresh = new Agent(g, { model: new TestModel(() => "ok") });
+      expect((await fresh.reply("check", roundTrip(r.memory))).reply, `turn ${i}`).toBe("ok");
+      memory = r.memory;
+    }
+  });
+
+  it("tells a lone surrogate from the replacement character it would become in UTF-8", async () => {
+    const g = graph([n({ name: "talk", action: "chat_exact", instruction: "You said: $_last_user_reply", transitions: ["talk"] })]);
+    const agent = new Agent(g, { model: new TestModel() });
+    let memory = (await agent.reply("")).memory;
+    memory = (await agent.reply("broken \ud83d here", memory)).memory;
+    memory = (await agent.reply("fine \ufffd here", memory)).memory;
+    const swaps: [string, string][] = [["\ud83d", "\ufffd"], ["\ufffd", "\ud83d"]];
+    for (const [from, to] of swaps) {
+      const edited = JSON.parse(JSON.stringify(memory).replaceAll(JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1))) as Memory;
+      expect(JSON.stringify(edited)).not.toBe(JSON.stringify(memory));
+      await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
+    }
+    expect((await agent.reply("x", roundTrip(memory))).reply).toBe("You said: x");
+  });
+
+  it("hands out memory frozen all through, and freezes the memory it is given once checked", async () => {
+    const { agent, memory } = await saved();
+    expect(Object.isFrozen(memory) && Object.isFrozen(memory.stack) && Object.isFrozen(memory.stack[0]!.turns[0])).toBe(true);
+    expect(Object.isFrozen(memory.stack[0]!.vars.units)).toBe(true);
+    expect(() => ((memory.stack[0]!.vars as Record<string, unknown>).units = [])).toThrow(TypeError);
+    const given = roundTrip(memory);
+    await agent.reply("3/4", given);
+    expect(Object.isFrozen(given.stack.at(-1)!.turns[0])).toBe(true);
+    // Memory that fails its check is left as it was given.
+    const edited = roundTrip(memory);
+    edited.turn = 99;
+    await expect(agent.reply("3/4", edited)).rejects.toMatchObject({ code: "tampered_memory" });
+    expect(Object.isFrozen(edited)).toBe(false);
+  });
+
+  it("checks memory frozen on the surface like any other (only what the runtime sealed is taken unchecked)", async () => {
+    const { agent, memory } = await saved();
+    const edited = roundTrip(memory);
+    edited.stack[0]!.vars.units = ["cheating"];
+    Object.freeze(edited);
+    Object.freeze(edited.stack);
+    edited.stack.forEach((f) => Object.freeze(f));
+    await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
+    // A copy of sealed memory with one field changed is not the memory the runtime sealed.
+    await expect(agent.reply("x", { ...memory, turn: memory.turn + 1 })).rejects.toMatchObject({ code: "tampered_memory" });
+  });
+
+  it("reads memory of format version 1 (a whole-memory checksum) and carries it on as version 2", async () => {
+    const v1 = fixture("tutor-memory-v1") as unknown as Memory;
+    expect(v1.version).toBe(1);
+    const agent = new Agent(fixture("tutor"), { model: tutorModel() });
+    const r = await agent.reply("thanks", roundTrip(v1));
+    expect(r.reply).toMatch(/^reply of /);
+    expect(r.memory.version).toBe(2);
+    expect(r.memory.stack[0]!.turns.length + r.memory.stack.at(-1)!.turns.length).toBeGreaterThan(2);
+    expect((await agent.reply("1/2", roundTrip(r.memory))).reply).toMatch(/^reply of /);
+    const edited = roundTrip(v1);
+    edited.stack[1]!.turns[0]!.agent = "forged";
+    await expect(agent.reply("thanks", edited)).rejects.toMatchObject({ code: "tampered_memory" });
   });
 
   it("accepts memory whose keys were reordered (as some databases store JSON)", async () => {

@@ -53,7 +53,7 @@ describe("isolation: the agent's code in child processes", () => {
 
   test("code that takes its child process down fails its node; this process and the pool go on", async () => {
     // The pool's limits raised far beyond its child's memory: only the process boundary stops this.
-    const sandbox = pool({ memoryLimitMb: 128, timeoutMs: 60_000, maxSteps: 1e12, maxAllocation: 1e12, maxStringLength: 2 ** 29, maxArrayLength: 1e9 });
+    const sandbox = pool({ memoryLimitMb: 128, timeoutMs: 120_000, maxTimeMs: 60_000, maxSteps: 1e12, maxAllocation: 1e12, maxStringLength: 2 ** 29, maxArrayLength: 1e9 });
     const agent = new Agent(probe("Array.from({ length: 64 }, (_, i) => 'x'.repeat(2 ** 24) + i).map(s => s.toUpperCase()).length"), {
       model, isolation: sandbox, tools: { lookup: () => 0 },
     });

@@ -2,7 +2,7 @@ import { Agent, type AgentOptions } from "@autograms/runtime";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { loadTools } from "./tools.js";
+import { loadHostCode } from "./tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
@@ -22,10 +22,10 @@ export async function openAgent(file: string, flags: ModelFlags, options: {
   const loaded = await loadAgentGraph(file);
   options.onLoaded?.(loaded);
   const { model, none } = await chooseModel(flags, options.modelRequired);
-  const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(loaded.graph, {
-    model, tools, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
+    model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
   });
   return { agent, loaded };
 }

@@ -4,24 +4,37 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin, Message } from "esbuild";
-import { RUNTIME_TOOLS, type Tool, type ToolInfo } from "@autograms/runtime";
+import { RUNTIME_TOOLS, isActionDefinition, type ActionDefinition, type Graph, type Tool, type ToolInfo } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** What the Agent needs besides the graph: the implementations of its tools and custom actions. */
+export interface HostCode {
+  tools: Record<string, Tool>;
+  actions: ActionDefinition<any>[];
+}
+
+/** An export of a module the agent imports: a tool, or a custom action. */
+type Imported = { kind: "tool" | "action"; name: string; info: ToolInfo };
+
 /**
- * The implementations of the graph's tools. The agent file itself never runs: only the modules it
- * imports tools from, bundled by esbuild from the agent's folder (so TypeScript tool modules and
- * `./tools.js` specifiers work as they do for the agent) into one temporary module that is imported.
+ * The implementations of the graph's tools and custom actions. The agent file itself never runs:
+ * only the modules it imports them from, bundled by esbuild from the agent's folder (so TypeScript
+ * modules and `./tools.js` specifiers work as they do for the agent) into one temporary module
+ * that is imported.
  */
-export async function loadTools(tools: Record<string, ToolInfo> | undefined, baseDir: string, importer: string): Promise<Record<string, Tool>> {
+export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, baseDir: string, importer: string): Promise<HostCode> {
   // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
   const builtin = (t: ToolInfo) => t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
-  const entries = Object.entries(tools ?? {}).filter(([, t]) => !builtin(t));
-  if (entries.length === 0) return {};
-  // One line per tool, so an error in this entry names its tool.
+  const entries: Imported[] = [
+    ...Object.entries(graph.tools ?? {}).filter(([, t]) => !builtin(t)).map(([name, info]) => ({ kind: "tool" as const, name, info })),
+    ...Object.entries(graph.actions ?? {}).map(([name, info]) => ({ kind: "action" as const, name, info })),
+  ];
+  if (entries.length === 0) return { tools: {}, actions: [] };
+  // One line per export, so an error in this entry names its tool or action.
   const entry = entries
-    .map(([, t], i) => `export { ${IDENTIFIER.test(t.export) ? t.export : JSON.stringify(t.export)} as __tool${i} } from ${JSON.stringify(t.module)};`)
+    .map(({ info: t }, i) => `export { ${IDENTIFIER.test(t.export) ? t.export : JSON.stringify(t.export)} as __export${i} } from ${JSON.stringify(t.module)};`)
     .join("\n");
   const { build } = await import("esbuild");
   let code: string;
@@ -35,7 +48,8 @@ export async function loadTools(tools: Record<string, ToolInfo> | undefined, bas
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     if (!errors.length) throw err;
-    throw new CliError(`cannot load the agent's tools:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`);
+    const what = entries.some((e) => e.kind === "action") ? entries.some((e) => e.kind === "tool") ? "tools and actions" : "actions" : "tools";
+    throw new CliError(`cannot load the agent's ${what}:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`);
   }
   const dir = mkdtempSync(join(tmpdir(), "autograms-tools-"));
   let exports: Record<string, unknown>;
@@ -44,25 +58,31 @@ export async function loadTools(tools: Record<string, ToolInfo> | undefined, bas
     writeFileSync(file, code);
     exports = await import(pathToFileURL(file).href) as Record<string, unknown>;
   } catch (err) {
-    throw new CliError(`the agent's tool modules failed to load: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CliError(`the agent's ${entries.some((e) => e.kind === "action") ? "tool and action" : "tool"} modules failed to load: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return Object.fromEntries(entries.map(([name, t], i) => {
-    const fn = exports[`__tool${i}`];
-    if (typeof fn !== "function") {
-      throw new CliError(`tool '${name}': export '${t.export}' of '${t.module}' is ${fn === undefined ? "undefined" : `a ${typeof fn}`}, not a function`);
+  const loaded: HostCode = { tools: {}, actions: [] };
+  entries.forEach(({ kind, name, info: t }, i) => {
+    const value = exports[`__export${i}`];
+    const what = value === undefined ? "undefined" : `a ${typeof value}`;
+    if (kind === "tool") {
+      if (typeof value !== "function") throw new CliError(`tool '${name}': export '${t.export}' of '${t.module}' is ${what}, not a function`);
+      loaded.tools[name] = value as Tool;
+    } else {
+      if (!isActionDefinition(value)) throw new CliError(`action '${name}': export '${t.export}' of '${t.module}' is ${what}, not an action made with defineAction`);
+      loaded.actions.push(value);
     }
-    return [name, fn as Tool];
-  }));
+  });
+  return loaded;
 }
 
-function describe(e: Message, lines: string[], entries: [string, ToolInfo][], importer: string): string {
+function describe(e: Message, lines: string[], entries: Imported[], importer: string): string {
   const loc = e.location;
   if (!loc) return e.text;
-  // An error in the generated entry is about the tool of that line.
-  const [name, t] = entries[lines.indexOf(loc.lineText)] ?? [];
-  if (name && t) return `tool '${name}' (export '${t.export}' of '${t.module}', imported by ${importer}): ${e.text}`;
+  // An error in the generated entry is about the tool or action of that line.
+  const found = entries[lines.indexOf(loc.lineText)];
+  if (found) return `${found.kind} '${found.name}' (export '${found.info.export}' of '${found.info.module}', imported by ${importer}): ${e.text}`;
   return `${loc.file}:${loc.line}:${loc.column + 1}: ${e.text}`;
 }
 

@@ -7,7 +7,7 @@ import { loadAgentGraph, type LoadedAgent } from "../agent-loading/load-graph.js
 import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
 import { chooseModel } from "../agent-loading/model.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
-import { loadTools } from "../agent-loading/tools.js";
+import { loadHostCode } from "../agent-loading/tools.js";
 import { SourceLines } from "./present.js";
 
 export interface SessionChoices {
@@ -25,7 +25,7 @@ export interface SessionChoices {
 export async function openSession(file: string, flags: ModelFlags, choices: SessionChoices): Promise<{ session: DebugSession; source: SourceLines; loaded: LoadedAgent }> {
   const loaded = await loadAgentGraph(file, { diagnostics: choices.diagnostics });
   choices.onLoaded?.(loaded);
-  const tools = await loadTools(loaded.graph.tools, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file);
   const conversation = Number(choices.conversation ?? 1);
   if (!Number.isInteger(conversation) || conversation < 1) throw new CliError(`--conversation takes a number from 1, not '${choices.conversation}'`, 2);
   let replay: { replay: string; replaySource: string; conversation: number } | { model: ChatModel };
@@ -39,7 +39,7 @@ export async function openSession(file: string, flags: ModelFlags, choices: Sess
   let session: DebugSession;
   try {
     session = new DebugSession(loaded.graph, {
-      ...replay, tools, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true,
+      ...replay, tools, actions, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true,
       ...(source.available ? { sourceLines: source.count } : {}),
     });
   } catch (err) {

@@ -4,7 +4,10 @@ import type { JsonValue, Loc, TraceEvent } from "@autograms/runtime";
 /** A value on one line, cut to `max` characters. */
 export function valueText(value: JsonValue | undefined, max = 120): string {
   const text = value === undefined ? "undefined" : JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (text.length <= max) return text;
+  // Never end on the first half of a surrogate pair (a lone surrogate is no character).
+  const cut = /[\uD800-\uDBFF]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, cut)}…`;
 }
 
 /** The agent source, by line (1-based), when it is at hand. */

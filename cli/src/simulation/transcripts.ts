@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Memory, Simulation, TraceSink } from "@autograms/runtime";
+import { replyOf, type Memory, type Simulation, type TraceSink } from "@autograms/runtime";
 
 export type Message = Simulation["transcript"][number];
 
@@ -28,8 +28,9 @@ export class TraceTranscript {
 
   readonly sink: TraceSink = (event) => {
     if (event.kind === "user") this.messages.push({ role: "user", text: event.text });
-    else if ((event.kind === "generate" || event.kind === "exact") && event.action.startsWith("chat")) {
-      this.messages.push({ role: "agent", text: String(event.output) });
+    else {
+      const reply = replyOf(event);
+      if (reply !== undefined) this.messages.push({ role: "agent", text: reply });
     }
   };
 }

@@ -10,7 +10,8 @@ export class NodeVisits {
   private readonly decided = new Map<string, number>();
 
   readonly sink: TraceSink = (event) => {
-    if (RAN.has(event.kind)) bump(this.counts, event.node);
+    // A custom action's node ran when its instruction hook did; its other hooks run as it is left.
+    if (RAN.has(event.kind) || (event.kind === "custom" && event.hook === "instruction")) bump(this.counts, event.node);
     else if (event.kind === "transition" && event.resolved === "condition") bump(this.decided, `${event.target}\0${event.to}`);
   };
 

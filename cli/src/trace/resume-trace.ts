@@ -23,7 +23,7 @@ export function trimToLastTurn(path: string): void {
 
 /** A line whose event ends a turn, as a replay cuts turns: a chat node's reply, or quit. */
 function endsTurn(line: string): boolean {
-  let event: { kind?: unknown; action?: unknown };
+  let event: { kind?: unknown; action?: unknown; base?: unknown; reply?: unknown };
   try {
     event = JSON.parse(line) as typeof event;
   } catch {
@@ -31,5 +31,7 @@ function endsTurn(line: string): boolean {
   }
   if (event === null || typeof event !== "object") return false;
   if (event.kind === "quit") return true;
-  return (event.kind === "generate" || event.kind === "exact") && typeof event.action === "string" && event.action.startsWith("chat");
+  if (event.kind === "custom") return typeof event.reply === "string";
+  const action = typeof event.base === "string" ? event.base : event.action;
+  return (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && action.startsWith("chat");
 }

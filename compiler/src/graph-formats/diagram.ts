@@ -102,7 +102,7 @@ function joinLabels(...parts: (string | undefined)[]): string | undefined {
 /** The function a call node calls: the name before `(` in its instruction. */
 function calledFunction(node: GraphNode): string | undefined {
   if (node.action !== "function" && node.action !== "local_function" && node.action !== "global_function") return undefined;
-  const match = /^\s*([A-Za-z_$][\w$]*)\s*\(/.exec(node.instruction);
+  const match = /^\s*([A-Za-z_$][\w$]*)\s*\(/.exec(node.instruction ?? "");
   return match?.[1];
 }
 

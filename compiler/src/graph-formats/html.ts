@@ -162,7 +162,11 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
         break;
       case "generate":
       case "exact":
-        visit(id, e.node, e.action.startsWith("chat") ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
+        visit(id, e.node, (e.base ?? e.action).startsWith("chat") ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
+        break;
+      case "custom":
+        if (e.hook !== "instruction") steps.push({ id, node: e.node, text: `${e.action} ${e.hook}: ${shorten(JSON.stringify(e.hook === "transition" ? e.target : e.output) ?? "null", 60)}` });
+        else visit(id, e.node, e.reply !== undefined ? `agent: ${shorten(e.reply, 80)}` : `${e.action}: ${shorten(JSON.stringify(e.thought ?? e.output) ?? "null", 80)}`);
         break;
       default:
         visit(id, e.node, e.kind === "code" ? `code ${shorten(e.code, 60)} → ${shorten(JSON.stringify(e.value) ?? "undefined", 40)}` : e.action);

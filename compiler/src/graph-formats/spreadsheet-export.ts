@@ -3,7 +3,7 @@
  * importSpreadsheet. Function entries become callable nodes `f(a, b)`, `assign` the `x=` prefix,
  * `code` the original's `python_function`.
  */
-import type { Graph, GraphNode } from "@autograms/runtime";
+import type { Action, Graph, GraphNode } from "@autograms/runtime";
 import { writeCsv } from "./csv-text.js";
 import { exportColumns, type FieldColumn, type LetteredColumn } from "./spreadsheet-columns.js";
 import { writeInstruction } from "./spreadsheet-cells.js";
@@ -27,7 +27,7 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
     case "action":
       return node.action === "code" ? "python_function" : node.action;
     case "instruction":
-      return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action, node.instruction ?? "", node.assign);
+      return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action as Action, node.instruction ?? "", node.assign);
   }
   const value = (node as unknown as Record<string, unknown>)[column.field];
   if (value === undefined) return "";
@@ -60,6 +60,9 @@ export function spreadsheetExportLosses(graph: Graph): string[] {
   const globals = Object.keys(graph.globals);
   if (globals.length) losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
   if (graph.tools && Object.keys(graph.tools).length) losses.push(`the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`);
+  if (graph.actions && Object.keys(graph.actions).length) {
+    losses.push(`the custom actions (${Object.keys(graph.actions).join(", ")}) and their nodes' own fields: the original has no such actions`);
+  }
   const first = graph.nodes[0]?.name;
   const implicitStart = graph.nodes.some((n) => n.name === "start1") ? "start1" : first;
   if (graph.start !== undefined && graph.start !== implicitStart) losses.push(`the start node '${graph.start}': the sheet starts at '${implicitStart}'`);

@@ -3,7 +3,9 @@
  * type-checks under `tsc --strict` and editors can help its author. Calling any of them at run
  * time is a mistake, and says so.
  */
-import type { ExecNodeFields, ShorthandFields } from "./fields.js";
+import type { CustomNodeFields, ExecNodeFields, ShorthandFields } from "./fields.js";
+import type { ActionDefinition } from "./actions.js";
+import type { JsonValue } from "../graph/types.js";
 
 function compiledOnly(name: string): never {
   throw new Error(
@@ -22,8 +24,11 @@ export abstract class Autogram {
   abstract main(): void;
 }
 
-export function exec_node(fields: ExecNodeFields): string {
-  return compiledOnly(`exec_node(${fields.action})`);
+export function exec_node(fields: ExecNodeFields): string;
+/** A node of a custom action: its output is whatever the action gives (plain data). */
+export function exec_node<A extends ActionDefinition<any>>(fields: CustomNodeFields<A>): JsonValue;
+export function exec_node(fields: ExecNodeFields | CustomNodeFields<ActionDefinition>): string | JsonValue {
+  return compiledOnly(`exec_node(${typeof fields.action === "string" ? fields.action : fields.action.name})`);
 }
 
 export function chat(instruction: string, fields?: ShorthandFields): string {

@@ -1,11 +1,27 @@
 import type { Action, FunctionKind } from "../graph/types.js";
+import type { ActionDefinition } from "./actions.js";
 
 /**
  * The object literal an agent passes to `exec_node`. Every value must be a literal known at
  * compile time; template-literal placeholders become runtime `$variable` references.
  */
-export interface ExecNodeFields {
+export interface ExecNodeFields extends CommonNodeFields {
   action: Exclude<Action, FunctionKind | "code">;
+  /**
+   * Tools the model may call natively at this chat or thought node: imported tools made with
+   * `defineTool`, written as the imported functions or their names.
+   */
+  tools?: (string | ((args: never) => unknown))[];
+}
+
+/**
+ * `exec_node` with a custom action imported from its module (`action: confirm`): the fields of
+ * every node, and the fields the action declares, typed from their JSON Schemas.
+ */
+export type CustomNodeFields<A extends ActionDefinition<any>> = CommonNodeFields & { action: A } & (A extends ActionDefinition<infer V> ? V : never);
+
+/** The fields of every node, whatever its action. */
+export interface CommonNodeFields {
   /** Explicit, stable node name. Omit (or "auto") for an automatic name. */
   name?: string;
   instruction?: string;
@@ -34,11 +50,6 @@ export interface ExecNodeFields {
   notes?: string;
   instruction_short?: string;
   conv_context?: string;
-  /**
-   * Tools the model may call natively at this chat or thought node: imported tools made with
-   * `defineTool`, written as the imported functions or their names.
-   */
-  tools?: (string | ((args: never) => unknown))[];
 }
 
 /** Further fields of a shorthand call (`chat(instruction, fields)`). */

@@ -21,6 +21,8 @@ import type { TraceSink } from "../trace/events.js";
 import { toolDefinitionOf } from "../agent-api/tools.js";
 import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
+import type { ActionDefinition } from "../agent-api/actions.js";
+import { checkActions } from "./action-hooks.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
 import { drive, type PauseHook, type Performer } from "./loop.js";
 import { Deadline } from "./deadline.js";
@@ -37,6 +39,11 @@ export interface AgentOptions {
    * the runtime itself (`tryTool`, `buildReactPrompt`, `parseLatestPluginCall`) need no entry.
    */
   tools?: Record<string, Tool>;
+  /**
+   * Implementations of the graph's custom actions (made with `defineAction`): an array, or an
+   * object of them by action name. Each must match what the graph was compiled with.
+   */
+  actions?: readonly ActionDefinition<any>[] | Record<string, ActionDefinition<any>>;
   /** Sandbox limits for each evaluation, and `maxSteps`: node steps allowed in one reply() or call(). */
   limits?: Partial<SandboxLimits> & { maxSteps?: number };
   config?: Partial<AgentConfig>;
@@ -86,6 +93,7 @@ export class Agent {
   private readonly program: Program;
   private readonly model: ChatModel;
   private readonly tools: Record<string, HostFunction>;
+  private readonly actions: Record<string, ActionDefinition<any>>;
   private readonly evaluate: Performer["evaluate"];
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
@@ -116,6 +124,11 @@ export class Agent {
       if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
     }
     this.tools = tools;
+    this.actions = checkActions(this.graph.actions ?? {}, options.actions, this.graph.source?.file);
+    const actionHooks = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => {
+      const d = this.actions[name]!;
+      return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
+    }));
     const isolation = options.isolation ?? "in-process";
     if (isolation === "in-process") this.evaluate = evaluateAsync;
     else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
@@ -127,7 +140,7 @@ export class Agent {
     const { maxSteps, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
       config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
-      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process",
+      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks,
     });
   }
 
@@ -206,7 +219,7 @@ export class Agent {
     const mem = openMemory(this.program, memory);
     if (mem.done) throw new AgentError("conversation_over", "this conversation has ended (it reached 'quit'); start a new one without memory");
     const at = this.program.nodes.get(top(mem).node);
-    if (!at?.chat) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${top(mem).node}'`);
+    if (!at?.waits) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${top(mem).node}'`);
     return mem;
   }
 
@@ -217,7 +230,7 @@ export class Agent {
       throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
     }
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
-    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, trace: options.trace, pause: options.pause, deadline };
+    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline };
   }
 }
 

@@ -14,6 +14,8 @@ import { step } from "../engine/step.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
+import type { ActionDefinition } from "../agent-api/actions.js";
+import { runActionHook } from "./action-hooks.js";
 import type { Deadline } from "./deadline.js";
 
 /** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
@@ -33,6 +35,8 @@ export interface Performer {
   model: ChatModel;
   tools: Record<string, HostFunction>;
   evaluate: Evaluator;
+  /** Implementations of the graph's custom actions, by action name. */
+  actions: Record<string, ActionDefinition<any>>;
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
   deadline?: Deadline | undefined;
@@ -134,6 +138,9 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
       }
       case "tool":
         r = step(env, r.state, await wait(runTool(p, effect.tool, effect.args)));
+        break;
+      case "action":
+        r = step(env, r.state, await wait(runActionHook(p, r.state, effect)));
         break;
     }
   }

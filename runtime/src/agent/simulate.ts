@@ -6,6 +6,7 @@
 import type { GraphNode } from "../graph/types.js";
 import type { MemoryBody } from "../memory/types.js";
 import { top, visibleTurns } from "../engine/scope.js";
+import { allTurns } from "../engine/history.js";
 import { buildUserMessages, cleanUserReply } from "../engine/user-prompt.js";
 import { withRetries, type Performer } from "./loop.js";
 import type { Agent, RunOptions } from "./agent.js";
@@ -45,7 +46,7 @@ export async function simulateUserReply(p: Performer, mem: MemoryBody, options: 
   const node = program.nodes.get(frame.node)!.node;
   const instruction = pickInstruction(p, node, mem.turn, random, options.maxTurns);
   if (instruction === config.endSignal) return { text: config.endSignal, end: true, instruction };
-  const messages = buildUserMessages(visibleTurns(mem.stack), frame.userPrompt, instruction, config);
+  const messages = buildUserMessages(allTurns(visibleTurns(mem.stack)), frame.userPrompt, instruction, config);
   const raw = await withRetries(p, node.name, "simulate the user", async () => {
     const answer = await p.model.complete({ messages, node: node.name, purpose: "user" });
     if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);

@@ -4,10 +4,10 @@
  * turn's message is not an event, so it is read back from what the second turn's `user` event
  * says `_last_user_reply` was before (when the trace can tell).
  */
-import type { TraceEvent } from "../trace/events.js";
+import { replyOf, type TraceEvent } from "../trace/events.js";
 
 const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
-  "user", "generate", "exact", "code", "setup", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call",
+  "user", "generate", "exact", "code", "setup", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call", "custom",
 ]);
 
 export class RecordingError extends Error {
@@ -56,7 +56,7 @@ export function traceEvents(recording: readonly TraceEvent[] | string, fileName?
   return typeof recording === "string" ? parseTrace(recording, fileName) : [...recording];
 }
 
-const endsTurn = (e: TraceEvent) => (e.kind === "generate" || e.kind === "exact") && e.action.startsWith("chat");
+const endsTurn = (e: TraceEvent) => replyOf(e) !== undefined;
 
 /**
  * Cuts events into conversations. Events that carry a `conversation` number (as one trace file of

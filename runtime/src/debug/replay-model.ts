@@ -4,14 +4,15 @@
  * against the recording (the node that asks, and its messages or prompt and choices), so a replay
  * that has gone another way stops at the first difference instead of answering the wrong question.
  */
-import type { ChatMessage, ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "../model/types.js";
+import type { ChatMessage, ChoiceRequest, CompletionPurpose, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "../model/types.js";
 import type { Loc } from "../graph/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import { traceEvents } from "./recording.js";
+import { cutAfter, cutBefore } from "../text/cut.js";
 
 /** One model call of the recorded run. */
 export type RecordedCall =
-  | { kind: "complete"; node: string; purpose: "chat" | "thought"; messages: ChatMessage[]; answer: string; event: number; loc: Loc | null }
+  | { kind: "complete"; node: string; purpose: CompletionPurpose; messages: ChatMessage[]; answer: string; event: number; loc: Loc | null }
   | { kind: "choose"; node: string; prompt: string; choices: string[]; answer: number; event: number; loc: Loc | null }
   /** At a node that offers tools; `messages` are the node's first ones, which every later request extends. */
   | { kind: "tools"; node: string; messages: ChatMessage[]; answer: ToolCompletion; event: number; loc: Loc | null };
@@ -52,6 +53,13 @@ export function recordedCalls(events: readonly TraceEvent[]): RecordedCall[] {
       for (const answer of answers) calls.push({ kind: "tools", node: e.node, messages: e.messages, answer, event, loc: e.loc });
     } else if (e.kind === "generate") {
       for (const answer of e.raw) calls.push({ kind: "complete", node: e.node, purpose: e.purpose, messages: e.messages, answer, event, loc: e.loc });
+    } else if (e.kind === "custom") {
+      // A custom action's hook asked these itself, in this order, before the event that reports it.
+      for (const c of e.calls) {
+        calls.push(c.kind === "complete"
+          ? { kind: "complete", node: e.node, purpose: c.purpose, messages: c.messages, answer: c.answer, event, loc: e.loc }
+          : { kind: "choose", node: e.node, prompt: c.prompt, choices: c.choices, answer: c.answer, event, loc: e.loc });
+      }
     } else if (e.kind === "transition" || e.kind === "return" || e.kind === "quit") {
       for (const d of e.decisions) calls.push({ kind: "choose", node: e.node, prompt: d.prompt, choices: d.choices, answer: d.chosen, event, loc: e.loc });
     }
@@ -151,6 +159,6 @@ export function textDifference(recorded: string, now: string): string | undefine
   if (recorded === now) return undefined;
   let i = 0;
   while (i < recorded.length && i < now.length && recorded[i] === now[i]) i++;
-  const around = (s: string) => JSON.stringify((i > 20 ? "…" : "") + s.slice(Math.max(0, i - 20), i + 40) + (s.length > i + 40 ? "…" : ""));
+  const around = (s: string) => JSON.stringify((i > 20 ? "…" : "") + s.slice(cutAfter(s, Math.max(0, i - 20)), cutBefore(s, i + 40)) + (s.length > i + 40 ? "…" : ""));
   return `at character ${i + 1}: recorded ${around(recorded)}, now ${around(now)}`;
 }

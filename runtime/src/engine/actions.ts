@@ -16,6 +16,7 @@ import type { Phase, RunState, StepResult } from "./state.js";
 import { fitSuffix, hasBannedPhrase } from "./suffix.js";
 import { renderTemplate, type Template } from "./template.js";
 import { toolRequest } from "./tool-calls.js";
+import { runHook } from "./custom-action.js";
 
 export function enter(env: Env, state: RunState, name: string): StepResult {
   const cn = nodeOf(env, name);
@@ -37,7 +38,9 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
 export function act(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const name = node.name;
-  switch (node.action) {
+  if (cn.custom?.hooks.instruction) return runHook(env, state, cn, "instruction", null, false);
+  // A custom action without an instruction hook does what its base does.
+  switch (cn.as) {
     case "chat":
     case "chat_suffix":
     case "thought":
@@ -47,7 +50,7 @@ export function act(env: Env, state: RunState, cn: CompiledNode): StepResult {
     case "thought_exact":
       return exact(env, state, cn);
     case "code":
-      return evaluateOrHandOver(env, state, node, node.instruction, { kind: "code", node: name }, "code");
+      return evaluateOrHandOver(env, state, node, node.instruction ?? "", { kind: "code", node: name }, "code");
     case "function":
     case "local_function":
     case "global_function":
@@ -93,7 +96,7 @@ const SUFFIX_INSTRUCTION = (text: string) =>
 function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const text = instructionText(env, state, cn);
-  const instruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(text) : text;
+  const instruction = cn.as === "chat_suffix" ? SUFFIX_INSTRUCTION(text) : text;
   const frame = top(state.mem);
   const messages = buildChatMessages({
     prompt: frame.prompt, turns: visibleTurns(state.mem.stack), node, user: state.pending ?? "",
@@ -117,7 +120,7 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
   let output = answer.trim();
   let suffix: "generated" | "completed" | "fallback" | undefined;
   const banned = hasBannedPhrase(output, config.bannedPhrases);
-  if (node.action === "chat_suffix") {
+  if (cn.as === "chat_suffix") {
     const fitted = banned ? null : fitSuffix(answer, phase.instruction);
     if (fitted) ({ text: output, how: suffix } = fitted);
     else if (!canRetry) {
@@ -125,7 +128,7 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
       suffix = "fallback";
     }
   }
-  if ((banned || (node.action === "chat_suffix" && !suffix)) && canRetry) {
+  if ((banned || (cn.as === "chat_suffix" && !suffix)) && canRetry) {
     const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
     // With tools, the model is asked again from where it gave the unusable answer, tool results included.
     const effect = phase.tools ? toolRequest(env, cn, phase.tools)
@@ -133,8 +136,8 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
     return result(moved(state, state.mem, again), null, effect);
   }
   const retained = !cn.chat || !state.pending;
-  const modelInstruction = node.action === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
-  const value = node.action === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
+  const modelInstruction = cn.as === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
+  const value = cn.as === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
   const ev = (mem: MemoryBody, changes: ReturnType<typeof changesOf>) =>
     event(env, mem, node, {
       kind: "generate", purpose: cn.chat ? "chat" : "thought", messages: phase.messages, raw, output: value,
@@ -156,12 +159,12 @@ function exact(env: Env, state: RunState, cn: CompiledNode): StepResult {
 }
 
 /** Appends the node's turn, consumes the user's message, assigns the output; a chat ends the turn. */
-function finishTurn(
+export function finishTurn(
   env: Env, state: RunState, cn: CompiledNode, agent: string, output: JsonValue, instruction: string | undefined,
-  ev: (mem: MemoryBody, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>,
+  ev: (mem: MemoryBody, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>, chat = cn.chat,
 ): StepResult {
   const node = cn.node;
-  const turn: Turn = { node: node.name, kind: cn.chat ? "chat" : "thought", agent };
+  const turn: Turn = { node: node.name, kind: chat ? "chat" : "thought", agent };
   if (state.pending) turn.user = state.pending;
   if (instruction !== undefined) turn.instruction = instruction;
   if (node.state_category) turn.category = node.state_category;
@@ -171,7 +174,7 @@ function finishTurn(
   const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
   mem = withTop(mem, frameWith(frame, frame.vars, appendTurns(frame.turns, [turn])));
   mem = assignOutput(mem, node, output, extra);
-  if (!cn.chat) {
+  if (!chat) {
     const next = moved(state, mem, { kind: "route", node: node.name, output, interject: false }, null);
     return result(next, ev(mem, changes));
   }
@@ -198,7 +201,7 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const text = render(env, state, node, cn.text);
   const frame = top(state.mem);
   const updated = frameWith(frame, frame.vars);
-  switch (node.action) {
+  switch (cn.as) {
     case "set_prompt": updated.prompt = text; break;
     case "append_prompt": updated.prompt = `${frame.prompt}\n${text}`; break;
     case "set_user_prompt": updated.userPrompt = text; break;

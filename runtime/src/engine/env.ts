@@ -31,8 +31,9 @@ export type EventBody = Distribute<TraceEvent>;
 
 export function event(env: Env, mem: MemoryBody, node: GraphNode, body: EventBody, changes: VariableChange[] = []): TraceEvent | null {
   if (!env.tracing) return null;
+  const custom = env.program.nodes.get(node.name)?.custom;
   return {
-    node: node.name, loc: node.loc ?? null, action: node.action,
+    node: node.name, loc: node.loc ?? null, action: node.action, ...(custom && { base: env.program.nodes.get(node.name)!.as }),
     stack: mem.stack.map((f) => f.function ?? "main"), changes, ...body,
   } as TraceEvent;
 }

@@ -7,6 +7,7 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { evaluate, SandboxError } from "../sandbox/index.js";
 import { fail, type Env } from "./env.js";
+import { clip } from "../text/cut.js";
 
 export interface Evaluation {
   value: JsonValue;
@@ -33,5 +34,5 @@ export function sandboxFailure(env: Env, node: GraphNode, code: string, what: st
 
 function short(code: string): string {
   const one = code.replace(/\s+/g, " ").trim();
-  return one.length > 80 ? `${one.slice(0, 77)}...` : one;
+  return clip(one, 80);
 }

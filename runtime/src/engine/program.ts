@@ -2,8 +2,10 @@
  * A validated graph prepared for running: nodes by name with their identities, parsed text
  * templates and call instructions, and the lookups the step needs. Built once per Agent.
  */
-import type { FunctionInfo, Graph, GraphNode } from "../graph/types.js";
-import { CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
+import type { Action, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
+import { ACTIONS, CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
+import { ownFields } from "../graph/action-fields.js";
+import type { ActionHook } from "./state.js";
 import type { AgentConfig } from "../agent/config.js";
 import type { ToolDefinition } from "../model/types.js";
 import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
@@ -19,7 +21,14 @@ export interface CompiledNode {
   text?: Template;
   question?: Template;
   call?: { name: string; info: FunctionInfo; args: string };
+  /** The built-in action whose behaviour the node has: its own, or for a custom action its base (else `transition`). */
+  as: Action;
+  /** Its behaviour ends the turn with a reply (a chat action, or a custom action's chat base). */
   chat: boolean;
+  /** The conversation may wait here for the user: a chat node, or a custom action's that may reply. */
+  waits: boolean;
+  /** A custom action's node: which hooks its action gives (the step asks the loop to run them). */
+  custom?: CustomInfo;
   /**
    * A chat node whose next step is certainly `quit`: its only transition is `quit` and no
    * interjection could take the user's answer elsewhere. Its reply ends the conversation.
@@ -28,6 +37,20 @@ export interface CompiledNode {
   /** Tools the node offers the model natively: their definitions, and graph tool names by the names the model calls. */
   tools?: { definitions: ToolDefinition[]; byModelName: ReadonlyMap<string, string> };
 }
+
+export interface CustomInfo {
+  action: string;
+  hooks: Readonly<Record<ActionHook, boolean>>;
+  /** The action's fields of the node, each string parsed as a template. */
+  fields: Record<string, FieldTemplate>;
+}
+
+/** A field's value with each string parsed, so `$variables` fill in at run time. */
+export type FieldTemplate =
+  | { kind: "text"; template: Template }
+  | { kind: "list"; items: FieldTemplate[] }
+  | { kind: "object"; entries: [string, FieldTemplate][] }
+  | { kind: "value"; value: JsonValue };
 
 export interface Program {
   graph: Graph;
@@ -99,6 +122,19 @@ export interface ProgramOptions {
   toolDefinitions: Readonly<Record<string, ToolDefinition>>;
   /** See `Program.isolated`. */
   isolated?: boolean;
+  /** The hooks each custom action's implementation gives, by action name. */
+  actionHooks: Readonly<Record<string, Readonly<Record<ActionHook, boolean>>>>;
+}
+
+/** Parses every string of a custom field's value as a template (`$variables` fill in at run time). */
+function fieldTemplate(value: JsonValue, parse: (text: string) => Template | undefined): FieldTemplate {
+  if (typeof value === "string") {
+    const template = parse(value);
+    return template ? { kind: "text", template } : { kind: "value", value };
+  }
+  if (Array.isArray(value)) return { kind: "list", items: value.map((v) => fieldTemplate(v, parse)) };
+  if (value !== null && typeof value === "object") return { kind: "object", entries: Object.entries(value).map(([k, v]) => [k, fieldTemplate(v, parse)]) };
+  return { kind: "value", value };
 }
 
 /** A node's native tools, each with a definition and a name of its own for the model. */
@@ -154,9 +190,20 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
         return undefined;
       }
     };
-    const chat = (CHAT_ACTIONS as readonly string[]).includes(node.action);
-    const compiled: CompiledNode = { node, id: nodeIdentity(node), chat, endsConversation: chat && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects };
-    if (TEXT_ACTIONS.has(node.action)) compiled.text = parse(node.instruction ?? "", "instruction");
+    const builtin = (ACTIONS as readonly string[]).includes(node.action);
+    const as = (builtin ? node.action : graph.actions?.[node.action]?.base ?? "transition") as Action;
+    const chat = (CHAT_ACTIONS as readonly string[]).includes(as);
+    const compiled: CompiledNode = { node, id: nodeIdentity(node), as, chat, waits: chat, endsConversation: false };
+    if (!builtin) {
+      const hooks = options.actionHooks[node.action] ?? { instruction: false, transition: false, output: false };
+      const fields = Object.fromEntries(Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]));
+      compiled.custom = { action: node.action, hooks, fields };
+      compiled.waits = chat || hooks.instruction;
+    }
+    // Hooks run when the node is left wait for the user's answer, so such a node never ends it at once.
+    const leavingHooks = compiled.custom !== undefined && (compiled.custom.hooks.output || compiled.custom.hooks.transition);
+    compiled.endsConversation = compiled.waits && !leavingHooks && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects;
+    if (TEXT_ACTIONS.has(as) || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
     if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
     if ((FUNCTION_KINDS as readonly string[]).includes(node.action)) {
       const m = CALL.exec(node.instruction ?? "");
@@ -167,7 +214,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       else compiled.call = { name: m[1]!, info, args: `[${m[2]!.trim()}]` };
     }
     if ("tools" in node && node.tools) {
-      compiled.tools = offeredTools(node.tools, options, (detail) => problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })));
+      compiled.tools = offeredTools(node.tools as string[], options, (detail) => problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })));
     }
     nodes.set(node.name, compiled);
   }

@@ -2,12 +2,15 @@
  * Chat and thought prompts laid out as the original lays them out (reference §4.8): the scope's
  * prompt before the first input, each past turn as an input/output pair, and the current input
  * built from the instruction template and the reply start. No system message; inputs are `user`
- * messages and outputs `assistant` messages. The oldest turns are dropped to fit the token budget.
+ * messages and outputs `assistant` messages. The oldest turns are dropped to fit the token budget:
+ * the turns are read newest first and reading stops at the budget.
  */
 import type { GraphNode } from "../graph/types.js";
 import type { ChatMessage } from "../model/types.js";
 import type { AgentConfig } from "../agent/config.js";
 import type { Turn } from "../memory/types.js";
+import { keepEnd } from "../text/cut.js";
+import { newestFirst, type History } from "./history.js";
 
 function fill(template: string, slots: Record<string, string>): string {
   return template.replace(/<(last_response|instruction|agent_name)>/g, (whole, key: string) => slots[key] ?? whole);
@@ -38,9 +41,28 @@ function pastInput(turn: Turn, node: GraphNode | undefined, config: AgentConfig)
   return config.replyStartType === "suffix" ? `${user}\n${replyStart(node, config)}` : user;
 }
 
+/**
+ * A past turn's input and its token cost, per agent (its config) and turn: turns in memory are
+ * frozen, so what a prompt makes of one is made once, not again on every later turn.
+ */
+const pastInputs = new WeakMap<AgentConfig, WeakMap<Turn, { input: string; cost: number }>>();
+
+function pastPair(turn: Turn, req: ChatPromptRequest): { input: string; cost: number } {
+  const { config } = req;
+  let cache = pastInputs.get(config);
+  if (!cache) pastInputs.set(config, (cache = new WeakMap()));
+  let pair = Object.isFrozen(turn) ? cache.get(turn) : undefined;
+  if (!pair) {
+    const input = pastInput(turn, req.nodeNamed(turn.node), config);
+    pair = { input, cost: config.countTokens(input) + config.countTokens(turn.agent) };
+    if (Object.isFrozen(turn)) cache.set(turn, pair);
+  }
+  return pair;
+}
+
 export interface ChatPromptRequest {
   prompt: string;
-  turns: readonly Turn[];
+  turns: History;
   node: GraphNode;
   user: string;
   instruction: string;
@@ -50,44 +72,33 @@ export interface ChatPromptRequest {
 
 export function buildChatMessages(req: ChatPromptRequest): ChatMessage[] {
   const { config } = req;
-  const pairs: [string, string][] = [];
-  for (const turn of req.turns) {
-    if (!turn.agent) continue;
-    if (req.node.conv_scope !== undefined && (turn.category ?? "") !== req.node.conv_scope) continue;
-    pairs.push([pastInput(turn, req.nodeNamed(turn.node), config), turn.agent]);
-  }
+  const count = config.countTokens;
+  const budget = config.maxInputTokens;
   let current = fullInput(req.user, req.instruction, req.node, config);
   let prefix = `${req.prompt}\n\n`;
-  const count = config.countTokens;
-  let total = count(prefix) + count(current) + pairs.reduce((n, [i, o]) => n + count(i) + count(o), 0);
-  let drop = 0;
-  while (total > config.maxInputTokens && drop < pairs.length) {
-    total -= count(pairs[drop]![0]) + count(pairs[drop]![1]);
-    drop++;
+  let total = count(prefix) + count(current);
+  // The newest pairs that fit with the prompt and the current input, newest first.
+  const pairs: [string, string][] = [];
+  if (total <= budget) {
+    for (const turn of newestFirst(req.turns)) {
+      if (!turn.agent) continue;
+      if (req.node.conv_scope !== undefined && (turn.category ?? "") !== req.node.conv_scope) continue;
+      const { input, cost } = pastPair(turn, req);
+      if (total + cost > budget) break;
+      total += cost;
+      pairs.push([input, turn.agent]);
+    }
   }
-  if (total > config.maxInputTokens) {
+  if (total > budget) {
     total -= count(prefix);
     prefix = "";
   }
-  if (total > config.maxInputTokens) current = keepEnd(current, config.maxInputTokens, count);
+  if (total > budget) current = keepEnd(current, budget, count);
   const messages: ChatMessage[] = [];
-  for (let i = drop; i < pairs.length; i++) {
+  for (let i = pairs.length - 1; i >= 0; i--) {
     messages.push({ role: "user", content: pairs[i]![0] }, { role: "assistant", content: pairs[i]![1] });
   }
   messages.push({ role: "user", content: current });
   messages[0] = { role: "user", content: prefix + messages[0]!.content };
   return messages;
-}
-
-/** The longest end of `text` within `budget` tokens. */
-export function keepEnd(text: string, budget: number, count: (t: string) => number): string {
-  if (count(text) <= budget) return text;
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (count(text.slice(mid)) <= budget) hi = mid;
-    else lo = mid + 1;
-  }
-  return text.slice(lo);
 }

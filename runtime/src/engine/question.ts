@@ -4,9 +4,9 @@
  * The model gets the prompt and the option texts; the letters are part of the prompt.
  */
 import type { AgentConfig } from "../agent/config.js";
-import type { Turn } from "../memory/types.js";
+import { allTurns, lastTurns, turnCount, type History } from "./history.js";
 import { choiceLabels } from "../model/choices.js";
-import { keepEnd } from "./prompt.js";
+import { keepEnd } from "../text/cut.js";
 
 /** `A. answer` lines, labelled as the models read them back (letters, numbers beyond 26). */
 function optionLines(choices: readonly string[]): string {
@@ -15,13 +15,16 @@ function optionLines(choices: readonly string[]): string {
 }
 
 /** The last `k` pairs (0: all) of (previous agent reply, following user message). */
-export function questionContext(turns: readonly Turn[], user: string, k: number, config: AgentConfig): string {
-  const entries: string[] = [];
+export function questionContext(history: History, user: string, k: number, config: AgentConfig): string {
+  // Only the turns the last k pairs use are read: pair i is turn i-1's reply and turn i's user message.
+  const turns = k === 0 ? allTurns(history) : lastTurns(history, k);
+  const first = turnCount(history) - turns.length;
   const users = [...turns.map((t) => t.user ?? ""), user];
-  for (let i = 0; i < users.length; i++) {
-    const previous = i > 0 ? turns[i - 1]!.agent : "";
-    const answer = users[i] ? `${config.userName}: ${users[i]}\n\n` : "";
-    if (i === 0 && !answer) continue;
+  const entries: string[] = [];
+  for (let j = first ? 1 : 0; j < users.length; j++) {
+    const previous = first + j > 0 ? turns[j - 1]!.agent : "";
+    const answer = users[j] ? `${config.userName}: ${users[j]}\n\n` : "";
+    if (first + j === 0 && !answer) continue;
     entries.push(`${previous}\n\n${answer}\n\n`);
   }
   return (k === 0 ? entries : entries.slice(-k)).join("");

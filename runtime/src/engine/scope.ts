@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import type { Frame, MemoryBody, Turn } from "../memory/types.js";
+import type { History } from "./history.js";
 import { hasOwn, mergeVars } from "../memory/own.js";
 
 /** Index of the lowest frame the top frame can see. */
@@ -35,14 +36,12 @@ export function lookupVar(stack: readonly Frame[], name: string): JsonValue | un
   return undefined;
 }
 
-/** The conversation the top frame sees, oldest first. */
-export function visibleTurns(stack: readonly Frame[]): Turn[] {
+/** The conversation the top frame sees: its visible frames' turn lists, oldest first. */
+export function visibleTurns(stack: readonly Frame[]): History {
   const from = visibleFrom(stack);
-  const last = stack.length - 1;
-  if (from === last) return stack[last]!.turns;
-  const turns: Turn[] = [];
-  for (let i = from; i <= last; i++) turns.push(...stack[i]!.turns);
-  return turns;
+  const lists: (readonly Turn[])[] = [];
+  for (let i = from; i < stack.length; i++) if (stack[i]!.turns.length) lists.push(stack[i]!.turns);
+  return lists;
 }
 
 // The step makes a new memory object on every node; these keep one shape per kind of object

@@ -6,7 +6,10 @@
 import type { JsonValue } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose, ToolCall, ToolChatMessage, ToolCompletion, ToolDefinition } from "../model/types.js";
 import type { MemoryBody } from "../memory/types.js";
-import type { Decision, TraceEvent } from "../trace/events.js";
+import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
+
+/** The hooks of a custom action (see `defineAction`). */
+export type ActionHook = "instruction" | "transition" | "output";
 
 export interface RunState {
   mem: MemoryBody;
@@ -47,7 +50,13 @@ export type Phase =
   /** The node's setup has run: run its action. */
   | { kind: "act"; node: string }
   /** The node's action is done; follow its transitions (asking about interjections first after a user message). */
-  | { kind: "route"; node: string; output: JsonValue; interject: boolean }
+  | {
+      kind: "route"; node: string; output: JsonValue; interject: boolean;
+      /** A custom action's node only: its output hook has run, or its transition hook has chosen (null: the usual way). */
+      hooked?: "output" | { target: string | null };
+    }
+  /** A custom action's hook is running (in the loop); `output` and `interject` are the route's, for the hooks run when leaving. */
+  | { kind: "acting"; node: string; hook: ActionHook; instruction: string; output: JsonValue; interject: boolean }
   | { kind: "generating"; node: string; instruction: string; messages: ChatMessage[]; attempt: number; raw: string[]; tools?: ToolRun }
   /** Running the model's tool calls one by one (`running`: the call whose result is awaited). */
   | { kind: "calling_tools"; generating: GeneratingPhase & { tools: ToolRun }; running: ToolCall | null }
@@ -71,6 +80,11 @@ export type Effect =
   | { kind: "tool"; node: string; tool: string; args: JsonValue }
   /** Code that calls tools: the loop evaluates it with the tools bound (they may be asynchronous). */
   | { kind: "evaluate"; node: string; code: string; variables: Record<string, JsonValue> }
+  /**
+   * Run a custom action's hook (host code, like a tool) on the node's fields and instruction with
+   * their variables filled in. Its model calls are made by the loop and come back with its value.
+   */
+  | { kind: "action"; node: string; hook: ActionHook; fields: Record<string, JsonValue>; instruction: string; output: JsonValue }
   /** The turn is over: the chat node's reply goes to the user. */
   | { kind: "reply"; text: string }
   /** `quit`, or the function `agent.call` ran has returned. */
@@ -83,6 +97,8 @@ export type StepInput =
   | { kind: "chosen"; index: number }
   | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue> }
   | { kind: "tool_completed"; completion: ToolCompletion }
+  /** A hook's value (copied as plain data), with the model calls it made, in order. */
+  | { kind: "acted"; value: JsonValue; calls: ActionCall[] }
   | { kind: "tool_result"; ok: true; value: JsonValue }
   | { kind: "tool_result"; ok: false; error: string };
 

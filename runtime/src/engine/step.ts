@@ -7,6 +7,7 @@ import { AgentError } from "../errors.js";
 import { nodeOf, type Env } from "./env.js";
 import { act, enter, generated } from "./actions.js";
 import { resumeEvaluation } from "./continuations.js";
+import { acted, leaveCustom } from "./custom-action.js";
 import { chosen, conditionChain, route, userArrived } from "./route.js";
 import type { RunState, StepInput, StepResult } from "./state.js";
 import { modelAnswered, nextCall, toolAnswered } from "./tool-calls.js";
@@ -22,7 +23,10 @@ export function step(env: Env, state: RunState, input: StepInput): StepResult {
       expect(input, "continue");
       return act(env, state, nodeOf(env, phase.node));
     case "route":
+      if (env.program.nodes.get(phase.node)?.custom) return leaveCustom(env, state, phase);
       return route(env, state, phase.node, phase.output, phase.interject);
+    case "acting":
+      return acted(env, state, phase, expect(input, "acted"));
     case "generating":
       if (phase.tools) return modelAnswered(env, state, { ...phase, tools: phase.tools }, expect(input, "tool_completed").completion);
       return generated(env, state, phase, expect(input, "completed").text);

@@ -7,7 +7,7 @@
 import type { ChatMessage } from "../model/types.js";
 import type { AgentConfig } from "../agent/config.js";
 import type { Turn } from "../memory/types.js";
-import { keepEnd } from "./prompt.js";
+import { keepEnd } from "../text/cut.js";
 
 export function buildUserMessages(turns: readonly Turn[], userPrompt: string, instruction: string | undefined, config: AgentConfig): ChatMessage[] {
   let said: ChatMessage[] = [];

@@ -15,15 +15,21 @@ const loc = {
   },
 } as const;
 
+const BUILTIN_ACTIONS = [
+  "chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
+  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt",
+  "function", "local_function", "global_function", "transition", "code",
+] as const;
+const BASE_ACTIONS = [
+  "chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
+  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt", "transition",
+] as const;
+/** A custom action's name: what a node's `action` says (the graph's `actions` must define it). */
+const ACTION_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+
 const nodeFields = {
   name: { type: "string", minLength: 1 },
-  action: {
-    enum: [
-      "chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
-      "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt",
-      "function", "local_function", "global_function", "transition", "code",
-    ],
-  },
+  action: { enum: BUILTIN_ACTIONS },
   instruction: { type: "string" },
   transitions: { ...stringList, minItems: 1 },
   assign: { type: "string", pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$" },
@@ -55,6 +61,9 @@ const nodeFields = {
   loc,
   def_type: { type: "string" },
 } as const;
+
+/** Fields every node may have, whatever its action; a custom action's fields are others. */
+export const NODE_FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(nodeFields));
 
 export const graphSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -99,17 +108,43 @@ export const graphSchema = {
         properties: { module: { type: "string" }, export: { type: "string" } },
       },
     },
+    actions: {
+      type: "object",
+      propertyNames: { pattern: ACTION_NAME, not: { enum: BUILTIN_ACTIONS } },
+      additionalProperties: {
+        type: "object",
+        required: ["module", "export"],
+        additionalProperties: false,
+        properties: {
+          module: { type: "string" },
+          export: { type: "string" },
+          base: { enum: BASE_ACTIONS },
+          // Each field's JSON Schema; validateGraph compiles them.
+          fields: { type: "object", additionalProperties: { type: ["object", "boolean"] } },
+          required: { ...stringList, uniqueItems: true },
+        },
+      },
+    },
     start: { type: "string" },
     nodes: {
       type: "array",
       items: {
         type: "object",
         required: ["name", "action", "transitions"],
-        additionalProperties: false,
-        properties: nodeFields,
-        // Every action but `transition` carries an instruction.
-        if: { properties: { action: { not: { const: "transition" } } } },
-        then: { required: ["instruction"] },
+        properties: { ...nodeFields, action: { type: "string", pattern: ACTION_NAME } },
+        allOf: [
+          // A built-in action's node has the format's fields only; a custom action's node also has
+          // the fields its action declares (validateGraph checks them against the action's schemas).
+          {
+            if: { properties: { action: { enum: BUILTIN_ACTIONS } } },
+            then: { properties: nodeFields, additionalProperties: false },
+          },
+          // Every built-in action but `transition` carries an instruction.
+          {
+            if: { properties: { action: { enum: BUILTIN_ACTIONS.filter((a) => a !== "transition") } } },
+            then: { required: ["instruction"] },
+          },
+        ],
       },
     },
   },

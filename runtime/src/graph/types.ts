@@ -118,7 +118,19 @@ export interface TransitionNode extends NodeFields {
   instruction?: string;
 }
 
-export type GraphNode = ModelNode | ExactNode | PromptNode | FunctionNode | CodeNode | TransitionNode;
+/**
+ * A node of a custom action (one of the graph's `actions`, see `defineAction`): the common fields,
+ * an optional instruction, and the fields the action declares, checked against its JSON Schemas.
+ */
+export interface CustomNode extends NodeFields {
+  /** A key of the graph's `actions`; never the name of a built-in action. */
+  action: string & { readonly customAction?: true };
+  instruction?: string;
+  [field: string]: JsonValue | Loc | undefined;
+}
+
+export type BuiltinNode = ModelNode | ExactNode | PromptNode | FunctionNode | CodeNode | TransitionNode;
+export type GraphNode = BuiltinNode | CustomNode;
 
 export interface FunctionInfo {
   kind: FunctionKind;
@@ -143,6 +155,30 @@ export interface ToolInfo {
   export: string;
 }
 
+/**
+ * The built-in actions a custom action may take as its `base`: the behaviour it inherits for the
+ * hooks it does not give (calls and code are statements of the language, not bases).
+ */
+export type BaseAction = ChatAction | ThoughtAction | PromptAction | "transition";
+export const BASE_ACTIONS: readonly BaseAction[] = [...CHAT_ACTIONS, ...THOUGHT_ACTIONS, ...PROMPT_ACTIONS, "transition"];
+
+/**
+ * A custom action the graph's nodes use: where its implementation comes from (as for tools), and
+ * what the compiler read from its `defineAction`, so a graph is checked without running any code
+ * and an implementation given to the Agent is checked against what the graph was compiled with.
+ */
+export interface ActionInfo {
+  /** Module specifier as written in the agent file (relative to the agent file). */
+  module: string;
+  /** Exported name in that module (`default` for a default import). */
+  export: string;
+  base?: BaseAction;
+  /** The extra node fields the action accepts: a JSON Schema per field. */
+  fields?: Record<string, JsonValue>;
+  /** The fields among `fields` every node of the action must have. */
+  required?: string[];
+}
+
 export interface Graph {
   format: "autograms-graph";
   version: 1;
@@ -153,6 +189,8 @@ export interface Graph {
   globals: Record<string, JsonValue>;
   functions: Record<string, FunctionInfo>;
   tools?: Record<string, ToolInfo>;
+  /** Custom actions, by action name (what nodes write in `action`). */
+  actions?: Record<string, ActionInfo>;
   /** Start node; when absent, `start1` if present, else the first node. */
   start?: string;
   nodes: GraphNode[];

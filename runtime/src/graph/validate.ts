@@ -1,6 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { graphSchema } from "./schema.js";
-import type { Graph, GraphNode, Loc } from "./types.js";
+import { actionDeclarationProblems, nodeFieldProblems, ownFields } from "./action-fields.js";
+import { ACTIONS, type Graph, type GraphNode, type Loc } from "./types.js";
 
 export interface GraphError {
   /** JSON pointer into the graph (`/nodes/3/transitions/1`). */
@@ -61,7 +62,12 @@ function checkReferences(graph: Graph): GraphError[] {
     if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
       at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
     }
-    const offered = "tools" in node ? node.tools : undefined;
+    if (!(ACTIONS as readonly string[]).includes(node.action)) {
+      const info = Object.hasOwn(graph.actions ?? {}, node.action) ? graph.actions![node.action]! : undefined;
+      if (!info) at("/action", `unknown action '${node.action}': neither a built-in action nor one of the graph's actions`);
+      else for (const p of nodeFieldProblems(node.action, info, ownFields(node))) at(p.field ? `/${p.field}` : "", p.message);
+    }
+    const offered = "tools" in node ? node.tools as string[] | undefined : undefined;
     if (offered !== undefined) {
       if (!TOOL_ACTIONS.has(node.action)) at("/tools", `only chat, chat_suffix, thought and thought_qa nodes offer tools to the model, not ${node.action}`);
       offered.forEach((tool, j) => {
@@ -81,6 +87,11 @@ function checkReferences(graph: Graph): GraphError[] {
       }
     });
   });
+  for (const [name, info] of Object.entries(graph.actions ?? {})) {
+    for (const p of actionDeclarationProblems(name, info)) {
+      errors.push({ path: `/actions/${name}${p.field ? `/fields/${p.field}` : ""}`, message: `action '${name}': ${p.message}` });
+    }
+  }
   for (const [fname, info] of Object.entries(graph.functions)) {
     if (!names.has(info.entry)) {
       errors.push({ path: `/functions/${fname}/entry`, message: `function '${fname}': entry node '${info.entry}' does not exist` });

@@ -7,7 +7,9 @@
 import type { JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
 import type { Program } from "../engine/program.js";
-import { canonicalJson, digest } from "./hash.js";
+import { Digests } from "./digest.js";
+import { freezeChecked, freezeMemory, isSealed, markSealed } from "./freeze.js";
+import { LEGACY_VERSION, legacyChecksum } from "./legacy.js";
 import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody } from "./types.js";
 import { memoryShapeError } from "./shape.js";
 import { hasOwn } from "./own.js";
@@ -26,38 +28,48 @@ export function freshMemory(program: Program): MemoryBody {
   };
 }
 
-/**
- * Hash of the memory in a canonical form: fixed key order for the runtime's own objects, sorted
- * keys inside variables, so memory a database stored with its keys reordered still matches.
- */
-function checksum(body: MemoryBody): string {
-  const stack = body.stack.map((f) => [
-    f.scope, f.function ?? null, f.node, f.id, canonicalJson(f.vars), f.prompt, f.userPrompt, f.carried ?? null,
-    f.turns.map((t) => [t.node, t.kind, t.agent, t.user ?? null, t.instruction ?? null, t.category ?? null]),
-  ]);
-  const text = JSON.stringify([body.format, body.version, body.graph.agent, body.graph.hash, body.turn, body.done, canonicalJson(body.visits), stack]);
-  return digest(text).slice(0, 32);
-}
-
 export function sealMemory(body: MemoryBody): Memory {
-  return { ...body, checksum: checksum(body) };
+  freezeMemory(body);
+  const memory = { ...body, checksum: new Digests(true).memory(body) };
+  Object.freeze(memory);
+  return markSealed(memory);
 }
 
+/**
+ * Memory given back to the runtime: memory it sealed itself is taken as it is (it is frozen, so it
+ * cannot have changed); anything else is checked (structure, checksum), then frozen.
+ */
 export function openMemory(program: Program, value: unknown): MemoryBody {
-  const file = program.file;
+  const body = isSealed(value) ? value : checkedMemory(value);
+  return resumable(program, body);
+}
+
+function checkedMemory(value: unknown): Memory {
   if (value === null || typeof value !== "object" || Array.isArray(value) || (value as { format?: unknown }).format !== MEMORY_FORMAT) {
     throw new AgentError("bad_memory", `this is not conversation memory (expected an object with format "${MEMORY_FORMAT}")`);
   }
   const v = value as Record<string, unknown>;
-  if (v.version !== MEMORY_VERSION) {
-    throw new AgentError("bad_memory", `memory version ${JSON.stringify(v.version)} is not supported (this runtime reads version ${MEMORY_VERSION})`);
+  if (v.version !== MEMORY_VERSION && v.version !== LEGACY_VERSION) {
+    throw new AgentError("bad_memory", `memory version ${JSON.stringify(v.version)} is not supported (this runtime reads versions ${LEGACY_VERSION} and ${MEMORY_VERSION})`);
   }
   const shape = memoryShapeError(v);
   if (shape) throw new AgentError("bad_memory", `corrupt memory: ${shape}`);
-  const { checksum: sum, ...body } = v as unknown as Memory;
-  if (checksum(body) !== sum) {
+  const memory = value as unknown as Memory;
+  const { checksum: sum, ...body } = memory;
+  const digests = new Digests(false);
+  const expected = v.version === LEGACY_VERSION ? legacyChecksum(body) : digests.memory(body);
+  if (expected !== sum) {
     throw new AgentError("tampered_memory", "memory was changed after the runtime saved it (checksum mismatch); refusing to continue from it");
   }
+  freezeChecked(memory);
+  digests.keep();
+  return (v.version as number) === LEGACY_VERSION ? { ...memory, version: MEMORY_VERSION } : memory;
+}
+
+/** Memory that passed its checks, on this program: refused when it is another agent's or stands on nodes that changed. */
+function resumable(program: Program, memory: Memory): MemoryBody {
+  const { checksum: _, ...body } = memory;
+  const file = program.file;
   if (body.graph.agent !== program.graph.agent) {
     throw new AgentError("foreign_memory", `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`);
   }

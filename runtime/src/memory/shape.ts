@@ -15,6 +15,13 @@ function turn(v: unknown, p: string): string | null {
     ?? optStr(v.instruction, `${p}.instruction`) ?? optStr(v.category, `${p}.category`);
 }
 
+const optString = (v: unknown) => v === undefined || typeof v === "string";
+
+function isTurn(v: unknown): boolean {
+  return isObj(v) && (v.kind === "chat" || v.kind === "thought") && typeof v.node === "string" && typeof v.agent === "string"
+    && optString(v.user) && optString(v.instruction) && optString(v.category);
+}
+
 function frame(v: unknown, p: string, bottom: boolean): string | null {
   if (!isObj(v)) return `${p} should be an object`;
   if (typeof v.scope !== "string" || !SCOPES.has(v.scope)) return `${p}.scope should be one of ${[...SCOPES].join(", ")}`;
@@ -22,10 +29,8 @@ function frame(v: unknown, p: string, bottom: boolean): string | null {
   if (!bottom && typeof v.function !== "string") return `${p}.function should be a string`;
   if (!isObj(v.vars)) return `${p}.vars should be an object`;
   if (!Array.isArray(v.turns)) return `${p}.turns should be an array`;
-  for (let i = 0; i < v.turns.length; i++) {
-    const e = turn(v.turns[i], `${p}.turns[${i}]`);
-    if (e) return e;
-  }
+  // The cheap test first: a path is spelled out only for the turn that fails it.
+  for (let i = 0; i < v.turns.length; i++) if (!isTurn(v.turns[i])) return turn(v.turns[i], `${p}.turns[${i}]`);
   return str(v.node, `${p}.node`) ?? str(v.id, `${p}.id`) ?? str(v.prompt, `${p}.prompt`)
     ?? str(v.userPrompt, `${p}.userPrompt`) ?? optStr(v.carried, `${p}.carried`);
 }

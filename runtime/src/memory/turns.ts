@@ -10,9 +10,15 @@ const extended = new WeakMap<readonly Turn[], readonly Turn[]>();
 /** `turns` followed by `more`, as a new list that remembers it extends `turns`. */
 export function appendTurns(turns: readonly Turn[], more: readonly Turn[]): Turn[] {
   if (!more.length) return turns as Turn[];
-  const out = turns.concat(more);
+  // Spread, not concat: concat takes a slow path on the frozen lists memory holds.
+  const out = [...turns, ...more];
   extended.set(out, turns);
   return out;
+}
+
+/** The list `list` was made from by appending, if the runtime made it so. */
+export function extendedBy(list: readonly Turn[]): readonly Turn[] | undefined {
+  return extended.get(list);
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { FunctionKind, JsonValue } from "../graph/types.js";
 
 export const MEMORY_FORMAT = "autograms-memory";
-export const MEMORY_VERSION = 1;
+export const MEMORY_VERSION = 2;
 
 export type Scope = "main" | FunctionKind;
 

@@ -1,5 +1,6 @@
 import { answeredCalls, callableTools, howToCall, plainCalls } from "./offline-tools.js";
 import type { ChoiceRequest, CompletionPurpose, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "./types.js";
+import { clip } from "../text/cut.js";
 
 /**
  * A model without a network, for demos and trying an agent out: deterministic, canned, and plainly
@@ -61,11 +62,10 @@ function lastUserLine(text: string): string | undefined {
   return text.slice(at + "User: ".length).split("\n\n")[0]!.trim();
 }
 
-const clip = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
 const sentence = (s: string) => (/[.!?:)"']$/.test(s) ? s : `${s}.`);
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
-const heard = (user: string | undefined) => (user ? `You said "${clip(user.replace(/\s+/g, " "))}". ` : "");
+const heard = (user: string | undefined) => (user ? `You said "${clip(user.replace(/\s+/g, " "), 60)}". ` : "");
 
 function cannedReply(purpose: CompletionPurpose, instruction: string | undefined, user: string | undefined): string {
   if (purpose === "thought") return instruction ? thoughtReply(instruction, user) : "(offline) no thought.";

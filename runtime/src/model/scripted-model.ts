@@ -3,6 +3,7 @@ import { ModelError } from "./errors.js";
 import type {
   ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest,
 } from "./types.js";
+import { clip } from "../text/cut.js";
 
 /** A scripted answer, or a function that computes it from the request. */
 export type Step<Req, Answer> = Answer | ((req: Req) => Answer | Promise<Answer>);
@@ -117,5 +118,5 @@ function describeMessages(messages: readonly { role: string; content: string | n
   const last = messages[messages.length - 1];
   if (!last) return "no messages";
   const text = (last.content ?? "").replace(/\s+/g, " ").trim();
-  return `last ${last.role} message "${text.length > 80 ? `${text.slice(0, 77)}...` : text}"`;
+  return `last ${last.role} message "${clip(text, 80)}"`;
 }

@@ -4,6 +4,8 @@ export type { SandboxOptions, Evaluation } from "./evaluate.js";
 export { SandboxError } from "./errors.js";
 export type { SandboxErrorKind } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";
+export { SANDBOX_SURFACE } from "./surface.js";
+export type { SandboxSurface } from "./surface.js";
 export type { SandboxLimits } from "./limits.js";
 export type { HostFunction } from "./values/context.js";
 export { createSandboxPool } from "./pool/pool.js";

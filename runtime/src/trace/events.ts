@@ -3,8 +3,8 @@
  * Debugging and replay build on these: every model decision carries its prompt, its choices and
  * the answer, every generation its messages and raw answers, every step the variables it wrote.
  */
-import type { Action, JsonValue, Loc } from "../graph/types.js";
-import type { ChatMessage, ToolCall } from "../model/types.js";
+import type { Action, BaseAction, JsonValue, Loc } from "../graph/types.js";
+import type { ChatMessage, CompletionPurpose, ToolCall } from "../model/types.js";
 
 export interface VariableChange {
   name: string;
@@ -21,10 +21,18 @@ export interface Decision {
   chosen: number;
 }
 
+/** A model call a custom action's hook made, with the answer it got. */
+export type ActionCall =
+  | { kind: "complete"; purpose: CompletionPurpose; messages: ChatMessage[]; answer: string }
+  | { kind: "choose"; prompt: string; choices: string[]; answer: number };
+
 interface Base {
   node: string;
   loc: Loc | null;
-  action: Action;
+  /** The node's action: a built-in one, or the name of one of the graph's custom actions. */
+  action: Action | (string & {});
+  /** Custom actions only: the built-in behaviour the node has where its action gives no hook. */
+  base?: BaseAction;
   /** Names of the running functions, `main` first. */
   stack: string[];
   /** Variables this step wrote in the current scope. */
@@ -75,6 +83,20 @@ export type TraceEvent =
     })
   | (Base & { kind: "quit"; decisions: Decision[] })
   /**
+   * A custom action's hook ran: the model calls it made (for replay), and what it gave: the
+   * instruction's `reply` / `thought` / `output`, the output hook's `output`, the transition
+   * hook's `target` (null: the usual transition follows).
+   */
+  | (Base & {
+      kind: "custom";
+      hook: "instruction" | "transition" | "output";
+      calls: ActionCall[];
+      reply?: string;
+      thought?: string;
+      output?: JsonValue;
+      target?: string | null;
+    })
+  /**
    * A native tool call the model made at a chat or thought node that offers tools, and what the
    * model was given back: the tool's `result`, or an `error` (unknown tool, malformed arguments,
    * the tool threw) that the model sees as `Error: ...`.
@@ -94,3 +116,10 @@ export type TraceEvent =
     });
 
 export type TraceSink = (event: TraceEvent) => void;
+
+/** The agent's reply, when this event is the one that ends a turn with it. */
+export function replyOf(e: TraceEvent): string | undefined {
+  if (e.kind === "custom") return e.reply;
+  if (e.kind !== "generate" && e.kind !== "exact") return undefined;
+  return (e.base ?? e.action).startsWith("chat") && typeof e.output === "string" ? e.output : undefined;
+}

@@ -9,6 +9,7 @@ import {
 } from "./context.js";
 import { isSpecialTarget } from "./expressions/node-fields.js";
 import { isNotLiteral, literalValue } from "./literal.js";
+import type { ReadFile } from "./action-module.js";
 
 export interface AgentClass {
   context: AgentContext;
@@ -20,10 +21,11 @@ export interface AgentClass {
  * Reads the module: its imports (the agent language and tools), the one exported class, the
  * class's fields (globals) and methods (functions). Bodies are analyzed later, per function.
  */
-export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics): AgentClass | null {
+export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics, readFile: ReadFile): AgentClass | null {
   const ts = typescript();
   const context: AgentContext = {
     file, diagnostics, fields: new Map(), methods: new Map(), refusedMethods: new Set(), api: new Map(), tools: new Map(), usedTools: new Set(),
+    readFile, actions: new Map(), usedActions: new Map(),
   };
   const classes: TS.ClassDeclaration[] = [];
   const localClasses = new Map<string, TS.ClassDeclaration>();

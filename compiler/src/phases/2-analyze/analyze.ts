@@ -1,5 +1,6 @@
 import type TS from "typescript";
 import type { JsonValue, ToolInfo } from "@autograms/runtime";
+import { readFromDisk, type ReadFile } from "./action-module.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { analyzeAgentClass } from "./agent-class.js";
 import { checkStatementsCode } from "./check-code.js";
@@ -9,8 +10,8 @@ import { analyzeScope } from "./scope.js";
 import { visitStatements } from "./statements/index.js";
 
 /** Phase 2: the agent class and every method body, checked and turned into the IR. */
-export function analyze(file: TS.SourceFile, diagnostics: Diagnostics): AgentIR | null {
-  const agentClass = analyzeAgentClass(file, diagnostics);
+export function analyze(file: TS.SourceFile, diagnostics: Diagnostics, readFile: ReadFile = readFromDisk): AgentIR | null {
+  const agentClass = analyzeAgentClass(file, diagnostics, readFile);
   if (!agentClass) return null;
   const { context } = agentClass;
   const functions: FunctionIR[] = [];
@@ -29,5 +30,5 @@ export function analyze(file: TS.SourceFile, diagnostics: Diagnostics): AgentIR 
   }
   const tools: Record<string, ToolInfo> = {};
   for (const [name, tool] of context.tools) if (context.usedTools.has(name)) tools[name] = tool;
-  return { className: agentClass.className, globals: agentClass.globals, functions, tools };
+  return { className: agentClass.className, globals: agentClass.globals, functions, tools, actions: Object.fromEntries(context.usedActions) };
 }

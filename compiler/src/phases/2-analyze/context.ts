@@ -1,5 +1,6 @@
 import type TS from "typescript";
-import { RUNTIME_TOOLS, type FunctionKind, type Loc, type ToolInfo } from "@autograms/runtime";
+import { RUNTIME_TOOLS, type ActionInfo, type FunctionKind, type Loc, type ToolInfo } from "@autograms/runtime";
+import type { ReadFile } from "./action-module.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "../1-parse/loc.js";
 
@@ -66,6 +67,12 @@ export interface AgentContext {
   api: Map<string, string>;
   tools: Map<string, ToolInfo>;
   usedTools: Set<string>;
+  /** Reads the modules custom actions are imported from (never runs them). */
+  readFile: ReadFile;
+  /** Custom actions read so far, by local import name (null: could not be read, already reported). */
+  actions: Map<string, { name: string; info: ActionInfo } | null>;
+  /** The custom actions nodes use, by action name, as the graph records them. */
+  usedActions: Map<string, ActionInfo>;
 }
 
 /** The function being analyzed. */

@@ -3,13 +3,15 @@
  * `kind`; every one carries its `loc`. Code is already evaluator text (types stripped, `this.x`
  * rewritten, agent calls hoisted into `prelude` statements).
  */
-import type { FunctionKind, JsonValue, Loc, ToolInfo } from "@autograms/runtime";
+import type { ActionInfo, FunctionKind, JsonValue, Loc, ToolInfo } from "@autograms/runtime";
 
 export interface AgentIR {
   className: string;
   globals: Record<string, JsonValue>;
   functions: FunctionIR[];
   tools: Record<string, ToolInfo>;
+  /** The custom actions nodes use, by action name. */
+  actions: Record<string, ActionInfo>;
 }
 
 export interface FunctionIR {

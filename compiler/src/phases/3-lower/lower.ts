@@ -50,5 +50,6 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
     nodes: resolved,
   };
   if (Object.keys(ir.tools).length) graph.tools = ir.tools;
+  if (Object.keys(ir.actions).length) graph.actions = ir.actions;
   return graph;
 }

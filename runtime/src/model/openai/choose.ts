@@ -5,6 +5,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatComple
 import { readChoiceAnswer } from "../choices.js";
 import { ModelError } from "../errors.js";
 import type { RequestParam } from "./failures.js";
+import { clip } from "../../text/cut.js";
 
 export type ChoiceStrategy = "logprobs" | "json_schema" | "text";
 
@@ -32,7 +33,7 @@ export interface ChoiceQuestion {
 export function firstMessage(completion: ChatCompletion, node: string) {
   const choice = (completion as Partial<ChatCompletion> | null | undefined)?.choices?.[0];
   if (!choice || typeof choice.message !== "object" || choice.message === null) {
-    throw new ModelError(node, "malformed", `the server's answer is not a chat completion: ${JSON.stringify(completion)?.slice(0, 200)}`);
+    throw new ModelError(node, "malformed", `the server's answer is not a chat completion: ${clip(JSON.stringify(completion) ?? "", 200)}`);
   }
   return choice;
 }
@@ -88,7 +89,7 @@ export async function chooseByJsonSchema(send: Send, q: ChoiceQuestion): Promise
   try {
     answer = (JSON.parse(content) as { answer?: unknown } | null)?.answer;
   } catch {
-    return { failed: `the answer is not JSON: ${JSON.stringify(content.slice(0, 80))}` };
+    return { failed: `the answer is not JSON: ${JSON.stringify(clip(content, 80))}` };
   }
   const i = typeof answer === "string" ? q.labels.indexOf(answer) : -1;
   return i >= 0 ? { index: i } : { failed: `the answer ${JSON.stringify(answer)} is not one of the labels` };
@@ -98,5 +99,5 @@ export async function chooseByJsonSchema(send: Send, q: ChoiceQuestion): Promise
 export async function chooseByText(send: Send, q: ChoiceQuestion): Promise<ChoiceOutcome> {
   const content = firstMessage(await send({ messages: q.messages, temperature: 0 }), q.node).message.content ?? "";
   const i = readChoiceAnswer(content, q.choices);
-  return i === undefined ? { failed: `the answer ${JSON.stringify(content.slice(0, 120))} names none of ${q.labels.join(", ")}` } : { index: i };
+  return i === undefined ? { failed: `the answer ${JSON.stringify(clip(content, 120))} names none of ${q.labels.join(", ")}` } : { index: i };
 }

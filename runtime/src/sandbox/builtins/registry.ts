@@ -14,6 +14,8 @@ export interface Builtin {
   readonly callbacks?: readonly number[];
   /** Changes its receiver. */
   readonly mutates?: boolean;
+  /** Only there to refuse with a better message than "not a function" (`s.match`): not offered. */
+  readonly unavailable?: true;
 }
 
 export type MethodTable = ReadonlyMap<string, Builtin>;
@@ -25,6 +27,7 @@ export interface Namespace {
 
 export interface BuiltinEntry {
   call: Builtin["call"];
+  unavailable?: true;
   callbacks?: readonly number[];
   mutates?: boolean;
 }

@@ -3,7 +3,7 @@ import type { Context } from "../values/context.js";
 import { toInteger, toNumber, toStr } from "../values/convert.js";
 import { Closure, type Value } from "../values/types.js";
 import { relative, uncurry } from "./helpers.js";
-import { table } from "./registry.js";
+import { table, type BuiltinEntry } from "./registry.js";
 
 /**
  * String methods. Lengths are known before any native builds a string (`repeat`, `padStart`,
@@ -57,6 +57,20 @@ function sized(ctx: Context, length: number): void {
   ctx.checkStringLength(length);
   ctx.alloc(2 * length);
   ctx.charge(length >> READ);
+}
+
+/**
+ * A string mapped character by character (case mapping, normalisation), which may come out
+ * longer than it went in (`'ß'.toUpperCase()` is 'SS'; a compatibility decomposition can give 18
+ * characters for one): its memory is charged at the longest it can be before the native runs,
+ * its length checked once it is known.
+ */
+function mapped(ctx: Context, text: string, growth: number, map: (text: string) => string): string {
+  ctx.scan(text, text.length, READ);
+  ctx.alloc(2 * growth * text.length);
+  const out = map(text);
+  ctx.checkStringLength(out.length);
+  return out;
 }
 
 function pad(ctx: Context, text: string, args: Value[], atStart: boolean): string {
@@ -194,8 +208,9 @@ function splitString(ctx: Context, text: string, args: Value[]): Value {
   return split(text, separator, limit);
 }
 
-function noRegExp(name: string) {
+function noRegExp(name: string): BuiltinEntry {
   return {
+    unavailable: true,
     call: (): Value => {
       throw new SandboxError("unsupported", `${name} needs regular expressions, which the sandbox does not support: use includes, indexOf, split or replaceAll`);
     },
@@ -276,18 +291,8 @@ export const STRING_METHODS = table("", {
     ctx.flatten(text);
     return slice(text, start, Math.min(start + count, text.length));
   } },
-  toUpperCase: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    const upper = toUpperCase(s as string);
-    sized(ctx, upper.length);
-    return upper;
-  } },
-  toLowerCase: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    const lower = toLowerCase(s as string);
-    sized(ctx, lower.length);
-    return lower;
-  } },
+  toUpperCase: { call: (ctx, s) => mapped(ctx, s as string, 3, toUpperCase) },
+  toLowerCase: { call: (ctx, s) => mapped(ctx, s as string, 3, toLowerCase) },
   trim: { call: (ctx, s) => {
     ctx.scan(s as string, (s as string).length, READ);
     return trim(s as string);
@@ -338,9 +343,7 @@ export const STRING_METHODS = table("", {
       throw rangeError("the normalization form must be one of NFC, NFD, NFKC, NFKD");
     }
     ctx.scan(s as string, 2 * (s as string).length, 0);
-    const normal = normalize(s as string, name);
-    sized(ctx, normal.length);
-    return normal;
+    return mapped(ctx, s as string, name === "NFKC" || name === "NFKD" ? 18 : 4, (text) => normalize(text, name));
   } },
   toString: { call: (_ctx: Context, s: Value) => s },
   valueOf: { call: (_ctx, s) => s },

@@ -58,7 +58,8 @@ export function startClock(): Clock {
   return { started: now(), hostTime: 0 };
 }
 
-const UNAVAILABLE = new Set([
+/** JavaScript's globals the sandbox leaves out on purpose (named so in its errors and the compiler's). */
+export const UNAVAILABLE: ReadonlySet<string> = new Set([
   "globalThis", "global", "window", "self", "process", "require", "module", "exports", "eval", "Function",
   "Proxy", "Reflect", "Symbol", "Promise", "setTimeout", "setInterval", "setImmediate", "queueMicrotask",
   "WebAssembly", "Buffer", "fetch", "Error", "RegExp", "Date", "Map", "Set", "WeakMap", "WeakSet",

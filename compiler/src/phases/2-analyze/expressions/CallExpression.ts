@@ -138,7 +138,9 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   const fields = rest as NodeFieldsIR;
   // A misspelt field is reported once, as unknown: that the node then lacks it is no second mistake.
   const misspelt = (...names: string[]) => names.some((f) => meant.has(f));
-  if (fields.action !== "transition" && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
+  // A custom action's node needs an instruction only if its action says so (in its required fields).
+  const custom = ctx.agent.usedActions.has(fields.action);
+  if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
     report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, at.action ?? node);
   }
   const transitions = fields.transitions ?? ["next"];

@@ -7,6 +7,7 @@ import type { NodeParts } from "../ir.js";
 import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "../literal.js";
 import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
+import { checkCustomFields, customAction } from "./action-field.js";
 import { toolsField } from "./tools-field.js";
 
 export interface ReadFields {
@@ -32,12 +33,30 @@ export interface ReadFields {
 export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, parts: NodeParts, fixed: string[]): ReadFields {
   const ts = typescript();
   const result: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
+  // `action: confirm` (an imported custom action, not a string) admits the fields it declares.
+  const reference = fixed.includes("action") ? undefined : actionReference(object);
+  const custom = reference && customAction(reference, ctx);
+  const own: Record<string, JsonValue> = {};
   for (const property of object.properties) {
     if (!ts.isPropertyAssignment(property)) {
       report(ctx, "non_literal_field", "node fields are written 'field: value' with a literal value", property);
       continue;
     }
     const key = propertyKey(property.name);
+    if (reference && key === "action") {
+      result.written.add(key);
+      result.at.action = property.initializer;
+      if (custom) result.fields.action = custom.name;
+      continue;
+    }
+    if (reference && key !== null && NODE_FIELDS[key] === undefined) {
+      // The action's own fields are checked against its schemas below (unreadable action: not at all).
+      const value = customFieldValue(key, property.initializer, ctx, parts);
+      result.written.add(key);
+      result.at[key] = onOneLine(property.initializer, ctx) ? property.initializer : property.name;
+      if (value !== undefined) own[key] = result.fields[key] = value;
+      continue;
+    }
     const type = key === null ? undefined : NODE_FIELDS[key];
     if (key === null || type === undefined || fixed.includes(key)) {
       const written = property.name.getText(ctx.agent.file);
@@ -55,7 +74,35 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       if (key === "transitions") result.targetsAt = elementsOf(property.initializer);
     }
   }
+  if (custom) checkCustomFields(custom.name, custom.info, own, result.written, result.at, object, ctx);
   return result;
+}
+
+/** The value of `action` when it is not a string: a reference to an imported custom action. */
+function actionReference(object: TS.ObjectLiteralExpression): TS.Expression | undefined {
+  const ts = typescript();
+  for (const property of object.properties) {
+    if (!ts.isPropertyAssignment(property) || propertyKey(property.name) !== "action") continue;
+    const value = skipTypeWrappers(property.initializer);
+    return ts.isStringLiteralLike(value) ? undefined : property.initializer;
+  }
+  return undefined;
+}
+
+/** A custom action's field: any JSON literal; a string may be a template literal, its placeholders `$variables`. */
+function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
+  const ts = typescript();
+  const inner = skipTypeWrappers(node);
+  if (ts.isTemplateExpression(inner)) {
+    const text = textOf(node, ctx, parts);
+    if (text !== null) return text;
+  }
+  const value = literalValue(node);
+  if (isNotLiteral(value)) {
+    report(ctx, "non_literal_field", `'${key}' must be known at compile time: write a literal (a string may be a template literal with \${...} placeholders)`, value.notLiteral);
+    return undefined;
+  }
+  return value;
 }
 
 function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
@@ -88,7 +135,7 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
   if (key === "action" && !EXEC_NODE_ACTIONS.has(value as string)) {
     const hint = value === "code" || value === "python_function" ? ": write code as ordinary statements"
       : value === "function" || value === "local_function" || value === "global_function" ? ": call the method, this.name(...)"
-      : `: use one of ${[...EXEC_NODE_ACTIONS].join(", ")}`;
+      : `: use one of ${[...EXEC_NODE_ACTIONS].join(", ")}, or import a custom action and write it without quotes`;
     report(ctx, "unknown_action", `unknown action '${String(value)}'${hint}`, node);
     return undefined;
   }

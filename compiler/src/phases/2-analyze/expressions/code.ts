@@ -6,6 +6,7 @@ import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../con
 import type { Expr, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
+import { checkCallee, checkGlobal } from "./sandbox-surface.js";
 import { tempName } from "./temp.js";
 
 /** An analyzed expression: evaluator code, or one agent call whose output is the value. */
@@ -119,6 +120,7 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     if (ts.isIdentifier(node)) {
       if (!isValueReference(node)) return;
       if (agent.tools.has(node.text)) agent.usedTools.add(node.text);
+      else if (!agent.api.has(node.text)) checkGlobal(node, ctx);
       else if (agent.api.has(node.text)) {
         // Node-making calls never get here; any other runtime export has no implementation in the evaluator.
         const called = ts.isCallExpression(node.parent) && node.parent.expression === node;
@@ -186,6 +188,7 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     if (ts.isCallExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isExpressionWithTypeArguments(node)) {
       cutAngles(node.typeArguments);
     }
+    if (ts.isCallExpression(node)) checkCallee(node, ctx);
     if (ts.isCallExpression(node) && node.questionDotToken) {
       visit(node.expression, conditional);
       for (const arg of node.arguments) visit(arg, conditional ?? "an optional call's arguments");

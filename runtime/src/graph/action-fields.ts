@@ -1,0 +1,112 @@
+/**
+ * The checks of custom actions that the compiler, `validateGraph` and the Agent share: what an
+ * action may declare (`ActionInfo`), and whether a node's fields fit its action's JSON Schemas.
+ */
+import { createRequire } from "node:module";
+import type { Ajv2020 as AjvClass } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv";
+import { ACTIONS, BASE_ACTIONS, type ActionInfo, type JsonValue } from "./types.js";
+import { NODE_FIELD_NAMES } from "./schema.js";
+
+/** One problem with an action's declaration or a node's fields; `field` names the field concerned. */
+export interface FieldProblem {
+  field?: string;
+  /** For a node's fields: a field the action does not declare, a required one missing, or a value its schema refuses. */
+  kind?: "unknown" | "missing" | "invalid";
+  message: string;
+}
+
+const ACTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+let ajv: AjvClass | undefined;
+const compiled = new Map<string, ValidateFunction | string>();
+
+// Loaded on first use: an agent without custom actions never needs a schema compiler (the
+// command line's compile stays fast by not loading one).
+function schemaCompiler(): AjvClass {
+  if (!ajv) {
+    const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as { Ajv2020: typeof AjvClass };
+    ajv = new Ajv2020({ allErrors: true, strict: false });
+  }
+  return ajv;
+}
+
+/** The field's schema compiled (cached by its text), or why it is not a schema. */
+function validatorOf(schema: JsonValue): ValidateFunction | string {
+  const key = JSON.stringify(schema);
+  let v = compiled.get(key);
+  if (v === undefined) {
+    try {
+      v = schemaCompiler().compile(schema as object);
+    } catch (e) {
+      v = e instanceof Error ? e.message : String(e);
+    }
+    compiled.set(key, v);
+  }
+  return v;
+}
+
+/**
+ * What is wrong with an action's name, base and field declarations (nothing: []). `schemas`:
+ * also compile each field's schema (defineAction leaves that to the compiler and validateGraph,
+ * since an action module may run where the schema compiler cannot be loaded from).
+ */
+export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "base" | "fields" | "required">, schemas = true): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (!ACTION_NAME.test(name)) problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
+  else if ((ACTIONS as readonly string[]).includes(name)) problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
+  if (info.base !== undefined && !(BASE_ACTIONS as readonly string[]).includes(info.base)) {
+    problems.push({ message: `base '${String(info.base)}' is not an action to inherit from: use one of ${BASE_ACTIONS.join(", ")}` });
+  }
+  const fields = info.fields ?? {};
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+    problems.push({ message: "fields must be an object of JSON Schemas, one per field" });
+    return problems;
+  }
+  for (const [field, schema] of Object.entries(fields)) {
+    if (NODE_FIELD_NAMES.has(field)) {
+      problems.push({ field, message: `field '${field}' is a field of every node; an action declares only fields of its own` });
+      continue;
+    }
+    if (!ACTION_NAME.test(field)) problems.push({ field, message: `'${field}' cannot name a field: use letters, digits and _` });
+    const shaped = typeof schema === "boolean" || (typeof schema === "object" && schema !== null && !Array.isArray(schema));
+    const v = !shaped ? "it must be an object" : schemas ? validatorOf(schema) : undefined;
+    if (typeof v === "string") problems.push({ field, message: `the JSON Schema of field '${field}' is not valid: ${v}` });
+  }
+  for (const field of info.required ?? []) {
+    if (!Object.hasOwn(fields, field)) problems.push({ field, message: `required field '${field}' is not one of the action's fields` });
+  }
+  return problems;
+}
+
+/**
+ * What is wrong with the fields a node of the action has: fields the action does not declare,
+ * required ones missing, values its schemas refuse. `node` holds only the action's own fields.
+ */
+export function nodeFieldProblems(action: string, info: Pick<ActionInfo, "fields" | "required">, own: Record<string, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const fields = info.fields ?? {};
+  const declared = Object.keys(fields);
+  for (const [field, value] of Object.entries(own)) {
+    if (!Object.hasOwn(fields, field)) {
+      const known = declared.length ? ` (its fields: ${declared.join(", ")})` : " (it declares none)";
+      problems.push({ field, kind: "unknown", message: `'${field}' is not a node field nor a field of action '${action}'${known}` });
+      continue;
+    }
+    const v = validatorOf(fields[field]!);
+    if (typeof v === "string" || v(value)) continue;
+    const why = (v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath ? `${field}${e.instancePath.replace(/\//g, ".")}` : field} ${e.message ?? "is invalid"}`);
+    problems.push({ field, kind: "invalid", message: `field '${field}' of action '${action}': ${why.join("; ") || "does not match its schema"}` });
+  }
+  for (const field of info.required ?? []) {
+    if (!Object.hasOwn(own, field)) problems.push({ field, kind: "missing", message: `action '${action}' needs field '${field}'` });
+  }
+  return problems;
+}
+
+/** The fields of a node that are not fields of every node: its action's own. */
+export function ownFields(node: object): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) if (!NODE_FIELD_NAMES.has(k)) own[k] = v;
+  return own;
+}

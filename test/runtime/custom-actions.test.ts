@@ -1,0 +1,229 @@
+// Custom actions at run time: each hook, inheritance from a base, the copy boundary, the errors
+// the Agent gives at construction and at the node, and replay of the hooks' model calls.
+import { describe, expect, it } from "vitest";
+import { Agent, AgentError, defineAction, replayConversation, validateGraph, type Graph, type GraphNode, type TraceEvent } from "@autograms/runtime";
+import { TestModel, graph, pickByText, roundTrip } from "./helpers.js";
+
+const confirm = defineAction({
+  name: "confirm",
+  fields: { yes: { type: "array", items: { type: "string" } } },
+  instruction(ctx) {
+    return { reply: `You said "${ctx.userReply ?? ""}". Is that right?`, output: ctx.userReply ?? "" };
+  },
+  transition(ctx) {
+    const answer = (ctx.userReply ?? "").trim().toLowerCase();
+    const yes = ctx.fields.yes ?? ["yes"];
+    if (yes.includes(answer)) return ctx.node.transitions[0];
+    if (answer === "no") return ctx.node.transitions[1];
+    return null;
+  },
+});
+
+const withActions = (nodes: GraphNode[], actions: Graph["actions"], extra: Partial<Graph> = {}) => graph(nodes, { actions, ...extra });
+const CONFIRM_INFO = { module: "./actions.js", export: "confirm", fields: { yes: { type: "array", items: { type: "string" } } } };
+
+function confirmGraph(): Graph {
+  return withActions([
+    { name: "ask", action: "chat_exact", instruction: "Your email?", transitions: ["check"] },
+    { name: "check", action: "confirm", yes: ["yes", "yep"], transitions: ["done", "ask"], transition_question: "Did the user confirm?", transition_choices: ["yes", "no"], assign: "email" } as GraphNode,
+    { name: "done", action: "chat_exact", instruction: "Saved $email.", transitions: ["quit"] },
+  ], { confirm: CONFIRM_INFO });
+}
+
+describe("custom actions", () => {
+  it("runs the instruction hook (a reply without a model call) and the transition hook on the user's answer", async () => {
+    const model = new TestModel();
+    const agent = new Agent(confirmGraph(), { model, actions: [confirm] });
+    let r = await agent.reply("");
+    expect(r.reply).toBe("Your email?");
+    r = await agent.reply("a@b.c", roundTrip(r.memory));
+    expect(r.reply).toBe('You said "a@b.c". Is that right?');
+    r = await agent.reply("yep", roundTrip(r.memory));
+    expect(r.reply).toBe("Saved a@b.c.");
+    expect(model.completions).toHaveLength(0);
+    expect(model.choices).toHaveLength(0);
+  });
+
+  it("falls back to the usual transition when the transition hook returns null", async () => {
+    const model = new TestModel(undefined, pickByText("no"));
+    const agent = new Agent(confirmGraph(), { model, actions: { confirm } });
+    let r = await agent.reply("");
+    r = await agent.reply("a@b.c", r.memory);
+    r = await agent.reply("hmm, not sure", r.memory);
+    expect(r.reply).toBe("Your email?");
+    expect(model.choices).toHaveLength(1);
+    expect(model.choices[0]!.prompt).toContain("Did the user confirm?");
+  });
+
+  it("assigns the output hook's value when the node is left, after the user's answer", async () => {
+    const shout = defineAction({
+      name: "shout", base: "chat_exact",
+      output: (ctx) => ({ said: ctx.output, answer: ctx.userReply }),
+    });
+    const g = withActions([
+      { name: "s", action: "shout", instruction: "HELLO", transitions: ["t"], assign: "x" } as GraphNode,
+      { name: "t", action: "chat_exact", instruction: "$x", transitions: ["quit"] },
+    ], { shout: { module: "./a.js", export: "shout", base: "chat_exact" } });
+    const agent = new Agent(g, { model: new TestModel(), actions: [shout] });
+    let r = await agent.reply("");
+    expect(r.reply).toBe("HELLO");
+    r = await agent.reply("hi", r.memory);
+    expect(JSON.parse(r.reply!)).toEqual({ said: "HELLO", answer: "hi" });
+  });
+
+  it("inherits the base's instruction: a custom transition on a chat node generates as chat does", async () => {
+    const pick = defineAction({ name: "pick", base: "chat", transition: () => "b" });
+    const g = withActions([
+      { name: "c", action: "pick", instruction: "Greet.", transitions: ["a", "b"], transition_question: "q", transition_choices: ["1", "2"] } as GraphNode,
+      { name: "a", action: "chat_exact", instruction: "A", transitions: ["quit"] },
+      { name: "b", action: "chat_exact", instruction: "B", transitions: ["quit"] },
+    ], { pick: { module: "./a.js", export: "pick", base: "chat" } });
+    const model = new TestModel((req) => `generated at ${req.node}`);
+    const agent = new Agent(g, { model, actions: [pick] });
+    const events: TraceEvent[] = [];
+    let r = await agent.reply("hi", undefined, { trace: (e) => events.push(e) });
+    expect(r.reply).toBe("generated at c");
+    expect(events.find((e) => e.kind === "generate")).toMatchObject({ action: "pick", base: "chat" });
+    r = await agent.reply("ok", r.memory, { trace: (e) => events.push(e) });
+    expect(r.reply).toBe("B");
+    expect(model.choices).toHaveLength(0);
+    expect(events.find((e) => e.kind === "custom")).toMatchObject({ hook: "transition", target: "b" });
+  });
+
+  it("gives hooks the node's fields with $variables filled in, variables by scope, turns, and the model", async () => {
+    const seen: unknown[] = [];
+    const look = defineAction({
+      name: "look",
+      fields: { topic: { type: "string" }, extra: { type: "object" } },
+      required: ["topic"],
+      async instruction(ctx) {
+        seen.push(ctx.fields, ctx.instruction, ctx.variable("city"), ctx.variable("nope"), ctx.turns.length);
+        const text = await ctx.generate(`${ctx.instruction} about ${ctx.fields.topic}`, { purpose: "thought" });
+        return { thought: text, output: { text, topic: ctx.fields.topic } };
+      },
+    });
+    const g = withActions([
+      { name: "set", action: "code", instruction: "let city = 'Oslo'", transitions: ["l"] },
+      { name: "l", action: "look", instruction: "Tell $city", topic: "weather in $city", extra: { where: ["$city"] }, transitions: ["say"], assign: "found" } as GraphNode,
+      { name: "say", action: "chat_exact", instruction: "$found", transitions: ["quit"] },
+    ], { look: { module: "./a.js", export: "look", fields: { topic: { type: "string" }, extra: { type: "object" } }, required: ["topic"] } });
+    const model = new TestModel((req) => `T:${req.purpose}:${req.messages.at(-1)!.content.includes("Tell Oslo about weather in Oslo")}`);
+    const agent = new Agent(g, { model, actions: [look] });
+    const r = await agent.reply("hello");
+    expect(seen).toEqual([{ topic: "weather in Oslo", extra: { where: ["Oslo"] } }, "Tell Oslo", "Oslo", undefined, 0]);
+    expect(JSON.parse(r.reply!)).toEqual({ text: "T:thought:true", topic: "weather in Oslo" });
+    // The thought consumed the user's message, as a thought node would.
+    expect(model.completions[0]!.messages.at(-1)!.content).toContain("hello");
+  });
+
+  it("copies what crosses into memory and refuses what is not plain data, at the node", async () => {
+    const bad = defineAction({ name: "bad", instruction: () => ({ output: { when: new Date() } as never }) });
+    const g = withActions([{ name: "b", action: "bad", transitions: ["quit"] } as GraphNode], { bad: { module: "./a.js", export: "bad" } });
+    g.nodes[0]!.loc = { line: 3, column: 5, endLine: 3, endColumn: 20 };
+    g.source = { file: "agent.ts", sha256: "0".repeat(64) };
+    const agent = new Agent(g, { model: new TestModel(), actions: [bad] });
+    const err = await agent.reply("x").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AgentError);
+    expect((err as AgentError).code).toBe("action_failed");
+    expect((err as AgentError).message).toMatch(/^agent\.ts:3:5: node 'b': action 'bad': its instruction hook gave a value that cannot go into memory: .*not plain data/);
+  });
+
+  it("fails a hook that throws at its node, with the hook's message, and keeps the memory", async () => {
+    const boom = defineAction({ name: "boom", instruction: () => { throw new Error("index offline"); } });
+    const g = withActions([
+      { name: "a", action: "chat_exact", instruction: "hi", transitions: ["b"] },
+      { name: "b", action: "boom", transitions: ["quit"] } as GraphNode,
+    ], { boom: { module: "./a.js", export: "boom" } });
+    const agent = new Agent(g, { model: new TestModel(), actions: [boom] });
+    const first = await agent.reply("");
+    const err = await agent.reply("go", first.memory).catch((e: unknown) => e);
+    expect((err as AgentError).message).toBe("node 'b' (no source location): action 'boom': its instruction hook failed: index offline");
+    expect(first.memory.turn).toBe(1);
+  });
+
+  it("refuses a transition that is not one of the node's, and a result of the wrong shape", async () => {
+    const stray = defineAction({ name: "stray", transition: () => "elsewhere" });
+    const g = withActions([
+      { name: "s", action: "stray", transitions: ["t"] } as GraphNode,
+      { name: "t", action: "chat_exact", instruction: "T", transitions: ["quit"] },
+    ], { stray: { module: "./a.js", export: "stray" } });
+    await expect(new Agent(g, { model: new TestModel(), actions: [stray] }).reply("")).rejects.toThrow(
+      "action 'stray': its transition hook chose 'elsewhere', which is not one of the node's transitions (t)");
+    const shape = defineAction({ name: "shape", instruction: () => ({ reply: "a", thought: "b" }) as never });
+    const g2 = withActions([{ name: "s", action: "shape", transitions: ["quit"] } as GraphNode], { shape: { module: "./a.js", export: "shape" } });
+    await expect(new Agent(g2, { model: new TestModel(), actions: [shape] }).reply("")).rejects.toThrow("returned both a reply and a thought");
+  });
+
+  it("is an error at construction when an implementation is missing or differs from what the graph was compiled with", () => {
+    const g = confirmGraph();
+    expect(() => new Agent(g, { model: new TestModel() })).toThrow(/the graph uses action 'confirm' \(export 'confirm' of '\.\/actions\.js'\), but no implementation was given in options\.actions/);
+    const other = defineAction({ name: "confirm", base: "chat", fields: { yes: { type: "array", items: { type: "string" } } } });
+    expect(() => new Agent(g, { model: new TestModel(), actions: [other] })).toThrow(/compiled with base none, the implementation given has 'chat'/);
+    const fewer = defineAction({ name: "confirm" });
+    expect(() => new Agent(g, { model: new TestModel(), actions: [fewer] })).toThrow(/other fields than the implementation given declares/);
+    expect(() => new Agent(g, { model: new TestModel(), actions: [{ name: "confirm" } as never] })).toThrow(/not an action made with defineAction/);
+  });
+
+  it("validateGraph checks a custom node's fields against its action's schemas, and unknown actions", () => {
+    const g = confirmGraph();
+    (g.nodes[1] as Record<string, unknown>).yes = "yes";
+    (g.nodes[1] as Record<string, unknown>).colour = "red";
+    const r = validateGraph(g);
+    expect(r.valid).toBe(false);
+    const messages = r.errors.map((e) => e.message);
+    expect(messages).toContain("node 'check': field 'yes' of action 'confirm': yes must be array");
+    expect(messages).toContain("node 'check': 'colour' is not a node field nor a field of action 'confirm' (its fields: yes)");
+    const g2 = confirmGraph();
+    delete g2.actions;
+    expect(validateGraph(g2).errors.map((e) => e.message)).toContain("node 'check': unknown action 'confirm': neither a built-in action nor one of the graph's actions");
+    const g3 = confirmGraph();
+    g3.actions!.confirm!.fields = { instruction: { type: "string" } };
+    expect(validateGraph(g3).errors.map((e) => e.message)).toContain("action 'confirm': field 'instruction' is a field of every node; an action declares only fields of its own");
+    // A built-in node still has only the format's fields.
+    const g4 = confirmGraph();
+    (g4.nodes[0] as Record<string, unknown>).yes = ["y"];
+    expect(validateGraph(g4).valid).toBe(false);
+  });
+
+  it("defineAction refuses a bad declaration at once", () => {
+    expect(() => defineAction({ name: "chat" })).toThrow("defineAction 'chat': 'chat' is a built-in action; a custom action needs a name of its own");
+    expect(() => defineAction({ name: "x", base: "code" as never })).toThrow(/base 'code' is not an action to inherit from/);
+    expect(() => defineAction({ name: "x", fields: { n: 3 as never } })).toThrow(/the JSON Schema of field 'n' is not valid: it must be an object/);
+    // A schema that does not compile is found when the graph is checked (the compiler does too).
+    const g = confirmGraph();
+    g.actions!.confirm!.fields = { yes: { type: "nonsense" } };
+    expect(validateGraph(g).errors.map((e) => e.message).join("\n")).toMatch(/action 'confirm': the JSON Schema of field 'yes' is not valid: .*type/);
+    expect(() => defineAction({ name: "x", fields: {}, required: ["n" as never] })).toThrow(/required field 'n' is not one of the action's fields/);
+  });
+
+  it("replays a conversation through custom nodes, their model calls answered from the recording", async () => {
+    const ask = defineAction({
+      name: "ask",
+      async instruction(ctx) {
+        const i = await ctx.model.choose("Which greeting?", ["formal", "casual"]);
+        const text = await ctx.generate(`Greet the user, ${["formally", "casually"][i]}.`);
+        return { reply: text };
+      },
+    });
+    const g = withActions([
+      { name: "a", action: "ask", transitions: ["b"] } as GraphNode,
+      { name: "b", action: "chat", instruction: "Answer.", transitions: ["quit"] },
+    ], { ask: { module: "./a.js", export: "ask" } });
+    let n = 0;
+    const model = new TestModel(() => `answer ${++n}`, () => 1);
+    const agent = new Agent(g, { model, actions: [ask] });
+    const events: TraceEvent[] = [];
+    let r = await agent.reply("hi", undefined, { trace: (e) => events.push(e) });
+    r = await agent.reply("thanks", r.memory, { trace: (e) => events.push(e) });
+    expect(r.done).toBe(true);
+    const custom = events.find((e) => e.kind === "custom")!;
+    expect(custom).toMatchObject({ hook: "instruction", reply: "answer 1" });
+    expect(custom.kind === "custom" && custom.calls.map((c) => c.kind)).toEqual(["choose", "complete"]);
+    const replies: (string | null)[] = [];
+    for await (const turn of replayConversation(g, events, { actions: [ask] })) replies.push(turn.reply);
+    expect(replies).toEqual(["answer 1", "answer 2"]);
+    // A hook that asks something else diverges, named at its node.
+    const other = defineAction({ name: "ask", async instruction(ctx) { return { reply: await ctx.generate("Something else.") }; } });
+    await expect((async () => { for await (const _ of replayConversation(g, events, { actions: [other] })) { /* drain */ } })()).rejects.toThrow(/replay diverged/);
+  });
+});
