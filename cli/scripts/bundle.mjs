@@ -29,8 +29,9 @@ const common = {
   sourcemap: true,
   metafile: true,
   // typescript (inside ts-morph) is large and loads itself; keep native and heavy packages outside
-  // (esbuild finds its native binary beside its own module, so it cannot be bundled).
-  external: ["ts-morph", "typescript", "better-sqlite3", "pg", "playwright-core", "esbuild"],
+  // (esbuild finds its native binary beside its own module, so it cannot be bundled; create-autograms
+  // reads its template folder beside its own module).
+  external: ["ts-morph", "typescript", "better-sqlite3", "pg", "playwright-core", "esbuild", "create-autograms"],
   banner: { js: "import { createRequire as __autogramsRequire } from 'node:module'; const require = __autogramsRequire(import.meta.url);" },
   logLevel: "warning",
 };

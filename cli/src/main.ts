@@ -12,6 +12,7 @@ import { registerRun } from "./commands/run.js";
 import { registerSimulate } from "./commands/simulate.js";
 import { registerDebug } from "./commands/debug.js";
 import { registerDap } from "./commands/dap.js";
+import { registerInit } from "./commands/init.js";
 import { registerThreads } from "./commands/threads.js";
 
 const program = new Command("autograms")
@@ -31,6 +32,7 @@ registerDebug(program);
 registerDap(program);
 registerImport(program);
 registerExport(program);
+registerInit(program);
 
 // A reader that stops early (`autograms chat ... | head -1`) ends the output, not the program with
 // a stack trace.

@@ -20,6 +20,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["dap", "", ["--port <port>", "--host <address>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
   ["export", "<file>", ["-o, --out <file>"]],
+  ["init", "[dir]", ["--name <name>"]],
 ];
 
 const STORE = "--store <url>";
