@@ -26,8 +26,9 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
     const first = await autograms(["chat", graph, "--offline", "--store", store], { input: "hello\nhow are you\n" });
     expect(first.code).toBe(0);
     expect(replies(first.stdout)).toHaveLength(3);
-    expect(first.stdout.split("\n").filter(Boolean).every((l) => l.startsWith("Agent: "))).toBe(true);
-    const id = ID.exec(first.stderr)![1]!;
+    const [idLine, ...rest] = first.stdout.split("\n").filter(Boolean);
+    expect(rest.every((l) => l.startsWith("Agent: "))).toBe(true);
+    const id = ID.exec(idLine!)![1]!;
 
     const again = await autograms(["chat", graph, "--offline", "--store", store, "--thread", id], { input: "one more\n" });
     expect(again.code).toBe(0);
@@ -50,7 +51,7 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
     const r = await autograms(["chat", graph, "--offline", "--store"], { input: "hi\n", cwd: dir });
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, ".autograms/threads.db"))).toBe(true);
-    const id = ID.exec(r.stderr)![1]!;
+    const id = ID.exec(r.stdout)![1]!;
     expect((await autograms(["threads", "list"], { cwd: dir })).stdout).toContain(id);
 
     const other = `sqlite:${join(dir, "env.db")}`;
@@ -81,7 +82,7 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
 describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
   async function thread(store: string, graph: string, lines: string[]) {
     const r = await autograms(["chat", graph, "--offline", "--store", store], { input: lines.map((l) => `${l}\n`).join("") });
-    return ID.exec(r.stderr)![1]!;
+    return ID.exec(r.stdout)![1]!;
   }
 
   it("lists, forks at a turn, exports and deletes", async () => {

@@ -22,7 +22,9 @@ export async function threadSession(agent: Agent, flags: ThreadFlags): Promise<C
     const id = flags.thread ?? randomUUID();
     const memory = (await store.thread(id)) === null ? null : (await store.load(id)).memory;
     if (memory === null) {
-      process.stderr.write(`(new thread ${id}${flags.thread === undefined ? `; continue it with --thread ${id}` : ""})\n`);
+      // A made-up id is a result the user needs to go on, so it goes with the replies on stdout.
+      if (flags.thread === undefined) process.stdout.write(`(new thread ${id}; continue it with --thread ${id})\n`);
+      else process.stderr.write(`(new thread ${id})\n`);
     } else if (memory.done) {
       throw new CliError(`thread ${id} has ended (it reached 'quit'); go on from an earlier turn with autograms threads fork ${id} --at N, or start a new thread`);
     } else {
