@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Graph } from "@autograms/runtime";
 import { Diagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { deepestBracket, MAX_NESTING } from "./phases/1-parse/depth.js";
 import { parse } from "./phases/1-parse/parse.js";
 import { analyze } from "./phases/2-analyze/analyze.js";
 import { readFromDisk } from "./phases/2-analyze/action-module.js";
@@ -41,6 +42,14 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     const sourceMap = emitSourceMap(graph, nodeSpans(graph), graphFileName(fileName), baseName(fileName), text);
     return { graph, diagnostics: diagnostics.sorted(), sourceMap };
   } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      // The depth check bounds nesting, but how deep a later phase can recurse before the stack
+      // runs out depends on the engine and its JIT state (a long else-if chain, flat for the check,
+      // is recursive in TypeScript's parser and in the visitors): still the input's depth, located.
+      const at = deepestBracket(typeof sourceText === "string" ? sourceText : "", MAX_NESTING);
+      diagnostics.report("nesting_too_deep", "the file nests too deeply for the compiler (statements, else-if chains or expressions inside one another): split it into smaller parts, a variable or a method for each", at);
+      return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+    }
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
     const detail = error instanceof Error ? error.message : String(error);
     diagnostics.report("internal_error", `the compiler failed on this file (${detail}); please report it with the file`, { line: 1, column: 1, endLine: 1, endColumn: 1 });

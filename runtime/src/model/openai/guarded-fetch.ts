@@ -30,7 +30,11 @@ export function guardedFetch(inner: Fetch, limits: BodyLimits): Fetch {
     const reader = response.body.getReader();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        const wait = Math.max(0, Math.min(limits.idleMs, deadline - Date.now()));
+        const left = deadline - Date.now();
+        const wait = Math.max(0, Math.min(limits.idleMs, left));
+        // Which limit the timer stands for is decided now: a timer may fire a little before the
+        // clock reaches the deadline, so the clock read after it cannot tell.
+        const overall = left <= limits.idleMs;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const silent = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), wait)));
         const next = reader.read();
@@ -38,7 +42,6 @@ export function guardedFetch(inner: Fetch, limits: BodyLimits): Fetch {
         if (result === "timeout") {
           next.catch(() => undefined); // cancelling ends it; nobody waits for it any more
           void reader.cancel().catch(() => undefined);
-          const overall = Date.now() >= deadline;
           controller.error(new BodyTimeout(
             overall ? `the answer was still arriving after ${limits.totalMs} ms (timeout)`
               : `the ${streamed ? "stream" : "answer"} stalled: no data for ${limits.idleMs} ms`,
