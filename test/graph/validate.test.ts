@@ -74,4 +74,15 @@ describe("validateGraph: code", () => {
     // And new Agent refuses it, every problem listed.
     expect(() => new Agent(graph, { model: { complete: async () => "", choose: async () => 0 } })).toThrow(/boolean_condition 'n >> > 1'/);
   });
+
+  it("checks a node's setup, the code it runs on entry, like any other code field", () => {
+    const graph = {
+      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
+      nodes: [{ name: "a", action: "chat", instruction: "Say $_tmp_1", setup: "let _tmp_1 = order.join(", transitions: ["quit"] }],
+    };
+    const result = validateGraph(graph);
+    expect(result.errors.map((e) => [e.path, e.message])).toEqual([
+      ["/nodes/0/setup", expect.stringMatching(/^node 'a': setup 'let _tmp_1 = order.join\(' is not code the evaluator runs: /)],
+    ]);
+  });
 });

@@ -5,6 +5,7 @@
 import type { Action, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
 import { ACTIONS, CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
 import { ownFields } from "../graph/action-fields.js";
+import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
 import type { AgentConfig } from "../agent/config.js";
 import type { ToolDefinition } from "../model/types.js";
@@ -82,7 +83,6 @@ export interface Program {
   numbered(base: string): string[];
 }
 
-const CALL = /^\s*([A-Za-z_$][\w$]*)\s*\(([\s\S]*)\)\s*;?\s*$/;
 const TEXT_ACTIONS = new Set(["chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
   "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt"]);
 
@@ -209,12 +209,12 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     if (TEXT_ACTIONS.has(as) || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
     if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
     if ((FUNCTION_KINDS as readonly string[]).includes(node.action)) {
-      const m = CALL.exec(node.instruction ?? "");
-      const info = m ? graph.functions[m[1]!] : undefined;
-      if (!m) problem(`instruction '${node.instruction}' is not a call 'name(arg, …)'`);
-      else if (!info) problem(`calls '${m[1]}', which is not in the graph's functions`);
-      else if (info.kind !== node.action) problem(`calls '${m[1]}' as ${node.action}, but it is a ${info.kind}`);
-      else compiled.call = { name: m[1]!, info, args: `[${m[2]!.trim()}]` };
+      const call = parseCallInstruction(node.instruction ?? "");
+      const info = call ? graph.functions[call.name] : undefined;
+      if (!call) problem(`instruction '${node.instruction}' is not a call 'name(arg, …)'`);
+      else if (!info) problem(`calls '${call.name}', which is not in the graph's functions`);
+      else if (info.kind !== node.action) problem(`calls '${call.name}' as ${node.action}, but it is a ${info.kind}`);
+      else compiled.call = { name: call.name, info, args: call.args };
     }
     if ("tools" in node && node.tools) {
       compiled.tools = offeredTools(node.tools as string[], options, (detail) => problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })));

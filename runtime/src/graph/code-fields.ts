@@ -3,6 +3,7 @@
  * is validated: a graph whose code cannot run is refused when it is loaded, not at the node.
  */
 import { checkCode } from "../sandbox/index.js";
+import { parseCallInstruction } from "./call-instruction.js";
 import { FUNCTION_KINDS, type GraphNode } from "./types.js";
 
 export interface CodeProblem {
@@ -11,16 +12,15 @@ export interface CodeProblem {
   message: string;
 }
 
-const CALL = /^\s*([A-Za-z_$][\w$]*)\s*\(([\s\S]*)\)\s*;?\s*$/;
-
 /** The code a node holds, with the field it is in: what the runtime would evaluate. */
 export function codeFields(node: GraphNode): { field: string; code: string; what: string }[] {
   const out: { field: string; code: string; what: string }[] = [];
+  if (node.setup !== undefined) out.push({ field: "setup", code: node.setup, what: "setup" });
   if (node.action === "code" && node.instruction !== undefined) out.push({ field: "instruction", code: node.instruction, what: "code" });
   if ((FUNCTION_KINDS as readonly string[]).includes(node.action) && node.instruction !== undefined) {
     // The call's form is checked where the program is built; here its arguments, as evaluated.
-    const m = CALL.exec(node.instruction);
-    if (m && m[2]!.trim() !== "") out.push({ field: "instruction", code: `[${m[2]!.trim()}]`, what: "call arguments" });
+    const call = parseCallInstruction(node.instruction);
+    if (call && call.args !== "[]") out.push({ field: "instruction", code: call.args, what: "call arguments" });
   }
   if (node.boolean_condition !== undefined) out.push({ field: "boolean_condition", code: node.boolean_condition, what: "boolean_condition" });
   node.transitions.forEach((t, i) => {
