@@ -1,7 +1,7 @@
 // Replay: a recorded trace re-runs a conversation without a model, node by node, with the same results.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, onTestFinished } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -156,7 +156,9 @@ describe("traces the CLI writes", () => {
   it("replays `autograms chat --trace` output without a model", async () => {
     const buildError = inject("cliBuildError");
     if (buildError) throw new Error(buildError);
-    const file = join(mkdtempSync(join(tmpdir(), "autograms-replay-")), "chat.jsonl");
+    const dir = mkdtempSync(join(tmpdir(), "autograms-replay-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, "chat.jsonl");
     const turns = sampleConversation("tutor").turns!;
     const users = turns.slice(1).map((t) => t.user);
     const r = spawnSync(process.execPath, ["cli/bin/autograms.js", "chat", "samples/tutor/agent.ts", "--offline", "--trace", file],

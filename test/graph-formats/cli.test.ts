@@ -1,7 +1,7 @@
 // The graph, import and export commands, run as a user runs them: the built CLI in a child process.
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importSpreadsheet, toMermaid, graphToJson } from "@autograms/compiler";
@@ -22,6 +22,7 @@ beforeAll(() => {
   if (buildError) throw new Error(buildError);
   dir = mkdtempSync(join(tmpdir(), "autograms-cli-"));
 });
+afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
 describe("autograms graph", () => {
   it("draws an agent as Mermaid on stdout, compiling it first", () => {
