@@ -43,11 +43,12 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     return { graph, diagnostics: diagnostics.sorted(), sourceMap };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      // The depth check bounds nesting, but how deep a later phase can recurse before the stack
-      // runs out depends on the engine and its JIT state (a long else-if chain, flat for the check,
-      // is recursive in TypeScript's parser and in the visitors): still the input's depth, located.
+      // TypeScript's parser and the visitors are recursive. The depth check after parsing bounds
+      // nesting, but how deep a phase can recurse before the stack runs out depends on the engine
+      // and its JIT state (a long else-if chain, flat for the check, is recursive in both): this
+      // is still the input's depth, located at its deepest bracket.
       const at = deepestBracket(typeof sourceText === "string" ? sourceText : "", MAX_NESTING);
-      diagnostics.report("nesting_too_deep", "the file nests too deeply for the compiler (statements, else-if chains or expressions inside one another): split it into smaller parts, a variable or a method for each", at);
+      diagnostics.report("nesting_too_deep", `the file nests too deeply for the compiler (more than ${MAX_NESTING} levels of parentheses, brackets, blocks, statements or else-if branches inside one another): split it into smaller parts, a variable or a method for each`, at);
       return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     }
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.

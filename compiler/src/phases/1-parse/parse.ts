@@ -1,6 +1,6 @@
 import type TS from "typescript";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
-import { checkNesting, deepestBracket, MAX_NESTING } from "./depth.js";
+import { checkNesting } from "./depth.js";
 import { locOfRange } from "./loc.js";
 import { typescript } from "./typescript.js";
 
@@ -13,16 +13,9 @@ export function parse(sourceText: string, fileName: string, diagnostics: Diagnos
   const ts = typescript();
   // JSDoc means nothing to the compiler; not parsing it saves time on well-commented agents.
   const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
-  let file: TS.SourceFile;
-  try {
-    file = ts.createSourceFile(fileName, sourceText, options, true, ts.ScriptKind.TS);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    // TypeScript's parser is recursive: nesting a few thousand levels deep exhausts the stack.
-    const at = deepestBracket(sourceText, MAX_NESTING);
-    diagnostics.report("nesting_too_deep", `the file nests too deeply to be parsed (more than ${MAX_NESTING} levels of parentheses, brackets, blocks or statements inside one another): split it into smaller parts`, at);
-    return null;
-  }
+  // TypeScript's parser is recursive: nesting a few thousand levels deep exhausts the stack, which
+  // compile() reports as nesting_too_deep, as it does for every phase.
+  const file = ts.createSourceFile(fileName, sourceText, options, true, ts.ScriptKind.TS);
   // The parser keeps its own syntax errors on the file; they are the ones `tsc` reports first.
   const parseErrors = (file as unknown as { parseDiagnostics: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics;
   for (const d of parseErrors) {
