@@ -27,6 +27,7 @@ export default defineConfig({
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
       "@autograms/store": src("./store/src/index.ts"),
+      "@autograms/server": src("./server/src/index.ts"),
       "create-autograms": src("./create-autograms/src/index.ts"),
     },
   },

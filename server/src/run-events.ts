@@ -1,0 +1,28 @@
+/**
+ * The one internal event stream of a run (a turn being served): the turn's trace events plus the
+ * reply's text as the model writes it. Every protocol adapter (AI SDK UI stream, AG-UI, the
+ * playground's own stream) is a translation of this stream, one file each. Events are numbered
+ * from 1 within a run and stored as they happen, so a client that reconnects with the number of
+ * the last event it saw gets exactly the rest, from any server process.
+ */
+import type { StoredTraceEvent } from "@autograms/store";
+
+export type RunEvent =
+  /** The run took the thread: `turn` is the number its turn will have once committed. */
+  | { type: "run-start"; threadId: string; runId: string; messageId: string | null; user: string | null; turn: number }
+  /** One step of the agent (a trace event, without the prompts it repeats). */
+  | { type: "step"; event: StoredTraceEvent }
+  /** More text of the reply being generated at `node`. */
+  | { type: "text-delta"; node: string; delta: string }
+  /** The text streamed so far for `node` is withdrawn (the reply is being generated again). */
+  | { type: "text-reset"; node: string }
+  /** The turn was committed. `reply` is the final text (what the deltas since the last reset add up to). */
+  | { type: "run-finish"; turn: number; reply: string | null; done: boolean }
+  /** The run failed or was stopped; nothing was committed. `code` is the AgentError / StoreError code. */
+  | { type: "run-error"; code: string; message: string };
+
+export interface NumberedRunEvent {
+  /** 1, 2, 3, ... within the run: the SSE `id:` a client resumes from. */
+  seq: number;
+  event: RunEvent;
+}
