@@ -326,3 +326,64 @@ describe("autograms chat with an OpenAI-compatible server", () => {
     }
   });
 });
+
+describe("autograms chat streaming replies", () => {
+  // One chat_suffix node: the model's first answer does not end with the text, so it is generated again.
+  const quizGraph = () => {
+    const path = join(folder(), "quiz.graph.json");
+    writeFileSync(path, JSON.stringify({
+      format: "autograms-graph", version: 1, agent: "Quiz", globals: {}, functions: {},
+      nodes: [{ name: "ask", action: "chat_suffix", instruction: "Ready for the quiz?", transitions: ["quit"] }],
+    }));
+    return path;
+  };
+  const answers = () => [
+    { text: "Nice weather.", chunks: ["Nice ", "weather."] },
+    { text: "Lovely day. **Ready for the quiz?**", chunks: ["Lovely day. *", "*Ready for ", "the quiz?**"] },
+  ];
+
+  it("prints only the final reply over a pipe, and does not ask the model to stream", async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(...answers());
+      const r = await autograms(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m"]);
+      expect(r.stdout).toBe("Agent: Lovely day. Ready for the quiz?\n");
+      expect(r.code).toBe(0);
+      expect(server.completions.map((c) => c.body.stream)).toEqual([undefined, undefined]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with --stream, prints the reply as it comes and redraws it in place when it is generated again", async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(...answers());
+      const r = await autograms(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m", "--stream"], { env: { COLUMNS: "80" } });
+      // The first answer's text, then back to the line's start and erased, then the new answer.
+      expect(r.stdout).toBe("Agent: Nice weather.\r\x1b[JAgent: Lovely day. Ready for the quiz?\n");
+      expect(r.stderr).toBe("(the conversation has ended)\n");
+      expect(server.completions.map((c) => c.body.stream)).toEqual([true, true]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.skipIf(!hasScript)("streams by default on a terminal", async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(...answers());
+      const command = [process.execPath, bin, "chat", quizGraph(), "--base-url", server.baseURL, "--model", "m"].join(" ");
+      const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: root });
+      let screen = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (screen += chunk));
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      child.stdin.destroy();
+      expect(code).toBe(0);
+      expect(server.completions.map((c) => c.body.stream)).toEqual([true, true]);
+      expect(screen).toContain("Agent: Nice weather.\r\x1b[JAgent: Lovely day. Ready for the quiz?");
+    } finally {
+      await server.close();
+    }
+  });
+});
