@@ -114,6 +114,35 @@ describe("autograms chat", () => {
     expect(replies(again.stdout)).toEqual(["Total: 5.", "Total: 9.", "Final total: 9. Bye!"]);
   });
 
+  it("shows what the agent's code prints on stderr, apart from the replies, and records prints and the turn's time", async () => {
+    const agent = "test/cli/fixtures/clock/agent.ts";
+    const trace = join(folder(), "clock.jsonl");
+    const r = await autograms(["chat", agent, "--offline", "--trace", trace], { input: "hello\nwarn me\n" });
+    expect(r.code).toBe(0);
+    expect(replies(r.stdout)).toEqual([expect.stringMatching(/^Turn 1, 0 ms after the first\.$/), expect.stringMatching(/^Turn 2, \d+ ms/), expect.stringMatching(/^Turn 3, \d+ ms/)]);
+    expect(r.stdout).not.toContain("[log");
+    // Marked with level and line, one per line of text, without the control sequences the code wrote; not coloured off a terminal.
+    expect(r.stderr).toBe([
+      `[log ${agent}:12] turn 1 { said: '' }`,
+      `[log ${agent}:12] turn 2 { said: 'hello' }`,
+      `[log ${agent}:12] turn 3 { said: 'warn me' }`,
+      `[warn ${agent}:13] two`,
+      `[warn ${agent}:13] lines red`,
+      "",
+    ].join("\n"));
+    const events = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { kind: string; text?: string; time?: number });
+    expect(events.filter((e) => e.kind === "log").map((e) => e.text)).toEqual(["turn 1 { said: '' }", "turn 2 { said: 'hello' }", "turn 3 { said: 'warn me' }", "two\nlines \x1b[31mred\x1b[0m"]);
+    const times = events.filter((e) => e.kind === "time").map((e) => e.time!);
+    expect(times).toHaveLength(3);
+    expect(times[0]).toBeLessThanOrEqual(times[2]!);
+
+    // The recording replays exactly under any clock: each turn gets its recorded time back.
+    const { graph } = compile(readFileSync(join(root, agent), "utf8"), { fileName: agent });
+    const replayed = [];
+    for await (const turn of replayConversation(graph!, readFileSync(trace, "utf8"), { clock: () => 0 })) replayed.push(turn.reply);
+    expect(replayed).toEqual(replies(r.stdout));
+  });
+
   it("shows code frames for a graph file only while its source is the text it was compiled from", async () => {
     const agent = join(folder(), "counter.ts");
     copyFileSync(join(root, "test/cli/fixtures/counter/agent.ts"), agent);
