@@ -9,7 +9,8 @@ import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatSession } from "../conversation/session.js";
 import { threadSession, type ThreadFlags } from "../conversation/thread-session.js";
-import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
+import { logPrinter } from "../terminal/print-log.js";
+import { fanOut, JsonlTraceWriter } from "../trace/jsonl-writer.js";
 import { trimToLastTurn } from "../trace/resume-trace.js";
 
 export interface ChatFlags extends ModelFlags, ThreadFlags {
@@ -34,7 +35,8 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const resumed = session.resumed !== null;
   if (flags.trace !== undefined && resumed) trimToLastTurn(flags.trace);
   const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded), { append: resumed });
-  const trace: TraceSink | undefined = writer?.sink();
+  // What the agent's code prints goes to stderr as it runs, whether or not a trace is written.
+  const trace: TraceSink | undefined = fanOut(writer?.sink(), logPrinter(sourceName(loaded)));
 
   const printer = replyPrinter(process.stdout, agent.config.agentName, stream);
   const turn = async (text: string | null) => {
