@@ -6,6 +6,10 @@ import fc from "fast-check";
 import {
   Agent, AgentError, ScriptedModel, defineTool, type ChatModel, type CompletionRequest, type GraphNode, type ReplyChunk, type TextAnswer,
 } from "@autograms/runtime";
+import { openStore, runTurn } from "@autograms/store";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { TestModel, graph, n, queue } from "./helpers.js";
 
 /** Collects the chunks of a run; `text(node)` is what the deltas since the last reset add up to. */
@@ -210,6 +214,23 @@ describe("a node that calls tools natively", () => {
     const c = chunks();
     await new Agent(g, { model, tools: { add } }).reply("", undefined, { onText: c.onText });
     expect(c.all).toEqual([{ kind: "delta", node: "tell", text: "Done." }]);
+  });
+});
+
+describe("a turn of a stored thread", () => {
+  it("streams through runTurn", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "autograms-stream-"));
+    const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    try {
+      const c = chunks();
+      const agent = chatAgent(new ScriptedModel({ complete: [["Stored ", "and ", "streamed."]] }));
+      const turn = await runTurn(store, agent, "t1", null, { onText: c.onText });
+      expect(turn.reply).toBe("Stored and streamed.");
+      expect(c.deltas()).toEqual(["Stored", " and", " streamed."]);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
