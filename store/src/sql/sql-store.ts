@@ -12,12 +12,13 @@ import type { Memory } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import { replayDeltas } from "../memory-replay.js";
 import { storedTrace } from "../trace-record.js";
-import type { AcquireOptions, Lease, LoadedThread, NewTurn, PruneOptions, PruneResult, Store, StoreOptions, ThreadExport,
-  ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import type { AcquireOptions, Lease, LoadedThread, NewRun, NewTurn, PruneOptions, PruneResult, RunEventRecord, RunRecord, Store,
+  StoreOptions, ThreadExport, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate } from "./migrations.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
+import { RunLog } from "./run-log.js";
 
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
 
@@ -27,6 +28,7 @@ export class SqlStore implements Store {
   private readonly now: () => number;
   /** Postgres locks the row a transaction reads before it writes; SQLite's BEGIN IMMEDIATE already holds the file. */
   private readonly forUpdate: string;
+  private readonly runs: RunLog;
 
   private constructor(private readonly db: SqlDriver, readonly where: string, options: StoreOptions) {
     this.kind = db.dialect;
@@ -34,6 +36,7 @@ export class SqlStore implements Store {
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
     this.now = now ?? Date.now;
     this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
+    this.runs = new RunLog(db, this.now, this.options);
   }
 
   static async open(db: SqlDriver, where: string, options: StoreOptions = {}): Promise<SqlStore> {
@@ -224,6 +227,9 @@ export class SqlStore implements Store {
       };
       await this.insertTurn(tx, lease.threadId, seq, record);
       if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
+      // The run that holds this lease, if one was recorded, writes its last events next.
+      await tx.run("UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
+        [now, lease.threadId, lease.token]);
       await tx.run(
         `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
@@ -311,7 +317,8 @@ export class SqlStore implements Store {
 
   private async deleteRows(tx: Sql, threadId: string): Promise<boolean> {
     // Children first, so the store leaves no orphan rows whether or not foreign keys cascade.
-    for (const table of ["waiters", "snapshots", "turns"]) await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
+    await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ?)", [threadId]);
+    for (const table of ["runs", "waiters", "snapshots", "turns"]) await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
     return (await tx.run("DELETE FROM threads WHERE id = ?", [threadId])) > 0;
   }
 
@@ -349,9 +356,38 @@ export class SqlStore implements Store {
     const snap = optNum((await first(tx, "SELECT MAX(seq) AS s FROM snapshots WHERE thread_id = ? AND seq <= ?", [threadId, cut]))?.s);
     if (snap === null || snap < num(row.first_seq)) return 0;
     const dropped = await tx.run("DELETE FROM turns WHERE thread_id = ? AND seq <= ?", [threadId, snap]);
+    // The runs that made the dropped turns go with them.
+    await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ? AND turn <= ?)", [threadId, snap]);
+    await tx.run("DELETE FROM runs WHERE thread_id = ? AND turn <= ?", [threadId, snap]);
     await tx.run("DELETE FROM snapshots WHERE thread_id = ? AND seq < ?", [threadId, snap]);
     await tx.run("UPDATE threads SET first_seq = ? WHERE id = ?", [snap + 1, threadId]);
     return dropped;
+  }
+
+  // ---- runs --------------------------------------------------------------------------------
+
+  beginRun(run: NewRun): Promise<RunRecord> {
+    return this.runs.begin(run);
+  }
+
+  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {
+    return this.runs.append(runId, events, end);
+  }
+
+  runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {
+    return this.runs.events(runId, afterSeq, limit);
+  }
+
+  run(runId: string): Promise<RunRecord | null> {
+    return this.runs.get(runId);
+  }
+
+  latestRun(threadId: string): Promise<RunRecord | null> {
+    return this.runs.latest(threadId);
+  }
+
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.runs.watch(runId, listener);
   }
 
   async close(): Promise<void> {
