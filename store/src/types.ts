@@ -203,6 +203,8 @@ export interface Store {
 
   /** The thread's memory at its head (one snapshot plus at most `snapshotEvery` deltas). */
   load(threadId: string): Promise<LoadedThread>;
+  /** The memory as it was after turn `turn` (null for 0: before the first); a pruned turn is refused. */
+  memoryAt(threadId: string, turn: number): Promise<Memory | null>;
   /** The turn a message id made, if it made one. */
   turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null>;
   turns(threadId: string): Promise<TurnRecord[]>;
@@ -215,6 +217,11 @@ export interface Store {
 
   /** Records a run that took the thread with `lease` (status `running`, no events yet). */
   beginRun(run: NewRun): Promise<RunRecord>;
+  /**
+   * The run goes on with another turn under a new lease (a run that opens a new thread, then
+   * answers the message that came with it): running again, for the turn this lease makes.
+   */
+  continueRun(runId: string, lease: Lease): Promise<void>;
   /**
    * Appends events numbered on from the run's last one, in one transaction, and wakes the run's
    * watchers in every process. `end` closes the run (its last events). False, and nothing

@@ -91,6 +91,12 @@ export function storeSuite(name: string, backend: Backend): void {
         expect(info).toMatchObject({ id: "t1", agent: "Echo", version: 4, done: false, running: null, firstSeq: 1 });
         expect(memory!.turn).toBe(4);
         expect(memory!.stack[0]!.vars.count).toBe(2);
+        // The memory as it was after an earlier turn.
+        expect((await store.memoryAt("t1", 2))!.stack[0]!.vars.count).toBe(0);
+        expect((await store.memoryAt("t1", 4))).toEqual(memory);
+        expect(await store.memoryAt("t1", 0)).toBeNull();
+        await expect(store.memoryAt("t1", 5)).rejects.toMatchObject({ code: "bad_request" });
+        await expect(store.memoryAt("nope", 1)).rejects.toMatchObject({ code: "unknown_thread" });
         // The loaded memory continues the conversation exactly as the in-process memory would.
         const direct = await echoAgent().reply("message 4", memory);
         const stored = await runTurn(store, echoAgent(), "t1", "message 4");
@@ -351,6 +357,15 @@ export function storeSuite(name: string, backend: Backend): void {
         expect((await store.runEvents(runId, 0, 1)).map((e) => e.seq)).toEqual([1]);
         expect(await store.latestRun("r")).toMatchObject({ id: runId, status: "finished", lastSeq: 3, turn: 3 });
         expect(await store.run("nope")).toBeNull();
+        // A run may go on with the next turn under a new lease (an opening, then the message).
+        const lease = await store.acquire("r", { messageId: "m-next" });
+        await expect(store.continueRun(runId, lease)).rejects.toMatchObject({ code: "bad_request" }); // it has ended
+        const next = await store.beginRun({ lease, user: null });
+        await store.commit(lease, { messageId: "m-next", user: null, reply: "x", memory: (await store.load("r")).memory!, startedAt: 0 });
+        const again = await store.acquire("r", { messageId: "m-after" });
+        await store.continueRun(next.id, again);
+        expect(await store.run(next.id)).toMatchObject({ status: "running", turn: 5, messageId: "m-after" });
+        await store.release(again);
         expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(3);
       }));
 

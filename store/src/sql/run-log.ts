@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { StoreError } from "../errors.js";
-import type { NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
+import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
 import { first, num, optStr, type Row, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
 
@@ -27,6 +27,14 @@ export class RunLog {
       [id, lease.threadId, lease.messageId, run.user, lease.version + 1, run.follows ?? null, lease.token, now, now],
     );
     return (await this.get(id))!;
+  }
+
+  async continueWith(runId: string, lease: Lease): Promise<void> {
+    const changed = await this.db.run(
+      "UPDATE runs SET lease_token = ?, turn = ?, message_id = ?, status = 'running', updated_at = ? WHERE id = ? AND thread_id = ? AND status IN ('running', 'committed')",
+      [lease.token, lease.version + 1, lease.messageId, this.now(), runId, lease.threadId],
+    );
+    if (changed !== 1) throw new StoreError("bad_request", `run ${runId} of thread ${lease.threadId} has ended or does not exist`);
   }
 
   async append(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {

@@ -264,11 +264,20 @@ export class SqlStore implements Store {
 
   async load(threadId: string): Promise<LoadedThread> {
     const row = await this.existing(this.db, threadId);
-    return { info: threadInfo(row, this.now()), memory: await this.memoryAt(this.db, threadId, num(row.version)) };
+    return { info: threadInfo(row, this.now()), memory: await this.memoryAfter(this.db, threadId, num(row.version)) };
+  }
+
+  async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
+    const row = await this.existing(this.db, threadId);
+    const version = num(row.version);
+    const firstSeq = num(row.first_seq);
+    if (!Number.isInteger(turn) || turn < 0 || turn > version) throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; there is no turn ${turn}`);
+    if (turn > 0 && turn < firstSeq - 1) throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`);
+    return turn === 0 ? null : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
-  private async memoryAt(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
+  private async memoryAfter(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
     const snap = await first(sql, "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1", [threadId, seq]);
     if (!snap) return null;
     const deltas = await sql.all("SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq", [threadId, num(snap.seq), seq]);
@@ -288,7 +297,7 @@ export class SqlStore implements Store {
       if (turn > 0 && turn < firstSeq - 1) {
         throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
       }
-      const memory = turn === 0 ? null : await this.memoryAt(tx, threadId, turn);
+      const memory = turn === 0 ? null : await this.memoryAfter(tx, threadId, turn);
       if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory }))) {
         throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
       }
@@ -368,6 +377,10 @@ export class SqlStore implements Store {
 
   beginRun(run: NewRun): Promise<RunRecord> {
     return this.runs.begin(run);
+  }
+
+  continueRun(runId: string, lease: Lease): Promise<void> {
+    return this.runs.continueWith(runId, lease);
   }
 
   appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {
