@@ -14,6 +14,8 @@ export function registerChat(program: Command): void {
     .option("--thread <id>", "the thread to go on with, or to start with this id (default: a new id, printed on stderr); implies --store")
     .addOption(busyOption("when another process is running a turn of the thread: reject (exit 1, the default) or enqueue (wait for it), interrupt or rollback (stop it)"));
   addModelOptions(command)
+    .option("--stream", "print each reply as the model writes it, redrawing it when it is generated again (the default when stdout is a terminal; OpenAI-compatible models then stream)")
+    .option("--no-stream", "print each reply whole once it is done (the default when stdout is not a terminal, so piped output holds only final replies)")
     .option("--trace <file>", "write every step as one JSON event per line (docs/runtime.md); a conversation resumed with --memory goes on in the same file")
     .action(async (file: string, flags: ChatFlags) => (await import("../actions/chat.js")).chatCommand(file, flags));
 }

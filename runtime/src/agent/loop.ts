@@ -9,7 +9,7 @@ import { AgentError } from "../errors.js";
 import { ModelError } from "../model/errors.js";
 import type { AgentConfig } from "./config.js";
 import { fail, type Env } from "../engine/env.js";
-import { sandboxFailure } from "../engine/evaluate.js";
+import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import { toFrames } from "../engine/stack.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
@@ -18,6 +18,7 @@ import type { Frame } from "../memory/types.js";
 import type { ActionDefinition } from "../agent-api/actions.js";
 import { runActionHook } from "./action-hooks.js";
 import type { Deadline } from "./deadline.js";
+import type { Attempt, ReplyStream } from "./reply-stream.js";
 
 /** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
 export interface PausePoint {
@@ -41,6 +42,8 @@ export interface Performer {
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
   deadline?: Deadline | undefined;
+  /** Where the reply's text goes while it is written (`RunOptions.onText`). */
+  replies?: ReplyStream | undefined;
 }
 
 export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply" | "finish" }> };
@@ -48,6 +51,15 @@ export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply"
 const CONTINUE: StepInput = { kind: "continue" };
 
 export async function drive(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
+  try {
+    return await watched(p, state, input);
+  } finally {
+    // A model that goes on writing after the run has ended (abandoned at its deadline) is not heard.
+    p.replies?.close();
+  }
+}
+
+async function watched(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
   const { deadline } = p;
   if (!deadline) return run(p, state, input);
   let at = "node" in state.phase ? state.phase.node : "";
@@ -67,6 +79,17 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
 }
 
 async function run(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void = () => undefined): Promise<Outcome> {
+  try {
+    return await steps(p, state, input, reached);
+  } catch (e) {
+    // What the failed code printed comes before the error, as it would on a console.
+    const prints = p.trace && printsBefore(e);
+    if (prints) for (const event of prints) p.trace!(event);
+    throw e;
+  }
+}
+
+async function steps(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void): Promise<Outcome> {
   const { env, deadline } = p;
   // Waits race the deadline; without one they are left as they are.
   const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
@@ -74,7 +97,10 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
   if (p.pause) await pauseBefore(p.pause, state);
   let r = step(env, state, input);
   for (;;) {
-    if (r.event && p.trace) p.trace(r.event);
+    if (p.trace) {
+      if (r.before) for (const event of r.before) p.trace(event);
+      if (r.event) p.trace(r.event);
+    }
     const effect = r.effect;
     if (!effect) {
       deadline?.check();
@@ -85,20 +111,26 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
     if ("node" in effect) reached(effect.node);
     switch (effect.kind) {
       case "reply": {
+        p.replies?.reply(effect.node, effect.text);
+        p.replies?.check();
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        if (last.event && p.trace) p.trace(last.event);
+        if (p.trace) {
+          if (last.before) for (const event of last.before) p.trace(event);
+          if (last.event) p.trace(last.event);
+        }
         return { state: last.state, effect };
       }
       case "finish":
         return { state: r.state, effect };
       case "complete": {
-        const text = await wait(withRetries(p, effect.node, "generate text", async () => {
-          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose, ...signal });
+        const text = await wait(withRetries(p, effect.node, "generate text", () => streaming(p, effect, async (live) => {
+          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose, ...signal, ...live });
           if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
           return answer;
-        }));
+        })));
+        p.replies?.check();
         r = step(env, r.state, { kind: "completed", text });
         break;
       }
@@ -117,12 +149,12 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
         const node = env.program.nodes.get(effect.node)!.node;
         let out;
         try {
-          out = await wait(p.evaluate(effect.code, effect.variables, { ...env.program.limits, functions: p.tools }));
+          out = await wait(p.evaluate(effect.code, effect.variables, { ...(env.sandbox ?? env.program.limits), functions: p.tools }));
         } catch (e) {
           if (deadline?.owns(e)) throw e;
-          throw sandboxFailure(env, node, effect.code, "code", e);
+          throw sandboxFailure(env, r.state.mem, node, effect.code, "code", e);
         }
-        r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue> });
+        r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue>, logs: out.logs, time: out.time });
         break;
       }
       case "complete_tools": {
@@ -131,9 +163,10 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
           throw fail(env, env.program.nodes.get(effect.node)!.node, "model", "this node offers tools to the model, but the model cannot call tools natively (it has no completeWithTools)");
         }
         const stream = env.program.config.streamTools;
-        const completion = await wait(withRetries(p, effect.node, "answer with tools", async () => checkedCompletion(await model.completeWithTools({
-          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }), ...signal,
-        }))));
+        const completion = await wait(withRetries(p, effect.node, "answer with tools", () => streaming(p, effect, async (live) => checkedCompletion(await model.completeWithTools({
+          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }), ...signal, ...live,
+        })))));
+        p.replies?.check();
         r = step(env, r.state, { kind: "tool_completed", completion });
         break;
       }
@@ -144,6 +177,22 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
         r = step(env, r.state, await wait(runActionHook(p, r.state, effect)));
         break;
     }
+  }
+}
+
+/**
+ * One model call, heard as it writes when it is a chat node's reply and the run has `onText`;
+ * each call (a retry, a regeneration, a round of tool calls) is an attempt of its own.
+ */
+async function streaming<T>(p: Performer, effect: Extract<Effect, { kind: "complete" | "complete_tools" }>,
+  call: (live: { onText?: Attempt["onText"] }) => Promise<T>): Promise<T> {
+  if (!p.replies || effect.purpose !== "chat") return call({});
+  const node = p.env.program.nodes.get(effect.node)!;
+  const attempt = p.replies.attempt(effect.node, { suffix: node.as === "chat_suffix", bannedPhrases: p.env.program.config.bannedPhrases });
+  try {
+    return await call({ onText: attempt.onText });
+  } finally {
+    attempt.end();
   }
 }
 

@@ -5,7 +5,7 @@
  * client that asked for it goes away; `close()` stops the runs in progress.
  */
 import { randomUUID } from "node:crypto";
-import type { Agent, TraceEvent } from "@autograms/runtime";
+import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
 import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
@@ -84,13 +84,23 @@ export class RunManager {
   private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
-    let streamed = false;
+    /** The text sent for each node since its last reset, this turn. */
+    let shown = new Map<string, string>();
     const signal = this.stopping.signal;
     const trace = (e: TraceEvent) => {
       const [event] = storedTrace([e]);
       run?.push({ type: "step", event: event! });
     };
-    const common = { policy: this.options.policy, trace, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const onText = (chunk: ReplyChunk) => {
+      if (chunk.kind === "delta") {
+        shown.set(chunk.node, (shown.get(chunk.node) ?? "") + chunk.text);
+        run?.push({ type: "text-delta", node: chunk.node, delta: chunk.text });
+      } else {
+        shown.delete(chunk.node);
+        run?.push({ type: "text-reset", node: chunk.node });
+      }
+    };
+    const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const begin = async (lease: Lease, turn: number, user: string | null) => {
       const id = randomUUID();
       await this.store.beginRun({ id, lease, user });
@@ -99,10 +109,15 @@ export class RunManager {
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(opening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
     };
-    // Until the model streams its text, a reply is sent whole, as one delta, once it is known.
+    // A reply that did not stream (chat_exact, a model that answers whole) is sent once known, so
+    // the deltas for its node always add up to it.
     const sayReply = (reply: string | null, events: TraceEvent[]) => {
-      if (reply === null || streamed) return;
-      run!.push({ type: "text-delta", node: replyNode(events), delta: reply });
+      const node = replyNode(events);
+      const sent = shown.get(node) ?? "";
+      shown = new Map();
+      if (reply === null || sent === reply) return;
+      if (!reply.startsWith(sent)) run!.push({ type: "text-reset", node });
+      run!.push({ type: "text-delta", node, delta: reply.startsWith(sent) ? reply.slice(sent.length) : reply });
     };
     try {
       let seen: TraceEvent[] = [];
