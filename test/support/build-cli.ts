@@ -22,7 +22,7 @@ declare module "vitest" {
  * What cli/scripts/bundle.mjs reads: the CLI's sources, the packages' build output, the installed
  * dependencies (npm rewrites node_modules/.package-lock.json on every install), and the script.
  */
-const BUNDLE_INPUTS = ["cli/src", "cli/scripts/bundle.mjs", "cli/package.json", "runtime/dist", "compiler/dist", "store/dist", "node_modules/.package-lock.json"];
+const BUNDLE_INPUTS = ["cli/src", "cli/scripts/bundle.mjs", "cli/package.json", "runtime/dist", "compiler/dist", "store/dist", "server/dist", "node_modules/.package-lock.json"];
 /** Written after a bundle succeeds, removed before one starts: its time is the last good bundle's. */
 const STAMP = join(root, "node_modules/.cache/autograms-tests/cli-bundled");
 
