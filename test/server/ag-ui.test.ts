@@ -177,22 +177,22 @@ describe("POST /ag-ui input", () => {
   const input = (messages: unknown[]) => ({ threadId: "t1", runId: "r1", messages, tools: [], context: [], state: {} });
 
   it("refuses what is not a RunAgentInput, naming the field", async () => {
-    expect(await post("{not json")).toEqual({ status: 400, body: { error: { code: "invalid_json", message: "the body must be a JSON RunAgentInput" } } });
+    expect(await post("{not json")).toEqual({ status: 400, body: { error: { code: "bad_json", message: "the body must be a JSON RunAgentInput" } } });
     const noThread = await post({ runId: "r1", messages: [] });
     expect(noThread.status).toBe(400);
-    expect(noThread.body.error).toMatchObject({ code: "invalid_input", field: "threadId" });
+    expect(noThread.body.error).toMatchObject({ code: "bad_request", field: "threadId" });
     expect(noThread.body.error.message).toMatch(/^RunAgentInput\.threadId: /);
     const badRole = await post(input([{ id: "1", role: "wizard", content: "hi" }]));
-    expect(badRole.body.error).toMatchObject({ code: "invalid_input", field: expect.stringMatching(/^messages\.0/) });
+    expect(badRole.body.error).toMatchObject({ code: "bad_request", field: expect.stringMatching(/^messages\[0\]/) });
   });
 
   it("takes the last message as the turn: it must be the user's, and text", async () => {
     const assistantLast = await post(input([{ id: "1", role: "user", content: "hi" }, { id: "2", role: "assistant", content: "hello" }]));
     expect(assistantLast).toEqual({ status: 400, body: { error: {
-      code: "invalid_input", field: "messages.1.role",
-      message: 'RunAgentInput.messages.1.role: the last message is the turn, so it must be the user\'s (got role "assistant")',
+      code: "bad_request", field: "messages[1].role",
+      message: 'RunAgentInput.messages[1].role: the last message is the turn, so it must be the user\'s (got role "assistant")',
     } } });
     const image = await post(input([{ id: "1", role: "user", content: [{ type: "image", source: { type: "url", value: "https://example.com/a.png" } }] }]));
-    expect(image.body.error).toMatchObject({ code: "invalid_input", field: "messages.0.content" });
+    expect(image.body.error).toMatchObject({ code: "bad_request", field: "messages[0].content" });
   });
 });

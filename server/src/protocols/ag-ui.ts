@@ -173,7 +173,8 @@ export interface AgUiBackend {
 }
 
 type Issue = { path: PropertyKey[]; message: string };
-const fieldOf = (path: readonly PropertyKey[]) => path.map(String).join(".");
+/** `messages[1].role`: how the API names a part of a request. */
+const fieldOf = (path: readonly PropertyKey[]) => path.map((k, i) => (typeof k === "number" ? `[${k}]` : `${i ? "." : ""}${String(k)}`)).join("");
 
 function badRequest(c: Context, code: string, message: string, field?: string) {
   return c.json({ error: { code, message, ...(field !== undefined && { field }) } }, 400);
@@ -201,17 +202,17 @@ export function agUiRoute(backend: AgUiBackend): Hono {
     try {
       body = await c.req.json();
     } catch {
-      return badRequest(c, "invalid_json", "the body must be a JSON RunAgentInput");
+      return badRequest(c, "bad_json", "the body must be a JSON RunAgentInput");
     }
     const parsed = RunAgentInputSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = fieldOf(issue.path);
-      return badRequest(c, "invalid_input", `RunAgentInput${field ? `.${field}` : ""}: ${issue.message}`, field || undefined);
+      return badRequest(c, "bad_request", `RunAgentInput${field ? `.${field}` : ""}: ${issue.message}`, field || undefined);
     }
     const input = parsed.data;
     const turn = turnOf(input.messages);
-    if ("path" in turn) return badRequest(c, "invalid_input", `RunAgentInput.${fieldOf(turn.path)}: ${turn.message}`, fieldOf(turn.path));
+    if ("path" in turn) return badRequest(c, "bad_request", `RunAgentInput.${fieldOf(turn.path)}: ${turn.message}`, fieldOf(turn.path));
     const ids = { threadId: input.threadId, runId: input.runId };
     return streamSSE(c, async (sse) => {
       const stop = new AbortController();
