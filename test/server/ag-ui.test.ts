@@ -28,7 +28,7 @@ interface RecordedRun {
  * the reply's text in small deltas just before the step that ends with it (as a streaming model
  * gives it), and optionally a withdrawn first attempt at the reply.
  */
-async function recruiterRuns(options: { withdrawAt?: number } = {}): Promise<RecordedRun[]> {
+async function recruiterRuns(options: { withdrawAt?: number; whole?: boolean } = {}): Promise<RecordedRun[]> {
   const t = conversation.turns;
   const agent = new Agent(recruiter, {
     model: new ScriptedModel({ complete: t.flatMap((x) => x.complete ?? []), choose: t.flatMap((x) => x.choose ?? []) }),
@@ -41,13 +41,16 @@ async function recruiterRuns(options: { withdrawAt?: number } = {}): Promise<Rec
     const events: RunEvent[] = [{ type: "run-start", threadId: "t1", runId: `r${i}`, messageId: `m${i}`, user: turn.user, turn: i + 1 }];
     for (const e of trace) {
       const reply = replyOf(e);
-      if (reply !== undefined) {
+      if (reply !== undefined && !options.whole) {
         if (options.withdrawAt === i) events.push({ type: "text-delta", node: e.node, delta: "A first try that " }, { type: "text-reset", node: e.node });
         for (const piece of reply.match(/.{1,7}/gs) ?? []) events.push({ type: "text-delta", node: e.node, delta: piece });
       }
       const { messages: _prompts, ...stored } = e as TraceEvent & { messages?: unknown };
       events.push({ type: "step", event: stored as never });
     }
+    // A model that does not stream: the server sends the reply whole once the turn has it.
+    const replyNode = [...trace].reverse().find((e) => replyOf(e) !== undefined)?.node;
+    if (options.whole && r.reply !== null) events.push({ type: "text-delta", node: replyNode!, delta: r.reply });
     events.push({ type: "run-finish", turn: i + 1, reply: r.reply, done: r.done });
     runs.push({ events, before: agentVariables(memory, recruiter.globals as Variables), after: agentVariables(r.memory, recruiter.globals as Variables), reply: r.reply });
     memory = r.memory;
@@ -123,12 +126,14 @@ describe("the AG-UI translation of a run", () => {
     expect(textOf(events, starts[1]!)).toBe(runs[2]!.reply);
   });
 
-  it("sends a reply that was not streamed as one whole text message", async () => {
-    const [first] = await recruiterRuns();
-    const events = translate({ ...first!, events: first!.events.filter((e) => e.type !== "text-delta") });
-    expect(checkOrder(events)).toEqual([]);
-    const start = events.find((e) => e.type === EventType.TEXT_MESSAGE_START) as { messageId: string };
-    expect(textOf(events, start.messageId)).toBe(first!.reply);
+  it("sends a reply that was not streamed, given whole after its step, inside the step of its node", async () => {
+    for (const run of await recruiterRuns({ whole: true })) {
+      const events = translate(run);
+      expect(checkOrder(events)).toEqual([]);
+      const starts = events.filter((e) => e.type === EventType.TEXT_MESSAGE_START) as { messageId: string }[];
+      expect(starts).toHaveLength(1);
+      expect(textOf(events, starts[0]!.messageId)).toBe(run.reply);
+    }
   });
 
   it("ends a failed run with RUN_ERROR, closing the open message and step first and never finishing", async () => {

@@ -121,16 +121,9 @@ export class AgUiTranslator {
       for (const c of event.changes) if (!c.name.startsWith("_")) next[c.name] = c.after;
       this.moveTo(next, out);
     }
-    const reply = replyOf(event);
-    if (reply !== undefined && !this.message) {
-      // A reply that was not streamed (an exact text, a model that does not stream) comes whole.
-      const messageId = `${this.ids.runId}-m${++this.messages}`;
-      out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
-      if (reply !== "") out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: reply });
-      out.push({ type: EventType.TEXT_MESSAGE_END, messageId });
-    } else if (reply !== undefined) {
-      this.endMessage(out);
-    }
+    // The reply's text comes in text-delta events only (before this step when the model streams,
+    // whole after it when not): a step that ends with the reply ends the text streamed so far.
+    if (replyOf(event) !== undefined) this.endMessage(out);
     // A node's visit ends as it is left; its other events (the user message it took, its setup) stay in its step.
     if (event.kind === "transition" || event.kind === "return" || event.kind === "quit") this.leave(out);
   }
