@@ -40,9 +40,25 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
     ui.status.className = isError ? "error" : "";
   }
 
+  // A server started with a token wants it on every API request: asked once, kept for the tab.
+  function withToken(headers) {
+    var token = sessionStorage.getItem("autograms-token");
+    if (token) headers.authorization = "Bearer " + token;
+    return headers;
+  }
+  async function request(path, init) {
+    for (;;) {
+      var res = await fetch(path, Object.assign({}, init, { headers: withToken(Object.assign({}, init && init.headers)) }));
+      if (res.status !== 401) return res;
+      var token = prompt("This server needs its token (autograms serve --token):");
+      if (!token) return res;
+      sessionStorage.setItem("autograms-token", token.trim());
+    }
+  }
+
   // Every API call: JSON in and out, a refusal shown with its code and message.
   async function api(method, path, body) {
-    var res = await fetch(path, {
+    var res = await request(path, {
       method: method,
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,13 +94,14 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
     clearMarks();
     var last = null;
     (trace || []).forEach(function (step) {
-      nodeEls(step.node).forEach(function (n) { n.classList.add("passed"); });
-      last = step.node;
+      var name = typeof step === "string" ? step : step.node;
+      nodeEls(name).forEach(function (n) { n.classList.add("passed"); });
+      last = name;
     });
     if (last) light(last);
   }
   async function drawGraph() {
-    var res = await fetch("playground/graph.svg");
+    var res = await request("playground/graph.svg");
     if (res.ok) {
       ui.graph.innerHTML = await res.text();
       ui.graph.querySelectorAll("a").forEach(function (a) { a.setAttribute("target", "_blank"); });
@@ -245,7 +262,11 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
           if (line.slice(0, 3) === "id:") id = line.slice(3).trim();
           else if (line.slice(0, 5) === "data:") data.push(line.slice(5).replace(/^ /, ""));
         });
-        if (data.length && onEvent(id, JSON.parse(data.join("\n")))) { reader.cancel().catch(function () {}); return; }
+        if (!data.length) continue;
+        // The data is a numbered event ({ seq, event }) or the event itself.
+        var parsed = JSON.parse(data.join("\n"));
+        if (parsed.event && parsed.seq !== undefined) { id = id || String(parsed.seq); parsed = parsed.event; }
+        if (onEvent(id, parsed)) { reader.cancel().catch(function () {}); return; }
       }
     }
   }
@@ -258,8 +279,8 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
     try {
       for (var attempt = 0; attempt < 5 && !finished; attempt++) {
         if (!res) {
-          res = await fetch("api/threads/" + enc(state.threadId) + "/runs/latest/stream", { headers: { "Last-Event-ID": String(seq) } });
-          if (!res.ok) break;
+          res = await request("api/threads/" + enc(state.threadId) + "/runs/latest/stream", { headers: { "Last-Event-ID": String(seq) } });
+          if (res.status !== 200) break;
         }
         try {
           await readEvents(res, function (id, e) {
@@ -293,7 +314,7 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
     var view = { reply: null };
     if (message !== null) bubble("user", message);
     view.reply = bubble("agent", "", "streaming");
-    var res = await fetch("api/threads/" + enc(state.threadId) + "/runs", {
+    var res = await request("api/threads/" + enc(state.threadId) + "/runs", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({ message: message, messageId: newId() }),
@@ -328,13 +349,14 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
   function changesTable(changes) {
     if (!changes || !changes.length) return el("p", { class: "empty", text: "This turn changed no variable." });
     return el("table", { class: "changes" }, [
-      el("thead", null, [el("tr", null, [el("th", { text: "variable" }), el("th", { text: "before" }), el("th", { text: "after" })])]),
+      el("thead", null, [el("tr", null, [el("th", { text: "variable" }), el("th", { text: "before" }), el("th", { text: "after" }), el("th", { text: "at node" })])]),
       el("tbody", null, changes.map(function (c) {
         var added = !("before" in c), removed = !("after" in c);
         return el("tr", { class: added ? "added" : removed ? "removed" : "changed" }, [
           el("td", null, [el("code", { text: c.name })]),
           el("td", { class: "before", text: added ? "(new)" : short(c.before, 120) }),
           el("td", { class: "after", text: removed ? "(gone)" : short(c.after, 120) }),
+          el("td", { class: "node" }, [el("code", { text: c.node || "" })]),
         ]);
       })),
     ]);

@@ -6,6 +6,7 @@ export const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>autograms playground</title>
 <link rel="stylesheet" href="playground/style.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span></header>
