@@ -35,6 +35,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Builds the packages and bundles the CLI once, for the tests that run the real command.
     globalSetup: ["test/support/build-cli.ts"],
+    // Tests also run that bundle in their own process (test/cli/support/run-cli.ts): Node loads it
+    // as it is, as the command does, not Vite (which would transform a few megabytes of it again).
+    server: { deps: { external: [/\/cli\/dist\//] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Loads the bundled CLI (built by `npm run build`, which `npm ci` runs). On Node 22.1 and later,
-// V8's compiled code is cached on disk between runs (module.enableCompileCache), which shortens
-// every start after the first; Node 20 has no such cache and starts as before.
+// Loads the bundled CLI (built by `npm run build`, which `npm ci` runs) and runs the command line.
+// On Node 22.1 and later, V8's compiled code is cached on disk between runs
+// (module.enableCompileCache), which shortens every start after the first; Node 20 has no such
+// cache and starts as before.
 import module from "node:module";
 
 module.enableCompileCache?.();
-await import("../dist/autograms.mjs");
+const { main } = await import("../dist/autograms.mjs");
+await main(process.argv);

@@ -33,7 +33,7 @@ export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, Completi
 export type { ToolCallingModel, ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "./model/types.js";
 export { OpenAIModel, OfflineModel, ScriptedModel, ModelError, isToolCallingModel,
   choiceLabels, formatChoices, promptWithChoices, readChoiceAnswer } from "./model/index.js";
-export type { OpenAIModelOptions, RetryNotice, ModelFailure, ModelScript, Script, Step, ChoiceAnswer, ToolAnswer, ScriptedCall } from "./model/index.js";
+export type { OpenAIModelOptions, RetryNotice, ModelFailure, ModelScript, Script, Step, ChoiceAnswer, TextAnswer, ToolAnswer, ScriptedCall } from "./model/index.js";
 
 // ReAct prompts (the reference format, byte for byte).
 export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,
@@ -42,7 +42,7 @@ export type { PluginInfo, PluginCall, ChatTurn } from "./react/index.js";
 
 // Runtime: agents, memory, traces.
 export { Agent } from "./agent/agent.js";
-export type { AgentOptions, RunOptions, ReplyResult, Tool } from "./agent/agent.js";
+export type { AgentOptions, RunOptions, ReplyResult, ReplyChunk, Tool } from "./agent/agent.js";
 export type { PausePoint, PauseHook } from "./agent/loop.js";
 export { defaultConfig } from "./agent/config.js";
 export type { AgentConfig } from "./agent/config.js";

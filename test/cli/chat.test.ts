@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync }
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { replayConversation, type Graph, type Memory } from "@autograms/runtime";
-import { autograms, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
+import { autograms, autogramsInProcess, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
 import { startOpenAIServer, type ServerRequest } from "../support/openai-server.js";
 
 interface Turn {
@@ -30,14 +30,14 @@ const folder = cliTestFolder("autograms-chat-");
 
 describe("autograms chat", () => {
   it("holds the tutor's whole conversation with the offline model over piped stdin", async () => {
-    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: userLines(tutor.turns) });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline"], { input: userLines(tutor.turns) });
     expect(r.code).toBe(0);
     expect(replies(r.stdout)).toEqual(spoken(tutor.turns));
     expect(r.stderr).toBe("(the conversation has ended)\n");
   });
 
   it("runs a compiled graph file the same way", async () => {
-    const r = await autograms(["chat", "samples/tutor/agent.graph.json", "--offline"], { input: userLines(tutor.turns.slice(0, 3)) });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.graph.json", "--offline"], { input: userLines(tutor.turns.slice(0, 3)) });
     expect(r.code).toBe(0);
     expect(replies(r.stdout)).toEqual(spoken(tutor.turns.slice(0, 3)));
   });
@@ -63,7 +63,7 @@ describe("autograms chat", () => {
     expect(end.stack[0]!.vars).toMatchObject(tutor.finalGlobals);
     expect(existsSync(`${memory}.${process.pid}.tmp`)).toBe(false);
 
-    const over = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "hello\n" });
+    const over = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "hello\n" });
     expect(over.code).toBe(1);
     expect(over.stderr).toContain("that conversation has ended");
   });
@@ -71,7 +71,7 @@ describe("autograms chat", () => {
   it("refuses a memory file that is not JSON, and leaves it as it was", async () => {
     const memory = join(folder(), "garbage.json");
     writeFileSync(memory, "{ not json");
-    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^autograms chat: cannot resume from '.*garbage\.json': it is not valid JSON \(.*\); the file is left as it is\n$/);
@@ -80,19 +80,19 @@ describe("autograms chat", () => {
 
   it("refuses tampered memory and memory of another agent, leaving both files untouched", async () => {
     const memory = join(folder(), "tampered.json");
-    const made = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
+    const made = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "Yes\n" });
     expect(made.code).toBe(0);
     const tampered = readMemory(memory);
     tampered.stack[0]!.vars.correct = 99;
     const text = JSON.stringify(tampered);
     writeFileSync(memory, text);
-    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "No questions.\n" });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "No questions.\n" });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error tampered_memory: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(memory, "utf8")).toBe(text);
 
-    const other = await autograms(["chat", "samples/recruiter/agent.ts", "--offline", "--memory", memory], { input: "hi\n" });
+    const other = await autogramsInProcess(["chat", "samples/recruiter/agent.ts", "--offline", "--memory", memory], { input: "hi\n" });
     expect(other.code).toBe(1);
     expect(other.stderr).toContain("it is a conversation with the agent 'FractionTutor', not 'Recruiter'");
     expect(readFileSync(memory, "utf8")).toBe(text);
@@ -101,7 +101,7 @@ describe("autograms chat", () => {
   it("shows a runtime error at its agent line with a code frame, and keeps the memory of the last good turn", async () => {
     const memory = join(folder(), "counter.json");
     const agent = "test/cli/fixtures/counter/agent.ts";
-    const r = await autograms(["chat", agent, "--offline", "--memory", memory], { input: "2\n3\nboom\n4\n" });
+    const r = await autogramsInProcess(["chat", agent, "--offline", "--memory", memory], { input: "2\n3\nboom\n4\n" });
     expect(r.code).toBe(1);
     expect(replies(r.stdout)).toEqual(["Send me numbers, one at a time, then 'done'.", "Total: 2.", "Total: 5."]);
     expect(r.stderr).toMatch(new RegExp(`^${agent}:13:9 - error sandbox: node '[^']+': code \`total = missing.length\` failed: cannot read properties of null`));
@@ -109,7 +109,7 @@ describe("autograms chat", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readMemory(memory)).toMatchObject({ turn: 3, stack: [{ vars: { total: 5 } }] });
 
-    const again = await autograms(["chat", agent, "--offline", "--memory", memory], { input: "4\ndone\n" });
+    const again = await autogramsInProcess(["chat", agent, "--offline", "--memory", memory], { input: "4\ndone\n" });
     expect(again.code).toBe(0);
     expect(replies(again.stdout)).toEqual(["Total: 5.", "Total: 9.", "Final total: 9. Bye!"]);
   });
@@ -117,8 +117,8 @@ describe("autograms chat", () => {
   it("shows code frames for a graph file only while its source is the text it was compiled from", async () => {
     const agent = join(folder(), "counter.ts");
     copyFileSync(join(root, "test/cli/fixtures/counter/agent.ts"), agent);
-    expect((await autograms(["compile", "counter.ts"], { cwd: folder() })).code).toBe(0);
-    const run = () => autograms(["chat", "counter.graph.json", "--offline"], { cwd: folder(), input: "boom\n" });
+    expect((await autogramsInProcess(["compile", "counter.ts"], { cwd: folder() })).code).toBe(0);
+    const run = () => autogramsInProcess(["chat", "counter.graph.json", "--offline"], { cwd: folder(), input: "boom\n" });
     const fresh = await run();
     expect(fresh.code).toBe(1);
     expect(fresh.stderr).toMatch(/^counter\.ts:13:9 - error sandbox: /);
@@ -131,10 +131,10 @@ describe("autograms chat", () => {
   });
 
   it("stops at /quit and at the end of input", async () => {
-    const quit = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: "Yes\n/quit\nNo questions.\n" });
+    const quit = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline"], { input: "Yes\n/quit\nNo questions.\n" });
     expect(quit.code).toBe(0);
     expect(replies(quit.stdout)).toEqual(spoken(tutor.turns.slice(0, 2)));
-    const eof = await autograms(["chat", "samples/tutor/agent.ts", "--offline"], { input: "" });
+    const eof = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline"], { input: "" });
     expect(eof.code).toBe(0);
     expect(replies(eof.stdout)).toEqual(spoken(tutor.turns.slice(0, 1)));
   });
@@ -175,20 +175,20 @@ describe("autograms chat", () => {
   });
 
   it("says how to choose a model when there is none (exit 2)", async () => {
-    const r = await autograms(["chat", "samples/tutor/agent.ts"], { input: "Yes\n" });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts"], { input: "Yes\n" });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("autograms chat: no model to talk to. Choose one:");
     expect(r.stderr).toContain("--offline");
     expect(r.stderr).toContain("OPENAI_API_KEY");
     expect(r.stderr).toContain("OPENAI_BASE_URL");
-    const unnamed = await autograms(["chat", "samples/tutor/agent.ts"], { env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } });
+    const unnamed = await autogramsInProcess(["chat", "samples/tutor/agent.ts"], { env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" } });
     expect(unnamed.code).toBe(2);
     expect(unnamed.stderr).toBe("autograms chat: --model: name the model to use on http://127.0.0.1:9/v1\n");
   });
 
   it("prints compile errors tsc-style and exits 1 without starting", async () => {
-    const r = await autograms(["chat", "test/cli/fixtures/broken/agent.ts", "--offline"], { input: "hi\n" });
+    const r = await autogramsInProcess(["chat", "test/cli/fixtures/broken/agent.ts", "--offline"], { input: "hi\n" });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("test/cli/fixtures/broken/agent.ts:7:10 - error unknown_method: the agent class has no method 'greet'\n");
@@ -198,7 +198,7 @@ describe("autograms chat", () => {
 
   it("writes a trace whose events parse and point at the agent's lines", async () => {
     const trace = join(folder(), "tutor.jsonl");
-    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 4)) });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 4)) });
     expect(r.code).toBe(0);
     const events = readFileSync(trace, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
     const graph = compile(readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), { fileName: "samples/tutor/agent.ts" }).graph as Graph;
@@ -230,11 +230,11 @@ describe("autograms chat --trace with --memory", () => {
     const memory = join(folder(), "resumed.json");
     const trace = join(folder(), "resumed.jsonl");
     const args = ["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory, "--trace", trace];
-    const first = await autograms(args, { input: userLines(tutor.turns.slice(0, 3)) });
+    const first = await autogramsInProcess(args, { input: userLines(tutor.turns.slice(0, 3)) });
     expect(first.code, first.stderr).toBe(0);
-    const second = await autograms(args, { input: userLines(tutor.turns.slice(2, 5)) });
+    const second = await autogramsInProcess(args, { input: userLines(tutor.turns.slice(2, 5)) });
     expect(second.code, second.stderr).toBe(0);
-    const third = await autograms(args, { input: userLines(tutor.turns.slice(4)) });
+    const third = await autogramsInProcess(args, { input: userLines(tutor.turns.slice(4)) });
     expect(third.code, third.stderr).toBe(0);
     // A resumed process first repeats the agent's last words.
     const said = [...replies(first.stdout), ...replies(second.stdout).slice(1), ...replies(third.stdout).slice(1)];
@@ -249,13 +249,13 @@ describe("autograms chat --trace with --memory", () => {
     const memory = join(folder(), "counted.json");
     const trace = join(folder(), "counted.jsonl");
     const agent = "test/cli/fixtures/counter/agent.ts";
-    const failed = await autograms(["chat", agent, "--offline", "--memory", memory, "--trace", trace], { input: "2\n3\nboom\n" });
+    const failed = await autogramsInProcess(["chat", agent, "--offline", "--memory", memory, "--trace", trace], { input: "2\n3\nboom\n" });
     expect(failed.code).toBe(1);
     // The failing turn's steps are in the trace, up to the failure.
     const lines = readFileSync(trace, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { kind: string; text?: string });
     expect(lines.filter((e) => e.kind === "user").map((e) => e.text)).toEqual(["2", "3", "boom"]);
 
-    const again = await autograms(["chat", agent, "--offline", "--memory", memory, "--trace", trace], { input: "4\ndone\n" });
+    const again = await autogramsInProcess(["chat", agent, "--offline", "--memory", memory, "--trace", trace], { input: "4\ndone\n" });
     expect(again.code, again.stderr).toBe(0);
     const turns = await replayed(agent, trace);
     expect(turns.map((t) => t.user)).toEqual(["", "2", "3", "4", "done"]);
@@ -265,16 +265,16 @@ describe("autograms chat --trace with --memory", () => {
   it("starts the trace anew with a new conversation, and refuses to append to a file that is no trace", async () => {
     const trace = join(folder(), "fresh.jsonl");
     writeFileSync(trace, '{"kind":"user","node":"x","text":"from before"}\n');
-    const fresh = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 2)) });
+    const fresh = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: userLines(tutor.turns.slice(0, 2)) });
     expect(fresh.code).toBe(0);
     expect(readFileSync(trace, "utf8")).not.toContain("from before");
     expect((await replayed("samples/tutor/agent.ts", trace)).map((t) => t.reply)).toEqual(spoken(tutor.turns.slice(0, 2)));
 
     const memory = join(folder(), "notes.json");
-    expect((await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "" })).code).toBe(0);
+    expect((await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], { input: "" })).code).toBe(0);
     const notes = join(folder(), "notes.txt");
     writeFileSync(notes, "my notes\n");
-    const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory, "--trace", notes], { input: "Yes\n" });
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory, "--trace", notes], { input: "Yes\n" });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`autograms chat: --trace ${notes}: the file holds no finished turn of a conversation`);
     expect(readFileSync(notes, "utf8")).toBe("my notes\n");
@@ -300,7 +300,7 @@ describe("autograms chat with an OpenAI-compatible server", () => {
     let k = 0;
     const server = await startOpenAIServer({ handler: (req) => (isChoice(req) ? { choice: label(req, chooses[k++]!) } : { text: completes[c++]! }) });
     try {
-      const r = await autograms(
+      const r = await autogramsInProcess(
         ["chat", "samples/recruiter/agent.ts", "--base-url", server.baseURL, "--model", "test-model", "--api-key-env", "RECRUITER_KEY"],
         { input: userLines(recruiter.turns), env: { RECRUITER_KEY: "sk-test-123" } });
       expect(r.stderr).toBe("(the conversation has ended)\n");
@@ -316,7 +316,7 @@ describe("autograms chat with an OpenAI-compatible server", () => {
   it("names the node whose model call failed, at its line", async () => {
     const server = await startOpenAIServer({ handler: () => ({ status: 400, message: "model overloaded" }) });
     try {
-      const r = await autograms(["chat", "samples/recruiter/agent.ts", "--base-url", server.baseURL, "--model", "test-model"], { input: "hi\n" });
+      const r = await autogramsInProcess(["chat", "samples/recruiter/agent.ts", "--base-url", server.baseURL, "--model", "test-model"], { input: "hi\n" });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^samples\/recruiter\/agent\.ts:19:5 - error model: node 'greet': .*model overloaded/);

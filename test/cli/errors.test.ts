@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { autograms, cliTestFolder, root, type CliResult } from "./support/run-cli.js";
+import { autogramsInProcess, cliTestFolder, root, type CliResult } from "./support/run-cli.js";
 
 const folder = cliTestFolder("autograms-errors-");
 let dir: string;
@@ -40,7 +40,7 @@ const READERS: [string, (file: string) => string[]][] = [
 
 describe.each(READERS)("autograms %s with a bad input", (command, args) => {
   const run = async (file: string) => {
-    const r = await autograms(args(file));
+    const r = await autogramsInProcess(args(file));
     expectNoStackTrace(r);
     expect(r.stdout).toBe("");
     return r;
@@ -79,14 +79,14 @@ describe.each(READERS)("autograms %s with a bad input", (command, args) => {
 
 describe("autograms compile with a bad input", () => {
   it("a missing file, a directory, compile errors, and a graph instead of an agent", async () => {
-    const missing = await autograms(["compile", "nowhere.ts"]);
+    const missing = await autogramsInProcess(["compile", "nowhere.ts"]);
     expect(missing).toEqual({ code: 1, stdout: "", stderr: "autograms compile: cannot read 'nowhere.ts': no such file\n" });
-    const folderInstead = await autograms(["compile", at("a-folder.ts")]);
+    const folderInstead = await autogramsInProcess(["compile", at("a-folder.ts")]);
     expect(folderInstead).toEqual({ code: 1, stdout: "", stderr: `autograms compile: cannot read '${at("a-folder.ts")}': it is a directory\n` });
-    const broken = await autograms(["compile", at("broken.ts")]);
+    const broken = await autogramsInProcess(["compile", at("broken.ts")]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/\nautograms compile: 1 error in .*broken\.ts\n$/);
-    const graph = await autograms(["compile", "samples/tutor/agent.graph.json"]);
+    const graph = await autogramsInProcess(["compile", "samples/tutor/agent.graph.json"]);
     expect(graph).toEqual({ code: 2, stdout: "", stderr: "autograms compile: 'samples/tutor/agent.graph.json' is JSON, not an agent: compile takes the agent's TypeScript file (.ts)\n" });
     for (const r of [missing, folderInstead, broken, graph]) expectNoStackTrace(r);
   });
@@ -94,15 +94,15 @@ describe("autograms compile with a bad input", () => {
 
 describe("bad arguments and options", () => {
   it("run: an unknown function, or too many arguments, is a usage error that lists what there is", async () => {
-    const unknown = await autograms(["run", "samples/algorithms/agent.ts", "fib", "10"]);
+    const unknown = await autogramsInProcess(["run", "samples/algorithms/agent.ts", "fib", "10"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^autograms run: the agent has no function 'fib' \(it has .*fibonacci.*\)\n$/);
-    const many = await autograms(["run", "samples/algorithms/agent.ts", "fibonacci", "10", "11"]);
+    const many = await autogramsInProcess(["run", "samples/algorithms/agent.ts", "fibonacci", "10", "11"]);
     expect(many).toMatchObject({ code: 2, stderr: "autograms run: 'fibonacci' takes 1 argument (n), got 2\n" });
   });
 
   it.each(["0", "-1", "1.5", "abc", ""])("simulate -n %j is a usage error", async (n) => {
-    const r = await autograms(["simulate", "samples/tutor/agent.ts", "--offline", "-n", n, "-o", at("simulations")]);
+    const r = await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "--offline", "-n", n, "-o", at("simulations")]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(new RegExp(`^error: option '-n, --conversations <N>' argument '${n.replace(".", "\\.")}' is invalid\\. expected a whole number of at least 1\\n`));
@@ -110,26 +110,26 @@ describe("bad arguments and options", () => {
   });
 
   it("debug: --conversation that is not a number, a replay file that is missing or a directory", async () => {
-    expect(await autograms(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl", "--conversation", "two"]))
+    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl", "--conversation", "two"]))
       .toMatchObject({ code: 2, stderr: "autograms debug: --conversation takes a number from 1, not 'two'\n" });
-    expect(await autograms(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl"]))
+    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl"]))
       .toMatchObject({ code: 1, stderr: "autograms debug: cannot read the trace 'nowhere.jsonl': no such file\n" });
-    expect(await autograms(["debug", "samples/tutor/agent.ts", "--replay", dir]))
+    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", dir]))
       .toMatchObject({ code: 1, stderr: `autograms debug: cannot read the trace '${dir}': it is a directory\n` });
   });
 
   it("an output that cannot be written names it and why", async () => {
     const file = at("a-file");
     writeFileSync(file, "");
-    expect(await autograms(["graph", "samples/tutor/agent.ts", "-o", dir]))
+    expect(await autogramsInProcess(["graph", "samples/tutor/agent.ts", "-o", dir]))
       .toMatchObject({ code: 1, stdout: "", stderr: `autograms graph: cannot write '${dir}': it is a directory\n` });
-    expect(await autograms(["compile", "samples/tutor/agent.ts", "-o", join(file, "agent.graph.json")]))
+    expect(await autogramsInProcess(["compile", "samples/tutor/agent.ts", "-o", join(file, "agent.graph.json")]))
       .toMatchObject({ code: 1, stdout: "", stderr: `autograms compile: cannot write '${join(file, "agent.graph.json")}': its folder '${file}' cannot be made: it is a file, not a directory\n` });
-    expect(await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", dir]))
+    expect(await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", dir]))
       .toMatchObject({ code: 1, stdout: "", stderr: `autograms chat: cannot write the trace '${dir}': it is a directory\n` });
-    expect(await autograms(["simulate", "samples/tutor/agent.ts", "--offline", "-o", file]))
+    expect(await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "--offline", "-o", file]))
       .toMatchObject({ code: 1, stdout: "", stderr: `autograms simulate: cannot write into the transcripts' folder '${file}': it is a file, not a directory\n` });
-    expect(await autograms(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", "nowhere.jsonl"]))
+    expect(await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", "nowhere.jsonl"]))
       .toMatchObject({ code: 1, stdout: "", stderr: "autograms graph: cannot read the trace 'nowhere.jsonl': no such file\n" });
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { autograms, cliTestFolder, root } from "./support/run-cli.js";
+import { autogramsInProcess, cliTestFolder, root } from "./support/run-cli.js";
 
 cliTestFolder("autograms-help-");
 
@@ -41,7 +41,7 @@ const optionsOf = (help: string) =>
 
 describe("help", () => {
   it.each([...COMMANDS, ...THREADS])("autograms %s --help lists its options, each documented in docs/cli.md", async (command, args, options) => {
-    const r = await autograms([...command.split(" "), "--help"]);
+    const r = await autogramsInProcess([...command.split(" "), "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(`Usage: autograms ${command} [options]${args ? ` ${args}` : ""}\n`)).toBe(true);
     expect(optionsOf(r.stdout)).toEqual(options);
@@ -49,18 +49,18 @@ describe("help", () => {
       const long = option.match(/--[\w-]+/)![0];
       expect(docs, `docs/cli.md says nothing of ${command} ${long}`).toMatch(new RegExp(`\`[^\`]*${long}\\b`));
     }
-    if (!command.includes(" ")) expect((await autograms(["help", command])).stdout).toBe(r.stdout);
+    if (!command.includes(" ")) expect((await autogramsInProcess(["help", command])).stdout).toBe(r.stdout);
     expect(docs).toContain(`\`autograms ${command}`);
   });
 
   it("autograms threads --help lists its commands", async () => {
-    const r = await autograms(["threads", "--help"]);
+    const r = await autogramsInProcess(["threads", "--help"]);
     const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
     expect(listed).toEqual([...THREADS.map(([c]) => c.split(" ")[1]), "help"]);
   });
 
   it("lists every command with what it does, and each has a section in docs/cli.md", async () => {
-    const r = await autograms(["--help"]);
+    const r = await autogramsInProcess(["--help"]);
     expect(r.code).toBe(0);
     const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) .*? {2,}(\S.*)$/gm)].map((m) => m[1]);
     expect(listed).toEqual([...COMMANDS.map(([c]) => c), "help"]);
@@ -70,18 +70,18 @@ describe("help", () => {
   });
 
   it("autograms alone prints the same list on stderr, a usage error (exit 2)", async () => {
-    const r = await autograms([]);
+    const r = await autogramsInProcess([]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe((await autograms(["--help"])).stdout);
+    expect(r.stderr).toBe((await autogramsInProcess(["--help"])).stdout);
     expect(r.stderr).toContain("`autograms` alone prints this help on stderr and exits 2");
   });
 
   it("an unknown command or option is a usage error with the help", async () => {
-    const command = await autograms(["chatt"]);
+    const command = await autogramsInProcess(["chatt"]);
     expect(command.code).toBe(2);
     expect(command.stderr).toMatch(/^error: unknown command 'chatt'\n/);
-    const option = await autograms(["chat", "samples/tutor/agent.ts", "--offlin"]);
+    const option = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offlin"]);
     expect(option.code).toBe(2);
     expect(option.stderr).toMatch(/^error: unknown option '--offlin'\n\(Did you mean --offline\?\)\n\nUsage: autograms chat /);
   });

@@ -1,7 +1,7 @@
 // `autograms chat` against a model server that makes it wait: a wait it may sit out is shown on
 // stderr as it starts, one it may not fails the command at once, saying why.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
+import { autogramsInProcess, cliTestFolder, replies } from "./support/run-cli.js";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 cliTestFolder("autograms-model-server-");
@@ -11,7 +11,7 @@ let server: OpenAIServer;
 beforeEach(async () => { server = await startOpenAIServer(); });
 afterEach(async () => { await server.close(); });
 
-const chat = (input: string) => autograms(["chat", agent, "--base-url", server.baseURL, "--model", "test-model"], { input });
+const chat = (input: string) => autogramsInProcess(["chat", agent, "--base-url", server.baseURL, "--model", "test-model"], { input });
 
 describe("a busy model server", () => {
   it("shows each wait for a retry while it waits, then goes on", async () => {

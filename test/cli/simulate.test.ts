@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import type { Graph, GraphNode } from "@autograms/runtime";
-import { autograms, bin, cliTestFolder, root } from "./support/run-cli.js";
+import { autogramsInProcess, bin, cliTestFolder, root } from "./support/run-cli.js";
 
 const readJsonLines = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
 const tutorGraph = compile(readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), { fileName: "samples/tutor/agent.ts" }).graph as Graph;
@@ -46,7 +46,7 @@ const folder = cliTestFolder("autograms-simulate-");
 describe("autograms simulate", () => {
   it("holds -n conversations, writes a transcript pair for each, a trace per conversation, lcov coverage and a summary", async () => {
     const out = join(folder(), "tutor");
-    const r = await autograms(["simulate", "samples/tutor/agent.ts", "-n", "3", "--offline", "--seed", "7",
+    const r = await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "3", "--offline", "--seed", "7",
       "--out", out, "--trace", join(out, "traces"), "--coverage", join(out, "coverage", "lcov.info")]);
     expect(r.code).toBe(0);
 
@@ -112,7 +112,8 @@ describe("autograms simulate", () => {
     const a = join(folder(), "a");
     const b = join(folder(), "b");
     const args = ["simulate", "samples/prompts/agent.ts", "-n", "2", "--offline", "--seed", "42", "--max-turns", "12"];
-    const [ra, rb] = await Promise.all([autograms([...args, "--out", a]), autograms([...args, "--out", b, "--trace", join(b, "all.jsonl")])]);
+    const ra = await autogramsInProcess([...args, "--out", a]);
+    const rb = await autogramsInProcess([...args, "--out", b, "--trace", join(b, "all.jsonl")]);
     expect([ra.code, rb.code]).toEqual([0, 0]);
     for (const i of [1, 2]) {
       const x = JSON.parse(readFileSync(join(a, `conversation-${i}.json`), "utf8"));
@@ -128,7 +129,7 @@ describe("autograms simulate", () => {
 
   it("records a conversation that fails, with its error and the transcript so far, and exits 1", async () => {
     const out = join(folder(), "counter");
-    const r = await autograms(["simulate", "test/cli/fixtures/counter/agent.ts", "-n", "2", "--offline", "--seed", "1", "--out", out]);
+    const r = await autogramsInProcess(["simulate", "test/cli/fixtures/counter/agent.ts", "-n", "2", "--offline", "--seed", "1", "--out", out]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("conversation 1 failed:\ntest/cli/fixtures/counter/agent.ts:13:9 - error sandbox: ");
     expect(r.stderr).toContain("> 13 |         this.total = this.missing!.length;");
@@ -154,9 +155,9 @@ describe("autograms simulate", () => {
   });
 
   it("refuses bad counts and a missing model as usage errors", async () => {
-    expect((await autograms(["simulate", "samples/tutor/agent.ts", "-n", "0", "--offline"])).code).toBe(2);
-    expect((await autograms(["simulate", "samples/tutor/agent.ts", "-n", "many", "--offline"])).code).toBe(2);
-    const none = await autograms(["simulate", "samples/tutor/agent.ts", "-n", "1", "--out", join(folder(), "none")]);
+    expect((await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "0", "--offline"])).code).toBe(2);
+    expect((await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "many", "--offline"])).code).toBe(2);
+    const none = await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "1", "--out", join(folder(), "none")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no model to talk to");
   });

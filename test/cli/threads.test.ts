@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
+import { autograms, autogramsInProcess, cliTestFolder, replies } from "./support/run-cli.js";
 import { writeEchoGraph } from "../store/support/slow-model.js";
 import { echoGraph } from "../store/support/agents.js";
 
@@ -23,7 +23,7 @@ const ID = /\(new thread ([0-9a-f-]{36}); continue it with --thread \1\)/;
 describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
   it("starts a new thread, prints its id, and goes on with it in another process", async () => {
     const { graph, store } = setup();
-    const first = await autograms(["chat", graph, "--offline", "--store", store], { input: "hello\nhow are you\n" });
+    const first = await autogramsInProcess(["chat", graph, "--offline", "--store", store], { input: "hello\nhow are you\n" });
     expect(first.code).toBe(0);
     expect(replies(first.stdout)).toHaveLength(3);
     const [idLine, ...rest] = first.stdout.split("\n").filter(Boolean);
@@ -35,7 +35,7 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
     expect(again.stderr).toContain(`(resuming thread ${id} of `);
     expect(replies(again.stdout)).toEqual([replies(first.stdout)[2], expect.stringContaining("one more")]);
 
-    const shown = await autograms(["threads", "show", id, "--store", store, "--json"]);
+    const shown = await autogramsInProcess(["threads", "show", id, "--store", store, "--json"]);
     expect(shown.code).toBe(0);
     const json = JSON.parse(shown.stdout);
     expect(json).toEqual({ id, turns: [
@@ -48,32 +48,32 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
 
   it("uses the default file under .autograms/ with --store alone, and AUTOGRAMS_STORE when set", async () => {
     const { dir, graph } = setup();
-    const r = await autograms(["chat", graph, "--offline", "--store"], { input: "hi\n", cwd: dir });
+    const r = await autogramsInProcess(["chat", graph, "--offline", "--store"], { input: "hi\n", cwd: dir });
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, ".autograms/threads.db"))).toBe(true);
     const id = ID.exec(r.stdout)![1]!;
-    expect((await autograms(["threads", "list"], { cwd: dir })).stdout).toContain(id);
+    expect((await autogramsInProcess(["threads", "list"], { cwd: dir })).stdout).toContain(id);
 
     const other = `sqlite:${join(dir, "env.db")}`;
-    const viaEnv = await autograms(["chat", graph, "--offline", "--thread", "named"], { input: "hi\n", cwd: dir, env: { AUTOGRAMS_STORE: other } });
+    const viaEnv = await autogramsInProcess(["chat", graph, "--offline", "--thread", "named"], { input: "hi\n", cwd: dir, env: { AUTOGRAMS_STORE: other } });
     expect(viaEnv.code).toBe(0);
     expect(viaEnv.stderr).toContain("(new thread named)");
-    expect((await autograms(["threads", "list", "--json", "--store", other])).stdout).toContain('"id": "named"');
-    expect((await autograms(["threads", "list"], { cwd: dir })).stdout).not.toContain("named");
+    expect((await autogramsInProcess(["threads", "list", "--json", "--store", other])).stdout).toContain('"id": "named"');
+    expect((await autogramsInProcess(["threads", "list"], { cwd: dir })).stdout).not.toContain("named");
   });
 
   it("refuses --memory with --store, --busy without a store, and an unknown policy (usage errors)", async () => {
     const { dir, graph, store } = setup();
-    const both = await autograms(["chat", graph, "--offline", "--store", store, "--memory", join(dir, "m.json")]);
+    const both = await autogramsInProcess(["chat", graph, "--offline", "--store", store, "--memory", join(dir, "m.json")]);
     expect(both).toMatchObject({ code: 2, stdout: "" });
     expect(both.stderr).toContain("give one or the other");
-    expect((await autograms(["chat", graph, "--offline", "--busy", "enqueue"])).code).toBe(2);
-    expect((await autograms(["chat", graph, "--offline", "--store", store, "--busy", "later"])).code).toBe(2);
+    expect((await autogramsInProcess(["chat", graph, "--offline", "--busy", "enqueue"])).code).toBe(2);
+    expect((await autogramsInProcess(["chat", graph, "--offline", "--store", store, "--busy", "later"])).code).toBe(2);
   });
 
   it("reports a store URL it cannot open in one line", async () => {
     const { graph } = setup();
-    const r = await autograms(["chat", graph, "--offline", "--store", "mysql://x"], { input: "hi\n" });
+    const r = await autogramsInProcess(["chat", graph, "--offline", "--store", "mysql://x"], { input: "hi\n" });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining("'mysql://x' is not a store URL")]);
   });
@@ -81,43 +81,43 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
 
 describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
   async function thread(store: string, graph: string, lines: string[]) {
-    const r = await autograms(["chat", graph, "--offline", "--store", store], { input: lines.map((l) => `${l}\n`).join("") });
+    const r = await autogramsInProcess(["chat", graph, "--offline", "--store", store], { input: lines.map((l) => `${l}\n`).join("") });
     return ID.exec(r.stdout)![1]!;
   }
 
   it("lists, forks at a turn, exports and deletes", async () => {
     const { graph, store } = setup();
     const id = await thread(store, graph, ["a", "b", "c"]);
-    const list = await autograms(["threads", "list", "--store", store]);
+    const list = await autogramsInProcess(["threads", "list", "--store", store]);
     expect(list.stdout).toMatch(new RegExp(`^${id}  Echo  4 turns  \\d{4}-`));
 
-    const fork = await autograms(["threads", "fork", id, "--at", "2", "--store", store]);
+    const fork = await autogramsInProcess(["threads", "fork", id, "--at", "2", "--store", store]);
     expect(fork.code).toBe(0);
     const forkId = fork.stdout.trim();
-    const shown = JSON.parse((await autograms(["threads", "show", forkId, "--json", "--store", store])).stdout);
+    const shown = JSON.parse((await autogramsInProcess(["threads", "show", forkId, "--json", "--store", store])).stdout);
     expect(shown.turns.map((t: { user: string | null }) => t.user)).toEqual([null, "a"]);
-    expect((await autograms(["threads", "list", "--store", store])).stdout).toContain(`forked from ${id} at turn 2`);
-    const bad = await autograms(["threads", "fork", id, "--at", "two", "--store", store]);
+    expect((await autogramsInProcess(["threads", "list", "--store", store])).stdout).toContain(`forked from ${id} at turn 2`);
+    const bad = await autogramsInProcess(["threads", "fork", id, "--at", "two", "--store", store]);
     expect(bad.code).toBe(2);
 
-    const exported = JSON.parse((await autograms(["threads", "export", id, "--store", store])).stdout);
+    const exported = JSON.parse((await autogramsInProcess(["threads", "export", id, "--store", store])).stdout);
     expect(exported).toMatchObject({ format: "autograms-thread", thread: { id, version: 4 } });
     expect(exported.turns).toHaveLength(4);
     expect(exported.memory.turn).toBe(4);
 
-    const text = await autograms(["threads", "show", id, "--store", store]);
+    const text = await autogramsInProcess(["threads", "show", id, "--store", store]);
     expect(text.stdout).toContain("#2\nYou: a\nAgent: ");
 
     // Not at a terminal: no confirmation asked.
-    const del = await autograms(["threads", "delete", id, "--store", store]);
+    const del = await autogramsInProcess(["threads", "delete", id, "--store", store]);
     expect(del.code).toBe(0);
     for (const args of [["show", id], ["show", id, "--json"], ["export", id], ["delete", id], ["fork", id, "--at", "1"]]) {
-      const r = await autograms(["threads", ...args, "--store", store]);
+      const r = await autogramsInProcess(["threads", ...args, "--store", store]);
       expect(r.code, args.join(" ")).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain(`no thread '${id}'`);
     }
-    expect((await autograms(["threads", "show", forkId, "--store", store])).code).toBe(0);
+    expect((await autogramsInProcess(["threads", "show", forkId, "--store", store])).code).toBe(0);
   });
 
   it("lists an agent's threads checked against it after an edit: a stranded thread is reported, not changed", async () => {
@@ -125,24 +125,24 @@ describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
     const id = await thread(store, graph, ["a"]);
     const edited = join(dir, "edited.graph.json");
     writeFileSync(edited, JSON.stringify(echoGraph({ instruction: "Answer in French." })));
-    const r = await autograms(["threads", "list", "--agent", edited, "--store", store]);
+    const r = await autogramsInProcess(["threads", "list", "--agent", edited, "--store", store]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${id}  Echo  2 turns  .*\\(cannot resume: stale_memory: .*'talk'`));
-    const same = JSON.parse((await autograms(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout);
+    const same = JSON.parse((await autogramsInProcess(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout);
     expect(same.map((t: { check: unknown }) => t.check)).toEqual([{ id, resumable: true, problem: null }]);
   });
 
   it("prunes by age and by count", async () => {
     const { graph, store } = setup();
     const id = await thread(store, graph, Array.from({ length: 60 }, (_, i) => `m${i}`));
-    const trimmed = await autograms(["threads", "prune", "--keep-turns", "5", "--store", store]);
+    const trimmed = await autogramsInProcess(["threads", "prune", "--keep-turns", "5", "--store", store]);
     expect(trimmed.stdout).toMatch(/^pruned 0 threads and \d+ turns\n$/);
-    const left = JSON.parse((await autograms(["threads", "show", id, "--json", "--store", store])).stdout).turns;
+    const left = JSON.parse((await autogramsInProcess(["threads", "show", id, "--json", "--store", store])).stdout).turns;
     expect(left.length).toBeGreaterThanOrEqual(5);
     expect(left.length).toBeLessThan(61);
-    expect((await autograms(["threads", "prune", "--older-than", "1d", "--store", store])).stdout).toBe("pruned 0 threads and 0 turns\n");
-    expect((await autograms(["threads", "prune", "--older-than", "0s", "--store", store])).stdout).toMatch(/^pruned 1 thread and \d+ turns\n$/);
-    expect((await autograms(["threads", "prune", "--older-than", "soon", "--store", store])).code).toBe(2);
-    expect((await autograms(["threads", "prune", "--store", store])).code).toBe(2);
+    expect((await autogramsInProcess(["threads", "prune", "--older-than", "1d", "--store", store])).stdout).toBe("pruned 0 threads and 0 turns\n");
+    expect((await autogramsInProcess(["threads", "prune", "--older-than", "0s", "--store", store])).stdout).toMatch(/^pruned 1 thread and \d+ turns\n$/);
+    expect((await autogramsInProcess(["threads", "prune", "--older-than", "soon", "--store", store])).code).toBe(2);
+    expect((await autogramsInProcess(["threads", "prune", "--store", store])).code).toBe(2);
   });
 });

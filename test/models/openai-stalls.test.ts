@@ -81,13 +81,14 @@ describe("bodies and streams that stall or drip", () => {
     expect(ms).toBeLessThan(8_000);
   });
 
-  it("fails a stream that goes silent, and is not sent again", async () => {
-    server.enqueue({ drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 });
-    const model = modelOn({ idleTimeout: 1_000 });
+  it("fails a stream that goes silent before any text, after sending it again", async () => {
+    // 40 bytes every 2 s: the first event is not even whole when the 1 s of silence is up.
+    server.enqueue({ drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 }, { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 });
+    const model = modelOn({ idleTimeout: 1_000, maxRetries: 1 });
     const { err, ms } = await failure(model.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }));
-    expect(err.message).toBe("node 'n': model call failed: the stream stalled: no data for 1000 ms");
+    expect(err.message).toBe("node 'n': model call failed: the stream stalled: no data for 1000 ms (2 attempts)");
     expect(ms).toBeLessThan(8_000);
-    expect(server.completions).toHaveLength(1);
+    expect(server.completions).toHaveLength(2);
   });
 
   it("a dripping stream that never goes silent ends at the caller's deadline", async () => {

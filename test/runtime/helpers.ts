@@ -10,7 +10,9 @@ export class TestModel implements ChatModel {
     private readonly pick: (req: ChoiceRequest) => number | Promise<number> = () => 0,
   ) {}
   async complete(req: CompletionRequest): Promise<string> {
-    this.completions.push(structuredClone(req));
+    // The request's data is copied; its callback and signal are kept as they are (they cannot be cloned).
+    const { onText, signal, ...data } = req;
+    this.completions.push({ ...structuredClone(data), ...(onText && { onText }), ...(signal && { signal }) });
     return this.answer(req);
   }
   async choose(req: ChoiceRequest): Promise<number> {

@@ -63,8 +63,17 @@ export type FixedReply =
   | { body: string; status?: number; contentType?: string }
   /** Raw server-sent events (each string is sent as is, e.g. "data: {...}\n\n"). */
   | { sse: string[] }
+  /**
+   * Streamed: the chunks of `reply`, each sent when `pace(i)` resolves (i from 0), so a test can
+   * hold a stream until its client has shown the text so far.
+   */
+  | { paced: FixedReply; pace: (chunk: number) => Promise<void> }
   /** Streamed: send the first `after` chunks of `reply`, then nothing more (a stalled stream). */
   | { stallAfter: number; reply: FixedReply }
+  /** Streamed: send the first `errorAfter` chunks of `reply`, then an error event (`data: {"error": ...}`) and end. */
+  | { errorAfter: number; reply: FixedReply; message?: string }
+  /** Streamed: send the first `dropAfter` chunks of `reply`, then close the connection. */
+  | { dropAfter: number; reply: FixedReply }
   /** Wait `ms` before answering with `then` (or, without `then`, never answer). */
   | { delay: number; then?: Reply }
   /** Close the connection without answering. */
@@ -161,9 +170,28 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       return void res.end(reply.body);
     }
     if ("sse" in reply) return sendEvents(res, reply.sse);
-    if ("stallAfter" in reply) {
-      if (!req.body?.stream) throw new Error("stallAfter needs a streaming request");
-      return sendEvents(res, chunksOf(req, reply.reply, model).slice(0, reply.stallAfter).map(event), true);
+    if ("paced" in reply) {
+      if (!req.body?.stream) throw new Error("paced needs a streaming request");
+      const events = eventsOf(req, reply.paced, model);
+      sendEvents(res, [], true);
+      res.flushHeaders();
+      for (const [i, e] of events.entries()) {
+        await reply.pace(i);
+        if (res.destroyed) return;
+        res.write(e);
+      }
+      return void res.end();
+    }
+    if ("stallAfter" in reply || "errorAfter" in reply || "dropAfter" in reply) {
+      if (!req.body?.stream) throw new Error("stallAfter, errorAfter and dropAfter need a streaming request");
+      const first = (n: number) => chunksOf(req, reply.reply, model).slice(0, n).map(event);
+      if ("stallAfter" in reply) return sendEvents(res, first(reply.stallAfter), true);
+      if ("errorAfter" in reply) {
+        return sendEvents(res, [...first(reply.errorAfter), event({ error: { message: reply.message ?? "scripted stream error", type: "server_error" } })]);
+      }
+      sendEvents(res, first(reply.dropAfter), true);
+      // The events written go out first, then the connection ends without the stream's last chunk.
+      return void res.socket?.end();
     }
     if (req.body?.stream) return sendEvents(res, eventsOf(req, reply, model));
     return sendJson(res, 200, completionOf(req, reply, model));

@@ -10,7 +10,8 @@ export function registerThreads(program: Command): void {
     .description("the conversations (threads) that `chat --store` keeps in a store: list, show, fork, export, delete, prune");
   const run = (sub: string) => async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    (await import("../actions/threads.js")).threadsCommand(sub, command.args, command.opts() as ThreadsFlags);
+    // Awaited, so that the command line ends when the command has (its exit code set, the store closed).
+    await (await import("../actions/threads.js")).threadsCommand(sub, command.args, command.opts() as ThreadsFlags);
   };
   threads.command("list").description("list the threads, the most recently active first")
     .option(...STORE).option("--json", "print them as JSON")

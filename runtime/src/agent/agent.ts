@@ -27,6 +27,7 @@ import { checkActions } from "./action-hooks.js";
 import { defaultConfig, type AgentConfig } from "./config.js";
 import { drive, type PauseHook, type Performer } from "./loop.js";
 import { Deadline } from "./deadline.js";
+import { ReplyStream, type ReplyChunk } from "./reply-stream.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -74,7 +75,17 @@ export interface RunOptions {
   deadlineMs?: number;
   /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
   signal?: AbortSignal;
+  /**
+   * Receives the reply's text while it is written: `delta`s, and a `reset` when the text sent so
+   * far for the node is withdrawn (the answer is generated again). When the run ends with a
+   * reply, the deltas for the replying node since its last reset add up to the reply exactly.
+   * A model that does not stream gives the whole text as one delta once it is accepted. Thoughts,
+   * choices and simulated users are never sent. See docs/semantics.md, "Streaming".
+   */
+  onText?: (chunk: ReplyChunk) => void;
 }
+
+export type { ReplyChunk };
 
 export interface ReplyResult {
   /** The agent's reply; null when the conversation ended (`quit`) without one. */
@@ -235,8 +246,12 @@ export class Agent {
     if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
       throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
     }
+    if (options.onText !== undefined && typeof options.onText !== "function") {
+      throw new AgentError("bad_input", `onText takes a function that receives the reply's chunks, not ${JSON.stringify(options.onText)}`);
+    }
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
-    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline };
+    const replies = options.onText && new ReplyStream(options.onText);
+    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline, replies };
   }
 }
 

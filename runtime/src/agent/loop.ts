@@ -18,6 +18,7 @@ import type { Frame } from "../memory/types.js";
 import type { ActionDefinition } from "../agent-api/actions.js";
 import { runActionHook } from "./action-hooks.js";
 import type { Deadline } from "./deadline.js";
+import type { Attempt, ReplyStream } from "./reply-stream.js";
 
 /** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
 export interface PausePoint {
@@ -41,6 +42,8 @@ export interface Performer {
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
   deadline?: Deadline | undefined;
+  /** Where the reply's text goes while it is written (`RunOptions.onText`). */
+  replies?: ReplyStream | undefined;
 }
 
 export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply" | "finish" }> };
@@ -48,6 +51,15 @@ export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply"
 const CONTINUE: StepInput = { kind: "continue" };
 
 export async function drive(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
+  try {
+    return await watched(p, state, input);
+  } finally {
+    // A model that goes on writing after the run has ended (abandoned at its deadline) is not heard.
+    p.replies?.close();
+  }
+}
+
+async function watched(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
   const { deadline } = p;
   if (!deadline) return run(p, state, input);
   let at = "node" in state.phase ? state.phase.node : "";
@@ -85,6 +97,8 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
     if ("node" in effect) reached(effect.node);
     switch (effect.kind) {
       case "reply": {
+        p.replies?.reply(effect.node, effect.text);
+        p.replies?.check();
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
@@ -94,11 +108,12 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
       case "finish":
         return { state: r.state, effect };
       case "complete": {
-        const text = await wait(withRetries(p, effect.node, "generate text", async () => {
-          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose, ...signal });
+        const text = await wait(withRetries(p, effect.node, "generate text", () => streaming(p, effect, async (live) => {
+          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose, ...signal, ...live });
           if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
           return answer;
-        }));
+        })));
+        p.replies?.check();
         r = step(env, r.state, { kind: "completed", text });
         break;
       }
@@ -131,9 +146,10 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
           throw fail(env, env.program.nodes.get(effect.node)!.node, "model", "this node offers tools to the model, but the model cannot call tools natively (it has no completeWithTools)");
         }
         const stream = env.program.config.streamTools;
-        const completion = await wait(withRetries(p, effect.node, "answer with tools", async () => checkedCompletion(await model.completeWithTools({
-          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }), ...signal,
-        }))));
+        const completion = await wait(withRetries(p, effect.node, "answer with tools", () => streaming(p, effect, async (live) => checkedCompletion(await model.completeWithTools({
+          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }), ...signal, ...live,
+        })))));
+        p.replies?.check();
         r = step(env, r.state, { kind: "tool_completed", completion });
         break;
       }
@@ -144,6 +160,22 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
         r = step(env, r.state, await wait(runActionHook(p, r.state, effect)));
         break;
     }
+  }
+}
+
+/**
+ * One model call, heard as it writes when it is a chat node's reply and the run has `onText`;
+ * each call (a retry, a regeneration, a round of tool calls) is an attempt of its own.
+ */
+async function streaming<T>(p: Performer, effect: Extract<Effect, { kind: "complete" | "complete_tools" }>,
+  call: (live: { onText?: Attempt["onText"] }) => Promise<T>): Promise<T> {
+  if (!p.replies || effect.purpose !== "chat") return call({});
+  const node = p.env.program.nodes.get(effect.node)!;
+  const attempt = p.replies.attempt(effect.node, { suffix: node.as === "chat_suffix", bannedPhrases: p.env.program.config.bannedPhrases });
+  try {
+    return await call({ onText: attempt.onText });
+  } finally {
+    attempt.end();
   }
 }
 

@@ -188,7 +188,7 @@ export function finishTurn(
   // A reply after which only `quit` can come: the loop takes that step at once (see `drive`).
   const phase: Phase = cn.endsConversation && state.mode === "reply" ? { kind: "route", node: node.name, output, interject: false } : { kind: "waiting", node: node.name };
   const next = moved(state, mem, phase, null);
-  return result(next, ev(mem, changes), { kind: "reply", text: agent });
+  return result(next, ev(mem, changes), { kind: "reply", node: node.name, text: agent });
 }
 
 function withoutCarried(frame: Frame): Frame {

@@ -86,7 +86,7 @@ export type Effect =
    */
   | { kind: "action"; node: string; hook: ActionHook; fields: Record<string, JsonValue>; instruction: string; output: JsonValue }
   /** The turn is over: the chat node's reply goes to the user. */
-  | { kind: "reply"; text: string }
+  | { kind: "reply"; node: string; text: string }
   /** `quit`, or the function `agent.call` ran has returned. */
   | { kind: "finish"; value: JsonValue };
 

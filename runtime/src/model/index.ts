@@ -10,4 +10,4 @@ export type {
 } from "./types.js";
 export { OfflineModel } from "./offline-model.js";
 export { ScriptedModel } from "./scripted-model.js";
-export type { ModelScript, Script, Step, ChoiceAnswer, ToolAnswer, ScriptedCall } from "./scripted-model.js";
+export type { ModelScript, Script, Step, ChoiceAnswer, TextAnswer, ToolAnswer, ScriptedCall } from "./scripted-model.js";

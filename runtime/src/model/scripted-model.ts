@@ -14,11 +14,17 @@ export type Script<Req, Answer> = readonly Step<Req, Answer>[] | ((req: Req) => 
 /** A choice: the index, the text of one of the choices, or its label ("A", "B", ...). */
 export type ChoiceAnswer = number | string;
 
+/**
+ * A text answer: a string, or the pieces it streams in (`["Hel", "lo"]` answers "Hello"). When the
+ * request has `onText`, each piece goes to it in turn (a string is one piece) before the answer.
+ */
+export type TextAnswer = string | readonly string[];
+
 /** A native tool-calling answer: text, tool calls, or both. */
-export type ToolAnswer = string | { text?: string; toolCalls?: { id?: string; name: string; arguments: string | object }[] };
+export type ToolAnswer = TextAnswer | { text?: TextAnswer; toolCalls?: { id?: string; name: string; arguments: string | object }[] };
 
 export interface ModelScript {
-  complete?: Script<CompletionRequest, string>;
+  complete?: Script<CompletionRequest, TextAnswer>;
   choose?: Script<ChoiceRequest, ChoiceAnswer>;
   tools?: Script<ToolCompletionRequest, ToolAnswer>;
 }
@@ -53,10 +59,12 @@ export class ScriptedModel implements ToolCallingModel {
 
   async complete(req: CompletionRequest): Promise<string> {
     const call: ScriptedCall & { kind: "complete" } = this.record({ kind: "complete", request: { ...req, messages: req.messages.map((m) => ({ ...m })) } });
-    const answer = await this.next("complete", req, req.node, () => describeMessages(req.messages));
-    if (typeof answer !== "string") throw new ModelError(req.node, "script", `a scripted complete() answer must be a string, not ${JSON.stringify(answer)}`);
-    call.answer = answer;
-    return answer;
+    const answer = await this.next<CompletionRequest, TextAnswer>("complete", req, req.node, () => describeMessages(req.messages));
+    const pieces = textPieces(answer);
+    if (!pieces) throw new ModelError(req.node, "script", `a scripted complete() answer must be a string or an array of strings, not ${JSON.stringify(answer)}`);
+    const text = deliver(pieces, req.onText);
+    call.answer = text;
+    return text;
   }
 
   async choose(req: ChoiceRequest): Promise<number> {
@@ -72,8 +80,10 @@ export class ScriptedModel implements ToolCallingModel {
 
   async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
     const call: ScriptedCall & { kind: "tools" } = this.record({ kind: "tools", request: { ...req, messages: req.messages.map((m) => ({ ...m })) } });
-    const answer = toCompletion(await this.next("tools", req, req.node, () => describeMessages(req.messages)));
-    if (req.stream && answer.text) req.onText?.(answer.text);
+    const scripted = await this.next<ToolCompletionRequest, ToolAnswer>("tools", req, req.node, () => describeMessages(req.messages));
+    const pieces = textPieces(typeof scripted === "object" && !isPieces(scripted) ? (scripted.text ?? "") : scripted);
+    if (!pieces) throw new ModelError(req.node, "script", `a scripted tools answer's text must be a string or an array of strings, not ${JSON.stringify(scripted)}`);
+    const answer = toCompletion(scripted, deliver(pieces, req.onText));
     call.answer = answer;
     return answer;
   }
@@ -106,12 +116,26 @@ function choiceIndex(answer: unknown, choices: readonly string[]): number | unde
   return byLabel >= 0 ? byLabel : undefined;
 }
 
-function toCompletion(answer: ToolAnswer): ToolCompletion {
-  if (typeof answer === "string") return { text: answer, toolCalls: [], finishReason: "stop" };
+const isPieces = (answer: unknown): answer is readonly string[] => Array.isArray(answer);
+
+/** The pieces of a scripted text, or null when it is not text. */
+function textPieces(answer: unknown): readonly string[] | null {
+  if (typeof answer === "string") return [answer];
+  return isPieces(answer) && answer.every((p) => typeof p === "string") ? answer : null;
+}
+
+/** Streams the pieces to `onText` (empty ones left out, as a server sends none) and returns the whole text. */
+function deliver(pieces: readonly string[], onText: ((delta: string) => void) | undefined): string {
+  for (const piece of pieces) if (piece) onText?.(piece);
+  return pieces.join("");
+}
+
+function toCompletion(answer: ToolAnswer, text: string): ToolCompletion {
+  if (typeof answer === "string" || isPieces(answer)) return { text, toolCalls: [], finishReason: "stop" };
   const toolCalls = (answer.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `call_${i}`, name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
   }));
-  return { text: answer.text ?? "", toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
+  return { text, toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
 }
 
 function describeMessages(messages: readonly { role: string; content: string | null }[]): string {

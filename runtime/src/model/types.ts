@@ -12,6 +12,14 @@ export interface CompletionRequest {
   /** Name of the node that asks (for logs, traces and scripted test models). */
   node: string;
   purpose: CompletionPurpose;
+  /**
+   * Present when someone is waiting for the answer as it is written (the runtime sets it for the
+   * generations of chat nodes that reply to the user, when the run has an `onText`). A model that
+   * can stream calls it with each piece of its answer as it arrives, in order, before `complete()`
+   * resolves; the pieces add up to the answer it resolves with. A model may ignore it: the
+   * runtime then shows the whole answer at once.
+   */
+  onText?: (delta: string) => void;
   /** Aborted when the turn's deadline passes: the model may stop working on the call. */
   signal?: AbortSignal;
 }
@@ -65,8 +73,15 @@ export interface ToolCompletionRequest {
   node: string;
   /** "auto" (the default) lets the model choose; a name forces that tool. */
   toolChoice?: "auto" | "required" | "none" | { name: string };
-  /** Stream the answer; text arrives through onText as it comes. */
+  /**
+   * Ask for the answer as a stream even without `onText` (OpenAIModel: `stream: true`, tool calls
+   * then arrive in fragments).
+   */
   stream?: boolean;
+  /**
+   * Pieces of the answer's text as they arrive (as `CompletionRequest.onText`); the text of an
+   * answer that also calls tools comes this way too, so it is not necessarily the final answer.
+   */
   onText?: (delta: string) => void;
   /** Aborted when the turn's deadline passes. */
   signal?: AbortSignal;

@@ -3,7 +3,7 @@
  * (no database transaction open meanwhile; the lease is renewed), then commit with
  * compare-and-swap. A failure anywhere before the commit leaves the thread as it was.
  */
-import type { Agent, Memory, TraceEvent, TraceSink } from "@autograms/runtime";
+import type { Agent, Memory, ReplyChunk, TraceEvent, TraceSink } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
 
@@ -12,6 +12,8 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
   messageId?: string;
   /** Receives the turn's trace events as they happen. */
   trace?: TraceSink;
+  /** Receives the reply's text as it is written (`RunOptions.onText`). */
+  onText?: (chunk: ReplyChunk) => void;
 }
 
 export interface TurnOutcome {
@@ -29,7 +31,7 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, ...acquire } = options;
+  const { messageId, trace: forward, onText, ...acquire } = options;
   const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
   const lease = await store.acquire(threadId, { ...acquire, messageId: messageId ?? null, user: text });
@@ -49,7 +51,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
       forward?.(e);
     };
     const startedAt = Date.now();
-    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink }), lost.signal, lease, acquire.signal);
+    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
     const turn = await store.commit(lease, {
       messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
       trace: events, startedAt,

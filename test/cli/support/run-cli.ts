@@ -1,11 +1,14 @@
-// Runs the built `autograms` command in a child process, as a user runs it: arguments, piped
-// stdin, and an environment without any model settings unless a test gives them.
+// Runs the built `autograms` command as a user runs it: arguments, piped stdin, and an
+// environment without any model settings unless a test gives them. `autograms` starts a process
+// for it; `autogramsInProcess` calls the same bundle's main() in the test's own process, with its
+// streams captured, which saves the start of a process (most of the time of a short command).
 import { afterAll, beforeAll, inject } from "vitest";
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { Readable, Writable } from "node:stream";
 
 export const root = fileURLToPath(new URL("../../..", import.meta.url));
 export const bin = join(root, "cli/bin/autograms.js");
@@ -42,10 +45,16 @@ export function cliTestFolder(prefix: string): () => string {
   return () => dir!;
 }
 
-export function autograms(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/** This process's environment less the model settings, with the test's own. */
+function commandEnv(options: CliOptions): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENAI_")) env[k] = v;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env: { ...env, ...options.env } });
+  return { ...env, ...options.env };
+}
+
+/** Runs the command in a process of its own: for what needs one (signals, exit, a terminal, locks held until exit, two at once). */
+export function autograms(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd ?? root, env: commandEnv(options) });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -61,4 +70,81 @@ export function autograms(args: string[], options: CliOptions = {}): Promise<Cli
 /** The agent's replies as chat prints them on stdout, one "Agent: ..." line each. */
 export function replies(stdout: string): string[] {
   return stdout.split("\n").filter((l) => l.startsWith("Agent: ")).map((l) => l.slice("Agent: ".length));
+}
+
+/** Collects what the command writes to a stream that is not a terminal, as a pipe would. */
+class Captured extends Writable {
+  text = "";
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+type Main = (argv: string[]) => Promise<void>;
+let cliMain: Promise<Main> | undefined;
+let running = false;
+
+// What a command may listen for on the process, which a process of its own drops when it ends.
+type Listener = (...args: unknown[]) => void;
+const PROCESS_EVENTS = ["exit", "beforeExit", "SIGINT", "SIGTERM"];
+const listeners = (event: string) => process.listeners(event as "exit") as Listener[];
+
+/**
+ * Runs the command as `autograms` does, but in this process: the built bundle's main(), with the
+ * command's own argv, stdin, stdout, stderr, working folder, environment and exit code for the
+ * call, and this process's put back after it. When main() returns, what a process of its own
+ * would do as it ends is done: its "exit" listeners run with the exit code, and every listener
+ * the command added is removed. A command that calls process.exit fails the test: such a case
+ * needs a process of its own.
+ */
+export async function autogramsInProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  if (running) throw new Error("autogramsInProcess runs one command at a time: run commands that overlap with autograms()");
+  running = true;
+  let main: Main;
+  try {
+    cliMain ??= import(pathToFileURL(join(root, "cli/dist/autograms.mjs")).href).then((m: { main: Main }) => m.main);
+    main = await cliMain;
+  } catch (err) {
+    running = false;
+    throw err;
+  }
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const streams = { stdin: Readable.from(options.input ? [options.input] : []), stdout, stderr };
+  const saved = {
+    streams: Object.keys(streams).map((name) => [name, Object.getOwnPropertyDescriptor(process, name)!] as const),
+    env: process.env, cwd: process.cwd(), exitCode: process.exitCode, exit: process.exit,
+    listeners: PROCESS_EVENTS.map((event) => new Set(listeners(event))),
+  };
+  for (const [name, stream] of Object.entries(streams)) Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
+  process.env = commandEnv(options);
+  process.exitCode = undefined;
+  process.exit = ((code?: number) => {
+    throw new Error(`the command called process.exit(${code ?? ""}): run this case with autograms(), in a process of its own`);
+  }) as typeof process.exit;
+  let code = 1;
+  try {
+    process.chdir(options.cwd ?? root);
+    await main([process.execPath, bin, ...args]);
+    code = Number(process.exitCode ?? 0);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    // What the command would write after it returned is an error here, not lost output.
+    stdout.end();
+    stderr.end();
+    PROCESS_EVENTS.forEach((event, i) => {
+      for (const listener of listeners(event)) {
+        if (saved.listeners[i]!.has(listener)) continue;
+        process.removeListener(event, listener);
+        if (event === "exit") listener(code);
+      }
+    });
+    for (const [name, descriptor] of saved.streams) Object.defineProperty(process, name, descriptor);
+    process.env = saved.env;
+    process.chdir(saved.cwd);
+    process.exitCode = saved.exitCode;
+    process.exit = saved.exit;
+    running = false;
+  }
 }

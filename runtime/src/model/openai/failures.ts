@@ -34,6 +34,9 @@ function rootCause(err: Error): string {
   return e.message;
 }
 
+/** undici's error when a body's connection closes before the body's end (a stream cut off). */
+export const isCutOff = (err: unknown): err is TypeError => err instanceof TypeError && err.message === "terminated";
+
 export function toModelError(err: unknown, ctx: CallContext): ModelError {
   if (err instanceof ModelError) return err;
   const tries = ctx.attempts > 1 ? ` (${ctx.attempts} attempts)` : "";
@@ -44,6 +47,9 @@ export function toModelError(err: unknown, ctx: CallContext): ModelError {
   }
   if (err instanceof APIConnectionError) {
     return new ModelError(ctx.node, "connection", `cannot reach ${ctx.baseURL}: ${rootCause(err)}${tries}`, undefined, { cause: err });
+  }
+  if (isCutOff(err)) {
+    return new ModelError(ctx.node, "connection", `the connection to ${ctx.baseURL} was lost while the answer arrived: ${rootCause(err)}${tries}`, undefined, { cause: err });
   }
   if (err instanceof APIError) {
     const said = serverMessage(err);

@@ -6,13 +6,9 @@
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** A body that stopped arriving; `streamed` tells a stream (which is not sent again) from a plain body. */
+/** A body or a stream that stopped arriving. */
 export class BodyTimeout extends Error {
   override name = "BodyTimeout";
-
-  constructor(message: string, readonly streamed: boolean) {
-    super(message);
-  }
 }
 
 export interface BodyLimits {
@@ -44,8 +40,7 @@ export function guardedFetch(inner: Fetch, limits: BodyLimits): Fetch {
           void reader.cancel().catch(() => undefined);
           controller.error(new BodyTimeout(
             overall ? `the answer was still arriving after ${limits.totalMs} ms (timeout)`
-              : `the ${streamed ? "stream" : "answer"} stalled: no data for ${limits.idleMs} ms`,
-            streamed));
+              : `the ${streamed ? "stream" : "answer"} stalled: no data for ${limits.idleMs} ms`));
           return;
         }
         if (result.done) controller.close();

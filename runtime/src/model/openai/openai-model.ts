@@ -61,7 +61,13 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   async complete(req: CompletionRequest): Promise<string> {
-    const completion = await this.guard(req.node, () => this.send({ messages: req.messages, ...this.sampling() }, req.node, req.signal));
+    const body: RequestBody = { messages: req.messages, ...this.sampling() };
+    if (this.options.stream && req.onText) {
+      const answer = await this.guard(req.node, () => this.stream(body, req.node, req.signal, req.onText));
+      if (answer.refusal) throw new ModelError(req.node, "answer", `the model refused: ${answer.refusal}`);
+      return answer.result().text;
+    }
+    const completion = await this.guard(req.node, () => this.send(body, req.node, req.signal));
     const { message } = firstMessage(completion, req.node);
     if (message.refusal) throw new ModelError(req.node, "answer", `the model refused: ${message.refusal}`);
     return message.content ?? "";
@@ -98,22 +104,12 @@ export class OpenAIModel implements ToolCallingModel {
       ...(toolChoice !== undefined && { tool_choice: toolChoice }),
       ...this.sampling(),
     };
+    if (req.stream || (this.options.stream && req.onText)) {
+      return this.guard(req.node, async () => (await this.stream(body, req.node, req.signal, req.onText)).result());
+    }
     return this.guard(req.node, async () => {
-      if (!req.stream) {
-        const choice = firstMessage(await this.send(body, req.node, req.signal), req.node);
-        return fromWireMessage(choice.message, choice.finish_reason);
-      }
-      // Only the request is retried: once text has gone to onText, the stream is not sent again.
-      const stream = await this.retrying(req.node, req.signal, () =>
-        this.client.chat.completions.create({ ...this.body(body), stream: true }, { signal: req.signal }));
-      const assembler = new StreamAssembler();
-      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
-        const text = assembler.add(chunk);
-        if (text) req.onText?.(text);
-      }
-      // The client ends an aborted stream as if it were complete: the answer would be cut short.
-      if (req.signal?.aborted) throw new APIUserAbortError();
-      return assembler.result();
+      const choice = firstMessage(await this.send(body, req.node, req.signal), req.node);
+      return fromWireMessage(choice.message, choice.finish_reason);
     });
   }
 
@@ -142,15 +138,43 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   /** Sends a request, retried; a sampling setting the server refuses is dropped, then and from then on. */
-  private async send(params: RequestBody, node: string, signal: AbortSignal | undefined): Promise<ChatCompletion> {
+  private send(params: RequestBody, node: string, signal: AbortSignal | undefined): Promise<ChatCompletion> {
+    return this.dropping(params, (body) => this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })));
+  }
+
+  /**
+   * Sends a request for a stream and passes its text to `onText` as it arrives. The whole exchange
+   * is tried again (for the reasons `send` retries) only while none of its text has gone to
+   * `onText`: once some has, the caller may have shown it, and a failure is final.
+   */
+  private stream(params: RequestBody, node: string, signal: AbortSignal | undefined, onText: ((delta: string) => void) | undefined): Promise<StreamAssembler> {
+    let passedOn = false;
+    return this.dropping(params, (body) => this.retrying(node, signal, async () => {
+      const stream = await this.client.chat.completions.create({ ...body, stream: true }, { signal });
+      const assembler = new StreamAssembler();
+      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+        const text = assembler.add(chunk);
+        if (text && onText) {
+          passedOn = true;
+          onText(text);
+        }
+      }
+      // The client ends an aborted stream as if it were complete: the answer would be cut short.
+      if (signal?.aborted) throw new APIUserAbortError();
+      return assembler;
+    }, () => passedOn));
+  }
+
+  /** Runs `run` on the request's body; a sampling setting the server refuses is dropped, then and from then on. */
+  private async dropping<T>(params: RequestBody, run: (body: RequestBody & { model: string }) => Promise<T>): Promise<T> {
     const body = this.body(params);
     try {
-      return await this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal }));
+      return await run(body);
     } catch (err) {
       const param = rejectedParam(err);
       if (param && DROPPABLE.has(param) && param in body && !this.dropped.has(param)) {
         this.dropped.add(param);
-        return this.send(params, node, signal);
+        return this.dropping(params, run);
       }
       throw err;
     }
@@ -159,14 +183,15 @@ export class OpenAIModel implements ToolCallingModel {
   /**
    * Runs one attempt after another while they fail for passing reasons, waiting what the server
    * asks (up to maxRetryAfterMs) or backing off. The last failure comes out as AttemptsFailed.
+   * Once `final()` holds (a stream's text has been passed on), a failure is not retried.
    */
-  private async retrying<T>(node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+  private async retrying<T>(node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>, final = () => false): Promise<T> {
     const attempts = this.maxRetries + 1;
     for (let n = 1; ; n++) {
       try {
         return await attempt();
       } catch (err) {
-        const reason = retryReason(err);
+        const reason = final() ? null : retryReason(err);
         if (reason === null) throw n > 1 ? new AttemptsFailed(err, n) : err;
         if (n >= attempts) throw new AttemptsFailed(err, n);
         const asked = serverWait(err);

@@ -24,6 +24,12 @@ export interface OpenAIModelOptions {
   maxRetryAfterMs?: number;
   /** Called before each wait for a retry, e.g. to show "model server busy, retrying in 20 s". */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * Stream text answers: a request that has `onText` (the runtime's chat replies) asks for
+   * `stream: true` and passes on each piece as it arrives. A failed stream is sent again only
+   * while none of its text has been passed on. Default false.
+   */
+  stream?: boolean;
   /** Sampling temperature of complete() and completeWithTools(); the server's default when absent. */
   temperature?: number;
   /** Upper bound on the tokens of one completion. */

@@ -4,7 +4,7 @@
 // wait is announced (`onRetry`) and ends when the caller's signal aborts.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { BodyTimeout } from "./guarded-fetch.js";
-import { statusText } from "./failures.js";
+import { isCutOff, statusText } from "./failures.js";
 
 /** A retry about to wait: what failed, and how long until the next attempt. */
 export interface RetryNotice {
@@ -31,10 +31,12 @@ const RETRIED_STATUS = (status: number) => status === 408 || status === 409 || s
 
 /** Why a failed attempt is worth another, in words; null when another would fail the same way. */
 export function retryReason(err: unknown): string | null {
-  if (err instanceof BodyTimeout) return err.streamed ? null : err.message;
+  // A stream that stalled is worth another only while none of its text has been passed on: the caller says.
+  if (err instanceof BodyTimeout) return err.message;
   if (err instanceof APIUserAbortError) return null;
   if (err instanceof APIConnectionTimeoutError) return "no answer in time";
   if (err instanceof APIConnectionError) return "the server cannot be reached";
+  if (isCutOff(err)) return "the connection was lost";
   if (err instanceof APIError && err.status !== undefined) {
     const asked = err.headers?.get("x-should-retry");
     if (asked === "false") return null;

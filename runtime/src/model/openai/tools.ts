@@ -1,5 +1,5 @@
 // Native tool calls: our message and tool types to and from the Chat Completions wire format, and
-// the assembly of tool calls that arrive in streamed fragments.
+// the assembly of streamed answers (text, and tool calls that arrive in fragments).
 import type {
   ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption,
 } from "openai/resources/chat/completions";
@@ -41,6 +41,8 @@ export function fromWireMessage(message: ChatCompletionMessage, finishReason: st
  * carries its id and name, the rest pieces of its arguments; calls made in parallel interleave.
  */
 export class StreamAssembler {
+  /** What the model said instead of answering, when it refused. */
+  refusal = "";
   private text = "";
   private finishReason: string | null = null;
   private readonly calls = new Map<number, ToolCall>();
@@ -58,6 +60,7 @@ export class StreamAssembler {
       if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
       this.calls.set(index, call);
     }
+    if (choice.delta?.refusal) this.refusal += choice.delta.refusal;
     const delta = choice.delta?.content ?? "";
     this.text += delta;
     return delta;
