@@ -47,7 +47,7 @@ const actionsApart = {
 // The runtime's and the compiler's modules do nothing when imported but define their exports, so
 // a bundle may leave out every module whose exports it does not use (the graph validator compiles
 // its JSON Schema when loaded: `compile` should not pay for that).
-const ownPackages = [join(root, "runtime", "dist") + sep, join(root, "compiler", "dist") + sep, join(root, "store", "dist") + sep];
+const ownPackages = ["runtime", "compiler", "store", "server"].map((p) => join(root, p, "dist") + sep);
 const sideEffectFree = {
   name: "side-effect-free-packages",
   setup(b) {

@@ -14,6 +14,7 @@ import { registerDebug } from "./commands/debug.js";
 import { registerDap } from "./commands/dap.js";
 import { registerInit } from "./commands/init.js";
 import { registerThreads } from "./commands/threads.js";
+import { registerServe } from "./commands/serve.js";
 
 function commandLine(): Command {
   const program = new Command("autograms")
@@ -26,6 +27,7 @@ function commandLine(): Command {
   registerGraph(program);
   registerChat(program);
   registerThreads(program);
+  registerServe(program);
   registerSimulate(program);
   registerRun(program);
   registerDebug(program);

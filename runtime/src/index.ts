@@ -58,7 +58,7 @@ export { replyOf } from "./trace/events.js";
 // Sandboxed evaluator.
 export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool, SANDBOX_SURFACE } from "./sandbox/index.js";
 export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind, SandboxPool,
-  SandboxPoolOptions, SandboxSurface } from "./sandbox/index.js";
+  SandboxPoolOptions, SandboxSurface, LogLevel, SandboxLog } from "./sandbox/index.js";
 
 // Debugging: errors with code frames, recorded runs replayed without a model.
 export { formatAgentError } from "./debug/format-error.js";

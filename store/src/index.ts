@@ -11,4 +11,5 @@ export type { StoreLocation } from "./url.js";
 export { MIGRATIONS, SCHEMA_VERSION } from "./sql/migrations.js";
 export { BUSY_POLICIES } from "./types.js";
 export type { Store, StoreOptions, BusyPolicy, ThreadInfo, RunInfo, TurnRecord, TurnStatus, StoredTraceEvent, NewTurn, Lease,
-  AcquireOptions, LoadedThread, ThreadExport, PruneOptions, PruneResult } from "./types.js";
+  AcquireOptions, LoadedThread, ThreadExport, PruneOptions, PruneResult, RunStatus, RunRecord, RunEventRecord, NewRun } from "./types.js";
+export { storedTrace } from "./trace-record.js";

@@ -101,6 +101,48 @@ export interface AcquireOptions {
   create?: boolean;
 }
 
+/**
+ * Where a run (one turn being served) stands:
+ * - `running`: its process holds the thread's lease and is adding events;
+ * - `committed`: its turn is committed, its last events are being written;
+ * - `finished` / `failed`: its last event is written (a `failed` run committed nothing);
+ * - `abandoned`: `running` (or `committed`) in the database, but its process is gone: its lease
+ *   lapsed or was taken over (or, committed, it never wrote its last events). Nothing more will come
+ *   from it; whoever reads it next writes the end it is owed (`appendRunEvents` with `end`).
+ */
+export type RunStatus = "running" | "committed" | "finished" | "failed" | "abandoned";
+
+export interface RunRecord {
+  id: string;
+  threadId: string;
+  messageId: string | null;
+  user: string | null;
+  /** The turn the run makes once committed (the thread's version + 1 when it started). */
+  turn: number;
+  /** The run this one goes on from in the same response (an opening turn run just before it). */
+  follows: string | null;
+  status: RunStatus;
+  /** The number of its last stored event (0 before the first). */
+  lastSeq: number;
+  startedAt: number;
+  updatedAt: number;
+}
+
+/** One event of a run as stored: its number (from 1 within the run) and its JSON. */
+export interface RunEventRecord {
+  seq: number;
+  event: unknown;
+}
+
+export interface NewRun {
+  /** Default: a new random id. */
+  id?: string;
+  /** The lease the run holds: the run is alive while the thread's lease is this one. */
+  lease: Lease;
+  user: string | null;
+  follows?: string | null;
+}
+
 export interface LoadedThread {
   info: ThreadInfo;
   /** Null before the first turn. */
@@ -161,6 +203,8 @@ export interface Store {
 
   /** The thread's memory at its head (one snapshot plus at most `snapshotEvery` deltas). */
   load(threadId: string): Promise<LoadedThread>;
+  /** The memory as it was after turn `turn` (null for 0: before the first); a pruned turn is refused. */
+  memoryAt(threadId: string, turn: number): Promise<Memory | null>;
   /** The turn a message id made, if it made one. */
   turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null>;
   turns(threadId: string): Promise<TurnRecord[]>;
@@ -170,5 +214,31 @@ export interface Store {
   /** Deletes the thread and every row of it; false when there was none. */
   deleteThread(threadId: string): Promise<boolean>;
   prune(options: PruneOptions): Promise<PruneResult>;
+
+  /** Records a run that took the thread with `lease` (status `running`, no events yet). */
+  beginRun(run: NewRun): Promise<RunRecord>;
+  /**
+   * The run goes on with another turn under a new lease (a run that opens a new thread, then
+   * answers the message that came with it): running again, for the turn this lease makes.
+   */
+  continueRun(runId: string, lease: Lease): Promise<void>;
+  /**
+   * Appends events numbered on from the run's last one, in one transaction, and wakes the run's
+   * watchers in every process. `end` closes the run (its last events). False, and nothing
+   * written, when the run has already ended or another writer numbered these events first.
+   */
+  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean>;
+  /** The run's events numbered after `afterSeq`, in order (at most `limit`). */
+  runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]>;
+  run(runId: string): Promise<RunRecord | null>;
+  /** The thread's most recent run, if it had one. */
+  latestRun(threadId: string): Promise<RunRecord | null>;
+  /**
+   * Calls `listener` (with no argument: read `runEvents` to see what came) when events of the run
+   * may have been added, by this process or another (Postgres: LISTEN/NOTIFY; SQLite: in this
+   * process at once, from other processes by polling). Returns the function that stops it.
+   */
+  watchRun(runId: string, listener: () => void): () => void;
+
   close(): Promise<void>;
 }

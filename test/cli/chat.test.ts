@@ -114,6 +114,35 @@ describe("autograms chat", () => {
     expect(replies(again.stdout)).toEqual(["Total: 5.", "Total: 9.", "Final total: 9. Bye!"]);
   });
 
+  it("shows what the agent's code prints on stderr, apart from the replies, and records prints and the turn's time", async () => {
+    const agent = "test/cli/fixtures/clock/agent.ts";
+    const trace = join(folder(), "clock.jsonl");
+    const r = await autogramsInProcess(["chat", agent, "--offline", "--trace", trace], { input: "hello\nwarn me\n" });
+    expect(r.code).toBe(0);
+    expect(replies(r.stdout)).toEqual([expect.stringMatching(/^Turn 1, 0 ms after the first\.$/), expect.stringMatching(/^Turn 2, \d+ ms/), expect.stringMatching(/^Turn 3, \d+ ms/)]);
+    expect(r.stdout).not.toContain("[log");
+    // Marked with level and line, one per line of text, without the control sequences the code wrote; not coloured off a terminal.
+    expect(r.stderr).toBe([
+      `[log ${agent}:12] turn 1 { said: '' }`,
+      `[log ${agent}:12] turn 2 { said: 'hello' }`,
+      `[log ${agent}:12] turn 3 { said: 'warn me' }`,
+      `[warn ${agent}:13] two`,
+      `[warn ${agent}:13] lines red`,
+      "",
+    ].join("\n"));
+    const events = readFileSync(trace, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { kind: string; text?: string; time?: number });
+    expect(events.filter((e) => e.kind === "log").map((e) => e.text)).toEqual(["turn 1 { said: '' }", "turn 2 { said: 'hello' }", "turn 3 { said: 'warn me' }", "two\nlines \x1b[31mred\x1b[0m"]);
+    const times = events.filter((e) => e.kind === "time").map((e) => e.time!);
+    expect(times).toHaveLength(3);
+    expect(times[0]).toBeLessThanOrEqual(times[2]!);
+
+    // The recording replays exactly under any clock: each turn gets its recorded time back.
+    const { graph } = compile(readFileSync(join(root, agent), "utf8"), { fileName: agent });
+    const replayed = [];
+    for await (const turn of replayConversation(graph!, readFileSync(trace, "utf8"), { clock: () => 0 })) replayed.push(turn.reply);
+    expect(replayed).toEqual(replies(r.stdout));
+  });
+
   it("shows code frames for a graph file only while its source is the text it was compiled from", async () => {
     const agent = join(folder(), "counter.ts");
     copyFileSync(join(root, "test/cli/fixtures/counter/agent.ts"), agent);
@@ -321,6 +350,67 @@ describe("autograms chat with an OpenAI-compatible server", () => {
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(/^samples\/recruiter\/agent\.ts:19:5 - error model: node 'greet': .*model overloaded/);
       expect(r.stderr).toContain("> 19 |     exec_node({\n     |     ^\n  20 |");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("autograms chat streaming replies", () => {
+  // One chat_suffix node: the model's first answer does not end with the text, so it is generated again.
+  const quizGraph = () => {
+    const path = join(folder(), "quiz.graph.json");
+    writeFileSync(path, JSON.stringify({
+      format: "autograms-graph", version: 1, agent: "Quiz", globals: {}, functions: {},
+      nodes: [{ name: "ask", action: "chat_suffix", instruction: "Ready for the quiz?", transitions: ["quit"] }],
+    }));
+    return path;
+  };
+  const answers = () => [
+    { text: "Nice weather.", chunks: ["Nice ", "weather."] },
+    { text: "Lovely day. **Ready for the quiz?**", chunks: ["Lovely day. *", "*Ready for ", "the quiz?**"] },
+  ];
+
+  it("prints only the final reply over a pipe, and does not ask the model to stream", async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(...answers());
+      const r = await autograms(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m"]);
+      expect(r.stdout).toBe("Agent: Lovely day. Ready for the quiz?\n");
+      expect(r.code).toBe(0);
+      expect(server.completions.map((c) => c.body.stream)).toEqual([undefined, undefined]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with --stream, prints the reply as it comes and redraws it in place when it is generated again", async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(...answers());
+      const r = await autograms(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m", "--stream"], { env: { COLUMNS: "80" } });
+      // The first answer's text, then back to the line's start and erased, then the new answer.
+      expect(r.stdout).toBe("Agent: Nice weather.\r\x1b[JAgent: Lovely day. Ready for the quiz?\n");
+      expect(r.stderr).toBe("(the conversation has ended)\n");
+      expect(server.completions.map((c) => c.body.stream)).toEqual([true, true]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.skipIf(!hasScript)("streams by default on a terminal", async () => {
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(...answers());
+      const command = [process.execPath, bin, "chat", quizGraph(), "--base-url", server.baseURL, "--model", "m"].join(" ");
+      const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: root });
+      let screen = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (screen += chunk));
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      child.stdin.destroy();
+      expect(code).toBe(0);
+      expect(server.completions.map((c) => c.body.stream)).toEqual([true, true]);
+      expect(screen).toContain("Agent: Nice weather.\r\x1b[JAgent: Lovely day. Ready for the quiz?");
     } finally {
       await server.close();
     }

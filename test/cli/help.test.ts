@@ -12,8 +12,9 @@ const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
   ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--link <style>"]],
-  ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", ...MODEL_OPTIONS, "--trace <file>"]],
+  ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
   ["threads", "[command]", []],
+  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--busy <policy>", ...MODEL_OPTIONS]],
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],

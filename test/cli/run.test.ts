@@ -30,6 +30,16 @@ describe("autograms run", () => {
     // Ten runs, each starting the CLI and the child process its code runs in: a minute on a busy machine.
   }, 120_000);
 
+  it("shows what the function's code prints on stderr (its code runs in a child process), the value alone on stdout", async () => {
+    const before = Date.now();
+    const r = await autogramsInProcess(["run", "test/cli/fixtures/clock/agent.ts", "countdown", "2"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("[info test/cli/fixtures/clock/agent.ts:20] 2...\n[info test/cli/fixtures/clock/agent.ts:20] 1...\n");
+    const at = JSON.parse(r.stdout) as number;
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
+  });
+
   it("passes arguments that are not JSON as strings", async () => {
     // checkAnswer compares text: '3/4' is not JSON, and needs no model when the reply contains the answer.
     const r = await autogramsInProcess(["run", "samples/tutor/agent.ts", "checkAnswer", "it is 3 / 4", "3/4"]);

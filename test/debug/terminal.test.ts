@@ -1,6 +1,7 @@
 // The terminal debugger's command loop, driven in-process with scripted input lines.
 import { beforeAll, describe, expect, it } from "vitest";
-import { DebugSession, OfflineModel, type TraceEvent } from "@autograms/runtime";
+import { DebugSession, OfflineModel, ScriptedModel, type TraceEvent } from "@autograms/runtime";
+import { graph, n } from "../runtime/helpers.js";
 import { TerminalDebugger } from "../../cli/src/debugger/terminal.js";
 import { SourceLines } from "../../cli/src/debugger/present.js";
 import { record, sampleGraph, sampleSource } from "./support.js";
@@ -194,5 +195,21 @@ describe("the terminal debugger", () => {
     const r = await session(["list", "stack", "q"], { replay: tutorTrace, stopOnEntry: true }, null);
     expect(r.out).toContain("Paused before the first node: main at samples/tutor/agent.ts:14 (node main)\n(debug) list\nthe agent source is not at hand");
     expect(r.out).toContain("(debug) stack\n>#0 main at samples/tutor/agent.ts:14 (node main)\n(debug) q\n");
+  });
+
+  it("shows what the agent's code prints on stderr as it runs, between the replies", async () => {
+    const g = graph([
+      n({ name: "hello", action: "code", instruction: "console.log('hello', { n: 1 }); console.error('bad')", loc: { line: 3, column: 5, endLine: 3, endColumn: 40 }, transitions: ["say"] }),
+      n({ name: "say", action: "chat_exact", instruction: "Hi." }),
+    ]);
+    const out: string[] = [];
+    const both: string[] = [];
+    const s = new DebugSession(g, { model: new ScriptedModel({}) });
+    const code = await new TerminalDebugger(s, new SourceLines("agent.ts", null), {
+      out: (t) => (out.push(t), both.push(t)), err: (t) => both.push(t), read: async () => null, interactive: false, prompt: () => {},
+    }).run();
+    expect(code).toBe(0);
+    expect(out.join("")).not.toContain("hello");
+    expect(both.join("")).toMatch(/^\[log agent\.ts:3\] hello \{ n: 1 \}\n\[error agent\.ts:3\] bad\nAgent: Hi\.\n/);
   });
 });

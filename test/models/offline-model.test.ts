@@ -41,6 +41,33 @@ describe("OfflineModel.complete", () => {
   });
 });
 
+describe("OfflineModel streaming", () => {
+  it("writes its answer word by word to onText, the same answer as without", async () => {
+    const prompt = turn("hi  there", "Greet the user warmly.");
+    const words: string[] = [];
+    const streamed = await model.complete({ node: "n", purpose: "chat", messages: [{ role: "user", content: prompt }], onText: (w) => words.push(w) });
+    expect(streamed).toBe(await complete(prompt));
+    expect(words.join("")).toBe(streamed);
+    expect(words.slice(0, 3)).toEqual(["(offline) ", "You ", "said "]);
+    expect(words.every((w) => /^\S+\s*$/.test(w))).toBe(true);
+  });
+
+  it("pauses between words when asked, and stops writing when its caller gives up", async () => {
+    const slow = new OfflineModel({ wordDelayMs: 30 });
+    const words: string[] = [];
+    const started = Date.now();
+    const abandon = new AbortController();
+    const answer = slow.complete({
+      node: "n", purpose: "chat", messages: [{ role: "user", content: turn("hi", "Greet the user warmly and at length.") }],
+      onText: (w) => { words.push(w); if (words.length === 3) abandon.abort(); }, signal: abandon.signal,
+    });
+    expect(await answer).toMatch(/^\(offline\) You said "hi"/);
+    expect(words).toHaveLength(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+    expect(() => new OfflineModel({ wordDelayMs: -1 })).toThrow("OfflineModel: wordDelayMs takes milliseconds (0 or more), not -1");
+  });
+});
+
 describe("OfflineModel.choose", () => {
   it("reads yes and no words", async () => {
     expect(await classify("sure, let's go", ["yes", "no"])).toBe(0);
@@ -113,7 +140,8 @@ describe("OfflineModel.completeWithTools", () => {
       text: `(offline) You said "lookup planet=Mars fact=moons lookup planet=Vulcan". The tools answered: lookup {"planet":"Mars","fact":"moons"} gave 2; lookup {"planet":"Vulcan"} failed: no planet named 'Vulcan'.`,
       toolCalls: [], finishReason: "stop",
     });
-    expect(streamed).toEqual([r.text]);
+    expect(streamed.join("")).toBe(r.text);
+    expect(streamed.length).toBeGreaterThan(10);
   });
 
   it("runs samples/native-tools offline, and the recorded conversation replays", async () => {

@@ -17,6 +17,22 @@ describe("ScriptedModel", () => {
     expect(m.remaining).toEqual({ complete: 0, choose: 0, tools: 0 });
   });
 
+  it("streams an answer in the pieces its script gives, to a request with onText", async () => {
+    const m = new ScriptedModel({ complete: [["Hel", "", "lo"], "whole", [3 as never]], tools: [{ text: ["a", "b"], toolCalls: [{ name: "t", arguments: {} }] }] });
+    const pieces: string[] = [];
+    const onText = (p: string) => void pieces.push(p);
+    expect(await m.complete({ node: "n", purpose: "chat", messages: [], onText })).toBe("Hello");
+    expect(await m.complete({ node: "n", purpose: "chat", messages: [], onText })).toBe("whole");
+    expect(pieces).toEqual(["Hel", "lo", "whole"]);
+    await expect(ask(m, "x")).rejects.toThrow("node 'n': model call failed: a scripted complete() answer must be a string or an array of strings, not [3]");
+    const answer = await m.completeWithTools({ node: "n", messages: [], tools: [], onText });
+    expect(answer).toEqual({ text: "ab", toolCalls: [{ id: "call_0", name: "t", arguments: "{}" }], finishReason: "tool_calls" });
+    expect(pieces.slice(3)).toEqual(["a", "b"]);
+    expect(m.calls.map((c) => [c.kind, c.kind === "tools" ? c.answer?.text : c.answer])).toEqual([
+      ["complete", "Hello"], ["complete", "whole"], ["complete", undefined], ["tools", "ab"],
+    ]);
+  });
+
   it("keeps what it was asked even if the caller changes it afterwards", async () => {
     const m = new ScriptedModel({ complete: ["x"] });
     const messages = [{ role: "user" as const, content: "original" }];

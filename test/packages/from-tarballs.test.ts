@@ -53,8 +53,9 @@ beforeAll(() => {
   ok(npm, ["exec", "--yes", `--package=${create}`, "--", "create-autograms", "app"], "", temp);
   project = join(temp, "app");
   // --prefer-offline: what the repository's own install put in npm's cache is used without asking.
-  // The store is left out: a starter does not need it, and its better-sqlite3 builds natively (minutes).
-  ok(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs.filter((t) => !/autograms-store-/.test(t))]);
+  // The store and the server (which needs the store) are left out: a starter does not need them,
+  // and the store's better-sqlite3 builds natively (minutes).
+  ok(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs.filter((t) => !/autograms-(store|server)-/.test(t))]);
 }, 300_000);
 
 afterAll(() => {

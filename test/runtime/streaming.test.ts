@@ -6,6 +6,10 @@ import fc from "fast-check";
 import {
   Agent, AgentError, ScriptedModel, defineTool, type ChatModel, type CompletionRequest, type GraphNode, type ReplyChunk, type TextAnswer,
 } from "@autograms/runtime";
+import { openStore, runTurn } from "@autograms/store";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { TestModel, graph, n, queue } from "./helpers.js";
 
 /** Collects the chunks of a run; `text(node)` is what the deltas since the last reset add up to. */
@@ -150,20 +154,32 @@ describe("checks on the answer", () => {
 });
 
 describe("what never streams", () => {
-  it("thoughts, choices and the interjection question: only the chat node's text is sent", async () => {
+  it("thoughts, transition choices and the interjection question: only the chat nodes' text is sent", async () => {
     const g = graph([
       n({ name: "think", action: "thought", instruction: "Think about it.", transitions: ["route"] }),
       n({ name: "route", action: "transition", transitions: ["a", "b"], transition_question: "Which?", transition_choices: ["a", "b"] }),
       n({ name: "a", action: "chat", instruction: "Say A.", transitions: ["think"] }),
       n({ name: "b", action: "chat", instruction: "Say B.", transitions: ["think"] }),
+      n({ name: "help", action: "chat", instruction: "Help.", transitions: ["think"], condition_interjection: "The user asks for help." }),
     ]);
-    const model = new ScriptedModel({ complete: [["secret ", "thought"], ["Said ", "B."]], choose: ["b"] });
+    const model = new ScriptedModel({
+      complete: [["secret ", "thought"], ["Said ", "B."], ["another ", "thought"], ["Said ", "A."]],
+      choose: ["b", "None of the above.", "a"],
+    });
     const c = chunks();
-    const r = await new Agent(g, { model }).reply("hi", undefined, { onText: c.onText });
-    expect(r.reply).toBe("Said B.");
-    expect(c.all).toEqual([{ kind: "delta", node: "b", text: "Said" }, { kind: "delta", node: "b", text: " B." }]);
-    const sent = model.calls.map((call) => [call.kind, "onText" in call.request && typeof call.request.onText]);
-    expect(sent).toEqual([["complete", false], ["choose", false], ["complete", "function"]]);
+    const agent = new Agent(g, { model });
+    const first = await agent.reply("hi", undefined, { onText: c.onText });
+    const second = await agent.reply("go on", first.memory, { onText: c.onText });
+    expect([first.reply, second.reply]).toEqual(["Said B.", "Said A."]);
+    expect(c.all).toEqual([
+      { kind: "delta", node: "b", text: "Said" }, { kind: "delta", node: "b", text: " B." },
+      { kind: "delta", node: "a", text: "Said" }, { kind: "delta", node: "a", text: " A." },
+    ]);
+    const heard = model.calls.map((call) => [call.kind, "onText" in call.request && typeof call.request.onText]);
+    expect(heard).toEqual([
+      ["complete", false], ["choose", false], ["complete", "function"],
+      ["choose", false], ["complete", false], ["choose", false], ["complete", "function"],
+    ]);
   });
 
   it("a simulated user's answer", async () => {
@@ -210,6 +226,23 @@ describe("a node that calls tools natively", () => {
     const c = chunks();
     await new Agent(g, { model, tools: { add } }).reply("", undefined, { onText: c.onText });
     expect(c.all).toEqual([{ kind: "delta", node: "tell", text: "Done." }]);
+  });
+});
+
+describe("a turn of a stored thread", () => {
+  it("streams through runTurn", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "autograms-stream-"));
+    const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    try {
+      const c = chunks();
+      const agent = chatAgent(new ScriptedModel({ complete: [["Stored ", "and ", "streamed."]] }));
+      const turn = await runTurn(store, agent, "t1", null, { onText: c.onText });
+      expect(turn.reply).toBe("Stored and streamed.");
+      expect(c.deltas()).toEqual(["Stored", " and", " streamed."]);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

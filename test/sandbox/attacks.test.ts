@@ -98,9 +98,10 @@ describe("reaching globals", () => {
   test.each([
     "this", "globalThis", "global", "window", "self", "process", "process.env", "require('fs')",
     "import('fs')", "eval('1')", "module.exports", "arguments", "Buffer.from('x')", "setTimeout('1')",
-    "console.log(1)", "__dirname", "fetch('http://localhost')", "WebAssembly", "Reflect.ownKeys({})",
+    "console.table(1)", "console", "console.log.call(null, 1)", "console['log'](1)", "__dirname", "fetch('http://localhost')", "WebAssembly", "Reflect.ownKeys({})",
     "Symbol.iterator", "Proxy", "new Proxy({}, {})", "Promise.resolve(1)", "Error.prepareStackTrace = 1",
-    "1; process.exit()", "with (o) { x }", "Date.now()", "structuredClone({})", "Intl",
+    "1; process.exit()", "with (o) { x }", "Date", "new Date()", "Date.parse('1')", "Date.now.constructor",
+    "performance.now()", "structuredClone({})", "Intl",
   ])("%s", (code) => {
     const error = refused(code, undefined, { o: {} });
     expect(["reference", "unsupported", "syntax", "type"]).toContain(error.kind);

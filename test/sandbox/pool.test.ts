@@ -35,6 +35,16 @@ describe("createSandboxPool", () => {
     await expect(pool().evaluate("'a'.repeat(1e9)", {})).rejects.toMatchObject({ kind: "limit", limit: "maxStringLength" });
   });
 
+  test("prints and the time cross the process boundary: the time given, the lines printed, also before a failure", async () => {
+    const sandbox = pool();
+    const code = "console.log('at', Date.now(), [1]); console.warn('w'); Date.now() + 1";
+    const result = await sandbox.evaluate(code, {}, { now: 1_000 });
+    expect(result).toEqual(evaluate(code, {}, { now: 1_000 }));
+    expect(result).toMatchObject({ value: 1_001, time: 1_000, logs: [{ level: "log", text: "at 1000 [ 1 ]" }, { level: "warn", text: "w" }] });
+    const failed = await sandbox.evaluate("console.log('before'); null.x", {}).catch((e: SandboxError) => e);
+    expect(failed).toMatchObject({ kind: "type", logs: [{ level: "log", text: "before" }] });
+  });
+
   test("tools run in the host process, once per call, and may be asynchronous", async () => {
     const calls: unknown[] = [];
     const sandbox = pool({ functions: { lookup: (id) => (calls.push(id), { id, name: `user ${id}` }) } });

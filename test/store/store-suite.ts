@@ -62,9 +62,9 @@ export function storeSuite(name: string, backend: Backend): void {
       await Promise.all(stores.map((s) => s.close()));
       expect(await Promise.all(opening)).toEqual([0, 0]);
       const rows = await db.query("SELECT version FROM schema_migrations ORDER BY version");
-      expect(rows.map((r) => Number(r.version))).toEqual([1]);
+      expect(rows.map((r) => Number(r.version))).toEqual([1, 2]);
       await (await db.open()).close(); // and opening a migrated database changes nothing
-      expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(1);
+      expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(2);
       await db.close();
     }, 120_000); // starting Node processes takes seconds on a busy machine
 
@@ -91,6 +91,12 @@ export function storeSuite(name: string, backend: Backend): void {
         expect(info).toMatchObject({ id: "t1", agent: "Echo", version: 4, done: false, running: null, firstSeq: 1 });
         expect(memory!.turn).toBe(4);
         expect(memory!.stack[0]!.vars.count).toBe(2);
+        // The memory as it was after an earlier turn.
+        expect((await store.memoryAt("t1", 2))!.stack[0]!.vars.count).toBe(0);
+        expect((await store.memoryAt("t1", 4))).toEqual(memory);
+        expect(await store.memoryAt("t1", 0)).toBeNull();
+        await expect(store.memoryAt("t1", 5)).rejects.toMatchObject({ code: "bad_request" });
+        await expect(store.memoryAt("nope", 1)).rejects.toMatchObject({ code: "unknown_thread" });
         // The loaded memory continues the conversation exactly as the in-process memory would.
         const direct = await echoAgent().reply("message 4", memory);
         const stored = await runTurn(store, echoAgent(), "t1", "message 4");
@@ -321,6 +327,109 @@ export function storeSuite(name: string, backend: Backend): void {
         const elsewhere = echoAgent(new EchoModel(), { ...echoGraph(), globals: { count: 0, added: 1 } });
         expect((await runTurn(store, elsewhere, "edited", "still here")).reply).toBe("echo: still here");
       }));
+
+    it("keeps a run's events as they come, numbered, and tells whether the run finished", () =>
+      withStore(backend, async (store, db) => {
+        await talk(store, "r", 1);
+        expect(await store.latestRun("r")).toBeNull();
+        let runId = "";
+        const turn = runTurn(store, echoAgent(), "r", "hello", {
+          messageId: "m-r",
+          onStart: async (lease) => {
+            const run = await store.beginRun({ lease, user: "hello" });
+            runId = run.id;
+            expect(run).toMatchObject({ threadId: "r", messageId: "m-r", user: "hello", turn: 3, status: "running", lastSeq: 0, follows: null });
+            expect(await store.appendRunEvents(run.id, [{ seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }])).toBe(true);
+          },
+        });
+        await turn;
+        // Committed, its last events not written yet.
+        expect(await store.run(runId)).toMatchObject({ status: "committed", lastSeq: 2 });
+        // Numbering must go on from the last event: a second writer numbering the same events loses.
+        expect(await store.appendRunEvents(runId, [{ seq: 2, event: { again: true } }])).toBe(false);
+        await expect(store.appendRunEvents(runId, [{ seq: 3, event: {} }, { seq: 5, event: {} }])).rejects.toMatchObject({ code: "bad_request" });
+        expect(await store.appendRunEvents(runId, [{ seq: 3, event: { type: "run-finish", text: "é \u2028 \"q\"" } }], "finished")).toBe(true);
+        expect(await store.appendRunEvents(runId, [{ seq: 4, event: {} }])).toBe(false); // it has ended
+        expect(await store.runEvents(runId)).toEqual([
+          { seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }, { seq: 3, event: { type: "run-finish", text: "é \u2028 \"q\"" } },
+        ]);
+        expect((await store.runEvents(runId, 1)).map((e) => e.seq)).toEqual([2, 3]);
+        expect((await store.runEvents(runId, 0, 1)).map((e) => e.seq)).toEqual([1]);
+        expect(await store.latestRun("r")).toMatchObject({ id: runId, status: "finished", lastSeq: 3, turn: 3 });
+        expect(await store.run("nope")).toBeNull();
+        // A run may go on with the next turn under a new lease (an opening, then the message).
+        const lease = await store.acquire("r", { messageId: "m-next" });
+        await expect(store.continueRun(runId, lease)).rejects.toMatchObject({ code: "bad_request" }); // it has ended
+        const next = await store.beginRun({ lease, user: null });
+        await store.commit(lease, { messageId: "m-next", user: null, reply: "x", memory: (await store.load("r")).memory!, startedAt: 0 });
+        const again = await store.acquire("r", { messageId: "m-after" });
+        await store.continueRun(next.id, again);
+        expect(await store.run(next.id)).toMatchObject({ status: "running", turn: 5, messageId: "m-after" });
+        await store.release(again);
+        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(3);
+      }));
+
+    it("wakes a run's watchers, in another store on the same database too, and tells an abandoned run", () =>
+      withStore(backend, async (store, db) => {
+        const other = await db.open();
+        try {
+          const lease = await store.acquire("watched", { ttlMs: 1000 });
+          const run = await store.beginRun({ lease, user: "hi", id: "run-w" });
+          let woken = 0;
+          let wake: () => void = () => {};
+          const stop = other.watchRun(run.id, () => {
+            woken++;
+            wake();
+          });
+          const seen: number[] = [];
+          for (let seq = 1; seq <= 3; seq++) {
+            const next = new Promise<void>((r) => (wake = r));
+            await store.appendRunEvents(run.id, [{ seq, event: { seq } }]);
+            await next;
+            seen.push(...(await other.runEvents(run.id, seen.at(-1) ?? 0)).map((e) => e.seq));
+          }
+          expect(seen).toEqual([1, 2, 3]);
+          stop();
+          const after = woken;
+          await store.appendRunEvents(run.id, [{ seq: 4, event: {} }]);
+          await new Promise((r) => setTimeout(r, 50));
+          expect(woken).toBe(after);
+          expect((await other.run(run.id))!.status).toBe("running");
+          // Its lease lapses (seen from a store whose clock is later) or is taken over: abandoned.
+          const later = await db.open({ now: () => Date.now() + 5000 });
+          try {
+            expect((await later.run(run.id))!.status).toBe("abandoned");
+          } finally {
+            await later.close();
+          }
+          await store.release(lease);
+          expect((await store.run(run.id))!.status).toBe("abandoned");
+          expect(await store.appendRunEvents(run.id, [{ seq: 5, event: { type: "run-error" } }], "failed")).toBe(true);
+          expect((await store.run(run.id))!.status).toBe("failed");
+        } finally {
+          await other.close();
+        }
+      }));
+
+    it("deletes and prunes a thread's runs with it", () =>
+      withStore(backend, async (store, db) => {
+        const agent = echoAgent();
+        const record = { onStart: async (lease: import("@autograms/store").Lease) => {
+          const run = await store.beginRun({ lease, user: null });
+          await store.appendRunEvents(run.id, [{ seq: 1, event: {} }], "finished");
+        } };
+        await runTurn(store, agent, "gone", null, record);
+        for (let i = 0; i < 6; i++) await runTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
+        expect(await store.deleteThread("gone")).toBe(true);
+        expect(await count(db, "runs", "gone")).toBe(0);
+        await store.prune({ keepTurns: 2 });
+        const first = (await store.thread("kept"))!.firstSeq;
+        const turns = (await db.query("SELECT turn FROM runs WHERE thread_id = 'kept' ORDER BY turn")).map((r) => Number(r.turn));
+        expect(turns[0]).toBe(first);
+        const orphans = await db.query("SELECT COUNT(*) AS n FROM run_events WHERE run_id NOT IN (SELECT id FROM runs)");
+        expect(Number(orphans[0]!.n)).toBe(0);
+        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(turns.length);
+      }, { snapshotEvery: 2 }));
 
     it("makes threads on demand, or refuses an unknown one when asked to", () =>
       withStore(backend, async (store, db) => {

@@ -6,10 +6,11 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
+import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatSession } from "../conversation/session.js";
 import { threadSession, type ThreadFlags } from "../conversation/thread-session.js";
-import { plainText } from "../terminal/plain-text.js";
-import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
+import { logPrinter } from "../terminal/print-log.js";
+import { fanOut, JsonlTraceWriter } from "../trace/jsonl-writer.js";
 import { trimToLastTurn } from "../trace/resume-trace.js";
 
 export interface ChatFlags extends ModelFlags, ThreadFlags {
@@ -25,14 +26,27 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const threaded = flags.store !== undefined || flags.thread !== undefined;
   if (threaded && flags.memory !== undefined) throw new CliError("--memory keeps a conversation in a file, --store and --thread in a store: give one or the other", 2);
   if (!threaded && flags.busy !== undefined) throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
-  const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
+  // Replies stream to a terminal; a pipe gets each reply whole, exactly as it ends.
+  const stream = flags.stream ?? process.stdout.isTTY === true;
+  const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded });
   const session: ChatSession = threaded ? await threadSession(agent, flags) : memoryFileSession(agent, flags.memory);
 
   // A resumed conversation's trace goes on in the same file, so the file replays all of it.
   const resumed = session.resumed !== null;
   if (flags.trace !== undefined && resumed) trimToLastTurn(flags.trace);
   const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded), { append: resumed });
-  const trace: TraceSink | undefined = writer?.sink();
+  // What the agent's code prints goes to stderr as it runs, whether or not a trace is written.
+  const trace: TraceSink | undefined = fanOut(writer?.sink(), logPrinter(sourceName(loaded)));
+
+  const printer = replyPrinter(process.stdout, agent.config.agentName, stream);
+  const turn = async (text: string | null) => {
+    try {
+      return await session.reply(text, { trace, onText: printer.onText });
+    } catch (err) {
+      printer.abandon();
+      throw err;
+    }
+  };
 
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
@@ -40,6 +54,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   // Ctrl-C on a terminal: the turns so far are saved; the one under way is dropped (and a
   // store's thread released for the next process).
   const interrupted = (code: number) => () => {
+    printer.abandon();
     process.stderr.write("\n");
     void session.stop().finally(() => process.exit(code));
   };
@@ -48,23 +63,22 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   process.once("SIGINT", interrupted(130)).once("SIGTERM", interrupted(143));
   // Taken before the first await, so lines piped in while the agent is busy wait in its queue.
   const lines = rl[Symbol.asyncIterator]();
-  const say = (text: string) => process.stdout.write(plainText(`${agent.config.agentName}: ${text}`) + "\n");
 
   try {
     if (session.resumed === null) {
-      const first = await session.reply(null, trace);
-      if (first.reply !== null) say(first.reply);
+      const first = await turn(null);
+      printer.reply(first.reply);
       if (first.done) return ended();
     } else {
       process.stderr.write(`${session.resumed.note}\n`);
-      if (session.resumed.lastReply !== undefined) say(session.resumed.lastReply);
+      if (session.resumed.lastReply !== undefined) printer.reply(session.resumed.lastReply);
     }
     for (;;) {
       if (interactive) rl.prompt();
       const next = await lines.next();
       if (next.done || next.value.trim() === "/quit") return;
-      const r = await session.reply(next.value, trace);
-      if (r.reply !== null) say(r.reply);
+      const r = await turn(next.value);
+      printer.reply(r.reply);
       if (r.done) return ended();
     }
   } finally {

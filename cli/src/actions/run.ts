@@ -5,7 +5,8 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { cliSandboxPool } from "../agent-loading/sandbox-pool.js";
-import { JsonlTraceWriter } from "../trace/jsonl-writer.js";
+import { logPrinter } from "../terminal/print-log.js";
+import { fanOut, JsonlTraceWriter } from "../trace/jsonl-writer.js";
 
 export interface RunFlags extends ModelFlags {
   trace?: string;
@@ -47,7 +48,8 @@ async function runIsolated(file: string, name: string, args: JsonValue[], flags:
   if (problem) throw new CliError(problem, 2);
   const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded));
   try {
-    const value = await agent.call(name, args, writer ? { trace: writer.sink() } : {});
+    // What the agent's code prints goes to stderr as it runs; the value alone to stdout.
+    const value = await agent.call(name, args, { trace: fanOut(writer?.sink(), logPrinter(sourceName(loaded))) });
     process.stdout.write(JSON.stringify(value) + "\n");
   } finally {
     writer?.close();

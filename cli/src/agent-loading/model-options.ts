@@ -5,6 +5,8 @@ export interface ModelFlags {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  /** Someone watches replies as they are written (`chat --stream`): the model streams them. */
+  stream?: boolean;
 }
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";

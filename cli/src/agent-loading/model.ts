@@ -20,6 +20,10 @@ function showRetry(n: RetryNotice): void {
   process.stderr.write(`${what}, retrying in ${seconds} s (${n.reason} at node '${n.node}'; attempt ${n.attempt + 1} of ${n.attempts})\n`);
 }
 
+// The offline model's pause between streamed words: its canned text then grows on the screen as a
+// model's would, without making a demo wait.
+const OFFLINE_WORD_DELAY_MS = 20;
+
 const env = (name: string) => (process.env[name] === "" ? undefined : process.env[name]);
 
 /**
@@ -32,7 +36,7 @@ export async function chooseModel(flags: ModelFlags, required: boolean): Promise
     if (flags.baseUrl !== undefined || flags.model !== undefined || flags.apiKeyEnv !== undefined) {
       throw new CliError("--offline cannot be combined with --model, --base-url or --api-key-env", 2);
     }
-    return { model: new OfflineModel(), none: false };
+    return { model: new OfflineModel(flags.stream ? { wordDelayMs: OFFLINE_WORD_DELAY_MS } : {}), none: false };
   }
   let apiKey = env("OPENAI_API_KEY");
   if (flags.apiKeyEnv !== undefined) {
@@ -49,7 +53,7 @@ export async function chooseModel(flags: ModelFlags, required: boolean): Promise
   if (baseURL !== undefined && flags.model === undefined) throw new CliError(`--model: name the model to use on ${baseURL}`, 2);
   const options = {
     model: flags.model ?? DEFAULT_OPENAI_MODEL, ...(baseURL === undefined ? {} : { baseURL }), ...(apiKey === undefined ? {} : { apiKey }),
-    onRetry: showRetry,
+    onRetry: showRetry, ...(flags.stream && { stream: true }),
   };
   // The OpenAI client is loaded only when it is asked for.
   const { OpenAIModel } = await import("./openai-model.js");

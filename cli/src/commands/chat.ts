@@ -1,9 +1,7 @@
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { addModelOptions } from "../agent-loading/model-options.js";
 import type { ChatFlags } from "../actions/chat.js";
-
-// Not imported from the store: the command line loads no package code (see main.ts).
-const BUSY_POLICIES = ["reject", "enqueue", "interrupt", "rollback"];
+import { busyOption } from "./busy-option.js";
 
 export function registerChat(program: Command): void {
   const command = program
@@ -14,8 +12,10 @@ export function registerChat(program: Command): void {
     .option("--memory <file>", "resume the conversation saved in this file, if it exists, and save it there after every turn (one process at a time: <file>.lock)")
     .option("--store [url]", "keep the conversation as a thread of a store: sqlite:PATH or postgres://... (alone: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
     .option("--thread <id>", "the thread to go on with, or to start with this id (default: a new id, printed on stderr); implies --store")
-    .addOption(new Option("--busy <policy>", "when another process is running a turn of the thread: reject (exit 1, the default) or enqueue (wait for it), interrupt or rollback (stop it)").choices(BUSY_POLICIES));
+    .addOption(busyOption("when another process is running a turn of the thread: reject (exit 1, the default) or enqueue (wait for it), interrupt or rollback (stop it)"));
   addModelOptions(command)
+    .option("--stream", "print each reply as the model writes it, redrawing it when it is generated again (the default when stdout is a terminal; OpenAI-compatible models then stream)")
+    .option("--no-stream", "print each reply whole once it is done (the default when stdout is not a terminal, so piped output holds only final replies)")
     .option("--trace <file>", "write every step as one JSON event per line (docs/runtime.md); a conversation resumed with --memory goes on in the same file")
     .action(async (file: string, flags: ChatFlags) => (await import("../actions/chat.js")).chatCommand(file, flags));
 }

@@ -13,8 +13,8 @@ export function memoryFileSession(agent: Agent, path: string | undefined): ChatS
   }
   return {
     resumed: memory === null ? null : { note: `(resuming the conversation saved in ${path}, after ${memory.turn} turns)`, lastReply: lastReply(memory) },
-    async reply(text, trace) {
-      const r = await agent.reply(text ?? "", text === null ? undefined : memory, { trace });
+    async reply(text, { trace, onText }) {
+      const r = await agent.reply(text ?? "", text === null ? undefined : memory, { trace, ...(onText && { onText }) });
       memory = r.memory;
       if (path !== undefined) writeMemoryFile(path, memory);
       return r;

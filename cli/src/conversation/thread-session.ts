@@ -36,9 +36,9 @@ export async function threadSession(agent: Agent, flags: ThreadFlags): Promise<C
     let running: Promise<unknown> | null = null;
     return {
       resumed: memory === null ? null : { note: `(resuming thread ${id} of ${store.where}, after ${memory.turn} turns)`, lastReply: lastReply(memory) },
-      async reply(text, trace) {
+      async reply(text, { trace, onText }) {
         try {
-          const turn = runTurn(store, agent, id, text, { policy, trace, signal: stopping.signal });
+          const turn = runTurn(store, agent, id, text, { policy, trace, ...(onText && { onText }), signal: stopping.signal });
           running = turn;
           return await turn;
         } catch (err) {

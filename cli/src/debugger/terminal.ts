@@ -3,6 +3,7 @@
 // echoed after its prompt, so a transcript reads as a session did).
 import { formatAgentError, scopeOf, type DebugSession, type SessionEvent, type Stop, type StepMode } from "@autograms/runtime";
 import { eventLines, valueText, type SourceLines } from "./present.js";
+import { logLines } from "../terminal/print-log.js";
 
 export interface TerminalIO {
   out: (text: string) => void;
@@ -61,6 +62,9 @@ export class TerminalDebugger {
         break;
       case "reply":
         this.io.out(`${this.session.config.agentName}: ${e.text}\n`);
+        break;
+      case "log":
+        this.io.err(logLines(e, this.source.file, false));
         break;
       case "user":
         if (e.recorded) this.io.out(`you (recorded): ${e.text}\n`);

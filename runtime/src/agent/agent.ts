@@ -60,6 +60,12 @@ export interface AgentOptions {
    * that pool, shared with whoever made it (who closes it). Tools still run in this process.
    */
   isolation?: "in-process" | "process" | SandboxPool;
+  /**
+   * The clock: milliseconds since 1970, read once at the start of every reply() and call(), whose
+   * code then gets that value from `Date.now()` for the whole run. `Date.now` by default; pass
+   * your own to make runs that read the time repeatable.
+   */
+  clock?: () => number;
 }
 
 export interface RunOptions {
@@ -75,6 +81,11 @@ export interface RunOptions {
   deadlineMs?: number;
   /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
   signal?: AbortSignal;
+  /**
+   * The time of this run, in milliseconds since 1970, instead of reading the agent's clock: what
+   * `Date.now()` returns in its code. A replay passes the recorded time.
+   */
+  now?: number;
   /**
    * Receives the reply's text while it is written: `delta`s, and a `reset` when the text sent so
    * far for the node is withdrawn (the answer is generated again). When the run ends with a
@@ -113,6 +124,7 @@ export class Agent {
   private readonly evaluate: Performer["evaluate"];
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
+  private readonly clock: () => number;
 
   constructor(graph: unknown, options: AgentOptions) {
     const checked = validateGraph(graph);
@@ -140,6 +152,10 @@ export class Agent {
       if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
     }
     this.tools = tools;
+    if (options.clock !== undefined && typeof options.clock !== "function") {
+      throw new AgentError("bad_input", `clock must be a function returning milliseconds since 1970, not ${JSON.stringify(options.clock)}`);
+    }
+    this.clock = options.clock ?? Date.now;
     this.actions = checkActions(this.graph.actions ?? {}, options.actions, this.graph.source?.file);
     const actionHooks = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => {
       const d = this.actions[name]!;
@@ -241,7 +257,7 @@ export class Agent {
   }
 
   private performer(options: RunOptions): Performer {
-    const env: Env = { program: this.program, tracing: options.trace !== undefined };
+    const env: Env = { program: this.program, tracing: options.trace !== undefined, sandbox: { ...this.program.limits, now: this.runTime(options.now) } };
     const { deadlineMs, signal } = options;
     if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
       throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
@@ -252,6 +268,15 @@ export class Agent {
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
     const replies = options.onText && new ReplyStream(options.onText);
     return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline, replies };
+  }
+
+  /** The run's time: given, or the clock's, checked (code would compute with it). */
+  private runTime(given: number | undefined): number {
+    const time = given ?? this.clock();
+    if (typeof time !== "number" || !Number.isFinite(time)) {
+      throw new AgentError("bad_input", `${given === undefined ? "the agent's clock returned" : "now must be"} a finite number of milliseconds since 1970, not ${JSON.stringify(time)}`);
+    }
+    return time;
   }
 }
 

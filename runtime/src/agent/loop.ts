@@ -9,7 +9,7 @@ import { AgentError } from "../errors.js";
 import { ModelError } from "../model/errors.js";
 import type { AgentConfig } from "./config.js";
 import { fail, type Env } from "../engine/env.js";
-import { sandboxFailure } from "../engine/evaluate.js";
+import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import { toFrames } from "../engine/stack.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
@@ -79,6 +79,17 @@ async function watched(p: Performer, state: RunState, input: StepInput): Promise
 }
 
 async function run(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void = () => undefined): Promise<Outcome> {
+  try {
+    return await steps(p, state, input, reached);
+  } catch (e) {
+    // What the failed code printed comes before the error, as it would on a console.
+    const prints = p.trace && printsBefore(e);
+    if (prints) for (const event of prints) p.trace!(event);
+    throw e;
+  }
+}
+
+async function steps(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void): Promise<Outcome> {
   const { env, deadline } = p;
   // Waits race the deadline; without one they are left as they are.
   const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
@@ -86,7 +97,10 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
   if (p.pause) await pauseBefore(p.pause, state);
   let r = step(env, state, input);
   for (;;) {
-    if (r.event && p.trace) p.trace(r.event);
+    if (p.trace) {
+      if (r.before) for (const event of r.before) p.trace(event);
+      if (r.event) p.trace(r.event);
+    }
     const effect = r.effect;
     if (!effect) {
       deadline?.check();
@@ -102,7 +116,10 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        if (last.event && p.trace) p.trace(last.event);
+        if (p.trace) {
+          if (last.before) for (const event of last.before) p.trace(event);
+          if (last.event) p.trace(last.event);
+        }
         return { state: last.state, effect };
       }
       case "finish":
@@ -132,12 +149,12 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
         const node = env.program.nodes.get(effect.node)!.node;
         let out;
         try {
-          out = await wait(p.evaluate(effect.code, effect.variables, { ...env.program.limits, functions: p.tools }));
+          out = await wait(p.evaluate(effect.code, effect.variables, { ...(env.sandbox ?? env.program.limits), functions: p.tools }));
         } catch (e) {
           if (deadline?.owns(e)) throw e;
-          throw sandboxFailure(env, node, effect.code, "code", e);
+          throw sandboxFailure(env, r.state.mem, node, effect.code, "code", e);
         }
-        r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue> });
+        r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue>, logs: out.logs, time: out.time });
         break;
       }
       case "complete_tools": {

@@ -3,22 +3,14 @@
  * reaches the caller keeps one promise: when the run ends with a reply, the deltas sent for the
  * replying node since its last reset add up to the reply exactly. The model's answer is not yet
  * the reply (it is trimmed, a chat_suffix's `**` markers go, a check may reject it), so each
- * attempt's text is shown only as far as the final text can already be known from it, and the
- * reply, once accepted, is reconciled with what was shown: the rest as a further delta, or a
- * reset and the whole text when it does not continue what was shown.
+ * attempt's text is shown only as far as the final text can already be known from it
+ * (known-text.ts), and the reply, once accepted, is reconciled with what was shown: the rest as a
+ * further delta, or a reset and the whole text when it does not continue what was shown.
  */
-import { hasBannedPhrase } from "../engine/suffix.js";
+import { KnownText, type TextRules } from "./known-text.js";
 
 /** A piece of the reply being written at `node`, or the withdrawal of what was sent for it. */
 export type ReplyChunk = { kind: "delta"; node: string; text: string } | { kind: "reset"; node: string };
-
-/** What the runtime will do with the answer, as far as it matters to what may be shown early. */
-export interface TextRules {
-  /** A chat_suffix node: `**` markers are removed from the answer. */
-  suffix: boolean;
-  /** Answers containing one of these are generated again; none of them is ever shown while it streams. */
-  bannedPhrases: readonly string[];
-}
 
 /** One generation's hook into the stream: the model's `onText`, and its end. */
 export interface Attempt {
@@ -42,18 +34,14 @@ export class ReplyStream {
   attempt(node: string, rules: TextRules): Attempt {
     this.at(node);
     this.stale = this.shown !== "";
-    let raw = "";
-    let sent = "";
+    const known = new KnownText(rules);
     let ended = false;
     return {
       onText: (delta) => {
         if (ended || this.closed || typeof delta !== "string" || delta === "") return;
-        raw += delta;
-        const visible = knownPart(raw, rules);
-        if (visible.length <= sent.length || !visible.startsWith(sent)) return;
+        const piece = known.add(delta);
+        if (piece === "") return;
         if (this.stale) this.reset(node);
-        const piece = visible.slice(sent.length);
-        sent = visible;
         this.shown += piece;
         this.emit({ kind: "delta", node, text: piece });
       },
@@ -104,37 +92,4 @@ export class ReplyStream {
       this.closed = true;
     }
   }
-}
-
-/**
- * The part of a final text that an answer's beginning already fixes: without leading whitespace
- * and `**` markers (a `*` at the end may be half of one), and without what may still change or
- * be rejected: trailing whitespace (the answer is trimmed) and a tail that could be the start of
- * a banned phrase. An answer that holds a banned phrase fixes nothing more.
- */
-export function knownPart(raw: string, rules: TextRules): string {
-  let text = rules.suffix ? raw.replace(/\*+$/, "").replaceAll("**", "") : raw;
-  text = text.trimStart().trimEnd();
-  if (rules.bannedPhrases.length === 0) return text;
-  if (hasBannedPhrase(text, rules.bannedPhrases)) return "";
-  return text.slice(0, text.length - bannedStart(text, rules.bannedPhrases)).trimEnd();
-}
-
-/** The length of the longest end of `text` that begins one of `phrases` (case-insensitive). */
-function bannedStart(text: string, phrases: readonly string[]): number {
-  const lower = text.toLowerCase();
-  const longest = Math.max(...phrases.map((p) => p.length));
-  // Lower-casing that changes lengths (rare letters) would misalign the two: hold back generously.
-  if (lower.length !== text.length) return Math.min(text.length, longest);
-  let held = 0;
-  for (const phrase of phrases) {
-    const p = phrase.toLowerCase();
-    for (let k = Math.min(p.length - 1, lower.length); k > held; k--) {
-      if (lower.endsWith(p.slice(0, k))) {
-        held = k;
-        break;
-      }
-    }
-  }
-  return held;
 }

@@ -2,12 +2,14 @@
  * A recorded run read back: trace events from an array or a JSONL file (one event per line), cut
  * into conversations and turns. A turn after the first starts with its `user` event; the first
  * turn's message is not an event, so it is read back from what the second turn's `user` event
- * says `_last_user_reply` was before (when the trace can tell).
+ * says `_last_user_reply` was before (when the trace can tell). A turn whose code read the time
+ * has a `time` event: its replay is given that time.
  */
 import { replyOf, type TraceEvent } from "../trace/events.js";
 
 const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
   "user", "generate", "exact", "code", "setup", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call", "custom",
+  "log", "time",
 ]);
 
 export class RecordingError extends Error {
@@ -18,6 +20,12 @@ export interface RecordedTurn {
   /** The user's message that started the turn; undefined for a first turn the trace cannot tell. */
   user: string | undefined;
   events: TraceEvent[];
+}
+
+/** The time the turn ran at (what `Date.now()` gave its code), when its code read it. */
+export function turnTime(turn: RecordedTurn): number | undefined {
+  for (const e of turn.events) if (e.kind === "time") return e.time;
+  return undefined;
 }
 
 export interface RecordedConversation {

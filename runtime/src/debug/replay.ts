@@ -7,7 +7,7 @@ import { Agent, type AgentOptions } from "../agent/agent.js";
 import type { Graph } from "../graph/types.js";
 import type { Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
-import { recordedConversation } from "./recording.js";
+import { recordedConversation, turnTime } from "./recording.js";
 import { ReplayDivergence, ReplayModel, textDifference, type ReplayModelOptions } from "./replay-model.js";
 
 export interface ReplayOptions extends ReplayModelOptions, Omit<AgentOptions, "model"> {
@@ -46,7 +46,8 @@ export async function* replayConversation(graph: Graph, recording: readonly Trac
       }
       events.push(e);
     };
-    const r = await agent.reply(user, memory, { trace: compare });
+    // The time the turn's code read then, so that it computes what it computed then.
+    const r = await agent.reply(user, memory, { trace: compare, now: turnTime(turn) });
     memory = r.memory;
     yield { user, reply: r.reply, done: r.done, memory: r.memory, events };
   }

@@ -11,9 +11,10 @@ import type { Graph, GraphNode, JsonValue, Loc } from "../graph/types.js";
 import type { ChatModel } from "../model/types.js";
 import type { Frame, Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
+import type { LogLevel } from "../sandbox/index.js";
 import { functionBreakpoint, lineBreakpoint, type Breakpoint, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoints.js";
 import { evaluateIn, evaluationIn, framesOf, scopesOf, type DebugFrame, type DebugScope } from "./inspect.js";
-import { recordedConversation } from "./recording.js";
+import { recordedConversation, turnTime } from "./recording.js";
 import { ReplayModel } from "./replay-model.js";
 
 export type StepMode = "continue" | "step" | "next" | "out";
@@ -36,6 +37,8 @@ export type SessionEvent =
   | { kind: "user"; text: string; recorded: boolean }
   /** The conversation waits for the user's message: call `send`. */
   | { kind: "input" }
+  /** The agent's code printed a line (`console.log`). */
+  | { kind: "log"; level: LogLevel; text: string; node: string; loc: Loc | null }
   | { kind: "ended"; why: "quit" | "recording_over" | "terminated"; memory: Memory | null }
   | { kind: "error"; error: unknown };
 
@@ -68,6 +71,8 @@ export class DebugSession {
   private readonly sourceLines: number | undefined;
   /** The recorded user messages, when replaying: the recording's turns, first included. */
   private readonly recorded: string[] | null;
+  /** The recorded turns' times, when replaying (undefined for a turn that did not read it). */
+  private readonly recordedTimes: (number | undefined)[] = [];
   private breakpoints: Breakpoint[] = [];
   private nextId = 1;
   private mode: StepMode = "continue";
@@ -94,6 +99,7 @@ export class DebugSession {
       const chosen = recordedConversation(replay, conversation, replaySource);
       runModel = new ReplayModel(chosen.turns.flatMap((t) => t.events), { source: replaySource, file: graph.source?.file });
       this.recorded = chosen.turns.map((t) => t.user ?? "");
+      this.recordedTimes = chosen.turns.map(turnTime);
       // A replay answers the same way every time: retrying a divergence only repeats it.
       agentOptions.config = { ...agentOptions.config, modelRetries: 0 };
     } else {
@@ -157,7 +163,7 @@ export class DebugSession {
     try {
       let text = this.recorded ? this.recorded[0]! : "";
       for (let turn = 0; ; turn++) {
-        const r = await this.agent.reply(text, memory, { pause: (at) => this.before(at), trace: (e) => this.events.push(e) });
+        const r = await this.agent.reply(text, memory, { pause: (at) => this.before(at), trace: (e) => this.traced(e), now: this.recordedTimes[turn] });
         if (this.terminated) return this.end("terminated");
         memory = r.memory;
         this.memory = r.memory;
@@ -268,6 +274,12 @@ export class DebugSession {
     this.emit({ kind: "stopped", stop: { reason, node: at.node, loc: node?.loc ?? null, breakpoints: hits, events } });
     await stopped;
     if (this.terminated) throw new Error("terminated");
+  }
+
+  private traced(e: TraceEvent): void {
+    this.events.push(e);
+    // A print goes to the user interface as it happens, not only with the next stop.
+    if (e.kind === "log") this.emit({ kind: "log", level: e.level, text: e.text, node: e.node, loc: e.loc });
   }
 
   private stopReason(depth: number, hit: boolean): Stop["reason"] | null {

@@ -9,20 +9,36 @@ import type { Frame } from "../memory/types.js";
 import { push, withTopFrame, type RunMemory } from "./stack.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
-import { evaluateNow, type Evaluation } from "./evaluate.js";
+import { evaluateNow, logEvents, type Evaluation } from "./evaluate.js";
 import { returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleVars } from "./scope.js";
 import type { Continuation, RunState, StepResult } from "./state.js";
+import type { TraceEvent } from "../trace/events.js";
 
 export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
   const variables = visibleVars(state.mem.stack);
   if (env.program.isolated || env.program.usesTool(code)) {
     return result(moved(state, state.mem, { kind: "evaluating", then }), null, { kind: "evaluate", node: node.name, code, variables });
   }
-  return resumeEvaluation(env, state, then, evaluateNow(env, node, code, variables, what));
+  return resumeEvaluation(env, state, then, evaluateNow(env, state.mem, node, code, variables, what));
 }
 
 export function resumeEvaluation(env: Env, state: RunState, then: Continuation, r: Evaluation): StepResult {
+  if (r.logs === undefined && (r.time === undefined || state.timed)) return resumed(env, state, then, r);
+  // The first read of the run's time is recorded (a replay gives it back); prints are reported as they are.
+  const node = nodeOf(env, then.node).node;
+  const before: TraceEvent[] = [];
+  if (r.time !== undefined && !state.timed) {
+    if (env.tracing) before.push(event(env, state.mem, node, { kind: "time", time: r.time })!);
+    state = { ...state, timed: true };
+  }
+  if (r.logs !== undefined && env.tracing) before.push(...logEvents(env, state.mem, node, r.logs));
+  const out = resumed(env, state, then, r);
+  if (before.length) out.before = before;
+  return out;
+}
+
+function resumed(env: Env, state: RunState, then: Continuation, r: Evaluation): StepResult {
   const cn = nodeOf(env, then.node);
   const node = cn.node;
   const { mem, written } = absorb(env, state.mem, r.variables, then.kind === "code" ? { node, value: r.value } : undefined);

@@ -9,11 +9,18 @@ import type { Decision, TraceEvent, VariableChange } from "../trace/events.js";
 import type { CompiledNode, Program } from "./program.js";
 import { frameWith, lookupVar, top, withTop } from "./scope.js";
 import type { Phase, RunState, StepResult } from "./state.js";
+import type { SandboxOptions } from "../sandbox/index.js";
 
 export interface Env {
   program: Program;
   /** Build trace events (skipped entirely when nobody listens). */
   tracing: boolean;
+  /**
+   * The options of every evaluation in this run: the program's limits and the run's time, which
+   * `Date.now()` returns (one value per run, so that a replay given the recorded time is exact).
+   * Without them, the limits alone and the host's clock.
+   */
+  sandbox?: SandboxOptions;
 }
 
 export function nodeOf(env: Env, name: string): CompiledNode {
@@ -82,5 +89,5 @@ Object.freeze(NO_DECISIONS);
 
 /** The state after a step, in one shape (see `memoryWith`). */
 export function moved(state: RunState, mem: RunMemory, phase: Phase, pending = state.pending, decisions: Decision[] = state.decisions, steps = state.steps): RunState {
-  return { mem, phase, pending, mode: state.mode, steps, decisions: decisions.length ? decisions : NO_DECISIONS };
+  return { mem, phase, pending, mode: state.mode, steps, decisions: decisions.length ? decisions : NO_DECISIONS, timed: state.timed };
 }

@@ -5,31 +5,55 @@
  * runs in a child process).
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
-import { evaluate, SandboxError } from "../sandbox/index.js";
-import { fail, type Env } from "./env.js";
+import { evaluate, SandboxError, type SandboxLog } from "../sandbox/index.js";
+import type { TraceEvent } from "../trace/events.js";
+import { event, fail, type Env } from "./env.js";
+import type { RunMemory } from "./stack.js";
 import { clip } from "../text/cut.js";
 
 export interface Evaluation {
   value: JsonValue;
   variables: Record<string, JsonValue>;
+  /** What the code printed (`console.log`), in order. */
+  logs?: SandboxLog[];
+  /** The run's time, when the code read it (`Date.now()`). */
+  time?: number;
 }
 
-export function evaluateNow(env: Env, node: GraphNode, code: string, variables: Record<string, JsonValue>, what: string): Evaluation {
+export function evaluateNow(env: Env, mem: RunMemory, node: GraphNode, code: string, variables: Record<string, JsonValue>, what: string): Evaluation {
   try {
-    const r = evaluate(code, variables, env.program.limits);
-    return { value: (r.value ?? null) as JsonValue, variables: r.variables as Record<string, JsonValue> };
+    const r = evaluate(code, variables, env.sandbox ?? env.program.limits);
+    const out: Evaluation = { value: (r.value ?? null) as JsonValue, variables: r.variables as Record<string, JsonValue> };
+    if (r.logs !== undefined) out.logs = r.logs;
+    if (r.time !== undefined) out.time = r.time;
+    return out;
   } catch (e) {
-    throw sandboxFailure(env, node, code, what, e);
+    throw sandboxFailure(env, mem, node, code, what, e);
   }
 }
 
-export function sandboxFailure(env: Env, node: GraphNode, code: string, what: string, e: unknown): Error {
+/** Trace events of what failed code printed before it stopped, kept with the error the run throws. */
+const printedBefore = new WeakMap<object, TraceEvent[]>();
+
+/** What the code of a failed run printed before it failed: the loop reports it before the error. */
+export function printsBefore(error: unknown): TraceEvent[] | undefined {
+  return typeof error === "object" && error !== null ? printedBefore.get(error) : undefined;
+}
+
+export function sandboxFailure(env: Env, mem: RunMemory, node: GraphNode, code: string, what: string, e: unknown): Error {
   if (e instanceof SandboxError) {
     const at = e.line !== undefined ? ` (${what} line ${e.line}, column ${e.column})` : "";
     const limit = e.kind === "limit" ? ` [limit ${e.limit}]` : "";
-    return fail(env, node, "sandbox", `${what} \`${short(code)}\` failed: ${e.message}${limit}${at}`, e);
+    const error = fail(env, node, "sandbox", `${what} \`${short(code)}\` failed: ${e.message}${limit}${at}`, e);
+    if (e.logs !== undefined && env.tracing) printedBefore.set(error, logEvents(env, mem, node, e.logs));
+    return error;
   }
   return fail(env, node, "sandbox", `${what} \`${short(code)}\` failed: ${e instanceof Error ? e.message : String(e)}`, e);
+}
+
+/** One `log` event per line printed, at the node whose code printed it. */
+export function logEvents(env: Env, mem: RunMemory, node: GraphNode, logs: readonly SandboxLog[]): TraceEvent[] {
+  return logs.map((log) => event(env, mem, node, { kind: "log", level: log.level, text: log.text })!);
 }
 
 function short(code: string): string {

@@ -7,6 +7,7 @@ import type { JsonValue } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose, ToolCall, ToolChatMessage, ToolCompletion, ToolDefinition } from "../model/types.js";
 import type { RunMemory } from "./stack.js";
 import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
+import type { SandboxLog } from "../sandbox/index.js";
 
 /** The hooks of a custom action (see `defineAction`). */
 export type ActionHook = "instruction" | "transition" | "output";
@@ -21,6 +22,8 @@ export interface RunState {
   steps: number;
   /** Model decisions made while leaving the current node, reported with the transition. */
   decisions: Decision[];
+  /** Code has read the run's time (`Date.now()`): the trace has its `time` event. */
+  timed?: boolean;
 }
 
 /** Where an evaluation's result goes. */
@@ -95,7 +98,7 @@ export type StepInput =
   | { kind: "user"; text: string }
   | { kind: "completed"; text: string }
   | { kind: "chosen"; index: number }
-  | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue> }
+  | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue>; logs?: SandboxLog[]; time?: number }
   | { kind: "tool_completed"; completion: ToolCompletion }
   /** A hook's value (copied as plain data), with the model calls it made, in order. */
   | { kind: "acted"; value: JsonValue; calls: ActionCall[] }
@@ -106,4 +109,6 @@ export interface StepResult {
   state: RunState;
   effect: Effect | null;
   event: TraceEvent | null;
+  /** Events of the step reported before `event`: the run's time where code first read it, what code printed. */
+  before?: TraceEvent[];
 }

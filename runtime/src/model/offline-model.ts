@@ -9,12 +9,22 @@ import { clip } from "../text/cut.js";
  * (yes / no words, words shared with an answer), else "None of the above" when offered, else the first.
  * completeWithTools() calls a tool only when the user's text names it with its arguments as
  * `key=value` (see `offline-tools.ts`), then answers with the tools' results.
+ * Asked with `onText`, it writes its answer word by word, as a model that streams would.
  */
 export class OfflineModel implements ToolCallingModel {
+  private readonly wordDelayMs: number;
+
+  /** `wordDelayMs`: a pause before each streamed word after the first (default 0), so a demo shows the text growing. */
+  constructor(options: { wordDelayMs?: number } = {}) {
+    const delay = options.wordDelayMs ?? 0;
+    if (!(Number.isFinite(delay) && delay >= 0)) throw new Error(`OfflineModel: wordDelayMs takes milliseconds (0 or more), not ${JSON.stringify(options.wordDelayMs)}`);
+    this.wordDelayMs = delay;
+  }
+
   async complete(req: CompletionRequest): Promise<string> {
     const last = [...req.messages].reverse().find((m) => m.role === "user") ?? req.messages[req.messages.length - 1];
     const { instruction, user } = readPrompt(last?.content ?? "");
-    return cannedReply(req.purpose, instruction, user);
+    return this.write(cannedReply(req.purpose, instruction, user), req.onText, req.signal);
   }
 
   async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
@@ -33,8 +43,7 @@ export class OfflineModel implements ToolCallingModel {
       const advice = callable.length ? ` (Offline, I call a tool only when you name it with its arguments: ${howToCall(callable)}.)` : "";
       text = `${cannedReply("chat", instruction, user)}${advice}`;
     }
-    if (req.stream) req.onText?.(text);
-    return { text, toolCalls: [], finishReason: "stop" };
+    return { text: await this.write(text, req.onText, req.signal), toolCalls: [], finishReason: "stop" };
   }
 
   async choose(req: ChoiceRequest): Promise<number> {
@@ -44,6 +53,31 @@ export class OfflineModel implements ToolCallingModel {
     const none = req.choices.findIndex((c) => /^none of the above/i.test(c.trim()));
     return none >= 0 ? none : 0;
   }
+
+  /** Gives `text` to `onText` a word (with the space after it) at a time; the answer is the same text. */
+  private async write(text: string, onText: ((delta: string) => void) | undefined, signal: AbortSignal | undefined): Promise<string> {
+    if (!onText) return text;
+    const words = text.match(/\S+\s*|\s+/g) ?? [];
+    for (const [i, word] of words.entries()) {
+      if (i > 0 && this.wordDelayMs > 0) await pause(this.wordDelayMs, signal);
+      if (signal?.aborted) break;
+      onText(word);
+    }
+    return text;
+  }
+}
+
+/** Waits `ms`, or until `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 // The runtime's prompt ends "<user's words>\n\nInstruction for Agent: <instruction>\nAgent's reply:".

@@ -1,4 +1,5 @@
 import type { SandboxLimits } from "./limits.js";
+import type { SandboxLog } from "./values/context.js";
 
 /** What went wrong, for the agent author: the code itself, a refused feature, or a runtime fault. */
 export type SandboxErrorKind = "syntax" | "unsupported" | "reference" | "type" | "range" | "limit" | "thrown" | "host";
@@ -25,6 +26,8 @@ export class SandboxError extends Error {
   readonly limit?: LimitName;
   line?: number;
   column?: number;
+  /** What `console` calls printed before the evaluation stopped, when they printed anything. */
+  logs?: SandboxLog[];
   /** @internal offset in the code text while the position is not yet resolved */
   offset?: number;
 

@@ -4,13 +4,19 @@ import { compileProgram, type CompiledProgram } from "./compile/compiler.js";
 import { SandboxError } from "./errors.js";
 import { DEFAULT_LIMITS, resolveLimits, type SandboxLimits } from "./limits.js";
 import { parse } from "./syntax/parser.js";
-import { Context, hostMessage, settleHostResult, startClock, Suspend, type HostFunction, type Replay } from "./values/context.js";
+import { Context, hostMessage, settleHostResult, startClock, Suspend, type HostFunction, type Replay, type SandboxLog } from "./values/context.js";
 import { storeOut } from "./values/copy.js";
 import type { Value } from "./values/types.js";
 
 export interface SandboxOptions extends Partial<SandboxLimits> {
   /** Tools the code may call by name. They receive copies of plain data and return plain data. */
   functions?: Record<string, HostFunction>;
+  /**
+   * What `Date.now()` returns, in milliseconds since 1970 (the runtime gives the turn's time).
+   * Without it, the host's clock, read once per evaluation (every rerun of an asynchronous one
+   * sees the same value).
+   */
+  now?: number;
 }
 
 export interface Evaluation {
@@ -18,6 +24,10 @@ export interface Evaluation {
   value: JsonValue | undefined;
   /** All variables after the evaluation (a fresh object; values not written are shared with the input). */
   variables: Record<string, JsonValue>;
+  /** What `console.log(...)` and its siblings printed, in order; absent when nothing was. */
+  logs?: SandboxLog[];
+  /** What `Date.now()` returned, when the code asked for the time. */
+  time?: number;
 }
 
 /**
@@ -66,7 +76,7 @@ export function evaluate(code: string, variables: Readonly<Record<string, JsonVa
   try {
     const limits = resolveLimits(options);
     const program = programOf(code, limits);
-    ctx = new Context(limits, variables, program.mutates, options?.functions, null);
+    ctx = new Context(limits, variables, program.mutates, options?.functions, null, null, givenTime(options));
     return finish(ctx, program.run(ctx), variables);
   } catch (error) {
     throw toSandboxError(error, code, ctx);
@@ -82,9 +92,11 @@ export function evaluate(code: string, variables: Readonly<Record<string, JsonVa
 export async function evaluateAsync(code: string, variables: Readonly<Record<string, JsonValue>>, options?: SandboxOptions): Promise<Evaluation> {
   let limits: Readonly<SandboxLimits>;
   let program: CompiledProgram;
+  let time: number | undefined;
   try {
     limits = resolveLimits(options);
     program = programOf(code, limits);
+    time = givenTime(options);
   } catch (error) {
     throw toSandboxError(error, code, undefined);
   }
@@ -92,7 +104,7 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
   const clock = startClock();
   let spent = 0;
   for (;;) {
-    const ctx = new Context(limits, variables, program.mutates, options?.functions, replay, clock);
+    const ctx = new Context(limits, variables, program.mutates, options?.functions, replay, clock, time);
     let suspended: Suspend;
     try {
       return finish(ctx, program.run(ctx), variables);
@@ -126,6 +138,12 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
       }
     }
   }
+}
+
+function givenTime(options: SandboxOptions | undefined): number | undefined {
+  const time = options?.now;
+  if (time === undefined || (typeof time === "number" && Number.isFinite(time))) return time;
+  throw new SandboxError("range", "the sandbox option now must be a finite number of milliseconds");
 }
 
 /** How many times maxSteps an asynchronous evaluation may spend over all its reruns. */
@@ -168,7 +186,10 @@ function finish(ctx: Context, value: Value, input: Readonly<Record<string, JsonV
     }
   }
   ctx.finalCheck();
-  return { value: result, variables };
+  const evaluation: Evaluation = { value: result, variables };
+  if (ctx.logs !== null) evaluation.logs = ctx.logs;
+  if (ctx.time !== undefined) evaluation.time = ctx.time;
+  return evaluation;
 }
 
 /**
@@ -182,7 +203,11 @@ function toSandboxError(error: unknown, code: string, ctx: Context | undefined):
   } catch {
     result = new SandboxError("host", "evaluation failed");
   }
-  if (result.offset === undefined && result.line === undefined && ctx !== undefined) result.offset = ctx.pos;
+  if (ctx !== undefined) {
+    if (result.offset === undefined && result.line === undefined) result.offset = ctx.pos;
+    // What the code printed before it stopped is what its author most wants to see.
+    if (ctx.logs !== null && result.logs === undefined) result.logs = ctx.logs;
+  }
   return result.locate(code);
 }
 

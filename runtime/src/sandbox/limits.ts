@@ -26,6 +26,11 @@ export interface SandboxLimits {
   maxVariableSize: number;
   /** JSON size, counted the same way, of everything one evaluation stores: its value and all the variables it writes. */
   maxMemorySize: number;
+  /**
+   * Characters of one `console.log(...)` line: a longer one is cut there, with a note saying so.
+   * A debug print never fails the evaluation; what it formats is charged as steps and allocation.
+   */
+  maxLogLength: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
@@ -39,6 +44,7 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxBigIntBits: 4_096,
   maxVariableSize: 16_000_000,
   maxMemorySize: 64_000_000,
+  maxLogLength: 10_000,
 });
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof SandboxLimits)[];

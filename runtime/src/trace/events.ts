@@ -5,6 +5,7 @@
  */
 import type { Action, BaseAction, JsonValue, Loc } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose, ToolCall } from "../model/types.js";
+import type { LogLevel } from "../sandbox/index.js";
 
 export interface VariableChange {
   name: string;
@@ -63,6 +64,18 @@ export type TraceEvent =
   | (Base & { kind: "code"; code: string; value: JsonValue })
   /** A node's `setup` code ran on entering it, before its action (the action's event follows). */
   | (Base & { kind: "setup"; code: string })
+  /**
+   * The node's code printed a line (`console.log(...)`, or `info`, `debug`, `warn`, `error`: the
+   * level), formatted as Node's console does. A debug print only: it changes nothing. Reported
+   * before the event of the step whose code printed it.
+   */
+  | (Base & { kind: "log"; level: LogLevel; text: string })
+  /**
+   * The run's time, which `Date.now()` returns (milliseconds since 1970; one value for the whole
+   * reply() or call()), reported where code first read it, before that step's event. A replay
+   * gives the recorded value back.
+   */
+  | (Base & { kind: "time"; time: number })
   | (Base & { kind: "prompt"; text: string })
   /** A transition node's (empty) action. */
   | (Base & { kind: "pass" })

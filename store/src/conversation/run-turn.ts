@@ -14,6 +14,11 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
   trace?: TraceSink;
   /** Receives the reply's text as it is written (`RunOptions.onText`). */
   onText?: (chunk: ReplyChunk) => void;
+  /**
+   * Called once the thread is taken for this message (after the busy policy, before the agent
+   * runs), with the lease: a server records the run here. Not called for a repeated message id.
+   */
+  onStart?: (lease: Lease) => void | Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -31,7 +36,7 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, ...acquire } = options;
+  const { messageId, trace: forward, onText, onStart, ...acquire } = options;
   const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
   const lease = await store.acquire(threadId, { ...acquire, messageId: messageId ?? null, user: text });
@@ -44,6 +49,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     // A run that held the thread before us may have made this message's turn meanwhile.
     const made = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
     if (made) return repeated(made);
+    await onStart?.(lease);
     const { memory } = await store.load(threadId);
     const events: TraceEvent[] = [];
     const sink: TraceSink = (e) => {

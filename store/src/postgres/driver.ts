@@ -1,12 +1,16 @@
 import { createRequire } from "node:module";
 import type * as Pg from "pg";
 import type { Row, Sql, SqlDriver } from "../sql/driver.js";
+import { Watchers } from "../sql/watchers.js";
 
 // pg is CommonJS, loaded only when a Postgres store is opened.
 const require = createRequire(import.meta.url);
 
 /** Any fixed number: every process migrating the same database takes this advisory lock. */
 const MIGRATION_LOCK = 0x6175746f; // "auto"
+
+/** The NOTIFY channel of run events; the payload is the key (a run id). Channels are per database. */
+const CHANNEL = "autograms_runs";
 
 /** `?` placeholders (the store's portable SQL) become `$1, $2, ...`. */
 function numbered(sql: string): string {
@@ -27,8 +31,11 @@ export class PostgresDriver implements SqlDriver {
   readonly dialect = "postgres" as const;
   private readonly pool: Pg.Pool;
   private readonly direct: Sql;
+  private readonly watchers = new Watchers();
+  /** The connection that LISTENs, opened with the first watch, kept until close (or lost). */
+  private listener: Promise<Pg.Client> | null = null;
 
-  constructor(connectionString: string) {
+  constructor(private readonly connectionString: string) {
     const pg = require("pg") as typeof Pg;
     this.pool = new pg.Pool({ connectionString, max: 4 });
     // An idle client that loses its server must not crash the process; the next query reports it.
@@ -70,7 +77,44 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
+  async notify(tx: Sql, key: string): Promise<void> {
+    await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, key]);
+  }
+
+  watch(key: string, listener: () => void, pollMs: number): () => void {
+    const listening = (this.listener ??= this.listen());
+    const stop = this.watchers.add(key, listener, Math.max(pollMs, 1000));
+    // What was notified before the LISTEN took effect is read once it has; a watch that cannot
+    // LISTEN still polls, and the next watch tries again.
+    listening.then(() => listener(), () => {
+      if (this.listener === listening) this.listener = null;
+    });
+    return stop;
+  }
+
+  private async listen(): Promise<Pg.Client> {
+    const pg = require("pg") as typeof Pg;
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on("notification", (n) => {
+      if (n.channel === CHANNEL && n.payload) this.watchers.wake(n.payload);
+    });
+    // A lost connection is dropped; watchers poll until the next watch listens again.
+    client.on("error", () => {
+      if (this.listener) this.unlisten();
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    return client;
+  }
+
+  private unlisten(): void {
+    const listening = this.listener;
+    this.listener = null;
+    listening?.then((c) => c.end(), () => {}).catch(() => {});
+  }
+
   async close(): Promise<void> {
+    this.unlisten();
     await this.pool.end();
   }
 }

@@ -22,6 +22,14 @@ export interface SqlDriver extends Sql {
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   /** Like `transaction`, serialised with every other process migrating the same database. */
   migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Wakes the watchers of `key` once the transaction `tx` commits: in every process (Postgres
+   * NOTIFY, sent at the commit), or in this one (SQLite cannot reach another process: its
+   * watchers there poll).
+   */
+  notify(tx: Sql, key: string): Promise<void>;
+  /** Calls `listener` on each `notify(key)`, and every `pollMs` in case one was missed or cannot reach it. */
+  watch(key: string, listener: () => void, pollMs: number): () => void;
   close(): Promise<void>;
 }
 

@@ -78,6 +78,36 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: "runs and their events",
+    statements: [
+      // One row per run (a turn being served): which lease it holds (the run is alive while the
+      // thread's lease is this one), how far its events go, and whether it has ended.
+      `CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        message_id TEXT,
+        user_text TEXT,
+        turn INTEGER NOT NULL,
+        follows TEXT,
+        lease_token TEXT,
+        status TEXT NOT NULL,
+        last_seq INTEGER NOT NULL DEFAULT 0,
+        started_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      "CREATE INDEX runs_thread ON runs (thread_id, started_at)",
+      // The events as they happened, numbered from 1 within the run; written in batches (several
+      // rows in one statement), read by any process after a number.
+      `CREATE TABLE run_events (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      )`,
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -12,12 +12,13 @@ import type { Memory } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import { replayDeltas } from "../memory-replay.js";
 import { storedTrace } from "../trace-record.js";
-import type { AcquireOptions, Lease, LoadedThread, NewTurn, PruneOptions, PruneResult, Store, StoreOptions, ThreadExport,
-  ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import type { AcquireOptions, Lease, LoadedThread, NewRun, NewTurn, PruneOptions, PruneResult, RunEventRecord, RunRecord, Store,
+  StoreOptions, ThreadExport, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate } from "./migrations.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
+import { RunLog } from "./run-log.js";
 
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
 
@@ -27,6 +28,7 @@ export class SqlStore implements Store {
   private readonly now: () => number;
   /** Postgres locks the row a transaction reads before it writes; SQLite's BEGIN IMMEDIATE already holds the file. */
   private readonly forUpdate: string;
+  private readonly runs: RunLog;
 
   private constructor(private readonly db: SqlDriver, readonly where: string, options: StoreOptions) {
     this.kind = db.dialect;
@@ -34,6 +36,7 @@ export class SqlStore implements Store {
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
     this.now = now ?? Date.now;
     this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
+    this.runs = new RunLog(db, this.now, this.options);
   }
 
   static async open(db: SqlDriver, where: string, options: StoreOptions = {}): Promise<SqlStore> {
@@ -224,6 +227,9 @@ export class SqlStore implements Store {
       };
       await this.insertTurn(tx, lease.threadId, seq, record);
       if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
+      // The run that holds this lease, if one was recorded, writes its last events next.
+      await tx.run("UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
+        [now, lease.threadId, lease.token]);
       await tx.run(
         `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
@@ -258,11 +264,20 @@ export class SqlStore implements Store {
 
   async load(threadId: string): Promise<LoadedThread> {
     const row = await this.existing(this.db, threadId);
-    return { info: threadInfo(row, this.now()), memory: await this.memoryAt(this.db, threadId, num(row.version)) };
+    return { info: threadInfo(row, this.now()), memory: await this.memoryAfter(this.db, threadId, num(row.version)) };
+  }
+
+  async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
+    const row = await this.existing(this.db, threadId);
+    const version = num(row.version);
+    const firstSeq = num(row.first_seq);
+    if (!Number.isInteger(turn) || turn < 0 || turn > version) throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; there is no turn ${turn}`);
+    if (turn > 0 && turn < firstSeq - 1) throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`);
+    return turn === 0 ? null : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
-  private async memoryAt(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
+  private async memoryAfter(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
     const snap = await first(sql, "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1", [threadId, seq]);
     if (!snap) return null;
     const deltas = await sql.all("SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq", [threadId, num(snap.seq), seq]);
@@ -282,7 +297,7 @@ export class SqlStore implements Store {
       if (turn > 0 && turn < firstSeq - 1) {
         throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
       }
-      const memory = turn === 0 ? null : await this.memoryAt(tx, threadId, turn);
+      const memory = turn === 0 ? null : await this.memoryAfter(tx, threadId, turn);
       if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory }))) {
         throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
       }
@@ -311,7 +326,8 @@ export class SqlStore implements Store {
 
   private async deleteRows(tx: Sql, threadId: string): Promise<boolean> {
     // Children first, so the store leaves no orphan rows whether or not foreign keys cascade.
-    for (const table of ["waiters", "snapshots", "turns"]) await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
+    await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ?)", [threadId]);
+    for (const table of ["runs", "waiters", "snapshots", "turns"]) await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
     return (await tx.run("DELETE FROM threads WHERE id = ?", [threadId])) > 0;
   }
 
@@ -349,9 +365,42 @@ export class SqlStore implements Store {
     const snap = optNum((await first(tx, "SELECT MAX(seq) AS s FROM snapshots WHERE thread_id = ? AND seq <= ?", [threadId, cut]))?.s);
     if (snap === null || snap < num(row.first_seq)) return 0;
     const dropped = await tx.run("DELETE FROM turns WHERE thread_id = ? AND seq <= ?", [threadId, snap]);
+    // The runs that made the dropped turns go with them.
+    await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ? AND turn <= ?)", [threadId, snap]);
+    await tx.run("DELETE FROM runs WHERE thread_id = ? AND turn <= ?", [threadId, snap]);
     await tx.run("DELETE FROM snapshots WHERE thread_id = ? AND seq < ?", [threadId, snap]);
     await tx.run("UPDATE threads SET first_seq = ? WHERE id = ?", [snap + 1, threadId]);
     return dropped;
+  }
+
+  // ---- runs --------------------------------------------------------------------------------
+
+  beginRun(run: NewRun): Promise<RunRecord> {
+    return this.runs.begin(run);
+  }
+
+  continueRun(runId: string, lease: Lease): Promise<void> {
+    return this.runs.continueWith(runId, lease);
+  }
+
+  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {
+    return this.runs.append(runId, events, end);
+  }
+
+  runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {
+    return this.runs.events(runId, afterSeq, limit);
+  }
+
+  run(runId: string): Promise<RunRecord | null> {
+    return this.runs.get(runId);
+  }
+
+  latestRun(threadId: string): Promise<RunRecord | null> {
+    return this.runs.latest(threadId);
+  }
+
+  watchRun(runId: string, listener: () => void): () => void {
+    return this.runs.watch(runId, listener);
   }
 
   async close(): Promise<void> {

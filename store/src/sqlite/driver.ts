@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Row, Sql, SqlDriver } from "../sql/driver.js";
+import { Watchers } from "../sql/watchers.js";
 
 // better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
 const require = createRequire(import.meta.url);
@@ -17,7 +18,14 @@ const BUSY_TIMEOUT_MS = 10_000;
  * and block the one thread that could release it until the busy timeout.
  */
 let memoryDatabases = 0;
-const queues = new Map<string, { tail: Promise<unknown>; users: number }>();
+const queues = new Map<string, Shared>();
+
+/** What the stores of one database file in this process share: the queue, and who watches what. */
+interface Shared {
+  tail: Promise<unknown>;
+  users: number;
+  watchers: Watchers;
+}
 
 /**
  * A SQLite database through better-sqlite3: one connection per store, its statements and
@@ -27,13 +35,13 @@ const queues = new Map<string, { tail: Promise<unknown>; users: number }>();
 export class SqliteDriver implements SqlDriver {
   readonly dialect = "sqlite" as const;
   private readonly db: BetterSqlite3.Database;
-  private readonly queue: { tail: Promise<unknown>; users: number };
+  private readonly queue: Shared;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const key = path === ":memory:" ? `:memory:${++memoryDatabases}` : path; // each in-memory database is its own
-    this.queue = queues.get(key) ?? { tail: Promise.resolve(), users: 0 };
+    this.queue = queues.get(key) ?? { tail: Promise.resolve(), users: 0, watchers: new Watchers() };
     queues.set(key, this.queue);
     this.queue.users++;
     this.leaveQueue = () => {
@@ -99,6 +107,16 @@ export class SqliteDriver implements SqlDriver {
   // BEGIN IMMEDIATE is already exclusive among writers of the file.
   migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return this.transaction(work);
+  }
+
+  // setImmediate: after the COMMIT that follows the transaction's work (a rolled-back one wakes
+  // its watchers for nothing, which is harmless: they read and find no change).
+  async notify(_tx: Sql, key: string): Promise<void> {
+    setImmediate(() => this.queue.watchers.wake(key));
+  }
+
+  watch(key: string, listener: () => void, pollMs: number): () => void {
+    return this.queue.watchers.add(key, listener, pollMs);
   }
 
   async close(): Promise<void> {

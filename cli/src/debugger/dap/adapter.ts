@@ -303,6 +303,17 @@ export class AgentDebugAdapter extends ProtocolSession {
       case "reply":
         this.sendEvent(new OutputEvent(`${session.config.agentName}: ${e.text}\n`, "stdout"));
         break;
+      case "log": {
+        // The code's print, at its place in the source (an editor links the line to it).
+        const output: DebugProtocol.OutputEvent = new OutputEvent(`${e.text}\n`, e.level === "warn" || e.level === "error" ? "stderr" : "stdout");
+        const source = this.sourceRef();
+        if (e.loc && source) {
+          output.body.source = source;
+          output.body.line = this.convertDebuggerLineToClient(e.loc.line);
+        }
+        this.sendEvent(output);
+        break;
+      }
       case "user":
         this.sendEvent(new OutputEvent(`you${e.recorded ? " (recorded)" : ""}: ${e.text}\n`, "stdout"));
         break;

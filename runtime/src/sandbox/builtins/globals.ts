@@ -4,13 +4,14 @@ import { checkKeyName, describe, toInteger, toNumber, toStr } from "../values/co
 import { iterate } from "../values/iterate.js";
 import { getMember } from "../values/properties.js";
 import { copyValues, isArray, isPlainObject, type GuestObject, type Value } from "../values/types.js";
+import { CONSOLE_FUNCTIONS, DATE_FUNCTIONS } from "./console.js";
 import { callback } from "./helpers.js";
 import { JSON_FUNCTIONS } from "./json.js";
 import { table, type BuiltinEntry, type Namespace } from "./registry.js";
 
 /**
  * The global names of the sandbox: the namespaces `Math`, `JSON`, `Object`, `Array`, `Number`,
- * `String` (only the members listed here) and a few functions. They are fixed when code is
+ * `String`, `console`, `Date` (only the members listed here) and a few functions. They are fixed when code is
  * compiled and cannot be shadowed or reassigned.
  */
 
@@ -191,6 +192,8 @@ export const NAMESPACES: ReadonlyMap<string, Namespace> = new Map<string, Namesp
   ["Array", { functions: ARRAY_FUNCTIONS, constants: new Map() }],
   ["Number", { functions: NUMBER_FUNCTIONS, constants: NUMBER_CONSTANTS }],
   ["String", { functions: STRING_FUNCTIONS, constants: new Map() }],
+  ["console", { functions: CONSOLE_FUNCTIONS, constants: new Map() }],
+  ["Date", { functions: DATE_FUNCTIONS, constants: new Map() }],
 ]);
 
 export const GLOBAL_FUNCTIONS = table("", {

@@ -34,7 +34,7 @@ interface Job {
   id: number;
   code: string;
   variables: Readonly<Record<string, JsonValue>>;
-  limits: Partial<SandboxLimits>;
+  limits: Partial<SandboxLimits> & { now?: number };
   functions: Record<string, HostFunction>;
   timeoutMs: number;
   resolve(evaluation: Evaluation): void;
@@ -154,12 +154,14 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         return;
       case "done":
         finish(worker);
-        job.resolve({ value: message.value, variables: message.variables });
+        job.resolve(evaluationOf(message));
         break;
       case "failed": {
         finish(worker);
-        const { kind, message: text, ...details } = message.error;
-        job.reject(new SandboxError(kind, text, details));
+        const { kind, message: text, logs, ...details } = message.error;
+        const error = new SandboxError(kind, text, details);
+        if (logs !== undefined) error.logs = logs;
+        job.reject(error);
         break;
       }
     }
@@ -262,4 +264,12 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       }
     },
   };
+}
+
+/** A child's result as `evaluate` gives it: `logs` and `time` only when there are. */
+function evaluationOf(message: Extract<FromChild, { type: "done" }>): Evaluation {
+  const evaluation: Evaluation = { value: message.value, variables: message.variables };
+  if (message.logs !== undefined) evaluation.logs = message.logs;
+  if (message.time !== undefined) evaluation.time = message.time;
+  return evaluation;
 }

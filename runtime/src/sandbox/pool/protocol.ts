@@ -1,6 +1,7 @@
 import type { JsonValue } from "../../graph/types.js";
 import type { SandboxErrorKind } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
+import type { SandboxLog } from "../values/context.js";
 
 /** Messages between a sandbox pool and its child processes (structured clone over IPC). */
 
@@ -9,7 +10,8 @@ export interface EvaluateRequest {
   id: number;
   code: string;
   variables: Readonly<Record<string, JsonValue>>;
-  limits: Partial<SandboxLimits>;
+  /** The limits, and `now` when the caller gives the time. */
+  limits: Partial<SandboxLimits> & { now?: number };
   /** Names of the tools the code may call; the tools themselves stay in the parent. */
   functions: string[];
 }
@@ -27,10 +29,11 @@ export interface SerializedError {
   limit?: keyof SandboxLimits;
   line?: number;
   column?: number;
+  logs?: SandboxLog[];
 }
 
 export type FromChild =
   | { type: "ready"; id: -1 }
   | { type: "call"; id: number; call: number; name: string; args: JsonValue[] }
-  | { type: "done"; id: number; value: JsonValue | undefined; variables: Record<string, JsonValue> }
+  | { type: "done"; id: number; value: JsonValue | undefined; variables: Record<string, JsonValue>; logs?: SandboxLog[]; time?: number }
   | { type: "failed"; id: number; error: SerializedError };

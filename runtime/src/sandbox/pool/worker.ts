@@ -39,10 +39,10 @@ process.on("message", (message: ToChild) => {
   const { id, code, variables, limits } = message;
   const functions = Object.fromEntries(message.functions.map((name) => [name, (...args: JsonValue[]) => callParent(id, name, args)]));
   evaluateAsync(code, variables, { ...limits, functions }).then(
-    (result) => send({ type: "done", id, value: result.value, variables: result.variables }),
+    (result) => send({ type: "done", id, value: result.value, variables: result.variables, logs: result.logs, time: result.time }),
     (error: unknown) => {
       const e = SandboxError.is(error) ? error : new SandboxError("type", "evaluation failed");
-      send({ type: "failed", id, error: { kind: e.kind, message: e.message, limit: e.limit, line: e.line, column: e.column } });
+      send({ type: "failed", id, error: { kind: e.kind, message: e.message, limit: e.limit, line: e.line, column: e.column, logs: e.logs } });
     },
   );
 });

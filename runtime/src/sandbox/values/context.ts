@@ -15,6 +15,17 @@ export type HostOutcome = { ok: true; value: Value } | { ok: false; message: str
 export interface Replay {
   readonly outcomes: HostOutcome[];
   readonly randoms: number[];
+  /** The host clock as the first run read it, when the code asked for the time and the host gave none. */
+  time?: number;
+}
+
+/** Which `console` function printed: `console.log` is "log", `console.warn` "warn", ... */
+export type LogLevel = "log" | "info" | "debug" | "warn" | "error";
+
+/** One line a `console` call printed, in the order printed. */
+export interface SandboxLog {
+  level: LogLevel;
+  text: string;
 }
 
 const suspensions = new WeakSet<object>();
@@ -35,6 +46,7 @@ const hasOwn = Object.hasOwn;
 const isProxy = types.isProxy;
 const now = performance.now.bind(performance);
 const random = Math.random;
+const dateNow = Date.now;
 /** Steps between two looks at the clock: the clock costs more than a step. */
 const CHECK_INTERVAL = 1_000;
 /**
@@ -62,8 +74,8 @@ export function startClock(): Clock {
 export const UNAVAILABLE: ReadonlySet<string> = new Set([
   "globalThis", "global", "window", "self", "process", "require", "module", "exports", "eval", "Function",
   "Proxy", "Reflect", "Symbol", "Promise", "setTimeout", "setInterval", "setImmediate", "queueMicrotask",
-  "WebAssembly", "Buffer", "fetch", "Error", "RegExp", "Date", "Map", "Set", "WeakMap", "WeakSet",
-  "WeakRef", "BigInt", "Intl", "Atomics", "SharedArrayBuffer", "ArrayBuffer", "DataView", "console",
+  "WebAssembly", "Buffer", "fetch", "Error", "RegExp", "Map", "Set", "WeakMap", "WeakSet",
+  "WeakRef", "BigInt", "Intl", "Atomics", "SharedArrayBuffer", "ArrayBuffer", "DataView", "performance",
   "__import__", "__builtins__", "arguments", "structuredClone", "escape", "unescape",
 ]);
 
@@ -92,6 +104,10 @@ export class Context {
   private consts: Set<string> | null = null;
   private hostCalls = 0;
   private randomCalls = 0;
+  /** What `console` calls printed, in order (null until the first). */
+  logs: SandboxLog[] | null = null;
+  /** What `Date.now()` returned, once the code has asked. */
+  time: number | undefined = undefined;
 
   constructor(
     readonly limits: Readonly<SandboxLimits>,
@@ -103,6 +119,8 @@ export class Context {
     private readonly replay: Replay | null,
     /** Started by the caller (asynchronous evaluations), or at the first checkpoint. */
     private clock: Clock | null = null,
+    /** The time `Date.now()` returns; undefined: the host's clock, read once. */
+    private readonly givenTime: number | undefined = undefined,
   ) {
     this.nextCheck = Math.min(limits.maxSteps, FIRST_CHECK);
   }
@@ -311,6 +329,27 @@ export class Context {
     const value = random();
     randoms.push(value);
     return value;
+  }
+
+  /**
+   * `Date.now()`: one value for the whole evaluation (all its runs), the host's if it gave one,
+   * else the host clock as first read.
+   */
+  now(): number {
+    let time = this.time;
+    if (time === undefined) {
+      time = this.givenTime;
+      if (time === undefined) {
+        const replay = this.replay;
+        time = replay === null ? dateNow() : (replay.time ??= dateNow());
+      }
+      this.time = time;
+    }
+    return time;
+  }
+
+  log(level: LogLevel, text: string): void {
+    (this.logs ??= []).push({ level, text });
   }
 
   invoke(closure: Closure, args: Value[]): Value {

@@ -6,7 +6,7 @@ import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../con
 import type { Expr, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
-import { checkCallee, checkGlobal } from "./sandbox-surface.js";
+import { checkCallee, checkGlobal, newHint } from "./sandbox-surface.js";
 import { tempName } from "./temp.js";
 
 /** An analyzed expression: evaluator code, or one agent call whose output is the value. */
@@ -115,7 +115,7 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       return report(ctx, "unsupported_syntax", `a regular expression literal (${abbreviate(node.getText(file), 40)}): the evaluator has no regular expressions; use string methods (includes, startsWith, split, replaceAll) or a tool`, node);
     }
     if (ts.isNewExpression(node)) {
-      return report(ctx, "unsupported_syntax", `'new ${abbreviate(node.expression.getText(file), 40)}(...)': the evaluator does not run 'new'; build values from literals, or call a tool`, node);
+      return report(ctx, "unsupported_syntax", `'new ${abbreviate(node.expression.getText(file), 40)}(...)': the evaluator does not run 'new'; ${newHint(node.expression.getText(file))}`, node);
     }
     if (ts.isIdentifier(node)) {
       if (!isValueReference(node)) return;

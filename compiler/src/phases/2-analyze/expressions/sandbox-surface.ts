@@ -14,8 +14,7 @@ const REGEXP_HINT = "regular expressions are not available in agent code; use in
 
 /** What to use instead of a JavaScript global the evaluator leaves out. */
 const GLOBAL_HINTS: Record<string, string> = {
-  console: "agent code has no terminal: put what you want to see in a variable (the trace and the debugger show every variable a node writes), or log from a tool",
-  Date: "the evaluator has no clock, so a run replays the same: get the time from a tool (its result is recorded with the run)",
+  performance: "Date.now() gives the turn's time in milliseconds (one value for the whole turn, recorded with the run); time work inside a tool",
   process: "agent code cannot read the environment or the process: read it in a tool module",
   RegExp: REGEXP_HINT,
   Map: "use a plain object (keys are strings) or an array of pairs",
@@ -39,6 +38,18 @@ let ALL_METHODS: ReadonlySet<string> | undefined;
 function allMethods(): ReadonlySet<string> {
   ALL_METHODS ??= new Set(Object.values(SANDBOX_SURFACE.methods).flatMap((methods) => [...methods]));
   return ALL_METHODS;
+}
+
+/** What `new X(...)` is refused with: the evaluator builds values from literals only. */
+const NEW_HINTS: Record<string, string> = {
+  Date: "agent code has no Date objects: Date.now() gives the turn's time in milliseconds; format a date in a tool",
+  Array: "write an array literal, or Array.from({ length: n }, (_, i) => ...)",
+  Object: "write an object literal",
+};
+
+/** The hint for `new <name>(...)`. */
+export function newHint(name: string): string {
+  return NEW_HINTS[name] ?? GLOBAL_HINTS[name] ?? "build values from literals, or call a tool";
 }
 
 /** A global the evaluator leaves out, read as a value where the agent does not declare it. */

@@ -1,0 +1,19 @@
+import type { Command } from "commander";
+import { addModelOptions } from "../agent-loading/model-options.js";
+import type { ServeFlags } from "../actions/serve.js";
+import { busyOption } from "./busy-option.js";
+
+export function registerServe(program: Command): void {
+  const command = program
+    .command("serve")
+    .summary("serve an agent over HTTP: the AI SDK chat protocol, a threads API, resumable streams")
+    .description("serve an agent over HTTP on the threads of a store: POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; Ctrl-C stops it")
+    .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
+    .option("--store <url>", "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
+    .option("--port <n>", "the port (0: any free one)", "3000")
+    .option("--host <host>", "the address to listen on; anything but loopback needs --token", "127.0.0.1")
+    .option("--token <token>", "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN)")
+    .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"));
+  addModelOptions(command)
+    .action(async (file: string, flags: ServeFlags) => (await import("../actions/serve.js")).serveCommand(file, flags));
+}

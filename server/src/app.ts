@@ -1,0 +1,66 @@
+/**
+ * The HTTP application: one Hono app on which each part mounts its routes. A part is a function
+ * `(ctx) => Hono` (the threads API, the AI SDK chat endpoint, the run stream, a protocol adapter,
+ * the playground); `createApp` mounts the built-in ones and then any given, in order.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Agent } from "@autograms/runtime";
+import type { BusyPolicy, Store } from "@autograms/store";
+import { DEFAULT_LIMITS, type ServerContext, type ServerLimits } from "./context.js";
+import { bearerToken } from "./http/auth.js";
+import { errorResponse, HttpError } from "./http/errors.js";
+import { openApiRoutes } from "./routes/openapi.js";
+import { agentRoutes } from "./routes/agent.js";
+import { chatRoutes } from "./routes/chat.js";
+import { runsRoutes } from "./routes/runs.js";
+import { threadsRoutes } from "./routes/threads.js";
+import { RunManager } from "./runs/run-manager.js";
+
+/** A part of the server: its routes, given what every part shares. */
+export type RouteModule = (ctx: ServerContext) => Hono;
+
+/** The parts every server has, mounted in this order. */
+export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, openApiRoutes];
+
+export interface AppOptions {
+  agent: Agent;
+  store: Store;
+  /** Busy policy for messages to a thread with a run in progress (default `reject`: 409). */
+  policy?: BusyPolicy;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  limits?: Partial<ServerLimits>;
+  /** How long a run's events wait to be written with the next ones (ms, default 100). */
+  flushMs?: number;
+  /** More parts (protocol adapters, the playground), mounted after the built-in ones. */
+  routes?: readonly RouteModule[];
+}
+
+export interface AutogramsApp {
+  app: Hono;
+  ctx: ServerContext;
+  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
+  close(): Promise<void>;
+}
+
+export function createApp(options: AppOptions): AutogramsApp {
+  const policy = options.policy ?? "reject";
+  const runs = new RunManager(options.store, options.agent, { policy, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }) });
+  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits } };
+  const app = new Hono();
+  app.onError((err, c) => errorResponse(c, err));
+  app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  if (options.token !== undefined) app.use("*", bearerToken(options.token));
+  app.use("*", bodyLimit({
+    maxSize: ctx.limits.maxBodyBytes,
+    // The rest of the body is not read: the connection closes after the answer, or a client
+    // reusing it would find it shut under its next request.
+    onError: (c) => {
+      c.header("connection", "close");
+      return errorResponse(c, new HttpError(413, "too_large", `the body is larger than ${ctx.limits.maxBodyBytes} bytes`));
+    },
+  }));
+  for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
+  return { app, ctx, close: () => runs.close() };
+}

@@ -1,0 +1,22 @@
+import type { Agent } from "@autograms/runtime";
+import type { BusyPolicy, Store } from "@autograms/store";
+import type { RunManager } from "./runs/run-manager.js";
+
+/** What every route module is given: the agent served, its store, and the runs of this process. */
+export interface ServerContext {
+  agent: Agent;
+  store: Store;
+  /** What a message for a busy thread does (the store's busy policies); default `reject`. */
+  policy: BusyPolicy;
+  runs: RunManager;
+  limits: ServerLimits;
+}
+
+export interface ServerLimits {
+  /** Largest request body accepted, in bytes (default 1 MiB); a larger one is refused with 413. */
+  maxBodyBytes: number;
+  /** Longest user message, in characters (default 100,000). */
+  maxMessageChars: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = { maxBodyBytes: 1024 * 1024, maxMessageChars: 100_000 };

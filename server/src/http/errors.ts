@@ -1,0 +1,45 @@
+/**
+ * Every refusal of the HTTP API is `{ error: { code, message, field? } }` with a 4xx or 5xx status:
+ * `field` names the part of the request at fault (`messages[2].parts`, `turn`), so a client can
+ * point at it. The codes are stable.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AgentError } from "@autograms/runtime";
+import { StoreError, type StoreErrorCode } from "@autograms/store";
+
+export type ApiErrorCode =
+  | "bad_json" | "bad_request" | "bad_thread_id" | "unauthorized" | "not_found" | "too_large"
+  | "unknown_thread" | "thread_busy" | "thread_ended" | "unsupported" | "internal";
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode | string; message: string; field?: string } & Record<string, unknown>;
+}
+
+export class HttpError extends Error {
+  constructor(readonly status: ContentfulStatusCode, readonly code: ApiErrorCode | string, message: string,
+    readonly field?: string, readonly extra: Record<string, unknown> = {}) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, field?: string) => new HttpError(400, "bad_request", message, field);
+
+const STORE_STATUS: Partial<Record<StoreErrorCode, ContentfulStatusCode>> = {
+  unknown_thread: 404, thread_busy: 409, lease_lost: 409, bad_request: 400, unavailable: 503,
+};
+
+/** Any error as the API's answer: ours as they are, the store's and the runtime's by their codes, anything else a 500 that says little. */
+export function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof StoreError) return new HttpError(STORE_STATUS[err.code] ?? 500, err.code, err.message);
+  if (err instanceof AgentError) return new HttpError(err.code === "conversation_over" ? 409 : 422, err.code, err.detail);
+  return new HttpError(500, "internal", "the server failed to answer this request; see its log");
+}
+
+export function errorResponse(c: Context, err: unknown): Response {
+  const e = toHttpError(err);
+  if (e.status >= 500 && !(err instanceof HttpError) && !(err instanceof StoreError)) console.error(err);
+  const body: ApiErrorBody = { error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...e.extra } };
+  return c.json(body, e.status);
+}

@@ -1,0 +1,48 @@
+/** Reading what a client sends: a JSON body checked against a schema, a thread id, a number. */
+import type { Context } from "hono";
+import type { z } from "zod";
+import { badRequest, HttpError } from "./errors.js";
+
+/** `messages[2].parts`: where in the body an issue is, as a client would write it. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`), "");
+}
+
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  const type = c.req.header("content-type") ?? "";
+  if (type !== "" && !/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new HttpError(415, "bad_request", `send the body as JSON (Content-Type: application/json), not ${type}`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    throw new HttpError(400, "bad_json", "the body is not valid JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = fieldPath(issue.path);
+    throw badRequest(`${field === "" ? "the body" : field}: ${issue.message}`, field === "" ? undefined : field);
+  }
+  return parsed.data;
+}
+
+/**
+ * Thread ids are what a client names its conversation with (the AI SDK makes one per chat): up to
+ * 128 letters, digits and `_ - . : @`, not `.` or `..`, so one is always a single, plain URL segment.
+ */
+const THREAD_ID = /^(?!\.{1,2}$)[A-Za-z0-9_\-.:@]{1,128}$/;
+
+export function threadIdOf(raw: unknown, field = "id"): string {
+  if (typeof raw !== "string" || !THREAD_ID.test(raw)) {
+    throw new HttpError(400, "bad_thread_id", `${field}: a thread id is 1 to 128 letters, digits and _ - . : @ (not . or ..)`, field);
+  }
+  return raw;
+}
+
+export function integerParam(raw: string | undefined, field: string, fallback?: number): number {
+  if (raw === undefined && fallback !== undefined) return fallback;
+  if (raw === undefined || !/^\d{1,9}$/.test(raw)) throw badRequest(`${field}: a whole number (0, 1, 2, ...) is expected`, field);
+  return Number(raw);
+}

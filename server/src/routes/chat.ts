@@ -1,0 +1,89 @@
+/**
+ * `POST /api/chat`: the Vercel AI SDK's chat endpoint (`useChat`, assistant-ui). The thread is the
+ * request's `id`; the new turn is the last message, a user message, whose `id` is the turn's
+ * idempotency key. The client's copy of the earlier messages is not read: the thread's history is
+ * the store's. `GET /api/chat/:id/stream` resumes the thread's run (the AI SDK's `resume`).
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { ServerContext } from "../context.js";
+import { badRequest, HttpError } from "../http/errors.js";
+import { jsonBody, threadIdOf } from "../http/request.js";
+import { lastEventId, sseResponse, type SseFrame } from "../http/sse.js";
+import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
+import { eventsOf, latestRun, type RunSource } from "../runs/run-source.js";
+
+const Part = z.looseObject({ type: z.string() });
+const Message = z.looseObject({
+  id: z.string().min(1).max(200),
+  role: z.enum(["system", "user", "assistant"]),
+  parts: z.array(Part),
+});
+const ChatBody = z.looseObject({
+  id: z.unknown(),
+  messages: z.array(Message).min(1),
+  trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
+});
+
+/** The message's text: its text parts, in order. Other parts (files, tool results) the agent cannot take. */
+function textOf(message: z.infer<typeof Message>, at: number, maxChars: number): string {
+  const field = `messages[${at}].parts`;
+  const parts = message.parts.filter((p) => p.type === "text");
+  if (parts.some((p) => typeof p.text !== "string")) throw badRequest(`${field}: a text part's text must be a string`, field);
+  const text = parts.map((p) => p.text as string).join("");
+  if (text.trim() === "") throw badRequest(`${field}: the message has no text (the agent takes text parts only)`, field);
+  if (text.length > maxChars) throw badRequest(`${field}: the message is longer than ${maxChars} characters`, field);
+  return text;
+}
+
+/** The UI message stream of a run, from the frame after `afterFrame`. */
+function uiStream(ctx: ServerContext, source: RunSource, afterFrame: number): Response {
+  return sseResponse(async function* (signal): AsyncGenerator<SseFrame> {
+    const translator = new UiMessageTranslator();
+    for await (const e of eventsOf(ctx, source, 0, signal)) {
+      for (const f of translator.translate(e)) {
+        if (f.id > afterFrame) yield { id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
+      }
+    }
+  }, { ...UI_MESSAGE_STREAM_HEADERS });
+}
+
+export function chatRoutes(ctx: ServerContext): Hono {
+  const app = new Hono();
+
+  app.post("/api/chat", async (c) => {
+    const body = await jsonBody(c, ChatBody);
+    const threadId = threadIdOf(body.id, "id");
+    if (body.trigger === "regenerate-message") {
+      throw new HttpError(400, "unsupported", "trigger: regenerate-message is not supported: a thread's turns are kept as they were; fork the thread at an earlier turn (POST /api/threads/:id/fork) to answer again", "trigger");
+    }
+    const at = body.messages.length - 1;
+    const last = body.messages[at]!;
+    if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
+    const text = textOf(last, at, ctx.limits.maxMessageChars);
+    const source = await ctx.runs.start(threadId, text, last.id);
+    return uiStream(ctx, source, 0);
+  });
+
+  app.get("/api/chat/:id/stream", async (c) => {
+    const threadId = threadIdOf(c.req.param("id"));
+    const after = lastEventId(c.req.header("last-event-id"));
+    if (after === null) throw badRequest("Last-Event-ID: the number of the last frame received is expected", "Last-Event-ID");
+    const latest = await latestRun(ctx.store, threadId);
+    // Without a frame number a client asks for a run in progress (the AI SDK on load); with one, for what it missed.
+    if (!latest || (after === 0 && !latest.inProgress)) return c.body(null, 204);
+    const source: RunSource = { kind: "run", runId: latest.run.id };
+    if (!latest.inProgress && !(await hasFramesAfter(ctx, source, after))) return c.body(null, 204);
+    return uiStream(ctx, source, after);
+  });
+
+  return app;
+}
+
+/** Whether a run that has ended has frames after `after` (else the reconnecting client has all of it). */
+async function hasFramesAfter(ctx: ServerContext, source: RunSource, after: number): Promise<boolean> {
+  const translator = new UiMessageTranslator();
+  let last = 0;
+  for await (const e of eventsOf(ctx, source, 0, new AbortController().signal)) last = translator.translate(e).at(-1)?.id ?? last;
+  return last > after;
+}

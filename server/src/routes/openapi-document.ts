@@ -1,0 +1,91 @@
+/** The OpenAPI 3.1 document of the HTTP API; docs/serving.md says the same in prose. */
+const json = (schema: object) => ({ "application/json": { schema } });
+const sse = (description: string) => ({ "text/event-stream": { schema: { type: "string", description } } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const error = (description: string) => ({ description, content: json(ref("Error")) });
+const threadId = { name: "id", in: "path", required: true, schema: ref("ThreadId") };
+const lastEventId = { name: "Last-Event-ID", in: "header", required: false, schema: { type: "integer", minimum: 0 }, description: "The `id` of the last frame received: only the frames after it are sent." };
+
+export function openApiDocument(agent: string): object {
+  return {
+    openapi: "3.1.0",
+    info: { title: `autograms serve: ${agent}`, version: "1", description: "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), and the run event stream." },
+    security: [{ bearer: [] }, {}],
+    paths: {
+      "/api/agent": { get: { summary: "The agent and its compiled graph", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph"], properties: { name: { type: "string" }, graph: { type: "object" } } }) } } } },
+      "/api/threads": {
+        get: {
+          summary: "The threads, the most recently active first",
+          parameters: [{ name: "limit", in: "query", schema: { type: "integer", minimum: 0, maximum: 1000, default: 100 } }],
+          responses: { 200: { description: "the threads", content: json({ type: "object", properties: { threads: { type: "array", items: ref("ThreadInfo") } } }) }, 400: error("a bad limit") },
+        },
+      },
+      "/api/threads/{id}": {
+        get: {
+          summary: "A thread and its turns", parameters: [threadId],
+          responses: { 200: { description: "the thread", content: json({ type: "object", properties: { id: { type: "string" }, thread: ref("ThreadInfo"), turns: { type: "array", items: ref("Turn") } } }) }, 404: error("no such thread") },
+        },
+        delete: { summary: "Delete a thread and everything stored of it", parameters: [threadId], responses: { 204: { description: "deleted" }, 404: error("no such thread") } },
+      },
+      "/api/threads/{id}/memory": {
+        get: {
+          summary: "The thread's memory as it was after a turn", parameters: [threadId, { name: "turn", in: "query", schema: { type: "integer", minimum: 0 }, description: "default: the last turn" }],
+          responses: { 200: { description: "the memory (null before the first turn)", content: json({ type: "object", properties: { turn: { type: "integer" }, memory: { type: ["object", "null"] } } }) }, 400: error("no such turn, or pruned"), 404: error("no such thread") },
+        },
+      },
+      "/api/threads/{id}/fork": {
+        post: {
+          summary: "A new thread with the first `turn` turns of this one", parameters: [threadId],
+          requestBody: { required: true, content: json({ type: "object", required: ["turn"], properties: { turn: { type: "integer", minimum: 0 }, id: ref("ThreadId") } }) },
+          responses: { 201: { description: "the new thread", content: json({ type: "object", properties: { thread: ref("ThreadInfo") } }) }, 400: error("a bad turn"), 404: error("no such thread") },
+        },
+      },
+      "/api/threads/{id}/runs": {
+        post: {
+          summary: "Send a message (or null: the agent's opening on a new thread) and stream the run's events", parameters: [threadId],
+          requestBody: { required: true, content: json({ type: "object", required: ["message"], properties: { message: { type: ["string", "null"] }, messageId: { type: "string", description: "idempotency key: sent again, the same turn is answered" } } }) },
+          responses: { 200: { description: "the run's events: `id:` the event's number, `event:` its type, `data:` `{ seq, event }`", content: sse("NumberedRunEvent frames") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+        },
+      },
+      "/api/threads/{id}/runs/latest/stream": {
+        get: { summary: "Resume the thread's latest run after Last-Event-ID", parameters: [threadId, lastEventId], responses: { 200: { description: "the rest of the run", content: sse("NumberedRunEvent frames") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 404: error("no such thread") } },
+      },
+      "/api/chat": {
+        post: {
+          summary: "The Vercel AI SDK chat endpoint (UI message stream protocol v1)",
+          requestBody: { required: true, content: json({ type: "object", required: ["id", "messages"], properties: { id: ref("ThreadId"), messages: { type: "array", minItems: 1, items: { type: "object", required: ["id", "role", "parts"], properties: { id: { type: "string" }, role: { enum: ["system", "user", "assistant"] }, parts: { type: "array", items: { type: "object" } } } } }, trigger: { enum: ["submit-message"] } } }) },
+          responses: { 200: { description: "`x-vercel-ai-ui-message-stream: v1`; frames `start`, `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an increasing `id:`", content: sse("UI message stream chunks") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+        },
+      },
+      "/api/chat/{id}/stream": {
+        get: { summary: "Resume the thread's latest run as a UI message stream", parameters: [threadId, lastEventId], responses: { 200: { description: "the frames after Last-Event-ID (all of them without it)", content: sse("UI message stream chunks") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 404: error("no such thread") } },
+      },
+      "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
+    },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "required when the server was started with --token (or AUTOGRAMS_TOKEN)" } },
+      schemas: {
+        ThreadId: { type: "string", pattern: "^(?!\\.{1,2}$)[A-Za-z0-9_\\-.:@]{1,128}$" },
+        Error: { type: "object", required: ["error"], properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" }, field: { type: "string" } } } } },
+        ThreadInfo: {
+          type: "object",
+          properties: {
+            id: { type: "string" }, agent: { type: ["string", "null"] }, graphHash: { type: ["string", "null"] }, version: { type: "integer" }, done: { type: "boolean" },
+            firstSeq: { type: "integer" }, createdAt: { type: "integer" }, updatedAt: { type: "integer" },
+            forkedFrom: { type: ["object", "null"], properties: { id: { type: "string" }, turn: { type: "integer" } } },
+            running: { type: ["object", "null"], properties: { owner: { type: "string" }, messageId: { type: ["string", "null"] }, since: { type: "integer" }, expiresAt: { type: "integer" } } },
+          },
+        },
+        Turn: {
+          type: "object",
+          properties: {
+            seq: { type: "integer" }, messageId: { type: ["string", "null"] }, user: { type: ["string", "null"] }, reply: { type: ["string", "null"] }, status: { enum: ["ok", "interrupted"] },
+            changes: { type: "array", items: { type: "object", properties: { node: { type: "string" }, name: { type: "string" }, before: {}, after: {} } } },
+            trace: { type: "array", items: { type: "string" }, description: "the nodes the turn went through, in order" },
+            startedAt: { type: "integer" }, committedAt: { type: "integer" },
+          },
+        },
+      },
+    },
+  };
+}

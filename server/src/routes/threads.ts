@@ -1,0 +1,66 @@
+/** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork. */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { TurnRecord } from "@autograms/store";
+import type { ServerContext } from "../context.js";
+import { HttpError } from "../http/errors.js";
+import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
+
+/** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
+export function turnJson(t: TurnRecord) {
+  return {
+    seq: t.seq, messageId: t.messageId, user: t.user, reply: t.reply, status: t.status,
+    changes: t.trace.flatMap((e) => ((e.changes ?? []) as { name: string; before?: unknown; after: unknown }[]).map((c) => ({ node: e.node, ...c }))),
+    // The nodes the turn went through, each once per visit (a node's action and its transition are two steps).
+    trace: t.trace.map((e) => e.node).filter((node, i, all) => i === 0 || all[i - 1] !== node),
+    startedAt: t.startedAt, committedAt: t.committedAt,
+  };
+}
+
+const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
+
+export function threadsRoutes(ctx: ServerContext): Hono {
+  const { store } = ctx;
+  const app = new Hono();
+  const known = async (id: string) => {
+    const info = await store.thread(id);
+    if (!info) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
+    return info;
+  };
+
+  app.get("/api/threads", async (c) => {
+    const limit = integerParam(c.req.query("limit"), "limit", 100);
+    return c.json({ threads: await store.listThreads({ limit: Math.min(limit, 1000) }) });
+  });
+
+  app.get("/api/threads/:id", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const thread = await known(id);
+    const turns = await store.turns(id);
+    return c.json({ id, thread, turns: turns.map(turnJson) });
+  });
+
+  app.get("/api/threads/:id/memory", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const thread = await known(id);
+    const turn = integerParam(c.req.query("turn"), "turn", thread.version);
+    return c.json({ turn, memory: await store.memoryAt(id, turn) });
+  });
+
+  app.delete("/api/threads/:id", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    if (!(await store.deleteThread(id))) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
+    return c.body(null, 204);
+  });
+
+  app.post("/api/threads/:id/fork", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const body = await jsonBody(c, ForkBody);
+    const newId = body.id === undefined ? undefined : threadIdOf(body.id, "id");
+    const source = await known(id);
+    if (body.turn > source.version) throw new HttpError(400, "bad_request", `turn: thread ${id} has turns 0 to ${source.version}`, "turn");
+    return c.json({ thread: await store.fork(id, body.turn, newId) }, 201);
+  });
+
+  return app;
+}

@@ -1,0 +1,70 @@
+/**
+ * A run's events after a number, as they come, from wherever the run is: from memory when it
+ * executes in this process, else from the store, woken by the store's notifications (another
+ * process executes it, or executed it and is gone). A run whose process died before its end is
+ * given the end it is owed, once, in the store: `run-finish` if its turn was committed, else
+ * `run-error` `run_lost`.
+ */
+import type { RunRecord, Store } from "@autograms/store";
+import { isRunEnd, type NumberedRunEvent, type RunEvent } from "../run-events.js";
+import { replyNode } from "./reply-node.js";
+import type { RunManager } from "./run-manager.js";
+
+export async function* followRun(store: Store, runs: RunManager, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
+  const live = runs.liveRun(runId);
+  if (live) return yield* live.follow(afterSeq, signal);
+  let after = afterSeq;
+  let woken = false;
+  let wake: (() => void) | null = null;
+  const stop = store.watchRun(runId, () => {
+    woken = true;
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  signal.addEventListener("abort", onAbort);
+  try {
+    for (;;) {
+      woken = false;
+      const events = (await store.runEvents(runId, after)) as NumberedRunEvent[];
+      for (const e of events) {
+        yield e;
+        after = e.seq;
+        if (isRunEnd(e.event)) return;
+      }
+      if (signal.aborted) return;
+      if (events.length === 0) {
+        const run = await store.run(runId);
+        if (!run || ((run.status === "finished" || run.status === "failed") && run.lastSeq <= after)) return;
+        if (run.status === "abandoned") {
+          await settle(store, run);
+          continue;
+        }
+      }
+      if (!woken) await new Promise<void>((r) => (wake = r));
+      wake = null;
+    }
+  } finally {
+    stop();
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Writes the end of a run whose process is gone (another reader may have written it first: then nothing). */
+async function settle(store: Store, run: RunRecord): Promise<void> {
+  const turn = run.messageId !== null
+    ? await store.turnByMessage(run.threadId, run.messageId)
+    : (await store.turns(run.threadId).catch(() => [])).find((t) => t.seq === run.turn && t.messageId === null) ?? null;
+  const end: RunEvent[] = [];
+  if (turn && turn.seq === run.turn && turn.status === "ok") {
+    const stored = (await store.runEvents(run.id)) as NumberedRunEvent[];
+    const told = stored.some((e) => e.event.type === "text-delta");
+    if (!told && turn.reply !== null) {
+      end.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
+    }
+    const thread = await store.thread(run.threadId);
+    end.push({ type: "run-finish", turn: turn.seq, reply: turn.reply, done: thread !== null && thread.done && thread.version === turn.seq });
+  } else {
+    end.push({ type: "run-error", code: "run_lost", message: "the process serving this run stopped before it finished; the message was not answered (nothing of it was committed)" });
+  }
+  await store.appendRunEvents(run.id, end.map((event, i) => ({ seq: run.lastSeq + 1 + i, event })), end.at(-1)!.type === "run-finish" ? "finished" : "failed");
+}

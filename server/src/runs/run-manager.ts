@@ -1,0 +1,185 @@
+/**
+ * Runs the agent's turns for the HTTP API and numbers what happens as the run's events: the
+ * thread is taken by the store's busy policy (`runTurn`), then the run is recorded and its events
+ * go to the clients of this process at once and to the store in batches. A run goes on when the
+ * client that asked for it goes away; `close()` stops the runs in progress.
+ */
+import { randomUUID } from "node:crypto";
+import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
+import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
+import { badRequest, HttpError } from "../http/errors.js";
+import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import { LiveRun } from "./live-run.js";
+import { replyNode } from "./reply-node.js";
+
+export interface RunManagerOptions {
+  policy: BusyPolicy;
+  /** How long a run's events wait to be written with the next ones (default 100 ms); a run's last events never wait. */
+  flushMs?: number;
+  /** Who runs, as the store shows it to a refused client (default `pid N on HOST`). */
+  owner?: string;
+}
+
+/** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
+export type Started =
+  | { kind: "run"; runId: string }
+  | { kind: "replay"; events: NumberedRunEvent[] };
+
+export class RunManager {
+  private readonly live = new Map<string, LiveRun>();
+  private readonly stopping = new AbortController();
+  private readonly flushMs: number;
+
+  constructor(private readonly store: Store, private readonly agent: Agent, private readonly options: RunManagerOptions) {
+    this.flushMs = options.flushMs ?? 100;
+  }
+
+  /** The run, if it is executing in this process. */
+  liveRun(runId: string): LiveRun | undefined {
+    return this.live.get(runId);
+  }
+
+  /** Runs in progress in this process. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /**
+   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only). Settles
+   * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
+   * HttpError to answer with), or at once for a message id that already made its turn.
+   */
+  async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
+    const info = await this.store.thread(threadId);
+    if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
+    if (text === null && info !== null && info.version > 0) {
+      throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
+    }
+    if (messageId !== undefined) {
+      // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
+      if (info?.running?.messageId === messageId) {
+        const run = await this.store.latestRun(threadId);
+        if (run && run.messageId === messageId) return { kind: "run", runId: run.id };
+      }
+      const made = await this.store.turnByMessage(threadId, messageId);
+      if (made) return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
+    }
+    const opening = text !== null && (info === null || info.version === 0);
+    try {
+      return await new Promise<Started>((resolve, reject) => {
+        void this.execute(threadId, text, messageId, opening, resolve, reject);
+      });
+    } catch (err) {
+      throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
+    }
+  }
+
+  /** 409, with the run in progress (its id: a client may follow it instead). */
+  private async busy(threadId: string, err: StoreError): Promise<HttpError> {
+    const running = (await this.store.thread(threadId))?.running ?? null;
+    const run = running ? await this.store.latestRun(threadId) : null;
+    return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
+  }
+
+  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
+    started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
+    let run: LiveRun | null = null;
+    /** The text sent for each node since its last reset, this turn. */
+    let shown = new Map<string, string>();
+    const signal = this.stopping.signal;
+    const trace = (e: TraceEvent) => {
+      const [event] = storedTrace([e]);
+      run?.push({ type: "step", event: event! });
+    };
+    const onText = (chunk: ReplyChunk) => {
+      if (chunk.kind === "delta") {
+        shown.set(chunk.node, (shown.get(chunk.node) ?? "") + chunk.text);
+        run?.push({ type: "text-delta", node: chunk.node, delta: chunk.text });
+      } else {
+        shown.delete(chunk.node);
+        run?.push({ type: "text-reset", node: chunk.node });
+      }
+    };
+    const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const begin = async (lease: Lease, turn: number, user: string | null) => {
+      const id = randomUUID();
+      await this.store.beginRun({ id, lease, user });
+      run = new LiveRun(id, threadId, this.store, this.flushMs);
+      this.live.set(id, run);
+      run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(opening ? { opening: true } : {}) });
+      started({ kind: "run", runId: id });
+    };
+    // A reply that did not stream (chat_exact, a model that answers whole) is sent once known, so
+    // the deltas for its node always add up to it.
+    const sayReply = (reply: string | null, events: TraceEvent[]) => {
+      const node = replyNode(events);
+      const sent = shown.get(node) ?? "";
+      shown = new Map();
+      if (reply === null || sent === reply) return;
+      if (!reply.startsWith(sent)) run!.push({ type: "text-reset", node });
+      run!.push({ type: "text-delta", node, delta: reply.startsWith(sent) ? reply.slice(sent.length) : reply });
+    };
+    try {
+      let seen: TraceEvent[] = [];
+      const collect = (e: TraceEvent) => {
+        seen.push(e);
+        trace(e);
+      };
+      if (opening) {
+        const first = await runTurn(this.store, this.agent, threadId, null, { ...common, trace: collect, onStart: (lease) => begin(lease, lease.version + 2, text) });
+        sayReply(first.reply, seen);
+        seen = [];
+        if (first.done) {
+          run!.push({ type: "run-finish", turn: first.turn.seq, reply: first.reply, done: true });
+          return;
+        }
+      }
+      const outcome = await runTurn(this.store, this.agent, threadId, text, {
+        ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
+        onStart: (lease) => (run ? this.store.continueRun(run.id, lease) : begin(lease, lease.version + 1, text)),
+      });
+      if (outcome.repeated && !run) {
+        // Another request with the same message id made the turn while this one waited.
+        started({ kind: "replay", events: replayOf(threadId, outcome.turn) });
+        return;
+      }
+      sayReply(outcome.reply, seen);
+      run!.push({ type: "run-finish", turn: outcome.turn.seq, reply: outcome.reply, done: outcome.done });
+    } catch (err) {
+      if (!run) return refused(err);
+      const stopped = signal.aborted;
+      const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
+      (run as LiveRun).push({
+        type: "run-error", code: typeof code === "string" ? code : "internal",
+        message: stopped ? "the server stopped before the run finished; nothing was committed" : err instanceof Error ? err.message : String(err),
+      });
+    } finally {
+      if (run) {
+        const r: LiveRun = run;
+        await r.stored;
+        this.live.delete(r.id);
+      }
+    }
+  }
+
+  /** Stops the runs in progress (each ends with a `stopped` error, its thread released) and waits until their events are stored. */
+  async close(): Promise<void> {
+    this.stopping.abort(new Error("the server is stopping"));
+    await Promise.all([...this.live.values()].map((r) => r.stored));
+  }
+}
+
+/** The events a committed turn stands for, for a message id sent again after its run (or from before runs were recorded). */
+export function replayOf(threadId: string, turn: TurnRecord, done = false): NumberedRunEvent[] {
+  const events: RunEvent[] = [
+    { type: "run-start", threadId, runId: `turn-${turn.seq}`, messageId: turn.messageId, user: turn.user, turn: turn.seq },
+    ...turn.trace.map((event): RunEvent => ({ type: "step", event })),
+  ];
+  if (turn.reply !== null) {
+    events.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
+  }
+  events.push(turn.status === "interrupted"
+    ? { type: "run-error", code: "interrupted", message: "a newer message interrupted this one; it has no reply" }
+    : { type: "run-finish", turn: turn.seq, reply: turn.reply, done });
+  return events.map((event, i) => ({ seq: i + 1, event }));
+}

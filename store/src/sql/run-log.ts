@@ -1,0 +1,103 @@
+/**
+ * Runs and their events (the `runs` and `run_events` tables), written once for both dialects.
+ * A run's events are appended in batches, each batch one transaction that checks the numbering
+ * goes on from the run's last event, so two writers (the run's process, and a reader settling an
+ * abandoned run) never interleave; every append wakes the run's watchers in all processes.
+ */
+import { randomUUID } from "node:crypto";
+import { StoreError } from "../errors.js";
+import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
+import { first, num, optStr, type Row, type SqlDriver } from "./driver.js";
+import { isLive } from "./rows.js";
+
+export class RunLog {
+  private readonly forUpdate: string;
+
+  constructor(private readonly db: SqlDriver, private readonly now: () => number, private readonly options: { pollMs: number; leaseMs: number }) {
+    this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
+  }
+
+  async begin(run: NewRun): Promise<RunRecord> {
+    const id = run.id ?? randomUUID();
+    const { lease } = run;
+    const now = this.now();
+    await this.db.run(
+      `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'running', 0, ?, ?)`,
+      [id, lease.threadId, lease.messageId, run.user, lease.version + 1, run.follows ?? null, lease.token, now, now],
+    );
+    return (await this.get(id))!;
+  }
+
+  async continueWith(runId: string, lease: Lease): Promise<void> {
+    const changed = await this.db.run(
+      "UPDATE runs SET lease_token = ?, turn = ?, message_id = ?, status = 'running', updated_at = ? WHERE id = ? AND thread_id = ? AND status IN ('running', 'committed')",
+      [lease.token, lease.version + 1, lease.messageId, this.now(), runId, lease.threadId],
+    );
+    if (changed !== 1) throw new StoreError("bad_request", `run ${runId} of thread ${lease.threadId} has ended or does not exist`);
+  }
+
+  async append(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {
+    if (events.length === 0 && end === undefined) return true;
+    return this.db.transaction(async (tx) => {
+      const row = await first(tx, `SELECT last_seq, status FROM runs WHERE id = ?${this.forUpdate}`, [runId]);
+      if (!row) throw new StoreError("bad_request", `no run '${runId}'`);
+      const last = num(row.last_seq);
+      if (row.status === "finished" || row.status === "failed") return false;
+      if (events.length > 0 && events[0]!.seq !== last + 1) return false;
+      events.forEach((e, i) => {
+        if (e.seq !== last + 1 + i) throw new StoreError("bad_request", `run ${runId}: events must be numbered on from ${last + 1} without gaps`);
+      });
+      // One statement for the whole batch: a turn's events cost one round trip and one commit.
+      if (events.length > 0) {
+        await tx.run(
+          `INSERT INTO run_events (run_id, seq, event) VALUES ${events.map(() => "(?, ?, ?)").join(", ")}`,
+          events.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+        );
+      }
+      await tx.run("UPDATE runs SET last_seq = ?, status = ?, updated_at = ? WHERE id = ?",
+        [last + events.length, end ?? String(row.status), this.now(), runId]);
+      await this.db.notify(tx, runId);
+      return true;
+    });
+  }
+
+  async events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+    const rows = await this.db.all(
+      `SELECT seq, event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq${limit === undefined ? "" : " LIMIT ?"}`,
+      limit === undefined ? [runId, afterSeq] : [runId, afterSeq, limit],
+    );
+    return rows.map((r) => ({ seq: num(r.seq), event: JSON.parse(String(r.event)) }));
+  }
+
+  async get(runId: string): Promise<RunRecord | null> {
+    const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.id = ?`, [runId]);
+    return row ? this.record(row) : null;
+  }
+
+  async latest(threadId: string): Promise<RunRecord | null> {
+    const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.thread_id = ? ORDER BY r.started_at DESC, r.turn DESC LIMIT 1`, [threadId]);
+    return row ? this.record(row) : null;
+  }
+
+  watch(runId: string, listener: () => void): () => void {
+    return this.db.watch(runId, listener, this.options.pollMs);
+  }
+
+  private record(row: Row): RunRecord {
+    const now = this.now();
+    const stored = String(row.status) as RunStatus;
+    let status = stored;
+    // Running: alive while the thread's lease is the run's own. Committed: its process writes the
+    // last events at once; if it has not after a lease's lifetime, it died in between.
+    if (stored === "running" && !(row.t_token === row.lease_token && isLive({ lease_token: row.t_token, lease_expires: row.t_expires }, now))) status = "abandoned";
+    if (stored === "committed" && now - num(row.updated_at) > this.options.leaseMs) status = "abandoned";
+    return {
+      id: String(row.id), threadId: String(row.thread_id), messageId: optStr(row.message_id), user: optStr(row.user_text),
+      turn: num(row.turn), follows: optStr(row.follows), status, lastSeq: num(row.last_seq),
+      startedAt: num(row.started_at), updatedAt: num(row.updated_at),
+    };
+  }
+}
+
+const RUN_WITH_LEASE = `SELECT r.*, t.lease_token AS t_token, t.lease_expires AS t_expires FROM runs r LEFT JOIN threads t ON t.id = r.thread_id`;

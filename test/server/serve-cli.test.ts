@@ -1,0 +1,97 @@
+// The real `autograms serve` process: it starts, prints where it listens, answers as `autograms
+// chat` does for the same messages, requires a token off loopback, and after it is killed
+// outright, another server on the same store gives a client the rest of a run it had served.
+import { afterAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { openStore } from "@autograms/store";
+import { autograms, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
+import { chatBody, json, sseFrames, startTestServer, textOf, uiChunks, uiMessageOf, userMessage } from "./support/harness.js";
+
+const folder = cliTestFolder("autograms-serve-cli-");
+const TUTOR = join(root, "samples/tutor/agent.ts");
+const MESSAGES = ["yes, ready", "no questions", "3/4", "no", "3/8"];
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
+
+/** `autograms serve ...`, resolved once it prints where it listens. */
+function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string; exit: Promise<number | null> }> {
+  const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: folder(), env: { ...process.env, ...env } });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  const exit = new Promise<number | null>((r) => child.on("close", r));
+  return new Promise((resolve, reject) => {
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => {
+      stdout += c;
+      const m = /^listening on (http:\/\/\S+)\n/m.exec(stdout);
+      if (m) resolve({ child, url: m[1]!, stderr: () => stderr, exit });
+    });
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    void exit.then((code) => reject(new Error(`serve exited ${code} before listening:\n${stdout}\n${stderr}`)));
+  });
+}
+
+describe("autograms serve", () => {
+  it("serves the agent: the replies are chat's for the same messages; off loopback only with the token; killed, its runs are still resumable", async () => {
+    const dbUrl = `sqlite:${join(folder(), "threads.db")}`;
+    const token = "t0ken-for-tests";
+    const [chat, server] = await Promise.all([
+      autograms(["chat", TUTOR, "--offline"], { input: MESSAGES.join("\n") + "\n" }),
+      serve([TUTOR, "--offline", "--port", "0", "--host", "0.0.0.0", "--store", dbUrl], { AUTOGRAMS_TOKEN: token }),
+    ]);
+    expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+    const url = server.url.replace("0.0.0.0", "127.0.0.1");
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${url}/api/threads`)).status).toBe(401);
+
+    const said: string[] = [];
+    let last: Response | null = null;
+    for (const [i, text] of MESSAGES.entries()) {
+      const res = await fetch(`${url}/api/chat`, json(chatBody("same", [userMessage(`m${i}`, text)]), auth));
+      if (i === MESSAGES.length - 1) {
+        last = res;
+        break;
+      }
+      said.push(...textOf(await uiMessageOf(await uiChunks(res.body!))));
+    }
+    expect(chat.code).toBe(0);
+    // The last reply: read two frames, and the client goes away.
+    const reader = last!.body!.getReader();
+    let head = "";
+    while ((head.match(/\n\n/g) ?? []).length < 2) head += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const firstTwo = head.split("\n\n").slice(0, 2).join("\n\n") + "\n\n";
+    // The run goes on and is stored; then the process is killed outright.
+    const store = await openStore(dbUrl);
+    while ((await store.latestRun("same"))?.status !== "finished") await new Promise((r) => setTimeout(r, 20));
+    server.child.kill("SIGKILL");
+    await server.exit;
+
+    // Another server on the same store gives the rest of the run.
+    const other = await startTestServer(folder(), { store });
+    try {
+      const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": "2" } });
+      expect(rest.status).toBe(200);
+      const restText = await rest.text();
+      expect((await sseFrames(new Response(restText)))[0]!.id).toBe(3);
+      const whole = await uiMessageOf(await uiChunks(new Response(firstTwo + restText).body!));
+      said.push(...textOf(whole));
+    } finally {
+      await other.close();
+      await store.close();
+    }
+    expect(said).toEqual(replies(chat.stdout));
+  }, 120_000);
+
+  it("refuses to listen off loopback without a token, and stops cleanly on SIGTERM", async () => {
+    const open = await autograms(["serve", TUTOR, "--offline", "--host", "0.0.0.0", "--port", "0"], { cwd: folder() });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
+    const server = await serve([TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "other.db")}`]);
+    expect((await (await fetch(`${server.url}/api/agent`)).json()).name).toBe("FractionTutor");
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
+    expect(server.stderr()).toContain("(stopping)");
+  }, 120_000);
+});

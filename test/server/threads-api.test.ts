@@ -1,0 +1,153 @@
+// The threads API and what the server does with hostile input: every refusal a JSON error naming
+// the field, nothing that crashes the server or reaches another thread; the bearer token; the
+// busy policy; the OpenAPI document.
+import { beforeAll, describe, expect, it } from "vitest";
+import { gate } from "../store/support/agents.js";
+import { chatBody, json, serverForFile, startTestServer, userMessage, type TestServer } from "./support/harness.js";
+
+const file = serverForFile("autograms-server-threads-");
+let t: TestServer;
+beforeAll(() => {
+  t = file.server();
+});
+
+const get = async (path: string, init?: RequestInit) => {
+  const res = await fetch(`${t.url}${path}`, init);
+  return { status: res.status, body: res.status === 204 ? null : await res.json() };
+};
+const say = async (thread: string, text: string, id = `${thread}-${text}`) => {
+  const res = await fetch(`${t.url}/api/threads/${thread}/runs`, json({ message: text, messageId: id }));
+  expect(res.status).toBe(200);
+  await res.text();
+};
+
+describe("the threads API", () => {
+  it("lists, shows, gives the memory at a turn, forks and deletes threads", async () => {
+    await say("t1", "a");
+    await say("t1", "b");
+    await say("t2", "c");
+    const list = await get("/api/threads");
+    expect(list.status).toBe(200);
+    expect(list.body.threads.map((x: { id: string }) => x.id).slice(0, 2)).toEqual(["t2", "t1"]);
+    expect((await get("/api/threads?limit=1")).body.threads).toHaveLength(1);
+
+    const shown = await get("/api/threads/t1");
+    expect(shown.body.thread).toMatchObject({ id: "t1", agent: "Echo", version: 3, running: null });
+    expect(shown.body.turns.map((x: { user: string | null; reply: string }) => [x.user, x.reply])).toEqual([[null, "Hello! Say something."], ["a", "echo: a"], ["b", "echo: b"]]);
+    const third = shown.body.turns[2];
+    expect(third).toMatchObject({ seq: 3, messageId: "t1-b", status: "ok" });
+    // What the turn changed (count_up's count), and the nodes it went through.
+    expect(third.changes).toContainEqual({ node: "count_up", name: "count", before: 0, after: 1 });
+    expect(third.trace).toEqual(["talk", "count_up", "talk"]);
+
+    expect((await get("/api/threads/t1/memory?turn=2")).body.memory.stack[0].vars.count).toBe(0);
+    expect((await get("/api/threads/t1/memory")).body).toMatchObject({ turn: 3, memory: { turn: 3 } });
+    expect((await get("/api/threads/t1/memory?turn=0")).body).toEqual({ turn: 0, memory: null });
+    expect((await get("/api/threads/t1/memory?turn=9")).body.error).toMatchObject({ code: "bad_request" });
+    expect((await get("/api/threads/t1/memory?turn=x")).body.error).toMatchObject({ code: "bad_request", field: "turn" });
+
+    const fork = await get("/api/threads/t1/fork", json({ turn: 2 }));
+    expect(fork.status).toBe(201);
+    expect(fork.body.thread).toMatchObject({ version: 2, forkedFrom: { id: "t1", turn: 2 } });
+    await say(fork.body.thread.id, "other way");
+    expect((await get(`/api/threads/${fork.body.thread.id}`)).body.turns.map((x: { user: string }) => x.user)).toEqual([null, "a", "other way"]);
+    expect((await get("/api/threads/t1/fork", json({ turn: 7 }))).body.error).toMatchObject({ code: "bad_request", field: "turn" });
+    expect((await get("/api/threads/t1/fork", json({ turn: "1" }))).body.error).toMatchObject({ code: "bad_request", field: "turn" });
+    expect((await get("/api/threads/t1/fork", json({ turn: 1.5 }))).body.error).toMatchObject({ field: "turn" });
+
+    expect((await get("/api/threads/t2", { method: "DELETE" })).status).toBe(204);
+    expect(await get("/api/threads/t2", { method: "DELETE" })).toMatchObject({ status: 404, body: { error: { code: "unknown_thread" } } });
+    expect(await get("/api/threads/t2")).toMatchObject({ status: 404, body: { error: { code: "unknown_thread" } } });
+    expect((await t.store.thread("t1"))!.version).toBe(3);
+  });
+
+  it("describes itself at /openapi.json", async () => {
+    const { status, body } = await get("/openapi.json");
+    expect(status).toBe(200);
+    expect(body.openapi).toMatch(/^3\.1/);
+    for (const path of ["/api/chat", "/api/chat/{id}/stream", "/api/threads", "/api/threads/{id}", "/api/threads/{id}/fork", "/api/threads/{id}/memory", "/api/threads/{id}/runs", "/api/threads/{id}/runs/latest/stream", "/api/agent"]) {
+      expect(Object.keys(body.paths)).toContain(path);
+    }
+    expect((await get("/api/agent")).body).toMatchObject({ name: "Echo", graph: { format: "autograms-graph", agent: "Echo" } });
+  });
+});
+
+describe("hostile input", () => {
+  it("refuses bad JSON, wrong types, huge bodies, unknown threads and paths with a JSON error, and keeps serving", async () => {
+    const raw = (body: string, type = "application/json") => fetch(`${t.url}/api/chat`, { method: "POST", headers: { "content-type": type }, body });
+    let res = await raw("{ not json");
+    expect([res.status, (await res.json()).error.code]).toEqual([400, "bad_json"]);
+    res = await raw("x=1", "application/x-www-form-urlencoded");
+    expect(res.status).toBe(415);
+    res = await raw(JSON.stringify(chatBody("big", [userMessage("m", "x".repeat(2 * 1024 * 1024))])));
+    expect([res.status, (await res.json()).error.code]).toEqual([413, "too_large"]);
+    res = await raw(JSON.stringify(chatBody("long", [userMessage("m", "x".repeat(200_000))])));
+    expect([res.status, (await res.json()).error.field]).toEqual([400, "messages[0].parts"]);
+    expect((await get("/api/threads/ghost")).status).toBe(404);
+    expect((await get("/api/threads/ghost/memory")).status).toBe(404);
+    expect((await get("/api/threads/ghost/fork", json({ turn: 0 }))).status).toBe(404);
+    // Path tricks: an encoded slash, a NUL, an overlong id; dot segments (the client resolves them).
+    for (const path of ["/api/threads/a%2Fb", "/api/threads/a%00b", "/api/threads/a%20b", `/api/threads/${"x".repeat(200)}`]) {
+      const r = await get(path);
+      expect([path, r.status, r.body.error.code]).toEqual([path, 400, "bad_thread_id"]);
+    }
+    expect(await get("/api/threads/../../etc/passwd")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(await get("/api/threads/%2E%2E/memory")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(await get("/nowhere")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect((await get("/api/threads/x/runs", json({ message: 5 }))).body.error).toMatchObject({ code: "bad_request", field: "message" });
+    expect((await get("/api/threads/x/runs", json({}))).body.error).toMatchObject({ field: "message" });
+    expect((await get("/api/threads/x/runs", json({ message: "hi", messageId: 3 }))).body.error).toMatchObject({ field: "messageId" });
+    expect((await get("/api/threads/x/runs/latest/stream", { headers: { "last-event-id": "abc" } })).body.error).toMatchObject({ field: "Last-Event-ID" });
+    await say("still", "alive");
+  });
+
+  it("keeps a message to its own thread: a message id of another thread makes a new turn here, and leaves the other alone", async () => {
+    await say("mine", "hello", "shared-id");
+    const before = (await get("/api/threads/mine")).body.turns;
+    await say("theirs", "other words", "shared-id");
+    expect((await get("/api/threads/theirs")).body.turns.map((x: { user: string }) => x.user)).toEqual([null, "other words"]);
+    expect((await get("/api/threads/mine")).body.turns).toEqual(before);
+  });
+
+  it("answers 409 with the run in progress when a thread is busy (policy reject)", async () => {
+    const g = gate();
+    t.model.gate = g.promise;
+    try {
+      const started = t.model.nextStart();
+      const first = await fetch(`${t.url}/api/chat`, json(chatBody("busy", [userMessage("m1", "slow")])));
+      await started;
+      const res = await fetch(`${t.url}/api/chat`, json(chatBody("busy", [userMessage("m2", "impatient")])));
+      expect(res.status).toBe(409);
+      const { error } = await res.json();
+      expect(error).toMatchObject({ code: "thread_busy", running: { messageId: "m1", runId: expect.any(String) } });
+      expect(error.message).toMatch(/thread busy is busy/);
+      // The same message sent again while it runs follows its run instead.
+      const retry = fetch(`${t.url}/api/chat`, json(chatBody("busy", [userMessage("m1", "slow")])));
+      g.open();
+      expect((await (await retry).text())).toContain("echo: slow");
+      expect(await first.text()).toContain("echo: slow");
+    } finally {
+      t.model.gate = null;
+      g.open();
+    }
+  });
+});
+
+describe("a server with a token", () => {
+  it("answers only requests that carry it as a bearer token", async () => {
+    const guarded = await startTestServer(file.folder(), { token: "s3cret-token" });
+    try {
+      const at = (headers: Record<string, string>) => fetch(`${guarded.url}/api/threads`, { headers });
+      let res = await at({});
+      expect([res.status, res.headers.get("www-authenticate"), (await res.json()).error.code]).toEqual([401, 'Bearer realm="autograms"', "unauthorized"]);
+      expect((await at({ authorization: "Bearer wrong" })).status).toBe(401);
+      expect((await at({ authorization: "Basic s3cret-token" })).status).toBe(401);
+      expect((await fetch(`${guarded.url}/api/chat`, json(chatBody("x", [userMessage("m", "hi")])))).status).toBe(401);
+      res = await at({ authorization: "Bearer s3cret-token" });
+      expect(res.status).toBe(200);
+      expect(await guarded.store.thread("x")).toBeNull();
+    } finally {
+      await guarded.close();
+    }
+  });
+});
