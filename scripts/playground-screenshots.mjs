@@ -26,7 +26,7 @@ mkdirSync(out, { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), "autograms-screenshots-"));
 const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
 // Words written one at a time, so the picture catches a reply half streamed.
-const server = await listen({ agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }), store, port: 0, drawGraph: (g) => toSvg(g) });
+const server = await listen({ agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }), store, port: 0, playground: { drawGraph: (g) => toSvg(g) } });
 const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
 try {
   const page = await browser.newPage({ viewport: { width: 1500, height: 950 }, deviceScaleFactor: 1 });
@@ -40,10 +40,13 @@ try {
     await page.press("#input", "Enter");
     await idle();
   }
-  // The next reply, caught streaming: a few words in, its node lit.
   await page.fill("#input", turns[4].user);
   await page.press("#input", "Enter");
-  await page.waitForFunction(() => (document.querySelector(".msg.streaming .text")?.textContent ?? "").split(" ").length > 6);
+  await idle();
+  // A question at the next unit: the model's answer, caught streaming a few words in, its node lit.
+  await page.fill("#input", "Yes: why does that rule work?");
+  await page.press("#input", "Enter");
+  await page.waitForFunction(() => (document.querySelector(".msg.streaming .text")?.textContent ?? "").split(" ").length > 8);
   await page.screenshot({ path: join(out, "playground.png") });
   await idle();
   await page.click('#turns li[data-turn="4"] button');

@@ -92,7 +92,9 @@ describe("POST /ag-ui with the AG-UI client", () => {
   it("refuses bad input with a 4xx JSON error naming the field, before any event", async () => {
     const bad = await post({ threadId: "t", runId: "r", messages: [{ id: "1", role: "user", content: "hi" }, { id: "2", role: "assistant", content: "x" }], tools: [], context: [] });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: { code: "bad_request", field: "messages[1].role" } });
+    expect(await bad.json()).toEqual({ error: { code: "bad_request", field: "messages[1].role", message: 'messages[1].role: the last message is the turn, so it must be the user\'s (got "assistant")' } });
+    const image = await post({ threadId: "t", runId: "r", messages: [{ id: "1", role: "user", content: [{ type: "image", source: { type: "url", value: "https://example.com/a.png" } }] }], tools: [], context: [] });
+    expect(await image.json()).toMatchObject({ error: { code: "bad_request", field: "messages[0].content" } });
     const noThread = await post({ runId: "r", messages: [], tools: [], context: [] });
     expect(await noThread.json()).toMatchObject({ error: { code: "bad_request", field: "threadId" } });
     const badId = await post({ threadId: "../etc", runId: "r", messages: [], tools: [], context: [] });

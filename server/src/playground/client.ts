@@ -88,6 +88,7 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
     var found = nodeEls(name);
     found.forEach(function (n) { n.classList.add("lit"); n.classList.remove("passed"); });
     ui.lit.textContent = name;
+    ui.lit.classList.toggle("idle", !state.running);
     if (found[0] && found[0].scrollIntoView) found[0].scrollIntoView({ block: "nearest", inline: "nearest" });
   }
   function showPath(trace) {
@@ -295,6 +296,7 @@ export const CLIENT_SCRIPT = String.raw`"use strict";
       }
     } finally {
       state.running = false;
+      ui.lit.classList.add("idle");
       updateComposer();
     }
     var id = state.threadId;

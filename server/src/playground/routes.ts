@@ -25,12 +25,23 @@ export interface PlaygroundOptions {
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
 
-export function playgroundRoutes(options: PlaygroundOptions): Hono {
+/**
+ * The page, its script and its style: they hold nothing of the agent or its conversations, so a
+ * server with a token serves them without it (a browser opening the page cannot send one; the
+ * page then sends the token with every API request).
+ */
+export function playgroundFiles(): Hono {
   const app = new Hono();
-  const drawn = new WeakMap<Graph, string>();
   app.get("/", (c) => c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }));
   app.get("/playground/app.js", (c) => c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }));
   app.get("/playground/style.css", (c) => c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }));
+  return app;
+}
+
+/** The graph's picture, which shows the agent's nodes and instructions: behind the token, like `/api/agent`. */
+export function playgroundGraph(options: PlaygroundOptions): Hono {
+  const app = new Hono();
+  const drawn = new WeakMap<Graph, string>();
   app.get("/playground/graph.svg", (c) => {
     const { drawGraph } = options;
     if (!drawGraph) return c.json({ error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } }, 404);

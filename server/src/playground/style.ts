@@ -40,6 +40,7 @@ button:hover{background:#e2e8f0}button:disabled{cursor:default;opacity:.5}
 #input{flex:1;resize:none;font:inherit;padding:6px 8px;border:1px solid #cbd5e1;border-radius:6px}
 #lit-label{font-family:ui-monospace,monospace;font-size:12px;color:#dc2626;margin-left:auto}
 #lit-label:not(:empty)::before{content:"\\25CF running: ";color:#64748b;font-family:system-ui,sans-serif}
+#lit-label.idle:not(:empty)::before{content:"at: "}
 #graph-box{flex:1;overflow:auto;background:#fff}
 #graph-box [data-node].passed rect:first-of-type{stroke:#f59e0b;stroke-width:2.6}
 #graph-box [data-node].lit rect:first-of-type{stroke:#dc2626;stroke-width:4.5;filter:drop-shadow(0 0 6px rgba(220,38,38,.6))}
