@@ -7,7 +7,7 @@ export type { ServerContext, ServerLimits } from "./context.js";
 export { RunManager } from "./runs/run-manager.js";
 export { followRun } from "./runs/follow-run.js";
 export { eventsOf, latestRun } from "./runs/run-source.js";
-export type { RunSource } from "./runs/run-source.js";
+export type { RunSource, LatestRun } from "./runs/run-source.js";
 export { UiMessageTranslator, UI_MESSAGE_STREAM_HEADERS } from "./protocols/ui-message-stream.js";
 export type { UiChunk, UiFrame } from "./protocols/ui-message-stream.js";
 export { agUiRoutes, AgUiTranslator, agentVariables, variablesPatch } from "./protocols/ag-ui.js";

@@ -224,10 +224,12 @@ export interface Store {
   continueRun(runId: string, lease: Lease): Promise<void>;
   /**
    * Appends events numbered on from the run's last one, in one transaction, and wakes the run's
-   * watchers in every process. `end` closes the run (its last events). False, and nothing
-   * written, when the run has already ended or another writer numbered these events first.
+   * watchers in every process. `end` closes the run (its last events). `begin` records the run
+   * first, in the same transaction (`beginRun` and the first batch in one write: a short run is
+   * then a single write, its record, its events and its end). False, and nothing written, when
+   * the run has already ended or another writer numbered these events first.
    */
-  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean>;
+  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean>;
   /** The run's events numbered after `afterSeq`, in order (at most `limit`). */
   runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]>;
   run(runId: string): Promise<RunRecord | null>;

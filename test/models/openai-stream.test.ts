@@ -184,4 +184,51 @@ describe("through the runtime", () => {
     ]);
     expect(server.completions.map((c) => c.body.stream ?? false)).toEqual([false, false, true, true]);
   });
+
+  it("streams a tool-calling chat node's final answer, withdrawing the text beside its calls", async () => {
+    const { Agent, defineTool } = await import("@autograms/runtime");
+    const add = defineTool({
+      name: "add", description: "Adds.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+      run: ({ a, b }: { a: number; b: number }) => a + b,
+    });
+    const g = {
+      format: "autograms-graph", version: 1, agent: "T", globals: {}, functions: {}, tools: { add: { module: "./t.js", export: "add" } },
+      nodes: [{ name: "answer", action: "chat", instruction: "Answer.", tools: ["add"], transitions: ["answer"] }],
+    };
+    server.enqueue(
+      { toolCalls: [{ name: "add", arguments: { a: 2, b: 40 } }], text: "Let me add." },
+      { text: "It is 42.", chunks: ["It is ", "42."] },
+    );
+    const chunks: unknown[] = [];
+    const r = await new Agent(g, { model: modelOn(), tools: { add } }).reply("2+40?", undefined, { onText: (c) => chunks.push(c) });
+    expect(r.reply).toBe("It is 42.");
+    expect(chunks).toEqual([
+      // The server sends text in pieces of 5 characters unless told otherwise.
+      { kind: "delta", node: "answer", text: "Let m" }, { kind: "delta", node: "answer", text: "e add" }, { kind: "delta", node: "answer", text: "." },
+      { kind: "reset", node: "answer" },
+      { kind: "delta", node: "answer", text: "It is" }, { kind: "delta", node: "answer", text: " 42." },
+    ]);
+    expect(server.completions.map((c) => c.body.stream)).toEqual([true, true]);
+    expect(server.completions[1]!.body.messages.at(-1)).toMatchObject({ role: "tool", content: "42" });
+  });
+
+  it("ends a turn whose stream is still arriving at its deadline, and hears nothing after", async () => {
+    const { Agent, AgentError } = await import("@autograms/runtime");
+    const g = {
+      format: "autograms-graph", version: 1, agent: "T", globals: {}, functions: {},
+      nodes: [{ name: "greet", action: "chat", instruction: "Greet.", transitions: ["greet"] }],
+    };
+    // Two pieces, then the stream holds until the test ends.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.enqueue({ paced: { text: "Hello there, friend", chunks: ["Hello ", "there, ", "friend"] }, pace: (i) => (i < 3 ? Promise.resolve() : held) });
+    const chunks: unknown[] = [];
+    const started = Date.now();
+    const err = await new Agent(g, { model: modelOn() }).reply("hi", undefined, { onText: (c) => chunks.push(c), deadlineMs: 500 }).catch((e: unknown) => e);
+    release();
+    expect(err).toBeInstanceOf(AgentError);
+    expect((err as InstanceType<typeof AgentError>).code).toBe("deadline");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(chunks).toEqual([{ kind: "delta", node: "greet", text: "Hello" }, { kind: "delta", node: "greet", text: " there," }]);
+  });
 });

@@ -151,6 +151,8 @@ describe("replaying a conversation that read the time", () => {
     expect(session.state).toBe("ended");
     expect(session.stack()![0]!.vars.seen).toEqual([1_000_000, 1_001_000, 1_002_000]);
     expect(prints).toContain("warn: checked 1001000 stamp 1001000");
+    // What the user evaluates sees the time of the turn the session stands in.
+    expect(session.evaluate("Date.now() - first")).toBe(2_000);
   });
 
   it("diverges, at the node, when the recorded time is not given back", async () => {

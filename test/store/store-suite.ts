@@ -366,7 +366,12 @@ export function storeSuite(name: string, backend: Backend): void {
         await store.continueRun(next.id, again);
         expect(await store.run(next.id)).toMatchObject({ status: "running", turn: 5, messageId: "m-after" });
         await store.release(again);
-        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(3);
+        // A run recorded with its first (here: only) batch, in one write.
+        const short = await store.acquire("r");
+        expect(await store.appendRunEvents("one-write", [{ seq: 1, event: { type: "run-start" } }], "failed", { lease: short, user: "brief" })).toBe(true);
+        expect(await store.run("one-write")).toMatchObject({ threadId: "r", user: "brief", status: "failed", lastSeq: 1 });
+        await store.release(short);
+        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(4);
       }));
 
     it("wakes a run's watchers, in another store on the same database too, and tells an abandoned run", () =>

@@ -38,7 +38,8 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   if (!LOOPBACK.test(flags.host) && token === undefined) {
     throw new CliError(`--host ${flags.host} lets other machines in: give --token (or AUTOGRAMS_TOKEN) so that every request must carry it`, 2);
   }
-  const { agent } = await openAgent(file, flags, { modelRequired: true, ...(onLoaded ? { onLoaded } : {}) });
+  // Clients watch the replies as they are written: the model streams them (the offline model word by word).
+  const { agent } = await openAgent(file, { ...flags, stream: true }, { modelRequired: true, ...(onLoaded ? { onLoaded } : {}) });
   const store = await openStore(storeUrl(flags.store));
   let server;
   try {

@@ -55,11 +55,12 @@ function ordered(vars: Record<string, JsonValue>): Record<string, JsonValue> {
 
 /**
  * Evaluates an expression over what frame `index` sees. `this.x` reads the global `x`, as in the
- * agent source. Throws the sandbox's error for what it cannot evaluate.
+ * agent source; `Date.now()` is `now` when given (the run's time). Throws the sandbox's error for
+ * what it cannot evaluate.
  */
-export function evaluateIn(stack: readonly Frame[], index: number, expression: string): JsonValue {
+export function evaluateIn(stack: readonly Frame[], index: number, expression: string, now?: number): JsonValue {
   const { code, variables } = evaluationIn(stack, index, expression);
-  return (evaluate(code, variables).value ?? null) as JsonValue;
+  return (evaluate(code, variables, now === undefined ? undefined : { now }).value ?? null) as JsonValue;
 }
 
 /**

@@ -73,6 +73,9 @@ export class DebugSession {
   private readonly recorded: string[] | null;
   /** The recorded turns' times, when replaying (undefined for a turn that did not read it). */
   private readonly recordedTimes: (number | undefined)[] = [];
+  private readonly clock: () => number;
+  /** The time of the turn under way (or the last one): `Date.now()` in the expressions evaluated. */
+  private time: number | undefined;
   private breakpoints: Breakpoint[] = [];
   private nextId = 1;
   private mode: StepMode = "continue";
@@ -108,6 +111,7 @@ export class DebugSession {
       this.recorded = null;
     }
     this.agent = new Agent(graph, { ...agentOptions, model: runModel });
+    this.clock = agentOptions.clock ?? Date.now;
     this.graph = this.agent.graph;
     this.config = this.agent.config;
     this.nodes = new Map(this.graph.nodes.map((n) => [n.name, n]));
@@ -163,7 +167,9 @@ export class DebugSession {
     try {
       let text = this.recorded ? this.recorded[0]! : "";
       for (let turn = 0; ; turn++) {
-        const r = await this.agent.reply(text, memory, { pause: (at) => this.before(at), trace: (e) => this.traced(e), now: this.recordedTimes[turn] });
+        // The session reads the clock itself, so that what the user evaluates sees the turn's time.
+        this.time = this.recordedTimes[turn] ?? this.clock();
+        const r = await this.agent.reply(text, memory, { pause: (at) => this.before(at), trace: (e) => this.traced(e), now: this.time });
         if (this.terminated) return this.end("terminated");
         memory = r.memory;
         this.memory = r.memory;
@@ -238,14 +244,14 @@ export class DebugSession {
   evaluate(expression: string, frame = 0): JsonValue {
     const stack = this.stack();
     if (!stack) throw new Error("the run has not started");
-    return evaluateIn(stack, frame, expression);
+    return evaluateIn(stack, frame, expression, this.time);
   }
 
   /** What `evaluate` would run, to run it elsewhere (a sandbox pool, out of this process). */
-  evaluation(expression: string, frame = 0): { code: string; variables: Record<string, JsonValue> } {
+  evaluation(expression: string, frame = 0): { code: string; variables: Record<string, JsonValue>; now: number | undefined } {
     const stack = this.stack();
     if (!stack) throw new Error("the run has not started");
-    return evaluationIn(stack, frame, expression);
+    return { ...evaluationIn(stack, frame, expression), now: this.time };
   }
 
   /** Every frame of memory, main first: all the scopes, visible or not. */

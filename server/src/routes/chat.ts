@@ -69,10 +69,10 @@ export function chatRoutes(ctx: ServerContext): Hono {
     const threadId = threadIdOf(c.req.param("id"));
     const after = lastEventId(c.req.header("last-event-id"));
     if (after === null) throw badRequest("Last-Event-ID: the number of the last frame received is expected", "Last-Event-ID");
-    const latest = await latestRun(ctx.store, threadId);
+    const latest = await latestRun(ctx, threadId);
     // Without a frame number a client asks for a run in progress (the AI SDK on load); with one, for what it missed.
     if (!latest || (after === 0 && !latest.inProgress)) return c.body(null, 204);
-    const source: RunSource = { kind: "run", runId: latest.run.id };
+    const source: RunSource = { kind: "run", runId: latest.runId };
     if (!latest.inProgress && !(await hasFramesAfter(ctx, source, after))) return c.body(null, 204);
     return uiStream(ctx, source, after);
   });

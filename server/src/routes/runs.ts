@@ -43,9 +43,9 @@ export function runsRoutes(ctx: ServerContext): Hono {
     const threadId = threadIdOf(c.req.param("id"));
     const after = lastEventId(c.req.header("last-event-id"));
     if (after === null) throw badRequest("Last-Event-ID: the number of the last event received is expected", "Last-Event-ID");
-    const latest = await latestRun(ctx.store, threadId);
-    if (!latest || (after === 0 && !latest.inProgress) || (!latest.inProgress && latest.run.lastSeq <= after)) return c.body(null, 204);
-    return runStream(ctx, { kind: "run", runId: latest.run.id }, after);
+    const latest = await latestRun(ctx, threadId);
+    if (!latest || (after === 0 && !latest.inProgress) || (!latest.inProgress && latest.lastSeq <= after)) return c.body(null, 204);
+    return runStream(ctx, { kind: "run", runId: latest.runId }, after);
   });
 
   return app;

@@ -3,9 +3,10 @@
  * (they see each event at once), and written to the store in batches for everyone else (a client
  * of another process, or one that comes back after this process died). Text deltas arrive many a
  * second; a batch a `flushMs` keeps that to a few writes per run, and the run's last events are
- * written at once, in the batch that ends it.
+ * written at once, in the batch that ends it. The run's record goes with its first batch, so a run
+ * shorter than `flushMs` costs the store one write: its record, its events and its end.
  */
-import type { Store } from "@autograms/store";
+import type { Lease, NewRun, Store } from "@autograms/store";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "../run-events.js";
 
 export class LiveRun {
@@ -19,9 +20,29 @@ export class LiveRun {
   /** Resolves once the last event is stored. */
   readonly stored: Promise<void>;
   private markStored!: () => void;
+  /** The run's record until a batch has written it; then null. */
+  private record: NewRun | null;
+  /** The lease of the turn under way. */
+  private lease: Lease;
 
-  constructor(readonly id: string, readonly threadId: string, private readonly store: Store, private readonly flushMs: number) {
+  constructor(readonly id: string, readonly threadId: string, record: NewRun, private readonly store: Store, private readonly flushMs: number) {
     this.stored = new Promise((r) => (this.markStored = r));
+    this.record = { ...record, id };
+    this.lease = record.lease;
+  }
+
+  /** The message of the turn under way. */
+  get messageId(): string | null {
+    return this.lease.messageId;
+  }
+
+  /** The run goes on with the next turn under `lease` (an opening, then the message). */
+  continueWith(lease: Lease): void {
+    this.lease = lease;
+    this.writing = this.writing.then(async () => {
+      if (this.record) this.record = { ...this.record, lease };
+      else if (!this.disowned) await this.store.continueRun(this.id, lease).catch((err) => this.failed(err));
+    });
   }
 
   get ended(): boolean {
@@ -54,15 +75,21 @@ export class LiveRun {
     this.pending = [];
     this.writing = this.writing.then(async () => {
       if (this.disowned) return;
+      const record = this.record ?? undefined;
       try {
-        if (!(await this.store.appendRunEvents(this.id, batch, end))) this.disowned = true;
+        if (!(await this.store.appendRunEvents(this.id, batch, end, record))) this.disowned = true;
+        this.record = null;
       } catch (err) {
-        // The clients of this process still get every event; the others will find the run
-        // abandoned once its lease lapses, and are told so.
-        this.disowned = true;
-        console.error(`autograms serve: could not store the events of run ${this.id}: ${err instanceof Error ? err.message : String(err)}`);
+        this.failed(err);
       }
     });
+  }
+
+  // The clients of this process still get every event; the others will find the run abandoned
+  // once its lease lapses (or no run at all), and are told so.
+  private failed(err: unknown): void {
+    this.disowned = true;
+    console.error(`autograms serve: could not store the events of run ${this.id}: ${err instanceof Error ? err.message : String(err)}`);
   }
 
   /** The events after `afterSeq`, as they come, until the run ends or `signal` aborts. */

@@ -34,14 +34,15 @@ export class RunManager {
     this.flushMs = options.flushMs ?? 100;
   }
 
+  /** The thread's run executing in this process, if any (its record may not be written yet). */
+  liveOn(threadId: string): LiveRun | undefined {
+    for (const run of this.live.values()) if (run.threadId === threadId && !run.ended) return run;
+    return undefined;
+  }
+
   /** The run, if it is executing in this process. */
   liveRun(runId: string): LiveRun | undefined {
     return this.live.get(runId);
-  }
-
-  /** Runs in progress in this process. */
-  get running(): number {
-    return this.live.size;
   }
 
   /**
@@ -58,7 +59,7 @@ export class RunManager {
     if (messageId !== undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
-        const run = await this.store.latestRun(threadId);
+        const run = this.liveOn(threadId) ?? await this.store.latestRun(threadId);
         if (run && run.messageId === messageId) return { kind: "run", runId: run.id };
       }
       const made = await this.store.turnByMessage(threadId, messageId);
@@ -77,7 +78,7 @@ export class RunManager {
   /** 409, with the run in progress (its id: a client may follow it instead). */
   private async busy(threadId: string, err: StoreError): Promise<HttpError> {
     const running = (await this.store.thread(threadId))?.running ?? null;
-    const run = running ? await this.store.latestRun(threadId) : null;
+    const run = running ? this.liveOn(threadId) ?? await this.store.latestRun(threadId) : null;
     return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
   }
 
@@ -101,10 +102,9 @@ export class RunManager {
       }
     };
     const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
-    const begin = async (lease: Lease, turn: number, user: string | null) => {
+    const begin = (lease: Lease, turn: number, user: string | null) => {
       const id = randomUUID();
-      await this.store.beginRun({ id, lease, user });
-      run = new LiveRun(id, threadId, this.store, this.flushMs);
+      run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs);
       this.live.set(id, run);
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(opening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
@@ -136,7 +136,7 @@ export class RunManager {
       }
       const outcome = await runTurn(this.store, this.agent, threadId, text, {
         ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
-        onStart: (lease) => (run ? this.store.continueRun(run.id, lease) : begin(lease, lease.version + 1, text)),
+        onStart: (lease) => (run ? run.continueWith(lease) : begin(lease, lease.version + 1, text)),
       });
       if (outcome.repeated && !run) {
         // Another request with the same message id made the turn while this one waited.

@@ -1,5 +1,5 @@
 /** The events a response sends: a run's, from its first (where ever it executes), or a replay's. */
-import type { RunRecord, Store } from "@autograms/store";
+import type { RunRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import type { NumberedRunEvent } from "../run-events.js";
@@ -16,13 +16,33 @@ export async function* eventsOf(ctx: ServerContext, source: RunSource, afterSeq:
   yield* followRun(ctx.store, ctx.runs, source.runId, afterSeq, signal);
 }
 
-/**
- * The thread's latest run, for a client reconnecting: null when it has none. `inProgress` tells
- * whether it is still going (a reconnect without a last event number resumes only such a run).
- */
-export async function latestRun(store: Store, threadId: string): Promise<{ run: RunRecord; inProgress: boolean } | null> {
-  if (!(await store.thread(threadId))) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
-  const run = await store.latestRun(threadId);
-  if (!run) return null;
-  return { run, inProgress: run.status !== "finished" && run.status !== "failed" };
+export interface LatestRun {
+  runId: string;
+  /** Still going (a reconnect without a last event number resumes only such a run). */
+  inProgress: boolean;
+  /** The number of its last stored event (of its last event, for a run of this process). */
+  lastSeq: number;
 }
+
+/** How long a reconnecting client waits for the record of a run that has taken the thread but not yet written it. */
+const RECORD_WAIT_MS = 1000;
+
+/** The thread's latest run, for a client reconnecting: null when it has none. */
+export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {
+  const live = ctx.runs.liveOn(threadId);
+  if (live) return { runId: live.id, inProgress: true, lastSeq: live.events.length };
+  let thread = await ctx.store.thread(threadId);
+  if (!thread) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+  const deadline = Date.now() + RECORD_WAIT_MS;
+  for (;;) {
+    const run = await ctx.store.latestRun(threadId);
+    const inProgress = run !== null && !ended(run);
+    // A run records itself with its first batch of events: when the thread is taken and the latest
+    // run recorded is over, the run that took it (in another process) may be moments from recording.
+    if (inProgress || !thread?.running || Date.now() >= deadline) return run && { runId: run.id, inProgress, lastSeq: run.lastSeq };
+    await new Promise((r) => setTimeout(r, 25));
+    thread = await ctx.store.thread(threadId);
+  }
+}
+
+const ended = (run: RunRecord) => run.status === "finished" || run.status === "failed";

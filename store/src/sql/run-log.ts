@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { StoreError } from "../errors.js";
 import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
-import { first, num, optStr, type Row, type SqlDriver } from "./driver.js";
+import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
 
 export class RunLog {
@@ -19,14 +19,18 @@ export class RunLog {
 
   async begin(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? randomUUID();
+    await this.insert(this.db, id, run);
+    return (await this.get(id))!;
+  }
+
+  private async insert(sql: Sql, id: string, run: NewRun): Promise<void> {
     const { lease } = run;
     const now = this.now();
-    await this.db.run(
+    await sql.run(
       `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'running', 0, ?, ?)`,
       [id, lease.threadId, lease.messageId, run.user, lease.version + 1, run.follows ?? null, lease.token, now, now],
     );
-    return (await this.get(id))!;
   }
 
   async continueWith(runId: string, lease: Lease): Promise<void> {
@@ -37,9 +41,10 @@ export class RunLog {
     if (changed !== 1) throw new StoreError("bad_request", `run ${runId} of thread ${lease.threadId} has ended or does not exist`);
   }
 
-  async append(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {
-    if (events.length === 0 && end === undefined) return true;
+  async append(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean> {
+    if (events.length === 0 && end === undefined && begin === undefined) return true;
     return this.db.transaction(async (tx) => {
+      if (begin) await this.insert(tx, runId, begin);
       const row = await first(tx, `SELECT last_seq, status FROM runs WHERE id = ?${this.forUpdate}`, [runId]);
       if (!row) throw new StoreError("bad_request", `no run '${runId}'`);
       const last = num(row.last_seq);

@@ -383,8 +383,8 @@ export class SqlStore implements Store {
     return this.runs.continueWith(runId, lease);
   }
 
-  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed"): Promise<boolean> {
-    return this.runs.append(runId, events, end);
+  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean> {
+    return this.runs.append(runId, events, end, begin);
   }
 
   runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {

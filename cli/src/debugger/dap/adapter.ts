@@ -44,7 +44,7 @@ export interface AdapterOptions {
   /** Required in the launch configuration before anything is loaded (a server on a socket). */
   secret?: string;
   /** Runs an evaluate request's code out of this process (a sandbox pool), so no expression can end it. */
-  evaluate: (code: string, variables: Record<string, JsonValue>) => Promise<JsonValue>;
+  evaluate: (code: string, variables: Record<string, JsonValue>, now: number | undefined) => Promise<JsonValue>;
   /** Ends the connection, after a request that breaks the protocol's order or has the wrong secret. */
   close: () => void;
 }
@@ -231,8 +231,8 @@ export class AgentDebugAdapter extends ProtocolSession {
       return;
     }
     try {
-      const { code, variables } = session.evaluation(args.expression, args.frameId === undefined ? 0 : args.frameId - 1);
-      const value = await this.options.evaluate(code, variables);
+      const { code, variables, now } = session.evaluation(args.expression, args.frameId === undefined ? 0 : args.frameId - 1);
+      const value = await this.options.evaluate(code, variables, now);
       const v = this.variable(args.expression, value);
       response.body = { result: v.value, variablesReference: v.variablesReference };
       this.sendResponse(response);
