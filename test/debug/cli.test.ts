@@ -1,10 +1,10 @@
-// `autograms debug` run as a user runs it: the built command, driven by piped stdin and, where
-// tmux is installed, on a real terminal.
+// `autograms debug` run as a user runs it: the built command, driven by piped stdin (in the test's
+// process) and, where tmux or script is installed, on a real terminal (in a process of its own).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { autograms, bin, cliTestFolder, root } from "../cli/support/run-cli.js";
+import { autogramsInProcess, bin, cliTestFolder, root } from "../cli/support/run-cli.js";
 import { sampleConversation } from "./support.js";
 
 const folder = cliTestFolder("autograms-debug-");
@@ -15,13 +15,13 @@ const users = sampleConversation("tutor").turns!.slice(1).map((t) => t.user);
 beforeAll(async () => {
   dir = folder();
   trace = join(dir, "tutor.jsonl");
-  const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
+  const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
   expect(r.code, r.stderr).toBe(0);
 });
 
 describe("autograms debug", () => {
   it("replays a recorded conversation, stopping at breakpoints given on the command line and typed at the prompt", async () => {
-    const r = await autograms(["debug", "samples/tutor/agent.ts", "--replay", trace, "-b", "44"], {
+    const r = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", trace, "-b", "44"], {
       input: ["continue", "print problem", "break checkAnswer", "continue", "stack", "out", "print verdict", "delete", "continue", ""].join("\n"),
     });
     expect(r.stderr).toBe("");
@@ -53,7 +53,7 @@ describe("autograms debug", () => {
   });
 
   it("debugs a live conversation with the offline model, the user's messages read from stdin", async () => {
-    const r = await autograms(["debug", "samples/tutor/agent.graph.json", "--offline"], {
+    const r = await autogramsInProcess(["debug", "samples/tutor/agent.graph.json", "--offline"], {
       input: ["break 46", "c", "yes", "no questions", "3/6", "print verdict", "next", "c", ...users.slice(4), ""].join("\n"),
     });
     expect(r.code, r.stderr).toBe(0);
@@ -63,23 +63,23 @@ describe("autograms debug", () => {
   });
 
   it("reports what it cannot start with, and a runtime error with a code frame", async () => {
-    const missing = await autograms(["debug", "nowhere.ts", "--offline"]);
+    const missing = await autogramsInProcess(["debug", "nowhere.ts", "--offline"]);
     expect([missing.code, missing.stderr]).toEqual([1, "autograms debug: cannot read 'nowhere.ts': no such file\n"]);
-    const both = await autograms(["debug", "samples/tutor/agent.ts", "--replay", trace, "--offline"]);
+    const both = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", trace, "--offline"]);
     expect([both.code, both.stderr]).toEqual([2, "autograms debug: --replay answers from the recording: it takes no model flags\n"]);
-    const noModel = await autograms(["debug", "samples/tutor/agent.ts"]);
+    const noModel = await autogramsInProcess(["debug", "samples/tutor/agent.ts"]);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain("no model to talk to. Choose one:");
     const bad = join(dir, "bad.jsonl");
     writeFileSync(bad, "{not json\n");
-    const broken = await autograms(["debug", "samples/tutor/agent.ts", "--replay", bad]);
+    const broken = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", bad]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/^autograms debug: .*bad\.jsonl:1: not a JSON line\n$/);
     // A recording of another agent diverges at its first model call, located in the agent source.
     const other = join(dir, "other.jsonl");
-    const recruiter = await autograms(["chat", "samples/recruiter/agent.ts", "--offline", "--trace", other], { input: "yes\n" });
+    const recruiter = await autogramsInProcess(["chat", "samples/recruiter/agent.ts", "--offline", "--trace", other], { input: "yes\n" });
     expect(recruiter.code).toBe(0);
-    const diverged = await autograms(["debug", "samples/tutor/agent.ts", "--replay", other], { input: "c\n" });
+    const diverged = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", other], { input: "c\n" });
     expect(diverged.code).toBe(1);
     expect(diverged.stderr).toMatch(/^samples\/tutor\/agent\.ts:\d+:\d+ - error /);
     expect(diverged.stderr).toContain("replay diverged");

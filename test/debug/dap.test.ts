@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { autograms, bin, cliTestFolder, root } from "../cli/support/run-cli.js";
+import { autogramsInProcess, bin, cliTestFolder, root } from "../cli/support/run-cli.js";
 import { sampleConversation } from "./support.js";
 
 const agent = join(root, "samples", "tutor", "agent.ts");
@@ -18,7 +18,7 @@ let dir: string;
 beforeAll(async () => {
   dir = folder();
   trace = join(dir, "tutor.jsonl");
-  const r = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
+  const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
   expect(r.code, r.stderr).toBe(0);
 });
 

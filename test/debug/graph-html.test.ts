@@ -9,7 +9,7 @@ import { toHtml } from "@autograms/compiler";
 import type { Graph, TraceEvent } from "@autograms/runtime";
 import type { Browser, Page } from "playwright-core";
 import { graph, n } from "../runtime/helpers.js";
-import { autograms, cliTestFolder } from "../cli/support/run-cli.js";
+import { autogramsInProcess, cliTestFolder } from "../cli/support/run-cli.js";
 import { record, sampleGraph } from "./support.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -160,10 +160,10 @@ browserSuite(`the HTML page in headless Chromium${haveChromium ? "" : ` (skipped
   it("is what `autograms graph --format html --trace` writes, with links relative to the page or into VS Code", async () => {
     const dir = folder();
     const traceFile = join(dir, "chat.jsonl");
-    const chat = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--trace", traceFile], { input: "yes\nno questions\n3/4\n" });
+    const chat = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", traceFile], { input: "yes\nno questions\n3/4\n" });
     expect(chat.code, chat.stderr).toBe(0);
     const out = join(dir, "page.html");
-    const r = await autograms(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", traceFile, "-o", out]);
+    const r = await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", traceFile, "-o", out]);
     expect([r.code, r.stderr]).toEqual([0, ""]);
     const p = await open(readFileSync(out, "utf8"), "page.html");
     const href = await p.locator('g.node[data-node="pose"] a.source').getAttribute("href");
@@ -171,9 +171,9 @@ browserSuite(`the HTML page in headless Chromium${haveChromium ? "" : ` (skipped
     expect(await p.locator('g.node[data-node="pose"] .badge text').textContent()).toBe("×1");
     expect(await p.locator("#summary").textContent()).toMatch(/trace: \d+ steps, \d+ of \d+ nodes visited/);
     await p.close();
-    const vscode = await autograms(["graph", "samples/tutor/agent.ts", "--format", "html", "--link", "vscode"]);
+    const vscode = await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--link", "vscode"]);
     expect(vscode.stdout).toMatch(/href="vscode:\/\/file\/[^"]*\/samples\/tutor\/agent\.ts:44:5"/);
-    const misuse = await autograms(["graph", "samples/tutor/agent.ts", "--trace", traceFile]);
+    const misuse = await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--trace", traceFile]);
     expect([misuse.code, misuse.stderr]).toEqual([2, "autograms graph: --trace is overlaid on the HTML page: add --format html\n"]);
   });
 });

@@ -1,6 +1,5 @@
 // Replay: a recorded trace re-runs a conversation without a model, node by node, with the same results.
 import { describe, expect, inject, it, onTestFinished } from "vitest";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +8,8 @@ import {
   replayConversation, type Graph, type GraphNode, type ReplayedTurn, type TraceEvent,
 } from "@autograms/runtime";
 import { graph, n } from "../runtime/helpers.js";
-import { ROOT, record, sampleConversation, sampleGraph } from "./support.js";
+import { record, sampleConversation, sampleGraph } from "./support.js";
+import { autogramsInProcess } from "../cli/support/run-cli.js";
 
 async function all(turns: AsyncGenerator<ReplayedTurn>): Promise<ReplayedTurn[]> {
   const out: ReplayedTurn[] = [];
@@ -161,9 +161,8 @@ describe("traces the CLI writes", () => {
     const file = join(dir, "chat.jsonl");
     const turns = sampleConversation("tutor").turns!;
     const users = turns.slice(1).map((t) => t.user);
-    const r = spawnSync(process.execPath, ["cli/bin/autograms.js", "chat", "samples/tutor/agent.ts", "--offline", "--trace", file],
-      { cwd: ROOT, input: users.join("\n") + "\n", encoding: "utf8" });
-    expect(r.status, r.stderr).toBe(0);
+    const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", file], { input: users.join("\n") + "\n" });
+    expect(r.code, r.stderr).toBe(0);
     const replayed = await all(replayConversation(sampleGraph("tutor"), readFileSync(file, "utf8"), { source: "chat.jsonl" }));
     expect(replayed.map((t) => t.user)).toEqual(turns.map((t) => t.user));
     expect(replayed.map((t) => t.reply)).toEqual(turns.map((t) => t.agent));

@@ -1,32 +1,29 @@
-// The graph, import and export commands, run as a user runs them: the built CLI in a child process.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// The graph, import and export commands, run as a user runs them: the built CLI (in the test's
+// process: none of these cases is about processes).
+import { beforeAll, describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { importSpreadsheet, toMermaid, graphToJson } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
+import { autogramsInProcess, cliTestFolder, root } from "../cli/support/run-cli.js";
 
-const root = join(import.meta.dirname, "..", "..");
 const fixtures = join(import.meta.dirname, "fixtures");
 const sheets = join(import.meta.dirname, "spreadsheets");
 
-function autograms(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, "cli", "bin", "autograms.js"), ...args], { cwd: root, encoding: "utf8" });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+async function autograms(...args: string[]) {
+  const r = await autogramsInProcess(args);
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
+const folder = cliTestFolder("autograms-cli-");
 let dir: string;
 beforeAll(() => {
-  const buildError = inject("cliBuildError");
-  if (buildError) throw new Error(buildError);
-  dir = mkdtempSync(join(tmpdir(), "autograms-cli-"));
+  dir = folder();
 });
-afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
 describe("autograms graph", () => {
-  it("draws an agent as Mermaid on stdout, compiling it first", () => {
-    const r = autograms("graph", "samples/tutor/agent.ts");
+  it("draws an agent as Mermaid on stdout, compiling it first", async () => {
+    const r = await autograms("graph", "samples/tutor/agent.ts");
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const graph = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;
@@ -34,39 +31,39 @@ describe("autograms graph", () => {
     expect(r.stdout).toContain('subgraph f1 ["global_function doUnit(topic, lesson, problem, answer)"]');
   });
 
-  it("draws a graph file the same way, and DOT into a file with -o", () => {
-    expect(autograms("graph", "samples/tutor/agent.graph.json").stdout).toBe(autograms("graph", "samples/tutor/agent.ts").stdout);
+  it("draws a graph file the same way, and DOT into a file with -o", async () => {
+    expect((await autograms("graph", "samples/tutor/agent.graph.json")).stdout).toBe((await autograms("graph", "samples/tutor/agent.ts")).stdout);
     const out = join(dir, "tutor.dot");
-    const r = autograms("graph", "samples/tutor/agent.ts", "--format", "dot", "-o", out);
+    const r = await autograms("graph", "samples/tutor/agent.ts", "--format", "dot", "-o", out);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("");
     expect(readFileSync(out, "utf8")).toMatch(/^digraph "FractionTutor" \{\n/);
   });
 
-  it("still draws a graph with dangling names, says what is wrong and exits 1", () => {
-    const r = autograms("graph", join(fixtures, "special-targets.graph.json"));
+  it("still draws a graph with dangling names, says what is wrong and exits 1", async () => {
+    const r = await autograms("graph", join(fixtures, "special-targets.graph.json"));
     expect(r.status).toBe(1);
     expect(r.stdout).toContain('["missing#58; nowhere"]');
     expect(r.stderr).toContain("error: node 'orphan': transition to missing node 'nowhere'");
   });
 
-  it("prints compile errors tsc-style and draws nothing", () => {
+  it("prints compile errors tsc-style and draws nothing", async () => {
     const agent = join(dir, "broken.ts");
     writeFileSync(agent, 'import { Autogram, chat } from "@autograms/runtime";\nexport default class A extends Autogram {\n  main() {\n    this.missing();\n  }\n}\n');
-    const r = autograms("graph", agent);
+    const r = await autograms("graph", agent);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/broken\.ts:4:\d+ - error unknown_method: /);
     expect(r.stderr).toContain("> 4 |     this.missing();");
   });
 
-  it("usage errors exit 2, a missing file 1", () => {
-    expect(autograms("graph", "samples/tutor/agent.ts", "--format", "svg")).toMatchObject({ status: 2, stdout: "" });
-    expect(autograms("graph", "nowhere.ts")).toEqual({ status: 1, stdout: "", stderr: "autograms graph: cannot read 'nowhere.ts': no such file\n" });
+  it("usage errors exit 2, a missing file 1", async () => {
+    expect(await autograms("graph", "samples/tutor/agent.ts", "--format", "svg")).toMatchObject({ status: 2, stdout: "" });
+    expect(await autograms("graph", "nowhere.ts")).toEqual({ status: 1, stdout: "", stderr: "autograms graph: cannot read 'nowhere.ts': no such file\n" });
   });
 
-  it("--help says what the command takes", () => {
-    const help = autograms("graph", "--help").stdout;
+  it("--help says what the command takes", async () => {
+    const help = (await autograms("graph", "--help")).stdout;
     expect(help).toContain("Usage: autograms graph [options] <file>");
     // Other drawing languages may follow; these two and the default stay.
     expect(help).toMatch(/-f, --format <format>\s+the drawing language \(choices:\s+"mermaid",\s+"dot",[^)]*default:\s+"mermaid"\)/);
@@ -75,10 +72,10 @@ describe("autograms graph", () => {
 });
 
 describe("autograms import / export", () => {
-  it("imports a sheet into <name>.graph.json beside it", () => {
+  it("imports a sheet into <name>.graph.json beside it", async () => {
     const csv = join(dir, "recruiter.csv");
     copyFileSync(join(sheets, "recruiter.csv"), csv);
-    const r = autograms("import", csv);
+    const r = await autograms("import", csv);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`${join(dir, "recruiter.graph.json")} (15 nodes)\n`);
@@ -89,10 +86,10 @@ describe("autograms import / export", () => {
     expect(readFileSync(join(dir, "recruiter.graph.json"), "utf8")).toBe(graphToJson(expected));
   });
 
-  it("reports a bad sheet with file:line:column, row and column, and a code frame", () => {
+  it("reports a bad sheet with file:line:column, row and column, and a code frame", async () => {
     const csv = join(dir, "bad.csv");
     writeFileSync(csv, "name,action,transitions\nstart,chat,\"quit\nnext,chat,quit\n");
-    const r = autograms("import", csv, "-o", "-");
+    const r = await autograms("import", csv, "-o", "-");
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/bad\.csv:2:12 - error csv_syntax: row 2, column C: a quoted cell is never closed/);
@@ -100,21 +97,21 @@ describe("autograms import / export", () => {
     expect(r.stderr).toMatch(/1 error in .*bad\.csv\n$/);
   });
 
-  it("exports an agent, warning about what the sheet leaves out, and imports it back", () => {
+  it("exports an agent, warning about what the sheet leaves out, and imports it back", async () => {
     const out = join(dir, "tutor.csv");
-    const r = autograms("export", "samples/tutor/agent.ts", "-o", out);
+    const r = await autograms("export", "samples/tutor/agent.ts", "-o", out);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("autograms export: warning: the sheet leaves out the initial values of the global variables (units, correct): the sheet starts with none\n");
     expect(readFileSync(out, "utf8").split("\n")[0]).toBe("action,name,transitions,instruction,assign,user_instruction_transition_a,user_instruction_transition_b,transition_question,transition_choice_a,transition_choice_b,boolean_condition,def_type,setup");
-    const back = autograms("import", out, "-o", "-");
+    const back = await autograms("import", out, "-o", "-");
     expect(back.status).toBe(0);
     const original = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;
     const strip = (g: Graph) => g.nodes.map(({ loc: _loc, ...n }) => n);
     expect(strip(JSON.parse(back.stdout) as Graph)).toEqual(strip(original));
   });
 
-  it("--help says what each command takes", () => {
-    expect(autograms("import", "--help").stdout).toMatch(/Usage: autograms import \[options\] <file\.csv>[\s\S]*-o, --out <file>[\s\S]*--agent <name>/);
-    expect(autograms("export", "--help").stdout).toMatch(/Usage: autograms export \[options\] <file>[\s\S]*-o, --out <file>/);
+  it("--help says what each command takes", async () => {
+    expect((await autograms("import", "--help")).stdout).toMatch(/Usage: autograms import \[options\] <file\.csv>[\s\S]*-o, --out <file>[\s\S]*--agent <name>/);
+    expect((await autograms("export", "--help")).stdout).toMatch(/Usage: autograms export \[options\] <file>[\s\S]*-o, --out <file>/);
   });
 });

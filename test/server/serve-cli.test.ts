@@ -94,6 +94,8 @@ describe("autograms serve", () => {
     expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
     const server = await serve([TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "other.db")}`]);
     expect((await (await fetch(`${server.url}/api/agent`)).json()).name).toBe("FractionTutor");
+    // The playground's picture is the compiler's, its nodes opening their lines in VS Code.
+    expect(await (await fetch(`${server.url}/playground/graph.svg`)).text()).toMatch(/<g class="item node[^"]*" data-id="\w+" data-node="pose"[^>]*>.*href="vscode:\/\/file\/[^"]*\/samples\/tutor\/agent\.ts:44:5"/);
     server.child.kill("SIGTERM");
     expect(await server.exit).toBe(0);
     expect(server.stderr()).toContain("(stopping)");

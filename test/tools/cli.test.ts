@@ -2,7 +2,7 @@
 // (and planets.json) with esbuild, against the local OpenAI-compatible server.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
-import { autograms, cliTestFolder } from "../cli/support/run-cli.js";
+import { autogramsInProcess, cliTestFolder } from "../cli/support/run-cli.js";
 
 cliTestFolder("autograms-tools-");
 
@@ -10,7 +10,7 @@ let server: OpenAIServer;
 beforeEach(async () => { server = await startOpenAIServer(); });
 afterEach(async () => { await server.close(); });
 
-const chat = (sample: string, input: string) => autograms(
+const chat = (sample: string, input: string) => autogramsInProcess(
   ["chat", `samples/${sample}/agent.ts`, "--base-url", server.baseURL, "--model", "test-model"],
   { input, env: { OPENAI_API_KEY: "test" } },
 );

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { autograms, root } from "../cli/support/run-cli.js";
+import { autogramsInProcess, root } from "../cli/support/run-cli.js";
 
 const extensionDir = join(root, "vscode");
 const extension = createRequire(import.meta.url)(join(extensionDir, "extension.js")) as {
@@ -151,7 +151,7 @@ describe("the VS Code extension", () => {
       "  @func bump() { this.count = 1; }",
       "}",
     ].join("\n"));
-    const r = await autograms(["compile", "broken agent.ts"], { cwd: temp });
+    const r = await autogramsInProcess(["compile", "broken agent.ts"], { cwd: temp });
     expect(r.code).toBe(1);
     const headings = r.stderr.split("\n").filter((l) => / - (error|warning) /.test(l));
     expect(headings.length).toBeGreaterThanOrEqual(3);
