@@ -7,8 +7,8 @@ import { integer } from "./integer.js";
 export function registerServe(program: Command): void {
   const command = program
     .command("serve")
-    .summary("serve an agent over HTTP: the AI SDK chat protocol, a threads API, resumable streams")
-    .description("serve an agent over HTTP on the threads of a store: POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)")
+    .summary("serve an agent over HTTP: a playground, the AI SDK chat protocol, AG-UI, a threads API, resumable streams")
+    .description("serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .option("--store <url>", "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
     .option("--port <n>", "the port (0: any free one)", "3000")
