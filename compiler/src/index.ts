@@ -9,5 +9,5 @@ export type { SourceMapV3 } from "./phases/4-emit/source-map.js";
 
 // Graph formats: Mermaid and DOT pictures, the original's CSV spreadsheets (graph-formats/).
 export * from "./graph-formats/index.js";
-export { toHtml } from "./graph-formats/html.js";
+export { toHtml, toSvg } from "./graph-formats/html.js";
 export type { HtmlOptions } from "./graph-formats/html.js";

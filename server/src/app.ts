@@ -16,12 +16,14 @@ import { chatRoutes } from "./routes/chat.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
+import { agUiRoutes } from "./protocols/ag-ui.js";
+import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
 
 /** A part of the server: its routes, given what every part shares. */
 export type RouteModule = (ctx: ServerContext) => Hono;
 
 /** The parts every server has, mounted in this order. */
-export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, openApiRoutes];
+export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, agUiRoutes, openApiRoutes];
 
 export interface AppOptions {
   agent: Agent;
@@ -35,6 +37,8 @@ export interface AppOptions {
   flushMs?: number;
   /** More parts (protocol adapters, the playground), mounted after the built-in ones. */
   routes?: readonly RouteModule[];
+  /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
+  playground?: false | Omit<PlaygroundOptions, "graph">;
 }
 
 export interface AutogramsApp {
@@ -51,6 +55,8 @@ export function createApp(options: AppOptions): AutogramsApp {
   const app = new Hono();
   app.onError((err, c) => errorResponse(c, err));
   app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).
+  if (options.playground !== false) app.route("/", playgroundFiles());
   if (options.token !== undefined) app.use("*", bearerToken(options.token));
   app.use("*", bodyLimit({
     maxSize: ctx.limits.maxBodyBytes,
@@ -62,5 +68,6 @@ export function createApp(options: AppOptions): AutogramsApp {
     },
   }));
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
+  if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
   return { app, ctx, close: () => runs.close() };
 }

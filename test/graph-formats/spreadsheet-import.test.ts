@@ -241,7 +241,8 @@ describe("importSpreadsheet: code", () => {
       "b,python_function,c,\"list.append(xs, str(n))\",",
       "c,python_function,d.*,\"ys = xs[1:] + xs[:-1]\",",
       "d.a,transition,quit,,n > 0 and not done or x is None",
-      "d.b,python_function,quit,\"ok = 'a' in ys and math.sqrt(int(s)) == True\",",
+      "d.b,python_function,e,\"ok = 'a' in ys and math.sqrt(int(s)) == True\",",
+      "e,python_function,quit,\"print('ok:', ok, len(ys))\",",
     ].join("\n"));
     expect(diagnostics).toEqual([]);
     const node = (n: string) => graph!.nodes.find((x) => x.name === n)!;
@@ -250,6 +251,7 @@ describe("importSpreadsheet: code", () => {
     expect(node("c")).toMatchObject({ assign: "ys", instruction: "xs.slice(1) + xs.slice(0, -1)" });
     expect(node("d.a")).toMatchObject({ boolean_condition: "((n > 0) && (!done)) || (x === null)" });
     expect(node("d.b")).toMatchObject({ assign: "ok", instruction: 'ys.includes("a") && (Math.sqrt(Math.trunc(Number(s))) == true)' });
+    expect(node("e")).toMatchObject({ instruction: 'console.log("ok:", ok, ys.length)' });
   });
 
   it("reports Python without a translation, and code the evaluator refuses, at the row and column", () => {

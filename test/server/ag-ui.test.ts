@@ -1,5 +1,5 @@
 // AG-UI: the translation of a run's events (every event valid under @ag-ui/core's own schemas, in
-// the protocol's order, state deltas that add up to the agent's variables) and the route's input checks.
+// the protocol's order, state deltas that add up to the agent's variables). Over HTTP: ag-ui-http.test.ts.
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { EventType } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { Agent, ScriptedModel, replyOf, type Graph, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
 import type { RunEvent } from "../../server/src/run-events.js";
-import { AgUiTranslator, agUiRoute, agentVariables, variablesPatch, type AgUiEvent, type Variables } from "../../server/src/protocols/ag-ui.js";
+import { AgUiTranslator, agentVariables, variablesPatch, type AgUiEvent, type Variables } from "../../server/src/protocols/ag-ui.js";
 import { applyPatch, checkOrder } from "./support/ag-ui-checks.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -28,7 +28,7 @@ interface RecordedRun {
  * the reply's text in small deltas just before the step that ends with it (as a streaming model
  * gives it), and optionally a withdrawn first attempt at the reply.
  */
-async function recruiterRuns(options: { withdrawAt?: number } = {}): Promise<RecordedRun[]> {
+async function recruiterRuns(options: { withdrawAt?: number; whole?: boolean } = {}): Promise<RecordedRun[]> {
   const t = conversation.turns;
   const agent = new Agent(recruiter, {
     model: new ScriptedModel({ complete: t.flatMap((x) => x.complete ?? []), choose: t.flatMap((x) => x.choose ?? []) }),
@@ -41,13 +41,16 @@ async function recruiterRuns(options: { withdrawAt?: number } = {}): Promise<Rec
     const events: RunEvent[] = [{ type: "run-start", threadId: "t1", runId: `r${i}`, messageId: `m${i}`, user: turn.user, turn: i + 1 }];
     for (const e of trace) {
       const reply = replyOf(e);
-      if (reply !== undefined) {
+      if (reply !== undefined && !options.whole) {
         if (options.withdrawAt === i) events.push({ type: "text-delta", node: e.node, delta: "A first try that " }, { type: "text-reset", node: e.node });
         for (const piece of reply.match(/.{1,7}/gs) ?? []) events.push({ type: "text-delta", node: e.node, delta: piece });
       }
       const { messages: _prompts, ...stored } = e as TraceEvent & { messages?: unknown };
       events.push({ type: "step", event: stored as never });
     }
+    // A model that does not stream: the server sends the reply whole once the turn has it.
+    const replyNode = [...trace].reverse().find((e) => replyOf(e) !== undefined)?.node;
+    if (options.whole && r.reply !== null) events.push({ type: "text-delta", node: replyNode!, delta: r.reply });
     events.push({ type: "run-finish", turn: i + 1, reply: r.reply, done: r.done });
     runs.push({ events, before: agentVariables(memory, recruiter.globals as Variables), after: agentVariables(r.memory, recruiter.globals as Variables), reply: r.reply });
     memory = r.memory;
@@ -107,6 +110,16 @@ describe("the AG-UI translation of a run", () => {
       }
       expect(state).toEqual(run.after);
     }
+    // The steps' own deltas already reach them: the run's last delta only catches up a frame that returned.
+    for (const run of runs) {
+      const translator = new AgUiTranslator({ threadId: "t1", runId: "r" }, run.before);
+      let streamed: unknown = null;
+      for (const e of run.events.flatMap((x) => translator.translate(x))) {
+        if (e.type === EventType.STATE_SNAPSHOT) streamed = structuredClone(e.snapshot);
+        if (e.type === EventType.STATE_DELTA) streamed = applyPatch(streamed, e.delta);
+      }
+      expect(streamed).toEqual(run.after);
+    }
     // The variables the recruiter's main code writes as it goes, each sent as it changed.
     expect([...seen].sort()).toEqual(expect.arrayContaining(["/background", "/note", "/outcome"]));
     expect(runs.at(-1)!.after).toMatchObject({ outcome: "expects more than the range, but is flexible" });
@@ -123,12 +136,14 @@ describe("the AG-UI translation of a run", () => {
     expect(textOf(events, starts[1]!)).toBe(runs[2]!.reply);
   });
 
-  it("sends a reply that was not streamed as one whole text message", async () => {
-    const [first] = await recruiterRuns();
-    const events = translate({ ...first!, events: first!.events.filter((e) => e.type !== "text-delta") });
-    expect(checkOrder(events)).toEqual([]);
-    const start = events.find((e) => e.type === EventType.TEXT_MESSAGE_START) as { messageId: string };
-    expect(textOf(events, start.messageId)).toBe(first!.reply);
+  it("sends a reply that was not streamed, given whole after its step, inside the step of its node", async () => {
+    for (const run of await recruiterRuns({ whole: true })) {
+      const events = translate(run);
+      expect(checkOrder(events)).toEqual([]);
+      const starts = events.filter((e) => e.type === EventType.TEXT_MESSAGE_START) as { messageId: string }[];
+      expect(starts).toHaveLength(1);
+      expect(textOf(events, starts[0]!.messageId)).toBe(run.reply);
+    }
   });
 
   it("ends a failed run with RUN_ERROR, closing the open message and step first and never finishing", async () => {
@@ -154,45 +169,12 @@ describe("the AG-UI translation of a run", () => {
     expect(applyPatch(structuredClone(from), ops)).toEqual(to);
   });
 
-  it("keeps the runtime's automatic variables and the compiler's temporaries out of the state", () => {
-    const memory = { stack: [{ vars: { _last_user_reply: "hi", _loop_a1_i: 0, score: 2 } as Record<string, JsonValue> }] } as unknown as Memory;
-    expect(agentVariables(memory, {})).toEqual({ score: 2 });
-    expect(agentVariables(null, { units: ["a"] })).toEqual({ units: ["a"] });
-  });
-});
-
-describe("POST /ag-ui input", () => {
-  // The backend is never reached by a request the route refuses.
-  const unreachable = {
-    run: () => {
-      throw new Error("run() called for a refused request");
-    },
-    variables: () => Promise.reject(new Error("variables() called for a refused request")),
-  };
-  const app = agUiRoute(unreachable);
-  const post = async (body: unknown) => {
-    const res = await app.request("/", { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as { error: { code: string; message: string; field?: string } } };
-  };
-  const input = (messages: unknown[]) => ({ threadId: "t1", runId: "r1", messages, tools: [], context: [], state: {} });
-
-  it("refuses what is not a RunAgentInput, naming the field", async () => {
-    expect(await post("{not json")).toEqual({ status: 400, body: { error: { code: "invalid_json", message: "the body must be a JSON RunAgentInput" } } });
-    const noThread = await post({ runId: "r1", messages: [] });
-    expect(noThread.status).toBe(400);
-    expect(noThread.body.error).toMatchObject({ code: "invalid_input", field: "threadId" });
-    expect(noThread.body.error.message).toMatch(/^RunAgentInput\.threadId: /);
-    const badRole = await post(input([{ id: "1", role: "wizard", content: "hi" }]));
-    expect(badRole.body.error).toMatchObject({ code: "invalid_input", field: expect.stringMatching(/^messages\.0/) });
-  });
-
-  it("takes the last message as the turn: it must be the user's, and text", async () => {
-    const assistantLast = await post(input([{ id: "1", role: "user", content: "hi" }, { id: "2", role: "assistant", content: "hello" }]));
-    expect(assistantLast).toEqual({ status: 400, body: { error: {
-      code: "invalid_input", field: "messages.1.role",
-      message: 'RunAgentInput.messages.1.role: the last message is the turn, so it must be the user\'s (got role "assistant")',
-    } } });
-    const image = await post(input([{ id: "1", role: "user", content: [{ type: "image", source: { type: "url", value: "https://example.com/a.png" } }] }]));
-    expect(image.body.error).toMatchObject({ code: "invalid_input", field: "messages.0.content" });
+  it("takes the variables of every frame, the inner winning, without the runtime's automatic ones and the compiler's temporaries", () => {
+    const memory = { stack: [
+      { vars: { _last_user_reply: "hi", _loop_a1_i: 0, score: 2, topic: "a" } },
+      { vars: { topic: "b", answer: "3/4" } },
+    ] } as unknown as Memory;
+    expect(agentVariables(memory, {})).toEqual({ score: 2, topic: "b", answer: "3/4" });
+    expect(agentVariables(null, { units: ["a"], _tmp: 1 })).toEqual({ units: ["a"] });
   });
 });

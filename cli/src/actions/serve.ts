@@ -1,3 +1,6 @@
+import { resolve } from "node:path";
+import { toSvg } from "@autograms/compiler";
+import type { Graph } from "@autograms/runtime";
 import { openStore, type BusyPolicy } from "@autograms/store";
 import { listen } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
@@ -5,6 +8,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { storeUrl } from "../conversation/store-url.js";
+import { vscodeLink } from "../debugger/graph-page.js";
 
 export interface ServeFlags extends ModelFlags {
   store?: string;
@@ -12,6 +16,12 @@ export interface ServeFlags extends ModelFlags {
   host: string;
   token?: string;
   busy?: BusyPolicy;
+}
+
+/** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
+function drawGraph(graph: Graph): string {
+  const file = graph.source?.file;
+  return toSvg(graph, file === undefined ? {} : { sourceLink: vscodeLink(resolve(file)) });
 }
 
 /** Addresses only this machine reaches: serving there needs no token. */
@@ -33,7 +43,10 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   const store = await openStore(storeUrl(flags.store));
   let server;
   try {
-    server = await listen({ agent, store, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port), ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}) });
+    server = await listen({
+      agent, store, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port), ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
+      playground: { drawGraph },
+    });
   } catch (err) {
     await store.close();
     const e = err as NodeJS.ErrnoException;

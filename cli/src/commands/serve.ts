@@ -6,8 +6,8 @@ import { busyOption } from "./busy-option.js";
 export function registerServe(program: Command): void {
   const command = program
     .command("serve")
-    .summary("serve an agent over HTTP: the AI SDK chat protocol, a threads API, resumable streams")
-    .description("serve an agent over HTTP on the threads of a store: POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; Ctrl-C stops it")
+    .summary("serve an agent over HTTP: a playground, the AI SDK chat protocol, AG-UI, a threads API, resumable streams")
+    .description("serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; Ctrl-C stops it")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .option("--store <url>", "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
     .option("--port <n>", "the port (0: any free one)", "3000")

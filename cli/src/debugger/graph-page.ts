@@ -11,6 +11,9 @@ export interface GraphPageFlags {
   link: "relative" | "vscode";
 }
 
+/** Links that open a line of `source` (an absolute path) in VS Code. */
+export const vscodeLink = (source: string) => (loc: Loc) => `vscode://file${encodeURI(source.split("\\").join("/"))}:${loc.line}:${loc.column}`;
+
 export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<string> {
   const trace = flags.trace === undefined ? undefined : parseTrace(readText(flags.trace, "the trace "), flags.trace);
   const file = graph.source?.file;
@@ -18,7 +21,7 @@ export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<st
   const source = file === undefined ? undefined : resolve(file);
   const pageDir = flags.out === undefined || flags.out === "-" ? process.cwd() : dirname(resolve(flags.out));
   const sourceLink = source === undefined ? undefined
-    : flags.link === "vscode" ? (loc: Loc) => `vscode://file${encodeURI(source.split("\\").join("/"))}:${loc.line}:${loc.column}`
+    : flags.link === "vscode" ? vscodeLink(source)
     : (loc: Loc) => `${encodeURI(relative(pageDir, source).split("\\").join("/"))}#L${loc.line}`;
   return toHtml(graph, { ...(trace ? { trace } : {}), ...(sourceLink ? { sourceLink } : {}) });
 }

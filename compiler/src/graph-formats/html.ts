@@ -89,6 +89,18 @@ ${overlay ? pathSection(overlay) : ""}
 `;
 }
 
+/**
+ * The graph's picture alone: the SVG of `toHtml`, with its own style, for a page that lays out
+ * more than the graph (the server's playground). Each node is a `g.node` with `data-node` set to
+ * its name, so a page can light the nodes a run goes through.
+ */
+export function toSvg(graph: Graph, options: Pick<HtmlOptions, "sourceLink"> = {}): string {
+  const diagram = buildDiagram(graph);
+  const file = graph.source?.file;
+  const link = options.sourceLink ?? ((loc: Loc) => `${file ?? ""}#L${loc.line}`);
+  return drawSvg(diagram, layout(diagram), null, file, link, GRAPH_STYLE);
+}
+
 /** Columns left to right (main first, the outside terminal under main), items top to bottom in graph order. */
 function layout(diagram: Diagram): Map<string, Box> {
   const boxes = new Map<string, Box>();
@@ -175,12 +187,13 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
   return { visits, taken, steps };
 }
 
-function drawSvg(diagram: Diagram, boxes: Map<string, Box>, overlay: Overlay | null, file: string | undefined, link: (loc: Loc) => string): string {
+function drawSvg(diagram: Diagram, boxes: Map<string, Box>, overlay: Overlay | null, file: string | undefined, link: (loc: Loc) => string, style?: string): string {
   let height = 0;
   for (const b of boxes.values()) height = Math.max(height, b.y + b.h + 40);
   const width = MARGIN + diagram.clusters.length * COLUMN + 20;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" id="graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`);
+  if (style !== undefined) out.push(`<style>${style}</style>`);
   out.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>'
     + '<marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>');
   diagram.clusters.forEach((cluster, c) => {
@@ -263,11 +276,8 @@ function pathSection(overlay: Overlay): string {
 <ol id="steps">${items}</ol></section>`;
 }
 
-const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;background:#f8fafc;display:flex;flex-direction:column;height:100vh}
-header{display:flex;align-items:baseline;gap:16px;padding:8px 16px;border-bottom:1px solid #e5e7eb;background:#fff}h1{font-size:18px;margin:0}#summary{margin:0;color:#4b5563}
-.zoom{margin:0 0 0 auto}.zoom button{width:28px;height:24px;margin-left:4px}
-main{flex:1;display:flex;min-height:0}#canvas{flex:1;overflow:auto;background:#fff}#side{width:380px;overflow:auto;border-left:1px solid #e5e7eb;padding:10px 14px;background:#f9fafb}
+/** The picture's own style (also what `toSvg` puts inside the SVG). */
+const GRAPH_STYLE = `
 .cluster rect{fill:#f8fafc;stroke:#cbd5e1;stroke-dasharray:6 4}.cluster-title{font-weight:600;fill:#334155}
 .item rect{stroke-width:1.5}.item text{fill:#111827;font-size:12px}.item .name{font-weight:600}.item .detail{fill:#374151}.item .source text,.item text.source{fill:#2563eb;font-size:11px}
 .node{cursor:pointer}.node:focus{outline:none}.node.selected rect:first-of-type{stroke:#f59e0b;stroke-width:3}.node.current rect:first-of-type{stroke:#dc2626;stroke-width:3.5}
@@ -278,10 +288,17 @@ main{flex:1;display:flex;min-height:0}#canvas{flex:1;overflow:auto;background:#f
 .edge-label{font-size:10.5px;fill:#475569;paint-order:stroke;stroke:#fff;stroke-width:3px}
 .traced .node.unvisited{opacity:.42}.traced .edge:not(.taken){opacity:.45}.edge.taken path{stroke:#dc2626;stroke-width:2.4}.edge.taken .edge-label{fill:#b91c1c;font-weight:600}
 .badge rect{fill:#dc2626;stroke:none}.badge text{fill:#fff;font-weight:700;font-size:11px}
+`;
+
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;background:#f8fafc;display:flex;flex-direction:column;height:100vh}
+header{display:flex;align-items:baseline;gap:16px;padding:8px 16px;border-bottom:1px solid #e5e7eb;background:#fff}h1{font-size:18px;margin:0}#summary{margin:0;color:#4b5563}
+.zoom{margin:0 0 0 auto}.zoom button{width:28px;height:24px;margin-left:4px}
+main{flex:1;display:flex;min-height:0}#canvas{flex:1;overflow:auto;background:#fff}#side{width:380px;overflow:auto;border-left:1px solid #e5e7eb;padding:10px 14px;background:#f9fafb}
 #details h2,#path h2{font-size:14px;margin:6px 0}#details dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 10px;margin:0}#details dt{color:#6b7280}#details dd{margin:0;white-space:pre-wrap;word-break:break-word}
 #details pre{background:#fff;border:1px solid #e5e7eb;padding:6px;overflow:auto;font-size:11.5px}.hint{color:#6b7280}
 #steps{padding-left:22px;margin:4px 0;font-size:12px}#steps li{cursor:pointer;padding:1px 2px}#steps li.current{background:#fee2e2}#steps code{color:#1d4ed8}#step{width:220px;vertical-align:middle}
-`;
+${GRAPH_STYLE}`;
 
 const SCRIPT = `
 (function () {

@@ -114,10 +114,12 @@ const BUILTIN_CALLS: Record<string, (args: string[], at: number) => string> = {
   sum: (a, at) => `${atom(one(a, "sum", at))}.reduce((a, b) => a + b, 0)`,
   sorted: (a, at) => `[...${atom(one(a, "sorted", at))}].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))`,
   list: (a, at) => `[...${atom(one(a, "list", at))}]`,
+  // The debug print: a trace event here, where the original wrote to its process's stdout.
+  print: (a) => `console.log(${a.join(", ")})`,
 };
 
 /** Python builtins with no translation: an error rather than a call to a function that does not exist. */
-const UNTRANSLATED_BUILTINS = new Set(["range", "enumerate", "zip", "map", "filter", "print", "input", "open", "eval", "exec", "dict", "set", "tuple", "type", "isinstance", "reversed", "any", "all", "ord", "chr", "divmod", "pow", "hash", "id", "iter", "next", "format", "repr", "getattr", "setattr", "hasattr", "globals", "locals", "vars", "dir", "__import__"]);
+const UNTRANSLATED_BUILTINS = new Set(["range", "enumerate", "zip", "map", "filter", "input", "open", "eval", "exec", "dict", "set", "tuple", "type", "isinstance", "reversed", "any", "all", "ord", "chr", "divmod", "pow", "hash", "id", "iter", "next", "format", "repr", "getattr", "setattr", "hasattr", "globals", "locals", "vars", "dir", "__import__"]);
 
 const MATH_FUNCTIONS = new Set(["floor", "ceil", "sqrt", "exp", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "log10", "log2", "trunc", "hypot"]);
 const MATH_CONSTANTS: Record<string, string> = { pi: "Math.PI", e: "Math.E", inf: "Infinity" };

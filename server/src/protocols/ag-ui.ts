@@ -16,12 +16,14 @@
  */
 import { EventType, type Event as AgUiEvent, type JsonPatchOperation } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
-import type { Context } from "hono";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { JsonValue, Memory } from "@autograms/runtime";
-import { replyOf, type TraceEvent } from "@autograms/runtime";
-import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import { replyOf, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
+import type { ServerContext } from "../context.js";
+import { badRequest, toHttpError } from "../http/errors.js";
+import { jsonBody, threadIdOf } from "../http/request.js";
+import { isRunEnd, type RunEvent } from "../run-events.js";
+import { eventsOf } from "../runs/run-source.js";
 
 export type { AgUiEvent };
 
@@ -29,15 +31,18 @@ export type { AgUiEvent };
 export type Variables = Record<string, JsonValue>;
 
 /**
- * The agent's variables as AG-UI state: the conversation's global scope (the agent's class
- * fields and `main()`'s own variables). Names starting with `_` are left out: the runtime's
- * automatic variables and the compiler's temporaries (loop counters, hoisted values) are the
- * machinery of the graph, not the agent's state.
+ * The agent's variables as AG-UI state: every variable of the conversation's stack, as its code
+ * sees them where the conversation stands: the global scope (class fields, `main()`'s own
+ * variables), then each function running, an inner frame's variable winning over an outer one of
+ * the same name (a `global_function` hands its variables to its caller on return, so they show
+ * where they will stay). Names starting with `_` are left out: the runtime's automatic variables
+ * and the compiler's temporaries (loop counters, hoisted values) are the graph's machinery.
  */
 export function agentVariables(memory: Memory | null, globals: Variables): Variables {
-  const vars = memory ? (memory.stack[0]?.vars ?? {}) : globals;
   const out: Variables = {};
-  for (const [name, value] of Object.entries(vars)) if (!name.startsWith("_")) out[name] = value;
+  for (const vars of memory ? memory.stack.map((f) => f.vars) : [globals]) {
+    for (const [name, value] of Object.entries(vars)) if (!name.startsWith("_")) out[name] = value;
+  }
   return out;
 }
 
@@ -115,22 +120,14 @@ export class AgUiTranslator {
 
   private stepEvent(event: TraceEvent, out: AgUiEvent[]): void {
     this.enter(event.node, out);
-    // Only a step of `main` writes the global scope (a function's writes stay in its own frame).
-    if (event.stack.length === 1) {
-      const next = { ...this.state };
-      for (const c of event.changes) if (!c.name.startsWith("_")) next[c.name] = c.after;
-      this.moveTo(next, out);
-    }
-    const reply = replyOf(event);
-    if (reply !== undefined && !this.message) {
-      // A reply that was not streamed (an exact text, a model that does not stream) comes whole.
-      const messageId = `${this.ids.runId}-m${++this.messages}`;
-      out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
-      if (reply !== "") out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: reply });
-      out.push({ type: EventType.TEXT_MESSAGE_END, messageId });
-    } else if (reply !== undefined) {
-      this.endMessage(out);
-    }
+    // A step writes the innermost frame, whose variables win in the state. (A frame's own
+    // variables leave the state when it returns; the last delta of the run catches that up.)
+    const next = { ...this.state };
+    for (const c of event.changes) if (!c.name.startsWith("_")) next[c.name] = c.after;
+    this.moveTo(next, out);
+    // The reply's text comes in text-delta events only (before this step when the model streams,
+    // whole after it when not): a step that ends with the reply ends the text streamed so far.
+    if (replyOf(event) !== undefined) this.endMessage(out);
     // A node's visit ends as it is left; its other events (the user message it took, its setup) stay in its step.
     if (event.kind === "transition" || event.kind === "return" || event.kind === "quit") this.leave(out);
   }
@@ -164,73 +161,51 @@ export class AgUiTranslator {
   }
 }
 
-/** What the AG-UI route needs of the server: running a turn, and the variables of a thread. */
-export interface AgUiBackend {
-  /** Runs one turn on the thread, yielding the run's events until run-finish or run-error. */
-  run(request: { threadId: string; message: string | null; messageId?: string; signal: AbortSignal }): AsyncIterable<NumberedRunEvent>;
-  /** The agent's variables at the thread's head (see agentVariables); the initial ones for a new thread. */
-  variables(threadId: string): Promise<Variables>;
-}
-
-type Issue = { path: PropertyKey[]; message: string };
-const fieldOf = (path: readonly PropertyKey[]) => path.map(String).join(".");
-
-function badRequest(c: Context, code: string, message: string, field?: string) {
-  return c.json({ error: { code, message, ...(field !== undefined && { field }) } }, 400);
-}
-
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
-function turnOf(messages: { id: string; role: string; content?: unknown }[]): { message: string | null; messageId?: string } | Issue {
+function turnOf(messages: { id: string; role: string; content?: unknown }[]): { message: string | null; messageId?: string } {
   const last = messages.at(-1);
   if (!last) return { message: null };
-  const at = ["messages", messages.length - 1];
-  if (last.role !== "user") return { path: [...at, "role"], message: `the last message is the turn, so it must be the user's (got role "${last.role}")` };
+  const at = `messages[${messages.length - 1}]`;
+  if (last.role !== "user") throw badRequest(`${at}.role: the last message is the turn, so it must be the user's (got "${last.role}")`, `${at}.role`);
   const content = last.content;
   if (typeof content === "string") return { message: content, messageId: last.id };
   if (Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text")) {
     return { message: content.map((p: { text: string }) => p.text).join(""), messageId: last.id };
   }
-  return { path: [...at, "content"], message: "only text parts can be a turn of this agent" };
+  throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
 }
 
-/** The `/ag-ui` route (mount it with `app.route("/ag-ui", agUiRoute(backend))`). */
-export function agUiRoute(backend: AgUiBackend): Hono {
+/** The variables at the thread's head; the agent's initial ones for a thread not made yet. */
+async function variablesOf(ctx: ServerContext, threadId: string): Promise<Variables> {
+  const globals = (ctx.agent.graph.globals ?? {}) as Variables;
+  if (!(await ctx.store.thread(threadId))) return agentVariables(null, globals);
+  return agentVariables((await ctx.store.load(threadId)).memory, globals);
+}
+
+/** `POST /ag-ui`. Refusals (bad input, a busy or ended thread) are the API's JSON errors, sent before any event. */
+export function agUiRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  app.post("/", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return badRequest(c, "invalid_json", "the body must be a JSON RunAgentInput");
-    }
-    const parsed = RunAgentInputSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = fieldOf(issue.path);
-      return badRequest(c, "invalid_input", `RunAgentInput${field ? `.${field}` : ""}: ${issue.message}`, field || undefined);
-    }
-    const input = parsed.data;
+  app.post("/ag-ui", async (c) => {
+    const input = await jsonBody(c, RunAgentInputSchema);
+    const threadId = threadIdOf(input.threadId, "threadId");
     const turn = turnOf(input.messages);
-    if ("path" in turn) return badRequest(c, "invalid_input", `RunAgentInput.${fieldOf(turn.path)}: ${turn.message}`, fieldOf(turn.path));
-    const ids = { threadId: input.threadId, runId: input.runId };
+    const before = await variablesOf(ctx, threadId);
+    const source = await ctx.runs.start(threadId, turn.message, turn.messageId);
+    const translator = new AgUiTranslator({ threadId, runId: input.runId }, before);
     return streamSSE(c, async (sse) => {
       const stop = new AbortController();
       sse.onAbort(() => stop.abort());
       const send = async (events: AgUiEvent[]) => {
         for (const e of events) await sse.writeSSE({ data: JSON.stringify(e) });
       };
-      let translator: AgUiTranslator | undefined;
       try {
-        translator = new AgUiTranslator(ids, await backend.variables(input.threadId));
-        for await (const { event } of backend.run({ threadId: input.threadId, ...turn, signal: stop.signal })) {
-          const final = event.type === "run-finish" ? await backend.variables(input.threadId) : undefined;
-          await send(translator.translate(event, final));
-          if (event.type === "run-finish" || event.type === "run-error") break;
+        for await (const { event } of eventsOf(ctx, source, 0, stop.signal)) {
+          await send(translator.translate(event, event.type === "run-finish" ? await variablesOf(ctx, threadId) : undefined));
+          if (isRunEnd(event)) break;
         }
       } catch (err) {
-        const { code, message } = err as { code?: unknown; message?: unknown };
-        const failed = { type: "run-error", code: typeof code === "string" ? code : "internal_error", message: String(message ?? err) } as const;
-        await send(translator ? translator.translate(failed) : [{ type: EventType.RUN_ERROR, code: failed.code, message: failed.message }]);
+        const { code, message } = toHttpError(err);
+        await send(translator.translate({ type: "run-error", code, message }));
       }
     });
   });

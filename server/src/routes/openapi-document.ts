@@ -60,6 +60,14 @@ export function openApiDocument(agent: string): object {
       "/api/chat/{id}/stream": {
         get: { summary: "Resume the thread's latest run as a UI message stream", parameters: [threadId, lastEventId], responses: { 200: { description: "the frames after Last-Event-ID (all of them without it)", content: sse("UI message stream chunks") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 404: error("no such thread") } },
       },
+      "/ag-ui": {
+        post: {
+          summary: "AG-UI: a RunAgentInput in (threadId: the thread; the last message, the user's, is the turn; none: the agent's opening), AG-UI events out",
+          requestBody: { required: true, content: json({ type: "object", required: ["threadId", "runId", "messages"], description: "AG-UI RunAgentInput (checked with @ag-ui/core's schema)" }) },
+          responses: { 200: { description: "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR", content: sse("AG-UI events") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+        },
+      },
+      "/": { get: { summary: "The playground: a page to talk to the agent and watch it run", responses: { 200: { description: "HTML", content: { "text/html": {} } } } } },
       "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
     },
     components: {

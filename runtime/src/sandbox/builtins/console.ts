@@ -182,8 +182,3 @@ const print = (level: LogLevel): BuiltinEntry => ({
 export const CONSOLE_FUNCTIONS = table("console.", {
   log: print("log"), info: print("info"), debug: print("debug"), warn: print("warn"), error: print("error"),
 });
-
-/** `Date.now()`: the time the host gave the evaluation (the runtime's: the turn's), in milliseconds since 1970. */
-export const DATE_FUNCTIONS = table("Date.", {
-  now: { call: (ctx) => ctx.now() },
-});

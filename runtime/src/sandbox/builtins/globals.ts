@@ -4,7 +4,8 @@ import { checkKeyName, describe, toInteger, toNumber, toStr } from "../values/co
 import { iterate } from "../values/iterate.js";
 import { getMember } from "../values/properties.js";
 import { copyValues, isArray, isPlainObject, type GuestObject, type Value } from "../values/types.js";
-import { CONSOLE_FUNCTIONS, DATE_FUNCTIONS } from "./console.js";
+import { CONSOLE_FUNCTIONS } from "./console.js";
+import { DATE_FUNCTIONS } from "./date.js";
 import { callback } from "./helpers.js";
 import { JSON_FUNCTIONS } from "./json.js";
 import { table, type BuiltinEntry, type Namespace } from "./registry.js";

@@ -1,0 +1,35 @@
+/** The playground's page: a shell the script fills in (see client.ts); it loads nothing but its own two files. */
+export const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>autograms playground</title>
+<link rel="stylesheet" href="playground/style.css">
+<link rel="icon" href="data:,">
+</head>
+<body>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span></header>
+<main>
+<nav id="threads" aria-label="threads">
+  <div class="bar"><h2>Threads</h2><button id="new-thread" type="button">New thread</button></div>
+  <ul id="thread-list"></ul>
+</nav>
+<section id="chat" aria-label="chat">
+  <div class="bar"><h2>Chat</h2></div>
+  <div id="messages" aria-live="polite"></div>
+  <form id="composer"><textarea id="input" rows="2" aria-label="message"></textarea><button id="send" type="submit">Send</button></form>
+</section>
+<section id="graph-pane" aria-label="graph">
+  <div class="bar"><h2>Graph</h2><span id="lit-label"></span><button id="zoom-out" type="button" title="smaller">\u2212</button><button id="zoom-in" type="button" title="larger">+</button></div>
+  <div id="graph-box"></div>
+</section>
+<section id="timeline" aria-label="turns">
+  <div class="turns-pane"><div class="bar"><h2>Turns</h2></div><ol id="turns"></ol></div>
+  <div id="turn-detail"></div>
+</section>
+</main>
+<script src="playground/app.js"></script>
+</body>
+</html>
+`;

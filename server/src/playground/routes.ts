@@ -1,0 +1,54 @@
+/**
+ * `GET /`: the playground, a page to talk to the agent served and watch it run: threads, a chat
+ * whose replies stream in, the graph with the node being run lit, the turns with the memory each
+ * left and the variables each changed, and forking from any turn. Its three files are strings in
+ * this package (no file is read at run time, nothing is fetched from elsewhere), so it works the
+ * same from the package, from the CLI's bundle and offline.
+ */
+import { Hono } from "hono";
+import type { Graph } from "@autograms/runtime";
+import { CLIENT_SCRIPT } from "./client.js";
+import { PAGE } from "./page.js";
+import { STYLE } from "./style.js";
+
+export interface PlaygroundOptions {
+  /** The graph served (read on each request, so a server that reloads its agent shows the new one). */
+  graph: () => Graph;
+  /**
+   * Draws the graph as SVG: the compiler's `toSvg`. Without it the page lists the nodes instead of
+   * drawing them (the server does not depend on the compiler; the CLI passes it).
+   */
+  drawGraph?: (graph: Graph) => string;
+}
+
+// The SVG brings its own <style>, hence 'unsafe-inline' for styles; scripts only from the page's origin.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
+
+/**
+ * The page, its script and its style: they hold nothing of the agent or its conversations, so a
+ * server with a token serves them without it (a browser opening the page cannot send one; the
+ * page then sends the token with every API request).
+ */
+export function playgroundFiles(): Hono {
+  const app = new Hono();
+  app.get("/", (c) => c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }));
+  app.get("/playground/app.js", (c) => c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }));
+  app.get("/playground/style.css", (c) => c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }));
+  return app;
+}
+
+/** The graph's picture, which shows the agent's nodes and instructions: behind the token, like `/api/agent`. */
+export function playgroundGraph(options: PlaygroundOptions): Hono {
+  const app = new Hono();
+  const drawn = new WeakMap<Graph, string>();
+  app.get("/playground/graph.svg", (c) => {
+    const { drawGraph } = options;
+    if (!drawGraph) return c.json({ error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } }, 404);
+    const graph = options.graph();
+    let svg = drawn.get(graph);
+    if (svg === undefined) drawn.set(graph, (svg = drawGraph(graph)));
+    return c.body(svg, 200, { ...COMMON, "content-type": "image/svg+xml; charset=utf-8" });
+  });
+  return app;
+}

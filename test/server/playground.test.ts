@@ -1,0 +1,255 @@
+// The playground (`GET /`): its files as served, then the page in headless Chromium (Debian's
+// chromium driven by playwright-core) against a real server on a real SQLite store: a chat of
+// several turns through the page, the node being run lit, a turn's memory and variables, fork,
+// and a reload that keeps the thread.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { toSvg } from "@autograms/compiler";
+import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+import { listen, type RunningServer } from "@autograms/server";
+import { openStore, type Store } from "@autograms/store";
+import type { Browser, Page } from "playwright-core";
+import { playgroundFiles, playgroundGraph } from "../../server/src/playground/routes.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const haveChromium = existsSync(CHROMIUM);
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const replies = conversation.turns.map((t) => t.agent);
+
+describe("the playground's files", () => {
+  const app = playgroundFiles().route("/", playgroundGraph({ graph: () => tutor, drawGraph: (g) => toSvg(g) }));
+
+  it("serves a page that loads only its own script and style, under a content security policy", async () => {
+    const res = await app.request("/");
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-security-policy")).toMatch(/default-src 'self'; script-src 'self';/);
+    const html = await res.text();
+    const refs = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+    expect(refs.sort()).toEqual(["data:,", "playground/app.js", "playground/style.css"]);
+    expect(html).not.toMatch(/<script>|\bon\w+="/);
+  });
+
+  it("serves its script and style from strings in the package: JavaScript that parses, nothing from another origin", async () => {
+    const js = await app.request("/playground/app.js");
+    expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const script = await js.text();
+    expect(() => new Function(script)).not.toThrow();
+    const css = await (await app.request("/playground/style.css")).text();
+    for (const text of [script, css]) expect(text).not.toMatch(/https?:\/\/|@import|url\(/);
+  });
+
+  it("draws the graph with the function it is given, and says so when it has none", async () => {
+    const svg = await app.request("/playground/graph.svg");
+    expect(svg.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(await svg.text()).toBe(toSvg(tutor));
+    const bare = playgroundGraph({ graph: () => tutor });
+    const none = await bare.request("/playground/graph.svg");
+    expect(none.status).toBe(404);
+    expect(await none.json()).toEqual({ error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } });
+  });
+});
+
+// Without the browser the suite is skipped, and its name says why.
+const browserSuite = haveChromium ? describe : describe.skip;
+browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`}`, () => {
+  let browser: Browser;
+  let server: RunningServer;
+  let store: Store;
+  let dir: string;
+  let page: Page;
+  const requests: string[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "autograms-playground-"));
+    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    // Words a few milliseconds apart, so that a streamed reply is seen growing.
+    server = await listen({ agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }), store, port: 0, playground: { drawGraph: (g: Graph) => toSvg(g) } });
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    page.on("request", (r) => requests.push(r.url()));
+    page.on("pageerror", (e) => errors.push(String(e)));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = async <T>(path: string): Promise<T> => (await fetch(server.url + path)).json() as Promise<T>;
+  const agentTexts = () => page.locator(".msg.agent:not(.note) .text").allTextContents();
+  const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+
+  /**
+   * Records, in the page, each node as it is lit. Mutation records arrive in batches, so what a
+   * class became is the old value of the element's next record (or its class now, for its last).
+   */
+  const recordLit = () => page.evaluate(() => {
+    const w = window as unknown as { lit: string[] };
+    w.lit = [];
+    const has = (cls: string | null) => (cls ?? "").split(/\s+/).includes("lit");
+    new MutationObserver((records) => {
+      records.forEach((r, i) => {
+        const el = r.target as Element;
+        const next = records.slice(i + 1).find((x) => x.target === el);
+        const now = next ? next.oldValue : el.getAttribute("class");
+        if (!has(r.oldValue) && has(now)) w.lit.push(el.getAttribute("data-node")!);
+      });
+    }).observe(document.getElementById("graph-box")!, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
+  });
+  const litSoFar = () => page.evaluate(() => (window as unknown as { lit: string[] }).lit);
+
+  async function say(text: string): Promise<void> {
+    await page.fill("#input", text);
+    await page.press("#input", "Enter");
+    await idle();
+  }
+
+  it("holds a conversation of several turns: the agent's opening, then each reply as the page streams it", async () => {
+    await page.goto(server.url + "/");
+    await page.waitForSelector("body[data-ready]");
+    expect(await page.locator("#agent-name").textContent()).toBe("FractionTutor");
+    expect(await page.locator("#graph-box g.node").count()).toBe(tutor.nodes.length);
+    await recordLit();
+    await page.click("#new-thread");
+    await idle();
+    for (const t of conversation.turns.slice(1, 4)) await say(t.user);
+    expect(await agentTexts()).toEqual(replies.slice(0, 4));
+    expect(await page.locator(".msg.user .text").allTextContents()).toEqual(conversation.turns.slice(1, 4).map((t) => t.user));
+    expect(errors).toEqual([]);
+    // Everything the page loaded came from the server itself.
+    expect(requests.filter((u) => !u.startsWith(server.url))).toEqual([]);
+  });
+
+  it("lights each node as its step arrives, and leaves lit the node the conversation waits at", async () => {
+    const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const { turns } = await api<{ turns: { trace: string[] }[] }>(`/api/threads/${encodeURIComponent(threadId)}`);
+    const lit = await litSoFar();
+    // Each step lights its node: the order of the trace, a node lit again only after another one.
+    const visits = turns.flatMap((t) => t.trace).filter((node, i, all) => node !== all[i - 1]);
+    expect(lit.filter((node, i) => node !== lit[i - 1])).toEqual(visits);
+    const last = turns.at(-1)!.trace.at(-1)!;
+    expect(await page.locator("#graph-box g.node.lit").evaluateAll((gs) => gs.map((g) => g.getAttribute("data-node")))).toEqual([last]);
+    expect(await page.locator("#lit-label").textContent()).toBe(last);
+    const passed = await page.locator("#graph-box g.node.passed").evaluateAll((gs) => gs.map((g) => g.getAttribute("data-node")!));
+    expect(new Set([...passed, last])).toEqual(new Set(turns.at(-1)!.trace));
+  });
+
+  it("shows a turn's memory as it was and the variables the turn changed", async () => {
+    const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    type Frame = { function?: string; vars: Record<string, unknown> };
+    const memoryAt = async (turn: number) => (await api<{ memory: { stack: Frame[] } }>(`/api/threads/${encodeURIComponent(threadId)}/memory?turn=${turn}`)).memory;
+    /** Each frame as the page shows it: its variables and their values. */
+    const shownFrames = () => page.locator("#turn-detail .frame dl").evaluateAll((dls) => dls.map((dl) =>
+      Object.fromEntries([...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]))));
+    // Values as JSON, a long one cut at 300 characters.
+    const shown = (v: unknown) => ((s) => (s.length > 300 ? `${s.slice(0, 299)}\u2026` : s))(JSON.stringify(v));
+    const expected = (stack: Frame[]) => stack.map((f) => Object.fromEntries(Object.entries(f.vars).filter(([n]) => !n.startsWith("_")).map(([n, v]) => [n, shown(v)])));
+    await page.click('#turns li[data-turn="4"] button');
+    await page.waitForSelector("#turn-detail .memory");
+    const after4 = await memoryAt(4);
+    expect(await shownFrames()).toEqual(expected(after4.stack));
+    // The right answer of turn 4 counted, in the frame of doUnit (a global function, which hands it to main on return).
+    expect(after4.stack.map((f) => f.vars.correct)).toEqual([0, 1]);
+    expect(await page.locator("#turn-detail .frame h4").allTextContents()).toEqual(["main (globals) · at main.for_of_6ddc.call_doUnit_c1db", "global_function doUnit · at praise"]);
+    const { turns } = await api<{ turns: { seq: number; changes: { name: string; before?: unknown; after: unknown; node: string }[] }[] }>(`/api/threads/${encodeURIComponent(threadId)}`);
+    const changed = turns.find((t) => t.seq === 4)!.changes;
+    const rows = await page.locator("#turn-detail table.changes tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    expect(rows).toEqual(changed.map((c) => [c.name, "before" in c ? JSON.stringify(c.before) : "(new)", JSON.stringify(c.after), c.node]));
+    expect(rows).toContainEqual(["correct", "0", "1", "doUnit.if_bcdb.a.code_561f"]);
+    // An earlier turn: the memory before the answer was counted.
+    await page.click('#turns li[data-turn="2"] button');
+    await page.waitForFunction(() => document.querySelector("#turn-detail h3")?.textContent === "After turn 2");
+    expect(await shownFrames()).toEqual(expected((await memoryAt(2)).stack));
+    expect((await shownFrames()).map((f) => f.correct)).toEqual(["0", undefined]);
+  });
+
+  it("forks from a turn: a new thread with the turns up to it, which goes on from there", async () => {
+    const original = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    await page.click("#fork");
+    await page.waitForFunction((id) => location.hash !== "#thread=" + encodeURIComponent(id) && document.querySelectorAll("#turns li").length === 2, original);
+    const fork = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    expect(await page.locator("#thread-list li").count()).toBe(2);
+    expect(await page.locator("#thread-list li.active").getAttribute("data-thread")).toBe(fork);
+    expect(await agentTexts()).toEqual(replies.slice(0, 2));
+    await say(conversation.turns[2]!.user);
+    expect(await agentTexts()).toEqual(replies.slice(0, 3));
+    const info = await api<{ thread: { forkedFrom: { id: string; turn: number }; version: number } }>(`/api/threads/${encodeURIComponent(fork)}`);
+    expect(info.thread).toMatchObject({ forkedFrom: { id: original, turn: 2 }, version: 3 });
+    expect(await page.locator(`#thread-list li[data-thread="${fork}"] .meta`).textContent()).toBe(`3 turns · fork of ${original.slice(0, 8)} at turn 2`);
+  });
+
+  it("keeps the thread on reload", async () => {
+    const before = page.url();
+    await page.reload();
+    await page.waitForSelector("body[data-ready]");
+    expect(page.url()).toBe(before);
+    expect(await agentTexts()).toEqual(replies.slice(0, 3));
+    expect(await page.locator("#turns li").count()).toBe(3);
+    expect(await page.locator("#graph-box g.node.lit").count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it("on a server with a token: opens the page without it, asks for it once, and sends it with every request", async () => {
+    const locked = await listen({ agent: new Agent(tutor, { model: new OfflineModel() }), store, port: 0, token: "s3cret", playground: { drawGraph: (g: Graph) => toSvg(g) } });
+    const p = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    try {
+      expect((await fetch(`${locked.url}/`)).status).toBe(200);
+      expect((await fetch(`${locked.url}/playground/graph.svg`)).status).toBe(401);
+      const asked: string[] = [];
+      p.on("dialog", (d) => {
+        asked.push(d.message());
+        void d.accept("s3cret");
+      });
+      await p.goto(`${locked.url}/`);
+      await p.waitForSelector("body[data-ready]");
+      expect(asked).toEqual(["This server needs its token (autograms serve --token):"]);
+      expect(await p.locator("#graph-box g.node").count()).toBe(tutor.nodes.length);
+      expect(await p.locator("#thread-list li").count()).toBe((await store.listThreads()).length);
+    } finally {
+      await p.close();
+      await locked.close();
+    }
+  });
+
+  it("shows a model's reply word by word as it streams, its node lit meanwhile", async () => {
+    await page.click("#new-thread");
+    await idle();
+    await say(conversation.turns[1]!.user);
+    // The text of the reply being streamed, at each change, and the node lit meanwhile.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: string[]; litWhile: string[] };
+      w.seen = [];
+      w.litWhile = [];
+      new MutationObserver(() => {
+        const text = document.querySelector(".msg.streaming .text")?.textContent;
+        if (text) {
+          w.seen.push(text);
+          w.litWhile.push(document.getElementById("lit-label")!.textContent!);
+        }
+      }).observe(document.getElementById("messages")!, { subtree: true, childList: true, characterData: true });
+    });
+    await say("Yes: why does that rule work?");
+    const { seen, litWhile } = await page.evaluate(() => {
+      const w = window as unknown as { seen: string[]; litWhile: string[] };
+      return { seen: w.seen, litWhile: w.litWhile };
+    });
+    const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const { turns } = await api<{ turns: { reply: string; trace: string[] }[] }>(`/api/threads/${encodeURIComponent(threadId)}`);
+    const reply = turns.at(-1)!.reply;
+    expect(turns.at(-1)!.trace.at(-1)).toBe("answer_question");
+    expect((await agentTexts()).at(-1)).toBe(reply);
+    const distinct = [...new Set(seen)];
+    expect(distinct.length).toBeGreaterThanOrEqual(Math.min(5, reply.split(" ").length - 1));
+    for (const text of distinct) expect(reply.startsWith(text)).toBe(true);
+    expect(new Set(litWhile)).toEqual(new Set(["answer_question"]));
+  });
+});
