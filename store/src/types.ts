@@ -191,7 +191,8 @@ export interface Store {
 
   createThread(id?: string): Promise<ThreadInfo>;
   thread(id: string): Promise<ThreadInfo | null>;
-  listThreads(options?: { limit?: number }): Promise<ThreadInfo[]>;
+  /** The most recently active first; `agent`: only that agent's threads (and those with no turn yet). */
+  listThreads(options?: { limit?: number; agent?: string }): Promise<ThreadInfo[]>;
 
   /** Takes the thread for one run, following the busy policy. */
   acquire(threadId: string, options?: AcquireOptions): Promise<Lease>;

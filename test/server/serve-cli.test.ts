@@ -3,7 +3,10 @@
 // outright, another server on the same store gives a client the rest of a run it had served.
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { compile } from "@autograms/compiler";
+import { Agent, OfflineModel } from "@autograms/runtime";
 import { openStore } from "@autograms/store";
 import { autograms, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
 import { chatBody, json, sseFrames, startTestServer, textOf, uiChunks, uiMessageOf, userMessage } from "./support/harness.js";
@@ -68,8 +71,9 @@ describe("autograms serve", () => {
     server.child.kill("SIGKILL");
     await server.exit;
 
-    // Another server on the same store gives the rest of the run.
-    const other = await startTestServer(folder(), { store });
+    // Another server of the same agent on the same store gives the rest of the run.
+    const { graph } = compile(readFileSync(TUTOR, "utf8"), { fileName: TUTOR });
+    const other = await startTestServer(folder(), { store, agent: new Agent(graph!, { model: new OfflineModel() }) });
     try {
       const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": "2" } });
       expect(rest.status).toBe(200);

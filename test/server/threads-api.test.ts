@@ -109,6 +109,20 @@ describe("hostile input", () => {
     expect((await get("/api/threads/mine")).body.turns).toEqual(before);
   });
 
+  it("neither shows nor touches the threads of another agent in the same store", async () => {
+    const { runTurn } = await import("@autograms/store");
+    const { Agent } = await import("@autograms/runtime");
+    const { EchoModel, echoGraph } = await import("../store/support/agents.js");
+    await runTurn(t.store, new Agent({ ...echoGraph(), agent: "Stranger" }, { model: new EchoModel() }), "strangers", null);
+    expect((await get("/api/threads?limit=1000")).body.threads.map((x: { id: string }) => x.id)).not.toContain("strangers");
+    for (const [path, init] of [["/api/threads/strangers", undefined], ["/api/threads/strangers/memory", undefined], ["/api/threads/strangers", { method: "DELETE" }],
+      ["/api/threads/strangers/fork", json({ turn: 0 })], ["/api/threads/strangers/runs", json({ message: "hi" })], ["/api/chat/strangers/stream", undefined]] as const) {
+      expect([path, (await get(path, init)).status]).toEqual([path, 404]);
+    }
+    expect((await fetch(`${t.url}/api/chat`, json(chatBody("strangers", [userMessage("m", "hi")])))).status).toBe(404);
+    expect((await t.store.thread("strangers"))!.version).toBe(1);
+  });
+
   it("answers 409 with the run in progress when a thread is busy (policy reject)", async () => {
     const g = gate();
     t.model.gate = g.promise;

@@ -102,6 +102,9 @@ export function storeSuite(name: string, backend: Backend): void {
         const stored = await runTurn(store, echoAgent(), "t1", "message 4");
         expect(stored.memory).toEqual(direct.memory);
         expect((await store.listThreads()).map((t) => t.id)).toEqual(["t1"]);
+        await store.createThread("fresh");
+        expect((await store.listThreads({ agent: "Echo" })).map((t) => t.id).sort()).toEqual(["fresh", "t1"]);
+        expect((await store.listThreads({ agent: "Other", limit: 5 })).map((t) => t.id)).toEqual(["fresh"]);
       }));
 
     it("loads a long conversation from one snapshot and the turns after it", () =>

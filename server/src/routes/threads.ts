@@ -5,6 +5,7 @@ import type { TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
+import { knownThread } from "../own-thread.js";
 
 /** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
 export function turnJson(t: TurnRecord) {
@@ -22,15 +23,12 @@ const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().option
 export function threadsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
   const app = new Hono();
-  const known = async (id: string) => {
-    const info = await store.thread(id);
-    if (!info) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
-    return info;
-  };
+  const agent = ctx.agent.graph.agent;
+  const known = (id: string) => knownThread(store, agent, id);
 
   app.get("/api/threads", async (c) => {
     const limit = integerParam(c.req.query("limit"), "limit", 100);
-    return c.json({ threads: await store.listThreads({ limit: Math.min(limit, 1000) }) });
+    return c.json({ threads: await store.listThreads({ limit: Math.min(limit, 1000), agent }) });
   });
 
   app.get("/api/threads/:id", async (c) => {
@@ -49,6 +47,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
 
   app.delete("/api/threads/:id", async (c) => {
     const id = threadIdOf(c.req.param("id"));
+    await known(id);
     if (!(await store.deleteThread(id))) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
     return c.body(null, 204);
   });

@@ -9,6 +9,7 @@ import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
 import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import { ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
 import { replyNode } from "./reply-node.js";
 
@@ -51,7 +52,8 @@ export class RunManager {
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
   async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
-    const info = await this.store.thread(threadId);
+    const info = await ownThread(this.store, this.agent.graph.agent, threadId);
+    if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     if (text === null && info !== null && info.version > 0) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");

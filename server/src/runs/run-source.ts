@@ -1,7 +1,7 @@
 /** The events a response sends: a run's, from its first (where ever it executes), or a replay's. */
-import type { RunRecord } from "@autograms/store";
+import type { RunRecord, ThreadInfo } from "@autograms/store";
 import type { ServerContext } from "../context.js";
-import { HttpError } from "../http/errors.js";
+import { knownThread } from "../own-thread.js";
 import type { NumberedRunEvent } from "../run-events.js";
 import { followRun } from "./follow-run.js";
 import type { Started } from "./run-manager.js";
@@ -31,8 +31,7 @@ const RECORD_WAIT_MS = 1000;
 export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {
   const live = ctx.runs.liveOn(threadId);
   if (live) return { runId: live.id, inProgress: true, lastSeq: live.events.length };
-  let thread = await ctx.store.thread(threadId);
-  if (!thread) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+  let thread: ThreadInfo | null = await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
   const deadline = Date.now() + RECORD_WAIT_MS;
   for (;;) {
     const run = await ctx.store.latestRun(threadId);

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type * as Pg from "pg";
-import type { Row, Sql, SqlDriver } from "../sql/driver.js";
+import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 
 // pg is CommonJS, loaded only when a Postgres store is opened.
@@ -51,18 +51,19 @@ export class PostgresDriver implements SqlDriver {
     return this.direct.run(sql, params);
   }
 
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    return this.inTransaction(work, false);
+  transaction<T>(work: (tx: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.inTransaction(work, false, options.durable !== false);
   }
 
   migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    return this.inTransaction(work, true);
+    return this.inTransaction(work, true, true);
   }
 
-  private async inTransaction<T>(work: (tx: Sql) => Promise<T>, migration: boolean): Promise<T> {
+  private async inTransaction<T>(work: (tx: Sql) => Promise<T>, migration: boolean, durable: boolean): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
+      if (!durable) await client.query("SET LOCAL synchronous_commit = off");
       // Held until COMMIT: a second process starting at the same time waits here, then finds the
       // schema migrated.
       if (migration) await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);

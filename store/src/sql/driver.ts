@@ -19,7 +19,7 @@ export interface SqlDriver extends Sql {
    * `work` returns and rolls back when it throws. Never held across a model call: the store
    * takes a lease instead.
    */
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Like `transaction`, serialised with every other process migrating the same database. */
   migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   /**
@@ -31,6 +31,16 @@ export interface SqlDriver extends Sql {
   /** Calls `listener` on each `notify(key)`, and every `pollMs` in case one was missed or cannot reach it. */
   watch(key: string, listener: () => void, pollMs: number): () => void;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * false: the commit does not wait for the disk (SQLite: synchronous NORMAL for this transaction,
+   * whose WAL the next durable commit syncs; Postgres: synchronous_commit off). A crash of the
+   * machine, not of the process, may lose it, never a transaction before it nor make the database
+   * inconsistent. For what can be lost that way: a run's events, not a turn.
+   */
+  durable?: boolean;
 }
 
 export async function first(sql: Sql, text: string, params?: unknown[]): Promise<Row | undefined> {

@@ -2,7 +2,9 @@
  * Runs and their events (the `runs` and `run_events` tables), written once for both dialects.
  * A run's events are appended in batches, each batch one transaction that checks the numbering
  * goes on from the run's last event, so two writers (the run's process, and a reader settling an
- * abandoned run) never interleave; every append wakes the run's watchers in all processes.
+ * abandoned run) never interleave; every append wakes the run's watchers in all processes. Appends
+ * do not wait for the disk: a crash of the machine may lose a run's last events (its turn, if
+ * committed, is kept), and a turn's cost stays near what it is without them.
  */
 import { randomUUID } from "node:crypto";
 import { StoreError } from "../errors.js";
@@ -64,7 +66,7 @@ export class RunLog {
         [last + events.length, end ?? String(row.status), this.now(), runId]);
       await this.db.notify(tx, runId);
       return true;
-    });
+    }, { durable: false });
   }
 
   async events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {

@@ -64,9 +64,11 @@ export class SqlStore implements Store {
     return row ? threadInfo(row, this.now()) : null;
   }
 
-  async listThreads(options: { limit?: number } = {}): Promise<ThreadInfo[]> {
+  async listThreads(options: { limit?: number; agent?: string } = {}): Promise<ThreadInfo[]> {
     const limit = options.limit ?? -1;
-    const rows = await this.db.all(`SELECT * FROM threads ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`, limit >= 0 ? [limit] : []);
+    const where = options.agent === undefined ? "" : " WHERE agent = ? OR agent IS NULL";
+    const params: unknown[] = [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])];
+    const rows = await this.db.all(`SELECT * FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`, params);
     const now = this.now();
     return rows.map((r) => threadInfo(r, now));
   }
@@ -106,6 +108,8 @@ export class SqlStore implements Store {
     };
     const user = options.user ?? null;
     if (policy === "enqueue") return this.enqueue(lease, user, options);
+    // A lease need not outlive a crash of the machine (it would lapse anyway), so taking one does
+    // not wait for the disk; the turn's commit does. Interrupting writes a turn: that waits.
     return this.db.transaction(async (tx) => {
       const row = await this.rowOrNew(tx, threadId, options.create !== false);
       const now = this.now();
@@ -125,7 +129,7 @@ export class SqlStore implements Store {
         });
       }
       return this.take(tx, { ...lease, version }, user, now);
-    });
+    }, { durable: policy === "interrupt" });
   }
 
   private async rowOrNew(tx: Sql, threadId: string, create: boolean): Promise<Row> {

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
-import type { Row, Sql, SqlDriver } from "../sql/driver.js";
+import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 
 // better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
@@ -88,8 +88,12 @@ export class SqliteDriver implements SqlDriver {
     return this.serial(() => this.direct.run(sql, params));
   }
 
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.serial(async () => {
+      // better-sqlite3 waits for the disk in this thread, the process's only one: a commit that
+      // need not survive a power cut does not (the next durable commit syncs the WAL it is in).
+      const lazy = options.durable === false;
+      if (lazy) this.db.pragma("synchronous = NORMAL");
       // IMMEDIATE takes the write lock first (waiting up to the busy timeout), so a transaction
       // that read and then writes never fails with SQLITE_BUSY half-way.
       this.db.exec("BEGIN IMMEDIATE");
@@ -100,6 +104,8 @@ export class SqliteDriver implements SqlDriver {
       } catch (err) {
         if (this.db.inTransaction) this.db.exec("ROLLBACK");
         throw err;
+      } finally {
+        if (lazy) this.db.pragma("synchronous = FULL");
       }
     });
   }

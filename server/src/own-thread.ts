@@ -1,0 +1,18 @@
+import type { Store, ThreadInfo } from "@autograms/store";
+import { HttpError } from "./http/errors.js";
+
+/**
+ * The thread, if it is one of the served agent's: a store may hold other agents' threads too (the
+ * CLI's, another server's), and this server neither shows nor touches those: to its clients they
+ * do not exist. A thread with no turn yet belongs to whoever takes it first.
+ */
+export async function ownThread(store: Store, agent: string, id: string): Promise<ThreadInfo | null> {
+  const info = await store.thread(id);
+  return info && (info.agent === null || info.agent === agent) ? info : null;
+}
+
+export async function knownThread(store: Store, agent: string, id: string): Promise<ThreadInfo> {
+  const info = await ownThread(store, agent, id);
+  if (!info) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
+  return info;
+}
