@@ -77,6 +77,8 @@ browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skippe
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(String(e)));
+    // A resource refused (the content security policy, a missing file) is a console error.
+    page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -265,6 +267,8 @@ browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skippe
       release();
       await p.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
       expect(await p.locator(".msg .text").allTextContents()).toEqual(["Hello.", "a question", "Half of the answer."]);
+      // This server was given no drawing function: the nodes are listed, and lit the same way.
+      expect(await p.locator("#graph-box li.lit").getAttribute("data-node")).toBe("talk");
       expect(await p.locator("#turns li").count()).toBe(2);
     } finally {
       release();
