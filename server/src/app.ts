@@ -9,7 +9,10 @@ import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken } from "./http/auth.js";
-import { errorResponse, HttpError } from "./http/errors.js";
+import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
+import { Lifecycle } from "./ops/lifecycle.js";
+import { ServerMetrics } from "./ops/metrics.js";
+import { metricsRoutes, probeRoutes } from "./ops/routes.js";
 import { openApiRoutes } from "./routes/openapi.js";
 import { agentRoutes } from "./routes/agent.js";
 import { chatRoutes } from "./routes/chat.js";
@@ -35,6 +38,11 @@ export interface AppOptions {
   limits?: Partial<ServerLimits>;
   /** How long a run's events wait to be written with the next ones (ms, default 100). */
   flushMs?: number;
+  /**
+   * The process's Prometheus metrics (default: new ones). Give your own to time the model's calls
+   * too: `metrics.timeModel(model)` for the agent's model.
+   */
+  metrics?: ServerMetrics;
   /** More parts (protocol adapters, the playground), mounted after the built-in ones. */
   routes?: readonly RouteModule[];
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
@@ -50,14 +58,26 @@ export interface AutogramsApp {
 
 export function createApp(options: AppOptions): AutogramsApp {
   const policy = options.policy ?? "reject";
-  const runs = new RunManager(options.store, options.agent, { policy, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }) });
-  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits } };
+  const lifecycle = new Lifecycle();
+  const metrics = options.metrics ?? new ServerMetrics();
+  const runs = new RunManager(options.store, options.agent, {
+    policy, admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+  });
+  metrics.countRunsWith(() => runs.running);
+  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics };
   const app = new Hono();
-  app.onError((err, c) => errorResponse(c, err));
+  app.onError((err, c) => {
+    const e = toHttpError(err);
+    metrics.httpError(e.status, e.code);
+    return errorResponse(c, err);
+  });
   app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  // A balancer's probes carry no token: they are answered before it is asked for.
+  app.route("/", probeRoutes(ctx));
   // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).
   if (options.playground !== false) app.route("/", playgroundFiles());
   if (options.token !== undefined) app.use("*", bearerToken(options.token));
+  app.route("/", metricsRoutes(ctx));
   app.use("*", bodyLimit({
     maxSize: ctx.limits.maxBodyBytes,
     // The rest of the body is not read: the connection closes after the answer, or a client

@@ -1,5 +1,7 @@
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
+import type { Lifecycle } from "./ops/lifecycle.js";
+import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
 
 /** What every route module is given: the agent served, its store, and the runs of this process. */
@@ -10,6 +12,10 @@ export interface ServerContext {
   policy: BusyPolicy;
   runs: RunManager;
   limits: ServerLimits;
+  /** Draining (shutting down) or not: what `/readyz` says and whether new turns are taken. */
+  lifecycle: Lifecycle;
+  /** This process's Prometheus metrics (`/metrics`). */
+  metrics: ServerMetrics;
 }
 
 export interface ServerLimits {

@@ -1,7 +1,11 @@
 /** The app on a Node HTTP server: `listen` resolves once it accepts connections. */
+import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp, type AppOptions, type AutogramsApp } from "./app.js";
+
+/** How long closing waits for the last frames of the streams in progress before it cuts their connections. */
+const CLOSE_WAIT_MS = 1000;
 
 export interface ListenOptions extends AppOptions {
   /** Default 127.0.0.1. */
@@ -31,10 +35,17 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
   return {
     ...made, server, port, url: `http://${shown}:${port}`,
     async close() {
+      // Streams of other processes' runs end now; those of this process's runs end with them.
+      made.ctx.lifecycle.drain();
       const closed = new Promise<void>((r) => server.close(() => r()));
       await made.close();
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      // The streams write their last frames and end (a cut would lose them); a connection still
+      // open a moment later (a keep-alive one between requests, a slow reader) is cut.
+      const http = server as HttpServer;
+      http.closeIdleConnections();
+      const cut = setTimeout(() => http.closeAllConnections(), CLOSE_WAIT_MS);
       await closed;
+      clearTimeout(cut);
     },
   };
 }

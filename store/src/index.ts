@@ -7,7 +7,7 @@ export type { ThreadCheck } from "./conversation/check-threads.js";
 export { StoreError } from "./errors.js";
 export type { StoreErrorCode } from "./errors.js";
 export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
-export type { StoreLocation } from "./url.js";
+export type { StoreLocation, UrlOptions } from "./url.js";
 export { MIGRATIONS, SCHEMA_VERSION } from "./sql/migrations.js";
 export { BUSY_POLICIES } from "./types.js";
 export type { Store, StoreOptions, BusyPolicy, ThreadInfo, RunInfo, TurnRecord, TurnStatus, StoredTraceEvent, NewTurn, Lease,

@@ -83,6 +83,11 @@ export interface Lease {
   version: number;
   messageId: string | null;
   ttlMs: number;
+  /**
+   * Set when the thread was taken from a lease that had lapsed unrenewed (its process killed or
+   * stalled past the lease's lifetime): that lease's owner. A server counts these.
+   */
+  lapsedOwner?: string;
 }
 
 export interface AcquireOptions {
@@ -242,6 +247,9 @@ export interface Store {
    * process at once, from other processes by polling). Returns the function that stops it.
    */
   watchRun(runId: string, listener: () => void): () => void;
+
+  /** One round trip to the database: throws when it cannot be reached (a readiness probe). */
+  ping(): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -265,7 +265,7 @@ describe("autograms chat --trace with --memory", () => {
     expect(second.code, second.stderr).toBe(0);
     const third = await autogramsInProcess(args, { input: userLines(tutor.turns.slice(4)) });
     expect(third.code, third.stderr).toBe(0);
-    // A resumed process first repeats the agent's last words.
+    // A resumed conversation first repeats the agent's last words.
     const said = [...replies(first.stdout), ...replies(second.stdout).slice(1), ...replies(third.stdout).slice(1)];
     expect(said).toEqual(spoken(tutor.turns));
 

@@ -27,7 +27,7 @@ describe("autograms run", () => {
       const r = await autogramsInProcess(["run", "samples/algorithms/agent.graph.json", c.function, ...c.args.map((a) => JSON.stringify(a))]);
       expect({ call: c.function, args: c.args, code: r.code, value: JSON.parse(r.stdout) }).toEqual({ call: c.function, args: c.args, code: 0, value: c.result });
     }
-    // Ten runs, each starting the CLI and the child process its code runs in: a minute on a busy machine.
+    // Ten runs, each starting the child process its code runs in: many seconds on a busy machine.
   }, 120_000);
 
   it("shows what the function's code prints on stderr (its code runs in a child process), the value alone on stdout", async () => {

@@ -99,6 +99,8 @@ describe("POST /ag-ui with the AG-UI client", () => {
     expect(await noThread.json()).toMatchObject({ error: { code: "bad_request", field: "threadId" } });
     const badId = await post({ threadId: "../etc", runId: "r", messages: [], tools: [], context: [] });
     expect([badId.status, await badId.json()]).toMatchObject([400, { error: { code: "bad_thread_id", field: "threadId" } }]);
+    const empty = await post({ threadId: "t", runId: "r", messages: [{ id: "1", role: "user", content: "  " }], tools: [], context: [] });
+    expect(await empty.json()).toMatchObject({ error: { code: "bad_request", field: "messages[0].content" } });
     const notJson = await fetch(`${server.url}/ag-ui`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     expect([notJson.status, ((await notJson.json()) as { error: { code: string } }).error.code]).toEqual([400, "bad_json"]);
   });

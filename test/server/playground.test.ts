@@ -7,11 +7,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toSvg } from "@autograms/compiler";
-import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+import { Agent, OfflineModel, type ChatModel, type CompletionRequest, type Graph } from "@autograms/runtime";
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
 import { playgroundFiles, playgroundGraph } from "../../server/src/playground/routes.js";
+import { graph, n } from "../runtime/helpers.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -76,6 +77,8 @@ browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skippe
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     page.on("request", (r) => requests.push(r.url()));
     page.on("pageerror", (e) => errors.push(String(e)));
+    // A resource refused (the content security policy, a missing file) is a console error.
+    page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -217,6 +220,60 @@ browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skippe
     } finally {
       await p.close();
       await locked.close();
+    }
+  });
+
+  it("deletes a thread, after asking", async () => {
+    const fork = (await store.listThreads()).find((t) => t.forkedFrom !== null)!.id;
+    const count = await page.locator("#thread-list li").count();
+    page.once("dialog", (d) => {
+      expect(d.message()).toBe(`Delete thread ${fork} and its whole history?`);
+      void d.accept();
+    });
+    await page.click(`#thread-list li[data-thread="${fork}"] .delete`);
+    await page.waitForFunction((n) => document.querySelectorAll("#thread-list li").length === n, count - 1);
+    expect(await store.thread(fork)).toBeNull();
+  });
+
+  it("joins a run still going when the page is reloaded: the rest of the reply streams in", async () => {
+    // A one-node agent whose model writes half its answer, then waits for the test.
+    const talk = graph([n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["talk"] })], { agent: "Talker" });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const model: ChatModel = {
+      async complete(req: CompletionRequest) {
+        if (++calls === 1) return "Hello.";
+        req.onText?.("Half of the");
+        await held;
+        req.onText?.(" answer.");
+        return "Half of the answer.";
+      },
+      choose: async () => 0,
+    };
+    const slow = await listen({ agent: new Agent(talk, { model }), store, port: 0 });
+    const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    try {
+      await p.goto(`${slow.url}/`);
+      await p.waitForSelector("body[data-ready]");
+      await p.click("#new-thread");
+      await p.waitForFunction(() => document.querySelector(".msg.agent .text")?.textContent === "Hello." && !document.querySelector(".msg.streaming"));
+      await p.fill("#input", "a question");
+      await p.press("#input", "Enter");
+      await p.waitForFunction(() => document.querySelector(".msg.streaming .text")?.textContent === "Half of the");
+      await p.reload();
+      await p.waitForFunction(() => document.querySelector(".msg.streaming .text")?.textContent === "Half of the");
+      expect(await p.locator("#input").isDisabled()).toBe(true);
+      release();
+      await p.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+      expect(await p.locator(".msg .text").allTextContents()).toEqual(["Hello.", "a question", "Half of the answer."]);
+      // This server was given no drawing function: the nodes are listed, and lit the same way.
+      expect(await p.locator("#graph-box li.lit").getAttribute("data-node")).toBe("talk");
+      expect(await p.locator("#turns li").count()).toBe(2);
+    } finally {
+      release();
+      await p.close();
+      await slow.close();
     }
   });
 

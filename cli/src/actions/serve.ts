@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { toSvg } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { openStore, type BusyPolicy } from "@autograms/store";
-import { listen } from "@autograms/server";
+import { listen, ServerMetrics, shutdown } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
@@ -16,6 +16,8 @@ export interface ServeFlags extends ModelFlags {
   host: string;
   token?: string;
   busy?: BusyPolicy;
+  leaseMs?: number;
+  graceMs: number;
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -39,12 +41,16 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     throw new CliError(`--host ${flags.host} lets other machines in: give --token (or AUTOGRAMS_TOKEN) so that every request must carry it`, 2);
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
-  const { agent } = await openAgent(file, { ...flags, stream: true }, { modelRequired: true, ...(onLoaded ? { onLoaded } : {}) });
-  const store = await openStore(storeUrl(flags.store));
+  const metrics = new ServerMetrics();
+  const { agent } = await openAgent(file, { ...flags, stream: true }, {
+    modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(onLoaded ? { onLoaded } : {}),
+  });
+  const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
-      agent, store, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port), ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
+      agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
+      ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
       playground: { drawGraph },
     });
   } catch (err) {
@@ -56,13 +62,25 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   }
   process.stdout.write(`listening on ${server.url}\n`);
   process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
-  // Runs in progress end (their threads released, their ends stored) before the process exits.
+  // The first signal drains (a balancer takes the process out; runs in progress may finish within
+  // the grace period); a second one stops the runs left at once. Either way the runs' ends are
+  // stored and their threads released before the process exits 0.
   const running = server;
   await new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = () => {
-      process.off("SIGINT", stop).off("SIGTERM", stop);
-      process.stderr.write("(stopping)\n");
-      void running.close().finally(() => store.close()).finally(resolve);
+      if (stopping) {
+        process.off("SIGINT", stop).off("SIGTERM", stop);
+        process.stderr.write("(stopping the runs in progress)\n");
+        void running.close();
+        return;
+      }
+      stopping = true;
+      const inProgress = running.ctx.runs.running;
+      process.stderr.write(`(stopping${inProgress > 0 ? `: ${inProgress} run${inProgress === 1 ? "" : "s"} in progress, ${flags.graceMs} ms to finish` : ""})\n`);
+      void shutdown(running, { graceMs: flags.graceMs })
+        .then((r) => r.stopped > 0 && process.stderr.write(`(${r.stopped} run${r.stopped === 1 ? "" : "s"} stopped: the grace period ended)\n`))
+        .finally(() => store.close()).finally(resolve);
     };
     process.on("SIGINT", stop).on("SIGTERM", stop);
   });

@@ -1,4 +1,4 @@
-import { Agent, type AgentOptions } from "@autograms/runtime";
+import { Agent, type AgentOptions, type ChatModel } from "@autograms/runtime";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
@@ -18,10 +18,14 @@ export async function openAgent(file: string, flags: ModelFlags, options: {
   onLoaded?: (loaded: LoadedAgent) => void;
   /** Where the agent's code runs (AgentOptions.isolation); in this process unless given. */
   isolation?: AgentOptions["isolation"];
+  /** The model as the agent gets it (a server times its calls). */
+  wrapModel?: (model: ChatModel) => ChatModel;
 }): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file);
   options.onLoaded?.(loaded);
-  const { model, none } = await chooseModel(flags, options.modelRequired);
+  const chosen = await chooseModel(flags, options.modelRequired);
+  const { none } = chosen;
+  const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
   const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(loaded.graph, {

@@ -1,12 +1,7 @@
-import { InvalidArgumentError, type Command } from "commander";
+import type { Command } from "commander";
 import { addModelOptions } from "../agent-loading/model-options.js";
 import type { SimulateFlags } from "../actions/simulate.js";
-
-const integer = (min: number) => (text: string): number => {
-  const n = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
-  return n;
-};
+import { integer } from "./integer.js";
 
 export function registerSimulate(program: Command): void {
   const command = program

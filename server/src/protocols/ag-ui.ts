@@ -17,11 +17,12 @@
 import { EventType, type Event as AgUiEvent, type JsonPatchOperation } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
-import { streamSSE } from "hono/streaming";
 import { replyOf, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
+import { sseResponse, type SseFrame } from "../http/sse.js";
+import { RUN_STREAM_HEADERS } from "../routes/runs.js";
 import { isRunEnd, type RunEvent } from "../run-events.js";
 import { eventsOf } from "../runs/run-source.js";
 
@@ -66,7 +67,8 @@ export function variablesPatch(from: Variables, to: Variables): JsonPatchOperati
 export class AgUiTranslator {
   private state: Variables;
   private step: string | null = null;
-  private message: { id: string; node: string } | null = null;
+  /** The id of the text message open, if one is. */
+  private message: string | null = null;
   private messages = 0;
 
   constructor(
@@ -87,14 +89,14 @@ export class AgUiTranslator {
       case "text-delta":
         this.enter(e.node, out);
         if (!this.message) {
-          this.message = { id: `${this.ids.runId}-m${++this.messages}`, node: e.node };
-          out.push({ type: EventType.TEXT_MESSAGE_START, messageId: this.message.id, role: "assistant" });
+          this.message = `${this.ids.runId}-m${++this.messages}`;
+          out.push({ type: EventType.TEXT_MESSAGE_START, messageId: this.message, role: "assistant" });
         }
-        if (e.delta !== "") out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: this.message.id, delta: e.delta });
+        if (e.delta !== "") out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: this.message, delta: e.delta });
         break;
       case "text-reset":
         if (this.message) {
-          const withdrawn = this.message.id;
+          const withdrawn = this.message;
           this.endMessage(out);
           out.push({ type: EventType.CUSTOM, name: "autograms.text-reset", value: { messageId: withdrawn, node: e.node } });
         }
@@ -149,7 +151,7 @@ export class AgUiTranslator {
 
   private endMessage(out: AgUiEvent[]): void {
     if (!this.message) return;
-    out.push({ type: EventType.TEXT_MESSAGE_END, messageId: this.message.id });
+    out.push({ type: EventType.TEXT_MESSAGE_END, messageId: this.message });
     this.message = null;
   }
 
@@ -162,17 +164,19 @@ export class AgUiTranslator {
 }
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
-function turnOf(messages: { id: string; role: string; content?: unknown }[]): { message: string | null; messageId?: string } {
+function turnOf(messages: { id: string; role: string; content?: unknown }[], maxChars: number): { message: string | null; messageId?: string } {
   const last = messages.at(-1);
   if (!last) return { message: null };
   const at = `messages[${messages.length - 1}]`;
   if (last.role !== "user") throw badRequest(`${at}.role: the last message is the turn, so it must be the user's (got "${last.role}")`, `${at}.role`);
   const content = last.content;
-  if (typeof content === "string") return { message: content, messageId: last.id };
-  if (Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text")) {
-    return { message: content.map((p: { text: string }) => p.text).join(""), messageId: last.id };
-  }
-  throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
+  const text = typeof content === "string" ? content
+    : Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text") ? content.map((p: { text: string }) => p.text).join("")
+    : null;
+  if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
+  if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
+  if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
+  return { message: text, messageId: last.id };
 }
 
 /** The variables at the thread's head; the agent's initial ones for a thread not made yet. */
@@ -188,26 +192,23 @@ export function agUiRoutes(ctx: ServerContext): Hono {
   app.post("/ag-ui", async (c) => {
     const input = await jsonBody(c, RunAgentInputSchema);
     const threadId = threadIdOf(input.threadId, "threadId");
-    const turn = turnOf(input.messages);
+    const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
     const before = await variablesOf(ctx, threadId);
     const source = await ctx.runs.start(threadId, turn.message, turn.messageId);
     const translator = new AgUiTranslator({ threadId, runId: input.runId }, before);
-    return streamSSE(c, async (sse) => {
-      const stop = new AbortController();
-      sse.onAbort(() => stop.abort());
-      const send = async (events: AgUiEvent[]) => {
-        for (const e of events) await sse.writeSSE({ data: JSON.stringify(e) });
-      };
+    return sseResponse(async function* (signal): AsyncGenerator<SseFrame> {
+      let id = 0;
+      const frames = (events: AgUiEvent[]) => events.map((e) => ({ id: ++id, data: JSON.stringify(e) }));
       try {
-        for await (const { event } of eventsOf(ctx, source, 0, stop.signal)) {
-          await send(translator.translate(event, event.type === "run-finish" ? await variablesOf(ctx, threadId) : undefined));
-          if (isRunEnd(event)) break;
+        for await (const { event } of eventsOf(ctx, source, 0, signal)) {
+          yield* frames(translator.translate(event, event.type === "run-finish" ? await variablesOf(ctx, threadId) : undefined));
+          if (isRunEnd(event)) return;
         }
       } catch (err) {
         const { code, message } = toHttpError(err);
-        await send(translator.translate({ type: "run-error", code, message }));
+        yield* frames(translator.translate({ type: "run-error", code, message }));
       }
-    });
+    }, RUN_STREAM_HEADERS);
   });
   return app;
 }

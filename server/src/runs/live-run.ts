@@ -25,7 +25,9 @@ export class LiveRun {
   /** The lease of the turn under way. */
   private lease: Lease;
 
-  constructor(readonly id: string, readonly threadId: string, record: NewRun, private readonly store: Store, private readonly flushMs: number) {
+  constructor(readonly id: string, readonly threadId: string, record: NewRun, private readonly store: Store, private readonly flushMs: number,
+    /** Told each event as it is numbered (the process's metrics). */
+    private readonly onEvent?: (event: RunEvent) => void) {
     this.stored = new Promise((r) => (this.markStored = r));
     this.record = { ...record, id };
     this.lease = record.lease;
@@ -55,6 +57,7 @@ export class LiveRun {
     const numbered = { seq: this.events.length + 1, event };
     this.events.push(numbered);
     this.pending.push(numbered);
+    this.onEvent?.(event);
     for (const listener of [...this.listeners]) listener();
     if (isRunEnd(event)) {
       if (this.timer) clearTimeout(this.timer);

@@ -19,6 +19,20 @@ export interface RunManagerOptions {
   flushMs?: number;
   /** Who runs, as the store shows it to a refused client (default `pid N on HOST`). */
   owner?: string;
+  /** Called before a new turn is started; throws to refuse it (a server shutting down). */
+  admit?: () => void;
+  /** Told what the runs do (the process's metrics). */
+  observer?: RunObserver;
+}
+
+/** What a RunManager tells about its runs, as they happen. */
+export interface RunObserver {
+  /** An event of a run of this process, as it is numbered. */
+  runEvent(runId: string, event: RunEvent): void;
+  /** This process took a thread for a turn with `lease`. */
+  leaseTaken(lease: Lease): void;
+  /** A message id that had made its turn was sent again: the turn is replayed, nothing runs. */
+  replayed(): void;
 }
 
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
@@ -39,6 +53,11 @@ export class RunManager {
   liveOn(threadId: string): LiveRun | undefined {
     for (const run of this.live.values()) if (run.threadId === threadId && !run.ended) return run;
     return undefined;
+  }
+
+  /** Runs executing in this process. */
+  get running(): number {
+    return this.live.size;
   }
 
   /** The run, if it is executing in this process. */
@@ -65,8 +84,12 @@ export class RunManager {
         if (run && run.messageId === messageId) return { kind: "run", runId: run.id };
       }
       const made = await this.store.turnByMessage(threadId, messageId);
-      if (made) return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
+      if (made) {
+        this.options.observer?.replayed();
+        return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
+      }
     }
+    this.options.admit?.();
     const opening = text !== null && (info === null || info.version === 0);
     try {
       return await new Promise<Started>((resolve, reject) => {
@@ -104,9 +127,11 @@ export class RunManager {
       }
     };
     const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null) => {
       const id = randomUUID();
-      run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs);
+      observer?.leaseTaken(lease);
+      run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(opening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
@@ -138,10 +163,15 @@ export class RunManager {
       }
       const outcome = await runTurn(this.store, this.agent, threadId, text, {
         ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
-        onStart: (lease) => (run ? run.continueWith(lease) : begin(lease, lease.version + 1, text)),
+        onStart: (lease) => {
+          if (!run) return begin(lease, lease.version + 1, text);
+          observer?.leaseTaken(lease);
+          run.continueWith(lease);
+        },
       });
       if (outcome.repeated && !run) {
         // Another request with the same message id made the turn while this one waited.
+        observer?.replayed();
         started({ kind: "replay", events: replayOf(threadId, outcome.turn) });
         return;
       }
@@ -162,6 +192,11 @@ export class RunManager {
         this.live.delete(r.id);
       }
     }
+  }
+
+  /** Resolves once the runs in progress now have ended and their events are stored. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.live.values()].map((r) => r.stored));
   }
 
   /** Stops the runs in progress (each ends with a `stopped` error, its thread released) and waits until their events are stored. */

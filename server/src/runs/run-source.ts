@@ -13,7 +13,10 @@ export async function* eventsOf(ctx: ServerContext, source: RunSource, afterSeq:
     for (const e of source.events) if (e.seq > afterSeq) yield e;
     return;
   }
-  yield* followRun(ctx.store, ctx.runs, source.runId, afterSeq, signal);
+  // A process shutting down ends its streams of other processes' runs at once (the client
+  // reconnects to another process); those of its own runs go on until the runs end.
+  const until = ctx.runs.liveRun(source.runId) ? signal : AbortSignal.any([signal, ctx.lifecycle.drained]);
+  yield* followRun(ctx.store, ctx.runs, source.runId, afterSeq, until);
 }
 
 export interface LatestRun {

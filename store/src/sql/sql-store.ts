@@ -128,7 +128,7 @@ export class SqlStore implements Store {
           delta: null, trace: packJson([]), startedAt: num(row.lease_since), committedAt: now,
         });
       }
-      return this.take(tx, { ...lease, version }, user, now);
+      return this.take(tx, row, { ...lease, version }, user, now);
     }, { durable: policy === "interrupt" });
   }
 
@@ -140,7 +140,9 @@ export class SqlStore implements Store {
     return (await this.row(tx, threadId, this.forUpdate))!;
   }
 
-  private async take(tx: Sql, lease: Lease, user: string | null, now: number): Promise<Lease> {
+  private async take(tx: Sql, row: Row, lease: Lease, user: string | null, now: number): Promise<Lease> {
+    // A token still there but out of date: its holder neither committed nor released (nor renewed).
+    if (row.lease_token !== null && row.lease_token !== undefined && !isLive(row, now)) lease = { ...lease, lapsedOwner: String(row.lease_owner) };
     await tx.run(
       `UPDATE threads SET version = ?, lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
        WHERE id = ?`,
@@ -181,7 +183,7 @@ export class SqlStore implements Store {
         const head = num((await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t);
         if (head !== ticket || isLive(row, now)) return null;
         await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-        return this.take(tx, { ...lease, version: num(row.version) }, user, now);
+        return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
       }).catch(async (err) => {
         await leave();
         throw err;
@@ -405,6 +407,10 @@ export class SqlStore implements Store {
 
   watchRun(runId: string, listener: () => void): () => void {
     return this.runs.watch(runId, listener);
+  }
+
+  async ping(): Promise<void> {
+    await this.db.all("SELECT 1 AS one");
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@
 // environment without any model settings unless a test gives them. `autograms` starts a process
 // for it; `autogramsInProcess` calls the same bundle's main() in the test's own process, with its
 // streams captured, which saves the start of a process (most of the time of a short command).
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, inject, onTestFinished } from "vitest";
 import { spawn } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { join } from "node:path";
@@ -124,12 +124,10 @@ export async function autogramsInProcess(args: string[], options: CliOptions = {
     throw new Error(`the command called process.exit(${code ?? ""}): run this case with autograms(), in a process of its own`);
   }) as typeof process.exit;
   let code = 1;
-  try {
-    process.chdir(options.cwd ?? root);
-    await main([process.execPath, bin, ...args]);
-    code = Number(process.exitCode ?? 0);
-    return { code, stdout: stdout.text, stderr: stderr.text };
-  } finally {
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
     // What the command would write after it returned is an error here, not lost output.
     stdout.end();
     stderr.end();
@@ -146,5 +144,20 @@ export async function autogramsInProcess(args: string[], options: CliOptions = {
     process.exitCode = saved.exitCode;
     process.exit = saved.exit;
     running = false;
+  };
+  // A test that ends while its command still runs (a timeout) leaves this process as it found it
+  // for the next test file in this worker, which would otherwise run with the command's streams.
+  try {
+    onTestFinished(restore);
+  } catch {
+    // Called from a hook, not a test: the hook's own timeout fails the whole file anyway.
+  }
+  try {
+    process.chdir(options.cwd ?? root);
+    await main([process.execPath, bin, ...args]);
+    code = Number(process.exitCode ?? 0);
+    return { code, stdout: stdout.text, stderr: stderr.text };
+  } finally {
+    restore();
   }
 }
