@@ -174,9 +174,24 @@ describe("autograms chat", () => {
     const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: root });
     let screen = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (screen += chunk));
+    const shown = () => screen.split("You: ").length - 1;
+    // Waits for the screen to change until it shows the n-th prompt (20 s at most).
     const prompts = async (n: number) => {
-      for (let i = 0; i < 400 && screen.split("You: ").length - 1 < n; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(screen.split("You: ").length - 1).toBe(n);
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          if (shown() < n) return;
+          clearTimeout(timer);
+          child.stdout.off("data", check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          child.stdout.off("data", check);
+          resolve();
+        }, 20_000);
+        child.stdout.on("data", check);
+        check();
+      });
+      expect(shown(), screen).toBe(n);
     };
     await prompts(1);
     child.stdin.write("Yes\r");
