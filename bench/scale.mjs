@@ -3,7 +3,8 @@
 // of its own), sends THREADS conversations of MESSAGES messages each at once, every message to a
 // process chosen at random (POST /api/threads/:id/runs, the run's event stream read to its end),
 // then checks that every thread holds exactly its turns in order, and prints turns per second and
-// the latency of a message (p50 / p99), with the CPU time the processes and Postgres used.
+// the latency of a message (p50 / p99), the CPU time the server processes used per message and
+// the most memory one of them held.
 //
 //   npm run build && node bench/scale.mjs [threads, default 200] [messages per thread, default 10] [process counts, default 1,2,4]
 //
@@ -32,6 +33,15 @@ function cpuSeconds(pid) {
   }
 }
 
+/** The most memory a process has held (VmHWM, MiB), from /proc. */
+function peakMiB(pid) {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), "autograms-bench-scale-"));
 const postgres = await startPostgres();
 const graph = writeEchoGraph(dir);
@@ -46,11 +56,12 @@ try {
       const shape = { threads: THREADS, turns: MESSAGES, prefix: `n${n}` };
       const result = await runLoad(() => cluster.urls, shape);
       const cpu = pids.map(cpuSeconds).reduce((sum, s, i) => sum + s - before[i], 0);
+      const peak = Math.max(...pids.map(peakMiB));
       const store = await openStore(url);
       const found = await audit(store, shape);
       await store.close();
       const wrong = found.lost + found.duplicated + found.outOfOrder + found.other;
-      console.log(`${describeLoad(`${n} process${n === 1 ? "" : "es"}`, result)}; server CPU ${(cpu * 1000 / result.messages).toFixed(1)} ms per message${wrong ? `; WRONG: ${JSON.stringify(found)}` : ""}`);
+      console.log(`${describeLoad(`${n} process${n === 1 ? "" : "es"}`, result)}; server CPU ${(cpu * 1000 / result.messages).toFixed(1)} ms per message, peak memory of a process ${peak.toFixed(0)} MiB${wrong ? `; WRONG: ${JSON.stringify(found)}` : ""}`);
     } finally {
       await cluster.stop();
     }
