@@ -1,8 +1,8 @@
 /**
  * Runs the agent's turns for the HTTP API and numbers what happens as the run's events: the
- * thread is taken by the store's busy policy (`runTurn`), then the run is recorded and its events
- * go to the clients of this process at once and to the store in batches. A run goes on when the
- * client that asked for it goes away; `close()` stops the runs in progress.
+ * thread is taken by the store's busy policy (`runTurn`), then the run's events go to the clients
+ * of this process at once and to the store in batches, the first with the run's record. A run goes
+ * on when the client that asked for it goes away; `close()` stops the runs in progress.
  */
 import { randomUUID } from "node:crypto";
 import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";

@@ -62,8 +62,8 @@ export class PostgresDriver implements SqlDriver {
   private async inTransaction<T>(work: (tx: Sql) => Promise<T>, migration: boolean, durable: boolean): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query("BEGIN");
-      if (!durable) await client.query("SET LOCAL synchronous_commit = off");
+      // One round trip for both (a query without parameters may hold several statements).
+      await client.query(durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off");
       // Held until COMMIT: a second process starting at the same time waits here, then finds the
       // schema migrated.
       if (migration) await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);

@@ -13,11 +13,7 @@ import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver
 import { isLive } from "./rows.js";
 
 export class RunLog {
-  private readonly forUpdate: string;
-
-  constructor(private readonly db: SqlDriver, private readonly now: () => number, private readonly options: { pollMs: number; leaseMs: number }) {
-    this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
-  }
+  constructor(private readonly db: SqlDriver, private readonly now: () => number, private readonly options: { pollMs: number; leaseMs: number }) {}
 
   async begin(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? randomUUID();
@@ -45,16 +41,23 @@ export class RunLog {
 
   async append(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean> {
     if (events.length === 0 && end === undefined && begin === undefined) return true;
+    const from = events.length > 0 ? events[0]!.seq : null;
+    events.forEach((e, i) => {
+      if (e.seq !== from! + i) throw new StoreError("bad_request", `run ${runId}: events must be numbered on from ${from} without gaps`);
+    });
     return this.db.transaction(async (tx) => {
       if (begin) await this.insert(tx, runId, begin);
-      const row = await first(tx, `SELECT last_seq, status FROM runs WHERE id = ?${this.forUpdate}`, [runId]);
-      if (!row) throw new StoreError("bad_request", `no run '${runId}'`);
-      const last = num(row.last_seq);
-      if (row.status === "finished" || row.status === "failed") return false;
-      if (events.length > 0 && events[0]!.seq !== last + 1) return false;
-      events.forEach((e, i) => {
-        if (e.seq !== last + 1 + i) throw new StoreError("bad_request", `run ${runId}: events must be numbered on from ${last + 1} without gaps`);
-      });
+      // The numbering is taken, and the row locked, by one conditional update: the batch must go
+      // on from the run's last event, and the run must not have ended.
+      const taken = await tx.run(
+        `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
+         WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
+        [events.length, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
+      );
+      if (taken === 0) {
+        if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId]))) throw new StoreError("bad_request", `no run '${runId}'`);
+        return false;
+      }
       // One statement for the whole batch: a turn's events cost one round trip and one commit.
       if (events.length > 0) {
         await tx.run(
@@ -62,8 +65,6 @@ export class RunLog {
           events.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
         );
       }
-      await tx.run("UPDATE runs SET last_seq = ?, status = ?, updated_at = ? WHERE id = ?",
-        [last + events.length, end ?? String(row.status), this.now(), runId]);
       await this.db.notify(tx, runId);
       return true;
     }, { durable: false });
