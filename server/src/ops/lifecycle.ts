@@ -5,10 +5,16 @@
  * the streams that follow runs of other processes end (cleanly: the client reconnects elsewhere
  * with `Last-Event-ID`). Its own runs go on until they finish or the grace period ends.
  */
+import { setMaxListeners } from "node:events";
 import { HttpError } from "../http/errors.js";
 
 export class Lifecycle {
   private readonly drainer = new AbortController();
+
+  constructor() {
+    // Every stream of another process's run listens to it: hundreds at once are expected.
+    setMaxListeners(0, this.drainer.signal);
+  }
 
   get draining(): boolean {
     return this.drainer.signal.aborted;

@@ -5,6 +5,7 @@
  * on when the client that asked for it goes away; `close()` stops the runs in progress.
  */
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
 import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
@@ -47,6 +48,8 @@ export class RunManager {
 
   constructor(private readonly store: Store, private readonly agent: Agent, private readonly options: RunManagerOptions) {
     this.flushMs = options.flushMs ?? 100;
+    // Every run in progress listens to it: hundreds at once are expected, not a leak.
+    setMaxListeners(0, this.stopping.signal);
   }
 
   /** The thread's run executing in this process, if any (its record may not be written yet). */
