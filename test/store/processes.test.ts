@@ -1,25 +1,22 @@
 // Real processes on one thread: two `autograms chat` processes at once (one refused, one queued),
 // and processes killed with SIGKILL in the middle of turns. After every kill the thread is at a
 // turn the process finished or the one it was committing, never in between, and it goes on.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { openStore } from "@autograms/store";
 import { autograms, bin, cliTestFolder, replies } from "../cli/support/run-cli.js";
-import { startSlowModel, writeEchoGraph, type SlowModel } from "./support/slow-model.js";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
+import { slowModelAndPostgres, writeEchoGraph, type SlowModel } from "./support/slow-model.js";
+import type { PostgresServer } from "./support/postgres-server.mjs";
 
 // Each test runs the command several times; a busy two-core machine may take seconds for each.
 const CLI_TIMEOUT = 180_000;
 const folder = cliTestFolder("autograms-store-processes-");
+const servers = slowModelAndPostgres();
 let model: SlowModel;
 let postgres: PostgresServer;
-beforeAll(async () => {
-  [model, postgres] = await Promise.all([startSlowModel(), startPostgres()]);
-});
-afterAll(async () => {
-  postgres?.stop();
-  await model?.close();
+beforeAll(() => {
+  [model, postgres] = [servers.model(), servers.postgres()];
 });
 
 interface Running {

@@ -235,6 +235,27 @@ export function storeSuite(name: string, backend: Backend): void {
         expect((await store.turns("cas")).map((t) => t.user)).toEqual([null, "other"]);
       }));
 
+    it("a lease that lapsed neither renews nor commits, even while no one has taken the thread: its run is abandoned", () =>
+      withStore(backend, async (store, db) => {
+        const agent = echoAgent();
+        await runTurn(store, agent, "stalled", null);
+        const { memory } = await store.load("stalled");
+        const lease = await store.acquire("stalled", { ttlMs: 1000 });
+        await store.beginRun({ id: "stalled-run", lease, user: "late" });
+        const result = await agent.reply("late", memory);
+        // Its process stalled past the lease's lifetime (this store's clock, 2 s on).
+        const later = await db.open({ now: () => Date.now() + 2000 });
+        try {
+          expect((await later.run("stalled-run"))!.status).toBe("abandoned");
+          expect(await later.renew(lease)).toBe(false);
+          await expect(later.commit(lease, { messageId: null, user: "late", reply: result.reply, memory: result.memory, startedAt: Date.now() }))
+            .rejects.toMatchObject({ code: "lease_lost", message: expect.stringContaining("lapsed") });
+        } finally {
+          await later.close();
+        }
+        expect((await store.turns("stalled")).map((t) => t.user)).toEqual([null]);
+      }));
+
     it("lets a lease lapse after its lifetime, so a dead process never holds a thread for good", () =>
       withStore(backend, async (store) => {
         const lease = await store.acquire("lapse", { ttlMs: 200, owner: "dead process" });

@@ -199,7 +199,11 @@ export class SqlStore implements Store {
   }
 
   async renew(lease: Lease): Promise<boolean> {
-    const changed = await this.db.run("UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ?", [this.now() + lease.ttlMs, lease.threadId, lease.token]);
+    // A lease that lapsed stays lapsed, even if no one has taken the thread yet: from that moment
+    // its run counts as abandoned everywhere (readers may have told its clients it was lost).
+    const now = this.now();
+    const changed = await this.db.run("UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ? AND lease_expires > ?",
+      [now + lease.ttlMs, lease.threadId, lease.token, now]);
     return changed === 1;
   }
 
@@ -217,10 +221,13 @@ export class SqlStore implements Store {
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, lease.threadId, this.forUpdate);
       if (!row) throw new StoreError("lease_lost", `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`);
+      const now = this.now();
       if (row.lease_token !== lease.token || num(row.version) !== lease.version) {
         throw new StoreError("lease_lost", `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`);
       }
-      const now = this.now();
+      if (!isLive(row, now)) {
+        throw new StoreError("lease_lost", `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`);
+      }
       const seq = lease.version + 1;
       const delta = turn.delta === undefined ? null : packJson(turn.delta);
       const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);

@@ -64,7 +64,7 @@ function template(bin) {
 }
 
 /** @returns {Promise<number>} */
-async function freePort() {
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);

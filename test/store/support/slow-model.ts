@@ -1,10 +1,12 @@
 // A model server for tests with real `autograms chat` processes: the real openai client talks to a
 // local OpenAI-compatible server that echoes the user's message, and holds the answer to any
 // message containing "slow" until the test releases it, so a test can act while a turn runs.
+import { afterAll, beforeAll } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startOpenAIServer, type OpenAIServer, type ServerRequest } from "../../support/openai-server.js";
 import { echoGraph } from "./agents.js";
+import { startPostgres, type PostgresServer } from "./postgres-server.mjs";
 
 export interface SlowModel {
   server: OpenAIServer;
@@ -68,4 +70,18 @@ export function writeEchoGraph(dir: string): string {
   const file = join(dir, "echo.graph.json");
   writeFileSync(file, JSON.stringify(echoGraph()));
   return file;
+}
+
+/** For a test file of real processes: the model server and a Postgres server, started before its tests and stopped after. */
+export function slowModelAndPostgres(): { model: () => SlowModel; postgres: () => PostgresServer } {
+  let model: SlowModel | undefined;
+  let postgres: PostgresServer | undefined;
+  beforeAll(async () => {
+    [model, postgres] = await Promise.all([startSlowModel(), startPostgres()]);
+  });
+  afterAll(async () => {
+    postgres?.stop();
+    await model?.close();
+  });
+  return { model: () => model!, postgres: () => postgres! };
 }

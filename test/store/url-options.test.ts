@@ -1,0 +1,41 @@
+// A store URL carries the store's own options (lease_ms, poll_ms) as query parameters: they are
+// taken out before the URL reaches the database driver, and options given in code win over them.
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openStore, parseStoreUrl } from "@autograms/store";
+
+describe("store URL options", () => {
+  it("are read from Postgres and SQLite URLs, and the rest of the URL is kept as written", () => {
+    expect(parseStoreUrl("postgres://app@db:5432/agents?options=-c%20search_path%3Dt1&lease_ms=2000&sslmode=require")).toEqual({
+      kind: "postgres", url: "postgres://app@db:5432/agents?options=-c%20search_path%3Dt1&sslmode=require", options: { leaseMs: 2000 },
+    });
+    expect(parseStoreUrl("postgresql://app@db/agents?lease_ms=2000&poll_ms=20")).toMatchObject({ url: "postgresql://app@db/agents", options: { leaseMs: 2000, pollMs: 20 } });
+    expect(parseStoreUrl("sqlite::memory:?lease_ms=300")).toEqual({ kind: "sqlite", path: ":memory:", options: { leaseMs: 300 } });
+    // A '?' that does not start the store's options is part of the file's name.
+    expect(parseStoreUrl("sqlite:/data/what?.db")).toEqual({ kind: "sqlite", path: "/data/what?.db", options: {} });
+    expect(parseStoreUrl("sqlite:/data/what?.db?lease_ms=5000")).toEqual({ kind: "sqlite", path: "/data/what?.db", options: { leaseMs: 5000 } });
+  });
+
+  it("refuses a value that is not a number of milliseconds", () => {
+    expect(() => parseStoreUrl("postgres://db/agents?lease_ms=soon")).toThrow(/lease_ms takes a number of milliseconds above 0, not 'soon'/);
+    expect(() => parseStoreUrl("sqlite:t.db?lease_ms=0")).toThrow(expect.objectContaining({ code: "bad_url" }));
+  });
+
+  it("set the store's lease lifetime; options given to openStore win", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "autograms-url-options-"));
+    try {
+      const fromUrl = await openStore(`sqlite:${join(dir, "a.db")}?lease_ms=1234`);
+      const lease = await fromUrl.acquire("t");
+      expect(lease.ttlMs).toBe(1234);
+      expect((await fromUrl.thread("t"))!.running!.expiresAt - Date.now()).toBeLessThanOrEqual(1234);
+      await fromUrl.close();
+      const given = await openStore(`sqlite:${join(dir, "a.db")}?lease_ms=1234`, { leaseMs: 4321, pollMs: undefined });
+      expect(given.options).toMatchObject({ leaseMs: 4321, pollMs: 50 });
+      await given.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
