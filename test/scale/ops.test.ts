@@ -55,6 +55,8 @@ describe("probes and metrics", () => {
     const res = await fetch(`${a.url}/metrics`, { headers: auth });
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(await res.text()).toMatch(/^# HELP autograms_/m);
+    const paths = Object.keys((await (await fetch(`${a.url}/openapi.json`, { headers: auth })).json()).paths);
+    expect(paths).toEqual(expect.arrayContaining(["/healthz", "/readyz", "/metrics"]));
   });
 
   it("counts turns, their latency, replays, busy refusals and lapsed leases, per app", async () => {

@@ -10,7 +10,9 @@ import { StoreError, type StoreErrorCode } from "@autograms/store";
 
 export type ApiErrorCode =
   | "bad_json" | "bad_request" | "bad_thread_id" | "unauthorized" | "not_found" | "too_large"
-  | "unknown_thread" | "thread_busy" | "thread_ended" | "unsupported" | "internal";
+  | "unknown_thread" | "thread_busy" | "thread_ended" | "unsupported" | "internal"
+  /** The process is draining (SIGTERM): it takes no new turn; another process will. */
+  | "shutting_down";
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode | string; message: string; field?: string } & Record<string, unknown>;

@@ -69,6 +69,17 @@ export function openApiDocument(agent: string): object {
       },
       "/": { get: { summary: "The playground: a page to talk to the agent and watch it run", responses: { 200: { description: "HTML", content: { "text/html": {} } } } } },
       "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
+      "/healthz": { get: { summary: "Liveness: the process answers", security: [{}], responses: { 200: { description: "`{ status: \"ok\" }`", content: json({ type: "object", properties: { status: { const: "ok" } } }) } } } },
+      "/readyz": {
+        get: {
+          summary: "Readiness: the process takes new turns (not draining, its store answers)", security: [{}],
+          responses: {
+            200: { description: "`{ status: \"ready\", runs }`", content: json({ type: "object", properties: { status: { const: "ready" }, runs: { type: "integer" } } }) },
+            503: { description: "`{ status: \"draining\" | \"store_unavailable\" }`", content: json({ type: "object", properties: { status: { enum: ["draining", "store_unavailable"] } } }) },
+          },
+        },
+      },
+      "/metrics": { get: { summary: "Prometheus metrics of this process (autograms_*)", responses: { 200: { description: "Prometheus text format", content: { "text/plain": {} } } } } },
     },
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "required when the server was started with --token (or AUTOGRAMS_TOKEN)" } },
