@@ -1,6 +1,7 @@
 // The real `autograms serve` process: it starts, prints where it listens, answers as `autograms
-// chat` does for the same messages, requires a token off loopback, and after it is killed
-// outright, another server on the same store gives a client the rest of a run it had served.
+// chat` does for the same messages, requires a token off loopback; another server on the same
+// SQLite file follows a run it is streaming, and after it is killed outright gives a client the
+// rest of that run.
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -13,7 +14,8 @@ import { chatBody, json, sseFrames, startTestServer, textOf, uiChunks, uiMessage
 
 const folder = cliTestFolder("autograms-serve-cli-");
 const TUTOR = join(root, "samples/tutor/agent.ts");
-const MESSAGES = ["yes, ready", "no questions", "3/4", "no", "3/8"];
+// The last one is answered by a chat node, which the offline model writes word by word.
+const MESSAGES = ["yes, ready", "no questions", "3/4", "ok", "yes, why does that rule work?"];
 const children: ChildProcess[] = [];
 afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
 
@@ -48,6 +50,11 @@ describe("autograms serve", () => {
     const auth = { authorization: `Bearer ${token}` };
     expect((await fetch(`${url}/api/threads`)).status).toBe(401);
 
+    // Another server of the same agent on the same SQLite file, in this process.
+    const store = await openStore(dbUrl);
+    const { graph } = compile(readFileSync(TUTOR, "utf8"), { fileName: TUTOR });
+    const other = await startTestServer(folder(), { store, agent: new Agent(graph!, { model: new OfflineModel() }) });
+
     const said: string[] = [];
     let last: Response | null = null;
     for (const [i, text] of MESSAGES.entries()) {
@@ -65,20 +72,24 @@ describe("autograms serve", () => {
     while ((head.match(/\n\n/g) ?? []).length < 2) head += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
     const firstTwo = head.split("\n\n").slice(0, 2).join("\n\n") + "\n\n";
-    // The run goes on and is stored; then the process is killed outright.
-    const store = await openStore(dbUrl);
-    while ((await store.latestRun("same"))?.status !== "finished") await new Promise((r) => setTimeout(r, 20));
-    server.child.kill("SIGKILL");
-    await server.exit;
-
-    // Another server of the same agent on the same store gives the rest of the run.
-    const { graph } = compile(readFileSync(TUTOR, "utf8"), { fileName: TUTOR });
-    const other = await startTestServer(folder(), { store, agent: new Agent(graph!, { model: new OfflineModel() }) });
     try {
+      // While the serve process still writes the reply (word by word), the other server follows
+      // the run from the file (polling).
+      const live = await fetch(`${other.url}/api/chat/same/stream`);
+      expect(live.status).toBe(200);
+      const followed = await live.text();
+      expect(followed.startsWith(firstTwo)).toBe(true);
+      expect(followed).toMatch(/data: \[DONE\]\n\n$/);
+      // The run goes on and is stored; then the process is killed outright.
+      while ((await store.latestRun("same"))?.status !== "finished") await new Promise((r) => setTimeout(r, 20));
+      server.child.kill("SIGKILL");
+      await server.exit;
+      // The other server gives the rest after the frames the first client saw, as the file holds it.
       const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": "2" } });
       expect(rest.status).toBe(200);
       const restText = await rest.text();
       expect((await sseFrames(new Response(restText)))[0]!.id).toBe(3);
+      expect(firstTwo + restText).toBe(followed);
       const whole = await uiMessageOf(await uiChunks(new Response(firstTwo + restText).body!));
       said.push(...textOf(whole));
     } finally {
