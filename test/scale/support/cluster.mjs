@@ -82,8 +82,9 @@ export class Cluster {
 
   /** @param {number} n */
   async start(n) {
-    this.ports = await Promise.all(Array.from({ length: n }, freePort));
-    this.processes = await Promise.all(this.ports.map((port) => startServe({ ...this.options, port })));
+    this.ports = await Promise.all(Array.from({ length: n }, () => freePort()));
+    this.processes = Array.from({ length: n }, () => null);
+    await Promise.all(this.ports.map((_, i) => this.restart(i)));
     return this;
   }
 
@@ -92,9 +93,21 @@ export class Cluster {
     return this.ports.map((port) => `http://127.0.0.1:${port}`);
   }
 
-  /** @param {number} i */
+  /**
+   * Starts process i on its port; should another program have taken the port meanwhile (a free
+   * port is only free when it was looked at), on a new one.
+   * @param {number} i
+   */
   async restart(i) {
-    this.processes[i] = await startServe({ ...this.options, port: this.ports[i] });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.processes[i] = await startServe({ ...this.options, port: this.ports[i] });
+        return;
+      } catch (err) {
+        if (attempt === 3 || !/is in use/.test(String(err))) throw err;
+        this.ports[i] = await freePort();
+      }
+    }
   }
 
   /** SIGKILL process i (in the middle of whatever it does), then start it again on its port. */
