@@ -1,10 +1,9 @@
-import { createRequire } from "node:module";
 import type * as Pg from "pg";
 import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
+import { loadDriver } from "../sql/load-driver.js";
 
 // pg is CommonJS, loaded only when a Postgres store is opened.
-const require = createRequire(import.meta.url);
 
 /** Any fixed number: every process migrating the same database takes this advisory lock. */
 const MIGRATION_LOCK = 0x6175746f; // "auto"
@@ -36,7 +35,7 @@ export class PostgresDriver implements SqlDriver {
   private listener: Promise<Pg.Client> | null = null;
 
   constructor(private readonly connectionString: string) {
-    const pg = require("pg") as typeof Pg;
+    const pg = loadDriver<typeof Pg>("pg", "8", "Postgres");
     this.pool = new pg.Pool({ connectionString, max: 4 });
     // An idle client that loses its server must not crash the process; the next query reports it.
     this.pool.on("error", () => {});
@@ -94,7 +93,7 @@ export class PostgresDriver implements SqlDriver {
   }
 
   private async listen(): Promise<Pg.Client> {
-    const pg = require("pg") as typeof Pg;
+    const pg = loadDriver<typeof Pg>("pg", "8", "Postgres");
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on("notification", (n) => {
       if (n.channel === CHANNEL && n.payload) this.watchers.wake(n.payload);

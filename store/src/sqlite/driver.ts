@@ -1,12 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
+import { loadDriver } from "../sql/load-driver.js";
 
 // better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
-const require = createRequire(import.meta.url);
 
 /** How long a writer waits for another process's write lock before SQLite gives up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -47,7 +46,7 @@ export class SqliteDriver implements SqlDriver {
     this.leaveQueue = () => {
       if (--this.queue.users === 0) queues.delete(key);
     };
-    const Database = require("better-sqlite3") as typeof BetterSqlite3;
+    const Database = loadDriver<typeof BetterSqlite3>("better-sqlite3", "12", "SQLite");
     this.db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     // WAL: readers never wait for the writer; FULL: a committed turn survives a power cut too.
