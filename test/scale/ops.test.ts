@@ -140,4 +140,21 @@ describe("draining", () => {
     }
     expect((await t.store.turns("d3")).map((turn) => turn.messageId)).toEqual([null, "d3-m1"]);
   });
+
+  it("a message waiting for its thread (--busy enqueue) when the grace period ends is refused with 503, to go to another process", async () => {
+    const u = await startTestServer(folder.path, { store: t.store, policy: "enqueue" });
+    const held = hold(u.model);
+    const running = send(u.url, "d4", "slow", "d4-m1");
+    await held.started;
+    const waiting = send(u.url, "d4", "next", "d4-m2");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await shutdown(u.server, { graceMs: 50 })).toEqual({ finished: 0, stopped: 1 });
+    held.open();
+    expect(await lastEvent(await running)).toMatchObject({ type: "run-error", code: "stopped" });
+    const refused = await waiting;
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error.code).toBe("shutting_down");
+    expect(await t.store.thread("d4")).toMatchObject({ running: null });
+    expect((await t.store.turns("d4")).map((turn) => turn.user)).toEqual([null]); // the opening only
+  });
 });

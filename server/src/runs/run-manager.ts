@@ -99,6 +99,8 @@ export class RunManager {
         void this.execute(threadId, text, messageId, opening, resolve, reject);
       });
     } catch (err) {
+      // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
+      if (this.stopping.signal.aborted) this.options.admit?.();
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
     }
   }

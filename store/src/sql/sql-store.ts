@@ -169,6 +169,11 @@ export class SqlStore implements Store {
     const deadline = options.waitMs === undefined ? Infinity : this.now() + options.waitMs;
     const leave = () => this.db.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]).catch(() => 0);
     for (;;) {
+      // A waiter whose caller gave up (a server shutting down) does not take the thread, even free.
+      if (options.signal?.aborted) {
+        await leave();
+        throw new StoreError("thread_busy", `thread ${threadId} is busy, and the wait for it was given up`);
+      }
       const taken = await this.db.transaction(async (tx) => {
         const row = await this.existing(tx, threadId, this.forUpdate);
         const now = this.now();
@@ -189,7 +194,7 @@ export class SqlStore implements Store {
         throw err;
       });
       if (taken) return taken;
-      if (options.signal?.aborted || this.now() >= deadline) {
+      if (this.now() >= deadline) {
         await leave();
         const row = await this.row(this.db, threadId);
         throw new StoreError("thread_busy", row ? busyMessage(row, this.now()) : `thread ${threadId} is busy`);
