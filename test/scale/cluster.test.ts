@@ -6,14 +6,13 @@
 // drains a process. The full-size runs (4 processes, 1,000 threads x 10 turns, a kill every few
 // seconds) are `npm run test:scale` (test/scale/*.scale.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { openStore, type Store } from "@autograms/store";
 import { cliTestFolder } from "../cli/support/run-cli.js";
 import { slowModelAndPostgres, type SlowModel } from "../store/support/slow-model.js";
 import type { PostgresServer } from "../store/support/postgres-server.mjs";
 import { sseFrames, type Frame } from "../server/support/harness.js";
 import { audit, Cluster, describeLoad, runLoad, writeEchoGraph } from "./support/cluster.mjs";
+import { queued } from "./support/waiters.js";
 
 const folder = cliTestFolder("autograms-scale-cluster-");
 const servers = slowModelAndPostgres();
@@ -64,28 +63,6 @@ describe.each([
     await store?.close();
   });
 
-  /** Resolves once `n` messages wait for the thread (the store's queue of `enqueue` waiters). */
-  async function queued(thread: string, n: number): Promise<void> {
-    const count = async () => {
-      if (kind === "SQLite") {
-        const db = new Database(storeUrl.slice("sqlite:".length), { readonly: true });
-        try {
-          return (db.prepare("SELECT COUNT(*) AS n FROM waiters WHERE thread_id = ?").get(thread) as { n: number }).n;
-        } finally {
-          db.close();
-        }
-      }
-      const client = new pg.Client({ connectionString: storeUrl });
-      await client.connect();
-      try {
-        return Number((await client.query("SELECT COUNT(*) AS n FROM waiters WHERE thread_id = $1", [thread])).rows[0].n);
-      } finally {
-        await client.end();
-      }
-    };
-    while ((await count()) < n) await new Promise((r) => setTimeout(r, 20));
-  }
-
   it("answers each message of every thread exactly once and in order, while a process is killed mid-turn and restarted", async () => {
     const shape = { threads, turns: LOAD.turns, prefix: "load" };
     const loading = runLoad(() => cluster.urls, shape);
@@ -128,9 +105,9 @@ describe.each([
     const first = post(a!, "double", "slow, the first", "double-1");
     await model.held();
     const second = post(b!, "double", "the second", "double-2");
-    await queued("double", 1);
+    await queued(storeUrl, "double", 1);
     const third = post(a!, "double", "the third", "double-3");
-    await queued("double", 2);
+    await queued(storeUrl, "double", 2);
     model.release();
     const ends = await Promise.all([first, second, third].map(async (r) => JSON.parse((await sseFrames(await r)).at(-1)!.data).event));
     expect(ends.map((e) => [e.type, e.turn])).toEqual([["run-finish", 2], ["run-finish", 3], ["run-finish", 4]]);

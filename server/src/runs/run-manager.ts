@@ -133,12 +133,12 @@ export class RunManager {
     };
     const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
-    const begin = (lease: Lease, turn: number, user: string | null) => {
+    const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
       const id = randomUUID();
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
-      run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(opening ? { opening: true } : {}) });
+      run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(withOpening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
     };
     // A reply that did not stream (chat_exact, a model that answers whole) is sent once known, so
@@ -157,8 +157,20 @@ export class RunManager {
         seen.push(e);
         trace(e);
       };
-      if (opening) {
-        const first = await runTurn(this.store, this.agent, threadId, null, { ...common, trace: collect, onStart: (lease) => begin(lease, lease.version + 2, text) });
+      // The thread was new when the message came, but another request (another process, as
+      // likely as this one) may have made its opening while this one waited for the thread: the
+      // opening is made only on a thread that has no turn once taken.
+      const first = opening ? await runTurn(this.store, this.agent, threadId, null, {
+        ...common, trace: collect,
+        onStart: (lease) => {
+          if (lease.version > 0) throw new OpeningMade();
+          return begin(lease, lease.version + 2, text, true);
+        },
+      }).catch((err: unknown) => {
+        if (err instanceof OpeningMade) return null;
+        throw err;
+      }) : null;
+      if (first) {
         sayReply(first.reply, seen);
         seen = [];
         if (first.done) {
@@ -169,7 +181,9 @@ export class RunManager {
       const outcome = await runTurn(this.store, this.agent, threadId, text, {
         ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
         onStart: (lease) => {
-          if (!run) return begin(lease, lease.version + 1, text);
+          // A request for the opening alone (null) that another one answered first.
+          if (text === null && lease.version > 0) throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+          if (!run) return begin(lease, lease.version + 1, text, false);
           observer?.leaseTaken(lease);
           run.continueWith(lease);
         },
@@ -210,6 +224,9 @@ export class RunManager {
     await Promise.all([...this.live.values()].map((r) => r.stored));
   }
 }
+
+/** Thrown to give back a thread whose opening another request made meanwhile. */
+class OpeningMade extends Error {}
 
 /** The events a committed turn stands for, for a message id sent again after its run (or from before runs were recorded). */
 export function replayOf(threadId: string, turn: TurnRecord, done = false): NumberedRunEvent[] {
