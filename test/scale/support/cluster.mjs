@@ -139,12 +139,14 @@ const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
 
 /**
  * Sends one message until it is answered: the run's event stream read to its end. Returns the
- * committed turn's number, the time from the first send to the answer, and the number of sends.
+ * committed turn's number, the time from the first send to the answer, and the number of sends;
+ * `retries` counts why messages were sent again.
  * @param {() => string[]} urls
  * @param {string} thread @param {string} text @param {string} messageId
+ * @param {Record<string, number>} [retries]
  * @returns {Promise<{ turn: number, ms: number, sends: number }>}
  */
-export async function sendMessage(urls, thread, text, messageId) {
+export async function sendMessage(urls, thread, text, messageId, retries = {}) {
   const start = performance.now();
   for (let sends = 1; ; sends++) {
     const url = pick(urls());
@@ -170,6 +172,7 @@ export async function sendMessage(urls, thread, text, messageId) {
       if (!(err instanceof TypeError)) throw err;
       retry = "connection";
     }
+    retries[retry] = (retries[retry] ?? 0) + 1;
     if (sends >= 400) throw new Error(`${thread} ${messageId}: not answered after ${sends} sends (last: ${retry})`);
     await sleep(retry === "thread_busy" ? 50 + Math.random() * 150 : 10 + Math.random() * 40);
   }
@@ -191,13 +194,15 @@ export const message = (thread, i) => ({ text: `${thread} says ${i}`, id: `${thr
  */
 export async function runLoad(urls, { threads, turns, prefix }) {
   const latencies = [];
+  /** @type {Record<string, number>} */
+  const retries = {};
   let sends = 0;
   const start = performance.now();
   await Promise.all(Array.from({ length: threads }, async (_, t) => {
     const thread = `${prefix}-${t}`;
     for (let i = 0; i < turns; i++) {
       const m = message(thread, i);
-      const answered = await sendMessage(urls, thread, m.text, m.id);
+      const answered = await sendMessage(urls, thread, m.text, m.id, retries);
       // A new thread's first message also runs the agent's opening turn: it is turn 2.
       if (answered.turn !== i + 2) throw new Error(`${thread}: message ${i} made turn ${answered.turn}, not ${i + 2}`);
       latencies.push(answered.ms);
@@ -205,7 +210,7 @@ export async function runLoad(urls, { threads, turns, prefix }) {
     }
   }));
   const seconds = (performance.now() - start) / 1000;
-  return { messages: threads * turns, seconds, perSecond: (threads * turns) / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), sends };
+  return { messages: threads * turns, seconds, perSecond: (threads * turns) / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), sends, retries };
 }
 
 /** @param {number[]} xs @param {number} p */
@@ -243,7 +248,8 @@ export async function audit(store, { threads, turns, prefix }) {
 
 /** One line of figures. */
 export function describeLoad(label, r) {
-  return `${label}: ${r.messages} messages in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} turns/s; latency p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.sends - r.messages} sent again`;
+  const why = Object.entries(r.retries).sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${reason} ${n}`).join(", ");
+  return `${label}: ${r.messages} messages in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} turns/s; latency p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.sends - r.messages} sent again${why ? ` (${why})` : ""}`;
 }
 
 /**
