@@ -7,7 +7,7 @@
  */
 import type { RunRecord, Store } from "@autograms/store";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "../run-events.js";
-import { replyNode } from "./reply-node.js";
+import { replyNode, restOfReply, sentOfReply } from "./reply-node.js";
 import type { RunManager } from "./run-manager.js";
 
 export async function* followRun(store: Store, runs: RunManager, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
@@ -56,11 +56,11 @@ async function settle(store: Store, run: RunRecord): Promise<void> {
     : (await store.turns(run.threadId).catch(() => [])).find((t) => t.seq === run.turn && t.messageId === null) ?? null;
   const end: RunEvent[] = [];
   if (turn && turn.seq === run.turn && turn.status === "ok") {
+    // The stored events may have given part of the reply (its process died between batches), or
+    // in a run that opened the thread, the opening's reply only: the rest of it comes first.
     const stored = (await store.runEvents(run.id)) as NumberedRunEvent[];
-    const told = stored.some((e) => e.event.type === "text-delta");
-    if (!told && turn.reply !== null) {
-      end.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
-    }
+    const node = replyNode(turn.trace);
+    end.push(...restOfReply(node, sentOfReply(stored, node), turn.reply));
     const thread = await store.thread(run.threadId);
     end.push({ type: "run-finish", turn: turn.seq, reply: turn.reply, done: thread !== null && thread.done && thread.version === turn.seq });
   } else {

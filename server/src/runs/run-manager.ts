@@ -12,7 +12,7 @@ import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
-import { replyNode } from "./reply-node.js";
+import { replyNode, restOfReply } from "./reply-node.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -147,9 +147,7 @@ export class RunManager {
       const node = replyNode(events);
       const sent = shown.get(node) ?? "";
       shown = new Map();
-      if (reply === null || sent === reply) return;
-      if (!reply.startsWith(sent)) run!.push({ type: "text-reset", node });
-      run!.push({ type: "text-delta", node, delta: reply.startsWith(sent) ? reply.slice(sent.length) : reply });
+      for (const e of restOfReply(node, sent, reply)) run!.push(e);
     };
     try {
       let seen: TraceEvent[] = [];
