@@ -61,11 +61,17 @@ describe("a run", () => {
     }
   });
 
-  it("that ends the conversation says so; the thread then refuses messages with 409 thread_ended", async () => {
+  it("that ends the conversation says so; the thread then refuses new messages with 409 thread_ended, and replays the one that ended it", async () => {
     const s = await startTestServer(folder.path, { agent: new Agent(echoGraph({ transitions: ["quit"] }), { model: new EchoModel() }) });
     try {
-      const got = await events(await fetch(`${s.url}/api/threads/e/runs`, json({ message: "bye" })));
+      const got = await events(await fetch(`${s.url}/api/threads/e/runs`, json({ message: "bye", messageId: "m1" })));
       expect(got.at(-1)).toMatchObject({ type: "run-finish", done: true });
+      const turns = (await s.store.thread("e"))!.version;
+      // The message that ended it, sent again (a client that lost the answer), gets its turn back.
+      const again = await uiChunks((await fetch(`${s.url}/api/chat`, json(chatBody("e", [userMessage("m1", "bye")])))).body!);
+      expect(textOf(await uiMessageOf(again))).toEqual(["echo: bye"]);
+      expect(again.at(-1)).toMatchObject({ type: "finish", messageMetadata: { done: true } });
+      expect(await s.store.thread("e")).toMatchObject({ version: turns, done: true });
       const res = await fetch(`${s.url}/api/chat`, json(chatBody("e", [userMessage("m9", "more")])));
       expect(res.status).toBe(409);
       expect((await res.json()).error.code).toBe("thread_ended");

@@ -76,7 +76,6 @@ export class RunManager {
   async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
     const info = await ownThread(this.store, this.agent.graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
-    if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     if (text === null && info !== null && info.version > 0) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
     }
@@ -92,6 +91,8 @@ export class RunManager {
         return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
       }
     }
+    // After the replay above: the message that ended a thread, sent again, still gets its turn back.
+    if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     this.options.admit?.();
     const opening = text !== null && (info === null || info.version === 0);
     try {
