@@ -4,9 +4,11 @@
 // then, from that folder only: the starter's own test, `npx autograms compile` of an agent written
 // here, `npx tsc --noEmit --strict` (the runtime's types resolve), a piped offline chat, a program
 // using the API, and `npx autograms init`. One install serves them all, to keep the suite quick.
+// Then the store's and the server's tarballs join them: a program serving the agent over HTTP on a
+// SQLite store, its types under tsc, and `npx autograms serve`.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -136,6 +138,68 @@ describe("the packages installed from their tarballs into a new project", { time
   });
 });
 
+describe("the store and the server from their tarballs, in the same project", { timeout: 180_000 }, () => {
+  beforeAll(() => {
+    // better-sqlite3 builds natively on install (a minute or more of both cores, which would slow
+    // the whole suite): installed without its build script, it gets the addon this repository's own
+    // install built, the same version for the same Node. Everything else comes from the tarballs
+    // and the registry as for a user.
+    ok(npm, ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs.filter((t) => /autograms-(store|server)-/.test(t))]);
+    const addon = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
+    execFileSync("mkdir", ["-p", join(project, "node_modules/better-sqlite3/build/Release")]);
+    copyFileSync(join(root, addon), join(project, addon));
+    writeFileSync(join(project, "counter.ts"), COUNTER);
+  }, 300_000);
+
+  it("serves the agent from a program: @autograms/server on an @autograms/store SQLite file", () => {
+    writeFileSync(join(project, "server.mjs"), SERVER_PROGRAM);
+    expect(JSON.parse(ok(process.execPath, ["server.mjs"]))).toEqual({
+      listening: true,
+      replies: ["Say 'again' to count.", "That makes 1. Again?"],
+      turns: 2,
+    });
+  });
+
+  it("type-checks a program using the server's and the store's API under tsc --strict", () => {
+    writeFileSync(join(project, "server-types.ts"), SERVER_TYPES);
+    const r = sh(npx, ["tsc", "--ignoreConfig", "--noEmit", "--strict", "--module", "nodenext", "--target", "es2022", "server-types.ts"]);
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    rmSync(join(project, "server-types.ts"));
+  });
+
+  it("autograms serve answers the AI SDK chat protocol and stops on SIGTERM", async () => {
+    // The installed bin itself (what npx runs), so the signal reaches the server, not npm's wrapper.
+    const bin = join(project, "node_modules", ".bin", process.platform === "win32" ? "autograms.cmd" : "autograms");
+    const child = spawn(bin, ["serve", "counter.ts", "--offline", "--port", "0", "--store", "sqlite:served.db"], { cwd: project, env: userEnv() });
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then((code) => reject(new Error(`autograms serve exited ${code} before listening:\n${out}\n${err}`)));
+    });
+    try {
+      const res = await fetch(`${url}/api/chat`, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: "t1", trigger: "submit-message", messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "again" }] }] }),
+      });
+      expect(res.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+      const deltas = (await res.text()).split("\n").filter((l) => l.startsWith("data: {"))
+        .map((l) => JSON.parse(l.slice(6)) as { type: string; delta?: string }).filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+      expect(deltas).toBe("Say 'again' to count.That makes 1. Again?");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+});
+
 const COUNTER = `import { Autogram, chatExact } from "@autograms/runtime";
 
 export default class Counter extends Autogram {
@@ -167,4 +231,38 @@ for (const said of ["again", "stop"]) {
   replies.push(turn.reply);
 }
 console.log(JSON.stringify({ diagnostics, replies, done: turn.done, count: turn.memory.stack[0].vars.count }));
+`;
+
+const SERVER_PROGRAM = `import { readFileSync } from "node:fs";
+import { compile } from "@autograms/compiler";
+import { Agent, ScriptedModel } from "@autograms/runtime";
+import { openStore } from "@autograms/store";
+import { listen } from "@autograms/server";
+
+const { graph } = compile(readFileSync("counter.ts", "utf8"), { fileName: "counter.ts" });
+const store = await openStore("sqlite:program.db");
+const server = await listen({ agent: new Agent(graph, { model: new ScriptedModel({}) }), store, port: 0 });
+const res = await fetch(server.url + "/api/threads/t1/runs", {
+  method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "again", messageId: "m1" }),
+});
+await res.text();
+const thread = await (await fetch(server.url + "/api/threads/t1")).json();
+await server.close();
+await store.close();
+console.log(JSON.stringify({ listening: server.url.startsWith("http://127.0.0.1:"), replies: thread.turns.map((t) => t.reply), turns: thread.turns.length }));
+`;
+
+const SERVER_TYPES = `import { createApp, type AppOptions, type RunEvent } from "@autograms/server";
+import { openStore, type Store, type ThreadInfo } from "@autograms/store";
+import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+
+export async function app(graph: Graph): Promise<ThreadInfo[]> {
+  const store: Store = await openStore("sqlite:types.db");
+  const options: AppOptions = { agent: new Agent(graph, { model: new OfflineModel() }), store };
+  const served = createApp(options);
+  const event: RunEvent = { type: "text-reset", node: "ask" };
+  void event;
+  void served;
+  return store.listThreads();
+}
 `;
