@@ -64,7 +64,9 @@ export function createApp(options: AppOptions): AutogramsApp {
     policy, admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics };
+  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+    playground: options.playground !== false,
+  };
   const app = new Hono();
   app.onError((err, c) => {
     const e = toHttpError(err);
@@ -75,7 +77,7 @@ export function createApp(options: AppOptions): AutogramsApp {
   // A balancer's probes carry no token: they are answered before it is asked for.
   app.route("/", probeRoutes(ctx));
   // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).
-  if (options.playground !== false) app.route("/", playgroundFiles());
+  if (ctx.playground) app.route("/", playgroundFiles());
   if (options.token !== undefined) app.use("*", bearerToken(options.token));
   app.route("/", metricsRoutes(ctx));
   app.use("*", bodyLimit({

@@ -16,6 +16,8 @@ export interface ServerContext {
   lifecycle: Lifecycle;
   /** This process's Prometheus metrics (`/metrics`). */
   metrics: ServerMetrics;
+  /** Whether `GET /` serves the playground (the OpenAPI document lists it only then). */
+  playground: boolean;
 }
 
 export interface ServerLimits {

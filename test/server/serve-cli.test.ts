@@ -1,7 +1,7 @@
 // The real `autograms serve` process: it starts, prints where it listens, answers as `autograms
-// chat` does for the same messages, requires a token off loopback; another server on the same
-// SQLite file follows a run it is streaming, and after it is killed outright gives a client the
-// rest of that run.
+// chat` does for the same messages, requires a token off loopback, serves no playground with
+// --no-playground; another server on the same SQLite file follows a run it is streaming, and
+// after it is killed outright gives a client the rest of that run.
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -43,12 +43,20 @@ describe("autograms serve", () => {
     const token = "t0ken-for-tests";
     const [chat, server] = await Promise.all([
       autograms(["chat", TUTOR, "--offline"], { input: MESSAGES.join("\n") + "\n" }),
-      serve([TUTOR, "--offline", "--port", "0", "--host", "0.0.0.0", "--store", dbUrl], { AUTOGRAMS_TOKEN: token }),
+      serve([TUTOR, "--offline", "--port", "0", "--host", "0.0.0.0", "--store", dbUrl, "--no-playground"], { AUTOGRAMS_TOKEN: token }),
     ]);
     expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
     const url = server.url.replace("0.0.0.0", "127.0.0.1");
     const auth = { authorization: `Bearer ${token}` };
     expect((await fetch(`${url}/api/threads`)).status).toBe(401);
+    // --no-playground: / and the page's files are unknown endpoints (so behind the token too), and
+    // the OpenAPI document does not list /.
+    expect((await fetch(`${url}/`)).status).toBe(401);
+    const page = await fetch(`${url}/`, { headers: auth });
+    expect([page.status, await page.json()]).toEqual([404, { error: { code: "not_found", message: "no such endpoint: GET /" } }]);
+    expect((await fetch(`${url}/playground/app.js`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${url}/playground/graph.svg`, { headers: auth })).status).toBe(404);
+    expect(Object.keys((await (await fetch(`${url}/openapi.json`, { headers: auth })).json()).paths)).not.toContain("/");
 
     // Another server of the same agent on the same SQLite file, in this process.
     const store = await openStore(dbUrl);
@@ -105,6 +113,9 @@ describe("autograms serve", () => {
     expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
     const server = await serve([TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "other.db")}`]);
     expect((await (await fetch(`${server.url}/api/agent`)).json()).name).toBe("FractionTutor");
+    // Without --no-playground, / is the playground's page, and the OpenAPI document lists it.
+    expect((await fetch(`${server.url}/`)).headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(Object.keys((await (await fetch(`${server.url}/openapi.json`)).json()).paths)).toContain("/");
     // The playground's picture is the compiler's, its nodes opening their lines in VS Code.
     expect(await (await fetch(`${server.url}/playground/graph.svg`)).text()).toMatch(/<g class="item node[^"]*" data-id="\w+" data-node="pose"[^>]*>.*href="vscode:\/\/file\/[^"]*\/samples\/tutor\/agent\.ts:44:5"/);
     server.child.kill("SIGTERM");

@@ -18,6 +18,8 @@ export interface ServeFlags extends ModelFlags {
   busy?: BusyPolicy;
   leaseMs?: number;
   graceMs: number;
+  /** False with --no-playground. */
+  playground: boolean;
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -51,7 +53,7 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
-      playground: { drawGraph },
+      playground: flags.playground ? { drawGraph } : false,
     });
   } catch (err) {
     await store.close();

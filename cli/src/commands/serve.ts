@@ -8,7 +8,7 @@ export function registerServe(program: Command): void {
   const command = program
     .command("serve")
     .summary("serve an agent over HTTP: a playground, the AI SDK chat protocol, AG-UI, a threads API, resumable streams")
-    .description("serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)")
+    .description("serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork; none with --no-playground), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)")
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
     .option("--store <url>", "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
     .option("--port <n>", "the port (0: any free one)", "3000")
@@ -16,7 +16,8 @@ export function registerServe(program: Command): void {
     .option("--token <token>", "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN)")
     .option("--lease-ms <ms>", "how long a thread stays taken by a run that stops renewing it (a killed process): then another process may take it (default: the store URL's lease_ms, else 10000)", integer(100))
     .option("--grace-ms <ms>", "on SIGTERM, how long runs in progress may take to finish before they are stopped", integer(0), 10_000)
-    .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"));
+    .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"))
+    .option("--no-playground", "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)");
   addModelOptions(command)
     .action(async (file: string, flags: ServeFlags) => (await import("../actions/serve.js")).serveCommand(file, flags));
 }

@@ -6,7 +6,8 @@ const error = (description: string) => ({ description, content: json(ref("Error"
 const threadId = { name: "id", in: "path", required: true, schema: ref("ThreadId") };
 const lastEventId = { name: "Last-Event-ID", in: "header", required: false, schema: { type: "integer", minimum: 0 }, description: "The `id` of the last frame received: only the frames after it are sent." };
 
-export function openApiDocument(agent: string): object {
+/** `playground`: the server serves it at `GET /` (without it, `/` is an unknown endpoint and not listed). */
+export function openApiDocument(agent: string, options: { playground: boolean }): object {
   return {
     openapi: "3.1.0",
     info: { title: `autograms serve: ${agent}`, version: "1", description: "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), and the run event stream." },
@@ -67,7 +68,7 @@ export function openApiDocument(agent: string): object {
           responses: { 200: { description: "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR", content: sse("AG-UI events") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
         },
       },
-      "/": { get: { summary: "The playground: a page to talk to the agent and watch it run", responses: { 200: { description: "HTML", content: { "text/html": {} } } } } },
+      ...(options.playground ? { "/": { get: { summary: "The playground: a page to talk to the agent and watch it run", responses: { 200: { description: "HTML", content: { "text/html": {} } } } } } } : {}),
       "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
       "/healthz": { get: { summary: "Liveness: the process answers", security: [{}], responses: { 200: { description: "`{ status: \"ok\" }`", content: json({ type: "object", properties: { status: { const: "ok" } } }) } } } },
       "/readyz": {
