@@ -8,7 +8,7 @@
 // SQLite store, its types under tsc, and `npx autograms serve`.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -146,7 +146,7 @@ describe("the store and the server from their tarballs, in the same project", { 
     // and the registry as for a user.
     ok(npm, ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs.filter((t) => /autograms-(store|server)-/.test(t))]);
     const addon = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
-    execFileSync("mkdir", ["-p", join(project, "node_modules/better-sqlite3/build/Release")]);
+    mkdirSync(join(project, "node_modules/better-sqlite3/build/Release"), { recursive: true });
     copyFileSync(join(root, addon), join(project, addon));
     writeFileSync(join(project, "counter.ts"), COUNTER);
   }, 300_000);
