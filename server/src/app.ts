@@ -19,7 +19,7 @@ import { chatRoutes } from "./routes/chat.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
-import { agUiRoutes } from "./protocols/ag-ui.js";
+import { agUiRoutes } from "./routes/ag-ui.js";
 import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
 
 /** A part of the server: its routes, given what every part shares. */

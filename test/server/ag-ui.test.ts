@@ -58,9 +58,12 @@ async function recruiterRuns(options: { withdrawAt?: number; whole?: boolean } =
   return runs;
 }
 
+/** The variables the translator is given with an event: before the turn at run-start, after it at run-finish. */
+const variablesFor = (run: RecordedRun, e: RunEvent) => (e.type === "run-start" ? run.before : e.type === "run-finish" ? run.after : undefined);
+
 function translate(run: RecordedRun, runId = "run-1"): AgUiEvent[] {
-  const translator = new AgUiTranslator({ threadId: "t1", runId }, run.before);
-  return run.events.flatMap((e) => translator.translate(e, e.type === "run-finish" ? run.after : undefined));
+  const translator = new AgUiTranslator({ threadId: "t1", runId });
+  return run.events.flatMap((e) => translator.translate(e, variablesFor(run, e)));
 }
 
 const textOf = (events: AgUiEvent[], messageId: string) =>
@@ -112,9 +115,9 @@ describe("the AG-UI translation of a run", () => {
     }
     // The steps' own deltas already reach them: the run's last delta only catches up a frame that returned.
     for (const run of runs) {
-      const translator = new AgUiTranslator({ threadId: "t1", runId: "r" }, run.before);
+      const translator = new AgUiTranslator({ threadId: "t1", runId: "r" });
       let streamed: unknown = null;
-      for (const e of run.events.flatMap((x) => translator.translate(x))) {
+      for (const e of run.events.flatMap((x) => translator.translate(x, x.type === "run-start" ? run.before : undefined))) {
         if (e.type === EventType.STATE_SNAPSHOT) streamed = structuredClone(e.snapshot);
         if (e.type === EventType.STATE_DELTA) streamed = applyPatch(streamed, e.delta);
       }

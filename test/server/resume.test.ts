@@ -3,9 +3,8 @@
 // server on the same store while the run executes there (Postgres LISTEN/NOTIFY), or after the
 // process that ran it is gone (the store holds the events; a run cut short is told so).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EchoModel, gate } from "../store/support/agents.js";
 import { startPostgres, type PostgresServer } from "../store/support/postgres-server.mjs";
-import { chatBody, json, sseFrames, startTestServer, tempFolder, userMessage, type Frame, type TestServer } from "./support/harness.js";
+import { chatBody, hold, json, readUntil, settled, sseFrames, startTestServer, tempFolder, userMessage, type TestServer } from "./support/harness.js";
 
 const folder = tempFolder("autograms-server-resume-");
 let t: TestServer;
@@ -18,38 +17,6 @@ afterAll(async () => {
   postgres?.stop();
   folder.remove();
 });
-
-/** Reads frames from a streaming response until `until` says stop, then drops the connection. */
-async function readUntil(res: Response, until: (f: Frame) => boolean): Promise<Frame[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value, { stream: true });
-    const frames = await sseFrames(new Response(text.slice(0, text.lastIndexOf("\n\n") + 2)));
-    if (frames.some(until)) {
-      await reader.cancel();
-      return frames;
-    }
-  }
-  return sseFrames(new Response(text));
-}
-
-/** Holds the model's next replies until `open()`. */
-function hold(model: EchoModel) {
-  const g = gate();
-  model.gate = g.promise;
-  const started = model.nextStart();
-  return { started, open: () => { model.gate = null; g.open(); } };
-}
-
-async function settled(s: TestServer, thread: string, version: number): Promise<void> {
-  while ((await s.store.thread(thread))?.version !== version || (await s.store.latestRun(thread))?.status !== "finished") {
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("a client that disconnects", () => {
   it("leaves the run going; with Last-Event-ID it gets the rest of the UI stream, and nothing twice", async () => {

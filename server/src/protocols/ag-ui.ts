@@ -1,6 +1,6 @@
 /**
- * AG-UI (https://docs.ag-ui.com): `POST /ag-ui` takes a RunAgentInput and answers with a stream of
- * AG-UI events, a translation of the run's own event stream (run-events.ts):
+ * AG-UI (https://docs.ag-ui.com): the run's own event stream (run-events.ts) as AG-UI events, which
+ * `POST /ag-ui` sends (routes/ag-ui.ts):
  *
  *   run-start   -> RUN_STARTED, STATE_SNAPSHOT (the agent's variables before the turn)
  *   step        -> STEP_STARTED on entering a node, STATE_DELTA (what it wrote, as JSON Patch),
@@ -10,21 +10,14 @@
  *   run-finish  -> STATE_DELTA (to the committed variables), RUN_FINISHED
  *   run-error   -> RUN_ERROR
  *
- * The thread is the server's: `threadId` names it, the last message (a user message) is the turn,
- * and the messages before it, the client's `state`, `tools` and `context` are not trusted (the
- * conversation, its memory and its tools live on the server).
+ * A pure translation: given the variables before the turn and after it, the same events give the
+ * same AG-UI events (message ids are made from the server's run id), so they can be made again
+ * from a run's first event for a client that reconnects.
  */
 import { EventType, type Event as AgUiEvent, type JsonPatchOperation } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
-import { Hono } from "hono";
 import { replyOf, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
-import type { ServerContext } from "../context.js";
-import { badRequest, toHttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
-import { sseResponse, type SseFrame } from "../http/sse.js";
-import { RUN_STREAM_HEADERS } from "../routes/runs.js";
-import { isRunEnd, type RunEvent } from "../run-events.js";
-import { eventsOf } from "../runs/run-source.js";
+import type { RunEvent } from "../run-events.js";
 
 export type { AgUiEvent };
 
@@ -65,31 +58,35 @@ export function variablesPatch(from: Variables, to: Variables): JsonPatchOperati
  * open step and text message, and the state the client holds.
  */
 export class AgUiTranslator {
-  private state: Variables;
+  /** The variables the client holds: the snapshot and the deltas sent so far. */
+  private state: Variables = {};
   private step: string | null = null;
   /** The id of the text message open, if one is. */
   private message: string | null = null;
   private messages = 0;
+  /** The AG-UI run id, and the server's, which message ids are made from (both known at run-start). */
+  private run = { agUi: "", server: "" };
 
-  constructor(
-    private readonly ids: { threadId: string; runId: string },
-    /** The agent's variables before the turn (what STATE_SNAPSHOT sends). */
-    variables: Variables,
-  ) {
-    this.state = structuredClone(variables);
-  }
+  /** `runId`: the AG-UI run id that RUN_STARTED and RUN_FINISHED name (the client's); by default the server's. */
+  constructor(private readonly ids: { threadId: string; runId?: string }) {}
 
-  /** `finalVariables` (run-finish only): the variables the committed turn left, which the last delta reaches. */
-  translate(e: RunEvent, finalVariables?: Variables): AgUiEvent[] {
+  /**
+   * `variables`: at run-start, the agent's variables before the turn (what STATE_SNAPSHOT sends);
+   * at run-finish, those the committed turn left, which the last delta reaches.
+   */
+  translate(e: RunEvent, variables?: Variables): AgUiEvent[] {
     const out: AgUiEvent[] = [];
+    const { threadId } = this.ids;
     switch (e.type) {
       case "run-start":
-        out.push({ type: EventType.RUN_STARTED, ...this.ids }, { type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(this.state) });
+        this.state = structuredClone(variables ?? {});
+        this.run = { agUi: this.ids.runId ?? e.runId, server: e.runId };
+        out.push({ type: EventType.RUN_STARTED, threadId, runId: this.run.agUi }, { type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(this.state) });
         break;
       case "text-delta":
         this.enter(e.node, out);
         if (!this.message) {
-          this.message = `${this.ids.runId}-m${++this.messages}`;
+          this.message = `${this.run.server}-m${++this.messages}`;
           out.push({ type: EventType.TEXT_MESSAGE_START, messageId: this.message, role: "assistant" });
         }
         if (e.delta !== "") out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: this.message, delta: e.delta });
@@ -106,9 +103,9 @@ export class AgUiTranslator {
         break;
       case "run-finish":
         this.leave(out);
-        if (finalVariables) this.moveTo(finalVariables, out);
+        if (variables) this.moveTo(variables, out);
         out.push({
-          type: EventType.RUN_FINISHED, ...this.ids,
+          type: EventType.RUN_FINISHED, threadId, runId: this.run.agUi,
           result: { turn: e.turn, reply: e.reply, done: e.done }, outcome: { type: "success" },
         });
         break;
@@ -161,54 +158,4 @@ export class AgUiTranslator {
     out.push({ type: EventType.STEP_FINISHED, stepName: this.step });
     this.step = null;
   }
-}
-
-/** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
-function turnOf(messages: { id: string; role: string; content?: unknown }[], maxChars: number): { message: string | null; messageId?: string } {
-  const last = messages.at(-1);
-  if (!last) return { message: null };
-  const at = `messages[${messages.length - 1}]`;
-  if (last.role !== "user") throw badRequest(`${at}.role: the last message is the turn, so it must be the user's (got "${last.role}")`, `${at}.role`);
-  const content = last.content;
-  const text = typeof content === "string" ? content
-    : Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text") ? content.map((p: { text: string }) => p.text).join("")
-    : null;
-  if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
-  if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
-  if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
-  return { message: text, messageId: last.id };
-}
-
-/** The variables at the thread's head; the agent's initial ones for a thread not made yet. */
-async function variablesOf(ctx: ServerContext, threadId: string): Promise<Variables> {
-  const globals = (ctx.agent.graph.globals ?? {}) as Variables;
-  if (!(await ctx.store.thread(threadId))) return agentVariables(null, globals);
-  return agentVariables((await ctx.store.load(threadId)).memory, globals);
-}
-
-/** `POST /ag-ui`. Refusals (bad input, a busy or ended thread) are the API's JSON errors, sent before any event. */
-export function agUiRoutes(ctx: ServerContext): Hono {
-  const app = new Hono();
-  app.post("/ag-ui", async (c) => {
-    const input = await jsonBody(c, RunAgentInputSchema);
-    const threadId = threadIdOf(input.threadId, "threadId");
-    const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
-    const before = await variablesOf(ctx, threadId);
-    const source = await ctx.runs.start(threadId, turn.message, turn.messageId);
-    const translator = new AgUiTranslator({ threadId, runId: input.runId }, before);
-    return sseResponse(async function* (signal): AsyncGenerator<SseFrame> {
-      let id = 0;
-      const frames = (events: AgUiEvent[]) => events.map((e) => ({ id: ++id, data: JSON.stringify(e) }));
-      try {
-        for await (const { event } of eventsOf(ctx, source, 0, signal)) {
-          yield* frames(translator.translate(event, event.type === "run-finish" ? await variablesOf(ctx, threadId) : undefined));
-          if (isRunEnd(event)) return;
-        }
-      } catch (err) {
-        const { code, message } = toHttpError(err);
-        yield* frames(translator.translate({ type: "run-error", code, message }));
-      }
-    }, RUN_STREAM_HEADERS);
-  });
-  return app;
 }

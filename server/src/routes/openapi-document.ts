@@ -10,7 +10,7 @@ const lastEventId = { name: "Last-Event-ID", in: "header", required: false, sche
 export function openApiDocument(agent: string, options: { playground: boolean }): object {
   return {
     openapi: "3.1.0",
-    info: { title: `autograms serve: ${agent}`, version: "1", description: "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), and the run event stream." },
+    info: { title: `autograms serve: ${agent}`, version: "1", description: "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), AG-UI, and the run event stream." },
     security: [{ bearer: [] }, {}],
     paths: {
       "/api/agent": { get: { summary: "The agent and its compiled graph", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph"], properties: { name: { type: "string" }, graph: { type: "object" } } }) } } } },
@@ -65,7 +65,17 @@ export function openApiDocument(agent: string, options: { playground: boolean })
         post: {
           summary: "AG-UI: a RunAgentInput in (threadId: the thread; the last message, the user's, is the turn; none: the agent's opening), AG-UI events out",
           requestBody: { required: true, content: json({ type: "object", required: ["threadId", "runId", "messages"], description: "AG-UI RunAgentInput (checked with @ag-ui/core's schema)" }) },
-          responses: { 200: { description: "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR", content: sse("AG-UI events") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+          responses: { 200: { description: "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR; each with an `id:`, 1, 2, 3, ... per AG-UI event of the run", content: sse("AG-UI events") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+        },
+      },
+      "/ag-ui/{threadId}/stream": {
+        get: {
+          summary: "Resume the thread's latest run as AG-UI events after Last-Event-ID (the id of the last AG-UI event received); without it, a run in progress from RUN_STARTED",
+          parameters: [
+            { name: "threadId", in: "path", required: true, schema: ref("ThreadId") }, lastEventId,
+            { name: "runId", in: "query", required: false, schema: { type: "string", minLength: 1, maxLength: 200 }, description: "the AG-UI runId the POST gave, named again in RUN_STARTED and RUN_FINISHED (default: the server's run id)" },
+          ],
+          responses: { 200: { description: "the AG-UI events after Last-Event-ID, numbered as the first stream numbered them (no STATE_SNAPSHOT of its own: the client's state continues)", content: sse("AG-UI events") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 400: error("a bad Last-Event-ID or runId"), 404: error("no such thread") },
         },
       },
       ...(options.playground ? { "/": { get: { summary: "The playground: a page to talk to the agent and watch it run", responses: { 200: { description: "HTML", content: { "text/html": {} } } } } } } : {}),

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from "ai";
 import { openStore, type Store, type StoreOptions } from "@autograms/store";
 import { listen, type ListenOptions, type RunningServer } from "@autograms/server";
-import { EchoModel, echoAgent } from "../../store/support/agents.js";
+import { EchoModel, echoAgent, gate } from "../../store/support/agents.js";
 
 export interface TestServer {
   url: string;
@@ -52,6 +52,21 @@ export async function startTestServer(dir: string, options: Partial<ListenOption
   };
 }
 
+/** Holds the model's next replies until `open()`. */
+export function hold(model: EchoModel) {
+  const g = gate();
+  model.gate = g.promise;
+  const started = model.nextStart();
+  return { started, open: () => { model.gate = null; g.open(); } };
+}
+
+/** Resolves once the thread has `version` turns and its latest run is finished (stored). */
+export async function settled(s: TestServer, thread: string, version: number): Promise<void> {
+  while ((await s.store.thread(thread))?.version !== version || (await s.store.latestRun(thread))?.status !== "finished") {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 export const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body),
 });
@@ -82,6 +97,24 @@ export async function sseFrames(res: Response): Promise<Frame[]> {
     }
     return frame as Frame;
   });
+}
+
+/** Reads frames from a streaming response until `until` says stop, then drops the connection (a client that goes away). */
+export async function readUntil(res: Response, until: (f: Frame) => boolean): Promise<Frame[]> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    const frames = await sseFrames(new Response(text.slice(0, text.lastIndexOf("\n\n") + 2)));
+    if (frames.some(until)) {
+      await reader.cancel();
+      return frames;
+    }
+  }
+  return sseFrames(new Response(text));
 }
 
 export async function drain<T>(stream: ReadableStream<T>): Promise<T[]> {

@@ -1,0 +1,110 @@
+/**
+ * `POST /ag-ui` takes an AG-UI RunAgentInput and answers with the run's events as AG-UI events
+ * (protocols/ag-ui.ts); `GET /ag-ui/:threadId/stream` resumes the thread's latest run after
+ * `Last-Event-ID`, from any process on the store.
+ *
+ * The thread is the server's: `threadId` names it, the last message (a user message) is the turn,
+ * and the messages before it, the client's `state`, `tools` and `context` are not trusted (the
+ * conversation, its memory and its tools live on the server).
+ *
+ * The AG-UI events of a run are numbered 1, 2, 3, ... (the SSE `id:`), one number per AG-UI event,
+ * not per run event (a run event may become several). The translation is made again from the
+ * run's first event for every response, with the variables before and after the turn read from
+ * the store at the turn's number, so the numbers are the same every time and a client that
+ * reconnects with the last one it got is sent exactly the rest.
+ */
+import { RunAgentInputSchema } from "@ag-ui/core/schemas";
+import { Hono } from "hono";
+import type { ServerContext } from "../context.js";
+import { badRequest, toHttpError } from "../http/errors.js";
+import { jsonBody, threadIdOf } from "../http/request.js";
+import { lastEventId, sseResponse, type SseFrame } from "../http/sse.js";
+import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
+import { RUN_STREAM_HEADERS } from "./runs.js";
+import { isRunEnd } from "../run-events.js";
+import { eventsOf, latestRun, type RunSource } from "../runs/run-source.js";
+
+/** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
+function turnOf(messages: { id: string; role: string; content?: unknown }[], maxChars: number): { message: string | null; messageId?: string } {
+  const last = messages.at(-1);
+  if (!last) return { message: null };
+  const at = `messages[${messages.length - 1}]`;
+  if (last.role !== "user") throw badRequest(`${at}.role: the last message is the turn, so it must be the user's (got "${last.role}")`, `${at}.role`);
+  const content = last.content;
+  const text = typeof content === "string" ? content
+    : Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text") ? content.map((p: { text: string }) => p.text).join("")
+    : null;
+  if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
+  if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
+  if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
+  return { message: text, messageId: last.id };
+}
+
+/** The agent's variables after turn `turn` of the thread (0: before its first, the agent's initial ones). */
+async function variablesAt(ctx: ServerContext, threadId: string, turn: number): Promise<Variables> {
+  const globals = (ctx.agent.graph.globals ?? {}) as Variables;
+  return agentVariables(turn <= 0 ? null : await ctx.store.memoryAt(threadId, turn), globals);
+}
+
+/**
+ * The run's AG-UI events as frames numbered from 1, those after `after` only. `runId` is the
+ * AG-UI run id that RUN_STARTED and RUN_FINISHED name (the client's; by default the server's).
+ */
+async function* agUiFrames(ctx: ServerContext, threadId: string, source: RunSource, runId: string | undefined, after: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
+  const translator = new AgUiTranslator({ threadId, ...(runId === undefined ? {} : { runId }) });
+  let id = 0;
+  function* frames(events: AgUiEvent[]): Generator<SseFrame> {
+    for (const e of events) if (++id > after) yield { id, data: JSON.stringify(e) };
+  }
+  try {
+    for await (const { event } of eventsOf(ctx, source, 0, signal)) {
+      // Read from the store at the turn's number, so they are the same whenever this is made (and
+      // right for a message that waited for another run): at run-start, the variables after the
+      // turn before this one (two before, when the run first made a new thread's opening); at
+      // run-finish, after this one.
+      const variables = event.type === "run-start" ? await variablesAt(ctx, threadId, event.turn - (event.opening ? 2 : 1))
+        : event.type === "run-finish" ? await variablesAt(ctx, threadId, event.turn)
+        : undefined;
+      yield* frames(translator.translate(event, variables));
+      if (isRunEnd(event)) return;
+    }
+  } catch (err) {
+    const { code, message } = toHttpError(err);
+    yield* frames(translator.translate({ type: "run-error", code, message }));
+  }
+}
+
+export function agUiRoutes(ctx: ServerContext): Hono {
+  const app = new Hono();
+
+  // Refusals (bad input, a busy or ended thread) are the API's JSON errors, sent before any event.
+  app.post("/ag-ui", async (c) => {
+    const input = await jsonBody(c, RunAgentInputSchema);
+    const threadId = threadIdOf(input.threadId, "threadId");
+    const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
+    const source = await ctx.runs.start(threadId, turn.message, turn.messageId);
+    return sseResponse((signal) => agUiFrames(ctx, threadId, source, input.runId, 0, signal), RUN_STREAM_HEADERS);
+  });
+
+  app.get("/ag-ui/:threadId/stream", async (c) => {
+    const threadId = threadIdOf(c.req.param("threadId"), "threadId");
+    const after = lastEventId(c.req.header("last-event-id"));
+    if (after === null) throw badRequest("Last-Event-ID: the number of the last AG-UI event received is expected", "Last-Event-ID");
+    const runId = c.req.query("runId");
+    if (runId !== undefined && (runId === "" || runId.length > 200)) throw badRequest("runId: the AG-UI run id the POST gave, 1 to 200 characters", "runId");
+    const latest = await latestRun(ctx, threadId);
+    // Without an event number a client asks for a run in progress, from its start; with one, for what it missed.
+    if (!latest || (after === 0 && !latest.inProgress)) return c.body(null, 204);
+    const source: RunSource = { kind: "run", runId: latest.runId };
+    if (latest.inProgress) return sseResponse((signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS);
+    // A run that has ended is all in the store: what the client lacks of it, or 204 when nothing.
+    const rest: SseFrame[] = [];
+    for await (const f of agUiFrames(ctx, threadId, source, runId, after, new AbortController().signal)) rest.push(f);
+    if (rest.length === 0) return c.body(null, 204);
+    return sseResponse(async function* () {
+      yield* rest;
+    }, RUN_STREAM_HEADERS);
+  });
+
+  return app;
+}

@@ -1,0 +1,172 @@
+// Resuming an AG-UI stream: every AG-UI event has an SSE id (1, 2, 3, ... within the run), and
+// `GET /ag-ui/:threadId/stream` with the last one received sends exactly the rest, from another
+// server on the same store too: the frames a client got before the cut and the resumed ones
+// together are the stream it would have had uninterrupted, at every place it may be cut.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { EventType } from "@ag-ui/core";
+import { EventSchemas } from "@ag-ui/core/schemas";
+import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+import { openStore, type Store } from "@autograms/store";
+import { agentVariables, type AgUiEvent, type Variables } from "../../server/src/protocols/ag-ui.js";
+import { applyPatch, checkOrder } from "./support/ag-ui-checks.js";
+import { hold, json, readUntil, settled, sseFrames, startTestServer, tempFolder, type Frame, type TestServer } from "./support/harness.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+
+const folder = tempFolder("autograms-ag-ui-resume-");
+afterAll(() => folder.remove());
+
+const input = (threadId: string, runId: string, messages: { id: string; text: string }[] = []) =>
+  json({ threadId, runId, messages: messages.map((m) => ({ id: m.id, role: "user", content: m.text })), tools: [], context: [], state: {}, forwardedProps: {} });
+
+const resume = (url: string, threadId: string, last: number | null, runId?: string) =>
+  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`, { headers: last === null ? {} : { "last-event-id": String(last) } });
+
+const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
+
+/** The state a client builds from the events: the snapshot, then each delta applied. */
+function stateOf(events: AgUiEvent[]): unknown {
+  let state: unknown = null;
+  for (const e of events) {
+    if (e.type === EventType.STATE_SNAPSHOT) state = structuredClone(e.snapshot);
+    if (e.type === EventType.STATE_DELTA) state = applyPatch(state, e.delta);
+  }
+  return state;
+}
+
+describe("resuming an AG-UI stream", () => {
+  let dir: string;
+  let a: TestServer;
+  let b: TestServer;
+  let storeB: Store;
+  beforeAll(async () => {
+    dir = folder.path;
+    const url = `sqlite:${join(dir, "tutor.db")}`;
+    // Two servers of the tutor on one SQLite file: A runs the turns, B resumes them from the store.
+    const agent = () => new Agent(tutor, { model: new OfflineModel() }) as never;
+    a = await startTestServer(dir, { storeUrl: url, agent: agent() });
+    storeB = await openStore(url);
+    b = await startTestServer(dir, { store: storeB, agent: agent() });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await storeB?.close();
+  });
+
+  it("after a cut at every place, the frames received and the rest from another server are the whole stream", async () => {
+    const turns = conversation.turns.slice(0, 4);
+    for (const [i, turn] of turns.entries()) {
+      const runId = `run-${i}`;
+      const res = await fetch(`${a.url}/ag-ui`, input("tutor-1", runId, i === 0 ? [] : [{ id: `u${i}`, text: turn.user }]));
+      expect(res.status).toBe(200);
+      const whole = await sseFrames(res);
+      // One id per AG-UI event, 1, 2, 3, ...
+      expect(whole.map((f) => f.id)).toEqual(whole.map((_, k) => k + 1));
+      const events = eventsOf(whole);
+      for (const e of events) expect(EventSchemas.safeParse(e).error?.issues, JSON.stringify(e)).toBeUndefined();
+      expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId, result: { reply: turn.agent } });
+      // A run event may give several AG-UI events (a step: STEP_STARTED and STATE_DELTA at least):
+      // the AG-UI numbers run past the run's own.
+      expect(whole.length).toBeGreaterThan((await a.store.runEvents((await a.store.latestRun("tutor-1"))!.id)).length);
+      for (let cut = 1; cut < whole.length; cut++) {
+        const rest = await resume(b.url, "tutor-1", cut, runId);
+        expect(rest.status).toBe(200);
+        expect(rest.headers.get("content-type")).toBe("text/event-stream");
+        const got = [...whole.slice(0, cut), ...(await sseFrames(rest))];
+        expect(got, `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+      }
+      // Nothing after the last frame; without a number, no run in progress: 204 both.
+      expect((await resume(b.url, "tutor-1", whole.length, runId)).status).toBe(204);
+      expect((await resume(b.url, "tutor-1", null, runId)).status).toBe(204);
+      // The state a client builds is the agent's variables in the store after the turn.
+      expect(checkOrder(events)).toEqual([]);
+      const { memory } = await a.store.load("tutor-1");
+      expect(stateOf(events)).toEqual(agentVariables(memory, tutor.globals as Variables));
+    }
+  });
+
+  it("names the server's run id in RUN_FINISHED when not given the POST's; the messages' ids are the same either way", async () => {
+    const whole = eventsOf(await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run"))));
+    const serverRun = (await a.store.latestRun("tutor-2"))!.id;
+    const rest = eventsOf(await sseFrames(await resume(b.url, "tutor-2", 2)));
+    expect(rest.slice(0, -1)).toEqual(whole.slice(2, -1));
+    expect(rest.at(-1)).toEqual({ ...whole.at(-1), runId: serverRun });
+    expect(whole.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
+  });
+
+  it("refuses a bad Last-Event-ID or runId, and answers 404 for a thread it does not have", async () => {
+    const bad = await resume(b.url, "tutor-1", "x" as never);
+    expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the number of the last AG-UI event received is expected" } }]);
+    expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "1" } })).json()).toMatchObject({ error: { field: "runId" } });
+    expect((await resume(b.url, "no-such-thread", 1)).status).toBe(404);
+    expect(await (await resume(b.url, "x*y", 1)).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
+  });
+});
+
+describe("a client that loses an AG-UI stream while the run goes on", () => {
+  let t: TestServer;
+  let store: Store;
+  /** Told the message id of each run that asks for its thread. */
+  let acquiring: (messageId: string | null | undefined) => void = () => {};
+  beforeAll(async () => {
+    store = await openStore(`sqlite:${join(folder.path, "echo.db")}`, { pollMs: 10 });
+    const acquire = store.acquire.bind(store);
+    store.acquire = (threadId, options) => {
+      acquiring(options?.messageId);
+      return acquire(threadId, options);
+    };
+    t = await startTestServer(folder.path, { store, policy: "enqueue" });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await store?.close();
+  });
+
+  it("gets the rest after the last event it received, live, and without it the run from RUN_STARTED", async () => {
+    await (await fetch(`${t.url}/ag-ui`, input("live", "open"))).text();
+    const held = hold(t.model);
+    const res = await fetch(`${t.url}/ag-ui`, input("live", "second", [{ id: "m1", text: "go on" }]));
+    await held.started;
+    // The client sees the run start and its first steps, then its connection drops.
+    const seen = await readUntil(res, (f) => f.data.includes(EventType.STEP_STARTED));
+    expect(eventsOf(seen).map((e) => e.type).slice(0, 2)).toEqual([EventType.RUN_STARTED, EventType.STATE_SNAPSHOT]);
+    // A client that lost everything (a reloaded page) asks without a number: the run from its start, snapshot included.
+    const fromStart = await resume(t.url, "live", null, "second");
+    expect(fromStart.status).toBe(200);
+    const rest = await resume(t.url, "live", seen.at(-1)!.id, "second");
+    expect(rest.status).toBe(200);
+    held.open();
+    const whole = await sseFrames(fromStart);
+    const after = await sseFrames(rest);
+    expect(whole.slice(0, seen.length)).toEqual(seen);
+    expect([...seen, ...after]).toEqual(whole);
+    // The rest carries no snapshot: the client's state is the one it had, which the deltas continue.
+    expect(eventsOf(after).some((e) => e.type === EventType.STATE_SNAPSHOT)).toBe(false);
+    expect(eventsOf(after).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
+    await settled(t, "live", 2);
+    expect(stateOf(eventsOf([...seen, ...after]))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+  });
+
+  it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {
+    await (await fetch(`${t.url}/ag-ui`, input("queued", "open"))).text();
+    await (await fetch(`${t.url}/ag-ui`, input("queued", "zero", [{ id: "q0", text: "zero" }]))).text();
+    const held = hold(t.model);
+    const first = fetch(`${t.url}/ag-ui`, input("queued", "first", [{ id: "q1", text: "one" }]));
+    await held.started;
+    // Sent while the first run holds the thread: it waits, and runs from the variables the first leaves.
+    const waits = new Promise<void>((r) => (acquiring = (id) => id === "q2" && r()));
+    const second = fetch(`${t.url}/ag-ui`, input("queued", "second", [{ id: "q2", text: "two" }]));
+    await waits;
+    held.open();
+    const [one, two] = await Promise.all([first.then(sseFrames), second.then(sseFrames)]);
+    // The echo agent counts the messages it answered as a turn starts: the first run made it 1.
+    expect(eventsOf(one)[1]).toEqual({ type: EventType.STATE_SNAPSHOT, snapshot: { count: 0 } });
+    expect(eventsOf(two)[1]).toEqual({ type: EventType.STATE_SNAPSHOT, snapshot: { count: 1 } });
+    expect(agentVariables(await store.memoryAt("queued", 3), {})).toEqual({ count: 1 });
+    expect(stateOf(eventsOf(two))).toEqual({ count: 2 });
+  });
+});
