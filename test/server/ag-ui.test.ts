@@ -160,6 +160,17 @@ describe("the AG-UI translation of a run", () => {
     expect(events.some((e) => e.type === EventType.RUN_FINISHED)).toBe(false);
   });
 
+  it("names the client's run id in RUN_STARTED and RUN_FINISHED (by default the server's), and makes message ids from the server's", async () => {
+    const [, second] = await recruiterRuns();
+    const serverRun = (second!.events[0] as { runId: string }).runId;
+    for (const [given, named] of [["client-run", "client-run"], [undefined, serverRun]] as const) {
+      const translator = new AgUiTranslator({ threadId: "t1", ...(given ? { runId: given } : {}) });
+      const events = second!.events.flatMap((e) => translator.translate(e, variablesFor(second!, e)));
+      expect([events[0], events.at(-1)]).toMatchObject([{ type: EventType.RUN_STARTED, runId: named }, { type: EventType.RUN_FINISHED, runId: named }]);
+      expect(events.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
+    }
+  });
+
   it("escapes variable names in JSON Pointers and removes variables that are gone", () => {
     const from: Variables = { "a/b": 1, "c~d": 2, gone: true, same: [1] };
     const to: Variables = { "a/b": 3, "c~d": 2, same: [1], fresh: { x: null } };
