@@ -74,7 +74,7 @@ export class SqliteDriver implements SqlDriver {
   private readonly leaveQueue: () => void;
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.tail.then(work);
+    const result = this.queue.tail.then(yieldToIo).then(work);
     this.queue.tail = result.catch(() => undefined);
     return result;
   }
@@ -129,5 +129,10 @@ export class SqliteDriver implements SqlDriver {
     this.leaveQueue();
   }
 }
+
+// better-sqlite3 answers at once, so a queue of statements would otherwise run as one stretch of
+// microtasks: no socket read, no timer, no new request until the whole queue is done. One
+// setImmediate per statement lets the process's other work in between (docs/serving.md#figures).
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const toSqlite = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
