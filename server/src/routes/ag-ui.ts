@@ -18,11 +18,12 @@ import { Hono } from "hono";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
-import { lastEventId, sseResponse, type SseFrame } from "../http/sse.js";
+import { sseResponse, type SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
 import { isRunEnd } from "../run-events.js";
-import { eventsOf, latestRun, type RunSource } from "../runs/run-source.js";
+import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { resumeResponse } from "./resume.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
 function turnOf(messages: { id: string; role: string; content?: unknown }[], maxChars: number): { message: string | null; messageId?: string } {
@@ -88,22 +89,10 @@ export function agUiRoutes(ctx: ServerContext): Hono {
 
   app.get("/ag-ui/:threadId/stream", async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"), "threadId");
-    const after = lastEventId(c.req.header("last-event-id"));
-    if (after === null) throw badRequest("Last-Event-ID: the number of the last AG-UI event received is expected", "Last-Event-ID");
     const runId = c.req.query("runId");
     if (runId !== undefined && (runId === "" || runId.length > 200)) throw badRequest("runId: the AG-UI run id the POST gave, 1 to 200 characters", "runId");
-    const latest = await latestRun(ctx, threadId);
-    // Without an event number a client asks for a run in progress, from its start; with one, for what it missed.
-    if (!latest || (after === 0 && !latest.inProgress)) return c.body(null, 204);
-    const source: RunSource = { kind: "run", runId: latest.runId };
-    if (latest.inProgress) return sseResponse((signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS);
-    // A run that has ended is all in the store: what the client lacks of it, or 204 when nothing.
-    const rest: SseFrame[] = [];
-    for await (const f of agUiFrames(ctx, threadId, source, runId, after, new AbortController().signal)) rest.push(f);
-    if (rest.length === 0) return c.body(null, 204);
-    return sseResponse(async function* () {
-      yield* rest;
-    }, RUN_STREAM_HEADERS);
+    return resumeResponse(ctx, threadId, c.req.header("last-event-id"),
+      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS, "AG-UI event");
   });
 
   return app;

@@ -9,9 +9,10 @@ import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
-import { lastEventId, sseResponse, type SseFrame } from "../http/sse.js";
+import { sseResponse, type SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
-import { eventsOf, latestRun, type RunSource } from "../runs/run-source.js";
+import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { resumeResponse } from "./resume.js";
 
 const Part = z.looseObject({ type: z.string() });
 const Message = z.looseObject({
@@ -36,16 +37,14 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
   return text;
 }
 
-/** The UI message stream of a run, from the frame after `afterFrame`. */
-function uiStream(ctx: ServerContext, source: RunSource, afterFrame: number): Response {
-  return sseResponse(async function* (signal): AsyncGenerator<SseFrame> {
-    const translator = new UiMessageTranslator();
-    for await (const e of eventsOf(ctx, source, 0, signal)) {
-      for (const f of translator.translate(e)) {
-        if (f.id > afterFrame) yield { id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
-      }
+/** The UI message stream's frames of a run, those after `afterFrame` only. */
+async function* uiFrames(ctx: ServerContext, source: RunSource, afterFrame: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
+  const translator = new UiMessageTranslator();
+  for await (const e of eventsOf(ctx, source, 0, signal)) {
+    for (const f of translator.translate(e)) {
+      if (f.id > afterFrame) yield { id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
     }
-  }, { ...UI_MESSAGE_STREAM_HEADERS });
+  }
 }
 
 export function chatRoutes(ctx: ServerContext): Hono {
@@ -62,28 +61,11 @@ export function chatRoutes(ctx: ServerContext): Hono {
     if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
     const text = textOf(last, at, ctx.limits.maxMessageChars);
     const source = await ctx.runs.start(threadId, text, last.id);
-    return uiStream(ctx, source, 0);
+    return sseResponse((signal) => uiFrames(ctx, source, 0, signal), UI_MESSAGE_STREAM_HEADERS);
   });
 
-  app.get("/api/chat/:id/stream", async (c) => {
-    const threadId = threadIdOf(c.req.param("id"));
-    const after = lastEventId(c.req.header("last-event-id"));
-    if (after === null) throw badRequest("Last-Event-ID: the number of the last frame received is expected", "Last-Event-ID");
-    const latest = await latestRun(ctx, threadId);
-    // Without a frame number a client asks for a run in progress (the AI SDK on load); with one, for what it missed.
-    if (!latest || (after === 0 && !latest.inProgress)) return c.body(null, 204);
-    const source: RunSource = { kind: "run", runId: latest.runId };
-    if (!latest.inProgress && !(await hasFramesAfter(ctx, source, after))) return c.body(null, 204);
-    return uiStream(ctx, source, after);
-  });
+  app.get("/api/chat/:id/stream", (c) => resumeResponse(ctx, threadIdOf(c.req.param("id")), c.req.header("last-event-id"),
+    (source, after, signal) => uiFrames(ctx, source, after, signal), UI_MESSAGE_STREAM_HEADERS, "frame"));
 
   return app;
-}
-
-/** Whether a run that has ended has frames after `after` (else the reconnecting client has all of it). */
-async function hasFramesAfter(ctx: ServerContext, source: RunSource, after: number): Promise<boolean> {
-  const translator = new UiMessageTranslator();
-  let last = 0;
-  for await (const e of eventsOf(ctx, source, 0, new AbortController().signal)) last = translator.translate(e).at(-1)?.id ?? last;
-  return last > after;
 }

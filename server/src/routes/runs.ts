@@ -9,8 +9,9 @@ import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
-import { lastEventId, sseResponse, type SseFrame } from "../http/sse.js";
-import { eventsOf, latestRun, type RunSource } from "../runs/run-source.js";
+import { sseResponse, type SseFrame } from "../http/sse.js";
+import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { resumeResponse } from "./resume.js";
 
 const RunBody = z.object({
   message: z.string().nullable(),
@@ -19,10 +20,8 @@ const RunBody = z.object({
 
 export const RUN_STREAM_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
 
-function runStream(ctx: ServerContext, source: RunSource, afterSeq: number): Response {
-  return sseResponse(async function* (signal): AsyncGenerator<SseFrame> {
-    for await (const e of eventsOf(ctx, source, afterSeq, signal)) yield { id: e.seq, event: e.event.type, data: JSON.stringify(e) };
-  }, RUN_STREAM_HEADERS);
+async function* runFrames(ctx: ServerContext, source: RunSource, afterSeq: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
+  for await (const e of eventsOf(ctx, source, afterSeq, signal)) yield { id: e.seq, event: e.event.type, data: JSON.stringify(e) };
 }
 
 export function runsRoutes(ctx: ServerContext): Hono {
@@ -36,17 +35,11 @@ export function runsRoutes(ctx: ServerContext): Hono {
       throw badRequest(`message: longer than ${ctx.limits.maxMessageChars} characters`, "message");
     }
     const source = await ctx.runs.start(threadId, body.message, body.messageId);
-    return runStream(ctx, source, 0);
+    return sseResponse((signal) => runFrames(ctx, source, 0, signal), RUN_STREAM_HEADERS);
   });
 
-  app.get("/api/threads/:id/runs/latest/stream", async (c) => {
-    const threadId = threadIdOf(c.req.param("id"));
-    const after = lastEventId(c.req.header("last-event-id"));
-    if (after === null) throw badRequest("Last-Event-ID: the number of the last event received is expected", "Last-Event-ID");
-    const latest = await latestRun(ctx, threadId);
-    if (!latest || (after === 0 && !latest.inProgress) || (!latest.inProgress && latest.lastSeq <= after)) return c.body(null, 204);
-    return runStream(ctx, { kind: "run", runId: latest.runId }, after);
-  });
+  app.get("/api/threads/:id/runs/latest/stream", (c) => resumeResponse(ctx, threadIdOf(c.req.param("id")), c.req.header("last-event-id"),
+    (source, after, signal) => runFrames(ctx, source, after, signal), RUN_STREAM_HEADERS, "event"));
 
   return app;
 }
