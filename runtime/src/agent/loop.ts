@@ -12,7 +12,7 @@ import { fail, type Env } from "../engine/env.js";
 import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import { toFrames } from "../engine/stack.js";
-import type { Effect, RunState, StepInput } from "../engine/state.js";
+import type { Effect, RunState, StepInput, StepResult } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
 import type { ActionDefinition } from "../agent-api/actions.js";
@@ -97,10 +97,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, reached: (
   if (p.pause) await pauseBefore(p.pause, state);
   let r = step(env, state, input);
   for (;;) {
-    if (p.trace) {
-      if (r.before) for (const event of r.before) p.trace(event);
-      if (r.event) p.trace(r.event);
-    }
+    report(p.trace, r);
     const effect = r.effect;
     if (!effect) {
       deadline?.check();
@@ -116,10 +113,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, reached: (
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        if (p.trace) {
-          if (last.before) for (const event of last.before) p.trace(event);
-          if (last.event) p.trace(last.event);
-        }
+        report(p.trace, last);
         return { state: last.state, effect };
       }
       case "finish":
@@ -178,6 +172,13 @@ async function steps(p: Performer, state: RunState, input: StepInput, reached: (
         break;
     }
   }
+}
+
+/** A step's trace events: what its code printed, then the step's own. */
+function report(trace: TraceSink | undefined, r: StepResult): void {
+  if (!trace) return;
+  if (r.before) for (const event of r.before) trace(event);
+  if (r.event) trace(r.event);
 }
 
 /**
