@@ -6,7 +6,7 @@
 // using the API, and `npx autograms init`. One install serves them all, to keep the suite quick.
 // Then the store's and the server's tarballs join them: a program serving the agent over HTTP on a
 // SQLite store, its types under tsc, and `npx autograms serve`.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -172,6 +172,10 @@ describe("the store and the server from their tarballs, in the same project", { 
     // The installed bin itself (what npx runs), so the signal reaches the server, not npm's wrapper.
     const bin = join(project, "node_modules", ".bin", process.platform === "win32" ? "autograms.cmd" : "autograms");
     const child = spawn(bin, ["serve", "counter.ts", "--offline", "--port", "0", "--store", "sqlite:served.db"], { cwd: project, env: userEnv() });
+    // However the test ends (a failed assertion, a timeout), the server does not outlive it.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
     let out = "";
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
