@@ -7,7 +7,6 @@ export type { DiagnosticCode, Severity } from "./diagnostics/catalogue.js";
 export { formatDiagnostics } from "./diagnostics/format.js";
 export type { SourceMapV3 } from "./phases/4-emit/source-map.js";
 
-// Graph formats: Mermaid and DOT pictures, the original's CSV spreadsheets (graph-formats/).
-export * from "./graph-formats/index.js";
-export { toHtml, toSvg } from "./graph-formats/html.js";
-export type { HtmlOptions } from "./graph-formats/html.js";
+// Pictures of a graph (pictures/) and the original's CSV spreadsheets (spreadsheet/).
+export * from "./pictures/index.js";
+export * from "./spreadsheet/index.js";

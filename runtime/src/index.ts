@@ -2,19 +2,19 @@
 
 // Agent language: what agent files import.
 export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
-  setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction, tryTool } from "./agent-api/declarations.js";
-export type { ExecNodeFields, ShorthandFields, CustomNodeFields, CommonNodeFields } from "./agent-api/fields.js";
-export type { ToolOutcome } from "./agent-api/declarations.js";
+  setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction, tryTool } from "./language/declarations.js";
+export type { ExecNodeFields, ShorthandFields, CustomNodeFields, CommonNodeFields } from "./language/fields.js";
+export type { ToolOutcome } from "./language/declarations.js";
 
 // Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.
-export { defineTool, toolDefinitionOf, reactPlugin } from "./agent-api/tools.js";
-export type { DefinedTool, ToolSpec, ToolParameters } from "./agent-api/tools.js";
+export { defineTool, toolDefinitionOf, reactPlugin } from "./language/tools.js";
+export type { DefinedTool, ToolSpec, ToolParameters } from "./language/tools.js";
 export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
 // Custom actions: node types of your own, with hooks for what the original's node classes override.
-export { defineAction, isActionDefinition } from "./agent-api/actions.js";
+export { defineAction, isActionDefinition } from "./language/actions.js";
 export type { ActionDefinition, ActionSpec, ActionContext, LeavingContext, ActionModel, InstructionResult,
-  FieldSchema, FieldValues, SchemaValue } from "./agent-api/actions.js";
+  FieldSchema, FieldValues, SchemaValue } from "./language/actions.js";
 export { actionDeclarationProblems, nodeFieldProblems } from "./graph/action-fields.js";
 export type { FieldProblem } from "./graph/action-fields.js";
 
@@ -37,8 +37,8 @@ export type { OpenAIModelOptions, RetryNotice, ModelFailure, ModelScript, Script
 
 // ReAct prompts (the reference format, byte for byte).
 export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,
-  UnsupportedArgsFormatError } from "./react/index.js";
-export type { PluginInfo, PluginCall, ChatTurn } from "./react/index.js";
+  UnsupportedArgsFormatError } from "./tool-text/index.js";
+export type { PluginInfo, PluginCall, ChatTurn } from "./tool-text/index.js";
 
 // Runtime: agents, memory, traces.
 export { Agent } from "./agent/agent.js";

@@ -1,9 +1,9 @@
 // Public API of @autograms/store: durable conversations (threads) in SQLite or Postgres.
 export { openStore } from "./open-store.js";
-export { runTurn } from "./conversation/run-turn.js";
-export type { TurnOptions, TurnOutcome } from "./conversation/run-turn.js";
-export { checkThreads } from "./conversation/check-threads.js";
-export type { ThreadCheck } from "./conversation/check-threads.js";
+export { runTurn } from "./turns/run-turn.js";
+export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { checkThreads } from "./turns/check-threads.js";
+export type { ThreadCheck } from "./turns/check-threads.js";
 export { StoreError } from "./errors.js";
 export type { StoreErrorCode } from "./errors.js";
 export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";

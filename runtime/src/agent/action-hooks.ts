@@ -4,7 +4,7 @@
  * trace so a replay answers them), and its value crosses into memory through the sandbox's
  * copying boundary, as a tool's result does.
  */
-import type { ActionContext, ActionDefinition, LeavingContext } from "../agent-api/actions.js";
+import type { ActionContext, ActionDefinition, LeavingContext } from "../language/actions.js";
 import { AgentError } from "../errors.js";
 import { fail } from "../engine/env.js";
 import { buildChatMessages } from "../engine/prompt.js";

@@ -4,7 +4,7 @@
  * their implementations, so no tool loader has to.
  */
 import type { JsonValue } from "../graph/types.js";
-import { buildReactPrompt, parseLatestPluginCall, type ChatTurn, type PluginInfo } from "../react/index.js";
+import { buildReactPrompt, parseLatestPluginCall, type ChatTurn, type PluginInfo } from "../tool-text/index.js";
 import type { HostFunction } from "../sandbox/index.js";
 
 export const RUNTIME_MODULE = "@autograms/runtime";

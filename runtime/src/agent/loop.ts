@@ -15,7 +15,7 @@ import { toFrames } from "../engine/stack.js";
 import type { Effect, RunState, StepInput, StepResult } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
-import type { ActionDefinition } from "../agent-api/actions.js";
+import type { ActionDefinition } from "../language/actions.js";
 import { runActionHook } from "./action-hooks.js";
 import type { Deadline } from "./deadline.js";
 import type { Attempt, ReplyStream } from "./reply-stream.js";

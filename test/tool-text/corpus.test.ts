@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { pythonWhitespace } from "../../runtime/src/react/python-text.js";
+import { pythonWhitespace } from "../../runtime/src/tool-text/python-text.js";
 import { checkCase, readCorpus, type CorpusCase } from "./corpus.js";
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));

@@ -1,6 +1,6 @@
 // Reads the corpus that gen_corpus.py writes (see its docstring for the tags) and checks one case.
 import { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, PyFloat, UnsupportedArgsFormatError,
-  type ChatTurn, type PluginInfo } from "../../runtime/src/react/index.js";
+  type ChatTurn, type PluginInfo } from "../../runtime/src/tool-text/index.js";
 import { expect } from "vitest";
 
 export type CorpusCase =

@@ -4,7 +4,7 @@
  * natively (name, description, JSON Schema of the arguments) or to read about it in a ReAct prompt.
  */
 import type { ToolDefinition } from "../model/types.js";
-import type { PluginInfo } from "../react/types.js";
+import type { PluginInfo } from "../tool-text/types.js";
 
 /** JSON Schema of a tool's arguments: an object whose properties are the arguments. */
 export interface ToolParameters {

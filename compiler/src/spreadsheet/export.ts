@@ -6,8 +6,8 @@
  */
 import type { Action, Graph, GraphNode } from "@autograms/runtime";
 import { writeCsv } from "./csv-text.js";
-import { exportColumns, type FieldColumn, type LetteredColumn } from "./spreadsheet-columns.js";
-import { writeInstruction } from "./spreadsheet-cells.js";
+import { exportColumns, type FieldColumn, type LetteredColumn } from "./columns.js";
+import { writeInstruction } from "./cells.js";
 
 /** Entry node name → the callable name the original gives it (`f(a,b)` in the name column, `f()` as a target). */
 function callableNames(graph: Graph): { definition: Map<string, string>; target: Map<string, string> } {

@@ -7,11 +7,11 @@ import { createHash } from "node:crypto";
 import { ACTIONS, checkCode, codeFields, FUNCTION_KINDS, validateGraph } from "@autograms/runtime";
 import type { Action, FunctionInfo, FunctionKind, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
-import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, NODE_FIELD_ORDER, type CellKind, type Column, type LetteredColumn } from "./spreadsheet-columns.js";
-import { readCallable, readInstruction, splitList, type Callable } from "./spreadsheet-cells.js";
+import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, NODE_FIELD_ORDER, type CellKind, type Column, type LetteredColumn } from "./columns.js";
+import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";
 import { translatePython } from "./python-code.js";
 import { DIAGNOSTICS } from "../diagnostics/catalogue.js";
-import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./spreadsheet-diagnostics.js";
+import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./diagnostics.js";
 
 export interface ImportOptions {
   /** File name the diagnostics carry. */

@@ -1,5 +1,5 @@
 import { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,
-  UnsupportedArgsFormatError, type PluginInfo } from "../../runtime/src/react/index.js";
+  UnsupportedArgsFormatError, type PluginInfo } from "../../runtime/src/tool-text/index.js";
 import { describe, expect, it } from "vitest";
 
 const weather: PluginInfo = {

@@ -1,0 +1,7 @@
+// The original's CSV spreadsheets, both ways (its Python code cells translated on import).
+export { importSpreadsheet } from "./import.js";
+export type { ImportOptions, SpreadsheetImport } from "./import.js";
+export { exportSpreadsheet, spreadsheetExportLosses } from "./export.js";
+export type { SpreadsheetDiagnostic, SpreadsheetDiagnosticCode } from "./diagnostics.js";
+export { parseCsv, writeCsv } from "./csv-text.js";
+export type { CsvCell, CsvError, CsvTable } from "./csv-text.js";
