@@ -14,7 +14,7 @@ export const BUSY_POLICIES: readonly BusyPolicy[] = ["reject", "enqueue", "inter
 
 export interface ThreadInfo {
   id: string;
-  /** The agent's name, once a turn has been committed. */
+  /** The agent's name, once a turn has been committed (a fork at turn 0: its source's agent). */
   agent: string | null;
   /** Hash of the graph the last committed turn ran on. */
   graphHash: string | null;
@@ -248,7 +248,10 @@ export interface Store {
    */
   watchRun(runId: string, listener: () => void): () => void;
 
-  /** One round trip to the database: throws when it cannot be reached (a readiness probe). */
+  /**
+   * A readiness probe: a write that changes nothing, committed as a turn is. Throws a StoreError
+   * `unavailable` saying why (unreachable, disk full, file damaged or read-only), never where.
+   */
   ping(): Promise<void>;
 
   close(): Promise<void>;

@@ -12,6 +12,12 @@ import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../typ
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
 
+/**
+ * Events written by one INSERT: 3 parameters each, well under SQLite's 32,766 bound parameters
+ * (999 in SQLite before 3.32) and Postgres's 65,535.
+ */
+const EVENTS_PER_INSERT = 300;
+
 export class RunLog {
   constructor(private readonly db: SqlDriver, private readonly now: () => number, private readonly options: { pollMs: number; leaseMs: number }) {}
 
@@ -58,11 +64,13 @@ export class RunLog {
         if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId]))) throw new StoreError("bad_request", `no run '${runId}'`);
         return false;
       }
-      // One statement for the whole batch: a turn's events cost one round trip and one commit.
-      if (events.length > 0) {
+      // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
+      // commit, and a batch of any size stays within the drivers' limit on bound parameters.
+      for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
+        const chunk = events.slice(at, at + EVENTS_PER_INSERT);
         await tx.run(
-          `INSERT INTO run_events (run_id, seq, event) VALUES ${events.map(() => "(?, ?, ?)").join(", ")}`,
-          events.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+          `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+          chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
         );
       }
       await this.db.notify(tx, runId);
