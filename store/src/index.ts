@@ -4,7 +4,7 @@ export { runTurn } from "./turns/run-turn.js";
 export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
-export { StoreError } from "./errors.js";
+export { messageConflict, StoreError } from "./errors.js";
 export type { StoreErrorCode } from "./errors.js";
 export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
 export type { StoreLocation, UrlOptions } from "./url.js";

@@ -17,7 +17,7 @@ import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
@@ -38,7 +38,7 @@ function turnOf(messages: { id: string; role: string; content?: unknown }[], max
   if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
   if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
   if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
-  return { message: text, messageId: last.id };
+  return { message: keepableText(text, `${at}.content`), messageId: keepableText(last.id, `${at}.id`) };
 }
 
 /** The agent's variables after turn `turn` of the thread (0: before its first, the agent's initial ones). */

@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
 import { eventsOf, type RunSource } from "../runs/run-source.js";
@@ -60,7 +60,7 @@ export function chatRoutes(ctx: ServerContext): Hono {
     const last = body.messages[at]!;
     if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
     const text = textOf(last, at, ctx.limits.maxMessageChars);
-    const source = await ctx.runs.start(threadId, text, last.id);
+    const source = await ctx.runs.start(threadId, keepableText(text, `messages[${at}].parts`), keepableText(last.id, `messages[${at}].id`));
     return sseResponse((signal) => uiFrames(ctx, source, 0, signal), UI_MESSAGE_STREAM_HEADERS);
   });
 

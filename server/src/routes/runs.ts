@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { eventsOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
@@ -34,7 +34,7 @@ export function runsRoutes(ctx: ServerContext): Hono {
     if (body.message !== null && body.message.length > ctx.limits.maxMessageChars) {
       throw badRequest(`message: longer than ${ctx.limits.maxMessageChars} characters`, "message");
     }
-    const source = await ctx.runs.start(threadId, body.message, body.messageId);
+    const source = await ctx.runs.start(threadId, keepableText(body.message, "message"), keepableText(body.messageId, "messageId"));
     return sseResponse((signal) => runFrames(ctx, source, 0, signal), RUN_STREAM_HEADERS);
   });
 

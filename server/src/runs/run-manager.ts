@@ -7,11 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
+import { messageConflict, runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type RunRecord, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
-import { LiveRun } from "./live-run.js";
+import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode, restOfReply } from "./reply-node.js";
 
 export interface RunManagerOptions {
@@ -40,6 +40,8 @@ export interface RunObserver {
 export type Started =
   | { kind: "run"; runId: string }
   | { kind: "replay"; events: NumberedRunEvent[] };
+
+const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
@@ -82,10 +84,11 @@ export class RunManager {
     if (messageId !== undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
-        const run = this.liveOn(threadId) ?? await this.store.latestRun(threadId);
-        if (run && run.messageId === messageId) return { kind: "run", runId: run.id };
+        const run = await this.runOfMessage(threadId, messageId, text);
+        if (run) return run;
       }
       const made = await this.store.turnByMessage(threadId, messageId);
+      if (made && made.user !== text) throw messageConflict(threadId, messageId);
       if (made) {
         this.options.observer?.replayed();
         return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
@@ -102,7 +105,28 @@ export class RunManager {
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
       if (this.stopping.signal.aborted) this.options.admit?.();
+      // The same message sent twice at once: the second request follows the first one's run.
+      if (err instanceof StoreError && err.code === "same_message") return (await this.runOfMessage(threadId, messageId!, text)) ?? Promise.reject(await this.busy(threadId, err));
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
+    }
+  }
+
+  /**
+   * The run in progress for this message id, in this process or another (whose record may be a
+   * moment from written: it is waited for up to RECORD_WAIT_MS); null when there is none.
+   */
+  private async runOfMessage(threadId: string, messageId: string, text: string | null): Promise<Started | null> {
+    const deadline = Date.now() + RECORD_WAIT_MS;
+    for (;;) {
+      const live = this.liveOn(threadId);
+      const stored = live ? null : await this.store.latestRun(threadId);
+      const run = live ?? (stored && !isOver(stored) ? stored : null);
+      if (run?.messageId === messageId) {
+        if (run.user !== text) throw messageConflict(threadId, messageId);
+        return { kind: "run", runId: run.id };
+      }
+      if (Date.now() >= deadline || (await this.store.thread(threadId))?.running?.messageId !== messageId) return null;
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
 
@@ -189,6 +213,7 @@ export class RunManager {
       });
       if (outcome.repeated && !run) {
         // Another request with the same message id made the turn while this one waited.
+        if (outcome.turn.user !== text) return refused(messageConflict(threadId, messageId!));
         observer?.replayed();
         started({ kind: "replay", events: replayOf(threadId, outcome.turn) });
         return;

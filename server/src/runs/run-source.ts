@@ -4,6 +4,7 @@ import type { ServerContext } from "../context.js";
 import { knownThread } from "../own-thread.js";
 import type { NumberedRunEvent } from "../run-events.js";
 import { followRun } from "./follow-run.js";
+import { RECORD_WAIT_MS } from "./live-run.js";
 import type { Started } from "./run-manager.js";
 
 export type RunSource = Started;
@@ -26,9 +27,6 @@ export interface LatestRun {
   /** The number of its last stored event (of its last event, for a run of this process). */
   lastSeq: number;
 }
-
-/** How long a reconnecting client waits for the record of a run that has taken the thread but not yet written it. */
-const RECORD_WAIT_MS = 1000;
 
 /** The thread's latest run, for a client reconnecting: null when it has none. */
 export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {

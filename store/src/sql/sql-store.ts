@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Memory } from "@autograms/runtime";
-import { StoreError } from "../errors.js";
+import { messageConflict, StoreError } from "../errors.js";
 import { replayDeltas } from "../memory-replay.js";
 import { storedTrace } from "../trace-record.js";
 import type { AcquireOptions, Lease, LoadedThread, NewRun, NewTurn, PruneOptions, PruneResult, RunEventRecord, RunRecord, Store,
@@ -117,6 +117,12 @@ export class SqlStore implements Store {
       const row = await this.rowOrNew(tx, threadId, options.create !== false);
       const now = this.now();
       const running = isLive(row, now);
+      // The same message twice at once: the second neither interrupts the first (it would stop
+      // its own turn and store it as interrupted) nor runs beside it.
+      if (running && lease.messageId !== null && row.lease_message === lease.messageId) {
+        if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
+        throw new StoreError("same_message", `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`);
+      }
       if (policy === "reject") {
         if (running) throw new StoreError("thread_busy", busyMessage(row, now));
         const queued = await this.liveWaiters(tx, threadId, now);
