@@ -38,7 +38,7 @@ export interface AppOptions {
   token?: string;
   /**
    * The `Host` names answered (any other: 403 `forbidden_host`, before anything else); default
-   * any. `listen` on a loopback address always checks: `localhost`, the bound address, and these.
+   * (or none listed): any. `listen` on a loopback address always checks: `localhost`, the bound address, and these.
    */
   allowedHosts?: readonly string[];
   /**
@@ -89,7 +89,7 @@ export function createApp(options: AppOptions): AutogramsApp {
   });
   app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
   // Other pages in the user's browser are kept out first (http/browser-guards.ts).
-  if (options.allowedHosts !== undefined) app.use("*", hostCheck(options.allowedHosts));
+  if (options.allowedHosts !== undefined && options.allowedHosts.length > 0) app.use("*", hostCheck(options.allowedHosts));
   if (origins.length > 0) app.use("*", corsFor(origins));
   app.use("*", writeCheck(origins));
   // A balancer's probes carry no token: they are answered before it is asked for.
