@@ -93,10 +93,11 @@ describe("autograms serve", () => {
       server.child.kill("SIGKILL");
       await server.exit;
       // The other server gives the rest after the frames the first client saw, as the file holds it.
-      const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": "2" } });
+      const runId = (await store.latestRun("same"))!.id;
+      const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": `${runId}:2` } });
       expect(rest.status).toBe(200);
       const restText = await rest.text();
-      expect((await sseFrames(new Response(restText)))[0]!.id).toBe(3);
+      expect((await sseFrames(new Response(restText)))[0]!.id).toBe(`${runId}:3`);
       expect(firstTwo + restText).toBe(followed);
       const whole = await uiMessageOf(await uiChunks(new Response(firstTwo + restText).body!));
       said.push(...textOf(whole));

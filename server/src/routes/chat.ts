@@ -11,7 +11,8 @@ import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 const Part = z.looseObject({ type: z.string() });
@@ -40,9 +41,10 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
 /** The UI message stream's frames of a run, those after `afterFrame` only. */
 async function* uiFrames(ctx: ServerContext, source: RunSource, afterFrame: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
   const translator = new UiMessageTranslator();
+  const runId = runIdOf(source);
   for await (const e of eventsOf(ctx, source, 0, signal)) {
     for (const f of translator.translate(e)) {
-      if (f.id > afterFrame) yield { id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
+      if (f.id > afterFrame) yield { id: eventId(runId, f.id), data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
     }
   }
 }

@@ -10,7 +10,8 @@ import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 const RunBody = z.object({
@@ -21,7 +22,8 @@ const RunBody = z.object({
 export const RUN_STREAM_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
 
 async function* runFrames(ctx: ServerContext, source: RunSource, afterSeq: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
-  for await (const e of eventsOf(ctx, source, afterSeq, signal)) yield { id: e.seq, event: e.event.type, data: JSON.stringify(e) };
+  const runId = runIdOf(source);
+  for await (const e of eventsOf(ctx, source, afterSeq, signal)) yield { id: eventId(runId, e.seq), event: e.event.type, data: JSON.stringify(e) };
 }
 
 export function runsRoutes(ctx: ServerContext): Hono {

@@ -71,11 +71,12 @@ export class RunManager {
   }
 
   /**
-   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only). Settles
+   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only), as run
+   * `runId` (default: a new UUID; a client's own must name no other run). Settles
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, runId?: string): Promise<Started> {
     const info = await ownThread(this.store, this.agent.graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (text === null && info !== null && info.version > 0) {
@@ -97,10 +98,13 @@ export class RunManager {
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
     if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     this.options.admit?.();
+    if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
+      throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
+    }
     const opening = text !== null && (info === null || info.version === 0);
     try {
       return await new Promise<Started>((resolve, reject) => {
-        void this.execute(threadId, text, messageId, opening, resolve, reject);
+        void this.execute(threadId, text, messageId, runId, opening, resolve, reject);
       });
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
@@ -137,7 +141,7 @@ export class RunManager {
     return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
   }
 
-  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
+  private async execute(threadId: string, text: string | null, messageId: string | undefined, runId: string | undefined, opening: boolean,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
     /** The text sent for each node since its last reset, this turn. */
@@ -159,7 +163,7 @@ export class RunManager {
     const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
-      const id = randomUUID();
+      const id = runId ?? randomUUID();
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);

@@ -78,7 +78,27 @@ export class RunLog {
     }, { durable: false });
   }
 
-  async events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+  /**
+   * Reads asked for in the same turn of the event loop share one query: the followers of a run
+   * are woken together (a notification, or their shared poll), and 1,500 of them then cost one
+   * read, not 1,500. A read asked for later starts afresh, so it sees what was written since.
+   */
+  private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const pending = this.reads.get(key);
+    if (pending) return pending as Promise<T>;
+    const started = read();
+    this.reads.set(key, started);
+    setImmediate(() => this.reads.get(key) === started && this.reads.delete(key));
+    return started;
+  }
+
+  private readonly reads = new Map<string, Promise<unknown>>();
+
+  events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+    return this.shared(`events ${runId} ${afterSeq} ${limit}`, () => this.readEvents(runId, afterSeq, limit));
+  }
+
+  private async readEvents(runId: string, afterSeq: number, limit?: number): Promise<RunEventRecord[]> {
     const rows = await this.db.all(
       `SELECT seq, event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq${limit === undefined ? "" : " LIMIT ?"}`,
       limit === undefined ? [runId, afterSeq] : [runId, afterSeq, limit],
@@ -86,9 +106,11 @@ export class RunLog {
     return rows.map((r) => ({ seq: num(r.seq), event: JSON.parse(String(r.event)) }));
   }
 
-  async get(runId: string): Promise<RunRecord | null> {
-    const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.id = ?`, [runId]);
-    return row ? this.record(row) : null;
+  get(runId: string): Promise<RunRecord | null> {
+    return this.shared(`run ${runId}`, async () => {
+      const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.id = ?`, [runId]);
+      return row ? this.record(row) : null;
+    });
   }
 
   async latest(threadId: string): Promise<RunRecord | null> {
