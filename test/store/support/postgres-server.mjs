@@ -114,7 +114,8 @@ export async function startPostgres() {
     stop() {
       admin.end().catch(() => {});
       try {
-        pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        // (a test may have left it down)
+        if (existsSync(join(data, "postmaster.pid"))) pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {
         rmSync(base, { recursive: true, force: true });
       }
