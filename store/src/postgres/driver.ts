@@ -112,6 +112,8 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
+  async check(): Promise<void> {}
+
   async notify(tx: Sql, key: string): Promise<void> {
     await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, key]);
   }

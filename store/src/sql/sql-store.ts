@@ -442,6 +442,7 @@ export class SqlStore implements Store {
     // answers reads but cannot write (a full disk, a damaged or read-only file) is not ready.
     try {
       await this.db.transaction((tx) => tx.run("UPDATE schema_migrations SET applied_at = applied_at WHERE version = ?", [SCHEMA_VERSION]));
+      await this.db.check();
     } catch (err) {
       throw new StoreError("unavailable", whyUnwritable(err));
     }
