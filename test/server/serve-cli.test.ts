@@ -4,7 +4,7 @@
 // after it is killed outright gives a client the rest of that run.
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
@@ -108,10 +108,20 @@ describe("autograms serve", () => {
     expect(said).toEqual(replies(chat.stdout));
   }, 120_000);
 
-  it("refuses to listen off loopback without a token, and stops cleanly on SIGTERM", async () => {
+  it("refuses to listen off loopback without a token, or with one no client can send; reads --token-file; stops cleanly on SIGTERM", async () => {
     const open = await autograms(["serve", TUTOR, "--offline", "--host", "0.0.0.0", "--port", "0"], { cwd: folder() });
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
+    const spaced = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--token", "two words"], { cwd: folder() });
+    expect([spaced.code, spaced.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --token: the token must be visible ASCII characters \(no spaces/)]);
+    const star = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--cors", "*"], { cwd: folder() });
+    expect([star.code, star.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/)]);
+    writeFileSync(join(folder(), "token.txt"), "from-a-file\n");
+    const filed = await serve([TUTOR, "--offline", "--port", "0", "--token-file", join(folder(), "token.txt"), "--store", `sqlite:${join(folder(), "filed.db")}`]);
+    expect((await fetch(`${filed.url}/api/agent`)).status).toBe(401);
+    expect((await fetch(`${filed.url}/api/agent`, { headers: { authorization: "Bearer from-a-file" } })).status).toBe(200);
+    filed.child.kill("SIGTERM");
+    expect(await filed.exit).toBe(0);
     const server = await serve([TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "other.db")}`]);
     expect((await (await fetch(`${server.url}/api/agent`)).json()).name).toBe("FractionTutor");
     // Without --no-playground, / is the playground's page, and the OpenAPI document lists it.
