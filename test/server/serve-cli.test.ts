@@ -133,4 +133,27 @@ describe("autograms serve", () => {
     expect(await server.exit).toBe(0);
     expect(server.stderr()).toContain("(stopping)");
   }, 120_000);
+
+  it("stops, as on SIGTERM, when the launcher that started it (npx) is killed without passing the signal on", async () => {
+    // A launcher that starts the server and prints its pid, as npx runs the command.
+    const launcher = spawn(process.execPath, ["-e", `
+      const { spawn } = require("node:child_process");
+      const child = spawn(process.execPath, ${JSON.stringify([bin, "serve", TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "launched.db")}`])}, { stdio: ["ignore", "inherit", "inherit"] });
+      console.log("pid " + child.pid);
+      setInterval(() => {}, 1000);
+    `], { cwd: folder() });
+    children.push(launcher);
+    let out = "";
+    const pid = await new Promise<number>((resolve) => launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      const m = /pid (\d+)/.exec(out);
+      if (m && /listening on/.test(out)) resolve(Number(m[1]));
+    }));
+    const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    expect(alive()).toBe(true);
+    launcher.kill("SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  }, 60_000);
 });

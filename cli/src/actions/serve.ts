@@ -32,6 +32,9 @@ function drawGraph(graph: Graph): string {
   return toSvg(graph, file === undefined ? {} : { sourceLink: vscodeLink(resolve(file)) });
 }
 
+/** How often the server checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
+
 /** --token, else --token-file's first line, else AUTOGRAMS_TOKEN; refused when no client could send it. */
 function tokenOf(flags: ServeFlags): string | undefined {
   if (flags.token !== undefined && flags.tokenFile !== undefined) throw new CliError("give --token or --token-file, not both", 2);
@@ -118,5 +121,15 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
         .finally(() => store.close()).finally(resolve);
     };
     process.on("SIGINT", stop).on("SIGTERM", stop);
+    // Started by a launcher (npx, a shell script) that is killed without passing the signal on,
+    // the server would run on as an orphan: once its parent is gone, it stops as on SIGTERM.
+    const parent = process.ppid;
+    const orphaned = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(orphaned);
+      process.stderr.write("(the process that started this one is gone)\n");
+      stop();
+    }, PARENT_CHECK_MS);
+    orphaned.unref();
   });
 }
