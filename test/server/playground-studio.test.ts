@@ -3,7 +3,7 @@
 // running node's line lit, a line's nodes and a node's line, any window width (1440, 900, 390 px)
 // with no horizontal overflow, the dark scheme, keyboard moves between turns.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toSvg } from "@autograms/compiler";
@@ -11,10 +11,8 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
+import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
-const haveChromium = existsSync(CHROMIUM);
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
@@ -26,13 +24,13 @@ const sources: PlaygroundSource[] = [
 const lineOf = new Map(tutor.nodes.map((n) => [n.name, n.loc?.line]));
 
 const browserSuite = haveChromium ? describe : describe.skip;
-browserSuite(`the playground as a studio in headless Chromium${haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed)`}`, () => {
+browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`, () => {
   let browser: Browser;
   let server: RunningServer;
   let store: Store;
   let dir: string;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "autograms-studio-"));
@@ -41,11 +39,9 @@ browserSuite(`the playground as a studio in headless Chromium${haveChromium ? ""
       agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }), store, port: 0,
       playground: { drawGraph: (g: Graph) => toSvg(g), sources: () => sources },
     });
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
+    errors = pageErrors(page);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
