@@ -11,7 +11,7 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
-import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
+import { haveChromium, launchChromium, litElementsSoFar, pageErrors, recordLitElements, skippedWithout } from "../support/chromium.js";
 
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -60,19 +60,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     expect(await page.locator("#source-tab").getAttribute("aria-selected")).toBe("true");
     expect(await page.locator("#source-box .src-line").count()).toBe(sources[0]!.text.trimEnd().split("\n").length);
     // Every line lit while the turns stream, recorded in the page.
-    await page.evaluate(() => {
-      const w = window as unknown as { lines: string[] };
-      w.lines = [];
-      const has = (cls: string | null) => (cls ?? "").split(/\s+/).includes("lit");
-      // Records come in batches: what a class became is the old value of the element's next record.
-      new MutationObserver((records) => {
-        records.forEach((r, i) => {
-          const el = r.target as Element;
-          const next = records.slice(i + 1).find((x) => x.target === el);
-          if (!has(r.oldValue) && has(next ? next.oldValue : el.getAttribute("class"))) w.lines.push(el.getAttribute("data-line")!);
-        });
-      }).observe(document.getElementById("source-box")!, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
-    });
+    await recordLitElements(page, "source-box", "data-line");
     await page.click("#new-thread");
     await idle();
     for (const t of conversation.turns.slice(1, 3)) {
@@ -87,7 +75,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     // Each node's step lit its line: the lines lit are the trace's lines, in order.
     const expected = turns.flatMap((t) => t.trace).map((n) => lineOf.get(n)).filter((l) => l !== undefined).map(String)
       .filter((l, i, all) => l !== all[i - 1]);
-    const seen = (await page.evaluate(() => (window as unknown as { lines: string[] }).lines)).filter((l, i, all) => l !== all[i - 1]);
+    const seen = (await litElementsSoFar(page)).filter((l, i, all) => l !== all[i - 1]);
     expect(seen).toEqual(expected);
     expect(errors).toEqual([]);
   });

@@ -11,7 +11,7 @@ import { Agent, OfflineModel, type ChatModel, type CompletionRequest, type Graph
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
-import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
+import { haveChromium, launchChromium, litElementsSoFar, pageErrors, recordLitElements, skippedWithout } from "../support/chromium.js";
 import { playgroundFiles, playgroundGraph } from "../../server/src/playground/routes.js";
 import { graph, n } from "../runtime/helpers.js";
 
@@ -86,24 +86,8 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   const agentTexts = () => page.locator(".msg.agent:not(.note) .text").allTextContents();
   const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
 
-  /**
-   * Records, in the page, each node as it is lit. Mutation records arrive in batches, so what a
-   * class became is the old value of the element's next record (or its class now, for its last).
-   */
-  const recordLit = () => page.evaluate(() => {
-    const w = window as unknown as { lit: string[] };
-    w.lit = [];
-    const has = (cls: string | null) => (cls ?? "").split(/\s+/).includes("lit");
-    new MutationObserver((records) => {
-      records.forEach((r, i) => {
-        const el = r.target as Element;
-        const next = records.slice(i + 1).find((x) => x.target === el);
-        const now = next ? next.oldValue : el.getAttribute("class");
-        if (!has(r.oldValue) && has(now)) w.lit.push(el.getAttribute("data-node")!);
-      });
-    }).observe(document.getElementById("graph-box")!, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
-  });
-  const litSoFar = () => page.evaluate(() => (window as unknown as { lit: string[] }).lit);
+  const recordLit = () => recordLitElements(page, "graph-box", "data-node");
+  const litSoFar = () => litElementsSoFar(page);
 
   async function say(text: string): Promise<void> {
     await page.fill("#input", text);
