@@ -1,5 +1,4 @@
 import type { BlockStmt, JumpStmt } from "../2-analyze/ir.js";
-import { lowerBlock } from "./block.js";
 import type { JumpScope, LowerContext } from "./context.js";
 import type { Target } from "./target.js";
 
@@ -20,7 +19,7 @@ export function lowerContinue(stmt: JumpStmt, next: Target, ctx: LowerContext): 
 
 export function lowerLabeledBlock(stmt: BlockStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   ctx.jumps.push({ kind: "block", labels: stmt.labels, breakTo: next });
-  const entry = lowerBlock(stmt.body, prefix, next, ctx);
+  const entry = ctx.lowerBlock(stmt.body, prefix, next, ctx);
   ctx.jumps.pop();
   return entry;
 }

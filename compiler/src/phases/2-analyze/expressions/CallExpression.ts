@@ -4,7 +4,6 @@ import { typescript } from "../../1-parse/typescript.js";
 import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
-import { expressionValue } from "./code.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
 import { TOOL_ACTIONS } from "./tools-field.js";
@@ -57,7 +56,7 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
       report(ctx, "unsupported_syntax", "a spread argument in a call to an agent function: pass the values one by one", arg);
       continue;
     }
-    const value = expressionValue(arg, ctx);
+    const value = ctx.visit.expressionValue(arg, ctx);
     prelude.push(...value.prelude);
     args.push(value.code);
   }

@@ -3,14 +3,12 @@ import { RUNTIME_TOOLS } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { abbreviate } from "../check-code.js";
 import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../context.js";
-import type { Expr, NodeStmt, Stmt } from "../ir.js";
+import type { Analyzed, Expr, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
+import { checkHasValue } from "./has-value.js";
 import { checkCallee, checkGlobal, newHint } from "./sandbox-surface.js";
 import { tempName } from "./temp.js";
-
-/** An analyzed expression: evaluator code, or one agent call whose output is the value. */
-export type Analyzed = { prelude: Stmt[]; code: string; call?: undefined } | { prelude: Stmt[]; call: NodeStmt; code?: undefined };
 
 export function analyzeExpression(node: TS.Expression, ctx: FunctionContext): Analyzed {
   const ts = typescript();
@@ -33,13 +31,6 @@ export function valueOf(analyzed: Analyzed, ctx: FunctionContext, node: TS.Node)
 
 export function expressionValue(node: TS.Expression, ctx: FunctionContext): Expr {
   return valueOf(analyzeExpression(node, ctx), ctx, node);
-}
-
-/** Prompt nodes produce no output; using one as a value is a mistake worth catching. */
-export function checkHasValue(call: NodeStmt, ctx: FunctionContext, node: TS.Node): void {
-  if (/^(set|append)_(user_)?prompt$/.test(call.fields.action)) {
-    report(ctx, "void_node_value", `a ${call.fields.action} node produces no value to use`, node);
-  }
 }
 
 const CALLBACK = "a callback";

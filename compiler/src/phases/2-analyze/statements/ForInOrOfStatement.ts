@@ -4,7 +4,6 @@ import { expressionValue, printCode } from "../expressions/code.js";
 import { loc, report, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
-import { visitBody } from "./index.js";
 
 /** for...of walks an array (or string) by index; for...in walks `Object.keys(...)`. */
 export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
@@ -25,6 +24,6 @@ export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatem
   if (!isOf) iterable.code = `Object.keys(${iterable.code})`;
   out.push({
     kind: "for_of", construct: isOf ? "for_of" : "for_in", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement),
-    labels, iterable, target, ...(declare ? { declare } : {}), body: visitBody(node.statement, ctx),
+    labels, iterable, target, ...(declare ? { declare } : {}), body: ctx.visit.body(node.statement, ctx),
   });
 }
