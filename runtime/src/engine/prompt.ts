@@ -7,7 +7,7 @@
  */
 import type { GraphNode } from "../graph/types.js";
 import type { ChatMessage } from "../model/types.js";
-import type { AgentConfig } from "../agent/config.js";
+import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";
 import { keepEnd } from "../text/cut.js";
 import { newestFirst, type History } from "./history.js";

@@ -3,7 +3,7 @@
  * the last turn pairs (agent reply, then the user's answer), the question, lettered options.
  * The model gets the prompt and the option texts; the letters are part of the prompt.
  */
-import type { AgentConfig } from "../agent/config.js";
+import type { AgentConfig } from "./config.js";
 import { allTurns, lastTurns, turnCount, type History } from "./history.js";
 import { choiceLabels } from "../model/choices.js";
 import { keepEnd } from "../text/cut.js";

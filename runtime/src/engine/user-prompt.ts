@@ -5,7 +5,7 @@
  * `": "` and its dropped first-turn prompt are not reproduced.
  */
 import type { ChatMessage } from "../model/types.js";
-import type { AgentConfig } from "../agent/config.js";
+import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";
 import { keepEnd } from "../text/cut.js";
 
