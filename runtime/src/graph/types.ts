@@ -5,7 +5,9 @@
  * file is the JSON Schema of the same format; keep the two in step (a test checks that).
  */
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from "../json.js";
+
+export type { JsonValue };
 
 /** Source position, 1-based lines and columns (as editors and `file:line:col` messages show them). */
 export interface Loc {
