@@ -4,7 +4,7 @@ import type { Context } from "../values/context.js";
 import { toKey } from "../values/convert.js";
 import { iterate } from "../values/iterate.js";
 import { getMember, setMember } from "../values/properties.js";
-import { copyValues, isArray, type Frame, type GuestObject, type Value } from "../values/types.js";
+import { copyValues, isArray, type GuestObject, type Value } from "../values/types.js";
 import type { Binder, BindMode, Compiler } from "./context.js";
 import { slotWriter } from "./expressions.js";
 import { compileKey } from "./members.js";

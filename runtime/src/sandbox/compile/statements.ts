@@ -2,7 +2,7 @@ import { SandboxError } from "../errors.js";
 import type * as ast from "../syntax/ast.js";
 import type { Context } from "../values/context.js";
 import { toStr } from "../values/convert.js";
-import { isPlainObject, type Frame, type Value } from "../values/types.js";
+import { isPlainObject, type Value } from "../values/types.js";
 import type { Compiler, StatementThunk, Thunk } from "./context.js";
 
 export const NORMAL = Symbol("normal") as unknown as Value;
