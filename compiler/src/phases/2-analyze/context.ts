@@ -2,6 +2,7 @@ import type TS from "typescript";
 import { RUNTIME_TOOLS, type ActionInfo, type FunctionKind, type Loc, type ToolInfo } from "@autograms/runtime";
 import type { ReadFile } from "./action-module.js";
 import type { Analyzed, Expr, Stmt } from "./ir.js";
+import type { DiagnosticCode, MessageArgs, MessageName } from "../../diagnostics/catalogue.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "../1-parse/loc.js";
 
@@ -104,9 +105,10 @@ export interface FunctionContext {
   temps: Map<string, number>;
 }
 
-export function report(ctx: FunctionContext | AgentContext, code: Parameters<Diagnostics["report"]>[0], message: string, node: TS.Node): void {
+/** Message `name` of diagnostic `code` (see the catalogue), at `node`. */
+export function report<C extends DiagnosticCode, M extends MessageName<C>>(ctx: FunctionContext | AgentContext, code: C, name: M, node: TS.Node, ...args: MessageArgs<C, M>): void {
   const agent = "agent" in ctx ? ctx.agent : ctx;
-  agent.diagnostics.report(code, message, locOf(node, agent.file));
+  agent.diagnostics.report(code, name, locOf(node, agent.file), ...args);
 }
 
 export function loc(ctx: FunctionContext, node: TS.Node): Loc {

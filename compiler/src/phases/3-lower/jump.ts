@@ -11,7 +11,7 @@ export function lowerBreak(stmt: JumpStmt, next: Target, ctx: LowerContext): Tar
 export function lowerContinue(stmt: JumpStmt, next: Target, ctx: LowerContext): Target {
   const scope = findScope(ctx, stmt, (s) => s.kind === "loop");
   if (scope && scope.continueTo === undefined) {
-    ctx.diagnostics.report("jump_outside_loop", `'continue ${stmt.label}' names a statement that is not a loop`, stmt.loc);
+    ctx.diagnostics.report("jump_outside_loop", "continue_names", stmt.loc, { label: stmt.label });
     return next;
   }
   return scope?.continueTo ?? next;
@@ -29,8 +29,7 @@ function findScope(ctx: LowerContext, stmt: JumpStmt, unlabelled: (scope: JumpSc
     const scope = ctx.jumps[i]!;
     if (stmt.label === undefined ? unlabelled(scope) : scope.labels.includes(stmt.label)) return scope;
   }
-  const what = stmt.label !== undefined ? `'${stmt.kind} ${stmt.label}': no enclosing statement has that label`
-    : stmt.kind === "break" ? "'break' outside a loop or switch" : "'continue' outside a loop";
-  ctx.diagnostics.report("jump_outside_loop", what, stmt.loc);
+  if (stmt.label !== undefined) ctx.diagnostics.report("jump_outside_loop", "unknown_label", stmt.loc, { kind: stmt.kind, label: stmt.label });
+  else ctx.diagnostics.report("jump_outside_loop", stmt.kind, stmt.loc);
   return undefined;
 }

@@ -9,7 +9,7 @@ import { headerKey } from "./header.js";
 export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
   const ts = typescript();
   const isOf = ts.isForOfStatement(node);
-  if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for await", node.awaitModifier);
+  if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for_await", node.awaitModifier);
   const prelude: Stmt[] = [];
   let target: string;
   let declare: "let" | "const" | undefined;
@@ -19,7 +19,7 @@ export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatem
   } else {
     target = printCode(node.initializer, ctx, prelude);
   }
-  if (prelude.length) report(ctx, "conditional_agent_call", "an agent call in a loop variable", node.initializer);
+  if (prelude.length) report(ctx, "conditional_agent_call", "loop_variable", node.initializer);
   const iterable = expressionValue(node.expression, ctx);
   if (!isOf) iterable.code = `Object.keys(${iterable.code})`;
   out.push({
