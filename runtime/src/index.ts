@@ -1,4 +1,4 @@
-// Public API of @autograms/runtime (DESIGN §3). Each area adds its exports here.
+// Public API of @autograms/runtime (docs/runtime.md#api). Each area adds its exports here.
 
 // Agent language: what agent files import.
 export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,

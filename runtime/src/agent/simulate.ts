@@ -1,5 +1,5 @@
 /**
- * User simulation (reference §4.12): at each chat node, an interjection may fire with its
+ * User simulation (docs/semantics.md#user-simulation): at each chat node, an interjection may fire with its
  * probability, else a transition is sampled from `transition_probs`; its user instruction tells
  * the simulated user what to say. The end signal ends the conversation without a model call.
  */

@@ -1,5 +1,5 @@
 /**
- * What each action does when its node is entered (reference §4.1), one function per family.
+ * What each action does when its node is entered (docs/semantics.md#actions), one function per family.
  * Chat and thought nodes consume the waiting user message; a chat node ends the turn.
  */
 import { visitsOf } from "../memory/own.js";

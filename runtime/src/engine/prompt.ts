@@ -1,5 +1,5 @@
 /**
- * Chat and thought prompts laid out as the original lays them out (reference §4.8): the scope's
+ * Chat and thought prompts laid out as the original lays them out (docs/semantics.md#prompts): the scope's
  * prompt before the first input, each past turn as an input/output pair, and the current input
  * built from the instruction template and the reply start. No system message; inputs are `user`
  * messages and outputs `assistant` messages. The oldest turns are dropped to fit the token budget:

@@ -1,5 +1,5 @@
 /**
- * Leaving a node (reference §4.6): interjections after a user message, then the node's own
+ * Leaving a node (docs/semantics.md#transitions): interjections after a user message, then the node's own
  * transitions (one, or the model's choice among several), then the target worked out:
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */

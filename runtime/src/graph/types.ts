@@ -32,7 +32,7 @@ export const ACTIONS: readonly Action[] = [
   ...CHAT_ACTIONS, ...THOUGHT_ACTIONS, ...PROMPT_ACTIONS, ...FUNCTION_KINDS, "transition", "code",
 ];
 
-/** Fields every node may carry, whatever its action (reference §3). */
+/** Fields every node may carry, whatever its action (docs/graph-format.md). */
 export interface NodeFields {
   /** Unique, stable node name. */
   name: string;
