@@ -2,7 +2,8 @@
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { createApp, type AppOptions, type AutogramsApp } from "./app.js";
+import { createApp, type AppOptions } from "./app.js";
+import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
 import { DEFAULT_CONNECTION_LIMITS, limitConnections, timeoutOptions, type ConnectionLimits } from "./http/connection-limits.js";
 
