@@ -5,21 +5,18 @@
 // of another site cannot make a turn with a simple (preflight-free) request; a browser app on an
 // origin allowed by --cors calls the API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
+import { haveChromium, launchChromium, skippedWithout } from "../support/chromium.js";
 import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-  "--host-resolver-rules=MAP *.test 127.0.0.1",
+const FLAGS = ["--host-resolver-rules=MAP *.test 127.0.0.1",
   // Chromium's own guard (Local Network Access: a public page asks the user before it reaches
   // loopback) is off, as in other browsers, or once the user has said yes: the server's guards
   // are what is tested.
   "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults"];
 
 const browserSuite = haveChromium ? describe : describe.skip;
-browserSuite(`pages of other sites in headless Chromium${haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed)`}`, () => {
+browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () => {
   const folder = tempFolder("autograms-origins-");
   let browser: Browser;
   let server: TestServer;
@@ -32,8 +29,7 @@ browserSuite(`pages of other sites in headless Chromium${haveChromium ? "" : ` (
     // The same server with the rebound name allowed: what the page would read without the check.
     open = await startTestServer(folder.path, { store: server.store, allowedHosts: ["rebound.test"] });
     port = new URL(server.url).port;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium(FLAGS);
     await server.store.createThread("private");
   }, 60_000);
   afterAll(async () => {
