@@ -19,6 +19,7 @@ export function turnJson(t: TurnRecord) {
 }
 
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
+const TitleBody = z.object({ title: z.string().nullable() });
 
 export function threadsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
@@ -43,6 +44,13 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const thread = await known(id);
     const turn = integerParam(c.req.query("turn"), "turn", thread.version);
     return c.json({ turn, memory: await store.memoryAt(id, turn) });
+  });
+
+  app.patch("/api/threads/:id", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const body = await jsonBody(c, TitleBody);
+    await known(id);
+    return c.json({ thread: await store.setTitle(id, body.title) });
   });
 
   app.delete("/api/threads/:id", async (c) => {
