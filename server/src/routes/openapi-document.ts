@@ -39,6 +39,16 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           responses: { 200: { description: "the memory (null before the first turn)", content: json({ type: "object", properties: { turn: { type: "integer" }, memory: { type: ["object", "null"] } } }) }, 400: error("no such turn, or pruned"), 404: error("no such thread") },
         },
       },
+      "/api/threads/{id}/turns/{seq}/calls": {
+        get: {
+          summary: "What a turn sent to the model and got back (prompts, choices, tool calls, prints), rebuilt by replaying it from its recorded answers; nothing is called for real",
+          parameters: [threadId, { name: "seq", in: "path", required: true, schema: { type: "integer", minimum: 1 } }],
+          responses: {
+            200: { description: "the turn's events, prompts included", content: json({ type: "object", properties: { seq: { type: "integer" }, user: { type: ["string", "null"] }, events: { type: "array", items: { type: "object" } }, stopped: { type: ["string", "null"], description: "why the replay stopped short (the agent changed since), or null" } } }) },
+            400: error("no such turn"), 404: error("no such thread"),
+          },
+        },
+      },
       "/api/threads/{id}/fork": {
         post: {
           summary: "A new thread with the first `turn` turns of this one", parameters: [threadId],
