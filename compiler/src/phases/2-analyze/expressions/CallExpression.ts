@@ -1,13 +1,12 @@
 import type TS from "typescript";
-import type { JsonValue } from "@autograms/runtime";
+import { MODEL_ACTIONS, SHORTHAND_ACTIONS, type JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
-import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
+import { keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { expressionValue } from "./code.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
-import { TOOL_ACTIONS } from "./tools-field.js";
 
 export type AgentCallKind = "exec_node" | "shorthand" | "method";
 
@@ -19,7 +18,7 @@ export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): Agen
   if (!ts.isIdentifier(callee)) return null;
   const exported = ctx.agent.api.get(callee.text);
   if (exported === "exec_node") return "exec_node";
-  if (exported !== undefined && exported in SHORTHAND_ACTIONS) return "shorthand";
+  if (exported !== undefined && Object.hasOwn(SHORTHAND_ACTIONS, exported)) return "shorthand";
   return null;
 }
 
@@ -158,7 +157,7 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
     report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${simulated.length} user_instruction_transitions`, at.user_instruction_transitions!);
   }
-  if (fields.tools !== undefined && !TOOL_ACTIONS.has(fields.action)) {
+  if (fields.tools !== undefined && !(MODEL_ACTIONS as readonly string[]).includes(fields.action)) {
     report(ctx, "invalid_field_value", `'tools' are offered to the model at chat and thought nodes, not at a ${fields.action} node`, at.tools!);
   }
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
