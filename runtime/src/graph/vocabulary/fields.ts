@@ -160,20 +160,20 @@ export const NODE_FIELDS = {
 
 export type NodeFieldName = keyof typeof NODE_FIELDS;
 
-/** Each field's value, typed: the fields every node has are required, the others optional. */
-type Values<K extends NodeFieldName> = { -readonly [F in K]: ValueType<(typeof NODE_FIELDS)[F]["value"]> };
+/**
+ * Every field's value, typed (all present). Mapped over the table's own keys so that each
+ * property keeps its doc (as do the Pick, Omit and Partial of it below).
+ */
+export type FieldValues = { -readonly [F in keyof typeof NODE_FIELDS]: ValueType<(typeof NODE_FIELDS)[F]["value"]> };
 type Where<P> = { [F in NodeFieldName]: (typeof NODE_FIELDS)[F] extends P ? F : never }[NodeFieldName];
 type PerAction = Where<{ perAction: true }>;
 type RequiredField = Where<{ required: true }>;
 
-/** Every field's value, typed (all present). */
-export type FieldValues = Values<NodeFieldName>;
-
 /** The fields whose type does not depend on the action, as the node types hold them. */
-export type CommonFieldValues = Values<Exclude<RequiredField, PerAction>> & Partial<Values<Exclude<NodeFieldName, RequiredField | PerAction>>>;
+export type CommonFieldValues = Pick<FieldValues, Exclude<RequiredField, PerAction>> & Partial<Omit<FieldValues, RequiredField | PerAction>>;
 
 /** The fields an agent writes (all optional there), with the types their values have. */
-export type WrittenFieldValues = Partial<Values<Exclude<NodeFieldName, Where<{ language: false }>>>>;
+export type WrittenFieldValues = Partial<Omit<FieldValues, Where<{ language: false }>>>;
 
 /** A field's spec with its defaults written out. */
 export interface Field {
