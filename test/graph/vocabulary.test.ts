@@ -9,9 +9,25 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import * as runtime from "@autograms/runtime";
 import {
-  ACTION_SPECS, ACTIONS, BASE_ACTIONS, DECORATOR_KINDS, FIELDS, MODEL_ACTIONS, NODE_FIELD_NAMES, SHORTHAND_ACTIONS,
-  candidateLetters, candidateName, candidateOf, candidates, graphSchema, isSpecialTarget, parseTarget, targetExists,
-  validateGraph, type Graph, type ValueKind,
+  ACTION_SPECS,
+  ACTIONS,
+  BASE_ACTIONS,
+  DECORATOR_KINDS,
+  FIELDS,
+  MODEL_ACTIONS,
+  NODE_FIELD_NAMES,
+  SHORTHAND_ACTIONS,
+  candidateLetters,
+  candidateName,
+  candidateOf,
+  candidates,
+  graphSchema,
+  isSpecialTarget,
+  parseTarget,
+  targetExists,
+  validateGraph,
+  type Graph,
+  type ValueKind,
 } from "@autograms/runtime";
 import { compile, exportSpreadsheet, importSpreadsheet } from "@autograms/compiler";
 import { WRITTEN_FIELDS } from "../../compiler/src/phases/2-analyze/expressions/node-fields.js";
@@ -31,15 +47,23 @@ const SAMPLES: Record<ValueKind, { good: unknown; bad: unknown }> = {
   count: { good: 2, bad: 1.5 },
   probability: { good: 0.25, bad: 2 },
   tools: { good: ["lookup"], bad: ["lookup", "lookup"] },
-  loc: { good: { line: 1, column: 1, endLine: 1, endColumn: 2 }, bad: { line: 0, column: 1, endLine: 1, endColumn: 2 } },
+  loc: {
+    good: { line: 1, column: 1, endLine: 1, endColumn: 2 },
+    bad: { line: 0, column: 1, endLine: 1, endColumn: 2 },
+  },
 };
 
 /** A one-node graph (a chat node that offers a tool) with `field` set to `value`. */
 function graphWith(field: string, value: unknown): Graph {
   const node = { name: "n", action: "chat", instruction: "Hello.", transitions: ["n"], [field]: value };
   return {
-    format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
-    tools: { lookup: { module: "./tools.js", export: "lookup" } }, nodes: [node as Graph["nodes"][number]],
+    format: "autograms-graph",
+    version: 1,
+    agent: "A",
+    globals: {},
+    functions: {},
+    tools: { lookup: { module: "./tools.js", export: "lookup" } },
+    nodes: [node as Graph["nodes"][number]],
   };
 }
 
@@ -48,23 +72,33 @@ const nodeSchema = graphSchema.properties.nodes.items;
 describe("the vocabulary and the JSON Schema", () => {
   it("has exactly the vocabulary's node fields, the required ones required", () => {
     expect(Object.keys(nodeSchema.properties).sort()).toEqual(FIELDS.map((f) => f.name).sort());
-    expect([...nodeSchema.required].sort()).toEqual(FIELDS.filter((f) => f.required).map((f) => f.name).sort());
+    expect([...nodeSchema.required].sort()).toEqual(
+      FIELDS.filter((f) => f.required)
+        .map((f) => f.name)
+        .sort(),
+    );
     expect([...NODE_FIELD_NAMES].sort()).toEqual(FIELDS.map((f) => f.name).sort());
   });
 
-  it.each(FIELDS.map((f) => [f.name, f.value] as const))("takes a %s of its kind (%s) and refuses another value", (field, kind) => {
-    expect(validateGraph(graphWith(field, SAMPLES[kind].good)).errors).toEqual([]);
-    const refused = validateGraph(graphWith(field, SAMPLES[kind].bad));
-    expect(refused.valid).toBe(false);
-    expect(refused.errors.map((e) => e.path)).toContainEqual(expect.stringMatching(new RegExp(`^/nodes/0/${field}(/|$)`)));
-  });
+  it.each(FIELDS.map((f) => [f.name, f.value] as const))(
+    "takes a %s of its kind (%s) and refuses another value",
+    (field, kind) => {
+      expect(validateGraph(graphWith(field, SAMPLES[kind].good)).errors).toEqual([]);
+      const refused = validateGraph(graphWith(field, SAMPLES[kind].bad));
+      expect(refused.valid).toBe(false);
+      expect(refused.errors.map((e) => e.path)).toContainEqual(
+        expect.stringMatching(new RegExp(`^/nodes/0/${field}(/|$)`)),
+      );
+    },
+  );
 
   it("lists the vocabulary's actions, bases and function kinds", () => {
     const builtin = graphSchema.properties.actions.propertyNames.not.enum;
     expect(builtin).toEqual(ACTIONS);
     expect(graphSchema.properties.actions.additionalProperties.properties.base.enum).toEqual(BASE_ACTIONS);
     expect(graphSchema.properties.functions.additionalProperties.properties.kind.enum).toEqual(
-      ACTIONS.filter((a) => ACTION_SPECS[a].family === "call"));
+      ACTIONS.filter((a) => ACTION_SPECS[a].family === "call"),
+    );
     // Every built-in action is accepted on a node; `tools` only where the model writes the text.
     for (const action of ACTIONS) {
       const g = graphWith("action", action);
@@ -74,7 +108,10 @@ describe("the vocabulary and the JSON Schema", () => {
       node.tools = ["lookup"];
       const messages = validateGraph(g).errors.map((e) => e.message);
       if ((MODEL_ACTIONS as readonly string[]).includes(action)) expect(messages).toEqual([]);
-      else expect(messages).toEqual([`node 'n': only chat, chat_suffix, thought and thought_qa nodes offer tools to the model, not ${action}`]);
+      else
+        expect(messages).toEqual([
+          `node 'n': only chat, chat_suffix, thought and thought_qa nodes offer tools to the model, not ${action}`,
+        ]);
     }
   });
 });
@@ -84,35 +121,62 @@ function propertiesOf(program: ts.Program, module: string, name: string): Record
   const checker = program.getTypeChecker();
   const file = program.getSourceFile(module)!;
   const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.name === name)!;
-  const type = checker.getDeclaredTypeOfSymbol(exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported);
-  return Object.fromEntries(checker.getPropertiesOfType(type).map((p) => {
-    const optional = (p.flags & ts.SymbolFlags.Optional) !== 0;
-    return [p.name, `${checker.typeToString(checker.getNonNullableType(checker.getTypeOfSymbol(p)))}${optional ? "?" : ""}`];
-  }));
+  const type = checker.getDeclaredTypeOfSymbol(
+    exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported,
+  );
+  return Object.fromEntries(
+    checker.getPropertiesOfType(type).map((p) => {
+      const optional = (p.flags & ts.SymbolFlags.Optional) !== 0;
+      return [
+        p.name,
+        `${checker.typeToString(checker.getNonNullableType(checker.getTypeOfSymbol(p)))}${optional ? "?" : ""}`,
+      ];
+    }),
+  );
 }
 
 /** The TypeScript type each kind of value has. */
 const TYPES: Record<ValueKind, string> = {
-  name: "string", action: "string", text: "string", code: "string", variable: "string",
-  targets: "string[]", nodes: "string[]", texts: "string[]", tools: "string[]",
-  numbers: "number[]", count: "number", probability: "number", loc: "Loc",
+  name: "string",
+  action: "string",
+  text: "string",
+  code: "string",
+  variable: "string",
+  targets: "string[]",
+  nodes: "string[]",
+  texts: "string[]",
+  tools: "string[]",
+  numbers: "number[]",
+  count: "number",
+  probability: "number",
+  loc: "Loc",
 };
 
 describe("the vocabulary and the TypeScript types", () => {
   const types = fileURLToPath(new URL("../../runtime/src/graph/types.ts", import.meta.url));
   const language = fileURLToPath(new URL("../../runtime/src/language/fields.ts", import.meta.url));
   // The two modules and what they import: the type checker need not read the whole runtime.
-  const program = ts.createProgram([types, language], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [] });
+  const program = ts.createProgram([types, language], {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: [],
+  });
 
   it("NodeFields has every field whose type does not depend on the action, typed by its kind", () => {
-    const expected = Object.fromEntries(FIELDS.filter((f) => !f.perAction).map((f) => [f.name, `${TYPES[f.value]}${f.required ? "" : "?"}`]));
+    const expected = Object.fromEntries(
+      FIELDS.filter((f) => !f.perAction).map((f) => [f.name, `${TYPES[f.value]}${f.required ? "" : "?"}`]),
+    );
     expect(propertiesOf(program, types, "NodeFields")).toEqual(expected);
   });
 
   it("a model node adds its action, instruction and tools; the agent language's CommonNodeFields has the fields an agent writes", () => {
     expect(propertiesOf(program, types, "ModelNode")).toMatchObject({ instruction: "string", tools: "string[]?" });
     const written = FIELDS.filter((f) => f.language !== false && f.name !== "action" && f.name !== "tools");
-    expect(propertiesOf(program, language, "CommonNodeFields")).toEqual(Object.fromEntries(written.map((f) => [f.name, `${TYPES[f.value]}?`])));
+    expect(propertiesOf(program, language, "CommonNodeFields")).toEqual(
+      Object.fromEntries(written.map((f) => [f.name, `${TYPES[f.value]}?`])),
+    );
   });
 });
 
@@ -123,7 +187,9 @@ describe("the vocabulary and the agent language", () => {
   });
 
   it("compiles each field an agent writes into the node, as written", () => {
-    const written = FIELDS.filter((f) => f.language !== false && !["name", "action", "instruction", "transitions", "tools"].includes(f.name));
+    const written = FIELDS.filter(
+      (f) => f.language !== false && !["name", "action", "instruction", "transitions", "tools"].includes(f.name),
+    );
     const literal = (f: (typeof FIELDS)[number]) => JSON.stringify(SAMPLES[f.value].good);
     const source = `import { Autogram, exec_node } from "@autograms/runtime";
 export default class A extends Autogram {
@@ -142,7 +208,9 @@ export default class A extends Autogram {
     for (const name of [...Object.keys(SHORTHAND_ACTIONS), ...Object.keys(DECORATOR_KINDS)]) {
       expect(typeof (runtime as Record<string, unknown>)[name], name).toBe("function");
     }
-    expect(Object.values(SHORTHAND_ACTIONS)).toEqual(ACTIONS.filter((a) => ["chat", "thought", "prompt"].includes(ACTION_SPECS[a].family)));
+    expect(Object.values(SHORTHAND_ACTIONS)).toEqual(
+      ACTIONS.filter((a) => ["chat", "thought", "prompt"].includes(ACTION_SPECS[a].family)),
+    );
   });
 });
 
@@ -153,15 +221,38 @@ describe("the vocabulary and the spreadsheet", () => {
       else if (f.sheet === false) expect(columnFor(f.name), f.name).toBeUndefined();
       else expect(columnFor(`${f.sheet.lettered}_b`), f.name).toEqual({ kind: "lettered", field: f.name, index: 1 });
     }
-    expect([...FIELD_COLUMN_NAMES].sort()).toEqual(FIELDS.filter((f) => f.sheet === "column").map((f) => f.name).sort());
-    expect(Object.values(LETTERED).sort()).toEqual(FIELDS.filter((f) => typeof f.sheet === "object").map((f) => f.name).sort());
+    expect([...FIELD_COLUMN_NAMES].sort()).toEqual(
+      FIELDS.filter((f) => f.sheet === "column")
+        .map((f) => f.name)
+        .sort(),
+    );
+    expect(Object.values(LETTERED).sort()).toEqual(
+      FIELDS.filter((f) => typeof f.sheet === "object")
+        .map((f) => f.name)
+        .sort(),
+    );
   });
 
   it("writes every field the sheet keeps and reads it back", () => {
-    const sheetFields = FIELDS.filter((f) => f.sheet !== false && !["name", "action", "transitions", "instruction", "assign"].includes(f.name));
-    const node: Record<string, unknown> = { name: "n", action: "chat", assign: "answer", instruction: "Hello.", transitions: ["n"] };
+    const sheetFields = FIELDS.filter(
+      (f) => f.sheet !== false && !["name", "action", "transitions", "instruction", "assign"].includes(f.name),
+    );
+    const node: Record<string, unknown> = {
+      name: "n",
+      action: "chat",
+      assign: "answer",
+      instruction: "Hello.",
+      transitions: ["n"],
+    };
     for (const f of sheetFields) node[f.name] = SAMPLES[f.value].good;
-    const graph = { format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {}, nodes: [node] } as unknown as Graph;
+    const graph = {
+      format: "autograms-graph",
+      version: 1,
+      agent: "A",
+      globals: {},
+      functions: {},
+      nodes: [node],
+    } as unknown as Graph;
     expect(validateGraph(graph).errors).toEqual([]);
     const back = importSpreadsheet(exportSpreadsheet(graph));
     expect(back.diagnostics).toEqual([]);
@@ -187,7 +278,17 @@ describe("the transition-target syntax", () => {
   });
 
   it("names candidates a ... z, aa, ab, ... and 1, 2, ..., and reads the names back", () => {
-    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map(candidateLetters)).toEqual(["a", "b", "z", "aa", "ab", "az", "ba", "zz", "aaa"]);
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map(candidateLetters)).toEqual([
+      "a",
+      "b",
+      "z",
+      "aa",
+      "ab",
+      "az",
+      "ba",
+      "zz",
+      "aaa",
+    ]);
     for (let i = 0; i < 800; i++) {
       expect(candidateOf("lettered", candidateName("lettered", "x.y", i))).toEqual({ base: "x.y", index: i });
       expect(candidateOf("numbered", candidateName("numbered", "x", i))).toEqual({ base: "x", index: i });
@@ -197,7 +298,9 @@ describe("the transition-target syntax", () => {
     const names = new Set(["x.a", "x.b", "x.d", "y.1", "y.2"]);
     expect(candidates("lettered", "x", (n) => names.has(n))).toEqual(["x.a", "x.b"]);
     expect(candidates("numbered", "y", (n) => names.has(n))).toEqual(["y.1", "y.2"]);
-    expect(["x.*", "y.n", "x.b", "quit", "return 1", "$v"].every((t) => targetExists(t, (n) => names.has(n)))).toBe(true);
+    expect(["x.*", "y.n", "x.b", "quit", "return 1", "$v"].every((t) => targetExists(t, (n) => names.has(n)))).toBe(
+      true,
+    );
     expect(["y.*", "x.n", "x.c"].some((t) => targetExists(t, (n) => names.has(n)))).toBe(false);
   });
 });

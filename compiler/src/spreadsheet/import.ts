@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { ACTIONS, checkCode, codeFields, FIELDS, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
-import type { Action, FunctionInfo, FunctionKind, Graph, GraphNode } from "@autograms/runtime";
+import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, letteredPrefix, NODE_NAME_FIELDS, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";

@@ -4,7 +4,7 @@
  * graph converts to and from the original's spreadsheet format. The node fields and the actions
  * are the vocabulary's (vocabulary/), from which schema.ts derives the JSON Schema too.
  */
-import type { Action, BaseAction, CommonFieldValues, ExactAction, FieldValues, FunctionKind, Loc, ModelAction, PromptAction } from "./vocabulary/index.js";
+import type { BaseAction, CommonFieldValues, ExactAction, FieldValues, FunctionKind, Loc, ModelAction, PromptAction } from "./vocabulary/index.js";
 
 export type { Action, BaseAction, ChatAction, ExactAction, FunctionKind, Loc, ModelAction, PromptAction, ThoughtAction } from "./vocabulary/index.js";
 

@@ -106,10 +106,12 @@ export function isFunctionKind(action: string): action is FunctionKind {
 }
 
 const byLanguageName = <A extends Action>(actions: readonly A[]): Readonly<Record<string, A>> =>
-  Object.fromEntries(actions.flatMap((a) => {
-    const spec: ActionSpec = ACTION_SPECS[a];
-    return spec.language === undefined ? [] : [[spec.language, a]];
-  }));
+  Object.fromEntries(
+    actions.flatMap((a) => {
+      const spec: ActionSpec = ACTION_SPECS[a];
+      return spec.language === undefined ? [] : [[spec.language, a]];
+    }),
+  );
 
 /** The agent language's shorthands (`chatExact(instruction, fields)`) by name: the actions whose instruction is text. */
 export const SHORTHAND_ACTIONS: Readonly<Record<string, Action>> = byLanguageName(TEXT_ACTIONS);

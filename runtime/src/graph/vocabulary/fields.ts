@@ -44,11 +44,15 @@ export type ValueKind =
   | "loc";
 
 /** The TypeScript type of a value of kind `K`. */
-export type ValueType<K extends ValueKind> = K extends "loc" ? Loc
-  : K extends "numbers" ? number[]
-  : K extends "count" | "probability" ? number
-  : K extends "targets" | "nodes" | "texts" | "tools" ? string[]
-  : string;
+export type ValueType<K extends ValueKind> = K extends "loc"
+  ? Loc
+  : K extends "numbers"
+    ? number[]
+    : K extends "count" | "probability"
+      ? number
+      : K extends "targets" | "nodes" | "texts" | "tools"
+        ? string[]
+        : string;
 
 export interface FieldSpec {
   value: ValueKind;
@@ -170,7 +174,8 @@ type PerAction = Where<{ perAction: true }>;
 type RequiredField = Where<{ required: true }>;
 
 /** The fields whose type does not depend on the action, as the node types hold them. */
-export type CommonFieldValues = Pick<FieldValues, Exclude<RequiredField, PerAction>> & Partial<Omit<FieldValues, RequiredField | PerAction>>;
+export type CommonFieldValues = Pick<FieldValues, Exclude<RequiredField, PerAction>> &
+  Partial<Omit<FieldValues, RequiredField | PerAction>>;
 
 /** The fields an agent writes (all optional there), with the types their values have. */
 export type WrittenFieldValues = Partial<Omit<FieldValues, Where<{ language: false }>>>;
@@ -188,7 +193,14 @@ export interface Field {
 /** Every node field, in order, with its defaults written out. */
 export const FIELDS: readonly Field[] = (Object.keys(NODE_FIELDS) as NodeFieldName[]).map((name) => {
   const spec: FieldSpec = NODE_FIELDS[name];
-  return { name, value: spec.value, required: spec.required ?? false, perAction: spec.perAction ?? false, language: spec.language ?? "literal", sheet: spec.sheet ?? "column" };
+  return {
+    name,
+    value: spec.value,
+    required: spec.required ?? false,
+    perAction: spec.perAction ?? false,
+    language: spec.language ?? "literal",
+    sheet: spec.sheet ?? "column",
+  };
 });
 
 export type FieldsOfKind<K extends ValueKind> = Where<{ value: K }>;

@@ -77,7 +77,8 @@ export function candidateOf(kind: SeriesKind, name: string): { base: string; ind
   const dot = name.lastIndexOf(".");
   const suffix = name.slice(dot + 1);
   if (dot < 0 || !(kind === "lettered" ? /^[a-z]+$/ : /^[1-9]\d*$/).test(suffix)) return undefined;
-  const index = kind === "lettered" ? [...suffix].reduce((n, c) => n * 26 + c.charCodeAt(0) - 96, 0) - 1 : Number(suffix) - 1;
+  const index =
+    kind === "lettered" ? [...suffix].reduce((n, c) => n * 26 + c.charCodeAt(0) - 96, 0) - 1 : Number(suffix) - 1;
   return { base: name.slice(0, dot), index };
 }
 
@@ -88,8 +89,14 @@ export function candidateOf(kind: SeriesKind, name: string): { base: string; ind
 export function targetExists(target: string, exists: (name: string) => boolean): boolean {
   const t = parseTarget(target);
   switch (t.kind) {
-    case "quit": case "return": case "variable": return true;
-    case "lettered": case "numbered": return exists(candidateName(t.kind, t.base, 0));
-    case "node": return exists(t.name);
+    case "quit":
+    case "return":
+    case "variable":
+      return true;
+    case "lettered":
+    case "numbered":
+      return exists(candidateName(t.kind, t.base, 0));
+    case "node":
+      return exists(t.name);
   }
 }
