@@ -4,7 +4,9 @@
  * `$var`, missing names), and labelled edges. Mermaid and DOT both render this one model, so the
  * two pictures always carry the same information.
  */
-import { candidates, isFunctionKind, parseTarget, type Graph, type GraphNode } from "@autograms/runtime";
+import {
+  ACTION_SPECS, candidates, isBuiltinAction, isFunctionKind, parseTarget, type ActionFamily, type Graph, type GraphNode,
+} from "@autograms/runtime";
 
 export type DiagramItem =
   | { kind: "node"; id: string; node: GraphNode }
@@ -203,8 +205,8 @@ export function shorten(text: string, max = Infinity): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
 }
 
-/** The drawing style an item gets: its action group, or what pseudo-target it is. */
-export type ItemStyle = "chat" | "thought" | "prompt" | "call" | "code" | "transition" | "interjection" | "terminal" | "dynamic" | "missing";
+/** The drawing style an item gets: its action's family, or what pseudo-target it is. */
+export type ItemStyle = ActionFamily | "interjection" | "terminal" | "dynamic" | "missing";
 
 export function itemStyle(item: DiagramItem): ItemStyle {
   switch (item.kind) {
@@ -219,11 +221,8 @@ export function itemStyle(item: DiagramItem): ItemStyle {
     case "node": {
       const { node } = item;
       if (node.condition_interjection !== undefined) return "interjection";
-      if (node.action.startsWith("chat")) return "chat";
-      if (node.action.startsWith("thought")) return "thought";
-      if (node.action.endsWith("prompt")) return "prompt";
-      if (node.action.endsWith("function")) return "call";
-      return node.action === "code" ? "code" : "transition";
+      // A built-in action is drawn as its family; a custom action as a transition.
+      return isBuiltinAction(node.action) ? ACTION_SPECS[node.action].family : "transition";
     }
   }
 }

@@ -4,7 +4,7 @@
  * numeric cells and assignment parsing).
  */
 import { createHash } from "node:crypto";
-import { ACTIONS, checkCode, codeFields, FIELDS, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
+import { ACTIONS, checkCode, codeFields, FIELDS, instructionKind, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
 import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, letteredPrefix, NODE_NAME_FIELDS, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./columns.js";
@@ -288,7 +288,7 @@ class SheetReader {
     }
     if (cell === undefined || !place) {
       // Every action but transition carries an instruction, even an empty one.
-      if (action !== "transition") fields.instruction = "";
+      if (instructionKind(action) !== "none") fields.instruction = "";
       return;
     }
     const read = readInstruction(action, cell);

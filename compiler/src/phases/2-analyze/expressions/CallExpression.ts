@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import { MODEL_ACTIONS, SHORTHAND_ACTIONS, type JsonValue } from "@autograms/runtime";
+import { instructionKind, isBuiltinAction, MODEL_ACTIONS, SHORTHAND_ACTIONS, type JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
@@ -139,7 +139,8 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   const misspelt = (...names: string[]) => names.some((f) => meant.has(f));
   // A custom action's node needs an instruction only if its action says so (in its required fields).
   const custom = ctx.agent.usedActions.has(fields.action);
-  if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
+  const instructed = !custom && (!isBuiltinAction(fields.action) || instructionKind(fields.action) !== "none");
+  if (instructed && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
     report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, at.action ?? node);
   }
   const transitions = fields.transitions ?? ["next"];
