@@ -5,6 +5,7 @@
  * an action added to the vocabulary is checked everywhere it must appear.
  */
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import * as runtime from "@autograms/runtime";
@@ -31,7 +32,11 @@ import {
 } from "@autograms/runtime";
 import { compile, exportSpreadsheet, importSpreadsheet } from "@autograms/compiler";
 import { WRITTEN_FIELDS } from "../../compiler/src/phases/2-analyze/expressions/node-fields.js";
-import { columnFor, FIELD_COLUMN_NAMES, LETTERED } from "../../compiler/src/spreadsheet/columns.js";
+import { columnFor, exportColumns, FIELD_COLUMN_NAMES, LETTERED } from "../../compiler/src/spreadsheet/columns.js";
+
+const doc = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8");
+/** The snake_case names written in backquotes in `text`. */
+const quotedNames = (text: string) => [...text.matchAll(/`([a-z][a-z_]*)`/g)].map((m) => m[1]!);
 
 /** A value of each kind the schema must take, and one it must refuse. */
 const SAMPLES: Record<ValueKind, { good: unknown; bad: unknown }> = {
@@ -204,6 +209,15 @@ export default class A extends Autogram {
     for (const f of written) expect(node[f.name], f.name).toEqual(JSON.parse(literal(f)));
   });
 
+  it("docs/language.md lists every field exec_node takes", () => {
+    const guide = doc("language.md");
+    const list = guide.slice(
+      guide.indexOf("takes an object literal"),
+      guide.indexOf("A shorthand's second argument"),
+    );
+    expect(quotedNames(list).sort()).toEqual(Object.keys(WRITTEN_FIELDS).sort());
+  });
+
   it("has a function of the runtime for each shorthand and decorator", () => {
     for (const name of [...Object.keys(SHORTHAND_ACTIONS), ...Object.keys(DECORATOR_KINDS)]) {
       expect(typeof (runtime as Record<string, unknown>)[name], name).toBe("function");
@@ -231,6 +245,17 @@ describe("the vocabulary and the spreadsheet", () => {
         .map((f) => f.name)
         .sort(),
     );
+  });
+
+  it("docs/spreadsheets.md lists every column, in the order the exporter writes them", () => {
+    const guide = doc("spreadsheets.md");
+    const table = guide.slice(guide.indexOf("| column | node field | cell |"));
+    const rows = table.slice(0, table.indexOf("\n\n")).split("\n").slice(2);
+    const documented = rows.flatMap((row) => quotedNames(row.split("|")[1]!)).filter((c) => c !== "lineno");
+    const lettered = Object.fromEntries(Object.values(LETTERED).map((f) => [f, 1])) as Parameters<
+      typeof exportColumns
+    >[1];
+    expect(documented).toEqual(exportColumns(() => true, lettered).map((c) => c.header));
   });
 
   it("writes every field the sheet keeps and reads it back", () => {
