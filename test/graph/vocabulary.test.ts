@@ -211,10 +211,7 @@ export default class A extends Autogram {
 
   it("docs/language.md lists every field exec_node takes", () => {
     const guide = doc("language.md");
-    const list = guide.slice(
-      guide.indexOf("takes an object literal"),
-      guide.indexOf("A shorthand's second argument"),
-    );
+    const list = guide.slice(guide.indexOf("takes an object literal"), guide.indexOf("A shorthand's second argument"));
     expect(quotedNames(list).sort()).toEqual(Object.keys(WRITTEN_FIELDS).sort());
   });
 
