@@ -23,6 +23,7 @@ export type ValueKind =
   | "name"
   /** A built-in action's name, or a custom action's (the graph's `actions`). */
   | "action"
+  /** Any text (for the model, the user, the reader). */
   | "text"
   /** Evaluator code (docs/sandbox.md). */
   | "code"
@@ -32,6 +33,7 @@ export type ValueKind =
   | "targets"
   /** Node names. */
   | "nodes"
+  /** Texts, such as one answer per transition. */
   | "texts"
   /** Numbers of at least 0. */
   | "numbers"
@@ -41,6 +43,7 @@ export type ValueKind =
   | "probability"
   /** Distinct names of the graph's `tools`; at least one. */
   | "tools"
+  /** A source position. */
   | "loc";
 
 /** The TypeScript type of a value of kind `K`. */
