@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, truncateSync } from "node:fs";
-import { ACTION_SPECS, isBuiltinAction } from "@autograms/runtime";
+import { familyOf } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 
 /**
@@ -34,5 +34,5 @@ function endsTurn(line: string): boolean {
   if (event.kind === "quit") return true;
   if (event.kind === "custom") return typeof event.reply === "string";
   const action = typeof event.base === "string" ? event.base : event.action;
-  return (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && isBuiltinAction(action) && ACTION_SPECS[action].family === "chat";
+  return (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && familyOf(action) === "chat";
 }

@@ -5,7 +5,7 @@
  * two pictures always carry the same information.
  */
 import {
-  ACTION_SPECS, candidates, isBuiltinAction, isFunctionKind, parseTarget, type ActionFamily, type Graph, type GraphNode,
+  candidates, familyOf, isFunctionKind, parseTarget, type ActionFamily, type Graph, type GraphNode,
 } from "@autograms/runtime";
 
 export type DiagramItem =
@@ -222,7 +222,7 @@ export function itemStyle(item: DiagramItem): ItemStyle {
       const { node } = item;
       if (node.condition_interjection !== undefined) return "interjection";
       // A built-in action is drawn as its family; a custom action as a transition.
-      return isBuiltinAction(node.action) ? ACTION_SPECS[node.action].family : "transition";
+      return familyOf(node.action) ?? "transition";
     }
   }
 }

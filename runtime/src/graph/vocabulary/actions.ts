@@ -97,6 +97,11 @@ export function isBuiltinAction(action: string): action is Action {
   return Object.hasOwn(ACTION_SPECS, action);
 }
 
+/** A built-in action's family; none for a custom action. */
+export function familyOf(action: string): ActionFamily | undefined {
+  return isBuiltinAction(action) ? ACTION_SPECS[action].family : undefined;
+}
+
 export function instructionKind(action: Action): InstructionKind {
   return ACTION_FAMILIES[ACTION_SPECS[action].family].instruction;
 }
