@@ -4,14 +4,14 @@
  * graph converts to and from the original's spreadsheet format. The node fields and the actions
  * are the vocabulary's (vocabulary/), from which schema.ts derives the JSON Schema too.
  */
+import type { JsonValue } from "../json.js";
 import type { BaseAction, CommonFieldValues, ExactAction, FieldValues, FunctionKind, Loc, ModelAction, PromptAction } from "./vocabulary/index.js";
 
+export type { JsonValue };
 export type { Action, BaseAction, ChatAction, ExactAction, FunctionKind, Loc, ModelAction, PromptAction, ThoughtAction } from "./vocabulary/index.js";
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
 /**
- * Fields every node may carry, whatever its action (reference §3): the vocabulary's node fields
+ * Fields every node may carry, whatever its action (docs/graph-format.md): the vocabulary's node fields
  * (vocabulary/fields.ts, where each is documented) but those whose type depends on the action.
  */
 export interface NodeFields extends CommonFieldValues {}
