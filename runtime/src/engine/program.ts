@@ -3,7 +3,7 @@
  * templates and call instructions, and the lookups the step needs. Built once per Agent.
  */
 import type { Action, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
-import { ACTION_SPECS, candidates, fieldsOfKind, isBuiltinAction, isFunctionKind, TEXT_ACTIONS, type SeriesKind } from "../graph/vocabulary/index.js";
+import { candidates, familyOf, fieldsOfKind, instructionKind, isBuiltinAction, isFunctionKind, type SeriesKind } from "../graph/vocabulary/index.js";
 import { ownFields } from "../graph/action-fields.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
@@ -183,7 +183,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     };
     const builtin = isBuiltinAction(node.action);
     const as = (builtin ? node.action : graph.actions?.[node.action]?.base ?? "transition") as Action;
-    const chat = ACTION_SPECS[as].family === "chat";
+    const chat = familyOf(as) === "chat";
     const compiled: CompiledNode = { node, id: nodeIdentity(node), as, chat, waits: chat, endsConversation: false };
     if (!builtin) {
       const hooks = options.actionHooks[node.action] ?? { instruction: false, transition: false, output: false };
@@ -194,7 +194,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     // Hooks run when the node is left wait for the user's answer, so such a node never ends it at once.
     const leavingHooks = compiled.custom !== undefined && (compiled.custom.hooks.output || compiled.custom.hooks.transition);
     compiled.endsConversation = compiled.waits && !leavingHooks && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects;
-    if (TEXT_ACTIONS.includes(as) || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
+    if (instructionKind(as) === "text" || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
     if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
     if (isFunctionKind(node.action)) {
       const call = parseCallInstruction(node.instruction ?? "");
