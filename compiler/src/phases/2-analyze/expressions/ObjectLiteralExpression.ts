@@ -137,11 +137,11 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
     const hint = action === "code" ? ": write code as ordinary statements"
       : isFunctionKind(action as string) ? ": call the method, this.name(...)"
       : `: use one of ${BASE_ACTIONS.join(", ")}, or import a custom action and write it without quotes`;
-    report(ctx, "unknown_action", "unknown_name", node, { string: String(value), hint });
+    report(ctx, "unknown_action", "unknown_name", node, { action: String(value), hint });
     return undefined;
   }
   if (key === "name" && value !== "auto" && isSpecialTarget(value as string)) {
-    report(ctx, "invalid_node_name", "cannot_reads", node, { string: String(value) });
+    report(ctx, "invalid_node_name", "special_transition", node, { name: String(value) });
     return undefined;
   }
   if (key === "boolean_condition") {
