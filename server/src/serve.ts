@@ -25,6 +25,12 @@ export interface RunningServer extends AutogramsApp {
 
 export async function listen(options: ListenOptions): Promise<RunningServer> {
   const made = createApp(options);
+  try {
+    await made.ready();
+  } catch (err) {
+    await made.close();
+    throw err;
+  }
   const host = options.host ?? "127.0.0.1";
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: made.app.fetch, hostname: host, port: options.port ?? 3000 }, () => resolve(s));
