@@ -64,6 +64,11 @@ export class RunManager {
     return undefined;
   }
 
+  /** Worker threads playing this process's turns (0: its own thread). */
+  get workerThreads(): number {
+    return this.player.threads;
+  }
+
   /** Runs executing in this process. */
   get running(): number {
     return this.live.size;

@@ -21,11 +21,14 @@ export interface PlayRequest {
 }
 
 export interface TurnPlayer {
+  /** Worker threads playing the turns (0: the server's own thread). */
+  readonly threads: number;
   play(request: PlayRequest): Promise<PlayedResult>;
   close(): Promise<void>;
 }
 
 export class InProcessPlayer implements TurnPlayer {
+  readonly threads = 0;
   private readonly budgets: TurnBudgets;
 
   constructor(private readonly agent: Agent, budgets?: Partial<TurnBudgets>) {

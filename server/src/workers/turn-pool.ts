@@ -34,6 +34,8 @@ export class WorkerError extends Error {
 
 interface Job {
   request: PlayRequest;
+  /** When it was sent to its worker. */
+  since: number;
   resolve(result: PlayedResult): void;
   reject(err: Error): void;
 }
@@ -49,6 +51,8 @@ interface Slot {
 }
 
 const PING_MS = 500;
+/** A turn still playing after this long is computing (or waiting on a slow model): not one to share a worker with by choice. */
+const LONG_TURN_MS = 250;
 /** A worker silent this long beyond the time budget is running something no step check reaches. */
 const SILENCE_GRACE_MS = 2000;
 
@@ -80,7 +84,7 @@ export class TurnPool implements TurnPlayer {
     this.watchdog.unref();
   }
 
-  get size(): number {
+  get threads(): number {
     return this.slots.length;
   }
 
@@ -104,7 +108,7 @@ export class TurnPool implements TurnPlayer {
         request.signal.removeEventListener("abort", onAbort);
         f(a);
       };
-      const job: Job = { request, resolve: once(resolve), reject: once(reject) };
+      const job: Job = { request, since: Date.now(), resolve: once(resolve), reject: once(reject) };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
         job.reject(request.signal.reason instanceof Error ? request.signal.reason : new Error(String(request.signal.reason)));
@@ -126,8 +130,11 @@ export class TurnPool implements TurnPlayer {
   private choose(threadId: string): Slot {
     const now = Date.now();
     const warm = this.warm.get(threadId);
-    let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : undefined;
-    slot ??= this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    const least = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
+    // A warm worker busy with a long turn (a loop up to its budget) shares its thread with every
+    // turn sent to it: while another has no long turn, the turn goes there.
+    if (slot !== least && this.longTurn(slot, now) && !this.longTurn(least, now)) slot = least;
     // A Map keeps insertion order: the oldest entries come first and are the first to go cold.
     this.warm.delete(threadId);
     this.warm.set(threadId, { slot, until: now + this.warmMs });
@@ -136,6 +143,11 @@ export class TurnPool implements TurnPlayer {
       this.warm.delete(id);
     }
     return slot;
+  }
+
+  private longTurn(slot: Slot, now: number): boolean {
+    for (const job of slot.jobs.values()) if (now - job.since > LONG_TURN_MS) return true;
+    return false;
   }
 
   private spawn(): Slot {
