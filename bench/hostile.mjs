@@ -29,8 +29,25 @@ const percentile = (xs, p) => {
 };
 
 function serve(dir, workers) {
-  const child = spawn(process.execPath, [join(root, "cli/bin/autograms.js"), "serve", AGENT, "--offline", "--port", "0", "--no-playground",
-    "--store", `sqlite:${join(dir, `threads-${workers}.db`)}`, "--workers", String(workers), "--turn-time-ms", String(TIME_BUDGET_MS)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, "cli/bin/autograms.js"),
+      "serve",
+      AGENT,
+      "--offline",
+      "--port",
+      "0",
+      "--no-playground",
+      "--store",
+      `sqlite:${join(dir, `threads-${workers}.db`)}`,
+      "--workers",
+      String(workers),
+      "--turn-time-ms",
+      String(TIME_BUDGET_MS),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   let err = "";
   child.stderr.on("data", (c) => (err += c));
@@ -47,7 +64,9 @@ function serve(dir, workers) {
 /** One turn: its run stream read to the end; the last event's type. */
 async function turn(url, thread, message) {
   const res = await fetch(`${url}/api/threads/${thread}/runs`, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message }),
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${res.status} ${text}`);
@@ -63,15 +82,17 @@ function cpuSeconds(pid) {
 
 async function load(url, prefix) {
   const latencies = [];
-  await Promise.all(Array.from({ length: THREADS }, async (_, t) => {
-    await turn(url, `${prefix}-${t}`, null);
-    for (let m = 0; m < MESSAGES; m++) {
-      const start = performance.now();
-      const end = await turn(url, `${prefix}-${t}`, "work");
-      if (end !== "run-finish") throw new Error(`a turn of ${prefix}-${t} ended with ${end}`);
-      latencies.push(performance.now() - start);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: THREADS }, async (_, t) => {
+      await turn(url, `${prefix}-${t}`, null);
+      for (let m = 0; m < MESSAGES; m++) {
+        const start = performance.now();
+        const end = await turn(url, `${prefix}-${t}`, "work");
+        if (end !== "run-finish") throw new Error(`a turn of ${prefix}-${t} ended with ${end}`);
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
   return latencies;
 }
 
@@ -94,7 +115,8 @@ try {
   hostile = false;
   await loops;
   child.kill("SIGTERM");
-  const line = (name, xs) => `${name}: p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms (${xs.length} turns)`;
+  const line = (name, xs) =>
+    `${name}: p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms (${xs.length} turns)`;
   console.log(`1. ${THREADS} threads x ${MESSAGES} turns, 2 workers, time budget ${TIME_BUDGET_MS} ms`);
   console.log(`   ${line("alone", alone)}`);
   console.log(`   ${line("beside an endless loop", beside)}; the loop was stopped by its budget ${stopped} times`);
@@ -111,7 +133,9 @@ try {
     const used = cpuSeconds(child.pid) - cpu;
     child.kill("SIGTERM");
     await new Promise((r) => child.on("exit", r));
-    console.log(`   --workers ${workers}: ${(latencies.length / wall).toFixed(0)} turns/s, p99 ${percentile(latencies, 99).toFixed(0)} ms, CPU ${Math.round((100 * used) / wall)}%`);
+    console.log(
+      `   --workers ${workers}: ${(latencies.length / wall).toFixed(0)} turns/s, p99 ${percentile(latencies, 99).toFixed(0)} ms, CPU ${Math.round((100 * used) / wall)}%`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -14,12 +14,14 @@ const AGENT = join(root, "test/server/fixtures/hostile/agent.ts");
 const TIME_BUDGET_MS = 3000;
 const children: ChildProcess[] = [];
 afterAll(() => {
-  children.forEach((c) => c.kill("SIGKILL"));
+  for (const c of children) c.kill("SIGKILL");
   folder.remove();
 });
 
 function serve(args: string[]): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [bin, "serve", AGENT, "--offline", "--port", "0", "--no-playground", ...args], { cwd: folder.path });
+  const child = spawn(process.execPath, [bin, "serve", AGENT, "--offline", "--port", "0", "--no-playground", ...args], {
+    cwd: folder.path,
+  });
   children.push(child);
   let stdout = "";
   let stderr = "";
@@ -42,7 +44,11 @@ interface Turn {
 
 async function turn(url: string, thread: string, message: string | null): Promise<Turn> {
   const start = performance.now();
-  const res = await fetch(`${url}/api/threads/${thread}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message }) });
+  const res = await fetch(`${url}/api/threads/${thread}/runs`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message }),
+  });
   const text = await res.text();
   expect(res.status, text).toBe(200);
   const frames = await sseFrames(new Response(text));
@@ -50,7 +56,10 @@ async function turn(url: string, thread: string, message: string | null): Promis
 }
 
 /** Turns of another thread, and the readiness probe, one after the other until `until` settles: the slowest of each. */
-async function meanwhile(url: string, until: Promise<unknown>): Promise<{ turnMs: number; probeMs: number; turns: number }> {
+async function meanwhile(
+  url: string,
+  until: Promise<unknown>,
+): Promise<{ turnMs: number; probeMs: number; turns: number }> {
   let done = false;
   void until.finally(() => (done = true));
   let turnMs = 0;
@@ -70,13 +79,22 @@ async function meanwhile(url: string, until: Promise<unknown>): Promise<{ turnMs
 }
 
 async function version(url: string, thread: string): Promise<number> {
-  return ((await (await fetch(`${url}/api/threads/${thread}`)).json()) as { thread: { version: number } }).thread.version;
+  return ((await (await fetch(`${url}/api/threads/${thread}`)).json()) as { thread: { version: number } }).thread
+    .version;
 }
 
 describe("a hostile thread on autograms serve with worker threads", () => {
   it("ends its turns with clear errors, leaves its thread as it was, and never holds up the other threads", async () => {
-    const { child, url } = await serve(["--store", `sqlite:${join(folder.path, "threads.db")}`, "--workers", "2",
-      "--turn-time-ms", String(TIME_BUDGET_MS), "--turn-memory-mb", "8"]);
+    const { child, url } = await serve([
+      "--store",
+      `sqlite:${join(folder.path, "threads.db")}`,
+      "--workers",
+      "2",
+      "--turn-time-ms",
+      String(TIME_BUDGET_MS),
+      "--turn-memory-mb",
+      "8",
+    ]);
     await turn(url, "calm", null);
 
     const cases: [string, string, RegExp][] = [
@@ -102,7 +120,10 @@ describe("a hostile thread on autograms serve with worker threads", () => {
       expect(bytes, message).toBeLessThan(20_000_000);
       // The thread as it was: its opening only, and it answers its next message.
       expect(await version(url, thread), message).toBe(1);
-      expect((await turn(url, thread, "still there?")).end).toMatchObject({ type: "run-finish", reply: "You said: still there?" });
+      expect((await turn(url, thread, "still there?")).end).toMatchObject({
+        type: "run-finish",
+        reply: "You said: still there?",
+      });
     }
     expect(child.exitCode).toBeNull();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);

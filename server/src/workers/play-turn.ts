@@ -20,7 +20,12 @@ export interface PlayHooks {
   heapLimitBytes?: number;
 }
 
-export async function playTurn(agent: Agent, text: string | null, memory: Memory | null, hooks: PlayHooks): Promise<PlayedResult> {
+export async function playTurn(
+  agent: Agent,
+  text: string | null,
+  memory: Memory | null,
+  hooks: PlayHooks,
+): Promise<PlayedResult> {
   const over = new AbortController();
   const meter = new TurnMeter(hooks.budgets, (err: TurnBudgetError) => over.abort(err), hooks.heapLimitBytes);
   const trace: StoredTraceEvent[] = [];
@@ -38,7 +43,10 @@ export async function playTurn(agent: Agent, text: string | null, memory: Memory
   };
   try {
     const result = await agent.reply(text ?? "", memory ?? undefined, {
-      trace: sink, onText: hooks.onText, pause, signal: AbortSignal.any([hooks.signal, over.signal]),
+      trace: sink,
+      onText: hooks.onText,
+      pause,
+      signal: AbortSignal.any([hooks.signal, over.signal]),
     });
     return { reply: result.reply, memory: result.memory, delta: result.delta, done: result.done, trace };
   } catch (err) {

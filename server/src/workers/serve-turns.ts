@@ -15,7 +15,8 @@ const FLUSH_MS = 5;
 const FLUSH_ITEMS = 256;
 
 export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>): void {
-  if (isMainThread || !parentPort) throw new Error("serveTurns() runs in a worker thread started by a turn pool (AppOptions.workers)");
+  if (isMainThread || !parentPort)
+    throw new Error("serveTurns() runs in a worker thread started by a turn pool (AppOptions.workers)");
   const port = parentPort;
   const send = (message: FromWorker) => port.postMessage(message);
   const start = workerData as WorkerStart;
@@ -54,15 +55,25 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
     };
     try {
       const result = await playTurn(agent, message.text, message.memory, {
-        signal: stop.signal, budgets: start.budgets, heapLimitBytes,
-        onStep: (step) => add({ step }), onText: (text) => add({ text }),
+        signal: stop.signal,
+        budgets: start.budgets,
+        heapLimitBytes,
+        onStep: (step) => add({ step }),
+        onText: (text) => add({ text }),
       });
       flush();
       send({ type: "played", id, result });
     } catch (err) {
       flush();
       const code = (err as { code?: unknown }).code;
-      send({ type: "failed", id, error: { code: typeof code === "string" ? code : "internal", message: err instanceof Error ? err.message : String(err) } });
+      send({
+        type: "failed",
+        id,
+        error: {
+          code: typeof code === "string" ? code : "internal",
+          message: err instanceof Error ? err.message : String(err),
+        },
+      });
     } finally {
       turns.delete(id);
     }

@@ -20,7 +20,10 @@ export interface TurnBudgets {
 export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256 };
 
 export class TurnBudgetError extends Error {
-  constructor(readonly code: "time_budget" | "memory_budget", message: string) {
+  constructor(
+    readonly code: "time_budget" | "memory_budget",
+    message: string,
+  ) {
     super(message);
     this.name = "TurnBudgetError";
   }
@@ -47,7 +50,11 @@ export class TurnMeter {
   exceeded: TurnBudgetError | null = null;
 
   /** `heapLimitBytes`: the thread's heap limit, when it has one of its own (a worker). */
-  constructor(private readonly budgets: TurnBudgets, private readonly stop: (err: TurnBudgetError) => void, private readonly heapLimitBytes?: number) {
+  constructor(
+    private readonly budgets: TurnBudgets,
+    private readonly stop: (err: TurnBudgetError) => void,
+    private readonly heapLimitBytes?: number,
+  ) {
     if (metering++ === 0) {
       ticker = setInterval(() => ticks++, TICK_MS);
       ticker.unref();
@@ -61,13 +68,22 @@ export class TurnMeter {
     if (this.exceeded) return;
     const { timeMs, memoryMb } = this.budgets;
     if (this.spentMs > timeMs) {
-      this.over("time_budget", `the turn ran ${Math.round(this.spentMs)} ms without waiting for anything, over its time budget of ${timeMs} ms (an endless loop?); nothing was committed`);
+      this.over(
+        "time_budget",
+        `the turn ran ${Math.round(this.spentMs)} ms without waiting for anything, over its time budget of ${timeMs} ms (an endless loop?); nothing was committed`,
+      );
     } else if (this.bytes > memoryMb * 1024 * 1024) {
-      this.over("memory_budget", `the turn's steps wrote ${mib(this.bytes)} MiB, over its memory budget of ${memoryMb} MiB (a loop that grows a variable?); nothing was committed`);
+      this.over(
+        "memory_budget",
+        `the turn's steps wrote ${mib(this.bytes)} MiB, over its memory budget of ${memoryMb} MiB (a loop that grows a variable?); nothing was committed`,
+      );
     } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) {
       const used = getHeapStatistics().used_heap_size;
       if (used > this.heapLimitBytes * 0.85) {
-        this.over("memory_budget", `the worker running the turn is using ${mib(used)} MiB of its ${mib(this.heapLimitBytes)} MiB heap; the turn was stopped before it ran out; nothing was committed`);
+        this.over(
+          "memory_budget",
+          `the worker running the turn is using ${mib(used)} MiB of its ${mib(this.heapLimitBytes)} MiB heap; the turn was stopped before it ran out; nothing was committed`,
+        );
       }
     }
   }

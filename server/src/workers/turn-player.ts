@@ -31,7 +31,10 @@ export class InProcessPlayer implements TurnPlayer {
   readonly threads = 0;
   private readonly budgets: TurnBudgets;
 
-  constructor(private readonly agent: Agent, budgets?: Partial<TurnBudgets>) {
+  constructor(
+    private readonly agent: Agent,
+    budgets?: Partial<TurnBudgets>,
+  ) {
     this.budgets = { ...DEFAULT_BUDGETS, ...budgets };
   }
 

@@ -72,10 +72,12 @@ export class TurnPool implements TurnPlayer {
   constructor(private readonly options: WorkerOptions) {
     this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
     for (const [name, value] of Object.entries(this.budgets)) {
-      if (!(typeof value === "number" && value > 0)) throw new RangeError(`workers.budgets.${name} takes a number above 0, not ${JSON.stringify(value)}`);
+      if (!(typeof value === "number" && value > 0))
+        throw new RangeError(`workers.budgets.${name} takes a number above 0, not ${JSON.stringify(value)}`);
     }
     const size = options.size ?? availableParallelism();
-    if (!(Number.isInteger(size) && size >= 1)) throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
+    if (!(Number.isInteger(size) && size >= 1))
+      throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
@@ -102,16 +104,20 @@ export class TurnPool implements TurnPlayer {
       // A stopped turn fails at once with its reason; the worker, told to stop it, answers later
       // (the job stays counted until then, so a worker that never answers is still watched).
       let settled = false;
-      const once = <A>(f: (a: A) => void) => (a: A) => {
-        if (settled) return;
-        settled = true;
-        request.signal.removeEventListener("abort", onAbort);
-        f(a);
-      };
+      const once =
+        <A>(f: (a: A) => void) =>
+        (a: A) => {
+          if (settled) return;
+          settled = true;
+          request.signal.removeEventListener("abort", onAbort);
+          f(a);
+        };
       const job: Job = { request, since: Date.now(), resolve: once(resolve), reject: once(reject) };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
-        job.reject(request.signal.reason instanceof Error ? request.signal.reason : new Error(String(request.signal.reason)));
+        job.reject(
+          request.signal.reason instanceof Error ? request.signal.reason : new Error(String(request.signal.reason)),
+        );
       };
       request.signal.addEventListener("abort", onAbort, { once: true });
       slot.jobs.set(id, job);
@@ -152,26 +158,44 @@ export class TurnPool implements TurnPlayer {
 
   private spawn(): Slot {
     const start: WorkerStart = { data: this.options.data, budgets: this.budgets };
-    const worker = new Worker(this.script, { workerData: start, resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb }, stdout: false, stderr: false });
+    const worker = new Worker(this.script, {
+      workerData: start,
+      resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
+      stdout: false,
+      stderr: false,
+    });
     worker.unref();
     let readied!: () => void;
     let refused!: (err: Error) => void;
-    const slot: Slot = { worker, jobs: new Map(), heardAt: Date.now(), endedFor: null, ready: new Promise((res, rej) => { readied = res; refused = rej; }) };
+    const slot: Slot = {
+      worker,
+      jobs: new Map(),
+      heardAt: Date.now(),
+      endedFor: null,
+      ready: new Promise((res, rej) => {
+        readied = res;
+        refused = rej;
+      }),
+    };
     slot.ready.catch(() => undefined);
     worker.on("message", (message: FromWorker) => {
       slot.heardAt = Date.now();
       switch (message.type) {
-        case "ready": return readied();
+        case "ready":
+          return readied();
         case "unusable":
           this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`);
           refused(this.unusable);
           for (const job of slot.jobs.values()) job.reject(this.unusable);
           slot.jobs.clear();
           return;
-        case "pong": return;
+        case "pong":
+          return;
         case "progress": {
           const job = slot.jobs.get(message.id);
-          if (job) for (const item of message.items) "step" in item ? job.request.onStep(item.step) : job.request.onText(item.text);
+          if (job)
+            for (const item of message.items)
+              "step" in item ? job.request.onStep(item.step) : job.request.onText(item.text);
           return;
         }
         case "played":
@@ -185,9 +209,10 @@ export class TurnPool implements TurnPlayer {
       }
     });
     worker.on("error", (err) => {
-      slot.endedFor ??= (err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
-        ? `the worker thread running it ran out of memory (its heap limit is ${this.heapLimitMb} MiB)`
-        : `the worker thread running it failed: ${err.message}`;
+      slot.endedFor ??=
+        (err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? `the worker thread running it ran out of memory (its heap limit is ${this.heapLimitMb} MiB)`
+          : `the worker thread running it failed: ${err.message}`;
       refused(err);
     });
     worker.on("exit", (code) => this.lost(slot, code));
@@ -212,7 +237,10 @@ export class TurnPool implements TurnPlayer {
       if (slot.jobs.size === 0 || slot.endedFor) continue;
       const silent = now - slot.heardAt;
       if (silent > this.budgets.timeMs + SILENCE_GRACE_MS) {
-        void this.end(slot, `the worker thread running it did not answer for ${silent} ms (a step or a tool that never ends) and was restarted`);
+        void this.end(
+          slot,
+          `the worker thread running it did not answer for ${silent} ms (a step or a tool that never ends) and was restarted`,
+        );
       } else this.post(slot, { type: "ping" });
     }
   }

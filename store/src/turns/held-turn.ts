@@ -36,13 +36,24 @@ export type Acquired = { repeated: TurnRecord; held?: undefined } | { held: Held
  * Takes the thread for `text` (null: the agent's opening turn). A message id whose turn was made
  * while this one waited for the thread gives that turn back (`repeated`), the thread released.
  */
-export async function acquireTurn(store: Store, threadId: string, text: string | null, options: Omit<AcquireOptions, "user"> = {}): Promise<Acquired> {
+export async function acquireTurn(
+  store: Store,
+  threadId: string,
+  text: string | null,
+  options: Omit<AcquireOptions, "user"> = {},
+): Promise<Acquired> {
   const messageId = options.messageId ?? null;
   const lease = await store.acquire(threadId, { ...options, messageId, user: text });
   const lost = new AbortController();
-  const heartbeat = setInterval(() => {
-    store.renew(lease).then((held) => held || lost.abort(lostError(lease)), () => {});
-  }, Math.max(50, lease.ttlMs / 3));
+  const heartbeat = setInterval(
+    () => {
+      store.renew(lease).then(
+        (held) => held || lost.abort(lostError(lease)),
+        () => {},
+      );
+    },
+    Math.max(50, lease.ttlMs / 3),
+  );
   let done = false;
   const release = async () => {
     if (done) return;
@@ -60,11 +71,22 @@ export async function acquireTurn(store: Store, threadId: string, text: string |
     const { memory } = await store.load(threadId);
     return {
       held: {
-        lease, memory, lost: lost.signal, release,
+        lease,
+        memory,
+        lost: lost.signal,
+        release,
         async commit(turn) {
           if (lost.signal.aborted) throw lost.signal.reason;
           try {
-            const record = await store.commit(lease, { messageId, user: text, reply: turn.reply, memory: turn.memory, ...(turn.delta && { delta: turn.delta }), trace: turn.trace as TraceEvent[], startedAt: turn.startedAt });
+            const record = await store.commit(lease, {
+              messageId,
+              user: text,
+              reply: turn.reply,
+              memory: turn.memory,
+              ...(turn.delta && { delta: turn.delta }),
+              trace: turn.trace as TraceEvent[],
+              startedAt: turn.startedAt,
+            });
             done = true;
             clearInterval(heartbeat);
             return record;
@@ -82,5 +104,8 @@ export async function acquireTurn(store: Store, threadId: string, text: string |
 }
 
 function lostError(lease: Lease): StoreError {
-  return new StoreError("lease_lost", `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`);
+  return new StoreError(
+    "lease_lost",
+    `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`,
+  );
 }
