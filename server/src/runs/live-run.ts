@@ -7,6 +7,7 @@
  * shorter than `flushMs` costs the store one write: its record, its events and its end.
  */
 import type { Lease, NewRun, Store } from "@autograms/store";
+import { eventsAsTheyCome } from "./events-as-they-come.js";
 import { COMPUTE_STEPS, isRunEnd, MAX_COMPUTE_STEPS, type NumberedRunEvent, type RunEvent } from "../run-events.js";
 
 const BATCH_EVENTS = 500;
@@ -113,23 +114,14 @@ export class LiveRun {
   }
 
   /** The events after `afterSeq`, as they come, until the run ends or `signal` aborts. */
-  async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
-    let next = Math.max(0, afterSeq);
-    let wake: (() => void) | null = null;
-    const listener = () => wake?.();
-    this.listeners.add(listener);
-    const onAbort = () => wake?.();
-    signal.addEventListener("abort", onAbort);
-    try {
-      for (;;) {
-        while (next < this.events.length) yield this.events[next++]!;
-        if (this.ended || signal.aborted) return;
-        await new Promise<void>((r) => (wake = r));
-        wake = null;
-      }
-    } finally {
-      this.listeners.delete(listener);
-      signal.removeEventListener("abort", onAbort);
-    }
+  follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
+    return eventsAsTheyCome({
+      subscribe: (wake) => {
+        this.listeners.add(wake);
+        return () => this.listeners.delete(wake);
+      },
+      read: (after) => this.events.slice(after),
+      idle: () => (this.ended ? "end" : "wait"),
+    }, afterSeq, signal);
   }
 }
