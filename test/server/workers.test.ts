@@ -9,7 +9,7 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
-import { sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
+import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
 const { graph } = compile(readFileSync(fixture("agent.ts"), "utf8"), { fileName: fixture("agent.ts") });
@@ -54,6 +54,20 @@ describe("a turn pool", () => {
     const b = await p.play(request("b", "who?", first.memory));
     expect(b.reply).not.toBe([...workers][0]);
     expect(await long).toBe("time_budget");
+  });
+
+  it("stops a turn in its worker when its signal aborts; the worker plays on", async () => {
+    const p = pool(1, { timeMs: 60_000 });
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const stop = new AbortController();
+    const long = p.play(request("a", "loop", memory, stop.signal));
+    await new Promise((r) => setTimeout(r, 200));
+    stop.abort(new Error("stopped by the test"));
+    await expect(long).rejects.toThrow("stopped by the test");
+    const start = performance.now();
+    expect((await p.play(request("a", "who?", memory))).reply).toMatch(/^worker \d+$/);
+    expect(performance.now() - start).toBeLessThan(5000);
   });
 
   it("fails the turns of a worker that dies, cleanly, and replaces it", async () => {
@@ -121,6 +135,36 @@ describe("budgets in the server's own thread", () => {
     // Past its first 2,000 compute steps the stream counts them instead of sending them.
     expect(events.filter((e) => e.type === "step").length).toBeLessThanOrEqual(2010);
     expect(events.at(-1).omittedSteps).toBeGreaterThan(0);
+    expect((await s.store.thread("t"))?.version).toBe(1);
+    expect(await (await post("who?")).text()).toContain('"reply":"worker 0"');
+  });
+});
+
+describe("stopping a run", () => {
+  it("aborts its turn where it is played: it ends with stopped, nothing committed, the thread free", async () => {
+    const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+    const s = await startTestServer(folder.path, { agent, budgets: { timeMs: 60_000 } });
+    servers.push(s);
+    const post = (message: string | null) =>
+      fetch(`${s.url}/api/threads/t/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message }),
+      });
+    await (await post(null)).text();
+    const [start] = await readUntil(await post("loop"), (f) => f.event === "run-start");
+    const { runId } = JSON.parse(start!.data).event;
+    const stoppedAt = performance.now();
+    expect(s.server.ctx.runs.stop(runId)).toBe(true);
+    while ((await s.store.run(runId))?.status !== "failed") await new Promise((r) => setTimeout(r, 20));
+    expect(performance.now() - stoppedAt).toBeLessThan(5000);
+    const events = (await s.store.runEvents(runId)).map((e) => e.event as { type: string });
+    expect(events.at(-1)).toMatchObject({
+      type: "run-error",
+      code: "stopped",
+      message: "the run was stopped before it finished; nothing was committed",
+    });
+    expect(s.server.ctx.runs.stop(runId)).toBe(false);
     expect((await s.store.thread("t"))?.version).toBe(1);
     expect(await (await post("who?")).text()).toContain('"reply":"worker 0"');
   });

@@ -46,6 +46,7 @@ export type Started =
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
+  private readonly stops = new Map<string, AbortController>();
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
@@ -130,6 +131,8 @@ export class RunManager {
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
+    /** Aborted by `stop(runId)`: this run alone. */
+    const stopThis = new AbortController();
     const acquiring = { policy: this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
     const onText = (chunk: ReplyChunk) => {
@@ -146,6 +149,7 @@ export class RunManager {
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
+      this.stops.set(id, stopThis);
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(withOpening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
     };
@@ -154,7 +158,7 @@ export class RunManager {
       try {
         const startedAt = Date.now();
         const result = await this.player.play({
-          threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal]),
+          threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
           onStep: (event) => run?.push({ type: "step", event }), onText,
         });
         const turn = await held.commit({ ...result, startedAt });
@@ -212,19 +216,38 @@ export class RunManager {
       run!.push({ type: "run-finish", turn: outcome.turn.seq, reply: outcome.reply, done: outcome.done });
     } catch (err) {
       if (!run) return refused(err);
-      const stopped = signal.aborted;
+      const stopped = signal.aborted || stopThis.signal.aborted;
       const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
       (run as LiveRun).push({
         type: "run-error", code: typeof code === "string" ? code : "internal",
-        message: stopped ? "the server stopped before the run finished; nothing was committed" : err instanceof Error ? err.message : String(err),
+        message: signal.aborted
+          ? "the server stopped before the run finished; nothing was committed"
+          : stopThis.signal.aborted
+            ? "the run was stopped before it finished; nothing was committed"
+            : err instanceof Error
+              ? err.message
+              : String(err),
       });
     } finally {
       if (run) {
         const r: LiveRun = run;
         await r.stored;
         this.live.delete(r.id);
+        this.stops.delete(r.id);
       }
     }
+  }
+
+  /**
+   * Stops a run of this process: its turn is aborted where it is played (in its worker, at its
+   * next step), nothing of it is committed, its thread is released, and it ends with `run-error`
+   * `stopped`. False when no run of that id is in progress here.
+   */
+  stop(runId: string): boolean {
+    const stop = this.stops.get(runId);
+    if (!stop || this.live.get(runId)?.ended) return false;
+    stop.abort(new Error("stopped"));
+    return true;
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */
