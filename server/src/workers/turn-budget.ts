@@ -19,6 +19,16 @@ export interface TurnBudgets {
 
 export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256 };
 
+/** The budgets given, over the defaults; `option` names them in the error a bad one gets. */
+export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: string): TurnBudgets {
+  const budgets = { ...DEFAULT_BUDGETS, ...given };
+  for (const [name, value] of Object.entries(budgets)) {
+    if (!(typeof value === "number" && value > 0))
+      throw new RangeError(`${option}.${name} takes a number above 0, not ${JSON.stringify(value)}`);
+  }
+  return budgets;
+}
+
 export class TurnBudgetError extends Error {
   constructor(
     readonly code: "time_budget" | "memory_budget",
@@ -45,6 +55,8 @@ export class TurnMeter {
   private steps = 0;
   private last = performance.now();
   private lastTick = ticks;
+  /** When the turn last got the event loop (it started, or resumed after a wait). */
+  private sliceStart = this.last;
   private closed = false;
   /** Why the turn was stopped, once it was. */
   exceeded: TurnBudgetError | null = null;
@@ -90,12 +102,12 @@ export class TurnMeter {
 
   /** Whether the turn has run long enough to let the others have the event loop. */
   get sliceEnded(): boolean {
-    return performance.now() - this.last >= SLICE_MS;
+    return performance.now() - this.sliceStart >= SLICE_MS;
   }
 
   /** The turn yielded to the event loop on its own: the time until it resumes is not its. */
   resumed(): void {
-    this.last = performance.now();
+    this.last = this.sliceStart = performance.now();
     this.lastTick = ticks;
   }
 
@@ -111,6 +123,7 @@ export class TurnMeter {
   private charge(): void {
     const now = performance.now();
     if (ticks === this.lastTick) this.spentMs += now - this.last;
+    else this.sliceStart = now;
     this.last = now;
     this.lastTick = ticks;
   }

@@ -7,7 +7,7 @@ import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import type { StoredTraceEvent } from "@autograms/store";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
-import { DEFAULT_BUDGETS, type TurnBudgets } from "./turn-budget.js";
+import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 
 export interface PlayRequest {
   threadId: string;
@@ -35,7 +35,7 @@ export class InProcessPlayer implements TurnPlayer {
     private readonly agent: Agent,
     budgets?: Partial<TurnBudgets>,
   ) {
-    this.budgets = { ...DEFAULT_BUDGETS, ...budgets };
+    this.budgets = budgetsOf(budgets, "budgets");
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {

@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
-import { DEFAULT_BUDGETS, type TurnBudgets } from "./turn-budget.js";
+import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
 
 export interface WorkerOptions {
@@ -70,11 +70,7 @@ export class TurnPool implements TurnPlayer {
   private unusable: Error | null = null;
 
   constructor(private readonly options: WorkerOptions) {
-    this.budgets = { ...DEFAULT_BUDGETS, ...options.budgets };
-    for (const [name, value] of Object.entries(this.budgets)) {
-      if (!(typeof value === "number" && value > 0))
-        throw new RangeError(`workers.budgets.${name} takes a number above 0, not ${JSON.stringify(value)}`);
-    }
+    this.budgets = budgetsOf(options.budgets, "workers.budgets");
     const size = options.size ?? availableParallelism();
     if (!(Number.isInteger(size) && size >= 1))
       throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
