@@ -1,3 +1,4 @@
+import type { Hono } from "hono";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
 import type { Lifecycle } from "./ops/lifecycle.js";
@@ -28,3 +29,13 @@ export interface ServerLimits {
 }
 
 export const DEFAULT_LIMITS: ServerLimits = { maxBodyBytes: 1024 * 1024, maxMessageChars: 100_000 };
+
+/** An application made by `createApp`: what serving it and shutting it down work with. */
+export interface AutogramsApp {
+  app: Hono;
+  ctx: ServerContext;
+  /** Resolves once the turns can be played (the worker threads have made their agents); rejects with why they cannot. */
+  ready(): Promise<void>;
+  /** Stops the runs in progress (their threads released, their ends stored) and the worker threads; the store stays open. */
+  close(): Promise<void>;
+}

@@ -7,6 +7,8 @@ import { loadHostCode } from "./tools.js";
 export interface OpenedAgent {
   agent: Agent;
   loaded: LoadedAgent;
+  /** The agent's tool and action modules (absolute paths), not those of installed packages. */
+  moduleFiles: string[];
 }
 
 export interface AgentMaking {
@@ -24,8 +26,8 @@ export interface AgentMaking {
 export async function openAgent(file: string, flags: ModelFlags, options: AgentMaking & { onLoaded?: (loaded: LoadedAgent) => void }): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file);
   options.onLoaded?.(loaded);
-  const agent = await agentOf({ graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file }, flags, options);
-  return { agent, loaded };
+  const { agent, moduleFiles } = await agentOf({ graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file }, flags, options);
+  return { agent, loaded, moduleFiles };
 }
 
 /** A loaded graph, as plain data (a worker thread makes its agent from it). */
@@ -38,13 +40,14 @@ export interface GraphAt {
 }
 
 /** The Agent of a loaded graph: its tools and actions loaded, its model chosen by the flags. */
-export async function agentOf(at: GraphAt, flags: ModelFlags, options: AgentMaking): Promise<Agent> {
+export async function agentOf(at: GraphAt, flags: ModelFlags, options: AgentMaking): Promise<{ agent: Agent; moduleFiles: string[] }> {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { tools, actions } = await loadHostCode(at.graph, at.baseDir, at.importer);
+  const { tools, actions, files } = await loadHostCode(at.graph, at.baseDir, at.importer);
   // Retrying a model that is not there would only wait.
-  return new Agent(at.graph, {
+  const agent = new Agent(at.graph, {
     model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
   });
+  return { agent, moduleFiles: files };
 }

@@ -14,5 +14,5 @@ export interface ServeWorkerData extends GraphAt {
 
 serveTurns((data) => {
   const { flags, ...at } = data as ServeWorkerData;
-  return agentOf(at, flags, { modelRequired: true });
+  return agentOf(at, flags, { modelRequired: true }).then((made) => made.agent);
 });

@@ -1,11 +1,19 @@
-// The one test suite every store implementation passes (SQLite and Postgres run it alike, as
-// LangGraph's checkpointers share their validation suite). Each test gets a new, empty database.
-import { describe, expect, it } from "vitest";
+/**
+ * The one test suite every store implementation passes (SQLite and Postgres run it alike, as
+ * LangGraph's checkpointers share their validation suite); a third backend proves itself with
+ * it. Each test gets a new, empty database. The test runner's functions are passed in, so the
+ * store does not depend on one.
+ */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { AgentError } from "@autograms/runtime";
-import { checkThreads, runTurn, StoreError, type Store, type StoreOptions } from "@autograms/store";
-import { EchoModel, echoAgent, echoGraph, gate } from "./support/agents.js";
+import { AgentError, type Agent } from "@autograms/runtime";
+import { StoreError } from "../errors.js";
+import { checkThreads } from "../turns/check-threads.js";
+import { acquireTurn } from "../turns/held-turn.js";
+import { runTurn } from "../turns/run-turn.js";
+import type { Lease, Store, StoreOptions } from "../types.js";
+import { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";
+import type { TestApi } from "./test-api.js";
 
 export interface Backend {
   /** A new empty database: its URL, a way to open stores on it, and raw SQL for checks. */
@@ -32,7 +40,9 @@ async function withStore(backend: Backend, body: (store: Store, db: Database) =>
   }
 }
 
-const built = fileURLToPath(new URL("../../store/dist/index.js", import.meta.url));
+// The package's built entry, for another process to open a store with: from src/testing/ (the
+// repository's tests) and from dist/testing/ (an installed package) alike.
+const built = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 
 /** A Node process that opens (and so migrates) the store and closes it; its exit code. */
 function openInAnotherProcess(url: string): Promise<number | null> {
@@ -45,6 +55,19 @@ const count = async (db: Database, table: string, thread: string) =>
   Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE thread_id = '${thread}'`))[0]!.n);
 
 /** A conversation of `n` messages after the opening, on thread `id`. */
+/** A turn taken and played in two halves, as a server does: `onHeld` runs once the thread is taken (a server records its run there). */
+async function heldTurn(store: Store, agent: Agent, threadId: string, text: string | null, onHeld: (lease: Lease) => Promise<void>, messageId?: string) {
+  const { held } = await acquireTurn(store, threadId, text, { messageId: messageId ?? null });
+  if (!held) throw new Error(`the message ${messageId} had made its turn`);
+  try {
+    await onHeld(held.lease);
+    const result = await agent.reply(text ?? "", held.memory ?? undefined);
+    return await held.commit({ ...result, trace: [], startedAt: Date.now() });
+  } finally {
+    await held.release();
+  }
+}
+
 async function talk(store: Store, id: string, n: number, model = new EchoModel()) {
   const agent = echoAgent(model);
   const replies: (string | null)[] = [(await runTurn(store, agent, id, null)).reply];
@@ -52,7 +75,11 @@ async function talk(store: Store, id: string, n: number, model = new EchoModel()
   return replies;
 }
 
-export function storeSuite(name: string, backend: Backend): void {
+/**
+ * Registers the suite for the store `backend` opens, with the runner's `describe`, `it` and
+ * `expect` (vitest's or Jest's): `storeSuite("MyStore", backend, { describe, it, expect })`.
+ */
+export function storeSuite(name: string, backend: Backend, { describe, it, expect }: TestApi): void {
   describe(`${name} store`, () => {
     it("migrates once, even when several processes open a new database at the same moment", async () => {
       const db = await backend.fresh();
@@ -357,15 +384,12 @@ export function storeSuite(name: string, backend: Backend): void {
         await talk(store, "r", 1);
         expect(await store.latestRun("r")).toBeNull();
         let runId = "";
-        const turn = runTurn(store, echoAgent(), "r", "hello", {
-          messageId: "m-r",
-          onStart: async (lease) => {
-            const run = await store.beginRun({ lease, user: "hello" });
-            runId = run.id;
-            expect(run).toMatchObject({ threadId: "r", messageId: "m-r", user: "hello", turn: 3, status: "running", lastSeq: 0, follows: null });
-            expect(await store.appendRunEvents(run.id, [{ seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }])).toBe(true);
-          },
-        });
+        const turn = heldTurn(store, echoAgent(), "r", "hello", async (lease) => {
+          const run = await store.beginRun({ lease, user: "hello" });
+          runId = run.id;
+          expect(run).toMatchObject({ threadId: "r", messageId: "m-r", user: "hello", turn: 3, status: "running", lastSeq: 0, follows: null });
+          expect(await store.appendRunEvents(run.id, [{ seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }])).toBe(true);
+        }, "m-r");
         await turn;
         // Committed, its last events not written yet.
         expect(await store.run(runId)).toMatchObject({ status: "committed", lastSeq: 2 });
@@ -443,12 +467,12 @@ export function storeSuite(name: string, backend: Backend): void {
     it("deletes and prunes a thread's runs with it", () =>
       withStore(backend, async (store, db) => {
         const agent = echoAgent();
-        const record = { onStart: async (lease: import("@autograms/store").Lease) => {
+        const record = async (lease: Lease) => {
           const run = await store.beginRun({ lease, user: null });
           await store.appendRunEvents(run.id, [{ seq: 1, event: {} }], "finished");
-        } };
-        await runTurn(store, agent, "gone", null, record);
-        for (let i = 0; i < 6; i++) await runTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
+        };
+        await heldTurn(store, agent, "gone", null, record);
+        for (let i = 0; i < 6; i++) await heldTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
         expect(await store.deleteThread("gone")).toBe(true);
         expect(await count(db, "runs", "gone")).toBe(0);
         await store.prune({ keepTurns: 2 });
