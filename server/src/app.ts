@@ -20,6 +20,9 @@ import { chatRoutes } from "./routes/chat.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
+import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
+import { InProcessPlayer } from "./workers/turn-player.js";
+import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
 
@@ -57,6 +60,15 @@ export interface AppOptions {
   metrics?: ServerMetrics;
   /** More parts (protocol adapters, the playground), mounted after the built-in ones. */
   routes?: readonly RouteModule[];
+  /**
+   * Play the turns in worker threads (docs/scaling.md): a script that makes the agent in each
+   * (`serveTurns` from `@autograms/server/worker`), how many, and the per-turn budgets. Without
+   * it, turns are played in the server's own thread (under `budgets`), where a turn's
+   * computation holds up every request while it runs.
+   */
+  workers?: WorkerOptions;
+  /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
+  budgets?: Partial<TurnBudgets>;
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
   playground?: false | Omit<PlaygroundOptions, "graph">;
 }
@@ -67,8 +79,9 @@ export function createApp(options: AppOptions): AutogramsApp {
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
+  const player = options.workers ? new TurnPool(options.workers) : new InProcessPlayer(options.agent, options.budgets);
   const runs = new RunManager(options.store, options.agent, {
-    policy, admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+    policy, admit: () => lifecycle.admit(), observer: metrics, player, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
   const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
@@ -102,5 +115,5 @@ export function createApp(options: AppOptions): AutogramsApp {
   }));
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
   if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
-  return { app, ctx, close: () => runs.close() };
+  return { app, ctx, ready: async () => player instanceof TurnPool ? player.ready() : undefined, close: () => runs.close() };
 }

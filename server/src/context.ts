@@ -34,6 +34,8 @@ export const DEFAULT_LIMITS: ServerLimits = { maxBodyBytes: 1024 * 1024, maxMess
 export interface AutogramsApp {
   app: Hono;
   ctx: ServerContext;
-  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
+  /** Resolves once the turns can be played (the worker threads have made their agents); rejects with why they cannot. */
+  ready(): Promise<void>;
+  /** Stops the runs in progress (their threads released, their ends stored) and the worker threads; the store stays open. */
   close(): Promise<void>;
 }

@@ -40,6 +40,12 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
   const more = options.allowedHosts ?? [];
   const allowedHosts = isLoopback(host) ? loopbackHosts(host, more) : more.length > 0 ? [host, ...more] : undefined;
   const made = createApp({ ...options, ...(allowedHosts ? { allowedHosts } : {}) });
+  try {
+    await made.ready();
+  } catch (err) {
+    await made.close();
+    throw err;
+  }
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: made.app.fetch, hostname: host, port: options.port ?? 3000, serverOptions: timeoutOptions(limits) }, () => resolve(s));

@@ -2,6 +2,8 @@
 export { openStore } from "./open-store.js";
 export { runTurn } from "./turns/run-turn.js";
 export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { acquireTurn } from "./turns/held-turn.js";
+export type { Acquired, HeldTurn, PlayedTurn } from "./turns/held-turn.js";
 export { replayTurn } from "./turns/replay-turn.js";
 export type { ReplayedTurn } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";

@@ -9,6 +9,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import type { ServeWorkerData } from "../agent-loading/serve-worker.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
@@ -23,6 +24,10 @@ export interface ServeFlags extends ModelFlags {
   busy?: BusyPolicy;
   leaseMs?: number;
   graceMs: number;
+  /** Worker threads playing the turns; 0: the server's own thread. Default: the machine's cores. */
+  workers?: number;
+  turnTimeMs?: number;
+  turnMemoryMb?: number;
   /** False with --no-playground. */
   playground: boolean;
 }
@@ -90,10 +95,16 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
-  const { agent, loaded, moduleFiles } = await openAgent(file, { ...flags, stream: true }, {
+  const modelFlags: ModelFlags = { offline: flags.offline, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv, stream: true };
+  const { agent, loaded, moduleFiles } = await openAgent(file, modelFlags, {
     modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(onLoaded ? { onLoaded } : {}),
   });
   const sources = playgroundSources(loaded, moduleFiles);
+  const budgets = { ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }), ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }) };
+  // Each worker thread makes the agent again from the graph loaded here, with its own model client.
+  const data: ServeWorkerData = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file, flags: modelFlags };
+  const workers = flags.workers === 0 ? undefined
+    : { script: new URL("./autograms-serve-worker.mjs", import.meta.url), data, budgets, ...(flags.workers === undefined ? {} : { size: flags.workers }) };
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
@@ -101,7 +112,7 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
       allowedHosts: flags.allowedHost, cors: flags.cors,
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false, ...(workers ? { workers } : { budgets }),
     });
   } catch (err) {
     await store.close();
@@ -111,7 +122,9 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     throw err;
   }
   process.stdout.write(`listening on ${server.url}\n`);
-  process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
+  const threads = server.ctx.runs.workerThreads;
+  const played = threads > 0 ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}` : "turns played in the server's thread";
+  process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.

@@ -21,6 +21,9 @@ export function registerServe(program: Command): void {
     .option("--cors <origin>", "let a browser app on this origin (https://app.example.com) call the API (repeatable; '*' any origin, only with a token)", collect, [])
     .option("--lease-ms <ms>", "how long a thread stays taken by a run that stops renewing it (a killed process): then another process may take it (default: the store URL's lease_ms, else 10000)", integer(100))
     .option("--grace-ms <ms>", "on SIGTERM, how long runs in progress may take to finish before they are stopped", integer(0), 10_000)
+    .option("--workers <n>", "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread; default: one per core)", integer(0))
+    .option("--turn-time-ms <ms>", "a turn's time budget: milliseconds it may compute without waiting (for its model, a tool); over it the turn fails with time_budget, nothing committed (default 10000)", integer(1))
+    .option("--turn-memory-mb <mb>", "a turn's memory budget: MiB its steps may write; over it the turn fails with memory_budget, nothing committed (default 256)", integer(1))
     .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"))
     .option("--no-playground", "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)");
   addModelOptions(command)

@@ -6,13 +6,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { messageConflict, runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type RunRecord, type Store, type TurnRecord } from "@autograms/store";
+import type { Agent, ReplyChunk } from "@autograms/runtime";
+import { acquireTurn, messageConflict, StoreError, type BusyPolicy, type HeldTurn, type Lease, type RunRecord, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
 import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode, restOfReply } from "./reply-node.js";
+import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -24,6 +25,8 @@ export interface RunManagerOptions {
   admit?: () => void;
   /** Told what the runs do (the process's metrics). */
   observer?: RunObserver;
+  /** Where the turns are played (default: in this thread, under the default budgets). */
+  player?: TurnPlayer;
 }
 
 /** What a RunManager tells about its runs, as they happen. */
@@ -45,11 +48,15 @@ const isOver = (run: RunRecord) => run.status === "finished" || run.status === "
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
+  private readonly stops = new Map<string, AbortController>();
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
+  private readonly player: TurnPlayer;
+
   constructor(private readonly store: Store, private readonly agent: Agent, private readonly options: RunManagerOptions) {
     this.flushMs = options.flushMs ?? 100;
+    this.player = options.player ?? new InProcessPlayer(agent);
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -58,6 +65,11 @@ export class RunManager {
   liveOn(threadId: string): LiveRun | undefined {
     for (const run of this.live.values()) if (run.threadId === threadId && !run.ended) return run;
     return undefined;
+  }
+
+  /** Worker threads playing this process's turns (0: its own thread). */
+  get workerThreads(): number {
+    return this.player.threads;
   }
 
   /** Runs executing in this process. */
@@ -147,10 +159,10 @@ export class RunManager {
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
-    const trace = (e: TraceEvent) => {
-      const [event] = storedTrace([e]);
-      run?.push({ type: "step", event: event! });
-    };
+    /** Aborted by `stop(runId)`: this run alone. */
+    const stopThis = new AbortController();
+    const acquiring = { policy: this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const observer = this.options.observer;
     const onText = (chunk: ReplyChunk) => {
       if (chunk.kind === "delta") {
         shown.set(chunk.node, (shown.get(chunk.node) ?? "") + chunk.text);
@@ -160,85 +172,111 @@ export class RunManager {
         run?.push({ type: "text-reset", node: chunk.node });
       }
     };
-    const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
-    const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
       const id = runId ?? randomUUID();
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
+      this.stops.set(id, stopThis);
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(withOpening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
     };
-    // A reply that did not stream (chat_exact, a model that answers whole) is sent once known, so
-    // the deltas for its node always add up to it.
-    const sayReply = (reply: string | null, events: TraceEvent[]) => {
-      const node = replyNode(events);
-      const sent = shown.get(node) ?? "";
-      shown = new Map();
-      for (const e of restOfReply(node, sent, reply)) run!.push(e);
+    /** Plays the agent on the held thread and commits its turn; the thread is released whatever happens. */
+    const play = async (held: HeldTurn, said: string | null) => {
+      try {
+        const startedAt = Date.now();
+        const result = await this.player.play({
+          threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
+          onStep: (event) => run?.push({ type: "step", event }), onText,
+        });
+        const turn = await held.commit({ ...result, startedAt });
+        // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
+        // so the deltas for its node always add up to it.
+        const node = replyNode(result.trace);
+        for (const e of restOfReply(node, shown.get(node) ?? "", result.reply)) run!.push(e);
+        shown = new Map();
+        return { turn, done: result.done, reply: result.reply };
+      } finally {
+        await held.release();
+      }
     };
     try {
-      let seen: TraceEvent[] = [];
-      const collect = (e: TraceEvent) => {
-        seen.push(e);
-        trace(e);
-      };
       // The thread was new when the message came, but another request (another process, as
       // likely as this one) may have made its opening while this one waited for the thread: the
       // opening is made only on a thread that has no turn once taken.
-      const first = opening ? await runTurn(this.store, this.agent, threadId, null, {
-        ...common, trace: collect,
-        onStart: (lease) => {
-          if (lease.version > 0) throw new OpeningMade();
-          return begin(lease, lease.version + 2, text, true);
-        },
-      }).catch((err: unknown) => {
-        if (err instanceof OpeningMade) return null;
-        throw err;
-      }) : null;
-      if (first) {
-        sayReply(first.reply, seen);
-        seen = [];
-        if (first.done) {
-          run!.push({ type: "run-finish", turn: first.turn.seq, reply: first.reply, done: true });
-          return;
+      if (opening) {
+        const { held } = await acquireTurn(this.store, threadId, null, acquiring);
+        if (held!.lease.version > 0) await held!.release();
+        else {
+          begin(held!.lease, held!.lease.version + 2, text, true);
+          const first = await play(held!, null);
+          if (first.done) {
+            run!.push({ type: "run-finish", turn: first.turn.seq, reply: first.reply, done: true });
+            return;
+          }
         }
       }
-      const outcome = await runTurn(this.store, this.agent, threadId, text, {
-        ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
-        onStart: (lease) => {
-          // A request for the opening alone (null) that another one answered first.
-          if (text === null && lease.version > 0) throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
-          if (!run) return begin(lease, lease.version + 1, text, false);
-          observer?.leaseTaken(lease);
-          run.continueWith(lease);
-        },
-      });
-      if (outcome.repeated && !run) {
+      const { held, repeated } = await acquireTurn(this.store, threadId, text, { ...acquiring, messageId: messageId ?? null });
+      if (repeated) {
         // Another request with the same message id made the turn while this one waited.
-        if (outcome.turn.user !== text) return refused(messageConflict(threadId, messageId!));
-        observer?.replayed();
-        started({ kind: "replay", events: replayOf(threadId, outcome.turn) });
+        if (!run) {
+          if (repeated.user !== text) return refused(messageConflict(threadId, messageId!));
+          observer?.replayed();
+          started({ kind: "replay", events: replayOf(threadId, repeated) });
+          return;
+        }
+        const r: LiveRun = run;
+        for (const e of restOfReply(replyNode(repeated.trace), "", repeated.reply)) r.push(e);
+        r.push({ type: "run-finish", turn: repeated.seq, reply: repeated.reply, done: false });
         return;
       }
-      sayReply(outcome.reply, seen);
+      if (!run) {
+        // A request for the opening alone (null) that another one answered first.
+        if (text === null && held.lease.version > 0) {
+          await held.release();
+          throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+        }
+        begin(held.lease, held.lease.version + 1, text, false);
+      } else {
+        observer?.leaseTaken(held.lease);
+        (run as LiveRun).continueWith(held.lease);
+      }
+      const outcome = await play(held, text);
       run!.push({ type: "run-finish", turn: outcome.turn.seq, reply: outcome.reply, done: outcome.done });
     } catch (err) {
       if (!run) return refused(err);
-      const stopped = signal.aborted;
+      const stopped = signal.aborted || stopThis.signal.aborted;
       const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
       (run as LiveRun).push({
         type: "run-error", code: typeof code === "string" ? code : "internal",
-        message: stopped ? "the server stopped before the run finished; nothing was committed" : err instanceof Error ? err.message : String(err),
+        message: signal.aborted
+          ? "the server stopped before the run finished; nothing was committed"
+          : stopThis.signal.aborted
+            ? "the run was stopped before it finished; nothing was committed"
+            : err instanceof Error
+              ? err.message
+              : String(err),
       });
     } finally {
       if (run) {
         const r: LiveRun = run;
         await r.stored;
         this.live.delete(r.id);
+        this.stops.delete(r.id);
       }
     }
+  }
+
+  /**
+   * Stops a run of this process: its turn is aborted where it is played (in its worker, at its
+   * next step), nothing of it is committed, its thread is released, and it ends with `run-error`
+   * `stopped`. False when no run of that id is in progress here.
+   */
+  stop(runId: string): boolean {
+    const stop = this.stops.get(runId);
+    if (!stop || this.live.get(runId)?.ended) return false;
+    stop.abort(new Error("stopped"));
+    return true;
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */
@@ -246,15 +284,13 @@ export class RunManager {
     await Promise.all([...this.live.values()].map((r) => r.stored));
   }
 
-  /** Stops the runs in progress (each ends with a `stopped` error, its thread released) and waits until their events are stored. */
+  /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the player. */
   async close(): Promise<void> {
     this.stopping.abort(new Error("the server is stopping"));
     await Promise.all([...this.live.values()].map((r) => r.stored));
+    await this.player.close();
   }
 }
-
-/** Thrown to give back a thread whose opening another request made meanwhile. */
-class OpeningMade extends Error {}
 
 /** The events a committed turn stands for, for a message id sent again after its run (or from before runs were recorded). */
 export function replayOf(threadId: string, turn: TurnRecord, done = false): NumberedRunEvent[] {

@@ -4,8 +4,8 @@
  * compare-and-swap. A failure anywhere before the commit leaves the thread as it was.
  */
 import type { Agent, Memory, ReplyChunk, TraceEvent, TraceSink } from "@autograms/runtime";
-import { StoreError } from "../errors.js";
-import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
+import type { AcquireOptions, Store, TurnRecord } from "../types.js";
+import { acquireTurn } from "./held-turn.js";
 
 export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" | "create"> {
   /** The user message's id: sending the same id again returns the turn it made instead of a second one. */
@@ -14,11 +14,6 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
   trace?: TraceSink;
   /** Receives the reply's text as it is written (`RunOptions.onText`). */
   onText?: (chunk: ReplyChunk) => void;
-  /**
-   * Called once the thread is taken for this message (after the busy policy, before the agent
-   * runs), with the lease: a server records the run here. Not called for a repeated message id.
-   */
-  onStart?: (lease: Lease) => void | Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -36,37 +31,24 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, onStart, ...acquire } = options;
+  const { messageId, trace: forward, onText, ...acquire } = options;
   const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
-  const lease = await store.acquire(threadId, { ...acquire, messageId: messageId ?? null, user: text });
-  const lost = new AbortController();
-  const heartbeat = setInterval(() => {
-    store.renew(lease).then((held) => held || lost.abort(), () => {});
-  }, Math.max(50, lease.ttlMs / 3));
-  let committed = false;
+  const { held, repeated: made } = await acquireTurn(store, threadId, text, { ...acquire, messageId: messageId ?? null });
+  if (made) return repeated(made);
   try {
-    // A run that held the thread before us may have made this message's turn meanwhile.
-    const made = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
-    if (made) return repeated(made);
-    await onStart?.(lease);
-    const { memory } = await store.load(threadId);
     const events: TraceEvent[] = [];
     const sink: TraceSink = (e) => {
       events.push(e);
       forward?.(e);
     };
     const startedAt = Date.now();
-    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
-    const turn = await store.commit(lease, {
-      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
-      trace: events, startedAt,
-    });
-    committed = true;
+    const stop = acquire.signal ? AbortSignal.any([held.lost, acquire.signal]) : held.lost;
+    const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, ...(onText && { onText }) }), stop);
+    const turn = await held.commit({ reply: result.reply, memory: result.memory, delta: result.delta, trace: events, startedAt });
     return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false };
   } finally {
-    clearInterval(heartbeat);
-    if (!committed) await store.release(lease).catch(() => {});
+    await held.release();
   }
 }
 
@@ -75,19 +57,14 @@ function repeated(turn: TurnRecord): TurnOutcome {
 }
 
 /**
- * The run's result, unless its lease is taken over first (interrupt, rollback) or the caller
- * gives up (`stop`, e.g. Ctrl-C): then it is dropped, and the lease released at once.
+ * The run's result, unless `stop` aborts first (its lease taken over: interrupt, rollback; or the
+ * caller gives up, e.g. Ctrl-C): then it is dropped, and the lease released at once.
  */
-function untilLost<T>(run: Promise<T>, lost: AbortSignal, lease: Lease, stop: AbortSignal | undefined): Promise<T> {
+function untilStopped<T>(run: Promise<T>, stop: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onLost = () => reject(new StoreError("lease_lost", `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`));
-    const onStop = () => reject(stop!.reason ?? new Error("stopped"));
-    lost.addEventListener("abort", onLost, { once: true });
-    stop?.addEventListener("abort", onStop, { once: true });
-    if (stop?.aborted) onStop();
-    run.then(resolve, reject).finally(() => {
-      lost.removeEventListener("abort", onLost);
-      stop?.removeEventListener("abort", onStop);
-    });
+    const onStop = () => reject(stop.reason ?? new Error("stopped"));
+    stop.addEventListener("abort", onStop, { once: true });
+    if (stop.aborted) onStop();
+    run.then(resolve, reject).finally(() => stop.removeEventListener("abort", onStop));
   });
 }
