@@ -75,8 +75,8 @@ describe("graph → CSV → graph", () => {
     // Mostly the characters the format gives meaning to, some of any kind.
     // Code the evaluator runs, including what the original's reader would split or translate.
     const code = fc.constantFrom("count = count + 1", "let y = 2", "x === 1 && y", "xs.push(1)", "a[0] = 5", "total += 1", "  n  ", "JSON.parse(s)",
-      "n >= 2 ? 'a' : \"b\"", "len(x)", "k in obj", "True", "xs.slice(0, n)", "i++");
-    const condition = fc.constantFrom("x > 1", "len1 == 1", "a && !b", "k in obj", "xs.length === 0", "len(xs) > 0", "True");
+      "n >= 2 ? 'a' : \"b\"", "String(x)", "k in obj", "True", "xs.slice(0, n)", "i++");
+    const condition = fc.constantFrom("x > 1", "len1 == 1", "a && !b", "k in obj", "xs.length === 0", "Math.max(...xs) > 0", "True");
     const char = fc.oneof(fc.constantFrom("=", "\\", ",", '"', "\n", "a", "x", " ", "$", "(", ")", "?", "{", "}"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 }));
     const text = fc.string({ unit: char, maxLength: 20 }).filter((s) => s.trim() !== "").map((s) => s.replace(/\r\n?/g, "\n"));
     const identifier = fc.stringMatching(/^[a-z_][a-z0-9_]{0,5}$/);

@@ -1,4 +1,4 @@
-import type { GraphNode, Loc } from "@autograms/runtime";
+import { codeProblems, type GraphNode, type Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import type { WrittenTarget } from "./context.js";
@@ -20,6 +20,21 @@ export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLoc
     if (targetExists(target, first)) continue;
     const hint = didYouMean(target, first.keys());
     diagnostics.report("transition_to_missing_node", `node '${node}' transitions to '${target}', which does not exist${hint}`, loc);
+  }
+}
+
+/**
+ * Every piece of code the graph holds, wherever it came from (a TypeScript expression, a string
+ * field such as `boolean_condition` or a `return <expr>` transition), checked against what the
+ * evaluator runs and offers, and the agent's tools: what compiles, runs. Code from TypeScript
+ * was checked at its column already; what is left is reported at its node.
+ */
+export function checkNodeCode(nodes: GraphNode[], tools: ReadonlySet<string>, diagnostics: Diagnostics): void {
+  for (const node of nodes) {
+    if (!node.loc) continue;
+    for (const problem of codeProblems(node, tools)) {
+      diagnostics.report("unsupported_syntax", `node '${node.name}', ${problem.field.replace("/", " ")}: ${problem.message}`, node.loc);
+    }
   }
 }
 
