@@ -12,7 +12,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** What the Agent needs besides the graph: the implementations of its tools and custom actions. */
 export interface HostCode {
   tools: Record<string, Tool>;
-  actions: ActionDefinition<any>[];
+  actions: ActionDefinition<any, any>[];
 }
 
 /** An export of a module the agent imports: a tool, or a custom action. */

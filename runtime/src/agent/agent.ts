@@ -45,7 +45,7 @@ export interface AgentOptions {
    * Implementations of the graph's custom actions (made with `defineAction`): an array, or an
    * object of them by action name. Each must match what the graph was compiled with.
    */
-  actions?: readonly ActionDefinition<any>[] | Record<string, ActionDefinition<any>>;
+  actions?: readonly ActionDefinition<any, any>[] | Record<string, ActionDefinition<any, any>>;
   /**
    * Sandbox limits for each evaluation; `maxSteps`: node steps allowed in one reply() or call()
    * (default 10,000,000); `maxCallDepth`: function calls on the stack at once (default 10,000).
@@ -120,7 +120,7 @@ export class Agent {
   private readonly program: Program;
   private readonly model: ChatModel;
   private readonly tools: Record<string, HostFunction>;
-  private readonly actions: Record<string, ActionDefinition<any>>;
+  private readonly actions: Record<string, ActionDefinition<any, any>>;
   private readonly evaluate: Performer["evaluate"];
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
