@@ -78,6 +78,30 @@ describe("custom actions", () => {
     expect(validateGraph(withoutDecides).errors.map((e) => e.message)).toContain("node 'ask': has several transitions but no transition_question");
   });
 
+  it("declared effects: a result sets the prompt, the user prompt and variables it declares, and nothing else", async () => {
+    // The original's prompt nodes and variable-writing nodes as one action (autograms/nodes/prompt_nodes.py).
+    const persona = defineAction({
+      name: "persona", effects: { setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] },
+      instruction: (ctx) => ({ setPrompt: `You teach ${ctx.instruction}.`, setUserPrompt: "You are a pupil.", assign: { level: 2, topic: ctx.instruction } }),
+    });
+    const info = { module: "./a.js", export: "persona" };
+    const g = withActions([
+      { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
+      { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] },
+    ], { persona: info });
+    const model = new TestModel(() => "ok");
+    const r = await new Agent(g, { model, actions: [persona] }).reply("hi");
+    expect(model.completions[0]!.messages[0]!.content).toBe("You teach fractions.\n\nUser: hi\n\n\n\nInstruction for Agent: Teach fractions at level 2.\nAgent's reply:");
+    expect(r.memory.stack[0]!.userPrompt).toBe("You are a pupil.");
+    // An effect the action does not declare fails the node, naming it.
+    const sneaky = defineAction({ name: "persona", effects: { assign: ["level"] }, instruction: () => ({ assign: { level: 1, secret: true } }) });
+    await expect(new Agent(g, { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
+      "action 'persona': its instruction hook assigned 'secret', which the action does not declare (effects.assign: ['level'])");
+    const prompter = defineAction({ name: "persona", instruction: () => ({ setPrompt: "x" }) });
+    await expect(new Agent(g, { model, actions: [prompter] }).reply("hi")).rejects.toThrow("returned setPrompt, which the action does not declare (effects: { setPrompt: true })");
+    expect(() => defineAction({ name: "bad", effects: { assign: ["_last_state"] } })).toThrow("effects.assign must be an array of variable names");
+  });
+
   it("a reply can leave its turn unretained, so later prompts show only the reply (ChatExactNode's retain_instruction=False)", async () => {
     const say = (retain?: boolean) => defineAction({ name: "say", instruction: (ctx) => ({ reply: `Said: ${ctx.instruction}`, ...(retain !== undefined && { retain }) }) });
     const g = withActions([

@@ -161,6 +161,7 @@ export class Agent {
       const d = this.actions[name]!;
       return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
     }));
+    const actionEffects = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => [name, this.actions[name]!.effects]));
     const isolation = options.isolation ?? "in-process";
     if (isolation === "in-process") this.evaluate = evaluateAsync;
     else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
@@ -172,7 +173,7 @@ export class Agent {
     const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
       config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
-      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks,
+      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks, actionEffects,
     });
   }
 

@@ -92,10 +92,30 @@ export interface LeavingContext<V> extends ActionContext<V> {
  * `retain: false` keeps none, so later prompts show only the reply (the original's
  * `retain_instruction=False`, as its ChatExactNode sets).
  */
-export type InstructionResult =
+export type InstructionResult = (
   | { reply: string; thought?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
   | { thought: string; reply?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
-  | { reply?: undefined; thought?: undefined; output?: JsonValue };
+  | { reply?: undefined; thought?: undefined; output?: JsonValue }
+) & ResultEffects;
+
+/**
+ * What a result may change besides the node's own output, each only if the action declares it
+ * (`effects`), as the original's prompt nodes and variable-writing nodes do: the scope's prompt,
+ * its simulated user's prompt, and variables of the scope by name.
+ */
+export interface ResultEffects {
+  setPrompt?: string;
+  setUserPrompt?: string;
+  assign?: Record<string, JsonValue>;
+}
+
+/** The effects an action's results may have (ResultEffects): declared, so a graph's reader knows. */
+export interface DeclaredEffects {
+  readonly setPrompt?: boolean;
+  readonly setUserPrompt?: boolean;
+  /** The variables its results may assign. */
+  readonly assign?: readonly string[];
+}
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -108,6 +128,8 @@ export interface ActionSpec<F extends Record<string, FieldSchema>, R extends str
   fields?: F;
   /** The fields every node of the action must have. */
   required?: readonly R[];
+  /** What the instruction hook's results may change besides the node's output (ResultEffects). */
+  effects?: DeclaredEffects;
   /** What the node does when entered (the original's apply_instruction). */
   instruction?(ctx: ActionContext<FieldValues<F, R>>): MaybePromise<InstructionResult | void>;
   /**
@@ -135,6 +157,7 @@ export interface ActionDefinition<V = Record<string, JsonValue>, O = JsonValue> 
   readonly base: BaseAction | undefined;
   readonly fields: Readonly<Record<string, JsonValue>>;
   readonly required: readonly string[];
+  readonly effects: Required<DeclaredEffects>;
   readonly instruction?: (ctx: ActionContext<V>) => MaybePromise<InstructionResult | void>;
   readonly transition?: (ctx: LeavingContext<V>) => MaybePromise<string | null | undefined | void>;
   readonly output?: (ctx: LeavingContext<V>) => MaybePromise<O>;
@@ -154,15 +177,28 @@ export function defineAction<const F extends Record<string, FieldSchema> = {}, c
   for (const hook of ACTION_HOOKS) {
     if (spec[hook] !== undefined && typeof spec[hook] !== "function") problems.push({ message: `${hook} must be a function` });
   }
+  const effects = declaredEffects(spec.effects, problems);
   if (problems.length) throw new TypeError(`defineAction '${name}': ${problems.map((p) => p.message).join("; ")}`);
   const definition = {
-    name, base: spec.base, fields: deepFreeze(fields), required: Object.freeze(required),
+    name, base: spec.base, fields: deepFreeze(fields), required: Object.freeze(required), effects,
     ...(spec.instruction && { instruction: spec.instruction }),
     ...(spec.transition && { transition: spec.transition }),
     ...(spec.output && { output: spec.output }),
     [ACTION]: {},
   };
   return Object.freeze(definition) as unknown as ActionDefinition<FieldValues<F, R>, O>;
+}
+
+const VARIABLE = /^[A-Za-z_$][\w$]*$/;
+
+function declaredEffects(given: DeclaredEffects | undefined, problems: { message: string }[]): Required<DeclaredEffects> {
+  const e = given ?? {};
+  if (typeof e !== "object" || e === null) problems.push({ message: "effects must be an object: { setPrompt?, setUserPrompt?, assign? }" });
+  const assign = Array.isArray(e.assign) ? [...e.assign] : [];
+  if (e.assign !== undefined && !(Array.isArray(e.assign) && e.assign.every((n) => typeof n === "string" && VARIABLE.test(n) && !n.startsWith("_last_")))) {
+    problems.push({ message: "effects.assign must be an array of variable names (not the automatic _last_ ones)" });
+  }
+  return Object.freeze({ setPrompt: e.setPrompt === true, setUserPrompt: e.setUserPrompt === true, assign: Object.freeze(assign) });
 }
 
 /** Is this an action made by defineAction? */
