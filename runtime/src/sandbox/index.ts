@@ -10,6 +10,7 @@ export type { SurfaceProblem } from "./surface-check.js";
 export { globalHint, methodHint, unknownFunctionHint } from "./surface-hints.js";
 export type { SandboxSurface } from "./surface.js";
 export type { SandboxLimits } from "./limits.js";
-export type { HostFunction, LogLevel, SandboxLog } from "./values/context.js";
+export type { HostFunction } from "./values/context.js";
+export type { LogLevel, SandboxLog } from "./log.js";
 export { createSandboxPool } from "./pool/pool.js";
 export type { SandboxPool, SandboxPoolOptions } from "./pool/pool.js";

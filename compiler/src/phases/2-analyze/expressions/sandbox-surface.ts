@@ -35,12 +35,12 @@ export function checkGlobal(node: TS.Identifier, ctx: FunctionContext): void {
   if (!SANDBOX_SURFACE.unavailable.has(name)) {
     const called = ts.isCallExpression(parent) && skipTypeWrappers(parent.expression) === node;
     if (called && !SANDBOX_SURFACE.globals.has(name)) {
-      report(ctx, "unsupported_syntax", `'${name}()' is not a function agent code can call: ${unknownFunctionHint(SANDBOX_SURFACE.globals)}`, node);
+      report(ctx, "unsupported_syntax", "not_a_function", node, { name, hint: unknownFunctionHint(SANDBOX_SURFACE.globals) });
     }
     return;
   }
   const member = ts.isPropertyAccessExpression(parent) && parent.expression === node;
-  report(ctx, "unsupported_syntax", `'${member ? `${name}.${parent.name.text}` : name}' is not available in agent code: ${globalHint(name)}`, member ? parent : node);
+  report(ctx, "unsupported_syntax", "not_available", member ? parent : node, { used: member ? `${name}.${parent.name.text}` : name, hint: globalHint(name) });
 }
 
 /** `ns.f(...)` and `value.method(...)`: a member the evaluator has. */
@@ -58,12 +58,12 @@ export function checkCallee(node: TS.CallExpression, ctx: FunctionContext): void
     if (namespace && !ctx.locals.has(object.text) && !boundByCallback(object)) {
       if (namespace.functions.has(member)) return;
       const offered = [...namespace.functions].join(", ");
-      report(ctx, "unsupported_syntax", `'${object.text}.${member}()' is not available in agent code: ${object.text} offers ${offered}`, callee);
+      report(ctx, "unsupported_syntax", "not_available_agent", callee, { object: object.text, member, offered });
       return;
     }
   }
   if (allMethods().has(member)) return;
-  report(ctx, "unsupported_syntax", `'.${member}()' is not available in agent code: ${methodHint(member)}`, callee.name);
+  report(ctx, "unsupported_syntax", "not_available_agent_code", callee.name, { member, hint: methodHint(member) });
 }
 
 /** Whether a callback (an arrow or function expression around the node) declares the name. */
