@@ -20,7 +20,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
   ["dap", "", ["--port <port>", "--host <address>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
-  ["export", "<file>", ["-o, --out <file>"]],
+  ["export", "<file>", ["-o, --out <file>", "--format <format>"]],
   ["init", "[dir]", ["--name <name>"]],
 ];
 

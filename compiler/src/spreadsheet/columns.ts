@@ -90,6 +90,12 @@ const ORDER: (FieldColumn | string)[] = [
   ...FIELDS.filter((f) => !ORIGINAL_ORDER.includes(f.name)).flatMap((f) => fieldColumn(f) ?? []),
 ];
 
+/** The columns above that the original's reader rejects ("Invalid field ..."): this format's own. */
+export const EXTENSION_FIELDS: ReadonlySet<string> = new Set(["assign", "setup"]);
+
+/** The original's reader takes lettered columns `a` to `e` only (its EXPECTED_FIELDS). */
+export const ORIGINAL_LETTERED_COUNT = 5;
+
 export function letter(index: number): string {
   return String.fromCharCode(97 + index);
 }

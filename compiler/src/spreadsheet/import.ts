@@ -4,7 +4,7 @@
  * numeric cells and assignment parsing).
  */
 import { createHash } from "node:crypto";
-import { ACTIONS, checkCode, codeFields, FIELDS, instructionKind, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
+import { ACTIONS, codeProblems, FIELDS, instructionKind, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
 import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, letteredPrefix, NODE_NAME_FIELDS, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./columns.js";
@@ -50,6 +50,8 @@ interface RowNode {
   codeCell?: string;
 }
 
+/** Sheets have no tools: code calls only the evaluator's functions. */
+const NO_TOOLS: ReadonlySet<string> = new Set();
 const actionNames = (): string => [...ACTIONS, ...Object.keys(ORIGINAL_ACTION_NAMES)].join(", ");
 
 class SheetReader {
@@ -385,16 +387,17 @@ class SheetReader {
     });
   }
 
-  /** Code, conditions, call arguments and return expressions, checked with the evaluator's own parser. */
+  /**
+   * Code, conditions, call arguments and return expressions, checked with the evaluator's own
+   * parser and surface: a sheet has no tools, so a call of a function that is none of the
+   * evaluator's (`frobnicate(word)`) is refused here, at its cell, rather than when it runs.
+   */
   private checkCodeCells(rows: RowNode[]): void {
     for (const r of rows) {
-      for (const { field, code, what } of codeFields(r.node as unknown as GraphNode)) {
-        const error = checkCode(code);
-        if (!error) continue;
-        const column = field.startsWith("transitions") ? "transitions" : field;
+      for (const problem of codeProblems(r.node as unknown as GraphNode, NO_TOOLS)) {
+        const column = problem.field.startsWith("transitions") ? "transitions" : problem.field;
         const place = r.cells.get(column) ?? r.cells.get("instruction") ?? { row: r.row };
-        const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column} of '${shortText(code)}')`;
-        this.report("csv_invalid_code", "not_evaluator", place, { what, errorMessage: error.message, at });
+        this.report("csv_invalid_code", "code_problem", place, { message: problem.message });
       }
     }
   }

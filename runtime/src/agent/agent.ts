@@ -46,7 +46,7 @@ export interface AgentOptions {
    * Implementations of the graph's custom actions (made with `defineAction`): an array, or an
    * object of them by action name. Each must match what the graph was compiled with.
    */
-  actions?: readonly ActionDefinition<any>[] | Record<string, ActionDefinition<any>>;
+  actions?: readonly ActionDefinition<any, any>[] | Record<string, ActionDefinition<any, any>>;
   /**
    * Sandbox limits for each evaluation; `maxSteps`: node steps allowed in one reply() or call()
    * (default 10,000,000); `maxCallDepth`: function calls on the stack at once (default 10,000).
@@ -78,7 +78,7 @@ export class Agent {
   private readonly program: Program;
   private readonly model: ChatModel;
   private readonly tools: Record<string, HostFunction>;
-  private readonly actions: Record<string, ActionDefinition<any>>;
+  private readonly actions: Record<string, ActionDefinition<any, any>>;
   private readonly evaluate: Performer["evaluate"];
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
@@ -119,6 +119,7 @@ export class Agent {
       const d = this.actions[name]!;
       return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
     }));
+    const actionEffects = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => [name, this.actions[name]!.effects]));
     const isolation = options.isolation ?? "in-process";
     if (isolation === "in-process") this.evaluate = evaluateAsync;
     else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
@@ -130,7 +131,7 @@ export class Agent {
     const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
       config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
-      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks,
+      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks, actionEffects,
     });
   }
 

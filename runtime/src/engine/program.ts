@@ -7,6 +7,7 @@ import { candidates, familyOf, fieldsOfKind, instructionKind, isBuiltinAction, i
 import { ownFields } from "../graph/action-fields.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
+import type { DeclaredEffects } from "../language/actions.js";
 import type { AgentConfig } from "./config.js";
 import type { ToolDefinition } from "../model/types.js";
 import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
@@ -44,7 +45,11 @@ export interface CustomInfo {
   hooks: Readonly<Record<ActionHook, boolean>>;
   /** The action's fields of the node, each string parsed as a template. */
   fields: Record<string, FieldTemplate>;
+  /** What its results may change besides the node's output. */
+  effects: Required<DeclaredEffects>;
 }
+
+const NO_EFFECTS: Required<DeclaredEffects> = { setPrompt: false, setUserPrompt: false, assign: [] };
 
 /** A field's value with each string parsed, so `$variables` fill in at run time. */
 export type FieldTemplate =
@@ -115,6 +120,8 @@ export interface ProgramOptions {
   isolated?: boolean;
   /** The hooks each custom action's implementation gives, by action name. */
   actionHooks: Readonly<Record<string, Readonly<Record<ActionHook, boolean>>>>;
+  /** The effects each custom action declares its results may have, by action name. */
+  actionEffects?: Readonly<Record<string, Required<DeclaredEffects>>>;
 }
 
 /** Parses every string of a custom field's value as a template (`$variables` fill in at run time). */
@@ -188,7 +195,8 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     if (!builtin) {
       const hooks = options.actionHooks[node.action] ?? { instruction: false, transition: false, output: false };
       const fields = Object.fromEntries(Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]));
-      compiled.custom = { action: node.action, hooks, fields };
+      const effects = options.actionEffects?.[node.action] ?? NO_EFFECTS;
+      compiled.custom = { action: node.action, hooks, fields, effects };
       compiled.waits = chat || hooks.instruction;
     }
     // Hooks run when the node is left wait for the user's answer, so such a node never ends it at once.

@@ -36,7 +36,7 @@ export function route(env: Env, state: RunState, name: string, output: JsonValue
   if (interject && program.interjections.length) {
     const q = interjectionQuestion({
       examples: program.interjections.flatMap((c) => (c.node.example_interjection === undefined ? [] : [c.node.example_interjection])),
-      context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", 1, program.config),
+      context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", 1, program.config, (n) => program.nodes.get(n)?.node),
       conditions: program.interjections.map((c) => c.node.condition_interjection!),
       config: program.config,
     });
@@ -56,7 +56,7 @@ function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue
   const config = env.program.config;
   const q = transitionQuestion({
     preamble: node.question_prompt ?? config.defaultQuestionPrompt,
-    context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", node.transition_context ?? config.defaultTransitionContext, config),
+    context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", node.transition_context ?? config.defaultTransitionContext, config, (n) => env.program.nodes.get(n)?.node),
     question: render(env, state, node, cn.question, "transition_question"),
     choices: node.transition_choices!,
     config,

@@ -2,7 +2,7 @@
  * The parts of a node the sandbox evaluates, checked with the sandbox's own parser when a graph
  * is validated: a graph whose code cannot run is refused when it is loaded, not at the node.
  */
-import { checkCode } from "../sandbox/index.js";
+import { checkCode, surfaceProblems } from "../sandbox/index.js";
 import { parseCallInstruction } from "./call-instruction.js";
 import type { GraphNode } from "./types.js";
 import { isFunctionKind, parseTarget } from "./vocabulary/index.js";
@@ -11,6 +11,8 @@ export interface CodeProblem {
   /** JSON pointer below the node: `instruction`, `boolean_condition`, `transitions/1`. */
   field: string;
   message: string;
+  /** Where in the field's code, for what the evaluator does not offer. */
+  offset?: number;
 }
 
 /** The code a node holds, with the field it is in: what the runtime would evaluate. */
@@ -31,13 +33,24 @@ export function codeFields(node: GraphNode): { field: string; code: string; what
   return out;
 }
 
-export function codeProblems(node: GraphNode): CodeProblem[] {
+/**
+ * What the evaluator would refuse in a node's code: its syntax, or what it uses that the
+ * evaluator does not offer. With `callable` (the names of the tools the graph's code may call),
+ * also a call of a function that exists nowhere; without it, calls are left to the Agent, which
+ * may be given tools the graph does not list.
+ */
+export function codeProblems(node: GraphNode, callable?: ReadonlySet<string>): CodeProblem[] {
   const problems: CodeProblem[] = [];
   for (const { field, code, what } of codeFields(node)) {
     const error = checkCode(code);
-    if (!error) continue;
-    const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column})`;
-    problems.push({ field, message: `${what} '${short(code)}' is not code the evaluator runs: ${error.message}${at}` });
+    if (error) {
+      const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column})`;
+      problems.push({ field, message: `${what} '${short(code)}' is not code the evaluator runs: ${error.message}${at}` });
+      continue;
+    }
+    for (const p of surfaceProblems(code, callable)) {
+      problems.push({ field, message: `${what} '${short(code)}': ${p.message} (at character ${p.start + 1})`, offset: p.start });
+    }
   }
   return problems;
 }

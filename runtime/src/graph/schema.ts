@@ -97,6 +97,7 @@ export const graphSchema = {
           // Each field's JSON Schema; validateGraph compiles them.
           fields: { type: "object", additionalProperties: { type: ["object", "boolean"] } },
           required: { ...stringList, uniqueItems: true },
+          decides: { const: true },
         },
       },
     },

@@ -103,6 +103,12 @@ export interface ActionInfo {
   fields?: Record<string, JsonValue>;
   /** The fields among `fields` every node of the action must have. */
   required?: string[];
+  /**
+   * The action has a `transition` hook, which picks among several transitions: its nodes need
+   * no transition_question and transition_choices (when they have them, a hook that returns null
+   * lets the model choose with them).
+   */
+  decides?: true;
 }
 
 export interface Graph {

@@ -46,7 +46,9 @@ function checkReferences(graph: Graph): GraphError[] {
       errors.push({ path: `/nodes/${i}${suffix}`, message: `node '${node.name}': ${message}`, node: node.name, loc: node.loc });
     if (names.has(node.name)) at("/name", "duplicate node name");
     names.add(node.name);
-    if (node.transitions.length > 1) {
+    // A custom action's transition hook decides by itself; a model's choice needs question and answers.
+    const decides = Object.hasOwn(graph.actions ?? {}, node.action) && graph.actions![node.action]!.decides === true;
+    if (node.transitions.length > 1 && !(decides && node.transition_question === undefined && node.transition_choices === undefined)) {
       // Several transitions are decided by asking the model, so each needs its answer text.
       if (!node.transition_choices || node.transition_choices.length !== node.transitions.length) {
         at("/transition_choices", `has ${node.transitions.length} transitions but ${node.transition_choices?.length ?? 0} transition_choices`);

@@ -1,4 +1,4 @@
-import { candidateOf, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/runtime";
+import { candidateOf, codeProblems, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import type { WrittenTarget } from "./context.js";
@@ -20,6 +20,21 @@ export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLoc
     if (targetExists(target, (name) => first.has(name))) continue;
     const hint = didYouMean(target, first.keys());
     diagnostics.report("transition_to_missing_node", "transitions_does", loc, { node, target, hint });
+  }
+}
+
+/**
+ * Every piece of code the graph holds, wherever it came from (a TypeScript expression, a string
+ * field such as `boolean_condition` or a `return <expr>` transition), checked against what the
+ * evaluator runs and offers, and the agent's tools: what compiles, runs. Code from TypeScript
+ * was checked at its column already; what is left is reported at its node.
+ */
+export function checkNodeCode(nodes: GraphNode[], tools: ReadonlySet<string>, diagnostics: Diagnostics): void {
+  for (const node of nodes) {
+    if (!node.loc) continue;
+    for (const problem of codeProblems(node, tools)) {
+      diagnostics.report("unsupported_syntax", "node_code", node.loc, { node: node.name, field: problem.field.replace("/", " "), message: problem.message });
+    }
   }
 }
 

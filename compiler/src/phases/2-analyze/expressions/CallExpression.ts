@@ -145,10 +145,12 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   const transitions = fields.transitions ?? ["next"];
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "transitions_needs", at.transitions!);
   const choices = fields.transition_choices as string[] | undefined;
-  if (transitions.length > 1 && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
+  // A custom action whose transition hook decides needs no question, unless the node asks one.
+  const decides = custom && ctx.agent.usedActions.get(fields.action)!.decides === true && fields.transition_question === undefined && choices === undefined;
+  if (transitions.length > 1 && !decides && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
     report(ctx, "transition_choices_mismatch", "transitions_need", at.transitions ?? node, { transitionsCount: transitions.length });
   }
-  if ((transitions.length > 1 || choices !== undefined) && !misspelt("transitions", "transition_choices")) {
+  if ((transitions.length > 1 || choices !== undefined) && !decides && !misspelt("transitions", "transition_choices")) {
     if ((choices?.length ?? 0) !== transitions.length) {
       report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", choicesCount: choices?.length ?? 0 });
     }
