@@ -25,6 +25,8 @@ class WaitingFirst extends BaseSequencer {
 export default defineConfig({
   resolve: {
     alias: {
+      // Longer names first: an alias also matches the names it begins.
+      "@autograms/runtime/ai-sdk": src("./runtime/src/model/ai-sdk/index.ts"),
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
       "@autograms/store": src("./store/src/index.ts"),
