@@ -57,10 +57,12 @@ describe("AiSdkModel", () => {
     expect(isToolCallingModel(m)).toBe(true);
     expect(m.model).toBe("mock-1");
     expect(m.provider).toBe("mock.chat");
-    const reply = await m.complete({ node: "greet", purpose: "chat", messages: [
+    const usage: unknown[] = [];
+    const reply = await m.complete({ node: "greet", purpose: "chat", onUsage: (u) => usage.push(u), messages: [
       { role: "system", content: "Be brief." }, { role: "user", content: "hi" }, { role: "assistant", content: "hey" }, { role: "user", content: "how?" },
     ] });
     expect(reply).toBe("Hello there.");
+    expect(usage).toEqual([{ inputTokens: 7, outputTokens: 3 }]);
     const call = model.doGenerateCalls[0]!;
     expect(msg(call)).toEqual([
       { role: "system", content: "Be brief." },

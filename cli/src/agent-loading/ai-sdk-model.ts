@@ -1,33 +1,9 @@
-// The model of `--model PROVIDER:MODEL`: the provider's package, loaded only now, from the
-// command's own installation or else from the project it runs in (a command installed globally
-// finds the provider the project installed).
-import { createRequire } from "node:module";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+// The model of `--model PROVIDER:MODEL`: the provider's package, loaded only now.
 import type { ChatModel } from "@autograms/runtime";
 import type { AiSdkModelOptions } from "@autograms/runtime/ai-sdk";
 import { CliError } from "./cli-error.js";
 import { PROVIDERS } from "./ai-sdk-providers.js";
-
-const notFound = (err: unknown, name: string) => {
-  const e = err as NodeJS.ErrnoException;
-  return (e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "MODULE_NOT_FOUND") && e.message.includes(name);
-};
-
-async function loadPackage(name: string, install: string, flag: string): Promise<Record<string, unknown>> {
-  try {
-    return (await import(name)) as Record<string, unknown>;
-  } catch (err) {
-    if (!notFound(err, name)) throw err;
-  }
-  try {
-    const path = createRequire(join(process.cwd(), "package.json")).resolve(name);
-    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
-  } catch (err) {
-    if (!notFound(err, name)) throw err;
-    throw new CliError(`${flag}: the ${name} package is not installed: npm install ${install}`, 2);
-  }
-}
+import { loadOptional } from "./optional-package.js";
 
 export interface ProviderChoice {
   provider: string;
@@ -48,7 +24,7 @@ export async function providerModel(choice: ProviderChoice): Promise<ChatModel> 
     throw new CliError(`${flag}: set ${known.keyEnv} (or name another variable with --api-key-env VAR)`, 2);
   }
   const install = `${known.package}@${known.major}`;
-  const pkg = await loadPackage(known.package, install, flag);
+  const pkg = await loadOptional(known.package, install, flag);
   const create = pkg[known.create];
   if (typeof create !== "function") throw new CliError(`${flag}: ${known.package} has no ${known.create}(): install a version made for ai 6: npm install ${install}`, 2);
   const settings = {

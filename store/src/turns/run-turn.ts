@@ -57,7 +57,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
       forward?.(e);
     };
     const startedAt = Date.now();
-    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
+    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, conversationId: threadId, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
     const turn = await store.commit(lease, {
       messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
       trace: events, startedAt,

@@ -12,6 +12,9 @@ import { chooseByJson, chooseByText, type ChoiceQuestion, type Generate } from "
 
 type CallOptions = Omit<LanguageModelV3CallOptions, "abortSignal">;
 
+/** Who asks: the node, the deadline, who hears of the tokens used. */
+type Asking = Pick<CompletionRequest, "node" | "signal" | "onUsage">;
+
 const DEFAULT_TIMEOUT = 600_000;
 const DEFAULT_IDLE_TIMEOUT = 60_000;
 const DEFAULT_MAX_RETRY_AFTER = 60_000;
@@ -55,7 +58,7 @@ export class AiSdkModel implements ToolCallingModel {
 
   async complete(req: CompletionRequest): Promise<string> {
     const call: CallOptions = { prompt: toPrompt(req.messages), ...this.sampling() };
-    const answer = this.streams(req.onText) ? await this.stream(call, req.node, req.signal, req.onText) : await this.generate(call, req.node, req.signal);
+    const answer = this.streams(req.onText) ? await this.stream(call, req, req.onText) : await this.generate(call, req);
     if (answer.finishReason === "content_filter" && answer.text === "") throw new ModelError(req.node, "answer", "the provider filtered the answer out (content filter)");
     return answer.text;
   }
@@ -68,7 +71,7 @@ export class AiSdkModel implements ToolCallingModel {
       ...(toolChoice !== undefined && { toolChoice }),
       ...this.sampling(),
     };
-    const answer = req.stream || this.streams(req.onText) ? await this.stream(call, req.node, req.signal, req.onText) : await this.generate(call, req.node, req.signal);
+    const answer = req.stream || this.streams(req.onText) ? await this.stream(call, req, req.onText) : await this.generate(call, req);
     return { text: answer.text, toolCalls: answer.toolCalls, finishReason: answer.finishReason };
   }
 
@@ -77,7 +80,7 @@ export class AiSdkModel implements ToolCallingModel {
     if ("index" in asked) return asked.index;
     const { node, labels } = asked;
     const question: ChoiceQuestion = { ...asked, prompt: [{ role: "system", content: asked.system }, { role: "user", content: [{ type: "text", text: asked.user }] }] };
-    const generate: Generate = (call) => this.generate({ ...call, temperature: 0 }, node, req.signal);
+    const generate: Generate = (call) => this.generate({ ...call, temperature: 0 }, req);
     const failures: string[] = [];
     if ((this.options.choiceStrategy ?? "json") === "json" && !this.jsonRefused) {
       const outcome = await chooseByJson(generate, question).catch((err: unknown) => {
@@ -107,11 +110,13 @@ export class AiSdkModel implements ToolCallingModel {
     };
   }
 
-  private generate(call: CallOptions, node: string, signal: AbortSignal | undefined): Promise<Answer> {
-    return this.guard(node, () => retrying(this.retryPolicy, node, signal, () => bounded(this.limits, signal, async (attempt) => {
+  private async generate(call: CallOptions, { node, signal, onUsage }: Asking): Promise<Answer> {
+    const answer = await this.guard(node, () => retrying(this.retryPolicy, node, signal, () => bounded(this.limits, signal, async (attempt) => {
       const result = await this.languageModel.doGenerate({ ...call, abortSignal: attempt.signal });
       return fromContent(result.content, result.finishReason, result.usage, result.warnings);
     })));
+    onUsage?.(answer.usage);
+    return answer;
   }
 
   /**
@@ -119,9 +124,9 @@ export class AiSdkModel implements ToolCallingModel {
    * again only while none of its text has gone to `onText`: once some has, the caller may have
    * shown it, and a failure is final.
    */
-  private stream(call: CallOptions, node: string, signal: AbortSignal | undefined, onText: ((delta: string) => void) | undefined): Promise<Answer> {
+  private async stream(call: CallOptions, { node, signal, onUsage }: Asking, onText: ((delta: string) => void) | undefined): Promise<Answer> {
     let passedOn = false;
-    return this.guard(node, () => retrying(this.retryPolicy, node, signal, () => bounded(this.limits, signal, async (attempt) => {
+    const answer = await this.guard(node, () => retrying(this.retryPolicy, node, signal, () => bounded(this.limits, signal, async (attempt) => {
       const { stream } = await this.languageModel.doStream({ ...call, abortSignal: attempt.signal });
       attempt.started();
       const reader = stream.getReader();
@@ -135,6 +140,8 @@ export class AiSdkModel implements ToolCallingModel {
       }
       return assembler.result();
     }), () => passedOn));
+    onUsage?.(answer.usage);
+    return answer;
   }
 
   private async guard<T>(node: string, run: () => Promise<T>): Promise<T> {

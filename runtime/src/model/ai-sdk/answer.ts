@@ -1,12 +1,6 @@
 // A provider's answer (generated whole, or streamed in parts) as a ToolCompletion.
 import type { LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageModelV3Usage, SharedV3Warning } from "@ai-sdk/provider";
-import type { ToolCall, ToolCompletion } from "../types.js";
-
-/** Tokens a call used, where the provider reports them. */
-export interface TokenUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-}
+import type { TokenUsage, ToolCall, ToolCompletion } from "../types.js";
 
 export interface Answer extends ToolCompletion {
   usage: TokenUsage;

@@ -2,7 +2,7 @@ import OpenAI, { APIUserAbortError } from "openai";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { choiceQuestion } from "../choices.js";
 import { ModelError } from "../errors.js";
-import type { ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "../types.js";
+import type { ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest, UsageListener } from "../types.js";
 import {
   chooseByJsonSchema, chooseByLogprobs, chooseByText, firstMessage, STRATEGY_PARAMS,
   type ChoiceOutcome, type ChoiceParams, type ChoiceQuestion, type ChoiceStrategy,
@@ -34,6 +34,7 @@ const DEFAULT_MAX_RETRY_AFTER = 60_000;
  */
 export class OpenAIModel implements ToolCallingModel {
   readonly model: string;
+  readonly provider = "openai";
   private readonly client: OpenAI;
   private readonly options: OpenAIModelOptions;
   private readonly tokenId: (label: string) => number | undefined;
@@ -72,7 +73,7 @@ export class OpenAIModel implements ToolCallingModel {
       if (answer.refusal) throw new ModelError(req.node, "answer", `the model refused: ${answer.refusal}`);
       return answer.result().text;
     }
-    const completion = await this.guard(req.node, () => this.send(body, req.node, req.signal));
+    const completion = await this.guard(req.node, () => this.send(body, req.node, req.signal, req.onUsage));
     const { message } = firstMessage(completion, req.node);
     if (message.refusal) throw new ModelError(req.node, "answer", `the model refused: ${message.refusal}`);
     return message.content ?? "";
@@ -86,7 +87,7 @@ export class OpenAIModel implements ToolCallingModel {
     const failures: string[] = [];
     for (const strategy of STRATEGY_ORDER[this.options.choiceStrategy ?? "auto"]) {
       if (this.unsupported.has(strategy)) continue;
-      const outcome = await this.tryStrategy(strategy, question, req.signal);
+      const outcome = await this.tryStrategy(strategy, question, req.signal, req.onUsage);
       if ("index" in outcome) return outcome.index;
       if (outcome.unsupported) this.unsupported.add(strategy);
       failures.push(`${strategy}: ${outcome.failed}`);
@@ -106,7 +107,7 @@ export class OpenAIModel implements ToolCallingModel {
       return this.guard(req.node, async () => (await this.stream(body, req.node, req.signal, req.onText)).result());
     }
     return this.guard(req.node, async () => {
-      const choice = firstMessage(await this.send(body, req.node, req.signal), req.node);
+      const choice = firstMessage(await this.send(body, req.node, req.signal, req.onUsage), req.node);
       return fromWireMessage(choice.message, choice.finish_reason);
     });
   }
@@ -120,8 +121,8 @@ export class OpenAIModel implements ToolCallingModel {
     return { ...(temperature !== undefined && { temperature }), ...(maxTokens !== undefined && { max_tokens: maxTokens }) };
   }
 
-  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion, signal: AbortSignal | undefined): Promise<ChoiceOutcome> {
-    const send = (params: ChoiceParams) => this.send(params, q.node, signal);
+  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion, signal: AbortSignal | undefined, onUsage: UsageListener | undefined): Promise<ChoiceOutcome> {
+    const send = (params: ChoiceParams) => this.send(params, q.node, signal, onUsage);
     try {
       if (strategy === "logprobs") return await chooseByLogprobs(send, q, this.tokenId);
       if (strategy === "json_schema") return await chooseByJsonSchema(send, q);
@@ -136,9 +137,13 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   /** Sends a request, retried; a sampling setting the server refuses is dropped, then and from then on. */
-  private send(params: RequestBody, node: string, signal: AbortSignal | undefined): Promise<ChatCompletion> {
-    return this.dropping(params, (body) => this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })));
+  private async send(params: RequestBody, node: string, signal: AbortSignal | undefined, onUsage: UsageListener | undefined): Promise<ChatCompletion> {
+    const completion = await this.dropping(params, (body) => this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })));
+    const usage = (completion as Partial<ChatCompletion> | null)?.usage;
+    if (usage && onUsage) onUsage({ inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
+    return completion;
   }
+
 
   /**
    * Sends a request for a stream and passes its text to `onText` as it arrives. The whole exchange
