@@ -8,7 +8,11 @@ import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
 cliTestFolder("autograms-otlp-");
 const agent = "test/cli/fixtures/greeter/agent.ts";
 
-interface Export { path: string; contentType: string; body: Buffer }
+interface Export {
+  path: string;
+  contentType: string;
+  body: Buffer;
+}
 let receiver: Server;
 let exports: Export[];
 let endpoint: string;
@@ -19,7 +23,11 @@ beforeEach(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      exports.push({ path: req.url ?? "", contentType: req.headers["content-type"] ?? "", body: Buffer.concat(chunks) });
+      exports.push({
+        path: req.url ?? "",
+        contentType: req.headers["content-type"] ?? "",
+        body: Buffer.concat(chunks),
+      });
       res.writeHead(200, { "content-type": req.headers["content-type"] ?? "application/json" });
       res.end(req.headers["content-type"] === "application/json" ? "{}" : "");
     });
@@ -30,36 +38,66 @@ beforeEach(async () => {
 afterEach(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
 type JsonValue = { stringValue?: string; intValue?: string | number; arrayValue?: unknown };
-interface JsonSpan { name: string; spanId: string; parentSpanId?: string; attributes: { key: string; value: JsonValue }[] }
+interface JsonSpan {
+  name: string;
+  spanId: string;
+  parentSpanId?: string;
+  attributes: { key: string; value: JsonValue }[];
+}
 
-const attrs = (span: JsonSpan) => Object.fromEntries(span.attributes.map((a) => [a.key, a.value.stringValue ?? a.value.intValue]));
+const attrs = (span: JsonSpan) =>
+  Object.fromEntries(span.attributes.map((a) => [a.key, a.value.stringValue ?? a.value.intValue]));
 
 describe("OTLP export", () => {
   it("sends the spans of each turn as JSON when the endpoint is set (http/json)", async () => {
     const r = await autograms(["chat", agent, "--offline"], {
-      input: "hi\n", env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "greeter-test" },
+      input: "hi\n",
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_SERVICE_NAME: "greeter-test",
+      },
     });
     expect(r.code, r.stderr).toBe(0);
     expect(replies(r.stdout)).toHaveLength(2);
     expect(exports.length).toBeGreaterThan(0);
     expect(exports.every((e) => e.path === "/v1/traces" && e.contentType === "application/json")).toBe(true);
-    const batches = exports.map((e) => JSON.parse(e.body.toString("utf8")) as { resourceSpans: { resource: { attributes: JsonSpan["attributes"] }; scopeSpans: { spans: JsonSpan[] }[] }[] });
-    const resource = Object.fromEntries(batches[0]!.resourceSpans[0]!.resource.attributes.map((a) => [a.key, a.value.stringValue]));
+    const batches = exports.map(
+      (e) =>
+        JSON.parse(e.body.toString("utf8")) as {
+          resourceSpans: { resource: { attributes: JsonSpan["attributes"] }; scopeSpans: { spans: JsonSpan[] }[] }[];
+        },
+    );
+    const resource = Object.fromEntries(
+      batches[0]!.resourceSpans[0]!.resource.attributes.map((a) => [a.key, a.value.stringValue]),
+    );
     expect(resource["service.name"]).toBe("greeter-test");
     const spans = batches.flatMap((b) => b.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)));
     const turns = spans.filter((s) => s.name === "invoke_agent Greeter");
     expect(turns).toHaveLength(2);
-    expect(attrs(turns[0]!)).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "Greeter", "code.file.path": agent });
+    expect(attrs(turns[0]!)).toMatchObject({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": "Greeter",
+      "code.file.path": agent,
+    });
     const chats = spans.filter((s) => s.name === "chat offline");
     expect(chats).toHaveLength(2);
-    expect(attrs(chats[0]!)).toMatchObject({ "gen_ai.operation.name": "chat", "gen_ai.provider.name": "autograms", "gen_ai.request.model": "offline", "autograms.node.name": "answer" });
+    expect(attrs(chats[0]!)).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "autograms",
+      "gen_ai.request.model": "offline",
+      "autograms.node.name": "answer",
+    });
     const node = spans.find((s) => s.spanId === chats[0]!.parentSpanId)!;
     expect(node.name).toBe("node answer");
     expect(turns.map((t) => t.spanId)).toContain(node.parentSpanId);
   });
 
   it("sends protobuf by default (http/protobuf)", async () => {
-    const r = await autograms(["chat", agent, "--offline"], { input: "", env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
+    const r = await autograms(["chat", agent, "--offline"], {
+      input: "",
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(exports.map((e) => [e.path, e.contentType])).toContainEqual(["/v1/traces", "application/x-protobuf"]);
     // Protobuf keeps strings as they are: the span names are in the bytes.
@@ -72,8 +110,13 @@ describe("OTLP export", () => {
     const r = await autograms(["chat", agent, "--offline"], { input: "" });
     expect(r.code, r.stderr).toBe(0);
     expect(exports).toEqual([]);
-    const grpc = await autograms(["chat", agent, "--offline"], { input: "", env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" } });
+    const grpc = await autograms(["chat", agent, "--offline"], {
+      input: "",
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
+    });
     expect(grpc.code).toBe(2);
-    expect(grpc.stderr).toBe("autograms chat: OTEL_EXPORTER_OTLP_PROTOCOL=grpc: traces are exported over http/protobuf or http/json\n");
+    expect(grpc.stderr).toBe(
+      "autograms chat: OTEL_EXPORTER_OTLP_PROTOCOL=grpc: traces are exported over http/protobuf or http/json\n",
+    );
   });
 });

@@ -8,10 +8,15 @@ cliTestFolder("autograms-provider-model-");
 const agent = "test/cli/fixtures/greeter/agent.ts";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
 
-const chat = (args: string[], env: Record<string, string> = {}, input = "") => autogramsInProcess(["chat", agent, ...args], { input, env });
+const chat = (args: string[], env: Record<string, string> = {}, input = "") =>
+  autogramsInProcess(["chat", agent, ...args], { input, env });
 
 describe("--model PROVIDER:MODEL", () => {
   it("talks through the provider's package (openai-compatible on --base-url)", async () => {
@@ -25,7 +30,10 @@ describe("--model PROVIDER:MODEL", () => {
 
   it("passes the key named by --api-key-env", async () => {
     server.enqueue({ text: "Hello!" });
-    const r = await chat(["--model", "openai-compatible:test-model", "--base-url", server.baseURL, "--api-key-env", "MY_KEY"], { MY_KEY: "sk-mine" });
+    const r = await chat(
+      ["--model", "openai-compatible:test-model", "--base-url", server.baseURL, "--api-key-env", "MY_KEY"],
+      { MY_KEY: "sk-mine" },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(server.completions[0]!.headers.authorization).toBe("Bearer sk-mine");
   });
@@ -38,13 +46,27 @@ describe("--model PROVIDER:MODEL", () => {
   });
 
   it.each([
-    [["--model", "anthropic:claude-sonnet-4-5"], { ANTHROPIC_API_KEY: "" },
-      "--model anthropic:claude-sonnet-4-5: set ANTHROPIC_API_KEY (or name another variable with --api-key-env VAR)"],
-    [["--model", "anthropic:claude-sonnet-4-5"], { ANTHROPIC_API_KEY: "sk-x" },
-      "--model anthropic:claude-sonnet-4-5: the @ai-sdk/anthropic package is not installed: npm install @ai-sdk/anthropic@3"],
-    [["--model", "ollama:llama3.2"], {}, "--model ollama:llama3.2: the ollama-ai-provider-v2 package is not installed: npm install ollama-ai-provider-v2@3"],
+    [
+      ["--model", "anthropic:claude-sonnet-4-5"],
+      { ANTHROPIC_API_KEY: "" },
+      "--model anthropic:claude-sonnet-4-5: set ANTHROPIC_API_KEY (or name another variable with --api-key-env VAR)",
+    ],
+    [
+      ["--model", "anthropic:claude-sonnet-4-5"],
+      { ANTHROPIC_API_KEY: "sk-x" },
+      "--model anthropic:claude-sonnet-4-5: the @ai-sdk/anthropic package is not installed: npm install @ai-sdk/anthropic@3",
+    ],
+    [
+      ["--model", "ollama:llama3.2"],
+      {},
+      "--model ollama:llama3.2: the ollama-ai-provider-v2 package is not installed: npm install ollama-ai-provider-v2@3",
+    ],
     [["--model", "openai-compatible:m"], {}, "--model openai-compatible:m: give the server with --base-url URL"],
-    [["--model", "groq:"], { GROQ_API_KEY: "k" }, "--model groq:: name the model after the colon, e.g. --model groq:MODEL"],
+    [
+      ["--model", "groq:"],
+      { GROQ_API_KEY: "k" },
+      "--model groq:: name the model after the colon, e.g. --model groq:MODEL",
+    ],
   ])("says what is missing: %j", async (args, env, message) => {
     const r = await chat(args, env);
     expect(r.code).toBe(2);

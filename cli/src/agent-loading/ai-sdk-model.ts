@@ -18,15 +18,21 @@ export interface ProviderChoice {
 export async function providerModel(choice: ProviderChoice): Promise<ChatModel> {
   const known = PROVIDERS[choice.provider]!;
   const flag = `--model ${choice.provider}:${choice.modelId}`;
-  if (choice.modelId === "") throw new CliError(`${flag}: name the model after the colon, e.g. --model ${choice.provider}:MODEL`, 2);
-  if (known.needsBaseUrl && choice.baseURL === undefined) throw new CliError(`${flag}: give the server with --base-url URL`, 2);
+  if (choice.modelId === "")
+    throw new CliError(`${flag}: name the model after the colon, e.g. --model ${choice.provider}:MODEL`, 2);
+  if (known.needsBaseUrl && choice.baseURL === undefined)
+    throw new CliError(`${flag}: give the server with --base-url URL`, 2);
   if (known.keyEnv && choice.apiKey === undefined && !process.env[known.keyEnv]) {
     throw new CliError(`${flag}: set ${known.keyEnv} (or name another variable with --api-key-env VAR)`, 2);
   }
   const install = `${known.package}@${known.major}`;
   const pkg = await loadOptional(known.package, install, flag);
   const create = pkg[known.create];
-  if (typeof create !== "function") throw new CliError(`${flag}: ${known.package} has no ${known.create}(): install a version made for ai 6: npm install ${install}`, 2);
+  if (typeof create !== "function")
+    throw new CliError(
+      `${flag}: ${known.package} has no ${known.create}(): install a version made for ai 6: npm install ${install}`,
+      2,
+    );
   const settings = {
     ...(known.needsBaseUrl && { name: choice.provider }),
     ...(choice.baseURL !== undefined && { baseURL: choice.baseURL }),

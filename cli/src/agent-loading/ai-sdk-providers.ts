@@ -17,7 +17,12 @@ export interface KnownProvider {
 export const PROVIDERS: Readonly<Record<string, KnownProvider>> = {
   openai: { package: "@ai-sdk/openai", major: 3, create: "createOpenAI", keyEnv: "OPENAI_API_KEY" },
   anthropic: { package: "@ai-sdk/anthropic", major: 3, create: "createAnthropic", keyEnv: "ANTHROPIC_API_KEY" },
-  google: { package: "@ai-sdk/google", major: 3, create: "createGoogleGenerativeAI", keyEnv: "GOOGLE_GENERATIVE_AI_API_KEY" },
+  google: {
+    package: "@ai-sdk/google",
+    major: 3,
+    create: "createGoogleGenerativeAI",
+    keyEnv: "GOOGLE_GENERATIVE_AI_API_KEY",
+  },
   mistral: { package: "@ai-sdk/mistral", major: 3, create: "createMistral", keyEnv: "MISTRAL_API_KEY" },
   groq: { package: "@ai-sdk/groq", major: 3, create: "createGroq", keyEnv: "GROQ_API_KEY" },
   xai: { package: "@ai-sdk/xai", major: 3, create: "createXai", keyEnv: "XAI_API_KEY" },
@@ -26,7 +31,12 @@ export const PROVIDERS: Readonly<Record<string, KnownProvider>> = {
   bedrock: { package: "@ai-sdk/amazon-bedrock", major: 4, create: "createAmazonBedrock" },
   azure: { package: "@ai-sdk/azure", major: 3, create: "createAzure", keyEnv: "AZURE_API_KEY" },
   ollama: { package: "ollama-ai-provider-v2", major: 3, create: "createOllama" },
-  "openai-compatible": { package: "@ai-sdk/openai-compatible", major: 2, create: "createOpenAICompatible", needsBaseUrl: true },
+  "openai-compatible": {
+    package: "@ai-sdk/openai-compatible",
+    major: 2,
+    create: "createOpenAICompatible",
+    needsBaseUrl: true,
+  },
 };
 
 /** `anthropic:claude-sonnet-4-5` as its provider and model; undefined when the prefix is no known provider. */

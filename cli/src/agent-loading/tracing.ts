@@ -21,22 +21,40 @@ export interface Tracing {
 }
 
 export async function startTracing(): Promise<Tracing | undefined> {
-  const endpointVar = env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT";
-  if (!env(endpointVar) || env("OTEL_TRACES_EXPORTER") === "none" || env("OTEL_SDK_DISABLED") === "true") return undefined;
-  const protocolVar = env("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL";
+  const endpointVar = env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+    ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+    : "OTEL_EXPORTER_OTLP_ENDPOINT";
+  if (!env(endpointVar) || env("OTEL_TRACES_EXPORTER") === "none" || env("OTEL_SDK_DISABLED") === "true")
+    return undefined;
+  const protocolVar = env("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+    ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+    : "OTEL_EXPORTER_OTLP_PROTOCOL";
   // The specification's default protocol.
   const protocol = env(protocolVar) ?? "http/protobuf";
   const exporterPackage = EXPORTERS[protocol];
-  if (!exporterPackage) throw new CliError(`${protocolVar}=${protocol}: traces are exported over http/protobuf or http/json`, 2);
+  if (!exporterPackage)
+    throw new CliError(`${protocolVar}=${protocol}: traces are exported over http/protobuf or http/json`, 2);
   const why = `${endpointVar} is set`;
-  const sdk = await loadOptional(SDK, INSTALL[SDK], why) as typeof import("@opentelemetry/sdk-trace-node");
-  const resources = await loadOptional(RESOURCES, INSTALL[RESOURCES], why) as typeof import("@opentelemetry/resources");
-  const { OTLPTraceExporter } = await loadOptional(exporterPackage, INSTALL.exporter(exporterPackage), why) as typeof import("@opentelemetry/exporter-trace-otlp-http");
+  const sdk = (await loadOptional(SDK, INSTALL[SDK], why)) as typeof import("@opentelemetry/sdk-trace-node");
+  const resources = (await loadOptional(
+    RESOURCES,
+    INSTALL[RESOURCES],
+    why,
+  )) as typeof import("@opentelemetry/resources");
+  const { OTLPTraceExporter } = (await loadOptional(
+    exporterPackage,
+    INSTALL.exporter(exporterPackage),
+    why,
+  )) as typeof import("@opentelemetry/exporter-trace-otlp-http");
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name the service; "autograms" otherwise.
-  const resource = resources.defaultResource()
+  const resource = resources
+    .defaultResource()
     .merge(resources.resourceFromAttributes({ "service.name": "autograms" }))
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
-  const provider = new sdk.NodeTracerProvider({ resource, spanProcessors: [new sdk.BatchSpanProcessor(new OTLPTraceExporter())] });
+  const provider = new sdk.NodeTracerProvider({
+    resource,
+    spanProcessors: [new sdk.BatchSpanProcessor(new OTLPTraceExporter())],
+  });
   provider.register();
   return { shutdown: () => provider.shutdown() };
 }

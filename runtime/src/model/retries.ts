@@ -41,7 +41,10 @@ export interface ServerCallOptions {
 
 /** The last failure of a call whose every attempt failed. */
 export class AttemptsFailed extends Error {
-  constructor(readonly last: unknown, readonly attempts: number) {
+  constructor(
+    readonly last: unknown,
+    readonly attempts: number,
+  ) {
     super(last instanceof Error ? last.message : String(last));
   }
 }
@@ -65,7 +68,13 @@ export interface RetryPolicy {
  * asks (up to maxRetryAfterMs) or backing off. The last failure comes out as AttemptsFailed.
  * Once `final()` holds (a stream's text has been passed on), a failure is not retried.
  */
-export async function retrying<T>(policy: RetryPolicy, node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>, final = () => false): Promise<T> {
+export async function retrying<T>(
+  policy: RetryPolicy,
+  node: string,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+  final = () => false,
+): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();
@@ -76,11 +85,24 @@ export async function retrying<T>(policy: RetryPolicy, node: string, signal: Abo
       const asked = policy.serverWait(err);
       const status = policy.status(err);
       if (asked !== undefined && asked > policy.maxRetryAfterMs) {
-        throw new ModelError(node, "http", `the server answered ${reason} and asked to be retried in ${duration(asked)}, ` +
-          `longer than the ${duration(policy.maxRetryAfterMs)} allowed (maxRetryAfterMs)`, status, { cause: err });
+        throw new ModelError(
+          node,
+          "http",
+          `the server answered ${reason} and asked to be retried in ${duration(asked)}, ` +
+            `longer than the ${duration(policy.maxRetryAfterMs)} allowed (maxRetryAfterMs)`,
+          status,
+          { cause: err },
+        );
       }
       const delayMs = asked ?? backoff(n);
-      policy.onRetry?.({ node, attempt: n, attempts: policy.attempts, delayMs, reason, ...(status !== undefined && { status }) });
+      policy.onRetry?.({
+        node,
+        attempt: n,
+        attempts: policy.attempts,
+        delayMs,
+        reason,
+        ...(status !== undefined && { status }),
+      });
       await sleep(delayMs, signal, policy.aborted);
     }
   }

@@ -33,8 +33,12 @@ export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_C
 // The AI SDK names providers "anthropic.messages", "openai.chat", ...; the conventions' names
 // for the well-known ones differ from the first part of some.
 const PROVIDER_NAMES: Record<string, string> = {
-  google: "gcp.gemini", vertex: "gcp.vertex_ai", "amazon-bedrock": "aws.bedrock", azure: "azure.ai.openai",
-  mistral: "mistral_ai", xai: "x_ai",
+  google: "gcp.gemini",
+  vertex: "gcp.vertex_ai",
+  "amazon-bedrock": "aws.bedrock",
+  azure: "azure.ai.openai",
+  mistral: "mistral_ai",
+  xai: "x_ai",
 };
 
 /** `gen_ai.provider.name` for a model's `provider`. */

@@ -32,17 +32,27 @@ export class TurnSpans {
     this.node?.end();
     const node = this.graph.nodes.find((n) => n.name === name);
     const loc = node?.loc;
-    this.node = this.tracer.startSpan(`node ${name}`, {
-      attributes: {
-        [ATTR.node]: name, ...(node && { [ATTR.action]: node.action }),
-        ...(loc && { [ATTR.line]: loc.line, [ATTR.column]: loc.column }),
-        ...(this.graph.source && { [ATTR.file]: this.graph.source.file }),
+    this.node = this.tracer.startSpan(
+      `node ${name}`,
+      {
+        attributes: {
+          [ATTR.node]: name,
+          ...(node && { [ATTR.action]: node.action }),
+          ...(loc && { [ATTR.line]: loc.line, [ATTR.column]: loc.column }),
+          ...(this.graph.source && { [ATTR.file]: this.graph.source.file }),
+        },
       },
-    }, this.inTurn());
+      this.inTurn(),
+    );
   }
 
   /** A span under the current node (or the turn), current while `run` runs; failures are its status. */
-  async child<T>(name: string, attributes: Attributes, run: (span: Span) => Promise<T>, kind = this.api.SpanKind.INTERNAL): Promise<T> {
+  async child<T>(
+    name: string,
+    attributes: Attributes,
+    run: (span: Span) => Promise<T>,
+    kind = this.api.SpanKind.INTERNAL,
+  ): Promise<T> {
     const { api } = this;
     const parent = api.trace.setSpan(api.context.active(), this.node ?? this.turn);
     const span = this.tracer.startSpan(name, { kind, attributes }, parent);
@@ -80,7 +90,8 @@ function failed(api: OtelApi, span: Span, err: unknown): void {
   span.recordException(error);
   span.setStatus({ code: api.SpanStatusCode.ERROR, message: error.message });
   // An AgentError's or a ModelError's kind says more than its class.
-  const code = (error as Error & { code?: unknown; failure?: unknown }).code ?? (error as { failure?: unknown }).failure;
+  const code =
+    (error as Error & { code?: unknown; failure?: unknown }).code ?? (error as { failure?: unknown }).failure;
   span.setAttribute(ATTR.errorType, typeof code === "string" ? code : error.name);
 }
 
@@ -92,7 +103,8 @@ export function startTurn(info: TurnInfo): TurnSpans | undefined {
   const agent = info.graph.agent;
   const turn = tracer.startSpan(`${OPERATION.agent} ${agent}`, {
     attributes: {
-      [ATTR.operation]: OPERATION.agent, [ATTR.agentName]: agent,
+      [ATTR.operation]: OPERATION.agent,
+      [ATTR.agentName]: agent,
       ...(info.conversationId !== undefined && { [ATTR.conversation]: info.conversationId }),
       ...(info.function !== undefined && { [ATTR.function]: info.function }),
       ...(info.graph.source && { [ATTR.file]: info.graph.source.file }),

@@ -2,7 +2,13 @@ import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provid
 import { choiceQuestion } from "../choices.js";
 import { ModelError } from "../errors.js";
 import { AttemptsFailed, retrying, type RetryPolicy } from "../retries.js";
-import type { ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "../types.js";
+import type {
+  ChoiceRequest,
+  CompletionRequest,
+  ToolCallingModel,
+  ToolCompletion,
+  ToolCompletionRequest,
+} from "../types.js";
 import { fromContent, StreamAssembler, type Answer } from "./answer.js";
 import { bounded, type Limits } from "./bounds.js";
 import { CallAbandoned, retryReason, serverWait, statusOf, toModelError } from "./failures.js";
@@ -40,26 +46,38 @@ export class AiSdkModel implements ToolCallingModel {
   constructor(languageModel: LanguageModelV3, options: AiSdkModelOptions = {}) {
     const spec = (languageModel as { specificationVersion?: unknown } | null)?.specificationVersion;
     if (spec !== "v3") {
-      throw new Error(typeof languageModel === "string"
-        ? `AiSdkModel: pass a language model object (e.g. anthropic("${languageModel}")), not its name`
-        : `AiSdkModel: the model's specification version is ${JSON.stringify(spec)}; AiSdkModel reads "v3", the language models of the providers made for ai 6 (@ai-sdk/openai 3.x, @ai-sdk/anthropic 3.x, @ai-sdk/openai-compatible 2.x, ...)`);
+      throw new Error(
+        typeof languageModel === "string"
+          ? `AiSdkModel: pass a language model object (e.g. anthropic("${languageModel}")), not its name`
+          : `AiSdkModel: the model's specification version is ${JSON.stringify(spec)}; AiSdkModel reads "v3", the language models of the providers made for ai 6 (@ai-sdk/openai 3.x, @ai-sdk/anthropic 3.x, @ai-sdk/openai-compatible 2.x, ...)`,
+      );
     }
     this.languageModel = languageModel;
     this.model = languageModel.modelId;
     this.provider = languageModel.provider;
     this.options = options;
     this.retryPolicy = {
-      attempts: (options.maxRetries ?? 2) + 1, maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER, onRetry: options.onRetry,
-      reason: retryReason, serverWait, status: statusOf, aborted: () => new CallAbandoned(),
+      attempts: (options.maxRetries ?? 2) + 1,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER,
+      onRetry: options.onRetry,
+      reason: retryReason,
+      serverWait,
+      status: statusOf,
+      aborted: () => new CallAbandoned(),
     };
     const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT;
-    this.limits = { timeoutMs, idleMs: Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, timeoutMs), name: `${this.provider} ${this.model}` };
+    this.limits = {
+      timeoutMs,
+      idleMs: Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, timeoutMs),
+      name: `${this.provider} ${this.model}`,
+    };
   }
 
   async complete(req: CompletionRequest): Promise<string> {
     const call: CallOptions = { prompt: toPrompt(req.messages), ...this.sampling() };
     const answer = this.streams(req.onText) ? await this.stream(call, req, req.onText) : await this.generate(call, req);
-    if (answer.finishReason === "content_filter" && answer.text === "") throw new ModelError(req.node, "answer", "the provider filtered the answer out (content filter)");
+    if (answer.finishReason === "content_filter" && answer.text === "")
+      throw new ModelError(req.node, "answer", "the provider filtered the answer out (content filter)");
     return answer.text;
   }
 
@@ -71,7 +89,10 @@ export class AiSdkModel implements ToolCallingModel {
       ...(toolChoice !== undefined && { toolChoice }),
       ...this.sampling(),
     };
-    const answer = req.stream || this.streams(req.onText) ? await this.stream(call, req, req.onText) : await this.generate(call, req);
+    const answer =
+      req.stream || this.streams(req.onText)
+        ? await this.stream(call, req, req.onText)
+        : await this.generate(call, req);
     return { text: answer.text, toolCalls: answer.toolCalls, finishReason: answer.finishReason };
   }
 
@@ -79,7 +100,13 @@ export class AiSdkModel implements ToolCallingModel {
     const asked = choiceQuestion(req);
     if ("index" in asked) return asked.index;
     const { node, labels } = asked;
-    const question: ChoiceQuestion = { ...asked, prompt: [{ role: "system", content: asked.system }, { role: "user", content: [{ type: "text", text: asked.user }] }] };
+    const question: ChoiceQuestion = {
+      ...asked,
+      prompt: [
+        { role: "system", content: asked.system },
+        { role: "user", content: [{ type: "text", text: asked.user }] },
+      ],
+    };
     const generate: Generate = (call) => this.generate({ ...call, temperature: 0 }, req);
     const failures: string[] = [];
     if ((this.options.choiceStrategy ?? "json") === "json" && !this.jsonRefused) {
@@ -105,16 +132,22 @@ export class AiSdkModel implements ToolCallingModel {
   private sampling(): Partial<CallOptions> {
     const { temperature, maxTokens, providerOptions, headers } = this.options;
     return {
-      ...(temperature !== undefined && { temperature }), ...(maxTokens !== undefined && { maxOutputTokens: maxTokens }),
-      ...(providerOptions && { providerOptions }), ...(headers && { headers }),
+      ...(temperature !== undefined && { temperature }),
+      ...(maxTokens !== undefined && { maxOutputTokens: maxTokens }),
+      ...(providerOptions && { providerOptions }),
+      ...(headers && { headers }),
     };
   }
 
   private async generate(call: CallOptions, { node, signal, onUsage }: Asking): Promise<Answer> {
-    const answer = await this.guard(node, () => retrying(this.retryPolicy, node, signal, () => bounded(this.limits, signal, async (attempt) => {
-      const result = await this.languageModel.doGenerate({ ...call, abortSignal: attempt.signal });
-      return fromContent(result.content, result.finishReason, result.usage, result.warnings);
-    })));
+    const answer = await this.guard(node, () =>
+      retrying(this.retryPolicy, node, signal, () =>
+        bounded(this.limits, signal, async (attempt) => {
+          const result = await this.languageModel.doGenerate({ ...call, abortSignal: attempt.signal });
+          return fromContent(result.content, result.finishReason, result.usage, result.warnings);
+        }),
+      ),
+    );
     onUsage?.(answer.usage);
     return answer;
   }
@@ -124,22 +157,35 @@ export class AiSdkModel implements ToolCallingModel {
    * again only while none of its text has gone to `onText`: once some has, the caller may have
    * shown it, and a failure is final.
    */
-  private async stream(call: CallOptions, { node, signal, onUsage }: Asking, onText: ((delta: string) => void) | undefined): Promise<Answer> {
+  private async stream(
+    call: CallOptions,
+    { node, signal, onUsage }: Asking,
+    onText: ((delta: string) => void) | undefined,
+  ): Promise<Answer> {
     let passedOn = false;
-    const answer = await this.guard(node, () => retrying(this.retryPolicy, node, signal, () => bounded(this.limits, signal, async (attempt) => {
-      const { stream } = await this.languageModel.doStream({ ...call, abortSignal: attempt.signal });
-      attempt.started();
-      const reader = stream.getReader();
-      const assembler = new StreamAssembler();
-      for (let next = await attempt.read(reader); !next.done; next = await attempt.read(reader)) {
-        const text = assembler.add(next.value);
-        if (text && onText) {
-          passedOn = true;
-          onText(text);
-        }
-      }
-      return assembler.result();
-    }), () => passedOn));
+    const answer = await this.guard(node, () =>
+      retrying(
+        this.retryPolicy,
+        node,
+        signal,
+        () =>
+          bounded(this.limits, signal, async (attempt) => {
+            const { stream } = await this.languageModel.doStream({ ...call, abortSignal: attempt.signal });
+            attempt.started();
+            const reader = stream.getReader();
+            const assembler = new StreamAssembler();
+            for (let next = await attempt.read(reader); !next.done; next = await attempt.read(reader)) {
+              const text = assembler.add(next.value);
+              if (text && onText) {
+                passedOn = true;
+                onText(text);
+              }
+            }
+            return assembler.result();
+          }),
+        () => passedOn,
+      ),
+    );
     onUsage?.(answer.usage);
     return answer;
   }

@@ -1,5 +1,11 @@
 // A provider's answer (generated whole, or streamed in parts) as a ToolCompletion.
-import type { LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageModelV3Usage, SharedV3Warning } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+  SharedV3Warning,
+} from "@ai-sdk/provider";
 import type { TokenUsage, ToolCall, ToolCompletion } from "../types.js";
 
 export interface Answer extends ToolCompletion {
@@ -9,10 +15,16 @@ export interface Answer extends ToolCompletion {
 
 // The specification's reasons in the words of Chat Completions, which the runtime reads.
 const FINISH: Record<LanguageModelV3FinishReason["unified"], string> = {
-  stop: "stop", length: "length", "content-filter": "content_filter", "tool-calls": "tool_calls", error: "error", other: "other",
+  stop: "stop",
+  length: "length",
+  "content-filter": "content_filter",
+  "tool-calls": "tool_calls",
+  error: "error",
+  other: "other",
 };
 
-const finishReason = (reason: LanguageModelV3FinishReason | undefined) => (reason ? FINISH[reason.unified] ?? reason.raw ?? null : null);
+const finishReason = (reason: LanguageModelV3FinishReason | undefined) =>
+  reason ? (FINISH[reason.unified] ?? reason.raw ?? null) : null;
 
 function usageOf(usage: LanguageModelV3Usage | undefined): TokenUsage {
   const input = usage?.inputTokens.total;
@@ -23,12 +35,18 @@ function usageOf(usage: LanguageModelV3Usage | undefined): TokenUsage {
 // A call the provider ran itself (its own web search, ...) is no call for the runtime to make.
 const ownCall = (part: { providerExecuted?: boolean }) => part.providerExecuted === true;
 
-export function fromContent(content: readonly LanguageModelV3Content[], reason: LanguageModelV3FinishReason, usage: LanguageModelV3Usage, warnings: SharedV3Warning[]): Answer {
+export function fromContent(
+  content: readonly LanguageModelV3Content[],
+  reason: LanguageModelV3FinishReason,
+  usage: LanguageModelV3Usage,
+  warnings: SharedV3Warning[],
+): Answer {
   let text = "";
   const toolCalls: ToolCall[] = [];
   for (const part of content) {
     if (part.type === "text") text += part.text;
-    else if (part.type === "tool-call" && !ownCall(part)) toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: part.input });
+    else if (part.type === "tool-call" && !ownCall(part))
+      toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: part.input });
   }
   return { text, toolCalls, finishReason: finishReason(reason), usage: usageOf(usage), warnings };
 }
@@ -73,6 +91,12 @@ export class StreamAssembler {
   }
 
   result(): Answer {
-    return { text: this.text, toolCalls: this.toolCalls, finishReason: finishReason(this.reason), usage: usageOf(this.usage), warnings: this.warnings };
+    return {
+      text: this.text,
+      toolCalls: this.toolCalls,
+      finishReason: finishReason(this.reason),
+      usage: usageOf(this.usage),
+      warnings: this.warnings,
+    };
   }
 }

@@ -21,7 +21,11 @@ export interface Attempt {
   read<T>(reader: ReadableStreamDefaultReader<T>): ReturnType<ReadableStreamDefaultReader<T>["read"]>;
 }
 
-export async function bounded<T>(limits: Limits, caller: AbortSignal | undefined, run: (attempt: Attempt) => Promise<T>): Promise<T> {
+export async function bounded<T>(
+  limits: Limits,
+  caller: AbortSignal | undefined,
+  run: (attempt: Attempt) => Promise<T>,
+): Promise<T> {
   if (caller?.aborted) throw new CallAbandoned();
   const controller = new AbortController();
   let ended: Error | undefined;
@@ -32,7 +36,9 @@ export async function bounded<T>(limits: Limits, caller: AbortSignal | undefined
   const onAbort = () => end(new CallAbandoned());
   caller?.addEventListener("abort", onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(
-    () => end(new AttemptTimeout(`no answer from ${limits.name} within ${limits.timeoutMs} ms`)), limits.timeoutMs);
+    () => end(new AttemptTimeout(`no answer from ${limits.name} within ${limits.timeoutMs} ms`)),
+    limits.timeoutMs,
+  );
   const attempt: Attempt = {
     signal: controller.signal,
     started: () => {
@@ -46,7 +52,10 @@ export async function bounded<T>(limits: Limits, caller: AbortSignal | undefined
         fail = () => reject(ended);
         if (controller.signal.aborted) return fail();
         controller.signal.addEventListener("abort", fail, { once: true });
-        idle = setTimeout(() => end(new StreamStalled(`the stream stalled: no data for ${limits.idleMs} ms`)), limits.idleMs);
+        idle = setTimeout(
+          () => end(new StreamStalled(`the stream stalled: no data for ${limits.idleMs} ms`)),
+          limits.idleMs,
+        );
       });
       const next = reader.read();
       try {
@@ -62,7 +71,9 @@ export async function bounded<T>(limits: Limits, caller: AbortSignal | undefined
     },
   };
   // A provider that ignores its signal is left behind rather than waited for.
-  const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener("abort", () => reject(ended), { once: true }));
+  const stopped = new Promise<never>((_, reject) =>
+    controller.signal.addEventListener("abort", () => reject(ended), { once: true }),
+  );
   stopped.catch(() => undefined);
   try {
     const result = await Promise.race([run(attempt), stopped]);

@@ -19,19 +19,32 @@ export async function chooseByJson(generate: Generate, q: ChoiceQuestion): Promi
   const answer = await generate({
     prompt: q.prompt,
     responseFormat: {
-      type: "json", name: "choice",
-      schema: { type: "object", properties: { answer: { type: "string", enum: [...q.labels] } }, required: ["answer"], additionalProperties: false },
+      type: "json",
+      name: "choice",
+      schema: {
+        type: "object",
+        properties: { answer: { type: "string", enum: [...q.labels] } },
+        required: ["answer"],
+        additionalProperties: false,
+      },
     },
   });
   const unsupported = answer.warnings.some((w) => w.type === "unsupported" && w.feature === "responseFormat");
   // The label alone, or JSON: readChoiceAnswer takes `{"answer": "B"}` as it takes "B".
   const i = readChoiceAnswer(answer.text, q.choices);
-  return i !== undefined ? { index: i } : { failed: `the answer ${JSON.stringify(clip(answer.text, 120))} names none of ${q.labels.join(", ")}`, unsupported };
+  return i !== undefined
+    ? { index: i }
+    : {
+        failed: `the answer ${JSON.stringify(clip(answer.text, 120))} names none of ${q.labels.join(", ")}`,
+        unsupported,
+      };
 }
 
 /** The last resort: a free-text answer, accepted only when it names one answer plainly. */
 export async function chooseByText(generate: Generate, q: ChoiceQuestion): Promise<ChoiceOutcome> {
   const answer = await generate({ prompt: q.prompt });
   const i = readChoiceAnswer(answer.text, q.choices);
-  return i === undefined ? { failed: `the answer ${JSON.stringify(clip(answer.text, 120))} names none of ${q.labels.join(", ")}` } : { index: i };
+  return i === undefined
+    ? { failed: `the answer ${JSON.stringify(clip(answer.text, 120))} names none of ${q.labels.join(", ")}` }
+    : { index: i };
 }

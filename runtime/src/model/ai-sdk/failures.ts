@@ -14,7 +14,9 @@ interface ApiCallError extends Error {
 }
 
 const marked = (err: unknown, name: string) =>
-  typeof err === "object" && err !== null && (err as Record<symbol, unknown>)[Symbol.for(`vercel.ai.error.${name}`)] === true;
+  typeof err === "object" &&
+  err !== null &&
+  (err as Record<symbol, unknown>)[Symbol.for(`vercel.ai.error.${name}`)] === true;
 
 const isApiCallError = (err: unknown): err is ApiCallError => marked(err, "AI_APICallError");
 
@@ -68,16 +70,37 @@ export function toModelError(err: unknown, ctx: CallContext): ModelError {
   if (err instanceof ModelError) return err;
   const tries = ctx.attempts > 1 ? ` (${ctx.attempts} attempts)` : "";
   const withCause = { cause: err };
-  if (err instanceof CallAbandoned) return new ModelError(ctx.node, "timeout", "the call was abandoned: its caller's deadline passed", undefined, withCause);
-  if (err instanceof AttemptTimeout || err instanceof StreamStalled) return new ModelError(ctx.node, "timeout", `${err.message}${tries}`, undefined, withCause);
-  if (err instanceof StreamFailed) return new ModelError(ctx.node, "http", `the server reported an error: ${err.message || "(no message)"}`, undefined, withCause);
+  if (err instanceof CallAbandoned)
+    return new ModelError(
+      ctx.node,
+      "timeout",
+      "the call was abandoned: its caller's deadline passed",
+      undefined,
+      withCause,
+    );
+  if (err instanceof AttemptTimeout || err instanceof StreamStalled)
+    return new ModelError(ctx.node, "timeout", `${err.message}${tries}`, undefined, withCause);
+  if (err instanceof StreamFailed)
+    return new ModelError(
+      ctx.node,
+      "http",
+      `the server reported an error: ${err.message || "(no message)"}`,
+      undefined,
+      withCause,
+    );
   if (isApiCallError(err)) {
     if (err.statusCode === undefined) {
       const cause = err.cause instanceof Error ? rootCause(err.cause) : err.message;
       return new ModelError(ctx.node, "connection", `cannot reach ${err.url}: ${cause}${tries}`, undefined, withCause);
     }
     const said = err.message && err.message !== "Bad Request" ? `: ${err.message}` : "";
-    return new ModelError(ctx.node, "http", `the server answered ${statusText(err.statusCode)}${said}${tries}`, err.statusCode, withCause);
+    return new ModelError(
+      ctx.node,
+      "http",
+      `the server answered ${statusText(err.statusCode)}${said}${tries}`,
+      err.statusCode,
+      withCause,
+    );
   }
   if (marked(err, "AI_LoadAPIKeyError") || marked(err, "AI_LoadSettingError")) {
     return new ModelError(ctx.node, "connection", `${ctx.model}: ${(err as Error).message}`, undefined, withCause);

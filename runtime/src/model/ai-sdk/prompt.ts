@@ -1,5 +1,11 @@
 // Our messages and tools in the AI SDK's provider specification (LanguageModelV3).
-import type { JSONSchema7, LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolChoice } from "@ai-sdk/provider";
+import type {
+  JSONSchema7,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolChoice,
+} from "@ai-sdk/provider";
 import type { ToolChatMessage, ToolCompletionRequest, ToolDefinition } from "../types.js";
 
 /** A call's arguments as the specification wants them (a value); text that is not JSON stays text. */
@@ -16,7 +22,17 @@ export function toPrompt(messages: readonly ToolChatMessage[]): LanguageModelV3P
   const toolNames = new Map<string, string>();
   return messages.map((m): LanguageModelV3Message => {
     if (m.role === "tool") {
-      return { role: "tool", content: [{ type: "tool-result", toolCallId: m.toolCallId, toolName: toolNames.get(m.toolCallId) ?? "", output: { type: "text", value: m.content } }] };
+      return {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: m.toolCallId,
+            toolName: toolNames.get(m.toolCallId) ?? "",
+            output: { type: "text", value: m.content },
+          },
+        ],
+      };
     }
     if ("toolCalls" in m) {
       for (const c of m.toolCalls) toolNames.set(c.id, c.name);
@@ -24,7 +40,12 @@ export function toPrompt(messages: readonly ToolChatMessage[]): LanguageModelV3P
         role: "assistant",
         content: [
           ...(m.content ? [{ type: "text" as const, text: m.content }] : []),
-          ...m.toolCalls.map((c) => ({ type: "tool-call" as const, toolCallId: c.id, toolName: c.name, input: parsedArguments(c.arguments) })),
+          ...m.toolCalls.map((c) => ({
+            type: "tool-call" as const,
+            toolCallId: c.id,
+            toolName: c.name,
+            input: parsedArguments(c.arguments),
+          })),
         ],
       };
     }
@@ -38,8 +59,11 @@ const NO_ARGUMENTS: JSONSchema7 = { type: "object", properties: {} };
 export function toTool(tool: ToolDefinition): LanguageModelV3FunctionTool {
   const { name, description, parameters, strict } = tool;
   return {
-    type: "function", name, inputSchema: (parameters as JSONSchema7 | undefined) ?? NO_ARGUMENTS,
-    ...(description !== undefined && { description }), ...(strict !== undefined && { strict }),
+    type: "function",
+    name,
+    inputSchema: (parameters as JSONSchema7 | undefined) ?? NO_ARGUMENTS,
+    ...(description !== undefined && { description }),
+    ...(strict !== undefined && { strict }),
   };
 }
 
