@@ -1,5 +1,5 @@
 // A run's performer whose model calls, tool calls and nodes are spans of its turn.
-import type { Performer } from "../agent/loop.js";
+import type { Performer } from "../agent/performer.js";
 import { tracedModel } from "./traced-model.js";
 import { tracedTools } from "./traced-tools.js";
 import type { TurnSpans } from "./turn.js";
