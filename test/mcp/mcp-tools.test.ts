@@ -53,9 +53,11 @@ describe("mcpTools", () => {
   });
 
   it("refuses two servers offering one name, unless a prefix tells them apart", async () => {
-    await expect(mcpTools({ mcpServers: { a: stdio(), b: stdio() } })).rejects.toThrow(
+    const http = await startHttpShop();
+    opened.push(http);
+    await expect(mcpTools({ mcpServers: { a: { url: http.url }, b: { url: http.url } } })).rejects.toThrow(
       "MCP servers 'a' and 'b' both offer a tool 'price_of': give one of them a \"prefix\" in the configuration");
-    const { tools } = await open({ mcpServers: { a: stdio(), b: stdio({ prefix: "b_" }) } });
+    const { tools } = await open({ mcpServers: { a: { url: http.url }, b: { url: http.url, prefix: "b_" } } });
     expect(Object.keys(tools)).toContain("b_price_of");
     expect(await tools.b_price_of!({ item: "tea" })).toEqual({ item: "tea", price: 2.5 });
   });

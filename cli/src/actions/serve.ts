@@ -9,7 +9,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
-import { traced } from "../agent-loading/tracing.js";
+import { commandScope } from "../agent-loading/command-scope.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
@@ -45,7 +45,7 @@ function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): Playgrou
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
 
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => traced(() => serve(file, flags, onLoaded)));
+  return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
 }
 
 async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeof openAgent>[2]["onLoaded"]): Promise<void> {

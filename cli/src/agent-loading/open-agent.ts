@@ -3,6 +3,7 @@ import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { loadHostCode } from "./tools.js";
+import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
@@ -28,7 +29,10 @@ export async function openAgent(file: string, flags: ModelFlags, options: {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { tools, actions, files } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  const { graph } = loaded;
+  const local = { ...graph, tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))) };
+  const { tools, actions, files } = await loadHostCode(local, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  Object.assign(tools, await loadMcpTools(graph, loaded.baseDir, flags.mcpConfig));
   // Retrying a model that is not there would only wait.
   const agent = new Agent(loaded.graph, {
     model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),

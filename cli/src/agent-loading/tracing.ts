@@ -59,12 +59,3 @@ export async function startTracing(): Promise<Tracing | undefined> {
   return { shutdown: () => provider.shutdown() };
 }
 
-/** Runs a command with traces exported as the environment asks, sent before it returns. */
-export async function traced<T>(run: () => Promise<T>): Promise<T> {
-  const tracing = await startTracing();
-  try {
-    return await run();
-  } finally {
-    await tracing?.shutdown();
-  }
-}

@@ -5,12 +5,15 @@ import { defineTool, type ToolParameters } from "../language/tools.js";
 import type { Tool } from "../agent/agent.js";
 import { checkMcpConfig, importName, type McpConfig } from "./config.js";
 import { connect } from "./connect.js";
+import type { ListedTool } from "./declarations.js";
 
 export interface McpTools {
   /** Every server's tools, by the server's name for them (after the server's `prefix`). */
   tools: Record<string, Tool>;
   /** Each server's tools, by the name agent code imports them under from `mcp:SERVER`. */
   servers: Record<string, Record<string, Tool>>;
+  /** Each server's tools as it lists them (for their declarations: mcpDeclarations). */
+  listed: Record<string, ListedTool[]>;
   /** Closes the connections (and stops the servers started). */
   close(): Promise<void>;
 }
@@ -49,7 +52,7 @@ export async function mcpTools(config: McpConfig): Promise<McpTools> {
   const close = async () => {
     await Promise.allSettled(clients.map((c) => c.close()));
   };
-  const result: McpTools = { tools: {}, servers: {}, close };
+  const result: McpTools = { tools: {}, servers: {}, listed: {}, close };
   const owner = new Map<string, string>();
   try {
     for (const [server, settings] of Object.entries(checked.mcpServers)) {
@@ -69,6 +72,9 @@ export async function mcpTools(config: McpConfig): Promise<McpTools> {
         mine[importName(name)] = tool;
       }
       result.servers[server] = mine;
+      result.listed[server] = listed.tools.map(({ name, description, inputSchema, outputSchema }) => ({
+        name: `${settings.prefix ?? ""}${name}`, ...(description !== undefined && { description }), inputSchema, ...(outputSchema !== undefined && { outputSchema }),
+      }));
     }
   } catch (err) {
     await close();
