@@ -15,6 +15,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
   ["threads", "[command]", []],
   ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--lease-ms <ms>", "--grace-ms <ms>", "--busy <policy>", "--no-playground", ...MODEL_OPTIONS]],
+  ["mcp", "<file>", ["--http <port>", "--store <url>", ...MODEL_OPTIONS]],
   ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],

@@ -27,7 +27,11 @@ describe("mcpTools", () => {
     expect(Object.keys(servers.shop!).sort()).toEqual(["crash", "get_price", "greet", "out_of_stock", "price_of"]);
     const definition = toolDefinitionOf(tools.price_of);
     expect(definition).toMatchObject({ name: "price_of", description: "The price of an item, in euros." });
-    expect(definition!.parameters).toMatchObject({ type: "object", properties: { item: { type: "string", description: "what to price" } }, required: ["item"] });
+    expect(definition!.parameters).toMatchObject({
+      type: "object",
+      properties: { item: { type: "string", description: "what to price" } },
+      required: ["item"],
+    });
     expect(toolDefinitionOf(servers.shop!.get_price)!.name).toBe("get-price");
   });
 
@@ -56,34 +60,69 @@ describe("mcpTools", () => {
     const http = await startHttpShop();
     opened.push(http);
     await expect(mcpTools({ mcpServers: { a: { url: http.url }, b: { url: http.url } } })).rejects.toThrow(
-      "MCP servers 'a' and 'b' both offer a tool 'price_of': give one of them a \"prefix\" in the configuration");
+      "MCP servers 'a' and 'b' both offer a tool 'price_of': give one of them a \"prefix\" in the configuration",
+    );
     const { tools } = await open({ mcpServers: { a: { url: http.url }, b: { url: http.url, prefix: "b_" } } });
     expect(Object.keys(tools)).toContain("b_price_of");
     expect(await tools.b_price_of!({ item: "tea" })).toEqual({ item: "tea", price: 2.5 });
   });
 
   it("says which server could not be started, and checks the configuration", async () => {
-    await expect(mcpTools({ mcpServers: { gone: { command: "/no/such/program" } } })).rejects.toThrow("MCP server 'gone' (/no/such/program) could not be reached");
+    await expect(mcpTools({ mcpServers: { gone: { command: "/no/such/program" } } })).rejects.toThrow(
+      "MCP server 'gone' (/no/such/program) could not be reached",
+    );
     expect(() => checkMcpConfig({ mcpServers: { x: { args: [] } } }, ".mcp.json")).toThrow(
-      `.mcp.json: server 'x' needs either "command" (a program to start) or "url" (a Streamable HTTP endpoint)`);
+      `.mcp.json: server 'x' needs either "command" (a program to start) or "url" (a Streamable HTTP endpoint)`,
+    );
     expect(() => checkMcpConfig({ servers: {} }, ".mcp.json")).toThrow('.mcp.json: expected { "mcpServers"');
-    expect(() => checkMcpConfig({ mcpServers: { x: { url: "not a url" } } })).toThrow(`server 'x': "url" is not a URL: not a url`);
-    expect([importName("get-price"), importName("shop.price"), importName("2fa"), importName("ok")]).toEqual(["get_price", "shop_price", "_2fa", "ok"]);
+    expect(() => checkMcpConfig({ mcpServers: { x: { url: "not a url" } } })).toThrow(
+      `server 'x': "url" is not a URL: not a url`,
+    );
+    expect([importName("get-price"), importName("shop.price"), importName("2fa"), importName("ok")]).toEqual([
+      "get_price",
+      "shop_price",
+      "_2fa",
+      "ok",
+    ]);
   });
 
   it("are an agent's tools: called in its code and offered to the model at a node", async () => {
     const { servers } = await open({ mcpServers: { shop: stdio() } });
     const shop = servers.shop!;
-    const g = graph([
-      n({ name: "look", action: "code", instruction: 'let tea = price_of({ item: "tea" }).price', transitions: ["answer"] }),
-      n({ name: "answer", action: "chat", instruction: "The tea costs $tea. Answer with the tools.", tools: ["price_of", "get_price"], transitions: ["answer"] }),
-    ], { tools: { price_of: { module: "mcp:shop", export: "price_of" }, get_price: { module: "mcp:shop", export: "get_price" } } });
+    const g = graph(
+      [
+        n({
+          name: "look",
+          action: "code",
+          instruction: 'let tea = price_of({ item: "tea" }).price',
+          transitions: ["answer"],
+        }),
+        n({
+          name: "answer",
+          action: "chat",
+          instruction: "The tea costs $tea. Answer with the tools.",
+          tools: ["price_of", "get_price"],
+          transitions: ["answer"],
+        }),
+      ],
+      {
+        tools: {
+          price_of: { module: "mcp:shop", export: "price_of" },
+          get_price: { module: "mcp:shop", export: "get_price" },
+        },
+      },
+    );
     const model = new ScriptedModel({
-      tools: [{ toolCalls: [{ id: "c1", name: "get-price", arguments: { item: "cake" } }] }, "Tea is 2.5 EUR, cake 3 EUR."],
+      tools: [
+        { toolCalls: [{ id: "c1", name: "get-price", arguments: { item: "cake" } }] },
+        "Tea is 2.5 EUR, cake 3 EUR.",
+      ],
     });
     const agent = new Agent(g, { model, tools: { price_of: shop.price_of!, get_price: shop.get_price! } });
     expect((await agent.reply("")).reply).toBe("Tea is 2.5 EUR, cake 3 EUR.");
-    const [first, second] = model.calls.filter((c) => c.kind === "tools").map((c) => c.request as { messages: ToolChatMessage[]; tools: { name: string }[] });
+    const [first, second] = model.calls
+      .filter((c) => c.kind === "tools")
+      .map((c) => c.request as { messages: ToolChatMessage[]; tools: { name: string }[] });
     expect(first!.tools.map((t) => t.name)).toEqual(["price_of", "get-price"]);
     expect((first!.messages.at(-1) as { content: string }).content).toContain("The tea costs 2.5.");
     expect(second!.messages.at(-1)).toEqual({ role: "tool", toolCallId: "c1", content: "3 EUR" });

@@ -23,7 +23,9 @@ async function write(flags: McpTypesFlags): Promise<void> {
     throw new CliError((err as Error).message);
   }
   // Relative paths in a server's command are the configuration's, as when an agent starts it.
-  const servers = Object.fromEntries(Object.entries(config.mcpServers).map(([name, s]) => [name, "command" in s ? { cwd: dirname(path), ...s } : s]));
+  const servers = Object.fromEntries(
+    Object.entries(config.mcpServers).map(([name, s]) => [name, "command" in s ? { cwd: dirname(path), ...s } : s]),
+  );
   let opened;
   try {
     opened = await mcpTools({ mcpServers: servers });

@@ -11,13 +11,19 @@ export const MCP_PREFIX = "mcp:";
 
 export const isMcpTool = (t: ToolInfo) => t.module.startsWith(MCP_PREFIX);
 
-export async function loadMcpTools(graph: Pick<Graph, "tools">, baseDir: string, configFile: string | undefined): Promise<Record<string, Tool>> {
+export async function loadMcpTools(
+  graph: Pick<Graph, "tools">,
+  baseDir: string,
+  configFile: string | undefined,
+): Promise<Record<string, Tool>> {
   const wanted = Object.entries(graph.tools ?? {}).filter(([, t]) => isMcpTool(t));
   if (wanted.length === 0) return {};
   const path = configFile === undefined ? join(baseDir, ".mcp.json") : resolve(configFile);
   const [firstName, first] = wanted[0]!;
   if (!existsSync(path)) {
-    throw new CliError(`tool '${firstName}' is imported from '${first.module}', but there is no ${configFile === undefined ? `.mcp.json beside the agent (${path})` : `file ${path}`}: write one, or give --mcp-config FILE`);
+    throw new CliError(
+      `tool '${firstName}' is imported from '${first.module}', but there is no ${configFile === undefined ? `.mcp.json beside the agent (${path})` : `file ${path}`}: write one, or give --mcp-config FILE`,
+    );
   }
   let json: unknown;
   try {
@@ -37,7 +43,10 @@ export async function loadMcpTools(graph: Pick<Graph, "tools">, baseDir: string,
   for (const [name, t] of wanted) {
     const server = t.module.slice(MCP_PREFIX.length);
     const settings = config.mcpServers[server];
-    if (!settings) throw new CliError(`tool '${name}' is imported from '${t.module}', but ${path} has no server '${server}' (it has ${Object.keys(config.mcpServers).join(", ") || "none"})`);
+    if (!settings)
+      throw new CliError(
+        `tool '${name}' is imported from '${t.module}', but ${path} has no server '${server}' (it has ${Object.keys(config.mcpServers).join(", ") || "none"})`,
+      );
     // A server's relative paths are the configuration's, as editors read them.
     servers.set(server, "command" in settings ? { cwd: dirname(path), ...settings } : settings);
   }
@@ -53,7 +62,10 @@ export async function loadMcpTools(graph: Pick<Graph, "tools">, baseDir: string,
     const server = t.module.slice(MCP_PREFIX.length);
     const offered = opened.servers[server]!;
     const tool = offered[t.export];
-    if (!tool) throw new CliError(`tool '${name}': the MCP server '${server}' has no tool '${t.export}' (it has ${Object.keys(offered).join(", ")})`);
+    if (!tool)
+      throw new CliError(
+        `tool '${name}': the MCP server '${server}' has no tool '${t.export}' (it has ${Object.keys(offered).join(", ")})`,
+      );
     tools[name] = tool;
   }
   return tools;

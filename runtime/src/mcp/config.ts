@@ -32,16 +32,21 @@ export function checkMcpConfig(value: unknown, where = "MCP configuration"): Mcp
   const fail = (what: string): never => {
     throw new Error(`${where}: ${what}`);
   };
-  if (!isObject(value) || !isObject(value.mcpServers)) fail('expected { "mcpServers": { NAME: { "command": ... } | { "url": ... } } }');
+  if (!isObject(value) || !isObject(value.mcpServers))
+    fail('expected { "mcpServers": { NAME: { "command": ... } | { "url": ... } } }');
   const servers = (value as { mcpServers: Record<string, unknown> }).mcpServers;
   for (const [name, server] of Object.entries(servers)) {
     const at = `server '${name}'`;
     if (!isObject(server)) fail(`${at} is not an object`);
     const s = server as Record<string, unknown>;
-    if (typeof s.command === "string" === (typeof s.url === "string")) fail(`${at} needs either "command" (a program to start) or "url" (a Streamable HTTP endpoint)`);
-    if (s.args !== undefined && !(Array.isArray(s.args) && s.args.every((a) => typeof a === "string"))) fail(`${at}: "args" must be an array of strings`);
-    for (const field of ["env", "headers"]) if (s[field] !== undefined && !strings(s[field])) fail(`${at}: "${field}" must map names to strings`);
-    for (const field of ["cwd", "prefix"]) if (s[field] !== undefined && typeof s[field] !== "string") fail(`${at}: "${field}" must be a string`);
+    if ((typeof s.command === "string") === (typeof s.url === "string"))
+      fail(`${at} needs either "command" (a program to start) or "url" (a Streamable HTTP endpoint)`);
+    if (s.args !== undefined && !(Array.isArray(s.args) && s.args.every((a) => typeof a === "string")))
+      fail(`${at}: "args" must be an array of strings`);
+    for (const field of ["env", "headers"])
+      if (s[field] !== undefined && !strings(s[field])) fail(`${at}: "${field}" must map names to strings`);
+    for (const field of ["cwd", "prefix"])
+      if (s[field] !== undefined && typeof s[field] !== "string") fail(`${at}: "${field}" must be a string`);
     if (typeof s.url === "string" && !URL.canParse(s.url)) fail(`${at}: "url" is not a URL: ${s.url}`);
   }
   return value as unknown as McpConfig;

@@ -26,12 +26,19 @@ export async function connect(name: string, server: McpServerConfig): Promise<Cl
   const client = new Client({ name: "autograms", version: "0.1.0" });
   let transport;
   if ("url" in server) {
-    const { StreamableHTTPClientTransport } = await sdk<typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js")>("client/streamableHttp.js");
-    transport = new StreamableHTTPClientTransport(new URL(server.url), server.headers ? { requestInit: { headers: server.headers } } : undefined);
+    const { StreamableHTTPClientTransport } =
+      await sdk<typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js")>("client/streamableHttp.js");
+    transport = new StreamableHTTPClientTransport(
+      new URL(server.url),
+      server.headers ? { requestInit: { headers: server.headers } } : undefined,
+    );
   } else {
-    const { StdioClientTransport, getDefaultEnvironment } = await sdk<typeof import("@modelcontextprotocol/sdk/client/stdio.js")>("client/stdio.js");
+    const { StdioClientTransport, getDefaultEnvironment } =
+      await sdk<typeof import("@modelcontextprotocol/sdk/client/stdio.js")>("client/stdio.js");
     transport = new StdioClientTransport({
-      command: server.command, args: server.args ?? [], env: { ...getDefaultEnvironment(), ...server.env },
+      command: server.command,
+      args: server.args ?? [],
+      env: { ...getDefaultEnvironment(), ...server.env },
       ...(server.cwd !== undefined && { cwd: server.cwd }),
     });
   }
@@ -39,7 +46,10 @@ export async function connect(name: string, server: McpServerConfig): Promise<Cl
     await client.connect(transport);
   } catch (err) {
     const where = "url" in server ? server.url : [server.command, ...(server.args ?? [])].join(" ");
-    throw new Error(`MCP server '${name}' (${where}) could not be reached: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(
+      `MCP server '${name}' (${where}) could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   return client;
 }

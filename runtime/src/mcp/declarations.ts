@@ -25,23 +25,34 @@ export function typeOf(schema: unknown, indent = ""): string {
   if (Array.isArray(union)) return union.map((u) => typeOf(u, indent)).join(" | ") || "unknown";
   if (Array.isArray(s.type)) return s.type.map((t) => typeOf({ ...s, type: t }, indent)).join(" | ");
   switch (s.type) {
-    case "string": return "string";
-    case "number": case "integer": return "number";
-    case "boolean": return "boolean";
-    case "null": return "null";
-    case "array": return `${wrap(typeOf(s.items, indent))}[]`;
-    case "object": case undefined: {
+    case "string":
+      return "string";
+    case "number":
+    case "integer":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "null":
+      return "null";
+    case "array":
+      return `${wrap(typeOf(s.items, indent))}[]`;
+    case "object":
+    case undefined: {
       const properties = s.properties as Record<string, unknown> | undefined;
       if (!properties) return s.type === "object" ? "Record<string, unknown>" : "unknown";
       const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
       const inner = `${indent}  `;
       const lines = Object.entries(properties).map(([k, v]) => {
-        const doc = typeof (v as Schema)?.description === "string" ? `${inner}/** ${(v as Schema).description as string} */\n` : "";
+        const doc =
+          typeof (v as Schema)?.description === "string"
+            ? `${inner}/** ${(v as Schema).description as string} */\n`
+            : "";
         return `${doc}${inner}${key(k)}${required.has(k) ? "" : "?"}: ${typeOf(v, inner)};`;
       });
       return lines.length ? `{\n${lines.join("\n")}\n${indent}}` : "Record<string, never>";
     }
-    default: return "unknown";
+    default:
+      return "unknown";
   }
 }
 
@@ -51,7 +62,9 @@ const wrap = (t: string) => (/[|&]/.test(t) ? `(${t})` : t);
 export function mcpDeclarations(servers: Record<string, readonly ListedTool[]>): string {
   const modules = Object.entries(servers).map(([server, tools]) => {
     const decls = tools.map((t) => {
-      const doc = t.description ? `  /** ${t.description.replace(/\*\//g, "*\\/")}${importName(t.name) === t.name ? "" : ` (the server's tool '${t.name}')`} */\n` : "";
+      const doc = t.description
+        ? `  /** ${t.description.replace(/\*\//g, "*\\/")}${importName(t.name) === t.name ? "" : ` (the server's tool '${t.name}')`} */\n`
+        : "";
       // A tool without an output schema gives its text.
       const value = t.outputSchema ? typeOf(t.outputSchema, "  ") : "string";
       return `${doc}  export const ${importName(t.name)}: DefinedTool<${typeOf(t.inputSchema ?? { type: "object", properties: {} }, "  ")}, ${value}>;`;

@@ -24,7 +24,11 @@ interface CallResult {
   isError?: boolean;
 }
 
-const textOf = (result: CallResult) => (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text ?? "").join("\n");
+const textOf = (result: CallResult) =>
+  (result.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n");
 
 /** What a call gives back: the structured content when the server gives it, else its text; an error result throws. */
 function valueOf(server: string, tool: string, result: CallResult): unknown {
@@ -32,13 +36,24 @@ function valueOf(server: string, tool: string, result: CallResult): unknown {
   return result.structuredContent ?? textOf(result);
 }
 
-function toolOf(client: Client, server: string, name: string, remote: string, description: string | undefined, schema: unknown): Tool {
-  const parameters = (typeof schema === "object" && schema !== null ? { properties: {}, ...schema } : { type: "object", properties: {} }) as ToolParameters;
+function toolOf(
+  client: Client,
+  server: string,
+  name: string,
+  remote: string,
+  description: string | undefined,
+  schema: unknown,
+): Tool {
+  const parameters = (
+    typeof schema === "object" && schema !== null ? { properties: {}, ...schema } : { type: "object", properties: {} }
+  ) as ToolParameters;
   return defineTool({
     // Models take tool names of letters, digits, '_' and '-': another name is offered as it is imported.
-    name: /^[\w-]{1,64}$/.test(name) ? name : importName(name), parameters,
+    name: /^[\w-]{1,64}$/.test(name) ? name : importName(name),
+    parameters,
     description: description ?? `${remote}, a tool of the MCP server '${server}'`,
-    run: async (args: Record<string, unknown>) => valueOf(server, remote, (await client.callTool({ name: remote, arguments: args ?? {} })) as CallResult),
+    run: async (args: Record<string, unknown>) =>
+      valueOf(server, remote, (await client.callTool({ name: remote, arguments: args ?? {} })) as CallResult),
   });
 }
 
@@ -64,7 +79,9 @@ export async function mcpTools(config: McpConfig): Promise<McpTools> {
         const name = `${settings.prefix ?? ""}${t.name}`;
         const other = owner.get(name);
         if (other !== undefined) {
-          throw new Error(`MCP servers '${other}' and '${server}' both offer a tool '${name}': give one of them a "prefix" in the configuration`);
+          throw new Error(
+            `MCP servers '${other}' and '${server}' both offer a tool '${name}': give one of them a "prefix" in the configuration`,
+          );
         }
         owner.set(name, server);
         const tool = toolOf(client, server, name, t.name, t.description, t.inputSchema);
@@ -73,7 +90,10 @@ export async function mcpTools(config: McpConfig): Promise<McpTools> {
       }
       result.servers[server] = mine;
       result.listed[server] = listed.tools.map(({ name, description, inputSchema, outputSchema }) => ({
-        name: `${settings.prefix ?? ""}${name}`, ...(description !== undefined && { description }), inputSchema, ...(outputSchema !== undefined && { outputSchema }),
+        name: `${settings.prefix ?? ""}${name}`,
+        ...(description !== undefined && { description }),
+        inputSchema,
+        ...(outputSchema !== undefined && { outputSchema }),
       }));
     }
   } catch (err) {

@@ -13,22 +13,34 @@ const PRICES = { tea: 2.5, cake: 3 };
 
 export function shopServer(calls = []) {
   const server = new McpServer({ name: "shop", version: "1.0.0" });
-  server.registerTool("price_of", {
-    description: "The price of an item, in euros.",
-    inputSchema: { item: z.string().describe("what to price") },
-    outputSchema: { item: z.string(), price: z.number() },
-  }, async ({ item }) => {
-    calls.push(["price_of", item]);
-    const price = PRICES[item] ?? 0;
-    return { content: [{ type: "text", text: `${item}: ${price} EUR` }], structuredContent: { item, price } };
-  });
-  server.registerTool("get-price", { description: "The price, as text.", inputSchema: { item: z.string() } },
-    async ({ item }) => ({ content: [{ type: "text", text: `${PRICES[item] ?? 0} EUR` }] }));
-  server.registerTool("greet", { description: "Says hello.", inputSchema: { name: z.string() } },
-    async ({ name }) => ({ content: [{ type: "text", text: `Hello, ${name}!` }] }));
-  server.registerTool("out_of_stock", { description: "Always fails.", inputSchema: {} },
-    async () => ({ content: [{ type: "text", text: "no more cake" }], isError: true }));
-  server.registerTool("crash", { description: "Ends the server's process.", inputSchema: {} }, async () => process.exit(3));
+  server.registerTool(
+    "price_of",
+    {
+      description: "The price of an item, in euros.",
+      inputSchema: { item: z.string().describe("what to price") },
+      outputSchema: { item: z.string(), price: z.number() },
+    },
+    async ({ item }) => {
+      calls.push(["price_of", item]);
+      const price = PRICES[item] ?? 0;
+      return { content: [{ type: "text", text: `${item}: ${price} EUR` }], structuredContent: { item, price } };
+    },
+  );
+  server.registerTool(
+    "get-price",
+    { description: "The price, as text.", inputSchema: { item: z.string() } },
+    async ({ item }) => ({ content: [{ type: "text", text: `${PRICES[item] ?? 0} EUR` }] }),
+  );
+  server.registerTool("greet", { description: "Says hello.", inputSchema: { name: z.string() } }, async ({ name }) => ({
+    content: [{ type: "text", text: `Hello, ${name}!` }],
+  }));
+  server.registerTool("out_of_stock", { description: "Always fails.", inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: "no more cake" }],
+    isError: true,
+  }));
+  server.registerTool("crash", { description: "Ends the server's process.", inputSchema: {} }, async () =>
+    process.exit(3),
+  );
   return server;
 }
 
@@ -40,14 +52,22 @@ export async function startHttpShop() {
     for await (const chunk of req) raw += chunk;
     const server = shopServer(calls);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on("close", () => { void transport.close(); void server.close(); });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
     await server.connect(transport);
     await transport.handleRequest(req, res, raw ? JSON.parse(raw) : undefined);
   });
   await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
   return {
-    url: `http://127.0.0.1:${http.address().port}/mcp`, calls,
-    close: () => new Promise((resolve) => { http.closeAllConnections(); http.close(resolve); }),
+    url: `http://127.0.0.1:${http.address().port}/mcp`,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(resolve);
+      }),
   };
 }
 
