@@ -1,6 +1,7 @@
 /** What a run (a reply, a call) is given, and what a reply gives back. */
 import type { Memory } from "../memory/types.js";
 import type { MemoryDelta } from "../memory/delta.js";
+import type { ChatModel } from "../model/types.js";
 import type { TraceSink } from "../trace/events.js";
 import type { PauseHook } from "./performer.js";
 import type { ReplyChunk } from "./reply-stream.js";
@@ -33,6 +34,10 @@ export interface RunOptions {
   onText?: (chunk: ReplyChunk) => void;
   /** The conversation (a thread's id) this turn belongs to: traces report it as `gen_ai.conversation.id`. */
   conversationId?: string;
+  /** This run's model instead of the agent's: a replay answers from a recording (ReplayModel). */
+  model?: ChatModel;
+  /** Tools that stand in for the agent's in this run, by name: a replay gives the recorded results instead of acting again. */
+  tools?: Record<string, (...args: any[]) => unknown>;
 }
 
 export interface ReplyResult {
