@@ -9,6 +9,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { commandScope } from "../agent-loading/command-scope.js";
 import type { ServeWorkerData } from "../agent-loading/serve-worker.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
@@ -77,7 +78,7 @@ function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): Playgrou
 }
 
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => serve(file, flags, onLoaded));
+  return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
 }
 
 async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeof openAgent>[2]["onLoaded"]): Promise<void> {

@@ -3,6 +3,7 @@ import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { loadHostCode } from "./tools.js";
+import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
@@ -44,7 +45,10 @@ export async function agentOf(at: GraphAt, flags: ModelFlags, options: AgentMaki
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { tools, actions, files } = await loadHostCode(at.graph, at.baseDir, at.importer);
+  const { graph } = at;
+  const local = { ...graph, tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))) };
+  const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer);
+  Object.assign(tools, await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {
     model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),

@@ -44,7 +44,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     };
     const startedAt = Date.now();
     const stop = acquire.signal ? AbortSignal.any([held.lost, acquire.signal]) : held.lost;
-    const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, ...(onText && { onText }) }), stop);
+    const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, conversationId: threadId, ...(onText && { onText }) }), stop);
     const turn = await held.commit({ reply: result.reply, memory: result.memory, delta: result.delta, trace: events, startedAt });
     return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false };
   } finally {
