@@ -122,6 +122,29 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     expect(await res.json()).toEqual({ files: sources });
   });
 
+  it("tells threads apart: a title from the first message, editable, the time, turns and state, and search", async () => {
+    const id = threadId();
+    const row = page.locator(`#thread-list li[data-thread="${id}"]`);
+    expect(await row.locator(".title").textContent()).toBe(`${conversation.turns[1]!.user}waiting`);
+    expect(await row.getAttribute("data-state")).toBe("waiting");
+    expect(await row.locator(".meta").textContent()).toMatch(/^\S.* · 3 turns$/);
+    page.once("dialog", (d) => void d.accept("Fractions with Ana"));
+    await row.locator(".rename").click();
+    await page.waitForFunction((i) => document.querySelector(`#thread-list li[data-thread="${i}"] .title`)?.textContent?.startsWith("Fractions with Ana"), id);
+    expect((await store.thread(id))!.title).toBe("Fractions with Ana");
+    // A second thread, then search by title.
+    await page.click("#new-thread");
+    await idle();
+    expect(await page.locator("#thread-list li").count()).toBe(2);
+    await page.fill("#thread-search", "ana");
+    expect(await page.locator("#thread-list li").evaluateAll((els) => els.map((e) => e.getAttribute("data-thread")))).toEqual([id]);
+    await page.fill("#thread-search", "");
+    expect(await page.locator("#thread-list li").count()).toBe(2);
+    await page.click(`#thread-list li[data-thread="${id}"] .open`);
+    await page.waitForFunction((i) => location.hash === `#thread=${encodeURIComponent(i)}`, id);
+    await idle();
+  });
+
   for (const [width, height] of [[1440, 900], [900, 800], [390, 844]] as const) {
     it(`fits a window ${width} px wide: nothing wider than the window, every control reachable`, async () => {
       await page.setViewportSize({ width, height });

@@ -32,7 +32,12 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #new-thread,#send,#fork{background:var(--accent);border-color:var(--accent);color:#fff}#new-thread:hover,#send:hover,#fork:hover{background:var(--accent-hover)}
 #new-thread{margin-left:auto}
 [role=tab][aria-selected=true]{background:var(--active);border-color:var(--accent)}
+#thread-search{margin:6px 8px 2px;padding:4px 8px;font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line2);border-radius:6px;min-width:0}
 #thread-list{list-style:none;margin:0;padding:4px;overflow:auto;flex:1}
+#thread-list .title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+#thread-list .state{font-size:10.5px;border-radius:8px;padding:0 6px;margin-left:4px;border:1px solid var(--line2)}
+#thread-list .state.running{color:#fff;background:var(--accent);border-color:var(--accent)}#thread-list .state.ended{color:var(--muted)}
+#thread-list .rename{border:0;background:none;color:var(--muted);padding:0 4px}
 #thread-list li{display:flex;align-items:stretch;border-radius:6px;margin-bottom:2px}
 #thread-list li.active{background:var(--active)}
 #thread-list .open{flex:1;min-width:0;text-align:left;border:0;background:none;display:flex;flex-direction:column;padding:5px 7px}
