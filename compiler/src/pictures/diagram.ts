@@ -7,7 +7,8 @@
 import type { Graph, GraphNode } from "@autograms/runtime";
 
 export type DiagramItem =
-  | { kind: "node"; id: string; node: GraphNode }
+  /** In the code view, `folded` names the nodes this one stands for and `lines` is its label. */
+  | { kind: "node"; id: string; node: GraphNode; folded?: string[]; lines?: string[] }
   | { kind: "return"; id: string }
   | { kind: "quit"; id: string }
   | { kind: "dynamic"; id: string; variable: string }
@@ -258,6 +259,7 @@ export function itemLines(item: DiagramItem): string[] {
       return [shorten(`missing: ${item.name}`)];
     case "node": {
       const { node } = item;
+      if (item.lines) return item.lines;
       const lines = [shorten(node.name)];
       const assigned = node.assign === undefined ? "" : `${node.assign} = `;
       if (shorten(node.instruction ?? "", 60) !== "") lines.push(shorten(`${assigned}${node.action}: ${node.instruction}`, 60));
