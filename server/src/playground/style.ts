@@ -91,6 +91,17 @@ table.changes{border-collapse:collapse;font-size:12px}
 table.changes th{text-align:left;color:var(--muted);font-weight:600;padding:2px 10px 2px 0}
 table.changes td{padding:2px 10px 2px 0;font-family:ui-monospace,monospace;vertical-align:top;max-width:420px;word-break:break-word}
 table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok)}table.changes td.before{color:var(--bad)}
+.calls-box{margin:0 10px}
+.call{border:1px solid var(--line);border-radius:6px;margin:4px 0;background:var(--panel)}
+.call>summary{cursor:pointer;padding:4px 8px;font-size:12px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.call>summary code{font-weight:600}
+.call h5{margin:6px 8px 2px;font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.call ol{margin:4px 8px;padding-left:18px}
+.call .messages{list-style:none;padding:0}.call .messages li{margin:4px 0}
+.call .role{font-size:11px;color:var(--muted);text-transform:uppercase}
+.call-text{margin:2px 8px 6px;padding:6px;font:11.5px/1.45 ui-monospace,monospace;background:var(--code-bg);border:1px solid var(--line);border-radius:4px;white-space:pre-wrap;word-break:break-word;max-height:260px;overflow:auto}
+.call-text.error{color:var(--bad)}
+.choices li.chosen{font-weight:600;color:var(--ok)}
 .memory{margin:0 10px}.frame h4{margin:6px 0 2px}
 .memory dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:1px 12px;margin:0;font-size:12px}
 .memory dd{margin:0;font-family:ui-monospace,monospace;word-break:break-word}
