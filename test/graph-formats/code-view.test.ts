@@ -83,6 +83,8 @@ describe("the code view of a graph", () => {
     const mermaid = toMermaid(graph, { view: "code", source });
     expect(mermaid).toContain("Correct, $answer is right! {encouragement()}");
     expect(mermaid).toMatch(/-->\|"verdict === #34;correct#34;"\|/);
+    // A choice's answer into a loop stays on its edge: ask_ready's "yes" leads into the for…of.
+    expect(mermaid).toMatch(new RegExp(`n${graph.nodes.findIndex((n) => n.name === "ask_ready")} -->\\|"yes"\\| n${graph.nodes.findIndex((n) => n.name === "main.for_of_6ddc.iterable")}\n`));
     // Without the source the labels still avoid the compiler's names.
     const bare = parseSvg(toSvg(graph)).nodes.find((n) => n.node === "main.for_of_6ddc.iterable");
     expect(bare?.texts[0]).toBe("for…of loop (line 26)");

@@ -95,9 +95,12 @@ function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved
   return byName.has(target) ? [{ kind: "node", name: target }] : [{ kind: "missing", name: target }];
 }
 
+/** Between the parts of one edge's label: a choice's answer, then the target's condition. */
+export const LABEL_SEPARATOR = " · ";
+
 function joinLabels(...parts: (string | undefined)[]): string | undefined {
   const present = parts.filter((p): p is string => p !== undefined && p !== "");
-  return present.length ? present.join(" · ") : undefined;
+  return present.length ? present.join(LABEL_SEPARATOR) : undefined;
 }
 
 /** The function a call node calls: the name before `(` in its instruction. */

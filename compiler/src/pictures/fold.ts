@@ -8,7 +8,7 @@
  */
 import type { Graph, GraphNode, Loc } from "@autograms/runtime";
 import { LOOP_PREFIX, TEMP_PREFIX } from "../phases/2-analyze/scope.js";
-import { shorten, type Cluster, type Diagram, type DiagramEdge, type DiagramItem } from "./diagram.js";
+import { LABEL_SEPARATOR, shorten, type Cluster, type Diagram, type DiagramEdge, type DiagramItem } from "./diagram.js";
 
 /** `code`: compiler nodes folded, labels from the source (the default); `raw`: every node of the graph under its own name. */
 export type GraphView = "code" | "raw";
@@ -116,13 +116,19 @@ export function foldDiagram(diagram: Diagram, graph: Graph, source?: string): Di
 }
 
 /**
- * An edge's label once its ends are folded: the way into a loop head needs none (its conditions
+ * An edge's label once its ends are folded: the way into a loop head keeps no loop condition (they
  * belong to the head's own ways out), and a loop head's ways out read as its condition or `done`.
  */
 function loopLabel(edge: DiagramEdge, items: Map<string, NodeItem>, temporaries: Map<string, string>): string | undefined {
   const from = items.get(edge.from)?.node;
   const to = items.get(edge.to)?.node;
-  if (to && isLoopPart(to)) return undefined;
+  if (to && isLoopPart(to) && edge.label !== undefined) {
+    // The `X.*` resolution appended the target's condition; a choice's answer before it stays.
+    const condition = to.action === "transition" ? (to.boolean_condition ?? "else") : undefined;
+    if (condition !== undefined && edge.label === condition) return undefined;
+    const suffix = `${LABEL_SEPARATOR}${condition}`;
+    return readable(condition !== undefined && edge.label.endsWith(suffix) ? edge.label.slice(0, -suffix.length) : edge.label, temporaries);
+  }
   if (from && isLoopPart(from) && from.action === "transition" && edge.label === undefined) {
     return from.boolean_condition === undefined ? "done" : (readable(from.boolean_condition, temporaries) ?? "next");
   }
