@@ -20,8 +20,8 @@ export type { FieldProblem } from "./graph/action-fields.js";
 
 // Graph format.
 export type * from "./graph/types.js";
-export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS, BASE_ACTIONS } from "./graph/types.js";
-export { NODE_FIELD_NAMES } from "./graph/schema.js";
+// The graph's vocabulary (node fields, actions, transition targets): docs/vocabulary.md.
+export * from "./graph/vocabulary/index.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
 export { argumentCountProblem } from "./graph/arguments.js";

@@ -8,7 +8,8 @@ import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
-import { bearerToken } from "./http/auth.js";
+import { bearerToken, checkToken } from "./http/auth.js";
+import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { ServerMetrics } from "./ops/metrics.js";
@@ -33,8 +34,19 @@ export interface AppOptions {
   store: Store;
   /** Busy policy for messages to a thread with a run in progress (default `reject`: 409). */
   policy?: BusyPolicy;
-  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  /** When set, every request must carry `Authorization: Bearer <token>` (visible ASCII, no spaces). */
   token?: string;
+  /**
+   * The `Host` names answered (any other: 403 `forbidden_host`, before anything else); default
+   * (or none listed): any. `listen` on a loopback address always checks: `localhost`, the bound address, and these.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins of browser apps allowed to call the API across origins (CORS, preflights answered;
+   * never with credentials). `*`: any origin, only with a token. A request that changes something
+   * with an `Origin` header from another origin is refused (403 `forbidden_origin`).
+   */
+  cors?: readonly string[];
   limits?: Partial<ServerLimits>;
   /** How long a run's events wait to be written with the next ones (ms, default 100). */
   flushMs?: number;
@@ -50,6 +62,8 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): AutogramsApp {
+  if (options.token !== undefined) checkToken(options.token);
+  const origins = (options.cors ?? []).map((o) => checkOrigin(o, options.token !== undefined));
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
@@ -67,6 +81,10 @@ export function createApp(options: AppOptions): AutogramsApp {
     return errorResponse(c, err);
   });
   app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  // Other pages in the user's browser are kept out first (http/browser-guards.ts).
+  if (options.allowedHosts !== undefined && options.allowedHosts.length > 0) app.use("*", hostCheck(options.allowedHosts));
+  if (origins.length > 0) app.use("*", corsFor(origins));
+  app.use("*", writeCheck(origins));
   // A balancer's probes carry no token: they are answered before it is asked for.
   app.route("/", probeRoutes(ctx));
   // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).

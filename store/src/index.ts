@@ -6,7 +6,7 @@ export { replayTurn } from "./turns/replay-turn.js";
 export type { ReplayedTurn } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
-export { StoreError } from "./errors.js";
+export { messageConflict, StoreError } from "./errors.js";
 export type { StoreErrorCode } from "./errors.js";
 export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
 export type { StoreLocation, UrlOptions } from "./url.js";

@@ -16,7 +16,7 @@ export interface ThreadInfo {
   id: string;
   /** The title given it (setTitle), else the first line of its first user message (cut to 80 characters); null before any. */
   title: string | null;
-  /** The agent's name, once a turn has been committed. */
+  /** The agent's name, once a turn has been committed (a fork at turn 0: its source's agent). */
   agent: string | null;
   /** Hash of the graph the last committed turn ran on. */
   graphHash: string | null;
@@ -251,7 +251,10 @@ export interface Store {
    */
   watchRun(runId: string, listener: () => void): () => void;
 
-  /** One round trip to the database: throws when it cannot be reached (a readiness probe). */
+  /**
+   * A readiness probe: a write that changes nothing, committed as a turn is. Throws a StoreError
+   * `unavailable` saying why (unreachable, disk full, file damaged or read-only), never where.
+   */
   ping(): Promise<void>;
 
   close(): Promise<void>;

@@ -14,7 +14,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--link <style>"]],
   ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
   ["threads", "[command]", []],
-  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--lease-ms <ms>", "--grace-ms <ms>", "--busy <policy>", "--no-playground", ...MODEL_OPTIONS]],
+  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--token-file <file>", "--allowed-host <name>", "--cors <origin>", "--lease-ms <ms>", "--grace-ms <ms>", "--busy <policy>", "--no-playground", ...MODEL_OPTIONS]],
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],

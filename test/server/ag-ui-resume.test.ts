@@ -23,8 +23,10 @@ afterAll(() => folder.remove());
 const input = (threadId: string, runId: string, messages: { id: string; text: string }[] = []) =>
   json({ threadId, runId, messages: messages.map((m) => ({ id: m.id, role: "user", content: m.text })), tools: [], context: [], state: {}, forwardedProps: {} });
 
-const resume = (url: string, threadId: string, last: number | null, runId?: string) =>
-  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`, { headers: last === null ? {} : { "last-event-id": String(last) } });
+/** `last`: the id of the last frame received, or its number in run `runId`. */
+const resume = (url: string, threadId: string, last: string | number | null, runId?: string) =>
+  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`,
+    { headers: last === null ? {} : { "last-event-id": typeof last === "number" ? `${runId}:${last}` : last } });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
 
@@ -64,8 +66,8 @@ describe("resuming an AG-UI stream", () => {
       const res = await fetch(`${a.url}/ag-ui`, input("tutor-1", runId, i === 0 ? [] : [{ id: `u${i}`, text: turn.user }]));
       expect(res.status).toBe(200);
       const whole = await sseFrames(res);
-      // One id per AG-UI event, 1, 2, 3, ...
-      expect(whole.map((f) => f.id)).toEqual(whole.map((_, k) => k + 1));
+      // One id per AG-UI event, 1, 2, 3, ..., naming the run: the client's run id is the run's.
+      expect(whole.map((f) => f.id)).toEqual(whole.map((_, k) => `${runId}:${k + 1}`));
       const events = eventsOf(whole);
       for (const e of events) expect(EventSchemas.safeParse(e).error?.issues, JSON.stringify(e)).toBeUndefined();
       expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId, result: { reply: turn.agent } });
@@ -79,9 +81,10 @@ describe("resuming an AG-UI stream", () => {
         const got = [...whole.slice(0, cut), ...(await sseFrames(rest))];
         expect(got, `cut after frame ${cut} of turn ${i}`).toEqual(whole);
       }
-      // Nothing after the last frame; without a number, no run in progress: 204 both.
+      // Nothing after the last frame: 204; the run named without a frame: all of it; no run named and none in progress: 204.
       expect((await resume(b.url, "tutor-1", whole.length, runId)).status).toBe(204);
-      expect((await resume(b.url, "tutor-1", null, runId)).status).toBe(204);
+      expect(await sseFrames(await resume(b.url, "tutor-1", null, runId))).toEqual(whole);
+      expect((await resume(b.url, "tutor-1", null)).status).toBe(204);
       // The state a client builds is the agent's variables in the store after the turn.
       expect(checkOrder(events)).toEqual([]);
       const { memory } = await a.store.load("tutor-1");
@@ -89,21 +92,31 @@ describe("resuming an AG-UI stream", () => {
     }
   });
 
-  it("names the server's run id in RUN_FINISHED when not given the POST's; the messages' ids are the same either way", async () => {
-    const whole = eventsOf(await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run"))));
-    const serverRun = (await a.store.latestRun("tutor-2"))!.id;
-    const rest = eventsOf(await sseFrames(await resume(b.url, "tutor-2", 2)));
-    expect(rest.slice(0, -1)).toEqual(whole.slice(2, -1));
-    expect(rest.at(-1)).toEqual({ ...whole.at(-1), runId: serverRun });
-    expect(whole.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
+  it("resumes the run the frame id names, never another: the latest run is not relabelled, a run lost before its first event is run_lost", async () => {
+    const first = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run")));
+    expect((await a.store.latestRun("tutor-2"))!.id).toBe("client-run");
+    expect(eventsOf(first).find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: "client-run-m1" });
+    const second = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "later-run", [{ id: "u1", text: conversation.turns[1]!.user }])));
+    // The first run's rest, by its frame id or its runId, although a later run is the thread's latest.
+    expect(await sseFrames(await resume(b.url, "tutor-2", first[1]!.id))).toEqual(first.slice(2));
+    expect(await sseFrames(await resume(b.url, "tutor-2", 2, "client-run"))).toEqual(first.slice(2));
+    expect(await sseFrames(await resume(b.url, "tutor-2", 2, "later-run"))).toEqual(second.slice(2));
+    // A run id no run has (its process stopped before storing anything): run_lost, not another run's frames.
+    const lost = await resume(b.url, "tutor-2", 1, "never-stored");
+    expect([lost.status, (await lost.json()).error.code]).toEqual([410, "run_lost"]);
+    // A run id is the run's own: a POST may not reuse one.
+    const reused = await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run", [{ id: "u2", text: "again" }]));
+    expect([reused.status, (await reused.json()).error.field]).toEqual([400, "runId"]);
   });
 
   it("refuses a bad Last-Event-ID or runId, and answers 404 for a thread it does not have", async () => {
     const bad = await resume(b.url, "tutor-1", "x" as never);
-    expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the number of the last AG-UI event received is expected" } }]);
-    expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "1" } })).json()).toMatchObject({ error: { field: "runId" } });
-    expect((await resume(b.url, "no-such-thread", 1)).status).toBe(404);
-    expect(await (await resume(b.url, "x*y", 1)).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
+    expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the id of the last AG-UI event received (RUN:N, as sent) is expected" } }]);
+    // A bare number named no run: it is refused, not taken as the latest run's.
+    expect((await resume(b.url, "tutor-1", "3")).status).toBe(400);
+    expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "r:1" } })).json()).toMatchObject({ error: { field: "runId" } });
+    expect((await resume(b.url, "no-such-thread", 1, "r")).status).toBe(404);
+    expect(await (await resume(b.url, "x*y", 1, "r")).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
   });
 });
 
@@ -152,14 +165,14 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
   });
 
   it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {
-    await (await fetch(`${t.url}/ag-ui`, input("queued", "open"))).text();
-    await (await fetch(`${t.url}/ag-ui`, input("queued", "zero", [{ id: "q0", text: "zero" }]))).text();
+    await (await fetch(`${t.url}/ag-ui`, input("queued", "q-open"))).text();
+    await (await fetch(`${t.url}/ag-ui`, input("queued", "q-zero", [{ id: "q0", text: "zero" }]))).text();
     const held = hold(t.model);
-    const first = fetch(`${t.url}/ag-ui`, input("queued", "first", [{ id: "q1", text: "one" }]));
+    const first = fetch(`${t.url}/ag-ui`, input("queued", "q-first", [{ id: "q1", text: "one" }]));
     await held.started;
     // Sent while the first run holds the thread: it waits, and runs from the variables the first leaves.
     const waits = new Promise<void>((r) => (acquiring = (id) => id === "q2" && r()));
-    const second = fetch(`${t.url}/ag-ui`, input("queued", "second", [{ id: "q2", text: "two" }]));
+    const second = fetch(`${t.url}/ag-ui`, input("queued", "q-second", [{ id: "q2", text: "two" }]));
     await waits;
     held.open();
     const [one, two] = await Promise.all([first.then(sseFrames), second.then(sseFrames)]);

@@ -3,7 +3,7 @@
 // client's copy of the conversation says.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { chatBody, drain, json, serverForFile, sseFrames, textOf, uiChunks, uiMessageOf, userMessage, type TestServer } from "./support/harness.js";
+import { chatBody, drain, frameNumber, json, serverForFile, sseFrames, textOf, uiChunks, uiMessageOf, userMessage, type TestServer } from "./support/harness.js";
 
 const file = serverForFile("autograms-server-chat-");
 let t: TestServer;
@@ -21,7 +21,7 @@ describe("POST /api/chat", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const frames = await sseFrames(res.clone());
     // Every frame has an id, increasing; the stream ends with [DONE].
-    expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => i + 1));
+    expect(frames.map(frameNumber)).toEqual(frames.map((_, i) => i + 1));
     expect(frames.at(-1)!.data).toBe("[DONE]");
     const chunks = await uiChunks(res.body!);
     const types = chunks.map((c) => c.type);

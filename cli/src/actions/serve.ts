@@ -3,7 +3,7 @@ import { relative, resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { openStore, type BusyPolicy } from "@autograms/store";
-import { listen, ServerMetrics, shutdown, type PlaygroundSource } from "@autograms/server";
+import { checkOrigin, checkToken, isLoopback, listen, ServerMetrics, shutdown, type PlaygroundSource } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
@@ -17,6 +17,9 @@ export interface ServeFlags extends ModelFlags {
   port: string;
   host: string;
   token?: string;
+  tokenFile?: string;
+  allowedHost: string[];
+  cors: string[];
   busy?: BusyPolicy;
   leaseMs?: number;
   graceMs: number;
@@ -30,6 +33,34 @@ function drawGraph(graph: Graph, options: ViewOptions): string {
   return toSvg(graph, file === undefined ? options : { ...options, sourceLink: vscodeLink(resolve(file)) });
 }
 
+/** How often the server checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
+
+/** --token, else --token-file's first line, else AUTOGRAMS_TOKEN; refused when no client could send it. */
+function tokenOf(flags: ServeFlags): string | undefined {
+  if (flags.token !== undefined && flags.tokenFile !== undefined) throw new CliError("give --token or --token-file, not both", 2);
+  let token = flags.token;
+  let from = "--token";
+  if (flags.tokenFile !== undefined) {
+    try {
+      token = readFileSync(flags.tokenFile, "utf8").split(/\r?\n/, 1)[0]!;
+    } catch (err) {
+      throw new CliError(`--token-file: cannot read ${flags.tokenFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 2);
+    }
+    from = `--token-file ${flags.tokenFile}`;
+  } else if (token === undefined && process.env.AUTOGRAMS_TOKEN) {
+    token = process.env.AUTOGRAMS_TOKEN;
+    from = "AUTOGRAMS_TOKEN";
+  }
+  if (token === undefined) return undefined;
+  try {
+    checkToken(token);
+  } catch (err) {
+    throw new CliError(`${from}: ${(err as Error).message}`, 2);
+  }
+  return token;
+}
+
 /**
  * What the playground shows beside the chat: the agent's source as it was compiled (the graph's
  * lines point into it) and its tool and action modules, read once now.
@@ -40,19 +71,22 @@ function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): Playgrou
   return [...agent, ...moduleFiles.map((path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }))];
 }
 
-/** Addresses only this machine reaches: serving there needs no token. */
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
-
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
   return reporting("serve", (onLoaded) => serve(file, flags, onLoaded));
 }
 
 async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeof openAgent>[2]["onLoaded"]): Promise<void> {
   if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new CliError(`--port takes a port number (0 to 65535), not '${flags.port}'`, 2);
-  const token = flags.token ?? (process.env.AUTOGRAMS_TOKEN || undefined);
-  if (token !== undefined && token.trim() === "") throw new CliError("--token: the token is empty", 2);
-  if (!LOOPBACK.test(flags.host) && token === undefined) {
-    throw new CliError(`--host ${flags.host} lets other machines in: give --token (or AUTOGRAMS_TOKEN) so that every request must carry it`, 2);
+  const token = tokenOf(flags);
+  if (!isLoopback(flags.host) && token === undefined) {
+    throw new CliError(`--host ${flags.host} lets other machines in: give --token, --token-file or AUTOGRAMS_TOKEN so that every request must carry it`, 2);
+  }
+  for (const origin of flags.cors) {
+    try {
+      checkOrigin(origin, token !== undefined);
+    } catch (err) {
+      throw new CliError(`--${(err as Error).message}`, 2);
+    }
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
@@ -66,6 +100,7 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
+      allowedHosts: flags.allowedHost, cors: flags.cors,
       playground: flags.playground ? { drawGraph, sources: () => sources } : false,
     });
   } catch (err) {
@@ -98,5 +133,15 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
         .finally(() => store.close()).finally(resolve);
     };
     process.on("SIGINT", stop).on("SIGTERM", stop);
+    // Started by a launcher (npx, a shell script) that is killed without passing the signal on,
+    // the server would run on as an orphan: once its parent is gone, it stops as on SIGTERM.
+    const parent = process.ppid;
+    const orphaned = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(orphaned);
+      process.stderr.write("(the process that started this one is gone)\n");
+      stop();
+    }, PARENT_CHECK_MS);
+    orphaned.unref();
   });
 }

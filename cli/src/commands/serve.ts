@@ -4,6 +4,8 @@ import type { ServeFlags } from "../actions/serve.js";
 import { busyOption } from "./busy-option.js";
 import { integer } from "./integer.js";
 
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 export function registerServe(program: Command): void {
   const command = program
     .command("serve")
@@ -13,7 +15,10 @@ export function registerServe(program: Command): void {
     .option("--store <url>", "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
     .option("--port <n>", "the port (0: any free one)", "3000")
     .option("--host <host>", "the address to listen on; anything but loopback needs --token", "127.0.0.1")
-    .option("--token <token>", "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN)")
+    .option("--token <token>", "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN); visible ASCII, no spaces")
+    .option("--token-file <file>", "read the token from this file (its first line), so that it does not show in ps")
+    .option("--allowed-host <name>", "answer requests for this Host name too (a proxy in front); on loopback only localhost and the bound address are answered (repeatable)", collect, [])
+    .option("--cors <origin>", "let a browser app on this origin (https://app.example.com) call the API (repeatable; '*' any origin, only with a token)", collect, [])
     .option("--lease-ms <ms>", "how long a thread stays taken by a run that stops renewing it (a killed process): then another process may take it (default: the store URL's lease_ms, else 10000)", integer(100))
     .option("--grace-ms <ms>", "on SIGTERM, how long runs in progress may take to finish before they are stopped", integer(0), 10_000)
     .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"))

@@ -6,7 +6,7 @@
  * read as what they hold. Every node of the graph stays represented: a shown node lists the nodes
  * folded into it, so a run that passes through a folded node can light its stand-in.
  */
-import type { Graph, GraphNode, Loc } from "@autograms/runtime";
+import { isFunctionKind, type Graph, type GraphNode, type Loc } from "@autograms/runtime";
 import { LOOP_PREFIX, TEMP_PREFIX } from "../phases/2-analyze/scope.js";
 import { LABEL_SEPARATOR, shorten, type Cluster, type Diagram, type DiagramEdge, type DiagramItem } from "./diagram.js";
 
@@ -182,6 +182,6 @@ function describe(node: GraphNode, temporaries: Map<string, string>): string | u
   const assigned = node.assign === undefined || node.assign.startsWith(TEMP_PREFIX) ? "" : `${node.assign} = `;
   if (node.action === "code") return instruction === "" ? undefined : node.def_type === "return" ? `return ${instruction}` : instruction;
   if (instruction === "") return node.action === "transition" ? undefined : `${assigned}${node.action}`;
-  if (node.action.endsWith("function")) return `${assigned}${instruction}`;
+  if (isFunctionKind(node.action)) return `${assigned}${instruction}`;
   return `${assigned}${node.action}: ${instruction}`;
 }

@@ -4,7 +4,7 @@
  * a node on click, and with a trace the visits of each node, the transitions taken and the path
  * step by step.
  */
-import type { Graph, Loc, TraceEvent } from "@autograms/runtime";
+import { familyOf, type Graph, type Loc, type TraceEvent } from "@autograms/runtime";
 import { viewDiagram, type ViewOptions } from "./fold.js";
 import { buildDiagram, itemLines, itemStyle, shorten, type Diagram, type DiagramEdge, type DiagramItem, type ItemStyle } from "./diagram.js";
 
@@ -182,7 +182,7 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
         break;
       case "generate":
       case "exact":
-        visit(id, e.node, (e.base ?? e.action).startsWith("chat") ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
+        visit(id, e.node, familyOf(e.base ?? e.action) === "chat" ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
         break;
       case "custom":
         if (e.hook !== "instruction") steps.push({ id, node: e.node, text: `${e.action} ${e.hook}: ${shorten(JSON.stringify(e.hook === "transition" ? e.target : e.output) ?? "null", 60)}` });

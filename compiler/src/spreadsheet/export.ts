@@ -6,7 +6,7 @@
  */
 import type { Action, Graph, GraphNode } from "@autograms/runtime";
 import { writeCsv } from "./csv-text.js";
-import { exportColumns, type FieldColumn, type LetteredColumn } from "./columns.js";
+import { exportColumns, LETTERED, NODE_NAME_FIELDS, type FieldColumn, type LetteredColumn } from "./columns.js";
 import { writeInstruction } from "./cells.js";
 
 /** Entry node name → the callable name the original gives it (`f(a,b)` in the name column, `f()` as a target). */
@@ -37,7 +37,7 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
   const value = (node as unknown as Record<string, unknown>)[column.field];
   if (value === undefined) return "";
   if (Array.isArray(value)) {
-    const renamed = column.field === "transition_probs" ? value : value.map((t: string) => names.target.get(t) ?? t);
+    const renamed = NODE_NAME_FIELDS.has(column.field) ? value.map((t: string) => names.target.get(t) ?? t) : value;
     return renamed.join(",");
   }
   return String(value);
@@ -50,10 +50,8 @@ export function exportSpreadsheet(graph: Graph): string {
   // code, conditions and arguments are read as written (never as the original's Python).
   const always = new Set(["name", "action", "transitions", "instruction", "assign"]);
   const count = (field: LetteredColumn["field"]) => Math.max(0, ...graph.nodes.map((n) => n[field]?.length ?? 0));
-  const columns = exportColumns((f) => always.has(f) || used.has(f), {
-    transition_choices: count("transition_choices"),
-    user_instruction_transitions: count("user_instruction_transitions"),
-  });
+  const counts = Object.fromEntries(Object.values(LETTERED).map((field) => [field, count(field)])) as Record<LetteredColumn["field"], number>;
+  const columns = exportColumns((f) => always.has(f) || used.has(f), counts);
   const rows = [columns.map((c) => c.header), ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names)))];
   return writeCsv(rows);
 }

@@ -4,7 +4,8 @@
  */
 import { checkCode } from "../sandbox/index.js";
 import { parseCallInstruction } from "./call-instruction.js";
-import { FUNCTION_KINDS, type GraphNode } from "./types.js";
+import type { GraphNode } from "./types.js";
+import { isFunctionKind, parseTarget } from "./vocabulary/index.js";
 
 export interface CodeProblem {
   /** JSON pointer below the node: `instruction`, `boolean_condition`, `transitions/1`. */
@@ -17,14 +18,15 @@ export function codeFields(node: GraphNode): { field: string; code: string; what
   const out: { field: string; code: string; what: string }[] = [];
   if (node.setup !== undefined) out.push({ field: "setup", code: node.setup, what: "setup" });
   if (node.action === "code" && node.instruction !== undefined) out.push({ field: "instruction", code: node.instruction, what: "code" });
-  if ((FUNCTION_KINDS as readonly string[]).includes(node.action) && node.instruction !== undefined) {
+  if (isFunctionKind(node.action) && node.instruction !== undefined) {
     // The call's form is checked where the program is built; here its arguments, as evaluated.
     const call = parseCallInstruction(node.instruction);
     if (call && call.args !== "[]") out.push({ field: "instruction", code: call.args, what: "call arguments" });
   }
   if (node.boolean_condition !== undefined) out.push({ field: "boolean_condition", code: node.boolean_condition, what: "boolean_condition" });
   node.transitions.forEach((t, i) => {
-    if (t.startsWith("return ") && t.slice(7).trim() !== "") out.push({ field: `transitions/${i}`, code: t.slice(7).trim(), what: "return expression" });
+    const target = parseTarget(t);
+    if (target.kind === "return" && target.expr !== undefined) out.push({ field: `transitions/${i}`, code: target.expr, what: "return expression" });
   });
   return out;
 }

@@ -4,7 +4,8 @@
  * on); a comment line every `keepAliveMs` keeps proxies from closing a quiet stream.
  */
 export interface SseFrame {
-  id: number;
+  /** `RUN:N` (http/event-id.ts). */
+  id: string;
   event?: string;
   /** Sent as one `data:` line: JSON, or a bare word like `[DONE]` (no line breaks). */
   data: string;
@@ -44,10 +45,4 @@ export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<SseFr
     },
   });
   return new Response(body, { status: 200, headers });
-}
-
-/** The number in a `Last-Event-ID` header (0 when absent); null when it is not a number. */
-export function lastEventId(header: string | undefined): number | null {
-  if (header === undefined || header.trim() === "") return 0;
-  return /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : null;
 }

@@ -17,12 +17,13 @@ import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
 import { isRunEnd } from "../run-events.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId, isRunId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
@@ -38,7 +39,7 @@ function turnOf(messages: { id: string; role: string; content?: unknown }[], max
   if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
   if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
   if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
-  return { message: text, messageId: last.id };
+  return { message: keepableText(text, `${at}.content`), messageId: keepableText(last.id, `${at}.id`) };
 }
 
 /** The agent's variables after turn `turn` of the thread (0: before its first, the agent's initial ones). */
@@ -54,8 +55,9 @@ async function variablesAt(ctx: ServerContext, threadId: string, turn: number): 
 async function* agUiFrames(ctx: ServerContext, threadId: string, source: RunSource, runId: string | undefined, after: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
   const translator = new AgUiTranslator({ threadId, ...(runId === undefined ? {} : { runId }) });
   let id = 0;
+  const run = runIdOf(source);
   function* frames(events: AgUiEvent[]): Generator<SseFrame> {
-    for (const e of events) if (++id > after) yield { id, data: JSON.stringify(e) };
+    for (const e of events) if (++id > after) yield { id: eventId(run, id), data: JSON.stringify(e) };
   }
   try {
     for await (const { event } of eventsOf(ctx, source, 0, signal)) {
@@ -83,16 +85,19 @@ export function agUiRoutes(ctx: ServerContext): Hono {
     const input = await jsonBody(c, RunAgentInputSchema);
     const threadId = threadIdOf(input.threadId, "threadId");
     const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
-    const source = await ctx.runs.start(threadId, turn.message, turn.messageId);
+    // The client's run id, when it gives one a run can have, is the run's: it resumes by it.
+    const runId = input.runId !== undefined && isRunId(input.runId) ? input.runId : undefined;
+    const source = await ctx.runs.start(threadId, turn.message, turn.messageId, runId);
     return sseResponse((signal) => agUiFrames(ctx, threadId, source, input.runId, 0, signal), RUN_STREAM_HEADERS);
   });
 
   app.get("/ag-ui/:threadId/stream", async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"), "threadId");
     const runId = c.req.query("runId");
-    if (runId !== undefined && (runId === "" || runId.length > 200)) throw badRequest("runId: the AG-UI run id the POST gave, 1 to 200 characters", "runId");
+    // The run resumed is the one it names (or Last-Event-ID names), never another relabelled.
+    if (runId !== undefined && !isRunId(runId)) throw badRequest("runId: the AG-UI run id the POST gave (1 to 200 letters, digits and _ . -)", "runId");
     return resumeResponse(ctx, threadId, c.req.header("last-event-id"),
-      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS, "AG-UI event");
+      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS, "AG-UI event", runId);
   });
 
   return app;

@@ -8,10 +8,11 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 const Part = z.looseObject({ type: z.string() });
@@ -40,9 +41,10 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
 /** The UI message stream's frames of a run, those after `afterFrame` only. */
 async function* uiFrames(ctx: ServerContext, source: RunSource, afterFrame: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
   const translator = new UiMessageTranslator();
+  const runId = runIdOf(source);
   for await (const e of eventsOf(ctx, source, 0, signal)) {
     for (const f of translator.translate(e)) {
-      if (f.id > afterFrame) yield { id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
+      if (f.id > afterFrame) yield { id: eventId(runId, f.id), data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
     }
   }
 }
@@ -60,7 +62,7 @@ export function chatRoutes(ctx: ServerContext): Hono {
     const last = body.messages[at]!;
     if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
     const text = textOf(last, at, ctx.limits.maxMessageChars);
-    const source = await ctx.runs.start(threadId, text, last.id);
+    const source = await ctx.runs.start(threadId, keepableText(text, `messages[${at}].parts`), keepableText(last.id, `messages[${at}].id`));
     return sseResponse((signal) => uiFrames(ctx, source, 0, signal), UI_MESSAGE_STREAM_HEADERS);
   });
 

@@ -9,6 +9,9 @@
 import type { Lease, NewRun, Store } from "@autograms/store";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "../run-events.js";
 
+/** How long a client waits for the record of a run that has taken its thread (in another process maybe) but not yet written it with its first batch. */
+export const RECORD_WAIT_MS = 1000;
+
 export class LiveRun {
   readonly events: NumberedRunEvent[] = [];
   private pending: NumberedRunEvent[] = [];
@@ -31,6 +34,12 @@ export class LiveRun {
     this.stored = new Promise((r) => (this.markStored = r));
     this.record = { ...record, id };
     this.lease = record.lease;
+  }
+
+  /** The user's message the run answers (null: the opening alone). */
+  get user(): string | null {
+    const start = this.events[0]?.event;
+    return start?.type === "run-start" ? start.user : null;
   }
 
   /** The message of the turn under way. */

@@ -7,11 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
+import { messageConflict, runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type RunRecord, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
-import { LiveRun } from "./live-run.js";
+import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode, restOfReply } from "./reply-node.js";
 
 export interface RunManagerOptions {
@@ -41,6 +41,8 @@ export type Started =
   | { kind: "run"; runId: string }
   | { kind: "replay"; events: NumberedRunEvent[] };
 
+const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
+
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
   private readonly stopping = new AbortController();
@@ -69,11 +71,12 @@ export class RunManager {
   }
 
   /**
-   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only). Settles
+   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only), as run
+   * `runId` (default: a new UUID; a client's own must name no other run). Settles
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, runId?: string): Promise<Started> {
     const info = await ownThread(this.store, this.agent.graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (text === null && info !== null && info.version > 0) {
@@ -82,10 +85,11 @@ export class RunManager {
     if (messageId !== undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
-        const run = this.liveOn(threadId) ?? await this.store.latestRun(threadId);
-        if (run && run.messageId === messageId) return { kind: "run", runId: run.id };
+        const run = await this.runOfMessage(threadId, messageId, text);
+        if (run) return run;
       }
       const made = await this.store.turnByMessage(threadId, messageId);
+      if (made && made.user !== text) throw messageConflict(threadId, messageId);
       if (made) {
         this.options.observer?.replayed();
         return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
@@ -94,15 +98,39 @@ export class RunManager {
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
     if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     this.options.admit?.();
+    if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
+      throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
+    }
     const opening = text !== null && (info === null || info.version === 0);
     try {
       return await new Promise<Started>((resolve, reject) => {
-        void this.execute(threadId, text, messageId, opening, resolve, reject);
+        void this.execute(threadId, text, messageId, runId, opening, resolve, reject);
       });
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
       if (this.stopping.signal.aborted) this.options.admit?.();
+      // The same message sent twice at once: the second request follows the first one's run.
+      if (err instanceof StoreError && err.code === "same_message") return (await this.runOfMessage(threadId, messageId!, text)) ?? Promise.reject(await this.busy(threadId, err));
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
+    }
+  }
+
+  /**
+   * The run in progress for this message id, in this process or another (whose record may be a
+   * moment from written: it is waited for up to RECORD_WAIT_MS); null when there is none.
+   */
+  private async runOfMessage(threadId: string, messageId: string, text: string | null): Promise<Started | null> {
+    const deadline = Date.now() + RECORD_WAIT_MS;
+    for (;;) {
+      const live = this.liveOn(threadId);
+      const stored = live ? null : await this.store.latestRun(threadId);
+      const run = live ?? (stored && !isOver(stored) ? stored : null);
+      if (run?.messageId === messageId) {
+        if (run.user !== text) throw messageConflict(threadId, messageId);
+        return { kind: "run", runId: run.id };
+      }
+      if (Date.now() >= deadline || (await this.store.thread(threadId))?.running?.messageId !== messageId) return null;
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
 
@@ -113,7 +141,7 @@ export class RunManager {
     return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
   }
 
-  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
+  private async execute(threadId: string, text: string | null, messageId: string | undefined, runId: string | undefined, opening: boolean,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
     /** The text sent for each node since its last reset, this turn. */
@@ -135,7 +163,7 @@ export class RunManager {
     const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
-      const id = randomUUID();
+      const id = runId ?? randomUUID();
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
@@ -189,6 +217,7 @@ export class RunManager {
       });
       if (outcome.repeated && !run) {
         // Another request with the same message id made the turn while this one waited.
+        if (outcome.turn.user !== text) return refused(messageConflict(threadId, messageId!));
         observer?.replayed();
         started({ kind: "replay", events: replayOf(threadId, outcome.turn) });
         return;

@@ -492,6 +492,34 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(turns.length);
       }, { snapshotEvery: 2 }));
 
+    it("records a run's batch of any size (past the drivers' limit on bound parameters)", () =>
+      withStore(backend, async (store) => {
+        const lease = await store.acquire("big");
+        const events = Array.from({ length: 12_000 }, (_, i) => ({ seq: i + 1, event: { type: "step", i } }));
+        expect(await store.appendRunEvents("big-run", events, "failed", { lease, user: "loop" })).toBe(true);
+        expect(await store.run("big-run")).toMatchObject({ status: "failed", lastSeq: 12_000 });
+        const stored = await store.runEvents("big-run", 11_998);
+        expect(stored).toEqual([{ seq: 11_999, event: { type: "step", i: 11_998 } }, { seq: 12_000, event: { type: "step", i: 11_999 } }]);
+        await store.release(lease);
+      }));
+
+    it("refuses a NUL character in a message or its id, naming the field, and stays usable", () =>
+      withStore(backend, async (store) => {
+        const agent = echoAgent();
+        await expect(runTurn(store, agent, "nul", "a\u0000b")).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^user: contains a NUL/) });
+        await expect(runTurn(store, agent, "nul", "fine", { messageId: "m\u0000" })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^messageId: /) });
+        expect((await runTurn(store, agent, "nul", null)).turn.seq).toBe(1);
+        expect((await store.thread("nul"))!.running).toBeNull();
+      }));
+
+    it("keeps a fork at turn 0 its source's agent's thread", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "src", 1);
+        const fork = await store.fork("src", 0, "src-0");
+        expect(fork).toMatchObject({ agent: "Echo", version: 0, forkedFrom: { id: "src", turn: 0 } });
+        expect((await store.listThreads({ agent: "Other" })).map((t) => t.id)).not.toContain("src-0");
+      }));
+
     it("makes threads on demand, or refuses an unknown one when asked to", () =>
       withStore(backend, async (store, db) => {
         // Two stores making the same new thread at once: one runs, the other waits its turn.

@@ -26,6 +26,8 @@ type RequestBody = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
 
 const DEFAULT_IDLE_TIMEOUT = 60_000;
 const DEFAULT_MAX_RETRY_AFTER = 60_000;
+/** 48 bytes a minute: a body dripping a byte every 2 s fails within the minute; a stream's keep-alive comments every 15 s pass. */
+const DEFAULT_LOW_SPEED = { bytes: 48, windowMs: 60_000 };
 
 /**
  * A ChatModel on any OpenAI-compatible Chat Completions server, through the official client. The
@@ -57,7 +59,8 @@ export class OpenAIModel implements ToolCallingModel {
     this.maxRetries = options.maxRetries ?? (options.client ? options.client.maxRetries : 2);
     const idleMs = Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, client.timeout);
     const inner: Fetch = (client as unknown as { fetch: Fetch }).fetch ?? fetch;
-    this.client = client.withOptions({ maxRetries: 0, fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout }) });
+    const lowSpeed = { ...DEFAULT_LOW_SPEED, ...options.lowSpeed };
+    this.client = client.withOptions({ maxRetries: 0, fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout, lowSpeed }) });
   }
 
   async complete(req: CompletionRequest): Promise<string> {

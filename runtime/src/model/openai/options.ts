@@ -18,6 +18,12 @@ export interface OpenAIModelOptions {
   /** Milliseconds an answer's body or stream may send nothing before the attempt fails; default 60000, at most `timeout`. */
   idleTimeout?: number;
   /**
+   * As curl's low-speed limit: an attempt fails once its body (or stream) has brought fewer than
+   * `bytes` in `windowMs`; default 48 bytes in 60000 ms, so a server that sends a byte every 2 s
+   * fails the attempt in about a minute rather than holding it for the whole `timeout`.
+   */
+  lowSpeed?: { bytes?: number; windowMs?: number };
+  /**
    * The longest wait before a retry that a server may ask for (Retry-After); a server that asks
    * for longer fails the call at once with a ModelError that says so. Default 60000 (60 s).
    */
