@@ -31,6 +31,17 @@ describe("autograms graph", () => {
     expect(r.stdout).toContain('subgraph f1 ["global_function doUnit(topic, lesson, problem, answer)"]');
   });
 
+  it("draws the code view with --view code, quoting the agent's source beside the graph file", async () => {
+    const graph = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;
+    const source = readFileSync(join(root, "samples", "tutor", "agent.ts"), "utf8");
+    const r = await autograms("graph", "samples/tutor/agent.graph.json", "--view", "code");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(toMermaid(graph, { view: "code", source }));
+    expect(r.stdout).toContain("for (const unit of this.units) {");
+    expect(r.stdout).not.toContain("_loop_");
+    expect(await autograms("graph", "samples/tutor/agent.ts", "--view", "folded")).toMatchObject({ status: 2, stdout: "" });
+  });
+
   it("draws a graph file the same way, and DOT into a file with -o", async () => {
     expect((await autograms("graph", "samples/tutor/agent.graph.json")).stdout).toBe((await autograms("graph", "samples/tutor/agent.ts")).stdout);
     const out = join(dir, "tutor.dot");

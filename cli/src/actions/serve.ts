@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { toSvg } from "@autograms/compiler";
+import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { openStore, type BusyPolicy } from "@autograms/store";
 import { checkOrigin, checkToken, isLoopback, listen, ServerMetrics, shutdown, type PlaygroundSource } from "@autograms/server";
@@ -34,9 +34,9 @@ export interface ServeFlags extends ModelFlags {
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
-function drawGraph(graph: Graph): string {
+function drawGraph(graph: Graph, options: ViewOptions): string {
   const file = graph.source?.file;
-  return toSvg(graph, file === undefined ? {} : { sourceLink: vscodeLink(resolve(file)) });
+  return toSvg(graph, file === undefined ? options : { ...options, sourceLink: vscodeLink(resolve(file)) });
 }
 
 /** How often the server checks that the process that started it is still there. */

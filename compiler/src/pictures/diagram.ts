@@ -9,7 +9,8 @@ import {
 } from "@autograms/runtime";
 
 export type DiagramItem =
-  | { kind: "node"; id: string; node: GraphNode }
+  /** In the code view, `folded` names the nodes this one stands for and `lines` is its label. */
+  | { kind: "node"; id: string; node: GraphNode; folded?: string[]; lines?: string[] }
   | { kind: "return"; id: string }
   | { kind: "quit"; id: string }
   | { kind: "dynamic"; id: string; variable: string }
@@ -80,9 +81,12 @@ function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved
   }
 }
 
+/** Between the parts of one edge's label: a choice's answer, then the target's condition. */
+export const LABEL_SEPARATOR = " · ";
+
 function joinLabels(...parts: (string | undefined)[]): string | undefined {
   const present = parts.filter((p): p is string => p !== undefined && p !== "");
-  return present.length ? present.join(" · ") : undefined;
+  return present.length ? present.join(LABEL_SEPARATOR) : undefined;
 }
 
 /** The function a call node calls: the name before `(` in its instruction. */
@@ -241,6 +245,7 @@ export function itemLines(item: DiagramItem): string[] {
       return [shorten(`missing: ${item.name}`)];
     case "node": {
       const { node } = item;
+      if (item.lines) return item.lines;
       const lines = [shorten(node.name)];
       const assigned = node.assign === undefined ? "" : `${node.assign} = `;
       if (shorten(node.instruction ?? "", 60) !== "") lines.push(shorten(`${assigned}${node.action}: ${node.instruction}`, 60));
