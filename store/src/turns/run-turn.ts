@@ -19,6 +19,12 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
    * runs), with the lease: a server records the run here. Not called for a repeated message id.
    */
   onStart?: (lease: Lease) => void | Promise<void>;
+  /**
+   * Answers the thread's last turn, number `replaces`, again (regenerate): `text` and `messageId`
+   * are that turn's. The agent runs from the memory before it, and the new turn replaces it
+   * (`TurnStatus` `replaced`). Refused when the thread has moved on from that turn.
+   */
+  replaces?: number;
 }
 
 export interface TurnOutcome {
@@ -36,8 +42,10 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, onStart, ...acquire } = options;
-  const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
+  const { messageId, trace: forward, onText, onStart, replaces, ...acquire } = options;
+  // A message answered again is the one message id that runs twice.
+  const once = replaces === undefined ? messageId : undefined;
+  const before = once === undefined ? null : await store.turnByMessage(threadId, once);
   if (before) return repeated(before);
   const lease = await store.acquire(threadId, { ...acquire, messageId: messageId ?? null, user: text });
   const lost = new AbortController();
@@ -47,19 +55,26 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
   let committed = false;
   try {
     // A run that held the thread before us may have made this message's turn meanwhile.
-    const made = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
+    const made = once === undefined ? null : await store.turnByMessage(threadId, once);
     if (made) return repeated(made);
+    if (replaces !== undefined && lease.version !== replaces) {
+      throw new StoreError("bad_request", `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`);
+    }
     await onStart?.(lease);
-    const { memory } = await store.load(threadId);
+    const memory = replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
     const events: TraceEvent[] = [];
     const sink: TraceSink = (e) => {
       events.push(e);
       forward?.(e);
     };
     const startedAt = Date.now();
-    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
+    // The agent stops too (its model request is aborted) when the run is dropped.
+    const signal = acquire.signal ? AbortSignal.any([lost.signal, acquire.signal]) : lost.signal;
+    const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, signal, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
     const turn = await store.commit(lease, {
-      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
+      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory,
+      // A replacing turn's delta is from the memory before the turn it replaces, not from the head: it keeps a snapshot.
+      ...(replaces === undefined ? { delta: result.delta } : { replaces }),
       trace: events, startedAt,
     });
     committed = true;
