@@ -1,7 +1,9 @@
 // Resuming an AG-UI stream: every AG-UI event has an SSE id (1, 2, 3, ... within the run), and
 // `GET /ag-ui/:threadId/stream` with the last one received sends exactly the rest, from another
 // server on the same store too: the frames a client got before the cut and the resumed ones
-// together are the stream it would have had uninterrupted, at every place it may be cut.
+// together are the stream it would have had uninterrupted, at every place it may be cut. The rest
+// comes after the run as it stood at the cut (numbered as the cut), so that it is on its own a
+// stream an AG-UI client takes: RUN_STARTED first, the state, the step and message still open.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +29,7 @@ const resume = (url: string, threadId: string, last: number | null, runId?: stri
   fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`, { headers: last === null ? {} : { "last-event-id": String(last) } });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
+const after = (frames: Frame[], cut: number) => frames.filter((f) => f.id > cut);
 
 /** The state a client builds from the events: the snapshot, then each delta applied. */
 function stateOf(events: AgUiEvent[]): unknown {
@@ -76,12 +79,23 @@ describe("resuming an AG-UI stream", () => {
         const rest = await resume(b.url, "tutor-1", cut, runId);
         expect(rest.status).toBe(200);
         expect(rest.headers.get("content-type")).toBe("text/event-stream");
-        const got = [...whole.slice(0, cut), ...(await sseFrames(rest))];
-        expect(got, `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        const frames = await sseFrames(rest);
+        expect([...whole.slice(0, cut), ...after(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        // The rest alone: the run as it stood at the cut, then the rest, well formed, to the same state.
+        expect(frames.filter((f) => f.id <= cut).every((f) => f.id === cut)).toBe(true);
+        const alone = eventsOf(frames);
+        expect(alone[0]).toEqual(events[0]);
+        expect(checkOrder(alone), `cut after frame ${cut} of turn ${i}`).toEqual([]);
+        expect(stateOf(alone)).toEqual(stateOf(events));
       }
-      // Nothing after the last frame; without a number, no run in progress: 204 both.
-      expect((await resume(b.url, "tutor-1", whole.length, runId)).status).toBe(204);
-      expect((await resume(b.url, "tutor-1", null, runId)).status).toBe(204);
+      // Nothing after the last frame; without a number, no run in progress: an empty stream both
+      // (AG-UI clients read a 2xx answer as a stream: one without a body would fail).
+      for (const last of [whole.length, null]) {
+        const none = await resume(b.url, "tutor-1", last, runId);
+        expect([none.status, await none.text()]).toEqual([200, ""]);
+      }
+      // Last-Event-ID 0, before the first event: the whole run, ended or not.
+      expect(await sseFrames(await resume(b.url, "tutor-1", 0, runId))).toEqual(whole);
       // The state a client builds is the agent's variables in the store after the turn.
       expect(checkOrder(events)).toEqual([]);
       const { memory } = await a.store.load("tutor-1");
@@ -92,17 +106,18 @@ describe("resuming an AG-UI stream", () => {
   it("names the server's run id in RUN_FINISHED when not given the POST's; the messages' ids are the same either way", async () => {
     const whole = eventsOf(await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run"))));
     const serverRun = (await a.store.latestRun("tutor-2"))!.id;
-    const rest = eventsOf(await sseFrames(await resume(b.url, "tutor-2", 2)));
+    const rest = eventsOf(after(await sseFrames(await resume(b.url, "tutor-2", 2)), 2));
     expect(rest.slice(0, -1)).toEqual(whole.slice(2, -1));
     expect(rest.at(-1)).toEqual({ ...whole.at(-1), runId: serverRun });
     expect(whole.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
   });
 
-  it("refuses a bad Last-Event-ID or runId, and answers 404 for a thread it does not have", async () => {
+  it("refuses a bad Last-Event-ID or runId, and has nothing for a thread it does not have", async () => {
     const bad = await resume(b.url, "tutor-1", "x" as never);
     expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the number of the last AG-UI event received is expected" } }]);
     expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "1" } })).json()).toMatchObject({ error: { field: "runId" } });
-    expect((await resume(b.url, "no-such-thread", 1)).status).toBe(404);
+    const none = await resume(b.url, "no-such-thread", 1);
+    expect([none.status, await none.text()]).toEqual([200, ""]);
     expect(await (await resume(b.url, "x*y", 1)).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
   });
 });
@@ -141,14 +156,16 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     expect(rest.status).toBe(200);
     held.open();
     const whole = await sseFrames(fromStart);
-    const after = await sseFrames(rest);
+    const resumed = await sseFrames(rest);
+    const cut = seen.at(-1)!.id;
     expect(whole.slice(0, seen.length)).toEqual(seen);
-    expect([...seen, ...after]).toEqual(whole);
-    // The rest carries no snapshot: the client's state is the one it had, which the deltas continue.
-    expect(eventsOf(after).some((e) => e.type === EventType.STATE_SNAPSHOT)).toBe(false);
-    expect(eventsOf(after).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
+    expect([...seen, ...after(resumed, cut)]).toEqual(whole);
+    // Before the rest, the run as the client left it: its start, its state, the step still open.
+    expect(eventsOf(resumed.filter((f) => f.id === cut)).slice(0, 2)).toEqual([eventsOf(seen)[0], { type: EventType.STATE_SNAPSHOT, snapshot: stateOf(eventsOf(seen)) }]);
+    expect(checkOrder(eventsOf(resumed))).toEqual([]);
+    expect(eventsOf(resumed).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
     await settled(t, "live", 2);
-    expect(stateOf(eventsOf([...seen, ...after]))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+    expect(stateOf(eventsOf(resumed))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
   });
 
   it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {

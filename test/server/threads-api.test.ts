@@ -116,17 +116,23 @@ describe("hostile input", () => {
     await runTurn(t.store, new Agent({ ...echoGraph(), agent: "Stranger" }, { model: new EchoModel() }), "strangers", null);
     expect((await get("/api/threads?limit=1000")).body.threads.map((x: { id: string }) => x.id)).not.toContain("strangers");
     for (const [path, init] of [["/api/threads/strangers", undefined], ["/api/threads/strangers/memory", undefined], ["/api/threads/strangers", { method: "DELETE" }],
-      ["/api/threads/strangers/fork", json({ turn: 0 })], ["/api/threads/strangers/runs", json({ message: "hi" })], ["/api/chat/strangers/stream", undefined]] as const) {
+      ["/api/threads/strangers/fork", json({ turn: 0 })], ["/api/threads/strangers/runs", json({ message: "hi" })]] as const) {
       expect([path, (await get(path, init)).status]).toEqual([path, 404]);
     }
+    // To a chat page, it is a chat that has sent nothing yet.
+    expect((await get("/api/chat/strangers/stream")).status).toBe(204);
+    expect((await get("/api/chat/strangers/messages")).body).toEqual([]);
+    expect((await get("/api/chat/strangers/stop", { method: "POST" })).status).toBe(204);
     expect((await fetch(`${t.url}/api/chat`, json(chatBody("strangers", [userMessage("m", "hi")])))).status).toBe(404);
     expect((await t.store.thread("strangers"))!.version).toBe(1);
   });
 
   it("answers 409 with the run in progress when a thread is busy (policy reject)", async () => {
+    const rejecting = await startTestServer(file.folder(), { policy: "reject", model: t.model });
     const g = gate();
     t.model.gate = g.promise;
     try {
+      const t = rejecting;
       const started = t.model.nextStart();
       const first = await fetch(`${t.url}/api/chat`, json(chatBody("busy", [userMessage("m1", "slow")])));
       await started;
@@ -143,6 +149,7 @@ describe("hostile input", () => {
     } finally {
       t.model.gate = null;
       g.open();
+      await rejecting.close();
     }
   });
 });

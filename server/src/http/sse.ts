@@ -46,8 +46,8 @@ export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<SseFr
   return new Response(body, { status: 200, headers });
 }
 
-/** The number in a `Last-Event-ID` header (0 when absent); null when it is not a number. */
-export function lastEventId(header: string | undefined): number | null {
-  if (header === undefined || header.trim() === "") return 0;
+/** The number in a `Last-Event-ID` header (undefined when absent); null when it is not a number. */
+export function lastEventId(header: string | undefined): number | null | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
   return /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : null;
 }

@@ -36,6 +36,21 @@ export interface RunObserver {
   replayed(): void;
 }
 
+/** What a request may ask of its run beyond the message. */
+export interface StartOptions {
+  /** The busy policy for this message (default: the manager's). */
+  policy?: BusyPolicy;
+  /** Answers the thread's last turn, this one, again (regenerate): `text` and `messageId` are its. */
+  replaces?: number;
+}
+
+/** What a stop kept: the stopped run's message, as an interrupted turn (no reply, the memory as it was). */
+export interface Stopped {
+  /** The run stopped, if it was recorded (null: it had not written its record yet in another process). */
+  runId: string | null;
+  turn: TurnRecord;
+}
+
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started =
   | { kind: "run"; runId: string }
@@ -43,6 +58,8 @@ export type Started =
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
+  /** Each live run's own stop (POST /api/chat/:id/stop), beside the one of the whole manager. */
+  private readonly stoppers = new Map<string, AbortController>();
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
@@ -73,13 +90,13 @@ export class RunManager {
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
     const info = await ownThread(this.store, this.agent.graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
-    if (text === null && info !== null && info.version > 0) {
+    if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
     }
-    if (messageId !== undefined) {
+    if (messageId !== undefined && options.replaces === undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
         const run = this.liveOn(threadId) ?? await this.store.latestRun(threadId);
@@ -92,12 +109,12 @@ export class RunManager {
       }
     }
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-    if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
+    if (info?.done && options.replaces === undefined) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     this.options.admit?.();
     const opening = text !== null && (info === null || info.version === 0);
     try {
       return await new Promise<Started>((resolve, reject) => {
-        void this.execute(threadId, text, messageId, opening, resolve, reject);
+        void this.execute(threadId, text, messageId, opening, options, resolve, reject);
       });
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
@@ -113,12 +130,13 @@ export class RunManager {
     return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
   }
 
-  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
+  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean, options: StartOptions,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
-    const signal = this.stopping.signal;
+    const stopper = new AbortController();
+    const signal = AbortSignal.any([this.stopping.signal, stopper.signal]);
     const trace = (e: TraceEvent) => {
       const [event] = storedTrace([e]);
       run?.push({ type: "step", event: event! });
@@ -132,13 +150,14 @@ export class RunManager {
         run?.push({ type: "text-reset", node: chunk.node });
       }
     };
-    const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const common = { policy: options.policy ?? this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
       const id = randomUUID();
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
+      this.stoppers.set(id, stopper);
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(withOpening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
     };
@@ -178,10 +197,10 @@ export class RunManager {
         }
       }
       const outcome = await runTurn(this.store, this.agent, threadId, text, {
-        ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
+        ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }), ...(options.replaces === undefined ? {} : { replaces: options.replaces }),
         onStart: (lease) => {
           // A request for the opening alone (null) that another one answered first.
-          if (text === null && lease.version > 0) throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+          if (text === null && lease.version > 0 && options.replaces === undefined) throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
           if (!run) return begin(lease, lease.version + 1, text, false);
           observer?.leaseTaken(lease);
           run.continueWith(lease);
@@ -201,15 +220,42 @@ export class RunManager {
       const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
       (run as LiveRun).push({
         type: "run-error", code: typeof code === "string" ? code : "internal",
-        message: stopped ? "the server stopped before the run finished; nothing was committed" : err instanceof Error ? err.message : String(err),
+        message: !stopped ? err instanceof Error ? err.message : String(err)
+          : stopper.signal.aborted ? "the run was stopped by its client; its message is kept without a reply"
+          : "the server stopped before the run finished; nothing was committed",
       });
     } finally {
       if (run) {
         const r: LiveRun = run;
         await r.stored;
         this.live.delete(r.id);
+        this.stoppers.delete(r.id);
       }
     }
+  }
+
+  /**
+   * Stops the thread's run in progress, in this process or another: the thread is taken over
+   * (the store's `interrupt`: the run's message is kept as an interrupted turn, no reply, the memory
+   * unchanged, and the run's commit is refused) and released at once, so the next message is
+   * answered at once. A run of this process is aborted now (its model request with it) and its end
+   * stored before this returns; one of another process finds its lease lost at its next renewal.
+   * Null when nothing was running.
+   */
+  async stop(threadId: string): Promise<Stopped | null> {
+    const info = await ownThread(this.store, this.agent.graph.agent, threadId);
+    if (!info) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+    if (!info.running) return null;
+    const recorded = this.liveOn(threadId) ?? await this.store.latestRun(threadId);
+    const lease = await this.store.acquire(threadId, { policy: "interrupt", create: false, ...(this.options.owner ? { owner: this.options.owner } : {}) });
+    const live = this.liveOn(threadId);
+    live && this.stoppers.get(live.id)?.abort(new Error("stopped by its client"));
+    await this.store.release(lease);
+    // The run ended on its own in the meantime: nothing was interrupted.
+    if (lease.version === info.version) return null;
+    await live?.stored;
+    const turn = (await this.store.turns(threadId)).find((t) => t.seq === lease.version)!;
+    return { runId: recorded && recorded.messageId === turn.messageId ? recorded.id : null, turn };
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */
@@ -237,7 +283,7 @@ export function replayOf(threadId: string, turn: TurnRecord, done = false): Numb
     events.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
   }
   events.push(turn.status === "interrupted"
-    ? { type: "run-error", code: "interrupted", message: "a newer message interrupted this one; it has no reply" }
+    ? { type: "run-error", code: "interrupted", message: "this message's run was stopped (by a newer message or by its client); it has no reply" }
     : { type: "run-finish", turn: turn.seq, reply: turn.reply, done });
   return events.map((event, i) => ({ seq: i + 1, event }));
 }
