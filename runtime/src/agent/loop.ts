@@ -229,12 +229,14 @@ async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
  * A ModelError is final already (OpenAIModel's client has retried what is worth retrying, and a
  * scripted model's missing answer will not appear), so it fails at once, named by its cause alone.
  */
-export async function withRetries<T>(p: { env: Env }, nodeName: string, what: string, attempt: () => Promise<T>): Promise<T> {
+export async function withRetries<T>(p: { env: Env; deadline?: Deadline | undefined }, nodeName: string, what: string, attempt: () => Promise<T>): Promise<T> {
   const config: AgentConfig = p.env.program.config;
   for (let i = 0; ; i++) {
     try {
       return await attempt();
     } catch (e) {
+      // A turn past its deadline or cancelled asks the model nothing more: its answer would be thrown away.
+      if (p.deadline?.signal.aborted) throw e;
       if (e instanceof ModelError || i >= config.modelRetries) {
         const node = p.env.program.nodes.get(nodeName)?.node;
         // A ModelError's detail already counts the client's attempts.
