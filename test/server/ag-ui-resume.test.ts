@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HttpAgent, runHttpRequest, transformHttpEventStream, type RunAgentInput } from "@ag-ui/client";
 import { EventType } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
@@ -122,6 +123,18 @@ describe("resuming an AG-UI stream", () => {
   });
 });
 
+/**
+ * The AG-UI client as docs/serving.md shows it: an HttpAgent whose `connectAgent()` joins the
+ * thread's run in progress (from its start, or after `lastEventId` events).
+ */
+class AutogramsAgent extends HttpAgent {
+  lastEventId?: number;
+  protected override connect(input: RunAgentInput) {
+    const resume = this.lastEventId === undefined ? {} : { "last-event-id": String(this.lastEventId) };
+    return transformHttpEventStream(runHttpRequest(() => fetch(`${this.url}/${input.threadId}/stream`, { headers: { ...this.headers, ...resume } })));
+  }
+}
+
 describe("a client that loses an AG-UI stream while the run goes on", () => {
   let t: TestServer;
   let store: Store;
@@ -166,6 +179,40 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     expect(eventsOf(resumed).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
     await settled(t, "live", 2);
     expect(stateOf(eventsOf(resumed))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+  });
+
+  it("joins the run with @ag-ui/client's connectAgent: a new client from its start, one cut off after the events it had", async () => {
+    await (await fetch(`${t.url}/ag-ui`, input("joined", "open"))).text();
+    const held = hold(t.model);
+    // The client that sends the message counts the events it gets (their ids are 1, 2, 3, ...), then loses the stream.
+    const sender = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
+    sender.addMessage({ id: "j1", role: "user", content: "hello again" });
+    let received = 0;
+    const lost = new AbortController();
+    const sending = sender.runAgent({ runId: "sent", abortController: lost } as never, { onEvent: () => void received++ }).catch(() => null);
+    await held.started;
+    await new Promise((r) => setTimeout(r, 50));
+    lost.abort();
+    await sending;
+    // A page loaded again: a new client, which joins the run from its start.
+    const fresh = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
+    const joining = fresh.connectAgent();
+    // The first client, with the messages it had, asks for what it lacks.
+    const had = sender.messages.length;
+    sender.lastEventId = received;
+    const resuming = sender.connectAgent();
+    await new Promise((r) => setTimeout(r, 50));
+    held.open();
+    const [joined, resumed] = await Promise.all([joining, resuming]);
+    expect(received).toBeGreaterThan(0);
+    expect(joined.newMessages).toMatchObject([{ role: "assistant", content: "echo: hello again" }]);
+    expect(sender.messages.slice(had - 1).filter((m) => m.role === "assistant")).toMatchObject([{ content: "echo: hello again" }]);
+    expect(resumed.newMessages.length + had).toBe(sender.messages.length);
+    await settled(t, "joined", 2);
+    const variables = agentVariables(await store.memoryAt("joined", 2), {});
+    expect([fresh.state, sender.state]).toEqual([variables, variables]);
+    // Nothing running: connectAgent resolves with nothing new.
+    expect((await new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" }).connectAgent()).newMessages).toEqual([]);
   });
 
   it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {
