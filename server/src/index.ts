@@ -20,7 +20,7 @@ export { AgUiTranslator, agentVariables, variablesPatch } from "./protocols/ag-u
 export { agUiRoutes } from "./routes/ag-ui.js";
 export type { AgUiEvent, Variables } from "./protocols/ag-ui.js";
 export { playgroundFiles, playgroundGraph } from "./playground/routes.js";
-export type { PlaygroundOptions } from "./playground/routes.js";
+export type { PlaygroundOptions, PlaygroundSource } from "./playground/routes.js";
 export { HttpError, errorResponse } from "./http/errors.js";
 export { isRunEnd } from "./run-events.js";
 export type { RunEvent, NumberedRunEvent } from "./run-events.js";

@@ -1,10 +1,12 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { toSvg } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { openStore, type BusyPolicy } from "@autograms/store";
-import { listen, ServerMetrics, shutdown } from "@autograms/server";
+import { listen, ServerMetrics, shutdown, type PlaygroundSource } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
+import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -28,6 +30,16 @@ function drawGraph(graph: Graph): string {
   return toSvg(graph, file === undefined ? {} : { sourceLink: vscodeLink(resolve(file)) });
 }
 
+/**
+ * What the playground shows beside the chat: the agent's source as it was compiled (the graph's
+ * lines point into it) and its tool and action modules, read once now.
+ */
+function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): PlaygroundSource[] {
+  const display = (path: string) => relative(process.cwd(), path).split("\\").join("/");
+  const agent: PlaygroundSource[] = loaded.source ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }] : [];
+  return [...agent, ...moduleFiles.map((path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }))];
+}
+
 /** Addresses only this machine reaches: serving there needs no token. */
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
 
@@ -44,16 +56,17 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
-  const { agent } = await openAgent(file, { ...flags, stream: true }, {
+  const { agent, loaded, moduleFiles } = await openAgent(file, { ...flags, stream: true }, {
     modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(onLoaded ? { onLoaded } : {}),
   });
+  const sources = playgroundSources(loaded, moduleFiles);
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
-      playground: flags.playground ? { drawGraph } : false,
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
     });
   } catch (err) {
     await store.close();

@@ -1,0 +1,105 @@
+/**
+ * The playground's page script (bundled into playground/app.js): threads, a chat whose replies
+ * stream in, the graph with the node being run lit, and each turn's variables and memory, with fork.
+ */
+import { api } from "./api.js";
+import { type App, createApp } from "./app.js";
+import { follow, renderThread, run, updateComposer } from "./chat.js";
+import { byId, newId } from "./dom.js";
+import { showTab, wireCodePane } from "./code-pane.js";
+import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
+import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
+import { loadThreads, openThread, selectThread } from "./threads.js";
+import { renderTimeline, selectTurn } from "./timeline.js";
+import type { AgentInfo } from "./types.js";
+
+/** Runs an action, showing what it throws in the status line instead of losing it. */
+const guard =
+  <A extends unknown[]>(app: App, fn: (...args: A) => Promise<void>) =>
+  (...args: A): Promise<void> =>
+    fn(...args).catch((e: Error) => app.status(e.message, true));
+
+const app = createApp((app) => ({
+  loadThreads: () => loadThreads(app),
+  selectThread: guard(app, (id: string) => selectThread(app, id)),
+  renderThread: (thread, turns) => renderThread(app, thread, turns),
+  renderTimeline: () => renderTimeline(app),
+  updateComposer: () => updateComposer(app),
+  follow: (res, view) => follow(app, res, view),
+  showPath: (trace) => {
+    showPath(app, trace);
+    showPathLines(app, trace);
+  },
+  light: (node) => {
+    light(app, node);
+    lightLine(app, node);
+  },
+  clearMarks: () => {
+    clearMarks(app);
+    clearLines(app);
+  },
+}));
+const { ui, state } = app;
+
+ui.composer.addEventListener(
+  "submit",
+  guard(app, async (ev: SubmitEvent) => {
+    ev.preventDefault();
+    const text = ui.input.value;
+    if (!text.trim() || state.running || !state.threadId) return;
+    ui.input.value = "";
+    await run(app, text);
+  }),
+);
+ui.input.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
+    ev.preventDefault();
+    ui.composer.requestSubmit();
+  }
+});
+ui.newThread.addEventListener(
+  "click",
+  guard(app, async () => {
+    if (state.running) return;
+    openThread(app, `t-${newId()}`);
+    renderThread(app, null, []);
+    ui.messages.replaceChildren();
+    await run(app, null);
+  }),
+);
+// Under 1000 px one panel shows at a time: the bar under the header switches them.
+for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show]")) {
+  b.addEventListener("click", () => document.body.setAttribute("data-panel", b.dataset.show ?? "chat"));
+}
+// The turns: arrow keys move between them (and show each one's memory), Home and End to the ends.
+ui.turns.addEventListener(
+  "keydown",
+  guard(app, async (ev: KeyboardEvent) => {
+    const seqs = state.turns.map((t) => t.seq);
+    if (!seqs.length) return;
+    const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: seqs.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    const seq = seqs[Math.min(seqs.length - 1, Math.max(0, to))];
+    if (seq !== undefined) await selectTurn(app, seq);
+  }),
+);
+wireCodePane(app);
+byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
+byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
+
+void guard(app, async () => {
+  const agent = await api<AgentInfo>("GET", "api/agent");
+  state.agent = agent;
+  ui.agent.textContent = agent.name;
+  document.title = `${agent.name} \u00b7 autograms playground`;
+  await drawGraph(app);
+  await loadSources(app);
+  showTab(app, ui.sourceTab.hidden ? "graph" : "source");
+  await loadThreads(app);
+  const m = /^#thread=(.+)$/.exec(location.hash);
+  if (m?.[1]) await app.actions.selectThread(decodeURIComponent(m[1]));
+  else renderThread(app, null, []);
+  document.body.setAttribute("data-ready", "true");
+})();
