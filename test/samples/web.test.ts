@@ -3,7 +3,6 @@
 // server on a real SQLite store. The agent's model streams word by word and sees its request's
 // signal, so a reply can be stopped or the page reloaded while it is written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, type ChatModel, type CompletionRequest } from "@autograms/runtime";
 import { listen, type RunningServer } from "@autograms/server";
@@ -12,11 +11,9 @@ import type { Browser, Page } from "playwright-core";
 import type { PreviewServer } from "vite";
 import { echoGraph } from "../store/support/agents.js";
 import { tempFolder } from "../server/support/harness.js";
+import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
 import { SAMPLES_DIR } from "./samples.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
-const haveChromium = existsSync(CHROMIUM);
 const ROOT = join(SAMPLES_DIR, "web");
 
 /**
@@ -30,8 +27,12 @@ class SlowEcho implements ChatModel {
 
   async complete(req: CompletionRequest): Promise<string> {
     const n = ++this.calls;
-    const user = /^User: (.*)$/m.exec([...req.messages].reverse().find((m) => m.role === "user")?.content ?? "")?.[1] ?? "";
-    const words = [`echo: ${user} #${n}`, ...(user.includes("long") ? Array.from({ length: 40 }, (_, i) => `word${i}`) : [])];
+    const user =
+      /^User: (.*)$/m.exec([...req.messages].reverse().find((m) => m.role === "user")?.content ?? "")?.[1] ?? "";
+    const words = [
+      `echo: ${user} #${n}`,
+      ...(user.includes("long") ? Array.from({ length: 40 }, (_, i) => `word${i}`) : []),
+    ];
     for (const [i, word] of words.entries()) {
       if (i > 0) await new Promise((r) => setTimeout(r, this.delayMs));
       if (req.signal?.aborted) {
@@ -49,7 +50,7 @@ class SlowEcho implements ChatModel {
 }
 
 const browserSuite = haveChromium ? describe : describe.skip;
-browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`}`, () => {
+browserSuite(`samples/web in headless Chromium${skippedWithout}`, () => {
   const folder = tempFolder("autograms-web-sample-");
   const model = new SlowEcho(40);
   let store: Store;
@@ -58,7 +59,7 @@ browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: 
   let browser: Browser;
   let page: Page;
   let url: string;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
     store = await openStore(`sqlite:${join(folder.path, "threads.db")}`);
@@ -66,14 +67,17 @@ browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: 
     const vite = await import("vite");
     const outDir = join(folder.path, "dist");
     process.env.AUTOGRAMS_URL = server.url;
-    await vite.build({ root: ROOT, logLevel: "warn", build: { outDir, emptyOutDir: true } });
-    preview = await vite.preview({ root: ROOT, logLevel: "warn", build: { outDir }, preview: { port: 0, host: "127.0.0.1" } });
+    await vite.build({ root: ROOT, logLevel: "error", build: { outDir, emptyOutDir: true } });
+    preview = await vite.preview({
+      root: ROOT,
+      logLevel: "warn",
+      build: { outDir },
+      preview: { port: 0, host: "127.0.0.1" },
+    });
     url = preview.resolvedUrls!.local[0]!;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     page = await browser.newPage();
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => void (m.type() === "error" && errors.push(`${m.text()} ${m.location().url}`)));
+    errors = pageErrors(page);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -84,12 +88,21 @@ browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: 
     folder.remove();
   });
 
-  const shown = () => page.locator(".message").evaluateAll((els) => els.map((el) => `${el.classList.contains("user") ? "user" : "agent"}: ${el.textContent}`));
+  const shown = () =>
+    page
+      .locator(".message")
+      .evaluateAll((els) => els.map((el) => `${el.classList.contains("user") ? "user" : "agent"}: ${el.textContent}`));
   const lastText = () => page.locator(".message").last().textContent();
   const idle = () => page.waitForSelector("button:text('Send')");
   const chatId = () => new URL(page.url()).hash.slice(1);
-  const turns = async () => ((await (await fetch(`${server.url}/api/threads/${chatId()}`)).json()).turns as { user: string | null; reply: string | null; status: string }[])
-    .map((t) => [t.user, t.reply, t.status]);
+  const turns = async () =>
+    (
+      (await (await fetch(`${server.url}/api/threads/${chatId()}`)).json()).turns as {
+        user: string | null;
+        reply: string | null;
+        status: string;
+      }[]
+    ).map((t) => [t.user, t.reply, t.status]);
 
   async function say(text: string): Promise<void> {
     await page.fill("input", text);
@@ -113,10 +126,15 @@ browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: 
     await page.waitForFunction(() => [...document.querySelectorAll(".message")].at(-1)?.textContent?.includes("word3"));
     await page.reload();
     // The reply resumes from the server and ends whole.
-    await page.waitForFunction(() => [...document.querySelectorAll(".message")].at(-1)?.textContent?.endsWith("word39"));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll(".message")].at(-1)?.textContent?.endsWith("word39"),
+    );
     await idle();
     const before = await shown();
-    expect(before.slice(-2)).toEqual(["user: a long story", `agent: echo: a long story #2 ${Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ")}`]);
+    expect(before.slice(-2)).toEqual([
+      "user: a long story",
+      `agent: echo: a long story #2 ${Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ")}`,
+    ]);
     await page.reload();
     await page.waitForSelector(".message");
     expect(await shown()).toEqual(before);
@@ -135,7 +153,9 @@ browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: 
     // The next message is answered at once.
     await page.fill("input", "short");
     await page.press("input", "Enter");
-    await page.waitForFunction(() => [...document.querySelectorAll(".message")].at(-1)?.textContent?.startsWith("echo: short"));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll(".message")].at(-1)?.textContent?.startsWith("echo: short"),
+    );
     await idle();
   });
 
@@ -149,7 +169,10 @@ browserSuite(`samples/web in headless Chromium${haveChromium ? "" : ` (skipped: 
     await idle();
     const now = await lastText();
     expect(now).toMatch(/^echo: short #\d+$/);
-    expect((await turns()).slice(-2)).toEqual([["short", old, "replaced"], ["short", now, "ok"]]);
+    expect((await turns()).slice(-2)).toEqual([
+      ["short", old, "replaced"],
+      ["short", now, "ok"],
+    ]);
     await page.reload();
     await page.waitForSelector(".message");
     expect(await lastText()).toBe(now);

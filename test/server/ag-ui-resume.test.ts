@@ -30,7 +30,7 @@ const resume = (url: string, threadId: string, last: number | null, runId?: stri
   fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`, { headers: last === null ? {} : { "last-event-id": String(last) } });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
-const after = (frames: Frame[], cut: number) => frames.filter((f) => f.id > cut);
+const framesAfter = (frames: Frame[], cut: number) => frames.filter((f) => f.id > cut);
 
 /** The state a client builds from the events: the snapshot, then each delta applied. */
 function stateOf(events: AgUiEvent[]): unknown {
@@ -81,7 +81,7 @@ describe("resuming an AG-UI stream", () => {
         expect(rest.status).toBe(200);
         expect(rest.headers.get("content-type")).toBe("text/event-stream");
         const frames = await sseFrames(rest);
-        expect([...whole.slice(0, cut), ...after(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        expect([...whole.slice(0, cut), ...framesAfter(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
         // The rest alone: the run as it stood at the cut, then the rest, well formed, to the same state.
         expect(frames.filter((f) => f.id <= cut).every((f) => f.id === cut)).toBe(true);
         const alone = eventsOf(frames);
@@ -107,7 +107,7 @@ describe("resuming an AG-UI stream", () => {
   it("names the server's run id in RUN_FINISHED when not given the POST's; the messages' ids are the same either way", async () => {
     const whole = eventsOf(await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run"))));
     const serverRun = (await a.store.latestRun("tutor-2"))!.id;
-    const rest = eventsOf(after(await sseFrames(await resume(b.url, "tutor-2", 2)), 2));
+    const rest = eventsOf(framesAfter(await sseFrames(await resume(b.url, "tutor-2", 2)), 2));
     expect(rest.slice(0, -1)).toEqual(whole.slice(2, -1));
     expect(rest.at(-1)).toEqual({ ...whole.at(-1), runId: serverRun });
     expect(whole.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
@@ -172,7 +172,7 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     const resumed = await sseFrames(rest);
     const cut = seen.at(-1)!.id;
     expect(whole.slice(0, seen.length)).toEqual(seen);
-    expect([...seen, ...after(resumed, cut)]).toEqual(whole);
+    expect([...seen, ...framesAfter(resumed, cut)]).toEqual(whole);
     // Before the rest, the run as the client left it: its start, its state, the step still open.
     expect(eventsOf(resumed.filter((f) => f.id === cut)).slice(0, 2)).toEqual([eventsOf(seen)[0], { type: EventType.STATE_SNAPSHOT, snapshot: stateOf(eventsOf(seen)) }]);
     expect(checkOrder(eventsOf(resumed))).toEqual([]);

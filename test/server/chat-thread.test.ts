@@ -7,7 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DefaultChatTransport, validateUIMessages, type UIMessage } from "ai";
 import { Agent, type ChatModel, type CompletionRequest } from "@autograms/runtime";
 import { echoGraph, gate } from "../store/support/agents.js";
-import { chatBody, drain, json, readUntil, settled, sseFrames, startTestServer, tempFolder, textOf, uiChunks, uiMessageOf, userMessage, type TestServer } from "./support/harness.js";
+import {
+  chatBody,
+  drain,
+  json,
+  readUntil,
+  settled,
+  sseFrames,
+  startTestServer,
+  tempFolder,
+  textOf,
+  uiChunks,
+  uiMessageOf,
+  userMessage,
+  type TestServer,
+} from "./support/harness.js";
 
 /**
  * Answers `echo: <message> #<call>` (so a reply generated again differs), streaming it in two
@@ -25,17 +39,22 @@ class StreamingEcho implements ChatModel {
     const n = ++this.calls;
     const prompt = req.messages.map((m) => m.content).join("\n");
     this.prompts.push(prompt);
-    const user = /^User: (.*)$/m.exec([...req.messages].reverse().find((m) => m.role === "user")?.content ?? "")?.[1] ?? "";
+    const user =
+      /^User: (.*)$/m.exec([...req.messages].reverse().find((m) => m.role === "user")?.content ?? "")?.[1] ?? "";
     const [first, rest] = ["echo: ", `${user} #${n}`];
     req.onText?.(first);
     for (const s of this.started.splice(0)) s();
     if (this.hold) {
       await new Promise<void>((resolve, reject) => {
         void this.hold!.then(resolve);
-        req.signal?.addEventListener("abort", () => {
-          this.aborted++;
-          reject(req.signal!.reason);
-        }, { once: true });
+        req.signal?.addEventListener(
+          "abort",
+          () => {
+            this.aborted++;
+            reject(req.signal!.reason);
+          },
+          { once: true },
+        );
       });
     }
     req.onText?.(rest);
@@ -63,12 +82,28 @@ afterAll(async () => {
 });
 
 const transport = () => new DefaultChatTransport<UIMessage>({ api: `${t.url}/api/chat` });
-const send = async (chatId: string, messages: UIMessage[], trigger: "submit-message" | "regenerate-message" = "submit-message", messageId?: string) =>
-  uiMessageOf(await drain(await transport().sendMessages({ chatId, messages, trigger, messageId, abortSignal: undefined })));
+const send = async (
+  chatId: string,
+  messages: UIMessage[],
+  trigger: "submit-message" | "regenerate-message" = "submit-message",
+  messageId?: string,
+) =>
+  uiMessageOf(
+    await drain(await transport().sendMessages({ chatId, messages, trigger, messageId, abortSignal: undefined })),
+  );
 const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
-const messagesOf = async (thread: string) => (await fetch(`${t.url}/api/chat/${thread}/messages`)).json() as Promise<UIMessage[]>;
-const turnsOf = async (thread: string) => ((await (await fetch(`${t.url}/api/threads/${thread}`)).json()).turns as { seq: number; messageId: string | null; user: string | null; reply: string | null; status: string }[])
-  .map((x) => [x.seq, x.messageId, x.user, x.reply, x.status]);
+const messagesOf = async (thread: string) =>
+  (await fetch(`${t.url}/api/chat/${thread}/messages`)).json() as Promise<UIMessage[]>;
+const turnsOf = async (thread: string) =>
+  (
+    (await (await fetch(`${t.url}/api/threads/${thread}`)).json()).turns as {
+      seq: number;
+      messageId: string | null;
+      user: string | null;
+      reply: string | null;
+      status: string;
+    }[]
+  ).map((x) => [x.seq, x.messageId, x.user, x.reply, x.status]);
 const stop = (thread: string) => fetch(`${t.url}/api/chat/${thread}/stop`, { method: "POST" });
 
 /** Holds the model's next replies after their first piece until `open()`. */
@@ -76,7 +111,13 @@ function holdModel() {
   const g = gate();
   model.hold = g.promise;
   const started = model.nextStart();
-  return { started, open: () => { model.hold = null; g.open(); } };
+  return {
+    started,
+    open: () => {
+      model.hold = null;
+      g.open();
+    },
+  };
 }
 
 describe("the agent's opening", () => {
@@ -85,7 +126,11 @@ describe("the agent's opening", () => {
     expect([opening.id, opening.role, textOf(opening)]).toEqual(["reply-1", "assistant", ["Hello! Say something."]]);
     // A page that asks again (loaded twice, React's double effects) gets the same opening, not a second.
     const [again, twice] = await Promise.all([send("o1", []), send("o1", [])]);
-    expect([textOf(again), textOf(twice), again.id]).toEqual([["Hello! Say something."], ["Hello! Say something."], "reply-1"]);
+    expect([textOf(again), textOf(twice), again.id]).toEqual([
+      ["Hello! Say something."],
+      ["Hello! Say something."],
+      "reply-1",
+    ]);
     expect(await turnsOf("o1")).toEqual([[1, null, null, "Hello! Say something.", "ok"]]);
     // Two new chats asking at once: each one opening.
     await Promise.all([send("o2", []), send("o2", [])]);
@@ -111,10 +156,16 @@ describe("GET /api/chat/:id/messages", () => {
     const held = holdModel();
     const pending = fetch(`${t.url}/api/chat`, json(chatBody("h1", [userMessage("u2", "second")])));
     await held.started;
-    expect((await messagesOf("h1")).slice(-2).map(strip)).toEqual([strip(reply), { id: "u2", role: "user", text: ["second"] }]);
+    expect((await messagesOf("h1")).slice(-2).map(strip)).toEqual([
+      strip(reply),
+      { id: "u2", role: "user", text: ["second"] },
+    ]);
     held.open();
     await (await pending).text();
-    expect((await messagesOf("h1")).slice(-2).map((m) => [m.id, textOf(m)])).toEqual([["u2", ["second"]], ["reply-3", [`echo: second #${model.calls}`]]]);
+    expect((await messagesOf("h1")).slice(-2).map((m) => [m.id, textOf(m)])).toEqual([
+      ["u2", ["second"]],
+      ["reply-3", [`echo: second #${model.calls}`]],
+    ]);
     // A chat that has sent nothing: no messages.
     expect(await messagesOf("never-used")).toEqual([]);
     expect((await fetch(`${t.url}/api/chat/bad*id/messages`)).status).toBe(400);
@@ -131,15 +182,24 @@ describe("POST /api/chat/:id/stop", () => {
     const seen = await readUntil(res, (f) => f.data.includes('"text-delta"'));
     const stopped = await stop("s1");
     expect(stopped.status).toBe(200);
-    expect(await stopped.json()).toMatchObject({ runId: expect.any(String), turn: { seq: 2, messageId: "m1", user: "never mind", reply: null, status: "interrupted" } });
+    expect(await stopped.json()).toMatchObject({
+      runId: expect.any(String),
+      turn: { seq: 2, messageId: "m1", user: "never mind", reply: null, status: "interrupted" },
+    });
     expect(model.aborted).toBe(1);
     held.open();
     // The run's stream ends with the stop, as an error (a client still reading it is told).
     const whole = await fetch(`${t.url}/api/chat/s1/stream`, { headers: { "last-event-id": "0" } });
     const chunks = await uiChunks(whole.body!);
     expect(chunks.slice(0, seen.length).map((c) => c.type)).toEqual(seen.map((f) => JSON.parse(f.data).type));
-    expect(chunks.at(-2)).toMatchObject({ type: "error", errorText: expect.stringMatching(/^stopped: .*stopped by its client/) });
-    expect(await turnsOf("s1")).toEqual([[1, null, null, "Hello! Say something.", "ok"], [2, "m1", "never mind", null, "interrupted"]]);
+    expect(chunks.at(-2)).toMatchObject({
+      type: "error",
+      errorText: expect.stringMatching(/^stopped: .*stopped by its client/),
+    });
+    expect(await turnsOf("s1")).toEqual([
+      [1, null, null, "Hello! Say something.", "ok"],
+      [2, "m1", "never mind", null, "interrupted"],
+    ]);
     expect((await messagesOf("s1")).map((m) => m.id)).toEqual(["reply-1"]);
     // The next message is answered at once, and its prompt holds nothing of the stopped one.
     const calls = model.calls;
@@ -147,7 +207,9 @@ describe("POST /api/chat/:id/stop", () => {
     expect(textOf(next)).toEqual([`echo: what now #${calls + 1}`]);
     expect(model.prompts.at(-1)).not.toMatch(/never mind/);
     // Its message id is spent: sent again, it is the turn the stop kept (no reply), nothing runs.
-    const again = await uiChunks((await fetch(`${t.url}/api/chat`, json(chatBody("s1", [userMessage("m1", "never mind")])))).body!);
+    const again = await uiChunks(
+      (await fetch(`${t.url}/api/chat`, json(chatBody("s1", [userMessage("m1", "never mind")])))).body!,
+    );
     expect(again.find((c) => c.type === "error")).toMatchObject({ errorText: expect.stringMatching(/^interrupted: /) });
     expect(model.calls).toBe(calls + 1);
     // Nothing running: 204, also for a chat that has sent nothing.
@@ -172,9 +234,16 @@ describe("POST /api/chat/:id/stop", () => {
       const frames = await sseFrames(await res);
       expect(model.aborted).toBe(aborted + 1);
       held.open();
-      expect(JSON.parse(frames.at(-3)!.data)).toMatchObject({ type: "error", errorText: expect.stringMatching(/^lease_lost: /) });
+      expect(JSON.parse(frames.at(-3)!.data)).toMatchObject({
+        type: "error",
+        errorText: expect.stringMatching(/^lease_lost: /),
+      });
       expect(frames.some((f) => f.data.includes("echo: elsewhere"))).toBe(false);
-      expect((await turnsOf("s2")).map((x) => x.slice(2))).toEqual([[null, "Hello! Say something.", "ok"], ["elsewhere", null, "interrupted"], ["here", textOf(next)[0], "ok"]]);
+      expect((await turnsOf("s2")).map((x) => x.slice(2))).toEqual([
+        [null, "Hello! Say something.", "ok"],
+        ["elsewhere", null, "interrupted"],
+        ["here", textOf(next)[0], "ok"],
+      ]);
     } finally {
       await other.close();
     }
@@ -191,8 +260,15 @@ describe("regenerate", () => {
     expect(textOf(second)[0]).not.toBe(textOf(first)[0]);
     expect(textOf(second)[0]).toMatch(/^echo: tell me #/);
     expect(await turnsOf("r1")).toEqual([
-      [1, null, null, "Hello! Say something.", "ok"], [2, null, "tell me", textOf(first)[0], "replaced"], [3, "u1", "tell me", textOf(second)[0], "ok"]]);
-    expect((await messagesOf("r1")).map((m) => [m.id, textOf(m)])).toEqual([["reply-1", ["Hello! Say something."]], ["u1", ["tell me"]], [second.id, textOf(second)]]);
+      [1, null, null, "Hello! Say something.", "ok"],
+      [2, null, "tell me", textOf(first)[0], "replaced"],
+      [3, "u1", "tell me", textOf(second)[0], "ok"],
+    ]);
+    expect((await messagesOf("r1")).map((m) => [m.id, textOf(m)])).toEqual([
+      ["reply-1", ["Hello! Say something."]],
+      ["u1", ["tell me"]],
+      [second.id, textOf(second)],
+    ]);
     // The memory is as if the first reply never was: the agent counted one message, not two.
     const { memory } = await (await fetch(`${t.url}/api/threads/r1/memory`)).json();
     expect(memory.stack[0].vars.count).toBe(0);
@@ -201,7 +277,10 @@ describe("regenerate", () => {
     expect(model.prompts.at(-1)).toContain(textOf(second)[0]);
     // The message id now names the new turn; only the last reply can be generated again.
     expect(textOf(await send("r1", [u1]))).toEqual(textOf(second));
-    const old = await fetch(`${t.url}/api/chat`, json({ ...chatBody("r1", [u1]), trigger: "regenerate-message", messageId: second.id }));
+    const old = await fetch(
+      `${t.url}/api/chat`,
+      json({ ...chatBody("r1", [u1]), trigger: "regenerate-message", messageId: second.id }),
+    );
     expect([old.status, (await old.json()).error.field]).toEqual([400, "messageId"]);
     // After a stop: the stopped message is answered again.
     const held = holdModel();
@@ -212,7 +291,12 @@ describe("regenerate", () => {
     await res.text();
     const retried = await send("r1", [user("u3", "cut short")], "regenerate-message");
     expect(textOf(retried)[0]).toMatch(/^echo: cut short #/);
-    expect((await messagesOf("r1")).slice(-4).map((m) => textOf(m)[0])).toEqual(["and then", textOf(next)[0], "cut short", textOf(retried)[0]]);
+    expect((await messagesOf("r1")).slice(-4).map((m) => textOf(m)[0])).toEqual([
+      "and then",
+      textOf(next)[0],
+      "cut short",
+      textOf(retried)[0],
+    ]);
   });
 });
 

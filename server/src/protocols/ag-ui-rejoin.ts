@@ -55,7 +55,9 @@ export class AgUiRejoin {
       this.started,
       { type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(this.state) },
       ...(this.step === null ? [] : [{ type: EventType.STEP_STARTED, stepName: this.step } as AgUiEvent]),
-      ...(this.message === null ? [] : [{ type: EventType.TEXT_MESSAGE_START, messageId: this.message, role: "assistant" } as AgUiEvent]),
+      ...(this.message === null
+        ? []
+        : [{ type: EventType.TEXT_MESSAGE_START, messageId: this.message, role: "assistant" } as AgUiEvent]),
     ];
   }
 }

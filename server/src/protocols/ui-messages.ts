@@ -34,8 +34,10 @@ export function uiMessagesOf(turns: readonly TurnRecord[], inFlight: InFlight | 
   for (const t of turns) {
     if (t.status !== "ok") continue;
     if (t.user !== null) out.push({ id: t.messageId ?? userMessageId(t.seq), role: "user", parts: text(t.user) });
-    if (t.reply !== null) out.push({ id: replyMessageId(t.seq), role: "assistant", parts: text(t.reply), metadata: { turn: t.seq } });
+    if (t.reply !== null)
+      out.push({ id: replyMessageId(t.seq), role: "assistant", parts: text(t.reply), metadata: { turn: t.seq } });
   }
-  if (inFlight) out.push({ id: inFlight.messageId ?? userMessageId(inFlight.turn), role: "user", parts: text(inFlight.user) });
+  if (inFlight)
+    out.push({ id: inFlight.messageId ?? userMessageId(inFlight.turn), role: "user", parts: text(inFlight.user) });
   return out;
 }

@@ -16,8 +16,13 @@ import { turnJson } from "./threads.js";
 async function inFlight(ctx: ServerContext, threadId: string, version: number): Promise<InFlight | null> {
   const live = ctx.runs.liveOn(threadId);
   const start = live?.events[0]?.event as Extract<RunEvent, { type: "run-start" }> | undefined;
-  const run = start ? { turn: start.turn, messageId: start.messageId, user: start.user, ended: live!.ended }
-    : await ctx.store.latestRun(threadId).then((r) => r && { ...r, ended: r.status === "finished" || r.status === "failed" || r.status === "abandoned" });
+  const run = start
+    ? { turn: start.turn, messageId: start.messageId, user: start.user, ended: live!.ended }
+    : await ctx.store
+        .latestRun(threadId)
+        .then(
+          (r) => r && { ...r, ended: r.status === "finished" || r.status === "failed" || r.status === "abandoned" },
+        );
   if (!run || run.ended || run.user === null || run.turn <= version) return null;
   return { turn: run.turn, messageId: run.messageId, user: run.user };
 }
