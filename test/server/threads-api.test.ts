@@ -65,7 +65,7 @@ describe("the threads API", () => {
     const { status, body } = await get("/openapi.json");
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.1/);
-    for (const path of ["/api/chat", "/api/chat/{id}/stream", "/api/threads", "/api/threads/{id}", "/api/threads/{id}/fork", "/api/threads/{id}/memory", "/api/threads/{id}/runs", "/api/threads/{id}/runs/latest/stream", "/api/agent"]) {
+    for (const path of ["/api/chat", "/api/chat/{id}/stream", "/api/chat/{id}/messages", "/api/chat/{id}/stop", "/api/threads", "/api/threads/{id}", "/api/threads/{id}/fork", "/api/threads/{id}/memory", "/api/threads/{id}/runs", "/api/threads/{id}/runs/latest/stream", "/api/agent"]) {
       expect(Object.keys(body.paths)).toContain(path);
     }
     expect((await get("/api/agent")).body).toMatchObject({ name: "Echo", graph: { format: "autograms-graph", agent: "Echo" } });
