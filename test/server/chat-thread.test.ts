@@ -5,8 +5,9 @@
 // while a reply streams answered next (enqueue).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DefaultChatTransport, validateUIMessages, type UIMessage } from "ai";
-import { Agent, type ChatModel, type CompletionRequest } from "@autograms/runtime";
-import { echoGraph, gate } from "../store/support/agents.js";
+import { Agent } from "@autograms/runtime";
+import { echoGraph } from "../store/support/agents.js";
+import { StreamingEcho } from "./support/streaming-echo.js";
 import {
   chatBody,
   drain,
@@ -22,53 +23,6 @@ import {
   userMessage,
   type TestServer,
 } from "./support/harness.js";
-
-/**
- * Answers `echo: <message> #<call>` (so a reply generated again differs), streaming it in two
- * pieces; while `hold` is set it waits after the first piece, until the gate opens or the
- * request's signal aborts (then it records the abort and gives up, as a real client does).
- */
-class StreamingEcho implements ChatModel {
-  calls = 0;
-  prompts: string[] = [];
-  aborted = 0;
-  hold: Promise<void> | null = null;
-  private started: (() => void)[] = [];
-
-  async complete(req: CompletionRequest): Promise<string> {
-    const n = ++this.calls;
-    const prompt = req.messages.map((m) => m.content).join("\n");
-    this.prompts.push(prompt);
-    const user =
-      /^User: (.*)$/m.exec([...req.messages].reverse().find((m) => m.role === "user")?.content ?? "")?.[1] ?? "";
-    const [first, rest] = ["echo: ", `${user} #${n}`];
-    req.onText?.(first);
-    for (const s of this.started.splice(0)) s();
-    if (this.hold) {
-      await new Promise<void>((resolve, reject) => {
-        void this.hold!.then(resolve);
-        req.signal?.addEventListener(
-          "abort",
-          () => {
-            this.aborted++;
-            reject(req.signal!.reason);
-          },
-          { once: true },
-        );
-      });
-    }
-    req.onText?.(rest);
-    return first + rest;
-  }
-
-  async choose(): Promise<number> {
-    return 0;
-  }
-
-  nextStart(): Promise<void> {
-    return new Promise((r) => this.started.push(r));
-  }
-}
 
 const folder = tempFolder("autograms-chat-thread-");
 const model = new StreamingEcho();
@@ -106,20 +60,6 @@ const turnsOf = async (thread: string) =>
   ).map((x) => [x.seq, x.messageId, x.user, x.reply, x.status]);
 const stop = (thread: string) => fetch(`${t.url}/api/chat/${thread}/stop`, { method: "POST" });
 
-/** Holds the model's next replies after their first piece until `open()`. */
-function holdModel() {
-  const g = gate();
-  model.hold = g.promise;
-  const started = model.nextStart();
-  return {
-    started,
-    open: () => {
-      model.hold = null;
-      g.open();
-    },
-  };
-}
-
 describe("the agent's opening", () => {
   it("streams alone for a chat that has no user message, once however often it is asked", async () => {
     const opening = await send("o1", []);
@@ -153,7 +93,7 @@ describe("GET /api/chat/:id/messages", () => {
     expect(restored.map(strip)).toEqual([opening, u1, reply].map(strip));
     expect(await validateUIMessages({ messages: restored })).toEqual(restored);
     // While a reply is being written, its user message is there, the reply not yet (a resume stream brings it).
-    const held = holdModel();
+    const held = model.holdNext();
     const pending = fetch(`${t.url}/api/chat`, json(chatBody("h1", [userMessage("u2", "second")])));
     await held.started;
     expect((await messagesOf("h1")).slice(-2).map(strip)).toEqual([
@@ -175,7 +115,7 @@ describe("GET /api/chat/:id/messages", () => {
 describe("POST /api/chat/:id/stop", () => {
   it("aborts the model's request and keeps the message without a reply: in the thread, its messages and the next prompt alike", async () => {
     await send("s1", []);
-    const held = holdModel();
+    const held = model.holdNext();
     const res = await fetch(`${t.url}/api/chat`, json(chatBody("s1", [userMessage("m1", "never mind")])));
     await held.started;
     // The user sees the reply begin, then stops it (useChat's stop() closes the request, then the page asks the server).
@@ -221,7 +161,7 @@ describe("POST /api/chat/:id/stop", () => {
     const other = await startTestServer(folder.path, { store: t.store, agent: new Agent(echoGraph(), { model }) });
     try {
       await send("s2", []);
-      const held = holdModel();
+      const held = model.holdNext();
       const res = fetch(`${other.url}/api/chat`, json(chatBody("s2", [userMessage("m1", "elsewhere")])));
       await held.started;
       const aborted = model.aborted;
@@ -283,7 +223,7 @@ describe("regenerate", () => {
     );
     expect([old.status, (await old.json()).error.field]).toEqual([400, "messageId"]);
     // After a stop: the stopped message is answered again.
-    const held = holdModel();
+    const held = model.holdNext();
     const res = await fetch(`${t.url}/api/chat`, json(chatBody("r1", [userMessage("u3", "cut short")])));
     await held.started;
     await stop("r1");
@@ -303,7 +243,7 @@ describe("regenerate", () => {
 describe("a message sent while a reply streams", () => {
   it("waits for it and is answered next (POST /api/chat enqueues by default)", async () => {
     await send("q1", []);
-    const held = holdModel();
+    const held = model.holdNext();
     const first = fetch(`${t.url}/api/chat`, json(chatBody("q1", [userMessage("m1", "one")])));
     await held.started;
     const second = fetch(`${t.url}/api/chat`, json(chatBody("q1", [userMessage("m2", "two")])));
