@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
-import { DEFAULT_LIMITS, type ServerContext, type ServerLimits } from "./context.js";
+import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken } from "./http/auth.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
@@ -51,13 +51,6 @@ export interface AppOptions {
   routes?: readonly RouteModule[];
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
   playground?: false | Omit<PlaygroundOptions, "graph">;
-}
-
-export interface AutogramsApp {
-  app: Hono;
-  ctx: ServerContext;
-  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
-  close(): Promise<void>;
 }
 
 export function createApp(options: AppOptions): AutogramsApp {

@@ -1,3 +1,4 @@
+import type { Hono } from "hono";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
 import type { Lifecycle } from "./ops/lifecycle.js";
@@ -33,3 +34,11 @@ export interface ServerLimits {
 }
 
 export const DEFAULT_LIMITS: ServerLimits = { maxBodyBytes: 1024 * 1024, maxMessageChars: 100_000 };
+
+/** An application made by `createApp`: what serving it and shutting it down work with. */
+export interface AutogramsApp {
+  app: Hono;
+  ctx: ServerContext;
+  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
+  close(): Promise<void>;
+}

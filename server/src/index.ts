@@ -1,6 +1,7 @@
 // Public API of @autograms/server: HTTP endpoints for AutoGRAMS agents on a store of threads.
 export { createApp, BUILT_IN_ROUTES } from "./app.js";
-export type { AppOptions, AutogramsApp, RouteModule } from "./app.js";
+export type { AppOptions, RouteModule } from "./app.js";
+export type { AutogramsApp } from "./context.js";
 export { listen } from "./serve.js";
 export type { ListenOptions, RunningServer } from "./serve.js";
 export type { ServerContext, ServerLimits } from "./context.js";

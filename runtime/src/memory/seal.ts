@@ -4,9 +4,8 @@
  * graph, and lets a conversation continue on an edited graph when every node it stands on is
  * still there and unchanged.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { Graph, JsonValue, Loc } from "../graph/types.js";
 import { AgentError } from "../errors.js";
-import type { Program } from "../engine/program.js";
 import { Digests } from "./digest.js";
 import { freezeChecked, freezeMemory, isSealed, markSealed } from "./freeze.js";
 import { LEGACY_VERSION, legacyChecksum } from "./legacy.js";
@@ -14,7 +13,21 @@ import { MEMORY_FORMAT, MEMORY_VERSION, type Frame, type Memory, type MemoryBody
 import { memoryShapeError } from "./shape.js";
 import { hasOwn } from "./own.js";
 
-export function freshMemory(program: Program): MemoryBody {
+/**
+ * What memory is made on and checked against: the compiled graph (the engine's `Program` is one;
+ * named here by what memory reads, so memory does not depend on the engine above it).
+ */
+export interface MemoryProgram {
+  graph: Pick<Graph, "agent" | "globals">;
+  /** Identity of the whole graph. */
+  hash: string;
+  file: string | undefined;
+  /** Each node's identity (`id`) and where it was written. */
+  nodes: ReadonlyMap<string, { id: string; node: { loc?: Loc | undefined } }>;
+  config: { defaultPrompt: string; defaultUserPrompt: string };
+}
+
+export function freshMemory(program: MemoryProgram): MemoryBody {
   const { config, graph } = program;
   return {
     format: MEMORY_FORMAT, version: MEMORY_VERSION,
@@ -39,7 +52,7 @@ export function sealMemory(body: MemoryBody): Memory {
  * Memory given back to the runtime: memory it sealed itself is taken as it is (it is frozen, so it
  * cannot have changed); anything else is checked (structure, checksum), then frozen.
  */
-export function openMemory(program: Program, value: unknown): MemoryBody {
+export function openMemory(program: MemoryProgram, value: unknown): MemoryBody {
   const body = isSealed(value) ? value : checkedMemory(value);
   return resumable(program, body);
 }
@@ -67,7 +80,7 @@ function checkedMemory(value: unknown): Memory {
 }
 
 /** Memory that passed its checks, on this program: refused when it is another agent's or stands on nodes that changed. */
-function resumable(program: Program, memory: Memory): MemoryBody {
+function resumable(program: MemoryProgram, memory: Memory): MemoryBody {
   const { checksum: _, ...body } = memory;
   const file = program.file;
   if (body.graph.agent !== program.graph.agent) {
