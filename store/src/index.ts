@@ -2,6 +2,8 @@
 export { openStore } from "./open-store.js";
 export { runTurn } from "./turns/run-turn.js";
 export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { replayTurn } from "./turns/replay-turn.js";
+export type { ReplayedTurn } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
 export { StoreError } from "./errors.js";
