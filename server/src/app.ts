@@ -17,6 +17,7 @@ import { metricsRoutes, probeRoutes } from "./ops/routes.js";
 import { openApiRoutes } from "./routes/openapi.js";
 import { agentRoutes } from "./routes/agent.js";
 import { chatRoutes } from "./routes/chat.js";
+import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
@@ -30,12 +31,15 @@ import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./play
 export type RouteModule = (ctx: ServerContext) => Hono;
 
 /** The parts every server has, mounted in this order. */
-export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, agUiRoutes, openApiRoutes];
+export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, chatThreadRoutes, agUiRoutes, openApiRoutes];
 
 export interface AppOptions {
   agent: Agent;
   store: Store;
-  /** Busy policy for messages to a thread with a run in progress (default `reject`: 409). */
+  /**
+   * Busy policy for messages to a thread with a run in progress (default `reject`: 409; for
+   * `POST /api/chat`, `enqueue`).
+   */
   policy?: BusyPolicy;
   /** When set, every request must carry `Authorization: Bearer <token>` (visible ASCII, no spaces). */
   token?: string;
@@ -84,7 +88,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     policy, admit: () => lifecycle.admit(), observer: metrics, player, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, chatPolicy: options.policy ?? "enqueue", runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
     playground: options.playground !== false,
   };
   const app = new Hono();

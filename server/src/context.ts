@@ -11,6 +11,11 @@ export interface ServerContext {
   store: Store;
   /** What a message for a busy thread does (the store's busy policies); default `reject`. */
   policy: BusyPolicy;
+  /**
+   * The same for `POST /api/chat`: the policy given, else `enqueue` (a chat page that sends while
+   * a reply streams expects its message answered next, and useChat would hide a 409).
+   */
+  chatPolicy: BusyPolicy;
   runs: RunManager;
   limits: ServerLimits;
   /** Draining (shutting down) or not: what `/readyz` says and whether new turns are taken. */

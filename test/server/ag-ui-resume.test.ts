@@ -1,10 +1,13 @@
 // Resuming an AG-UI stream: every AG-UI event has an SSE id (1, 2, 3, ... within the run), and
 // `GET /ag-ui/:threadId/stream` with the last one received sends exactly the rest, from another
 // server on the same store too: the frames a client got before the cut and the resumed ones
-// together are the stream it would have had uninterrupted, at every place it may be cut.
+// together are the stream it would have had uninterrupted, at every place it may be cut. The rest
+// comes after the run as it stood at the cut (numbered as the cut), so that it is on its own a
+// stream an AG-UI client takes: RUN_STARTED first, the state, the step and message still open.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HttpAgent, runHttpRequest, transformHttpEventStream, type RunAgentInput } from "@ag-ui/client";
 import { EventType } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
@@ -29,6 +32,7 @@ const resume = (url: string, threadId: string, last: string | number | null, run
     { headers: last === null ? {} : { "last-event-id": typeof last === "number" ? `${runId}:${last}` : last } });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
+const framesAfter = (frames: Frame[], cut: number) => frames.filter((f) => f.id > cut);
 
 /** The state a client builds from the events: the snapshot, then each delta applied. */
 function stateOf(events: AgUiEvent[]): unknown {
@@ -78,13 +82,24 @@ describe("resuming an AG-UI stream", () => {
         const rest = await resume(b.url, "tutor-1", cut, runId);
         expect(rest.status).toBe(200);
         expect(rest.headers.get("content-type")).toBe("text/event-stream");
-        const got = [...whole.slice(0, cut), ...(await sseFrames(rest))];
-        expect(got, `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        const frames = await sseFrames(rest);
+        expect([...whole.slice(0, cut), ...framesAfter(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        // The rest alone: the run as it stood at the cut, then the rest, well formed, to the same state.
+        expect(frames.filter((f) => f.id <= cut).every((f) => f.id === cut)).toBe(true);
+        const alone = eventsOf(frames);
+        expect(alone[0]).toEqual(events[0]);
+        expect(checkOrder(alone), `cut after frame ${cut} of turn ${i}`).toEqual([]);
+        expect(stateOf(alone)).toEqual(stateOf(events));
       }
-      // Nothing after the last frame: 204; the run named without a frame: all of it; no run named and none in progress: 204.
-      expect((await resume(b.url, "tutor-1", whole.length, runId)).status).toBe(204);
+      // Nothing after the last frame, or no run named and none in progress: an empty stream (AG-UI
+      // clients read a 2xx answer as a stream: one without a body would fail).
+      for (const [last, named] of [[whole.length, runId], [null, undefined]] as const) {
+        const none = await resume(b.url, "tutor-1", last, named);
+        expect([none.status, await none.text()]).toEqual([200, ""]);
+      }
+      // The run named without a frame, or Last-Event-ID 0 (before any frame): all of it.
       expect(await sseFrames(await resume(b.url, "tutor-1", null, runId))).toEqual(whole);
-      expect((await resume(b.url, "tutor-1", null)).status).toBe(204);
+      expect(await sseFrames(await resume(b.url, "tutor-1", "0"))).toEqual(whole);
       // The state a client builds is the agent's variables in the store after the turn.
       expect(checkOrder(events)).toEqual([]);
       const { memory } = await a.store.load("tutor-1");
@@ -109,7 +124,7 @@ describe("resuming an AG-UI stream", () => {
     expect([reused.status, (await reused.json()).error.field]).toEqual([400, "runId"]);
   });
 
-  it("refuses a bad Last-Event-ID or runId, and answers 404 for a thread it does not have", async () => {
+  it("refuses a bad Last-Event-ID or runId, and has nothing for a thread it does not have", async () => {
     const bad = await resume(b.url, "tutor-1", "x" as never);
     expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the id of the last AG-UI event received (RUN:N, as sent) is expected" } }]);
     // A bare number named no run: it is refused, not taken as the latest run's.
@@ -119,6 +134,18 @@ describe("resuming an AG-UI stream", () => {
     expect(await (await resume(b.url, "x*y", 1, "r")).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
   });
 });
+
+/**
+ * The AG-UI client as docs/serving.md shows it: an HttpAgent whose `connectAgent()` joins the
+ * thread's run in progress (from its start, or after `lastEventId` events).
+ */
+class AutogramsAgent extends HttpAgent {
+  lastEventId?: number;
+  protected override connect(input: RunAgentInput) {
+    const resume = this.lastEventId === undefined ? {} : { "last-event-id": String(this.lastEventId) };
+    return transformHttpEventStream(runHttpRequest(() => fetch(`${this.url}/${input.threadId}/stream`, { headers: { ...this.headers, ...resume } })));
+  }
+}
 
 describe("a client that loses an AG-UI stream while the run goes on", () => {
   let t: TestServer;
@@ -154,14 +181,50 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     expect(rest.status).toBe(200);
     held.open();
     const whole = await sseFrames(fromStart);
-    const after = await sseFrames(rest);
+    const resumed = await sseFrames(rest);
+    const cut = seen.at(-1)!.id;
     expect(whole.slice(0, seen.length)).toEqual(seen);
-    expect([...seen, ...after]).toEqual(whole);
-    // The rest carries no snapshot: the client's state is the one it had, which the deltas continue.
-    expect(eventsOf(after).some((e) => e.type === EventType.STATE_SNAPSHOT)).toBe(false);
-    expect(eventsOf(after).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
+    expect([...seen, ...framesAfter(resumed, cut)]).toEqual(whole);
+    // Before the rest, the run as the client left it: its start, its state, the step still open.
+    expect(eventsOf(resumed.filter((f) => f.id === cut)).slice(0, 2)).toEqual([eventsOf(seen)[0], { type: EventType.STATE_SNAPSHOT, snapshot: stateOf(eventsOf(seen)) }]);
+    expect(checkOrder(eventsOf(resumed))).toEqual([]);
+    expect(eventsOf(resumed).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
     await settled(t, "live", 2);
-    expect(stateOf(eventsOf([...seen, ...after]))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+    expect(stateOf(eventsOf(resumed))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+  });
+
+  it("joins the run with @ag-ui/client's connectAgent: a new client from its start, one cut off after the events it had", async () => {
+    await (await fetch(`${t.url}/ag-ui`, input("joined", "open"))).text();
+    const held = hold(t.model);
+    // The client that sends the message counts the events it gets (their ids are 1, 2, 3, ...), then loses the stream.
+    const sender = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
+    sender.addMessage({ id: "j1", role: "user", content: "hello again" });
+    let received = 0;
+    const lost = new AbortController();
+    const sending = sender.runAgent({ runId: "sent", abortController: lost } as never, { onEvent: () => void received++ }).catch(() => null);
+    await held.started;
+    await new Promise((r) => setTimeout(r, 50));
+    lost.abort();
+    await sending;
+    // A page loaded again: a new client, which joins the run from its start.
+    const fresh = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
+    const joining = fresh.connectAgent();
+    // The first client, with the messages it had, asks for what it lacks.
+    const had = sender.messages.length;
+    sender.lastEventId = received;
+    const resuming = sender.connectAgent();
+    await new Promise((r) => setTimeout(r, 50));
+    held.open();
+    const [joined, resumed] = await Promise.all([joining, resuming]);
+    expect(received).toBeGreaterThan(0);
+    expect(joined.newMessages).toMatchObject([{ role: "assistant", content: "echo: hello again" }]);
+    expect(sender.messages.slice(had - 1).filter((m) => m.role === "assistant")).toMatchObject([{ content: "echo: hello again" }]);
+    expect(resumed.newMessages.length + had).toBe(sender.messages.length);
+    await settled(t, "joined", 2);
+    const variables = agentVariables(await store.memoryAt("joined", 2), {});
+    expect([fresh.state, sender.state]).toEqual([variables, variables]);
+    // Nothing running: connectAgent resolves with nothing new.
+    expect((await new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" }).connectAgent()).newMessages).toEqual([]);
   });
 
   it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {

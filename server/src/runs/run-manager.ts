@@ -39,12 +39,32 @@ export interface RunObserver {
   replayed(): void;
 }
 
+/** What a request may ask of its run beyond the message. */
+export interface StartOptions {
+  /** The run's id (default: a new UUID; a client's own must name no other run). */
+  runId?: string;
+  /** The busy policy for this message (default: the manager's). */
+  policy?: BusyPolicy;
+  /** Answers the thread's last turn, this one, again (regenerate): `text` and `messageId` are its. */
+  replaces?: number;
+}
+
+/** What a stop kept: the stopped run's message, as an interrupted turn (no reply, the memory as it was). */
+export interface Stopped {
+  /** The run stopped, if it was recorded (null: it had not written its record yet in another process). */
+  runId: string | null;
+  turn: TurnRecord;
+}
+
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started =
   | { kind: "run"; runId: string }
   | { kind: "replay"; events: NumberedRunEvent[] };
 
 const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
+
+/** The reason a run stopped by POST /api/chat/:id/stop is aborted with (its message is kept, interrupted). */
+const BY_CLIENT = new Error("stopped by its client");
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
@@ -83,18 +103,18 @@ export class RunManager {
   }
 
   /**
-   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only), as run
-   * `runId` (default: a new UUID; a client's own must name no other run). Settles
+   * Sends `text` to the thread (`null`: the agent's opening turn, for a new thread only). Settles
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string, runId?: string): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
+    const { runId } = options;
     const info = await ownThread(this.store, this.agent.graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
-    if (text === null && info !== null && info.version > 0) {
+    if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
     }
-    if (messageId !== undefined) {
+    if (messageId !== undefined && options.replaces === undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
         const run = await this.runOfMessage(threadId, messageId, text);
@@ -108,7 +128,7 @@ export class RunManager {
       }
     }
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-    if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
+    if (info?.done && options.replaces === undefined) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     this.options.admit?.();
     if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
       throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
@@ -116,7 +136,7 @@ export class RunManager {
     const opening = text !== null && (info === null || info.version === 0);
     try {
       return await new Promise<Started>((resolve, reject) => {
-        void this.execute(threadId, text, messageId, runId, opening, resolve, reject);
+        void this.execute(threadId, text, messageId, opening, options, resolve, reject);
       });
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
@@ -153,7 +173,7 @@ export class RunManager {
     return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
   }
 
-  private async execute(threadId: string, text: string | null, messageId: string | undefined, runId: string | undefined, opening: boolean,
+  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean, { runId, policy, replaces }: StartOptions,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
     /** The text sent for each node since its last reset, this turn. */
@@ -161,7 +181,7 @@ export class RunManager {
     const signal = this.stopping.signal;
     /** Aborted by `stop(runId)`: this run alone. */
     const stopThis = new AbortController();
-    const acquiring = { policy: this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const acquiring = { policy: policy ?? this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
     const onText = (chunk: ReplyChunk) => {
       if (chunk.kind === "delta") {
@@ -216,7 +236,7 @@ export class RunManager {
           }
         }
       }
-      const { held, repeated } = await acquireTurn(this.store, threadId, text, { ...acquiring, messageId: messageId ?? null });
+      const { held, repeated } = await acquireTurn(this.store, threadId, text, { ...acquiring, messageId: messageId ?? null, ...(replaces !== undefined && { replaces }) });
       if (repeated) {
         // Another request with the same message id made the turn while this one waited.
         if (!run) {
@@ -232,7 +252,7 @@ export class RunManager {
       }
       if (!run) {
         // A request for the opening alone (null) that another one answered first.
-        if (text === null && held.lease.version > 0) {
+        if (text === null && held.lease.version > 0 && replaces === undefined) {
           await held.release();
           throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
         }
@@ -252,7 +272,9 @@ export class RunManager {
         message: signal.aborted
           ? "the server stopped before the run finished; nothing was committed"
           : stopThis.signal.aborted
-            ? "the run was stopped before it finished; nothing was committed"
+            ? stopThis.signal.reason === BY_CLIENT
+              ? "the run was stopped by its client; its message is kept without a reply"
+              : "the run was stopped before it finished; nothing was committed"
             : err instanceof Error
               ? err.message
               : String(err),
@@ -279,6 +301,30 @@ export class RunManager {
     return true;
   }
 
+  /**
+   * Stops the thread's run in progress, in this process or another: the thread is taken over
+   * (the store's `interrupt`: the run's message is kept as an interrupted turn, no reply, the memory
+   * unchanged, and the run's commit is refused) and released at once, so the next message is
+   * answered at once. A run of this process is aborted now (its model request with it) and its end
+   * stored before this returns; one of another process finds its lease lost at its next renewal.
+   * Null when nothing was running.
+   */
+  async stopThread(threadId: string): Promise<Stopped | null> {
+    const info = await ownThread(this.store, this.agent.graph.agent, threadId);
+    if (!info) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+    if (!info.running) return null;
+    const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
+    const lease = await this.store.acquire(threadId, { policy: "interrupt", create: false, ...(this.options.owner ? { owner: this.options.owner } : {}) });
+    const live = this.liveOn(threadId);
+    if (live) this.stops.get(live.id)?.abort(BY_CLIENT);
+    await this.store.release(lease);
+    // The run ended on its own in the meantime: nothing was interrupted.
+    if (lease.version === info.version) return null;
+    await live?.stored;
+    const turn = (await this.store.turns(threadId)).find((t) => t.seq === lease.version)!;
+    return { runId: recorded && recorded.messageId === turn.messageId ? recorded.id : null, turn };
+  }
+
   /** Resolves once the runs in progress now have ended and their events are stored. */
   async settled(): Promise<void> {
     await Promise.all([...this.live.values()].map((r) => r.stored));
@@ -302,7 +348,7 @@ export function replayOf(threadId: string, turn: TurnRecord, done = false): Numb
     events.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
   }
   events.push(turn.status === "interrupted"
-    ? { type: "run-error", code: "interrupted", message: "a newer message interrupted this one; it has no reply" }
+    ? { type: "run-error", code: "interrupted", message: "this message's run was stopped (by a newer message or by its client); it has no reply" }
     : { type: "run-finish", turn: turn.seq, reply: turn.reply, done });
   return events.map((event, i) => ({ seq: i + 1, event }));
 }

@@ -260,6 +260,10 @@ export class SqlStore implements Store {
         messageId: turn.messageId, user: turn.user, reply: turn.reply, status: "ok" as const, delta,
         trace: packJson(trace), startedAt: turn.startedAt, committedAt: now,
       };
+      // The message id is unique in a thread: it leaves the turn replaced before it names this one.
+      if (turn.replaces !== undefined) {
+        await tx.run("UPDATE turns SET status = 'replaced', message_id = NULL WHERE thread_id = ? AND seq = ?", [lease.threadId, turn.replaces]);
+      }
       await this.insertTurn(tx, lease.threadId, seq, record);
       if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
       // The run that holds this lease, if one was recorded, writes its last events next.

@@ -40,10 +40,17 @@ export async function acquireTurn(
   store: Store,
   threadId: string,
   text: string | null,
-  options: Omit<AcquireOptions, "user"> = {},
+  options: Omit<AcquireOptions, "user"> & {
+    /**
+     * Answers the thread's last turn, this number, again (regenerate): the agent gets the memory
+     * before it, and the commit marks it `replaced`. Refused when it is no longer the last.
+     */
+    replaces?: number;
+  } = {},
 ): Promise<Acquired> {
-  const messageId = options.messageId ?? null;
-  const lease = await store.acquire(threadId, { ...options, messageId, user: text });
+  const { replaces, ...acquiring } = options;
+  const messageId = acquiring.messageId ?? null;
+  const lease = await store.acquire(threadId, { ...acquiring, messageId, user: text });
   const lost = new AbortController();
   const heartbeat = setInterval(
     () => {
@@ -62,13 +69,17 @@ export async function acquireTurn(
     await store.release(lease).catch(() => {});
   };
   try {
-    // A run that held the thread before us may have made this message's turn meanwhile.
-    const made = messageId === null ? null : await store.turnByMessage(threadId, messageId);
+    // A run that held the thread before us may have made this message's turn meanwhile (a
+    // message answered again is the one message id that runs twice).
+    const made = messageId === null || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
     if (made) {
       await release();
       return { repeated: made };
     }
-    const { memory } = await store.load(threadId);
+    if (replaces !== undefined && lease.version !== replaces) {
+      throw new StoreError("bad_request", `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`);
+    }
+    const memory = replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
     return {
       held: {
         lease,
@@ -83,7 +94,8 @@ export async function acquireTurn(
               user: text,
               reply: turn.reply,
               memory: turn.memory,
-              ...(turn.delta && { delta: turn.delta }),
+              // A replacing turn's delta is from the memory before the turn it replaces, not from the head: it keeps a snapshot.
+              ...(replaces === undefined ? turn.delta && { delta: turn.delta } : { replaces }),
               trace: turn.trace as TraceEvent[],
               startedAt: turn.startedAt,
             });

@@ -14,6 +14,12 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
   trace?: TraceSink;
   /** Receives the reply's text as it is written (`RunOptions.onText`). */
   onText?: (chunk: ReplyChunk) => void;
+  /**
+   * Answers the thread's last turn, number `replaces`, again (regenerate): `text` and `messageId`
+   * are that turn's. The agent runs from the memory before it, and the new turn replaces it
+   * (`TurnStatus` `replaced`). Refused when the thread has moved on from that turn.
+   */
+  replaces?: number;
 }
 
 export interface TurnOutcome {
@@ -31,10 +37,11 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, ...acquire } = options;
-  const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
+  const { messageId, trace: forward, onText, replaces, ...acquire } = options;
+  // A message answered again is the one message id that runs twice.
+  const before = messageId === undefined || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
-  const { held, repeated: made } = await acquireTurn(store, threadId, text, { ...acquire, messageId: messageId ?? null });
+  const { held, repeated: made } = await acquireTurn(store, threadId, text, { ...acquire, messageId: messageId ?? null, ...(replaces !== undefined && { replaces }) });
   if (made) return repeated(made);
   try {
     const events: TraceEvent[] = [];
@@ -44,7 +51,8 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     };
     const startedAt = Date.now();
     const stop = acquire.signal ? AbortSignal.any([held.lost, acquire.signal]) : held.lost;
-    const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, conversationId: threadId, ...(onText && { onText }) }), stop);
+    // The agent stops too (its model request is aborted) when the run is dropped.
+    const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, signal: stop, conversationId: threadId, ...(onText && { onText }) }), stop);
     const turn = await held.commit({ reply: result.reply, memory: result.memory, delta: result.delta, trace: events, startedAt });
     return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false };
   } finally {
