@@ -32,7 +32,11 @@ const resume = (url: string, threadId: string, last: string | number | null, run
     { headers: last === null ? {} : { "last-event-id": typeof last === "number" ? `${runId}:${last}` : last } });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
-const framesAfter = (frames: Frame[], cut: number) => frames.filter((f) => f.id > cut);
+/** The number N of a frame id RUN:N. */
+const frameNumber = (id: string) => Number(id.slice(id.lastIndexOf(":") + 1));
+/** The frames numbered after `cut` (a resumed stream's first events, the run as it stood at the cut, carry the cut's own id). */
+const framesAfter = (frames: Frame[], cut: number | string) =>
+  frames.filter((f) => frameNumber(f.id) > (typeof cut === "number" ? cut : frameNumber(cut)));
 
 /** The state a client builds from the events: the snapshot, then each delta applied. */
 function stateOf(events: AgUiEvent[]): unknown {
@@ -85,7 +89,7 @@ describe("resuming an AG-UI stream", () => {
         const frames = await sseFrames(rest);
         expect([...whole.slice(0, cut), ...framesAfter(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
         // The rest alone: the run as it stood at the cut, then the rest, well formed, to the same state.
-        expect(frames.filter((f) => f.id <= cut).every((f) => f.id === cut)).toBe(true);
+        expect(frames.filter((f) => frameNumber(f.id) <= cut).every((f) => frameNumber(f.id) === cut)).toBe(true);
         const alone = eventsOf(frames);
         expect(alone[0]).toEqual(events[0]);
         expect(checkOrder(alone), `cut after frame ${cut} of turn ${i}`).toEqual([]);
@@ -113,9 +117,10 @@ describe("resuming an AG-UI stream", () => {
     expect(eventsOf(first).find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: "client-run-m1" });
     const second = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "later-run", [{ id: "u1", text: conversation.turns[1]!.user }])));
     // The first run's rest, by its frame id or its runId, although a later run is the thread's latest.
-    expect(await sseFrames(await resume(b.url, "tutor-2", first[1]!.id))).toEqual(first.slice(2));
-    expect(await sseFrames(await resume(b.url, "tutor-2", 2, "client-run"))).toEqual(first.slice(2));
-    expect(await sseFrames(await resume(b.url, "tutor-2", 2, "later-run"))).toEqual(second.slice(2));
+    // (After the run as it stood at the cut, which a resumed AG-UI stream starts with.)
+    expect(framesAfter(await sseFrames(await resume(b.url, "tutor-2", first[1]!.id)), 2)).toEqual(first.slice(2));
+    expect(framesAfter(await sseFrames(await resume(b.url, "tutor-2", 2, "client-run")), 2)).toEqual(first.slice(2));
+    expect(framesAfter(await sseFrames(await resume(b.url, "tutor-2", 2, "later-run")), 2)).toEqual(second.slice(2));
     // A run id no run has (its process stopped before storing anything): run_lost, not another run's frames.
     const lost = await resume(b.url, "tutor-2", 1, "never-stored");
     expect([lost.status, (await lost.json()).error.code]).toEqual([410, "run_lost"]);
@@ -140,9 +145,9 @@ describe("resuming an AG-UI stream", () => {
  * thread's run in progress (from its start, or after `lastEventId` events).
  */
 class AutogramsAgent extends HttpAgent {
-  lastEventId?: number;
+  lastEventId?: string;
   protected override connect(input: RunAgentInput) {
-    const resume = this.lastEventId === undefined ? {} : { "last-event-id": String(this.lastEventId) };
+    const resume = this.lastEventId === undefined ? {} : { "last-event-id": this.lastEventId };
     return transformHttpEventStream(runHttpRequest(() => fetch(`${this.url}/${input.threadId}/stream`, { headers: { ...this.headers, ...resume } })));
   }
 }
@@ -194,9 +199,9 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
   });
 
   it("joins the run with @ag-ui/client's connectAgent: a new client from its start, one cut off after the events it had", async () => {
-    await (await fetch(`${t.url}/ag-ui`, input("joined", "open"))).text();
+    await (await fetch(`${t.url}/ag-ui`, input("joined", "joined-open"))).text();
     const held = hold(t.model);
-    // The client that sends the message counts the events it gets (their ids are 1, 2, 3, ...), then loses the stream.
+    // The client that sends the message counts the events it gets (their ids are RUN:1, RUN:2, ...), then loses the stream.
     const sender = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
     sender.addMessage({ id: "j1", role: "user", content: "hello again" });
     let received = 0;
@@ -211,7 +216,7 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     const joining = fresh.connectAgent();
     // The first client, with the messages it had, asks for what it lacks.
     const had = sender.messages.length;
-    sender.lastEventId = received;
+    sender.lastEventId = `sent:${received}`;
     const resuming = sender.connectAgent();
     await new Promise((r) => setTimeout(r, 50));
     held.open();
