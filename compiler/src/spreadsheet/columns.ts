@@ -80,6 +80,8 @@ const ORDER: (FieldColumn | keyof typeof LETTERED | "lineno")[] = [
   field("def_type"),
   // Not the original's: the code a node runs on entry (its placeholders' values).
   field("setup"),
+  // Not the original's: which transitions are the code's flow (see the graph format).
+  field("implicit_transitions", "numbers"),
 ];
 
 export function letter(index: number): string {
@@ -129,7 +131,7 @@ export function exportColumns(used: (field: string) => boolean, letteredCount: R
 
 /** Node fields in the order the graph format lists them, so imported nodes read like compiled ones. */
 export const NODE_FIELD_ORDER: string[] = [
-  "name", "action", "assign", "setup", "instruction", "transitions", "transition_question", "transition_choices",
+  "name", "action", "assign", "setup", "instruction", "transitions", "implicit_transitions", "transition_question", "transition_choices",
   "question_prompt", "boolean_condition", "user_instruction_transitions", "transition_probs", "state_category",
   "conv_scope", "transition_context", "condition_interjection", "probability_interjection", "user_interjection",
   "example_interjection", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states",

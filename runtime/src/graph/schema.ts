@@ -32,6 +32,7 @@ const nodeFields = {
   action: { enum: BUILTIN_ACTIONS },
   instruction: { type: "string" },
   transitions: { ...stringList, minItems: 1 },
+  implicit_transitions: { type: "array", items: { type: "integer", minimum: 0 }, uniqueItems: true },
   assign: { type: "string", pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$" },
   setup: { type: "string" },
   transition_question: { type: "string" },

@@ -40,6 +40,13 @@ export interface NodeFields {
    * `"X.n"` (X.1, X.2, ... by visit count). `"next"` never appears in a compiled graph.
    */
   transitions: string[];
+  /**
+   * Indices of `transitions` that the compiler made from the code's flow (the statement after,
+   * where the author wrote no transition or `"next"`), not written by the author. A node's
+   * identity, which decides whether a saved conversation waiting at it resumes on an edited
+   * graph, leaves their targets out: what follows is whatever the new code says.
+   */
+  implicit_transitions?: number[];
   /** Variable that receives the node's output (the original's `x=` instruction prefix). */
   assign?: string;
   /**
