@@ -1,7 +1,9 @@
 // Public API of @autograms/store: durable conversations (threads) in SQLite or Postgres.
 export { openStore } from "./open-store.js";
-export { runTurn } from "./turns/run-turn.js";
-export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { runTurn, STALE_POLICIES } from "./turns/run-turn.js";
+export type { TurnOptions, TurnOutcome, StalePolicy } from "./turns/run-turn.js";
+export { migrateThread } from "./turns/migrate-thread.js";
+export type { Migration } from "./turns/migrate-thread.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
 export { StoreError } from "./errors.js";

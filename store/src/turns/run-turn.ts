@@ -3,7 +3,7 @@
  * (no database transaction open meanwhile; the lease is renewed), then commit with
  * compare-and-swap. A failure anywhere before the commit leaves the thread as it was.
  */
-import type { Agent, Memory, ReplyChunk, TraceEvent, TraceSink } from "@autograms/runtime";
+import { AgentError, type Agent, type Memory, type ReplyChunk, type TraceEvent, type TraceSink } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
 
@@ -19,7 +19,16 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
    * runs), with the lease: a server records the run here. Not called for a repeated message id.
    */
   onStart?: (lease: Lease) => void | Promise<void>;
+  /**
+   * A thread whose memory cannot resume on this agent (`stale_memory`, after an edit of the agent):
+   * `refuse` (default) fails the turn with that error and leaves the thread as it is; `restart`
+   * begins the conversation again from the start with this message (its history stays).
+   */
+  onStale?: StalePolicy;
 }
+
+export const STALE_POLICIES = ["refuse", "restart"] as const;
+export type StalePolicy = (typeof STALE_POLICIES)[number];
 
 export interface TurnOutcome {
   turn: TurnRecord;
@@ -29,6 +38,8 @@ export interface TurnOutcome {
   done: boolean;
   /** The message id had already made this turn; nothing ran. */
   repeated: boolean;
+  /** The thread's memory was stale and `onStale: "restart"` began the conversation again. */
+  restarted?: boolean;
 }
 
 /**
@@ -36,7 +47,7 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, onStart, ...acquire } = options;
+  const { messageId, trace: forward, onText, onStart, onStale, ...acquire } = options;
   const before = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
   const lease = await store.acquire(threadId, { ...acquire, messageId: messageId ?? null, user: text });
@@ -50,7 +61,9 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     const made = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
     if (made) return repeated(made);
     await onStart?.(lease);
-    const { memory } = await store.load(threadId);
+    const loaded = (await store.load(threadId)).memory;
+    const restarted = loaded !== null && onStale === "restart" && isStale(agent, loaded);
+    const memory = restarted ? null : loaded;
     const events: TraceEvent[] = [];
     const sink: TraceSink = (e) => {
       events.push(e);
@@ -59,14 +72,26 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     const startedAt = Date.now();
     const result = await untilLost(agent.reply(text ?? "", memory ?? undefined, { trace: sink, ...(onText && { onText }) }), lost.signal, lease, acquire.signal);
     const turn = await store.commit(lease, {
-      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory, delta: result.delta,
+      messageId: messageId ?? null, user: text, reply: result.reply, memory: result.memory,
+      // A restart's delta starts from no memory, not from the thread's: the store keeps a snapshot instead.
+      ...(!restarted && { delta: result.delta }),
       trace: events, startedAt,
     });
     committed = true;
-    return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false };
+    return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false, ...(restarted && { restarted }) };
   } finally {
     clearInterval(heartbeat);
     if (!committed) await store.release(lease).catch(() => {});
+  }
+}
+
+function isStale(agent: Agent, memory: Memory): boolean {
+  try {
+    agent.checkMemory(memory);
+    return false;
+  } catch (err) {
+    if (err instanceof AgentError && err.code === "stale_memory") return true;
+    throw err;
   }
 }
 
