@@ -55,6 +55,8 @@ function bundleIsCurrent(): boolean {
 
 export default function setup(project: TestProject): void {
   try {
+    // The playground's page script is bundled into a source of the server (unchanged: not rewritten).
+    run(process.execPath, ["server/scripts/bundle-playground.mjs"]);
     run(process.execPath, [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-b", "runtime", "compiler", "store", "cli"]);
     if (!bundleIsCurrent()) {
       rmSync(STAMP, { force: true });

@@ -159,7 +159,7 @@ function byHistory(env: Env, visits: Record<string, number>, candidates: string[
  * a `global_function` hands its variables, turns and prompts to its caller. The calling node
  * takes the value as its output and follows its own transitions.
  */
-export function returnFrom(env: Env, state: RunState, from: GraphNode, target: string, value: JsonValue): StepResult {
+export function returnFrom(env: Env, state: RunState, from: GraphNode, _target: string, value: JsonValue): StepResult {
   const stack = state.mem.stack;
   const callee = stack.frame;
   const below = stack.below!;

@@ -4,7 +4,7 @@
  * the original, a frame higher up (the callee) wins over the frames below it (its callers).
  */
 import type { JsonValue } from "../graph/types.js";
-import type { Frame, Turn } from "../memory/types.js";
+import type { Frame } from "../memory/types.js";
 import type { History } from "./history.js";
 import { hasOwn } from "../memory/own.js";
 import { visibleCells, visibleVars, withTopFrame, type RunMemory, type Stack } from "./stack.js";

@@ -31,36 +31,16 @@ export function exec_node(fields: ExecNodeFields | CustomNodeFields<ActionDefini
   return compiledOnly(`exec_node(${typeof fields.action === "string" ? fields.action : fields.action.name})`);
 }
 
-export function chat(instruction: string, fields?: ShorthandFields): string {
-  return compiledOnly("chat");
-}
-export function chatExact(instruction: string, fields?: ShorthandFields): string {
-  return compiledOnly("chatExact");
-}
-export function chatSuffix(instruction: string, fields?: ShorthandFields): string {
-  return compiledOnly("chatSuffix");
-}
-export function thought(instruction: string, fields?: ShorthandFields): string {
-  return compiledOnly("thought");
-}
-export function thoughtExact(instruction: string, fields?: ShorthandFields): string {
-  return compiledOnly("thoughtExact");
-}
-export function thoughtQa(instruction: string, fields?: ShorthandFields): string {
-  return compiledOnly("thoughtQa");
-}
-export function setPrompt(instruction: string, fields?: ShorthandFields): void {
-  compiledOnly("setPrompt");
-}
-export function appendPrompt(instruction: string, fields?: ShorthandFields): void {
-  compiledOnly("appendPrompt");
-}
-export function setUserPrompt(instruction: string, fields?: ShorthandFields): void {
-  compiledOnly("setUserPrompt");
-}
-export function appendUserPrompt(instruction: string, fields?: ShorthandFields): void {
-  compiledOnly("appendUserPrompt");
-}
+export const chat: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chat");
+export const chatExact: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chatExact");
+export const chatSuffix: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chatSuffix");
+export const thought: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thought");
+export const thoughtExact: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thoughtExact");
+export const thoughtQa: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thoughtQa");
+export const setPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("setPrompt");
+export const appendPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("appendPrompt");
+export const setUserPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("setUserPrompt");
+export const appendUserPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("appendUserPrompt");
 
 /** What `tryTool` gives back: the tool's value, or the message of what it threw. */
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -71,9 +51,8 @@ export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: string
  * tool is awaited, as every tool call in agent code is. `tool` must be the imported function
  * itself: `tryTool(lookup, { word })`.
  */
-export function tryTool<A extends unknown[], R>(tool: (...args: A) => R, ...args: A): ToolOutcome<Awaited<R>> {
-  return compiledOnly("tryTool");
-}
+export const tryTool: <A extends unknown[], R>(tool: (...args: A) => R, ...args: A) => ToolOutcome<Awaited<R>> = () =>
+  compiledOnly("tryTool");
 
 type Method = (this: any, ...args: any[]) => any;
 

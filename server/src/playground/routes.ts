@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import type { Graph } from "@autograms/runtime";
-import { CLIENT_SCRIPT } from "./client.js";
+import { CLIENT_SCRIPT } from "./client-script.generated.js";
 import { PAGE } from "./page.js";
 import { STYLE } from "./style.js";
 

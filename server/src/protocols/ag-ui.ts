@@ -15,7 +15,6 @@
  * from a run's first event for a client that reconnects.
  */
 import { EventType, type Event as AgUiEvent, type JsonPatchOperation } from "@ag-ui/core";
-import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { replyOf, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
 import type { RunEvent } from "../run-events.js";
 

@@ -9,7 +9,6 @@ import {
 } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { formatAgentError, type DebugSession, type JsonValue, type SessionEvent, type StepMode } from "@autograms/runtime";
-import type { ModelFlags } from "../../agent-loading/model-options.js";
 import { valueText, type SourceLines } from "../present.js";
 
 const THREAD = 1;

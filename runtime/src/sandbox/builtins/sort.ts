@@ -44,9 +44,9 @@ function mergeSort<T>(ctx: Context, values: T[], compare: (a: T, b: T) => number
       let i = left;
       let j = middle;
       let k = left;
-      while (i < middle && j < right) target[k++] = compare(source[j], source[i]) < 0 ? source[j++] : source[i++];
-      while (i < middle) target[k++] = source[i++];
-      while (j < right) target[k++] = source[j++];
+      while (i < middle && j < right) target[k++] = compare(source[j]!, source[i]!) < 0 ? source[j++]! : source[i++]!;
+      while (i < middle) target[k++] = source[i++]!;
+      while (j < right) target[k++] = source[j++]!;
     }
     [source, target] = [target, source];
   }

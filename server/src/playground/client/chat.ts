@@ -1,0 +1,162 @@
+/** The chat: the thread's turns as messages, a reply streaming in, the composer. */
+import { api, ApiError, refusal, request } from "./api.js";
+import type { App, ReplyView } from "./app.js";
+import { el, enc, newId } from "./dom.js";
+import { readEvents } from "./sse.js";
+import type { RunEvent, ThreadInfo, ThreadView, Turn } from "./types.js";
+
+function bubble(app: App, who: "user" | "agent", text: string, extra?: string): HTMLElement {
+  const b = el("div", { class: `msg ${who}${extra ? ` ${extra}` : ""}` }, [el("div", { class: "text", text })]);
+  app.ui.messages.appendChild(b);
+  app.ui.messages.scrollTop = app.ui.messages.scrollHeight;
+  return b;
+}
+
+function textOf(b: HTMLElement): HTMLElement {
+  return b.firstChild as HTMLElement;
+}
+
+export function renderThread(app: App, thread: ThreadInfo | null, turns: Turn[]): void {
+  const { state, ui } = app;
+  state.thread = thread;
+  state.turns = turns;
+  state.selectedTurn = null;
+  ui.messages.replaceChildren();
+  for (const t of turns) {
+    if (t.user !== null) bubble(app, "user", t.user);
+    if (t.status === "interrupted") bubble(app, "agent", "(interrupted: no reply)", "note");
+    else if (t.reply !== null) bubble(app, "agent", t.reply);
+  }
+  if (thread?.done) bubble(app, "agent", "The conversation has ended.", "note");
+  if (!thread) ui.messages.appendChild(el("p", { class: "empty", text: "Choose a thread, or start a new one: the agent speaks first." }));
+  app.actions.renderTimeline();
+  const hint = turns.length ? "Click a turn to see the memory as it was after it, and fork from there." : "";
+  ui.detail.replaceChildren(el("p", { class: "empty", text: hint }));
+  updateComposer(app);
+}
+
+export function updateComposer(app: App): void {
+  const { state, ui } = app;
+  const ended = !!state.thread?.done;
+  const off = state.running || !state.threadId || ended;
+  ui.input.disabled = off;
+  ui.send.disabled = off;
+  ui.input.placeholder = ended
+    ? "The conversation has ended"
+    : state.threadId
+      ? "Message (Enter to send, Shift+Enter for a new line)"
+      : "Start a new thread first";
+}
+
+/** One run event (run-events.ts) as it streams: tokens into the reply, steps onto the graph. True at the run's end. */
+function handle(app: App, e: RunEvent, view: ReplyView): boolean {
+  switch (e.type) {
+    case "run-start":
+      app.status(`turn ${e.turn} running\u2026`);
+      if (view.resume && e.user !== null && e.user !== undefined && !view.shownUser) {
+        view.shownUser = true;
+        bubble(app, "user", e.user);
+      }
+      view.reply ??= bubble(app, "agent", "", "streaming");
+      app.actions.clearMarks();
+      return false;
+    case "step":
+      app.actions.light(e.event.node);
+      return false;
+    case "text-delta":
+      view.reply ??= bubble(app, "agent", "", "streaming");
+      textOf(view.reply).textContent += e.delta;
+      app.ui.messages.scrollTop = app.ui.messages.scrollHeight;
+      if (app.ui.lit.textContent !== e.node) app.actions.light(e.node);
+      return false;
+    case "text-reset":
+      if (view.reply) textOf(view.reply).textContent = "";
+      return false;
+    case "run-finish":
+      if (view.reply) {
+        view.reply.classList.remove("streaming");
+        if (e.reply === null) {
+          textOf(view.reply).textContent = "(no reply: the conversation ended)";
+          view.reply.classList.add("note");
+        } else textOf(view.reply).textContent = e.reply;
+      }
+      app.status(`turn ${e.turn} done${e.done ? ": the conversation has ended" : ""}`);
+      return true;
+    case "run-error":
+      showError(app, view, e.code, e.message);
+      return true;
+  }
+  return false;
+}
+
+function showError(app: App, view: ReplyView, code: string, message: string): void {
+  if (view.reply) {
+    view.reply.classList.remove("streaming");
+    view.reply.classList.add("error");
+    textOf(view.reply).textContent = `${code}: ${message}`;
+  }
+  app.status(`${code}: ${message}`, true);
+}
+
+/** Follows a run to its end: from res, then (when the stream breaks, or to join a run already going) from the thread's latest run. */
+export async function follow(app: App, first: Response | null, view: ReplyView): Promise<void> {
+  const { state } = app;
+  state.running = true;
+  updateComposer(app);
+  let lastId = "0";
+  let finished = false;
+  let res = first;
+  try {
+    for (let attempt = 0; attempt < 5 && !finished; attempt++) {
+      if (!res) {
+        res = await request(`api/threads/${enc(state.threadId ?? "")}/runs/latest/stream`, { headers: { "Last-Event-ID": lastId } });
+        if (res.status !== 200) break;
+      }
+      try {
+        await readEvents<RunEvent>(res, (id, e) => {
+          if (id) lastId = id;
+          finished = handle(app, e, view);
+          return finished;
+        });
+      } catch (err) {
+        app.status(`the stream broke (${(err as Error).message}); resuming\u2026`, true);
+      }
+      res = null;
+    }
+  } finally {
+    state.running = false;
+    app.ui.lit.classList.add("idle");
+    updateComposer(app);
+  }
+  const id = state.threadId;
+  await app.actions.loadThreads();
+  if (id === null || id !== state.threadId) return;
+  // A new thread whose opening turn failed was never made.
+  const data = await api<ThreadView>("GET", `api/threads/${enc(id)}`).catch((e: unknown) => {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  });
+  if (!data) return;
+  state.thread = data.thread;
+  state.turns = data.turns;
+  app.actions.renderTimeline();
+  updateComposer(app);
+}
+
+/** Sends a message (null: the agent's opening) and streams the run. */
+export async function run(app: App, message: string | null): Promise<void> {
+  const view: ReplyView = { reply: null };
+  if (message !== null) bubble(app, "user", message);
+  view.reply = bubble(app, "agent", "", "streaming");
+  const res = await request(`api/threads/${enc(app.state.threadId ?? "")}/runs`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ message, messageId: newId() }),
+  });
+  if (!res.ok) {
+    const err = await refusal(res);
+    showError(app, view, err.code, err.detail);
+    return;
+  }
+  await follow(app, res, view);
+}

@@ -1,0 +1,85 @@
+/** The turn timeline: the memory as it was after a turn, the variables each turn changed, fork. */
+import { api } from "./api.js";
+import type { App } from "./app.js";
+import { el, enc, short } from "./dom.js";
+import type { Change, Memory, ThreadInfo } from "./types.js";
+
+export function renderTimeline(app: App): void {
+  const { state, ui } = app;
+  ui.turns.replaceChildren(
+    ...state.turns.map((t) => {
+      const changed = (t.changes ?? []).length;
+      const classes = `${t.seq === state.selectedTurn ? "selected " : ""}${t.status === "interrupted" ? "interrupted" : ""}`;
+      return el("li", { "data-turn": String(t.seq), class: classes }, [
+        el("button", { onclick: () => void selectTurn(app, t.seq).catch((e: Error) => app.status(e.message, true)) }, [
+          el("span", { class: "seq", text: String(t.seq) }),
+          el("span", { class: "said", text: t.user === null ? "(opening)" : t.user }),
+          el("span", { class: "meta", text: changed ? `${changed} variable${changed === 1 ? "" : "s"}` : "" }),
+        ]),
+      ]);
+    }),
+  );
+}
+
+function changesTable(changes: Change[] | undefined): HTMLElement {
+  if (!changes?.length) return el("p", { class: "empty", text: "This turn changed no variable." });
+  const head = el("tr", null, ["variable", "before", "after", "at node"].map((h) => el("th", { text: h })));
+  return el("table", { class: "changes" }, [
+    el("thead", null, [head]),
+    el(
+      "tbody",
+      null,
+      changes.map((c) => {
+        const added = !("before" in c);
+        const removed = !("after" in c);
+        return el("tr", { class: added ? "added" : removed ? "removed" : "changed" }, [
+          el("td", null, [el("code", { text: c.name })]),
+          el("td", { class: "before", text: added ? "(new)" : short(c.before, 120) }),
+          el("td", { class: "after", text: removed ? "(gone)" : short(c.after, 120) }),
+          el("td", { class: "node" }, [el("code", { text: c.node ?? "" })]),
+        ]);
+      }),
+    ),
+  ]);
+}
+
+function memoryView(memory: Memory | null): HTMLElement {
+  if (!memory) return el("p", { class: "empty", text: "No memory yet." });
+  const frames = memory.stack.map((f, i) => {
+    const names = Object.keys(f.vars).filter((n) => !n.startsWith("_"));
+    const title = (i === 0 ? "main (globals)" : `${f.scope} ${f.function}`) + (f.node ? ` \u00b7 at ${f.node}` : "");
+    const vars = names.flatMap((n) => [el("dt", null, [el("code", { text: n })]), el("dd", { text: short(f.vars[n], 300) })]);
+    return el("div", { class: "frame" }, [el("h4", { text: title }), names.length ? el("dl", null, vars) : el("p", { class: "empty", text: "no variables" })]);
+  });
+  const whole = el("details", null, [el("summary", { text: "The whole memory (JSON)" }), el("pre", { text: JSON.stringify(memory, null, 2) })]);
+  return el("div", { class: "memory" }, [...frames, whole]);
+}
+
+export async function selectTurn(app: App, seq: number): Promise<void> {
+  const { state, ui } = app;
+  state.selectedTurn = seq;
+  renderTimeline(app);
+  const turn = state.turns.find((t) => t.seq === seq);
+  app.actions.showPath(turn?.trace);
+  const data = await api<{ memory: Memory | null }>("GET", `api/threads/${enc(state.threadId ?? "")}/memory?turn=${seq}`);
+  const forkButton = el("button", {
+    id: "fork",
+    title: `A new thread holding turns 1 to ${seq} of this one`,
+    text: `Fork from turn ${seq}`,
+    onclick: () => void fork(app, seq).catch((e: Error) => app.status(e.message, true)),
+  });
+  ui.detail.replaceChildren(
+    el("div", { class: "bar" }, [el("h3", { text: `After turn ${seq}` }), forkButton]),
+    el("h4", { text: "Variables this turn changed" }),
+    changesTable(turn?.changes),
+    el("h4", { text: "Memory after this turn" }),
+    memoryView(data.memory),
+  );
+}
+
+async function fork(app: App, seq: number): Promise<void> {
+  const data = await api<{ thread: ThreadInfo }>("POST", `api/threads/${enc(app.state.threadId ?? "")}/fork`, { turn: seq });
+  await app.actions.loadThreads();
+  await app.actions.selectThread(data.thread.id);
+  app.status(`forked at turn ${seq} into ${data.thread.id}`);
+}

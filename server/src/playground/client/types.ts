@@ -1,0 +1,68 @@
+/** The API's JSON as the page reads it (the server's routes and run-events.ts say what is sent). */
+
+export interface Loc {
+  line: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+}
+export interface GraphNode {
+  name: string;
+  action: string;
+  loc?: Loc;
+}
+export interface Graph {
+  agent?: string;
+  nodes: GraphNode[];
+  source?: { file: string };
+}
+export interface AgentInfo {
+  name: string;
+  graph: Graph;
+}
+
+export interface ThreadInfo {
+  id: string;
+  version: number;
+  done: boolean;
+  updatedAt: number;
+  forkedFrom: { id: string; turn: number } | null;
+  running: unknown | null;
+}
+
+export interface Change {
+  node?: string;
+  name: string;
+  before?: unknown;
+  after?: unknown;
+}
+export interface Turn {
+  seq: number;
+  user: string | null;
+  reply: string | null;
+  status: string;
+  changes?: Change[];
+  trace?: string[];
+}
+export interface ThreadView {
+  thread: ThreadInfo;
+  turns: Turn[];
+}
+
+export interface Frame {
+  vars: Record<string, unknown>;
+  scope?: string;
+  function?: string;
+  node?: string;
+}
+export interface Memory {
+  stack: Frame[];
+}
+
+export type RunEvent =
+  | { type: "run-start"; turn: number; user: string | null }
+  | { type: "step"; event: { node: string } }
+  | { type: "text-delta"; node: string; delta: string }
+  | { type: "text-reset"; node: string }
+  | { type: "run-finish"; turn: number; reply: string | null; done: boolean }
+  | { type: "run-error"; code: string; message: string };
