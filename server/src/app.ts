@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
-import type { BusyPolicy, Store } from "@autograms/store";
+import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken } from "./http/auth.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
@@ -33,6 +33,11 @@ export interface AppOptions {
   store: Store;
   /** Busy policy for messages to a thread with a run in progress (default `reject`: 409). */
   policy?: BusyPolicy;
+  /**
+   * A message to a thread that cannot resume on this agent (edited since: `stale_memory`):
+   * `refuse` (default) answers 422 before any run starts; `restart` begins the conversation again.
+   */
+  onStale?: StalePolicy;
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   token?: string;
   limits?: Partial<ServerLimits>;
@@ -52,6 +57,11 @@ export interface AppOptions {
 export interface AutogramsApp {
   app: Hono;
   ctx: ServerContext;
+  /**
+   * Serves another build of the agent (hot reload): every turn that starts from now on runs on it;
+   * a run in progress finishes on the build it started with.
+   */
+  setAgent(agent: Agent): void;
   /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
   close(): Promise<void>;
 }
@@ -60,8 +70,8 @@ export function createApp(options: AppOptions): AutogramsApp {
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
-  const runs = new RunManager(options.store, options.agent, {
-    policy, admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+  const runs = new RunManager(options.store, () => ctx.agent, {
+    policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
   const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
@@ -91,5 +101,5 @@ export function createApp(options: AppOptions): AutogramsApp {
   }));
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
   if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
-  return { app, ctx, close: () => runs.close() };
+  return { app, ctx, setAgent: (agent) => void (ctx.agent = agent), close: () => runs.close() };
 }

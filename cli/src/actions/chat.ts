@@ -5,6 +5,7 @@ import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { rebuildOnSave } from "../live/rebuilds.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatSession } from "../conversation/session.js";
@@ -16,6 +17,7 @@ import { trimToLastTurn } from "../trace/resume-trace.js";
 export interface ChatFlags extends ModelFlags, ThreadFlags {
   memory?: string;
   trace?: string;
+  watch?: boolean;
 }
 
 export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
@@ -29,7 +31,19 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   // Replies stream to a terminal; a pipe gets each reply whole, exactly as it ends.
   const stream = flags.stream ?? process.stdout.isTTY === true;
   const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded });
-  const session: ChatSession = threaded ? await threadSession(agent, flags) : memoryFileSession(agent, flags.memory);
+  // The build each turn runs on: with --watch, the latest one the conversation can resume on.
+  let current = agent;
+  const session: ChatSession = threaded ? await threadSession(() => current, flags) : memoryFileSession(() => current, flags.memory, flags.onStale);
+  if (session.restarted !== undefined) process.stderr.write(`(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`);
+  const unwatch = flags.watch ? rebuildOnSave(file, async () => (await openAgent(file, { ...flags, stream }, { modelRequired: true })).agent, async (next) => {
+    const problem = await session.check(next);
+    if (problem !== null && flags.onStale !== "restart") {
+      process.stderr.write(`(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`);
+      return void next.close();
+    }
+    current = next;
+    process.stderr.write(problem === null ? "(the next turn runs on the new build)\n" : `(the conversation cannot resume on the new build: ${problem}; the next turn begins it again)\n`);
+  }) : () => {};
 
   // A resumed conversation's trace goes on in the same file, so the file replays all of it.
   const resumed = session.resumed !== null;
@@ -82,6 +96,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
       if (r.done) return ended();
     }
   } finally {
+    unwatch();
     rl.close();
     writer?.close();
     await session.close();

@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
 import { toSvg } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
-import { openStore, type BusyPolicy } from "@autograms/store";
-import { listen, ServerMetrics, shutdown } from "@autograms/server";
+import { rebuildOnSave } from "../live/rebuilds.js";
+import type { Agent } from "@autograms/runtime";
+import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
+import { listen, ServerMetrics, shutdown, type RunningServer } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
@@ -16,6 +18,8 @@ export interface ServeFlags extends ModelFlags {
   host: string;
   token?: string;
   busy?: BusyPolicy;
+  onStale?: StalePolicy;
+  watch?: boolean;
   leaseMs?: number;
   graceMs: number;
   /** False with --no-playground. */
@@ -44,15 +48,16 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
-  const { agent } = await openAgent(file, { ...flags, stream: true }, {
-    modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(onLoaded ? { onLoaded } : {}),
+  const open = (first = false) => openAgent(file, { ...flags, stream: true }, {
+    modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}),
   });
+  const { agent } = await open(true);
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
-      ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
+      ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}), ...(flags.onStale ? { onStale: flags.onStale } : {}),
       playground: flags.playground ? { drawGraph } : false,
     });
   } catch (err) {
@@ -63,7 +68,9 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     throw err;
   }
   process.stdout.write(`listening on ${server.url}\n`);
+  if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
   process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
+  const unwatch = flags.watch ? rebuildOnSave(file, async () => (await open()).agent, (next) => serveBuild(server!, store, next)) : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.
@@ -78,6 +85,7 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
         return;
       }
       stopping = true;
+      unwatch();
       const inProgress = running.ctx.runs.running;
       process.stderr.write(`(stopping${inProgress > 0 ? `: ${inProgress} run${inProgress === 1 ? "" : "s"} in progress, ${flags.graceMs} ms to finish` : ""})\n`);
       void shutdown(running, { graceMs: flags.graceMs })
@@ -86,4 +94,19 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     };
     process.on("SIGINT", stop).on("SIGTERM", stop);
   });
+}
+
+/**
+ * Serves a new build: turns that start from now on run on it (runs in progress finish on theirs,
+ * whose agent is closed after them), and the store's threads of the agent that cannot resume on
+ * it are listed, so their owners hear of it before their next message is refused.
+ */
+async function serveBuild(server: RunningServer, store: Store, agent: Agent): Promise<void> {
+  const previous = server.ctx.agent;
+  server.setAgent(agent);
+  void server.ctx.runs.settled().then(() => previous.close());
+  // Ended threads are not waiting for anything: only those that cannot resume are news.
+  const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");
+  process.stderr.write(`(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`);
+  for (const c of stale) process.stderr.write(`  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`);
 }

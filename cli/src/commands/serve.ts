@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { addModelOptions } from "../agent-loading/model-options.js";
 import type { ServeFlags } from "../actions/serve.js";
 import { busyOption } from "./busy-option.js";
+import { staleOption } from "./stale-option.js";
 import { integer } from "./integer.js";
 
 export function registerServe(program: Command): void {
@@ -17,6 +18,8 @@ export function registerServe(program: Command): void {
     .option("--lease-ms <ms>", "how long a thread stays taken by a run that stops renewing it (a killed process): then another process may take it (default: the store URL's lease_ms, else 10000)", integer(100))
     .option("--grace-ms <ms>", "on SIGTERM, how long runs in progress may take to finish before they are stopped", integer(0), 10_000)
     .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"))
+    .addOption(staleOption("a message for a thread that cannot resume on the agent (edited where the thread stands): refuse (422 stale_memory, the default; move it with autograms threads migrate) or restart (begin its conversation again)"))
+    .option("--watch", "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving")
     .option("--no-playground", "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)");
   addModelOptions(command)
     .action(async (file: string, flags: ServeFlags) => (await import("../actions/serve.js")).serveCommand(file, flags));

@@ -41,6 +41,13 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           responses: { 201: { description: "the new thread", content: json({ type: "object", properties: { thread: ref("ThreadInfo") } }) }, 400: error("a bad turn"), 404: error("no such thread") },
         },
       },
+      "/api/threads/{id}/migrate": {
+        post: {
+          summary: "Move a thread that cannot resume on the agent served (stale_memory) to one of its nodes that a conversation waits at, keeping its variables and turns; its next message answers that node", parameters: [threadId],
+          requestBody: { required: true, content: json({ type: "object", required: ["node"], properties: { node: { type: "string", description: "the node's name in the graph" } } }) },
+          responses: { 200: { description: "the thread, and the turn that records the move (no message, no reply)", content: json({ type: "object", properties: { thread: ref("ThreadInfo"), turn: { type: "object" } } }) }, 404: error("no such thread"), 409: error("the thread is busy"), 422: error("bad_migration: the node cannot take the conversation (the message says why)") },
+        },
+      },
       "/api/threads/{id}/runs": {
         post: {
           summary: "Send a message (or null: the agent's opening on a new thread) and stream the run's events", parameters: [threadId],

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type Store, type TurnRecord } from "@autograms/store";
+import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type StalePolicy, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
@@ -16,6 +16,8 @@ import { replyNode, restOfReply } from "./reply-node.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
+  /** A message to a thread whose memory cannot resume on the agent (runTurn's `onStale`). */
+  onStale?: StalePolicy;
   /** How long a run's events wait to be written with the next ones (default 100 ms); a run's last events never wait. */
   flushMs?: number;
   /** Who runs, as the store shows it to a refused client (default `pid N on HOST`). */
@@ -46,7 +48,8 @@ export class RunManager {
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
-  constructor(private readonly store: Store, private readonly agent: Agent, private readonly options: RunManagerOptions) {
+  /** `agent`: the build served now (it may change between runs: hot reload). */
+  constructor(private readonly store: Store, private readonly currentAgent: () => Agent, private readonly options: RunManagerOptions) {
     this.flushMs = options.flushMs ?? 100;
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
@@ -74,7 +77,7 @@ export class RunManager {
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
   async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
-    const info = await ownThread(this.store, this.agent.graph.agent, threadId);
+    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (text === null && info !== null && info.version > 0) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
@@ -116,6 +119,8 @@ export class RunManager {
   private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
+    // Both turns of the run (an opening, the message's) on the build the run started with.
+    const agent = this.currentAgent();
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
@@ -132,7 +137,7 @@ export class RunManager {
         run?.push({ type: "text-reset", node: chunk.node });
       }
     };
-    const common = { policy: this.options.policy, trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const common = { policy: this.options.policy, ...(this.options.onStale ? { onStale: this.options.onStale } : {}), trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
     const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
       const id = randomUUID();
@@ -159,7 +164,7 @@ export class RunManager {
       // The thread was new when the message came, but another request (another process, as
       // likely as this one) may have made its opening while this one waited for the thread: the
       // opening is made only on a thread that has no turn once taken.
-      const first = opening ? await runTurn(this.store, this.agent, threadId, null, {
+      const first = opening ? await runTurn(this.store, agent, threadId, null, {
         ...common, trace: collect,
         onStart: (lease) => {
           if (lease.version > 0) throw new OpeningMade();
@@ -177,7 +182,7 @@ export class RunManager {
           return;
         }
       }
-      const outcome = await runTurn(this.store, this.agent, threadId, text, {
+      const outcome = await runTurn(this.store, agent, threadId, text, {
         ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
         onStart: (lease) => {
           // A request for the opening alone (null) that another one answered first.

@@ -60,10 +60,11 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     // A run that held the thread before us may have made this message's turn meanwhile.
     const made = messageId === undefined ? null : await store.turnByMessage(threadId, messageId);
     if (made) return repeated(made);
-    await onStart?.(lease);
+    // Memory that cannot resume on this agent is refused (or restarted) before the run starts.
     const loaded = (await store.load(threadId)).memory;
-    const restarted = loaded !== null && onStale === "restart" && isStale(agent, loaded);
+    const restarted = loaded !== null && isStale(agent, loaded, onStale ?? "refuse");
     const memory = restarted ? null : loaded;
+    await onStart?.(lease);
     const events: TraceEvent[] = [];
     const sink: TraceSink = (e) => {
       events.push(e);
@@ -85,12 +86,14 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
   }
 }
 
-function isStale(agent: Agent, memory: Memory): boolean {
+/** Whether the memory is stale on this agent and to be restarted; stale with `refuse`, the error. */
+function isStale(agent: Agent, memory: Memory, policy: StalePolicy): boolean {
+  if (memory.done) return false;
   try {
     agent.checkMemory(memory);
     return false;
   } catch (err) {
-    if (err instanceof AgentError && err.code === "stale_memory") return true;
+    if (policy === "restart" && err instanceof AgentError && err.code === "stale_memory") return true;
     throw err;
   }
 }
