@@ -27,7 +27,9 @@ export default class Stall extends Autogram {
   }
 }
 `;
-const PRICES = (pence: number) => `export function price(item: string): number {\n  return item.length * 0 + ${pence};\n}\n`;
+// Its top-level code says when the module is imported: again for a new version of it, not for an edit of the agent alone.
+const PRICES = (pence: number) => `console.error("(prices module loaded)");\n\nexport function price(item: string): number {\n  return item.length * 0 + ${pence};\n}\n`;
+const loads = (stderr: string) => stderr.split("(prices module loaded)").length - 1;
 
 function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
   const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: folder() });
@@ -71,11 +73,13 @@ describe("autograms serve --watch", () => {
     writeFileSync(agentFile, AGENT.replace(`chatExact("Thanks!")`, `chatExact("Thank you!")`));
     await told(server.stderr, /\(serving the new build: every thread of the agent can resume on it\)/, 1);
     expect(await say("open", "ok")).toBe("Thank you!");
+    expect(loads(server.stderr())).toBe(1);
 
     // The tool module is bundled and loaded again: a new conversation gets the new price.
     writeFileSync(join(folder(), "prices.ts"), PRICES(40));
     await told(server.stderr, /\(serving the new build/, 2);
     expect(await say("second", "hi")).toContain("That is 40 pence.");
+    expect(loads(server.stderr())).toBe(2);
 
     // A save that does not compile: the diagnostics are shown, the last good build goes on serving.
     writeFileSync(agentFile, AGENT.replace(`chatExact("Bye."`, `chatExact(42`));

@@ -30,12 +30,13 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   if (!threaded && flags.busy !== undefined) throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
   // Replies stream to a terminal; a pipe gets each reply whole, exactly as it ends.
   const stream = flags.stream ?? process.stdout.isTTY === true;
-  const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded });
+  const bundles = new Map<string, Record<string, unknown>>();
+  const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded, bundles });
   // The build each turn runs on: with --watch, the latest one the conversation can resume on.
   let current = agent;
   const session: ChatSession = threaded ? await threadSession(() => current, flags) : memoryFileSession(() => current, flags.memory, flags.onStale);
   if (session.restarted !== undefined) process.stderr.write(`(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`);
-  const unwatch = flags.watch ? rebuildOnSave(file, async () => (await openAgent(file, { ...flags, stream }, { modelRequired: true })).agent, async (next) => {
+  const unwatch = flags.watch ? rebuildOnSave(file, async () => (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles })).agent, async (next) => {
     const problem = await session.check(next);
     if (problem !== null && flags.onStale !== "restart") {
       process.stderr.write(`(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`);

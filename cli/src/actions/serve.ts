@@ -48,8 +48,9 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
+  const bundles = new Map<string, Record<string, unknown>>();
   const open = (first = false) => openAgent(file, { ...flags, stream: true }, {
-    modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}),
+    modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}),
   });
   const { agent } = await open(true);
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });

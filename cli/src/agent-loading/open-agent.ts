@@ -2,7 +2,7 @@ import { Agent, type AgentOptions, type ChatModel } from "@autograms/runtime";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { loadHostCode } from "./tools.js";
+import { loadHostCode, type LoadedBundles } from "./tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
@@ -20,13 +20,15 @@ export async function openAgent(file: string, flags: ModelFlags, options: {
   isolation?: AgentOptions["isolation"];
   /** The model as the agent gets it (a server times its calls). */
   wrapModel?: (model: ChatModel) => ChatModel;
+  /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
+  bundles?: LoadedBundles;
 }): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file);
   options.onLoaded?.(loaded);
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file);
+  const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file, options.bundles);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(loaded.graph, {
     model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
