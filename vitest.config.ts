@@ -27,6 +27,8 @@ export default defineConfig({
     alias: {
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
+      // Before "@autograms/store", which would otherwise take "/testing" as a path below its file.
+      "@autograms/store/testing": src("./store/src/testing/index.ts"),
       "@autograms/store": src("./store/src/index.ts"),
       "@autograms/server": src("./server/src/index.ts"),
       "create-autograms": src("./create-autograms/src/index.ts"),

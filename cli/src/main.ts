@@ -2,7 +2,7 @@
 // options and description only); what it does is in actions/, imported when it runs, so a start
 // loads only the command that runs (cli/scripts/bundle.mjs).
 // Results go to stdout, diagnostics and progress to stderr; exit 0 ok, 1 diagnostics or a failed
-// run, 2 usage (DESIGN §4).
+// run, 2 usage (docs/cli.md).
 import { Command, CommanderError } from "commander";
 import { registerCompile } from "./commands/compile.js";
 import { registerGraph } from "./commands/graph.js";

@@ -48,12 +48,12 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       // and its JIT state (a long else-if chain, flat for the check, is recursive in both): this
       // is still the input's depth, located at its deepest bracket.
       const at = deepestBracket(typeof sourceText === "string" ? sourceText : "", MAX_NESTING);
-      diagnostics.report("nesting_too_deep", `the file nests too deeply for the compiler (more than ${MAX_NESTING} levels of parentheses, brackets, blocks, statements or else-if branches inside one another): split it into smaller parts, a variable or a method for each`, at);
+      diagnostics.report("nesting_too_deep", "file_nests", at, { maxNesting: MAX_NESTING });
       return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     }
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
     const detail = error instanceof Error ? error.message : String(error);
-    diagnostics.report("internal_error", `the compiler failed on this file (${detail}); please report it with the file`, { line: 1, column: 1, endLine: 1, endColumn: 1 });
+    diagnostics.report("internal_error", "compiler_failed", { line: 1, column: 1, endLine: 1, endColumn: 1 }, { detail });
     return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
   }
 }

@@ -1,4 +1,4 @@
-// Public API of @autograms/compiler (DESIGN §3).
+// Public API of @autograms/compiler (docs/compiler.md).
 export { compile, graphToJson, graphFileName } from "./compile.js";
 export type { CompileOptions, CompileResult } from "./compile.js";
 export type { Diagnostic } from "./diagnostics/diagnostic.js";

@@ -1,4 +1,4 @@
-// Public API of @autograms/runtime (DESIGN §3). Each area adds its exports here.
+// Public API of @autograms/runtime (docs/runtime.md#api). Each area adds its exports here.
 
 // Agent language: what agent files import.
 export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
@@ -42,10 +42,12 @@ export type { PluginInfo, PluginCall, ChatTurn } from "./tool-text/index.js";
 
 // Runtime: agents, memory, traces.
 export { Agent } from "./agent/agent.js";
-export type { AgentOptions, RunOptions, ReplyResult, ReplyChunk, Tool } from "./agent/agent.js";
-export type { PausePoint, PauseHook } from "./agent/loop.js";
-export { defaultConfig } from "./agent/config.js";
-export type { AgentConfig } from "./agent/config.js";
+export type { AgentOptions, Tool } from "./agent/agent.js";
+export type { RunOptions, ReplyResult } from "./agent/run-options.js";
+export type { ReplyChunk } from "./agent/reply-stream.js";
+export type { PausePoint, PauseHook } from "./agent/performer.js";
+export { defaultConfig } from "./engine/config.js";
+export type { AgentConfig } from "./engine/config.js";
 export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions } from "./agent/simulate.js";
 export { AgentError } from "./errors.js";
 export type { AgentErrorCode } from "./errors.js";

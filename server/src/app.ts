@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
-import { DEFAULT_LIMITS, type ServerContext, type ServerLimits } from "./context.js";
+import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken } from "./http/auth.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
@@ -52,18 +52,6 @@ export interface AppOptions {
   routes?: readonly RouteModule[];
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
   playground?: false | Omit<PlaygroundOptions, "graph">;
-}
-
-export interface AutogramsApp {
-  app: Hono;
-  ctx: ServerContext;
-  /**
-   * Serves another build of the agent (hot reload): every turn that starts from now on runs on it;
-   * a run in progress finishes on the build it started with.
-   */
-  setAgent(agent: Agent): void;
-  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
-  close(): Promise<void>;
 }
 
 export function createApp(options: AppOptions): AutogramsApp {

@@ -1,3 +1,4 @@
+import type { Hono } from "hono";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
 import type { Lifecycle } from "./ops/lifecycle.js";
@@ -28,3 +29,16 @@ export interface ServerLimits {
 }
 
 export const DEFAULT_LIMITS: ServerLimits = { maxBodyBytes: 1024 * 1024, maxMessageChars: 100_000 };
+
+/** An application made by `createApp`: what serving it and shutting it down work with. */
+export interface AutogramsApp {
+  app: Hono;
+  ctx: ServerContext;
+  /**
+   * Serves another build of the agent (hot reload): every turn that starts from now on runs on it;
+   * a run in progress finishes on the build it started with.
+   */
+  setAgent(agent: Agent): void;
+  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
+  close(): Promise<void>;
+}

@@ -1,6 +1,7 @@
 // Public API of @autograms/server: HTTP endpoints for AutoGRAMS agents on a store of threads.
 export { createApp, BUILT_IN_ROUTES } from "./app.js";
-export type { AppOptions, AutogramsApp, RouteModule } from "./app.js";
+export type { AppOptions, RouteModule } from "./app.js";
+export type { AutogramsApp } from "./context.js";
 export { listen } from "./serve.js";
 export type { ListenOptions, RunningServer } from "./serve.js";
 export type { ServerContext, ServerLimits } from "./context.js";
@@ -20,7 +21,7 @@ export { AgUiTranslator, agentVariables, variablesPatch } from "./protocols/ag-u
 export { agUiRoutes } from "./routes/ag-ui.js";
 export type { AgUiEvent, Variables } from "./protocols/ag-ui.js";
 export { playgroundFiles, playgroundGraph } from "./playground/routes.js";
-export type { PlaygroundOptions } from "./playground/routes.js";
+export type { PlaygroundOptions, PlaygroundSource } from "./playground/routes.js";
 export { HttpError, errorResponse } from "./http/errors.js";
 export { isRunEnd } from "./run-events.js";
 export type { RunEvent, NumberedRunEvent } from "./run-events.js";

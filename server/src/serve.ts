@@ -2,7 +2,8 @@
 import type { Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { createApp, type AppOptions, type AutogramsApp } from "./app.js";
+import { createApp, type AppOptions } from "./app.js";
+import type { AutogramsApp } from "./context.js";
 
 /** How long closing waits for the last frames of the streams in progress before it cuts their connections. */
 const CLOSE_WAIT_MS = 1000;

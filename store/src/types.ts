@@ -189,7 +189,6 @@ export interface StoreOptions {
 
 /** A store of threads. Two implementations (SQLite, Postgres) pass the same test suite. */
 export interface Store {
-  readonly kind: "sqlite" | "postgres";
   /** Where it is, without credentials (for messages). */
   readonly where: string;
   readonly options: Required<Omit<StoreOptions, "now">>;

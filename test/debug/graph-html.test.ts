@@ -2,19 +2,17 @@
 // browser (Debian's chromium driven by playwright-core): no network, one group per function, every
 // node linked to its source line, details on click, a trace's visits, transitions and path.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { toHtml } from "@autograms/compiler";
 import type { Graph, TraceEvent } from "@autograms/runtime";
 import type { Browser, Page } from "playwright-core";
+import { haveChromium, launchChromium, skippedWithout } from "../support/chromium.js";
 import { graph, n } from "../runtime/helpers.js";
 import { autogramsInProcess, cliTestFolder } from "../cli/support/run-cli.js";
 import { record, sampleGraph } from "./support.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
-const haveChromium = existsSync(CHROMIUM);
 const folder = cliTestFolder("autograms-html-");
 
 let tutor: Graph;
@@ -56,15 +54,14 @@ describe("toHtml as text", () => {
 
 // Without the browser the suite is skipped, and its name says why.
 const browserSuite = haveChromium ? describe : describe.skip;
-browserSuite(`the HTML page in headless Chromium${haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`}`, () => {
+browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
   let browser: Browser;
   let page: Page;
   let requests: string[];
   let errors: string[];
 
   beforeAll(async () => {
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => browser?.close());
 

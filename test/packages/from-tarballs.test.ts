@@ -143,8 +143,9 @@ describe("the store and the server from their tarballs, in the same project", { 
     // better-sqlite3 builds natively on install (a minute or more of both cores, which would slow
     // the whole suite): installed without its build script, it gets the addon this repository's own
     // install built, the same version for the same Node. Everything else comes from the tarballs
-    // and the registry as for a user.
-    ok(npm, ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs.filter((t) => /autograms-(store|server)-/.test(t))]);
+    // and the registry as for a user, who installs the driver of the store they use (an optional
+    // peer of the store).
+    ok(npm, ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "better-sqlite3@12.11.1", ...tarballs.filter((t) => /autograms-(store|server)-/.test(t))]);
     const addon = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
     mkdirSync(join(project, "node_modules/better-sqlite3/build/Release"), { recursive: true });
     copyFileSync(join(root, addon), join(project, addon));
@@ -166,6 +167,14 @@ describe("the store and the server from their tarballs, in the same project", { 
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
     rmSync(join(project, "server-types.ts"));
+  });
+
+  it("@autograms/store/testing registers the shared suite with the program's own runner, no vitest installed", () => {
+    writeFileSync(join(project, "suite.mjs"), SUITE_PROGRAM);
+    const out = JSON.parse(ok(process.execPath, ["suite.mjs"]));
+    expect(out.vitest).toBe(false);
+    expect(out.suites).toEqual(["MyStore store"]);
+    expect(out.tests).toBeGreaterThan(10);
   });
 
   it("autograms serve answers the AI SDK chat protocol and stops on SIGTERM", async () => {
@@ -256,9 +265,32 @@ await store.close();
 console.log(JSON.stringify({ listening: server.url.startsWith("http://127.0.0.1:"), replies: thread.turns.map((t) => t.reply), turns: thread.turns.length }));
 `;
 
+// A third backend's test file, in miniature: the suite registers its tests with the runner it is
+// given (here one that only records them), and nothing of the store needs vitest.
+const SUITE_PROGRAM = `import { createRequire } from "node:module";
+import { storeSuite } from "@autograms/store/testing";
+import { openStore } from "@autograms/store";
+
+let vitest = true;
+try { createRequire(import.meta.url).resolve("vitest"); } catch { vitest = false; }
+const suites = [];
+let tests = 0;
+storeSuite("MyStore", { fresh: async () => ({ url: "sqlite::memory:", open: (o) => openStore("sqlite::memory:", o), query: async () => [], close: async () => {} }) }, {
+  describe: (name, body) => { suites.push(name); body(); },
+  it: () => { tests++; },
+  expect: Object.assign(() => ({}), { stringContaining: (s) => s, stringMatching: (s) => s }),
+});
+console.log(JSON.stringify({ vitest, suites, tests }));
+`;
+
 const SERVER_TYPES = `import { createApp, type AppOptions, type RunEvent } from "@autograms/server";
 import { openStore, type Store, type ThreadInfo } from "@autograms/store";
+import { storeSuite, type Backend, type TestApi } from "@autograms/store/testing";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+
+export function suite(backend: Backend, runner: TestApi): void {
+  storeSuite("MyStore", backend, runner);
+}
 
 export async function app(graph: Graph): Promise<ThreadInfo[]> {
   const store: Store = await openStore("sqlite:types.db");

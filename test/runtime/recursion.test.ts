@@ -5,7 +5,7 @@ import { Agent, type FunctionKind, type Graph } from "@autograms/runtime";
 import { compileProgram } from "../../runtime/src/engine/program.js";
 import { step } from "../../runtime/src/engine/step.js";
 import { fromFrames, toFrames } from "../../runtime/src/engine/stack.js";
-import { defaultConfig } from "../../runtime/src/agent/config.js";
+import { defaultConfig } from "../../runtime/src/engine/config.js";
 import type { RunState } from "../../runtime/src/engine/state.js";
 import { TestModel, roundTrip } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateGraph } from "@autograms/runtime";
-import { defaultConfig } from "../../runtime/src/agent/config.js";
+import { defaultConfig } from "../../runtime/src/engine/config.js";
 import { compileProgram } from "../../runtime/src/engine/program.js";
 import { step } from "../../runtime/src/engine/step.js";
 import type { RunState, StepResult } from "../../runtime/src/engine/state.js";

@@ -2,7 +2,7 @@
 // sandbox says which names the code looks up among the tools, not a pattern over its text.
 import { describe, expect, it } from "vitest";
 import { Agent, AgentError, type GraphNode } from "@autograms/runtime";
-import { defaultConfig } from "../../runtime/src/agent/config.js";
+import { defaultConfig } from "../../runtime/src/engine/config.js";
 import { compileProgram } from "../../runtime/src/engine/program.js";
 import { step } from "../../runtime/src/engine/step.js";
 import { freshMemory } from "../../runtime/src/memory/seal.js";

@@ -3,7 +3,7 @@
 // several turns through the page, the node being run lit, a turn's memory and variables, fork,
 // and a reload that keeps the thread.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toSvg } from "@autograms/compiler";
@@ -11,12 +11,10 @@ import { Agent, OfflineModel, type ChatModel, type CompletionRequest, type Graph
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
+import { haveChromium, launchChromium, litElementsSoFar, pageErrors, recordLitElements, skippedWithout } from "../support/chromium.js";
 import { playgroundFiles, playgroundGraph } from "../../server/src/playground/routes.js";
 import { graph, n } from "../runtime/helpers.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
-const haveChromium = existsSync(CHROMIUM);
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
@@ -58,27 +56,24 @@ describe("the playground's files", () => {
 
 // Without the browser the suite is skipped, and its name says why.
 const browserSuite = haveChromium ? describe : describe.skip;
-browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`}`, () => {
+browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   let browser: Browser;
   let server: RunningServer;
   let store: Store;
   let dir: string;
   let page: Page;
   const requests: string[] = [];
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "autograms-playground-"));
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
     // Words a few milliseconds apart, so that a streamed reply is seen growing.
     server = await listen({ agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }), store, port: 0, playground: { drawGraph: (g: Graph) => toSvg(g) } });
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     page.on("request", (r) => requests.push(r.url()));
-    page.on("pageerror", (e) => errors.push(String(e)));
-    // A resource refused (the content security policy, a missing file) is a console error.
-    page.on("console", (m) => void (m.type() === "error" && errors.push(m.text())));
+    errors = pageErrors(page);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -91,24 +86,8 @@ browserSuite(`the playground in headless Chromium${haveChromium ? "" : ` (skippe
   const agentTexts = () => page.locator(".msg.agent:not(.note) .text").allTextContents();
   const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
 
-  /**
-   * Records, in the page, each node as it is lit. Mutation records arrive in batches, so what a
-   * class became is the old value of the element's next record (or its class now, for its last).
-   */
-  const recordLit = () => page.evaluate(() => {
-    const w = window as unknown as { lit: string[] };
-    w.lit = [];
-    const has = (cls: string | null) => (cls ?? "").split(/\s+/).includes("lit");
-    new MutationObserver((records) => {
-      records.forEach((r, i) => {
-        const el = r.target as Element;
-        const next = records.slice(i + 1).find((x) => x.target === el);
-        const now = next ? next.oldValue : el.getAttribute("class");
-        if (!has(r.oldValue) && has(now)) w.lit.push(el.getAttribute("data-node")!);
-      });
-    }).observe(document.getElementById("graph-box")!, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
-  });
-  const litSoFar = () => page.evaluate(() => (window as unknown as { lit: string[] }).lit);
+  const recordLit = () => recordLitElements(page, "graph-box", "data-node");
+  const litSoFar = () => litElementsSoFar(page);
 
   async function say(text: string): Promise<void> {
     await page.fill("#input", text);

@@ -122,4 +122,22 @@ describe("autograms serve", () => {
     expect(await server.exit).toBe(0);
     expect(server.stderr()).toContain("(stopping)");
   }, 120_000);
+
+  it("hands the playground the agent's source and the modules its actions come from, behind the token", async () => {
+    const agentFile = join(root, "samples/custom-action/agent.ts");
+    const server = await serve([agentFile, "--offline", "--port", "0", "--token", "s3cret", "--store", `sqlite:${join(folder(), "sources.db")}`]);
+    expect((await fetch(`${server.url}/playground/sources`)).status).toBe(401);
+    const res = await fetch(`${server.url}/playground/sources`, { headers: { authorization: "Bearer s3cret" } });
+    const { files } = (await res.json()) as { files: { path: string; text: string; role: string }[] };
+    const named = (end: string) => files.find((f) => f.path.endsWith(end));
+    expect(files.map((f) => f.role)).toEqual(["agent", ...files.slice(1).map(() => "module")]);
+    expect(named("samples/custom-action/agent.ts")?.text).toBe(readFileSync(agentFile, "utf8"));
+    for (const module of ["actions.ts", "library.ts"]) {
+      expect(named(`samples/custom-action/${module}`)?.text).toBe(readFileSync(join(root, "samples/custom-action", module), "utf8"));
+    }
+    // Installed packages (the runtime the actions import) are not the agent's own code.
+    expect(files.filter((f) => f.path.includes("node_modules"))).toEqual([]);
+    server.child.kill("SIGTERM");
+    expect(await server.exit).toBe(0);
+  }, 120_000);
 });

@@ -1,9 +1,9 @@
 // The shared store suite against a real PostgreSQL server (started for this file, stopped after):
 // a new database per test.
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { openStore } from "@autograms/store";
-import { storeSuite } from "./store-suite.js";
+import { storeSuite } from "@autograms/store/testing";
 import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
 
 let server: PostgresServer;
@@ -24,4 +24,4 @@ storeSuite("Postgres", {
       close: () => client.end(),
     };
   },
-});
+}, { describe, it, expect });

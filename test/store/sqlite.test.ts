@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { openStore } from "@autograms/store";
-import { storeSuite } from "./store-suite.js";
+import { storeSuite } from "@autograms/store/testing";
 
 const dir = mkdtempSync(join(tmpdir(), "autograms-sqlite-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +30,7 @@ storeSuite("SQLite", {
       async close() {},
     };
   },
-});
+}, { describe, it, expect });
 
 describe("the SQLite store among other work of the process", () => {
   it("lets the event loop run between its statements (better-sqlite3 is synchronous)", async () => {

@@ -1,12 +1,14 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { toSvg } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { rebuildOnSave } from "../live/rebuilds.js";
 import type { Agent } from "@autograms/runtime";
 import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
-import { listen, ServerMetrics, shutdown, type RunningServer } from "@autograms/server";
+import { listen, ServerMetrics, shutdown, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
+import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -32,6 +34,16 @@ function drawGraph(graph: Graph): string {
   return toSvg(graph, file === undefined ? {} : { sourceLink: vscodeLink(resolve(file)) });
 }
 
+/**
+ * What the playground shows beside the chat: the agent's source as it was compiled (the graph's
+ * lines point into it) and its tool and action modules, read once now.
+ */
+function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): PlaygroundSource[] {
+  const display = (path: string) => relative(process.cwd(), path).split("\\").join("/");
+  const agent: PlaygroundSource[] = loaded.source ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }] : [];
+  return [...agent, ...moduleFiles.map((path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }))];
+}
+
 /** Addresses only this machine reaches: serving there needs no token. */
 const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
 
@@ -52,14 +64,16 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   const open = (first = false) => openAgent(file, { ...flags, stream: true }, {
     modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}),
   });
-  const { agent } = await open(true);
+  const { agent, loaded, moduleFiles } = await open(true);
+  // The playground shows the sources of the build served (--watch replaces them with each build).
+  let sources = playgroundSources(loaded, moduleFiles);
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}), ...(flags.onStale ? { onStale: flags.onStale } : {}),
-      playground: flags.playground ? { drawGraph } : false,
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
     });
   } catch (err) {
     await store.close();
@@ -71,7 +85,11 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   process.stdout.write(`listening on ${server.url}\n`);
   if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
   process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
-  const unwatch = flags.watch ? rebuildOnSave(file, async () => (await open()).agent, (next) => serveBuild(server!, store, next)) : () => {};
+  const unwatch = flags.watch ? rebuildOnSave(file, async () => {
+    const built = await open();
+    sources = playgroundSources(built.loaded, built.moduleFiles);
+    return built.agent;
+  }, (next) => serveBuild(server!, store, next)) : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.

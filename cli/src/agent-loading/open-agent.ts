@@ -7,6 +7,8 @@ import { loadHostCode, type LoadedBundles } from "./tools.js";
 export interface OpenedAgent {
   agent: Agent;
   loaded: LoadedAgent;
+  /** The agent's tool and action modules (absolute paths), not those of installed packages. */
+  moduleFiles: string[];
 }
 
 /**
@@ -28,10 +30,10 @@ export async function openAgent(file: string, flags: ModelFlags, options: {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file, options.bundles);
+  const { tools, actions, files } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file, options.bundles);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(loaded.graph, {
     model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
   });
-  return { agent, loaded };
+  return { agent, loaded, moduleFiles: files };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin, Message } from "esbuild";
 import { RUNTIME_TOOLS, isActionDefinition, type ActionDefinition, type Graph, type Tool, type ToolInfo } from "@autograms/runtime";
@@ -13,6 +13,8 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 export interface HostCode {
   tools: Record<string, Tool>;
   actions: ActionDefinition<any>[];
+  /** The agent's own modules they came from (absolute paths; not those of installed packages), for the playground to show. */
+  files: string[];
 }
 
 /**
@@ -39,20 +41,22 @@ export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, base
     ...Object.entries(graph.tools ?? {}).filter(([, t]) => !builtin(t)).map(([name, info]) => ({ kind: "tool" as const, name, info })),
     ...Object.entries(graph.actions ?? {}).map(([name, info]) => ({ kind: "action" as const, name, info })),
   ];
-  if (entries.length === 0) return { tools: {}, actions: [] };
+  if (entries.length === 0) return { tools: {}, actions: [], files: [] };
   // One line per export, so an error in this entry names its tool or action.
   const entry = entries
     .map(({ info: t }, i) => `export { ${IDENTIFIER.test(t.export) ? t.export : JSON.stringify(t.export)} as __export${i} } from ${JSON.stringify(t.module)};`)
     .join("\n");
   const { build } = await import("esbuild");
   let code: string;
+  let files: string[];
   try {
     const result = await build({
       stdin: { contents: entry, loader: "ts", resolveDir: baseDir },
       bundle: true, write: false, platform: "node", format: "esm", target: "node20",
-      logLevel: "silent", plugins: [packagesInPlace],
+      logLevel: "silent", plugins: [packagesInPlace], metafile: true,
     });
     code = result.outputFiles[0]!.text;
+    files = Object.keys(result.metafile.inputs).filter((f) => f !== "<stdin>" && !/(^|\/)node_modules\//.test(f)).map((f) => resolve(f));
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     if (!errors.length) throw err;
@@ -64,7 +68,7 @@ export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, base
     exports = await importBundle(code, entries);
     bundles?.set(code, exports);
   }
-  return hostCodeOf(exports, entries);
+  return hostCodeOf(exports, entries, files);
 }
 
 async function importBundle(code: string, entries: Imported[]): Promise<Record<string, unknown>> {
@@ -80,8 +84,8 @@ async function importBundle(code: string, entries: Imported[]): Promise<Record<s
   }
 }
 
-function hostCodeOf(exports: Record<string, unknown>, entries: Imported[]): HostCode {
-  const loaded: HostCode = { tools: {}, actions: [] };
+function hostCodeOf(exports: Record<string, unknown>, entries: Imported[], files: string[]): HostCode {
+  const loaded: HostCode = { tools: {}, actions: [], files };
   entries.forEach(({ kind, name, info: t }, i) => {
     const value = exports[`__export${i}`];
     const what = value === undefined ? "undefined" : `a ${typeof value}`;

@@ -10,7 +10,7 @@ import { parseCsv, type CsvCell } from "./csv-text.js";
 import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, NODE_FIELD_ORDER, type CellKind, type Column, type LetteredColumn } from "./columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";
 import { translatePython } from "./python-code.js";
-import { DIAGNOSTICS } from "../diagnostics/catalogue.js";
+import { DIAGNOSTICS, diagnosticMessage, type MessageArgs, type MessageName } from "../diagnostics/catalogue.js";
 import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./diagnostics.js";
 
 export interface ImportOptions {
@@ -65,7 +65,9 @@ class SheetReader {
     private readonly file: string,
   ) {}
 
-  report(code: SpreadsheetDiagnosticCode, message: string, place: Place): void {
+  /** Message `name` of diagnostic `code` (see the catalogue), at `place`. */
+  report<C extends SpreadsheetDiagnosticCode, M extends MessageName<C>>(code: C, name: M, place: Place, ...args: MessageArgs<C, M>): void {
+    const message = diagnosticMessage(code, name, ...args);
     const cell = place.cell ?? this.rows[place.row - 1]?.[0];
     const line = cell?.line ?? 1;
     const column = cell?.column ?? 1;
@@ -95,7 +97,7 @@ class SheetReader {
     this.rows = table.rows;
     for (const e of table.errors) {
       const at = { line: e.line, column: e.column, value: "" };
-      this.report("csv_syntax", e.message, { row: e.row + 1, cell: at, column: e.cell });
+      this.report("csv_syntax", "csv", { row: e.row + 1, cell: at, column: e.cell }, { text: e.message });
     }
     const header = this.readHeader();
     if (!header) return null;
@@ -109,7 +111,7 @@ class SheetReader {
       if (node) rowNodes.push(node);
     });
     if (rowNodes.length === 0 && !this.hasErrors) {
-      this.report("csv_empty", "the spreadsheet has a header but no node rows", { row: 1 });
+      this.report("csv_empty", "spreadsheet_header", { row: 1 });
     }
     const functions = this.resolveFunctions(rowNodes);
     if (this.hasErrors) return null;
@@ -137,7 +139,7 @@ class SheetReader {
   private readHeader(): HeaderColumn[] | undefined {
     const cells = this.rows[0];
     if (!cells || cells.every((c) => c.value.trim() === "")) {
-      this.report("csv_empty", "the spreadsheet is empty: the first row must name the columns (name, action, transitions, instruction, ...)", { row: 1 });
+      this.report("csv_empty", "spreadsheet_first", { row: 1 });
       return undefined;
     }
     const columns: HeaderColumn[] = [];
@@ -147,21 +149,21 @@ class SheetReader {
       if (this.isIndexColumn(cell.value, index)) return;
       const column = columnFor(cell.value);
       if (!column) {
-        const message = cell.value.trim() === "" ? "a column without a header has cells filled in: give it a header, or empty it" : `unknown column '${cell.value}'${suggest(cell.value)}`;
-        this.report("csv_unknown_column", message, place);
+        if (cell.value.trim() === "") this.report("csv_unknown_column", "no_header", place);
+        else this.report("csv_unknown_column", "unknown", place, { value: cell.value, suggestion: suggest(cell.value) });
         return;
       }
       const key = column.kind === "field" ? column.field : column.kind === "lettered" ? `${column.field}/${column.index}` : "lineno";
       const previous = seen.get(key);
       if (previous !== undefined) {
-        this.report("csv_duplicate_column", `column '${cell.value}' is the same column as ${columnLetter(previous)} ('${cells[previous]?.value}')`, place);
+        this.report("csv_duplicate_column", "duplicate", place, { value: cell.value, columnLetter: columnLetter(previous), value2: cells[previous]?.value });
         return;
       }
       seen.set(key, index);
       columns.push({ index, header: cell.value, column });
     });
     for (const required of ["name", "action"]) {
-      if (!seen.has(required)) this.report("csv_missing_column", `the header has no '${required}' column`, { row: 1 });
+      if (!seen.has(required)) this.report("csv_missing_column", "header_no", { row: 1 }, { required });
     }
     return this.hasErrors ? undefined : columns;
   }
@@ -177,7 +179,7 @@ class SheetReader {
     const lastHeader = Math.max(...header.map((h) => h.index), this.rows[0]?.length ? this.rows[0].length - 1 : 0);
     cells.forEach((cell, index) => {
       if (index > lastHeader && cell.value.trim() !== "") {
-        this.report("csv_extra_cell", `a filled cell right of the last column ('${shortText(cell.value)}'); give the column a header or empty the cell`, { row, cell, column: index });
+        this.report("csv_extra_cell", "filled_right", { row, cell, column: index }, { shortText: shortText(cell.value) });
       }
     });
     const places = new Map<string, Place>();
@@ -206,7 +208,7 @@ class SheetReader {
       if (gap >= 0) {
         const item = items[gap] as (typeof items)[number];
         const prefix = fieldName === "transition_choices" ? "transition_choice" : "user_instruction_transition";
-        this.report("csv_choice_gap", `${prefix}_${letter(item.index)} is filled but ${prefix}_${letter(gap)} is empty: lettered columns must be filled from a without gaps, one per transition`, item.place);
+        this.report("csv_choice_gap", "filled_but", item.place, { prefix, letter: letter(item.index), letter2: letter(gap) });
         continue;
       }
       fields[fieldName] = items.map((i) => i.value);
@@ -216,16 +218,16 @@ class SheetReader {
     const rowPlace: Place = { row };
     const name = fields.name as string | undefined;
     const actionText = fields.action as string | undefined;
-    if (name === undefined) this.report("csv_missing_cell", "the node has no name", placeOf(places, "name", rowPlace, header, "name"));
-    if (actionText === undefined) this.report("csv_missing_cell", "the node has no action", placeOf(places, "action", rowPlace, header, "action"));
-    if (fields.transitions === undefined) this.report("csv_missing_cell", "the node has no transitions (write quit to end the conversation there)", placeOf(places, "transitions", rowPlace, header, "transitions"));
+    if (name === undefined) this.report("csv_missing_cell", "node_no", placeOf(places, "name", rowPlace, header, "name"));
+    if (actionText === undefined) this.report("csv_missing_cell", "node_no_action", placeOf(places, "action", rowPlace, header, "action"));
+    if (fields.transitions === undefined) this.report("csv_missing_cell", "node_no_transitions", placeOf(places, "transitions", rowPlace, header, "transitions"));
 
     let action: Action | undefined;
     if (actionText !== undefined) {
       const normalized = actionText.trim().toLowerCase();
       const mapped = normalized === "python_function" ? "code" : normalized;
       if ((ACTIONS as readonly string[]).includes(mapped)) action = mapped as Action;
-      else this.report("csv_unknown_action", `unknown action '${actionText}'; the actions are: ${actionNames()}`, places.get("action") as Place);
+      else this.report("csv_unknown_action", "actions", places.get("action") as Place, { actionText, actionNames: actionNames() });
     }
     if (this.diagnostics.length > errorsBefore || name === undefined || action === undefined) return undefined;
     fields.action = action;
@@ -234,7 +236,7 @@ class SheetReader {
     let callable: Callable | undefined;
     const parsedName = readCallable(trimmedName);
     if (parsedName === "invalid") {
-      this.report("csv_invalid_name", `'${trimmedName}' looks like a callable node f(a, b), but its function name and parameters must be identifiers`, places.get("name") as Place);
+      this.report("csv_invalid_name", "looks_like", places.get("name") as Place, { trimmedName });
       return undefined;
     }
     if (parsedName) callable = parsedName;
@@ -253,7 +255,7 @@ class SheetReader {
       case "numbers": {
         const items = splitList(value).map((item) => Number(item));
         if (items.some((n) => !Number.isFinite(n) || n < 0)) {
-          this.report("csv_invalid_number", `${fieldName} must be comma-separated numbers of at least 0, not '${shortText(value)}'`, place);
+          this.report("csv_invalid_number", "must_comma", place, { fieldName, shortText: shortText(value) });
           return undefined;
         }
         return items;
@@ -261,7 +263,7 @@ class SheetReader {
       case "count": {
         const n = Number(value.trim());
         if (!Number.isInteger(n) || n < 0) {
-          this.report("csv_invalid_number", `${fieldName} must be a whole number of at least 0, not '${shortText(value)}'`, place);
+          this.report("csv_invalid_number", "must_whole", place, { fieldName, shortText: shortText(value) });
           return undefined;
         }
         return n;
@@ -269,7 +271,7 @@ class SheetReader {
       case "probability": {
         const n = Number(value.trim());
         if (!Number.isFinite(n) || n < 0 || n > 1 || value.trim() === "") {
-          this.report("csv_invalid_number", `${fieldName} must be a number from 0 to 1, not '${shortText(value)}'`, place);
+          this.report("csv_invalid_number", "must_not", place, { fieldName, shortText: shortText(value) });
           return undefined;
         }
         return n;
@@ -292,11 +294,11 @@ class SheetReader {
     }
     const read = readInstruction(action, cell);
     if (read.keptPrefix !== undefined) {
-      this.report("csv_assignment_kept", `the original would read this instruction as assigning to '${read.keptPrefix.replace(/\s/g, "")}' (text before its first '='); kept whole as text`, place);
+      this.report("csv_assignment_kept", "original_read", place, { keptPrefix: read.keptPrefix.replace(/\s/g, "") });
     }
     if (!this.evaluatorCode && (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action))) {
       for (const m of read.instruction.matchAll(/(?<![\w$\\])\$([A-Za-z_]\w*)/g)) {
-        this.report("csv_code_variable", `'$${m[1]}' in code: the original pasted the variable's text into the code; here it becomes the variable's value, parsed as JSON when it is text ((typeof ${m[1]} === "string" ? JSON.parse(${m[1]}) : ${m[1]}))`, place);
+        this.report("csv_code_variable", "original_pasted", place, { m: m[1] });
       }
     }
     fields.instruction = read.instruction;
@@ -318,7 +320,7 @@ class SheetReader {
       const { name: fname, params } = r.callable;
       const first = definedAt.get(fname);
       if (first) {
-        this.report("csv_duplicate_function", `function '${fname}' is already defined by the callable node in row ${first.row}`, r.cells.get("name") as Place);
+        this.report("csv_duplicate_function", "already_defined", r.cells.get("name") as Place, { fname, row: first.row });
         continue;
       }
       definedAt.set(fname, r);
@@ -340,14 +342,13 @@ class SheetReader {
       const place = (r.cells.get("instruction") ?? r.cells.get("action")) as Place;
       const info = callee === undefined ? undefined : functions[callee];
       if (!info) {
-        this.report("csv_unknown_function", callee === undefined || callee === ""
-          ? `a ${kind} node's instruction must be a call f(arg, ...), not '${shortText(String(r.node.instruction))}'`
-          : `'${callee}' is not a function: define it with a callable node named ${callee}(...)`, place);
+        if (callee === undefined || callee === "") this.report("csv_unknown_function", "not_call", place, { kind, instruction: shortText(String(r.node.instruction)) });
+        else this.report("csv_unknown_function", "undefined", place, { callee });
         continue;
       }
       const other = kindFrom.get(callee as string);
       if (other && other.node.action !== kind) {
-        this.report("csv_function_kind", `function '${callee}' is called as ${kind} here but as ${other.node.action} in row ${other.row}; a function has one kind`, r.cells.get("action") as Place);
+        this.report("csv_function_kind", "called_here", r.cells.get("action") as Place, { callee, kind, action: other.node.action, row: other.row });
         continue;
       }
       kindFrom.set(callee as string, r);
@@ -366,7 +367,7 @@ class SheetReader {
       const t = translatePython(code);
       if (t.kind === "translated") apply(t.code);
       else if (t.kind === "untranslatable") {
-        this.report("csv_invalid_code", `${t.message} (at character ${t.offset + 1} of '${shortText(code)}'); write the evaluator's code instead (docs/spreadsheets.md)`, r.cells.get(column) ?? { row: r.row });
+        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, { tMessage: t.message, detail: t.offset + 1, shortText: shortText(code) });
       }
     };
     if (node.action === "code" && typeof node.instruction === "string") translate(node.instruction, "instruction", (js) => (node.instruction = js));
@@ -391,7 +392,7 @@ class SheetReader {
         const column = field.startsWith("transitions") ? "transitions" : field;
         const place = r.cells.get(column) ?? r.cells.get("instruction") ?? { row: r.row };
         const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column} of '${shortText(code)}')`;
-        this.report("csv_invalid_code", `the ${what} is not code the evaluator runs: ${error.message}${at}`, place);
+        this.report("csv_invalid_code", "not_evaluator", place, { what, errorMessage: error.message, at });
       }
     }
   }
@@ -405,7 +406,7 @@ class SheetReader {
       const r = match ? rows[Number(match[1])] : undefined;
       // A rule about a field the row leaves empty (transition_choices) is about its transitions.
       const place = r ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("transitions") ?? r.cells.get("name") ?? { row: r.row }) : { row: 1 };
-      this.report("csv_invalid_graph", error.message, place);
+      this.report("csv_invalid_graph", "graph_rule", place, { text: error.message });
     }
   }
 }
@@ -475,7 +476,7 @@ export function importSpreadsheet(csvText: string, options: ImportOptions = {}):
     const graph = reader.read(options.agent ?? "Spreadsheet", options.fileName !== undefined);
     return { graph: reader.hasErrors ? null : graph, diagnostics: reader.diagnostics };
   } catch (err) {
-    reader.report("csv_internal_error", `the importer failed on this input (a bug, please report it): ${err instanceof Error ? err.message : String(err)}`, { row: 1 });
+    reader.report("csv_internal_error", "importer_failed", { row: 1 }, { detail: err instanceof Error ? err.message : String(err) });
     return { graph: null, diagnostics: reader.diagnostics };
   }
 }

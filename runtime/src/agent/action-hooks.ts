@@ -14,7 +14,8 @@ import type { JsonValue } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose } from "../model/types.js";
 import { evaluateAsync, SandboxError } from "../sandbox/index.js";
 import type { ActionCall } from "../trace/events.js";
-import { withRetries, type Performer } from "./loop.js";
+import type { Performer } from "./performer.js";
+import { withRetries } from "./retries.js";
 
 type ActionEffect = Extract<Effect, { kind: "action" }>;
 

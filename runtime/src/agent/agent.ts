@@ -16,19 +16,20 @@ import { top, writeVars } from "../engine/scope.js";
 import { toMemoryBody, toRunMemory } from "../engine/stack.js";
 import type { RunState } from "../engine/state.js";
 import { freshMemory, openMemory, sealMemory, verifiedMemory } from "../memory/seal.js";
-import { migrateMemory } from "../memory/migrate.js";
+import { migrateMemory } from "./migrate.js";
 import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
-import type { TraceSink } from "../trace/events.js";
 import { toolDefinitionOf } from "../language/tools.js";
 import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
 import type { ActionDefinition } from "../language/actions.js";
 import { checkActions } from "./action-hooks.js";
-import { defaultConfig, type AgentConfig } from "./config.js";
-import { drive, type PauseHook, type Performer } from "./loop.js";
+import { defaultConfig, type AgentConfig } from "../engine/config.js";
+import { drive } from "./loop.js";
+import type { Performer } from "./performer.js";
+import type { ReplyResult, RunOptions } from "./run-options.js";
 import { Deadline } from "./deadline.js";
-import { ReplyStream, type ReplyChunk } from "./reply-stream.js";
+import { ReplyStream } from "./reply-stream.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -67,49 +68,6 @@ export interface AgentOptions {
    * your own to make runs that read the time repeatable.
    */
   clock?: () => number;
-}
-
-export interface RunOptions {
-  /** Receives one event per step (see `TraceEvent`). */
-  trace?: TraceSink;
-  /** Awaited before each node runs (see `PausePoint`): how a debugger stops a run at a node. */
-  pause?: PauseHook;
-  /**
-   * Milliseconds the whole run (a reply, a call) may take, model calls, their retries and tools
-   * included; past it the run fails with AgentError `deadline` and the memory given to it stays
-   * valid. No deadline by default.
-   */
-  deadlineMs?: number;
-  /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
-  signal?: AbortSignal;
-  /**
-   * The time of this run, in milliseconds since 1970, instead of reading the agent's clock: what
-   * `Date.now()` returns in its code. A replay passes the recorded time.
-   */
-  now?: number;
-  /**
-   * Receives the reply's text while it is written: `delta`s, and a `reset` when the text sent so
-   * far for the node is withdrawn (the answer is generated again). When the run ends with a
-   * reply, the deltas for the replying node since its last reset add up to the reply exactly.
-   * A model that does not stream gives the whole text as one delta once it is accepted. Thoughts,
-   * choices and simulated users are never sent. See docs/semantics.md, "Streaming".
-   */
-  onText?: (chunk: ReplyChunk) => void;
-}
-
-export type { ReplyChunk };
-
-export interface ReplyResult {
-  /** The agent's reply; null when the conversation ended (`quit`) without one. */
-  reply: string | null;
-  memory: Memory;
-  /** The conversation reached `quit`; further replies are refused. */
-  done: boolean;
-  /**
-   * What this reply changed, as a small JSON value: `applyDelta(memoryPassedIn, delta)` equals
-   * `memory` (for the first reply, `applyDelta(undefined, delta)`), so a store can append deltas.
-   */
-  delta: MemoryDelta;
 }
 
 const DEFAULT_MAX_STEPS = 10_000_000;

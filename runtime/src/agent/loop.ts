@@ -3,48 +3,19 @@
  * retries, code that calls tools) and feeds the results back, until a reply or the end.
  */
 import type { JsonValue } from "../graph/types.js";
-import { isToolCallingModel, type ChatModel, type ToolCompletion } from "../model/types.js";
-import { evaluateAsync, type Evaluation, type HostFunction, type SandboxOptions } from "../sandbox/index.js";
+import { isToolCallingModel, type ToolCompletion } from "../model/types.js";
+import { evaluateAsync } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
-import { ModelError } from "../model/errors.js";
-import type { AgentConfig } from "./config.js";
-import { fail, type Env } from "../engine/env.js";
+import { fail } from "../engine/env.js";
 import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import { toFrames } from "../engine/stack.js";
 import type { Effect, RunState, StepInput, StepResult } from "../engine/state.js";
 import type { TraceSink } from "../trace/events.js";
-import type { Frame } from "../memory/types.js";
-import type { ActionDefinition } from "../language/actions.js";
 import { runActionHook } from "./action-hooks.js";
-import type { Deadline } from "./deadline.js";
-import type { Attempt, ReplyStream } from "./reply-stream.js";
-
-/** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
-export interface PausePoint {
-  node: string;
-  stack: readonly Frame[];
-}
-
-/** Awaited before every node a run enters: a debugger holds the run there until its user resumes. */
-export type PauseHook = (at: PausePoint) => Promise<void>;
-
-/** Runs code handed over by the step: in this process (`evaluateAsync`) or in a sandbox pool's child. */
-export type Evaluator = (code: string, variables: Record<string, JsonValue>, options: SandboxOptions) => Promise<Evaluation>;
-
-export interface Performer {
-  env: Env;
-  model: ChatModel;
-  tools: Record<string, HostFunction>;
-  evaluate: Evaluator;
-  /** Implementations of the graph's custom actions, by action name. */
-  actions: Record<string, ActionDefinition<any>>;
-  trace: TraceSink | undefined;
-  pause?: PauseHook | undefined;
-  deadline?: Deadline | undefined;
-  /** Where the reply's text goes while it is written (`RunOptions.onText`). */
-  replies?: ReplyStream | undefined;
-}
+import type { PauseHook, Performer } from "./performer.js";
+import type { Attempt } from "./reply-stream.js";
+import { withRetries } from "./retries.js";
 
 export type Outcome = { state: RunState; effect: Extract<Effect, { kind: "reply" | "finish" }> };
 
@@ -224,27 +195,3 @@ async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
   if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: toFrames(state.mem.stack) });
 }
 
-/**
- * Model calls fail for passing reasons (rate limits, timeouts): try again, then fail located.
- * A ModelError is final already (OpenAIModel's client has retried what is worth retrying, and a
- * scripted model's missing answer will not appear), so it fails at once, named by its cause alone.
- */
-export async function withRetries<T>(p: { env: Env }, nodeName: string, what: string, attempt: () => Promise<T>): Promise<T> {
-  const config: AgentConfig = p.env.program.config;
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (e) {
-      if (e instanceof ModelError || i >= config.modelRetries) {
-        const node = p.env.program.nodes.get(nodeName)?.node;
-        // A ModelError's detail already counts the client's attempts.
-        const message = e instanceof ModelError
-          ? `the model failed to ${what}: ${e.detail}`
-          : `the model failed to ${what} after ${i + 1} attempt${i ? "s" : ""}: ${e instanceof Error ? e.message : String(e)}`;
-        throw new AgentError("model", message,
-          { node: nodeName, loc: node?.loc, file: p.env.program.file, cause: e });
-      }
-      if (config.retryDelayMs > 0) await new Promise((res) => setTimeout(res, config.retryDelayMs * (i + 1)));
-    }
-  }
-}

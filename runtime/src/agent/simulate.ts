@@ -1,5 +1,5 @@
 /**
- * User simulation (reference §4.12): at each chat node, an interjection may fire with its
+ * User simulation (docs/semantics.md#user-simulation): at each chat node, an interjection may fire with its
  * probability, else a transition is sampled from `transition_probs`; its user instruction tells
  * the simulated user what to say. The end signal ends the conversation without a model call.
  */
@@ -9,8 +9,9 @@ import { visibleTurns } from "../engine/scope.js";
 import { fromFrames } from "../engine/stack.js";
 import { allTurns } from "../engine/history.js";
 import { buildUserMessages, cleanUserReply } from "../engine/user-prompt.js";
-import { withRetries, type Performer } from "./loop.js";
-import type { Agent, RunOptions } from "./agent.js";
+import type { Performer } from "./performer.js";
+import { withRetries } from "./retries.js";
+import type { ReplyResult, RunOptions } from "./run-options.js";
 import type { Memory } from "../memory/types.js";
 
 export interface UserSimulationOptions {
@@ -89,7 +90,13 @@ function sample(weights: readonly number[], r: number): number {
   return weights.length - 1;
 }
 
-export async function simulateConversation(agent: Agent, options: SimulateOptions): Promise<Simulation> {
+/** The agent a simulated conversation talks to (an `Agent`). */
+export interface Conversant {
+  reply(text: string, memory: Memory | undefined, options: RunOptions): Promise<ReplyResult>;
+  simulateUser(memory: Memory, options: UserSimulationOptions): Promise<SimulatedUser>;
+}
+
+export async function simulateConversation(agent: Conversant, options: SimulateOptions): Promise<Simulation> {
   const maxTurns = options.maxTurns ?? 40;
   const transcript: Simulation["transcript"] = [];
   let text = options.first ?? "";

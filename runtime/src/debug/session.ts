@@ -5,8 +5,8 @@
  * recording when replaying, from a queue of inputs, or from the user interface when asked.
  */
 import { Agent, type AgentOptions } from "../agent/agent.js";
-import type { AgentConfig } from "../agent/config.js";
-import type { PausePoint } from "../agent/loop.js";
+import type { AgentConfig } from "../engine/config.js";
+import type { PausePoint } from "../agent/performer.js";
 import type { Graph, GraphNode, JsonValue, Loc } from "../graph/types.js";
 import type { ChatModel } from "../model/types.js";
 import type { Frame, Memory } from "../memory/types.js";

@@ -1,25 +1,25 @@
 /**
- * What each action does when its node is entered (reference §4.1), one function per family.
+ * What each action does when its node is entered (docs/semantics.md#actions), one function per family.
  * Chat and thought nodes consume the waiting user message; a chat node ends the turn.
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
-import type { Frame, Turn } from "../memory/types.js";
-import { fromFrames, toFrames, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
-import { appendTurns } from "../memory/turns.js";
 import type { ToolCall, ToolChatMessage } from "../model/types.js";
-import { assignChanges, assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
-import { evaluateOrHandOver } from "./continuations.js";
+import { runHook } from "./action-hook.js";
+import { fail, nodeOf, type Env } from "./env.js";
+import { finishTurn } from "./finish-turn.js";
+import { leave } from "./output.js";
 import type { CompiledNode } from "./program.js";
 import { buildChatMessages } from "./prompt.js";
-import { frameWith, lookupVar, memoryWith, top, visibleTurns, withTop } from "./scope.js";
-import type { Phase, RunState, StepResult } from "./state.js";
+import { render } from "./render.js";
+import { evaluation, moved, result } from "./result.js";
+import { frameWith, memoryWith, top, visibleTurns, withTop } from "./scope.js";
+import type { RunMemory } from "./stack.js";
+import type { Handled, Phase, RunState, StepResult } from "./state.js";
 import { fitSuffix, hasBannedPhrase } from "./suffix.js";
-import { renderTemplate, type Template } from "./template.js";
-import { toolRequest } from "./tool-calls.js";
-import { runHook } from "./custom-action.js";
+import { toolRequest } from "./tool-request.js";
+import { assignChanges, changesOf, event } from "./trace-event.js";
 
-export function enter(env: Env, state: RunState, name: string): StepResult {
+export function enter(env: Env, state: RunState, name: string): Handled {
   const cn = nodeOf(env, name);
   const node = cn.node;
   const steps = state.steps + 1;
@@ -31,12 +31,12 @@ export function enter(env: Env, state: RunState, name: string): StepResult {
   }
   state = moved(state, countVisit(env, state.mem, name), state.phase, state.pending, [], steps);
   // The node's own setup runs first, whichever way the node was entered; then its action.
-  if (node.setup !== undefined) return evaluateOrHandOver(env, state, node, node.setup, { kind: "setup", node: name }, "setup");
+  if (node.setup !== undefined) return evaluation(state, node, node.setup, { kind: "setup", node: name }, "setup");
   return act(env, state, cn);
 }
 
 /** The node's action, once it has been entered (and its setup has run). */
-export function act(env: Env, state: RunState, cn: CompiledNode): StepResult {
+export function act(env: Env, state: RunState, cn: CompiledNode): Handled {
   const node = cn.node;
   const name = node.name;
   if (cn.custom?.hooks.instruction) return runHook(env, state, cn, "instruction", null, false);
@@ -51,7 +51,7 @@ export function act(env: Env, state: RunState, cn: CompiledNode): StepResult {
     case "thought_exact":
       return exact(env, state, cn);
     case "code":
-      return evaluateOrHandOver(env, state, node, node.instruction ?? "", { kind: "code", node: name }, "code");
+      return evaluation(state, node, node.instruction ?? "", { kind: "code", node: name }, "code");
     case "function":
     case "local_function":
     case "global_function":
@@ -70,19 +70,6 @@ export function act(env: Env, state: RunState, cn: CompiledNode): StepResult {
 function countVisit(env: Env, mem: RunMemory, name: string): RunMemory {
   if (!env.program.tracked.has(name)) return mem;
   return memoryWith(mem, mem.stack, { ...mem.visits, [name]: visitsOf(mem.visits, name) + 1 });
-}
-
-/** The node is done: its output is assigned, and its transitions come next. */
-export function leave(state: RunState, node: GraphNode, output: JsonValue, mem = state.mem): RunState {
-  return moved(state, assignOutput(mem, node, output), { kind: "route", node: node.name, output, interject: false });
-}
-
-export function render(env: Env, state: RunState, node: GraphNode, template: Template | undefined, field = "instruction"): string {
-  if (!template) return "";
-  if (template.constant) return template.segments.length ? (template.segments[0] as { text: string }).text : "";
-  const r = renderTemplate(template, (n) => lookupVar(state.mem.stack, n));
-  if (!r.ok) throw fail(env, node, "undefined_variable", `${field} uses undefined variable${r.missing.length > 1 ? "s" : ""} ${r.missing.map((m) => `$${m}`).join(", ")}`);
-  return r.text;
 }
 
 function instructionText(env: Env, state: RunState, cn: CompiledNode): string {
@@ -159,45 +146,6 @@ function exact(env: Env, state: RunState, cn: CompiledNode): StepResult {
   return finishTurn(env, state, cn, text, text, retained, (mem, changes) => event(env, mem, cn.node, { kind: "exact", output: text }, changes));
 }
 
-/** Appends the node's turn, consumes the user's message, assigns the output; a chat ends the turn. */
-export function finishTurn(
-  env: Env, state: RunState, cn: CompiledNode, agent: string, output: JsonValue, instruction: string | undefined,
-  ev: (mem: RunMemory, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>, chat = cn.chat,
-): StepResult {
-  const node = cn.node;
-  const turn: Turn = { node: node.name, kind: chat ? "chat" : "thought", agent };
-  if (state.pending) turn.user = state.pending;
-  if (instruction !== undefined) turn.instruction = instruction;
-  if (node.state_category) turn.category = node.state_category;
-  let mem = state.mem;
-  const frame = top(mem);
-  const extra: Record<string, JsonValue> = state.pending !== null ? { _last_user_reply: state.pending } : {};
-  const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
-  mem = withTop(mem, frameWith(frame, frame.vars, appendTurns(frame.turns, [turn])));
-  mem = assignOutput(mem, node, output, extra);
-  if (!chat) {
-    const next = moved(state, mem, { kind: "route", node: node.name, output, interject: false }, null);
-    return result(next, ev(mem, changes));
-  }
-  // The conversation moved on: no function may give an older message back to its caller now.
-  // (A turn's end costs the stack's depth anyway: the memory is saved.)
-  const frames = toFrames(mem.stack).map(withoutCarried);
-  const last = frames[frames.length - 1]!;
-  frames[frames.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
-  mem = memoryWith(mem, fromFrames(frames));
-  // A reply after which only `quit` can come: the loop takes that step at once (see `drive`).
-  const phase: Phase = cn.endsConversation && state.mode === "reply" ? { kind: "route", node: node.name, output, interject: false } : { kind: "waiting", node: node.name };
-  const next = moved(state, mem, phase, null);
-  return result(next, ev(mem, changes), { kind: "reply", node: node.name, text: agent });
-}
-
-function withoutCarried(frame: Frame): Frame {
-  if (frame.carried === undefined) return frame;
-  const f = frameWith(frame, frame.vars);
-  delete f.carried;
-  return f;
-}
-
 function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const text = render(env, state, node, cn.text);
@@ -214,12 +162,12 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
 }
 
 /** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
-function call(env: Env, state: RunState, cn: CompiledNode): StepResult {
+function call(env: Env, state: RunState, cn: CompiledNode): Handled {
   const node = cn.node;
   const unvisited = (node.required_revisit ?? []).filter((s) => visitsOf(state.mem.visits, s) === 0);
   if (unvisited.length) {
     const ev = env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }, assignChanges(env, state.mem, node, null)) : null;
     return result(leave(state, node, null), ev);
   }
-  return evaluateOrHandOver(env, state, node, cn.call!.args, { kind: "args", node: node.name }, "arguments");
+  return evaluation(state, node, cn.call!.args, { kind: "args", node: node.name }, "arguments");
 }

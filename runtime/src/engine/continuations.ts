@@ -8,14 +8,18 @@ import { argumentCountProblem } from "../graph/arguments.js";
 import type { Frame } from "../memory/types.js";
 import { push, withTopFrame, type RunMemory } from "./stack.js";
 import { hasOwn, setOwn } from "../memory/own.js";
-import { assignChanges, changesOf, event, fail, moved, nodeOf, result, withOutput, type Env } from "./env.js";
+import { fail, nodeOf, type Env } from "./env.js";
 import { evaluateNow, logEvents, type Evaluation } from "./evaluate.js";
+import { withOutput } from "./output.js";
+import { moved, result } from "./result.js";
 import { returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleVars } from "./scope.js";
-import type { Continuation, RunState, StepResult } from "./state.js";
+import type { Continuation, EvaluationRequest, RunState, StepResult } from "./state.js";
+import { assignChanges, changesOf, event } from "./trace-event.js";
 import type { TraceEvent } from "../trace/events.js";
 
-export function evaluateOrHandOver(env: Env, state: RunState, node: GraphNode, code: string, then: Continuation, what: string): StepResult {
+/** Runs a handler's evaluation in the step, or hands it to the loop when it calls tools or code runs in child processes. */
+export function evaluateOrHandOver(env: Env, { state, evaluate: { node, code, then, what } }: EvaluationRequest): StepResult {
   const variables = visibleVars(state.mem.stack);
   if (env.program.isolated || env.program.usesTool(code)) {
     return result(moved(state, state.mem, { kind: "evaluating", then }), null, { kind: "evaluate", node: node.name, code, variables });

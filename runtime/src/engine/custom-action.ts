@@ -5,46 +5,21 @@
  * turn, a thought is a turn, an output is assigned, a target is followed.
  */
 import type { JsonValue } from "../graph/types.js";
-import { finishTurn, leave } from "./actions.js";
-import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
-import type { CompiledNode, FieldTemplate } from "./program.js";
+import { runHook } from "./action-hook.js";
+import { fail, nodeOf, type Env } from "./env.js";
+import { finishTurn } from "./finish-turn.js";
+import { assignOutput, leave } from "./output.js";
+import type { CompiledNode } from "./program.js";
+import { moved, result } from "./result.js";
 import { goto, route } from "./route.js";
-import { lookupVar } from "./scope.js";
-import type { ActionHook, Phase, RunState, StepInput, StepResult } from "./state.js";
-import { renderTemplate } from "./template.js";
+import type { Handled, Phase, RunState, StepInput, StepResult } from "./state.js";
+import { changesOf, event } from "./trace-event.js";
 
 type Acting = Extract<Phase, { kind: "acting" }>;
 type Routing = Extract<Phase, { kind: "route" }>;
 
-/** Asks the loop to run one hook of the node's action, on its fields as they read now. */
-export function runHook(env: Env, state: RunState, cn: CompiledNode, hook: ActionHook, output: JsonValue, interject: boolean): StepResult {
-  const node = cn.node;
-  const lookup = (n: string) => lookupVar(state.mem.stack, n);
-  const fields: Record<string, JsonValue> = {};
-  for (const [field, template] of Object.entries(cn.custom!.fields)) fields[field] = fill(env, cn, field, template, lookup);
-  const instruction = cn.text ? fill(env, cn, "instruction", { kind: "text", template: cn.text }, lookup) as string : "";
-  const phase: Phase = { kind: "acting", node: node.name, hook, instruction, output, interject };
-  return result(moved(state, state.mem, phase), null, { kind: "action", node: node.name, hook, fields, instruction, output });
-}
-
-function fill(env: Env, cn: CompiledNode, field: string, t: FieldTemplate, lookup: (n: string) => JsonValue | undefined): JsonValue {
-  switch (t.kind) {
-    case "value":
-      return t.value;
-    case "list":
-      return t.items.map((i) => fill(env, cn, field, i, lookup));
-    case "object":
-      return Object.fromEntries(t.entries.map(([k, v]) => [k, fill(env, cn, field, v, lookup)]));
-    case "text": {
-      const r = renderTemplate(t.template, lookup);
-      if (!r.ok) throw fail(env, cn.node, "undefined_variable", `${field} uses undefined variable${r.missing.length > 1 ? "s" : ""} ${r.missing.map((m) => `$${m}`).join(", ")}`);
-      return r.text;
-    }
-  }
-}
-
 /** Leaving a custom action's node: its output hook, then its transition hook, then the usual way. */
-export function leaveCustom(env: Env, state: RunState, phase: Routing): StepResult {
+export function leaveCustom(env: Env, state: RunState, phase: Routing): Handled {
   const cn = nodeOf(env, phase.node);
   const hooks = cn.custom!.hooks;
   if (typeof phase.hooked === "object") {

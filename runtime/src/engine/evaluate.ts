@@ -7,7 +7,8 @@
 import type { GraphNode, JsonValue } from "../graph/types.js";
 import { evaluate, SandboxError, type SandboxLog } from "../sandbox/index.js";
 import type { TraceEvent } from "../trace/events.js";
-import { event, fail, type Env } from "./env.js";
+import { fail, type Env } from "./env.js";
+import { event } from "./trace-event.js";
 import type { RunMemory } from "./stack.js";
 import { clip } from "../text/cut.js";
 

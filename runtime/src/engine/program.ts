@@ -7,7 +7,7 @@ import { ACTIONS, CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
 import { ownFields } from "../graph/action-fields.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
-import type { AgentConfig } from "../agent/config.js";
+import type { AgentConfig } from "./config.js";
 import type { ToolDefinition } from "../model/types.js";
 import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";

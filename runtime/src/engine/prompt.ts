@@ -1,5 +1,5 @@
 /**
- * Chat and thought prompts laid out as the original lays them out (reference §4.8): the scope's
+ * Chat and thought prompts laid out as the original lays them out (docs/semantics.md#prompts): the scope's
  * prompt before the first input, each past turn as an input/output pair, and the current input
  * built from the instruction template and the reply start. No system message; inputs are `user`
  * messages and outputs `assistant` messages. The oldest turns are dropped to fit the token budget:
@@ -7,7 +7,7 @@
  */
 import type { GraphNode } from "../graph/types.js";
 import type { ChatMessage } from "../model/types.js";
-import type { AgentConfig } from "../agent/config.js";
+import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";
 import { keepEnd } from "../text/cut.js";
 import { newestFirst, type History } from "./history.js";

@@ -1,5 +1,5 @@
 /**
- * Leaving a node (reference §4.6): interjections after a user message, then the node's own
+ * Leaving a node (docs/semantics.md#transitions): interjections after a user message, then the node's own
  * transitions (one, or the model's choice among several), then the target worked out:
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */
@@ -8,14 +8,16 @@ import { withTopFrame, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";
 import type { Decision, VariableChange } from "../trace/events.js";
-import { render } from "./actions.js";
-import { evaluateOrHandOver } from "./continuations.js";
-import { assignOutput, changesOf, event, fail, moved, nodeOf, result, type Env } from "./env.js";
+import { fail, nodeOf, type Env } from "./env.js";
+import { assignOutput } from "./output.js";
 import type { CompiledNode } from "./program.js";
 import { interjectionQuestion, questionContext, transitionQuestion } from "./question.js";
+import { render } from "./render.js";
+import { evaluation, moved, result } from "./result.js";
 import { frameWith, lookupVar, memoryWith, top, visibleTurns, writeVars } from "./scope.js";
-import type { Phase, RunState, StepResult } from "./state.js";
+import type { Handled, Phase, RunState, StepResult } from "./state.js";
 import { valueText } from "./template.js";
+import { changesOf, event } from "./trace-event.js";
 
 /** A user message arrived at the chat node the conversation waits at. */
 export function userArrived(env: Env, state: RunState, name: string, text: string): StepResult {
@@ -27,7 +29,7 @@ export function userArrived(env: Env, state: RunState, name: string, text: strin
   return result(next, env.tracing ? event(env, mem, node, { kind: "user", text }, changes) : null);
 }
 
-export function route(env: Env, state: RunState, name: string, output: JsonValue, interject: boolean): StepResult {
+export function route(env: Env, state: RunState, name: string, output: JsonValue, interject: boolean): Handled {
   const cn = nodeOf(env, name);
   const program = env.program;
   if (interject && program.interjections.length) {
@@ -47,7 +49,7 @@ function choose(state: RunState, node: string, purpose: "transition" | "interjec
   return result(moved(state, state.mem, phase), null, { kind: "choose", node, prompt, choices });
 }
 
-function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue): StepResult {
+function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue): Handled {
   const node = cn.node;
   if (node.transitions.length === 1) return goto(env, state, node.name, node.transitions[0]!, output);
   const config = env.program.config;
@@ -61,7 +63,7 @@ function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue
   return choose(state, node.name, "transition", q.prompt, q.choices, output);
 }
 
-export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: "choosing" }>, index: number): StepResult {
+export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: "choosing" }>, index: number): Handled {
   const decision: Decision = { purpose: phase.purpose, prompt: phase.prompt, choices: phase.choices, chosen: index };
   const next = moved(state, state.mem, state.phase, state.pending, [...state.decisions, decision]);
   const cn = nodeOf(env, phase.node);
@@ -72,7 +74,7 @@ export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: 
   return goto(env, next, phase.node, cn.node.transitions[index]!, phase.output);
 }
 
-export function goto(env: Env, state: RunState, from: string, target: string, output: JsonValue): StepResult {
+export function goto(env: Env, state: RunState, from: string, target: string, output: JsonValue): Handled {
   const program = env.program;
   const node = nodeOf(env, from).node;
   let to = target;
@@ -92,7 +94,7 @@ export function goto(env: Env, state: RunState, from: string, target: string, ou
     if (state.mem.stack.height < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
     const expr = to.slice("return".length).trim();
     if (!expr) return returnFrom(env, state, node, target, output);
-    return evaluateOrHandOver(env, state, node, expr, { kind: "return", node: from, target }, "return expression");
+    return evaluation(state, node, expr, { kind: "return", node: from, target }, "return expression");
   }
   if (to.endsWith(".n")) {
     const list = series(env, node, target, program.numbered(to.slice(0, -2)), "1");
@@ -124,14 +126,13 @@ export function take(env: Env, state: RunState, from: GraphNode, target: string,
 }
 
 /** The first candidate whose condition holds; a candidate without a condition always holds. */
-export function conditionChain(env: Env, state: RunState, from: GraphNode, target: string, candidates: string[], index: number): StepResult {
+export function conditionChain(env: Env, state: RunState, from: GraphNode, target: string, candidates: string[], index: number): Handled {
   if (index >= candidates.length) {
     throw fail(env, from, "no_condition_held", `transition '${target}': none of the conditions of ${candidates.join(", ")} holds`);
   }
   const candidate = nodeOf(env, candidates[index]!).node;
   if (candidate.boolean_condition === undefined) return take(env, state, from, target, candidate.name, "condition");
-  return evaluateOrHandOver(env, state, candidate, candidate.boolean_condition,
-    { kind: "condition", node: from.name, target, candidates, index }, "boolean_condition");
+  return evaluation(state, candidate, candidate.boolean_condition, { kind: "condition", node: from.name, target, candidates, index }, "boolean_condition");
 }
 
 /** The original's state-history scores; ties go to the earliest letter. */

@@ -3,7 +3,7 @@
  * the outside world (a model, a tool) it returns an effect and a phase that says what to do
  * with the result, and the loop feeds that result back in as the next input.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { GraphNode, JsonValue } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose, ToolCall, ToolChatMessage, ToolCompletion, ToolDefinition } from "../model/types.js";
 import type { RunMemory } from "./stack.js";
 import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
@@ -112,3 +112,17 @@ export interface StepResult {
   /** Events of the step reported before `event`: the run's time where code first read it, what code printed. */
   before?: TraceEvent[];
 }
+
+/**
+ * An evaluation a handler needs before the step can go on (a setup, a code node, a call's
+ * arguments, a `return <expr>`, a candidate's condition): `step` runs it, in the step or handed to
+ * the loop, and resumes `then` with its value. Handlers return it instead of calling the
+ * evaluator, whose continuations lead back into them.
+ */
+export interface EvaluationRequest {
+  state: RunState;
+  evaluate: { node: GraphNode; code: string; then: Continuation; what: string };
+}
+
+/** What a handler returns: the step's result, or an evaluation to run first. */
+export type Handled = StepResult | EvaluationRequest;

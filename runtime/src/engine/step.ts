@@ -6,15 +6,21 @@
 import { AgentError } from "../errors.js";
 import { nodeOf, type Env } from "./env.js";
 import { act, enter, generated } from "./actions.js";
-import { resumeEvaluation } from "./continuations.js";
+import { evaluateOrHandOver, resumeEvaluation } from "./continuations.js";
 import { acted, leaveCustom } from "./custom-action.js";
 import { chosen, conditionChain, route, userArrived } from "./route.js";
-import type { RunState, StepInput, StepResult } from "./state.js";
+import type { Handled, RunState, StepInput, StepResult } from "./state.js";
 import { modelAnswered, nextCall, toolAnswered } from "./tool-calls.js";
 
 export type { Env } from "./env.js";
 
 export function step(env: Env, state: RunState, input: StepInput): StepResult {
+  const handled = handle(env, state, input);
+  return "evaluate" in handled ? evaluateOrHandOver(env, handled) : handled;
+}
+
+/** The phase's handler; what it hands on (an evaluation) is run by `step`. */
+function handle(env: Env, state: RunState, input: StepInput): Handled {
   const phase = state.phase;
   switch (phase.kind) {
     case "enter":

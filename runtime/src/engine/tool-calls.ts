@@ -7,21 +7,15 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import type { ToolCall, ToolCompletion } from "../model/types.js";
-import { event, fail, moved, nodeOf, result, type Env } from "./env.js";
 import { generated } from "./actions.js";
-import type { CompiledNode } from "./program.js";
-import type { Effect, GeneratingPhase, Phase, RunState, StepInput, StepResult, ToolRun } from "./state.js";
+import { fail, nodeOf, type Env } from "./env.js";
+import { moved, result } from "./result.js";
+import type { GeneratingPhase, Phase, RunState, StepInput, StepResult, ToolRun } from "./state.js";
+import { toolRequest } from "./tool-request.js";
+import { event } from "./trace-event.js";
 
 type ToolPhase = GeneratingPhase & { tools: ToolRun };
 type Outcome = { ok: true; value: JsonValue } | { ok: false; error: string };
-
-/** The model's next generation with the node's tools; after the last allowed round, tools are refused. */
-export function toolRequest(env: Env, cn: CompiledNode, run: ToolRun): Effect {
-  return {
-    kind: "complete_tools", node: cn.node.name, purpose: cn.chat ? "chat" : "thought", messages: run.messages,
-    tools: cn.tools!.definitions, toolChoice: run.rounds >= env.program.config.maxToolRounds ? "none" : "auto",
-  };
-}
 
 /** The model answered: text ends the node as any generation does; calls are run first. */
 export function modelAnswered(env: Env, state: RunState, phase: ToolPhase, completion: ToolCompletion): StepResult {

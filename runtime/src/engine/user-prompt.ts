@@ -1,11 +1,11 @@
 /**
- * The simulated user's view of the conversation (reference §4.12): the agent's replies are its
+ * The simulated user's view of the conversation (docs/semantics.md#user-simulation): the agent's replies are its
  * inputs (`Agent: …`), its own earlier messages its outputs, its prompt first, and the last
  * input carries the instruction for this answer. The original's off-by-one pairing, its missing
  * `": "` and its dropped first-turn prompt are not reproduced.
  */
 import type { ChatMessage } from "../model/types.js";
-import type { AgentConfig } from "../agent/config.js";
+import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";
 import { keepEnd } from "../text/cut.js";
 

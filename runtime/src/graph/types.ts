@@ -5,7 +5,9 @@
  * file is the JSON Schema of the same format; keep the two in step (a test checks that).
  */
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from "../json.js";
+
+export type { JsonValue };
 
 /** Source position, 1-based lines and columns (as editors and `file:line:col` messages show them). */
 export interface Loc {
@@ -30,7 +32,7 @@ export const ACTIONS: readonly Action[] = [
   ...CHAT_ACTIONS, ...THOUGHT_ACTIONS, ...PROMPT_ACTIONS, ...FUNCTION_KINDS, "transition", "code",
 ];
 
-/** Fields every node may carry, whatever its action (reference §3). */
+/** Fields every node may carry, whatever its action (docs/graph-format.md). */
 export interface NodeFields {
   /** Unique, stable node name. */
   name: string;

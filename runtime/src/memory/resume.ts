@@ -5,15 +5,37 @@
  * of it. A node whose generated name changed because an enclosing statement was edited is found
  * again by its own part of the name and its identity.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { Graph, GraphNode, JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
-import type { CompiledNode, Program } from "../engine/program.js";
 import { isLegacyIdentity, legacyNodeIdentity } from "./node-identity.js";
 import { hasOwn } from "./own.js";
 import type { Frame, Memory, MemoryBody } from "./types.js";
 
+/** A node as the resume rule reads it: its identity and the node. */
+export interface ResumeNode {
+  id: string;
+  node: GraphNode;
+}
+
+/**
+ * What the resume rule reads of the compiled graph (the engine's `Program` is one; named here by
+ * what it reads, so memory does not depend on the engine above it).
+ */
+export interface ResumeProgram {
+  graph: Pick<Graph, "agent" | "globals" | "functions">;
+  /** Identity of the whole graph. */
+  hash: string;
+  file: string | undefined;
+  nodes: ReadonlyMap<string, ResumeNode>;
+  start: string;
+  /** `X.a`, `X.b`, … that exist, in order. */
+  lettered(base: string): string[];
+  /** `X.1`, `X.2`, … that exist, in order. */
+  numbered(base: string): string[];
+}
+
 /** Memory that passed its checks, on this program: refused when it is another agent's or stands on nodes that changed. */
-export function resumable(program: Program, memory: Memory): MemoryBody {
+export function resumable(program: ResumeProgram, memory: Memory): MemoryBody {
   const { checksum: _, ...body } = memory;
   if (body.graph.agent !== program.graph.agent) {
     throw new AgentError("foreign_memory", `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`);
@@ -29,9 +51,9 @@ export function resumable(program: Program, memory: Memory): MemoryBody {
 }
 
 /** The frame on this program: the node it stands on found (perhaps under a new name) and its identity of today. */
-export function place(program: Program, frame: Frame): Frame {
+export function place(program: ResumeProgram, frame: Frame): Frame {
   const where = frame.function ? ` (in function '${frame.function}')` : "";
-  const stale = (what: string, cn?: CompiledNode) =>
+  const stale = (what: string, cn?: ResumeNode) =>
     new AgentError("stale_memory", `the graph changed: ${what}`, cn ? { node: cn.node.name, loc: cn.node.loc, file: program.file } : { node: frame.node });
   if (frame.function !== undefined) {
     const info = hasOwn(program.graph.functions, frame.function) ? program.graph.functions[frame.function]! : undefined;
@@ -63,10 +85,10 @@ const GENERATED = /^([^.]+)\.(?:.*\.)?([a-z_]+_[0-9a-f]{4}(?:_\d+)?)$/;
  * The nodes of the frame's function with the same statement part of a generated name and the same
  * identity: the node it stood on, renamed because a statement around it (an `if`, a loop) changed.
  */
-function sameNodeElsewhere(program: Program, frame: Frame): CompiledNode[] {
+function sameNodeElsewhere(program: ResumeProgram, frame: Frame): ResumeNode[] {
   const own = GENERATED.exec(frame.node);
   if (!own) return [];
-  const found: CompiledNode[] = [];
+  const found: ResumeNode[] = [];
   for (const cn of program.nodes.values()) {
     if (cn.id !== frame.id || cn.node.name === frame.node) continue;
     const m = GENERATED.exec(cn.node.name);
@@ -79,20 +101,20 @@ function sameNodeElsewhere(program: Program, frame: Frame): CompiledNode[] {
  * Whether the node belongs to the frame's function: reached from its entry by transitions. A node
  * no entry reaches by name (only through `$var` or an interjection) is given the benefit of the doubt.
  */
-function inFunction(program: Program, cn: CompiledNode, frame: Frame): boolean {
+function inFunction(program: ResumeProgram, cn: ResumeNode, frame: Frame): boolean {
   const functions = owners(program).get(cn.node.name);
   return functions === undefined || functions.has(frame.function ?? "");
 }
 
-const ownersOf = new WeakMap<Program, Map<string, Set<string>>>();
+const ownersOf = new WeakMap<ResumeProgram, Map<string, Set<string>>>();
 
 /** The functions whose entries reach the node ("" for main); undefined when none does by name. */
-export function functionsReaching(program: Program, node: string): ReadonlySet<string> | undefined {
+export function functionsReaching(program: ResumeProgram, node: string): ReadonlySet<string> | undefined {
   return owners(program).get(node);
 }
 
 /** For each node, the functions whose entries reach it ("" for main). */
-function owners(program: Program): Map<string, Set<string>> {
+function owners(program: ResumeProgram): Map<string, Set<string>> {
   let map = ownersOf.get(program);
   if (map) return map;
   map = new Map();
@@ -112,7 +134,7 @@ function owners(program: Program): Map<string, Set<string>> {
   return map;
 }
 
-function targets(program: Program, target: string): string[] {
+function targets(program: ResumeProgram, target: string): string[] {
   if (target.endsWith(".*")) return program.lettered(target.slice(0, -2));
   if (target.endsWith(".n")) return program.numbered(target.slice(0, -2));
   return program.nodes.has(target) ? [target] : [];

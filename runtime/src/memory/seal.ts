@@ -6,15 +6,22 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
-import type { Program } from "../engine/program.js";
 import { Digests } from "./digest.js";
 import { freezeChecked, freezeMemory, isSealed, markSealed } from "./freeze.js";
 import { LEGACY_VERSION, legacyChecksum } from "./legacy.js";
 import { MEMORY_FORMAT, MEMORY_VERSION, type Memory, type MemoryBody } from "./types.js";
 import { memoryShapeError } from "./shape.js";
-import { resumable } from "./resume.js";
+import { resumable, type ResumeProgram } from "./resume.js";
 
-export function freshMemory(program: Program): MemoryBody {
+/**
+ * What memory is made on and checked against: the compiled graph (the engine's `Program` is one;
+ * named here by what memory reads, so memory does not depend on the engine above it).
+ */
+export interface MemoryProgram extends ResumeProgram {
+  config: { defaultPrompt: string; defaultUserPrompt: string };
+}
+
+export function freshMemory(program: MemoryProgram): MemoryBody {
   const { config, graph } = program;
   return {
     format: MEMORY_FORMAT, version: MEMORY_VERSION,
@@ -39,7 +46,7 @@ export function sealMemory(body: MemoryBody): Memory {
  * Memory given back to the runtime: memory it sealed itself is taken as it is (it is frozen, so it
  * cannot have changed); anything else is checked (structure, checksum), then frozen.
  */
-export function openMemory(program: Program, value: unknown): MemoryBody {
+export function openMemory(program: MemoryProgram, value: unknown): MemoryBody {
   return resumable(program, verifiedMemory(value));
 }
 

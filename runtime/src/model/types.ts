@@ -1,4 +1,4 @@
-/** What the runtime asks of a language model (DESIGN §3). */
+/** What the runtime asks of a language model (docs/models.md). */
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";

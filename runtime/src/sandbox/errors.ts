@@ -1,5 +1,5 @@
 import type { SandboxLimits } from "./limits.js";
-import type { SandboxLog } from "./values/context.js";
+import type { SandboxLog } from "./log.js";
 
 /** What went wrong, for the agent author: the code itself, a refused feature, or a runtime fault. */
 export type SandboxErrorKind = "syntax" | "unsupported" | "reference" | "type" | "range" | "limit" | "thrown" | "host";

@@ -1,10 +1,12 @@
 import { types } from "node:util";
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "../json.js";
 import { compileProgram, type CompiledProgram } from "./compile/compiler.js";
 import { SandboxError } from "./errors.js";
-import { DEFAULT_LIMITS, resolveLimits, type SandboxLimits } from "./limits.js";
+import { DEFAULT_LIMITS, type SandboxLimits } from "./limits.js";
+import { resolveLimits } from "./resolve-limits.js";
 import { parse } from "./syntax/parser.js";
-import { Context, hostMessage, settleHostResult, startClock, Suspend, type HostFunction, type Replay, type SandboxLog } from "./values/context.js";
+import { Context, hostMessage, settleHostResult, startClock, Suspend, type HostFunction, type Replay } from "./values/context.js";
+import type { SandboxLog } from "./log.js";
 import { storeOut } from "./values/copy.js";
 import type { Value } from "./values/types.js";
 

@@ -7,6 +7,7 @@ export { DEFAULT_LIMITS } from "./limits.js";
 export { SANDBOX_SURFACE } from "./surface.js";
 export type { SandboxSurface } from "./surface.js";
 export type { SandboxLimits } from "./limits.js";
-export type { HostFunction, LogLevel, SandboxLog } from "./values/context.js";
+export type { HostFunction } from "./values/context.js";
+export type { LogLevel, SandboxLog } from "./log.js";
 export { createSandboxPool } from "./pool/pool.js";
 export type { SandboxPool, SandboxPoolOptions } from "./pool/pool.js";

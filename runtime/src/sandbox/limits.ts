@@ -1,5 +1,3 @@
-import { SandboxError } from "./errors.js";
-
 /** Resource limits of one evaluation. Each breach is a `SandboxError` of kind "limit" naming the limit. */
 export interface SandboxLimits {
   /** Work units per evaluation: one per syntax node run, plus one per element a built-in visits. */
@@ -46,21 +44,3 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxMemorySize: 64_000_000,
   maxLogLength: 10_000,
 });
-
-const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof SandboxLimits)[];
-
-/** The limits of one call: defaults overridden by whatever the options set. */
-export function resolveLimits(options: Partial<SandboxLimits> | undefined): Readonly<SandboxLimits> {
-  if (options === undefined) return DEFAULT_LIMITS;
-  let limits: SandboxLimits | undefined;
-  for (const name of LIMIT_NAMES) {
-    const value = options[name];
-    if (value === undefined) continue;
-    if (typeof value !== "number" || !(value > 0)) {
-      throw new SandboxError("range", `the sandbox limit ${name} must be a positive number`, { limit: name });
-    }
-    limits ??= { ...DEFAULT_LIMITS };
-    limits[name] = value;
-  }
-  return limits ?? DEFAULT_LIMITS;
-}

@@ -4,7 +4,7 @@
  * within the grace period, then stop those left (each ends with `stopped`, nothing of it
  * committed, its thread released for another process) and close the HTTP server.
  */
-import type { AutogramsApp } from "../app.js";
+import type { AutogramsApp } from "../context.js";
 
 export interface ShutdownOptions {
   /** How long runs in progress may take to finish (ms). */

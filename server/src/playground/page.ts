@@ -1,15 +1,19 @@
-/** The playground's page: a shell the script fills in (see client.ts); it loads nothing but its own two files. */
+/** The playground's page: a shell the script fills in (see client/); it loads nothing but its own two files. */
 export const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>autograms playground</title>
 <link rel="stylesheet" href="playground/style.css">
 <link rel="icon" href="data:,">
 </head>
-<body>
+<body data-panel="chat">
 <header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span></header>
+<nav id="panels" aria-label="panels">
+  <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
+</nav>
 <main>
 <nav id="threads" aria-label="threads">
   <div class="bar"><h2>Threads</h2><button id="new-thread" type="button">New thread</button></div>
@@ -20,12 +24,14 @@ export const PAGE = `<!doctype html>
   <div id="messages" aria-live="polite"></div>
   <form id="composer"><textarea id="input" rows="2" aria-label="message"></textarea><button id="send" type="submit">Send</button></form>
 </section>
-<section id="graph-pane" aria-label="graph">
-  <div class="bar"><h2>Graph</h2><span id="lit-label"></span><button id="zoom-out" type="button" title="smaller">\u2212</button><button id="zoom-in" type="button" title="larger">+</button></div>
-  <div id="graph-box"></div>
+<section id="code" aria-label="code">
+  <div class="bar" role="tablist"><button id="source-tab" role="tab" type="button" aria-selected="true" hidden>Source</button><button id="graph-tab" role="tab" type="button" aria-selected="false">Graph</button><select id="file-select" aria-label="file" hidden></select><span id="lit-label"></span><button id="zoom-out" type="button" title="smaller">\u2212</button><button id="zoom-in" type="button" title="larger">+</button></div>
+  <div id="node-info" hidden></div>
+  <div id="source-box" role="tabpanel" aria-labelledby="source-tab" hidden></div>
+  <div id="graph-box" role="tabpanel" aria-labelledby="graph-tab"></div>
 </section>
 <section id="timeline" aria-label="turns">
-  <div class="turns-pane"><div class="bar"><h2>Turns</h2></div><ol id="turns"></ol></div>
+  <div class="turns-pane"><div class="bar"><h2>Turns</h2></div><ol id="turns" tabindex="0" aria-label="turns: arrow keys move between them"></ol></div>
   <div id="turn-detail"></div>
 </section>
 </main>

@@ -11,9 +11,24 @@ import { CLIENT_SCRIPT } from "./client-script.generated.js";
 import { PAGE } from "./page.js";
 import { STYLE } from "./style.js";
 
+/** A source file the playground shows: the agent's (whose lines the graph's nodes name) or a module it imports. */
+export interface PlaygroundSource {
+  /** The path as the user reads it (relative to where the server was started). */
+  path: string;
+  text: string;
+  /** `agent`: the file the graph was compiled from; `module`: a tool or action module it imports. */
+  role: "agent" | "module";
+}
+
 export interface PlaygroundOptions {
   /** The graph served (read on each request, so a server that reloads its agent shows the new one). */
   graph: () => Graph;
+  /**
+   * The agent's sources, handed over when the server starts (the CLI reads the agent file and the
+   * modules its tools and actions come from). Read on each request, like the graph. Nothing is
+   * ever read from a path named in a request: the page shows these texts or nothing.
+   */
+  sources?: () => readonly PlaygroundSource[];
   /**
    * Draws the graph as SVG: the compiler's `toSvg`. Without it the page lists the nodes instead of
    * drawing them (the server does not depend on the compiler; the CLI passes it).
@@ -38,7 +53,7 @@ export function playgroundFiles(): Hono {
   return app;
 }
 
-/** The graph's picture, which shows the agent's nodes and instructions: behind the token, like `/api/agent`. */
+/** The graph's picture and the agent's sources, which show its nodes and instructions: behind the token, like `/api/agent`. */
 export function playgroundGraph(options: PlaygroundOptions): Hono {
   const app = new Hono();
   const drawn = new WeakMap<Graph, string>();
@@ -50,5 +65,7 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
     if (svg === undefined) drawn.set(graph, (svg = drawGraph(graph)));
     return c.body(svg, 200, { ...COMMON, "content-type": "image/svg+xml; charset=utf-8" });
   });
+  // The sources show the agent's code and prompts: behind the token, like the graph.
+  app.get("/playground/sources", (c) => c.json({ files: options.sources?.() ?? [] }, 200, COMMON));
   return app;
 }

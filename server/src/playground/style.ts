@@ -2,63 +2,102 @@
  * The playground's style, served as `playground/style.css`. The graph's own style comes inside its
  * SVG (the compiler's `toSvg`), and applies to the whole page: the class names it uses (`node`,
  * `item`, `edge`, `cluster`, `badge`, `selected`, `current`, ...) are not used here for anything else.
+ * Colours are variables, so the dark scheme (`prefers-color-scheme`) only sets them again; the
+ * graph keeps a light background of its own, its drawing being made for one. Under 1000 px the
+ * panels show one at a time, switched by the bar under the header.
  */
 export const STYLE = `
+:root{--bg:#f1f5f9;--panel:#fff;--line:#e2e8f0;--line2:#cbd5e1;--text:#111827;--muted:#64748b;--head:#475569;--strong:#0f172a;
+--btn:#f8fafc;--btn-hover:#e2e8f0;--accent:#2563eb;--accent-hover:#1d4ed8;--active:#dbeafe;--agent-msg:#f1f5f9;--code-bg:#f8fafc;
+--lit:#fee2e2;--lit-edge:#dc2626;--passed:#fef3c7;--selected:#e0e7ff;--ok:#15803d;--bad:#b91c1c;--err-bg:#fef2f2;--err-line:#fecaca}
+@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--panel:#111827;--line:#1f2937;--line2:#374151;--text:#e5e7eb;--muted:#9ca3af;--head:#cbd5e1;
+--strong:#f8fafc;--btn:#1f2937;--btn-hover:#374151;--accent:#3b82f6;--accent-hover:#2563eb;--active:#1e3a8a;--agent-msg:#1f2937;--code-bg:#0f172a;
+--lit:#7f1d1d;--lit-edge:#f87171;--passed:#713f12;--selected:#312e81;--ok:#4ade80;--bad:#f87171;--err-bg:#450a0a;--err-line:#7f1d1d}}
 *{box-sizing:border-box}
 html,body{height:100%}
-body{margin:0;font:13px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#111827;background:#f1f5f9;display:flex;flex-direction:column}
-header{display:flex;align-items:baseline;gap:14px;padding:8px 16px;background:#0f172a;color:#f8fafc}
-header h1{font-size:17px;margin:0}header .kind{color:#94a3b8}
-#status{margin-left:auto;color:#cbd5e1}#status.error{color:#fca5a5}
-main{flex:1;min-height:0;display:grid;gap:8px;padding:8px;grid-template-columns:230px minmax(320px,1fr) minmax(380px,1.25fr);grid-template-rows:minmax(0,1fr) 290px}
-main>nav,main>section{background:#fff;border:1px solid #e2e8f0;border-radius:8px;display:flex;flex-direction:column;min-height:0;min-width:0}
+body{margin:0;font:13px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--text);background:var(--bg);display:flex;flex-direction:column;overflow:hidden}
+header{display:flex;align-items:baseline;gap:14px;padding:8px 16px;background:#0f172a;color:#f8fafc;min-width:0}
+header h1{font-size:17px;margin:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}header .kind{color:#94a3b8}
+#status{margin-left:auto;color:#cbd5e1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}#status.error{color:#fca5a5}
+#panels{display:none}
+main{flex:1;min-height:0;display:grid;gap:8px;padding:8px;grid-template-columns:230px minmax(300px,1fr) minmax(360px,1.25fr);grid-template-rows:minmax(0,1fr) 290px}
+main>nav,main>section{background:var(--panel);border:1px solid var(--line);border-radius:8px;display:flex;flex-direction:column;min-height:0;min-width:0}
 #threads{grid-row:1/3}#timeline{grid-column:2/4;flex-direction:row}
-.bar{display:flex;align-items:center;gap:8px;padding:6px 10px;border-bottom:1px solid #e2e8f0}
-.bar h2,.bar h3{font-size:13px;margin:0;text-transform:uppercase;letter-spacing:.04em;color:#475569}
-.bar h3{text-transform:none;letter-spacing:0;font-size:14px;color:#0f172a}
-button{font:inherit;cursor:pointer;border:1px solid #cbd5e1;background:#f8fafc;border-radius:6px;padding:3px 9px}
-button:hover{background:#e2e8f0}button:disabled{cursor:default;opacity:.5}
-#new-thread,#send,#fork{background:#2563eb;border-color:#2563eb;color:#fff}#new-thread:hover,#send:hover,#fork:hover{background:#1d4ed8}
+.bar{display:flex;align-items:center;gap:8px;padding:6px 10px;border-bottom:1px solid var(--line);min-width:0;flex-wrap:wrap}
+.bar h2,.bar h3{font-size:13px;margin:0;text-transform:uppercase;letter-spacing:.04em;color:var(--head)}
+.bar h3{text-transform:none;letter-spacing:0;font-size:14px;color:var(--strong)}
+button,select{font:inherit;color:inherit;cursor:pointer;border:1px solid var(--line2);background:var(--btn);border-radius:6px;padding:3px 9px}
+button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:.5}
+:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
+#new-thread,#send,#fork{background:var(--accent);border-color:var(--accent);color:#fff}#new-thread:hover,#send:hover,#fork:hover{background:var(--accent-hover)}
 #new-thread{margin-left:auto}
+[role=tab][aria-selected=true]{background:var(--active);border-color:var(--accent)}
 #thread-list{list-style:none;margin:0;padding:4px;overflow:auto;flex:1}
 #thread-list li{display:flex;align-items:stretch;border-radius:6px;margin-bottom:2px}
-#thread-list li.active{background:#dbeafe}
+#thread-list li.active{background:var(--active)}
 #thread-list .open{flex:1;min-width:0;text-align:left;border:0;background:none;display:flex;flex-direction:column;padding:5px 7px}
 #thread-list .id{font-family:ui-monospace,monospace;font-size:12px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-#thread-list .meta,#turns .meta{color:#64748b;font-size:11.5px}
-#thread-list .delete{border:0;background:none;color:#94a3b8;font-size:16px;padding:0 8px}#thread-list .delete:hover{color:#dc2626}
+#thread-list .meta,#turns .meta{color:var(--muted);font-size:11.5px}
+#thread-list .delete{border:0;background:none;color:var(--muted);font-size:16px;padding:0 8px}#thread-list .delete:hover{color:#dc2626}
 #messages{flex:1;overflow:auto;padding:12px;display:flex;flex-direction:column;gap:8px}
 .msg{max-width:86%;padding:7px 11px;border-radius:12px;white-space:pre-wrap;word-break:break-word}
-.msg.user{align-self:flex-end;background:#2563eb;color:#fff;border-bottom-right-radius:3px}
-.msg.agent{align-self:flex-start;background:#f1f5f9;border:1px solid #e2e8f0;border-bottom-left-radius:3px}
-.msg.streaming .text::after{content:"\\258D";color:#2563eb;animation:blink 1s steps(2) infinite}
-.msg.note{background:none;border:1px dashed #cbd5e1;color:#64748b;font-style:italic}
-.msg.error{background:#fef2f2;border-color:#fecaca;color:#b91c1c}
+.msg.user{align-self:flex-end;background:var(--accent);color:#fff;border-bottom-right-radius:3px}
+.msg.agent{align-self:flex-start;background:var(--agent-msg);border:1px solid var(--line);border-bottom-left-radius:3px}
+.msg.streaming .text::after{content:"\\258D";color:var(--accent);animation:blink 1s steps(2) infinite}
+.msg.note{background:none;border:1px dashed var(--line2);color:var(--muted);font-style:italic}
+.msg.error{background:var(--err-bg);border-color:var(--err-line);color:var(--bad)}
 @keyframes blink{50%{opacity:0}}
-.empty{color:#64748b;margin:8px 10px}
-#composer{display:flex;gap:6px;padding:8px;border-top:1px solid #e2e8f0}
-#input{flex:1;resize:none;font:inherit;padding:6px 8px;border:1px solid #cbd5e1;border-radius:6px}
-#lit-label{font-family:ui-monospace,monospace;font-size:12px;color:#dc2626;margin-left:auto}
-#lit-label:not(:empty)::before{content:"\\25CF running: ";color:#64748b;font-family:system-ui,sans-serif}
+.empty{color:var(--muted);margin:8px 10px}
+#composer{display:flex;gap:6px;padding:8px;border-top:1px solid var(--line)}
+#input{flex:1;min-width:0;resize:none;font:inherit;color:inherit;background:var(--panel);padding:6px 8px;border:1px solid var(--line2);border-radius:6px}
+#file-select{max-width:40%;min-width:0}
+#lit-label{font-family:ui-monospace,monospace;font-size:12px;color:var(--lit-edge);margin-left:auto;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
+#lit-label:not(:empty)::before{content:"\\25CF running: ";color:var(--muted);font-family:system-ui,sans-serif}
 #lit-label.idle:not(:empty)::before{content:"at: "}
-#graph-box{flex:1;overflow:auto;background:#fff}
+#graph-box{flex:1;overflow:auto;background:#fff;color:#111827}
+#graph-box [data-node]{cursor:pointer}
 #graph-box [data-node].passed rect:first-of-type{stroke:#f59e0b;stroke-width:2.6}
 #graph-box [data-node].lit rect:first-of-type{stroke:#dc2626;stroke-width:4.5;filter:drop-shadow(0 0 6px rgba(220,38,38,.6))}
+#graph-box [data-node].chosen rect:first-of-type{stroke:#4f46e5;stroke-width:3.5}
 .node-list{list-style:none;margin:0;padding:8px;columns:2}.node-list li{padding:2px 6px;border-radius:4px}
 .node-list li.passed{background:#fef3c7}.node-list li.lit{background:#fecaca;font-weight:600}
-#timeline>.turns-pane{width:300px;display:flex;flex-direction:column;border-right:1px solid #e2e8f0;min-height:0}
+#source-box{flex:1;overflow:auto;background:var(--code-bg)}
+ol.src{list-style:none;margin:0;padding:4px 0;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;min-width:max-content}
+.src-line{display:flex;padding-right:10px;border-left:3px solid transparent}
+.src-line .ln{width:44px;flex:none;text-align:right;padding-right:10px;color:var(--muted);user-select:none}
+.src-line code{white-space:pre;font:inherit}
+.src-line.has-node{cursor:pointer}.src-line.has-node:hover{background:var(--btn-hover)}
+.src-line.passed{background:var(--passed)}
+.src-line.lit{background:var(--lit);border-left-color:var(--lit-edge)}
+.src-line.selected{box-shadow:inset 0 0 0 1px var(--accent);background:var(--selected)}
+#node-info{padding:6px 10px;border-bottom:1px solid var(--line);font-size:12px;max-height:40%;overflow:auto}
+#node-info .node{display:flex;gap:8px;align-items:baseline;flex-wrap:wrap}#node-info .node code{font-weight:600}
+#node-info .action{color:var(--muted)}#node-info .instruction{white-space:pre-wrap;word-break:break-word;margin:2px 0 6px}
+#timeline>.turns-pane{width:300px;display:flex;flex-direction:column;border-right:1px solid var(--line);min-height:0}
 #turns{list-style:none;margin:0;padding:4px;overflow:auto;flex:1}
-#turns button{width:100%;display:grid;grid-template-columns:28px 1fr auto;gap:6px;text-align:left;border:0;background:none;padding:4px 6px}
-#turns li.selected button{background:#fef3c7}#turns li.interrupted .said{text-decoration:line-through;color:#64748b}
-#turns .seq{font-weight:700;color:#475569;text-align:right}#turns .said{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+#turns button{width:100%;display:grid;grid-template-columns:28px minmax(0,1fr) auto;gap:6px;text-align:left;border:0;background:none;padding:4px 6px}
+#turns li.selected button{background:var(--passed)}#turns li.interrupted .said{text-decoration:line-through;color:var(--muted)}
+#turns .seq{font-weight:700;color:var(--head);text-align:right}#turns .said{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 #turn-detail{flex:1;overflow:auto;min-width:0}
-#turn-detail h4{margin:10px 10px 4px;font-size:12px;color:#475569}
-table.changes{border-collapse:collapse;margin:0 10px;font-size:12px}
-table.changes th{text-align:left;color:#64748b;font-weight:600;padding:2px 10px 2px 0}
+#turn-detail h4{margin:10px 10px 4px;font-size:12px;color:var(--head)}
+.table-wrap{overflow-x:auto;margin:0 10px}
+table.changes{border-collapse:collapse;font-size:12px}
+table.changes th{text-align:left;color:var(--muted);font-weight:600;padding:2px 10px 2px 0}
 table.changes td{padding:2px 10px 2px 0;font-family:ui-monospace,monospace;vertical-align:top;max-width:420px;word-break:break-word}
-table.changes tr.added td.after,table.changes tr.changed td.after{color:#15803d}table.changes td.before{color:#b91c1c}
+table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok)}table.changes td.before{color:var(--bad)}
 .memory{margin:0 10px}.frame h4{margin:6px 0 2px}
-.memory dl{display:grid;grid-template-columns:max-content 1fr;gap:1px 12px;margin:0;font-size:12px}
+.memory dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:1px 12px;margin:0;font-size:12px}
 .memory dd{margin:0;font-family:ui-monospace,monospace;word-break:break-word}
-.memory pre{font-size:11.5px;background:#f8fafc;border:1px solid #e2e8f0;padding:6px;overflow:auto;max-height:320px}
+.memory pre{font-size:11.5px;background:var(--code-bg);border:1px solid var(--line);padding:6px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
+@media (max-width:999px){
+#panels{display:flex;gap:4px;padding:6px 8px 0;overflow-x:auto}
+#panels button{flex:1;min-width:0}
+body[data-panel=threads] #panels [data-show=threads],body[data-panel=chat] #panels [data-show=chat],
+body[data-panel=code] #panels [data-show=code],body[data-panel=timeline] #panels [data-show=timeline]{background:var(--active);border-color:var(--accent)}
+main{grid-template-columns:minmax(0,1fr);grid-template-rows:minmax(0,1fr)}
+main>nav,main>section{display:none;grid-row:1;grid-column:1}
+body[data-panel=threads] #threads,body[data-panel=chat] #chat,body[data-panel=code] #code,body[data-panel=timeline] #timeline{display:flex}
+#timeline{flex-direction:column}#timeline>.turns-pane{width:auto;max-height:40%;border-right:0;border-bottom:1px solid var(--line)}
+.msg{max-width:94%}
+}
 `;

@@ -23,7 +23,6 @@ import { RunLog } from "./run-log.js";
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
 
 export class SqlStore implements Store {
-  readonly kind: "sqlite" | "postgres";
   readonly options: Store["options"];
   private readonly now: () => number;
   /** Postgres locks the row a transaction reads before it writes; SQLite's BEGIN IMMEDIATE already holds the file. */
@@ -31,7 +30,6 @@ export class SqlStore implements Store {
   private readonly runs: RunLog;
 
   private constructor(private readonly db: SqlDriver, readonly where: string, options: StoreOptions) {
-    this.kind = db.dialect;
     const { now, ...rest } = options;
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
     this.now = now ?? Date.now;

@@ -23,7 +23,7 @@ export function checkNesting(file: TS.SourceFile, diagnostics: Diagnostics, limi
   while (stack.length) {
     const [node, depth] = stack.pop()!;
     if (depth > limit) {
-      diagnostics.report("nesting_too_deep", `this code nests more than ${limit} levels deep (parentheses, brackets, blocks, calls and statements inside one another count): split it into smaller parts, a variable or a method for each`, firstLine(locOf(node, file)));
+      diagnostics.report("nesting_too_deep", "code_nests", firstLine(locOf(node, file)), { limit });
       return false;
     }
     const children: [TS.Node, number][] = [];

@@ -7,7 +7,7 @@ import { checkStatementsCode } from "./check-code.js";
 import type { FunctionContext } from "./context.js";
 import type { AgentIR, FunctionIR } from "./ir.js";
 import { analyzeScope } from "./scope.js";
-import { visitStatements } from "./statements/index.js";
+import { VISITORS } from "./visitors.js";
 
 /** Phase 2: the agent class and every method body, checked and turned into the IR. */
 export function analyze(file: TS.SourceFile, diagnostics: Diagnostics, readFile: ReadFile = readFromDisk): AgentIR | null {
@@ -18,10 +18,10 @@ export function analyze(file: TS.SourceFile, diagnostics: Diagnostics, readFile:
   // main first: its nodes open the graph and its entry is the start.
   const methods = [...context.methods.values()].sort((a, b) => Number(b.kind === "main") - Number(a.kind === "main"));
   for (const method of methods) {
-    const ctx: FunctionContext = { agent: context, method, locals: new Set(), temps: new Map() };
+    const ctx: FunctionContext = { agent: context, visit: VISITORS, method, locals: new Set(), temps: new Map() };
     const errorsBefore = diagnostics.errorCount;
     analyzeScope(ctx);
-    const body = visitStatements(method.decl.body?.statements ?? [], ctx);
+    const body = ctx.visit.statements(method.decl.body?.statements ?? [], ctx);
     // Code from a function with errors may hold placeholders; its errors say enough.
     if (diagnostics.errorCount === errorsBefore) checkStatementsCode(body, diagnostics);
     const defaults: Record<string, JsonValue> = {};

@@ -12,7 +12,7 @@ const CALLS = new Set(["function", "local_function", "global_function"]);
 export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnostics): void {
   const check = (code: string, loc: Loc) => {
     const error = checkCode(code);
-    if (error) diagnostics.report("unsupported_syntax", `the evaluator does not run this code (${error.message}): ${abbreviate(code)}`, loc);
+    if (error) diagnostics.report("unsupported_syntax", "evaluator_does", loc, { errorMessage: error.message, code: abbreviate(code) });
   };
   const expr = (value: Expr, loc: Loc) => {
     checkStatementsCode(value.prelude, diagnostics);

@@ -1,6 +1,8 @@
 import type TS from "typescript";
 import { RUNTIME_TOOLS, type ActionInfo, type FunctionKind, type Loc, type ToolInfo } from "@autograms/runtime";
 import type { ReadFile } from "./action-module.js";
+import type { Analyzed, Expr, Stmt } from "./ir.js";
+import type { DiagnosticCode, MessageArgs, MessageName } from "../../diagnostics/catalogue.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "../1-parse/loc.js";
 
@@ -75,9 +77,27 @@ export interface AgentContext {
   usedActions: Map<string, ActionInfo>;
 }
 
+/**
+ * The dispatchers of statements and expressions, reached through the context (as Svelte's visitors
+ * call `context.visit`): a visitor whose construct nests others calls these instead of importing
+ * the dispatcher that imports it, so the visitors form no import cycle.
+ */
+export interface Visitors {
+  /** Analyzes statements in order, appending what they become to `out`. */
+  statements(statements: readonly TS.Statement[], ctx: FunctionContext, out?: Stmt[]): Stmt[];
+  /** A statement used as a body (`while (c) x++;` as well as `while (c) { ... }`). */
+  body(statement: TS.Statement, ctx: FunctionContext): Stmt[];
+  /** `labels`: the labels written in front of the statement (`outer: for (...)`). */
+  statement(node: TS.Statement, ctx: FunctionContext, out: Stmt[], labels: string[]): void;
+  expression(node: TS.Expression, ctx: FunctionContext): Analyzed;
+  /** The expression as a value: an agent call's output goes to a temporary first. */
+  expressionValue(node: TS.Expression, ctx: FunctionContext): Expr;
+}
+
 /** The function being analyzed. */
 export interface FunctionContext {
   agent: AgentContext;
+  visit: Visitors;
   method: MethodInfo;
   /** Parameters and every local of the function: one flat scope at run time. */
   locals: Set<string>;
@@ -85,9 +105,10 @@ export interface FunctionContext {
   temps: Map<string, number>;
 }
 
-export function report(ctx: FunctionContext | AgentContext, code: Parameters<Diagnostics["report"]>[0], message: string, node: TS.Node): void {
+/** Message `name` of diagnostic `code` (see the catalogue), at `node`. */
+export function report<C extends DiagnosticCode, M extends MessageName<C>>(ctx: FunctionContext | AgentContext, code: C, name: M, node: TS.Node, ...args: MessageArgs<C, M>): void {
   const agent = "agent" in ctx ? ctx.agent : ctx;
-  agent.diagnostics.report(code, message, locOf(node, agent.file));
+  agent.diagnostics.report(code, name, locOf(node, agent.file), ...args);
 }
 
 export function loc(ctx: FunctionContext, node: TS.Node): Loc {

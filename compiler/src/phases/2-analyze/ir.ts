@@ -33,6 +33,9 @@ export interface Expr {
   code: string;
 }
 
+/** An analyzed expression: evaluator code, or one agent call whose output is the value. */
+export type Analyzed = { prelude: Stmt[]; code: string; call?: undefined } | { prelude: Stmt[]; call: NodeStmt; code?: undefined };
+
 /** The fields of a node as written, before names and "next" are resolved. */
 export type NodeFieldsIR = Record<string, JsonValue> & { action: string; transitions?: string[] };
 

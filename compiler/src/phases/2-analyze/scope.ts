@@ -24,15 +24,15 @@ export function analyzeScope(ctx: FunctionContext): void {
   const declare = (name: TS.Identifier) => {
     const text = name.text;
     if (AUTOMATIC_VARIABLES.has(text) || text.startsWith(TEMP_PREFIX) || text.startsWith(LOOP_PREFIX)) {
-      report(ctx, "reserved_name", `'${text}' is reserved for ${AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables"}; choose another name`, name);
+      report(ctx, "reserved_name", "choose_another", name, { text, detail: AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables" });
       return;
     }
     if (text === UNSAFE_NAME) {
-      report(ctx, "unsafe_name", `a variable cannot be named '${UNSAFE_NAME}': JavaScript reads it as an object's prototype, so it would not be kept in memory; choose another name`, name);
+      report(ctx, "unsafe_name", "variable_cannot", name, { unsafeName: UNSAFE_NAME });
       return;
     }
     if (blocks.some((b) => b.has(text))) {
-      report(ctx, "shadowed_variable", `'${text}' shadows a variable of the same name in this function; a function has one scope at run time, so rename one of them`, name);
+      report(ctx, "shadowed_variable", "shadows_name", name, { text });
       return;
     }
     blocks[blocks.length - 1]!.add(text);
@@ -50,19 +50,19 @@ export function analyzeScope(ctx: FunctionContext): void {
     if (ctx.agent.methods.has(name) || ctx.agent.refusedMethods.has(name) || (ts.isCallExpression(access.parent) && access.parent.expression === access)) return;
     const write = isWriteTarget(access);
     if (AUTOMATIC_VARIABLES.has(name)) {
-      if (write) report(ctx, "reserved_name", `'this.${name}' is an automatic variable: the runtime sets it and agents only read it`, access);
+      if (write) report(ctx, "reserved_name", "automatic_variable_runtime_sets", access, { name });
       return;
     }
     if (!ctx.agent.fields.has(name)) {
-      report(ctx, "unknown_member", `the agent class has no field or method '${name}'`, access.name);
+      report(ctx, "unknown_member", "no_member", access.name, { name });
       return;
     }
     fieldsRead.add(name);
     if (method.kindUnknown) return;
     if (method.kind === "local_function") {
-      report(ctx, "this_in_local_function", `'this.${name}' in local function '${method.name}', which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`, access);
+      report(ctx, "this_in_local_function", "run_time", access, { name, method: method.name });
     } else if (method.kind === "function" && write) {
-      report(ctx, "global_write_dropped", `'this.${name}' is written in @func '${method.name}', whose writes are dropped when it returns: use @globalFunction to keep them`, access);
+      report(ctx, "global_write_dropped", "written_func", access, { name, method: method.name });
     }
   };
 
@@ -93,17 +93,17 @@ export function analyzeScope(ctx: FunctionContext): void {
   for (const [name, node] of declared) {
     if (!ctx.agent.fields.has(name)) continue;
     if (method.kind === "main") {
-      report(ctx, "local_shadows_field", `local '${name}' of main() has the name of field '${name}': main's variables are the global scope, so rename the local`, node);
+      report(ctx, "local_shadows_field", "main_name", node, { name });
     } else if (method.kind === "global_function") {
-      report(ctx, "local_shadows_field", `local '${name}' of @globalFunction '${method.name}' has the name of field '${name}' and would overwrite it: rename the local`, node);
+      report(ctx, "local_shadows_field", "globalfunction_name", node, { name, method: method.name });
     } else if (fieldsRead.has(name)) {
-      report(ctx, "local_shadows_field", `'${method.name}' uses both local '${name}' and 'this.${name}', which are one variable at run time: rename the local`, node);
+      report(ctx, "local_shadows_field", "uses_both", node, { method: method.name, name });
     }
   }
   for (const param of method.decl.parameters) {
     if (!ts.isIdentifier(param.name) || !ctx.agent.fields.has(param.name.text)) continue;
     if (method.kind === "global_function" || fieldsRead.has(param.name.text)) {
-      report(ctx, "local_shadows_field", `parameter '${param.name.text}' of '${method.name}' has the name of a field it would hide at run time: rename the parameter`, param.name);
+      report(ctx, "local_shadows_field", "parameter_name", param.name, { param: param.name.text, method: method.name });
     }
   }
 }

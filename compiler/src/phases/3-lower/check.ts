@@ -14,12 +14,12 @@ export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLoc
     }
     const where = earlier.loc ? ` (first at line ${earlier.loc.line})` : "";
     const at = nameLocs.get(index) ?? node.loc;
-    if (at) diagnostics.report("duplicate_name", `two nodes are named '${node.name}'${where}: node names must be unique`, at);
+    if (at) diagnostics.report("duplicate_name", "two_nodes", at, { name: node.name, where });
   }
   for (const { target, node, loc } of written) {
     if (targetExists(target, first)) continue;
     const hint = didYouMean(target, first.keys());
-    diagnostics.report("transition_to_missing_node", `node '${node}' transitions to '${target}', which does not exist${hint}`, loc);
+    diagnostics.report("transition_to_missing_node", "transitions_does", loc, { node, target, hint });
   }
 }
 
@@ -52,7 +52,7 @@ export function checkSkippedCalls(nodes: GraphNode[], written: WrittenTarget[], 
     const why = jumpedTo(name);
     if (why === null) continue;
     for (const loc of locs) {
-      diagnostics.report("conditional_agent_call", `an agent call in a placeholder of node '${name}', which is entered by a jump (${why}): the jump would skip the call, which runs before the node; compute the value into a variable first`, loc);
+      diagnostics.report("conditional_agent_call", "placeholder_node", loc, { name, why });
     }
   }
 }

@@ -23,6 +23,12 @@ export interface JumpScope {
 }
 
 export interface LowerContext {
+  /**
+   * Lowers the statements nested in a statement (its body, a test's prelude). Reached through the
+   * context, as Svelte's visitors call `context.visit`, so the statement lowerings do not import
+   * the dispatcher that imports them.
+   */
+  lowerBlock(stmts: readonly Stmt[], prefix: string, next: Target, ctx: LowerContext): Target;
   fn: FunctionIR;
   namer: Namer;
   nodes: PendingNode[];

@@ -1,7 +1,6 @@
 import type { ForOfStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
 import { LOOP_PREFIX } from "../2-analyze/scope.js";
-import { lowerBlock } from "./block.js";
 import type { LowerContext } from "./context.js";
 import { pushTransition } from "./node.js";
 import { Label, type Target } from "./target.js";
@@ -18,7 +17,7 @@ export function lowerForOf(stmt: ForOfStmt, prefix: string, next: Target, ctx: L
   const index = `${id}_i`;
   const common = { loc: stmt.loc, def_type: stmt.construct };
   const start = new Label();
-  const entry = lowerBlock(stmt.iterable.prelude, base, start, ctx);
+  const entry = ctx.lowerBlock(stmt.iterable.prelude, base, start, ctx);
   start.bind(`${base}.iterable`);
   ctx.nodes.push({ name: `${base}.iterable`, action: "code", instruction: `let ${items} = ${stmt.iterable.code}`, transitions: [`${base}.counter`], ...common });
   ctx.nodes.push({ name: `${base}.counter`, action: "code", instruction: `let ${index} = 0`, transitions: [`${base}.*`], ...common });
@@ -30,7 +29,7 @@ export function lowerForOf(stmt: ForOfStmt, prefix: string, next: Target, ctx: L
   const setItem = stmt.declare ? `${stmt.declare} ${item}` : stmt.target.startsWith("{") ? `(${item})` : item;
   ctx.nodes.push({ name: `${base}.item`, action: "code", instruction: setItem, transitions: [body], ...common });
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: `${base}.step` });
-  body.bind(lowerBlock(stmt.body, base, `${base}.step`, ctx));
+  body.bind(ctx.lowerBlock(stmt.body, base, `${base}.step`, ctx));
   ctx.jumps.pop();
   ctx.nodes.push({ name: `${base}.step`, action: "code", instruction: `${index} = ${index} + 1`, transitions: [`${base}.*`], ...common });
   return entry;

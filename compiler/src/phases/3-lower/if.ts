@@ -1,5 +1,4 @@
 import type { IfBranch, IfStmt } from "../2-analyze/ir.js";
-import { lowerBlock } from "./block.js";
 import type { LowerContext } from "./context.js";
 import { letter } from "./names.js";
 import { pushTransition } from "./node.js";
@@ -15,7 +14,7 @@ export function lowerIf(stmt: IfStmt, prefix: string, next: Target, ctx: LowerCo
   const base = ctx.namer.name(prefix, stmt.construct ?? "if", stmt.key);
   const [first] = stmt.branches;
   const start = new Label();
-  const entry = lowerBlock(first?.test?.prelude ?? [], prefix, start, ctx);
+  const entry = ctx.lowerBlock(first?.test?.prelude ?? [], prefix, start, ctx);
   start.bind(lowerCandidates(stmt, base, next, ctx));
   return entry;
 }
@@ -33,7 +32,7 @@ function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerCon
     const body = new Label();
     const node = { name, transitions: [body], loc: branch.loc, def_type };
     pushTransition(ctx, branch.test ? { ...node, boolean_condition: branch.test.code } : node);
-    body.bind(lowerBlock(branch.body, name, next, ctx));
+    body.bind(ctx.lowerBlock(branch.body, name, next, ctx));
   });
   if (flat[flat.length - 1]?.test) {
     const name = `${base}.${letter(flat.length)}`;

@@ -1,5 +1,4 @@
 import type { BlockStmt, JumpStmt } from "../2-analyze/ir.js";
-import { lowerBlock } from "./block.js";
 import type { JumpScope, LowerContext } from "./context.js";
 import type { Target } from "./target.js";
 
@@ -12,7 +11,7 @@ export function lowerBreak(stmt: JumpStmt, next: Target, ctx: LowerContext): Tar
 export function lowerContinue(stmt: JumpStmt, next: Target, ctx: LowerContext): Target {
   const scope = findScope(ctx, stmt, (s) => s.kind === "loop");
   if (scope && scope.continueTo === undefined) {
-    ctx.diagnostics.report("jump_outside_loop", `'continue ${stmt.label}' names a statement that is not a loop`, stmt.loc);
+    ctx.diagnostics.report("jump_outside_loop", "continue_names", stmt.loc, { label: stmt.label });
     return next;
   }
   return scope?.continueTo ?? next;
@@ -20,7 +19,7 @@ export function lowerContinue(stmt: JumpStmt, next: Target, ctx: LowerContext): 
 
 export function lowerLabeledBlock(stmt: BlockStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   ctx.jumps.push({ kind: "block", labels: stmt.labels, breakTo: next });
-  const entry = lowerBlock(stmt.body, prefix, next, ctx);
+  const entry = ctx.lowerBlock(stmt.body, prefix, next, ctx);
   ctx.jumps.pop();
   return entry;
 }
@@ -30,8 +29,7 @@ function findScope(ctx: LowerContext, stmt: JumpStmt, unlabelled: (scope: JumpSc
     const scope = ctx.jumps[i]!;
     if (stmt.label === undefined ? unlabelled(scope) : scope.labels.includes(stmt.label)) return scope;
   }
-  const what = stmt.label !== undefined ? `'${stmt.kind} ${stmt.label}': no enclosing statement has that label`
-    : stmt.kind === "break" ? "'break' outside a loop or switch" : "'continue' outside a loop";
-  ctx.diagnostics.report("jump_outside_loop", what, stmt.loc);
+  if (stmt.label !== undefined) ctx.diagnostics.report("jump_outside_loop", "unknown_label", stmt.loc, { kind: stmt.kind, label: stmt.label });
+  else ctx.diagnostics.report("jump_outside_loop", stmt.kind, stmt.loc);
   return undefined;
 }

@@ -23,7 +23,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const functions: Record<string, FunctionInfo> = {};
   const namer = new Namer();
   for (const fn of ir.functions) {
-    const ctx: LowerContext = { fn, namer, nodes, written, jumps: [], entries, explicitNames, nameLocs, callPlaceholders, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
+    const ctx: LowerContext = { lowerBlock, fn, namer, nodes, written, jumps: [], entries, explicitNames, nameLocs, callPlaceholders, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
     const body = new Label();
     pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
     body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));

@@ -25,7 +25,7 @@ export function warnUnreachable(functions: readonly FunctionIR[], nodes: readonl
           const live = candidates.some((c) => reached.has(c));
           if (!live && !inDeadStretch) {
             lines ??= source.split(/\r\n|[\n\r\u2028\u2029]/);
-            diagnostics.report("unreachable_code", "unreachable code: the statement before does not go on to this one, and no transition leads here", firstLine(stmt.loc, lines));
+            diagnostics.report("unreachable_code", "statement_before", firstLine(stmt.loc, lines));
           }
           inDeadStretch = !live;
         }

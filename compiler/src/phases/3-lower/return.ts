@@ -1,5 +1,4 @@
 import type { ReturnStmt } from "../2-analyze/ir.js";
-import { lowerBlock } from "./block.js";
 import type { LowerContext } from "./context.js";
 import { lowerNode } from "./node.js";
 import { Label, type Target } from "./target.js";
@@ -13,7 +12,7 @@ export function lowerReturn(stmt: ReturnStmt, prefix: string, ctx: LowerContext)
     return name;
   }
   const start = new Label();
-  const entry = lowerBlock(value.prelude, prefix, start, ctx);
+  const entry = ctx.lowerBlock(value.prelude, prefix, start, ctx);
   if ("node" in value) {
     start.bind(lowerNode(value.node, prefix, ctx.end, ctx));
   } else {

@@ -1,7 +1,6 @@
 import type { SwitchClause, SwitchStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
 import { TEMP_PREFIX } from "../2-analyze/scope.js";
-import { lowerBlock } from "./block.js";
 import type { LowerContext } from "./context.js";
 import { letter } from "./names.js";
 import { pushTransition } from "./node.js";
@@ -19,7 +18,7 @@ const SIMPLE_VALUE = /^([A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*|-?\d+(\.\d+)?|"[^"
 export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const base = ctx.namer.name(prefix, "switch", stmt.key);
   const start = new Label();
-  const entry = lowerBlock(stmt.discriminant.prelude, prefix, start, ctx);
+  const entry = ctx.lowerBlock(stmt.discriminant.prelude, prefix, start, ctx);
   const tested = stmt.clauses.filter((c) => c.test);
   const fallback = stmt.clauses.find((c) => !c.test);
   let value = stmt.discriminant.code;
@@ -37,7 +36,7 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
   const candidates = new Map<SwitchClause, string>();
   const testFrom = (rest: SwitchClause[], wildcard: string): Target => {
     const tests = new Label();
-    const testsEntry = lowerBlock(rest[0]?.test!.prelude ?? [], wildcard, tests, ctx);
+    const testsEntry = ctx.lowerBlock(rest[0]?.test!.prelude ?? [], wildcard, tests, ctx);
     tests.bind(`${wildcard}.*`);
     let i = 0;
     for (; i < rest.length && (i === 0 || rest[i]!.test!.prelude.length === 0); i++) {
@@ -64,7 +63,7 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
   ctx.jumps.push({ kind: "switch", labels: stmt.labels, breakTo: next });
   stmt.clauses.forEach((clause, i) => {
     const after = i + 1 < stmt.clauses.length ? bodies.get(stmt.clauses[i + 1]!)! : next;
-    bodies.get(clause)!.bind(lowerBlock(clause.body, candidates.get(clause)!, after, ctx));
+    bodies.get(clause)!.bind(ctx.lowerBlock(clause.body, candidates.get(clause)!, after, ctx));
   });
   ctx.jumps.pop();
   return entry;

@@ -1,5 +1,4 @@
 import type { WhileStmt } from "../2-analyze/ir.js";
-import { lowerBlock } from "./block.js";
 import type { LowerContext } from "./context.js";
 import { pushTransition } from "./node.js";
 import { Label, type Target } from "./target.js";
@@ -10,12 +9,12 @@ import { Label, type Target } from "./target.js";
  */
 export function lowerWhile(stmt: WhileStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const base = ctx.namer.name(prefix, "while", stmt.key);
-  const head = lowerBlock(stmt.test.prelude, base, `${base}.*`, ctx);
+  const head = ctx.lowerBlock(stmt.test.prelude, base, `${base}.*`, ctx);
   const body = new Label();
   pushTransition(ctx, { name: `${base}.a`, transitions: [body], boolean_condition: stmt.test.code, loc: stmt.loc, def_type: "while" });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], loc: stmt.loc, def_type: "while" });
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: head });
-  body.bind(lowerBlock(stmt.body, base, head, ctx));
+  body.bind(ctx.lowerBlock(stmt.body, base, head, ctx));
   ctx.jumps.pop();
   return head;
 }
@@ -25,9 +24,9 @@ export function lowerDoWhile(stmt: WhileStmt, prefix: string, next: Target, ctx:
   const base = ctx.namer.name(prefix, "do_while", stmt.key);
   const condition = new Label();
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: condition });
-  const body = lowerBlock(stmt.body, base, condition, ctx);
+  const body = ctx.lowerBlock(stmt.body, base, condition, ctx);
   ctx.jumps.pop();
-  condition.bind(lowerBlock(stmt.test.prelude, base, `${base}.*`, ctx));
+  condition.bind(ctx.lowerBlock(stmt.test.prelude, base, `${base}.*`, ctx));
   pushTransition(ctx, { name: `${base}.a`, transitions: [body], boolean_condition: stmt.test.code, loc: stmt.loc, def_type: "do_while" });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], loc: stmt.loc, def_type: "do_while" });
   return body;

@@ -1,4 +1,5 @@
-import type { Context, LogLevel } from "../values/context.js";
+import type { LogLevel } from "../log.js";
+import type { Context } from "../values/context.js";
 import { Closure, isArray, type Value } from "../values/types.js";
 import { table, type BuiltinEntry } from "./registry.js";
 

@@ -7,7 +7,7 @@ import { notDefined, type Context } from "../values/context.js";
 import { toKey } from "../values/convert.js";
 import { getMember, shown } from "../values/properties.js";
 import { Closure, type ArrowCode, type Frame, type Value } from "../values/types.js";
-import type { Compiler, Thunk } from "./compiler.js";
+import type { Compiler, Thunk } from "./context.js";
 import { compileElements } from "./expressions.js";
 import { compileKey, compileLink, SHORT } from "./members.js";
 import { FunctionScope } from "./scope.js";
@@ -152,7 +152,7 @@ function compileArrow(c: Compiler, node: ast.Arrow): Thunk {
   } else body = c.expression(node.body);
   const count = params.length;
   const simple = rest === null && node.params.every((param) => param.kind === "Identifier");
-  const code: ArrowCode = {
+  const code: ArrowCode<Context> = {
     slots: fn.slots,
     cost: c.cost,
     body,

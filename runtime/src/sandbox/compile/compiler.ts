@@ -1,21 +1,15 @@
 import { SandboxError } from "../errors.js";
 import type { Expression, Pattern, Program, Statement } from "../syntax/ast.js";
 import type { Context } from "../values/context.js";
-import type { Frame, Value } from "../values/types.js";
+import type { Value } from "../values/types.js";
 import { Arrow, Call, compileCall } from "./calls.js";
 import { ArrayLiteral, Conditional, Identifier, Literal, Logical, ObjectLiteral, Sequence, Template } from "./expressions.js";
 import { Chain, Member } from "./members.js";
 import { Assign, Binary, Unary, Update } from "./operators.js";
-import { compilePattern, type Binder, type BindMode } from "./patterns.js";
+import type { Binder, BindMode, Compiler, StatementThunk, Thunk } from "./context.js";
+import { compilePattern } from "./patterns.js";
 import type { FunctionScope, Resolved } from "./scope.js";
-import { compileStatement, type StatementThunk } from "./statements.js";
-
-/**
- * Compiles the tree into closures ("closure compilation"): each node becomes a function of the
- * evaluation context and the current frame. This is still an interpreter walking the allowed
- * tree (no guest text ever reaches V8 as code), without re-dispatching on node kinds at run time.
- */
-export type Thunk = (ctx: Context, frame: Frame | null) => Value;
+import { compileStatement } from "./statements.js";
 
 export interface CompiledProgram {
   run(ctx: Context): Value;
@@ -34,7 +28,8 @@ const EXPRESSIONS: Record<Expression["kind"], Visitor> = {
   Unary, Binary, Update, Assign, Member, Chain, Call, Arrow,
 };
 
-export class Compiler {
+/** The one implementation of `Compiler`: it dispatches each syntax kind to its visitor. */
+class ClosureCompiler implements Compiler {
   fn: FunctionScope | null = null;
   /** Syntax nodes of the body being compiled (the program, or the innermost arrow function). */
   cost = 0;
@@ -124,7 +119,7 @@ export class Compiler {
 }
 
 export function compileProgram(program: Program, source: string, maxDepth: number): CompiledProgram {
-  const c = new Compiler(source, maxDepth);
+  const c = new ClosureCompiler(source, maxDepth);
   const statements = program.body.map((statement) => c.statement(statement, true));
   const cost = c.cost;
   const run = statements.length === 1

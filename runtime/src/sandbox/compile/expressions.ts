@@ -4,7 +4,7 @@ import { checkKeyName, concat, toKey, toStr } from "../values/convert.js";
 import { iterate } from "../values/iterate.js";
 import type { Frame, GuestObject, Value } from "../values/types.js";
 import { isArray } from "../values/types.js";
-import type { Compiler, Thunk } from "./compiler.js";
+import type { Compiler, Thunk } from "./context.js";
 import type { Resolved } from "./scope.js";
 
 const create = Object.create;

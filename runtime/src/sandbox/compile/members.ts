@@ -5,7 +5,7 @@ import type * as ast from "../syntax/ast.js";
 import { toKey } from "../values/convert.js";
 import { getMember } from "../values/properties.js";
 import type { Value } from "../values/types.js";
-import type { Compiler, Thunk } from "./compiler.js";
+import type { Compiler, Thunk } from "./context.js";
 import { guardName } from "./expressions.js";
 
 /** Ends an optional chain: a link whose object is nullish returns it, and the chain yields undefined. */

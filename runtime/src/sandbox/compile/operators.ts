@@ -6,7 +6,7 @@ import { toKey, toNumeric, typeOf } from "../values/convert.js";
 import { BINARY, bitNot, chargeEquality, negate, plus, type BinaryFunction } from "../values/operators.js";
 import { deleteMember, getMember, setMember } from "../values/properties.js";
 import type { Frame, Value } from "../values/types.js";
-import type { Compiler, Thunk } from "./compiler.js";
+import type { Compiler, Thunk } from "./context.js";
 import { isBuiltinName, slotReader, slotWriter } from "./expressions.js";
 import { compileKey } from "./members.js";
 

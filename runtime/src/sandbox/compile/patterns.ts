@@ -4,15 +4,13 @@ import type { Context } from "../values/context.js";
 import { toKey } from "../values/convert.js";
 import { iterate } from "../values/iterate.js";
 import { getMember, setMember } from "../values/properties.js";
-import { copyValues, isArray, type Frame, type GuestObject, type Value } from "../values/types.js";
-import type { Compiler } from "./compiler.js";
+import { copyValues, isArray, type GuestObject, type Value } from "../values/types.js";
+import type { Binder, BindMode, Compiler } from "./context.js";
 import { slotWriter } from "./expressions.js";
 import { compileKey } from "./members.js";
 import { checkAssignable } from "./operators.js";
 
 /** Declarations bind new names; assignments write existing names or properties. */
-export type BindMode = "let" | "const" | "assign";
-export type Binder = (ctx: Context, frame: Frame | null, value: Value) => void;
 
 const create = Object.create;
 const keys = Object.keys;

@@ -2,14 +2,8 @@ import { SandboxError } from "../errors.js";
 import type * as ast from "../syntax/ast.js";
 import type { Context } from "../values/context.js";
 import { toStr } from "../values/convert.js";
-import { isPlainObject, type Frame, type Value } from "../values/types.js";
-import type { Compiler, Thunk } from "./compiler.js";
-
-/**
- * At the top level a statement returns its value (the program's value is the last one's). In an
- * arrow function's block it returns NORMAL, or the value of a `return` that ends the call.
- */
-export type StatementThunk = (ctx: Context, frame: Frame | null) => Value;
+import { isPlainObject, type Value } from "../values/types.js";
+import type { Compiler, StatementThunk, Thunk } from "./context.js";
 
 export const NORMAL = Symbol("normal") as unknown as Value;
 

@@ -1,10 +1,11 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { JsonValue } from "../../graph/types.js";
+import type { JsonValue } from "../../json.js";
 import { SandboxError } from "../errors.js";
 import type { Evaluation, SandboxOptions } from "../evaluate.js";
-import { DEFAULT_LIMITS, resolveLimits, type SandboxLimits } from "../limits.js";
+import { DEFAULT_LIMITS, type SandboxLimits } from "../limits.js";
+import { resolveLimits } from "../resolve-limits.js";
 import { hostMessage, type HostFunction } from "../values/context.js";
 import type { CallResult, FromChild, ToChild } from "./protocol.js";
 

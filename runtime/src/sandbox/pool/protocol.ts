@@ -1,7 +1,7 @@
-import type { JsonValue } from "../../graph/types.js";
+import type { JsonValue } from "../../json.js";
 import type { SandboxErrorKind } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
-import type { SandboxLog } from "../values/context.js";
+import type { SandboxLog } from "../log.js";
 
 /** Messages between a sandbox pool and its child processes (structured clone over IPC). */
 

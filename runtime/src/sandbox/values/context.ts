@@ -1,8 +1,9 @@
 import { types } from "node:util";
-import type { JsonValue } from "../../graph/types.js";
+import type { JsonValue } from "../../json.js";
 import { SandboxError, limitError } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
 import { fromHost, toolArgument } from "./copy.js";
+import type { LogLevel, SandboxLog } from "../log.js";
 import { Closure, Frame, isContainer, type Value } from "./types.js";
 
 /** A tool the host registers: it receives copies of plain data and returns plain data (or a promise of it). */
@@ -17,15 +18,6 @@ export interface Replay {
   readonly randoms: number[];
   /** The host clock as the first run read it, when the code asked for the time and the host gave none. */
   time?: number;
-}
-
-/** Which `console` function printed: `console.log` is "log", `console.warn` "warn", ... */
-export type LogLevel = "log" | "info" | "debug" | "warn" | "error";
-
-/** One line a `console` call printed, in the order printed. */
-export interface SandboxLog {
-  level: LogLevel;
-  text: string;
 }
 
 const suspensions = new WeakSet<object>();

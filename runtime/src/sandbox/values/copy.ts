@@ -1,8 +1,23 @@
 import { types } from "node:util";
-import type { JsonValue } from "../../graph/types.js";
+import type { JsonValue } from "../../json.js";
 import { SandboxError, limitError, type SandboxErrorKind } from "../errors.js";
-import type { Context } from "./context.js";
+import type { SandboxLimits } from "../limits.js";
 import { Closure, isArray, type GuestObject, type Value } from "./types.js";
+
+/**
+ * What copying charges against: the evaluation's budget. The interpreter's `Context` is one; it
+ * is named here by what the copier uses, since the context calls the copier.
+ */
+export interface Budget {
+  readonly limits: Readonly<SandboxLimits>;
+  /** JSON characters stored so far, against maxMemorySize. */
+  stored: number;
+  charge(steps: number): void;
+  alloc(bytes: number): void;
+  flatten(text: string): void;
+  checkArrayLength(length: number): void;
+  checkStringLength(length: number): void;
+}
 
 const { getPrototypeOf, keys, getOwnPropertyDescriptor, defineProperty, create, prototype: ObjectPrototype } = Object;
 const ArrayPrototype = Array.prototype;
@@ -17,7 +32,7 @@ const abs = Math.abs;
  * accessors, cycles, symbols) is refused. `strict` reads through property descriptors so that
  * a host getter is refused rather than run.
  */
-export function fromHost(ctx: Context, value: unknown, what: string, kind: SandboxErrorKind, strict = kind === "host"): Value {
+export function fromHost(ctx: Budget, value: unknown, what: string, kind: SandboxErrorKind, strict = kind === "host"): Value {
   // Reading a host object's properties is work like any other: charged per element, looked at by the clock.
   const ancestors = new Set<object>();
   const refuse = (message: string) => new SandboxError(kind, `${what} ${message}`);
@@ -94,12 +109,12 @@ type Destination = "store" | "tool";
  * A value the evaluation returns or writes, copied out for the agent's memory: bounded by
  * maxVariableSize alone and, with everything else the evaluation stores, by maxMemorySize.
  */
-export function storeOut(ctx: Context, value: Value, what: string): JsonValue | undefined {
+export function storeOut(ctx: Budget, value: Value, what: string): JsonValue | undefined {
   return toHost(ctx, value, what, "store");
 }
 
 /** A tool argument, copied out: the host copies it again (structured clone), so that is charged. */
-export function toolArgument(ctx: Context, value: Value, what: string): JsonValue | undefined {
+export function toolArgument(ctx: Budget, value: Value, what: string): JsonValue | undefined {
   return toHost(ctx, value, what, "tool");
 }
 
@@ -117,7 +132,7 @@ function numberLength(n: number): number {
  * them. Its JSON size is measured as it goes (data shared inside it counts each time it appears,
  * as it will when serialised), and the walk stops as soon as it is too large.
  */
-function toHost(ctx: Context, value: Value, what: string, destination: Destination): JsonValue | undefined {
+function toHost(ctx: Budget, value: Value, what: string, destination: Destination): JsonValue | undefined {
   let ancestors: Set<object> | null = null;
   const refuse = (message: string) => new SandboxError("type", `${what} ${message}`);
   const limit = ctx.limits.maxVariableSize;

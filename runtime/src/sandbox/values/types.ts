@@ -1,5 +1,3 @@
-import type { Context } from "./context.js";
-
 /**
  * Values inside the sandbox. Data is primitives, arrays and objects; objects the interpreter
  * creates have a null prototype, so no lookup can ever reach `Object.prototype`. The only
@@ -19,13 +17,17 @@ export class Frame {
   }
 }
 
-/** What the compiler knows of an arrow function; shared by every closure made from it. */
-export interface ArrowCode {
+/**
+ * What the compiler knows of an arrow function; shared by every closure made from it. `Ctx` is
+ * the interpreter's `Context` (values/context.ts), which calls `bind` and `body`: a parameter
+ * here, so that the values do not import the interpreter that imports them.
+ */
+export interface ArrowCode<Ctx = unknown> {
   readonly slots: number;
   /** Syntax nodes in the body, charged as steps on every call. */
   readonly cost: number;
-  readonly bind: (ctx: Context, frame: Frame, args: Value[]) => void;
-  readonly body: (ctx: Context, frame: Frame) => Value;
+  bind(ctx: Ctx, frame: Frame, args: Value[]): void;
+  body(ctx: Ctx, frame: Frame): Value;
 }
 
 /** An arrow function passed to a built-in: only the interpreter calls it. */

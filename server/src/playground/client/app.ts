@@ -16,6 +16,11 @@ export interface Ui {
   input: HTMLTextAreaElement;
   send: HTMLButtonElement;
   graph: HTMLElement;
+  source: HTMLElement;
+  sourceTab: HTMLButtonElement;
+  graphTab: HTMLButtonElement;
+  fileSelect: HTMLSelectElement;
+  nodeInfo: HTMLElement;
   lit: HTMLElement;
   turns: HTMLElement;
   detail: HTMLElement;
@@ -67,6 +72,11 @@ export function createApp(actions: (app: App) => Actions): App {
     input: byId("input"),
     send: byId("send"),
     graph: byId("graph-box"),
+    source: byId("source-box"),
+    sourceTab: byId("source-tab"),
+    graphTab: byId("graph-tab"),
+    fileSelect: byId("file-select"),
+    nodeInfo: byId("node-info"),
     lit: byId("lit-label"),
     turns: byId("turns"),
     detail: byId("turn-detail"),

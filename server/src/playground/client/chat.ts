@@ -123,11 +123,18 @@ export async function follow(app: App, first: Response | null, view: ReplyView):
       }
       res = null;
     }
+    // The composer opens again only once the thread's list and turns show the run's turn.
+    await refresh(app);
   } finally {
     state.running = false;
     app.ui.lit.classList.add("idle");
     updateComposer(app);
   }
+}
+
+/** The thread list and the open thread's turns as the store has them now. */
+async function refresh(app: App): Promise<void> {
+  const { state } = app;
   const id = state.threadId;
   await app.actions.loadThreads();
   if (id === null || id !== state.threadId) return;
@@ -140,7 +147,6 @@ export async function follow(app: App, first: Response | null, view: ReplyView):
   state.thread = data.thread;
   state.turns = data.turns;
   app.actions.renderTimeline();
-  updateComposer(app);
 }
 
 /** Sends a message (null: the agent's opening) and streams the run. */

@@ -6,9 +6,11 @@ import { api } from "./api.js";
 import { type App, createApp } from "./app.js";
 import { follow, renderThread, run, updateComposer } from "./chat.js";
 import { byId, newId } from "./dom.js";
+import { showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
+import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
 import { loadThreads, openThread, selectThread } from "./threads.js";
-import { renderTimeline } from "./timeline.js";
+import { renderTimeline, selectTurn } from "./timeline.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -24,9 +26,18 @@ const app = createApp((app) => ({
   renderTimeline: () => renderTimeline(app),
   updateComposer: () => updateComposer(app),
   follow: (res, view) => follow(app, res, view),
-  showPath: (trace) => showPath(app, trace),
-  light: (node) => light(app, node),
-  clearMarks: () => clearMarks(app),
+  showPath: (trace) => {
+    showPath(app, trace);
+    showPathLines(app, trace);
+  },
+  light: (node) => {
+    light(app, node);
+    lightLine(app, node);
+  },
+  clearMarks: () => {
+    clearMarks(app);
+    clearLines(app);
+  },
 }));
 const { ui, state } = app;
 
@@ -56,6 +67,25 @@ ui.newThread.addEventListener(
     await run(app, null);
   }),
 );
+// Under 1000 px one panel shows at a time: the bar under the header switches them.
+for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show]")) {
+  b.addEventListener("click", () => document.body.setAttribute("data-panel", b.dataset.show ?? "chat"));
+}
+// The turns: arrow keys move between them (and show each one's memory), Home and End to the ends.
+ui.turns.addEventListener(
+  "keydown",
+  guard(app, async (ev: KeyboardEvent) => {
+    const seqs = state.turns.map((t) => t.seq);
+    if (!seqs.length) return;
+    const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: seqs.length - 1 }[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault();
+    const seq = seqs[Math.min(seqs.length - 1, Math.max(0, to))];
+    if (seq !== undefined) await selectTurn(app, seq);
+  }),
+);
+wireCodePane(app);
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
 
@@ -65,6 +95,8 @@ void guard(app, async () => {
   ui.agent.textContent = agent.name;
   document.title = `${agent.name} \u00b7 autograms playground`;
   await drawGraph(app);
+  await loadSources(app);
+  showTab(app, ui.sourceTab.hidden ? "graph" : "source");
   await loadThreads(app);
   const m = /^#thread=(.+)$/.exec(location.hash);
   if (m?.[1]) await app.actions.selectThread(decodeURIComponent(m[1]));

@@ -24,7 +24,7 @@ export function renderTimeline(app: App): void {
 function changesTable(changes: Change[] | undefined): HTMLElement {
   if (!changes?.length) return el("p", { class: "empty", text: "This turn changed no variable." });
   const head = el("tr", null, ["variable", "before", "after", "at node"].map((h) => el("th", { text: h })));
-  return el("table", { class: "changes" }, [
+  const table = el("table", { class: "changes" }, [
     el("thead", null, [head]),
     el(
       "tbody",
@@ -41,6 +41,7 @@ function changesTable(changes: Change[] | undefined): HTMLElement {
       }),
     ),
   ]);
+  return el("div", { class: "table-wrap" }, [table]);
 }
 
 function memoryView(memory: Memory | null): HTMLElement {

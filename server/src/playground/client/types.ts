@@ -9,6 +9,7 @@ export interface Loc {
 export interface GraphNode {
   name: string;
   action: string;
+  instruction?: string;
   loc?: Loc;
 }
 export interface Graph {

@@ -4,7 +4,6 @@ import { typescript } from "../../1-parse/typescript.js";
 import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
-import { expressionValue } from "./code.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
 import { TOOL_ACTIONS } from "./tools-field.js";
@@ -54,23 +53,23 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
   const args: string[] = [];
   for (const arg of node.arguments) {
     if (ts.isSpreadElement(arg)) {
-      report(ctx, "unsupported_syntax", "a spread argument in a call to an agent function: pass the values one by one", arg);
+      report(ctx, "unsupported_syntax", "spread_argument", arg);
       continue;
     }
-    const value = expressionValue(arg, ctx);
+    const value = ctx.visit.expressionValue(arg, ctx);
     prelude.push(...value.prelude);
     args.push(value.code);
   }
   if (!method) {
     if (ctx.agent.refusedMethods.has(name)) {
       // Reported where it is declared.
-    } else if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", `'this.${name}' is a field, not a method`, callee);
-    else report(ctx, "unknown_method", `the agent class has no method '${name}'`, callee.name);
+    } else if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", "field", callee, { name });
+    else report(ctx, "unknown_method", "no_method", callee.name, { name });
   } else if (method.kind === "main") {
-    report(ctx, "not_a_method", "main() is the top level of the agent and cannot be called", callee);
+    report(ctx, "not_a_method", "main_top", callee);
   } else if (node.arguments.length < method.minArgs || node.arguments.length > method.params.length) {
     const expected = method.minArgs === method.params.length ? `${method.params.length}` : `${method.minArgs} to ${method.params.length}`;
-    report(ctx, "argument_count", `'${name}' takes ${expected} argument${expected === "1" ? "" : "s"} but is called with ${node.arguments.length}`, node);
+    report(ctx, "argument_count", "takes_but", node, { name, expected, detail: expected === "1" ? "" : "s", argumentsCount: node.arguments.length });
   }
   if (method) fillDefaults(args, node.arguments, method.defaults);
   const action = method && method.kind !== "main" ? method.kind : "local_function";
@@ -97,14 +96,14 @@ function execNode(node: TS.CallExpression, ctx: FunctionContext, parts: NodePart
   const ts = typescript();
   const [first, ...rest] = node.arguments;
   const object = first && skipTypeWrappers(first);
-  if (rest.length) report(ctx, "unsupported_syntax", "exec_node() takes one object of node fields", rest[0]!);
+  if (rest.length) report(ctx, "unsupported_syntax", "exec_node", rest[0]!);
   if (!object || !ts.isObjectLiteralExpression(object)) {
-    report(ctx, "non_literal_field", "exec_node() takes an object literal of node fields, exec_node({ action: ..., instruction: ... })", first ?? node);
+    report(ctx, "non_literal_field", "exec_node", first ?? node);
     return { fields: { action: "transition" }, construct: "exec_node", explicitTransitions: false, defType: "exec_node" };
   }
   const read = readFields(object, ctx, parts, []);
   const action = typeof read.fields.action === "string" ? read.fields.action : undefined;
-  if (!read.written.has("action")) report(ctx, "missing_field", "exec_node() needs an action", node.expression);
+  if (!read.written.has("action")) report(ctx, "missing_field", "exec_node", node.expression);
   return finish({ action: action ?? "transition", ...read.fields }, read, action ?? "exec_node", "exec_node", node, ctx);
 }
 
@@ -114,20 +113,20 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, parts: NodePar
   const exported = ctx.agent.api.get(callee.text)!;
   const action = SHORTHAND_ACTIONS[exported]!;
   const [instructionArg, options, ...rest] = node.arguments;
-  if (rest.length) report(ctx, "unsupported_syntax", `${exported}() takes an instruction and an optional object of node fields`, rest[0]!);
+  if (rest.length) report(ctx, "unsupported_syntax", "takes_instruction", rest[0]!, { exported });
   let instruction: string | null = null;
-  if (!instructionArg) report(ctx, "missing_field", `${exported}() needs an instruction`, node);
+  if (!instructionArg) report(ctx, "missing_field", "needs_instruction", node, { exported });
   else {
     instruction = textOf(instructionArg, ctx, parts);
     if (instruction === null) {
-      report(ctx, "non_literal_field", `the instruction must be a string or template literal; insert run-time values with \${...} placeholders`, instructionArg);
+      report(ctx, "non_literal_field", "instruction_must", instructionArg);
     }
   }
   let read: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   if (options) {
     const object = skipTypeWrappers(options);
     if (ts.isObjectLiteralExpression(object)) read = readFields(object, ctx, parts, ["action", "instruction"]);
-    else report(ctx, "non_literal_field", `the options of ${exported}() must be an object literal of node fields`, options);
+    else report(ctx, "non_literal_field", "options_must", options, { exported });
   }
   return finish({ action, instruction: instruction ?? "", ...read.fields }, read, action, exported, node, ctx);
 }
@@ -141,25 +140,25 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   // A custom action's node needs an instruction only if its action says so (in its required fields).
   const custom = ctx.agent.usedActions.has(fields.action);
   if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
-    report(ctx, "missing_field", `a ${fields.action} node needs an instruction`, at.action ?? node);
+    report(ctx, "missing_field", "node_needs", at.action ?? node, { action: fields.action });
   }
   const transitions = fields.transitions ?? ["next"];
-  if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "'transitions' needs at least one target", at.transitions!);
+  if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "transitions_needs", at.transitions!);
   const choices = fields.transition_choices as string[] | undefined;
   if (transitions.length > 1 && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
-    report(ctx, "transition_choices_mismatch", `${transitions.length} transitions need a transition_question for the model to choose with`, at.transitions ?? node);
+    report(ctx, "transition_choices_mismatch", "transitions_need", at.transitions ?? node, { transitionsCount: transitions.length });
   }
   if ((transitions.length > 1 || choices !== undefined) && !misspelt("transitions", "transition_choices")) {
     if ((choices?.length ?? 0) !== transitions.length) {
-      report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${choices?.length ?? 0} transition_choices: give one answer per transition, in the same order`, at.transition_choices ?? at.transitions ?? node);
+      report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, { transitionsCount: transitions.length, detail: transitions.length === 1 ? "" : "s", detail2: choices?.length ?? 0 });
     }
   }
   const simulated = fields.user_instruction_transitions as string[] | undefined;
   if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
-    report(ctx, "transition_choices_mismatch", `${transitions.length} transition${transitions.length === 1 ? "" : "s"} but ${simulated.length} user_instruction_transitions`, at.user_instruction_transitions!);
+    report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, { transitionsCount: transitions.length, detail: transitions.length === 1 ? "" : "s", simulatedCount: simulated.length });
   }
   if (fields.tools !== undefined && !TOOL_ACTIONS.has(fields.action)) {
-    report(ctx, "invalid_field_value", `'tools' are offered to the model at chat and thought nodes, not at a ${fields.action} node`, at.tools!);
+    report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: fields.action });
   }
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
   if (typeof name === "string" && name !== "auto") made.name = name;

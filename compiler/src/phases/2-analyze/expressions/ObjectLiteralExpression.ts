@@ -39,7 +39,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
   const own: Record<string, JsonValue> = {};
   for (const property of object.properties) {
     if (!ts.isPropertyAssignment(property)) {
-      report(ctx, "non_literal_field", "node fields are written 'field: value' with a literal value", property);
+      report(ctx, "non_literal_field", "node_fields", property);
       continue;
     }
     const key = propertyKey(property.name);
@@ -63,7 +63,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       const meant = fixed.includes(key ?? "") ? undefined : closest(key ?? written, Object.keys(NODE_FIELDS).filter((field) => !fixed.includes(field)));
       if (meant !== undefined) result.meant.add(meant);
       const hint = fixed.includes(key ?? "") ? ` ('${key}' is given by the call itself)` : meant !== undefined ? `; did you mean '${meant}'?` : "";
-      report(ctx, "unknown_field", `'${written}' is not a node field${hint}`, property.name);
+      report(ctx, "unknown_field", "not_node", property.name, { written, hint });
       continue;
     }
     result.written.add(key);
@@ -99,7 +99,7 @@ function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext
   }
   const value = literalValue(node);
   if (isNotLiteral(value)) {
-    report(ctx, "non_literal_field", `'${key}' must be known at compile time: write a literal (a string may be a template literal with \${...} placeholders)`, value.notLiteral);
+    report(ctx, "non_literal_field", "must_known", value.notLiteral, { key });
     return undefined;
   }
   return value;
@@ -111,10 +111,10 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
     if (text === null) {
       const literal = literalValue(node);
       if (!isNotLiteral(literal)) {
-        report(ctx, "invalid_field_value", `'${key}' must be a string`, node);
+        report(ctx, "invalid_field_value", "must_string", node, { key });
         return undefined;
       }
-      report(ctx, "non_literal_field", `'${key}' must be a string or template literal; insert run-time values with \${...} placeholders`, node);
+      report(ctx, "non_literal_field", "must_string", node, { key });
       return undefined;
     }
     return text;
@@ -123,35 +123,35 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
   if (isNotLiteral(value)) {
     const hint = ctx.agent.file.text.slice(node.getStart(ctx.agent.file), node.getEnd()).includes("${")
       ? " (placeholders are only allowed in instruction and transition_question)" : "";
-    report(ctx, "non_literal_field", `'${key}' must be known at compile time: write a literal${hint}`, value.notLiteral);
+    report(ctx, "non_literal_field", "must_known_compile", value.notLiteral, { key, hint });
     return undefined;
   }
   const problem = typeProblem(type, value);
   if (problem) {
     const bad = Array.isArray(value) && type in ELEMENT_OK ? value.findIndex((v) => !ELEMENT_OK[type]!(v)) : -1;
-    report(ctx, "invalid_field_value", `'${key}' ${problem}`, elementsOf(node)[bad] ?? node);
+    report(ctx, "invalid_field_value", "wrong_type", elementsOf(node)[bad] ?? node, { key, problem });
     return undefined;
   }
   if (key === "action" && !EXEC_NODE_ACTIONS.has(value as string)) {
     const hint = value === "code" || value === "python_function" ? ": write code as ordinary statements"
       : value === "function" || value === "local_function" || value === "global_function" ? ": call the method, this.name(...)"
       : `: use one of ${[...EXEC_NODE_ACTIONS].join(", ")}, or import a custom action and write it without quotes`;
-    report(ctx, "unknown_action", `unknown action '${String(value)}'${hint}`, node);
+    report(ctx, "unknown_action", "unknown_name", node, { string: String(value), hint });
     return undefined;
   }
   if (key === "name" && value !== "auto" && isSpecialTarget(value as string)) {
-    report(ctx, "invalid_node_name", `'${String(value)}' cannot name a node: it reads as a special transition`, node);
+    report(ctx, "invalid_node_name", "cannot_reads", node, { string: String(value) });
     return undefined;
   }
   if (key === "boolean_condition") {
     const error = checkCode(value as string);
     if (error) {
-      report(ctx, "invalid_field_value", `'boolean_condition' is not code the evaluator runs: ${error.message}`, node);
+      report(ctx, "invalid_field_value", "boolean_condition", node, { errorMessage: error.message });
       return undefined;
     }
   }
   if (key === "name" && value === "") {
-    report(ctx, "invalid_node_name", "a node name cannot be empty", node);
+    report(ctx, "invalid_node_name", "cannot_empty", node);
     return undefined;
   }
   return value;

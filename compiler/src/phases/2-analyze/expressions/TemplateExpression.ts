@@ -3,7 +3,7 @@ import { typescript } from "../../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, keyOf, loc, type FunctionContext } from "../context.js";
 import type { NodeParts } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
-import { analyzeExpression, checkHasValue } from "./code.js";
+import { checkHasValue } from "./has-value.js";
 import { tempName } from "./temp.js";
 
 /**
@@ -43,7 +43,7 @@ function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, pa
   if (ts.isIdentifier(inner) && ctx.locals.has(inner.text)) return inner.text;
   const member = thisMember(inner);
   if (member !== null && (ctx.agent.fields.has(member) || AUTOMATIC_VARIABLES.has(member))) return member;
-  const analyzed = analyzeExpression(expression, ctx);
+  const analyzed = ctx.visit.expression(expression, ctx);
   const temp = tempName(ctx, keyOf(ctx, expression));
   if (!analyzed.call && analyzed.prelude.length === 0) {
     parts.setup.push({ code: `let ${temp} = ${analyzed.code}`, loc: loc(ctx, expression) });

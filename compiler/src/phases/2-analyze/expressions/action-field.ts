@@ -16,18 +16,18 @@ export function customAction(value: TS.Expression, ctx: FunctionContext): { name
   if (!ts.isIdentifier(id)) return undefined;
   const imported = ctx.agent.tools.get(id.text);
   if (!imported || imported.module === RUNTIME_MODULE) {
-    report(ctx, "unknown_action", `'${id.text}' is not a custom action: import it from the module that defines it with defineAction, or write a built-in action's name as a string`, value);
+    report(ctx, "unknown_action", "not_custom", value, { id: id.text });
     return undefined;
   }
   let known = ctx.agent.actions.get(id.text);
   if (known === undefined) {
     const read = readActionDeclaration(imported.module, imported.export, ctx.agent.file.fileName, ctx.agent.readFile);
     if (!read.ok) {
-      report(ctx, "invalid_action_definition", `action '${id.text}': ${read.message}`, value);
+      report(ctx, "invalid_action_definition", "unreadable", value, { id: id.text, readMessage: read.message });
       known = null;
     } else {
       const problems = actionDeclarationProblems(read.name, read.info);
-      for (const p of problems) report(ctx, "invalid_action_definition", `action '${id.text}' (defineAction in '${imported.module}'): ${p.message}`, value);
+      for (const p of problems) report(ctx, "invalid_action_definition", "defineaction", value, { id: id.text, module: imported.module, pMessage: p.message });
       known = problems.length ? null : { name: read.name, info: { module: imported.module, export: imported.export, ...read.info } };
     }
     ctx.agent.actions.set(id.text, known);
@@ -35,7 +35,7 @@ export function customAction(value: TS.Expression, ctx: FunctionContext): { name
   if (!known) return undefined;
   const other = ctx.agent.usedActions.get(known.name);
   if (other && (other.module !== known.info.module || other.export !== known.info.export)) {
-    report(ctx, "invalid_action_definition", `two actions are named '${known.name}' (export '${other.export}' of '${other.module}', and '${id.text}'): a graph names each action once`, value);
+    report(ctx, "invalid_action_definition", "two_actions", value, { known: known.name, export: other.export, module: other.module, id: id.text });
     return undefined;
   }
   ctx.agent.usedActions.set(known.name, known.info);
@@ -48,6 +48,6 @@ export function checkCustomFields(action: string, info: ActionInfo, own: Record<
     // A field written with a value already reported is not missing too.
     if (p.kind === "missing" && written.has(p.field!)) continue;
     const code = p.kind === "unknown" ? "unknown_field" : p.kind === "missing" ? "missing_field" : "invalid_field_value";
-    report(ctx, code, p.message, (p.field !== undefined ? at[p.field] : undefined) ?? whole);
+    report(ctx, code, "action_schema", (p.field !== undefined ? at[p.field] : undefined) ?? whole, { problem: p.message });
   }
 }

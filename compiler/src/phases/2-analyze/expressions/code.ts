@@ -3,14 +3,12 @@ import { RUNTIME_TOOLS } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { abbreviate } from "../check-code.js";
 import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../context.js";
-import type { Expr, NodeStmt, Stmt } from "../ir.js";
+import type { Analyzed, Expr, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { agentCallOf, visitAgentCall } from "./CallExpression.js";
+import { checkHasValue } from "./has-value.js";
 import { checkCallee, checkGlobal, newHint } from "./sandbox-surface.js";
 import { tempName } from "./temp.js";
-
-/** An analyzed expression: evaluator code, or one agent call whose output is the value. */
-export type Analyzed = { prelude: Stmt[]; code: string; call?: undefined } | { prelude: Stmt[]; call: NodeStmt; code?: undefined };
 
 export function analyzeExpression(node: TS.Expression, ctx: FunctionContext): Analyzed {
   const ts = typescript();
@@ -33,13 +31,6 @@ export function valueOf(analyzed: Analyzed, ctx: FunctionContext, node: TS.Node)
 
 export function expressionValue(node: TS.Expression, ctx: FunctionContext): Expr {
   return valueOf(analyzeExpression(node, ctx), ctx, node);
-}
-
-/** Prompt nodes produce no output; using one as a value is a mistake worth catching. */
-export function checkHasValue(call: NodeStmt, ctx: FunctionContext, node: TS.Node): void {
-  if (/^(set|append)_(user_)?prompt$/.test(call.fields.action)) {
-    report(ctx, "void_node_value", `a ${call.fields.action} node produces no value to use`, node);
-  }
 }
 
 const CALLBACK = "a callback";
@@ -89,9 +80,9 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     if (ts.isTypeNode(node) && !ts.isExpressionWithTypeArguments(node)) return;
     if (ts.isCallExpression(node) && agentCallOf(node, ctx)) {
       if (conditional === CALLBACK) {
-        report(ctx, "conditional_agent_call", "an agent call inside a callback cannot run there: the callback runs within one code node; loop with for...of instead", node);
+        report(ctx, "conditional_agent_call", "inside_callback", node);
       } else if (conditional) {
-        report(ctx, "conditional_agent_call", `an agent call in ${conditional} would always run once hoisted out of the expression: write the condition as an if`, node);
+        report(ctx, "conditional_agent_call", "always_run", node, { conditional });
       }
       const hoisted = visitAgentCall(node, ctx);
       const temp = tempName(ctx, keyOf(ctx, node));
@@ -102,20 +93,20 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     const member = thisMember(node);
     if (member !== null) {
       if (agent.methods.has(member)) {
-        report(ctx, "not_a_method", `'this.${member}' used as a value: agent functions can only be called, 'this.${member}(...)'`, node);
+        report(ctx, "not_a_method", "used_value", node, { member });
       }
       return replaceNode(node, member);
     }
     if (node.kind === ts.SyntaxKind.ThisKeyword) {
-      return report(ctx, "unsupported_syntax", "'this' on its own: use 'this.field' or 'this.method(...)'", node);
+      return report(ctx, "unsupported_syntax", "this_alone", node);
     }
-    if (node.kind === ts.SyntaxKind.SuperKeyword) return report(ctx, "unsupported_syntax", "'super' in an agent", node);
+    if (node.kind === ts.SyntaxKind.SuperKeyword) return report(ctx, "unsupported_syntax", "super", node);
     // The evaluator refuses these too; named here, at the construct itself, rather than as a whole statement it refuses.
     if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
-      return report(ctx, "unsupported_syntax", `a regular expression literal (${abbreviate(node.getText(file), 40)}): the evaluator has no regular expressions; use string methods (includes, startsWith, split, replaceAll) or a tool`, node);
+      return report(ctx, "unsupported_syntax", "regular_expression", node, { text: abbreviate(node.getText(file), 40) });
     }
     if (ts.isNewExpression(node)) {
-      return report(ctx, "unsupported_syntax", `'new ${abbreviate(node.expression.getText(file), 40)}(...)': the evaluator does not run 'new'; ${newHint(node.expression.getText(file))}`, node);
+      return report(ctx, "unsupported_syntax", "new_evaluator", node, { expressionText: abbreviate(node.expression.getText(file), 40), newHint: newHint(node.expression.getText(file)) });
     }
     if (ts.isIdentifier(node)) {
       if (!isValueReference(node)) return;
@@ -124,17 +115,16 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       else if (agent.api.has(node.text)) {
         // Node-making calls never get here; any other runtime export has no implementation in the evaluator.
         const called = ts.isCallExpression(node.parent) && node.parent.expression === node;
-        report(ctx, "unsupported_syntax", called
-          ? `'${node.text}()' does not run in agent code: of ${RUNTIME_MODULE}, code calls only ${RUNTIME_TOOLS.join(", ")} (nodes are made with exec_node and the shorthands); other functions go in a tool module`
-          : `'${node.text}' used as a value: the agent language's functions can only be called`, node);
+        if (called) report(ctx, "unsupported_syntax", "runtime_call", node, { name: node.text, runtimeModule: RUNTIME_MODULE, tools: RUNTIME_TOOLS.join(", ") });
+        else report(ctx, "unsupported_syntax", "runtime_value", node, { name: node.text });
       }
       return;
     }
     if (ts.isClassExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
-      return report(ctx, "unsupported_syntax", `${ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'"} in agent code`, node);
+      return report(ctx, "unsupported_syntax", "expression_kind", node, { detail: ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'" });
     }
     if (ts.isBinaryExpression(node) && STRICT_EQUALITY.has(node.operatorToken.kind) && (isUndefined(node.left) || isUndefined(node.right))) {
-      report(ctx, "undefined_comparison", `'${node.getText(file)}': a value kept between nodes is never undefined (memory is JSON: a missing value is null); compare with == null`, node);
+      report(ctx, "undefined_comparison", "value_kept", node, { text: node.getText(file) });
     }
     if (ts.isBinaryExpression(node) && LOGICAL.has(node.operatorToken.kind)) {
       if (conditional === null && containsAgentCall(node.right, ctx)) {
@@ -176,7 +166,7 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       const [first, ...rest] = node.arguments;
       const tool = first && skipTypeWrappers(first);
       if (!tool || !ts.isIdentifier(tool) || !agent.tools.has(tool.text)) {
-        report(ctx, "unsupported_syntax", "tryTool() takes an imported tool as its first argument, as in tryTool(lookup, { word })", first ?? node);
+        report(ctx, "unsupported_syntax", "trytool_takes", first ?? node);
       } else {
         agent.usedTools.add(tool.text);
         replaceNode(first!, JSON.stringify(tool.text));
@@ -257,7 +247,7 @@ function guardLogicalAssignment(node: TS.BinaryExpression, ctx: FunctionContext)
   const ts = typescript();
   const operator = node.operatorToken.getText(ctx.agent.file);
   if (!isPlainTarget(node.left)) {
-    report(ctx, "conditional_agent_call", `an agent call right of '${operator}' whose target is not a variable or a plain member: put the target's key in a variable first`, node.left);
+    report(ctx, "conditional_agent_call", "right_whose", node.left, { operator });
     return null;
   }
   const at = { loc: loc(ctx, node), key: keyOf(ctx, node) };

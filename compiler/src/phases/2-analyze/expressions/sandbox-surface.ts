@@ -60,7 +60,7 @@ export function checkGlobal(node: TS.Identifier, ctx: FunctionContext): void {
   const parent = node.parent;
   const used = ts.isPropertyAccessExpression(parent) && parent.expression === node ? `${name}.${parent.name.text}` : name;
   const hint = GLOBAL_HINTS[name] ?? "agent code runs in a sandbox without it";
-  report(ctx, "unsupported_syntax", `'${used}' is not available in agent code: ${hint}`, ts.isPropertyAccessExpression(parent) && parent.expression === node ? parent : node);
+  report(ctx, "unsupported_syntax", "not_available", ts.isPropertyAccessExpression(parent) && parent.expression === node ? parent : node, { used, hint });
 }
 
 /** `ns.f(...)` and `value.method(...)`: a member the evaluator has. */
@@ -78,13 +78,13 @@ export function checkCallee(node: TS.CallExpression, ctx: FunctionContext): void
     if (namespace && !ctx.locals.has(object.text) && !boundByCallback(object)) {
       if (namespace.functions.has(member)) return;
       const offered = [...namespace.functions].join(", ");
-      report(ctx, "unsupported_syntax", `'${object.text}.${member}()' is not available in agent code: ${object.text} offers ${offered}`, callee);
+      report(ctx, "unsupported_syntax", "not_available_agent", callee, { object: object.text, member, offered });
       return;
     }
   }
   if (allMethods().has(member)) return;
   const hint = METHOD_HINTS[member] ?? "no value has such a method here (strings, numbers and arrays have the usual ones; an object's properties are data, never functions)";
-  report(ctx, "unsupported_syntax", `'.${member}()' is not available in agent code: ${hint}`, callee.name);
+  report(ctx, "unsupported_syntax", "not_available_agent_code", callee.name, { member, hint });
 }
 
 /** Whether a callback (an arrow or function expression around the node) declares the name. */

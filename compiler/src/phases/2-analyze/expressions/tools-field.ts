@@ -15,7 +15,7 @@ export function toolsField(node: TS.Expression, ctx: FunctionContext): string[] 
   const ts = typescript();
   const list = skipTypeWrappers(node);
   if (!ts.isArrayLiteralExpression(list)) {
-    report(ctx, "non_literal_field", "'tools' must be an array literal of imported tools, as in tools: [calculator, lookup]", node);
+    report(ctx, "non_literal_field", "tools_must", node);
     return undefined;
   }
   const names: string[] = [];
@@ -25,19 +25,19 @@ export function toolsField(node: TS.Expression, ctx: FunctionContext): string[] 
     const name = ts.isIdentifier(item) || ts.isStringLiteralLike(item) ? item.text : null;
     const tool = name === null ? undefined : ctx.agent.tools.get(name);
     if (name === null) {
-      report(ctx, "non_literal_field", "each of 'tools' is an imported tool or its name", element);
+      report(ctx, "non_literal_field", "tools_imported", element);
       valid = false;
     } else if (!tool || tool.module === RUNTIME_MODULE) {
-      report(ctx, "invalid_field_value", `'${name}' is not a tool: 'tools' lists functions the agent imports from its tool modules`, element);
+      report(ctx, "invalid_field_value", "not_tool", element, { name });
       valid = false;
     } else if (names.includes(name)) {
-      report(ctx, "invalid_field_value", `'tools' lists '${name}' twice`, element);
+      report(ctx, "invalid_field_value", "tools_lists", element, { name });
       valid = false;
     } else {
       ctx.agent.usedTools.add(name);
       names.push(name);
     }
   }
-  if (valid && names.length === 0) report(ctx, "invalid_field_value", "'tools' needs at least one tool", node);
+  if (valid && names.length === 0) report(ctx, "invalid_field_value", "tools_needs", node);
   return valid && names.length ? names : undefined;
 }

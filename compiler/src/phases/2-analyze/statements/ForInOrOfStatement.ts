@@ -4,13 +4,12 @@ import { expressionValue, printCode } from "../expressions/code.js";
 import { loc, report, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
-import { visitBody } from "./index.js";
 
 /** for...of walks an array (or string) by index; for...in walks `Object.keys(...)`. */
 export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
   const ts = typescript();
   const isOf = ts.isForOfStatement(node);
-  if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for await", node.awaitModifier);
+  if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for_await", node.awaitModifier);
   const prelude: Stmt[] = [];
   let target: string;
   let declare: "let" | "const" | undefined;
@@ -20,11 +19,11 @@ export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatem
   } else {
     target = printCode(node.initializer, ctx, prelude);
   }
-  if (prelude.length) report(ctx, "conditional_agent_call", "an agent call in a loop variable", node.initializer);
+  if (prelude.length) report(ctx, "conditional_agent_call", "loop_variable", node.initializer);
   const iterable = expressionValue(node.expression, ctx);
   if (!isOf) iterable.code = `Object.keys(${iterable.code})`;
   out.push({
     kind: "for_of", construct: isOf ? "for_of" : "for_in", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement),
-    labels, iterable, target, ...(declare ? { declare } : {}), body: visitBody(node.statement, ctx),
+    labels, iterable, target, ...(declare ? { declare } : {}), body: ctx.visit.body(node.statement, ctx),
   });
 }

@@ -4,7 +4,6 @@ import { analyzeExpression, expressionValue, guardedAssignmentStatement } from "
 import { keyOf, loc, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
-import { visitBody } from "./index.js";
 import { visitVariableDeclarationList } from "./VariableStatement.js";
 
 export function visitForStatement(node: TS.ForStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
@@ -18,7 +17,7 @@ export function visitForStatement(node: TS.ForStatement, ctx: FunctionContext, o
   }
   const test = node.condition ? expressionValue(node.condition, ctx) : null;
   const update = node.incrementor ? effectStatements(node.incrementor, ctx) : [];
-  out.push({ kind: "for", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement), labels, init, test, update, body: visitBody(node.statement, ctx) });
+  out.push({ kind: "for", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement), labels, init, test, update, body: ctx.visit.body(node.statement, ctx) });
 }
 
 /** An expression run for its effect (a for loop's init or update), as nodes. */

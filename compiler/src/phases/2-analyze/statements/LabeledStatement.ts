@@ -1,8 +1,7 @@
 import type TS from "typescript";
 import type { FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
-import { visitStatement } from "./index.js";
 
 export function visitLabeledStatement(node: TS.LabeledStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
-  visitStatement(node.statement, ctx, out, [...labels, node.label.text]);
+  ctx.visit.statement(node.statement, ctx, out, [...labels, node.label.text]);
 }

@@ -4,7 +4,6 @@ import { expressionValue } from "../expressions/code.js";
 import { loc, type FunctionContext } from "../context.js";
 import type { Stmt, SwitchClause } from "../ir.js";
 import { headerKey } from "./header.js";
-import { visitStatements } from "./index.js";
 
 export function visitSwitchStatement(node: TS.SwitchStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
   const ts = typescript();
@@ -12,7 +11,7 @@ export function visitSwitchStatement(node: TS.SwitchStatement, ctx: FunctionCont
   const clauses: SwitchClause[] = node.caseBlock.clauses.map((clause) => {
     // A case label's agent calls run only when the cases before it did not match (lowering sees to it).
     const test = ts.isCaseClause(clause) ? expressionValue(clause.expression, ctx) : null;
-    return { test, body: visitStatements(clause.statements, ctx), loc: loc(ctx, ts.isCaseClause(clause) ? clause.expression : clause) };
+    return { test, body: ctx.visit.statements(clause.statements, ctx), loc: loc(ctx, ts.isCaseClause(clause) ? clause.expression : clause) };
   });
   out.push({ kind: "switch", loc: loc(ctx, node), key: headerKey(ctx, node, node.caseBlock), labels, discriminant, clauses });
 }

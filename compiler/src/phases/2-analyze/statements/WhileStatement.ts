@@ -3,9 +3,8 @@ import { expressionValue } from "../expressions/code.js";
 import { loc, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
-import { visitBody } from "./index.js";
 
 export function visitWhileStatement(node: TS.WhileStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
   const test = expressionValue(node.expression, ctx);
-  out.push({ kind: "while", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement), labels, test, body: visitBody(node.statement, ctx) });
+  out.push({ kind: "while", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement), labels, test, body: ctx.visit.body(node.statement, ctx) });
 }

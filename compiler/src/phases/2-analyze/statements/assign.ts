@@ -1,6 +1,7 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { analyzeExpression, checkHasValue, printCode, valueOf } from "../expressions/code.js";
+import { analyzeExpression, printCode, valueOf } from "../expressions/code.js";
+import { checkHasValue } from "../expressions/has-value.js";
 import { keyOf, loc, type FunctionContext } from "../context.js";
 import type { Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";

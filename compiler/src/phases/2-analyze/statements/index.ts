@@ -43,17 +43,22 @@ export function visitStatement(node: TS.Statement, ctx: FunctionContext, out: St
   else if (ts.isBlock(node)) visitBlock(node, ctx, out, labels);
   else if (ts.isLabeledStatement(node)) visitLabeledStatement(node, ctx, out, labels);
   else if (ts.isEmptyStatement(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
-  else report(ctx, "unsupported_syntax", unsupported(node), node);
+  else {
+    const message = unsupported(node);
+    if (message) report(ctx, "unsupported_syntax", message, node);
+    else report(ctx, "unsupported_syntax", "statement", node, { kind: ts.SyntaxKind[node.kind] });
+  }
 }
 
-function unsupported(node: TS.Statement): string {
+/** The statements refused with a message of their own (the others by their syntax kind). */
+function unsupported(node: TS.Statement): "try_catch" | "throw" | "function_declaration" | "class_declaration" | "with" | "debugger" | "enum" | null {
   const ts = typescript();
-  if (ts.isTryStatement(node)) return "try/catch is not supported in an agent: a tool can catch its own errors";
-  if (ts.isThrowStatement(node)) return "throw is not supported in an agent: end the conversation with a transition to 'quit'";
-  if (ts.isFunctionDeclaration(node)) return "a function declared inside a method is not supported: make it a method, or import it from a module as a tool";
-  if (ts.isClassDeclaration(node)) return "a class declared inside a method is not supported";
-  if (ts.isWithStatement(node)) return "'with' is not supported in an agent";
-  if (ts.isDebuggerStatement(node)) return "'debugger' is not supported in an agent: set breakpoints with 'autograms debug'";
-  if (ts.isEnumDeclaration(node)) return "an enum is not supported in an agent: use string literals";
-  return `the statement '${ts.SyntaxKind[node.kind]}' is not supported in an agent`;
+  if (ts.isTryStatement(node)) return "try_catch";
+  if (ts.isThrowStatement(node)) return "throw";
+  if (ts.isFunctionDeclaration(node)) return "function_declaration";
+  if (ts.isClassDeclaration(node)) return "class_declaration";
+  if (ts.isWithStatement(node)) return "with";
+  if (ts.isDebuggerStatement(node)) return "debugger";
+  if (ts.isEnumDeclaration(node)) return "enum";
+  return null;
 }

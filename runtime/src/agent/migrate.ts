@@ -9,9 +9,9 @@ import type { JsonValue } from "../graph/types.js";
 import { AgentError } from "../errors.js";
 import type { CompiledNode, Program } from "../engine/program.js";
 import { requiredVariables } from "../engine/template.js";
-import { hasOwn } from "./own.js";
-import { functionsReaching, place } from "./resume.js";
-import type { Frame, Memory, MemoryBody } from "./types.js";
+import { hasOwn } from "../memory/own.js";
+import { functionsReaching, place } from "../memory/resume.js";
+import type { Frame, Memory, MemoryBody } from "../memory/types.js";
 
 export function migrateMemory(program: Program, memory: Memory, node: string): MemoryBody {
   const { checksum: _, ...body } = memory;

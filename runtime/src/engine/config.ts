@@ -1,5 +1,5 @@
 /**
- * Settings with the original's defaults (reference §5). Prompt texts are conventions of the
+ * Settings with the original's defaults (docs/semantics.md#differences-from-the-original). Prompt texts are conventions of the
  * original and kept as they were, so prompts tuned for it read the same here.
  */
 export interface AgentConfig {

@@ -1,11 +1,18 @@
-// The one test suite every store implementation passes (SQLite and Postgres run it alike, as
-// LangGraph's checkpointers share their validation suite). Each test gets a new, empty database.
-import { describe, expect, it } from "vitest";
+/**
+ * The one test suite every store implementation passes (SQLite and Postgres run it alike, as
+ * LangGraph's checkpointers share their validation suite); a third backend proves itself with
+ * it. Each test gets a new, empty database. The test runner's functions are passed in, so the
+ * store does not depend on one.
+ */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "@autograms/runtime";
-import { checkThreads, runTurn, StoreError, type Store, type StoreOptions } from "@autograms/store";
-import { EchoModel, echoAgent, echoGraph, gate } from "./support/agents.js";
+import { StoreError } from "../errors.js";
+import { checkThreads } from "../turns/check-threads.js";
+import { runTurn } from "../turns/run-turn.js";
+import type { Lease, Store, StoreOptions } from "../types.js";
+import { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";
+import type { TestApi } from "./test-api.js";
 
 export interface Backend {
   /** A new empty database: its URL, a way to open stores on it, and raw SQL for checks. */
@@ -32,7 +39,9 @@ async function withStore(backend: Backend, body: (store: Store, db: Database) =>
   }
 }
 
-const built = fileURLToPath(new URL("../../store/dist/index.js", import.meta.url));
+// The package's built entry, for another process to open a store with: from src/testing/ (the
+// repository's tests) and from dist/testing/ (an installed package) alike.
+const built = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 
 /** A Node process that opens (and so migrates) the store and closes it; its exit code. */
 function openInAnotherProcess(url: string): Promise<number | null> {
@@ -52,7 +61,11 @@ async function talk(store: Store, id: string, n: number, model = new EchoModel()
   return replies;
 }
 
-export function storeSuite(name: string, backend: Backend): void {
+/**
+ * Registers the suite for the store `backend` opens, with the runner's `describe`, `it` and
+ * `expect` (vitest's or Jest's): `storeSuite("MyStore", backend, { describe, it, expect })`.
+ */
+export function storeSuite(name: string, backend: Backend, { describe, it, expect }: TestApi): void {
   describe(`${name} store`, () => {
     it("migrates once, even when several processes open a new database at the same moment", async () => {
       const db = await backend.fresh();
@@ -443,7 +456,7 @@ export function storeSuite(name: string, backend: Backend): void {
     it("deletes and prunes a thread's runs with it", () =>
       withStore(backend, async (store, db) => {
         const agent = echoAgent();
-        const record = { onStart: async (lease: import("@autograms/store").Lease) => {
+        const record = { onStart: async (lease: Lease) => {
           const run = await store.beginRun({ lease, user: null });
           await store.appendRunEvents(run.id, [{ seq: 1, event: {} }], "finished");
         } };

@@ -1,0 +1,36 @@
+/** What the loop performs a run with: the step's environment and the outside world it reaches. */
+import type { JsonValue } from "../graph/types.js";
+import type { ChatModel } from "../model/types.js";
+import type { Evaluation, HostFunction, SandboxOptions } from "../sandbox/index.js";
+import type { Env } from "../engine/env.js";
+import type { TraceSink } from "../trace/events.js";
+import type { Frame } from "../memory/types.js";
+import type { ActionDefinition } from "../language/actions.js";
+import type { Deadline } from "./deadline.js";
+import type { ReplyStream } from "./reply-stream.js";
+
+/** A run about to enter `node`, with the frames (main first) it will run it in. Read, never modify. */
+export interface PausePoint {
+  node: string;
+  stack: readonly Frame[];
+}
+
+/** Awaited before every node a run enters: a debugger holds the run there until its user resumes. */
+export type PauseHook = (at: PausePoint) => Promise<void>;
+
+/** Runs code handed over by the step: in this process (`evaluateAsync`) or in a sandbox pool's child. */
+export type Evaluator = (code: string, variables: Record<string, JsonValue>, options: SandboxOptions) => Promise<Evaluation>;
+
+export interface Performer {
+  env: Env;
+  model: ChatModel;
+  tools: Record<string, HostFunction>;
+  evaluate: Evaluator;
+  /** Implementations of the graph's custom actions, by action name. */
+  actions: Record<string, ActionDefinition<any>>;
+  trace: TraceSink | undefined;
+  pause?: PauseHook | undefined;
+  deadline?: Deadline | undefined;
+  /** Where the reply's text goes while it is written (`RunOptions.onText`). */
+  replies?: ReplyStream | undefined;
+}

@@ -1,0 +1,47 @@
+/** What a run (a reply, a call) is given, and what a reply gives back. */
+import type { Memory } from "../memory/types.js";
+import type { MemoryDelta } from "../memory/delta.js";
+import type { TraceSink } from "../trace/events.js";
+import type { PauseHook } from "./performer.js";
+import type { ReplyChunk } from "./reply-stream.js";
+
+export interface RunOptions {
+  /** Receives one event per step (see `TraceEvent`). */
+  trace?: TraceSink;
+  /** Awaited before each node runs (see `PausePoint`): how a debugger stops a run at a node. */
+  pause?: PauseHook;
+  /**
+   * Milliseconds the whole run (a reply, a call) may take, model calls, their retries and tools
+   * included; past it the run fails with AgentError `deadline` and the memory given to it stays
+   * valid. No deadline by default.
+   */
+  deadlineMs?: number;
+  /** Aborting it ends the run the same way (code `deadline`, "cancelled"). */
+  signal?: AbortSignal;
+  /**
+   * The time of this run, in milliseconds since 1970, instead of reading the agent's clock: what
+   * `Date.now()` returns in its code. A replay passes the recorded time.
+   */
+  now?: number;
+  /**
+   * Receives the reply's text while it is written: `delta`s, and a `reset` when the text sent so
+   * far for the node is withdrawn (the answer is generated again). When the run ends with a
+   * reply, the deltas for the replying node since its last reset add up to the reply exactly.
+   * A model that does not stream gives the whole text as one delta once it is accepted. Thoughts,
+   * choices and simulated users are never sent. See docs/semantics.md, "Streaming".
+   */
+  onText?: (chunk: ReplyChunk) => void;
+}
+
+export interface ReplyResult {
+  /** The agent's reply; null when the conversation ended (`quit`) without one. */
+  reply: string | null;
+  memory: Memory;
+  /** The conversation reached `quit`; further replies are refused. */
+  done: boolean;
+  /**
+   * What this reply changed, as a small JSON value: `applyDelta(memoryPassedIn, delta)` equals
+   * `memory` (for the first reply, `applyDelta(undefined, delta)`), so a store can append deltas.
+   */
+  delta: MemoryDelta;
+}

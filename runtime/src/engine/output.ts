@@ -1,0 +1,32 @@
+/**
+ * A node's output: it goes to `_last_variable_output` (and `assign`), with `_last_state`; then
+ * the node's transitions come next.
+ */
+import type { GraphNode, JsonValue } from "../graph/types.js";
+import { setOwn } from "../memory/own.js";
+import { moved } from "./result.js";
+import { frameWith, top, withTop } from "./scope.js";
+import type { RunMemory } from "./stack.js";
+import type { RunState } from "./state.js";
+
+/**
+ * Writes the node's output together with whatever else the node wrote, in one write to the top
+ * frame.
+ */
+export function assignOutput(mem: RunMemory, node: GraphNode, output: JsonValue, extra?: Record<string, JsonValue>): RunMemory {
+  const frame = top(mem);
+  return withTop(mem, frameWith(frame, withOutput({ ...frame.vars, ...extra }, node, output)));
+}
+
+/** Writes the automatic output variables into `vars`, which must be a fresh object. */
+export function withOutput(vars: Record<string, JsonValue>, node: GraphNode, output: JsonValue): Record<string, JsonValue> {
+  vars._last_variable_output = output;
+  vars._last_state = node.name;
+  if (node.assign) setOwn(vars, node.assign, output);
+  return vars;
+}
+
+/** The node is done: its output is assigned, and its transitions come next. */
+export function leave(state: RunState, node: GraphNode, output: JsonValue, mem = state.mem): RunState {
+  return moved(state, assignOutput(mem, node, output), { kind: "route", node: node.name, output, interject: false });
+}

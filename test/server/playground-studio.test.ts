@@ -1,0 +1,161 @@
+// The playground as a studio, in headless Chromium (Debian's chromium driven by playwright-core)
+// against a real server on a real SQLite store: the agent's own source beside the chat with the
+// running node's line lit, a line's nodes and a node's line, any window width (1440, 900, 390 px)
+// with no horizontal overflow, the dark scheme, keyboard moves between turns.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { toSvg } from "@autograms/compiler";
+import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
+import { openStore, type Store } from "@autograms/store";
+import type { Browser, Page } from "playwright-core";
+import { haveChromium, launchChromium, litElementsSoFar, pageErrors, recordLitElements, skippedWithout } from "../support/chromium.js";
+
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const sources: PlaygroundSource[] = [
+  { path: "samples/tutor/agent.ts", text: readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8"), role: "agent" },
+  { path: "samples/tutor/notes.ts", text: "export const note = 1;\n", role: "module" },
+];
+const lineOf = new Map(tutor.nodes.map((n) => [n.name, n.loc?.line]));
+
+const browserSuite = haveChromium ? describe : describe.skip;
+browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`, () => {
+  let browser: Browser;
+  let server: RunningServer;
+  let store: Store;
+  let dir: string;
+  let page: Page;
+  let errors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "autograms-studio-"));
+    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    server = await listen({
+      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }), store, port: 0,
+      playground: { drawGraph: (g: Graph) => toSvg(g), sources: () => sources },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    errors = pageErrors(page);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+  const threadId = () => decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+  const litLine = () => page.locator("#source-box .src-line.lit").getAttribute("data-line");
+
+  it("shows the agent's source beside the chat, the running node's line lit as each turn streams", async () => {
+    await page.goto(server.url + "/");
+    await page.waitForSelector("body[data-ready]");
+    expect(await page.locator("#source-tab").getAttribute("aria-selected")).toBe("true");
+    expect(await page.locator("#source-box .src-line").count()).toBe(sources[0]!.text.trimEnd().split("\n").length);
+    // Every line lit while the turns stream, recorded in the page.
+    await recordLitElements(page, "source-box", "data-line");
+    await page.click("#new-thread");
+    await idle();
+    for (const t of conversation.turns.slice(1, 3)) {
+      await page.fill("#input", t.user);
+      await page.press("#input", "Enter");
+      await idle();
+    }
+    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as { turns: { trace: string[] }[] };
+    const last = turns[turns.length - 1]!.trace;
+    // The line left lit is the line of the node the conversation waits at.
+    expect(await litLine()).toBe(String(lineOf.get(last[last.length - 1]!)));
+    // Each node's step lit its line: the lines lit are the trace's lines, in order.
+    const expected = turns.flatMap((t) => t.trace).map((n) => lineOf.get(n)).filter((l) => l !== undefined).map(String)
+      .filter((l, i, all) => l !== all[i - 1]);
+    const seen = (await litElementsSoFar(page)).filter((l, i, all) => l !== all[i - 1]);
+    expect(seen).toEqual(expected);
+    expect(errors).toEqual([]);
+  });
+
+  it("marks the lines a turn went through when the turn is chosen, and arrow keys move between turns", async () => {
+    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as { turns: { seq: number; trace: string[] }[] };
+    await page.click(`#turns li[data-turn="${turns[0]!.seq}"] button`);
+    await page.waitForSelector("#turn-detail h3");
+    const first = turns[0]!.trace;
+    expect(await litLine()).toBe(String(lineOf.get(first[first.length - 1]!)));
+    const passed = await page.locator("#source-box .src-line.passed, #source-box .src-line.lit").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))));
+    expect(new Set(passed)).toEqual(new Set(first.map((n) => lineOf.get(n)).filter((l) => l !== undefined)));
+    await page.focus("#turns");
+    await page.keyboard.press("ArrowDown");
+    await page.waitForSelector(`#turns li.selected[data-turn="${turns[1]!.seq}"]`);
+    expect(await page.locator("#turn-detail h3").textContent()).toBe(`After turn ${turns[1]!.seq}`);
+    await page.keyboard.press("Home");
+    await page.waitForSelector(`#turns li.selected[data-turn="${turns[0]!.seq}"]`);
+  });
+
+  it("shows the nodes of a line clicked in the source, and the line of a node clicked in the graph", async () => {
+    const node = tutor.nodes.find((n) => n.action === "chat_exact" && n.loc)!;
+    await page.click(`#source-box .src-line[data-line="${node.loc!.line}"]`);
+    expect(await page.locator(`#node-info [data-node-info="${node.name}"]`).count()).toBe(1);
+    expect(await page.locator("#node-info").textContent()).toContain(node.instruction!);
+    // Lines without a node do nothing.
+    const plain = sources[0]!.text.split("\n").findIndex((_, i) => !tutor.nodes.some((n) => n.loc?.line === i + 1)) + 1;
+    expect(await page.locator(`#source-box .src-line[data-line="${plain}"]`).getAttribute("class")).not.toMatch(/has-node/);
+
+    const other = tutor.nodes.find((n) => n.loc && n.loc.line !== node.loc!.line && n.action === "chat")!;
+    await page.click("#graph-tab");
+    expect(await page.locator("#graph-box").isVisible()).toBe(true);
+    await page.locator(`#graph-box [data-node="${other.name}"]`).first().click();
+    expect(await page.locator("#source-tab").getAttribute("aria-selected")).toBe("true");
+    expect(await page.locator("#source-box .src-line.selected").getAttribute("data-line")).toBe(String(other.loc!.line));
+    expect(await page.locator(`#node-info [data-node-info="${other.name}"]`).count()).toBe(1);
+  });
+
+  it("shows the tool and action modules it was given, and nothing else", async () => {
+    await page.selectOption("#file-select", "1");
+    expect(await page.locator("#source-box .src-line").allTextContents()).toEqual(["1export const note = 1;"]);
+    await page.selectOption("#file-select", "0");
+    const res = await fetch(`${server.url}/playground/sources?path=${encodeURIComponent("/etc/passwd")}`);
+    expect(await res.json()).toEqual({ files: sources });
+  });
+
+  for (const [width, height] of [[1440, 900], [900, 800], [390, 844]] as const) {
+    it(`fits a window ${width} px wide: nothing wider than the window, every control reachable`, async () => {
+      await page.setViewportSize({ width, height });
+      const panels = width < 1000 ? ["threads", "chat", "code", "timeline"] : [null];
+      for (const panel of panels) {
+        if (panel) await page.click(`#panels [data-show="${panel}"]`);
+        const overflow = await page.evaluate(() => {
+          const w = document.documentElement.clientWidth;
+          const wide = [...document.querySelectorAll("body *")].filter((e) => {
+            const r = e.getBoundingClientRect();
+            // Inside a scrolling box (the source, the graph, a table) width is the box's business.
+            return r.width > 0 && (r.right > w + 0.5 || r.left < -0.5) && !e.closest("#source-box, #graph-box, .table-wrap, #panels");
+          });
+          return { scroll: document.documentElement.scrollWidth - w, wide: wide.map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`).slice(0, 5) };
+        });
+        expect(overflow, `panel ${panel ?? "all"}`).toEqual({ scroll: 0, wide: [] });
+      }
+      await page.click(width < 1000 ? '#panels [data-show="chat"]' : "body", { position: width < 1000 ? undefined : { x: 1, y: 1 } });
+      // The send button and the new-thread button are whole within the window.
+      for (const sel of ["#send", ...(width < 1000 ? [] : ["#new-thread"])]) {
+        const box = (await page.locator(sel).boundingBox())!;
+        expect(box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height, `${sel} at ${JSON.stringify(box)}`).toBe(true);
+      }
+    });
+  }
+
+  it("is readable in a dark colour scheme", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    const [bg, fg] = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
+    const lum = (c: string) => c.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+    expect(lum(bg)).toBeLessThan(60);
+    expect(lum(fg)).toBeGreaterThan(180);
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(errors).toEqual([]);
+  });
+});
