@@ -62,7 +62,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now() }, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
     playground: options.playground !== false,
   };
   const app = new Hono();
@@ -89,5 +89,12 @@ export function createApp(options: AppOptions): AutogramsApp {
   }));
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
   if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
-  return { app, ctx, setAgent: (agent) => void (ctx.agent = agent), close: () => runs.close() };
+  return {
+    app, ctx, close: () => runs.close(),
+    setAgent(agent) {
+      ctx.agent = agent;
+      ctx.build = { ok: true, at: Date.now() };
+    },
+    buildFailed: (message, diagnostics) => void (ctx.build = { ok: false, at: Date.now(), message, diagnostics }),
+  };
 }

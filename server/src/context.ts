@@ -5,9 +5,17 @@ import type { Lifecycle } from "./ops/lifecycle.js";
 import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
 
+/**
+ * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
+ * latest one failed (the compiler's diagnostics, tsc-style) while the last good build goes on.
+ */
+export type BuildStatus = { ok: true; at: number } | { ok: false; at: number; message: string; diagnostics: string };
+
 /** What every route module is given: the agent served, its store, and the runs of this process. */
 export interface ServerContext {
   agent: Agent;
+  /** The last build's outcome; `GET /api/agent` shows it. */
+  build: BuildStatus;
   store: Store;
   /** What a message for a busy thread does (the store's busy policies); default `reject`. */
   policy: BusyPolicy;
@@ -39,6 +47,8 @@ export interface AutogramsApp {
    * a run in progress finishes on the build it started with.
    */
   setAgent(agent: Agent): void;
+  /** A build that failed: reported by `GET /api/agent` until the next good one (`setAgent`). */
+  buildFailed(message: string, diagnostics: string): void;
   /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
   close(): Promise<void>;
 }

@@ -85,6 +85,9 @@ describe("autograms serve --watch", () => {
     writeFileSync(agentFile, AGENT.replace(`chatExact("Bye."`, `chatExact(42`));
     await told(server.stderr, /\(the edit does not build: .*the last good build goes on\)/, 1);
     expect(server.stderr()).toMatch(/agent\.ts:\d+:\d+ - error/);
+    // ...and to clients: GET /api/agent says the latest save failed, with the diagnostics.
+    const agentInfo = async () => (await (await fetch(`${server.url}/api/agent`)).json()) as { build: { ok: boolean; diagnostics?: string } };
+    expect((await agentInfo()).build).toMatchObject({ ok: false, diagnostics: expect.stringMatching(/agent\.ts:\d+:\d+ - error/) });
     expect(await say("open", "fine")).toBe("Bye.");
 
     // A thread that cannot resume on a build is listed when the build is served, and its next
@@ -92,9 +95,21 @@ describe("autograms serve --watch", () => {
     expect(await say("second", "ok")).toBe("Thank you!");
     writeFileSync(agentFile, AGENT.replace(`chatExact("Thanks!")`, `chatExact("Thanks a lot!")`));
     await told(server.stderr, /thread second cannot resume: .*autograms threads migrate second --to NODE/, 1);
+    expect((await agentInfo()).build).toMatchObject({ ok: true });
     const refused = await fetch(`${server.url}/api/chat`, json(chatBody("second", [userMessage("m-stale", "ok")])));
     expect(refused.status).toBe(422);
     expect((await refused.json()).error).toMatchObject({ code: "stale_memory" });
+
+    // POST /api/threads/:id/migrate moves it to a node of the build served; a wrong node is refused, saying why.
+    const migrate = (node: string) => fetch(`${server.url}/api/threads/second/migrate`, json({ node }));
+    const wrong = await migrate("nowhere");
+    expect([wrong.status, (await wrong.json()).error]).toEqual([422, { code: "bad_migration", message: "cannot move the conversation to 'nowhere': the graph has no such node" }]);
+    const { graph } = (await (await fetch(`${server.url}/api/agent`)).json()) as { graph: { nodes: { name: string; instruction?: string }[] } };
+    const thanks = graph.nodes.find((node) => node.instruction === "Thanks a lot!")!.name;
+    const moved = await migrate(thanks);
+    expect(moved.status).toBe(200);
+    expect((await moved.json()).turn).toMatchObject({ user: null, reply: null });
+    expect(await say("second", "ok")).toBe("Bye.");
     expect(readFileSync(agentFile, "utf8")).toContain("Thanks a lot!");
   });
 });

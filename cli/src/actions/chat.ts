@@ -36,7 +36,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   let current = agent;
   const session: ChatSession = threaded ? await threadSession(() => current, flags) : memoryFileSession(() => current, flags.memory, flags.onStale);
   if (session.restarted !== undefined) process.stderr.write(`(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`);
-  const unwatch = flags.watch ? rebuildOnSave(file, async () => (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles })).agent, async (next) => {
+  const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles, diagnostics })).agent, async (next) => {
     const problem = await session.check(next);
     if (problem !== null && flags.onStale !== "restart") {
       process.stderr.write(`(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`);

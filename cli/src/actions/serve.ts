@@ -9,6 +9,7 @@ import { listen, ServerMetrics, shutdown, type PlaygroundSource, type RunningSer
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
+import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -61,8 +62,8 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
   const bundles = new Map<string, Record<string, unknown>>();
-  const open = (first = false) => openAgent(file, { ...flags, stream: true }, {
-    modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}),
+  const open = (first: boolean, diagnostics?: DiagnosticSink) => openAgent(file, { ...flags, stream: true }, {
+    modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}), ...(diagnostics ? { diagnostics } : {}),
   });
   const { agent, loaded, moduleFiles } = await open(true);
   // The playground shows the sources of the build served (--watch replaces them with each build).
@@ -85,11 +86,11 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   process.stdout.write(`listening on ${server.url}\n`);
   if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
   process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
-  const unwatch = flags.watch ? rebuildOnSave(file, async () => {
-    const built = await open();
+  const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => {
+    const built = await open(false, diagnostics);
     sources = playgroundSources(built.loaded, built.moduleFiles);
     return built.agent;
-  }, (next) => serveBuild(server!, store, next)) : () => {};
+  }, (next) => serveBuild(server!, store, next), (message, diagnostics) => server!.buildFailed(message, diagnostics)) : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.

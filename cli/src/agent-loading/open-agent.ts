@@ -1,4 +1,5 @@
 import { Agent, type AgentOptions, type ChatModel } from "@autograms/runtime";
+import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
@@ -24,8 +25,10 @@ export async function openAgent(file: string, flags: ModelFlags, options: {
   wrapModel?: (model: ChatModel) => ChatModel;
   /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
   bundles?: LoadedBundles;
+  /** Where the compiler's diagnostics go (default: stderr). */
+  diagnostics?: DiagnosticSink;
 }): Promise<OpenedAgent> {
-  const loaded = await loadAgentGraph(file);
+  const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
   options.onLoaded?.(loaded);
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;

@@ -13,7 +13,10 @@ export function openApiDocument(agent: string, options: { playground: boolean })
     info: { title: `autograms serve: ${agent}`, version: "1", description: "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), AG-UI, and the run event stream." },
     security: [{ bearer: [] }, {}],
     paths: {
-      "/api/agent": { get: { summary: "The agent and its compiled graph", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph"], properties: { name: { type: "string" }, graph: { type: "object" } } }) } } } },
+      "/api/agent": { get: { summary: "The agent, its compiled graph, and its last build's outcome (serve --watch)", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph", "build"], properties: {
+        name: { type: "string" }, graph: { type: "object" },
+        build: { type: "object", required: ["ok", "at"], description: "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving", properties: { ok: { type: "boolean" }, at: { type: "integer" }, message: { type: "string" }, diagnostics: { type: "string" } } },
+      } }) } } } },
       "/api/threads": {
         get: {
           summary: "The threads, the most recently active first",
