@@ -52,6 +52,8 @@ export interface AppOptions {
   routes?: readonly RouteModule[];
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
   playground?: false | Omit<PlaygroundOptions, "graph">;
+  /** New builds of the agent will be given (`setAgent`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
+  watching?: boolean;
 }
 
 export function createApp(options: AppOptions): AutogramsApp {
@@ -62,7 +64,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now() }, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now(), watching: options.watching ?? false }, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
     playground: options.playground !== false,
   };
   const app = new Hono();
@@ -93,8 +95,8 @@ export function createApp(options: AppOptions): AutogramsApp {
     app, ctx, close: () => runs.close(),
     setAgent(agent) {
       ctx.agent = agent;
-      ctx.build = { ok: true, at: Date.now() };
+      ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
     },
-    buildFailed: (message, diagnostics) => void (ctx.build = { ok: false, at: Date.now(), message, diagnostics }),
+    buildFailed: (message, diagnostics) => void (ctx.build = { ok: false, at: Date.now(), watching: ctx.build.watching, message, diagnostics }),
   };
 }

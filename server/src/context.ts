@@ -9,7 +9,11 @@ import type { RunManager } from "./runs/run-manager.js";
  * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
  * latest one failed (the compiler's diagnostics, tsc-style) while the last good build goes on.
  */
-export type BuildStatus = { ok: true; at: number } | { ok: false; at: number; message: string; diagnostics: string };
+export type BuildStatus = ({ ok: true } | { ok: false; message: string; diagnostics: string }) & {
+  at: number;
+  /** New builds may come (`serve --watch`): a page polls for them. */
+  watching: boolean;
+};
 
 /** What every route module is given: the agent served, its store, and the runs of this process. */
 export interface ServerContext {

@@ -74,7 +74,7 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}), ...(flags.onStale ? { onStale: flags.onStale } : {}),
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false, watching: flags.watch === true,
     });
   } catch (err) {
     await store.close();

@@ -15,7 +15,7 @@ export function openApiDocument(agent: string, options: { playground: boolean })
     paths: {
       "/api/agent": { get: { summary: "The agent, its compiled graph, and its last build's outcome (serve --watch)", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph", "build"], properties: {
         name: { type: "string" }, graph: { type: "object" },
-        build: { type: "object", required: ["ok", "at"], description: "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving", properties: { ok: { type: "boolean" }, at: { type: "integer" }, message: { type: "string" }, diagnostics: { type: "string" } } },
+        build: { type: "object", required: ["ok", "at", "watching"], description: "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving", properties: { ok: { type: "boolean" }, at: { type: "integer" }, watching: { type: "boolean", description: "new builds may come (serve --watch)" }, message: { type: "string" }, diagnostics: { type: "string" } } },
       } }) } } } },
       "/api/threads": {
         get: {
