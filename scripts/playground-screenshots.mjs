@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Renders the playground in headless Chromium and writes the pictures docs/serving.md shows:
-// docs/img/playground.png (a reply streaming in, its node lit on the graph) and
-// docs/img/playground-turn.png (a turn picked on the timeline: the variables it changed, the memory
-// it left). The tutor sample, the offline model and a throwaway SQLite store; no network.
+// docs/img/playground.png (a reply streaming in, its node's line lit in the agent's source),
+// docs/img/playground-turn.png (a turn picked on the timeline: its prompts and calls, the variables
+// it changed), docs/img/playground-graph.png (the graph tab) and docs/img/playground-phone.png (the
+// page 390 px wide). The tutor sample, the offline model and a throwaway SQLite store; no network.
 //
 //   npm run build && node scripts/playground-screenshots.mjs [--chromium PATH]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -26,7 +27,11 @@ mkdirSync(out, { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), "autograms-screenshots-"));
 const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
 // Words written one at a time, so the picture catches a reply half streamed.
-const server = await listen({ agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }), store, port: 0, playground: { drawGraph: (g) => toSvg(g) } });
+const sources = [{ path: "samples/tutor/agent.ts", text: readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), role: "agent" }];
+const server = await listen({
+  agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }), store, port: 0,
+  playground: { drawGraph: (g) => toSvg(g), sources: () => sources },
+});
 const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
 try {
   const page = await browser.newPage({ viewport: { width: 1500, height: 950 }, deviceScaleFactor: 1 });
@@ -49,10 +54,15 @@ try {
   await page.waitForFunction(() => (document.querySelector(".msg.streaming .text")?.textContent ?? "").split(" ").length > 8);
   await page.screenshot({ path: join(out, "playground.png") });
   await idle();
-  await page.click('#turns li[data-turn="4"] button');
-  await page.waitForSelector("#turn-detail .memory");
+  await page.click('#turns li[data-turn="2"] button');
+  await page.waitForSelector("#turn-detail .calls");
   await page.screenshot({ path: join(out, "playground-turn.png") });
-  console.log(`wrote ${join("docs/img", "playground.png")} and ${join("docs/img", "playground-turn.png")}`);
+  await page.click("#graph-tab");
+  await page.screenshot({ path: join(out, "playground-graph.png") });
+  await page.click("#source-tab");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(out, "playground-phone.png") });
+  console.log(`wrote docs/img/playground.png, playground-turn.png, playground-graph.png and playground-phone.png`);
 } finally {
   await browser.close();
   await server.close();

@@ -4,6 +4,8 @@ export { runTurn, STALE_POLICIES } from "./turns/run-turn.js";
 export type { TurnOptions, TurnOutcome, StalePolicy } from "./turns/run-turn.js";
 export { migrateThread } from "./turns/migrate-thread.js";
 export type { Migration } from "./turns/migrate-thread.js";
+export { replayTurn } from "./turns/replay-turn.js";
+export type { ReplayedTurn } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
 export { StoreError } from "./errors.js";

@@ -14,6 +14,8 @@ export const BUSY_POLICIES: readonly BusyPolicy[] = ["reject", "enqueue", "inter
 
 export interface ThreadInfo {
   id: string;
+  /** The title given it (setTitle), else the first line of its first user message (cut to 80 characters); null before any. */
+  title: string | null;
   /** The agent's name, once a turn has been committed. */
   agent: string | null;
   /** Hash of the graph the last committed turn ran on. */
@@ -218,6 +220,8 @@ export interface Store {
   exportThread(threadId: string): Promise<ThreadExport>;
   /** Deletes the thread and every row of it; false when there was none. */
   deleteThread(threadId: string): Promise<boolean>;
+  /** Names the thread (one line, 1 to 200 characters); null: called by its first user message again. */
+  setTitle(threadId: string, title: string | null): Promise<ThreadInfo>;
   prune(options: PruneOptions): Promise<PruneResult>;
 
   /** Records a run that took the thread with `lease` (status `running`, no events yet). */

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toSvg } from "@autograms/compiler";
-import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+import { Agent, OfflineModel, type ChatModel, type Graph } from "@autograms/runtime";
 import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
@@ -21,6 +21,7 @@ const sources: PlaygroundSource[] = [
   { path: "samples/tutor/agent.ts", text: readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8"), role: "agent" },
   { path: "samples/tutor/notes.ts", text: "export const note = 1;\n", role: "module" },
 ];
+const asked: { prompt: string; choices: string[] }[] = [];
 const lineOf = new Map(tutor.nodes.map((n) => [n.name, n.loc?.line]));
 
 const browserSuite = haveChromium ? describe : describe.skip;
@@ -35,8 +36,14 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "autograms-studio-"));
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    // The offline model, every question put to it recorded (what the page must show for a turn).
+    const offline = new OfflineModel({ wordDelayMs: 5 });
+    const model: ChatModel = {
+      complete: (req) => offline.complete(req),
+      choose: (req) => (asked.push({ prompt: req.prompt, choices: req.choices }), offline.choose(req)),
+    };
     server = await listen({
-      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }), store, port: 0,
+      agent: new Agent(tutor, { model }), store, port: 0,
       playground: { drawGraph: (g: Graph) => toSvg(g), sources: () => sources },
     });
     browser = await launchChromium();
@@ -96,6 +103,19 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     await page.waitForSelector(`#turns li.selected[data-turn="${turns[0]!.seq}"]`);
   });
 
+  it("shows a turn's prompts and calls as the model received them", async () => {
+    // The opening asks nothing; the next turn's questions are the ones asked after it.
+    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as { turns: { seq: number }[] };
+    const replayed = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}/turns/2/calls`)).json()) as { events: { decisions?: unknown[] }[] };
+    const inTurn2 = replayed.events.flatMap((e) => e.decisions ?? []).length;
+    expect(inTurn2).toBeGreaterThan(0);
+    await page.click(`#turns li[data-turn="${turns[1]!.seq}"] button`);
+    await page.waitForSelector(".calls .call-decision, .calls details");
+    const shown = await page.locator(".calls details .decision").evaluateAll((els) =>
+      els.map((d) => ({ prompt: d.querySelector("pre")!.textContent, choices: [...d.querySelectorAll(".choices li")].map((li) => li.textContent!.replace(/  \u2190 chosen$/, "")) })));
+    expect(shown).toEqual(asked.slice(0, inTurn2));
+  });
+
   it("shows the nodes of a line clicked in the source, and the line of a node clicked in the graph", async () => {
     const node = tutor.nodes.find((n) => n.action === "chat_exact" && n.loc)!;
     await page.click(`#source-box .src-line[data-line="${node.loc!.line}"]`);
@@ -120,6 +140,29 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     await page.selectOption("#file-select", "0");
     const res = await fetch(`${server.url}/playground/sources?path=${encodeURIComponent("/etc/passwd")}`);
     expect(await res.json()).toEqual({ files: sources });
+  });
+
+  it("tells threads apart: a title from the first message, editable, the time, turns and state, and search", async () => {
+    const id = threadId();
+    const row = page.locator(`#thread-list li[data-thread="${id}"]`);
+    expect(await row.locator(".title").textContent()).toBe(`${conversation.turns[1]!.user}waiting`);
+    expect(await row.getAttribute("data-state")).toBe("waiting");
+    expect(await row.locator(".meta").textContent()).toMatch(/^\S.* · 3 turns$/);
+    page.once("dialog", (d) => void d.accept("Fractions with Ana"));
+    await row.locator(".rename").click();
+    await page.waitForFunction((i) => document.querySelector(`#thread-list li[data-thread="${i}"] .title`)?.textContent?.startsWith("Fractions with Ana"), id);
+    expect((await store.thread(id))!.title).toBe("Fractions with Ana");
+    // A second thread, then search by title.
+    await page.click("#new-thread");
+    await idle();
+    expect(await page.locator("#thread-list li").count()).toBe(2);
+    await page.fill("#thread-search", "ana");
+    expect(await page.locator("#thread-list li").evaluateAll((els) => els.map((e) => e.getAttribute("data-thread")))).toEqual([id]);
+    await page.fill("#thread-search", "");
+    expect(await page.locator("#thread-list li").count()).toBe(2);
+    await page.click(`#thread-list li[data-thread="${id}"] .open`);
+    await page.waitForFunction((i) => location.hash === `#thread=${encodeURIComponent(i)}`, id);
+    await idle();
   });
 
   for (const [width, height] of [[1440, 900], [900, 800], [390, 844]] as const) {

@@ -61,6 +61,19 @@ describe("the threads API", () => {
     expect((await t.store.thread("t1"))!.version).toBe(3);
   });
 
+  it("names a thread: by its first user message, by the title given it, and back", async () => {
+    await say("titled", "I want a refund\nfor order 12");
+    const patch = (body: unknown) => get("/api/threads/titled", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect((await get("/api/threads/titled")).body.thread.title).toBe("I want a refund");
+    expect(await patch({ title: "Refund, order 12" })).toMatchObject({ status: 200, body: { thread: { id: "titled", title: "Refund, order 12" } } });
+    expect((await get("/api/threads")).body.threads.find((x: { id: string }) => x.id === "titled").title).toBe("Refund, order 12");
+    expect((await patch({ title: null })).body.thread.title).toBe("I want a refund");
+    for (const bad of [{}, { title: 7 }, { title: "" }, { title: "a\nb" }, { title: "x".repeat(201) }]) {
+      expect([bad, (await patch(bad)).status]).toEqual([bad, 400]);
+    }
+    expect((await get("/api/threads/nope", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"x"}' })).status).toBe(404);
+  });
+
   it("describes itself at /openapi.json", async () => {
     const { status, body } = await get("/openapi.json");
     expect(status).toBe(200);
@@ -116,7 +129,8 @@ describe("hostile input", () => {
     await runTurn(t.store, new Agent({ ...echoGraph(), agent: "Stranger" }, { model: new EchoModel() }), "strangers", null);
     expect((await get("/api/threads?limit=1000")).body.threads.map((x: { id: string }) => x.id)).not.toContain("strangers");
     for (const [path, init] of [["/api/threads/strangers", undefined], ["/api/threads/strangers/memory", undefined], ["/api/threads/strangers", { method: "DELETE" }],
-      ["/api/threads/strangers/fork", json({ turn: 0 })], ["/api/threads/strangers/runs", json({ message: "hi" })], ["/api/chat/strangers/stream", undefined]] as const) {
+      ["/api/threads/strangers/fork", json({ turn: 0 })],
+      ["/api/threads/strangers", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"mine"}' }], ["/api/threads/strangers/runs", json({ message: "hi" })], ["/api/chat/strangers/stream", undefined]] as const) {
       expect([path, (await get(path, init)).status]).toEqual([path, 404]);
     }
     expect((await fetch(`${t.url}/api/chat`, json(chatBody("strangers", [userMessage("m", "hi")])))).status).toBe(404);

@@ -105,15 +105,15 @@ export const DIAGNOSTICS = {
     summary: "exec_node() with an action that is neither one of the graph format's actions nor a custom action imported from a module.",
     messages: {
       not_custom: (p: { id: string }) => `'${p.id}' is not a custom action: import it from the module that defines it with defineAction, or write a built-in action's name as a string`,
-      unknown_name: (p: { string: string; hint: string }) => `unknown action '${p.string}'${p.hint}`,
+      unknown_name: (p: { action: string; hint: string }) => `unknown action '${p.action}'${p.hint}`,
     },
   },
   invalid_action_definition: {
     severity: "error",
     summary: "A custom action whose defineAction the compiler cannot read from its module (not a literal call, an unreadable module) or that declares a bad name, base or field schema.",
     messages: {
-      unreadable: (p: { id: string; readMessage: string }) => `action '${p.id}': ${p.readMessage}`,
-      defineaction: (p: { id: string; module: string; pMessage: string }) => `action '${p.id}' (defineAction in '${p.module}'): ${p.pMessage}`,
+      unreadable: (p: { id: string; problem: string }) => `action '${p.id}': ${p.problem}`,
+      defineaction: (p: { id: string; module: string; problem: string }) => `action '${p.id}' (defineAction in '${p.module}'): ${p.problem}`,
       two_actions: (p: { known: string; export: string; module: string; id: string }) => `two actions are named '${p.known}' (export '${p.export}' of '${p.module}', and '${p.id}'): a graph names each action once`,
     },
   },
@@ -172,7 +172,7 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "An explicit node name that would read as a special transition (next, return, quit, $var, X.*, X.n).",
     messages: {
-      cannot_reads: (p: { string: string }) => `'${p.string}' cannot name a node: it reads as a special transition`,
+      special_transition: (p: { name: string }) => `'${p.name}' cannot name a node: it reads as a special transition`,
       cannot_empty: () => "a node name cannot be empty",
     },
   },
@@ -196,8 +196,8 @@ export const DIAGNOSTICS = {
     summary: "Several transitions without a question, or transition_choices / user_instruction_transitions not aligned one for one with transitions.",
     messages: {
       transitions_need: (p: { transitionsCount: number }) => `${p.transitionsCount} transitions need a transition_question for the model to choose with`,
-      but_give: (p: { transitionsCount: number; detail: string; detail2: number }) => `${p.transitionsCount} transition${p.detail} but ${p.detail2} transition_choices: give one answer per transition, in the same order`,
-      but_user: (p: { transitionsCount: number; detail: string; simulatedCount: number }) => `${p.transitionsCount} transition${p.detail} but ${p.simulatedCount} user_instruction_transitions`,
+      but_give: (p: { transitionsCount: number; plural: string; choicesCount: number }) => `${p.transitionsCount} transition${p.plural} but ${p.choicesCount} transition_choices: give one answer per transition, in the same order`,
+      but_user: (p: { transitionsCount: number; plural: string; simulatedCount: number }) => `${p.transitionsCount} transition${p.plural} but ${p.simulatedCount} user_instruction_transitions`,
     },
   },
   unknown_method: {
@@ -375,7 +375,7 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "Two headers that name the same column.",
     messages: {
-      duplicate: (p: { value: string; columnLetter: string; value2: string | undefined }) => `column '${p.value}' is the same column as ${p.columnLetter} ('${p.value2}')`,
+      duplicate: (p: { value: string; columnLetter: string; previousValue: string | undefined }) => `column '${p.value}' is the same column as ${p.columnLetter} ('${p.previousValue}')`,
     },
   },
   csv_missing_column: {
@@ -472,7 +472,7 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "A code cell, condition, call argument or return expression that the evaluator refuses, or Python of the original's that has no translation (see docs/spreadsheets.md).",
     messages: {
-      character_write: (p: { tMessage: string; detail: number; shortText: string }) => `${p.tMessage} (at character ${p.detail} of '${p.shortText}'); write the evaluator's code instead (docs/spreadsheets.md)`,
+      character_write: (p: { problem: string; character: number; shortText: string }) => `${p.problem} (at character ${p.character} of '${p.shortText}'); write the evaluator's code instead (docs/spreadsheets.md)`,
       not_evaluator: (p: { what: string; errorMessage: string; at: string }) => `the ${p.what} is not code the evaluator runs: ${p.errorMessage}${p.at}`,
     },
   },
@@ -487,7 +487,7 @@ export const DIAGNOSTICS = {
     severity: "warning",
     summary: "'$name' in code: the original spliced the text in; the graph's code sees variables as values and keeps '$name' as written.",
     messages: {
-      original_pasted: (p: { m: string | undefined }) => `'$${p.m}' in code: the original pasted the variable's text into the code; here it becomes the variable's value, parsed as JSON when it is text ((typeof ${p.m} === "string" ? JSON.parse(${p.m}) : ${p.m}))`,
+      original_pasted: (p: { variable: string | undefined }) => `'$${p.variable}' in code: the original pasted the variable's text into the code; here it becomes the variable's value, parsed as JSON when it is text ((typeof ${p.variable} === "string" ? JSON.parse(${p.variable}) : ${p.variable}))`,
     },
   },
 } as const satisfies Record<string, Entry>;

@@ -156,7 +156,7 @@ class SheetReader {
       const key = column.kind === "field" ? column.field : column.kind === "lettered" ? `${column.field}/${column.index}` : "lineno";
       const previous = seen.get(key);
       if (previous !== undefined) {
-        this.report("csv_duplicate_column", "duplicate", place, { value: cell.value, columnLetter: columnLetter(previous), value2: cells[previous]?.value });
+        this.report("csv_duplicate_column", "duplicate", place, { value: cell.value, columnLetter: columnLetter(previous), previousValue: cells[previous]?.value });
         return;
       }
       seen.set(key, index);
@@ -298,7 +298,7 @@ class SheetReader {
     }
     if (!this.evaluatorCode && (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action))) {
       for (const m of read.instruction.matchAll(/(?<![\w$\\])\$([A-Za-z_]\w*)/g)) {
-        this.report("csv_code_variable", "original_pasted", place, { m: m[1] });
+        this.report("csv_code_variable", "original_pasted", place, { variable: m[1] });
       }
     }
     fields.instruction = read.instruction;
@@ -367,7 +367,7 @@ class SheetReader {
       const t = translatePython(code);
       if (t.kind === "translated") apply(t.code);
       else if (t.kind === "untranslatable") {
-        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, { tMessage: t.message, detail: t.offset + 1, shortText: shortText(code) });
+        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, { problem: t.message, character: t.offset + 1, shortText: shortText(code) });
       }
     };
     if (node.action === "code" && typeof node.instruction === "string") translate(node.instruction, "instruction", (js) => (node.instruction = js));

@@ -241,7 +241,23 @@ export class Agent {
     }
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
     const replies = options.onText && new ReplyStream(options.onText);
-    return { env, model: this.model, tools: this.tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline, replies };
+    const model = options.model ?? this.model;
+    if (typeof model?.complete !== "function" || typeof model.choose !== "function") {
+      throw new AgentError("bad_input", "model must be a ChatModel (with complete() and choose())");
+    }
+    const tools = options.tools ? { ...this.tools, ...this.standIns(options.tools) } : this.tools;
+    return { env, model, tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline, replies };
+  }
+
+  /** A run's stand-ins for tools of the graph, made like the agent's own (arguments copied in). */
+  private standIns(given: Record<string, Tool>): Record<string, HostFunction> {
+    const out: Record<string, HostFunction> = {};
+    for (const [name, fn] of Object.entries(given)) {
+      if (!Object.hasOwn(this.tools, name)) throw new AgentError("bad_input", `tools: '${name}' is not one of the agent's tools`);
+      if (typeof fn !== "function") throw new AgentError("bad_input", `tools: '${name}' must be a function`);
+      out[name] = copyingArguments(fn);
+    }
+    return out;
   }
 
   /** The run's time: given, or the clock's, checked (code would compute with it). */

@@ -1,6 +1,7 @@
 /** What a run (a reply, a call) is given, and what a reply gives back. */
 import type { Memory } from "../memory/types.js";
 import type { MemoryDelta } from "../memory/delta.js";
+import type { ChatModel } from "../model/types.js";
 import type { TraceSink } from "../trace/events.js";
 import type { PauseHook } from "./performer.js";
 import type { ReplyChunk } from "./reply-stream.js";
@@ -31,6 +32,10 @@ export interface RunOptions {
    * choices and simulated users are never sent. See docs/semantics.md, "Streaming".
    */
   onText?: (chunk: ReplyChunk) => void;
+  /** This run's model instead of the agent's: a replay answers from a recording (ReplayModel). */
+  model?: ChatModel;
+  /** Tools that stand in for the agent's in this run, by name: a replay gives the recorded results instead of acting again. */
+  tools?: Record<string, (...args: any[]) => unknown>;
 }
 
 export interface ReplyResult {

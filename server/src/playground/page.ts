@@ -17,6 +17,7 @@ export const PAGE = `<!doctype html>
 <main>
 <nav id="threads" aria-label="threads">
   <div class="bar"><h2>Threads</h2><button id="new-thread" type="button">New thread</button></div>
+  <input id="thread-search" type="search" placeholder="Search threads" aria-label="search threads">
   <ul id="thread-list"></ul>
 </nav>
 <section id="chat" aria-label="chat">

@@ -32,7 +32,12 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #new-thread,#send,#fork{background:var(--accent);border-color:var(--accent);color:#fff}#new-thread:hover,#send:hover,#fork:hover{background:var(--accent-hover)}
 #new-thread{margin-left:auto}
 [role=tab][aria-selected=true]{background:var(--active);border-color:var(--accent)}
+#thread-search{margin:6px 8px 2px;padding:4px 8px;font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line2);border-radius:6px;min-width:0}
 #thread-list{list-style:none;margin:0;padding:4px;overflow:auto;flex:1}
+#thread-list .title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+#thread-list .state{font-size:10.5px;border-radius:8px;padding:0 6px;margin-left:4px;border:1px solid var(--line2)}
+#thread-list .state.running{color:#fff;background:var(--accent);border-color:var(--accent)}#thread-list .state.ended{color:var(--muted)}
+#thread-list .rename{border:0;background:none;color:var(--muted);padding:0 4px}
 #thread-list li{display:flex;align-items:stretch;border-radius:6px;margin-bottom:2px}
 #thread-list li.active{background:var(--active)}
 #thread-list .open{flex:1;min-width:0;text-align:left;border:0;background:none;display:flex;flex-direction:column;padding:5px 7px}
@@ -85,6 +90,17 @@ table.changes{border-collapse:collapse;font-size:12px}
 table.changes th{text-align:left;color:var(--muted);font-weight:600;padding:2px 10px 2px 0}
 table.changes td{padding:2px 10px 2px 0;font-family:ui-monospace,monospace;vertical-align:top;max-width:420px;word-break:break-word}
 table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok)}table.changes td.before{color:var(--bad)}
+.calls-box{margin:0 10px}
+.call{border:1px solid var(--line);border-radius:6px;margin:4px 0;background:var(--panel)}
+.call>summary{cursor:pointer;padding:4px 8px;font-size:12px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.call>summary code{font-weight:600}
+.call h5{margin:6px 8px 2px;font-size:11px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.call ol{margin:4px 8px;padding-left:18px}
+.call .messages{list-style:none;padding:0}.call .messages li{margin:4px 0}
+.call .role{font-size:11px;color:var(--muted);text-transform:uppercase}
+.call-text{margin:2px 8px 6px;padding:6px;font:11.5px/1.45 ui-monospace,monospace;background:var(--code-bg);border:1px solid var(--line);border-radius:4px;white-space:pre-wrap;word-break:break-word;max-height:260px;overflow:auto}
+.call-text.error{color:var(--bad)}
+.choices li.chosen{font-weight:600;color:var(--ok)}
 .memory{margin:0 10px}.frame h4{margin:6px 0 2px}
 .memory dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:1px 12px;margin:0;font-size:12px}
 .memory dd{margin:0;font-family:ui-monospace,monospace;word-break:break-word}

@@ -29,12 +29,27 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           summary: "A thread and its turns", parameters: [threadId],
           responses: { 200: { description: "the thread", content: json({ type: "object", properties: { id: { type: "string" }, thread: ref("ThreadInfo"), turns: { type: "array", items: ref("Turn") } } }) }, 404: error("no such thread") },
         },
+        patch: {
+          summary: "Name a thread (null: called by its first user message again)", parameters: [threadId],
+          requestBody: { required: true, content: json({ type: "object", required: ["title"], properties: { title: { type: ["string", "null"], maxLength: 200 } } }) },
+          responses: { 200: { description: "the thread", content: json({ type: "object", properties: { thread: ref("ThreadInfo") } }) }, 400: error("a bad title"), 404: error("no such thread") },
+        },
         delete: { summary: "Delete a thread and everything stored of it", parameters: [threadId], responses: { 204: { description: "deleted" }, 404: error("no such thread") } },
       },
       "/api/threads/{id}/memory": {
         get: {
           summary: "The thread's memory as it was after a turn", parameters: [threadId, { name: "turn", in: "query", schema: { type: "integer", minimum: 0 }, description: "default: the last turn" }],
           responses: { 200: { description: "the memory (null before the first turn)", content: json({ type: "object", properties: { turn: { type: "integer" }, memory: { type: ["object", "null"] } } }) }, 400: error("no such turn, or pruned"), 404: error("no such thread") },
+        },
+      },
+      "/api/threads/{id}/turns/{seq}/calls": {
+        get: {
+          summary: "What a turn sent to the model and got back (prompts, choices, tool calls, prints), rebuilt by replaying it from its recorded answers; nothing is called for real",
+          parameters: [threadId, { name: "seq", in: "path", required: true, schema: { type: "integer", minimum: 1 } }],
+          responses: {
+            200: { description: "the turn's events, prompts included", content: json({ type: "object", properties: { seq: { type: "integer" }, user: { type: ["string", "null"] }, events: { type: "array", items: { type: "object" } }, stopped: { type: ["string", "null"], description: "why the replay stopped short (the agent changed since), or null" } } }) },
+            400: error("no such turn"), 404: error("no such thread"),
+          },
         },
       },
       "/api/threads/{id}/fork": {
@@ -110,7 +125,7 @@ export function openApiDocument(agent: string, options: { playground: boolean })
         ThreadInfo: {
           type: "object",
           properties: {
-            id: { type: "string" }, agent: { type: ["string", "null"] }, graphHash: { type: ["string", "null"] }, version: { type: "integer" }, done: { type: "boolean" },
+            id: { type: "string" }, title: { type: ["string", "null"], description: "given by hand, else the first line of the first user message" }, agent: { type: ["string", "null"] }, graphHash: { type: ["string", "null"] }, version: { type: "integer" }, done: { type: "boolean" },
             firstSeq: { type: "integer" }, createdAt: { type: "integer" }, updatedAt: { type: "integer" },
             forkedFrom: { type: ["object", "null"], properties: { id: { type: "string" }, turn: { type: "integer" } } },
             running: { type: ["object", "null"], properties: { owner: { type: "string" }, messageId: { type: ["string", "null"] }, since: { type: "integer" }, expiresAt: { type: "integer" } } },

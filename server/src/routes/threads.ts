@@ -1,7 +1,7 @@
 /** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork, migrate. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { migrateThread, type TurnRecord } from "@autograms/store";
+import { migrateThread, replayTurn, type TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
@@ -20,6 +20,7 @@ export function turnJson(t: TurnRecord) {
 
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
 const MigrateBody = z.object({ node: z.string().min(1) });
+const TitleBody = z.object({ title: z.string().nullable() });
 
 export function threadsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
@@ -44,6 +45,23 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const thread = await known(id);
     const turn = integerParam(c.req.query("turn"), "turn", thread.version);
     return c.json({ turn, memory: await store.memoryAt(id, turn) });
+  });
+
+  app.patch("/api/threads/:id", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const body = await jsonBody(c, TitleBody);
+    await known(id);
+    return c.json({ thread: await store.setTitle(id, body.title) });
+  });
+
+  // What a turn sent and got back (the prompts, the choices put to the model, the tool calls, the
+  // prints), rebuilt by replaying it from its recorded answers: prompts are not stored.
+  app.get("/api/threads/:id/turns/:seq/calls", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const thread = await known(id);
+    const seq = integerParam(c.req.param("seq"), "seq", 0);
+    if (seq < 1 || seq > thread.version) throw new HttpError(400, "bad_request", `seq: thread ${id} has turns 1 to ${thread.version}`, "seq");
+    return c.json(await replayTurn(store, ctx.agent, id, seq));
   });
 
   app.delete("/api/threads/:id", async (c) => {

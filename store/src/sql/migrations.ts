@@ -108,6 +108,13 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: "thread titles",
+    // A title given by hand; without one a thread is called by its first user message (read with
+    // the row, so nothing is written on the turn's path).
+    statements: ["ALTER TABLE threads ADD COLUMN title TEXT"],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

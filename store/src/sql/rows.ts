@@ -9,10 +9,23 @@ export function isLive(row: Row, now: number): boolean {
   return row.lease_token !== null && row.lease_token !== undefined && num(row.lease_expires) > now;
 }
 
+/** The longest title made from a first message; a title given by hand may be longer (TITLE_MAX). */
+const DERIVED_TITLE = 80;
+
+/** A title given by hand, else the first line of the thread's first user message, cut short. */
+function titleOf(row: Row): string | null {
+  const given = optStr(row.title);
+  if (given !== null) return given;
+  const line = optStr(row.first_user)?.trim().split(/\r?\n/, 1)[0];
+  if (!line) return null;
+  return line.length > DERIVED_TITLE ? `${line.slice(0, DERIVED_TITLE - 1)}\u2026` : line;
+}
+
 export function threadInfo(row: Row, now: number): ThreadInfo {
   const parent = optStr(row.parent_id);
   return {
     id: String(row.id),
+    title: titleOf(row),
     agent: optStr(row.agent),
     graphHash: optStr(row.graph_hash),
     version: num(row.version),

@@ -22,6 +22,13 @@ import { RunLog } from "./run-log.js";
 
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
 
+/** The longest title a thread may be given. */
+const TITLE_MAX = 200;
+
+/** A thread's row, with its first user message (its title when none was given). */
+const THREAD_COLUMNS =
+  "threads.*, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user";
+
 export class SqlStore implements Store {
   readonly options: Store["options"];
   private readonly now: () => number;
@@ -66,13 +73,13 @@ export class SqlStore implements Store {
     const limit = options.limit ?? -1;
     const where = options.agent === undefined ? "" : " WHERE agent = ? OR agent IS NULL";
     const params: unknown[] = [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])];
-    const rows = await this.db.all(`SELECT * FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`, params);
+    const rows = await this.db.all(`SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`, params);
     const now = this.now();
     return rows.map((r) => threadInfo(r, now));
   }
 
   private row(sql: Sql, id: string, lock = ""): Promise<Row | undefined> {
-    return first(sql, `SELECT * FROM threads WHERE id = ?${lock}`, [id]);
+    return first(sql, `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?${lock}`, [id]);
   }
 
   private async existing(sql: Sql, id: string, lock = ""): Promise<Row> {
@@ -334,6 +341,18 @@ export class SqlStore implements Store {
     const { running: _running, ...thread } = info;
     const turns = (await this.db.all("SELECT * FROM turns WHERE thread_id = ? AND seq <= ? ORDER BY seq", [threadId, info.version])).map(turnRecord);
     return { format: "autograms-thread", version: 1, thread, turns, memory };
+  }
+
+  async setTitle(threadId: string, title: string | null): Promise<ThreadInfo> {
+    const given = title === null ? null : title.trim();
+    if (given !== null && (given === "" || given.length > TITLE_MAX || /[\u0000-\u001f\u007f]/.test(given))) {
+      throw new StoreError("bad_request", `a title is 1 to ${TITLE_MAX} characters on one line, without control characters (null: called by its first message again)`);
+    }
+    return this.db.transaction(async (tx) => {
+      await this.existing(tx, threadId);
+      await tx.run("UPDATE threads SET title = ? WHERE id = ?", [given, threadId]);
+      return threadInfo((await this.row(tx, threadId))!, this.now());
+    });
   }
 
   async deleteThread(threadId: string): Promise<boolean> {

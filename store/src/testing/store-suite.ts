@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AgentError } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
+import { SCHEMA_VERSION } from "../sql/migrations.js";
 import { checkThreads } from "../turns/check-threads.js";
 import { runTurn } from "../turns/run-turn.js";
 import type { Lease, Store, StoreOptions } from "../types.js";
@@ -75,9 +76,9 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       await Promise.all(stores.map((s) => s.close()));
       expect(await Promise.all(opening)).toEqual([0, 0]);
       const rows = await db.query("SELECT version FROM schema_migrations ORDER BY version");
-      expect(rows.map((r) => Number(r.version))).toEqual([1, 2]);
+      expect(rows.map((r) => Number(r.version))).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
       await (await db.open()).close(); // and opening a migrated database changes nothing
-      expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(2);
+      expect(await db.query("SELECT version FROM schema_migrations")).toHaveLength(SCHEMA_VERSION);
       await db.close();
     }, 120_000); // starting Node processes takes seconds on a busy machine
 
@@ -280,6 +281,24 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(await store.renew(next)).toBe(true);
         await store.release(next);
         expect(store.options.leaseMs).toBeLessThanOrEqual(10_000);
+      }));
+
+    it("calls a thread by its first user message until it is given a title, and back when the title is taken away", () =>
+      withStore(backend, async (store) => {
+        expect((await store.createThread("named")).title).toBeNull();
+        await talk(store, "named", 2);
+        expect((await store.thread("named"))!.title).toBe("message 1");
+        expect((await store.setTitle("named", "  Refund for order 12  ")).title).toBe("Refund for order 12");
+        expect((await store.listThreads()).find((t) => t.id === "named")!.title).toBe("Refund for order 12");
+        // A title survives the turns after it, and is the thread's own (a fork is called by its first message).
+        await runTurn(store, echoAgent(), "named", "message 3");
+        expect((await store.load("named")).info.title).toBe("Refund for order 12");
+        expect((await store.fork("named", 2, "named-fork")).title).toBe("message 1");
+        expect((await store.setTitle("named", null)).title).toBe("message 1");
+        for (const bad of ["", "   ", "two\nlines", "x".repeat(201)]) {
+          await expect(store.setTitle("named", bad)).rejects.toMatchObject({ code: "bad_request" });
+        }
+        await expect(store.setTitle("nope", "a title")).rejects.toMatchObject({ code: "unknown_thread" });
       }));
 
     it("forks a thread at turn N: the fork goes on from there, the original is untouched", () =>

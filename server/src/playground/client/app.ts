@@ -10,6 +10,7 @@ export interface Ui {
   agent: HTMLElement;
   status: HTMLElement;
   threads: HTMLElement;
+  search: HTMLInputElement;
   newThread: HTMLButtonElement;
   messages: HTMLElement;
   composer: HTMLFormElement;
@@ -66,6 +67,7 @@ export function createApp(actions: (app: App) => Actions): App {
     agent: byId("agent-name"),
     status: byId("status"),
     threads: byId("thread-list"),
+    search: byId("thread-search"),
     newThread: byId("new-thread"),
     messages: byId("messages"),
     composer: byId("composer"),

@@ -10,7 +10,7 @@ import { byId, newId } from "./dom.js";
 import { showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
-import { loadThreads, openThread, selectThread } from "./threads.js";
+import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
 import type { AgentInfo } from "./types.js";
 
@@ -87,6 +87,7 @@ ui.turns.addEventListener(
   }),
 );
 wireCodePane(app);
+ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
 

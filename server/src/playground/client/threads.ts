@@ -1,36 +1,65 @@
-/** The thread list: open, delete; the open thread is in the URL, so a reload keeps it. */
+/**
+ * The thread list: a title (the first user message, or one given here), when, how many turns, and
+ * whether it is running, waiting or ended; search; open, rename, delete. The open thread is in the
+ * URL, so a reload keeps it.
+ */
 import { api, ApiError } from "./api.js";
 import type { App } from "./app.js";
 import { el, enc } from "./dom.js";
 import type { ThreadInfo, ThreadView } from "./types.js";
 
+let listed: ThreadInfo[] = [];
+
+function when(ms: number): string {
+  const d = new Date(ms);
+  const today = new Date().toDateString() === d.toDateString();
+  return today ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString([], { month: "short", day: "numeric" });
+}
+
+function stateOf(t: ThreadInfo): "running" | "ended" | "waiting" {
+  return t.running ? "running" : t.done ? "ended" : "waiting";
+}
+
 function describe(t: ThreadInfo): string {
-  return (
-    `${t.version} turn${t.version === 1 ? "" : "s"}${t.done ? " \u00b7 ended" : ""}` +
-    (t.forkedFrom ? ` \u00b7 fork of ${t.forkedFrom.id.slice(0, 8)} at turn ${t.forkedFrom.turn}` : "")
-  );
+  const fork = t.forkedFrom ? ` \u00b7 fork of ${t.forkedFrom.id.slice(0, 8)} at turn ${t.forkedFrom.turn}` : "";
+  return `${when(t.updatedAt)} \u00b7 ${t.version} turn${t.version === 1 ? "" : "s"}${fork}`;
+}
+
+function matches(t: ThreadInfo, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return q === "" || (t.title ?? "").toLowerCase().includes(q) || t.id.toLowerCase().includes(q);
+}
+
+function item(app: App, t: ThreadInfo): HTMLElement {
+  const failing = (p: Promise<void>) => void p.catch((e: Error) => app.status(e.message, true));
+  const state = stateOf(t);
+  return el("li", { "data-thread": t.id, "data-state": state, class: t.id === app.state.threadId ? "active" : "" }, [
+    el("button", { class: "open", title: t.id, onclick: () => void app.actions.selectThread(t.id) }, [
+      el("span", { class: "title", text: t.title ?? "(no message yet)" }, [el("span", { class: `state ${state}`, text: state })]),
+      el("span", { class: "meta", text: describe(t) }),
+      el("span", { class: "id", text: t.id }),
+    ]),
+    el("button", { class: "rename", title: "Rename this thread", "aria-label": `rename ${t.id}`, text: "\u270e", onclick: () => failing(rename(app, t)) }),
+    el("button", { class: "delete", title: "Delete this thread", "aria-label": `delete ${t.id}`, text: "\u00d7", onclick: () => failing(removeThread(app, t.id)) }),
+  ]);
+}
+
+/** The threads fetched last, those the search matches. */
+export function renderThreads(app: App): void {
+  app.ui.threads.replaceChildren(...listed.filter((t) => matches(t, app.ui.search.value)).map((t) => item(app, t)));
 }
 
 export async function loadThreads(app: App): Promise<void> {
   const data = await api<{ threads: ThreadInfo[] }>("GET", "api/threads");
-  const threads = data.threads.slice().sort((a, b) => b.updatedAt - a.updatedAt);
-  app.ui.threads.replaceChildren(
-    ...threads.map((t) =>
-      el("li", { "data-thread": t.id, class: t.id === app.state.threadId ? "active" : "" }, [
-        el("button", { class: "open", title: t.id, onclick: () => void app.actions.selectThread(t.id) }, [
-          el("span", { class: "id", text: t.id }),
-          el("span", { class: "meta", text: describe(t) }),
-        ]),
-        el("button", {
-          class: "delete",
-          title: "Delete this thread",
-          "aria-label": `delete ${t.id}`,
-          text: "\u00d7",
-          onclick: () => void removeThread(app, t.id).catch((e: Error) => app.status(e.message, true)),
-        }),
-      ]),
-    ),
-  );
+  listed = data.threads.slice().sort((a, b) => b.updatedAt - a.updatedAt);
+  renderThreads(app);
+}
+
+async function rename(app: App, t: ThreadInfo): Promise<void> {
+  const title = prompt("A title for this thread (empty: its first message):", t.title ?? "");
+  if (title === null) return;
+  await api("PATCH", `api/threads/${enc(t.id)}`, { title: title.trim() === "" ? null : title });
+  await loadThreads(app);
 }
 
 function markActive(app: App): void {

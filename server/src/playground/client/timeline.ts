@@ -1,6 +1,7 @@
 /** The turn timeline: the memory as it was after a turn, the variables each turn changed, fork. */
 import { api } from "./api.js";
 import type { App } from "./app.js";
+import { callsView } from "./calls-view.js";
 import { el, enc, short } from "./dom.js";
 import type { Change, Memory, ThreadInfo } from "./types.js";
 
@@ -69,13 +70,19 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     text: `Fork from turn ${seq}`,
     onclick: () => void fork(app, seq).catch((e: Error) => app.status(e.message, true)),
   });
+  const calls = el("div", { class: "calls-box" }, [el("p", { class: "empty", text: "Replaying the turn\u2026" })]);
   ui.detail.replaceChildren(
     el("div", { class: "bar" }, [el("h3", { text: `After turn ${seq}` }), forkButton]),
+    el("h4", { text: "Prompts and calls" }),
+    calls,
     el("h4", { text: "Variables this turn changed" }),
     changesTable(turn?.changes),
     el("h4", { text: "Memory after this turn" }),
     memoryView(data.memory),
   );
+  // Rebuilt by replaying the turn: shown when it comes, unless another turn was chosen meanwhile.
+  const view = await callsView(state.threadId ?? "", seq).catch((e: Error) => el("p", { class: "empty", text: `The calls could not be rebuilt: ${e.message}` }));
+  if (state.selectedTurn === seq) calls.replaceChildren(view);
 }
 
 async function fork(app: App, seq: number): Promise<void> {

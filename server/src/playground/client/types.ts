@@ -26,6 +26,7 @@ export interface AgentInfo {
 
 export interface ThreadInfo {
   id: string;
+  title: string | null;
   version: number;
   done: boolean;
   updatedAt: number;

@@ -150,12 +150,12 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   }
   if ((transitions.length > 1 || choices !== undefined) && !misspelt("transitions", "transition_choices")) {
     if ((choices?.length ?? 0) !== transitions.length) {
-      report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, { transitionsCount: transitions.length, detail: transitions.length === 1 ? "" : "s", detail2: choices?.length ?? 0 });
+      report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", choicesCount: choices?.length ?? 0 });
     }
   }
   const simulated = fields.user_instruction_transitions as string[] | undefined;
   if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
-    report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, { transitionsCount: transitions.length, detail: transitions.length === 1 ? "" : "s", simulatedCount: simulated.length });
+    report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", simulatedCount: simulated.length });
   }
   if (fields.tools !== undefined && !TOOL_ACTIONS.has(fields.action)) {
     report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: fields.action });

@@ -136,11 +136,11 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
     const hint = value === "code" || value === "python_function" ? ": write code as ordinary statements"
       : value === "function" || value === "local_function" || value === "global_function" ? ": call the method, this.name(...)"
       : `: use one of ${[...EXEC_NODE_ACTIONS].join(", ")}, or import a custom action and write it without quotes`;
-    report(ctx, "unknown_action", "unknown_name", node, { string: String(value), hint });
+    report(ctx, "unknown_action", "unknown_name", node, { action: String(value), hint });
     return undefined;
   }
   if (key === "name" && value !== "auto" && isSpecialTarget(value as string)) {
-    report(ctx, "invalid_node_name", "cannot_reads", node, { string: String(value) });
+    report(ctx, "invalid_node_name", "special_transition", node, { name: String(value) });
     return undefined;
   }
   if (key === "boolean_condition") {

@@ -23,11 +23,11 @@ export function customAction(value: TS.Expression, ctx: FunctionContext): { name
   if (known === undefined) {
     const read = readActionDeclaration(imported.module, imported.export, ctx.agent.file.fileName, ctx.agent.readFile);
     if (!read.ok) {
-      report(ctx, "invalid_action_definition", "unreadable", value, { id: id.text, readMessage: read.message });
+      report(ctx, "invalid_action_definition", "unreadable", value, { id: id.text, problem: read.message });
       known = null;
     } else {
       const problems = actionDeclarationProblems(read.name, read.info);
-      for (const p of problems) report(ctx, "invalid_action_definition", "defineaction", value, { id: id.text, module: imported.module, pMessage: p.message });
+      for (const p of problems) report(ctx, "invalid_action_definition", "defineaction", value, { id: id.text, module: imported.module, problem: p.message });
       known = problems.length ? null : { name: read.name, info: { module: imported.module, export: imported.export, ...read.info } };
     }
     ctx.agent.actions.set(id.text, known);

@@ -1,0 +1,95 @@
+/**
+ * A turn's prompts and calls: every model call as it was sent (the messages, the multiple-choice
+ * question and its choices) and what came back, every tool call with its arguments and result,
+ * every print. The server rebuilds them by replaying the turn from its recorded answers.
+ */
+import { api } from "./api.js";
+import { el, enc } from "./dom.js";
+
+interface Message {
+  role: string;
+  content: string | null;
+}
+interface Decision {
+  purpose: string;
+  prompt: string;
+  choices: string[];
+  chosen: number;
+}
+type Event = { node: string; kind: string; loc: { line: number } | null } & Record<string, unknown>;
+interface Replayed {
+  events: Event[];
+  stopped: string | null;
+}
+
+const pre = (text: string, cls = "") => el("pre", { class: `call-text ${cls}`.trim(), text });
+
+function messagesView(messages: Message[]): HTMLElement {
+  return el(
+    "ol",
+    { class: "messages" },
+    messages.map((m) => el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")])),
+  );
+}
+
+function decisionView(d: Decision): HTMLElement {
+  return el("div", { class: "decision" }, [
+    pre(d.prompt),
+    el(
+      "ol",
+      { class: "choices" },
+      d.choices.map((c, i) => el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") })),
+    ),
+  ]);
+}
+
+function item(title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
+  const where = e.loc ? ` \u00b7 line ${e.loc.line}` : "";
+  return el("details", { class: `call call-${e.kind}`, "data-node": e.node, ...(open && { open: "" }) }, [
+    el("summary", null, [el("code", { text: e.node }), el("span", { text: ` ${title}${where}` })]),
+    ...body,
+  ]);
+}
+
+/** The events of a replayed turn that say what was sent and what came back, as items. */
+function items(events: Event[]): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  for (const e of events) {
+    if (e.kind === "generate") {
+      const raw = (e.raw as string[]) ?? [];
+      const toolAnswers = (e.toolAnswers as { text: string; toolCalls: { name: string; arguments: string }[] }[] | undefined) ?? [];
+      out.push(
+        item(`${String(e.purpose)}: ${(e.messages as Message[]).length} messages sent`, e, [
+          messagesView(e.messages as Message[]),
+          ...toolAnswers.map((a) => el("div", { class: "answer" }, [el("h5", { text: "answer with tool calls" }), pre(`${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim())])),
+          ...raw.map((r, i) => el("div", { class: "answer" }, [el("h5", { text: raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer" }), pre(r)])),
+        ], true),
+      );
+    }
+    for (const d of (e.decisions as Decision[] | undefined) ?? []) out.push(item(`${d.purpose}: ${d.choices[d.chosen] ?? ""}`, e, [decisionView(d)]));
+    if (e.kind === "custom") {
+      for (const c of (e.calls as ({ kind: "complete"; messages: Message[]; answer: string } | ({ kind: "choose"; answer: number } & Decision))[]) ?? []) {
+        out.push(
+          c.kind === "complete"
+            ? item(`action ${String(e.action)}: ${c.messages.length} messages sent`, e, [messagesView(c.messages), el("h5", { text: "answer" }), pre(c.answer)])
+            : item(`action ${String(e.action)}: choice`, e, [decisionView({ ...c, chosen: c.answer, purpose: "choice" })]),
+        );
+      }
+    }
+    if (e.kind === "tool_call") {
+      const failed = typeof e.error === "string";
+      out.push(item(`tool ${String(e.tool)}${failed ? " failed" : ""}`, e, [pre(`arguments: ${String(e.arguments)}`), pre(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : "")]));
+    }
+    if (e.kind === "log") out.push(item(`console.${String(e.level)}`, e, [pre(String(e.text))], true));
+  }
+  return out;
+}
+
+export async function callsView(threadId: string, seq: number): Promise<HTMLElement> {
+  const data = await api<Replayed>("GET", `api/threads/${enc(threadId)}/turns/${seq}/calls`);
+  const list = items(data.events);
+  return el("div", { class: "calls" }, [
+    ...(list.length ? list : [el("p", { class: "empty", text: "This turn asked the model nothing and called no tool." })]),
+    data.stopped ? el("p", { class: "empty", text: `Shown up to where the replay stopped: ${data.stopped}` }) : null,
+  ]);
+}

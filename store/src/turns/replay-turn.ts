@@ -1,0 +1,62 @@
+/**
+ * A stored turn run again to see what it sent: the prompts are not stored (they repeat the whole
+ * conversation every turn), so they are rebuilt by replaying the turn from the memory before it,
+ * the model answering from the turn's recorded answers and the tools giving their recorded
+ * results. Nothing is called for real: no model, and no tool acts a second time.
+ */
+import { Agent, ReplayModel, type TraceEvent } from "@autograms/runtime";
+import { StoreError } from "../errors.js";
+import type { Store, TurnRecord } from "../types.js";
+
+export interface ReplayedTurn {
+  seq: number;
+  user: string | null;
+  /** The turn's events as the run made them, prompts included; up to where the replay stopped. */
+  events: TraceEvent[];
+  /** Why the replay stopped short (the agent changed since, or a tool called from code, which was not recorded); null when whole. */
+  stopped: string | null;
+}
+
+/** Stand-ins for the tools the turn called natively, each giving back its recorded results in order. */
+function recordedTools(agent: Agent, trace: readonly TraceEvent[]): Record<string, () => unknown> {
+  const results = new Map<string, TraceEvent[]>();
+  for (const e of trace) if (e.kind === "tool_call") results.set(e.tool, [...(results.get(e.tool) ?? []), e]);
+  const tools: Record<string, () => unknown> = {};
+  // Every tool of the graph is replaced: one the turn called from code was not recorded, and
+  // calling it again could act twice (send a message, charge a card). The replay stops there.
+  for (const name of Object.keys(agent.graph.tools ?? {})) {
+    const left = results.get(name) ?? [];
+    tools[name] = () => {
+      const next = left.shift();
+      if (!next || next.kind !== "tool_call") throw new ReplayStop(`the turn called tool '${name}' where the recording has no result for it (a call from code is not recorded)`);
+      if (next.error !== undefined) throw new Error(next.error.replace(/^Error: /, ""));
+      return next.result ?? null;
+    };
+  }
+  return tools;
+}
+
+class ReplayStop extends Error {}
+
+export async function replayTurn(store: Store, agent: Agent, threadId: string, seq: number): Promise<ReplayedTurn> {
+  const turns = await store.turns(threadId);
+  const turn: TurnRecord | undefined = turns.find((t) => t.seq === seq);
+  if (!turn) throw new StoreError("bad_request", `thread ${threadId} has no turn ${seq}`);
+  // The stored events are the run's, less the prompts (what this replay rebuilds).
+  const recorded = turn.trace as unknown as TraceEvent[];
+  if (turn.status !== "ok") return { seq, user: turn.user, events: [], stopped: `turn ${seq} was ${turn.status}: it made no calls that were kept` };
+  const memory = seq <= 1 ? null : await store.memoryAt(threadId, seq - 1);
+  const events: TraceEvent[] = [];
+  const time = recorded.find((e) => e.kind === "time");
+  try {
+    await agent.reply(turn.user ?? "", memory ?? undefined, {
+      model: new ReplayModel(recorded, { check: "node" }),
+      tools: recordedTools(agent, recorded),
+      trace: (e) => void events.push(e),
+      ...(time?.kind === "time" && { now: time.time }),
+    });
+    return { seq, user: turn.user, events, stopped: null };
+  } catch (err) {
+    return { seq, user: turn.user, events, stopped: err instanceof Error ? err.message : String(err) };
+  }
+}

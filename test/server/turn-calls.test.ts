@@ -1,0 +1,107 @@
+// GET /api/threads/:id/turns/:seq/calls: what a stored turn sent to the model and got back,
+// rebuilt by replaying the turn from its recorded answers (prompts are not stored). The prompts
+// must be exactly what the model received, and no tool may act a second time.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent, OfflineModel, ScriptedModel, defineTool, type ChoiceRequest, type CompletionRequest, type Graph, type TraceEvent } from "@autograms/runtime";
+import { lookup, type Args } from "../../samples/react-tools/tools.js";
+import { listen, type RunningServer } from "@autograms/server";
+import { openStore, type Store } from "@autograms/store";
+import { sampleGraph, sampleTools } from "../tools/support.js";
+import { json, tempFolder } from "./support/harness.js";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const folder = tempFolder("autograms-turn-calls-");
+let store: Store;
+const servers: RunningServer[] = [];
+beforeAll(async () => {
+  store = await openStore(`sqlite:${join(folder.path, "threads.db")}`);
+});
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  await store.close();
+  folder.remove();
+});
+
+async function serve(agent: Agent): Promise<string> {
+  const server = await listen({ agent, store, port: 0 });
+  servers.push(server);
+  return server.url;
+}
+async function say(url: string, thread: string, message: string | null): Promise<void> {
+  const res = await fetch(`${url}/api/threads/${thread}/runs`, json({ message, messageId: `${thread}-${message}` }));
+  expect(res.status).toBe(200);
+  await res.text();
+}
+const calls = async (url: string, thread: string, seq: number | string) => {
+  const res = await fetch(`${url}/api/threads/${thread}/turns/${seq}/calls`);
+  return { status: res.status, body: (await res.json()) as { events: TraceEvent[]; stopped: string | null; user: string | null; error?: { code: string } } };
+};
+
+describe("a turn's calls, replayed", () => {
+  it("gives every multiple-choice question exactly as the model received it", async () => {
+    const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
+    // The offline model talks the tutor through its sample conversation; every request is recorded.
+    const offline = new OfflineModel();
+    const model = {
+      calls: [] as ({ kind: "complete"; request: CompletionRequest } | { kind: "choose"; request: ChoiceRequest })[],
+      complete(request: CompletionRequest) {
+        this.calls.push({ kind: "complete", request });
+        return offline.complete(request);
+      },
+      choose(request: ChoiceRequest) {
+        this.calls.push({ kind: "choose", request });
+        return offline.choose(request);
+      },
+    };
+    const url = await serve(new Agent(tutor, { model }));
+    const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string }[] };
+    await say(url, "tutor", null);
+    const kinds = new Set<string>();
+    for (const [i, t] of conversation.turns.slice(1, 5).entries()) {
+      const before = model.calls.length;
+      await say(url, "tutor", t.user);
+      const sent = model.calls.slice(before);
+      const { status, body } = await calls(url, "tutor", i + 2);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ user: t.user, stopped: null });
+      // The model calls the replay rebuilt, in order, are the requests the model was sent.
+      const rebuilt = body.events.flatMap((e) => [
+        ...(e.kind === "generate" ? [{ kind: "complete", messages: e.messages }] : []),
+        ...("decisions" in e ? (e.decisions as { prompt: string; choices: string[] }[]).map((d) => ({ kind: "choose", prompt: d.prompt, choices: d.choices })) : []),
+      ]);
+      expect(rebuilt).toEqual(sent.map((c) => (c.kind === "complete" ? { kind: "complete", messages: c.request.messages } : { kind: "choose", prompt: c.request.prompt, choices: c.request.choices })));
+      for (const c of sent) kinds.add(c.kind);
+      // Nothing was asked of the model to rebuild them.
+      expect(model.calls.length).toBe(before + sent.length);
+    }
+    // The tutor's replies are exact texts: what it asks the model is which way to go.
+    expect([...kinds]).toEqual(["choose"]);
+  });
+
+  it("gives the prompts and tool calls of a generation as the model received them, without calling a tool again", async () => {
+    const graph = sampleGraph("native-tools");
+    const tools = await sampleTools("native-tools", graph);
+    let lookups = 0;
+    const counted = { ...tools, lookup: defineTool({ ...lookup.definition, run: (args: Args) => (lookups++, lookup(args)) }) };
+    const model = new ScriptedModel({ tools: [{ text: "Let me look.", toolCalls: [{ id: "m", name: "lookup", arguments: { planet: "Mars", fact: "moons" } }] }, "Mars has 2 moons."] });
+    const url = await serve(new Agent(graph, { model, tools: counted }));
+    await say(url, "planets", null);
+    await say(url, "planets", "How many moons has Mars?");
+    expect(lookups).toBe(1);
+    const { body } = await calls(url, "planets", 2);
+    expect(body.stopped).toBeNull();
+    expect(lookups).toBe(1);
+    const generate = body.events.find((e) => e.kind === "generate")!;
+    expect(generate.kind === "generate" && generate.messages).toEqual(model.calls[0]!.request.messages);
+    expect(generate.kind === "generate" && generate.toolAnswers).toMatchObject([{ text: "Let me look.", toolCalls: [{ name: "lookup" }] }]);
+    expect(body.events.filter((e) => e.kind === "tool_call")).toMatchObject([{ tool: "lookup", result: 2 }]);
+  });
+
+  it("refuses a turn the thread does not have, and a thread of no one", async () => {
+    const url = servers[0]!.url;
+    for (const seq of [0, 9, "x"]) expect([seq, (await calls(url, "tutor", seq)).status]).toEqual([seq, 400]);
+    expect((await calls(url, "nope", 1)).status).toBe(404);
+  });
+});
