@@ -25,11 +25,15 @@ class WaitingFirst extends BaseSequencer {
 export default defineConfig({
   resolve: {
     alias: {
+      // Longer names first: an alias also matches the names it begins.
+      "@autograms/runtime/ai-sdk": src("./runtime/src/model/ai-sdk/index.ts"),
+      "@autograms/runtime/mcp": src("./runtime/src/mcp/index.ts"),
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
       // Before "@autograms/store", which would otherwise take "/testing" as a path below its file.
       "@autograms/store/testing": src("./store/src/testing/index.ts"),
       "@autograms/store": src("./store/src/index.ts"),
+      "@autograms/server/worker": src("./server/src/worker.ts"),
       "@autograms/server": src("./server/src/index.ts"),
       "create-autograms": src("./create-autograms/src/index.ts"),
     },

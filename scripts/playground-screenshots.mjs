@@ -30,7 +30,7 @@ const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
 const sources = [{ path: "samples/tutor/agent.ts", text: readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), role: "agent" }];
 const server = await listen({
   agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }), store, port: 0,
-  playground: { drawGraph: (g) => toSvg(g), sources: () => sources },
+  playground: { drawGraph: (g, options) => toSvg(g, options), sources: () => sources },
 });
 const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
 try {

@@ -67,6 +67,8 @@ const built = await Promise.all([
   build({ ...common, entryPoints: Object.fromEntries(actions.map((a) => [`autograms-${a}`, join(root, "cli/src/actions", `${a}.ts`)])), plugins: [sideEffectFree] }),
   // The child process of a sandbox pool (commands that run code isolated start it: see sandbox-pool.ts).
   build({ ...common, entryPoints: { "autograms-sandbox-worker": join(root, "runtime/dist/sandbox/pool/worker.js") } }),
+  // The worker thread of `autograms serve`'s turn pool (see actions/serve.ts).
+  build({ ...common, entryPoints: { "autograms-serve-worker": join(root, "cli/src/agent-loading/serve-worker.ts") }, plugins: [sideEffectFree] }),
 ]);
 
 // Remove the action bundles of actions that are gone.

@@ -15,6 +15,8 @@ import { registerDap } from "./commands/dap.js";
 import { registerInit } from "./commands/init.js";
 import { registerThreads } from "./commands/threads.js";
 import { registerServe } from "./commands/serve.js";
+import { registerMcpTypes } from "./commands/mcp-types.js";
+import { registerMcp } from "./commands/mcp.js";
 
 function commandLine(): Command {
   const program = new Command("autograms")
@@ -28,6 +30,8 @@ function commandLine(): Command {
   registerChat(program);
   registerThreads(program);
   registerServe(program);
+  registerMcp(program);
+  registerMcpTypes(program);
   registerSimulate(program);
   registerRun(program);
   registerDebug(program);

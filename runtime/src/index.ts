@@ -20,12 +20,12 @@ export type { FieldProblem } from "./graph/action-fields.js";
 
 // Graph format.
 export type * from "./graph/types.js";
-export { ACTIONS, CHAT_ACTIONS, THOUGHT_ACTIONS, PROMPT_ACTIONS, FUNCTION_KINDS, BASE_ACTIONS } from "./graph/types.js";
-export { NODE_FIELD_NAMES } from "./graph/schema.js";
+// The graph's vocabulary (node fields, actions, transition targets): docs/vocabulary.md.
+export * from "./graph/vocabulary/index.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
 export { argumentCountProblem } from "./graph/arguments.js";
-export { codeFields } from "./graph/code-fields.js";
+export { codeFields, codeProblems } from "./graph/code-fields.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.
@@ -58,9 +58,10 @@ export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from
 export { replyOf } from "./trace/events.js";
 
 // Sandboxed evaluator.
-export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool, SANDBOX_SURFACE } from "./sandbox/index.js";
+export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool, SANDBOX_SURFACE,
+  surfaceProblems, allMethods, globalHint, methodHint, unknownFunctionHint } from "./sandbox/index.js";
 export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind, SandboxPool,
-  SandboxPoolOptions, SandboxSurface, LogLevel, SandboxLog } from "./sandbox/index.js";
+  SandboxPoolOptions, SandboxSurface, SurfaceProblem, LogLevel, SandboxLog } from "./sandbox/index.js";
 
 // Debugging: errors with code frames, recorded runs replayed without a model.
 export { formatAgentError } from "./debug/format-error.js";

@@ -8,7 +8,8 @@ import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
-import { bearerToken } from "./http/auth.js";
+import { bearerToken, checkToken } from "./http/auth.js";
+import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { ServerMetrics } from "./ops/metrics.js";
@@ -16,9 +17,13 @@ import { metricsRoutes, probeRoutes } from "./ops/routes.js";
 import { openApiRoutes } from "./routes/openapi.js";
 import { agentRoutes } from "./routes/agent.js";
 import { chatRoutes } from "./routes/chat.js";
+import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
+import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
+import { InProcessPlayer } from "./workers/turn-player.js";
+import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
 
@@ -26,20 +31,34 @@ import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./play
 export type RouteModule = (ctx: ServerContext) => Hono;
 
 /** The parts every server has, mounted in this order. */
-export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, agUiRoutes, openApiRoutes];
+export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, chatThreadRoutes, agUiRoutes, openApiRoutes];
 
 export interface AppOptions {
   agent: Agent;
   store: Store;
-  /** Busy policy for messages to a thread with a run in progress (default `reject`: 409). */
+  /**
+   * Busy policy for messages to a thread with a run in progress (default `reject`: 409; for
+   * `POST /api/chat`, `enqueue`).
+   */
   policy?: BusyPolicy;
   /**
    * A message to a thread that cannot resume on this agent (edited since: `stale_memory`):
    * `refuse` (default) answers 422 before any run starts; `restart` begins the conversation again.
    */
   onStale?: StalePolicy;
-  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  /** When set, every request must carry `Authorization: Bearer <token>` (visible ASCII, no spaces). */
   token?: string;
+  /**
+   * The `Host` names answered (any other: 403 `forbidden_host`, before anything else); default
+   * (or none listed): any. `listen` on a loopback address always checks: `localhost`, the bound address, and these.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins of browser apps allowed to call the API across origins (CORS, preflights answered;
+   * never with credentials). `*`: any origin, only with a token. A request that changes something
+   * with an `Origin` header from another origin is refused (403 `forbidden_origin`).
+   */
+  cors?: readonly string[];
   limits?: Partial<ServerLimits>;
   /** How long a run's events wait to be written with the next ones (ms, default 100). */
   flushMs?: number;
@@ -50,6 +69,15 @@ export interface AppOptions {
   metrics?: ServerMetrics;
   /** More parts (protocol adapters, the playground), mounted after the built-in ones. */
   routes?: readonly RouteModule[];
+  /**
+   * Play the turns in worker threads (docs/scaling.md): a script that makes the agent in each
+   * (`serveTurns` from `@autograms/server/worker`), how many, and the per-turn budgets. Without
+   * it, turns are played in the server's own thread (under `budgets`), where a turn's
+   * computation holds up every request while it runs.
+   */
+  workers?: WorkerOptions;
+  /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
+  budgets?: Partial<TurnBudgets>;
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
   playground?: false | Omit<PlaygroundOptions, "graph">;
   /** New builds of the agent will be given (`setAgent`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
@@ -57,14 +85,17 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): AutogramsApp {
+  if (options.token !== undefined) checkToken(options.token);
+  const origins = (options.cors ?? []).map((o) => checkOrigin(o, options.token !== undefined));
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
+  const player = options.workers ? new TurnPool(options.workers) : new InProcessPlayer(options.agent, options.budgets);
   const runs = new RunManager(options.store, () => ctx.agent, {
-    policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+    policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, player, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now(), watching: options.watching ?? false }, store: options.store, policy, runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now(), watching: options.watching ?? false }, store: options.store, policy, chatPolicy: options.policy ?? "enqueue", runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
     playground: options.playground !== false,
   };
   const app = new Hono();
@@ -74,6 +105,10 @@ export function createApp(options: AppOptions): AutogramsApp {
     return errorResponse(c, err);
   });
   app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  // Other pages in the user's browser are kept out first (http/browser-guards.ts).
+  if (options.allowedHosts !== undefined && options.allowedHosts.length > 0) app.use("*", hostCheck(options.allowedHosts));
+  if (origins.length > 0) app.use("*", corsFor(origins));
+  app.use("*", writeCheck(origins));
   // A balancer's probes carry no token: they are answered before it is asked for.
   app.route("/", probeRoutes(ctx));
   // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).
@@ -92,8 +127,12 @@ export function createApp(options: AppOptions): AutogramsApp {
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
   if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
   return {
-    app, ctx, close: () => runs.close(),
+    app, ctx,
+    ready: async () => player instanceof TurnPool ? player.ready() : undefined,
+    close: () => runs.close(),
     setAgent(agent) {
+      // A worker thread plays the agent its script made: a new build reaches only the server's own thread.
+      if (player instanceof TurnPool) throw new Error("setAgent: the turns are played in worker threads, which keep the agent they made; serve a changing agent without `workers`");
       ctx.agent = agent;
       ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
     },

@@ -23,6 +23,11 @@ export interface ServerContext {
   store: Store;
   /** What a message for a busy thread does (the store's busy policies); default `reject`. */
   policy: BusyPolicy;
+  /**
+   * The same for `POST /api/chat`: the policy given, else `enqueue` (a chat page that sends while
+   * a reply streams expects its message answered next, and useChat would hide a 409).
+   */
+  chatPolicy: BusyPolicy;
   runs: RunManager;
   limits: ServerLimits;
   /** Draining (shutting down) or not: what `/readyz` says and whether new turns are taken. */
@@ -47,12 +52,15 @@ export interface AutogramsApp {
   app: Hono;
   ctx: ServerContext;
   /**
-   * Serves another build of the agent (hot reload): every turn that starts from now on runs on it;
-   * a run in progress finishes on the build it started with.
+   * Serves another build of the agent (hot reload; turns played in the server's own thread, not
+   * in workers): every turn that starts from now on runs on it; a run in progress finishes on the
+   * build it started with.
    */
   setAgent(agent: Agent): void;
   /** A build that failed: reported by `GET /api/agent` until the next good one (`setAgent`). */
   buildFailed(message: string, diagnostics: string): void;
-  /** Stops the runs in progress (their threads released, their ends stored); the store stays open. */
+  /** Resolves once the turns can be played (the worker threads have made their agents); rejects with why they cannot. */
+  ready(): Promise<void>;
+  /** Stops the runs in progress (their threads released, their ends stored) and the worker threads; the store stays open. */
   close(): Promise<void>;
 }

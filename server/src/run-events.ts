@@ -21,9 +21,18 @@ export type RunEvent =
   /** The text streamed so far for `node` is withdrawn (the reply is being generated again). */
   | { type: "text-reset"; node: string }
   /** The turn was committed. `reply` is the final text (what the deltas since the last reset add up to). */
-  | { type: "run-finish"; turn: number; reply: string | null; done: boolean }
+  | { type: "run-finish"; turn: number; reply: string | null; done: boolean; omittedSteps?: number }
   /** The run failed or was stopped; nothing was committed. `code` is the AgentError / StoreError code. */
-  | { type: "run-error"; code: string; message: string };
+  | { type: "run-error"; code: string; message: string; omittedSteps?: number };
+
+/**
+ * Steps that only compute (code, transitions, calls and returns) a run sends; past them it counts
+ * them instead, in its end's `omittedSteps`, so the stream of a loop stays this long however long
+ * the loop runs. Steps that talk (a user message, a reply, a tool call, a custom action, quit) are
+ * always sent; a turn's stored trace keeps every step.
+ */
+export const MAX_COMPUTE_STEPS = 2000;
+export const COMPUTE_STEPS: ReadonlySet<string> = new Set(["code", "setup", "log", "time", "pass", "call", "skip_call", "return", "transition"]);
 
 /** The events after which a run has nothing more to say. */
 export const isRunEnd = (e: RunEvent): e is Extract<RunEvent, { type: "run-finish" | "run-error" }> =>

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp, type AppOptions } from "./app.js";
 import type { AutogramsApp } from "./context.js";
+import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
+import { DEFAULT_CONNECTION_LIMITS, limitConnections, timeoutOptions, type ConnectionLimits } from "./http/connection-limits.js";
 
 /** How long closing waits for the last frames of the streams in progress before it cuts their connections. */
 const CLOSE_WAIT_MS = 1000;
@@ -13,6 +15,8 @@ export interface ListenOptions extends AppOptions {
   host?: string;
   /** Default 3000; 0 picks a free port. */
   port?: number;
+  /** Slow clients' limits: header and request time, connections per client address. */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer extends AutogramsApp {
@@ -24,11 +28,28 @@ export interface RunningServer extends AutogramsApp {
   close(): Promise<void>;
 }
 
+/**
+ * Serves the agent on `host:port`. An address other machines reach needs a token; on a loopback
+ * one, only requests naming this machine (`Host`) are answered, which keeps rebound web pages out.
+ */
 export async function listen(options: ListenOptions): Promise<RunningServer> {
-  const made = createApp(options);
   const host = options.host ?? "127.0.0.1";
+  if (!isLoopback(host) && options.token === undefined) {
+    throw new TypeError(`host ${host} lets other machines in: give a token, so that every request must carry it`);
+  }
+  const more = options.allowedHosts ?? [];
+  const allowedHosts = isLoopback(host) ? loopbackHosts(host, more) : more.length > 0 ? [host, ...more] : undefined;
+  const made = createApp({ ...options, ...(allowedHosts ? { allowedHosts } : {}) });
+  try {
+    await made.ready();
+  } catch (err) {
+    await made.close();
+    throw err;
+  }
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: made.app.fetch, hostname: host, port: options.port ?? 3000 }, () => resolve(s));
+    const s = serve({ fetch: made.app.fetch, hostname: host, port: options.port ?? 3000, serverOptions: timeoutOptions(limits) }, () => resolve(s));
+    limitConnections(s as HttpServer, limits);
     s.once("error", reject);
   });
   const { port } = server.address() as AddressInfo;

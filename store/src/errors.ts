@@ -12,6 +12,13 @@ export type StoreErrorCode =
   | "bad_request"
   /** The database cannot be opened or reached. */
   | "unavailable"
+  /**
+   * The message is being answered already: the run in progress holds the thread for this same
+   * message id (sent twice at once). Nothing was started: follow that run.
+   */
+  | "same_message"
+  /** A message id sent again with another text (each id names one message). */
+  | "message_conflict"
   /** The database holds a schema newer than this package knows. */
   | "schema_too_new";
 
@@ -22,4 +29,9 @@ export class StoreError extends Error {
   constructor(readonly code: StoreErrorCode, message: string) {
     super(message);
   }
+}
+
+/** A message id sent again with another text than the one it was first sent with. */
+export function messageConflict(threadId: string, messageId: string): StoreError {
+  return new StoreError("message_conflict", `message id '${messageId}' was sent on thread ${threadId} with another text: an id names one message (send a new message with a new id)`);
 }

@@ -1,14 +1,16 @@
 // Public API of @autograms/store: durable conversations (threads) in SQLite or Postgres.
 export { openStore } from "./open-store.js";
-export { runTurn, STALE_POLICIES } from "./turns/run-turn.js";
-export type { TurnOptions, TurnOutcome, StalePolicy } from "./turns/run-turn.js";
+export { runTurn } from "./turns/run-turn.js";
+export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { acquireTurn, STALE_POLICIES } from "./turns/held-turn.js";
+export type { Acquired, HeldTurn, PlayedTurn, StalePolicy } from "./turns/held-turn.js";
 export { migrateThread } from "./turns/migrate-thread.js";
 export type { Migration } from "./turns/migrate-thread.js";
 export { replayTurn } from "./turns/replay-turn.js";
 export type { ReplayedTurn } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
-export { StoreError } from "./errors.js";
+export { messageConflict, StoreError } from "./errors.js";
 export type { StoreErrorCode } from "./errors.js";
 export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
 export type { StoreLocation, UrlOptions } from "./url.js";

@@ -16,7 +16,7 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
     const driver = location.kind === "sqlite" ? new SqliteDriver(location.path) : new PostgresDriver(location.url);
     return await SqlStore.open(driver, where, { ...location.options, ...definedOnly(options) });
   } catch (err) {
-    if (err instanceof StoreError) throw err;
+    if (err instanceof StoreError && err.code !== "unavailable") throw err;
     throw new StoreError("unavailable", `cannot open the store ${where}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

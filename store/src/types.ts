@@ -16,7 +16,7 @@ export interface ThreadInfo {
   id: string;
   /** The title given it (setTitle), else the first line of its first user message (cut to 80 characters); null before any. */
   title: string | null;
-  /** The agent's name, once a turn has been committed. */
+  /** The agent's name, once a turn has been committed (a fork at turn 0: its source's agent). */
   agent: string | null;
   /** Hash of the graph the last committed turn ran on. */
   graphHash: string | null;
@@ -44,7 +44,13 @@ export interface RunInfo {
 /** A trace event as stored: a `TraceEvent` less the prompts it repeats. */
 export type StoredTraceEvent = { kind: TraceEvent["kind"]; node: string } & Record<string, unknown>;
 
-export type TurnStatus = "ok" | "interrupted";
+/**
+ * `ok`: the turn as it ran; `interrupted`: its run was stopped (interrupted by a newer message, or
+ * stopped by its client), so it has no reply and left the memory as it was; `replaced`: a later
+ * turn answered its message again from the memory before it (regenerated), so the conversation no
+ * longer holds it (kept in the history; its message id moved to the turn that replaced it).
+ */
+export type TurnStatus = "ok" | "interrupted" | "replaced";
 
 export interface TurnRecord {
   seq: number;
@@ -74,6 +80,11 @@ export interface NewTurn {
   delta?: MemoryDelta;
   trace?: TraceEvent[];
   startedAt: number;
+  /**
+   * The number of the turn this one answers again (the thread's last): it is marked `replaced`
+   * and its message id moves to this turn. `memory` was made from the memory before it.
+   */
+  replaces?: number;
 }
 
 /** A thread held by one run: commits are accepted only while the lease is this one. */
@@ -251,7 +262,10 @@ export interface Store {
    */
   watchRun(runId: string, listener: () => void): () => void;
 
-  /** One round trip to the database: throws when it cannot be reached (a readiness probe). */
+  /**
+   * A readiness probe: a write that changes nothing, committed as a turn is. Throws a StoreError
+   * `unavailable` saying why (unreachable, disk full, file damaged or read-only), never where.
+   */
   ping(): Promise<void>;
 
   close(): Promise<void>;

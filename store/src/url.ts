@@ -26,7 +26,7 @@ function takeOptions(url: string): [string, UrlOptions] {
     const [key, value] = pair.split("=", 2) as [string, string | undefined];
     if (!(key in URL_OPTIONS)) return true;
     if (value === undefined || !/^\d{1,9}$/.test(value) || Number(value) === 0) {
-      throw new StoreError("bad_url", `'${url}': ${key} takes a number of milliseconds above 0, not '${value ?? ""}'`);
+      throw new StoreError("bad_url", `'${withoutPassword(url)}': ${key} takes a number of milliseconds above 0, not '${value ?? ""}'`);
     }
     options[URL_OPTIONS[key as keyof typeof URL_OPTIONS]] = Number(value);
     return false;
@@ -54,7 +54,7 @@ export function parseStoreUrl(url: string): StoreLocation {
     if (path === ":memory:") return { kind: "sqlite", path, options };
     return { kind: "sqlite", path: resolve(path === "" ? DEFAULT_STORE_PATH : path), options };
   }
-  throw new StoreError("bad_url", `'${url}' is not a store URL: use sqlite:PATH or postgres://USER@HOST:PORT/DATABASE`);
+  throw new StoreError("bad_url", `'${withoutPassword(url)}' is not a store URL: use sqlite:PATH or postgres://USER@HOST:PORT/DATABASE`);
 }
 
 /** The store to use: the one named, else AUTOGRAMS_STORE, else the default SQLite file. */
@@ -66,12 +66,15 @@ export function storeUrlFrom(named: string | undefined, env: NodeJS.ProcessEnv =
 
 /** Where a store is, for messages: a Postgres URL without its password. */
 export function describeLocation(location: StoreLocation): string {
-  if (location.kind === "sqlite") return location.path;
-  try {
-    const u = new URL(location.url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "postgres";
-  }
+  return location.kind === "sqlite" ? location.path : withoutPassword(location.url);
+}
+
+/**
+ * Any URL as a message may quote it: the password of its `user:password@` part (or of a
+ * `password=` parameter, as libpq also takes it) replaced with `***`.
+ */
+export function withoutPassword(url: string): string {
+  return url
+    .replace(/^([a-z][\w+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, "$1***@")
+    .replace(/([?&]password=)[^&#]*/gi, "$1***");
 }

@@ -7,20 +7,22 @@ import { autogramsInProcess, cliTestFolder, root } from "./support/run-cli.js";
 
 cliTestFolder("autograms-help-");
 
-const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api-key-env <VAR>"];
+const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api-key-env <VAR>", "--mcp-config <file>"];
 
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
-  ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--link <style>"]],
+  ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--view <view>", "--link <style>"]],
   ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", "--on-stale <policy>", "--watch", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
   ["threads", "[command]", []],
-  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--lease-ms <ms>", "--grace-ms <ms>", "--busy <policy>", "--on-stale <policy>", "--watch", "--no-playground", ...MODEL_OPTIONS]],
+  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--token-file <file>", "--allowed-host <name>", "--cors <origin>", "--lease-ms <ms>", "--grace-ms <ms>", "--workers <n>", "--turn-time-ms <ms>", "--turn-memory-mb <mb>", "--busy <policy>", "--on-stale <policy>", "--watch", "--no-playground", ...MODEL_OPTIONS]],
+  ["mcp", "<file>", ["--http <port>", "--store <url>", ...MODEL_OPTIONS]],
+  ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
   ["dap", "", ["--port <port>", "--host <address>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
-  ["export", "<file>", ["-o, --out <file>"]],
+  ["export", "<file>", ["-o, --out <file>", "--format <format>"]],
   ["init", "[dir]", ["--name <name>"]],
 ];
 
@@ -64,7 +66,7 @@ describe("help", () => {
   it("lists every command with what it does, and each has a section in docs/cli.md", async () => {
     const r = await autogramsInProcess(["--help"]);
     expect(r.code).toBe(0);
-    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) .*? {2,}(\S.*)$/gm)].map((m) => m[1]);
+    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}([\w-]+) .*? {2,}(\S.*)$/gm)].map((m) => m[1]);
     expect(listed).toEqual([...COMMANDS.map(([c]) => c), "help"]);
     expect(r.stdout).toMatch(/\n {2}chat \[options\] <file> +talk with an agent/);
     expect(r.stdout).toMatch(/\n {2}run \[options\] <file> <function> \[args\.\.\.\] +call one of an agent's functions/);

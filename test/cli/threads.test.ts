@@ -6,7 +6,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autograms, autogramsInProcess, cliTestFolder, replies } from "./support/run-cli.js";
 import { writeEchoGraph } from "../store/support/slow-model.js";
-import { echoGraph } from "../store/support/agents.js";
+import { openStore, runTurn } from "@autograms/store";
+import { echoAgent, echoGraph } from "../store/support/agents.js";
 
 // Each test runs the command several times; a busy two-core machine may take seconds for each.
 const CLI_TIMEOUT = 180_000;
@@ -107,6 +108,13 @@ describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
 
     const text = await autogramsInProcess(["threads", "show", id, "--store", store]);
     expect(text.stdout).toContain("#2\nYou: a\nAgent: ");
+
+    // A turn answered again (a chat page's regenerate through autograms serve) is marked as replaced.
+    const opened = await openStore(store);
+    await runTurn(opened, echoAgent(), id, "c", { replaces: 4 }).finally(() => opened.close());
+    const again = await autogramsInProcess(["threads", "show", id, "--store", store]);
+    expect(again.stdout).toContain("#4 (replaced: answered again by a later turn)\nYou: c\nAgent: ");
+    expect(again.stdout).toContain("#5\nYou: c\nAgent: ");
 
     // Not at a terminal: no confirmation asked.
     const del = await autogramsInProcess(["threads", "delete", id, "--store", store]);

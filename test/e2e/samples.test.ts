@@ -3,10 +3,11 @@
 // where the sample ships one, else test/e2e/conversations/<name>.json. Each turn runs on a new
 // Agent with only that turn's scripted answers, resuming from memory that went through JSON, so
 // every turn must use exactly the answers scripted for it.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
+import { mcpTools, type McpConfig, type McpTools } from "@autograms/runtime/mcp";
 import {
   Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel, applyDelta,
   type ActionDefinition, type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
@@ -56,7 +57,25 @@ function compileSample(name: string): Graph {
   return graph!;
 }
 
-/** The sample's tools and custom actions, imported from their modules beside the agent as the agent imports them. */
+// The MCP servers of a sample's .mcp.json (samples/shop), started once for this file.
+const mcpServers = new Map<string, Promise<McpTools>>();
+afterAll(async () => {
+  for (const opened of mcpServers.values()) await (await opened).close();
+});
+
+function mcpOf(name: string): Promise<McpTools> {
+  let opened = mcpServers.get(name);
+  if (!opened) {
+    const dir = join(samplesDir, name);
+    const config = JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")) as McpConfig;
+    const servers = Object.fromEntries(Object.entries(config.mcpServers).map(([k, v]) => [k, "command" in v ? { cwd: dir, ...v } : v]));
+    opened = mcpTools({ mcpServers: servers });
+    mcpServers.set(name, opened);
+  }
+  return opened;
+}
+
+/** The sample's tools and custom actions, imported from their modules beside the agent as the agent imports them (or from its MCP servers). */
 async function toolsOf(name: string, graph: Graph): Promise<{ tools: Record<string, Tool>; actions: ActionDefinition[] }> {
   const load = async (module: string, exported: string) => {
     const path = join(samplesDir, name, module);
@@ -66,7 +85,7 @@ async function toolsOf(name: string, graph: Graph): Promise<{ tools: Record<stri
   const tools: Record<string, Tool> = {};
   for (const [tool, { module, export: exported }] of Object.entries(graph.tools ?? {})) {
     if (module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(exported)) continue;
-    tools[tool] = await load(module, exported) as Tool;
+    tools[tool] = module.startsWith("mcp:") ? (await mcpOf(name)).servers[module.slice(4)]![exported]! : await load(module, exported) as Tool;
   }
   const actions: ActionDefinition[] = [];
   for (const { module, export: exported } of Object.values(graph.actions ?? {})) actions.push(await load(module, exported) as ActionDefinition);

@@ -1,7 +1,7 @@
 // The graph, import and export commands, run as a user runs them: the built CLI (in the test's
 // process: none of these cases is about processes).
 import { beforeAll, describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { importSpreadsheet, toMermaid, graphToJson } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
@@ -29,6 +29,17 @@ describe("autograms graph", () => {
     const graph = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;
     expect(r.stdout).toBe(toMermaid(graph));
     expect(r.stdout).toContain('subgraph f1 ["global_function doUnit(topic, lesson, problem, answer)"]');
+  });
+
+  it("draws the code view with --view code, quoting the agent's source beside the graph file", async () => {
+    const graph = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;
+    const source = readFileSync(join(root, "samples", "tutor", "agent.ts"), "utf8");
+    const r = await autograms("graph", "samples/tutor/agent.graph.json", "--view", "code");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(toMermaid(graph, { view: "code", source }));
+    expect(r.stdout).toContain("for (const unit of this.units) {");
+    expect(r.stdout).not.toContain("_loop_");
+    expect(await autograms("graph", "samples/tutor/agent.ts", "--view", "folded")).toMatchObject({ status: 2, stdout: "" });
   });
 
   it("draws a graph file the same way, and DOT into a file with -o", async () => {
@@ -97,9 +108,18 @@ describe("autograms import / export", () => {
     expect(r.stderr).toMatch(/1 error in .*bad\.csv\n$/);
   });
 
-  it("exports an agent, warning about what the sheet leaves out, and imports it back", async () => {
+  it("refuses to export, in the original's format, an agent it cannot hold, naming each node", async () => {
+    const r = await autograms("export", "samples/tutor/agent.ts", "-o", join(dir, "refused.csv"));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("the graph cannot be written in the original's spreadsheet format:\n  node '");
+    expect(r.stderr).toContain("\n  node 'goodbye': its field 'setup' has no column in the original's sheets\n");
+    expect(r.stderr).toContain("(--format autograms writes every field, for autograms import)");
+    expect(existsSync(join(dir, "refused.csv"))).toBe(false);
+  });
+
+  it("exports an agent with --format autograms, warning about what the sheet leaves out, and imports it back", async () => {
     const out = join(dir, "tutor.csv");
-    const r = await autograms("export", "samples/tutor/agent.ts", "-o", out);
+    const r = await autograms("export", "samples/tutor/agent.ts", "-o", out, "--format", "autograms");
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("autograms export: warning: the sheet leaves out the initial values of the global variables (units, correct): the sheet starts with none\n");
     expect(readFileSync(out, "utf8").split("\n")[0]).toBe("action,name,transitions,instruction,assign,user_instruction_transition_a,user_instruction_transition_b,transition_question,transition_choice_a,transition_choice_b,boolean_condition,def_type,setup,implicit_transitions");

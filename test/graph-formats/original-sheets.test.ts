@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { importSpreadsheet } from "@autograms/compiler";
+import { exportSpreadsheet, importSpreadsheet, parseCsv, SpreadsheetExportError } from "@autograms/compiler";
 import { Agent, validateGraph, type ChatModel, type Graph } from "@autograms/runtime";
 
 const SHEETS = ["fraction_agent", "merge_sort_agent", "merge_sort_fn", "recruiter_agent_with_email", "simple_example"];
@@ -102,5 +102,94 @@ describe("the original's example sheets", () => {
     // The sort asks the model for lengths, halves, elements: it runs (the answers run out before the end).
     await expect(agent.reply("3,1", turn.memory)).rejects.toThrow(/no scripted answer left/);
     expect(model.asked.slice(0, 3)).toEqual(["i2", "len", "first_half2"]);
+  });
+});
+
+/**
+ * The original's reader, as strict as it is: it rejects any column outside its EXPECTED_FIELDS
+ * ("Invalid field ...", autograms/autogram.py:529-536; the list: autograms/nodes/base_node.py:17,
+ * commit 243158a) and any action outside NODE_TYPES (autograms/nodes/__init__.py). What it
+ * accepts is then read by importSpreadsheet.
+ */
+const ORIGINAL_FIELDS = new Set(["action", "name", "transitions", "state_category", "notes", "transition_probs", "instruction", "instruction_short",
+  ..."abcde".split("").map((c) => `user_instruction_transition_${c}`), "question_prompt", "transition_question",
+  ..."abcde".split("").map((c) => `transition_choice_${c}`), "user_interjection", "condition_interjection", "probability_interjection",
+  "example_interjection", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states", "boolean_condition",
+  "required_revisit", "conv_scope", "conv_context", "transition_context", "reply_start", "instruction_template", "lineno", "def_type"]);
+const ORIGINAL_ACTIONS = new Set(["function", "local_function", "global_function", "transition", "chat", "chat_exact", "chat_suffix",
+  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt", "thought", "thought_exact", "thought_qa", "python_function"]);
+
+function readAsTheOriginal(csv: string): Graph {
+  const rows = parseCsv(csv).rows.map((r) => r.map((c) => c.value));
+  const header = rows[0]!.map((h) => h.toLowerCase().replace(/ /g, "_"));
+  for (const field of header) if (!ORIGINAL_FIELDS.has(field)) throw new Error(`Invalid field ${field}.`);
+  const action = header.indexOf("action");
+  for (const row of rows.slice(1)) if (!ORIGINAL_ACTIONS.has(row[action]!)) throw new Error(`no node type ${row[action]}`);
+  const { graph, diagnostics } = importSpreadsheet(csv);
+  expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  return graph!;
+}
+
+const sheetPart = (graph: Graph) => graph.nodes.map(({ loc: _loc, ...node }) => node);
+
+describe("the original's example sheets, exported in the original's format", () => {
+  it.each(SHEETS)("%s: exported, read back by a reader that takes only the original's columns, or refused naming its nodes", (name) => {
+    const graph = load(name);
+    let csv: string;
+    try {
+      csv = exportSpreadsheet(graph);
+    } catch (error) {
+      // Code translated from the original's Python is the evaluator's language now: said in a
+      // sheet again it would not be the same Python, so the export names each such node.
+      expect(error).toBeInstanceOf(SpreadsheetExportError);
+      const { problems } = error as SpreadsheetExportError;
+      expect(problems.length).toBeGreaterThan(0);
+      for (const p of problems) expect(graph.nodes.map((n) => n.name)).toContain(p.node);
+      expect(problems.every((p) => /is not the same code in Python/.test(p.message))).toBe(true);
+      return;
+    }
+    expect(sheetPart(readAsTheOriginal(csv))).toEqual(sheetPart(graph));
+  });
+
+  it("the sheets without code go both ways, and one of them has python_function rows", () => {
+    const exported = SHEETS.filter((name) => {
+      try {
+        exportSpreadsheet(load(name));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(exported).toEqual(["fraction_agent", "merge_sort_agent", "recruiter_agent_with_email", "simple_example"]);
+    expect(exportSpreadsheet(load("recruiter_agent_with_email"))).not.toContain(",assign");
+  });
+
+  it("a graph the original's format cannot hold is an export error naming each node", () => {
+    const graph: Graph = {
+      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
+      nodes: [
+        { name: "a", action: "chat", instruction: "Say that 2+2=4.", transitions: ["b"] },
+        { name: "b", action: "code", instruction: "let n = xs.length", transitions: ["c"] },
+        { name: "c", action: "chat_exact", instruction: "Pick.", transitions: ["a", "b", "c", "d", "e", "f"], transition_question: "Which?", transition_choices: ["1", "2", "3", "4", "5", "6"] },
+        { name: "d", action: "chat", instruction: "Hi ${n}", setup: "let _t = n", transitions: ["e"] },
+        { name: "e", action: "code", assign: "total", instruction: "total + 1", transitions: ["f"] },
+        { name: "f", action: "transition", transitions: ["quit"], boolean_condition: "x === 1" },
+      ],
+    };
+    expect(() => exportSpreadsheet(graph)).toThrow(SpreadsheetExportError);
+    const problems = (() => { try { exportSpreadsheet(graph); return []; } catch (e) { return (e as SpreadsheetExportError).problems; } })();
+    expect(problems).toEqual([
+      { node: "a", message: "its instruction holds '=', which the original reads as an assignment" },
+      { node: "b", message: "its code 'let n = xs.length' is not the same code in Python, the language the original runs code in" },
+      { node: "c", message: "its 6 transition_choices need more lettered columns than the original's 5 (a to e)" },
+      { node: "d", message: "its field 'setup' has no column in the original's sheets" },
+      { node: "f", message: "its boolean_condition 'x === 1' is not the same code in Python, the language the original runs code in" },
+    ]);
+    // Without the nodes it cannot hold, the sheet has exactly the original's columns; a code row
+    // is the original's python_function row, `x=expr`.
+    const said: Graph = { ...graph, nodes: [{ ...graph.nodes[4]!, transitions: ["g"] }, { name: "g", action: "chat", instruction: "Bye.", transitions: ["quit"] }] };
+    const csv = exportSpreadsheet(said);
+    expect(csv).toBe("action,name,transitions,instruction\npython_function,e,g,total=total + 1\nchat,g,quit,Bye.\n");
+    expect(sheetPart(readAsTheOriginal(csv))).toEqual(sheetPart(said));
   });
 });

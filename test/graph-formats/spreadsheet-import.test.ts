@@ -268,17 +268,31 @@ describe("importSpreadsheet: code", () => {
     // Once the Python is fixed, the condition the evaluator cannot parse is the error left.
     const refused = sheet("a,python_function,b,total = 0,\nb,transition,quit,,n >> > 1");
     expect(brief(refused.diagnostics)).toEqual([
-      { code: "csv_invalid_code", severity: "error", row: 3, sheetColumn: "E", message: "row 3, column E: the boolean_condition is not code the evaluator runs: unexpected '>' (at 1:6 of 'n >> > 1')" },
+      { code: "csv_invalid_code", severity: "error", row: 3, sheetColumn: "E", message: "row 3, column E: the boolean_condition 'n >> > 1' is not code the evaluator runs: unexpected '>' (at 1:6)" },
+    ]);
+  });
+
+  it("reports a call of a function that exists nowhere, and what the evaluator lacks, at the row and column", () => {
+    const result = sheet([
+      "a,python_function,b,scrambled=frobnicate(word),",
+      "b,transition,c,,word.matchAll('x')",
+      "c,transition,return Math.clamp(1),,",
+    ].join("\n"));
+    expect(result.graph).toBeNull();
+    expect(brief(result.diagnostics)).toEqual([
+      { code: "csv_invalid_code", severity: "error", row: 2, sheetColumn: "D", message: expect.stringMatching(/^row 2, column D: the code 'frobnicate\(word\)': 'frobnicate\(\)' is not a function agent code can call: it is none of the evaluator's functions \(String, .*encodeURIComponent.*\) and no tool of the agent/) },
+      { code: "csv_invalid_code", severity: "error", row: 3, sheetColumn: "E", message: "row 3, column E: the boolean_condition 'word.matchAll(\"x\")': '.matchAll()' is not available in agent code: regular expressions are not available in agent code; use includes, startsWith, endsWith, indexOf, split or replaceAll, or a tool (at character 1)" },
+      { code: "csv_invalid_code", severity: "error", row: 4, sheetColumn: "C", message: "row 4, column C: the return expression 'Math.clamp(1)' is not code the evaluator runs: Math.clamp is not available in the sandbox (at 1:1)" },
     ]);
   });
 
   it("keeps a sheet in the evaluator's language as written (code rows, or an assign column)", () => {
-    const csv = "name,action,transitions,instruction,assign,boolean_condition\na,code,b,count = count + 1,,\nb,code,c.*,len(xs),n,\nc.a,transition,quit,,,k in obj\nc.b,transition,quit,,,\n";
+    const csv = "name,action,transitions,instruction,assign,boolean_condition\na,code,b,count = count + 1,,\nb,code,c.*,xs.length,n,\nc.a,transition,quit,,,k in obj\nc.b,transition,quit,,,\n";
     const { graph, diagnostics } = importSpreadsheet(csv);
     expect(diagnostics).toEqual([]);
     expect(graph!.nodes.map(({ loc: _loc, ...n }) => n)).toEqual([
       { name: "a", action: "code", instruction: "count = count + 1", transitions: ["b"] },
-      { name: "b", action: "code", assign: "n", instruction: "len(xs)", transitions: ["c.*"] },
+      { name: "b", action: "code", assign: "n", instruction: "xs.length", transitions: ["c.*"] },
       { name: "c.a", action: "transition", transitions: ["quit"], boolean_condition: "k in obj" },
       { name: "c.b", action: "transition", transitions: ["quit"] },
     ]);

@@ -5,6 +5,9 @@ import fc from "fast-check";
 import { compile, exportSpreadsheet, importSpreadsheet, parseCsv, spreadsheetExportLosses, writeCsv } from "@autograms/compiler";
 import { ACTIONS, FUNCTION_KINDS, type Graph, type GraphNode } from "@autograms/runtime";
 
+/** Every field, code in the evaluator's language: the format that holds any graph. */
+const AUTOGRAMS = { format: "autograms" } as const;
+
 /** The parts of a graph a spreadsheet holds: nodes without loc, functions without loc. */
 function sheetPart(graph: Graph) {
   return {
@@ -14,7 +17,7 @@ function sheetPart(graph: Graph) {
 }
 
 function reimport(graph: Graph): Graph {
-  const result = importSpreadsheet(exportSpreadsheet(graph), { agent: graph.agent });
+  const result = importSpreadsheet(exportSpreadsheet(graph, AUTOGRAMS), { agent: graph.agent });
   expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   return result.graph as Graph;
 }
@@ -47,7 +50,7 @@ describe("graph → CSV → graph", () => {
 
   it("writes the original's conventions (x= prefixes, callable names f(a,b)), and code rows as the evaluator's: action code, the assignment in its column", () => {
     const graph = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "functions.graph.json"), "utf8")) as Graph;
-    const rows = parseCsv(exportSpreadsheet(graph)).rows.map((r) => r.map((c) => c.value));
+    const rows = parseCsv(exportSpreadsheet(graph, AUTOGRAMS)).rows.map((r) => r.map((c) => c.value));
     const header = rows[0] as string[];
     const row = (name: string) => Object.fromEntries(header.map((h, i) => [h, rows.find((r) => r[1] === name)?.[i]]));
     expect(header.slice(0, 5)).toEqual(["action", "name", "transitions", "instruction", "assign"]);
@@ -65,7 +68,7 @@ describe("graph → CSV → graph", () => {
       format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
       nodes: [{ name: "n", action: "chat", instruction: "x=1 means a\\=b", transitions: ["quit"] }],
     };
-    expect(exportSpreadsheet(graph)).toBe("action,name,transitions,instruction,assign\nchat,n,quit,x\\=1 means a\\\\=b,\n");
+    expect(exportSpreadsheet(graph, AUTOGRAMS)).toBe("action,name,transitions,instruction,assign\nchat,n,quit,x\\=1 means a\\\\=b,\n");
     expect(sheetPart(reimport(graph))).toEqual(sheetPart(graph));
   });
 
@@ -75,8 +78,8 @@ describe("graph → CSV → graph", () => {
     // Mostly the characters the format gives meaning to, some of any kind.
     // Code the evaluator runs, including what the original's reader would split or translate.
     const code = fc.constantFrom("count = count + 1", "let y = 2", "x === 1 && y", "xs.push(1)", "a[0] = 5", "total += 1", "  n  ", "JSON.parse(s)",
-      "n >= 2 ? 'a' : \"b\"", "len(x)", "k in obj", "True", "xs.slice(0, n)", "i++");
-    const condition = fc.constantFrom("x > 1", "len1 == 1", "a && !b", "k in obj", "xs.length === 0", "len(xs) > 0", "True");
+      "n >= 2 ? 'a' : \"b\"", "String(x)", "k in obj", "True", "xs.slice(0, n)", "i++");
+    const condition = fc.constantFrom("x > 1", "len1 == 1", "a && !b", "k in obj", "xs.length === 0", "Math.max(...xs) > 0", "True");
     const char = fc.oneof(fc.constantFrom("=", "\\", ",", '"', "\n", "a", "x", " ", "$", "(", ")", "?", "{", "}"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 }));
     const text = fc.string({ unit: char, maxLength: 20 }).filter((s) => s.trim() !== "").map((s) => s.replace(/\r\n?/g, "\n"));
     const identifier = fc.stringMatching(/^[a-z_][a-z0-9_]{0,5}$/);
@@ -126,7 +129,7 @@ describe("graph → CSV → graph", () => {
         functions: { f: { kind: nodes.some((n) => n.action === fkind) ? fkind : "local_function", params, entry: "f" } },
         nodes,
       };
-      const result = importSpreadsheet(exportSpreadsheet(graph));
+      const result = importSpreadsheet(exportSpreadsheet(graph, AUTOGRAMS));
       expect(result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([]);
       expect(sheetPart(result.graph as Graph)).toEqual(sheetPart(graph));
     }), { numRuns: 200 });

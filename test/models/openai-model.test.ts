@@ -32,6 +32,16 @@ describe("OpenAIModel.complete", () => {
     });
   });
 
+  it("reports the tokens the server says the call used", async () => {
+    server.enqueue({ text: "Hello." }, { choice: "B" });
+    const usage: unknown[] = [];
+    const model = modelOn(server);
+    await model.complete({ node: "n", purpose: "chat", messages: [], onUsage: (u) => usage.push(u) });
+    await model.choose({ node: "n", prompt: "Which?", choices: ["a", "b"], onUsage: (u) => usage.push(u) });
+    expect(usage).toEqual([{ inputTokens: 1, outputTokens: 1 }, { inputTokens: 1, outputTokens: 1 }]);
+    expect(model.provider).toBe("openai");
+  });
+
   it("rides out a 429 through the client's retry", async () => {
     server.enqueue({ status: 429, message: "slow down" }, { text: "after the retry" });
     expect(await ask(modelOn(server, { maxRetries: 2 }))).toBe("after the retry");

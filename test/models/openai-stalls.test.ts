@@ -81,6 +81,22 @@ describe("bodies and streams that stall or drip", () => {
     expect(ms).toBeLessThan(8_000);
   });
 
+  it("fails a body or a stream that arrives slower than the low speed limit (a byte every 200 ms, 10 required a second)", async () => {
+    // Never silent for the idle timeout, never past the attempt's timeout: only too slow.
+    server.enqueue({ drip: { text: "x".repeat(200) }, everyMs: 200 });
+    const slow = modelOn({ lowSpeed: { bytes: 10, windowMs: 1_000 }, maxRetries: 0 });
+    const { err, ms } = await failure(ask(slow));
+    expect(err.message).toMatch(/^node 'greet': model call failed: the answer arrived too slowly: \d bytes in 1000 ms, under the 10 bytes required \(low speed limit\)$/);
+    expect(err.failure).toBe("timeout");
+    expect(ms).toBeLessThan(3_000);
+    server.enqueue({ drip: { text: "slow words ".repeat(50) }, everyMs: 200, bytes: 1 });
+    const streamed = await failure(slow.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }));
+    expect(streamed.err.message).toMatch(/the stream arrived too slowly: \d bytes in 1000 ms/);
+    // Fast enough: the same limit lets a whole answer through.
+    server.enqueue({ drip: { text: "quick enough" }, everyMs: 20, bytes: 8 });
+    expect(await ask(slow)).toBe("quick enough");
+  });
+
   it("fails a stream that goes silent before any text, after sending it again", async () => {
     // 40 bytes every 2 s: the first event is not even whole when the 1 s of silence is up.
     server.enqueue({ drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 }, { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 });

@@ -20,7 +20,7 @@ const confirm = defineAction({
 });
 
 const withActions = (nodes: GraphNode[], actions: Graph["actions"], extra: Partial<Graph> = {}) => graph(nodes, { actions, ...extra });
-const CONFIRM_INFO = { module: "./actions.js", export: "confirm", fields: { yes: { type: "array", items: { type: "string" } } } };
+const CONFIRM_INFO = { module: "./actions.js", export: "confirm", fields: { yes: { type: "array", items: { type: "string" } } }, decides: true as const };
 
 function confirmGraph(): Graph {
   return withActions([
@@ -31,6 +31,95 @@ function confirmGraph(): Graph {
 }
 
 describe("custom actions", () => {
+  // The seed's node classes ported to defineAction (ChatExactNode, BaseNode.apply_transition of the
+  // original, commit 243158a: autograms/nodes/chat_nodes.py:149-190, base_node.py:870-907).
+  it("a transition hook decides without transition_question and transition_choices, reading the node's question fields", async () => {
+    const seen: unknown[] = [];
+    const route = defineAction({
+      name: "route", base: "chat_exact",
+      transition(ctx) {
+        seen.push({ ...ctx.node, transitions: [...ctx.node.transitions] });
+        return ctx.userReply === "tea" ? ctx.node.transitions[0] : ctx.node.transitions[1];
+      },
+    });
+    const info = { module: "./a.js", export: "route", base: "chat_exact" as const, decides: true as const };
+    const g = withActions([
+      { name: "ask", action: "route", instruction: "Tea or coffee?", transitions: ["tea", "coffee"] } as GraphNode,
+      { name: "tea", action: "chat_exact", instruction: "Tea it is.", transitions: ["quit"] },
+      { name: "coffee", action: "chat_exact", instruction: "Coffee it is.", transitions: ["quit"] },
+    ], { route: info });
+    expect(validateGraph(g).errors).toEqual([]);
+    const model = new TestModel();
+    const agent = new Agent(g, { model, actions: [route] });
+    let r = await agent.reply("");
+    r = await agent.reply("coffee", r.memory);
+    expect(r.reply).toBe("Coffee it is.");
+    expect(model.choices).toHaveLength(0);
+    // The question fields, when the node has them, are on ctx.node as written.
+    const asking = withActions([
+      { name: "ask", action: "route", instruction: "Tea or coffee?", transitions: ["tea", "coffee"], transition_question: "Which did $who pick?",
+        transition_choices: ["tea", "coffee"], question_prompt: "Decide.", transition_context: 2 } as GraphNode,
+      { name: "tea", action: "chat_exact", instruction: "Tea it is.", transitions: ["quit"] },
+      { name: "coffee", action: "chat_exact", instruction: "Coffee it is.", transitions: ["quit"] },
+    ], { route: info });
+    const agent2 = new Agent(asking, { model, actions: [route] });
+    await agent2.reply("tea", (await agent2.reply("")).memory);
+    expect(seen.at(-1)).toMatchObject({ name: "ask", transitions: ["tea", "coffee"], transition_question: "Which did $who pick?",
+      transition_choices: ["tea", "coffee"], question_prompt: "Decide.", transition_context: 2 });
+    // Without a question, a hook that decides nothing has no way on: an error at the node.
+    const undecided = defineAction({ name: "route", base: "chat_exact", transition: () => null });
+    const stuck = new Agent(g, { model, actions: [undecided] });
+    await expect(stuck.reply("tea", (await stuck.reply("")).memory)).rejects.toThrow(
+      "action 'route': its transition hook chose none of the 2 transitions, and the node has no transition_question for the model to choose with");
+    // A graph whose action decides, given an implementation without a transition hook: compile again.
+    expect(() => new Agent(g, { model, actions: [defineAction({ name: "route", base: "chat_exact" })] })).toThrow(
+      "the graph was compiled with a transition hook, the implementation given has none: compile the agent again");
+    const withoutDecides = withActions(g.nodes, { route: { ...info, decides: undefined } });
+    expect(validateGraph(withoutDecides).errors.map((e) => e.message)).toContain("node 'ask': has several transitions but no transition_question");
+  });
+
+  it("declared effects: a result sets the prompt, the user prompt and variables it declares, and nothing else", async () => {
+    // The original's prompt nodes and variable-writing nodes as one action (autograms/nodes/prompt_nodes.py).
+    const persona = defineAction({
+      name: "persona", effects: { setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] },
+      instruction: (ctx) => ({ setPrompt: `You teach ${ctx.instruction}.`, setUserPrompt: "You are a pupil.", assign: { level: 2, topic: ctx.instruction } }),
+    });
+    const info = { module: "./a.js", export: "persona" };
+    const g = withActions([
+      { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
+      { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] },
+    ], { persona: info });
+    const model = new TestModel(() => "ok");
+    const r = await new Agent(g, { model, actions: [persona] }).reply("hi");
+    expect(model.completions[0]!.messages[0]!.content).toBe("You teach fractions.\n\nUser: hi\n\n\n\nInstruction for Agent: Teach fractions at level 2.\nAgent's reply:");
+    expect(r.memory.stack[0]!.userPrompt).toBe("You are a pupil.");
+    // An effect the action does not declare fails the node, naming it.
+    const sneaky = defineAction({ name: "persona", effects: { assign: ["level"] }, instruction: () => ({ assign: { level: 1, secret: true } }) });
+    await expect(new Agent(g, { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
+      "action 'persona': its instruction hook assigned 'secret', which the action does not declare (effects.assign: ['level'])");
+    const prompter = defineAction({ name: "persona", instruction: () => ({ setPrompt: "x" }) });
+    await expect(new Agent(g, { model, actions: [prompter] }).reply("hi")).rejects.toThrow("returned setPrompt, which the action does not declare (effects: { setPrompt: true })");
+    expect(() => defineAction({ name: "bad", effects: { assign: ["_last_state"] } })).toThrow("effects.assign must be an array of variable names");
+  });
+
+  it("a reply can leave its turn unretained, so later prompts show only the reply (ChatExactNode's retain_instruction=False)", async () => {
+    const say = (retain?: boolean) => defineAction({ name: "say", instruction: (ctx) => ({ reply: `Said: ${ctx.instruction}`, ...(retain !== undefined && { retain }) }) });
+    const g = withActions([
+      { name: "s", action: "say", instruction: "Greet the user.", transitions: ["c"] } as GraphNode,
+      { name: "c", action: "chat", instruction: "Go on.", transitions: ["quit"] },
+    ], { say: { module: "./a.js", export: "say" } });
+    const prompts = async (retain?: boolean) => {
+      const model = new TestModel(() => "ok");
+      const agent = new Agent(g, { model, actions: [say(retain)] });
+      await agent.reply("hi", (await agent.reply("")).memory);
+      return model.completions[0]!.messages;
+    };
+    expect((await prompts())[0]!.content).toContain("Instruction for Agent: Greet the user.");
+    expect((await prompts(false))[0]).toEqual({ role: "user", content: "You are an agent.\n\n\nAgent's reply:" });
+    const bad = defineAction({ name: "say", instruction: () => ({ reply: "x", retain: false, instruction: "y" }) });
+    await expect(new Agent(g, { model: new TestModel(), actions: [bad] }).reply("")).rejects.toThrow("returned an instruction to keep and retain: false");
+  });
+
   it("runs the instruction hook (a reply without a model call) and the transition hook on the user's answer", async () => {
     const model = new TestModel();
     const agent = new Agent(confirmGraph(), { model, actions: [confirm] });
@@ -77,7 +166,7 @@ describe("custom actions", () => {
       { name: "c", action: "pick", instruction: "Greet.", transitions: ["a", "b"], transition_question: "q", transition_choices: ["1", "2"] } as GraphNode,
       { name: "a", action: "chat_exact", instruction: "A", transitions: ["quit"] },
       { name: "b", action: "chat_exact", instruction: "B", transitions: ["quit"] },
-    ], { pick: { module: "./a.js", export: "pick", base: "chat" } });
+    ], { pick: { module: "./a.js", export: "pick", base: "chat", decides: true } });
     const model = new TestModel((req) => `generated at ${req.node}`);
     const agent = new Agent(g, { model, actions: [pick] });
     const events: TraceEvent[] = [];
@@ -146,7 +235,7 @@ describe("custom actions", () => {
     const g = withActions([
       { name: "s", action: "stray", transitions: ["t"] } as GraphNode,
       { name: "t", action: "chat_exact", instruction: "T", transitions: ["quit"] },
-    ], { stray: { module: "./a.js", export: "stray" } });
+    ], { stray: { module: "./a.js", export: "stray", decides: true } });
     await expect(new Agent(g, { model: new TestModel(), actions: [stray] }).reply("")).rejects.toThrow(
       "action 'stray': its transition hook chose 'elsewhere', which is not one of the node's transitions (t)");
     const shape = defineAction({ name: "shape", instruction: () => ({ reply: "a", thought: "b" }) as never });

@@ -11,7 +11,7 @@ export class TestModel implements ChatModel {
   ) {}
   async complete(req: CompletionRequest): Promise<string> {
     // The request's data is copied; its callback and signal are kept as they are (they cannot be cloned).
-    const { onText, signal, ...data } = req;
+    const { onText, signal, onUsage: _usage, ...data } = req;
     this.completions.push({ ...structuredClone(data), ...(onText && { onText }), ...(signal && { signal }) });
     return this.answer(req);
   }

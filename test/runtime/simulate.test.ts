@@ -52,7 +52,7 @@ describe("user simulation", () => {
     expect(model.completions.every((c) => c.purpose === "user")).toBe(true);
   });
 
-  it("fires interjections by their probability, terminal ones only after turn 3 or when forced at maxTurns", async () => {
+  it("fires interjections by their probability, terminal ones from the third reply or when forced at maxTurns", async () => {
     const g = shop();
     g.nodes.push(n({ name: "cake", action: "chat_exact", instruction: "We have cake too.", transitions: ["greet"],
       condition_interjection: "The user asks about cake.", user_interjection: "Ask about cake.", probability_interjection: 0.2 }));
@@ -64,19 +64,30 @@ describe("user simulation", () => {
     expect(await agent.simulateUser(memory, { random: () => 0.99, maxTurns: 1 })).toEqual({ text: "<end>", end: true, instruction: "<end>" });
   });
 
-  it("lets a terminal interjection end the conversation only after turn 3", async () => {
+  // The original (commit 243158a): simulate_interjections (autograms/autogram_utils.py:752-781)
+  // fires a terminal interjection once the agent has replied min_turns=3 times; a node is
+  // terminal when its first simulated answer is '<end>' or its instruction is 'quit'
+  // (autograms/nodes/base_node.py:321-327). One whose own interjection is '<end>' is terminal here
+  // too (the original let it end a simulation after the first reply: docs/semantics.md).
+  it.each([
+    ["its interjection is <end>", { user_interjection: "<end>" }],
+    ["its first simulated answer is <end> (the original's rule)", { user_interjection: "Say you must go.", user_instruction_transitions: ["<end>"] }],
+    ["its instruction is quit (the original's rule)", { user_interjection: "Say you must go.", instruction: "quit" }],
+  ])("lets a terminal interjection end the conversation from the agent's third reply: %s", async (_what, fields) => {
     const g = graph([
       n({ name: "loop", action: "chat_exact", instruction: "more?", transitions: ["loop"] }),
       n({ name: "leave", action: "chat_exact", instruction: "bye", condition_interjection: "The user wants to leave.",
-        user_interjection: "<end>", probability_interjection: 0.5 }),
+        probability_interjection: 1, ...fields }),
     ]);
     const agent = new Agent(g, { model: new TestModel(() => "hm", (req) => req.choices.length - 1) });
     let memory = (await agent.reply("")).memory;
-    for (let turn = 1; turn <= 4; turn++) {
+    const fired: boolean[] = [];
+    for (let replies = 1; replies <= 4; replies++) {
       const user = await agent.simulateUser(memory, { random: () => 0.1 });
-      expect(user.end).toBe(turn > 3);
+      fired.push(user.instruction === fields.user_interjection);
       memory = (await agent.reply("hm", memory)).memory;
     }
+    expect(fired).toEqual([false, false, true, true]);
   });
 
   it("talks to the end of the conversation (quit)", async () => {

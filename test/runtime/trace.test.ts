@@ -32,7 +32,7 @@ describe("trace events", () => {
     expect(user).toMatchObject({ node: "ask", text: "yes", changes: [{ name: "_last_user_reply", before: "", after: "yes" }] });
     expect(transition).toMatchObject({ target: "call", to: "call", resolved: "name",
       decisions: [{ purpose: "transition", choices: ["yes", "no"], chosen: 0 }] });
-    expect(transition!.kind === "transition" && transition.decisions[0]!.prompt).toContain("Go on? (Yes or No)");
+    expect(transition!.kind === "transition" && transition.decisions[0]!.prompt).toContain("Go on?\n (Yes or No)");
     expect(call).toMatchObject({ function: "f", args: [1], stack: ["main", "f"] });
     expect(exact).toMatchObject({ node: "f", output: "got 1", stack: ["main", "f"] });
     expect(ret).toMatchObject({ function: "f", value: 2, to: "call", stack: ["main", "f"], changes: [{ name: "r", after: 2 }] });

@@ -56,7 +56,7 @@ describe("multiple-choice transitions", () => {
         say("first"), say("second"),
       ]);
       const out = await turns(new Agent(g, { model }), ["", "sure"]);
-      expect(model.choices[0]!.prompt).toBe("I need you to solve a multiple choice question.\n\n\nready?\n\nUser: sure\n\n\n\nIs the user ready? (Yes or No)\n");
+      expect(model.choices[0]!.prompt).toBe("I need you to solve a multiple choice question.\n\n\nready?\n\nUser: sure\n\n\n\nIs the user ready?\n (Yes or No)");
       expect(model.choices[0]!.choices).toEqual(order);
       expect(out[1]).toBe(order[0] === "yes" ? "first" : "second");
     }
@@ -82,13 +82,15 @@ describe("multiple-choice transitions", () => {
       say("end"),
     ]);
     await turns(new Agent(g, { model }), ["", "a", "b", "c"]);
+    // Both as the original (commit 243158a) sends them for these nodes: the past inputs as its
+    // make_prompt(transition=True) shows them, with the reply start (autograms/nodes/base_node.py:567-640, 671-703).
     expect(model.choices[0]!.prompt).toBe(
-      "Decide.\n\none\n\nUser: a\n\n\n\ntwo\n\nUser: b\n\n\n\nthree\n\nUser: c\n\n\n\nDone with fractions? (Yes or No)\n");
+      "Decide.\n\n\n\n\nAgent's reply:\n\none\n\nUser: a\nAgent's reply:\n\ntwo\n\nUser: b\nAgent's reply:\n\nthree\n\nUser: c\n\n\n\nDone with fractions?\n (Yes or No)");
     const two = new TestModel(undefined, () => 0);
     const g2 = structuredClone(g);
     (g2.nodes[3] as GraphNode).transition_context = 2;
     await turns(new Agent(g2, { model: two }), ["", "a", "b", "c"]);
-    expect(two.choices[0]!.prompt).toBe("Decide.\n\ntwo\n\nUser: b\n\n\n\nthree\n\nUser: c\n\n\n\nDone with fractions? (Yes or No)\n");
+    expect(two.choices[0]!.prompt).toBe("Decide.\n\ntwo\n\nUser: b\nAgent's reply:\n\nthree\n\nUser: c\n\n\n\nDone with fractions?\n (Yes or No)");
   });
 });
 

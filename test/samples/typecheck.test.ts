@@ -61,4 +61,34 @@ describe("samples type-check", () => {
       "Property 'nonexistent' does not exist on type 'FractionTutor'.",
     ]));
   }, 60_000);
+
+  it("exec_node of a custom action is typed as its output hook returns, with no cast", () => {
+    const config = samplesConfig();
+    const dir = join(SAMPLES_DIR, "custom-action");
+    const file = join(dir, "typed-output.ts");
+    const source = `import { Autogram, chatExact, defineAction, exec_node } from "@autograms/runtime";
+const count = defineAction({ name: "count", output: (ctx) => ({ words: ctx.instruction.split(" ").length, said: ctx.userReply }) });
+const plain = defineAction({ name: "plain" });
+export default class Typed extends Autogram {
+  main() {
+    const counted = exec_node({ action: count, instruction: "a b c" });
+    const words: number = counted.words;
+    const said: string | null = counted.said;
+    const wrong: string = exec_node({ action: count });
+    const anything = exec_node({ action: plain });
+    chatExact(\`\${words} \${said} \${wrong} \${JSON.stringify(anything)}\`);
+  }
+}
+`;
+    const host = ts.createCompilerHost(config.options);
+    const readFile = host.readFile.bind(host);
+    const fileExists = host.fileExists.bind(host);
+    host.readFile = (f) => (f === file ? source : readFile(f));
+    host.fileExists = (f) => f === file || fileExists(f);
+    const typed = ts.createProgram({ rootNames: [file], options: config.options, host, ...(program ? { oldProgram: program } : {}) });
+    // Only the deliberate mistake: the object the output hook returns is not a string.
+    expect(messages(typed, [file]).map((m) => m.replace(/^.*?: /, ""))).toEqual([
+      "Type '{ words: number; said: string | null; }' is not assignable to type 'string'.",
+    ]);
+  }, 60_000);
 });

@@ -32,6 +32,7 @@ const STRING_CALLS = [
 const STATICS = [
   "Math.max(X, 1)", "Math.min(X)", "Math.floor(X)", "Math.round(X)", "Math.abs(X)", "Math.sign(X)", "Math.pow(X, 2)", "Math.trunc(X)",
   "JSON.stringify(X)", "JSON.stringify(X, null, 2)", "String(X)", "Number(X)", "Boolean(X)", "parseInt(X)", "parseFloat(X)", "isNaN(X)",
+  "encodeURIComponent(X)", "encodeURI(X)", "decodeURIComponent(encodeURIComponent(X))",
   "Array.isArray(X)", "Object.keys(X ?? {})", "Object.values(X ?? {})", "Object.entries(X ?? {})", "Number.isInteger(X)", "typeof X",
   "[...(X ?? [])]", "({ ...X })", "`<${X}>`", "!X", "-X", "~X", "+X", "X?.length", "X?.[0]", "(X ? 'yes' : 'no')",
 ];

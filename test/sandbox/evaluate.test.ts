@@ -57,8 +57,19 @@ describe("values of expressions, with JavaScript semantics", () => {
     ["Number('0x10') + parseInt('12px')", {}, 28],
     ["xs.some(x => x > 2) && xs.every(x => x > 0)", { xs: [1, 3] }, true],
     ["'k' in o && !('z' in o)", { o: { k: 1 } }, true],
+    ["`https://x.org/?q=${encodeURIComponent(q)}`", { q: "a&b c/€" }, "https://x.org/?q=a%26b%20c%2F%E2%82%AC"],
+    ["decodeURIComponent('a%26b%20c%2F%E2%82%AC')", {}, "a&b c/€"],
+    ["encodeURI('https://x.org/a b?q=€&r=1')", {}, "https://x.org/a%20b?q=%E2%82%AC&r=1"],
+    ["decodeURI('https://x.org/a%20b?q=%26')", {}, "https://x.org/a b?q=%26"],
   ])("%s", (code, variables, expected) => {
     expect(run(code, variables as Record<string, any>).value).toEqual(expected);
+  });
+});
+
+describe("URI functions", () => {
+  test("a text they cannot take is a range error, as JavaScript's URIError", () => {
+    expect(() => run("decodeURIComponent('%E2%82')", {})).toThrow(/decodeURIComponent: the text is not a well-formed URI escape/);
+    expect(() => run("encodeURIComponent(s)", { s: "a\uD800b" })).toThrow(/encodeURIComponent: the text holds a lone surrogate/);
   });
 });
 

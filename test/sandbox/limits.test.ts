@@ -34,6 +34,8 @@ describe("string length, counted before allocating", () => {
     "JSON.stringify(Array.from({ length: 50000 }, () => 'x'.repeat(30)))",
     "String(Array.from({ length: 1000 }, () => 'y'.repeat(2000)))",
     "String.fromCharCode(...Array.from({ length: 99999 }, () => 65)).repeat(20)",
+    // Nine characters out for each one in: charged before the native runs.
+    "encodeURIComponent('€'.repeat(200000))",
   ])("%s", (code) => {
     exhausts(code, "maxStringLength");
   });

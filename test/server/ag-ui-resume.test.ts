@@ -1,10 +1,13 @@
 // Resuming an AG-UI stream: every AG-UI event has an SSE id (1, 2, 3, ... within the run), and
 // `GET /ag-ui/:threadId/stream` with the last one received sends exactly the rest, from another
 // server on the same store too: the frames a client got before the cut and the resumed ones
-// together are the stream it would have had uninterrupted, at every place it may be cut.
+// together are the stream it would have had uninterrupted, at every place it may be cut. The rest
+// comes after the run as it stood at the cut (numbered as the cut), so that it is on its own a
+// stream an AG-UI client takes: RUN_STARTED first, the state, the step and message still open.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HttpAgent, runHttpRequest, transformHttpEventStream, type RunAgentInput } from "@ag-ui/client";
 import { EventType } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
@@ -23,10 +26,13 @@ afterAll(() => folder.remove());
 const input = (threadId: string, runId: string, messages: { id: string; text: string }[] = []) =>
   json({ threadId, runId, messages: messages.map((m) => ({ id: m.id, role: "user", content: m.text })), tools: [], context: [], state: {}, forwardedProps: {} });
 
-const resume = (url: string, threadId: string, last: number | null, runId?: string) =>
-  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`, { headers: last === null ? {} : { "last-event-id": String(last) } });
+/** `last`: the id of the last frame received, or its number in run `runId`. */
+const resume = (url: string, threadId: string, last: string | number | null, runId?: string) =>
+  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`,
+    { headers: last === null ? {} : { "last-event-id": typeof last === "number" ? `${runId}:${last}` : last } });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
+const framesAfter = (frames: Frame[], cut: number) => frames.filter((f) => f.id > cut);
 
 /** The state a client builds from the events: the snapshot, then each delta applied. */
 function stateOf(events: AgUiEvent[]): unknown {
@@ -64,8 +70,8 @@ describe("resuming an AG-UI stream", () => {
       const res = await fetch(`${a.url}/ag-ui`, input("tutor-1", runId, i === 0 ? [] : [{ id: `u${i}`, text: turn.user }]));
       expect(res.status).toBe(200);
       const whole = await sseFrames(res);
-      // One id per AG-UI event, 1, 2, 3, ...
-      expect(whole.map((f) => f.id)).toEqual(whole.map((_, k) => k + 1));
+      // One id per AG-UI event, 1, 2, 3, ..., naming the run: the client's run id is the run's.
+      expect(whole.map((f) => f.id)).toEqual(whole.map((_, k) => `${runId}:${k + 1}`));
       const events = eventsOf(whole);
       for (const e of events) expect(EventSchemas.safeParse(e).error?.issues, JSON.stringify(e)).toBeUndefined();
       expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId, result: { reply: turn.agent } });
@@ -76,12 +82,24 @@ describe("resuming an AG-UI stream", () => {
         const rest = await resume(b.url, "tutor-1", cut, runId);
         expect(rest.status).toBe(200);
         expect(rest.headers.get("content-type")).toBe("text/event-stream");
-        const got = [...whole.slice(0, cut), ...(await sseFrames(rest))];
-        expect(got, `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        const frames = await sseFrames(rest);
+        expect([...whole.slice(0, cut), ...framesAfter(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        // The rest alone: the run as it stood at the cut, then the rest, well formed, to the same state.
+        expect(frames.filter((f) => f.id <= cut).every((f) => f.id === cut)).toBe(true);
+        const alone = eventsOf(frames);
+        expect(alone[0]).toEqual(events[0]);
+        expect(checkOrder(alone), `cut after frame ${cut} of turn ${i}`).toEqual([]);
+        expect(stateOf(alone)).toEqual(stateOf(events));
       }
-      // Nothing after the last frame; without a number, no run in progress: 204 both.
-      expect((await resume(b.url, "tutor-1", whole.length, runId)).status).toBe(204);
-      expect((await resume(b.url, "tutor-1", null, runId)).status).toBe(204);
+      // Nothing after the last frame, or no run named and none in progress: an empty stream (AG-UI
+      // clients read a 2xx answer as a stream: one without a body would fail).
+      for (const [last, named] of [[whole.length, runId], [null, undefined]] as const) {
+        const none = await resume(b.url, "tutor-1", last, named);
+        expect([none.status, await none.text()]).toEqual([200, ""]);
+      }
+      // The run named without a frame, or Last-Event-ID 0 (before any frame): all of it.
+      expect(await sseFrames(await resume(b.url, "tutor-1", null, runId))).toEqual(whole);
+      expect(await sseFrames(await resume(b.url, "tutor-1", "0"))).toEqual(whole);
       // The state a client builds is the agent's variables in the store after the turn.
       expect(checkOrder(events)).toEqual([]);
       const { memory } = await a.store.load("tutor-1");
@@ -89,23 +107,45 @@ describe("resuming an AG-UI stream", () => {
     }
   });
 
-  it("names the server's run id in RUN_FINISHED when not given the POST's; the messages' ids are the same either way", async () => {
-    const whole = eventsOf(await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run"))));
-    const serverRun = (await a.store.latestRun("tutor-2"))!.id;
-    const rest = eventsOf(await sseFrames(await resume(b.url, "tutor-2", 2)));
-    expect(rest.slice(0, -1)).toEqual(whole.slice(2, -1));
-    expect(rest.at(-1)).toEqual({ ...whole.at(-1), runId: serverRun });
-    expect(whole.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
+  it("resumes the run the frame id names, never another: the latest run is not relabelled, a run lost before its first event is run_lost", async () => {
+    const first = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run")));
+    expect((await a.store.latestRun("tutor-2"))!.id).toBe("client-run");
+    expect(eventsOf(first).find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: "client-run-m1" });
+    const second = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "later-run", [{ id: "u1", text: conversation.turns[1]!.user }])));
+    // The first run's rest, by its frame id or its runId, although a later run is the thread's latest.
+    expect(await sseFrames(await resume(b.url, "tutor-2", first[1]!.id))).toEqual(first.slice(2));
+    expect(await sseFrames(await resume(b.url, "tutor-2", 2, "client-run"))).toEqual(first.slice(2));
+    expect(await sseFrames(await resume(b.url, "tutor-2", 2, "later-run"))).toEqual(second.slice(2));
+    // A run id no run has (its process stopped before storing anything): run_lost, not another run's frames.
+    const lost = await resume(b.url, "tutor-2", 1, "never-stored");
+    expect([lost.status, (await lost.json()).error.code]).toEqual([410, "run_lost"]);
+    // A run id is the run's own: a POST may not reuse one.
+    const reused = await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run", [{ id: "u2", text: "again" }]));
+    expect([reused.status, (await reused.json()).error.field]).toEqual([400, "runId"]);
   });
 
-  it("refuses a bad Last-Event-ID or runId, and answers 404 for a thread it does not have", async () => {
+  it("refuses a bad Last-Event-ID or runId, and has nothing for a thread it does not have", async () => {
     const bad = await resume(b.url, "tutor-1", "x" as never);
-    expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the number of the last AG-UI event received is expected" } }]);
-    expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "1" } })).json()).toMatchObject({ error: { field: "runId" } });
-    expect((await resume(b.url, "no-such-thread", 1)).status).toBe(404);
-    expect(await (await resume(b.url, "x*y", 1)).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
+    expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the id of the last AG-UI event received (RUN:N, as sent) is expected" } }]);
+    // A bare number named no run: it is refused, not taken as the latest run's.
+    expect((await resume(b.url, "tutor-1", "3")).status).toBe(400);
+    expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "r:1" } })).json()).toMatchObject({ error: { field: "runId" } });
+    expect((await resume(b.url, "no-such-thread", 1, "r")).status).toBe(404);
+    expect(await (await resume(b.url, "x*y", 1, "r")).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
   });
 });
+
+/**
+ * The AG-UI client as docs/serving.md shows it: an HttpAgent whose `connectAgent()` joins the
+ * thread's run in progress (from its start, or after `lastEventId` events).
+ */
+class AutogramsAgent extends HttpAgent {
+  lastEventId?: number;
+  protected override connect(input: RunAgentInput) {
+    const resume = this.lastEventId === undefined ? {} : { "last-event-id": String(this.lastEventId) };
+    return transformHttpEventStream(runHttpRequest(() => fetch(`${this.url}/${input.threadId}/stream`, { headers: { ...this.headers, ...resume } })));
+  }
+}
 
 describe("a client that loses an AG-UI stream while the run goes on", () => {
   let t: TestServer;
@@ -141,25 +181,61 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     expect(rest.status).toBe(200);
     held.open();
     const whole = await sseFrames(fromStart);
-    const after = await sseFrames(rest);
+    const resumed = await sseFrames(rest);
+    const cut = seen.at(-1)!.id;
     expect(whole.slice(0, seen.length)).toEqual(seen);
-    expect([...seen, ...after]).toEqual(whole);
-    // The rest carries no snapshot: the client's state is the one it had, which the deltas continue.
-    expect(eventsOf(after).some((e) => e.type === EventType.STATE_SNAPSHOT)).toBe(false);
-    expect(eventsOf(after).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
+    expect([...seen, ...framesAfter(resumed, cut)]).toEqual(whole);
+    // Before the rest, the run as the client left it: its start, its state, the step still open.
+    expect(eventsOf(resumed.filter((f) => f.id === cut)).slice(0, 2)).toEqual([eventsOf(seen)[0], { type: EventType.STATE_SNAPSHOT, snapshot: stateOf(eventsOf(seen)) }]);
+    expect(checkOrder(eventsOf(resumed))).toEqual([]);
+    expect(eventsOf(resumed).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
     await settled(t, "live", 2);
-    expect(stateOf(eventsOf([...seen, ...after]))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+    expect(stateOf(eventsOf(resumed))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
+  });
+
+  it("joins the run with @ag-ui/client's connectAgent: a new client from its start, one cut off after the events it had", async () => {
+    await (await fetch(`${t.url}/ag-ui`, input("joined", "open"))).text();
+    const held = hold(t.model);
+    // The client that sends the message counts the events it gets (their ids are 1, 2, 3, ...), then loses the stream.
+    const sender = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
+    sender.addMessage({ id: "j1", role: "user", content: "hello again" });
+    let received = 0;
+    const lost = new AbortController();
+    const sending = sender.runAgent({ runId: "sent", abortController: lost } as never, { onEvent: () => void received++ }).catch(() => null);
+    await held.started;
+    await new Promise((r) => setTimeout(r, 50));
+    lost.abort();
+    await sending;
+    // A page loaded again: a new client, which joins the run from its start.
+    const fresh = new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" });
+    const joining = fresh.connectAgent();
+    // The first client, with the messages it had, asks for what it lacks.
+    const had = sender.messages.length;
+    sender.lastEventId = received;
+    const resuming = sender.connectAgent();
+    await new Promise((r) => setTimeout(r, 50));
+    held.open();
+    const [joined, resumed] = await Promise.all([joining, resuming]);
+    expect(received).toBeGreaterThan(0);
+    expect(joined.newMessages).toMatchObject([{ role: "assistant", content: "echo: hello again" }]);
+    expect(sender.messages.slice(had - 1).filter((m) => m.role === "assistant")).toMatchObject([{ content: "echo: hello again" }]);
+    expect(resumed.newMessages.length + had).toBe(sender.messages.length);
+    await settled(t, "joined", 2);
+    const variables = agentVariables(await store.memoryAt("joined", 2), {});
+    expect([fresh.state, sender.state]).toEqual([variables, variables]);
+    // Nothing running: connectAgent resolves with nothing new.
+    expect((await new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" }).connectAgent()).newMessages).toEqual([]);
   });
 
   it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {
-    await (await fetch(`${t.url}/ag-ui`, input("queued", "open"))).text();
-    await (await fetch(`${t.url}/ag-ui`, input("queued", "zero", [{ id: "q0", text: "zero" }]))).text();
+    await (await fetch(`${t.url}/ag-ui`, input("queued", "q-open"))).text();
+    await (await fetch(`${t.url}/ag-ui`, input("queued", "q-zero", [{ id: "q0", text: "zero" }]))).text();
     const held = hold(t.model);
-    const first = fetch(`${t.url}/ag-ui`, input("queued", "first", [{ id: "q1", text: "one" }]));
+    const first = fetch(`${t.url}/ag-ui`, input("queued", "q-first", [{ id: "q1", text: "one" }]));
     await held.started;
     // Sent while the first run holds the thread: it waits, and runs from the variables the first leaves.
     const waits = new Promise<void>((r) => (acquiring = (id) => id === "q2" && r()));
-    const second = fetch(`${t.url}/ag-ui`, input("queued", "second", [{ id: "q2", text: "two" }]));
+    const second = fetch(`${t.url}/ag-ui`, input("queued", "q-second", [{ id: "q2", text: "two" }]));
     await waits;
     held.open();
     const [one, two] = await Promise.all([first.then(sseFrames), second.then(sseFrames)]);

@@ -3,7 +3,7 @@
 // client's copy of the conversation says.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { chatBody, drain, json, serverForFile, sseFrames, textOf, uiChunks, uiMessageOf, userMessage, type TestServer } from "./support/harness.js";
+import { chatBody, drain, frameNumber, json, serverForFile, sseFrames, textOf, uiChunks, uiMessageOf, userMessage, type TestServer } from "./support/harness.js";
 
 const file = serverForFile("autograms-server-chat-");
 let t: TestServer;
@@ -21,7 +21,7 @@ describe("POST /api/chat", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const frames = await sseFrames(res.clone());
     // Every frame has an id, increasing; the stream ends with [DONE].
-    expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => i + 1));
+    expect(frames.map(frameNumber)).toEqual(frames.map((_, i) => i + 1));
     expect(frames.at(-1)!.data).toBe("[DONE]");
     const chunks = await uiChunks(res.body!);
     const types = chunks.map((c) => c.type);
@@ -80,15 +80,16 @@ describe("POST /api/chat", () => {
 
   it("refuses what useChat would not send, naming the field", async () => {
     const cases: [unknown, number, string, string | undefined][] = [
-      [{ id: "c5", messages: [] }, 400, "bad_request", "messages"],
-      [{ id: "c5", messages: [{ id: "a", role: "assistant", parts: [{ type: "text", text: "x" }] }] }, 400, "bad_request", "messages[0].role"],
+      [{ id: "c5", messages: [userMessage("a", "x"), { id: "b", role: "assistant", parts: [{ type: "text", text: "x" }] }] }, 400, "bad_request", "messages[1].role"],
+      [{ id: "c5", messages: "hi" }, 400, "bad_request", "messages"],
       [{ id: "c5", messages: [{ id: "a", role: "user", parts: [{ type: "file", url: "x" }] }] }, 400, "bad_request", "messages[0].parts"],
       [{ id: "c5", messages: [{ id: "a", role: "user", parts: "hi" }] }, 400, "bad_request", "messages[0].parts"],
       [{ id: "c5", messages: [{ id: "a", role: "robot", parts: [] }] }, 400, "bad_request", "messages[0].role"],
       [{ id: "c5", messages: [{ role: "user", parts: [{ type: "text", text: "x" }] }] }, 400, "bad_request", "messages[0].id"],
       [{ id: 5, messages: [userMessage("a", "x")] }, 400, "bad_thread_id", "id"],
       [{ id: "../etc/passwd", messages: [userMessage("a", "x")] }, 400, "bad_thread_id", "id"],
-      [{ id: "c5", messages: [userMessage("a", "x")], trigger: "regenerate-message" }, 400, "unsupported", "trigger"],
+      [{ id: "c5", messages: [userMessage("a", "x")], trigger: "regenerate-message" }, 404, "unknown_thread", undefined],
+      [{ id: "c5", messages: [userMessage("a", "x")], trigger: "again" }, 400, "bad_request", "trigger"],
       [[1, 2], 400, "bad_request", undefined],
       [null, 400, "bad_request", undefined],
     ];

@@ -69,7 +69,8 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
     dir = mkdtempSync(join(tmpdir(), "autograms-playground-"));
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
     // Words a few milliseconds apart, so that a streamed reply is seen growing.
-    server = await listen({ agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }), store, port: 0, playground: { drawGraph: (g: Graph) => toSvg(g) } });
+    // The raw picture: these tests follow the run node by node, each node of the graph drawn.
+    server = await listen({ agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }), store, port: 0, playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) } });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     page.on("request", (r) => requests.push(r.url()));
@@ -181,7 +182,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("on a server with a token: opens the page without it, asks for it once, and sends it with every request", async () => {
-    const locked = await listen({ agent: new Agent(tutor, { model: new OfflineModel() }), store, port: 0, token: "s3cret", playground: { drawGraph: (g: Graph) => toSvg(g) } });
+    const locked = await listen({ agent: new Agent(tutor, { model: new OfflineModel() }), store, port: 0, token: "s3cret", playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) } });
     const p = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     try {
       expect((await fetch(`${locked.url}/`)).status).toBe(200);

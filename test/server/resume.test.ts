@@ -4,7 +4,7 @@
 // process that ran it is gone (the store holds the events; a run cut short is told so).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../store/support/postgres-server.mjs";
-import { chatBody, hold, json, readUntil, settled, sseFrames, startTestServer, tempFolder, userMessage, type TestServer } from "./support/harness.js";
+import { chatBody, frameNumber, hold, json, readUntil, settled, sseFrames, startTestServer, tempFolder, userMessage, type TestServer } from "./support/harness.js";
 
 const folder = tempFolder("autograms-server-resume-");
 let t: TestServer;
@@ -32,7 +32,8 @@ describe("a client that disconnects", () => {
     held.open();
     await settled(t, "d1", 2);
     const all = await sseFrames(replay);
-    expect(all.map((f) => f.id)).toEqual(all.map((_, i) => i + 1));
+    const runId = (await t.store.latestRun("d1"))!.id;
+    expect(all.map((f) => f.id)).toEqual(all.map((_, i) => `${runId}:${i + 1}`));
     expect(all.at(-1)!.data).toBe("[DONE]");
     expect(all.slice(0, seen.length)).toEqual(seen);
     expect(all.some((f) => f.data.includes("echo: go on"))).toBe(true);
@@ -40,11 +41,12 @@ describe("a client that disconnects", () => {
     const rest = await fetch(`${t.url}/api/chat/d1/stream`, { headers: { "last-event-id": String(last) } });
     expect(rest.status).toBe(200);
     expect(rest.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
-    expect(await sseFrames(rest)).toEqual(all.filter((f) => f.id > last));
+    expect(await sseFrames(rest)).toEqual(all.filter((f) => frameNumber(f) > frameNumber(seen.at(-1)!)));
     // Nothing after the last frame, and no run in progress: 204.
     expect((await fetch(`${t.url}/api/chat/d1/stream`, { headers: { "last-event-id": String(all.at(-1)!.id) } })).status).toBe(204);
     expect((await fetch(`${t.url}/api/chat/d1/stream`)).status).toBe(204);
-    expect((await fetch(`${t.url}/api/chat/nothing-here/stream`)).status).toBe(404);
+    // A chat that has sent nothing has no thread yet: nothing to resume (useChat's resume as a new page mounts).
+    expect((await fetch(`${t.url}/api/chat/nothing-here/stream`)).status).toBe(204);
   });
 
   it("resumes the run event stream the same way: ids are the events' numbers", async () => {
@@ -56,8 +58,8 @@ describe("a client that disconnects", () => {
     await settled(t, "d2", 2);
     const rest = await sseFrames(await fetch(`${t.url}/api/threads/d2/runs/latest/stream`, { headers: { "last-event-id": String(seen.at(-1)!.id) } }));
     const all = [...seen, ...rest];
-    expect(all.map((f) => f.id)).toEqual(all.map((_, i) => i + 1));
-    for (const f of all) expect(JSON.parse(f.data)).toMatchObject({ seq: f.id, event: { type: f.event } });
+    expect(all.map(frameNumber)).toEqual(all.map((_, i) => i + 1));
+    for (const f of all) expect(JSON.parse(f.data)).toMatchObject({ seq: frameNumber(f), event: { type: f.event } });
     const events = all.map((f) => JSON.parse(f.data).event);
     expect(events[0]).toMatchObject({ type: "run-start", threadId: "d2", messageId: "m-d2", user: "hi there", turn: 2, opening: true });
     expect(events.filter((e) => e.type === "text-delta").map((e) => e.delta)).toEqual(["Hello! Say something.", "echo: hi there"]);
@@ -79,8 +81,8 @@ describe("a run whose process is gone", () => {
         { seq: 1, event: { type: "run-start", threadId: "dead", runId: run.id, messageId: "m-dead", user: "hello?", turn: 1 } },
         { seq: 2, event: { type: "text-delta", node: "talk", delta: "echo" } },
       ]);
-      const frames = await sseFrames(await fetch(`${s.url}/api/threads/dead/runs/latest/stream`, { headers: { "last-event-id": "1" } }));
-      expect(frames.map((f) => [f.id, f.event])).toEqual([[2, "text-delta"], [3, "run-error"]]);
+      const frames = await sseFrames(await fetch(`${s.url}/api/threads/dead/runs/latest/stream`, { headers: { "last-event-id": `${run.id}:1` } }));
+      expect(frames.map((f) => [f.id, f.event])).toEqual([[`${run.id}:2`, "text-delta"], [`${run.id}:3`, "run-error"]]);
       expect(JSON.parse(frames[1]!.data).event).toMatchObject({ code: "run_lost" });
       expect((await s.store.run(run.id))!.status).toBe("failed");
       // Its message was not answered: sent again, it runs.
@@ -98,6 +100,7 @@ describe("two servers on one Postgres store", () => {
     const [a, b] = await Promise.all([startTestServer(folder.path, { storeUrl: url }), startTestServer(folder.path, { storeUrl: url })]);
     try {
       await (await fetch(`${a.url}/api/threads/pg/runs`, json({ message: null }))).text();
+      await settled(a, "pg", 1);
       const held = hold(a.model);
       const onA = fetch(`${a.url}/api/chat`, json(chatBody("pg", [userMessage("m1", "across")])));
       await held.started;
@@ -112,7 +115,7 @@ describe("two servers on one Postgres store", () => {
       expect(fromB).toEqual(fromA);
       expect(fromA.some((f) => f.data.includes("echo: across"))).toBe(true);
       // And after it ended, from B, with a frame number.
-      const rest = await sseFrames(await fetch(`${b.url}/api/chat/pg/stream`, { headers: { "last-event-id": "2" } }));
+      const rest = await sseFrames(await fetch(`${b.url}/api/chat/pg/stream`, { headers: { "last-event-id": fromA[1]!.id } }));
       expect(rest).toEqual(fromA.slice(2));
     } finally {
       await Promise.all([a.close(), b.close()]);

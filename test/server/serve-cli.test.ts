@@ -4,7 +4,7 @@
 // after it is killed outright gives a client the rest of that run.
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
@@ -93,10 +93,11 @@ describe("autograms serve", () => {
       server.child.kill("SIGKILL");
       await server.exit;
       // The other server gives the rest after the frames the first client saw, as the file holds it.
-      const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": "2" } });
+      const runId = (await store.latestRun("same"))!.id;
+      const rest = await fetch(`${other.url}/api/chat/same/stream`, { headers: { "last-event-id": `${runId}:2` } });
       expect(rest.status).toBe(200);
       const restText = await rest.text();
-      expect((await sseFrames(new Response(restText)))[0]!.id).toBe(3);
+      expect((await sseFrames(new Response(restText)))[0]!.id).toBe(`${runId}:3`);
       expect(firstTwo + restText).toBe(followed);
       const whole = await uiMessageOf(await uiChunks(new Response(firstTwo + restText).body!));
       said.push(...textOf(whole));
@@ -107,10 +108,22 @@ describe("autograms serve", () => {
     expect(said).toEqual(replies(chat.stdout));
   }, 120_000);
 
-  it("refuses to listen off loopback without a token, and stops cleanly on SIGTERM", async () => {
+  it("refuses to listen off loopback without a token, or with one no client can send; reads --token-file; stops cleanly on SIGTERM", async () => {
     const open = await autograms(["serve", TUTOR, "--offline", "--host", "0.0.0.0", "--port", "0"], { cwd: folder() });
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
+    const spaced = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--token", "two words"], { cwd: folder() });
+    expect([spaced.code, spaced.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --token: the token must be visible ASCII characters \(no spaces/)]);
+    const star = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--cors", "*"], { cwd: folder() });
+    expect([star.code, star.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/)]);
+    const watched = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"], { cwd: folder() });
+    expect([watched.code, watched.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --watch plays the turns in the server's own thread, so that each new build is played: --workers 2 cannot go with it/)]);
+    writeFileSync(join(folder(), "token.txt"), "from-a-file\n");
+    const filed = await serve([TUTOR, "--offline", "--port", "0", "--token-file", join(folder(), "token.txt"), "--store", `sqlite:${join(folder(), "filed.db")}`]);
+    expect((await fetch(`${filed.url}/api/agent`)).status).toBe(401);
+    expect((await fetch(`${filed.url}/api/agent`, { headers: { authorization: "Bearer from-a-file" } })).status).toBe(200);
+    filed.child.kill("SIGTERM");
+    expect(await filed.exit).toBe(0);
     const server = await serve([TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "other.db")}`]);
     expect((await (await fetch(`${server.url}/api/agent`)).json()).name).toBe("FractionTutor");
     // Without --no-playground, / is the playground's page, and the OpenAPI document lists it.
@@ -122,6 +135,29 @@ describe("autograms serve", () => {
     expect(await server.exit).toBe(0);
     expect(server.stderr()).toContain("(stopping)");
   }, 120_000);
+
+  it("stops, as on SIGTERM, when the launcher that started it (npx) is killed without passing the signal on", async () => {
+    // A launcher that starts the server and prints its pid, as npx runs the command.
+    const launcher = spawn(process.execPath, ["-e", `
+      const { spawn } = require("node:child_process");
+      const child = spawn(process.execPath, ${JSON.stringify([bin, "serve", TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "launched.db")}`])}, { stdio: ["ignore", "inherit", "inherit"] });
+      console.log("pid " + child.pid);
+      setInterval(() => {}, 1000);
+    `], { cwd: folder() });
+    children.push(launcher);
+    let out = "";
+    const pid = await new Promise<number>((resolve) => launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      const m = /pid (\d+)/.exec(out);
+      if (m && /listening on/.test(out)) resolve(Number(m[1]));
+    }));
+    const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    expect(alive()).toBe(true);
+    launcher.kill("SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  }, 60_000);
 
   it("hands the playground the agent's source and the modules its actions come from, behind the token", async () => {
     const agentFile = join(root, "samples/custom-action/agent.ts");

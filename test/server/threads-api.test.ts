@@ -78,7 +78,7 @@ describe("the threads API", () => {
     const { status, body } = await get("/openapi.json");
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.1/);
-    for (const path of ["/api/chat", "/api/chat/{id}/stream", "/api/threads", "/api/threads/{id}", "/api/threads/{id}/fork", "/api/threads/{id}/memory", "/api/threads/{id}/runs", "/api/threads/{id}/runs/latest/stream", "/api/agent"]) {
+    for (const path of ["/api/chat", "/api/chat/{id}/stream", "/api/chat/{id}/messages", "/api/chat/{id}/stop", "/api/threads", "/api/threads/{id}", "/api/threads/{id}/fork", "/api/threads/{id}/memory", "/api/threads/{id}/runs", "/api/threads/{id}/runs/latest/stream", "/api/agent"]) {
       expect(Object.keys(body.paths)).toContain(path);
     }
     expect((await get("/api/agent")).body).toMatchObject({ name: "Echo", graph: { format: "autograms-graph", agent: "Echo" } });
@@ -130,17 +130,23 @@ describe("hostile input", () => {
     expect((await get("/api/threads?limit=1000")).body.threads.map((x: { id: string }) => x.id)).not.toContain("strangers");
     for (const [path, init] of [["/api/threads/strangers", undefined], ["/api/threads/strangers/memory", undefined], ["/api/threads/strangers", { method: "DELETE" }],
       ["/api/threads/strangers/fork", json({ turn: 0 })],
-      ["/api/threads/strangers", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"mine"}' }], ["/api/threads/strangers/runs", json({ message: "hi" })], ["/api/chat/strangers/stream", undefined]] as const) {
+      ["/api/threads/strangers", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"mine"}' }], ["/api/threads/strangers/runs", json({ message: "hi" })]] as const) {
       expect([path, (await get(path, init)).status]).toEqual([path, 404]);
     }
+    // To a chat page, it is a chat that has sent nothing yet.
+    expect((await get("/api/chat/strangers/stream")).status).toBe(204);
+    expect((await get("/api/chat/strangers/messages")).body).toEqual([]);
+    expect((await get("/api/chat/strangers/stop", { method: "POST" })).status).toBe(204);
     expect((await fetch(`${t.url}/api/chat`, json(chatBody("strangers", [userMessage("m", "hi")])))).status).toBe(404);
     expect((await t.store.thread("strangers"))!.version).toBe(1);
   });
 
   it("answers 409 with the run in progress when a thread is busy (policy reject)", async () => {
+    const rejecting = await startTestServer(file.folder(), { policy: "reject", model: t.model });
     const g = gate();
     t.model.gate = g.promise;
     try {
+      const t = rejecting;
       const started = t.model.nextStart();
       const first = await fetch(`${t.url}/api/chat`, json(chatBody("busy", [userMessage("m1", "slow")])));
       await started;
@@ -157,6 +163,7 @@ describe("hostile input", () => {
     } finally {
       t.model.gate = null;
       g.open();
+      await rejecting.close();
     }
   });
 });

@@ -23,6 +23,24 @@ describe("store URL options", () => {
     expect(() => parseStoreUrl("sqlite:t.db?lease_ms=0")).toThrow(expect.objectContaining({ code: "bad_url" }));
   });
 
+  it("never quote a password in an error", async () => {
+    const quoted = (url: string) => {
+      try {
+        parseStoreUrl(url);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error(`${url} was taken`);
+    };
+    expect(quoted("postgres://app:s3cret@db/agents?lease_ms=soon")).toContain("'postgres://app:***@db/agents?lease_ms=soon'");
+    expect(quoted("mysql://app:s3cret@db/agents")).toMatch(/^'mysql:\/\/app:\*\*\*@db\/agents' is not a store URL/);
+    expect(quoted("postgres://db/agents?password=s3cret&poll_ms=x")).not.toContain("s3cret");
+    // The database refusing to be reached: the error names where, without the password.
+    const refused = await openStore("postgres://app:s3cret@127.0.0.1:1/agents").catch((err: Error) => err);
+    expect(refused).toMatchObject({ code: "unavailable", message: expect.stringContaining("postgres://app:***@127.0.0.1:1/agents") });
+    expect((refused as Error).message).not.toContain("s3cret");
+  });
+
   it("set the store's lease lifetime; options given to openStore win", async () => {
     const dir = mkdtempSync(join(tmpdir(), "autograms-url-options-"));
     try {

@@ -42,10 +42,10 @@ function latestChange(path: string): number {
   return readdirSync(path).reduce((latest, name) => Math.max(latest, latestChange(join(path, name))), stats.mtimeMs);
 }
 
-/** What cli/scripts/bundle.mjs writes: the command line, a bundle per action, the sandbox's child, the graph schema. */
+/** What cli/scripts/bundle.mjs writes: the command line, a bundle per action, the sandbox's child, the server's worker, the graph schema. */
 function bundleOutputs(): string[] {
   const actions = readdirSync(join(root, "cli/src/actions")).filter((f) => f.endsWith(".ts")).map((f) => `autograms-${f.slice(0, -3)}.mjs`);
-  return [...["autograms.mjs", "autograms-sandbox-worker.mjs", ...actions].map((f) => join(root, "cli/dist", f)), join(root, "runtime/dist/graph/graph.schema.json")];
+  return [...["autograms.mjs", "autograms-sandbox-worker.mjs", "autograms-serve-worker.mjs", ...actions].map((f) => join(root, "cli/dist", f)), join(root, "runtime/dist/graph/graph.schema.json")];
 }
 
 function bundleIsCurrent(): boolean {

@@ -6,6 +6,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { rebuildOnSave } from "../live/rebuilds.js";
+import { commandScope } from "../agent-loading/command-scope.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatSession } from "../conversation/session.js";
@@ -21,7 +22,7 @@ export interface ChatFlags extends ModelFlags, ThreadFlags {
 }
 
 export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
-  return reporting("chat", (onLoaded) => chat(file, flags, onLoaded));
+  return reporting("chat", (onLoaded) => commandScope(() => chat(file, flags, onLoaded)));
 }
 
 async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {

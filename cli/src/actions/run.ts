@@ -4,6 +4,7 @@ import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { commandScope } from "../agent-loading/command-scope.js";
 import { cliSandboxPool } from "../agent-loading/sandbox-pool.js";
 import { logPrinter } from "../terminal/print-log.js";
 import { fanOut, JsonlTraceWriter } from "../trace/jsonl-writer.js";
@@ -13,7 +14,7 @@ export interface RunFlags extends ModelFlags {
 }
 
 export function runCommand(file: string, name: string, args: string[], flags: RunFlags): Promise<void> {
-  return reporting("run", (onLoaded) => run(file, name, args.map(parseArgument), flags, onLoaded));
+  return reporting("run", (onLoaded) => commandScope(() => run(file, name, args.map(parseArgument), flags, onLoaded)));
 }
 
 function parseArgument(text: string): JsonValue {

@@ -1,17 +1,19 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { toSvg } from "@autograms/compiler";
+import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { rebuildOnSave } from "../live/rebuilds.js";
 import type { Agent } from "@autograms/runtime";
 import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
-import { listen, ServerMetrics, shutdown, type PlaygroundSource, type RunningServer } from "@autograms/server";
+import { checkOrigin, checkToken, isLoopback, listen, ServerMetrics, shutdown, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { commandScope } from "../agent-loading/command-scope.js";
+import type { ServeWorkerData } from "../agent-loading/serve-worker.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
@@ -20,19 +22,54 @@ export interface ServeFlags extends ModelFlags {
   port: string;
   host: string;
   token?: string;
+  tokenFile?: string;
+  allowedHost: string[];
+  cors: string[];
   busy?: BusyPolicy;
   onStale?: StalePolicy;
   watch?: boolean;
   leaseMs?: number;
   graceMs: number;
+  /** Worker threads playing the turns; 0: the server's own thread. Default: the machine's cores. */
+  workers?: number;
+  turnTimeMs?: number;
+  turnMemoryMb?: number;
   /** False with --no-playground. */
   playground: boolean;
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
-function drawGraph(graph: Graph): string {
+function drawGraph(graph: Graph, options: ViewOptions): string {
   const file = graph.source?.file;
-  return toSvg(graph, file === undefined ? {} : { sourceLink: vscodeLink(resolve(file)) });
+  return toSvg(graph, file === undefined ? options : { ...options, sourceLink: vscodeLink(resolve(file)) });
+}
+
+/** How often the server checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
+
+/** --token, else --token-file's first line, else AUTOGRAMS_TOKEN; refused when no client could send it. */
+function tokenOf(flags: ServeFlags): string | undefined {
+  if (flags.token !== undefined && flags.tokenFile !== undefined) throw new CliError("give --token or --token-file, not both", 2);
+  let token = flags.token;
+  let from = "--token";
+  if (flags.tokenFile !== undefined) {
+    try {
+      token = readFileSync(flags.tokenFile, "utf8").split(/\r?\n/, 1)[0]!;
+    } catch (err) {
+      throw new CliError(`--token-file: cannot read ${flags.tokenFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 2);
+    }
+    from = `--token-file ${flags.tokenFile}`;
+  } else if (token === undefined && process.env.AUTOGRAMS_TOKEN) {
+    token = process.env.AUTOGRAMS_TOKEN;
+    from = "AUTOGRAMS_TOKEN";
+  }
+  if (token === undefined) return undefined;
+  try {
+    checkToken(token);
+  } catch (err) {
+    throw new CliError(`${from}: ${(err as Error).message}`, 2);
+  }
+  return token;
 }
 
 /**
@@ -45,36 +82,51 @@ function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): Playgrou
   return [...agent, ...moduleFiles.map((path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }))];
 }
 
-/** Addresses only this machine reaches: serving there needs no token. */
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/i;
-
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => serve(file, flags, onLoaded));
+  return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
 }
 
 async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeof openAgent>[2]["onLoaded"]): Promise<void> {
   if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new CliError(`--port takes a port number (0 to 65535), not '${flags.port}'`, 2);
-  const token = flags.token ?? (process.env.AUTOGRAMS_TOKEN || undefined);
-  if (token !== undefined && token.trim() === "") throw new CliError("--token: the token is empty", 2);
-  if (!LOOPBACK.test(flags.host) && token === undefined) {
-    throw new CliError(`--host ${flags.host} lets other machines in: give --token (or AUTOGRAMS_TOKEN) so that every request must carry it`, 2);
+  const token = tokenOf(flags);
+  if (!isLoopback(flags.host) && token === undefined) {
+    throw new CliError(`--host ${flags.host} lets other machines in: give --token, --token-file or AUTOGRAMS_TOKEN so that every request must carry it`, 2);
+  }
+  for (const origin of flags.cors) {
+    try {
+      checkOrigin(origin, token !== undefined);
+    } catch (err) {
+      throw new CliError(`--${(err as Error).message}`, 2);
+    }
+  }
+  // A worker thread keeps the agent it made; each build of --watch is played in this thread.
+  if (flags.watch && flags.workers !== undefined && flags.workers > 0) {
+    throw new CliError(`--watch plays the turns in the server's own thread, so that each new build is played: --workers ${flags.workers} cannot go with it`, 2);
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
+  const modelFlags: ModelFlags = { offline: flags.offline, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv, stream: true };
   const bundles = new Map<string, Record<string, unknown>>();
-  const open = (first: boolean, diagnostics?: DiagnosticSink) => openAgent(file, { ...flags, stream: true }, {
+  const open = (first: boolean, diagnostics?: DiagnosticSink) => openAgent(file, modelFlags, {
     modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}), ...(diagnostics ? { diagnostics } : {}),
   });
   const { agent, loaded, moduleFiles } = await open(true);
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = playgroundSources(loaded, moduleFiles);
+  const budgets = { ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }), ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }) };
+  // Each worker thread makes the agent again from the graph loaded here, with its own model client.
+  // Under --watch the turns are played in this thread, so that each new build is the one played.
+  const data: ServeWorkerData = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file, flags: modelFlags };
+  const workers = flags.workers === 0 || flags.watch ? undefined
+    : { script: new URL("./autograms-serve-worker.mjs", import.meta.url), data, budgets, ...(flags.workers === undefined ? {} : { size: flags.workers }) };
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
       ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}), ...(flags.onStale ? { onStale: flags.onStale } : {}),
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false, watching: flags.watch === true,
+      allowedHosts: flags.allowedHost, cors: flags.cors,
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false, ...(workers ? { workers } : { budgets }), watching: flags.watch === true,
     });
   } catch (err) {
     await store.close();
@@ -84,8 +136,10 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     throw err;
   }
   process.stdout.write(`listening on ${server.url}\n`);
+  const threads = server.ctx.runs.workerThreads;
+  const played = threads > 0 ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}` : "turns played in the server's thread";
   if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
-  process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
+  process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
   const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => {
     const built = await open(false, diagnostics);
     sources = playgroundSources(built.loaded, built.moduleFiles);
@@ -113,6 +167,16 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
         .finally(() => store.close()).finally(resolve);
     };
     process.on("SIGINT", stop).on("SIGTERM", stop);
+    // Started by a launcher (npx, a shell script) that is killed without passing the signal on,
+    // the server would run on as an orphan: once its parent is gone, it stops as on SIGTERM.
+    const parent = process.ppid;
+    const orphaned = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(orphaned);
+      process.stderr.write("(the process that started this one is gone)\n");
+      stop();
+    }, PARENT_CHECK_MS);
+    orphaned.unref();
   });
 }
 

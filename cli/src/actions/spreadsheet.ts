@@ -1,5 +1,5 @@
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { exportSpreadsheet, graphToJson, importSpreadsheet, spreadsheetExportLosses } from "@autograms/compiler";
+import { exportSpreadsheet, graphToJson, importSpreadsheet, spreadsheetExportLosses, SpreadsheetExportError, type SpreadsheetFormat } from "@autograms/compiler";
 import { CliError } from "../agent-loading/cli-error.js";
 import { errorsIn, printDiagnostics } from "../agent-loading/compile-agent.js";
 import { readText } from "../agent-loading/files.js";
@@ -14,7 +14,10 @@ export interface ImportFlags {
 
 export interface ExportFlags {
   out?: string;
+  format?: string;
 }
+
+const FORMATS: readonly SpreadsheetFormat[] = ["original", "autograms"];
 
 /** `recruiter_agent-v2.csv` → `RecruiterAgentV2`: a class-like name for the imported graph. */
 function agentName(file: string): string {
@@ -41,8 +44,17 @@ export function importCommand(file: string, flags: ImportFlags): Promise<void> {
 
 export function exportCommand(file: string, flags: ExportFlags): Promise<void> {
   return reporting("export", async () => {
+    const format = (flags.format ?? "original") as SpreadsheetFormat;
+    if (!FORMATS.includes(format)) throw new CliError(`--format must be ${FORMATS.join(" or ")}, not '${flags.format}'`, 2);
     const { graph } = await loadAgentGraph(file);
+    let sheet: string;
+    try {
+      sheet = exportSpreadsheet(graph, { format });
+    } catch (error) {
+      if (!(error instanceof SpreadsheetExportError)) throw error;
+      throw new CliError(`${error.message}\n(--format autograms writes every field, for autograms import)`);
+    }
     for (const loss of spreadsheetExportLosses(graph)) process.stderr.write(`autograms export: warning: the sheet leaves out ${loss}\n`);
-    writeOutput(exportSpreadsheet(graph), flags.out ?? beside(file, ".csv"), `${graph.nodes.length} rows`);
+    writeOutput(sheet, flags.out ?? beside(file, ".csv"), `${graph.nodes.length} rows`);
   });
 }

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { checkThreads, migrateThread, openStore, StoreError, type Store, type ThreadCheck, type ThreadInfo } from "@autograms/store";
+import { checkThreads, migrateThread, openStore, StoreError, type Store, type ThreadCheck, type ThreadInfo, type TurnStatus } from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -71,6 +71,13 @@ function status(t: ThreadInfo): string {
   return notes.length ? `  (${notes.join("; ")})` : "";
 }
 
+/** What `threads show` says of a turn that is not the conversation's as it ran. */
+const TURN_NOTES: Record<TurnStatus, string> = {
+  ok: "",
+  interrupted: " (interrupted: no reply)",
+  replaced: " (replaced: answered again by a later turn)",
+};
+
 async function show(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
   const info = await store.thread(id!);
   if (!info) throw new CliError(`no thread '${id}' in ${store.where}`);
@@ -78,7 +85,7 @@ async function show(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
   if (flags.json) return void process.stdout.write(json({ id, turns: history.map((t) => ({ user: t.user, reply: t.reply })) }));
   process.stdout.write(`thread ${id}: ${info.agent ?? "no agent yet"}, ${turns(info.version)}${status(info)}\n`);
   for (const t of history) {
-    process.stdout.write(`\n#${t.seq}${t.status === "interrupted" ? " (interrupted: no reply)" : ""}\n`);
+    process.stdout.write(`\n#${t.seq}${TURN_NOTES[t.status]}\n`);
     if (t.user !== null) process.stdout.write(`You: ${t.user}\n`);
     if (t.reply !== null) process.stdout.write(`Agent: ${t.reply}\n`);
   }

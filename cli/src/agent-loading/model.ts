@@ -1,5 +1,6 @@
 import { OfflineModel, type ChatModel, type RetryNotice } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
+import { splitProviderModel } from "./ai-sdk-providers.js";
 import { DEFAULT_OPENAI_MODEL, type ModelFlags } from "./model-options.js";
 
 export const NEEDS_MODEL = "this function needs a model: pass --offline or set OPENAI_API_KEY/OPENAI_BASE_URL";
@@ -10,6 +11,7 @@ const HOW_TO_CHOOSE = [
   `  OPENAI_API_KEY=...                 OpenAI (--model picks the model, default ${DEFAULT_OPENAI_MODEL})`,
   "  --base-url URL or OPENAI_BASE_URL  any OpenAI-compatible server (vLLM, Ollama, llama.cpp...), with --model",
   "  --api-key-env VAR                  read the API key from VAR instead of OPENAI_API_KEY",
+  "  --model PROVIDER:MODEL             an AI SDK provider (anthropic:claude-sonnet-4-5, ollama:llama3.2, ...)",
 ].join("\n");
 
 /** A wait for a retry that a person would notice, on stderr: the command is not stuck. */
@@ -38,11 +40,16 @@ export async function chooseModel(flags: ModelFlags, required: boolean): Promise
     }
     return { model: new OfflineModel(flags.stream ? { wordDelayMs: OFFLINE_WORD_DELAY_MS } : {}), none: false };
   }
-  let apiKey = env("OPENAI_API_KEY");
-  if (flags.apiKeyEnv !== undefined) {
-    apiKey = env(flags.apiKeyEnv);
-    if (apiKey === undefined) throw new CliError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`, 2);
+  const named = flags.apiKeyEnv === undefined ? undefined : env(flags.apiKeyEnv);
+  if (flags.apiKeyEnv !== undefined && named === undefined) throw new CliError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`, 2);
+  const provider = flags.model === undefined ? undefined : splitProviderModel(flags.model);
+  if (provider) {
+    // The provider's package is loaded only when it is asked for.
+    const { providerModel } = await import("./ai-sdk-model.js");
+    const choice = { ...provider, ...(flags.baseUrl !== undefined && { baseURL: flags.baseUrl }), ...(named !== undefined && { apiKey: named }) };
+    return { model: await providerModel({ ...choice, options: { onRetry: showRetry } }), none: false };
   }
+  const apiKey = flags.apiKeyEnv !== undefined ? named : env("OPENAI_API_KEY");
   const baseURL = flags.baseUrl ?? env("OPENAI_BASE_URL");
   if (apiKey === undefined && baseURL === undefined) {
     if (required) throw new CliError(HOW_TO_CHOOSE, 2);

@@ -1,9 +1,10 @@
-import { Agent, type AgentOptions, type ChatModel } from "@autograms/runtime";
+import { Agent, type AgentOptions, type ChatModel, type Graph } from "@autograms/runtime";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { loadHostCode, type LoadedBundles } from "./tools.js";
+import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
@@ -12,31 +13,52 @@ export interface OpenedAgent {
   moduleFiles: string[];
 }
 
-/**
- * Loads the agent (or graph), its tools and the model the flags choose, and makes the Agent.
- * `loaded` is handed to `onLoaded` as soon as it exists, so errors after that point can show source.
- */
-export async function openAgent(file: string, flags: ModelFlags, options: {
+export interface AgentMaking {
   modelRequired: boolean;
-  onLoaded?: (loaded: LoadedAgent) => void;
   /** Where the agent's code runs (AgentOptions.isolation); in this process unless given. */
   isolation?: AgentOptions["isolation"];
   /** The model as the agent gets it (a server times its calls). */
   wrapModel?: (model: ChatModel) => ChatModel;
   /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
   bundles?: LoadedBundles;
+}
+
+/**
+ * Loads the agent (or graph), its tools and the model the flags choose, and makes the Agent.
+ * `loaded` is handed to `onLoaded` as soon as it exists, so errors after that point can show source.
+ */
+export async function openAgent(file: string, flags: ModelFlags, options: AgentMaking & {
+  onLoaded?: (loaded: LoadedAgent) => void;
   /** Where the compiler's diagnostics go (default: stderr). */
   diagnostics?: DiagnosticSink;
 }): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
   options.onLoaded?.(loaded);
+  const { agent, moduleFiles } = await agentOf({ graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file }, flags, options);
+  return { agent, loaded, moduleFiles };
+}
+
+/** A loaded graph, as plain data (a worker thread makes its agent from it). */
+export interface GraphAt {
+  graph: Graph;
+  /** The folder its tool and action modules are resolved from. */
+  baseDir: string;
+  /** How messages name the agent file. */
+  importer: string;
+}
+
+/** The Agent of a loaded graph: its tools and actions loaded, its model chosen by the flags. */
+export async function agentOf(at: GraphAt, flags: ModelFlags, options: AgentMaking): Promise<{ agent: Agent; moduleFiles: string[] }> {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { tools, actions, files } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file, options.bundles);
+  const { graph } = at;
+  const local = { ...graph, tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))) };
+  const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer, options.bundles);
+  Object.assign(tools, await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
   // Retrying a model that is not there would only wait.
-  const agent = new Agent(loaded.graph, {
+  const agent = new Agent(at.graph, {
     model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
   });
-  return { agent, loaded, moduleFiles: files };
+  return { agent, moduleFiles: files };
 }

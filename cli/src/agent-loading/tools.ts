@@ -12,7 +12,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** What the Agent needs besides the graph: the implementations of its tools and custom actions. */
 export interface HostCode {
   tools: Record<string, Tool>;
-  actions: ActionDefinition<any>[];
+  actions: ActionDefinition<any, any>[];
   /** The agent's own modules they came from (absolute paths; not those of installed packages), for the playground to show. */
   files: string[];
 }

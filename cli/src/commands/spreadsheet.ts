@@ -16,8 +16,9 @@ export function registerExport(program: Command): void {
   program
     .command("export")
     .summary("write a graph as an original AutoGRAMS spreadsheet (CSV)")
-    .description("write a graph as a spreadsheet in the original AutoGRAMS CSV format (one row per node); says on stderr what the sheet cannot hold")
+    .description("write a graph as a spreadsheet in the original AutoGRAMS CSV format (one row per node), with only the original's columns; a graph the original's format cannot hold is an error naming each node (--format autograms writes every field, for autograms import); says on stderr what the sheet leaves out")
     .argument("<file>", "a graph (.json) or an agent (.ts, compiled first)")
     .option("-o, --out <file>", "where to write the CSV ('-' for stdout); default: <name>.csv beside the input")
+    .option("--format <format>", "original (the original's columns, the default) or autograms (every field, code in the evaluator's language)", "original")
     .action(async (file: string, flags: ExportFlags) => (await import("../actions/spreadsheet.js")).exportCommand(file, flags));
 }

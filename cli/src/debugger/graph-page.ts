@@ -1,6 +1,6 @@
 // `autograms graph --format html`: the page, with its source links and an optional trace.
 import { dirname, relative, resolve } from "node:path";
-import { toHtml } from "@autograms/compiler";
+import { toHtml, type ViewOptions } from "@autograms/compiler";
 import { parseTrace, type Graph, type Loc } from "@autograms/runtime";
 import { readText } from "../agent-loading/files.js";
 
@@ -9,6 +9,8 @@ export interface GraphPageFlags {
   trace?: string;
   /** `relative`: a path from the page to the agent file, with #L<line>; `vscode`: vscode://file/... links. */
   link: "relative" | "vscode";
+  /** What the page shows (the compiler's every node by default) and the agent source its code view quotes. */
+  view?: ViewOptions;
 }
 
 /** Links that open a line of `source` (an absolute path) in VS Code. */
@@ -23,5 +25,5 @@ export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<st
   const sourceLink = source === undefined ? undefined
     : flags.link === "vscode" ? vscodeLink(source)
     : (loc: Loc) => `${encodeURI(relative(pageDir, source).split("\\").join("/"))}#L${loc.line}`;
-  return toHtml(graph, { ...(trace ? { trace } : {}), ...(sourceLink ? { sourceLink } : {}) });
+  return toHtml(graph, { ...flags.view, ...(trace ? { trace } : {}), ...(sourceLink ? { sourceLink } : {}) });
 }

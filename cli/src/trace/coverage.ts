@@ -1,4 +1,4 @@
-import type { Graph, GraphNode, TraceEvent, TraceSink } from "@autograms/runtime";
+import { candidateOf, parseTarget, type Graph, type GraphNode, type TraceEvent, type TraceSink } from "@autograms/runtime";
 
 /** The trace events that mean a node ran its action; the others are arrivals and departures. */
 const RAN: ReadonlySet<TraceEvent["kind"]> = new Set(["generate", "exact", "code", "prompt", "pass", "call", "skip_call"]);
@@ -27,11 +27,15 @@ export class NodeVisits {
     const tested = new Map<string, number>();
     for (const [key, count] of this.decided) {
       const [target, to] = key.split("\0") as [string, string];
-      const prefix = target.slice(0, -1);
+      const written = parseTarget(target);
+      const base = written.kind === "lettered" ? written.base : undefined;
       const candidates = graph.nodes
-        .map((n) => n.name)
-        .filter((name) => name.startsWith(prefix) && /^[a-z]+$/.test(name.slice(prefix.length)))
-        .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+        .flatMap((n) => {
+          const c = candidateOf("lettered", n.name);
+          return c && c.base === base ? [{ name: n.name, index: c.index }] : [];
+        })
+        .sort((a, b) => a.index - b.index)
+        .map((c) => c.name);
       for (const name of candidates.slice(0, candidates.indexOf(to) + 1)) bump(tested, name, count);
     }
     return tested;

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, truncateSync } from "node:fs";
+import { familyOf } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 
 /**
@@ -33,5 +34,5 @@ function endsTurn(line: string): boolean {
   if (event.kind === "quit") return true;
   if (event.kind === "custom") return typeof event.reply === "string";
   const action = typeof event.base === "string" ? event.base : event.action;
-  return (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && action.startsWith("chat");
+  return (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && familyOf(action) === "chat";
 }

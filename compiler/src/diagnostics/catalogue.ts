@@ -89,6 +89,8 @@ export const DIAGNOSTICS = {
       exec_node: () => "exec_node() takes one object of node fields",
       takes_instruction: (p: { exported: string }) => `${p.exported}() takes an instruction and an optional object of node fields`,
       not_available: (p: { used: string; hint: string }) => `'${p.used}' is not available in agent code: ${p.hint}`,
+      not_a_function: (p: { name: string; hint: string }) => `'${p.name}()' is not a function agent code can call: ${p.hint}`,
+      node_code: (p: { node: string; field: string; message: string }) => `node '${p.node}', ${p.field}: ${p.message}`,
       not_available_agent: (p: { object: string; member: string; offered: string }) => `'${p.object}.${p.member}()' is not available in agent code: ${p.object} offers ${p.offered}`,
       not_available_agent_code: (p: { member: string; hint: string }) => `'.${p.member}()' is not available in agent code: ${p.hint}`,
       this_alone: () => "'this' on its own: use 'this.field' or 'this.method(...)'",
@@ -473,7 +475,7 @@ export const DIAGNOSTICS = {
     summary: "A code cell, condition, call argument or return expression that the evaluator refuses, or Python of the original's that has no translation (see docs/spreadsheets.md).",
     messages: {
       character_write: (p: { problem: string; character: number; shortText: string }) => `${p.problem} (at character ${p.character} of '${p.shortText}'); write the evaluator's code instead (docs/spreadsheets.md)`,
-      not_evaluator: (p: { what: string; errorMessage: string; at: string }) => `the ${p.what} is not code the evaluator runs: ${p.errorMessage}${p.at}`,
+      code_problem: (p: { message: string }) => `the ${p.message}`,
     },
   },
   csv_internal_error: {

@@ -4,10 +4,13 @@ export function didYouMean(word: string, names: Iterable<string>): string {
   return best === undefined ? "" : `; did you mean '${best}'?`;
 }
 
-/** The one of `names` a misspelt `word` was most likely meant to be, if any is close. */
-export function closest(word: string, names: Iterable<string>): string | undefined {
+/**
+ * The one of `names` a misspelt `word` was most likely meant to be, if any is within `maxDistance`
+ * edits (by default a third of the word, at least 2); the first of equally close ones.
+ */
+export function closest(word: string, names: Iterable<string>, maxDistance = Math.max(2, Math.floor(word.length / 3))): string | undefined {
   let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  let bestDistance = maxDistance + 1;
   for (const name of names) {
     const d = distance(word, name, bestDistance);
     if (d < bestDistance) {

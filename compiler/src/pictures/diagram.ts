@@ -4,10 +4,13 @@
  * `$var`, missing names), and labelled edges. Mermaid and DOT both render this one model, so the
  * two pictures always carry the same information.
  */
-import type { Graph, GraphNode } from "@autograms/runtime";
+import {
+  candidates, familyOf, isFunctionKind, parseTarget, type ActionFamily, type Graph, type GraphNode,
+} from "@autograms/runtime";
 
 export type DiagramItem =
-  | { kind: "node"; id: string; node: GraphNode }
+  /** In the code view, `folded` names the nodes this one stands for and `lines` is its label. */
+  | { kind: "node"; id: string; node: GraphNode; folded?: string[]; lines?: string[] }
   | { kind: "return"; id: string }
   | { kind: "quit"; id: string }
   | { kind: "dynamic"; id: string; variable: string }
@@ -39,17 +42,6 @@ export interface Diagram {
   edges: DiagramEdge[];
 }
 
-/** Suffix letters of `X.*` candidates: a..z, then aa, ab, ... (the runtime's order). */
-function wildcardSuffix(index: number): string {
-  let s = "";
-  let n = index;
-  do {
-    s = String.fromCharCode(97 + (n % 26)) + s;
-    n = Math.floor(n / 26) - 1;
-  } while (n >= 0);
-  return s;
-}
-
 /** A transition target resolved to the nodes (or pseudo-targets) it can lead to. */
 type Resolved =
   | { kind: "node"; name: string; label?: string }
@@ -60,48 +52,46 @@ type Resolved =
   | { kind: "missing"; name: string };
 
 function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved[] {
-  if (target === "quit") return [{ kind: "quit" }];
-  if (target === "return") return [{ kind: "return" }];
-  if (target.startsWith("return ")) return [{ kind: "return", expr: target.slice(7).trim() }];
-  if (target.startsWith("$")) return [{ kind: "dynamic", variable: target }];
-  if (target.endsWith(".*")) {
-    const prefix = target.slice(0, -2);
-    const candidates: GraphNode[] = [];
-    for (let i = 0; ; i++) {
-      const node = byName.get(`${prefix}.${wildcardSuffix(i)}`);
-      if (!node) break;
-      candidates.push(node);
+  const t = parseTarget(target);
+  switch (t.kind) {
+    case "quit": return [{ kind: "quit" }];
+    case "return": return [t.expr === undefined ? { kind: "return" } : { kind: "return", expr: t.expr }];
+    case "variable": return [{ kind: "dynamic", variable: target }];
+    case "lettered": {
+      const nodes = candidates("lettered", t.base, (name) => byName.has(name)).map((name) => byName.get(name)!);
+      if (nodes.length === 0) return [{ kind: "missing", name: target }];
+      // With conditions the first candidate whose condition holds wins; a candidate without one is
+      // the else. Without any condition the state-history scores decide.
+      const conditional = nodes.some((c) => c.boolean_condition !== undefined);
+      return nodes.map((c) => ({
+        kind: "node",
+        name: c.name,
+        label: conditional ? (c.boolean_condition ?? "else") : "by state history",
+      }));
     }
-    if (candidates.length === 0) return [{ kind: "missing", name: target }];
-    // With conditions the first candidate whose condition holds wins; a candidate without one is
-    // the else. Without any condition the state-history scores decide.
-    const conditional = candidates.some((c) => c.boolean_condition !== undefined);
-    return candidates.map((c) => ({
-      kind: "node",
-      name: c.name,
-      label: conditional ? (c.boolean_condition ?? "else") : "by state history",
-    }));
+    case "numbered": {
+      const visits = candidates("numbered", t.base, (name) => byName.has(name)).map((name, k) => ({ name, label: `visit ${k + 1}` }));
+      if (visits.length === 0) return [{ kind: "missing", name: target }];
+      // The last one is where the visits stay.
+      visits[visits.length - 1]!.label += "+";
+      return [{ kind: "visits", target, visits }];
+    }
+    case "node":
+      return byName.has(target) ? [{ kind: "node", name: target }] : [{ kind: "missing", name: target }];
   }
-  if (target.endsWith(".n")) {
-    const prefix = target.slice(0, -2);
-    const visits: { name: string; label: string }[] = [];
-    for (let k = 1; byName.has(`${prefix}.${k}`); k++) visits.push({ name: `${prefix}.${k}`, label: `visit ${k}` });
-    if (visits.length === 0) return [{ kind: "missing", name: target }];
-    // The last one is where the visits stay.
-    (visits[visits.length - 1] as { label: string }).label += "+";
-    return [{ kind: "visits", target, visits }];
-  }
-  return byName.has(target) ? [{ kind: "node", name: target }] : [{ kind: "missing", name: target }];
 }
+
+/** Between the parts of one edge's label: a choice's answer, then the target's condition. */
+export const LABEL_SEPARATOR = " · ";
 
 function joinLabels(...parts: (string | undefined)[]): string | undefined {
   const present = parts.filter((p): p is string => p !== undefined && p !== "");
-  return present.length ? present.join(" · ") : undefined;
+  return present.length ? present.join(LABEL_SEPARATOR) : undefined;
 }
 
 /** The function a call node calls: the name before `(` in its instruction. */
 function calledFunction(node: GraphNode): string | undefined {
-  if (node.action !== "function" && node.action !== "local_function" && node.action !== "global_function") return undefined;
+  if (!isFunctionKind(node.action)) return undefined;
   const match = /^\s*([A-Za-z_$][\w$]*)\s*\(/.exec(node.instruction ?? "");
   return match?.[1];
 }
@@ -219,8 +209,8 @@ export function shorten(text: string, max = Infinity): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
 }
 
-/** The drawing style an item gets: its action group, or what pseudo-target it is. */
-export type ItemStyle = "chat" | "thought" | "prompt" | "call" | "code" | "transition" | "interjection" | "terminal" | "dynamic" | "missing";
+/** The drawing style an item gets: its action's family, or what pseudo-target it is. */
+export type ItemStyle = ActionFamily | "interjection" | "terminal" | "dynamic" | "missing";
 
 export function itemStyle(item: DiagramItem): ItemStyle {
   switch (item.kind) {
@@ -235,11 +225,8 @@ export function itemStyle(item: DiagramItem): ItemStyle {
     case "node": {
       const { node } = item;
       if (node.condition_interjection !== undefined) return "interjection";
-      if (node.action.startsWith("chat")) return "chat";
-      if (node.action.startsWith("thought")) return "thought";
-      if (node.action.endsWith("prompt")) return "prompt";
-      if (node.action.endsWith("function")) return "call";
-      return node.action === "code" ? "code" : "transition";
+      // A built-in action is drawn as its family; a custom action as a transition.
+      return familyOf(node.action) ?? "transition";
     }
   }
 }
@@ -258,6 +245,7 @@ export function itemLines(item: DiagramItem): string[] {
       return [shorten(`missing: ${item.name}`)];
     case "node": {
       const { node } = item;
+      if (item.lines) return item.lines;
       const lines = [shorten(node.name)];
       const assigned = node.assign === undefined ? "" : `${node.assign} = `;
       if (shorten(node.instruction ?? "", 60) !== "") lines.push(shorten(`${assigned}${node.action}: ${node.instruction}`, 60));

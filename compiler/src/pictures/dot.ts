@@ -1,5 +1,6 @@
 /** Graph → Graphviz DOT: the same picture as the Mermaid export, for `dot -Tsvg`. */
 import type { Graph } from "@autograms/runtime";
+import { viewDiagram, type ViewOptions } from "./fold.js";
 import { buildDiagram, itemLines, itemStyle, shorten, type DiagramItem, type ItemStyle } from "./diagram.js";
 
 /**
@@ -36,8 +37,9 @@ function itemLine(item: DiagramItem): string {
   return `${quoteDot(item.id)} [label=${quoteDot(itemLines(item).join("\n"))}, ${NODE_ATTRS[itemStyle(item)]}];`;
 }
 
-export function toDot(graph: Graph): string {
-  const diagram = buildDiagram(graph);
+/** The raw graph unless `view: "code"` is given. */
+export function toDot(graph: Graph, options: ViewOptions = {}): string {
+  const diagram = viewDiagram(buildDiagram(graph), graph, { ...options, view: options.view ?? "raw" });
   const lines = [
     `digraph ${quoteDot(diagram.agent)} {`,
     `  label=${quoteDot(diagram.agent)};`,

@@ -4,10 +4,11 @@
  * a node on click, and with a trace the visits of each node, the transitions taken and the path
  * step by step.
  */
-import type { Graph, Loc, TraceEvent } from "@autograms/runtime";
+import { familyOf, type Graph, type Loc, type TraceEvent } from "@autograms/runtime";
+import { viewDiagram, type ViewOptions } from "./fold.js";
 import { buildDiagram, itemLines, itemStyle, shorten, type Diagram, type DiagramEdge, type DiagramItem, type ItemStyle } from "./diagram.js";
 
-export interface HtmlOptions {
+export interface HtmlOptions extends ViewOptions {
   /** A recorded run (or several) to overlay: visit counts, transitions taken, the path. */
   trace?: readonly TraceEvent[];
   /** Where a node's source line opens (default: the graph's source file with `#L<line>`). */
@@ -44,8 +45,9 @@ const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(
 /** JSON inside a script element: nothing in it may end the element or break a line for JavaScript. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 
+/** The page of the graph; unlike `toSvg` it shows the raw graph unless `view: "code"` is given. */
 export function toHtml(graph: Graph, options: HtmlOptions = {}): string {
-  const diagram = buildDiagram(graph);
+  const diagram = viewDiagram(buildDiagram(graph), graph, { ...options, view: options.view ?? "raw" });
   const file = graph.source?.file;
   const link = options.sourceLink ?? ((loc: Loc) => `${file ?? ""}#L${loc.line}`);
   const boxes = layout(diagram);
@@ -92,10 +94,11 @@ ${overlay ? pathSection(overlay) : ""}
 /**
  * The graph's picture alone: the SVG of `toHtml`, with its own style, for a page that lays out
  * more than the graph (the server's playground). Each node is a `g.node` with `data-node` set to
- * its name, so a page can light the nodes a run goes through.
+ * its name and, in the code view (the default), `data-nodes` listing the nodes folded into it, so
+ * a page can light the nodes a run goes through.
  */
-export function toSvg(graph: Graph, options: Pick<HtmlOptions, "sourceLink"> = {}): string {
-  const diagram = buildDiagram(graph);
+export function toSvg(graph: Graph, options: Pick<HtmlOptions, "sourceLink" | "view" | "source"> = {}): string {
+  const diagram = viewDiagram(buildDiagram(graph), graph, options);
   const file = graph.source?.file;
   const link = options.sourceLink ?? ((loc: Loc) => `${file ?? ""}#L${loc.line}`);
   return drawSvg(diagram, layout(diagram), null, file, link, GRAPH_STYLE);
@@ -118,7 +121,11 @@ function layout(diagram: Diagram): Map<string, Box> {
 
 function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly TraceEvent[]): Overlay {
   const idOf = new Map<string, string>();
-  for (const box of boxes.values()) if (box.item.kind === "node") idOf.set(box.item.node.name, box.item.id);
+  for (const box of boxes.values()) {
+    if (box.item.kind !== "node") continue;
+    idOf.set(box.item.node.name, box.item.id);
+    for (const name of box.item.folded ?? []) idOf.set(name, box.item.id);
+  }
   const from = new Map<string, DiagramEdge[]>();
   for (const e of diagram.edges) {
     const list = from.get(e.from);
@@ -153,7 +160,8 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
     switch (e.kind) {
       case "transition": {
         const to = idOf.get(e.to);
-        if (to) follow(id, to);
+        // A step between nodes folded into one statement is no edge of the picture.
+        if (to && to !== id) follow(id, to);
         break;
       }
       case "return":
@@ -174,7 +182,7 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
         break;
       case "generate":
       case "exact":
-        visit(id, e.node, (e.base ?? e.action).startsWith("chat") ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
+        visit(id, e.node, familyOf(e.base ?? e.action) === "chat" ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
         break;
       case "custom":
         if (e.hook !== "instruction") steps.push({ id, node: e.node, text: `${e.action} ${e.hook}: ${shorten(JSON.stringify(e.hook === "transition" ? e.target : e.output) ?? "null", 60)}` });
@@ -261,7 +269,8 @@ function drawItem(box: Box, overlay: Overlay | null, file: string | undefined, l
   const loc = item.node.loc;
   const where = loc ? `<a href="${escapeXml(link(loc))}" class="source"><text x="${x + 10}" y="${y + 48}">${escapeXml(`${shortFile(file)}:${loc.line}`)}</text></a>` : `<text class="source" x="${x + 10}" y="${y + 48}">(no source location)</text>`;
   const badge = visits ? `<g class="badge"><rect x="${x + W - 44}" y="${y - 9}" width="48" height="18" rx="9"/><text x="${x + W - 20}" y="${y + 4}" text-anchor="middle">×${visits}</text></g>` : "";
-  return `<g class="${classes}" data-id="${item.id}" data-node="${escapeXml(item.node.name)}" tabindex="0"><title>${escapeXml(item.node.name)}</title>`
+  const folded = item.folded?.length ? ` data-nodes="${escapeXml(item.folded.join(" "))}"` : "";
+  return `<g class="${classes}" data-id="${item.id}" data-node="${escapeXml(item.node.name)}"${folded} tabindex="0"><title>${escapeXml(item.node.name)}</title>`
     + `<rect x="${x}" y="${y}" width="${W}" height="${h}" rx="6"/>`
     + `<text class="name" x="${x + 10}" y="${y + 17}">${escapeXml(shorten(name, 34))}</text>`
     + `<text class="detail" x="${x + 10}" y="${y + 33}">${escapeXml(shorten(detail, 40))}</text>${where}${badge}</g>`;

@@ -3,3 +3,4 @@ export { toMermaid } from "./mermaid.js";
 export { toDot } from "./dot.js";
 export { toHtml, toSvg } from "./html.js";
 export type { HtmlOptions } from "./html.js";
+export type { GraphView, ViewOptions } from "./fold.js";

@@ -3,6 +3,7 @@
  * decision edges labelled with their answers or conditions.
  */
 import type { Graph } from "@autograms/runtime";
+import { viewDiagram, type ViewOptions } from "./fold.js";
 import { buildDiagram, itemLines, itemStyle, shorten, type DiagramItem, type ItemStyle } from "./diagram.js";
 
 /**
@@ -55,8 +56,9 @@ function itemLine(item: DiagramItem): string {
   return `${item.id}${open}"${itemLines(item).map(escapeMermaid).join("<br/>")}"${close}`;
 }
 
-export function toMermaid(graph: Graph): string {
-  const diagram = buildDiagram(graph);
+/** The raw graph unless `view: "code"` is given. */
+export function toMermaid(graph: Graph, options: ViewOptions = {}): string {
+  const diagram = viewDiagram(buildDiagram(graph), graph, { ...options, view: options.view ?? "raw" });
   const lines = ["flowchart TD"];
   for (const cluster of diagram.clusters) {
     lines.push(`  subgraph ${cluster.id} ["${escapeMermaid(cluster.title)}"]`);

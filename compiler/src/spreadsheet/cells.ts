@@ -2,19 +2,14 @@
  * The cells whose text means more than its characters: the instruction with the original's
  * `x=` assignment prefix, comma-separated lists, and callable node names `f(a, b)`.
  */
-import type { Action } from "@autograms/runtime";
+import { instructionKind, VARIABLE_NAME, type Action } from "@autograms/runtime";
 
 /** Actions whose instruction is prose: there the original read any unescaped `=` as an assignment. */
-const PROSE_ACTIONS = new Set<Action>([
-  "chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
-  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt",
-]);
-
 function isProse(action: Action): boolean {
-  return PROSE_ACTIONS.has(action);
+  return instructionKind(action) === "text";
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const IDENTIFIER = new RegExp(VARIABLE_NAME);
 
 function isIdentifier(text: string): boolean {
   return IDENTIFIER.test(text);

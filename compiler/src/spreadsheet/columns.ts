@@ -1,8 +1,9 @@
 /**
  * The columns of the original's spreadsheet format (its `EXPECTED_FIELDS`, in its order) and how
- * each maps to a graph node field. Shared by the importer and the exporter so the two agree.
+ * each maps to a graph node field, derived from the vocabulary's fields (where each says where the
+ * sheet keeps it). Shared by the importer and the exporter so the two agree.
  */
-import type { NodeFields } from "@autograms/runtime";
+import { FIELDS, type Field, type FieldsOfKind, type NodeFieldName, type ValueKind } from "@autograms/runtime";
 
 /** How a cell's text becomes a field value. */
 export type CellKind =
@@ -13,17 +14,35 @@ export type CellKind =
   | "count"
   | "probability";
 
+/** The cell of each kind of value that has a column of its own. */
+const CELLS: Record<ValueKind, CellKind | undefined> = {
+  name: "text",
+  action: "text",
+  text: "text",
+  code: "text",
+  variable: "text",
+  targets: "list",
+  nodes: "list",
+  texts: "list",
+  numbers: "numbers",
+  indices: "numbers",
+  count: "count",
+  probability: "probability",
+  tools: undefined,
+  loc: undefined,
+};
+
 /** A column that holds one node field. */
 export interface FieldColumn {
   kind: "field";
-  field: keyof NodeFields | "action" | "instruction" | "assign";
+  field: NodeFieldName;
   cell: CellKind;
 }
 
 /** `transition_choice_a`, `transition_choice_b`, ...: one list field spread over lettered columns. */
 export interface LetteredColumn {
   kind: "lettered";
-  field: "transition_choices" | "user_instruction_transitions";
+  field: FieldsOfKind<"texts">;
   index: number;
 }
 
@@ -34,59 +53,55 @@ export interface IgnoredColumn {
 
 export type Column = FieldColumn | LetteredColumn | IgnoredColumn;
 
-const field = (name: FieldColumn["field"], cell: CellKind = "text"): FieldColumn => ({ kind: "field", field: name, cell });
+/**
+ * The original's columns in its order, by name: a field's name, a lettered group's prefix (where
+ * its columns go), or `lineno`. Fields the original has no column for follow, in the vocabulary's
+ * order, so an exported sheet has the original's column order.
+ */
+const ORIGINAL_ORDER = [
+  "action", "name", "transitions", "state_category", "notes", "transition_probs", "instruction",
+  // Not the original's: a code row's assignment, in sheets in the evaluator's language (below).
+  "assign",
+  "instruction_short", "user_instruction_transition", "question_prompt", "transition_question", "transition_choice",
+  "user_interjection", "condition_interjection", "probability_interjection", "example_interjection",
+  "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states", "boolean_condition",
+  "required_revisit", "conv_scope", "conv_context", "transition_context", "reply_start", "instruction_template",
+  "lineno", "def_type",
+];
+
+const lettered = (f: Field): string | undefined => (typeof f.sheet === "object" ? f.sheet.lettered : undefined);
 
 /** Lettered groups: column prefix → field. Up to 26 columns each (the original stopped at 5). */
-export const LETTERED = {
-  user_instruction_transition: "user_instruction_transitions",
-  transition_choice: "transition_choices",
-} as const;
+export const LETTERED: Readonly<Record<string, LetteredColumn["field"]>> = Object.fromEntries(
+  // A lettered field's items are texts, one per transition (`FieldsOfKind<"texts">`).
+  ORIGINAL_ORDER.flatMap((name) => FIELDS.filter((f) => lettered(f) === name).map((f) => [name, f.name as LetteredColumn["field"]])),
+);
 
-/**
- * The columns in the original's order; a lettered group's prefix stands where its columns go,
- * so an exported sheet has the original's column order.
- */
-const ORDER: (FieldColumn | keyof typeof LETTERED | "lineno")[] = [
-  field("action"),
-  field("name"),
-  field("transitions", "list"),
-  field("state_category"),
-  field("notes"),
-  field("transition_probs", "numbers"),
-  field("instruction"),
-  // Not the original's: a code row's assignment, in sheets in the evaluator's language (below).
-  field("assign"),
-  field("instruction_short"),
-  "user_instruction_transition",
-  field("question_prompt"),
-  field("transition_question"),
-  "transition_choice",
-  field("user_interjection"),
-  field("condition_interjection"),
-  field("probability_interjection", "probability"),
-  field("example_interjection"),
-  field("prerequisite_states", "list"),
-  field("blocking_states", "list"),
-  field("up_weight_states", "list"),
-  field("down_weight_states", "list"),
-  field("boolean_condition"),
-  field("required_revisit", "list"),
-  field("conv_scope"),
-  field("conv_context"),
-  field("transition_context", "count"),
-  field("reply_start"),
-  field("instruction_template"),
-  "lineno",
-  field("def_type"),
-  // Not the original's: the code a node runs on entry (its placeholders' values).
-  field("setup"),
-  // Not the original's: which transitions are the code's flow (see the graph format).
-  field("implicit_transitions", "numbers"),
+function fieldColumn(f: Field): FieldColumn | undefined {
+  const cell = CELLS[f.value];
+  return f.sheet === "column" && cell !== undefined ? { kind: "field", field: f.name, cell } : undefined;
+}
+
+/** The columns in order: a lettered group's prefix stands where its columns go. */
+const ORDER: (FieldColumn | string)[] = [
+  ...ORIGINAL_ORDER.map((name) => {
+    const field = FIELDS.find((f) => f.name === name);
+    return (field && fieldColumn(field)) ?? name;
+  }),
+  ...FIELDS.filter((f) => !ORIGINAL_ORDER.includes(f.name)).flatMap((f) => fieldColumn(f) ?? []),
 ];
+
+/** The columns above that the original's reader rejects ("Invalid field ..."): this format's own. */
+export const EXTENSION_FIELDS: ReadonlySet<string> = new Set(["assign", "setup"]);
+
+/** The original's reader takes lettered columns `a` to `e` only (its EXPECTED_FIELDS). */
+export const ORIGINAL_LETTERED_COUNT = 5;
 
 export function letter(index: number): string {
   return String.fromCharCode(97 + index);
 }
+
+const LETTERED_HEADER = new RegExp(`^(${Object.keys(LETTERED).join("|")})_([a-z])$`);
 
 /**
  * Header text → column, or undefined for an unknown column. Headers are case-insensitive and
@@ -96,11 +111,8 @@ export function letter(index: number): string {
 export function columnFor(header: string): Column | undefined {
   const key = normalizeHeader(header);
   if (key === "lineno") return { kind: "ignored" };
-  const lettered = /^(transition_choice|user_instruction_transition)_([a-z])$/.exec(key);
-  if (lettered) {
-    const group = lettered[1] as keyof typeof LETTERED;
-    return { kind: "lettered", field: LETTERED[group], index: (lettered[2] as string).charCodeAt(0) - 97 };
-  }
+  const match = LETTERED_HEADER.exec(key);
+  if (match) return { kind: "lettered", field: LETTERED[match[1]!]!, index: match[2]!.charCodeAt(0) - 97 };
   return ORDER.find((c): c is FieldColumn => typeof c === "object" && c.field === key);
 }
 
@@ -118,10 +130,9 @@ export const FIELD_COLUMN_NAMES: string[] = ORDER.filter((c): c is FieldColumn =
 export function exportColumns(used: (field: string) => boolean, letteredCount: Record<LetteredColumn["field"], number>): { header: string; column: FieldColumn | LetteredColumn }[] {
   const out: { header: string; column: FieldColumn | LetteredColumn }[] = [];
   for (const entry of ORDER) {
-    if (entry === "lineno") continue;
     if (typeof entry === "string") {
       const target = LETTERED[entry];
-      for (let i = 0; i < letteredCount[target]; i++) out.push({ header: `${entry}_${letter(i)}`, column: { kind: "lettered", field: target, index: i } });
+      for (let i = 0; target && i < letteredCount[target]; i++) out.push({ header: `${entry}_${letter(i)}`, column: { kind: "lettered", field: target, index: i } });
     } else if (used(entry.field)) {
       out.push({ header: entry.field, column: entry });
     }
@@ -129,11 +140,10 @@ export function exportColumns(used: (field: string) => boolean, letteredCount: R
   return out;
 }
 
-/** Node fields in the order the graph format lists them, so imported nodes read like compiled ones. */
-export const NODE_FIELD_ORDER: string[] = [
-  "name", "action", "assign", "setup", "instruction", "transitions", "implicit_transitions", "transition_question", "transition_choices",
-  "question_prompt", "boolean_condition", "user_instruction_transitions", "transition_probs", "state_category",
-  "conv_scope", "transition_context", "condition_interjection", "probability_interjection", "user_interjection",
-  "example_interjection", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states",
-  "required_revisit", "reply_start", "instruction_template", "notes", "instruction_short", "conv_context", "def_type",
-];
+/** The prefix of a lettered field's columns (`transition_choice` for `transition_choices`). */
+export function letteredPrefix(field: LetteredColumn["field"]): string {
+  return Object.keys(LETTERED).find((prefix) => LETTERED[prefix] === field)!;
+}
+
+/** The fields whose items are node names (transitions, states): a renamed node is renamed in them. */
+export const NODE_NAME_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.value === "targets" || f.value === "nodes").map((f) => f.name));

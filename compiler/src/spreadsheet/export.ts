@@ -1,13 +1,33 @@
 /**
- * A graph → the original's CSV spreadsheet format, readable by the original and by
- * importSpreadsheet. Function entries become callable nodes `f(a, b)`, `assign` the `x=` prefix
- * (in an `assign` column for code rows), and code rows keep the action `code`: their cells are the
- * evaluator's language, which the importer then neither splits nor translates from Python.
+ * A graph → a CSV spreadsheet, in one of two formats:
+ * - `original`: exactly the original's columns and actions, which its reader accepts; code rows
+ *   are `python_function` rows with `x=expr`. A graph that cannot be said so (code that is not
+ *   also the same Python, fields the original lacks, ...) is an error naming each node.
+ * - `autograms`: every node field, for importSpreadsheet alone. Code rows keep the action
+ *   `code`, their assignment in an `assign` column: their cells are the evaluator's language,
+ *   which the importer then neither splits nor translates from Python.
+ * In both, function entries become callable nodes `f(a, b)` and `assign` the `x=` prefix.
  */
 import type { Action, Graph, GraphNode } from "@autograms/runtime";
 import { writeCsv } from "./csv-text.js";
-import { exportColumns, type FieldColumn, type LetteredColumn } from "./columns.js";
+import { exportColumns, LETTERED, NODE_NAME_FIELDS, type FieldColumn, type LetteredColumn } from "./columns.js";
 import { writeInstruction } from "./cells.js";
+import { originalFormatProblems, type ExportProblem } from "./original-format.js";
+
+export type SpreadsheetFormat = "original" | "autograms";
+
+export interface ExportOptions {
+  /** `original` (the default): the original's columns only; `autograms`: every field. */
+  format?: SpreadsheetFormat;
+}
+
+/** A graph the original's format cannot hold: one problem per node and reason. */
+export class SpreadsheetExportError extends Error {
+  constructor(readonly problems: ExportProblem[]) {
+    super(`the graph cannot be written in the original's spreadsheet format:\n${problems.map((p) => `  node '${p.node}': ${p.message}`).join("\n")}`);
+    this.name = "SpreadsheetExportError";
+  }
+}
 
 /** Entry node name → the callable name the original gives it (`f(a,b)` in the name column, `f()` as a target). */
 function callableNames(graph: Graph): { definition: Map<string, string>; target: Map<string, string> } {
@@ -20,14 +40,17 @@ function callableNames(graph: Graph): { definition: Map<string, string>; target:
   return { definition, target };
 }
 
-function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: ReturnType<typeof callableNames>): string {
+function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: ReturnType<typeof callableNames>, format: SpreadsheetFormat): string {
   if (column.kind === "lettered") return node[column.field]?.[column.index] ?? "";
+  const original = format === "original";
   switch (column.field) {
     case "name":
       return names.definition.get(node.name) ?? node.name;
     case "action":
-      return node.action;
+      return original && node.action === "code" ? "python_function" : node.action;
     case "instruction":
+      // The original's code row: `x=expr` (the code reads the same in Python: originalFormatProblems).
+      if (original && node.action === "code") return node.assign === undefined ? node.instruction ?? "" : `${node.assign}=${node.instruction ?? ""}`;
       // Code is written as it is: its row's action says it is the evaluator's language, not Python.
       if (node.action === "code") return node.instruction ?? "";
       return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action as Action, node.instruction ?? "", node.assign);
@@ -37,24 +60,35 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
   const value = (node as unknown as Record<string, unknown>)[column.field];
   if (value === undefined) return "";
   if (Array.isArray(value)) {
-    const renamed = column.field === "transition_probs" ? value : value.map((t: string) => names.target.get(t) ?? t);
+    const renamed = NODE_NAME_FIELDS.has(column.field) ? value.map((t: string) => names.target.get(t) ?? t) : value;
     return renamed.join(",");
   }
   return String(value);
 }
 
-export function exportSpreadsheet(graph: Graph): string {
+/** The graph as a spreadsheet; throws SpreadsheetExportError when the format cannot hold it. */
+export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): string {
+  const format = options.format ?? "original";
+  if (format === "original") {
+    const problems = originalFormatProblems(graph);
+    if (problems.length) throw new SpreadsheetExportError(problems);
+  }
   const names = callableNames(graph);
   const used = new Set(graph.nodes.flatMap((n) => Object.keys(n).filter((k) => k !== "assign" || n.action === "code")));
-  // The assign column, even empty, marks the sheet as written in the evaluator's language, so its
-  // code, conditions and arguments are read as written (never as the original's Python).
-  const always = new Set(["name", "action", "transitions", "instruction", "assign"]);
+  // The assign column, even empty, marks a sheet as written in the evaluator's language, so its
+  // code, conditions and arguments are read as written (never as the original's Python). The
+  // original's format has no such column: its code reads the same as Python.
+  const always = new Set(["name", "action", "transitions", "instruction", ...(format === "original" ? [] : ["assign"])]);
+  if (format === "original") {
+    used.delete("assign");
+    // Which transitions are the code's flow only narrows what a resumed conversation depends on;
+    // the original resumes nothing across edits, and its reader rejects the column.
+    used.delete("implicit_transitions");
+  }
   const count = (field: LetteredColumn["field"]) => Math.max(0, ...graph.nodes.map((n) => n[field]?.length ?? 0));
-  const columns = exportColumns((f) => always.has(f) || used.has(f), {
-    transition_choices: count("transition_choices"),
-    user_instruction_transitions: count("user_instruction_transitions"),
-  });
-  const rows = [columns.map((c) => c.header), ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names)))];
+  const counts = Object.fromEntries(Object.values(LETTERED).map((field) => [field, count(field)])) as Record<LetteredColumn["field"], number>;
+  const columns = exportColumns((f) => always.has(f) || used.has(f), counts);
+  const rows = [columns.map((c) => c.header), ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format)))];
   return writeCsv(rows);
 }
 

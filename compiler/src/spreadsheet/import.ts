@@ -4,13 +4,14 @@
  * numeric cells and assignment parsing).
  */
 import { createHash } from "node:crypto";
-import { ACTIONS, checkCode, codeFields, FUNCTION_KINDS, validateGraph } from "@autograms/runtime";
-import type { Action, FunctionInfo, FunctionKind, Graph, GraphNode } from "@autograms/runtime";
+import { ACTIONS, codeProblems, FIELDS, instructionKind, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
+import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
-import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, normalizeHeader, NODE_FIELD_ORDER, type CellKind, type Column, type LetteredColumn } from "./columns.js";
+import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, letteredPrefix, NODE_NAME_FIELDS, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";
 import { translatePython } from "./python-code.js";
 import { DIAGNOSTICS, diagnosticMessage, type MessageArgs, type MessageName } from "../diagnostics/catalogue.js";
+import { closest } from "../diagnostics/suggest.js";
 import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./diagnostics.js";
 
 export interface ImportOptions {
@@ -49,7 +50,9 @@ interface RowNode {
   codeCell?: string;
 }
 
-const actionNames = (): string => [...ACTIONS, "python_function"].join(", ");
+/** Sheets have no tools: code calls only the evaluator's functions. */
+const NO_TOOLS: ReadonlySet<string> = new Set();
+const actionNames = (): string => [...ACTIONS, ...Object.keys(ORIGINAL_ACTION_NAMES)].join(", ");
 
 class SheetReader {
   readonly diagnostics: SpreadsheetDiagnostic[] = [];
@@ -207,7 +210,7 @@ class SheetReader {
       const gap = items.findIndex((item, i) => item.index !== i);
       if (gap >= 0) {
         const item = items[gap] as (typeof items)[number];
-        const prefix = fieldName === "transition_choices" ? "transition_choice" : "user_instruction_transition";
+        const prefix = letteredPrefix(fieldName);
         this.report("csv_choice_gap", "filled_but", item.place, { prefix, letter: letter(item.index), letter2: letter(gap) });
         continue;
       }
@@ -225,8 +228,8 @@ class SheetReader {
     let action: Action | undefined;
     if (actionText !== undefined) {
       const normalized = actionText.trim().toLowerCase();
-      const mapped = normalized === "python_function" ? "code" : normalized;
-      if ((ACTIONS as readonly string[]).includes(mapped)) action = mapped as Action;
+      const mapped = Object.hasOwn(ORIGINAL_ACTION_NAMES, normalized) ? ORIGINAL_ACTION_NAMES[normalized]! : normalized;
+      if (isBuiltinAction(mapped)) action = mapped;
       else this.report("csv_unknown_action", "actions", places.get("action") as Place, { actionText, actionNames: actionNames() });
     }
     if (this.diagnostics.length > errorsBefore || name === undefined || action === undefined) return undefined;
@@ -289,14 +292,14 @@ class SheetReader {
     }
     if (cell === undefined || !place) {
       // Every action but transition carries an instruction, even an empty one.
-      if (action !== "transition") fields.instruction = "";
+      if (instructionKind(action) !== "none") fields.instruction = "";
       return;
     }
     const read = readInstruction(action, cell);
     if (read.keptPrefix !== undefined) {
       this.report("csv_assignment_kept", "original_read", place, { keptPrefix: read.keptPrefix.replace(/\s/g, "") });
     }
-    if (!this.evaluatorCode && (action === "code" || (FUNCTION_KINDS as readonly string[]).includes(action))) {
+    if (!this.evaluatorCode && (action === "code" || isFunctionKind(action))) {
       for (const m of read.instruction.matchAll(/(?<![\w$\\])\$([A-Za-z_]\w*)/g)) {
         this.report("csv_code_variable", "original_pasted", place, { variable: m[1] });
       }
@@ -332,12 +335,12 @@ class SheetReader {
     }
     const kindFrom = new Map<string, RowNode>();
     for (const r of rows) {
-      for (const key of ["transitions", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states", "required_revisit"]) {
+      for (const key of NODE_NAME_FIELDS) {
         const list = r.node[key] as string[] | undefined;
         if (list) r.node[key] = list.map((t) => rename.get(t) ?? t);
       }
-      if (!(FUNCTION_KINDS as readonly string[]).includes(r.node.action)) continue;
-      const kind = r.node.action as FunctionKind;
+      const kind = r.node.action;
+      if (!isFunctionKind(kind)) continue;
       const callee = /^\s*([^\s(]*)\s*\(/.exec(r.node.instruction as string)?.[1];
       const place = (r.cells.get("instruction") ?? r.cells.get("action")) as Place;
       const info = callee === undefined ? undefined : functions[callee];
@@ -371,7 +374,7 @@ class SheetReader {
       }
     };
     if (node.action === "code" && typeof node.instruction === "string") translate(node.instruction, "instruction", (js) => (node.instruction = js));
-    if ((FUNCTION_KINDS as readonly string[]).includes(node.action) && typeof node.instruction === "string") {
+    if (isFunctionKind(node.action) && typeof node.instruction === "string") {
       const call = /^(\s*[A-Za-z_$][\w$]*\s*\()([\s\S]*)\)(\s*)$/.exec(node.instruction);
       if (call && call[2]!.trim() !== "") {
         translate(`[${call[2]}]`, "instruction", (js) => (node.instruction = `${call[1]}${js.replace(/^\[|\]$/g, "")})${call[3]}`));
@@ -379,20 +382,22 @@ class SheetReader {
     }
     if (typeof node.boolean_condition === "string") translate(node.boolean_condition, "boolean_condition", (js) => (node.boolean_condition = js));
     node.transitions.forEach((t, i) => {
-      if (t.startsWith("return ") && t.slice(7).trim() !== "") translate(t.slice(7).trim(), "transitions", (js) => (node.transitions[i] = `return ${js}`));
+      const target = parseTarget(t);
+      if (target.kind === "return" && target.expr !== undefined) translate(target.expr, "transitions", (js) => (node.transitions[i] = `return ${js}`));
     });
   }
 
-  /** Code, conditions, call arguments and return expressions, checked with the evaluator's own parser. */
+  /**
+   * Code, conditions, call arguments and return expressions, checked with the evaluator's own
+   * parser and surface: a sheet has no tools, so a call of a function that is none of the
+   * evaluator's (`frobnicate(word)`) is refused here, at its cell, rather than when it runs.
+   */
   private checkCodeCells(rows: RowNode[]): void {
     for (const r of rows) {
-      for (const { field, code, what } of codeFields(r.node as unknown as GraphNode)) {
-        const error = checkCode(code);
-        if (!error) continue;
-        const column = field.startsWith("transitions") ? "transitions" : field;
+      for (const problem of codeProblems(r.node as unknown as GraphNode, NO_TOOLS)) {
+        const column = problem.field.startsWith("transitions") ? "transitions" : problem.field;
         const place = r.cells.get(column) ?? r.cells.get("instruction") ?? { row: r.row };
-        const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column} of '${shortText(code)}')`;
-        this.report("csv_invalid_code", "not_evaluator", place, { what, errorMessage: error.message, at });
+        this.report("csv_invalid_code", "code_problem", place, { message: problem.message });
       }
     }
   }
@@ -432,7 +437,7 @@ function keepDeclaredAssignments(rows: RowNode[], functions: Record<string, Func
 
 function inFieldOrder(fields: Record<string, unknown>): GraphNode {
   const ordered: Record<string, unknown> = {};
-  for (const key of NODE_FIELD_ORDER) if (fields[key] !== undefined) ordered[key] = fields[key];
+  for (const { name } of FIELDS) if (fields[name] !== undefined) ordered[name] = fields[name];
   return ordered as unknown as GraphNode;
 }
 
@@ -449,24 +454,10 @@ function shortText(text: string): string {
   return flat.length > 40 ? `${flat.slice(0, 39)}…` : flat;
 }
 
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i] as number[];
-      const prev = d[i - 1] as number[];
-      row[j] = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return (d[a.length] as number[])[b.length] as number;
-}
-
 function suggest(header: string): string {
-  const key = normalizeHeader(header);
   const candidates = [...FIELD_COLUMN_NAMES, ...Object.keys(LETTERED).map((p) => `${p}_a`)];
-  const best = candidates.map((c) => ({ c, d: distance(key, c) })).sort((x, y) => x.d - y.d)[0];
-  return best && best.d <= 3 ? ` (did you mean '${best.c}'?)` : "; see docs/spreadsheets.md for the columns";
+  const best = closest(normalizeHeader(header), candidates, 3);
+  return best !== undefined ? ` (did you mean '${best}'?)` : "; see docs/spreadsheets.md for the columns";
 }
 
 /** Reads the original's CSV spreadsheet format. Never throws: every problem is a diagnostic. */

@@ -10,7 +10,7 @@ import { fail } from "../engine/env.js";
 import { buildChatMessages } from "../engine/prompt.js";
 import { lookupVar, top, visibleTurns, visibleVars } from "../engine/scope.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
-import type { JsonValue } from "../graph/types.js";
+import type { ActionInfo, JsonValue } from "../graph/types.js";
 import type { ChatMessage, CompletionPurpose } from "../model/types.js";
 import { evaluateAsync, SandboxError } from "../sandbox/index.js";
 import type { ActionCall } from "../trace/events.js";
@@ -82,7 +82,15 @@ function hookContext(p: Performer, state: RunState, effect: ActionEffect, calls:
     instruction, config, nodeNamed: (n) => env.program.nodes.get(n)?.node,
   });
   const ctx: ActionContext<unknown> & { output: JsonValue } = {
-    node: Object.freeze({ name: node.name, action: node.action, transitions: Object.freeze([...node.transitions]), ...(node.loc && { loc: { ...node.loc } }) }),
+    node: Object.freeze({
+      name: node.name, action: node.action, transitions: Object.freeze([...node.transitions]),
+      // What the original's apply_transition reads from its node, for a hook that asks the model itself.
+      ...(node.transition_question !== undefined && { transition_question: node.transition_question }),
+      ...(node.transition_choices && { transition_choices: Object.freeze([...node.transition_choices]) }),
+      ...(node.question_prompt !== undefined && { question_prompt: node.question_prompt }),
+      ...(node.transition_context !== undefined && { transition_context: node.transition_context }),
+      ...(node.loc && { loc: { ...node.loc } }),
+    }),
     fields: structuredClone(effect.fields),
     instruction: effect.instruction,
     userReply: state.pending,
@@ -117,9 +125,9 @@ function hookContext(p: Performer, state: RunState, effect: ActionEffect, calls:
  * compiler read each definition): a missing one, or one whose name, base or fields differ, is an
  * error now rather than at the node.
  */
-export function checkActions(graphActions: Record<string, { module: string; export: string; base?: string; fields?: Record<string, JsonValue>; required?: string[] }>,
-  given: readonly ActionDefinition<any>[] | Record<string, ActionDefinition<any>> | undefined, file: string | undefined): Record<string, ActionDefinition<any>> {
-  const byName: Record<string, ActionDefinition<any>> = {};
+export function checkActions(graphActions: Record<string, ActionInfo>,
+  given: readonly ActionDefinition<any, any>[] | Record<string, ActionDefinition<any, any>> | undefined, file: string | undefined): Record<string, ActionDefinition<any, any>> {
+  const byName: Record<string, ActionDefinition<any, any>> = {};
   const problems: string[] = [];
   const entries: [string | null, unknown][] = Array.isArray(given) ? given.map((d) => [null, d]) : Object.entries(given ?? {});
   for (const [key, def] of entries) {
@@ -128,7 +136,7 @@ export function checkActions(graphActions: Record<string, { module: string; expo
       problems.push(`${label} is not an action made with defineAction`);
       continue;
     }
-    const d = def as ActionDefinition<any>;
+    const d = def as ActionDefinition<any, any>;
     if (key !== null && key !== d.name && Object.hasOwn(graphActions, key)) {
       problems.push(`options.actions.${key} is the action '${d.name}'; give each action under its own name (or pass an array)`);
       continue;
@@ -145,6 +153,9 @@ export function checkActions(graphActions: Record<string, { module: string; expo
     }
     if ((d.base ?? null) !== (info.base ?? null)) {
       problems.push(`${where}: the graph was compiled with base ${info.base ? `'${info.base}'` : "none"}, the implementation given has ${d.base ? `'${d.base}'` : "none"}: compile the agent again`);
+    }
+    if (!!d.transition !== (info.decides === true)) {
+      problems.push(`${where}: the graph was compiled ${info.decides ? "with" : "without"} a transition hook, the implementation given has ${d.transition ? "one" : "none"}: compile the agent again`);
     }
     if (canonical(d.fields) !== canonical(info.fields ?? {}) || canonical([...d.required].sort()) !== canonical([...(info.required ?? [])].sort())) {
       problems.push(`${where}: the graph was compiled with other fields than the implementation given declares: compile the agent again`);

@@ -30,6 +30,8 @@ import type { Performer } from "./performer.js";
 import type { ReplyResult, RunOptions } from "./run-options.js";
 import { Deadline } from "./deadline.js";
 import { ReplyStream } from "./reply-stream.js";
+import { startTurn } from "../telemetry/turn.js";
+import { instrument } from "../telemetry/instrument.js";
 import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
@@ -47,7 +49,7 @@ export interface AgentOptions {
    * Implementations of the graph's custom actions (made with `defineAction`): an array, or an
    * object of them by action name. Each must match what the graph was compiled with.
    */
-  actions?: readonly ActionDefinition<any>[] | Record<string, ActionDefinition<any>>;
+  actions?: readonly ActionDefinition<any, any>[] | Record<string, ActionDefinition<any, any>>;
   /**
    * Sandbox limits for each evaluation; `maxSteps`: node steps allowed in one reply() or call()
    * (default 10,000,000); `maxCallDepth`: function calls on the stack at once (default 10,000).
@@ -79,7 +81,9 @@ export class Agent {
   private readonly program: Program;
   private readonly model: ChatModel;
   private readonly tools: Record<string, HostFunction>;
-  private readonly actions: Record<string, ActionDefinition<any>>;
+  /** The runtime's own functions among the tools (tryTool, ...). */
+  private readonly ownTools = new Set<string>();
+  private readonly actions: Record<string, ActionDefinition<any, any>>;
   private readonly evaluate: Performer["evaluate"];
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
@@ -108,7 +112,10 @@ export class Agent {
     // The runtime's own functions are always its own implementations, whatever a loader passed.
     const builtins = runtimeTools(tools);
     for (const [name, info] of Object.entries(this.graph.tools ?? {})) {
-      if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) tools[name] = builtins[info.export as keyof typeof builtins];
+      if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) {
+        tools[name] = builtins[info.export as keyof typeof builtins];
+        this.ownTools.add(name);
+      }
     }
     this.tools = tools;
     if (options.clock !== undefined && typeof options.clock !== "function") {
@@ -120,6 +127,7 @@ export class Agent {
       const d = this.actions[name]!;
       return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
     }));
+    const actionEffects = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => [name, this.actions[name]!.effects]));
     const isolation = options.isolation ?? "in-process";
     if (isolation === "in-process") this.evaluate = evaluateAsync;
     else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
@@ -131,7 +139,7 @@ export class Agent {
     const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
       config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
-      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks,
+      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks, actionEffects,
     });
   }
 
@@ -154,7 +162,7 @@ export class Agent {
       state = { mem, phase: { kind: "waiting", node: top(mem).node }, pending: null, mode: "reply", steps: 0, decisions: [] };
     }
     const input = memory === undefined || memory === null ? { kind: "continue" as const } : { kind: "user" as const, text: userText };
-    const { state: end, effect } = await drive(this.performer(options), state, input);
+    const { state: end, effect } = await this.run(options, undefined, (p) => drive(p, state, input));
     const sealed = sealMemory({ ...toMemoryBody(end.mem), turn: end.mem.turn + 1 });
     const delta = memoryDelta(memory === undefined || memory === null ? null : (memory as Memory), sealed);
     return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish" || end.mem.done, delta };
@@ -207,7 +215,7 @@ export class Agent {
     const state: RunState = {
       mem: toRunMemory({ ...mem, stack: [base, frame] }), phase: { kind: "enter", node: info.entry }, pending: null, mode: "call", steps: 0, decisions: [],
     };
-    const { effect } = await drive(this.performer(options), state, { kind: "continue" });
+    const { effect } = await this.run(options, name, (p) => drive(p, state, { kind: "continue" }));
     return effect.kind === "finish" ? effect.value : null;
   }
 
@@ -228,6 +236,14 @@ export class Agent {
     const at = this.program.nodes.get(waiting);
     if (!at?.waits) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${waiting}'`);
     return mem;
+  }
+
+  /** A turn or a call, traced as one when an OpenTelemetry SDK records (telemetry/). */
+  private run<T>(options: RunOptions, fn: string | undefined, work: (p: Performer) => Promise<T>): Promise<T> {
+    const performer = this.performer(options);
+    const spans = startTurn({ graph: this.graph, ...(fn !== undefined && { function: fn }), ...(options.conversationId !== undefined && { conversationId: options.conversationId }) });
+    if (!spans) return work(performer);
+    return spans.run(() => work(instrument(performer, spans, this.ownTools)));
   }
 
   private performer(options: RunOptions): Performer {

@@ -27,7 +27,7 @@ export interface Performer {
   tools: Record<string, HostFunction>;
   evaluate: Evaluator;
   /** Implementations of the graph's custom actions, by action name. */
-  actions: Record<string, ActionDefinition<any>>;
+  actions: Record<string, ActionDefinition<any, any>>;
   trace: TraceSink | undefined;
   pause?: PauseHook | undefined;
   deadline?: Deadline | undefined;

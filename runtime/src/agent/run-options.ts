@@ -32,6 +32,8 @@ export interface RunOptions {
    * choices and simulated users are never sent. See docs/semantics.md, "Streaming".
    */
   onText?: (chunk: ReplyChunk) => void;
+  /** The conversation (a thread's id) this turn belongs to: traces report it as `gen_ai.conversation.id`. */
+  conversationId?: string;
   /** This run's model instead of the agent's: a replay answers from a recording (ReplayModel). */
   model?: ChatModel;
   /** Tools that stand in for the agent's in this run, by name: a replay gives the recorded results instead of acting again. */

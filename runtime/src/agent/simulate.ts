@@ -61,10 +61,15 @@ export async function simulateUserReply(p: Performer, mem: MemoryBody, options: 
 function pickInstruction(p: Performer, node: GraphNode, turn: number, random: () => number, maxTurns?: number): string | undefined {
   const { program } = p.env;
   const { config } = program;
-  const terminal = (n: GraphNode) => n.user_interjection === config.endSignal;
+  // The original's terminal nodes (its first simulated answer is the end signal, or it says
+  // `quit`), and also one whose interjection is the end signal, which the original missed: it
+  // could end a simulation after the agent's first reply.
+  const terminal = (n: GraphNode) => n.user_interjection === config.endSignal
+    || n.user_instruction_transitions?.[0] === config.endSignal || n.instruction === "quit";
   for (const { node: j } of program.interjections) {
-    // Ending the conversation by interjection is only plausible once it has got going.
-    if (terminal(j) && turn <= 3) continue;
+    // Ending the conversation by interjection is only plausible once it has got going: from the
+    // agent's third reply, as the original's simulate_interjections (min_turns=3).
+    if (terminal(j) && turn < 3) continue;
     if (random() < (j.probability_interjection ?? config.defaultProbabilityInterjection)) return j.user_interjection;
   }
   if (maxTurns !== undefined && turn >= maxTurns) {

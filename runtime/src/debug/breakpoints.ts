@@ -4,6 +4,7 @@
  * line that has one (else the last before it), as editors expect of a breakpoint set on a blank line.
  */
 import type { Graph, GraphNode } from "../graph/types.js";
+import { candidateOf } from "../graph/vocabulary/index.js";
 
 export interface LineBreakpoint {
   id: number;
@@ -31,8 +32,6 @@ export interface FunctionBreakpoint {
 
 export type Breakpoint = LineBreakpoint | FunctionBreakpoint;
 
-const CANDIDATE = /^(.*)\.([a-z]+)$/;
-
 /** The line a breakpoint on `line` moves to, or null when no node has a location. */
 export function breakableLine(graph: Graph, line: number): number | null {
   const located = graph.nodes.filter((n) => n.loc);
@@ -59,20 +58,14 @@ export function nodesAtLine(graph: Graph, line: number): Set<string> {
   for (const n of graph.nodes) {
     if (n.loc?.line !== line) continue;
     out.add(n.name);
-    const m = CANDIDATE.exec(n.name);
-    if (!m || n.boolean_condition === undefined) continue;
-    const [, base, letters] = m;
+    const tested = candidateOf("lettered", n.name);
+    if (!tested || n.boolean_condition === undefined) continue;
     for (const sibling of graph.nodes) {
-      const s = CANDIDATE.exec(sibling.name);
-      if (s && s[1] === base && laterLetters(s[2]!, letters!)) out.add(sibling.name);
+      const s = candidateOf("lettered", sibling.name);
+      if (s && s.base === tested.base && s.index > tested.index) out.add(sibling.name);
     }
   }
   return out;
-}
-
-/** `b` after `a`, `aa` after `z` (the runtime's candidate order). */
-function laterLetters(x: string, y: string): boolean {
-  return x.length > y.length || (x.length === y.length && x > y);
 }
 
 /**

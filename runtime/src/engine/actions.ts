@@ -78,8 +78,10 @@ function instructionText(env: Env, state: RunState, cn: CompiledNode): string {
   return text;
 }
 
+// The text the original's ChatSuffixNode sends (autograms/nodes/chat_nodes.py), misspelling and
+// all: models were prompted with it, and agents ported from the original expect its prompts.
 const SUFFIX_INSTRUCTION = (text: string) =>
-  `Respond to the user's last reply, and then include the **bold** text at the end of your response to direct the conversation:**${text}**. It is also okay for the whole response to be the bold text if it fits the situation.`;
+  `Respond to the user's last reply, and then include the **bold** text at the end of your response to direct the conversation:**${text}**. It is also okay for the whole repsonse to be the bold text if it fits the situation.`;
 
 function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;

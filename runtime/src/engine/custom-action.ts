@@ -12,6 +12,9 @@ import { assignOutput, leave } from "./output.js";
 import type { CompiledNode } from "./program.js";
 import { moved, result } from "./result.js";
 import { goto, route } from "./route.js";
+import { frameWith, top, withTop } from "./scope.js";
+import type { RunMemory } from "./stack.js";
+import type { Frame } from "../memory/types.js";
 import type { Handled, Phase, RunState, StepInput, StepResult } from "./state.js";
 import { changesOf, event } from "./trace-event.js";
 
@@ -24,6 +27,9 @@ export function leaveCustom(env: Env, state: RunState, phase: Routing): Handled 
   const hooks = cn.custom!.hooks;
   if (typeof phase.hooked === "object") {
     if (phase.hooked.target !== null) return goto(env, state, phase.node, phase.hooked.target, phase.output);
+    if (cn.node.transitions.length > 1 && cn.node.transition_question === undefined) {
+      throw fail(env, cn.node, "bad_transition", `action '${cn.custom!.action}': its transition hook chose none of the ${cn.node.transitions.length} transitions, and the node has no transition_question for the model to choose with`);
+    }
     return route(env, state, phase.node, phase.output, phase.interject);
   }
   if (phase.hooked === undefined && hooks.output) return runHook(env, state, cn, "output", phase.output, phase.interject);
@@ -59,7 +65,7 @@ export function acted(env: Env, state: RunState, phase: Acting, input: Extract<S
   }
 }
 
-const RESULT_KEYS = new Set(["reply", "thought", "output", "instruction"]);
+const RESULT_KEYS = new Set(["reply", "thought", "output", "instruction", "retain", "setPrompt", "setUserPrompt", "assign"]);
 
 function instructed(env: Env, state: RunState, cn: CompiledNode, rendered: string, value: JsonValue, calls: Extract<StepInput, { kind: "acted" }>["calls"], what: string): StepResult {
   const node = cn.node;
@@ -68,11 +74,14 @@ function instructed(env: Env, state: RunState, cn: CompiledNode, rendered: strin
   }
   const r = value ?? {};
   const unknown = Object.keys(r).filter((k) => !RESULT_KEYS.has(k));
-  if (unknown.length) throw fail(env, node, "action_failed", `${what} returned ${unknown.map((k) => `'${k}'`).join(", ")}: a result has reply or thought, output and instruction`);
+  if (unknown.length) throw fail(env, node, "action_failed", `${what} returned ${unknown.map((k) => `'${k}'`).join(", ")}: a result has reply or thought, output, instruction, retain, setPrompt, setUserPrompt and assign`);
   for (const key of ["reply", "thought", "instruction"] as const) {
     if (r[key] !== undefined && typeof r[key] !== "string") throw fail(env, node, "action_failed", `${what} returned a ${key} that is ${describe(r[key]!)}, not a string`);
   }
   if (r.reply !== undefined && r.thought !== undefined) throw fail(env, node, "action_failed", `${what} returned both a reply and a thought`);
+  if (r.retain !== undefined && typeof r.retain !== "boolean") throw fail(env, node, "action_failed", `${what} returned a retain that is ${describe(r.retain)}, not a boolean`);
+  if (r.retain === false && r.instruction !== undefined) throw fail(env, node, "action_failed", `${what} returned an instruction to keep and retain: false`);
+  state = { ...state, mem: withEffects(env, state.mem, cn, r, what) };
   const reply = r.reply as string | undefined;
   const thought = r.thought as string | undefined;
   const text = reply ?? thought;
@@ -85,11 +94,40 @@ function instructed(env: Env, state: RunState, cn: CompiledNode, rendered: strin
   if (reply !== undefined && state.mode === "call") {
     throw fail(env, node, "chat_in_call", `agent.call() reached a node of action '${cn.custom!.action}' that replied; a function run by call() may not talk to the user`);
   }
-  // As built-in nodes keep theirs: a thought's instruction always, a reply's when no user message came with it.
+  // As built-in nodes keep theirs (a thought's instruction always, a reply's when no user message
+  // came with it), unless the result says whether to retain it.
   const instruction = typeof r.instruction === "string" ? r.instruction
-    : state.pending && reply !== undefined ? undefined
+    : r.retain === false || (r.retain !== true && state.pending && reply !== undefined) ? undefined
     : rendered || undefined;
   return finishTurn(env, state, cn, text, output, instruction, (mem, changes) => event(env, mem, node, body, changes), reply !== undefined);
+}
+
+/**
+ * The result's declared effects on the scope (the original's prompt nodes, and nodes writing
+ * variables other than their output): the prompt, the user prompt, variables by name. Each
+ * only if the action declares it, so what a node may change is known from its action.
+ */
+function withEffects(env: Env, mem: RunMemory, cn: CompiledNode, r: Record<string, JsonValue>, what: string): RunMemory {
+  const declared = cn.custom!.effects;
+  const node = cn.node;
+  const frame = top(mem);
+  let updated: Frame | undefined;
+  for (const [key, field] of [["setPrompt", "prompt"], ["setUserPrompt", "userPrompt"]] as const) {
+    if (r[key] === undefined) continue;
+    if (!declared[key]) throw fail(env, node, "action_failed", `${what} returned ${key}, which the action does not declare (effects: { ${key}: true })`);
+    if (typeof r[key] !== "string") throw fail(env, node, "action_failed", `${what} returned a ${key} that is ${describe(r[key]!)}, not a string`);
+    updated ??= frameWith(frame, frame.vars);
+    updated[field] = r[key] as string;
+  }
+  if (r.assign !== undefined) {
+    if (r.assign === null || typeof r.assign !== "object" || Array.isArray(r.assign)) throw fail(env, node, "action_failed", `${what} returned an assign that is ${describe(r.assign)}, not an object of variables`);
+    const undeclared = Object.keys(r.assign).filter((name) => !declared.assign.includes(name));
+    if (undeclared.length) {
+      throw fail(env, node, "action_failed", `${what} assigned ${undeclared.map((n) => `'${n}'`).join(", ")}, which the action does not declare (effects.assign: [${declared.assign.map((n) => `'${n}'`).join(", ")}])`);
+    }
+    updated = frameWith(updated ?? frame, { ...frame.vars, ...(r.assign as Record<string, JsonValue>) });
+  }
+  return updated ? withTop(mem, updated) : mem;
 }
 
 function describe(value: JsonValue): string {

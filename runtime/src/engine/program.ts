@@ -3,10 +3,11 @@
  * templates and call instructions, and the lookups the step needs. Built once per Agent.
  */
 import type { Action, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
-import { ACTIONS, CHAT_ACTIONS, FUNCTION_KINDS } from "../graph/types.js";
+import { candidates, familyOf, fieldsOfKind, instructionKind, isBuiltinAction, isFunctionKind, type SeriesKind } from "../graph/vocabulary/index.js";
 import { ownFields } from "../graph/action-fields.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
+import type { DeclaredEffects } from "../language/actions.js";
 import type { AgentConfig } from "./config.js";
 import type { ToolDefinition } from "../model/types.js";
 import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
@@ -45,7 +46,11 @@ export interface CustomInfo {
   hooks: Readonly<Record<ActionHook, boolean>>;
   /** The action's fields of the node, each string parsed as a template. */
   fields: Record<string, FieldTemplate>;
+  /** What its results may change besides the node's output. */
+  effects: Required<DeclaredEffects>;
 }
+
+const NO_EFFECTS: Required<DeclaredEffects> = { setPrompt: false, setUserPrompt: false, assign: [] };
 
 /** A field's value with each string parsed, so `$variables` fill in at run time. */
 export type FieldTemplate =
@@ -84,20 +89,8 @@ export interface Program {
   numbered(base: string): string[];
 }
 
-const TEXT_ACTIONS = new Set(["chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
-  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt"]);
-
-/** `a`…`z`, then `aa`, `ab`, … */
-function letters(index: number): string {
-  let s = "";
-  let n = index + 1;
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    s = String.fromCharCode(97 + r) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
-}
+/** The fields whose states the run counts visits of. */
+const STATE_FIELDS = fieldsOfKind("nodes");
 
 function withoutLoc<T extends { loc?: unknown }>(value: T): Omit<T, "loc"> {
   const { loc: _loc, ...rest } = value;
@@ -124,6 +117,8 @@ export interface ProgramOptions {
   isolated?: boolean;
   /** The hooks each custom action's implementation gives, by action name. */
   actionHooks: Readonly<Record<string, Readonly<Record<ActionHook, boolean>>>>;
+  /** The effects each custom action declares its results may have, by action name. */
+  actionEffects?: Readonly<Record<string, Required<DeclaredEffects>>>;
 }
 
 /** Parses every string of a custom field's value as a template (`$variables` fill in at run time). */
@@ -190,22 +185,23 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
         return undefined;
       }
     };
-    const builtin = (ACTIONS as readonly string[]).includes(node.action);
+    const builtin = isBuiltinAction(node.action);
     const as = (builtin ? node.action : graph.actions?.[node.action]?.base ?? "transition") as Action;
-    const chat = (CHAT_ACTIONS as readonly string[]).includes(as);
+    const chat = familyOf(as) === "chat";
     const compiled: CompiledNode = { node, id: nodeIdentity(node), as, chat, waits: chat, endsConversation: false };
     if (!builtin) {
       const hooks = options.actionHooks[node.action] ?? { instruction: false, transition: false, output: false };
       const fields = Object.fromEntries(Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]));
-      compiled.custom = { action: node.action, hooks, fields };
+      const effects = options.actionEffects?.[node.action] ?? NO_EFFECTS;
+      compiled.custom = { action: node.action, hooks, fields, effects };
       compiled.waits = chat || hooks.instruction;
     }
     // Hooks run when the node is left wait for the user's answer, so such a node never ends it at once.
     const leavingHooks = compiled.custom !== undefined && (compiled.custom.hooks.output || compiled.custom.hooks.transition);
     compiled.endsConversation = compiled.waits && !leavingHooks && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects;
-    if (TEXT_ACTIONS.has(as) || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
+    if (instructionKind(as) === "text" || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
     if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
-    if ((FUNCTION_KINDS as readonly string[]).includes(node.action)) {
+    if (isFunctionKind(node.action)) {
       const call = parseCallInstruction(node.instruction ?? "");
       const info = call ? graph.functions[call.name] : undefined;
       if (!call) problem(`instruction '${node.instruction}' is not a call 'name(arg, …)'`);
@@ -235,20 +231,16 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   const toolNames = new Set(options.toolNames);
   const toolUse = new Map<string, boolean>();
   const series = new Map<string, string[]>();
-  const collect = (base: string, key: (i: number) => string) => {
-    const cacheKey = `${base}\u0000${key(0)}`;
+  const collect = (kind: SeriesKind, base: string) => {
+    const cacheKey = `${kind}\u0000${base}`;
     let list = series.get(cacheKey);
-    if (!list) {
-      list = [];
-      for (let i = 0; nodes.has(`${base}.${key(i)}`); i++) list.push(`${base}.${key(i)}`);
-      series.set(cacheKey, list);
-    }
+    if (!list) series.set(cacheKey, (list = candidates(kind, base, (name) => nodes.has(name))));
     return list;
   };
   const tracked = new Set<string>();
   for (const node of graph.nodes) {
     if (/\.\d+$/.test(node.name)) tracked.add(node.name);
-    for (const list of [node.prerequisite_states, node.blocking_states, node.up_weight_states, node.down_weight_states, node.required_revisit]) {
+    for (const list of STATE_FIELDS.map((f) => node[f])) {
       for (const s of list ?? []) tracked.add(s);
     }
   }
@@ -262,7 +254,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       if (uses === undefined) toolUse.set(code, (uses = callsAny(code, toolNames, options.limits)));
       return uses;
     },
-    lettered: (base) => collect(base, letters),
-    numbered: (base) => collect(base, (i) => String(i + 1)),
+    lettered: (base) => collect("lettered", base),
+    numbered: (base) => collect("numbered", base),
   };
 }

@@ -35,7 +35,7 @@ export function fullInput(user: string, instruction: string, node: GraphNode | u
 }
 
 /** A past turn's input: the whole instruction when it is retained, else only the user's message. */
-function pastInput(turn: Turn, node: GraphNode | undefined, config: AgentConfig): string {
+export function pastInput(turn: Turn, node: GraphNode | undefined, config: AgentConfig): string {
   if (turn.instruction !== undefined) return fullInput(turn.user ?? "", turn.instruction, node, config);
   const user = turn.user ? (config.replyStartType === "none" ? turn.user : `${config.userName}: ${turn.user}`) : "";
   return config.replyStartType === "suffix" ? `${user}\n${replyStart(node, config)}` : user;

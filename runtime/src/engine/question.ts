@@ -4,7 +4,10 @@
  * The model gets the prompt and the option texts; the letters are part of the prompt.
  */
 import type { AgentConfig } from "./config.js";
-import { allTurns, lastTurns, turnCount, type History } from "./history.js";
+import type { GraphNode } from "../graph/types.js";
+import type { Turn } from "../memory/types.js";
+import { newestFirst, type History } from "./history.js";
+import { pastInput } from "./prompt.js";
 import { choiceLabels } from "../model/choices.js";
 import { keepEnd } from "../text/cut.js";
 
@@ -14,20 +17,38 @@ function optionLines(choices: readonly string[]): string {
   return choices.map((c, i) => `${labels[i]}. ${c}\n`).join("");
 }
 
-/** The last `k` pairs (0: all) of (previous agent reply, following user message). */
-export function questionContext(history: History, user: string, k: number, config: AgentConfig): string {
-  // Only the turns the last k pairs use are read: pair i is turn i-1's reply and turn i's user message.
-  const turns = k === 0 ? allTurns(history) : lastTurns(history, k);
-  const first = turnCount(history) - turns.length;
-  const users = [...turns.map((t) => t.user ?? ""), user];
-  const entries: string[] = [];
-  for (let j = first ? 1 : 0; j < users.length; j++) {
-    const previous = first + j > 0 ? turns[j - 1]!.agent : "";
-    const answer = users[j] ? `${config.userName}: ${users[j]}\n\n` : "";
-    if (first + j === 0 && !answer) continue;
-    entries.push(`${previous}\n\n${answer}\n\n`);
+/**
+ * The conversation a question shows, as the original's `make_prompt(..., transition=True)` and
+ * `predict_next_state` lay it out: the inputs are the past turns' inputs (as a chat prompt shows
+ * them: the user's message and the reply start, or the whole instruction when it is retained;
+ * the first one after a blank line) and then the user's new message; the outputs are the
+ * replies. Both are cut to their last `k` (0: all); when as many outputs as inputs remain, each
+ * reply goes before the input that follows it, else the oldest input stands first, alone.
+ */
+export function questionContext(history: History, user: string, k: number, config: AgentConfig, nodeNamed: (name: string) => GraphNode | undefined): string {
+  // Only the turns the window shows are read, and one more to know whether the first input is cut off.
+  const past: Turn[] = [];
+  for (const turn of newestFirst(history)) {
+    if (!turn.agent) continue;
+    past.push(turn);
+    if (k > 0 && past.length > k) break;
   }
-  return (k === 0 ? entries : entries.slice(-k)).join("");
+  past.reverse();
+  const whole = k === 0 || past.length < k;
+  const current = !user ? "" : config.replyStartType === "none" ? `${user}\n\n` : `${config.userName}: ${user}\n\n`;
+  const inputs = [...past.map((t) => pastInput(t, nodeNamed(t.node), config)), current];
+  // The original's first input follows the (empty) start prompt's blank line.
+  if (whole) inputs[0] = `\n\n${inputs[0]}`;
+  const outputs = past.map((t) => t.agent);
+  const shownInputs = k === 0 ? inputs : inputs.slice(-k);
+  const shownOutputs = k === 0 ? outputs : outputs.slice(-k);
+  let text = "";
+  shownInputs.forEach((input, i) => {
+    if (shownOutputs.length === shownInputs.length) text += `${shownOutputs[i]}\n\n`;
+    else if (i > 0) text += `${shownOutputs[i - 1]}\n\n`;
+    text += `${input}\n\n`;
+  });
+  return text;
 }
 
 export function isYesNo(choices: readonly string[]): boolean {
@@ -50,9 +71,11 @@ export function transitionQuestion(args: {
 }): Question {
   const { config } = args;
   const head = `${args.preamble}\n\n${args.context}`;
-  // A yes/no question is asked as one; the answers stay the author's, in the author's order.
-  if (isYesNo(args.choices)) return { prompt: fit(`${head}${args.question} (Yes or No)\n`, config), choices: [...args.choices] };
-  return { prompt: fit(`${head}${args.question}\n${optionLines(args.choices)}`, config), choices: [...args.choices] };
+  // A yes/no question is asked as one, its hint on a line of its own after the question's line
+  // break as the original writes it; the answers stay the author's, in the author's order.
+  const asked = `${head}${args.question}\n`;
+  if (isYesNo(args.choices)) return { prompt: fit(`${asked} (Yes or No)`, config), choices: [...args.choices] };
+  return { prompt: fit(`${asked}${optionLines(args.choices)}`, config), choices: [...args.choices] };
 }
 
 export function interjectionQuestion(args: { examples: string[]; context: string; conditions: string[]; config: AgentConfig }): Question {

@@ -4,6 +4,7 @@
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
+import { candidateName, parseTarget, type TransitionTarget } from "../graph/vocabulary/index.js";
 import { withTopFrame, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";
@@ -35,7 +36,7 @@ export function route(env: Env, state: RunState, name: string, output: JsonValue
   if (interject && program.interjections.length) {
     const q = interjectionQuestion({
       examples: program.interjections.flatMap((c) => (c.node.example_interjection === undefined ? [] : [c.node.example_interjection])),
-      context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", 1, program.config),
+      context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", 1, program.config, (n) => program.nodes.get(n)?.node),
       conditions: program.interjections.map((c) => c.node.condition_interjection!),
       config: program.config,
     });
@@ -55,7 +56,7 @@ function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue
   const config = env.program.config;
   const q = transitionQuestion({
     preamble: node.question_prompt ?? config.defaultQuestionPrompt,
-    context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", node.transition_context ?? config.defaultTransitionContext, config),
+    context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", node.transition_context ?? config.defaultTransitionContext, config, (n) => env.program.nodes.get(n)?.node),
     question: render(env, state, node, cn.question, "transition_question"),
     choices: node.transition_choices!,
     config,
@@ -77,44 +78,49 @@ export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: 
 export function goto(env: Env, state: RunState, from: string, target: string, output: JsonValue): Handled {
   const program = env.program;
   const node = nodeOf(env, from).node;
-  let to = target;
-  let resolved: "name" | "variable" = "name";
-  if (to.startsWith("$")) {
-    const value = lookupVar(state.mem.stack, to.slice(1));
-    if (value === undefined || value === null) throw fail(env, node, "undefined_variable", `transition '${target}': variable '${to.slice(1)}' is undefined`);
-    to = valueText(value);
-    resolved = "variable";
+  const written = parseTarget(target);
+  const to = written.kind === "variable" ? variableValue(env, state, node, target, written.variable) : target;
+  // A variable names the target; a name in it that starts with `$` is not looked up again.
+  const read = written.kind === "variable" ? parseTarget(to) : written;
+  const parsed: TransitionTarget = read.kind === "variable" ? { kind: "node", name: to } : read;
+  const resolved = written.kind === "variable" ? "variable" : "name";
+  switch (parsed.kind) {
+    case "quit": {
+      const mem = state.mode === "reply" ? memoryWith(state.mem, state.mem.stack, state.mem.visits, true) : state.mem;
+      const next = moved(state, mem, { kind: "finished", value: null }, state.pending, []);
+      return result(next, env.tracing ? event(env, mem, node, { kind: "quit", decisions: state.decisions }) : null, { kind: "finish", value: null });
+    }
+    case "return":
+      if (state.mem.stack.height < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
+      if (parsed.expr === undefined) return returnFrom(env, state, node, target, output);
+      return evaluation(state, node, parsed.expr, { kind: "return", node: from, target }, "return expression");
+    case "numbered": {
+      const list = series(env, node, written, target, program.numbered(parsed.base));
+      let k = 0;
+      while (visitsOf(state.mem.visits, list[k]!) > 0 && k + 1 < list.length) k++;
+      return take(env, state, node, target, list[k]!, "visit");
+    }
+    case "lettered": {
+      const list = series(env, node, written, target, program.lettered(parsed.base));
+      if (list.some((c) => program.nodes.get(c)!.node.boolean_condition !== undefined)) return conditionChain(env, state, node, target, list, 0);
+      return take(env, state, node, target, byHistory(env, state.mem.visits, list), "history");
+    }
+    case "node":
+      if (!program.nodes.has(to)) throw fail(env, node, "bad_transition", `transition '${target}' leads to '${to}', which is not a node of the graph`);
+      return take(env, state, node, target, to, resolved);
   }
-  if (to === "quit") {
-    const mem = state.mode === "reply" ? memoryWith(state.mem, state.mem.stack, state.mem.visits, true) : state.mem;
-    const next = moved(state, mem, { kind: "finished", value: null }, state.pending, []);
-    return result(next, env.tracing ? event(env, mem, node, { kind: "quit", decisions: state.decisions }) : null, { kind: "finish", value: null });
-  }
-  if (to === "return" || to.startsWith("return ")) {
-    if (state.mem.stack.height < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
-    const expr = to.slice("return".length).trim();
-    if (!expr) return returnFrom(env, state, node, target, output);
-    return evaluation(state, node, expr, { kind: "return", node: from, target }, "return expression");
-  }
-  if (to.endsWith(".n")) {
-    const list = series(env, node, target, program.numbered(to.slice(0, -2)), "1");
-    let k = 0;
-    while (visitsOf(state.mem.visits, list[k]!) > 0 && k + 1 < list.length) k++;
-    return take(env, state, node, target, list[k]!, "visit");
-  }
-  if (to.endsWith(".*")) {
-    const list = series(env, node, target, program.lettered(to.slice(0, -2)), "a");
-    if (list.some((c) => program.nodes.get(c)!.node.boolean_condition !== undefined)) return conditionChain(env, state, node, target, list, 0);
-    return take(env, state, node, target, byHistory(env, state.mem.visits, list), "history");
-  }
-  if (!program.nodes.has(to)) throw fail(env, node, "bad_transition", `transition '${target}' leads to '${to}', which is not a node of the graph`);
-  return take(env, state, node, target, to, resolved);
 }
 
-function series(env: Env, node: GraphNode, target: string, list: string[], first: string): string[] {
+function variableValue(env: Env, state: RunState, node: GraphNode, target: string, variable: string): string {
+  const value = lookupVar(state.mem.stack, variable);
+  if (value === undefined || value === null) throw fail(env, node, "undefined_variable", `transition '${target}': variable '${variable}' is undefined`);
+  return valueText(value);
+}
+
+function series(env: Env, node: GraphNode, written: TransitionTarget, target: string, list: string[]): string[] {
   if (!list.length) {
-    const base = target.startsWith("$") ? "the target" : `'${target.slice(0, -2)}.${first}'`;
-    throw fail(env, node, "bad_transition", `transition '${target}': ${base} does not exist`);
+    const first = written.kind === "lettered" || written.kind === "numbered" ? `'${candidateName(written.kind, written.base, 0)}'` : "the target";
+    throw fail(env, node, "bad_transition", `transition '${target}': ${first} does not exist`);
   }
   return list;
 }

@@ -5,8 +5,8 @@
 import { createRequire } from "node:module";
 import type { Ajv2020 as AjvClass } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
-import { ACTIONS, BASE_ACTIONS, type ActionInfo, type JsonValue } from "./types.js";
-import { NODE_FIELD_NAMES } from "./schema.js";
+import type { ActionInfo, JsonValue } from "./types.js";
+import { ACTION_NAME, BASE_ACTIONS, isBuiltinAction, NODE_FIELD_NAMES } from "./vocabulary/index.js";
 
 /** One problem with an action's declaration or a node's fields; `field` names the field concerned. */
 export interface FieldProblem {
@@ -16,7 +16,7 @@ export interface FieldProblem {
   message: string;
 }
 
-const ACTION_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NAME = new RegExp(ACTION_NAME);
 
 let ajv: AjvClass | undefined;
 const compiled = new Map<string, ValidateFunction | string>();
@@ -53,8 +53,8 @@ function validatorOf(schema: JsonValue): ValidateFunction | string {
  */
 export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "base" | "fields" | "required">, schemas = true): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (!ACTION_NAME.test(name)) problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
-  else if ((ACTIONS as readonly string[]).includes(name)) problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
+  if (!NAME.test(name)) problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
+  else if (isBuiltinAction(name)) problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
   if (info.base !== undefined && !(BASE_ACTIONS as readonly string[]).includes(info.base)) {
     problems.push({ message: `base '${String(info.base)}' is not an action to inherit from: use one of ${BASE_ACTIONS.join(", ")}` });
   }
@@ -68,7 +68,7 @@ export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "
       problems.push({ field, message: `field '${field}' is a field of every node; an action declares only fields of its own` });
       continue;
     }
-    if (!ACTION_NAME.test(field)) problems.push({ field, message: `'${field}' cannot name a field: use letters, digits and _` });
+    if (!NAME.test(field)) problems.push({ field, message: `'${field}' cannot name a field: use letters, digits and _` });
     const shaped = typeof schema === "boolean" || (typeof schema === "object" && schema !== null && !Array.isArray(schema));
     const v = !shaped ? "it must be an object" : schemas ? validatorOf(schema) : undefined;
     if (typeof v === "string") problems.push({ field, message: `the JSON Schema of field '${field}' is not valid: ${v}` });

@@ -1,7 +1,10 @@
 /**
- * JSON Schema (draft 2020-12) of the graph format in `types.ts`. The build also writes it to
- * `dist/graph/graph.schema.json` so tools outside TypeScript can validate graphs.
+ * JSON Schema (draft 2020-12) of the graph format in `types.ts`, its node fields and actions
+ * derived from the vocabulary. The build also writes it to `dist/graph/graph.schema.json` so tools
+ * outside TypeScript can validate graphs.
  */
+import { ACTION_NAME, ACTIONS, BASE_ACTIONS, FIELDS, FUNCTION_KINDS, instructionKind, VARIABLE_NAME, type ValueKind } from "./vocabulary/index.js";
+
 const stringList = { type: "array", items: { type: "string" } } as const;
 const loc = {
   type: "object",
@@ -15,56 +18,28 @@ const loc = {
   },
 } as const;
 
-const BUILTIN_ACTIONS = [
-  "chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
-  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt",
-  "function", "local_function", "global_function", "transition", "code",
-] as const;
-const BASE_ACTIONS = [
-  "chat", "chat_exact", "chat_suffix", "thought", "thought_exact", "thought_qa",
-  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt", "transition",
-] as const;
-/** A custom action's name: what a node's `action` says (the graph's `actions` must define it). */
-const ACTION_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
-
-const nodeFields = {
+/** The JSON Schema of each kind of field value (vocabulary/fields.ts). */
+const valueSchemas = {
   name: { type: "string", minLength: 1 },
-  action: { enum: BUILTIN_ACTIONS },
-  instruction: { type: "string" },
-  transitions: { ...stringList, minItems: 1 },
-  implicit_transitions: { type: "array", items: { type: "integer", minimum: 0 }, uniqueItems: true },
-  assign: { type: "string", pattern: "^[A-Za-z_$][A-Za-z0-9_$]*$" },
-  setup: { type: "string" },
-  transition_question: { type: "string" },
-  transition_choices: stringList,
-  question_prompt: { type: "string" },
-  boolean_condition: { type: "string" },
-  user_instruction_transitions: stringList,
-  transition_probs: { type: "array", items: { type: "number", minimum: 0 } },
-  state_category: { type: "string" },
-  conv_scope: { type: "string" },
-  transition_context: { type: "integer", minimum: 0 },
-  condition_interjection: { type: "string" },
-  probability_interjection: { type: "number", minimum: 0, maximum: 1 },
-  user_interjection: { type: "string" },
-  example_interjection: { type: "string" },
-  prerequisite_states: stringList,
-  blocking_states: stringList,
-  up_weight_states: stringList,
-  down_weight_states: stringList,
-  required_revisit: stringList,
-  reply_start: { type: "string" },
-  instruction_template: { type: "string" },
-  notes: { type: "string" },
-  instruction_short: { type: "string" },
-  conv_context: { type: "string" },
+  action: { enum: ACTIONS },
+  text: { type: "string" },
+  code: { type: "string" },
+  variable: { type: "string", pattern: VARIABLE_NAME },
+  targets: { ...stringList, minItems: 1 },
+  nodes: stringList,
+  texts: stringList,
+  numbers: { type: "array", items: { type: "number", minimum: 0 } },
+  indices: { type: "array", items: { type: "integer", minimum: 0 }, uniqueItems: true },
+  count: { type: "integer", minimum: 0 },
+  probability: { type: "number", minimum: 0, maximum: 1 },
   tools: { ...stringList, minItems: 1, uniqueItems: true },
   loc,
-  def_type: { type: "string" },
-} as const;
+} as const satisfies Record<ValueKind, object>;
 
-/** Fields every node may have, whatever its action; a custom action's fields are others. */
-export const NODE_FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(nodeFields));
+const nodeFields = Object.fromEntries(FIELDS.map((f) => [f.name, valueSchemas[f.value]]));
+const requiredFields = FIELDS.filter((f) => f.required).map((f) => f.name);
+/** Every built-in action but the ones whose instruction is optional carries one. */
+const instructed = ACTIONS.filter((a) => instructionKind(a) !== "none");
 
 export const graphSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -91,7 +66,7 @@ export const graphSchema = {
         required: ["kind", "params", "entry"],
         additionalProperties: false,
         properties: {
-          kind: { enum: ["function", "local_function", "global_function"] },
+          kind: { enum: FUNCTION_KINDS },
           params: stringList,
           required: { type: "integer", minimum: 0 },
           defaults: { type: "object" },
@@ -111,7 +86,7 @@ export const graphSchema = {
     },
     actions: {
       type: "object",
-      propertyNames: { pattern: ACTION_NAME, not: { enum: BUILTIN_ACTIONS } },
+      propertyNames: { pattern: ACTION_NAME, not: { enum: ACTIONS } },
       additionalProperties: {
         type: "object",
         required: ["module", "export"],
@@ -123,6 +98,7 @@ export const graphSchema = {
           // Each field's JSON Schema; validateGraph compiles them.
           fields: { type: "object", additionalProperties: { type: ["object", "boolean"] } },
           required: { ...stringList, uniqueItems: true },
+          decides: { const: true },
         },
       },
     },
@@ -131,18 +107,17 @@ export const graphSchema = {
       type: "array",
       items: {
         type: "object",
-        required: ["name", "action", "transitions"],
+        required: requiredFields,
         properties: { ...nodeFields, action: { type: "string", pattern: ACTION_NAME } },
         allOf: [
           // A built-in action's node has the format's fields only; a custom action's node also has
           // the fields its action declares (validateGraph checks them against the action's schemas).
           {
-            if: { properties: { action: { enum: BUILTIN_ACTIONS } } },
+            if: { properties: { action: { enum: ACTIONS } } },
             then: { properties: nodeFields, additionalProperties: false },
           },
-          // Every built-in action but `transition` carries an instruction.
           {
-            if: { properties: { action: { enum: BUILTIN_ACTIONS.filter((a) => a !== "transition") } } },
+            if: { properties: { action: { enum: instructed } } },
             then: { required: ["instruction"] },
           },
         ],

@@ -1,106 +1,30 @@
 /**
  * The graph format: the one contract between the compiler (which writes it) and the runtime
  * (which executes it). Field names follow the original AutoGRAMS node fields (snake_case) so a
- * graph converts to and from the original's spreadsheet format. `graph.schema.json` beside this
- * file is the JSON Schema of the same format; keep the two in step (a test checks that).
+ * graph converts to and from the original's spreadsheet format. The node fields and the actions
+ * are the vocabulary's (vocabulary/), from which schema.ts derives the JSON Schema too.
  */
-
 import type { JsonValue } from "../json.js";
+import type { BaseAction, CommonFieldValues, ExactAction, FieldValues, FunctionKind, Loc, ModelAction, PromptAction } from "./vocabulary/index.js";
 
 export type { JsonValue };
+export type { Action, BaseAction, ChatAction, ExactAction, FunctionKind, Loc, ModelAction, PromptAction, ThoughtAction } from "./vocabulary/index.js";
 
-/** Source position, 1-based lines and columns (as editors and `file:line:col` messages show them). */
-export interface Loc {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-}
-
-export type FunctionKind = "function" | "local_function" | "global_function";
-
-export type ChatAction = "chat" | "chat_exact" | "chat_suffix";
-export type ThoughtAction = "thought" | "thought_exact" | "thought_qa";
-export type PromptAction = "set_prompt" | "append_prompt" | "set_user_prompt" | "append_user_prompt";
-export type Action = ChatAction | ThoughtAction | PromptAction | FunctionKind | "transition" | "code";
-
-export const CHAT_ACTIONS: readonly ChatAction[] = ["chat", "chat_exact", "chat_suffix"];
-export const THOUGHT_ACTIONS: readonly ThoughtAction[] = ["thought", "thought_exact", "thought_qa"];
-export const PROMPT_ACTIONS: readonly PromptAction[] = ["set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt"];
-export const FUNCTION_KINDS: readonly FunctionKind[] = ["function", "local_function", "global_function"];
-export const ACTIONS: readonly Action[] = [
-  ...CHAT_ACTIONS, ...THOUGHT_ACTIONS, ...PROMPT_ACTIONS, ...FUNCTION_KINDS, "transition", "code",
-];
-
-/** Fields every node may carry, whatever its action (docs/graph-format.md). */
-export interface NodeFields {
-  /** Unique, stable node name. */
-  name: string;
-  /**
-   * Successors. Besides node names: `"return"` / `"return <expr>"`, `"quit"`, `"$var"` (dynamic),
-   * `"X.*"` (first of X.a, X.b, ... whose boolean_condition holds, or by state-history scores),
-   * `"X.n"` (X.1, X.2, ... by visit count). `"next"` never appears in a compiled graph.
-   */
-  transitions: string[];
-  /**
-   * Indices of `transitions` that the compiler made from the code's flow (the statement after,
-   * where the author wrote no transition or `"next"`), not written by the author. A node's
-   * identity, which decides whether a saved conversation waiting at it resumes on an edited
-   * graph, leaves their targets out: what follows is whatever the new code says.
-   */
-  implicit_transitions?: number[];
-  /** Variable that receives the node's output (the original's `x=` instruction prefix). */
-  assign?: string;
-  /**
-   * Evaluator code the node runs each time it is entered, however it is entered (the statement
-   * before, a transition by name, `$var`, `X.*`, `X.n`, an interjection), before its action: the
-   * compiler computes placeholder values here (`let _tmp_ae2d = order.join(", ")`).
-   */
-  setup?: string;
-  transition_question?: string;
-  transition_choices?: string[];
-  question_prompt?: string;
-  /** Evaluator expression; selects this node in an `X.*` wildcard. */
-  boolean_condition?: string;
-  user_instruction_transitions?: string[];
-  transition_probs?: number[];
-  state_category?: string;
-  conv_scope?: string;
-  transition_context?: number;
-  condition_interjection?: string;
-  probability_interjection?: number;
-  user_interjection?: string;
-  example_interjection?: string;
-  prerequisite_states?: string[];
-  blocking_states?: string[];
-  up_weight_states?: string[];
-  down_weight_states?: string[];
-  required_revisit?: string[];
-  reply_start?: string;
-  instruction_template?: string;
-  notes?: string;
-  instruction_short?: string;
-  conv_context?: string;
-  /** Where the node comes from in the agent source; absent for nodes made by hand or imported. */
-  loc?: Loc;
-  /** What construct the compiler made the node from (`exec_node`, `code`, `if`, `while`, `for`, `return`, ...). */
-  def_type?: string;
-}
+/**
+ * Fields every node may carry, whatever its action (docs/graph-format.md): the vocabulary's node fields
+ * (vocabulary/fields.ts, where each is documented) but those whose type depends on the action.
+ */
+export interface NodeFields extends CommonFieldValues {}
 
 /** chat / chat_suffix / thought / thought_qa: the instruction is for the model. */
-export interface ModelNode extends NodeFields {
-  action: "chat" | "chat_suffix" | "thought" | "thought_qa";
+export interface ModelNode extends NodeFields, Partial<Pick<FieldValues, "tools">> {
+  action: ModelAction;
   instruction: string;
-  /**
-   * Names of graph `tools` offered to the model through native tool calls: the runtime runs the
-   * calls the model makes and gives it the results until it answers in text.
-   */
-  tools?: string[];
 }
 
 /** chat_exact / thought_exact: the instruction is the exact text. */
 export interface ExactNode extends NodeFields {
-  action: "chat_exact" | "thought_exact";
+  action: ExactAction;
   instruction: string;
 }
 
@@ -165,13 +89,6 @@ export interface ToolInfo {
 }
 
 /**
- * The built-in actions a custom action may take as its `base`: the behaviour it inherits for the
- * hooks it does not give (calls and code are statements of the language, not bases).
- */
-export type BaseAction = ChatAction | ThoughtAction | PromptAction | "transition";
-export const BASE_ACTIONS: readonly BaseAction[] = [...CHAT_ACTIONS, ...THOUGHT_ACTIONS, ...PROMPT_ACTIONS, "transition"];
-
-/**
  * A custom action the graph's nodes use: where its implementation comes from (as for tools), and
  * what the compiler read from its `defineAction`, so a graph is checked without running any code
  * and an implementation given to the Agent is checked against what the graph was compiled with.
@@ -186,6 +103,12 @@ export interface ActionInfo {
   fields?: Record<string, JsonValue>;
   /** The fields among `fields` every node of the action must have. */
   required?: string[];
+  /**
+   * The action has a `transition` hook, which picks among several transitions: its nodes need
+   * no transition_question and transition_choices (when they have them, a hook that returns null
+   * lets the model choose with them).
+   */
+  decides?: true;
 }
 
 export interface Graph {

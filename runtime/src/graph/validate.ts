@@ -1,7 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { graphSchema } from "./schema.js";
 import { actionDeclarationProblems, nodeFieldProblems, ownFields } from "./action-fields.js";
-import { ACTIONS, type Graph, type GraphNode, type Loc } from "./types.js";
+import type { Graph, GraphNode, Loc } from "./types.js";
+import { isBuiltinAction, MODEL_ACTIONS, targetExists } from "./vocabulary/index.js";
 import { codeProblems } from "./code-fields.js";
 
 export interface GraphError {
@@ -34,16 +35,8 @@ export function validateGraph(value: unknown): GraphValidation {
   return errors.length ? { valid: false, errors } : { valid: true, graph, errors: [] };
 }
 
-/** The actions whose model may call tools natively. */
-const TOOL_ACTIONS = new Set(["chat", "chat_suffix", "thought", "thought_qa"]);
-
-/** Special transition targets that need no node of that exact name. */
-function targetExists(target: string, names: Set<string>): boolean {
-  if (target === "quit" || target === "return" || target.startsWith("return ") || target.startsWith("$")) return true;
-  if (target.endsWith(".*")) return names.has(`${target.slice(0, -2)}.a`);
-  if (target.endsWith(".n")) return names.has(`${target.slice(0, -2)}.1`);
-  return names.has(target);
-}
+/** The actions whose model may call tools natively, as a message lists them. */
+const toolActions = `${MODEL_ACTIONS.slice(0, -1).join(", ")} and ${MODEL_ACTIONS.at(-1)}`;
 
 function checkReferences(graph: Graph): GraphError[] {
   const errors: GraphError[] = [];
@@ -53,7 +46,9 @@ function checkReferences(graph: Graph): GraphError[] {
       errors.push({ path: `/nodes/${i}${suffix}`, message: `node '${node.name}': ${message}`, node: node.name, loc: node.loc });
     if (names.has(node.name)) at("/name", "duplicate node name");
     names.add(node.name);
-    if (node.transitions.length > 1) {
+    // A custom action's transition hook decides by itself; a model's choice needs question and answers.
+    const decides = Object.hasOwn(graph.actions ?? {}, node.action) && graph.actions![node.action]!.decides === true;
+    if (node.transitions.length > 1 && !(decides && node.transition_question === undefined && node.transition_choices === undefined)) {
       // Several transitions are decided by asking the model, so each needs its answer text.
       if (!node.transition_choices || node.transition_choices.length !== node.transitions.length) {
         at("/transition_choices", `has ${node.transitions.length} transitions but ${node.transition_choices?.length ?? 0} transition_choices`);
@@ -67,14 +62,14 @@ function checkReferences(graph: Graph): GraphError[] {
       if (index >= node.transitions.length) at(`/implicit_transitions/${j}`, `implicit_transitions names transition ${index}, but the node has ${node.transitions.length}`);
     });
     for (const p of codeProblems(node)) at(`/${p.field}`, p.message);
-    if (!(ACTIONS as readonly string[]).includes(node.action)) {
+    if (!isBuiltinAction(node.action)) {
       const info = Object.hasOwn(graph.actions ?? {}, node.action) ? graph.actions![node.action]! : undefined;
       if (!info) at("/action", `unknown action '${node.action}': neither a built-in action nor one of the graph's actions`);
       else for (const p of nodeFieldProblems(node.action, info, ownFields(node))) at(p.field ? `/${p.field}` : "", p.message);
     }
     const offered = "tools" in node ? node.tools as string[] | undefined : undefined;
     if (offered !== undefined) {
-      if (!TOOL_ACTIONS.has(node.action)) at("/tools", `only chat, chat_suffix, thought and thought_qa nodes offer tools to the model, not ${node.action}`);
+      if (!(MODEL_ACTIONS as readonly string[]).includes(node.action)) at("/tools", `only ${toolActions} nodes offer tools to the model, not ${node.action}`);
       offered.forEach((tool, j) => {
         if (!Object.hasOwn(graph.tools ?? {}, tool)) at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
       });
@@ -82,7 +77,7 @@ function checkReferences(graph: Graph): GraphError[] {
   });
   graph.nodes.forEach((node, i) => {
     node.transitions.forEach((t, j) => {
-      if (!targetExists(t, names)) {
+      if (!targetExists(t, (name) => names.has(name))) {
         errors.push({
           path: `/nodes/${i}/transitions/${j}`,
           message: `node '${node.name}': transition to missing node '${t}'`,

@@ -41,8 +41,16 @@ export interface ActionModel {
 
 /** What every hook is given. Everything in it is a copy: a hook cannot change the conversation by writing to it. */
 export interface ActionContext<V> {
-  /** The node: its name, its action, its transitions (as written) and where it comes from. */
-  readonly node: { readonly name: string; readonly action: string; readonly transitions: readonly string[]; readonly loc?: Loc };
+  /**
+   * The node: its name, its action, its transitions (as written), what the original's
+   * apply_transition reads from its node (the question, its answers, the question's preamble and
+   * how many turns it shows; as written, `$variables` unfilled), and where it comes from.
+   */
+  readonly node: {
+    readonly name: string; readonly action: string; readonly transitions: readonly string[];
+    readonly transition_question?: string; readonly transition_choices?: readonly string[];
+    readonly question_prompt?: string; readonly transition_context?: number; readonly loc?: Loc;
+  };
   /** The action's fields of this node, every string in them with its `$variables` filled in. */
   readonly fields: V;
   /** The node's instruction with its `$variables` filled in ("" when it has none). */
@@ -80,16 +88,38 @@ export interface LeavingContext<V> extends ActionContext<V> {
  * - `thought`: an internal answer. It consumes the user's message; the run goes on.
  * - neither: the node only computes (or does nothing); the user's message stays for a later node.
  * `output` is the node's value (default: the reply or thought, else null); `instruction` is what
- * later prompts show for this turn (default: as a chat or thought node keeps its instruction).
+ * later prompts show for this turn (default: as a chat or thought node keeps its instruction);
+ * `retain: false` keeps none, so later prompts show only the reply (the original's
+ * `retain_instruction=False`, as its ChatExactNode sets).
  */
-export type InstructionResult =
-  | { reply: string; thought?: undefined; output?: JsonValue; instruction?: string }
-  | { thought: string; reply?: undefined; output?: JsonValue; instruction?: string }
-  | { reply?: undefined; thought?: undefined; output?: JsonValue };
+export type InstructionResult = (
+  | { reply: string; thought?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
+  | { thought: string; reply?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
+  | { reply?: undefined; thought?: undefined; output?: JsonValue }
+) & ResultEffects;
+
+/**
+ * What a result may change besides the node's own output, each only if the action declares it
+ * (`effects`), as the original's prompt nodes and variable-writing nodes do: the scope's prompt,
+ * its simulated user's prompt, and variables of the scope by name.
+ */
+export interface ResultEffects {
+  setPrompt?: string;
+  setUserPrompt?: string;
+  assign?: Record<string, JsonValue>;
+}
+
+/** The effects an action's results may have (ResultEffects): declared, so a graph's reader knows. */
+export interface DeclaredEffects {
+  readonly setPrompt?: boolean;
+  readonly setUserPrompt?: boolean;
+  /** The variables its results may assign. */
+  readonly assign?: readonly string[];
+}
 
 type MaybePromise<T> = T | Promise<T>;
 
-export interface ActionSpec<F extends Record<string, FieldSchema>, R extends string> {
+export interface ActionSpec<F extends Record<string, FieldSchema>, R extends string, O = JsonValue> {
   /** What nodes write in `action` (letters, digits, _), and what the graph records it as. */
   name: string;
   /** A built-in action whose behaviour the hooks not given inherit. Without one: a transition node's (nothing). */
@@ -98,6 +128,8 @@ export interface ActionSpec<F extends Record<string, FieldSchema>, R extends str
   fields?: F;
   /** The fields every node of the action must have. */
   required?: readonly R[];
+  /** What the instruction hook's results may change besides the node's output (ResultEffects). */
+  effects?: DeclaredEffects;
   /** What the node does when entered (the original's apply_instruction). */
   instruction?(ctx: ActionContext<FieldValues<F, R>>): MaybePromise<InstructionResult | void>;
   /**
@@ -109,30 +141,35 @@ export interface ActionSpec<F extends Record<string, FieldSchema>, R extends str
    * The value the node assigns when it is left (the original's get_variable_output): after the
    * user's answer for a node that replied. Plain data; undefined is null.
    */
-  output?(ctx: LeavingContext<FieldValues<F, R>>): MaybePromise<unknown>;
+  output?(ctx: LeavingContext<FieldValues<F, R>>): MaybePromise<O>;
 }
 
 export type ActionHookName = "instruction" | "transition" | "output";
 export const ACTION_HOOKS: readonly ActionHookName[] = ["instruction", "transition", "output"];
 
-/** A defined action: what `defineAction` returns, exported by an action module. */
-export interface ActionDefinition<V = Record<string, JsonValue>> {
+/**
+ * A defined action: what `defineAction` returns, exported by an action module. `V`: its nodes'
+ * fields; `O`: the value its nodes assign, as its output hook returns it (else any JSON value),
+ * which is what `exec_node({ action })` is typed as.
+ */
+export interface ActionDefinition<V = Record<string, JsonValue>, O = JsonValue> {
   readonly name: string;
   readonly base: BaseAction | undefined;
   readonly fields: Readonly<Record<string, JsonValue>>;
   readonly required: readonly string[];
+  readonly effects: Required<DeclaredEffects>;
   readonly instruction?: (ctx: ActionContext<V>) => MaybePromise<InstructionResult | void>;
   readonly transition?: (ctx: LeavingContext<V>) => MaybePromise<string | null | undefined | void>;
-  readonly output?: (ctx: LeavingContext<V>) => MaybePromise<unknown>;
-  /** Marks the object as made by defineAction (and carries the fields' type for exec_node). */
-  readonly [ACTION]: { readonly values?: V };
+  readonly output?: (ctx: LeavingContext<V>) => MaybePromise<O>;
+  /** Marks the object as made by defineAction (and carries the fields' and output's types for exec_node). */
+  readonly [ACTION]: { readonly values?: V; readonly output?: O };
 }
 
 const ACTION: unique symbol = Symbol.for("autograms.action");
 
-export function defineAction<const F extends Record<string, FieldSchema> = {}, const R extends keyof F & string = never>(
-  spec: ActionSpec<F, R>,
-): ActionDefinition<FieldValues<F, R>> {
+export function defineAction<const F extends Record<string, FieldSchema> = {}, const R extends keyof F & string = never, O = JsonValue>(
+  spec: ActionSpec<F, R, O>,
+): ActionDefinition<FieldValues<F, R>, O> {
   const name = typeof spec?.name === "string" ? spec.name : JSON.stringify(spec?.name);
   const fields = structuredClone((spec.fields ?? {}) as Record<string, JsonValue>);
   const required = [...(spec.required ?? [])];
@@ -140,15 +177,28 @@ export function defineAction<const F extends Record<string, FieldSchema> = {}, c
   for (const hook of ACTION_HOOKS) {
     if (spec[hook] !== undefined && typeof spec[hook] !== "function") problems.push({ message: `${hook} must be a function` });
   }
+  const effects = declaredEffects(spec.effects, problems);
   if (problems.length) throw new TypeError(`defineAction '${name}': ${problems.map((p) => p.message).join("; ")}`);
   const definition = {
-    name, base: spec.base, fields: deepFreeze(fields), required: Object.freeze(required),
+    name, base: spec.base, fields: deepFreeze(fields), required: Object.freeze(required), effects,
     ...(spec.instruction && { instruction: spec.instruction }),
     ...(spec.transition && { transition: spec.transition }),
     ...(spec.output && { output: spec.output }),
     [ACTION]: {},
   };
-  return Object.freeze(definition) as unknown as ActionDefinition<FieldValues<F, R>>;
+  return Object.freeze(definition) as unknown as ActionDefinition<FieldValues<F, R>, O>;
+}
+
+const VARIABLE = /^[A-Za-z_$][\w$]*$/;
+
+function declaredEffects(given: DeclaredEffects | undefined, problems: { message: string }[]): Required<DeclaredEffects> {
+  const e = given ?? {};
+  if (typeof e !== "object" || e === null) problems.push({ message: "effects must be an object: { setPrompt?, setUserPrompt?, assign? }" });
+  const assign = Array.isArray(e.assign) ? [...e.assign] : [];
+  if (e.assign !== undefined && !(Array.isArray(e.assign) && e.assign.every((n) => typeof n === "string" && VARIABLE.test(n) && !n.startsWith("_last_")))) {
+    problems.push({ message: "effects.assign must be an array of variable names (not the automatic _last_ ones)" });
+  }
+  return Object.freeze({ setPrompt: e.setPrompt === true, setUserPrompt: e.setUserPrompt === true, assign: Object.freeze(assign) });
 }
 
 /** Is this an action made by defineAction? */

@@ -25,9 +25,9 @@ export abstract class Autogram {
 }
 
 export function exec_node(fields: ExecNodeFields): string;
-/** A node of a custom action: its output is whatever the action gives (plain data). */
-export function exec_node<A extends ActionDefinition<any>>(fields: CustomNodeFields<A>): JsonValue;
-export function exec_node(fields: ExecNodeFields | CustomNodeFields<ActionDefinition>): string | JsonValue {
+/** A node of a custom action: its output, typed as the action's output hook returns it (else any JSON value). */
+export function exec_node<A extends ActionDefinition<any, any>>(fields: CustomNodeFields<A>): A extends ActionDefinition<any, infer O> ? O : JsonValue;
+export function exec_node(fields: ExecNodeFields | CustomNodeFields<ActionDefinition<any, any>>): unknown {
   return compiledOnly(`exec_node(${typeof fields.action === "string" ? fields.action : fields.action.name})`);
 }
 

@@ -1,6 +1,7 @@
 /** Structural check of memory read back from outside: the first problem, with its path, or null. */
+import { FUNCTION_KINDS } from "../graph/vocabulary/index.js";
 
-const SCOPES = new Set(["main", "function", "local_function", "global_function"]);
+const SCOPES = new Set<string>(["main", ...FUNCTION_KINDS]);
 
 type Check = (v: unknown, path: string) => string | null;
 

@@ -1,4 +1,6 @@
 // How the answers of a multiple-choice question are labelled, listed and read back.
+import { ModelError } from "./errors.js";
+import type { ChoiceRequest } from "./types.js";
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -24,6 +26,25 @@ export function promptWithChoices(prompt: string, choices: readonly string[]): s
 export function choiceInstruction(labels: readonly string[]): string {
   const range = labels.length <= 3 ? labels.join(", ") : `${labels[0]} to ${labels[labels.length - 1]}`;
   return `Answer the multiple choice question with the ${labels[0] === "A" ? "letter" : "number"} of the one correct answer (${range}) and nothing else.`;
+}
+
+/** A multiple-choice question as a model is asked it. */
+export interface ChoiceQuestion {
+  node: string;
+  choices: readonly string[];
+  labels: readonly string[];
+  /** The system message (the instruction) and the user message (the question with its answer list). */
+  system: string;
+  user: string;
+}
+
+/** What a model is asked for a choice; or the answer, when there is only one. */
+export function choiceQuestion(req: ChoiceRequest): ChoiceQuestion | { index: number } {
+  const { node, choices } = req;
+  if (choices.length === 0) throw new ModelError(node, "answer", "there are no choices to choose from");
+  if (choices.length === 1) return { index: 0 };
+  const labels = choiceLabels(choices.length);
+  return { node, choices, labels, system: choiceInstruction(labels), user: promptWithChoices(req.prompt, choices) };
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -1,6 +1,6 @@
 export { OpenAIModel } from "./openai/openai-model.js";
 export type { OpenAIModelOptions } from "./openai/options.js";
-export type { RetryNotice } from "./openai/retry.js";
+export type { RetryNotice } from "./retries.js";
 export { ModelError, type ModelFailure } from "./errors.js";
 export { choiceLabels, formatChoices, promptWithChoices, readChoiceAnswer } from "./choices.js";
 export { isToolCallingModel } from "./types.js";

@@ -12,6 +12,8 @@ import { clip } from "../text/cut.js";
  * Asked with `onText`, it writes its answer word by word, as a model that streams would.
  */
 export class OfflineModel implements ToolCallingModel {
+  readonly provider = "autograms";
+  readonly model = "offline";
   private readonly wordDelayMs: number;
 
   /** `wordDelayMs`: a pause before each streamed word after the first (default 0), so a demo shows the text growing. */

@@ -42,6 +42,8 @@ type Kind = ScriptedCall["kind"];
  * When a list runs out it throws a ModelError that says which request found it empty.
  */
 export class ScriptedModel implements ToolCallingModel {
+  readonly provider = "autograms";
+  readonly model = "scripted";
   /** Every request, in order, with its answer. */
   readonly calls: ScriptedCall[] = [];
   private readonly used: Record<Kind, number> = { complete: 0, choose: 0, tools: 0 };

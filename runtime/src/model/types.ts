@@ -7,6 +7,15 @@ export interface ChatMessage {
 
 export type CompletionPurpose = "chat" | "thought" | "user";
 
+/** Tokens one call used, where the model reports them. */
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** Told the tokens a call used, when the model knows (traces record them). */
+export type UsageListener = (usage: TokenUsage) => void;
+
 export interface CompletionRequest {
   messages: ChatMessage[];
   /** Name of the node that asks (for logs, traces and scripted test models). */
@@ -22,6 +31,7 @@ export interface CompletionRequest {
   onText?: (delta: string) => void;
   /** Aborted when the turn's deadline passes: the model may stop working on the call. */
   signal?: AbortSignal;
+  onUsage?: UsageListener;
 }
 
 export interface ChoiceRequest {
@@ -34,9 +44,14 @@ export interface ChoiceRequest {
   node: string;
   /** Aborted when the turn's deadline passes. */
   signal?: AbortSignal;
+  onUsage?: UsageListener;
 }
 
 export interface ChatModel {
+  /** The model's name, as traces report it (`gen_ai.request.model`). */
+  readonly model?: string;
+  /** Who serves it ("openai", "anthropic.messages", ...), as traces report it (`gen_ai.provider.name`). */
+  readonly provider?: string;
   /** chat, chat_suffix, thought and simulated-user generations. */
   complete(req: CompletionRequest): Promise<string>;
   /** Multiple-choice transitions and interjections: the index of the chosen answer. */
@@ -85,6 +100,7 @@ export interface ToolCompletionRequest {
   onText?: (delta: string) => void;
   /** Aborted when the turn's deadline passes. */
   signal?: AbortSignal;
+  onUsage?: UsageListener;
 }
 
 export interface ToolCompletion {

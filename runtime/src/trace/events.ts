@@ -4,6 +4,7 @@
  * the answer, every generation its messages and raw answers, every step the variables it wrote.
  */
 import type { Action, BaseAction, JsonValue, Loc } from "../graph/types.js";
+import { familyOf } from "../graph/vocabulary/index.js";
 import type { ChatMessage, CompletionPurpose, ToolCall } from "../model/types.js";
 import type { LogLevel } from "../sandbox/index.js";
 
@@ -134,5 +135,5 @@ export type TraceSink = (event: TraceEvent) => void;
 export function replyOf(e: TraceEvent): string | undefined {
   if (e.kind === "custom") return e.reply;
   if (e.kind !== "generate" && e.kind !== "exact") return undefined;
-  return (e.base ?? e.action).startsWith("chat") && typeof e.output === "string" ? e.output : undefined;
+  return familyOf(e.base ?? e.action) === "chat" && typeof e.output === "string" ? e.output : undefined;
 }

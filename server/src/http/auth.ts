@@ -19,3 +19,13 @@ export function bearerToken(token: string): MiddlewareHandler {
     await next();
   };
 }
+
+/**
+ * A token a client can send: visible ASCII characters only (a space, a control character or a
+ * letter outside ASCII could never arrive in an `Authorization` header as given).
+ */
+export function checkToken(token: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new TypeError(token.trim() === "" ? "the token is empty" : "the token must be visible ASCII characters (no spaces, no control characters): a client could never send it as given");
+  }
+}

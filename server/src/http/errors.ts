@@ -12,7 +12,17 @@ export type ApiErrorCode =
   | "bad_json" | "bad_request" | "bad_thread_id" | "unauthorized" | "not_found" | "too_large"
   | "unknown_thread" | "thread_busy" | "thread_ended" | "unsupported" | "internal"
   /** The process is draining (SIGTERM): it takes no new turn; another process will. */
-  | "shutting_down";
+  | "shutting_down"
+  /** The store cannot be reached or cannot write: nothing was committed; send it again later. */
+  | "store_unavailable"
+  /** A message id sent again with another text: the id names a message that said something else. */
+  | "message_conflict"
+  /** `Last-Event-ID` names a run whose process stopped before it stored any event: nothing of it can be sent. */
+  | "run_lost"
+  /** The `Host` header names no host this server answers to (DNS rebinding), or an `Origin` it does not allow. */
+  | "forbidden_host" | "forbidden_origin"
+  /** A request body not sent as JSON. */
+  | "unsupported_media_type";
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode | string; message: string; field?: string } & Record<string, unknown>;
@@ -28,13 +38,17 @@ export class HttpError extends Error {
 export const badRequest = (message: string, field?: string) => new HttpError(400, "bad_request", message, field);
 
 const STORE_STATUS: Partial<Record<StoreErrorCode, ContentfulStatusCode>> = {
-  unknown_thread: 404, thread_busy: 409, lease_lost: 409, bad_request: 400, unavailable: 503,
+  unknown_thread: 404, thread_busy: 409, lease_lost: 409, bad_request: 400, message_conflict: 409,
 };
 
 /** Any error as the API's answer: ours as they are, the store's and the runtime's by their codes, anything else a 500 that says little. */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
-  if (err instanceof StoreError) return new HttpError(STORE_STATUS[err.code] ?? 500, err.code, err.message);
+  if (err instanceof StoreError) {
+    // The store's `unavailable` is the server's store, not the resource asked for: a client retries.
+    if (err.code === "unavailable") return new HttpError(503, "store_unavailable", err.message, undefined, { retryable: true });
+    return new HttpError(STORE_STATUS[err.code] ?? 500, err.code, err.message);
+  }
   if (err instanceof AgentError) return new HttpError(err.code === "conversation_over" ? 409 : 422, err.code, err.detail);
   return new HttpError(500, "internal", "the server failed to answer this request; see its log");
 }

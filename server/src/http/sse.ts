@@ -1,10 +1,12 @@
 /**
- * A server-sent events response fed by an async generator of frames. The generator is given a
- * signal that aborts when the client goes away, so it stops reading the run (the run itself goes
- * on); a comment line every `keepAliveMs` keeps proxies from closing a quiet stream.
+ * A server-sent events response fed by an async generator of frames, read as fast as the client
+ * reads and no faster. The generator is given a signal that aborts when the client goes away, so
+ * it stops reading the run (the run itself goes on); a comment line every `keepAliveMs` keeps
+ * proxies from closing a quiet stream.
  */
 export interface SseFrame {
-  id: number;
+  /** `RUN:N` (http/event-id.ts). */
+  id: string;
   event?: string;
   /** Sent as one `data:` line: JSON, or a bare word like `[DONE]` (no line breaks). */
   data: string;
@@ -16,38 +18,57 @@ export function frameText(f: SseFrame): string {
   return `id: ${f.id}\n${f.event === undefined ? "" : `event: ${f.event}\n`}data: ${f.data}\n\n`;
 }
 
+/** Bytes a stream holds for a slow client before it stops reading frames: then the frames wait in their source (a run's events), not here. */
+const HIGH_WATER_BYTES = 64 * 1024;
+/** Milliseconds a stream may write without letting the other requests in. */
+const SLICE_MS = 5;
+
 export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, headers: Record<string, string>, keepAliveMs = 15_000): Response {
   const gone = new AbortController();
+  const source = frames(gone.signal)[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
+  let ended = false;
+  let sliceStart = performance.now();
+  const end = () => {
+    ended = true;
+    clearInterval(timer);
+  };
+  // A frame is read from its source only when the client has taken the ones before (`pull`), so
+  // a client slower than its run holds at most HIGH_WATER_BYTES here, whatever the run sends.
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (text: string) => {
-        if (!gone.signal.aborted) controller.enqueue(encoder.encode(text));
-      };
-      timer = setInterval(() => send(": keep-alive\n\n"), keepAliveMs);
+    start(controller) {
+      // A quiet stream still has room: a keep-alive is written only then.
+      timer = setInterval(() => {
+        if (!ended && (controller.desiredSize ?? 0) > 0) controller.enqueue(encoder.encode(": keep-alive\n\n"));
+      }, keepAliveMs);
+    },
+    async pull(controller) {
       try {
-        for await (const f of frames(gone.signal)) {
-          if (gone.signal.aborted) break;
-          send(frameText(f));
+        // A client that reads as fast as a run's events come would keep this in microtasks for
+        // the whole run (a frame taken, the next one ready): the other requests get the event loop
+        // between slices.
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((r) => setImmediate(r));
+          sliceStart = performance.now();
         }
+        const next = await source.next();
+        if (ended) return;
+        if (next.done) {
+          end();
+          controller.close();
+        } else controller.enqueue(encoder.encode(frameText(next.value)));
       } catch (err) {
         // Headers are sent: the stream can only end. The error is the server's to see.
         console.error(`autograms serve: a stream failed: ${err instanceof Error ? err.message : String(err)}`);
-      } finally {
-        clearInterval(timer);
-        if (!gone.signal.aborted) controller.close();
+        end();
+        controller.close();
       }
     },
     cancel() {
-      clearInterval(timer);
+      end();
+      // The source stops at its next wait (the signal wakes it); a pull in progress ends it.
       gone.abort();
     },
-  });
+  }, { highWaterMark: HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength });
   return new Response(body, { status: 200, headers });
-}
-
-/** The number in a `Last-Event-ID` header (0 when absent); null when it is not a number. */
-export function lastEventId(header: string | undefined): number | null {
-  if (header === undefined || header.trim() === "") return 0;
-  return /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : null;
 }

@@ -1,10 +1,11 @@
 /**
  * For load balancers and monitoring: `GET /healthz` (the process answers), `GET /readyz` (it takes
- * new turns: not draining, and its store answers) and `GET /metrics` (Prometheus text format).
+ * new turns: not draining, and its store takes a write) and `GET /metrics` (Prometheus text format).
  * `/healthz` and `/readyz` say nothing about threads, so they need no token (a balancer's probe
  * carries none); `/metrics` is behind the token when the server has one.
  */
 import { Hono } from "hono";
+import { StoreError } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 
 /** A store that takes longer than this to answer is not ready. */
@@ -21,9 +22,9 @@ export function probeRoutes(ctx: ServerContext): Hono {
         ctx.store.ping(),
         new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS))),
       ]);
-    } catch {
-      // Unauthenticated: it says what is wrong, not where the store is.
-      return c.json({ status: "store_unavailable" }, 503);
+    } catch (err) {
+      // Unauthenticated: it says what is wrong (the store's words), not where the store is.
+      return c.json({ status: "store_unavailable", why: err instanceof StoreError ? err.message : (err as Error).message }, 503);
     } finally {
       clearTimeout(timer);
     }

@@ -26,7 +26,7 @@ export const PAGE = `<!doctype html>
   <form id="composer"><textarea id="input" rows="2" aria-label="message"></textarea><button id="send" type="submit">Send</button></form>
 </section>
 <section id="code" aria-label="code">
-  <div class="bar" role="tablist"><button id="source-tab" role="tab" type="button" aria-selected="true" hidden>Source</button><button id="graph-tab" role="tab" type="button" aria-selected="false">Graph</button><select id="file-select" aria-label="file" hidden></select><span id="lit-label"></span><button id="zoom-out" type="button" title="smaller">\u2212</button><button id="zoom-in" type="button" title="larger">+</button></div>
+  <div class="bar" role="tablist"><button id="source-tab" role="tab" type="button" aria-selected="true" hidden>Source</button><button id="graph-tab" role="tab" type="button" aria-selected="false">Graph</button><select id="file-select" aria-label="file" hidden></select><span id="lit-label"></span><label id="raw-graph-label" title="every node the compiler made, under its own name"><input type="checkbox" id="raw-graph"> raw graph</label><button id="zoom-out" type="button" title="smaller">\u2212</button><button id="zoom-in" type="button" title="larger">+</button></div>
   <div id="node-info" hidden></div>
   <div id="source-box" role="tabpanel" aria-labelledby="source-tab" hidden></div>
   <div id="graph-box" role="tabpanel" aria-labelledby="graph-tab"></div>

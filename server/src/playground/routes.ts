@@ -7,6 +7,7 @@
  */
 import { Hono } from "hono";
 import type { Graph } from "@autograms/runtime";
+import { badRequest } from "../http/errors.js";
 import { CLIENT_SCRIPT } from "./client-script.generated.js";
 import { PAGE } from "./page.js";
 import { STYLE } from "./style.js";
@@ -31,10 +32,17 @@ export interface PlaygroundOptions {
   sources?: () => readonly PlaygroundSource[];
   /**
    * Draws the graph as SVG: the compiler's `toSvg`. Without it the page lists the nodes instead of
-   * drawing them (the server does not depend on the compiler; the CLI passes it).
+   * drawing them (the server does not depend on the compiler; the CLI passes it). `view` is `code`
+   * (the compiler's nodes folded into the statements they came from, the page's default) or `raw`
+   * (`?view=raw`); `source` is the agent's source text when the server was given it, for labels
+   * that quote the code.
    */
-  drawGraph?: (graph: Graph) => string;
+  drawGraph?: (graph: Graph, options: { view: GraphView; source?: string }) => string;
 }
+
+/** What `GET /playground/graph.svg?view=` draws. */
+export type GraphView = "code" | "raw";
+const VIEWS: readonly GraphView[] = ["code", "raw"];
 
 // The SVG brings its own <style>, hence 'unsafe-inline' for styles; scripts only from the page's origin.
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -56,13 +64,20 @@ export function playgroundFiles(): Hono {
 /** The graph's picture and the agent's sources, which show its nodes and instructions: behind the token, like `/api/agent`. */
 export function playgroundGraph(options: PlaygroundOptions): Hono {
   const app = new Hono();
-  const drawn = new WeakMap<Graph, string>();
+  const drawn = new WeakMap<Graph, Map<GraphView, string>>();
   app.get("/playground/graph.svg", (c) => {
     const { drawGraph } = options;
     if (!drawGraph) return c.json({ error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } }, 404);
+    const view = (c.req.query("view") ?? "code") as GraphView;
+    if (!VIEWS.includes(view)) throw badRequest(`view: ${VIEWS.join(" or ")} is expected, not '${view}'`, "view");
     const graph = options.graph();
-    let svg = drawn.get(graph);
-    if (svg === undefined) drawn.set(graph, (svg = drawGraph(graph)));
+    let views = drawn.get(graph);
+    if (views === undefined) drawn.set(graph, (views = new Map()));
+    let svg = views.get(view);
+    if (svg === undefined) {
+      const source = options.sources?.().find((s) => s.role === "agent")?.text;
+      views.set(view, (svg = drawGraph(graph, source === undefined ? { view } : { view, source })));
+    }
     return c.body(svg, 200, { ...COMMON, "content-type": "image/svg+xml; charset=utf-8" });
   });
   // The sources show the agent's code and prompts: behind the token, like the graph.

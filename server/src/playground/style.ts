@@ -60,6 +60,7 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #lit-label:not(:empty)::before{content:"\\25CF running: ";color:var(--muted);font-family:system-ui,sans-serif}
 #lit-label.idle:not(:empty)::before{content:"at: "}
 #graph-box{flex:1;overflow:auto;background:#fff;color:#111827}
+#raw-graph-label{font-size:12px;color:var(--muted);white-space:nowrap;display:inline-flex;align-items:center;gap:3px}
 #graph-box [data-node]{cursor:pointer}
 #graph-box [data-node].passed rect:first-of-type{stroke:#f59e0b;stroke-width:2.6}
 #graph-box [data-node].lit rect:first-of-type{stroke:#dc2626;stroke-width:4.5;filter:drop-shadow(0 0 6px rgba(220,38,38,.6))}

@@ -1,7 +1,7 @@
 /**
  * The run's events as the Vercel AI SDK UI message stream (protocol v1), which `useChat` of
  * `@ai-sdk/react` and assistant-ui read: `start`, then the reply as `text-start` / `text-delta` /
- * `text-end`, each step of the agent as a transient `data-step` part (`useChat`'s `onData` gets it,
+ * `text-end` (the assistant message's id is that of its turn, as in the thread's messages), each step of the agent as a transient `data-step` part (`useChat`'s `onData` gets it,
  * the message does not keep it: a turn takes dozens of steps, and the client sends its messages
  * back with each request), a native tool call as a `data-tool-call` part (kept), then `finish` (or
  * `error`) and `[DONE]`.
@@ -11,6 +11,7 @@
  * (the frames are made again from the run's first event and those up to that number skipped).
  */
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import { replyMessageId } from "./ui-messages.js";
 
 export type UiChunk =
   | { type: "start"; messageId: string; messageMetadata: { threadId: string; runId: string; turn: number } }
@@ -50,7 +51,7 @@ export class UiMessageTranslator {
   private chunks(e: RunEvent): (UiChunk | "[DONE]")[] {
     switch (e.type) {
       case "run-start":
-        return [{ type: "start", messageId: e.runId, messageMetadata: { threadId: e.threadId, runId: e.runId, turn: e.turn } }];
+        return [{ type: "start", messageId: replyMessageId(e.turn), messageMetadata: { threadId: e.threadId, runId: e.runId, turn: e.turn } }];
       case "step":
         // A step ends the text before it: the reply of that node is complete (the generation's
         // step comes after its text), and text after it is another reply (an opening, then the answer).

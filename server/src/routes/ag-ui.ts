@@ -11,18 +11,21 @@
  * not per run event (a run event may become several). The translation is made again from the
  * run's first event for every response, with the variables before and after the turn read from
  * the store at the turn's number, so the numbers are the same every time and a client that
- * reconnects with the last one it got is sent exactly the rest.
+ * reconnects with the last one it got is sent the rest, after the run as it stood at that number
+ * (protocols/ag-ui-rejoin.ts), so that the stream starts as AG-UI clients expect.
  */
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
+import { AgUiRejoin } from "../protocols/ag-ui-rejoin.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
 import { isRunEnd } from "../run-events.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId, isRunId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
@@ -38,7 +41,7 @@ function turnOf(messages: { id: string; role: string; content?: unknown }[], max
   if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
   if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
   if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
-  return { message: text, messageId: last.id };
+  return { message: keepableText(text, `${at}.content`), messageId: keepableText(last.id, `${at}.id`) };
 }
 
 /** The agent's variables after turn `turn` of the thread (0: before its first, the agent's initial ones). */
@@ -53,9 +56,19 @@ async function variablesAt(ctx: ServerContext, threadId: string, turn: number): 
  */
 async function* agUiFrames(ctx: ServerContext, threadId: string, source: RunSource, runId: string | undefined, after: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
   const translator = new AgUiTranslator({ threadId, ...(runId === undefined ? {} : { runId }) });
+  const rejoin = after > 0 ? new AgUiRejoin() : null;
   let id = 0;
+  const run = runIdOf(source);
   function* frames(events: AgUiEvent[]): Generator<SseFrame> {
-    for (const e of events) if (++id > after) yield { id, data: JSON.stringify(e) };
+    for (const e of events) {
+      if (++id <= after) {
+        rejoin?.skip(e);
+        continue;
+      }
+      // Numbered as the last event the client had: a client cut off again resumes after the same one.
+      if (id === after + 1) for (const r of rejoin?.events() ?? []) yield { id: eventId(run, after), data: JSON.stringify(r) };
+      yield { id: eventId(run, id), data: JSON.stringify(e) };
+    }
   }
   try {
     for await (const { event } of eventsOf(ctx, source, 0, signal)) {
@@ -83,16 +96,21 @@ export function agUiRoutes(ctx: ServerContext): Hono {
     const input = await jsonBody(c, RunAgentInputSchema);
     const threadId = threadIdOf(input.threadId, "threadId");
     const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
-    const source = await ctx.runs.start(threadId, turn.message, turn.messageId);
+    // The client's run id, when it gives one a run can have, is the run's: it resumes by it.
+    const runId = input.runId !== undefined && isRunId(input.runId) ? input.runId : undefined;
+    const source = await ctx.runs.start(threadId, turn.message, turn.messageId, runId === undefined ? {} : { runId });
     return sseResponse((signal) => agUiFrames(ctx, threadId, source, input.runId, 0, signal), RUN_STREAM_HEADERS);
   });
 
   app.get("/ag-ui/:threadId/stream", async (c) => {
     const threadId = threadIdOf(c.req.param("threadId"), "threadId");
     const runId = c.req.query("runId");
-    if (runId !== undefined && (runId === "" || runId.length > 200)) throw badRequest("runId: the AG-UI run id the POST gave, 1 to 200 characters", "runId");
+    // The run resumed is the one it names (or Last-Event-ID names), never another relabelled.
+    if (runId !== undefined && !isRunId(runId)) throw badRequest("runId: the AG-UI run id the POST gave (1 to 200 letters, digits and _ . -)", "runId");
+    // Nothing to send is an empty stream, not 204: AG-UI clients read any 2xx answer as a stream, and one without a body fails.
     return resumeResponse(ctx, threadId, c.req.header("last-event-id"),
-      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS, "AG-UI event");
+      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS, "AG-UI event",
+      { ...(runId !== undefined && { runId }), nothing: () => new Response("", { status: 200, headers: RUN_STREAM_HEADERS }) });
   });
 
   return app;

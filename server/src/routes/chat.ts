@@ -1,17 +1,23 @@
 /**
  * `POST /api/chat`: the Vercel AI SDK's chat endpoint (`useChat`, assistant-ui). The thread is the
  * request's `id`; the new turn is the last message, a user message, whose `id` is the turn's
- * idempotency key. The client's copy of the earlier messages is not read: the thread's history is
- * the store's. `GET /api/chat/:id/stream` resumes the thread's run (the AI SDK's `resume`).
+ * idempotency key. Without any user message it asks for the agent's opening; with `trigger:
+ * "regenerate-message"`, for the last reply again. The client's copy of the earlier messages is
+ * not read: the thread's history is the store's. `GET /api/chat/:id/stream` resumes the thread's
+ * run (the AI SDK's `resume`).
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
+import { knownThread, ownThread } from "../own-thread.js";
+import { replyMessageId } from "../protocols/ui-messages.js";
+import { replayOf } from "../runs/run-manager.js";
 import { badRequest, HttpError } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 const Part = z.looseObject({ type: z.string() });
@@ -22,8 +28,10 @@ const Message = z.looseObject({
 });
 const ChatBody = z.looseObject({
   id: z.unknown(),
-  messages: z.array(Message).min(1),
+  messages: z.array(Message),
   trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
+  /** With `regenerate-message`: the assistant message to answer again. */
+  messageId: z.string().optional(),
 });
 
 /** The message's text: its text parts, in order. Other parts (files, tool results) the agent cannot take. */
@@ -37,12 +45,48 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
   return text;
 }
 
+/**
+ * The agent's opening, asked for by a chat with no user message: the run making it, the turn that
+ * made it (a page that asks twice gets the same opening), or a new run.
+ */
+async function opening(ctx: ServerContext, threadId: string, retried = false): Promise<RunSource> {
+  const info = await ownThread(ctx.store, ctx.agent.graph.agent, threadId);
+  if (info?.running && info.running.messageId === null && info.version === 0) {
+    const run = ctx.runs.liveOn(threadId) ?? await ctx.store.latestRun(threadId);
+    if (run) return { kind: "run", runId: run.id };
+  }
+  if (info && info.version > 0) {
+    const [first] = await ctx.store.turns(threadId);
+    if (info.version === 1 && first?.user === null && first.status === "ok") return { kind: "replay", events: replayOf(threadId, first, info.done) };
+    throw badRequest(`messages: a chat with no user message asks for the agent's opening, which thread ${threadId} has had (it has ${info.version} turns)`, "messages");
+  }
+  try {
+    return await ctx.runs.start(threadId, null, undefined, { policy: ctx.chatPolicy });
+  } catch (err) {
+    // Another request made the opening while this one waited for the thread: that one is the answer.
+    if (!retried && err instanceof HttpError && err.status === 400) return opening(ctx, threadId, true);
+    throw err;
+  }
+}
+
+/** The last reply asked for again: the thread's last turn, run again from the memory before it. */
+async function regenerate(ctx: ServerContext, threadId: string, messageId: string | undefined): Promise<RunSource> {
+  await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
+  const last = (await ctx.store.turns(threadId)).at(-1);
+  if (!last) throw badRequest(`trigger: thread ${threadId} has no reply to generate again`, "trigger");
+  if (messageId !== undefined && messageId !== replyMessageId(last.seq)) {
+    throw badRequest(`messageId: only the last reply (${replyMessageId(last.seq)}) can be generated again; fork the thread at an earlier turn (POST /api/threads/:id/fork) to answer an older one`, "messageId");
+  }
+  return ctx.runs.start(threadId, last.user, last.messageId ?? undefined, { policy: ctx.chatPolicy, replaces: last.seq });
+}
+
 /** The UI message stream's frames of a run, those after `afterFrame` only. */
 async function* uiFrames(ctx: ServerContext, source: RunSource, afterFrame: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
   const translator = new UiMessageTranslator();
+  const runId = runIdOf(source);
   for await (const e of eventsOf(ctx, source, 0, signal)) {
     for (const f of translator.translate(e)) {
-      if (f.id > afterFrame) yield { id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
+      if (f.id > afterFrame) yield { id: eventId(runId, f.id), data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
     }
   }
 }
@@ -53,14 +97,15 @@ export function chatRoutes(ctx: ServerContext): Hono {
   app.post("/api/chat", async (c) => {
     const body = await jsonBody(c, ChatBody);
     const threadId = threadIdOf(body.id, "id");
-    if (body.trigger === "regenerate-message") {
-      throw new HttpError(400, "unsupported", "trigger: regenerate-message is not supported: a thread's turns are kept as they were; fork the thread at an earlier turn (POST /api/threads/:id/fork) to answer again", "trigger");
-    }
-    const at = body.messages.length - 1;
-    const last = body.messages[at]!;
-    if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
-    const text = textOf(last, at, ctx.limits.maxMessageChars);
-    const source = await ctx.runs.start(threadId, text, last.id);
+    const source = await (async () => {
+      if (body.trigger === "regenerate-message") return regenerate(ctx, threadId, body.messageId);
+      if (!body.messages.some((m) => m.role === "user")) return opening(ctx, threadId);
+      const at = body.messages.length - 1;
+      const last = body.messages[at]!;
+      if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
+      const text = textOf(last, at, ctx.limits.maxMessageChars);
+      return ctx.runs.start(threadId, keepableText(text, `messages[${at}].parts`), keepableText(last.id, `messages[${at}].id`), { policy: ctx.chatPolicy });
+    })();
     return sseResponse((signal) => uiFrames(ctx, source, 0, signal), UI_MESSAGE_STREAM_HEADERS);
   });
 

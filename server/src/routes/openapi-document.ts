@@ -4,7 +4,16 @@ const sse = (description: string) => ({ "text/event-stream": { schema: { type: "
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const error = (description: string) => ({ description, content: json(ref("Error")) });
 const threadId = { name: "id", in: "path", required: true, schema: ref("ThreadId") };
-const lastEventId = { name: "Last-Event-ID", in: "header", required: false, schema: { type: "integer", minimum: 0 }, description: "The `id` of the last frame received: only the frames after it are sent." };
+const lastEventId = { name: "Last-Event-ID", in: "header", required: false, schema: { type: "string", pattern: "^(0|[A-Za-z0-9_.\\-]{1,200}:[0-9]{1,15})$" },
+  description: "The `id` of the last frame received, `RUN:N`: only the frames of run RUN after its Nth are sent (`RUN:0`: all of them); without it, the thread's run in progress from its start; `0`: the whole of the thread's latest run, in progress or ended." };
+/** What any request that sends a message may also be answered. */
+const refusals = {
+  403: error("`forbidden_host`: the Host names no host this server answers to; `forbidden_origin`: a web page of another origin"),
+  415: error("`unsupported_media_type`: the body is not sent as application/json"),
+  503: error("`store_unavailable`: the store cannot be reached or cannot write, nothing committed (`retryable: true`); `shutting_down`: the process is draining"),
+};
+/** What a resume may also be answered. */
+const resumeRefusals = { 400: error("a Last-Event-ID that is not RUN:N"), 410: error("`run_lost`: the run named was stopped before it stored any event; send its message again") };
 
 /** `playground`: the server serves it at `GET /` (without it, `/` is an unknown endpoint and not listed). */
 export function openApiDocument(agent: string, options: { playground: boolean }): object {
@@ -70,37 +79,49 @@ export function openApiDocument(agent: string, options: { playground: boolean })
         post: {
           summary: "Send a message (or null: the agent's opening on a new thread) and stream the run's events", parameters: [threadId],
           requestBody: { required: true, content: json({ type: "object", required: ["message"], properties: { message: { type: ["string", "null"] }, messageId: { type: "string", description: "idempotency key: sent again, the same turn is answered" } } }) },
-          responses: { 200: { description: "the run's events: `id:` the event's number, `event:` its type, `data:` `{ seq, event }`", content: sse("NumberedRunEvent frames") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+          responses: { 200: { description: "the run's events: `id:` `RUN:N`, N the event's number, `event:` its type, `data:` `{ seq, event }`", content: sse("NumberedRunEvent frames") }, 400: error("bad input"), 409: error("`thread_busy` (policy reject), `thread_ended`, or `message_conflict`: the message id was sent before with another text"), ...refusals },
         },
       },
       "/api/threads/{id}/runs/latest/stream": {
-        get: { summary: "Resume the thread's latest run after Last-Event-ID", parameters: [threadId, lastEventId], responses: { 200: { description: "the rest of the run", content: sse("NumberedRunEvent frames") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 404: error("no such thread") } },
+        get: { summary: "Resume the run Last-Event-ID names (RUN:N) after its Nth event; without it, the run in progress", parameters: [threadId, lastEventId], responses: { ...resumeRefusals, 200: { description: "the rest of the run", content: sse("NumberedRunEvent frames") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 404: error("no such thread") } },
       },
       "/api/chat": {
         post: {
           summary: "The Vercel AI SDK chat endpoint (UI message stream protocol v1)",
-          requestBody: { required: true, content: json({ type: "object", required: ["id", "messages"], properties: { id: ref("ThreadId"), messages: { type: "array", minItems: 1, items: { type: "object", required: ["id", "role", "parts"], properties: { id: { type: "string" }, role: { enum: ["system", "user", "assistant"] }, parts: { type: "array", items: { type: "object" } } } } }, trigger: { enum: ["submit-message"] } } }) },
-          responses: { 200: { description: "`x-vercel-ai-ui-message-stream: v1`; frames `start`, `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an increasing `id:`", content: sse("UI message stream chunks") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+          requestBody: { required: true, content: json({ type: "object", required: ["id", "messages"], properties: { id: ref("ThreadId"), messages: { type: "array", description: "the last one, the user's, is the turn; none of the user's: the agent's opening", items: { type: "object", required: ["id", "role", "parts"], properties: { id: { type: "string" }, role: { enum: ["system", "user", "assistant"] }, parts: { type: "array", items: { type: "object" } } } } }, trigger: { enum: ["submit-message", "regenerate-message"], description: "regenerate-message: the last turn run again from the memory before it, replacing it" }, messageId: { type: "string", description: "regenerate-message: the reply to generate again (the last, reply-<turn>)" } } }) },
+          responses: { 200: { description: "`x-vercel-ai-ui-message-stream: v1`; frames `start` (messageId `reply-<turn>`), `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an `id:` `RUN:N`, N increasing", content: sse("UI message stream chunks") }, 400: error("bad input"), 404: error("regenerate-message: no such thread"), 409: error("the thread is busy (with --busy reject) or has ended") },
         },
       },
       "/api/chat/{id}/stream": {
-        get: { summary: "Resume the thread's latest run as a UI message stream", parameters: [threadId, lastEventId], responses: { 200: { description: "the frames after Last-Event-ID (all of them without it)", content: sse("UI message stream chunks") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 404: error("no such thread") } },
+        get: { summary: "Resume the run Last-Event-ID names (RUN:N) as a UI message stream; without it, the run in progress; with 0, the latest run", parameters: [threadId, lastEventId], responses: { ...resumeRefusals, 200: { description: "the frames after Last-Event-ID (all of them without it)", content: sse("UI message stream chunks") }, 204: { description: "no thread, no run in progress, or nothing after Last-Event-ID" } } },
+      },
+      "/api/chat/{id}/messages": {
+        get: {
+          summary: "The thread as the AI SDK's UIMessage[] (user messages with their ids, replies as reply-<turn>, the user message in flight last); stopped and replaced turns left out", parameters: [threadId],
+          responses: { 200: { description: "the messages ([] for a chat with no thread)", content: json({ type: "array", items: { type: "object", required: ["id", "role", "parts"], properties: { id: { type: "string" }, role: { enum: ["user", "assistant"] }, parts: { type: "array", items: { type: "object", properties: { type: { const: "text" }, text: { type: "string" } } } }, metadata: { type: "object", properties: { turn: { type: "integer" } } } } } }) } },
+        },
+      },
+      "/api/chat/{id}/stop": {
+        post: {
+          summary: "Stop the thread's run in progress: its model request aborted, its message kept as an interrupted turn (no reply, memory unchanged)", parameters: [threadId],
+          responses: { 200: { description: "what the stop kept", content: json({ type: "object", properties: { runId: { type: ["string", "null"] }, turn: ref("Turn") } }) }, 204: { description: "nothing was running (or no such thread)" } },
+        },
       },
       "/ag-ui": {
         post: {
           summary: "AG-UI: a RunAgentInput in (threadId: the thread; the last message, the user's, is the turn; none: the agent's opening), AG-UI events out",
           requestBody: { required: true, content: json({ type: "object", required: ["threadId", "runId", "messages"], description: "AG-UI RunAgentInput (checked with @ag-ui/core's schema)" }) },
-          responses: { 200: { description: "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR; each with an `id:`, 1, 2, 3, ... per AG-UI event of the run", content: sse("AG-UI events") }, 400: error("bad input"), 409: error("the thread is busy (policy reject) or has ended") },
+          responses: { 200: { description: "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR; each with an `id:` `RUN:1`, `RUN:2`, ... per AG-UI event of the run (RUN: the POST's runId)", content: sse("AG-UI events") }, 400: error("bad input"), 409: error("`thread_busy` (policy reject), `thread_ended`, or `message_conflict`: the message id was sent before with another text"), ...refusals },
         },
       },
       "/ag-ui/{threadId}/stream": {
         get: {
-          summary: "Resume the thread's latest run as AG-UI events after Last-Event-ID (the id of the last AG-UI event received); without it, a run in progress from RUN_STARTED",
+          summary: "Resume the run Last-Event-ID (RUN:N, the id of the last AG-UI event received) or runId names, as AG-UI events; with neither, a run in progress from RUN_STARTED",
           parameters: [
             { name: "threadId", in: "path", required: true, schema: ref("ThreadId") }, lastEventId,
-            { name: "runId", in: "query", required: false, schema: { type: "string", minLength: 1, maxLength: 200 }, description: "the AG-UI runId the POST gave, named again in RUN_STARTED and RUN_FINISHED (default: the server's run id)" },
+            { name: "runId", in: "query", required: false, schema: { type: "string", pattern: "^[A-Za-z0-9_.\\-]{1,200}$" }, description: "the AG-UI runId the POST gave: the run resumed (from its start without Last-Event-ID), named again in RUN_STARTED and RUN_FINISHED" },
           ],
-          responses: { 200: { description: "the AG-UI events after Last-Event-ID, numbered as the first stream numbered them (no STATE_SNAPSHOT of its own: the client's state continues)", content: sse("AG-UI events") }, 204: { description: "no run in progress, or nothing after Last-Event-ID" }, 400: error("a bad Last-Event-ID or runId"), 404: error("no such thread") },
+          responses: { ...resumeRefusals, 200: { description: "the AG-UI events after Last-Event-ID, numbered as the first stream numbered them, after the run as it stood there (RUN_STARTED, STATE_SNAPSHOT, the open step and text message, each numbered Last-Event-ID); empty when there is nothing to send (no thread, no run in progress, nothing after Last-Event-ID)", content: sse("AG-UI events") }, 400: error("a bad Last-Event-ID or runId") },
         },
       },
       ...(options.playground ? { "/": { get: { summary: "The playground: a page to talk to the agent and watch it run", responses: { 200: { description: "HTML", content: { "text/html": {} } } } } } } : {}),
@@ -111,7 +132,7 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           summary: "Readiness: the process takes new turns (not draining, its store answers)", security: [{}],
           responses: {
             200: { description: "`{ status: \"ready\", runs }`", content: json({ type: "object", properties: { status: { const: "ready" }, runs: { type: "integer" } } }) },
-            503: { description: "`{ status: \"draining\" | \"store_unavailable\" }`", content: json({ type: "object", properties: { status: { enum: ["draining", "store_unavailable"] } } }) },
+            503: { description: "`{ status: \"draining\" }`, or `{ status: \"store_unavailable\", why }`: the store cannot take a write, and why (never where it is)", content: json({ type: "object", properties: { status: { enum: ["draining", "store_unavailable"] }, why: { type: "string" } } }) },
           },
         },
       },
@@ -134,7 +155,7 @@ export function openApiDocument(agent: string, options: { playground: boolean })
         Turn: {
           type: "object",
           properties: {
-            seq: { type: "integer" }, messageId: { type: ["string", "null"] }, user: { type: ["string", "null"] }, reply: { type: ["string", "null"] }, status: { enum: ["ok", "interrupted"] },
+            seq: { type: "integer" }, messageId: { type: ["string", "null"] }, user: { type: ["string", "null"] }, reply: { type: ["string", "null"] }, status: { enum: ["ok", "interrupted", "replaced"] },
             changes: { type: "array", items: { type: "object", properties: { node: { type: "string" }, name: { type: "string" }, before: {}, after: {} } } },
             trace: { type: "array", items: { type: "string" }, description: "the nodes the turn went through, in order" },
             startedAt: { type: "integer" }, committedAt: { type: "integer" },

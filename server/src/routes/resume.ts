@@ -1,30 +1,53 @@
 /**
  * What every resume endpoint answers a reconnecting client (`GET /api/chat/:id/stream`,
- * `GET /api/threads/:id/runs/latest/stream`, `GET /ag-ui/:threadId/stream`): the frames of the
- * thread's latest run after the one numbered `Last-Event-ID`, whatever protocol numbers them.
- * Without a number a client asks for a run in progress, from its start; with one, for what it
- * missed. 204 when there is nothing to send.
+ * `GET /api/threads/:id/runs/latest/stream`, `GET /ag-ui/:threadId/stream`): the frames after the
+ * one `Last-Event-ID` names, of the run it names (http/event-id.ts), whatever protocol numbers
+ * them. Without an id a client asks for the thread's run in progress, from its start; with `0`
+ * (before the first frame of whatever run) for the whole of the thread's latest run, in progress
+ * or ended. Nothing to send (no thread yet: a chat that has sent nothing; no run; nothing after
+ * that frame) is 204, or what the protocol's clients expect instead.
  */
 import type { ServerContext } from "../context.js";
-import { badRequest } from "../http/errors.js";
-import { lastEventId, sseResponse, type SseFrame } from "../http/sse.js";
-import { latestRun, type RunSource } from "../runs/run-source.js";
+import { badRequest, HttpError } from "../http/errors.js";
+import { resumePoint } from "../http/event-id.js";
+import { sseResponse, type SseFrame } from "../http/sse.js";
+import { latestRun, namedRun, type NamedRun, type RunSource } from "../runs/run-source.js";
 
 /** A protocol's frames of a run, those numbered after `after` only. */
 export type RunFrames = (source: RunSource, after: number, signal: AbortSignal) => AsyncIterable<SseFrame>;
 
+export interface ResumeOptions {
+  /** The run the client names itself (AG-UI's runId), when Last-Event-ID names none. */
+  runId?: string;
+  /** The answer when there is nothing to send (default: 204). */
+  nothing?: () => Response;
+}
+
 export async function resumeResponse(ctx: ServerContext, threadId: string, header: string | undefined, frames: RunFrames,
-  headers: Record<string, string>, what: string): Promise<Response> {
-  const after = lastEventId(header);
-  if (after === null) throw badRequest(`Last-Event-ID: the number of the last ${what} received is expected`, "Last-Event-ID");
-  const latest = await latestRun(ctx, threadId);
-  if (!latest || (after === 0 && !latest.inProgress)) return new Response(null, { status: 204 });
-  const source: RunSource = { kind: "run", runId: latest.runId };
-  if (latest.inProgress) return sseResponse((signal) => frames(source, after, signal), headers);
+  headers: Record<string, string>, what: string, options: ResumeOptions = {}): Promise<Response> {
+  const nothing = options.nothing ?? (() => new Response(null, { status: 204 }));
+  const point = resumePoint(header);
+  if (point === null) throw badRequest(`Last-Event-ID: the id of the last ${what} received (RUN:N, as sent) is expected`, "Last-Event-ID");
+  // The run named by the last frame received, else by the client (AG-UI's runId), else the latest one.
+  const named = point.runId ?? options.runId;
+  let run: NamedRun | null;
+  if (named !== undefined) {
+    run = await namedRun(ctx, threadId, named);
+  } else {
+    const latest = await latestRun(ctx, threadId).catch((err: unknown) => {
+      if (err instanceof HttpError && err.code === "unknown_thread") return null;
+      throw err;
+    });
+    const asked = header !== undefined && header.trim() !== "";
+    run = latest && (latest.inProgress || asked) ? { source: { kind: "run", runId: latest.runId }, inProgress: latest.inProgress } : null;
+  }
+  if (run === null) return nothing();
+  const { source } = run;
+  if (run.inProgress) return sseResponse((signal) => frames(source, point.after, signal), headers);
   // A run that has ended is all in the store: read it once, and send what the client lacks of it (if anything).
   const rest: SseFrame[] = [];
-  for await (const f of frames(source, after, new AbortController().signal)) rest.push(f);
-  if (rest.length === 0) return new Response(null, { status: 204 });
+  for await (const f of frames(source, point.after, new AbortController().signal)) rest.push(f);
+  if (rest.length === 0) return nothing();
   return sseResponse(async function* () {
     yield* rest;
   }, headers);

@@ -8,9 +8,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
-import { jsonBody, threadIdOf } from "../http/request.js";
+import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
-import { eventsOf, type RunSource } from "../runs/run-source.js";
+import { eventId } from "../http/event-id.js";
+import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 const RunBody = z.object({
@@ -21,7 +22,8 @@ const RunBody = z.object({
 export const RUN_STREAM_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", "x-accel-buffering": "no" };
 
 async function* runFrames(ctx: ServerContext, source: RunSource, afterSeq: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
-  for await (const e of eventsOf(ctx, source, afterSeq, signal)) yield { id: e.seq, event: e.event.type, data: JSON.stringify(e) };
+  const runId = runIdOf(source);
+  for await (const e of eventsOf(ctx, source, afterSeq, signal)) yield { id: eventId(runId, e.seq), event: e.event.type, data: JSON.stringify(e) };
 }
 
 export function runsRoutes(ctx: ServerContext): Hono {
@@ -34,7 +36,7 @@ export function runsRoutes(ctx: ServerContext): Hono {
     if (body.message !== null && body.message.length > ctx.limits.maxMessageChars) {
       throw badRequest(`message: longer than ${ctx.limits.maxMessageChars} characters`, "message");
     }
-    const source = await ctx.runs.start(threadId, body.message, body.messageId);
+    const source = await ctx.runs.start(threadId, keepableText(body.message, "message"), keepableText(body.messageId, "messageId"));
     return sseResponse((signal) => runFrames(ctx, source, 0, signal), RUN_STREAM_HEADERS);
   });
 

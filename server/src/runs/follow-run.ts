@@ -6,47 +6,25 @@
  * `run-error` `run_lost`.
  */
 import type { RunRecord, Store } from "@autograms/store";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "../run-events.js";
+import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import { eventsAsTheyCome } from "./events-as-they-come.js";
 import { replyNode, restOfReply, sentOfReply } from "./reply-node.js";
 import type { RunManager } from "./run-manager.js";
 
-export async function* followRun(store: Store, runs: RunManager, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
+export function followRun(store: Store, runs: RunManager, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
   const live = runs.liveRun(runId);
-  if (live) return yield* live.follow(afterSeq, signal);
-  let after = afterSeq;
-  let woken = false;
-  let wake: (() => void) | null = null;
-  const stop = store.watchRun(runId, () => {
-    woken = true;
-    wake?.();
-  });
-  const onAbort = () => wake?.();
-  signal.addEventListener("abort", onAbort);
-  try {
-    for (;;) {
-      woken = false;
-      const events = (await store.runEvents(runId, after)) as NumberedRunEvent[];
-      for (const e of events) {
-        yield e;
-        after = e.seq;
-        if (isRunEnd(e.event)) return;
-      }
-      if (signal.aborted) return;
-      if (events.length === 0) {
-        const run = await store.run(runId);
-        if (!run || ((run.status === "finished" || run.status === "failed") && run.lastSeq <= after)) return;
-        if (run.status === "abandoned") {
-          await settle(store, run);
-          continue;
-        }
-      }
-      if (!woken) await new Promise<void>((r) => (wake = r));
-      wake = null;
-    }
-  } finally {
-    stop();
-    signal.removeEventListener("abort", onAbort);
-  }
+  if (live) return live.follow(afterSeq, signal);
+  return eventsAsTheyCome({
+    subscribe: (wake) => store.watchRun(runId, wake),
+    read: async (after) => (await store.runEvents(runId, after)) as NumberedRunEvent[],
+    async idle(after) {
+      const run = await store.run(runId);
+      if (!run || ((run.status === "finished" || run.status === "failed") && run.lastSeq <= after)) return "end";
+      if (run.status !== "abandoned") return "wait";
+      await settle(store, run);
+      return "again";
+    },
+  }, afterSeq, signal);
 }
 
 /** Writes the end of a run whose process is gone (another reader may have written it first: then nothing). */

@@ -7,7 +7,13 @@
  * shorter than `flushMs` costs the store one write: its record, its events and its end.
  */
 import type { Lease, NewRun, Store } from "@autograms/store";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "../run-events.js";
+import { eventsAsTheyCome } from "./events-as-they-come.js";
+import { COMPUTE_STEPS, isRunEnd, MAX_COMPUTE_STEPS, type NumberedRunEvent, type RunEvent } from "../run-events.js";
+
+const BATCH_EVENTS = 500;
+
+/** How long a client waits for the record of a run that has taken its thread (in another process maybe) but not yet written it with its first batch. */
+export const RECORD_WAIT_MS = 1000;
 
 export class LiveRun {
   readonly events: NumberedRunEvent[] = [];
@@ -24,6 +30,8 @@ export class LiveRun {
   private record: NewRun | null;
   /** The lease of the turn under way. */
   private lease: Lease;
+  private computeSteps = 0;
+  private omittedSteps = 0;
 
   constructor(readonly id: string, readonly threadId: string, record: NewRun, private readonly store: Store, private readonly flushMs: number,
     /** Told each event as it is numbered (the process's metrics). */
@@ -31,6 +39,12 @@ export class LiveRun {
     this.stored = new Promise((r) => (this.markStored = r));
     this.record = { ...record, id };
     this.lease = record.lease;
+  }
+
+  /** The user's message the run answers (null: the opening alone). */
+  get user(): string | null {
+    const start = this.events[0]?.event;
+    return start?.type === "run-start" ? start.user : null;
   }
 
   /** The message of the turn under way. */
@@ -54,6 +68,11 @@ export class LiveRun {
 
   push(event: RunEvent): void {
     if (this.ended) return;
+    if (event.type === "step" && COMPUTE_STEPS.has(event.event.kind) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
+      this.omittedSteps++;
+      return;
+    }
+    if (isRunEnd(event) && this.omittedSteps > 0) event = { ...event, omittedSteps: this.omittedSteps };
     const numbered = { seq: this.events.length + 1, event };
     this.events.push(numbered);
     this.pending.push(numbered);
@@ -72,20 +91,28 @@ export class LiveRun {
     }
   }
 
-  /** Writes what is pending, after the batches before it (one write at a time, in order). */
+  /**
+   * Writes what is pending, after the batches before it (one write at a time, in order), in
+   * transactions of at most BATCH_EVENTS events: a run that makes thousands of events a second
+   * holds the store (on SQLite, the process's thread) for short stretches only.
+   */
   private flush(end?: "finished" | "failed"): void {
-    const batch = this.pending;
+    const pending = this.pending;
     this.pending = [];
-    this.writing = this.writing.then(async () => {
-      if (this.disowned) return;
-      const record = this.record ?? undefined;
-      try {
-        if (!(await this.store.appendRunEvents(this.id, batch, end, record))) this.disowned = true;
-        this.record = null;
-      } catch (err) {
-        this.failed(err);
-      }
-    });
+    for (let i = 0; i === 0 || i < pending.length; i += BATCH_EVENTS) {
+      const batch = pending.slice(i, i + BATCH_EVENTS);
+      const last = i + BATCH_EVENTS >= pending.length;
+      this.writing = this.writing.then(async () => {
+        if (this.disowned) return;
+        const record = this.record ?? undefined;
+        try {
+          if (!(await this.store.appendRunEvents(this.id, batch, last ? end : undefined, record))) this.disowned = true;
+          this.record = null;
+        } catch (err) {
+          this.failed(err);
+        }
+      });
+    }
   }
 
   // The clients of this process still get every event; the others will find the run abandoned
@@ -96,23 +123,14 @@ export class LiveRun {
   }
 
   /** The events after `afterSeq`, as they come, until the run ends or `signal` aborts. */
-  async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
-    let next = Math.max(0, afterSeq);
-    let wake: (() => void) | null = null;
-    const listener = () => wake?.();
-    this.listeners.add(listener);
-    const onAbort = () => wake?.();
-    signal.addEventListener("abort", onAbort);
-    try {
-      for (;;) {
-        while (next < this.events.length) yield this.events[next++]!;
-        if (this.ended || signal.aborted) return;
-        await new Promise<void>((r) => (wake = r));
-        wake = null;
-      }
-    } finally {
-      this.listeners.delete(listener);
-      signal.removeEventListener("abort", onAbort);
-    }
+  follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
+    return eventsAsTheyCome({
+      subscribe: (wake) => {
+        this.listeners.add(wake);
+        return () => this.listeners.delete(wake);
+      },
+      read: (after) => this.events.slice(after),
+      idle: () => (this.ended ? "end" : "wait"),
+    }, afterSeq, signal);
   }
 }

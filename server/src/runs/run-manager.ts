@@ -6,13 +6,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { runTurn, storedTrace, StoreError, type BusyPolicy, type Lease, type StalePolicy, type Store, type TurnRecord } from "@autograms/store";
+import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import { acquireTurn, messageConflict, StoreError, type BusyPolicy, type HeldTurn, type Lease, type RunRecord, type StalePolicy, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
-import { LiveRun } from "./live-run.js";
+import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode, restOfReply } from "./reply-node.js";
+import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -26,6 +27,8 @@ export interface RunManagerOptions {
   admit?: () => void;
   /** Told what the runs do (the process's metrics). */
   observer?: RunObserver;
+  /** Where the turns are played (default: in this thread, under the default budgets). */
+  player?: TurnPlayer;
 }
 
 /** What a RunManager tells about its runs, as they happen. */
@@ -38,19 +41,45 @@ export interface RunObserver {
   replayed(): void;
 }
 
+/** What a request may ask of its run beyond the message. */
+export interface StartOptions {
+  /** The run's id (default: a new UUID; a client's own must name no other run). */
+  runId?: string;
+  /** The busy policy for this message (default: the manager's). */
+  policy?: BusyPolicy;
+  /** Answers the thread's last turn, this one, again (regenerate): `text` and `messageId` are its. */
+  replaces?: number;
+}
+
+/** What a stop kept: the stopped run's message, as an interrupted turn (no reply, the memory as it was). */
+export interface Stopped {
+  /** The run stopped, if it was recorded (null: it had not written its record yet in another process). */
+  runId: string | null;
+  turn: TurnRecord;
+}
+
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started =
   | { kind: "run"; runId: string }
   | { kind: "replay"; events: NumberedRunEvent[] };
 
+const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
+
+/** The reason a run stopped by POST /api/chat/:id/stop is aborted with (its message is kept, interrupted). */
+const BY_CLIENT = new Error("stopped by its client");
+
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
+  private readonly stops = new Map<string, AbortController>();
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
-  /** `agent`: the build served now (it may change between runs: hot reload). */
+  private readonly player: TurnPlayer;
+
+  /** `currentAgent`: the build served now (it may change between runs: hot reload, in-process only). */
   constructor(private readonly store: Store, private readonly currentAgent: () => Agent, private readonly options: RunManagerOptions) {
     this.flushMs = options.flushMs ?? 100;
+    this.player = options.player ?? new InProcessPlayer(currentAgent());
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -59,6 +88,11 @@ export class RunManager {
   liveOn(threadId: string): LiveRun | undefined {
     for (const run of this.live.values()) if (run.threadId === threadId && !run.ended) return run;
     return undefined;
+  }
+
+  /** Worker threads playing this process's turns (0: its own thread). */
+  get workerThreads(): number {
+    return this.player.threads;
   }
 
   /** Runs executing in this process. */
@@ -76,36 +110,62 @@ export class RunManager {
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
+    const { runId } = options;
     const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
-    if (text === null && info !== null && info.version > 0) {
+    if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
     }
-    if (messageId !== undefined) {
+    if (messageId !== undefined && options.replaces === undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
-        const run = this.liveOn(threadId) ?? await this.store.latestRun(threadId);
-        if (run && run.messageId === messageId) return { kind: "run", runId: run.id };
+        const run = await this.runOfMessage(threadId, messageId, text);
+        if (run) return run;
       }
       const made = await this.store.turnByMessage(threadId, messageId);
+      if (made && made.user !== text) throw messageConflict(threadId, messageId);
       if (made) {
         this.options.observer?.replayed();
         return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
       }
     }
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-    if (info?.done) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
+    if (info?.done && options.replaces === undefined) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
     this.options.admit?.();
+    if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
+      throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
+    }
     const opening = text !== null && (info === null || info.version === 0);
     try {
       return await new Promise<Started>((resolve, reject) => {
-        void this.execute(threadId, text, messageId, opening, resolve, reject);
+        void this.execute(threadId, text, messageId, opening, options, resolve, reject);
       });
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
       if (this.stopping.signal.aborted) this.options.admit?.();
+      // The same message sent twice at once: the second request follows the first one's run.
+      if (err instanceof StoreError && err.code === "same_message") return (await this.runOfMessage(threadId, messageId!, text)) ?? Promise.reject(await this.busy(threadId, err));
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
+    }
+  }
+
+  /**
+   * The run in progress for this message id, in this process or another (whose record may be a
+   * moment from written: it is waited for up to RECORD_WAIT_MS); null when there is none.
+   */
+  private async runOfMessage(threadId: string, messageId: string, text: string | null): Promise<Started | null> {
+    const deadline = Date.now() + RECORD_WAIT_MS;
+    for (;;) {
+      const live = this.liveOn(threadId);
+      const stored = live ? null : await this.store.latestRun(threadId);
+      const run = live ?? (stored && !isOver(stored) ? stored : null);
+      if (run?.messageId === messageId) {
+        if (run.user !== text) throw messageConflict(threadId, messageId);
+        return { kind: "run", runId: run.id };
+      }
+      if (Date.now() >= deadline || (await this.store.thread(threadId))?.running?.messageId !== messageId) return null;
+      await new Promise((r) => setTimeout(r, 25));
     }
   }
 
@@ -116,7 +176,7 @@ export class RunManager {
     return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
   }
 
-  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean,
+  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean, { runId, policy, replaces }: StartOptions,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
     // Both turns of the run (an opening, the message's) on the build the run started with.
@@ -124,10 +184,14 @@ export class RunManager {
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
-    const trace = (e: TraceEvent) => {
-      const [event] = storedTrace([e]);
-      run?.push({ type: "step", event: event! });
+    /** Aborted by `stop(runId)`: this run alone. */
+    const stopThis = new AbortController();
+    const acquiring = {
+      policy: policy ?? this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}),
+      // Memory that cannot resume on the build is refused (422 stale_memory) or restarted before the run starts.
+      checkMemory: (memory: Memory) => agent.checkMemory(memory), ...(this.options.onStale && { onStale: this.options.onStale }),
     };
+    const observer = this.options.observer;
     const onText = (chunk: ReplyChunk) => {
       if (chunk.kind === "delta") {
         shown.set(chunk.node, (shown.get(chunk.node) ?? "") + chunk.text);
@@ -137,84 +201,137 @@ export class RunManager {
         run?.push({ type: "text-reset", node: chunk.node });
       }
     };
-    const common = { policy: this.options.policy, ...(this.options.onStale ? { onStale: this.options.onStale } : {}), trace, onText, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
-    const observer = this.options.observer;
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
-      const id = randomUUID();
+      const id = runId ?? randomUUID();
       observer?.leaseTaken(lease);
       run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
       this.live.set(id, run);
+      this.stops.set(id, stopThis);
       run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(withOpening ? { opening: true } : {}) });
       started({ kind: "run", runId: id });
     };
-    // A reply that did not stream (chat_exact, a model that answers whole) is sent once known, so
-    // the deltas for its node always add up to it.
-    const sayReply = (reply: string | null, events: TraceEvent[]) => {
-      const node = replyNode(events);
-      const sent = shown.get(node) ?? "";
-      shown = new Map();
-      for (const e of restOfReply(node, sent, reply)) run!.push(e);
+    /** Plays the agent on the held thread and commits its turn; the thread is released whatever happens. */
+    const play = async (held: HeldTurn, said: string | null) => {
+      try {
+        const startedAt = Date.now();
+        const result = await this.player.play({
+          agent, threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
+          onStep: (event) => run?.push({ type: "step", event }), onText,
+        });
+        const turn = await held.commit({ ...result, startedAt });
+        // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
+        // so the deltas for its node always add up to it.
+        const node = replyNode(result.trace);
+        for (const e of restOfReply(node, shown.get(node) ?? "", result.reply)) run!.push(e);
+        shown = new Map();
+        return { turn, done: result.done, reply: result.reply };
+      } finally {
+        await held.release();
+      }
     };
     try {
-      let seen: TraceEvent[] = [];
-      const collect = (e: TraceEvent) => {
-        seen.push(e);
-        trace(e);
-      };
       // The thread was new when the message came, but another request (another process, as
       // likely as this one) may have made its opening while this one waited for the thread: the
       // opening is made only on a thread that has no turn once taken.
-      const first = opening ? await runTurn(this.store, agent, threadId, null, {
-        ...common, trace: collect,
-        onStart: (lease) => {
-          if (lease.version > 0) throw new OpeningMade();
-          return begin(lease, lease.version + 2, text, true);
-        },
-      }).catch((err: unknown) => {
-        if (err instanceof OpeningMade) return null;
-        throw err;
-      }) : null;
-      if (first) {
-        sayReply(first.reply, seen);
-        seen = [];
-        if (first.done) {
-          run!.push({ type: "run-finish", turn: first.turn.seq, reply: first.reply, done: true });
-          return;
+      if (opening) {
+        const { held } = await acquireTurn(this.store, threadId, null, acquiring);
+        if (held!.lease.version > 0) await held!.release();
+        else {
+          begin(held!.lease, held!.lease.version + 2, text, true);
+          const first = await play(held!, null);
+          if (first.done) {
+            run!.push({ type: "run-finish", turn: first.turn.seq, reply: first.reply, done: true });
+            return;
+          }
         }
       }
-      const outcome = await runTurn(this.store, agent, threadId, text, {
-        ...common, trace: collect, ...(messageId === undefined ? {} : { messageId }),
-        onStart: (lease) => {
-          // A request for the opening alone (null) that another one answered first.
-          if (text === null && lease.version > 0) throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
-          if (!run) return begin(lease, lease.version + 1, text, false);
-          observer?.leaseTaken(lease);
-          run.continueWith(lease);
-        },
-      });
-      if (outcome.repeated && !run) {
+      const { held, repeated } = await acquireTurn(this.store, threadId, text, { ...acquiring, messageId: messageId ?? null, ...(replaces !== undefined && { replaces }) });
+      if (repeated) {
         // Another request with the same message id made the turn while this one waited.
-        observer?.replayed();
-        started({ kind: "replay", events: replayOf(threadId, outcome.turn) });
+        if (!run) {
+          if (repeated.user !== text) return refused(messageConflict(threadId, messageId!));
+          observer?.replayed();
+          started({ kind: "replay", events: replayOf(threadId, repeated) });
+          return;
+        }
+        const r: LiveRun = run;
+        for (const e of restOfReply(replyNode(repeated.trace), "", repeated.reply)) r.push(e);
+        r.push({ type: "run-finish", turn: repeated.seq, reply: repeated.reply, done: false });
         return;
       }
-      sayReply(outcome.reply, seen);
+      if (!run) {
+        // A request for the opening alone (null) that another one answered first.
+        if (text === null && held.lease.version > 0 && replaces === undefined) {
+          await held.release();
+          throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+        }
+        begin(held.lease, held.lease.version + 1, text, false);
+      } else {
+        observer?.leaseTaken(held.lease);
+        (run as LiveRun).continueWith(held.lease);
+      }
+      const outcome = await play(held, text);
       run!.push({ type: "run-finish", turn: outcome.turn.seq, reply: outcome.reply, done: outcome.done });
     } catch (err) {
       if (!run) return refused(err);
-      const stopped = signal.aborted;
+      const stopped = signal.aborted || stopThis.signal.aborted;
       const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
       (run as LiveRun).push({
         type: "run-error", code: typeof code === "string" ? code : "internal",
-        message: stopped ? "the server stopped before the run finished; nothing was committed" : err instanceof Error ? err.message : String(err),
+        message: signal.aborted
+          ? "the server stopped before the run finished; nothing was committed"
+          : stopThis.signal.aborted
+            ? stopThis.signal.reason === BY_CLIENT
+              ? "the run was stopped by its client; its message is kept without a reply"
+              : "the run was stopped before it finished; nothing was committed"
+            : err instanceof Error
+              ? err.message
+              : String(err),
       });
     } finally {
       if (run) {
         const r: LiveRun = run;
         await r.stored;
         this.live.delete(r.id);
+        this.stops.delete(r.id);
       }
     }
+  }
+
+  /**
+   * Stops a run of this process: its turn is aborted where it is played (in its worker, at its
+   * next step), nothing of it is committed, its thread is released, and it ends with `run-error`
+   * `stopped`. False when no run of that id is in progress here.
+   */
+  stop(runId: string): boolean {
+    const stop = this.stops.get(runId);
+    if (!stop || this.live.get(runId)?.ended) return false;
+    stop.abort(new Error("stopped"));
+    return true;
+  }
+
+  /**
+   * Stops the thread's run in progress, in this process or another: the thread is taken over
+   * (the store's `interrupt`: the run's message is kept as an interrupted turn, no reply, the memory
+   * unchanged, and the run's commit is refused) and released at once, so the next message is
+   * answered at once. A run of this process is aborted now (its model request with it) and its end
+   * stored before this returns; one of another process finds its lease lost at its next renewal.
+   * Null when nothing was running.
+   */
+  async stopThread(threadId: string): Promise<Stopped | null> {
+    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
+    if (!info) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+    if (!info.running) return null;
+    const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
+    const lease = await this.store.acquire(threadId, { policy: "interrupt", create: false, ...(this.options.owner ? { owner: this.options.owner } : {}) });
+    const live = this.liveOn(threadId);
+    if (live) this.stops.get(live.id)?.abort(BY_CLIENT);
+    await this.store.release(lease);
+    // The run ended on its own in the meantime: nothing was interrupted.
+    if (lease.version === info.version) return null;
+    await live?.stored;
+    const turn = (await this.store.turns(threadId)).find((t) => t.seq === lease.version)!;
+    return { runId: recorded && recorded.messageId === turn.messageId ? recorded.id : null, turn };
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */
@@ -222,15 +339,13 @@ export class RunManager {
     await Promise.all([...this.live.values()].map((r) => r.stored));
   }
 
-  /** Stops the runs in progress (each ends with a `stopped` error, its thread released) and waits until their events are stored. */
+  /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the player. */
   async close(): Promise<void> {
     this.stopping.abort(new Error("the server is stopping"));
     await Promise.all([...this.live.values()].map((r) => r.stored));
+    await this.player.close();
   }
 }
-
-/** Thrown to give back a thread whose opening another request made meanwhile. */
-class OpeningMade extends Error {}
 
 /** The events a committed turn stands for, for a message id sent again after its run (or from before runs were recorded). */
 export function replayOf(threadId: string, turn: TurnRecord, done = false): NumberedRunEvent[] {
@@ -242,7 +357,7 @@ export function replayOf(threadId: string, turn: TurnRecord, done = false): Numb
     events.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
   }
   events.push(turn.status === "interrupted"
-    ? { type: "run-error", code: "interrupted", message: "a newer message interrupted this one; it has no reply" }
+    ? { type: "run-error", code: "interrupted", message: "this message's run was stopped (by a newer message or by its client); it has no reply" }
     : { type: "run-finish", turn: turn.seq, reply: turn.reply, done });
   return events.map((event, i) => ({ seq: i + 1, event }));
 }

@@ -1,12 +1,21 @@
 /** The events a response sends: a run's, from its first (where ever it executes), or a replay's. */
 import type { RunRecord, ThreadInfo } from "@autograms/store";
 import type { ServerContext } from "../context.js";
+import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
 import type { NumberedRunEvent } from "../run-events.js";
 import { followRun } from "./follow-run.js";
-import type { Started } from "./run-manager.js";
+import { RECORD_WAIT_MS } from "./live-run.js";
+import { replayOf, type Started } from "./run-manager.js";
 
 export type RunSource = Started;
+
+/** The run a source's frames name (a replay names its turn: `turn-N`). */
+export function runIdOf(source: RunSource): string {
+  if (source.kind === "run") return source.runId;
+  const start = source.events[0]!.event;
+  return start.type === "run-start" ? start.runId : "";
+}
 
 export async function* eventsOf(ctx: ServerContext, source: RunSource, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
   if (source.kind === "replay") {
@@ -27,9 +36,6 @@ export interface LatestRun {
   lastSeq: number;
 }
 
-/** How long a reconnecting client waits for the record of a run that has taken the thread but not yet written it. */
-const RECORD_WAIT_MS = 1000;
-
 /** The thread's latest run, for a client reconnecting: null when it has none. */
 export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {
   const live = ctx.runs.liveOn(threadId);
@@ -48,3 +54,32 @@ export async function latestRun(ctx: ServerContext, threadId: string): Promise<L
 }
 
 const ended = (run: RunRecord) => run.status === "finished" || run.status === "failed";
+
+/** A run named by a client (its `Last-Event-ID`, AG-UI's `runId`), and whether it goes on. */
+export interface NamedRun {
+  source: RunSource;
+  inProgress: boolean;
+}
+
+/**
+ * The thread's run named `runId`, waiting a moment for the record of a run that holds the thread
+ * (it is written with the run's first batch of events). A run that is nowhere, although the client
+ * was given its id, stopped before any of its events was stored: `run_lost` (410).
+ */
+export async function namedRun(ctx: ServerContext, threadId: string, runId: string): Promise<NamedRun> {
+  const info = await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
+  const replayed = /^turn-(\d+)$/.exec(runId);
+  if (replayed) {
+    const turn = (await ctx.store.turns(threadId)).find((t) => t.seq === Number(replayed[1]));
+    if (turn) return { source: { kind: "replay", events: replayOf(threadId, turn, info.done && turn.seq === info.version) }, inProgress: false };
+  }
+  const deadline = Date.now() + RECORD_WAIT_MS;
+  for (;;) {
+    const live = ctx.runs.liveRun(runId);
+    const run = live ? null : await ctx.store.run(runId);
+    if ((live ?? run)?.threadId === threadId) return { source: { kind: "run", runId }, inProgress: live ? !live.ended : !ended(run!) };
+    if (run || Date.now() >= deadline || !(await ctx.store.thread(threadId))?.running) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new HttpError(410, "run_lost", `run ${runId} of thread ${threadId} is not known: its process stopped before it stored any of its events, so its message was not answered (nothing of it was committed); send the message again, with the same id`, "Last-Event-ID");
+}

@@ -1,4 +1,5 @@
 import type * as Pg from "pg";
+import { StoreError } from "../errors.js";
 import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
@@ -19,12 +20,36 @@ function numbered(sql: string): string {
 
 const toPg = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
 
+/**
+ * SQLSTATE classes and socket errors that mean the database is out of reach (restarting, shut
+ * down, the connection cut), not that a statement was wrong: 08 connection exception, 57P01-03
+ * admin / crash shutdown and cannot connect now, 53300 too many connections.
+ */
+const UNREACHABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const UNREACHABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"]);
+
+/** A lost database as the store's `unavailable` error (a server answers 503); any other error as it is. */
+export function unreachable(err: unknown): unknown {
+  if (err instanceof StoreError) return err;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === "string" ? e.code : "";
+  const message = typeof e?.message === "string" ? e.message : String(err);
+  if (UNREACHABLE_STATES.test(code) || UNREACHABLE_ERRNOS.has(code) || /^Connection terminated|^Client has encountered a connection error/.test(message)) {
+    return new StoreError("unavailable", `the database cannot be reached (${message}); nothing of this request was committed`);
+  }
+  return err;
+}
+
 function over(client: Pg.Pool | Pg.PoolClient): Sql {
   return {
-    all: async (sql, params = []) => (await client.query(numbered(sql), params.map(toPg))).rows as Row[],
-    run: async (sql, params = []) => (await client.query(numbered(sql), params.map(toPg))).rowCount ?? 0,
+    all: async (sql, params = []) => (await client.query(numbered(sql), params.map(toPg)).catch(rethrow)).rows as Row[],
+    run: async (sql, params = []) => (await client.query(numbered(sql), params.map(toPg)).catch(rethrow)).rowCount ?? 0,
   };
 }
+
+const rethrow = (err: unknown): never => {
+  throw unreachable(err);
+};
 
 export class PostgresDriver implements SqlDriver {
   readonly dialect = "postgres" as const;
@@ -59,7 +84,16 @@ export class PostgresDriver implements SqlDriver {
   }
 
   private async inTransaction<T>(work: (tx: Sql) => Promise<T>, migration: boolean, durable: boolean): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch(rethrow);
+    // A client taken from the pool has no 'error' listener of the pool's while it is out: without
+    // this one, the database going away in the middle of a transaction (or between two of its
+    // statements) would be an unhandled 'error' event, which ends the process. The statement
+    // under way fails on its own; the client is then dropped rather than given back.
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on("error", onError);
     try {
       // One round trip for both (a query without parameters may hold several statements).
       await client.query(durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off");
@@ -70,12 +104,15 @@ export class PostgresDriver implements SqlDriver {
       await client.query("COMMIT");
       return value;
     } catch (err) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw err;
+      if (!broken) await client.query("ROLLBACK").catch(() => {});
+      throw unreachable(err);
     } finally {
-      client.release();
+      client.off("error", onError);
+      client.release(broken ?? false);
     }
   }
+
+  async check(): Promise<void> {}
 
   async notify(tx: Sql, key: string): Promise<void> {
     await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, key]);

@@ -28,6 +28,12 @@ export interface SqlDriver extends Sql {
    * watchers there poll).
    */
   notify(tx: Sql, key: string): Promise<void>;
+  /**
+   * What a readiness probe checks beyond a write: SQLite opens the file afresh and reads its
+   * schema (the store's own connection may hold every page it needs in its cache and the WAL, and
+   * so not see a damaged or vanished file); Postgres, nothing more.
+   */
+  check(): Promise<void>;
   /** Calls `listener` on each `notify(key)`, and every `pollMs` in case one was missed or cannot reach it. */
   watch(key: string, listener: () => void, pollMs: number): () => void;
   close(): Promise<void>;

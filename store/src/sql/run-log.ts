@@ -12,6 +12,12 @@ import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../typ
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
 
+/**
+ * Events written by one INSERT: 3 parameters each, well under SQLite's 32,766 bound parameters
+ * (999 in SQLite before 3.32) and Postgres's 65,535.
+ */
+const EVENTS_PER_INSERT = 300;
+
 export class RunLog {
   constructor(private readonly db: SqlDriver, private readonly now: () => number, private readonly options: { pollMs: number; leaseMs: number }) {}
 
@@ -58,11 +64,13 @@ export class RunLog {
         if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId]))) throw new StoreError("bad_request", `no run '${runId}'`);
         return false;
       }
-      // One statement for the whole batch: a turn's events cost one round trip and one commit.
-      if (events.length > 0) {
+      // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
+      // commit, and a batch of any size stays within the drivers' limit on bound parameters.
+      for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
+        const chunk = events.slice(at, at + EVENTS_PER_INSERT);
         await tx.run(
-          `INSERT INTO run_events (run_id, seq, event) VALUES ${events.map(() => "(?, ?, ?)").join(", ")}`,
-          events.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+          `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+          chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
         );
       }
       await this.db.notify(tx, runId);
@@ -70,7 +78,27 @@ export class RunLog {
     }, { durable: false });
   }
 
-  async events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+  /**
+   * Reads asked for in the same turn of the event loop share one query: the followers of a run
+   * are woken together (a notification, or their shared poll), and 1,500 of them then cost one
+   * read, not 1,500. A read asked for later starts afresh, so it sees what was written since.
+   */
+  private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const pending = this.reads.get(key);
+    if (pending) return pending as Promise<T>;
+    const started = read();
+    this.reads.set(key, started);
+    setImmediate(() => this.reads.get(key) === started && this.reads.delete(key));
+    return started;
+  }
+
+  private readonly reads = new Map<string, Promise<unknown>>();
+
+  events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+    return this.shared(`events ${runId} ${afterSeq} ${limit}`, () => this.readEvents(runId, afterSeq, limit));
+  }
+
+  private async readEvents(runId: string, afterSeq: number, limit?: number): Promise<RunEventRecord[]> {
     const rows = await this.db.all(
       `SELECT seq, event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq${limit === undefined ? "" : " LIMIT ?"}`,
       limit === undefined ? [runId, afterSeq] : [runId, afterSeq, limit],
@@ -78,9 +106,11 @@ export class RunLog {
     return rows.map((r) => ({ seq: num(r.seq), event: JSON.parse(String(r.event)) }));
   }
 
-  async get(runId: string): Promise<RunRecord | null> {
-    const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.id = ?`, [runId]);
-    return row ? this.record(row) : null;
+  get(runId: string): Promise<RunRecord | null> {
+    return this.shared(`run ${runId}`, async () => {
+      const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.id = ?`, [runId]);
+      return row ? this.record(row) : null;
+    });
   }
 
   async latest(threadId: string): Promise<RunRecord | null> {

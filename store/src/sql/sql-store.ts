@@ -9,13 +9,14 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Memory } from "@autograms/runtime";
-import { StoreError } from "../errors.js";
+import { messageConflict, StoreError } from "../errors.js";
 import { replayDeltas } from "../memory-replay.js";
 import { storedTrace } from "../trace-record.js";
 import type { AcquireOptions, Lease, LoadedThread, NewRun, NewTurn, PruneOptions, PruneResult, RunEventRecord, RunRecord, Store,
   StoreOptions, ThreadExport, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
-import { migrate } from "./migrations.js";
+import { migrate, SCHEMA_VERSION } from "./migrations.js";
+import { whyUnwritable } from "./unwritable.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 import { RunLog } from "./run-log.js";
@@ -92,13 +93,13 @@ export class SqlStore implements Store {
    * Makes the thread's row; false when it exists. Two processes making the same new thread at once
    * (Postgres has no row to lock yet) both succeed: the second one finds the first one's row.
    */
-  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null }): Promise<boolean> {
+  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null; agent: string | null }): Promise<boolean> {
     const now = this.now();
     const m = from?.memory ?? null;
     return 1 === await tx.run(
       `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-      [id, m?.graph.agent ?? null, m?.graph.hash ?? null, from?.seq ?? 0, m?.done ?? false, from?.firstSeq ?? 1,
+      [id, m?.graph.agent ?? from?.agent ?? null, m?.graph.hash ?? null, from?.seq ?? 0, m?.done ?? false, from?.firstSeq ?? 1,
         m ? from!.seq : 0, now, now, from?.parent ?? null, from?.seq ?? null],
     );
   }
@@ -112,6 +113,8 @@ export class SqlStore implements Store {
       version: 0, messageId: options.messageId ?? null, ttlMs: options.ttlMs ?? this.options.leaseMs,
     };
     const user = options.user ?? null;
+    keepable(lease.messageId, "messageId");
+    keepable(user, "user");
     if (policy === "enqueue") return this.enqueue(lease, user, options);
     // A lease need not outlive a crash of the machine (it would lapse anyway), so taking one does
     // not wait for the disk; the turn's commit does. Interrupting writes a turn: that waits.
@@ -119,6 +122,12 @@ export class SqlStore implements Store {
       const row = await this.rowOrNew(tx, threadId, options.create !== false);
       const now = this.now();
       const running = isLive(row, now);
+      // The same message twice at once: the second neither interrupts the first (it would stop
+      // its own turn and store it as interrupted) nor runs beside it.
+      if (running && lease.messageId !== null && row.lease_message === lease.messageId) {
+        if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
+        throw new StoreError("same_message", `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`);
+      }
       if (policy === "reject") {
         if (running) throw new StoreError("thread_busy", busyMessage(row, now));
         const queued = await this.liveWaiters(tx, threadId, now);
@@ -228,6 +237,9 @@ export class SqlStore implements Store {
   // ---- turns -------------------------------------------------------------------------------
 
   async commit(lease: Lease, turn: NewTurn): Promise<TurnRecord> {
+    keepable(turn.messageId, "messageId");
+    keepable(turn.user, "user");
+    keepable(turn.reply, "reply");
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, lease.threadId, this.forUpdate);
       if (!row) throw new StoreError("lease_lost", `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`);
@@ -248,6 +260,10 @@ export class SqlStore implements Store {
         messageId: turn.messageId, user: turn.user, reply: turn.reply, status: "ok" as const, delta,
         trace: packJson(trace), startedAt: turn.startedAt, committedAt: now,
       };
+      // The message id is unique in a thread: it leaves the turn replaced before it names this one.
+      if (turn.replaces !== undefined) {
+        await tx.run("UPDATE turns SET status = 'replaced', message_id = NULL WHERE thread_id = ? AND seq = ?", [lease.threadId, turn.replaces]);
+      }
       await this.insertTurn(tx, lease.threadId, seq, record);
       if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
       // The run that holds this lease, if one was recorded, writes its last events next.
@@ -276,6 +292,8 @@ export class SqlStore implements Store {
   }
 
   async turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null> {
+    // No turn has one (see keepable), and Postgres would refuse the query.
+    if (messageId.includes("\u0000")) return null;
     const row = await first(this.db, "SELECT * FROM turns WHERE thread_id = ? AND message_id = ?", [threadId, messageId]);
     return row ? turnRecord(row) : null;
   }
@@ -321,7 +339,9 @@ export class SqlStore implements Store {
         throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
       }
       const memory = turn === 0 ? null : await this.memoryAfter(tx, threadId, turn);
-      if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory }))) {
+      // A fork at turn 0 has no memory yet, but it is still the source's agent's thread: on a store
+      // that several agents share, another agent's server must not take it.
+      if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory, agent: optStr(src.agent) }))) {
         throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
       }
       if (turn > 0) {
@@ -439,11 +459,28 @@ export class SqlStore implements Store {
   }
 
   async ping(): Promise<void> {
-    await this.db.all("SELECT 1 AS one");
+    // A write that changes nothing, committed and synced as a turn's commit is: a store that
+    // answers reads but cannot write (a full disk, a damaged or read-only file) is not ready.
+    try {
+      await this.db.transaction((tx) => tx.run("UPDATE schema_migrations SET applied_at = applied_at WHERE version = ?", [SCHEMA_VERSION]));
+      await this.db.check();
+    } catch (err) {
+      throw new StoreError("unavailable", whyUnwritable(err));
+    }
   }
 
   async close(): Promise<void> {
     await this.db.close();
+  }
+}
+
+/**
+ * Postgres TEXT cannot hold U+0000 (SQLite can): refused on both, so that a message is kept, or
+ * refused, the same whatever the store.
+ */
+function keepable(text: string | null, field: "messageId" | "user" | "reply"): void {
+  if (text !== null && text.includes("\u0000")) {
+    throw new StoreError("bad_request", `${field}: contains a NUL character (U+0000), which a store cannot keep in text`);
   }
 }
 

@@ -1,27 +1,34 @@
 /**
  * Listeners by key for one database in this process (what a driver's `watch` registers and its
- * notifications wake), each also woken every `pollMs`: the fallback for what a notification cannot
- * reach (another SQLite process) or did not (a Postgres listening connection that dropped).
+ * notifications wake), woken together every `pollMs` as well: the fallback for what a
+ * notification cannot reach (another SQLite process) or did not (a Postgres listening connection
+ * that dropped). One timer per key, however many listen: a run's 1,500 followers poll as one.
  */
 export class Watchers {
-  private readonly byKey = new Map<string, Set<() => void>>();
+  private readonly byKey = new Map<string, { listeners: Set<() => void>; timer: NodeJS.Timeout }>();
 
   add(key: string, listener: () => void, pollMs: number): () => void {
-    let set = this.byKey.get(key);
-    if (!set) this.byKey.set(key, (set = new Set()));
+    let watched = this.byKey.get(key);
+    if (!watched) {
+      const timer = setInterval(() => this.wake(key), pollMs);
+      timer.unref();
+      this.byKey.set(key, (watched = { listeners: new Set(), timer }));
+    }
     // Each watch its own function, so one listener watched twice is stopped twice.
     const entry = () => listener();
-    set.add(entry);
-    const timer = setInterval(entry, pollMs);
-    timer.unref();
+    const { listeners } = watched;
+    listeners.add(entry);
     return () => {
-      clearInterval(timer);
-      set.delete(entry);
-      if (set.size === 0 && this.byKey.get(key) === set) this.byKey.delete(key);
+      listeners.delete(entry);
+      const now = this.byKey.get(key);
+      if (listeners.size === 0 && now?.listeners === listeners) {
+        clearInterval(now.timer);
+        this.byKey.delete(key);
+      }
     };
   }
 
   wake(key: string): void {
-    for (const listener of [...(this.byKey.get(key) ?? [])]) listener();
+    for (const listener of [...(this.byKey.get(key)?.listeners ?? [])]) listener();
   }
 }

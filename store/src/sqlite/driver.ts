@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
@@ -6,6 +6,9 @@ import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
 
 // better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
+
+/** Below this much free space on its disk, a store is not ready: a turn's commit may not fit. */
+const MIN_FREE_BYTES = 1024 * 1024;
 
 /** How long a writer waits for another process's write lock before SQLite gives up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -112,6 +115,21 @@ export class SqliteDriver implements SqlDriver {
   // BEGIN IMMEDIATE is already exclusive among writers of the file.
   migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return this.transaction(work);
+  }
+
+  async check(): Promise<void> {
+    if (this.path === ":memory:") return;
+    // A write that fits in the WAL's space already allocated succeeds on a full disk; the next
+    // turn's commit, which grows the file, would not.
+    const fs = statfsSync(dirname(this.path));
+    if (fs.bavail * fs.bsize < MIN_FREE_BYTES) throw Object.assign(new Error(`${fs.bavail * fs.bsize} bytes free`), { code: "SQLITE_FULL" });
+    const Database = loadDriver<typeof BetterSqlite3>("better-sqlite3", "12", "SQLite");
+    const fresh = new Database(this.path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+    try {
+      fresh.prepare("SELECT COUNT(*) AS n FROM sqlite_master").get();
+    } finally {
+      fresh.close();
+    }
   }
 
   // setImmediate: after the COMMIT that follows the transaction's work (a rolled-back one wakes

@@ -6,10 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { AgentError } from "@autograms/runtime";
+import { AgentError, type Agent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import { SCHEMA_VERSION } from "../sql/migrations.js";
 import { checkThreads } from "../turns/check-threads.js";
+import { acquireTurn } from "../turns/held-turn.js";
 import { runTurn } from "../turns/run-turn.js";
 import type { Lease, Store, StoreOptions } from "../types.js";
 import { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";
@@ -55,6 +56,19 @@ const count = async (db: Database, table: string, thread: string) =>
   Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE thread_id = '${thread}'`))[0]!.n);
 
 /** A conversation of `n` messages after the opening, on thread `id`. */
+/** A turn taken and played in two halves, as a server does: `onHeld` runs once the thread is taken (a server records its run there). */
+async function heldTurn(store: Store, agent: Agent, threadId: string, text: string | null, onHeld: (lease: Lease) => Promise<void>, messageId?: string) {
+  const { held } = await acquireTurn(store, threadId, text, { messageId: messageId ?? null });
+  if (!held) throw new Error(`the message ${messageId} had made its turn`);
+  try {
+    await onHeld(held.lease);
+    const result = await agent.reply(text ?? "", held.memory ?? undefined);
+    return await held.commit({ ...result, trace: [], startedAt: Date.now() });
+  } finally {
+    await held.release();
+  }
+}
+
 async function talk(store: Store, id: string, n: number, model = new EchoModel()) {
   const agent = echoAgent(model);
   const replies: (string | null)[] = [(await runTurn(store, agent, id, null)).reply];
@@ -389,15 +403,12 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         await talk(store, "r", 1);
         expect(await store.latestRun("r")).toBeNull();
         let runId = "";
-        const turn = runTurn(store, echoAgent(), "r", "hello", {
-          messageId: "m-r",
-          onStart: async (lease) => {
-            const run = await store.beginRun({ lease, user: "hello" });
-            runId = run.id;
-            expect(run).toMatchObject({ threadId: "r", messageId: "m-r", user: "hello", turn: 3, status: "running", lastSeq: 0, follows: null });
-            expect(await store.appendRunEvents(run.id, [{ seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }])).toBe(true);
-          },
-        });
+        const turn = heldTurn(store, echoAgent(), "r", "hello", async (lease) => {
+          const run = await store.beginRun({ lease, user: "hello" });
+          runId = run.id;
+          expect(run).toMatchObject({ threadId: "r", messageId: "m-r", user: "hello", turn: 3, status: "running", lastSeq: 0, follows: null });
+          expect(await store.appendRunEvents(run.id, [{ seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }])).toBe(true);
+        }, "m-r");
         await turn;
         // Committed, its last events not written yet.
         expect(await store.run(runId)).toMatchObject({ status: "committed", lastSeq: 2 });
@@ -475,12 +486,12 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
     it("deletes and prunes a thread's runs with it", () =>
       withStore(backend, async (store, db) => {
         const agent = echoAgent();
-        const record = { onStart: async (lease: Lease) => {
+        const record = async (lease: Lease) => {
           const run = await store.beginRun({ lease, user: null });
           await store.appendRunEvents(run.id, [{ seq: 1, event: {} }], "finished");
-        } };
-        await runTurn(store, agent, "gone", null, record);
-        for (let i = 0; i < 6; i++) await runTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
+        };
+        await heldTurn(store, agent, "gone", null, record);
+        for (let i = 0; i < 6; i++) await heldTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
         expect(await store.deleteThread("gone")).toBe(true);
         expect(await count(db, "runs", "gone")).toBe(0);
         await store.prune({ keepTurns: 2 });
@@ -491,6 +502,34 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(Number(orphans[0]!.n)).toBe(0);
         expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(turns.length);
       }, { snapshotEvery: 2 }));
+
+    it("records a run's batch of any size (past the drivers' limit on bound parameters)", () =>
+      withStore(backend, async (store) => {
+        const lease = await store.acquire("big");
+        const events = Array.from({ length: 12_000 }, (_, i) => ({ seq: i + 1, event: { type: "step", i } }));
+        expect(await store.appendRunEvents("big-run", events, "failed", { lease, user: "loop" })).toBe(true);
+        expect(await store.run("big-run")).toMatchObject({ status: "failed", lastSeq: 12_000 });
+        const stored = await store.runEvents("big-run", 11_998);
+        expect(stored).toEqual([{ seq: 11_999, event: { type: "step", i: 11_998 } }, { seq: 12_000, event: { type: "step", i: 11_999 } }]);
+        await store.release(lease);
+      }));
+
+    it("refuses a NUL character in a message or its id, naming the field, and stays usable", () =>
+      withStore(backend, async (store) => {
+        const agent = echoAgent();
+        await expect(runTurn(store, agent, "nul", "a\u0000b")).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^user: contains a NUL/) });
+        await expect(runTurn(store, agent, "nul", "fine", { messageId: "m\u0000" })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^messageId: /) });
+        expect((await runTurn(store, agent, "nul", null)).turn.seq).toBe(1);
+        expect((await store.thread("nul"))!.running).toBeNull();
+      }));
+
+    it("keeps a fork at turn 0 its source's agent's thread", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "src", 1);
+        const fork = await store.fork("src", 0, "src-0");
+        expect(fork).toMatchObject({ agent: "Echo", version: 0, forkedFrom: { id: "src", turn: 0 } });
+        expect((await store.listThreads({ agent: "Other" })).map((t) => t.id)).not.toContain("src-0");
+      }));
 
     it("makes threads on demand, or refuses an unknown one when asked to", () =>
       withStore(backend, async (store, db) => {

@@ -77,7 +77,8 @@ export const userMessage = (id: string, text: string) => ({ id, role: "user", pa
 export const chatBody = (thread: string, messages: unknown[]) => ({ id: thread, messages, trigger: "submit-message" });
 
 export interface Frame {
-  id: number;
+  /** `RUN:N` */
+  id: string;
   event?: string;
   data: string;
 }
@@ -90,7 +91,7 @@ export async function sseFrames(res: Response): Promise<Frame[]> {
     for (const line of block.split("\n")) {
       const at = line.indexOf(": ");
       const [key, value] = [line.slice(0, at), line.slice(at + 2)];
-      if (key === "id") frame.id = Number(value);
+      if (key === "id") frame.id = value;
       else if (key === "event") frame.event = value;
       else if (key === "data") frame.data = value;
       else throw new Error(`unexpected SSE line: ${line}`);
@@ -149,3 +150,6 @@ export async function uiMessageOf(chunks: UIMessageChunk[]): Promise<UIMessage> 
 }
 
 export const textOf = (m: UIMessage) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
+
+/** The number of a frame within its run (`RUN:N`). */
+export const frameNumber = (f: Frame): number => Number(f.id.slice(f.id.lastIndexOf(":") + 1));

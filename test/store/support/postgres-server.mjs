@@ -18,6 +18,8 @@ import { join } from "node:path";
  * @property {() => Promise<string>} newDatabase A URL of a new, empty database (schema) on the server.
  * @property {(database: string) => string} url
  * @property {() => void} stop
+ * @property {() => void} down Stops the server as a crash would (pg_ctl stop -m immediate), its data kept.
+ * @property {() => void} up Starts it again, on the same port.
  */
 
 function binDir() {
@@ -87,10 +89,13 @@ export async function startPostgres() {
   const port = await freePort();
   // fsync off: a test server's durability is not what is tested, and it is much faster.
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
+  const start = () => pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
+  start();
   const url = (/** @type {string} */ database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const { default: pgModule } = await import("pg");
   const admin = new pgModule.Client({ connectionString: url("postgres") });
+  // Lost when a test takes the server down (down()); it makes databases only before that.
+  admin.on("error", () => {});
   await admin.connect();
   let count = 0;
   return {
@@ -102,10 +107,15 @@ export async function startPostgres() {
       await admin.query(`CREATE SCHEMA ${schema}`);
       return `${url("postgres")}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     },
+    down() {
+      pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    },
+    up: start,
     stop() {
       admin.end().catch(() => {});
       try {
-        pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        // (a test may have left it down)
+        if (existsSync(join(data, "postmaster.pid"))) pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       } finally {
         rmSync(base, { recursive: true, force: true });
       }

@@ -102,8 +102,10 @@ function declarationOf(call: TS.CallExpression, file: TS.SourceFile, where: stri
   const line = (n: TS.Node) => `${file.fileName}:${file.getLineAndCharacterOfPosition(n.getStart(file)).line + 1}`;
   if (!spec || !ts.isObjectLiteralExpression(spec)) return { ok: false, message: `${where}: defineAction takes an object literal` };
   const values: Record<string, JsonValue> = {};
+  let decides = false;
   for (const p of spec.properties) {
     const key = p.name ? propertyKey(p.name as TS.PropertyName) : null;
+    if (key === "transition") decides = true;
     if (key === null || !READ.has(key)) continue;
     if (!ts.isPropertyAssignment(p)) return { ok: false, message: `${where}: write '${key}' as '${key}: <literal>' (${line(p)})` };
     const value = literalValue(p.initializer);
@@ -124,5 +126,6 @@ function declarationOf(call: TS.CallExpression, file: TS.SourceFile, where: stri
   if (values.base !== undefined) info.base = values.base as BaseAction;
   if (fields !== undefined && Object.keys(fields).length) info.fields = fields as Record<string, JsonValue>;
   if (required !== undefined && required.length) info.required = required as string[];
+  if (decides) info.decides = true;
   return { ok: true, name: values.name, info };
 }

@@ -1,13 +1,12 @@
 import type TS from "typescript";
-import type { JsonValue } from "@autograms/runtime";
+import { DECORATOR_KINDS, isSpecialTarget, type JsonValue } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf, locOfRange } from "../1-parse/loc.js";
 import { typescript } from "../1-parse/typescript.js";
 import {
-  AUTOMATIC_VARIABLES, DECORATOR_KINDS, RUNTIME_MODULE, UNSAFE_NAME, isRuntimeTool, report,
+  AUTOMATIC_VARIABLES, RUNTIME_MODULE, UNSAFE_NAME, isRuntimeTool, report,
   type AgentContext, type MethodInfo,
 } from "./context.js";
-import { isSpecialTarget } from "./expressions/node-fields.js";
 import { isNotLiteral, literalValue } from "./literal.js";
 import type { ReadFile } from "./action-module.js";
 

@@ -1,8 +1,6 @@
-import { checkCode, type Loc } from "@autograms/runtime";
+import { checkCode, isFunctionKind, type Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { Expr, Stmt } from "./ir.js";
-
-const CALLS = new Set(["function", "local_function", "global_function"]);
 
 /**
  * Every piece of code made from the agent's expressions (code nodes, conditions, call
@@ -24,7 +22,7 @@ export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnos
         check(stmt.code, stmt.loc);
         break;
       case "node":
-        if (CALLS.has(stmt.fields.action)) check(stmt.fields.instruction as string, stmt.loc);
+        if (isFunctionKind(stmt.fields.action)) check(stmt.fields.instruction as string, stmt.loc);
         for (const setup of stmt.setup ?? []) check(setup.code, setup.loc);
         break;
       case "return":

@@ -6,24 +6,6 @@ import type { DiagnosticCode, MessageArgs, MessageName } from "../../diagnostics
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "../1-parse/loc.js";
 
-/** The agent-language functions of `@autograms/runtime`, by their exported names. */
-export const SHORTHAND_ACTIONS: Record<string, string> = {
-  chat: "chat",
-  chatExact: "chat_exact",
-  chatSuffix: "chat_suffix",
-  thought: "thought",
-  thoughtExact: "thought_exact",
-  thoughtQa: "thought_qa",
-  setPrompt: "set_prompt",
-  appendPrompt: "append_prompt",
-  setUserPrompt: "set_user_prompt",
-  appendUserPrompt: "append_user_prompt",
-};
-export const DECORATOR_KINDS: Record<string, FunctionKind> = {
-  func: "function",
-  localFunction: "local_function",
-  globalFunction: "global_function",
-};
 export const RUNTIME_MODULE = "@autograms/runtime";
 
 /** Exports of the runtime that agent code calls as tools (the runtime supplies them). */

@@ -1,4 +1,4 @@
-import type { GraphNode, Loc } from "@autograms/runtime";
+import { candidateOf, codeProblems, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import type { WrittenTarget } from "./context.js";
@@ -17,17 +17,25 @@ export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLoc
     if (at) diagnostics.report("duplicate_name", "two_nodes", at, { name: node.name, where });
   }
   for (const { target, node, loc } of written) {
-    if (targetExists(target, first)) continue;
+    if (targetExists(target, (name) => first.has(name))) continue;
     const hint = didYouMean(target, first.keys());
     diagnostics.report("transition_to_missing_node", "transitions_does", loc, { node, target, hint });
   }
 }
 
-function targetExists(target: string, names: Map<string, GraphNode>): boolean {
-  if (target === "quit" || target === "return" || target.startsWith("return ") || target.startsWith("$")) return true;
-  if (target.endsWith(".*")) return names.has(`${target.slice(0, -2)}.a`);
-  if (target.endsWith(".n")) return names.has(`${target.slice(0, -2)}.1`);
-  return names.has(target);
+/**
+ * Every piece of code the graph holds, wherever it came from (a TypeScript expression, a string
+ * field such as `boolean_condition` or a `return <expr>` transition), checked against what the
+ * evaluator runs and offers, and the agent's tools: what compiles, runs. Code from TypeScript
+ * was checked at its column already; what is left is reported at its node.
+ */
+export function checkNodeCode(nodes: GraphNode[], tools: ReadonlySet<string>, diagnostics: Diagnostics): void {
+  for (const node of nodes) {
+    if (!node.loc) continue;
+    for (const problem of codeProblems(node, tools)) {
+      diagnostics.report("unsupported_syntax", "node_code", node.loc, { node: node.name, field: problem.field.replace("/", " "), message: problem.message });
+    }
+  }
 }
 
 /**
@@ -41,10 +49,10 @@ export function checkSkippedCalls(nodes: GraphNode[], written: WrittenTarget[], 
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const jumpedTo = (name: string): string | null => {
     for (const { target, node } of written) {
-      if (target === name) return `'${node}' transitions to it by name`;
-      if (target.endsWith(".*") && name.startsWith(target.slice(0, -1)) && /^[a-z]+$/.test(name.slice(target.length - 1))) return `'${node}' may enter it through '${target}'`;
-      if (target.endsWith(".n") && name.startsWith(target.slice(0, -1)) && /^[1-9]\d*$/.test(name.slice(target.length - 1))) return `'${node}' may enter it through '${target}'`;
-      if (target.startsWith("$") && explicitNames.has(name)) return `'${node}' transitions to '${target}', which may name it`;
+      const t = parseTarget(target);
+      if (t.kind === "node" && t.name === name) return `'${node}' transitions to it by name`;
+      if ((t.kind === "lettered" || t.kind === "numbered") && candidateOf(t.kind, name)?.base === t.base) return `'${node}' may enter it through '${target}'`;
+      if (t.kind === "variable" && explicitNames.has(name)) return `'${node}' transitions to '${target}', which may name it`;
     }
     return byName.get(name)?.condition_interjection !== undefined ? "it is an interjection, which the runtime enters by itself" : null;
   };

@@ -1,6 +1,6 @@
+import { candidateName, seriesTarget } from "@autograms/runtime";
 import type { IfBranch, IfStmt } from "../2-analyze/ir.js";
 import type { LowerContext } from "./context.js";
-import { letter } from "./names.js";
 import { pushTransition } from "./node.js";
 import { Label, type Target } from "./target.js";
 
@@ -28,14 +28,14 @@ function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerCon
     else flat.push(branch);
   });
   flat.forEach((branch, i) => {
-    const name = `${base}.${letter(i)}`;
+    const name = candidateName("lettered", base, i);
     const body = new Label();
     const node = { name, transitions: [body], loc: branch.loc, def_type };
     pushTransition(ctx, branch.test ? { ...node, boolean_condition: branch.test.code } : node);
     body.bind(ctx.lowerBlock(branch.body, name, next, ctx));
   });
   if (flat[flat.length - 1]?.test) {
-    const name = `${base}.${letter(flat.length)}`;
+    const name = candidateName("lettered", base, flat.length);
     if (rest.length) {
       const body = new Label();
       pushTransition(ctx, { name, transitions: [body], loc: rest[0]!.loc, def_type });
@@ -44,5 +44,5 @@ function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerCon
       pushTransition(ctx, { name, transitions: [next], loc: stmt.loc, def_type });
     }
   }
-  return `${base}.*`;
+  return seriesTarget("lettered", base);
 }

@@ -2,7 +2,7 @@ import type { FunctionInfo, Graph, GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { AgentIR, Stmt } from "../2-analyze/ir.js";
 import { lowerBlock } from "./block.js";
-import { checkNames, checkSkippedCalls } from "./check.js";
+import { checkNames, checkNodeCode, checkSkippedCalls } from "./check.js";
 import type { LowerContext, PendingNode, WrittenTarget } from "./context.js";
 import { Namer } from "./names.js";
 import { pushTransition } from "./node.js";
@@ -39,6 +39,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
   checkNames(resolved, written, nameLocs, diagnostics);
   checkSkippedCalls(resolved, written, callPlaceholders, explicitNames, diagnostics);
+  checkNodeCode(resolved, new Set(Object.keys(ir.tools)), diagnostics);
   if (!diagnostics.hasErrors) warnUnreachable(ir.functions, resolved, entries, explicitNames, diagnostics, source);
   const graph: Omit<Graph, "source"> = {
     format: "autograms-graph",

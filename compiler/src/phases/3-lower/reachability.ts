@@ -1,7 +1,6 @@
-import type { GraphNode, Loc } from "@autograms/runtime";
+import { candidates, parseTarget, type GraphNode, type Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { FunctionIR, Stmt } from "../2-analyze/ir.js";
-import { letter } from "./names.js";
 import { resolve, type Target } from "./target.js";
 
 /**
@@ -41,7 +40,7 @@ function reachable(nodes: readonly GraphNode[], functions: readonly FunctionIR[]
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const roots = [...functions.map((f) => f.name), ...nodes.filter((n) => n.condition_interjection !== undefined).map((n) => n.name)];
   // A `$var` transition goes wherever the variable says: any node the author named may be meant.
-  if (nodes.some((n) => n.transitions.some((t) => t.startsWith("$")))) roots.push(...explicitNames);
+  if (nodes.some((n) => n.transitions.some((t) => parseTarget(t).kind === "variable"))) roots.push(...explicitNames);
   const seen = new Set<string>();
   const queue = roots.filter((r) => byName.has(r));
   while (queue.length) {
@@ -55,16 +54,12 @@ function reachable(nodes: readonly GraphNode[], functions: readonly FunctionIR[]
 
 /** The nodes a transition target may lead to, as the runtime resolves it. */
 function successors(target: string, names: Set<string>): string[] {
-  if (target === "quit" || target === "return" || target.startsWith("return ") || target.startsWith("$")) return [];
-  if (target.endsWith(".*")) return series(target.slice(0, -2), letter, names);
-  if (target.endsWith(".n")) return series(target.slice(0, -2), (i) => String(i + 1), names);
-  return names.has(target) ? [target] : [];
-}
-
-function series(base: string, key: (i: number) => string, names: Set<string>): string[] {
-  const list: string[] = [];
-  for (let i = 0; names.has(`${base}.${key(i)}`); i++) list.push(`${base}.${key(i)}`);
-  return list;
+  const t = parseTarget(target);
+  switch (t.kind) {
+    case "quit": case "return": case "variable": return [];
+    case "lettered": case "numbered": return candidates(t.kind, t.base, (name) => names.has(name));
+    case "node": return names.has(t.name) ? [t.name] : [];
+  }
 }
 
 /** The blocks a statement runs (its own conditions and steps aside): where a dead stretch may go on. */

@@ -1,8 +1,8 @@
+import { candidateName, seriesTarget } from "@autograms/runtime";
 import type { SwitchClause, SwitchStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
 import { TEMP_PREFIX } from "../2-analyze/scope.js";
 import type { LowerContext } from "./context.js";
-import { letter } from "./names.js";
 import { pushTransition } from "./node.js";
 import { Label, type Target } from "./target.js";
 
@@ -37,16 +37,16 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
   const testFrom = (rest: SwitchClause[], wildcard: string): Target => {
     const tests = new Label();
     const testsEntry = ctx.lowerBlock(rest[0]?.test!.prelude ?? [], wildcard, tests, ctx);
-    tests.bind(`${wildcard}.*`);
+    tests.bind(seriesTarget("lettered", wildcard));
     let i = 0;
     for (; i < rest.length && (i === 0 || rest[i]!.test!.prelude.length === 0); i++) {
       const clause = rest[i]!;
       const code = clause.test!.code;
-      const name = `${wildcard}.${letter(i)}`;
+      const name = candidateName("lettered", wildcard, i);
       candidates.set(clause, name);
       pushTransition(ctx, { name, transitions: [bodies.get(clause)!], boolean_condition: `${value} === ${SIMPLE_VALUE.test(code) ? code : `(${code})`}`, loc: clause.loc, def_type: "switch" });
     }
-    const last = `${wildcard}.${letter(i)}`;
+    const last = candidateName("lettered", wildcard, i);
     if (i < rest.length) {
       const more = new Label();
       pushTransition(ctx, { name: last, transitions: [more], loc: rest[i]!.loc, def_type: "switch" });

@@ -2,7 +2,7 @@
 // first: the distribution over one answer token, a JSON schema whose only field is an enum of the
 // labels, and a validated reading of a free-text answer.
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { readChoiceAnswer } from "../choices.js";
+import { readChoiceAnswer, type ChoiceQuestion as Question } from "../choices.js";
 import { ModelError } from "../errors.js";
 import type { RequestParam } from "./failures.js";
 import { clip } from "../../text/cut.js";
@@ -23,11 +23,8 @@ export const STRATEGY_PARAMS: Record<ChoiceStrategy, readonly RequestParam[]> = 
   text: [],
 };
 
-export interface ChoiceQuestion {
-  node: string;
+export interface ChoiceQuestion extends Question {
   messages: ChatCompletionMessageParam[];
-  choices: readonly string[];
-  labels: readonly string[];
 }
 
 export function firstMessage(completion: ChatCompletion, node: string) {

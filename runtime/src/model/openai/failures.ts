@@ -1,6 +1,6 @@
 // Turning what the openai client throws into a ModelError that says what happened, in words.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { ModelError } from "../errors.js";
+import { ModelError, statusText } from "../errors.js";
 import { BodyTimeout } from "./guarded-fetch.js";
 
 export interface CallContext {
@@ -10,15 +10,6 @@ export interface CallContext {
   timeout: number;
   baseURL: string;
 }
-
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 408: "Request Timeout",
-  409: "Conflict", 413: "Payload Too Large", 422: "Unprocessable Entity", 429: "Too Many Requests",
-  500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-};
-
-/** "429 Too Many Requests", "599". */
-export const statusText = (status: number) => `${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}`;
 
 /** The server's own words, without the status the client puts in front. */
 function serverMessage(err: APIError): string {

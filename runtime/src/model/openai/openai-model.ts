@@ -1,8 +1,8 @@
-import OpenAI, { APIError, APIUserAbortError } from "openai";
+import OpenAI, { APIUserAbortError } from "openai";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import { choiceInstruction, choiceLabels, promptWithChoices } from "../choices.js";
+import { choiceQuestion } from "../choices.js";
 import { ModelError } from "../errors.js";
-import type { ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "../types.js";
+import type { ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest, UsageListener } from "../types.js";
 import {
   chooseByJsonSchema, chooseByLogprobs, chooseByText, firstMessage, STRATEGY_PARAMS,
   type ChoiceOutcome, type ChoiceParams, type ChoiceQuestion, type ChoiceStrategy,
@@ -10,7 +10,8 @@ import {
 import { isBadRequest, rejectedParam, toModelError, type CallContext, type RequestParam } from "./failures.js";
 import { guardedFetch, type Fetch } from "./guarded-fetch.js";
 import { labelTokenIds, resolveConnection, type OpenAIModelOptions } from "./options.js";
-import { AttemptsFailed, backoff, duration, retryReason, serverWait, sleep } from "./retry.js";
+import { AttemptsFailed, retrying, type RetryPolicy } from "../retries.js";
+import { aborted, retryReason, serverWait, statusOf } from "./retry.js";
 import { fromWireMessage, StreamAssembler, toWireMessages, toWireTool, toWireToolChoice } from "./tools.js";
 
 const STRATEGY_ORDER: Record<NonNullable<OpenAIModelOptions["choiceStrategy"]>, ChoiceStrategy[]> = {
@@ -26,6 +27,8 @@ type RequestBody = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
 
 const DEFAULT_IDLE_TIMEOUT = 60_000;
 const DEFAULT_MAX_RETRY_AFTER = 60_000;
+/** 48 bytes a minute: a body dripping a byte every 2 s fails within the minute; a stream's keep-alive comments every 15 s pass. */
+const DEFAULT_LOW_SPEED = { bytes: 48, windowMs: 60_000 };
 
 /**
  * A ChatModel on any OpenAI-compatible Chat Completions server, through the official client. The
@@ -33,6 +36,7 @@ const DEFAULT_MAX_RETRY_AFTER = 60_000;
  */
 export class OpenAIModel implements ToolCallingModel {
   readonly model: string;
+  readonly provider = "openai";
   private readonly client: OpenAI;
   private readonly options: OpenAIModelOptions;
   private readonly tokenId: (label: string) => number | undefined;
@@ -40,7 +44,7 @@ export class OpenAIModel implements ToolCallingModel {
   private readonly unsupported = new Set<ChoiceStrategy>();
   /** Request parameters this server turned out to refuse. */
   private readonly dropped = new Set<RequestParam>();
-  private readonly maxRetries: number;
+  private readonly retryPolicy: RetryPolicy;
 
   constructor(options: OpenAIModelOptions) {
     if (!options.model) throw new Error("OpenAIModel: `model` is required (the model name as the server knows it)");
@@ -54,10 +58,15 @@ export class OpenAIModel implements ToolCallingModel {
       // Failures reach the caller as ModelErrors; the client's own console logging would only repeat them.
       ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
     });
-    this.maxRetries = options.maxRetries ?? (options.client ? options.client.maxRetries : 2);
+    const maxRetries = options.maxRetries ?? (options.client ? options.client.maxRetries : 2);
+    this.retryPolicy = {
+      attempts: maxRetries + 1, maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER, onRetry: options.onRetry,
+      reason: retryReason, serverWait, status: statusOf, aborted,
+    };
     const idleMs = Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, client.timeout);
     const inner: Fetch = (client as unknown as { fetch: Fetch }).fetch ?? fetch;
-    this.client = client.withOptions({ maxRetries: 0, fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout }) });
+    const lowSpeed = { ...DEFAULT_LOW_SPEED, ...options.lowSpeed };
+    this.client = client.withOptions({ maxRetries: 0, fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout, lowSpeed }) });
   }
 
   async complete(req: CompletionRequest): Promise<string> {
@@ -67,28 +76,21 @@ export class OpenAIModel implements ToolCallingModel {
       if (answer.refusal) throw new ModelError(req.node, "answer", `the model refused: ${answer.refusal}`);
       return answer.result().text;
     }
-    const completion = await this.guard(req.node, () => this.send(body, req.node, req.signal));
+    const completion = await this.guard(req.node, () => this.send(body, req.node, req.signal, req.onUsage));
     const { message } = firstMessage(completion, req.node);
     if (message.refusal) throw new ModelError(req.node, "answer", `the model refused: ${message.refusal}`);
     return message.content ?? "";
   }
 
   async choose(req: ChoiceRequest): Promise<number> {
-    const { node, choices } = req;
-    if (choices.length === 0) throw new ModelError(node, "answer", "there are no choices to choose from");
-    if (choices.length === 1) return 0;
-    const labels = choiceLabels(choices.length);
-    const question: ChoiceQuestion = {
-      node, choices, labels,
-      messages: [
-        { role: "system", content: choiceInstruction(labels) },
-        { role: "user", content: promptWithChoices(req.prompt, choices) },
-      ],
-    };
+    const asked = choiceQuestion(req);
+    if ("index" in asked) return asked.index;
+    const { node, labels } = asked;
+    const question: ChoiceQuestion = { ...asked, messages: [{ role: "system", content: asked.system }, { role: "user", content: asked.user }] };
     const failures: string[] = [];
     for (const strategy of STRATEGY_ORDER[this.options.choiceStrategy ?? "auto"]) {
       if (this.unsupported.has(strategy)) continue;
-      const outcome = await this.tryStrategy(strategy, question, req.signal);
+      const outcome = await this.tryStrategy(strategy, question, req.signal, req.onUsage);
       if ("index" in outcome) return outcome.index;
       if (outcome.unsupported) this.unsupported.add(strategy);
       failures.push(`${strategy}: ${outcome.failed}`);
@@ -108,7 +110,7 @@ export class OpenAIModel implements ToolCallingModel {
       return this.guard(req.node, async () => (await this.stream(body, req.node, req.signal, req.onText)).result());
     }
     return this.guard(req.node, async () => {
-      const choice = firstMessage(await this.send(body, req.node, req.signal), req.node);
+      const choice = firstMessage(await this.send(body, req.node, req.signal, req.onUsage), req.node);
       return fromWireMessage(choice.message, choice.finish_reason);
     });
   }
@@ -122,8 +124,8 @@ export class OpenAIModel implements ToolCallingModel {
     return { ...(temperature !== undefined && { temperature }), ...(maxTokens !== undefined && { max_tokens: maxTokens }) };
   }
 
-  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion, signal: AbortSignal | undefined): Promise<ChoiceOutcome> {
-    const send = (params: ChoiceParams) => this.send(params, q.node, signal);
+  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion, signal: AbortSignal | undefined, onUsage: UsageListener | undefined): Promise<ChoiceOutcome> {
+    const send = (params: ChoiceParams) => this.send(params, q.node, signal, onUsage);
     try {
       if (strategy === "logprobs") return await chooseByLogprobs(send, q, this.tokenId);
       if (strategy === "json_schema") return await chooseByJsonSchema(send, q);
@@ -138,9 +140,13 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   /** Sends a request, retried; a sampling setting the server refuses is dropped, then and from then on. */
-  private send(params: RequestBody, node: string, signal: AbortSignal | undefined): Promise<ChatCompletion> {
-    return this.dropping(params, (body) => this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })));
+  private async send(params: RequestBody, node: string, signal: AbortSignal | undefined, onUsage: UsageListener | undefined): Promise<ChatCompletion> {
+    const completion = await this.dropping(params, (body) => this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })));
+    const usage = (completion as Partial<ChatCompletion> | null)?.usage;
+    if (usage && onUsage) onUsage({ inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
+    return completion;
   }
+
 
   /**
    * Sends a request for a stream and passes its text to `onText` as it arrives. The whole exchange
@@ -180,32 +186,8 @@ export class OpenAIModel implements ToolCallingModel {
     }
   }
 
-  /**
-   * Runs one attempt after another while they fail for passing reasons, waiting what the server
-   * asks (up to maxRetryAfterMs) or backing off. The last failure comes out as AttemptsFailed.
-   * Once `final()` holds (a stream's text has been passed on), a failure is not retried.
-   */
-  private async retrying<T>(node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>, final = () => false): Promise<T> {
-    const attempts = this.maxRetries + 1;
-    for (let n = 1; ; n++) {
-      try {
-        return await attempt();
-      } catch (err) {
-        const reason = final() ? null : retryReason(err);
-        if (reason === null) throw n > 1 ? new AttemptsFailed(err, n) : err;
-        if (n >= attempts) throw new AttemptsFailed(err, n);
-        const asked = serverWait(err);
-        const cap = this.options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER;
-        const status = err instanceof APIError ? err.status : undefined;
-        if (asked !== undefined && asked > cap) {
-          throw new ModelError(node, "http", `the server answered ${reason} and asked to be retried in ${duration(asked)}, ` +
-            `longer than the ${duration(cap)} allowed (maxRetryAfterMs)`, status, { cause: err });
-        }
-        const delayMs = asked ?? backoff(n);
-        this.options.onRetry?.({ node, attempt: n, attempts, delayMs, reason, ...(status !== undefined && { status }) });
-        await sleep(delayMs, signal);
-      }
-    }
+  private retrying<T>(node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>, final?: () => boolean): Promise<T> {
+    return retrying(this.retryPolicy, node, signal, attempt, final);
   }
 
   private body<T extends RequestBody>(params: T): T & { model: string } {

@@ -1,29 +1,19 @@
 import type OpenAI from "openai";
-import type { RetryNotice } from "./retry.js";
+import type { ServerCallOptions } from "../retries.js";
 
-export interface OpenAIModelOptions {
+export interface OpenAIModelOptions extends ServerCallOptions {
   /** Model name as the server knows it ("gpt-4o-mini", "llama3.1:8b", ...). */
   model: string;
   /** Server root, e.g. "http://localhost:11434/v1"; defaults to OPENAI_BASE_URL, then OpenAI's API. */
   baseURL?: string;
   /** Defaults to OPENAI_API_KEY; may be left out when baseURL names a server that needs none. */
   apiKey?: string;
-  /** Retries of a failed request (408, 409, 429, 5xx, timeouts, lost connections, stalled bodies); default 2. */
-  maxRetries?: number;
   /**
-   * Milliseconds per attempt: until the whole answer has arrived (headers and body; for a stream,
-   * until its headers); default 600000 (ten minutes).
+   * As curl's low-speed limit: an attempt fails once its body (or stream) has brought fewer than
+   * `bytes` in `windowMs`; default 48 bytes in 60000 ms, so a server that sends a byte every 2 s
+   * fails the attempt in about a minute rather than holding it for the whole `timeout`.
    */
-  timeout?: number;
-  /** Milliseconds an answer's body or stream may send nothing before the attempt fails; default 60000, at most `timeout`. */
-  idleTimeout?: number;
-  /**
-   * The longest wait before a retry that a server may ask for (Retry-After); a server that asks
-   * for longer fails the call at once with a ModelError that says so. Default 60000 (60 s).
-   */
-  maxRetryAfterMs?: number;
-  /** Called before each wait for a retry, e.g. to show "model server busy, retrying in 20 s". */
-  onRetry?: (notice: RetryNotice) => void;
+  lowSpeed?: { bytes?: number; windowMs?: number };
   /**
    * Stream text answers: a request that has `onText` (the runtime's chat replies) asks for
    * `stream: true` and passes on each piece as it arrives. A failed stream is sent again only

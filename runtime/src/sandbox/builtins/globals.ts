@@ -1,4 +1,4 @@
-import { SandboxError, typeError } from "../errors.js";
+import { SandboxError, rangeError, typeError } from "../errors.js";
 import type { Context } from "../values/context.js";
 import { checkKeyName, describe, toInteger, toNumber, toStr } from "../values/convert.js";
 import { iterate } from "../values/iterate.js";
@@ -8,6 +8,7 @@ import { CONSOLE_FUNCTIONS } from "./console.js";
 import { DATE_FUNCTIONS } from "./date.js";
 import { callback } from "./helpers.js";
 import { JSON_FUNCTIONS } from "./json.js";
+import { mapped } from "./strings.js";
 import { table, type BuiltinEntry, type Namespace } from "./registry.js";
 
 /**
@@ -18,6 +19,7 @@ import { table, type BuiltinEntry, type Namespace } from "./registry.js";
 
 const M = Math;
 const nativeParseInt = parseInt;
+const nativeURI = { encodeURIComponent, decodeURIComponent, encodeURI, decodeURI };
 const nativeParseFloat = parseFloat;
 const fromCharCode = String.fromCharCode;
 const fromCodePoint = String.fromCodePoint;
@@ -197,6 +199,20 @@ export const NAMESPACES: ReadonlyMap<string, Namespace> = new Map<string, Namesp
   ["Date", { functions: DATE_FUNCTIONS, constants: new Map() }],
 ]);
 
+/**
+ * `encodeURIComponent` and friends: pure, and bounded as a case mapping is (a code unit becomes
+ * at most 9 characters, `%E2%82%AC`). A malformed text is JavaScript's URIError, as a RangeError.
+ */
+const uriFunction = (name: keyof typeof nativeURI): BuiltinEntry => ({
+  call: (ctx, _r, [value]) => mapped(ctx, toStr(ctx, value), name.startsWith("encode") ? 9 : 1, (text) => {
+    try {
+      return nativeURI[name](text);
+    } catch {
+      throw rangeError(`${name}: ${name.startsWith("encode") ? "the text holds a lone surrogate" : "the text is not a well-formed URI escape"}`);
+    }
+  }),
+});
+
 export const GLOBAL_FUNCTIONS = table("", {
   String: { call: (ctx, _r, args) => (args.length === 0 ? "" : toStr(ctx, args[0])) },
   Number: { call: (ctx, _r, args) => {
@@ -208,4 +224,8 @@ export const GLOBAL_FUNCTIONS = table("", {
   parseFloat: { call: (ctx, _r, [text]) => parseFloatOf(ctx, text) },
   isNaN: { call: (ctx, _r, [value]) => Number.isNaN(toNumber(ctx, value)) },
   isFinite: { call: (ctx, _r, [value]) => Number.isFinite(toNumber(ctx, value)) },
+  encodeURIComponent: uriFunction("encodeURIComponent"),
+  decodeURIComponent: uriFunction("decodeURIComponent"),
+  encodeURI: uriFunction("encodeURI"),
+  decodeURI: uriFunction("decodeURI"),
 });

@@ -65,7 +65,7 @@ function sized(ctx: Context, length: number): void {
  * characters for one): its memory is charged at the longest it can be before the native runs,
  * its length checked once it is known.
  */
-function mapped(ctx: Context, text: string, growth: number, map: (text: string) => string): string {
+export function mapped(ctx: Context, text: string, growth: number, map: (text: string) => string): string {
   ctx.scan(text, text.length, READ);
   ctx.alloc(2 * growth * text.length);
   const out = map(text);

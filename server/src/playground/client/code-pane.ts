@@ -4,6 +4,7 @@
  */
 import type { App } from "./app.js";
 import { el } from "./dom.js";
+import { nodeEls } from "./graph-view.js";
 import { nodesAtLine, selectLine, selectNodeLine, showFile } from "./source-view.js";
 import type { GraphNode } from "./types.js";
 
@@ -19,7 +20,7 @@ export function showTab(app: App, tab: "source" | "graph"): void {
 
 function chooseInGraph(app: App, name: string | null): void {
   for (const n of app.ui.graph.querySelectorAll(".chosen")) n.classList.remove("chosen");
-  if (name) for (const n of app.ui.graph.querySelectorAll(`[data-node="${CSS.escape(name)}"]`)) n.classList.add("chosen");
+  if (name) for (const n of nodeEls(app, name)) n.classList.add("chosen");
 }
 
 /** The panel above the code listing the chosen nodes: name, action, instruction, line. */

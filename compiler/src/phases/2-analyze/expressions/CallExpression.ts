@@ -1,12 +1,11 @@
 import type TS from "typescript";
-import type { JsonValue } from "@autograms/runtime";
+import { instructionKind, isBuiltinAction, MODEL_ACTIONS, SHORTHAND_ACTIONS, type JsonValue } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
-import { SHORTHAND_ACTIONS, keyOf, loc, report, type FunctionContext } from "../context.js";
+import { keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
-import { TOOL_ACTIONS } from "./tools-field.js";
 
 export type AgentCallKind = "exec_node" | "shorthand" | "method";
 
@@ -18,7 +17,7 @@ export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): Agen
   if (!ts.isIdentifier(callee)) return null;
   const exported = ctx.agent.api.get(callee.text);
   if (exported === "exec_node") return "exec_node";
-  if (exported !== undefined && exported in SHORTHAND_ACTIONS) return "shorthand";
+  if (exported !== undefined && Object.hasOwn(SHORTHAND_ACTIONS, exported)) return "shorthand";
   return null;
 }
 
@@ -139,16 +138,19 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   const misspelt = (...names: string[]) => names.some((f) => meant.has(f));
   // A custom action's node needs an instruction only if its action says so (in its required fields).
   const custom = ctx.agent.usedActions.has(fields.action);
-  if (fields.action !== "transition" && !custom && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
+  const instructed = !custom && (!isBuiltinAction(fields.action) || instructionKind(fields.action) !== "none");
+  if (instructed && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
     report(ctx, "missing_field", "node_needs", at.action ?? node, { action: fields.action });
   }
   const transitions = fields.transitions ?? ["next"];
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "transitions_needs", at.transitions!);
   const choices = fields.transition_choices as string[] | undefined;
-  if (transitions.length > 1 && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
+  // A custom action whose transition hook decides needs no question, unless the node asks one.
+  const decides = custom && ctx.agent.usedActions.get(fields.action)!.decides === true && fields.transition_question === undefined && choices === undefined;
+  if (transitions.length > 1 && !decides && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
     report(ctx, "transition_choices_mismatch", "transitions_need", at.transitions ?? node, { transitionsCount: transitions.length });
   }
-  if ((transitions.length > 1 || choices !== undefined) && !misspelt("transitions", "transition_choices")) {
+  if ((transitions.length > 1 || choices !== undefined) && !decides && !misspelt("transitions", "transition_choices")) {
     if ((choices?.length ?? 0) !== transitions.length) {
       report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", choicesCount: choices?.length ?? 0 });
     }
@@ -157,7 +159,7 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
     report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", simulatedCount: simulated.length });
   }
-  if (fields.tools !== undefined && !TOOL_ACTIONS.has(fields.action)) {
+  if (fields.tools !== undefined && !(MODEL_ACTIONS as readonly string[]).includes(fields.action)) {
     report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: fields.action });
   }
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };

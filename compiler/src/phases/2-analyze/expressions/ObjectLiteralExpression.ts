@@ -1,11 +1,11 @@
 import type TS from "typescript";
-import { checkCode, type JsonValue } from "@autograms/runtime";
+import { BASE_ACTIONS, checkCode, isFunctionKind, isSpecialTarget, ORIGINAL_ACTION_NAMES, type JsonValue } from "@autograms/runtime";
 import { closest } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 import type { NodeParts } from "../ir.js";
 import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "../literal.js";
-import { EXEC_NODE_ACTIONS, NODE_FIELDS, isSpecialTarget, type FieldType } from "./node-fields.js";
+import { WRITTEN_FIELDS, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
 import { checkCustomFields, customAction } from "./action-field.js";
 import { toolsField } from "./tools-field.js";
@@ -49,7 +49,7 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       if (custom) result.fields.action = custom.name;
       continue;
     }
-    if (reference && key !== null && NODE_FIELDS[key] === undefined) {
+    if (reference && key !== null && WRITTEN_FIELDS[key] === undefined) {
       // The action's own fields are checked against its schemas below (unreadable action: not at all).
       const value = customFieldValue(key, property.initializer, ctx, parts);
       result.written.add(key);
@@ -57,10 +57,10 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
       if (value !== undefined) own[key] = result.fields[key] = value;
       continue;
     }
-    const type = key === null ? undefined : NODE_FIELDS[key];
+    const type = key === null ? undefined : WRITTEN_FIELDS[key];
     if (key === null || type === undefined || fixed.includes(key)) {
       const written = property.name.getText(ctx.agent.file);
-      const meant = fixed.includes(key ?? "") ? undefined : closest(key ?? written, Object.keys(NODE_FIELDS).filter((field) => !fixed.includes(field)));
+      const meant = fixed.includes(key ?? "") ? undefined : closest(key ?? written, Object.keys(WRITTEN_FIELDS).filter((field) => !fixed.includes(field)));
       if (meant !== undefined) result.meant.add(meant);
       const hint = fixed.includes(key ?? "") ? ` ('${key}' is given by the call itself)` : meant !== undefined ? `; did you mean '${meant}'?` : "";
       report(ctx, "unknown_field", "not_node", property.name, { written, hint });
@@ -132,10 +132,11 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
     report(ctx, "invalid_field_value", "wrong_type", elementsOf(node)[bad] ?? node, { key, problem });
     return undefined;
   }
-  if (key === "action" && !EXEC_NODE_ACTIONS.has(value as string)) {
-    const hint = value === "code" || value === "python_function" ? ": write code as ordinary statements"
-      : value === "function" || value === "local_function" || value === "global_function" ? ": call the method, this.name(...)"
-      : `: use one of ${[...EXEC_NODE_ACTIONS].join(", ")}, or import a custom action and write it without quotes`;
+  if (key === "action" && !(BASE_ACTIONS as readonly JsonValue[]).includes(value)) {
+    const action = Object.hasOwn(ORIGINAL_ACTION_NAMES, value as string) ? ORIGINAL_ACTION_NAMES[value as string] : value;
+    const hint = action === "code" ? ": write code as ordinary statements"
+      : isFunctionKind(action as string) ? ": call the method, this.name(...)"
+      : `: use one of ${BASE_ACTIONS.join(", ")}, or import a custom action and write it without quotes`;
     report(ctx, "unknown_action", "unknown_name", node, { action: String(value), hint });
     return undefined;
   }

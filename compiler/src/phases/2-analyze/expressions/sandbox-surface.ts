@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import { SANDBOX_SURFACE } from "@autograms/runtime";
+import { allMethods, globalHint, methodHint, SANDBOX_SURFACE, unknownFunctionHint } from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 import { skipTypeWrappers } from "../literal.js";
@@ -10,36 +10,6 @@ import { skipTypeWrappers } from "../literal.js";
  * the node runs; it is refused here instead, at its column, with what to use.
  */
 
-const REGEXP_HINT = "regular expressions are not available in agent code; use includes, startsWith, endsWith, indexOf, split or replaceAll, or a tool";
-
-/** What to use instead of a JavaScript global the evaluator leaves out. */
-const GLOBAL_HINTS: Record<string, string> = {
-  performance: "Date.now() gives the turn's time in milliseconds (one value for the whole turn, recorded with the run); time work inside a tool",
-  process: "agent code cannot read the environment or the process: read it in a tool module",
-  RegExp: REGEXP_HINT,
-  Map: "use a plain object (keys are strings) or an array of pairs",
-  Set: "use an array (includes, filter) or an object's keys",
-  Promise: "agent code is synchronous: a tool may be async, and the runtime awaits it",
-  fetch: "call a tool that fetches",
-  require: "import functions from a tool module at the top of the file",
-};
-
-const METHOD_HINTS: Record<string, string> = {
-  match: REGEXP_HINT, matchAll: REGEXP_HINT, search: REGEXP_HINT, test: REGEXP_HINT, exec: REGEXP_HINT,
-  entries: "arrays have no iterators here: use Object.entries(xs), or xs.map((x, i) => [i, x])",
-  keys: "arrays have no iterators here: use Object.keys(xs), or xs.map((_, i) => i)",
-  values: "arrays have no iterators here: use the array itself, or Object.values(o) for an object",
-  hasOwnProperty: "use Object.hasOwn(o, key)",
-};
-
-let ALL_METHODS: ReadonlySet<string> | undefined;
-
-/** Every method some kind of value has: a call of any other can never run. */
-function allMethods(): ReadonlySet<string> {
-  ALL_METHODS ??= new Set(Object.values(SANDBOX_SURFACE.methods).flatMap((methods) => [...methods]));
-  return ALL_METHODS;
-}
-
 /** What `new X(...)` is refused with: the evaluator builds values from literals only. */
 const NEW_HINTS: Record<string, string> = {
   Date: "agent code has no Date objects: Date.now() gives the turn's time in milliseconds; format a date in a tool",
@@ -49,18 +19,28 @@ const NEW_HINTS: Record<string, string> = {
 
 /** The hint for `new <name>(...)`. */
 export function newHint(name: string): string {
-  return NEW_HINTS[name] ?? GLOBAL_HINTS[name] ?? "build values from literals, or call a tool";
+  return NEW_HINTS[name] ?? globalHint(name, "build values from literals, or call a tool");
 }
 
-/** A global the evaluator leaves out, read as a value where the agent does not declare it. */
+/**
+ * A name the agent does not declare: a global the evaluator leaves out, read as a value, or a
+ * function called that is neither the evaluator's nor a tool (`encodeURIComponent` is offered;
+ * `btoa`, or a name that exists nowhere, would fail when the node runs).
+ */
 export function checkGlobal(node: TS.Identifier, ctx: FunctionContext): void {
   const name = node.text;
-  if (!SANDBOX_SURFACE.unavailable.has(name) || ctx.locals.has(name) || boundByCallback(node)) return;
+  if (ctx.locals.has(name) || boundByCallback(node)) return;
   const ts = typescript();
   const parent = node.parent;
-  const used = ts.isPropertyAccessExpression(parent) && parent.expression === node ? `${name}.${parent.name.text}` : name;
-  const hint = GLOBAL_HINTS[name] ?? "agent code runs in a sandbox without it";
-  report(ctx, "unsupported_syntax", "not_available", ts.isPropertyAccessExpression(parent) && parent.expression === node ? parent : node, { used, hint });
+  if (!SANDBOX_SURFACE.unavailable.has(name)) {
+    const called = ts.isCallExpression(parent) && skipTypeWrappers(parent.expression) === node;
+    if (called && !SANDBOX_SURFACE.globals.has(name)) {
+      report(ctx, "unsupported_syntax", "not_a_function", node, { name, hint: unknownFunctionHint(SANDBOX_SURFACE.globals) });
+    }
+    return;
+  }
+  const member = ts.isPropertyAccessExpression(parent) && parent.expression === node;
+  report(ctx, "unsupported_syntax", "not_available", member ? parent : node, { used: member ? `${name}.${parent.name.text}` : name, hint: globalHint(name) });
 }
 
 /** `ns.f(...)` and `value.method(...)`: a member the evaluator has. */
@@ -83,8 +63,7 @@ export function checkCallee(node: TS.CallExpression, ctx: FunctionContext): void
     }
   }
   if (allMethods().has(member)) return;
-  const hint = METHOD_HINTS[member] ?? "no value has such a method here (strings, numbers and arrays have the usual ones; an object's properties are data, never functions)";
-  report(ctx, "unsupported_syntax", "not_available_agent_code", callee.name, { member, hint });
+  report(ctx, "unsupported_syntax", "not_available_agent_code", callee.name, { member, hint: methodHint(member) });
 }
 
 /** Whether a callback (an arrow or function expression around the node) declares the name. */

@@ -3,9 +3,6 @@ import { typescript } from "../../1-parse/typescript.js";
 import { RUNTIME_MODULE, report, type FunctionContext } from "../context.js";
 import { skipTypeWrappers } from "../literal.js";
 
-/** The actions whose model may call tools natively. */
-export const TOOL_ACTIONS = new Set(["chat", "chat_suffix", "thought", "thought_qa"]);
-
 /**
  * The `tools` node field: the tools the model may call natively, written as the imported
  * functions (`tools: [calculator, lookup]`, which the type checker sees) or as their names.

@@ -1,0 +1,5 @@
+// The graph's vocabulary: node fields, actions, transition targets, names. See docs/vocabulary.md.
+export * from "./fields.js";
+export * from "./actions.js";
+export * from "./targets.js";
+export * from "./names.js";

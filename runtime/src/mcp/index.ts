@@ -1,0 +1,12 @@
+// `@autograms/runtime/mcp`: tools of MCP servers. A subpath of its own, so that the main entry's
+// types do not need @modelcontextprotocol/sdk, an optional peer dependency.
+export { mcpTools, type McpTools } from "./tools.js";
+export {
+  checkMcpConfig,
+  importName,
+  type McpConfig,
+  type McpServerConfig,
+  type StdioServer,
+  type HttpServer,
+} from "./config.js";
+export { mcpDeclarations, typeOf, type ListedTool } from "./declarations.js";

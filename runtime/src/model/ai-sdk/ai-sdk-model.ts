@@ -1,0 +1,201 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { choiceQuestion } from "../choices.js";
+import { ModelError } from "../errors.js";
+import { AttemptsFailed, retrying, type RetryPolicy } from "../retries.js";
+import type {
+  ChoiceRequest,
+  CompletionRequest,
+  ToolCallingModel,
+  ToolCompletion,
+  ToolCompletionRequest,
+} from "../types.js";
+import { fromContent, StreamAssembler, type Answer } from "./answer.js";
+import { bounded, type Limits } from "./bounds.js";
+import { CallAbandoned, retryReason, serverWait, statusOf, toModelError } from "./failures.js";
+import type { AiSdkModelOptions } from "./options.js";
+import { toPrompt, toTool, toToolChoice } from "./prompt.js";
+import { chooseByJson, chooseByText, type ChoiceQuestion, type Generate } from "./choose.js";
+
+type CallOptions = Omit<LanguageModelV3CallOptions, "abortSignal">;
+
+/** Who asks: the node, the deadline, who hears of the tokens used. */
+type Asking = Pick<CompletionRequest, "node" | "signal" | "onUsage">;
+
+const DEFAULT_TIMEOUT = 600_000;
+const DEFAULT_IDLE_TIMEOUT = 60_000;
+const DEFAULT_MAX_RETRY_AFTER = 60_000;
+
+/**
+ * A ChatModel on any language model of the AI SDK's provider specification (LanguageModelV3:
+ * `@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/openai-compatible`, ...). It calls the model's
+ * doGenerate and doStream itself, so retries, timeouts and deadlines are the runtime's, as
+ * OpenAIModel has them.
+ */
+export class AiSdkModel implements ToolCallingModel {
+  /** The model's id as its provider knows it. */
+  readonly model: string;
+  /** The provider's name ("openai.chat", "anthropic.messages", ...). */
+  readonly provider: string;
+  private readonly languageModel: LanguageModelV3;
+  private readonly options: AiSdkModelOptions;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly limits: Limits;
+  /** Whether choose() found the provider unable to answer in JSON. */
+  private jsonRefused = false;
+
+  constructor(languageModel: LanguageModelV3, options: AiSdkModelOptions = {}) {
+    const spec = (languageModel as { specificationVersion?: unknown } | null)?.specificationVersion;
+    if (spec !== "v3") {
+      throw new Error(
+        typeof languageModel === "string"
+          ? `AiSdkModel: pass a language model object (e.g. anthropic("${languageModel}")), not its name`
+          : `AiSdkModel: the model's specification version is ${JSON.stringify(spec)}; AiSdkModel reads "v3", the language models of the providers made for ai 6 (@ai-sdk/openai 3.x, @ai-sdk/anthropic 3.x, @ai-sdk/openai-compatible 2.x, ...)`,
+      );
+    }
+    this.languageModel = languageModel;
+    this.model = languageModel.modelId;
+    this.provider = languageModel.provider;
+    this.options = options;
+    this.retryPolicy = {
+      attempts: (options.maxRetries ?? 2) + 1,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER,
+      onRetry: options.onRetry,
+      reason: retryReason,
+      serverWait,
+      status: statusOf,
+      aborted: () => new CallAbandoned(),
+    };
+    const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT;
+    this.limits = {
+      timeoutMs,
+      idleMs: Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, timeoutMs),
+      name: `${this.provider} ${this.model}`,
+    };
+  }
+
+  async complete(req: CompletionRequest): Promise<string> {
+    const call: CallOptions = { prompt: toPrompt(req.messages), ...this.sampling() };
+    const answer = this.streams(req.onText) ? await this.stream(call, req, req.onText) : await this.generate(call, req);
+    if (answer.finishReason === "content_filter" && answer.text === "")
+      throw new ModelError(req.node, "answer", "the provider filtered the answer out (content filter)");
+    return answer.text;
+  }
+
+  async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
+    const toolChoice = toToolChoice(req.toolChoice);
+    const call: CallOptions = {
+      prompt: toPrompt(req.messages),
+      ...(req.tools.length > 0 && { tools: req.tools.map(toTool) }),
+      ...(toolChoice !== undefined && { toolChoice }),
+      ...this.sampling(),
+    };
+    const answer =
+      req.stream || this.streams(req.onText)
+        ? await this.stream(call, req, req.onText)
+        : await this.generate(call, req);
+    return { text: answer.text, toolCalls: answer.toolCalls, finishReason: answer.finishReason };
+  }
+
+  async choose(req: ChoiceRequest): Promise<number> {
+    const asked = choiceQuestion(req);
+    if ("index" in asked) return asked.index;
+    const { node, labels } = asked;
+    const question: ChoiceQuestion = {
+      ...asked,
+      prompt: [
+        { role: "system", content: asked.system },
+        { role: "user", content: [{ type: "text", text: asked.user }] },
+      ],
+    };
+    const generate: Generate = (call) => this.generate({ ...call, temperature: 0 }, req);
+    const failures: string[] = [];
+    if ((this.options.choiceStrategy ?? "json") === "json" && !this.jsonRefused) {
+      const outcome = await chooseByJson(generate, question).catch((err: unknown) => {
+        // A provider that refuses the request itself does not offer JSON answers; any other failure is the call's.
+        if (!(err instanceof ModelError) || (err.status !== 400 && err.status !== 422)) throw err;
+        return { failed: err.detail, unsupported: true };
+      });
+      if ("index" in outcome) return outcome.index;
+      if (outcome.unsupported) this.jsonRefused = true;
+      failures.push(`json: ${outcome.failed}`);
+    }
+    const outcome = await chooseByText(generate, question);
+    if ("index" in outcome) return outcome.index;
+    failures.push(`text: ${outcome.failed}`);
+    throw new ModelError(node, "answer", `no valid answer among ${labels.length} choices (${failures.join("; ")})`);
+  }
+
+  private streams(onText: ((delta: string) => void) | undefined): boolean {
+    return onText !== undefined && this.options.stream !== false;
+  }
+
+  private sampling(): Partial<CallOptions> {
+    const { temperature, maxTokens, providerOptions, headers } = this.options;
+    return {
+      ...(temperature !== undefined && { temperature }),
+      ...(maxTokens !== undefined && { maxOutputTokens: maxTokens }),
+      ...(providerOptions && { providerOptions }),
+      ...(headers && { headers }),
+    };
+  }
+
+  private async generate(call: CallOptions, { node, signal, onUsage }: Asking): Promise<Answer> {
+    const answer = await this.guard(node, () =>
+      retrying(this.retryPolicy, node, signal, () =>
+        bounded(this.limits, signal, async (attempt) => {
+          const result = await this.languageModel.doGenerate({ ...call, abortSignal: attempt.signal });
+          return fromContent(result.content, result.finishReason, result.usage, result.warnings);
+        }),
+      ),
+    );
+    onUsage?.(answer.usage);
+    return answer;
+  }
+
+  /**
+   * Streams the answer and passes its text to `onText` as it arrives. The whole exchange is tried
+   * again only while none of its text has gone to `onText`: once some has, the caller may have
+   * shown it, and a failure is final.
+   */
+  private async stream(
+    call: CallOptions,
+    { node, signal, onUsage }: Asking,
+    onText: ((delta: string) => void) | undefined,
+  ): Promise<Answer> {
+    let passedOn = false;
+    const answer = await this.guard(node, () =>
+      retrying(
+        this.retryPolicy,
+        node,
+        signal,
+        () =>
+          bounded(this.limits, signal, async (attempt) => {
+            const { stream } = await this.languageModel.doStream({ ...call, abortSignal: attempt.signal });
+            attempt.started();
+            const reader = stream.getReader();
+            const assembler = new StreamAssembler();
+            for (let next = await attempt.read(reader); !next.done; next = await attempt.read(reader)) {
+              const text = assembler.add(next.value);
+              if (text && onText) {
+                passedOn = true;
+                onText(text);
+              }
+            }
+            return assembler.result();
+          }),
+        () => passedOn,
+      ),
+    );
+    onUsage?.(answer.usage);
+    return answer;
+  }
+
+  private async guard<T>(node: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      const attempts = err instanceof AttemptsFailed ? err.attempts : 1;
+      throw toModelError(err instanceof AttemptsFailed ? err.last : err, { node, attempts, model: this.limits.name });
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The one wait-for-events loop of a run's readers (a run of this process, read from memory, or
+ * one read from the store): read what there is after the last event seen and yield it; when there
+ * is nothing new, ask `idle` what that means (the run is over, read again, or wait until the
+ * source wakes the reader), until the run's end or until `signal` aborts.
+ */
+import { isRunEnd, type NumberedRunEvent } from "../run-events.js";
+
+export interface EventSource {
+  /** Calls `wake` whenever there may be new events; returns how to stop. */
+  subscribe(wake: () => void): () => void;
+  read(afterSeq: number): NumberedRunEvent[] | Promise<NumberedRunEvent[]>;
+  /** Nothing new after `afterSeq`: whether the run is over, may have more at once, or is to be waited for. */
+  idle(afterSeq: number): "end" | "again" | "wait" | Promise<"end" | "again" | "wait">;
+}
+
+export async function* eventsAsTheyCome(
+  source: EventSource,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<NumberedRunEvent> {
+  let after = Math.max(0, afterSeq);
+  let woken = false;
+  let wake: (() => void) | null = null;
+  const unsubscribe = source.subscribe(() => {
+    woken = true;
+    wake?.();
+  });
+  const onAbort = () => wake?.();
+  signal.addEventListener("abort", onAbort);
+  try {
+    for (;;) {
+      woken = false;
+      const events = await source.read(after);
+      for (const e of events) {
+        yield e;
+        after = e.seq;
+        if (isRunEnd(e.event)) return;
+      }
+      if (signal.aborted) return;
+      if (events.length === 0) {
+        const next = await source.idle(after);
+        if (next === "end") return;
+        if (next === "again") continue;
+      }
+      if (!woken) await new Promise<void>((r) => (wake = r));
+      wake = null;
+    }
+  } finally {
+    unsubscribe();
+    signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Plays one turn of the agent (`Agent.reply`) under its budgets, the same in a worker thread and
+ * in the server's own thread: its steps go out bounded as they happen, its whole trace comes back
+ * with the result (for the commit). A turn that runs long lets the other turns of its thread have
+ * the event loop between its steps, so one turn never stalls the turns beside it.
+ */
+import type { Agent, Memory, ReplyChunk, TraceEvent } from "@autograms/runtime";
+import { storedTrace, type StoredTraceEvent } from "@autograms/store";
+import { boundedStep } from "./bounded-step.js";
+import type { PlayedResult } from "./protocol.js";
+import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
+
+export interface PlayHooks {
+  /** Aborts the turn (its lease lost, the server stopping, a client's stop). */
+  signal: AbortSignal;
+  budgets: TurnBudgets;
+  onStep(event: StoredTraceEvent): void;
+  onText(chunk: ReplyChunk): void;
+  /** The thread's heap limit, in a worker. */
+  heapLimitBytes?: number;
+}
+
+export async function playTurn(
+  agent: Agent,
+  text: string | null,
+  memory: Memory | null,
+  hooks: PlayHooks,
+): Promise<PlayedResult> {
+  const over = new AbortController();
+  const meter = new TurnMeter(hooks.budgets, (err: TurnBudgetError) => over.abort(err), hooks.heapLimitBytes);
+  const trace: StoredTraceEvent[] = [];
+  const sink = (e: TraceEvent) => {
+    const [stored] = storedTrace([e]);
+    trace.push(stored!);
+    const { event, bytes } = boundedStep(stored!);
+    meter.step(bytes);
+    hooks.onStep(event);
+  };
+  const pause = async () => {
+    if (!meter.sliceEnded) return;
+    await new Promise((r) => setImmediate(r));
+    meter.resumed();
+  };
+  try {
+    const result = await agent.reply(text ?? "", memory ?? undefined, {
+      trace: sink,
+      onText: hooks.onText,
+      pause,
+      signal: AbortSignal.any([hooks.signal, over.signal]),
+    });
+    return { reply: result.reply, memory: result.memory, delta: result.delta, done: result.done, trace };
+  } catch (err) {
+    throw meter.exceeded ?? (hooks.signal.aborted ? hooks.signal.reason : err);
+  } finally {
+    meter.close();
+  }
+}

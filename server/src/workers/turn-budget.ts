@@ -1,0 +1,137 @@
+/**
+ * What one turn may spend of the thread it runs on, checked at every step of the turn:
+ * - time: the wall time of the turn's synchronous slices (Node 20 has no per-thread CPU clock).
+ *   The time between two steps counts unless the event loop turned in between (the turn waited
+ *   for its model, a tool, a timer), which a timer ticking while turns run tells;
+ * - memory: the bytes of the trace the turn has made (each step carries what it wrote, so a loop
+ *   that grows a variable grows it), and, in a worker, the thread's heap near its limit.
+ * A turn over budget is stopped through its signal and fails with a TurnBudgetError; nothing of
+ * it is committed.
+ */
+import { getHeapStatistics } from "node:v8";
+
+export interface TurnBudgets {
+  /** Milliseconds of synchronous work a turn may do (default 10,000). */
+  timeMs: number;
+  /** MiB of trace a turn may make (default 256). */
+  memoryMb: number;
+}
+
+export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256 };
+
+/** The budgets given, over the defaults; `option` names them in the error a bad one gets. */
+export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: string): TurnBudgets {
+  const budgets = { ...DEFAULT_BUDGETS, ...given };
+  for (const [name, value] of Object.entries(budgets)) {
+    if (!(typeof value === "number" && value > 0))
+      throw new RangeError(`${option}.${name} takes a number above 0, not ${JSON.stringify(value)}`);
+  }
+  return budgets;
+}
+
+export class TurnBudgetError extends Error {
+  constructor(
+    readonly code: "time_budget" | "memory_budget",
+    message: string,
+  ) {
+    super(message);
+    this.name = "TurnBudgetError";
+  }
+}
+
+/** How long a turn may run before it lets the other turns of its thread have the event loop. */
+export const SLICE_MS = 10;
+const TICK_MS = 2;
+/** The heap is looked at every this many steps (reading it costs a few microseconds). */
+const HEAP_EVERY = 64;
+
+let ticks = 0;
+let metering = 0;
+let ticker: NodeJS.Timeout | null = null;
+
+export class TurnMeter {
+  private spentMs = 0;
+  private bytes = 0;
+  private steps = 0;
+  private last = performance.now();
+  private lastTick = ticks;
+  /** When the turn last got the event loop (it started, or resumed after a wait). */
+  private sliceStart = this.last;
+  private closed = false;
+  /** Why the turn was stopped, once it was. */
+  exceeded: TurnBudgetError | null = null;
+
+  /** `heapLimitBytes`: the thread's heap limit, when it has one of its own (a worker). */
+  constructor(
+    private readonly budgets: TurnBudgets,
+    private readonly stop: (err: TurnBudgetError) => void,
+    private readonly heapLimitBytes?: number,
+  ) {
+    if (metering++ === 0) {
+      ticker = setInterval(() => ticks++, TICK_MS);
+      ticker.unref();
+    }
+  }
+
+  /** A step of `bytes` of trace; stops the turn if it is over a budget. */
+  step(bytes: number): void {
+    this.charge();
+    this.bytes += bytes;
+    if (this.exceeded) return;
+    const { timeMs, memoryMb } = this.budgets;
+    if (this.spentMs > timeMs) {
+      this.over(
+        "time_budget",
+        `the turn ran ${Math.round(this.spentMs)} ms without waiting for anything, over its time budget of ${timeMs} ms (an endless loop?); nothing was committed`,
+      );
+    } else if (this.bytes > memoryMb * 1024 * 1024) {
+      this.over(
+        "memory_budget",
+        `the turn's steps wrote ${mib(this.bytes)} MiB, over its memory budget of ${memoryMb} MiB (a loop that grows a variable?); nothing was committed`,
+      );
+    } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) {
+      const used = getHeapStatistics().used_heap_size;
+      if (used > this.heapLimitBytes * 0.85) {
+        this.over(
+          "memory_budget",
+          `the worker running the turn is using ${mib(used)} MiB of its ${mib(this.heapLimitBytes)} MiB heap; the turn was stopped before it ran out; nothing was committed`,
+        );
+      }
+    }
+  }
+
+  /** Whether the turn has run long enough to let the others have the event loop. */
+  get sliceEnded(): boolean {
+    return performance.now() - this.sliceStart >= SLICE_MS;
+  }
+
+  /** The turn yielded to the event loop on its own: the time until it resumes is not its. */
+  resumed(): void {
+    this.last = this.sliceStart = performance.now();
+    this.lastTick = ticks;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (--metering === 0 && ticker) {
+      clearInterval(ticker);
+      ticker = null;
+    }
+  }
+
+  private charge(): void {
+    const now = performance.now();
+    if (ticks === this.lastTick) this.spentMs += now - this.last;
+    else this.sliceStart = now;
+    this.last = now;
+    this.lastTick = ticks;
+  }
+
+  private over(code: TurnBudgetError["code"], message: string): void {
+    this.exceeded = new TurnBudgetError(code, message);
+    this.stop(this.exceeded);
+  }
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);

@@ -1,0 +1,51 @@
+/**
+ * Where a server's turns are played: in a pool of worker threads (TurnPool), or in the server's
+ * own thread (InProcessPlayer: an agent given as an object, with no worker script to make it).
+ * Either way under the same per-turn budgets.
+ */
+import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import type { StoredTraceEvent } from "@autograms/store";
+import { playTurn } from "./play-turn.js";
+import type { PlayedResult } from "./protocol.js";
+import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
+
+export interface PlayRequest {
+  /**
+   * The build the run started on, played in the server's own thread (hot reload changes it
+   * between runs); a worker thread plays the agent it made.
+   */
+  agent?: Agent;
+  threadId: string;
+  text: string | null;
+  memory: Memory | null;
+  /** Aborts the turn: it fails with the signal's reason. */
+  signal: AbortSignal;
+  /** A step of the turn, with values above the stream's threshold omitted (bounded-step.ts). */
+  onStep(event: StoredTraceEvent): void;
+  onText(chunk: ReplyChunk): void;
+}
+
+export interface TurnPlayer {
+  /** Worker threads playing the turns (0: the server's own thread). */
+  readonly threads: number;
+  play(request: PlayRequest): Promise<PlayedResult>;
+  close(): Promise<void>;
+}
+
+export class InProcessPlayer implements TurnPlayer {
+  readonly threads = 0;
+  private readonly budgets: TurnBudgets;
+
+  constructor(
+    private readonly agent: Agent,
+    budgets?: Partial<TurnBudgets>,
+  ) {
+    this.budgets = budgetsOf(budgets, "budgets");
+  }
+
+  play(request: PlayRequest): Promise<PlayedResult> {
+    return playTurn(request.agent ?? this.agent, request.text, request.memory, { ...request, budgets: this.budgets });
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,256 @@
+/**
+ * Worker threads that play the server's turns, so the HTTP event loop only moves bytes: whatever
+ * a turn computes, the server keeps answering. Each thread makes its own agent (a worker script
+ * that calls `serveTurns`) and plays several turns at once. A thread's turns go to the worker
+ * that played its last one while it is warm (what a worker keeps of a thread stays useful), else
+ * to the least busy. A worker that dies (its heap limit, a tool that exits the thread) or stops
+ * answering (one step that never ends) fails its own turns only, and is replaced.
+ */
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
+import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
+import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+
+export interface WorkerOptions {
+  /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */
+  script: string | URL;
+  /** Given to `makeAgent` in each worker (structured-cloned: plain data). */
+  data?: unknown;
+  /** Worker threads (default: the machine's cores). */
+  size?: number;
+  /** Per-turn budgets: milliseconds of synchronous work, MiB of trace (default 10,000 ms, 256 MiB). */
+  budgets?: Partial<TurnBudgets>;
+  /** A worker's V8 heap limit, in MiB, the backstop behind the memory budget (default 2 x the memory budget + 256). */
+  heapLimitMb?: number;
+  /** How long a thread's turns keep going to the worker of its last one (default 10 minutes). */
+  warmMs?: number;
+}
+
+export class WorkerError extends Error {
+  readonly code = "worker_lost";
+}
+
+interface Job {
+  request: PlayRequest;
+  /** When it was sent to its worker. */
+  since: number;
+  resolve(result: PlayedResult): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  jobs: Map<number, Job>;
+  ready: Promise<void>;
+  /** When it last answered (a ping, a turn's progress). */
+  heardAt: number;
+  /** Why the pool ended it, if it did. */
+  endedFor: string | null;
+}
+
+const PING_MS = 500;
+/** A turn still playing after this long is computing (or waiting on a slow model): not one to share a worker with by choice. */
+const LONG_TURN_MS = 250;
+/** A worker silent this long beyond the time budget is running something no step check reaches. */
+const SILENCE_GRACE_MS = 2000;
+
+export class TurnPool implements TurnPlayer {
+  private readonly slots: Slot[] = [];
+  private readonly warm = new Map<string, { slot: Slot; until: number }>();
+  private readonly budgets: TurnBudgets;
+  private readonly heapLimitMb: number;
+  private readonly warmMs: number;
+  private readonly script: string;
+  private readonly watchdog: NodeJS.Timeout;
+  private nextId = 1;
+  private closed = false;
+  /** Rejects when a worker cannot make its agent: nothing can be served. */
+  private unusable: Error | null = null;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.budgets = budgetsOf(options.budgets, "workers.budgets");
+    const size = options.size ?? availableParallelism();
+    if (!(Number.isInteger(size) && size >= 1))
+      throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
+    this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
+    this.warmMs = options.warmMs ?? 10 * 60_000;
+    this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    this.watchdog = setInterval(() => this.watch(), PING_MS);
+    this.watchdog.unref();
+  }
+
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  /** Resolves once every worker has made its agent; rejects with why one could not. */
+  async ready(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
+  play(request: PlayRequest): Promise<PlayedResult> {
+    if (this.unusable) return Promise.reject(this.unusable);
+    if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    const slot = this.choose(request.threadId);
+    const id = this.nextId++;
+    return new Promise<PlayedResult>((resolve, reject) => {
+      // A stopped turn fails at once with its reason; the worker, told to stop it, answers later
+      // (the job stays counted until then, so a worker that never answers is still watched).
+      let settled = false;
+      const once =
+        <A>(f: (a: A) => void) =>
+        (a: A) => {
+          if (settled) return;
+          settled = true;
+          request.signal.removeEventListener("abort", onAbort);
+          f(a);
+        };
+      const job: Job = { request, since: Date.now(), resolve: once(resolve), reject: once(reject) };
+      const onAbort = () => {
+        this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
+        job.reject(
+          request.signal.reason instanceof Error ? request.signal.reason : new Error(String(request.signal.reason)),
+        );
+      };
+      request.signal.addEventListener("abort", onAbort, { once: true });
+      slot.jobs.set(id, job);
+      if (slot.jobs.size === 1) slot.heardAt = Date.now();
+      this.post(slot, { type: "play", id, threadId: request.threadId, text: request.text, memory: request.memory });
+      if (request.signal.aborted) onAbort();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.watchdog);
+    await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+  }
+
+  private choose(threadId: string): Slot {
+    const now = Date.now();
+    const warm = this.warm.get(threadId);
+    const least = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
+    // A warm worker busy with a long turn (a loop up to its budget) shares its thread with every
+    // turn sent to it: while another has no long turn, the turn goes there.
+    if (slot !== least && this.longTurn(slot, now) && !this.longTurn(least, now)) slot = least;
+    // A Map keeps insertion order: the oldest entries come first and are the first to go cold.
+    this.warm.delete(threadId);
+    this.warm.set(threadId, { slot, until: now + this.warmMs });
+    for (const [id, w] of this.warm) {
+      if (w.until > now) break;
+      this.warm.delete(id);
+    }
+    return slot;
+  }
+
+  private longTurn(slot: Slot, now: number): boolean {
+    for (const job of slot.jobs.values()) if (now - job.since > LONG_TURN_MS) return true;
+    return false;
+  }
+
+  private spawn(): Slot {
+    const start: WorkerStart = { data: this.options.data, budgets: this.budgets };
+    const worker = new Worker(this.script, {
+      workerData: start,
+      resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    let readied!: () => void;
+    let refused!: (err: Error) => void;
+    const slot: Slot = {
+      worker,
+      jobs: new Map(),
+      heardAt: Date.now(),
+      endedFor: null,
+      ready: new Promise((res, rej) => {
+        readied = res;
+        refused = rej;
+      }),
+    };
+    slot.ready.catch(() => undefined);
+    worker.on("message", (message: FromWorker) => {
+      slot.heardAt = Date.now();
+      switch (message.type) {
+        case "ready":
+          return readied();
+        case "unusable":
+          this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`);
+          refused(this.unusable);
+          for (const job of slot.jobs.values()) job.reject(this.unusable);
+          slot.jobs.clear();
+          return;
+        case "pong":
+          return;
+        case "progress": {
+          const job = slot.jobs.get(message.id);
+          if (job)
+            for (const item of message.items)
+              "step" in item ? job.request.onStep(item.step) : job.request.onText(item.text);
+          return;
+        }
+        case "played":
+        case "failed": {
+          const job = slot.jobs.get(message.id);
+          slot.jobs.delete(message.id);
+          if (!job) return;
+          if (message.type === "played") job.resolve(message.result);
+          else job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+        }
+      }
+    });
+    worker.on("error", (err) => {
+      slot.endedFor ??=
+        (err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? `the worker thread running it ran out of memory (its heap limit is ${this.heapLimitMb} MiB)`
+          : `the worker thread running it failed: ${err.message}`;
+      refused(err);
+    });
+    worker.on("exit", (code) => this.lost(slot, code));
+    return slot;
+  }
+
+  /** A worker is gone: its turns fail, a new one takes its place. */
+  private lost(slot: Slot, code: number): void {
+    const why = slot.endedFor ?? `the worker thread running it exited (code ${code})`;
+    const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
+    for (const job of slot.jobs.values()) job.reject(err);
+    slot.jobs.clear();
+    const i = this.slots.indexOf(slot);
+    if (i < 0 || this.closed || this.unusable) return;
+    this.slots[i] = this.spawn();
+  }
+
+  /** Pings the busy workers; ends one silent beyond any turn's budget. */
+  private watch(): void {
+    const now = Date.now();
+    for (const slot of this.slots) {
+      if (slot.jobs.size === 0 || slot.endedFor) continue;
+      const silent = now - slot.heardAt;
+      if (silent > this.budgets.timeMs + SILENCE_GRACE_MS) {
+        void this.end(
+          slot,
+          `the worker thread running it did not answer for ${silent} ms (a step or a tool that never ends) and was restarted`,
+        );
+      } else this.post(slot, { type: "ping" });
+    }
+  }
+
+  private async end(slot: Slot, why: string): Promise<void> {
+    slot.endedFor ??= why;
+    await slot.worker.terminate();
+  }
+
+  private post(slot: Slot, message: ToWorker): void {
+    try {
+      slot.worker.postMessage(message);
+    } catch {
+      // The worker is gone: its exit handler fails the turn.
+    }
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * A turn in two halves, so that whoever plays the agent need not hold the store: `acquireTurn`
+ * takes the thread by the busy policy and loads its memory, then the caller plays the agent
+ * wherever it likes (in this process, in a worker thread) and ends with `commit` or `release`.
+ * The lease is renewed meanwhile; `lost` aborts when another message takes the thread over.
+ */
+import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
+import { StoreError } from "../errors.js";
+import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
+import type { StoredTraceEvent } from "../types.js";
+
+export interface HeldTurn {
+  lease: Lease;
+  /** The thread's memory at the lease's version (null before the first turn, or restarted). */
+  memory: Memory | null;
+  /** The thread's memory was stale and `onStale` is `restart`: the conversation begins again. */
+  restarted: boolean;
+  /** Aborts when the lease is lost (another message interrupted or rolled back this one). */
+  lost: AbortSignal;
+  /** Commits what the agent answered (compare-and-swap on the lease); then the lease is gone. */
+  commit(turn: PlayedTurn): Promise<TurnRecord>;
+  /** Gives the thread back unchanged (the turn failed or was stopped). */
+  release(): Promise<void>;
+}
+
+/** What playing the agent gave: the reply and memory of `Agent.reply`, with its trace. */
+export interface PlayedTurn {
+  reply: string | null;
+  memory: Memory;
+  delta?: MemoryDelta;
+  trace: readonly (TraceEvent | StoredTraceEvent)[];
+  startedAt: number;
+}
+
+export const STALE_POLICIES = ["refuse", "restart"] as const;
+/**
+ * What to do with a thread whose memory cannot resume on the agent (`stale_memory`, after an edit
+ * of the agent): `refuse` fails the turn with that error and leaves the thread as it is; `restart`
+ * begins the conversation again from the start with this message (its history stays).
+ */
+export type StalePolicy = (typeof STALE_POLICIES)[number];
+
+export type Acquired = { repeated: TurnRecord; held?: undefined } | { held: HeldTurn; repeated?: undefined };
+
+/**
+ * Takes the thread for `text` (null: the agent's opening turn). A message id whose turn was made
+ * while this one waited for the thread gives that turn back (`repeated`), the thread released.
+ */
+export async function acquireTurn(
+  store: Store,
+  threadId: string,
+  text: string | null,
+  options: Omit<AcquireOptions, "user"> & {
+    /**
+     * Answers the thread's last turn, this number, again (regenerate): the agent gets the memory
+     * before it, and the commit marks it `replaced`. Refused when it is no longer the last.
+     */
+    replaces?: number;
+    /**
+     * Checks that the memory resumes on the agent that will play the turn (`Agent.checkMemory`),
+     * before the turn starts, wherever it is then played.
+     */
+    checkMemory?: (memory: Memory) => void;
+    /** Memory that `checkMemory` finds stale: refused (the default) or restarted. */
+    onStale?: StalePolicy;
+  } = {},
+): Promise<Acquired> {
+  const { replaces, checkMemory, onStale, ...acquiring } = options;
+  const messageId = acquiring.messageId ?? null;
+  const lease = await store.acquire(threadId, { ...acquiring, messageId, user: text });
+  const lost = new AbortController();
+  const heartbeat = setInterval(
+    () => {
+      store.renew(lease).then(
+        (held) => held || lost.abort(lostError(lease)),
+        () => {},
+      );
+    },
+    Math.max(50, lease.ttlMs / 3),
+  );
+  let done = false;
+  const release = async () => {
+    if (done) return;
+    done = true;
+    clearInterval(heartbeat);
+    await store.release(lease).catch(() => {});
+  };
+  try {
+    // A run that held the thread before us may have made this message's turn meanwhile (a
+    // message answered again is the one message id that runs twice).
+    const made = messageId === null || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
+    if (made) {
+      await release();
+      return { repeated: made };
+    }
+    if (replaces !== undefined && lease.version !== replaces) {
+      throw new StoreError("bad_request", `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`);
+    }
+    const loaded = replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
+    const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
+    const memory = restarted ? null : loaded;
+    return {
+      held: {
+        lease,
+        memory,
+        restarted,
+        lost: lost.signal,
+        release,
+        async commit(turn) {
+          if (lost.signal.aborted) throw lost.signal.reason;
+          try {
+            const record = await store.commit(lease, {
+              messageId,
+              user: text,
+              reply: turn.reply,
+              memory: turn.memory,
+              // A replacing turn's delta is from the memory before the turn it replaces, not from the
+              // head, and a restart's from no memory: they keep a snapshot.
+              ...(replaces === undefined ? !restarted && turn.delta && { delta: turn.delta } : { replaces }),
+              trace: turn.trace as TraceEvent[],
+              startedAt: turn.startedAt,
+            });
+            done = true;
+            clearInterval(heartbeat);
+            return record;
+          } catch (err) {
+            await release();
+            throw err;
+          }
+        },
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+/** Whether the memory is stale and to be restarted; stale with `refuse`, the error. */
+function isStale(memory: Memory, checkMemory: (memory: Memory) => void, policy: StalePolicy): boolean {
+  if (memory.done) return false;
+  try {
+    checkMemory(memory);
+    return false;
+  } catch (err) {
+    if (policy === "restart" && err instanceof AgentError && err.code === "stale_memory") return true;
+    throw err;
+  }
+}
+
+function lostError(lease: Lease): StoreError {
+  return new StoreError(
+    "lease_lost",
+    `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`,
+  );
+}

@@ -1,0 +1,61 @@
+// /readyz checks that the store can write, not only that it answers: a SQLite file damaged under
+// a running server, or gone, or a disk that is full, is 503 with why (never where the store is),
+// while plain reads may still be answered from the connection's cache.
+import { afterAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import { join } from "node:path";
+import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
+
+const folder = tempFolder("autograms-readiness-");
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close().catch(() => {});
+  folder.remove();
+});
+
+const readyz = async (s: TestServer) => {
+  const res = await fetch(`${s.url}/readyz`);
+  return [res.status, await res.json()];
+};
+
+describe("/readyz", () => {
+  it("is 503 with why once the SQLite file is damaged or gone under the running server", async () => {
+    const damaged = join(folder.path, "damaged.db");
+    const s = await startTestServer(folder.path, { storeUrl: `sqlite:${damaged}` });
+    servers.push(s);
+    expect(await readyz(s)).toEqual([200, { status: "ready", runs: 0 }]);
+    for (const f of [damaged, `${damaged}-wal`]) if (existsSync(f)) writeFileSync(f, Buffer.alloc(statSync(f).size, 0x5a));
+    expect(await readyz(s)).toEqual([503, { status: "store_unavailable", why: "the database file is damaged (it is not a SQLite database)" }]);
+
+    const gone = join(folder.path, "gone.db");
+    const t = await startTestServer(folder.path, { storeUrl: `sqlite:${gone}` });
+    servers.push(t);
+    for (const f of [gone, `${gone}-wal`, `${gone}-shm`]) rmSync(f, { force: true });
+    expect(await readyz(t)).toEqual([503, { status: "store_unavailable", why: "the database file cannot be opened" }]);
+  });
+
+  // A small file system of its own to fill: mounting one needs root.
+  const asRoot = userInfo().uid === 0;
+  (asRoot ? it : it.skip)(`is 503 when the disk is full${asRoot ? "" : " (skipped: mounting a small tmpfs needs root)"}`, async () => {
+    const disk = join(folder.path, "small-disk");
+    mkdirSync(disk);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]);
+    try {
+      const s = await startTestServer(folder.path, { storeUrl: `sqlite:${join(disk, "threads.db")}` });
+      servers.push(s);
+      expect((await readyz(s))[0]).toBe(200);
+      // The rest of the disk taken by another file.
+      try {
+        for (let i = 0; ; i++) writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(64 * 1024));
+      } catch {
+        // ENOSPC: full
+      }
+      expect(await readyz(s)).toEqual([503, { status: "store_unavailable", why: "the disk is full" }]);
+      await s.close();
+    } finally {
+      execFileSync("umount", ["-l", disk]);
+    }
+  });
+});

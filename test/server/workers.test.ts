@@ -1,0 +1,244 @@
+// Turns played off the HTTP thread, under per-turn budgets: the turn pool's routing (a thread's
+// turns to its warm worker), a worker that dies replaced, the budgets in a worker and in the
+// server's own thread, step events with large values omitted, and SSE that waits for its client.
+import { afterAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { compile } from "@autograms/compiler";
+import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
+import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
+import { boundedStep } from "../../server/src/workers/bounded-step.js";
+import { sseResponse } from "../../server/src/http/sse.js";
+import { MAX_COMPUTE_STEPS } from "../../server/src/run-events.js";
+import { LiveRun } from "../../server/src/runs/live-run.js";
+import type { Store } from "@autograms/store";
+import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
+const { graph } = compile(readFileSync(fixture("agent.ts"), "utf8"), { fileName: fixture("agent.ts") });
+const folder = tempFolder("autograms-workers-");
+const pools: TurnPool[] = [];
+const servers: TestServer[] = [];
+afterAll(async () => {
+  await Promise.all([...pools.map((p) => p.close()), ...servers.map((s) => s.close())]);
+  folder.remove();
+});
+
+function pool(size: number, budgets = {}): TurnPool {
+  const p = new TurnPool({ script: fixture("worker.mjs"), data: { graph }, size, budgets });
+  pools.push(p);
+  return p;
+}
+
+const request = (
+  threadId: string,
+  text: string | null,
+  memory: PlayRequest["memory"] = null,
+  signal = new AbortController().signal,
+): PlayRequest => ({ threadId, text, memory, signal, onStep: () => {}, onText: () => {} });
+
+describe("a turn pool", () => {
+  it("plays a thread's turns on the worker of its last one while another thread's go to the idle worker", async () => {
+    const p = pool(2);
+    await p.ready();
+    const first = await p.play(request("a", null));
+    const workers = new Set<string | null>();
+    let memory = first.memory;
+    for (let i = 0; i < 4; i++) {
+      const played = await p.play(request("a", "who?", memory));
+      workers.add(played.reply);
+      memory = played.memory;
+    }
+    expect(workers.size).toBe(1);
+    expect([...workers][0]).toMatch(/^worker [1-9]\d*$/);
+    // While "a" plays a long turn, "b" is played beside it, on the other worker.
+    const long = p.play(request("a", "loop", memory)).catch((e: { code?: string }) => e.code);
+    await new Promise((r) => setTimeout(r, 100));
+    const b = await p.play(request("b", "who?", first.memory));
+    expect(b.reply).not.toBe([...workers][0]);
+    expect(await long).toBe("time_budget");
+  });
+
+  it("stops a turn in its worker when its signal aborts; the worker plays on", async () => {
+    const p = pool(1, { timeMs: 60_000 });
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const stop = new AbortController();
+    const long = p.play(request("a", "loop", memory, stop.signal));
+    await new Promise((r) => setTimeout(r, 200));
+    stop.abort(new Error("stopped by the test"));
+    await expect(long).rejects.toThrow("stopped by the test");
+    const start = performance.now();
+    expect((await p.play(request("a", "who?", memory))).reply).toMatch(/^worker \d+$/);
+    expect(performance.now() - start).toBeLessThan(5000);
+  });
+
+  it("fails the turns of a worker that dies, cleanly, and replaces it", async () => {
+    const p = pool(1, { timeMs: 60_000 });
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const before = (await p.play(request("a", "who?", memory))).reply;
+    const stop = new AbortController();
+    const long = p.play(request("a", "loop", memory, stop.signal));
+    // The worker's heap limit, a tool that exits its thread, terminate(): all the same to the pool.
+    await new Promise((r) => setTimeout(r, 200));
+    await (p as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots[0]!.worker.terminate();
+    await expect(long).rejects.toMatchObject({
+      code: "worker_lost",
+      message: expect.stringMatching(/worker thread running it exited.*nothing was committed/),
+    });
+    const after = (await p.play(request("a", "who?", memory))).reply;
+    expect(after).toMatch(/^worker \d+$/);
+    expect(after).not.toBe(before);
+  });
+
+  it("refuses budgets that are not positive numbers, and says why a worker script cannot serve", async () => {
+    expect(() => new TurnPool({ script: fixture("worker.mjs"), budgets: { timeMs: 0 } })).toThrow(
+      /workers.budgets.timeMs takes a number above 0, not 0/,
+    );
+    const bad = new TurnPool({ script: fixture("worker.mjs"), data: { graph: { not: "a graph" } }, size: 1 });
+    pools.push(bad);
+    await expect(bad.ready()).rejects.toThrow(/worker\.mjs could not make the agent: the graph is not valid/);
+  });
+});
+
+describe("budgets in the server's own thread", () => {
+  it("stop an endless loop with time_budget, the thread as it was, and the server answers meanwhile", async () => {
+    const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+    const s = await startTestServer(folder.path, { agent, budgets: { timeMs: 1000 } });
+    servers.push(s);
+    const post = (message: string | null) =>
+      fetch(`${s.url}/api/threads/t/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message }),
+      });
+    await (await post(null)).text();
+    const looping = post("loop").then((r) => sseFrames(r));
+    let answered = 0;
+    let slowest = 0;
+    let done = false;
+    void looping.finally(() => (done = true));
+    while (!done) {
+      const start = performance.now();
+      expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+      slowest = Math.max(slowest, performance.now() - start);
+      answered++;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The loop gives the event loop back between its slices: the probe never waits for its end.
+    expect(slowest).toBeLessThan(1000);
+    const events = (await looping).map((f) => JSON.parse(f.data).event);
+    expect(events.at(-1)).toMatchObject({
+      type: "run-error",
+      code: "time_budget",
+      message: expect.stringMatching(/over its time budget of 1000 ms/),
+    });
+    expect(answered).toBeGreaterThan(3);
+    expect((await s.store.thread("t"))?.version).toBe(1);
+    expect(await (await post("who?")).text()).toContain('"reply":"worker 0"');
+  });
+});
+
+describe("stopping a run", () => {
+  it("aborts its turn where it is played: it ends with stopped, nothing committed, the thread free", async () => {
+    const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+    const s = await startTestServer(folder.path, { agent, budgets: { timeMs: 60_000 } });
+    servers.push(s);
+    const post = (message: string | null) =>
+      fetch(`${s.url}/api/threads/t/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message }),
+      });
+    await (await post(null)).text();
+    const [start] = await readUntil(await post("loop"), (f) => f.event === "run-start");
+    const { runId } = JSON.parse(start!.data).event;
+    const stoppedAt = performance.now();
+    expect(s.server.ctx.runs.stop(runId)).toBe(true);
+    while ((await s.store.run(runId))?.status !== "failed") await new Promise((r) => setTimeout(r, 20));
+    expect(performance.now() - stoppedAt).toBeLessThan(5000);
+    const events = (await s.store.runEvents(runId)).map((e) => e.event as { type: string });
+    expect(events.at(-1)).toMatchObject({
+      type: "run-error",
+      code: "stopped",
+      message: "the run was stopped before it finished; nothing was committed",
+    });
+    expect(s.server.ctx.runs.stop(runId)).toBe(false);
+    expect((await s.store.thread("t"))?.version).toBe(1);
+    expect(await (await post("who?")).text()).toContain('"reply":"worker 0"');
+  });
+});
+
+describe("a run's stream", () => {
+  it("sends its first 2,000 compute steps, then counts them in its end; steps that talk always go", async () => {
+    const stored: number[] = [];
+    const store = {
+      appendRunEvents: async (_id: string, events: unknown[]) => (stored.push(events.length), true),
+    } as unknown as Store;
+    const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: null, ttlMs: 10_000 };
+    const run = new LiveRun("r", "t", { lease, user: "go" }, store, 10);
+    const step = (kind: string) => ({ type: "step" as const, event: { kind, node: "n" } });
+    for (let i = 0; i < MAX_COMPUTE_STEPS + 500; i++) run.push(step(i % 2 ? "code" : "transition"));
+    run.push(step("user"));
+    run.push({ type: "run-error", code: "time_budget", message: "over" });
+    await run.stored;
+    expect(run.events.length).toBe(MAX_COMPUTE_STEPS + 2);
+    expect(run.events.at(-2)!.event).toMatchObject({ type: "step", event: { kind: "user" } });
+    expect(run.events.at(-1)!.event).toEqual({
+      type: "run-error",
+      code: "time_budget",
+      message: "over",
+      omittedSteps: 500,
+    });
+    // Stored in transactions of at most 500 events.
+    expect(Math.max(...stored)).toBeLessThanOrEqual(500);
+    expect(stored.reduce((a, b) => a + b, 0)).toBe(MAX_COMPUTE_STEPS + 2);
+  });
+});
+
+describe("a step event in a run's stream", () => {
+  it("carries values above the threshold as their size and digest, the rest as they are", () => {
+    const big = "x".repeat(MAX_VALUE_BYTES);
+    const { event, bytes } = boundedStep({
+      kind: "code",
+      node: "n",
+      stack: ["main"],
+      value: 1,
+      code: "s = s + 'x'",
+      changes: [
+        { name: "s", before: big.slice(10), after: big },
+        { name: "i", before: 1, after: 2 },
+      ],
+    });
+    expect(event.changes).toEqual([
+      {
+        name: "s",
+        before: big.slice(10),
+        after: { $omitted: { bytes: MAX_VALUE_BYTES + 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+      },
+      { name: "i", before: 1, after: 2 },
+    ]);
+    expect(event.value).toBe(1);
+    expect(bytes).toBeGreaterThan(2 * MAX_VALUE_BYTES);
+  });
+});
+
+describe("an SSE response", () => {
+  it("reads frames from its source only as fast as its client reads them", async () => {
+    let made = 0;
+    async function* frames() {
+      for (let id = 1; id <= 100_000; id++) {
+        made++;
+        yield { id, data: JSON.stringify({ pad: "y".repeat(200) }) };
+      }
+    }
+    const res = sseResponse(() => frames(), {});
+    const reader = res.body!.getReader();
+    await reader.read();
+    await new Promise((r) => setTimeout(r, 200));
+    // About 64 KiB of ~230-byte frames wait for the client; the rest wait in their source.
+    expect(made).toBeLessThan(400);
+    await reader.cancel();
+  });
+});
