@@ -12,6 +12,7 @@ export type AgentErrorCode =
   | "tampered_memory"
   | "foreign_memory"
   | "stale_memory"
+  | "bad_migration"
   | "conversation_over"
   | "undefined_variable"
   | "sandbox"

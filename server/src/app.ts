@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
-import type { BusyPolicy, Store } from "@autograms/store";
+import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken, checkToken } from "./http/auth.js";
 import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
@@ -41,6 +41,11 @@ export interface AppOptions {
    * `POST /api/chat`, `enqueue`).
    */
   policy?: BusyPolicy;
+  /**
+   * A message to a thread that cannot resume on this agent (edited since: `stale_memory`):
+   * `refuse` (default) answers 422 before any run starts; `restart` begins the conversation again.
+   */
+  onStale?: StalePolicy;
   /** When set, every request must carry `Authorization: Bearer <token>` (visible ASCII, no spaces). */
   token?: string;
   /**
@@ -75,6 +80,8 @@ export interface AppOptions {
   budgets?: Partial<TurnBudgets>;
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
   playground?: false | Omit<PlaygroundOptions, "graph">;
+  /** New builds of the agent will be given (`setAgent`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
+  watching?: boolean;
 }
 
 export function createApp(options: AppOptions): AutogramsApp {
@@ -84,11 +91,11 @@ export function createApp(options: AppOptions): AutogramsApp {
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
   const player = options.workers ? new TurnPool(options.workers) : new InProcessPlayer(options.agent, options.budgets);
-  const runs = new RunManager(options.store, options.agent, {
-    policy, admit: () => lifecycle.admit(), observer: metrics, player, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+  const runs = new RunManager(options.store, () => ctx.agent, {
+    policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, player, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, store: options.store, policy, chatPolicy: options.policy ?? "enqueue", runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now(), watching: options.watching ?? false }, store: options.store, policy, chatPolicy: options.policy ?? "enqueue", runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
     playground: options.playground !== false,
   };
   const app = new Hono();
@@ -119,5 +126,16 @@ export function createApp(options: AppOptions): AutogramsApp {
   }));
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
   if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
-  return { app, ctx, ready: async () => player instanceof TurnPool ? player.ready() : undefined, close: () => runs.close() };
+  return {
+    app, ctx,
+    ready: async () => player instanceof TurnPool ? player.ready() : undefined,
+    close: () => runs.close(),
+    setAgent(agent) {
+      // A worker thread plays the agent its script made: a new build reaches only the server's own thread.
+      if (player instanceof TurnPool) throw new Error("setAgent: the turns are played in worker threads, which keep the agent they made; serve a changing agent without `workers`");
+      ctx.agent = agent;
+      ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
+    },
+    buildFailed: (message, diagnostics) => void (ctx.build = { ok: false, at: Date.now(), watching: ctx.build.watching, message, diagnostics }),
+  };
 }

@@ -5,9 +5,21 @@ import type { Lifecycle } from "./ops/lifecycle.js";
 import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
 
+/**
+ * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
+ * latest one failed (the compiler's diagnostics, tsc-style) while the last good build goes on.
+ */
+export type BuildStatus = ({ ok: true } | { ok: false; message: string; diagnostics: string }) & {
+  at: number;
+  /** New builds may come (`serve --watch`): a page polls for them. */
+  watching: boolean;
+};
+
 /** What every route module is given: the agent served, its store, and the runs of this process. */
 export interface ServerContext {
   agent: Agent;
+  /** The last build's outcome; `GET /api/agent` shows it. */
+  build: BuildStatus;
   store: Store;
   /** What a message for a busy thread does (the store's busy policies); default `reject`. */
   policy: BusyPolicy;
@@ -39,6 +51,14 @@ export const DEFAULT_LIMITS: ServerLimits = { maxBodyBytes: 1024 * 1024, maxMess
 export interface AutogramsApp {
   app: Hono;
   ctx: ServerContext;
+  /**
+   * Serves another build of the agent (hot reload; turns played in the server's own thread, not
+   * in workers): every turn that starts from now on runs on it; a run in progress finishes on the
+   * build it started with.
+   */
+  setAgent(agent: Agent): void;
+  /** A build that failed: reported by `GET /api/agent` until the next good one (`setAgent`). */
+  buildFailed(message: string, diagnostics: string): void;
   /** Resolves once the turns can be played (the worker threads have made their agents); rejects with why they cannot. */
   ready(): Promise<void>;
   /** Stops the runs in progress (their threads released, their ends stored) and the worker threads; the store stays open. */

@@ -2,8 +2,10 @@
 export { openStore } from "./open-store.js";
 export { runTurn } from "./turns/run-turn.js";
 export type { TurnOptions, TurnOutcome } from "./turns/run-turn.js";
-export { acquireTurn } from "./turns/held-turn.js";
-export type { Acquired, HeldTurn, PlayedTurn } from "./turns/held-turn.js";
+export { acquireTurn, STALE_POLICIES } from "./turns/held-turn.js";
+export type { Acquired, HeldTurn, PlayedTurn, StalePolicy } from "./turns/held-turn.js";
+export { migrateThread } from "./turns/migrate-thread.js";
+export type { Migration } from "./turns/migrate-thread.js";
 export { replayTurn } from "./turns/replay-turn.js";
 export type { ReplayedTurn } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";

@@ -11,10 +11,10 @@ const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api
 
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
-  ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--link <style>"]],
-  ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
+  ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--view <view>", "--link <style>"]],
+  ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", "--on-stale <policy>", "--watch", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
   ["threads", "[command]", []],
-  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--token-file <file>", "--allowed-host <name>", "--cors <origin>", "--lease-ms <ms>", "--grace-ms <ms>", "--workers <n>", "--turn-time-ms <ms>", "--turn-memory-mb <mb>", "--busy <policy>", "--no-playground", ...MODEL_OPTIONS]],
+  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--token-file <file>", "--allowed-host <name>", "--cors <origin>", "--lease-ms <ms>", "--grace-ms <ms>", "--workers <n>", "--turn-time-ms <ms>", "--turn-memory-mb <mb>", "--busy <policy>", "--on-stale <policy>", "--watch", "--no-playground", ...MODEL_OPTIONS]],
   ["mcp", "<file>", ["--http <port>", "--store <url>", ...MODEL_OPTIONS]],
   ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
   ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
@@ -31,6 +31,7 @@ const THREADS: [string, string, string[]][] = [
   ["threads list", "", [STORE, "--json", "--agent <file>"]],
   ["threads show", "<id>", [STORE, "--json"]],
   ["threads fork", "<id>", ["--at <N>", "--id <new-id>", STORE]],
+  ["threads migrate", "<id>", ["--to <node>", "--agent <file>", STORE]],
   ["threads export", "<id>", [STORE, "-o, --out <file>"]],
   ["threads delete", "<id>", [STORE, "-y, --yes"]],
   ["threads prune", "", ["--older-than <duration>", "--keep-turns <N>", STORE]],

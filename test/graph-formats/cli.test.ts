@@ -122,7 +122,7 @@ describe("autograms import / export", () => {
     const r = await autograms("export", "samples/tutor/agent.ts", "-o", out, "--format", "autograms");
     expect(r.status).toBe(0);
     expect(r.stderr).toBe("autograms export: warning: the sheet leaves out the initial values of the global variables (units, correct): the sheet starts with none\n");
-    expect(readFileSync(out, "utf8").split("\n")[0]).toBe("action,name,transitions,instruction,assign,user_instruction_transition_a,user_instruction_transition_b,transition_question,transition_choice_a,transition_choice_b,boolean_condition,def_type,setup");
+    expect(readFileSync(out, "utf8").split("\n")[0]).toBe("action,name,transitions,instruction,assign,user_instruction_transition_a,user_instruction_transition_b,transition_question,transition_choice_a,transition_choice_b,boolean_condition,def_type,setup,implicit_transitions");
     const back = await autograms("import", out, "-o", "-");
     expect(back.status).toBe(0);
     const original = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;

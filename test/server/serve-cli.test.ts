@@ -116,6 +116,8 @@ describe("autograms serve", () => {
     expect([spaced.code, spaced.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --token: the token must be visible ASCII characters \(no spaces/)]);
     const star = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--cors", "*"], { cwd: folder() });
     expect([star.code, star.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/)]);
+    const watched = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"], { cwd: folder() });
+    expect([watched.code, watched.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --watch plays the turns in the server's own thread, so that each new build is played: --workers 2 cannot go with it/)]);
     writeFileSync(join(folder(), "token.txt"), "from-a-file\n");
     const filed = await serve([TUTOR, "--offline", "--port", "0", "--token-file", join(folder(), "token.txt"), "--store", `sqlite:${join(folder(), "filed.db")}`]);
     expect((await fetch(`${filed.url}/api/agent`)).status).toBe(401);

@@ -5,6 +5,7 @@ import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { rebuildOnSave } from "../live/rebuilds.js";
 import { commandScope } from "../agent-loading/command-scope.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
@@ -17,6 +18,7 @@ import { trimToLastTurn } from "../trace/resume-trace.js";
 export interface ChatFlags extends ModelFlags, ThreadFlags {
   memory?: string;
   trace?: string;
+  watch?: boolean;
 }
 
 export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
@@ -29,8 +31,21 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   if (!threaded && flags.busy !== undefined) throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
   // Replies stream to a terminal; a pipe gets each reply whole, exactly as it ends.
   const stream = flags.stream ?? process.stdout.isTTY === true;
-  const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded });
-  const session: ChatSession = threaded ? await threadSession(agent, flags) : memoryFileSession(agent, flags.memory);
+  const bundles = new Map<string, Record<string, unknown>>();
+  const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded, bundles });
+  // The build each turn runs on: with --watch, the latest one the conversation can resume on.
+  let current = agent;
+  const session: ChatSession = threaded ? await threadSession(() => current, flags) : memoryFileSession(() => current, flags.memory, flags.onStale);
+  if (session.restarted !== undefined) process.stderr.write(`(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`);
+  const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles, diagnostics })).agent, async (next) => {
+    const problem = await session.check(next);
+    if (problem !== null && flags.onStale !== "restart") {
+      process.stderr.write(`(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`);
+      return void next.close();
+    }
+    current = next;
+    process.stderr.write(problem === null ? "(the next turn runs on the new build)\n" : `(the conversation cannot resume on the new build: ${problem}; the next turn begins it again)\n`);
+  }) : () => {};
 
   // A resumed conversation's trace goes on in the same file, so the file replays all of it.
   const resumed = session.resumed !== null;
@@ -83,6 +98,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
       if (r.done) return ended();
     }
   } finally {
+    unwatch();
     rl.close();
     writer?.close();
     await session.close();

@@ -2,11 +2,14 @@ import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
-import { openStore, type BusyPolicy } from "@autograms/store";
-import { checkOrigin, checkToken, isLoopback, listen, ServerMetrics, shutdown, type PlaygroundSource } from "@autograms/server";
+import { rebuildOnSave } from "../live/rebuilds.js";
+import type { Agent } from "@autograms/runtime";
+import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
+import { checkOrigin, checkToken, isLoopback, listen, ServerMetrics, shutdown, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
+import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { commandScope } from "../agent-loading/command-scope.js";
@@ -23,6 +26,8 @@ export interface ServeFlags extends ModelFlags {
   allowedHost: string[];
   cors: string[];
   busy?: BusyPolicy;
+  onStale?: StalePolicy;
+  watch?: boolean;
   leaseMs?: number;
   graceMs: number;
   /** Worker threads playing the turns; 0: the server's own thread. Default: the machine's cores. */
@@ -94,26 +99,34 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
       throw new CliError(`--${(err as Error).message}`, 2);
     }
   }
+  // A worker thread keeps the agent it made; each build of --watch is played in this thread.
+  if (flags.watch && flags.workers !== undefined && flags.workers > 0) {
+    throw new CliError(`--watch plays the turns in the server's own thread, so that each new build is played: --workers ${flags.workers} cannot go with it`, 2);
+  }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
   const modelFlags: ModelFlags = { offline: flags.offline, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv, stream: true };
-  const { agent, loaded, moduleFiles } = await openAgent(file, modelFlags, {
-    modelRequired: true, wrapModel: (model) => metrics.timeModel(model), ...(onLoaded ? { onLoaded } : {}),
+  const bundles = new Map<string, Record<string, unknown>>();
+  const open = (first: boolean, diagnostics?: DiagnosticSink) => openAgent(file, modelFlags, {
+    modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}), ...(diagnostics ? { diagnostics } : {}),
   });
-  const sources = playgroundSources(loaded, moduleFiles);
+  const { agent, loaded, moduleFiles } = await open(true);
+  // The playground shows the sources of the build served (--watch replaces them with each build).
+  let sources = playgroundSources(loaded, moduleFiles);
   const budgets = { ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }), ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }) };
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
+  // Under --watch the turns are played in this thread, so that each new build is the one played.
   const data: ServeWorkerData = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file, flags: modelFlags };
-  const workers = flags.workers === 0 ? undefined
+  const workers = flags.workers === 0 || flags.watch ? undefined
     : { script: new URL("./autograms-serve-worker.mjs", import.meta.url), data, budgets, ...(flags.workers === undefined ? {} : { size: flags.workers }) };
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
       agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
-      ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}),
+      ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}), ...(flags.onStale ? { onStale: flags.onStale } : {}),
       allowedHosts: flags.allowedHost, cors: flags.cors,
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false, ...(workers ? { workers } : { budgets }),
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false, ...(workers ? { workers } : { budgets }), watching: flags.watch === true,
     });
   } catch (err) {
     await store.close();
@@ -125,7 +138,13 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   process.stdout.write(`listening on ${server.url}\n`);
   const threads = server.ctx.runs.workerThreads;
   const played = threads > 0 ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}` : "turns played in the server's thread";
+  if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
   process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
+  const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => {
+    const built = await open(false, diagnostics);
+    sources = playgroundSources(built.loaded, built.moduleFiles);
+    return built.agent;
+  }, (next) => serveBuild(server!, store, next), (message, diagnostics) => server!.buildFailed(message, diagnostics)) : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.
@@ -140,6 +159,7 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
         return;
       }
       stopping = true;
+      unwatch();
       const inProgress = running.ctx.runs.running;
       process.stderr.write(`(stopping${inProgress > 0 ? `: ${inProgress} run${inProgress === 1 ? "" : "s"} in progress, ${flags.graceMs} ms to finish` : ""})\n`);
       void shutdown(running, { graceMs: flags.graceMs })
@@ -158,4 +178,19 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
     }, PARENT_CHECK_MS);
     orphaned.unref();
   });
+}
+
+/**
+ * Serves a new build: turns that start from now on run on it (runs in progress finish on theirs,
+ * whose agent is closed after them), and the store's threads of the agent that cannot resume on
+ * it are listed, so their owners hear of it before their next message is refused.
+ */
+async function serveBuild(server: RunningServer, store: Store, agent: Agent): Promise<void> {
+  const previous = server.ctx.agent;
+  server.setAgent(agent);
+  void server.ctx.runs.settled().then(() => previous.close());
+  // Ended threads are not waiting for anything: only those that cannot resume are news.
+  const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");
+  process.stderr.write(`(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`);
+  for (const c of stale) process.stderr.write(`  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`);
 }

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { checkThreads, openStore, StoreError, type Store, type ThreadCheck, type ThreadInfo, type TurnStatus } from "@autograms/store";
+import { checkThreads, migrateThread, openStore, StoreError, type Store, type ThreadCheck, type ThreadInfo, type TurnStatus } from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -16,11 +16,12 @@ export interface ThreadsFlags {
   olderThan?: string;
   keepTurns?: string;
   agent?: string;
+  to?: string;
 }
 
 type Action = (store: Store, args: string[], flags: ThreadsFlags) => Promise<void>;
 
-const ACTIONS: Record<string, Action> = { list, show, fork, export: exportThread, delete: deleteThread, prune };
+const ACTIONS: Record<string, Action> = { list, show, fork, migrate, export: exportThread, delete: deleteThread, prune };
 
 export function threadsCommand(sub: string, args: string[], flags: ThreadsFlags): Promise<void> {
   return reporting(`threads ${sub}`, async () => {
@@ -99,6 +100,12 @@ async function fork(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
   const made = await store.fork(id!, turnCount(flags.at!), flags.id);
   process.stdout.write(`${made.id}\n`);
   process.stderr.write(`(thread ${made.id}: the first ${turns(made.version)} of ${id}; continue it with chat --thread ${made.id})\n`);
+}
+
+async function migrate(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
+  const { agent } = await openAgent(flags.agent!, {}, { modelRequired: false });
+  const { turn } = await migrateThread(store, agent, id!, flags.to!);
+  process.stderr.write(`(thread ${id} now waits at '${flags.to}' of ${agent.graph.agent}, its variables and turns kept (turn ${turn.seq} records the move); its next message answers that node)\n`);
 }
 
 async function exportThread(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {

@@ -1,8 +1,9 @@
 import { Agent, type AgentOptions, type ChatModel, type Graph } from "@autograms/runtime";
+import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { loadHostCode } from "./tools.js";
+import { loadHostCode, type LoadedBundles } from "./tools.js";
 import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
@@ -18,14 +19,20 @@ export interface AgentMaking {
   isolation?: AgentOptions["isolation"];
   /** The model as the agent gets it (a server times its calls). */
   wrapModel?: (model: ChatModel) => ChatModel;
+  /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
+  bundles?: LoadedBundles;
 }
 
 /**
  * Loads the agent (or graph), its tools and the model the flags choose, and makes the Agent.
  * `loaded` is handed to `onLoaded` as soon as it exists, so errors after that point can show source.
  */
-export async function openAgent(file: string, flags: ModelFlags, options: AgentMaking & { onLoaded?: (loaded: LoadedAgent) => void }): Promise<OpenedAgent> {
-  const loaded = await loadAgentGraph(file);
+export async function openAgent(file: string, flags: ModelFlags, options: AgentMaking & {
+  onLoaded?: (loaded: LoadedAgent) => void;
+  /** Where the compiler's diagnostics go (default: stderr). */
+  diagnostics?: DiagnosticSink;
+}): Promise<OpenedAgent> {
+  const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
   options.onLoaded?.(loaded);
   const { agent, moduleFiles } = await agentOf({ graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file }, flags, options);
   return { agent, loaded, moduleFiles };
@@ -47,7 +54,7 @@ export async function agentOf(at: GraphAt, flags: ModelFlags, options: AgentMaki
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
   const { graph } = at;
   const local = { ...graph, tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))) };
-  const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer);
+  const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer, options.bundles);
   Object.assign(tools, await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {

@@ -17,6 +17,14 @@ export interface HostCode {
   files: string[];
 }
 
+/**
+ * Bundles already imported, by their text (`--watch`): Node cannot unload an ES module, so each
+ * import of a changed bundle stays in memory until the process ends. Importing only bundles whose
+ * text is new bounds that to one copy per version of the modules' code, and leaves the modules'
+ * state alone across saves that do not change them.
+ */
+export type LoadedBundles = Map<string, Record<string, unknown>>;
+
 /** An export of a module the agent imports: a tool, or a custom action. */
 type Imported = { kind: "tool" | "action"; name: string; info: ToolInfo };
 
@@ -26,7 +34,7 @@ type Imported = { kind: "tool" | "action"; name: string; info: ToolInfo };
  * modules and `./tools.js` specifiers work as they do for the agent) into one temporary module
  * that is imported.
  */
-export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, baseDir: string, importer: string): Promise<HostCode> {
+export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, baseDir: string, importer: string, bundles?: LoadedBundles): Promise<HostCode> {
   // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
   const builtin = (t: ToolInfo) => t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
   const entries: Imported[] = [
@@ -55,17 +63,28 @@ export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, base
     const what = entries.some((e) => e.kind === "action") ? entries.some((e) => e.kind === "tool") ? "tools and actions" : "actions" : "tools";
     throw new CliError(`cannot load the agent's ${what}:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`);
   }
+  let exports = bundles?.get(code);
+  if (!exports) {
+    exports = await importBundle(code, entries);
+    bundles?.set(code, exports);
+  }
+  return hostCodeOf(exports, entries, files);
+}
+
+async function importBundle(code: string, entries: Imported[]): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), "autograms-tools-"));
-  let exports: Record<string, unknown>;
   try {
     const file = join(dir, "tools.mjs");
     writeFileSync(file, code);
-    exports = await import(pathToFileURL(file).href) as Record<string, unknown>;
+    return await import(pathToFileURL(file).href) as Record<string, unknown>;
   } catch (err) {
     throw new CliError(`the agent's ${entries.some((e) => e.kind === "action") ? "tool and action" : "tool"} modules failed to load: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function hostCodeOf(exports: Record<string, unknown>, entries: Imported[], files: string[]): HostCode {
   const loaded: HostCode = { tools: {}, actions: [], files };
   entries.forEach(({ kind, name, info: t }, i) => {
     const value = exports[`__export${i}`];

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { addModelOptions } from "../agent-loading/model-options.js";
 import type { ServeFlags } from "../actions/serve.js";
 import { busyOption } from "./busy-option.js";
+import { staleOption } from "./stale-option.js";
 import { integer } from "./integer.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -25,6 +26,8 @@ export function registerServe(program: Command): void {
     .option("--turn-time-ms <ms>", "a turn's time budget: milliseconds it may compute without waiting (for its model, a tool); over it the turn fails with time_budget, nothing committed (default 10000)", integer(1))
     .option("--turn-memory-mb <mb>", "a turn's memory budget: MiB its steps may write; over it the turn fails with memory_budget, nothing committed (default 256)", integer(1))
     .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"))
+    .addOption(staleOption("a message for a thread that cannot resume on the agent (edited where the thread stands): refuse (422 stale_memory, the default; move it with autograms threads migrate) or restart (begin its conversation again)"))
+    .option("--watch", "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving; the turns are played in the server's own thread, as with --workers 0")
     .option("--no-playground", "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)");
   addModelOptions(command)
     .action(async (file: string, flags: ServeFlags) => (await import("../actions/serve.js")).serveCommand(file, flags));

@@ -1,4 +1,4 @@
-import type { ReplyChunk, TraceSink } from "@autograms/runtime";
+import { AgentError, type Agent, type Memory, type ReplyChunk, type TraceSink } from "@autograms/runtime";
 
 /** What a turn reports as it runs: its trace events, and the reply's text as it is written. */
 export interface TurnListeners {
@@ -10,9 +10,25 @@ export interface TurnListeners {
 export interface ChatSession {
   /** Set when the conversation goes on from before: what to say so, and the agent's last reply. */
   resumed: { note: string; lastReply: string | undefined } | null;
+  /** Set when the saved conversation could not resume on the agent and `--on-stale restart` began it again: why. */
+  restarted?: string;
   /** One turn; `text` null is the agent's opening, which it speaks first. */
   reply(text: string | null, listeners: TurnListeners): Promise<{ reply: string | null; done: boolean }>;
+  /** Why the conversation cannot resume on this build of the agent (`stale_memory`), or null when it can. */
+  check(agent: Agent): Promise<string | null>;
   /** Drops the turn under way, if any, leaving the conversation at its last turn (Ctrl-C). */
   stop(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The stale_memory problem of this memory on this agent, or null (other errors are thrown). */
+export function staleProblem(agent: Agent, memory: Memory | null): string | null {
+  if (memory === null || memory.done) return null;
+  try {
+    agent.checkMemory(memory);
+    return null;
+  } catch (err) {
+    if (err instanceof AgentError && err.code === "stale_memory") return err.detail;
+    throw err;
+  }
 }

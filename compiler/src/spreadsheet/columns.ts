@@ -25,6 +25,7 @@ const CELLS: Record<ValueKind, CellKind | undefined> = {
   nodes: "list",
   texts: "list",
   numbers: "numbers",
+  indices: "numbers",
   count: "count",
   probability: "probability",
   tools: undefined,

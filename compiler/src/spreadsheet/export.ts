@@ -79,7 +79,12 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
   // code, conditions and arguments are read as written (never as the original's Python). The
   // original's format has no such column: its code reads the same as Python.
   const always = new Set(["name", "action", "transitions", "instruction", ...(format === "original" ? [] : ["assign"])]);
-  if (format === "original") used.delete("assign");
+  if (format === "original") {
+    used.delete("assign");
+    // Which transitions are the code's flow only narrows what a resumed conversation depends on;
+    // the original resumes nothing across edits, and its reader rejects the column.
+    used.delete("implicit_transitions");
+  }
   const count = (field: LetteredColumn["field"]) => Math.max(0, ...graph.nodes.map((n) => n[field]?.length ?? 0));
   const counts = Object.fromEntries(Object.values(LETTERED).map((field) => [field, count(field)])) as Record<LetteredColumn["field"], number>;
   const columns = exportColumns((f) => always.has(f) || used.has(f), counts);

@@ -15,9 +15,10 @@ import { compileProgram, type Program } from "../engine/program.js";
 import { top, writeVars } from "../engine/scope.js";
 import { toMemoryBody, toRunMemory } from "../engine/stack.js";
 import type { RunState } from "../engine/state.js";
-import { freshMemory, openMemory, sealMemory } from "../memory/seal.js";
+import { freshMemory, openMemory, sealMemory, verifiedMemory } from "../memory/seal.js";
+import { migrateMemory } from "./migrate.js";
 import type { Frame, Memory } from "../memory/types.js";
-import { memoryDelta } from "../memory/delta.js";
+import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
 import { toolDefinitionOf } from "../language/tools.js";
 import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
@@ -174,6 +175,21 @@ export class Agent {
    */
   checkMemory(memory: unknown): void {
     this.open(memory);
+  }
+
+  /**
+   * Moves a conversation to node `node` of this agent's graph, keeping its variables and turns:
+   * for memory that cannot resume here (`stale_memory`), or to send a conversation elsewhere. The
+   * node must be one a conversation waits at, in main or in the function the conversation is
+   * inside, and every variable it reads must exist; else an AgentError `bad_migration` says why.
+   * The next reply() takes the user's message as the answer to that node.
+   */
+  migrate(memory: unknown, node: string): { memory: Memory; delta: MemoryDelta } {
+    if (typeof node !== "string") throw new AgentError("bad_input", `migrate() takes the node's name as a string, got ${typeof node}`);
+    const before = verifiedMemory(memory);
+    const moved = migrateMemory(this.program, before, node);
+    const sealed = sealMemory(moved);
+    return { memory: sealed, delta: memoryDelta(before, sealed) };
   }
 
   /** Runs a function to its return (the original's `apply_fn`); it may not reach a chat node. */

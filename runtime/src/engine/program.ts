@@ -12,12 +12,13 @@ import type { AgentConfig } from "./config.js";
 import type { ToolDefinition } from "../model/types.js";
 import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
-import { canonicalJson, identity, sha256 } from "../memory/hash.js";
+import { canonicalJson, sha256 } from "../memory/hash.js";
+import { nodeIdentity } from "../memory/node-identity.js";
 import { parseTemplate, TemplateError, type Template } from "./template.js";
 
 export interface CompiledNode {
   node: GraphNode;
-  /** What the node does, as a hash: its content without `loc`. */
+  /** What the node does, as a hash (see memory/node-identity.ts). */
   id: string;
   /** The instruction of model, exact and prompt nodes, parsed. */
   text?: Template;
@@ -94,10 +95,6 @@ const STATE_FIELDS = fieldsOfKind("nodes");
 function withoutLoc<T extends { loc?: unknown }>(value: T): Omit<T, "loc"> {
   const { loc: _loc, ...rest } = value;
   return rest;
-}
-
-export function nodeIdentity(node: GraphNode): string {
-  return identity(withoutLoc(node));
 }
 
 export function graphIdentity(graph: Graph): string {

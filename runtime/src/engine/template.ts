@@ -146,3 +146,8 @@ export function renderTemplate(template: Template, lookup: Lookup): Rendered {
   }
   return missing.length ? { ok: false, missing: [...new Set(missing)] } : { ok: true, text };
 }
+
+/** The variables the template must find (those outside `?{ … }`, which may be missing). */
+export function requiredVariables(template: Template): string[] {
+  return template.segments.flatMap((seg) => (seg.kind === "var" ? [seg.name] : []));
+}

@@ -29,6 +29,7 @@ const valueSchemas = {
   nodes: stringList,
   texts: stringList,
   numbers: { type: "array", items: { type: "number", minimum: 0 } },
+  indices: { type: "array", items: { type: "integer", minimum: 0 }, uniqueItems: true },
   count: { type: "integer", minimum: 0 },
   probability: { type: "number", minimum: 0, maximum: 1 },
   tools: { ...stringList, minItems: 1, uniqueItems: true },

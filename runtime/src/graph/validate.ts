@@ -58,6 +58,9 @@ function checkReferences(graph: Graph): GraphError[] {
     if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
       at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
     }
+    node.implicit_transitions?.forEach((index, j) => {
+      if (index >= node.transitions.length) at(`/implicit_transitions/${j}`, `implicit_transitions names transition ${index}, but the node has ${node.transitions.length}`);
+    });
     for (const p of codeProblems(node)) at(`/${p.field}`, p.message);
     if (!isBuiltinAction(node.action)) {
       const info = Object.hasOwn(graph.actions ?? {}, node.action) ? graph.actions![node.action]! : undefined;

@@ -22,7 +22,10 @@ export function openApiDocument(agent: string, options: { playground: boolean })
     info: { title: `autograms serve: ${agent}`, version: "1", description: "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), AG-UI, and the run event stream." },
     security: [{ bearer: [] }, {}],
     paths: {
-      "/api/agent": { get: { summary: "The agent and its compiled graph", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph"], properties: { name: { type: "string" }, graph: { type: "object" } } }) } } } },
+      "/api/agent": { get: { summary: "The agent, its compiled graph, and its last build's outcome (serve --watch)", responses: { 200: { description: "the agent", content: json({ type: "object", required: ["name", "graph", "build"], properties: {
+        name: { type: "string" }, graph: { type: "object" },
+        build: { type: "object", required: ["ok", "at", "watching"], description: "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving", properties: { ok: { type: "boolean" }, at: { type: "integer" }, watching: { type: "boolean", description: "new builds may come (serve --watch)" }, message: { type: "string" }, diagnostics: { type: "string" } } },
+      } }) } } } },
       "/api/threads": {
         get: {
           summary: "The threads, the most recently active first",
@@ -63,6 +66,13 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           summary: "A new thread with the first `turn` turns of this one", parameters: [threadId],
           requestBody: { required: true, content: json({ type: "object", required: ["turn"], properties: { turn: { type: "integer", minimum: 0 }, id: ref("ThreadId") } }) },
           responses: { 201: { description: "the new thread", content: json({ type: "object", properties: { thread: ref("ThreadInfo") } }) }, 400: error("a bad turn"), 404: error("no such thread") },
+        },
+      },
+      "/api/threads/{id}/migrate": {
+        post: {
+          summary: "Move a thread that cannot resume on the agent served (stale_memory) to one of its nodes that a conversation waits at, keeping its variables and turns; its next message answers that node", parameters: [threadId],
+          requestBody: { required: true, content: json({ type: "object", required: ["node"], properties: { node: { type: "string", description: "the node's name in the graph" } } }) },
+          responses: { 200: { description: "the thread, and the turn that records the move (no message, no reply)", content: json({ type: "object", properties: { thread: ref("ThreadInfo"), turn: { type: "object" } } }) }, 404: error("no such thread"), 409: error("the thread is busy"), 422: error("bad_migration: the node cannot take the conversation (the message says why)") },
         },
       },
       "/api/threads/{id}/runs": {

@@ -1,7 +1,7 @@
-/** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork. */
+/** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork, migrate. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { replayTurn, type TurnRecord } from "@autograms/store";
+import { migrateThread, replayTurn, type TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
@@ -19,6 +19,7 @@ export function turnJson(t: TurnRecord) {
 }
 
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
+const MigrateBody = z.object({ node: z.string().min(1) });
 const TitleBody = z.object({ title: z.string().nullable() });
 
 export function threadsRoutes(ctx: ServerContext): Hono {
@@ -77,6 +78,15 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const source = await known(id);
     if (body.turn > source.version) throw new HttpError(400, "bad_request", `turn: thread ${id} has turns 0 to ${source.version}`, "turn");
     return c.json({ thread: await store.fork(id, body.turn, newId) }, 201);
+  });
+
+  // A thread that cannot resume on the agent served now (edited where it stands) moves to one of its nodes.
+  app.post("/api/threads/:id/migrate", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const body = await jsonBody(c, MigrateBody);
+    await known(id);
+    const { turn } = await migrateThread(store, ctx.agent, id, body.node);
+    return c.json({ thread: await store.thread(id), turn: turnJson(turn) });
   });
 
   return app;

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent, ReplyChunk } from "@autograms/runtime";
-import { acquireTurn, messageConflict, StoreError, type BusyPolicy, type HeldTurn, type Lease, type RunRecord, type Store, type TurnRecord } from "@autograms/store";
+import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import { acquireTurn, messageConflict, StoreError, type BusyPolicy, type HeldTurn, type Lease, type RunRecord, type StalePolicy, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 import { ownThread } from "../own-thread.js";
@@ -17,6 +17,8 @@ import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
+  /** A message to a thread whose memory cannot resume on the agent (runTurn's `onStale`). */
+  onStale?: StalePolicy;
   /** How long a run's events wait to be written with the next ones (default 100 ms); a run's last events never wait. */
   flushMs?: number;
   /** Who runs, as the store shows it to a refused client (default `pid N on HOST`). */
@@ -74,9 +76,10 @@ export class RunManager {
 
   private readonly player: TurnPlayer;
 
-  constructor(private readonly store: Store, private readonly agent: Agent, private readonly options: RunManagerOptions) {
+  /** `currentAgent`: the build served now (it may change between runs: hot reload, in-process only). */
+  constructor(private readonly store: Store, private readonly currentAgent: () => Agent, private readonly options: RunManagerOptions) {
     this.flushMs = options.flushMs ?? 100;
-    this.player = options.player ?? new InProcessPlayer(agent);
+    this.player = options.player ?? new InProcessPlayer(currentAgent());
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -109,7 +112,7 @@ export class RunManager {
    */
   async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
     const { runId } = options;
-    const info = await ownThread(this.store, this.agent.graph.agent, threadId);
+    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
@@ -176,12 +179,18 @@ export class RunManager {
   private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean, { runId, policy, replaces }: StartOptions,
     started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
     let run: LiveRun | null = null;
+    // Both turns of the run (an opening, the message's) on the build the run started with.
+    const agent = this.currentAgent();
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
     /** Aborted by `stop(runId)`: this run alone. */
     const stopThis = new AbortController();
-    const acquiring = { policy: policy ?? this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}) };
+    const acquiring = {
+      policy: policy ?? this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}),
+      // Memory that cannot resume on the build is refused (422 stale_memory) or restarted before the run starts.
+      checkMemory: (memory: Memory) => agent.checkMemory(memory), ...(this.options.onStale && { onStale: this.options.onStale }),
+    };
     const observer = this.options.observer;
     const onText = (chunk: ReplyChunk) => {
       if (chunk.kind === "delta") {
@@ -206,7 +215,7 @@ export class RunManager {
       try {
         const startedAt = Date.now();
         const result = await this.player.play({
-          threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
+          agent, threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
           onStep: (event) => run?.push({ type: "step", event }), onText,
         });
         const turn = await held.commit({ ...result, startedAt });
@@ -310,7 +319,7 @@ export class RunManager {
    * Null when nothing was running.
    */
   async stopThread(threadId: string): Promise<Stopped | null> {
-    const info = await ownThread(this.store, this.agent.graph.agent, threadId);
+    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
     if (!info) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (!info.running) return null;
     const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));

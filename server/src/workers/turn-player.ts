@@ -10,6 +10,11 @@ import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 
 export interface PlayRequest {
+  /**
+   * The build the run started on, played in the server's own thread (hot reload changes it
+   * between runs); a worker thread plays the agent it made.
+   */
+  agent?: Agent;
   threadId: string;
   text: string | null;
   memory: Memory | null;
@@ -39,7 +44,7 @@ export class InProcessPlayer implements TurnPlayer {
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {
-    return playTurn(this.agent, request.text, request.memory, { ...request, budgets: this.budgets });
+    return playTurn(request.agent ?? this.agent, request.text, request.memory, { ...request, budgets: this.budgets });
   }
 
   async close(): Promise<void> {}

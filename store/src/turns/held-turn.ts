@@ -4,15 +4,17 @@
  * wherever it likes (in this process, in a worker thread) and ends with `commit` or `release`.
  * The lease is renewed meanwhile; `lost` aborts when another message takes the thread over.
  */
-import type { Memory, MemoryDelta, TraceEvent } from "@autograms/runtime";
+import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
 import type { StoredTraceEvent } from "../types.js";
 
 export interface HeldTurn {
   lease: Lease;
-  /** The thread's memory at the lease's version (null before the first turn). */
+  /** The thread's memory at the lease's version (null before the first turn, or restarted). */
   memory: Memory | null;
+  /** The thread's memory was stale and `onStale` is `restart`: the conversation begins again. */
+  restarted: boolean;
   /** Aborts when the lease is lost (another message interrupted or rolled back this one). */
   lost: AbortSignal;
   /** Commits what the agent answered (compare-and-swap on the lease); then the lease is gone. */
@@ -30,6 +32,14 @@ export interface PlayedTurn {
   startedAt: number;
 }
 
+export const STALE_POLICIES = ["refuse", "restart"] as const;
+/**
+ * What to do with a thread whose memory cannot resume on the agent (`stale_memory`, after an edit
+ * of the agent): `refuse` fails the turn with that error and leaves the thread as it is; `restart`
+ * begins the conversation again from the start with this message (its history stays).
+ */
+export type StalePolicy = (typeof STALE_POLICIES)[number];
+
 export type Acquired = { repeated: TurnRecord; held?: undefined } | { held: HeldTurn; repeated?: undefined };
 
 /**
@@ -46,9 +56,16 @@ export async function acquireTurn(
      * before it, and the commit marks it `replaced`. Refused when it is no longer the last.
      */
     replaces?: number;
+    /**
+     * Checks that the memory resumes on the agent that will play the turn (`Agent.checkMemory`),
+     * before the turn starts, wherever it is then played.
+     */
+    checkMemory?: (memory: Memory) => void;
+    /** Memory that `checkMemory` finds stale: refused (the default) or restarted. */
+    onStale?: StalePolicy;
   } = {},
 ): Promise<Acquired> {
-  const { replaces, ...acquiring } = options;
+  const { replaces, checkMemory, onStale, ...acquiring } = options;
   const messageId = acquiring.messageId ?? null;
   const lease = await store.acquire(threadId, { ...acquiring, messageId, user: text });
   const lost = new AbortController();
@@ -79,11 +96,14 @@ export async function acquireTurn(
     if (replaces !== undefined && lease.version !== replaces) {
       throw new StoreError("bad_request", `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`);
     }
-    const memory = replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
+    const loaded = replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
+    const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
+    const memory = restarted ? null : loaded;
     return {
       held: {
         lease,
         memory,
+        restarted,
         lost: lost.signal,
         release,
         async commit(turn) {
@@ -94,8 +114,9 @@ export async function acquireTurn(
               user: text,
               reply: turn.reply,
               memory: turn.memory,
-              // A replacing turn's delta is from the memory before the turn it replaces, not from the head: it keeps a snapshot.
-              ...(replaces === undefined ? turn.delta && { delta: turn.delta } : { replaces }),
+              // A replacing turn's delta is from the memory before the turn it replaces, not from the
+              // head, and a restart's from no memory: they keep a snapshot.
+              ...(replaces === undefined ? !restarted && turn.delta && { delta: turn.delta } : { replaces }),
               trace: turn.trace as TraceEvent[],
               startedAt: turn.startedAt,
             });
@@ -111,6 +132,18 @@ export async function acquireTurn(
     };
   } catch (err) {
     await release();
+    throw err;
+  }
+}
+
+/** Whether the memory is stale and to be restarted; stale with `refuse`, the error. */
+function isStale(memory: Memory, checkMemory: (memory: Memory) => void, policy: StalePolicy): boolean {
+  if (memory.done) return false;
+  try {
+    checkMemory(memory);
+    return false;
+  } catch (err) {
+    if (policy === "restart" && err instanceof AgentError && err.code === "stale_memory") return true;
     throw err;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Agent, Memory, ReplyChunk, TraceEvent, TraceSink } from "@autograms/runtime";
 import type { AcquireOptions, Store, TurnRecord } from "../types.js";
-import { acquireTurn } from "./held-turn.js";
+import { acquireTurn, type StalePolicy } from "./held-turn.js";
 
 export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" | "create"> {
   /** The user message's id: sending the same id again returns the turn it made instead of a second one. */
@@ -20,6 +20,12 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
    * (`TurnStatus` `replaced`). Refused when the thread has moved on from that turn.
    */
   replaces?: number;
+  /**
+   * A thread whose memory cannot resume on this agent (`stale_memory`, after an edit of the agent):
+   * `refuse` (default) fails the turn with that error and leaves the thread as it is; `restart`
+   * begins the conversation again from the start with this message (its history stays).
+   */
+  onStale?: StalePolicy;
 }
 
 export interface TurnOutcome {
@@ -30,6 +36,8 @@ export interface TurnOutcome {
   done: boolean;
   /** The message id had already made this turn; nothing ran. */
   repeated: boolean;
+  /** The thread's memory was stale and `onStale: "restart"` began the conversation again. */
+  restarted?: boolean;
 }
 
 /**
@@ -37,11 +45,13 @@ export interface TurnOutcome {
  * turn, which it speaks first, with no user message.
  */
 export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, replaces, ...acquire } = options;
+  const { messageId, trace: forward, onText, replaces, onStale, ...acquire } = options;
   // A message answered again is the one message id that runs twice.
   const before = messageId === undefined || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
-  const { held, repeated: made } = await acquireTurn(store, threadId, text, { ...acquire, messageId: messageId ?? null, ...(replaces !== undefined && { replaces }) });
+  const { held, repeated: made } = await acquireTurn(store, threadId, text, { ...acquire, messageId: messageId ?? null,
+    // Memory that cannot resume on this agent is refused (or restarted) before the run starts.
+    checkMemory: (memory) => agent.checkMemory(memory), ...(onStale && { onStale }), ...(replaces !== undefined && { replaces }) });
   if (made) return repeated(made);
   try {
     const events: TraceEvent[] = [];
@@ -54,7 +64,7 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     // The agent stops too (its model request is aborted) when the run is dropped.
     const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, signal: stop, conversationId: threadId, ...(onText && { onText }) }), stop);
     const turn = await held.commit({ reply: result.reply, memory: result.memory, delta: result.delta, trace: events, startedAt });
-    return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false };
+    return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false, ...(held.restarted && { restarted: true }) };
   } finally {
     await held.release();
   }

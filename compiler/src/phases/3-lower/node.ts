@@ -25,6 +25,10 @@ export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: Low
   if (instruction !== undefined) node.instruction = instruction;
   if (stmt.assign !== undefined) node.assign = stmt.assign;
   node.transitions = targets;
+  // The following statement is the code's flow, not part of this node: an edit there must not
+  // strand a conversation waiting here (the runtime leaves these out of the node's identity).
+  const implicit = (transitions ?? ["next"]).flatMap((t, i) => (t === "next" ? [i] : []));
+  if (implicit.length) node.implicit_transitions = implicit;
   Object.assign(node, rest, { loc: stmt.loc, def_type: stmt.defType });
   ctx.nodes.push(node as unknown as PendingNode);
   return name;

@@ -37,6 +37,8 @@ export type ValueKind =
   | "texts"
   /** Numbers of at least 0. */
   | "numbers"
+  /** Positions in the node's `transitions` (from 0), each once. */
+  | "indices"
   /** A whole number of at least 0. */
   | "count"
   /** A number from 0 to 1. */
@@ -49,7 +51,7 @@ export type ValueKind =
 /** The TypeScript type of a value of kind `K`. */
 export type ValueType<K extends ValueKind> = K extends "loc"
   ? Loc
-  : K extends "numbers"
+  : K extends "numbers" | "indices"
     ? number[]
     : K extends "count" | "probability"
       ? number
@@ -107,6 +109,13 @@ export const NODE_FIELDS = {
    * which never appears in a compiled graph.
    */
   transitions: { value: "targets", required: true },
+  /**
+   * Indices of `transitions` that the compiler made from the code's flow (the statement after,
+   * where the author wrote no transition or `"next"`), not written by the author. A node's
+   * identity, which decides whether a saved conversation waiting at it resumes on an edited
+   * graph, leaves their targets out: what follows is whatever the new code says.
+   */
+  implicit_transitions: { value: "indices", language: false },
   /** The question the model answers to choose among several transitions; `$variables` are filled in. */
   transition_question: { value: "text", language: "template" },
   /** The answer for each transition, one for one. */

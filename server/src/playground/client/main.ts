@@ -3,6 +3,7 @@
  * stream in, the graph with the node being run lit, and each turn's variables and memory, with fork.
  */
 import { api } from "./api.js";
+import { followBuilds, showBuild } from "./builds.js";
 import { type App, createApp } from "./app.js";
 import { follow, renderThread, run, updateComposer } from "./chat.js";
 import { byId, newId } from "./dom.js";
@@ -102,5 +103,7 @@ void guard(app, async () => {
   const m = /^#thread=(.+)$/.exec(location.hash);
   if (m?.[1]) await app.actions.selectThread(decodeURIComponent(m[1]));
   else renderThread(app, null, []);
+  showBuild(app, agent.build);
+  followBuilds(app);
   document.body.setAttribute("data-ready", "true");
 })();

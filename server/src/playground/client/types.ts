@@ -20,6 +20,8 @@ export interface Graph {
 export interface AgentInfo {
   name: string;
   graph: Graph;
+  /** The last build (`serve --watch`): a failed one leaves the last good one served. */
+  build: { ok: boolean; at: number; watching: boolean; message?: string; diagnostics?: string };
 }
 
 export interface ThreadInfo {

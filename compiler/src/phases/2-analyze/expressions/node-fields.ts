@@ -14,6 +14,8 @@ const FIELD_TYPES: Record<ValueKind, FieldType | undefined> = {
   nodes: "strings",
   texts: "strings",
   numbers: "numbers",
+  // Only the compiler writes them (the code's flow).
+  indices: undefined,
   count: "integer",
   probability: "probability",
   tools: "tools",

@@ -1,0 +1,50 @@
+import type { Agent } from "@autograms/runtime";
+import { CliError } from "../agent-loading/cli-error.js";
+import { plainText } from "../terminal/plain-text.js";
+import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
+import { watchAgentFolder } from "./watch-files.js";
+
+/** A build of the agent: its diagnostics go to `diagnostics` (they are printed on stderr too). */
+export type Build = (diagnostics: DiagnosticSink) => Promise<Agent>;
+
+/**
+ * `--watch`: the agent built again on every save, one build at a time (a save during a build
+ * builds again once it is done). A build that fails (its diagnostics on stderr) is reported, to
+ * stderr and to `failed`, and changes nothing: the last good build goes on. `use` takes each good one.
+ */
+export function rebuildOnSave(agentFile: string, build: Build, use: (agent: Agent) => Promise<void>,
+  failed: (message: string, diagnostics: string) => void = () => {}): () => void {
+  let building: Promise<void> | null = null;
+  let again = false;
+  const rebuild = async (): Promise<void> => {
+    process.stderr.write(`(${agentFile} changed: building it again)\n`);
+    let agent: Agent;
+    const diagnostics: string[] = [];
+    try {
+      agent = await build((formatted) => {
+        diagnostics.push(formatted(false));
+        process.stderr.write(formatted(process.stderr.isTTY === true) + "\n");
+      });
+    } catch (err) {
+      const why = plainText(err instanceof CliError ? err.message : err instanceof Error ? err.message : String(err));
+      process.stderr.write(`(the edit does not build: ${why}; the last good build goes on)\n`);
+      failed(why, diagnostics.join("\n"));
+      return;
+    }
+    await use(agent);
+  };
+  const changed = () => {
+    if (building) {
+      again = true;
+      return;
+    }
+    building = rebuild().catch((err) => void process.stderr.write(`(reload failed: ${err instanceof Error ? err.message : String(err)})\n`)).finally(() => {
+      building = null;
+      if (again) {
+        again = false;
+        changed();
+      }
+    });
+  };
+  return watchAgentFolder(agentFile, changed);
+}

@@ -1,0 +1,64 @@
+// The playground of a server that is given new builds (`serve --watch`): in headless Chromium, a
+// save that does not build shows in the status line (its diagnostics on hover) while the page
+// stays usable, and a new good build redraws the graph.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { toSvg } from "@autograms/compiler";
+import { Agent, type Graph } from "@autograms/runtime";
+import { listen, type RunningServer } from "@autograms/server";
+import { openStore, type Store } from "@autograms/store";
+import type { Browser } from "playwright-core";
+import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
+import { TestModel } from "../runtime/helpers.js";
+import { EDITS, SHOP, shopGraph } from "./edit-table.js";
+
+const suite = haveChromium ? describe : describe.skip;
+suite(`the playground follows the builds of a watched agent${skippedWithout}`, () => {
+  let browser: Browser;
+  let server: RunningServer;
+  let store: Store;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "autograms-playground-builds-"));
+    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    server = await listen({
+      agent: new Agent(shopGraph(SHOP), { model: new TestModel() }), store, port: 0, watching: true, playground: { drawGraph: (g: Graph) => toSvg(g) },
+    });
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("shows a failed build in the status line, then redraws the graph of the next good one", async () => {
+    const page = await browser.newPage();
+    const errors = pageErrors(page);
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector("body[data-ready]");
+    expect(await page.locator("#graph-box g.node").count()).toBe(drawnNodes(shopGraph(SHOP)));
+
+    server.buildFailed("1 error in shop/agent.ts", "shop/agent.ts:7:15 - error argument_type: chatExact takes a string");
+    await page.waitForFunction(() => /does not build/.test(document.querySelector("#status")!.textContent ?? ""));
+    expect(await page.locator("#status").textContent()).toBe("The latest save does not build (1 error in shop/agent.ts); the last good build is served.");
+    expect(await page.locator("#status").getAttribute("title")).toMatch(/shop\/agent\.ts:7:15 - error/);
+    expect(await page.locator("#status").getAttribute("class")).toBe("error");
+
+    const inserted = EDITS.find((r) => r.edit === "insert a statement right after X")!.change(SHOP);
+    server.setAgent(new Agent(shopGraph(inserted), { model: new TestModel() }));
+    await page.waitForFunction(() => /new build/.test(document.querySelector("#status")!.textContent ?? ""));
+    // The picture is at the level of the code (compiler nodes folded): the inserted statement adds one.
+    expect(drawnNodes(shopGraph(inserted))).toBe(drawnNodes(shopGraph(SHOP)) + 1);
+    expect(await page.locator("#graph-box g.node").count()).toBe(drawnNodes(shopGraph(inserted)));
+    expect(errors).toEqual([]);
+  });
+});
+
+/** The nodes the playground's picture of the graph shows. */
+function drawnNodes(graph: Graph): number {
+  return toSvg(graph).match(/ data-node="/g)?.length ?? 0;
+}
