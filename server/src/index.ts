@@ -33,5 +33,5 @@ export type { AgUiEvent, Variables } from "./protocols/ag-ui.js";
 export { playgroundFiles, playgroundGraph } from "./playground/routes.js";
 export type { GraphView, PlaygroundOptions, PlaygroundSource } from "./playground/routes.js";
 export { HttpError, errorResponse } from "./http/errors.js";
-export { isRunEnd } from "./run-events.js";
-export type { RunEvent, NumberedRunEvent } from "./run-events.js";
+export { isRunEnd } from "@autograms/store";
+export type { RunEvent, NumberedRunEvent } from "@autograms/store";

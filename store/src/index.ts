@@ -19,3 +19,7 @@ export { BUSY_POLICIES } from "./types.js";
 export type { Store, StoreOptions, BusyPolicy, ThreadInfo, RunInfo, TurnRecord, TurnStatus, StoredTraceEvent, NewTurn, Lease,
   AcquireOptions, LoadedThread, ThreadExport, PruneOptions, PruneResult, RunStatus, RunRecord, RunEventRecord, NewRun } from "./types.js";
 export { storedTrace } from "./trace-record.js";
+// A run's events as served (the internal stream every protocol translates) and its reply's text.
+export { isRunEnd } from "./run-events.js";
+export type { RunEvent, NumberedRunEvent } from "./run-events.js";
+export { replyNode, restOfReply, sentOfReply } from "./turns/reply-text.js";

@@ -126,7 +126,9 @@ export interface AcquireOptions {
  * - `finished` / `failed`: its last event is written (a `failed` run committed nothing);
  * - `abandoned`: `running` (or `committed`) in the database, but its process is gone: its lease
  *   lapsed or was taken over (or, committed, it never wrote its last events). Nothing more will come
- *   from it; whoever reads it next writes the end it is owed (`appendRunEvents` with `end`).
+ *   from it; the store writes the end it is owed when it is next read by id (`run`), which then
+ *   answers `finished` or `failed` (`latestRun` still shows it `abandoned`: a client resuming the
+ *   thread's run in progress is given it, and its end).
  */
 export type RunStatus = "running" | "committed" | "finished" | "failed" | "abandoned";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { EventType } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { Agent, ScriptedModel, replyOf, type Graph, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
-import type { RunEvent } from "../../server/src/run-events.js";
+import type { RunEvent } from "@autograms/store";
 import { AgUiTranslator, agentVariables, variablesPatch, type AgUiEvent, type Variables } from "../../server/src/protocols/ag-ui.js";
 import { applyPatch, checkOrder } from "./support/ag-ui-checks.js";
 

@@ -9,7 +9,7 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
-import { MAX_COMPUTE_STEPS } from "../../server/src/run-events.js";
+import { MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
 import { LiveRun } from "../../server/src/runs/live-run.js";
 import type { Store } from "@autograms/store";
 import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";

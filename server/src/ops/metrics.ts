@@ -6,7 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ChatModel } from "@autograms/runtime";
 import type { Lease } from "@autograms/store";
-import type { RunEvent } from "../run-events.js";
+import type { RunEvent } from "@autograms/store";
 import type { RunObserver } from "../runs/run-manager.js";
 
 /** Seconds: from a few milliseconds (an offline model, a replay) to a long answer. */

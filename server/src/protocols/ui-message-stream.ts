@@ -10,7 +10,7 @@
  * reconnects with the number of the last frame it saw (`Last-Event-ID`) is sent exactly the rest
  * (the frames are made again from the run's first event and those up to that number skipped).
  */
-import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { replyMessageId } from "./ui-messages.js";
 
 export type UiChunk =

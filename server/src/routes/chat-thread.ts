@@ -9,7 +9,7 @@ import type { ServerContext } from "../context.js";
 import { threadIdOf } from "../http/request.js";
 import { ownThread } from "../own-thread.js";
 import { uiMessagesOf, type InFlight } from "../protocols/ui-messages.js";
-import type { RunEvent } from "../run-events.js";
+import type { RunEvent } from "@autograms/store";
 import { turnJson } from "./threads.js";
 
 /** The user message of the thread's run in progress, if its turn is not committed yet. */

@@ -8,7 +8,8 @@
  */
 import type { Lease, NewRun, Store } from "@autograms/store";
 import { eventsAsTheyCome } from "./events-as-they-come.js";
-import { COMPUTE_STEPS, isRunEnd, MAX_COMPUTE_STEPS, type NumberedRunEvent, type RunEvent } from "../run-events.js";
+import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
 
 const BATCH_EVENTS = 500;
 

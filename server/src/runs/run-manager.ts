@@ -9,10 +9,10 @@ import { setMaxListeners } from "node:events";
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import { acquireTurn, messageConflict, StoreError, type BusyPolicy, type HeldTurn, type Lease, type RunRecord, type StalePolicy, type Store, type TurnRecord } from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
-import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { ownThread } from "../own-thread.js";
 import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
-import { replyNode, restOfReply } from "./reply-node.js";
+import { replyNode, restOfReply } from "@autograms/store";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 
 export interface RunManagerOptions {

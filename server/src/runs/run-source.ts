@@ -3,7 +3,7 @@ import type { RunRecord, ThreadInfo } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
-import type { NumberedRunEvent } from "../run-events.js";
+import type { NumberedRunEvent } from "@autograms/store";
 import { followRun } from "./follow-run.js";
 import { RECORD_WAIT_MS } from "./live-run.js";
 import { replayOf, type Started } from "./run-manager.js";

@@ -19,6 +19,7 @@ import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { whyUnwritable } from "./unwritable.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
+import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 
 const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
@@ -447,11 +448,20 @@ export class SqlStore implements Store {
   }
 
   run(runId: string): Promise<RunRecord | null> {
-    return this.runs.get(runId);
+    return this.settled(this.runs.get(runId));
   }
 
+  /** The thread's latest run as it stands (`abandoned` included: reading it by id settles it). */
   latestRun(threadId: string): Promise<RunRecord | null> {
     return this.runs.latest(threadId);
+  }
+
+  /** A run as read, its end written first if its process died before writing it (settleRun). */
+  private async settled(reading: Promise<RunRecord | null>): Promise<RunRecord | null> {
+    const run = await reading;
+    if (run?.status !== "abandoned") return run;
+    await settleRun(this, run);
+    return this.runs.get(run.id);
   }
 
   watchRun(runId: string, listener: () => void): () => void {

@@ -263,7 +263,7 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect((await store.turns("cas")).map((t) => t.user)).toEqual([null, "other"]);
       }));
 
-    it("a lease that lapsed neither renews nor commits, even while no one has taken the thread: its run is abandoned", () =>
+    it("a lease that lapsed neither renews nor commits, even while no one has taken the thread: its run ends run_lost", () =>
       withStore(backend, async (store, db) => {
         const agent = echoAgent();
         await runTurn(store, agent, "stalled", null);
@@ -274,7 +274,9 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         // Its process stalled past the lease's lifetime (this store's clock, 2 s on).
         const later = await db.open({ now: () => Date.now() + 2000 });
         try {
-          expect((await later.run("stalled-run"))!.status).toBe("abandoned");
+          // Read after its process is gone, the run is given the end it is owed: nothing was committed.
+          expect((await later.run("stalled-run"))!.status).toBe("failed");
+          expect((await later.runEvents("stalled-run")).map((e) => e.event)).toMatchObject([{ type: "run-error", code: "run_lost" }]);
           expect(await later.renew(lease)).toBe(false);
           await expect(later.commit(lease, { messageId: null, user: "late", reply: result.reply, memory: result.memory, startedAt: Date.now() }))
             .rejects.toMatchObject({ code: "lease_lost", message: expect.stringContaining("lapsed") });
@@ -467,17 +469,20 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           await new Promise((r) => setTimeout(r, 50));
           expect(woken).toBe(after);
           expect((await other.run(run.id))!.status).toBe("running");
-          // Its lease lapses (seen from a store whose clock is later) or is taken over: abandoned.
+          // Its lease lapses (seen from a store whose clock is later) or is taken over: abandoned,
+          // and read by id it is given the end it is owed (its turn was not committed: run_lost).
           const later = await db.open({ now: () => Date.now() + 5000 });
           try {
-            expect((await later.run(run.id))!.status).toBe("abandoned");
+            expect((await later.latestRun("watched"))!.status).toBe("abandoned");
+            expect((await later.run(run.id))!.status).toBe("failed");
+            expect((await later.runEvents(run.id, 4)).map((e) => e.event)).toMatchObject([{ type: "run-error", code: "run_lost" }]);
           } finally {
             await later.close();
           }
           await store.release(lease);
-          expect((await store.run(run.id))!.status).toBe("abandoned");
-          expect(await store.appendRunEvents(run.id, [{ seq: 5, event: { type: "run-error" } }], "failed")).toBe(true);
           expect((await store.run(run.id))!.status).toBe("failed");
+          // Its end is written once: a second writer adds nothing.
+          expect(await store.appendRunEvents(run.id, [{ seq: 6, event: { type: "run-error" } }], "failed")).toBe(false);
         } finally {
           await other.close();
         }

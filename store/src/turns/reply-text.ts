@@ -1,5 +1,5 @@
 import { replyOf, type TraceEvent } from "@autograms/runtime";
-import type { StoredTraceEvent } from "@autograms/store";
+import type { StoredTraceEvent } from "../types.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 
 /** The node whose output was the turn's reply: the last step that gave one ("" if none did). */

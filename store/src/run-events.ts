@@ -5,7 +5,7 @@
  * from 1 within a run and stored as they happen, so a client that reconnects with the number of
  * the last event it saw gets exactly the rest, from any server process.
  */
-import type { StoredTraceEvent } from "@autograms/store";
+import type { StoredTraceEvent } from "./types.js";
 
 export type RunEvent =
   /**
@@ -25,14 +25,6 @@ export type RunEvent =
   /** The run failed or was stopped; nothing was committed. `code` is the AgentError / StoreError code. */
   | { type: "run-error"; code: string; message: string; omittedSteps?: number };
 
-/**
- * Steps that only compute (code, transitions, calls and returns) a run sends; past them it counts
- * them instead, in its end's `omittedSteps`, so the stream of a loop stays this long however long
- * the loop runs. Steps that talk (a user message, a reply, a tool call, a custom action, quit) are
- * always sent; a turn's stored trace keeps every step.
- */
-export const MAX_COMPUTE_STEPS = 2000;
-export const COMPUTE_STEPS: ReadonlySet<string> = new Set(["code", "setup", "log", "time", "pass", "call", "skip_call", "return", "transition"]);
 
 /** The events after which a run has nothing more to say. */
 export const isRunEnd = (e: RunEvent): e is Extract<RunEvent, { type: "run-finish" | "run-error" }> =>
