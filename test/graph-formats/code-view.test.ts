@@ -1,13 +1,16 @@
 // The picture at the level of the code (toSvg's default view): the compiler's nodes folded into
 // the statements they came from, labels from the source, every node still represented.
 import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toDot, toMermaid, toSvg } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const SAMPLES = readdirSync(join(ROOT, "samples"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+// Every sample agent (samples/web is a chat page, not an agent).
+const SAMPLES = readdirSync(join(ROOT, "samples"), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(ROOT, "samples", d.name, "agent.graph.json")))
+  .map((d) => d.name);
 const sample = (name: string) => ({
   graph: JSON.parse(readFileSync(join(ROOT, "samples", name, "agent.graph.json"), "utf8")) as Graph,
   source: readFileSync(join(ROOT, "samples", name, "agent.ts"), "utf8"),
