@@ -106,15 +106,23 @@ const rows = sizes.map((lines) => {
   return { lines: actual, ms, cpu, perThousand: (ms / actual) * 1000 };
 });
 // Other work on the machine slows every figure; the load average says how busy it was.
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} on ${(await import("node:os")).cpus().length} cores`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} on ${(await import("node:os")).cpus().length} cores`,
+);
 console.log("compile (warm, median of runs; CPU time beside wall time)");
 for (const r of rows) {
-  console.log(`  ${String(r.lines).padStart(5)} lines  ${r.ms.toFixed(1).padStart(7)} ms (CPU ${r.cpu.toFixed(1).padStart(6)} ms)  ${r.perThousand.toFixed(1).padStart(6)} ms per 1,000 lines  ${check(r.perThousand <= 100, `${r.lines} lines: ${r.perThousand.toFixed(1)} ms per 1,000 lines`)}`);
+  console.log(
+    `  ${String(r.lines).padStart(5)} lines  ${r.ms.toFixed(1).padStart(7)} ms (CPU ${r.cpu.toFixed(1).padStart(6)} ms)  ${r.perThousand.toFixed(1).padStart(6)} ms per 1,000 lines  ${check(r.perThousand <= 100, `${r.lines} lines: ${r.perThousand.toFixed(1)} ms per 1,000 lines`)}`,
+  );
 }
-const growth = (a, b) => (b.ms / a.ms) / (b.lines / a.lines) * 4;
+const growth = (a, b) => (b.ms / a.ms / (b.lines / a.lines)) * 4;
 const g1 = growth(rows[0], rows[2]);
 const g2 = growth(rows[1], rows[3]);
-console.log(`  4x the source: ${g1.toFixed(2)}x the time (1,000 -> 4,000; budget 4.8x)  ${check(g1 <= 4.8, `growth ${g1.toFixed(2)}x`)}; ${g2.toFixed(2)}x from 2,000 to 8,000`);
+console.log(
+  `  4x the source: ${g1.toFixed(2)}x the time (1,000 -> 4,000; budget 4.8x)  ${check(g1 <= 4.8, `growth ${g1.toFixed(2)}x`)}; ${g2.toFixed(2)}x from 2,000 to 8,000`,
+);
 
 // Cold: a new Node process compiling a small sample, as an editor's save hook would run it.
 const sample = join(root, "samples/tutor/agent.ts");
@@ -123,7 +131,11 @@ const cold = [];
 const bare = [];
 for (let i = 0; i < 7; i++) {
   let start = performance.now();
-  const r = spawnSync(process.execPath, [join(root, "cli/bin/autograms.js"), "compile", sample, "-o", join(out, "tutor.graph.json")], { encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, "cli/bin/autograms.js"), "compile", sample, "-o", join(out, "tutor.graph.json")],
+    { encoding: "utf8" },
+  );
   cold.push(performance.now() - start);
   if (r.status !== 0) throw new Error(`autograms compile failed: ${r.stderr}`);
   start = performance.now();
@@ -132,7 +144,9 @@ for (let i = 0; i < 7; i++) {
 }
 rmSync(out, { recursive: true, force: true });
 const lines = readFileSync(sample, "utf8").split("\n").length;
-console.log(`cold 'autograms compile samples/tutor/agent.ts' (${lines} lines), median of 7: ${median(cold).toFixed(0)} ms (fastest ${Math.min(...cold).toFixed(0)} ms; 'node -e 0' alone ${median(bare).toFixed(0)} ms)  ${check(median(cold) < 800, `cold compile ${median(cold).toFixed(0)} ms`)}`);
+console.log(
+  `cold 'autograms compile samples/tutor/agent.ts' (${lines} lines), median of 7: ${median(cold).toFixed(0)} ms (fastest ${Math.min(...cold).toFixed(0)} ms; 'node -e 0' alone ${median(bare).toFixed(0)} ms)  ${check(median(cold) < 800, `cold compile ${median(cold).toFixed(0)} ms`)}`,
+);
 
 if (failures.length) {
   console.log(`\nover budget: ${failures.join("; ")}`);

@@ -21,12 +21,17 @@ import { drawChart } from "./turn-cost-chart.mjs";
 const TURNS = Number(process.argv[2] ?? 300);
 const WINDOW = 20;
 const user = (i) => `Here is user message ${i}: could you explain the next step once more, please?`;
-const answer = (i) => `Of course. Step ${i} works like this: take the numerator, then the denominator, and compare the two carefully.`;
+const answer = (i) =>
+  `Of course. Step ${i} works like this: take the numerator, then the denominator, and compare the two carefully.`;
 
 // ---- 1. while loop through agent.call ------------------------------------------------------
 
 const loopGraph = {
-  format: "autograms-graph", version: 1, agent: "Loop", start: "main", globals: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Loop",
+  start: "main",
+  globals: {},
   functions: { loop: { kind: "local_function", params: ["n"], entry: "loop" } },
   nodes: [
     { name: "main", action: "transition", transitions: ["quit"] },
@@ -43,8 +48,12 @@ const loopGraph = {
 const expectedTotal = (n) => ((n - 1) * n * (2 * n - 1)) / 6;
 
 const noModel = {
-  complete: async () => { throw new Error("no model in this benchmark"); },
-  choose: async () => { throw new Error("no model in this benchmark"); },
+  complete: async () => {
+    throw new Error("no model in this benchmark");
+  },
+  choose: async () => {
+    throw new Error("no model in this benchmark");
+  },
 };
 
 /** Best of `runs` timings of `run(n)`, in µs per iteration (the machine may be busy with other work). */
@@ -71,7 +80,10 @@ async function autogramsLoop(n, isolation = "in-process") {
 
 async function langgraphLoop(n) {
   const State = Annotation.Root({
-    n: Annotation(), i: Annotation(), total: Annotation(), square: Annotation(),
+    n: Annotation(),
+    i: Annotation(),
+    total: Annotation(),
+    square: Annotation(),
   });
   const app = new StateGraph(State)
     .addNode("s1", (s) => ({ square: s.i * s.i }))
@@ -84,7 +96,8 @@ async function langgraphLoop(n) {
     .compile();
   const run = async (count) => {
     const out = await app.invoke({ n: count, i: 0, total: 0, square: 0 }, { recursionLimit: count * 3 + 10 });
-    if (out.total !== expectedTotal(count)) throw new Error(`langgraph total ${out.total}, expected ${expectedTotal(count)}`);
+    if (out.total !== expectedTotal(count))
+      throw new Error(`langgraph total ${out.total}, expected ${expectedTotal(count)}`);
   };
   await run(100);
   return best(2, n, run);
@@ -93,7 +106,11 @@ async function langgraphLoop(n) {
 // ---- 2. a conversation --------------------------------------------------------------------
 
 const chatGraph = {
-  format: "autograms-graph", version: 1, agent: "Chat", globals: {}, functions: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Chat",
+  globals: {},
+  functions: {},
   nodes: [{ name: "talk", action: "chat", instruction: "Answer the user's question.", transitions: ["talk"] }],
 };
 
@@ -159,13 +176,23 @@ function storedBytes(saver) {
 // ---- 3. recursion ---------------------------------------------------------------------------
 
 const depthGraph = {
-  format: "autograms-graph", version: 1, agent: "Depth", start: "main", globals: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Depth",
+  start: "main",
+  globals: {},
   functions: { depth: { kind: "local_function", params: ["n"], entry: "depth" } },
   nodes: [
     { name: "main", action: "transition", transitions: ["quit"] },
     { name: "depth", action: "transition", transitions: ["depth.*"] },
     { name: "depth.a", action: "transition", boolean_condition: "n <= 0", transitions: ["return 0"] },
-    { name: "depth.b", action: "local_function", instruction: "depth(n - 1)", assign: "r", transitions: ["return r + 1"] },
+    {
+      name: "depth.b",
+      action: "local_function",
+      instruction: "depth(n - 1)",
+      assign: "r",
+      transitions: ["return r + 1"],
+    },
   ],
 };
 
@@ -182,26 +209,38 @@ async function recursion(n) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const iterations = 20_000;
-const ours = { loop: await autogramsLoop(iterations), isolated: await autogramsLoop(500, "process"), chat: await autogramsConversation(TURNS) };
+const ours = {
+  loop: await autogramsLoop(iterations),
+  isolated: await autogramsLoop(500, "process"),
+  chat: await autogramsConversation(TURNS),
+};
 const theirs = { loop: await langgraphLoop(1_000), chat: await langgraphConversation(TURNS) };
 
 const fmt = (x, digits = 1) => x.toFixed(digits);
 console.log(`while loop, 3 statements, through agent.call (µs per iteration; target <= 30)`);
 console.log(`  autograms-ts   ${fmt(ours.loop)}`);
 console.log(`  LangGraph.js   ${fmt(theirs.loop)}`);
-console.log(`the same loop, code in a sandbox pool's child process (isolation: "process"; 4 evaluations per iteration)`);
+console.log(
+  `the same loop, code in a sandbox pool's child process (isolation: "process"; 4 evaluations per iteration)`,
+);
 console.log(`  autograms-ts   ${fmt(ours.isolated)} µs per iteration, ${fmt(ours.isolated / 4)} µs per evaluation`);
-console.log(`conversation, turn ${TURNS} incl. JSON round trip of the state (ms per turn, median of ${WINDOW}; target <= 2)`);
+console.log(
+  `conversation, turn ${TURNS} incl. JSON round trip of the state (ms per turn, median of ${WINDOW}; target <= 2)`,
+);
 console.log(`  autograms-ts   ${fmt(ours.chat.msPerTurn, 3)}`);
 console.log(`  LangGraph.js   ${fmt(theirs.chat.msPerTurn, 3)}`);
 const depths = [1_000, 10_000, 100_000];
 const perCall = [];
 for (const n of depths) perCall.push(await recursion(n));
-console.log(`recursion through agent.call (µs per call at depth ${depths.map((n) => `${n / 1000}k`).join(" / ")}; flat = O(1) per call)`);
+console.log(
+  `recursion through agent.call (µs per call at depth ${depths.map((n) => `${n / 1000}k`).join(" / ")}; flat = O(1) per call)`,
+);
 console.log(`  autograms-ts   ${perCall.map((x) => fmt(x)).join(" / ")}`);
 console.log(`saved state after ${TURNS} turns / transcript bytes (target <= 2.5)`);
 console.log(`  autograms-ts   ${fmt(ours.chat.ratio, 2)}  (${ours.chat.size} / ${ours.chat.transcript} bytes)`);
-console.log(`  LangGraph.js   ${fmt(theirs.chat.ratio, 2)}  (${theirs.chat.size} / ${theirs.chat.transcript} bytes, MemorySaver)`);
+console.log(
+  `  LangGraph.js   ${fmt(theirs.chat.ratio, 2)}  (${theirs.chat.size} / ${theirs.chat.transcript} bytes, MemorySaver)`,
+);
 
 // ---- 3. the cost of a turn against the length of the conversation ----------------------------
 //
@@ -250,8 +289,16 @@ async function autogramsCurve() {
     });
     const after = JSON.stringify(result.memory);
     const roundTrip = await medianOf(REPEAT.autograms, () => JSON.stringify(JSON.parse(after)));
-    if (JSON.stringify(applyDelta(JSON.parse(saved), JSON.parse(JSON.stringify(result.delta)))) !== after) throw new Error("applyDelta did not give the reply's memory");
-    rows.push({ turn: point, object, json, roundTrip, memoryBytes: Buffer.byteLength(after), deltaBytes: Buffer.byteLength(JSON.stringify(result.delta)) });
+    if (JSON.stringify(applyDelta(JSON.parse(saved), JSON.parse(JSON.stringify(result.delta)))) !== after)
+      throw new Error("applyDelta did not give the reply's memory");
+    rows.push({
+      turn: point,
+      object,
+      json,
+      roundTrip,
+      memoryBytes: Buffer.byteLength(after),
+      deltaBytes: Buffer.byteLength(JSON.stringify(result.delta)),
+    });
   }
   return rows;
 }
@@ -259,15 +306,30 @@ async function autogramsCurve() {
 const chatMachine = setup({
   actors: { model: fromPromise(async ({ input }) => answer(input.messages.length)) },
 }).createMachine({
-  id: "chat", initial: "waiting", context: { messages: [] },
+  id: "chat",
+  initial: "waiting",
+  context: { messages: [] },
   states: {
     waiting: {
-      on: { user: { target: "answering", actions: assign({ messages: ({ context, event }) => [...context.messages, { role: "user", content: event.text }] }) } },
+      on: {
+        user: {
+          target: "answering",
+          actions: assign({
+            messages: ({ context, event }) => [...context.messages, { role: "user", content: event.text }],
+          }),
+        },
+      },
     },
     answering: {
       invoke: {
-        src: "model", input: ({ context }) => ({ messages: context.messages }),
-        onDone: { target: "waiting", actions: assign({ messages: ({ context, event }) => [...context.messages, { role: "assistant", content: event.output }] }) },
+        src: "model",
+        input: ({ context }) => ({ messages: context.messages }),
+        onDone: {
+          target: "waiting",
+          actions: assign({
+            messages: ({ context, event }) => [...context.messages, { role: "assistant", content: event.output }],
+          }),
+        },
       },
     },
   },
@@ -297,7 +359,8 @@ async function xstateCurve() {
       result = await xstateTurn(JSON.parse(saved), user(turn));
       JSON.stringify(result);
     });
-    if (result.context.messages.length !== 2 * point) throw new Error(`xstate holds ${result.context.messages.length} messages at turn ${point}`);
+    if (result.context.messages.length !== 2 * point)
+      throw new Error(`xstate holds ${result.context.messages.length} messages at turn ${point}`);
     rows.push({ turn: point, object, json, memoryBytes: Buffer.byteLength(JSON.stringify(result)) });
   }
   return rows;
@@ -314,10 +377,13 @@ async function langgraphCurve() {
   for (const point of POINTS) {
     const config = { configurable: { thread_id: `turn-${point}` } };
     const history = [];
-    for (let i = 0; i < point - 1; i++) history.push({ role: "user", content: user(i) }, { role: "assistant", content: answer(2 * i + 1) });
+    for (let i = 0; i < point - 1; i++)
+      history.push({ role: "user", content: user(i) }, { role: "assistant", content: answer(2 * i + 1) });
     if (history.length) await app.updateState(config, { messages: history }, "talk");
     let turn = point - 1;
-    const object = await medianOf(REPEAT.langgraph, () => app.invoke({ messages: [{ role: "user", content: user(turn++) }] }, config));
+    const object = await medianOf(REPEAT.langgraph, () =>
+      app.invoke({ messages: [{ role: "user", content: user(turn++) }] }, config),
+    );
     const json = await medianOf(REPEAT.langgraph, async () => {
       await app.invoke({ messages: [{ role: "user", content: user(turn++) }] }, config);
       JSON.parse(JSON.stringify((await app.getState(config)).values));
@@ -339,20 +405,32 @@ const curve = await turnCosts();
 const ms = (x) => x.toFixed(3).padStart(8);
 const ratio = (a, b) => `${(a / b).toFixed(2)}x`.padStart(7);
 console.log(`\ncost of a turn against conversation length (ms per turn, median; object / JSON round trip included)`);
-console.log(`   turn | autograms-ts        | XState 5            | LangGraph.js        | ours/XState    | ours/LangGraph`);
+console.log(
+  `   turn | autograms-ts        | XState 5            | LangGraph.js        | ours/XState    | ours/LangGraph`,
+);
 for (let i = 0; i < POINTS.length; i++) {
   const [a, x, l] = [curve.autograms[i], curve.xstate[i], curve.langgraph[i]];
-  console.log(`${String(a.turn).padStart(7)} | ${ms(a.object)} / ${ms(a.json)} | ${ms(x.object)} / ${ms(x.json)} | ${ms(l.object)} / ${ms(l.json)} | ${ratio(a.object, x.object)} ${ratio(a.json, x.json)} | ${ratio(a.object, l.object)} ${ratio(a.json, l.json)}`);
+  console.log(
+    `${String(a.turn).padStart(7)} | ${ms(a.object)} / ${ms(a.json)} | ${ms(x.object)} / ${ms(x.json)} | ${ms(l.object)} / ${ms(l.json)} | ${ratio(a.object, x.object)} ${ratio(a.json, x.json)} | ${ratio(a.object, l.object)} ${ratio(a.json, l.json)}`,
+  );
 }
 const at = (t) => curve.autograms.find((r) => r.turn === t);
-console.log(`autograms-ts, flatness: turn 3000 / turn 30 in object mode ${ratio(at(3000).object, at(30).object)} (target <= 1.5x)`);
-console.log(`autograms-ts, JSON mode: the runtime's own share (turn less the caller's round trip of the same memory), ms; whole turn / round trip`);
+console.log(
+  `autograms-ts, flatness: turn 3000 / turn 30 in object mode ${ratio(at(3000).object, at(30).object)} (target <= 1.5x)`,
+);
+console.log(
+  `autograms-ts, JSON mode: the runtime's own share (turn less the caller's round trip of the same memory), ms; whole turn / round trip`,
+);
 for (const r of curve.autograms) {
-  console.log(`${String(r.turn).padStart(7)} | own ${ms(r.json - r.roundTrip)} | round trip ${ms(r.roundTrip)} | whole / round trip ${ratio(r.json, r.roundTrip)}${r.turn === 1000 ? " (target <= 2x)" : ""}`);
+  console.log(
+    `${String(r.turn).padStart(7)} | own ${ms(r.json - r.roundTrip)} | round trip ${ms(r.roundTrip)} | whole / round trip ${ratio(r.json, r.roundTrip)}${r.turn === 1000 ? " (target <= 2x)" : ""}`,
+  );
 }
 console.log(`bytes per conversation length: autograms-ts memory / delta of one turn; XState persisted snapshot`);
 for (let i = 0; i < POINTS.length; i++) {
   const [a, x] = [curve.autograms[i], curve.xstate[i]];
-  console.log(`${String(a.turn).padStart(7)} | ${String(a.memoryBytes).padStart(8)} / ${String(a.deltaBytes).padStart(4)} | ${String(x.memoryBytes).padStart(8)}`);
+  console.log(
+    `${String(a.turn).padStart(7)} | ${String(a.memoryBytes).padStart(8)} / ${String(a.deltaBytes).padStart(4)} | ${String(x.memoryBytes).padStart(8)}`,
+  );
 }
 console.log(`chart: docs/turn-cost.svg`);

@@ -47,9 +47,11 @@ function row(name, cached, anew) {
 
 // The sandbox.
 check("sandbox", evaluate(CODE, variables).value, true);
-row("sandbox (autograms)",
+row(
+  "sandbox (autograms)",
   measure(() => evaluate(CODE, variables)),
-  measure((i) => evaluate(texts[i % texts.length], variables)));
+  measure((i) => evaluate(texts[i % texts.length], variables)),
+);
 
 // quickjs-emscripten: one context reused; variables set as globals before each evaluation.
 const QuickJS = await getQuickJS();
@@ -79,7 +81,11 @@ const quickCall = () => {
   return value;
 };
 check("quickjs call", quickCall(), true);
-row("quickjs-emscripten (reused context)", measure(quickCall), measure((i) => quickEval(texts[i % texts.length])));
+row(
+  "quickjs-emscripten (reused context)",
+  measure(quickCall),
+  measure((i) => quickEval(texts[i % texts.length])),
+);
 fn.dispose();
 vm.dispose();
 
@@ -87,25 +93,40 @@ vm.dispose();
 const parser = new Parser();
 const parsed = parser.parse(CODE);
 check("expr-eval", parsed.evaluate(variables), true);
-row("expr-eval", measure(() => parsed.evaluate(variables)), measure((i) => parser.parse(texts[i % texts.length]).evaluate(variables)));
+row(
+  "expr-eval",
+  measure(() => parsed.evaluate(variables)),
+  measure((i) => parser.parse(texts[i % texts.length]).evaluate(variables)),
+);
 
 // new Function: V8 compiles the text; no isolation whatsoever.
 const compiled = new Function("a", "b", "c", `return ${CODE}`);
 check("new Function", compiled(1, 2, 4), true);
-row("new Function (unsafe ceiling)",
+row(
+  "new Function (unsafe ceiling)",
   measure(() => compiled(variables.a, variables.b, variables.c)),
-  measure((i) => new Function("a", "b", "c", `return ${texts[i % texts.length]}`)(variables.a, variables.b, variables.c)));
+  measure((i) =>
+    new Function("a", "b", "c", `return ${texts[i % texts.length]}`)(variables.a, variables.b, variables.c),
+  ),
+);
 
 const sandbox = results[0];
 const format = (n) => Math.round(n).toLocaleString("en-US").padStart(13);
 const ratio = (ours, theirs) => `${(ours / theirs).toFixed(2)}x`.padStart(9);
 for (const clock of ["wall", "cpu"]) {
-  console.log(`\na + b * 2 > c, evaluations per second of ${clock === "wall" ? "wall time" : "CPU time"} (node ${process.version}, ${seconds} s per figure)\n`);
+  console.log(
+    `\na + b * 2 > c, evaluations per second of ${clock === "wall" ? "wall time" : "CPU time"} (node ${process.version}, ${seconds} s per figure)\n`,
+  );
   console.log(`${"".padEnd(36)}${"cached".padStart(13)}${"parsed anew".padStart(13)}   sandbox is (cached, anew)`);
   for (const { name, cached, anew } of results) {
-    const ratios = name === sandbox.name ? "" : `${ratio(sandbox.cached[clock], cached[clock])}${ratio(sandbox.anew[clock], anew[clock])}`;
+    const ratios =
+      name === sandbox.name
+        ? ""
+        : `${ratio(sandbox.cached[clock], cached[clock])}${ratio(sandbox.anew[clock], anew[clock])}`;
     console.log(`${name.padEnd(36)}${format(cached[clock])}${format(anew[clock])}   ${ratios}`);
   }
 }
 const met = (value, target) => (value >= target ? "met" : "MISSED");
-console.log(`\ntargets (wall time): cached >= 2,000,000/s ${met(sandbox.cached.wall, 2e6)}; parsed anew >= 200,000/s ${met(sandbox.anew.wall, 2e5)}`);
+console.log(
+  `\ntargets (wall time): cached >= 2,000,000/s ${met(sandbox.cached.wall, 2e6)}; parsed anew >= 200,000/s ${met(sandbox.anew.wall, 2e5)}`,
+);

@@ -45,7 +45,9 @@ function peakMiB(pid) {
 const dir = mkdtempSync(join(tmpdir(), "autograms-bench-scale-"));
 const postgres = await startPostgres();
 const graph = writeEchoGraph(dir);
-console.log(`${THREADS} threads x ${MESSAGES} messages, sent at once, each message to one of N processes at random; Postgres on loopback`);
+console.log(
+  `${THREADS} threads x ${MESSAGES} messages, sent at once, each message to one of N processes at random; Postgres on loopback`,
+);
 try {
   for (const n of COUNTS) {
     const url = await postgres.newDatabase();
@@ -61,7 +63,9 @@ try {
       const found = await audit(store, shape);
       await store.close();
       const wrong = found.lost + found.duplicated + found.outOfOrder + found.other;
-      console.log(`${describeLoad(`${n} process${n === 1 ? "" : "es"}`, result)}; server CPU ${(cpu * 1000 / result.messages).toFixed(1)} ms per message, peak memory of a process ${peak.toFixed(0)} MiB${wrong ? `; WRONG: ${JSON.stringify(found)}` : ""}`);
+      console.log(
+        `${describeLoad(`${n} process${n === 1 ? "" : "es"}`, result)}; server CPU ${((cpu * 1000) / result.messages).toFixed(1)} ms per message, peak memory of a process ${peak.toFixed(0)} MiB${wrong ? `; WRONG: ${JSON.stringify(found)}` : ""}`,
+      );
     } finally {
       await cluster.stop();
     }

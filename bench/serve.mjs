@@ -34,7 +34,11 @@ const FIRST_PIECE_MS = 100;
 const PIECE_MS = 5;
 
 const GRAPH = {
-  format: "autograms-graph", version: 1, agent: "Bench", globals: { count: 0 }, functions: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Bench",
+  globals: { count: 0 },
+  functions: {},
   nodes: [
     { name: "greet", action: "chat_exact", instruction: "Hello! Ask me anything.", transitions: ["talk"] },
     { name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["count_up"] },
@@ -61,12 +65,22 @@ function startServer(storeUrl, modelBaseURL) {
     console.log(server.url);
     process.on("SIGTERM", async () => { await server.close(); await store.close(); process.exit(0); });
   `;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, storeUrl, JSON.stringify(GRAPH), modelBaseURL ?? ""], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--input-type=module", "-e", script, storeUrl, JSON.stringify(GRAPH), modelBaseURL ?? ""],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
   return new Promise((resolve, reject) => {
-    child.stdout.setEncoding("utf8").once("data", (line) => resolve({
-      url: line.trim(),
-      stop: () => new Promise((r) => { child.once("close", r); child.kill("SIGTERM"); }),
-    }));
+    child.stdout.setEncoding("utf8").once("data", (line) =>
+      resolve({
+        url: line.trim(),
+        stop: () =>
+          new Promise((r) => {
+            child.once("close", r);
+            child.kill("SIGTERM");
+          }),
+      }),
+    );
     child.once("close", (code) => reject(new Error(`the server exited ${code}`)));
   });
 }
@@ -75,8 +89,13 @@ function startServer(storeUrl, modelBaseURL) {
 async function chatTurn(url, thread, i) {
   const start = performance.now();
   const res = await fetch(`${url}/api/chat`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ id: thread, messages: [{ id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: `message ${i} of ${thread}` }] }], trigger: "submit-message" }),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      id: thread,
+      messages: [{ id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: `message ${i} of ${thread}` }] }],
+      trigger: "submit-message",
+    }),
   });
   if (res.status !== 200) throw new Error(`${res.status}: ${await res.text()}`);
   const decoder = new TextDecoder();
@@ -97,16 +116,20 @@ async function load(name, storeUrl) {
     const firsts = [];
     const dones = [];
     const start = performance.now();
-    await Promise.all(Array.from({ length: THREADS }, async (_, t) => {
-      for (let i = 1; i <= MESSAGES; i++) {
-        const { first, done } = await chatTurn(server.url, `thread-${t}`, i);
-        firsts.push(first);
-        dones.push(done);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: THREADS }, async (_, t) => {
+        for (let i = 1; i <= MESSAGES; i++) {
+          const { first, done } = await chatTurn(server.url, `thread-${t}`, i);
+          firsts.push(first);
+          dones.push(done);
+        }
+      }),
+    );
     const seconds = (performance.now() - start) / 1000;
     const turns = THREADS * MESSAGES;
-    console.log(`| ${name} | ${(turns / seconds).toFixed(0)} | ${ms(percentile(firsts, 50))} / ${ms(percentile(firsts, 99))} | ${ms(percentile(dones, 50))} / ${ms(percentile(dones, 99))} |`);
+    console.log(
+      `| ${name} | ${(turns / seconds).toFixed(0)} | ${ms(percentile(firsts, 50))} / ${ms(percentile(firsts, 99))} | ${ms(percentile(dones, 50))} / ${ms(percentile(dones, 99))} |`,
+    );
   } finally {
     await server.stop();
   }
@@ -119,10 +142,19 @@ function startModelServer() {
     for await (const c of req) body += c;
     const request = JSON.parse(body);
     const words = `Sure, here is my answer to what you said, in a few words.`.split(/(?= )/);
-    const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "bench", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunk = (delta, finish = null) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "bench", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     if (!request.stream) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "bench", choices: [{ index: 0, message: { role: "assistant", content: words.join("") }, finish_reason: "stop" }] }));
+      res.end(
+        JSON.stringify({
+          id: "c",
+          object: "chat.completion",
+          created: 0,
+          model: "bench",
+          choices: [{ index: 0, message: { role: "assistant", content: words.join("") }, finish_reason: "stop" }],
+        }),
+      );
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -134,18 +166,24 @@ function startModelServer() {
     }
     res.end(chunk({}, "stop") + "data: [DONE]\n\n");
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() }),
+    ),
+  );
 }
 
 /** The model's own time to its first piece: a streaming request straight to it. */
 async function modelFirstPiece(baseURL) {
   const start = performance.now();
   const res = await fetch(`${baseURL}/chat/completions`, {
-    method: "POST", headers: { "content-type": "application/json" },
+    method: "POST",
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ model: "bench", stream: true, messages: [{ role: "user", content: "hello" }] }),
   });
   let first = null;
-  for await (const chunk of res.body) if (first === null && new TextDecoder().decode(chunk).includes('"content"')) first = performance.now() - start;
+  for await (const chunk of res.body)
+    if (first === null && new TextDecoder().decode(chunk).includes('"content"')) first = performance.now() - start;
   return first;
 }
 
@@ -163,7 +201,9 @@ async function firstToken(dir) {
     }
     const a = percentile(own, 50);
     const b = percentile(through, 50);
-    console.log(`| model alone (first piece) | ${ms(a)} |\n| through autograms serve (first text-delta frame) | ${ms(b)} |\n| overhead | ${ms(b - a)} |`);
+    console.log(
+      `| model alone (first piece) | ${ms(a)} |\n| through autograms serve (first text-delta frame) | ${ms(b)} |\n| overhead | ${ms(b - a)} |`,
+    );
   } finally {
     await server.stop();
     model.close();
@@ -173,7 +213,9 @@ async function firstToken(dir) {
 /** Milliseconds per turn, sequential turns on one thread: runTurn alone, and with the run's events recorded and stored. */
 async function eventCost(name, storeUrl) {
   const store = await openStore(storeUrl);
-  const agent = new Agent(GRAPH, { model: { complete: async (req) => `echo: ${req.messages.at(-1).content.slice(-40)}`, choose: async () => 0 } });
+  const agent = new Agent(GRAPH, {
+    model: { complete: async (req) => `echo: ${req.messages.at(-1).content.slice(-40)}`, choose: async () => 0 },
+  });
   const runs = new RunManager(store, agent, { policy: "reject" });
   const time = async (turn) => {
     const start = performance.now();
@@ -204,15 +246,21 @@ async function eventCost(name, storeUrl) {
 const dir = mkdtempSync(join(tmpdir(), "autograms-bench-serve-"));
 let postgres = null;
 try {
-  const pgUrl = process.env.BENCH_POSTGRES_URL ?? (postgres = await startPostgres(), await postgres.newDatabase());
-  console.log(`\n${THREADS} threads at once, ${MESSAGES} messages each (${THREADS * MESSAGES} turns), offline model, one server process\n`);
+  const pgUrl = process.env.BENCH_POSTGRES_URL ?? ((postgres = await startPostgres()), await postgres.newDatabase());
+  console.log(
+    `\n${THREADS} threads at once, ${MESSAGES} messages each (${THREADS * MESSAGES} turns), offline model, one server process\n`,
+  );
   console.log("| store | turns/s | first text delta p50 / p99 | whole turn p50 / p99 |\n|---|---|---|---|");
   await load("SQLite", `sqlite:${join(dir, "load.db")}`);
   await load("Postgres", pgUrl);
-  console.log(`\nTime to first token, a model that streams (first piece after ${FIRST_PIECE_MS} ms), one client, median of ${TTFT_TURNS}\n`);
+  console.log(
+    `\nTime to first token, a model that streams (first piece after ${FIRST_PIECE_MS} ms), one client, median of ${TTFT_TURNS}\n`,
+  );
   console.log("| | |\n|---|---|");
   await firstToken(dir);
-  console.log(`\nA turn's cost with its run's events recorded (in process, no HTTP), median of ${EVENT_TURNS - 10} sequential turns\n`);
+  console.log(
+    `\nA turn's cost with its run's events recorded (in process, no HTTP), median of ${EVENT_TURNS - 10} sequential turns\n`,
+  );
   console.log("| store | runTurn alone | with run events | difference |\n|---|---|---|---|");
   await eventCost("SQLite", `sqlite:${join(dir, "events.db")}`);
   await eventCost("Postgres", postgres ? await postgres.newDatabase() : pgUrl);

@@ -24,11 +24,16 @@ const TURNS = Number(process.argv[2] ?? 1000);
 const CHECKPOINTS = [10, 100, 1000].filter((n) => n <= TURNS);
 const LOADS = 20;
 const user = (i) => `Here is user message ${i}: could you explain the next step once more, please?`;
-const answer = (i) => `Of course. Step ${i} works like this: take the numerator, then the denominator, and compare the two carefully.`;
+const answer = (i) =>
+  `Of course. Step ${i} works like this: take the numerator, then the denominator, and compare the two carefully.`;
 const turnText = (i) => Buffer.byteLength(user(i)) + Buffer.byteLength(answer(i));
 
 const graph = {
-  format: "autograms-graph", version: 1, agent: "Bench", globals: {}, functions: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Bench",
+  globals: {},
+  functions: {},
   nodes: [
     { name: "greet", action: "chat_exact", instruction: "Hello! Ask me anything.", transitions: ["talk"] },
     { name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["talk"] },
@@ -78,13 +83,27 @@ async function storeRun(name, url, rowBytes, fileSize) {
     const trace = [];
     const r = await agent.reply(i === 1 ? "" : user(i), memory ?? undefined, { trace: (e) => trace.push(e) });
     const start = performance.now();
-    await store.commit(lease, { messageId: `m${i}`, user: i === 1 ? null : user(i), reply: r.reply, memory: r.memory, delta: r.delta, trace, startedAt: Date.now() });
+    await store.commit(lease, {
+      messageId: `m${i}`,
+      user: i === 1 ? null : user(i),
+      reply: r.reply,
+      memory: r.memory,
+      delta: r.delta,
+      trace,
+      startedAt: Date.now(),
+    });
     const ms = performance.now() - start;
     memory = r.memory;
     return ms;
   };
   try {
-    return await run(name, turn, () => rowBytes(), () => store.load(id), fileSize);
+    return await run(
+      name,
+      turn,
+      () => rowBytes(),
+      () => store.load(id),
+      fileSize,
+    );
   } finally {
     await store.close();
   }
@@ -99,13 +118,18 @@ async function sqliteStore(dir) {
   const path = join(dir, "store.db");
   const db = new Database(path, { readonly: false });
   try {
-    return await storeRun("autograms store, SQLite", `sqlite:${path}`, () => {
-      try {
-        return Number(db.prepare(STORE_BYTES).get().n);
-      } catch {
-        return 0; // before the schema exists
-      }
-    }, () => statSync(path).size + walSize(path));
+    return await storeRun(
+      "autograms store, SQLite",
+      `sqlite:${path}`,
+      () => {
+        try {
+          return Number(db.prepare(STORE_BYTES).get().n);
+        } catch {
+          return 0; // before the schema exists
+        }
+      },
+      () => statSync(path).size + walSize(path),
+    );
   } finally {
     db.close();
   }
@@ -153,11 +177,15 @@ async function langgraph(dir) {
   const db = new Database(path);
   const bytes = () => {
     try {
-      return Number(db.prepare(`
+      return Number(
+        db
+          .prepare(`
         SELECT (SELECT COALESCE(SUM(LENGTH(thread_id) + LENGTH(checkpoint_ns) + LENGTH(checkpoint_id) + LENGTH(COALESCE(parent_checkpoint_id, ''))
                   + LENGTH(COALESCE(type, '')) + LENGTH(checkpoint) + LENGTH(metadata)), 0) FROM checkpoints)
              + (SELECT COALESCE(SUM(LENGTH(thread_id) + LENGTH(checkpoint_ns) + LENGTH(checkpoint_id) + LENGTH(task_id) + 8
-                  + LENGTH(channel) + LENGTH(COALESCE(type, '')) + LENGTH(value)), 0) FROM writes) AS n`).get().n);
+                  + LENGTH(channel) + LENGTH(COALESCE(type, '')) + LENGTH(value)), 0) FROM writes) AS n`)
+          .get().n,
+      );
     } catch {
       return 0;
     }
@@ -170,7 +198,13 @@ async function langgraph(dir) {
     return performance.now() - start;
   };
   try {
-    return await run("LangGraph.js SqliteSaver", turn, bytes, () => saver.getTuple(config), () => statSync(path).size + walSize(path));
+    return await run(
+      "LangGraph.js SqliteSaver",
+      turn,
+      bytes,
+      () => saver.getTuple(config),
+      () => statSync(path).size + walSize(path),
+    );
   } finally {
     db.close();
   }
@@ -190,16 +224,32 @@ try {
 
 const ranges = CHECKPOINTS.map((n, k) => [k === 0 ? 1 : CHECKPOINTS[k - 1] + 1, n]);
 const ms = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-const kb = (b) => (b < 10_240 ? `${Math.round(b)} B` : b < 10_485_760 ? `${(b / 1024).toFixed(1)} KiB` : `${(b / 1048576).toFixed(1)} MiB`);
+const kb = (b) =>
+  b < 10_240
+    ? `${Math.round(b)} B`
+    : b < 10_485_760
+      ? `${(b / 1024).toFixed(1)} KiB`
+      : `${(b / 1048576).toFixed(1)} MiB`;
 
 console.log(`${TURNS} turns; a turn's own text (user + reply) is about ${turnText(500)} bytes\n`);
 console.log("commit latency per turn, p50 / p99 (ms)");
 console.log(["", ...ranges.map(([a, b]) => `turns ${a}-${b}`)].join(" | "));
 for (const r of results) {
-  console.log([r.name, ...ranges.map(([a, b]) => { const xs = r.commits.slice(a - 1, b); return `${ms(median(xs))} / ${ms(percentile(xs, 99))}`; })].join(" | "));
+  console.log(
+    [
+      r.name,
+      ...ranges.map(([a, b]) => {
+        const xs = r.commits.slice(a - 1, b);
+        return `${ms(median(xs))} / ${ms(percentile(xs, 99))}`;
+      }),
+    ].join(" | "),
+  );
 }
 console.log("\nbytes written for the turn (running average per turn, snapshots included)");
 console.log(["", ...CHECKPOINTS.map((n) => `turn ${n}`)].join(" | "));
-for (const r of results) console.log([r.name, ...CHECKPOINTS.map((n) => `${kb(r.perTurn[n].turn)} (${kb(r.perTurn[n].average)})`)].join(" | "));
+for (const r of results)
+  console.log(
+    [r.name, ...CHECKPOINTS.map((n) => `${kb(r.perTurn[n].turn)} (${kb(r.perTurn[n].average)})`)].join(" | "),
+  );
 console.log(`\nloading the thread at turn ${TURNS} (median of ${LOADS})`);
 for (const r of results) console.log(`${r.name} | ${ms(r.load)} ms${r.file ? ` | file ${kb(r.file)}` : ""}`);

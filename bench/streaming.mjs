@@ -8,16 +8,37 @@
 import { Agent, ScriptedModel } from "../runtime/dist/index.js";
 
 const graph = {
-  format: "autograms-graph", version: 1, agent: "Bench", globals: {}, functions: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Bench",
+  globals: {},
+  functions: {},
   nodes: [{ name: "talk", action: "chat", instruction: "Talk.", transitions: ["talk"] }],
 };
 const PHRASES = [
-  "as an ai", "i cannot", "i'm sorry", "language model", "i apologize", "not able to", "openai", "my training",
-  "as a large", "i'm unable", "cannot fulfill", "against my", "i am not able", "ethical guidelines", "inappropriate", "i can't",
+  "as an ai",
+  "i cannot",
+  "i'm sorry",
+  "language model",
+  "i apologize",
+  "not able to",
+  "openai",
+  "my training",
+  "as a large",
+  "i'm unable",
+  "cannot fulfill",
+  "against my",
+  "i am not able",
+  "ethical guidelines",
+  "inappropriate",
+  "i can't",
 ];
 
 async function best(pieces, phrases, stream) {
-  const agent = new Agent(graph, { model: new ScriptedModel({ complete: () => pieces }), config: { bannedPhrases: phrases } });
+  const agent = new Agent(graph, {
+    model: new ScriptedModel({ complete: () => pieces }),
+    config: { bannedPhrases: phrases },
+  });
   let fastest = Infinity;
   for (let run = 0; run < 5; run++) {
     let chunks = 0;
@@ -37,6 +58,8 @@ for (const n of [1_000, 10_000, 100_000]) {
   for (const phrases of [[], PHRASES]) {
     const plain = await best(pieces, phrases, false);
     const streamed = await best(pieces, phrases, true);
-    console.log(`${n} | ${chars} | ${phrases.length} | ${plain.toFixed(1)} | ${streamed.toFixed(1)} | ${(((streamed - plain) * 1000) / n).toFixed(2)}`);
+    console.log(
+      `${n} | ${chars} | ${phrases.length} | ${plain.toFixed(1)} | ${streamed.toFixed(1)} | ${(((streamed - plain) * 1000) / n).toFixed(2)}`,
+    );
   }
 }

@@ -19,7 +19,15 @@ mkdirSync(dest, { recursive: true });
 // The packages, not the private workspaces (the web sample is one: an app, not a package).
 const json = (file) => JSON.parse(readFileSync(join(root, file), "utf8"));
 const packages = json("package.json").workspaces.filter((dir) => !json(join(dir, "package.json")).private);
-const packed = JSON.parse(execFileSync(npm, ["pack", ...packages.flatMap((dir) => ["--workspace", dir]), "--json", "--pack-destination", dest], {
-  cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"],
-}));
+const packed = JSON.parse(
+  execFileSync(
+    npm,
+    ["pack", ...packages.flatMap((dir) => ["--workspace", dir]), "--json", "--pack-destination", dest],
+    {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  ),
+);
 for (const p of packed) process.stdout.write(`${join(dest, p.filename)}\n`);

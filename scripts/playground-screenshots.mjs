@@ -27,17 +27,29 @@ mkdirSync(out, { recursive: true });
 const dir = mkdtempSync(join(tmpdir(), "autograms-screenshots-"));
 const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
 // Words written one at a time, so the picture catches a reply half streamed.
-const sources = [{ path: "samples/tutor/agent.ts", text: readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), role: "agent" }];
+const sources = [
+  { path: "samples/tutor/agent.ts", text: readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), role: "agent" },
+];
 const server = await listen({
-  agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }), store, port: 0,
+  agent: new Agent(graph, { model: new OfflineModel({ wordDelayMs: 120 }) }),
+  store,
+  port: 0,
   playground: { drawGraph: (g, options) => toSvg(g, options), sources: () => sources },
 });
-const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+const browser = await chromium.launch({
+  executablePath,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1500, height: 950 }, deviceScaleFactor: 1 });
   await page.goto(server.url + "/");
   await page.waitForSelector("body[data-ready]");
-  const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !document.querySelector("#input").disabled, null, { timeout: 60_000 });
+  const idle = () =>
+    page.waitForFunction(
+      () => !document.querySelector(".msg.streaming") && !document.querySelector("#input").disabled,
+      null,
+      { timeout: 60_000 },
+    );
   await page.click("#new-thread");
   await idle();
   for (const t of turns.slice(1, 4)) {
@@ -51,7 +63,9 @@ try {
   // A question at the next unit: the model's answer, caught streaming a few words in, its node lit.
   await page.fill("#input", "Yes: why does that rule work?");
   await page.press("#input", "Enter");
-  await page.waitForFunction(() => (document.querySelector(".msg.streaming .text")?.textContent ?? "").split(" ").length > 8);
+  await page.waitForFunction(
+    () => (document.querySelector(".msg.streaming .text")?.textContent ?? "").split(" ").length > 8,
+  );
   await page.screenshot({ path: join(out, "playground.png") });
   await idle();
   await page.click('#turns li[data-turn="2"] button');

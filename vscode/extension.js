@@ -4,7 +4,7 @@
 // with its diagnostics going through the `$autograms` problem matcher.
 // Plain CommonJS with no dependencies: VS Code loads it as it is, and tests load it with a stand-in
 // for the `vscode` module (every function takes the API as an argument).
-"use strict";
+
 const { dirname, join } = require("node:path");
 
 /** The `autograms` bin of the @autograms/cli installed where `folder` resolves packages, or null. */
@@ -29,7 +29,9 @@ function adapterDescriptorFactory(vscode) {
       const folder = sessionFolder(session);
       const cli = findCli(folder);
       if (!cli) {
-        throw new Error(`AutoGRAMS: @autograms/cli is not installed in ${folder}: run \`npm install @autograms/cli\` there (docs/install.md)`);
+        throw new Error(
+          `AutoGRAMS: @autograms/cli is not installed in ${folder}: run \`npm install @autograms/cli\` there (docs/install.md)`,
+        );
       }
       // "node" from PATH: inside VS Code, process.execPath is the editor's own binary.
       return new vscode.DebugAdapterExecutable("node", [cli, "dap"], { cwd: folder });
@@ -40,7 +42,14 @@ function adapterDescriptorFactory(vscode) {
 /** The task `{ "type": "autograms", "file": "agent.ts" }`: `autograms compile FILE`, problems matched. */
 function compileTask(vscode, definition, scope) {
   const execution = new vscode.ShellExecution("npx", ["autograms", "compile", definition.file]);
-  const task = new vscode.Task(definition, scope ?? vscode.TaskScope.Workspace, `compile ${definition.file}`, "autograms", execution, ["$autograms"]);
+  const task = new vscode.Task(
+    definition,
+    scope ?? vscode.TaskScope.Workspace,
+    `compile ${definition.file}`,
+    "autograms",
+    execution,
+    ["$autograms"],
+  );
   task.group = vscode.TaskGroup.Build;
   return task;
 }

@@ -32,7 +32,9 @@ const common = {
   // (esbuild finds its native binary beside its own module, so it cannot be bundled; create-autograms
   // reads its template folder beside its own module).
   external: ["ts-morph", "typescript", "better-sqlite3", "pg", "playwright-core", "esbuild", "create-autograms"],
-  banner: { js: "import { createRequire as __autogramsRequire } from 'node:module'; const require = __autogramsRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __autogramsRequire } from 'node:module'; const require = __autogramsRequire(import.meta.url);",
+  },
   logLevel: "warning",
 };
 
@@ -40,7 +42,10 @@ const common = {
 const actionsApart = {
   name: "actions-apart",
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/actions\/[\w-]+\.js$/ }, (args) => ({ path: `./autograms-${basename(args.path, ".js")}.mjs`, external: true }));
+    b.onResolve({ filter: /^\.\.\/actions\/[\w-]+\.js$/ }, (args) => ({
+      path: `./autograms-${basename(args.path, ".js")}.mjs`,
+      external: true,
+    }));
   },
 };
 
@@ -54,21 +59,36 @@ const sideEffectFree = {
     const again = Symbol("resolving");
     b.onResolve({ filter: /.*/ }, async (args) => {
       if (args.pluginData === again || args.kind === "entry-point") return undefined;
-      const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: again });
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: again,
+      });
       const own = !found.external && ownPackages.some((dir) => found.path.startsWith(dir));
       return own ? { ...found, sideEffects: false } : found;
     });
   },
 };
 
-const actions = readdirSync(join(root, "cli/src/actions")).filter((f) => f.endsWith(".ts")).map((f) => basename(f, ".ts"));
+const actions = readdirSync(join(root, "cli/src/actions"))
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => basename(f, ".ts"));
 const built = await Promise.all([
   build({ ...common, entryPoints: { autograms: join(root, "cli/src/main.ts") }, plugins: [actionsApart] }),
-  build({ ...common, entryPoints: Object.fromEntries(actions.map((a) => [`autograms-${a}`, join(root, "cli/src/actions", `${a}.ts`)])), plugins: [sideEffectFree] }),
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(actions.map((a) => [`autograms-${a}`, join(root, "cli/src/actions", `${a}.ts`)])),
+    plugins: [sideEffectFree],
+  }),
   // The child process of a sandbox pool (commands that run code isolated start it: see sandbox-pool.ts).
   build({ ...common, entryPoints: { "autograms-sandbox-worker": join(root, "runtime/dist/sandbox/pool/worker.js") } }),
   // The worker thread of `autograms serve`'s turn pool (see actions/serve.ts).
-  build({ ...common, entryPoints: { "autograms-serve-worker": join(root, "cli/src/agent-loading/serve-worker.ts") }, plugins: [sideEffectFree] }),
+  build({
+    ...common,
+    entryPoints: { "autograms-serve-worker": join(root, "cli/src/agent-loading/serve-worker.ts") },
+    plugins: [sideEffectFree],
+  }),
 ]);
 
 // Remove the action bundles of actions that are gone.

@@ -23,7 +23,10 @@ function commandLine(): Command {
     .description("Write conversational agents as TypeScript, compile them to graphs, run and debug them.")
     .version("0.1.0")
     .showHelpAfterError()
-    .addHelpText("after", "\nEach command has its own --help. Exit codes: 0 success, 1 a failed run or diagnostics, 2 a usage\nerror (`autograms` alone prints this help on stderr and exits 2).")
+    .addHelpText(
+      "after",
+      "\nEach command has its own --help. Exit codes: 0 success, 1 a failed run or diagnostics, 2 a usage\nerror (`autograms` alone prints this help on stderr and exits 2).",
+    )
     .exitOverride();
   registerCompile(program);
   registerGraph(program);

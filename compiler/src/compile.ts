@@ -38,7 +38,12 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     const lowered = ir && !diagnostics.hasErrors ? lower(ir, diagnostics, text) : null;
     if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     const { format, version, ...rest } = lowered;
-    const graph: Graph = { format, version, source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") }, ...rest };
+    const graph: Graph = {
+      format,
+      version,
+      source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") },
+      ...rest,
+    };
     const sourceMap = emitSourceMap(graph, nodeSpans(graph), graphFileName(fileName), baseName(fileName), text);
     return { graph, diagnostics: diagnostics.sorted(), sourceMap };
   } catch (error) {
@@ -53,7 +58,12 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     }
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
     const detail = error instanceof Error ? error.message : String(error);
-    diagnostics.report("internal_error", "compiler_failed", { line: 1, column: 1, endLine: 1, endColumn: 1 }, { detail });
+    diagnostics.report(
+      "internal_error",
+      "compiler_failed",
+      { line: 1, column: 1, endLine: 1, endColumn: 1 },
+      { detail },
+    );
     return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
   }
 }

@@ -4,7 +4,8 @@ import { createStarter, nextSteps, StarterError } from "../dist/index.js";
 
 const args = process.argv.slice(2);
 if (args.includes("-h") || args.includes("--help") || args.length > 1 || args.some((a) => a.startsWith("-"))) {
-  const help = "Usage: npm create autograms [DIR]\n\nwrites a starter AutoGRAMS project into DIR (default: the current folder, which must be empty)\n";
+  const help =
+    "Usage: npm create autograms [DIR]\n\nwrites a starter AutoGRAMS project into DIR (default: the current folder, which must be empty)\n";
   const asked = args.includes("-h") || args.includes("--help");
   (asked ? process.stdout : process.stderr).write(help);
   process.exit(asked ? 0 : 2);

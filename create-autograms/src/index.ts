@@ -9,7 +9,9 @@ const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const templateDir = join(packageRoot, "template");
 
 /** This package's version: the starter asks for the autograms packages of the same version. */
-export const version: string = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
+export const version: string = (
+  JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }
+).version;
 
 export interface StarterOptions {
   /** The package name written into the starter's package.json (default: the folder's name). */
@@ -41,7 +43,10 @@ export function createStarter(dir: string, options: StarterOptions = {}): Starte
   if (existsSync(target)) {
     if (!statSync(target).isDirectory()) throw new StarterError(`${dir} is a file, not a folder`);
     const present = readdirSync(target).filter((f) => !HARMLESS.has(f));
-    if (present.length) throw new StarterError(`${dir} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", ..." : ""}): pick a new folder`);
+    if (present.length)
+      throw new StarterError(
+        `${dir} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", ..." : ""}): pick a new folder`,
+      );
   }
   const name = options.name ?? packageName(basename(target));
   if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/.test(name) || name.length > 214) {
@@ -49,8 +54,13 @@ export function createStarter(dir: string, options: StarterOptions = {}): Starte
   }
   const files: string[] = [];
   for (const file of templateFiles(templateDir)) {
-    const out = file.split("/").map((part) => (part.startsWith("_") ? `.${part.slice(1)}` : part)).join("/");
-    const text = readFileSync(join(templateDir, file), "utf8").replaceAll("{{name}}", name).replaceAll("{{version}}", version);
+    const out = file
+      .split("/")
+      .map((part) => (part.startsWith("_") ? `.${part.slice(1)}` : part))
+      .join("/");
+    const text = readFileSync(join(templateDir, file), "utf8")
+      .replaceAll("{{name}}", name)
+      .replaceAll("{{version}}", version);
     mkdirSync(dirname(join(target, out)), { recursive: true });
     writeFileSync(join(target, out), text);
     files.push(out);
@@ -60,7 +70,12 @@ export function createStarter(dir: string, options: StarterOptions = {}): Starte
 
 /** A folder name made into a package name: lower case, other characters as '-'. */
 function packageName(folder: string): string {
-  return folder.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[._-]+/, "") || "autograms-agent";
+  return (
+    folder
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^[._-]+/, "") || "autograms-agent"
+  );
 }
 
 function templateFiles(dir: string): string[] {

@@ -53,7 +53,10 @@ export class AgentError extends Error {
   constructor(code: AgentErrorCode, detail: string, init: AgentErrorInit = {}) {
     const location = init.loc ? `${init.file ?? "<graph>"}:${init.loc.line}:${init.loc.column}` : undefined;
     const where = init.node === undefined ? "" : `node '${init.node}'${location ? "" : " (no source location)"}: `;
-    super(`${location ? `${location}: ` : ""}${where}${detail}`, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `${location ? `${location}: ` : ""}${where}${detail}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.code = code;
     this.detail = detail;
     this.node = init.node;
@@ -65,6 +68,12 @@ export class AgentError extends Error {
 }
 
 /** An error about one node of a graph whose source file is `file`. */
-export function nodeError(code: AgentErrorCode, node: GraphNode, file: string | undefined, detail: string, cause?: unknown): AgentError {
+export function nodeError(
+  code: AgentErrorCode,
+  node: GraphNode,
+  file: string | undefined,
+  detail: string,
+  cause?: unknown,
+): AgentError {
   return new AgentError(code, detail, { node: node.name, loc: node.loc, file, cause });
 }

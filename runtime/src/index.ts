@@ -1,8 +1,24 @@
 // Public API of @autograms/runtime (docs/runtime.md#api). Each area adds its exports here.
 
 // Agent language: what agent files import.
-export { Autogram, exec_node, chat, chatExact, chatSuffix, thought, thoughtExact, thoughtQa,
-  setPrompt, appendPrompt, setUserPrompt, appendUserPrompt, func, localFunction, globalFunction, tryTool } from "./language/declarations.js";
+export {
+  Autogram,
+  exec_node,
+  chat,
+  chatExact,
+  chatSuffix,
+  thought,
+  thoughtExact,
+  thoughtQa,
+  setPrompt,
+  appendPrompt,
+  setUserPrompt,
+  appendUserPrompt,
+  func,
+  localFunction,
+  globalFunction,
+  tryTool,
+} from "./language/declarations.js";
 export type { ExecNodeFields, ShorthandFields, CustomNodeFields, CommonNodeFields } from "./language/fields.js";
 export type { ToolOutcome } from "./language/declarations.js";
 
@@ -13,8 +29,17 @@ export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
 // Custom actions: node types of your own, with hooks for what the original's node classes override.
 export { defineAction, isActionDefinition } from "./language/actions.js";
-export type { ActionDefinition, ActionSpec, ActionContext, LeavingContext, ActionModel, InstructionResult,
-  FieldSchema, FieldValues, SchemaValue } from "./language/actions.js";
+export type {
+  ActionDefinition,
+  ActionSpec,
+  ActionContext,
+  LeavingContext,
+  ActionModel,
+  InstructionResult,
+  FieldSchema,
+  FieldValues,
+  SchemaValue,
+} from "./language/actions.js";
 export { actionDeclarationProblems, nodeFieldProblems } from "./graph/action-fields.js";
 export type { FieldProblem } from "./graph/action-fields.js";
 
@@ -30,14 +55,47 @@ export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.
 export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, CompletionPurpose } from "./model/types.js";
-export type { ToolCallingModel, ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "./model/types.js";
-export { OpenAIModel, OfflineModel, ScriptedModel, ModelError, isToolCallingModel,
-  choiceLabels, formatChoices, promptWithChoices, readChoiceAnswer } from "./model/index.js";
-export type { OpenAIModelOptions, RetryNotice, ModelFailure, ModelScript, Script, Step, ChoiceAnswer, TextAnswer, ToolAnswer, ScriptedCall } from "./model/index.js";
+export type {
+  ToolCallingModel,
+  ToolCall,
+  ToolChatMessage,
+  ToolCompletion,
+  ToolCompletionRequest,
+  ToolDefinition,
+} from "./model/types.js";
+export {
+  OpenAIModel,
+  OfflineModel,
+  ScriptedModel,
+  ModelError,
+  isToolCallingModel,
+  choiceLabels,
+  formatChoices,
+  promptWithChoices,
+  readChoiceAnswer,
+} from "./model/index.js";
+export type {
+  OpenAIModelOptions,
+  RetryNotice,
+  ModelFailure,
+  ModelScript,
+  Script,
+  Step,
+  ChoiceAnswer,
+  TextAnswer,
+  ToolAnswer,
+  ScriptedCall,
+} from "./model/index.js";
 
 // ReAct prompts (the reference format, byte for byte).
-export { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, pythonFloatRepr, PyFloat,
-  UnsupportedArgsFormatError } from "./tool-text/index.js";
+export {
+  buildReactPrompt,
+  parseLatestPluginCall,
+  pythonJsonDumps,
+  pythonFloatRepr,
+  PyFloat,
+  UnsupportedArgsFormatError,
+} from "./tool-text/index.js";
 export type { PluginInfo, PluginCall, ChatTurn } from "./tool-text/index.js";
 
 // Runtime: agents, memory, traces.
@@ -58,10 +116,34 @@ export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from
 export { replyOf } from "./trace/events.js";
 
 // Sandboxed evaluator.
-export { evaluate, evaluateAsync, checkCode, hostFunctionNames, SandboxError, DEFAULT_LIMITS, createSandboxPool, SANDBOX_SURFACE,
-  surfaceProblems, allMethods, globalHint, methodHint, unknownFunctionHint } from "./sandbox/index.js";
-export type { SandboxLimits, SandboxOptions, Evaluation, HostFunction, SandboxErrorKind, SandboxPool,
-  SandboxPoolOptions, SandboxSurface, SurfaceProblem, LogLevel, SandboxLog } from "./sandbox/index.js";
+export {
+  evaluate,
+  evaluateAsync,
+  checkCode,
+  hostFunctionNames,
+  SandboxError,
+  DEFAULT_LIMITS,
+  createSandboxPool,
+  SANDBOX_SURFACE,
+  surfaceProblems,
+  allMethods,
+  globalHint,
+  methodHint,
+  unknownFunctionHint,
+} from "./sandbox/index.js";
+export type {
+  SandboxLimits,
+  SandboxOptions,
+  Evaluation,
+  HostFunction,
+  SandboxErrorKind,
+  SandboxPool,
+  SandboxPoolOptions,
+  SandboxSurface,
+  SurfaceProblem,
+  LogLevel,
+  SandboxLog,
+} from "./sandbox/index.js";
 
 // Debugging: errors with code frames, recorded runs replayed without a model.
 export { formatAgentError } from "./debug/format-error.js";

@@ -31,7 +31,15 @@ import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./play
 export type RouteModule = (ctx: ServerContext) => Hono;
 
 /** The parts every server has, mounted in this order. */
-export const BUILT_IN_ROUTES: readonly RouteModule[] = [agentRoutes, threadsRoutes, runsRoutes, chatRoutes, chatThreadRoutes, agUiRoutes, openApiRoutes];
+export const BUILT_IN_ROUTES: readonly RouteModule[] = [
+  agentRoutes,
+  threadsRoutes,
+  runsRoutes,
+  chatRoutes,
+  chatThreadRoutes,
+  agUiRoutes,
+  openApiRoutes,
+];
 
 export interface AppOptions {
   agent: Agent;
@@ -92,10 +100,24 @@ export function createApp(options: AppOptions): AutogramsApp {
   const metrics = options.metrics ?? new ServerMetrics();
   const player = options.workers ? new TurnPool(options.workers) : new InProcessPlayer(options.agent, options.budgets);
   const runs = new RunManager(options.store, () => ctx.agent, {
-    policy, ...(options.onStale ? { onStale: options.onStale } : {}), admit: () => lifecycle.admit(), observer: metrics, player, ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+    policy,
+    ...(options.onStale ? { onStale: options.onStale } : {}),
+    admit: () => lifecycle.admit(),
+    observer: metrics,
+    player,
+    ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
-  const ctx: ServerContext = { agent: options.agent, build: { ok: true, at: Date.now(), watching: options.watching ?? false }, store: options.store, policy, chatPolicy: options.policy ?? "enqueue", runs, limits: { ...DEFAULT_LIMITS, ...options.limits }, lifecycle, metrics,
+  const ctx: ServerContext = {
+    agent: options.agent,
+    build: { ok: true, at: Date.now(), watching: options.watching ?? false },
+    store: options.store,
+    policy,
+    chatPolicy: options.policy ?? "enqueue",
+    runs,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    lifecycle,
+    metrics,
     playground: options.playground !== false,
   };
   const app = new Hono();
@@ -104,9 +126,15 @@ export function createApp(options: AppOptions): AutogramsApp {
     metrics.httpError(e.status, e.code);
     return errorResponse(c, err);
   });
-  app.notFound((c) => errorResponse(c, new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`),
+    ),
+  );
   // Other pages in the user's browser are kept out first (http/browser-guards.ts).
-  if (options.allowedHosts !== undefined && options.allowedHosts.length > 0) app.use("*", hostCheck(options.allowedHosts));
+  if (options.allowedHosts !== undefined && options.allowedHosts.length > 0)
+    app.use("*", hostCheck(options.allowedHosts));
   if (origins.length > 0) app.use("*", corsFor(origins));
   app.use("*", writeCheck(origins));
   // A balancer's probes carry no token: they are answered before it is asked for.
@@ -115,27 +143,39 @@ export function createApp(options: AppOptions): AutogramsApp {
   if (ctx.playground) app.route("/", playgroundFiles());
   if (options.token !== undefined) app.use("*", bearerToken(options.token));
   app.route("/", metricsRoutes(ctx));
-  app.use("*", bodyLimit({
-    maxSize: ctx.limits.maxBodyBytes,
-    // The rest of the body is not read: the connection closes after the answer, or a client
-    // reusing it would find it shut under its next request.
-    onError: (c) => {
-      c.header("connection", "close");
-      return errorResponse(c, new HttpError(413, "too_large", `the body is larger than ${ctx.limits.maxBodyBytes} bytes`));
-    },
-  }));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: ctx.limits.maxBodyBytes,
+      // The rest of the body is not read: the connection closes after the answer, or a client
+      // reusing it would find it shut under its next request.
+      onError: (c) => {
+        c.header("connection", "close");
+        return errorResponse(
+          c,
+          new HttpError(413, "too_large", `the body is larger than ${ctx.limits.maxBodyBytes} bytes`),
+        );
+      },
+    }),
+  );
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
-  if (options.playground !== false) app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
+  if (options.playground !== false)
+    app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
   return {
-    app, ctx,
-    ready: async () => player instanceof TurnPool ? player.ready() : undefined,
+    app,
+    ctx,
+    ready: async () => (player instanceof TurnPool ? player.ready() : undefined),
     close: () => runs.close(),
     setAgent(agent) {
       // A worker thread plays the agent its script made: a new build reaches only the server's own thread.
-      if (player instanceof TurnPool) throw new Error("setAgent: the turns are played in worker threads, which keep the agent they made; serve a changing agent without `workers`");
+      if (player instanceof TurnPool)
+        throw new Error(
+          "setAgent: the turns are played in worker threads, which keep the agent they made; serve a changing agent without `workers`",
+        );
       ctx.agent = agent;
       ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
     },
-    buildFailed: (message, diagnostics) => void (ctx.build = { ok: false, at: Date.now(), watching: ctx.build.watching, message, diagnostics }),
+    buildFailed: (message, diagnostics) =>
+      void (ctx.build = { ok: false, at: Date.now(), watching: ctx.build.watching, message, diagnostics }),
   };
 }

@@ -5,7 +5,12 @@ import { serve, type ServerType } from "@hono/node-server";
 import { createApp, type AppOptions } from "./app.js";
 import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
-import { DEFAULT_CONNECTION_LIMITS, limitConnections, timeoutOptions, type ConnectionLimits } from "./http/connection-limits.js";
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  limitConnections,
+  timeoutOptions,
+  type ConnectionLimits,
+} from "./http/connection-limits.js";
 
 /** How long closing waits for the last frames of the streams in progress before it cuts their connections. */
 const CLOSE_WAIT_MS = 1000;
@@ -48,14 +53,20 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
   }
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: made.app.fetch, hostname: host, port: options.port ?? 3000, serverOptions: timeoutOptions(limits) }, () => resolve(s));
+    const s = serve(
+      { fetch: made.app.fetch, hostname: host, port: options.port ?? 3000, serverOptions: timeoutOptions(limits) },
+      () => resolve(s),
+    );
     limitConnections(s as HttpServer, limits);
     s.once("error", reject);
   });
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
-    ...made, server, port, url: `http://${shown}:${port}`,
+    ...made,
+    server,
+    port,
+    url: `http://${shown}:${port}`,
     async close() {
       // Streams of other processes' runs end now; those of this process's runs end with them.
       made.ctx.lifecycle.drain();

@@ -26,12 +26,18 @@ export type StoreErrorCode =
 export class StoreError extends Error {
   override name = "StoreError";
 
-  constructor(readonly code: StoreErrorCode, message: string) {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** A message id sent again with another text than the one it was first sent with. */
 export function messageConflict(threadId: string, messageId: string): StoreError {
-  return new StoreError("message_conflict", `message id '${messageId}' was sent on thread ${threadId} with another text: an id names one message (send a new message with a new id)`);
+  return new StoreError(
+    "message_conflict",
+    `message id '${messageId}' was sent on thread ${threadId} with another text: an id names one message (send a new message with a new id)`,
+  );
 }

@@ -16,8 +16,27 @@ export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
 export type { StoreLocation, UrlOptions } from "./url.js";
 export { MIGRATIONS, SCHEMA_VERSION } from "./sql/migrations.js";
 export { BUSY_POLICIES } from "./types.js";
-export type { Store, StoreOptions, BusyPolicy, ThreadInfo, RunInfo, TurnRecord, TurnStatus, StoredTraceEvent, NewTurn, Lease,
-  AcquireOptions, LoadedThread, ThreadExport, PruneOptions, PruneResult, RunStatus, RunRecord, RunEventRecord, NewRun } from "./types.js";
+export type {
+  Store,
+  StoreOptions,
+  BusyPolicy,
+  ThreadInfo,
+  RunInfo,
+  TurnRecord,
+  TurnStatus,
+  StoredTraceEvent,
+  NewTurn,
+  Lease,
+  AcquireOptions,
+  LoadedThread,
+  ThreadExport,
+  PruneOptions,
+  PruneResult,
+  RunStatus,
+  RunRecord,
+  RunEventRecord,
+  NewRun,
+} from "./types.js";
 export { storedTrace } from "./trace-record.js";
 // A run's events as served (the internal stream every protocol translates) and its reply's text.
 export { isRunEnd } from "./run-events.js";

@@ -17,7 +17,10 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
     return await SqlStore.open(driver, where, { ...location.options, ...definedOnly(options) });
   } catch (err) {
     if (err instanceof StoreError && err.code !== "unavailable") throw err;
-    throw new StoreError("unavailable", `cannot open the store ${where}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new StoreError(
+      "unavailable",
+      `cannot open the store ${where}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

@@ -13,7 +13,15 @@ export type RunEvent =
    * the thread was new, so the agent's opening turn (`turn - 1`) runs first, within this run (its
    * reply is text of its own, ended by the step events that follow it), then the user's message.
    */
-  | { type: "run-start"; threadId: string; runId: string; messageId: string | null; user: string | null; turn: number; opening?: boolean }
+  | {
+      type: "run-start";
+      threadId: string;
+      runId: string;
+      messageId: string | null;
+      user: string | null;
+      turn: number;
+      opening?: boolean;
+    }
   /** One step of the agent (a trace event, without the prompts it repeats). */
   | { type: "step"; event: StoredTraceEvent }
   /** More text of the reply being generated at `node`. */
@@ -24,7 +32,6 @@ export type RunEvent =
   | { type: "run-finish"; turn: number; reply: string | null; done: boolean; omittedSteps?: number }
   /** The run failed or was stopped; nothing was committed. `code` is the AgentError / StoreError code. */
   | { type: "run-error"; code: string; message: string; omittedSteps?: number };
-
 
 /** The events after which a run has nothing more to say. */
 export const isRunEnd = (e: RunEvent): e is Extract<RunEvent, { type: "run-finish" | "run-error" }> =>

@@ -11,7 +11,8 @@ export function storedTrace(events: TraceEvent[]): StoredTraceEvent[] {
   return events.map((e) => {
     const out: StoredTraceEvent = { ...e };
     if (out.kind === "generate") delete out.messages;
-    if (Array.isArray(out.decisions)) out.decisions = (out.decisions as { prompt?: string }[]).map(({ prompt: _prompt, ...d }) => d);
+    if (Array.isArray(out.decisions))
+      out.decisions = (out.decisions as { prompt?: string }[]).map(({ prompt: _prompt, ...d }) => d);
     return out;
   });
 }

@@ -251,7 +251,12 @@ export interface Store {
    * then a single write, its record, its events and its end). False, and nothing written, when
    * the run has already ended or another writer numbered these events first.
    */
-  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean>;
+  appendRunEvents(
+    runId: string,
+    events: readonly RunEventRecord[],
+    end?: "finished" | "failed",
+    begin?: NewRun,
+  ): Promise<boolean>;
   /** The run's events numbered after `afterSeq`, in order (at most `limit`). */
   runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]>;
   run(runId: string): Promise<RunRecord | null>;

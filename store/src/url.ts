@@ -22,15 +22,21 @@ function takeOptions(url: string): [string, UrlOptions] {
   const at = url.indexOf("?");
   if (at < 0) return [url, {}];
   const options: UrlOptions = {};
-  const kept = url.slice(at + 1).split("&").filter((pair) => {
-    const [key, value] = pair.split("=", 2) as [string, string | undefined];
-    if (!(key in URL_OPTIONS)) return true;
-    if (value === undefined || !/^\d{1,9}$/.test(value) || Number(value) === 0) {
-      throw new StoreError("bad_url", `'${withoutPassword(url)}': ${key} takes a number of milliseconds above 0, not '${value ?? ""}'`);
-    }
-    options[URL_OPTIONS[key as keyof typeof URL_OPTIONS]] = Number(value);
-    return false;
-  });
+  const kept = url
+    .slice(at + 1)
+    .split("&")
+    .filter((pair) => {
+      const [key, value] = pair.split("=", 2) as [string, string | undefined];
+      if (!(key in URL_OPTIONS)) return true;
+      if (value === undefined || !/^\d{1,9}$/.test(value) || Number(value) === 0) {
+        throw new StoreError(
+          "bad_url",
+          `'${withoutPassword(url)}': ${key} takes a number of milliseconds above 0, not '${value ?? ""}'`,
+        );
+      }
+      options[URL_OPTIONS[key as keyof typeof URL_OPTIONS]] = Number(value);
+      return false;
+    });
   return [url.slice(0, at) + (kept.length > 0 ? `?${kept.join("&")}` : ""), options];
 }
 
@@ -54,7 +60,10 @@ export function parseStoreUrl(url: string): StoreLocation {
     if (path === ":memory:") return { kind: "sqlite", path, options };
     return { kind: "sqlite", path: resolve(path === "" ? DEFAULT_STORE_PATH : path), options };
   }
-  throw new StoreError("bad_url", `'${withoutPassword(url)}' is not a store URL: use sqlite:PATH or postgres://USER@HOST:PORT/DATABASE`);
+  throw new StoreError(
+    "bad_url",
+    `'${withoutPassword(url)}' is not a store URL: use sqlite:PATH or postgres://USER@HOST:PORT/DATABASE`,
+  );
 }
 
 /** The store to use: the one named, else AUTOGRAMS_STORE, else the default SQLite file. */
@@ -74,7 +83,5 @@ export function describeLocation(location: StoreLocation): string {
  * `password=` parameter, as libpq also takes it) replaced with `***`.
  */
 export function withoutPassword(url: string): string {
-  return url
-    .replace(/^([a-z][\w+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, "$1***@")
-    .replace(/([?&]password=)[^&#]*/gi, "$1***");
+  return url.replace(/^([a-z][\w+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, "$1***@").replace(/([?&]password=)[^&#]*/gi, "$1***");
 }

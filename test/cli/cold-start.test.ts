@@ -15,7 +15,9 @@ function loadedBy(args: string[]): { code: number | null; modules: string[] } {
   const log = join(folder(), "modules.log");
   rmSync(log, { force: true });
   const r = spawnSync(process.execPath, ["--import", join(root, "test/cli/support/module-log.mjs"), bin, ...args], {
-    cwd: root, encoding: "utf8", env: { ...process.env, AUTOGRAMS_MODULE_LOG: log },
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, AUTOGRAMS_MODULE_LOG: log },
   });
   const urls = readFileSync(log, "utf8").trim().split("\n");
   const modules = urls.map((u) => relative(dist, fileURLToPath(u))).filter((p) => !p.startsWith(".."));
@@ -24,7 +26,9 @@ function loadedBy(args: string[]): { code: number | null; modules: string[] } {
 
 /** The source files esbuild put in a bundle (it heads each with a `// path` comment). */
 function bundled(file: string): string[] {
-  return [...readFileSync(join(dist, file), "utf8").matchAll(/^\/\/ ((?:node_modules|runtime|compiler|cli)\/\S+)$/gm)].map((m) => m[1]!);
+  return [
+    ...readFileSync(join(dist, file), "utf8").matchAll(/^\/\/ ((?:node_modules|runtime|compiler|cli)\/\S+)$/gm),
+  ].map((m) => m[1]!);
 }
 
 describe("cold start", () => {
@@ -34,20 +38,40 @@ describe("cold start", () => {
   });
 
   it("a command loads the command line and its own action", () => {
-    expect(loadedBy(["compile", "samples/tutor/agent.ts", "-o", "-"])).toEqual({ code: 0, modules: ["autograms.mjs", "autograms-compile.mjs"] });
-    expect(loadedBy(["run", "samples/algorithms/agent.ts", "fibonacci", "10"])).toEqual({ code: 0, modules: ["autograms.mjs", "autograms-run.mjs"] });
+    expect(loadedBy(["compile", "samples/tutor/agent.ts", "-o", "-"])).toEqual({
+      code: 0,
+      modules: ["autograms.mjs", "autograms-compile.mjs"],
+    });
+    expect(loadedBy(["run", "samples/algorithms/agent.ts", "fibonacci", "10"])).toEqual({
+      code: 0,
+      modules: ["autograms.mjs", "autograms-run.mjs"],
+    });
   });
 
   it("the command line holds no agent code, and compile neither the model clients nor the graph validator", () => {
     const cli = bundled("autograms.mjs");
-    expect(cli.filter((f) => f.startsWith("cli/"))).toEqual(expect.arrayContaining(["cli/src/main.ts", "cli/src/commands/compile.ts"]));
-    expect(cli.filter((f) => !f.startsWith("cli/src/commands/") && !f.startsWith("cli/src/agent-loading/model-options") &&
-      // The providers --model knows, which its help lists.
-      f !== "cli/src/agent-loading/ai-sdk-providers.ts" && f !== "cli/src/main.ts" && !f.startsWith("node_modules/commander/"))).toEqual([]);
+    expect(cli.filter((f) => f.startsWith("cli/"))).toEqual(
+      expect.arrayContaining(["cli/src/main.ts", "cli/src/commands/compile.ts"]),
+    );
+    expect(
+      cli.filter(
+        (f) =>
+          !f.startsWith("cli/src/commands/") &&
+          !f.startsWith("cli/src/agent-loading/model-options") &&
+          // The providers --model knows, which its help lists.
+          f !== "cli/src/agent-loading/ai-sdk-providers.ts" &&
+          f !== "cli/src/main.ts" &&
+          !f.startsWith("node_modules/commander/"),
+      ),
+    ).toEqual([]);
 
     const compile = bundled("autograms-compile.mjs");
     expect(compile).toContain("compiler/dist/compile.js");
-    expect(compile.filter((f) => /^node_modules\/(ajv|openai)\/|^runtime\/dist\/(graph\/validate|model\/openai|model\/ai-sdk)/.test(f))).toEqual([]);
+    expect(
+      compile.filter((f) =>
+        /^node_modules\/(ajv|openai)\/|^runtime\/dist\/(graph\/validate|model\/openai|model\/ai-sdk)/.test(f),
+      ),
+    ).toEqual([]);
     // The runtime's validator is in the bundles that run agents.
     expect(bundled("autograms-chat.mjs")).toContain("runtime/dist/graph/validate.js");
   });

@@ -11,7 +11,10 @@ const at = (name: string) => join(dir, name);
 
 beforeAll(() => {
   dir = folder();
-  const graph = JSON.parse(readFileSync(join(root, "samples/tutor/agent.graph.json"), "utf8")) as Record<string, unknown>;
+  const graph = JSON.parse(readFileSync(join(root, "samples/tutor/agent.graph.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
   mkdirSync(at("a-folder.ts"));
   mkdirSync(at("a-folder.json"));
   writeFileSync(at("not-json.json"), "{ not json");
@@ -48,23 +51,41 @@ describe.each(READERS)("autograms %s with a bad input", (command, args) => {
   const oneLine = (message: string) => `autograms ${command}: ${message}\n`;
 
   it("a missing file, a directory", async () => {
-    expect(await run("nowhere.ts")).toMatchObject({ code: 1, stderr: oneLine("cannot read 'nowhere.ts': no such file") });
-    expect(await run(at("a-folder.ts"))).toMatchObject({ code: 1, stderr: oneLine(`cannot read '${at("a-folder.ts")}': it is a directory`) });
-    expect(await run(at("a-folder.json"))).toMatchObject({ code: 1, stderr: oneLine(`cannot read '${at("a-folder.json")}': it is a directory`) });
+    expect(await run("nowhere.ts")).toMatchObject({
+      code: 1,
+      stderr: oneLine("cannot read 'nowhere.ts': no such file"),
+    });
+    expect(await run(at("a-folder.ts"))).toMatchObject({
+      code: 1,
+      stderr: oneLine(`cannot read '${at("a-folder.ts")}': it is a directory`),
+    });
+    expect(await run(at("a-folder.json"))).toMatchObject({
+      code: 1,
+      stderr: oneLine(`cannot read '${at("a-folder.json")}': it is a directory`),
+    });
   });
 
   it("a graph file that is not JSON, not a graph, or of another format version", async () => {
     const notJson = await run(at("not-json.json"));
     expect(notJson.code).toBe(1);
-    expect(notJson.stderr).toMatch(new RegExp(`^autograms ${command}: '.*not-json\\.json' is neither an agent \\(\\.ts\\) nor graph JSON: .+\\n$`));
+    expect(notJson.stderr).toMatch(
+      new RegExp(`^autograms ${command}: '.*not-json\\.json' is neither an agent \\(\\.ts\\) nor graph JSON: .+\\n$`),
+    );
     expect(await run(at("version-2.json"))).toMatchObject({
-      code: 1, stderr: oneLine(`'${at("version-2.json")}' is a graph of format version 2, and this autograms reads version 1: compile the agent again`),
+      code: 1,
+      stderr: oneLine(
+        `'${at("version-2.json")}' is a graph of format version 2, and this autograms reads version 1: compile the agent again`,
+      ),
     });
     expect(await run(at("memory.json"))).toMatchObject({
-      code: 1, stderr: oneLine(`'${at("memory.json")}' is JSON, but not a graph: its "format" is "autograms-memory", not "autograms-graph"`),
+      code: 1,
+      stderr: oneLine(
+        `'${at("memory.json")}' is JSON, but not a graph: its "format" is "autograms-memory", not "autograms-graph"`,
+      ),
     });
     expect(await run(at("list.json"))).toMatchObject({
-      code: 1, stderr: oneLine(`'${at("list.json")}' is JSON, but not a graph (an object with "format": "autograms-graph")`),
+      code: 1,
+      stderr: oneLine(`'${at("list.json")}' is JSON, but not a graph (an object with "format": "autograms-graph")`),
     });
   });
 
@@ -80,14 +101,27 @@ describe.each(READERS)("autograms %s with a bad input", (command, args) => {
 describe("autograms compile with a bad input", () => {
   it("a missing file, a directory, compile errors, and a graph instead of an agent", async () => {
     const missing = await autogramsInProcess(["compile", "nowhere.ts"]);
-    expect(missing).toEqual({ code: 1, stdout: "", stderr: "autograms compile: cannot read 'nowhere.ts': no such file\n" });
+    expect(missing).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "autograms compile: cannot read 'nowhere.ts': no such file\n",
+    });
     const folderInstead = await autogramsInProcess(["compile", at("a-folder.ts")]);
-    expect(folderInstead).toEqual({ code: 1, stdout: "", stderr: `autograms compile: cannot read '${at("a-folder.ts")}': it is a directory\n` });
+    expect(folderInstead).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `autograms compile: cannot read '${at("a-folder.ts")}': it is a directory\n`,
+    });
     const broken = await autogramsInProcess(["compile", at("broken.ts")]);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/\nautograms compile: 1 error in .*broken\.ts\n$/);
     const graph = await autogramsInProcess(["compile", "samples/tutor/agent.graph.json"]);
-    expect(graph).toEqual({ code: 2, stdout: "", stderr: "autograms compile: 'samples/tutor/agent.graph.json' is JSON, not an agent: compile takes the agent's TypeScript file (.ts)\n" });
+    expect(graph).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "autograms compile: 'samples/tutor/agent.graph.json' is JSON, not an agent: compile takes the agent's TypeScript file (.ts)\n",
+    });
     for (const r of [missing, folderInstead, broken, graph]) expectNoStackTrace(r);
   });
 });
@@ -102,34 +136,77 @@ describe("bad arguments and options", () => {
   });
 
   it.each(["0", "-1", "1.5", "abc", ""])("simulate -n %j is a usage error", async (n) => {
-    const r = await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "--offline", "-n", n, "-o", at("simulations")]);
+    const r = await autogramsInProcess([
+      "simulate",
+      "samples/tutor/agent.ts",
+      "--offline",
+      "-n",
+      n,
+      "-o",
+      at("simulations"),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(new RegExp(`^error: option '-n, --conversations <N>' argument '${n.replace(".", "\\.")}' is invalid\\. expected a whole number of at least 1\\n`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: option '-n, --conversations <N>' argument '${n.replace(".", "\\.")}' is invalid\\. expected a whole number of at least 1\\n`,
+      ),
+    );
     expectNoStackTrace(r);
   });
 
   it("debug: --conversation that is not a number, a replay file that is missing or a directory", async () => {
-    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl", "--conversation", "two"]))
-      .toMatchObject({ code: 2, stderr: "autograms debug: --conversation takes a number from 1, not 'two'\n" });
-    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl"]))
-      .toMatchObject({ code: 1, stderr: "autograms debug: cannot read the trace 'nowhere.jsonl': no such file\n" });
-    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", dir]))
-      .toMatchObject({ code: 1, stderr: `autograms debug: cannot read the trace '${dir}': it is a directory\n` });
+    expect(
+      await autogramsInProcess([
+        "debug",
+        "samples/tutor/agent.ts",
+        "--replay",
+        "nowhere.jsonl",
+        "--conversation",
+        "two",
+      ]),
+    ).toMatchObject({ code: 2, stderr: "autograms debug: --conversation takes a number from 1, not 'two'\n" });
+    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", "nowhere.jsonl"])).toMatchObject({
+      code: 1,
+      stderr: "autograms debug: cannot read the trace 'nowhere.jsonl': no such file\n",
+    });
+    expect(await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", dir])).toMatchObject({
+      code: 1,
+      stderr: `autograms debug: cannot read the trace '${dir}': it is a directory\n`,
+    });
   });
 
   it("an output that cannot be written names it and why", async () => {
     const file = at("a-file");
     writeFileSync(file, "");
-    expect(await autogramsInProcess(["graph", "samples/tutor/agent.ts", "-o", dir]))
-      .toMatchObject({ code: 1, stdout: "", stderr: `autograms graph: cannot write '${dir}': it is a directory\n` });
-    expect(await autogramsInProcess(["compile", "samples/tutor/agent.ts", "-o", join(file, "agent.graph.json")]))
-      .toMatchObject({ code: 1, stdout: "", stderr: `autograms compile: cannot write '${join(file, "agent.graph.json")}': its folder '${file}' cannot be made: it is a file, not a directory\n` });
-    expect(await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", dir]))
-      .toMatchObject({ code: 1, stdout: "", stderr: `autograms chat: cannot write the trace '${dir}': it is a directory\n` });
-    expect(await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "--offline", "-o", file]))
-      .toMatchObject({ code: 1, stdout: "", stderr: `autograms simulate: cannot write into the transcripts' folder '${file}': it is a file, not a directory\n` });
-    expect(await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", "nowhere.jsonl"]))
-      .toMatchObject({ code: 1, stdout: "", stderr: "autograms graph: cannot read the trace 'nowhere.jsonl': no such file\n" });
+    expect(await autogramsInProcess(["graph", "samples/tutor/agent.ts", "-o", dir])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `autograms graph: cannot write '${dir}': it is a directory\n`,
+    });
+    expect(
+      await autogramsInProcess(["compile", "samples/tutor/agent.ts", "-o", join(file, "agent.graph.json")]),
+    ).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `autograms compile: cannot write '${join(file, "agent.graph.json")}': its folder '${file}' cannot be made: it is a file, not a directory\n`,
+    });
+    expect(await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", dir])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `autograms chat: cannot write the trace '${dir}': it is a directory\n`,
+    });
+    expect(await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "--offline", "-o", file])).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `autograms simulate: cannot write into the transcripts' folder '${file}': it is a file, not a directory\n`,
+    });
+    expect(
+      await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", "nowhere.jsonl"]),
+    ).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "autograms graph: cannot read the trace 'nowhere.jsonl': no such file\n",
+    });
   });
 });

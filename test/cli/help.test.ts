@@ -11,13 +11,66 @@ const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api
 
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
-  ["graph", "<file>", ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--view <view>", "--link <style>"]],
-  ["chat", "<file>", ["--memory <file>", "--store [url]", "--thread <id>", "--busy <policy>", "--on-stale <policy>", "--watch", ...MODEL_OPTIONS, "--stream", "--no-stream", "--trace <file>"]],
+  [
+    "graph",
+    "<file>",
+    ["-f, --format <format>", "-o, --out <file>", "--trace <file>", "--view <view>", "--link <style>"],
+  ],
+  [
+    "chat",
+    "<file>",
+    [
+      "--memory <file>",
+      "--store [url]",
+      "--thread <id>",
+      "--busy <policy>",
+      "--on-stale <policy>",
+      "--watch",
+      ...MODEL_OPTIONS,
+      "--stream",
+      "--no-stream",
+      "--trace <file>",
+    ],
+  ],
   ["threads", "[command]", []],
-  ["serve", "<file>", ["--store <url>", "--port <n>", "--host <host>", "--token <token>", "--token-file <file>", "--allowed-host <name>", "--cors <origin>", "--lease-ms <ms>", "--grace-ms <ms>", "--workers <n>", "--turn-time-ms <ms>", "--turn-memory-mb <mb>", "--busy <policy>", "--on-stale <policy>", "--watch", "--no-playground", ...MODEL_OPTIONS]],
+  [
+    "serve",
+    "<file>",
+    [
+      "--store <url>",
+      "--port <n>",
+      "--host <host>",
+      "--token <token>",
+      "--token-file <file>",
+      "--allowed-host <name>",
+      "--cors <origin>",
+      "--lease-ms <ms>",
+      "--grace-ms <ms>",
+      "--workers <n>",
+      "--turn-time-ms <ms>",
+      "--turn-memory-mb <mb>",
+      "--busy <policy>",
+      "--on-stale <policy>",
+      "--watch",
+      "--no-playground",
+      ...MODEL_OPTIONS,
+    ],
+  ],
   ["mcp", "<file>", ["--http <port>", "--store <url>", ...MODEL_OPTIONS]],
   ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
-  ["simulate", "<file>", ["-n, --conversations <N>", "-o, --out <dir>", "--max-turns <T>", "--seed <S>", ...MODEL_OPTIONS, "--trace <path>", "--coverage <file>"]],
+  [
+    "simulate",
+    "<file>",
+    [
+      "-n, --conversations <N>",
+      "-o, --out <dir>",
+      "--max-turns <T>",
+      "--seed <S>",
+      ...MODEL_OPTIONS,
+      "--trace <path>",
+      "--coverage <file>",
+    ],
+  ],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
   ["dap", "", ["--port <port>", "--host <address>"]],
@@ -41,21 +94,26 @@ const docs = readFileSync(join(root, "docs/cli.md"), "utf8");
 
 /** The options a help text lists, as `-x, --long <arg>` or `--long [arg]` (without --help). */
 const optionsOf = (help: string) =>
-  [...help.split("\nOptions:\n")[1]!.matchAll(/^ {2}((?:-\w, )?--[\w-]+(?: <[^>]+>| \[[^\]]+\])?)/gm)].map((m) => m[1]!).filter((o) => !o.endsWith("--help"));
+  [...help.split("\nOptions:\n")[1]!.matchAll(/^ {2}((?:-\w, )?--[\w-]+(?: <[^>]+>| \[[^\]]+\])?)/gm)]
+    .map((m) => m[1]!)
+    .filter((o) => !o.endsWith("--help"));
 
 describe("help", () => {
-  it.each([...COMMANDS, ...THREADS])("autograms %s --help lists its options, each documented in docs/cli.md", async (command, args, options) => {
-    const r = await autogramsInProcess([...command.split(" "), "--help"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout.startsWith(`Usage: autograms ${command} [options]${args ? ` ${args}` : ""}\n`)).toBe(true);
-    expect(optionsOf(r.stdout)).toEqual(options);
-    for (const option of options) {
-      const long = option.match(/--[\w-]+/)![0];
-      expect(docs, `docs/cli.md says nothing of ${command} ${long}`).toMatch(new RegExp(`\`[^\`]*${long}\\b`));
-    }
-    if (!command.includes(" ")) expect((await autogramsInProcess(["help", command])).stdout).toBe(r.stdout);
-    expect(docs).toContain(`\`autograms ${command}`);
-  });
+  it.each([...COMMANDS, ...THREADS])(
+    "autograms %s --help lists its options, each documented in docs/cli.md",
+    async (command, args, options) => {
+      const r = await autogramsInProcess([...command.split(" "), "--help"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout.startsWith(`Usage: autograms ${command} [options]${args ? ` ${args}` : ""}\n`)).toBe(true);
+      expect(optionsOf(r.stdout)).toEqual(options);
+      for (const option of options) {
+        const long = option.match(/--[\w-]+/)![0];
+        expect(docs, `docs/cli.md says nothing of ${command} ${long}`).toMatch(new RegExp(`\`[^\`]*${long}\\b`));
+      }
+      if (!command.includes(" ")) expect((await autogramsInProcess(["help", command])).stdout).toBe(r.stdout);
+      expect(docs).toContain(`\`autograms ${command}`);
+    },
+  );
 
   it("autograms threads --help lists its commands", async () => {
     const r = await autogramsInProcess(["threads", "--help"]);
@@ -66,10 +124,14 @@ describe("help", () => {
   it("lists every command with what it does, and each has a section in docs/cli.md", async () => {
     const r = await autogramsInProcess(["--help"]);
     expect(r.code).toBe(0);
-    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}([\w-]+) .*? {2,}(\S.*)$/gm)].map((m) => m[1]);
+    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}([\w-]+) .*? {2,}(\S.*)$/gm)].map(
+      (m) => m[1],
+    );
     expect(listed).toEqual([...COMMANDS.map(([c]) => c), "help"]);
     expect(r.stdout).toMatch(/\n {2}chat \[options\] <file> +talk with an agent/);
-    expect(r.stdout).toMatch(/\n {2}run \[options\] <file> <function> \[args\.\.\.\] +call one of an agent's functions/);
+    expect(r.stdout).toMatch(
+      /\n {2}run \[options\] <file> <function> \[args\.\.\.\] +call one of an agent's functions/,
+    );
     for (const [command] of COMMANDS) expect(docs).toContain(`\`autograms ${command}`);
   });
 
@@ -87,6 +149,8 @@ describe("help", () => {
     expect(command.stderr).toMatch(/^error: unknown command 'chatt'\n/);
     const option = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offlin"]);
     expect(option.code).toBe(2);
-    expect(option.stderr).toMatch(/^error: unknown option '--offlin'\n\(Did you mean --offline\?\)\n\nUsage: autograms chat /);
+    expect(option.stderr).toMatch(
+      /^error: unknown option '--offlin'\n\(Did you mean --offline\?\)\n\nUsage: autograms chat /,
+    );
   });
 });

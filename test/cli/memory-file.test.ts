@@ -14,8 +14,15 @@ const echo = "test/cli/fixtures/echo/agent.ts";
 const readMemory = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Memory;
 
 /** The command with a deadline: a hang is a failure that says so, not a stuck test run. */
-async function bounded(args: string[], input: string, seconds = 20): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
-  const child = spawn(process.execPath, ["--max-old-space-size=256", bin, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+async function bounded(
+  args: string[],
+  input: string,
+  seconds = 20,
+): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+  const child = spawn(process.execPath, ["--max-old-space-size=256", bin, ...args], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -45,19 +52,23 @@ function deadPid(): number {
 describe("one process per memory file", () => {
   it("refuses a second process on the same file, naming the holder, and the first loses no turn", async () => {
     const memory = join(folder(), "shared.json");
-    const first = spawn(process.execPath, [bin, "chat", counter, "--offline", "--memory", memory], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
-    const out = collect(first);
-    const said = (text: string) => new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no '${text}' within 20 s: ${JSON.stringify(out)}`)), 20_000);
-      const check = () => {
-        if (!out.stdout.includes(text)) return;
-        clearTimeout(timer);
-        first.stdout!.off("data", check);
-        resolve();
-      };
-      first.stdout!.on("data", check);
-      check();
+    const first = spawn(process.execPath, [bin, "chat", counter, "--offline", "--memory", memory], {
+      cwd: root,
+      stdio: ["pipe", "pipe", "pipe"],
     });
+    const out = collect(first);
+    const said = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no '${text}' within 20 s: ${JSON.stringify(out)}`)), 20_000);
+        const check = () => {
+          if (!out.stdout.includes(text)) return;
+          clearTimeout(timer);
+          first.stdout!.off("data", check);
+          resolve();
+        };
+        first.stdout!.on("data", check);
+        check();
+      });
     first.stdin!.write("2\n");
     await said("Total: 2.");
 
@@ -114,7 +125,9 @@ describe("memory files that are not memory", () => {
   };
 
   it("refuses a device, a directory and a named pipe without reading them", async () => {
-    expect(await refused("/dev/zero")).toBe("autograms chat: cannot resume from '/dev/zero': it is not a regular file but a character device; the file is left as it is\n");
+    expect(await refused("/dev/zero")).toBe(
+      "autograms chat: cannot resume from '/dev/zero': it is not a regular file but a character device; the file is left as it is\n",
+    );
     expect(await refused(folder())).toContain("it is not a regular file but a directory");
     const fifo = join(folder(), "pipe.json");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
@@ -138,7 +151,10 @@ describe("what reaches the terminal", () => {
     const memory = join(folder(), "forged.json");
     const made = await bounded(["chat", echo, "--offline", "--memory", memory], "hello\n");
     expect(made.code, made.stderr).toBe(0);
-    const text = readFileSync(memory, "utf8").replace("You said: hello", `You said: ${JSON.stringify(hostile).slice(1, -1)}`);
+    const text = readFileSync(memory, "utf8").replace(
+      "You said: hello",
+      `You said: ${JSON.stringify(hostile).slice(1, -1)}`,
+    );
     writeFileSync(memory, text);
     const r = await bounded(["chat", echo, "--offline", "--memory", memory], "again\n");
     expect(r.code).toBe(1);

@@ -8,10 +8,15 @@ cliTestFolder("autograms-model-server-");
 const agent = "test/cli/fixtures/greeter/agent.ts";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
 
-const chat = (input: string) => autogramsInProcess(["chat", agent, "--base-url", server.baseURL, "--model", "test-model"], { input });
+const chat = (input: string) =>
+  autogramsInProcess(["chat", agent, "--base-url", server.baseURL, "--model", "test-model"], { input });
 
 describe("a busy model server", () => {
   it("shows each wait for a retry while it waits, then goes on", async () => {
@@ -19,7 +24,9 @@ describe("a busy model server", () => {
     const r = await chat("");
     expect(r.code, r.stderr).toBe(0);
     expect(replies(r.stdout)).toEqual(["Hello!"]);
-    expect(r.stderr).toBe("model server busy, retrying in 1 s (503 Service Unavailable at node 'answer'; attempt 2 of 3)\n");
+    expect(r.stderr).toBe(
+      "model server busy, retrying in 1 s (503 Service Unavailable at node 'answer'; attempt 2 of 3)\n",
+    );
   });
 
   it("fails at once, saying so, when the server asks for a wait over the 60 s limit", async () => {
@@ -29,6 +36,8 @@ describe("a busy model server", () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/error model: node 'answer': the model failed to generate text: the server answered 429 Too Many Requests and asked to be retried in 27\.8 h, longer than the 60 s allowed \(maxRetryAfterMs\)\n/);
+    expect(r.stderr).toMatch(
+      /error model: node 'answer': the model failed to generate text: the server answered 429 Too Many Requests and asked to be retried in 27\.8 h, longer than the 60 s allowed \(maxRetryAfterMs\)\n/,
+    );
   });
 });

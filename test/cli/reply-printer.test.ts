@@ -134,19 +134,29 @@ describe("replyPrinter", () => {
   });
 
   it("leaves exactly the reply on the screen, whatever the pieces and resets", () => {
-    const piece = fc.oneof(fc.constantFrom("\n", "日本語", "🙂", "\t", "x".repeat(13), " "), fc.string({ maxLength: 9 }));
+    const piece = fc.oneof(
+      fc.constantFrom("\n", "日本語", "🙂", "\t", "x".repeat(13), " "),
+      fc.string({ maxLength: 9 }),
+    );
     const chunk = fc.oneof({ weight: 4, arbitrary: piece.map(delta) }, { weight: 1, arbitrary: fc.constant(reset) });
-    fc.assert(fc.property(fc.integer({ min: 8, max: 30 }), fc.array(chunk, { maxLength: 12 }), fc.array(piece, { maxLength: 4 }),
-      (columns, chunks, final) => {
-        const reply = final.join("").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
-        const term = new Terminal(columns);
-        term.write("You: earlier line\n");
-        const before = term.screen.slice(0, -1);
-        const p = replyPrinter(term, "Agent", true);
-        // Whatever was streamed, the runtime's last reset is followed by the reply's own deltas.
-        for (const c of [...chunks, reset, delta(reply)]) p.onText!(c);
-        p.reply(reply);
-        expect(term.screen).toEqual([...before, ...rowsOf(expandTabs(`Agent: ${reply}`) + "\n", columns)]);
-      }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 8, max: 30 }),
+        fc.array(chunk, { maxLength: 12 }),
+        fc.array(piece, { maxLength: 4 }),
+        (columns, chunks, final) => {
+          const reply = final.join("").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
+          const term = new Terminal(columns);
+          term.write("You: earlier line\n");
+          const before = term.screen.slice(0, -1);
+          const p = replyPrinter(term, "Agent", true);
+          // Whatever was streamed, the runtime's last reset is followed by the reply's own deltas.
+          for (const c of [...chunks, reset, delta(reply)]) p.onText!(c);
+          p.reply(reply);
+          expect(term.screen).toEqual([...before, ...rowsOf(expandTabs(`Agent: ${reply}`) + "\n", columns)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -8,8 +8,14 @@ import { compile } from "@autograms/compiler";
 import type { Graph, GraphNode } from "@autograms/runtime";
 import { autogramsInProcess, bin, cliTestFolder, root } from "./support/run-cli.js";
 
-const readJsonLines = (path: string) => readFileSync(path, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
-const tutorGraph = compile(readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), { fileName: "samples/tutor/agent.ts" }).graph as Graph;
+const readJsonLines = (path: string) =>
+  readFileSync(path, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, any>);
+const tutorGraph = compile(readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"), {
+  fileName: "samples/tutor/agent.ts",
+}).graph as Graph;
 
 interface Lcov {
   sf: string[];
@@ -39,44 +45,90 @@ function parseLcov(text: string): Lcov {
 // util-linux `script` runs a command on a pseudo-terminal, as a user's terminal would.
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 
-const linesOf = (n: GraphNode) => (n.loc ? Array.from({ length: n.loc.endLine - n.loc.line + 1 }, (_, i) => n.loc!.line + i) : []);
+const linesOf = (n: GraphNode) =>
+  n.loc ? Array.from({ length: n.loc.endLine - n.loc.line + 1 }, (_, i) => n.loc!.line + i) : [];
 
 const folder = cliTestFolder("autograms-simulate-");
 
 describe("autograms simulate", () => {
   it("holds -n conversations, writes a transcript pair for each, a trace per conversation, lcov coverage and a summary", async () => {
     const out = join(folder(), "tutor");
-    const r = await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "3", "--offline", "--seed", "7",
-      "--out", out, "--trace", join(out, "traces"), "--coverage", join(out, "coverage", "lcov.info")]);
+    const r = await autogramsInProcess([
+      "simulate",
+      "samples/tutor/agent.ts",
+      "-n",
+      "3",
+      "--offline",
+      "--seed",
+      "7",
+      "--out",
+      out,
+      "--trace",
+      join(out, "traces"),
+      "--coverage",
+      join(out, "coverage", "lcov.info"),
+    ]);
     expect(r.code).toBe(0);
 
     const summary = r.stdout.split("\n");
-    expect(summary[0]).toBe("FractionTutor: 3 simulated conversations, seed 7 (repeat with --seed 7), at most 40 turns each");
-    expect(summary.filter((l) => /^\s+\d\s+\S+conversation-\d\.md\s+(quit|end_signal|max_turns)\s+\d+$/.test(l))).toHaveLength(3);
+    expect(summary[0]).toBe(
+      "FractionTutor: 3 simulated conversations, seed 7 (repeat with --seed 7), at most 40 turns each",
+    );
+    expect(
+      summary.filter((l) => /^\s+\d\s+\S+conversation-\d\.md\s+(quit|end_signal|max_turns)\s+\d+$/.test(l)),
+    ).toHaveLength(3);
     // stderr is not a terminal here: no progress bar drawing.
     expect(r.stderr).not.toMatch(/[\r\u001b]/);
 
-    expect(readdirSync(out).filter((f) => f.startsWith("conversation-")).sort()).toEqual(
-      ["conversation-1.json", "conversation-1.md", "conversation-2.json", "conversation-2.md", "conversation-3.json", "conversation-3.md"]);
+    expect(
+      readdirSync(out)
+        .filter((f) => f.startsWith("conversation-"))
+        .sort(),
+    ).toEqual([
+      "conversation-1.json",
+      "conversation-1.md",
+      "conversation-2.json",
+      "conversation-2.md",
+      "conversation-3.json",
+      "conversation-3.md",
+    ]);
     for (const i of [1, 2, 3]) {
       const record = JSON.parse(readFileSync(join(out, `conversation-${i}.json`), "utf8"));
-      expect(record).toMatchObject({ agent: "FractionTutor", source: "samples/tutor/agent.ts", conversation: i, of: 3 });
-      expect(record.transcript[0]).toEqual({ role: "agent", text: "Hi! I'm your fractions tutor. We'll do two short units, each with one problem. Ready to start?" });
-      expect(record.transcript.slice(1).every((m: { role: string; text: string }, k: number) => m.role === (k % 2 === 0 ? "user" : "agent"))).toBe(true);
+      expect(record).toMatchObject({
+        agent: "FractionTutor",
+        source: "samples/tutor/agent.ts",
+        conversation: i,
+        of: 3,
+      });
+      expect(record.transcript[0]).toEqual({
+        role: "agent",
+        text: "Hi! I'm your fractions tutor. We'll do two short units, each with one problem. Ready to start?",
+      });
+      expect(
+        record.transcript
+          .slice(1)
+          .every((m: { role: string; text: string }, k: number) => m.role === (k % 2 === 0 ? "user" : "agent")),
+      ).toBe(true);
       expect(record.memory.format).toBe("autograms-memory");
       const markdown = readFileSync(join(out, `conversation-${i}.md`), "utf8");
       expect(markdown).toContain(`# FractionTutor: simulated conversation ${i} of 3\n`);
-      for (const m of record.transcript) expect(markdown).toContain(`**${m.role === "agent" ? "Agent" : "User"}:** ${m.text}\n`);
+      for (const m of record.transcript)
+        expect(markdown).toContain(`**${m.role === "agent" ? "Agent" : "User"}:** ${m.text}\n`);
       // The trace of each conversation holds its replies.
       const events = readJsonLines(join(out, "traces", `conversation-${i}.jsonl`));
       const spoken = events.filter((e) => e.kind === "exact" && e.action === "chat_exact").map((e) => e.output);
-      expect(spoken).toEqual(record.transcript.filter((m: { role: string }) => m.role === "agent").map((m: { text: string }) => m.text));
+      expect(spoken).toEqual(
+        record.transcript.filter((m: { role: string }) => m.role === "agent").map((m: { text: string }) => m.text),
+      );
     }
 
     // Coverage, checked against the graph and what the traces say ran.
     const lcov = parseLcov(readFileSync(join(out, "coverage", "lcov.info"), "utf8"));
     const events = [1, 2, 3].flatMap((i) => readJsonLines(join(out, "traces", `conversation-${i}.jsonl`)));
-    const ran = (name: string) => events.filter((e) => e.node === name && ["generate", "exact", "code", "prompt", "pass", "call", "skip_call"].includes(e.kind)).length;
+    const ran = (name: string) =>
+      events.filter(
+        (e) => e.node === name && ["generate", "exact", "code", "prompt", "pass", "call", "skip_call"].includes(e.kind),
+      ).length;
     expect(lcov.sf).toEqual(["samples/tutor/agent.ts"]);
     expect(lcov.end).toBe(true);
     expect(Object.fromEntries(lcov.fn)).toEqual({ main: 14, doUnit: 35, checkAnswer: 55, encouragement: 63 });
@@ -85,26 +137,36 @@ describe("autograms simulate", () => {
       expect(lcov.fnda.get(name), name).toBe(events.filter((e) => e.kind === "call" && e.function === name).length);
       expect(lcov.fnda.get(name), name).toBe(ran(info.entry));
     }
-    expect([...lcov.da.keys()].sort((a, b) => a - b)).toEqual([...new Set(tutorGraph.nodes.flatMap(linesOf))].sort((a, b) => a - b));
+    expect([...lcov.da.keys()].sort((a, b) => a - b)).toEqual(
+      [...new Set(tutorGraph.nodes.flatMap(linesOf))].sort((a, b) => a - b),
+    );
     for (const node of tutorGraph.nodes) {
       // A node alone on its line(s) gives them its count.
       const lines = linesOf(node);
       const alone = lines.every((l) => tutorGraph.nodes.filter((n) => linesOf(n).includes(l)).length === 1);
-      if (alone && !node.boolean_condition) for (const l of lines) expect(lcov.da.get(l), `${node.name} line ${l}`).toBe(ran(node.name));
+      if (alone && !node.boolean_condition)
+        for (const l of lines) expect(lcov.da.get(l), `${node.name} line ${l}`).toBe(ran(node.name));
     }
     expect(lcov.da.get(14)).toBe(3);
     expect(lcov.da.get(29)).toBe(ran("goodbye"));
     expect(lcov.totals).toEqual({
-      FNF: 4, FNH: [...lcov.fnda.values()].filter((c) => c > 0).length,
-      LF: lcov.da.size, LH: [...lcov.da.values()].filter((c) => c > 0).length,
+      FNF: 4,
+      FNH: [...lcov.fnda.values()].filter((c) => c > 0).length,
+      LF: lcov.da.size,
+      LH: [...lcov.da.values()].filter((c) => c > 0).length,
     });
 
     // The per-function summary on stderr.
-    expect(r.stderr).toContain(`coverage of samples/tutor/agent.ts by 3 conversations (lcov: ${join(out, "coverage", "lcov.info")}):\n`);
-    const mainNodes = tutorGraph.nodes.slice(0, tutorGraph.nodes.findIndex((n) => n.name === "doUnit"));
+    expect(r.stderr).toContain(
+      `coverage of samples/tutor/agent.ts by 3 conversations (lcov: ${join(out, "coverage", "lcov.info")}):\n`,
+    );
+    const mainNodes = tutorGraph.nodes.slice(
+      0,
+      tutorGraph.nodes.findIndex((n) => n.name === "doUnit"),
+    );
     const visited = mainNodes.filter((n) => ran(n.name) > 0).length;
     expect(r.stderr).toMatch(new RegExp(`\\n  main +${visited}/${mainNodes.length} +\\d+% +\\d+/\\d+ +\\d+%\\n`));
-    expect(r.stderr).toMatch(/\n  doUnit +\d+\/\d+ +\d+% +\d+\/\d+ +\d+%\n/);
+    expect(r.stderr).toMatch(/\n {2}doUnit +\d+\/\d+ +\d+% +\d+\/\d+ +\d+%\n/);
     expect(r.stderr).toMatch(new RegExp(`\\n  all +\\d+/${tutorGraph.nodes.length} +\\d+% +\\d+/\\d+ +\\d+%\\n$`));
   });
 
@@ -129,7 +191,17 @@ describe("autograms simulate", () => {
 
   it("records a conversation that fails, with its error and the transcript so far, and exits 1", async () => {
     const out = join(folder(), "counter");
-    const r = await autogramsInProcess(["simulate", "test/cli/fixtures/counter/agent.ts", "-n", "2", "--offline", "--seed", "1", "--out", out]);
+    const r = await autogramsInProcess([
+      "simulate",
+      "test/cli/fixtures/counter/agent.ts",
+      "-n",
+      "2",
+      "--offline",
+      "--seed",
+      "1",
+      "--out",
+      out,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("conversation 1 failed:\ntest/cli/fixtures/counter/agent.ts:13:9 - error sandbox: ");
     expect(r.stderr).toContain("> 13 |         this.total = this.missing!.length;");
@@ -146,7 +218,19 @@ describe("autograms simulate", () => {
 
   it.skipIf(!hasScript)("draws a progress bar when stderr is a terminal", () => {
     const out = join(folder(), "tty");
-    const command = [process.execPath, bin, "simulate", "samples/tutor/agent.ts", "-n", "2", "--offline", "--seed", "5", "--out", out].join(" ");
+    const command = [
+      process.execPath,
+      bin,
+      "simulate",
+      "samples/tutor/agent.ts",
+      "-n",
+      "2",
+      "--offline",
+      "--seed",
+      "5",
+      "--out",
+      out,
+    ].join(" ");
     const r = spawnSync("script", ["-qfec", command, "/dev/null"], { cwd: root, encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("simulating [");
@@ -157,7 +241,14 @@ describe("autograms simulate", () => {
   it("refuses bad counts and a missing model as usage errors", async () => {
     expect((await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "0", "--offline"])).code).toBe(2);
     expect((await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "many", "--offline"])).code).toBe(2);
-    const none = await autogramsInProcess(["simulate", "samples/tutor/agent.ts", "-n", "1", "--out", join(folder(), "none")]);
+    const none = await autogramsInProcess([
+      "simulate",
+      "samples/tutor/agent.ts",
+      "-n",
+      "1",
+      "--out",
+      join(folder(), "none"),
+    ]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("no model to talk to");
   });

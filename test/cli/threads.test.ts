@@ -24,14 +24,18 @@ const ID = /\(new thread ([0-9a-f-]{36}); continue it with --thread \1\)/;
 describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
   it("starts a new thread, prints its id, and goes on with it in another process", async () => {
     const { graph, store } = setup();
-    const first = await autogramsInProcess(["chat", graph, "--offline", "--store", store], { input: "hello\nhow are you\n" });
+    const first = await autogramsInProcess(["chat", graph, "--offline", "--store", store], {
+      input: "hello\nhow are you\n",
+    });
     expect(first.code).toBe(0);
     expect(replies(first.stdout)).toHaveLength(3);
     const [idLine, ...rest] = first.stdout.split("\n").filter(Boolean);
     expect(rest.every((l) => l.startsWith("Agent: "))).toBe(true);
     const id = ID.exec(idLine!)![1]!;
 
-    const again = await autograms(["chat", graph, "--offline", "--store", store, "--thread", id], { input: "one more\n" });
+    const again = await autograms(["chat", graph, "--offline", "--store", store, "--thread", id], {
+      input: "one more\n",
+    });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain(`(resuming thread ${id} of `);
     expect(replies(again.stdout)).toEqual([replies(first.stdout)[2], expect.stringContaining("one more")]);
@@ -39,12 +43,15 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
     const shown = await autogramsInProcess(["threads", "show", id, "--store", store, "--json"]);
     expect(shown.code).toBe(0);
     const json = JSON.parse(shown.stdout);
-    expect(json).toEqual({ id, turns: [
-      { user: null, reply: "Hello! Say something." },
-      { user: "hello", reply: replies(first.stdout)[1] },
-      { user: "how are you", reply: replies(first.stdout)[2] },
-      { user: "one more", reply: replies(again.stdout)[1] },
-    ] });
+    expect(json).toEqual({
+      id,
+      turns: [
+        { user: null, reply: "Hello! Say something." },
+        { user: "hello", reply: replies(first.stdout)[1] },
+        { user: "how are you", reply: replies(first.stdout)[2] },
+        { user: "one more", reply: replies(again.stdout)[1] },
+      ],
+    });
   });
 
   it("uses the default file under .autograms/ with --store alone, and AUTOGRAMS_STORE when set", async () => {
@@ -56,16 +63,30 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
     expect((await autogramsInProcess(["threads", "list"], { cwd: dir })).stdout).toContain(id);
 
     const other = `sqlite:${join(dir, "env.db")}`;
-    const viaEnv = await autogramsInProcess(["chat", graph, "--offline", "--thread", "named"], { input: "hi\n", cwd: dir, env: { AUTOGRAMS_STORE: other } });
+    const viaEnv = await autogramsInProcess(["chat", graph, "--offline", "--thread", "named"], {
+      input: "hi\n",
+      cwd: dir,
+      env: { AUTOGRAMS_STORE: other },
+    });
     expect(viaEnv.code).toBe(0);
     expect(viaEnv.stderr).toContain("(new thread named)");
-    expect((await autogramsInProcess(["threads", "list", "--json", "--store", other])).stdout).toContain('"id": "named"');
+    expect((await autogramsInProcess(["threads", "list", "--json", "--store", other])).stdout).toContain(
+      '"id": "named"',
+    );
     expect((await autogramsInProcess(["threads", "list"], { cwd: dir })).stdout).not.toContain("named");
   });
 
   it("refuses --memory with --store, --busy without a store, and an unknown policy (usage errors)", async () => {
     const { dir, graph, store } = setup();
-    const both = await autogramsInProcess(["chat", graph, "--offline", "--store", store, "--memory", join(dir, "m.json")]);
+    const both = await autogramsInProcess([
+      "chat",
+      graph,
+      "--offline",
+      "--store",
+      store,
+      "--memory",
+      join(dir, "m.json"),
+    ]);
     expect(both).toMatchObject({ code: 2, stdout: "" });
     expect(both.stderr).toContain("give one or the other");
     expect((await autogramsInProcess(["chat", graph, "--offline", "--busy", "enqueue"])).code).toBe(2);
@@ -82,7 +103,9 @@ describe("chat with a store", { timeout: CLI_TIMEOUT }, () => {
 
 describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
   async function thread(store: string, graph: string, lines: string[]) {
-    const r = await autogramsInProcess(["chat", graph, "--offline", "--store", store], { input: lines.map((l) => `${l}\n`).join("") });
+    const r = await autogramsInProcess(["chat", graph, "--offline", "--store", store], {
+      input: lines.map((l) => `${l}\n`).join(""),
+    });
     return ID.exec(r.stdout)![1]!;
   }
 
@@ -95,9 +118,13 @@ describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
     const fork = await autogramsInProcess(["threads", "fork", id, "--at", "2", "--store", store]);
     expect(fork.code).toBe(0);
     const forkId = fork.stdout.trim();
-    const shown = JSON.parse((await autogramsInProcess(["threads", "show", forkId, "--json", "--store", store])).stdout);
+    const shown = JSON.parse(
+      (await autogramsInProcess(["threads", "show", forkId, "--json", "--store", store])).stdout,
+    );
     expect(shown.turns.map((t: { user: string | null }) => t.user)).toEqual([null, "a"]);
-    expect((await autogramsInProcess(["threads", "list", "--store", store])).stdout).toContain(`forked from ${id} at turn 2`);
+    expect((await autogramsInProcess(["threads", "list", "--store", store])).stdout).toContain(
+      `forked from ${id} at turn 2`,
+    );
     const bad = await autogramsInProcess(["threads", "fork", id, "--at", "two", "--store", store]);
     expect(bad.code).toBe(2);
 
@@ -119,7 +146,13 @@ describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
     // Not at a terminal: no confirmation asked.
     const del = await autogramsInProcess(["threads", "delete", id, "--store", store]);
     expect(del.code).toBe(0);
-    for (const args of [["show", id], ["show", id, "--json"], ["export", id], ["delete", id], ["fork", id, "--at", "1"]]) {
+    for (const args of [
+      ["show", id],
+      ["show", id, "--json"],
+      ["export", id],
+      ["delete", id],
+      ["fork", id, "--at", "1"],
+    ]) {
       const r = await autogramsInProcess(["threads", ...args, "--store", store]);
       expect(r.code, args.join(" ")).toBe(1);
       expect(r.stdout).toBe("");
@@ -136,20 +169,32 @@ describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
     const r = await autogramsInProcess(["threads", "list", "--agent", edited, "--store", store]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^${id}  Echo  2 turns  .*\\(cannot resume: stale_memory: .*'talk'`));
-    const same = JSON.parse((await autogramsInProcess(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout);
+    const same = JSON.parse(
+      (await autogramsInProcess(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout,
+    );
     expect(same.map((t: { check: unknown }) => t.check)).toEqual([{ id, resumable: true, problem: null }]);
   });
 
   it("prunes by age and by count", async () => {
     const { graph, store } = setup();
-    const id = await thread(store, graph, Array.from({ length: 60 }, (_, i) => `m${i}`));
+    const id = await thread(
+      store,
+      graph,
+      Array.from({ length: 60 }, (_, i) => `m${i}`),
+    );
     const trimmed = await autogramsInProcess(["threads", "prune", "--keep-turns", "5", "--store", store]);
     expect(trimmed.stdout).toMatch(/^pruned 0 threads and \d+ turns\n$/);
-    const left = JSON.parse((await autogramsInProcess(["threads", "show", id, "--json", "--store", store])).stdout).turns;
+    const left = JSON.parse(
+      (await autogramsInProcess(["threads", "show", id, "--json", "--store", store])).stdout,
+    ).turns;
     expect(left.length).toBeGreaterThanOrEqual(5);
     expect(left.length).toBeLessThan(61);
-    expect((await autogramsInProcess(["threads", "prune", "--older-than", "1d", "--store", store])).stdout).toBe("pruned 0 threads and 0 turns\n");
-    expect((await autogramsInProcess(["threads", "prune", "--older-than", "0s", "--store", store])).stdout).toMatch(/^pruned 1 thread and \d+ turns\n$/);
+    expect((await autogramsInProcess(["threads", "prune", "--older-than", "1d", "--store", store])).stdout).toBe(
+      "pruned 0 threads and 0 turns\n",
+    );
+    expect((await autogramsInProcess(["threads", "prune", "--older-than", "0s", "--store", store])).stdout).toMatch(
+      /^pruned 1 thread and \d+ turns\n$/,
+    );
     expect((await autogramsInProcess(["threads", "prune", "--older-than", "soon", "--store", store])).code).toBe(2);
     expect((await autogramsInProcess(["threads", "prune", "--store", store])).code).toBe(2);
   });

@@ -16,14 +16,20 @@ export default class Cafe extends Autogram {
   }
 }
 `;
-const build = (hook: string) => compile(agent, { fileName: "agent.ts", readFile: (p) => (p.endsWith("actions.ts") ? actions(hook) : undefined) });
+const build = (hook: string) =>
+  compile(agent, { fileName: "agent.ts", readFile: (p) => (p.endsWith("actions.ts") ? actions(hook) : undefined) });
 
 describe("custom actions that decide their transition", () => {
   it("compile without transition_question and transition_choices, and the graph records that the action decides", () => {
-    for (const hook of [", transition(ctx) { return ctx.node.transitions[0]; }", ", transition: (ctx) => ctx.node.transitions[0]"]) {
+    for (const hook of [
+      ", transition(ctx) { return ctx.node.transitions[0]; }",
+      ", transition: (ctx) => ctx.node.transitions[0]",
+    ]) {
       const { graph, diagnostics } = build(hook);
       expect(diagnostics).toEqual([]);
-      expect(graph!.actions).toEqual({ route: { module: "./actions.js", export: "route", base: "chat_exact", decides: true } });
+      expect(graph!.actions).toEqual({
+        route: { module: "./actions.js", export: "route", base: "chat_exact", decides: true },
+      });
     }
   });
 

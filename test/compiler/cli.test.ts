@@ -63,7 +63,7 @@ describe("autograms compile", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("broken.ts:6:10 - error unknown_method: the agent class has no method 'greet'\n  5 |");
-    expect(r.stderr).toContain("> 6 |     this.greet(\"Ada\");");
+    expect(r.stderr).toContain('> 6 |     this.greet("Ada");');
     expect(r.stderr).toMatch(/1 error in broken\.ts\n$/);
     expect(existsSync(join(dir, "broken.graph.json"))).toBe(false);
   });

@@ -14,19 +14,26 @@ describe("the diagnostics catalogue", () => {
       for (const m of readFileSync(file, "utf8").matchAll(/ - (?:error|warning) ([a-z_]+):/g)) reported.add(m[1]!);
     }
     // The importer's csv_* codes: test/graph-formats/spreadsheet-import.test.ts reports each.
-    const errors = Object.entries(DIAGNOSTICS).filter(([code, d]) => d.severity === "error" && code !== "internal_error" && !code.startsWith("csv_")).map(([code]) => code);
+    const errors = Object.entries(DIAGNOSTICS)
+      .filter(([code, d]) => d.severity === "error" && code !== "internal_error" && !code.startsWith("csv_"))
+      .map(([code]) => code);
     expect(errors.filter((code) => !reported.has(code))).toEqual([]);
     expect([...reported].filter((code) => !(code in DIAGNOSTICS))).toEqual([]);
   });
 
   it("is the table in docs/language.md, code for code", () => {
     const doc = readFileSync(new URL("../../docs/language.md", import.meta.url), "utf8");
-    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| (error|warning) \| (.*) \|$/gm)].map((m) => [m[1], m[2], m[3]!.replace(/\\\|/g, "|")]);
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| (error|warning) \| (.*) \|$/gm)].map((m) => [
+      m[1],
+      m[2],
+      m[3]!.replace(/\\\|/g, "|"),
+    ]);
     expect(rows).toEqual(Object.entries(DIAGNOSTICS).map(([code, d]) => [code, d.severity, d.summary]));
   });
 
   it("reports every problem, not only the first, in source order", () => {
-    const { diagnostics } = compile(`${header}
+    const { diagnostics } = compile(
+      `${header}
 export default class A extends Autogram {
   main() {
     this.nope();
@@ -34,8 +41,14 @@ export default class A extends Autogram {
     this.other(1, 2, 3);
   }
   other(a: number) {}
-}`, { fileName: "a.ts" });
-    expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(["5:unknown_method", "6:invalid_node_name", "7:argument_count"]);
+}`,
+      { fileName: "a.ts" },
+    );
+    expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual([
+      "5:unknown_method",
+      "6:invalid_node_name",
+      "7:argument_count",
+    ]);
   });
 
   it("warns, and still compiles, when a @func writes a field (the write is dropped on return)", () => {
@@ -62,7 +75,10 @@ export default class A extends Autogram {
 }`;
     const { graph, diagnostics } = compile(source, { fileName: "a.ts" });
     expect(graph!.nodes.find((n) => n.instruction === "let x = null")).toBeDefined();
-    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(["6:9 undefined_comparison", "7:9 undefined_comparison"]);
+    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual([
+      "6:9 undefined_comparison",
+      "7:9 undefined_comparison",
+    ]);
   });
 
   it("warns once at the start of dead code, on its first line, and still compiles", () => {
@@ -79,7 +95,9 @@ export default class A extends Autogram {
     const { graph, diagnostics } = compile(source, { fileName: "a.ts" });
     expect(graph).not.toBeNull();
     // "c" has a name, but nothing transitions to it and no $var transition could.
-    expect(diagnostics).toMatchObject([{ code: "unreachable_code", severity: "warning", line: 6, column: 5, endLine: 6, endColumn: 43 }]);
+    expect(diagnostics).toMatchObject([
+      { code: "unreachable_code", severity: "warning", line: 6, column: 5, endLine: 6, endColumn: 43 },
+    ]);
   });
 
   it("does not warn where a transition by name, a $var transition or an interjection leads in", () => {
@@ -97,24 +115,37 @@ export default class A extends Autogram {
   });
 
   it("gives each diagnostic the file, a 1-based start and an end", () => {
-    const { diagnostics } = compile(`${header}export default class A extends Autogram {\n  main() {\n    chat(\`\${this.missing}\`);\n  }\n}\n`, { fileName: "dir/a.ts" });
-    expect(diagnostics).toEqual([{
-      code: "unknown_member", severity: "error", message: "the agent class has no field or method 'missing'",
-      file: "dir/a.ts", line: 4, column: 18, endLine: 4, endColumn: 25,
-    }]);
+    const { diagnostics } = compile(
+      `${header}export default class A extends Autogram {\n  main() {\n    chat(\`\${this.missing}\`);\n  }\n}\n`,
+      { fileName: "dir/a.ts" },
+    );
+    expect(diagnostics).toEqual([
+      {
+        code: "unknown_member",
+        severity: "error",
+        message: "the agent class has no field or method 'missing'",
+        file: "dir/a.ts",
+        line: 4,
+        column: 18,
+        endLine: 4,
+        endColumn: 25,
+      },
+    ]);
   });
 
   it("formats tsc-style with a code frame that marks the range", () => {
     const source = `${header}export default class A extends Autogram {\n  main() {\n    this.greet();\n  }\n}\n`;
     const text = formatDiagnostics(compile(source, { fileName: "agent.ts" }).diagnostics, source);
-    expect(text).toBe([
-      "agent.ts:4:10 - error unknown_method: the agent class has no method 'greet'",
-      "  3 |   main() {",
-      "> 4 |     this.greet();",
-      "    |          ^^^^^",
-      "  5 |   }",
-      "",
-    ].join("\n"));
+    expect(text).toBe(
+      [
+        "agent.ts:4:10 - error unknown_method: the agent class has no method 'greet'",
+        "  3 |   main() {",
+        "> 4 |     this.greet();",
+        "    |          ^^^^^",
+        "  5 |   }",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("accepts what the agent language allows without a word", () => {

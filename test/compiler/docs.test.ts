@@ -25,13 +25,18 @@ describe("docs/language.md", () => {
     const instructions = graph!.nodes.map((n) => n.instruction);
     expect(instructions).toContain("const planet = lookup(_last_user_reply)");
     expect(instructions).toContain('const found = tryTool("lookup", "Vulcan")');
-    expect(graph!.nodes.find((n) => n.action === "chat")).toMatchObject({ instruction: "Answer the question.", tools: ["calculator", "lookup"] });
+    expect(graph!.nodes.find((n) => n.action === "chat")).toMatchObject({
+      instruction: "Answer the question.",
+      tools: ["calculator", "lookup"],
+    });
   });
 
   it("Tools: what the text says is refused is refused", () => {
     const header = `import { Autogram, chat, setPrompt, defineTool, tryTool } from "@autograms/runtime";\nimport { lookup } from "./tools.js";\n`;
-    const codes = (body: string) => compile(`${header}export default class A extends Autogram {\n  main() {\n    ${body}\n  }\n}\n`, { fileName: "a.ts" })
-      .diagnostics.map((d) => d.code);
+    const codes = (body: string) =>
+      compile(`${header}export default class A extends Autogram {\n  main() {\n    ${body}\n  }\n}\n`, {
+        fileName: "a.ts",
+      }).diagnostics.map((d) => d.code);
     expect(codes(`const t = defineTool({ name: "x" } as any);`)).toEqual(["unsupported_syntax"]);
     expect(codes(`const r = tryTool((x: string) => x, "a");`)).toEqual(["unsupported_syntax"]);
     expect(codes(`chat("a", { tools: [tryTool] });`)).toEqual(["invalid_field_value"]);

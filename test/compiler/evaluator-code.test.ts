@@ -7,8 +7,16 @@ import { compileOk, fixtureSource, fixturesDir } from "./support/compile.js";
 const samplesDir = fileURLToPath(new URL("../../samples", import.meta.url));
 const agents = [
   // Each compiled where it is, so the modules it imports custom actions from are found.
-  ...readdirSync(fixturesDir).filter((d) => existsSync(`${fixturesDir}/${d}/expected.graph.json`)).map((d) => ({ name: d, source: fixtureSource(d), file: `${fixturesDir}/${d}/input.ts` })),
-  ...readdirSync(samplesDir).filter((d) => existsSync(`${samplesDir}/${d}/agent.ts`)).map((d) => ({ name: `samples/${d}`, source: readFileSync(`${samplesDir}/${d}/agent.ts`, "utf8"), file: `${samplesDir}/${d}/agent.ts` })),
+  ...readdirSync(fixturesDir)
+    .filter((d) => existsSync(`${fixturesDir}/${d}/expected.graph.json`))
+    .map((d) => ({ name: d, source: fixtureSource(d), file: `${fixturesDir}/${d}/input.ts` })),
+  ...readdirSync(samplesDir)
+    .filter((d) => existsSync(`${samplesDir}/${d}/agent.ts`))
+    .map((d) => ({
+      name: `samples/${d}`,
+      source: readFileSync(`${samplesDir}/${d}/agent.ts`, "utf8"),
+      file: `${samplesDir}/${d}/agent.ts`,
+    })),
 ];
 
 /** Every text of a node that the runtime hands to its evaluator. */

@@ -17,7 +17,8 @@ describe("compiler fixtures", () => {
     it(name, async () => {
       const source = readFileSync(join(dir, "input.ts"), "utf8");
       // Modules the agent imports custom actions from sit beside it in the fixture folder.
-      const readFile = (path: string) => (existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : undefined);
+      const readFile = (path: string) =>
+        existsSync(join(dir, path)) ? readFileSync(join(dir, path), "utf8") : undefined;
       const { graph, diagnostics, sourceMap } = compile(source, { fileName: "input.ts", readFile });
       const expectsErrors = existsSync(join(dir, "expected.errors.txt"));
       const expectsGraph = existsSync(join(dir, "expected.graph.json"));

@@ -11,12 +11,65 @@ import { fixtureSource, fixturesDir } from "./support/compile.js";
 const sources = readdirSync(fixturesDir).sort().map(fixtureSource);
 
 const fragments = [
-  "{", "}", "(", ")", "[", "]", ";", ",", "\"", "'", "`", "${", "\n", " ", "=", "+=", "&&", "?", ":", "=>",
-  "this.", "this", "chat(", "thought(\"x\")", "exec_node({", "action: \"chat\"", "transitions: [\"nowhere\"]",
-  "if (x) ", "else ", "while (true) ", "for (const a of b) ", "switch (x) { case 1: ", "break;", "continue;",
-  "return ", "return;", "@func ", "@localFunction ", "const ", "let x = ", "x", "main() {", "class ", "export ",
-  "import { chat } from \"@autograms/runtime\";", "async ", "try {", "function f() {}", "/*", "*/", "//",
-  "\\", "\u2028", "\uD800", "0x", "1e999", "as any", "!", "satisfies T",
+  "{",
+  "}",
+  "(",
+  ")",
+  "[",
+  "]",
+  ";",
+  ",",
+  '"',
+  "'",
+  "`",
+  "${",
+  "\n",
+  " ",
+  "=",
+  "+=",
+  "&&",
+  "?",
+  ":",
+  "=>",
+  "this.",
+  "this",
+  "chat(",
+  'thought("x")',
+  "exec_node({",
+  'action: "chat"',
+  'transitions: ["nowhere"]',
+  "if (x) ",
+  "else ",
+  "while (true) ",
+  "for (const a of b) ",
+  "switch (x) { case 1: ",
+  "break;",
+  "continue;",
+  "return ",
+  "return;",
+  "@func ",
+  "@localFunction ",
+  "const ",
+  "let x = ",
+  "x",
+  "main() {",
+  "class ",
+  "export ",
+  'import { chat } from "@autograms/runtime";',
+  "async ",
+  "try {",
+  "function f() {}",
+  "/*",
+  "*/",
+  "//",
+  "\\",
+  "\u2028",
+  "\uD800",
+  "0x",
+  "1e999",
+  "as any",
+  "!",
+  "satisfies T",
 ];
 
 type Damage = { at: number; remove: number; insert: string };
@@ -62,15 +115,22 @@ function checkPosition(d: Diagnostic, lines: number): void {
 describe("compile never throws", () => {
   it("on agents damaged at random", () => {
     fc.assert(
-      fc.property(fc.nat({ max: sources.length - 1 }), fc.array(damage, { minLength: 1, maxLength: 4 }), (index, damages) => {
-        checkResult(apply(sources[index]!, damages));
-      }),
+      fc.property(
+        fc.nat({ max: sources.length - 1 }),
+        fc.array(damage, { minLength: 1, maxLength: 4 }),
+        (index, damages) => {
+          checkResult(apply(sources[index]!, damages));
+        },
+      ),
       { numRuns: 600 },
     );
   });
 
   it("on arbitrary text", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 200 }), (text) => checkResult(text)), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 200 }), (text) => checkResult(text)),
+      { numRuns: 200 },
+    );
   });
 
   it("on values that are not text at all", () => {

@@ -20,7 +20,13 @@ function byName(graph: Graph): Map<string, string> {
 
 /** Line indexes after which a whole statement can be inserted, or which hold one whole statement. */
 function statementLines(lines: string[]): number[] {
-  return lines.flatMap((line, i) => (/^\s+[^\s/].*;\s*$/.test(line) && !/^\s+(return|break|continue|case|default)\b/.test(line) && !/[,(]\s*$/.test(lines[i - 1] ?? "") ? [i] : []));
+  return lines.flatMap((line, i) =>
+    /^\s+[^\s/].*;\s*$/.test(line) &&
+    !/^\s+(return|break|continue|case|default)\b/.test(line) &&
+    !/[,(]\s*$/.test(lines[i - 1] ?? "")
+      ? [i]
+      : [],
+  );
 }
 
 /** Statement lines whose removal leaves every other statement meaning the same (no declarations). */
@@ -38,7 +44,11 @@ describe("automatic node names are stable", () => {
       let edits = 0;
       for (const i of statementLines(lines)) {
         const indent = /^\s*/.exec(lines[i]!)![0];
-        const edited = [...lines.slice(0, i + 1), `${indent}chat("An inserted line ${i}.");`, ...lines.slice(i + 1)].join("\n");
+        const edited = [
+          ...lines.slice(0, i + 1),
+          `${indent}chat("An inserted line ${i}.");`,
+          ...lines.slice(i + 1),
+        ].join("\n");
         const result = compile(edited, { fileName: "agent.ts" });
         if (!result.graph) continue;
         edits++;

@@ -44,7 +44,9 @@ describe("deep nesting", () => {
   }
 
   it("a field's initial value nested 1,000 deep", () => {
-    const { diagnostics } = compile(wrap("", `  x = ${repeat("[", 1000)}1${repeat("]", 1000)};\n`), { fileName: "deep.ts" });
+    const { diagnostics } = compile(wrap("", `  x = ${repeat("[", 1000)}1${repeat("]", 1000)};\n`), {
+      fileName: "deep.ts",
+    });
     expect(diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(["3:nesting_too_deep"]);
   });
 
@@ -53,7 +55,9 @@ describe("deep nesting", () => {
     const chain = `    y = ${n};\n    if (y === 0) { y = -1; }\n${Array.from({ length: n }, (_, i) => `    else if (y === ${i + 1}) { y = ${i + 1} * 2; }\n`).join("")}`;
     const { graph, diagnostics } = compile(wrap(chain), { fileName: "chain.ts" });
     expect(diagnostics).toEqual([]);
-    const agent = new Agent(graph!, { model: new ScriptedModel({ complete: [(req) => req.messages.at(-1)!.content] }) });
+    const agent = new Agent(graph!, {
+      model: new ScriptedModel({ complete: [(req) => req.messages.at(-1)!.content] }),
+    });
     const { reply } = await agent.reply("hi");
     expect(reply).toContain(String(n * 2));
   });

@@ -24,7 +24,7 @@ const POSITIONS: Record<string, string> = {
   "call argument": `main() {\n    this.f(E);\n  }\n  f(x: unknown) { chat("a"); }`,
   "return value": `main() {\n    this.f();\n  }\n  @func f() { return E; }`,
   "transition target": `main() {\n    this.f();\n  }\n  @func f() { exec_node({ action: "transition", transitions: ["return " + S] }); }`,
-  "boolean_condition": `main() {\n    exec_node({ action: "transition", name: "go", transitions: ["pick.*"] });\n    exec_node({ action: "chat", name: "pick.a", instruction: "a", boolean_condition: S });\n    exec_node({ action: "chat", name: "pick.b", instruction: "b" });\n  }`,
+  boolean_condition: `main() {\n    exec_node({ action: "transition", name: "go", transitions: ["pick.*"] });\n    exec_node({ action: "chat", name: "pick.a", instruction: "a", boolean_condition: S });\n    exec_node({ action: "chat", name: "pick.b", instruction: "b" });\n  }`,
   "custom-action field": `main() {\n    exec_node({ action: confirm, question: \`x \${E}\` });\n  }`,
 };
 
@@ -39,7 +39,10 @@ const REFUSED: Record<string, { code: string; named: string }> = {
 
 /** The agent with `expression` at the position; strings (S) hold it as evaluator code (`q`). */
 function agentSource(position: string, expression: string): string {
-  const body = POSITIONS[position]!.replace("E", expression).replace("S", JSON.stringify(expression.replaceAll("this.", "")));
+  const body = POSITIONS[position]!.replace("E", expression).replace(
+    "S",
+    JSON.stringify(expression.replaceAll("this.", "")),
+  );
   return `import { Autogram, chat, exec_node, func } from "@autograms/runtime";
 import { confirm } from "./actions.js";
 
@@ -52,20 +55,27 @@ export default class Generated extends Autogram {
 }
 
 function compileAgent(source: string) {
-  return compile(source, { fileName: "agent.ts", readFile: (path) => (path.endsWith("actions.ts") ? ACTIONS : undefined) });
+  return compile(source, {
+    fileName: "agent.ts",
+    readFile: (path) => (path.endsWith("actions.ts") ? ACTIONS : undefined),
+  });
 }
 
 const lineOf = (source: string, text: string) => source.split("\n").findIndex((l) => l.includes(text)) + 1;
 
 describe("every code position is checked against the evaluator's surface", () => {
-  const cases = Object.keys(POSITIONS).flatMap((position) => Object.entries(REFUSED).map(([what, use]) => ({ position, what, ...use })));
+  const cases = Object.keys(POSITIONS).flatMap((position) =>
+    Object.entries(REFUSED).map(([what, use]) => ({ position, what, ...use })),
+  );
 
   it.each(cases)("$position: $what is refused on its line", ({ position, code, named }) => {
     const source = agentSource(position, code);
     const { graph, diagnostics } = compileAgent(source);
     expect(graph).toBeNull();
     // A string field's code the evaluator cannot even compile is an invalid value of that field.
-    const refusal = diagnostics.find((d) => ["unsupported_syntax", "invalid_field_value"].includes(d.code) && d.message.includes(named));
+    const refusal = diagnostics.find(
+      (d) => ["unsupported_syntax", "invalid_field_value"].includes(d.code) && d.message.includes(named),
+    );
     expect(refusal, diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`).join("\n")).toBeDefined();
     const written = lineOf(source, code.replaceAll("this.", "").slice(0, 8)) || lineOf(source, code.slice(0, 8));
     expect(refusal!.line).toBe(written);

@@ -10,63 +10,95 @@ import { sampleConversation } from "./support.js";
 const folder = cliTestFolder("autograms-debug-");
 let dir: string;
 let trace: string;
-const users = sampleConversation("tutor").turns!.slice(1).map((t) => t.user);
+const users = sampleConversation("tutor")
+  .turns!.slice(1)
+  .map((t) => t.user);
 
 beforeAll(async () => {
   dir = folder();
   trace = join(dir, "tutor.jsonl");
-  const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
+  const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], {
+    input: users.join("\n") + "\n",
+  });
   expect(r.code, r.stderr).toBe(0);
 });
 
 describe("autograms debug", () => {
   it("replays a recorded conversation, stopping at breakpoints given on the command line and typed at the prompt", async () => {
     const r = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", trace, "-b", "44"], {
-      input: ["continue", "print problem", "break checkAnswer", "continue", "stack", "out", "print verdict", "delete", "continue", ""].join("\n"),
+      input: [
+        "continue",
+        "print problem",
+        "break checkAnswer",
+        "continue",
+        "stack",
+        "out",
+        "print verdict",
+        "delete",
+        "continue",
+        "",
+      ].join("\n"),
     });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Debugging FractionTutor (samples/tutor/agent.ts), ");
     expect(r.stdout).toContain("Breakpoint 1 at samples/tutor/agent.ts:44: pose\n");
-    expect(r.stdout).toContain([
-      "Breakpoint 1: doUnit at samples/tutor/agent.ts:44 (node pose)",
-      "> 44 |     chatExact(`Here's your problem: ${problem}`, { name: \"pose\" });",
-      "(debug) print problem",
-      'problem = "What is 1/4 + 2/4?"',
-      "(debug) break checkAnswer",
-      "Breakpoint 2 at checkAnswer, samples/tutor/agent.ts:55 (node checkAnswer)",
-      "(debug) continue",
-      "Agent: Here's your problem: What is 1/4 + 2/4?",
-      "you (recorded): 3/4",
-      "Breakpoint 2: checkAnswer at samples/tutor/agent.ts:55 (node checkAnswer)",
-    ].join("\n"));
-    expect(r.stdout).toContain([
-      "(debug) stack",
-      ">#0 checkAnswer at samples/tutor/agent.ts:55 (node checkAnswer)",
-      "      @localFunction checkAnswer(reply: string, answer: string): string {",
-      " #1 doUnit at samples/tutor/agent.ts:45 (node doUnit.call_checkAnswer_6459)",
-      "      const verdict = this.checkAnswer(this._last_user_reply, answer);",
-      " #2 main at samples/tutor/agent.ts:27 (node main.for_of_6ddc.call_doUnit_c1db)",
-    ].join("\n"));
-    expect(r.stdout).toContain('(debug) print verdict\nverdict = "correct"\n(debug) delete\nDeleted 2 breakpoints\n(debug) continue\n');
-    expect(r.stdout).toMatch(/Agent: That's both units done: you answered 1 of 2 problems right\. Well done, and see you next time!\nThe conversation has ended \(quit\)\.\n$/);
+    expect(r.stdout).toContain(
+      [
+        "Breakpoint 1: doUnit at samples/tutor/agent.ts:44 (node pose)",
+        '> 44 |     chatExact(`Here\'s your problem: ${problem}`, { name: "pose" });',
+        "(debug) print problem",
+        'problem = "What is 1/4 + 2/4?"',
+        "(debug) break checkAnswer",
+        "Breakpoint 2 at checkAnswer, samples/tutor/agent.ts:55 (node checkAnswer)",
+        "(debug) continue",
+        "Agent: Here's your problem: What is 1/4 + 2/4?",
+        "you (recorded): 3/4",
+        "Breakpoint 2: checkAnswer at samples/tutor/agent.ts:55 (node checkAnswer)",
+      ].join("\n"),
+    );
+    expect(r.stdout).toContain(
+      [
+        "(debug) stack",
+        ">#0 checkAnswer at samples/tutor/agent.ts:55 (node checkAnswer)",
+        "      @localFunction checkAnswer(reply: string, answer: string): string {",
+        " #1 doUnit at samples/tutor/agent.ts:45 (node doUnit.call_checkAnswer_6459)",
+        "      const verdict = this.checkAnswer(this._last_user_reply, answer);",
+        " #2 main at samples/tutor/agent.ts:27 (node main.for_of_6ddc.call_doUnit_c1db)",
+      ].join("\n"),
+    );
+    expect(r.stdout).toContain(
+      '(debug) print verdict\nverdict = "correct"\n(debug) delete\nDeleted 2 breakpoints\n(debug) continue\n',
+    );
+    expect(r.stdout).toMatch(
+      /Agent: That's both units done: you answered 1 of 2 problems right\. Well done, and see you next time!\nThe conversation has ended \(quit\)\.\n$/,
+    );
   });
 
   it("debugs a live conversation with the offline model, the user's messages read from stdin", async () => {
     const r = await autogramsInProcess(["debug", "samples/tutor/agent.graph.json", "--offline"], {
-      input: ["break 46", "c", "yes", "no questions", "3/6", "print verdict", "next", "c", ...users.slice(4), ""].join("\n"),
+      input: ["break 46", "c", "yes", "no questions", "3/6", "print verdict", "next", "c", ...users.slice(4), ""].join(
+        "\n",
+      ),
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('you> 3/6\nBreakpoint 1: doUnit at samples/tutor/agent.ts:49 (node doUnit.if_bcdb.b)\n');
-    expect(r.stdout).toContain('(debug) print verdict\nverdict = "wrong"\n(debug) next\nStepped: doUnit at samples/tutor/agent.ts:50 (node doUnit.if_bcdb.b.call_encouragement_5ae2)\n');
-    expect(r.stdout).toContain("Agent: Not quite: the answer is 3/4. Fractions take practice, and you're getting there.\n");
+    expect(r.stdout).toContain("you> 3/6\nBreakpoint 1: doUnit at samples/tutor/agent.ts:49 (node doUnit.if_bcdb.b)\n");
+    expect(r.stdout).toContain(
+      '(debug) print verdict\nverdict = "wrong"\n(debug) next\nStepped: doUnit at samples/tutor/agent.ts:50 (node doUnit.if_bcdb.b.call_encouragement_5ae2)\n',
+    );
+    expect(r.stdout).toContain(
+      "Agent: Not quite: the answer is 3/4. Fractions take practice, and you're getting there.\n",
+    );
   });
 
   it("reports what it cannot start with, and a runtime error with a code frame", async () => {
     const missing = await autogramsInProcess(["debug", "nowhere.ts", "--offline"]);
     expect([missing.code, missing.stderr]).toEqual([1, "autograms debug: cannot read 'nowhere.ts': no such file\n"]);
     const both = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", trace, "--offline"]);
-    expect([both.code, both.stderr]).toEqual([2, "autograms debug: --replay answers from the recording: it takes no model flags\n"]);
+    expect([both.code, both.stderr]).toEqual([
+      2,
+      "autograms debug: --replay answers from the recording: it takes no model flags\n",
+    ]);
     const noModel = await autogramsInProcess(["debug", "samples/tutor/agent.ts"]);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain("no model to talk to. Choose one:");
@@ -77,7 +109,9 @@ describe("autograms debug", () => {
     expect(broken.stderr).toMatch(/^autograms debug: .*bad\.jsonl:1: not a JSON line\n$/);
     // A recording of another agent diverges at its first model call, located in the agent source.
     const other = join(dir, "other.jsonl");
-    const recruiter = await autogramsInProcess(["chat", "samples/recruiter/agent.ts", "--offline", "--trace", other], { input: "yes\n" });
+    const recruiter = await autogramsInProcess(["chat", "samples/recruiter/agent.ts", "--offline", "--trace", other], {
+      input: "yes\n",
+    });
     expect(recruiter.code).toBe(0);
     const diverged = await autogramsInProcess(["debug", "samples/tutor/agent.ts", "--replay", other], { input: "c\n" });
     expect(diverged.code).toBe(1);
@@ -104,8 +138,19 @@ describe.skipIf(!tmux)("autograms debug on a terminal (tmux)", () => {
   afterAll(() => spawnSync("tmux", ["kill-session", "-t", session]));
 
   it("shows its prompts and takes commands and messages typed at them", async () => {
-    execFileSync("tmux", ["new-session", "-d", "-s", session, "-x", "200", "-y", "60", "-c", root,
-      `${process.execPath} ${bin} debug samples/tutor/agent.ts --offline; sleep 30`]);
+    execFileSync("tmux", [
+      "new-session",
+      "-d",
+      "-s",
+      session,
+      "-x",
+      "200",
+      "-y",
+      "60",
+      "-c",
+      root,
+      `${process.execPath} ${bin} debug samples/tutor/agent.ts --offline; sleep 30`,
+    ]);
     // (tmux leaves out the spaces that end a line: prompts show without theirs)
     await waitFor("(debug)");
     type("break pose");
@@ -143,7 +188,8 @@ describe.skipIf(!hasScript)("Ctrl-C in autograms debug on a terminal", () => {
       /** Waits until the screen shows `text` for the `n`th time. */
       async waitFor(text: string, n = 1): Promise<void> {
         for (let i = 0; i < 400 && screen.split(text).length - 1 < n; i++) await new Promise((r) => setTimeout(r, 50));
-        if (screen.split(text).length - 1 < n) throw new Error(`the screen never showed ${JSON.stringify(text)} ${n} times:\n${screen}`);
+        if (screen.split(text).length - 1 < n)
+          throw new Error(`the screen never showed ${JSON.stringify(text)} ${n} times:\n${screen}`);
       },
       type: (keys: string) => child.stdin.write(keys),
       async end(): Promise<number | null> {

@@ -14,7 +14,10 @@ const inputs = ["When does the library open on Saturdays?", "Can I renew?", "402
 const model = () => new ScriptedModel({ complete: ["Saturdays: 10:00 to 16:00."], choose: [] });
 const lineOf = (name: string) => graph.nodes.find((n) => n.name === name)!.loc!.line;
 
-async function stopsAt(session: DebugSession, lines: number[]): Promise<{ stops: Stop[]; seen: unknown[]; replies: string[] }> {
+async function stopsAt(
+  session: DebugSession,
+  lines: number[],
+): Promise<{ stops: Stop[]; seen: unknown[]; replies: string[] }> {
   session.setLineBreakpoints(lines);
   const stops: Stop[] = [];
   const seen: unknown[] = [];
@@ -34,7 +37,11 @@ describe("the debugger on custom nodes", () => {
   it("stops at a custom node's line each time the run enters it, with its scope", async () => {
     const session = new DebugSession(graph, { model: model(), actions, inputs: [...inputs], stopOnEntry: false });
     const { stops, seen, replies } = await stopsAt(session, [lineOf("check_card"), lineOf("answer")]);
-    expect(stops.map((s) => [s.reason, s.node])).toEqual([["breakpoint", "answer"], ["breakpoint", "check_card"], ["breakpoint", "check_card"]]);
+    expect(stops.map((s) => [s.reason, s.node])).toEqual([
+      ["breakpoint", "answer"],
+      ["breakpoint", "check_card"],
+      ["breakpoint", "check_card"],
+    ]);
     expect(seen).toEqual(["When does the library open on Saturdays?", "40213", "40231"]);
     expect(replies).toContain('Your card number is "40231". Is that right?');
   });
@@ -46,7 +53,11 @@ describe("the debugger on custom nodes", () => {
     for (const text of inputs) r = await agent.reply(text, r.memory, { trace: (e) => events.push(e) });
     expect(r.done).toBe(true);
     expect(events.filter((e) => e.kind === "custom").map((e) => e.kind === "custom" && `${e.node} ${e.hook}`)).toEqual([
-      "answer instruction", "check_card instruction", "check_card transition", "check_card instruction", "check_card transition",
+      "answer instruction",
+      "check_card instruction",
+      "check_card transition",
+      "check_card instruction",
+      "check_card transition",
     ]);
     const session = new DebugSession(graph, { replay: events, actions, stopOnEntry: false });
     const { stops, replies } = await stopsAt(session, [lineOf("check_card")]);

@@ -21,11 +21,16 @@ let secret: string;
 let log = "";
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [bin, "dap", "--port", "0"], { cwd: root, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, AUTOGRAMS_TEST_MARKER: marker() } });
+  server = spawn(process.execPath, [bin, "dap", "--port", "0"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, AUTOGRAMS_TEST_MARKER: marker() },
+  });
   [port, secret] = await new Promise<[number, string]>((resolve, reject) => {
     server.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       log += chunk;
-      const m = /^autograms dap: listening on 127\.0\.0\.1:(\d+); a launch configuration needs "secret": "([^"]+)"\n/.exec(log);
+      const m =
+        /^autograms dap: listening on 127\.0\.0\.1:(\d+); a launch configuration needs "secret": "([^"]+)"\n/.exec(log);
       if (m) resolve([Number(m[1]), m[2]!]);
     });
     server.on("exit", () => reject(new Error(`the server exited: ${log}`)));
@@ -54,7 +59,13 @@ class Raw {
 
   /** The messages received so far. */
   messages(): { type: string; command?: string; event?: string; success?: boolean; message?: string; body?: any }[] {
-    return [...this.data.matchAll(/Content-Length: (\d+)\r\n\r\n/g)].map((m) => JSON.parse(Buffer.from(this.data.slice(m.index! + m[0].length)).subarray(0, Number(m[1])).toString()));
+    return [...this.data.matchAll(/Content-Length: (\d+)\r\n\r\n/g)].map((m) =>
+      JSON.parse(
+        Buffer.from(this.data.slice(m.index! + m[0].length))
+          .subarray(0, Number(m[1]))
+          .toString(),
+      ),
+    );
   }
 
   async response(command: string, timeoutMs = 20_000): Promise<{ success?: boolean; message?: string; body?: any }> {
@@ -89,12 +100,21 @@ const serverRss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${se
 describe("what is not the Debug Adapter Protocol", () => {
   it("closes a connection that sends an HTTP request, answering nothing and running nothing", async () => {
     const c = new Raw();
-    const body = JSON.stringify({ seq: 1, type: "request", command: "launch", arguments: { program: markerAgent, offline: true, secret } });
-    c.socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      seq: 1,
+      type: "request",
+      command: "launch",
+      arguments: { program: markerAgent, offline: true, secret },
+    });
+    c.socket.write(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     expect(await c.closedWithin(10_000)).toBe(true);
     expect(c.received).toBe("");
     expect(existsSync(marker())).toBe(false);
-    expect(log).toMatch(/closed the connection from 127\.0\.0\.1:\d+: it sent an HTTP request, not the Debug Adapter Protocol\n/);
+    expect(log).toMatch(
+      /closed the connection from 127\.0\.0\.1:\d+: it sent an HTTP request, not the Debug Adapter Protocol\n/,
+    );
     await stillServes();
   });
 
@@ -107,7 +127,8 @@ describe("what is not the Debug Adapter Protocol", () => {
     expect(await flood.closedWithin(10_000)).toBe(true);
     const endless = new Raw();
     endless.socket.write("Content-Length: 10\r\n");
-    for (let i = 0; i < 200 && !endless.socket.destroyed; i++) endless.socket.write("X-Padding: " + "p".repeat(1000) + "\r\n");
+    for (let i = 0; i < 200 && !endless.socket.destroyed; i++)
+      endless.socket.write("X-Padding: " + "p".repeat(1000) + "\r\n");
     expect(await endless.closedWithin(10_000)).toBe(true);
     const huge = new Raw();
     huge.socket.write("Content-Length: 4000000000\r\n\r\n");
@@ -189,12 +210,14 @@ describe("what a launch opens, and what its errors say", () => {
     const dir = join(folder(), "files");
     mkdirSync(dir);
     const secretText = "root:x:0:0:TOPSECRET-do-not-show:/root:/bin/bash";
-    for (const name of ["passwd", "secret.json", "secret.ts", "trace.jsonl"]) writeFileSync(join(dir, name), `${secretText}\n`);
+    for (const name of ["passwd", "secret.json", "secret.ts", "trace.jsonl"])
+      writeFileSync(join(dir, name), `${secretText}\n`);
     writeFileSync(join(dir, "other.json"), JSON.stringify({ format: "TOPSECRET-do-not-show" }));
     symlinkSync("/dev/zero", join(dir, "zero.json"));
     symlinkSync("/dev/zero", join(dir, "zero.ts"));
     const errors: Record<string, string | null> = {};
-    for (const program of ["passwd", "secret.json", "secret.ts", "other.json", "zero.json", "zero.ts", "missing.ts"]) errors[program] = await launch({ program: join(dir, program), offline: true });
+    for (const program of ["passwd", "secret.json", "secret.ts", "other.json", "zero.json", "zero.ts", "missing.ts"])
+      errors[program] = await launch({ program: join(dir, program), offline: true });
     errors.replay = await launch({ program: markerAgent, replay: join(dir, "trace.jsonl") });
     errors.replayZero = await launch({ program: markerAgent, replay: join(dir, "zero.json") });
     for (const message of Object.values(errors)) {
@@ -205,7 +228,9 @@ describe("what a launch opens, and what its errors say", () => {
     expect(errors.passwd).toMatch(/is neither an agent's \.ts file nor a graph \.json$/);
     expect(errors["secret.json"]).toMatch(/is not a graph: it is not valid JSON$/);
     expect(errors["secret.ts"]).toMatch(/is not an agent: it has no class that extends Autogram$/);
-    expect(errors["other.json"]).toMatch(/is not a graph \(a JSON object with "format": "autograms-graph", version 1\)$/);
+    expect(errors["other.json"]).toMatch(
+      /is not a graph \(a JSON object with "format": "autograms-graph", version 1\)$/,
+    );
     expect(errors["zero.json"]).toMatch(/: it is not a regular file but a character device$/);
     expect(errors["zero.ts"]).toMatch(/: it is not a regular file but a character device$/);
     expect(errors["missing.ts"]).toMatch(/: no such file$/);
@@ -220,7 +245,10 @@ describe("what a launch opens, and what its errors say", () => {
     mkdirSync(dir);
     const agents = ["one", "two", "three"].map((name) => {
       const file = join(dir, `${name}.ts`);
-      writeFileSync(file, `import { Autogram } from "@autograms/runtime";\nexport default class ${name[0]!.toUpperCase()}${name.slice(1)} extends Autogram {\n  main() {\n    this.missing_${name}();\n  }\n}\n`);
+      writeFileSync(
+        file,
+        `import { Autogram } from "@autograms/runtime";\nexport default class ${name[0]!.toUpperCase()}${name.slice(1)} extends Autogram {\n  main() {\n    this.missing_${name}();\n  }\n}\n`,
+      );
       return [name, file] as const;
     });
     const errors = await Promise.all(agents.map(([, file]) => launch({ program: file, offline: true })));
@@ -248,9 +276,16 @@ describe("evaluate", () => {
     c.send("evaluate", { expression: "this.word + '?'", frameId: 1, context: "watch" });
     expect((await c.response("evaluate")).body.result).toBe('"hello?"');
     const before = c.messages().length;
-    c.send("evaluate", { expression: "(() => { let s = 'x'; while (true) s = s + s; })()", frameId: 1, context: "watch" });
+    c.send("evaluate", {
+      expression: "(() => { let s = 'x'; while (true) s = s + s; })()",
+      frameId: 1,
+      context: "watch",
+    });
     await until(() => c.messages().length > before);
-    const heavy = c.messages().slice(before).find((m) => m.command === "evaluate")!;
+    const heavy = c
+      .messages()
+      .slice(before)
+      .find((m) => m.command === "evaluate")!;
     expect(heavy.success).toBe(false);
     c.send("threads");
     expect((await c.response("threads")).success).toBe(true);

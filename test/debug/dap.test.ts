@@ -10,7 +10,9 @@ import { autogramsInProcess, bin, cliTestFolder, root } from "../cli/support/run
 import { sampleConversation } from "./support.js";
 
 const agent = join(root, "samples", "tutor", "agent.ts");
-const users = sampleConversation("tutor").turns!.slice(1).map((t) => t.user);
+const users = sampleConversation("tutor")
+  .turns!.slice(1)
+  .map((t) => t.user);
 const folder = cliTestFolder("autograms-dap-");
 let trace: string;
 let dir: string;
@@ -18,7 +20,9 @@ let dir: string;
 beforeAll(async () => {
   dir = folder();
   trace = join(dir, "tutor.jsonl");
-  const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], { input: users.join("\n") + "\n" });
+  const r = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", trace], {
+    input: users.join("\n") + "\n",
+  });
   expect(r.code, r.stderr).toBe(0);
 });
 
@@ -86,7 +90,10 @@ describe("autograms dap (stdio)", () => {
   it("stops at a breakpoint on the agent's line and shows the function stack, its scopes and values, then steps", async () => {
     const client = stdioClient();
     const output = outputOf(client);
-    await client.hitBreakpoint({ program: "samples/tutor/agent.ts", replay: trace, cwd: root }, { path: agent, line: 44 });
+    await client.hitBreakpoint(
+      { program: "samples/tutor/agent.ts", replay: trace, cwd: root },
+      { path: agent, line: 44 },
+    );
     const frames = await top(client);
     expect(frames.map((f) => [f.name, f.source?.path, f.line, f.column])).toEqual([
       ["doUnit (pose)", agent, 44, 5],
@@ -96,12 +103,16 @@ describe("autograms dap (stdio)", () => {
 
     const scopes = (await client.scopesRequest({ frameId: frames[0]!.id })).body.scopes;
     expect(scopes.map((s) => s.name)).toEqual(["doUnit (global_function)", "main (globals)"]);
-    const locals = (await client.variablesRequest({ variablesReference: scopes[0]!.variablesReference })).body.variables;
+    const locals = (await client.variablesRequest({ variablesReference: scopes[0]!.variablesReference })).body
+      .variables;
     expect(locals.slice(0, 4).map((v) => [v.name, v.value])).toEqual([
-      ["topic", '"adding fractions"'], ["lesson", '"To add fractions with the same denominator, add the tops and keep the bottom: 1/5 + 2/5 = 3/5."'],
-      ["problem", '"What is 1/4 + 2/4?"'], ["answer", '"3/4"'],
+      ["topic", '"adding fractions"'],
+      ["lesson", '"To add fractions with the same denominator, add the tops and keep the bottom: 1/5 + 2/5 = 3/5."'],
+      ["problem", '"What is 1/4 + 2/4?"'],
+      ["answer", '"3/4"'],
     ]);
-    const globals = (await client.variablesRequest({ variablesReference: scopes[1]!.variablesReference })).body.variables;
+    const globals = (await client.variablesRequest({ variablesReference: scopes[1]!.variablesReference })).body
+      .variables;
     const units = globals.find((v) => v.name === "units")!;
     expect(units.variablesReference).toBeGreaterThan(0);
     const items = (await client.variablesRequest({ variablesReference: units.variablesReference })).body.variables;
@@ -109,11 +120,21 @@ describe("autograms dap (stdio)", () => {
     const fields = (await client.variablesRequest({ variablesReference: items[1]!.variablesReference })).body.variables;
     expect(fields.find((v) => v.name === "topic")!.value).toBe('"multiplying fractions"');
 
-    expect((await client.evaluateRequest({ expression: "this.correct", frameId: frames[0]!.id, context: "hover" })).body.result).toBe("0");
-    expect((await client.evaluateRequest({ expression: "units.length", frameId: frames[1]!.id, context: "watch" })).body.result).toBe("2");
-    const hidden = await client.evaluateRequest({ expression: "answer", frameId: frames[1]!.id, context: "watch" }).catch((e: Error) => e);
+    expect(
+      (await client.evaluateRequest({ expression: "this.correct", frameId: frames[0]!.id, context: "hover" })).body
+        .result,
+    ).toBe("0");
+    expect(
+      (await client.evaluateRequest({ expression: "units.length", frameId: frames[1]!.id, context: "watch" })).body
+        .result,
+    ).toBe("2");
+    const hidden = await client
+      .evaluateRequest({ expression: "answer", frameId: frames[1]!.id, context: "watch" })
+      .catch((e: Error) => e);
     expect(String(hidden)).toMatch(/answer/);
-    const bad = await client.evaluateRequest({ expression: "nope + 1", frameId: frames[0]!.id, context: "watch" }).catch((e: Error) => e);
+    const bad = await client
+      .evaluateRequest({ expression: "nope + 1", frameId: frames[0]!.id, context: "watch" })
+      .catch((e: Error) => e);
     expect(String(bad)).toMatch(/nope/);
 
     await Promise.all([client.nextRequest({ threadId: 1 }), stoppedAt(client, "step", 45)]);
@@ -122,7 +143,11 @@ describe("autograms dap (stdio)", () => {
     expect(inner.map((f) => f.name.split(" ")[0])).toEqual(["checkAnswer", "doUnit", "main"]);
     await Promise.all([client.stepOutRequest({ threadId: 1 }), stoppedAt(client, "step", 46)]);
     await Promise.all([client.continueRequest({ threadId: 1 }), stoppedAt(client, "breakpoint", 44)]);
-    await Promise.all([client.setBreakpointsRequest({ source: { path: agent }, breakpoints: [] }), client.continueRequest({ threadId: 1 }), client.waitForEvent("terminated")]);
+    await Promise.all([
+      client.setBreakpointsRequest({ source: { path: agent }, breakpoints: [] }),
+      client.continueRequest({ threadId: 1 }),
+      client.waitForEvent("terminated"),
+    ]);
     expect(output.join("")).toContain("Agent: Here's your problem: What is 1/4 + 2/4?\nyou (recorded): 3/4\n");
     expect(output.join("")).toContain("The conversation has ended (quit).\n");
   });
@@ -132,22 +157,46 @@ describe("autograms dap (stdio)", () => {
     // The launch completes once the configuration is done.
     const launched = client.launch({ program: agent, replay: trace });
     await client.waitForEvent("initialized");
-    const lines = (await client.setBreakpointsRequest({ source: { path: agent }, breakpoints: [{ line: 21 }, { line: 33 }, { line: 46 }, { line: 500 }] })).body.breakpoints;
-    expect(lines.map((b) => [b.verified, b.line])).toEqual([[true, 17], [true, 35], [true, 46], [false, undefined]]);
+    const lines = (
+      await client.setBreakpointsRequest({
+        source: { path: agent },
+        breakpoints: [{ line: 21 }, { line: 33 }, { line: 46 }, { line: 500 }],
+      })
+    ).body.breakpoints;
+    expect(lines.map((b) => [b.verified, b.line])).toEqual([
+      [true, 17],
+      [true, 35],
+      [true, 46],
+      [false, undefined],
+    ]);
     // Far past the end of the file: refused with the reason, not moved to the last node.
     expect(lines[3]!.message).toBe("line 500 is past the end of samples/tutor/agent.ts, which has 69 lines");
-    const elsewhere = (await client.setBreakpointsRequest({ source: { path: join(root, "samples", "recruiter", "agent.ts") }, breakpoints: [{ line: 3 }] })).body.breakpoints;
+    const elsewhere = (
+      await client.setBreakpointsRequest({
+        source: { path: join(root, "samples", "recruiter", "agent.ts") },
+        breakpoints: [{ line: 3 }],
+      })
+    ).body.breakpoints;
     expect(elsewhere[0]).toMatchObject({ verified: false });
     expect(elsewhere[0]!.message).toContain("not the agent's source file");
-    const fns = (await client.setFunctionBreakpointsRequest({ breakpoints: [{ name: "checkAnswer" }, { name: "nothing" }] })).body.breakpoints;
-    expect(fns.map((b) => [b.verified, b.line])).toEqual([[true, 55], [false, undefined]]);
+    const fns = (
+      await client.setFunctionBreakpointsRequest({ breakpoints: [{ name: "checkAnswer" }, { name: "nothing" }] })
+    ).body.breakpoints;
+    expect(fns.map((b) => [b.verified, b.line])).toEqual([
+      [true, 55],
+      [false, undefined],
+    ]);
     await Promise.all([client.configurationDoneRequest(), launched, stoppedAt(client, "breakpoint", 17)]);
-    for (const line of [35, 55, 46]) await Promise.all([client.continueRequest({ threadId: 1 }), stoppedAt(client, "breakpoint", line)]);
+    for (const line of [35, 55, 46])
+      await Promise.all([client.continueRequest({ threadId: 1 }), stoppedAt(client, "breakpoint", line)]);
   });
 
   it("fails the launch with the compile diagnostics of a broken agent", async () => {
     const broken = join(dir, "broken.ts");
-    writeFileSync(broken, 'import { Autogram } from "@autograms/runtime";\nexport default class A extends Autogram {\n  main() {\n    this.missing();\n  }\n}\n');
+    writeFileSync(
+      broken,
+      'import { Autogram } from "@autograms/runtime";\nexport default class A extends Autogram {\n  main() {\n    this.missing();\n  }\n}\n',
+    );
     const client = stdioClient();
     const error = await client.launch({ program: broken }).catch((e: Error) => e);
     expect(String(error)).toContain("error unknown_method");
@@ -160,18 +209,32 @@ describe("autograms dap --port (TCP)", () => {
     const { client, secret } = await tcpClient();
     const output = outputOf(client);
     await Promise.all([
-      client.waitForEvent("initialized").then(() => client.setFunctionBreakpointsRequest({ breakpoints: [{ name: "checkAnswer" }] })).then(() => client.configurationDoneRequest()),
-      client.launch({ program: agent, offline: true, stopOnEntry: true, userInputs: ["yes"], secret } as DebugProtocol.LaunchRequestArguments),
+      client
+        .waitForEvent("initialized")
+        .then(() => client.setFunctionBreakpointsRequest({ breakpoints: [{ name: "checkAnswer" }] }))
+        .then(() => client.configurationDoneRequest()),
+      client.launch({
+        program: agent,
+        offline: true,
+        stopOnEntry: true,
+        userInputs: ["yes"],
+        secret,
+      } as DebugProtocol.LaunchRequestArguments),
       stoppedAt(client, "entry", 14),
     ]);
     await Promise.all([client.continueRequest({ threadId: 1 }), stoppedAt(client, "pause", 36)]);
     expect(output.join("")).toContain("The conversation waits for your message: type it in the Debug Console.\n");
     await Promise.all([
-      client.evaluateRequest({ expression: "no questions", context: "repl" }).then((r) => expect(r.body.result).toBe("(sent: no questions)")),
+      client
+        .evaluateRequest({ expression: "no questions", context: "repl" })
+        .then((r) => expect(r.body.result).toBe("(sent: no questions)")),
       client.waitForEvent("continued"),
       stoppedAt(client, "pause", 44),
     ]);
-    await Promise.all([client.evaluateRequest({ expression: "3/4", context: "repl" }), stoppedAt(client, "breakpoint", 55)]);
+    await Promise.all([
+      client.evaluateRequest({ expression: "3/4", context: "repl" }),
+      stoppedAt(client, "breakpoint", 55),
+    ]);
     const scopes = (await client.scopesRequest({ frameId: (await top(client))[0]!.id })).body.scopes;
     expect(scopes.map((s) => s.name)).toEqual(["checkAnswer (local_function)"]);
     expect(output.join("")).toContain("Agent: Hi! I'm your fractions tutor.");

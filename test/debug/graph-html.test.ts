@@ -43,7 +43,14 @@ describe("toHtml as text", () => {
   });
 
   it("keeps hostile text as text: nothing in a node ends the script or opens an element", () => {
-    const g = graph([n({ name: "x", action: "chat_exact", instruction: "</script><img src=x onerror=alert(1)> & \u2028 \"'", transitions: ["quit"] })]);
+    const g = graph([
+      n({
+        name: "x",
+        action: "chat_exact",
+        instruction: "</script><img src=x onerror=alert(1)> & \u2028 \"'",
+        transitions: ["quit"],
+      }),
+    ]);
     const html = toHtml(g, { title: "<b>t</b>" });
     expect(html.match(/<\/script>/g)).toHaveLength(2);
     expect(html).not.toContain("<img");
@@ -86,21 +93,33 @@ browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
     expect(requests).toEqual([p.url()]);
     expect(errors).toEqual([]);
     expect(await p.locator(".cluster-title").allTextContents()).toEqual([
-      "main", "global_function doUnit(topic, lesson, problem, answer)", "local_function checkAnswer(reply, answer)", "function encouragement()",
+      "main",
+      "global_function doUnit(topic, lesson, problem, answer)",
+      "local_function checkAnswer(reply, answer)",
+      "function encouragement()",
     ]);
     expect(await p.locator("g.node").count()).toBe(tutor.nodes.length);
-    const boxes = await p.locator("g.node > rect:first-of-type").evaluateAll((rects) => rects.map((r) => {
-      const b = r.getBoundingClientRect();
-      return { x: b.x, y: b.y, w: b.width, h: b.height };
-    }));
+    const boxes = await p.locator("g.node > rect:first-of-type").evaluateAll((rects) =>
+      rects.map((r) => {
+        const b = r.getBoundingClientRect();
+        return { x: b.x, y: b.y, w: b.width, h: b.height };
+      }),
+    );
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const a = boxes[i]!;
         const b = boxes[j]!;
-        expect(a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y, `nodes ${i} and ${j} overlap`).toBe(true);
+        expect(
+          a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y,
+          `nodes ${i} and ${j} overlap`,
+        ).toBe(true);
       }
     }
-    const links = await p.locator("g.node a.source").evaluateAll((as) => as.map((a) => [a.closest("g.node")!.getAttribute("data-node"), a.getAttribute("href"), a.textContent]));
+    const links = await p
+      .locator("g.node a.source")
+      .evaluateAll((as) =>
+        as.map((a) => [a.closest("g.node")!.getAttribute("data-node"), a.getAttribute("href"), a.textContent]),
+      );
     expect(links).toHaveLength(tutor.nodes.filter((x) => x.loc).length);
     for (const [name, href, text] of links) {
       const line = tutor.nodes.find((x) => x.name === name)!.loc!.line;
@@ -114,7 +133,9 @@ browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
     expect(await details.textContent()).toContain("chat_exact");
     expect(await p.locator('g.node[data-node="pose"]').getAttribute("class")).toContain("selected");
     await p.click("#zoom-out");
-    expect(Number(await p.locator("#graph").getAttribute("width"))).toBeLessThan(Number(await p.locator("#graph").getAttribute("height")) * 10);
+    expect(Number(await p.locator("#graph").getAttribute("width"))).toBeLessThan(
+      Number(await p.locator("#graph").getAttribute("height")) * 10,
+    );
     await p.close();
   });
 
@@ -122,14 +143,26 @@ browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
     const p = await open(toHtml(tutor, { trace }), "traced.html");
     expect(errors).toEqual([]);
     const counts = entries(trace);
-    const badges = await p.locator("g.node").evaluateAll((gs) => gs.map((g) => [g.getAttribute("data-node"), g.querySelector(".badge text")?.textContent ?? null, g.classList.contains("unvisited")]));
+    const badges = await p
+      .locator("g.node")
+      .evaluateAll((gs) =>
+        gs.map((g) => [
+          g.getAttribute("data-node"),
+          g.querySelector(".badge text")?.textContent ?? null,
+          g.classList.contains("unvisited"),
+        ]),
+      );
     for (const [name, badge, unvisited] of badges) {
       const c = counts.get(name as string);
       expect([name, badge, unvisited]).toEqual([name, c ? `×${c}` : null, !c]);
     }
     expect(counts.get("pose")).toBe(2);
     expect(await p.locator("g.node.unvisited").count()).toBe(tutor.nodes.length - counts.size);
-    const taken = await p.locator("g.edge.taken").evaluateAll((gs) => gs.map((g) => [g.getAttribute("data-from"), g.getAttribute("data-to"), g.querySelector("text")?.textContent]));
+    const taken = await p
+      .locator("g.edge.taken")
+      .evaluateAll((gs) =>
+        gs.map((g) => [g.getAttribute("data-from"), g.getAttribute("data-to"), g.querySelector("text")?.textContent]),
+      );
     const id = (name: string) => `n${tutor.nodes.findIndex((x) => x.name === name)}`;
     expect(taken).toContainEqual([id("explain"), id("pose"), "no ×2"]);
     expect(taken.map(([f, t]) => `${f}>${t}`)).not.toContain(`${id("explain")}>${id("answer_question")}`);
@@ -145,7 +178,15 @@ browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
   });
 
   it("shows hostile node text as text, running nothing", async () => {
-    const g = graph([n({ name: "x", action: "chat_exact", instruction: "</script><img src=x onerror=alert(1)>", transitions: ["quit"], loc: { line: 1, column: 1, endLine: 1, endColumn: 2 } })]);
+    const g = graph([
+      n({
+        name: "x",
+        action: "chat_exact",
+        instruction: "</script><img src=x onerror=alert(1)>",
+        transitions: ["quit"],
+        loc: { line: 1, column: 1, endLine: 1, endColumn: 2 },
+      }),
+    ]);
     const p = await open(toHtml(g), "hostile.html");
     await p.click('g.node[data-node="x"]');
     expect(errors).toEqual([]);
@@ -157,10 +198,21 @@ browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
   it("is what `autograms graph --format html --trace` writes, with links relative to the page or into VS Code", async () => {
     const dir = folder();
     const traceFile = join(dir, "chat.jsonl");
-    const chat = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", traceFile], { input: "yes\nno questions\n3/4\n" });
+    const chat = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--trace", traceFile], {
+      input: "yes\nno questions\n3/4\n",
+    });
     expect(chat.code, chat.stderr).toBe(0);
     const out = join(dir, "page.html");
-    const r = await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--trace", traceFile, "-o", out]);
+    const r = await autogramsInProcess([
+      "graph",
+      "samples/tutor/agent.ts",
+      "--format",
+      "html",
+      "--trace",
+      traceFile,
+      "-o",
+      out,
+    ]);
     expect([r.code, r.stderr]).toEqual([0, ""]);
     const p = await open(readFileSync(out, "utf8"), "page.html");
     const href = await p.locator('g.node[data-node="pose"] a.source').getAttribute("href");
@@ -168,9 +220,19 @@ browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
     expect(await p.locator('g.node[data-node="pose"] .badge text').textContent()).toBe("×1");
     expect(await p.locator("#summary").textContent()).toMatch(/trace: \d+ steps, \d+ of \d+ nodes visited/);
     await p.close();
-    const vscode = await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--format", "html", "--link", "vscode"]);
+    const vscode = await autogramsInProcess([
+      "graph",
+      "samples/tutor/agent.ts",
+      "--format",
+      "html",
+      "--link",
+      "vscode",
+    ]);
     expect(vscode.stdout).toMatch(/href="vscode:\/\/file\/[^"]*\/samples\/tutor\/agent\.ts:44:5"/);
     const misuse = await autogramsInProcess(["graph", "samples/tutor/agent.ts", "--trace", traceFile]);
-    expect([misuse.code, misuse.stderr]).toEqual([2, "autograms graph: --trace is overlaid on the HTML page: add --format html\n"]);
+    expect([misuse.code, misuse.stderr]).toEqual([
+      2,
+      "autograms graph: --trace is overlaid on the HTML page: add --format html\n",
+    ]);
   });
 });

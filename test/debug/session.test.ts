@@ -1,7 +1,14 @@
 // The debugger's engine: breakpoints on agent lines and functions, stepping by node, over calls
 // and out of functions, the stack with its source locations, scopes and values, user input.
 import { beforeAll, describe, expect, it } from "vitest";
-import { DebugSession, OfflineModel, type SessionEvent, type StepMode, type Stop, type TraceEvent } from "@autograms/runtime";
+import {
+  DebugSession,
+  OfflineModel,
+  type SessionEvent,
+  type StepMode,
+  type Stop,
+  type TraceEvent,
+} from "@autograms/runtime";
 import { record, sampleGraph } from "./support.js";
 
 let tutorTrace: TraceEvent[];
@@ -51,12 +58,31 @@ describe("DebugSession on a replay", () => {
       });
       return "continue";
     });
-    expect(run.stops.map((s) => [s.reason, s.node, s.breakpoints.map((b) => b.id)])).toEqual([["breakpoint", "pose", [bp!.id]], ["breakpoint", "pose", [bp!.id]]]);
+    expect(run.stops.map((s) => [s.reason, s.node, s.breakpoints.map((b) => b.id)])).toEqual([
+      ["breakpoint", "pose", [bp!.id]],
+      ["breakpoint", "pose", [bp!.id]],
+    ]);
     expect(seen).toEqual([
-      { frames: [["doUnit", "pose", 44], ["main", "main.for_of_6ddc.call_doUnit_c1db", 27]], scopes: ["doUnit (global_function)", "main (globals)"],
-        topic: "adding fractions", correct: 0, upper: "ADDING FRACTIONS" },
-      { frames: [["doUnit", "pose", 44], ["main", "main.for_of_6ddc.call_doUnit_c1db", 27]], scopes: ["doUnit (global_function)", "main (globals)"],
-        topic: "multiplying fractions", correct: 1, upper: "MULTIPLYING FRACTIONS" },
+      {
+        frames: [
+          ["doUnit", "pose", 44],
+          ["main", "main.for_of_6ddc.call_doUnit_c1db", 27],
+        ],
+        scopes: ["doUnit (global_function)", "main (globals)"],
+        topic: "adding fractions",
+        correct: 0,
+        upper: "ADDING FRACTIONS",
+      },
+      {
+        frames: [
+          ["doUnit", "pose", 44],
+          ["main", "main.for_of_6ddc.call_doUnit_c1db", 27],
+        ],
+        scopes: ["doUnit (global_function)", "main (globals)"],
+        topic: "multiplying fractions",
+        correct: 1,
+        upper: "MULTIPLYING FRACTIONS",
+      },
     ]);
     expect(run.ended).toMatchObject({ kind: "ended", why: "quit" });
     expect(run.log.filter((l) => l.startsWith("agent:"))).toHaveLength(8);
@@ -67,7 +93,9 @@ describe("DebugSession on a replay", () => {
     session.setLineBreakpoints([lineOf("doUnit.call_checkAnswer_6459")]);
     const plan: StepMode[] = ["step", "step", "out", "continue", "next", "continue"];
     const run = await drive(session, (_stop, i) => plan[i]!);
-    expect(run.stops.map((s) => [s.reason, s.node, session.graph.nodes.find((n) => n.name === s.node)!.loc!.line])).toEqual([
+    expect(
+      run.stops.map((s) => [s.reason, s.node, session.graph.nodes.find((n) => n.name === s.node)!.loc!.line]),
+    ).toEqual([
       ["breakpoint", "doUnit.call_checkAnswer_6459", 45],
       ["step", "checkAnswer", 55], // step goes into the call
       ["step", "checkAnswer.if_ee48.a", 56],
@@ -77,8 +105,11 @@ describe("DebugSession on a replay", () => {
     ]);
     // What ran between two stops comes with the stop.
     expect(run.stops[3]!.events.map((e) => [e.kind, e.node])).toEqual([
-      ["pass", "checkAnswer.if_ee48.a"], ["transition", "checkAnswer.if_ee48.a"], ["code", "checkAnswer.if_ee48.a.return_99cb"],
-      ["return", "checkAnswer.if_ee48.a.return_99cb"], ["transition", "doUnit.call_checkAnswer_6459"],
+      ["pass", "checkAnswer.if_ee48.a"],
+      ["transition", "checkAnswer.if_ee48.a"],
+      ["code", "checkAnswer.if_ee48.a.return_99cb"],
+      ["return", "checkAnswer.if_ee48.a.return_99cb"],
+      ["transition", "doUnit.call_checkAnswer_6459"],
     ]);
   });
 
@@ -89,8 +120,10 @@ describe("DebugSession on a replay", () => {
     session.setLineBreakpoints([46]);
     const run = await drive(session, () => "continue");
     expect(run.stops.map((s) => [s.node, s.breakpoints.map((b) => b.kind)])).toEqual([
-      ["doUnit.if_bcdb.a", ["line"]], ["encouragement", ["function"]],
-      ["doUnit.if_bcdb.b", ["line"]], ["encouragement", ["function"]],
+      ["doUnit.if_bcdb.a", ["line"]],
+      ["encouragement", ["function"]],
+      ["doUnit.if_bcdb.b", ["line"]],
+      ["encouragement", ["function"]],
     ]);
   });
 
@@ -98,19 +131,35 @@ describe("DebugSession on a replay", () => {
     const session = new DebugSession(tutor(), { replay: tutorTrace });
     session.setLineBreakpoints([26]);
     const run = await drive(session, () => "continue");
-    expect(run.stops.map((s) => s.node)).toEqual(["main.for_of_6ddc.iterable", "main.for_of_6ddc.step", "main.for_of_6ddc.step"]);
+    expect(run.stops.map((s) => s.node)).toEqual([
+      "main.for_of_6ddc.iterable",
+      "main.for_of_6ddc.step",
+      "main.for_of_6ddc.step",
+    ]);
   });
 
   it("stops on entry, then steps through the prompt nodes", async () => {
     const session = new DebugSession(tutor(), { replay: tutorTrace, stopOnEntry: true });
     const plan: StepMode[] = ["step", "step", "continue"];
     const run = await drive(session, (_s, i) => plan[i]!);
-    expect(run.stops.map((s) => [s.reason, s.node])).toEqual([["entry", "main"], ["step", "main.set_prompt_178e"], ["step", "main.set_user_prompt_b13c"]]);
-    expect(run.stops[2]!.events.map((e) => [e.kind, e.node])).toEqual([["prompt", "main.set_prompt_178e"], ["transition", "main.set_prompt_178e"]]);
+    expect(run.stops.map((s) => [s.reason, s.node])).toEqual([
+      ["entry", "main"],
+      ["step", "main.set_prompt_178e"],
+      ["step", "main.set_user_prompt_b13c"],
+    ]);
+    expect(run.stops[2]!.events.map((e) => [e.kind, e.node])).toEqual([
+      ["prompt", "main.set_prompt_178e"],
+      ["transition", "main.set_prompt_178e"],
+    ]);
   });
 
   it("says where the recording ends when the conversation goes on", async () => {
-    const cut = tutorTrace.slice(0, tutorTrace.findIndex((e, i) => i > 0 && e.kind === "user" && tutorTrace.slice(0, i).filter((x) => x.kind === "user").length === 2));
+    const cut = tutorTrace.slice(
+      0,
+      tutorTrace.findIndex(
+        (e, i) => i > 0 && e.kind === "user" && tutorTrace.slice(0, i).filter((x) => x.kind === "user").length === 2,
+      ),
+    );
     const session = new DebugSession(tutor(), { replay: cut });
     const run = await drive(session, () => "continue");
     expect(run.log.filter((l) => l.startsWith("agent:"))).toHaveLength(3);
@@ -122,9 +171,18 @@ describe("breakpoint lines", () => {
   it("moves a line without a node to the statement around it, or to the next line with one", () => {
     const session = new DebugSession(tutor(), { replay: tutorTrace });
     const set = session.setLineBreakpoints([21, 33, 52, 1, 500]);
-    expect(set.map((b) => [b.requested, b.line])).toEqual([[21, 17], [33, 35], [52, 55], [1, 14], [500, 67]]);
+    expect(set.map((b) => [b.requested, b.line])).toEqual([
+      [21, 17],
+      [33, 35],
+      [52, 55],
+      [1, 14],
+      [500, 67],
+    ]);
     expect([...set[0]!.nodes]).toEqual(["ask_ready"]);
-    expect(session.setFunctionBreakpoints(["nope"])[0]).toMatchObject({ node: null, message: "the agent has no function 'nope' (it has main, doUnit, checkAnswer, encouragement)" });
+    expect(session.setFunctionBreakpoints(["nope"])[0]).toMatchObject({
+      node: null,
+      message: "the agent has no function 'nope' (it has main, doUnit, checkAnswer, encouragement)",
+    });
     expect(session.deleteBreakpoints(set[0]!.id)).toBe(1);
     expect(session.listBreakpoints().map((b) => b.id)).not.toContain(set[0]!.id);
   });
@@ -138,7 +196,12 @@ describe("DebugSession live", () => {
       if (e.kind === "reply") log.push(`agent: ${e.text.slice(0, 20)}`);
       if (e.kind === "user") log.push(`user: ${e.text}`);
       if (e.kind === "stopped") {
-        log.push(`stop ${e.stop.node} [${session.frames().map((f) => f.function).join(" < ")}]`);
+        log.push(
+          `stop ${e.stop.node} [${session
+            .frames()
+            .map((f) => f.function)
+            .join(" < ")}]`,
+        );
         session.terminate();
       }
       if (e.kind === "input") {
@@ -150,18 +213,27 @@ describe("DebugSession live", () => {
     });
     await session.run();
     expect(log).toEqual([
-      "agent: Hi! I'm your fractio", "user: yes", "agent: Unit: adding fractio",
-      "input at explain input", "user: no questions", "stop pose [doUnit < main]", "ended terminated",
+      "agent: Hi! I'm your fractio",
+      "user: yes",
+      "agent: Unit: adding fractio",
+      "input at explain input",
+      "user: no questions",
+      "stop pose [doUnit < main]",
+      "ended terminated",
     ]);
   });
 
   it("reports a failure of the run as an error event", async () => {
     // A recording cut before the first model answer.
-    const session = new DebugSession(sampleGraph("recruiter"), { replay: (await record("recruiter")).events.slice(0, 2) });
+    const session = new DebugSession(sampleGraph("recruiter"), {
+      replay: (await record("recruiter")).events.slice(0, 2),
+    });
     const events: SessionEvent[] = [];
     session.on((e) => events.push(e));
     await session.run();
     expect(events.map((e) => e.kind)).toEqual(["error"]);
-    expect(String((events[0] as { error: Error }).error.message)).toContain("node 'greet' asks the model to generate text (chat), but the recording has no model answer left (it had 0)");
+    expect(String((events[0] as { error: Error }).error.message)).toContain(
+      "node 'greet' asks the model to generate text (chat), but the recording has no model answer left (it had 0)",
+    );
   });
 });

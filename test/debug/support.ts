@@ -1,7 +1,15 @@
 // Recording the samples' conversations, for the replay and debugger tests.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, OfflineModel, ScriptedModel, type ChatModel, type Graph, type Memory, type TraceEvent } from "@autograms/runtime";
+import {
+  Agent,
+  OfflineModel,
+  ScriptedModel,
+  type ChatModel,
+  type Graph,
+  type Memory,
+  type TraceEvent,
+} from "@autograms/runtime";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -18,7 +26,10 @@ export const sampleConversation = (name: string) => readJson<Conversation>(`samp
 export function sampleModel(name: string): ChatModel {
   const c = sampleConversation(name);
   if (c.model === "offline") return new OfflineModel();
-  return new ScriptedModel({ complete: c.turns!.flatMap((t) => t.complete ?? []), choose: c.turns!.flatMap((t) => t.choose ?? []) });
+  return new ScriptedModel({
+    complete: c.turns!.flatMap((t) => t.complete ?? []),
+    choose: c.turns!.flatMap((t) => t.choose ?? []),
+  });
 }
 
 export interface Recorded {
@@ -31,7 +42,11 @@ export interface Recorded {
 }
 
 /** Runs a sample's recorded conversation with its model, tracing every step. */
-export async function record(name: string, graph = sampleGraph(name), users = sampleConversation(name).turns!.map((t) => t.user)): Promise<Recorded> {
+export async function record(
+  name: string,
+  graph = sampleGraph(name),
+  users = sampleConversation(name).turns!.map((t) => t.user),
+): Promise<Recorded> {
   const agent = new Agent(graph, { model: sampleModel(name) });
   const out: Recorded = { replies: [], memories: [], turns: [], events: [], jsonl: "" };
   let memory: Memory | undefined;

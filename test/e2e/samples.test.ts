@@ -9,8 +9,21 @@ import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { mcpTools, type McpConfig, type McpTools } from "@autograms/runtime/mcp";
 import {
-  Agent, OfflineModel, RUNTIME_TOOLS, ScriptedModel, applyDelta,
-  type ActionDefinition, type ChatModel, type Graph, type JsonValue, type Memory, type Tool, type ToolAnswer, type ToolCallingModel, type ToolCompletion, type ToolCompletionRequest,
+  Agent,
+  OfflineModel,
+  RUNTIME_TOOLS,
+  ScriptedModel,
+  applyDelta,
+  type ActionDefinition,
+  type ChatModel,
+  type Graph,
+  type JsonValue,
+  type Memory,
+  type Tool,
+  type ToolAnswer,
+  type ToolCallingModel,
+  type ToolCompletion,
+  type ToolCompletionRequest,
 } from "@autograms/runtime";
 
 interface Turn {
@@ -45,14 +58,19 @@ const samples = readdirSync(samplesDir, { withFileTypes: true })
   .sort();
 
 function conversationOf(name: string): Conversation | null {
-  for (const path of [join(samplesDir, name, "conversation.json"), join(import.meta.dirname, "conversations", `${name}.json`)]) {
+  for (const path of [
+    join(samplesDir, name, "conversation.json"),
+    join(import.meta.dirname, "conversations", `${name}.json`),
+  ]) {
     if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as Conversation;
   }
   return null;
 }
 
 function compileSample(name: string): Graph {
-  const { graph, diagnostics } = compile(readFileSync(join(samplesDir, name, "agent.ts"), "utf8"), { fileName: `samples/${name}/agent.ts` });
+  const { graph, diagnostics } = compile(readFileSync(join(samplesDir, name, "agent.ts"), "utf8"), {
+    fileName: `samples/${name}/agent.ts`,
+  });
   expect(diagnostics).toEqual([]);
   return graph!;
 }
@@ -68,7 +86,9 @@ function mcpOf(name: string): Promise<McpTools> {
   if (!opened) {
     const dir = join(samplesDir, name);
     const config = JSON.parse(readFileSync(join(dir, ".mcp.json"), "utf8")) as McpConfig;
-    const servers = Object.fromEntries(Object.entries(config.mcpServers).map(([k, v]) => [k, "command" in v ? { cwd: dir, ...v } : v]));
+    const servers = Object.fromEntries(
+      Object.entries(config.mcpServers).map(([k, v]) => [k, "command" in v ? { cwd: dir, ...v } : v]),
+    );
     opened = mcpTools({ mcpServers: servers });
     mcpServers.set(name, opened);
   }
@@ -76,7 +96,10 @@ function mcpOf(name: string): Promise<McpTools> {
 }
 
 /** The sample's tools and custom actions, imported from their modules beside the agent as the agent imports them (or from its MCP servers). */
-async function toolsOf(name: string, graph: Graph): Promise<{ tools: Record<string, Tool>; actions: ActionDefinition[] }> {
+async function toolsOf(
+  name: string,
+  graph: Graph,
+): Promise<{ tools: Record<string, Tool>; actions: ActionDefinition[] }> {
   const load = async (module: string, exported: string) => {
     const path = join(samplesDir, name, module);
     const found = existsSync(path) ? path : path.replace(/\.js$/, ".ts");
@@ -85,16 +108,23 @@ async function toolsOf(name: string, graph: Graph): Promise<{ tools: Record<stri
   const tools: Record<string, Tool> = {};
   for (const [tool, { module, export: exported }] of Object.entries(graph.tools ?? {})) {
     if (module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(exported)) continue;
-    tools[tool] = module.startsWith("mcp:") ? (await mcpOf(name)).servers[module.slice(4)]![exported]! : await load(module, exported) as Tool;
+    tools[tool] = module.startsWith("mcp:")
+      ? (await mcpOf(name)).servers[module.slice(4)]![exported]!
+      : ((await load(module, exported)) as Tool);
   }
   const actions: ActionDefinition[] = [];
-  for (const { module, export: exported } of Object.values(graph.actions ?? {})) actions.push(await load(module, exported) as ActionDefinition);
+  for (const { module, export: exported } of Object.values(graph.actions ?? {}))
+    actions.push((await load(module, exported)) as ActionDefinition);
   return { tools, actions };
 }
 
 const noModel: ChatModel = {
-  complete: async () => { throw new Error("this sample needs no model"); },
-  choose: async () => { throw new Error("this sample needs no model"); },
+  complete: async () => {
+    throw new Error("this sample needs no model");
+  },
+  choose: async () => {
+    throw new Error("this sample needs no model");
+  },
 };
 
 /**
@@ -103,8 +133,14 @@ const noModel: ChatModel = {
  */
 class OfflineTextModel extends OfflineModel implements ToolCallingModel {
   async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
-    const messages = req.messages.flatMap((m) => (m.role === "tool" || m.content === null ? [] : [{ role: m.role, content: m.content }]));
-    return { text: await this.complete({ messages, node: req.node, purpose: "chat" }), toolCalls: [], finishReason: "stop" };
+    const messages = req.messages.flatMap((m) =>
+      m.role === "tool" || m.content === null ? [] : [{ role: m.role, content: m.content }],
+    );
+    return {
+      text: await this.complete({ messages, node: req.node, purpose: "chat" }),
+      toolCalls: [],
+      finishReason: "stop",
+    };
   }
 }
 
@@ -141,34 +177,49 @@ describe("samples end to end", () => {
       const turns = conversation.turns ?? [{ user: "", agent: null }];
       let memory: Memory | undefined;
       for (const [i, turn] of turns.entries()) {
-        const scripted = conversation.model === "scripted"
-          ? new ScriptedModel({ complete: turn.complete ?? [], choose: turn.choose ?? [], tools: turn.tools ?? [] })
-          : null;
+        const scripted =
+          conversation.model === "scripted"
+            ? new ScriptedModel({ complete: turn.complete ?? [], choose: turn.choose ?? [], tools: turn.tools ?? [] })
+            : null;
         const model = scripted ?? (conversation.model === "offline" ? new OfflineModel() : noModel);
         const agent = new Agent(graph, { model, tools, actions });
         const r = await agent.reply(turn.user, memory && roundTrip(memory));
         expect({ turn: i, reply: r.reply }).toEqual({ turn: i, reply: turn.agent });
         expect(r.done).toBe(i === turns.length - 1 && (turn.agent === null || turn.done === true));
         if (scripted) {
-          expect({ turn: i, remaining: scripted.remaining }).toEqual({ turn: i, remaining: { complete: 0, choose: 0, tools: 0 } });
-          const seen = scripted.calls.flatMap((c) => ("messages" in c.request ? c.request.messages : []).map((m) => m.content ?? "")).join("\n");
+          expect({ turn: i, remaining: scripted.remaining }).toEqual({
+            turn: i,
+            remaining: { complete: 0, choose: 0, tools: 0 },
+          });
+          const seen = scripted.calls
+            .flatMap((c) => ("messages" in c.request ? c.request.messages : []).map((m) => m.content ?? ""))
+            .join("\n");
           for (const text of turn.inputs ?? []) expect(seen, `turn ${i}`).toContain(text);
           if (turn.toolResults) {
-            const last = scripted.calls.filter((c) => c.kind === "tools").at(-1)?.request as ToolCompletionRequest | undefined;
+            const last = scripted.calls.filter((c) => c.kind === "tools").at(-1)?.request as
+              | ToolCompletionRequest
+              | undefined;
             const results = (last?.messages ?? []).flatMap((m) => (m.role === "tool" ? [m.content] : []));
             expect(results.length, `turn ${i}`).toBe(turn.toolResults.length);
-            turn.toolResults.forEach((text, k) => expect(results[k], `turn ${i}, tool result ${k}`).toContain(text));
+            for (const [k, text] of turn.toolResults.entries())
+              expect(results[k], `turn ${i}, tool result ${k}`).toContain(text);
           }
           if (turn.prompts) {
-            const starts = scripted.calls.filter((c) => c.kind === "complete").map((c) => (c.request as { messages: { content: string }[] }).messages[0]!.content);
-            expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(turn.prompts.map(() => true));
+            const starts = scripted.calls
+              .filter((c) => c.kind === "complete")
+              .map((c) => (c.request as { messages: { content: string }[] }).messages[0]!.content);
+            expect(starts.map((text, k) => text.startsWith(`${turn.prompts![k]}\n\n`) || text)).toEqual(
+              turn.prompts.map(() => true),
+            );
           }
         }
         // A store keeps the first memory and the deltas: rebuilt from them (through JSON), memory is
         // the reply's, and the next turn resumes from the rebuilt memory.
         const rebuilt = applyDelta(memory && roundTrip(memory), JSON.parse(JSON.stringify(r.delta)));
         expect(rebuilt, `turn ${i}`).toEqual(r.memory);
-        expect(JSON.stringify(r.delta).length, `turn ${i}: the delta is smaller than the memory`).toBeLessThan(i ? JSON.stringify(r.memory).length : Infinity);
+        expect(JSON.stringify(r.delta).length, `turn ${i}: the delta is smaller than the memory`).toBeLessThan(
+          i ? JSON.stringify(r.memory).length : Infinity,
+        );
         memory = rebuilt;
       }
       expect(memory!.stack[0]!.vars).toMatchObject(conversation.finalGlobals ?? {});
@@ -180,7 +231,10 @@ describe("samples end to end", () => {
       const { tools, actions } = await toolsOf(name, graph);
       const chats = graph.nodes.some((n) => n.action.startsWith("chat"));
       for (const seed of [1, 2, 3]) {
-        const sim = await new Agent(graph, { model: new OfflineTextModel(), tools, actions }).simulate({ random: seeded(seed), maxTurns: 25 });
+        const sim = await new Agent(graph, { model: new OfflineTextModel(), tools, actions }).simulate({
+          random: seeded(seed),
+          maxTurns: 25,
+        });
         expect(["quit", "end_signal", "max_turns"]).toContain(sim.ended);
         expect(sim.transcript.length > 0).toBe(chats);
         if (chats) expect(sim.transcript[0]!.role).toBe("agent");

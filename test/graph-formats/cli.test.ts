@@ -39,11 +39,16 @@ describe("autograms graph", () => {
     expect(r.stdout).toBe(toMermaid(graph, { view: "code", source }));
     expect(r.stdout).toContain("for (const unit of this.units) {");
     expect(r.stdout).not.toContain("_loop_");
-    expect(await autograms("graph", "samples/tutor/agent.ts", "--view", "folded")).toMatchObject({ status: 2, stdout: "" });
+    expect(await autograms("graph", "samples/tutor/agent.ts", "--view", "folded")).toMatchObject({
+      status: 2,
+      stdout: "",
+    });
   });
 
   it("draws a graph file the same way, and DOT into a file with -o", async () => {
-    expect((await autograms("graph", "samples/tutor/agent.graph.json")).stdout).toBe((await autograms("graph", "samples/tutor/agent.ts")).stdout);
+    expect((await autograms("graph", "samples/tutor/agent.graph.json")).stdout).toBe(
+      (await autograms("graph", "samples/tutor/agent.ts")).stdout,
+    );
     const out = join(dir, "tutor.dot");
     const r = await autograms("graph", "samples/tutor/agent.ts", "--format", "dot", "-o", out);
     expect(r.status).toBe(0);
@@ -60,7 +65,10 @@ describe("autograms graph", () => {
 
   it("prints compile errors tsc-style and draws nothing", async () => {
     const agent = join(dir, "broken.ts");
-    writeFileSync(agent, 'import { Autogram, chat } from "@autograms/runtime";\nexport default class A extends Autogram {\n  main() {\n    this.missing();\n  }\n}\n');
+    writeFileSync(
+      agent,
+      'import { Autogram, chat } from "@autograms/runtime";\nexport default class A extends Autogram {\n  main() {\n    this.missing();\n  }\n}\n',
+    );
     const r = await autograms("graph", agent);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
@@ -69,15 +77,24 @@ describe("autograms graph", () => {
   });
 
   it("usage errors exit 2, a missing file 1", async () => {
-    expect(await autograms("graph", "samples/tutor/agent.ts", "--format", "svg")).toMatchObject({ status: 2, stdout: "" });
-    expect(await autograms("graph", "nowhere.ts")).toEqual({ status: 1, stdout: "", stderr: "autograms graph: cannot read 'nowhere.ts': no such file\n" });
+    expect(await autograms("graph", "samples/tutor/agent.ts", "--format", "svg")).toMatchObject({
+      status: 2,
+      stdout: "",
+    });
+    expect(await autograms("graph", "nowhere.ts")).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "autograms graph: cannot read 'nowhere.ts': no such file\n",
+    });
   });
 
   it("--help says what the command takes", async () => {
     const help = (await autograms("graph", "--help")).stdout;
     expect(help).toContain("Usage: autograms graph [options] <file>");
     // Other drawing languages may follow; these two and the default stay.
-    expect(help).toMatch(/-f, --format <format>\s+the drawing language \(choices:\s+"mermaid",\s+"dot",[^)]*default:\s+"mermaid"\)/);
+    expect(help).toMatch(
+      /-f, --format <format>\s+the drawing language \(choices:\s+"mermaid",\s+"dot",[^)]*default:\s+"mermaid"\)/,
+    );
     expect(help).toContain("-o, --out <file>");
   });
 });
@@ -93,13 +110,16 @@ describe("autograms import / export", () => {
     const written = JSON.parse(readFileSync(join(dir, "recruiter.graph.json"), "utf8")) as Graph;
     // The graph names the sheet it came from, so run-time errors say recruiter.csv:ROW.
     expect(written.source?.file).toMatch(/recruiter\.csv$/);
-    const expected = importSpreadsheet(readFileSync(csv, "utf8"), { agent: "Recruiter", fileName: written.source!.file }).graph as Graph;
+    const expected = importSpreadsheet(readFileSync(csv, "utf8"), {
+      agent: "Recruiter",
+      fileName: written.source!.file,
+    }).graph as Graph;
     expect(readFileSync(join(dir, "recruiter.graph.json"), "utf8")).toBe(graphToJson(expected));
   });
 
   it("reports a bad sheet with file:line:column, row and column, and a code frame", async () => {
     const csv = join(dir, "bad.csv");
-    writeFileSync(csv, "name,action,transitions\nstart,chat,\"quit\nnext,chat,quit\n");
+    writeFileSync(csv, 'name,action,transitions\nstart,chat,"quit\nnext,chat,quit\n');
     const r = await autograms("import", csv, "-o", "-");
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
@@ -121,8 +141,12 @@ describe("autograms import / export", () => {
     const out = join(dir, "tutor.csv");
     const r = await autograms("export", "samples/tutor/agent.ts", "-o", out, "--format", "autograms");
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe("autograms export: warning: the sheet leaves out the initial values of the global variables (units, correct): the sheet starts with none\n");
-    expect(readFileSync(out, "utf8").split("\n")[0]).toBe("action,name,transitions,instruction,assign,user_instruction_transition_a,user_instruction_transition_b,transition_question,transition_choice_a,transition_choice_b,boolean_condition,def_type,setup,implicit_transitions");
+    expect(r.stderr).toBe(
+      "autograms export: warning: the sheet leaves out the initial values of the global variables (units, correct): the sheet starts with none\n",
+    );
+    expect(readFileSync(out, "utf8").split("\n")[0]).toBe(
+      "action,name,transitions,instruction,assign,user_instruction_transition_a,user_instruction_transition_b,transition_question,transition_choice_a,transition_choice_b,boolean_condition,def_type,setup,implicit_transitions",
+    );
     const back = await autograms("import", out, "-o", "-");
     expect(back.status).toBe(0);
     const original = JSON.parse(readFileSync(join(root, "samples", "tutor", "agent.graph.json"), "utf8")) as Graph;
@@ -131,7 +155,11 @@ describe("autograms import / export", () => {
   });
 
   it("--help says what each command takes", async () => {
-    expect((await autograms("import", "--help")).stdout).toMatch(/Usage: autograms import \[options\] <file\.csv>[\s\S]*-o, --out <file>[\s\S]*--agent <name>/);
-    expect((await autograms("export", "--help")).stdout).toMatch(/Usage: autograms export \[options\] <file>[\s\S]*-o, --out <file>/);
+    expect((await autograms("import", "--help")).stdout).toMatch(
+      /Usage: autograms import \[options\] <file\.csv>[\s\S]*-o, --out <file>[\s\S]*--agent <name>/,
+    );
+    expect((await autograms("export", "--help")).stdout).toMatch(
+      /Usage: autograms export \[options\] <file>[\s\S]*-o, --out <file>/,
+    );
   });
 });

@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { toDot, toMermaid } from "@autograms/compiler";
 import type { Graph, GraphNode } from "@autograms/runtime";
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", `${name}.graph.json`), "utf8")) as Graph;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", `${name}.graph.json`), "utf8")) as Graph;
 const FIXTURES = ["functions", "special-targets", "escaping"];
 
 // A DOT double-quoted string as toDot writes it: only \\ \" \n escapes, no raw line break.
@@ -15,7 +16,7 @@ const ATTRS = String.raw`\[${ATTR}(?:, ${ATTR})*\]`;
 const GRAMMAR = [
   new RegExp(`^digraph ${STR} \\{$`),
   new RegExp(`^  label=${STR};$`),
-  /^  labelloc=t;$/,
+  /^ {2}labelloc=t;$/,
   new RegExp(`^  (?:node|edge) ${ATTRS};$`),
   new RegExp(`^  subgraph ${STR} \\{$`),
   new RegExp(`^    label=${STR};$`),
@@ -48,7 +49,12 @@ function parseDot(text: string): ParsedDot {
     else if (line.startsWith("    label=") && cluster) clusters.set(cluster, unquote(strings[0] as string));
     else if (/^ {2,4}"/.test(line) && line.includes(" -> ")) {
       const label = /label=("(?:[^"\\]|\\.)*")/.exec(line)?.[1];
-      edges.push({ from: unquote(strings[0] as string), to: unquote(strings[1] as string), label: label && unquote(label), dashed: line.includes("style=dashed") });
+      edges.push({
+        from: unquote(strings[0] as string),
+        to: unquote(strings[1] as string),
+        label: label && unquote(label),
+        dashed: line.includes("style=dashed"),
+      });
     } else if (/^ {2,4}"/.test(line)) {
       nodes.set(unquote(strings[0] as string), { label: unquote(strings[1] as string), cluster });
     }
@@ -62,7 +68,12 @@ describe("toDot", () => {
   it.each(FIXTURES)("%s: matches its snapshot and only emits the strict grammar", async (name) => {
     const text = toDot(fixture(name));
     await expect(text).toMatchFileSnapshot(`./fixtures/${name}.dot`);
-    expect(text.split("\n").slice(0, -1).filter((line) => !GRAMMAR.some((re) => re.test(line)))).toEqual([]);
+    expect(
+      text
+        .split("\n")
+        .slice(0, -1)
+        .filter((line) => !GRAMMAR.some((re) => re.test(line))),
+    ).toEqual([]);
   });
 
   it("shows the same clusters, nodes and edges as the Mermaid export", () => {
@@ -71,9 +82,11 @@ describe("toDot", () => {
       const dot = parseDot(toDot(graph));
       const mermaid = toMermaid(graph);
       // Every edge of the DOT picture is an edge of the Mermaid one, between the same ids.
-      for (const edge of dot.edges) expect(mermaid).toMatch(new RegExp(`^  ${edge.from} -\\.?->(?:\\|[^\\n]*\\|)? ${edge.to}$`, "m"));
+      for (const edge of dot.edges)
+        expect(mermaid).toMatch(new RegExp(`^  ${edge.from} -\\.?->(?:\\|[^\\n]*\\|)? ${edge.to}$`, "m"));
       expect(dot.edges.length).toBe(mermaid.split("\n").filter((l) => / -\.?->/.test(l)).length);
-      graph.nodes.forEach((node, i) => expect(dot.nodes.get(`n${i}`)?.label.split("\n")[0]).toBe(oneLine(node.name)));
+      for (const [i, node] of graph.nodes.entries())
+        expect(dot.nodes.get(`n${i}`)?.label.split("\n")[0]).toBe(oneLine(node.name));
     }
   });
 
@@ -83,8 +96,16 @@ describe("toDot", () => {
     const id = (name: string) => `n${graph.nodes.findIndex((n) => n.name === name)}`;
     expect(dot.clusters.get(dot.nodes.get(id("doUnit.praise"))?.cluster ?? "")).toBe("global_function doUnit(unit)");
     expect(dot.nodes.get(id("checkAnswer"))?.cluster).toBe(dot.nodes.get("f2_t0")?.cluster);
-    expect(dot.edges.filter((e) => e.from === id("ask_ready")).map((e) => [e.to, e.label])).toEqual([[id("main.for_1.init"), "yes"], [id("ask_ready"), "no"]]);
-    expect(dot.edges.find((e) => e.from === id("main.for_1.body") && e.dashed)).toEqual({ from: id("main.for_1.body"), to: id("doUnit"), label: "call", dashed: true });
+    expect(dot.edges.filter((e) => e.from === id("ask_ready")).map((e) => [e.to, e.label])).toEqual([
+      [id("main.for_1.init"), "yes"],
+      [id("ask_ready"), "no"],
+    ]);
+    expect(dot.edges.find((e) => e.from === id("main.for_1.body") && e.dashed)).toEqual({
+      from: id("main.for_1.body"),
+      to: id("doUnit"),
+      label: "call",
+      dashed: true,
+    });
     expect(dot.nodes.get("quit")).toEqual({ label: "quit", cluster: undefined });
   });
 
@@ -94,14 +115,30 @@ describe("toDot", () => {
       fc.property(text, text, (name, choice) => {
         fc.pre(oneLine(name) !== "" && name !== "other");
         const graph: Graph = {
-          format: "autograms-graph", version: 1, agent: name, globals: {}, functions: {},
+          format: "autograms-graph",
+          version: 1,
+          agent: name,
+          globals: {},
+          functions: {},
           nodes: [
-            { name, action: "chat_exact", instruction: name, transitions: ["other", "quit"], transition_question: "q", transition_choices: [choice, "x"] } as GraphNode,
+            {
+              name,
+              action: "chat_exact",
+              instruction: name,
+              transitions: ["other", "quit"],
+              transition_question: "q",
+              transition_choices: [choice, "x"],
+            } as GraphNode,
             { name: "other", action: "transition", transitions: [name] },
           ],
         };
         const out = toDot(graph);
-        expect(out.split("\n").slice(0, -1).filter((line) => !GRAMMAR.some((re) => re.test(line)))).toEqual([]);
+        expect(
+          out
+            .split("\n")
+            .slice(0, -1)
+            .filter((line) => !GRAMMAR.some((re) => re.test(line))),
+        ).toEqual([]);
         const parsed = parseDot(out);
         expect(parsed.nodes.get("n0")?.label.split("\n")[0]).toBe(oneLine(name));
         const shownChoice = oneLine(choice);

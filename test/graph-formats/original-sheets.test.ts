@@ -42,7 +42,10 @@ describe("the original's example sheets", () => {
     const graph = load("merge_sort_fn");
     const node = (n: string) => graph.nodes.find((x) => x.name === n)!;
     expect(node("merge_sort")).toMatchObject({ action: "code", assign: "len1", instruction: "list1.length" });
-    expect(node("loop4.a")).toMatchObject({ instruction: "merged_list.push(element1)", boolean_condition: "element2>element1" });
+    expect(node("loop4.a")).toMatchObject({
+      instruction: "merged_list.push(element1)",
+      boolean_condition: "element2>element1",
+    });
     expect(node("first_half2")).toMatchObject({ assign: "n", instruction: "Math.floor(len1 / 2)" });
     expect(node("first_half3")).toMatchObject({ instruction: "list1.slice(0, n)" });
     expect(node("last_half3")).toMatchObject({ instruction: "list1.slice(-n)" });
@@ -72,8 +75,19 @@ describe("the original's example sheets", () => {
 
   it("recruiter_agent_with_email: from the greeting to the email written for the manager", async () => {
     // ask_ready: yes; ask_background: detailed (yes); ask_exp: a number (C); check_exp: yes.
-    const model = scripted(["Hi, I'm Daisy. Ready?", "Tell me about your background.", "Which protein was hardest?", "A summary of the background.",
-      "What are your salary expectations?", "The user is fine with the range.", "Dear hiring manager, ...", "That's great, we will be in touch."], [0, 0, 2, 0]);
+    const model = scripted(
+      [
+        "Hi, I'm Daisy. Ready?",
+        "Tell me about your background.",
+        "Which protein was hardest?",
+        "A summary of the background.",
+        "What are your salary expectations?",
+        "The user is fine with the range.",
+        "Dear hiring manager, ...",
+        "That's great, we will be in touch.",
+      ],
+      [0, 0, 2, 0],
+    );
     const agent = new Agent(load("recruiter_agent_with_email"), { model });
     let turn = await agent.reply("");
     for (const user of ["ready", "I designed proteins for five years.", "Antibodies.", "Around 160k."]) {
@@ -81,12 +95,21 @@ describe("the original's example sheets", () => {
     }
     expect(turn.reply).toBe("That's great, we will be in touch.");
     const globals = turn.memory.stack[0]!.vars;
-    expect(globals).toMatchObject({ salary_range: "150k-180k", background: "A summary of the background.", email_to_manager: "Dear hiring manager, ..." });
+    expect(globals).toMatchObject({
+      salary_range: "150k-180k",
+      background: "A summary of the background.",
+      email_to_manager: "Dear hiring manager, ...",
+    });
     expect(model.asked).toContain("write_final_email");
   });
 
   it("fraction_agent: goes through its units by visits (u.n)", async () => {
-    const model = scripted(["Hello, I am your tutor.", "Ready?", "A fraction is a part of a whole.", "To reduce a fraction..."]);
+    const model = scripted([
+      "Hello, I am your tutor.",
+      "Ready?",
+      "A fraction is a part of a whole.",
+      "To reduce a fraction...",
+    ]);
     const agent = new Agent(load("fraction_agent"), { model });
     let turn = await agent.reply("");
     expect(turn.reply).toBe("Hello, I am your tutor.");
@@ -111,20 +134,62 @@ describe("the original's example sheets", () => {
  * commit 243158a) and any action outside NODE_TYPES (autograms/nodes/__init__.py). What it
  * accepts is then read by importSpreadsheet.
  */
-const ORIGINAL_FIELDS = new Set(["action", "name", "transitions", "state_category", "notes", "transition_probs", "instruction", "instruction_short",
-  ..."abcde".split("").map((c) => `user_instruction_transition_${c}`), "question_prompt", "transition_question",
-  ..."abcde".split("").map((c) => `transition_choice_${c}`), "user_interjection", "condition_interjection", "probability_interjection",
-  "example_interjection", "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states", "boolean_condition",
-  "required_revisit", "conv_scope", "conv_context", "transition_context", "reply_start", "instruction_template", "lineno", "def_type"]);
-const ORIGINAL_ACTIONS = new Set(["function", "local_function", "global_function", "transition", "chat", "chat_exact", "chat_suffix",
-  "set_prompt", "append_prompt", "set_user_prompt", "append_user_prompt", "thought", "thought_exact", "thought_qa", "python_function"]);
+const ORIGINAL_FIELDS = new Set([
+  "action",
+  "name",
+  "transitions",
+  "state_category",
+  "notes",
+  "transition_probs",
+  "instruction",
+  "instruction_short",
+  ..."abcde".split("").map((c) => `user_instruction_transition_${c}`),
+  "question_prompt",
+  "transition_question",
+  ..."abcde".split("").map((c) => `transition_choice_${c}`),
+  "user_interjection",
+  "condition_interjection",
+  "probability_interjection",
+  "example_interjection",
+  "prerequisite_states",
+  "blocking_states",
+  "up_weight_states",
+  "down_weight_states",
+  "boolean_condition",
+  "required_revisit",
+  "conv_scope",
+  "conv_context",
+  "transition_context",
+  "reply_start",
+  "instruction_template",
+  "lineno",
+  "def_type",
+]);
+const ORIGINAL_ACTIONS = new Set([
+  "function",
+  "local_function",
+  "global_function",
+  "transition",
+  "chat",
+  "chat_exact",
+  "chat_suffix",
+  "set_prompt",
+  "append_prompt",
+  "set_user_prompt",
+  "append_user_prompt",
+  "thought",
+  "thought_exact",
+  "thought_qa",
+  "python_function",
+]);
 
 function readAsTheOriginal(csv: string): Graph {
   const rows = parseCsv(csv).rows.map((r) => r.map((c) => c.value));
   const header = rows[0]!.map((h) => h.toLowerCase().replace(/ /g, "_"));
   for (const field of header) if (!ORIGINAL_FIELDS.has(field)) throw new Error(`Invalid field ${field}.`);
   const action = header.indexOf("action");
-  for (const row of rows.slice(1)) if (!ORIGINAL_ACTIONS.has(row[action]!)) throw new Error(`no node type ${row[action]}`);
+  for (const row of rows.slice(1))
+    if (!ORIGINAL_ACTIONS.has(row[action]!)) throw new Error(`no node type ${row[action]}`);
   const { graph, diagnostics } = importSpreadsheet(csv);
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   return graph!;
@@ -133,23 +198,26 @@ function readAsTheOriginal(csv: string): Graph {
 const sheetPart = (graph: Graph) => graph.nodes.map(({ loc: _loc, ...node }) => node);
 
 describe("the original's example sheets, exported in the original's format", () => {
-  it.each(SHEETS)("%s: exported, read back by a reader that takes only the original's columns, or refused naming its nodes", (name) => {
-    const graph = load(name);
-    let csv: string;
-    try {
-      csv = exportSpreadsheet(graph);
-    } catch (error) {
-      // Code translated from the original's Python is the evaluator's language now: said in a
-      // sheet again it would not be the same Python, so the export names each such node.
-      expect(error).toBeInstanceOf(SpreadsheetExportError);
-      const { problems } = error as SpreadsheetExportError;
-      expect(problems.length).toBeGreaterThan(0);
-      for (const p of problems) expect(graph.nodes.map((n) => n.name)).toContain(p.node);
-      expect(problems.every((p) => /is not the same code in Python/.test(p.message))).toBe(true);
-      return;
-    }
-    expect(sheetPart(readAsTheOriginal(csv))).toEqual(sheetPart(graph));
-  });
+  it.each(SHEETS)(
+    "%s: exported, read back by a reader that takes only the original's columns, or refused naming its nodes",
+    (name) => {
+      const graph = load(name);
+      let csv: string;
+      try {
+        csv = exportSpreadsheet(graph);
+      } catch (error) {
+        // Code translated from the original's Python is the evaluator's language now: said in a
+        // sheet again it would not be the same Python, so the export names each such node.
+        expect(error).toBeInstanceOf(SpreadsheetExportError);
+        const { problems } = error as SpreadsheetExportError;
+        expect(problems.length).toBeGreaterThan(0);
+        for (const p of problems) expect(graph.nodes.map((n) => n.name)).toContain(p.node);
+        expect(problems.every((p) => /is not the same code in Python/.test(p.message))).toBe(true);
+        return;
+      }
+      expect(sheetPart(readAsTheOriginal(csv))).toEqual(sheetPart(graph));
+    },
+  );
 
   it("the sheets without code go both ways, and one of them has python_function rows", () => {
     const exported = SHEETS.filter((name) => {
@@ -166,28 +234,59 @@ describe("the original's example sheets, exported in the original's format", () 
 
   it("a graph the original's format cannot hold is an export error naming each node", () => {
     const graph: Graph = {
-      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
+      format: "autograms-graph",
+      version: 1,
+      agent: "A",
+      globals: {},
+      functions: {},
       nodes: [
         { name: "a", action: "chat", instruction: "Say that 2+2=4.", transitions: ["b"] },
         { name: "b", action: "code", instruction: "let n = xs.length", transitions: ["c"] },
-        { name: "c", action: "chat_exact", instruction: "Pick.", transitions: ["a", "b", "c", "d", "e", "f"], transition_question: "Which?", transition_choices: ["1", "2", "3", "4", "5", "6"] },
+        {
+          name: "c",
+          action: "chat_exact",
+          instruction: "Pick.",
+          transitions: ["a", "b", "c", "d", "e", "f"],
+          transition_question: "Which?",
+          transition_choices: ["1", "2", "3", "4", "5", "6"],
+        },
         { name: "d", action: "chat", instruction: "Hi ${n}", setup: "let _t = n", transitions: ["e"] },
         { name: "e", action: "code", assign: "total", instruction: "total + 1", transitions: ["f"] },
         { name: "f", action: "transition", transitions: ["quit"], boolean_condition: "x === 1" },
       ],
     };
     expect(() => exportSpreadsheet(graph)).toThrow(SpreadsheetExportError);
-    const problems = (() => { try { exportSpreadsheet(graph); return []; } catch (e) { return (e as SpreadsheetExportError).problems; } })();
+    const problems = (() => {
+      try {
+        exportSpreadsheet(graph);
+        return [];
+      } catch (e) {
+        return (e as SpreadsheetExportError).problems;
+      }
+    })();
     expect(problems).toEqual([
       { node: "a", message: "its instruction holds '=', which the original reads as an assignment" },
-      { node: "b", message: "its code 'let n = xs.length' is not the same code in Python, the language the original runs code in" },
+      {
+        node: "b",
+        message: "its code 'let n = xs.length' is not the same code in Python, the language the original runs code in",
+      },
       { node: "c", message: "its 6 transition_choices need more lettered columns than the original's 5 (a to e)" },
       { node: "d", message: "its field 'setup' has no column in the original's sheets" },
-      { node: "f", message: "its boolean_condition 'x === 1' is not the same code in Python, the language the original runs code in" },
+      {
+        node: "f",
+        message:
+          "its boolean_condition 'x === 1' is not the same code in Python, the language the original runs code in",
+      },
     ]);
     // Without the nodes it cannot hold, the sheet has exactly the original's columns; a code row
     // is the original's python_function row, `x=expr`.
-    const said: Graph = { ...graph, nodes: [{ ...graph.nodes[4]!, transitions: ["g"] }, { name: "g", action: "chat", instruction: "Bye.", transitions: ["quit"] }] };
+    const said: Graph = {
+      ...graph,
+      nodes: [
+        { ...graph.nodes[4]!, transitions: ["g"] },
+        { name: "g", action: "chat", instruction: "Bye.", transitions: ["quit"] },
+      ],
+    };
     const csv = exportSpreadsheet(said);
     expect(csv).toBe("action,name,transitions,instruction\npython_function,e,g,total=total + 1\nchat,g,quit,Bye.\n");
     expect(sheetPart(readAsTheOriginal(csv))).toEqual(sheetPart(said));

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { compile, exportSpreadsheet, importSpreadsheet, parseCsv, spreadsheetExportLosses, writeCsv } from "@autograms/compiler";
+import {
+  compile,
+  exportSpreadsheet,
+  importSpreadsheet,
+  parseCsv,
+  spreadsheetExportLosses,
+  writeCsv,
+} from "@autograms/compiler";
 import { ACTIONS, FUNCTION_KINDS, type Graph, type GraphNode } from "@autograms/runtime";
 
 /** Every field, code in the evaluator's language: the format that holds any graph. */
@@ -25,63 +32,121 @@ function reimport(graph: Graph): Graph {
 describe("parseCsv / writeCsv", () => {
   it("read back any rows they write", () => {
     const cell = fc.string({ unit: "binary", maxLength: 12 });
-    fc.assert(fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
-      const table = parseCsv(writeCsv(rows));
-      expect(table.errors).toEqual([]);
-      expect(table.rows.map((r) => r.map((c) => c.value))).toEqual(rows.map((r) => r.map((c) => c.replace(/\r\n?/g, "\n"))));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const table = parseCsv(writeCsv(rows));
+        expect(table.errors).toEqual([]);
+        expect(table.rows.map((r) => r.map((c) => c.value))).toEqual(
+          rows.map((r) => r.map((c) => c.replace(/\r\n?/g, "\n"))),
+        );
+      }),
+    );
   });
 
   it("reads CRLF, a byte order mark, quoted line breaks and doubled quotes", () => {
     const table = parseCsv('\uFEFFa,"b ""q""\r\nline"\r\nc,\r\n');
     expect(table.rows.map((r) => r.map((c) => [c.value, c.line, c.column]))).toEqual([
       // Columns as an editor shows them: the invisible byte order mark takes none.
-      [["a", 1, 1], ['b "q"\nline', 1, 3]],
-      [["c", 3, 1], ["", 3, 3]],
+      [
+        ["a", 1, 1],
+        ['b "q"\nline', 1, 3],
+      ],
+      [
+        ["c", 3, 1],
+        ["", 3, 3],
+      ],
     ]);
   });
 });
 
 describe("graph → CSV → graph", () => {
   it("keeps every node field and function of a compiled-style graph", () => {
-    const graph = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "functions.graph.json"), "utf8")) as Graph;
+    const graph = JSON.parse(
+      readFileSync(join(import.meta.dirname, "fixtures", "functions.graph.json"), "utf8"),
+    ) as Graph;
     expect(sheetPart(reimport(graph))).toEqual(sheetPart(graph));
   });
 
   it("writes the original's conventions (x= prefixes, callable names f(a,b)), and code rows as the evaluator's: action code, the assignment in its column", () => {
-    const graph = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures", "functions.graph.json"), "utf8")) as Graph;
+    const graph = JSON.parse(
+      readFileSync(join(import.meta.dirname, "fixtures", "functions.graph.json"), "utf8"),
+    ) as Graph;
     const rows = parseCsv(exportSpreadsheet(graph, AUTOGRAMS)).rows.map((r) => r.map((c) => c.value));
     const header = rows[0] as string[];
     const row = (name: string) => Object.fromEntries(header.map((h, i) => [h, rows.find((r) => r[1] === name)?.[i]]));
     expect(header.slice(0, 5)).toEqual(["action", "name", "transitions", "instruction", "assign"]);
     expect(row("doUnit(unit)")).toMatchObject({ action: "transition", transitions: "doUnit.problem" });
-    expect(row("doUnit.problem")).toMatchObject({ action: "thought", instruction: "problem=Write one short problem about $unit." });
-    expect(row("doUnit.check")).toMatchObject({ action: "local_function", instruction: "verdict=checkAnswer(problem)" });
+    expect(row("doUnit.problem")).toMatchObject({
+      action: "thought",
+      instruction: "problem=Write one short problem about $unit.",
+    });
+    expect(row("doUnit.check")).toMatchObject({
+      action: "local_function",
+      instruction: "verdict=checkAnswer(problem)",
+    });
     expect(row("main.for_1.init")).toMatchObject({ action: "code", instruction: "let i = 0" });
     expect(row("main.for_1.a")).toMatchObject({ boolean_condition: "i < units.length" });
     expect(row("ask_ready")).toMatchObject({ transition_choice_a: "yes", transition_choice_b: "no" });
-    expect(spreadsheetExportLosses(graph)).toEqual(["the initial values of the global variables (units): the sheet starts with none"]);
+    expect(spreadsheetExportLosses(graph)).toEqual([
+      "the initial values of the global variables (units): the sheet starts with none",
+    ]);
   });
 
   it("escapes '=' in prose so neither reader takes text for an assignment", () => {
     const graph: Graph = {
-      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
+      format: "autograms-graph",
+      version: 1,
+      agent: "A",
+      globals: {},
+      functions: {},
       nodes: [{ name: "n", action: "chat", instruction: "x=1 means a\\=b", transitions: ["quit"] }],
     };
-    expect(exportSpreadsheet(graph, AUTOGRAMS)).toBe("action,name,transitions,instruction,assign\nchat,n,quit,x\\=1 means a\\\\=b,\n");
+    expect(exportSpreadsheet(graph, AUTOGRAMS)).toBe(
+      "action,name,transitions,instruction,assign\nchat,n,quit,x\\=1 means a\\\\=b,\n",
+    );
     expect(sheetPart(reimport(graph))).toEqual(sheetPart(graph));
   });
 
   it("keeps any graph whose fields the sheet holds (property)", () => {
-    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}(\.[a-z0-9]{1,3})?$/).filter((n) => !/\.n$/.test(n) && n !== "quit" && !n.startsWith("return"));
+    const name = fc
+      .stringMatching(/^[a-z][a-z0-9_]{0,6}(\.[a-z0-9]{1,3})?$/)
+      .filter((n) => !/\.n$/.test(n) && n !== "quit" && !n.startsWith("return"));
     // Text a cell holds as it is: something besides spaces (an all-space cell reads as empty).
     // Mostly the characters the format gives meaning to, some of any kind.
     // Code the evaluator runs, including what the original's reader would split or translate.
-    const code = fc.constantFrom("count = count + 1", "let y = 2", "x === 1 && y", "xs.push(1)", "a[0] = 5", "total += 1", "  n  ", "JSON.parse(s)",
-      "n >= 2 ? 'a' : \"b\"", "String(x)", "k in obj", "True", "xs.slice(0, n)", "i++");
-    const condition = fc.constantFrom("x > 1", "len1 == 1", "a && !b", "k in obj", "xs.length === 0", "Math.max(...xs) > 0", "True");
-    const char = fc.oneof(fc.constantFrom("=", "\\", ",", '"', "\n", "a", "x", " ", "$", "(", ")", "?", "{", "}"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 }));
-    const text = fc.string({ unit: char, maxLength: 20 }).filter((s) => s.trim() !== "").map((s) => s.replace(/\r\n?/g, "\n"));
+    const code = fc.constantFrom(
+      "count = count + 1",
+      "let y = 2",
+      "x === 1 && y",
+      "xs.push(1)",
+      "a[0] = 5",
+      "total += 1",
+      "  n  ",
+      "JSON.parse(s)",
+      "n >= 2 ? 'a' : \"b\"",
+      "String(x)",
+      "k in obj",
+      "True",
+      "xs.slice(0, n)",
+      "i++",
+    );
+    const condition = fc.constantFrom(
+      "x > 1",
+      "len1 == 1",
+      "a && !b",
+      "k in obj",
+      "xs.length === 0",
+      "Math.max(...xs) > 0",
+      "True",
+    );
+    const char = fc.oneof(
+      fc.constantFrom("=", "\\", ",", '"', "\n", "a", "x", " ", "$", "(", ")", "?", "{", "}"),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+    );
+    const text = fc
+      .string({ unit: char, maxLength: 20 })
+      .filter((s) => s.trim() !== "")
+      .map((s) => s.replace(/\r\n?/g, "\n"));
     const identifier = fc.stringMatching(/^[a-z_][a-z0-9_]{0,5}$/);
     const prob = fc.double({ min: 0, max: 1, noNaN: true });
     const kind = fc.constantFrom(...FUNCTION_KINDS);
@@ -89,59 +154,94 @@ describe("graph → CSV → graph", () => {
       names: fc.uniqueArray(name, { minLength: 1, maxLength: 6 }),
       kind,
       params: fc.uniqueArray(identifier, { maxLength: 3 }),
-      seeds: fc.array(fc.record({
-        action: fc.constantFrom(...ACTIONS.filter((a) => !(FUNCTION_KINDS as readonly string[]).includes(a))),
-        call: fc.boolean(),
-        instruction: text,
-        code,
-        assign: fc.option(identifier, { nil: undefined }),
-        targets: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
-        choices: fc.array(text, { minLength: 3, maxLength: 3 }),
-        question: text,
-        extra: fc.record({
-          state_category: text, notes: text, boolean_condition: condition, condition_interjection: text, question_prompt: text,
-          transition_context: fc.nat(), probability_interjection: prob, prerequisite_states: fc.array(name, { minLength: 1, maxLength: 2 }),
-        }, { requiredKeys: [] }),
-      }), { minLength: 6, maxLength: 6 }),
+      seeds: fc.array(
+        fc.record({
+          action: fc.constantFrom(...ACTIONS.filter((a) => !(FUNCTION_KINDS as readonly string[]).includes(a))),
+          call: fc.boolean(),
+          instruction: text,
+          code,
+          assign: fc.option(identifier, { nil: undefined }),
+          targets: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+          choices: fc.array(text, { minLength: 3, maxLength: 3 }),
+          question: text,
+          extra: fc.record(
+            {
+              state_category: text,
+              notes: text,
+              boolean_condition: condition,
+              condition_interjection: text,
+              question_prompt: text,
+              transition_context: fc.nat(),
+              probability_interjection: prob,
+              prerequisite_states: fc.array(name, { minLength: 1, maxLength: 2 }),
+            },
+            { requiredKeys: [] },
+          ),
+        }),
+        { minLength: 6, maxLength: 6 },
+      ),
     });
-    fc.assert(fc.property(graphs, ({ names, kind: fkind, params, seeds }) => {
-      const all = ["f", ...names.filter((n) => n !== "f")];
-      const targetOf = (k: number) => [...all, "quit", "return", "return x + 1", "$next"][k % (all.length + 4)] as string;
-      const nodes: GraphNode[] = all.map((nodeName, i) => {
-        const seed = seeds[i % seeds.length] as (typeof seeds)[number];
-        const transitions = nodeName === "f" ? ["return"] : seed.targets.map(targetOf);
-        const several = transitions.length > 1 ? { transition_question: seed.question, transition_choices: seed.choices.slice(0, transitions.length) } : {};
-        const call = seed.call && nodeName !== "f";
-        const action = call ? fkind : nodeName === "f" ? "transition" : seed.action;
-        // Imported text with an assignment loses leading spaces (the original's reading), and code
-        // that starts `name =` reads as an assignment: generate neither.
-        let instruction = call ? `f(${params.map((_, j) => `v${j}`).join(", ")})` : action === "code" ? seed.code : seed.instruction;
-        const assign = action === "transition" ? undefined : seed.assign;
-        if (assign !== undefined && action !== "code") instruction = instruction.replace(/^\s+/, "") || "x";
-        return {
-          name: nodeName, action, ...(assign === undefined ? {} : { assign }),
-          ...(action === "transition" ? {} : { instruction }),
-          transitions, ...several, ...seed.extra,
-        } as GraphNode;
-      });
-      const graph: Graph = {
-        format: "autograms-graph", version: 1, agent: "P", globals: {},
-        functions: { f: { kind: nodes.some((n) => n.action === fkind) ? fkind : "local_function", params, entry: "f" } },
-        nodes,
-      };
-      const result = importSpreadsheet(exportSpreadsheet(graph, AUTOGRAMS));
-      expect(result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([]);
-      expect(sheetPart(result.graph as Graph)).toEqual(sheetPart(graph));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(graphs, ({ names, kind: fkind, params, seeds }) => {
+        const all = ["f", ...names.filter((n) => n !== "f")];
+        const targetOf = (k: number) =>
+          [...all, "quit", "return", "return x + 1", "$next"][k % (all.length + 4)] as string;
+        const nodes: GraphNode[] = all.map((nodeName, i) => {
+          const seed = seeds[i % seeds.length] as (typeof seeds)[number];
+          const transitions = nodeName === "f" ? ["return"] : seed.targets.map(targetOf);
+          const several =
+            transitions.length > 1
+              ? { transition_question: seed.question, transition_choices: seed.choices.slice(0, transitions.length) }
+              : {};
+          const call = seed.call && nodeName !== "f";
+          const action = call ? fkind : nodeName === "f" ? "transition" : seed.action;
+          // Imported text with an assignment loses leading spaces (the original's reading), and code
+          // that starts `name =` reads as an assignment: generate neither.
+          let instruction = call
+            ? `f(${params.map((_, j) => `v${j}`).join(", ")})`
+            : action === "code"
+              ? seed.code
+              : seed.instruction;
+          const assign = action === "transition" ? undefined : seed.assign;
+          if (assign !== undefined && action !== "code") instruction = instruction.replace(/^\s+/, "") || "x";
+          return {
+            name: nodeName,
+            action,
+            ...(assign === undefined ? {} : { assign }),
+            ...(action === "transition" ? {} : { instruction }),
+            transitions,
+            ...several,
+            ...seed.extra,
+          } as GraphNode;
+        });
+        const graph: Graph = {
+          format: "autograms-graph",
+          version: 1,
+          agent: "P",
+          globals: {},
+          functions: {
+            f: { kind: nodes.some((n) => n.action === fkind) ? fkind : "local_function", params, entry: "f" },
+          },
+          nodes,
+        };
+        const result = importSpreadsheet(exportSpreadsheet(graph, AUTOGRAMS));
+        expect(result.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([]);
+        expect(sheetPart(result.graph as Graph)).toEqual(sheetPart(graph));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
 describe("CSV → graph → CSV", () => {
-  it.each(["simple_example", "recruiter", "fraction_visits", "merge_sort_fn"])("%s: the exported sheet imports to the same graph", (name) => {
-    const csv = readFileSync(join(import.meta.dirname, "spreadsheets", `${name}.csv`), "utf8");
-    const first = importSpreadsheet(csv, { agent: name }).graph as Graph;
-    expect(reimport(first)).toEqual(first);
-  });
+  it.each(["simple_example", "recruiter", "fraction_visits", "merge_sort_fn"])(
+    "%s: the exported sheet imports to the same graph",
+    (name) => {
+      const csv = readFileSync(join(import.meta.dirname, "spreadsheets", `${name}.csv`), "utf8");
+      const first = importSpreadsheet(csv, { agent: name }).graph as Graph;
+      expect(reimport(first)).toEqual(first);
+    },
+  );
 });
 
 describe("graph → CSV → graph, exactly", () => {
@@ -157,7 +257,11 @@ export default class Counter extends Autogram {
 }`;
     const { graph } = compile(source, { fileName: "counter.ts" });
     expect(graph).not.toBeNull();
-    expect(graph!.nodes.some((n) => n.action === "code" && n.assign === undefined && /^count = count \+ 1/.test(n.instruction ?? ""))).toBe(true);
+    expect(
+      graph!.nodes.some(
+        (n) => n.action === "code" && n.assign === undefined && /^count = count \+ 1/.test(n.instruction ?? ""),
+      ),
+    ).toBe(true);
     expect(sheetPart(reimport(graph!))).toEqual(sheetPart(graph!));
   });
 });

@@ -15,7 +15,9 @@ describe("setup in spreadsheets", () => {
     expect(csv.split("\n")[0]).toContain("setup");
     const back = importSpreadsheet(csv, { agent: graph.agent });
     expect(back.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect(back.graph!.nodes.filter((n) => n.setup !== undefined).map((n) => [n.name, n.setup])).toEqual(withSetup.map((n) => [n.name, n.setup]));
+    expect(back.graph!.nodes.filter((n) => n.setup !== undefined).map((n) => [n.name, n.setup])).toEqual(
+      withSetup.map((n) => [n.name, n.setup]),
+    );
     const plain = compileOk(fixtureSource("transitions"));
     expect(exportSpreadsheet(plain, AUTOGRAMS).split("\n")[0]).not.toContain("setup");
   });

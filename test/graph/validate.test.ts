@@ -9,8 +9,14 @@ const base = (): Graph => ({
   globals: {},
   functions: {},
   nodes: [
-    { name: "ask", action: "chat_exact", instruction: "Ready?", transitions: ["yes_node", "ask"],
-      transition_question: "Is the user ready?", transition_choices: ["yes", "no"] },
+    {
+      name: "ask",
+      action: "chat_exact",
+      instruction: "Ready?",
+      transitions: ["yes_node", "ask"],
+      transition_question: "Is the user ready?",
+      transition_choices: ["yes", "no"],
+    },
     { name: "yes_node", action: "chat", instruction: "Go on.", transitions: ["quit"] },
   ],
 });
@@ -20,7 +26,6 @@ describe("validateGraph", () => {
     const ajv = new Ajv2020({ strict: false });
     expect(ajv.validateSchema(graphSchema), ajv.errorsText(ajv.errors)).toBe(true);
   });
-
 
   it("accepts a well-formed graph", () => {
     expect(validateGraph(base())).toMatchObject({ valid: true });
@@ -55,7 +60,11 @@ describe("validateGraph", () => {
 describe("validateGraph: code", () => {
   it("checks every code field with the evaluator's parser: code, conditions, call arguments, return expressions", () => {
     const graph = {
-      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: { f: { kind: "local_function", params: ["a"], entry: "f" } },
+      format: "autograms-graph",
+      version: 1,
+      agent: "A",
+      globals: {},
+      functions: { f: { kind: "local_function", params: ["a"], entry: "f" } },
       nodes: [
         { name: "a", action: "transition", boolean_condition: "n >> > 1", transitions: ["b"] },
         { name: "b", action: "code", instruction: "let = 3", transitions: ["c"] },
@@ -66,23 +75,54 @@ describe("validateGraph: code", () => {
     const result = validateGraph(graph);
     expect(result.valid).toBe(false);
     expect(result.errors.map((e) => [e.path, e.message])).toEqual([
-      ["/nodes/0/boolean_condition", "node 'a': boolean_condition 'n >> > 1' is not code the evaluator runs: unexpected '>' (at 1:6)"],
-      ["/nodes/1/instruction", "node 'b': code 'let = 3' is not code the evaluator runs: unexpected '=', expected a name (at 1:5)"],
-      ["/nodes/2/instruction", expect.stringMatching(/^node 'c': call arguments '\[1 \+\]' is not code the evaluator runs: /)],
-      ["/nodes/3/transitions/0", expect.stringMatching(/^node 'f': return expression 'a \+' is not code the evaluator runs: unexpected end of code/)],
+      [
+        "/nodes/0/boolean_condition",
+        "node 'a': boolean_condition 'n >> > 1' is not code the evaluator runs: unexpected '>' (at 1:6)",
+      ],
+      [
+        "/nodes/1/instruction",
+        "node 'b': code 'let = 3' is not code the evaluator runs: unexpected '=', expected a name (at 1:5)",
+      ],
+      [
+        "/nodes/2/instruction",
+        expect.stringMatching(/^node 'c': call arguments '\[1 \+\]' is not code the evaluator runs: /),
+      ],
+      [
+        "/nodes/3/transitions/0",
+        expect.stringMatching(
+          /^node 'f': return expression 'a \+' is not code the evaluator runs: unexpected end of code/,
+        ),
+      ],
     ]);
     // And new Agent refuses it, every problem listed.
-    expect(() => new Agent(graph, { model: { complete: async () => "", choose: async () => 0 } })).toThrow(/boolean_condition 'n >> > 1'/);
+    expect(() => new Agent(graph, { model: { complete: async () => "", choose: async () => 0 } })).toThrow(
+      /boolean_condition 'n >> > 1'/,
+    );
   });
 
   it("checks a node's setup, the code it runs on entry, like any other code field", () => {
     const graph = {
-      format: "autograms-graph", version: 1, agent: "A", globals: {}, functions: {},
-      nodes: [{ name: "a", action: "chat", instruction: "Say $_tmp_1", setup: "let _tmp_1 = order.join(", transitions: ["quit"] }],
+      format: "autograms-graph",
+      version: 1,
+      agent: "A",
+      globals: {},
+      functions: {},
+      nodes: [
+        {
+          name: "a",
+          action: "chat",
+          instruction: "Say $_tmp_1",
+          setup: "let _tmp_1 = order.join(",
+          transitions: ["quit"],
+        },
+      ],
     };
     const result = validateGraph(graph);
     expect(result.errors.map((e) => [e.path, e.message])).toEqual([
-      ["/nodes/0/setup", expect.stringMatching(/^node 'a': setup 'let _tmp_1 = order.join\(' is not code the evaluator runs: /)],
+      [
+        "/nodes/0/setup",
+        expect.stringMatching(/^node 'a': setup 'let _tmp_1 = order.join\(' is not code the evaluator runs: /),
+      ],
     ]);
   });
 });

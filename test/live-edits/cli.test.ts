@@ -14,21 +14,31 @@ describe("a thread after an edit of its agent, from the command line", () => {
     const agent = join(folder(), "shop.ts");
     const store = `sqlite:${join(folder(), "m.db")}`;
     writeFileSync(agent, SHOP);
-    const first = await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], { input: "show me\n" });
+    const first = await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], {
+      input: "show me\n",
+    });
     expect(replies(first.stdout)).toEqual(["Welcome!", "Ready to check out?"]);
     writeFileSync(agent, CHANGED);
 
-    const refused = await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], { input: "yes\n" });
+    const refused = await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], {
+      input: "yes\n",
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/stale_memory|node 'checkout'.*is not what it was/);
-    expect((await autograms(["threads", "list", "--store", store, "--agent", agent])).stdout).toMatch(/^t .*cannot resume: stale_memory: .*node 'checkout'/m);
+    expect((await autograms(["threads", "list", "--store", store, "--agent", agent])).stdout).toMatch(
+      /^t .*cannot resume: stale_memory: .*node 'checkout'/m,
+    );
 
     const wrong = await autograms(["threads", "migrate", "t", "--to", "nowhere", "--agent", agent, "--store", store]);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/error bad_migration: cannot move the conversation to 'nowhere': the graph has no such node/);
+    expect(wrong.stderr).toMatch(
+      /error bad_migration: cannot move the conversation to 'nowhere': the graph has no such node/,
+    );
     const moved = await autograms(["threads", "migrate", "t", "--to", "browse", "--agent", agent, "--store", store]);
     expect(moved.code).toBe(0);
-    expect(moved.stderr).toMatch(/thread t now waits at 'browse' of Shop, its variables and turns kept \(turn 3 records the move\)/);
+    expect(moved.stderr).toMatch(
+      /thread t now waits at 'browse' of Shop, its variables and turns kept \(turn 3 records the move\)/,
+    );
     // browse leads back to checkout: the edited one.
     const next = await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], { input: "more\n" });
     expect(next.code).toBe(0);
@@ -43,8 +53,13 @@ describe("a thread after an edit of its agent, from the command line", () => {
     await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], { input: "show me\n" });
     await autograms(["chat", agent, "--offline", "--memory", memory], { input: "show me\n" });
     writeFileSync(agent, CHANGED);
-    for (const where of [["--store", store, "--thread", "t"], ["--memory", memory]]) {
-      const again = await autograms(["chat", agent, "--offline", ...where, "--on-stale", "restart"], { input: "show me\n" });
+    for (const where of [
+      ["--store", store, "--thread", "t"],
+      ["--memory", memory],
+    ]) {
+      const again = await autograms(["chat", agent, "--offline", ...where, "--on-stale", "restart"], {
+        input: "show me\n",
+      });
       expect(again.code).toBe(0);
       expect(replies(again.stdout).slice(-2)).toEqual(["Welcome!", "Ready to pay?"]);
     }

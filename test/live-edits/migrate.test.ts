@@ -13,7 +13,10 @@ const agentOf = (graph: Graph) => new Agent(graph, { model: new TestModel() });
 const original = agentOf(shopGraph(SHOP));
 const changed = EDITS.find((r) => r.edit === "change X's own instruction")!.change(SHOP);
 /** The changed agent, with a node that reads a variable no conversation at checkout has. */
-const withCode = changed.replace(`    chatExact("Thanks!");\n`, `    const code = "A1";\n    chatExact(\`Your code is \${code}.\`);\n    chatExact("Thanks!");\n`);
+const withCode = changed.replace(
+  `    chatExact("Thanks!");\n`,
+  `    const code = "A1";\n    chatExact(\`Your code is \${code}.\`);\n    chatExact("Thanks!");\n`,
+);
 
 async function atCheckout(): Promise<Memory> {
   let memory: Memory | undefined;
@@ -40,8 +43,12 @@ describe("Agent.migrate", () => {
     const agent = agentOf(graph);
     const code = graph.nodes.find((n) => n.action === "code")!.name;
     const inPay = graph.nodes.find((n) => n.instruction === "Paid.")!.name;
-    expect(() => agent.migrate(saved, "nowhere")).toThrow(/cannot move the conversation to 'nowhere': the graph has no such node/);
-    expect(() => agent.migrate(saved, code)).toThrow(/it is a code node; a conversation waits only at nodes that reply/);
+    expect(() => agent.migrate(saved, "nowhere")).toThrow(
+      /cannot move the conversation to 'nowhere': the graph has no such node/,
+    );
+    expect(() => agent.migrate(saved, code)).toThrow(
+      /it is a code node; a conversation waits only at nodes that reply/,
+    );
     expect(() => agent.migrate(saved, inPay)).toThrow(/it is in function 'pay', and the conversation is in main/);
     expect(() => agent.migrate(saved, "checkout")).not.toThrow();
   });
@@ -51,7 +58,10 @@ describe("Agent.migrate", () => {
     const node = graph.nodes.find((n) => n.instruction === "Your code is $code.")!;
     const saved = roundTrip(await atCheckout());
     expect(() => agentOf(graph).migrate(saved, node.name)).toThrow(
-      new RegExp(`reads 'code', which the conversation does not have \\(shop/agent.ts:${node.loc!.line}:${node.loc!.column}\\)`));
+      new RegExp(
+        `reads 'code', which the conversation does not have \\(shop/agent.ts:${node.loc!.line}:${node.loc!.column}\\)`,
+      ),
+    );
   });
 
   it("refuses memory edited outside the runtime, as reply() does", async () => {
@@ -74,10 +84,17 @@ describe("a stale thread in a store", () => {
       const { turn } = await migrateThread(store, agent, "t", "checkout");
       expect(turn).toMatchObject({ seq: 3, user: null, reply: null });
       expect((await runTurn(store, agent, "t", NEXT_MESSAGE)).reply).toBe("Thanks!");
-      expect((await store.turns("t")).map((t) => t.reply)).toEqual(["Welcome!", "Ready to check out?", null, "Thanks!"]);
+      expect((await store.turns("t")).map((t) => t.reply)).toEqual([
+        "Welcome!",
+        "Ready to check out?",
+        null,
+        "Thanks!",
+      ]);
       await expect(migrateThread(store, agent, "t", "nowhere")).rejects.toMatchObject({ code: "bad_migration" });
       expect((await store.thread("t"))!.version).toBe(4);
-      await expect(migrateThread(store, agent, "missing", "checkout")).rejects.toMatchObject({ code: "unknown_thread" });
+      await expect(migrateThread(store, agent, "missing", "checkout")).rejects.toMatchObject({
+        code: "unknown_thread",
+      });
     } finally {
       await store.close();
     }

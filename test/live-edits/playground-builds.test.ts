@@ -24,7 +24,11 @@ suite(`the playground follows the builds of a watched agent${skippedWithout}`, (
     dir = mkdtempSync(join(tmpdir(), "autograms-playground-builds-"));
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
     server = await listen({
-      agent: new Agent(shopGraph(SHOP), { model: new TestModel() }), store, port: 0, watching: true, playground: { drawGraph: (g: Graph) => toSvg(g) },
+      agent: new Agent(shopGraph(SHOP), { model: new TestModel() }),
+      store,
+      port: 0,
+      watching: true,
+      playground: { drawGraph: (g: Graph) => toSvg(g) },
     });
     browser = await launchChromium();
   }, 60_000);
@@ -42,9 +46,14 @@ suite(`the playground follows the builds of a watched agent${skippedWithout}`, (
     await page.waitForSelector("body[data-ready]");
     expect(await page.locator("#graph-box g.node").count()).toBe(drawnNodes(shopGraph(SHOP)));
 
-    server.buildFailed("1 error in shop/agent.ts", "shop/agent.ts:7:15 - error argument_type: chatExact takes a string");
+    server.buildFailed(
+      "1 error in shop/agent.ts",
+      "shop/agent.ts:7:15 - error argument_type: chatExact takes a string",
+    );
     await page.waitForFunction(() => /does not build/.test(document.querySelector("#status")!.textContent ?? ""));
-    expect(await page.locator("#status").textContent()).toBe("The latest save does not build (1 error in shop/agent.ts); the last good build is served.");
+    expect(await page.locator("#status").textContent()).toBe(
+      "The latest save does not build (1 error in shop/agent.ts); the last good build is served.",
+    );
     expect(await page.locator("#status").getAttribute("title")).toMatch(/shop\/agent\.ts:7:15 - error/);
     expect(await page.locator("#status").getAttribute("class")).toBe("error");
 

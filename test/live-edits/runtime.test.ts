@@ -35,7 +35,10 @@ describe("a conversation waiting at X, after an edit of the agent", () => {
           // The memory is the new build's now: it resumes there again.
           await expect(edited.reply("ok", roundTrip(memory))).resolves.toBeDefined();
         } else {
-          await expect(turn).rejects.toMatchObject({ code: "stale_memory", message: expect.stringMatching(row.outcome.stale) });
+          await expect(turn).rejects.toMatchObject({
+            code: "stale_memory",
+            message: expect.stringMatching(row.outcome.stale),
+          });
         }
       });
     }

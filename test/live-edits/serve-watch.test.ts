@@ -10,7 +10,9 @@ import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../s
 
 const folder = cliTestFolder("autograms-serve-watch-");
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
+afterAll(() => {
+  for (const c of children) c.kill("SIGKILL");
+});
 
 const AGENT = `import { Autogram, chatExact } from "@autograms/runtime";
 import { price } from "./prices.js";
@@ -28,7 +30,8 @@ export default class Stall extends Autogram {
 }
 `;
 // Its top-level code says when the module is imported: again for a new version of it, not for an edit of the agent alone.
-const PRICES = (pence: number) => `console.error("(prices module loaded)");\n\nexport function price(item: string): number {\n  return item.length * 0 + ${pence};\n}\n`;
+const PRICES = (pence: number) =>
+  `console.error("(prices module loaded)");\n\nexport function price(item: string): number {\n  return item.length * 0 + ${pence};\n}\n`;
 const loads = (stderr: string) => stderr.split("(prices module loaded)").length - 1;
 
 function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
@@ -61,7 +64,16 @@ describe("autograms serve --watch", () => {
     const agentFile = join(folder(), "agent.ts");
     writeFileSync(agentFile, AGENT);
     writeFileSync(join(folder(), "prices.ts"), PRICES(30));
-    const server = await serve([agentFile, "--watch", "--offline", "--port", "0", "--no-playground", "--store", `sqlite:${join(folder(), "threads.db")}`]);
+    const server = await serve([
+      agentFile,
+      "--watch",
+      "--offline",
+      "--port",
+      "0",
+      "--no-playground",
+      "--store",
+      `sqlite:${join(folder(), "threads.db")}`,
+    ]);
     let n = 0;
     const say = async (thread: string, text: string) => {
       const res = await fetch(`${server.url}/api/chat`, json(chatBody(thread, [userMessage(`m${++n}`, text)])));
@@ -86,8 +98,12 @@ describe("autograms serve --watch", () => {
     await told(server.stderr, /\(the edit does not build: .*the last good build goes on\)/, 1);
     expect(server.stderr()).toMatch(/agent\.ts:\d+:\d+ - error/);
     // ...and to clients: GET /api/agent says the latest save failed, with the diagnostics.
-    const agentInfo = async () => (await (await fetch(`${server.url}/api/agent`)).json()) as { build: { ok: boolean; diagnostics?: string } };
-    expect((await agentInfo()).build).toMatchObject({ ok: false, diagnostics: expect.stringMatching(/agent\.ts:\d+:\d+ - error/) });
+    const agentInfo = async () =>
+      (await (await fetch(`${server.url}/api/agent`)).json()) as { build: { ok: boolean; diagnostics?: string } };
+    expect((await agentInfo()).build).toMatchObject({
+      ok: false,
+      diagnostics: expect.stringMatching(/agent\.ts:\d+:\d+ - error/),
+    });
     expect(await say("open", "fine")).toBe("Bye.");
 
     // A thread that cannot resume on a build is listed when the build is served, and its next
@@ -103,8 +119,13 @@ describe("autograms serve --watch", () => {
     // POST /api/threads/:id/migrate moves it to a node of the build served; a wrong node is refused, saying why.
     const migrate = (node: string) => fetch(`${server.url}/api/threads/second/migrate`, json({ node }));
     const wrong = await migrate("nowhere");
-    expect([wrong.status, (await wrong.json()).error]).toEqual([422, { code: "bad_migration", message: "cannot move the conversation to 'nowhere': the graph has no such node" }]);
-    const { graph } = (await (await fetch(`${server.url}/api/agent`)).json()) as { graph: { nodes: { name: string; instruction?: string }[] } };
+    expect([wrong.status, (await wrong.json()).error]).toEqual([
+      422,
+      { code: "bad_migration", message: "cannot move the conversation to 'nowhere': the graph has no such node" },
+    ]);
+    const { graph } = (await (await fetch(`${server.url}/api/agent`)).json()) as {
+      graph: { nodes: { name: string; instruction?: string }[] };
+    };
     const thanks = graph.nodes.find((node) => node.instruction === "Thanks a lot!")!.name;
     const moved = await migrate(thanks);
     expect(moved.status).toBe(200);

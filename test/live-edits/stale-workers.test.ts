@@ -34,7 +34,10 @@ describe("a stale thread on a server with worker threads", () => {
       stores.push(store);
       expect((await runTurn(store, agentOf(before), "t", "hi")).reply).toBe("Hello.");
       const server = await listen({
-        agent: agentOf(after), store, port: 0, onStale,
+        agent: agentOf(after),
+        store,
+        port: 0,
+        onStale,
         workers: { script: fixture("worker.mjs"), data: { graph: after }, size: 1 },
       });
       servers.push(server);

@@ -42,10 +42,15 @@ for (const kind of ["SQLite", "Postgres"]) {
           expect((await turn).reply).toBe(row.outcome.reply);
           expect((await store.thread(id))!.version).toBe(version + 1);
         } else {
-          await expect(turn).rejects.toMatchObject({ code: "stale_memory", message: expect.stringMatching(row.outcome.stale) });
+          await expect(turn).rejects.toMatchObject({
+            code: "stale_memory",
+            message: expect.stringMatching(row.outcome.stale),
+          });
           expect((await store.thread(id))!.version).toBe(version);
           // Still resumable with the build it was made with.
-          await expect(runTurn(store, original, id, NEXT_MESSAGE)).resolves.toMatchObject({ turn: { seq: version + 1 } });
+          await expect(runTurn(store, original, id, NEXT_MESSAGE)).resolves.toMatchObject({
+            turn: { seq: version + 1 },
+          });
         }
       });
     }

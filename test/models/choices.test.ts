@@ -18,15 +18,28 @@ describe("answer labels", () => {
 describe("readChoiceAnswer", () => {
   const three = ["x is true", "y is true", "z is true"];
   it.each([
-    ["B", 1], [" b ", 1], ["(C)", 2], ["**A**", 0], ["B.", 1], ["C) z is true", 2], ["A: because", 0],
-    ['{"answer": "B"}', 1], ["Answer: C", 2], ["The answer is B.", 1], ["the correct answer is (A)", 0], ["y is true.", 1],
+    ["B", 1],
+    [" b ", 1],
+    ["(C)", 2],
+    ["**A**", 0],
+    ["B.", 1],
+    ["C) z is true", 2],
+    ["A: because", 0],
+    ['{"answer": "B"}', 1],
+    ["Answer: C", 2],
+    ["The answer is B.", 1],
+    ["the correct answer is (A)", 0],
+    ["y is true.", 1],
   ])("reads %j as answer %i", (reply, index) => {
     expect(readChoiceAnswer(reply, three)).toBe(index);
   });
 
-  it.each(["I think B", "D", "a cat", "", "maybe", '{"answer": "Q"}', "{not json}", "Because A is"])("guesses nothing from %j", (reply) => {
-    expect(readChoiceAnswer(reply, three)).toBeUndefined();
-  });
+  it.each(["I think B", "D", "a cat", "", "maybe", '{"answer": "Q"}', "{not json}", "Because A is"])(
+    "guesses nothing from %j",
+    (reply) => {
+      expect(readChoiceAnswer(reply, three)).toBeUndefined();
+    },
+  );
 
   it("reads numbered answers whole", () => {
     const many = Array.from({ length: 30 }, (_, i) => `option ${i + 1}`);

@@ -3,8 +3,12 @@ import { formatChoices, ModelError, OpenAIModel, type OpenAIModelOptions } from 
 import { startOpenAIServer, type OpenAIServer, type OpenAIServerOptions } from "../support/openai-server.js";
 
 let server: OpenAIServer;
-afterEach(async () => { await server.close(); });
-const start = async (options?: OpenAIServerOptions) => { server = await startOpenAIServer(options); };
+afterEach(async () => {
+  await server.close();
+});
+const start = async (options?: OpenAIServerOptions) => {
+  server = await startOpenAIServer(options);
+};
 
 const modelOn = (options: Partial<OpenAIModelOptions> = {}) =>
   new OpenAIModel({ model: "test-model", baseURL: server.baseURL, apiKey: "k", maxRetries: 0, ...options });
@@ -17,19 +21,23 @@ describe("choose() by log-probabilities", () => {
   beforeEach(() => start());
 
   it("asks for one token with its log-probabilities and picks the likeliest label", async () => {
-    server.enqueue({ choice: "A", logprob: -1.2, alternatives: { C: -0.4, "Sure": -0.1 } });
+    server.enqueue({ choice: "A", logprob: -1.2, alternatives: { C: -0.4, Sure: -0.1 } });
     expect(await choose(modelOn())).toBe(2);
     const body = server.completions[0]!.body;
     expect(body).toMatchObject({ max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 20 });
     expect(body.logit_bias).toBeUndefined(); // a model whose tokenizer is unknown gets no bias
     expect(body.messages).toEqual([
-      { role: "system", content: "Answer the multiple choice question with the letter of the one correct answer (A, B, C) and nothing else." },
+      {
+        role: "system",
+        content:
+          "Answer the multiple choice question with the letter of the one correct answer (A, B, C) and nothing else.",
+      },
       { role: "user", content: `${QUESTION}A. x is true\nB. y is true\nC. z is true\n` },
     ]);
   });
 
-  it("pools a label's spellings (\"B\", \" B\") and ignores tokens that are no label", async () => {
-    server.enqueue({ choice: "A", logprob: -0.9, alternatives: { " B": -1.0, B: -1.0, "The": -0.05 } });
+  it('pools a label\'s spellings ("B", " B") and ignores tokens that are no label', async () => {
+    server.enqueue({ choice: "A", logprob: -0.9, alternatives: { " B": -1.0, B: -1.0, The: -0.05 } });
     expect(await choose(modelOn())).toBe(1);
   });
 
@@ -53,7 +61,10 @@ describe("choose() by log-probabilities", () => {
   });
 
   it("falls back to the text, validated, when no label is among the likeliest tokens", async () => {
-    server.enqueue({ text: "Well", logprobs: [{ token: "Well", logprob: -0.1, top: { Well: -0.1, So: -2 } }] }, { text: "B" });
+    server.enqueue(
+      { text: "Well", logprobs: [{ token: "Well", logprob: -0.1, top: { Well: -0.1, So: -2 } }] },
+      { text: "B" },
+    );
     expect(await choose(modelOn({ choiceStrategy: "logprobs" }))).toBe(1);
     expect(server.completions[1]!.body.logprobs).toBeUndefined();
   });
@@ -70,8 +81,14 @@ describe("choose() by JSON schema", () => {
     expect(body.response_format).toEqual({
       type: "json_schema",
       json_schema: {
-        name: "choice", strict: true,
-        schema: { type: "object", properties: { answer: { type: "string", enum: ["A", "B", "C"] } }, required: ["answer"], additionalProperties: false },
+        name: "choice",
+        strict: true,
+        schema: {
+          type: "object",
+          properties: { answer: { type: "string", enum: ["A", "B", "C"] } },
+          required: ["answer"],
+          additionalProperties: false,
+        },
       },
     });
   });
@@ -101,8 +118,9 @@ describe("choose() on servers that lack a strategy", () => {
     const model = modelOn();
     expect(await choose(model)).toBe(1);
     expect(await choose(model)).toBe(0);
-    expect(server.completions.map((r) => (r.body.logprobs ? "logprobs" : r.body.response_format ? "json_schema" : "text")))
-      .toEqual(["logprobs", "json_schema", "json_schema"]);
+    expect(
+      server.completions.map((r) => (r.body.logprobs ? "logprobs" : r.body.response_format ? "json_schema" : "text")),
+    ).toEqual(["logprobs", "json_schema", "json_schema"]);
   });
 
   it("notices a server that ignores logprobs", async () => {
@@ -130,16 +148,19 @@ describe("choose() on servers that lack a strategy", () => {
     expect(err).toBeInstanceOf(ModelError);
     expect((err as ModelError).message).toBe(
       "node 'route': model call failed: no valid answer among 3 choices (logprobs: the server answered 400 Bad Request: " +
-      "Unsupported parameter: 'logprobs' is not supported with this model.; json_schema: the server answered 400 Bad Request: " +
-      "Unsupported parameter: 'response_format' is not supported with this model.; " +
-      "text: the answer \"I think y is probably true\" names none of A, B, C)");
+        "Unsupported parameter: 'logprobs' is not supported with this model.; json_schema: the server answered 400 Bad Request: " +
+        "Unsupported parameter: 'response_format' is not supported with this model.; " +
+        'text: the answer "I think y is probably true" names none of A, B, C)',
+    );
   });
 
   it("does not fall back past a server error", async () => {
     await start();
     server.enqueue({ status: 503, message: "overloaded" });
     const err = await choose(modelOn()).catch((e: unknown) => e);
-    expect((err as ModelError).message).toBe("node 'route': model call failed: the server answered 503 Service Unavailable: overloaded");
+    expect((err as ModelError).message).toBe(
+      "node 'route': model call failed: the server answered 503 Service Unavailable: overloaded",
+    );
     expect(server.completions).toHaveLength(1);
   });
 });
@@ -150,6 +171,8 @@ describe("choose() without a question to ask", () => {
   it("answers a single choice without a request and refuses none", async () => {
     expect(await modelOn().choose({ node: "n", prompt: "Q?", choices: ["only"] })).toBe(0);
     expect(server.completions).toHaveLength(0);
-    await expect(modelOn().choose({ node: "n", prompt: "Q?", choices: [] })).rejects.toThrow("node 'n': model call failed: there are no choices to choose from");
+    await expect(modelOn().choose({ node: "n", prompt: "Q?", choices: [] })).rejects.toThrow(
+      "node 'n': model call failed: there are no choices to choose from",
+    );
   });
 });

@@ -3,18 +3,33 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); vi.unstubAllEnvs(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+  vi.unstubAllEnvs();
+});
 
 const modelOn = (s: OpenAIServer, options: Partial<ConstructorParameters<typeof OpenAIModel>[0]> = {}) =>
   new OpenAIModel({ model: "test-model", baseURL: s.baseURL, apiKey: "test-key", ...options });
 
 const ask = (model: OpenAIModel, node = "greet") =>
-  model.complete({ node, purpose: "chat", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }] });
+  model.complete({
+    node,
+    purpose: "chat",
+    messages: [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Hi" },
+    ],
+  });
 
 /** The ModelError a promise rejects with. */
 async function failure(p: Promise<unknown>): Promise<ModelError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ModelError);
   return err as ModelError;
 }
@@ -27,8 +42,14 @@ describe("OpenAIModel.complete", () => {
     const [req] = server.completions;
     expect(req!.headers.authorization).toBe("Bearer test-key");
     expect(req!.body).toEqual({
-      model: "test-model", temperature: 0.3, max_tokens: 50, seed: 7,
-      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }],
+      model: "test-model",
+      temperature: 0.3,
+      max_tokens: 50,
+      seed: 7,
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ],
     });
   });
 
@@ -38,7 +59,10 @@ describe("OpenAIModel.complete", () => {
     const model = modelOn(server);
     await model.complete({ node: "n", purpose: "chat", messages: [], onUsage: (u) => usage.push(u) });
     await model.choose({ node: "n", prompt: "Which?", choices: ["a", "b"], onUsage: (u) => usage.push(u) });
-    expect(usage).toEqual([{ inputTokens: 1, outputTokens: 1 }, { inputTokens: 1, outputTokens: 1 }]);
+    expect(usage).toEqual([
+      { inputTokens: 1, outputTokens: 1 },
+      { inputTokens: 1, outputTokens: 1 },
+    ]);
     expect(model.provider).toBe("openai");
   });
 
@@ -49,9 +73,15 @@ describe("OpenAIModel.complete", () => {
   });
 
   it("names the node, the status and the attempts when 500s outlast the retries", async () => {
-    server.enqueue({ status: 500, message: "boom" }, { status: 500, message: "boom" }, { status: 500, message: "boom" });
+    server.enqueue(
+      { status: 500, message: "boom" },
+      { status: 500, message: "boom" },
+      { status: 500, message: "boom" },
+    );
     const err = await failure(ask(modelOn(server, { maxRetries: 2 }), "ask_ready"));
-    expect(err.message).toBe("node 'ask_ready': model call failed: the server answered 500 Internal Server Error: boom (3 attempts)");
+    expect(err.message).toBe(
+      "node 'ask_ready': model call failed: the server answered 500 Internal Server Error: boom (3 attempts)",
+    );
     expect([err.node, err.failure, err.status]).toEqual(["ask_ready", "http", 500]);
     expect(server.completions).toHaveLength(3);
   });
@@ -59,7 +89,9 @@ describe("OpenAIModel.complete", () => {
   it("does not retry what retrying cannot fix", async () => {
     server.enqueue({ status: 401, message: "Incorrect API key provided" });
     const err = await failure(ask(modelOn(server, { maxRetries: 2 })));
-    expect(err.message).toBe("node 'greet': model call failed: the server answered 401 Unauthorized: Incorrect API key provided");
+    expect(err.message).toBe(
+      "node 'greet': model call failed: the server answered 401 Unauthorized: Incorrect API key provided",
+    );
     expect(server.completions).toHaveLength(1);
   });
 
@@ -67,7 +99,9 @@ describe("OpenAIModel.complete", () => {
     server.enqueue({ delay: 2000, then: { text: "too late" } }, { delay: 2000, then: { text: "too late" } });
     const err = await failure(ask(modelOn(server, { timeout: 150, maxRetries: 1 }), "slow_node"));
     expect(err.failure).toBe("timeout");
-    expect(err.message).toBe(`node 'slow_node': model call failed: no answer from ${server.baseURL} within 150 ms (2 attempts)`);
+    expect(err.message).toBe(
+      `node 'slow_node': model call failed: no answer from ${server.baseURL} within 150 ms (2 attempts)`,
+    );
     expect(server.completions).toHaveLength(2);
   });
 
@@ -88,9 +122,11 @@ describe("OpenAIModel.complete", () => {
     server.enqueue({ body: '{"object": "nothing"}' }, { body: "<html>proxy error</html>", contentType: "text/html" });
     const model = modelOn(server);
     expect((await failure(ask(model))).message).toBe(
-      `node 'greet': model call failed: the server's answer is not a chat completion: {"object":"nothing"}`);
+      `node 'greet': model call failed: the server's answer is not a chat completion: {"object":"nothing"}`,
+    );
     expect((await failure(ask(model))).message).toBe(
-      `node 'greet': model call failed: the server's answer is not a chat completion: "<html>proxy error</html>"`);
+      `node 'greet': model call failed: the server's answer is not a chat completion: "<html>proxy error</html>"`,
+    );
   });
 
   it("reports a server it cannot reach", async () => {
@@ -103,9 +139,25 @@ describe("OpenAIModel.complete", () => {
   });
 
   it("reports a refusal", async () => {
-    server.enqueue(() => ({ body: JSON.stringify({ id: "c", object: "chat.completion", created: 0, model: "m",
-      choices: [{ index: 0, finish_reason: "stop", logprobs: null, message: { role: "assistant", content: null, refusal: "I can't help with that." } }] }) }));
-    expect((await failure(ask(modelOn(server)))).message).toBe("node 'greet': model call failed: the model refused: I can't help with that.");
+    server.enqueue(() => ({
+      body: JSON.stringify({
+        id: "c",
+        object: "chat.completion",
+        created: 0,
+        model: "m",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            logprobs: null,
+            message: { role: "assistant", content: null, refusal: "I can't help with that." },
+          },
+        ],
+      }),
+    }));
+    expect((await failure(ask(modelOn(server)))).message).toBe(
+      "node 'greet': model call failed: the model refused: I can't help with that.",
+    );
   });
 });
 
@@ -127,7 +179,9 @@ describe("OpenAIModel configuration", () => {
   it("says what to set when there is neither key nor server", () => {
     vi.stubEnv("OPENAI_API_KEY", "");
     vi.stubEnv("OPENAI_BASE_URL", "");
-    expect(() => new OpenAIModel({ model: "gpt-4o-mini" })).toThrow(/no API key and no server\. Set OPENAI_API_KEY .* or set OPENAI_BASE_URL/);
+    expect(() => new OpenAIModel({ model: "gpt-4o-mini" })).toThrow(
+      /no API key and no server\. Set OPENAI_API_KEY .* or set OPENAI_BASE_URL/,
+    );
     expect(() => new OpenAIModel({ model: "", apiKey: "k" })).toThrow(/`model` is required/);
   });
 });

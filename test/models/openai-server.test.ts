@@ -4,10 +4,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 let server: OpenAIServer;
-afterEach(async () => { await server.close(); });
+afterEach(async () => {
+  await server.close();
+});
 
 const client = () => new OpenAI({ baseURL: server.baseURL, apiKey: "k", maxRetries: 3, logLevel: "off" });
-const ask = (content = "hi") => client().chat.completions.create({ model: "test-model", messages: [{ role: "user", content }] });
+const ask = (content = "hi") =>
+  client().chat.completions.create({ model: "test-model", messages: [{ role: "user", content }] });
 
 describe("the local OpenAI-compatible server", () => {
   it("lists its model", async () => {
@@ -28,13 +31,20 @@ describe("the local OpenAI-compatible server", () => {
 
   it("refuses, without retries, a request it has no reply for", async () => {
     server = await startOpenAIServer();
-    await expect(ask()).rejects.toThrow("501 openai-server: no scripted reply left for request #1 (POST /v1/chat/completions)");
+    await expect(ask()).rejects.toThrow(
+      "501 openai-server: no scripted reply left for request #1 (POST /v1/chat/completions)",
+    );
     expect(server.completions).toHaveLength(1);
   });
 
   it("lets retried errors be retried at once", async () => {
     server = await startOpenAIServer();
-    server.enqueue({ status: 429 }, { status: 502 }, { status: 500, headers: { "retry-after-ms": "5" } }, { text: "ok" });
+    server.enqueue(
+      { status: 429 },
+      { status: 502 },
+      { status: 500, headers: { "retry-after-ms": "5" } },
+      { text: "ok" },
+    );
     const started = Date.now();
     expect((await ask()).choices[0]!.message.content).toBe("ok");
     // Without the server's retry-after-ms the client's own backoff alone waits at least 2.6 s
@@ -46,6 +56,8 @@ describe("the local OpenAI-compatible server", () => {
   it("drops a connection when told to", async () => {
     server = await startOpenAIServer();
     server.enqueue({ drop: true });
-    await expect(client().chat.completions.create({ model: "m", messages: [] }, { maxRetries: 0 })).rejects.toThrow("Connection error.");
+    await expect(client().chat.completions.create({ model: "m", messages: [] }, { maxRetries: 0 })).rejects.toThrow(
+      "Connection error.",
+    );
   });
 });

@@ -6,19 +6,31 @@ import { ModelError, OpenAIModel, type RetryNotice } from "../../runtime/src/mod
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
 
 const modelOn = (options: Partial<ConstructorParameters<typeof OpenAIModel>[0]> = {}) =>
   new OpenAIModel({ model: "test-model", baseURL: server.baseURL, apiKey: "test-key", ...options });
 
 const ask = (model: OpenAIModel, signal?: AbortSignal) =>
-  model.complete({ node: "greet", purpose: "chat", messages: [{ role: "user", content: "Hi" }], ...(signal && { signal }) });
+  model.complete({
+    node: "greet",
+    purpose: "chat",
+    messages: [{ role: "user", content: "Hi" }],
+    ...(signal && { signal }),
+  });
 
 /** The ModelError a call ends with, and how long it took to end. */
 async function failure(p: Promise<unknown>): Promise<{ err: ModelError; ms: number }> {
   const started = Date.now();
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ModelError);
   return { err: err as ModelError, ms: Date.now() - started };
 }
@@ -28,7 +40,9 @@ describe("Retry-After", () => {
     for (const retryAfter of ["100000", new Date(Date.now() + 3_600_000).toUTCString(), "61"]) {
       server.enqueue({ status: 429, message: "slow down", retryAfter });
       const { err, ms } = await failure(ask(modelOn()));
-      expect(err.message).toMatch(/^node 'greet': model call failed: the server answered 429 Too Many Requests and asked to be retried in [\d.]+ (s|min|h), longer than the 60 s allowed \(maxRetryAfterMs\)$/);
+      expect(err.message).toMatch(
+        /^node 'greet': model call failed: the server answered 429 Too Many Requests and asked to be retried in [\d.]+ (s|min|h), longer than the 60 s allowed \(maxRetryAfterMs\)$/,
+      );
       expect([err.failure, err.status]).toEqual(["http", 429]);
       expect(ms).toBeLessThan(5_000);
     }
@@ -42,7 +56,9 @@ describe("Retry-After", () => {
     const started = Date.now();
     expect(await ask(modelOn({ onRetry: (n) => notices.push(n) }))).toBe("after the wait");
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(notices).toEqual([{ node: "greet", attempt: 1, attempts: 3, delayMs: 1000, reason: "503 Service Unavailable", status: 503 }]);
+    expect(notices).toEqual([
+      { node: "greet", attempt: 1, attempts: 3, delayMs: 1000, reason: "503 Service Unavailable", status: 503 },
+    ]);
 
     server.enqueue({ status: 429, retryAfter: "1" });
     const { err } = await failure(ask(modelOn({ maxRetryAfterMs: 500 })));
@@ -53,7 +69,9 @@ describe("Retry-After", () => {
     const notices: RetryNotice[] = [];
     server.enqueue({ status: 500, message: "boom" }, { status: 500, message: "boom" });
     const { err } = await failure(ask(modelOn({ maxRetries: 1, onRetry: (n) => notices.push(n) })));
-    expect(err.message).toBe("node 'greet': model call failed: the server answered 500 Internal Server Error: boom (2 attempts)");
+    expect(err.message).toBe(
+      "node 'greet': model call failed: the server answered 500 Internal Server Error: boom (2 attempts)",
+    );
     expect(notices.map((n) => [n.attempt, n.attempts, n.reason])).toEqual([[1, 2, "500 Internal Server Error"]]);
   });
 });
@@ -61,7 +79,10 @@ describe("Retry-After", () => {
 describe("bodies and streams that stall or drip", () => {
   it("fails a body that goes silent after its headers (idleTimeout)", async () => {
     // One byte every 2 s: each byte comes later than the 1 s of silence allowed.
-    server.enqueue({ drip: { text: "never whole" }, everyMs: 2_000 }, { drip: { text: "never whole" }, everyMs: 2_000 });
+    server.enqueue(
+      { drip: { text: "never whole" }, everyMs: 2_000 },
+      { drip: { text: "never whole" }, everyMs: 2_000 },
+    );
     const { err, ms } = await failure(ask(modelOn({ idleTimeout: 1_000, maxRetries: 1 })));
     expect(err.message).toBe("node 'greet': model call failed: the answer stalled: no data for 1000 ms (2 attempts)");
     expect(err.failure).toBe("timeout");
@@ -86,11 +107,15 @@ describe("bodies and streams that stall or drip", () => {
     server.enqueue({ drip: { text: "x".repeat(200) }, everyMs: 200 });
     const slow = modelOn({ lowSpeed: { bytes: 10, windowMs: 1_000 }, maxRetries: 0 });
     const { err, ms } = await failure(ask(slow));
-    expect(err.message).toMatch(/^node 'greet': model call failed: the answer arrived too slowly: \d bytes in 1000 ms, under the 10 bytes required \(low speed limit\)$/);
+    expect(err.message).toMatch(
+      /^node 'greet': model call failed: the answer arrived too slowly: \d bytes in 1000 ms, under the 10 bytes required \(low speed limit\)$/,
+    );
     expect(err.failure).toBe("timeout");
     expect(ms).toBeLessThan(3_000);
     server.enqueue({ drip: { text: "slow words ".repeat(50) }, everyMs: 200, bytes: 1 });
-    const streamed = await failure(slow.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }));
+    const streamed = await failure(
+      slow.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }),
+    );
     expect(streamed.err.message).toMatch(/the stream arrived too slowly: \d bytes in 1000 ms/);
     // Fast enough: the same limit lets a whole answer through.
     server.enqueue({ drip: { text: "quick enough" }, everyMs: 20, bytes: 8 });
@@ -99,9 +124,14 @@ describe("bodies and streams that stall or drip", () => {
 
   it("fails a stream that goes silent before any text, after sending it again", async () => {
     // 40 bytes every 2 s: the first event is not even whole when the 1 s of silence is up.
-    server.enqueue({ drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 }, { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 });
+    server.enqueue(
+      { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 },
+      { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 },
+    );
     const model = modelOn({ idleTimeout: 1_000, maxRetries: 1 });
-    const { err, ms } = await failure(model.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }));
+    const { err, ms } = await failure(
+      model.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }),
+    );
     expect(err.message).toBe("node 'n': model call failed: the stream stalled: no data for 1000 ms (2 attempts)");
     expect(ms).toBeLessThan(8_000);
     expect(server.completions).toHaveLength(2);
@@ -111,9 +141,16 @@ describe("bodies and streams that stall or drip", () => {
     server.enqueue({ drip: { text: "a very slow answer ".repeat(100) }, everyMs: 100 });
     const model = modelOn({ idleTimeout: 1_000 });
     const text: string[] = [];
-    const { err, ms } = await failure(model.completeWithTools({
-      node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true, onText: (t) => text.push(t), signal: AbortSignal.timeout(2_000),
-    }));
+    const { err, ms } = await failure(
+      model.completeWithTools({
+        node: "n",
+        messages: [{ role: "user", content: "Hi" }],
+        tools: [],
+        stream: true,
+        onText: (t) => text.push(t),
+        signal: AbortSignal.timeout(2_000),
+      }),
+    );
     expect(err.failure).toBe("timeout");
     expect(err.message).toBe("node 'n': model call failed: the call was abandoned: its caller's deadline passed");
     expect(ms).toBeLessThan(8_000);
@@ -131,7 +168,12 @@ describe("the caller's deadline (signal)", () => {
   it("ends a request waiting for its answer, and a choice", async () => {
     server.enqueue({ delay: 30_000 }, { delay: 30_000 });
     expect((await failure(ask(modelOn(), AbortSignal.timeout(500)))).ms).toBeLessThan(5_000);
-    const choosing = modelOn().choose({ node: "pick", prompt: "Which?", choices: ["a", "b"], signal: AbortSignal.timeout(500) });
+    const choosing = modelOn().choose({
+      node: "pick",
+      prompt: "Which?",
+      choices: ["a", "b"],
+      signal: AbortSignal.timeout(500),
+    });
     const { err, ms } = await failure(choosing);
     expect(err.message).toBe("node 'pick': model call failed: the call was abandoned: its caller's deadline passed");
     expect(ms).toBeLessThan(5_000);

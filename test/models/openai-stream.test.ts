@@ -6,18 +6,29 @@ import { ModelError, OpenAIModel, type RetryNotice } from "../../runtime/src/mod
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
 
 const modelOn = (options: Partial<ConstructorParameters<typeof OpenAIModel>[0]> = {}) =>
   new OpenAIModel({ model: "test-model", baseURL: server.baseURL, apiKey: "k", stream: true, ...options });
 
 /** Asks for a chat answer, collecting what arrives through onText. */
-async function streamed(model: OpenAIModel, signal?: AbortSignal): Promise<{ answer?: string; err?: ModelError; deltas: string[] }> {
+async function streamed(
+  model: OpenAIModel,
+  signal?: AbortSignal,
+): Promise<{ answer?: string; err?: ModelError; deltas: string[] }> {
   const deltas: string[] = [];
   try {
     const answer = await model.complete({
-      node: "greet", purpose: "chat", messages: [{ role: "user", content: "Hi" }], onText: (d) => deltas.push(d), ...(signal && { signal }),
+      node: "greet",
+      purpose: "chat",
+      messages: [{ role: "user", content: "Hi" }],
+      onText: (d) => deltas.push(d),
+      ...(signal && { signal }),
     });
     return { answer, deltas };
   } catch (err) {
@@ -39,12 +50,23 @@ describe("streamed text answers", () => {
     // The server sends each chunk only once the text before it has reached onText.
     const deltas: string[] = [];
     const waiters: (() => void)[] = [];
-    const shown = (n: number) => new Promise<void>((resolve) => (deltas.length >= n ? resolve() : waiters.push(() => deltas.length >= n && resolve())));
+    const shown = (n: number) =>
+      new Promise<void>((resolve) =>
+        deltas.length >= n ? resolve() : waiters.push(() => deltas.length >= n && resolve()),
+      );
     // Chunk 0 opens the stream, chunk i (1..3) is a text piece, then the finish chunk and [DONE].
-    server.enqueue({ paced: { text: "one two three", chunks: ["one ", "two ", "three"] }, pace: (i) => (i >= 2 && i <= 4 ? shown(i - 1) : Promise.resolve()) });
+    server.enqueue({
+      paced: { text: "one two three", chunks: ["one ", "two ", "three"] },
+      pace: (i) => (i >= 2 && i <= 4 ? shown(i - 1) : Promise.resolve()),
+    });
     const answer = await modelOn().complete({
-      node: "n", purpose: "chat", messages: [{ role: "user", content: "Count" }],
-      onText: (d) => { deltas.push(d); waiters.forEach((w) => w()); },
+      node: "n",
+      purpose: "chat",
+      messages: [{ role: "user", content: "Count" }],
+      onText: (d) => {
+        deltas.push(d);
+        for (const w of waiters) w();
+      },
     });
     expect(answer).toBe("one two three");
     expect(deltas).toEqual(["one ", "two ", "three"]);
@@ -52,10 +74,19 @@ describe("streamed text answers", () => {
 
   it("sends no stream without onText, and none unless the option is on", async () => {
     server.enqueue({ text: "plain" }, { text: "plain too" });
-    expect(await modelOn().complete({ node: "n", purpose: "thought", messages: [{ role: "user", content: "Hi" }] })).toBe("plain");
+    expect(
+      await modelOn().complete({ node: "n", purpose: "thought", messages: [{ role: "user", content: "Hi" }] }),
+    ).toBe("plain");
     const deltas: string[] = [];
     const off = modelOn({ stream: false });
-    expect(await off.complete({ node: "n", purpose: "chat", messages: [{ role: "user", content: "Hi" }], onText: (d) => deltas.push(d) })).toBe("plain too");
+    expect(
+      await off.complete({
+        node: "n",
+        purpose: "chat",
+        messages: [{ role: "user", content: "Hi" }],
+        onText: (d) => deltas.push(d),
+      }),
+    ).toBe("plain too");
     expect(deltas).toEqual([]);
     expect(server.completions.map((r) => r.body.stream)).toEqual([undefined, undefined]);
   });
@@ -81,7 +112,10 @@ describe("streamed text answers", () => {
   });
 
   it("fails a stream that stalls after some text, without sending it again", async () => {
-    server.enqueue({ stallAfter: 3, reply: { text: "This will never finish.", chunks: ["This ", "will ", "never ", "finish."] } }, { text: "not asked" });
+    server.enqueue(
+      { stallAfter: 3, reply: { text: "This will never finish.", chunks: ["This ", "will ", "never ", "finish."] } },
+      { text: "not asked" },
+    );
     const { err, deltas } = await streamed(modelOn({ idleTimeout: 1_000 }));
     expect(err!.message).toBe("node 'greet': model call failed: the stream stalled: no data for 1000 ms");
     expect(err!.failure).toBe("timeout");
@@ -91,7 +125,14 @@ describe("streamed text answers", () => {
   });
 
   it("fails a stream that reports an error after some text, without sending it again", async () => {
-    server.enqueue({ errorAfter: 2, reply: { text: "Half an answer", chunks: ["Half ", "an answer"] }, message: "the model crashed" }, { text: "not asked" });
+    server.enqueue(
+      {
+        errorAfter: 2,
+        reply: { text: "Half an answer", chunks: ["Half ", "an answer"] },
+        message: "the model crashed",
+      },
+      { text: "not asked" },
+    );
     const { err, deltas } = await streamed(modelOn());
     expect(err!.message).toBe("node 'greet': model call failed: the server reported an error: the model crashed");
     expect(deltas).toEqual(["Half "]);
@@ -106,10 +147,15 @@ describe("streamed text answers", () => {
   });
 
   it("fails a stream whose connection is lost after some text", async () => {
-    server.enqueue({ dropAfter: 2, reply: { text: "Cut off here", chunks: ["Cut ", "off here"] } }, { text: "not asked" });
+    server.enqueue(
+      { dropAfter: 2, reply: { text: "Cut off here", chunks: ["Cut ", "off here"] } },
+      { text: "not asked" },
+    );
     const { err, deltas } = await streamed(modelOn());
     expect(err).toBeInstanceOf(ModelError);
-    expect(err!.message).toBe(`node 'greet': model call failed: the connection to ${server.baseURL} was lost while the answer arrived: other side closed`);
+    expect(err!.message).toBe(
+      `node 'greet': model call failed: the connection to ${server.baseURL} was lost while the answer arrived: other side closed`,
+    );
     expect(err!.failure).toBe("connection");
     expect(deltas).toEqual(["Cut "]);
     expect(server.completions).toHaveLength(1);
@@ -125,11 +171,13 @@ describe("streamed text answers", () => {
   });
 
   it("reports a refusal", async () => {
-    server.enqueue({ sse: [
-      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { role: "assistant", refusal: "I cannot " }, finish_reason: null }] })}\n\n`,
-      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { refusal: "help with that." }, finish_reason: "stop" }] })}\n\n`,
-      "data: [DONE]\n\n",
-    ] });
+    server.enqueue({
+      sse: [
+        `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { role: "assistant", refusal: "I cannot " }, finish_reason: null }] })}\n\n`,
+        `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { refusal: "help with that." }, finish_reason: "stop" }] })}\n\n`,
+        "data: [DONE]\n\n",
+      ],
+    });
     const { err, deltas } = await streamed(modelOn());
     expect(err!.message).toBe("node 'greet': model call failed: the model refused: I cannot help with that.");
     expect(err!.failure).toBe("answer");
@@ -142,14 +190,20 @@ describe("streamed text answers", () => {
     server.enqueue({ text: "no temperature" });
     const { answer } = await streamed(modelOn({ temperature: 0.2 }));
     expect(answer).toBe("no temperature");
-    expect(server.completions.map((r) => [r.body.stream, r.body.temperature])).toEqual([[true, 0.2], [true, undefined]]);
+    expect(server.completions.map((r) => [r.body.stream, r.body.temperature])).toEqual([
+      [true, 0.2],
+      [true, undefined],
+    ]);
   });
 
   it("streams the text of a native tool-calling answer when the option is on", async () => {
     server.enqueue({ text: "The answer is 42.", chunks: ["The answer ", "is 42."] });
     const deltas: string[] = [];
     const answer = await modelOn().completeWithTools({
-      node: "solve", messages: [{ role: "user", content: "6*7?" }], tools: [], onText: (d) => deltas.push(d),
+      node: "solve",
+      messages: [{ role: "user", content: "6*7?" }],
+      tools: [],
+      onText: (d) => deltas.push(d),
     });
     expect(answer).toEqual({ text: "The answer is 42.", toolCalls: [], finishReason: "stop" });
     expect(deltas).toEqual(["The answer ", "is 42."]);
@@ -161,10 +215,20 @@ describe("through the runtime", () => {
   it("streams a chat node's reply, withdraws a regenerated one, and keeps thoughts and choices plain", async () => {
     const { Agent } = await import("@autograms/runtime");
     const g = {
-      format: "autograms-graph", version: 1, agent: "T", globals: {}, functions: {},
+      format: "autograms-graph",
+      version: 1,
+      agent: "T",
+      globals: {},
+      functions: {},
       nodes: [
         { name: "think", action: "thought", instruction: "Think.", transitions: ["route"] },
-        { name: "route", action: "transition", transitions: ["greet", "think"], transition_question: "Greet?", transition_choices: ["yes", "no"] },
+        {
+          name: "route",
+          action: "transition",
+          transitions: ["greet", "think"],
+          transition_question: "Greet?",
+          transition_choices: ["yes", "no"],
+        },
         { name: "greet", action: "chat", instruction: "Greet the user.", transitions: ["greet"] },
       ],
     };
@@ -179,8 +243,10 @@ describe("through the runtime", () => {
     const r = await agent.reply("hi", undefined, { onText: (c) => chunks.push(c) });
     expect(r.reply).toBe("Hello, friend!");
     expect(chunks).toEqual([
-      { kind: "delta", node: "greet", text: "Well." }, { kind: "reset", node: "greet" },
-      { kind: "delta", node: "greet", text: "Hello" }, { kind: "delta", node: "greet", text: ", friend!" },
+      { kind: "delta", node: "greet", text: "Well." },
+      { kind: "reset", node: "greet" },
+      { kind: "delta", node: "greet", text: "Hello" },
+      { kind: "delta", node: "greet", text: ", friend!" },
     ]);
     expect(server.completions.map((c) => c.body.stream ?? false)).toEqual([false, false, true, true]);
   });
@@ -188,11 +254,18 @@ describe("through the runtime", () => {
   it("streams a tool-calling chat node's final answer, withdrawing the text beside its calls", async () => {
     const { Agent, defineTool } = await import("@autograms/runtime");
     const add = defineTool({
-      name: "add", description: "Adds.", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+      name: "add",
+      description: "Adds.",
+      parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
       run: ({ a, b }: { a: number; b: number }) => a + b,
     });
     const g = {
-      format: "autograms-graph", version: 1, agent: "T", globals: {}, functions: {}, tools: { add: { module: "./t.js", export: "add" } },
+      format: "autograms-graph",
+      version: 1,
+      agent: "T",
+      globals: {},
+      functions: {},
+      tools: { add: { module: "./t.js", export: "add" } },
       nodes: [{ name: "answer", action: "chat", instruction: "Answer.", tools: ["add"], transitions: ["answer"] }],
     };
     server.enqueue(
@@ -200,13 +273,18 @@ describe("through the runtime", () => {
       { text: "It is 42.", chunks: ["It is ", "42."] },
     );
     const chunks: unknown[] = [];
-    const r = await new Agent(g, { model: modelOn(), tools: { add } }).reply("2+40?", undefined, { onText: (c) => chunks.push(c) });
+    const r = await new Agent(g, { model: modelOn(), tools: { add } }).reply("2+40?", undefined, {
+      onText: (c) => chunks.push(c),
+    });
     expect(r.reply).toBe("It is 42.");
     expect(chunks).toEqual([
       // The server sends text in pieces of 5 characters unless told otherwise.
-      { kind: "delta", node: "answer", text: "Let m" }, { kind: "delta", node: "answer", text: "e add" }, { kind: "delta", node: "answer", text: "." },
+      { kind: "delta", node: "answer", text: "Let m" },
+      { kind: "delta", node: "answer", text: "e add" },
+      { kind: "delta", node: "answer", text: "." },
       { kind: "reset", node: "answer" },
-      { kind: "delta", node: "answer", text: "It is" }, { kind: "delta", node: "answer", text: " 42." },
+      { kind: "delta", node: "answer", text: "It is" },
+      { kind: "delta", node: "answer", text: " 42." },
     ]);
     expect(server.completions.map((c) => c.body.stream)).toEqual([true, true]);
     expect(server.completions[1]!.body.messages.at(-1)).toMatchObject({ role: "tool", content: "42" });
@@ -215,20 +293,32 @@ describe("through the runtime", () => {
   it("ends a turn whose stream is still arriving at its deadline, and hears nothing after", async () => {
     const { Agent, AgentError } = await import("@autograms/runtime");
     const g = {
-      format: "autograms-graph", version: 1, agent: "T", globals: {}, functions: {},
+      format: "autograms-graph",
+      version: 1,
+      agent: "T",
+      globals: {},
+      functions: {},
       nodes: [{ name: "greet", action: "chat", instruction: "Greet.", transitions: ["greet"] }],
     };
     // Two pieces, then the stream holds until the test ends.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    server.enqueue({ paced: { text: "Hello there, friend", chunks: ["Hello ", "there, ", "friend"] }, pace: (i) => (i < 3 ? Promise.resolve() : held) });
+    server.enqueue({
+      paced: { text: "Hello there, friend", chunks: ["Hello ", "there, ", "friend"] },
+      pace: (i) => (i < 3 ? Promise.resolve() : held),
+    });
     const chunks: unknown[] = [];
     const started = Date.now();
-    const err = await new Agent(g, { model: modelOn() }).reply("hi", undefined, { onText: (c) => chunks.push(c), deadlineMs: 500 }).catch((e: unknown) => e);
+    const err = await new Agent(g, { model: modelOn() })
+      .reply("hi", undefined, { onText: (c) => chunks.push(c), deadlineMs: 500 })
+      .catch((e: unknown) => e);
     release();
     expect(err).toBeInstanceOf(AgentError);
     expect((err as InstanceType<typeof AgentError>).code).toBe("deadline");
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(chunks).toEqual([{ kind: "delta", node: "greet", text: "Hello" }, { kind: "delta", node: "greet", text: " there," }]);
+    expect(chunks).toEqual([
+      { kind: "delta", node: "greet", text: "Hello" },
+      { kind: "delta", node: "greet", text: " there," },
+    ]);
   });
 });

@@ -8,7 +8,16 @@
 // SQLite store, its types under tsc, and `npx autograms serve`.
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +40,12 @@ let project: string;
 let tarballs: string[];
 
 /** Runs a command in the project as a user would; the result with its output, whatever the exit. */
-function sh(command: string, args: string[], input = "", cwd = project): { status: number | null; stdout: string; stderr: string } {
+function sh(
+  command: string,
+  args: string[],
+  input = "",
+  cwd = project,
+): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(command, args, { cwd, input, encoding: "utf8", env: userEnv() });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -48,8 +62,11 @@ beforeAll(() => {
   if (buildError) throw new Error(buildError);
   temp = mkdtempSync(join(tmpdir(), "autograms-packages-"));
   // The build is the test run's own (test/support/build-cli.ts); pack what it built.
-  tarballs = execFileSync(process.execPath, [join(root, "scripts/pack.mjs"), "--no-build", join(temp, "tarballs")], { encoding: "utf8" })
-    .trim().split("\n");
+  tarballs = execFileSync(process.execPath, [join(root, "scripts/pack.mjs"), "--no-build", join(temp, "tarballs")], {
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n");
   const create = tarballs.find((t) => /create-autograms-[^/\\]*\.tgz$/.test(t))!;
   // `npm create autograms app`, with the package taken from its tarball instead of the registry.
   ok(npm, ["exec", "--yes", `--package=${create}`, "--", "create-autograms", "app"], "", temp);
@@ -57,7 +74,13 @@ beforeAll(() => {
   // --prefer-offline: what the repository's own install put in npm's cache is used without asking.
   // The store and the server (which needs the store) are left out: a starter does not need them,
   // and the store's better-sqlite3 builds natively (minutes).
-  ok(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs.filter((t) => !/autograms-(store|server)-/.test(t))]);
+  ok(npm, [
+    "install",
+    "--prefer-offline",
+    "--no-audit",
+    "--no-fund",
+    ...tarballs.filter((t) => !/autograms-(store|server)-/.test(t)),
+  ]);
 }, 300_000);
 
 afterAll(() => {
@@ -67,8 +90,12 @@ afterAll(() => {
 // npm and tsc on a busy machine: far more than the default 30 s per test.
 describe("the packages installed from their tarballs into a new project", { timeout: 180_000 }, () => {
   it("packs every workspace but the private ones (samples/web), with a license, types in its exports, and its version in step", () => {
-    const root_ = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; workspaces: string[] };
-    const manifest = (dir: string) => JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as Record<string, unknown>;
+    const root_ = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      version: string;
+      workspaces: string[];
+    };
+    const manifest = (dir: string) =>
+      JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as Record<string, unknown>;
     const packages = root_.workspaces.filter((dir) => !manifest(dir).private);
     expect(root_.workspaces.filter((dir) => !packages.includes(dir))).toEqual(["samples/web"]);
     expect(tarballs).toHaveLength(packages.length);
@@ -82,8 +109,21 @@ describe("the packages installed from their tarballs into a new project", { time
   });
 
   it("npm create autograms writes the starter, and the starter's own test passes", () => {
-    expect(readdirSync(project).sort()).toEqual([".gitignore", ".vscode", "README.md", "agent.ts", "node_modules", "package-lock.json", "package.json", "test", "tsconfig.json"]);
-    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
+    expect(readdirSync(project).sort()).toEqual([
+      ".gitignore",
+      ".vscode",
+      "README.md",
+      "agent.ts",
+      "node_modules",
+      "package-lock.json",
+      "package.json",
+      "test",
+      "tsconfig.json",
+    ]);
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+      name: string;
+      scripts: Record<string, string>;
+    };
     expect(pkg.name).toBe("app");
     expect(Object.keys(pkg.scripts)).toEqual(expect.arrayContaining(["dev", "test"]));
     const out = ok(npm, ["test"]);
@@ -94,20 +134,35 @@ describe("the packages installed from their tarballs into a new project", { time
     writeFileSync(join(project, "counter.ts"), COUNTER);
     const r = sh(npx, ["autograms", "compile", "counter.ts"]);
     expect(r).toMatchObject({ status: 0, stdout: "counter.graph.json (7 nodes)\n" });
-    const graph = JSON.parse(readFileSync(join(project, "counter.graph.json"), "utf8")) as { agent: string; nodes: { name: string }[] };
+    const graph = JSON.parse(readFileSync(join(project, "counter.graph.json"), "utf8")) as {
+      agent: string;
+      nodes: { name: string }[];
+    };
     expect(graph.agent).toBe("Counter");
     expect(existsSync(join(project, "counter.graph.json.map"))).toBe(true);
   });
 
   it("type-checks under tsc --strict: the runtime's types resolve, so a wrong agent is an error", () => {
     writeFileSync(join(project, "counter.ts"), COUNTER);
-    writeFileSync(join(project, "wrong.ts"), COUNTER.replace("this.count += 1;", "this.count += \"one\"; this.nothing();").replace("class Counter", "class Wrong"));
+    writeFileSync(
+      join(project, "wrong.ts"),
+      COUNTER.replace("this.count += 1;", 'this.count += "one"; this.nothing();').replace(
+        "class Counter",
+        "class Wrong",
+      ),
+    );
     const r = sh(npx, ["tsc", "--noEmit", "--strict", "-p", "."]);
     // One run checks both: errors in wrong.ts only, so counter.ts, the starter and its test are clean.
     expect(r.status).toBe(2);
-    const errors = r.stdout.trim().split("\n").filter((l) => /^\S+\(\d+,\d+\): error/.test(l));
+    const errors = r.stdout
+      .trim()
+      .split("\n")
+      .filter((l) => /^\S+\(\d+,\d+\): error/.test(l));
     expect(errors.length).toBeGreaterThan(0);
-    expect(errors.every((e) => e.startsWith("wrong.ts(")), r.stdout).toBe(true);
+    expect(
+      errors.every((e) => e.startsWith("wrong.ts(")),
+      r.stdout,
+    ).toBe(true);
     expect(r.stdout).toContain("Type 'string' is not assignable to type 'number'.");
     expect(r.stdout).toContain("Property 'nothing' does not exist on type 'Wrong'.");
     rmSync(join(project, "wrong.ts"));
@@ -128,7 +183,10 @@ describe("the packages installed from their tarballs into a new project", { time
     writeFileSync(join(project, "counter.ts"), COUNTER);
     writeFileSync(join(project, "program.mjs"), PROGRAM);
     expect(JSON.parse(ok(process.execPath, ["program.mjs"]))).toEqual({
-      diagnostics: [], replies: ["Say 'again' to count.", "That makes 1. Again?", "Counted to 1. Bye!"], done: true, count: 1,
+      diagnostics: [],
+      replies: ["Say 'again' to count.", "That makes 1. Again?", "Counted to 1. Bye!"],
+      done: true,
+      count: 1,
     });
   });
 
@@ -137,7 +195,10 @@ describe("the packages installed from their tarballs into a new project", { time
     for (const file of ["agent.ts", "test/agent.test.ts", "tsconfig.json", ".gitignore", ".vscode/launch.json"]) {
       expect(readFileSync(join(project, "second", file), "utf8"), file).toBe(readFileSync(join(project, file), "utf8"));
     }
-    expect(sh(npx, ["autograms", "init", "second"])).toMatchObject({ status: 1, stderr: expect.stringMatching(/^autograms init: second is not empty/) });
+    expect(sh(npx, ["autograms", "init", "second"])).toMatchObject({
+      status: 1,
+      stderr: expect.stringMatching(/^autograms init: second is not empty/),
+    });
   });
 });
 
@@ -148,7 +209,15 @@ describe("the store and the server from their tarballs, in the same project", { 
     // install built, the same version for the same Node. Everything else comes from the tarballs
     // and the registry as for a user, who installs the driver of the store they use (an optional
     // peer of the store).
-    ok(npm, ["install", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "better-sqlite3@12.11.1", ...tarballs.filter((t) => /autograms-(store|server)-/.test(t))]);
+    ok(npm, [
+      "install",
+      "--ignore-scripts",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "better-sqlite3@12.11.1",
+      ...tarballs.filter((t) => /autograms-(store|server)-/.test(t)),
+    ]);
     const addon = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
     mkdirSync(join(project, "node_modules/better-sqlite3/build/Release"), { recursive: true });
     copyFileSync(join(root, addon), join(project, addon));
@@ -166,7 +235,17 @@ describe("the store and the server from their tarballs, in the same project", { 
 
   it("type-checks a program using the server's and the store's API under tsc --strict", () => {
     writeFileSync(join(project, "server-types.ts"), SERVER_TYPES);
-    const r = sh(npx, ["tsc", "--ignoreConfig", "--noEmit", "--strict", "--module", "nodenext", "--target", "es2022", "server-types.ts"]);
+    const r = sh(npx, [
+      "tsc",
+      "--ignoreConfig",
+      "--noEmit",
+      "--strict",
+      "--module",
+      "nodenext",
+      "--target",
+      "es2022",
+      "server-types.ts",
+    ]);
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
     rmSync(join(project, "server-types.ts"));
@@ -183,13 +262,17 @@ describe("the store and the server from their tarballs, in the same project", { 
     expect(Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })).not.toContain("vitest");
     const built = readdirSync(join(store, "dist/testing")).filter((f) => f.endsWith(".js"));
     expect(built).toContain("store-suite.js");
-    for (const file of built) expect(readFileSync(join(store, "dist/testing", file), "utf8")).not.toMatch(/from ["']vitest["']/);
+    for (const file of built)
+      expect(readFileSync(join(store, "dist/testing", file), "utf8")).not.toMatch(/from ["']vitest["']/);
   });
 
   it("autograms serve answers the AI SDK chat protocol and stops on SIGTERM", async () => {
     // The installed bin itself (what npx runs), so the signal reaches the server, not npm's wrapper.
     const bin = join(project, "node_modules", ".bin", process.platform === "win32" ? "autograms.cmd" : "autograms");
-    const child = spawn(bin, ["serve", "counter.ts", "--offline", "--port", "0", "--store", "sqlite:served.db"], { cwd: project, env: userEnv() });
+    const child = spawn(bin, ["serve", "counter.ts", "--offline", "--port", "0", "--store", "sqlite:served.db"], {
+      cwd: project,
+      env: userEnv(),
+    });
     // However the test ends (a failed assertion, a timeout), the server does not outlive it.
     onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -208,12 +291,22 @@ describe("the store and the server from their tarballs, in the same project", { 
     });
     try {
       const res = await fetch(`${url}/api/chat`, {
-        method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify({ id: "t1", trigger: "submit-message", messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "again" }] }] }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          id: "t1",
+          trigger: "submit-message",
+          messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "again" }] }],
+        }),
       });
       expect(res.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
-      const deltas = (await res.text()).split("\n").filter((l) => l.startsWith("data: {"))
-        .map((l) => JSON.parse(l.slice(6)) as { type: string; delta?: string }).filter((c) => c.type === "text-delta").map((c) => c.delta).join("");
+      const deltas = (await res.text())
+        .split("\n")
+        .filter((l) => l.startsWith("data: {"))
+        .map((l) => JSON.parse(l.slice(6)) as { type: string; delta?: string })
+        .filter((c) => c.type === "text-delta")
+        .map((c) => c.delta)
+        .join("");
       expect(deltas).toBe("Say 'again' to count.That makes 1. Again?");
     } finally {
       child.kill("SIGTERM");

@@ -19,13 +19,24 @@ describe("createStarter", () => {
     const dir = join(tempDir(), "My Agent");
     const starter = createStarter(dir);
     expect(starter.name).toBe("my-agent");
-    expect([...starter.files].sort()).toEqual([".gitignore", ".vscode/launch.json", "README.md", "agent.ts", "package.json", "test/agent.test.ts", "tsconfig.json"]);
+    expect([...starter.files].sort()).toEqual([
+      ".gitignore",
+      ".vscode/launch.json",
+      "README.md",
+      "agent.ts",
+      "package.json",
+      "test/agent.test.ts",
+      "tsconfig.json",
+    ]);
     const pkg = json(join(dir, "package.json"));
     expect(pkg.name).toBe("my-agent" as never);
     expect(pkg.scripts).toMatchObject({ dev: "autograms chat agent.ts --offline", test: "vitest run" });
-    for (const name of ["@autograms/runtime", "@autograms/compiler", "@autograms/cli"]) expect(pkg.dependencies![name]).toBe(`^${version}`);
+    for (const name of ["@autograms/runtime", "@autograms/compiler", "@autograms/cli"])
+      expect(pkg.dependencies![name]).toBe(`^${version}`);
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(/^\*\.graph\.json$/m);
-    expect(JSON.parse(readFileSync(join(dir, ".vscode/launch.json"), "utf8").replace(/^\s*\/\/.*$/gm, "")).configurations[0]).toMatchObject({ type: "autograms", request: "launch", program: "${workspaceFolder}/agent.ts" });
+    expect(
+      JSON.parse(readFileSync(join(dir, ".vscode/launch.json"), "utf8").replace(/^\s*\/\/.*$/gm, "")).configurations[0],
+    ).toMatchObject({ type: "autograms", request: "launch", program: "${workspaceFolder}/agent.ts" });
   });
 
   it("asks for the versions of the packages it comes with, and the tools the repository uses", () => {
@@ -48,7 +59,9 @@ describe("createStarter", () => {
     expect(() => createStarter(dir)).toThrow(StarterError);
     expect(() => createStarter(dir)).toThrow(/is not empty \(notes\.txt\): pick a new folder/);
     expect(() => createStarter(join(dir, "notes.txt"))).toThrow(/is a file, not a folder/);
-    expect(() => createStarter(join(dir, "new"), { name: "Bad Name" })).toThrow(/'Bad Name' is not a valid npm package name/);
+    expect(() => createStarter(join(dir, "new"), { name: "Bad Name" })).toThrow(
+      /'Bad Name' is not a valid npm package name/,
+    );
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine");
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { Agent, AgentError, type GraphNode } from "@autograms/runtime";
 import { TestModel, collect, fixture, graph, n } from "./helpers.js";
 
-
 describe("agent.call", () => {
   it("runs recursive fibonacci to its return value", async () => {
     const agent = new Agent(fixture("fibonacci"), { model: new TestModel() });
@@ -23,20 +22,38 @@ describe("agent.call", () => {
   });
 
   it("refuses to reach a chat node, naming it and its location", async () => {
-    const g = graph([
-      n({ name: "f", action: "code", instruction: "1", transitions: ["talk"] }),
-      n({ name: "talk", action: "chat", instruction: "Hello.", loc: { line: 12, column: 7, endLine: 12, endColumn: 30 } }),
-    ], { functions: { f: { kind: "local_function", params: [], entry: "f" } }, source: { file: "agent.ts", sha256: "0".repeat(64) } });
+    const g = graph(
+      [
+        n({ name: "f", action: "code", instruction: "1", transitions: ["talk"] }),
+        n({
+          name: "talk",
+          action: "chat",
+          instruction: "Hello.",
+          loc: { line: 12, column: 7, endLine: 12, endColumn: 30 },
+        }),
+      ],
+      {
+        functions: { f: { kind: "local_function", params: [], entry: "f" } },
+        source: { file: "agent.ts", sha256: "0".repeat(64) },
+      },
+    );
     const err = await new Agent(g, { model: new TestModel() }).call("f").catch((e) => e);
     expect(err).toBeInstanceOf(AgentError);
-    expect(err).toMatchObject({ code: "chat_in_call", node: "talk", location: "agent.ts:12:7", line: 12, column: 7, file: "agent.ts" });
+    expect(err).toMatchObject({
+      code: "chat_in_call",
+      node: "talk",
+      location: "agent.ts:12:7",
+      line: 12,
+      column: 7,
+      file: "agent.ts",
+    });
     expect(err.message).toMatch(/^agent\.ts:12:7: node 'talk': agent\.call\(\) reached a chat node/);
   });
 
   it("lets thoughts ask the model", async () => {
-    const g = graph([
-      n({ name: "f", action: "thought", instruction: "Double $x.", transitions: ["return"] }),
-    ], { functions: { f: { kind: "local_function", params: ["x"], entry: "f" } } });
+    const g = graph([n({ name: "f", action: "thought", instruction: "Double $x.", transitions: ["return"] })], {
+      functions: { f: { kind: "local_function", params: ["x"], entry: "f" } },
+    });
     const model = new TestModel((req) => `doubled: ${req.messages[0]!.content.includes("Double 4.")}`);
     expect(await new Agent(g, { model }).call("f", [4])).toBe("doubled: true");
   });
@@ -48,9 +65,12 @@ describe("agent.call", () => {
   });
 
   it("stops a graph that loops forever at maxSteps, naming the node", async () => {
-    const g = graph([n({ name: "spin", action: "transition", transitions: ["spin"] })],
-      { functions: { f: { kind: "local_function", params: [], entry: "spin" } } });
-    await expect(new Agent(g, { model: new TestModel(), limits: { maxSteps: 1000 } }).call("f"))
-      .rejects.toMatchObject({ code: "step_limit", node: "spin" });
+    const g = graph([n({ name: "spin", action: "transition", transitions: ["spin"] })], {
+      functions: { f: { kind: "local_function", params: [], entry: "spin" } },
+    });
+    await expect(new Agent(g, { model: new TestModel(), limits: { maxSteps: 1000 } }).call("f")).rejects.toMatchObject({
+      code: "step_limit",
+      node: "spin",
+    });
   });
 });

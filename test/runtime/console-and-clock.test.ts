@@ -1,7 +1,16 @@
 // An agent's console.log is a trace event (never memory), and its Date.now() is the turn's time:
 // read once per reply() / call(), recorded where code first reads it, given back by a replay.
 import { describe, expect, it } from "vitest";
-import { Agent, AgentError, DebugSession, ScriptedModel, replayConversation, type Graph, type Memory, type TraceEvent } from "@autograms/runtime";
+import {
+  Agent,
+  AgentError,
+  DebugSession,
+  ScriptedModel,
+  replayConversation,
+  type Graph,
+  type Memory,
+  type TraceEvent,
+} from "@autograms/runtime";
 import { compile } from "@autograms/compiler";
 import { TestModel, collect, graph, n } from "./helpers.js";
 
@@ -56,7 +65,11 @@ describe("console.log in an agent", () => {
       ["warn", "checked 5000 stamp 5000", 21],
     ]);
     const at = events.indexOf(logs[0]!);
-    expect(events[at + 1]).toMatchObject({ kind: "code", node: logs[0]!.node, code: expect.stringContaining("console.log(") });
+    expect(events[at + 1]).toMatchObject({
+      kind: "code",
+      node: logs[0]!.node,
+      code: expect.stringContaining("console.log("),
+    });
     expect(logs[1]!.stack).toEqual(["main", "check"]);
     expect(logs[0]!.changes).toEqual([]);
   });
@@ -73,9 +86,13 @@ describe("console.log in an agent", () => {
   });
 
   it("reports what code printed before it failed, then fails the turn", async () => {
-    const g = graph([n({ name: "boom", action: "code", instruction: "[1, 2].map(x => { console.log('at', x); return x.y.z })" })]);
+    const g = graph([
+      n({ name: "boom", action: "code", instruction: "[1, 2].map(x => { console.log('at', x); return x.y.z })" }),
+    ]);
     const { events, trace } = collect();
-    await expect(new Agent(g, { model: new TestModel() }).reply("", undefined, { trace })).rejects.toMatchObject({ code: "sandbox" });
+    await expect(new Agent(g, { model: new TestModel() }).reply("", undefined, { trace })).rejects.toMatchObject({
+      code: "sandbox",
+    });
     expect(events.map((e) => e.kind === "log" && e.text)).toEqual(["at 1"]);
   });
 });
@@ -83,7 +100,11 @@ describe("console.log in an agent", () => {
 describe("Date.now() in an agent", () => {
   it("is one value for the whole turn, and the next turn's is the clock's next reading", async () => {
     const ticks = ticking();
-    const agent = new Agent(compiled(CLOCKED), { model: new TestModel(() => "ok"), clock: ticks.clock, tools: { stamp } });
+    const agent = new Agent(compiled(CLOCKED), {
+      model: new TestModel(() => "ok"),
+      clock: ticks.clock,
+      tools: { stamp },
+    });
     const one = collect();
     const r1 = await agent.reply("", undefined, { trace: one.trace });
     const r2 = await agent.reply("again", r1.memory);
@@ -94,28 +115,50 @@ describe("Date.now() in an agent", () => {
     expect(vars.seen).toEqual([1000, 2000, 3000]);
     expect(ticks.reads()).toBe(3);
     // Recorded once per run, where code first read it.
-    expect(one.events.filter((e) => e.kind === "time")).toEqual([expect.objectContaining({ kind: "time", time: 1000, node: expect.stringMatching(/^main\.code_/), stack: ["main"] })]);
+    expect(one.events.filter((e) => e.kind === "time")).toEqual([
+      expect.objectContaining({
+        kind: "time",
+        time: 1000,
+        node: expect.stringMatching(/^main\.code_/),
+        stack: ["main"],
+      }),
+    ]);
     const time = one.events.findIndex((e) => e.kind === "time");
-    expect(one.events[time + 1]).toMatchObject({ kind: "code", code: "first = Date.now()", node: one.events[time]!.node });
+    expect(one.events[time + 1]).toMatchObject({
+      kind: "code",
+      code: "first = Date.now()",
+      node: one.events[time]!.node,
+    });
   });
 
   it("takes a run's time from RunOptions.now, and refuses a clock that is not one", async () => {
-    const g = graph([n({ name: "t", action: "code", instruction: "Date.now()", assign: "t", transitions: ["say"] }), n({ name: "say", action: "chat_exact", instruction: "$t" })]);
+    const g = graph([
+      n({ name: "t", action: "code", instruction: "Date.now()", assign: "t", transitions: ["say"] }),
+      n({ name: "say", action: "chat_exact", instruction: "$t" }),
+    ]);
     const agent = new Agent(g, { model: new TestModel(), clock: () => 1 });
     expect((await agent.reply("", undefined, { now: 1_800_000_000_000 })).reply).toBe("1800000000000");
     expect((await agent.reply("")).reply).toBe("1");
     expect(await agent.call("missing").catch((e: AgentError) => e.code)).toBe("bad_call");
     const broken = new Agent(g, { model: new TestModel(), clock: () => Number.NaN });
-    await expect(broken.reply("")).rejects.toMatchObject({ code: "bad_input", message: expect.stringContaining("the agent's clock returned a finite number") });
-    await expect(agent.reply("", undefined, { now: "noon" as unknown as number })).rejects.toMatchObject({ code: "bad_input" });
+    await expect(broken.reply("")).rejects.toMatchObject({
+      code: "bad_input",
+      message: expect.stringContaining("the agent's clock returned a finite number"),
+    });
+    await expect(agent.reply("", undefined, { now: "noon" as unknown as number })).rejects.toMatchObject({
+      code: "bad_input",
+    });
     expect(() => new Agent(g, { model: new TestModel(), clock: 5 as unknown as () => number })).toThrow(AgentError);
   });
 
   it("is the call's time in agent.call(), in every evaluation of the call", async () => {
-    const g = graph([
-      n({ name: "f", action: "code", instruction: "let a = Date.now()", transitions: ["g"] }),
-      n({ name: "g", action: "transition", transitions: ["return [a, Date.now()]"] }),
-    ], { functions: { f: { kind: "local_function", params: [], entry: "f" } } });
+    const g = graph(
+      [
+        n({ name: "f", action: "code", instruction: "let a = Date.now()", transitions: ["g"] }),
+        n({ name: "g", action: "transition", transitions: ["return [a, Date.now()]"] }),
+      ],
+      { functions: { f: { kind: "local_function", params: [], entry: "f" } } },
+    );
     const agent = new Agent(g, { model: new TestModel(), clock: ticking(7).clock });
     expect(await agent.call("f")).toEqual([7, 7]);
     expect(await agent.call("f")).toEqual([1007, 1007]);
@@ -162,7 +205,9 @@ describe("replaying a conversation that read the time", () => {
     await recorder.reply("", undefined, { trace });
     const edited = events.map((e) => (e.kind === "time" ? { ...e, time: 11 } : e));
     const turns = replayConversation(g, edited, { tools: { stamp } });
-    await expect(turns.next()).rejects.toThrow(/replay diverged in turn 1, step \d+, at node 'main\.code_\w+' \(code\): its value differs/);
+    await expect(turns.next()).rejects.toThrow(
+      /replay diverged in turn 1, step \d+, at node 'main\.code_\w+' \(code\): its value differs/,
+    );
   });
 });
 

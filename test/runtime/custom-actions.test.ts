@@ -1,7 +1,16 @@
 // Custom actions at run time: each hook, inheritance from a base, the copy boundary, the errors
 // the Agent gives at construction and at the node, and replay of the hooks' model calls.
 import { describe, expect, it } from "vitest";
-import { Agent, AgentError, defineAction, replayConversation, validateGraph, type Graph, type GraphNode, type TraceEvent } from "@autograms/runtime";
+import {
+  Agent,
+  AgentError,
+  defineAction,
+  replayConversation,
+  validateGraph,
+  type Graph,
+  type GraphNode,
+  type TraceEvent,
+} from "@autograms/runtime";
 import { TestModel, graph, pickByText, roundTrip } from "./helpers.js";
 
 const confirm = defineAction({
@@ -19,15 +28,32 @@ const confirm = defineAction({
   },
 });
 
-const withActions = (nodes: GraphNode[], actions: Graph["actions"], extra: Partial<Graph> = {}) => graph(nodes, { actions, ...extra });
-const CONFIRM_INFO = { module: "./actions.js", export: "confirm", fields: { yes: { type: "array", items: { type: "string" } } }, decides: true as const };
+const withActions = (nodes: GraphNode[], actions: Graph["actions"], extra: Partial<Graph> = {}) =>
+  graph(nodes, { actions, ...extra });
+const CONFIRM_INFO = {
+  module: "./actions.js",
+  export: "confirm",
+  fields: { yes: { type: "array", items: { type: "string" } } },
+  decides: true as const,
+};
 
 function confirmGraph(): Graph {
-  return withActions([
-    { name: "ask", action: "chat_exact", instruction: "Your email?", transitions: ["check"] },
-    { name: "check", action: "confirm", yes: ["yes", "yep"], transitions: ["done", "ask"], transition_question: "Did the user confirm?", transition_choices: ["yes", "no"], assign: "email" } as GraphNode,
-    { name: "done", action: "chat_exact", instruction: "Saved $email.", transitions: ["quit"] },
-  ], { confirm: CONFIRM_INFO });
+  return withActions(
+    [
+      { name: "ask", action: "chat_exact", instruction: "Your email?", transitions: ["check"] },
+      {
+        name: "check",
+        action: "confirm",
+        yes: ["yes", "yep"],
+        transitions: ["done", "ask"],
+        transition_question: "Did the user confirm?",
+        transition_choices: ["yes", "no"],
+        assign: "email",
+      } as GraphNode,
+      { name: "done", action: "chat_exact", instruction: "Saved $email.", transitions: ["quit"] },
+    ],
+    { confirm: CONFIRM_INFO },
+  );
 }
 
 describe("custom actions", () => {
@@ -36,18 +62,22 @@ describe("custom actions", () => {
   it("a transition hook decides without transition_question and transition_choices, reading the node's question fields", async () => {
     const seen: unknown[] = [];
     const route = defineAction({
-      name: "route", base: "chat_exact",
+      name: "route",
+      base: "chat_exact",
       transition(ctx) {
         seen.push({ ...ctx.node, transitions: [...ctx.node.transitions] });
         return ctx.userReply === "tea" ? ctx.node.transitions[0] : ctx.node.transitions[1];
       },
     });
     const info = { module: "./a.js", export: "route", base: "chat_exact" as const, decides: true as const };
-    const g = withActions([
-      { name: "ask", action: "route", instruction: "Tea or coffee?", transitions: ["tea", "coffee"] } as GraphNode,
-      { name: "tea", action: "chat_exact", instruction: "Tea it is.", transitions: ["quit"] },
-      { name: "coffee", action: "chat_exact", instruction: "Coffee it is.", transitions: ["quit"] },
-    ], { route: info });
+    const g = withActions(
+      [
+        { name: "ask", action: "route", instruction: "Tea or coffee?", transitions: ["tea", "coffee"] } as GraphNode,
+        { name: "tea", action: "chat_exact", instruction: "Tea it is.", transitions: ["quit"] },
+        { name: "coffee", action: "chat_exact", instruction: "Coffee it is.", transitions: ["quit"] },
+      ],
+      { route: info },
+    );
     expect(validateGraph(g).errors).toEqual([]);
     const model = new TestModel();
     const agent = new Agent(g, { model, actions: [route] });
@@ -56,58 +86,105 @@ describe("custom actions", () => {
     expect(r.reply).toBe("Coffee it is.");
     expect(model.choices).toHaveLength(0);
     // The question fields, when the node has them, are on ctx.node as written.
-    const asking = withActions([
-      { name: "ask", action: "route", instruction: "Tea or coffee?", transitions: ["tea", "coffee"], transition_question: "Which did $who pick?",
-        transition_choices: ["tea", "coffee"], question_prompt: "Decide.", transition_context: 2 } as GraphNode,
-      { name: "tea", action: "chat_exact", instruction: "Tea it is.", transitions: ["quit"] },
-      { name: "coffee", action: "chat_exact", instruction: "Coffee it is.", transitions: ["quit"] },
-    ], { route: info });
+    const asking = withActions(
+      [
+        {
+          name: "ask",
+          action: "route",
+          instruction: "Tea or coffee?",
+          transitions: ["tea", "coffee"],
+          transition_question: "Which did $who pick?",
+          transition_choices: ["tea", "coffee"],
+          question_prompt: "Decide.",
+          transition_context: 2,
+        } as GraphNode,
+        { name: "tea", action: "chat_exact", instruction: "Tea it is.", transitions: ["quit"] },
+        { name: "coffee", action: "chat_exact", instruction: "Coffee it is.", transitions: ["quit"] },
+      ],
+      { route: info },
+    );
     const agent2 = new Agent(asking, { model, actions: [route] });
     await agent2.reply("tea", (await agent2.reply("")).memory);
-    expect(seen.at(-1)).toMatchObject({ name: "ask", transitions: ["tea", "coffee"], transition_question: "Which did $who pick?",
-      transition_choices: ["tea", "coffee"], question_prompt: "Decide.", transition_context: 2 });
+    expect(seen.at(-1)).toMatchObject({
+      name: "ask",
+      transitions: ["tea", "coffee"],
+      transition_question: "Which did $who pick?",
+      transition_choices: ["tea", "coffee"],
+      question_prompt: "Decide.",
+      transition_context: 2,
+    });
     // Without a question, a hook that decides nothing has no way on: an error at the node.
     const undecided = defineAction({ name: "route", base: "chat_exact", transition: () => null });
     const stuck = new Agent(g, { model, actions: [undecided] });
     await expect(stuck.reply("tea", (await stuck.reply("")).memory)).rejects.toThrow(
-      "action 'route': its transition hook chose none of the 2 transitions, and the node has no transition_question for the model to choose with");
+      "action 'route': its transition hook chose none of the 2 transitions, and the node has no transition_question for the model to choose with",
+    );
     // A graph whose action decides, given an implementation without a transition hook: compile again.
     expect(() => new Agent(g, { model, actions: [defineAction({ name: "route", base: "chat_exact" })] })).toThrow(
-      "the graph was compiled with a transition hook, the implementation given has none: compile the agent again");
+      "the graph was compiled with a transition hook, the implementation given has none: compile the agent again",
+    );
     const withoutDecides = withActions(g.nodes, { route: { ...info, decides: undefined } });
-    expect(validateGraph(withoutDecides).errors.map((e) => e.message)).toContain("node 'ask': has several transitions but no transition_question");
+    expect(validateGraph(withoutDecides).errors.map((e) => e.message)).toContain(
+      "node 'ask': has several transitions but no transition_question",
+    );
   });
 
   it("declared effects: a result sets the prompt, the user prompt and variables it declares, and nothing else", async () => {
     // The original's prompt nodes and variable-writing nodes as one action (autograms/nodes/prompt_nodes.py).
     const persona = defineAction({
-      name: "persona", effects: { setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] },
-      instruction: (ctx) => ({ setPrompt: `You teach ${ctx.instruction}.`, setUserPrompt: "You are a pupil.", assign: { level: 2, topic: ctx.instruction } }),
+      name: "persona",
+      effects: { setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] },
+      instruction: (ctx) => ({
+        setPrompt: `You teach ${ctx.instruction}.`,
+        setUserPrompt: "You are a pupil.",
+        assign: { level: 2, topic: ctx.instruction },
+      }),
     });
     const info = { module: "./a.js", export: "persona" };
-    const g = withActions([
-      { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
-      { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] },
-    ], { persona: info });
+    const g = withActions(
+      [
+        { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
+        { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] },
+      ],
+      { persona: info },
+    );
     const model = new TestModel(() => "ok");
     const r = await new Agent(g, { model, actions: [persona] }).reply("hi");
-    expect(model.completions[0]!.messages[0]!.content).toBe("You teach fractions.\n\nUser: hi\n\n\n\nInstruction for Agent: Teach fractions at level 2.\nAgent's reply:");
+    expect(model.completions[0]!.messages[0]!.content).toBe(
+      "You teach fractions.\n\nUser: hi\n\n\n\nInstruction for Agent: Teach fractions at level 2.\nAgent's reply:",
+    );
     expect(r.memory.stack[0]!.userPrompt).toBe("You are a pupil.");
     // An effect the action does not declare fails the node, naming it.
-    const sneaky = defineAction({ name: "persona", effects: { assign: ["level"] }, instruction: () => ({ assign: { level: 1, secret: true } }) });
+    const sneaky = defineAction({
+      name: "persona",
+      effects: { assign: ["level"] },
+      instruction: () => ({ assign: { level: 1, secret: true } }),
+    });
     await expect(new Agent(g, { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
-      "action 'persona': its instruction hook assigned 'secret', which the action does not declare (effects.assign: ['level'])");
+      "action 'persona': its instruction hook assigned 'secret', which the action does not declare (effects.assign: ['level'])",
+    );
     const prompter = defineAction({ name: "persona", instruction: () => ({ setPrompt: "x" }) });
-    await expect(new Agent(g, { model, actions: [prompter] }).reply("hi")).rejects.toThrow("returned setPrompt, which the action does not declare (effects: { setPrompt: true })");
-    expect(() => defineAction({ name: "bad", effects: { assign: ["_last_state"] } })).toThrow("effects.assign must be an array of variable names");
+    await expect(new Agent(g, { model, actions: [prompter] }).reply("hi")).rejects.toThrow(
+      "returned setPrompt, which the action does not declare (effects: { setPrompt: true })",
+    );
+    expect(() => defineAction({ name: "bad", effects: { assign: ["_last_state"] } })).toThrow(
+      "effects.assign must be an array of variable names",
+    );
   });
 
   it("a reply can leave its turn unretained, so later prompts show only the reply (ChatExactNode's retain_instruction=False)", async () => {
-    const say = (retain?: boolean) => defineAction({ name: "say", instruction: (ctx) => ({ reply: `Said: ${ctx.instruction}`, ...(retain !== undefined && { retain }) }) });
-    const g = withActions([
-      { name: "s", action: "say", instruction: "Greet the user.", transitions: ["c"] } as GraphNode,
-      { name: "c", action: "chat", instruction: "Go on.", transitions: ["quit"] },
-    ], { say: { module: "./a.js", export: "say" } });
+    const say = (retain?: boolean) =>
+      defineAction({
+        name: "say",
+        instruction: (ctx) => ({ reply: `Said: ${ctx.instruction}`, ...(retain !== undefined && { retain }) }),
+      });
+    const g = withActions(
+      [
+        { name: "s", action: "say", instruction: "Greet the user.", transitions: ["c"] } as GraphNode,
+        { name: "c", action: "chat", instruction: "Go on.", transitions: ["quit"] },
+      ],
+      { say: { module: "./a.js", export: "say" } },
+    );
     const prompts = async (retain?: boolean) => {
       const model = new TestModel(() => "ok");
       const agent = new Agent(g, { model, actions: [say(retain)] });
@@ -117,7 +194,9 @@ describe("custom actions", () => {
     expect((await prompts())[0]!.content).toContain("Instruction for Agent: Greet the user.");
     expect((await prompts(false))[0]).toEqual({ role: "user", content: "You are an agent.\n\n\nAgent's reply:" });
     const bad = defineAction({ name: "say", instruction: () => ({ reply: "x", retain: false, instruction: "y" }) });
-    await expect(new Agent(g, { model: new TestModel(), actions: [bad] }).reply("")).rejects.toThrow("returned an instruction to keep and retain: false");
+    await expect(new Agent(g, { model: new TestModel(), actions: [bad] }).reply("")).rejects.toThrow(
+      "returned an instruction to keep and retain: false",
+    );
   });
 
   it("runs the instruction hook (a reply without a model call) and the transition hook on the user's answer", async () => {
@@ -146,13 +225,17 @@ describe("custom actions", () => {
 
   it("assigns the output hook's value when the node is left, after the user's answer", async () => {
     const shout = defineAction({
-      name: "shout", base: "chat_exact",
+      name: "shout",
+      base: "chat_exact",
       output: (ctx) => ({ said: ctx.output, answer: ctx.userReply }),
     });
-    const g = withActions([
-      { name: "s", action: "shout", instruction: "HELLO", transitions: ["t"], assign: "x" } as GraphNode,
-      { name: "t", action: "chat_exact", instruction: "$x", transitions: ["quit"] },
-    ], { shout: { module: "./a.js", export: "shout", base: "chat_exact" } });
+    const g = withActions(
+      [
+        { name: "s", action: "shout", instruction: "HELLO", transitions: ["t"], assign: "x" } as GraphNode,
+        { name: "t", action: "chat_exact", instruction: "$x", transitions: ["quit"] },
+      ],
+      { shout: { module: "./a.js", export: "shout", base: "chat_exact" } },
+    );
     const agent = new Agent(g, { model: new TestModel(), actions: [shout] });
     let r = await agent.reply("");
     expect(r.reply).toBe("HELLO");
@@ -162,11 +245,21 @@ describe("custom actions", () => {
 
   it("inherits the base's instruction: a custom transition on a chat node generates as chat does", async () => {
     const pick = defineAction({ name: "pick", base: "chat", transition: () => "b" });
-    const g = withActions([
-      { name: "c", action: "pick", instruction: "Greet.", transitions: ["a", "b"], transition_question: "q", transition_choices: ["1", "2"] } as GraphNode,
-      { name: "a", action: "chat_exact", instruction: "A", transitions: ["quit"] },
-      { name: "b", action: "chat_exact", instruction: "B", transitions: ["quit"] },
-    ], { pick: { module: "./a.js", export: "pick", base: "chat", decides: true } });
+    const g = withActions(
+      [
+        {
+          name: "c",
+          action: "pick",
+          instruction: "Greet.",
+          transitions: ["a", "b"],
+          transition_question: "q",
+          transition_choices: ["1", "2"],
+        } as GraphNode,
+        { name: "a", action: "chat_exact", instruction: "A", transitions: ["quit"] },
+        { name: "b", action: "chat_exact", instruction: "B", transitions: ["quit"] },
+      ],
+      { pick: { module: "./a.js", export: "pick", base: "chat", decides: true } },
+    );
     const model = new TestModel((req) => `generated at ${req.node}`);
     const agent = new Agent(g, { model, actions: [pick] });
     const events: TraceEvent[] = [];
@@ -191,12 +284,32 @@ describe("custom actions", () => {
         return { thought: text, output: { text, topic: ctx.fields.topic } };
       },
     });
-    const g = withActions([
-      { name: "set", action: "code", instruction: "let city = 'Oslo'", transitions: ["l"] },
-      { name: "l", action: "look", instruction: "Tell $city", topic: "weather in $city", extra: { where: ["$city"] }, transitions: ["say"], assign: "found" } as GraphNode,
-      { name: "say", action: "chat_exact", instruction: "$found", transitions: ["quit"] },
-    ], { look: { module: "./a.js", export: "look", fields: { topic: { type: "string" }, extra: { type: "object" } }, required: ["topic"] } });
-    const model = new TestModel((req) => `T:${req.purpose}:${req.messages.at(-1)!.content.includes("Tell Oslo about weather in Oslo")}`);
+    const g = withActions(
+      [
+        { name: "set", action: "code", instruction: "let city = 'Oslo'", transitions: ["l"] },
+        {
+          name: "l",
+          action: "look",
+          instruction: "Tell $city",
+          topic: "weather in $city",
+          extra: { where: ["$city"] },
+          transitions: ["say"],
+          assign: "found",
+        } as GraphNode,
+        { name: "say", action: "chat_exact", instruction: "$found", transitions: ["quit"] },
+      ],
+      {
+        look: {
+          module: "./a.js",
+          export: "look",
+          fields: { topic: { type: "string" }, extra: { type: "object" } },
+          required: ["topic"],
+        },
+      },
+    );
+    const model = new TestModel(
+      (req) => `T:${req.purpose}:${req.messages.at(-1)!.content.includes("Tell Oslo about weather in Oslo")}`,
+    );
     const agent = new Agent(g, { model, actions: [look] });
     const r = await agent.reply("hello");
     expect(seen).toEqual([{ topic: "weather in Oslo", extra: { where: ["Oslo"] } }, "Tell Oslo", "Oslo", undefined, 0]);
@@ -207,50 +320,84 @@ describe("custom actions", () => {
 
   it("copies what crosses into memory and refuses what is not plain data, at the node", async () => {
     const bad = defineAction({ name: "bad", instruction: () => ({ output: { when: new Date() } as never }) });
-    const g = withActions([{ name: "b", action: "bad", transitions: ["quit"] } as GraphNode], { bad: { module: "./a.js", export: "bad" } });
+    const g = withActions([{ name: "b", action: "bad", transitions: ["quit"] } as GraphNode], {
+      bad: { module: "./a.js", export: "bad" },
+    });
     g.nodes[0]!.loc = { line: 3, column: 5, endLine: 3, endColumn: 20 };
     g.source = { file: "agent.ts", sha256: "0".repeat(64) };
     const agent = new Agent(g, { model: new TestModel(), actions: [bad] });
     const err = await agent.reply("x").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentError);
     expect((err as AgentError).code).toBe("action_failed");
-    expect((err as AgentError).message).toMatch(/^agent\.ts:3:5: node 'b': action 'bad': its instruction hook gave a value that cannot go into memory: .*not plain data/);
+    expect((err as AgentError).message).toMatch(
+      /^agent\.ts:3:5: node 'b': action 'bad': its instruction hook gave a value that cannot go into memory: .*not plain data/,
+    );
   });
 
   it("fails a hook that throws at its node, with the hook's message, and keeps the memory", async () => {
-    const boom = defineAction({ name: "boom", instruction: () => { throw new Error("index offline"); } });
-    const g = withActions([
-      { name: "a", action: "chat_exact", instruction: "hi", transitions: ["b"] },
-      { name: "b", action: "boom", transitions: ["quit"] } as GraphNode,
-    ], { boom: { module: "./a.js", export: "boom" } });
+    const boom = defineAction({
+      name: "boom",
+      instruction: () => {
+        throw new Error("index offline");
+      },
+    });
+    const g = withActions(
+      [
+        { name: "a", action: "chat_exact", instruction: "hi", transitions: ["b"] },
+        { name: "b", action: "boom", transitions: ["quit"] } as GraphNode,
+      ],
+      { boom: { module: "./a.js", export: "boom" } },
+    );
     const agent = new Agent(g, { model: new TestModel(), actions: [boom] });
     const first = await agent.reply("");
     const err = await agent.reply("go", first.memory).catch((e: unknown) => e);
-    expect((err as AgentError).message).toBe("node 'b' (no source location): action 'boom': its instruction hook failed: index offline");
+    expect((err as AgentError).message).toBe(
+      "node 'b' (no source location): action 'boom': its instruction hook failed: index offline",
+    );
     expect(first.memory.turn).toBe(1);
   });
 
   it("refuses a transition that is not one of the node's, and a result of the wrong shape", async () => {
     const stray = defineAction({ name: "stray", transition: () => "elsewhere" });
-    const g = withActions([
-      { name: "s", action: "stray", transitions: ["t"] } as GraphNode,
-      { name: "t", action: "chat_exact", instruction: "T", transitions: ["quit"] },
-    ], { stray: { module: "./a.js", export: "stray", decides: true } });
+    const g = withActions(
+      [
+        { name: "s", action: "stray", transitions: ["t"] } as GraphNode,
+        { name: "t", action: "chat_exact", instruction: "T", transitions: ["quit"] },
+      ],
+      { stray: { module: "./a.js", export: "stray", decides: true } },
+    );
     await expect(new Agent(g, { model: new TestModel(), actions: [stray] }).reply("")).rejects.toThrow(
-      "action 'stray': its transition hook chose 'elsewhere', which is not one of the node's transitions (t)");
+      "action 'stray': its transition hook chose 'elsewhere', which is not one of the node's transitions (t)",
+    );
     const shape = defineAction({ name: "shape", instruction: () => ({ reply: "a", thought: "b" }) as never });
-    const g2 = withActions([{ name: "s", action: "shape", transitions: ["quit"] } as GraphNode], { shape: { module: "./a.js", export: "shape" } });
-    await expect(new Agent(g2, { model: new TestModel(), actions: [shape] }).reply("")).rejects.toThrow("returned both a reply and a thought");
+    const g2 = withActions([{ name: "s", action: "shape", transitions: ["quit"] } as GraphNode], {
+      shape: { module: "./a.js", export: "shape" },
+    });
+    await expect(new Agent(g2, { model: new TestModel(), actions: [shape] }).reply("")).rejects.toThrow(
+      "returned both a reply and a thought",
+    );
   });
 
   it("is an error at construction when an implementation is missing or differs from what the graph was compiled with", () => {
     const g = confirmGraph();
-    expect(() => new Agent(g, { model: new TestModel() })).toThrow(/the graph uses action 'confirm' \(export 'confirm' of '\.\/actions\.js'\), but no implementation was given in options\.actions/);
-    const other = defineAction({ name: "confirm", base: "chat", fields: { yes: { type: "array", items: { type: "string" } } } });
-    expect(() => new Agent(g, { model: new TestModel(), actions: [other] })).toThrow(/compiled with base none, the implementation given has 'chat'/);
+    expect(() => new Agent(g, { model: new TestModel() })).toThrow(
+      /the graph uses action 'confirm' \(export 'confirm' of '\.\/actions\.js'\), but no implementation was given in options\.actions/,
+    );
+    const other = defineAction({
+      name: "confirm",
+      base: "chat",
+      fields: { yes: { type: "array", items: { type: "string" } } },
+    });
+    expect(() => new Agent(g, { model: new TestModel(), actions: [other] })).toThrow(
+      /compiled with base none, the implementation given has 'chat'/,
+    );
     const fewer = defineAction({ name: "confirm" });
-    expect(() => new Agent(g, { model: new TestModel(), actions: [fewer] })).toThrow(/other fields than the implementation given declares/);
-    expect(() => new Agent(g, { model: new TestModel(), actions: [{ name: "confirm" } as never] })).toThrow(/not an action made with defineAction/);
+    expect(() => new Agent(g, { model: new TestModel(), actions: [fewer] })).toThrow(
+      /other fields than the implementation given declares/,
+    );
+    expect(() => new Agent(g, { model: new TestModel(), actions: [{ name: "confirm" } as never] })).toThrow(
+      /not an action made with defineAction/,
+    );
   });
 
   it("validateGraph checks a custom node's fields against its action's schemas, and unknown actions", () => {
@@ -261,13 +408,19 @@ describe("custom actions", () => {
     expect(r.valid).toBe(false);
     const messages = r.errors.map((e) => e.message);
     expect(messages).toContain("node 'check': field 'yes' of action 'confirm': yes must be array");
-    expect(messages).toContain("node 'check': 'colour' is not a node field nor a field of action 'confirm' (its fields: yes)");
+    expect(messages).toContain(
+      "node 'check': 'colour' is not a node field nor a field of action 'confirm' (its fields: yes)",
+    );
     const g2 = confirmGraph();
     delete g2.actions;
-    expect(validateGraph(g2).errors.map((e) => e.message)).toContain("node 'check': unknown action 'confirm': neither a built-in action nor one of the graph's actions");
+    expect(validateGraph(g2).errors.map((e) => e.message)).toContain(
+      "node 'check': unknown action 'confirm': neither a built-in action nor one of the graph's actions",
+    );
     const g3 = confirmGraph();
     g3.actions!.confirm!.fields = { instruction: { type: "string" } };
-    expect(validateGraph(g3).errors.map((e) => e.message)).toContain("action 'confirm': field 'instruction' is a field of every node; an action declares only fields of its own");
+    expect(validateGraph(g3).errors.map((e) => e.message)).toContain(
+      "action 'confirm': field 'instruction' is a field of every node; an action declares only fields of its own",
+    );
     // A built-in node still has only the format's fields.
     const g4 = confirmGraph();
     (g4.nodes[0] as Record<string, unknown>).yes = ["y"];
@@ -275,14 +428,26 @@ describe("custom actions", () => {
   });
 
   it("defineAction refuses a bad declaration at once", () => {
-    expect(() => defineAction({ name: "chat" })).toThrow("defineAction 'chat': 'chat' is a built-in action; a custom action needs a name of its own");
-    expect(() => defineAction({ name: "x", base: "code" as never })).toThrow(/base 'code' is not an action to inherit from/);
-    expect(() => defineAction({ name: "x", fields: { n: 3 as never } })).toThrow(/the JSON Schema of field 'n' is not valid: it must be an object/);
+    expect(() => defineAction({ name: "chat" })).toThrow(
+      "defineAction 'chat': 'chat' is a built-in action; a custom action needs a name of its own",
+    );
+    expect(() => defineAction({ name: "x", base: "code" as never })).toThrow(
+      /base 'code' is not an action to inherit from/,
+    );
+    expect(() => defineAction({ name: "x", fields: { n: 3 as never } })).toThrow(
+      /the JSON Schema of field 'n' is not valid: it must be an object/,
+    );
     // A schema that does not compile is found when the graph is checked (the compiler does too).
     const g = confirmGraph();
     g.actions!.confirm!.fields = { yes: { type: "nonsense" } };
-    expect(validateGraph(g).errors.map((e) => e.message).join("\n")).toMatch(/action 'confirm': the JSON Schema of field 'yes' is not valid: .*type/);
-    expect(() => defineAction({ name: "x", fields: {}, required: ["n" as never] })).toThrow(/required field 'n' is not one of the action's fields/);
+    expect(
+      validateGraph(g)
+        .errors.map((e) => e.message)
+        .join("\n"),
+    ).toMatch(/action 'confirm': the JSON Schema of field 'yes' is not valid: .*type/);
+    expect(() => defineAction({ name: "x", fields: {}, required: ["n" as never] })).toThrow(
+      /required field 'n' is not one of the action's fields/,
+    );
   });
 
   it("replays a conversation through custom nodes, their model calls answered from the recording", async () => {
@@ -294,12 +459,18 @@ describe("custom actions", () => {
         return { reply: text };
       },
     });
-    const g = withActions([
-      { name: "a", action: "ask", transitions: ["b"] } as GraphNode,
-      { name: "b", action: "chat", instruction: "Answer.", transitions: ["quit"] },
-    ], { ask: { module: "./a.js", export: "ask" } });
+    const g = withActions(
+      [
+        { name: "a", action: "ask", transitions: ["b"] } as GraphNode,
+        { name: "b", action: "chat", instruction: "Answer.", transitions: ["quit"] },
+      ],
+      { ask: { module: "./a.js", export: "ask" } },
+    );
     let n = 0;
-    const model = new TestModel(() => `answer ${++n}`, () => 1);
+    const model = new TestModel(
+      () => `answer ${++n}`,
+      () => 1,
+    );
     const agent = new Agent(g, { model, actions: [ask] });
     const events: TraceEvent[] = [];
     let r = await agent.reply("hi", undefined, { trace: (e) => events.push(e) });
@@ -312,7 +483,18 @@ describe("custom actions", () => {
     for await (const turn of replayConversation(g, events, { actions: [ask] })) replies.push(turn.reply);
     expect(replies).toEqual(["answer 1", "answer 2"]);
     // A hook that asks something else diverges, named at its node.
-    const other = defineAction({ name: "ask", async instruction(ctx) { return { reply: await ctx.generate("Something else.") }; } });
-    await expect((async () => { for await (const _ of replayConversation(g, events, { actions: [other] })) { /* drain */ } })()).rejects.toThrow(/replay diverged/);
+    const other = defineAction({
+      name: "ask",
+      async instruction(ctx) {
+        return { reply: await ctx.generate("Something else.") };
+      },
+    });
+    await expect(
+      (async () => {
+        for await (const _ of replayConversation(g, events, { actions: [other] })) {
+          /* drain */
+        }
+      })(),
+    ).rejects.toThrow(/replay diverged/);
   });
 });

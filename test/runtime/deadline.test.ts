@@ -1,14 +1,24 @@
 // reply({ deadlineMs }) and reply({ signal }): nothing a model, a tool or a loop of nodes does
 // holds a turn past its deadline, and the memory given to the turn stays valid to retry from.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Agent, AgentError, OpenAIModel, type ChatModel, type ChoiceRequest, type CompletionRequest, type Memory } from "@autograms/runtime";
+import {
+  Agent,
+  AgentError,
+  OpenAIModel,
+  type ChatModel,
+  type ChoiceRequest,
+  type CompletionRequest,
+  type Memory,
+} from "@autograms/runtime";
 import { graph, n } from "./helpers.js";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 const never = new Promise<never>(() => undefined);
 
 /** A model whose `complete` does what `answer` says, recording the signal each call got. */
-function modelThat(answer: (req: CompletionRequest) => Promise<string>): ChatModel & { signals: (AbortSignal | undefined)[] } {
+function modelThat(
+  answer: (req: CompletionRequest) => Promise<string>,
+): ChatModel & { signals: (AbortSignal | undefined)[] } {
   const signals: (AbortSignal | undefined)[] = [];
   return {
     signals,
@@ -29,7 +39,10 @@ async function firstMemory(): Promise<Memory> {
 /** The AgentError a run ends with, and how long it took. */
 async function failed(p: Promise<unknown>): Promise<{ err: AgentError; ms: number }> {
   const started = Date.now();
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AgentError);
   return { err: err as AgentError, ms: Date.now() - started };
 }
@@ -41,18 +54,25 @@ describe("a turn's deadline", () => {
     const { err, ms } = await failed(new Agent(talk, { model: stuck }).reply("hi", memory, { deadlineMs: 300 }));
     expect(err.code).toBe("deadline");
     expect(err.node).toBe("talk");
-    expect(err.message).toBe("node 'talk' (no source location): the turn did not finish within its deadline of 300 ms (deadlineMs); the memory given to this turn is unchanged");
+    expect(err.message).toBe(
+      "node 'talk' (no source location): the turn did not finish within its deadline of 300 ms (deadlineMs); the memory given to this turn is unchanged",
+    );
     expect(ms).toBeLessThan(3_000);
     expect(stuck.signals[0]?.aborted).toBe(true);
-    const again = await new Agent(talk, { model: modelThat(async () => "at last") }).reply("hi", memory, { deadlineMs: 5_000 });
+    const again = await new Agent(talk, { model: modelThat(async () => "at last") }).reply("hi", memory, {
+      deadlineMs: 5_000,
+    });
     expect(again.reply).toBe("at last");
   });
 
   it("ends a turn held by a tool that never returns", async () => {
-    const g = graph([
-      n({ name: "c", action: "code", instruction: "lookup(1)", assign: "got", transitions: ["say"] }),
-      n({ name: "say", action: "chat_exact", instruction: "$got" }),
-    ], { tools: { lookup: { module: "./tools.js", export: "lookup" } } });
+    const g = graph(
+      [
+        n({ name: "c", action: "code", instruction: "lookup(1)", assign: "got", transitions: ["say"] }),
+        n({ name: "say", action: "chat_exact", instruction: "$got" }),
+      ],
+      { tools: { lookup: { module: "./tools.js", export: "lookup" } } },
+    );
     const agent = new Agent(g, { model: modelThat(async () => "x"), tools: { lookup: () => never } });
     const { err, ms } = await failed(agent.reply("", undefined, { deadlineMs: 300 }));
     expect([err.code, err.node]).toEqual(["deadline", "c"]);
@@ -64,7 +84,9 @@ describe("a turn's deadline", () => {
       n({ name: "start", action: "code", instruction: "let i = 0", transitions: ["spin"] }),
       n({ name: "spin", action: "code", instruction: "i = i + 1", transitions: ["spin"] }),
     ]);
-    const { err, ms } = await failed(new Agent(g, { model: modelThat(async () => "x") }).reply("", undefined, { deadlineMs: 300 }));
+    const { err, ms } = await failed(
+      new Agent(g, { model: modelThat(async () => "x") }).reply("", undefined, { deadlineMs: 300 }),
+    );
     expect(err.code).toBe("deadline");
     expect(err.node).toMatch(/^(start|spin)$/);
     expect(ms).toBeLessThan(3_000);
@@ -74,26 +96,36 @@ describe("a turn's deadline", () => {
     const memory = await firstMemory();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const { err } = await failed(new Agent(talk, { model: modelThat(() => never) }).reply("hi", memory, { signal: controller.signal }));
+    const { err } = await failed(
+      new Agent(talk, { model: modelThat(() => never) }).reply("hi", memory, { signal: controller.signal }),
+    );
     expect(err.code).toBe("deadline");
     expect(err.detail).toBe("the turn was cancelled (its signal aborted); the memory given to this turn is unchanged");
     for (const deadlineMs of [0, -5, Number.NaN, "100" as unknown as number]) {
-      const { err: bad } = await failed(new Agent(talk, { model: modelThat(async () => "x") }).reply("hi", memory, { deadlineMs }));
+      const { err: bad } = await failed(
+        new Agent(talk, { model: modelThat(async () => "x") }).reply("hi", memory, { deadlineMs }),
+      );
       expect(bad.code).toBe("bad_input");
     }
   });
 
   it("a turn that finishes in time is not touched", async () => {
     const memory = await firstMemory();
-    const r = await new Agent(talk, { model: modelThat(async () => "quick") }).reply("hi", memory, { deadlineMs: 60_000 });
+    const r = await new Agent(talk, { model: modelThat(async () => "quick") }).reply("hi", memory, {
+      deadlineMs: 60_000,
+    });
     expect(r.reply).toBe("quick");
   });
 });
 
 describe("a turn's deadline with the openai client", () => {
   let server: OpenAIServer;
-  beforeEach(async () => { server = await startOpenAIServer(); });
-  afterEach(async () => { await server.close(); });
+  beforeEach(async () => {
+    server = await startOpenAIServer();
+  });
+  afterEach(async () => {
+    await server.close();
+  });
 
   it("ends the wait for a retry the server asked for, and a body that drips", async () => {
     const memory = await firstMemory();

@@ -7,7 +7,11 @@ import { TestModel, fixture, graph, n, pickByText, queue, roundTrip } from "./he
 import { modelFor, readSample as read, recordedSamples as samples, type Conversation } from "./recorded.js";
 
 /** Runs the turns, checking each delta; the next turn resumes from the memory the delta rebuilt. */
-async function checkDeltas(agent: Agent, users: string[], json: boolean): Promise<{ memories: Memory[]; deltas: MemoryDelta[] }> {
+async function checkDeltas(
+  agent: Agent,
+  users: string[],
+  json: boolean,
+): Promise<{ memories: Memory[]; deltas: MemoryDelta[] }> {
   let memory: Memory | undefined;
   const memories: Memory[] = [];
   const deltas: MemoryDelta[] = [];
@@ -49,8 +53,19 @@ describe("deltas", () => {
     expect(size(deltas[199])).toBeLessThan(size(deltas[10]) + 20);
     expect(size(deltas[199]) * 20).toBeLessThan(size(memories[199]));
     expect(deltas[199]).toMatchObject({
-      base: memories[198]!.checksum, checksum: memories[199]!.checksum, fields: { turn: 200 },
-      stack: { length: 1, frames: [{ at: 0, vars: { set: { _last_user_reply: "message 199" } }, turns: { keep: 199, add: [{ node: "talk", user: "message 199" }] } }] },
+      base: memories[198]!.checksum,
+      checksum: memories[199]!.checksum,
+      fields: { turn: 200 },
+      stack: {
+        length: 1,
+        frames: [
+          {
+            at: 0,
+            vars: { set: { _last_user_reply: "message 199" } },
+            turns: { keep: 199, add: [{ node: "talk", user: "message 199" }] },
+          },
+        ],
+      },
     });
   });
 
@@ -82,25 +97,45 @@ describe("deltas", () => {
   });
 
   it("refuses to apply a delta to memory it was not made from", async () => {
-    const g = graph([n({ name: "talk", action: "chat_exact", instruction: "Hi $_last_user_reply", transitions: ["talk"] })]);
+    const g = graph([
+      n({ name: "talk", action: "chat_exact", instruction: "Hi $_last_user_reply", transitions: ["talk"] }),
+    ]);
     const agent = new Agent(g, { model: new TestModel() });
     const first = await agent.reply("");
     const second = await agent.reply("a", first.memory);
     const third = await agent.reply("b", second.memory);
-    expect(() => applyDelta(first.memory, third.delta)).toThrow(/applies to the memory with checksum [0-9a-f]+, not to this one/);
+    expect(() => applyDelta(first.memory, third.delta)).toThrow(
+      /applies to the memory with checksum [0-9a-f]+, not to this one/,
+    );
     expect(() => applyDelta(undefined, third.delta)).toThrow(expect.objectContaining({ code: "bad_delta" }));
     expect(() => applyDelta(first.memory, first.delta)).toThrow(/starts a new conversation/);
     expect(applyDelta(undefined, first.delta)).toEqual(first.memory);
   });
 
   it("refuses what is not a delta, saying what is wrong", () => {
-    for (const bad of [null, "delta", { format: "autograms-memory-delta", version: 9 }, { format: "autograms-memory-delta", version: 1, base: null, checksum: "x", fields: {}, stack: { length: 0, frames: [] } }]) {
-      expect(() => applyDelta(undefined, bad)).toThrow(expect.objectContaining({ code: "bad_delta", message: expect.stringMatching(/not a memory delta/) }));
+    for (const bad of [
+      null,
+      "delta",
+      { format: "autograms-memory-delta", version: 9 },
+      {
+        format: "autograms-memory-delta",
+        version: 1,
+        base: null,
+        checksum: "x",
+        fields: {},
+        stack: { length: 0, frames: [] },
+      },
+    ]) {
+      expect(() => applyDelta(undefined, bad)).toThrow(
+        expect.objectContaining({ code: "bad_delta", message: expect.stringMatching(/not a memory delta/) }),
+      );
     }
   });
 
   it("never changes the memory or the delta it is given", async () => {
-    const agent = new Agent(fixture("tutor"), { model: new TestModel(queue(["p1", "correct", "r1", "r2", "r3"]), pickByText("yes")) });
+    const agent = new Agent(fixture("tutor"), {
+      model: new TestModel(queue(["p1", "correct", "r1", "r2", "r3"]), pickByText("yes")),
+    });
     const first = await agent.reply("");
     const second = await agent.reply("yes", first.memory);
     const [memory, delta] = [JSON.stringify(first.memory), JSON.stringify(second.delta)];
@@ -109,7 +144,9 @@ describe("deltas", () => {
   });
 
   it("memory rebuilt from a tampered delta is refused by the next reply", async () => {
-    const g = graph([n({ name: "talk", action: "chat_exact", instruction: "Hi $_last_user_reply", transitions: ["talk"] })]);
+    const g = graph([
+      n({ name: "talk", action: "chat_exact", instruction: "Hi $_last_user_reply", transitions: ["talk"] }),
+    ]);
     const agent = new Agent(g, { model: new TestModel() });
     const first = await agent.reply("");
     const second = await agent.reply("Ada", first.memory);

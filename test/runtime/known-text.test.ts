@@ -17,7 +17,11 @@ function fixedBy(raw: string, rules: TextRules): string | null {
   let held = lower.length !== end.length ? end.length : 0;
   if (held === 0) {
     for (const p of rules.bannedPhrases.map((x) => x.toLowerCase())) {
-      for (let k = Math.min(p.length - 1, lower.length); k > held; k--) if (lower.endsWith(p.slice(0, k))) { held = k; break; }
+      for (let k = Math.min(p.length - 1, lower.length); k > held; k--)
+        if (lower.endsWith(p.slice(0, k))) {
+          held = k;
+          break;
+        }
     }
   }
   return text.slice(0, text.length - held).trimEnd();
@@ -29,22 +33,28 @@ describe("KnownText", () => {
       fc.constantFrom(" ", "\n", "*", "**", "***", "As an", " AI", "as an ai", "I cannot", "İ", "ok", ".", "Hi there"),
       fc.string({ maxLength: 6 }),
     );
-    const rules = fc.record({ suffix: fc.boolean(), bannedPhrases: fc.constantFrom([], ["as an ai"], ["as an ai", "i cannot", "ai"]) });
-    fc.assert(fc.property(rules, fc.array(piece, { maxLength: 25 }), (r, pieces) => {
-      const known = new KnownText(r);
-      let given = "";
-      let expected = "";
-      let raw = "";
-      for (const p of pieces) {
-        raw += p;
-        given += known.add(p);
-        const fixed = fixedBy(raw, r);
-        if (fixed === null) break;
-        // What was given out stays given: a shorter fix later (more held back) takes nothing back.
-        if (fixed.length > expected.length && fixed.startsWith(expected)) expected = fixed;
-        expect(given).toBe(expected);
-      }
-    }), { numRuns: 2000 });
+    const rules = fc.record({
+      suffix: fc.boolean(),
+      bannedPhrases: fc.constantFrom([], ["as an ai"], ["as an ai", "i cannot", "ai"]),
+    });
+    fc.assert(
+      fc.property(rules, fc.array(piece, { maxLength: 25 }), (r, pieces) => {
+        const known = new KnownText(r);
+        let given = "";
+        let expected = "";
+        let raw = "";
+        for (const p of pieces) {
+          raw += p;
+          given += known.add(p);
+          const fixed = fixedBy(raw, r);
+          if (fixed === null) break;
+          // What was given out stays given: a shorter fix later (more held back) takes nothing back.
+          if (fixed.length > expected.length && fixed.startsWith(expected)) expected = fixed;
+          expect(given).toBe(expected);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("takes time in the pieces' length, not the answer's", () => {
@@ -54,6 +64,11 @@ describe("KnownText", () => {
     for (let i = 0; i < 50_000; i++) total += known.add(`word${i % 97} **x** `).length;
     // Quadratic work would take minutes here; linear takes well under a second even on a busy machine.
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect(total).toBe([...Array(50_000).keys()].map((i) => `word${i % 97} x `).join("").trimEnd().length);
+    expect(total).toBe(
+      [...Array(50_000).keys()]
+        .map((i) => `word${i % 97} x `)
+        .join("")
+        .trimEnd().length,
+    );
   });
 });

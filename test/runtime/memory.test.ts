@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { Agent, type Graph, type GraphNode, type Memory } from "@autograms/runtime";
 import { TestModel, deepFreeze, fixture, graph, pickByText, queue, roundTrip, n } from "./helpers.js";
 
-
 function tutorModel() {
   let problem = 0;
   return new TestModel((req) => {
@@ -17,7 +16,10 @@ describe("memory", () => {
   it("is plain JSON: a JSON round trip at every turn changes nothing", async () => {
     const direct: unknown[] = [];
     const tripped: unknown[] = [];
-    for (const [out, trip] of [[direct, false], [tripped, true]] as const) {
+    for (const [out, trip] of [
+      [direct, false],
+      [tripped, true],
+    ] as const) {
       const agent = new Agent(fixture("tutor"), { model: tutorModel() });
       let memory: Memory | undefined;
       for (const text of tutorTurns) {
@@ -44,7 +46,13 @@ describe("memory", () => {
   it("records the format, version, graph identity and turn count", async () => {
     const agent = new Agent(fixture("tutor"), { model: tutorModel() });
     const { memory } = await agent.reply("");
-    expect(memory).toMatchObject({ format: "autograms-memory", version: 2, graph: { agent: "FractionTutor" }, turn: 1, done: false });
+    expect(memory).toMatchObject({
+      format: "autograms-memory",
+      version: 2,
+      graph: { agent: "FractionTutor" },
+      turn: 1,
+      done: false,
+    });
     expect(memory.graph.hash).toMatch(/^[0-9a-f]{32}$/);
     expect(memory.stack.at(-1)).toMatchObject({ scope: "main", node: "ask_ready" });
   });
@@ -101,7 +109,9 @@ describe("refusing memory", () => {
     const { agent, memory } = await saved();
     await expect(agent.reply("x", "nonsense")).rejects.toMatchObject({ code: "bad_memory" });
     await expect(agent.reply("x", { ...memory, format: "other" })).rejects.toThrow(/not conversation memory/);
-    await expect(agent.reply("x", { ...memory, version: 3 })).rejects.toThrow(/memory version 3 is not supported \(this runtime reads versions 1 and 2\)/);
+    await expect(agent.reply("x", { ...memory, version: 3 })).rejects.toThrow(
+      /memory version 3 is not supported \(this runtime reads versions 1 and 2\)/,
+    );
   });
 
   it("refuses corrupt memory, saying where", async () => {
@@ -159,14 +169,21 @@ describe("refusing memory", () => {
   });
 
   it("tells a lone surrogate from the replacement character it would become in UTF-8", async () => {
-    const g = graph([n({ name: "talk", action: "chat_exact", instruction: "You said: $_last_user_reply", transitions: ["talk"] })]);
+    const g = graph([
+      n({ name: "talk", action: "chat_exact", instruction: "You said: $_last_user_reply", transitions: ["talk"] }),
+    ]);
     const agent = new Agent(g, { model: new TestModel() });
     let memory = (await agent.reply("")).memory;
     memory = (await agent.reply("broken \ud83d here", memory)).memory;
     memory = (await agent.reply("fine \ufffd here", memory)).memory;
-    const swaps: [string, string][] = [["\ud83d", "\ufffd"], ["\ufffd", "\ud83d"]];
+    const swaps: [string, string][] = [
+      ["\ud83d", "\ufffd"],
+      ["\ufffd", "\ud83d"],
+    ];
     for (const [from, to] of swaps) {
-      const edited = JSON.parse(JSON.stringify(memory).replaceAll(JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1))) as Memory;
+      const edited = JSON.parse(
+        JSON.stringify(memory).replaceAll(JSON.stringify(from).slice(1, -1), JSON.stringify(to).slice(1, -1)),
+      ) as Memory;
       expect(JSON.stringify(edited)).not.toBe(JSON.stringify(memory));
       await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
     }
@@ -175,7 +192,9 @@ describe("refusing memory", () => {
 
   it("hands out memory frozen all through, and freezes the memory it is given once checked", async () => {
     const { agent, memory } = await saved();
-    expect(Object.isFrozen(memory) && Object.isFrozen(memory.stack) && Object.isFrozen(memory.stack[0]!.turns[0])).toBe(true);
+    expect(Object.isFrozen(memory) && Object.isFrozen(memory.stack) && Object.isFrozen(memory.stack[0]!.turns[0])).toBe(
+      true,
+    );
     expect(Object.isFrozen(memory.stack[0]!.vars.units)).toBe(true);
     expect(() => ((memory.stack[0]!.vars as Record<string, unknown>).units = [])).toThrow(TypeError);
     const given = roundTrip(memory);
@@ -194,10 +213,12 @@ describe("refusing memory", () => {
     edited.stack[0]!.vars.units = ["cheating"];
     Object.freeze(edited);
     Object.freeze(edited.stack);
-    edited.stack.forEach((f) => Object.freeze(f));
+    for (const f of edited.stack) Object.freeze(f);
     await expect(agent.reply("x", edited)).rejects.toMatchObject({ code: "tampered_memory" });
     // A copy of sealed memory with one field changed is not the memory the runtime sealed.
-    await expect(agent.reply("x", { ...memory, turn: memory.turn + 1 })).rejects.toMatchObject({ code: "tampered_memory" });
+    await expect(agent.reply("x", { ...memory, turn: memory.turn + 1 })).rejects.toMatchObject({
+      code: "tampered_memory",
+    });
   });
 
   it("reads memory of format version 1 (a whole-memory checksum) and carries it on as version 2", async () => {
@@ -217,8 +238,15 @@ describe("refusing memory", () => {
   it("accepts memory whose keys were reordered (as some databases store JSON)", async () => {
     const { agent, memory } = await saved();
     const reorder = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reorder) : v && typeof v === "object"
-        ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reorder)
+        : v && typeof v === "object"
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reorder(x)]),
+            )
+          : v;
     expect((await agent.reply("3/4", reorder(memory))).reply).toContain("reply of doUnit.chat_");
   });
 
@@ -245,7 +273,8 @@ describe("resuming on an edited graph", () => {
   it("resumes when edits elsewhere shifted every line", async () => {
     const memory = await savedAt();
     const g = edit((g) => {
-      for (const node of g.nodes) if (node.loc) node.loc = { ...node.loc, line: node.loc.line + 3, endLine: node.loc.endLine + 3 };
+      for (const node of g.nodes)
+        if (node.loc) node.loc = { ...node.loc, line: node.loc.line + 3, endLine: node.loc.endLine + 3 };
     });
     const r = await new Agent(g, { model: tutorModel() }).reply("3/4", memory);
     expect(r.reply).toMatch(/^reply of doUnit\.chat_[23] /);
@@ -268,7 +297,15 @@ describe("resuming on an edited graph", () => {
 
   it("adopts new globals named like Object.prototype members, and reads them as variables", async () => {
     // Names every plain object seems to have: an `in` check would take them as present already.
-    const names = ["valueOf", "toString", "constructor", "hasOwnProperty", "isPrototypeOf", "__proto__", "__defineGetter__"];
+    const names = [
+      "valueOf",
+      "toString",
+      "constructor",
+      "hasOwnProperty",
+      "isPrototypeOf",
+      "__proto__",
+      "__defineGetter__",
+    ];
     const nodes = (instruction: string) => [
       n({ name: "talk", action: "chat_exact", instruction: "hello", transitions: ["show"] }),
       n({ name: "show", action: "chat_exact", instruction, transitions: ["show"] }),
@@ -290,7 +327,9 @@ describe("resuming on an edited graph", () => {
     const g = edit((g) => (g.nodes.find((x) => x.name === "doUnit.chat_1")!.instruction = "Give a problem: $problem"));
     const err = await new Agent(g, { model: tutorModel() }).reply("3/4", memory).catch((e) => e);
     expect(err).toMatchObject({ code: "stale_memory", node: "doUnit.chat_1", location: "samples/tutor/agent.ts:22:5" });
-    expect(err.message).toMatch(/node 'doUnit\.chat_1' \(in function 'doUnit'\), where the conversation stands, is not what it was/);
+    expect(err.message).toMatch(
+      /node 'doUnit\.chat_1' \(in function 'doUnit'\), where the conversation stands, is not what it was/,
+    );
   });
 
   it("refuses when a calling node the conversation will return to is gone", async () => {
@@ -300,15 +339,25 @@ describe("resuming on an edited graph", () => {
       call.name = "main.call_renamed";
       g.nodes.find((x) => x.name === "main.for_1.item")!.transitions = ["main.call_renamed"];
     });
-    await expect(new Agent(g, { model: tutorModel() }).reply("3/4", memory))
-      .rejects.toThrow(/stands on node 'main\.call_1', which the graph no longer has/);
+    await expect(new Agent(g, { model: tutorModel() }).reply("3/4", memory)).rejects.toThrow(
+      /stands on node 'main\.call_1', which the graph no longer has/,
+    );
   });
 });
 
 describe("memory size", () => {
   it("stays within 2.5x the transcript it holds over a long conversation", async () => {
     const g = graph([n({ name: "talk", action: "chat", instruction: "Keep talking.", transitions: ["talk"] })]);
-    const agent = new Agent(g, { model: new TestModel(queue(Array.from({ length: 300 }, (_, i) => `This is my answer number ${i}, with some more words to make it a realistic reply.`))) });
+    const agent = new Agent(g, {
+      model: new TestModel(
+        queue(
+          Array.from(
+            { length: 300 },
+            (_, i) => `This is my answer number ${i}, with some more words to make it a realistic reply.`,
+          ),
+        ),
+      ),
+    });
     let memory: Memory | undefined;
     let transcript = 0;
     for (let i = 0; i < 300; i++) {

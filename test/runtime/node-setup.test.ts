@@ -9,7 +9,12 @@ import { queue, TestModel } from "./helpers.js";
 const header = `import { Autogram, chat, chatExact, exec_node } from "@autograms/runtime";\n`;
 
 /** The agent's replies to the user's messages, one turn each, memory through JSON between turns. */
-async function replies(graph: Graph, messages: string[], choices: number[] = [], events: TraceEvent[] = []): Promise<string[]> {
+async function replies(
+  graph: Graph,
+  messages: string[],
+  choices: number[] = [],
+  events: TraceEvent[] = [],
+): Promise<string[]> {
   const agent = new Agent(graph, { model: new TestModel(undefined, queue(choices)) });
   const out: string[] = [];
   let memory: unknown;
@@ -36,7 +41,9 @@ export default class Shop extends Autogram {
     const checkout = shop.nodes.find((n) => n.name === "checkout")!;
     expect(checkout.setup).toMatch(/^let _tmp_\w+ = order\.join\(" and "\)$/);
     expect(checkout.instruction).toMatch(/^Your order: \$_tmp_\w+\.$/);
-    expect(shop.nodes.filter((n) => n.action === "code").map((n) => n.instruction)).toEqual(["order.push(_last_user_reply)"]);
+    expect(shop.nodes.filter((n) => n.action === "code").map((n) => n.instruction)).toEqual([
+      "order.push(_last_user_reply)",
+    ]);
   });
 
   it("falling through", async () => {
@@ -97,7 +104,10 @@ export default class Interjecting extends Autogram {
   }
 }`);
     // The interjection question is answered 0 (the first condition holds).
-    expect(await replies(graph, ["", "football!"], [0])).toEqual(["Welcome.", "Let's get back to fractions and decimals."]);
+    expect(await replies(graph, ["", "football!"], [0])).toEqual([
+      "Welcome.",
+      "Let's get back to fractions and decimals.",
+    ]);
   });
 
   it("a resumed conversation: the transition question's placeholder was computed when the node was entered", async () => {
@@ -122,7 +132,9 @@ export default class Resume extends Autogram {
 
   it("an agent call in a placeholder of a node a jump enters is refused where it is written", async () => {
     const { compile } = await import("@autograms/compiler");
-    const errors = (jump: string, fields = "") => compile(`${header}
+    const errors = (jump: string, fields = "") =>
+      compile(
+        `${header}
 export default class Refused extends Autogram {
   main() {
     let target = "checkout";
@@ -132,11 +144,17 @@ export default class Refused extends Autogram {
     chatExact(\`Also: \${this.total()}\`, { name: "step.1" });
   }
   total(): number { return 1; }
-}`, { fileName: "refused.ts" }).diagnostics.filter((d) => d.severity === "error").map((d) => `${d.line}:${d.column}:${d.code}`);
+}`,
+        { fileName: "refused.ts" },
+      )
+        .diagnostics.filter((d) => d.severity === "error")
+        .map((d) => `${d.line}:${d.column}:${d.code}`);
     expect(errors("checkout")).toEqual(["8:25:conditional_agent_call"]);
     expect(errors("$target")).toEqual(["8:25:conditional_agent_call", "9:24:conditional_agent_call"]);
     expect(errors("step.n")).toEqual(["9:24:conditional_agent_call"]);
-    expect(errors("next", `, condition_interjection: "The user asks for the total."`)).toEqual(["8:25:conditional_agent_call"]);
+    expect(errors("next", `, condition_interjection: "The user asks for the total."`)).toEqual([
+      "8:25:conditional_agent_call",
+    ]);
     // Named, but no jump enters it: the calls run before it as the statement before falls through.
     expect(errors("next")).toEqual([]);
   });

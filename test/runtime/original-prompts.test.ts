@@ -23,7 +23,9 @@ interface Scenario {
   original: { chat: { role: string; content: string }[][]; choose: string[] };
 }
 
-const fixtures = JSON.parse(readFileSync(new URL("./fixtures/original-prompts.json", import.meta.url), "utf8")) as Record<string, Scenario | string>;
+const fixtures = JSON.parse(
+  readFileSync(new URL("./fixtures/original-prompts.json", import.meta.url), "utf8"),
+) as Record<string, Scenario | string>;
 const scenarios = Object.entries(fixtures).filter((e): e is [string, Scenario] => typeof e[1] !== "string");
 
 /** The nodes as the original's sheet: one column per keyword, lists comma-separated, choices lettered. */
@@ -31,7 +33,8 @@ function asSheet(nodes: OriginalNode[]): string {
   const rows = nodes.map((node) => {
     const row: Record<string, string> = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === "transition_choices") (value as string[]).forEach((c, i) => (row[`transition_choice_${"abcde"[i]}`] = c));
+      if (key === "transition_choices")
+        for (const [i, c] of (value as string[]).entries()) row[`transition_choice_${"abcde"[i]}`] = c;
       else row[key] = Array.isArray(value) ? value.join(",") : String(value);
     }
     return row;
@@ -69,7 +72,16 @@ async function prompts(graph: Graph, scenario: Scenario) {
 
 describe("prompts, byte for byte the original's", () => {
   it("covers every kind of prompt the original builds", () => {
-    expect(scenarios.map(([kind]) => kind)).toEqual(["chat", "yes_no", "multiple_choice", "transition_context", "interjection", "thoughts", "chat_suffix", "thought_qa"]);
+    expect(scenarios.map(([kind]) => kind)).toEqual([
+      "chat",
+      "yes_no",
+      "multiple_choice",
+      "transition_context",
+      "interjection",
+      "thoughts",
+      "chat_suffix",
+      "thought_qa",
+    ]);
     expect(scenarios.every(([, s]) => /autograms\/[\w/]+\.py:\d+/.test(s.source))).toBe(true);
   });
 

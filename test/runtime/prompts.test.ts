@@ -2,8 +2,12 @@ import { describe, expect, it } from "vitest";
 import { Agent, type AgentConfig, type GraphNode } from "@autograms/runtime";
 import { TestModel, graph, queue, roundTrip, n } from "./helpers.js";
 
-
-async function converse(nodes: GraphNode[], userMessages: string[], answers: string[], config: Partial<AgentConfig> = {}) {
+async function converse(
+  nodes: GraphNode[],
+  userMessages: string[],
+  answers: string[],
+  config: Partial<AgentConfig> = {},
+) {
   const model = new TestModel(queue(answers));
   const agent = new Agent(graph(nodes), { model, config });
   let memory;
@@ -13,13 +17,20 @@ async function converse(nodes: GraphNode[], userMessages: string[], answers: str
 
 describe("chat prompts, laid out as the original", () => {
   it("puts the scope prompt before the first input and answers each user message with the template", async () => {
-    const calls = await converse([
-      n({ name: "p", action: "set_prompt", instruction: "You are a tutor.", transitions: ["greet"] }),
-      n({ name: "greet", action: "chat", instruction: "Greet the user.", transitions: ["help"] }),
-      n({ name: "help", action: "chat", instruction: "Offer help.", transitions: ["help"] }),
-    ], ["hi", "I need help"], ["Hello!", "Sure."]);
+    const calls = await converse(
+      [
+        n({ name: "p", action: "set_prompt", instruction: "You are a tutor.", transitions: ["greet"] }),
+        n({ name: "greet", action: "chat", instruction: "Greet the user.", transitions: ["help"] }),
+        n({ name: "help", action: "chat", instruction: "Offer help.", transitions: ["help"] }),
+      ],
+      ["hi", "I need help"],
+      ["Hello!", "Sure."],
+    );
     expect(calls[0]).toEqual([
-      { role: "user", content: "You are a tutor.\n\nUser: hi\n\n\n\nInstruction for Agent: Greet the user.\nAgent's reply:" },
+      {
+        role: "user",
+        content: "You are a tutor.\n\nUser: hi\n\n\n\nInstruction for Agent: Greet the user.\nAgent's reply:",
+      },
     ]);
     expect(calls[1]).toEqual([
       { role: "user", content: "You are a tutor.\n\nUser: hi\nAgent's reply:" },
@@ -29,11 +40,15 @@ describe("chat prompts, laid out as the original", () => {
   });
 
   it("retains the instructions of thoughts and of chats that answered no message", async () => {
-    const calls = await converse([
-      n({ name: "open", action: "chat", instruction: "Open the lesson.", transitions: ["plan"] }),
-      n({ name: "plan", action: "thought", instruction: "Plan the lesson.", transitions: ["teach"] }),
-      n({ name: "teach", action: "chat", instruction: "Teach step one.", transitions: ["quit"] }),
-    ], ["", "go on"], ["Welcome.", "Step one: halves.", "Halves are..."]);
+    const calls = await converse(
+      [
+        n({ name: "open", action: "chat", instruction: "Open the lesson.", transitions: ["plan"] }),
+        n({ name: "plan", action: "thought", instruction: "Plan the lesson.", transitions: ["teach"] }),
+        n({ name: "teach", action: "chat", instruction: "Teach step one.", transitions: ["quit"] }),
+      ],
+      ["", "go on"],
+      ["Welcome.", "Step one: halves.", "Halves are..."],
+    );
     expect(calls[2]).toEqual([
       { role: "user", content: "You are an agent.\n\n\n\nInstruction for Agent: Open the lesson.\nAgent's reply:" },
       { role: "assistant", content: "Welcome." },
@@ -44,26 +59,44 @@ describe("chat prompts, laid out as the original", () => {
   });
 
   it("shows exact thoughts as the original's 'Reply with this exact text' instruction, exact chats as their reply", async () => {
-    const calls = await converse([
-      n({ name: "hello", action: "chat_exact", instruction: "Hello there.", transitions: ["note"] }),
-      n({ name: "note", action: "thought_exact", instruction: "The user is new.", transitions: ["ask"] }),
-      n({ name: "ask", action: "chat", instruction: "Ask a question.", transitions: ["quit"] }),
-    ], ["", "hey"], ["What brings you here?"]);
+    const calls = await converse(
+      [
+        n({ name: "hello", action: "chat_exact", instruction: "Hello there.", transitions: ["note"] }),
+        n({ name: "note", action: "thought_exact", instruction: "The user is new.", transitions: ["ask"] }),
+        n({ name: "ask", action: "chat", instruction: "Ask a question.", transitions: ["quit"] }),
+      ],
+      ["", "hey"],
+      ["What brings you here?"],
+    );
     expect(calls[0]).toEqual([
       { role: "user", content: "You are an agent.\n\n\nAgent's reply:" },
       { role: "assistant", content: "Hello there." },
-      { role: "user", content: "User: hey\n\n\n\nInstruction for Agent: Reply with this exact text: The user is new.\nAgent's reply:" },
+      {
+        role: "user",
+        content: "User: hey\n\n\n\nInstruction for Agent: Reply with this exact text: The user is new.\nAgent's reply:",
+      },
       { role: "assistant", content: "The user is new." },
       { role: "user", content: "\n\nInstruction for Agent: Ask a question.\nAgent's reply:" },
     ]);
   });
 
   it("uses a node's reply_start and instruction_template, and the configured names", async () => {
-    const calls = await converse([
-      n({ name: "a", action: "chat", instruction: "Say hi.", reply_start: "Tutor says:",
-        instruction_template: "[<agent_name>] <instruction> <last_response>", transitions: ["b"] }),
-      n({ name: "b", action: "chat", instruction: "Go on.", transitions: ["quit"] }),
-    ], ["yo", "ok"], ["Hi!", "On."], { agentName: "Tutor", userName: "Student" });
+    const calls = await converse(
+      [
+        n({
+          name: "a",
+          action: "chat",
+          instruction: "Say hi.",
+          reply_start: "Tutor says:",
+          instruction_template: "[<agent_name>] <instruction> <last_response>",
+          transitions: ["b"],
+        }),
+        n({ name: "b", action: "chat", instruction: "Go on.", transitions: ["quit"] }),
+      ],
+      ["yo", "ok"],
+      ["Hi!", "On."],
+      { agentName: "Tutor", userName: "Student" },
+    );
     expect(calls[0]).toEqual([
       { role: "user", content: "You are an agent.\n\n[Tutor] Say hi. Student: yo\n\n\nTutor says:" },
     ]);
@@ -75,10 +108,15 @@ describe("chat prompts, laid out as the original", () => {
   });
 
   it("leaves out the reply start when replyStartType is none", async () => {
-    const calls = await converse([
-      n({ name: "a", action: "chat", instruction: "Say hi.", transitions: ["b"] }),
-      n({ name: "b", action: "chat", instruction: "Go on.", transitions: ["quit"] }),
-    ], ["yo", "ok"], ["Hi!", "On."], { replyStartType: "none" });
+    const calls = await converse(
+      [
+        n({ name: "a", action: "chat", instruction: "Say hi.", transitions: ["b"] }),
+        n({ name: "b", action: "chat", instruction: "Go on.", transitions: ["quit"] }),
+      ],
+      ["yo", "ok"],
+      ["Hi!", "On."],
+      { replyStartType: "none" },
+    );
     expect(calls[1]).toEqual([
       { role: "user", content: "You are an agent.\n\nyo" },
       { role: "assistant", content: "Hi!" },
@@ -87,11 +125,27 @@ describe("chat prompts, laid out as the original", () => {
   });
 
   it("keeps only the turns of the node's conv_scope category", async () => {
-    const calls = await converse([
-      n({ name: "a", action: "chat_exact", instruction: "Small talk.", state_category: "chat", transitions: ["b"] }),
-      n({ name: "b", action: "chat_exact", instruction: "Lesson one.", state_category: "lesson", transitions: ["c"] }),
-      n({ name: "c", action: "chat", instruction: "Continue the lesson.", conv_scope: "lesson", transitions: ["quit"] }),
-    ], ["", "fine", "next"], ["Lesson two."]);
+    const calls = await converse(
+      [
+        n({ name: "a", action: "chat_exact", instruction: "Small talk.", state_category: "chat", transitions: ["b"] }),
+        n({
+          name: "b",
+          action: "chat_exact",
+          instruction: "Lesson one.",
+          state_category: "lesson",
+          transitions: ["c"],
+        }),
+        n({
+          name: "c",
+          action: "chat",
+          instruction: "Continue the lesson.",
+          conv_scope: "lesson",
+          transitions: ["quit"],
+        }),
+      ],
+      ["", "fine", "next"],
+      ["Lesson two."],
+    );
     expect(calls[0]).toEqual([
       { role: "user", content: "You are an agent.\n\nUser: fine\nAgent's reply:" },
       { role: "assistant", content: "Lesson one." },
@@ -108,7 +162,10 @@ describe("chat prompts, laid out as the original", () => {
     const current = "User: m4\n\n\n\nInstruction for Agent: Talk.\nAgent's reply:";
     const pair = "User: m3\nAgent's reply:".length + "r3".length;
     const budget = "PROMPT\n\n".length + pair + current.length;
-    const calls = await converse(nodes, ["m1", "m2", "m3", "m4"], ["r1", "r2", "r3", "r4"], { maxInputTokens: budget, countTokens });
+    const calls = await converse(nodes, ["m1", "m2", "m3", "m4"], ["r1", "r2", "r3", "r4"], {
+      maxInputTokens: budget,
+      countTokens,
+    });
     expect(calls[3]).toEqual([
       { role: "user", content: "PROMPT\n\nUser: m3\nAgent's reply:" },
       { role: "assistant", content: "r3" },

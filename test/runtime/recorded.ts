@@ -15,14 +15,21 @@ export const recordedSamples = readdirSync(root).filter((d) => existsSync(new UR
 export const readSample = <T>(path: string): T => JSON.parse(readFileSync(new URL(path, root), "utf8")) as T;
 
 const refuse: ChatModel = {
-  complete: async () => { throw new Error("this sample uses no model"); },
-  choose: async () => { throw new Error("this sample uses no model"); },
+  complete: async () => {
+    throw new Error("this sample uses no model");
+  },
+  choose: async () => {
+    throw new Error("this sample uses no model");
+  },
 };
 
 export function modelFor(c: Conversation): ChatModel {
   if (c.model === "offline") return new OfflineModel();
   if (c.model === "scripted") {
-    return new ScriptedModel({ complete: c.turns!.flatMap((t) => t.complete ?? []), choose: c.turns!.flatMap((t) => t.choose ?? []) });
+    return new ScriptedModel({
+      complete: c.turns!.flatMap((t) => t.complete ?? []),
+      choose: c.turns!.flatMap((t) => t.choose ?? []),
+    });
   }
   return refuse;
 }

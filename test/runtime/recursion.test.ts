@@ -12,13 +12,24 @@ import { TestModel, roundTrip } from "./helpers.js";
 /** depth(n): n calls deep below the first, returning n. */
 function depthGraph(kind: FunctionKind = "local_function"): Graph {
   return {
-    format: "autograms-graph", version: 1, agent: "Depth", start: "main", globals: {},
+    format: "autograms-graph",
+    version: 1,
+    agent: "Depth",
+    start: "main",
+    globals: {},
     functions: { depth: { kind, params: ["n"], entry: "depth" } },
     nodes: [
       { name: "main", action: "transition", transitions: ["quit"] },
       { name: "depth", action: "transition", transitions: ["depth.*"] },
       { name: "depth.a", action: "transition", boolean_condition: "n <= 0", transitions: ["return 0"] },
-      { name: "depth.b", action: kind, instruction: "depth(n - 1)", assign: "r", transitions: ["return r + 1"], loc: { line: 7, column: 5, endLine: 7, endColumn: 20 } },
+      {
+        name: "depth.b",
+        action: kind,
+        instruction: "depth(n - 1)",
+        assign: "r",
+        transitions: ["return r + 1"],
+        loc: { line: 7, column: 5, endLine: 7, endColumn: 20 },
+      },
     ],
   } as Graph;
 }
@@ -38,20 +49,54 @@ describe("recursion", () => {
     expect(deep).toBeLessThan(9 * shallow + 1_000);
   });
 
-  it.each(["function", "global_function"] as const)("%s frames, which see their callers, recurse as deep", async (kind) => {
-    const agent = new Agent(depthGraph(kind), { model: new TestModel() });
-    expect(await agent.call("depth", [9_999])).toBe(9_999);
-  });
+  it.each(["function", "global_function"] as const)(
+    "%s frames, which see their callers, recurse as deep",
+    async (kind) => {
+      const agent = new Agent(depthGraph(kind), { model: new TestModel() });
+      expect(await agent.call("depth", [9_999])).toBe(9_999);
+    },
+  );
 
   it("calls and returns without copying the frames below: the step shares them", () => {
     const graph = depthGraph();
-    const program = compileProgram(graph, { config: defaultConfig, limits: undefined, maxSteps: 1e6, maxCallDepth: 1e6, toolNames: [], toolDefinitions: {} });
+    const program = compileProgram(graph, {
+      config: defaultConfig,
+      limits: undefined,
+      maxSteps: 1e6,
+      maxCallDepth: 1e6,
+      toolNames: [],
+      toolDefinitions: {},
+    });
     const env = { program, tracing: false };
-    const frame = (n: number) => ({ scope: "local_function" as const, function: "depth", node: "depth.b", id: program.nodes.get("depth.b")!.id, vars: { n }, turns: [], prompt: "", userPrompt: "" });
+    const frame = (n: number) => ({
+      scope: "local_function" as const,
+      function: "depth",
+      node: "depth.b",
+      id: program.nodes.get("depth.b")!.id,
+      vars: { n },
+      turns: [],
+      prompt: "",
+      userPrompt: "",
+    });
     const main = { scope: "main" as const, node: "", id: "", vars: {}, turns: [], prompt: "", userPrompt: "" };
     const stack = fromFrames([main, ...Array.from({ length: 1000 }, (_, i) => frame(1000 - i))]);
-    const mem = { format: "autograms-memory" as const, version: 1 as const, graph: { agent: "Depth", hash: program.hash }, turn: 0, done: false, stack, visits: {} };
-    let state: RunState = { mem, phase: { kind: "enter", node: "depth" }, pending: null, mode: "call", steps: 0, decisions: [] };
+    const mem = {
+      format: "autograms-memory" as const,
+      version: 1 as const,
+      graph: { agent: "Depth", hash: program.hash },
+      turn: 0,
+      done: false,
+      stack,
+      visits: {},
+    };
+    let state: RunState = {
+      mem,
+      phase: { kind: "enter", node: "depth" },
+      pending: null,
+      mode: "call",
+      steps: 0,
+      decisions: [],
+    };
     // Until the next call is pushed: every step keeps the same cell below the top.
     let pushed = false;
     for (let i = 0; i < 20 && !pushed; i++) {
@@ -69,11 +114,16 @@ describe("recursion", () => {
   });
 
   it("stops runaway recursion at 10,000 calls deep by default, with a located error", async () => {
-    const agent = new Agent({ ...depthGraph(), source: { file: "depth.ts", sha256: "0".repeat(64) } }, { model: new TestModel() });
+    const agent = new Agent(
+      { ...depthGraph(), source: { file: "depth.ts", sha256: "0".repeat(64) } },
+      { model: new TestModel() },
+    );
     expect(await agent.call("depth", [9_999])).toBe(9_999);
     const error = await agent.call("depth", [10_000]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "recursion_limit", node: "depth.b", file: "depth.ts", line: 7, column: 5 });
-    expect(String((error as Error).message)).toMatch(/^depth\.ts:7:5: .*10001 function calls deep, past the limit of 10000/);
+    expect(String((error as Error).message)).toMatch(
+      /^depth\.ts:7:5: .*10001 function calls deep, past the limit of 10000/,
+    );
   });
 
   it("takes the limit from the agent's limits", async () => {
@@ -85,13 +135,22 @@ describe("recursion", () => {
   it("keeps memory plain JSON between turns in the middle of a recursion", async () => {
     // down(n) asks the user at the bottom, then returns through every frame.
     const graph: Graph = {
-      format: "autograms-graph", version: 1, agent: "Down", globals: {},
+      format: "autograms-graph",
+      version: 1,
+      agent: "Down",
+      globals: {},
       functions: { down: { kind: "function", params: ["n"], entry: "down" } },
       nodes: [
         { name: "start", action: "local_function", instruction: "down(200)", assign: "total", transitions: ["done"] },
         { name: "done", action: "chat_exact", instruction: "total $total", transitions: ["quit"] },
         { name: "down", action: "transition", transitions: ["down.*"] },
-        { name: "down.a", action: "chat_exact", boolean_condition: "n <= 0", instruction: "bottom", transitions: ["return Number(_last_user_reply)"] },
+        {
+          name: "down.a",
+          action: "chat_exact",
+          boolean_condition: "n <= 0",
+          instruction: "bottom",
+          transitions: ["return Number(_last_user_reply)"],
+        },
         { name: "down.b", action: "function", instruction: "down(n - 1)", assign: "r", transitions: ["return r + 1"] },
       ],
     } as Graph;

@@ -2,14 +2,18 @@ import { describe, expect, it } from "vitest";
 import { Agent, AgentError, conversationsOf, type GraphNode, type TraceEvent } from "@autograms/runtime";
 import { TestModel, graph, pickByText, roundTrip, n } from "./helpers.js";
 
-
 describe("the reply loop", () => {
   it("runs from the start to the first chat node, then resumes there with the user's message", async () => {
     const g = graph([
       n({ name: "count", action: "code", instruction: "let visits = 0", transitions: ["greet"] }),
       n({ name: "greet", action: "chat_exact", instruction: "Hello! What is your name?", transitions: ["store"] }),
       n({ name: "store", action: "code", instruction: "visits = visits + 1", transitions: ["answer"] }),
-      n({ name: "answer", action: "chat_exact", instruction: "Nice to meet you, $_last_user_reply ($visits).", transitions: ["store"] }),
+      n({
+        name: "answer",
+        action: "chat_exact",
+        instruction: "Nice to meet you, $_last_user_reply ($visits).",
+        transitions: ["store"],
+      }),
     ]);
     const agent = new Agent(g, { model: new TestModel() });
     let r = await agent.reply("");
@@ -35,7 +39,14 @@ describe("the reply loop", () => {
 
   it("ends with done and a null reply at a quit reached after the user's answer, and refuses to go on", async () => {
     const g = graph([
-      n({ name: "ask", action: "chat_exact", instruction: "Again?", transitions: ["again", "quit"], transition_question: "Again?", transition_choices: ["yes", "no"] }),
+      n({
+        name: "ask",
+        action: "chat_exact",
+        instruction: "Again?",
+        transitions: ["again", "quit"],
+        transition_question: "Again?",
+        transition_choices: ["yes", "no"],
+      }),
       n({ name: "again", action: "chat_exact", instruction: "Once more.", transitions: ["ask"] }),
     ]);
     const agent = new Agent(g, { model: new TestModel(undefined, pickByText("no")) });
@@ -69,7 +80,13 @@ describe("the reply loop", () => {
   it("does not end at such a node when an interjection could still take the user's answer elsewhere", async () => {
     const g = graph([
       n({ name: "bye", action: "chat_exact", instruction: "Bye.", transitions: ["quit"] }),
-      n({ name: "help", action: "chat_exact", instruction: "Help is here.", transitions: ["quit"], condition_interjection: "The user asks for help." }),
+      n({
+        name: "help",
+        action: "chat_exact",
+        instruction: "Help is here.",
+        transitions: ["quit"],
+        condition_interjection: "The user asks for help.",
+      }),
     ]);
     const agent = new Agent(g, { model: new TestModel(undefined, pickByText("The user asks for help.")) });
     const first = await agent.reply("");
@@ -91,7 +108,13 @@ describe("the reply loop", () => {
   it("assigns every node's output to _last_variable_output, _last_state and its `assign` variable", async () => {
     const g = graph([
       n({ name: "t", action: "thought", instruction: "Think.", assign: "idea", transitions: ["c"] }),
-      n({ name: "c", action: "code", instruction: "[_last_variable_output, _last_state, idea]", assign: "seen", transitions: ["show"] }),
+      n({
+        name: "c",
+        action: "code",
+        instruction: "[_last_variable_output, _last_state, idea]",
+        assign: "seen",
+        transitions: ["show"],
+      }),
       n({ name: "show", action: "chat_exact", instruction: "$seen", assign: "said", transitions: ["after"] }),
       n({ name: "after", action: "chat_exact", instruction: "$said / $_last_state", transitions: ["quit"] }),
     ]);
@@ -113,20 +136,30 @@ describe("the reply loop", () => {
     ]);
     const agent = new Agent(g, { model });
     await agent.reply("Because.", (await agent.reply("")).memory);
-    expect(model.completions[0]!.messages.at(-1)!.content).toBe("User: Because.\n\n\n\nInstruction for Agent: Consider it.\nAgent's reply:");
+    expect(model.completions[0]!.messages.at(-1)!.content).toBe(
+      "User: Because.\n\n\n\nInstruction for Agent: Consider it.\nAgent's reply:",
+    );
     // consumed by the thought: the chat after it sees no user message
     expect(model.completions[1]!.messages.at(-1)!.content).toBe("\n\nInstruction for Agent: Answer.\nAgent's reply:");
   });
 
   it("rejects a user message that is not a string", async () => {
-    const agent = new Agent(graph([n({ name: "a", action: "chat_exact", instruction: "x" })]), { model: new TestModel() });
+    const agent = new Agent(graph([n({ name: "a", action: "chat_exact", instruction: "x" })]), {
+      model: new TestModel(),
+    });
     await expect(agent.reply(42 as unknown as string)).rejects.toBeInstanceOf(AgentError);
   });
 
   it("follows a chat node's transition with the new message, through the model's choice", async () => {
     const g = graph([
-      n({ name: "ask", action: "chat_exact", instruction: "Tea or coffee?", transitions: ["tea", "coffee"],
-        transition_question: "What does the user want?", transition_choices: ["tea", "coffee"] }),
+      n({
+        name: "ask",
+        action: "chat_exact",
+        instruction: "Tea or coffee?",
+        transitions: ["tea", "coffee"],
+        transition_question: "What does the user want?",
+        transition_choices: ["tea", "coffee"],
+      }),
       n({ name: "tea", action: "chat_exact", instruction: "Tea it is." }),
       n({ name: "coffee", action: "chat_exact", instruction: "Coffee it is." }),
     ]);

@@ -12,7 +12,8 @@ describe("samples run end to end", () => {
     it(name, async () => {
       const conversation = read<Conversation>(`${name}/conversation.json`);
       const agent = new Agent(read<Graph>(`${name}/agent.graph.json`), { model: modelFor(conversation) });
-      for (const c of conversation.calls ?? []) expect({ [c.function]: await agent.call(c.function, c.args as never) }).toEqual({ [c.function]: c.result });
+      for (const c of conversation.calls ?? [])
+        expect({ [c.function]: await agent.call(c.function, c.args as never) }).toEqual({ [c.function]: c.result });
       let memory: Memory | undefined;
       const replies: (string | null)[] = [];
       for (const turn of conversation.turns ?? [{ user: "", agent: null }]) {

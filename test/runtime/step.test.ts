@@ -11,10 +11,21 @@ import { deepFreeze, fixture } from "./helpers.js";
 describe("the pure step", () => {
   const g = fixture("tutor");
   expect(validateGraph(g).valid).toBe(true);
-  const program = compileProgram(g, { config: defaultConfig, limits: {}, maxSteps: 1e6, maxCallDepth: 100, toolNames: [] });
+  const program = compileProgram(g, {
+    config: defaultConfig,
+    limits: {},
+    maxSteps: 1e6,
+    maxCallDepth: 100,
+    toolNames: [],
+  });
   const env = { program, tracing: true };
   const start = (): RunState => ({
-    mem: toRunMemory(freshMemory(program)), phase: { kind: "enter", node: program.start }, pending: "", mode: "reply", steps: 0, decisions: [],
+    mem: toRunMemory(freshMemory(program)),
+    phase: { kind: "enter", node: program.start },
+    pending: "",
+    mode: "reply",
+    steps: 0,
+    decisions: [],
   });
 
   /** Runs steps, answering effects from a fixed script, until the turn's reply. */
@@ -25,10 +36,15 @@ describe("the pure step", () => {
       out.push(r);
       const e = r.effect;
       if (e?.kind === "reply" || e?.kind === "finish") return out;
-      const input = !e ? { kind: "continue" as const }
-        : e.kind === "complete" ? { kind: "completed" as const, text: `answer for ${e.node}` }
-        : e.kind === "choose" ? { kind: "chosen" as const, index: 0 }
-        : (() => { throw new Error("no tools here"); })();
+      const input = !e
+        ? { kind: "continue" as const }
+        : e.kind === "complete"
+          ? { kind: "completed" as const, text: `answer for ${e.node}` }
+          : e.kind === "choose"
+            ? { kind: "chosen" as const, index: 0 }
+            : (() => {
+                throw new Error("no tools here");
+              })();
       r = step(env, deepFreeze(r.state), input);
     }
   }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { parseTemplate, renderTemplate, TemplateError } from "../../runtime/src/engine/template.js";
 
-const vars: Record<string, unknown> = { name: "Ada", n: 3, list: [1, 2], obj: { a: 1 }, empty: "", none: null, flag: false, café: "crème", x_1: "X" };
+const vars: Record<string, unknown> = {
+  name: "Ada",
+  n: 3,
+  list: [1, 2],
+  obj: { a: 1 },
+  empty: "",
+  none: null,
+  flag: false,
+  café: "crème",
+  x_1: "X",
+};
 const fill = (text: string) => {
   const r = renderTemplate(parseTemplate(text), (k) => vars[k] as never);
   if (!r.ok) throw new Error(`missing ${r.missing.join(",")}`);

@@ -13,26 +13,50 @@ const tools = { lookup: { module: "./tools.js", export: "lookup" } };
 
 /** The first step of a graph whose only node runs `code`, with variables `xs` and `o`. */
 function firstStep(code: string) {
-  const g = graph([
-    n({ name: "init", action: "code", instruction: 'let xs = [1, 2]; let o = { ["look" + "up"]: 3 }', transitions: ["c"] }),
-    n({ name: "c", action: "code", instruction: code }),
-  ], { tools });
-  const program = compileProgram(g, { config: defaultConfig, limits: undefined, maxSteps: 100, maxCallDepth: 100, toolNames: ["lookup"], toolDefinitions: {} });
+  const g = graph(
+    [
+      n({
+        name: "init",
+        action: "code",
+        instruction: 'let xs = [1, 2]; let o = { ["look" + "up"]: 3 }',
+        transitions: ["c"],
+      }),
+      n({ name: "c", action: "code", instruction: code }),
+    ],
+    { tools },
+  );
+  const program = compileProgram(g, {
+    config: defaultConfig,
+    limits: undefined,
+    maxSteps: 100,
+    maxCallDepth: 100,
+    toolNames: ["lookup"],
+    toolDefinitions: {},
+  });
   const env = { program, tracing: false };
-  let r = step(env, { mem: toRunMemory(freshMemory(program)), phase: { kind: "enter", node: "init" }, pending: null, mode: "reply", steps: 0, decisions: [] }, { kind: "continue" });
+  let r = step(
+    env,
+    {
+      mem: toRunMemory(freshMemory(program)),
+      phase: { kind: "enter", node: "init" },
+      pending: null,
+      mode: "reply",
+      steps: 0,
+      decisions: [],
+    },
+    { kind: "continue" },
+  );
   r = step(env, r.state, { kind: "continue" });
   return step(env, r.state, { kind: "continue" });
 }
 
 describe("code that uses a tool", () => {
-  it.each([
-    "const r = lookup(xs[0])",
-    "xs.map((x) => lookup(x))",
-    "typeof lookup",
-    "xs.length > 1 && lookup?.(1)",
-  ])("is handed to the loop: %s", (code) => {
-    expect(firstStep(code).effect).toMatchObject({ kind: "evaluate", node: "c", code });
-  });
+  it.each(["const r = lookup(xs[0])", "xs.map((x) => lookup(x))", "typeof lookup", "xs.length > 1 && lookup?.(1)"])(
+    "is handed to the loop: %s",
+    (code) => {
+      expect(firstStep(code).effect).toMatchObject({ kind: "evaluate", node: "c", code });
+    },
+  );
 
   it.each([
     ['"lookup(x) is a tool call"', "lookup(x) is a tool call"],
@@ -47,7 +71,17 @@ describe("code that uses a tool", () => {
   });
 
   it("refuses code the sandbox cannot parse when the agent is made, at its node", () => {
-    const g = graph([n({ name: "c", action: "code", instruction: "lookup(", loc: { line: 3, column: 5, endLine: 3, endColumn: 12 } })], { tools });
+    const g = graph(
+      [
+        n({
+          name: "c",
+          action: "code",
+          instruction: "lookup(",
+          loc: { line: 3, column: 5, endLine: 3, endColumn: 12 },
+        }),
+      ],
+      { tools },
+    );
     let failed: unknown;
     try {
       new Agent(g, { model: new TestModel(), tools: { lookup: () => 1 } });
@@ -56,14 +90,25 @@ describe("code that uses a tool", () => {
     }
     expect(failed).toBeInstanceOf(AgentError);
     expect(failed).toMatchObject({ code: "invalid_graph" });
-    expect((failed as AgentError).message).toMatch(/<graph>:3:5: node 'c': code 'lookup\(' is not code the evaluator runs: /);
+    expect((failed as AgentError).message).toMatch(
+      /<graph>:3:5: node 'c': code 'lookup\(' is not code the evaluator runs: /,
+    );
   });
 
   it("calls the tool, with the answer the code asked for", async () => {
-    const g = graph([
-      n({ name: "c", action: "code", instruction: "[1, 2].map((x) => lookup(x))", assign: "got", transitions: ["say"] }),
-      n({ name: "say", action: "chat_exact", instruction: "$got" } as GraphNode),
-    ], { tools });
+    const g = graph(
+      [
+        n({
+          name: "c",
+          action: "code",
+          instruction: "[1, 2].map((x) => lookup(x))",
+          assign: "got",
+          transitions: ["say"],
+        }),
+        n({ name: "say", action: "chat_exact", instruction: "$got" } as GraphNode),
+      ],
+      { tools },
+    );
     const agent = new Agent(g, { model: new TestModel(), tools: { lookup: async (x: number) => x * 10 } });
     expect((await agent.reply("")).reply).toBe("[10,20]");
   });

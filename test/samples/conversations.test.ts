@@ -7,7 +7,12 @@ import { join } from "node:path";
 import { Agent, OfflineModel, ScriptedModel, type Graph, type JsonValue, type Memory } from "@autograms/runtime";
 import { SAMPLES_DIR } from "./samples.js";
 
-interface Turn { user: string; agent: string | null; complete?: string[]; choose?: string[] }
+interface Turn {
+  user: string;
+  agent: string | null;
+  complete?: string[];
+  choose?: string[];
+}
 interface Conversation {
   model: "offline" | "scripted" | "none";
   turns?: Turn[];
@@ -22,15 +27,22 @@ describe.each(["tutor", "recruiter", "interjections", "prompts"])("sample %s: it
   it("gives every reply it records", async () => {
     const conversation = read(name, "conversation.json") as Conversation;
     const turns = conversation.turns as Turn[];
-    const model = conversation.model === "offline"
-      ? new OfflineModel()
-      : new ScriptedModel({ complete: turns.flatMap((t) => t.complete ?? []), choose: turns.flatMap((t) => t.choose ?? []) });
+    const model =
+      conversation.model === "offline"
+        ? new OfflineModel()
+        : new ScriptedModel({
+            complete: turns.flatMap((t) => t.complete ?? []),
+            choose: turns.flatMap((t) => t.choose ?? []),
+          });
     const agent = new Agent(read(name, "agent.graph.json") as Graph, { model });
     let memory: Memory | undefined;
     const replies: (string | null)[] = [];
     for (const turn of turns) {
       // Memory travels as plain JSON between turns, as it would between requests.
-      const result = await agent.reply(turn.user, memory === undefined ? undefined : JSON.parse(JSON.stringify(memory)));
+      const result = await agent.reply(
+        turn.user,
+        memory === undefined ? undefined : JSON.parse(JSON.stringify(memory)),
+      );
       memory = result.memory as Memory;
       replies.push(result.reply);
     }

@@ -16,7 +16,10 @@ function messages(program: ts.Program, files: string[]): string[] {
     ...files.flatMap((f) => ts.getPreEmitDiagnostics(program, program.getSourceFile(f))),
   ];
   return diagnostics.map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : "";
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: `
+        : "";
     return `${where}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
 }
@@ -37,7 +40,9 @@ describe("samples type-check", () => {
     const config = samplesConfig();
     expect(config.errors).toEqual([]);
     expect(config.options.strict).toBe(true);
-    expect(config.fileNames.map((f) => f.replace(/\\/g, "/")).sort()).toEqual(SAMPLES.map((s) => agentPath(s).replace(/\\/g, "/")).sort());
+    expect(config.fileNames.map((f) => f.replace(/\\/g, "/")).sort()).toEqual(
+      SAMPLES.map((s) => agentPath(s).replace(/\\/g, "/")).sort(),
+    );
   });
 
   // The second program reuses the first's unchanged files.
@@ -54,12 +59,22 @@ describe("samples type-check", () => {
     const broken = join(SAMPLES_DIR, "tutor", "agent.ts");
     const host = ts.createCompilerHost(config.options);
     const readFile = host.readFile.bind(host);
-    host.readFile = (f) => (f === broken ? (readFile(f) ?? "").replace("this.correct += 1;", "this.correct += \"one\"; this.nonexistent();") : readFile(f));
-    const changed = ts.createProgram({ rootNames: [broken], options: config.options, host, ...(program ? { oldProgram: program } : {}) });
-    expect(messages(changed, [broken]).map((m) => m.replace(/^.*?: /, ""))).toEqual(expect.arrayContaining([
-      "Type 'string' is not assignable to type 'number'.",
-      "Property 'nonexistent' does not exist on type 'FractionTutor'.",
-    ]));
+    host.readFile = (f) =>
+      f === broken
+        ? (readFile(f) ?? "").replace("this.correct += 1;", 'this.correct += "one"; this.nonexistent();')
+        : readFile(f);
+    const changed = ts.createProgram({
+      rootNames: [broken],
+      options: config.options,
+      host,
+      ...(program ? { oldProgram: program } : {}),
+    });
+    expect(messages(changed, [broken]).map((m) => m.replace(/^.*?: /, ""))).toEqual(
+      expect.arrayContaining([
+        "Type 'string' is not assignable to type 'number'.",
+        "Property 'nonexistent' does not exist on type 'FractionTutor'.",
+      ]),
+    );
   }, 60_000);
 
   it("exec_node of a custom action is typed as its output hook returns, with no cast", () => {
@@ -85,7 +100,12 @@ export default class Typed extends Autogram {
     const fileExists = host.fileExists.bind(host);
     host.readFile = (f) => (f === file ? source : readFile(f));
     host.fileExists = (f) => f === file || fileExists(f);
-    const typed = ts.createProgram({ rootNames: [file], options: config.options, host, ...(program ? { oldProgram: program } : {}) });
+    const typed = ts.createProgram({
+      rootNames: [file],
+      options: config.options,
+      host,
+      ...(program ? { oldProgram: program } : {}),
+    });
     // Only the deliberate mistake: the object the output hook returns is not a string.
     expect(messages(typed, [file]).map((m) => m.replace(/^.*?: /, ""))).toEqual([
       "Type '{ words: number; said: string | null; }' is not assignable to type 'string'.",

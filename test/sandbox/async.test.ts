@@ -20,10 +20,14 @@ describe("evaluateAsync", () => {
         return String(text).toUpperCase();
       },
     };
-    const result = await evaluateAsync("const u = user(id); const points = score(u.name) + score('x'); shout(u.name) + points", { id: 7 }, { functions });
+    const result = await evaluateAsync(
+      "const u = user(id); const points = score(u.name) + score('x'); shout(u.name) + points",
+      { id: 7 },
+      { functions },
+    );
     expect(result.value).toBe("ANN40");
     expect(result.variables).toEqual({ id: 7, u: { id: 7, name: "Ann" }, points: 40 });
-    expect(calls).toEqual(['user(7)', 'score("Ann")', 'score("x")', 'shout("Ann")']);
+    expect(calls).toEqual(["user(7)", 'score("Ann")', 'score("x")', 'shout("Ann")']);
   });
 
   test("randomness is the same in every rerun", async () => {
@@ -34,8 +38,11 @@ describe("evaluateAsync", () => {
   });
 
   test("a rejected promise is a host error with the message only", async () => {
-    const error = await evaluateAsync("fetchIt()", {}, { functions: { fetchIt: () => Promise.reject(new Error("offline")) } })
-      .catch((e: unknown) => e);
+    const error = await evaluateAsync(
+      "fetchIt()",
+      {},
+      { functions: { fetchIt: () => Promise.reject(new Error("offline")) } },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxError);
     expect((error as SandboxError).kind).toBe("host");
     expect((error as SandboxError).message).toBe("the tool 'fetchIt' failed: offline");
@@ -45,7 +52,11 @@ describe("evaluateAsync", () => {
     // The wait is three times what the evaluation may take, between steps whose clock checks would
     // count it; the evaluation's own work takes a few milliseconds.
     const steps = "Array.from({ length: 5000 }, () => 1).length";
-    const result = await evaluateAsync(`${steps} + slow() + ${steps}`, {}, { maxTimeMs: 1_000, functions: { slow: () => later(1, 3_000) } });
+    const result = await evaluateAsync(
+      `${steps} + slow() + ${steps}`,
+      {},
+      { maxTimeMs: 1_000, functions: { slow: () => later(1, 3_000) } },
+    );
     expect(result.value).toBe(10_001);
   });
 
@@ -56,7 +67,9 @@ describe("evaluateAsync", () => {
 
   test("the input is untouched even when a write precedes a pending tool", async () => {
     const variables = { xs: [1] };
-    const result = await evaluateAsync("xs.push(2); const v = wait(); xs.push(v); xs", variables, { functions: { wait: () => later(3) } });
+    const result = await evaluateAsync("xs.push(2); const v = wait(); xs.push(v); xs", variables, {
+      functions: { wait: () => later(3) },
+    });
     expect(result.value).toEqual([1, 2, 3]);
     expect(variables).toEqual({ xs: [1] });
   });
@@ -126,10 +139,17 @@ describe("hostFunctionNames", () => {
 test("reruns for asynchronous tools share a bounded budget", async () => {
   let calls = 0;
   const functions = { tick: () => Promise.resolve(++calls) };
-  const error = await evaluateAsync("Array.from({ length: 5000 }, () => tick()).length", {}, { maxSteps: 20_000, functions })
-    .catch((e: unknown) => e);
+  const error = await evaluateAsync(
+    "Array.from({ length: 5000 }, () => tick()).length",
+    {},
+    { maxSteps: 20_000, functions },
+  ).catch((e: unknown) => e);
   expect(error).toMatchObject({ kind: "limit", limit: "maxSteps" });
   expect(calls).toBeLessThan(5000);
-  const result = await evaluateAsync("Array.from({ length: 20 }, () => tick()).length", {}, { maxSteps: 20_000, functions });
+  const result = await evaluateAsync(
+    "Array.from({ length: 20 }, () => tick()).length",
+    {},
+    { maxSteps: 20_000, functions },
+  );
   expect(result.value).toBe(20);
 });

@@ -55,9 +55,9 @@ describe("prototype pollution", () => {
   });
 
   test("JSON.parse output has no prototype to pollute", () => {
-    const { result } = attempt("const p = JSON.parse('{\"__proto__\": {\"polluted\": 1}}'); p.polluted");
+    const { result } = attempt('const p = JSON.parse(\'{"__proto__": {"polluted": 1}}\'); p.polluted');
     expect(result!.value).toBeUndefined();
-    refused("JSON.parse('{\"__proto__\": {\"x\": 1}}').__proto__.polluted = 1", "unsupported");
+    refused('JSON.parse(\'{"__proto__": {"x": 1}}\').__proto__.polluted = 1', "unsupported");
     pollutionProbe();
   });
 });
@@ -96,19 +96,52 @@ describe("constructor escapes", () => {
 
 describe("reaching globals", () => {
   test.each([
-    "this", "globalThis", "global", "window", "self", "process", "process.env", "require('fs')",
-    "import('fs')", "eval('1')", "module.exports", "arguments", "Buffer.from('x')", "setTimeout('1')",
-    "console.table(1)", "console", "console.log.call(null, 1)", "console['log'](1)", "__dirname", "fetch('http://localhost')", "WebAssembly", "Reflect.ownKeys({})",
-    "Symbol.iterator", "Proxy", "new Proxy({}, {})", "Promise.resolve(1)", "Error.prepareStackTrace = 1",
-    "1; process.exit()", "with (o) { x }", "Date", "new Date()", "Date.parse('1')", "Date.now.constructor",
-    "performance.now()", "structuredClone({})", "Intl",
+    "this",
+    "globalThis",
+    "global",
+    "window",
+    "self",
+    "process",
+    "process.env",
+    "require('fs')",
+    "import('fs')",
+    "eval('1')",
+    "module.exports",
+    "arguments",
+    "Buffer.from('x')",
+    "setTimeout('1')",
+    "console.table(1)",
+    "console",
+    "console.log.call(null, 1)",
+    "console['log'](1)",
+    "__dirname",
+    "fetch('http://localhost')",
+    "WebAssembly",
+    "Reflect.ownKeys({})",
+    "Symbol.iterator",
+    "Proxy",
+    "new Proxy({}, {})",
+    "Promise.resolve(1)",
+    "Error.prepareStackTrace = 1",
+    "1; process.exit()",
+    "with (o) { x }",
+    "Date",
+    "new Date()",
+    "Date.parse('1')",
+    "Date.now.constructor",
+    "performance.now()",
+    "structuredClone({})",
+    "Intl",
   ])("%s", (code) => {
     const error = refused(code, undefined, { o: {} });
     expect(["reference", "unsupported", "syntax", "type"]).toContain(error.kind);
   });
 
   test("dangerous names hold nothing but the agent's own data", () => {
-    const { result } = attempt("process.env.HOME + require", { process: { env: { HOME: "/home/agent" } }, require: "!" });
+    const { result } = attempt("process.env.HOME + require", {
+      process: { env: { HOME: "/home/agent" } },
+      require: "!",
+    });
     expect(result!.value).toBe("/home/agent!");
   });
 });
@@ -125,7 +158,10 @@ describe("coercion hooks are plain data", () => {
     ["[o].join()", "[object Object]"],
     ["xs.sort().length", 2],
   ])("%s", (code, expected) => {
-    const { result } = attempt(code, { o: { valueOf: 1, toString: "x", toJSON: "y", then: 2 }, xs: [{ toString: "b" }, { toString: "a" }] });
+    const { result } = attempt(code, {
+      o: { valueOf: 1, toString: "x", toJSON: "y", then: 2 },
+      xs: [{ toString: "b" }, { toString: "a" }],
+    });
     expect(result!.value).toEqual(expected);
   });
 
@@ -194,10 +230,17 @@ describe("promise tricks", () => {
         a.self = a;
         return a;
       },
-      getter: () => ({ get x() { return process; } }),
+      getter: () => ({
+        get x() {
+          return process;
+        },
+      }),
     };
     for (const name of Object.keys(tools)) {
-      const error = await evaluateAsync(`${name}()`, {}, { functions: tools }).then(() => null, (e: unknown) => e);
+      const error = await evaluateAsync(`${name}()`, {}, { functions: tools }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error, name).toBeInstanceOf(SandboxError);
       expect((error as SandboxError).kind, name).toBe("host");
     }
@@ -226,9 +269,18 @@ describe("error-stack tricks", () => {
   });
 
   test("a tool's error keeps its message and loses its stack", () => {
-    const error = refused("lookup(1)", "host", {}, {
-      functions: { lookup: () => { throw new Error("no such record"); } },
-    });
+    const error = refused(
+      "lookup(1)",
+      "host",
+      {},
+      {
+        functions: {
+          lookup: () => {
+            throw new Error("no such record");
+          },
+        },
+      },
+    );
     expect(error.message).toBe("the tool 'lookup' failed: no such record");
     expect(error.stack).not.toMatch(/attacks\.test/);
   });
@@ -297,7 +349,11 @@ test("what a tool receives and returns is copied plain data", () => {
       return { echoed: value };
     },
   };
-  const { result } = attempt("const r = keep(o); [o.changed ?? 'unchanged', r.echoed.changed]", { o: { a: [1] } }, { functions: tools });
+  const { result } = attempt(
+    "const r = keep(o); [o.changed ?? 'unchanged', r.echoed.changed]",
+    { o: { a: [1] } },
+    { functions: tools },
+  );
   expect(result!.value).toEqual(["unchanged", true]);
   expectPlainData(received[0]);
   expect(Object.getPrototypeOf(received[0])).toBe(Object.prototype);

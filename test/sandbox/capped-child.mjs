@@ -14,7 +14,11 @@ const model = { complete: async () => "ok", choose: async () => 0 };
 
 function graphFor(code) {
   return {
-    format: "autograms-graph", version: 1, agent: "Probe", start: "main", globals: {},
+    format: "autograms-graph",
+    version: 1,
+    agent: "Probe",
+    start: "main",
+    globals: {},
     functions: { probe: { kind: "local_function", params: [], entry: "probe" } },
     nodes: [
       { name: "main", action: "transition", transitions: ["quit"] },
@@ -37,7 +41,13 @@ for (const { code, variables = {}, via } of payloads) {
     }
   } catch (error) {
     const sandbox = error instanceof SandboxError ? error : error?.cause instanceof SandboxError ? error.cause : null;
-    outcome = { ok: false, sandbox: sandbox !== null, kind: sandbox?.kind, limit: sandbox?.limit, message: String(error?.message).slice(0, 300) };
+    outcome = {
+      ok: false,
+      sandbox: sandbox !== null,
+      kind: sandbox?.kind,
+      limit: sandbox?.limit,
+      message: String(error?.message).slice(0, 300),
+    };
   }
   const cpu = process.cpuUsage(started);
   outcome.ms = Math.round((cpu.user + cpu.system) / 1000);

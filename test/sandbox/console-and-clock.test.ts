@@ -25,7 +25,10 @@ describe("console.log", () => {
       [`[1, "two", [3, []], {}]`, [[1, "two", [3, []], {}]]],
       [`{ a: 1, "b-c": "it's", d: [true] }`, [{ a: 1, "b-c": "it's", d: [true] }]],
       [`"tab\\tline\\n", ["tab\\tline\\n", "back\\\\slash"]`, ["tab\tline\n", ["tab\tline\n", "back\\slash"]]],
-      [`{ q: "say \\"hi\\" it's" }, { _x$1: NaN, "1a": Infinity }`, [{ q: `say "hi" it's` }, { _x$1: NaN, "1a": Infinity }]],
+      [
+        `{ q: "say \\"hi\\" it's" }, { _x$1: NaN, "1a": Infinity }`,
+        [{ q: `say "hi" it's` }, { _x$1: NaN, "1a": Infinity }],
+      ],
       [``, []],
     ];
     for (const [args, values] of cases) {
@@ -36,11 +39,17 @@ describe("console.log", () => {
   });
 
   it("reports every print in order with its level, wherever code runs", () => {
-    const r = evaluate(`console.info("a"); [1, 2].forEach(x => console.warn(x)); console.error({ e: 1 }); console.debug("d"); 7`, {});
+    const r = evaluate(
+      `console.info("a"); [1, 2].forEach(x => console.warn(x)); console.error({ e: 1 }); console.debug("d"); 7`,
+      {},
+    );
     expect(r.value).toBe(7);
     expect(r.logs).toEqual([
-      { level: "info", text: "a" }, { level: "warn", text: "1" }, { level: "warn", text: "2" },
-      { level: "error", text: "{ e: 1 }" }, { level: "debug", text: "d" },
+      { level: "info", text: "a" },
+      { level: "warn", text: "1" },
+      { level: "warn", text: "2" },
+      { level: "error", text: "{ e: 1 }" },
+      { level: "debug", text: "d" },
     ]);
     expect(evaluate("1 + 1", {}).logs).toBeUndefined();
   });
@@ -65,16 +74,25 @@ describe("console.log", () => {
     const xs = Array.from({ length: 100_000 }, (_, i) => `item ${i}`);
     // 100,000 elements to read, but only what fits in 100 characters is: a few steps.
     const [cut] = printed("console.log(xs)", { xs }, { maxLogLength: 100, maxSteps: 1_000 })!;
-    expect(cut).toBe(`${`[ ${xs.slice(0, 20).map((x) => `'${x}'`).join(", ")}`.slice(0, 100)} … [cut at 100 characters (maxLogLength)]`);
+    expect(cut).toBe(
+      `${`[ ${xs
+        .slice(0, 20)
+        .map((x) => `'${x}'`)
+        .join(", ")}`.slice(0, 100)} … [cut at 100 characters (maxLogLength)]`,
+    );
     // Never half a surrogate pair at the cut.
-    expect(printed(`console.log("a" + "😀".repeat(10))`, {}, { maxLogLength: 4 })![0]).toBe("a😀 … [cut at 4 characters (maxLogLength)]");
+    expect(printed(`console.log("a" + "😀".repeat(10))`, {}, { maxLogLength: 4 })![0]).toBe(
+      "a😀 … [cut at 4 characters (maxLogLength)]",
+    );
   });
 
   it("is charged to the evaluation's limits: steps for what it formats, allocation for what it keeps", () => {
     const xs = Array.from({ length: 100_000 }, (_, i) => i);
     const steps = failure(() => evaluate("console.log(xs)", { xs }, { maxLogLength: 10_000_000, maxSteps: 10_000 }));
     expect(steps.limit).toBe("maxSteps");
-    const kept = failure(() => evaluate(`Array.from({ length: 1000 }, () => console.log("x".repeat(1000)))`, {}, { maxAllocation: 1_000_000 }));
+    const kept = failure(() =>
+      evaluate(`Array.from({ length: 1000 }, () => console.log("x".repeat(1000)))`, {}, { maxAllocation: 1_000_000 }),
+    );
     expect(kept.limit).toBe("maxAllocation");
     // What was printed before the limit stopped it is still reported.
     expect(kept.logs!.length).toBeGreaterThan(100);
@@ -89,14 +107,23 @@ describe("console.log", () => {
   it("is a function only when called: not a value, not reachable by a computed name, no other member", () => {
     expect(failure(() => evaluate("const f = console.log", {})).message).toContain("can only be called");
     expect(failure(() => evaluate("console['log'](1)", {})).kind).toBe("unsupported");
-    expect(failure(() => evaluate("console.table([1])", {})).message).toBe("console.table is not available in the sandbox");
+    expect(failure(() => evaluate("console.table([1])", {})).message).toBe(
+      "console.table is not available in the sandbox",
+    );
     expect(failure(() => evaluate("let console = 1", {})).kind).not.toBe(undefined);
   });
 
   it("prints once per line in an asynchronous evaluation, whatever its reruns", async () => {
-    const r = await evaluateAsync(`console.log("a"); const v = t(1); console.log("b", v); v`, {}, { functions: { t: async (x) => Number(x) + 1 } });
+    const r = await evaluateAsync(
+      `console.log("a"); const v = t(1); console.log("b", v); v`,
+      {},
+      { functions: { t: async (x) => Number(x) + 1 } },
+    );
     expect(r.value).toBe(2);
-    expect(r.logs).toEqual([{ level: "log", text: "a" }, { level: "log", text: "b 2" }]);
+    expect(r.logs).toEqual([
+      { level: "log", text: "a" },
+      { level: "log", text: "b 2" },
+    ]);
   });
 });
 
@@ -135,7 +162,9 @@ describe("Date.now()", () => {
 
   it("refuses a time that is not a finite number, and every other member of Date", () => {
     expect(failure(() => evaluate("Date.now()", {}, { now: Number.NaN })).message).toContain("finite number");
-    expect(failure(() => evaluate("Date.parse('2020')", {})).message).toBe("Date.parse is not available in the sandbox");
+    expect(failure(() => evaluate("Date.parse('2020')", {})).message).toBe(
+      "Date.parse is not available in the sandbox",
+    );
     expect(failure(() => evaluate("new Date()", {})).kind).toBe("unsupported");
   });
 });

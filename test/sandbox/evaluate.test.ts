@@ -43,7 +43,11 @@ describe("values of expressions, with JavaScript semantics", () => {
     ["[10, 9, 1].sort()", {}, [1, 10, 9]],
     ["typeof missing", {}, "undefined"],
     ["typeof xs", { xs: [] }, "object"],
-    ["JSON.stringify({ a: [1, { b: 2 }], u: undefined }, null, 2)", {}, '{\n  "a": [\n    1,\n    {\n      "b": 2\n    }\n  ]\n}'],
+    [
+      "JSON.stringify({ a: [1, { b: 2 }], u: undefined }, null, 2)",
+      {},
+      '{\n  "a": [\n    1,\n    {\n      "b": 2\n    }\n  ]\n}',
+    ],
     ["JSON.parse('{\"a\": [1, 2]}').a[1]", {}, 2],
     ["'a-b-c'.split('-')", {}, ["a", "b", "c"]],
     ["'aXbX'.replaceAll('X', '[$&]')", {}, "a[X]b[X]"],
@@ -68,8 +72,12 @@ describe("values of expressions, with JavaScript semantics", () => {
 
 describe("URI functions", () => {
   test("a text they cannot take is a range error, as JavaScript's URIError", () => {
-    expect(() => run("decodeURIComponent('%E2%82')", {})).toThrow(/decodeURIComponent: the text is not a well-formed URI escape/);
-    expect(() => run("encodeURIComponent(s)", { s: "a\uD800b" })).toThrow(/encodeURIComponent: the text holds a lone surrogate/);
+    expect(() => run("decodeURIComponent('%E2%82')", {})).toThrow(
+      /decodeURIComponent: the text is not a well-formed URI escape/,
+    );
+    expect(() => run("encodeURIComponent(s)", { s: "a\uD800b" })).toThrow(
+      /encodeURIComponent: the text holds a lone surrogate/,
+    );
   });
 });
 
@@ -90,7 +98,10 @@ describe("statements and variables", () => {
 
   test("destructuring, swaps and updates", () => {
     const result = run("[a, b] = [b, a]; const { x, y: [first] = [0], ...rest } = o; n++", {
-      a: 1, b: 2, n: 1, o: { x: 3, z: 4 },
+      a: 1,
+      b: 2,
+      n: 1,
+      o: { x: 3, z: 4 },
     });
     expect(result.value).toBe(1);
     expect(result.variables).toEqual({ a: 2, b: 1, n: 2, o: { x: 3, z: 4 }, x: 3, first: 0, rest: { z: 4 } });
@@ -152,14 +163,29 @@ describe("more statements", () => {
     ["nil?.x.y.z", { nil: null }, undefined],
     ["$count += 1", { count: 1 }, 2],
     ["typeof missing + typeof Math + typeof String", {}, "undefinedobjectfunction"],
-    ["[typeof xs.map, typeof xs.length, typeof Math.max, typeof Math.PI, typeof o.x, typeof s.trim]", { xs: [], o: {}, s: "" },
-      ["function", "number", "function", "number", "undefined", "function"]],
+    [
+      "[typeof xs.map, typeof xs.length, typeof Math.max, typeof Math.PI, typeof o.x, typeof s.trim]",
+      { xs: [], o: {}, s: "" },
+      ["function", "number", "function", "number", "undefined", "function"],
+    ],
     ["var v = 1; v += 1; v", {}, 2],
     ["const { a = 5, b } = o; [a, b]", { o: { b: 2 } }, [5, 2]],
     ["xs.length = 1; xs", { xs: [1, 2, 3] }, [1]],
     ["xs[xs.length] = 4; xs", { xs: [1] }, [1, 4]],
-    ["words.map(w => { const upper = w.toUpperCase(); return upper + w.length })", { words: ["ab", "c"] }, ["AB2", "C1"]],
-    ["[1, 2, 3].map(x => [1, 2].map(y => x * y))", {}, [[1, 2], [2, 4], [3, 6]]],
+    [
+      "words.map(w => { const upper = w.toUpperCase(); return upper + w.length })",
+      { words: ["ab", "c"] },
+      ["AB2", "C1"],
+    ],
+    [
+      "[1, 2, 3].map(x => [1, 2].map(y => x * y))",
+      {},
+      [
+        [1, 2],
+        [2, 4],
+        [3, 6],
+      ],
+    ],
     ["const n = 1; xs.map((x, i, all) => x + n + all.length)", { xs: [10, 20] }, [13, 23]],
     ["Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toUpperCase(), v * 2]))", { o: { a: 1 } }, { A: 2 }],
     ["xs.splice(1, 1, 'a', 'b'); xs", { xs: [1, 2, 3] }, [1, "a", "b", 3]],

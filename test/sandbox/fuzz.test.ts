@@ -20,26 +20,168 @@ const LIMITS: Partial<SandboxLimits> = {
 };
 
 const variables = () => ({
-  a: 1, b: -2.5, n: 0, s: "text", t: "a,b,c", xs: [3, 1, 2], words: ["x", "yy", "zzz"],
+  a: 1,
+  b: -2.5,
+  n: 0,
+  s: "text",
+  t: "a,b,c",
+  xs: [3, 1, 2],
+  words: ["x", "yy", "zzz"],
   o: { k: 1, nested: { list: [1, { deep: true }] }, toString: "s", valueOf: 2, then: 3 },
-  empty: {}, nil: null,
+  empty: {},
+  nil: null,
 });
 
-const NAMES = ["a", "b", "n", "s", "t", "xs", "words", "o", "empty", "nil", "missing", "$a", "x", "y",
-  "__proto__", "constructor", "prototype", "Math", "JSON", "Object", "Array", "String", "Number",
-  "process", "globalThis", "this", "eval", "Function", "undefined", "NaN", "Infinity", "tool"];
-const KEYS = ["length", "constructor", "__proto__", "prototype", "toString", "valueOf", "map", "k",
-  "nested", "list", "0", "1", "-1", "then", "call", "apply", "bind", "caller", "arguments"];
-const METHODS = ["map", "filter", "reduce", "some", "every", "find", "sort", "join", "push", "pop", "shift",
-  "unshift", "splice", "slice", "concat", "flat", "flatMap", "includes", "indexOf", "at", "reverse", "fill",
-  "repeat", "padStart", "padEnd", "split", "replace", "replaceAll", "toUpperCase", "trim", "charCodeAt",
-  "toFixed", "toString", "valueOf", "constructor", "__proto__", "apply", "call", "bind", "match"];
-const STATIC_CALLS = ["Math.max", "Math.min", "Math.floor", "Math.pow", "Math.random", "JSON.stringify",
-  "JSON.parse", "Object.keys", "Object.values", "Object.entries", "Object.fromEntries", "Array.from",
-  "Array.isArray", "Array.of", "Number.isInteger", "String.fromCharCode", "String", "Number", "Boolean",
-  "parseInt", "parseFloat", "isNaN", "tool", "Object.defineProperty", "Reflect.get", "require", "eval"];
-const BINARY = ["+", "-", "*", "/", "%", "**", "==", "===", "!=", "<", ">=", "&&", "||", "??", "&", "|",
-  "<<", ">>", ">>>", "in", "instanceof", ","];
+const NAMES = [
+  "a",
+  "b",
+  "n",
+  "s",
+  "t",
+  "xs",
+  "words",
+  "o",
+  "empty",
+  "nil",
+  "missing",
+  "$a",
+  "x",
+  "y",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "Math",
+  "JSON",
+  "Object",
+  "Array",
+  "String",
+  "Number",
+  "process",
+  "globalThis",
+  "this",
+  "eval",
+  "Function",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "tool",
+];
+const KEYS = [
+  "length",
+  "constructor",
+  "__proto__",
+  "prototype",
+  "toString",
+  "valueOf",
+  "map",
+  "k",
+  "nested",
+  "list",
+  "0",
+  "1",
+  "-1",
+  "then",
+  "call",
+  "apply",
+  "bind",
+  "caller",
+  "arguments",
+];
+const METHODS = [
+  "map",
+  "filter",
+  "reduce",
+  "some",
+  "every",
+  "find",
+  "sort",
+  "join",
+  "push",
+  "pop",
+  "shift",
+  "unshift",
+  "splice",
+  "slice",
+  "concat",
+  "flat",
+  "flatMap",
+  "includes",
+  "indexOf",
+  "at",
+  "reverse",
+  "fill",
+  "repeat",
+  "padStart",
+  "padEnd",
+  "split",
+  "replace",
+  "replaceAll",
+  "toUpperCase",
+  "trim",
+  "charCodeAt",
+  "toFixed",
+  "toString",
+  "valueOf",
+  "constructor",
+  "__proto__",
+  "apply",
+  "call",
+  "bind",
+  "match",
+];
+const STATIC_CALLS = [
+  "Math.max",
+  "Math.min",
+  "Math.floor",
+  "Math.pow",
+  "Math.random",
+  "JSON.stringify",
+  "JSON.parse",
+  "Object.keys",
+  "Object.values",
+  "Object.entries",
+  "Object.fromEntries",
+  "Array.from",
+  "Array.isArray",
+  "Array.of",
+  "Number.isInteger",
+  "String.fromCharCode",
+  "String",
+  "Number",
+  "Boolean",
+  "parseInt",
+  "parseFloat",
+  "isNaN",
+  "tool",
+  "Object.defineProperty",
+  "Reflect.get",
+  "require",
+  "eval",
+];
+const BINARY = [
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "**",
+  "==",
+  "===",
+  "!=",
+  "<",
+  ">=",
+  "&&",
+  "||",
+  "??",
+  "&",
+  "|",
+  "<<",
+  ">>",
+  ">>>",
+  "in",
+  "instanceof",
+  ",",
+];
 const UNARY = ["-", "+", "!", "~", "typeof ", "void ", "delete "];
 const ASSIGN = ["=", "+=", "-=", "*=", "||=", "??=", "&&="];
 
@@ -59,30 +201,52 @@ const { expression } = fc.letrec<{ expression: string }>((tie) => {
       fc.tuple(sub, pick(KEYS)).map(([e, k]) => `${e}.${k}`),
       fc.tuple(sub, sub).map(([e, k]) => `${e}[${k}]`),
       fc.tuple(sub, pick(KEYS)).map(([e, k]) => `${e}?.${k}`),
-      fc.tuple(sub, pick(METHODS), fc.array(sub, { maxLength: 2 })).map(([e, m, args]) => `${e}.${m}(${args.join(", ")})`),
+      fc
+        .tuple(sub, pick(METHODS), fc.array(sub, { maxLength: 2 }))
+        .map(([e, m, args]) => `${e}.${m}(${args.join(", ")})`),
       fc.tuple(sub, pick(METHODS), sub).map(([e, m, body]) => `${e}.${m}((x, i) => ${body})`),
       fc.tuple(pick(STATIC_CALLS), fc.array(sub, { maxLength: 3 })).map(([f, args]) => `${f}(${args.join(", ")})`),
       fc.array(sub, { maxLength: 3 }).map((items) => `[${items.join(", ")}]`),
-      fc.array(fc.tuple(pick(KEYS), sub), { maxLength: 3 }).map((entries) => `({ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ")} })`),
+      fc
+        .array(fc.tuple(pick(KEYS), sub), { maxLength: 3 })
+        .map((entries) => `({ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ")} })`),
       sub.map((e) => `[...${e}]`),
       sub.map((e) => `({ ...${e} })`),
       fc.tuple(sub, sub, sub).map(([c, x, y]) => `(${c} ? ${x} : ${y})`),
       fc.tuple(sub, sub).map(([x, y]) => `\`${"$"}{${x}}-${"$"}{${y}}\``),
-      fc.tuple(pick(["x", "y", "a", "n", "xs", "o.k", "xs[0]", "o.nested.list[1].deep", "__proto__", "constructor"]), pick(ASSIGN), sub)
+      fc
+        .tuple(
+          pick(["x", "y", "a", "n", "xs", "o.k", "xs[0]", "o.nested.list[1].deep", "__proto__", "constructor"]),
+          pick(ASSIGN),
+          sub,
+        )
         .map(([target, op, value]) => `(${target} ${op} ${value})`),
       fc.tuple(pick(["a", "n", "xs[0]", "o.k"]), fc.constantFrom("++", "--")).map(([target, op]) => `${target}${op}`),
       // Amplifiers: what exhausts resources when nested.
       fc.tuple(sub, pick(["10", "1e3", "1e5", "2 ** 31"])).map(([e, count]) => `String(${e}).repeat(${count})`),
-      fc.tuple(pick(["3", "1e3", "1e5", "1e9"]), sub).map(([count, body]) => `Array.from({ length: ${count} }, (x, i) => ${body})`),
-      fc.tuple(pick(["5", "40"]), sub).map(([count, seed]) => `Array.from({ length: ${count} }).reduce(acc => [acc, acc], ${seed})`),
+      fc
+        .tuple(pick(["3", "1e3", "1e5", "1e9"]), sub)
+        .map(([count, body]) => `Array.from({ length: ${count} }, (x, i) => ${body})`),
+      fc
+        .tuple(pick(["5", "40"]), sub)
+        .map(([count, seed]) => `Array.from({ length: ${count} }).reduce(acc => [acc, acc], ${seed})`),
     ),
   };
 });
 
 const program = fc.oneof(
   expression,
-  fc.array(fc.oneof(expression, fc.tuple(pick(["let", "const", "var"]), pick(["x", "y", "z", "a", "[p, q]", "{ k, ...r }"]), expression)
-    .map(([keyword, target, value]) => `${keyword} ${target} = ${value}`)), { minLength: 1, maxLength: 4 }).map((statements) => statements.join("; ")),
+  fc
+    .array(
+      fc.oneof(
+        expression,
+        fc
+          .tuple(pick(["let", "const", "var"]), pick(["x", "y", "z", "a", "[p, q]", "{ k, ...r }"]), expression)
+          .map(([keyword, target, value]) => `${keyword} ${target} = ${value}`),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((statements) => statements.join("; ")),
 );
 
 const outcomes = new Map<string, number>();
@@ -145,10 +309,15 @@ describe("property: random programs", () => {
 
   test("mangled attacks stay refused", () => {
     const attacks = [
-      "''.constructor.constructor('return process')()", "o.__proto__.x = 1", "xs.map(x => this)",
-      "JSON.parse('{\"__proto__\":1}')", "'a'.repeat(1e9)", "Object.keys(globalThis)",
+      "''.constructor.constructor('return process')()",
+      "o.__proto__.x = 1",
+      "xs.map(x => this)",
+      "JSON.parse('{\"__proto__\":1}')",
+      "'a'.repeat(1e9)",
+      "Object.keys(globalThis)",
     ];
-    const mangled = fc.tuple(fc.constantFrom(...attacks), fc.nat(60), fc.string({ maxLength: 3 }))
+    const mangled = fc
+      .tuple(fc.constantFrom(...attacks), fc.nat(60), fc.string({ maxLength: 3 }))
       .map(([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice(at % (text.length + 1)));
     fc.assert(fc.property(mangled, check), { numRuns: 300 });
   });

@@ -30,16 +30,27 @@ interface ChildOutcome {
  * Runs payloads in a node process whose heap is capped far below what the payloads would take
  * if a string were copied unpaid (a V8 abort then ends the process, instead of a line of output).
  */
-function inCappedChild(payloads: { code: string; via: "evaluate" | "agent" }[], heapMb = 384): Promise<{ outcomes: ChildOutcome[]; code: number | null; signal: string | null; stderr: string }> {
+function inCappedChild(
+  payloads: { code: string; via: "evaluate" | "agent" }[],
+  heapMb = 384,
+): Promise<{ outcomes: ChildOutcome[]; code: number | null; signal: string | null; stderr: string }> {
   const file = join(dir, `payloads-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(payloads));
   const script = fileURLToPath(new URL("./capped-child.mjs", import.meta.url));
   return new Promise((resolve) => {
-    execFile(process.execPath, [`--max-old-space-size=${heapMb}`, script, file], { timeout: 240_000, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
-      const outcomes = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ChildOutcome);
-      const failure = error as (Error & { code?: number; signal?: string }) | null;
-      resolve({ outcomes, code: failure ? failure.code ?? null : 0, signal: failure?.signal ?? null, stderr });
-    });
+    execFile(
+      process.execPath,
+      [`--max-old-space-size=${heapMb}`, script, file],
+      { timeout: 240_000, maxBuffer: 1 << 24 },
+      (error, stdout, stderr) => {
+        const outcomes = stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as ChildOutcome);
+        const failure = error as (Error & { code?: number; signal?: string }) | null;
+        resolve({ outcomes, code: failure ? (failure.code ?? null) : 0, signal: failure?.signal ?? null, stderr });
+      },
+    );
   });
 }
 
@@ -88,7 +99,11 @@ describe("memory: a string is charged where V8 can copy it (flatten, internalize
 
 describe("stored size: a value's JSON is bounded, with the limit named", () => {
   test("one variable, the value, a tool argument: maxVariableSize", () => {
-    for (const code of [`${S}let x = Array.from({ length: 20 }, () => s)`, `${S}Array.from({ length: 20 }, () => [s])`, `${S}tool(Array.from({ length: 20 }, () => s))`]) {
+    for (const code of [
+      `${S}let x = Array.from({ length: 20 }, () => s)`,
+      `${S}Array.from({ length: 20 }, () => [s])`,
+      `${S}tool(Array.from({ length: 20 }, () => s))`,
+    ]) {
       const error = attempt(code, {}, { functions: { tool: () => 1 } }).error!;
       expect(error, code).toMatchObject({ kind: "limit", limit: "maxVariableSize" });
       expect(error.message).toContain("maxVariableSize");
@@ -96,7 +111,8 @@ describe("stored size: a value's JSON is bounded, with the limit named", () => {
   });
 
   test("everything one evaluation stores: maxMemorySize", () => {
-    const error = attempt(`${S}const v = Array.from({ length: 15 }, () => s); let a = v, b = v, c = v, d = v, e = v`).error!;
+    const error = attempt(`${S}const v = Array.from({ length: 15 }, () => s); let a = v, b = v, c = v, d = v, e = v`)
+      .error!;
     expect(error).toMatchObject({ kind: "limit", limit: "maxMemorySize" });
     expect(error.message).toContain("maxMemorySize");
   });
@@ -106,7 +122,9 @@ describe("stored size: a value's JSON is bounded, with the limit named", () => {
     expect(result!.value).toBe(10);
     expect((result!.variables.x as string[]).every((item) => item.length === 1e6)).toBe(true);
     expect(attempt("let x = 'abcdef'", {}, { maxVariableSize: 5 }).error).toMatchObject({ limit: "maxVariableSize" });
-    expect(attempt("let x = 'ab'; let y = 'cd'", {}, { maxMemorySize: 7 }).error).toMatchObject({ limit: "maxMemorySize" });
+    expect(attempt("let x = 'ab'; let y = 'cd'", {}, { maxMemorySize: 7 }).error).toMatchObject({
+      limit: "maxMemorySize",
+    });
   });
 });
 
@@ -173,9 +191,12 @@ describe("time: every built-in whose cost grows with its input is charged before
     expect(evaluate("'a'.repeat(1e6).lastIndexOf('a'.repeat(5e5) + 'b')", {}).value).toBe(-1);
     expect(elapsed()).toBeLessThan(2_000);
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 200; i++) {
-      const text = Array.from({ length: 20 + Math.floor(random() * 80) }, () => "ab\u00e9"[Math.floor(random() * 3)]).join("");
+      const text = Array.from(
+        { length: 20 + Math.floor(random() * 80) },
+        () => "ab\u00e9"[Math.floor(random() * 3)],
+      ).join("");
       const start = Math.floor(random() * text.length);
       const pattern = random() < 0.5 ? text.slice(start, start + 17 + Math.floor(random() * 10)) : "ab".repeat(9);
       const from = random() < 0.3 ? Math.floor(random() * 120) - 10 : undefined;
@@ -186,7 +207,12 @@ describe("time: every built-in whose cost grows with its input is charged before
   });
 
   test("the clock counts from the start: one long built-in cannot outlast maxTimeMs unnoticed", () => {
-    const error = stops("'é'.repeat(1e6).normalize('NFKD').length", { maxSteps: 1e12, maxAllocation: 1e12, maxStringLength: 1e7, maxTimeMs: 1 });
+    const error = stops("'é'.repeat(1e6).normalize('NFKD').length", {
+      maxSteps: 1e12,
+      maxAllocation: 1e12,
+      maxStringLength: 1e7,
+      maxTimeMs: 1,
+    });
     expect(error.limit).toBe("maxTimeMs");
   });
 
@@ -199,7 +225,11 @@ describe("time: every built-in whose cost grows with its input is charged before
     evaluate(work, {}, { maxSteps: 1e12 });
     const maxTimeMs = Math.max(50, perRun() * 3);
     const elapsed = stopwatch();
-    const error = await evaluateAsync(code, {}, { maxSteps: 1e12, maxTimeMs, functions: { wait: async (i) => i } }).catch((e: unknown) => e);
+    const error = await evaluateAsync(
+      code,
+      {},
+      { maxSteps: 1e12, maxTimeMs, functions: { wait: async (i) => i } },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "limit", limit: "maxTimeMs" });
     expect(elapsed()).toBeLessThan(maxTimeMs * 4 + 1_000);
   });
@@ -221,20 +251,54 @@ function hostileValues(): [string, () => unknown][] {
   const revoked = Proxy.revocable({}, {});
   revoked.revoke();
   return [
-    ["a Proxy whose every trap throws", () => new Proxy({}, {
-      get: throwing, getPrototypeOf: throwing, ownKeys: throwing, getOwnPropertyDescriptor: throwing, has: throwing,
-    })],
-    ["a Proxy posing as a SandboxError", () => new Proxy(new Error("x"), { getPrototypeOf: () => SandboxError.prototype })],
+    [
+      "a Proxy whose every trap throws",
+      () =>
+        new Proxy(
+          {},
+          {
+            get: throwing,
+            getPrototypeOf: throwing,
+            ownKeys: throwing,
+            getOwnPropertyDescriptor: throwing,
+            has: throwing,
+          },
+        ),
+    ],
+    [
+      "a Proxy posing as a SandboxError",
+      () => new Proxy(new Error("x"), { getPrototypeOf: () => SandboxError.prototype }),
+    ],
     ["a revoked Proxy", () => revoked.proxy],
     ["an array Proxy", () => new Proxy([1, 2], { get: throwing })],
-    ["an object with a throwing getter", () => ({ get value() { throw new Error("getter"); } })],
-    ["an error whose message is a throwing getter", () => Object.defineProperty(new Error(), "message", { get: throwing })],
-    ["an object whose then getter throws", () => ({ get then() { throw new Error("then"); } })],
+    [
+      "an object with a throwing getter",
+      () => ({
+        get value() {
+          throw new Error("getter");
+        },
+      }),
+    ],
+    [
+      "an error whose message is a throwing getter",
+      () => Object.defineProperty(new Error(), "message", { get: throwing }),
+    ],
+    [
+      "an object whose then getter throws",
+      () => ({
+        get then() {
+          throw new Error("then");
+        },
+      }),
+    ],
     ["a thenable whose then throws", () => ({ then: throwing })],
     ["a symbol", () => Symbol("s")],
     ["a function", () => () => 1],
     ["undefined", () => undefined],
-    ["an object with a hostile toString", () => ({ toString: throwing, valueOf: throwing, [Symbol.toPrimitive]: throwing })],
+    [
+      "an object with a hostile toString",
+      () => ({ toString: throwing, valueOf: throwing, [Symbol.toPrimitive]: throwing }),
+    ],
   ];
 }
 
@@ -248,7 +312,12 @@ function expectGenuine(error: unknown, label: string): void {
 
 describe("errors: nothing but a SandboxError leaves evaluate or evaluateAsync", () => {
   const ways: [string, (value: () => unknown) => (...args: unknown[]) => unknown][] = [
-    ["thrown", (value) => () => { throw value(); }],
+    [
+      "thrown",
+      (value) => () => {
+        throw value();
+      },
+    ],
     ["returned", (value) => () => value()],
     ["rejected", (value) => () => Promise.reject(value())],
     ["resolved", (value) => () => Promise.resolve().then(() => value())],
@@ -266,15 +335,27 @@ describe("errors: nothing but a SandboxError leaves evaluate or evaluateAsync", 
         } catch (error) {
           syncOutcome = error;
         }
-        if (syncOutcome instanceof Error || types.isProxy(syncOutcome)) expectGenuine(syncOutcome, `${label} (evaluate)`);
+        if (syncOutcome instanceof Error || types.isProxy(syncOutcome))
+          expectGenuine(syncOutcome, `${label} (evaluate)`);
         const asyncOutcome = await evaluateAsync(code, {}, { functions }).catch((error: unknown) => ({ error }));
-        if ("error" in (asyncOutcome as object)) expectGenuine((asyncOutcome as { error: unknown }).error, `${label} (evaluateAsync)`);
+        if ("error" in (asyncOutcome as object))
+          expectGenuine((asyncOutcome as { error: unknown }).error, `${label} (evaluateAsync)`);
       }
     }
   });
 
   test("a tool's own message survives, without its stack", async () => {
-    const error = await evaluateAsync("tool()", {}, { functions: { tool: async () => { throw new TypeError("no such record"); } } }).catch((e: unknown) => e);
+    const error = await evaluateAsync(
+      "tool()",
+      {},
+      {
+        functions: {
+          tool: async () => {
+            throw new TypeError("no such record");
+          },
+        },
+      },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "host", message: "the tool 'tool' failed: no such record" });
   });
 });

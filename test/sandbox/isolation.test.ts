@@ -13,15 +13,25 @@ import { poolsForTests } from "./pool-worker.js";
 const { pool } = poolsForTests({ size: 1 });
 
 const model: ChatModel = { complete: async () => "ok", choose: async () => 0 };
-const algorithms = JSON.parse(readFileSync(fileURLToPath(new URL("../../samples/algorithms/agent.graph.json", import.meta.url)), "utf8"));
-const recorded = (JSON.parse(readFileSync(fileURLToPath(new URL("../../samples/algorithms/conversation.json", import.meta.url)), "utf8")) as {
-  calls: { function: string; args: unknown[]; result: unknown }[];
-}).calls;
+const algorithms = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../../samples/algorithms/agent.graph.json", import.meta.url)), "utf8"),
+);
+const recorded = (
+  JSON.parse(
+    readFileSync(fileURLToPath(new URL("../../samples/algorithms/conversation.json", import.meta.url)), "utf8"),
+  ) as {
+    calls: { function: string; args: unknown[]; result: unknown }[];
+  }
+).calls;
 
 /** A graph whose function `probe` runs one code node and returns its value. */
 function probe(code: string) {
   return {
-    format: "autograms-graph", version: 1, agent: "Probe", start: "main", globals: { base: 10 },
+    format: "autograms-graph",
+    version: 1,
+    agent: "Probe",
+    start: "main",
+    globals: { base: 10 },
     functions: { probe: { kind: "function", params: ["n"], entry: "probe" } },
     tools: { lookup: { module: "./tools.js", export: "lookup" } },
     nodes: [
@@ -45,7 +55,9 @@ describe("isolation: the agent's code in child processes", () => {
   test("tools run in this process, called from the child", async () => {
     const seen: unknown[] = [];
     const agent = new Agent(probe("lookup(n) + base"), {
-      model, isolation: pool(), tools: { lookup: async (n: number) => (seen.push(n), n * 2) },
+      model,
+      isolation: pool(),
+      tools: { lookup: async (n: number) => (seen.push(n), n * 2) },
     });
     expect(await agent.call("probe", [4])).toBe(18);
     expect(seen).toEqual([4]);
@@ -53,10 +65,23 @@ describe("isolation: the agent's code in child processes", () => {
 
   test("code that takes its child process down fails its node; this process and the pool go on", async () => {
     // The pool's limits raised far beyond its child's memory: only the process boundary stops this.
-    const sandbox = pool({ memoryLimitMb: 128, timeoutMs: 120_000, maxTimeMs: 60_000, maxSteps: 1e12, maxAllocation: 1e12, maxStringLength: 2 ** 29, maxArrayLength: 1e9 });
-    const agent = new Agent(probe("Array.from({ length: 64 }, (_, i) => 'x'.repeat(2 ** 24) + i).map(s => s.toUpperCase()).length"), {
-      model, isolation: sandbox, tools: { lookup: () => 0 },
+    const sandbox = pool({
+      memoryLimitMb: 128,
+      timeoutMs: 120_000,
+      maxTimeMs: 60_000,
+      maxSteps: 1e12,
+      maxAllocation: 1e12,
+      maxStringLength: 2 ** 29,
+      maxArrayLength: 1e9,
     });
+    const agent = new Agent(
+      probe("Array.from({ length: 64 }, (_, i) => 'x'.repeat(2 ** 24) + i).map(s => s.toUpperCase()).length"),
+      {
+        model,
+        isolation: sandbox,
+        tools: { lookup: () => 0 },
+      },
+    );
     const error = await agent.call("probe", [1]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentError);
     expect((error as AgentError).message, (error as AgentError).message).toMatch(/maxAllocation/);
@@ -64,10 +89,12 @@ describe("isolation: the agent's code in child processes", () => {
     expect(await next.call("probe", [5])).toBe(15);
   });
 
-  test("\"process\" makes a pool of the agent's own, which close() stops", async () => {
+  test('"process" makes a pool of the agent\'s own, which close() stops', async () => {
     const agent = new Agent(probe("n + base"), { model, isolation: "process", tools: { lookup: () => 0 } });
     // The pool is made when code first runs; closing an agent that ran nothing is fine.
     await agent.close();
-    expect(() => new Agent(probe("1"), { model, isolation: "elsewhere" as never, tools: { lookup: () => 0 } })).toThrow(/isolation must be/);
+    expect(() => new Agent(probe("1"), { model, isolation: "elsewhere" as never, tools: { lookup: () => 0 } })).toThrow(
+      /isolation must be/,
+    );
   });
 });

@@ -7,7 +7,12 @@ import { attempt } from "./realm.js";
  * stop quickly (no native ever runs with an unchecked size).
  */
 
-function exhausts(code: string, limit: keyof SandboxLimits, variables: Record<string, any> = {}, options: Partial<SandboxLimits> = {}): SandboxError {
+function exhausts(
+  code: string,
+  limit: keyof SandboxLimits,
+  variables: Record<string, any> = {},
+  options: Partial<SandboxLimits> = {},
+): SandboxError {
   // On a busy machine the wall clock could stop a run before the limit under test: leave it out
   // unless it is the one tested. How long the run took is checked below all the same.
   const outcome = attempt(code, variables, limit === "maxTimeMs" ? options : { maxTimeMs: 60_000, ...options });
@@ -59,7 +64,9 @@ describe("array length", () => {
   });
 
   test("pushing past the limit", () => {
-    exhausts("xs.push(...xs); xs.push(...xs); xs.push(...xs)", "maxArrayLength", { xs: Array.from({ length: 30_000 }, () => 0) });
+    exhausts("xs.push(...xs); xs.push(...xs); xs.push(...xs)", "maxArrayLength", {
+      xs: Array.from({ length: 30_000 }, () => 0),
+    });
   });
 
   test("an array cannot grow holes (so its length is what was written)", () => {
@@ -82,7 +89,9 @@ describe("steps and time", () => {
   test("wall time, when steps allow more than the clock", () => {
     const error = exhausts(
       "Array.from({ length: 1e5 }).map(() => Array.from({ length: 1e5 }).map(() => 0))",
-      "maxTimeMs", {}, { maxSteps: 1e12, maxTimeMs: 50, maxAllocation: 1e12 },
+      "maxTimeMs",
+      {},
+      { maxSteps: 1e12, maxTimeMs: 50, maxAllocation: 1e12 },
     );
     expect(error.message).toMatch(/50 ms/);
   });

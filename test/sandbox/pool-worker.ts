@@ -22,7 +22,12 @@ export function poolsForTests(defaults: Parameters<typeof createSandboxPool>[0] 
     paths.workerPath = join(dir, "worker.mjs");
     await build({
       entryPoints: [fileURLToPath(new URL("../../runtime/src/sandbox/pool/worker.ts", import.meta.url))],
-      bundle: true, platform: "node", format: "esm", target: "node20", outfile: paths.workerPath, logLevel: "silent",
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      outfile: paths.workerPath,
+      logLevel: "silent",
     });
   });
 

@@ -20,7 +20,18 @@ const WATCHED: Record<string, object> = {
   "RegExp.prototype": RegExp.prototype,
   "Map.prototype": Map.prototype,
   "Set.prototype": Set.prototype,
-  Object, Array, String, Number, Boolean, Function, Promise, Error, JSON, Math, Reflect, Symbol,
+  Object,
+  Array,
+  String,
+  Number,
+  Boolean,
+  Function,
+  Promise,
+  Error,
+  JSON,
+  Math,
+  Reflect,
+  Symbol,
   globalThis,
   process,
 };
@@ -35,7 +46,14 @@ export function snapshotRealm(): Snapshot {
     for (const key of Reflect.ownKeys(target)) {
       const descriptor = Object.getOwnPropertyDescriptor(target, key)!;
       const label = `${name}.${String(key)}`;
-      snapshot.set(label, [descriptor.value, descriptor.get, descriptor.set, descriptor.writable, descriptor.enumerable, descriptor.configurable]);
+      snapshot.set(label, [
+        descriptor.value,
+        descriptor.get,
+        descriptor.set,
+        descriptor.writable,
+        descriptor.enumerable,
+        descriptor.configurable,
+      ]);
     }
   }
   return snapshot;
@@ -51,7 +69,10 @@ export function expectRealmUntouched(before: Snapshot): void {
     // Node keeps a few process fields up to date on its own (uptime counters and the like), and its
     // fetch installs its dispatcher on globalThis when first used (a request of another test file
     // sharing this worker may be the first).
-    const host = key.startsWith("process.") || key.startsWith("globalThis.__vitest") || key.startsWith("globalThis.Symbol(undici.");
+    const host =
+      key.startsWith("process.") ||
+      key.startsWith("globalThis.__vitest") ||
+      key.startsWith("globalThis.Symbol(undici.");
     if (!same && !host) changed.push(key);
   }
   expect(changed).toEqual([]);
@@ -125,15 +146,28 @@ export function attempt(code: string, variables: Record<string, any> = {}, optio
     expectPlainData(outcome.result.variables, "variables");
   }
   if (outcome.error) {
-    expect(outcome.error.stack!.split("\n").slice(1).every((line) => /^\s+at code:\d+:\d+$/.test(line)), "no host frames").toBe(true);
+    expect(
+      outcome.error
+        .stack!.split("\n")
+        .slice(1)
+        .every((line) => /^\s+at code:\d+:\d+$/.test(line)),
+      "no host frames",
+    ).toBe(true);
   }
   return outcome;
 }
 
 /** An attempt that must be refused, of the given kind. */
-export function refused(code: string, kind?: SandboxError["kind"], variables: Record<string, any> = {}, options?: SandboxOptions): SandboxError {
+export function refused(
+  code: string,
+  kind?: SandboxError["kind"],
+  variables: Record<string, any> = {},
+  options?: SandboxOptions,
+): SandboxError {
   const outcome = attempt(code, variables, options);
-  expect(outcome.error, `${code} should be refused, got ${JSON.stringify(outcome.result?.value)}`).toBeInstanceOf(SandboxError);
+  expect(outcome.error, `${code} should be refused, got ${JSON.stringify(outcome.result?.value)}`).toBeInstanceOf(
+    SandboxError,
+  );
   if (kind) expect(outcome.error!.kind, outcome.error!.message).toBe(kind);
   return outcome.error!;
 }

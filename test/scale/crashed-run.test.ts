@@ -13,7 +13,9 @@ afterAll(() => folder.remove());
 
 /** What the stream's text deltas for the turn's reply node add up to (its last reset on), and its end. */
 async function followed(url: string, thread: string, node: string) {
-  const events = (await sseFrames(await fetch(`${url}/api/threads/${thread}/runs/latest/stream`))).map((f) => JSON.parse(f.data).event);
+  const events = (await sseFrames(await fetch(`${url}/api/threads/${thread}/runs/latest/stream`))).map(
+    (f) => JSON.parse(f.data).event,
+  );
   let text = "";
   for (const e of events) {
     if (e.type === "step" && e.event.kind === "user") text = "";
@@ -38,13 +40,32 @@ async function crashAfterCommit(store: Store, thread: string, opening: boolean):
   const trace: TraceEvent[] = [];
   const result = await agent.reply("hello", memory ?? undefined, { trace: (e) => trace.push(e) });
   const events = [
-    { type: "run-start", threadId: thread, runId, messageId: `${thread}-m`, user: "hello", turn: 2, ...(opening ? { opening: true } : {}) },
+    {
+      type: "run-start",
+      threadId: thread,
+      runId,
+      messageId: `${thread}-m`,
+      user: "hello",
+      turn: 2,
+      ...(opening ? { opening: true } : {}),
+    },
     ...(opening ? [{ type: "text-delta", node: "greet", delta: "Hello! Say something." }] : []),
     { type: "step", event: storedTrace(trace.filter((e) => e.kind === "user"))[0] },
     ...(opening ? [] : [{ type: "text-delta", node: "talk", delta: "echo" }]),
   ];
-  await store.appendRunEvents(runId, events.map((event, i) => ({ seq: i + 1, event })));
-  await store.commit(lease, { messageId: `${thread}-m`, user: "hello", reply: result.reply, memory: result.memory, delta: result.delta, trace, startedAt: Date.now() });
+  await store.appendRunEvents(
+    runId,
+    events.map((event, i) => ({ seq: i + 1, event })),
+  );
+  await store.commit(lease, {
+    messageId: `${thread}-m`,
+    user: "hello",
+    reply: result.reply,
+    memory: result.memory,
+    delta: result.delta,
+    trace,
+    startedAt: Date.now(),
+  });
   return result.reply;
 }
 

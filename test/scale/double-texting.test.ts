@@ -28,7 +28,11 @@ describe("double texting on a new thread across processes", () => {
       await store.release(other);
       const ends = await Promise.all([x, y].map(async (r) => lastEvent(await r)));
       expect(ends.map((e) => e.type)).toEqual(["run-finish", "run-finish"]);
-      expect((await store.turns("fresh")).map((t) => [t.user, t.messageId])).toEqual([[null, null], ["x", "x"], ["y", "y"]]);
+      expect((await store.turns("fresh")).map((t) => [t.user, t.messageId])).toEqual([
+        [null, null],
+        ["x", "x"],
+        ["y", "y"],
+      ]);
     } finally {
       await Promise.all([a!.close(), b!.close()]);
       await store.close();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "@autograms/store";
 import { shutdown } from "@autograms/server";
-import { EchoModel, gate } from "../store/support/agents.js";
+import { type EchoModel, gate } from "../store/support/agents.js";
 import { json, sseFrames, startTestServer, tempFolder, type TestServer } from "../server/support/harness.js";
 
 const folder = tempFolder("autograms-scale-ops-");
@@ -24,11 +24,22 @@ function hold(model: EchoModel) {
   const g = gate();
   model.gate = g.promise;
   const started = model.nextStart();
-  return { started, open: () => { model.gate = null; g.open(); } };
+  return {
+    started,
+    open: () => {
+      model.gate = null;
+      g.open();
+    },
+  };
 }
 
-const send = (url: string, thread: string, message: string | null, messageId?: string, headers: Record<string, string> = {}) =>
-  fetch(`${url}/api/threads/${thread}/runs`, json({ message, ...(messageId ? { messageId } : {}) }, headers));
+const send = (
+  url: string,
+  thread: string,
+  message: string | null,
+  messageId?: string,
+  headers: Record<string, string> = {},
+) => fetch(`${url}/api/threads/${thread}/runs`, json({ message, ...(messageId ? { messageId } : {}) }, headers));
 
 const lastEvent = async (res: Response) => JSON.parse((await sseFrames(res)).at(-1)!.data).event;
 
@@ -40,7 +51,10 @@ describe("probes and metrics", () => {
   beforeAll(async () => {
     // Two apps in this process, on one store whose leases live 300 ms.
     const store = await openStore(`sqlite:${folder.path}/probes.db`, { leaseMs: 300 });
-    [a, b] = await Promise.all([startTestServer(folder.path, { store, token }), startTestServer(folder.path, { store, token })]);
+    [a, b] = await Promise.all([
+      startTestServer(folder.path, { store, token }),
+      startTestServer(folder.path, { store, token }),
+    ]);
   });
   afterAll(async () => {
     await a?.close();
@@ -134,7 +148,10 @@ describe("draining", () => {
     // Another process takes the same message: one turn.
     const other = await startTestServer(folder.path, { store: t.store });
     try {
-      expect(await lastEvent(await send(other.url, "d3", "too slow", "d3-m1"))).toMatchObject({ type: "run-finish", turn: 2 });
+      expect(await lastEvent(await send(other.url, "d3", "too slow", "d3-m1"))).toMatchObject({
+        type: "run-finish",
+        turn: 2,
+      });
     } finally {
       await other.close();
     }

@@ -26,7 +26,10 @@ beforeAll(async () => {
   // Each answer takes about a second (a byte every 20 ms), so turns are in progress when the database goes.
   model = await startOpenAIServer({ handler: () => ({ drip: { text: "a slow answer" }, everyMs: 20, bytes: 4 }) });
   serve = await startServe({
-    graph: writeEchoGraph(dir), port: await freePort(), cwd: dir, env: { OPENAI_API_KEY: "test" },
+    graph: writeEchoGraph(dir),
+    port: await freePort(),
+    cwd: dir,
+    env: { OPENAI_API_KEY: "test" },
     args: ["--store", url, "--base-url", model.baseURL, "--model", "test-model", "--lease-ms", "3000"],
   });
   store = await openStore(url);
@@ -40,7 +43,11 @@ afterAll(async () => {
 });
 
 /** A message's answer: the last run event of its stream, or the error it was refused with. */
-async function send(thread: string, message: string, messageId: string): Promise<{ status: number; code?: string; end?: { type: string; code?: string; message?: string } }> {
+async function send(
+  thread: string,
+  message: string,
+  messageId: string,
+): Promise<{ status: number; code?: string; end?: { type: string; code?: string; message?: string } }> {
   const res = await fetch(`${serve.url}/api/threads/${thread}/runs`, json({ message, messageId }));
   if (res.status !== 200) return { status: res.status, code: (await res.json()).error.code };
   return { status: 200, end: JSON.parse((await sseFrames(res)).at(-1)!.data).event };
@@ -68,22 +75,34 @@ describe("autograms serve while its Postgres restarts", () => {
       // Three turns in progress (unless idle), then the database crashes.
       const inProgress = idle ? [] : threads.map((t) => send(t, `message ${round}`, `${t}-${round}`));
       const asked = model.completions.length;
-      if (!idle) await until("the turns are at the model", async () => (await ready()).body.runs === 3 && model.completions.length >= asked + 3);
+      if (!idle)
+        await until(
+          "the turns are at the model",
+          async () => (await ready()).body.runs === 3 && model.completions.length >= asked + 3,
+        );
       postgres.down();
       const answers = await Promise.all(inProgress);
       for (const a of answers) {
         expect(a.status).toBe(200);
-        expect(a.end).toMatchObject({ type: "run-error", code: "unavailable", message: expect.stringContaining("the database cannot be reached") });
+        expect(a.end).toMatchObject({
+          type: "run-error",
+          code: "unavailable",
+          message: expect.stringContaining("the database cannot be reached"),
+        });
       }
       const down = await ready();
-      expect(down).toEqual({ status: 503, body: { status: "store_unavailable", why: "the database cannot be reached" } });
+      expect(down).toEqual({
+        status: 503,
+        body: { status: "store_unavailable", why: "the database cannot be reached" },
+      });
       expect(await send("a", "while down", `down-${round}`)).toMatchObject({ status: 503, code: "store_unavailable" });
       expect(serve.child.exitCode).toBeNull();
       postgres.up();
       await until("/readyz answers 200 again", async () => (await ready()).status === 200);
       // The messages that failed, sent again: one turn each; nothing half-committed before.
       for (const t of threads) {
-        if (!idle) expect((await send(t, `message ${round}`, `${t}-${round}`)).end).toMatchObject({ type: "run-finish" });
+        if (!idle)
+          expect((await send(t, `message ${round}`, `${t}-${round}`)).end).toMatchObject({ type: "run-finish" });
       }
       expect(serve.child.exitCode).toBeNull();
     }

@@ -16,7 +16,9 @@ import { checkOrder } from "./support/ag-ui-checks.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: { user: string; agent: string | null }[];
+};
 
 let dir: string;
 let store: Store;
@@ -39,7 +41,12 @@ async function run(agent: HttpAgent, runId: string) {
   return { events, result };
 }
 
-const post = (body: unknown) => fetch(`${server.url}/ag-ui`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const post = (body: unknown) =>
+  fetch(`${server.url}/ag-ui`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("POST /ag-ui with the AG-UI client", () => {
   it("holds a conversation: the agent's opening, then a turn per user message, the state following the agent's variables", async () => {
@@ -52,7 +59,10 @@ describe("POST /ag-ui with the AG-UI client", () => {
       for (const e of events) expect(EventSchemas.safeParse(e).error?.issues, JSON.stringify(e)).toBeUndefined();
       expect(checkOrder(events)).toEqual([]);
       expect(events[0]).toMatchObject({ type: EventType.RUN_STARTED, threadId: "ag-ui-1", runId: `run-${i + 1}` });
-      expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, result: { turn: i + 2, reply: turn.agent, done: false } });
+      expect(events.at(-1)).toMatchObject({
+        type: EventType.RUN_FINISHED,
+        result: { turn: i + 2, reply: turn.agent, done: false },
+      });
       expect(result.newMessages).toMatchObject([{ role: "assistant", content: turn.agent }]);
       // The state the client built from the snapshot and the deltas is the agent's variables in the store.
       const { memory } = await store.load("ag-ui-1");
@@ -69,7 +79,9 @@ describe("POST /ag-ui with the AG-UI client", () => {
     await run(agent, "open");
     agent.addMessage({ id: "u1", role: "user", content: conversation.turns[1]!.user });
     const { events } = await run(agent, "second");
-    const steps = events.filter((e) => e.type === EventType.STEP_STARTED).map((e) => (e as { stepName: string }).stepName);
+    const steps = events
+      .filter((e) => e.type === EventType.STEP_STARTED)
+      .map((e) => (e as { stepName: string }).stepName);
     const [, second] = await store.turns("ag-ui-2");
     const nodes = second!.trace.map((e) => e.node);
     expect(new Set(steps)).toEqual(new Set(nodes));
@@ -86,23 +98,69 @@ describe("POST /ag-ui with the AG-UI client", () => {
     ]);
     const { result } = await run(agent, "second-b");
     expect(result.newMessages).toMatchObject([{ role: "assistant", content: conversation.turns[1]!.agent }]);
-    expect((await store.turns("ag-ui-3")).map((t) => t.reply)).toEqual([conversation.turns[0]!.agent, conversation.turns[1]!.agent]);
+    expect((await store.turns("ag-ui-3")).map((t) => t.reply)).toEqual([
+      conversation.turns[0]!.agent,
+      conversation.turns[1]!.agent,
+    ]);
   });
 
   it("refuses bad input with a 4xx JSON error naming the field, before any event", async () => {
-    const bad = await post({ threadId: "t", runId: "r", messages: [{ id: "1", role: "user", content: "hi" }, { id: "2", role: "assistant", content: "x" }], tools: [], context: [] });
+    const bad = await post({
+      threadId: "t",
+      runId: "r",
+      messages: [
+        { id: "1", role: "user", content: "hi" },
+        { id: "2", role: "assistant", content: "x" },
+      ],
+      tools: [],
+      context: [],
+    });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: { code: "bad_request", field: "messages[1].role", message: 'messages[1].role: the last message is the turn, so it must be the user\'s (got "assistant")' } });
-    const image = await post({ threadId: "t", runId: "r", messages: [{ id: "1", role: "user", content: [{ type: "image", source: { type: "url", value: "https://example.com/a.png" } }] }], tools: [], context: [] });
+    expect(await bad.json()).toEqual({
+      error: {
+        code: "bad_request",
+        field: "messages[1].role",
+        message: 'messages[1].role: the last message is the turn, so it must be the user\'s (got "assistant")',
+      },
+    });
+    const image = await post({
+      threadId: "t",
+      runId: "r",
+      messages: [
+        {
+          id: "1",
+          role: "user",
+          content: [{ type: "image", source: { type: "url", value: "https://example.com/a.png" } }],
+        },
+      ],
+      tools: [],
+      context: [],
+    });
     expect(await image.json()).toMatchObject({ error: { code: "bad_request", field: "messages[0].content" } });
     const noThread = await post({ runId: "r", messages: [], tools: [], context: [] });
     expect(await noThread.json()).toMatchObject({ error: { code: "bad_request", field: "threadId" } });
     const badId = await post({ threadId: "../etc", runId: "r", messages: [], tools: [], context: [] });
-    expect([badId.status, await badId.json()]).toMatchObject([400, { error: { code: "bad_thread_id", field: "threadId" } }]);
-    const empty = await post({ threadId: "t", runId: "r", messages: [{ id: "1", role: "user", content: "  " }], tools: [], context: [] });
+    expect([badId.status, await badId.json()]).toMatchObject([
+      400,
+      { error: { code: "bad_thread_id", field: "threadId" } },
+    ]);
+    const empty = await post({
+      threadId: "t",
+      runId: "r",
+      messages: [{ id: "1", role: "user", content: "  " }],
+      tools: [],
+      context: [],
+    });
     expect(await empty.json()).toMatchObject({ error: { code: "bad_request", field: "messages[0].content" } });
-    const notJson = await fetch(`${server.url}/ag-ui`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
-    expect([notJson.status, ((await notJson.json()) as { error: { code: string } }).error.code]).toEqual([400, "bad_json"]);
+    const notJson = await fetch(`${server.url}/ag-ui`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
+    expect([notJson.status, ((await notJson.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      "bad_json",
+    ]);
   });
 
   it("answers a message to an ended or busy thread with the API's error, not a stream", async () => {

@@ -14,22 +14,43 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { openStore, type Store } from "@autograms/store";
 import { agentVariables, type AgUiEvent, type Variables } from "../../server/src/protocols/ag-ui.js";
 import { applyPatch, checkOrder } from "./support/ag-ui-checks.js";
-import { hold, json, readUntil, settled, sseFrames, startTestServer, tempFolder, type Frame, type TestServer } from "./support/harness.js";
+import {
+  hold,
+  json,
+  readUntil,
+  settled,
+  sseFrames,
+  startTestServer,
+  tempFolder,
+  type Frame,
+  type TestServer,
+} from "./support/harness.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: { user: string; agent: string | null }[];
+};
 
 const folder = tempFolder("autograms-ag-ui-resume-");
 afterAll(() => folder.remove());
 
 const input = (threadId: string, runId: string, messages: { id: string; text: string }[] = []) =>
-  json({ threadId, runId, messages: messages.map((m) => ({ id: m.id, role: "user", content: m.text })), tools: [], context: [], state: {}, forwardedProps: {} });
+  json({
+    threadId,
+    runId,
+    messages: messages.map((m) => ({ id: m.id, role: "user", content: m.text })),
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  });
 
 /** `last`: the id of the last frame received, or its number in run `runId`. */
 const resume = (url: string, threadId: string, last: string | number | null, runId?: string) =>
-  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`,
-    { headers: last === null ? {} : { "last-event-id": typeof last === "number" ? `${runId}:${last}` : last } });
+  fetch(`${url}/ag-ui/${threadId}/stream${runId === undefined ? "" : `?runId=${encodeURIComponent(runId)}`}`, {
+    headers: last === null ? {} : { "last-event-id": typeof last === "number" ? `${runId}:${last}` : last },
+  });
 
 const eventsOf = (frames: Frame[]) => frames.map((f) => JSON.parse(f.data) as AgUiEvent);
 /** The number N of a frame id RUN:N. */
@@ -71,7 +92,10 @@ describe("resuming an AG-UI stream", () => {
     const turns = conversation.turns.slice(0, 4);
     for (const [i, turn] of turns.entries()) {
       const runId = `run-${i}`;
-      const res = await fetch(`${a.url}/ag-ui`, input("tutor-1", runId, i === 0 ? [] : [{ id: `u${i}`, text: turn.user }]));
+      const res = await fetch(
+        `${a.url}/ag-ui`,
+        input("tutor-1", runId, i === 0 ? [] : [{ id: `u${i}`, text: turn.user }]),
+      );
       expect(res.status).toBe(200);
       const whole = await sseFrames(res);
       // One id per AG-UI event, 1, 2, 3, ..., naming the run: the client's run id is the run's.
@@ -87,7 +111,9 @@ describe("resuming an AG-UI stream", () => {
         expect(rest.status).toBe(200);
         expect(rest.headers.get("content-type")).toBe("text/event-stream");
         const frames = await sseFrames(rest);
-        expect([...whole.slice(0, cut), ...framesAfter(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(whole);
+        expect([...whole.slice(0, cut), ...framesAfter(frames, cut)], `cut after frame ${cut} of turn ${i}`).toEqual(
+          whole,
+        );
         // The rest alone: the run as it stood at the cut, then the rest, well formed, to the same state.
         expect(frames.filter((f) => frameNumber(f.id) <= cut).every((f) => frameNumber(f.id) === cut)).toBe(true);
         const alone = eventsOf(frames);
@@ -97,7 +123,10 @@ describe("resuming an AG-UI stream", () => {
       }
       // Nothing after the last frame, or no run named and none in progress: an empty stream (AG-UI
       // clients read a 2xx answer as a stream: one without a body would fail).
-      for (const [last, named] of [[whole.length, runId], [null, undefined]] as const) {
+      for (const [last, named] of [
+        [whole.length, runId],
+        [null, undefined],
+      ] as const) {
         const none = await resume(b.url, "tutor-1", last, named);
         expect([none.status, await none.text()]).toEqual([200, ""]);
       }
@@ -114,8 +143,12 @@ describe("resuming an AG-UI stream", () => {
   it("resumes the run the frame id names, never another: the latest run is not relabelled, a run lost before its first event is run_lost", async () => {
     const first = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "client-run")));
     expect((await a.store.latestRun("tutor-2"))!.id).toBe("client-run");
-    expect(eventsOf(first).find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: "client-run-m1" });
-    const second = await sseFrames(await fetch(`${a.url}/ag-ui`, input("tutor-2", "later-run", [{ id: "u1", text: conversation.turns[1]!.user }])));
+    expect(eventsOf(first).find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({
+      messageId: "client-run-m1",
+    });
+    const second = await sseFrames(
+      await fetch(`${a.url}/ag-ui`, input("tutor-2", "later-run", [{ id: "u1", text: conversation.turns[1]!.user }])),
+    );
     // The first run's rest, by its frame id or its runId, although a later run is the thread's latest.
     // (After the run as it stood at the cut, which a resumed AG-UI stream starts with.)
     expect(framesAfter(await sseFrames(await resume(b.url, "tutor-2", first[1]!.id)), 2)).toEqual(first.slice(2));
@@ -131,12 +164,25 @@ describe("resuming an AG-UI stream", () => {
 
   it("refuses a bad Last-Event-ID or runId, and has nothing for a thread it does not have", async () => {
     const bad = await resume(b.url, "tutor-1", "x" as never);
-    expect([bad.status, await bad.json()]).toEqual([400, { error: { code: "bad_request", field: "Last-Event-ID", message: "Last-Event-ID: the id of the last AG-UI event received (RUN:N, as sent) is expected" } }]);
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      {
+        error: {
+          code: "bad_request",
+          field: "Last-Event-ID",
+          message: "Last-Event-ID: the id of the last AG-UI event received (RUN:N, as sent) is expected",
+        },
+      },
+    ]);
     // A bare number named no run: it is refused, not taken as the latest run's.
     expect((await resume(b.url, "tutor-1", "3")).status).toBe(400);
-    expect(await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "r:1" } })).json()).toMatchObject({ error: { field: "runId" } });
+    expect(
+      await (await fetch(`${b.url}/ag-ui/tutor-1/stream?runId=`, { headers: { "last-event-id": "r:1" } })).json(),
+    ).toMatchObject({ error: { field: "runId" } });
     expect((await resume(b.url, "no-such-thread", 1, "r")).status).toBe(404);
-    expect(await (await resume(b.url, "x*y", 1, "r")).json()).toMatchObject({ error: { code: "bad_thread_id", field: "threadId" } });
+    expect(await (await resume(b.url, "x*y", 1, "r")).json()).toMatchObject({
+      error: { code: "bad_thread_id", field: "threadId" },
+    });
   });
 });
 
@@ -148,7 +194,9 @@ class AutogramsAgent extends HttpAgent {
   lastEventId?: string;
   protected override connect(input: RunAgentInput) {
     const resume = this.lastEventId === undefined ? {} : { "last-event-id": this.lastEventId };
-    return transformHttpEventStream(runHttpRequest(() => fetch(`${this.url}/${input.threadId}/stream`, { headers: { ...this.headers, ...resume } })));
+    return transformHttpEventStream(
+      runHttpRequest(() => fetch(`${this.url}/${input.threadId}/stream`, { headers: { ...this.headers, ...resume } })),
+    );
   }
 }
 
@@ -178,7 +226,11 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     await held.started;
     // The client sees the run start and its first steps, then its connection drops.
     const seen = await readUntil(res, (f) => f.data.includes(EventType.STEP_STARTED));
-    expect(eventsOf(seen).map((e) => e.type).slice(0, 2)).toEqual([EventType.RUN_STARTED, EventType.STATE_SNAPSHOT]);
+    expect(
+      eventsOf(seen)
+        .map((e) => e.type)
+        .slice(0, 2),
+    ).toEqual([EventType.RUN_STARTED, EventType.STATE_SNAPSHOT]);
     // A client that lost everything (a reloaded page) asks without a number: the run from its start, snapshot included.
     const fromStart = await resume(t.url, "live", null, "second");
     expect(fromStart.status).toBe(200);
@@ -191,9 +243,16 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     expect(whole.slice(0, seen.length)).toEqual(seen);
     expect([...seen, ...framesAfter(resumed, cut)]).toEqual(whole);
     // Before the rest, the run as the client left it: its start, its state, the step still open.
-    expect(eventsOf(resumed.filter((f) => f.id === cut)).slice(0, 2)).toEqual([eventsOf(seen)[0], { type: EventType.STATE_SNAPSHOT, snapshot: stateOf(eventsOf(seen)) }]);
+    expect(eventsOf(resumed.filter((f) => f.id === cut)).slice(0, 2)).toEqual([
+      eventsOf(seen)[0],
+      { type: EventType.STATE_SNAPSHOT, snapshot: stateOf(eventsOf(seen)) },
+    ]);
     expect(checkOrder(eventsOf(resumed))).toEqual([]);
-    expect(eventsOf(resumed).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, runId: "second", result: { reply: "echo: go on" } });
+    expect(eventsOf(resumed).at(-1)).toMatchObject({
+      type: EventType.RUN_FINISHED,
+      runId: "second",
+      result: { reply: "echo: go on" },
+    });
     await settled(t, "live", 2);
     expect(stateOf(eventsOf(resumed))).toEqual(agentVariables(await store.memoryAt("live", 2), {}));
   });
@@ -206,7 +265,9 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     sender.addMessage({ id: "j1", role: "user", content: "hello again" });
     let received = 0;
     const lost = new AbortController();
-    const sending = sender.runAgent({ runId: "sent", abortController: lost } as never, { onEvent: () => void received++ }).catch(() => null);
+    const sending = sender
+      .runAgent({ runId: "sent", abortController: lost } as never, { onEvent: () => void received++ })
+      .catch(() => null);
     await held.started;
     await new Promise((r) => setTimeout(r, 50));
     lost.abort();
@@ -223,13 +284,17 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
     const [joined, resumed] = await Promise.all([joining, resuming]);
     expect(received).toBeGreaterThan(0);
     expect(joined.newMessages).toMatchObject([{ role: "assistant", content: "echo: hello again" }]);
-    expect(sender.messages.slice(had - 1).filter((m) => m.role === "assistant")).toMatchObject([{ content: "echo: hello again" }]);
+    expect(sender.messages.slice(had - 1).filter((m) => m.role === "assistant")).toMatchObject([
+      { content: "echo: hello again" },
+    ]);
     expect(resumed.newMessages.length + had).toBe(sender.messages.length);
     await settled(t, "joined", 2);
     const variables = agentVariables(await store.memoryAt("joined", 2), {});
     expect([fresh.state, sender.state]).toEqual([variables, variables]);
     // Nothing running: connectAgent resolves with nothing new.
-    expect((await new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" }).connectAgent()).newMessages).toEqual([]);
+    expect(
+      (await new AutogramsAgent({ url: `${t.url}/ag-ui`, threadId: "joined" }).connectAgent()).newMessages,
+    ).toEqual([]);
   });
 
   it("snapshots the variables the turn starts from, also when its message waited for another run (enqueue)", async () => {

@@ -5,9 +5,23 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EventType } from "@ag-ui/core";
 import { EventSchemas } from "@ag-ui/core/schemas";
-import { Agent, ScriptedModel, replyOf, type Graph, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
+import {
+  Agent,
+  ScriptedModel,
+  replyOf,
+  type Graph,
+  type JsonValue,
+  type Memory,
+  type TraceEvent,
+} from "@autograms/runtime";
 import type { RunEvent } from "@autograms/store";
-import { AgUiTranslator, agentVariables, variablesPatch, type AgUiEvent, type Variables } from "../../server/src/protocols/ag-ui.js";
+import {
+  AgUiTranslator,
+  agentVariables,
+  variablesPatch,
+  type AgUiEvent,
+  type Variables,
+} from "../../server/src/protocols/ag-ui.js";
 import { applyPatch, checkOrder } from "./support/ag-ui-checks.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -31,19 +45,29 @@ interface RecordedRun {
 async function recruiterRuns(options: { withdrawAt?: number; whole?: boolean } = {}): Promise<RecordedRun[]> {
   const t = conversation.turns;
   const agent = new Agent(recruiter, {
-    model: new ScriptedModel({ complete: t.flatMap((x) => x.complete ?? []), choose: t.flatMap((x) => x.choose ?? []) }),
+    model: new ScriptedModel({
+      complete: t.flatMap((x) => x.complete ?? []),
+      choose: t.flatMap((x) => x.choose ?? []),
+    }),
   });
   const runs: RecordedRun[] = [];
   let memory: Memory | null = null;
   for (const [i, turn] of t.entries()) {
     const trace: TraceEvent[] = [];
     const r = await agent.reply(turn.user, memory ?? undefined, { trace: (e) => trace.push(structuredClone(e)) });
-    const events: RunEvent[] = [{ type: "run-start", threadId: "t1", runId: `r${i}`, messageId: `m${i}`, user: turn.user, turn: i + 1 }];
+    const events: RunEvent[] = [
+      { type: "run-start", threadId: "t1", runId: `r${i}`, messageId: `m${i}`, user: turn.user, turn: i + 1 },
+    ];
     for (const e of trace) {
       const reply = replyOf(e);
       if (reply !== undefined && !options.whole) {
-        if (options.withdrawAt === i) events.push({ type: "text-delta", node: e.node, delta: "A first try that " }, { type: "text-reset", node: e.node });
-        for (const piece of reply.match(/.{1,7}/gs) ?? []) events.push({ type: "text-delta", node: e.node, delta: piece });
+        if (options.withdrawAt === i)
+          events.push(
+            { type: "text-delta", node: e.node, delta: "A first try that " },
+            { type: "text-reset", node: e.node },
+          );
+        for (const piece of reply.match(/.{1,7}/gs) ?? [])
+          events.push({ type: "text-delta", node: e.node, delta: piece });
       }
       const { messages: _prompts, ...stored } = e as TraceEvent & { messages?: unknown };
       events.push({ type: "step", event: stored as never });
@@ -52,14 +76,20 @@ async function recruiterRuns(options: { withdrawAt?: number; whole?: boolean } =
     const replyNode = [...trace].reverse().find((e) => replyOf(e) !== undefined)?.node;
     if (options.whole && r.reply !== null) events.push({ type: "text-delta", node: replyNode!, delta: r.reply });
     events.push({ type: "run-finish", turn: i + 1, reply: r.reply, done: r.done });
-    runs.push({ events, before: agentVariables(memory, recruiter.globals as Variables), after: agentVariables(r.memory, recruiter.globals as Variables), reply: r.reply });
+    runs.push({
+      events,
+      before: agentVariables(memory, recruiter.globals as Variables),
+      after: agentVariables(r.memory, recruiter.globals as Variables),
+      reply: r.reply,
+    });
     memory = r.memory;
   }
   return runs;
 }
 
 /** The variables the translator is given with an event: before the turn at run-start, after it at run-finish. */
-const variablesFor = (run: RecordedRun, e: RunEvent) => (e.type === "run-start" ? run.before : e.type === "run-finish" ? run.after : undefined);
+const variablesFor = (run: RecordedRun, e: RunEvent) =>
+  e.type === "run-start" ? run.before : e.type === "run-finish" ? run.after : undefined;
 
 function translate(run: RecordedRun, runId = "run-1"): AgUiEvent[] {
   const translator = new AgUiTranslator({ threadId: "t1", runId });
@@ -67,7 +97,10 @@ function translate(run: RecordedRun, runId = "run-1"): AgUiEvent[] {
 }
 
 const textOf = (events: AgUiEvent[], messageId: string) =>
-  events.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT && e.messageId === messageId).map((e) => (e as { delta: string }).delta).join("");
+  events
+    .filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT && e.messageId === messageId)
+    .map((e) => (e as { delta: string }).delta)
+    .join("");
 
 describe("the AG-UI translation of a run", () => {
   it("emits only events that @ag-ui/core's schemas accept, in the protocol's order, for every turn of a conversation", async () => {
@@ -77,22 +110,34 @@ describe("the AG-UI translation of a run", () => {
       expect(checkOrder(events)).toEqual([]);
       expect(events[0]).toEqual({ type: EventType.RUN_STARTED, threadId: "t1", runId: "run-1" });
       expect(events[1]).toEqual({ type: EventType.STATE_SNAPSHOT, snapshot: run.before });
-      expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, threadId: "t1", runId: "run-1", result: { reply: run.reply } });
+      expect(events.at(-1)).toMatchObject({
+        type: EventType.RUN_FINISHED,
+        threadId: "t1",
+        runId: "run-1",
+        result: { reply: run.reply },
+      });
     }
   });
 
   it("has one step per node visit, named after the node, with the reply's text inside its node's step", async () => {
     const [, second] = await recruiterRuns();
     const events = translate(second!);
-    const steps = events.filter((e) => e.type === EventType.STEP_STARTED).map((e) => (e as { stepName: string }).stepName);
+    const steps = events
+      .filter((e) => e.type === EventType.STEP_STARTED)
+      .map((e) => (e as { stepName: string }).stepName);
     // A node's visit: its events up to the one that leaves it (a transition, return or quit).
     const trace = second!.events.flatMap((e) => (e.type === "step" ? [e.event] : []));
     const leaves = (k: string) => ["transition", "return", "quit"].includes(k);
-    const visits = trace.filter((e, i) => i === 0 || e.node !== trace[i - 1]!.node || leaves(trace[i - 1]!.kind)).map((e) => e.node);
+    const visits = trace
+      .filter((e, i) => i === 0 || e.node !== trace[i - 1]!.node || leaves(trace[i - 1]!.kind))
+      .map((e) => e.node);
     expect(steps).toEqual(visits);
     expect(steps.length).toBeLessThan(trace.length);
     const start = events.findIndex((e) => e.type === EventType.TEXT_MESSAGE_START);
-    const lastStep = events.slice(0, start).filter((e) => e.type === EventType.STEP_STARTED).at(-1) as { stepName: string };
+    const lastStep = events
+      .slice(0, start)
+      .filter((e) => e.type === EventType.STEP_STARTED)
+      .at(-1) as { stepName: string };
     expect(lastStep.stepName).toBe((second!.events.find((e) => e.type === "text-delta") as { node: string }).node);
     const messageId = (events[start] as { messageId: string }).messageId;
     expect(events.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT).length).toBeGreaterThan(3);
@@ -117,7 +162,9 @@ describe("the AG-UI translation of a run", () => {
     for (const run of runs) {
       const translator = new AgUiTranslator({ threadId: "t1", runId: "r" });
       let streamed: unknown = null;
-      for (const e of run.events.flatMap((x) => translator.translate(x, x.type === "run-start" ? run.before : undefined))) {
+      for (const e of run.events.flatMap((x) =>
+        translator.translate(x, x.type === "run-start" ? run.before : undefined),
+      )) {
         if (e.type === EventType.STATE_SNAPSHOT) streamed = structuredClone(e.snapshot);
         if (e.type === EventType.STATE_DELTA) streamed = applyPatch(streamed, e.delta);
       }
@@ -132,10 +179,16 @@ describe("the AG-UI translation of a run", () => {
     const runs = await recruiterRuns({ withdrawAt: 2 });
     const events = translate(runs[2]!);
     expect(checkOrder(events)).toEqual([]);
-    const starts = events.filter((e) => e.type === EventType.TEXT_MESSAGE_START).map((e) => (e as { messageId: string }).messageId);
+    const starts = events
+      .filter((e) => e.type === EventType.TEXT_MESSAGE_START)
+      .map((e) => (e as { messageId: string }).messageId);
     expect(starts).toHaveLength(2);
     expect(textOf(events, starts[0]!)).toBe("A first try that ");
-    expect(events).toContainEqual({ type: EventType.CUSTOM, name: "autograms.text-reset", value: { messageId: starts[0], node: expect.any(String) } });
+    expect(events).toContainEqual({
+      type: EventType.CUSTOM,
+      name: "autograms.text-reset",
+      value: { messageId: starts[0], node: expect.any(String) },
+    });
     expect(textOf(events, starts[1]!)).toBe(runs[2]!.reply);
   });
 
@@ -152,22 +205,40 @@ describe("the AG-UI translation of a run", () => {
   it("ends a failed run with RUN_ERROR, closing the open message and step first and never finishing", async () => {
     const [, second] = await recruiterRuns();
     const cut = second!.events.findIndex((e) => e.type === "text-delta") + 2;
-    const failed: RecordedRun = { ...second!, events: [...second!.events.slice(0, cut), { type: "run-error", code: "model_error", message: "the model stopped answering" }] };
+    const failed: RecordedRun = {
+      ...second!,
+      events: [
+        ...second!.events.slice(0, cut),
+        { type: "run-error", code: "model_error", message: "the model stopped answering" },
+      ],
+    };
     const events = translate(failed);
     for (const e of events) expect(EventSchemas.safeParse(e).success).toBe(true);
     expect(checkOrder(events)).toEqual([]);
-    expect(events.at(-1)).toEqual({ type: EventType.RUN_ERROR, code: "model_error", message: "the model stopped answering" });
+    expect(events.at(-1)).toEqual({
+      type: EventType.RUN_ERROR,
+      code: "model_error",
+      message: "the model stopped answering",
+    });
     expect(events.some((e) => e.type === EventType.RUN_FINISHED)).toBe(false);
   });
 
   it("names the client's run id in RUN_STARTED and RUN_FINISHED (by default the server's), and makes message ids from the server's", async () => {
     const [, second] = await recruiterRuns();
     const serverRun = (second!.events[0] as { runId: string }).runId;
-    for (const [given, named] of [["client-run", "client-run"], [undefined, serverRun]] as const) {
+    for (const [given, named] of [
+      ["client-run", "client-run"],
+      [undefined, serverRun],
+    ] as const) {
       const translator = new AgUiTranslator({ threadId: "t1", ...(given ? { runId: given } : {}) });
       const events = second!.events.flatMap((e) => translator.translate(e, variablesFor(second!, e)));
-      expect([events[0], events.at(-1)]).toMatchObject([{ type: EventType.RUN_STARTED, runId: named }, { type: EventType.RUN_FINISHED, runId: named }]);
-      expect(events.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({ messageId: `${serverRun}-m1` });
+      expect([events[0], events.at(-1)]).toMatchObject([
+        { type: EventType.RUN_STARTED, runId: named },
+        { type: EventType.RUN_FINISHED, runId: named },
+      ]);
+      expect(events.find((e) => e.type === EventType.TEXT_MESSAGE_START)).toMatchObject({
+        messageId: `${serverRun}-m1`,
+      });
     }
   });
 
@@ -184,10 +255,12 @@ describe("the AG-UI translation of a run", () => {
   });
 
   it("takes the variables of every frame, the inner winning, without the runtime's automatic ones and the compiler's temporaries", () => {
-    const memory = { stack: [
-      { vars: { _last_user_reply: "hi", _loop_a1_i: 0, score: 2, topic: "a" } },
-      { vars: { topic: "b", answer: "3/4" } },
-    ] } as unknown as Memory;
+    const memory = {
+      stack: [
+        { vars: { _last_user_reply: "hi", _loop_a1_i: 0, score: 2, topic: "a" } },
+        { vars: { topic: "b", answer: "3/4" } },
+      ],
+    } as unknown as Memory;
     expect(agentVariables(memory, {})).toEqual({ score: 2, topic: "b", answer: "3/4" });
     expect(agentVariables(null, { units: ["a"], _tmp: 1 })).toEqual({ units: ["a"] });
   });

@@ -9,11 +9,13 @@ import type { Browser, Page } from "playwright-core";
 import { haveChromium, launchChromium, skippedWithout } from "../support/chromium.js";
 import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
-const FLAGS = ["--host-resolver-rules=MAP *.test 127.0.0.1",
+const FLAGS = [
+  "--host-resolver-rules=MAP *.test 127.0.0.1",
   // Chromium's own guard (Local Network Access: a public page asks the user before it reaches
   // loopback) is off, as in other browsers, or once the user has said yes: the server's guards
   // are what is tested.
-  "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults"];
+  "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults",
+];
 
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () => {
@@ -42,19 +44,25 @@ browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () =>
   /** A page at `origin` whose document the test serves (the other site's), other requests going out for real. */
   async function pageAt(origin: string): Promise<Page> {
     const page = await browser.newPage();
-    await page.route(`${origin}/`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>other site</title>" }));
+    await page.route(`${origin}/`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>other site</title>" }),
+    );
     await page.goto(`${origin}/`);
     return page;
   }
 
-  const read = (page: Page, url: string, init: RequestInit = {}) => page.evaluate(async ([u, i]) => {
-    try {
-      const res = await fetch(u, i);
-      return { status: res.status, body: await res.text() };
-    } catch (err) {
-      return { error: String(err) };
-    }
-  }, [url, init] as const);
+  const read = (page: Page, url: string, init: RequestInit = {}) =>
+    page.evaluate(
+      async ([u, i]) => {
+        try {
+          const res = await fetch(u, i);
+          return { status: res.status, body: await res.text() };
+        } catch (err) {
+          return { error: String(err) };
+        }
+      },
+      [url, init] as const,
+    );
 
   it("keeps a rebound page (its name now resolving to 127.0.0.1) from reading the threads", async () => {
     const page = await pageAt(`http://rebound.test:${port}`);
@@ -72,12 +80,23 @@ browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () =>
     const body = JSON.stringify({ message: "do something" });
     // text/plain and no-cors: what a page may send anywhere without asking first.
     await read(page, `${server.url}/api/threads/victim/runs`, { method: "POST", body, mode: "no-cors" });
-    await read(page, `http://localhost:${port}/api/chat`, { method: "POST", body: JSON.stringify({ id: "victim", messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "x" }] }] }), mode: "no-cors" });
+    await read(page, `http://localhost:${port}/api/chat`, {
+      method: "POST",
+      body: JSON.stringify({
+        id: "victim",
+        messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "x" }] }],
+      }),
+      mode: "no-cors",
+    });
     await read(page, `${server.url}/api/threads/private`, { method: "DELETE", mode: "no-cors" });
     expect(await server.store.thread("victim")).toBeNull();
     expect(await server.store.thread("private")).not.toBeNull();
     // With JSON it must ask first, and the server does not allow it.
-    const asked = await read(page, `${server.url}/api/threads/victim/runs`, { method: "POST", body, headers: { "content-type": "application/json" } });
+    const asked = await read(page, `${server.url}/api/threads/victim/runs`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+    });
     expect(asked).toMatchObject({ error: expect.stringContaining("Failed to fetch") });
     expect(await server.store.thread("victim")).toBeNull();
   });
@@ -85,7 +104,9 @@ browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () =>
   it("lets a browser app on an origin given with --cors call the API", async () => {
     const page = await pageAt(app);
     const res = await read(page, `${server.url}/api/threads/from-app/runs`, {
-      method: "POST", body: JSON.stringify({ message: "hello" }), headers: { "content-type": "application/json" },
+      method: "POST",
+      body: JSON.stringify({ message: "hello" }),
+      headers: { "content-type": "application/json" },
     });
     expect(res).toMatchObject({ status: 200, body: expect.stringContaining("event: run-finish") });
     expect((await server.store.thread("from-app"))!.version).toBe(2);

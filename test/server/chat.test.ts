@@ -3,7 +3,19 @@
 // client's copy of the conversation says.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { chatBody, drain, frameNumber, json, serverForFile, sseFrames, textOf, uiChunks, uiMessageOf, userMessage, type TestServer } from "./support/harness.js";
+import {
+  chatBody,
+  drain,
+  frameNumber,
+  json,
+  serverForFile,
+  sseFrames,
+  textOf,
+  uiChunks,
+  uiMessageOf,
+  userMessage,
+  type TestServer,
+} from "./support/harness.js";
 
 const file = serverForFile("autograms-server-chat-");
 let t: TestServer;
@@ -36,17 +48,33 @@ describe("POST /api/chat", () => {
     // The steps are transient (onData sees them, the message does not keep them).
     expect(message.parts.some((p) => p.type === "data-step")).toBe(false);
     const thread = await (await fetch(`${t.url}/api/threads/c1`)).json();
-    expect(thread.turns.map((x: { user: string | null; reply: string }) => [x.user, x.reply])).toEqual([[null, "Hello! Say something."], ["hello", "echo: hello"]]);
+    expect(thread.turns.map((x: { user: string | null; reply: string }) => [x.user, x.reply])).toEqual([
+      [null, "Hello! Say something."],
+      ["hello", "echo: hello"],
+    ]);
   });
 
   it("works through the AI SDK's own DefaultChatTransport, as useChat sends and reads", async () => {
     const transport = new DefaultChatTransport<UIMessage>({ api: `${t.url}/api/chat` });
     const messages: UIMessage[] = [{ id: "u1", role: "user", parts: [{ type: "text", text: "first" }] }];
-    const stream = await transport.sendMessages({ chatId: "c2", messages, trigger: "submit-message", messageId: undefined, abortSignal: undefined });
+    const stream = await transport.sendMessages({
+      chatId: "c2",
+      messages,
+      trigger: "submit-message",
+      messageId: undefined,
+      abortSignal: undefined,
+    });
     expect(textOf(await uiMessageOf(await drain(stream)))).toEqual(["Hello! Say something.", "echo: first"]);
     const second = await transport.sendMessages({
-      chatId: "c2", trigger: "submit-message", messageId: undefined, abortSignal: undefined,
-      messages: [...messages, { id: "a1", role: "assistant", parts: [{ type: "text", text: "echo: first" }] }, { id: "u2", role: "user", parts: [{ type: "text", text: "second" }] }],
+      chatId: "c2",
+      trigger: "submit-message",
+      messageId: undefined,
+      abortSignal: undefined,
+      messages: [
+        ...messages,
+        { id: "a1", role: "assistant", parts: [{ type: "text", text: "echo: first" }] },
+        { id: "u2", role: "user", parts: [{ type: "text", text: "second" }] },
+      ],
     });
     expect(textOf(await uiMessageOf(await drain(second)))).toEqual(["echo: second"]);
   });
@@ -80,15 +108,38 @@ describe("POST /api/chat", () => {
 
   it("refuses what useChat would not send, naming the field", async () => {
     const cases: [unknown, number, string, string | undefined][] = [
-      [{ id: "c5", messages: [userMessage("a", "x"), { id: "b", role: "assistant", parts: [{ type: "text", text: "x" }] }] }, 400, "bad_request", "messages[1].role"],
+      [
+        {
+          id: "c5",
+          messages: [userMessage("a", "x"), { id: "b", role: "assistant", parts: [{ type: "text", text: "x" }] }],
+        },
+        400,
+        "bad_request",
+        "messages[1].role",
+      ],
       [{ id: "c5", messages: "hi" }, 400, "bad_request", "messages"],
-      [{ id: "c5", messages: [{ id: "a", role: "user", parts: [{ type: "file", url: "x" }] }] }, 400, "bad_request", "messages[0].parts"],
+      [
+        { id: "c5", messages: [{ id: "a", role: "user", parts: [{ type: "file", url: "x" }] }] },
+        400,
+        "bad_request",
+        "messages[0].parts",
+      ],
       [{ id: "c5", messages: [{ id: "a", role: "user", parts: "hi" }] }, 400, "bad_request", "messages[0].parts"],
       [{ id: "c5", messages: [{ id: "a", role: "robot", parts: [] }] }, 400, "bad_request", "messages[0].role"],
-      [{ id: "c5", messages: [{ role: "user", parts: [{ type: "text", text: "x" }] }] }, 400, "bad_request", "messages[0].id"],
+      [
+        { id: "c5", messages: [{ role: "user", parts: [{ type: "text", text: "x" }] }] },
+        400,
+        "bad_request",
+        "messages[0].id",
+      ],
       [{ id: 5, messages: [userMessage("a", "x")] }, 400, "bad_thread_id", "id"],
       [{ id: "../etc/passwd", messages: [userMessage("a", "x")] }, 400, "bad_thread_id", "id"],
-      [{ id: "c5", messages: [userMessage("a", "x")], trigger: "regenerate-message" }, 404, "unknown_thread", undefined],
+      [
+        { id: "c5", messages: [userMessage("a", "x")], trigger: "regenerate-message" },
+        404,
+        "unknown_thread",
+        undefined,
+      ],
       [{ id: "c5", messages: [userMessage("a", "x")], trigger: "again" }, 400, "bad_request", "trigger"],
       [[1, 2], 400, "bad_request", undefined],
       [null, 400, "bad_request", undefined],

@@ -23,12 +23,21 @@ async function start(options: Parameters<typeof startTestServer>[1] = {}): Promi
 }
 
 /** A request with headers fetch() would not send as given (Host). */
-function raw(url: string, path: string, headers: Record<string, string>, method = "GET", body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  method = "GET",
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
       let text = "";
-      res.setEncoding("utf8").on("data", (c: string) => (text += c)).on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      res
+        .setEncoding("utf8")
+        .on("data", (c: string) => (text += c))
+        .on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
     });
     req.on("error", reject);
     req.end(body);
@@ -44,9 +53,16 @@ describe("a loopback server and the pages of the user's browser", () => {
     }
     const rebound = await raw(s.url, "/api/threads", { host: `attacker.example:${port}` });
     expect(rebound.status).toBe(403);
-    expect(JSON.parse(rebound.body)).toMatchObject({ error: { code: "forbidden_host", field: "Host", message: expect.stringContaining("not to the host 'attacker.example:") } });
+    expect(JSON.parse(rebound.body)).toMatchObject({
+      error: {
+        code: "forbidden_host",
+        field: "Host",
+        message: expect.stringContaining("not to the host 'attacker.example:"),
+      },
+    });
     // Before anything else: the probes, the playground and a tokenless API alike.
-    for (const path of ["/readyz", "/", "/openapi.json"]) expect((await raw(s.url, path, { host: "attacker.example" })).status, path).toBe(403);
+    for (const path of ["/readyz", "/", "/openapi.json"])
+      expect((await raw(s.url, path, { host: "attacker.example" })).status, path).toBe(403);
   });
 
   it("takes a request that changes something only from its own origin or an allowed one, with a JSON body", async () => {
@@ -59,15 +75,26 @@ describe("a loopback server and the pages of the user's browser", () => {
     const stop = await fetch(`${s.url}/api/threads/g1`, { method: "DELETE", headers: { origin: "null" } });
     expect(stop.status).toBe(403);
     // A body without a JSON Content-Type (what a page may send with no preflight): 415.
-    for (const type of [undefined, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+    for (const type of [
+      undefined,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]) {
       const res = await send(type === undefined ? {} : { "content-type": type });
-      expect([res.status, (await res.json()).error], String(type)).toEqual([415, expect.objectContaining({ code: "unsupported_media_type", field: "Content-Type" })]);
+      expect([res.status, (await res.json()).error], String(type)).toEqual([
+        415,
+        expect.objectContaining({ code: "unsupported_media_type", field: "Content-Type" }),
+      ]);
     }
     expect(await s.store.thread("g1")).toBeNull();
     // Its own page (the playground), and a client that names no origin.
     const own = await send({ origin: s.url, "content-type": "application/json" });
     expect(JSON.parse((await sseFrames(own)).at(-1)!.data).event.type).toBe("run-finish");
-    const plain = await send({ "content-type": "application/json; charset=utf-8" }, JSON.stringify({ message: "again" }));
+    const plain = await send(
+      { "content-type": "application/json; charset=utf-8" },
+      JSON.stringify({ message: "again" }),
+    );
     expect(plain.status).toBe(200);
     await plain.text();
   });
@@ -75,7 +102,14 @@ describe("a loopback server and the pages of the user's browser", () => {
   it("answers another origin's app only when it is named (--cors), preflight included, never with credentials", async () => {
     const app = "http://app.example:5173";
     const s = await start({ cors: [app] });
-    const pre = await fetch(`${s.url}/api/threads/c1/runs`, { method: "OPTIONS", headers: { origin: app, "access-control-request-method": "POST", "access-control-request-headers": "content-type,authorization" } });
+    const pre = await fetch(`${s.url}/api/threads/c1/runs`, {
+      method: "OPTIONS",
+      headers: {
+        origin: app,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,authorization",
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe(app);
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/content-type/);
@@ -83,19 +117,28 @@ describe("a loopback server and the pages of the user's browser", () => {
     const res = await fetch(`${s.url}/api/threads/c1/runs`, json({ message: "hi" }, { origin: app }));
     expect(res.headers.get("access-control-allow-origin")).toBe(app);
     await res.text();
-    const other = await fetch(`${s.url}/api/threads/c1/runs`, json({ message: "hi" }, { origin: "http://other.example" }));
+    const other = await fetch(
+      `${s.url}/api/threads/c1/runs`,
+      json({ message: "hi" }, { origin: "http://other.example" }),
+    );
     expect(other.status).toBe(403);
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     // Without --cors, no CORS header at all.
     const none = await start();
-    expect((await fetch(`${none.url}/api/threads`, { headers: { origin: app } })).headers.get("access-control-allow-origin")).toBeNull();
+    expect(
+      (await fetch(`${none.url}/api/threads`, { headers: { origin: app } })).headers.get("access-control-allow-origin"),
+    ).toBeNull();
   });
 
   it("refuses what could never be safe or work: no token off loopback, a token no client can send, '*' without a token", async () => {
     const store = servers[0]!.store;
     const agent = echoAgent();
-    await expect(listen({ agent, store, host: "0.0.0.0", port: 0 })).rejects.toThrow(/host 0\.0\.0\.0 lets other machines in: give a token/);
-    await expect(listen({ agent, store, port: 0, token: "two words" })).rejects.toThrow(/visible ASCII characters \(no spaces/);
+    await expect(listen({ agent, store, host: "0.0.0.0", port: 0 })).rejects.toThrow(
+      /host 0\.0\.0\.0 lets other machines in: give a token/,
+    );
+    await expect(listen({ agent, store, port: 0, token: "two words" })).rejects.toThrow(
+      /visible ASCII characters \(no spaces/,
+    );
     await expect(listen({ agent, store, port: 0, token: "" })).rejects.toThrow(/the token is empty/);
     await expect(listen({ agent, store, port: 0, cors: ["*"] })).rejects.toThrow(/give a token too/);
     await expect(listen({ agent, store, port: 0, cors: ["app.example"] })).rejects.toThrow(/is not an origin/);
@@ -104,17 +147,19 @@ describe("a loopback server and the pages of the user's browser", () => {
 
 describe("slow clients", () => {
   /** A connection that sends the start of a request and then nothing more; resolves with it open. */
-  const drip = (url: string): Promise<Socket> => new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const socket = connect(Number(u.port), u.hostname, () => {
-      socket.write(`GET /api/threads HTTP/1.1\r\nHost: ${u.host}\r\nX-Slow: `);
-      resolve(socket);
+  const drip = (url: string): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const u = new URL(url);
+      const socket = connect(Number(u.port), u.hostname, () => {
+        socket.write(`GET /api/threads HTTP/1.1\r\nHost: ${u.host}\r\nX-Slow: `);
+        resolve(socket);
+      });
+      socket.on("error", () => {});
+      socket.once("error", reject);
+      socket.resume(); // read what comes (the 408, the end), as a client does
     });
-    socket.on("error", () => {});
-    socket.once("error", reject);
-    socket.resume(); // read what comes (the 408, the end), as a client does
-  });
-  const closed = (socket: Socket) => new Promise<void>((r) => (socket.destroyed ? r() : socket.once("close", () => r())));
+  const closed = (socket: Socket) =>
+    new Promise<void>((r) => (socket.destroyed ? r() : socket.once("close", () => r())));
 
   it("answers new clients while many old ones drip their headers, and cuts a dripper after the header time", async () => {
     const s = await start({ connections: { headersMs: 1500, idlePerClient: 8 } });

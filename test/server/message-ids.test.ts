@@ -13,7 +13,8 @@ afterAll(async () => {
   folder.remove();
 });
 
-const send = (s: TestServer, thread: string, message: string, messageId: string) => fetch(`${s.url}/api/threads/${thread}/runs`, json({ message, messageId }));
+const send = (s: TestServer, thread: string, message: string, messageId: string) =>
+  fetch(`${s.url}/api/threads/${thread}/runs`, json({ message, messageId }));
 
 /** The run a response streamed (its id, how it ended), or the error it answered. */
 async function outcome(res: Response): Promise<{ status: number; runId?: string; end?: unknown; error?: unknown }> {
@@ -42,7 +43,11 @@ describe("one message id, one turn", () => {
       const runs = new Set(all.map((o) => o.runId).filter((id) => !id!.startsWith("turn-")));
       expect(runs.size).toBe(1);
       for (const o of all) expect(o.end).toMatchObject({ type: "run-finish", turn: 3, reply: "echo: again and again" });
-      expect((await store.turns("t")).map((t) => [t.messageId, t.status])).toEqual([[null, "ok"], ["m1", "ok"], ["m2", "ok"]]);
+      expect((await store.turns("t")).map((t) => [t.messageId, t.status])).toEqual([
+        [null, "ok"],
+        ["m1", "ok"],
+        ["m2", "ok"],
+      ]);
     });
   }
 
@@ -53,13 +58,24 @@ describe("one message id, one turn", () => {
     const running = send(s, "c", "what I said", "said-1");
     await held.started;
     const during = await send(s, "c", "something else", "said-1");
-    expect([during.status, await during.json()]).toEqual([409, { error: { code: "message_conflict", message: expect.stringContaining("message id 'said-1' was sent on thread c with another text") } }]);
+    expect([during.status, await during.json()]).toEqual([
+      409,
+      {
+        error: {
+          code: "message_conflict",
+          message: expect.stringContaining("message id 'said-1' was sent on thread c with another text"),
+        },
+      },
+    ]);
     held.open();
     expect((await outcome(await running)).end).toMatchObject({ type: "run-finish" });
     const after = await send(s, "c", "something else", "said-1");
     expect([after.status, (await after.json()).error.code]).toEqual([409, "message_conflict"]);
     // The same text again is the same message: its turn, replayed.
-    expect((await outcome(await send(s, "c", "what I said", "said-1"))).end).toMatchObject({ type: "run-finish", reply: "echo: what I said" });
+    expect((await outcome(await send(s, "c", "what I said", "said-1"))).end).toMatchObject({
+      type: "run-finish",
+      reply: "echo: what I said",
+    });
     expect((await s.store.turns("c")).length).toBe(2);
   });
 
@@ -72,9 +88,29 @@ describe("one message id, one turn", () => {
     };
     expect(await refused("/api/threads/n/runs", { message: "a\u0000b" })).toEqual([400, "message"]);
     expect(await refused("/api/threads/n/runs", { message: "ab", messageId: "x\u0000" })).toEqual([400, "messageId"]);
-    expect(await refused("/api/chat", { id: "n", messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "\u0000" }] }] })).toEqual([400, "messages[0].parts"]);
-    expect(await refused("/api/chat", { id: "n", messages: [{ id: "m\u0000", role: "user", parts: [{ type: "text", text: "hi" }] }] })).toEqual([400, "messages[0].id"]);
-    expect(await refused("/ag-ui", { threadId: "n", runId: "r", state: {}, tools: [], context: [], forwardedProps: {}, messages: [{ id: "m", role: "user", content: "a\u0000" }] })).toEqual([400, "messages[0].content"]);
+    expect(
+      await refused("/api/chat", {
+        id: "n",
+        messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "\u0000" }] }],
+      }),
+    ).toEqual([400, "messages[0].parts"]);
+    expect(
+      await refused("/api/chat", {
+        id: "n",
+        messages: [{ id: "m\u0000", role: "user", parts: [{ type: "text", text: "hi" }] }],
+      }),
+    ).toEqual([400, "messages[0].id"]);
+    expect(
+      await refused("/ag-ui", {
+        threadId: "n",
+        runId: "r",
+        state: {},
+        tools: [],
+        context: [],
+        forwardedProps: {},
+        messages: [{ id: "m", role: "user", content: "a\u0000" }],
+      }),
+    ).toEqual([400, "messages[0].content"]);
     expect(await s.store.thread("n")).toBeNull();
   });
 });

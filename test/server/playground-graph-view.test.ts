@@ -14,7 +14,9 @@ import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../sup
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: { user: string; agent: string | null }[];
+};
 const source = readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8");
 const sources: PlaygroundSource[] = [{ path: "samples/tutor/agent.ts", text: source, role: "agent" }];
 
@@ -38,7 +40,9 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
     dir = mkdtempSync(join(tmpdir(), "autograms-graph-view-"));
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
     server = await listen({
-      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }), store, port: 0,
+      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }),
+      store,
+      port: 0,
       playground: { drawGraph: (g, options) => toSvg(g, options), sources: () => sources },
     });
     browser = await launchChromium();
@@ -52,7 +56,12 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+  const idle = () =>
+    page.waitForFunction(
+      () =>
+        !document.querySelector(".msg.streaming") &&
+        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
+    );
 
   it("serves the code view by default and the raw graph on ?view=raw, refusing other views", async () => {
     const code = await (await fetch(`${server.url}/playground/graph.svg`)).text();
@@ -76,7 +85,10 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
       const label = document.getElementById("lit-label")!;
       new MutationObserver(() => {
         const lit = document.querySelectorAll("#graph-box .lit");
-        w.seen.push([label.textContent ?? "", lit.length === 1 ? lit[0]!.getAttribute("data-node") : `${lit.length} lit`]);
+        w.seen.push([
+          label.textContent ?? "",
+          lit.length === 1 ? lit[0]!.getAttribute("data-node") : `${lit.length} lit`,
+        ]);
       }).observe(label, { childList: true, characterData: true, subtree: true });
     });
     await page.click("#new-thread");
@@ -86,7 +98,9 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
       await page.press("#input", "Enter");
       await idle();
     }
-    const seen = await page.evaluate(() => (window as unknown as { seen: [string, string | null][] }).seen.filter(([name]) => name !== ""));
+    const seen = await page.evaluate(() =>
+      (window as unknown as { seen: [string, string | null][] }).seen.filter(([name]) => name !== ""),
+    );
     expect(seen.length).toBeGreaterThan(0);
     for (const [name, lit] of seen) expect(lit, `lit while at ${name}`).toBe(standIn.get(name));
     // Steps arrive in batches, so whether a batch ends on a folded node is chance: a thread whose

@@ -11,12 +11,20 @@ import { Agent, OfflineModel, type ChatModel, type Graph } from "@autograms/runt
 import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
-import { haveChromium, launchChromium, litElementsSoFar, pageErrors, recordLitElements, skippedWithout } from "../support/chromium.js";
-
+import {
+  haveChromium,
+  launchChromium,
+  litElementsSoFar,
+  pageErrors,
+  recordLitElements,
+  skippedWithout,
+} from "../support/chromium.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: { user: string; agent: string | null }[];
+};
 const sources: PlaygroundSource[] = [
   { path: "samples/tutor/agent.ts", text: readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8"), role: "agent" },
   { path: "samples/tutor/notes.ts", text: "export const note = 1;\n", role: "module" },
@@ -43,7 +51,9 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
       choose: (req) => (asked.push({ prompt: req.prompt, choices: req.choices }), offline.choose(req)),
     };
     server = await listen({
-      agent: new Agent(tutor, { model }), store, port: 0,
+      agent: new Agent(tutor, { model }),
+      store,
+      port: 0,
       playground: { drawGraph: (g: Graph) => toSvg(g), sources: () => sources },
     });
     browser = await launchChromium();
@@ -57,7 +67,12 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+  const idle = () =>
+    page.waitForFunction(
+      () =>
+        !document.querySelector(".msg.streaming") &&
+        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
+    );
   const threadId = () => decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
   const litLine = () => page.locator("#source-box .src-line.lit").getAttribute("data-line");
 
@@ -75,12 +90,18 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
       await page.press("#input", "Enter");
       await idle();
     }
-    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as { turns: { trace: string[] }[] };
+    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as {
+      turns: { trace: string[] }[];
+    };
     const last = turns[turns.length - 1]!.trace;
     // The line left lit is the line of the node the conversation waits at.
     expect(await litLine()).toBe(String(lineOf.get(last[last.length - 1]!)));
     // Each node's step lit its line: the lines lit are the trace's lines, in order.
-    const expected = turns.flatMap((t) => t.trace).map((n) => lineOf.get(n)).filter((l) => l !== undefined).map(String)
+    const expected = turns
+      .flatMap((t) => t.trace)
+      .map((n) => lineOf.get(n))
+      .filter((l) => l !== undefined)
+      .map(String)
       .filter((l, i, all) => l !== all[i - 1]);
     const seen = (await litElementsSoFar(page)).filter((l, i, all) => l !== all[i - 1]);
     expect(seen).toEqual(expected);
@@ -88,12 +109,16 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   });
 
   it("marks the lines a turn went through when the turn is chosen, and arrow keys move between turns", async () => {
-    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as { turns: { seq: number; trace: string[] }[] };
+    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as {
+      turns: { seq: number; trace: string[] }[];
+    };
     await page.click(`#turns li[data-turn="${turns[0]!.seq}"] button`);
     await page.waitForSelector("#turn-detail h3");
     const first = turns[0]!.trace;
     expect(await litLine()).toBe(String(lineOf.get(first[first.length - 1]!)));
-    const passed = await page.locator("#source-box .src-line.passed, #source-box .src-line.lit").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))));
+    const passed = await page
+      .locator("#source-box .src-line.passed, #source-box .src-line.lit")
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-line"))));
     expect(new Set(passed)).toEqual(new Set(first.map((n) => lineOf.get(n)).filter((l) => l !== undefined)));
     await page.focus("#turns");
     await page.keyboard.press("ArrowDown");
@@ -105,14 +130,22 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
 
   it("shows a turn's prompts and calls as the model received them", async () => {
     // The opening asks nothing; the next turn's questions are the ones asked after it.
-    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as { turns: { seq: number }[] };
-    const replayed = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}/turns/2/calls`)).json()) as { events: { decisions?: unknown[] }[] };
+    const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as {
+      turns: { seq: number }[];
+    };
+    const replayed = (await (
+      await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}/turns/2/calls`)
+    ).json()) as { events: { decisions?: unknown[] }[] };
     const inTurn2 = replayed.events.flatMap((e) => e.decisions ?? []).length;
     expect(inTurn2).toBeGreaterThan(0);
     await page.click(`#turns li[data-turn="${turns[1]!.seq}"] button`);
     await page.waitForSelector(".calls .call-decision, .calls details");
     const shown = await page.locator(".calls details .decision").evaluateAll((els) =>
-      els.map((d) => ({ prompt: d.querySelector("pre")!.textContent, choices: [...d.querySelectorAll(".choices li")].map((li) => li.textContent!.replace(/  \u2190 chosen$/, "")) })));
+      els.map((d) => ({
+        prompt: d.querySelector("pre")!.textContent,
+        choices: [...d.querySelectorAll(".choices li")].map((li) => li.textContent!.replace(/ {2}\u2190 chosen$/, "")),
+      })),
+    );
     expect(shown).toEqual(asked.slice(0, inTurn2));
   });
 
@@ -123,14 +156,18 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     expect(await page.locator("#node-info").textContent()).toContain(node.instruction!);
     // Lines without a node do nothing.
     const plain = sources[0]!.text.split("\n").findIndex((_, i) => !tutor.nodes.some((n) => n.loc?.line === i + 1)) + 1;
-    expect(await page.locator(`#source-box .src-line[data-line="${plain}"]`).getAttribute("class")).not.toMatch(/has-node/);
+    expect(await page.locator(`#source-box .src-line[data-line="${plain}"]`).getAttribute("class")).not.toMatch(
+      /has-node/,
+    );
 
     const other = tutor.nodes.find((n) => n.loc && n.loc.line !== node.loc!.line && n.action === "chat")!;
     await page.click("#graph-tab");
     expect(await page.locator("#graph-box").isVisible()).toBe(true);
     await page.locator(`#graph-box [data-node="${other.name}"]`).first().click();
     expect(await page.locator("#source-tab").getAttribute("aria-selected")).toBe("true");
-    expect(await page.locator("#source-box .src-line.selected").getAttribute("data-line")).toBe(String(other.loc!.line));
+    expect(await page.locator("#source-box .src-line.selected").getAttribute("data-line")).toBe(
+      String(other.loc!.line),
+    );
     expect(await page.locator(`#node-info [data-node-info="${other.name}"]`).count()).toBe(1);
   });
 
@@ -150,14 +187,22 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     expect(await row.locator(".meta").textContent()).toMatch(/^\S.* · 3 turns$/);
     page.once("dialog", (d) => void d.accept("Fractions with Ana"));
     await row.locator(".rename").click();
-    await page.waitForFunction((i) => document.querySelector(`#thread-list li[data-thread="${i}"] .title`)?.textContent?.startsWith("Fractions with Ana"), id);
+    await page.waitForFunction(
+      (i) =>
+        document
+          .querySelector(`#thread-list li[data-thread="${i}"] .title`)
+          ?.textContent?.startsWith("Fractions with Ana"),
+      id,
+    );
     expect((await store.thread(id))!.title).toBe("Fractions with Ana");
     // A second thread, then search by title.
     await page.click("#new-thread");
     await idle();
     expect(await page.locator("#thread-list li").count()).toBe(2);
     await page.fill("#thread-search", "ana");
-    expect(await page.locator("#thread-list li").evaluateAll((els) => els.map((e) => e.getAttribute("data-thread")))).toEqual([id]);
+    expect(
+      await page.locator("#thread-list li").evaluateAll((els) => els.map((e) => e.getAttribute("data-thread"))),
+    ).toEqual([id]);
     await page.fill("#thread-search", "");
     expect(await page.locator("#thread-list li").count()).toBe(2);
     await page.click(`#thread-list li[data-thread="${id}"] .open`);
@@ -165,7 +210,11 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     await idle();
   });
 
-  for (const [width, height] of [[1440, 900], [900, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [900, 800],
+    [390, 844],
+  ] as const) {
     it(`fits a window ${width} px wide: nothing wider than the window, every control reachable`, async () => {
       await page.setViewportSize({ width, height });
       const panels = width < 1000 ? ["threads", "chat", "code", "timeline"] : [null];
@@ -176,17 +225,29 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
           const wide = [...document.querySelectorAll("body *")].filter((e) => {
             const r = e.getBoundingClientRect();
             // Inside a scrolling box (the source, the graph, a table) width is the box's business.
-            return r.width > 0 && (r.right > w + 0.5 || r.left < -0.5) && !e.closest("#source-box, #graph-box, .table-wrap, #panels");
+            return (
+              r.width > 0 &&
+              (r.right > w + 0.5 || r.left < -0.5) &&
+              !e.closest("#source-box, #graph-box, .table-wrap, #panels")
+            );
           });
-          return { scroll: document.documentElement.scrollWidth - w, wide: wide.map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`).slice(0, 5) };
+          return {
+            scroll: document.documentElement.scrollWidth - w,
+            wide: wide.map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`).slice(0, 5),
+          };
         });
         expect(overflow, `panel ${panel ?? "all"}`).toEqual({ scroll: 0, wide: [] });
       }
-      await page.click(width < 1000 ? '#panels [data-show="chat"]' : "body", { position: width < 1000 ? undefined : { x: 1, y: 1 } });
+      await page.click(width < 1000 ? '#panels [data-show="chat"]' : "body", {
+        position: width < 1000 ? undefined : { x: 1, y: 1 },
+      });
       // The send button and the new-thread button are whole within the window.
       for (const sel of ["#send", ...(width < 1000 ? [] : ["#new-thread"])]) {
         const box = (await page.locator(sel).boundingBox())!;
-        expect(box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height, `${sel} at ${JSON.stringify(box)}`).toBe(true);
+        expect(
+          box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height,
+          `${sel} at ${JSON.stringify(box)}`,
+        ).toBe(true);
       }
     });
   }
@@ -194,8 +255,16 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   it("is readable in a dark colour scheme", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: "dark" });
-    const [bg, fg] = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
-    const lum = (c: string) => c.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+    const [bg, fg] = await page.evaluate(() => [
+      getComputedStyle(document.body).backgroundColor,
+      getComputedStyle(document.body).color,
+    ]);
+    const lum = (c: string) =>
+      c
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .map(Number)
+        .reduce((a, b) => a + b, 0) / 3;
     expect(lum(bg)).toBeLessThan(60);
     expect(lum(fg)).toBeGreaterThan(180);
     await page.emulateMedia({ colorScheme: "light" });

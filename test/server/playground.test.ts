@@ -11,14 +11,22 @@ import { Agent, OfflineModel, type ChatModel, type CompletionRequest, type Graph
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import type { Browser, Page } from "playwright-core";
-import { haveChromium, launchChromium, litElementsSoFar, pageErrors, recordLitElements, skippedWithout } from "../support/chromium.js";
+import {
+  haveChromium,
+  launchChromium,
+  litElementsSoFar,
+  pageErrors,
+  recordLitElements,
+  skippedWithout,
+} from "../support/chromium.js";
 import { playgroundFiles, playgroundGraph } from "../../server/src/playground/routes.js";
 import { graph, n } from "../runtime/helpers.js";
 
-
 const ROOT = join(import.meta.dirname, "..", "..");
 const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string; agent: string | null }[] };
+const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: { user: string; agent: string | null }[];
+};
 const replies = conversation.turns.map((t) => t.agent);
 
 describe("the playground's files", () => {
@@ -50,7 +58,9 @@ describe("the playground's files", () => {
     const bare = playgroundGraph({ graph: () => tutor });
     const none = await bare.request("/playground/graph.svg");
     expect(none.status).toBe(404);
-    expect(await none.json()).toEqual({ error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } });
+    expect(await none.json()).toEqual({
+      error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" },
+    });
   });
 });
 
@@ -70,7 +80,12 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
     // Words a few milliseconds apart, so that a streamed reply is seen growing.
     // The raw picture: these tests follow the run node by node, each node of the graph drawn.
-    server = await listen({ agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }), store, port: 0, playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) } });
+    server = await listen({
+      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }),
+      store,
+      port: 0,
+      playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) },
+    });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     page.on("request", (r) => requests.push(r.url()));
@@ -85,7 +100,12 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
 
   const api = async <T>(path: string): Promise<T> => (await fetch(server.url + path)).json() as Promise<T>;
   const agentTexts = () => page.locator(".msg.agent:not(.note) .text").allTextContents();
-  const idle = () => page.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+  const idle = () =>
+    page.waitForFunction(
+      () =>
+        !document.querySelector(".msg.streaming") &&
+        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
+    );
 
   const recordLit = () => recordLitElements(page, "graph-box", "data-node");
   const litSoFar = () => litElementsSoFar(page);
@@ -106,7 +126,9 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
     await idle();
     for (const t of conversation.turns.slice(1, 4)) await say(t.user);
     expect(await agentTexts()).toEqual(replies.slice(0, 4));
-    expect(await page.locator(".msg.user .text").allTextContents()).toEqual(conversation.turns.slice(1, 4).map((t) => t.user));
+    expect(await page.locator(".msg.user .text").allTextContents()).toEqual(
+      conversation.turns.slice(1, 4).map((t) => t.user),
+    );
     expect(errors).toEqual([]);
     // Everything the page loaded came from the server itself.
     expect(requests.filter((u) => !u.startsWith(server.url))).toEqual([]);
@@ -120,33 +142,63 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
     const visits = turns.flatMap((t) => t.trace).filter((node, i, all) => node !== all[i - 1]);
     expect(lit.filter((node, i) => node !== lit[i - 1])).toEqual(visits);
     const last = turns.at(-1)!.trace.at(-1)!;
-    expect(await page.locator("#graph-box g.node.lit").evaluateAll((gs) => gs.map((g) => g.getAttribute("data-node")))).toEqual([last]);
+    expect(
+      await page.locator("#graph-box g.node.lit").evaluateAll((gs) => gs.map((g) => g.getAttribute("data-node"))),
+    ).toEqual([last]);
     expect(await page.locator("#lit-label").textContent()).toBe(last);
-    const passed = await page.locator("#graph-box g.node.passed").evaluateAll((gs) => gs.map((g) => g.getAttribute("data-node")!));
+    const passed = await page
+      .locator("#graph-box g.node.passed")
+      .evaluateAll((gs) => gs.map((g) => g.getAttribute("data-node")!));
     expect(new Set([...passed, last])).toEqual(new Set(turns.at(-1)!.trace));
   });
 
   it("shows a turn's memory as it was and the variables the turn changed", async () => {
     const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
     type Frame = { function?: string; vars: Record<string, unknown> };
-    const memoryAt = async (turn: number) => (await api<{ memory: { stack: Frame[] } }>(`/api/threads/${encodeURIComponent(threadId)}/memory?turn=${turn}`)).memory;
+    const memoryAt = async (turn: number) =>
+      (await api<{ memory: { stack: Frame[] } }>(`/api/threads/${encodeURIComponent(threadId)}/memory?turn=${turn}`))
+        .memory;
     /** Each frame as the page shows it: its variables and their values. */
-    const shownFrames = () => page.locator("#turn-detail .frame dl").evaluateAll((dls) => dls.map((dl) =>
-      Object.fromEntries([...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]))));
+    const shownFrames = () =>
+      page
+        .locator("#turn-detail .frame dl")
+        .evaluateAll((dls) =>
+          dls.map((dl) =>
+            Object.fromEntries(
+              [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]),
+            ),
+          ),
+        );
     // Values as JSON, a long one cut at 300 characters.
     const shown = (v: unknown) => ((s) => (s.length > 300 ? `${s.slice(0, 299)}\u2026` : s))(JSON.stringify(v));
-    const expected = (stack: Frame[]) => stack.map((f) => Object.fromEntries(Object.entries(f.vars).filter(([n]) => !n.startsWith("_")).map(([n, v]) => [n, shown(v)])));
+    const expected = (stack: Frame[]) =>
+      stack.map((f) =>
+        Object.fromEntries(
+          Object.entries(f.vars)
+            .filter(([n]) => !n.startsWith("_"))
+            .map(([n, v]) => [n, shown(v)]),
+        ),
+      );
     await page.click('#turns li[data-turn="4"] button');
     await page.waitForSelector("#turn-detail .memory");
     const after4 = await memoryAt(4);
     expect(await shownFrames()).toEqual(expected(after4.stack));
     // The right answer of turn 4 counted, in the frame of doUnit (a global function, which hands it to main on return).
     expect(after4.stack.map((f) => f.vars.correct)).toEqual([0, 1]);
-    expect(await page.locator("#turn-detail .frame h4").allTextContents()).toEqual(["main (globals) · at main.for_of_6ddc.call_doUnit_c1db", "global_function doUnit · at praise"]);
-    const { turns } = await api<{ turns: { seq: number; changes: { name: string; before?: unknown; after: unknown; node: string }[] }[] }>(`/api/threads/${encodeURIComponent(threadId)}`);
+    expect(await page.locator("#turn-detail .frame h4").allTextContents()).toEqual([
+      "main (globals) · at main.for_of_6ddc.call_doUnit_c1db",
+      "global_function doUnit · at praise",
+    ]);
+    const { turns } = await api<{
+      turns: { seq: number; changes: { name: string; before?: unknown; after: unknown; node: string }[] }[];
+    }>(`/api/threads/${encodeURIComponent(threadId)}`);
     const changed = turns.find((t) => t.seq === 4)!.changes;
-    const rows = await page.locator("#turn-detail table.changes tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
-    expect(rows).toEqual(changed.map((c) => [c.name, "before" in c ? JSON.stringify(c.before) : "(new)", JSON.stringify(c.after), c.node]));
+    const rows = await page
+      .locator("#turn-detail table.changes tbody tr")
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    expect(rows).toEqual(
+      changed.map((c) => [c.name, "before" in c ? JSON.stringify(c.before) : "(new)", JSON.stringify(c.after), c.node]),
+    );
     expect(rows).toContainEqual(["correct", "0", "1", "doUnit.if_bcdb.a.code_561f"]);
     // An earlier turn: the memory before the answer was counted.
     await page.click('#turns li[data-turn="2"] button');
@@ -158,16 +210,24 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   it("forks from a turn: a new thread with the turns up to it, which goes on from there", async () => {
     const original = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
     await page.click("#fork");
-    await page.waitForFunction((id) => location.hash !== "#thread=" + encodeURIComponent(id) && document.querySelectorAll("#turns li").length === 2, original);
+    await page.waitForFunction(
+      (id) =>
+        location.hash !== "#thread=" + encodeURIComponent(id) && document.querySelectorAll("#turns li").length === 2,
+      original,
+    );
     const fork = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
     expect(await page.locator("#thread-list li").count()).toBe(2);
     expect(await page.locator("#thread-list li.active").getAttribute("data-thread")).toBe(fork);
     expect(await agentTexts()).toEqual(replies.slice(0, 2));
     await say(conversation.turns[2]!.user);
     expect(await agentTexts()).toEqual(replies.slice(0, 3));
-    const info = await api<{ thread: { forkedFrom: { id: string; turn: number }; version: number } }>(`/api/threads/${encodeURIComponent(fork)}`);
+    const info = await api<{ thread: { forkedFrom: { id: string; turn: number }; version: number } }>(
+      `/api/threads/${encodeURIComponent(fork)}`,
+    );
     expect(info.thread).toMatchObject({ forkedFrom: { id: original, turn: 2 }, version: 3 });
-    expect(await page.locator(`#thread-list li[data-thread="${fork}"] .meta`).textContent()).toMatch(new RegExp(` · 3 turns · fork of ${original.slice(0, 8)} at turn 2$`));
+    expect(await page.locator(`#thread-list li[data-thread="${fork}"] .meta`).textContent()).toMatch(
+      new RegExp(` · 3 turns · fork of ${original.slice(0, 8)} at turn 2$`),
+    );
   });
 
   it("keeps the thread on reload", async () => {
@@ -182,7 +242,13 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("on a server with a token: opens the page without it, asks for it once, and sends it with every request", async () => {
-    const locked = await listen({ agent: new Agent(tutor, { model: new OfflineModel() }), store, port: 0, token: "s3cret", playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) } });
+    const locked = await listen({
+      agent: new Agent(tutor, { model: new OfflineModel() }),
+      store,
+      port: 0,
+      token: "s3cret",
+      playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) },
+    });
     const p = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     try {
       expect((await fetch(`${locked.url}/`)).status).toBe(200);
@@ -217,7 +283,9 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
 
   it("joins a run still going when the page is reloaded: the rest of the reply streams in", async () => {
     // A one-node agent whose model writes half its answer, then waits for the test.
-    const talk = graph([n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["talk"] })], { agent: "Talker" });
+    const talk = graph([n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["talk"] })], {
+      agent: "Talker",
+    });
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let calls = 0;
@@ -237,7 +305,11 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
       await p.goto(`${slow.url}/`);
       await p.waitForSelector("body[data-ready]");
       await p.click("#new-thread");
-      await p.waitForFunction(() => document.querySelector(".msg.agent .text")?.textContent === "Hello." && !document.querySelector(".msg.streaming"));
+      await p.waitForFunction(
+        () =>
+          document.querySelector(".msg.agent .text")?.textContent === "Hello." &&
+          !document.querySelector(".msg.streaming"),
+      );
       await p.fill("#input", "a question");
       await p.press("#input", "Enter");
       await p.waitForFunction(() => document.querySelector(".msg.streaming .text")?.textContent === "Half of the");
@@ -245,7 +317,11 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
       await p.waitForFunction(() => document.querySelector(".msg.streaming .text")?.textContent === "Half of the");
       expect(await p.locator("#input").isDisabled()).toBe(true);
       release();
-      await p.waitForFunction(() => !document.querySelector(".msg.streaming") && !(document.querySelector("#input") as HTMLTextAreaElement).disabled);
+      await p.waitForFunction(
+        () =>
+          !document.querySelector(".msg.streaming") &&
+          !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
+      );
       expect(await p.locator(".msg .text").allTextContents()).toEqual(["Hello.", "a question", "Half of the answer."]);
       // This server was given no drawing function: the nodes are listed, and lit the same way.
       expect(await p.locator("#graph-box li.lit").getAttribute("data-node")).toBe("talk");
@@ -280,7 +356,9 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
       return { seen: w.seen, litWhile: w.litWhile };
     });
     const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
-    const { turns } = await api<{ turns: { reply: string; trace: string[] }[] }>(`/api/threads/${encodeURIComponent(threadId)}`);
+    const { turns } = await api<{ turns: { reply: string; trace: string[] }[] }>(
+      `/api/threads/${encodeURIComponent(threadId)}`,
+    );
     const reply = turns.at(-1)!.reply;
     expect(turns.at(-1)!.trace.at(-1)).toBe("answer_question");
     expect((await agentTexts()).at(-1)).toBe(reply);

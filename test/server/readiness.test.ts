@@ -26,8 +26,12 @@ describe("/readyz", () => {
     const s = await startTestServer(folder.path, { storeUrl: `sqlite:${damaged}` });
     servers.push(s);
     expect(await readyz(s)).toEqual([200, { status: "ready", runs: 0 }]);
-    for (const f of [damaged, `${damaged}-wal`]) if (existsSync(f)) writeFileSync(f, Buffer.alloc(statSync(f).size, 0x5a));
-    expect(await readyz(s)).toEqual([503, { status: "store_unavailable", why: "the database file is damaged (it is not a SQLite database)" }]);
+    for (const f of [damaged, `${damaged}-wal`])
+      if (existsSync(f)) writeFileSync(f, Buffer.alloc(statSync(f).size, 0x5a));
+    expect(await readyz(s)).toEqual([
+      503,
+      { status: "store_unavailable", why: "the database file is damaged (it is not a SQLite database)" },
+    ]);
 
     const gone = join(folder.path, "gone.db");
     const t = await startTestServer(folder.path, { storeUrl: `sqlite:${gone}` });
@@ -38,24 +42,27 @@ describe("/readyz", () => {
 
   // A small file system of its own to fill: mounting one needs root.
   const asRoot = userInfo().uid === 0;
-  (asRoot ? it : it.skip)(`is 503 when the disk is full${asRoot ? "" : " (skipped: mounting a small tmpfs needs root)"}`, async () => {
-    const disk = join(folder.path, "small-disk");
-    mkdirSync(disk);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]);
-    try {
-      const s = await startTestServer(folder.path, { storeUrl: `sqlite:${join(disk, "threads.db")}` });
-      servers.push(s);
-      expect((await readyz(s))[0]).toBe(200);
-      // The rest of the disk taken by another file.
+  (asRoot ? it : it.skip)(
+    `is 503 when the disk is full${asRoot ? "" : " (skipped: mounting a small tmpfs needs root)"}`,
+    async () => {
+      const disk = join(folder.path, "small-disk");
+      mkdirSync(disk);
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]);
       try {
-        for (let i = 0; ; i++) writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(64 * 1024));
-      } catch {
-        // ENOSPC: full
+        const s = await startTestServer(folder.path, { storeUrl: `sqlite:${join(disk, "threads.db")}` });
+        servers.push(s);
+        expect((await readyz(s))[0]).toBe(200);
+        // The rest of the disk taken by another file.
+        try {
+          for (let i = 0; ; i++) writeFileSync(join(disk, `filler-${i}`), Buffer.alloc(64 * 1024));
+        } catch {
+          // ENOSPC: full
+        }
+        expect(await readyz(s)).toEqual([503, { status: "store_unavailable", why: "the disk is full" }]);
+        await s.close();
+      } finally {
+        execFileSync("umount", ["-l", disk]);
       }
-      expect(await readyz(s)).toEqual([503, { status: "store_unavailable", why: "the disk is full" }]);
-      await s.close();
-    } finally {
-      execFileSync("umount", ["-l", disk]);
-    }
-  });
+    },
+  );
 });

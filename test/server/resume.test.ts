@@ -4,7 +4,19 @@
 // process that ran it is gone (the store holds the events; a run cut short is told so).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type PostgresServer } from "../store/support/postgres-server.mjs";
-import { chatBody, frameNumber, hold, json, readUntil, settled, sseFrames, startTestServer, tempFolder, userMessage, type TestServer } from "./support/harness.js";
+import {
+  chatBody,
+  frameNumber,
+  hold,
+  json,
+  readUntil,
+  settled,
+  sseFrames,
+  startTestServer,
+  tempFolder,
+  userMessage,
+  type TestServer,
+} from "./support/harness.js";
 
 const folder = tempFolder("autograms-server-resume-");
 let t: TestServer;
@@ -43,7 +55,9 @@ describe("a client that disconnects", () => {
     expect(rest.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
     expect(await sseFrames(rest)).toEqual(all.filter((f) => frameNumber(f) > frameNumber(seen.at(-1)!)));
     // Nothing after the last frame, and no run in progress: 204.
-    expect((await fetch(`${t.url}/api/chat/d1/stream`, { headers: { "last-event-id": String(all.at(-1)!.id) } })).status).toBe(204);
+    expect(
+      (await fetch(`${t.url}/api/chat/d1/stream`, { headers: { "last-event-id": String(all.at(-1)!.id) } })).status,
+    ).toBe(204);
     expect((await fetch(`${t.url}/api/chat/d1/stream`)).status).toBe(204);
     // A chat that has sent nothing has no thread yet: nothing to resume (useChat's resume as a new page mounts).
     expect((await fetch(`${t.url}/api/chat/nothing-here/stream`)).status).toBe(204);
@@ -56,13 +70,27 @@ describe("a client that disconnects", () => {
     const seen = await readUntil(res, (f) => f.event === "step");
     held.open();
     await settled(t, "d2", 2);
-    const rest = await sseFrames(await fetch(`${t.url}/api/threads/d2/runs/latest/stream`, { headers: { "last-event-id": String(seen.at(-1)!.id) } }));
+    const rest = await sseFrames(
+      await fetch(`${t.url}/api/threads/d2/runs/latest/stream`, {
+        headers: { "last-event-id": String(seen.at(-1)!.id) },
+      }),
+    );
     const all = [...seen, ...rest];
     expect(all.map(frameNumber)).toEqual(all.map((_, i) => i + 1));
     for (const f of all) expect(JSON.parse(f.data)).toMatchObject({ seq: frameNumber(f), event: { type: f.event } });
     const events = all.map((f) => JSON.parse(f.data).event);
-    expect(events[0]).toMatchObject({ type: "run-start", threadId: "d2", messageId: "m-d2", user: "hi there", turn: 2, opening: true });
-    expect(events.filter((e) => e.type === "text-delta").map((e) => e.delta)).toEqual(["Hello! Say something.", "echo: hi there"]);
+    expect(events[0]).toMatchObject({
+      type: "run-start",
+      threadId: "d2",
+      messageId: "m-d2",
+      user: "hi there",
+      turn: 2,
+      opening: true,
+    });
+    expect(events.filter((e) => e.type === "text-delta").map((e) => e.delta)).toEqual([
+      "Hello! Say something.",
+      "echo: hi there",
+    ]);
     expect(events.at(-1)).toEqual({ type: "run-finish", turn: 2, reply: "echo: hi there", done: false });
     // The store holds the same events.
     const run = (await t.store.latestRun("d2"))!;
@@ -78,15 +106,25 @@ describe("a run whose process is gone", () => {
       const lease = await s.store.acquire("dead", { ttlMs: 200, messageId: "m-dead", user: "hello?" });
       const run = await s.store.beginRun({ lease, user: "hello?" });
       await s.store.appendRunEvents(run.id, [
-        { seq: 1, event: { type: "run-start", threadId: "dead", runId: run.id, messageId: "m-dead", user: "hello?", turn: 1 } },
+        {
+          seq: 1,
+          event: { type: "run-start", threadId: "dead", runId: run.id, messageId: "m-dead", user: "hello?", turn: 1 },
+        },
         { seq: 2, event: { type: "text-delta", node: "talk", delta: "echo" } },
       ]);
-      const frames = await sseFrames(await fetch(`${s.url}/api/threads/dead/runs/latest/stream`, { headers: { "last-event-id": `${run.id}:1` } }));
-      expect(frames.map((f) => [f.id, f.event])).toEqual([[`${run.id}:2`, "text-delta"], [`${run.id}:3`, "run-error"]]);
+      const frames = await sseFrames(
+        await fetch(`${s.url}/api/threads/dead/runs/latest/stream`, { headers: { "last-event-id": `${run.id}:1` } }),
+      );
+      expect(frames.map((f) => [f.id, f.event])).toEqual([
+        [`${run.id}:2`, "text-delta"],
+        [`${run.id}:3`, "run-error"],
+      ]);
       expect(JSON.parse(frames[1]!.data).event).toMatchObject({ code: "run_lost" });
       expect((await s.store.run(run.id))!.status).toBe("failed");
       // Its message was not answered: sent again, it runs.
-      const again = await sseFrames(await fetch(`${s.url}/api/threads/dead/runs`, json({ message: "hello?", messageId: "m-dead" })));
+      const again = await sseFrames(
+        await fetch(`${s.url}/api/threads/dead/runs`, json({ message: "hello?", messageId: "m-dead" })),
+      );
       expect(JSON.parse(again.at(-1)!.data).event).toMatchObject({ type: "run-finish", reply: "echo: hello?" });
     } finally {
       await s.close();
@@ -97,7 +135,10 @@ describe("a run whose process is gone", () => {
 describe("two servers on one Postgres store", () => {
   it("streams to a client of one server the run that executes on the other, as it happens, and after", async () => {
     const url = await postgres.newDatabase();
-    const [a, b] = await Promise.all([startTestServer(folder.path, { storeUrl: url }), startTestServer(folder.path, { storeUrl: url })]);
+    const [a, b] = await Promise.all([
+      startTestServer(folder.path, { storeUrl: url }),
+      startTestServer(folder.path, { storeUrl: url }),
+    ]);
     try {
       await (await fetch(`${a.url}/api/threads/pg/runs`, json({ message: null }))).text();
       await settled(a, "pg", 1);
@@ -115,7 +156,9 @@ describe("two servers on one Postgres store", () => {
       expect(fromB).toEqual(fromA);
       expect(fromA.some((f) => f.data.includes("echo: across"))).toBe(true);
       // And after it ended, from B, with a frame number.
-      const rest = await sseFrames(await fetch(`${b.url}/api/chat/pg/stream`, { headers: { "last-event-id": fromA[1]!.id } }));
+      const rest = await sseFrames(
+        await fetch(`${b.url}/api/chat/pg/stream`, { headers: { "last-event-id": fromA[1]!.id } }),
+      );
       expect(rest).toEqual(fromA.slice(2));
     } finally {
       await Promise.all([a.close(), b.close()]);

@@ -4,7 +4,17 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Agent, type CompletionRequest } from "@autograms/runtime";
 import { EchoModel, echoGraph, gate } from "../store/support/agents.js";
-import { chatBody, json, sseFrames, startTestServer, tempFolder, textOf, uiChunks, uiMessageOf, userMessage } from "./support/harness.js";
+import {
+  chatBody,
+  json,
+  sseFrames,
+  startTestServer,
+  tempFolder,
+  textOf,
+  uiChunks,
+  uiMessageOf,
+  userMessage,
+} from "./support/harness.js";
 
 const folder = tempFolder("autograms-server-runs-");
 afterAll(() => folder.remove());
@@ -31,8 +41,14 @@ describe("a run", () => {
       const deltas = got.filter((e) => e.type === "text-delta" && e.node === "talk").map((e) => e.delta);
       expect(deltas).toEqual(["echo:", " one", " two", " three"]);
       expect(got.at(-1)).toMatchObject({ type: "run-finish", reply: "echo: one two three" });
-      const chunks = await uiChunks((await fetch(`${s.url}/api/chat`, json(chatBody("w", [userMessage("m2", "four five")])))).body!);
-      expect(chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta)).toEqual(["echo:", " four", " five"]);
+      const chunks = await uiChunks(
+        (await fetch(`${s.url}/api/chat`, json(chatBody("w", [userMessage("m2", "four five")])))).body!,
+      );
+      expect(chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta)).toEqual([
+        "echo:",
+        " four",
+        " five",
+      ]);
       expect(textOf(await uiMessageOf(chunks))).toEqual(["echo: four five"]);
     } finally {
       await s.close();
@@ -42,11 +58,16 @@ describe("a run", () => {
   it("that fails ends with run-error (UI stream: error, finish), commits nothing and frees the thread", async () => {
     const model = new StreamingEcho();
     // No retries: the failure is the run's at once.
-    const s = await startTestServer(folder.path, { model, agent: new Agent(echoGraph(), { model, config: { modelRetries: 0 } }) });
+    const s = await startTestServer(folder.path, {
+      model,
+      agent: new Agent(echoGraph(), { model, config: { modelRetries: 0 } }),
+    });
     try {
       await (await fetch(`${s.url}/api/threads/f/runs`, json({ message: null }))).text();
       model.failing = true;
-      const chunks = await uiChunks((await fetch(`${s.url}/api/chat`, json(chatBody("f", [userMessage("m1", "hello")])))).body!);
+      const chunks = await uiChunks(
+        (await fetch(`${s.url}/api/chat`, json(chatBody("f", [userMessage("m1", "hello")])))).body!,
+      );
       const error = chunks.find((c) => c.type === "error") as { errorText: string };
       expect(error.errorText).toMatch(/the model server fell over/);
       expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "error" });
@@ -54,7 +75,9 @@ describe("a run", () => {
       expect((await s.store.latestRun("f"))!.status).toBe("failed");
       // The same message again runs, now that the model answers.
       model.failing = false;
-      const again = await uiChunks((await fetch(`${s.url}/api/chat`, json(chatBody("f", [userMessage("m1", "hello")])))).body!);
+      const again = await uiChunks(
+        (await fetch(`${s.url}/api/chat`, json(chatBody("f", [userMessage("m1", "hello")])))).body!,
+      );
       expect(textOf(await uiMessageOf(again))).toEqual(["echo: hello"]);
     } finally {
       await s.close();
@@ -62,13 +85,17 @@ describe("a run", () => {
   });
 
   it("that ends the conversation says so; the thread then refuses new messages with 409 thread_ended, and replays the one that ended it", async () => {
-    const s = await startTestServer(folder.path, { agent: new Agent(echoGraph({ transitions: ["quit"] }), { model: new EchoModel() }) });
+    const s = await startTestServer(folder.path, {
+      agent: new Agent(echoGraph({ transitions: ["quit"] }), { model: new EchoModel() }),
+    });
     try {
       const got = await events(await fetch(`${s.url}/api/threads/e/runs`, json({ message: "bye", messageId: "m1" })));
       expect(got.at(-1)).toMatchObject({ type: "run-finish", done: true });
       const turns = (await s.store.thread("e"))!.version;
       // The message that ended it, sent again (a client that lost the answer), gets its turn back.
-      const again = await uiChunks((await fetch(`${s.url}/api/chat`, json(chatBody("e", [userMessage("m1", "bye")])))).body!);
+      const again = await uiChunks(
+        (await fetch(`${s.url}/api/chat`, json(chatBody("e", [userMessage("m1", "bye")])))).body!,
+      );
       expect(textOf(await uiMessageOf(again))).toEqual(["echo: bye"]);
       expect(again.at(-1)).toMatchObject({ type: "finish", messageMetadata: { done: true } });
       expect(await s.store.thread("e")).toMatchObject({ version: turns, done: true });
@@ -117,7 +144,11 @@ describe("busy policies", () => {
       expect(fresh.at(-1)).toMatchObject({ type: "run-finish", reply: "echo: new" });
       expect((await events(await old)).at(-1)).toMatchObject({ type: "run-error", code: "lease_lost" });
       g.open();
-      expect((await s.store.turns("i")).map((x) => [x.user, x.status])).toEqual([[null, "ok"], ["old", "interrupted"], ["new", "ok"]]);
+      expect((await s.store.turns("i")).map((x) => [x.user, x.status])).toEqual([
+        [null, "ok"],
+        ["old", "interrupted"],
+        ["new", "ok"],
+      ]);
     } finally {
       await s.close();
     }

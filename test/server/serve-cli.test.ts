@@ -10,17 +10,31 @@ import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
 import { openStore } from "@autograms/store";
 import { autograms, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
-import { chatBody, json, sseFrames, startTestServer, textOf, uiChunks, uiMessageOf, userMessage } from "./support/harness.js";
+import {
+  chatBody,
+  json,
+  sseFrames,
+  startTestServer,
+  textOf,
+  uiChunks,
+  uiMessageOf,
+  userMessage,
+} from "./support/harness.js";
 
 const folder = cliTestFolder("autograms-serve-cli-");
 const TUTOR = join(root, "samples/tutor/agent.ts");
 // The last one is answered by a chat node, which the offline model writes word by word.
 const MESSAGES = ["yes, ready", "no questions", "3/4", "ok", "yes, why does that rule work?"];
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
+afterAll(() => {
+  for (const c of children) c.kill("SIGKILL");
+});
 
 /** `autograms serve ...`, resolved once it prints where it listens. */
-function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; stderr: () => string; exit: Promise<number | null> }> {
+function serve(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; stderr: () => string; exit: Promise<number | null> }> {
   const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: folder(), env: { ...process.env, ...env } });
   children.push(child);
   let stdout = "";
@@ -43,7 +57,9 @@ describe("autograms serve", () => {
     const token = "t0ken-for-tests";
     const [chat, server] = await Promise.all([
       autograms(["chat", TUTOR, "--offline"], { input: MESSAGES.join("\n") + "\n" }),
-      serve([TUTOR, "--offline", "--port", "0", "--host", "0.0.0.0", "--store", dbUrl, "--no-playground"], { AUTOGRAMS_TOKEN: token }),
+      serve([TUTOR, "--offline", "--port", "0", "--host", "0.0.0.0", "--store", dbUrl, "--no-playground"], {
+        AUTOGRAMS_TOKEN: token,
+      }),
     ]);
     expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
     const url = server.url.replace("0.0.0.0", "127.0.0.1");
@@ -53,10 +69,15 @@ describe("autograms serve", () => {
     // the OpenAPI document does not list /.
     expect((await fetch(`${url}/`)).status).toBe(401);
     const page = await fetch(`${url}/`, { headers: auth });
-    expect([page.status, await page.json()]).toEqual([404, { error: { code: "not_found", message: "no such endpoint: GET /" } }]);
+    expect([page.status, await page.json()]).toEqual([
+      404,
+      { error: { code: "not_found", message: "no such endpoint: GET /" } },
+    ]);
     expect((await fetch(`${url}/playground/app.js`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${url}/playground/graph.svg`, { headers: auth })).status).toBe(404);
-    expect(Object.keys((await (await fetch(`${url}/openapi.json`, { headers: auth })).json()).paths)).not.toContain("/");
+    expect(Object.keys((await (await fetch(`${url}/openapi.json`, { headers: auth })).json()).paths)).not.toContain(
+      "/",
+    );
 
     // Another server of the same agent on the same SQLite file, in this process.
     const store = await openStore(dbUrl);
@@ -112,16 +133,42 @@ describe("autograms serve", () => {
     const open = await autograms(["serve", TUTOR, "--offline", "--host", "0.0.0.0", "--port", "0"], { cwd: folder() });
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
-    const spaced = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--token", "two words"], { cwd: folder() });
-    expect([spaced.code, spaced.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --token: the token must be visible ASCII characters \(no spaces/)]);
+    const spaced = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--token", "two words"], {
+      cwd: folder(),
+    });
+    expect([spaced.code, spaced.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^autograms serve: --token: the token must be visible ASCII characters \(no spaces/),
+    ]);
     const star = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--cors", "*"], { cwd: folder() });
-    expect([star.code, star.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/)]);
-    const watched = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"], { cwd: folder() });
-    expect([watched.code, watched.stderr]).toEqual([2, expect.stringMatching(/^autograms serve: --watch plays the turns in the server's own thread, so that each new build is played: --workers 2 cannot go with it/)]);
+    expect([star.code, star.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/),
+    ]);
+    const watched = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"], {
+      cwd: folder(),
+    });
+    expect([watched.code, watched.stderr]).toEqual([
+      2,
+      expect.stringMatching(
+        /^autograms serve: --watch plays the turns in the server's own thread, so that each new build is played: --workers 2 cannot go with it/,
+      ),
+    ]);
     writeFileSync(join(folder(), "token.txt"), "from-a-file\n");
-    const filed = await serve([TUTOR, "--offline", "--port", "0", "--token-file", join(folder(), "token.txt"), "--store", `sqlite:${join(folder(), "filed.db")}`]);
+    const filed = await serve([
+      TUTOR,
+      "--offline",
+      "--port",
+      "0",
+      "--token-file",
+      join(folder(), "token.txt"),
+      "--store",
+      `sqlite:${join(folder(), "filed.db")}`,
+    ]);
     expect((await fetch(`${filed.url}/api/agent`)).status).toBe(401);
-    expect((await fetch(`${filed.url}/api/agent`, { headers: { authorization: "Bearer from-a-file" } })).status).toBe(200);
+    expect((await fetch(`${filed.url}/api/agent`, { headers: { authorization: "Bearer from-a-file" } })).status).toBe(
+      200,
+    );
     filed.child.kill("SIGTERM");
     expect(await filed.exit).toBe(0);
     const server = await serve([TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "other.db")}`]);
@@ -130,7 +177,9 @@ describe("autograms serve", () => {
     expect((await fetch(`${server.url}/`)).headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(Object.keys((await (await fetch(`${server.url}/openapi.json`)).json()).paths)).toContain("/");
     // The playground's picture is the compiler's, its nodes opening their lines in VS Code.
-    expect(await (await fetch(`${server.url}/playground/graph.svg`)).text()).toMatch(/<g class="item node[^"]*" data-id="\w+" data-node="pose"[^>]*>.*href="vscode:\/\/file\/[^"]*\/samples\/tutor\/agent\.ts:44:5"/);
+    expect(await (await fetch(`${server.url}/playground/graph.svg`)).text()).toMatch(
+      /<g class="item node[^"]*" data-id="\w+" data-node="pose"[^>]*>.*href="vscode:\/\/file\/[^"]*\/samples\/tutor\/agent\.ts:44:5"/,
+    );
     server.child.kill("SIGTERM");
     expect(await server.exit).toBe(0);
     expect(server.stderr()).toContain("(stopping)");
@@ -138,20 +187,36 @@ describe("autograms serve", () => {
 
   it("stops, as on SIGTERM, when the launcher that started it (npx) is killed without passing the signal on", async () => {
     // A launcher that starts the server and prints its pid, as npx runs the command.
-    const launcher = spawn(process.execPath, ["-e", `
+    const launcher = spawn(
+      process.execPath,
+      [
+        "-e",
+        `
       const { spawn } = require("node:child_process");
       const child = spawn(process.execPath, ${JSON.stringify([bin, "serve", TUTOR, "--offline", "--port", "0", "--store", `sqlite:${join(folder(), "launched.db")}`])}, { stdio: ["ignore", "inherit", "inherit"] });
       console.log("pid " + child.pid);
       setInterval(() => {}, 1000);
-    `], { cwd: folder() });
+    `,
+      ],
+      { cwd: folder() },
+    );
     children.push(launcher);
     let out = "";
-    const pid = await new Promise<number>((resolve) => launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /pid (\d+)/.exec(out);
-      if (m && /listening on/.test(out)) resolve(Number(m[1]));
-    }));
-    const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    const pid = await new Promise<number>((resolve) =>
+      launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
+        out += c;
+        const m = /pid (\d+)/.exec(out);
+        if (m && /listening on/.test(out)) resolve(Number(m[1]));
+      }),
+    );
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     expect(alive()).toBe(true);
     launcher.kill("SIGKILL");
     const deadline = Date.now() + 10_000;
@@ -161,7 +226,16 @@ describe("autograms serve", () => {
 
   it("hands the playground the agent's source and the modules its actions come from, behind the token", async () => {
     const agentFile = join(root, "samples/custom-action/agent.ts");
-    const server = await serve([agentFile, "--offline", "--port", "0", "--token", "s3cret", "--store", `sqlite:${join(folder(), "sources.db")}`]);
+    const server = await serve([
+      agentFile,
+      "--offline",
+      "--port",
+      "0",
+      "--token",
+      "s3cret",
+      "--store",
+      `sqlite:${join(folder(), "sources.db")}`,
+    ]);
     expect((await fetch(`${server.url}/playground/sources`)).status).toBe(401);
     const res = await fetch(`${server.url}/playground/sources`, { headers: { authorization: "Bearer s3cret" } });
     const { files } = (await res.json()) as { files: { path: string; text: string; role: string }[] };
@@ -169,7 +243,9 @@ describe("autograms serve", () => {
     expect(files.map((f) => f.role)).toEqual(["agent", ...files.slice(1).map(() => "module")]);
     expect(named("samples/custom-action/agent.ts")?.text).toBe(readFileSync(agentFile, "utf8"));
     for (const module of ["actions.ts", "library.ts"]) {
-      expect(named(`samples/custom-action/${module}`)?.text).toBe(readFileSync(join(root, "samples/custom-action", module), "utf8"));
+      expect(named(`samples/custom-action/${module}`)?.text).toBe(
+        readFileSync(join(root, "samples/custom-action", module), "utf8"),
+      );
     }
     // Installed packages (the runtime the actions import) are not the agent's own code.
     expect(files.filter((f) => f.path.includes("node_modules"))).toEqual([]);

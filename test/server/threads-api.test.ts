@@ -33,7 +33,11 @@ describe("the threads API", () => {
 
     const shown = await get("/api/threads/t1");
     expect(shown.body.thread).toMatchObject({ id: "t1", agent: "Echo", version: 3, running: null });
-    expect(shown.body.turns.map((x: { user: string | null; reply: string }) => [x.user, x.reply])).toEqual([[null, "Hello! Say something."], ["a", "echo: a"], ["b", "echo: b"]]);
+    expect(shown.body.turns.map((x: { user: string | null; reply: string }) => [x.user, x.reply])).toEqual([
+      [null, "Hello! Say something."],
+      ["a", "echo: a"],
+      ["b", "echo: b"],
+    ]);
     const third = shown.body.turns[2];
     expect(third).toMatchObject({ seq: 3, messageId: "t1-b", status: "ok" });
     // What the turn changed (count_up's count), and the nodes it went through.
@@ -44,50 +48,100 @@ describe("the threads API", () => {
     expect((await get("/api/threads/t1/memory")).body).toMatchObject({ turn: 3, memory: { turn: 3 } });
     expect((await get("/api/threads/t1/memory?turn=0")).body).toEqual({ turn: 0, memory: null });
     expect((await get("/api/threads/t1/memory?turn=9")).body.error).toMatchObject({ code: "bad_request" });
-    expect((await get("/api/threads/t1/memory?turn=x")).body.error).toMatchObject({ code: "bad_request", field: "turn" });
+    expect((await get("/api/threads/t1/memory?turn=x")).body.error).toMatchObject({
+      code: "bad_request",
+      field: "turn",
+    });
 
     const fork = await get("/api/threads/t1/fork", json({ turn: 2 }));
     expect(fork.status).toBe(201);
     expect(fork.body.thread).toMatchObject({ version: 2, forkedFrom: { id: "t1", turn: 2 } });
     await say(fork.body.thread.id, "other way");
-    expect((await get(`/api/threads/${fork.body.thread.id}`)).body.turns.map((x: { user: string }) => x.user)).toEqual([null, "a", "other way"]);
-    expect((await get("/api/threads/t1/fork", json({ turn: 7 }))).body.error).toMatchObject({ code: "bad_request", field: "turn" });
-    expect((await get("/api/threads/t1/fork", json({ turn: "1" }))).body.error).toMatchObject({ code: "bad_request", field: "turn" });
+    expect((await get(`/api/threads/${fork.body.thread.id}`)).body.turns.map((x: { user: string }) => x.user)).toEqual([
+      null,
+      "a",
+      "other way",
+    ]);
+    expect((await get("/api/threads/t1/fork", json({ turn: 7 }))).body.error).toMatchObject({
+      code: "bad_request",
+      field: "turn",
+    });
+    expect((await get("/api/threads/t1/fork", json({ turn: "1" }))).body.error).toMatchObject({
+      code: "bad_request",
+      field: "turn",
+    });
     expect((await get("/api/threads/t1/fork", json({ turn: 1.5 }))).body.error).toMatchObject({ field: "turn" });
 
     expect((await get("/api/threads/t2", { method: "DELETE" })).status).toBe(204);
-    expect(await get("/api/threads/t2", { method: "DELETE" })).toMatchObject({ status: 404, body: { error: { code: "unknown_thread" } } });
+    expect(await get("/api/threads/t2", { method: "DELETE" })).toMatchObject({
+      status: 404,
+      body: { error: { code: "unknown_thread" } },
+    });
     expect(await get("/api/threads/t2")).toMatchObject({ status: 404, body: { error: { code: "unknown_thread" } } });
     expect((await t.store.thread("t1"))!.version).toBe(3);
   });
 
   it("names a thread: by its first user message, by the title given it, and back", async () => {
     await say("titled", "I want a refund\nfor order 12");
-    const patch = (body: unknown) => get("/api/threads/titled", { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const patch = (body: unknown) =>
+      get("/api/threads/titled", {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     expect((await get("/api/threads/titled")).body.thread.title).toBe("I want a refund");
-    expect(await patch({ title: "Refund, order 12" })).toMatchObject({ status: 200, body: { thread: { id: "titled", title: "Refund, order 12" } } });
-    expect((await get("/api/threads")).body.threads.find((x: { id: string }) => x.id === "titled").title).toBe("Refund, order 12");
+    expect(await patch({ title: "Refund, order 12" })).toMatchObject({
+      status: 200,
+      body: { thread: { id: "titled", title: "Refund, order 12" } },
+    });
+    expect((await get("/api/threads")).body.threads.find((x: { id: string }) => x.id === "titled").title).toBe(
+      "Refund, order 12",
+    );
     expect((await patch({ title: null })).body.thread.title).toBe("I want a refund");
     for (const bad of [{}, { title: 7 }, { title: "" }, { title: "a\nb" }, { title: "x".repeat(201) }]) {
       expect([bad, (await patch(bad)).status]).toEqual([bad, 400]);
     }
-    expect((await get("/api/threads/nope", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"x"}' })).status).toBe(404);
+    expect(
+      (
+        await get("/api/threads/nope", {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: '{"title":"x"}',
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("describes itself at /openapi.json", async () => {
     const { status, body } = await get("/openapi.json");
     expect(status).toBe(200);
     expect(body.openapi).toMatch(/^3\.1/);
-    for (const path of ["/api/chat", "/api/chat/{id}/stream", "/api/chat/{id}/messages", "/api/chat/{id}/stop", "/api/threads", "/api/threads/{id}", "/api/threads/{id}/fork", "/api/threads/{id}/memory", "/api/threads/{id}/runs", "/api/threads/{id}/runs/latest/stream", "/api/agent"]) {
+    for (const path of [
+      "/api/chat",
+      "/api/chat/{id}/stream",
+      "/api/chat/{id}/messages",
+      "/api/chat/{id}/stop",
+      "/api/threads",
+      "/api/threads/{id}",
+      "/api/threads/{id}/fork",
+      "/api/threads/{id}/memory",
+      "/api/threads/{id}/runs",
+      "/api/threads/{id}/runs/latest/stream",
+      "/api/agent",
+    ]) {
       expect(Object.keys(body.paths)).toContain(path);
     }
-    expect((await get("/api/agent")).body).toMatchObject({ name: "Echo", graph: { format: "autograms-graph", agent: "Echo" } });
+    expect((await get("/api/agent")).body).toMatchObject({
+      name: "Echo",
+      graph: { format: "autograms-graph", agent: "Echo" },
+    });
   });
 });
 
 describe("hostile input", () => {
   it("refuses bad JSON, wrong types, huge bodies, unknown threads and paths with a JSON error, and keeps serving", async () => {
-    const raw = (body: string, type = "application/json") => fetch(`${t.url}/api/chat`, { method: "POST", headers: { "content-type": type }, body });
+    const raw = (body: string, type = "application/json") =>
+      fetch(`${t.url}/api/chat`, { method: "POST", headers: { "content-type": type }, body });
     let res = await raw("{ not json");
     expect([res.status, (await res.json()).error.code]).toEqual([400, "bad_json"]);
     res = await raw("x=1", "application/x-www-form-urlencoded");
@@ -100,17 +154,35 @@ describe("hostile input", () => {
     expect((await get("/api/threads/ghost/memory")).status).toBe(404);
     expect((await get("/api/threads/ghost/fork", json({ turn: 0 }))).status).toBe(404);
     // Path tricks: an encoded slash, a NUL, an overlong id; dot segments (the client resolves them).
-    for (const path of ["/api/threads/a%2Fb", "/api/threads/a%00b", "/api/threads/a%20b", `/api/threads/${"x".repeat(200)}`]) {
+    for (const path of [
+      "/api/threads/a%2Fb",
+      "/api/threads/a%00b",
+      "/api/threads/a%20b",
+      `/api/threads/${"x".repeat(200)}`,
+    ]) {
       const r = await get(path);
       expect([path, r.status, r.body.error.code]).toEqual([path, 400, "bad_thread_id"]);
     }
-    expect(await get("/api/threads/../../etc/passwd")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
-    expect(await get("/api/threads/%2E%2E/memory")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(await get("/api/threads/../../etc/passwd")).toMatchObject({
+      status: 404,
+      body: { error: { code: "not_found" } },
+    });
+    expect(await get("/api/threads/%2E%2E/memory")).toMatchObject({
+      status: 404,
+      body: { error: { code: "not_found" } },
+    });
     expect(await get("/nowhere")).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
-    expect((await get("/api/threads/x/runs", json({ message: 5 }))).body.error).toMatchObject({ code: "bad_request", field: "message" });
+    expect((await get("/api/threads/x/runs", json({ message: 5 }))).body.error).toMatchObject({
+      code: "bad_request",
+      field: "message",
+    });
     expect((await get("/api/threads/x/runs", json({}))).body.error).toMatchObject({ field: "message" });
-    expect((await get("/api/threads/x/runs", json({ message: "hi", messageId: 3 }))).body.error).toMatchObject({ field: "messageId" });
-    expect((await get("/api/threads/x/runs/latest/stream", { headers: { "last-event-id": "abc" } })).body.error).toMatchObject({ field: "Last-Event-ID" });
+    expect((await get("/api/threads/x/runs", json({ message: "hi", messageId: 3 }))).body.error).toMatchObject({
+      field: "messageId",
+    });
+    expect(
+      (await get("/api/threads/x/runs/latest/stream", { headers: { "last-event-id": "abc" } })).body.error,
+    ).toMatchObject({ field: "Last-Event-ID" });
     await say("still", "alive");
   });
 
@@ -118,7 +190,10 @@ describe("hostile input", () => {
     await say("mine", "hello", "shared-id");
     const before = (await get("/api/threads/mine")).body.turns;
     await say("theirs", "other words", "shared-id");
-    expect((await get("/api/threads/theirs")).body.turns.map((x: { user: string }) => x.user)).toEqual([null, "other words"]);
+    expect((await get("/api/threads/theirs")).body.turns.map((x: { user: string }) => x.user)).toEqual([
+      null,
+      "other words",
+    ]);
     expect((await get("/api/threads/mine")).body.turns).toEqual(before);
   });
 
@@ -126,11 +201,26 @@ describe("hostile input", () => {
     const { runTurn } = await import("@autograms/store");
     const { Agent } = await import("@autograms/runtime");
     const { EchoModel, echoGraph } = await import("../store/support/agents.js");
-    await runTurn(t.store, new Agent({ ...echoGraph(), agent: "Stranger" }, { model: new EchoModel() }), "strangers", null);
-    expect((await get("/api/threads?limit=1000")).body.threads.map((x: { id: string }) => x.id)).not.toContain("strangers");
-    for (const [path, init] of [["/api/threads/strangers", undefined], ["/api/threads/strangers/memory", undefined], ["/api/threads/strangers", { method: "DELETE" }],
+    await runTurn(
+      t.store,
+      new Agent({ ...echoGraph(), agent: "Stranger" }, { model: new EchoModel() }),
+      "strangers",
+      null,
+    );
+    expect((await get("/api/threads?limit=1000")).body.threads.map((x: { id: string }) => x.id)).not.toContain(
+      "strangers",
+    );
+    for (const [path, init] of [
+      ["/api/threads/strangers", undefined],
+      ["/api/threads/strangers/memory", undefined],
+      ["/api/threads/strangers", { method: "DELETE" }],
       ["/api/threads/strangers/fork", json({ turn: 0 })],
-      ["/api/threads/strangers", { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"mine"}' }], ["/api/threads/strangers/runs", json({ message: "hi" })]] as const) {
+      [
+        "/api/threads/strangers",
+        { method: "PATCH", headers: { "content-type": "application/json" }, body: '{"title":"mine"}' },
+      ],
+      ["/api/threads/strangers/runs", json({ message: "hi" })],
+    ] as const) {
       expect([path, (await get(path, init)).status]).toEqual([path, 404]);
     }
     // To a chat page, it is a chat that has sent nothing yet.
@@ -158,7 +248,7 @@ describe("hostile input", () => {
       // The same message sent again while it runs follows its run instead.
       const retry = fetch(`${t.url}/api/chat`, json(chatBody("busy", [userMessage("m1", "slow")])));
       g.open();
-      expect((await (await retry).text())).toContain("echo: slow");
+      expect(await (await retry).text()).toContain("echo: slow");
       expect(await first.text()).toContain("echo: slow");
     } finally {
       t.model.gate = null;
@@ -174,7 +264,11 @@ describe("a server with a token", () => {
     try {
       const at = (headers: Record<string, string>) => fetch(`${guarded.url}/api/threads`, { headers });
       let res = await at({});
-      expect([res.status, res.headers.get("www-authenticate"), (await res.json()).error.code]).toEqual([401, 'Bearer realm="autograms"', "unauthorized"]);
+      expect([res.status, res.headers.get("www-authenticate"), (await res.json()).error.code]).toEqual([
+        401,
+        'Bearer realm="autograms"',
+        "unauthorized",
+      ]);
       expect((await at({ authorization: "Bearer wrong" })).status).toBe(401);
       expect((await at({ authorization: "Basic s3cret-token" })).status).toBe(401);
       expect((await fetch(`${guarded.url}/api/chat`, json(chatBody("x", [userMessage("m", "hi")])))).status).toBe(401);

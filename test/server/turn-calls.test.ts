@@ -4,7 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, OfflineModel, ScriptedModel, defineTool, type ChoiceRequest, type CompletionRequest, type Graph, type TraceEvent } from "@autograms/runtime";
+import {
+  Agent,
+  OfflineModel,
+  ScriptedModel,
+  defineTool,
+  type ChoiceRequest,
+  type CompletionRequest,
+  type Graph,
+  type TraceEvent,
+} from "@autograms/runtime";
 import { lookup, type Args } from "../../samples/react-tools/tools.js";
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
@@ -36,7 +45,15 @@ async function say(url: string, thread: string, message: string | null): Promise
 }
 const calls = async (url: string, thread: string, seq: number | string) => {
   const res = await fetch(`${url}/api/threads/${thread}/turns/${seq}/calls`);
-  return { status: res.status, body: (await res.json()) as { events: TraceEvent[]; stopped: string | null; user: string | null; error?: { code: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      events: TraceEvent[];
+      stopped: string | null;
+      user: string | null;
+      error?: { code: string };
+    },
+  };
 };
 
 describe("a turn's calls, replayed", () => {
@@ -56,7 +73,9 @@ describe("a turn's calls, replayed", () => {
       },
     };
     const url = await serve(new Agent(tutor, { model }));
-    const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as { turns: { user: string }[] };
+    const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+      turns: { user: string }[];
+    };
     await say(url, "tutor", null);
     const kinds = new Set<string>();
     for (const [i, t] of conversation.turns.slice(1, 5).entries()) {
@@ -69,9 +88,21 @@ describe("a turn's calls, replayed", () => {
       // The model calls the replay rebuilt, in order, are the requests the model was sent.
       const rebuilt = body.events.flatMap((e) => [
         ...(e.kind === "generate" ? [{ kind: "complete", messages: e.messages }] : []),
-        ...("decisions" in e ? (e.decisions as { prompt: string; choices: string[] }[]).map((d) => ({ kind: "choose", prompt: d.prompt, choices: d.choices })) : []),
+        ...("decisions" in e
+          ? (e.decisions as { prompt: string; choices: string[] }[]).map((d) => ({
+              kind: "choose",
+              prompt: d.prompt,
+              choices: d.choices,
+            }))
+          : []),
       ]);
-      expect(rebuilt).toEqual(sent.map((c) => (c.kind === "complete" ? { kind: "complete", messages: c.request.messages } : { kind: "choose", prompt: c.request.prompt, choices: c.request.choices })));
+      expect(rebuilt).toEqual(
+        sent.map((c) =>
+          c.kind === "complete"
+            ? { kind: "complete", messages: c.request.messages }
+            : { kind: "choose", prompt: c.request.prompt, choices: c.request.choices },
+        ),
+      );
       for (const c of sent) kinds.add(c.kind);
       // Nothing was asked of the model to rebuild them.
       expect(model.calls.length).toBe(before + sent.length);
@@ -84,8 +115,19 @@ describe("a turn's calls, replayed", () => {
     const graph = sampleGraph("native-tools");
     const tools = await sampleTools("native-tools", graph);
     let lookups = 0;
-    const counted = { ...tools, lookup: defineTool({ ...lookup.definition, run: (args: Args) => (lookups++, lookup(args)) }) };
-    const model = new ScriptedModel({ tools: [{ text: "Let me look.", toolCalls: [{ id: "m", name: "lookup", arguments: { planet: "Mars", fact: "moons" } }] }, "Mars has 2 moons."] });
+    const counted = {
+      ...tools,
+      lookup: defineTool({ ...lookup.definition, run: (args: Args) => (lookups++, lookup(args)) }),
+    };
+    const model = new ScriptedModel({
+      tools: [
+        {
+          text: "Let me look.",
+          toolCalls: [{ id: "m", name: "lookup", arguments: { planet: "Mars", fact: "moons" } }],
+        },
+        "Mars has 2 moons.",
+      ],
+    });
     const url = await serve(new Agent(graph, { model, tools: counted }));
     await say(url, "planets", null);
     await say(url, "planets", "How many moons has Mars?");
@@ -95,7 +137,9 @@ describe("a turn's calls, replayed", () => {
     expect(lookups).toBe(1);
     const generate = body.events.find((e) => e.kind === "generate")!;
     expect(generate.kind === "generate" && generate.messages).toEqual(model.calls[0]!.request.messages);
-    expect(generate.kind === "generate" && generate.toolAnswers).toMatchObject([{ text: "Let me look.", toolCalls: [{ name: "lookup" }] }]);
+    expect(generate.kind === "generate" && generate.toolAnswers).toMatchObject([
+      { text: "Let me look.", toolCalls: [{ name: "lookup" }] },
+    ]);
     expect(body.events.filter((e) => e.kind === "tool_call")).toMatchObject([{ tool: "lookup", result: 2 }]);
   });
 

@@ -15,7 +15,8 @@ describe("loading a store's database driver", () => {
     expect(caught).toBeInstanceOf(StoreError);
     expect(caught).toMatchObject({
       code: "unavailable",
-      message: "the Example store needs the autograms-no-such-driver package, which is not installed: npm install autograms-no-such-driver@3",
+      message:
+        "the Example store needs the autograms-no-such-driver package, which is not installed: npm install autograms-no-such-driver@3",
     });
   });
 

@@ -12,16 +12,20 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-storeSuite("Postgres", {
-  async fresh() {
-    const url = await server.newDatabase();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    return {
-      url,
-      open: (options) => openStore(url, options),
-      query: async (sql) => (await client.query(sql)).rows,
-      close: () => client.end(),
-    };
+storeSuite(
+  "Postgres",
+  {
+    async fresh() {
+      const url = await server.newDatabase();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        url,
+        open: (options) => openStore(url, options),
+        query: async (sql) => (await client.query(sql)).rows,
+        close: () => client.end(),
+      };
+    },
   },
-}, { describe, it, expect });
+  { describe, it, expect },
+);

@@ -26,7 +26,10 @@ interface Running {
 }
 
 function chat(args: string[], input: string, keepOpen = false): Running {
-  const child = spawn(process.execPath, [bin, "chat", ...args], { cwd: folder(), env: { ...process.env, ...model.env } });
+  const child = spawn(process.execPath, [bin, "chat", ...args], {
+    cwd: folder(),
+    env: { ...process.env, ...model.env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
@@ -35,7 +38,8 @@ function chat(args: string[], input: string, keepOpen = false): Running {
   child.stdin!.write(input);
   if (!keepOpen) child.stdin!.end();
   const done = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, stdout: () => stdout, done };
 }
 
@@ -50,7 +54,9 @@ describe("several processes on one thread", { timeout: CLI_TIMEOUT }, () => {
     const refused = await autograms(["chat", ...args], { input: "from B\n", env: model.env });
     expect(refused.code).toBe(1);
     const lines = refused.stderr.trim().split("\n");
-    expect(lines.at(-1)).toMatch(/^autograms chat: thread shared is busy: a run by pid \d+ on .* is in progress \(started \d+ s ago\); try again, or wait for it with --busy enqueue$/);
+    expect(lines.at(-1)).toMatch(
+      /^autograms chat: thread shared is busy: a run by pid \d+ on .* is in progress \(started \d+ s ago\); try again, or wait for it with --busy enqueue$/,
+    );
     expect(refused.stderr).not.toMatch(/\n\s+at /); // no stack trace
 
     const queued = chat([...args, "--busy", "enqueue"], "from C\n");
@@ -67,39 +73,42 @@ describe("several processes on one thread", { timeout: CLI_TIMEOUT }, () => {
 });
 
 describe("kill -9", { timeout: CLI_TIMEOUT }, () => {
-  it.each(["SQLite", "Postgres"])("mid-turn (%s): the thread stays at its last turn, and the dead process's lease lapses within 10 s", async (kind) => {
-    const url = kind === "SQLite" ? `sqlite:${join(folder(), "killed.db")}` : await postgres.newDatabase();
-    const graph = writeEchoGraph(folder());
-    const args = [graph, ...model.flags, "--store", url, "--thread", "k"];
-    expect((await autograms(["chat", ...args], { input: "first\n", env: model.env })).code).toBe(0);
-    model.reset();
-    const victim = chat(args, "a slow one\n");
-    await model.held();
-    victim.child.kill("SIGKILL");
-    await victim.done;
+  it.each(["SQLite", "Postgres"])(
+    "mid-turn (%s): the thread stays at its last turn, and the dead process's lease lapses within 10 s",
+    async (kind) => {
+      const url = kind === "SQLite" ? `sqlite:${join(folder(), "killed.db")}` : await postgres.newDatabase();
+      const graph = writeEchoGraph(folder());
+      const args = [graph, ...model.flags, "--store", url, "--thread", "k"];
+      expect((await autograms(["chat", ...args], { input: "first\n", env: model.env })).code).toBe(0);
+      model.reset();
+      const victim = chat(args, "a slow one\n");
+      await model.held();
+      victim.child.kill("SIGKILL");
+      await victim.done;
 
-    const store = await openStore(url);
-    try {
-      const info = (await store.thread("k"))!;
-      expect(info.version).toBe(2);
-      expect(info.running).not.toBeNull();
-      expect(info.running!.expiresAt - Date.now()).toBeLessThanOrEqual(10_000);
-      expect((await store.load("k")).memory!.turn).toBe(2);
-      // Meanwhile a new process is told the thread is busy.
-      const busy = await autograms(["chat", ...args], { input: "too soon\n", env: model.env });
-      expect(busy.stderr).toContain("thread k is busy");
-      // 10 s later (the store's clock moved on) the thread is free and goes on from its last turn.
-      const later = await openStore(url, { now: () => Date.now() + 10_001 });
+      const store = await openStore(url);
       try {
-        expect((await later.thread("k"))!.running).toBeNull();
-        await later.release(await later.acquire("k"));
+        const info = (await store.thread("k"))!;
+        expect(info.version).toBe(2);
+        expect(info.running).not.toBeNull();
+        expect(info.running!.expiresAt - Date.now()).toBeLessThanOrEqual(10_000);
+        expect((await store.load("k")).memory!.turn).toBe(2);
+        // Meanwhile a new process is told the thread is busy.
+        const busy = await autograms(["chat", ...args], { input: "too soon\n", env: model.env });
+        expect(busy.stderr).toContain("thread k is busy");
+        // 10 s later (the store's clock moved on) the thread is free and goes on from its last turn.
+        const later = await openStore(url, { now: () => Date.now() + 10_001 });
+        try {
+          expect((await later.thread("k"))!.running).toBeNull();
+          await later.release(await later.acquire("k"));
+        } finally {
+          await later.close();
+        }
       } finally {
-        await later.close();
+        await store.close();
       }
-    } finally {
-      await store.close();
-    }
-  });
+    },
+  );
 
   it("SIGTERM (or Ctrl-C) mid-turn: the turn is dropped and the thread released at once", async () => {
     const url = `sqlite:${join(folder(), "stopped.db")}`;

@@ -11,26 +11,30 @@ const dir = mkdtempSync(join(tmpdir(), "autograms-sqlite-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-storeSuite("SQLite", {
-  async fresh() {
-    const path = join(dir, `t${++n}.db`);
-    const url = `sqlite:${path}`;
-    return {
-      url,
-      open: (options) => openStore(url, options),
-      async query(sql) {
-        const db = new Database(path);
-        try {
-          const s = db.prepare(sql);
-          return s.reader ? (s.all() as Record<string, unknown>[]) : (s.run(), []);
-        } finally {
-          db.close();
-        }
-      },
-      async close() {},
-    };
+storeSuite(
+  "SQLite",
+  {
+    async fresh() {
+      const path = join(dir, `t${++n}.db`);
+      const url = `sqlite:${path}`;
+      return {
+        url,
+        open: (options) => openStore(url, options),
+        async query(sql) {
+          const db = new Database(path);
+          try {
+            const s = db.prepare(sql);
+            return s.reader ? (s.all() as Record<string, unknown>[]) : (s.run(), []);
+          } finally {
+            db.close();
+          }
+        },
+        async close() {},
+      };
+    },
   },
-}, { describe, it, expect });
+  { describe, it, expect },
+);
 
 describe("the SQLite store among other work of the process", () => {
   it("lets the event loop run between its statements (better-sqlite3 is synchronous)", async () => {

@@ -8,18 +8,35 @@ import { openStore, parseStoreUrl } from "@autograms/store";
 
 describe("store URL options", () => {
   it("are read from Postgres and SQLite URLs, and the rest of the URL is kept as written", () => {
-    expect(parseStoreUrl("postgres://app@db:5432/agents?options=-c%20search_path%3Dt1&lease_ms=2000&sslmode=require")).toEqual({
-      kind: "postgres", url: "postgres://app@db:5432/agents?options=-c%20search_path%3Dt1&sslmode=require", options: { leaseMs: 2000 },
+    expect(
+      parseStoreUrl("postgres://app@db:5432/agents?options=-c%20search_path%3Dt1&lease_ms=2000&sslmode=require"),
+    ).toEqual({
+      kind: "postgres",
+      url: "postgres://app@db:5432/agents?options=-c%20search_path%3Dt1&sslmode=require",
+      options: { leaseMs: 2000 },
     });
-    expect(parseStoreUrl("postgresql://app@db/agents?lease_ms=2000&poll_ms=20")).toMatchObject({ url: "postgresql://app@db/agents", options: { leaseMs: 2000, pollMs: 20 } });
-    expect(parseStoreUrl("sqlite::memory:?lease_ms=300")).toEqual({ kind: "sqlite", path: ":memory:", options: { leaseMs: 300 } });
+    expect(parseStoreUrl("postgresql://app@db/agents?lease_ms=2000&poll_ms=20")).toMatchObject({
+      url: "postgresql://app@db/agents",
+      options: { leaseMs: 2000, pollMs: 20 },
+    });
+    expect(parseStoreUrl("sqlite::memory:?lease_ms=300")).toEqual({
+      kind: "sqlite",
+      path: ":memory:",
+      options: { leaseMs: 300 },
+    });
     // A '?' that does not start the store's options is part of the file's name.
     expect(parseStoreUrl("sqlite:/data/what?.db")).toEqual({ kind: "sqlite", path: "/data/what?.db", options: {} });
-    expect(parseStoreUrl("sqlite:/data/what?.db?lease_ms=5000")).toEqual({ kind: "sqlite", path: "/data/what?.db", options: { leaseMs: 5000 } });
+    expect(parseStoreUrl("sqlite:/data/what?.db?lease_ms=5000")).toEqual({
+      kind: "sqlite",
+      path: "/data/what?.db",
+      options: { leaseMs: 5000 },
+    });
   });
 
   it("refuses a value that is not a number of milliseconds", () => {
-    expect(() => parseStoreUrl("postgres://db/agents?lease_ms=soon")).toThrow(/lease_ms takes a number of milliseconds above 0, not 'soon'/);
+    expect(() => parseStoreUrl("postgres://db/agents?lease_ms=soon")).toThrow(
+      /lease_ms takes a number of milliseconds above 0, not 'soon'/,
+    );
     expect(() => parseStoreUrl("sqlite:t.db?lease_ms=0")).toThrow(expect.objectContaining({ code: "bad_url" }));
   });
 
@@ -32,12 +49,17 @@ describe("store URL options", () => {
       }
       throw new Error(`${url} was taken`);
     };
-    expect(quoted("postgres://app:s3cret@db/agents?lease_ms=soon")).toContain("'postgres://app:***@db/agents?lease_ms=soon'");
+    expect(quoted("postgres://app:s3cret@db/agents?lease_ms=soon")).toContain(
+      "'postgres://app:***@db/agents?lease_ms=soon'",
+    );
     expect(quoted("mysql://app:s3cret@db/agents")).toMatch(/^'mysql:\/\/app:\*\*\*@db\/agents' is not a store URL/);
     expect(quoted("postgres://db/agents?password=s3cret&poll_ms=x")).not.toContain("s3cret");
     // The database refusing to be reached: the error names where, without the password.
     const refused = await openStore("postgres://app:s3cret@127.0.0.1:1/agents").catch((err: Error) => err);
-    expect(refused).toMatchObject({ code: "unavailable", message: expect.stringContaining("postgres://app:***@127.0.0.1:1/agents") });
+    expect(refused).toMatchObject({
+      code: "unavailable",
+      message: expect.stringContaining("postgres://app:***@127.0.0.1:1/agents"),
+    });
     expect((refused as Error).message).not.toContain("s3cret");
   });
 

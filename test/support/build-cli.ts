@@ -22,7 +22,16 @@ declare module "vitest" {
  * What cli/scripts/bundle.mjs reads: the CLI's sources, the packages' build output, the installed
  * dependencies (npm rewrites node_modules/.package-lock.json on every install), and the script.
  */
-const BUNDLE_INPUTS = ["cli/src", "cli/scripts/bundle.mjs", "cli/package.json", "runtime/dist", "compiler/dist", "store/dist", "server/dist", "node_modules/.package-lock.json"];
+const BUNDLE_INPUTS = [
+  "cli/src",
+  "cli/scripts/bundle.mjs",
+  "cli/package.json",
+  "runtime/dist",
+  "compiler/dist",
+  "store/dist",
+  "server/dist",
+  "node_modules/.package-lock.json",
+];
 /** Written after a bundle succeeds, removed before one starts: its time is the last good bundle's. */
 const STAMP = join(root, "node_modules/.cache/autograms-tests/cli-bundled");
 
@@ -44,20 +53,38 @@ function latestChange(path: string): number {
 
 /** What cli/scripts/bundle.mjs writes: the command line, a bundle per action, the sandbox's child, the server's worker, the graph schema. */
 function bundleOutputs(): string[] {
-  const actions = readdirSync(join(root, "cli/src/actions")).filter((f) => f.endsWith(".ts")).map((f) => `autograms-${f.slice(0, -3)}.mjs`);
-  return [...["autograms.mjs", "autograms-sandbox-worker.mjs", "autograms-serve-worker.mjs", ...actions].map((f) => join(root, "cli/dist", f)), join(root, "runtime/dist/graph/graph.schema.json")];
+  const actions = readdirSync(join(root, "cli/src/actions"))
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => `autograms-${f.slice(0, -3)}.mjs`);
+  return [
+    ...["autograms.mjs", "autograms-sandbox-worker.mjs", "autograms-serve-worker.mjs", ...actions].map((f) =>
+      join(root, "cli/dist", f),
+    ),
+    join(root, "runtime/dist/graph/graph.schema.json"),
+  ];
 }
 
 function bundleIsCurrent(): boolean {
   const bundled = latestChange(STAMP);
-  return bundled > 0 && bundleOutputs().every((output) => latestChange(output) > 0) && BUNDLE_INPUTS.every((input) => latestChange(join(root, input)) < bundled);
+  return (
+    bundled > 0 &&
+    bundleOutputs().every((output) => latestChange(output) > 0) &&
+    BUNDLE_INPUTS.every((input) => latestChange(join(root, input)) < bundled)
+  );
 }
 
 export default function setup(project: TestProject): void {
   try {
     // The playground's page script is bundled into a source of the server (unchanged: not rewritten).
     run(process.execPath, ["server/scripts/bundle-playground.mjs"]);
-    run(process.execPath, [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-b", "runtime", "compiler", "store", "cli"]);
+    run(process.execPath, [
+      fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)),
+      "-b",
+      "runtime",
+      "compiler",
+      "store",
+      "cli",
+    ]);
     if (!bundleIsCurrent()) {
       rmSync(STAMP, { force: true });
       run(process.execPath, ["cli/scripts/bundle.mjs"]);

@@ -5,7 +5,15 @@ import type { Browser, Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 // Without the background-networking flags Chromium keeps dialling out, refused on a closed network.
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 export const haveChromium = existsSync(CHROMIUM);
 export const skippedWithout = haveChromium ? "" : ` (skipped: ${CHROMIUM} is not installed; apt-get install chromium)`;
 
@@ -28,18 +36,27 @@ export function pageErrors(page: Page): string[] {
  * became is the old value of the element's next record (or its class now, for its last).
  */
 export function recordLitElements(page: Page, boxId: string, attribute: string): Promise<void> {
-  return page.evaluate(([id, attr]) => {
-    const w = window as unknown as { lit: string[] };
-    w.lit = [];
-    const has = (cls: string | null) => (cls ?? "").split(/\s+/).includes("lit");
-    new MutationObserver((records) => {
-      records.forEach((r, i) => {
-        const el = r.target as Element;
-        const next = records.slice(i + 1).find((x) => x.target === el);
-        if (!has(r.oldValue) && has(next ? next.oldValue : el.getAttribute("class"))) w.lit.push(el.getAttribute(attr)!);
+  return page.evaluate(
+    ([id, attr]) => {
+      const w = window as unknown as { lit: string[] };
+      w.lit = [];
+      const has = (cls: string | null) => (cls ?? "").split(/\s+/).includes("lit");
+      new MutationObserver((records) => {
+        records.forEach((r, i) => {
+          const el = r.target as Element;
+          const next = records.slice(i + 1).find((x) => x.target === el);
+          if (!has(r.oldValue) && has(next ? next.oldValue : el.getAttribute("class")))
+            w.lit.push(el.getAttribute(attr)!);
+        });
+      }).observe(document.getElementById(id)!, {
+        subtree: true,
+        attributes: true,
+        attributeFilter: ["class"],
+        attributeOldValue: true,
       });
-    }).observe(document.getElementById(id)!, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
-  }, [boxId, attribute] as const);
+    },
+    [boxId, attribute] as const,
+  );
 }
 
 /** What recordLitElements saw lit so far, in order. */

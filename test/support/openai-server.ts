@@ -121,10 +121,16 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (raw += chunk));
     req.on("end", () => {
-      const request: ServerRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: parseJson(raw) };
+      const request: ServerRequest = {
+        method: req.method ?? "GET",
+        path: req.url ?? "/",
+        headers: req.headers,
+        body: parseJson(raw),
+      };
       requests.push(request);
       route(request, res).catch((err: unknown) => {
-        if (!res.headersSent) sendError(res, 500, `openai-server failed: ${String(err)}`, { "x-should-retry": "false" });
+        if (!res.headersSent)
+          sendError(res, 500, `openai-server failed: ${String(err)}`, { "x-should-retry": "false" });
         else res.destroy();
       });
     });
@@ -132,10 +138,15 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
 
   async function route(req: ServerRequest, res: ServerResponse): Promise<void> {
     if (req.method === "GET" && req.path.endsWith("/models")) {
-      return sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "test" }] });
+      return sendJson(res, 200, {
+        object: "list",
+        data: [{ id: model, object: "model", created: 0, owned_by: "test" }],
+      });
     }
     if (req.method !== "POST" || !req.path.endsWith("/chat/completions")) {
-      return sendError(res, 404, `openai-server: no route for ${req.method} ${req.path}`, { "x-should-retry": "false" });
+      return sendError(res, 404, `openai-server: no route for ${req.method} ${req.path}`, {
+        "x-should-retry": "false",
+      });
     }
     completions.push(req);
     const refused = (options.unsupported ?? []).find((p) => req.body?.[p] !== undefined && req.body[p] !== null);
@@ -145,7 +156,12 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     const reply = queue.shift() ?? (await options.handler?.(req));
     served++;
     if (reply === undefined) {
-      return sendError(res, 501, `openai-server: no scripted reply left for request #${served} (${req.method} ${req.path})`, { "x-should-retry": "false" });
+      return sendError(
+        res,
+        501,
+        `openai-server: no scripted reply left for request #${served} (${req.method} ${req.path})`,
+        { "x-should-retry": "false" },
+      );
     }
     return answer(req, res, reply);
   }
@@ -158,11 +174,23 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       return; // no answer; close() ends the connection
     }
     if ("drop" in reply) return void res.socket?.destroy();
-    if ("drip" in reply) return drip(res, req.body?.stream ? eventsOf(req, reply.drip, model).join("") : JSON.stringify(completionOf(req, reply.drip, model)),
-      req.body?.stream ? "text/event-stream" : "application/json", reply.everyMs, reply.bytes ?? 1);
+    if ("drip" in reply)
+      return drip(
+        res,
+        req.body?.stream
+          ? eventsOf(req, reply.drip, model).join("")
+          : JSON.stringify(completionOf(req, reply.drip, model)),
+        req.body?.stream ? "text/event-stream" : "application/json",
+        reply.everyMs,
+        reply.bytes ?? 1,
+      );
     if ("status" in reply && !("body" in reply)) {
-      const retry: Record<string, string> = reply.retryAfter !== undefined ? { "retry-after": reply.retryAfter }
-        : RETRIED(reply.status) ? { "retry-after-ms": "1" } : {};
+      const retry: Record<string, string> =
+        reply.retryAfter !== undefined
+          ? { "retry-after": reply.retryAfter }
+          : RETRIED(reply.status)
+            ? { "retry-after-ms": "1" }
+            : {};
       return sendError(res, reply.status, reply.message ?? `scripted ${reply.status}`, { ...retry, ...reply.headers });
     }
     if ("body" in reply) {
@@ -187,7 +215,10 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       const first = (n: number) => chunksOf(req, reply.reply, model).slice(0, n).map(event);
       if ("stallAfter" in reply) return sendEvents(res, first(reply.stallAfter), true);
       if ("errorAfter" in reply) {
-        return sendEvents(res, [...first(reply.errorAfter), event({ error: { message: reply.message ?? "scripted stream error", type: "server_error" } })]);
+        return sendEvents(res, [
+          ...first(reply.errorAfter),
+          event({ error: { message: reply.message ?? "scripted stream error", type: "server_error" } }),
+        ]);
       }
       sendEvents(res, first(reply.dropAfter), true);
       // The events written go out first, then the connection ends without the stream's last chunk.
@@ -230,7 +261,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, param: string | null = null): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  param: string | null = null,
+): void {
   const type = status === 429 ? "rate_limit_error" : status >= 500 ? "server_error" : "invalid_request_error";
   sendJson(res, status, { error: { message, type, param, code: param ? "unsupported_parameter" : null } }, headers);
 }
@@ -245,10 +282,19 @@ function sendEvents(res: ServerResponse, events: string[], keepOpen = false): vo
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 
 /** The events of a whole streamed answer. */
-const eventsOf = (req: ServerRequest, reply: FixedReply, model: string) => [...chunksOf(req, reply, model).map(event), "data: [DONE]\n\n"];
+const eventsOf = (req: ServerRequest, reply: FixedReply, model: string) => [
+  ...chunksOf(req, reply, model).map(event),
+  "data: [DONE]\n\n",
+];
 
 /** Sends `text` a few bytes at a time, until it is all sent or the client goes away. */
-async function drip(res: ServerResponse, text: string, contentType: string, everyMs: number, bytes: number): Promise<void> {
+async function drip(
+  res: ServerResponse,
+  text: string,
+  contentType: string,
+  everyMs: number,
+  bytes: number,
+): Promise<void> {
   res.writeHead(200, { "content-type": contentType });
   res.flushHeaders();
   for (let i = 0; i < text.length; i += bytes) {
@@ -259,7 +305,12 @@ async function drip(res: ServerResponse, text: string, contentType: string, ever
   res.end();
 }
 
-type Answer = { content: string | null; toolCalls: { id: string; name: string; arguments: string }[]; logprobs: TokenLogprob[] | null; finishReason: string };
+type Answer = {
+  content: string | null;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  logprobs: TokenLogprob[] | null;
+  finishReason: string;
+};
 
 /** What a reply answers to this request, whichever way it is sent. */
 function answerOf(req: ServerRequest, reply: FixedReply): Answer {
@@ -267,25 +318,40 @@ function answerOf(req: ServerRequest, reply: FixedReply): Answer {
     const label = reply.choice;
     if (req.body?.logprobs) {
       const top = { [label]: reply.logprob ?? -0.01, ...reply.alternatives };
-      return { content: label, toolCalls: [], logprobs: [{ token: label, logprob: top[label]!, top }], finishReason: "length" };
+      return {
+        content: label,
+        toolCalls: [],
+        logprobs: [{ token: label, logprob: top[label]!, top }],
+        finishReason: "length",
+      };
     }
     const content = req.body?.response_format?.type === "json_schema" ? JSON.stringify({ answer: label }) : label;
     return { content, toolCalls: [], logprobs: null, finishReason: "stop" };
   }
   if ("toolCalls" in reply) {
     const toolCalls = reply.toolCalls.map((c, i) => ({
-      id: c.id ?? `call_${i}`, name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+      id: c.id ?? `call_${i}`,
+      name: c.name,
+      arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
     }));
     return { content: reply.text ?? null, toolCalls, logprobs: null, finishReason: "tool_calls" };
   }
-  if ("text" in reply) return { content: reply.text, toolCalls: [], logprobs: reply.logprobs ?? null, finishReason: reply.finishReason ?? "stop" };
+  if ("text" in reply)
+    return {
+      content: reply.text,
+      toolCalls: [],
+      logprobs: reply.logprobs ?? null,
+      finishReason: reply.finishReason ?? "stop",
+    };
   throw new Error(`openai-server: cannot answer with ${JSON.stringify(reply)}`);
 }
 
 const wireLogprobs = (lps: TokenLogprob[] | null) =>
   lps && {
     content: lps.map((lp) => ({
-      token: lp.token, logprob: lp.logprob, bytes: [...Buffer.from(lp.token)],
+      token: lp.token,
+      logprob: lp.logprob,
+      bytes: [...Buffer.from(lp.token)],
       top_logprobs: Object.entries(lp.top ?? { [lp.token]: lp.logprob })
         .sort(([, a], [, b]) => b - a)
         .map(([token, logprob]) => ({ token, logprob, bytes: [...Buffer.from(token)] })),
@@ -298,13 +364,22 @@ let counter = 0;
 function completionOf(req: ServerRequest, reply: FixedReply, model: string) {
   const a = answerOf(req, reply);
   const message = {
-    role: "assistant", content: a.content, refusal: null,
+    role: "assistant",
+    content: a.content,
+    refusal: null,
     ...(a.toolCalls.length > 0 && {
-      tool_calls: a.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+      tool_calls: a.toolCalls.map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: c.arguments },
+      })),
     }),
   };
   return {
-    id: `chatcmpl-${++counter}`, object: "chat.completion", created: Math.floor(Date.now() / 1000), model,
+    id: `chatcmpl-${++counter}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
     choices: [{ index: 0, message, logprobs: wireLogprobs(a.logprobs), finish_reason: a.finishReason }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   };
@@ -321,7 +396,10 @@ function chunksOf(req: ServerRequest, reply: FixedReply, model: string): object[
   const a = answerOf(req, reply);
   const id = `chatcmpl-${++counter}`;
   const chunk = (delta: object, finish: string | null = null) => ({
-    id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model,
+    id,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   });
   const out: object[] = [chunk({ role: "assistant", content: "" })];
@@ -332,9 +410,12 @@ function chunksOf(req: ServerRequest, reply: FixedReply, model: string): object[
     { index, id: c.id, type: "function", function: { name: c.name, arguments: "" } },
     ...pieces(c.arguments, size).map((p) => ({ index, function: { arguments: p } })),
   ]);
-  const fragments = "interleave" in reply && reply.interleave
-    ? Array.from({ length: Math.max(0, ...perCall.map((f) => f.length)) }, (_, i) => perCall.flatMap((f) => (i < f.length ? [f[i]!] : []))).flat()
-    : perCall.flat();
+  const fragments =
+    "interleave" in reply && reply.interleave
+      ? Array.from({ length: Math.max(0, ...perCall.map((f) => f.length)) }, (_, i) =>
+          perCall.flatMap((f) => (i < f.length ? [f[i]!] : [])),
+        ).flat()
+      : perCall.flat();
   for (const f of fragments) out.push(chunk({ tool_calls: [f] }));
   out.push(chunk({}, a.finishReason));
   return out;

@@ -1,6 +1,13 @@
 // Reads the corpus that gen_corpus.py writes (see its docstring for the tags) and checks one case.
-import { buildReactPrompt, parseLatestPluginCall, pythonJsonDumps, PyFloat, UnsupportedArgsFormatError,
-  type ChatTurn, type PluginInfo } from "../../runtime/src/tool-text/index.js";
+import {
+  buildReactPrompt,
+  parseLatestPluginCall,
+  pythonJsonDumps,
+  PyFloat,
+  UnsupportedArgsFormatError,
+  type ChatTurn,
+  type PluginInfo,
+} from "../../runtime/src/tool-text/index.js";
 import { expect } from "vitest";
 
 export type CorpusCase =
@@ -10,10 +17,14 @@ export type CorpusCase =
   | { kind: "dumps"; value: unknown; json: string };
 
 export function readCorpus(text: string): CorpusCase[] {
-  return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as CorpusCase);
+  return text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as CorpusCase);
 }
 
-const floatOf = (f: number | string) => (f === "nan" ? NaN : f === "inf" ? Infinity : f === "-inf" ? -Infinity : Number(f));
+const floatOf = (f: number | string) =>
+  f === "nan" ? NaN : f === "inf" ? Infinity : f === "-inf" ? -Infinity : Number(f);
 
 /** The JavaScript value that stands for the tagged Python value. */
 export function decode(v: unknown): unknown {

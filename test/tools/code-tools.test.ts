@@ -3,8 +3,17 @@
 import { describe, expect, it } from "vitest";
 import { compile } from "@autograms/compiler";
 import {
-  Agent, AgentError, RUNTIME_TOOLS, ScriptedModel, buildReactPrompt, defineTool, reactPlugin, toolDefinitionOf, tryTool,
-  type Graph, type Tool,
+  Agent,
+  AgentError,
+  RUNTIME_TOOLS,
+  ScriptedModel,
+  buildReactPrompt,
+  defineTool,
+  reactPlugin,
+  toolDefinitionOf,
+  tryTool,
+  type Graph,
+  type Tool,
 } from "@autograms/runtime";
 
 /** Compiles an agent whose main() is `body`, importing `names` from ./tools.js. */
@@ -45,13 +54,16 @@ describe("a tool that throws", () => {
   });
 
   it("through tryTool, is a value: { ok: false, error } (awaited for async tools), { ok: true, value } otherwise", async () => {
-    const agent = agentOf(`
+    const agent = agentOf(
+      `
     const a = tryTool(half, 3);
     const b = tryTool(half, 4);
     const c = tryTool(later, "");
     const d = tryTool(later, "moon");
     const e = tryTool(nothing);
-    chatExact(\`\${JSON.stringify([a, b, c, d, e])}\`);`, tools);
+    chatExact(\`\${JSON.stringify([a, b, c, d, e])}\`);`,
+      tools,
+    );
     const r = await agent.reply("");
     expect(JSON.parse(r.reply!)).toEqual([
       { ok: false, error: "3 is odd" },
@@ -68,14 +80,19 @@ describe("a tool that throws", () => {
 });
 
 describe("the runtime's own tool functions", () => {
-  const plugins = [{ name_for_model: "half", name_for_human: "Half", description_for_model: "Halves a number.", parameters: [] }];
+  const plugins = [
+    { name_for_model: "half", name_for_human: "Half", description_for_model: "Halves a number.", parameters: [] },
+  ];
 
   it("build ReAct prompts and parse model text in agent code, exactly as in TypeScript", async () => {
-    const agent = agentOf(`
+    const agent = agentOf(
+      `
     const prompt = buildReactPrompt([["What is half of 8?", ""]], ${JSON.stringify(plugins)});
     const call = parseLatestPluginCall("Thought: halve it\\nAction: half\\nAction Input: 8");
     const result = half(Number(call.args));
-    chatExact(\`\${JSON.stringify({ prompt, call, result })}\`);`, { half: tools.half });
+    chatExact(\`\${JSON.stringify({ prompt, call, result })}\`);`,
+      { half: tools.half },
+    );
     const r = JSON.parse((await agent.reply("")).reply!);
     expect(r.prompt).toBe(buildReactPrompt([["What is half of 8?", ""]], plugins));
     expect(r.call).toEqual({ name: "half", args: "8", text: "Thought: halve it\nAction: half\nAction Input: 8" });
@@ -100,14 +117,20 @@ export default class A extends Autogram { main() { const r = tryTool(half, 5); c
     const bad = JSON.stringify([{ ...plugins[0], args_format: "xml" }]);
     const failing = agentOf(`    const p = buildReactPrompt([["q", ""]], ${bad});`, {});
     await expect(failing.reply("")).rejects.toMatchObject({ code: "sandbox", location: "agent.ts:5:5" });
-    const handled = agentOf(`    const p = tryTool(buildReactPrompt, [["q", ""]], ${bad});\n    chatExact(\`\${p.ok}\`);`, {});
+    const handled = agentOf(
+      `    const p = tryTool(buildReactPrompt, [["q", ""]], ${bad});\n    chatExact(\`\${p.ok}\`);`,
+      {},
+    );
     expect((await handled.reply("")).reply).toBe("false");
   });
 });
 
 describe("defineTool", () => {
   const area = defineTool({
-    name: "area", title: "Area", description: "The area of a rectangle.", strict: true,
+    name: "area",
+    title: "Area",
+    description: "The area of a rectangle.",
+    strict: true,
     parameters: {
       type: "object",
       properties: { width: { type: "number", description: "in metres" }, height: { type: "number" } },
@@ -120,8 +143,14 @@ describe("defineTool", () => {
     expect(area({ width: 2, height: 3 })).toBe(6);
     expect(area.name).toBe("area");
     expect(toolDefinitionOf(area)).toEqual({
-      name: "area", description: "The area of a rectangle.", strict: true,
-      parameters: { type: "object", properties: { width: { type: "number", description: "in metres" }, height: { type: "number" } }, required: ["width"] },
+      name: "area",
+      description: "The area of a rectangle.",
+      strict: true,
+      parameters: {
+        type: "object",
+        properties: { width: { type: "number", description: "in metres" }, height: { type: "number" } },
+        required: ["width"],
+      },
     });
     expect(Object.isFrozen(area.definition.parameters)).toBe(true);
     expect(toolDefinitionOf(() => 1)).toBeUndefined();
@@ -129,22 +158,35 @@ describe("defineTool", () => {
 
   it("describes the tool for ReAct prompts: one parameter per property, with its description and whether it is required", () => {
     expect(reactPlugin(area)).toEqual({
-      name_for_model: "area", name_for_human: "Area", description_for_model: "The area of a rectangle.",
+      name_for_model: "area",
+      name_for_human: "Area",
+      description_for_model: "The area of a rectangle.",
       parameters: [
         { name: "width", description: "in metres", required: true, schema: { type: "number" } },
         { name: "height", description: "", required: false, schema: { type: "number" } },
       ],
     });
     expect(buildReactPrompt([["q", ""]], [reactPlugin(area)])).toContain(
-      'area: Call this tool to interact with the Area API. What is the Area API useful for? The area of a rectangle. Parameters: [{"name": "width", "description": "in metres", "required": true, "schema": {"type": "number"}}, {"name": "height", "description": "", "required": false, "schema": {"type": "number"}}] Format the arguments as a JSON object.');
+      'area: Call this tool to interact with the Area API. What is the Area API useful for? The area of a rectangle. Parameters: [{"name": "width", "description": "in metres", "required": true, "schema": {"type": "number"}}, {"name": "height", "description": "", "required": false, "schema": {"type": "number"}}] Format the arguments as a JSON object.',
+    );
   });
 
   it.each([
     ["a name the API refuses", { name: "two words" }, /the name "two words" must be 1 to 64 letters/],
     ["no run function", { run: undefined }, /run must be a function/],
-    ["parameters that are not an object schema", { parameters: { type: "string" } }, /parameters must be a JSON Schema of type "object"/],
+    [
+      "parameters that are not an object schema",
+      { parameters: { type: "string" } },
+      /parameters must be a JSON Schema of type "object"/,
+    ],
   ])("refuses %s", (_, change, message) => {
-    const spec = { name: "t", description: "d", parameters: { type: "object", properties: {} }, run: () => 1, ...change };
+    const spec = {
+      name: "t",
+      description: "d",
+      parameters: { type: "object", properties: {} },
+      run: () => 1,
+      ...change,
+    };
     expect(() => defineTool(spec as never)).toThrow(message);
   });
 });

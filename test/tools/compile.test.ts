@@ -17,7 +17,8 @@ ${body}
 }
 
 const node = (graph: { nodes: GraphNode[] } | null, name: string) => graph?.nodes.find((n) => n.name === name);
-const codeOf = (graph: { nodes: GraphNode[] } | null) => graph?.nodes.filter((n) => n.action === "code").map((n) => n.instruction) ?? [];
+const codeOf = (graph: { nodes: GraphNode[] } | null) =>
+  graph?.nodes.filter((n) => n.action === "code").map((n) => n.instruction) ?? [];
 
 describe("tools in code", () => {
   it("records the runtime's tool functions under their local names, and leaves out what is not used", () => {
@@ -61,7 +62,14 @@ export default class A extends Autogram {
   it("refuses tryTool on something that is not an imported tool, where it is written", () => {
     const { graph, diagnostics } = compiled(`    const r = tryTool((x: string) => x, "a");`);
     expect(graph).toBeNull();
-    expect(diagnostics).toMatchObject([{ code: "unsupported_syntax", line: 5, column: 23, message: expect.stringContaining("tryTool() takes an imported tool as its first argument") }]);
+    expect(diagnostics).toMatchObject([
+      {
+        code: "unsupported_syntax",
+        line: 5,
+        column: 23,
+        message: expect.stringContaining("tryTool() takes an imported tool as its first argument"),
+      },
+    ]);
   });
 });
 
@@ -77,8 +85,10 @@ describe("the tools field", () => {
   });
 
   it("also in exec_node", () => {
-    const { graph, diagnostics } = compiled(`    exec_node({ action: "thought_qa", name: "q", instruction: "Look it up.", tools: [lookup] });`,
-      `import { lookup } from "./tools.js";\nimport { exec_node } from "@autograms/runtime";`);
+    const { graph, diagnostics } = compiled(
+      `    exec_node({ action: "thought_qa", name: "q", instruction: "Look it up.", tools: [lookup] });`,
+      `import { lookup } from "./tools.js";\nimport { exec_node } from "@autograms/runtime";`,
+    );
     expect(diagnostics).toEqual([]);
     expect(node(graph, "q")).toMatchObject({ action: "thought_qa", tools: ["lookup"] });
   });
@@ -88,9 +98,24 @@ describe("the tools field", () => {
     ["a runtime function", `chat("x", { tools: [tryTool] });`, "invalid_field_value", "'tryTool' is not a tool"],
     ["a repeated tool", `chat("x", { tools: [lookup, "lookup"] });`, "invalid_field_value", "lists 'lookup' twice"],
     ["an empty list", `chat("x", { tools: [] });`, "invalid_field_value", "needs at least one tool"],
-    ["a computed list", `chat("x", { tools: this._last_user_reply });`, "non_literal_field", "must be an array literal"],
-    ["a computed entry", `chat("x", { tools: [this._last_user_reply] });`, "non_literal_field", "each of 'tools' is an imported tool"],
-    ["a node whose model is not asked", `chatExact("x", { tools: [lookup] });`, "invalid_field_value", "not at a chat_exact node"],
+    [
+      "a computed list",
+      `chat("x", { tools: this._last_user_reply });`,
+      "non_literal_field",
+      "must be an array literal",
+    ],
+    [
+      "a computed entry",
+      `chat("x", { tools: [this._last_user_reply] });`,
+      "non_literal_field",
+      "each of 'tools' is an imported tool",
+    ],
+    [
+      "a node whose model is not asked",
+      `chatExact("x", { tools: [lookup] });`,
+      "invalid_field_value",
+      "not at a chat_exact node",
+    ],
   ])("refuses %s", (_, line, code, message) => {
     const { graph, diagnostics } = compiled(`    ${line}`);
     expect(graph).toBeNull();

@@ -7,12 +7,25 @@ import { calculator, convert, lookup } from "../../samples/react-tools/tools.js"
 import { Conversation, sampleAgent } from "./support.js";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
 
-type WireMessage = { role: string; content: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] };
-const body = (i: number) => server.completions[i]!.body as { messages: WireMessage[]; tools: unknown[]; tool_choice?: unknown; stream?: boolean };
-const toolResults = (i: number) => body(i).messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id, m.content]);
+type WireMessage = {
+  role: string;
+  content: string | null;
+  tool_call_id?: string;
+  tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+};
+const body = (i: number) =>
+  server.completions[i]!.body as { messages: WireMessage[]; tools: unknown[]; tool_choice?: unknown; stream?: boolean };
+const toolResults = (i: number) =>
+  body(i)
+    .messages.filter((m) => m.role === "tool")
+    .map((m) => [m.tool_call_id, m.content]);
 
 describe("samples/native-tools", () => {
   it("offers the tools' definitions, runs the streamed calls (the lookup awaited) and answers", async () => {
@@ -22,37 +35,70 @@ describe("samples/native-tools", () => {
     expect(first.reply).toBe("Ask me anything about the planets of the solar system.");
     server.enqueue(
       {
-        text: "Let me look both up.", interleave: true, argumentChunk: 3,
+        text: "Let me look both up.",
+        interleave: true,
+        argumentChunk: 3,
         toolCalls: [
           { id: "m", name: "lookup", arguments: { planet: "Mars", fact: "moons" } },
           { id: "j", name: "lookup", arguments: { planet: "Jupiter", fact: "moons" } },
         ],
       },
       { toolCalls: [{ id: "sum", name: "calculator", arguments: '{"expression": "2 + 95"}' }], argumentChunk: 2 },
-      { text: "Mars and Jupiter have 97 moons together.", chunks: ["Mars and Jupiter ", "have 97 moons", " together."] },
+      {
+        text: "Mars and Jupiter have 97 moons together.",
+        chunks: ["Mars and Jupiter ", "have 97 moons", " together."],
+      },
     );
-    const r = await agent.reply("How many moons do Mars and Jupiter have together?", JSON.parse(JSON.stringify(first.memory)), { trace: (e) => events.push(e) });
+    const r = await agent.reply(
+      "How many moons do Mars and Jupiter have together?",
+      JSON.parse(JSON.stringify(first.memory)),
+      { trace: (e) => events.push(e) },
+    );
     expect(r.reply).toBe("Mars and Jupiter have 97 moons together.");
 
     expect(server.completions).toHaveLength(3);
     for (let i = 0; i < 3; i++) {
       expect(body(i).stream).toBe(true);
-      expect(body(i).tools).toEqual([calculator, lookup, convert].map((t) => ({
-        type: "function", function: { name: t.definition.name, description: t.definition.description, parameters: t.definition.parameters },
-      })));
+      expect(body(i).tools).toEqual(
+        [calculator, lookup, convert].map((t) => ({
+          type: "function",
+          function: {
+            name: t.definition.name,
+            description: t.definition.description,
+            parameters: t.definition.parameters,
+          },
+        })),
+      );
     }
     // The node's own prompt comes first: the greeting's turn, then the question with the instruction.
     expect(body(0).messages.map((m) => [m.role, m.content])).toEqual([
-      ["user", expect.stringMatching(/^You answer questions about the planets of the solar system\. .*\n\nAgent's reply:$/s)],
+      [
+        "user",
+        expect.stringMatching(/^You answer questions about the planets of the solar system\. .*\n\nAgent's reply:$/s),
+      ],
       ["assistant", "Ask me anything about the planets of the solar system."],
-      ["user", "User: How many moons do Mars and Jupiter have together?\n\n\n\nInstruction for Agent: Answer the user's question.\nAgent's reply:"],
+      [
+        "user",
+        "User: How many moons do Mars and Jupiter have together?\n\n\n\nInstruction for Agent: Answer the user's question.\nAgent's reply:",
+      ],
     ]);
     expect(body(1).messages.at(-3)).toMatchObject({
-      role: "assistant", content: "Let me look both up.",
-      tool_calls: [{ id: "m", function: { name: "lookup", arguments: '{"planet":"Mars","fact":"moons"}' } }, { id: "j", function: { name: "lookup" } }],
+      role: "assistant",
+      content: "Let me look both up.",
+      tool_calls: [
+        { id: "m", function: { name: "lookup", arguments: '{"planet":"Mars","fact":"moons"}' } },
+        { id: "j", function: { name: "lookup" } },
+      ],
     });
-    expect(toolResults(1)).toEqual([["m", "2"], ["j", "95"]]);
-    expect(toolResults(2)).toEqual([["m", "2"], ["j", "95"], ["sum", "97"]]);
+    expect(toolResults(1)).toEqual([
+      ["m", "2"],
+      ["j", "95"],
+    ]);
+    expect(toolResults(2)).toEqual([
+      ["m", "2"],
+      ["j", "95"],
+      ["sum", "97"],
+    ]);
     expect(events.filter((e) => e.kind === "tool_call")).toMatchObject([
       { node: "answer", tool: "lookup", id: "m", round: 1, result: 2, loc: { line: 13 } },
       { node: "answer", tool: "lookup", id: "j", round: 1, result: 95 },
@@ -75,11 +121,16 @@ describe("samples/native-tools", () => {
       },
       { text: "There is no planet called Vulcan in the solar system." },
     );
-    expect(await chat.say("How wide is Vulcan, in miles?")).toBe("There is no planet called Vulcan in the solar system.");
+    expect(await chat.say("How wide is Vulcan, in miles?")).toBe(
+      "There is no planet called Vulcan in the solar system.",
+    );
     expect(toolResults(1)).toEqual([
       ["s", "Error: there is no tool named 'search'; the tools are: calculator, lookup, convert"],
       ["bad", expect.stringMatching(/^Error: the arguments are not valid JSON \(.+\); send one JSON object$/)],
-      ["v", "Error: the tool 'lookup' failed: no planet named 'Vulcan' (the planets are Mercury, Venus, Earth, Mars, Jupiter, Saturn, Uranus, Neptune)"],
+      [
+        "v",
+        "Error: the tool 'lookup' failed: no planet named 'Vulcan' (the planets are Mercury, Venus, Earth, Mars, Jupiter, Saturn, Uranus, Neptune)",
+      ],
       ["u", "Error: the tool 'convert' failed: cannot convert length (km) to mass (kg)"],
     ]);
     // The next turn's conversation holds the answer, not the tool traffic.

@@ -7,8 +7,12 @@ import { reactPlugins } from "../../samples/react-tools/tools.js";
 import { Conversation, sampleAgent } from "./support.js";
 
 let server: OpenAIServer;
-beforeEach(async () => { server = await startOpenAIServer(); });
-afterEach(async () => { await server.close(); });
+beforeEach(async () => {
+  server = await startOpenAIServer();
+});
+afterEach(async () => {
+  await server.close();
+});
 
 /** What the model was given in the i-th completion request: one user message. */
 function modelInput(i: number): string {
@@ -19,7 +23,8 @@ function modelInput(i: number): string {
 }
 
 const PREFIX = "Continue the transcript below as the assistant, keeping to its format.\n\n";
-const promptFor = (history: ChatTurn[], question: string) => buildReactPrompt([...history, [question, ""]], reactPlugins());
+const promptFor = (history: ChatTurn[], question: string) =>
+  buildReactPrompt([...history, [question, ""]], reactPlugins());
 
 const MOONS = "How many moons do Mars and Jupiter have together?";
 const MOONS_STEPS = [
@@ -47,17 +52,23 @@ describe("samples/react-tools", () => {
     expect(prompt).toContain("lookup: Call this tool to interact with the Planet facts API.");
     expect(modelInput(0)).toBe(`${PREFIX}${prompt}\n`);
     // Each generation continues the transcript so far: the asynchronous lookup's result, 95 not the invented 80.
-    expect(modelInput(3)).toBe(`${PREFIX}${prompt}${MOONS_TRANSCRIPT.slice(0, MOONS_TRANSCRIPT.lastIndexOf(" I now know"))}\n`);
+    expect(modelInput(3)).toBe(
+      `${PREFIX}${prompt}${MOONS_TRANSCRIPT.slice(0, MOONS_TRANSCRIPT.lastIndexOf(" I now know"))}\n`,
+    );
     expect(chat.saved!.stack[0]!.vars.history).toEqual([[MOONS, MOONS_TRANSCRIPT]]);
 
     // A follow-up: the earlier question and its reasoning come first, the tools go with it (second-to-last turn).
     server.enqueue(
-      { text: 'Thought: Jupiter\'s diameter first.\nAction: lookup\nAction Input: {"planet": "Jupiter", "fact": "diameter_km"}' },
+      {
+        text: 'Thought: Jupiter\'s diameter first.\nAction: lookup\nAction Input: {"planet": "Jupiter", "fact": "diameter_km"}',
+      },
       { text: ' Now in miles.\nAction: convert\nAction Input: {"value": 142984, "from": "km", "to": "mi"}' },
       { text: " I now know the final answer.\nFinal Answer: About 88,846 miles." },
     );
     expect(await chat.say("And how wide is Jupiter, in miles?")).toBe("About 88,846 miles.");
-    expect(modelInput(4)).toBe(`${PREFIX}${promptFor([[MOONS, MOONS_TRANSCRIPT]], "And how wide is Jupiter, in miles?")}\n`);
+    expect(modelInput(4)).toBe(
+      `${PREFIX}${promptFor([[MOONS, MOONS_TRANSCRIPT]], "And how wide is Jupiter, in miles?")}\n`,
+    );
     expect(modelInput(6)).toContain("Observation: 142984\nThought:");
     expect(modelInput(6).endsWith(`Observation: ${(142984 * 1000) / 1609.344}\nThought:\n`)).toBe(true);
     expect(server.pending).toBe(0);
@@ -79,7 +90,9 @@ describe("samples/react-tools", () => {
     const observations = [...transcript.matchAll(/\nObservation: (.*)\n/g)].map((m) => m[1]);
     expect(observations).toEqual([
       "Error: there is no tool named 'search'; use one of calculator, lookup, convert.",
-      expect.stringMatching(/^Error: the Action Input is not valid JSON \(.+\); write one JSON object, e\.g\. \{"planet": "Mars"\}$/),
+      expect.stringMatching(
+        /^Error: the Action Input is not valid JSON \(.+\); write one JSON object, e\.g\. \{"planet": "Mars"\}$/,
+      ),
       "Error: no planet named 'Vulcan' (the planets are Mercury, Venus, Earth, Mars, Jupiter, Saturn, Uranus, Neptune)",
       "Error: vulcan is not defined",
       "Error: write an Action with an Action Input, or a Final Answer.",

@@ -9,7 +9,9 @@ const SAMPLES = new URL("../../samples/", import.meta.url);
 
 export function sampleGraph(name: string): Graph {
   const file = `samples/${name}/agent.ts`;
-  const { graph, diagnostics } = compile(readFileSync(new URL(`${name}/agent.ts`, SAMPLES), "utf8"), { fileName: file });
+  const { graph, diagnostics } = compile(readFileSync(new URL(`${name}/agent.ts`, SAMPLES), "utf8"), {
+    fileName: file,
+  });
   if (!graph) throw new Error(`${file} does not compile: ${JSON.stringify(diagnostics)}`);
   return graph;
 }
@@ -27,7 +29,11 @@ export async function sampleTools(name: string, graph: Graph): Promise<Record<st
   return tools;
 }
 
-export async function sampleAgent(name: string, server: OpenAIServer, config: Partial<AgentConfig> = {}): Promise<Agent> {
+export async function sampleAgent(
+  name: string,
+  server: OpenAIServer,
+  config: Partial<AgentConfig> = {},
+): Promise<Agent> {
   const graph = sampleGraph(name);
   const model = new OpenAIModel({ model: "test-model", baseURL: server.baseURL, apiKey: "test", maxRetries: 0 });
   return new Agent(graph, { model, tools: await sampleTools(name, graph), config: { retryDelayMs: 0, ...config } });

@@ -27,30 +27,54 @@ export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
 
 async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
   const threaded = flags.store !== undefined || flags.thread !== undefined;
-  if (threaded && flags.memory !== undefined) throw new CliError("--memory keeps a conversation in a file, --store and --thread in a store: give one or the other", 2);
-  if (!threaded && flags.busy !== undefined) throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
+  if (threaded && flags.memory !== undefined)
+    throw new CliError(
+      "--memory keeps a conversation in a file, --store and --thread in a store: give one or the other",
+      2,
+    );
+  if (!threaded && flags.busy !== undefined)
+    throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
   // Replies stream to a terminal; a pipe gets each reply whole, exactly as it ends.
   const stream = flags.stream ?? process.stdout.isTTY === true;
   const bundles = new Map<string, Record<string, unknown>>();
   const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded, bundles });
   // The build each turn runs on: with --watch, the latest one the conversation can resume on.
   let current = agent;
-  const session: ChatSession = threaded ? await threadSession(() => current, flags) : memoryFileSession(() => current, flags.memory, flags.onStale);
-  if (session.restarted !== undefined) process.stderr.write(`(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`);
-  const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles, diagnostics })).agent, async (next) => {
-    const problem = await session.check(next);
-    if (problem !== null && flags.onStale !== "restart") {
-      process.stderr.write(`(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`);
-      return void next.close();
-    }
-    current = next;
-    process.stderr.write(problem === null ? "(the next turn runs on the new build)\n" : `(the conversation cannot resume on the new build: ${problem}; the next turn begins it again)\n`);
-  }) : () => {};
+  const session: ChatSession = threaded
+    ? await threadSession(() => current, flags)
+    : memoryFileSession(() => current, flags.memory, flags.onStale);
+  if (session.restarted !== undefined)
+    process.stderr.write(
+      `(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`,
+    );
+  const unwatch = flags.watch
+    ? rebuildOnSave(
+        file,
+        async (diagnostics) =>
+          (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles, diagnostics })).agent,
+        async (next) => {
+          const problem = await session.check(next);
+          if (problem !== null && flags.onStale !== "restart") {
+            process.stderr.write(
+              `(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`,
+            );
+            return void next.close();
+          }
+          current = next;
+          process.stderr.write(
+            problem === null
+              ? "(the next turn runs on the new build)\n"
+              : `(the conversation cannot resume on the new build: ${problem}; the next turn begins it again)\n`,
+          );
+        },
+      )
+    : () => {};
 
   // A resumed conversation's trace goes on in the same file, so the file replays all of it.
   const resumed = session.resumed !== null;
   if (flags.trace !== undefined && resumed) trimToLastTurn(flags.trace);
-  const writer = flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded), { append: resumed });
+  const writer =
+    flags.trace === undefined ? null : new JsonlTraceWriter(flags.trace, sourceName(loaded), { append: resumed });
   // What the agent's code prints goes to stderr as it runs, whether or not a trace is written.
   const trace: TraceSink | undefined = fanOut(writer?.sink(), logPrinter(sourceName(loaded)));
 
@@ -65,7 +89,11 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   };
 
   const interactive = process.stdin.isTTY === true;
-  const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
+  const rl = createInterface({
+    input: process.stdin,
+    output: interactive ? process.stdout : undefined,
+    terminal: interactive,
+  });
   rl.setPrompt("You: ");
   // Ctrl-C on a terminal: the turns so far are saved; the one under way is dropped (and a
   // store's thread released for the next process).

@@ -12,7 +12,8 @@ export interface CompileFlags {
 
 export function compileCommand(file: string, flags: CompileFlags): Promise<void> {
   return reporting("compile", async () => {
-    if (/\.json$/i.test(file)) throw new CliError(`'${file}' is JSON, not an agent: compile takes the agent's TypeScript file (.ts)`, 2);
+    if (/\.json$/i.test(file))
+      throw new CliError(`'${file}' is JSON, not an agent: compile takes the agent's TypeScript file (.ts)`, 2);
     compileOnce(file, flags);
     if (flags.watch) await watchFile(file, flags);
   });
@@ -32,7 +33,11 @@ function compileOnce(file: string, flags: CompileFlags): void {
   const out = flags.out ?? join(dirname(file), graphFileName(file));
   // The map sits beside the graph and names the agent file relative to itself.
   sourceMap.file = basename(out);
-  sourceMap.sources = [relative(dirname(resolve(out)), resolve(file)).split("\\").join("/")];
+  sourceMap.sources = [
+    relative(dirname(resolve(out)), resolve(file))
+      .split("\\")
+      .join("/"),
+  ];
   writeText(out, json);
   writeText(`${out}.map`, JSON.stringify(sourceMap) + "\n");
   process.stdout.write(`${out} (${graph.nodes.length} nodes)\n`);
@@ -54,7 +59,9 @@ function watchFile(file: string, flags: CompileFlags): Promise<never> {
         ok = false;
         reportError("compile", err);
       }
-      process.stderr.write(`${ok ? "compiled" : "failed"} in ${Math.round(performance.now() - started)} ms; watching\n`);
+      process.stderr.write(
+        `${ok ? "compiled" : "failed"} in ${Math.round(performance.now() - started)} ms; watching\n`,
+      );
     }, 50);
   });
   // Said once the watch is in place, so a change made after reading it is never missed.

@@ -44,7 +44,10 @@ export async function dapCommand(flags: DapFlags): Promise<void> {
   });
   server.listen(port, host, () => {
     const address = server.address();
-    const where = typeof address === "object" && address ? `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}` : `${host}:${port}`;
+    const where =
+      typeof address === "object" && address
+        ? `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`
+        : `${host}:${port}`;
     const shown = process.env.AUTOGRAMS_DAP_SECRET ? "the one in AUTOGRAMS_DAP_SECRET" : JSON.stringify(secret);
     process.stderr.write(`autograms dap: listening on ${where}; a launch configuration needs "secret": ${shown}\n`);
   });
@@ -72,7 +75,13 @@ function connection(socket: Socket, secret: string): void {
  * only ever sees whole, bounded protocol messages, and the first byte that is not DAP ends the
  * connection (`refuse`).
  */
-function serve(input: Readable, output: Writable, secret: string | undefined, refuse: (why: string) => void, heard = () => {}): AgentDebugAdapter {
+function serve(
+  input: Readable,
+  output: Writable,
+  secret: string | undefined,
+  refuse: (why: string) => void,
+  heard = () => {},
+): AgentDebugAdapter {
   const adapter = new AgentDebugAdapter(openLaunch, {
     secret,
     evaluate: evaluateIsolated,

@@ -19,7 +19,11 @@ export function debugCommand(file: string, flags: DebugFlags): Promise<void> {
 async function debug(file: string, flags: DebugFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<number> {
   const { session, source } = await openSession(file, flags, { ...flags, onLoaded });
   const interactive = process.stdin.isTTY === true;
-  const rl = createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
+  const rl = createInterface({
+    input: process.stdin,
+    output: interactive ? process.stdout : undefined,
+    terminal: interactive,
+  });
   // Taken at once, so lines piped in while the run is busy wait in the iterator's queue.
   const lines = rl[Symbol.asyncIterator]();
   const terminal = new TerminalDebugger(session, source, {
@@ -45,7 +49,9 @@ async function debug(file: string, flags: DebugFlags, onLoaded: (loaded: LoadedA
     rl.close();
     process.exit(130);
   });
-  process.stdout.write(`Debugging ${session.graph.agent} (${source.file}), ${session.graph.nodes.length} nodes${flags.replay ? `, replaying ${flags.replay}` : ""}. Type help for the commands.\n`);
+  process.stdout.write(
+    `Debugging ${session.graph.agent} (${source.file}), ${session.graph.nodes.length} nodes${flags.replay ? `, replaying ${flags.replay}` : ""}. Type help for the commands.\n`,
+  );
   for (const spec of flags.break ?? []) terminal.command(`break ${spec}`);
   try {
     return await terminal.run();

@@ -18,13 +18,19 @@ export function graphCommand(file: string, flags: GraphFlags): Promise<void> {
 }
 
 async function draw(file: string, flags: GraphFlags): Promise<number> {
-  if (flags.trace !== undefined && flags.format !== "html") throw new CliError("--trace is overlaid on the HTML page: add --format html", 2);
+  if (flags.trace !== undefined && flags.format !== "html")
+    throw new CliError("--trace is overlaid on the HTML page: add --format html", 2);
   const { graph, brokenReferences, source } = await loadAgentGraph(file, { keepBrokenReferences: true });
   // A graph with dangling names is still drawn (they show as "missing"), but it is not valid.
-  for (const e of brokenReferences) process.stderr.write(`${file}: error: ${e.message}${e.loc ? ` (agent line ${e.loc.line})` : ""}\n`);
+  for (const e of brokenReferences)
+    process.stderr.write(`${file}: error: ${e.message}${e.loc ? ` (agent line ${e.loc.line})` : ""}\n`);
   const view: ViewOptions = source ? { view: flags.view, source: source.text } : { view: flags.view };
-  const picture = flags.format === "html" ? await (await import("../debugger/graph-page.js")).graphPage(graph, { ...flags, view })
-    : flags.format === "dot" ? toDot(graph, view) : toMermaid(graph, view);
+  const picture =
+    flags.format === "html"
+      ? await (await import("../debugger/graph-page.js")).graphPage(graph, { ...flags, view })
+      : flags.format === "dot"
+        ? toDot(graph, view)
+        : toMermaid(graph, view);
   writeOutput(picture, flags.out);
   return brokenReferences.length ? 1 : 0;
 }

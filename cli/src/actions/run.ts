@@ -25,7 +25,13 @@ function parseArgument(text: string): JsonValue {
   }
 }
 
-async function run(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
+async function run(
+  file: string,
+  name: string,
+  args: JsonValue[],
+  flags: RunFlags,
+  onLoaded: (loaded: LoadedAgent) => void,
+): Promise<void> {
   // `run` executes whatever a graph file holds: its code runs in a child process, so that even
   // code that got past the sandbox's limits ends this run with an error, never the process.
   const pool = cliSandboxPool();
@@ -38,9 +44,18 @@ async function run(file: string, name: string, args: JsonValue[], flags: RunFlag
   }
 }
 
-async function runIsolated(file: string, name: string, args: JsonValue[], flags: RunFlags, onLoaded: (loaded: LoadedAgent) => void, pool: SandboxPool): Promise<void> {
+async function runIsolated(
+  file: string,
+  name: string,
+  args: JsonValue[],
+  flags: RunFlags,
+  onLoaded: (loaded: LoadedAgent) => void,
+  pool: SandboxPool,
+): Promise<void> {
   const { agent, loaded } = await openAgent(file, flags, { modelRequired: false, onLoaded, isolation: pool });
-  const info = Object.prototype.hasOwnProperty.call(loaded.graph.functions, name) ? loaded.graph.functions[name] : undefined;
+  const info = Object.prototype.hasOwnProperty.call(loaded.graph.functions, name)
+    ? loaded.graph.functions[name]
+    : undefined;
   if (!info) {
     const known = Object.keys(loaded.graph.functions);
     throw new CliError(`the agent has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`, 2);

@@ -5,7 +5,16 @@ import type { Graph } from "@autograms/runtime";
 import { rebuildOnSave } from "../live/rebuilds.js";
 import type { Agent } from "@autograms/runtime";
 import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
-import { checkOrigin, checkToken, isLoopback, listen, ServerMetrics, shutdown, type PlaygroundSource, type RunningServer } from "@autograms/server";
+import {
+  checkOrigin,
+  checkToken,
+  isLoopback,
+  listen,
+  ServerMetrics,
+  shutdown,
+  type PlaygroundSource,
+  type RunningServer,
+} from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
@@ -49,14 +58,18 @@ const PARENT_CHECK_MS = 500;
 
 /** --token, else --token-file's first line, else AUTOGRAMS_TOKEN; refused when no client could send it. */
 function tokenOf(flags: ServeFlags): string | undefined {
-  if (flags.token !== undefined && flags.tokenFile !== undefined) throw new CliError("give --token or --token-file, not both", 2);
+  if (flags.token !== undefined && flags.tokenFile !== undefined)
+    throw new CliError("give --token or --token-file, not both", 2);
   let token = flags.token;
   let from = "--token";
   if (flags.tokenFile !== undefined) {
     try {
       token = readFileSync(flags.tokenFile, "utf8").split(/\r?\n/, 1)[0]!;
     } catch (err) {
-      throw new CliError(`--token-file: cannot read ${flags.tokenFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 2);
+      throw new CliError(
+        `--token-file: cannot read ${flags.tokenFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        2,
+      );
     }
     from = `--token-file ${flags.tokenFile}`;
   } else if (token === undefined && process.env.AUTOGRAMS_TOKEN) {
@@ -78,19 +91,34 @@ function tokenOf(flags: ServeFlags): string | undefined {
  */
 function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): PlaygroundSource[] {
   const display = (path: string) => relative(process.cwd(), path).split("\\").join("/");
-  const agent: PlaygroundSource[] = loaded.source ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }] : [];
-  return [...agent, ...moduleFiles.map((path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }))];
+  const agent: PlaygroundSource[] = loaded.source
+    ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }]
+    : [];
+  return [
+    ...agent,
+    ...moduleFiles.map(
+      (path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }),
+    ),
+  ];
 }
 
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
   return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
 }
 
-async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeof openAgent>[2]["onLoaded"]): Promise<void> {
-  if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new CliError(`--port takes a port number (0 to 65535), not '${flags.port}'`, 2);
+async function serve(
+  file: string,
+  flags: ServeFlags,
+  onLoaded: Parameters<typeof openAgent>[2]["onLoaded"],
+): Promise<void> {
+  if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535)
+    throw new CliError(`--port takes a port number (0 to 65535), not '${flags.port}'`, 2);
   const token = tokenOf(flags);
   if (!isLoopback(flags.host) && token === undefined) {
-    throw new CliError(`--host ${flags.host} lets other machines in: give --token, --token-file or AUTOGRAMS_TOKEN so that every request must carry it`, 2);
+    throw new CliError(
+      `--host ${flags.host} lets other machines in: give --token, --token-file or AUTOGRAMS_TOKEN so that every request must carry it`,
+      2,
+    );
   }
   for (const origin of flags.cors) {
     try {
@@ -101,50 +129,102 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
   }
   // A worker thread keeps the agent it made; each build of --watch is played in this thread.
   if (flags.watch && flags.workers !== undefined && flags.workers > 0) {
-    throw new CliError(`--watch plays the turns in the server's own thread, so that each new build is played: --workers ${flags.workers} cannot go with it`, 2);
+    throw new CliError(
+      `--watch plays the turns in the server's own thread, so that each new build is played: --workers ${flags.workers} cannot go with it`,
+      2,
+    );
   }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
-  const modelFlags: ModelFlags = { offline: flags.offline, model: flags.model, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv, stream: true };
+  const modelFlags: ModelFlags = {
+    offline: flags.offline,
+    model: flags.model,
+    baseUrl: flags.baseUrl,
+    apiKeyEnv: flags.apiKeyEnv,
+    stream: true,
+  };
   const bundles = new Map<string, Record<string, unknown>>();
-  const open = (first: boolean, diagnostics?: DiagnosticSink) => openAgent(file, modelFlags, {
-    modelRequired: true, bundles, wrapModel: (model) => metrics.timeModel(model), ...(first && onLoaded ? { onLoaded } : {}), ...(diagnostics ? { diagnostics } : {}),
-  });
+  const open = (first: boolean, diagnostics?: DiagnosticSink) =>
+    openAgent(file, modelFlags, {
+      modelRequired: true,
+      bundles,
+      wrapModel: (model) => metrics.timeModel(model),
+      ...(first && onLoaded ? { onLoaded } : {}),
+      ...(diagnostics ? { diagnostics } : {}),
+    });
   const { agent, loaded, moduleFiles } = await open(true);
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = playgroundSources(loaded, moduleFiles);
-  const budgets = { ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }), ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }) };
+  const budgets = {
+    ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }),
+    ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
+  };
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
   // Under --watch the turns are played in this thread, so that each new build is the one played.
-  const data: ServeWorkerData = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file, flags: modelFlags };
-  const workers = flags.workers === 0 || flags.watch ? undefined
-    : { script: new URL("./autograms-serve-worker.mjs", import.meta.url), data, budgets, ...(flags.workers === undefined ? {} : { size: flags.workers }) };
+  const data: ServeWorkerData = {
+    graph: loaded.graph,
+    baseDir: loaded.baseDir,
+    importer: loaded.source?.display ?? loaded.file,
+    flags: modelFlags,
+  };
+  const workers =
+    flags.workers === 0 || flags.watch
+      ? undefined
+      : {
+          script: new URL("./autograms-serve-worker.mjs", import.meta.url),
+          data,
+          budgets,
+          ...(flags.workers === undefined ? {} : { size: flags.workers }),
+        };
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
     server = await listen({
-      agent, store, metrics, host: flags.host.replace(/^\[(.*)\]$/, "$1"), port: Number(flags.port),
-      ...(token ? { token } : {}), ...(flags.busy ? { policy: flags.busy } : {}), ...(flags.onStale ? { onStale: flags.onStale } : {}),
-      allowedHosts: flags.allowedHost, cors: flags.cors,
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false, ...(workers ? { workers } : { budgets }), watching: flags.watch === true,
+      agent,
+      store,
+      metrics,
+      host: flags.host.replace(/^\[(.*)\]$/, "$1"),
+      port: Number(flags.port),
+      ...(token ? { token } : {}),
+      ...(flags.busy ? { policy: flags.busy } : {}),
+      ...(flags.onStale ? { onStale: flags.onStale } : {}),
+      allowedHosts: flags.allowedHost,
+      cors: flags.cors,
+      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
+      ...(workers ? { workers } : { budgets }),
+      watching: flags.watch === true,
     });
   } catch (err) {
     await store.close();
     const e = err as NodeJS.ErrnoException;
-    if (e.code === "EADDRINUSE") throw new CliError(`port ${flags.port} on ${flags.host} is in use: choose another with --port (0: any free one)`);
-    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") throw new CliError(`cannot listen on ${flags.host}: no such address on this machine`);
+    if (e.code === "EADDRINUSE")
+      throw new CliError(`port ${flags.port} on ${flags.host} is in use: choose another with --port (0: any free one)`);
+    if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND")
+      throw new CliError(`cannot listen on ${flags.host}: no such address on this machine`);
     throw err;
   }
   process.stdout.write(`listening on ${server.url}\n`);
   const threads = server.ctx.runs.workerThreads;
-  const played = threads > 0 ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}` : "turns played in the server's thread";
+  const played =
+    threads > 0
+      ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}`
+      : "turns played in the server's thread";
   if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
-  process.stderr.write(`(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`);
-  const unwatch = flags.watch ? rebuildOnSave(file, async (diagnostics) => {
-    const built = await open(false, diagnostics);
-    sources = playgroundSources(built.loaded, built.moduleFiles);
-    return built.agent;
-  }, (next) => serveBuild(server!, store, next), (message, diagnostics) => server!.buildFailed(message, diagnostics)) : () => {};
+  process.stderr.write(
+    `(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
+  );
+  const unwatch = flags.watch
+    ? rebuildOnSave(
+        file,
+        async (diagnostics) => {
+          const built = await open(false, diagnostics);
+          sources = playgroundSources(built.loaded, built.moduleFiles);
+          return built.agent;
+        },
+        (next) => serveBuild(server!, store, next),
+        (message, diagnostics) => server!.buildFailed(message, diagnostics),
+      )
+    : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.
@@ -161,10 +241,17 @@ async function serve(file: string, flags: ServeFlags, onLoaded: Parameters<typeo
       stopping = true;
       unwatch();
       const inProgress = running.ctx.runs.running;
-      process.stderr.write(`(stopping${inProgress > 0 ? `: ${inProgress} run${inProgress === 1 ? "" : "s"} in progress, ${flags.graceMs} ms to finish` : ""})\n`);
+      process.stderr.write(
+        `(stopping${inProgress > 0 ? `: ${inProgress} run${inProgress === 1 ? "" : "s"} in progress, ${flags.graceMs} ms to finish` : ""})\n`,
+      );
       void shutdown(running, { graceMs: flags.graceMs })
-        .then((r) => r.stopped > 0 && process.stderr.write(`(${r.stopped} run${r.stopped === 1 ? "" : "s"} stopped: the grace period ended)\n`))
-        .finally(() => store.close()).finally(resolve);
+        .then(
+          (r) =>
+            r.stopped > 0 &&
+            process.stderr.write(`(${r.stopped} run${r.stopped === 1 ? "" : "s"} stopped: the grace period ended)\n`),
+        )
+        .finally(() => store.close())
+        .finally(resolve);
     };
     process.on("SIGINT", stop).on("SIGTERM", stop);
     // Started by a launcher (npx, a shell script) that is killed without passing the signal on,
@@ -191,6 +278,11 @@ async function serveBuild(server: RunningServer, store: Store, agent: Agent): Pr
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.
   const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");
-  process.stderr.write(`(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`);
-  for (const c of stale) process.stderr.write(`  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`);
+  process.stderr.write(
+    `(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`,
+  );
+  for (const c of stale)
+    process.stderr.write(
+      `  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`,
+    );
 }

@@ -49,21 +49,37 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
   try {
     for (let i = 1; i <= n; i++) {
       const name = `conversation-${String(i).padStart(digits, "0")}`;
-      const ownTraceFile = flags.trace !== undefined && !oneTraceFile ? new JsonlTraceWriter(join(flags.trace, `${name}.jsonl`), source) : null;
+      const ownTraceFile =
+        flags.trace !== undefined && !oneTraceFile
+          ? new JsonlTraceWriter(join(flags.trace, `${name}.jsonl`), source)
+          : null;
       const partial = new TraceTranscript();
       const trace = fanOut(visits.sink, partial.sink, oneTraceFile?.sink({ conversation: i }), ownTraceFile?.sink());
       const record: ConversationRecord = {
-        agent: graph.agent, source, conversation: i, of: n, seed: conversationSeed(seed, i),
-        ended: "error", transcript: [], memory: null,
+        agent: graph.agent,
+        source,
+        conversation: i,
+        of: n,
+        seed: conversationSeed(seed, i),
+        ended: "error",
+        transcript: [],
+        memory: null,
       };
       let error: unknown;
       try {
-        const result = await agent.simulate({ random: seededRandom(record.seed), maxTurns: flags.maxTurns, ...(trace ? { trace } : {}) });
+        const result = await agent.simulate({
+          random: seededRandom(record.seed),
+          maxTurns: flags.maxTurns,
+          ...(trace ? { trace } : {}),
+        });
         Object.assign(record, { ended: result.ended, transcript: result.transcript, memory: result.memory });
       } catch (err) {
         error = err;
         const location = (err as { location?: unknown }).location;
-        record.error = { message: err instanceof Error ? err.message : String(err), ...(typeof location === "string" ? { location } : {}) };
+        record.error = {
+          message: err instanceof Error ? err.message : String(err),
+          ...(typeof location === "string" ? { location } : {}),
+        };
         record.transcript = partial.messages;
       } finally {
         ownTraceFile?.close();
@@ -83,7 +99,9 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
   process.stdout.write(summary(graph.agent, seed, flags, outcomes));
   if (flags.coverage !== undefined) {
     writeText(flags.coverage, toLcov(graph, visits, source), "the coverage ");
-    process.stderr.write(`coverage of ${source} by ${n} conversation${n === 1 ? "" : "s"} (lcov: ${flags.coverage}):\n${coverageSummary(graph, visits)}`);
+    process.stderr.write(
+      `coverage of ${source} by ${n} conversation${n === 1 ? "" : "s"} (lcov: ${flags.coverage}):\n${coverageSummary(graph, visits)}`,
+    );
   }
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 }
@@ -92,10 +110,15 @@ async function simulate(file: string, flags: SimulateFlags, onLoaded: (loaded: L
 async function progressBar(total: number): Promise<{ increment(): void; stop(): void } | null> {
   if (!process.stderr.isTTY) return null;
   const { default: progress } = await import("cli-progress");
-  const bar = new progress.SingleBar({
-    format: "simulating [{bar}] {value}/{total} conversations, {duration}s",
-    stream: process.stderr, hideCursor: true, clearOnComplete: true,
-  }, progress.Presets.shades_classic);
+  const bar = new progress.SingleBar(
+    {
+      format: "simulating [{bar}] {value}/{total} conversations, {duration}s",
+      stream: process.stderr,
+      hideCursor: true,
+      clearOnComplete: true,
+    },
+    progress.Presets.shades_classic,
+  );
   bar.start(total, 0);
   return bar;
 }
@@ -109,7 +132,10 @@ function summary(agentName: string, seed: number, flags: SimulateFlags, outcomes
   const lines = [
     `${agentName}: ${outcomes.length} simulated conversation${outcomes.length === 1 ? "" : "s"}, seed ${seed} (repeat with --seed ${seed}), at most ${flags.maxTurns} turns each`,
     `  ${"#".padStart(3)}  ${"transcript".padEnd(width)}  ${"ended".padEnd(10)}  agent turns`,
-    ...outcomes.map((o) => `  ${String(o.record.conversation).padStart(3)}  ${o.files.markdown.padEnd(width)}  ${o.record.ended.padEnd(10)}  ${String(agentTurns(o)).padStart(11)}`),
+    ...outcomes.map(
+      (o) =>
+        `  ${String(o.record.conversation).padStart(3)}  ${o.files.markdown.padEnd(width)}  ${o.record.ended.padEnd(10)}  ${String(agentTurns(o)).padStart(11)}`,
+    ),
     `ended: ${[...counts].map(([k, v]) => `${k} ${v}`).join(", ")}; ${average.toFixed(1)} agent turns on average`,
   ];
   return lines.join("\n") + "\n";

@@ -1,5 +1,12 @@
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { exportSpreadsheet, graphToJson, importSpreadsheet, spreadsheetExportLosses, SpreadsheetExportError, type SpreadsheetFormat } from "@autograms/compiler";
+import {
+  exportSpreadsheet,
+  graphToJson,
+  importSpreadsheet,
+  spreadsheetExportLosses,
+  SpreadsheetExportError,
+  type SpreadsheetFormat,
+} from "@autograms/compiler";
 import { CliError } from "../agent-loading/cli-error.js";
 import { errorsIn, printDiagnostics } from "../agent-loading/compile-agent.js";
 import { readText } from "../agent-loading/files.js";
@@ -21,7 +28,10 @@ const FORMATS: readonly SpreadsheetFormat[] = ["original", "autograms"];
 
 /** `recruiter_agent-v2.csv` → `RecruiterAgentV2`: a class-like name for the imported graph. */
 function agentName(file: string): string {
-  const words = basename(file).replace(/\.[^.]*$/, "").split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = basename(file)
+    .replace(/\.[^.]*$/, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   const name = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
   return /^[A-Za-z]/.test(name) ? name : `Agent${name}`;
 }
@@ -45,7 +55,8 @@ export function importCommand(file: string, flags: ImportFlags): Promise<void> {
 export function exportCommand(file: string, flags: ExportFlags): Promise<void> {
   return reporting("export", async () => {
     const format = (flags.format ?? "original") as SpreadsheetFormat;
-    if (!FORMATS.includes(format)) throw new CliError(`--format must be ${FORMATS.join(" or ")}, not '${flags.format}'`, 2);
+    if (!FORMATS.includes(format))
+      throw new CliError(`--format must be ${FORMATS.join(" or ")}, not '${flags.format}'`, 2);
     const { graph } = await loadAgentGraph(file);
     let sheet: string;
     try {
@@ -54,7 +65,8 @@ export function exportCommand(file: string, flags: ExportFlags): Promise<void> {
       if (!(error instanceof SpreadsheetExportError)) throw error;
       throw new CliError(`${error.message}\n(--format autograms writes every field, for autograms import)`);
     }
-    for (const loss of spreadsheetExportLosses(graph)) process.stderr.write(`autograms export: warning: the sheet leaves out ${loss}\n`);
+    for (const loss of spreadsheetExportLosses(graph))
+      process.stderr.write(`autograms export: warning: the sheet leaves out ${loss}\n`);
     writeOutput(sheet, flags.out ?? beside(file, ".csv"), `${graph.nodes.length} rows`);
   });
 }

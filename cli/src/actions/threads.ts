@@ -1,5 +1,14 @@
 import { createInterface } from "node:readline/promises";
-import { checkThreads, migrateThread, openStore, StoreError, type Store, type ThreadCheck, type ThreadInfo, type TurnStatus } from "@autograms/store";
+import {
+  checkThreads,
+  migrateThread,
+  openStore,
+  StoreError,
+  type Store,
+  type ThreadCheck,
+  type ThreadInfo,
+  type TurnStatus,
+} from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -21,7 +30,15 @@ export interface ThreadsFlags {
 
 type Action = (store: Store, args: string[], flags: ThreadsFlags) => Promise<void>;
 
-const ACTIONS: Record<string, Action> = { list, show, fork, migrate, export: exportThread, delete: deleteThread, prune };
+const ACTIONS: Record<string, Action> = {
+  list,
+  show,
+  fork,
+  migrate,
+  export: exportThread,
+  delete: deleteThread,
+  prune,
+};
 
 export function threadsCommand(sub: string, args: string[], flags: ThreadsFlags): Promise<void> {
   return reporting(`threads ${sub}`, async () => {
@@ -52,11 +69,14 @@ async function list(store: Store, _args: string[], flags: ThreadsFlags): Promise
   }
   const check = (t: ThreadInfo) => checks?.get(t.id);
   if (flags.json) return void process.stdout.write(json(threads.map((t) => (checks ? { ...t, check: check(t) } : t))));
-  if (threads.length === 0) return void process.stderr.write(`(no threads${flags.agent ? ` of ${flags.agent}` : ""} in ${store.where})\n`);
+  if (threads.length === 0)
+    return void process.stderr.write(`(no threads${flags.agent ? ` of ${flags.agent}` : ""} in ${store.where})\n`);
   for (const t of threads) {
     const problem = check(t)?.problem;
     const stale = problem ? `  (cannot resume: ${problem.code}: ${problem.message})` : "";
-    process.stdout.write(`${t.id}  ${t.agent ?? "-"}  ${turns(t.version)}  ${new Date(t.updatedAt).toISOString()}${status(t)}${stale}\n`);
+    process.stdout.write(
+      `${t.id}  ${t.agent ?? "-"}  ${turns(t.version)}  ${new Date(t.updatedAt).toISOString()}${status(t)}${stale}\n`,
+    );
   }
 }
 
@@ -82,7 +102,8 @@ async function show(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
   const info = await store.thread(id!);
   if (!info) throw new CliError(`no thread '${id}' in ${store.where}`);
   const history = await store.turns(id!);
-  if (flags.json) return void process.stdout.write(json({ id, turns: history.map((t) => ({ user: t.user, reply: t.reply })) }));
+  if (flags.json)
+    return void process.stdout.write(json({ id, turns: history.map((t) => ({ user: t.user, reply: t.reply })) }));
   process.stdout.write(`thread ${id}: ${info.agent ?? "no agent yet"}, ${turns(info.version)}${status(info)}\n`);
   for (const t of history) {
     process.stdout.write(`\n#${t.seq}${TURN_NOTES[t.status]}\n`);
@@ -99,13 +120,17 @@ function turnCount(text: string): number {
 async function fork(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
   const made = await store.fork(id!, turnCount(flags.at!), flags.id);
   process.stdout.write(`${made.id}\n`);
-  process.stderr.write(`(thread ${made.id}: the first ${turns(made.version)} of ${id}; continue it with chat --thread ${made.id})\n`);
+  process.stderr.write(
+    `(thread ${made.id}: the first ${turns(made.version)} of ${id}; continue it with chat --thread ${made.id})\n`,
+  );
 }
 
 async function migrate(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
   const { agent } = await openAgent(flags.agent!, {}, { modelRequired: false });
   const { turn } = await migrateThread(store, agent, id!, flags.to!);
-  process.stderr.write(`(thread ${id} now waits at '${flags.to}' of ${agent.graph.agent}, its variables and turns kept (turn ${turn.seq} records the move); its next message answers that node)\n`);
+  process.stderr.write(
+    `(thread ${id} now waits at '${flags.to}' of ${agent.graph.agent}, its variables and turns kept (turn ${turn.seq} records the move); its next message answers that node)\n`,
+  );
 }
 
 async function exportThread(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
@@ -135,8 +160,10 @@ function duration(text: string): number {
 }
 
 function pruneOptions(flags: ThreadsFlags): { olderThanMs?: number; keepTurns?: number } {
-  if (flags.olderThan === undefined && flags.keepTurns === undefined) throw new CliError("prune needs --older-than <duration> or --keep-turns <N>", 2);
-  if (flags.keepTurns !== undefined && !/^\d+$/.test(flags.keepTurns)) throw new CliError(`--keep-turns takes a number, not '${flags.keepTurns}'`, 2);
+  if (flags.olderThan === undefined && flags.keepTurns === undefined)
+    throw new CliError("prune needs --older-than <duration> or --keep-turns <N>", 2);
+  if (flags.keepTurns !== undefined && !/^\d+$/.test(flags.keepTurns))
+    throw new CliError(`--keep-turns takes a number, not '${flags.keepTurns}'`, 2);
   return {
     ...(flags.olderThan === undefined ? {} : { olderThanMs: duration(flags.olderThan) }),
     ...(flags.keepTurns === undefined ? {} : { keepTurns: Number(flags.keepTurns) }),
@@ -145,5 +172,7 @@ function pruneOptions(flags: ThreadsFlags): { olderThanMs?: number; keepTurns?: 
 
 async function prune(store: Store, _args: string[], flags: ThreadsFlags): Promise<void> {
   const r = await store.prune(pruneOptions(flags));
-  process.stdout.write(`pruned ${r.threadsDeleted} thread${r.threadsDeleted === 1 ? "" : "s"} and ${turns(r.turnsDeleted)}\n`);
+  process.stdout.write(
+    `pruned ${r.threadsDeleted} thread${r.threadsDeleted === 1 ? "" : "s"} and ${turns(r.turnsDeleted)}\n`,
+  );
 }

@@ -2,7 +2,10 @@
 export class CliError extends Error {
   override name = "CliError";
 
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
     super(message);
   }
 }

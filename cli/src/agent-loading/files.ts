@@ -1,16 +1,33 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import { dirname } from "node:path";
 import { CliError } from "./cli-error.js";
 
 /** Why reading or writing a file failed, in words rather than an errno. */
 export function fileProblem(err: unknown, doing: "read" | "write"): string {
   switch ((err as NodeJS.ErrnoException).code) {
-    case "ENOENT": return doing === "read" ? "no such file" : "it cannot be created there";
-    case "EISDIR": return "it is a directory";
-    case "ENOTDIR": return "a part of its path is a file, not a directory";
-    case "EEXIST": return "it is a file, not a directory";
-    case "EACCES": case "EPERM": return "permission denied";
-    default: return err instanceof Error ? err.message : String(err);
+    case "ENOENT":
+      return doing === "read" ? "no such file" : "it cannot be created there";
+    case "EISDIR":
+      return "it is a directory";
+    case "ENOTDIR":
+      return "a part of its path is a file, not a directory";
+    case "EEXIST":
+      return "it is a file, not a directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    default:
+      return err instanceof Error ? err.message : String(err);
   }
 }
 
@@ -28,7 +45,9 @@ export function writeText(file: string, text: string, what = ""): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (err) {
-    throw new CliError(`cannot write ${what}'${file}': its folder '${dirname(file)}' cannot be made: ${fileProblem(err, "write")}`);
+    throw new CliError(
+      `cannot write ${what}'${file}': its folder '${dirname(file)}' cannot be made: ${fileProblem(err, "write")}`,
+    );
   }
   try {
     writeFileSync(file, text);
@@ -62,7 +81,12 @@ export function jsonFault(err: unknown): string {
  * is refused through `refuse`, with the reason in words. It is opened without blocking: a named
  * pipe would wait for a writer.
  */
-export function readRegularFile(path: string, maxBytes: number, refuse: (why: string) => Error, what = "such a file"): string | null {
+export function readRegularFile(
+  path: string,
+  maxBytes: number,
+  refuse: (why: string) => Error,
+  what = "such a file",
+): string | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -78,7 +102,8 @@ export function readRegularFile(path: string, maxBytes: number, refuse: (why: st
     // One byte more than the limit tells a file that grew since fstat from one that fits.
     const buffer = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
     let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; )
+      length += n;
     if (length > maxBytes) throw tooBig();
     return buffer.toString("utf8", 0, length);
   } catch (err) {

@@ -38,7 +38,10 @@ const displayPath = (path: string) => relative(process.cwd(), path).split("\\").
  * file that breaks only reference rules (a transition to a missing node) is still returned, with
  * those errors, so that it can be drawn or exported for inspection.
  */
-export async function loadAgentGraph(file: string, options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink } = {}): Promise<LoadedAgent> {
+export async function loadAgentGraph(
+  file: string,
+  options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink } = {},
+): Promise<LoadedAgent> {
   const path = resolve(file);
   const text = readText(file);
   if (TYPESCRIPT.test(file)) {
@@ -46,7 +49,13 @@ export async function loadAgentGraph(file: string, options: { keepBrokenReferenc
     const display = displayPath(path);
     const compiled = compileAgent(text, display, options.diagnostics);
     if (compiled.graph === null) throw new CliError(compiled.failure);
-    return { file, graph: compiled.graph, source: { path, display, text }, baseDir: dirname(path), brokenReferences: [] };
+    return {
+      file,
+      graph: compiled.graph,
+      source: { path, display, text },
+      baseDir: dirname(path),
+      brokenReferences: [],
+    };
   }
   let value: unknown;
   try {
@@ -64,7 +73,9 @@ export async function loadAgentGraph(file: string, options: { keepBrokenReferenc
   const brokenReferences = checked.valid ? [] : checked.errors;
   if (!checked.valid && !(options.keepBrokenReferences && checked.errors.every(isReferenceError))) {
     const where = graph.source?.file ?? file;
-    const lines = checked.errors.map((e) => `  ${e.loc ? `${where}:${e.loc.line}:${e.loc.column}` : `at ${e.path || "/"}`}: ${e.message}`);
+    const lines = checked.errors.map(
+      (e) => `  ${e.loc ? `${where}:${e.loc.line}:${e.loc.column}` : `at ${e.path || "/"}`}: ${e.message}`,
+    );
     throw new CliError(`'${file}' is not a valid graph:\n${lines.join("\n")}`);
   }
   const source = findSource(path, graph);
@@ -91,11 +102,14 @@ function findSource(graphPath: string, graph: Graph): AgentSource | null {
   const mapSource = sourceFromMap(`${graphPath}.map`);
   if (mapSource) candidates.push(mapSource);
   candidates.push(isAbsolute(recorded.file) ? recorded.file : resolve(recorded.file));
-  candidates.push(join(dirname(graphPath), recorded.file.slice(recorded.file.replace(/\\/g, "/").lastIndexOf("/") + 1)));
+  candidates.push(
+    join(dirname(graphPath), recorded.file.slice(recorded.file.replace(/\\/g, "/").lastIndexOf("/") + 1)),
+  );
   for (const path of candidates) {
     if (!existsSync(path)) continue;
     const text = readFileSync(path, "utf8");
-    if (createHash("sha256").update(text).digest("hex") === recorded.sha256) return { path, display: displayPath(path), text };
+    if (createHash("sha256").update(text).digest("hex") === recorded.sha256)
+      return { path, display: displayPath(path), text };
   }
   return null;
 }

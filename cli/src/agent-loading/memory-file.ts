@@ -18,7 +18,9 @@ export function lockMemoryFile(path: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
-    throw new CliError(`cannot save the conversation to '${path}': its folder cannot be made: ${fileProblem(err, "write")}`);
+    throw new CliError(
+      `cannot save the conversation to '${path}': its folder cannot be made: ${fileProblem(err, "write")}`,
+    );
   }
   for (let attempt = 0; ; attempt++) {
     try {
@@ -26,13 +28,17 @@ export function lockMemoryFile(path: string): void {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) {
-        throw new CliError(`cannot lock '${path}' for this conversation (lock file '${lock}'): ${fileProblem(err, "write")}`);
+        throw new CliError(
+          `cannot lock '${path}' for this conversation (lock file '${lock}'): ${fileProblem(err, "write")}`,
+        );
       }
     }
     const holder = lockHolder(lock);
     if (holder !== null) {
-      throw new CliError(`'${path}' is in use by another autograms process (${holder === "starting" ? "one that is taking the lock now" : `pid ${holder}`}); two processes on one memory file would lose each other's turns. ` +
-        `Wait for it to end, or if no such process runs, delete '${lock}'`);
+      throw new CliError(
+        `'${path}' is in use by another autograms process (${holder === "starting" ? "one that is taking the lock now" : `pid ${holder}`}); two processes on one memory file would lose each other's turns. ` +
+          `Wait for it to end, or if no such process runs, delete '${lock}'`,
+      );
     }
     rmSync(lock, { force: true });
   }
@@ -109,11 +115,15 @@ export function readMemoryFile(path: string, agentName: string): Memory | null {
   }
   const memory = value as Partial<Memory> | null;
   if (typeof memory !== "object" || memory === null || memory.format !== "autograms-memory") {
-    throw refuse("it is not a saved conversation (no \"format\": \"autograms-memory\")");
+    throw refuse('it is not a saved conversation (no "format": "autograms-memory")');
   }
   const agent = typeof memory.graph === "object" && memory.graph !== null ? memory.graph.agent : undefined;
-  if (agent !== agentName) throw refuse(`it is a conversation with ${typeof agent === "string" ? `the agent '${agent.slice(0, 100)}'` : "no named agent"}, not '${agentName}'`);
-  if (memory.done === true) throw refuse("that conversation has ended (it reached 'quit'); delete the file or name another to start a new one");
+  if (agent !== agentName)
+    throw refuse(
+      `it is a conversation with ${typeof agent === "string" ? `the agent '${agent.slice(0, 100)}'` : "no named agent"}, not '${agentName}'`,
+    );
+  if (memory.done === true)
+    throw refuse("that conversation has ended (it reached 'quit'); delete the file or name another to start a new one");
   return value as Memory;
 }
 

@@ -17,9 +17,15 @@ export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export function addModelOptions(command: Command): Command {
   return command
     .option("--offline", "use the offline model (deterministic canned answers, no network)")
-    .option("--model <name>", `the model's name on the server (default for OpenAI: ${DEFAULT_OPENAI_MODEL}; required with a base URL), ` +
-      `or PROVIDER:MODEL for an AI SDK provider (${Object.keys(PROVIDERS).join(", ")})`)
+    .option(
+      "--model <name>",
+      `the model's name on the server (default for OpenAI: ${DEFAULT_OPENAI_MODEL}; required with a base URL), ` +
+        `or PROVIDER:MODEL for an AI SDK provider (${Object.keys(PROVIDERS).join(", ")})`,
+    )
     .option("--base-url <url>", "an OpenAI-compatible server's API root (default: OPENAI_BASE_URL, else OpenAI)")
     .option("--api-key-env <VAR>", "the environment variable holding the API key (default: OPENAI_API_KEY)")
-    .option("--mcp-config <file>", "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent)");
+    .option(
+      "--mcp-config <file>",
+      "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent)",
+    );
 }

@@ -19,7 +19,9 @@ function showRetry(n: RetryNotice): void {
   if (n.delayMs < 1000) return;
   const seconds = n.delayMs >= 10_000 ? Math.round(n.delayMs / 1000) : Math.round(n.delayMs / 100) / 10;
   const what = n.status !== undefined ? "model server busy" : "model server not answering";
-  process.stderr.write(`${what}, retrying in ${seconds} s (${n.reason} at node '${n.node}'; attempt ${n.attempt + 1} of ${n.attempts})\n`);
+  process.stderr.write(
+    `${what}, retrying in ${seconds} s (${n.reason} at node '${n.node}'; attempt ${n.attempt + 1} of ${n.attempts})\n`,
+  );
 }
 
 // The offline model's pause between streamed words: its canned text then grows on the screen as a
@@ -41,26 +43,37 @@ export async function chooseModel(flags: ModelFlags, required: boolean): Promise
     return { model: new OfflineModel(flags.stream ? { wordDelayMs: OFFLINE_WORD_DELAY_MS } : {}), none: false };
   }
   const named = flags.apiKeyEnv === undefined ? undefined : env(flags.apiKeyEnv);
-  if (flags.apiKeyEnv !== undefined && named === undefined) throw new CliError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`, 2);
+  if (flags.apiKeyEnv !== undefined && named === undefined)
+    throw new CliError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`, 2);
   const provider = flags.model === undefined ? undefined : splitProviderModel(flags.model);
   if (provider) {
     // The provider's package is loaded only when it is asked for.
     const { providerModel } = await import("./ai-sdk-model.js");
-    const choice = { ...provider, ...(flags.baseUrl !== undefined && { baseURL: flags.baseUrl }), ...(named !== undefined && { apiKey: named }) };
+    const choice = {
+      ...provider,
+      ...(flags.baseUrl !== undefined && { baseURL: flags.baseUrl }),
+      ...(named !== undefined && { apiKey: named }),
+    };
     return { model: await providerModel({ ...choice, options: { onRetry: showRetry } }), none: false };
   }
   const apiKey = flags.apiKeyEnv !== undefined ? named : env("OPENAI_API_KEY");
   const baseURL = flags.baseUrl ?? env("OPENAI_BASE_URL");
   if (apiKey === undefined && baseURL === undefined) {
     if (required) throw new CliError(HOW_TO_CHOOSE, 2);
-    const refuse = async (): Promise<never> => { throw new Error(NEEDS_MODEL); };
+    const refuse = async (): Promise<never> => {
+      throw new Error(NEEDS_MODEL);
+    };
     return { model: { complete: refuse, choose: refuse }, none: true };
   }
   // Another server's models have other names, and OpenAI's label token ids would be wrong for them.
-  if (baseURL !== undefined && flags.model === undefined) throw new CliError(`--model: name the model to use on ${baseURL}`, 2);
+  if (baseURL !== undefined && flags.model === undefined)
+    throw new CliError(`--model: name the model to use on ${baseURL}`, 2);
   const options = {
-    model: flags.model ?? DEFAULT_OPENAI_MODEL, ...(baseURL === undefined ? {} : { baseURL }), ...(apiKey === undefined ? {} : { apiKey }),
-    onRetry: showRetry, ...(flags.stream && { stream: true }),
+    model: flags.model ?? DEFAULT_OPENAI_MODEL,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    onRetry: showRetry,
+    ...(flags.stream && { stream: true }),
   };
   // The OpenAI client is loaded only when it is asked for.
   const { OpenAIModel } = await import("./openai-model.js");

@@ -27,14 +27,22 @@ export interface AgentMaking {
  * Loads the agent (or graph), its tools and the model the flags choose, and makes the Agent.
  * `loaded` is handed to `onLoaded` as soon as it exists, so errors after that point can show source.
  */
-export async function openAgent(file: string, flags: ModelFlags, options: AgentMaking & {
-  onLoaded?: (loaded: LoadedAgent) => void;
-  /** Where the compiler's diagnostics go (default: stderr). */
-  diagnostics?: DiagnosticSink;
-}): Promise<OpenedAgent> {
+export async function openAgent(
+  file: string,
+  flags: ModelFlags,
+  options: AgentMaking & {
+    onLoaded?: (loaded: LoadedAgent) => void;
+    /** Where the compiler's diagnostics go (default: stderr). */
+    diagnostics?: DiagnosticSink;
+  },
+): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
   options.onLoaded?.(loaded);
-  const { agent, moduleFiles } = await agentOf({ graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file }, flags, options);
+  const { agent, moduleFiles } = await agentOf(
+    { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file },
+    flags,
+    options,
+  );
   return { agent, loaded, moduleFiles };
 }
 
@@ -48,17 +56,28 @@ export interface GraphAt {
 }
 
 /** The Agent of a loaded graph: its tools and actions loaded, its model chosen by the flags. */
-export async function agentOf(at: GraphAt, flags: ModelFlags, options: AgentMaking): Promise<{ agent: Agent; moduleFiles: string[] }> {
+export async function agentOf(
+  at: GraphAt,
+  flags: ModelFlags,
+  options: AgentMaking,
+): Promise<{ agent: Agent; moduleFiles: string[] }> {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
   const { graph } = at;
-  const local = { ...graph, tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))) };
+  const local = {
+    ...graph,
+    tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
+  };
   const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer, options.bundles);
   Object.assign(tools, await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {
-    model, tools, actions, ...(none ? { config: { modelRetries: 0 } } : {}), ...(options.isolation ? { isolation: options.isolation } : {}),
+    model,
+    tools,
+    actions,
+    ...(none ? { config: { modelRetries: 0 } } : {}),
+    ...(options.isolation ? { isolation: options.isolation } : {}),
   });
   return { agent, moduleFiles: files };
 }

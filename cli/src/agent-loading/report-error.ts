@@ -24,8 +24,14 @@ export function reportError(command: string, err: unknown, agent?: LoadedAgent |
       const loc = agent.graph.nodes.find((n) => n.name === err.node)?.loc;
       const oneLine = loc !== undefined && loc.line === err.line && loc.endLine === loc.line;
       const diagnostic = {
-        code: err.code, severity: "error" as const, message, file: err.file ?? source.display,
-        line: err.line, column: err.column, endLine: err.line, endColumn: oneLine ? loc.endColumn : err.column,
+        code: err.code,
+        severity: "error" as const,
+        message,
+        file: err.file ?? source.display,
+        line: err.line,
+        column: err.column,
+        endLine: err.line,
+        endColumn: oneLine ? loc.endColumn : err.column,
       };
       process.stderr.write(formatDiagnostics([diagnostic], source.text, { color: process.stderr.isTTY }) + "\n");
     } else {
@@ -42,7 +48,10 @@ export function reportError(command: string, err: unknown, agent?: LoadedAgent |
  * Runs a command's work and sets the exit code: the one it returns (0 when none), or on a failure
  * the one `reportError` gives, with the agent's source once the work has loaded it.
  */
-export async function reporting(command: string, work: (onLoaded: (loaded: LoadedAgent) => void) => Promise<number | void>): Promise<void> {
+export async function reporting(
+  command: string,
+  work: (onLoaded: (loaded: LoadedAgent) => void) => Promise<number | void>,
+): Promise<void> {
   let loaded: LoadedAgent | null = null;
   try {
     process.exitCode = (await work((l) => (loaded = l))) ?? 0;

@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin, Message } from "esbuild";
-import { RUNTIME_TOOLS, isActionDefinition, type ActionDefinition, type Graph, type Tool, type ToolInfo } from "@autograms/runtime";
+import {
+  RUNTIME_TOOLS,
+  isActionDefinition,
+  type ActionDefinition,
+  type Graph,
+  type Tool,
+  type ToolInfo,
+} from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -34,17 +41,28 @@ type Imported = { kind: "tool" | "action"; name: string; info: ToolInfo };
  * modules and `./tools.js` specifiers work as they do for the agent) into one temporary module
  * that is imported.
  */
-export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, baseDir: string, importer: string, bundles?: LoadedBundles): Promise<HostCode> {
+export async function loadHostCode(
+  graph: Pick<Graph, "tools" | "actions">,
+  baseDir: string,
+  importer: string,
+  bundles?: LoadedBundles,
+): Promise<HostCode> {
   // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
-  const builtin = (t: ToolInfo) => t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
+  const builtin = (t: ToolInfo) =>
+    t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
   const entries: Imported[] = [
-    ...Object.entries(graph.tools ?? {}).filter(([, t]) => !builtin(t)).map(([name, info]) => ({ kind: "tool" as const, name, info })),
+    ...Object.entries(graph.tools ?? {})
+      .filter(([, t]) => !builtin(t))
+      .map(([name, info]) => ({ kind: "tool" as const, name, info })),
     ...Object.entries(graph.actions ?? {}).map(([name, info]) => ({ kind: "action" as const, name, info })),
   ];
   if (entries.length === 0) return { tools: {}, actions: [], files: [] };
   // One line per export, so an error in this entry names its tool or action.
   const entry = entries
-    .map(({ info: t }, i) => `export { ${IDENTIFIER.test(t.export) ? t.export : JSON.stringify(t.export)} as __export${i} } from ${JSON.stringify(t.module)};`)
+    .map(
+      ({ info: t }, i) =>
+        `export { ${IDENTIFIER.test(t.export) ? t.export : JSON.stringify(t.export)} as __export${i} } from ${JSON.stringify(t.module)};`,
+    )
     .join("\n");
   const { build } = await import("esbuild");
   let code: string;
@@ -52,16 +70,30 @@ export async function loadHostCode(graph: Pick<Graph, "tools" | "actions">, base
   try {
     const result = await build({
       stdin: { contents: entry, loader: "ts", resolveDir: baseDir },
-      bundle: true, write: false, platform: "node", format: "esm", target: "node20",
-      logLevel: "silent", plugins: [packagesInPlace], metafile: true,
+      bundle: true,
+      write: false,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      logLevel: "silent",
+      plugins: [packagesInPlace],
+      metafile: true,
     });
     code = result.outputFiles[0]!.text;
-    files = Object.keys(result.metafile.inputs).filter((f) => f !== "<stdin>" && !/(^|\/)node_modules\//.test(f)).map((f) => resolve(f));
+    files = Object.keys(result.metafile.inputs)
+      .filter((f) => f !== "<stdin>" && !/(^|\/)node_modules\//.test(f))
+      .map((f) => resolve(f));
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     if (!errors.length) throw err;
-    const what = entries.some((e) => e.kind === "action") ? entries.some((e) => e.kind === "tool") ? "tools and actions" : "actions" : "tools";
-    throw new CliError(`cannot load the agent's ${what}:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`);
+    const what = entries.some((e) => e.kind === "action")
+      ? entries.some((e) => e.kind === "tool")
+        ? "tools and actions"
+        : "actions"
+      : "tools";
+    throw new CliError(
+      `cannot load the agent's ${what}:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`,
+    );
   }
   let exports = bundles?.get(code);
   if (!exports) {
@@ -76,9 +108,11 @@ async function importBundle(code: string, entries: Imported[]): Promise<Record<s
   try {
     const file = join(dir, "tools.mjs");
     writeFileSync(file, code);
-    return await import(pathToFileURL(file).href) as Record<string, unknown>;
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (err) {
-    throw new CliError(`the agent's ${entries.some((e) => e.kind === "action") ? "tool and action" : "tool"} modules failed to load: ${err instanceof Error ? err.message : String(err)}`);
+    throw new CliError(
+      `the agent's ${entries.some((e) => e.kind === "action") ? "tool and action" : "tool"} modules failed to load: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,10 +124,14 @@ function hostCodeOf(exports: Record<string, unknown>, entries: Imported[], files
     const value = exports[`__export${i}`];
     const what = value === undefined ? "undefined" : `a ${typeof value}`;
     if (kind === "tool") {
-      if (typeof value !== "function") throw new CliError(`tool '${name}': export '${t.export}' of '${t.module}' is ${what}, not a function`);
+      if (typeof value !== "function")
+        throw new CliError(`tool '${name}': export '${t.export}' of '${t.module}' is ${what}, not a function`);
       loaded.tools[name] = value as Tool;
     } else {
-      if (!isActionDefinition(value)) throw new CliError(`action '${name}': export '${t.export}' of '${t.module}' is ${what}, not an action made with defineAction`);
+      if (!isActionDefinition(value))
+        throw new CliError(
+          `action '${name}': export '${t.export}' of '${t.module}' is ${what}, not an action made with defineAction`,
+        );
       loaded.actions.push(value);
     }
   });
@@ -105,7 +143,8 @@ function describe(e: Message, lines: string[], entries: Imported[], importer: st
   if (!loc) return e.text;
   // An error in the generated entry is about the tool or action of that line.
   const found = entries[lines.indexOf(loc.lineText)];
-  if (found) return `${found.kind} '${found.name}' (export '${found.info.export}' of '${found.info.module}', imported by ${importer}): ${e.text}`;
+  if (found)
+    return `${found.kind} '${found.name}' (export '${found.info.export}' of '${found.info.module}', imported by ${importer}): ${e.text}`;
   return `${loc.file}:${loc.line}:${loc.column + 1}: ${e.text}`;
 }
 
@@ -121,10 +160,17 @@ const packagesInPlace: Plugin = {
     const again = Symbol("resolving");
     build.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.pluginData === again || isAbsolute(args.path) || isBuiltin(args.path)) return undefined;
-      const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: again });
+      const found = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: again,
+      });
       if (found.errors.length) return { errors: found.errors };
       if (found.external) return { path: args.path, external: true };
-      return NODE_LOADS.test(found.path) ? { path: pathToFileURL(found.path).href, external: true } : { path: found.path };
+      return NODE_LOADS.test(found.path)
+        ? { path: pathToFileURL(found.path).href, external: true }
+        : { path: found.path };
     });
   },
 };

@@ -58,4 +58,3 @@ export async function startTracing(): Promise<Tracing | undefined> {
   provider.register();
   return { shutdown: () => provider.shutdown() };
 }
-

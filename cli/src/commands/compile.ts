@@ -9,5 +9,7 @@ export function registerCompile(program: Command): void {
     .argument("<file>", "the agent's TypeScript file")
     .option("-o, --out <file>", "where to write the graph ('-' for stdout, without a map); default: beside the agent")
     .option("-w, --watch", "compile again whenever the file changes")
-    .action(async (file: string, flags: CompileFlags) => (await import("../actions/compile.js")).compileCommand(file, flags));
+    .action(async (file: string, flags: CompileFlags) =>
+      (await import("../actions/compile.js")).compileCommand(file, flags),
+    );
 }

@@ -10,25 +10,81 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function registerServe(program: Command): void {
   const command = program
     .command("serve")
-    .summary("serve an agent over HTTP: a playground, the AI SDK chat protocol, AG-UI, a threads API, resumable streams")
-    .description("serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork; none with --no-playground), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)")
+    .summary(
+      "serve an agent over HTTP: a playground, the AI SDK chat protocol, AG-UI, a threads API, resumable streams",
+    )
+    .description(
+      "serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork; none with --no-playground), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)",
+    )
     .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
-    .option("--store <url>", "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)")
+    .option(
+      "--store <url>",
+      "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)",
+    )
     .option("--port <n>", "the port (0: any free one)", "3000")
     .option("--host <host>", "the address to listen on; anything but loopback needs --token", "127.0.0.1")
-    .option("--token <token>", "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN); visible ASCII, no spaces")
+    .option(
+      "--token <token>",
+      "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN); visible ASCII, no spaces",
+    )
     .option("--token-file <file>", "read the token from this file (its first line), so that it does not show in ps")
-    .option("--allowed-host <name>", "answer requests for this Host name too (a proxy in front); on loopback only localhost and the bound address are answered (repeatable)", collect, [])
-    .option("--cors <origin>", "let a browser app on this origin (https://app.example.com) call the API (repeatable; '*' any origin, only with a token)", collect, [])
-    .option("--lease-ms <ms>", "how long a thread stays taken by a run that stops renewing it (a killed process): then another process may take it (default: the store URL's lease_ms, else 10000)", integer(100))
-    .option("--grace-ms <ms>", "on SIGTERM, how long runs in progress may take to finish before they are stopped", integer(0), 10_000)
-    .option("--workers <n>", "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread; default: one per core)", integer(0))
-    .option("--turn-time-ms <ms>", "a turn's time budget: milliseconds it may compute without waiting (for its model, a tool); over it the turn fails with time_budget, nothing committed (default 10000)", integer(1))
-    .option("--turn-memory-mb <mb>", "a turn's memory budget: MiB its steps may write; over it the turn fails with memory_budget, nothing committed (default 256)", integer(1))
-    .addOption(busyOption("a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)"))
-    .addOption(staleOption("a message for a thread that cannot resume on the agent (edited where the thread stands): refuse (422 stale_memory, the default; move it with autograms threads migrate) or restart (begin its conversation again)"))
-    .option("--watch", "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving; the turns are played in the server's own thread, as with --workers 0")
-    .option("--no-playground", "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)");
-  addModelOptions(command)
-    .action(async (file: string, flags: ServeFlags) => (await import("../actions/serve.js")).serveCommand(file, flags));
+    .option(
+      "--allowed-host <name>",
+      "answer requests for this Host name too (a proxy in front); on loopback only localhost and the bound address are answered (repeatable)",
+      collect,
+      [],
+    )
+    .option(
+      "--cors <origin>",
+      "let a browser app on this origin (https://app.example.com) call the API (repeatable; '*' any origin, only with a token)",
+      collect,
+      [],
+    )
+    .option(
+      "--lease-ms <ms>",
+      "how long a thread stays taken by a run that stops renewing it (a killed process): then another process may take it (default: the store URL's lease_ms, else 10000)",
+      integer(100),
+    )
+    .option(
+      "--grace-ms <ms>",
+      "on SIGTERM, how long runs in progress may take to finish before they are stopped",
+      integer(0),
+      10_000,
+    )
+    .option(
+      "--workers <n>",
+      "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread; default: one per core)",
+      integer(0),
+    )
+    .option(
+      "--turn-time-ms <ms>",
+      "a turn's time budget: milliseconds it may compute without waiting (for its model, a tool); over it the turn fails with time_budget, nothing committed (default 10000)",
+      integer(1),
+    )
+    .option(
+      "--turn-memory-mb <mb>",
+      "a turn's memory budget: MiB its steps may write; over it the turn fails with memory_budget, nothing committed (default 256)",
+      integer(1),
+    )
+    .addOption(
+      busyOption(
+        "a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)",
+      ),
+    )
+    .addOption(
+      staleOption(
+        "a message for a thread that cannot resume on the agent (edited where the thread stands): refuse (422 stale_memory, the default; move it with autograms threads migrate) or restart (begin its conversation again)",
+      ),
+    )
+    .option(
+      "--watch",
+      "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving; the turns are played in the server's own thread, as with --workers 0",
+    )
+    .option(
+      "--no-playground",
+      "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)",
+    );
+  addModelOptions(command).action(async (file: string, flags: ServeFlags) =>
+    (await import("../actions/serve.js")).serveCommand(file, flags),
+  );
 }

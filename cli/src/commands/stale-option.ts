@@ -4,4 +4,5 @@ import { Option } from "commander";
 const STALE_POLICIES = ["refuse", "restart"];
 
 /** `--on-stale <policy>`: what a conversation that cannot resume on the (edited) agent does. */
-export const staleOption = (description: string) => new Option("--on-stale <policy>", description).choices(STALE_POLICIES);
+export const staleOption = (description: string) =>
+  new Option("--on-stale <policy>", description).choices(STALE_POLICIES);

@@ -8,7 +8,11 @@ import { staleProblem, type ChatSession } from "./session.js";
  * `agent()`: the build to run each turn on (it changes with --watch). A conversation that cannot
  * resume on it is refused, or with `onStale` restart begun again.
  */
-export function memoryFileSession(agent: () => Agent, path: string | undefined, onStale: StalePolicy = "refuse"): ChatSession {
+export function memoryFileSession(
+  agent: () => Agent,
+  path: string | undefined,
+  onStale: StalePolicy = "refuse",
+): ChatSession {
   let memory: Memory | null = null;
   let restarted: string | null = null;
   if (path !== undefined) {
@@ -19,13 +23,22 @@ export function memoryFileSession(agent: () => Agent, path: string | undefined, 
     else if (memory !== null) agent().checkMemory(memory);
   }
   return {
-    resumed: memory === null ? null : { note: `(resuming the conversation saved in ${path}, after ${memory.turn} turns)`, lastReply: lastReply(memory) },
+    resumed:
+      memory === null
+        ? null
+        : {
+            note: `(resuming the conversation saved in ${path}, after ${memory.turn} turns)`,
+            lastReply: lastReply(memory),
+          },
     ...(restarted !== null && { restarted }),
     check: async (next) => staleProblem(next, memory),
     async reply(text, { trace, onText }) {
       const build = agent();
       if (memory !== null && onStale === "restart" && staleProblem(build, memory) !== null) memory = null;
-      const r = await build.reply(text ?? "", text === null ? undefined : memory ?? undefined, { trace, ...(onText && { onText }) });
+      const r = await build.reply(text ?? "", text === null ? undefined : (memory ?? undefined), {
+        trace,
+        ...(onText && { onText }),
+      });
       memory = r.memory;
       if (path !== undefined) writeMemoryFile(path, memory);
       return r;

@@ -33,7 +33,9 @@ export async function threadSession(agent: () => Agent, flags: ThreadFlags): Pro
       if (flags.thread === undefined) process.stdout.write(`(new thread ${id}; continue it with --thread ${id})\n`);
       else process.stderr.write(`(new thread ${id})\n`);
     } else if (memory.done) {
-      throw new CliError(`thread ${id} has ended (it reached 'quit'); go on from an earlier turn with autograms threads fork ${id} --at N, or start a new thread`);
+      throw new CliError(
+        `thread ${id} has ended (it reached 'quit'); go on from an earlier turn with autograms threads fork ${id} --at N, or start a new thread`,
+      );
     } else {
       // Checked whole (checksum, graph) before any of it reaches the terminal.
       agent().checkMemory(memory);
@@ -44,10 +46,22 @@ export async function threadSession(agent: () => Agent, flags: ThreadFlags): Pro
     return {
       ...(restarted !== null && { restarted }),
       check: async (next) => staleProblem(next, (await store.load(id)).memory),
-      resumed: memory === null ? null : { note: `(resuming thread ${id} of ${store.where}, after ${memory.turn} turns)`, lastReply: lastReply(memory) },
+      resumed:
+        memory === null
+          ? null
+          : {
+              note: `(resuming thread ${id} of ${store.where}, after ${memory.turn} turns)`,
+              lastReply: lastReply(memory),
+            },
       async reply(text, { trace, onText }) {
         try {
-          const turn = runTurn(store, agent(), id, text, { policy, onStale, trace, ...(onText && { onText }), signal: stopping.signal });
+          const turn = runTurn(store, agent(), id, text, {
+            policy,
+            onStale,
+            trace,
+            ...(onText && { onText }),
+            signal: stopping.signal,
+          });
           running = turn;
           return await turn;
         } catch (err) {

@@ -14,7 +14,8 @@ export interface GraphPageFlags {
 }
 
 /** Links that open a line of `source` (an absolute path) in VS Code. */
-export const vscodeLink = (source: string) => (loc: Loc) => `vscode://file${encodeURI(source.split("\\").join("/"))}:${loc.line}:${loc.column}`;
+export const vscodeLink = (source: string) => (loc: Loc) =>
+  `vscode://file${encodeURI(source.split("\\").join("/"))}:${loc.line}:${loc.column}`;
 
 export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<string> {
   const trace = flags.trace === undefined ? undefined : parseTrace(readText(flags.trace, "the trace "), flags.trace);
@@ -22,8 +23,11 @@ export async function graphPage(graph: Graph, flags: GraphPageFlags): Promise<st
   // The graph names its source relative to where it was compiled: here, the working directory.
   const source = file === undefined ? undefined : resolve(file);
   const pageDir = flags.out === undefined || flags.out === "-" ? process.cwd() : dirname(resolve(flags.out));
-  const sourceLink = source === undefined ? undefined
-    : flags.link === "vscode" ? vscodeLink(source)
-    : (loc: Loc) => `${encodeURI(relative(pageDir, source).split("\\").join("/"))}#L${loc.line}`;
+  const sourceLink =
+    source === undefined
+      ? undefined
+      : flags.link === "vscode"
+        ? vscodeLink(source)
+        : (loc: Loc) => `${encodeURI(relative(pageDir, source).split("\\").join("/"))}#L${loc.line}`;
   return toHtml(graph, { ...flags.view, ...(trace ? { trace } : {}), ...(sourceLink ? { sourceLink } : {}) });
 }

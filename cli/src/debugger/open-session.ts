@@ -22,24 +22,41 @@ export interface SessionChoices {
   diagnostics?: DiagnosticSink;
 }
 
-export async function openSession(file: string, flags: ModelFlags, choices: SessionChoices): Promise<{ session: DebugSession; source: SourceLines; loaded: LoadedAgent }> {
+export async function openSession(
+  file: string,
+  flags: ModelFlags,
+  choices: SessionChoices,
+): Promise<{ session: DebugSession; source: SourceLines; loaded: LoadedAgent }> {
   const loaded = await loadAgentGraph(file, { diagnostics: choices.diagnostics });
   choices.onLoaded?.(loaded);
   const { tools, actions } = await loadHostCode(loaded.graph, loaded.baseDir, loaded.source?.display ?? loaded.file);
   const conversation = Number(choices.conversation ?? 1);
-  if (!Number.isInteger(conversation) || conversation < 1) throw new CliError(`--conversation takes a number from 1, not '${choices.conversation}'`, 2);
+  if (!Number.isInteger(conversation) || conversation < 1)
+    throw new CliError(`--conversation takes a number from 1, not '${choices.conversation}'`, 2);
   let replay: { replay: string; replaySource: string; conversation: number } | { model: ChatModel };
   if (choices.replay !== undefined) {
-    if (flags.offline || flags.model !== undefined || flags.baseUrl !== undefined) throw new CliError("--replay answers from the recording: it takes no model flags", 2);
-    replay = { replay: readText(choices.replay, "the trace "), replaySource: choices.replay, conversation: conversation - 1 };
+    if (flags.offline || flags.model !== undefined || flags.baseUrl !== undefined)
+      throw new CliError("--replay answers from the recording: it takes no model flags", 2);
+    replay = {
+      replay: readText(choices.replay, "the trace "),
+      replaySource: choices.replay,
+      conversation: conversation - 1,
+    };
   } else {
     replay = { model: (await chooseModel(flags, true)).model };
   }
-  const source = new SourceLines(loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file, loaded.source?.text ?? null);
+  const source = new SourceLines(
+    loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file,
+    loaded.source?.text ?? null,
+  );
   let session: DebugSession;
   try {
     session = new DebugSession(loaded.graph, {
-      ...replay, tools, actions, inputs: choices.inputs ?? [], stopOnEntry: choices.stopOnEntry ?? true,
+      ...replay,
+      tools,
+      actions,
+      inputs: choices.inputs ?? [],
+      stopOnEntry: choices.stopOnEntry ?? true,
       ...(source.available ? { sourceLines: source.count } : {}),
     });
   } catch (err) {

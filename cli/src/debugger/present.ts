@@ -14,7 +14,10 @@ export function valueText(value: JsonValue | undefined, max = 120): string {
 export class SourceLines {
   private readonly lines: string[];
 
-  constructor(readonly file: string, readonly text: string | null) {
+  constructor(
+    readonly file: string,
+    readonly text: string | null,
+  ) {
     this.lines = text === null ? [] : text.split("\n");
   }
 
@@ -42,7 +45,8 @@ export class SourceLines {
     const to = Math.min(this.lines.length, line + after);
     const width = String(to).length;
     const out: string[] = [];
-    for (let n = from; n <= to; n++) out.push(`${n === line ? ">" : " "} ${String(n).padStart(width)} | ${this.lines[n - 1]}`.trimEnd());
+    for (let n = from; n <= to; n++)
+      out.push(`${n === line ? ">" : " "} ${String(n).padStart(width)} | ${this.lines[n - 1]}`.trimEnd());
     return out.join("\n");
   }
 }
@@ -53,14 +57,21 @@ export function eventLines(events: readonly TraceEvent[]): string[] {
   for (const e of events) {
     for (const c of e.changes) {
       if (c.name.startsWith("_")) continue;
-      out.push(c.before === undefined ? `${c.name} = ${valueText(c.after)}` : `${c.name}: ${valueText(c.before, 50)} → ${valueText(c.after)}`);
+      out.push(
+        c.before === undefined
+          ? `${c.name} = ${valueText(c.after)}`
+          : `${c.name}: ${valueText(c.before, 50)} → ${valueText(c.after)}`,
+      );
     }
     if (e.kind === "transition" || e.kind === "return" || e.kind === "quit") {
       for (const d of e.decisions) out.push(`the model chose "${d.choices[d.chosen]}" (${d.purpose} at ${e.node})`);
     }
     if (e.kind === "generate" && e.purpose === "thought") out.push(`thought at ${e.node}: ${valueText(e.output)}`);
     if (e.kind === "return") out.push(`${e.function} returned ${valueText(e.value)}`);
-    if (e.kind === "tool_call") out.push(`tool ${e.tool}(${valueText(e.arguments, 50)}) → ${e.error === undefined ? valueText(e.result) : `error: ${e.error}`}`);
+    if (e.kind === "tool_call")
+      out.push(
+        `tool ${e.tool}(${valueText(e.arguments, 50)}) → ${e.error === undefined ? valueText(e.result) : `error: ${e.error}`}`,
+      );
   }
   return out;
 }

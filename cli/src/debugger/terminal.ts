@@ -1,7 +1,14 @@
 // The terminal debugger: a command prompt whenever the run stops before a node, and the user's
 // messages when the conversation waits for one. Piped input works line by line (each line is
 // echoed after its prompt, so a transcript reads as a session did).
-import { formatAgentError, scopeOf, type DebugSession, type SessionEvent, type Stop, type StepMode } from "@autograms/runtime";
+import {
+  formatAgentError,
+  scopeOf,
+  type DebugSession,
+  type SessionEvent,
+  type Stop,
+  type StepMode,
+} from "@autograms/runtime";
 import { eventLines, valueText, type SourceLines } from "./present.js";
 import { logLines } from "../terminal/print-log.js";
 
@@ -17,7 +24,15 @@ export interface TerminalIO {
 }
 
 const RESUME: Record<string, StepMode> = {
-  s: "step", step: "step", n: "next", next: "next", o: "out", out: "out", finish: "out", c: "continue", continue: "continue",
+  s: "step",
+  step: "step",
+  n: "next",
+  next: "next",
+  o: "out",
+  out: "out",
+  finish: "out",
+  c: "continue",
+  continue: "continue",
 };
 
 const HELP = `Commands (while stopped; at the "you>" prompt, start them with "/"):
@@ -42,7 +57,11 @@ export class TerminalDebugger {
   private pausing = false;
   private readonly work: Promise<void>[] = [];
 
-  constructor(private readonly session: DebugSession, private readonly source: SourceLines, private readonly io: TerminalIO) {}
+  constructor(
+    private readonly session: DebugSession,
+    private readonly source: SourceLines,
+    private readonly io: TerminalIO,
+  ) {}
 
   /** Runs the session to its end; the exit code. */
   async run(): Promise<number> {
@@ -89,9 +108,14 @@ export class TerminalDebugger {
     // After a step, what the step did; after a run to a breakpoint that would be the whole run.
     if (stop.reason === "step") for (const line of eventLines(stop.events)) this.io.out(`  · ${line}\n`);
     const frame = this.session.frames()[0]!;
-    const what = stop.reason === "breakpoint"
-      ? `Breakpoint ${stop.breakpoints.map((b) => b.id).join(", ")}`
-      : stop.reason === "entry" ? "Paused before the first node" : stop.reason === "pause" ? "Paused" : "Stepped";
+    const what =
+      stop.reason === "breakpoint"
+        ? `Breakpoint ${stop.breakpoints.map((b) => b.id).join(", ")}`
+        : stop.reason === "entry"
+          ? "Paused before the first node"
+          : stop.reason === "pause"
+            ? "Paused"
+            : "Stepped";
     this.io.out(`${what}: ${frame.function} at ${this.source.where(stop.loc)} (node ${stop.node})\n`);
     if (stop.loc && this.source.available) this.io.out(`${this.source.around(stop.loc.line, 0, 0)}\n`);
   }
@@ -146,18 +170,52 @@ export class TerminalDebugger {
     }
     try {
       switch (word) {
-        case "": return false;
-        case "b": case "break": this.setBreakpoint(arg); return false;
-        case "d": case "delete": this.deleteBreakpoint(arg); return false;
-        case "breakpoints": case "info": this.listBreakpoints(); return false;
-        case "p": case "print": this.print(arg); return false;
-        case "v": case "vars": this.vars(); return false;
-        case "bt": case "stack": case "where": this.stack(); return false;
-        case "f": case "frame": this.selectFrame(arg); return false;
-        case "l": case "list": this.list(arg); return false;
-        case "h": case "help": this.io.out(`${HELP}\n`); return false;
-        case "q": case "quit": this.session.terminate(); return true;
-        default: this.io.out(`unknown command '${word}' (help lists them)\n`); return false;
+        case "":
+          return false;
+        case "b":
+        case "break":
+          this.setBreakpoint(arg);
+          return false;
+        case "d":
+        case "delete":
+          this.deleteBreakpoint(arg);
+          return false;
+        case "breakpoints":
+        case "info":
+          this.listBreakpoints();
+          return false;
+        case "p":
+        case "print":
+          this.print(arg);
+          return false;
+        case "v":
+        case "vars":
+          this.vars();
+          return false;
+        case "bt":
+        case "stack":
+        case "where":
+          this.stack();
+          return false;
+        case "f":
+        case "frame":
+          this.selectFrame(arg);
+          return false;
+        case "l":
+        case "list":
+          this.list(arg);
+          return false;
+        case "h":
+        case "help":
+          this.io.out(`${HELP}\n`);
+          return false;
+        case "q":
+        case "quit":
+          this.session.terminate();
+          return true;
+        default:
+          this.io.out(`unknown command '${word}' (help lists them)\n`);
+          return false;
       }
     } catch (e) {
       this.io.out(`${e instanceof Error ? e.message : String(e)}\n`);
@@ -170,7 +228,8 @@ export class TerminalDebugger {
     const located = /^(?:(.*):)?(\d+)$/.exec(spec);
     if (located) {
       const [, file, line] = located;
-      if (file !== undefined && !sameFile(file, this.source.file)) throw new Error(`'${file}' is not the agent's file (${this.source.file})`);
+      if (file !== undefined && !sameFile(file, this.source.file))
+        throw new Error(`'${file}' is not the agent's file (${this.source.file})`);
       const b = this.session.addBreakpoint({ line: Number(line) });
       if (b.kind !== "line" || b.line === null) {
         this.session.deleteBreakpoints(b.id);
@@ -188,7 +247,9 @@ export class TerminalDebugger {
     const b = this.session.addBreakpoint({ function: spec });
     if (b.kind !== "function" || b.node === null) {
       this.session.deleteBreakpoints(b.id);
-      throw new Error(`${b.kind === "function" && b.message ? b.message : `no function '${spec}'`}, and no node of that name`);
+      throw new Error(
+        `${b.kind === "function" && b.message ? b.message : `no function '${spec}'`}, and no node of that name`,
+      );
     }
     this.io.out(`Breakpoint ${b.id} at ${spec}, ${this.source.file}:${b.line ?? "?"} (node ${b.node})\n`);
   }
@@ -196,14 +257,24 @@ export class TerminalDebugger {
   private deleteBreakpoint(arg: string): void {
     if (arg && !/^\d+$/.test(arg)) throw new Error(`delete takes a breakpoint number, not '${arg}'`);
     const n = this.session.deleteBreakpoints(arg ? Number(arg) : undefined);
-    this.io.out(arg ? (n ? `Deleted breakpoint ${arg}\n` : `No breakpoint ${arg}\n`) : `Deleted ${n} breakpoint${n === 1 ? "" : "s"}\n`);
+    this.io.out(
+      arg
+        ? n
+          ? `Deleted breakpoint ${arg}\n`
+          : `No breakpoint ${arg}\n`
+        : `Deleted ${n} breakpoint${n === 1 ? "" : "s"}\n`,
+    );
   }
 
   private listBreakpoints(): void {
     const all = this.session.listBreakpoints();
     if (!all.length) this.io.out("No breakpoints.\n");
     for (const b of all) {
-      this.io.out(b.kind === "line" ? `${b.id}: ${this.source.file}:${b.line}\n` : `${b.id}: function ${b.name} (${this.source.file}:${b.line ?? "?"})\n`);
+      this.io.out(
+        b.kind === "line"
+          ? `${b.id}: ${this.source.file}:${b.line}\n`
+          : `${b.id}: function ${b.name} (${this.source.file}:${b.line ?? "?"})\n`,
+      );
     }
   }
 
@@ -231,23 +302,28 @@ export class TerminalDebugger {
     for (const f of this.session.frames()) {
       const text = f.loc ? this.source.line(f.loc.line)?.trim() : undefined;
       const mark = f.index === this.frame ? ">" : " ";
-      this.io.out(`${mark}#${f.index} ${f.function} at ${this.source.where(f.loc)} (node ${f.node})${text ? `\n      ${text}` : ""}\n`);
+      this.io.out(
+        `${mark}#${f.index} ${f.function} at ${this.source.where(f.loc)} (node ${f.node})${text ? `\n      ${text}` : ""}\n`,
+      );
     }
   }
 
   private selectFrame(arg: string): void {
     const frames = this.session.frames();
     const n = Number(arg);
-    if (!/^\d+$/.test(arg) || n >= frames.length) throw new Error(`frame takes a number from 0 to ${frames.length - 1}`);
+    if (!/^\d+$/.test(arg) || n >= frames.length)
+      throw new Error(`frame takes a number from 0 to ${frames.length - 1}`);
     this.frame = n;
     const f = frames[n]!;
     this.io.out(`#${n} ${f.function} at ${this.source.where(f.loc)} (node ${f.node})\n`);
   }
 
   private list(arg: string): void {
-    if (!this.source.available) throw new Error("the agent source is not at hand (a graph whose .ts file moved or changed)");
+    if (!this.source.available)
+      throw new Error("the agent source is not at hand (a graph whose .ts file moved or changed)");
     const at = arg ? Number(arg) : this.session.frames()[this.frame]?.loc?.line;
-    if (at === undefined || !Number.isInteger(at) || at < 1) throw new Error(arg ? `list takes a line number, not '${arg}'` : "the current node has no source line");
+    if (at === undefined || !Number.isInteger(at) || at < 1)
+      throw new Error(arg ? `list takes a line number, not '${arg}'` : "the current node has no source line");
     this.io.out(`${this.source.around(at, 5, 5)}\n`);
   }
 }

@@ -12,8 +12,12 @@ export type Build = (diagnostics: DiagnosticSink) => Promise<Agent>;
  * builds again once it is done). A build that fails (its diagnostics on stderr) is reported, to
  * stderr and to `failed`, and changes nothing: the last good build goes on. `use` takes each good one.
  */
-export function rebuildOnSave(agentFile: string, build: Build, use: (agent: Agent) => Promise<void>,
-  failed: (message: string, diagnostics: string) => void = () => {}): () => void {
+export function rebuildOnSave(
+  agentFile: string,
+  build: Build,
+  use: (agent: Agent) => Promise<void>,
+  failed: (message: string, diagnostics: string) => void = () => {},
+): () => void {
   let building: Promise<void> | null = null;
   let again = false;
   const rebuild = async (): Promise<void> => {
@@ -38,13 +42,17 @@ export function rebuildOnSave(agentFile: string, build: Build, use: (agent: Agen
       again = true;
       return;
     }
-    building = rebuild().catch((err) => void process.stderr.write(`(reload failed: ${err instanceof Error ? err.message : String(err)})\n`)).finally(() => {
-      building = null;
-      if (again) {
-        again = false;
-        changed();
-      }
-    });
+    building = rebuild()
+      .catch(
+        (err) => void process.stderr.write(`(reload failed: ${err instanceof Error ? err.message : String(err)})\n`),
+      )
+      .finally(() => {
+        building = null;
+        if (again) {
+          again = false;
+          changed();
+        }
+      });
   };
   return watchAgentFolder(agentFile, changed);
 }

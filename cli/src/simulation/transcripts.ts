@@ -36,7 +36,11 @@ export class TraceTranscript {
 }
 
 /** Writes `<name>.json` (everything) and `<name>.md` (the conversation, to read). */
-export function writeTranscript(dir: string, name: string, record: ConversationRecord): { json: string; markdown: string } {
+export function writeTranscript(
+  dir: string,
+  name: string,
+  record: ConversationRecord,
+): { json: string; markdown: string } {
   mkdirSync(dir, { recursive: true });
   const json = join(dir, `${name}.json`);
   const markdown = join(dir, `${name}.md`);
@@ -53,7 +57,12 @@ const ENDINGS: Record<ConversationRecord["ended"], string> = {
 };
 
 function toMarkdown(r: ConversationRecord): string {
-  const lines = [`# ${r.agent}: simulated conversation ${r.conversation} of ${r.of}`, "", `Seed ${r.seed}, agent ${r.source}.`, ""];
+  const lines = [
+    `# ${r.agent}: simulated conversation ${r.conversation} of ${r.of}`,
+    "",
+    `Seed ${r.seed}, agent ${r.source}.`,
+    "",
+  ];
   for (const m of r.transcript) {
     // Markdown joins lines of a paragraph; two trailing spaces keep the message's own line breaks.
     lines.push(`**${m.role === "agent" ? "Agent" : "User"}:** ${m.text.split("\n").join("  \n")}`, "");

@@ -12,11 +12,17 @@ const RED = "\x1b[31m";
 const RESET = "\x1b[0m";
 
 /** `[log agent.ts:12] text`, one such line per line of text; coloured for a terminal. */
-export function logLines(e: Pick<LogEvent, "level" | "text" | "node" | "loc">, sourceFile: string, color: boolean): string {
+export function logLines(
+  e: Pick<LogEvent, "level" | "text" | "node" | "loc">,
+  sourceFile: string,
+  color: boolean,
+): string {
   const where = e.loc ? `${sourceFile}:${e.loc.line}` : e.node;
   const prefix = `[${e.level} ${where}] `;
   // The text is data the code built: it may not steer the terminal.
-  const lines = plainText(e.text).split("\n").map((line) => prefix + line);
+  const lines = plainText(e.text)
+    .split("\n")
+    .map((line) => prefix + line);
   if (!color) return `${lines.join("\n")}\n`;
   const tint = e.level === "error" ? RED : e.level === "warn" ? YELLOW : DIM;
   return lines.map((line) => `${tint}${line}${RESET}`).join("\n") + "\n";

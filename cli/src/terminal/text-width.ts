@@ -4,7 +4,8 @@
 // terminal's tab never wraps, so the rows it takes depend on where it falls.
 
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]/u;
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
 
 /** Columns one line (no line feed, no tab) takes. */
 export function lineWidth(line: string): number {
@@ -18,16 +19,19 @@ export function lineWidth(line: string): number {
 
 /** `text` with each tab replaced by the spaces to the next multiple of 8 columns of its line. */
 export function expandTabs(text: string): string {
-  return text.split("\n").map((line) => {
-    if (!line.includes("\t")) return line;
-    let out = "";
-    for (const part of line.split("\t").entries()) {
-      const [i, piece] = part;
-      if (i > 0) out += " ".repeat(8 - (lineWidth(out) % 8));
-      out += piece;
-    }
-    return out;
-  }).join("\n");
+  return text
+    .split("\n")
+    .map((line) => {
+      if (!line.includes("\t")) return line;
+      let out = "";
+      for (const part of line.split("\t").entries()) {
+        const [i, piece] = part;
+        if (i > 0) out += " ".repeat(8 - (lineWidth(out) % 8));
+        out += piece;
+      }
+      return out;
+    })
+    .join("\n");
 }
 
 /**

@@ -1,7 +1,22 @@
-import { candidateOf, parseTarget, type Graph, type GraphNode, type TraceEvent, type TraceSink } from "@autograms/runtime";
+import {
+  candidateOf,
+  parseTarget,
+  type Graph,
+  type GraphNode,
+  type TraceEvent,
+  type TraceSink,
+} from "@autograms/runtime";
 
 /** The trace events that mean a node ran its action; the others are arrivals and departures. */
-const RAN: ReadonlySet<TraceEvent["kind"]> = new Set(["generate", "exact", "code", "prompt", "pass", "call", "skip_call"]);
+const RAN: ReadonlySet<TraceEvent["kind"]> = new Set([
+  "generate",
+  "exact",
+  "code",
+  "prompt",
+  "pass",
+  "call",
+  "skip_call",
+]);
 
 /** Counts how often each node ran, from the trace of any number of runs. */
 export class NodeVisits {
@@ -12,7 +27,8 @@ export class NodeVisits {
   readonly sink: TraceSink = (event) => {
     // A custom action's node ran when its instruction hook did; its other hooks run as it is left.
     if (RAN.has(event.kind) || (event.kind === "custom" && event.hook === "instruction")) bump(this.counts, event.node);
-    else if (event.kind === "transition" && event.resolved === "condition") bump(this.decided, `${event.target}\0${event.to}`);
+    else if (event.kind === "transition" && event.resolved === "condition")
+      bump(this.decided, `${event.target}\0${event.to}`);
   };
 
   of(node: string): number {
@@ -59,12 +75,17 @@ export interface AgentFunction {
  * nodes together, starting at its entry node, so a node belongs to the last entry before it.
  */
 export function functionsOf(graph: Graph): AgentFunction[] {
-  const start = graph.start ?? (graph.nodes.some((n) => n.name === "start1") ? "start1" : graph.nodes[0]?.name ?? "");
+  const start = graph.start ?? (graph.nodes.some((n) => n.name === "start1") ? "start1" : (graph.nodes[0]?.name ?? ""));
   const byName = new Map(graph.nodes.map((n) => [n.name, n]));
   const byEntry = new Map<string, AgentFunction>();
   byEntry.set(start, { name: "main", line: byName.get(start)?.loc?.line, entry: start, nodes: [] });
   for (const [name, info] of Object.entries(graph.functions)) {
-    byEntry.set(info.entry, { name, line: info.loc?.line ?? byName.get(info.entry)?.loc?.line, entry: info.entry, nodes: [] });
+    byEntry.set(info.entry, {
+      name,
+      line: info.loc?.line ?? byName.get(info.entry)?.loc?.line,
+      entry: info.entry,
+      nodes: [],
+    });
   }
   let current = byEntry.get(start)!;
   for (const node of graph.nodes) {
@@ -131,14 +152,21 @@ export function functionCoverage(graph: Graph, visits: NodeVisits): FunctionCove
 /** The per-function table the CLI prints: nodes visited and lines hit, of the totals. */
 export function coverageSummary(graph: Graph, visits: NodeVisits): string {
   const rows = functionCoverage(graph, visits);
-  const all = rows.reduce((a, r) => ({
-    name: "all", nodes: { visited: a.nodes.visited + r.nodes.visited, total: a.nodes.total + r.nodes.total },
-    lines: { hit: a.lines.hit + r.lines.hit, total: a.lines.total + r.lines.total },
-  }), { name: "all", nodes: { visited: 0, total: 0 }, lines: { hit: 0, total: 0 } });
+  const all = rows.reduce(
+    (a, r) => ({
+      name: "all",
+      nodes: { visited: a.nodes.visited + r.nodes.visited, total: a.nodes.total + r.nodes.total },
+      lines: { hit: a.lines.hit + r.lines.hit, total: a.lines.total + r.lines.total },
+    }),
+    { name: "all", nodes: { visited: 0, total: 0 }, lines: { hit: 0, total: 0 } },
+  );
   const width = Math.max(8, ...rows.map((r) => r.name.length));
   const cell = (n: number, of: number) => `${`${n}/${of}`.padStart(7)} ${percent(n, of).padStart(4)}`;
-  const line = (r: FunctionCoverage) => `  ${r.name.padEnd(width)}  ${cell(r.nodes.visited, r.nodes.total)}   ${cell(r.lines.hit, r.lines.total)}`;
-  return [`  ${"function".padEnd(width)}  ${"nodes".padEnd(12)}   lines`, ...rows.map(line), line(all)].join("\n") + "\n";
+  const line = (r: FunctionCoverage) =>
+    `  ${r.name.padEnd(width)}  ${cell(r.nodes.visited, r.nodes.total)}   ${cell(r.lines.hit, r.lines.total)}`;
+  return (
+    [`  ${"function".padEnd(width)}  ${"nodes".padEnd(12)}   lines`, ...rows.map(line), line(all)].join("\n") + "\n"
+  );
 }
 
 const percent = (n: number, of: number) => (of === 0 ? "-" : `${Math.floor((100 * n) / of)}%`);

@@ -17,7 +17,9 @@ export function trimToLastTurn(path: string): void {
     if (endsTurn(line)) keep = Math.min(offset, bytes.length);
   }
   if (keep === 0 && bytes.length > 0) {
-    throw new CliError(`--trace ${path}: the file holds no finished turn of a conversation, so it is not this one's trace; name another file or delete it`);
+    throw new CliError(
+      `--trace ${path}: the file holds no finished turn of a conversation, so it is not this one's trace; name another file or delete it`,
+    );
   }
   if (keep < bytes.length) truncateSync(path, keep);
 }
@@ -34,5 +36,7 @@ function endsTurn(line: string): boolean {
   if (event.kind === "quit") return true;
   if (event.kind === "custom") return typeof event.reply === "string";
   const action = typeof event.base === "string" ? event.base : event.action;
-  return (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && familyOf(action) === "chat";
+  return (
+    (event.kind === "generate" || event.kind === "exact") && typeof action === "string" && familyOf(action) === "chat"
+  );
 }

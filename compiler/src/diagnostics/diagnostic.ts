@@ -1,5 +1,12 @@
 import type { Loc } from "@autograms/runtime";
-import { DIAGNOSTICS, diagnosticMessage, type DiagnosticCode, type MessageArgs, type MessageName, type Severity } from "./catalogue.js";
+import {
+  DIAGNOSTICS,
+  diagnosticMessage,
+  type DiagnosticCode,
+  type MessageArgs,
+  type MessageName,
+  type Severity,
+} from "./catalogue.js";
 
 /** A problem found in an agent file; lines and columns start at 1. */
 export interface Diagnostic {
@@ -19,8 +26,19 @@ export class Diagnostics {
   constructor(readonly file: string) {}
 
   /** Message `name` of diagnostic `code` (see the catalogue), at `loc`. */
-  report<C extends DiagnosticCode, M extends MessageName<C>>(code: C, name: M, loc: Loc, ...args: MessageArgs<C, M>): void {
-    this.list.push({ code, severity: DIAGNOSTICS[code].severity, message: diagnosticMessage(code, name, ...args), file: this.file, ...loc });
+  report<C extends DiagnosticCode, M extends MessageName<C>>(
+    code: C,
+    name: M,
+    loc: Loc,
+    ...args: MessageArgs<C, M>
+  ): void {
+    this.list.push({
+      code,
+      severity: DIAGNOSTICS[code].severity,
+      message: diagnosticMessage(code, name, ...args),
+      file: this.file,
+      ...loc,
+    });
   }
 
   get errorCount(): number {

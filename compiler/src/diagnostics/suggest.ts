@@ -8,7 +8,11 @@ export function didYouMean(word: string, names: Iterable<string>): string {
  * The one of `names` a misspelt `word` was most likely meant to be, if any is within `maxDistance`
  * edits (by default a third of the word, at least 2); the first of equally close ones.
  */
-export function closest(word: string, names: Iterable<string>, maxDistance = Math.max(2, Math.floor(word.length / 3))): string | undefined {
+export function closest(
+  word: string,
+  names: Iterable<string>,
+  maxDistance = Math.max(2, Math.floor(word.length / 3)),
+): string | undefined {
   let best: string | undefined;
   let bestDistance = maxDistance + 1;
   for (const name of names) {

@@ -5,7 +5,13 @@
  * two pictures always carry the same information.
  */
 import {
-  candidates, familyOf, isFunctionKind, parseTarget, type ActionFamily, type Graph, type GraphNode,
+  candidates,
+  familyOf,
+  isFunctionKind,
+  parseTarget,
+  type ActionFamily,
+  type Graph,
+  type GraphNode,
 } from "@autograms/runtime";
 
 export type DiagramItem =
@@ -54,9 +60,12 @@ type Resolved =
 function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved[] {
   const t = parseTarget(target);
   switch (t.kind) {
-    case "quit": return [{ kind: "quit" }];
-    case "return": return [t.expr === undefined ? { kind: "return" } : { kind: "return", expr: t.expr }];
-    case "variable": return [{ kind: "dynamic", variable: target }];
+    case "quit":
+      return [{ kind: "quit" }];
+    case "return":
+      return [t.expr === undefined ? { kind: "return" } : { kind: "return", expr: t.expr }];
+    case "variable":
+      return [{ kind: "dynamic", variable: target }];
     case "lettered": {
       const nodes = candidates("lettered", t.base, (name) => byName.has(name)).map((name) => byName.get(name)!);
       if (nodes.length === 0) return [{ kind: "missing", name: target }];
@@ -70,7 +79,10 @@ function resolveTarget(target: string, byName: Map<string, GraphNode>): Resolved
       }));
     }
     case "numbered": {
-      const visits = candidates("numbered", t.base, (name) => byName.has(name)).map((name, k) => ({ name, label: `visit ${k + 1}` }));
+      const visits = candidates("numbered", t.base, (name) => byName.has(name)).map((name, k) => ({
+        name,
+        label: `visit ${k + 1}`,
+      }));
       if (visits.length === 0) return [{ kind: "missing", name: target }];
       // The last one is where the visits stay.
       visits[visits.length - 1]!.label += "+";
@@ -110,14 +122,18 @@ function assignMembership(graph: Graph, byName: Map<string, GraphNode>): Map<str
       if (owner.has(name) || !byName.has(name)) continue;
       owner.set(name, cluster);
       const node = byName.get(name) as GraphNode;
-      const next = node.transitions.flatMap((t) => resolveTarget(t, byName)).flatMap((r) => (r.kind === "node" ? [r.name] : r.kind === "visits" ? r.visits.map((v) => v.name) : []));
+      const next = node.transitions
+        .flatMap((t) => resolveTarget(t, byName))
+        .flatMap((r) => (r.kind === "node" ? [r.name] : r.kind === "visits" ? r.visits.map((v) => v.name) : []));
       for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as string);
     }
   };
   const start = graph.start ?? (byName.has("start1") ? "start1" : graph.nodes[0]?.name);
   const interjections = graph.nodes.filter((n) => n.condition_interjection !== undefined).map((n) => n.name);
   visit(start === undefined ? interjections : [start, ...interjections], 0);
-  Object.values(graph.functions).forEach((info, i) => visit([info.entry], i + 1));
+  Object.values(graph.functions).forEach((info, i) => {
+    visit([info.entry], i + 1);
+  });
   return owner;
 }
 
@@ -130,7 +146,11 @@ export function buildDiagram(graph: Graph): Diagram {
 
   const clusters: Cluster[] = [
     { id: "f0", title: "main", items: [] },
-    ...functions.map(([name, info], i) => ({ id: `f${i + 1}`, title: shorten(`${info.kind} ${name}(${info.params.join(", ")})`), items: [] })),
+    ...functions.map(([name, info], i) => ({
+      id: `f${i + 1}`,
+      title: shorten(`${info.kind} ${name}(${info.params.join(", ")})`),
+      items: [],
+    })),
   ];
   const unreachable: Cluster = { id: `f${clusters.length}`, title: "not reached from main or any function", items: [] };
   graph.nodes.forEach((node) => {
@@ -145,7 +165,12 @@ export function buildDiagram(graph: Graph): Diagram {
   const routed: DiagramEdge[] = [];
   // Pseudo-targets live in the cluster of the node that leads to them, one per cluster and target.
   const pseudo = new Map<string, DiagramItem>();
-  const pseudoItem = (cluster: Cluster, key: string, make: (id: string) => DiagramItem, onCreate?: (id: string) => void): string => {
+  const pseudoItem = (
+    cluster: Cluster,
+    key: string,
+    make: (id: string) => DiagramItem,
+    onCreate?: (id: string) => void,
+  ): string => {
     const full = `${cluster.id}\u0000${key}`;
     let item = pseudo.get(full);
     if (!item) {
@@ -179,12 +204,22 @@ export function buildDiagram(graph: Graph): Diagram {
               to = quit.id;
               break;
             case "dynamic":
-              to = pseudoItem(cluster, `dynamic:${r.variable}`, (id) => ({ kind: "dynamic", id, variable: r.variable }));
+              to = pseudoItem(cluster, `dynamic:${r.variable}`, (id) => ({
+                kind: "dynamic",
+                id,
+                variable: r.variable,
+              }));
               break;
             case "visits":
-              to = pseudoItem(cluster, `visits:${r.target}`, (id) => ({ kind: "visits", id, target: r.target }), (id) => {
-                for (const v of r.visits) routed.push({ kind: "transition", from: id, to: ids.get(v.name) as string, label: v.label });
-              });
+              to = pseudoItem(
+                cluster,
+                `visits:${r.target}`,
+                (id) => ({ kind: "visits", id, target: r.target }),
+                (id) => {
+                  for (const v of r.visits)
+                    routed.push({ kind: "transition", from: id, to: ids.get(v.name) as string, label: v.label });
+                },
+              );
               break;
             case "missing":
               to = pseudoItem(cluster, `missing:${r.name}`, (id) => ({ kind: "missing", id, name: r.name }));
@@ -195,7 +230,8 @@ export function buildDiagram(graph: Graph): Diagram {
       });
       const callee = calledFunction(node);
       const entry = callee === undefined ? undefined : graph.functions[callee]?.entry;
-      if (entry !== undefined && ids.has(entry)) edges.push({ kind: "call", from: item.id, to: ids.get(entry) as string, label: "call" });
+      if (entry !== undefined && ids.has(entry))
+        edges.push({ kind: "call", from: item.id, to: ids.get(entry) as string, label: "call" });
       edges.push(...routed.splice(0));
     }
   }
@@ -248,9 +284,11 @@ export function itemLines(item: DiagramItem): string[] {
       if (item.lines) return item.lines;
       const lines = [shorten(node.name)];
       const assigned = node.assign === undefined ? "" : `${node.assign} = `;
-      if (shorten(node.instruction ?? "", 60) !== "") lines.push(shorten(`${assigned}${node.action}: ${node.instruction}`, 60));
+      if (shorten(node.instruction ?? "", 60) !== "")
+        lines.push(shorten(`${assigned}${node.action}: ${node.instruction}`, 60));
       else if (node.action !== "transition" || assigned) lines.push(`${assigned}${node.action}`);
-      if (node.condition_interjection !== undefined) lines.push(shorten(`interjection: ${node.condition_interjection}`, 60));
+      if (node.condition_interjection !== undefined)
+        lines.push(shorten(`interjection: ${node.condition_interjection}`, 60));
       return lines;
     }
   }

@@ -48,8 +48,15 @@ function isLoopPart(node: GraphNode): boolean {
 
 /** A node that only routes: no instruction, no choice for the model, not a function's entry. */
 function isControl(node: GraphNode, graph: Graph): boolean {
-  return node.action === "transition" && (node.instruction ?? "") === "" && node.def_type !== "function" && node.name !== graph.start
-    && node.condition_interjection === undefined && node.transition_choices === undefined && node.transition_question === undefined;
+  return (
+    node.action === "transition" &&
+    (node.instruction ?? "") === "" &&
+    node.def_type !== "function" &&
+    node.name !== graph.start &&
+    node.condition_interjection === undefined &&
+    node.transition_choices === undefined &&
+    node.transition_question === undefined
+  );
 }
 
 export function viewDiagram(diagram: Diagram, graph: Graph, options: ViewOptions): Diagram {
@@ -93,11 +100,18 @@ export function foldDiagram(diagram: Diagram, graph: Graph, source?: string): Di
   const temporaries = temporaryValues(graph);
   const folded = new Map<string, string[]>();
   for (const [id, to] of standIn) folded.set(to, [...(folded.get(to) ?? []), (items.get(id) as NodeItem).node.name]);
-  const clusters: Cluster[] = diagram.clusters.map((c) => ({
-    ...c,
-    items: c.items.filter((i) => !standIn.has(i.id)).map((i) => (i.kind === "node"
-      ? { ...i, folded: folded.get(i.id) ?? [], lines: codeLines(i.node, graph, lines, temporaries) } : i)),
-  })).filter((c, i) => i === 0 || c.items.length > 0);
+  const clusters: Cluster[] = diagram.clusters
+    .map((c) => ({
+      ...c,
+      items: c.items
+        .filter((i) => !standIn.has(i.id))
+        .map((i) =>
+          i.kind === "node"
+            ? { ...i, folded: folded.get(i.id) ?? [], lines: codeLines(i.node, graph, lines, temporaries) }
+            : i,
+        ),
+    }))
+    .filter((c, i) => i === 0 || c.items.length > 0);
 
   const edges: DiagramEdge[] = [];
   const seen = new Set<string>();
@@ -119,7 +133,11 @@ export function foldDiagram(diagram: Diagram, graph: Graph, source?: string): Di
  * An edge's label once its ends are folded: the way into a loop head keeps no loop condition (they
  * belong to the head's own ways out), and a loop head's ways out read as its condition or `done`.
  */
-function loopLabel(edge: DiagramEdge, items: Map<string, NodeItem>, temporaries: Map<string, string>): string | undefined {
+function loopLabel(
+  edge: DiagramEdge,
+  items: Map<string, NodeItem>,
+  temporaries: Map<string, string>,
+): string | undefined {
   const from = items.get(edge.from)?.node;
   const to = items.get(edge.to)?.node;
   if (to && isLoopPart(to) && edge.label !== undefined) {
@@ -127,7 +145,10 @@ function loopLabel(edge: DiagramEdge, items: Map<string, NodeItem>, temporaries:
     const condition = to.action === "transition" ? (to.boolean_condition ?? "else") : undefined;
     if (condition !== undefined && edge.label === condition) return undefined;
     const suffix = `${LABEL_SEPARATOR}${condition}`;
-    return readable(condition !== undefined && edge.label.endsWith(suffix) ? edge.label.slice(0, -suffix.length) : edge.label, temporaries);
+    return readable(
+      condition !== undefined && edge.label.endsWith(suffix) ? edge.label.slice(0, -suffix.length) : edge.label,
+      temporaries,
+    );
   }
   if (from && isLoopPart(from) && from.action === "transition" && edge.label === undefined) {
     return from.boolean_condition === undefined ? "done" : (readable(from.boolean_condition, temporaries) ?? "next");
@@ -138,7 +159,8 @@ function loopLabel(edge: DiagramEdge, items: Map<string, NodeItem>, temporaries:
 /** What each compiler temporary holds: the call whose result it keeps. */
 function temporaryValues(graph: Graph): Map<string, string> {
   const held = new Map<string, string>();
-  for (const n of graph.nodes) if (n.assign?.startsWith(TEMP_PREFIX) && n.instruction) held.set(n.assign, shorten(n.instruction));
+  for (const n of graph.nodes)
+    if (n.assign?.startsWith(TEMP_PREFIX) && n.instruction) held.set(n.assign, shorten(n.instruction));
   return held;
 }
 
@@ -153,7 +175,12 @@ function readable(text: string, temporaries: Map<string, string>): string | unde
 }
 
 /** A shown node's label in the code view: its own name when the user gave one, else the code it runs. */
-function codeLines(node: GraphNode, graph: Graph, lines: string[] | undefined, temporaries: Map<string, string>): string[] {
+function codeLines(
+  node: GraphNode,
+  graph: Graph,
+  lines: string[] | undefined,
+  temporaries: Map<string, string>,
+): string[] {
   if (node.def_type === "function" || node.name === graph.start) {
     const info = graph.functions[node.name];
     return info ? [shorten(node.name), shorten(`${node.name}(${info.params.join(", ")})`, 60)] : [shorten(node.name)];
@@ -180,7 +207,8 @@ function describe(node: GraphNode, temporaries: Map<string, string>): string | u
   if (isLoopPart(node)) return `${LOOPS[node.def_type ?? ""] ?? "loop"} loop`;
   const instruction = readable(node.instruction ?? "", temporaries) ?? "";
   const assigned = node.assign === undefined || node.assign.startsWith(TEMP_PREFIX) ? "" : `${node.assign} = `;
-  if (node.action === "code") return instruction === "" ? undefined : node.def_type === "return" ? `return ${instruction}` : instruction;
+  if (node.action === "code")
+    return instruction === "" ? undefined : node.def_type === "return" ? `return ${instruction}` : instruction;
   if (instruction === "") return node.action === "transition" ? undefined : `${assigned}${node.action}`;
   if (isFunctionKind(node.action)) return `${assigned}${instruction}`;
   return `${assigned}${node.action}: ${instruction}`;

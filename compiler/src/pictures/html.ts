@@ -6,7 +6,16 @@
  */
 import { familyOf, type Graph, type Loc, type TraceEvent } from "@autograms/runtime";
 import { viewDiagram, type ViewOptions } from "./fold.js";
-import { buildDiagram, itemLines, itemStyle, shorten, type Diagram, type DiagramEdge, type DiagramItem, type ItemStyle } from "./diagram.js";
+import {
+  buildDiagram,
+  itemLines,
+  itemStyle,
+  shorten,
+  type Diagram,
+  type DiagramEdge,
+  type DiagramItem,
+  type ItemStyle,
+} from "./diagram.js";
 
 export interface HtmlOptions extends ViewOptions {
   /** A recorded run (or several) to overlay: visit counts, transitions taken, the path. */
@@ -43,7 +52,11 @@ interface Overlay {
 const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** JSON inside a script element: nothing in it may end the element or break a line for JavaScript. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 
 /** The page of the graph; unlike `toSvg` it shows the raw graph unless `view: "code"` is given. */
 export function toHtml(graph: Graph, options: HtmlOptions = {}): string {
@@ -58,14 +71,21 @@ export function toHtml(graph: Graph, options: HtmlOptions = {}): string {
     if (box.item.kind !== "node") continue;
     const { node } = box.item;
     nodes[box.item.id] = {
-      name: node.name, where: node.loc && file ? `${file}:${node.loc.line}:${node.loc.column}` : null,
-      href: node.loc ? link(node.loc) : null, visits: overlay?.visits.get(box.item.id) ?? null, fields: node,
+      name: node.name,
+      where: node.loc && file ? `${file}:${node.loc.line}:${node.loc.column}` : null,
+      href: node.loc ? link(node.loc) : null,
+      visits: overlay?.visits.get(box.item.id) ?? null,
+      fields: node,
     };
   }
   const title = options.title ?? graph.agent;
   const functions = Object.keys(graph.functions).length;
-  const summary = [file, `${graph.nodes.length} nodes`, `${functions + 1} function${functions ? "s" : ""}`].filter(Boolean).join(" · ");
-  const traced = overlay ? ` · trace: ${overlay.steps.length} steps, ${overlay.visits.size} of ${graph.nodes.length} nodes visited` : "";
+  const summary = [file, `${graph.nodes.length} nodes`, `${functions + 1} function${functions ? "s" : ""}`]
+    .filter(Boolean)
+    .join(" · ");
+  const traced = overlay
+    ? ` · trace: ${overlay.steps.length} steps, ${overlay.visits.size} of ${graph.nodes.length} nodes visited`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -153,7 +173,8 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
       }
     }
   };
-  const toKind = (a: string, kind: DiagramItem["kind"]) => take((from.get(a) ?? []).find((e) => boxes.get(e.to)?.item.kind === kind));
+  const toKind = (a: string, kind: DiagramItem["kind"]) =>
+    take((from.get(a) ?? []).find((e) => boxes.get(e.to)?.item.kind === kind));
   for (const e of trace) {
     const id = idOf.get(e.node);
     if (!id) continue;
@@ -178,36 +199,77 @@ function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly Tr
         steps.push({ id, node: e.node, text: `user: ${shorten(e.text, 80)}` });
         break;
       case "tool_call":
-        steps.push({ id, node: e.node, text: `tool ${e.tool}(${shorten(e.arguments, 40)}) → ${e.error === undefined ? shorten(JSON.stringify(e.result) ?? "undefined", 40) : `error: ${shorten(e.error, 40)}`}` });
+        steps.push({
+          id,
+          node: e.node,
+          text: `tool ${e.tool}(${shorten(e.arguments, 40)}) → ${e.error === undefined ? shorten(JSON.stringify(e.result) ?? "undefined", 40) : `error: ${shorten(e.error, 40)}`}`,
+        });
         break;
       case "generate":
       case "exact":
-        visit(id, e.node, familyOf(e.base ?? e.action) === "chat" ? `agent: ${shorten(String(e.output), 80)}` : `${e.action}: ${shorten(String(e.output), 80)}`);
+        visit(
+          id,
+          e.node,
+          familyOf(e.base ?? e.action) === "chat"
+            ? `agent: ${shorten(String(e.output), 80)}`
+            : `${e.action}: ${shorten(String(e.output), 80)}`,
+        );
         break;
       case "custom":
-        if (e.hook !== "instruction") steps.push({ id, node: e.node, text: `${e.action} ${e.hook}: ${shorten(JSON.stringify(e.hook === "transition" ? e.target : e.output) ?? "null", 60)}` });
-        else visit(id, e.node, e.reply !== undefined ? `agent: ${shorten(e.reply, 80)}` : `${e.action}: ${shorten(JSON.stringify(e.thought ?? e.output) ?? "null", 80)}`);
+        if (e.hook !== "instruction")
+          steps.push({
+            id,
+            node: e.node,
+            text: `${e.action} ${e.hook}: ${shorten(JSON.stringify(e.hook === "transition" ? e.target : e.output) ?? "null", 60)}`,
+          });
+        else
+          visit(
+            id,
+            e.node,
+            e.reply !== undefined
+              ? `agent: ${shorten(e.reply, 80)}`
+              : `${e.action}: ${shorten(JSON.stringify(e.thought ?? e.output) ?? "null", 80)}`,
+          );
         break;
       default:
-        visit(id, e.node, e.kind === "code" ? `code ${shorten(e.code, 60)} → ${shorten(JSON.stringify(e.value) ?? "undefined", 40)}` : e.action);
+        visit(
+          id,
+          e.node,
+          e.kind === "code"
+            ? `code ${shorten(e.code, 60)} → ${shorten(JSON.stringify(e.value) ?? "undefined", 40)}`
+            : e.action,
+        );
     }
   }
   return { visits, taken, steps };
 }
 
-function drawSvg(diagram: Diagram, boxes: Map<string, Box>, overlay: Overlay | null, file: string | undefined, link: (loc: Loc) => string, style?: string): string {
+function drawSvg(
+  diagram: Diagram,
+  boxes: Map<string, Box>,
+  overlay: Overlay | null,
+  file: string | undefined,
+  link: (loc: Loc) => string,
+  style?: string,
+): string {
   let height = 0;
   for (const b of boxes.values()) height = Math.max(height, b.y + b.h + 40);
   const width = MARGIN + diagram.clusters.length * COLUMN + 20;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" id="graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" id="graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+  );
   if (style !== undefined) out.push(`<style>${style}</style>`);
-  out.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>'
-    + '<marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>');
+  out.push(
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker>' +
+      '<marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>',
+  );
   diagram.clusters.forEach((cluster, c) => {
     const x = MARGIN + c * COLUMN + 10;
-    out.push(`<g class="cluster" data-cluster="${cluster.id}"><rect x="${x}" y="${TOP - 36}" width="${COLUMN - 20}" height="${height - TOP + 26}" rx="10"/>`
-      + `<text class="cluster-title" x="${x + 14}" y="${TOP - 14}">${escapeXml(shorten(cluster.title, 62))}</text></g>`);
+    out.push(
+      `<g class="cluster" data-cluster="${cluster.id}"><rect x="${x}" y="${TOP - 36}" width="${COLUMN - 20}" height="${height - TOP + 26}" rx="10"/>` +
+        `<text class="cluster-title" x="${x + 14}" y="${TOP - 14}">${escapeXml(shorten(cluster.title, 62))}</text></g>`,
+    );
   });
   for (const edge of diagram.edges) out.push(drawEdge(edge, boxes, overlay?.taken.get(edge)));
   for (const box of boxes.values()) out.push(drawItem(box, overlay, file, link));
@@ -250,7 +312,10 @@ function drawEdge(edge: DiagramEdge, boxes: Map<string, Box>, taken: number | un
   // Labels of left arcs have only the margin between columns to themselves.
   const room = label?.anchor === "end" ? 8 : 28;
   const text = [edge.label ? shorten(edge.label, room) : "", taken ? `×${taken}` : ""].filter(Boolean).join(" ");
-  const caption = text && label ? `<text class="edge-label" x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}">${escapeXml(text)}</text>` : "";
+  const caption =
+    text && label
+      ? `<text class="edge-label" x="${label.x.toFixed(1)}" y="${label.y.toFixed(1)}" text-anchor="${label.anchor}">${escapeXml(text)}</text>`
+      : "";
   return `<g class="${classes}" data-from="${edge.from}" data-to="${edge.to}"><path d="${d}" marker-end="url(#${taken ? "arrow-taken" : "arrow"})"/>${caption}</g>`;
 }
 
@@ -258,28 +323,40 @@ function drawItem(box: Box, overlay: Overlay | null, file: string | undefined, l
   const { item, x, y, h } = box;
   const style: ItemStyle = itemStyle(item);
   if (item.kind !== "node") {
-    return `<g class="item pseudo s-${style}" data-id="${item.id}"><rect x="${x + W / 2 - 70}" y="${y}" width="140" height="${h}" rx="15"/>`
-      + `<text x="${x + W / 2}" y="${y + 19}" text-anchor="middle">${escapeXml(shorten(itemLines(item).join(" "), 22))}</text></g>`;
+    return (
+      `<g class="item pseudo s-${style}" data-id="${item.id}"><rect x="${x + W / 2 - 70}" y="${y}" width="140" height="${h}" rx="15"/>` +
+      `<text x="${x + W / 2}" y="${y + 19}" text-anchor="middle">${escapeXml(shorten(itemLines(item).join(" "), 22))}</text></g>`
+    );
   }
   const visits = overlay?.visits.get(item.id);
-  const classes = ["item", "node", `s-${style}`, overlay ? (visits ? "visited" : "unvisited") : ""].filter(Boolean).join(" ");
+  const classes = ["item", "node", `s-${style}`, overlay ? (visits ? "visited" : "unvisited") : ""]
+    .filter(Boolean)
+    .join(" ");
   const [name = "", lines = ""] = itemLines(item);
   const condition = item.node.boolean_condition;
   const detail = lines || (condition === undefined ? "" : `when ${condition}`);
   const loc = item.node.loc;
-  const where = loc ? `<a href="${escapeXml(link(loc))}" class="source"><text x="${x + 10}" y="${y + 48}">${escapeXml(`${shortFile(file)}:${loc.line}`)}</text></a>` : `<text class="source" x="${x + 10}" y="${y + 48}">(no source location)</text>`;
-  const badge = visits ? `<g class="badge"><rect x="${x + W - 44}" y="${y - 9}" width="48" height="18" rx="9"/><text x="${x + W - 20}" y="${y + 4}" text-anchor="middle">×${visits}</text></g>` : "";
+  const where = loc
+    ? `<a href="${escapeXml(link(loc))}" class="source"><text x="${x + 10}" y="${y + 48}">${escapeXml(`${shortFile(file)}:${loc.line}`)}</text></a>`
+    : `<text class="source" x="${x + 10}" y="${y + 48}">(no source location)</text>`;
+  const badge = visits
+    ? `<g class="badge"><rect x="${x + W - 44}" y="${y - 9}" width="48" height="18" rx="9"/><text x="${x + W - 20}" y="${y + 4}" text-anchor="middle">×${visits}</text></g>`
+    : "";
   const folded = item.folded?.length ? ` data-nodes="${escapeXml(item.folded.join(" "))}"` : "";
-  return `<g class="${classes}" data-id="${item.id}" data-node="${escapeXml(item.node.name)}"${folded} tabindex="0"><title>${escapeXml(item.node.name)}</title>`
-    + `<rect x="${x}" y="${y}" width="${W}" height="${h}" rx="6"/>`
-    + `<text class="name" x="${x + 10}" y="${y + 17}">${escapeXml(shorten(name, 34))}</text>`
-    + `<text class="detail" x="${x + 10}" y="${y + 33}">${escapeXml(shorten(detail, 40))}</text>${where}${badge}</g>`;
+  return (
+    `<g class="${classes}" data-id="${item.id}" data-node="${escapeXml(item.node.name)}"${folded} tabindex="0"><title>${escapeXml(item.node.name)}</title>` +
+    `<rect x="${x}" y="${y}" width="${W}" height="${h}" rx="6"/>` +
+    `<text class="name" x="${x + 10}" y="${y + 17}">${escapeXml(shorten(name, 34))}</text>` +
+    `<text class="detail" x="${x + 10}" y="${y + 33}">${escapeXml(shorten(detail, 40))}</text>${where}${badge}</g>`
+  );
 }
 
 const shortFile = (file: string | undefined) => (file ? file.split("/").pop()! : "source");
 
 function pathSection(overlay: Overlay): string {
-  const items = overlay.steps.map((s, i) => `<li data-step="${i}" data-id="${s.id}"><code>${escapeXml(s.node)}</code> ${escapeXml(s.text)}</li>`).join("");
+  const items = overlay.steps
+    .map((s, i) => `<li data-step="${i}" data-id="${s.id}"><code>${escapeXml(s.node)}</code> ${escapeXml(s.text)}</li>`)
+    .join("");
   return `<section id="path"><h2>Path taken</h2>
 <p><input type="range" id="step" min="0" max="${Math.max(0, overlay.steps.length - 1)}" value="0" aria-label="step"> <span id="step-label">step 1 of ${overlay.steps.length}</span></p>
 <ol id="steps">${items}</ol></section>`;

@@ -59,14 +59,37 @@ export type Column = FieldColumn | LetteredColumn | IgnoredColumn;
  * order, so an exported sheet has the original's column order.
  */
 const ORIGINAL_ORDER = [
-  "action", "name", "transitions", "state_category", "notes", "transition_probs", "instruction",
+  "action",
+  "name",
+  "transitions",
+  "state_category",
+  "notes",
+  "transition_probs",
+  "instruction",
   // Not the original's: a code row's assignment, in sheets in the evaluator's language (below).
   "assign",
-  "instruction_short", "user_instruction_transition", "question_prompt", "transition_question", "transition_choice",
-  "user_interjection", "condition_interjection", "probability_interjection", "example_interjection",
-  "prerequisite_states", "blocking_states", "up_weight_states", "down_weight_states", "boolean_condition",
-  "required_revisit", "conv_scope", "conv_context", "transition_context", "reply_start", "instruction_template",
-  "lineno", "def_type",
+  "instruction_short",
+  "user_instruction_transition",
+  "question_prompt",
+  "transition_question",
+  "transition_choice",
+  "user_interjection",
+  "condition_interjection",
+  "probability_interjection",
+  "example_interjection",
+  "prerequisite_states",
+  "blocking_states",
+  "up_weight_states",
+  "down_weight_states",
+  "boolean_condition",
+  "required_revisit",
+  "conv_scope",
+  "conv_context",
+  "transition_context",
+  "reply_start",
+  "instruction_template",
+  "lineno",
+  "def_type",
 ];
 
 const lettered = (f: Field): string | undefined => (typeof f.sheet === "object" ? f.sheet.lettered : undefined);
@@ -74,7 +97,9 @@ const lettered = (f: Field): string | undefined => (typeof f.sheet === "object" 
 /** Lettered groups: column prefix → field. Up to 26 columns each (the original stopped at 5). */
 export const LETTERED: Readonly<Record<string, LetteredColumn["field"]>> = Object.fromEntries(
   // A lettered field's items are texts, one per transition (`FieldsOfKind<"texts">`).
-  ORIGINAL_ORDER.flatMap((name) => FIELDS.filter((f) => lettered(f) === name).map((f) => [name, f.name as LetteredColumn["field"]])),
+  ORIGINAL_ORDER.flatMap((name) =>
+    FIELDS.filter((f) => lettered(f) === name).map((f) => [name, f.name as LetteredColumn["field"]]),
+  ),
 );
 
 function fieldColumn(f: Field): FieldColumn | undefined {
@@ -121,18 +146,24 @@ export function normalizeHeader(header: string): string {
 }
 
 /** Every single-field column name, for "did you mean" messages and the docs. */
-export const FIELD_COLUMN_NAMES: string[] = ORDER.filter((c): c is FieldColumn => typeof c === "object").map((c) => c.field);
+export const FIELD_COLUMN_NAMES: string[] = ORDER.filter((c): c is FieldColumn => typeof c === "object").map(
+  (c) => c.field,
+);
 
 /**
  * The export's header: the single columns in the original's order, each lettered group expanded to
  * `count` columns at its place. `used` says which single fields to keep.
  */
-export function exportColumns(used: (field: string) => boolean, letteredCount: Record<LetteredColumn["field"], number>): { header: string; column: FieldColumn | LetteredColumn }[] {
+export function exportColumns(
+  used: (field: string) => boolean,
+  letteredCount: Record<LetteredColumn["field"], number>,
+): { header: string; column: FieldColumn | LetteredColumn }[] {
   const out: { header: string; column: FieldColumn | LetteredColumn }[] = [];
   for (const entry of ORDER) {
     if (typeof entry === "string") {
       const target = LETTERED[entry];
-      for (let i = 0; target && i < letteredCount[target]; i++) out.push({ header: `${entry}_${letter(i)}`, column: { kind: "lettered", field: target, index: i } });
+      for (let i = 0; target && i < letteredCount[target]; i++)
+        out.push({ header: `${entry}_${letter(i)}`, column: { kind: "lettered", field: target, index: i } });
     } else if (used(entry.field)) {
       out.push({ header: entry.field, column: entry });
     }
@@ -146,4 +177,6 @@ export function letteredPrefix(field: LetteredColumn["field"]): string {
 }
 
 /** The fields whose items are node names (transitions, states): a renamed node is renamed in them. */
-export const NODE_NAME_FIELDS: ReadonlySet<string> = new Set(FIELDS.filter((f) => f.value === "targets" || f.value === "nodes").map((f) => f.name));
+export const NODE_NAME_FIELDS: ReadonlySet<string> = new Set(
+  FIELDS.filter((f) => f.value === "targets" || f.value === "nodes").map((f) => f.name),
+);

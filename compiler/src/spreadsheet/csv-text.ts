@@ -70,9 +70,19 @@ export function parseCsv(text: string): CsvTable {
         i++;
       }
       if (!closed) {
-        errors.push({ message: "a quoted cell is never closed (a '\"' is missing)", ...start, row: rows.length, cell: row.length });
+        errors.push({
+          message: "a quoted cell is never closed (a '\"' is missing)",
+          ...start,
+          row: rows.length,
+          cell: row.length,
+        });
       } else if (i < text.length && text[i] !== "," && text[i] !== "\r" && text[i] !== "\n") {
-        errors.push({ message: "text after the closing quote of a quoted cell (write a quote inside a quoted cell as \"\")", ...at(), row: rows.length, cell: row.length });
+        errors.push({
+          message: 'text after the closing quote of a quoted cell (write a quote inside a quoted cell as "")',
+          ...at(),
+          row: rows.length,
+          cell: row.length,
+        });
         while (i < text.length && text[i] !== "," && text[i] !== "\r" && text[i] !== "\n") value += text[i++];
       }
     } else {

@@ -24,7 +24,9 @@ export interface ExportOptions {
 /** A graph the original's format cannot hold: one problem per node and reason. */
 export class SpreadsheetExportError extends Error {
   constructor(readonly problems: ExportProblem[]) {
-    super(`the graph cannot be written in the original's spreadsheet format:\n${problems.map((p) => `  node '${p.node}': ${p.message}`).join("\n")}`);
+    super(
+      `the graph cannot be written in the original's spreadsheet format:\n${problems.map((p) => `  node '${p.node}': ${p.message}`).join("\n")}`,
+    );
     this.name = "SpreadsheetExportError";
   }
 }
@@ -40,7 +42,12 @@ function callableNames(graph: Graph): { definition: Map<string, string>; target:
   return { definition, target };
 }
 
-function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: ReturnType<typeof callableNames>, format: SpreadsheetFormat): string {
+function cellText(
+  node: GraphNode,
+  column: FieldColumn | LetteredColumn,
+  names: ReturnType<typeof callableNames>,
+  format: SpreadsheetFormat,
+): string {
   if (column.kind === "lettered") return node[column.field]?.[column.index] ?? "";
   const original = format === "original";
   switch (column.field) {
@@ -50,12 +57,15 @@ function cellText(node: GraphNode, column: FieldColumn | LetteredColumn, names: 
       return original && node.action === "code" ? "python_function" : node.action;
     case "instruction":
       // The original's code row: `x=expr` (the code reads the same in Python: originalFormatProblems).
-      if (original && node.action === "code") return node.assign === undefined ? node.instruction ?? "" : `${node.assign}=${node.instruction ?? ""}`;
+      if (original && node.action === "code")
+        return node.assign === undefined ? (node.instruction ?? "") : `${node.assign}=${node.instruction ?? ""}`;
       // Code is written as it is: its row's action says it is the evaluator's language, not Python.
       if (node.action === "code") return node.instruction ?? "";
-      return node.instruction === undefined && node.assign === undefined ? "" : writeInstruction(node.action as Action, node.instruction ?? "", node.assign);
+      return node.instruction === undefined && node.assign === undefined
+        ? ""
+        : writeInstruction(node.action as Action, node.instruction ?? "", node.assign);
     case "assign":
-      return node.action === "code" ? node.assign ?? "" : "";
+      return node.action === "code" ? (node.assign ?? "") : "";
   }
   const value = (node as unknown as Record<string, unknown>)[column.field];
   if (value === undefined) return "";
@@ -78,7 +88,13 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
   // The assign column, even empty, marks a sheet as written in the evaluator's language, so its
   // code, conditions and arguments are read as written (never as the original's Python). The
   // original's format has no such column: its code reads the same as Python.
-  const always = new Set(["name", "action", "transitions", "instruction", ...(format === "original" ? [] : ["assign"])]);
+  const always = new Set([
+    "name",
+    "action",
+    "transitions",
+    "instruction",
+    ...(format === "original" ? [] : ["assign"]),
+  ]);
   if (format === "original") {
     used.delete("assign");
     // Which transitions are the code's flow only narrows what a resumed conversation depends on;
@@ -86,9 +102,15 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
     used.delete("implicit_transitions");
   }
   const count = (field: LetteredColumn["field"]) => Math.max(0, ...graph.nodes.map((n) => n[field]?.length ?? 0));
-  const counts = Object.fromEntries(Object.values(LETTERED).map((field) => [field, count(field)])) as Record<LetteredColumn["field"], number>;
+  const counts = Object.fromEntries(Object.values(LETTERED).map((field) => [field, count(field)])) as Record<
+    LetteredColumn["field"],
+    number
+  >;
   const columns = exportColumns((f) => always.has(f) || used.has(f), counts);
-  const rows = [columns.map((c) => c.header), ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format)))];
+  const rows = [
+    columns.map((c) => c.header),
+    ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format))),
+  ];
   return writeCsv(rows);
 }
 
@@ -99,19 +121,41 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
 export function spreadsheetExportLosses(graph: Graph): string[] {
   const losses: string[] = [];
   const globals = Object.keys(graph.globals);
-  if (globals.length) losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
-  if (graph.tools && Object.keys(graph.tools).length) losses.push(`the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`);
+  if (globals.length)
+    losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
+  if (graph.tools && Object.keys(graph.tools).length)
+    losses.push(
+      `the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`,
+    );
   if (graph.actions && Object.keys(graph.actions).length) {
-    losses.push(`the custom actions (${Object.keys(graph.actions).join(", ")}) and their nodes' own fields: the original has no such actions`);
+    losses.push(
+      `the custom actions (${Object.keys(graph.actions).join(", ")}) and their nodes' own fields: the original has no such actions`,
+    );
   }
   const first = graph.nodes[0]?.name;
   const implicitStart = graph.nodes.some((n) => n.name === "start1") ? "start1" : first;
-  if (graph.start !== undefined && graph.start !== implicitStart) losses.push(`the start node '${graph.start}': the sheet starts at '${implicitStart}'`);
+  if (graph.start !== undefined && graph.start !== implicitStart)
+    losses.push(`the start node '${graph.start}': the sheet starts at '${implicitStart}'`);
   const renamed = Object.entries(graph.functions).filter(([fname, info]) => info.entry !== fname);
-  if (renamed.length) losses.push(`entry node names ${renamed.map(([, i]) => `'${i.entry}'`).join(", ")}: a callable node is named after its function`);
-  const uncalled = Object.entries(graph.functions).filter(([fname, info]) => info.kind !== "local_function" && !graph.nodes.some((n) => n.action === info.kind && n.instruction?.trimStart().startsWith(`${fname}(`)));
-  const optional = Object.entries(graph.functions).filter(([, info]) => info.required !== undefined || info.defaults !== undefined);
-  if (optional.length) losses.push(`the optional parameters and defaults of ${optional.map(([f]) => f).join(", ")}: the sheet's calls must pass every argument`);
-  if (uncalled.length) losses.push(`the kind of functions no node calls (${uncalled.map(([f]) => f).join(", ")}): the sheet reads them as local_function`);
+  if (renamed.length)
+    losses.push(
+      `entry node names ${renamed.map(([, i]) => `'${i.entry}'`).join(", ")}: a callable node is named after its function`,
+    );
+  const uncalled = Object.entries(graph.functions).filter(
+    ([fname, info]) =>
+      info.kind !== "local_function" &&
+      !graph.nodes.some((n) => n.action === info.kind && n.instruction?.trimStart().startsWith(`${fname}(`)),
+  );
+  const optional = Object.entries(graph.functions).filter(
+    ([, info]) => info.required !== undefined || info.defaults !== undefined,
+  );
+  if (optional.length)
+    losses.push(
+      `the optional parameters and defaults of ${optional.map(([f]) => f).join(", ")}: the sheet's calls must pass every argument`,
+    );
+  if (uncalled.length)
+    losses.push(
+      `the kind of functions no node calls (${uncalled.map(([f]) => f).join(", ")}): the sheet reads them as local_function`,
+    );
   return losses;
 }

@@ -4,10 +4,31 @@
  * numeric cells and assignment parsing).
  */
 import { createHash } from "node:crypto";
-import { ACTIONS, codeProblems, FIELDS, instructionKind, isBuiltinAction, isFunctionKind, ORIGINAL_ACTION_NAMES, parseTarget, validateGraph } from "@autograms/runtime";
+import {
+  ACTIONS,
+  codeProblems,
+  FIELDS,
+  instructionKind,
+  isBuiltinAction,
+  isFunctionKind,
+  ORIGINAL_ACTION_NAMES,
+  parseTarget,
+  validateGraph,
+} from "@autograms/runtime";
 import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
-import { columnFor, FIELD_COLUMN_NAMES, letter, LETTERED, letteredPrefix, NODE_NAME_FIELDS, normalizeHeader, type CellKind, type Column, type LetteredColumn } from "./columns.js";
+import {
+  columnFor,
+  FIELD_COLUMN_NAMES,
+  letter,
+  LETTERED,
+  letteredPrefix,
+  NODE_NAME_FIELDS,
+  normalizeHeader,
+  type CellKind,
+  type Column,
+  type LetteredColumn,
+} from "./columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";
 import { translatePython } from "./python-code.js";
 import { DIAGNOSTICS, diagnosticMessage, type MessageArgs, type MessageName } from "../diagnostics/catalogue.js";
@@ -69,7 +90,12 @@ class SheetReader {
   ) {}
 
   /** Message `name` of diagnostic `code` (see the catalogue), at `place`. */
-  report<C extends SpreadsheetDiagnosticCode, M extends MessageName<C>>(code: C, name: M, place: Place, ...args: MessageArgs<C, M>): void {
+  report<C extends SpreadsheetDiagnosticCode, M extends MessageName<C>>(
+    code: C,
+    name: M,
+    place: Place,
+    ...args: MessageArgs<C, M>
+  ): void {
     const message = diagnosticMessage(code, name, ...args);
     const cell = place.cell ?? this.rows[place.row - 1]?.[0];
     const line = cell?.line ?? 1;
@@ -105,8 +131,9 @@ class SheetReader {
     const header = this.readHeader();
     if (!header) return null;
     const actionColumn = header.find((h) => h.column.kind === "field" && h.column.field === "action")?.index;
-    this.evaluatorCode = header.some((h) => h.column.kind === "field" && h.column.field === "assign")
-      || this.rows.slice(1).some((cells) => cells[actionColumn ?? -1]?.value.trim().toLowerCase() === "code");
+    this.evaluatorCode =
+      header.some((h) => h.column.kind === "field" && h.column.field === "assign") ||
+      this.rows.slice(1).some((cells) => cells[actionColumn ?? -1]?.value.trim().toLowerCase() === "code");
     const rowNodes: RowNode[] = [];
     this.rows.slice(1).forEach((cells, i) => {
       if (cells.every((c) => c.value.trim() === "")) return;
@@ -133,7 +160,10 @@ class SheetReader {
       agent,
       globals: {},
       functions,
-      nodes: rowNodes.map((r) => ({ ...inFieldOrder(r.node), loc: { line: r.row, column: 1, endLine: r.row, endColumn: 1 } })),
+      nodes: rowNodes.map((r) => ({
+        ...inFieldOrder(r.node),
+        loc: { line: r.row, column: 1, endLine: r.row, endColumn: 1 },
+      })),
     };
     this.checkGraph(graph, rowNodes);
     return this.hasErrors ? null : graph;
@@ -153,13 +183,23 @@ class SheetReader {
       const column = columnFor(cell.value);
       if (!column) {
         if (cell.value.trim() === "") this.report("csv_unknown_column", "no_header", place);
-        else this.report("csv_unknown_column", "unknown", place, { value: cell.value, suggestion: suggest(cell.value) });
+        else
+          this.report("csv_unknown_column", "unknown", place, { value: cell.value, suggestion: suggest(cell.value) });
         return;
       }
-      const key = column.kind === "field" ? column.field : column.kind === "lettered" ? `${column.field}/${column.index}` : "lineno";
+      const key =
+        column.kind === "field"
+          ? column.field
+          : column.kind === "lettered"
+            ? `${column.field}/${column.index}`
+            : "lineno";
       const previous = seen.get(key);
       if (previous !== undefined) {
-        this.report("csv_duplicate_column", "duplicate", place, { value: cell.value, columnLetter: columnLetter(previous), previousValue: cells[previous]?.value });
+        this.report("csv_duplicate_column", "duplicate", place, {
+          value: cell.value,
+          columnLetter: columnLetter(previous),
+          previousValue: cells[previous]?.value,
+        });
         return;
       }
       seen.set(key, index);
@@ -182,7 +222,12 @@ class SheetReader {
     const lastHeader = Math.max(...header.map((h) => h.index), this.rows[0]?.length ? this.rows[0].length - 1 : 0);
     cells.forEach((cell, index) => {
       if (index > lastHeader && cell.value.trim() !== "") {
-        this.report("csv_extra_cell", "filled_right", { row, cell, column: index }, { shortText: shortText(cell.value) });
+        this.report(
+          "csv_extra_cell",
+          "filled_right",
+          { row, cell, column: index },
+          { shortText: shortText(cell.value) },
+        );
       }
     });
     const places = new Map<string, Place>();
@@ -211,7 +256,11 @@ class SheetReader {
       if (gap >= 0) {
         const item = items[gap] as (typeof items)[number];
         const prefix = letteredPrefix(fieldName);
-        this.report("csv_choice_gap", "filled_but", item.place, { prefix, letter: letter(item.index), letter2: letter(gap) });
+        this.report("csv_choice_gap", "filled_but", item.place, {
+          prefix,
+          letter: letter(item.index),
+          letter2: letter(gap),
+        });
         continue;
       }
       fields[fieldName] = items.map((i) => i.value);
@@ -221,16 +270,27 @@ class SheetReader {
     const rowPlace: Place = { row };
     const name = fields.name as string | undefined;
     const actionText = fields.action as string | undefined;
-    if (name === undefined) this.report("csv_missing_cell", "node_no", placeOf(places, "name", rowPlace, header, "name"));
-    if (actionText === undefined) this.report("csv_missing_cell", "node_no_action", placeOf(places, "action", rowPlace, header, "action"));
-    if (fields.transitions === undefined) this.report("csv_missing_cell", "node_no_transitions", placeOf(places, "transitions", rowPlace, header, "transitions"));
+    if (name === undefined)
+      this.report("csv_missing_cell", "node_no", placeOf(places, "name", rowPlace, header, "name"));
+    if (actionText === undefined)
+      this.report("csv_missing_cell", "node_no_action", placeOf(places, "action", rowPlace, header, "action"));
+    if (fields.transitions === undefined)
+      this.report(
+        "csv_missing_cell",
+        "node_no_transitions",
+        placeOf(places, "transitions", rowPlace, header, "transitions"),
+      );
 
     let action: Action | undefined;
     if (actionText !== undefined) {
       const normalized = actionText.trim().toLowerCase();
       const mapped = Object.hasOwn(ORIGINAL_ACTION_NAMES, normalized) ? ORIGINAL_ACTION_NAMES[normalized]! : normalized;
       if (isBuiltinAction(mapped)) action = mapped;
-      else this.report("csv_unknown_action", "actions", places.get("action") as Place, { actionText, actionNames: actionNames() });
+      else
+        this.report("csv_unknown_action", "actions", places.get("action") as Place, {
+          actionText,
+          actionNames: actionNames(),
+        });
     }
     if (this.diagnostics.length > errorsBefore || name === undefined || action === undefined) return undefined;
     fields.action = action;
@@ -246,7 +306,13 @@ class SheetReader {
     const cell = fields.instruction as string | undefined;
     this.readInstructionCell(fields, action, places);
     const codeCell = action === "code" && fields.assign !== undefined ? cell : undefined;
-    return { row, cells: places, node: fields as RowNode["node"], ...(callable ? { callable } : {}), ...(codeCell === undefined ? {} : { codeCell }) };
+    return {
+      row,
+      cells: places,
+      node: fields as RowNode["node"],
+      ...(callable ? { callable } : {}),
+      ...(codeCell === undefined ? {} : { codeCell }),
+    };
   }
 
   private readCell(kind: CellKind, fieldName: string, value: string, place: Place): unknown {
@@ -323,7 +389,10 @@ class SheetReader {
       const { name: fname, params } = r.callable;
       const first = definedAt.get(fname);
       if (first) {
-        this.report("csv_duplicate_function", "already_defined", r.cells.get("name") as Place, { fname, row: first.row });
+        this.report("csv_duplicate_function", "already_defined", r.cells.get("name") as Place, {
+          fname,
+          row: first.row,
+        });
         continue;
       }
       definedAt.set(fname, r);
@@ -345,13 +414,22 @@ class SheetReader {
       const place = (r.cells.get("instruction") ?? r.cells.get("action")) as Place;
       const info = callee === undefined ? undefined : functions[callee];
       if (!info) {
-        if (callee === undefined || callee === "") this.report("csv_unknown_function", "not_call", place, { kind, instruction: shortText(String(r.node.instruction)) });
+        if (callee === undefined || callee === "")
+          this.report("csv_unknown_function", "not_call", place, {
+            kind,
+            instruction: shortText(String(r.node.instruction)),
+          });
         else this.report("csv_unknown_function", "undefined", place, { callee });
         continue;
       }
       const other = kindFrom.get(callee as string);
       if (other && other.node.action !== kind) {
-        this.report("csv_function_kind", "called_here", r.cells.get("action") as Place, { callee, kind, action: other.node.action, row: other.row });
+        this.report("csv_function_kind", "called_here", r.cells.get("action") as Place, {
+          callee,
+          kind,
+          action: other.node.action,
+          row: other.row,
+        });
         continue;
       }
       kindFrom.set(callee as string, r);
@@ -370,20 +448,31 @@ class SheetReader {
       const t = translatePython(code);
       if (t.kind === "translated") apply(t.code);
       else if (t.kind === "untranslatable") {
-        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, { problem: t.message, character: t.offset + 1, shortText: shortText(code) });
+        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, {
+          problem: t.message,
+          character: t.offset + 1,
+          shortText: shortText(code),
+        });
       }
     };
-    if (node.action === "code" && typeof node.instruction === "string") translate(node.instruction, "instruction", (js) => (node.instruction = js));
+    if (node.action === "code" && typeof node.instruction === "string")
+      translate(node.instruction, "instruction", (js) => (node.instruction = js));
     if (isFunctionKind(node.action) && typeof node.instruction === "string") {
       const call = /^(\s*[A-Za-z_$][\w$]*\s*\()([\s\S]*)\)(\s*)$/.exec(node.instruction);
       if (call && call[2]!.trim() !== "") {
-        translate(`[${call[2]}]`, "instruction", (js) => (node.instruction = `${call[1]}${js.replace(/^\[|\]$/g, "")})${call[3]}`));
+        translate(
+          `[${call[2]}]`,
+          "instruction",
+          (js) => (node.instruction = `${call[1]}${js.replace(/^\[|\]$/g, "")})${call[3]}`),
+        );
       }
     }
-    if (typeof node.boolean_condition === "string") translate(node.boolean_condition, "boolean_condition", (js) => (node.boolean_condition = js));
+    if (typeof node.boolean_condition === "string")
+      translate(node.boolean_condition, "boolean_condition", (js) => (node.boolean_condition = js));
     node.transitions.forEach((t, i) => {
       const target = parseTarget(t);
-      if (target.kind === "return" && target.expr !== undefined) translate(target.expr, "transitions", (js) => (node.transitions[i] = `return ${js}`));
+      if (target.kind === "return" && target.expr !== undefined)
+        translate(target.expr, "transitions", (js) => (node.transitions[i] = `return ${js}`));
     });
   }
 
@@ -410,7 +499,9 @@ class SheetReader {
       const match = /^\/nodes\/(\d+)(?:\/([a-z_]+))?/.exec(error.path);
       const r = match ? rows[Number(match[1])] : undefined;
       // A rule about a field the row leaves empty (transition_choices) is about its transitions.
-      const place = r ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("transitions") ?? r.cells.get("name") ?? { row: r.row }) : { row: 1 };
+      const place = r
+        ? (r.cells.get(match?.[2] ?? "name") ?? r.cells.get("transitions") ?? r.cells.get("name") ?? { row: r.row })
+        : { row: 1 };
       this.report("csv_invalid_graph", "graph_rule", place, { text: error.message });
     }
   }
@@ -424,7 +515,8 @@ class SheetReader {
 function keepDeclaredAssignments(rows: RowNode[], functions: Record<string, FunctionInfo>): void {
   const declared = new Set(Object.values(functions).flatMap((f) => f.params));
   for (const r of rows) {
-    const declaration = r.node.action === "code" ? /^\s*(?:let|const|var)\s+([A-Za-z_$][\w$]*)/.exec(String(r.node.instruction)) : null;
+    const declaration =
+      r.node.action === "code" ? /^\s*(?:let|const|var)\s+([A-Za-z_$][\w$]*)/.exec(String(r.node.instruction)) : null;
     if (declaration) declared.add(declaration[1] as string);
   }
   for (const r of rows) {
@@ -442,7 +534,13 @@ function inFieldOrder(fields: Record<string, unknown>): GraphNode {
 }
 
 /** The place of a field's cell, or of the empty cell under its header. */
-function placeOf(places: Map<string, Place>, fieldName: string, fallback: Place, header: HeaderColumn[], columnName: string): Place {
+function placeOf(
+  places: Map<string, Place>,
+  fieldName: string,
+  fallback: Place,
+  header: HeaderColumn[],
+  columnName: string,
+): Place {
   const known = places.get(fieldName);
   if (known) return known;
   const h = header.find((c) => c.column.kind === "field" && c.column.field === columnName);
@@ -467,7 +565,12 @@ export function importSpreadsheet(csvText: string, options: ImportOptions = {}):
     const graph = reader.read(options.agent ?? "Spreadsheet", options.fileName !== undefined);
     return { graph: reader.hasErrors ? null : graph, diagnostics: reader.diagnostics };
   } catch (err) {
-    reader.report("csv_internal_error", "importer_failed", { row: 1 }, { detail: err instanceof Error ? err.message : String(err) });
+    reader.report(
+      "csv_internal_error",
+      "importer_failed",
+      { row: 1 },
+      { detail: err instanceof Error ? err.message : String(err) },
+    );
     return { graph: null, diagnostics: reader.diagnostics };
   }
 }

@@ -21,7 +21,8 @@ export function originalFormatProblems(graph: Graph): ExportProblem[] {
   const problems: ExportProblem[] = [];
   for (const node of graph.nodes) {
     const problem = (message: string) => problems.push({ node: node.name, message });
-    if (!(ACTIONS as readonly string[]).includes(node.action)) problem(`its action '${node.action}' is a custom action, which the original does not have`);
+    if (!(ACTIONS as readonly string[]).includes(node.action))
+      problem(`its action '${node.action}' is a custom action, which the original does not have`);
     for (const key of Object.keys(node)) {
       // assign is the original's `x=` prefix.
       if (NOT_COLUMNS.has(key) || key === "assign") continue;
@@ -32,14 +33,22 @@ export function originalFormatProblems(graph: Graph): ExportProblem[] {
     }
     for (const field of Object.values(LETTERED)) {
       const count = node[field]?.length ?? 0;
-      if (count > ORIGINAL_LETTERED_COUNT) problem(`its ${count} ${field} need more lettered columns than the original's ${ORIGINAL_LETTERED_COUNT} (a to e)`);
+      if (count > ORIGINAL_LETTERED_COUNT)
+        problem(
+          `its ${count} ${field} need more lettered columns than the original's ${ORIGINAL_LETTERED_COUNT} (a to e)`,
+        );
     }
-    if (node.action !== "code" && !(FUNCTION_KINDS as readonly string[]).includes(node.action) && node.instruction?.includes("=")) {
+    if (
+      node.action !== "code" &&
+      !(FUNCTION_KINDS as readonly string[]).includes(node.action) &&
+      node.instruction?.includes("=")
+    ) {
       problem("its instruction holds '=', which the original reads as an assignment");
     }
     for (const { field, code, what } of codeFields(node)) {
       if (EXTENSION_FIELDS.has(field)) continue; // reported as a field the original lacks
-      if (translatePython(code).kind !== "unchanged") problem(`its ${what} '${short(code)}' is not the same code in Python, the language the original runs code in`);
+      if (translatePython(code).kind !== "unchanged")
+        problem(`its ${what} '${short(code)}' is not the same code in Python, the language the original runs code in`);
     }
   }
   return problems;

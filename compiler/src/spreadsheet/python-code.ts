@@ -8,7 +8,10 @@
 
 /** Python that has no translation: an error at its place in the cell. */
 export class Untranslatable extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -31,15 +34,63 @@ interface Token {
   offset: number;
 }
 
-const OPERATORS = ["**=", "//=", ">>=", "<<=", "**", "//", "==", "!=", "<=", ">=", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "->", ":=",
-  "+", "-", "*", "/", "%", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",", ":", ".", "~", "&", "|", "^", "@", ";"];
+const OPERATORS = [
+  "**=",
+  "//=",
+  ">>=",
+  "<<=",
+  "**",
+  "//",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "<<",
+  ">>",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "->",
+  ":=",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "<",
+  ">",
+  "=",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ":",
+  ".",
+  "~",
+  "&",
+  "|",
+  "^",
+  "@",
+  ";",
+];
 
 function tokenize(code: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < code.length) {
     const c = code[i]!;
-    if (c === " " || c === "\t" || c === "\r" || c === "\n") { i++; continue; }
+    if (c === " " || c === "\t" || c === "\r" || c === "\n") {
+      i++;
+      continue;
+    }
     if (c === "#") throw new Untranslatable("a comment: write the code alone in the cell", i);
     const start = i;
     const str = /^([rRbBuUfF]{0,2})('''|"""|'|")/.exec(code.slice(i));
@@ -51,14 +102,33 @@ function tokenize(code: string): Token[] {
       let value = "";
       for (;;) {
         if (i >= code.length) throw new NotPython();
-        if (code.startsWith(quote, i)) { i += quote.length; break; }
+        if (code.startsWith(quote, i)) {
+          i += quote.length;
+          break;
+        }
         const ch = code[i]!;
         if (ch === "\\" && !prefix.includes("r")) {
           const next = code[i + 1] ?? "";
-          const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0" };
-          if (next in simple) { value += simple[next]; i += 2; continue; }
+          const simple: Record<string, string> = {
+            n: "\n",
+            t: "\t",
+            r: "\r",
+            "\\": "\\",
+            "'": "'",
+            '"': '"',
+            "0": "\0",
+          };
+          if (next in simple) {
+            value += simple[next];
+            i += 2;
+            continue;
+          }
           const hex = /^x([0-9a-fA-F]{2})|^u([0-9a-fA-F]{4})/.exec(code.slice(i + 1));
-          if (hex) { value += String.fromCharCode(parseInt(hex[1] ?? hex[2]!, 16)); i += 1 + hex[0].length; continue; }
+          if (hex) {
+            value += String.fromCharCode(parseInt(hex[1] ?? hex[2]!, 16));
+            i += 1 + hex[0].length;
+            continue;
+          }
           value += ch;
           i++;
           continue;
@@ -69,7 +139,10 @@ function tokenize(code: string): Token[] {
       tokens.push({ kind: "string", text: code.slice(start, i), value, offset: start });
       continue;
     }
-    const num = /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJ]?/.exec(code.slice(i));
+    const num =
+      /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJ]?/.exec(
+        code.slice(i),
+      );
     if (num && /[\d.]/.test(c)) {
       if (/[jJ]$/.test(num[0])) throw new Untranslatable("a complex number has no translation", i);
       i += num[0].length;
@@ -98,7 +171,27 @@ function tokenize(code: string): Token[] {
 }
 
 /** JavaScript's reserved words that Python code may use as names: they cannot be translated as names. */
-const JS_ONLY_WORDS = new Set(["let", "const", "var", "function", "this", "new", "typeof", "instanceof", "void", "delete", "switch", "case", "do", "catch", "throw", "null", "undefined", "true", "false"]);
+const JS_ONLY_WORDS = new Set([
+  "let",
+  "const",
+  "var",
+  "function",
+  "this",
+  "new",
+  "typeof",
+  "instanceof",
+  "void",
+  "delete",
+  "switch",
+  "case",
+  "do",
+  "catch",
+  "throw",
+  "null",
+  "undefined",
+  "true",
+  "false",
+]);
 const KEYWORDS = new Set(["and", "or", "not", "in", "is", "if", "else", "lambda", "for", "True", "False", "None"]);
 
 const BUILTIN_CALLS: Record<string, (args: string[], at: number) => string> = {
@@ -119,9 +212,61 @@ const BUILTIN_CALLS: Record<string, (args: string[], at: number) => string> = {
 };
 
 /** Python builtins with no translation: an error rather than a call to a function that does not exist. */
-const UNTRANSLATED_BUILTINS = new Set(["range", "enumerate", "zip", "map", "filter", "input", "open", "eval", "exec", "dict", "set", "tuple", "type", "isinstance", "reversed", "any", "all", "ord", "chr", "divmod", "pow", "hash", "id", "iter", "next", "format", "repr", "getattr", "setattr", "hasattr", "globals", "locals", "vars", "dir", "__import__"]);
+const UNTRANSLATED_BUILTINS = new Set([
+  "range",
+  "enumerate",
+  "zip",
+  "map",
+  "filter",
+  "input",
+  "open",
+  "eval",
+  "exec",
+  "dict",
+  "set",
+  "tuple",
+  "type",
+  "isinstance",
+  "reversed",
+  "any",
+  "all",
+  "ord",
+  "chr",
+  "divmod",
+  "pow",
+  "hash",
+  "id",
+  "iter",
+  "next",
+  "format",
+  "repr",
+  "getattr",
+  "setattr",
+  "hasattr",
+  "globals",
+  "locals",
+  "vars",
+  "dir",
+  "__import__",
+]);
 
-const MATH_FUNCTIONS = new Set(["floor", "ceil", "sqrt", "exp", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "log10", "log2", "trunc", "hypot"]);
+const MATH_FUNCTIONS = new Set([
+  "floor",
+  "ceil",
+  "sqrt",
+  "exp",
+  "sin",
+  "cos",
+  "tan",
+  "asin",
+  "acos",
+  "atan",
+  "atan2",
+  "log10",
+  "log2",
+  "trunc",
+  "hypot",
+]);
 const MATH_CONSTANTS: Record<string, string> = { pi: "Math.PI", e: "Math.E", inf: "Infinity" };
 
 const METHODS: Record<string, (object: string, args: string[], at: number) => string> = {
@@ -157,7 +302,7 @@ function one(args: string[], fn: string, at: number): string {
 
 /** An expression as an operand of a member access or an operator: parenthesised unless simple. */
 function atom(js: string): string {
-  return isWrapped(js) || !/^[-+~!]/.test(js) && !hasTopLevelSpace(js) ? js : `(${js})`;
+  return isWrapped(js) || (!/^[-+~!]/.test(js) && !hasTopLevelSpace(js)) ? js : `(${js})`;
 }
 
 /** A space outside strings and brackets: an operator at the top. */
@@ -167,8 +312,13 @@ function hasTopLevelSpace(js: string): boolean {
     const c = js[i];
     if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === '"') { i++; while (i < js.length && js[i] !== '"') { if (js[i] === "\\") i++; i++; } }
-    else if (c === " " && depth === 0) return true;
+    else if (c === '"') {
+      i++;
+      while (i < js.length && js[i] !== '"') {
+        if (js[i] === "\\") i++;
+        i++;
+      }
+    } else if (c === " " && depth === 0) return true;
   }
   return false;
 }
@@ -179,8 +329,16 @@ function isWrapped(js: string): boolean {
   for (let i = 0; i < js.length; i++) {
     const c = js[i];
     if (c === "(" || c === "[") depth++;
-    else if (c === ")" || c === "]") { depth--; if (depth === 0 && i < js.length - 1) return false; }
-    else if (c === '"') { i++; while (i < js.length && js[i] !== '"') { if (js[i] === "\\") i++; i++; } }
+    else if (c === ")" || c === "]") {
+      depth--;
+      if (depth === 0 && i < js.length - 1) return false;
+    } else if (c === '"') {
+      i++;
+      while (i < js.length && js[i] !== '"') {
+        if (js[i] === "\\") i++;
+        i++;
+      }
+    }
   }
   return true;
 }
@@ -192,9 +350,15 @@ class Parser {
 
   constructor(private readonly tokens: Token[]) {}
 
-  private get t(): Token { return this.tokens[this.i]!; }
-  private peek(k = 1): Token { return this.tokens[Math.min(this.i + k, this.tokens.length - 1)]!; }
-  private is(text: string): boolean { return this.t.kind !== "string" && this.t.text === text; }
+  private get t(): Token {
+    return this.tokens[this.i]!;
+  }
+  private peek(k = 1): Token {
+    return this.tokens[Math.min(this.i + k, this.tokens.length - 1)]!;
+  }
+  private is(text: string): boolean {
+    return this.t.kind !== "string" && this.t.text === text;
+  }
   private take(text: string): boolean {
     if (!this.is(text)) return false;
     this.i++;
@@ -211,13 +375,23 @@ class Parser {
       const target = this.postfix(this.atom());
       const next: Token = this.tokens[this.i]!;
       const op = next.text;
-      if (next.kind === "op" && ["=", "+=", "-=", "*=", "/=", "%=", "**=", "//=", "&=", "|=", "^=", "<<=", ">>="].includes(op)) {
+      if (
+        next.kind === "op" &&
+        ["=", "+=", "-=", "*=", "/=", "%=", "**=", "//=", "&=", "|=", "^=", "<<=", ">>="].includes(op)
+      ) {
         if (this.peek().kind === "end") throw new NotPython();
         this.i++;
         const value = this.expression();
-        if (this.is(",")) throw new Untranslatable("assigning several values at once has no translation: one assignment per node", this.t.offset);
+        if (this.is(","))
+          throw new Untranslatable(
+            "assigning several values at once has no translation: one assignment per node",
+            this.t.offset,
+          );
         this.end();
-        if (op === "//=") { this.changed = true; return `${target} = Math.floor(${target} / ${atom(value)})`; }
+        if (op === "//=") {
+          this.changed = true;
+          return `${target} = Math.floor(${target} / ${atom(value)})`;
+        }
         return `${target} ${op} ${value}`;
       }
       this.i = save;
@@ -237,7 +411,8 @@ class Parser {
 
   private end(): void {
     if (this.t.kind !== "end") {
-      if (this.is(";")) throw new Untranslatable("several statements in one cell: one statement per node", this.t.offset);
+      if (this.is(";"))
+        throw new Untranslatable("several statements in one cell: one statement per node", this.t.offset);
       throw new NotPython();
     }
   }
@@ -258,18 +433,27 @@ class Parser {
 
   private or(): string {
     let left = this.and();
-    while (this.take("or")) { this.changed = true; left = `${atom(left)} || ${atom(this.and())}`; }
+    while (this.take("or")) {
+      this.changed = true;
+      left = `${atom(left)} || ${atom(this.and())}`;
+    }
     return left;
   }
 
   private and(): string {
     let left = this.not();
-    while (this.take("and")) { this.changed = true; left = `${atom(left)} && ${atom(this.not())}`; }
+    while (this.take("and")) {
+      this.changed = true;
+      left = `${atom(left)} && ${atom(this.not())}`;
+    }
     return left;
   }
 
   private not(): string {
-    if (this.take("not")) { this.changed = true; return `!${atom(this.not())}`; }
+    if (this.take("not")) {
+      this.changed = true;
+      return `!${atom(this.not())}`;
+    }
     return this.comparison();
   }
 
@@ -281,17 +465,30 @@ class Parser {
       let op: string | null = null;
       if (["<", ">", "==", "!=", "<=", ">="].some((o) => this.is(o))) op = this.t.text;
       else if (this.is("in")) op = "in";
-      else if (this.is("not") && this.peek().text === "in") { op = "not in"; this.i++; }
-      else if (this.is("is")) { op = this.peek().text === "not" ? "is not" : "is"; if (op === "is not") this.i++; }
+      else if (this.is("not") && this.peek().text === "in") {
+        op = "not in";
+        this.i++;
+      } else if (this.is("is")) {
+        op = this.peek().text === "not" ? "is not" : "is";
+        if (op === "is not") this.i++;
+      }
       if (op === null) break;
       this.i++;
       const right = this.binary(0);
       let js: string;
-      if (op === "in") { this.changed = true; js = `${atom(right)}.includes(${left})`; }
-      else if (op === "not in") { this.changed = true; js = `!${atom(right)}.includes(${left})`; }
-      else if (op === "is") { this.changed = true; js = `${atom(left)} === ${atom(right)}`; }
-      else if (op === "is not") { this.changed = true; js = `${atom(left)} !== ${atom(right)}`; }
-      else js = `${atom(left)} ${op} ${atom(right)}`;
+      if (op === "in") {
+        this.changed = true;
+        js = `${atom(right)}.includes(${left})`;
+      } else if (op === "not in") {
+        this.changed = true;
+        js = `!${atom(right)}.includes(${left})`;
+      } else if (op === "is") {
+        this.changed = true;
+        js = `${atom(left)} === ${atom(right)}`;
+      } else if (op === "is not") {
+        this.changed = true;
+        js = `${atom(left)} !== ${atom(right)}`;
+      } else js = `${atom(left)} ${op} ${atom(right)}`;
       parts.push(js);
       left = right;
     }
@@ -312,8 +509,10 @@ class Parser {
       this.i++;
       const right = this.binary(level + 1);
       if (op === "@") throw new Untranslatable("matrix multiplication (@) has no translation", at);
-      if (op === "//") { this.changed = true; left = `Math.floor(${atom(left)} / ${atom(right)})`; }
-      else left = `${atom(left)} ${op} ${atom(right)}`;
+      if (op === "//") {
+        this.changed = true;
+        left = `Math.floor(${atom(left)} / ${atom(right)})`;
+      } else left = `${atom(left)} ${op} ${atom(right)}`;
     }
     return left;
   }
@@ -344,16 +543,21 @@ class Parser {
           const args = this.args();
           const translated = this.call(name, js, member, args, at);
           js = translated;
-        } else if (name === "math" && Object.hasOwn(MATH_CONSTANTS, member)) { this.changed = true; js = MATH_CONSTANTS[member]!; }
-        else js = `${js}.${member}`;
+        } else if (name === "math" && Object.hasOwn(MATH_CONSTANTS, member)) {
+          this.changed = true;
+          js = MATH_CONSTANTS[member]!;
+        } else js = `${js}.${member}`;
         name = undefined;
         continue;
       }
       if (this.is("(")) {
         const at = this.t.offset;
         const args = this.args();
-        if (name !== undefined && Object.hasOwn(BUILTIN_CALLS, name)) { this.changed = true; js = BUILTIN_CALLS[name]!(args, at); }
-        else if (name !== undefined && UNTRANSLATED_BUILTINS.has(name)) throw new Untranslatable(`Python's ${name}() has no translation`, nameAt);
+        if (name !== undefined && Object.hasOwn(BUILTIN_CALLS, name)) {
+          this.changed = true;
+          js = BUILTIN_CALLS[name]!(args, at);
+        } else if (name !== undefined && UNTRANSLATED_BUILTINS.has(name))
+          throw new Untranslatable(`Python's ${name}() has no translation`, nameAt);
         else js = `${js}(${args.join(", ")})`;
         name = undefined;
         continue;
@@ -401,8 +605,10 @@ class Parser {
     this.expect("(");
     const args: string[] = [];
     while (!this.is(")")) {
-      if (this.t.kind === "name" && this.peek().text === "=") throw new Untranslatable("a keyword argument has no translation: pass the arguments in order", this.t.offset);
-      if (this.is("*") || this.is("**")) throw new Untranslatable("unpacking arguments (*args) has no translation", this.t.offset);
+      if (this.t.kind === "name" && this.peek().text === "=")
+        throw new Untranslatable("a keyword argument has no translation: pass the arguments in order", this.t.offset);
+      if (this.is("*") || this.is("**"))
+        throw new Untranslatable("unpacking arguments (*args) has no translation", this.t.offset);
       args.push(this.expression());
       if (this.is("for")) throw new Untranslatable("a generator expression has no translation", this.t.offset);
       if (!this.take(",")) break;
@@ -420,7 +626,11 @@ class Parser {
       const second = part();
       if (this.take(":")) {
         const step = part();
-        if (step === "-1" && first === null && second === null) { this.expect("]"); this.changed = true; return `${atom(object)}.slice().reverse()`; }
+        if (step === "-1" && first === null && second === null) {
+          this.expect("]");
+          this.changed = true;
+          return `${atom(object)}.slice().reverse()`;
+        }
         throw new Untranslatable("a slice with a step has no translation", at);
       }
       this.expect("]");
@@ -430,7 +640,10 @@ class Parser {
     this.expect("]");
     if (first === null) throw new NotPython();
     // A negative index counts from the end in Python; in JavaScript only .at() does.
-    if (/^-/.test(first)) { this.changed = true; return `${atom(object)}.at(${first})`; }
+    if (/^-/.test(first)) {
+      this.changed = true;
+      return `${atom(object)}.at(${first})`;
+    }
     return `${object}[${first}]`;
   }
 
@@ -457,7 +670,10 @@ class Parser {
       }
       case "op":
         if (t.text === "(") {
-          if (this.take(")")) { this.changed = true; return { js: "[]" }; }
+          if (this.take(")")) {
+            this.changed = true;
+            return { js: "[]" };
+          }
           const inner = this.expression();
           if (this.is("for")) throw new Untranslatable("a generator expression has no translation", this.t.offset);
           if (this.is(",")) {
@@ -506,7 +722,8 @@ export function translatePython(code: string): Translation {
     const js = parser.statement();
     return parser.changed ? { kind: "translated", code: js } : { kind: "unchanged" };
   } catch (error) {
-    if (error instanceof Untranslatable) return { kind: "untranslatable", message: error.message, offset: error.offset };
+    if (error instanceof Untranslatable)
+      return { kind: "untranslatable", message: error.message, offset: error.offset };
     if (error instanceof NotPython) return { kind: "not_python" };
     throw error;
   }

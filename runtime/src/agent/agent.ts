@@ -8,7 +8,13 @@ import type { Graph, JsonValue } from "../graph/types.js";
 import { argumentCountProblem } from "../graph/arguments.js";
 import { validateGraph } from "../graph/validate.js";
 import type { ChatModel } from "../model/types.js";
-import { createSandboxPool, evaluateAsync, type HostFunction, type SandboxLimits, type SandboxPool } from "../sandbox/index.js";
+import {
+  createSandboxPool,
+  evaluateAsync,
+  type HostFunction,
+  type SandboxLimits,
+  type SandboxPool,
+} from "../sandbox/index.js";
 import { AgentError } from "../errors.js";
 import type { Env } from "../engine/env.js";
 import { compileProgram, type Program } from "../engine/program.js";
@@ -32,7 +38,14 @@ import { Deadline } from "./deadline.js";
 import { ReplyStream } from "./reply-stream.js";
 import { startTurn } from "../telemetry/turn.js";
 import { instrument } from "../telemetry/instrument.js";
-import { simulateConversation, simulateUserReply, type SimulateOptions, type Simulation, type SimulatedUser, type UserSimulationOptions } from "./simulate.js";
+import {
+  simulateConversation,
+  simulateUserReply,
+  type SimulateOptions,
+  type Simulation,
+  type SimulatedUser,
+  type UserSimulationOptions,
+} from "./simulate.js";
 
 /** A function the agent's code may call; it gets copies of its arguments and may be async. */
 export type Tool = (...args: any[]) => unknown;
@@ -93,7 +106,9 @@ export class Agent {
     const checked = validateGraph(graph);
     if (!checked.valid) {
       const file = (graph as Graph | null)?.source?.file;
-      const lines = checked.errors.map((e) => (e.loc ? `${file ?? "<graph>"}:${e.loc.line}:${e.loc.column}: ${e.message}` : `${e.path}: ${e.message}`));
+      const lines = checked.errors.map((e) =>
+        e.loc ? `${file ?? "<graph>"}:${e.loc.line}:${e.loc.column}: ${e.message}` : `${e.path}: ${e.message}`,
+      );
       throw new AgentError("invalid_graph", `the graph is not valid:\n${lines.map((l) => `  ${l}`).join("\n")}`);
     }
     if (!options || typeof options.model !== "object" || options.model === null) {
@@ -119,27 +134,46 @@ export class Agent {
     }
     this.tools = tools;
     if (options.clock !== undefined && typeof options.clock !== "function") {
-      throw new AgentError("bad_input", `clock must be a function returning milliseconds since 1970, not ${JSON.stringify(options.clock)}`);
+      throw new AgentError(
+        "bad_input",
+        `clock must be a function returning milliseconds since 1970, not ${JSON.stringify(options.clock)}`,
+      );
     }
     this.clock = options.clock ?? Date.now;
     this.actions = checkActions(this.graph.actions ?? {}, options.actions, this.graph.source?.file);
-    const actionHooks = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => {
-      const d = this.actions[name]!;
-      return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
-    }));
-    const actionEffects = Object.fromEntries(Object.keys(this.graph.actions ?? {}).map((name) => [name, this.actions[name]!.effects]));
+    const actionHooks = Object.fromEntries(
+      Object.keys(this.graph.actions ?? {}).map((name) => {
+        const d = this.actions[name]!;
+        return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
+      }),
+    );
+    const actionEffects = Object.fromEntries(
+      Object.keys(this.graph.actions ?? {}).map((name) => [name, this.actions[name]!.effects]),
+    );
     const isolation = options.isolation ?? "in-process";
     if (isolation === "in-process") this.evaluate = evaluateAsync;
-    else if (isolation === "process") this.evaluate = (code, variables, limits) => (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
+    else if (isolation === "process")
+      this.evaluate = (code, variables, limits) =>
+        (this.ownPool ??= createSandboxPool()).evaluate(code, variables, limits);
     else if (typeof isolation === "object" && isolation !== null && typeof isolation.evaluate === "function") {
       this.evaluate = (code, variables, limits) => isolation.evaluate(code, variables, limits);
     } else {
-      throw new AgentError("bad_input", `isolation must be "in-process", "process" or a SandboxPool, not ${JSON.stringify(isolation)}`);
+      throw new AgentError(
+        "bad_input",
+        `isolation must be "in-process", "process" or a SandboxPool, not ${JSON.stringify(isolation)}`,
+      );
     }
     const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
     this.program = compileProgram(this.graph, {
-      config: this.config, limits: Object.keys(limits).length ? limits : undefined, maxSteps: maxSteps ?? DEFAULT_MAX_STEPS, maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
-      toolNames: Object.keys(this.tools), toolDefinitions, isolated: isolation !== "in-process", actionHooks, actionEffects,
+      config: this.config,
+      limits: Object.keys(limits).length ? limits : undefined,
+      maxSteps: maxSteps ?? DEFAULT_MAX_STEPS,
+      maxCallDepth: maxCallDepth ?? DEFAULT_MAX_CALL_DEPTH,
+      toolNames: Object.keys(this.tools),
+      toolDefinitions,
+      isolated: isolation !== "in-process",
+      actionHooks,
+      actionEffects,
     });
   }
 
@@ -152,20 +186,43 @@ export class Agent {
 
   /** One turn: the user's message in, the agent's reply and the new memory out. */
   async reply(userText: string, memory?: Memory | unknown, options: RunOptions = {}): Promise<ReplyResult> {
-    if (typeof userText !== "string") throw new AgentError("bad_input", `reply() takes the user's message as a string, got ${typeof userText}`);
+    if (typeof userText !== "string")
+      throw new AgentError("bad_input", `reply() takes the user's message as a string, got ${typeof userText}`);
     let state: RunState;
     if (memory === undefined || memory === null) {
       const mem = writeVars(toRunMemory(freshMemory(this.program)), { _last_user_reply: userText });
-      state = { mem, phase: { kind: "enter", node: this.program.start }, pending: userText, mode: "reply", steps: 0, decisions: [] };
+      state = {
+        mem,
+        phase: { kind: "enter", node: this.program.start },
+        pending: userText,
+        mode: "reply",
+        steps: 0,
+        decisions: [],
+      };
     } else {
       const mem = toRunMemory(this.open(memory));
-      state = { mem, phase: { kind: "waiting", node: top(mem).node }, pending: null, mode: "reply", steps: 0, decisions: [] };
+      state = {
+        mem,
+        phase: { kind: "waiting", node: top(mem).node },
+        pending: null,
+        mode: "reply",
+        steps: 0,
+        decisions: [],
+      };
     }
-    const input = memory === undefined || memory === null ? { kind: "continue" as const } : { kind: "user" as const, text: userText };
+    const input =
+      memory === undefined || memory === null
+        ? { kind: "continue" as const }
+        : { kind: "user" as const, text: userText };
     const { state: end, effect } = await this.run(options, undefined, (p) => drive(p, state, input));
     const sealed = sealMemory({ ...toMemoryBody(end.mem), turn: end.mem.turn + 1 });
     const delta = memoryDelta(memory === undefined || memory === null ? null : (memory as Memory), sealed);
-    return { reply: effect.kind === "reply" ? effect.text : null, memory: sealed, done: effect.kind === "finish" || end.mem.done, delta };
+    return {
+      reply: effect.kind === "reply" ? effect.text : null,
+      memory: sealed,
+      done: effect.kind === "finish" || end.mem.done,
+      delta,
+    };
   }
 
   /**
@@ -185,7 +242,8 @@ export class Agent {
    * The next reply() takes the user's message as the answer to that node.
    */
   migrate(memory: unknown, node: string): { memory: Memory; delta: MemoryDelta } {
-    if (typeof node !== "string") throw new AgentError("bad_input", `migrate() takes the node's name as a string, got ${typeof node}`);
+    if (typeof node !== "string")
+      throw new AgentError("bad_input", `migrate() takes the node's name as a string, got ${typeof node}`);
     const before = verifiedMemory(memory);
     const moved = migrateMemory(this.program, before, node);
     const sealed = sealMemory(moved);
@@ -194,26 +252,44 @@ export class Agent {
 
   /** Runs a function to its return (the original's `apply_fn`); it may not reach a chat node. */
   async call(name: string, args: JsonValue[] = [], options: RunOptions = {}): Promise<JsonValue> {
-    const info = Object.prototype.hasOwnProperty.call(this.graph.functions, name) ? this.graph.functions[name] : undefined;
+    const info = Object.prototype.hasOwnProperty.call(this.graph.functions, name)
+      ? this.graph.functions[name]
+      : undefined;
     if (!info) {
       const known = Object.keys(this.graph.functions);
-      throw new AgentError("bad_call", `the graph has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`);
+      throw new AgentError(
+        "bad_call",
+        `the graph has no function '${name}'${known.length ? ` (it has ${known.join(", ")})` : ""}`,
+      );
     }
-    if (!Array.isArray(args)) throw new AgentError("bad_input", `call('${name}', args) takes the arguments as an array`);
+    if (!Array.isArray(args))
+      throw new AgentError("bad_input", `call('${name}', args) takes the arguments as an array`);
     const problem = argumentCountProblem(name, info, args.length);
     if (problem) throw new AgentError("bad_call", problem, { loc: info.loc, file: this.program.file });
     const mem = freshMemory(this.program);
     const vars: Record<string, JsonValue> = {};
     const copies = structuredClone(args);
-    info.params.forEach((p, i) => (vars[p] = i < copies.length ? copies[i]! : structuredClone(info.defaults?.[p] ?? null)));
+    info.params.forEach((p, i) => {
+      vars[p] = i < copies.length ? copies[i]! : structuredClone(info.defaults?.[p] ?? null);
+    });
     const base = mem.stack[0]!;
     const frame: Frame = {
-      scope: info.kind, function: name, node: "", id: "", vars, turns: [],
+      scope: info.kind,
+      function: name,
+      node: "",
+      id: "",
+      vars,
+      turns: [],
       prompt: info.kind === "local_function" ? this.config.defaultPrompt : base.prompt,
       userPrompt: info.kind === "local_function" ? this.config.defaultUserPrompt : base.userPrompt,
     };
     const state: RunState = {
-      mem: toRunMemory({ ...mem, stack: [base, frame] }), phase: { kind: "enter", node: info.entry }, pending: null, mode: "call", steps: 0, decisions: [],
+      mem: toRunMemory({ ...mem, stack: [base, frame] }),
+      phase: { kind: "enter", node: info.entry },
+      pending: null,
+      mode: "call",
+      steps: 0,
+      decisions: [],
     };
     const { effect } = await this.run(options, name, (p) => drive(p, state, { kind: "continue" }));
     return effect.kind === "finish" ? effect.value : null;
@@ -231,29 +307,51 @@ export class Agent {
 
   private open(memory: unknown): ReturnType<typeof openMemory> {
     const mem = openMemory(this.program, memory);
-    if (mem.done) throw new AgentError("conversation_over", "this conversation has ended (it reached 'quit'); start a new one without memory");
+    if (mem.done)
+      throw new AgentError(
+        "conversation_over",
+        "this conversation has ended (it reached 'quit'); start a new one without memory",
+      );
     const waiting = mem.stack[mem.stack.length - 1]!.node;
     const at = this.program.nodes.get(waiting);
-    if (!at?.waits) throw new AgentError("bad_memory", `corrupt memory: the conversation should wait at a chat node, not at '${waiting}'`);
+    if (!at?.waits)
+      throw new AgentError(
+        "bad_memory",
+        `corrupt memory: the conversation should wait at a chat node, not at '${waiting}'`,
+      );
     return mem;
   }
 
   /** A turn or a call, traced as one when an OpenTelemetry SDK records (telemetry/). */
   private run<T>(options: RunOptions, fn: string | undefined, work: (p: Performer) => Promise<T>): Promise<T> {
     const performer = this.performer(options);
-    const spans = startTurn({ graph: this.graph, ...(fn !== undefined && { function: fn }), ...(options.conversationId !== undefined && { conversationId: options.conversationId }) });
+    const spans = startTurn({
+      graph: this.graph,
+      ...(fn !== undefined && { function: fn }),
+      ...(options.conversationId !== undefined && { conversationId: options.conversationId }),
+    });
     if (!spans) return work(performer);
     return spans.run(() => work(instrument(performer, spans, this.ownTools)));
   }
 
   private performer(options: RunOptions): Performer {
-    const env: Env = { program: this.program, tracing: options.trace !== undefined, sandbox: { ...this.program.limits, now: this.runTime(options.now) } };
+    const env: Env = {
+      program: this.program,
+      tracing: options.trace !== undefined,
+      sandbox: { ...this.program.limits, now: this.runTime(options.now) },
+    };
     const { deadlineMs, signal } = options;
     if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
-      throw new AgentError("bad_input", `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`);
+      throw new AgentError(
+        "bad_input",
+        `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`,
+      );
     }
     if (options.onText !== undefined && typeof options.onText !== "function") {
-      throw new AgentError("bad_input", `onText takes a function that receives the reply's chunks, not ${JSON.stringify(options.onText)}`);
+      throw new AgentError(
+        "bad_input",
+        `onText takes a function that receives the reply's chunks, not ${JSON.stringify(options.onText)}`,
+      );
     }
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
     const replies = options.onText && new ReplyStream(options.onText);
@@ -262,14 +360,25 @@ export class Agent {
       throw new AgentError("bad_input", "model must be a ChatModel (with complete() and choose())");
     }
     const tools = options.tools ? { ...this.tools, ...this.standIns(options.tools) } : this.tools;
-    return { env, model, tools, evaluate: this.evaluate, actions: this.actions, trace: options.trace, pause: options.pause, deadline, replies };
+    return {
+      env,
+      model,
+      tools,
+      evaluate: this.evaluate,
+      actions: this.actions,
+      trace: options.trace,
+      pause: options.pause,
+      deadline,
+      replies,
+    };
   }
 
   /** A run's stand-ins for tools of the graph, made like the agent's own (arguments copied in). */
   private standIns(given: Record<string, Tool>): Record<string, HostFunction> {
     const out: Record<string, HostFunction> = {};
     for (const [name, fn] of Object.entries(given)) {
-      if (!Object.hasOwn(this.tools, name)) throw new AgentError("bad_input", `tools: '${name}' is not one of the agent's tools`);
+      if (!Object.hasOwn(this.tools, name))
+        throw new AgentError("bad_input", `tools: '${name}' is not one of the agent's tools`);
       if (typeof fn !== "function") throw new AgentError("bad_input", `tools: '${name}' must be a function`);
       out[name] = copyingArguments(fn);
     }
@@ -280,7 +389,10 @@ export class Agent {
   private runTime(given: number | undefined): number {
     const time = given ?? this.clock();
     if (typeof time !== "number" || !Number.isFinite(time)) {
-      throw new AgentError("bad_input", `${given === undefined ? "the agent's clock returned" : "now must be"} a finite number of milliseconds since 1970, not ${JSON.stringify(time)}`);
+      throw new AgentError(
+        "bad_input",
+        `${given === undefined ? "the agent's clock returned" : "now must be"} a finite number of milliseconds since 1970, not ${JSON.stringify(time)}`,
+      );
     }
     return time;
   }

@@ -31,9 +31,13 @@ export function runtimeTools(tools: Readonly<Record<string, HostFunction>>): Rec
       if (isThenable(result)) return Promise.resolve(result).then(succeeded, failed);
       return succeeded(result);
     },
-    buildReactPrompt: (history, plugins) => buildReactPrompt(history as unknown as ChatTurn[], plugins as unknown as PluginInfo[]),
+    buildReactPrompt: (history, plugins) =>
+      buildReactPrompt(history as unknown as ChatTurn[], plugins as unknown as PluginInfo[]),
     parseLatestPluginCall: (text) => {
-      if (typeof text !== "string") throw new TypeError(`parseLatestPluginCall takes the model's text, not ${text === null ? "null" : typeof text}`);
+      if (typeof text !== "string")
+        throw new TypeError(
+          `parseLatestPluginCall takes the model's text, not ${text === null ? "null" : typeof text}`,
+        );
       return { ...parseLatestPluginCall(text) };
     },
   };
@@ -46,7 +50,12 @@ function succeeded(value: unknown): { ok: true; value: unknown } {
 function failed(error: unknown): { ok: false; error: JsonValue } {
   let message: string;
   try {
-    message = error instanceof Error ? String(error.message) : typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+    message =
+      error instanceof Error
+        ? String(error.message)
+        : typeof error === "string"
+          ? error
+          : (JSON.stringify(error) ?? String(error));
   } catch {
     message = "the tool failed";
   }
@@ -54,6 +63,9 @@ function failed(error: unknown): { ok: false; error: JsonValue } {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null
-    && typeof (value as { then?: unknown }).then === "function";
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }

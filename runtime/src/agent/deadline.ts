@@ -13,10 +13,15 @@ export class Deadline {
   private readonly timer: ReturnType<typeof setTimeout> | undefined;
   private readonly unlisten: () => void;
 
-  constructor(readonly ms: number | undefined, outer: AbortSignal | undefined) {
+  constructor(
+    readonly ms: number | undefined,
+    outer: AbortSignal | undefined,
+  ) {
     this.signal = this.controller.signal;
     this.endsAt = ms === undefined ? Infinity : Date.now() + ms;
-    this.expired = new Promise<never>((_, reject) => this.signal.addEventListener("abort", () => reject(this.signal.reason), { once: true }));
+    this.expired = new Promise<never>((_, reject) =>
+      this.signal.addEventListener("abort", () => reject(this.signal.reason), { once: true }),
+    );
     this.expired.catch(() => undefined);
     this.timer = ms === undefined ? undefined : setTimeout(() => this.end("deadline"), ms);
     const onOuter = () => this.end("cancelled");
@@ -53,7 +58,14 @@ export class Deadline {
 }
 
 export class DeadlinePassed extends Error {
-  constructor(readonly why: "deadline" | "cancelled", readonly ms: number | undefined) {
-    super(why === "deadline" ? `the turn did not finish within its deadline of ${ms} ms (deadlineMs)` : "the turn was cancelled (its signal aborted)");
+  constructor(
+    readonly why: "deadline" | "cancelled",
+    readonly ms: number | undefined,
+  ) {
+    super(
+      why === "deadline"
+        ? `the turn did not finish within its deadline of ${ms} ms (deadlineMs)`
+        : "the turn was cancelled (its signal aborted)",
+    );
   }
 }

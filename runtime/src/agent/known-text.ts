@@ -59,7 +59,10 @@ export class KnownText {
         this.banned = true;
         return "";
       }
-      end = withoutTrailingSpace(this.tail, end - bannedStart(this.tail.slice(Math.max(0, end - this.longest), end), this.rules.bannedPhrases));
+      end = withoutTrailingSpace(
+        this.tail,
+        end - bannedStart(this.tail.slice(Math.max(0, end - this.longest), end), this.rules.bannedPhrases),
+      );
     }
     if (end === 0) return "";
     const known = this.tail.slice(0, end);

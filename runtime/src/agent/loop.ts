@@ -34,22 +34,35 @@ async function watched(p: Performer, state: RunState, input: StepInput): Promise
   const { deadline } = p;
   if (!deadline) return run(p, state, input);
   let at = "node" in state.phase ? state.phase.node : "";
-  const watched: Performer = { ...p, pause: async (point) => {
-    at = point.node;
-    await deadline.race(p.pause ? p.pause(point) : Promise.resolve());
-  } };
+  const watched: Performer = {
+    ...p,
+    pause: async (point) => {
+      at = point.node;
+      await deadline.race(p.pause ? p.pause(point) : Promise.resolve());
+    },
+  };
   try {
     return await run(watched, state, input, (node) => (at = node));
   } catch (e) {
     if (!deadline.owns(e)) throw e;
     const node = p.env.program.nodes.get(at)?.node;
-    throw new AgentError("deadline", `${e.message}; the memory given to this turn is unchanged`, { node: at, loc: node?.loc, file: p.env.program.file, cause: e });
+    throw new AgentError("deadline", `${e.message}; the memory given to this turn is unchanged`, {
+      node: at,
+      loc: node?.loc,
+      file: p.env.program.file,
+      cause: e,
+    });
   } finally {
     deadline.dispose();
   }
 }
 
-async function run(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void = () => undefined): Promise<Outcome> {
+async function run(
+  p: Performer,
+  state: RunState,
+  input: StepInput,
+  reached: (node: string) => void = () => undefined,
+): Promise<Outcome> {
   try {
     return await steps(p, state, input, reached);
   } catch (e) {
@@ -60,7 +73,12 @@ async function run(p: Performer, state: RunState, input: StepInput, reached: (no
   }
 }
 
-async function steps(p: Performer, state: RunState, input: StepInput, reached: (node: string) => void): Promise<Outcome> {
+async function steps(
+  p: Performer,
+  state: RunState,
+  input: StepInput,
+  reached: (node: string) => void,
+): Promise<Outcome> {
   const { env, deadline } = p;
   // Waits race the deadline; without one they are left as they are.
   const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
@@ -90,23 +108,40 @@ async function steps(p: Performer, state: RunState, input: StepInput, reached: (
       case "finish":
         return { state: r.state, effect };
       case "complete": {
-        const text = await wait(withRetries(p, effect.node, "generate text", () => streaming(p, effect, async (live) => {
-          const answer = await p.model.complete({ messages: effect.messages, node: effect.node, purpose: effect.purpose, ...signal, ...live });
-          if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
-          return answer;
-        })));
+        const text = await wait(
+          withRetries(p, effect.node, "generate text", () =>
+            streaming(p, effect, async (live) => {
+              const answer = await p.model.complete({
+                messages: effect.messages,
+                node: effect.node,
+                purpose: effect.purpose,
+                ...signal,
+                ...live,
+              });
+              if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
+              return answer;
+            }),
+          ),
+        );
         p.replies?.check();
         r = step(env, r.state, { kind: "completed", text });
         break;
       }
       case "choose": {
-        const index = await wait(withRetries(p, effect.node, "choose", async () => {
-          const i = await p.model.choose({ prompt: effect.prompt, choices: effect.choices, node: effect.node, ...signal });
-          if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
-            throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
-          }
-          return i;
-        }));
+        const index = await wait(
+          withRetries(p, effect.node, "choose", async () => {
+            const i = await p.model.choose({
+              prompt: effect.prompt,
+              choices: effect.choices,
+              node: effect.node,
+              ...signal,
+            });
+            if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
+              throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
+            }
+            return i;
+          }),
+        );
         r = step(env, r.state, { kind: "chosen", index });
         break;
       }
@@ -114,23 +149,50 @@ async function steps(p: Performer, state: RunState, input: StepInput, reached: (
         const node = env.program.nodes.get(effect.node)!.node;
         let out;
         try {
-          out = await wait(p.evaluate(effect.code, effect.variables, { ...(env.sandbox ?? env.program.limits), functions: p.tools }));
+          out = await wait(
+            p.evaluate(effect.code, effect.variables, { ...(env.sandbox ?? env.program.limits), functions: p.tools }),
+          );
         } catch (e) {
           if (deadline?.owns(e)) throw e;
           throw sandboxFailure(env, r.state.mem, node, effect.code, "code", e);
         }
-        r = step(env, r.state, { kind: "evaluated", value: (out.value ?? null) as JsonValue, variables: out.variables as Record<string, JsonValue>, logs: out.logs, time: out.time });
+        r = step(env, r.state, {
+          kind: "evaluated",
+          value: (out.value ?? null) as JsonValue,
+          variables: out.variables as Record<string, JsonValue>,
+          logs: out.logs,
+          time: out.time,
+        });
         break;
       }
       case "complete_tools": {
         const model = p.model;
         if (!isToolCallingModel(model)) {
-          throw fail(env, env.program.nodes.get(effect.node)!.node, "model", "this node offers tools to the model, but the model cannot call tools natively (it has no completeWithTools)");
+          throw fail(
+            env,
+            env.program.nodes.get(effect.node)!.node,
+            "model",
+            "this node offers tools to the model, but the model cannot call tools natively (it has no completeWithTools)",
+          );
         }
         const stream = env.program.config.streamTools;
-        const completion = await wait(withRetries(p, effect.node, "answer with tools", () => streaming(p, effect, async (live) => checkedCompletion(await model.completeWithTools({
-          messages: effect.messages, tools: effect.tools, node: effect.node, toolChoice: effect.toolChoice, ...(stream && { stream }), ...signal, ...live,
-        })))));
+        const completion = await wait(
+          withRetries(p, effect.node, "answer with tools", () =>
+            streaming(p, effect, async (live) =>
+              checkedCompletion(
+                await model.completeWithTools({
+                  messages: effect.messages,
+                  tools: effect.tools,
+                  node: effect.node,
+                  toolChoice: effect.toolChoice,
+                  ...(stream && { stream }),
+                  ...signal,
+                  ...live,
+                }),
+              ),
+            ),
+          ),
+        );
         p.replies?.check();
         r = step(env, r.state, { kind: "tool_completed", completion });
         break;
@@ -156,11 +218,17 @@ function report(trace: TraceSink | undefined, r: StepResult): void {
  * One model call, heard as it writes when it is a chat node's reply and the run has `onText`;
  * each call (a retry, a regeneration, a round of tool calls) is an attempt of its own.
  */
-async function streaming<T>(p: Performer, effect: Extract<Effect, { kind: "complete" | "complete_tools" }>,
-  call: (live: { onText?: Attempt["onText"] }) => Promise<T>): Promise<T> {
+async function streaming<T>(
+  p: Performer,
+  effect: Extract<Effect, { kind: "complete" | "complete_tools" }>,
+  call: (live: { onText?: Attempt["onText"] }) => Promise<T>,
+): Promise<T> {
   if (!p.replies || effect.purpose !== "chat") return call({});
   const node = p.env.program.nodes.get(effect.node)!;
-  const attempt = p.replies.attempt(effect.node, { suffix: node.as === "chat_suffix", bannedPhrases: p.env.program.config.bannedPhrases });
+  const attempt = p.replies.attempt(effect.node, {
+    suffix: node.as === "chat_suffix",
+    bannedPhrases: p.env.program.config.bannedPhrases,
+  });
   try {
     return await call({ onText: attempt.onText });
   } finally {
@@ -175,7 +243,11 @@ async function streaming<T>(p: Performer, effect: Extract<Effect, { kind: "compl
 async function runTool(p: Performer, tool: string, args: JsonValue): Promise<StepInput> {
   const variable = tool === "args" ? "input" : "args";
   try {
-    const out = await evaluateAsync(`${tool}(${variable})`, { [variable]: args }, { ...p.env.program.limits, functions: { [tool]: p.tools[tool]! } });
+    const out = await evaluateAsync(
+      `${tool}(${variable})`,
+      { [variable]: args },
+      { ...p.env.program.limits, functions: { [tool]: p.tools[tool]! } },
+    );
     return { kind: "tool_result", ok: true, value: (out.value ?? null) as JsonValue };
   } catch (e) {
     return { kind: "tool_result", ok: false, error: e instanceof Error ? e.message : String(e) };
@@ -184,8 +256,14 @@ async function runTool(p: Performer, tool: string, args: JsonValue): Promise<Ste
 
 /** A completion as the step needs it; a model that answers something else is retried like a failed call. */
 function checkedCompletion(c: ToolCompletion): ToolCompletion {
-  if (!c || typeof c.text !== "string" || !Array.isArray(c.toolCalls)
-    || !c.toolCalls.every((t) => t && typeof t.id === "string" && typeof t.name === "string" && typeof t.arguments === "string")) {
+  if (
+    !c ||
+    typeof c.text !== "string" ||
+    !Array.isArray(c.toolCalls) ||
+    !c.toolCalls.every(
+      (t) => t && typeof t.id === "string" && typeof t.name === "string" && typeof t.arguments === "string",
+    )
+  ) {
     throw new Error("completeWithTools() returned something other than { text, toolCalls: [{ id, name, arguments }] }");
   }
   return c;
@@ -194,4 +272,3 @@ function checkedCompletion(c: ToolCompletion): ToolCompletion {
 async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
   if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: toFrames(state.mem.stack) });
 }
-

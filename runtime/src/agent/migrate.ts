@@ -15,24 +15,38 @@ import type { Frame, Memory, MemoryBody } from "../memory/types.js";
 
 export function migrateMemory(program: Program, memory: Memory, node: string): MemoryBody {
   const { checksum: _, ...body } = memory;
-  const refuse = (detail: string) => new AgentError("bad_migration", `cannot move the conversation to '${node}': ${detail}`);
+  const refuse = (detail: string) =>
+    new AgentError("bad_migration", `cannot move the conversation to '${node}': ${detail}`);
   if (body.graph.agent !== program.graph.agent) {
-    throw new AgentError("foreign_memory", `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`);
+    throw new AgentError(
+      "foreign_memory",
+      `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`,
+    );
   }
   if (body.done) throw refuse("the conversation has ended (it reached 'quit')");
   const target = program.nodes.get(node);
   if (!target) throw refuse("the graph has no such node");
-  if (!target.waits) throw refuse(`it is a ${target.node.action} node; a conversation waits only at nodes that reply (chat, chat_exact, chat_suffix, or a custom action that replies)`);
+  if (!target.waits)
+    throw refuse(
+      `it is a ${target.node.action} node; a conversation waits only at nodes that reply (chat, chat_exact, chat_suffix, or a custom action that replies)`,
+    );
   const stack = stackAt(program, body.stack, target, refuse);
   const missing = readVariables(target).filter((name) => !visible(stack).has(name));
   if (missing.length) {
-    throw refuse(`it reads ${missing.map((m) => `'${m}'`).join(", ")}, which the conversation does not have${target.node.loc ? ` (${program.file ?? "<graph>"}:${target.node.loc.line}:${target.node.loc.column})` : ""}`);
+    throw refuse(
+      `it reads ${missing.map((m) => `'${m}'`).join(", ")}, which the conversation does not have${target.node.loc ? ` (${program.file ?? "<graph>"}:${target.node.loc.line}:${target.node.loc.column})` : ""}`,
+    );
   }
   return { ...body, graph: { agent: program.graph.agent, hash: program.hash }, stack, visits: body.visits };
 }
 
 /** The stack standing at `target`: main's frame alone for a node of main, else the stack up to the function it is in. */
-function stackAt(program: Program, frames: readonly Frame[], target: CompiledNode, refuse: (detail: string) => AgentError): Frame[] {
+function stackAt(
+  program: Program,
+  frames: readonly Frame[],
+  target: CompiledNode,
+  refuse: (detail: string) => AgentError,
+): Frame[] {
   const functions = functionsReaching(program, target.node.name);
   const at = (frame: Frame): Frame => ({ ...frame, node: target.node.name, id: target.id });
   const bottom = withGlobals(program, frames[0]!);
@@ -43,24 +57,36 @@ function stackAt(program: Program, frames: readonly Frame[], target: CompiledNod
       try {
         return place(program, frame);
       } catch (e) {
-        throw e instanceof AgentError ? refuse(`the conversation is inside '${top.function}', but the call it returns to cannot resume: ${e.detail}`) : e;
+        throw e instanceof AgentError
+          ? refuse(
+              `the conversation is inside '${top.function}', but the call it returns to cannot resume: ${e.detail}`,
+            )
+          : e;
       }
     });
     return [...callers, at(top)];
   }
   const inside = frames.length > 1 ? `the conversation is inside '${top.function}'` : "the conversation is in main";
-  throw refuse(`it is in function ${[...functions].map((f) => `'${f}'`).join(", ")}, and ${inside}; move it to a node of main or of the function it is inside`);
+  throw refuse(
+    `it is in function ${[...functions].map((f) => `'${f}'`).join(", ")}, and ${inside}; move it to a node of main or of the function it is inside`,
+  );
 }
 
 function withGlobals(program: Program, bottom: Frame): Frame {
   const added = Object.entries(program.graph.globals).filter(([k]) => !hasOwn(bottom.vars, k));
-  return added.length ? { ...bottom, vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars } } : bottom;
+  return added.length
+    ? {
+        ...bottom,
+        vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars },
+      }
+    : bottom;
 }
 
 /** What a node waiting for the user reads: its texts' variables and its `$var` transitions. */
 function readVariables(cn: CompiledNode): string[] {
   const names = new Set<string>();
-  for (const template of [cn.text, cn.question]) for (const name of template ? requiredVariables(template) : []) names.add(name);
+  for (const template of [cn.text, cn.question])
+    for (const name of template ? requiredVariables(template) : []) names.add(name);
   for (const t of cn.node.transitions) if (t.startsWith("$")) names.add(t.slice(1));
   return [...names];
 }

@@ -19,7 +19,11 @@ export interface PausePoint {
 export type PauseHook = (at: PausePoint) => Promise<void>;
 
 /** Runs code handed over by the step: in this process (`evaluateAsync`) or in a sandbox pool's child. */
-export type Evaluator = (code: string, variables: Record<string, JsonValue>, options: SandboxOptions) => Promise<Evaluation>;
+export type Evaluator = (
+  code: string,
+  variables: Record<string, JsonValue>,
+  options: SandboxOptions,
+) => Promise<Evaluation>;
 
 export interface Performer {
   env: Env;

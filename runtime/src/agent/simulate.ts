@@ -40,7 +40,11 @@ export interface Simulation {
   ended: "quit" | "end_signal" | "max_turns";
 }
 
-export async function simulateUserReply(p: Performer, mem: MemoryBody, options: UserSimulationOptions): Promise<SimulatedUser> {
+export async function simulateUserReply(
+  p: Performer,
+  mem: MemoryBody,
+  options: UserSimulationOptions,
+): Promise<SimulatedUser> {
   const { program } = p.env;
   const { config } = program;
   const random = options.random ?? Math.random;
@@ -48,7 +52,12 @@ export async function simulateUserReply(p: Performer, mem: MemoryBody, options: 
   const node = program.nodes.get(frame.node)!.node;
   const instruction = pickInstruction(p, node, mem.turn, random, options.maxTurns);
   if (instruction === config.endSignal) return { text: config.endSignal, end: true, instruction };
-  const messages = buildUserMessages(allTurns(visibleTurns(fromFrames(mem.stack))), frame.userPrompt, instruction, config);
+  const messages = buildUserMessages(
+    allTurns(visibleTurns(fromFrames(mem.stack))),
+    frame.userPrompt,
+    instruction,
+    config,
+  );
   const raw = await withRetries(p, node.name, "simulate the user", async () => {
     const answer = await p.model.complete({ messages, node: node.name, purpose: "user" });
     if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
@@ -58,14 +67,22 @@ export async function simulateUserReply(p: Performer, mem: MemoryBody, options: 
   return instruction === undefined ? { text, end: false } : { text, end: false, instruction };
 }
 
-function pickInstruction(p: Performer, node: GraphNode, turn: number, random: () => number, maxTurns?: number): string | undefined {
+function pickInstruction(
+  p: Performer,
+  node: GraphNode,
+  turn: number,
+  random: () => number,
+  maxTurns?: number,
+): string | undefined {
   const { program } = p.env;
   const { config } = program;
   // The original's terminal nodes (its first simulated answer is the end signal, or it says
   // `quit`), and also one whose interjection is the end signal, which the original missed: it
   // could end a simulation after the agent's first reply.
-  const terminal = (n: GraphNode) => n.user_interjection === config.endSignal
-    || n.user_instruction_transitions?.[0] === config.endSignal || n.instruction === "quit";
+  const terminal = (n: GraphNode) =>
+    n.user_interjection === config.endSignal ||
+    n.user_instruction_transitions?.[0] === config.endSignal ||
+    n.instruction === "quit";
   for (const { node: j } of program.interjections) {
     // Ending the conversation by interjection is only plausible once it has got going: from the
     // agent's third reply, as the original's simulate_interjections (min_turns=3).
@@ -76,7 +93,10 @@ function pickInstruction(p: Performer, node: GraphNode, turn: number, random: ()
     const end = program.interjections.find((c) => terminal(c.node));
     if (end) return end.node.user_interjection;
   }
-  const index = sample(node.transition_probs ?? defaultProbs(node.transitions.length, config.defaultPrimaryProbDelta), random());
+  const index = sample(
+    node.transition_probs ?? defaultProbs(node.transitions.length, config.defaultPrimaryProbDelta),
+    random(),
+  );
   return node.user_instruction_transitions?.[index];
 }
 

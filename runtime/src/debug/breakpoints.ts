@@ -39,7 +39,8 @@ export function breakableLine(graph: Graph, line: number): number | null {
   let inner: GraphNode | undefined;
   for (const n of located) {
     const { line: start, endLine } = n.loc!;
-    if (start < line && line <= endLine && (!inner || endLine - start < inner.loc!.endLine - inner.loc!.line)) inner = n;
+    if (start < line && line <= endLine && (!inner || endLine - start < inner.loc!.endLine - inner.loc!.line))
+      inner = n;
   }
   if (inner) return inner.loc!.line;
   const starts = located.map((n) => n.loc!.line);
@@ -74,11 +75,21 @@ export function nodesAtLine(graph: Graph, line: number): Set<string> {
  * last node would stop somewhere the user never pointed at.
  */
 export function lineBreakpoint(graph: Graph, id: number, requested: number, sourceLines?: number): LineBreakpoint {
-  const refused = (message: string): LineBreakpoint => ({ id, kind: "line", requested, line: null, nodes: new Set(), message });
+  const refused = (message: string): LineBreakpoint => ({
+    id,
+    kind: "line",
+    requested,
+    line: null,
+    nodes: new Set(),
+    message,
+  });
   const file = graph.source?.file ?? "the agent's file";
-  if (!Number.isInteger(requested) || requested < 1) return refused(`line ${requested} is not a line of ${file}: lines start at 1`);
+  if (!Number.isInteger(requested) || requested < 1)
+    return refused(`line ${requested} is not a line of ${file}: lines start at 1`);
   if (sourceLines !== undefined && requested > sourceLines) {
-    return refused(`line ${requested} is past the end of ${file}, which has ${sourceLines} line${sourceLines === 1 ? "" : "s"}`);
+    return refused(
+      `line ${requested} is past the end of ${file}, which has ${sourceLines} line${sourceLines === 1 ? "" : "s"}`,
+    );
   }
   const line = breakableLine(graph, requested);
   if (line === null) return refused("no line of the agent has a node");
@@ -86,10 +97,22 @@ export function lineBreakpoint(graph: Graph, id: number, requested: number, sour
 }
 
 export function functionBreakpoint(graph: Graph, id: number, name: string): FunctionBreakpoint {
-  const entry = name === "main" ? (graph.start ?? graph.nodes[0]?.name) : Object.prototype.hasOwnProperty.call(graph.functions, name) ? graph.functions[name]!.entry : undefined;
+  const entry =
+    name === "main"
+      ? (graph.start ?? graph.nodes[0]?.name)
+      : Object.prototype.hasOwnProperty.call(graph.functions, name)
+        ? graph.functions[name]!.entry
+        : undefined;
   if (entry === undefined) {
     const known = ["main", ...Object.keys(graph.functions)];
-    return { id, kind: "function", name, node: null, line: null, message: `the agent has no function '${name}' (it has ${known.join(", ")})` };
+    return {
+      id,
+      kind: "function",
+      name,
+      node: null,
+      line: null,
+      message: `the agent has no function '${name}' (it has ${known.join(", ")})`,
+    };
   }
   const line = graph.nodes.find((n) => n.name === entry)?.loc?.line ?? null;
   return { id, kind: "function", name, node: entry, line };

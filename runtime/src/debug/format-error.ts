@@ -10,7 +10,11 @@ interface FramePosition {
   start: { line: number; column?: number };
   end?: { line: number; column?: number };
 }
-type CodeFrameColumns = (source: string, position: FramePosition, options?: { highlightCode?: boolean; linesAbove?: number; linesBelow?: number }) => string;
+type CodeFrameColumns = (
+  source: string,
+  position: FramePosition,
+  options?: { highlightCode?: boolean; linesAbove?: number; linesBelow?: number },
+) => string;
 
 // Loaded on first use: a run that never fails should not pay for it.
 let codeFrameColumns: CodeFrameColumns | undefined;
@@ -34,12 +38,22 @@ interface Located {
 
 function describe(error: unknown, graph: Graph | undefined): Located {
   if (!(error instanceof Error)) return { detail: String(error) };
-  const e = error as Error & { code?: unknown; node?: unknown; file?: unknown; line?: unknown; column?: unknown; detail?: unknown };
+  const e = error as Error & {
+    code?: unknown;
+    node?: unknown;
+    file?: unknown;
+    line?: unknown;
+    column?: unknown;
+    detail?: unknown;
+  };
   const code = typeof e.code === "string" ? e.code : undefined;
   const node = typeof e.node === "string" ? e.node : undefined;
   // AgentError keeps the message without its location in `detail`; anything else has only a message.
   let detail = typeof e.detail === "string" && e.name === "AgentError" ? e.detail : e.message;
-  const point = typeof e.line === "number" && typeof e.column === "number" ? { line: e.line, column: e.column, endLine: e.line, endColumn: e.column } : undefined;
+  const point =
+    typeof e.line === "number" && typeof e.column === "number"
+      ? { line: e.line, column: e.column, endLine: e.line, endColumn: e.column }
+      : undefined;
   // The graph's loc of the node has the node's extent; the error carries only its start.
   const loc = (node === undefined ? undefined : graph?.nodes.find((n) => n.name === node)?.loc) ?? point;
   const file = typeof e.file === "string" ? e.file : graph?.source?.file;
@@ -58,10 +72,20 @@ export function formatAgentError(error: unknown, sourceText?: string, options: F
   const heading = `${file ?? "<graph>"}:${loc.line}:${loc.column} - ${kind}: ${detail}`;
   const lines = sourceText?.split("\n");
   if (sourceText === undefined || !lines || loc.line > lines.length) return `${heading}\n`;
-  codeFrameColumns ??= (createRequire(import.meta.url)("@babel/code-frame") as { codeFrameColumns: CodeFrameColumns }).codeFrameColumns;
+  codeFrameColumns ??= (createRequire(import.meta.url)("@babel/code-frame") as { codeFrameColumns: CodeFrameColumns })
+    .codeFrameColumns;
   const short = loc.endLine - loc.line < MAX_MARKED_LINES;
-  const end = short ? { line: loc.endLine, column: loc.endColumn } : { line: loc.line, column: lines[loc.line - 1]!.length + 1 };
-  const position: FramePosition = end.line > loc.line || end.column > loc.column ? { start: { line: loc.line, column: loc.column }, end } : { start: { line: loc.line, column: loc.column } };
-  const frame = codeFrameColumns(sourceText, position, { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 });
+  const end = short
+    ? { line: loc.endLine, column: loc.endColumn }
+    : { line: loc.line, column: lines[loc.line - 1]!.length + 1 };
+  const position: FramePosition =
+    end.line > loc.line || end.column > loc.column
+      ? { start: { line: loc.line, column: loc.column }, end }
+      : { start: { line: loc.line, column: loc.column } };
+  const frame = codeFrameColumns(sourceText, position, {
+    highlightCode: options.color ?? false,
+    linesAbove: 1,
+    linesBelow: 1,
+  });
   return `${heading}\n${frame}\n`;
 }

@@ -27,30 +27,49 @@ export interface DebugScope {
 }
 
 /** Frames innermost first; `current` is the node the innermost frame stands at. */
-export function framesOf(stack: readonly Frame[], current: string, nodes: ReadonlyMap<string, GraphNode>): DebugFrame[] {
+export function framesOf(
+  stack: readonly Frame[],
+  current: string,
+  nodes: ReadonlyMap<string, GraphNode>,
+): DebugFrame[] {
   const last = stack.length - 1;
-  return stack.map((f, i) => {
-    const node = i === last ? current : f.node;
-    return { index: last - i, function: f.function ?? "main", scope: f.scope, node, loc: nodes.get(node)?.loc ?? null };
-  }).reverse();
+  return stack
+    .map((f, i) => {
+      const node = i === last ? current : f.node;
+      return {
+        index: last - i,
+        function: f.function ?? "main",
+        scope: f.scope,
+        node,
+        loc: nodes.get(node)?.loc ?? null,
+      };
+    })
+    .reverse();
 }
 
 /** The scopes frame `index` (0 innermost) sees, its own first, then its callers' while visible. */
 export function scopesOf(stack: readonly Frame[], index: number): DebugScope[] {
   const upTo = fromFrames(stack.slice(0, stack.length - index));
-  return visibleCells(upTo).reverse().map((cell) => scopeOf(cell.frame));
+  return visibleCells(upTo)
+    .reverse()
+    .map((cell) => scopeOf(cell.frame));
 }
 
 /** One memory frame as a scope: its name and its own variables. */
 export function scopeOf(frame: Frame): DebugScope {
-  return { name: frame.function === undefined ? "main (globals)" : `${frame.function} (${frame.scope})`, variables: ordered(frame.vars) };
+  return {
+    name: frame.function === undefined ? "main (globals)" : `${frame.function} (${frame.scope})`,
+    variables: ordered(frame.vars),
+  };
 }
 
 /** The agent's variables first, then the automatic ones (`_last_user_reply`, …). */
 function ordered(vars: Record<string, JsonValue>): Record<string, JsonValue> {
   const names = Object.keys(vars);
   const automatic = (n: string) => n.startsWith("_");
-  return Object.fromEntries([...names.filter((n) => !automatic(n)), ...names.filter(automatic)].map((n) => [n, vars[n]!]));
+  return Object.fromEntries(
+    [...names.filter((n) => !automatic(n)), ...names.filter(automatic)].map((n) => [n, vars[n]!]),
+  );
 }
 
 /**
@@ -67,7 +86,11 @@ export function evaluateIn(stack: readonly Frame[], index: number, expression: s
  * What evaluating an expression in frame `index` runs: the sandbox code and (a copy of) the
  * variables it sees, for a caller that evaluates elsewhere (a sandbox pool's child process).
  */
-export function evaluationIn(stack: readonly Frame[], index: number, expression: string): { code: string; variables: Record<string, JsonValue> } {
+export function evaluationIn(
+  stack: readonly Frame[],
+  index: number,
+  expression: string,
+): { code: string; variables: Record<string, JsonValue> } {
   const upTo = fromFrames(stack.slice(0, stack.length - index));
   return { code: expression.replace(/\bthis\s*\.\s*/g, ""), variables: structuredClone(visibleVars(upTo)) };
 }

@@ -8,8 +8,22 @@
 import { replyOf, type TraceEvent } from "../trace/events.js";
 
 const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
-  "user", "generate", "exact", "code", "setup", "prompt", "pass", "call", "skip_call", "return", "transition", "quit", "tool_call", "custom",
-  "log", "time",
+  "user",
+  "generate",
+  "exact",
+  "code",
+  "setup",
+  "prompt",
+  "pass",
+  "call",
+  "skip_call",
+  "return",
+  "transition",
+  "quit",
+  "tool_call",
+  "custom",
+  "log",
+  "time",
 ]);
 
 export class RecordingError extends Error {
@@ -50,10 +64,12 @@ export function parseTrace(text: string, fileName = "trace"): TraceEvent[] {
       // Not the parser's message: it quotes the line, and the file may not be a trace at all.
       throw new RecordingError(`${fileName}:${i + 1}: not a JSON line`);
     }
-    if (!value || typeof value !== "object" || Array.isArray(value)) throw new RecordingError(`${fileName}:${i + 1}: not a JSON object`);
+    if (!value || typeof value !== "object" || Array.isArray(value))
+      throw new RecordingError(`${fileName}:${i + 1}: not a JSON object`);
     const record = value as { kind?: unknown; node?: unknown };
     if (typeof record.kind !== "string" || !EVENT_KINDS.has(record.kind)) return;
-    if (typeof record.node !== "string") throw new RecordingError(`${fileName}:${i + 1}: a '${record.kind}' event without a node`);
+    if (typeof record.node !== "string")
+      throw new RecordingError(`${fileName}:${i + 1}: a '${record.kind}' event without a node`);
     events.push(value as TraceEvent);
   });
   return events;
@@ -112,11 +128,17 @@ function split(events: readonly TraceEvent[]): RecordedConversation[] {
 }
 
 /** Conversation `index` (from 0) of a recording, or an error saying how many it holds. */
-export function recordedConversation(recording: readonly TraceEvent[] | string, index: number, source?: string): RecordedConversation {
+export function recordedConversation(
+  recording: readonly TraceEvent[] | string,
+  index: number,
+  source?: string,
+): RecordedConversation {
   const conversations = conversationsOf(traceEvents(recording, source));
   const chosen = conversations[index];
   if (!chosen) {
-    throw new RecordingError(`${source ?? "the recording"} holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}, not a conversation ${index + 1}`);
+    throw new RecordingError(
+      `${source ?? "the recording"} holds ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}, not a conversation ${index + 1}`,
+    );
   }
   return chosen;
 }

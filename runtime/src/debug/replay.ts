@@ -27,11 +27,18 @@ export interface ReplayedTurn {
 }
 
 /** Replays one recorded conversation turn by turn, yielding each turn's result as `reply()` gave it. */
-export async function* replayConversation(graph: Graph, recording: readonly TraceEvent[] | string, options: ReplayOptions = {}): AsyncGenerator<ReplayedTurn> {
+export async function* replayConversation(
+  graph: Graph,
+  recording: readonly TraceEvent[] | string,
+  options: ReplayOptions = {},
+): AsyncGenerator<ReplayedTurn> {
   const { first, conversation: which = 0, check, source, file: fileOption, ...agentOptions } = options;
   const conversation = recordedConversation(recording, which, source);
   const file = fileOption ?? graph.source?.file;
-  const model = new ReplayModel(conversation.turns.flatMap((t) => t.events), { check, source, file });
+  const model = new ReplayModel(
+    conversation.turns.flatMap((t) => t.events),
+    { check, source, file },
+  );
   // A replay answers the same way every time: retrying a divergence only repeats it.
   const agent = new Agent(graph, { ...agentOptions, model, config: { ...agentOptions.config, modelRetries: 0 } });
   let memory: Memory | undefined;
@@ -42,7 +49,11 @@ export async function* replayConversation(graph: Graph, recording: readonly Trac
       const recorded = turn.events[events.length];
       const why = recorded ? eventDifference(recorded, e) : "the recorded turn has ended here";
       if (why) {
-        throw new ReplayDivergence(e.node, `replay diverged in turn ${index + 1}, step ${events.length + 1}, at node '${e.node}' (${e.kind}): ${why}`, { file, loc: e.loc });
+        throw new ReplayDivergence(
+          e.node,
+          `replay diverged in turn ${index + 1}, step ${events.length + 1}, at node '${e.node}' (${e.kind}): ${why}`,
+          { file, loc: e.loc },
+        );
       }
       events.push(e);
     };
@@ -58,7 +69,8 @@ export async function* replayConversation(graph: Graph, recording: readonly Trac
  * the runtime reports count: a trace file's lines may add their own (a location text, a number).
  */
 function eventDifference(recorded: TraceEvent, now: TraceEvent): string | undefined {
-  if (recorded.node !== now.node || recorded.kind !== now.kind) return `the recording is at node '${recorded.node}' (${recorded.kind}) here`;
+  if (recorded.node !== now.node || recorded.kind !== now.kind)
+    return `the recording is at node '${recorded.node}' (${recorded.kind}) here`;
   const a = recorded as unknown as Record<string, unknown>;
   const b = now as unknown as Record<string, unknown>;
   // What the step did first; what it did to the variables and the stack after.

@@ -12,7 +12,13 @@ import type { ChatModel } from "../model/types.js";
 import type { Frame, Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import type { LogLevel } from "../sandbox/index.js";
-import { functionBreakpoint, lineBreakpoint, type Breakpoint, type FunctionBreakpoint, type LineBreakpoint } from "./breakpoints.js";
+import {
+  functionBreakpoint,
+  lineBreakpoint,
+  type Breakpoint,
+  type FunctionBreakpoint,
+  type LineBreakpoint,
+} from "./breakpoints.js";
 import { evaluateIn, evaluationIn, framesOf, scopesOf, type DebugFrame, type DebugScope } from "./inspect.js";
 import { recordedConversation, turnTime } from "./recording.js";
 import { ReplayModel } from "./replay-model.js";
@@ -95,12 +101,24 @@ export class DebugSession {
   state: SessionState = "idle";
 
   constructor(graph: Graph, options: DebugSessionOptions) {
-    const { model, replay, replaySource, conversation = 0, inputs = [], stopOnEntry = false, sourceLines, ...agentOptions } = options;
+    const {
+      model,
+      replay,
+      replaySource,
+      conversation = 0,
+      inputs = [],
+      stopOnEntry = false,
+      sourceLines,
+      ...agentOptions
+    } = options;
     this.sourceLines = sourceLines;
     let runModel: ChatModel;
     if (replay !== undefined) {
       const chosen = recordedConversation(replay, conversation, replaySource);
-      runModel = new ReplayModel(chosen.turns.flatMap((t) => t.events), { source: replaySource, file: graph.source?.file });
+      runModel = new ReplayModel(
+        chosen.turns.flatMap((t) => t.events),
+        { source: replaySource, file: graph.source?.file },
+      );
       this.recorded = chosen.turns.map((t) => t.user ?? "");
       this.recordedTimes = chosen.turns.map(turnTime);
       // A replay answers the same way every time: retrying a divergence only repeats it.
@@ -140,7 +158,10 @@ export class DebugSession {
 
   /** Adds one breakpoint: a line number, or a function name. */
   addBreakpoint(spec: { line: number } | { function: string }): Breakpoint {
-    const b = "line" in spec ? lineBreakpoint(this.graph, this.nextId++, spec.line, this.sourceLines) : functionBreakpoint(this.graph, this.nextId++, spec.function);
+    const b =
+      "line" in spec
+        ? lineBreakpoint(this.graph, this.nextId++, spec.line, this.sourceLines)
+        : functionBreakpoint(this.graph, this.nextId++, spec.function);
     this.breakpoints.push(b);
     return b;
   }
@@ -169,7 +190,11 @@ export class DebugSession {
       for (let turn = 0; ; turn++) {
         // The session reads the clock itself, so that what the user evaluates sees the turn's time.
         this.time = this.recordedTimes[turn] ?? this.clock();
-        const r = await this.agent.reply(text, memory, { pause: (at) => this.before(at), trace: (e) => this.traced(e), now: this.time });
+        const r = await this.agent.reply(text, memory, {
+          pause: (at) => this.before(at),
+          trace: (e) => this.traced(e),
+          now: this.time,
+        });
         if (this.terminated) return this.end("terminated");
         memory = r.memory;
         this.memory = r.memory;
@@ -248,7 +273,10 @@ export class DebugSession {
   }
 
   /** What `evaluate` would run, to run it elsewhere (a sandbox pool, out of this process). */
-  evaluation(expression: string, frame = 0): { code: string; variables: Record<string, JsonValue>; now: number | undefined } {
+  evaluation(
+    expression: string,
+    frame = 0,
+  ): { code: string; variables: Record<string, JsonValue>; now: number | undefined } {
     const stack = this.stack();
     if (!stack) throw new Error("the run has not started");
     return { ...evaluationIn(stack, frame, expression), now: this.time };
@@ -270,7 +298,9 @@ export class DebugSession {
     const arrived = this.lastLines[depth - 1] !== line;
     this.lastLines.length = depth;
     this.lastLines[depth - 1] = line;
-    const hits = this.breakpoints.filter((b) => (b.kind === "line" ? arrived && b.nodes.has(at.node) : b.node === at.node));
+    const hits = this.breakpoints.filter((b) =>
+      b.kind === "line" ? arrived && b.nodes.has(at.node) : b.node === at.node,
+    );
     const reason = this.stopReason(depth, hits.length > 0);
     if (!reason) return;
     const events = this.events;
@@ -299,10 +329,14 @@ export class DebugSession {
       return "pause";
     }
     switch (this.mode) {
-      case "continue": return null;
-      case "step": return "step";
-      case "next": return depth <= this.depth ? "step" : null;
-      case "out": return depth < this.depth ? "step" : null;
+      case "continue":
+        return null;
+      case "step":
+        return "step";
+      case "next":
+        return depth <= this.depth ? "step" : null;
+      case "out":
+        return depth < this.depth ? "step" : null;
     }
   }
 

@@ -17,17 +17,27 @@ import type { RunMemory } from "./stack.js";
 import type { Handled, Phase, RunState, StepResult } from "./state.js";
 import { fitSuffix, hasBannedPhrase } from "./suffix.js";
 import { toolRequest } from "./tool-request.js";
-import { assignChanges, changesOf, event } from "./trace-event.js";
+import { assignChanges, type changesOf, event } from "./trace-event.js";
 
 export function enter(env: Env, state: RunState, name: string): Handled {
   const cn = nodeOf(env, name);
   const node = cn.node;
   const steps = state.steps + 1;
   if (steps > env.program.maxSteps) {
-    throw fail(env, node, "step_limit", `stopped after ${env.program.maxSteps} node steps in one run (does the graph loop forever?)`);
+    throw fail(
+      env,
+      node,
+      "step_limit",
+      `stopped after ${env.program.maxSteps} node steps in one run (does the graph loop forever?)`,
+    );
   }
   if (cn.chat && state.mode === "call") {
-    throw fail(env, node, "chat_in_call", "agent.call() reached a chat node; a function run by call() may not talk to the user");
+    throw fail(
+      env,
+      node,
+      "chat_in_call",
+      "agent.call() reached a chat node; a function run by call() may not talk to the user",
+    );
   }
   state = moved(state, countVisit(env, state.mem, name), state.phase, state.pending, [], steps);
   // The node's own setup runs first, whichever way the node was entered; then its action.
@@ -57,7 +67,10 @@ export function act(env: Env, state: RunState, cn: CompiledNode): Handled {
     case "global_function":
       return call(env, state, cn);
     case "transition":
-      return result(leave(state, node, null), env.tracing ? event(env, state.mem, node, { kind: "pass" }, assignChanges(env, state.mem, node, null)) : null);
+      return result(
+        leave(state, node, null),
+        env.tracing ? event(env, state.mem, node, { kind: "pass" }, assignChanges(env, state.mem, node, null)) : null,
+      );
     case "set_prompt":
     case "append_prompt":
     case "set_user_prompt":
@@ -74,7 +87,8 @@ function countVisit(env: Env, mem: RunMemory, name: string): RunMemory {
 
 function instructionText(env: Env, state: RunState, cn: CompiledNode): string {
   const text = render(env, state, cn.node, cn.text);
-  if (!text.trim()) throw fail(env, cn.node, "undefined_variable", "the instruction is empty once its variables are filled in");
+  if (!text.trim())
+    throw fail(env, cn.node, "undefined_variable", "the instruction is empty once its variables are filled in");
   return text;
 }
 
@@ -89,19 +103,34 @@ function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const instruction = cn.as === "chat_suffix" ? SUFFIX_INSTRUCTION(text) : text;
   const frame = top(state.mem);
   const messages = buildChatMessages({
-    prompt: frame.prompt, turns: visibleTurns(state.mem.stack), node, user: state.pending ?? "",
-    instruction, config: env.program.config, nodeNamed: (n) => env.program.nodes.get(n)?.node,
+    prompt: frame.prompt,
+    turns: visibleTurns(state.mem.stack),
+    node,
+    user: state.pending ?? "",
+    instruction,
+    config: env.program.config,
+    nodeNamed: (n) => env.program.nodes.get(n)?.node,
   });
   const phase: Phase = { kind: "generating", node: node.name, instruction: text, messages, attempt: 1, raw: [] };
   if (cn.tools) {
     const tools = { messages: [...messages], rounds: 0, queue: [] };
     return result(moved(state, state.mem, { ...phase, tools }), null, toolRequest(env, cn, tools));
   }
-  return result(moved(state, state.mem, phase), null, { kind: "complete", node: node.name, purpose: cn.chat ? "chat" : "thought", messages });
+  return result(moved(state, state.mem, phase), null, {
+    kind: "complete",
+    node: node.name,
+    purpose: cn.chat ? "chat" : "thought",
+    messages,
+  });
 }
 
 /** The model answered; keep the answer, or ask again when it is unusable and attempts remain. */
-export function generated(env: Env, state: RunState, phase: Extract<Phase, { kind: "generating" }>, answer: string): StepResult {
+export function generated(
+  env: Env,
+  state: RunState,
+  phase: Extract<Phase, { kind: "generating" }>,
+  answer: string,
+): StepResult {
   const cn = nodeOf(env, phase.node);
   const node = cn.node;
   const config = env.program.config;
@@ -121,18 +150,35 @@ export function generated(env: Env, state: RunState, phase: Extract<Phase, { kin
   if ((banned || (cn.as === "chat_suffix" && !suffix)) && canRetry) {
     const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
     // With tools, the model is asked again from where it gave the unusable answer, tool results included.
-    const effect = phase.tools ? toolRequest(env, cn, phase.tools)
-      : { kind: "complete" as const, node: node.name, purpose: cn.chat ? "chat" as const : "thought" as const, messages: phase.messages };
+    const effect = phase.tools
+      ? toolRequest(env, cn, phase.tools)
+      : {
+          kind: "complete" as const,
+          node: node.name,
+          purpose: cn.chat ? ("chat" as const) : ("thought" as const),
+          messages: phase.messages,
+        };
     return result(moved(state, state.mem, again), null, effect);
   }
   const retained = !cn.chat || !state.pending;
   const modelInstruction = cn.as === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
   const value = cn.as === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
   const ev = (mem: RunMemory, changes: ReturnType<typeof changesOf>) =>
-    event(env, mem, node, {
-      kind: "generate", purpose: cn.chat ? "chat" : "thought", messages: phase.messages, raw, output: value,
-      ...(suffix ? { suffix } : {}), ...(phase.tools ? { toolAnswers: toolAnswersOf(phase.tools.messages) } : {}),
-    }, changes);
+    event(
+      env,
+      mem,
+      node,
+      {
+        kind: "generate",
+        purpose: cn.chat ? "chat" : "thought",
+        messages: phase.messages,
+        raw,
+        output: value,
+        ...(suffix ? { suffix } : {}),
+        ...(phase.tools ? { toolAnswers: toolAnswersOf(phase.tools.messages) } : {}),
+      },
+      changes,
+    );
   return finishTurn(env, state, cn, output, value, retained ? modelInstruction : undefined, ev);
 }
 
@@ -145,7 +191,9 @@ function exact(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const text = instructionText(env, state, cn);
   // The original records these as instructions so later prompts can show them (thoughts only).
   const retained = cn.chat ? undefined : `Reply with this exact text: ${text}`;
-  return finishTurn(env, state, cn, text, text, retained, (mem, changes) => event(env, mem, cn.node, { kind: "exact", output: text }, changes));
+  return finishTurn(env, state, cn, text, text, retained, (mem, changes) =>
+    event(env, mem, cn.node, { kind: "exact", output: text }, changes),
+  );
 }
 
 function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
@@ -154,13 +202,24 @@ function prompt(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const frame = top(state.mem);
   const updated = frameWith(frame, frame.vars);
   switch (cn.as) {
-    case "set_prompt": updated.prompt = text; break;
-    case "append_prompt": updated.prompt = `${frame.prompt}\n${text}`; break;
-    case "set_user_prompt": updated.userPrompt = text; break;
-    case "append_user_prompt": updated.userPrompt = `${frame.userPrompt}\n${text}`; break;
+    case "set_prompt":
+      updated.prompt = text;
+      break;
+    case "append_prompt":
+      updated.prompt = `${frame.prompt}\n${text}`;
+      break;
+    case "set_user_prompt":
+      updated.userPrompt = text;
+      break;
+    case "append_user_prompt":
+      updated.userPrompt = `${frame.userPrompt}\n${text}`;
+      break;
   }
   const mem = withTop(state.mem, updated);
-  return result(leave(state, node, null, mem), env.tracing ? event(env, mem, node, { kind: "prompt", text }, assignChanges(env, mem, node, null)) : null);
+  return result(
+    leave(state, node, null, mem),
+    env.tracing ? event(env, mem, node, { kind: "prompt", text }, assignChanges(env, mem, node, null)) : null,
+  );
 }
 
 /** A call: arguments are evaluated in the caller's scope, unless `required_revisit` blocks the call. */
@@ -168,7 +227,15 @@ function call(env: Env, state: RunState, cn: CompiledNode): Handled {
   const node = cn.node;
   const unvisited = (node.required_revisit ?? []).filter((s) => visitsOf(state.mem.visits, s) === 0);
   if (unvisited.length) {
-    const ev = env.tracing ? event(env, state.mem, node, { kind: "skip_call", function: cn.call!.name, unvisited }, assignChanges(env, state.mem, node, null)) : null;
+    const ev = env.tracing
+      ? event(
+          env,
+          state.mem,
+          node,
+          { kind: "skip_call", function: cn.call!.name, unvisited },
+          assignChanges(env, state.mem, node, null),
+        )
+      : null;
     return result(leave(state, node, null), ev);
   }
   return evaluation(state, node, cn.call!.args, { kind: "args", node: node.name }, "arguments");

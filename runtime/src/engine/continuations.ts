@@ -19,10 +19,18 @@ import { assignChanges, changesOf, event } from "./trace-event.js";
 import type { TraceEvent } from "../trace/events.js";
 
 /** Runs a handler's evaluation in the step, or hands it to the loop when it calls tools or code runs in child processes. */
-export function evaluateOrHandOver(env: Env, { state, evaluate: { node, code, then, what } }: EvaluationRequest): StepResult {
+export function evaluateOrHandOver(
+  env: Env,
+  { state, evaluate: { node, code, then, what } }: EvaluationRequest,
+): StepResult {
   const variables = visibleVars(state.mem.stack);
   if (env.program.isolated || env.program.usesTool(code)) {
-    return result(moved(state, state.mem, { kind: "evaluating", then }), null, { kind: "evaluate", node: node.name, code, variables });
+    return result(moved(state, state.mem, { kind: "evaluating", then }), null, {
+      kind: "evaluate",
+      node: node.name,
+      code,
+      variables,
+    });
   }
   return resumeEvaluation(env, state, then, evaluateNow(env, state.mem, node, code, variables, what));
 }
@@ -45,25 +53,50 @@ export function resumeEvaluation(env: Env, state: RunState, then: Continuation, 
 function resumed(env: Env, state: RunState, then: Continuation, r: Evaluation): StepResult {
   const cn = nodeOf(env, then.node);
   const node = cn.node;
-  const { mem, written } = absorb(env, state.mem, r.variables, then.kind === "code" ? { node, value: r.value } : undefined);
+  const { mem, written } = absorb(
+    env,
+    state.mem,
+    r.variables,
+    then.kind === "code" ? { node, value: r.value } : undefined,
+  );
   const changes = written ? changesOf(env, state.mem, written) : [];
   switch (then.kind) {
     case "code": {
       const value = r.value;
       const next = moved(state, mem, { kind: "route", node: node.name, output: value, interject: false });
-      return result(next, env.tracing ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, [...changes, ...assignChanges(env, state.mem, node, value)]) : null);
+      return result(
+        next,
+        env.tracing
+          ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, [
+              ...changes,
+              ...assignChanges(env, state.mem, node, value),
+            ])
+          : null,
+      );
     }
     case "setup": {
       const next = moved(state, mem, { kind: "act", node: node.name });
-      return result(next, env.tracing ? event(env, mem, node, { kind: "setup", code: node.setup ?? "" }, changes) : null);
+      return result(
+        next,
+        env.tracing ? event(env, mem, node, { kind: "setup", code: node.setup ?? "" }, changes) : null,
+      );
     }
     case "args":
       return enterFunction(env, moved(state, mem, state.phase), then.node, r.value, changes);
     case "return":
       return returnFrom(env, moved(state, mem, state.phase), node, then.target, r.value);
     case "condition":
-      if (r.value) return take(env, moved(state, mem, state.phase), node, then.target, then.candidates[then.index]!, "condition");
-      return result(moved(state, mem, { kind: "testing", node: node.name, target: then.target, candidates: then.candidates, index: then.index + 1 }));
+      if (r.value)
+        return take(env, moved(state, mem, state.phase), node, then.target, then.candidates[then.index]!, "condition");
+      return result(
+        moved(state, mem, {
+          kind: "testing",
+          node: node.name,
+          target: then.target,
+          candidates: then.candidates,
+          index: then.index + 1,
+        }),
+      );
   }
 }
 
@@ -72,7 +105,12 @@ function resumed(env: Env, state: RunState, then: Continuation, r: Evaluation): 
  * visible variable; with one visible frame that map becomes the frame's variables as it is,
  * otherwise only the values that differ from what was visible are written (to the top frame).
  */
-function absorb(env: Env, mem: RunMemory, out: Record<string, JsonValue>, output?: { node: GraphNode; value: JsonValue }): { mem: RunMemory; written: Record<string, JsonValue> | null } {
+function absorb(
+  env: Env,
+  mem: RunMemory,
+  out: Record<string, JsonValue>,
+  output?: { node: GraphNode; value: JsonValue },
+): { mem: RunMemory; written: Record<string, JsonValue> | null } {
   const stack = mem.stack;
   const frame = top(mem);
   let vars: Record<string, JsonValue>;
@@ -96,28 +134,49 @@ function differing(before: Record<string, JsonValue>, after: Record<string, Json
 }
 
 /** Pushes the callee's frame: its parameters bound to the argument values; prompts per its kind. */
-function enterFunction(env: Env, state: RunState, callNode: string, args: JsonValue, changes: ReturnType<typeof changesOf>): StepResult {
+function enterFunction(
+  env: Env,
+  state: RunState,
+  callNode: string,
+  args: JsonValue,
+  changes: ReturnType<typeof changesOf>,
+): StepResult {
   const cn = nodeOf(env, callNode);
   const { name, info } = cn.call!;
-  if (!Array.isArray(args)) throw fail(env, cn.node, "bad_call", `the arguments of '${name}' did not evaluate to a list`);
+  if (!Array.isArray(args))
+    throw fail(env, cn.node, "bad_call", `the arguments of '${name}' did not evaluate to a list`);
   const problem = argumentCountProblem(name, info, args.length);
   if (problem) throw fail(env, cn.node, "bad_call", problem);
   const vars: Record<string, JsonValue> = {};
-  info.params.forEach((p, i) => (vars[p] = i < args.length ? args[i]! : structuredClone(info.defaults?.[p] ?? null)));
+  info.params.forEach((p, i) => {
+    vars[p] = i < args.length ? args[i]! : structuredClone(info.defaults?.[p] ?? null);
+  });
   const caller = top(state.mem);
   const config = env.program.config;
   if (state.mem.stack.height > env.program.maxCallDepth) {
-    throw fail(env, cn.node, "recursion_limit",
-      `calling '${name}' would run ${env.program.maxCallDepth + 1} function calls deep, past the limit of ${env.program.maxCallDepth} (runaway recursion? raise limits.maxCallDepth if it is meant)`);
+    throw fail(
+      env,
+      cn.node,
+      "recursion_limit",
+      `calling '${name}' would run ${env.program.maxCallDepth + 1} function calls deep, past the limit of ${env.program.maxCallDepth} (runaway recursion? raise limits.maxCallDepth if it is meant)`,
+    );
   }
   const local = info.kind === "local_function";
   const callee: Frame = {
-    scope: info.kind, function: name, node: "", id: "", vars, turns: [],
+    scope: info.kind,
+    function: name,
+    node: "",
+    id: "",
+    vars,
+    turns: [],
     prompt: local ? config.defaultPrompt : caller.prompt,
     userPrompt: local ? config.defaultUserPrompt : caller.userPrompt,
   };
   if (state.pending !== null && info.kind !== "global_function") callee.carried = state.pending;
-  const stack = push(withTopFrame(state.mem.stack, frameWith(caller, caller.vars, caller.turns, callNode, cn.id)), callee);
+  const stack = push(
+    withTopFrame(state.mem.stack, frameWith(caller, caller.vars, caller.turns, callNode, cn.id)),
+    callee,
+  );
   const mem = memoryWith(state.mem, stack);
   const next = moved(state, mem, { kind: "enter", node: info.entry });
   return result(next, env.tracing ? event(env, mem, cn.node, { kind: "call", function: name, args }, changes) : null);

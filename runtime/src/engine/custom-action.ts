@@ -28,17 +28,28 @@ export function leaveCustom(env: Env, state: RunState, phase: Routing): Handled 
   if (typeof phase.hooked === "object") {
     if (phase.hooked.target !== null) return goto(env, state, phase.node, phase.hooked.target, phase.output);
     if (cn.node.transitions.length > 1 && cn.node.transition_question === undefined) {
-      throw fail(env, cn.node, "bad_transition", `action '${cn.custom!.action}': its transition hook chose none of the ${cn.node.transitions.length} transitions, and the node has no transition_question for the model to choose with`);
+      throw fail(
+        env,
+        cn.node,
+        "bad_transition",
+        `action '${cn.custom!.action}': its transition hook chose none of the ${cn.node.transitions.length} transitions, and the node has no transition_question for the model to choose with`,
+      );
     }
     return route(env, state, phase.node, phase.output, phase.interject);
   }
-  if (phase.hooked === undefined && hooks.output) return runHook(env, state, cn, "output", phase.output, phase.interject);
+  if (phase.hooked === undefined && hooks.output)
+    return runHook(env, state, cn, "output", phase.output, phase.interject);
   if (hooks.transition) return runHook(env, state, cn, "transition", phase.output, phase.interject);
   return route(env, state, phase.node, phase.output, phase.interject);
 }
 
 /** A hook's value came back (already copied as plain data by the loop): apply it. */
-export function acted(env: Env, state: RunState, phase: Acting, input: Extract<StepInput, { kind: "acted" }>): StepResult {
+export function acted(
+  env: Env,
+  state: RunState,
+  phase: Acting,
+  input: Extract<StepInput, { kind: "acted" }>,
+): StepResult {
   const cn = nodeOf(env, phase.node);
   const node = cn.node;
   const action = cn.custom!.action;
@@ -49,15 +60,33 @@ export function acted(env: Env, state: RunState, phase: Acting, input: Extract<S
     case "output": {
       const changes = changesOf(env, state.mem, node.assign ? { [node.assign]: value } : {});
       const mem = assignOutput(state.mem, node, value);
-      const next = moved(state, mem, { kind: "route", node: node.name, output: value, interject: phase.interject, hooked: "output" });
+      const next = moved(state, mem, {
+        kind: "route",
+        node: node.name,
+        output: value,
+        interject: phase.interject,
+        hooked: "output",
+      });
       return result(next, event(env, mem, node, { kind: "custom", hook: "output", calls, output: value }, changes));
     }
     case "transition": {
-      if (value !== null && typeof value !== "string") throw fail(env, node, "bad_transition", `${what} returned ${describe(value)}, not a transition`);
+      if (value !== null && typeof value !== "string")
+        throw fail(env, node, "bad_transition", `${what} returned ${describe(value)}, not a transition`);
       if (value !== null && !node.transitions.includes(value)) {
-        throw fail(env, node, "bad_transition", `${what} chose '${value}', which is not one of the node's transitions (${node.transitions.join(", ")})`);
+        throw fail(
+          env,
+          node,
+          "bad_transition",
+          `${what} chose '${value}', which is not one of the node's transitions (${node.transitions.join(", ")})`,
+        );
       }
-      const next = moved(state, state.mem, { kind: "route", node: node.name, output: phase.output, interject: phase.interject, hooked: { target: value } });
+      const next = moved(state, state.mem, {
+        kind: "route",
+        node: node.name,
+        output: phase.output,
+        interject: phase.interject,
+        hooked: { target: value },
+      });
       return result(next, event(env, state.mem, node, { kind: "custom", hook: "transition", calls, target: value }));
     }
     case "instruction":
@@ -65,41 +94,100 @@ export function acted(env: Env, state: RunState, phase: Acting, input: Extract<S
   }
 }
 
-const RESULT_KEYS = new Set(["reply", "thought", "output", "instruction", "retain", "setPrompt", "setUserPrompt", "assign"]);
+const RESULT_KEYS = new Set([
+  "reply",
+  "thought",
+  "output",
+  "instruction",
+  "retain",
+  "setPrompt",
+  "setUserPrompt",
+  "assign",
+]);
 
-function instructed(env: Env, state: RunState, cn: CompiledNode, rendered: string, value: JsonValue, calls: Extract<StepInput, { kind: "acted" }>["calls"], what: string): StepResult {
+function instructed(
+  env: Env,
+  state: RunState,
+  cn: CompiledNode,
+  rendered: string,
+  value: JsonValue,
+  calls: Extract<StepInput, { kind: "acted" }>["calls"],
+  what: string,
+): StepResult {
   const node = cn.node;
   if (value !== null && (typeof value !== "object" || Array.isArray(value))) {
-    throw fail(env, node, "action_failed", `${what} returned ${describe(value)}: return { reply }, { thought }, { output } or nothing`);
+    throw fail(
+      env,
+      node,
+      "action_failed",
+      `${what} returned ${describe(value)}: return { reply }, { thought }, { output } or nothing`,
+    );
   }
   const r = value ?? {};
   const unknown = Object.keys(r).filter((k) => !RESULT_KEYS.has(k));
-  if (unknown.length) throw fail(env, node, "action_failed", `${what} returned ${unknown.map((k) => `'${k}'`).join(", ")}: a result has reply or thought, output, instruction, retain, setPrompt, setUserPrompt and assign`);
+  if (unknown.length)
+    throw fail(
+      env,
+      node,
+      "action_failed",
+      `${what} returned ${unknown.map((k) => `'${k}'`).join(", ")}: a result has reply or thought, output, instruction, retain, setPrompt, setUserPrompt and assign`,
+    );
   for (const key of ["reply", "thought", "instruction"] as const) {
-    if (r[key] !== undefined && typeof r[key] !== "string") throw fail(env, node, "action_failed", `${what} returned a ${key} that is ${describe(r[key]!)}, not a string`);
+    if (r[key] !== undefined && typeof r[key] !== "string")
+      throw fail(env, node, "action_failed", `${what} returned a ${key} that is ${describe(r[key]!)}, not a string`);
   }
-  if (r.reply !== undefined && r.thought !== undefined) throw fail(env, node, "action_failed", `${what} returned both a reply and a thought`);
-  if (r.retain !== undefined && typeof r.retain !== "boolean") throw fail(env, node, "action_failed", `${what} returned a retain that is ${describe(r.retain)}, not a boolean`);
-  if (r.retain === false && r.instruction !== undefined) throw fail(env, node, "action_failed", `${what} returned an instruction to keep and retain: false`);
+  if (r.reply !== undefined && r.thought !== undefined)
+    throw fail(env, node, "action_failed", `${what} returned both a reply and a thought`);
+  if (r.retain !== undefined && typeof r.retain !== "boolean")
+    throw fail(env, node, "action_failed", `${what} returned a retain that is ${describe(r.retain)}, not a boolean`);
+  if (r.retain === false && r.instruction !== undefined)
+    throw fail(env, node, "action_failed", `${what} returned an instruction to keep and retain: false`);
   state = { ...state, mem: withEffects(env, state.mem, cn, r, what) };
   const reply = r.reply as string | undefined;
   const thought = r.thought as string | undefined;
   const text = reply ?? thought;
   const output = r.output !== undefined ? r.output : (text ?? null);
-  const body = { kind: "custom" as const, hook: "instruction" as const, calls, ...(reply !== undefined && { reply }), ...(thought !== undefined && { thought }), output };
+  const body = {
+    kind: "custom" as const,
+    hook: "instruction" as const,
+    calls,
+    ...(reply !== undefined && { reply }),
+    ...(thought !== undefined && { thought }),
+    output,
+  };
   if (text === undefined) {
     const next = leave(state, node, output);
-    return result(next, event(env, next.mem, node, body, changesOf(env, state.mem, node.assign ? { [node.assign]: output } : {})));
+    return result(
+      next,
+      event(env, next.mem, node, body, changesOf(env, state.mem, node.assign ? { [node.assign]: output } : {})),
+    );
   }
   if (reply !== undefined && state.mode === "call") {
-    throw fail(env, node, "chat_in_call", `agent.call() reached a node of action '${cn.custom!.action}' that replied; a function run by call() may not talk to the user`);
+    throw fail(
+      env,
+      node,
+      "chat_in_call",
+      `agent.call() reached a node of action '${cn.custom!.action}' that replied; a function run by call() may not talk to the user`,
+    );
   }
   // As built-in nodes keep theirs (a thought's instruction always, a reply's when no user message
   // came with it), unless the result says whether to retain it.
-  const instruction = typeof r.instruction === "string" ? r.instruction
-    : r.retain === false || (r.retain !== true && state.pending && reply !== undefined) ? undefined
-    : rendered || undefined;
-  return finishTurn(env, state, cn, text, output, instruction, (mem, changes) => event(env, mem, node, body, changes), reply !== undefined);
+  const instruction =
+    typeof r.instruction === "string"
+      ? r.instruction
+      : r.retain === false || (r.retain !== true && state.pending && reply !== undefined)
+        ? undefined
+        : rendered || undefined;
+  return finishTurn(
+    env,
+    state,
+    cn,
+    text,
+    output,
+    instruction,
+    (mem, changes) => event(env, mem, node, body, changes),
+    reply !== undefined,
+  );
 }
 
 /**
@@ -107,23 +195,50 @@ function instructed(env: Env, state: RunState, cn: CompiledNode, rendered: strin
  * variables other than their output): the prompt, the user prompt, variables by name. Each
  * only if the action declares it, so what a node may change is known from its action.
  */
-function withEffects(env: Env, mem: RunMemory, cn: CompiledNode, r: Record<string, JsonValue>, what: string): RunMemory {
+function withEffects(
+  env: Env,
+  mem: RunMemory,
+  cn: CompiledNode,
+  r: Record<string, JsonValue>,
+  what: string,
+): RunMemory {
   const declared = cn.custom!.effects;
   const node = cn.node;
   const frame = top(mem);
   let updated: Frame | undefined;
-  for (const [key, field] of [["setPrompt", "prompt"], ["setUserPrompt", "userPrompt"]] as const) {
+  for (const [key, field] of [
+    ["setPrompt", "prompt"],
+    ["setUserPrompt", "userPrompt"],
+  ] as const) {
     if (r[key] === undefined) continue;
-    if (!declared[key]) throw fail(env, node, "action_failed", `${what} returned ${key}, which the action does not declare (effects: { ${key}: true })`);
-    if (typeof r[key] !== "string") throw fail(env, node, "action_failed", `${what} returned a ${key} that is ${describe(r[key]!)}, not a string`);
+    if (!declared[key])
+      throw fail(
+        env,
+        node,
+        "action_failed",
+        `${what} returned ${key}, which the action does not declare (effects: { ${key}: true })`,
+      );
+    if (typeof r[key] !== "string")
+      throw fail(env, node, "action_failed", `${what} returned a ${key} that is ${describe(r[key]!)}, not a string`);
     updated ??= frameWith(frame, frame.vars);
     updated[field] = r[key] as string;
   }
   if (r.assign !== undefined) {
-    if (r.assign === null || typeof r.assign !== "object" || Array.isArray(r.assign)) throw fail(env, node, "action_failed", `${what} returned an assign that is ${describe(r.assign)}, not an object of variables`);
+    if (r.assign === null || typeof r.assign !== "object" || Array.isArray(r.assign))
+      throw fail(
+        env,
+        node,
+        "action_failed",
+        `${what} returned an assign that is ${describe(r.assign)}, not an object of variables`,
+      );
     const undeclared = Object.keys(r.assign).filter((name) => !declared.assign.includes(name));
     if (undeclared.length) {
-      throw fail(env, node, "action_failed", `${what} assigned ${undeclared.map((n) => `'${n}'`).join(", ")}, which the action does not declare (effects.assign: [${declared.assign.map((n) => `'${n}'`).join(", ")}])`);
+      throw fail(
+        env,
+        node,
+        "action_failed",
+        `${what} assigned ${undeclared.map((n) => `'${n}'`).join(", ")}, which the action does not declare (effects.assign: [${declared.assign.map((n) => `'${n}'`).join(", ")}])`,
+      );
     }
     updated = frameWith(updated ?? frame, { ...frame.vars, ...(r.assign as Record<string, JsonValue>) });
   }

@@ -21,10 +21,20 @@ export interface Evaluation {
   time?: number;
 }
 
-export function evaluateNow(env: Env, mem: RunMemory, node: GraphNode, code: string, variables: Record<string, JsonValue>, what: string): Evaluation {
+export function evaluateNow(
+  env: Env,
+  mem: RunMemory,
+  node: GraphNode,
+  code: string,
+  variables: Record<string, JsonValue>,
+  what: string,
+): Evaluation {
   try {
     const r = evaluate(code, variables, env.sandbox ?? env.program.limits);
-    const out: Evaluation = { value: (r.value ?? null) as JsonValue, variables: r.variables as Record<string, JsonValue> };
+    const out: Evaluation = {
+      value: (r.value ?? null) as JsonValue,
+      variables: r.variables as Record<string, JsonValue>,
+    };
     if (r.logs !== undefined) out.logs = r.logs;
     if (r.time !== undefined) out.time = r.time;
     return out;
@@ -41,7 +51,14 @@ export function printsBefore(error: unknown): TraceEvent[] | undefined {
   return typeof error === "object" && error !== null ? printedBefore.get(error) : undefined;
 }
 
-export function sandboxFailure(env: Env, mem: RunMemory, node: GraphNode, code: string, what: string, e: unknown): Error {
+export function sandboxFailure(
+  env: Env,
+  mem: RunMemory,
+  node: GraphNode,
+  code: string,
+  what: string,
+  e: unknown,
+): Error {
   if (e instanceof SandboxError) {
     const at = e.line !== undefined ? ` (${what} line ${e.line}, column ${e.column})` : "";
     const limit = e.kind === "limit" ? ` [limit ${e.limit}]` : "";
@@ -49,7 +66,13 @@ export function sandboxFailure(env: Env, mem: RunMemory, node: GraphNode, code: 
     if (e.logs !== undefined && env.tracing) printedBefore.set(error, logEvents(env, mem, node, e.logs));
     return error;
   }
-  return fail(env, node, "sandbox", `${what} \`${short(code)}\` failed: ${e instanceof Error ? e.message : String(e)}`, e);
+  return fail(
+    env,
+    node,
+    "sandbox",
+    `${what} \`${short(code)}\` failed: ${e instanceof Error ? e.message : String(e)}`,
+    e,
+  );
 }
 
 /** One `log` event per line printed, at the node whose code printed it. */

@@ -13,8 +13,14 @@ import type { Env } from "./env.js";
 
 /** Appends the node's turn, consumes the user's message, assigns the output; a chat ends the turn. */
 export function finishTurn(
-  env: Env, state: RunState, cn: CompiledNode, agent: string, output: JsonValue, instruction: string | undefined,
-  ev: (mem: RunMemory, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>, chat = cn.chat,
+  env: Env,
+  state: RunState,
+  cn: CompiledNode,
+  agent: string,
+  output: JsonValue,
+  instruction: string | undefined,
+  ev: (mem: RunMemory, changes: ReturnType<typeof changesOf>) => ReturnType<typeof event>,
+  chat = cn.chat,
 ): StepResult {
   const node = cn.node;
   const turn: Turn = { node: node.name, kind: chat ? "chat" : "thought", agent };
@@ -38,7 +44,10 @@ export function finishTurn(
   frames[frames.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
   mem = memoryWith(mem, fromFrames(frames));
   // A reply after which only `quit` can come: the loop takes that step at once (see `drive`).
-  const phase: Phase = cn.endsConversation && state.mode === "reply" ? { kind: "route", node: node.name, output, interject: false } : { kind: "waiting", node: node.name };
+  const phase: Phase =
+    cn.endsConversation && state.mode === "reply"
+      ? { kind: "route", node: node.name, output, interject: false }
+      : { kind: "waiting", node: node.name };
   const next = moved(state, mem, phase, null);
   return result(next, ev(mem, changes), { kind: "reply", node: node.name, text: agent });
 }

@@ -13,13 +13,22 @@ import type { RunState } from "./state.js";
  * Writes the node's output together with whatever else the node wrote, in one write to the top
  * frame.
  */
-export function assignOutput(mem: RunMemory, node: GraphNode, output: JsonValue, extra?: Record<string, JsonValue>): RunMemory {
+export function assignOutput(
+  mem: RunMemory,
+  node: GraphNode,
+  output: JsonValue,
+  extra?: Record<string, JsonValue>,
+): RunMemory {
   const frame = top(mem);
   return withTop(mem, frameWith(frame, withOutput({ ...frame.vars, ...extra }, node, output)));
 }
 
 /** Writes the automatic output variables into `vars`, which must be a fresh object. */
-export function withOutput(vars: Record<string, JsonValue>, node: GraphNode, output: JsonValue): Record<string, JsonValue> {
+export function withOutput(
+  vars: Record<string, JsonValue>,
+  node: GraphNode,
+  output: JsonValue,
+): Record<string, JsonValue> {
   vars._last_variable_output = output;
   vars._last_state = node.name;
   if (node.assign) setOwn(vars, node.assign, output);

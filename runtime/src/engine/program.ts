@@ -3,7 +3,15 @@
  * templates and call instructions, and the lookups the step needs. Built once per Agent.
  */
 import type { Action, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
-import { candidates, familyOf, fieldsOfKind, instructionKind, isBuiltinAction, isFunctionKind, type SeriesKind } from "../graph/vocabulary/index.js";
+import {
+  candidates,
+  familyOf,
+  fieldsOfKind,
+  instructionKind,
+  isBuiltinAction,
+  isFunctionKind,
+  type SeriesKind,
+} from "../graph/vocabulary/index.js";
 import { ownFields } from "../graph/action-fields.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
@@ -99,10 +107,16 @@ function withoutLoc<T extends { loc?: unknown }>(value: T): Omit<T, "loc"> {
 
 export function graphIdentity(graph: Graph): string {
   const functions = Object.fromEntries(Object.entries(graph.functions).map(([k, f]) => [k, withoutLoc(f)]));
-  return sha256(canonicalJson({
-    agent: graph.agent, globals: graph.globals, functions, tools: graph.tools ?? {},
-    start: graph.start ?? null, nodes: graph.nodes.map(withoutLoc),
-  })).slice(0, 32);
+  return sha256(
+    canonicalJson({
+      agent: graph.agent,
+      globals: graph.globals,
+      functions,
+      tools: graph.tools ?? {},
+      start: graph.start ?? null,
+      nodes: graph.nodes.map(withoutLoc),
+    }),
+  ).slice(0, 32);
 }
 
 export interface ProgramOptions {
@@ -128,12 +142,17 @@ function fieldTemplate(value: JsonValue, parse: (text: string) => Template | und
     return template ? { kind: "text", template } : { kind: "value", value };
   }
   if (Array.isArray(value)) return { kind: "list", items: value.map((v) => fieldTemplate(v, parse)) };
-  if (value !== null && typeof value === "object") return { kind: "object", entries: Object.entries(value).map(([k, v]) => [k, fieldTemplate(v, parse)]) };
+  if (value !== null && typeof value === "object")
+    return { kind: "object", entries: Object.entries(value).map(([k, v]) => [k, fieldTemplate(v, parse)]) };
   return { kind: "value", value };
 }
 
 /** A node's native tools, each with a definition and a name of its own for the model. */
-function offeredTools(names: string[], options: ProgramOptions, problem: (detail: string) => void): CompiledNode["tools"] {
+function offeredTools(
+  names: string[],
+  options: ProgramOptions,
+  problem: (detail: string) => void,
+): CompiledNode["tools"] {
   const definitions: ToolDefinition[] = [];
   const byModelName = new Map<string, string>();
   const known = options.toolDefinitions;
@@ -142,11 +161,14 @@ function offeredTools(names: string[], options: ProgramOptions, problem: (detail
     // A tool with no implementation at all is reported once, with the graph's other missing tools.
     if (!definition && !options.toolNames.includes(name)) continue;
     if (!definition) {
-      problem(`offers tool '${name}' to the model, but its implementation has no description: make it with defineTool({ name, description, parameters, run })`);
+      problem(
+        `offers tool '${name}' to the model, but its implementation has no description: make it with defineTool({ name, description, parameters, run })`,
+      );
       continue;
     }
     const other = byModelName.get(definition.name);
-    if (other !== undefined) problem(`offers tools '${other}' and '${name}', which the model would both call '${definition.name}'`);
+    if (other !== undefined)
+      problem(`offers tools '${other}' and '${name}', which the model would both call '${definition.name}'`);
     byModelName.set(definition.name, name);
     definitions.push(definition);
   }
@@ -175,7 +197,8 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   const nodes = new Map<string, CompiledNode>();
   const interjects = graph.nodes.some((n) => n.condition_interjection !== undefined);
   for (const node of graph.nodes) {
-    const problem = (detail: string) => problems.push(new AgentError("invalid_graph", detail, { node: node.name, loc: node.loc, file }));
+    const problem = (detail: string) =>
+      problems.push(new AgentError("invalid_graph", detail, { node: node.name, loc: node.loc, file }));
     const parse = (text: string, field: string): Template | undefined => {
       try {
         return parseTemplate(text);
@@ -186,21 +209,26 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       }
     };
     const builtin = isBuiltinAction(node.action);
-    const as = (builtin ? node.action : graph.actions?.[node.action]?.base ?? "transition") as Action;
+    const as = (builtin ? node.action : (graph.actions?.[node.action]?.base ?? "transition")) as Action;
     const chat = familyOf(as) === "chat";
     const compiled: CompiledNode = { node, id: nodeIdentity(node), as, chat, waits: chat, endsConversation: false };
     if (!builtin) {
       const hooks = options.actionHooks[node.action] ?? { instruction: false, transition: false, output: false };
-      const fields = Object.fromEntries(Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]));
+      const fields = Object.fromEntries(
+        Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]),
+      );
       const effects = options.actionEffects?.[node.action] ?? NO_EFFECTS;
       compiled.custom = { action: node.action, hooks, fields, effects };
       compiled.waits = chat || hooks.instruction;
     }
     // Hooks run when the node is left wait for the user's answer, so such a node never ends it at once.
-    const leavingHooks = compiled.custom !== undefined && (compiled.custom.hooks.output || compiled.custom.hooks.transition);
-    compiled.endsConversation = compiled.waits && !leavingHooks && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects;
+    const leavingHooks =
+      compiled.custom !== undefined && (compiled.custom.hooks.output || compiled.custom.hooks.transition);
+    compiled.endsConversation =
+      compiled.waits && !leavingHooks && node.transitions.length === 1 && node.transitions[0] === "quit" && !interjects;
     if (instructionKind(as) === "text" || compiled.custom) compiled.text = parse(node.instruction ?? "", "instruction");
-    if (node.transition_question !== undefined) compiled.question = parse(node.transition_question, "transition_question");
+    if (node.transition_question !== undefined)
+      compiled.question = parse(node.transition_question, "transition_question");
     if (isFunctionKind(node.action)) {
       const call = parseCallInstruction(node.instruction ?? "");
       const info = call ? graph.functions[call.name] : undefined;
@@ -210,21 +238,35 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       else compiled.call = { name: call.name, info, args: call.args };
     }
     if ("tools" in node && node.tools) {
-      compiled.tools = offeredTools(node.tools as string[], options, (detail) => problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })));
+      compiled.tools = offeredTools(node.tools as string[], options, (detail) =>
+        problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })),
+      );
     }
     nodes.set(node.name, compiled);
   }
   for (const name of Object.keys(graph.tools ?? {})) {
     if (!options.toolNames.includes(name)) {
       const t = graph.tools![name]!;
-      problems.push(new AgentError("missing_tool",
-        `the graph uses tool '${name}' (export '${t.export}' of '${t.module}'), but no implementation was given in options.tools`, { file }));
+      problems.push(
+        new AgentError(
+          "missing_tool",
+          `the graph uses tool '${name}' (export '${t.export}' of '${t.module}'), but no implementation was given in options.tools`,
+          { file },
+        ),
+      );
     }
   }
   if (problems.length) {
     const first = problems[0]!;
-    const detail = problems.length === 1 ? first.detail : `${problems.length} problems:\n${problems.map((p) => `  ${p.message}`).join("\n")}`;
-    throw new AgentError(first.code, detail, problems.length === 1 ? { node: first.node, loc: graph.nodes.find((n) => n.name === first.node)?.loc, file } : {});
+    const detail =
+      problems.length === 1
+        ? first.detail
+        : `${problems.length} problems:\n${problems.map((p) => `  ${p.message}`).join("\n")}`;
+    throw new AgentError(
+      first.code,
+      detail,
+      problems.length === 1 ? { node: first.node, loc: graph.nodes.find((n) => n.name === first.node)?.loc, file } : {},
+    );
   }
 
   const start = graph.start ?? (nodes.has("start1") ? "start1" : graph.nodes[0]!.name);
@@ -245,9 +287,18 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
     }
   }
   return {
-    graph, file, hash: graphIdentity(graph), nodes, start, tracked,
+    graph,
+    file,
+    hash: graphIdentity(graph),
+    nodes,
+    start,
+    tracked,
     interjections: [...nodes.values()].filter((c) => c.node.condition_interjection !== undefined),
-    config: options.config, limits: options.limits, maxSteps: options.maxSteps, maxCallDepth: options.maxCallDepth, isolated: options.isolated ?? false,
+    config: options.config,
+    limits: options.limits,
+    maxSteps: options.maxSteps,
+    maxCallDepth: options.maxCallDepth,
+    isolated: options.isolated ?? false,
     usesTool(code) {
       if (!toolNames.size) return false;
       let uses = toolUse.get(code);

@@ -21,7 +21,8 @@ const defaultStarts = new WeakMap<AgentConfig, string>();
 export function replyStart(node: GraphNode | undefined, config: AgentConfig): string {
   if (node?.reply_start !== undefined) return node.reply_start;
   let start = defaultStarts.get(config);
-  if (start === undefined) defaultStarts.set(config, (start = fill(config.defaultReplyStartTemplate, { agent_name: config.agentName })));
+  if (start === undefined)
+    defaultStarts.set(config, (start = fill(config.defaultReplyStartTemplate, { agent_name: config.agentName })));
   return start;
 }
 
@@ -29,7 +30,9 @@ export function replyStart(node: GraphNode | undefined, config: AgentConfig): st
 export function fullInput(user: string, instruction: string, node: GraphNode | undefined, config: AgentConfig): string {
   const lastResponse = !user ? "" : config.replyStartType === "none" ? user : `${config.userName}: ${user}\n\n`;
   const text = fill(node?.instruction_template ?? config.instructionTemplate, {
-    last_response: lastResponse, instruction, agent_name: config.agentName,
+    last_response: lastResponse,
+    instruction,
+    agent_name: config.agentName,
   });
   return config.replyStartType === "suffix" ? `${text}\n${replyStart(node, config)}` : text;
 }

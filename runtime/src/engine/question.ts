@@ -25,7 +25,13 @@ function optionLines(choices: readonly string[]): string {
  * replies. Both are cut to their last `k` (0: all); when as many outputs as inputs remain, each
  * reply goes before the input that follows it, else the oldest input stands first, alone.
  */
-export function questionContext(history: History, user: string, k: number, config: AgentConfig, nodeNamed: (name: string) => GraphNode | undefined): string {
+export function questionContext(
+  history: History,
+  user: string,
+  k: number,
+  config: AgentConfig,
+  nodeNamed: (name: string) => GraphNode | undefined,
+): string {
   // Only the turns the window shows are read, and one more to know whether the first input is cut off.
   const past: Turn[] = [];
   for (const turn of newestFirst(history)) {
@@ -78,12 +84,20 @@ export function transitionQuestion(args: {
   return { prompt: fit(`${asked}${optionLines(args.choices)}`, config), choices: [...args.choices] };
 }
 
-export function interjectionQuestion(args: { examples: string[]; context: string; conditions: string[]; config: AgentConfig }): Question {
+export function interjectionQuestion(args: {
+  examples: string[];
+  context: string;
+  conditions: string[];
+  config: AgentConfig;
+}): Question {
   const { config } = args;
   const choices = [...args.conditions, config.interjectionDefaultAnswer];
   const examples = args.examples.map((e) => `${e}\n\n`).join("");
   return {
-    prompt: fit(`${examples}${config.defaultQuestionPrompt}\n\n${args.context}${config.interjectionQuestion}\n${optionLines(choices)}`, config),
+    prompt: fit(
+      `${examples}${config.defaultQuestionPrompt}\n\n${args.context}${config.interjectionQuestion}\n${optionLines(choices)}`,
+      config,
+    ),
     choices,
   };
 }

@@ -6,7 +6,13 @@ import { lookupVar } from "./scope.js";
 import type { RunState } from "./state.js";
 import { renderTemplate, type Template } from "./template.js";
 
-export function render(env: Env, state: RunState, node: GraphNode, template: Template | undefined, field = "instruction"): string {
+export function render(
+  env: Env,
+  state: RunState,
+  node: GraphNode,
+  template: Template | undefined,
+  field = "instruction",
+): string {
   if (!template) return "";
   if (template.constant) return template.segments.length ? (template.segments[0] as { text: string }).text : "";
   const r = renderTemplate(template, (n) => lookupVar(state.mem.stack, n));
@@ -16,5 +22,10 @@ export function render(env: Env, state: RunState, node: GraphNode, template: Tem
 
 /** The error of a field whose template names variables that are not defined. */
 export function undefinedVariables(env: Env, node: GraphNode, field: string, missing: string[]): AgentError {
-  return fail(env, node, "undefined_variable", `${field} uses undefined variable${missing.length > 1 ? "s" : ""} ${missing.map((m) => `$${m}`).join(", ")}`);
+  return fail(
+    env,
+    node,
+    "undefined_variable",
+    `${field} uses undefined variable${missing.length > 1 ? "s" : ""} ${missing.map((m) => `$${m}`).join(", ")}`,
+  );
 }

@@ -9,7 +9,13 @@ export function result(state: RunState, ev: TraceEvent | null = null, effect: St
 }
 
 /** `code` evaluated at `node` (`what` names it in errors), then `then` with its value. */
-export function evaluation(state: RunState, node: GraphNode, code: string, then: Continuation, what: string): EvaluationRequest {
+export function evaluation(
+  state: RunState,
+  node: GraphNode,
+  code: string,
+  then: Continuation,
+  what: string,
+): EvaluationRequest {
   return { state, evaluate: { node, code, then, what } };
 }
 
@@ -17,6 +23,21 @@ const NO_DECISIONS: Decision[] = [];
 Object.freeze(NO_DECISIONS);
 
 /** The state after a step, in one shape (see `memoryWith`). */
-export function moved(state: RunState, mem: RunMemory, phase: Phase, pending = state.pending, decisions: Decision[] = state.decisions, steps = state.steps): RunState {
-  return { mem, phase, pending, mode: state.mode, steps, decisions: decisions.length ? decisions : NO_DECISIONS, timed: state.timed };
+export function moved(
+  state: RunState,
+  mem: RunMemory,
+  phase: Phase,
+  pending = state.pending,
+  decisions: Decision[] = state.decisions,
+  steps = state.steps,
+): RunState {
+  return {
+    mem,
+    phase,
+    pending,
+    mode: state.mode,
+    steps,
+    decisions: decisions.length ? decisions : NO_DECISIONS,
+    timed: state.timed,
+  };
 }

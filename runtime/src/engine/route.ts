@@ -35,8 +35,16 @@ export function route(env: Env, state: RunState, name: string, output: JsonValue
   const program = env.program;
   if (interject && program.interjections.length) {
     const q = interjectionQuestion({
-      examples: program.interjections.flatMap((c) => (c.node.example_interjection === undefined ? [] : [c.node.example_interjection])),
-      context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", 1, program.config, (n) => program.nodes.get(n)?.node),
+      examples: program.interjections.flatMap((c) =>
+        c.node.example_interjection === undefined ? [] : [c.node.example_interjection],
+      ),
+      context: questionContext(
+        visibleTurns(state.mem.stack),
+        state.pending ?? "",
+        1,
+        program.config,
+        (n) => program.nodes.get(n)?.node,
+      ),
       conditions: program.interjections.map((c) => c.node.condition_interjection!),
       config: program.config,
     });
@@ -45,7 +53,14 @@ export function route(env: Env, state: RunState, name: string, output: JsonValue
   return classify(env, state, cn, output);
 }
 
-function choose(state: RunState, node: string, purpose: "transition" | "interjection", prompt: string, choices: string[], output: JsonValue): StepResult {
+function choose(
+  state: RunState,
+  node: string,
+  purpose: "transition" | "interjection",
+  prompt: string,
+  choices: string[],
+  output: JsonValue,
+): StepResult {
   const phase: Phase = { kind: "choosing", node, purpose, prompt, choices, output };
   return result(moved(state, state.mem, phase), null, { kind: "choose", node, prompt, choices });
 }
@@ -56,7 +71,13 @@ function classify(env: Env, state: RunState, cn: CompiledNode, output: JsonValue
   const config = env.program.config;
   const q = transitionQuestion({
     preamble: node.question_prompt ?? config.defaultQuestionPrompt,
-    context: questionContext(visibleTurns(state.mem.stack), state.pending ?? "", node.transition_context ?? config.defaultTransitionContext, config, (n) => env.program.nodes.get(n)?.node),
+    context: questionContext(
+      visibleTurns(state.mem.stack),
+      state.pending ?? "",
+      node.transition_context ?? config.defaultTransitionContext,
+      config,
+      (n) => env.program.nodes.get(n)?.node,
+    ),
     question: render(env, state, node, cn.question, "transition_question"),
     choices: node.transition_choices!,
     config,
@@ -88,10 +109,14 @@ export function goto(env: Env, state: RunState, from: string, target: string, ou
     case "quit": {
       const mem = state.mode === "reply" ? memoryWith(state.mem, state.mem.stack, state.mem.visits, true) : state.mem;
       const next = moved(state, mem, { kind: "finished", value: null }, state.pending, []);
-      return result(next, env.tracing ? event(env, mem, node, { kind: "quit", decisions: state.decisions }) : null, { kind: "finish", value: null });
+      return result(next, env.tracing ? event(env, mem, node, { kind: "quit", decisions: state.decisions }) : null, {
+        kind: "finish",
+        value: null,
+      });
     }
     case "return":
-      if (state.mem.stack.height < 2) throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
+      if (state.mem.stack.height < 2)
+        throw fail(env, node, "return_outside_function", `transition '${target}' returns, but no function is running`);
       if (parsed.expr === undefined) return returnFrom(env, state, node, target, output);
       return evaluation(state, node, parsed.expr, { kind: "return", node: from, target }, "return expression");
     case "numbered": {
@@ -102,43 +127,81 @@ export function goto(env: Env, state: RunState, from: string, target: string, ou
     }
     case "lettered": {
       const list = series(env, node, written, target, program.lettered(parsed.base));
-      if (list.some((c) => program.nodes.get(c)!.node.boolean_condition !== undefined)) return conditionChain(env, state, node, target, list, 0);
+      if (list.some((c) => program.nodes.get(c)!.node.boolean_condition !== undefined))
+        return conditionChain(env, state, node, target, list, 0);
       return take(env, state, node, target, byHistory(env, state.mem.visits, list), "history");
     }
     case "node":
-      if (!program.nodes.has(to)) throw fail(env, node, "bad_transition", `transition '${target}' leads to '${to}', which is not a node of the graph`);
+      if (!program.nodes.has(to))
+        throw fail(
+          env,
+          node,
+          "bad_transition",
+          `transition '${target}' leads to '${to}', which is not a node of the graph`,
+        );
       return take(env, state, node, target, to, resolved);
   }
 }
 
 function variableValue(env: Env, state: RunState, node: GraphNode, target: string, variable: string): string {
   const value = lookupVar(state.mem.stack, variable);
-  if (value === undefined || value === null) throw fail(env, node, "undefined_variable", `transition '${target}': variable '${variable}' is undefined`);
+  if (value === undefined || value === null)
+    throw fail(env, node, "undefined_variable", `transition '${target}': variable '${variable}' is undefined`);
   return valueText(value);
 }
 
 function series(env: Env, node: GraphNode, written: TransitionTarget, target: string, list: string[]): string[] {
   if (!list.length) {
-    const first = written.kind === "lettered" || written.kind === "numbered" ? `'${candidateName(written.kind, written.base, 0)}'` : "the target";
+    const first =
+      written.kind === "lettered" || written.kind === "numbered"
+        ? `'${candidateName(written.kind, written.base, 0)}'`
+        : "the target";
     throw fail(env, node, "bad_transition", `transition '${target}': ${first} does not exist`);
   }
   return list;
 }
 
 /** Goes to `to`, reporting how it was reached. */
-export function take(env: Env, state: RunState, from: GraphNode, target: string, to: string, resolved: "name" | "variable" | "condition" | "history" | "visit"): StepResult {
-  const ev = env.tracing ? event(env, state.mem, from, { kind: "transition", target, to, resolved, decisions: state.decisions }) : null;
+export function take(
+  env: Env,
+  state: RunState,
+  from: GraphNode,
+  target: string,
+  to: string,
+  resolved: "name" | "variable" | "condition" | "history" | "visit",
+): StepResult {
+  const ev = env.tracing
+    ? event(env, state.mem, from, { kind: "transition", target, to, resolved, decisions: state.decisions })
+    : null;
   return result(moved(state, state.mem, { kind: "enter", node: to }, state.pending, []), ev);
 }
 
 /** The first candidate whose condition holds; a candidate without a condition always holds. */
-export function conditionChain(env: Env, state: RunState, from: GraphNode, target: string, candidates: string[], index: number): Handled {
+export function conditionChain(
+  env: Env,
+  state: RunState,
+  from: GraphNode,
+  target: string,
+  candidates: string[],
+  index: number,
+): Handled {
   if (index >= candidates.length) {
-    throw fail(env, from, "no_condition_held", `transition '${target}': none of the conditions of ${candidates.join(", ")} holds`);
+    throw fail(
+      env,
+      from,
+      "no_condition_held",
+      `transition '${target}': none of the conditions of ${candidates.join(", ")} holds`,
+    );
   }
   const candidate = nodeOf(env, candidates[index]!).node;
   if (candidate.boolean_condition === undefined) return take(env, state, from, target, candidate.name, "condition");
-  return evaluation(state, candidate, candidate.boolean_condition, { kind: "condition", node: from.name, target, candidates, index }, "boolean_condition");
+  return evaluation(
+    state,
+    candidate,
+    candidate.boolean_condition,
+    { kind: "condition", node: from.name, target, candidates, index },
+    "boolean_condition",
+  );
 }
 
 /** The original's state-history scores; ties go to the earliest letter. */
@@ -173,8 +236,13 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, _target: 
   const caller = below.frame;
   const fn = callee.function ?? "main";
   if (state.mode === "call" && stack.height === 2) {
-    const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: "", decisions: state.decisions }) : null;
-    return result(moved(state, state.mem, { kind: "finished", value }, state.pending, []), ev, { kind: "finish", value });
+    const ev = env.tracing
+      ? event(env, state.mem, from, { kind: "return", function: fn, value, to: "", decisions: state.decisions })
+      : null;
+    return result(moved(state, state.mem, { kind: "finished", value }, state.pending, []), ev, {
+      kind: "finish",
+      value,
+    });
   }
   let back = caller;
   if (callee.scope === "global_function") {
@@ -185,7 +253,15 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, _target: 
   const pending = state.pending === null && callee.carried !== undefined ? callee.carried : state.pending;
   const callNode = nodeOf(env, caller.node).node;
   const mem = assignOutput(memoryWith(state.mem, withTopFrame(below, back)), callNode, value);
-  const ev = env.tracing ? event(env, state.mem, from, { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions }, returnChanges(env, state.mem, callNode, value)) : null;
+  const ev = env.tracing
+    ? event(
+        env,
+        state.mem,
+        from,
+        { kind: "return", function: fn, value, to: caller.node, decisions: state.decisions },
+        returnChanges(env, state.mem, callNode, value),
+      )
+    : null;
   const next = moved(state, mem, { kind: "route", node: caller.node, output: value, interject: false }, pending, []);
   return result(next, ev);
 }
@@ -194,5 +270,8 @@ export function returnFrom(env: Env, state: RunState, from: GraphNode, _target: 
 function returnChanges(env: Env, mem: RunMemory, callNode: GraphNode, value: JsonValue): VariableChange[] {
   const callee = top(mem);
   const caller = memoryWith(mem, mem.stack.below!);
-  return changesOf(env, caller, { ...(callee.scope === "global_function" ? callee.vars : {}), ...(callNode.assign ? { [callNode.assign]: value } : {}) });
+  return changesOf(env, caller, {
+    ...(callee.scope === "global_function" ? callee.vars : {}),
+    ...(callNode.assign ? { [callNode.assign]: value } : {}),
+  });
 }

@@ -35,7 +35,13 @@ export function memoryWith(mem: RunMemory, stack: Stack, visits = mem.visits, do
   return { format: mem.format, version: mem.version, graph: mem.graph, turn: mem.turn, done, stack, visits };
 }
 
-export function frameWith(frame: Frame, vars: Record<string, JsonValue>, turns = frame.turns, node = frame.node, id = frame.id): Frame {
+export function frameWith(
+  frame: Frame,
+  vars: Record<string, JsonValue>,
+  turns = frame.turns,
+  node = frame.node,
+  id = frame.id,
+): Frame {
   const f: Frame = { scope: frame.scope, node, id, vars, turns, prompt: frame.prompt, userPrompt: frame.userPrompt };
   if (frame.function !== undefined) f.function = frame.function;
   if (frame.carried !== undefined) f.carried = frame.carried;

@@ -31,10 +31,12 @@ export interface Stack {
 export type RunMemory = Omit<MemoryBody, "stack"> & { stack: Stack };
 
 export function push(below: Stack | null, frame: Frame, seen?: Stack["seen"]): Stack {
-  const cell = { frame, below, height: below === null ? 1 : below.height + 1 } as { -readonly [K in keyof Stack]: Stack[K] };
+  const cell = { frame, below, height: below === null ? 1 : below.height + 1 } as {
+    -readonly [K in keyof Stack]: Stack[K];
+  };
   const alone = below === null || frame.scope === "local_function";
-  cell.base = alone ? null : below.base ?? below;
-  cell.seen = alone ? null : seen ?? visibleVars(below);
+  cell.base = alone ? null : (below.base ?? below);
+  cell.seen = alone ? null : (seen ?? visibleVars(below));
   return cell;
 }
 
@@ -73,9 +75,25 @@ export function visibleCells(stack: Stack): Stack[] {
 }
 
 export function toRunMemory(mem: MemoryBody): RunMemory {
-  return { format: mem.format, version: mem.version, graph: mem.graph, turn: mem.turn, done: mem.done, stack: fromFrames(mem.stack), visits: mem.visits };
+  return {
+    format: mem.format,
+    version: mem.version,
+    graph: mem.graph,
+    turn: mem.turn,
+    done: mem.done,
+    stack: fromFrames(mem.stack),
+    visits: mem.visits,
+  };
 }
 
 export function toMemoryBody(mem: RunMemory): MemoryBody {
-  return { format: mem.format, version: mem.version, graph: mem.graph, turn: mem.turn, done: mem.done, stack: toFrames(mem.stack), visits: mem.visits };
+  return {
+    format: mem.format,
+    version: mem.version,
+    graph: mem.graph,
+    turn: mem.turn,
+    done: mem.done,
+    stack: toFrames(mem.stack),
+    visits: mem.visits,
+  };
 }

@@ -4,7 +4,14 @@
  * with the result, and the loop feeds that result back in as the next input.
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
-import type { ChatMessage, CompletionPurpose, ToolCall, ToolChatMessage, ToolCompletion, ToolDefinition } from "../model/types.js";
+import type {
+  ChatMessage,
+  CompletionPurpose,
+  ToolCall,
+  ToolChatMessage,
+  ToolCompletion,
+  ToolDefinition,
+} from "../model/types.js";
 import type { RunMemory } from "./stack.js";
 import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
 import type { SandboxLog } from "../sandbox/index.js";
@@ -54,16 +61,34 @@ export type Phase =
   | { kind: "act"; node: string }
   /** The node's action is done; follow its transitions (asking about interjections first after a user message). */
   | {
-      kind: "route"; node: string; output: JsonValue; interject: boolean;
+      kind: "route";
+      node: string;
+      output: JsonValue;
+      interject: boolean;
       /** A custom action's node only: its output hook has run, or its transition hook has chosen (null: the usual way). */
       hooked?: "output" | { target: string | null };
     }
   /** A custom action's hook is running (in the loop); `output` and `interject` are the route's, for the hooks run when leaving. */
   | { kind: "acting"; node: string; hook: ActionHook; instruction: string; output: JsonValue; interject: boolean }
-  | { kind: "generating"; node: string; instruction: string; messages: ChatMessage[]; attempt: number; raw: string[]; tools?: ToolRun }
+  | {
+      kind: "generating";
+      node: string;
+      instruction: string;
+      messages: ChatMessage[];
+      attempt: number;
+      raw: string[];
+      tools?: ToolRun;
+    }
   /** Running the model's tool calls one by one (`running`: the call whose result is awaited). */
   | { kind: "calling_tools"; generating: GeneratingPhase & { tools: ToolRun }; running: ToolCall | null }
-  | { kind: "choosing"; node: string; purpose: "transition" | "interjection"; prompt: string; choices: string[]; output: JsonValue }
+  | {
+      kind: "choosing";
+      node: string;
+      purpose: "transition" | "interjection";
+      prompt: string;
+      choices: string[];
+      output: JsonValue;
+    }
   | { kind: "evaluating"; then: Continuation }
   /**
    * An `X.*` candidate's condition did not hold: test the next one. A step of its own, so that
@@ -78,7 +103,14 @@ export type Effect =
   | { kind: "complete"; node: string; purpose: CompletionPurpose; messages: ChatMessage[] }
   | { kind: "choose"; node: string; prompt: string; choices: string[] }
   /** A generation that may call the node's tools natively; `toolChoice` "none" once the rounds are used up. */
-  | { kind: "complete_tools"; node: string; purpose: CompletionPurpose; messages: ToolChatMessage[]; tools: ToolDefinition[]; toolChoice: "auto" | "none" }
+  | {
+      kind: "complete_tools";
+      node: string;
+      purpose: CompletionPurpose;
+      messages: ToolChatMessage[];
+      tools: ToolDefinition[];
+      toolChoice: "auto" | "none";
+    }
   /** Run one tool (by its graph name) on the arguments the model gave. */
   | { kind: "tool"; node: string; tool: string; args: JsonValue }
   /** Code that calls tools: the loop evaluates it with the tools bound (they may be asynchronous). */
@@ -87,7 +119,14 @@ export type Effect =
    * Run a custom action's hook (host code, like a tool) on the node's fields and instruction with
    * their variables filled in. Its model calls are made by the loop and come back with its value.
    */
-  | { kind: "action"; node: string; hook: ActionHook; fields: Record<string, JsonValue>; instruction: string; output: JsonValue }
+  | {
+      kind: "action";
+      node: string;
+      hook: ActionHook;
+      fields: Record<string, JsonValue>;
+      instruction: string;
+      output: JsonValue;
+    }
   /** The turn is over: the chat node's reply goes to the user. */
   | { kind: "reply"; node: string; text: string }
   /** `quit`, or the function `agent.call` ran has returned. */

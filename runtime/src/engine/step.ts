@@ -34,7 +34,8 @@ function handle(env: Env, state: RunState, input: StepInput): Handled {
     case "acting":
       return acted(env, state, phase, expect(input, "acted"));
     case "generating":
-      if (phase.tools) return modelAnswered(env, state, { ...phase, tools: phase.tools }, expect(input, "tool_completed").completion);
+      if (phase.tools)
+        return modelAnswered(env, state, { ...phase, tools: phase.tools }, expect(input, "tool_completed").completion);
       return generated(env, state, phase, expect(input, "completed").text);
     case "calling_tools":
       if (phase.running) return toolAnswered(env, state, phase, expect(input, "tool_result"));
@@ -55,6 +56,7 @@ function handle(env: Env, state: RunState, input: StepInput): Handled {
 }
 
 function expect<K extends StepInput["kind"]>(input: StepInput, kind: K): Extract<StepInput, { kind: K }> {
-  if (input.kind !== kind) throw new AgentError("bad_input", `the step expected a '${kind}' input, got '${input.kind}'`);
+  if (input.kind !== kind)
+    throw new AgentError("bad_input", `the step expected a '${kind}' input, got '${input.kind}'`);
   return input as Extract<StepInput, { kind: K }>;
 }

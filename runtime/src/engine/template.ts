@@ -15,7 +15,10 @@ export interface Template {
 }
 
 export class TemplateError extends Error {
-  constructor(message: string, readonly offset: number) {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
     super(message);
   }
 }
@@ -51,7 +54,8 @@ export function parseTemplate(text: string): Template {
       continue;
     }
     if (c === "?" && text[i + 1] === "{") {
-      if (optionalStart >= 0) throw new TemplateError("'?{' inside another '?{ … }' (they do not nest; write \\?{ for the text)", i);
+      if (optionalStart >= 0)
+        throw new TemplateError("'?{' inside another '?{ … }' (they do not nest; write \\?{ for the text)", i);
       flush();
       segments.push(...pieces);
       pieces = [];

@@ -23,10 +23,17 @@ export function modelAnswered(env: Env, state: RunState, phase: ToolPhase, compl
   const run = phase.tools;
   const max = env.program.config.maxToolRounds;
   if (run.rounds >= max) {
-    throw fail(env, nodeOf(env, phase.node).node, "tool_limit",
-      `the model still called tools (${completion.toolCalls.map((c) => c.name).join(", ")}) after ${max} round${max === 1 ? "" : "s"} of tool calls (maxToolRounds) and being told to answer`);
+    throw fail(
+      env,
+      nodeOf(env, phase.node).node,
+      "tool_limit",
+      `the model still called tools (${completion.toolCalls.map((c) => c.name).join(", ")}) after ${max} round${max === 1 ? "" : "s"} of tool calls (maxToolRounds) and being told to answer`,
+    );
   }
-  const messages = [...run.messages, { role: "assistant" as const, content: completion.text || null, toolCalls: completion.toolCalls }];
+  const messages = [
+    ...run.messages,
+    { role: "assistant" as const, content: completion.text || null, toolCalls: completion.toolCalls },
+  ];
   return nextCall(env, state, { ...phase, tools: { messages, rounds: run.rounds + 1, queue: completion.toolCalls } });
 }
 
@@ -42,7 +49,10 @@ export function nextCall(env: Env, state: RunState, phase: ToolPhase): StepResul
   const tool = cn.tools!.byModelName.get(call.name);
   if (tool === undefined) {
     const names = [...cn.tools!.byModelName.keys()].join(", ");
-    return record(env, state, rest, call, { ok: false, error: `there is no tool named '${call.name}'; the tools are: ${names}` });
+    return record(env, state, rest, call, {
+      ok: false,
+      error: `there is no tool named '${call.name}'; the tools are: ${names}`,
+    });
   }
   const args = readArguments(call.arguments);
   if (!args.ok) return record(env, state, rest, call, args);
@@ -51,20 +61,36 @@ export function nextCall(env: Env, state: RunState, phase: ToolPhase): StepResul
 }
 
 /** A tool's result (or failure) came back from the loop. */
-export function toolAnswered(env: Env, state: RunState, phase: Extract<Phase, { kind: "calling_tools" }>, input: Extract<StepInput, { kind: "tool_result" }>): StepResult {
+export function toolAnswered(
+  env: Env,
+  state: RunState,
+  phase: Extract<Phase, { kind: "calling_tools" }>,
+  input: Extract<StepInput, { kind: "tool_result" }>,
+): StepResult {
   const outcome: Outcome = input.ok ? { ok: true, value: input.value } : { ok: false, error: input.error };
   return record(env, state, phase.generating, phase.running!, outcome);
 }
 
 /** The call's result becomes a tool message for the model and a trace event. */
 function record(env: Env, state: RunState, phase: ToolPhase, call: ToolCall, outcome: Outcome): StepResult {
-  const content = outcome.ok ? (typeof outcome.value === "string" ? outcome.value : JSON.stringify(outcome.value)) : `Error: ${outcome.error}`;
-  const tools = { ...phase.tools, messages: [...phase.tools.messages, { role: "tool" as const, toolCallId: call.id, content }] };
+  const content = outcome.ok
+    ? typeof outcome.value === "string"
+      ? outcome.value
+      : JSON.stringify(outcome.value)
+    : `Error: ${outcome.error}`;
+  const tools = {
+    ...phase.tools,
+    messages: [...phase.tools.messages, { role: "tool" as const, toolCallId: call.id, content }],
+  };
   const next: Phase = { kind: "calling_tools", generating: { ...phase, tools }, running: null };
   const node = nodeOf(env, phase.node).node;
   const ev = env.tracing
     ? event(env, state.mem, node, {
-        kind: "tool_call", tool: call.name, id: call.id, arguments: call.arguments, round: phase.tools.rounds,
+        kind: "tool_call",
+        tool: call.name,
+        id: call.id,
+        arguments: call.arguments,
+        round: phase.tools.rounds,
         ...(outcome.ok ? { result: outcome.value } : { error: outcome.error }),
       })
     : null;
@@ -81,7 +107,10 @@ function readArguments(text: string): Outcome {
     return { ok: false, error: `the arguments are not valid JSON (${(e as Error).message}); send one JSON object` };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, error: `the arguments must be a JSON object, not ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}` };
+    return {
+      ok: false,
+      error: `the arguments must be a JSON object, not ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
+    };
   }
   return { ok: true, value: value as JsonValue };
 }

@@ -11,12 +11,23 @@ import { toFrames, type RunMemory } from "./stack.js";
 type Distribute<T> = T extends unknown ? Omit<T, "node" | "loc" | "action" | "stack" | "changes"> : never;
 export type EventBody = Distribute<TraceEvent>;
 
-export function event(env: Env, mem: RunMemory, node: GraphNode, body: EventBody, changes: VariableChange[] = []): TraceEvent | null {
+export function event(
+  env: Env,
+  mem: RunMemory,
+  node: GraphNode,
+  body: EventBody,
+  changes: VariableChange[] = [],
+): TraceEvent | null {
   if (!env.tracing) return null;
   const custom = env.program.nodes.get(node.name)?.custom;
   return {
-    node: node.name, loc: node.loc ?? null, action: node.action, ...(custom && { base: env.program.nodes.get(node.name)!.as }),
-    stack: toFrames(mem.stack).map((f) => f.function ?? "main"), changes, ...body,
+    node: node.name,
+    loc: node.loc ?? null,
+    action: node.action,
+    ...(custom && { base: env.program.nodes.get(node.name)!.as }),
+    stack: toFrames(mem.stack).map((f) => f.function ?? "main"),
+    changes,
+    ...body,
   } as TraceEvent;
 }
 

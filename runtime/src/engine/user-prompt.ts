@@ -9,7 +9,12 @@ import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";
 import { keepEnd } from "../text/cut.js";
 
-export function buildUserMessages(turns: readonly Turn[], userPrompt: string, instruction: string | undefined, config: AgentConfig): ChatMessage[] {
+export function buildUserMessages(
+  turns: readonly Turn[],
+  userPrompt: string,
+  instruction: string | undefined,
+  config: AgentConfig,
+): ChatMessage[] {
   let said: ChatMessage[] = [];
   const push = (role: ChatMessage["role"], content: string) => {
     const last = said[said.length - 1];
@@ -25,7 +30,9 @@ export function buildUserMessages(turns: readonly Turn[], userPrompt: string, in
   });
   const lastResponse = `${config.agentName}: ${lastReply}`;
   let final = instruction
-    ? config.userInstructionTemplate.replace(/<(last_response|instruction)>/g, (_w, k: string) => (k === "instruction" ? instruction : lastResponse))
+    ? config.userInstructionTemplate.replace(/<(last_response|instruction)>/g, (_w, k: string) =>
+        k === "instruction" ? instruction : lastResponse,
+      )
     : lastResponse;
   if (config.replyStartType === "suffix") final += `\n${config.userName}'s reply:`;
   push("user", final);
@@ -37,7 +44,8 @@ export function buildUserMessages(turns: readonly Turn[], userPrompt: string, in
     said = [{ role: "user", content: `${userPrompt}\n\n${said[2]!.content}` }, ...said.slice(3)];
   }
   const last = said[said.length - 1]!;
-  if (count(said) > config.maxInputTokens) said[said.length - 1] = { ...last, content: keepEnd(last.content, config.maxInputTokens, config.countTokens) };
+  if (count(said) > config.maxInputTokens)
+    said[said.length - 1] = { ...last, content: keepEnd(last.content, config.maxInputTokens, config.countTokens) };
   return said;
 }
 

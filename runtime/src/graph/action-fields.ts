@@ -51,12 +51,20 @@ function validatorOf(schema: JsonValue): ValidateFunction | string {
  * also compile each field's schema (defineAction leaves that to the compiler and validateGraph,
  * since an action module may run where the schema compiler cannot be loaded from).
  */
-export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "base" | "fields" | "required">, schemas = true): FieldProblem[] {
+export function actionDeclarationProblems(
+  name: string,
+  info: Pick<ActionInfo, "base" | "fields" | "required">,
+  schemas = true,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (!NAME.test(name)) problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
-  else if (isBuiltinAction(name)) problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
+  if (!NAME.test(name))
+    problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
+  else if (isBuiltinAction(name))
+    problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
   if (info.base !== undefined && !(BASE_ACTIONS as readonly string[]).includes(info.base)) {
-    problems.push({ message: `base '${String(info.base)}' is not an action to inherit from: use one of ${BASE_ACTIONS.join(", ")}` });
+    problems.push({
+      message: `base '${String(info.base)}' is not an action to inherit from: use one of ${BASE_ACTIONS.join(", ")}`,
+    });
   }
   const fields = info.fields ?? {};
   if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
@@ -65,16 +73,23 @@ export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "
   }
   for (const [field, schema] of Object.entries(fields)) {
     if (NODE_FIELD_NAMES.has(field)) {
-      problems.push({ field, message: `field '${field}' is a field of every node; an action declares only fields of its own` });
+      problems.push({
+        field,
+        message: `field '${field}' is a field of every node; an action declares only fields of its own`,
+      });
       continue;
     }
-    if (!NAME.test(field)) problems.push({ field, message: `'${field}' cannot name a field: use letters, digits and _` });
-    const shaped = typeof schema === "boolean" || (typeof schema === "object" && schema !== null && !Array.isArray(schema));
+    if (!NAME.test(field))
+      problems.push({ field, message: `'${field}' cannot name a field: use letters, digits and _` });
+    const shaped =
+      typeof schema === "boolean" || (typeof schema === "object" && schema !== null && !Array.isArray(schema));
     const v = !shaped ? "it must be an object" : schemas ? validatorOf(schema) : undefined;
-    if (typeof v === "string") problems.push({ field, message: `the JSON Schema of field '${field}' is not valid: ${v}` });
+    if (typeof v === "string")
+      problems.push({ field, message: `the JSON Schema of field '${field}' is not valid: ${v}` });
   }
   for (const field of info.required ?? []) {
-    if (!Object.hasOwn(fields, field)) problems.push({ field, message: `required field '${field}' is not one of the action's fields` });
+    if (!Object.hasOwn(fields, field))
+      problems.push({ field, message: `required field '${field}' is not one of the action's fields` });
   }
   return problems;
 }
@@ -83,23 +98,41 @@ export function actionDeclarationProblems(name: string, info: Pick<ActionInfo, "
  * What is wrong with the fields a node of the action has: fields the action does not declare,
  * required ones missing, values its schemas refuse. `node` holds only the action's own fields.
  */
-export function nodeFieldProblems(action: string, info: Pick<ActionInfo, "fields" | "required">, own: Record<string, unknown>): FieldProblem[] {
+export function nodeFieldProblems(
+  action: string,
+  info: Pick<ActionInfo, "fields" | "required">,
+  own: Record<string, unknown>,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const fields = info.fields ?? {};
   const declared = Object.keys(fields);
   for (const [field, value] of Object.entries(own)) {
     if (!Object.hasOwn(fields, field)) {
       const known = declared.length ? ` (its fields: ${declared.join(", ")})` : " (it declares none)";
-      problems.push({ field, kind: "unknown", message: `'${field}' is not a node field nor a field of action '${action}'${known}` });
+      problems.push({
+        field,
+        kind: "unknown",
+        message: `'${field}' is not a node field nor a field of action '${action}'${known}`,
+      });
       continue;
     }
     const v = validatorOf(fields[field]!);
     if (typeof v === "string" || v(value)) continue;
-    const why = (v.errors ?? []).slice(0, 3).map((e) => `${e.instancePath ? `${field}${e.instancePath.replace(/\//g, ".")}` : field} ${e.message ?? "is invalid"}`);
-    problems.push({ field, kind: "invalid", message: `field '${field}' of action '${action}': ${why.join("; ") || "does not match its schema"}` });
+    const why = (v.errors ?? [])
+      .slice(0, 3)
+      .map(
+        (e) =>
+          `${e.instancePath ? `${field}${e.instancePath.replace(/\//g, ".")}` : field} ${e.message ?? "is invalid"}`,
+      );
+    problems.push({
+      field,
+      kind: "invalid",
+      message: `field '${field}' of action '${action}': ${why.join("; ") || "does not match its schema"}`,
+    });
   }
   for (const field of info.required ?? []) {
-    if (!Object.hasOwn(own, field)) problems.push({ field, kind: "missing", message: `action '${action}' needs field '${field}'` });
+    if (!Object.hasOwn(own, field))
+      problems.push({ field, kind: "missing", message: `action '${action}' needs field '${field}'` });
   }
   return problems;
 }

@@ -10,6 +10,12 @@ export function argumentCountProblem(name: string, info: FunctionInfo, args: num
   if (args >= required && args <= params.length) return null;
   const takes = required === params.length ? `${params.length}` : `${required} to ${params.length}`;
   const listed = params.length ? ` (${params.map((p, i) => (i < required ? p : `${p}?`)).join(", ")})` : "";
-  const missing = args < required ? `: missing ${params.slice(args, required).map((p) => `'${p}'`).join(", ")}` : "";
+  const missing =
+    args < required
+      ? `: missing ${params
+          .slice(args, required)
+          .map((p) => `'${p}'`)
+          .join(", ")}`
+      : "";
   return `'${name}' takes ${takes} argument${params.length === 1 ? "" : "s"}${listed}, got ${args}${missing}`;
 }

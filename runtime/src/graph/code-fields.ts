@@ -19,16 +19,19 @@ export interface CodeProblem {
 export function codeFields(node: GraphNode): { field: string; code: string; what: string }[] {
   const out: { field: string; code: string; what: string }[] = [];
   if (node.setup !== undefined) out.push({ field: "setup", code: node.setup, what: "setup" });
-  if (node.action === "code" && node.instruction !== undefined) out.push({ field: "instruction", code: node.instruction, what: "code" });
+  if (node.action === "code" && node.instruction !== undefined)
+    out.push({ field: "instruction", code: node.instruction, what: "code" });
   if (isFunctionKind(node.action) && node.instruction !== undefined) {
     // The call's form is checked where the program is built; here its arguments, as evaluated.
     const call = parseCallInstruction(node.instruction);
     if (call && call.args !== "[]") out.push({ field: "instruction", code: call.args, what: "call arguments" });
   }
-  if (node.boolean_condition !== undefined) out.push({ field: "boolean_condition", code: node.boolean_condition, what: "boolean_condition" });
+  if (node.boolean_condition !== undefined)
+    out.push({ field: "boolean_condition", code: node.boolean_condition, what: "boolean_condition" });
   node.transitions.forEach((t, i) => {
     const target = parseTarget(t);
-    if (target.kind === "return" && target.expr !== undefined) out.push({ field: `transitions/${i}`, code: target.expr, what: "return expression" });
+    if (target.kind === "return" && target.expr !== undefined)
+      out.push({ field: `transitions/${i}`, code: target.expr, what: "return expression" });
   });
   return out;
 }
@@ -45,11 +48,18 @@ export function codeProblems(node: GraphNode, callable?: ReadonlySet<string>): C
     const error = checkCode(code);
     if (error) {
       const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column})`;
-      problems.push({ field, message: `${what} '${short(code)}' is not code the evaluator runs: ${error.message}${at}` });
+      problems.push({
+        field,
+        message: `${what} '${short(code)}' is not code the evaluator runs: ${error.message}${at}`,
+      });
       continue;
     }
     for (const p of surfaceProblems(code, callable)) {
-      problems.push({ field, message: `${what} '${short(code)}': ${p.message} (at character ${p.start + 1})`, offset: p.start });
+      problems.push({
+        field,
+        message: `${what} '${short(code)}': ${p.message} (at character ${p.start + 1})`,
+        offset: p.start,
+      });
     }
   }
   return problems;

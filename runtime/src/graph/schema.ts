@@ -3,7 +3,16 @@
  * derived from the vocabulary. The build also writes it to `dist/graph/graph.schema.json` so tools
  * outside TypeScript can validate graphs.
  */
-import { ACTION_NAME, ACTIONS, BASE_ACTIONS, FIELDS, FUNCTION_KINDS, instructionKind, VARIABLE_NAME, type ValueKind } from "./vocabulary/index.js";
+import {
+  ACTION_NAME,
+  ACTIONS,
+  BASE_ACTIONS,
+  FIELDS,
+  FUNCTION_KINDS,
+  instructionKind,
+  VARIABLE_NAME,
+  type ValueKind,
+} from "./vocabulary/index.js";
 
 const stringList = { type: "array", items: { type: "string" } } as const;
 const loc = {

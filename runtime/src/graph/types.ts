@@ -5,10 +5,29 @@
  * are the vocabulary's (vocabulary/), from which schema.ts derives the JSON Schema too.
  */
 import type { JsonValue } from "../json.js";
-import type { BaseAction, CommonFieldValues, ExactAction, FieldValues, FunctionKind, Loc, ModelAction, PromptAction } from "./vocabulary/index.js";
+import type {
+  BaseAction,
+  CommonFieldValues,
+  ExactAction,
+  FieldValues,
+  FunctionKind,
+  Loc,
+  ModelAction,
+  PromptAction,
+} from "./vocabulary/index.js";
 
 export type { JsonValue };
-export type { Action, BaseAction, ChatAction, ExactAction, FunctionKind, Loc, ModelAction, PromptAction, ThoughtAction } from "./vocabulary/index.js";
+export type {
+  Action,
+  BaseAction,
+  ChatAction,
+  ExactAction,
+  FunctionKind,
+  Loc,
+  ModelAction,
+  PromptAction,
+  ThoughtAction,
+} from "./vocabulary/index.js";
 
 /**
  * Fields every node may carry, whatever its action (docs/graph-format.md): the vocabulary's node fields

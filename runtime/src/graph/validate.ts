@@ -43,35 +43,56 @@ function checkReferences(graph: Graph): GraphError[] {
   const names = new Set<string>();
   graph.nodes.forEach((node: GraphNode, i) => {
     const at = (suffix: string, message: string) =>
-      errors.push({ path: `/nodes/${i}${suffix}`, message: `node '${node.name}': ${message}`, node: node.name, loc: node.loc });
+      errors.push({
+        path: `/nodes/${i}${suffix}`,
+        message: `node '${node.name}': ${message}`,
+        node: node.name,
+        loc: node.loc,
+      });
     if (names.has(node.name)) at("/name", "duplicate node name");
     names.add(node.name);
     // A custom action's transition hook decides by itself; a model's choice needs question and answers.
     const decides = Object.hasOwn(graph.actions ?? {}, node.action) && graph.actions![node.action]!.decides === true;
-    if (node.transitions.length > 1 && !(decides && node.transition_question === undefined && node.transition_choices === undefined)) {
+    if (
+      node.transitions.length > 1 &&
+      !(decides && node.transition_question === undefined && node.transition_choices === undefined)
+    ) {
       // Several transitions are decided by asking the model, so each needs its answer text.
       if (!node.transition_choices || node.transition_choices.length !== node.transitions.length) {
-        at("/transition_choices", `has ${node.transitions.length} transitions but ${node.transition_choices?.length ?? 0} transition_choices`);
+        at(
+          "/transition_choices",
+          `has ${node.transitions.length} transitions but ${node.transition_choices?.length ?? 0} transition_choices`,
+        );
       }
-      if (node.transition_question === undefined) at("/transition_question", "has several transitions but no transition_question");
+      if (node.transition_question === undefined)
+        at("/transition_question", "has several transitions but no transition_question");
     }
     if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
       at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
     }
     node.implicit_transitions?.forEach((index, j) => {
-      if (index >= node.transitions.length) at(`/implicit_transitions/${j}`, `implicit_transitions names transition ${index}, but the node has ${node.transitions.length}`);
+      if (index >= node.transitions.length)
+        at(
+          `/implicit_transitions/${j}`,
+          `implicit_transitions names transition ${index}, but the node has ${node.transitions.length}`,
+        );
     });
     for (const p of codeProblems(node)) at(`/${p.field}`, p.message);
     if (!isBuiltinAction(node.action)) {
       const info = Object.hasOwn(graph.actions ?? {}, node.action) ? graph.actions![node.action]! : undefined;
-      if (!info) at("/action", `unknown action '${node.action}': neither a built-in action nor one of the graph's actions`);
-      else for (const p of nodeFieldProblems(node.action, info, ownFields(node))) at(p.field ? `/${p.field}` : "", p.message);
+      if (!info)
+        at("/action", `unknown action '${node.action}': neither a built-in action nor one of the graph's actions`);
+      else
+        for (const p of nodeFieldProblems(node.action, info, ownFields(node)))
+          at(p.field ? `/${p.field}` : "", p.message);
     }
-    const offered = "tools" in node ? node.tools as string[] | undefined : undefined;
+    const offered = "tools" in node ? (node.tools as string[] | undefined) : undefined;
     if (offered !== undefined) {
-      if (!(MODEL_ACTIONS as readonly string[]).includes(node.action)) at("/tools", `only ${toolActions} nodes offer tools to the model, not ${node.action}`);
+      if (!(MODEL_ACTIONS as readonly string[]).includes(node.action))
+        at("/tools", `only ${toolActions} nodes offer tools to the model, not ${node.action}`);
       offered.forEach((tool, j) => {
-        if (!Object.hasOwn(graph.tools ?? {}, tool)) at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
+        if (!Object.hasOwn(graph.tools ?? {}, tool))
+          at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
       });
     }
   });
@@ -89,12 +110,18 @@ function checkReferences(graph: Graph): GraphError[] {
   });
   for (const [name, info] of Object.entries(graph.actions ?? {})) {
     for (const p of actionDeclarationProblems(name, info)) {
-      errors.push({ path: `/actions/${name}${p.field ? `/fields/${p.field}` : ""}`, message: `action '${name}': ${p.message}` });
+      errors.push({
+        path: `/actions/${name}${p.field ? `/fields/${p.field}` : ""}`,
+        message: `action '${name}': ${p.message}`,
+      });
     }
   }
   for (const [fname, info] of Object.entries(graph.functions)) {
     if (!names.has(info.entry)) {
-      errors.push({ path: `/functions/${fname}/entry`, message: `function '${fname}': entry node '${info.entry}' does not exist` });
+      errors.push({
+        path: `/functions/${fname}/entry`,
+        message: `function '${fname}': entry node '${info.entry}' does not exist`,
+      });
     }
   }
   if (graph.start !== undefined && !names.has(graph.start)) {

@@ -13,23 +13,32 @@ import type { Turn } from "../memory/types.js";
 export type FieldSchema = boolean | { readonly [keyword: string]: unknown };
 
 /** The TypeScript type of the values a (literal) JSON Schema accepts, as far as it can tell. */
-export type SchemaValue<S> =
-  S extends { readonly enum: readonly (infer E)[] } ? E
-  : S extends { readonly const: infer C } ? C
-  : S extends { readonly type: "string" } ? string
-  : S extends { readonly type: "integer" | "number" } ? number
-  : S extends { readonly type: "boolean" } ? boolean
-  : S extends { readonly type: "null" } ? null
-  : S extends { readonly type: "array"; readonly items: infer I } ? SchemaValue<I>[]
-  : S extends { readonly type: "array" } ? JsonValue[]
-  : S extends { readonly type: "object"; readonly properties: infer P } ? { [K in keyof P]?: SchemaValue<P[K]> }
-  : S extends { readonly type: "object" } ? { [key: string]: JsonValue }
-  : JsonValue;
+export type SchemaValue<S> = S extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : S extends { readonly const: infer C }
+    ? C
+    : S extends { readonly type: "string" }
+      ? string
+      : S extends { readonly type: "integer" | "number" }
+        ? number
+        : S extends { readonly type: "boolean" }
+          ? boolean
+          : S extends { readonly type: "null" }
+            ? null
+            : S extends { readonly type: "array"; readonly items: infer I }
+              ? SchemaValue<I>[]
+              : S extends { readonly type: "array" }
+                ? JsonValue[]
+                : S extends { readonly type: "object"; readonly properties: infer P }
+                  ? { [K in keyof P]?: SchemaValue<P[K]> }
+                  : S extends { readonly type: "object" }
+                    ? { [key: string]: JsonValue }
+                    : JsonValue;
 
 /** The fields of a node of the action, typed from their schemas; `R` are the required ones. */
-export type FieldValues<F, R extends string> =
-  & { -readonly [K in keyof F as K extends R ? K : never]: SchemaValue<F[K]> }
-  & { -readonly [K in keyof F as K extends R ? never : K]?: SchemaValue<F[K]> };
+export type FieldValues<F, R extends string> = {
+  -readonly [K in keyof F as K extends R ? K : never]: SchemaValue<F[K]>;
+} & { -readonly [K in keyof F as K extends R ? never : K]?: SchemaValue<F[K]> };
 
 /** The model, as a hook may use it: every call is an effect of the run, traced and replayable. */
 export interface ActionModel {
@@ -47,9 +56,14 @@ export interface ActionContext<V> {
    * how many turns it shows; as written, `$variables` unfilled), and where it comes from.
    */
   readonly node: {
-    readonly name: string; readonly action: string; readonly transitions: readonly string[];
-    readonly transition_question?: string; readonly transition_choices?: readonly string[];
-    readonly question_prompt?: string; readonly transition_context?: number; readonly loc?: Loc;
+    readonly name: string;
+    readonly action: string;
+    readonly transitions: readonly string[];
+    readonly transition_question?: string;
+    readonly transition_choices?: readonly string[];
+    readonly question_prompt?: string;
+    readonly transition_context?: number;
+    readonly loc?: Loc;
   };
   /** The action's fields of this node, every string in them with its `$variables` filled in. */
   readonly fields: V;
@@ -96,7 +110,8 @@ export type InstructionResult = (
   | { reply: string; thought?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
   | { thought: string; reply?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
   | { reply?: undefined; thought?: undefined; output?: JsonValue }
-) & ResultEffects;
+) &
+  ResultEffects;
 
 /**
  * What a result may change besides the node's own output, each only if the action declares it
@@ -167,20 +182,27 @@ export interface ActionDefinition<V = Record<string, JsonValue>, O = JsonValue> 
 
 const ACTION: unique symbol = Symbol.for("autograms.action");
 
-export function defineAction<const F extends Record<string, FieldSchema> = {}, const R extends keyof F & string = never, O = JsonValue>(
-  spec: ActionSpec<F, R, O>,
-): ActionDefinition<FieldValues<F, R>, O> {
+export function defineAction<
+  const F extends Record<string, FieldSchema> = {},
+  const R extends keyof F & string = never,
+  O = JsonValue,
+>(spec: ActionSpec<F, R, O>): ActionDefinition<FieldValues<F, R>, O> {
   const name = typeof spec?.name === "string" ? spec.name : JSON.stringify(spec?.name);
   const fields = structuredClone((spec.fields ?? {}) as Record<string, JsonValue>);
   const required = [...(spec.required ?? [])];
   const problems = actionDeclarationProblems(name, { base: spec.base, fields, required }, false);
   for (const hook of ACTION_HOOKS) {
-    if (spec[hook] !== undefined && typeof spec[hook] !== "function") problems.push({ message: `${hook} must be a function` });
+    if (spec[hook] !== undefined && typeof spec[hook] !== "function")
+      problems.push({ message: `${hook} must be a function` });
   }
   const effects = declaredEffects(spec.effects, problems);
   if (problems.length) throw new TypeError(`defineAction '${name}': ${problems.map((p) => p.message).join("; ")}`);
   const definition = {
-    name, base: spec.base, fields: deepFreeze(fields), required: Object.freeze(required), effects,
+    name,
+    base: spec.base,
+    fields: deepFreeze(fields),
+    required: Object.freeze(required),
+    effects,
     ...(spec.instruction && { instruction: spec.instruction }),
     ...(spec.transition && { transition: spec.transition }),
     ...(spec.output && { output: spec.output }),
@@ -191,14 +213,28 @@ export function defineAction<const F extends Record<string, FieldSchema> = {}, c
 
 const VARIABLE = /^[A-Za-z_$][\w$]*$/;
 
-function declaredEffects(given: DeclaredEffects | undefined, problems: { message: string }[]): Required<DeclaredEffects> {
+function declaredEffects(
+  given: DeclaredEffects | undefined,
+  problems: { message: string }[],
+): Required<DeclaredEffects> {
   const e = given ?? {};
-  if (typeof e !== "object" || e === null) problems.push({ message: "effects must be an object: { setPrompt?, setUserPrompt?, assign? }" });
+  if (typeof e !== "object" || e === null)
+    problems.push({ message: "effects must be an object: { setPrompt?, setUserPrompt?, assign? }" });
   const assign = Array.isArray(e.assign) ? [...e.assign] : [];
-  if (e.assign !== undefined && !(Array.isArray(e.assign) && e.assign.every((n) => typeof n === "string" && VARIABLE.test(n) && !n.startsWith("_last_")))) {
+  if (
+    e.assign !== undefined &&
+    !(
+      Array.isArray(e.assign) &&
+      e.assign.every((n) => typeof n === "string" && VARIABLE.test(n) && !n.startsWith("_last_"))
+    )
+  ) {
     problems.push({ message: "effects.assign must be an array of variable names (not the automatic _last_ ones)" });
   }
-  return Object.freeze({ setPrompt: e.setPrompt === true, setUserPrompt: e.setUserPrompt === true, assign: Object.freeze(assign) });
+  return Object.freeze({
+    setPrompt: e.setPrompt === true,
+    setUserPrompt: e.setUserPrompt === true,
+    assign: Object.freeze(assign),
+  });
 }
 
 /** Is this an action made by defineAction? */

@@ -26,7 +26,9 @@ export abstract class Autogram {
 
 export function exec_node(fields: ExecNodeFields): string;
 /** A node of a custom action: its output, typed as the action's output hook returns it (else any JSON value). */
-export function exec_node<A extends ActionDefinition<any, any>>(fields: CustomNodeFields<A>): A extends ActionDefinition<any, infer O> ? O : JsonValue;
+export function exec_node<A extends ActionDefinition<any, any>>(
+  fields: CustomNodeFields<A>,
+): A extends ActionDefinition<any, infer O> ? O : JsonValue;
 export function exec_node(fields: ExecNodeFields | CustomNodeFields<ActionDefinition<any, any>>): unknown {
   return compiledOnly(`exec_node(${typeof fields.action === "string" ? fields.action : fields.action.name})`);
 }
@@ -35,12 +37,15 @@ export const chat: (instruction: string, fields?: ShorthandFields) => string = (
 export const chatExact: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chatExact");
 export const chatSuffix: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chatSuffix");
 export const thought: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thought");
-export const thoughtExact: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thoughtExact");
+export const thoughtExact: (instruction: string, fields?: ShorthandFields) => string = () =>
+  compiledOnly("thoughtExact");
 export const thoughtQa: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thoughtQa");
 export const setPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("setPrompt");
 export const appendPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("appendPrompt");
-export const setUserPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("setUserPrompt");
-export const appendUserPrompt: (instruction: string, fields?: ShorthandFields) => void = () => compiledOnly("appendUserPrompt");
+export const setUserPrompt: (instruction: string, fields?: ShorthandFields) => void = () =>
+  compiledOnly("setUserPrompt");
+export const appendUserPrompt: (instruction: string, fields?: ShorthandFields) => void = () =>
+  compiledOnly("appendUserPrompt");
 
 /** What `tryTool` gives back: the tool's value, or the message of what it threw. */
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -19,7 +19,9 @@ export interface ExecNodeFields extends CommonNodeFields {
  * `exec_node` with a custom action imported from its module (`action: confirm`): the fields of
  * every node, and the fields the action declares, typed from their JSON Schemas.
  */
-export type CustomNodeFields<A extends ActionDefinition<any, any>> = CommonNodeFields & { action: A } & (A extends ActionDefinition<infer V, any> ? V : never);
+export type CustomNodeFields<A extends ActionDefinition<any, any>> = CommonNodeFields & {
+  action: A;
+} & (A extends ActionDefinition<infer V, any> ? V : never);
 
 /**
  * The fields of every node, whatever its action: the vocabulary's node fields an agent writes

@@ -38,14 +38,25 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function defineTool<A, R>(spec: ToolSpec<A, R>): DefinedTool<A, R> {
   if (typeof spec?.name !== "string" || !NAME.test(spec.name)) {
-    throw new TypeError(`defineTool: the name ${JSON.stringify(spec?.name)} must be 1 to 64 letters, digits, '_' or '-'`);
+    throw new TypeError(
+      `defineTool: the name ${JSON.stringify(spec?.name)} must be 1 to 64 letters, digits, '_' or '-'`,
+    );
   }
   if (typeof spec.run !== "function") throw new TypeError(`defineTool '${spec.name}': run must be a function`);
-  if (spec.parameters?.type !== "object" || typeof spec.parameters.properties !== "object" || spec.parameters.properties === null) {
+  if (
+    spec.parameters?.type !== "object" ||
+    typeof spec.parameters.properties !== "object" ||
+    spec.parameters.properties === null
+  ) {
     throw new TypeError(`defineTool '${spec.name}': parameters must be a JSON Schema of type "object" with properties`);
   }
   const { name, description, parameters, strict, run } = spec;
-  const definition: ToolDefinition = structuredClone({ name, description, parameters, ...(strict !== undefined && { strict }) });
+  const definition: ToolDefinition = structuredClone({
+    name,
+    description,
+    parameters,
+    ...(strict !== undefined && { strict }),
+  });
   const tool = (args: A): R => run(args);
   Object.defineProperties(tool, {
     name: { value: name },
@@ -73,7 +84,12 @@ export function reactPlugin(tool: DefinedTool<never, unknown>): PluginInfo {
   const required = new Set(schema.required ?? []);
   const parameters = Object.entries(schema.properties).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, description: typeof description === "string" ? description : "", required: required.has(name), schema: rest };
+    return {
+      name,
+      description: typeof description === "string" ? description : "",
+      required: required.has(name),
+      schema: rest,
+    };
   });
   return {
     name_for_model: definition.name,

@@ -22,15 +22,15 @@ const FRAME_FIELDS: readonly FrameField[] = ["scope", "function", "node", "id", 
 export type FrameChange =
   | { at: number; frame: Frame }
   | {
-    at: number;
-    /** Fields set to a new value. */
-    set?: Partial<Pick<Frame, FrameField>>;
-    /** Optional fields removed (`function`, `carried`). */
-    unset?: FrameField[];
-    vars?: { set?: Record<string, JsonValue>; unset?: string[] };
-    /** The first `keep` turns stay, then `add` follows. */
-    turns?: { keep: number; add: Turn[] };
-  };
+      at: number;
+      /** Fields set to a new value. */
+      set?: Partial<Pick<Frame, FrameField>>;
+      /** Optional fields removed (`function`, `carried`). */
+      unset?: FrameField[];
+      vars?: { set?: Record<string, JsonValue>; unset?: string[] };
+      /** The first `keep` turns stay, then `add` follows. */
+      turns?: { keep: number; add: Turn[] };
+    };
 
 export interface MemoryDelta {
   format: typeof DELTA_FORMAT;
@@ -58,18 +58,25 @@ export function memoryDelta(before: Memory | null, after: Memory): MemoryDelta {
     if (!before || !sameJson(before[k], after[k])) (fields as Record<string, unknown>)[k] = after[k];
   }
   const visits: Record<string, number> = {};
-  for (const k of Object.keys(after.visits)) if (!before || !Object.hasOwn(before.visits, k) || before.visits[k] !== after.visits[k]) setOwn(visits, k, after.visits[k]!);
+  for (const k of Object.keys(after.visits))
+    if (!before || !Object.hasOwn(before.visits, k) || before.visits[k] !== after.visits[k])
+      setOwn(visits, k, after.visits[k]!);
   const unvisited = before ? Object.keys(before.visits).filter((k) => !Object.hasOwn(after.visits, k)) : [];
   const frames: FrameChange[] = [];
   after.stack.forEach((frame, at) => {
     const old = before?.stack[at];
     if (old === frame) return;
-    const change = old && old.scope === frame.scope && old.function === frame.function ? frameChange(old, frame, at) : { at, frame };
+    const change =
+      old && old.scope === frame.scope && old.function === frame.function ? frameChange(old, frame, at) : { at, frame };
     if (change) frames.push(change);
   });
   const delta: MemoryDelta = {
-    format: DELTA_FORMAT, version: DELTA_VERSION, base: before?.checksum ?? null, checksum: after.checksum,
-    fields, stack: { length: after.stack.length, frames },
+    format: DELTA_FORMAT,
+    version: DELTA_VERSION,
+    base: before?.checksum ?? null,
+    checksum: after.checksum,
+    fields,
+    stack: { length: after.stack.length, frames },
   };
   if (Object.keys(visits).length) delta.visits = visits;
   if (unvisited.length) delta.unvisited = unvisited;
@@ -90,9 +97,11 @@ function frameChange(old: Frame, frame: Frame, at: number): FrameChange | null {
   if (old.vars !== frame.vars) {
     const vset: Record<string, JsonValue> = {};
     const vunset: string[] = [];
-    for (const k of Object.keys(frame.vars)) if (!Object.hasOwn(old.vars, k) || old.vars[k] !== frame.vars[k]) setOwn(vset, k, frame.vars[k]!);
+    for (const k of Object.keys(frame.vars))
+      if (!Object.hasOwn(old.vars, k) || old.vars[k] !== frame.vars[k]) setOwn(vset, k, frame.vars[k]!);
     for (const k of Object.keys(old.vars)) if (!Object.hasOwn(frame.vars, k)) vunset.push(k);
-    if (Object.keys(vset).length || vunset.length) change.vars = { ...(Object.keys(vset).length && { set: vset }), ...(vunset.length && { unset: vunset }) };
+    if (Object.keys(vset).length || vunset.length)
+      change.vars = { ...(Object.keys(vset).length && { set: vset }), ...(vunset.length && { unset: vunset }) };
   }
   if (old.turns !== frame.turns) change.turns = turnsAdded(old.turns, frame.turns);
   return Object.keys(change).length > 1 ? change : null;
@@ -113,13 +122,20 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 export function applyDelta(memory: Memory | unknown, delta: MemoryDelta | unknown): Memory {
   const d = checkedDelta(delta);
   if (d.base === null) {
-    if (memory !== undefined && memory !== null) throw new AgentError("bad_delta", "this delta starts a new conversation: apply it to no memory (undefined)");
+    if (memory !== undefined && memory !== null)
+      throw new AgentError("bad_delta", "this delta starts a new conversation: apply it to no memory (undefined)");
   } else {
     if (!isObj(memory) || !Array.isArray(memory.stack) || !isObj(memory.visits)) {
-      throw new AgentError("bad_delta", `this delta applies to the memory with checksum ${d.base}, and it was given ${memory === undefined || memory === null ? "none" : "something that is not memory"}`);
+      throw new AgentError(
+        "bad_delta",
+        `this delta applies to the memory with checksum ${d.base}, and it was given ${memory === undefined || memory === null ? "none" : "something that is not memory"}`,
+      );
     }
     if (memory.checksum !== d.base) {
-      throw new AgentError("bad_delta", `this delta applies to the memory with checksum ${d.base}, not to this one (checksum ${JSON.stringify(memory.checksum)})`);
+      throw new AgentError(
+        "bad_delta",
+        `this delta applies to the memory with checksum ${d.base}, not to this one (checksum ${JSON.stringify(memory.checksum)})`,
+      );
     }
   }
   const before = (d.base === null ? null : memory) as Memory | null;
@@ -150,7 +166,11 @@ function patchedFrame(frame: Frame | undefined, change: Exclude<FrameChange, { f
   }
   if (change.turns) {
     const { keep, add } = change.turns;
-    if (keep > frame.turns.length) throw new AgentError("bad_delta", `the delta keeps ${keep} turns of frame ${change.at}, which has ${frame.turns.length}`);
+    if (keep > frame.turns.length)
+      throw new AgentError(
+        "bad_delta",
+        `the delta keeps ${keep} turns of frame ${change.at}, which has ${frame.turns.length}`,
+      );
     out.turns = keep === frame.turns.length ? frame.turns.concat(add) : frame.turns.slice(0, keep).concat(add);
   }
   return out;
@@ -159,20 +179,35 @@ function patchedFrame(frame: Frame | undefined, change: Exclude<FrameChange, { f
 function checkedDelta(delta: unknown): MemoryDelta {
   const bad = (what: string) => new AgentError("bad_delta", `this is not a memory delta: ${what}`);
   if (!isObj(delta) || delta.format !== DELTA_FORMAT) throw bad(`expected an object with format "${DELTA_FORMAT}"`);
-  if (delta.version !== DELTA_VERSION) throw bad(`delta version ${JSON.stringify(delta.version)} is not supported (this runtime reads version ${DELTA_VERSION})`);
+  if (delta.version !== DELTA_VERSION)
+    throw bad(
+      `delta version ${JSON.stringify(delta.version)} is not supported (this runtime reads version ${DELTA_VERSION})`,
+    );
   if (delta.base !== null && typeof delta.base !== "string") throw bad("base should be a checksum or null");
   if (typeof delta.checksum !== "string") throw bad("checksum should be a string");
   if (!isObj(delta.fields)) throw bad("fields should be an object");
   if (delta.visits !== undefined && !isObj(delta.visits)) throw bad("visits should be an object");
   if (delta.unvisited !== undefined && !Array.isArray(delta.unvisited)) throw bad("unvisited should be an array");
   const stack = delta.stack;
-  if (!isObj(stack) || !Number.isInteger(stack.length) || (stack.length as number) < 1 || !Array.isArray(stack.frames)) {
+  if (
+    !isObj(stack) ||
+    !Number.isInteger(stack.length) ||
+    (stack.length as number) < 1 ||
+    !Array.isArray(stack.frames)
+  ) {
     throw bad("stack should be { length, frames }");
   }
   for (const [i, c] of (stack.frames as unknown[]).entries()) {
-    if (!isObj(c) || !Number.isInteger(c.at) || (c.at as number) < 0 || (c.at as number) >= (stack.length as number)) throw bad(`stack.frames[${i}].at should be a frame index below ${stack.length as number}`);
-    if ("frame" in c ? !isObj(c.frame) : (c.set !== undefined && !isObj(c.set)) || (c.unset !== undefined && !Array.isArray(c.unset))
-      || (c.vars !== undefined && !isObj(c.vars)) || (c.turns !== undefined && (!isObj(c.turns) || !Number.isInteger(c.turns.keep) || !Array.isArray(c.turns.add)))) {
+    if (!isObj(c) || !Number.isInteger(c.at) || (c.at as number) < 0 || (c.at as number) >= (stack.length as number))
+      throw bad(`stack.frames[${i}].at should be a frame index below ${stack.length as number}`);
+    if (
+      "frame" in c
+        ? !isObj(c.frame)
+        : (c.set !== undefined && !isObj(c.set)) ||
+          (c.unset !== undefined && !Array.isArray(c.unset)) ||
+          (c.vars !== undefined && !isObj(c.vars)) ||
+          (c.turns !== undefined && (!isObj(c.turns) || !Number.isInteger(c.turns.keep) || !Array.isArray(c.turns.add)))
+    ) {
       throw bad(`stack.frames[${i}] is neither a frame nor a change of one`);
     }
   }

@@ -64,8 +64,11 @@ export class Digests {
   private frame(f: Frame): string {
     const known = this.cached(f);
     if (known !== undefined) return known;
-    const text = `F${str(f.scope)}${opt(f.function)}${str(f.node)}${str(f.id)}${str(f.prompt)}${str(f.userPrompt)}${opt(f.carried)}`
-      + this.vars(f.vars) + f.turns.length + this.turns(f.turns);
+    const text =
+      `F${str(f.scope)}${opt(f.function)}${str(f.node)}${str(f.id)}${str(f.prompt)}${str(f.userPrompt)}${opt(f.carried)}` +
+      this.vars(f.vars) +
+      f.turns.length +
+      this.turns(f.turns);
     return this.remember(f, sha1(text));
   }
 
@@ -73,7 +76,8 @@ export class Digests {
     let text = "V";
     for (const k of Object.keys(vars).sort()) {
       const v = vars[k]!;
-      text += str(k) + (v !== null && typeof v === "object" ? `o${this.value(v)}` : `j${str(JSON.stringify(v) ?? "null")}`);
+      text +=
+        str(k) + (v !== null && typeof v === "object" ? `o${this.value(v)}` : `j${str(JSON.stringify(v) ?? "null")}`);
     }
     return text;
   }
@@ -98,7 +102,8 @@ export class Digests {
     const known = turnStates.get(list) ?? this.turnStates.get(list);
     if (known) return known;
     let state: TurnsState | undefined;
-    for (let base = extendedBy(list); base && !state; base = extendedBy(base)) state = turnStates.get(base) ?? this.turnStates.get(base);
+    for (let base = extendedBy(list); base && !state; base = extendedBy(base))
+      state = turnStates.get(base) ?? this.turnStates.get(base);
     state ??= { hash: createHash("sha1"), full: 0 };
     const full = list.length - (list.length % BLOCK);
     if (full > state.full) {

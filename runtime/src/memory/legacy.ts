@@ -9,9 +9,25 @@ export const LEGACY_VERSION = 1;
 
 export function legacyChecksum(body: MemoryBody): string {
   const stack = body.stack.map((f) => [
-    f.scope, f.function ?? null, f.node, f.id, canonicalJson(f.vars), f.prompt, f.userPrompt, f.carried ?? null,
+    f.scope,
+    f.function ?? null,
+    f.node,
+    f.id,
+    canonicalJson(f.vars),
+    f.prompt,
+    f.userPrompt,
+    f.carried ?? null,
     f.turns.map((t) => [t.node, t.kind, t.agent, t.user ?? null, t.instruction ?? null, t.category ?? null]),
   ]);
-  const text = JSON.stringify([body.format, body.version, body.graph.agent, body.graph.hash, body.turn, body.done, canonicalJson(body.visits), stack]);
+  const text = JSON.stringify([
+    body.format,
+    body.version,
+    body.graph.agent,
+    body.graph.hash,
+    body.turn,
+    body.done,
+    canonicalJson(body.visits),
+    stack,
+  ]);
   return digest(text).slice(0, 32);
 }

@@ -6,7 +6,8 @@ import type { JsonValue } from "../graph/types.js";
 export const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
 
 /** How often a node ran; 0 for a node never counted, whatever its name. */
-export const visitsOf = (visits: Readonly<Record<string, number>>, node: string): number => (hasOwn(visits, node) ? visits[node]! : 0);
+export const visitsOf = (visits: Readonly<Record<string, number>>, node: string): number =>
+  hasOwn(visits, node) ? visits[node]! : 0;
 
 /** The variables of several scopes as one object, later scopes over earlier, every name its own property. */
 export function mergeVars(scopes: readonly Readonly<Record<string, JsonValue>>[]): Record<string, JsonValue> {
@@ -16,6 +17,7 @@ export function mergeVars(scopes: readonly Readonly<Record<string, JsonValue>>[]
 /** Sets `obj[key]` as an own data property, even for `__proto__`. */
 export function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
   // Only `__proto__` is an accessor on Object.prototype; any other name is made own by assignment, which is far cheaper.
-  if (key === "__proto__") Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
 }

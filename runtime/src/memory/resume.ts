@@ -38,14 +38,23 @@ export interface ResumeProgram {
 export function resumable(program: ResumeProgram, memory: Memory): MemoryBody {
   const { checksum: _, ...body } = memory;
   if (body.graph.agent !== program.graph.agent) {
-    throw new AgentError("foreign_memory", `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`);
+    throw new AgentError(
+      "foreign_memory",
+      `this memory belongs to agent '${body.graph.agent}', not '${program.graph.agent}'`,
+    );
   }
   if (body.graph.hash === program.hash) return body;
   const placed = body.stack.map((frame) => (frame.node ? place(program, frame) : frame));
   const bottom = placed[0]!;
   const added = Object.entries(program.graph.globals).filter(([k]) => !hasOwn(bottom.vars, k));
   const stack: Frame[] = added.length
-    ? [{ ...bottom, vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars } }, ...placed.slice(1)]
+    ? [
+        {
+          ...bottom,
+          vars: { ...(structuredClone(Object.fromEntries(added)) as Record<string, JsonValue>), ...bottom.vars },
+        },
+        ...placed.slice(1),
+      ]
     : placed;
   return { ...body, graph: { agent: program.graph.agent, hash: program.hash }, stack };
 }
@@ -54,28 +63,48 @@ export function resumable(program: ResumeProgram, memory: Memory): MemoryBody {
 export function place(program: ResumeProgram, frame: Frame): Frame {
   const where = frame.function ? ` (in function '${frame.function}')` : "";
   const stale = (what: string, cn?: ResumeNode) =>
-    new AgentError("stale_memory", `the graph changed: ${what}`, cn ? { node: cn.node.name, loc: cn.node.loc, file: program.file } : { node: frame.node });
+    new AgentError(
+      "stale_memory",
+      `the graph changed: ${what}`,
+      cn ? { node: cn.node.name, loc: cn.node.loc, file: program.file } : { node: frame.node },
+    );
   if (frame.function !== undefined) {
     const info = hasOwn(program.graph.functions, frame.function) ? program.graph.functions[frame.function]! : undefined;
     if (!info) throw stale(`the conversation is inside function '${frame.function}', which the graph no longer has`);
-    if (info.kind !== frame.scope) throw stale(`function '${frame.function}', which the conversation is inside, is now a ${info.kind}, not a ${frame.scope}`);
+    if (info.kind !== frame.scope)
+      throw stale(
+        `function '${frame.function}', which the conversation is inside, is now a ${info.kind}, not a ${frame.scope}`,
+      );
   }
   const named = program.nodes.get(frame.node);
   if (isLegacyIdentity(frame.id)) {
     // Saved before identities left the flow out: only the whole node, successors' names included, can be compared.
-    if (named && legacyNodeIdentity(named.node) === frame.id && inFunction(program, named, frame)) return { ...frame, id: named.id };
+    if (named && legacyNodeIdentity(named.node) === frame.id && inFunction(program, named, frame))
+      return { ...frame, id: named.id };
     if (!named) throw stale(`the conversation stands on node '${frame.node}'${where}, which the graph no longer has`);
-    throw stale(`node '${frame.node}'${where}, where the conversation stands, is not what it was when the memory was saved (memory saved by an older version is compared with the whole node, what follows it included)`, named);
+    throw stale(
+      `node '${frame.node}'${where}, where the conversation stands, is not what it was when the memory was saved (memory saved by an older version is compared with the whole node, what follows it included)`,
+      named,
+    );
   }
   if (named && named.id === frame.id && inFunction(program, named, frame)) return frame;
   const found = sameNodeElsewhere(program, frame);
   if (found.length === 1) return { ...frame, node: found[0]!.node.name };
   if (found.length > 1) {
-    throw stale(`node '${frame.node}'${where}, where the conversation stands, is gone, and ${found.length} nodes are identical to it (${found.map((c) => `'${c.node.name}'`).join(", ")}): move the conversation to one of them`);
+    throw stale(
+      `node '${frame.node}'${where}, where the conversation stands, is gone, and ${found.length} nodes are identical to it (${found.map((c) => `'${c.node.name}'`).join(", ")}): move the conversation to one of them`,
+    );
   }
   if (!named) throw stale(`the conversation stands on node '${frame.node}'${where}, which the graph no longer has`);
-  if (named.id === frame.id) throw stale(`node '${frame.node}', where the conversation stands, is no longer in ${frame.function ? `function '${frame.function}'` : "main"}`, named);
-  throw stale(`node '${frame.node}'${where}, where the conversation stands, is not what it was when the memory was saved`, named);
+  if (named.id === frame.id)
+    throw stale(
+      `node '${frame.node}', where the conversation stands, is no longer in ${frame.function ? `function '${frame.function}'` : "main"}`,
+      named,
+    );
+  throw stale(
+    `node '${frame.node}'${where}, where the conversation stands, is not what it was when the memory was saved`,
+    named,
+  );
 }
 
 /** A generated name: `<function>. … .<construct>_<hash of its statement>` (`_2`, `_3` for repeats). */
@@ -118,7 +147,10 @@ function owners(program: ResumeProgram): Map<string, Set<string>> {
   let map = ownersOf.get(program);
   if (map) return map;
   map = new Map();
-  const entries: [string, string][] = [["", program.start], ...Object.entries(program.graph.functions).map(([name, f]): [string, string] => [name, f.entry])];
+  const entries: [string, string][] = [
+    ["", program.start],
+    ...Object.entries(program.graph.functions).map(([name, f]): [string, string] => [name, f.entry]),
+  ];
   for (const [fn, entry] of entries) {
     const queue = [entry];
     while (queue.length) {

@@ -24,13 +24,22 @@ export interface MemoryProgram extends ResumeProgram {
 export function freshMemory(program: MemoryProgram): MemoryBody {
   const { config, graph } = program;
   return {
-    format: MEMORY_FORMAT, version: MEMORY_VERSION,
+    format: MEMORY_FORMAT,
+    version: MEMORY_VERSION,
     graph: { agent: graph.agent, hash: program.hash },
-    turn: 0, done: false,
-    stack: [{
-      scope: "main", node: "", id: "", vars: structuredClone(graph.globals) as Record<string, JsonValue>, turns: [],
-      prompt: config.defaultPrompt, userPrompt: config.defaultUserPrompt,
-    }],
+    turn: 0,
+    done: false,
+    stack: [
+      {
+        scope: "main",
+        node: "",
+        id: "",
+        vars: structuredClone(graph.globals) as Record<string, JsonValue>,
+        turns: [],
+        prompt: config.defaultPrompt,
+        userPrompt: config.defaultUserPrompt,
+      },
+    ],
     visits: {},
   };
 }
@@ -56,12 +65,23 @@ export function verifiedMemory(value: unknown): Memory {
 }
 
 function checkedMemory(value: unknown): Memory {
-  if (value === null || typeof value !== "object" || Array.isArray(value) || (value as { format?: unknown }).format !== MEMORY_FORMAT) {
-    throw new AgentError("bad_memory", `this is not conversation memory (expected an object with format "${MEMORY_FORMAT}")`);
+  if (
+    value === null ||
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    (value as { format?: unknown }).format !== MEMORY_FORMAT
+  ) {
+    throw new AgentError(
+      "bad_memory",
+      `this is not conversation memory (expected an object with format "${MEMORY_FORMAT}")`,
+    );
   }
   const v = value as Record<string, unknown>;
   if (v.version !== MEMORY_VERSION && v.version !== LEGACY_VERSION) {
-    throw new AgentError("bad_memory", `memory version ${JSON.stringify(v.version)} is not supported (this runtime reads versions ${LEGACY_VERSION} and ${MEMORY_VERSION})`);
+    throw new AgentError(
+      "bad_memory",
+      `memory version ${JSON.stringify(v.version)} is not supported (this runtime reads versions ${LEGACY_VERSION} and ${MEMORY_VERSION})`,
+    );
   }
   const shape = memoryShapeError(v);
   if (shape) throw new AgentError("bad_memory", `corrupt memory: ${shape}`);
@@ -70,7 +90,10 @@ function checkedMemory(value: unknown): Memory {
   const digests = new Digests(false);
   const expected = v.version === LEGACY_VERSION ? legacyChecksum(body) : digests.memory(body);
   if (expected !== sum) {
-    throw new AgentError("tampered_memory", "memory was changed after the runtime saved it (checksum mismatch); refusing to continue from it");
+    throw new AgentError(
+      "tampered_memory",
+      "memory was changed after the runtime saved it (checksum mismatch); refusing to continue from it",
+    );
   }
   freezeChecked(memory);
   digests.keep();

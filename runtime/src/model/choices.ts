@@ -63,7 +63,10 @@ export function readChoiceAnswer(reply: string, choices: readonly string[]): num
     return i < 0 ? undefined : i;
   };
   if (/^\{[\s\S]*\}$/.test(text)) return byLabel(jsonAnswer(text));
-  const label = `(${[...labels].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|")})`;
+  const label = `(${[...labels]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join("|")})`;
   const open = `[("'*\\[]*`;
   const close = `[)"'*\\].:]`;
   const patterns = [
@@ -75,7 +78,10 @@ export function readChoiceAnswer(reply: string, choices: readonly string[]): num
     const found = byLabel(pattern.exec(text)?.[1]);
     if (found !== undefined) return found;
   }
-  const bare = text.replace(/[.!]+$/, "").trim().toLowerCase();
+  const bare = text
+    .replace(/[.!]+$/, "")
+    .trim()
+    .toLowerCase();
   const i = choices.findIndex((c) => c.trim().toLowerCase() === bare);
   return i < 0 ? undefined : i;
 }

@@ -1,5 +1,12 @@
 import { answeredCalls, callableTools, howToCall, plainCalls } from "./offline-tools.js";
-import type { ChoiceRequest, CompletionPurpose, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest } from "./types.js";
+import type {
+  ChoiceRequest,
+  CompletionPurpose,
+  CompletionRequest,
+  ToolCallingModel,
+  ToolCompletion,
+  ToolCompletionRequest,
+} from "./types.js";
 import { clip } from "../text/cut.js";
 
 /**
@@ -19,7 +26,10 @@ export class OfflineModel implements ToolCallingModel {
   /** `wordDelayMs`: a pause before each streamed word after the first (default 0), so a demo shows the text growing. */
   constructor(options: { wordDelayMs?: number } = {}) {
     const delay = options.wordDelayMs ?? 0;
-    if (!(Number.isFinite(delay) && delay >= 0)) throw new Error(`OfflineModel: wordDelayMs takes milliseconds (0 or more), not ${JSON.stringify(options.wordDelayMs)}`);
+    if (!(Number.isFinite(delay) && delay >= 0))
+      throw new Error(
+        `OfflineModel: wordDelayMs takes milliseconds (0 or more), not ${JSON.stringify(options.wordDelayMs)}`,
+      );
     this.wordDelayMs = delay;
   }
 
@@ -35,14 +45,18 @@ export class OfflineModel implements ToolCallingModel {
     const answered = answeredCalls(req.messages.slice(at + 1));
     let text: string;
     if (answered.length) {
-      const results = answered.map(({ call, result }) =>
-        `${call.name} ${call.arguments} ${result.startsWith("Error: ") ? `failed: ${clip(result.slice(7), 200)}` : `gave ${clip(result, 200)}`}`);
+      const results = answered.map(
+        ({ call, result }) =>
+          `${call.name} ${call.arguments} ${result.startsWith("Error: ") ? `failed: ${clip(result.slice(7), 200)}` : `gave ${clip(result, 200)}`}`,
+      );
       text = `(offline) ${heard(user)}The tools answered: ${results.join("; ")}.`;
     } else {
       const calls = user ? plainCalls(user, callableTools(req)) : [];
       if (calls.length) return { text: "", toolCalls: calls, finishReason: "tool_calls" };
       const callable = callableTools(req);
-      const advice = callable.length ? ` (Offline, I call a tool only when you name it with its arguments: ${howToCall(callable)}.)` : "";
+      const advice = callable.length
+        ? ` (Offline, I call a tool only when you name it with its arguments: ${howToCall(callable)}.)`
+        : "";
       text = `${cannedReply("chat", instruction, user)}${advice}`;
     }
     return { text: await this.write(text, req.onText, req.signal), toolCalls: [], finishReason: "stop" };
@@ -57,7 +71,11 @@ export class OfflineModel implements ToolCallingModel {
   }
 
   /** Gives `text` to `onText` a word (with the space after it) at a time; the answer is the same text. */
-  private async write(text: string, onText: ((delta: string) => void) | undefined, signal: AbortSignal | undefined): Promise<string> {
+  private async write(
+    text: string,
+    onText: ((delta: string) => void) | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
     if (!onText) return text;
     const words = text.match(/\S+\s*|\s+/g) ?? [];
     for (const [i, word] of words.entries()) {
@@ -95,7 +113,10 @@ function readPrompt(text: string): { instruction?: string; user?: string } {
 function lastUserLine(text: string): string | undefined {
   const at = text.lastIndexOf("User: ");
   if (at < 0 || (at > 0 && text[at - 1] !== "\n")) return undefined;
-  return text.slice(at + "User: ".length).split("\n\n")[0]!.trim();
+  return text
+    .slice(at + "User: ".length)
+    .split("\n\n")[0]!
+    .trim();
 }
 
 const sentence = (s: string) => (/[.!?:)"']$/.test(s) ? s : `${s}.`);
@@ -117,7 +138,24 @@ function thoughtReply(instruction: string, user: string | undefined): string {
   return `(offline) ${sentence(instruction)}`;
 }
 
-const YES = new Set(["yes", "yeah", "yep", "yup", "sure", "ok", "okay", "ready", "correct", "right", "definitely", "absolutely", "please", "let's", "lets", "y"]);
+const YES = new Set([
+  "yes",
+  "yeah",
+  "yep",
+  "yup",
+  "sure",
+  "ok",
+  "okay",
+  "ready",
+  "correct",
+  "right",
+  "definitely",
+  "absolutely",
+  "please",
+  "let's",
+  "lets",
+  "y",
+]);
 const NO = new Set(["no", "nope", "nah", "not", "don't", "dont", "never", "stop", "later", "wrong", "n"]);
 
 const wordsOf = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
@@ -132,7 +170,27 @@ function yesNo(user: string, choices: readonly string[]): number | undefined {
   return score > 0 ? yes : score < 0 ? no : undefined;
 }
 
-const STOP = new Set(["the", "and", "for", "are", "was", "you", "your", "user", "that", "this", "with", "about", "wants", "want", "has", "have", "not", "none", "above"]);
+const STOP = new Set([
+  "the",
+  "and",
+  "for",
+  "are",
+  "was",
+  "you",
+  "your",
+  "user",
+  "that",
+  "this",
+  "with",
+  "about",
+  "wants",
+  "want",
+  "has",
+  "have",
+  "not",
+  "none",
+  "above",
+]);
 
 const related = (a: string, b: string) => Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a));
 

@@ -21,7 +21,9 @@ export function callableTools(req: ToolCompletionRequest): ToolDefinition[] {
 
 /** The calls the user's text plainly asks for, in the order it names the tools (a tool named twice is called twice). */
 export function plainCalls(user: string, tools: readonly ToolDefinition[]): ToolCall[] {
-  const named = tools.flatMap((tool) => namedAt(user, tool.name).map((at) => ({ tool, at }))).sort((a, b) => a.at - b.at);
+  const named = tools
+    .flatMap((tool) => namedAt(user, tool.name).map((at) => ({ tool, at })))
+    .sort((a, b) => a.at - b.at);
   const calls: ToolCall[] = [];
   named.forEach(({ tool, at }, i) => {
     // A tool's arguments are the pairs between its name and the next tool's.
@@ -69,7 +71,8 @@ function valueOf(written: string, type: unknown): unknown {
     }
   } else if (written.startsWith("'")) text = written.slice(1, -1);
   else text = written.replace(/[.,;!?]+$/, "");
-  if ((type === "number" || type === "integer") && text.trim() !== "" && Number.isFinite(Number(text))) return Number(text);
+  if ((type === "number" || type === "integer") && text.trim() !== "" && Number.isFinite(Number(text)))
+    return Number(text);
   if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
   return text;
 }
@@ -90,8 +93,10 @@ export function answeredCalls(messages: readonly ToolChatMessage[]): { call: Too
 
 /** How to ask for each tool, e.g. `lookup planet=…`: the offline model's advice when it called none. */
 export function howToCall(tools: readonly ToolDefinition[]): string {
-  return tools.map((t) => {
-    const required = (t.parameters as Schema | undefined)?.required;
-    return [t.name, ...(Array.isArray(required) ? required.map((k) => `${String(k)}=…`) : [])].join(" ");
-  }).join(", ");
+  return tools
+    .map((t) => {
+      const required = (t.parameters as Schema | undefined)?.required;
+      return [t.name, ...(Array.isArray(required) ? required.map((k) => `${String(k)}=…`) : [])].join(" ");
+    })
+    .join(", ");
 }

@@ -1,7 +1,11 @@
 import { choiceLabels } from "./choices.js";
 import { ModelError } from "./errors.js";
 import type {
-  ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest,
+  ChoiceRequest,
+  CompletionRequest,
+  ToolCallingModel,
+  ToolCompletion,
+  ToolCompletionRequest,
 } from "./types.js";
 import { clip } from "../text/cut.js";
 
@@ -21,7 +25,9 @@ export type ChoiceAnswer = number | string;
 export type TextAnswer = string | readonly string[];
 
 /** A native tool-calling answer: text, tool calls, or both. */
-export type ToolAnswer = TextAnswer | { text?: TextAnswer; toolCalls?: { id?: string; name: string; arguments: string | object }[] };
+export type ToolAnswer =
+  | TextAnswer
+  | { text?: TextAnswer; toolCalls?: { id?: string; name: string; arguments: string | object }[] };
 
 export interface ModelScript {
   complete?: Script<CompletionRequest, TextAnswer>;
@@ -60,31 +66,58 @@ export class ScriptedModel implements ToolCallingModel {
   }
 
   async complete(req: CompletionRequest): Promise<string> {
-    const call: ScriptedCall & { kind: "complete" } = this.record({ kind: "complete", request: { ...req, messages: req.messages.map((m) => ({ ...m })) } });
-    const answer = await this.next<CompletionRequest, TextAnswer>("complete", req, req.node, () => describeMessages(req.messages));
+    const call: ScriptedCall & { kind: "complete" } = this.record({
+      kind: "complete",
+      request: { ...req, messages: req.messages.map((m) => ({ ...m })) },
+    });
+    const answer = await this.next<CompletionRequest, TextAnswer>("complete", req, req.node, () =>
+      describeMessages(req.messages),
+    );
     const pieces = textPieces(answer);
-    if (!pieces) throw new ModelError(req.node, "script", `a scripted complete() answer must be a string or an array of strings, not ${JSON.stringify(answer)}`);
+    if (!pieces)
+      throw new ModelError(
+        req.node,
+        "script",
+        `a scripted complete() answer must be a string or an array of strings, not ${JSON.stringify(answer)}`,
+      );
     const text = deliver(pieces, req.onText);
     call.answer = text;
     return text;
   }
 
   async choose(req: ChoiceRequest): Promise<number> {
-    const call: ScriptedCall & { kind: "choose" } = this.record({ kind: "choose", request: { ...req, choices: [...req.choices] } });
+    const call: ScriptedCall & { kind: "choose" } = this.record({
+      kind: "choose",
+      request: { ...req, choices: [...req.choices] },
+    });
     const answer = await this.next("choose", req, req.node, () => `choices ${JSON.stringify(req.choices)}`);
     const index = choiceIndex(answer, req.choices);
     if (index === undefined) {
-      throw new ModelError(req.node, "script", `the scripted answer ${JSON.stringify(answer)} is none of the choices ${JSON.stringify(req.choices)}`);
+      throw new ModelError(
+        req.node,
+        "script",
+        `the scripted answer ${JSON.stringify(answer)} is none of the choices ${JSON.stringify(req.choices)}`,
+      );
     }
     call.answer = index;
     return index;
   }
 
   async completeWithTools(req: ToolCompletionRequest): Promise<ToolCompletion> {
-    const call: ScriptedCall & { kind: "tools" } = this.record({ kind: "tools", request: { ...req, messages: req.messages.map((m) => ({ ...m })) } });
-    const scripted = await this.next<ToolCompletionRequest, ToolAnswer>("tools", req, req.node, () => describeMessages(req.messages));
+    const call: ScriptedCall & { kind: "tools" } = this.record({
+      kind: "tools",
+      request: { ...req, messages: req.messages.map((m) => ({ ...m })) },
+    });
+    const scripted = await this.next<ToolCompletionRequest, ToolAnswer>("tools", req, req.node, () =>
+      describeMessages(req.messages),
+    );
     const pieces = textPieces(typeof scripted === "object" && !isPieces(scripted) ? (scripted.text ?? "") : scripted);
-    if (!pieces) throw new ModelError(req.node, "script", `a scripted tools answer's text must be a string or an array of strings, not ${JSON.stringify(scripted)}`);
+    if (!pieces)
+      throw new ModelError(
+        req.node,
+        "script",
+        `a scripted tools answer's text must be a string or an array of strings, not ${JSON.stringify(scripted)}`,
+      );
     const answer = toCompletion(scripted, deliver(pieces, req.onText));
     call.answer = answer;
     return answer;
@@ -101,8 +134,11 @@ export class ScriptedModel implements ToolCallingModel {
     const step = script?.[this.used[kind]];
     if (step === undefined) {
       const had = script?.length ?? 0;
-      throw new ModelError(node, "script",
-        `the script has no ${kind} answer left (it had ${had}) for request #${this.calls.length}: ${describe()}`);
+      throw new ModelError(
+        node,
+        "script",
+        `the script has no ${kind} answer left (it had ${had}) for request #${this.calls.length}: ${describe()}`,
+      );
     }
     this.used[kind]++;
     return typeof step === "function" ? (step as (r: Req) => Answer | Promise<Answer>)(req) : step;
@@ -110,7 +146,8 @@ export class ScriptedModel implements ToolCallingModel {
 }
 
 function choiceIndex(answer: unknown, choices: readonly string[]): number | undefined {
-  if (typeof answer === "number") return Number.isInteger(answer) && answer >= 0 && answer < choices.length ? answer : undefined;
+  if (typeof answer === "number")
+    return Number.isInteger(answer) && answer >= 0 && answer < choices.length ? answer : undefined;
   if (typeof answer !== "string") return undefined;
   const byText = choices.indexOf(answer);
   if (byText >= 0) return byText;
@@ -135,7 +172,9 @@ function deliver(pieces: readonly string[], onText: ((delta: string) => void) | 
 function toCompletion(answer: ToolAnswer, text: string): ToolCompletion {
   if (typeof answer === "string" || isPieces(answer)) return { text, toolCalls: [], finishReason: "stop" };
   const toolCalls = (answer.toolCalls ?? []).map((c, i) => ({
-    id: c.id ?? `call_${i}`, name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+    id: c.id ?? `call_${i}`,
+    name: c.name,
+    arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
   }));
   return { text, toolCalls, finishReason: toolCalls.length > 0 ? "tool_calls" : "stop" };
 }

@@ -5,7 +5,15 @@ import { SandboxError } from "./errors.js";
 import { DEFAULT_LIMITS, type SandboxLimits } from "./limits.js";
 import { resolveLimits } from "./resolve-limits.js";
 import { parse } from "./syntax/parser.js";
-import { Context, hostMessage, settleHostResult, startClock, Suspend, type HostFunction, type Replay } from "./values/context.js";
+import {
+  Context,
+  hostMessage,
+  settleHostResult,
+  startClock,
+  Suspend,
+  type HostFunction,
+  type Replay,
+} from "./values/context.js";
 import type { SandboxLog } from "./log.js";
 import { storeOut } from "./values/copy.js";
 import type { Value } from "./values/types.js";
@@ -45,10 +53,12 @@ let seenYoung = new Set<string>();
 let seenOld = new Set<string>();
 
 function programOf(code: string, limits: Readonly<SandboxLimits>): CompiledProgram {
-  const key = limits.maxDepth === DEFAULT_LIMITS.maxDepth && limits.maxSourceLength === DEFAULT_LIMITS.maxSourceLength
-    && limits.maxBigIntBits === DEFAULT_LIMITS.maxBigIntBits
-    ? code
-    : `${limits.maxDepth}:${limits.maxSourceLength}:${limits.maxBigIntBits}:${code}`;
+  const key =
+    limits.maxDepth === DEFAULT_LIMITS.maxDepth &&
+    limits.maxSourceLength === DEFAULT_LIMITS.maxSourceLength &&
+    limits.maxBigIntBits === DEFAULT_LIMITS.maxBigIntBits
+      ? code
+      : `${limits.maxDepth}:${limits.maxSourceLength}:${limits.maxBigIntBits}:${code}`;
   let program = young.get(key);
   if (program !== undefined) return program;
   program = old.get(key);
@@ -73,7 +83,11 @@ function programOf(code: string, limits: Readonly<SandboxLimits>): CompiledProgr
 }
 
 /** Runs one code text over the variables. Never modifies `variables` or anything inside it. */
-export function evaluate(code: string, variables: Readonly<Record<string, JsonValue>>, options?: SandboxOptions): Evaluation {
+export function evaluate(
+  code: string,
+  variables: Readonly<Record<string, JsonValue>>,
+  options?: SandboxOptions,
+): Evaluation {
   let ctx: Context | undefined;
   try {
     const limits = resolveLimits(options);
@@ -91,7 +105,11 @@ export function evaluate(code: string, variables: Readonly<Record<string, JsonVa
  * the results it has so far: each tool is still called once. All the runs share one clock and
  * a bounded number of steps.
  */
-export async function evaluateAsync(code: string, variables: Readonly<Record<string, JsonValue>>, options?: SandboxOptions): Promise<Evaluation> {
+export async function evaluateAsync(
+  code: string,
+  variables: Readonly<Record<string, JsonValue>>,
+  options?: SandboxOptions,
+): Promise<Evaluation> {
   let limits: Readonly<SandboxLimits>;
   let program: CompiledProgram;
   let time: number | undefined;
@@ -117,9 +135,15 @@ export async function evaluateAsync(code: string, variables: Readonly<Record<str
     // Each rerun repeats the work before its last tool call: all of them share a bounded budget.
     spent += ctx.steps;
     if (spent > RERUN_BUDGET * limits.maxSteps) {
-      throw toSandboxError(new SandboxError("limit",
-        `evaluation exceeded ${RERUN_BUDGET * limits.maxSteps} steps over its reruns for asynchronous tools (maxSteps)`,
-        { limit: "maxSteps" }), code, ctx);
+      throw toSandboxError(
+        new SandboxError(
+          "limit",
+          `evaluation exceeded ${RERUN_BUDGET * limits.maxSteps} steps over its reruns for asynchronous tools (maxSteps)`,
+          { limit: "maxSteps" },
+        ),
+        code,
+        ctx,
+      );
     }
     const waited = performance.now();
     let settled: unknown;
@@ -176,14 +200,22 @@ export function checkCode(code: string): SandboxError | null {
 }
 
 function finish(ctx: Context, value: Value, input: Readonly<Record<string, JsonValue>>): Evaluation {
-  const result = typeof value === "object" || typeof value === "number" || typeof value === "bigint" || typeof value === "string"
-    ? storeOut(ctx, value, "the value") : value as JsonValue | undefined;
+  const result =
+    typeof value === "object" || typeof value === "number" || typeof value === "bigint" || typeof value === "string"
+      ? storeOut(ctx, value, "the value")
+      : (value as JsonValue | undefined);
   const variables: Record<string, JsonValue> = { ...input };
   if (ctx.locals !== null) {
     for (const [name, local] of ctx.locals) {
       const exported = storeOut(ctx, local, `the variable '${name}'`);
       if (exported === undefined) delete variables[name];
-      else if (name === "__proto__") Object.defineProperty(variables, name, { value: exported, enumerable: true, writable: true, configurable: true });
+      else if (name === "__proto__")
+        Object.defineProperty(variables, name, {
+          value: exported,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else variables[name] = exported;
     }
   }
@@ -215,15 +247,22 @@ function toSandboxError(error: unknown, code: string, ctx: Context | undefined):
 
 function classify(error: unknown): SandboxError {
   if (SandboxError.is(error)) return error;
-  if (typeof error !== "object" || error === null || types.isProxy(error)) return new SandboxError("host", "evaluation failed");
-  if (Suspend.is(error)) return new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
+  if (typeof error !== "object" || error === null || types.isProxy(error))
+    return new SandboxError("host", "evaluation failed");
+  if (Suspend.is(error))
+    return new SandboxError("host", `the tool '${error.name}' returned a promise: use evaluateAsync`);
   // What is left is the host engine's own error (the sandbox's code raising it), never a tool's.
   const message = hostMessage(error);
   if (error instanceof RangeError && /call stack/i.test(message)) {
     return new SandboxError("limit", "evaluation nested too deeply (maxDepth)", { limit: "maxDepth" });
   }
   if (error instanceof RangeError && /invalid (string|array) length|allocation/i.test(message)) {
-    return new SandboxError("limit", "evaluation tried to build a value too large (maxAllocation)", { limit: "maxAllocation" });
+    return new SandboxError("limit", "evaluation tried to build a value too large (maxAllocation)", {
+      limit: "maxAllocation",
+    });
   }
-  return new SandboxError(error instanceof RangeError ? "range" : "type", message === "an error was thrown" ? "evaluation failed" : message);
+  return new SandboxError(
+    error instanceof RangeError ? "range" : "type",
+    message === "an error was thrown" ? "evaluation failed" : message,
+  );
 }

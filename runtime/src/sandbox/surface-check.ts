@@ -35,7 +35,8 @@ export function surfaceProblems(code: string, callable?: ReadonlySet<string>): S
   }
   const bound = new Set<string>();
   const problems: SurfaceProblem[] = [];
-  const at = (node: { start: number; end: number }, message: string) => problems.push({ message, start: node.start, end: node.end });
+  const at = (node: { start: number; end: number }, message: string) =>
+    problems.push({ message, start: node.start, end: node.end });
   walk(program, (node) => {
     if (node.kind === "Declaration") for (const d of node.declarators) bind(d.target, bound);
     if (node.kind === "Arrow") for (const p of [...node.params, ...(node.rest ? [node.rest] : [])]) bind(p, bound);
@@ -50,7 +51,14 @@ export function surfaceProblems(code: string, callable?: ReadonlySet<string>): S
     const callee = node.callee;
     if (callee.kind === "Identifier") {
       const name = callee.name;
-      if (!callable || !free(name) || SANDBOX_SURFACE.globals.has(name) || callable.has(name) || SANDBOX_SURFACE.unavailable.has(name)) return;
+      if (
+        !callable ||
+        !free(name) ||
+        SANDBOX_SURFACE.globals.has(name) ||
+        callable.has(name) ||
+        SANDBOX_SURFACE.unavailable.has(name)
+      )
+        return;
       at(callee, `'${name}()' is not a function agent code can call: ${unknownFunctionHint(SANDBOX_SURFACE.globals)}`);
       return;
     }
@@ -62,7 +70,10 @@ export function surfaceProblems(code: string, callable?: ReadonlySet<string>): S
       const namespace = SANDBOX_SURFACE.namespaces.get(object.name);
       if (namespace) {
         if (!namespace.functions.has(member)) {
-          at(callee, `'${object.name}.${member}()' is not available in agent code: ${object.name} offers ${[...namespace.functions].join(", ")}`);
+          at(
+            callee,
+            `'${object.name}.${member}()' is not available in agent code: ${object.name} offers ${[...namespace.functions].join(", ")}`,
+          );
         }
         return;
       }
@@ -76,7 +87,8 @@ type Visit = (node: ast.Expression | ast.Statement | ast.Program | ast.Pattern) 
 
 /** Every node of the tree (an object with a `kind` and a position), parents first. */
 function walk(node: object, visit: Visit): void {
-  const isNode = typeof (node as { kind?: unknown }).kind === "string" && typeof (node as { start?: unknown }).start === "number";
+  const isNode =
+    typeof (node as { kind?: unknown }).kind === "string" && typeof (node as { start?: unknown }).start === "number";
   if (isNode) visit(node as ast.Expression);
   for (const value of Object.values(node)) {
     for (const child of Array.isArray(value) ? value : [value]) {
@@ -87,10 +99,20 @@ function walk(node: object, visit: Visit): void {
 
 function bind(pattern: ast.Pattern, names: Set<string>): void {
   switch (pattern.kind) {
-    case "Identifier": names.add(pattern.name); break;
-    case "ArrayPattern": for (const e of [...pattern.elements, pattern.rest]) if (e) bind(e, names); break;
-    case "ObjectPattern": for (const p of pattern.properties) bind(p.value, names); if (pattern.rest) bind(pattern.rest, names); break;
-    case "DefaultPattern": bind(pattern.target, names); break;
-    case "Member": break;
+    case "Identifier":
+      names.add(pattern.name);
+      break;
+    case "ArrayPattern":
+      for (const e of [...pattern.elements, pattern.rest]) if (e) bind(e, names);
+      break;
+    case "ObjectPattern":
+      for (const p of pattern.properties) bind(p.value, names);
+      if (pattern.rest) bind(pattern.rest, names);
+      break;
+    case "DefaultPattern":
+      bind(pattern.target, names);
+      break;
+    case "Member":
+      break;
   }
 }

@@ -4,11 +4,13 @@
  * spreadsheet importer), so the advice is the same wherever the mistake is made.
  */
 
-const REGEXP_HINT = "regular expressions are not available in agent code; use includes, startsWith, endsWith, indexOf, split or replaceAll, or a tool";
+const REGEXP_HINT =
+  "regular expressions are not available in agent code; use includes, startsWith, endsWith, indexOf, split or replaceAll, or a tool";
 
 /** JavaScript globals the evaluator leaves out. */
 export const GLOBAL_HINTS: Readonly<Record<string, string>> = {
-  performance: "Date.now() gives the turn's time in milliseconds (one value for the whole turn, recorded with the run); time work inside a tool",
+  performance:
+    "Date.now() gives the turn's time in milliseconds (one value for the whole turn, recorded with the run); time work inside a tool",
   process: "agent code cannot read the environment or the process: read it in a tool module",
   RegExp: REGEXP_HINT,
   Map: "use a plain object (keys are strings) or an array of pairs",
@@ -20,14 +22,19 @@ export const GLOBAL_HINTS: Readonly<Record<string, string>> = {
 
 /** Methods no value has here. */
 export const METHOD_HINTS: Readonly<Record<string, string>> = {
-  match: REGEXP_HINT, matchAll: REGEXP_HINT, search: REGEXP_HINT, test: REGEXP_HINT, exec: REGEXP_HINT,
+  match: REGEXP_HINT,
+  matchAll: REGEXP_HINT,
+  search: REGEXP_HINT,
+  test: REGEXP_HINT,
+  exec: REGEXP_HINT,
   entries: "arrays have no iterators here: use Object.entries(xs), or xs.map((x, i) => [i, x])",
   keys: "arrays have no iterators here: use Object.keys(xs), or xs.map((_, i) => i)",
   values: "arrays have no iterators here: use the array itself, or Object.values(o) for an object",
   hasOwnProperty: "use Object.hasOwn(o, key)",
 };
 
-export const UNKNOWN_METHOD_HINT = "no value has such a method here (strings, numbers and arrays have the usual ones; an object's properties are data, never functions)";
+export const UNKNOWN_METHOD_HINT =
+  "no value has such a method here (strings, numbers and arrays have the usual ones; an object's properties are data, never functions)";
 
 export const UNAVAILABLE_HINT = "agent code runs in a sandbox without it";
 

@@ -28,10 +28,18 @@ const names = (table: MethodTable) => new Set([...table].filter(([, b]) => !b.un
 
 export const SANDBOX_SURFACE: SandboxSurface = {
   globals: names(GLOBAL_FUNCTIONS),
-  namespaces: new Map([...NAMESPACES].map(([name, ns]) => [name, { functions: names(ns.functions), constants: new Set(ns.constants.keys()) }])),
+  namespaces: new Map(
+    [...NAMESPACES].map(([name, ns]) => [
+      name,
+      { functions: names(ns.functions), constants: new Set(ns.constants.keys()) },
+    ]),
+  ),
   methods: {
-    string: names(STRING_METHODS), number: names(NUMBER_METHODS), boolean: names(BOOLEAN_METHODS),
-    bigint: names(BIGINT_METHODS), array: names(ARRAY_METHODS),
+    string: names(STRING_METHODS),
+    number: names(NUMBER_METHODS),
+    boolean: names(BOOLEAN_METHODS),
+    bigint: names(BIGINT_METHODS),
+    array: names(ARRAY_METHODS),
   },
   unavailable: UNAVAILABLE,
   values: new Set(["undefined", "NaN", "Infinity"]),

@@ -11,7 +11,9 @@ function lastMarker(text: string, bare: string): [index: number, marker: string]
 
 /** A text that opens with "\nAction:" is read from its last action, any other from its first. */
 function actionMarker(text: string): [index: number, marker: string] {
-  return text.startsWith("\nAction:") ? [text.lastIndexOf("\nAction:"), "\nAction:"] : [text.indexOf("Action:"), "Action:"];
+  return text.startsWith("\nAction:")
+    ? [text.lastIndexOf("\nAction:"), "\nAction:"]
+    : [text.indexOf("Action:"), "Action:"];
 }
 
 export function parseLatestPluginCall(text: string): PluginCall {

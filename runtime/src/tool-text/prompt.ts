@@ -38,7 +38,8 @@ function describeTool(plugin: PluginInfo): string {
   const description = toolDescription(plugin);
   // Python's plugin_info.get("args_format", "json"): only an absent key defaults; None is refused.
   const format = plugin.args_format === undefined ? "json" : plugin.args_format;
-  const hint = typeof format === "string" && Object.hasOwn(ARGS_FORMAT_HINTS, format) ? ARGS_FORMAT_HINTS[format] : undefined;
+  const hint =
+    typeof format === "string" && Object.hasOwn(ARGS_FORMAT_HINTS, format) ? ARGS_FORMAT_HINTS[format] : undefined;
   if (hint === undefined) throw new UnsupportedArgsFormatError(plugin.name_for_model, format);
   return description + hint;
 }

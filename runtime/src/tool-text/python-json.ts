@@ -35,7 +35,13 @@ function numberText(x: number): string {
 }
 
 const ESCAPES: Record<string, string> = {
-  '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+  '"': '\\"',
+  "\\": "\\\\",
+  "\b": "\\b",
+  "\f": "\\f",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
 };
 
 /** A JSON string literal as Python writes it with ensure_ascii=False: only `"`, `\` and C0 controls escaped. */
@@ -90,7 +96,9 @@ export function pythonJsonDumps(value: unknown): string {
     open.add(v);
     const text = Array.isArray(v)
       ? `[${Array.from(v, (item) => visit(item)).join(", ")}]`
-      : `{${objectEntries(v).map(([k, item]) => `${pythonJsonString(keyText(k))}: ${visit(item)}`).join(", ")}}`;
+      : `{${objectEntries(v)
+          .map(([k, item]) => `${pythonJsonString(keyText(k))}: ${visit(item)}`)
+          .join(", ")}}`;
     open.delete(v);
     return text;
   };

@@ -25,8 +25,13 @@ export interface PluginCall {
 
 /** A plugin's args_format is neither "json" nor "code" (the seed raises NotImplementedError). */
 export class UnsupportedArgsFormatError extends Error {
-  constructor(readonly plugin: string, readonly argsFormat: unknown) {
-    super(`tool "${plugin}": args_format ${JSON.stringify(argsFormat) ?? String(argsFormat)} is not supported (use "json" or "code")`);
+  constructor(
+    readonly plugin: string,
+    readonly argsFormat: unknown,
+  ) {
+    super(
+      `tool "${plugin}": args_format ${JSON.stringify(argsFormat) ?? String(argsFormat)} is not supported (use "json" or "code")`,
+    );
     this.name = "UnsupportedArgsFormatError";
   }
 }

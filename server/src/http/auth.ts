@@ -14,7 +14,14 @@ export function bearerToken(token: string): MiddlewareHandler {
     const m = /^Bearer[ \t]+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
     if (!m || !timingSafeEqual(digest(m[1]!), expected)) {
       c.header("WWW-Authenticate", 'Bearer realm="autograms"');
-      return errorResponse(c, new HttpError(401, "unauthorized", m ? "the bearer token is wrong" : "this server needs Authorization: Bearer <token>"));
+      return errorResponse(
+        c,
+        new HttpError(
+          401,
+          "unauthorized",
+          m ? "the bearer token is wrong" : "this server needs Authorization: Bearer <token>",
+        ),
+      );
     }
     await next();
   };
@@ -26,6 +33,10 @@ export function bearerToken(token: string): MiddlewareHandler {
  */
 export function checkToken(token: string): void {
   if (!/^[\x21-\x7e]+$/.test(token)) {
-    throw new TypeError(token.trim() === "" ? "the token is empty" : "the token must be visible ASCII characters (no spaces, no control characters): a client could never send it as given");
+    throw new TypeError(
+      token.trim() === ""
+        ? "the token is empty"
+        : "the token must be visible ASCII characters (no spaces, no control characters): a client could never send it as given",
+    );
   }
 }

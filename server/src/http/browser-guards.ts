@@ -42,8 +42,15 @@ export function hostCheck(hosts: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header("host") ?? "";
     if (!allowed.has(hostName(host))) {
-      return errorResponse(c, new HttpError(403, "forbidden_host",
-        `this server answers to ${[...allowed].join(", ")}, not to the host '${host}' (a proxy in front: start it with --allowed-host NAME)`, "Host"));
+      return errorResponse(
+        c,
+        new HttpError(
+          403,
+          "forbidden_host",
+          `this server answers to ${[...allowed].join(", ")}, not to the host '${host}' (a proxy in front: start it with --allowed-host NAME)`,
+          "Host",
+        ),
+      );
     }
     await next();
   };
@@ -52,7 +59,8 @@ export function hostCheck(hosts: readonly string[]): MiddlewareHandler {
 /** An origin as CORS names it (`https://app.example.com`, with a port if not the scheme's); `*` only on a server with a token. */
 export function checkOrigin(origin: string, hasToken: boolean): string {
   if (origin === "*") {
-    if (!hasToken) throw new TypeError("cors '*' lets any web page call the API: give a token too, or name the origins allowed");
+    if (!hasToken)
+      throw new TypeError("cors '*' lets any web page call the API: give a token too, or name the origins allowed");
     return origin;
   }
   let url: URL | undefined;
@@ -88,16 +96,35 @@ export function writeCheck(origins: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
     const origin = c.req.header("origin");
-    if (origin !== undefined && !allowed.has("*") && !allowed.has(origin) && !sameOrigin(origin, c.req.header("host"))) {
-      return errorResponse(c, new HttpError(403, "forbidden_origin",
-        `requests from the origin '${origin}' are not allowed (a browser app on another origin: start the server with --cors ${origin})`, "Origin"));
+    if (
+      origin !== undefined &&
+      !allowed.has("*") &&
+      !allowed.has(origin) &&
+      !sameOrigin(origin, c.req.header("host"))
+    ) {
+      return errorResponse(
+        c,
+        new HttpError(
+          403,
+          "forbidden_origin",
+          `requests from the origin '${origin}' are not allowed (a browser app on another origin: start the server with --cors ${origin})`,
+          "Origin",
+        ),
+      );
     }
     const length = c.req.header("content-length");
     const hasBody = (length !== undefined && length !== "0") || c.req.header("transfer-encoding") !== undefined;
     const type = c.req.header("content-type") ?? "";
     if (hasBody && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-      return errorResponse(c, new HttpError(415, "unsupported_media_type",
-        `send the body as JSON (Content-Type: application/json), not ${type === "" ? "without a Content-Type" : type}`, "Content-Type"));
+      return errorResponse(
+        c,
+        new HttpError(
+          415,
+          "unsupported_media_type",
+          `send the body as JSON (Content-Type: application/json), not ${type === "" ? "without a Content-Type" : type}`,
+          "Content-Type",
+        ),
+      );
     }
     await next();
   };

@@ -21,12 +21,21 @@ export interface ConnectionLimits {
   perClient: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { headersMs: 10_000, requestMs: 30_000, idlePerClient: 32, perClient: 1000 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  idlePerClient: 32,
+  perClient: 1000,
+};
 
 /** The Node HTTP server options that bound the time of a request's arrival. */
 export function timeoutOptions(limits: ConnectionLimits) {
   // Node checks the two timeouts every connectionsCheckingInterval (30 s by default).
-  return { headersTimeout: limits.headersMs, requestTimeout: limits.requestMs, connectionsCheckingInterval: Math.min(1000, limits.headersMs) };
+  return {
+    headersTimeout: limits.headersMs,
+    requestTimeout: limits.requestMs,
+    connectionsCheckingInterval: Math.min(1000, limits.headersMs),
+  };
 }
 
 /** Counts each client address's connections on `server` and closes or refuses those over the limits. */

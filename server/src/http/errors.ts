@@ -9,8 +9,17 @@ import { AgentError } from "@autograms/runtime";
 import { StoreError, type StoreErrorCode } from "@autograms/store";
 
 export type ApiErrorCode =
-  | "bad_json" | "bad_request" | "bad_thread_id" | "unauthorized" | "not_found" | "too_large"
-  | "unknown_thread" | "thread_busy" | "thread_ended" | "unsupported" | "internal"
+  | "bad_json"
+  | "bad_request"
+  | "bad_thread_id"
+  | "unauthorized"
+  | "not_found"
+  | "too_large"
+  | "unknown_thread"
+  | "thread_busy"
+  | "thread_ended"
+  | "unsupported"
+  | "internal"
   /** The process is draining (SIGTERM): it takes no new turn; another process will. */
   | "shutting_down"
   /** The store cannot be reached or cannot write: nothing was committed; send it again later. */
@@ -20,7 +29,8 @@ export type ApiErrorCode =
   /** `Last-Event-ID` names a run whose process stopped before it stored any event: nothing of it can be sent. */
   | "run_lost"
   /** The `Host` header names no host this server answers to (DNS rebinding), or an `Origin` it does not allow. */
-  | "forbidden_host" | "forbidden_origin"
+  | "forbidden_host"
+  | "forbidden_origin"
   /** A request body not sent as JSON. */
   | "unsupported_media_type";
 
@@ -29,8 +39,13 @@ export interface ApiErrorBody {
 }
 
 export class HttpError extends Error {
-  constructor(readonly status: ContentfulStatusCode, readonly code: ApiErrorCode | string, message: string,
-    readonly field?: string, readonly extra: Record<string, unknown> = {}) {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ApiErrorCode | string,
+    message: string,
+    readonly field?: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
     super(message);
   }
 }
@@ -38,7 +53,11 @@ export class HttpError extends Error {
 export const badRequest = (message: string, field?: string) => new HttpError(400, "bad_request", message, field);
 
 const STORE_STATUS: Partial<Record<StoreErrorCode, ContentfulStatusCode>> = {
-  unknown_thread: 404, thread_busy: 409, lease_lost: 409, bad_request: 400, message_conflict: 409,
+  unknown_thread: 404,
+  thread_busy: 409,
+  lease_lost: 409,
+  bad_request: 400,
+  message_conflict: 409,
 };
 
 /** Any error as the API's answer: ours as they are, the store's and the runtime's by their codes, anything else a 500 that says little. */
@@ -46,16 +65,20 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof StoreError) {
     // The store's `unavailable` is the server's store, not the resource asked for: a client retries.
-    if (err.code === "unavailable") return new HttpError(503, "store_unavailable", err.message, undefined, { retryable: true });
+    if (err.code === "unavailable")
+      return new HttpError(503, "store_unavailable", err.message, undefined, { retryable: true });
     return new HttpError(STORE_STATUS[err.code] ?? 500, err.code, err.message);
   }
-  if (err instanceof AgentError) return new HttpError(err.code === "conversation_over" ? 409 : 422, err.code, err.detail);
+  if (err instanceof AgentError)
+    return new HttpError(err.code === "conversation_over" ? 409 : 422, err.code, err.detail);
   return new HttpError(500, "internal", "the server failed to answer this request; see its log");
 }
 
 export function errorResponse(c: Context, err: unknown): Response {
   const e = toHttpError(err);
   if (e.status >= 500 && !(err instanceof HttpError) && !(err instanceof StoreError)) console.error(err);
-  const body: ApiErrorBody = { error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...e.extra } };
+  const body: ApiErrorBody = {
+    error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...e.extra },
+  };
   return c.json(body, e.status);
 }

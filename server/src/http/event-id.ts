@@ -14,7 +14,7 @@ export interface ResumePoint {
 }
 
 /** Run ids: the server's (UUIDs), a client's AG-UI run id, or `turn-N` for a replayed turn. */
-const RUN_ID = /^[A-Za-z0-9_.\-]{1,200}$/;
+const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
 
 export const isRunId = (id: string): boolean => RUN_ID.test(id);
 

@@ -5,7 +5,10 @@ import { badRequest, HttpError } from "./errors.js";
 
 /** `messages[2].parts`: where in the body an issue is, as a client would write it. */
 export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`), "");
+  return path.reduce<string>(
+    (out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`),
+    "",
+  );
 }
 
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -33,14 +36,20 @@ const THREAD_ID = /^(?!\.{1,2}$)[A-Za-z0-9_\-.:@]{1,128}$/;
 
 export function threadIdOf(raw: unknown, field = "id"): string {
   if (typeof raw !== "string" || !THREAD_ID.test(raw)) {
-    throw new HttpError(400, "bad_thread_id", `${field}: a thread id is 1 to 128 letters, digits and _ - . : @ (not . or ..)`, field);
+    throw new HttpError(
+      400,
+      "bad_thread_id",
+      `${field}: a thread id is 1 to 128 letters, digits and _ - . : @ (not . or ..)`,
+      field,
+    );
   }
   return raw;
 }
 
 export function integerParam(raw: string | undefined, field: string, fallback?: number): number {
   if (raw === undefined && fallback !== undefined) return fallback;
-  if (raw === undefined || !/^\d{1,9}$/.test(raw)) throw badRequest(`${field}: a whole number (0, 1, 2, ...) is expected`, field);
+  if (raw === undefined || !/^\d{1,9}$/.test(raw))
+    throw badRequest(`${field}: a whole number (0, 1, 2, ...) is expected`, field);
   return Number(raw);
 }
 
@@ -49,6 +58,7 @@ export function integerParam(raw: string | undefined, field: string, fallback?: 
  * same whatever the store.
  */
 export function keepableText<T extends string | null | undefined>(text: T, field: string): T {
-  if (typeof text === "string" && text.includes("\u0000")) throw badRequest(`${field}: contains a NUL character (U+0000), which cannot be kept`, field);
+  if (typeof text === "string" && text.includes("\u0000"))
+    throw badRequest(`${field}: contains a NUL character (U+0000), which cannot be kept`, field);
   return text;
 }

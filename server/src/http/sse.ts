@@ -23,7 +23,11 @@ const HIGH_WATER_BYTES = 64 * 1024;
 /** Milliseconds a stream may write without letting the other requests in. */
 const SLICE_MS = 5;
 
-export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, headers: Record<string, string>, keepAliveMs = 15_000): Response {
+export function sseResponse(
+  frames: (signal: AbortSignal) => AsyncIterable<SseFrame>,
+  headers: Record<string, string>,
+  keepAliveMs = 15_000,
+): Response {
   const gone = new AbortController();
   const source = frames(gone.signal)[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
@@ -35,40 +39,43 @@ export function sseResponse(frames: (signal: AbortSignal) => AsyncIterable<SseFr
   };
   // A frame is read from its source only when the client has taken the ones before (`pull`), so
   // a client slower than its run holds at most HIGH_WATER_BYTES here, whatever the run sends.
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      // A quiet stream still has room: a keep-alive is written only then.
-      timer = setInterval(() => {
-        if (!ended && (controller.desiredSize ?? 0) > 0) controller.enqueue(encoder.encode(": keep-alive\n\n"));
-      }, keepAliveMs);
-    },
-    async pull(controller) {
-      try {
-        // A client that reads as fast as a run's events come would keep this in microtasks for
-        // the whole run (a frame taken, the next one ready): the other requests get the event loop
-        // between slices.
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await new Promise((r) => setImmediate(r));
-          sliceStart = performance.now();
-        }
-        const next = await source.next();
-        if (ended) return;
-        if (next.done) {
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        // A quiet stream still has room: a keep-alive is written only then.
+        timer = setInterval(() => {
+          if (!ended && (controller.desiredSize ?? 0) > 0) controller.enqueue(encoder.encode(": keep-alive\n\n"));
+        }, keepAliveMs);
+      },
+      async pull(controller) {
+        try {
+          // A client that reads as fast as a run's events come would keep this in microtasks for
+          // the whole run (a frame taken, the next one ready): the other requests get the event loop
+          // between slices.
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await new Promise((r) => setImmediate(r));
+            sliceStart = performance.now();
+          }
+          const next = await source.next();
+          if (ended) return;
+          if (next.done) {
+            end();
+            controller.close();
+          } else controller.enqueue(encoder.encode(frameText(next.value)));
+        } catch (err) {
+          // Headers are sent: the stream can only end. The error is the server's to see.
+          console.error(`autograms serve: a stream failed: ${err instanceof Error ? err.message : String(err)}`);
           end();
           controller.close();
-        } else controller.enqueue(encoder.encode(frameText(next.value)));
-      } catch (err) {
-        // Headers are sent: the stream can only end. The error is the server's to see.
-        console.error(`autograms serve: a stream failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      },
+      cancel() {
         end();
-        controller.close();
-      }
+        // The source stops at its next wait (the signal wakes it); a pull in progress ends it.
+        gone.abort();
+      },
     },
-    cancel() {
-      end();
-      // The source stops at its next wait (the signal wakes it); a pull in progress ends it.
-      gone.abort();
-    },
-  }, { highWaterMark: HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength });
+    { highWaterMark: HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
   return new Response(body, { status: 200, headers });
 }

@@ -32,7 +32,13 @@ export class Lifecycle {
   /** Refuses a new turn while draining. */
   admit(): void {
     if (this.draining) {
-      throw new HttpError(503, "shutting_down", "this server process is shutting down and takes no new message; send it again (the same message id) to another process", undefined, { retryable: true });
+      throw new HttpError(
+        503,
+        "shutting_down",
+        "this server process is shutting down and takes no new message; send it again (the same message id) to another process",
+        undefined,
+        { retryable: true },
+      );
     }
   }
 }

@@ -33,16 +33,51 @@ export class ServerMetrics implements RunObserver {
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
-    this.turns = new Counter({ name: "autograms_turns_total", help: "Messages answered by this process: committed (the turn is stored), failed (a run error, nothing stored), replayed (a message id sent again after its turn)", labelNames: ["outcome"], registers });
-    this.turnSeconds = new Histogram({ name: "autograms_turn_duration_seconds", help: "Time of a run, from taking the thread to its end (the commit, or the error)", labelNames: ["outcome"], buckets: TURN_BUCKETS, registers });
-    this.modelSeconds = new Histogram({ name: "autograms_model_call_duration_seconds", help: "Time of each call to the model (complete, choose, tools), to its whole answer", labelNames: ["call", "outcome"], buckets: MODEL_BUCKETS, registers });
-    this.errors = new Counter({ name: "autograms_errors_total", help: "Errors by code: the run errors of this process's runs (lease_lost, stopped, the runtime's codes) and the API's 5xx answers", labelNames: ["code"], registers });
-    this.busyRefusals = new Counter({ name: "autograms_busy_refusals_total", help: "Messages refused because their thread had a run in progress (409 thread_busy)", registers });
-    this.leasesExpired = new Counter({ name: "autograms_leases_expired_total", help: "Threads this process took from a lease that had lapsed (its process killed or stalled)", registers });
+    this.turns = new Counter({
+      name: "autograms_turns_total",
+      help: "Messages answered by this process: committed (the turn is stored), failed (a run error, nothing stored), replayed (a message id sent again after its turn)",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.turnSeconds = new Histogram({
+      name: "autograms_turn_duration_seconds",
+      help: "Time of a run, from taking the thread to its end (the commit, or the error)",
+      labelNames: ["outcome"],
+      buckets: TURN_BUCKETS,
+      registers,
+    });
+    this.modelSeconds = new Histogram({
+      name: "autograms_model_call_duration_seconds",
+      help: "Time of each call to the model (complete, choose, tools), to its whole answer",
+      labelNames: ["call", "outcome"],
+      buckets: MODEL_BUCKETS,
+      registers,
+    });
+    this.errors = new Counter({
+      name: "autograms_errors_total",
+      help: "Errors by code: the run errors of this process's runs (lease_lost, stopped, the runtime's codes) and the API's 5xx answers",
+      labelNames: ["code"],
+      registers,
+    });
+    this.busyRefusals = new Counter({
+      name: "autograms_busy_refusals_total",
+      help: "Messages refused because their thread had a run in progress (409 thread_busy)",
+      registers,
+    });
+    this.leasesExpired = new Counter({
+      name: "autograms_leases_expired_total",
+      help: "Threads this process took from a lease that had lapsed (its process killed or stalled)",
+      registers,
+    });
     const self = this;
-    new Gauge({ name: "autograms_runs_in_progress", help: "Runs executing in this process", registers, collect() {
-      this.set(self.runsInProgress());
-    } });
+    new Gauge({
+      name: "autograms_runs_in_progress",
+      help: "Runs executing in this process",
+      registers,
+      collect() {
+        this.set(self.runsInProgress());
+      },
+    });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "autograms_" });
   }
 

@@ -20,11 +20,17 @@ export function probeRoutes(ctx: ServerContext): Hono {
     try {
       await Promise.race([
         ctx.store.ping(),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS))),
+        new Promise(
+          (_, reject) =>
+            (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)),
+        ),
       ]);
     } catch (err) {
       // Unauthenticated: it says what is wrong (the store's words), not where the store is.
-      return c.json({ status: "store_unavailable", why: err instanceof StoreError ? err.message : (err as Error).message }, 503);
+      return c.json(
+        { status: "store_unavailable", why: err instanceof StoreError ? err.message : (err as Error).message },
+        503,
+      );
     } finally {
       clearTimeout(timer);
     }

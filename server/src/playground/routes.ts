@@ -45,7 +45,8 @@ export type GraphView = "code" | "raw";
 const VIEWS: readonly GraphView[] = ["code", "raw"];
 
 // The SVG brings its own <style>, hence 'unsafe-inline' for styles; scripts only from the page's origin.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
 
 /**
@@ -55,8 +56,12 @@ const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff
  */
 export function playgroundFiles(): Hono {
   const app = new Hono();
-  app.get("/", (c) => c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }));
-  app.get("/playground/app.js", (c) => c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }));
+  app.get("/", (c) =>
+    c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }),
+  );
+  app.get("/playground/app.js", (c) =>
+    c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }),
+  );
   app.get("/playground/style.css", (c) => c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }));
   return app;
 }
@@ -67,7 +72,11 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
   const drawn = new WeakMap<Graph, Map<GraphView, string>>();
   app.get("/playground/graph.svg", (c) => {
     const { drawGraph } = options;
-    if (!drawGraph) return c.json({ error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } }, 404);
+    if (!drawGraph)
+      return c.json(
+        { error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } },
+        404,
+      );
     const view = (c.req.query("view") ?? "code") as GraphView;
     if (!VIEWS.includes(view)) throw badRequest(`view: ${VIEWS.join(" or ")} is expected, not '${view}'`, "view");
     const graph = options.graph();

@@ -46,7 +46,8 @@ export function variablesPatch(from: Variables, to: Variables): JsonPatchOperati
   const ops: JsonPatchOperation[] = [];
   for (const [name, value] of Object.entries(to)) {
     if (!Object.hasOwn(from, name)) ops.push({ op: "add", path: pointer(name), value });
-    else if (JSON.stringify(from[name]) !== JSON.stringify(value)) ops.push({ op: "replace", path: pointer(name), value });
+    else if (JSON.stringify(from[name]) !== JSON.stringify(value))
+      ops.push({ op: "replace", path: pointer(name), value });
   }
   for (const name of Object.keys(from)) if (!Object.hasOwn(to, name)) ops.push({ op: "remove", path: pointer(name) });
   return ops;
@@ -80,7 +81,10 @@ export class AgUiTranslator {
       case "run-start":
         this.state = structuredClone(variables ?? {});
         this.run = { agUi: this.ids.runId ?? e.runId, server: e.runId };
-        out.push({ type: EventType.RUN_STARTED, threadId, runId: this.run.agUi }, { type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(this.state) });
+        out.push(
+          { type: EventType.RUN_STARTED, threadId, runId: this.run.agUi },
+          { type: EventType.STATE_SNAPSHOT, snapshot: structuredClone(this.state) },
+        );
         break;
       case "text-delta":
         this.enter(e.node, out);
@@ -94,7 +98,11 @@ export class AgUiTranslator {
         if (this.message) {
           const withdrawn = this.message;
           this.endMessage(out);
-          out.push({ type: EventType.CUSTOM, name: "autograms.text-reset", value: { messageId: withdrawn, node: e.node } });
+          out.push({
+            type: EventType.CUSTOM,
+            name: "autograms.text-reset",
+            value: { messageId: withdrawn, node: e.node },
+          });
         }
         break;
       case "step":
@@ -104,8 +112,11 @@ export class AgUiTranslator {
         this.leave(out);
         if (variables) this.moveTo(variables, out);
         out.push({
-          type: EventType.RUN_FINISHED, threadId, runId: this.run.agUi,
-          result: { turn: e.turn, reply: e.reply, done: e.done }, outcome: { type: "success" },
+          type: EventType.RUN_FINISHED,
+          threadId,
+          runId: this.run.agUi,
+          result: { turn: e.turn, reply: e.reply, done: e.done },
+          outcome: { type: "success" },
         });
         break;
       case "run-error":

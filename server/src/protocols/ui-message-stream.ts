@@ -51,11 +51,22 @@ export class UiMessageTranslator {
   private chunks(e: RunEvent): (UiChunk | "[DONE]")[] {
     switch (e.type) {
       case "run-start":
-        return [{ type: "start", messageId: replyMessageId(e.turn), messageMetadata: { threadId: e.threadId, runId: e.runId, turn: e.turn } }];
+        return [
+          {
+            type: "start",
+            messageId: replyMessageId(e.turn),
+            messageMetadata: { threadId: e.threadId, runId: e.runId, turn: e.turn },
+          },
+        ];
       case "step":
         // A step ends the text before it: the reply of that node is complete (the generation's
         // step comes after its text), and text after it is another reply (an opening, then the answer).
-        return [...this.close(), e.event.kind === "tool_call" ? { type: "data-tool-call", data: e.event } : { type: "data-step", data: e.event, transient: true }];
+        return [
+          ...this.close(),
+          e.event.kind === "tool_call"
+            ? { type: "data-tool-call", data: e.event }
+            : { type: "data-step", data: e.event, transient: true },
+        ];
       case "text-delta": {
         const out: UiChunk[] = [];
         if (this.open && this.open.node !== e.node) out.push(...this.close());
@@ -71,9 +82,18 @@ export class UiMessageTranslator {
         // text generated again is a new part.
         return [...this.close(), { type: "data-text-reset", data: { node: e.node }, transient: true }];
       case "run-finish":
-        return [...this.close(), { type: "finish", finishReason: "stop", messageMetadata: { turn: e.turn, done: e.done } }, "[DONE]"];
+        return [
+          ...this.close(),
+          { type: "finish", finishReason: "stop", messageMetadata: { turn: e.turn, done: e.done } },
+          "[DONE]",
+        ];
       case "run-error":
-        return [...this.close(), { type: "error", errorText: `${e.code}: ${e.message}` }, { type: "finish", finishReason: "error" }, "[DONE]"];
+        return [
+          ...this.close(),
+          { type: "error", errorText: `${e.code}: ${e.message}` },
+          { type: "finish", finishReason: "error" },
+          "[DONE]",
+        ];
     }
   }
 

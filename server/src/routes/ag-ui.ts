@@ -29,17 +29,28 @@ import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse } from "./resume.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
-function turnOf(messages: { id: string; role: string; content?: unknown }[], maxChars: number): { message: string | null; messageId?: string } {
+function turnOf(
+  messages: { id: string; role: string; content?: unknown }[],
+  maxChars: number,
+): { message: string | null; messageId?: string } {
   const last = messages.at(-1);
   if (!last) return { message: null };
   const at = `messages[${messages.length - 1}]`;
-  if (last.role !== "user") throw badRequest(`${at}.role: the last message is the turn, so it must be the user's (got "${last.role}")`, `${at}.role`);
+  if (last.role !== "user")
+    throw badRequest(
+      `${at}.role: the last message is the turn, so it must be the user's (got "${last.role}")`,
+      `${at}.role`,
+    );
   const content = last.content;
-  const text = typeof content === "string" ? content
-    : Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text") ? content.map((p: { text: string }) => p.text).join("")
-    : null;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content) && content.every((p: { type?: string }) => p.type === "text")
+        ? content.map((p: { text: string }) => p.text).join("")
+        : null;
   if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
-  if (text.trim() === "") throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
+  if (text.trim() === "")
+    throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
   if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
   return { message: keepableText(text, `${at}.content`), messageId: keepableText(last.id, `${at}.id`) };
 }
@@ -54,7 +65,14 @@ async function variablesAt(ctx: ServerContext, threadId: string, turn: number): 
  * The run's AG-UI events as frames numbered from 1, those after `after` only. `runId` is the
  * AG-UI run id that RUN_STARTED and RUN_FINISHED name (the client's; by default the server's).
  */
-async function* agUiFrames(ctx: ServerContext, threadId: string, source: RunSource, runId: string | undefined, after: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
+async function* agUiFrames(
+  ctx: ServerContext,
+  threadId: string,
+  source: RunSource,
+  runId: string | undefined,
+  after: number,
+  signal: AbortSignal,
+): AsyncGenerator<SseFrame> {
   const translator = new AgUiTranslator({ threadId, ...(runId === undefined ? {} : { runId }) });
   const rejoin = after > 0 ? new AgUiRejoin() : null;
   let id = 0;
@@ -66,7 +84,8 @@ async function* agUiFrames(ctx: ServerContext, threadId: string, source: RunSour
         continue;
       }
       // Numbered as the last event the client had: a client cut off again resumes after the same one.
-      if (id === after + 1) for (const r of rejoin?.events() ?? []) yield { id: eventId(run, after), data: JSON.stringify(r) };
+      if (id === after + 1)
+        for (const r of rejoin?.events() ?? []) yield { id: eventId(run, after), data: JSON.stringify(r) };
       yield { id: eventId(run, id), data: JSON.stringify(e) };
     }
   }
@@ -76,9 +95,12 @@ async function* agUiFrames(ctx: ServerContext, threadId: string, source: RunSour
       // right for a message that waited for another run): at run-start, the variables after the
       // turn before this one (two before, when the run first made a new thread's opening); at
       // run-finish, after this one.
-      const variables = event.type === "run-start" ? await variablesAt(ctx, threadId, event.turn - (event.opening ? 2 : 1))
-        : event.type === "run-finish" ? await variablesAt(ctx, threadId, event.turn)
-        : undefined;
+      const variables =
+        event.type === "run-start"
+          ? await variablesAt(ctx, threadId, event.turn - (event.opening ? 2 : 1))
+          : event.type === "run-finish"
+            ? await variablesAt(ctx, threadId, event.turn)
+            : undefined;
       yield* frames(translator.translate(event, variables));
       if (isRunEnd(event)) return;
     }
@@ -106,11 +128,21 @@ export function agUiRoutes(ctx: ServerContext): Hono {
     const threadId = threadIdOf(c.req.param("threadId"), "threadId");
     const runId = c.req.query("runId");
     // The run resumed is the one it names (or Last-Event-ID names), never another relabelled.
-    if (runId !== undefined && !isRunId(runId)) throw badRequest("runId: the AG-UI run id the POST gave (1 to 200 letters, digits and _ . -)", "runId");
+    if (runId !== undefined && !isRunId(runId))
+      throw badRequest("runId: the AG-UI run id the POST gave (1 to 200 letters, digits and _ . -)", "runId");
     // Nothing to send is an empty stream, not 204: AG-UI clients read any 2xx answer as a stream, and one without a body fails.
-    return resumeResponse(ctx, threadId, c.req.header("last-event-id"),
-      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal), RUN_STREAM_HEADERS, "AG-UI event",
-      { ...(runId !== undefined && { runId }), nothing: () => new Response("", { status: 200, headers: RUN_STREAM_HEADERS }) });
+    return resumeResponse(
+      ctx,
+      threadId,
+      c.req.header("last-event-id"),
+      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal),
+      RUN_STREAM_HEADERS,
+      "AG-UI event",
+      {
+        ...(runId !== undefined && { runId }),
+        nothing: () => new Response("", { status: 200, headers: RUN_STREAM_HEADERS }),
+      },
+    );
   });
 
   return app;

@@ -38,9 +38,11 @@ const ChatBody = z.looseObject({
 function textOf(message: z.infer<typeof Message>, at: number, maxChars: number): string {
   const field = `messages[${at}].parts`;
   const parts = message.parts.filter((p) => p.type === "text");
-  if (parts.some((p) => typeof p.text !== "string")) throw badRequest(`${field}: a text part's text must be a string`, field);
+  if (parts.some((p) => typeof p.text !== "string"))
+    throw badRequest(`${field}: a text part's text must be a string`, field);
   const text = parts.map((p) => p.text as string).join("");
-  if (text.trim() === "") throw badRequest(`${field}: the message has no text (the agent takes text parts only)`, field);
+  if (text.trim() === "")
+    throw badRequest(`${field}: the message has no text (the agent takes text parts only)`, field);
   if (text.length > maxChars) throw badRequest(`${field}: the message is longer than ${maxChars} characters`, field);
   return text;
 }
@@ -52,13 +54,17 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
 async function opening(ctx: ServerContext, threadId: string, retried = false): Promise<RunSource> {
   const info = await ownThread(ctx.store, ctx.agent.graph.agent, threadId);
   if (info?.running && info.running.messageId === null && info.version === 0) {
-    const run = ctx.runs.liveOn(threadId) ?? await ctx.store.latestRun(threadId);
+    const run = ctx.runs.liveOn(threadId) ?? (await ctx.store.latestRun(threadId));
     if (run) return { kind: "run", runId: run.id };
   }
   if (info && info.version > 0) {
     const [first] = await ctx.store.turns(threadId);
-    if (info.version === 1 && first?.user === null && first.status === "ok") return { kind: "replay", events: replayOf(threadId, first, info.done) };
-    throw badRequest(`messages: a chat with no user message asks for the agent's opening, which thread ${threadId} has had (it has ${info.version} turns)`, "messages");
+    if (info.version === 1 && first?.user === null && first.status === "ok")
+      return { kind: "replay", events: replayOf(threadId, first, info.done) };
+    throw badRequest(
+      `messages: a chat with no user message asks for the agent's opening, which thread ${threadId} has had (it has ${info.version} turns)`,
+      "messages",
+    );
   }
   try {
     return await ctx.runs.start(threadId, null, undefined, { policy: ctx.chatPolicy });
@@ -75,18 +81,30 @@ async function regenerate(ctx: ServerContext, threadId: string, messageId: strin
   const last = (await ctx.store.turns(threadId)).at(-1);
   if (!last) throw badRequest(`trigger: thread ${threadId} has no reply to generate again`, "trigger");
   if (messageId !== undefined && messageId !== replyMessageId(last.seq)) {
-    throw badRequest(`messageId: only the last reply (${replyMessageId(last.seq)}) can be generated again; fork the thread at an earlier turn (POST /api/threads/:id/fork) to answer an older one`, "messageId");
+    throw badRequest(
+      `messageId: only the last reply (${replyMessageId(last.seq)}) can be generated again; fork the thread at an earlier turn (POST /api/threads/:id/fork) to answer an older one`,
+      "messageId",
+    );
   }
-  return ctx.runs.start(threadId, last.user, last.messageId ?? undefined, { policy: ctx.chatPolicy, replaces: last.seq });
+  return ctx.runs.start(threadId, last.user, last.messageId ?? undefined, {
+    policy: ctx.chatPolicy,
+    replaces: last.seq,
+  });
 }
 
 /** The UI message stream's frames of a run, those after `afterFrame` only. */
-async function* uiFrames(ctx: ServerContext, source: RunSource, afterFrame: number, signal: AbortSignal): AsyncGenerator<SseFrame> {
+async function* uiFrames(
+  ctx: ServerContext,
+  source: RunSource,
+  afterFrame: number,
+  signal: AbortSignal,
+): AsyncGenerator<SseFrame> {
   const translator = new UiMessageTranslator();
   const runId = runIdOf(source);
   for await (const e of eventsOf(ctx, source, 0, signal)) {
     for (const f of translator.translate(e)) {
-      if (f.id > afterFrame) yield { id: eventId(runId, f.id), data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
+      if (f.id > afterFrame)
+        yield { id: eventId(runId, f.id), data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
     }
   }
 }
@@ -102,15 +120,32 @@ export function chatRoutes(ctx: ServerContext): Hono {
       if (!body.messages.some((m) => m.role === "user")) return opening(ctx, threadId);
       const at = body.messages.length - 1;
       const last = body.messages[at]!;
-      if (last.role !== "user") throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
+      if (last.role !== "user")
+        throw badRequest(
+          `messages[${at}].role: the last message must be the user's new message`,
+          `messages[${at}].role`,
+        );
       const text = textOf(last, at, ctx.limits.maxMessageChars);
-      return ctx.runs.start(threadId, keepableText(text, `messages[${at}].parts`), keepableText(last.id, `messages[${at}].id`), { policy: ctx.chatPolicy });
+      return ctx.runs.start(
+        threadId,
+        keepableText(text, `messages[${at}].parts`),
+        keepableText(last.id, `messages[${at}].id`),
+        { policy: ctx.chatPolicy },
+      );
     })();
     return sseResponse((signal) => uiFrames(ctx, source, 0, signal), UI_MESSAGE_STREAM_HEADERS);
   });
 
-  app.get("/api/chat/:id/stream", (c) => resumeResponse(ctx, threadIdOf(c.req.param("id")), c.req.header("last-event-id"),
-    (source, after, signal) => uiFrames(ctx, source, after, signal), UI_MESSAGE_STREAM_HEADERS, "frame"));
+  app.get("/api/chat/:id/stream", (c) =>
+    resumeResponse(
+      ctx,
+      threadIdOf(c.req.param("id")),
+      c.req.header("last-event-id"),
+      (source, after, signal) => uiFrames(ctx, source, after, signal),
+      UI_MESSAGE_STREAM_HEADERS,
+      "frame",
+    ),
+  );
 
   return app;
 }

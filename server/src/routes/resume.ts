@@ -23,11 +23,22 @@ export interface ResumeOptions {
   nothing?: () => Response;
 }
 
-export async function resumeResponse(ctx: ServerContext, threadId: string, header: string | undefined, frames: RunFrames,
-  headers: Record<string, string>, what: string, options: ResumeOptions = {}): Promise<Response> {
+export async function resumeResponse(
+  ctx: ServerContext,
+  threadId: string,
+  header: string | undefined,
+  frames: RunFrames,
+  headers: Record<string, string>,
+  what: string,
+  options: ResumeOptions = {},
+): Promise<Response> {
   const nothing = options.nothing ?? (() => new Response(null, { status: 204 }));
   const point = resumePoint(header);
-  if (point === null) throw badRequest(`Last-Event-ID: the id of the last ${what} received (RUN:N, as sent) is expected`, "Last-Event-ID");
+  if (point === null)
+    throw badRequest(
+      `Last-Event-ID: the id of the last ${what} received (RUN:N, as sent) is expected`,
+      "Last-Event-ID",
+    );
   // The run named by the last frame received, else by the client (AG-UI's runId), else the latest one.
   const named = point.runId ?? options.runId;
   let run: NamedRun | null;
@@ -39,7 +50,10 @@ export async function resumeResponse(ctx: ServerContext, threadId: string, heade
       throw err;
     });
     const asked = header !== undefined && header.trim() !== "";
-    run = latest && (latest.inProgress || asked) ? { source: { kind: "run", runId: latest.runId }, inProgress: latest.inProgress } : null;
+    run =
+      latest && (latest.inProgress || asked)
+        ? { source: { kind: "run", runId: latest.runId }, inProgress: latest.inProgress }
+        : null;
   }
   if (run === null) return nothing();
   const { source } = run;

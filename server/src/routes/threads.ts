@@ -10,11 +10,18 @@ import { knownThread } from "../own-thread.js";
 /** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
 export function turnJson(t: TurnRecord) {
   return {
-    seq: t.seq, messageId: t.messageId, user: t.user, reply: t.reply, status: t.status,
-    changes: t.trace.flatMap((e) => ((e.changes ?? []) as { name: string; before?: unknown; after: unknown }[]).map((c) => ({ node: e.node, ...c }))),
+    seq: t.seq,
+    messageId: t.messageId,
+    user: t.user,
+    reply: t.reply,
+    status: t.status,
+    changes: t.trace.flatMap((e) =>
+      ((e.changes ?? []) as { name: string; before?: unknown; after: unknown }[]).map((c) => ({ node: e.node, ...c })),
+    ),
     // The nodes the turn went through, each once per visit (a node's action and its transition are two steps).
     trace: t.trace.map((e) => e.node).filter((node, i, all) => i === 0 || all[i - 1] !== node),
-    startedAt: t.startedAt, committedAt: t.committedAt,
+    startedAt: t.startedAt,
+    committedAt: t.committedAt,
   };
 }
 
@@ -60,7 +67,8 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const id = threadIdOf(c.req.param("id"));
     const thread = await known(id);
     const seq = integerParam(c.req.param("seq"), "seq", 0);
-    if (seq < 1 || seq > thread.version) throw new HttpError(400, "bad_request", `seq: thread ${id} has turns 1 to ${thread.version}`, "seq");
+    if (seq < 1 || seq > thread.version)
+      throw new HttpError(400, "bad_request", `seq: thread ${id} has turns 1 to ${thread.version}`, "seq");
     return c.json(await replayTurn(store, ctx.agent, id, seq));
   });
 
@@ -76,7 +84,8 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const body = await jsonBody(c, ForkBody);
     const newId = body.id === undefined ? undefined : threadIdOf(body.id, "id");
     const source = await known(id);
-    if (body.turn > source.version) throw new HttpError(400, "bad_request", `turn: thread ${id} has turns 0 to ${source.version}`, "turn");
+    if (body.turn > source.version)
+      throw new HttpError(400, "bad_request", `turn: thread ${id} has turns 0 to ${source.version}`, "turn");
     return c.json({ thread: await store.fork(id, body.turn, newId) }, 201);
   });
 

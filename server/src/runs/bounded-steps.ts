@@ -7,4 +7,14 @@
  * always sent; a turn's stored trace keeps every step.
  */
 export const MAX_COMPUTE_STEPS = 2000;
-export const COMPUTE_STEPS: ReadonlySet<string> = new Set(["code", "setup", "log", "time", "pass", "call", "skip_call", "return", "transition"]);
+export const COMPUTE_STEPS: ReadonlySet<string> = new Set([
+  "code",
+  "setup",
+  "log",
+  "time",
+  "pass",
+  "call",
+  "skip_call",
+  "return",
+  "transition",
+]);

@@ -8,17 +8,27 @@ import type { NumberedRunEvent, Store } from "@autograms/store";
 import { eventsAsTheyCome } from "./events-as-they-come.js";
 import type { RunManager } from "./run-manager.js";
 
-export function followRun(store: Store, runs: RunManager, runId: string, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
+export function followRun(
+  store: Store,
+  runs: RunManager,
+  runId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<NumberedRunEvent> {
   const live = runs.liveRun(runId);
   if (live) return live.follow(afterSeq, signal);
-  return eventsAsTheyCome({
-    subscribe: (wake) => store.watchRun(runId, wake),
-    read: async (after) => (await store.runEvents(runId, after)) as NumberedRunEvent[],
-    async idle(after) {
-      const run = await store.run(runId);
-      // The store gives a run whose process died its end when it reads it: it is finished or failed then.
-      if (!run || ((run.status === "finished" || run.status === "failed") && run.lastSeq <= after)) return "end";
-      return run.status === "finished" || run.status === "failed" ? "again" : "wait";
+  return eventsAsTheyCome(
+    {
+      subscribe: (wake) => store.watchRun(runId, wake),
+      read: async (after) => (await store.runEvents(runId, after)) as NumberedRunEvent[],
+      async idle(after) {
+        const run = await store.run(runId);
+        // The store gives a run whose process died its end when it reads it: it is finished or failed then.
+        if (!run || ((run.status === "finished" || run.status === "failed") && run.lastSeq <= after)) return "end";
+        return run.status === "finished" || run.status === "failed" ? "again" : "wait";
+      },
     },
-  }, afterSeq, signal);
+    afterSeq,
+    signal,
+  );
 }

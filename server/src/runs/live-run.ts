@@ -34,9 +34,15 @@ export class LiveRun {
   private computeSteps = 0;
   private omittedSteps = 0;
 
-  constructor(readonly id: string, readonly threadId: string, record: NewRun, private readonly store: Store, private readonly flushMs: number,
+  constructor(
+    readonly id: string,
+    readonly threadId: string,
+    record: NewRun,
+    private readonly store: Store,
+    private readonly flushMs: number,
     /** Told each event as it is numbered (the process's metrics). */
-    private readonly onEvent?: (event: RunEvent) => void) {
+    private readonly onEvent?: (event: RunEvent) => void,
+  ) {
     this.stored = new Promise((r) => (this.markStored = r));
     this.record = { ...record, id };
     this.lease = record.lease;
@@ -120,18 +126,24 @@ export class LiveRun {
   // once its lease lapses (or no run at all), and are told so.
   private failed(err: unknown): void {
     this.disowned = true;
-    console.error(`autograms serve: could not store the events of run ${this.id}: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(
+      `autograms serve: could not store the events of run ${this.id}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 
   /** The events after `afterSeq`, as they come, until the run ends or `signal` aborts. */
   follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
-    return eventsAsTheyCome({
-      subscribe: (wake) => {
-        this.listeners.add(wake);
-        return () => this.listeners.delete(wake);
+    return eventsAsTheyCome(
+      {
+        subscribe: (wake) => {
+          this.listeners.add(wake);
+          return () => this.listeners.delete(wake);
+        },
+        read: (after) => this.events.slice(after),
+        idle: () => (this.ended ? "end" : "wait"),
       },
-      read: (after) => this.events.slice(after),
-      idle: () => (this.ended ? "end" : "wait"),
-    }, afterSeq, signal);
+      afterSeq,
+      signal,
+    );
   }
 }

@@ -7,7 +7,18 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
-import { acquireTurn, messageConflict, StoreError, type BusyPolicy, type HeldTurn, type Lease, type RunRecord, type StalePolicy, type Store, type TurnRecord } from "@autograms/store";
+import {
+  acquireTurn,
+  messageConflict,
+  StoreError,
+  type BusyPolicy,
+  type HeldTurn,
+  type Lease,
+  type RunRecord,
+  type StalePolicy,
+  type Store,
+  type TurnRecord,
+} from "@autograms/store";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { ownThread } from "../own-thread.js";
@@ -59,9 +70,7 @@ export interface Stopped {
 }
 
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
-export type Started =
-  | { kind: "run"; runId: string }
-  | { kind: "replay"; events: NumberedRunEvent[] };
+export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
 
 const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
 
@@ -77,7 +86,11 @@ export class RunManager {
   private readonly player: TurnPlayer;
 
   /** `currentAgent`: the build served now (it may change between runs: hot reload, in-process only). */
-  constructor(private readonly store: Store, private readonly currentAgent: () => Agent, private readonly options: RunManagerOptions) {
+  constructor(
+    private readonly store: Store,
+    private readonly currentAgent: () => Agent,
+    private readonly options: RunManagerOptions,
+  ) {
     this.flushMs = options.flushMs ?? 100;
     this.player = options.player ?? new InProcessPlayer(currentAgent());
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
@@ -113,9 +126,13 @@ export class RunManager {
   async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
     const { runId } = options;
     const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
-    if (info === null && (await this.store.thread(threadId)) !== null) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+    if (info === null && (await this.store.thread(threadId)) !== null)
+      throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
-      throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`, "message");
+      throw badRequest(
+        `message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`,
+        "message",
+      );
     }
     if (messageId !== undefined && options.replaces === undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
@@ -131,7 +148,12 @@ export class RunManager {
       }
     }
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-    if (info?.done && options.replaces === undefined) throw new HttpError(409, "thread_ended", `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`);
+    if (info?.done && options.replaces === undefined)
+      throw new HttpError(
+        409,
+        "thread_ended",
+        `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`,
+      );
     this.options.admit?.();
     if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
       throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
@@ -145,7 +167,8 @@ export class RunManager {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
       if (this.stopping.signal.aborted) this.options.admit?.();
       // The same message sent twice at once: the second request follows the first one's run.
-      if (err instanceof StoreError && err.code === "same_message") return (await this.runOfMessage(threadId, messageId!, text)) ?? Promise.reject(await this.busy(threadId, err));
+      if (err instanceof StoreError && err.code === "same_message")
+        return (await this.runOfMessage(threadId, messageId!, text)) ?? Promise.reject(await this.busy(threadId, err));
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
     }
   }
@@ -172,12 +195,21 @@ export class RunManager {
   /** 409, with the run in progress (its id: a client may follow it instead). */
   private async busy(threadId: string, err: StoreError): Promise<HttpError> {
     const running = (await this.store.thread(threadId))?.running ?? null;
-    const run = running ? this.liveOn(threadId) ?? await this.store.latestRun(threadId) : null;
-    return new HttpError(409, "thread_busy", err.message, undefined, { running: running && { ...running, runId: run?.id ?? null } });
+    const run = running ? (this.liveOn(threadId) ?? (await this.store.latestRun(threadId))) : null;
+    return new HttpError(409, "thread_busy", err.message, undefined, {
+      running: running && { ...running, runId: run?.id ?? null },
+    });
   }
 
-  private async execute(threadId: string, text: string | null, messageId: string | undefined, opening: boolean, { runId, policy, replaces }: StartOptions,
-    started: (s: Started) => void, refused: (err: unknown) => void): Promise<void> {
+  private async execute(
+    threadId: string,
+    text: string | null,
+    messageId: string | undefined,
+    opening: boolean,
+    { runId, policy, replaces }: StartOptions,
+    started: (s: Started) => void,
+    refused: (err: unknown) => void,
+  ): Promise<void> {
     let run: LiveRun | null = null;
     // Both turns of the run (an opening, the message's) on the build the run started with.
     const agent = this.currentAgent();
@@ -187,9 +219,12 @@ export class RunManager {
     /** Aborted by `stop(runId)`: this run alone. */
     const stopThis = new AbortController();
     const acquiring = {
-      policy: policy ?? this.options.policy, signal, ...(this.options.owner ? { owner: this.options.owner } : {}),
+      policy: policy ?? this.options.policy,
+      signal,
+      ...(this.options.owner ? { owner: this.options.owner } : {}),
       // Memory that cannot resume on the build is refused (422 stale_memory) or restarted before the run starts.
-      checkMemory: (memory: Memory) => agent.checkMemory(memory), ...(this.options.onStale && { onStale: this.options.onStale }),
+      checkMemory: (memory: Memory) => agent.checkMemory(memory),
+      ...(this.options.onStale && { onStale: this.options.onStale }),
     };
     const observer = this.options.observer;
     const onText = (chunk: ReplyChunk) => {
@@ -204,10 +239,25 @@ export class RunManager {
     const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
       const id = runId ?? randomUUID();
       observer?.leaseTaken(lease);
-      run = new LiveRun(id, threadId, { lease, user }, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e)));
+      run = new LiveRun(
+        id,
+        threadId,
+        { lease, user },
+        this.store,
+        this.flushMs,
+        observer && ((e) => observer.runEvent(id, e)),
+      );
       this.live.set(id, run);
       this.stops.set(id, stopThis);
-      run.push({ type: "run-start", threadId, runId: id, messageId: messageId ?? null, user, turn, ...(withOpening ? { opening: true } : {}) });
+      run.push({
+        type: "run-start",
+        threadId,
+        runId: id,
+        messageId: messageId ?? null,
+        user,
+        turn,
+        ...(withOpening ? { opening: true } : {}),
+      });
       started({ kind: "run", runId: id });
     };
     /** Plays the agent on the held thread and commits its turn; the thread is released whatever happens. */
@@ -215,8 +265,13 @@ export class RunManager {
       try {
         const startedAt = Date.now();
         const result = await this.player.play({
-          agent, threadId, text: said, memory: held.memory, signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
-          onStep: (event) => run?.push({ type: "step", event }), onText,
+          agent,
+          threadId,
+          text: said,
+          memory: held.memory,
+          signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
+          onStep: (event) => run?.push({ type: "step", event }),
+          onText,
         });
         const turn = await held.commit({ ...result, startedAt });
         // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
@@ -245,7 +300,11 @@ export class RunManager {
           }
         }
       }
-      const { held, repeated } = await acquireTurn(this.store, threadId, text, { ...acquiring, messageId: messageId ?? null, ...(replaces !== undefined && { replaces }) });
+      const { held, repeated } = await acquireTurn(this.store, threadId, text, {
+        ...acquiring,
+        messageId: messageId ?? null,
+        ...(replaces !== undefined && { replaces }),
+      });
       if (repeated) {
         // Another request with the same message id made the turn while this one waited.
         if (!run) {
@@ -263,7 +322,10 @@ export class RunManager {
         // A request for the opening alone (null) that another one answered first.
         if (text === null && held.lease.version > 0 && replaces === undefined) {
           await held.release();
-          throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+          throw badRequest(
+            `message null asks for the agent's opening turn, which thread ${threadId} has had`,
+            "message",
+          );
         }
         begin(held.lease, held.lease.version + 1, text, false);
       } else {
@@ -277,7 +339,8 @@ export class RunManager {
       const stopped = signal.aborted || stopThis.signal.aborted;
       const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
       (run as LiveRun).push({
-        type: "run-error", code: typeof code === "string" ? code : "internal",
+        type: "run-error",
+        code: typeof code === "string" ? code : "internal",
         message: signal.aborted
           ? "the server stopped before the run finished; nothing was committed"
           : stopThis.signal.aborted
@@ -323,7 +386,11 @@ export class RunManager {
     if (!info) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
     if (!info.running) return null;
     const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
-    const lease = await this.store.acquire(threadId, { policy: "interrupt", create: false, ...(this.options.owner ? { owner: this.options.owner } : {}) });
+    const lease = await this.store.acquire(threadId, {
+      policy: "interrupt",
+      create: false,
+      ...(this.options.owner ? { owner: this.options.owner } : {}),
+    });
     const live = this.liveOn(threadId);
     if (live) this.stops.get(live.id)?.abort(BY_CLIENT);
     await this.store.release(lease);
@@ -350,14 +417,27 @@ export class RunManager {
 /** The events a committed turn stands for, for a message id sent again after its run (or from before runs were recorded). */
 export function replayOf(threadId: string, turn: TurnRecord, done = false): NumberedRunEvent[] {
   const events: RunEvent[] = [
-    { type: "run-start", threadId, runId: `turn-${turn.seq}`, messageId: turn.messageId, user: turn.user, turn: turn.seq },
+    {
+      type: "run-start",
+      threadId,
+      runId: `turn-${turn.seq}`,
+      messageId: turn.messageId,
+      user: turn.user,
+      turn: turn.seq,
+    },
     ...turn.trace.map((event): RunEvent => ({ type: "step", event })),
   ];
   if (turn.reply !== null) {
     events.push({ type: "text-delta", node: replyNode(turn.trace), delta: turn.reply });
   }
-  events.push(turn.status === "interrupted"
-    ? { type: "run-error", code: "interrupted", message: "this message's run was stopped (by a newer message or by its client); it has no reply" }
-    : { type: "run-finish", turn: turn.seq, reply: turn.reply, done });
+  events.push(
+    turn.status === "interrupted"
+      ? {
+          type: "run-error",
+          code: "interrupted",
+          message: "this message's run was stopped (by a newer message or by its client); it has no reply",
+        }
+      : { type: "run-finish", turn: turn.seq, reply: turn.reply, done },
+  );
   return events.map((event, i) => ({ seq: i + 1, event }));
 }

@@ -17,7 +17,12 @@ export function runIdOf(source: RunSource): string {
   return start.type === "run-start" ? start.runId : "";
 }
 
-export async function* eventsOf(ctx: ServerContext, source: RunSource, afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
+export async function* eventsOf(
+  ctx: ServerContext,
+  source: RunSource,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<NumberedRunEvent> {
   if (source.kind === "replay") {
     for (const e of source.events) if (e.seq > afterSeq) yield e;
     return;
@@ -47,7 +52,8 @@ export async function latestRun(ctx: ServerContext, threadId: string): Promise<L
     const inProgress = run !== null && !ended(run);
     // A run records itself with its first batch of events: when the thread is taken and the latest
     // run recorded is over, the run that took it (in another process) may be moments from recording.
-    if (inProgress || !thread?.running || Date.now() >= deadline) return run && { runId: run.id, inProgress, lastSeq: run.lastSeq };
+    if (inProgress || !thread?.running || Date.now() >= deadline)
+      return run && { runId: run.id, inProgress, lastSeq: run.lastSeq };
     await new Promise((r) => setTimeout(r, 25));
     thread = await ctx.store.thread(threadId);
   }
@@ -71,15 +77,25 @@ export async function namedRun(ctx: ServerContext, threadId: string, runId: stri
   const replayed = /^turn-(\d+)$/.exec(runId);
   if (replayed) {
     const turn = (await ctx.store.turns(threadId)).find((t) => t.seq === Number(replayed[1]));
-    if (turn) return { source: { kind: "replay", events: replayOf(threadId, turn, info.done && turn.seq === info.version) }, inProgress: false };
+    if (turn)
+      return {
+        source: { kind: "replay", events: replayOf(threadId, turn, info.done && turn.seq === info.version) },
+        inProgress: false,
+      };
   }
   const deadline = Date.now() + RECORD_WAIT_MS;
   for (;;) {
     const live = ctx.runs.liveRun(runId);
     const run = live ? null : await ctx.store.run(runId);
-    if ((live ?? run)?.threadId === threadId) return { source: { kind: "run", runId }, inProgress: live ? !live.ended : !ended(run!) };
+    if ((live ?? run)?.threadId === threadId)
+      return { source: { kind: "run", runId }, inProgress: live ? !live.ended : !ended(run!) };
     if (run || Date.now() >= deadline || !(await ctx.store.thread(threadId))?.running) break;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new HttpError(410, "run_lost", `run ${runId} of thread ${threadId} is not known: its process stopped before it stored any of its events, so its message was not answered (nothing of it was committed); send the message again, with the same id`, "Last-Event-ID");
+  throw new HttpError(
+    410,
+    "run_lost",
+    `run ${runId} of thread ${threadId} is not known: its process stopped before it stored any of its events, so its message was not answered (nothing of it was committed); send the message again, with the same id`,
+    "Last-Event-ID",
+  );
 }

@@ -26,7 +26,15 @@ const toPg = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undef
  * admin / crash shutdown and cannot connect now, 53300 too many connections.
  */
 const UNREACHABLE_STATES = /^(08...|57P0[123]|53300)$/;
-const UNREACHABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH", "EAI_AGAIN"]);
+const UNREACHABLE_ERRNOS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "EAI_AGAIN",
+]);
 
 /** A lost database as the store's `unavailable` error (a server answers 503); any other error as it is. */
 export function unreachable(err: unknown): unknown {
@@ -34,8 +42,15 @@ export function unreachable(err: unknown): unknown {
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
   const message = typeof e?.message === "string" ? e.message : String(err);
-  if (UNREACHABLE_STATES.test(code) || UNREACHABLE_ERRNOS.has(code) || /^Connection terminated|^Client has encountered a connection error/.test(message)) {
-    return new StoreError("unavailable", `the database cannot be reached (${message}); nothing of this request was committed`);
+  if (
+    UNREACHABLE_STATES.test(code) ||
+    UNREACHABLE_ERRNOS.has(code) ||
+    /^Connection terminated|^Client has encountered a connection error/.test(message)
+  ) {
+    return new StoreError(
+      "unavailable",
+      `the database cannot be reached (${message}); nothing of this request was committed`,
+    );
   }
   return err;
 }
@@ -123,9 +138,12 @@ export class PostgresDriver implements SqlDriver {
     const stop = this.watchers.add(key, listener, Math.max(pollMs, 1000));
     // What was notified before the LISTEN took effect is read once it has; a watch that cannot
     // LISTEN still polls, and the next watch tries again.
-    listening.then(() => listener(), () => {
-      if (this.listener === listening) this.listener = null;
-    });
+    listening.then(
+      () => listener(),
+      () => {
+        if (this.listener === listening) this.listener = null;
+      },
+    );
     return stop;
   }
 
@@ -147,7 +165,12 @@ export class PostgresDriver implements SqlDriver {
   private unlisten(): void {
     const listening = this.listener;
     this.listener = null;
-    listening?.then((c) => c.end(), () => {}).catch(() => {});
+    listening
+      ?.then(
+        (c) => c.end(),
+        () => {},
+      )
+      .catch(() => {});
   }
 
   async close(): Promise<void> {

@@ -14,7 +14,10 @@ export function loadDriver<T>(name: string, version: string, store: string): T {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "MODULE_NOT_FOUND" && err.message.includes(`'${name}'`)) {
-      throw new StoreError("unavailable", `the ${store} store needs the ${name} package, which is not installed: npm install ${name}@${version}`);
+      throw new StoreError(
+        "unavailable",
+        `the ${store} store needs the ${name} package, which is not installed: npm install ${name}@${version}`,
+      );
     }
     throw e;
   }

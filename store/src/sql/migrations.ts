@@ -122,16 +122,26 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 /** Brings the database to SCHEMA_VERSION; refuses one that a newer version of the store migrated. */
 export async function migrate(driver: SqlDriver, now: number): Promise<void> {
   await driver.migrationTransaction(async (tx: Sql) => {
-    await tx.run("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+    await tx.run(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+    );
     const [row] = await tx.all("SELECT MAX(version) AS v FROM schema_migrations");
     const current = num(row?.v);
     if (current > SCHEMA_VERSION) {
-      throw new StoreError("schema_too_new", `the store's schema is version ${current}, newer than this version of autograms knows (${SCHEMA_VERSION}); upgrade autograms`);
+      throw new StoreError(
+        "schema_too_new",
+        `the store's schema is version ${current}, newer than this version of autograms knows (${SCHEMA_VERSION}); upgrade autograms`,
+      );
     }
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
-      for (const statement of m.statements) await tx.run(statement.replaceAll("{bytes}", driver.dialect === "postgres" ? "BYTEA" : "BLOB"));
-      await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
+      for (const statement of m.statements)
+        await tx.run(statement.replaceAll("{bytes}", driver.dialect === "postgres" ? "BYTEA" : "BLOB"));
+      await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [
+        m.version,
+        m.name,
+        now,
+      ]);
     }
   });
 }

@@ -35,7 +35,12 @@ export function threadInfo(row: Row, now: number): ThreadInfo {
     updatedAt: num(row.updated_at),
     forkedFrom: parent === null ? null : { id: parent, turn: num(row.parent_seq) },
     running: isLive(row, now)
-      ? { owner: String(row.lease_owner), messageId: optStr(row.lease_message), since: num(row.lease_since), expiresAt: num(row.lease_expires) }
+      ? {
+          owner: String(row.lease_owner),
+          messageId: optStr(row.lease_message),
+          since: num(row.lease_since),
+          expiresAt: num(row.lease_expires),
+        }
       : null,
   };
 }

@@ -19,7 +19,11 @@ import { isLive } from "./rows.js";
 const EVENTS_PER_INSERT = 300;
 
 export class RunLog {
-  constructor(private readonly db: SqlDriver, private readonly now: () => number, private readonly options: { pollMs: number; leaseMs: number }) {}
+  constructor(
+    private readonly db: SqlDriver,
+    private readonly now: () => number,
+    private readonly options: { pollMs: number; leaseMs: number },
+  ) {}
 
   async begin(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? randomUUID();
@@ -42,40 +46,51 @@ export class RunLog {
       "UPDATE runs SET lease_token = ?, turn = ?, message_id = ?, status = 'running', updated_at = ? WHERE id = ? AND thread_id = ? AND status IN ('running', 'committed')",
       [lease.token, lease.version + 1, lease.messageId, this.now(), runId, lease.threadId],
     );
-    if (changed !== 1) throw new StoreError("bad_request", `run ${runId} of thread ${lease.threadId} has ended or does not exist`);
+    if (changed !== 1)
+      throw new StoreError("bad_request", `run ${runId} of thread ${lease.threadId} has ended or does not exist`);
   }
 
-  async append(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean> {
+  async append(
+    runId: string,
+    events: readonly RunEventRecord[],
+    end?: "finished" | "failed",
+    begin?: NewRun,
+  ): Promise<boolean> {
     if (events.length === 0 && end === undefined && begin === undefined) return true;
     const from = events.length > 0 ? events[0]!.seq : null;
     events.forEach((e, i) => {
-      if (e.seq !== from! + i) throw new StoreError("bad_request", `run ${runId}: events must be numbered on from ${from} without gaps`);
+      if (e.seq !== from! + i)
+        throw new StoreError("bad_request", `run ${runId}: events must be numbered on from ${from} without gaps`);
     });
-    return this.db.transaction(async (tx) => {
-      if (begin) await this.insert(tx, runId, begin);
-      // The numbering is taken, and the row locked, by one conditional update: the batch must go
-      // on from the run's last event, and the run must not have ended.
-      const taken = await tx.run(
-        `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
+    return this.db.transaction(
+      async (tx) => {
+        if (begin) await this.insert(tx, runId, begin);
+        // The numbering is taken, and the row locked, by one conditional update: the batch must go
+        // on from the run's last event, and the run must not have ended.
+        const taken = await tx.run(
+          `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
          WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
-        [events.length, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
-      );
-      if (taken === 0) {
-        if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId]))) throw new StoreError("bad_request", `no run '${runId}'`);
-        return false;
-      }
-      // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
-      // commit, and a batch of any size stays within the drivers' limit on bound parameters.
-      for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
-        const chunk = events.slice(at, at + EVENTS_PER_INSERT);
-        await tx.run(
-          `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-          chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+          [events.length, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
         );
-      }
-      await this.db.notify(tx, runId);
-      return true;
-    }, { durable: false });
+        if (taken === 0) {
+          if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId])))
+            throw new StoreError("bad_request", `no run '${runId}'`);
+          return false;
+        }
+        // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
+        // commit, and a batch of any size stays within the drivers' limit on bound parameters.
+        for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
+          const chunk = events.slice(at, at + EVENTS_PER_INSERT);
+          await tx.run(
+            `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+            chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+          );
+        }
+        await this.db.notify(tx, runId);
+        return true;
+      },
+      { durable: false },
+    );
   }
 
   /**
@@ -114,7 +129,11 @@ export class RunLog {
   }
 
   async latest(threadId: string): Promise<RunRecord | null> {
-    const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.thread_id = ? ORDER BY r.started_at DESC, r.turn DESC LIMIT 1`, [threadId]);
+    const row = await first(
+      this.db,
+      `${RUN_WITH_LEASE} WHERE r.thread_id = ? ORDER BY r.started_at DESC, r.turn DESC LIMIT 1`,
+      [threadId],
+    );
     return row ? this.record(row) : null;
   }
 
@@ -128,12 +147,23 @@ export class RunLog {
     let status = stored;
     // Running: alive while the thread's lease is the run's own. Committed: its process writes the
     // last events at once; if it has not after a lease's lifetime, it died in between.
-    if (stored === "running" && !(row.t_token === row.lease_token && isLive({ lease_token: row.t_token, lease_expires: row.t_expires }, now))) status = "abandoned";
+    if (
+      stored === "running" &&
+      !(row.t_token === row.lease_token && isLive({ lease_token: row.t_token, lease_expires: row.t_expires }, now))
+    )
+      status = "abandoned";
     if (stored === "committed" && now - num(row.updated_at) > this.options.leaseMs) status = "abandoned";
     return {
-      id: String(row.id), threadId: String(row.thread_id), messageId: optStr(row.message_id), user: optStr(row.user_text),
-      turn: num(row.turn), follows: optStr(row.follows), status, lastSeq: num(row.last_seq),
-      startedAt: num(row.started_at), updatedAt: num(row.updated_at),
+      id: String(row.id),
+      threadId: String(row.thread_id),
+      messageId: optStr(row.message_id),
+      user: optStr(row.user_text),
+      turn: num(row.turn),
+      follows: optStr(row.follows),
+      status,
+      lastSeq: num(row.last_seq),
+      startedAt: num(row.started_at),
+      updatedAt: num(row.updated_at),
     };
   }
 }

@@ -12,8 +12,23 @@ import type { Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { replayDeltas } from "../memory-replay.js";
 import { storedTrace } from "../trace-record.js";
-import type { AcquireOptions, Lease, LoadedThread, NewRun, NewTurn, PruneOptions, PruneResult, RunEventRecord, RunRecord, Store,
-  StoreOptions, ThreadExport, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import type {
+  AcquireOptions,
+  Lease,
+  LoadedThread,
+  NewRun,
+  NewTurn,
+  PruneOptions,
+  PruneResult,
+  RunEventRecord,
+  RunRecord,
+  Store,
+  StoreOptions,
+  ThreadExport,
+  ThreadInfo,
+  TurnRecord,
+  TurnStatus,
+} from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { whyUnwritable } from "./unwritable.js";
@@ -38,7 +53,11 @@ export class SqlStore implements Store {
   private readonly forUpdate: string;
   private readonly runs: RunLog;
 
-  private constructor(private readonly db: SqlDriver, readonly where: string, options: StoreOptions) {
+  private constructor(
+    private readonly db: SqlDriver,
+    readonly where: string,
+    options: StoreOptions,
+  ) {
     const { now, ...rest } = options;
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
     this.now = now ?? Date.now;
@@ -61,7 +80,8 @@ export class SqlStore implements Store {
 
   async createThread(id: string = randomUUID()): Promise<ThreadInfo> {
     return this.db.transaction(async (tx) => {
-      if (!(await this.insertThread(tx, id))) throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
+      if (!(await this.insertThread(tx, id)))
+        throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
       return threadInfo((await this.row(tx, id))!, this.now());
     });
   }
@@ -75,7 +95,10 @@ export class SqlStore implements Store {
     const limit = options.limit ?? -1;
     const where = options.agent === undefined ? "" : " WHERE agent = ? OR agent IS NULL";
     const params: unknown[] = [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])];
-    const rows = await this.db.all(`SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`, params);
+    const rows = await this.db.all(
+      `SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`,
+      params,
+    );
     const now = this.now();
     return rows.map((r) => threadInfo(r, now));
   }
@@ -94,14 +117,32 @@ export class SqlStore implements Store {
    * Makes the thread's row; false when it exists. Two processes making the same new thread at once
    * (Postgres has no row to lock yet) both succeed: the second one finds the first one's row.
    */
-  private async insertThread(tx: Sql, id: string, from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null; agent: string | null }): Promise<boolean> {
+  private async insertThread(
+    tx: Sql,
+    id: string,
+    from?: { parent: string; seq: number; firstSeq: number; memory: Memory | null; agent: string | null },
+  ): Promise<boolean> {
     const now = this.now();
     const m = from?.memory ?? null;
-    return 1 === await tx.run(
-      `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
+    return (
+      1 ===
+      (await tx.run(
+        `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-      [id, m?.graph.agent ?? from?.agent ?? null, m?.graph.hash ?? null, from?.seq ?? 0, m?.done ?? false, from?.firstSeq ?? 1,
-        m ? from!.seq : 0, now, now, from?.parent ?? null, from?.seq ?? null],
+        [
+          id,
+          m?.graph.agent ?? from?.agent ?? null,
+          m?.graph.hash ?? null,
+          from?.seq ?? 0,
+          m?.done ?? false,
+          from?.firstSeq ?? 1,
+          m ? from!.seq : 0,
+          now,
+          now,
+          from?.parent ?? null,
+          from?.seq ?? null,
+        ],
+      ))
     );
   }
 
@@ -110,8 +151,12 @@ export class SqlStore implements Store {
   async acquire(threadId: string, options: AcquireOptions = {}): Promise<Lease> {
     const policy = options.policy ?? "reject";
     const lease: Lease = {
-      threadId, token: randomUUID(), owner: options.owner ?? `pid ${process.pid} on ${hostname()}`,
-      version: 0, messageId: options.messageId ?? null, ttlMs: options.ttlMs ?? this.options.leaseMs,
+      threadId,
+      token: randomUUID(),
+      owner: options.owner ?? `pid ${process.pid} on ${hostname()}`,
+      version: 0,
+      messageId: options.messageId ?? null,
+      ttlMs: options.ttlMs ?? this.options.leaseMs,
     };
     const user = options.user ?? null;
     keepable(lease.messageId, "messageId");
@@ -119,32 +164,48 @@ export class SqlStore implements Store {
     if (policy === "enqueue") return this.enqueue(lease, user, options);
     // A lease need not outlive a crash of the machine (it would lapse anyway), so taking one does
     // not wait for the disk; the turn's commit does. Interrupting writes a turn: that waits.
-    return this.db.transaction(async (tx) => {
-      const row = await this.rowOrNew(tx, threadId, options.create !== false);
-      const now = this.now();
-      const running = isLive(row, now);
-      // The same message twice at once: the second neither interrupts the first (it would stop
-      // its own turn and store it as interrupted) nor runs beside it.
-      if (running && lease.messageId !== null && row.lease_message === lease.messageId) {
-        if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
-        throw new StoreError("same_message", `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`);
-      }
-      if (policy === "reject") {
-        if (running) throw new StoreError("thread_busy", busyMessage(row, now));
-        const queued = await this.liveWaiters(tx, threadId, now);
-        if (queued > 0) throw new StoreError("thread_busy", `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`);
-      }
-      let version = num(row.version);
-      if (running && policy === "interrupt") {
-        // The stopped run's message stays in the history, without a reply; memory is unchanged.
-        version += 1;
-        await this.insertTurn(tx, threadId, version, {
-          messageId: optStr(row.lease_message), user: optStr(row.lease_user), reply: null, status: "interrupted",
-          delta: null, trace: packJson([]), startedAt: num(row.lease_since), committedAt: now,
-        });
-      }
-      return this.take(tx, row, { ...lease, version }, user, now);
-    }, { durable: policy === "interrupt" });
+    return this.db.transaction(
+      async (tx) => {
+        const row = await this.rowOrNew(tx, threadId, options.create !== false);
+        const now = this.now();
+        const running = isLive(row, now);
+        // The same message twice at once: the second neither interrupts the first (it would stop
+        // its own turn and store it as interrupted) nor runs beside it.
+        if (running && lease.messageId !== null && row.lease_message === lease.messageId) {
+          if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
+          throw new StoreError(
+            "same_message",
+            `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
+          );
+        }
+        if (policy === "reject") {
+          if (running) throw new StoreError("thread_busy", busyMessage(row, now));
+          const queued = await this.liveWaiters(tx, threadId, now);
+          if (queued > 0)
+            throw new StoreError(
+              "thread_busy",
+              `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
+            );
+        }
+        let version = num(row.version);
+        if (running && policy === "interrupt") {
+          // The stopped run's message stays in the history, without a reply; memory is unchanged.
+          version += 1;
+          await this.insertTurn(tx, threadId, version, {
+            messageId: optStr(row.lease_message),
+            user: optStr(row.lease_user),
+            reply: null,
+            status: "interrupted",
+            delta: null,
+            trace: packJson([]),
+            startedAt: num(row.lease_since),
+            committedAt: now,
+          });
+        }
+        return this.take(tx, row, { ...lease, version }, user, now);
+      },
+      { durable: policy === "interrupt" },
+    );
   }
 
   private async rowOrNew(tx: Sql, threadId: string, create: boolean): Promise<Row> {
@@ -157,7 +218,8 @@ export class SqlStore implements Store {
 
   private async take(tx: Sql, row: Row, lease: Lease, user: string | null, now: number): Promise<Lease> {
     // A token still there but out of date: its holder neither committed nor released (nor renewed).
-    if (row.lease_token !== null && row.lease_token !== undefined && !isLive(row, now)) lease = { ...lease, lapsedOwner: String(row.lease_owner) };
+    if (row.lease_token !== null && row.lease_token !== undefined && !isLive(row, now))
+      lease = { ...lease, lapsedOwner: String(row.lease_owner) };
     await tx.run(
       `UPDATE threads SET version = ?, lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
        WHERE id = ?`,
@@ -178,36 +240,46 @@ export class SqlStore implements Store {
       const row = await this.rowOrNew(tx, threadId, options.create !== false);
       const t = num(row.queue_tail) + 1;
       await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [t, threadId]);
-      await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [threadId, t, lease.owner, this.now() + lease.ttlMs]);
+      await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
+        threadId,
+        t,
+        lease.owner,
+        this.now() + lease.ttlMs,
+      ]);
       return t;
     });
     const deadline = options.waitMs === undefined ? Infinity : this.now() + options.waitMs;
-    const leave = () => this.db.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]).catch(() => 0);
+    const leave = () =>
+      this.db.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]).catch(() => 0);
     for (;;) {
       // A waiter whose caller gave up (a server shutting down) does not take the thread, even free.
       if (options.signal?.aborted) {
         await leave();
         throw new StoreError("thread_busy", `thread ${threadId} is busy, and the wait for it was given up`);
       }
-      const taken = await this.db.transaction(async (tx) => {
-        const row = await this.existing(tx, threadId, this.forUpdate);
-        const now = this.now();
-        await this.liveWaiters(tx, threadId, now);
-        // A waiter too slow to refresh its row keeps its place: it is still here, asking.
-        await tx.run(
-          this.db.dialect === "postgres"
-            ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
-            : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
-          [threadId, ticket, lease.owner, now + lease.ttlMs],
-        );
-        const head = num((await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t);
-        if (head !== ticket || isLive(row, now)) return null;
-        await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-        return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
-      }).catch(async (err) => {
-        await leave();
-        throw err;
-      });
+      const taken = await this.db
+        .transaction(async (tx) => {
+          const row = await this.existing(tx, threadId, this.forUpdate);
+          const now = this.now();
+          await this.liveWaiters(tx, threadId, now);
+          // A waiter too slow to refresh its row keeps its place: it is still here, asking.
+          await tx.run(
+            this.db.dialect === "postgres"
+              ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
+              : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
+            [threadId, ticket, lease.owner, now + lease.ttlMs],
+          );
+          const head = num(
+            (await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t,
+          );
+          if (head !== ticket || isLive(row, now)) return null;
+          await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
+          return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
+        })
+        .catch(async (err) => {
+          await leave();
+          throw err;
+        });
       if (taken) return taken;
       if (this.now() >= deadline) {
         await leave();
@@ -222,8 +294,10 @@ export class SqlStore implements Store {
     // A lease that lapsed stays lapsed, even if no one has taken the thread yet: from that moment
     // its run counts as abandoned everywhere (readers may have told its clients it was lost).
     const now = this.now();
-    const changed = await this.db.run("UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ? AND lease_expires > ?",
-      [now + lease.ttlMs, lease.threadId, lease.token, now]);
+    const changed = await this.db.run(
+      "UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ? AND lease_expires > ?",
+      [now + lease.ttlMs, lease.threadId, lease.token, now],
+    );
     return changed === 1;
   }
 
@@ -243,48 +317,96 @@ export class SqlStore implements Store {
     keepable(turn.reply, "reply");
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, lease.threadId, this.forUpdate);
-      if (!row) throw new StoreError("lease_lost", `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`);
+      if (!row)
+        throw new StoreError(
+          "lease_lost",
+          `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`,
+        );
       const now = this.now();
       if (row.lease_token !== lease.token || num(row.version) !== lease.version) {
-        throw new StoreError("lease_lost", `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`);
+        throw new StoreError(
+          "lease_lost",
+          `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`,
+        );
       }
       if (!isLive(row, now)) {
-        throw new StoreError("lease_lost", `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`);
+        throw new StoreError(
+          "lease_lost",
+          `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`,
+        );
       }
       const seq = lease.version + 1;
       const delta = turn.delta === undefined ? null : packJson(turn.delta);
       const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
-      const snapshot = delta === null || num(row.snap_seq) === 0 || seq - num(row.snap_seq) >= this.options.snapshotEvery
-        || sinceSnapshot >= this.options.snapshotBytes;
+      const snapshot =
+        delta === null ||
+        num(row.snap_seq) === 0 ||
+        seq - num(row.snap_seq) >= this.options.snapshotEvery ||
+        sinceSnapshot >= this.options.snapshotBytes;
       const trace = storedTrace(turn.trace ?? []);
       const record = {
-        messageId: turn.messageId, user: turn.user, reply: turn.reply, status: "ok" as const, delta,
-        trace: packJson(trace), startedAt: turn.startedAt, committedAt: now,
+        messageId: turn.messageId,
+        user: turn.user,
+        reply: turn.reply,
+        status: "ok" as const,
+        delta,
+        trace: packJson(trace),
+        startedAt: turn.startedAt,
+        committedAt: now,
       };
       // The message id is unique in a thread: it leaves the turn replaced before it names this one.
       if (turn.replaces !== undefined) {
-        await tx.run("UPDATE turns SET status = 'replaced', message_id = NULL WHERE thread_id = ? AND seq = ?", [lease.threadId, turn.replaces]);
+        await tx.run("UPDATE turns SET status = 'replaced', message_id = NULL WHERE thread_id = ? AND seq = ?", [
+          lease.threadId,
+          turn.replaces,
+        ]);
       }
       await this.insertTurn(tx, lease.threadId, seq, record);
-      if (snapshot) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [lease.threadId, seq, packJson(turn.memory)]);
+      if (snapshot)
+        await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
+          lease.threadId,
+          seq,
+          packJson(turn.memory),
+        ]);
       // The run that holds this lease, if one was recorded, writes its last events next.
-      await tx.run("UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
-        [now, lease.threadId, lease.token]);
+      await tx.run(
+        "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
+        [now, lease.threadId, lease.token],
+      );
       await tx.run(
         `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
          WHERE id = ?`,
-        [seq, turn.memory.graph.agent, turn.memory.graph.hash, turn.memory.done, snapshot ? seq : num(row.snap_seq),
-          snapshot ? 0 : sinceSnapshot, now, lease.threadId],
+        [
+          seq,
+          turn.memory.graph.agent,
+          turn.memory.graph.hash,
+          turn.memory.done,
+          snapshot ? seq : num(row.snap_seq),
+          snapshot ? 0 : sinceSnapshot,
+          now,
+          lease.threadId,
+        ],
       );
       return { seq, ...record, delta: turn.delta ?? null, trace };
     });
   }
 
-  private async insertTurn(tx: Sql, threadId: string, seq: number, t: {
-    messageId: string | null; user: string | null; reply: string | null; status: TurnStatus; delta: Buffer | null; trace: Buffer;
-    startedAt: number; committedAt: number;
-  }): Promise<void> {
+  private async insertTurn(
+    tx: Sql,
+    threadId: string,
+    seq: number,
+    t: {
+      messageId: string | null;
+      user: string | null;
+      reply: string | null;
+      status: TurnStatus;
+      delta: Buffer | null;
+      trace: Buffer;
+      startedAt: number;
+      committedAt: number;
+    },
+  ): Promise<void> {
     await tx.run(
       `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -295,7 +417,10 @@ export class SqlStore implements Store {
   async turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null> {
     // No turn has one (see keepable), and Postgres would refuse the query.
     if (messageId.includes("\u0000")) return null;
-    const row = await first(this.db, "SELECT * FROM turns WHERE thread_id = ? AND message_id = ?", [threadId, messageId]);
+    const row = await first(this.db, "SELECT * FROM turns WHERE thread_id = ? AND message_id = ?", [
+      threadId,
+      messageId,
+    ]);
     return row ? turnRecord(row) : null;
   }
 
@@ -313,17 +438,32 @@ export class SqlStore implements Store {
     const row = await this.existing(this.db, threadId);
     const version = num(row.version);
     const firstSeq = num(row.first_seq);
-    if (!Number.isInteger(turn) || turn < 0 || turn > version) throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; there is no turn ${turn}`);
-    if (turn > 0 && turn < firstSeq - 1) throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`);
+    if (!Number.isInteger(turn) || turn < 0 || turn > version)
+      throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; there is no turn ${turn}`);
+    if (turn > 0 && turn < firstSeq - 1)
+      throw new StoreError(
+        "bad_request",
+        `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`,
+      );
     return turn === 0 ? null : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
   private async memoryAfter(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
-    const snap = await first(sql, "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1", [threadId, seq]);
+    const snap = await first(
+      sql,
+      "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+      [threadId, seq],
+    );
     if (!snap) return null;
-    const deltas = await sql.all("SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq", [threadId, num(snap.seq), seq]);
-    return replayDeltas(unpackJson(snap.memory) as Memory, deltas.map((d) => unpackJson(d.delta)));
+    const deltas = await sql.all(
+      "SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq",
+      [threadId, num(snap.seq), seq],
+    );
+    return replayDeltas(
+      unpackJson(snap.memory) as Memory,
+      deltas.map((d) => unpackJson(d.delta)),
+    );
   }
 
   // ---- history -----------------------------------------------------------------------------
@@ -337,12 +477,23 @@ export class SqlStore implements Store {
         throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; cannot fork at ${turn}`);
       }
       if (turn > 0 && turn < firstSeq - 1) {
-        throw new StoreError("bad_request", `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`);
+        throw new StoreError(
+          "bad_request",
+          `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`,
+        );
       }
       const memory = turn === 0 ? null : await this.memoryAfter(tx, threadId, turn);
       // A fork at turn 0 has no memory yet, but it is still the source's agent's thread: on a store
       // that several agents share, another agent's server must not take it.
-      if (!(await this.insertThread(tx, newId, { parent: threadId, seq: turn, firstSeq: turn === 0 ? 1 : firstSeq, memory, agent: optStr(src.agent) }))) {
+      if (
+        !(await this.insertThread(tx, newId, {
+          parent: threadId,
+          seq: turn,
+          firstSeq: turn === 0 ? 1 : firstSeq,
+          memory,
+          agent: optStr(src.agent),
+        }))
+      ) {
         throw new StoreError("bad_request", `a thread '${newId}' already exists in ${this.where}`);
       }
       if (turn > 0) {
@@ -352,7 +503,12 @@ export class SqlStore implements Store {
           [newId, threadId, turn],
         );
       }
-      if (memory) await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [newId, turn, packJson(memory)]);
+      if (memory)
+        await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
+          newId,
+          turn,
+          packJson(memory),
+        ]);
       return threadInfo((await this.row(tx, newId))!, this.now());
     });
   }
@@ -360,14 +516,19 @@ export class SqlStore implements Store {
   async exportThread(threadId: string): Promise<ThreadExport> {
     const { info, memory } = await this.load(threadId);
     const { running: _running, ...thread } = info;
-    const turns = (await this.db.all("SELECT * FROM turns WHERE thread_id = ? AND seq <= ? ORDER BY seq", [threadId, info.version])).map(turnRecord);
+    const turns = (
+      await this.db.all("SELECT * FROM turns WHERE thread_id = ? AND seq <= ? ORDER BY seq", [threadId, info.version])
+    ).map(turnRecord);
     return { format: "autograms-thread", version: 1, thread, turns, memory };
   }
 
   async setTitle(threadId: string, title: string | null): Promise<ThreadInfo> {
     const given = title === null ? null : title.trim();
     if (given !== null && (given === "" || given.length > TITLE_MAX || /[\u0000-\u001f\u007f]/.test(given))) {
-      throw new StoreError("bad_request", `a title is 1 to ${TITLE_MAX} characters on one line, without control characters (null: called by its first message again)`);
+      throw new StoreError(
+        "bad_request",
+        `a title is 1 to ${TITLE_MAX} characters on one line, without control characters (null: called by its first message again)`,
+      );
     }
     return this.db.transaction(async (tx) => {
       await this.existing(tx, threadId);
@@ -383,7 +544,8 @@ export class SqlStore implements Store {
   private async deleteRows(tx: Sql, threadId: string): Promise<boolean> {
     // Children first, so the store leaves no orphan rows whether or not foreign keys cascade.
     await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ?)", [threadId]);
-    for (const table of ["runs", "waiters", "snapshots", "turns"]) await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
+    for (const table of ["runs", "waiters", "snapshots", "turns"])
+      await tx.run(`DELETE FROM ${table} WHERE thread_id = ?`, [threadId]);
     return (await tx.run("DELETE FROM threads WHERE id = ?", [threadId])) > 0;
   }
 
@@ -405,7 +567,8 @@ export class SqlStore implements Store {
     if (options.keepTurns !== undefined) {
       const keep = Math.max(0, options.keepTurns);
       const long = await this.db.all("SELECT id FROM threads WHERE version - first_seq + 1 > ?", [keep]);
-      for (const { id } of long) result.turnsDeleted += await this.db.transaction((tx) => this.trim(tx, String(id), keep));
+      for (const { id } of long)
+        result.turnsDeleted += await this.db.transaction((tx) => this.trim(tx, String(id), keep));
     }
     return result;
   }
@@ -418,11 +581,16 @@ export class SqlStore implements Store {
     const row = await this.row(tx, threadId, this.forUpdate);
     if (!row) return 0;
     const cut = num(row.version) - keep;
-    const snap = optNum((await first(tx, "SELECT MAX(seq) AS s FROM snapshots WHERE thread_id = ? AND seq <= ?", [threadId, cut]))?.s);
+    const snap = optNum(
+      (await first(tx, "SELECT MAX(seq) AS s FROM snapshots WHERE thread_id = ? AND seq <= ?", [threadId, cut]))?.s,
+    );
     if (snap === null || snap < num(row.first_seq)) return 0;
     const dropped = await tx.run("DELETE FROM turns WHERE thread_id = ? AND seq <= ?", [threadId, snap]);
     // The runs that made the dropped turns go with them.
-    await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ? AND turn <= ?)", [threadId, snap]);
+    await tx.run("DELETE FROM run_events WHERE run_id IN (SELECT id FROM runs WHERE thread_id = ? AND turn <= ?)", [
+      threadId,
+      snap,
+    ]);
     await tx.run("DELETE FROM runs WHERE thread_id = ? AND turn <= ?", [threadId, snap]);
     await tx.run("DELETE FROM snapshots WHERE thread_id = ? AND seq < ?", [threadId, snap]);
     await tx.run("UPDATE threads SET first_seq = ? WHERE id = ?", [snap + 1, threadId]);
@@ -439,7 +607,12 @@ export class SqlStore implements Store {
     return this.runs.continueWith(runId, lease);
   }
 
-  appendRunEvents(runId: string, events: readonly RunEventRecord[], end?: "finished" | "failed", begin?: NewRun): Promise<boolean> {
+  appendRunEvents(
+    runId: string,
+    events: readonly RunEventRecord[],
+    end?: "finished" | "failed",
+    begin?: NewRun,
+  ): Promise<boolean> {
     return this.runs.append(runId, events, end, begin);
   }
 
@@ -472,7 +645,9 @@ export class SqlStore implements Store {
     // A write that changes nothing, committed and synced as a turn's commit is: a store that
     // answers reads but cannot write (a full disk, a damaged or read-only file) is not ready.
     try {
-      await this.db.transaction((tx) => tx.run("UPDATE schema_migrations SET applied_at = applied_at WHERE version = ?", [SCHEMA_VERSION]));
+      await this.db.transaction((tx) =>
+        tx.run("UPDATE schema_migrations SET applied_at = applied_at WHERE version = ?", [SCHEMA_VERSION]),
+      );
       await this.db.check();
     } catch (err) {
       throw new StoreError("unavailable", whyUnwritable(err));
@@ -490,7 +665,10 @@ export class SqlStore implements Store {
  */
 function keepable(text: string | null, field: "messageId" | "user" | "reply"): void {
   if (text !== null && text.includes("\u0000")) {
-    throw new StoreError("bad_request", `${field}: contains a NUL character (U+0000), which a store cannot keep in text`);
+    throw new StoreError(
+      "bad_request",
+      `${field}: contains a NUL character (U+0000), which a store cannot keep in text`,
+    );
   }
 }
 

@@ -122,7 +122,8 @@ export class SqliteDriver implements SqlDriver {
     // A write that fits in the WAL's space already allocated succeeds on a full disk; the next
     // turn's commit, which grows the file, would not.
     const fs = statfsSync(dirname(this.path));
-    if (fs.bavail * fs.bsize < MIN_FREE_BYTES) throw Object.assign(new Error(`${fs.bavail * fs.bsize} bytes free`), { code: "SQLITE_FULL" });
+    if (fs.bavail * fs.bsize < MIN_FREE_BYTES)
+      throw Object.assign(new Error(`${fs.bavail * fs.bsize} bytes free`), { code: "SQLITE_FULL" });
     const Database = loadDriver<typeof BetterSqlite3>("better-sqlite3", "12", "SQLite");
     const fresh = new Database(this.path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
     try {

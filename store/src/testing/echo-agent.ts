@@ -4,10 +4,20 @@ import { Agent, type ChatModel, type CompletionRequest, type Graph, type GraphNo
 
 export function echoGraph(talk: Partial<GraphNode> = {}): Graph {
   return {
-    format: "autograms-graph", version: 1, agent: "Echo", globals: { count: 0 }, functions: {},
+    format: "autograms-graph",
+    version: 1,
+    agent: "Echo",
+    globals: { count: 0 },
+    functions: {},
     nodes: [
       { name: "greet", action: "chat_exact", instruction: "Hello! Say something.", transitions: ["talk"] },
-      { name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["count_up"], ...talk } as GraphNode,
+      {
+        name: "talk",
+        action: "chat",
+        instruction: "Answer the user.",
+        transitions: ["count_up"],
+        ...talk,
+      } as GraphNode,
       { name: "count_up", action: "code", instruction: "count = count + 1", transitions: ["talk"] } as GraphNode,
     ],
   };

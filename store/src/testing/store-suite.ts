@@ -30,7 +30,11 @@ export interface Database {
 }
 
 /** A store on a fresh database, closed with it after `body`. */
-async function withStore(backend: Backend, body: (store: Store, db: Database) => Promise<void>, options?: StoreOptions): Promise<void> {
+async function withStore(
+  backend: Backend,
+  body: (store: Store, db: Database) => Promise<void>,
+  options?: StoreOptions,
+): Promise<void> {
   const db = await backend.fresh();
   const store = await db.open(options);
   try {
@@ -48,7 +52,9 @@ const built = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 /** A Node process that opens (and so migrates) the store and closes it; its exit code. */
 function openInAnotherProcess(url: string): Promise<number | null> {
   const script = `const { openStore } = await import(${JSON.stringify(built)}); await (await openStore(process.argv[1])).close();`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, url], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, url], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return new Promise((resolve) => child.on("close", resolve));
 }
 
@@ -57,7 +63,14 @@ const count = async (db: Database, table: string, thread: string) =>
 
 /** A conversation of `n` messages after the opening, on thread `id`. */
 /** A turn taken and played in two halves, as a server does: `onHeld` runs once the thread is taken (a server records its run there). */
-async function heldTurn(store: Store, agent: Agent, threadId: string, text: string | null, onHeld: (lease: Lease) => Promise<void>, messageId?: string) {
+async function heldTurn(
+  store: Store,
+  agent: Agent,
+  threadId: string,
+  text: string | null,
+  onHeld: (lease: Lease) => Promise<void>,
+  messageId?: string,
+) {
   const { held } = await acquireTurn(store, threadId, text, { messageId: messageId ?? null });
   if (!held) throw new Error(`the message ${messageId} had made its turn`);
   try {
@@ -100,7 +113,10 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       const db = await backend.fresh();
       await (await db.open()).close();
       await db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)");
-      await expect(db.open()).rejects.toMatchObject({ code: "schema_too_new", message: expect.stringMatching(/version 999.*upgrade/) });
+      await expect(db.open()).rejects.toMatchObject({
+        code: "schema_too_new",
+        message: expect.stringMatching(/version 999.*upgrade/),
+      });
       await db.close();
     });
 
@@ -110,8 +126,10 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(replies).toEqual(["Hello! Say something.", "echo: message 1", "echo: message 2", "echo: message 3"]);
         const turns = await store.turns("t1");
         expect(turns.map((t) => [t.seq, t.user, t.reply, t.status])).toEqual([
-          [1, null, "Hello! Say something.", "ok"], [2, "message 1", "echo: message 1", "ok"],
-          [3, "message 2", "echo: message 2", "ok"], [4, "message 3", "echo: message 3", "ok"],
+          [1, null, "Hello! Say something.", "ok"],
+          [2, "message 1", "echo: message 1", "ok"],
+          [3, "message 2", "echo: message 2", "ok"],
+          [4, "message 3", "echo: message 3", "ok"],
         ]);
         expect(turns[1]!.trace.map((e) => e.kind)).toContain("generate");
         expect(turns[1]!.trace.some((e) => "messages" in e)).toBe(false); // prompts are not stored
@@ -121,7 +139,7 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(memory!.stack[0]!.vars.count).toBe(2);
         // The memory as it was after an earlier turn.
         expect((await store.memoryAt("t1", 2))!.stack[0]!.vars.count).toBe(0);
-        expect((await store.memoryAt("t1", 4))).toEqual(memory);
+        expect(await store.memoryAt("t1", 4)).toEqual(memory);
         expect(await store.memoryAt("t1", 0)).toBeNull();
         await expect(store.memoryAt("t1", 5)).rejects.toMatchObject({ code: "bad_request" });
         await expect(store.memoryAt("nope", 1)).rejects.toMatchObject({ code: "unknown_thread" });
@@ -136,14 +154,20 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       }));
 
     it("loads a long conversation from one snapshot and the turns after it", () =>
-      withStore(backend, async (store, db) => {
-        await talk(store, "long", 12);
-        const { memory } = await store.load("long");
-        expect(memory!.turn).toBe(13);
-        const snapshots = (await db.query("SELECT seq FROM snapshots WHERE thread_id = 'long' ORDER BY seq")).map((r) => Number(r.seq));
-        expect(snapshots.length).toBeGreaterThan(0);
-        expect(13 - snapshots.at(-1)!).toBeLessThanOrEqual(store.options.snapshotEvery);
-      }, { snapshotEvery: 5 }));
+      withStore(
+        backend,
+        async (store, db) => {
+          await talk(store, "long", 12);
+          const { memory } = await store.load("long");
+          expect(memory!.turn).toBe(13);
+          const snapshots = (await db.query("SELECT seq FROM snapshots WHERE thread_id = 'long' ORDER BY seq")).map(
+            (r) => Number(r.seq),
+          );
+          expect(snapshots.length).toBeGreaterThan(0);
+          expect(13 - snapshots.at(-1)!).toBeLessThanOrEqual(store.options.snapshotEvery);
+        },
+        { snapshotEvery: 5 },
+      ));
 
     it("makes one turn per message id: sending it again returns the turn it made", () =>
       withStore(backend, async (store) => {
@@ -180,34 +204,44 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       }));
 
     it("queues messages for a busy thread and serves them first come, first served (policy enqueue)", () =>
-      withStore(backend, async (store) => {
-        const model = new EchoModel();
-        await runTurn(store, echoAgent(model), "q", null);
-        const g = gate();
-        model.gate = g.promise;
-        const started = model.nextStart();
-        const runs = [runTurn(store, echoAgent(model), "q", "first", { policy: "enqueue" })];
-        await started;
-        model.gate = null;
-        runs.push(runTurn(store, echoAgent(model), "q", "second", { policy: "enqueue" }));
-        await new Promise((r) => setTimeout(r, 100)); // "second" has its ticket before "third" asks
-        runs.push(runTurn(store, echoAgent(model), "q", "third", { policy: "enqueue" }));
-        await new Promise((r) => setTimeout(r, 100));
-        // While they wait, a rejecting sender is told the thread is busy.
-        await expect(runTurn(store, echoAgent(model), "q", "impatient")).rejects.toMatchObject({ code: "thread_busy" });
-        g.open();
-        await Promise.all(runs);
-        expect((await store.turns("q")).map((t) => t.user)).toEqual([null, "first", "second", "third"]);
-      }, { pollMs: 10 }));
+      withStore(
+        backend,
+        async (store) => {
+          const model = new EchoModel();
+          await runTurn(store, echoAgent(model), "q", null);
+          const g = gate();
+          model.gate = g.promise;
+          const started = model.nextStart();
+          const runs = [runTurn(store, echoAgent(model), "q", "first", { policy: "enqueue" })];
+          await started;
+          model.gate = null;
+          runs.push(runTurn(store, echoAgent(model), "q", "second", { policy: "enqueue" }));
+          await new Promise((r) => setTimeout(r, 100)); // "second" has its ticket before "third" asks
+          runs.push(runTurn(store, echoAgent(model), "q", "third", { policy: "enqueue" }));
+          await new Promise((r) => setTimeout(r, 100));
+          // While they wait, a rejecting sender is told the thread is busy.
+          await expect(runTurn(store, echoAgent(model), "q", "impatient")).rejects.toMatchObject({
+            code: "thread_busy",
+          });
+          g.open();
+          await Promise.all(runs);
+          expect((await store.turns("q")).map((t) => t.user)).toEqual([null, "first", "second", "third"]);
+        },
+        { pollMs: 10 },
+      ));
 
     it("gives up waiting after waitMs (policy enqueue)", () =>
-      withStore(backend, async (store) => {
-        const lease = await store.acquire("w");
-        const err = await store.acquire("w", { policy: "enqueue", waitMs: 150 }).catch((e) => e);
-        expect(err).toMatchObject({ code: "thread_busy" });
-        await store.release(lease);
-        await store.release(await store.acquire("w")); // the abandoned waiter does not block the thread
-      }, { pollMs: 10 }));
+      withStore(
+        backend,
+        async (store) => {
+          const lease = await store.acquire("w");
+          const err = await store.acquire("w", { policy: "enqueue", waitMs: 150 }).catch((e) => e);
+          expect(err).toMatchObject({ code: "thread_busy" });
+          await store.release(lease);
+          await store.release(await store.acquire("w")); // the abandoned waiter does not block the thread
+        },
+        { pollMs: 10 },
+      ));
 
     for (const policy of ["interrupt", "rollback"] as const) {
       it(`stops the run in progress for a newer message (policy ${policy})`, () =>
@@ -218,7 +252,9 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           model.gate = g.promise;
           const started = model.nextStart();
           // A short lease: the stopped run learns it lost the thread at its next renewal.
-          const old = runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old", ttlMs: 300 }).catch((e) => e);
+          const old = runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old", ttlMs: 300 }).catch(
+            (e) => e,
+          );
           await started;
           model.gate = null;
           const fresh = await runTurn(store, echoAgent(model), policy, "new message", { policy });
@@ -232,12 +268,16 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           const turns = await store.turns(policy);
           if (policy === "interrupt") {
             expect(turns.map((t) => [t.user, t.reply, t.status])).toEqual([
-              [null, "Hello! Say something.", "ok"], ["old message", null, "interrupted"], ["new message", "echo: new message", "ok"],
+              [null, "Hello! Say something.", "ok"],
+              ["old message", null, "interrupted"],
+              ["new message", "echo: new message", "ok"],
             ]);
           } else {
             expect(turns.map((t) => t.user)).toEqual([null, "new message"]);
             // The rolled-back message left no trace: its id may be sent again.
-            expect((await runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old" })).repeated).toBe(false);
+            expect(
+              (await runTurn(store, echoAgent(model), policy, "old message", { messageId: "m-old" })).repeated,
+            ).toBe(false);
           }
         }));
     }
@@ -254,12 +294,25 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         try {
           expect((await later.thread("cas"))!.running).toBeNull();
           const other = await later.acquire("cas");
-          await later.commit(other, { messageId: null, user: "other", reply: "x", memory: result.memory, startedAt: Date.now() });
+          await later.commit(other, {
+            messageId: null,
+            user: "other",
+            reply: "x",
+            memory: result.memory,
+            startedAt: Date.now(),
+          });
         } finally {
           await later.close();
         }
-        await expect(store.commit(lease, { messageId: null, user: "late", reply: result.reply, memory: result.memory, startedAt: Date.now() }))
-          .rejects.toMatchObject({ code: "lease_lost" });
+        await expect(
+          store.commit(lease, {
+            messageId: null,
+            user: "late",
+            reply: result.reply,
+            memory: result.memory,
+            startedAt: Date.now(),
+          }),
+        ).rejects.toMatchObject({ code: "lease_lost" });
         expect((await store.turns("cas")).map((t) => t.user)).toEqual([null, "other"]);
       }));
 
@@ -276,10 +329,19 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         try {
           // Read after its process is gone, the run is given the end it is owed: nothing was committed.
           expect((await later.run("stalled-run"))!.status).toBe("failed");
-          expect((await later.runEvents("stalled-run")).map((e) => e.event)).toMatchObject([{ type: "run-error", code: "run_lost" }]);
+          expect((await later.runEvents("stalled-run")).map((e) => e.event)).toMatchObject([
+            { type: "run-error", code: "run_lost" },
+          ]);
           expect(await later.renew(lease)).toBe(false);
-          await expect(later.commit(lease, { messageId: null, user: "late", reply: result.reply, memory: result.memory, startedAt: Date.now() }))
-            .rejects.toMatchObject({ code: "lease_lost", message: expect.stringContaining("lapsed") });
+          await expect(
+            later.commit(lease, {
+              messageId: null,
+              user: "late",
+              reply: result.reply,
+              memory: result.memory,
+              startedAt: Date.now(),
+            }),
+          ).rejects.toMatchObject({ code: "lease_lost", message: expect.stringContaining("lapsed") });
         } finally {
           await later.close();
         }
@@ -318,27 +380,41 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       }));
 
     it("forks a thread at turn N: the fork goes on from there, the original is untouched", () =>
-      withStore(backend, async (store) => {
-        await talk(store, "src", 4);
-        const fork = await store.fork("src", 3, "fork");
-        expect(fork).toMatchObject({ id: "fork", version: 3, forkedFrom: { id: "src", turn: 3 } });
-        expect((await store.turns("fork")).map((t) => t.user)).toEqual([null, "message 1", "message 2"]);
-        const { memory } = await store.load("fork");
-        expect(memory!.turn).toBe(3);
-        const next = await runTurn(store, echoAgent(), "fork", "another way");
-        expect(next.reply).toBe("echo: another way");
-        expect((await store.turns("src")).map((t) => t.user)).toEqual([null, "message 1", "message 2", "message 3", "message 4"]);
-        expect((await store.fork("src", 0)).version).toBe(0);
-        await expect(store.fork("src", 9)).rejects.toMatchObject({ code: "bad_request" });
-        await expect(store.fork("nope", 1)).rejects.toMatchObject({ code: "unknown_thread" });
-      }, { snapshotEvery: 2 }));
+      withStore(
+        backend,
+        async (store) => {
+          await talk(store, "src", 4);
+          const fork = await store.fork("src", 3, "fork");
+          expect(fork).toMatchObject({ id: "fork", version: 3, forkedFrom: { id: "src", turn: 3 } });
+          expect((await store.turns("fork")).map((t) => t.user)).toEqual([null, "message 1", "message 2"]);
+          const { memory } = await store.load("fork");
+          expect(memory!.turn).toBe(3);
+          const next = await runTurn(store, echoAgent(), "fork", "another way");
+          expect(next.reply).toBe("echo: another way");
+          expect((await store.turns("src")).map((t) => t.user)).toEqual([
+            null,
+            "message 1",
+            "message 2",
+            "message 3",
+            "message 4",
+          ]);
+          expect((await store.fork("src", 0)).version).toBe(0);
+          await expect(store.fork("src", 9)).rejects.toMatchObject({ code: "bad_request" });
+          await expect(store.fork("nope", 1)).rejects.toMatchObject({ code: "unknown_thread" });
+        },
+        { snapshotEvery: 2 },
+      ));
 
     it("exports a thread as JSON: its turns and its memory", () =>
       withStore(backend, async (store) => {
         await talk(store, "exp", 2);
         const exported = JSON.parse(JSON.stringify(await store.exportThread("exp")));
         expect(exported).toMatchObject({ format: "autograms-thread", version: 1, thread: { id: "exp", version: 3 } });
-        expect(exported.turns.map((t: { reply: string }) => t.reply)).toEqual(["Hello! Say something.", "echo: message 1", "echo: message 2"]);
+        expect(exported.turns.map((t: { reply: string }) => t.reply)).toEqual([
+          "Hello! Say something.",
+          "echo: message 1",
+          "echo: message 2",
+        ]);
         expect(exported.memory.turn).toBe(3);
       }));
 
@@ -351,35 +427,45 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(await db.query("SELECT id FROM threads WHERE id = 'del'")).toEqual([]);
         expect(await store.deleteThread("del")).toBe(false);
         for (const call of [() => store.load("del"), () => store.turns("del"), () => store.exportThread("del")]) {
-          await expect(call()).rejects.toMatchObject({ code: "unknown_thread", message: expect.stringContaining("no thread 'del'") });
+          await expect(call()).rejects.toMatchObject({
+            code: "unknown_thread",
+            message: expect.stringContaining("no thread 'del'"),
+          });
         }
         expect((await store.load("keep")).memory!.turn).toBe(2);
       }));
 
     it("prunes idle threads by age, and trims long histories by count from a snapshot on", () =>
-      withStore(backend, async (store, db) => {
-        await talk(store, "old", 2);
-        await talk(store, "long", 9);
-        await db.query("UPDATE threads SET updated_at = 0 WHERE id = 'old'");
-        const before = (await store.load("long")).memory;
-        expect(await store.prune({ olderThanMs: 60_000 })).toEqual({ threadsDeleted: 1, turnsDeleted: 3 });
-        expect(await store.thread("old")).toBeNull();
-        expect(await count(db, "turns", "old")).toBe(0);
+      withStore(
+        backend,
+        async (store, db) => {
+          await talk(store, "old", 2);
+          await talk(store, "long", 9);
+          await db.query("UPDATE threads SET updated_at = 0 WHERE id = 'old'");
+          const before = (await store.load("long")).memory;
+          expect(await store.prune({ olderThanMs: 60_000 })).toEqual({ threadsDeleted: 1, turnsDeleted: 3 });
+          expect(await store.thread("old")).toBeNull();
+          expect(await count(db, "turns", "old")).toBe(0);
 
-        const trimmed = await store.prune({ keepTurns: 3 });
-        expect(trimmed.threadsDeleted).toBe(0);
-        const info = (await store.thread("long"))!;
-        const kept = await store.turns("long");
-        expect(kept.length).toBeGreaterThanOrEqual(3);
-        expect(kept[0]!.seq).toBe(info.firstSeq);
-        expect(info.firstSeq).toBeGreaterThan(1);
-        expect(trimmed.turnsDeleted).toBe(info.firstSeq - 1);
-        // Still loads the same, forks at any kept turn, and goes on.
-        expect((await store.load("long")).memory).toEqual(before);
-        expect((await store.load((await store.fork("long", info.firstSeq)).id)).memory!.turn).toBe(info.firstSeq);
-        await expect(store.fork("long", 1)).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("pruned") });
-        expect((await runTurn(store, echoAgent(), "long", "after pruning")).reply).toBe("echo: after pruning");
-      }, { snapshotEvery: 3 }));
+          const trimmed = await store.prune({ keepTurns: 3 });
+          expect(trimmed.threadsDeleted).toBe(0);
+          const info = (await store.thread("long"))!;
+          const kept = await store.turns("long");
+          expect(kept.length).toBeGreaterThanOrEqual(3);
+          expect(kept[0]!.seq).toBe(info.firstSeq);
+          expect(info.firstSeq).toBeGreaterThan(1);
+          expect(trimmed.turnsDeleted).toBe(info.firstSeq - 1);
+          // Still loads the same, forks at any kept turn, and goes on.
+          expect((await store.load("long")).memory).toEqual(before);
+          expect((await store.load((await store.fork("long", info.firstSeq)).id)).memory!.turn).toBe(info.firstSeq);
+          await expect(store.fork("long", 1)).rejects.toMatchObject({
+            code: "bad_request",
+            message: expect.stringContaining("pruned"),
+          });
+          expect((await runTurn(store, echoAgent(), "long", "after pruning")).reply).toBe("echo: after pruning");
+        },
+        { snapshotEvery: 3 },
+      ));
 
     it("reports a thread whose agent changed where it stands, and leaves it as it was", () =>
       withStore(backend, async (store) => {
@@ -393,7 +479,10 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(info).toMatchObject({ version: 2, running: null });
         await store.createThread("empty");
         const checks = await checkThreads(store, changed);
-        expect(checks.find((c) => c.id === "edited")).toMatchObject({ resumable: false, problem: { code: "stale_memory" } });
+        expect(checks.find((c) => c.id === "edited")).toMatchObject({
+          resumable: false,
+          problem: { code: "stale_memory" },
+        });
         expect(checks.find((c) => c.id === "empty")).toEqual({ id: "empty", resumable: true, problem: null });
         // An edit elsewhere in the graph does not strand it.
         const elsewhere = echoAgent(new EchoModel(), { ...echoGraph(), globals: { count: 0, added: 1 } });
@@ -405,22 +494,55 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         await talk(store, "r", 1);
         expect(await store.latestRun("r")).toBeNull();
         let runId = "";
-        const turn = heldTurn(store, echoAgent(), "r", "hello", async (lease) => {
-          const run = await store.beginRun({ lease, user: "hello" });
-          runId = run.id;
-          expect(run).toMatchObject({ threadId: "r", messageId: "m-r", user: "hello", turn: 3, status: "running", lastSeq: 0, follows: null });
-          expect(await store.appendRunEvents(run.id, [{ seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }])).toBe(true);
-        }, "m-r");
+        const turn = heldTurn(
+          store,
+          echoAgent(),
+          "r",
+          "hello",
+          async (lease) => {
+            const run = await store.beginRun({ lease, user: "hello" });
+            runId = run.id;
+            expect(run).toMatchObject({
+              threadId: "r",
+              messageId: "m-r",
+              user: "hello",
+              turn: 3,
+              status: "running",
+              lastSeq: 0,
+              follows: null,
+            });
+            expect(
+              await store.appendRunEvents(run.id, [
+                { seq: 1, event: { type: "run-start" } },
+                { seq: 2, event: { n: 2 } },
+              ]),
+            ).toBe(true);
+          },
+          "m-r",
+        );
         await turn;
         // Committed, its last events not written yet.
         expect(await store.run(runId)).toMatchObject({ status: "committed", lastSeq: 2 });
         // Numbering must go on from the last event: a second writer numbering the same events loses.
         expect(await store.appendRunEvents(runId, [{ seq: 2, event: { again: true } }])).toBe(false);
-        await expect(store.appendRunEvents(runId, [{ seq: 3, event: {} }, { seq: 5, event: {} }])).rejects.toMatchObject({ code: "bad_request" });
-        expect(await store.appendRunEvents(runId, [{ seq: 3, event: { type: "run-finish", text: "é \u2028 \"q\"" } }], "finished")).toBe(true);
+        await expect(
+          store.appendRunEvents(runId, [
+            { seq: 3, event: {} },
+            { seq: 5, event: {} },
+          ]),
+        ).rejects.toMatchObject({ code: "bad_request" });
+        expect(
+          await store.appendRunEvents(
+            runId,
+            [{ seq: 3, event: { type: "run-finish", text: 'é \u2028 "q"' } }],
+            "finished",
+          ),
+        ).toBe(true);
         expect(await store.appendRunEvents(runId, [{ seq: 4, event: {} }])).toBe(false); // it has ended
         expect(await store.runEvents(runId)).toEqual([
-          { seq: 1, event: { type: "run-start" } }, { seq: 2, event: { n: 2 } }, { seq: 3, event: { type: "run-finish", text: "é \u2028 \"q\"" } },
+          { seq: 1, event: { type: "run-start" } },
+          { seq: 2, event: { n: 2 } },
+          { seq: 3, event: { type: "run-finish", text: 'é \u2028 "q"' } },
         ]);
         expect((await store.runEvents(runId, 1)).map((e) => e.seq)).toEqual([2, 3]);
         expect((await store.runEvents(runId, 0, 1)).map((e) => e.seq)).toEqual([1]);
@@ -430,15 +552,31 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         const lease = await store.acquire("r", { messageId: "m-next" });
         await expect(store.continueRun(runId, lease)).rejects.toMatchObject({ code: "bad_request" }); // it has ended
         const next = await store.beginRun({ lease, user: null });
-        await store.commit(lease, { messageId: "m-next", user: null, reply: "x", memory: (await store.load("r")).memory!, startedAt: 0 });
+        await store.commit(lease, {
+          messageId: "m-next",
+          user: null,
+          reply: "x",
+          memory: (await store.load("r")).memory!,
+          startedAt: 0,
+        });
         const again = await store.acquire("r", { messageId: "m-after" });
         await store.continueRun(next.id, again);
         expect(await store.run(next.id)).toMatchObject({ status: "running", turn: 5, messageId: "m-after" });
         await store.release(again);
         // A run recorded with its first (here: only) batch, in one write.
         const short = await store.acquire("r");
-        expect(await store.appendRunEvents("one-write", [{ seq: 1, event: { type: "run-start" } }], "failed", { lease: short, user: "brief" })).toBe(true);
-        expect(await store.run("one-write")).toMatchObject({ threadId: "r", user: "brief", status: "failed", lastSeq: 1 });
+        expect(
+          await store.appendRunEvents("one-write", [{ seq: 1, event: { type: "run-start" } }], "failed", {
+            lease: short,
+            user: "brief",
+          }),
+        ).toBe(true);
+        expect(await store.run("one-write")).toMatchObject({
+          threadId: "r",
+          user: "brief",
+          status: "failed",
+          lastSeq: 1,
+        });
         await store.release(short);
         expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(4);
       }));
@@ -475,7 +613,9 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           try {
             expect((await later.latestRun("watched"))!.status).toBe("abandoned");
             expect((await later.run(run.id))!.status).toBe("failed");
-            expect((await later.runEvents(run.id, 4)).map((e) => e.event)).toMatchObject([{ type: "run-error", code: "run_lost" }]);
+            expect((await later.runEvents(run.id, 4)).map((e) => e.event)).toMatchObject([
+              { type: "run-error", code: "run_lost" },
+            ]);
           } finally {
             await later.close();
           }
@@ -489,24 +629,32 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       }));
 
     it("deletes and prunes a thread's runs with it", () =>
-      withStore(backend, async (store, db) => {
-        const agent = echoAgent();
-        const record = async (lease: Lease) => {
-          const run = await store.beginRun({ lease, user: null });
-          await store.appendRunEvents(run.id, [{ seq: 1, event: {} }], "finished");
-        };
-        await heldTurn(store, agent, "gone", null, record);
-        for (let i = 0; i < 6; i++) await heldTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
-        expect(await store.deleteThread("gone")).toBe(true);
-        expect(await count(db, "runs", "gone")).toBe(0);
-        await store.prune({ keepTurns: 2 });
-        const first = (await store.thread("kept"))!.firstSeq;
-        const turns = (await db.query("SELECT turn FROM runs WHERE thread_id = 'kept' ORDER BY turn")).map((r) => Number(r.turn));
-        expect(turns[0]).toBe(first);
-        const orphans = await db.query("SELECT COUNT(*) AS n FROM run_events WHERE run_id NOT IN (SELECT id FROM runs)");
-        expect(Number(orphans[0]!.n)).toBe(0);
-        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(turns.length);
-      }, { snapshotEvery: 2 }));
+      withStore(
+        backend,
+        async (store, db) => {
+          const agent = echoAgent();
+          const record = async (lease: Lease) => {
+            const run = await store.beginRun({ lease, user: null });
+            await store.appendRunEvents(run.id, [{ seq: 1, event: {} }], "finished");
+          };
+          await heldTurn(store, agent, "gone", null, record);
+          for (let i = 0; i < 6; i++) await heldTurn(store, agent, "kept", i === 0 ? null : `m ${i}`, record);
+          expect(await store.deleteThread("gone")).toBe(true);
+          expect(await count(db, "runs", "gone")).toBe(0);
+          await store.prune({ keepTurns: 2 });
+          const first = (await store.thread("kept"))!.firstSeq;
+          const turns = (await db.query("SELECT turn FROM runs WHERE thread_id = 'kept' ORDER BY turn")).map((r) =>
+            Number(r.turn),
+          );
+          expect(turns[0]).toBe(first);
+          const orphans = await db.query(
+            "SELECT COUNT(*) AS n FROM run_events WHERE run_id NOT IN (SELECT id FROM runs)",
+          );
+          expect(Number(orphans[0]!.n)).toBe(0);
+          expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(turns.length);
+        },
+        { snapshotEvery: 2 },
+      ));
 
     it("records a run's batch of any size (past the drivers' limit on bound parameters)", () =>
       withStore(backend, async (store) => {
@@ -515,15 +663,24 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(await store.appendRunEvents("big-run", events, "failed", { lease, user: "loop" })).toBe(true);
         expect(await store.run("big-run")).toMatchObject({ status: "failed", lastSeq: 12_000 });
         const stored = await store.runEvents("big-run", 11_998);
-        expect(stored).toEqual([{ seq: 11_999, event: { type: "step", i: 11_998 } }, { seq: 12_000, event: { type: "step", i: 11_999 } }]);
+        expect(stored).toEqual([
+          { seq: 11_999, event: { type: "step", i: 11_998 } },
+          { seq: 12_000, event: { type: "step", i: 11_999 } },
+        ]);
         await store.release(lease);
       }));
 
     it("refuses a NUL character in a message or its id, naming the field, and stays usable", () =>
       withStore(backend, async (store) => {
         const agent = echoAgent();
-        await expect(runTurn(store, agent, "nul", "a\u0000b")).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^user: contains a NUL/) });
-        await expect(runTurn(store, agent, "nul", "fine", { messageId: "m\u0000" })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/^messageId: /) });
+        await expect(runTurn(store, agent, "nul", "a\u0000b")).rejects.toMatchObject({
+          code: "bad_request",
+          message: expect.stringMatching(/^user: contains a NUL/),
+        });
+        await expect(runTurn(store, agent, "nul", "fine", { messageId: "m\u0000" })).rejects.toMatchObject({
+          code: "bad_request",
+          message: expect.stringMatching(/^messageId: /),
+        });
         expect((await runTurn(store, agent, "nul", null)).turn.seq).toBe(1);
         expect((await store.thread("nul"))!.running).toBeNull();
       }));
@@ -551,4 +708,3 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
       }));
   });
 }
-

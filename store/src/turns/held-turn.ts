@@ -94,9 +94,13 @@ export async function acquireTurn(
       return { repeated: made };
     }
     if (replaces !== undefined && lease.version !== replaces) {
-      throw new StoreError("bad_request", `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`);
+      throw new StoreError(
+        "bad_request",
+        `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`,
+      );
     }
-    const loaded = replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
+    const loaded =
+      replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
     const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
     const memory = restarted ? null : loaded;
     return {

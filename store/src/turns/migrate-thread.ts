@@ -20,10 +20,18 @@ export async function migrateThread(store: Store, agent: Agent, threadId: string
   let committed = false;
   try {
     const { memory } = await store.load(threadId);
-    if (memory === null) throw new StoreError("bad_request", `thread ${threadId} has no turn yet: there is nothing to move`);
+    if (memory === null)
+      throw new StoreError("bad_request", `thread ${threadId} has no turn yet: there is nothing to move`);
     const startedAt = Date.now();
     const moved = agent.migrate(memory, node);
-    const turn = await store.commit(lease, { messageId: null, user: null, reply: null, memory: moved.memory, delta: moved.delta, startedAt });
+    const turn = await store.commit(lease, {
+      messageId: null,
+      user: null,
+      reply: null,
+      memory: moved.memory,
+      delta: moved.delta,
+      startedAt,
+    });
     committed = true;
     return { turn, memory: moved.memory };
   } finally {

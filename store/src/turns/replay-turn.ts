@@ -4,7 +4,7 @@
  * the model answering from the turn's recorded answers and the tools giving their recorded
  * results. Nothing is called for real: no model, and no tool acts a second time.
  */
-import { Agent, ReplayModel, type TraceEvent } from "@autograms/runtime";
+import { type Agent, ReplayModel, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { Store, TurnRecord } from "../types.js";
 
@@ -28,7 +28,10 @@ function recordedTools(agent: Agent, trace: readonly TraceEvent[]): Record<strin
     const left = results.get(name) ?? [];
     tools[name] = () => {
       const next = left.shift();
-      if (!next || next.kind !== "tool_call") throw new ReplayStop(`the turn called tool '${name}' where the recording has no result for it (a call from code is not recorded)`);
+      if (!next || next.kind !== "tool_call")
+        throw new ReplayStop(
+          `the turn called tool '${name}' where the recording has no result for it (a call from code is not recorded)`,
+        );
       if (next.error !== undefined) throw new Error(next.error.replace(/^Error: /, ""));
       return next.result ?? null;
     };
@@ -44,7 +47,13 @@ export async function replayTurn(store: Store, agent: Agent, threadId: string, s
   if (!turn) throw new StoreError("bad_request", `thread ${threadId} has no turn ${seq}`);
   // The stored events are the run's, less the prompts (what this replay rebuilds).
   const recorded = turn.trace as unknown as TraceEvent[];
-  if (turn.status !== "ok") return { seq, user: turn.user, events: [], stopped: `turn ${seq} was ${turn.status}: it made no calls that were kept` };
+  if (turn.status !== "ok")
+    return {
+      seq,
+      user: turn.user,
+      events: [],
+      stopped: `turn ${seq} was ${turn.status}: it made no calls that were kept`,
+    };
   const memory = seq <= 1 ? null : await store.memoryAt(threadId, seq - 1);
   const events: TraceEvent[] = [];
   const time = recorded.find((e) => e.kind === "time");

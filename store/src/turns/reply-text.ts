@@ -15,7 +15,10 @@ export function replyNode(trace: readonly (TraceEvent | StoredTraceEvent)[]): st
 export function restOfReply(node: string, sent: string, reply: string | null): RunEvent[] {
   if (reply === null || sent === reply) return [];
   if (reply.startsWith(sent)) return [{ type: "text-delta", node, delta: reply.slice(sent.length) }];
-  return [{ type: "text-reset", node }, { type: "text-delta", node, delta: reply }];
+  return [
+    { type: "text-reset", node },
+    { type: "text-delta", node, delta: reply },
+  ];
 }
 
 /**
@@ -26,7 +29,8 @@ export function restOfReply(node: string, sent: string, reply: string | null): R
 export function sentOfReply(events: readonly NumberedRunEvent[], node: string): string {
   let sent = "";
   for (const { event } of events) {
-    if ((event.type === "step" && event.event.kind === "user") || (event.type === "text-reset" && event.node === node)) sent = "";
+    if ((event.type === "step" && event.event.kind === "user") || (event.type === "text-reset" && event.node === node))
+      sent = "";
     else if (event.type === "text-delta" && event.node === node) sent += event.delta;
   }
   return sent;

@@ -44,14 +44,26 @@ export interface TurnOutcome {
  * Sends `text` to the thread (made if new). `text` null on a new thread is the agent's opening
  * turn, which it speaks first, with no user message.
  */
-export async function runTurn(store: Store, agent: Agent, threadId: string, text: string | null, options: TurnOptions = {}): Promise<TurnOutcome> {
+export async function runTurn(
+  store: Store,
+  agent: Agent,
+  threadId: string,
+  text: string | null,
+  options: TurnOptions = {},
+): Promise<TurnOutcome> {
   const { messageId, trace: forward, onText, replaces, onStale, ...acquire } = options;
   // A message answered again is the one message id that runs twice.
-  const before = messageId === undefined || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
+  const before =
+    messageId === undefined || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
   if (before) return repeated(before);
-  const { held, repeated: made } = await acquireTurn(store, threadId, text, { ...acquire, messageId: messageId ?? null,
+  const { held, repeated: made } = await acquireTurn(store, threadId, text, {
+    ...acquire,
+    messageId: messageId ?? null,
     // Memory that cannot resume on this agent is refused (or restarted) before the run starts.
-    checkMemory: (memory) => agent.checkMemory(memory), ...(onStale && { onStale }), ...(replaces !== undefined && { replaces }) });
+    checkMemory: (memory) => agent.checkMemory(memory),
+    ...(onStale && { onStale }),
+    ...(replaces !== undefined && { replaces }),
+  });
   if (made) return repeated(made);
   try {
     const events: TraceEvent[] = [];
@@ -62,9 +74,30 @@ export async function runTurn(store: Store, agent: Agent, threadId: string, text
     const startedAt = Date.now();
     const stop = acquire.signal ? AbortSignal.any([held.lost, acquire.signal]) : held.lost;
     // The agent stops too (its model request is aborted) when the run is dropped.
-    const result = await untilStopped(agent.reply(text ?? "", held.memory ?? undefined, { trace: sink, signal: stop, conversationId: threadId, ...(onText && { onText }) }), stop);
-    const turn = await held.commit({ reply: result.reply, memory: result.memory, delta: result.delta, trace: events, startedAt });
-    return { turn, reply: result.reply, memory: result.memory, done: result.done, repeated: false, ...(held.restarted && { restarted: true }) };
+    const result = await untilStopped(
+      agent.reply(text ?? "", held.memory ?? undefined, {
+        trace: sink,
+        signal: stop,
+        conversationId: threadId,
+        ...(onText && { onText }),
+      }),
+      stop,
+    );
+    const turn = await held.commit({
+      reply: result.reply,
+      memory: result.memory,
+      delta: result.delta,
+      trace: events,
+      startedAt,
+    });
+    return {
+      turn,
+      reply: result.reply,
+      memory: result.memory,
+      done: result.done,
+      repeated: false,
+      ...(held.restarted && { restarted: true }),
+    };
   } finally {
     await held.release();
   }

@@ -9,9 +9,11 @@ import type { RunRecord, Store } from "../types.js";
 import { replyNode, restOfReply, sentOfReply } from "./reply-text.js";
 
 export async function settleRun(store: Store, run: RunRecord): Promise<void> {
-  const turn = run.messageId !== null
-    ? await store.turnByMessage(run.threadId, run.messageId)
-    : (await store.turns(run.threadId).catch(() => [])).find((t) => t.seq === run.turn && t.messageId === null) ?? null;
+  const turn =
+    run.messageId !== null
+      ? await store.turnByMessage(run.threadId, run.messageId)
+      : ((await store.turns(run.threadId).catch(() => [])).find((t) => t.seq === run.turn && t.messageId === null) ??
+        null);
   const end: RunEvent[] = [];
   if (turn && turn.seq === run.turn && turn.status === "ok") {
     // The stored events may have given part of the reply (its process died between batches), or
@@ -20,9 +22,23 @@ export async function settleRun(store: Store, run: RunRecord): Promise<void> {
     const node = replyNode(turn.trace);
     end.push(...restOfReply(node, sentOfReply(stored, node), turn.reply));
     const thread = await store.thread(run.threadId);
-    end.push({ type: "run-finish", turn: turn.seq, reply: turn.reply, done: thread !== null && thread.done && thread.version === turn.seq });
+    end.push({
+      type: "run-finish",
+      turn: turn.seq,
+      reply: turn.reply,
+      done: thread !== null && thread.done && thread.version === turn.seq,
+    });
   } else {
-    end.push({ type: "run-error", code: "run_lost", message: "the process serving this run stopped before it finished; the message was not answered (nothing of it was committed)" });
+    end.push({
+      type: "run-error",
+      code: "run_lost",
+      message:
+        "the process serving this run stopped before it finished; the message was not answered (nothing of it was committed)",
+    });
   }
-  await store.appendRunEvents(run.id, end.map((event, i) => ({ seq: run.lastSeq + 1 + i, event })), end.at(-1)!.type === "run-finish" ? "finished" : "failed");
+  await store.appendRunEvents(
+    run.id,
+    end.map((event, i) => ({ seq: run.lastSeq + 1 + i, event })),
+    end.at(-1)!.type === "run-finish" ? "finished" : "failed",
+  );
 }

@@ -69,7 +69,10 @@ export function autograms(args: string[], options: CliOptions = {}): Promise<Cli
 
 /** The agent's replies as chat prints them on stdout, one "Agent: ..." line each. */
 export function replies(stdout: string): string[] {
-  return stdout.split("\n").filter((l) => l.startsWith("Agent: ")).map((l) => l.slice("Agent: ".length));
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("Agent: "))
+    .map((l) => l.slice("Agent: ".length));
 }
 
 /** Collects what the command writes to a stream that is not a terminal, as a pipe would. */
@@ -99,7 +102,8 @@ const listeners = (event: string) => process.listeners(event as "exit") as Liste
  * needs a process of its own.
  */
 export async function autogramsInProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  if (running) throw new Error("autogramsInProcess runs one command at a time: run commands that overlap with autograms()");
+  if (running)
+    throw new Error("autogramsInProcess runs one command at a time: run commands that overlap with autograms()");
   running = true;
   let main: Main;
   try {
@@ -114,14 +118,20 @@ export async function autogramsInProcess(args: string[], options: CliOptions = {
   const streams = { stdin: Readable.from(options.input ? [options.input] : []), stdout, stderr };
   const saved = {
     streams: Object.keys(streams).map((name) => [name, Object.getOwnPropertyDescriptor(process, name)!] as const),
-    env: process.env, cwd: process.cwd(), exitCode: process.exitCode, exit: process.exit,
+    env: process.env,
+    cwd: process.cwd(),
+    exitCode: process.exitCode,
+    exit: process.exit,
     listeners: PROCESS_EVENTS.map((event) => new Set(listeners(event))),
   };
-  for (const [name, stream] of Object.entries(streams)) Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
+  for (const [name, stream] of Object.entries(streams))
+    Object.defineProperty(process, name, { configurable: true, enumerable: true, get: () => stream });
   process.env = commandEnv(options);
   process.exitCode = undefined;
   process.exit = ((code?: number) => {
-    throw new Error(`the command called process.exit(${code ?? ""}): run this case with autograms(), in a process of its own`);
+    throw new Error(
+      `the command called process.exit(${code ?? ""}): run this case with autograms(), in a process of its own`,
+    );
   }) as typeof process.exit;
   let code = 1;
   let restored = false;

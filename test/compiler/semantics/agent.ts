@@ -158,9 +158,13 @@ export default class Semantics extends Autogram {
     }
     for (let k = 0; k < this.fib(n); k++) total += k;
     switch (this.fib(n) % 3) {
-      case 0: total += 100; break;
-      case 1: total += 10;
-      default: total += 1;
+      case 0:
+        total += 100;
+        break;
+      case 1:
+        total += 10;
+      default:
+        total += 1;
     }
     return total;
   }
@@ -207,18 +211,29 @@ export default class Semantics extends Autogram {
   cases(n: number): string {
     const out: string[] = [];
     switch (n) {
-      case 0: out.push("zero");
-      case this.fib(5): out.push("five"); break;
-      case n > 10 ? 11 : this.fib(7): out.push("eleven or thirteen");
-      default: out.push("other");
-      case this.fib(4) + 1: out.push("four");
+      case 0:
+        out.push("zero");
+      case this.fib(5):
+        out.push("five");
+        break;
+      case n > 10 ? 11 : this.fib(7):
+        out.push("eleven or thirteen");
+      default:
+        out.push("other");
+      case this.fib(4) + 1:
+        out.push("four");
     }
     return out.join(",");
   }
 
   // Parameter defaults apply where a call leaves the argument out or passes undefined, not to null.
   defaults(n: number): string {
-    return [this.padded(n), this.padded(n, 3), this.padded(n, undefined, "*"), this.padded(n, null as any, "-", [])].join("|");
+    return [
+      this.padded(n),
+      this.padded(n, 3),
+      this.padded(n, undefined, "*"),
+      this.padded(n, null as any, "-", []),
+    ].join("|");
   }
 
   padded(n: number, width = 2, fill: string = "0", tags: string[] = ["t"]): string {

@@ -14,7 +14,9 @@ export function compileOk(source: string, fileName = "agent.ts"): Graph {
   const { graph, diagnostics } = compile(source, { fileName });
   const errors = diagnostics.filter((d) => d.severity === "error");
   if (!graph || errors.length) {
-    throw new Error(`expected a graph, got:\n${errors.map((d) => `${d.line}:${d.column} ${d.code}: ${d.message}`).join("\n")}`);
+    throw new Error(
+      `expected a graph, got:\n${errors.map((d) => `${d.line}:${d.column} ${d.code}: ${d.message}`).join("\n")}`,
+    );
   }
   return graph;
 }

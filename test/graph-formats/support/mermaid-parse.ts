@@ -24,7 +24,9 @@ const NAMED: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", n
 // What the browser shows: mermaid's decodeEntities, then HTML entities and <br/> line breaks.
 export function decodeLabel(text: string): string {
   return text
-    .replace(/ﬂ°°/g, "&#").replace(/ﬂ°/g, "&").replace(/¶ß/g, ";")
+    .replace(/ﬂ°°/g, "&#")
+    .replace(/ﬂ°/g, "&")
+    .replace(/¶ß/g, ";")
     .replace(/<br\s*\/?>/g, "\n")
     .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
     .replace(/&(\w+);/g, (all, name: string) => NAMED[name] ?? all);
@@ -48,10 +50,13 @@ export async function parseFlowchart(text: string): Promise<ParsedFlowchart> {
     getSubGraphs(): { id: string; title: string; nodes: string[] }[];
   };
   const vertices = new Map<string, { text: string; type: string | undefined; classes: string[] }>();
-  for (const [id, v] of db.getVertices()) vertices.set(id, { text: decodeLabel(v.text ?? id), type: v.type, classes: v.classes });
+  for (const [id, v] of db.getVertices())
+    vertices.set(id, { text: decodeLabel(v.text ?? id), type: v.type, classes: v.classes });
   return {
     vertices,
-    edges: db.getEdges().map((e) => ({ start: e.start, end: e.end, text: decodeLabel(e.text ?? ""), stroke: e.stroke ?? "normal" })),
+    edges: db
+      .getEdges()
+      .map((e) => ({ start: e.start, end: e.end, text: decodeLabel(e.text ?? ""), stroke: e.stroke ?? "normal" })),
     subgraphs: db.getSubGraphs().map((s) => ({ id: s.id, title: decodeLabel(s.title), nodes: [...s.nodes] })),
   };
 }

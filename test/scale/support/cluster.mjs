@@ -20,7 +20,11 @@ export const bin = join(root, "cli/bin/autograms.js");
 
 /** The store tests' echo agent: it greets, then answers every message in a loop (a code step counts them). */
 export const ECHO_GRAPH = {
-  format: "autograms-graph", version: 1, agent: "Echo", globals: { count: 0 }, functions: {},
+  format: "autograms-graph",
+  version: 1,
+  agent: "Echo",
+  globals: { count: 0 },
+  functions: {},
   nodes: [
     { name: "greet", action: "chat_exact", instruction: "Hello! Say something.", transitions: ["talk"] },
     { name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["count_up"] },
@@ -49,7 +53,10 @@ export function writeEchoGraph(dir) {
  * @returns {Promise<ServeProcess>}
  */
 export function startServe({ graph, port, args, cwd, env = {} }) {
-  const child = spawn(process.execPath, [bin, "serve", graph, "--port", String(port), ...args], { cwd, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [bin, "serve", graph, "--port", String(port), ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+  });
   let stdout = "";
   let stderr = "";
   const exit = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
@@ -60,7 +67,9 @@ export function startServe({ graph, port, args, cwd, env = {} }) {
       if (m) resolve({ url: m[1], child, stderr: () => stderr, exit });
     });
     child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
-    void exit.then(({ code, signal }) => reject(new Error(`autograms serve exited (${code ?? signal}) before listening:\n${stdout}\n${stderr}`)));
+    void exit.then(({ code, signal }) =>
+      reject(new Error(`autograms serve exited (${code ?? signal}) before listening:\n${stdout}\n${stderr}`)),
+    );
   });
 }
 
@@ -124,10 +133,12 @@ export class Cluster {
   async stop() {
     const running = this.processes.filter((p) => p !== null);
     this.processes = [];
-    await Promise.all(running.map((p) => {
-      p.child.kill("SIGKILL");
-      return p.exit;
-    }));
+    await Promise.all(
+      running.map((p) => {
+        p.child.kill("SIGKILL");
+        return p.exit;
+      }),
+    );
   }
 }
 
@@ -153,18 +164,22 @@ export async function sendMessage(urls, thread, text, messageId, retries = {}) {
     let retry;
     try {
       const res = await fetch(`${url}/api/threads/${encodeURIComponent(thread)}/runs`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: text, messageId }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message: text, messageId }),
       });
       if (res.status === 200) {
         const end = lastEvent(await res.text());
         if (end?.type === "run-finish") return { turn: end.turn, ms: performance.now() - start, sends };
         // A stream cut short (its process killed) ends without an end event: send again.
-        if (end && !(end.type === "run-error" && RETRY_CODES.has(end.code))) throw new Error(`${thread} ${messageId}: ${JSON.stringify(end)}`);
+        if (end && !(end.type === "run-error" && RETRY_CODES.has(end.code)))
+          throw new Error(`${thread} ${messageId}: ${JSON.stringify(end)}`);
         retry = end ? end.code : "cut";
       } else {
         const body = await res.json().catch(() => null);
         const code = body?.error?.code;
-        if (!RETRY_CODES.has(code)) throw new Error(`${thread} ${messageId}: HTTP ${res.status} ${JSON.stringify(body)}`);
+        if (!RETRY_CODES.has(code))
+          throw new Error(`${thread} ${messageId}: HTTP ${res.status} ${JSON.stringify(body)}`);
         retry = code;
       }
     } catch (err) {
@@ -180,7 +195,10 @@ export async function sendMessage(urls, thread, text, messageId, retries = {}) {
 
 /** The last event of a run event stream's text (null when it has none). */
 function lastEvent(text) {
-  const data = text.split("\n").filter((l) => l.startsWith("data: ")).at(-1);
+  const data = text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .at(-1);
   return data === undefined ? null : JSON.parse(data.slice("data: ".length)).event;
 }
 
@@ -198,19 +216,30 @@ export async function runLoad(urls, { threads, turns, prefix }) {
   const retries = {};
   let sends = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: threads }, async (_, t) => {
-    const thread = `${prefix}-${t}`;
-    for (let i = 0; i < turns; i++) {
-      const m = message(thread, i);
-      const answered = await sendMessage(urls, thread, m.text, m.id, retries);
-      // A new thread's first message also runs the agent's opening turn: it is turn 2.
-      if (answered.turn !== i + 2) throw new Error(`${thread}: message ${i} made turn ${answered.turn}, not ${i + 2}`);
-      latencies.push(answered.ms);
-      sends += answered.sends;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: threads }, async (_, t) => {
+      const thread = `${prefix}-${t}`;
+      for (let i = 0; i < turns; i++) {
+        const m = message(thread, i);
+        const answered = await sendMessage(urls, thread, m.text, m.id, retries);
+        // A new thread's first message also runs the agent's opening turn: it is turn 2.
+        if (answered.turn !== i + 2)
+          throw new Error(`${thread}: message ${i} made turn ${answered.turn}, not ${i + 2}`);
+        latencies.push(answered.ms);
+        sends += answered.sends;
+      }
+    }),
+  );
   const seconds = (performance.now() - start) / 1000;
-  return { messages: threads * turns, seconds, perSecond: (threads * turns) / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), sends, retries };
+  return {
+    messages: threads * turns,
+    seconds,
+    perSecond: (threads * turns) / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    sends,
+    retries,
+  };
 }
 
 /** @param {number[]} xs @param {number} p */
@@ -241,14 +270,18 @@ export async function audit(store, { threads, turns, prefix }) {
     found.other += held.filter((turn) => turn.status !== "ok").length;
     const expected = [null, ...sent.map((m) => m.text)];
     const seqsInOrder = held.every((turn, i) => turn.seq === i + 1);
-    if (!seqsInOrder || held.length !== expected.length || held.some((turn, i) => turn.user !== expected[i])) found.outOfOrder++;
+    if (!seqsInOrder || held.length !== expected.length || held.some((turn, i) => turn.user !== expected[i]))
+      found.outOfOrder++;
   }
   return found;
 }
 
 /** One line of figures. */
 export function describeLoad(label, r) {
-  const why = Object.entries(r.retries).sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${reason} ${n}`).join(", ");
+  const why = Object.entries(r.retries)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(", ");
   return `${label}: ${r.messages} messages in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} turns/s; latency p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms; ${r.sends - r.messages} sent again${why ? ` (${why})` : ""}`;
 }
 

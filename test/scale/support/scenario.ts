@@ -26,16 +26,30 @@ export async function clusterScenario(s: Scenario): Promise<void> {
   try {
     const url = await postgres.newDatabase();
     cluster = await new Cluster({
-      graph: writeEchoGraph(dir), cwd: dir, args: ["--offline", "--store", url, "--lease-ms", String(s.leaseMs ?? 2000)],
+      graph: writeEchoGraph(dir),
+      cwd: dir,
+      args: ["--offline", "--store", url, "--lease-ms", String(s.leaseMs ?? 2000)],
     }).start(s.processes);
     const c = cluster;
     const stopKilling = s.killEveryMs === undefined ? null : killEvery(c, s.killEveryMs);
     const shape = { threads: s.threads, turns: s.turns, prefix: s.label };
     const result = await runLoad(() => c.urls, shape).finally(() => stopKilling?.());
-    console.log(describeLoad(`${s.label}: ${s.processes} processes, ${s.threads} threads x ${s.turns} turns${s.killEveryMs ? `, ${c.kills} SIGKILLs` : ""}`, result));
+    console.log(
+      describeLoad(
+        `${s.label}: ${s.processes} processes, ${s.threads} threads x ${s.turns} turns${s.killEveryMs ? `, ${c.kills} SIGKILLs` : ""}`,
+        result,
+      ),
+    );
     const store = await openStore(url);
     try {
-      expect(await audit(store, shape)).toEqual({ threads: s.threads, turns: s.threads * (s.turns + 1), lost: 0, duplicated: 0, outOfOrder: 0, other: 0 });
+      expect(await audit(store, shape)).toEqual({
+        threads: s.threads,
+        turns: s.threads * (s.turns + 1),
+        lost: 0,
+        duplicated: 0,
+        outOfOrder: 0,
+        other: 0,
+      });
     } finally {
       await store.close();
     }

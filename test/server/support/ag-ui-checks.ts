@@ -11,12 +11,14 @@ export function checkOrder(events: readonly AgUiEvent[]): string[] {
   let step: string | null = null;
   events.forEach((e, i) => {
     const at = `event ${i} (${e.type})`;
-    if (i === 0 && e.type !== EventType.RUN_STARTED && e.type !== EventType.RUN_ERROR) problems.push(`${at}: the first event must be RUN_STARTED`);
+    if (i === 0 && e.type !== EventType.RUN_STARTED && e.type !== EventType.RUN_ERROR)
+      problems.push(`${at}: the first event must be RUN_STARTED`);
     const terminal = e.type === EventType.RUN_FINISHED || e.type === EventType.RUN_ERROR;
     if (terminal && i !== events.length - 1) problems.push(`${at}: RUN_FINISHED / RUN_ERROR must be the last event`);
     switch (e.type) {
       case EventType.TEXT_MESSAGE_START:
-        if (open.has(e.messageId) || ended.has(e.messageId)) problems.push(`${at}: message ${e.messageId} started twice`);
+        if (open.has(e.messageId) || ended.has(e.messageId))
+          problems.push(`${at}: message ${e.messageId} started twice`);
         if (step === null) problems.push(`${at}: a text message outside any step`);
         open.add(e.messageId);
         break;
@@ -55,7 +57,13 @@ export function applyPatch(doc: unknown, ops: readonly Op[]): unknown {
   let root = structuredClone(doc);
   for (const op of ops) {
     if (!["add", "remove", "replace"].includes(op.op)) throw new Error(`unexpected op ${op.op}`);
-    const keys = op.path === "" ? [] : op.path.slice(1).split("/").map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const keys =
+      op.path === ""
+        ? []
+        : op.path
+            .slice(1)
+            .split("/")
+            .map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
     if (keys.length === 0) {
       root = op.op === "remove" ? undefined : structuredClone(op.value);
       continue;
@@ -70,7 +78,8 @@ export function applyPatch(doc: unknown, ops: readonly Op[]): unknown {
       else if (op.op === "remove") parent.splice(index, 1);
       else parent[index] = structuredClone(op.value);
     } else {
-      if (op.op !== "add" && !Object.hasOwn(parent, last)) throw new Error(`${op.op} of ${op.path}, which does not exist`);
+      if (op.op !== "add" && !Object.hasOwn(parent, last))
+        throw new Error(`${op.op} of ${op.path}, which does not exist`);
       if (op.op === "remove") delete parent[last];
       else parent[last] = structuredClone(op.value);
     }

@@ -5,7 +5,13 @@ import { afterAll, beforeAll } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  parseJsonEventStream,
+  readUIMessageStream,
+  uiMessageChunkSchema,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
 import { openStore, type Store, type StoreOptions } from "@autograms/store";
 import { listen, type ListenOptions, type RunningServer } from "@autograms/server";
 import { EchoModel, echoAgent, gate } from "../../store/support/agents.js";
@@ -39,12 +45,20 @@ export function serverForFile(prefix: string): { folder: () => string; server: (
 }
 
 /** A server on `storeUrl` (default: a new SQLite file in `dir`). */
-export async function startTestServer(dir: string, options: Partial<ListenOptions> & { storeUrl?: string; storeOptions?: StoreOptions; model?: EchoModel } = {}): Promise<TestServer> {
+export async function startTestServer(
+  dir: string,
+  options: Partial<ListenOptions> & { storeUrl?: string; storeOptions?: StoreOptions; model?: EchoModel } = {},
+): Promise<TestServer> {
   const { storeUrl, storeOptions, model = new EchoModel(), ...rest } = options;
-  const store = options.store ?? await openStore(storeUrl ?? `sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`, storeOptions);
+  const store =
+    options.store ??
+    (await openStore(storeUrl ?? `sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`, storeOptions));
   const server = await listen({ agent: echoAgent(model), store, port: 0, flushMs: 20, ...rest });
   return {
-    url: server.url, store, model, server,
+    url: server.url,
+    store,
+    model,
+    server,
     async close() {
       await server.close();
       if (!options.store) await store.close();
@@ -57,18 +71,29 @@ export function hold(model: EchoModel) {
   const g = gate();
   model.gate = g.promise;
   const started = model.nextStart();
-  return { started, open: () => { model.gate = null; g.open(); } };
+  return {
+    started,
+    open: () => {
+      model.gate = null;
+      g.open();
+    },
+  };
 }
 
 /** Resolves once the thread has `version` turns and its latest run is finished (stored). */
 export async function settled(s: TestServer, thread: string, version: number): Promise<void> {
-  while ((await s.store.thread(thread))?.version !== version || (await s.store.latestRun(thread))?.status !== "finished") {
+  while (
+    (await s.store.thread(thread))?.version !== version ||
+    (await s.store.latestRun(thread))?.status !== "finished"
+  ) {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
 export const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body),
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
 });
 
 /** A user message as `useChat` sends it. */
@@ -86,18 +111,21 @@ export interface Frame {
 /** The frames of an SSE body, as sent (every frame here has an id). */
 export async function sseFrames(res: Response): Promise<Frame[]> {
   const text = await res.text();
-  return text.split("\n\n").filter((block) => block.trim() !== "" && !block.startsWith(":")).map((block) => {
-    const frame: Partial<Frame> = {};
-    for (const line of block.split("\n")) {
-      const at = line.indexOf(": ");
-      const [key, value] = [line.slice(0, at), line.slice(at + 2)];
-      if (key === "id") frame.id = value;
-      else if (key === "event") frame.event = value;
-      else if (key === "data") frame.data = value;
-      else throw new Error(`unexpected SSE line: ${line}`);
-    }
-    return frame as Frame;
-  });
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "" && !block.startsWith(":"))
+    .map((block) => {
+      const frame: Partial<Frame> = {};
+      for (const line of block.split("\n")) {
+        const at = line.indexOf(": ");
+        const [key, value] = [line.slice(0, at), line.slice(at + 2)];
+        if (key === "id") frame.id = value;
+        else if (key === "event") frame.event = value;
+        else if (key === "data") frame.data = value;
+        else throw new Error(`unexpected SSE line: ${line}`);
+      }
+      return frame as Frame;
+    });
 }
 
 /** Reads frames from a streaming response until `until` says stop, then drops the connection (a client that goes away). */

@@ -25,11 +25,14 @@ import { join } from "node:path";
 function binDir() {
   const root = "/usr/lib/postgresql";
   if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, "bin", "pg_ctl")))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length) return join(root, versions[0], "bin");
   }
   const found = spawnSync("sh", ["-c", "command -v pg_ctl"], { encoding: "utf8" }).stdout.trim();
-  if (!found) throw new Error("PostgreSQL is not installed (initdb, pg_ctl): install Debian's postgresql package (.ci/run does)");
+  if (!found)
+    throw new Error("PostgreSQL is not installed (initdb, pg_ctl): install Debian's postgresql package (.ci/run does)");
   return join(found, "..");
 }
 
@@ -39,7 +42,9 @@ const asRoot = userInfo().uid === 0;
 /** @param {string} bin @param {string} program @param {string[]} args */
 function pg(bin, program, args) {
   const file = join(bin, program);
-  const [cmd, argv] = /** @type {[string, string[]]} */ (asRoot ? ["runuser", ["-u", "nobody", "--", file, ...args]] : [file, args]);
+  const [cmd, argv] = /** @type {[string, string[]]} */ (
+    asRoot ? ["runuser", ["-u", "nobody", "--", file, ...args]] : [file, args]
+  );
   const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: tmpdir() });
   if (r.status !== 0) throw new Error(`${program} ${args.join(" ")} failed: ${r.stderr || r.stdout}`);
 }
@@ -55,7 +60,17 @@ function template(bin) {
   if (existsSync(join(dir, "PG_VERSION"))) return dir;
   const building = mkdtempSync(join(tmpdir(), "autograms-pg-initdb-"));
   giveToServer(building);
-  pg(bin, "initdb", ["-D", join(building, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  pg(bin, "initdb", [
+    "-D",
+    join(building, "data"),
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--locale=C",
+    "--no-sync",
+  ]);
   try {
     renameSync(join(building, "data"), dir); // atomic: a concurrent builder's copy wins, this one is dropped
   } catch {
@@ -89,7 +104,8 @@ export async function startPostgres() {
   const port = await freePort();
   // fsync off: a test server's durability is not what is tested, and it is much faster.
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  const start = () => pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
+  const start = () =>
+    pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
   start();
   const url = (/** @type {string} */ database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const { default: pgModule } = await import("pg");

@@ -4,11 +4,30 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import {
-  Breakpoint, ContinuedEvent, DebugSession as ProtocolSession, ExitedEvent, Handles, InitializedEvent, OutputEvent, Response, Scope, Source,
-  StackFrame, StoppedEvent, TerminatedEvent, Thread, Variable,
+  Breakpoint,
+  ContinuedEvent,
+  DebugSession as ProtocolSession,
+  ExitedEvent,
+  Handles,
+  InitializedEvent,
+  OutputEvent,
+  Response,
+  Scope,
+  Source,
+  StackFrame,
+  StoppedEvent,
+  TerminatedEvent,
+  Thread,
+  Variable,
 } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { formatAgentError, type DebugSession, type JsonValue, type SessionEvent, type StepMode } from "@autograms/runtime";
+import {
+  formatAgentError,
+  type DebugSession,
+  type JsonValue,
+  type SessionEvent,
+  type StepMode,
+} from "@autograms/runtime";
 import { valueText, type SourceLines } from "../present.js";
 
 const THREAD = 1;
@@ -37,7 +56,9 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
 type Handle = { kind: "scope"; frame: number; scope: number } | { kind: "value"; value: JsonValue };
 
 /** Opens the session a launch asks for; the command line's loader by default, replaced in tests. */
-export type Opener = (args: LaunchArguments) => Promise<{ session: DebugSession; source: SourceLines; sourcePath: string | null }>;
+export type Opener = (
+  args: LaunchArguments,
+) => Promise<{ session: DebugSession; source: SourceLines; sourcePath: string | null }>;
 
 export interface AdapterOptions {
   /** Required in the launch configuration before anything is loaded (a server on a socket). */
@@ -62,7 +83,10 @@ export class AgentDebugAdapter extends ProtocolSession {
   /** The launch got in (its secret was right); a second one is refused. */
   private launched = false;
 
-  constructor(private readonly open: Opener, private readonly options: AdapterOptions) {
+  constructor(
+    private readonly open: Opener,
+    private readonly options: AdapterOptions,
+  ) {
     super();
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
@@ -72,9 +96,11 @@ export class AgentDebugAdapter extends ProtocolSession {
   protected override dispatchRequest(request: DebugProtocol.Request): void {
     const command = String(request.command).slice(0, 40);
     let refusal: string | null = null;
-    if (!this.initialized && command !== "initialize") refusal = `the first request must be 'initialize', not '${command}'`;
+    if (!this.initialized && command !== "initialize")
+      refusal = `the first request must be 'initialize', not '${command}'`;
     else if (this.initialized && command === "initialize") refusal = "'initialize' was sent already";
-    else if (!this.launched && !BEFORE_LAUNCH.has(command)) refusal = `'${command}' before a launch: launch a program first`;
+    else if (!this.launched && !BEFORE_LAUNCH.has(command))
+      refusal = `'${command}' before a launch: launch a program first`;
     if (refusal === null) return super.dispatchRequest(request);
     this.sendErrorResponse(new Response(request), 5, refusal);
     if (!this.initialized || command === "initialize") this.options.close();
@@ -93,13 +119,21 @@ export class AgentDebugAdapter extends ProtocolSession {
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     if (this.launched) {
-      this.sendErrorResponse(response, 6, "this session has launched a program already: start another session for another");
+      this.sendErrorResponse(
+        response,
+        6,
+        "this session has launched a program already: start another session for another",
+      );
       return;
     }
     if (this.options.secret !== undefined && !sameSecret(args.secret, this.options.secret)) {
-      this.sendErrorResponse(response, 7, args.secret === undefined
-        ? "this server needs its secret: put \"secret\" in the launch configuration (autograms dap printed it when it started)"
-        : "wrong secret: the launch configuration's \"secret\" is not the one this server printed when it started");
+      this.sendErrorResponse(
+        response,
+        7,
+        args.secret === undefined
+          ? 'this server needs its secret: put "secret" in the launch configuration (autograms dap printed it when it started)'
+          : 'wrong secret: the launch configuration\'s "secret" is not the one this server printed when it started',
+      );
       this.options.close();
       return;
     }
@@ -127,12 +161,20 @@ export class AgentDebugAdapter extends ProtocolSession {
     this.sendResponse(response);
   }
 
-  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
-    const requested = (args.breakpoints ?? args.lines?.map((line) => ({ line })) ?? []).map((b) => this.convertClientLineToDebugger(b.line));
+  protected override setBreakPointsRequest(
+    response: DebugProtocol.SetBreakpointsResponse,
+    args: DebugProtocol.SetBreakpointsArguments,
+  ): void {
+    const requested = (args.breakpoints ?? args.lines?.map((line) => ({ line })) ?? []).map((b) =>
+      this.convertClientLineToDebugger(b.line),
+    );
     const session = this.session;
-    const path = args.source.path === undefined ? undefined : resolve(this.convertClientPathToDebugger(args.source.path));
+    const path =
+      args.source.path === undefined ? undefined : resolve(this.convertClientPathToDebugger(args.source.path));
     if (!session || path === undefined || path !== this.sourcePath) {
-      const why = session ? `not the agent's source file${this.sourcePath ? ` (${this.sourcePath})` : " (its .ts file is not at hand)"}` : "no agent is loaded";
+      const why = session
+        ? `not the agent's source file${this.sourcePath ? ` (${this.sourcePath})` : " (its .ts file is not at hand)"}`
+        : "no agent is loaded";
       response.body = { breakpoints: requested.map(() => ({ verified: false, message: why })) };
       this.sendResponse(response);
       return;
@@ -140,7 +182,12 @@ export class AgentDebugAdapter extends ProtocolSession {
     const set = session.setLineBreakpoints(requested);
     response.body = {
       breakpoints: set.map((b) => {
-        const bp: DebugProtocol.Breakpoint = new Breakpoint(b.line !== null, b.line === null ? undefined : this.convertDebuggerLineToClient(b.line), undefined, this.sourceRef());
+        const bp: DebugProtocol.Breakpoint = new Breakpoint(
+          b.line !== null,
+          b.line === null ? undefined : this.convertDebuggerLineToClient(b.line),
+          undefined,
+          this.sourceRef(),
+        );
         bp.id = b.id;
         if (b.message !== undefined) bp.message = b.message;
         return bp;
@@ -149,11 +196,19 @@ export class AgentDebugAdapter extends ProtocolSession {
     this.sendResponse(response);
   }
 
-  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+  protected override setFunctionBreakPointsRequest(
+    response: DebugProtocol.SetFunctionBreakpointsResponse,
+    args: DebugProtocol.SetFunctionBreakpointsArguments,
+  ): void {
     const set = this.session?.setFunctionBreakpoints(args.breakpoints.map((b) => b.name)) ?? [];
     response.body = {
       breakpoints: set.map((b) => {
-        const bp: DebugProtocol.Breakpoint = new Breakpoint(b.node !== null, b.line === null ? undefined : this.convertDebuggerLineToClient(b.line), undefined, this.sourceRef());
+        const bp: DebugProtocol.Breakpoint = new Breakpoint(
+          b.node !== null,
+          b.line === null ? undefined : this.convertDebuggerLineToClient(b.line),
+          undefined,
+          this.sourceRef(),
+        );
         bp.id = b.id;
         if (b.message) bp.message = b.message;
         return bp;
@@ -163,11 +218,16 @@ export class AgentDebugAdapter extends ProtocolSession {
   }
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    response.body = { threads: [new Thread(THREAD, this.session ? `${this.session.graph.agent} conversation` : "conversation")] };
+    response.body = {
+      threads: [new Thread(THREAD, this.session ? `${this.session.graph.agent} conversation` : "conversation")],
+    };
     this.sendResponse(response);
   }
 
-  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+  protected override stackTraceRequest(
+    response: DebugProtocol.StackTraceResponse,
+    args: DebugProtocol.StackTraceArguments,
+  ): void {
     const frames = this.session?.frames() ?? [];
     const start = args.startFrame ?? 0;
     const shown = frames.slice(start, args.levels ? start + args.levels : undefined);
@@ -176,7 +236,13 @@ export class AgentDebugAdapter extends ProtocolSession {
       stackFrames: shown.map((f) => {
         const line = f.loc ? this.convertDebuggerLineToClient(f.loc.line) : 0;
         const column = f.loc ? this.convertDebuggerColumnToClient(f.loc.column) : 0;
-        const frame: DebugProtocol.StackFrame = new StackFrame(f.index + 1, `${f.function} (${f.node})`, f.loc ? this.sourceRef() : undefined, line, column);
+        const frame: DebugProtocol.StackFrame = new StackFrame(
+          f.index + 1,
+          `${f.function} (${f.node})`,
+          f.loc ? this.sourceRef() : undefined,
+          line,
+          column,
+        );
         if (f.loc) {
           frame.endLine = this.convertDebuggerLineToClient(f.loc.endLine);
           frame.endColumn = this.convertDebuggerColumnToClient(f.loc.endColumn);
@@ -194,7 +260,11 @@ export class AgentDebugAdapter extends ProtocolSession {
     const scopes = this.session?.scopes(frame) ?? [];
     response.body = {
       scopes: scopes.map((s, i) => {
-        const scope: DebugProtocol.Scope = new Scope(s.name, this.handles.create({ kind: "scope", frame, scope: i }), false);
+        const scope: DebugProtocol.Scope = new Scope(
+          s.name,
+          this.handles.create({ kind: "scope", frame, scope: i }),
+          false,
+        );
         scope.presentationHint = i === 0 ? "locals" : undefined;
         scope.namedVariables = Object.keys(s.variables).length;
         return scope;
@@ -203,7 +273,10 @@ export class AgentDebugAdapter extends ProtocolSession {
     this.sendResponse(response);
   }
 
-  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+  protected override variablesRequest(
+    response: DebugProtocol.VariablesResponse,
+    args: DebugProtocol.VariablesArguments,
+  ): void {
     const handle = this.handles.get(args.variablesReference);
     let entries: [string, JsonValue][] = [];
     if (handle?.kind === "scope") {
@@ -215,7 +288,10 @@ export class AgentDebugAdapter extends ProtocolSession {
     this.sendResponse(response);
   }
 
-  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+  protected override async evaluateRequest(
+    response: DebugProtocol.EvaluateResponse,
+    args: DebugProtocol.EvaluateArguments,
+  ): Promise<void> {
     const session = this.session;
     if (!session) {
       this.sendErrorResponse(response, 2, "no agent is loaded");
@@ -230,7 +306,10 @@ export class AgentDebugAdapter extends ProtocolSession {
       return;
     }
     try {
-      const { code, variables, now } = session.evaluation(args.expression, args.frameId === undefined ? 0 : args.frameId - 1);
+      const { code, variables, now } = session.evaluation(
+        args.expression,
+        args.frameId === undefined ? 0 : args.frameId - 1,
+      );
       const value = await this.options.evaluate(code, variables, now);
       const v = this.variable(args.expression, value);
       response.body = { result: v.value, variablesReference: v.variablesReference };
@@ -304,7 +383,10 @@ export class AgentDebugAdapter extends ProtocolSession {
         break;
       case "log": {
         // The code's print, at its place in the source (an editor links the line to it).
-        const output: DebugProtocol.OutputEvent = new OutputEvent(`${e.text}\n`, e.level === "warn" || e.level === "error" ? "stderr" : "stdout");
+        const output: DebugProtocol.OutputEvent = new OutputEvent(
+          `${e.text}\n`,
+          e.level === "warn" || e.level === "error" ? "stderr" : "stdout",
+        );
         const source = this.sourceRef();
         if (e.loc && source) {
           output.body.source = source;
@@ -318,7 +400,9 @@ export class AgentDebugAdapter extends ProtocolSession {
         break;
       case "input": {
         this.handles.reset();
-        this.sendEvent(new OutputEvent("The conversation waits for your message: type it in the Debug Console.\n", "console"));
+        this.sendEvent(
+          new OutputEvent("The conversation waits for your message: type it in the Debug Console.\n", "console"),
+        );
         const waiting: DebugProtocol.StoppedEvent = new StoppedEvent("pause", THREAD);
         waiting.body.description = "Waiting for the user's message (type it in the Debug Console)";
         this.sendEvent(waiting);
@@ -326,12 +410,18 @@ export class AgentDebugAdapter extends ProtocolSession {
       }
       case "ended":
         if (e.why === "quit") this.sendEvent(new OutputEvent("The conversation has ended (quit).\n", "console"));
-        if (e.why === "recording_over") this.sendEvent(new OutputEvent("The recording ends here: it holds no more user messages.\n", "console"));
+        if (e.why === "recording_over")
+          this.sendEvent(new OutputEvent("The recording ends here: it holds no more user messages.\n", "console"));
         this.sendEvent(new ExitedEvent(0));
         this.sendEvent(new TerminatedEvent());
         break;
       case "error":
-        this.sendEvent(new OutputEvent(formatAgentError(e.error, this.source?.text ?? undefined, { graph: session.graph }), "stderr"));
+        this.sendEvent(
+          new OutputEvent(
+            formatAgentError(e.error, this.source?.text ?? undefined, { graph: session.graph }),
+            "stderr",
+          ),
+        );
         this.sendEvent(new ExitedEvent(1));
         this.sendEvent(new TerminatedEvent());
         break;
@@ -340,7 +430,11 @@ export class AgentDebugAdapter extends ProtocolSession {
 
   private variable(name: string, value: JsonValue): DebugProtocol.Variable {
     const expandable = value !== null && typeof value === "object" && Object.keys(value).length > 0;
-    const v: DebugProtocol.Variable = new Variable(name, valueText(value, 500), expandable ? this.handles.create({ kind: "value", value }) : 0);
+    const v: DebugProtocol.Variable = new Variable(
+      name,
+      valueText(value, 500),
+      expandable ? this.handles.create({ kind: "value", value }) : 0,
+    );
     v.type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
     return v;
   }

@@ -82,7 +82,8 @@ function parseHeader(header: string): number {
     }
   }
   if (length === undefined) throw new FramingError("a header without Content-Length");
-  if (length > MAX_MESSAGE_BYTES) throw new FramingError(`a message of ${length} bytes, over the ${MAX_MESSAGE_BYTES} allowed`);
+  if (length > MAX_MESSAGE_BYTES)
+    throw new FramingError(`a message of ${length} bytes, over the ${MAX_MESSAGE_BYTES} allowed`);
   return length;
 }
 
@@ -94,8 +95,14 @@ function parseMessage(body: Buffer): ClientMessage {
     throw new FramingError("a body that is not JSON");
   }
   const m = value as Partial<ClientMessage> | null;
-  if (typeof m !== "object" || m === null || Array.isArray(m) || (m.type !== "request" && m.type !== "response")
-    || typeof m.seq !== "number" || typeof m.command !== "string") {
+  if (
+    typeof m !== "object" ||
+    m === null ||
+    Array.isArray(m) ||
+    (m.type !== "request" && m.type !== "response") ||
+    typeof m.seq !== "number" ||
+    typeof m.command !== "string"
+  ) {
     throw new FramingError("a body that is not a protocol request");
   }
   return m as ClientMessage;
@@ -103,5 +110,7 @@ function parseMessage(body: Buffer): ClientMessage {
 
 /** What the first bytes look like, said without echoing them. */
 function describeStart(head: Buffer): string {
-  return /^[A-Z]{3,10} \S/.test(head.toString("latin1", 0, 16)) ? "an HTTP request, not the Debug Adapter Protocol" : "bytes that do not start with a Content-Length header";
+  return /^[A-Z]{3,10} \S/.test(head.toString("latin1", 0, 16))
+    ? "an HTTP request, not the Debug Adapter Protocol"
+    : "bytes that do not start with a Content-Length header";
 }

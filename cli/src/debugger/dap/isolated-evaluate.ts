@@ -6,7 +6,11 @@ import { cliSandboxPool } from "../../agent-loading/sandbox-pool.js";
 let pool: SandboxPool | null = null;
 
 /** `now`: the time of the turn the session stands in, which `Date.now()` gives the expression. */
-export async function evaluateIsolated(code: string, variables: Record<string, JsonValue>, now: number | undefined): Promise<JsonValue> {
+export async function evaluateIsolated(
+  code: string,
+  variables: Record<string, JsonValue>,
+  now: number | undefined,
+): Promise<JsonValue> {
   pool ??= cliSandboxPool();
   return ((await pool.evaluate(code, variables, now === undefined ? {} : { now })).value ?? null) as JsonValue;
 }

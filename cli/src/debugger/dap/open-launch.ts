@@ -21,11 +21,13 @@ const GRAPH = /\.json$/;
  * launch's diagnostics (and no other session's) are put in its error message.
  */
 export const openLaunch: Opener = async (args) => {
-  if (typeof args.program !== "string" || !args.program) throw new CliError("the launch configuration needs a \"program\": the agent's .ts file (or its graph .json)");
+  if (typeof args.program !== "string" || !args.program)
+    throw new CliError('the launch configuration needs a "program": the agent\'s .ts file (or its graph .json)');
   const base = typeof args.cwd === "string" ? args.cwd : process.cwd();
   const program = resolve(base, args.program);
   checkProgram(program, args.program);
-  if (args.replay !== undefined && typeof args.replay !== "string") throw new CliError("\"replay\" names a trace file (.jsonl)");
+  if (args.replay !== undefined && typeof args.replay !== "string")
+    throw new CliError('"replay" names a trace file (.jsonl)');
   const replay = args.replay === undefined ? undefined : resolve(base, args.replay);
   if (replay !== undefined) readLaunchFile(replay, args.replay!);
   const flags = { offline: args.offline, model: args.model, baseUrl: args.baseUrl, apiKeyEnv: args.apiKeyEnv };
@@ -47,10 +49,12 @@ export const openLaunch: Opener = async (args) => {
 
 /** Refuses a program that is not an agent or a graph, saying why in words of its own. */
 function checkProgram(path: string, given: string): void {
-  if (!AGENT.test(path) && !GRAPH.test(path)) throw new CliError(`'${given}' is neither an agent's .ts file nor a graph .json`);
+  if (!AGENT.test(path) && !GRAPH.test(path))
+    throw new CliError(`'${given}' is neither an agent's .ts file nor a graph .json`);
   const text = readLaunchFile(path, given);
   if (AGENT.test(path)) {
-    if (!/\bextends\s+Autogram\b/.test(text)) throw new CliError(`'${given}' is not an agent: it has no class that extends Autogram`);
+    if (!/\bextends\s+Autogram\b/.test(text))
+      throw new CliError(`'${given}' is not an agent: it has no class that extends Autogram`);
     return;
   }
   let value: unknown;
@@ -59,7 +63,8 @@ function checkProgram(path: string, given: string): void {
   } catch (err) {
     throw new CliError(`'${given}' is not a graph: ${jsonFault(err)}`);
   }
-  if (notAGraph(value)) throw new CliError(`'${given}' is not a graph (a JSON object with "format": "autograms-graph", version 1)`);
+  if (notAGraph(value))
+    throw new CliError(`'${given}' is not a graph (a JSON object with "format": "autograms-graph", version 1)`);
 }
 
 function readLaunchFile(path: string, given: string): string {

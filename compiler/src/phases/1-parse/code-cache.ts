@@ -21,7 +21,10 @@ export function requireWithCodeCache(id: string, from: string): unknown {
   if (!dir) return undefined;
   const path = createRequire(from).resolve(id);
   const { size, mtimeMs } = statSync(path);
-  const cacheFile = join(dir, `${basename(path)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.v8cache`);
+  const cacheFile = join(
+    dir,
+    `${basename(path)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.v8cache`,
+  );
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);

@@ -19,7 +19,9 @@ export function parse(sourceText: string, fileName: string, diagnostics: Diagnos
   // The parser keeps its own syntax errors on the file; they are the ones `tsc` reports first.
   const parseErrors = (file as unknown as { parseDiagnostics: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics;
   for (const d of parseErrors) {
-    diagnostics.report("syntax_error", "typescript", locOfRange(file, d.start, d.start + d.length), { text: ts.flattenDiagnosticMessageText(d.messageText, "\n") });
+    diagnostics.report("syntax_error", "typescript", locOfRange(file, d.start, d.start + d.length), {
+      text: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+    });
   }
   if (parseErrors.length) return null;
   return checkNesting(file, diagnostics) ? file : null;

@@ -10,6 +10,7 @@ let loaded: typeof TS | undefined;
  * should not pay for it.
  */
 export function typescript(): typeof TS {
-  loaded ??= (requireWithCodeCache("typescript", import.meta.url) ?? createRequire(import.meta.url)("typescript")) as typeof TS;
+  loaded ??= (requireWithCodeCache("typescript", import.meta.url) ??
+    createRequire(import.meta.url)("typescript")) as typeof TS;
   return loaded;
 }

@@ -32,13 +32,26 @@ function candidates(specifier: string, agentFile: string): string[] {
   const base = `${dir}/${specifier}`.replace(/\/\.\//g, "/");
   const stem = base.replace(/\.[cm]?js$/, "");
   const ts = [".ts", ".mts", ".cts", ".tsx"];
-  return [...(stem !== base ? ts.map((e) => stem + e) : []), base, ...ts.map((e) => base + e), ...ts.map((e) => `${base}/index${e}`)];
+  return [
+    ...(stem !== base ? ts.map((e) => stem + e) : []),
+    base,
+    ...ts.map((e) => base + e),
+    ...ts.map((e) => `${base}/index${e}`),
+  ];
 }
 
 /** What `defineAction` says about the export `exported` of the module `specifier`. */
-export function readActionDeclaration(specifier: string, exported: string, agentFile: string, read: ReadFile): ActionDeclaration {
+export function readActionDeclaration(
+  specifier: string,
+  exported: string,
+  agentFile: string,
+  read: ReadFile,
+): ActionDeclaration {
   if (!specifier.startsWith(".")) {
-    return { ok: false, message: `the compiler reads action definitions from the agent's own modules (a relative import like './actions.js'), not from '${specifier}'` };
+    return {
+      ok: false,
+      message: `the compiler reads action definitions from the agent's own modules (a relative import like './actions.js'), not from '${specifier}'`,
+    };
   }
   let path: string | undefined;
   let text: string | undefined;
@@ -49,13 +62,20 @@ export function readActionDeclaration(specifier: string, exported: string, agent
       break;
     }
   }
-  if (path === undefined || text === undefined) return { ok: false, message: `cannot read the module '${specifier}' (looked for ${candidates(specifier, agentFile).slice(0, 2).join(", ")}, ...)` };
+  if (path === undefined || text === undefined)
+    return {
+      ok: false,
+      message: `cannot read the module '${specifier}' (looked for ${candidates(specifier, agentFile).slice(0, 2).join(", ")}, ...)`,
+    };
   const ts = typescript();
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const call = exportedDefinition(file, exported);
   const where = `'${exported === "default" ? "export default" : exported}' in ${path}`;
   if (!call) {
-    return { ok: false, message: `${where} is not a defineAction({...}) call the compiler can read: write 'export const ${exported === "default" ? "name" : exported} = defineAction({ name: "...", ... })'` };
+    return {
+      ok: false,
+      message: `${where} is not a defineAction({...}) call the compiler can read: write 'export const ${exported === "default" ? "name" : exported} = defineAction({ name: "...", ... })'`,
+    };
   }
   return declarationOf(call, file, where);
 }
@@ -81,7 +101,12 @@ function exportedDefinition(file: TS.SourceFile, exported: string): TS.CallExpre
         locals.set("\0default", e);
         exports.set("default", "\0default");
       }
-    } else if (ts.isExportDeclaration(statement) && !statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+    } else if (
+      ts.isExportDeclaration(statement) &&
+      !statement.moduleSpecifier &&
+      statement.exportClause &&
+      ts.isNamedExports(statement.exportClause)
+    ) {
       for (const el of statement.exportClause.elements) exports.set(el.name.text, (el.propertyName ?? el.name).text);
     }
   }
@@ -100,20 +125,28 @@ function declarationOf(call: TS.CallExpression, file: TS.SourceFile, where: stri
   const ts = typescript();
   const spec = call.arguments[0] && skipTypeWrappers(call.arguments[0]);
   const line = (n: TS.Node) => `${file.fileName}:${file.getLineAndCharacterOfPosition(n.getStart(file)).line + 1}`;
-  if (!spec || !ts.isObjectLiteralExpression(spec)) return { ok: false, message: `${where}: defineAction takes an object literal` };
+  if (!spec || !ts.isObjectLiteralExpression(spec))
+    return { ok: false, message: `${where}: defineAction takes an object literal` };
   const values: Record<string, JsonValue> = {};
   let decides = false;
   for (const p of spec.properties) {
     const key = p.name ? propertyKey(p.name as TS.PropertyName) : null;
     if (key === "transition") decides = true;
     if (key === null || !READ.has(key)) continue;
-    if (!ts.isPropertyAssignment(p)) return { ok: false, message: `${where}: write '${key}' as '${key}: <literal>' (${line(p)})` };
+    if (!ts.isPropertyAssignment(p))
+      return { ok: false, message: `${where}: write '${key}' as '${key}: <literal>' (${line(p)})` };
     const value = literalValue(p.initializer);
-    if (isNotLiteral(value)) return { ok: false, message: `${where}: '${key}' must be a literal the compiler can read (${line(p.initializer)})` };
+    if (isNotLiteral(value))
+      return {
+        ok: false,
+        message: `${where}: '${key}' must be a literal the compiler can read (${line(p.initializer)})`,
+      };
     values[key] = value;
   }
-  if (typeof values.name !== "string") return { ok: false, message: `${where}: defineAction needs a name, a string literal` };
-  if (values.base !== undefined && typeof values.base !== "string") return { ok: false, message: `${where}: base must be a string` };
+  if (typeof values.name !== "string")
+    return { ok: false, message: `${where}: defineAction needs a name, a string literal` };
+  if (values.base !== undefined && typeof values.base !== "string")
+    return { ok: false, message: `${where}: base must be a string` };
   const fields = values.fields;
   if (fields !== undefined && (fields === null || typeof fields !== "object" || Array.isArray(fields))) {
     return { ok: false, message: `${where}: fields must be an object of JSON Schemas, one per field` };

@@ -4,8 +4,13 @@ import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf, locOfRange } from "../1-parse/loc.js";
 import { typescript } from "../1-parse/typescript.js";
 import {
-  AUTOMATIC_VARIABLES, RUNTIME_MODULE, UNSAFE_NAME, isRuntimeTool, report,
-  type AgentContext, type MethodInfo,
+  AUTOMATIC_VARIABLES,
+  RUNTIME_MODULE,
+  UNSAFE_NAME,
+  isRuntimeTool,
+  report,
+  type AgentContext,
+  type MethodInfo,
 } from "./context.js";
 import { isNotLiteral, literalValue } from "./literal.js";
 import type { ReadFile } from "./action-module.js";
@@ -20,11 +25,24 @@ export interface AgentClass {
  * Reads the module: its imports (the agent language and tools), the one exported class, the
  * class's fields (globals) and methods (functions). Bodies are analyzed later, per function.
  */
-export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics, readFile: ReadFile): AgentClass | null {
+export function analyzeAgentClass(
+  file: TS.SourceFile,
+  diagnostics: Diagnostics,
+  readFile: ReadFile,
+): AgentClass | null {
   const ts = typescript();
   const context: AgentContext = {
-    file, diagnostics, fields: new Map(), methods: new Map(), refusedMethods: new Set(), api: new Map(), tools: new Map(), usedTools: new Set(),
-    readFile, actions: new Map(), usedActions: new Map(),
+    file,
+    diagnostics,
+    fields: new Map(),
+    methods: new Map(),
+    refusedMethods: new Set(),
+    api: new Map(),
+    tools: new Map(),
+    usedTools: new Set(),
+    readFile,
+    actions: new Map(),
+    usedActions: new Map(),
   };
   const classes: TS.ClassDeclaration[] = [];
   const localClasses = new Map<string, TS.ClassDeclaration>();
@@ -39,7 +57,6 @@ export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics,
     } else if (ts.isExportAssignment(statement) && ts.isIdentifier(statement.expression)) {
       defaultExports.push(statement.expression);
     } else if (isTypeOnly(statement)) {
-      continue;
     } else {
       report(context, "unsupported_syntax", "module_level", statement, { topLevel: describeTopLevel(statement) });
     }
@@ -61,7 +78,9 @@ export function analyzeAgentClass(file: TS.SourceFile, diagnostics: Diagnostics,
     return null;
   }
   for (const extra of classes.slice(1)) {
-    report(context, "multiple_agent_classes", "second_exported", extra.name ?? extra, { detail: extra.name?.text ?? "default" });
+    report(context, "multiple_agent_classes", "second_exported", extra.name ?? extra, {
+      detail: extra.name?.text ?? "default",
+    });
   }
   const agentClass = classes[0]!;
   const globals = readMembers(agentClass, context);
@@ -79,7 +98,8 @@ function isExported(node: TS.ClassDeclaration): boolean {
 
 function isTypeOnly(statement: TS.Statement): boolean {
   const ts = typescript();
-  if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEmptyStatement(statement)) return true;
+  if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEmptyStatement(statement))
+    return true;
   if (ts.isExportDeclaration(statement)) return statement.isTypeOnly;
   const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
   return modifiers?.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword) ?? false;
@@ -107,7 +127,8 @@ function readImport(statement: TS.ImportDeclaration, context: AgentContext): voi
   if (clause.isTypeOnly) return;
   const fromRuntime = module === RUNTIME_MODULE;
   if (clause.name) {
-    if (fromRuntime) report(context, "unsupported_syntax", "default_import", clause.name, { runtimeModule: RUNTIME_MODULE });
+    if (fromRuntime)
+      report(context, "unsupported_syntax", "default_import", clause.name, { runtimeModule: RUNTIME_MODULE });
     else context.tools.set(clause.name.text, { module, export: "default" });
   }
   const bindings = clause.namedBindings;
@@ -131,7 +152,7 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
   const seen = new Set<string>();
   for (const member of agentClass.members) {
     if (ts.isSemicolonClassElement(member) || ts.isIndexSignatureDeclaration(member)) continue;
-    const modifiers = ts.canHaveModifiers(member) ? ts.getModifiers(member) ?? [] : [];
+    const modifiers = ts.canHaveModifiers(member) ? (ts.getModifiers(member) ?? []) : [];
     if (modifiers.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) {
       report(context, "unsupported_syntax", "static_member", member);
       continue;
@@ -141,7 +162,9 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
       continue;
     }
     if (ts.isGetAccessor(member) || ts.isSetAccessor(member) || ts.isClassStaticBlockDeclaration(member)) {
-      report(context, "unsupported_syntax", "accessor", member, { detail: ts.isClassStaticBlockDeclaration(member) ? "a static block" : "a getter or setter" });
+      report(context, "unsupported_syntax", "accessor", member, {
+        detail: ts.isClassStaticBlockDeclaration(member) ? "a static block" : "a getter or setter",
+      });
       continue;
     }
     const name = member.name;
@@ -190,8 +213,17 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
 function readMethod(member: TS.MethodDeclaration, name: string, context: AgentContext): MethodInfo | null {
   const ts = typescript();
   const modifiers = ts.getModifiers(member) ?? [];
-  if (member.asteriskToken || modifiers.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword || m.kind === ts.SyntaxKind.AbstractKeyword)) {
-    report(context, "unsupported_syntax", "method_kind", member.name, { detail: member.asteriskToken ? "a generator" : modifiers.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword) ? "an async" : "an abstract" });
+  if (
+    member.asteriskToken ||
+    modifiers.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword || m.kind === ts.SyntaxKind.AbstractKeyword)
+  ) {
+    report(context, "unsupported_syntax", "method_kind", member.name, {
+      detail: member.asteriskToken
+        ? "a generator"
+        : modifiers.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword)
+          ? "an async"
+          : "an abstract",
+    });
     return null;
   }
   if (!member.body) {
@@ -231,7 +263,15 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
   if (kind === "main" && params.length > 0) {
     report(context, "unsupported_syntax", "parameters_main", member.parameters[0]!);
   }
-  const info: MethodInfo = { name, kind: kind ?? "local_function", params, defaults, minArgs, decl: member, loc: locOf(member.name, context.file) };
+  const info: MethodInfo = {
+    name,
+    kind: kind ?? "local_function",
+    params,
+    defaults,
+    minArgs,
+    decl: member,
+    loc: locOf(member.name, context.file),
+  };
   if (kind === null) info.kindUnknown = true;
   return info;
 }
@@ -249,8 +289,13 @@ function methodKind(member: TS.MethodDeclaration, name: string, context: AgentCo
   const exported = ts.isIdentifier(expression) ? context.api.get(expression.text) : undefined;
   const kind = exported === undefined ? undefined : DECORATOR_KINDS[exported];
   if (!kind) {
-    const hint = ts.isCallExpression(expression) ? " (write it without parentheses)" : ` imported from '${RUNTIME_MODULE}'`;
-    report(context, "unknown_decorator", "func_localfunction", decorators[0]!, { expressionText: expression.getText(context.file), hint });
+    const hint = ts.isCallExpression(expression)
+      ? " (write it without parentheses)"
+      : ` imported from '${RUNTIME_MODULE}'`;
+    report(context, "unknown_decorator", "func_localfunction", decorators[0]!, {
+      expressionText: expression.getText(context.file),
+      hint,
+    });
     return null;
   }
   return kind;

@@ -10,7 +10,11 @@ import { analyzeScope } from "./scope.js";
 import { VISITORS } from "./visitors.js";
 
 /** Phase 2: the agent class and every method body, checked and turned into the IR. */
-export function analyze(file: TS.SourceFile, diagnostics: Diagnostics, readFile: ReadFile = readFromDisk): AgentIR | null {
+export function analyze(
+  file: TS.SourceFile,
+  diagnostics: Diagnostics,
+  readFile: ReadFile = readFromDisk,
+): AgentIR | null {
   const agentClass = analyzeAgentClass(file, diagnostics, readFile);
   if (!agentClass) return null;
   const { context } = agentClass;
@@ -25,10 +29,26 @@ export function analyze(file: TS.SourceFile, diagnostics: Diagnostics, readFile:
     // Code from a function with errors may hold placeholders; its errors say enough.
     if (diagnostics.errorCount === errorsBefore) checkStatementsCode(body, diagnostics);
     const defaults: Record<string, JsonValue> = {};
-    method.defaults.forEach((d, i) => { if (d !== undefined) defaults[method.params[i]!] = JSON.parse(d) as JsonValue; });
-    functions.push({ name: method.name, kind: method.kind, params: method.params, required: method.minArgs, defaults, body, loc: method.loc });
+    method.defaults.forEach((d, i) => {
+      if (d !== undefined) defaults[method.params[i]!] = JSON.parse(d) as JsonValue;
+    });
+    functions.push({
+      name: method.name,
+      kind: method.kind,
+      params: method.params,
+      required: method.minArgs,
+      defaults,
+      body,
+      loc: method.loc,
+    });
   }
   const tools: Record<string, ToolInfo> = {};
   for (const [name, tool] of context.tools) if (context.usedTools.has(name)) tools[name] = tool;
-  return { className: agentClass.className, globals: agentClass.globals, functions, tools, actions: Object.fromEntries(context.usedActions) };
+  return {
+    className: agentClass.className,
+    globals: agentClass.globals,
+    functions,
+    tools,
+    actions: Object.fromEntries(context.usedActions),
+  };
 }

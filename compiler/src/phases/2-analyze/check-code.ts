@@ -10,7 +10,11 @@ import type { Expr, Stmt } from "./ir.js";
 export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnostics): void {
   const check = (code: string, loc: Loc) => {
     const error = checkCode(code);
-    if (error) diagnostics.report("unsupported_syntax", "evaluator_does", loc, { errorMessage: error.message, code: abbreviate(code) });
+    if (error)
+      diagnostics.report("unsupported_syntax", "evaluator_does", loc, {
+        errorMessage: error.message,
+        code: abbreviate(code),
+      });
   };
   const expr = (value: Expr, loc: Loc) => {
     checkStatementsCode(value.prelude, diagnostics);
@@ -26,7 +30,8 @@ export function checkStatementsCode(stmts: readonly Stmt[], diagnostics: Diagnos
         for (const setup of stmt.setup ?? []) check(setup.code, setup.loc);
         break;
       case "return":
-        if (stmt.value && "node" in stmt.value) checkStatementsCode([...stmt.value.prelude, stmt.value.node], diagnostics);
+        if (stmt.value && "node" in stmt.value)
+          checkStatementsCode([...stmt.value.prelude, stmt.value.node], diagnostics);
         else if (stmt.value) expr(stmt.value, stmt.loc);
         break;
       case "if":

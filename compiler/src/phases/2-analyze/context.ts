@@ -88,7 +88,13 @@ export interface FunctionContext {
 }
 
 /** Message `name` of diagnostic `code` (see the catalogue), at `node`. */
-export function report<C extends DiagnosticCode, M extends MessageName<C>>(ctx: FunctionContext | AgentContext, code: C, name: M, node: TS.Node, ...args: MessageArgs<C, M>): void {
+export function report<C extends DiagnosticCode, M extends MessageName<C>>(
+  ctx: FunctionContext | AgentContext,
+  code: C,
+  name: M,
+  node: TS.Node,
+  ...args: MessageArgs<C, M>
+): void {
   const agent = "agent" in ctx ? ctx.agent : ctx;
   agent.diagnostics.report(code, name, locOf(node, agent.file), ...args);
 }

@@ -34,7 +34,9 @@ export interface Expr {
 }
 
 /** An analyzed expression: evaluator code, or one agent call whose output is the value. */
-export type Analyzed = { prelude: Stmt[]; code: string; call?: undefined } | { prelude: Stmt[]; call: NodeStmt; code?: undefined };
+export type Analyzed =
+  | { prelude: Stmt[]; code: string; call?: undefined }
+  | { prelude: Stmt[]; call: NodeStmt; code?: undefined };
 
 /** The fields of a node as written, before names and "next" are resolved. */
 export type NodeFieldsIR = Record<string, JsonValue> & { action: string; transitions?: string[] };
@@ -168,4 +170,14 @@ export interface BlockStmt {
   body: Stmt[];
 }
 
-export type Stmt = NodeStmt | CodeStmt | ReturnStmt | IfStmt | WhileStmt | ForStmt | ForOfStmt | SwitchStmt | JumpStmt | BlockStmt;
+export type Stmt =
+  | NodeStmt
+  | CodeStmt
+  | ReturnStmt
+  | IfStmt
+  | WhileStmt
+  | ForStmt
+  | ForOfStmt
+  | SwitchStmt
+  | JumpStmt
+  | BlockStmt;

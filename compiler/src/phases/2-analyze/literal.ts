@@ -61,17 +61,34 @@ export function literalValue(node: TS.Expression): JsonValue | NotLiteral {
 }
 
 export function isNotLiteral(value: JsonValue | NotLiteral): value is NotLiteral {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && "notLiteral" in value && isNode(value.notLiteral);
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    "notLiteral" in value &&
+    isNode(value.notLiteral)
+  );
 }
 
 function isNode(value: unknown): value is TS.Node {
-  return typeof value === "object" && value !== null && typeof (value as TS.Node).kind === "number" && typeof (value as TS.Node).pos === "number";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as TS.Node).kind === "number" &&
+    typeof (value as TS.Node).pos === "number"
+  );
 }
 
 /** The key of an object-literal property written as a name, a string or a number. */
 export function propertyKey(name: TS.PropertyName): string | null {
   const ts = typescript();
-  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (
+    ts.isIdentifier(name) ||
+    ts.isStringLiteral(name) ||
+    ts.isNumericLiteral(name) ||
+    ts.isNoSubstitutionTemplateLiteral(name)
+  )
+    return name.text;
   return null;
 }
 
@@ -87,8 +104,13 @@ export function skipTypeWrappers(node: TS.Expression): TS.Expression {
   const ts = typescript();
   let current = node;
   for (;;) {
-    if (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) ||
-      ts.isNonNullExpression(current) || ts.isTypeAssertionExpression(current)) {
+    if (
+      ts.isParenthesizedExpression(current) ||
+      ts.isAsExpression(current) ||
+      ts.isSatisfiesExpression(current) ||
+      ts.isNonNullExpression(current) ||
+      ts.isTypeAssertionExpression(current)
+    ) {
       current = current.expression;
     } else {
       return current;

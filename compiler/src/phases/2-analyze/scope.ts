@@ -24,7 +24,10 @@ export function analyzeScope(ctx: FunctionContext): void {
   const declare = (name: TS.Identifier) => {
     const text = name.text;
     if (AUTOMATIC_VARIABLES.has(text) || text.startsWith(TEMP_PREFIX) || text.startsWith(LOOP_PREFIX)) {
-      report(ctx, "reserved_name", "choose_another", name, { text, detail: AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables" });
+      report(ctx, "reserved_name", "choose_another", name, {
+        text,
+        detail: AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables",
+      });
       return;
     }
     if (text === UNSAFE_NAME) {
@@ -47,7 +50,12 @@ export function analyzeScope(ctx: FunctionContext): void {
 
   const checkThisAccess = (access: TS.PropertyAccessExpression, name: string) => {
     // Calls are checked where they are analyzed, with their arguments.
-    if (ctx.agent.methods.has(name) || ctx.agent.refusedMethods.has(name) || (ts.isCallExpression(access.parent) && access.parent.expression === access)) return;
+    if (
+      ctx.agent.methods.has(name) ||
+      ctx.agent.refusedMethods.has(name) ||
+      (ts.isCallExpression(access.parent) && access.parent.expression === access)
+    )
+      return;
     const write = isWriteTarget(access);
     if (AUTOMATIC_VARIABLES.has(name)) {
       if (write) report(ctx, "reserved_name", "automatic_variable_runtime_sets", access, { name });
@@ -83,7 +91,13 @@ export function analyzeScope(ctx: FunctionContext): void {
       declareBinding(node.name);
       return;
     }
-    const scoped = !inCallback && (ts.isBlock(node) || ts.isForStatement(node) || ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isCaseBlock(node));
+    const scoped =
+      !inCallback &&
+      (ts.isBlock(node) ||
+        ts.isForStatement(node) ||
+        ts.isForOfStatement(node) ||
+        ts.isForInStatement(node) ||
+        ts.isCaseBlock(node));
     if (scoped) blocks.push(new Set());
     ts.forEachChild(node, (child) => visit(child, inCallback));
     if (scoped) blocks.pop();

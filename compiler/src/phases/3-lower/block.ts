@@ -41,17 +41,29 @@ export function lowerStmt(stmt: Stmt, prefix: string, next: Target, ctx: LowerCo
 
 function lowerStmtKind(stmt: Stmt, prefix: string, next: Target, ctx: LowerContext): Target {
   switch (stmt.kind) {
-    case "node": return lowerNode(stmt, prefix, next, ctx);
-    case "code": return lowerCode(stmt, prefix, next, ctx);
-    case "return": return lowerReturn(stmt, prefix, ctx);
-    case "if": return lowerIf(stmt, prefix, next, ctx);
-    case "while": return lowerWhile(stmt, prefix, next, ctx);
-    case "do_while": return lowerDoWhile(stmt, prefix, next, ctx);
-    case "for": return lowerFor(stmt, prefix, next, ctx);
-    case "for_of": return lowerForOf(stmt, prefix, next, ctx);
-    case "switch": return lowerSwitch(stmt, prefix, next, ctx);
-    case "break": return lowerBreak(stmt, next, ctx);
-    case "continue": return lowerContinue(stmt, next, ctx);
-    case "block": return lowerLabeledBlock(stmt, prefix, next, ctx);
+    case "node":
+      return lowerNode(stmt, prefix, next, ctx);
+    case "code":
+      return lowerCode(stmt, prefix, next, ctx);
+    case "return":
+      return lowerReturn(stmt, prefix, ctx);
+    case "if":
+      return lowerIf(stmt, prefix, next, ctx);
+    case "while":
+      return lowerWhile(stmt, prefix, next, ctx);
+    case "do_while":
+      return lowerDoWhile(stmt, prefix, next, ctx);
+    case "for":
+      return lowerFor(stmt, prefix, next, ctx);
+    case "for_of":
+      return lowerForOf(stmt, prefix, next, ctx);
+    case "switch":
+      return lowerSwitch(stmt, prefix, next, ctx);
+    case "break":
+      return lowerBreak(stmt, next, ctx);
+    case "continue":
+      return lowerContinue(stmt, next, ctx);
+    case "block":
+      return lowerLabeledBlock(stmt, prefix, next, ctx);
   }
 }

@@ -4,7 +4,12 @@ import { didYouMean } from "../../diagnostics/suggest.js";
 import type { WrittenTarget } from "./context.js";
 
 /** Checks that need every node: unique names, and that each written transition leads somewhere. */
-export function checkNames(nodes: GraphNode[], written: WrittenTarget[], nameLocs: Map<number, Loc>, diagnostics: Diagnostics): void {
+export function checkNames(
+  nodes: GraphNode[],
+  written: WrittenTarget[],
+  nameLocs: Map<number, Loc>,
+  diagnostics: Diagnostics,
+): void {
   const first = new Map<string, GraphNode>();
   for (const [index, node] of nodes.entries()) {
     const earlier = first.get(node.name);
@@ -33,7 +38,11 @@ export function checkNodeCode(nodes: GraphNode[], tools: ReadonlySet<string>, di
   for (const node of nodes) {
     if (!node.loc) continue;
     for (const problem of codeProblems(node, tools)) {
-      diagnostics.report("unsupported_syntax", "node_code", node.loc, { node: node.name, field: problem.field.replace("/", " "), message: problem.message });
+      diagnostics.report("unsupported_syntax", "node_code", node.loc, {
+        node: node.name,
+        field: problem.field.replace("/", " "),
+        message: problem.message,
+      });
     }
   }
 }
@@ -44,17 +53,27 @@ export function checkNodeCode(nodes: GraphNode[], tools: ReadonlySet<string>, di
  * `X.n` too, any `$var` transition for a named node, the runtime for an interjection) would be
  * entered without them. Reported at each such placeholder.
  */
-export function checkSkippedCalls(nodes: GraphNode[], written: WrittenTarget[], callPlaceholders: Map<string, Loc[]>, explicitNames: Set<string>, diagnostics: Diagnostics): void {
+export function checkSkippedCalls(
+  nodes: GraphNode[],
+  written: WrittenTarget[],
+  callPlaceholders: Map<string, Loc[]>,
+  explicitNames: Set<string>,
+  diagnostics: Diagnostics,
+): void {
   if (callPlaceholders.size === 0) return;
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const jumpedTo = (name: string): string | null => {
     for (const { target, node } of written) {
       const t = parseTarget(target);
       if (t.kind === "node" && t.name === name) return `'${node}' transitions to it by name`;
-      if ((t.kind === "lettered" || t.kind === "numbered") && candidateOf(t.kind, name)?.base === t.base) return `'${node}' may enter it through '${target}'`;
-      if (t.kind === "variable" && explicitNames.has(name)) return `'${node}' transitions to '${target}', which may name it`;
+      if ((t.kind === "lettered" || t.kind === "numbered") && candidateOf(t.kind, name)?.base === t.base)
+        return `'${node}' may enter it through '${target}'`;
+      if (t.kind === "variable" && explicitNames.has(name))
+        return `'${node}' transitions to '${target}', which may name it`;
     }
-    return byName.get(name)?.condition_interjection !== undefined ? "it is an interjection, which the runtime enters by itself" : null;
+    return byName.get(name)?.condition_interjection !== undefined
+      ? "it is an interjection, which the runtime enters by itself"
+      : null;
   };
   for (const [name, locs] of callPlaceholders) {
     const why = jumpedTo(name);

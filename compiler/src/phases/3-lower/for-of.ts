@@ -19,9 +19,26 @@ export function lowerForOf(stmt: ForOfStmt, prefix: string, next: Target, ctx: L
   const start = new Label();
   const entry = ctx.lowerBlock(stmt.iterable.prelude, base, start, ctx);
   start.bind(`${base}.iterable`);
-  ctx.nodes.push({ name: `${base}.iterable`, action: "code", instruction: `let ${items} = ${stmt.iterable.code}`, transitions: [`${base}.counter`], ...common });
-  ctx.nodes.push({ name: `${base}.counter`, action: "code", instruction: `let ${index} = 0`, transitions: [`${base}.*`], ...common });
-  pushTransition(ctx, { name: `${base}.a`, transitions: [`${base}.item`], boolean_condition: `${index} < ${items}.length`, ...common });
+  ctx.nodes.push({
+    name: `${base}.iterable`,
+    action: "code",
+    instruction: `let ${items} = ${stmt.iterable.code}`,
+    transitions: [`${base}.counter`],
+    ...common,
+  });
+  ctx.nodes.push({
+    name: `${base}.counter`,
+    action: "code",
+    instruction: `let ${index} = 0`,
+    transitions: [`${base}.*`],
+    ...common,
+  });
+  pushTransition(ctx, {
+    name: `${base}.a`,
+    transitions: [`${base}.item`],
+    boolean_condition: `${index} < ${items}.length`,
+    ...common,
+  });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], ...common });
   const body = new Label();
   const item = `${stmt.target} = ${items}[${index}]`;
@@ -31,6 +48,12 @@ export function lowerForOf(stmt: ForOfStmt, prefix: string, next: Target, ctx: L
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: `${base}.step` });
   body.bind(ctx.lowerBlock(stmt.body, base, `${base}.step`, ctx));
   ctx.jumps.pop();
-  ctx.nodes.push({ name: `${base}.step`, action: "code", instruction: `${index} = ${index} + 1`, transitions: [`${base}.*`], ...common });
+  ctx.nodes.push({
+    name: `${base}.step`,
+    action: "code",
+    instruction: `${index} = ${index} + 1`,
+    transitions: [`${base}.*`],
+    ...common,
+  });
   return entry;
 }

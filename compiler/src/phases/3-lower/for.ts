@@ -11,7 +11,13 @@ export function lowerFor(stmt: ForStmt, prefix: string, next: Target, ctx: Lower
   const headEntry = ctx.lowerBlock(stmt.test?.prelude ?? [], base, `${base}.*`, ctx);
   head.bind(headEntry);
   const body = new Label();
-  pushTransition(ctx, { name: `${base}.a`, transitions: [body], boolean_condition: stmt.test?.code ?? "true", loc: stmt.loc, def_type: "for" });
+  pushTransition(ctx, {
+    name: `${base}.a`,
+    transitions: [body],
+    boolean_condition: stmt.test?.code ?? "true",
+    loc: stmt.loc,
+    def_type: "for",
+  });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], loc: stmt.loc, def_type: "for" });
   const update = new Label();
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: update });

@@ -22,7 +22,7 @@ export function lowerIf(stmt: IfStmt, prefix: string, next: Target, ctx: LowerCo
 function lowerCandidates(stmt: IfStmt, base: string, next: Target, ctx: LowerContext): Target {
   const def_type = stmt.construct ?? "if";
   const flat: IfBranch[] = [];
-  let rest: IfBranch[] = [];
+  const rest: IfBranch[] = [];
   stmt.branches.forEach((branch, i) => {
     if (rest.length || (i > 0 && branch.test && branch.test.prelude.length > 0)) rest.push(branch);
     else flat.push(branch);

@@ -24,12 +24,17 @@ export function lowerLabeledBlock(stmt: BlockStmt, prefix: string, next: Target,
   return entry;
 }
 
-function findScope(ctx: LowerContext, stmt: JumpStmt, unlabelled: (scope: JumpScope) => boolean): JumpScope | undefined {
+function findScope(
+  ctx: LowerContext,
+  stmt: JumpStmt,
+  unlabelled: (scope: JumpScope) => boolean,
+): JumpScope | undefined {
   for (let i = ctx.jumps.length - 1; i >= 0; i--) {
     const scope = ctx.jumps[i]!;
     if (stmt.label === undefined ? unlabelled(scope) : scope.labels.includes(stmt.label)) return scope;
   }
-  if (stmt.label !== undefined) ctx.diagnostics.report("jump_outside_loop", "unknown_label", stmt.loc, { kind: stmt.kind, label: stmt.label });
+  if (stmt.label !== undefined)
+    ctx.diagnostics.report("jump_outside_loop", "unknown_label", stmt.loc, { kind: stmt.kind, label: stmt.label });
   else ctx.diagnostics.report("jump_outside_loop", stmt.kind, stmt.loc);
   return undefined;
 }

@@ -23,16 +23,31 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const functions: Record<string, FunctionInfo> = {};
   const namer = new Namer();
   for (const fn of ir.functions) {
-    const ctx: LowerContext = { lowerBlock, fn, namer, nodes, written, jumps: [], entries, explicitNames, nameLocs, callPlaceholders, diagnostics, end: fn.kind === "main" ? "quit" : "return" };
+    const ctx: LowerContext = {
+      lowerBlock,
+      fn,
+      namer,
+      nodes,
+      written,
+      jumps: [],
+      entries,
+      explicitNames,
+      nameLocs,
+      callPlaceholders,
+      diagnostics,
+      end: fn.kind === "main" ? "quit" : "return",
+    };
     const body = new Label();
     pushTransition(ctx, { name: fn.name, transitions: [body], loc: fn.loc, def_type: "function" });
     body.bind(lowerBlock(fn.body, fn.name, ctx.end, ctx));
     if (fn.kind !== "main") {
       functions[fn.name] = {
-        kind: fn.kind, params: fn.params,
+        kind: fn.kind,
+        params: fn.params,
         ...(fn.required < fn.params.length ? { required: fn.required } : {}),
         ...(Object.keys(fn.defaults).length ? { defaults: fn.defaults } : {}),
-        entry: fn.name, loc: fn.loc,
+        entry: fn.name,
+        loc: fn.loc,
       };
     }
   }

@@ -36,12 +36,22 @@ export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: Low
 
 export function lowerCode(stmt: CodeStmt, prefix: string, next: Target, ctx: LowerContext): Target {
   const name = ctx.namer.name(prefix, "code", stmt.key);
-  ctx.nodes.push({ name, action: "code", instruction: stmt.code, transitions: [next], loc: stmt.loc, def_type: "code" });
+  ctx.nodes.push({
+    name,
+    action: "code",
+    instruction: stmt.code,
+    transitions: [next],
+    loc: stmt.loc,
+    def_type: "code",
+  });
   return name;
 }
 
 /** A node that only branches (wildcard candidates, function entries). */
-export function pushTransition(ctx: LowerContext, node: { name: string; transitions: Target[]; boolean_condition?: string; loc: Loc; def_type: string }): void {
+export function pushTransition(
+  ctx: LowerContext,
+  node: { name: string; transitions: Target[]; boolean_condition?: string; loc: Loc; def_type: string },
+): void {
   const { name, transitions, boolean_condition, loc, def_type } = node;
   const condition = boolean_condition === undefined ? {} : { boolean_condition };
   ctx.nodes.push({ name, action: "transition", transitions, ...condition, loc, def_type });

@@ -9,7 +9,14 @@ import { resolve, type Target } from "./target.js";
  * statement a `break` lands on, a loop going round, an interjection. A statement is reached
  * when its entry node is.
  */
-export function warnUnreachable(functions: readonly FunctionIR[], nodes: readonly GraphNode[], entries: Map<Stmt, Target>, explicitNames: Set<string>, diagnostics: Diagnostics, source: string): void {
+export function warnUnreachable(
+  functions: readonly FunctionIR[],
+  nodes: readonly GraphNode[],
+  entries: Map<Stmt, Target>,
+  explicitNames: Set<string>,
+  diagnostics: Diagnostics,
+  source: string,
+): void {
   const names = new Set(nodes.map((n) => n.name));
   const reached = reachable(nodes, functions, explicitNames, names);
   let lines: string[] | undefined;
@@ -17,7 +24,8 @@ export function warnUnreachable(functions: readonly FunctionIR[], nodes: readonl
     let inDeadStretch = false;
     const walk = (stmts: readonly Stmt[]): void => {
       for (const stmt of stmts) {
-        const entry = stmt.kind === "break" || stmt.kind === "continue" || stmt.kind === "block" ? undefined : entries.get(stmt);
+        const entry =
+          stmt.kind === "break" || stmt.kind === "continue" || stmt.kind === "block" ? undefined : entries.get(stmt);
         const candidates = entry === undefined ? [] : successors(resolve(entry), names);
         // Statements that make no node of their own (a jump, an empty labelled block) say nothing.
         if (candidates.length) {
@@ -36,9 +44,17 @@ export function warnUnreachable(functions: readonly FunctionIR[], nodes: readonl
 }
 
 /** Nodes a run can enter: from main, any function's entry, or an interjection, along transitions. */
-function reachable(nodes: readonly GraphNode[], functions: readonly FunctionIR[], explicitNames: Set<string>, names: Set<string>): Set<string> {
+function reachable(
+  nodes: readonly GraphNode[],
+  functions: readonly FunctionIR[],
+  explicitNames: Set<string>,
+  names: Set<string>,
+): Set<string> {
   const byName = new Map(nodes.map((n) => [n.name, n]));
-  const roots = [...functions.map((f) => f.name), ...nodes.filter((n) => n.condition_interjection !== undefined).map((n) => n.name)];
+  const roots = [
+    ...functions.map((f) => f.name),
+    ...nodes.filter((n) => n.condition_interjection !== undefined).map((n) => n.name),
+  ];
   // A `$var` transition goes wherever the variable says: any node the author named may be meant.
   if (nodes.some((n) => n.transitions.some((t) => parseTarget(t).kind === "variable"))) roots.push(...explicitNames);
   const seen = new Set<string>();
@@ -47,7 +63,8 @@ function reachable(nodes: readonly GraphNode[], functions: readonly FunctionIR[]
     const name = queue.pop()!;
     if (seen.has(name)) continue;
     seen.add(name);
-    for (const target of byName.get(name)!.transitions) queue.push(...successors(target, names).filter((s) => !seen.has(s)));
+    for (const target of byName.get(name)!.transitions)
+      queue.push(...successors(target, names).filter((s) => !seen.has(s)));
   }
   return seen;
 }
@@ -56,19 +73,33 @@ function reachable(nodes: readonly GraphNode[], functions: readonly FunctionIR[]
 function successors(target: string, names: Set<string>): string[] {
   const t = parseTarget(target);
   switch (t.kind) {
-    case "quit": case "return": case "variable": return [];
-    case "lettered": case "numbered": return candidates(t.kind, t.base, (name) => names.has(name));
-    case "node": return names.has(t.name) ? [t.name] : [];
+    case "quit":
+    case "return":
+    case "variable":
+      return [];
+    case "lettered":
+    case "numbered":
+      return candidates(t.kind, t.base, (name) => names.has(name));
+    case "node":
+      return names.has(t.name) ? [t.name] : [];
   }
 }
 
 /** The blocks a statement runs (its own conditions and steps aside): where a dead stretch may go on. */
 function bodiesOf(stmt: Stmt): Stmt[][] {
   switch (stmt.kind) {
-    case "if": return stmt.branches.map((b) => b.body);
-    case "switch": return stmt.clauses.map((c) => c.body);
-    case "while": case "do_while": case "for": case "for_of": case "block": return [stmt.body];
-    default: return [];
+    case "if":
+      return stmt.branches.map((b) => b.body);
+    case "switch":
+      return stmt.clauses.map((c) => c.body);
+    case "while":
+    case "do_while":
+    case "for":
+    case "for_of":
+    case "block":
+      return [stmt.body];
+    default:
+      return [];
   }
 }
 
@@ -76,5 +107,10 @@ function bodiesOf(stmt: Stmt): Stmt[][] {
 function firstLine(loc: Loc, lines: string[]): Loc {
   if (loc.endLine === loc.line) return loc;
   const text = lines[loc.line - 1] ?? "";
-  return { line: loc.line, column: loc.column, endLine: loc.line, endColumn: Math.max(loc.column, text.trimEnd().length + 1) };
+  return {
+    line: loc.line,
+    column: loc.column,
+    endLine: loc.line,
+    endColumn: Math.max(loc.column, text.trimEnd().length + 1),
+  };
 }

@@ -17,7 +17,14 @@ export function lowerReturn(stmt: ReturnStmt, prefix: string, ctx: LowerContext)
     start.bind(lowerNode(value.node, prefix, ctx.end, ctx));
   } else {
     const name = ctx.namer.name(prefix, "return", stmt.key);
-    ctx.nodes.push({ name, action: "code", instruction: value.code, transitions: [ctx.end], loc: stmt.loc, def_type: "return" });
+    ctx.nodes.push({
+      name,
+      action: "code",
+      instruction: value.code,
+      transitions: [ctx.end],
+      loc: stmt.loc,
+      def_type: "return",
+    });
     start.bind(name);
   }
   return entry;

@@ -26,7 +26,14 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
   const dispatch = new Label();
   if (!SIMPLE_VALUE.test(value) || tested.some((c) => c.test!.prelude.length)) {
     const temp = `${TEMP_PREFIX}${shortHash(`${ctx.fn.name}:${base}`, 6)}`;
-    ctx.nodes.push({ name: `${base}.value`, action: "code", instruction: `let ${temp} = ${value}`, transitions: [dispatch], loc: stmt.loc, def_type: "switch" });
+    ctx.nodes.push({
+      name: `${base}.value`,
+      action: "code",
+      instruction: `let ${temp} = ${value}`,
+      transitions: [dispatch],
+      loc: stmt.loc,
+      def_type: "switch",
+    });
     start.bind(`${base}.value`);
     value = temp;
   } else {
@@ -36,7 +43,7 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
   const candidates = new Map<SwitchClause, string>();
   const testFrom = (rest: SwitchClause[], wildcard: string): Target => {
     const tests = new Label();
-    const testsEntry = ctx.lowerBlock(rest[0]?.test!.prelude ?? [], wildcard, tests, ctx);
+    const testsEntry = ctx.lowerBlock(rest[0]?.test?.prelude ?? [], wildcard, tests, ctx);
     tests.bind(seriesTarget("lettered", wildcard));
     let i = 0;
     for (; i < rest.length && (i === 0 || rest[i]!.test!.prelude.length === 0); i++) {
@@ -44,7 +51,13 @@ export function lowerSwitch(stmt: SwitchStmt, prefix: string, next: Target, ctx:
       const code = clause.test!.code;
       const name = candidateName("lettered", wildcard, i);
       candidates.set(clause, name);
-      pushTransition(ctx, { name, transitions: [bodies.get(clause)!], boolean_condition: `${value} === ${SIMPLE_VALUE.test(code) ? code : `(${code})`}`, loc: clause.loc, def_type: "switch" });
+      pushTransition(ctx, {
+        name,
+        transitions: [bodies.get(clause)!],
+        boolean_condition: `${value} === ${SIMPLE_VALUE.test(code) ? code : `(${code})`}`,
+        loc: clause.loc,
+        def_type: "switch",
+      });
     }
     const last = candidateName("lettered", wildcard, i);
     if (i < rest.length) {

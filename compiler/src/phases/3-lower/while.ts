@@ -11,7 +11,13 @@ export function lowerWhile(stmt: WhileStmt, prefix: string, next: Target, ctx: L
   const base = ctx.namer.name(prefix, "while", stmt.key);
   const head = ctx.lowerBlock(stmt.test.prelude, base, `${base}.*`, ctx);
   const body = new Label();
-  pushTransition(ctx, { name: `${base}.a`, transitions: [body], boolean_condition: stmt.test.code, loc: stmt.loc, def_type: "while" });
+  pushTransition(ctx, {
+    name: `${base}.a`,
+    transitions: [body],
+    boolean_condition: stmt.test.code,
+    loc: stmt.loc,
+    def_type: "while",
+  });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], loc: stmt.loc, def_type: "while" });
   ctx.jumps.push({ kind: "loop", labels: stmt.labels, breakTo: next, continueTo: head });
   body.bind(ctx.lowerBlock(stmt.body, base, head, ctx));
@@ -27,7 +33,13 @@ export function lowerDoWhile(stmt: WhileStmt, prefix: string, next: Target, ctx:
   const body = ctx.lowerBlock(stmt.body, base, condition, ctx);
   ctx.jumps.pop();
   condition.bind(ctx.lowerBlock(stmt.test.prelude, base, `${base}.*`, ctx));
-  pushTransition(ctx, { name: `${base}.a`, transitions: [body], boolean_condition: stmt.test.code, loc: stmt.loc, def_type: "do_while" });
+  pushTransition(ctx, {
+    name: `${base}.a`,
+    transitions: [body],
+    boolean_condition: stmt.test.code,
+    loc: stmt.loc,
+    def_type: "do_while",
+  });
   pushTransition(ctx, { name: `${base}.b`, transitions: [next], loc: stmt.loc, def_type: "do_while" });
   return body;
 }

@@ -17,10 +17,13 @@ export function emitJson(graph: Graph): string {
   const { nodes, ...head } = graph;
   const lines = ["{"];
   for (const [key, value] of Object.entries(head)) {
-    if (value !== undefined) lines.push(`  ${JSON.stringify(key)}: ${format(value as JsonValue, "  ", key.length + 4)},`);
+    if (value !== undefined)
+      lines.push(`  ${JSON.stringify(key)}: ${format(value as JsonValue, "  ", key.length + 4)},`);
   }
   lines.push('  "nodes": [');
-  nodes.forEach((node, i) => lines.push(`    ${format(node as unknown as JsonValue, "    ", 0)}${i < nodes.length - 1 ? "," : ""}`));
+  nodes.forEach((node, i) => {
+    lines.push(`    ${format(node as unknown as JsonValue, "    ", 0)}${i < nodes.length - 1 ? "," : ""}`);
+  });
   lines.push("  ]", "}", "");
   return lines.join("\n");
 }
@@ -30,7 +33,8 @@ export function nodeSpans(graph: Graph): NodeSpan[] {
   const { nodes, ...head } = graph;
   // `{`, each other key, then `"nodes": [`.
   let line = 3;
-  for (const [key, value] of Object.entries(head)) if (value !== undefined) line += lineCount(value as JsonValue, "  ", key.length + 4);
+  for (const [key, value] of Object.entries(head))
+    if (value !== undefined) line += lineCount(value as JsonValue, "  ", key.length + 4);
   return nodes.map((node) => {
     const span = { line, lines: lineCount(node as unknown as JsonValue, "    ", 0) };
     line += span.lines;
@@ -41,13 +45,20 @@ export function nodeSpans(graph: Graph): NodeSpan[] {
 type Entry = [key: string | null, value: JsonValue];
 
 function entriesOf(value: JsonValue[] | { [key: string]: JsonValue }): Entry[] {
-  return Array.isArray(value) ? value.map((item) => [null, item]) : Object.entries(value).filter(([, v]) => v !== undefined);
+  return Array.isArray(value)
+    ? value.map((item) => [null, item])
+    : Object.entries(value).filter(([, v]) => v !== undefined);
 }
 
 const keyText = (key: string | null) => (key === null ? "" : `${JSON.stringify(key)}: `);
 
 /** The one-line form of a container of plain values, when it fits after `indent` and `used` characters. */
-function inline(value: JsonValue[] | { [key: string]: JsonValue }, entries: Entry[], indent: string, used: number): string | null {
+function inline(
+  value: JsonValue[] | { [key: string]: JsonValue },
+  entries: Entry[],
+  indent: string,
+  used: number,
+): string | null {
   if (!entries.every(([, v]) => v === null || typeof v !== "object")) return null;
   const parts = entries.map(([k, v]) => keyText(k) + JSON.stringify(v));
   const text = Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
@@ -78,7 +89,8 @@ function lineCount(value: JsonValue, indent: string, used: number): number {
     if (item === undefined) continue;
     count++;
     if (item !== null && typeof item === "object") plain = false;
-    else if (plain) width += (isArray ? 0 : JSON.stringify(key).length + 2) + JSON.stringify(item).length + (count > 1 ? 2 : 0);
+    else if (plain)
+      width += (isArray ? 0 : JSON.stringify(key).length + 2) + JSON.stringify(item).length + (count > 1 ? 2 : 0);
   }
   if (count === 0 || (plain && width <= WIDTH)) return 1;
   const inner = `${indent}  `;

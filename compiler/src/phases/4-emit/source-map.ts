@@ -8,7 +8,13 @@ export type SourceMapV3 = EncodedSourceMap;
  * A v3 source map from the graph file to the agent source: every line of a node's JSON maps to
  * the start of the statement it came from, and the first line carries the node's name.
  */
-export function emitSourceMap(graph: Graph, spans: NodeSpan[], graphFile: string, sourceFile: string, sourceText: string): SourceMapV3 {
+export function emitSourceMap(
+  graph: Graph,
+  spans: NodeSpan[],
+  graphFile: string,
+  sourceFile: string,
+  sourceText: string,
+): SourceMapV3 {
   const map = new GenMapping({ file: graphFile });
   setSourceContent(map, sourceFile, sourceText);
   graph.nodes.forEach((node, i) => {

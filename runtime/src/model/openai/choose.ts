@@ -1,7 +1,11 @@
 // The three ways to get a multiple-choice answer out of a Chat Completions server, most constrained
 // first: the distribution over one answer token, a JSON schema whose only field is an enum of the
 // labels, and a validated reading of a free-text answer.
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import { readChoiceAnswer, type ChoiceQuestion as Question } from "../choices.js";
 import { ModelError } from "../errors.js";
 import type { RequestParam } from "./failures.js";
@@ -30,7 +34,11 @@ export interface ChoiceQuestion extends Question {
 export function firstMessage(completion: ChatCompletion, node: string) {
   const choice = (completion as Partial<ChatCompletion> | null | undefined)?.choices?.[0];
   if (!choice || typeof choice.message !== "object" || choice.message === null) {
-    throw new ModelError(node, "malformed", `the server's answer is not a chat completion: ${clip(JSON.stringify(completion) ?? "", 200)}`);
+    throw new ModelError(
+      node,
+      "malformed",
+      `the server's answer is not a chat completion: ${clip(JSON.stringify(completion) ?? "", 200)}`,
+    );
   }
   return choice;
 }
@@ -44,13 +52,21 @@ const logSumExp = (xs: number[]) => {
  * One answer token, pushed onto the labels with logit_bias where their token ids are known, then
  * the most probable label among the token's top log-probabilities (variants such as " B" pooled).
  */
-export async function chooseByLogprobs(send: Send, q: ChoiceQuestion, tokenId: (label: string) => number | undefined): Promise<ChoiceOutcome> {
+export async function chooseByLogprobs(
+  send: Send,
+  q: ChoiceQuestion,
+  tokenId: (label: string) => number | undefined,
+): Promise<ChoiceOutcome> {
   const ids = q.labels.map(tokenId);
   const known = ids.every((id) => id !== undefined);
   // A number such as "27" may be two tokens ("2", "7"), so numbered answers need their token ids.
   if (!known && !/^[A-Z]$/.test(q.labels[0]!)) return { failed: "numbered answers without known token ids" };
   const completion = await send({
-    messages: q.messages, max_tokens: 1, temperature: 0, logprobs: true, top_logprobs: 20,
+    messages: q.messages,
+    max_tokens: 1,
+    temperature: 0,
+    logprobs: true,
+    top_logprobs: 20,
     ...(known ? { logit_bias: Object.fromEntries(ids.map((id) => [String(id), 100])) } : {}),
   });
   const choice = firstMessage(completion, q.node);
@@ -63,7 +79,8 @@ export async function chooseByLogprobs(send: Send, q: ChoiceQuestion, tokenId: (
     const i = q.labels.indexOf(token.trim());
     if (i >= 0 && Number.isFinite(logprob)) byLabel.set(i, [...(byLabel.get(i) ?? []), logprob]);
   }
-  if (byLabel.size === 0) return { failed: `no answer label among the likeliest tokens (${JSON.stringify(first.token)})` };
+  if (byLabel.size === 0)
+    return { failed: `no answer label among the likeliest tokens (${JSON.stringify(first.token)})` };
   const scored = [...byLabel].map(([i, lps]) => ({ i, score: logSumExp(lps) }));
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   return { index: scored[0]!.i };
@@ -72,12 +89,19 @@ export async function chooseByLogprobs(send: Send, q: ChoiceQuestion, tokenId: (
 /** Structured output: `{ "answer": <label> }` with the labels as an enum. */
 export async function chooseByJsonSchema(send: Send, q: ChoiceQuestion): Promise<ChoiceOutcome> {
   const completion = await send({
-    messages: q.messages, temperature: 0,
+    messages: q.messages,
+    temperature: 0,
     response_format: {
       type: "json_schema",
       json_schema: {
-        name: "choice", strict: true,
-        schema: { type: "object", properties: { answer: { type: "string", enum: [...q.labels] } }, required: ["answer"], additionalProperties: false },
+        name: "choice",
+        strict: true,
+        schema: {
+          type: "object",
+          properties: { answer: { type: "string", enum: [...q.labels] } },
+          required: ["answer"],
+          additionalProperties: false,
+        },
       },
     },
   });
@@ -96,5 +120,7 @@ export async function chooseByJsonSchema(send: Send, q: ChoiceQuestion): Promise
 export async function chooseByText(send: Send, q: ChoiceQuestion): Promise<ChoiceOutcome> {
   const content = firstMessage(await send({ messages: q.messages, temperature: 0 }), q.node).message.content ?? "";
   const i = readChoiceAnswer(content, q.choices);
-  return i === undefined ? { failed: `the answer ${JSON.stringify(clip(content, 120))} names none of ${q.labels.join(", ")}` } : { index: i };
+  return i === undefined
+    ? { failed: `the answer ${JSON.stringify(clip(content, 120))} names none of ${q.labels.join(", ")}` }
+    : { index: i };
 }

@@ -31,29 +31,53 @@ export const isCutOff = (err: unknown): err is TypeError => err instanceof TypeE
 export function toModelError(err: unknown, ctx: CallContext): ModelError {
   if (err instanceof ModelError) return err;
   const tries = ctx.attempts > 1 ? ` (${ctx.attempts} attempts)` : "";
-  if (err instanceof BodyTimeout) return new ModelError(ctx.node, "timeout", `${err.message}${tries}`, undefined, { cause: err });
-  if (err instanceof APIUserAbortError) return new ModelError(ctx.node, "timeout", "the call was abandoned: its caller's deadline passed", undefined, { cause: err });
+  if (err instanceof BodyTimeout)
+    return new ModelError(ctx.node, "timeout", `${err.message}${tries}`, undefined, { cause: err });
+  if (err instanceof APIUserAbortError)
+    return new ModelError(ctx.node, "timeout", "the call was abandoned: its caller's deadline passed", undefined, {
+      cause: err,
+    });
   if (err instanceof APIConnectionTimeoutError) {
-    return new ModelError(ctx.node, "timeout", `no answer from ${ctx.baseURL} within ${ctx.timeout} ms${tries}`, undefined, { cause: err });
+    return new ModelError(
+      ctx.node,
+      "timeout",
+      `no answer from ${ctx.baseURL} within ${ctx.timeout} ms${tries}`,
+      undefined,
+      { cause: err },
+    );
   }
   if (err instanceof APIConnectionError) {
-    return new ModelError(ctx.node, "connection", `cannot reach ${ctx.baseURL}: ${rootCause(err)}${tries}`, undefined, { cause: err });
+    return new ModelError(ctx.node, "connection", `cannot reach ${ctx.baseURL}: ${rootCause(err)}${tries}`, undefined, {
+      cause: err,
+    });
   }
   if (isCutOff(err)) {
-    return new ModelError(ctx.node, "connection", `the connection to ${ctx.baseURL} was lost while the answer arrived: ${rootCause(err)}${tries}`, undefined, { cause: err });
+    return new ModelError(
+      ctx.node,
+      "connection",
+      `the connection to ${ctx.baseURL} was lost while the answer arrived: ${rootCause(err)}${tries}`,
+      undefined,
+      { cause: err },
+    );
   }
   if (err instanceof APIError) {
     const said = serverMessage(err);
     if (err.status === undefined) {
-      return new ModelError(ctx.node, "http", `the server reported an error: ${said || "(no message)"}`, undefined, { cause: err });
+      return new ModelError(ctx.node, "http", `the server reported an error: ${said || "(no message)"}`, undefined, {
+        cause: err,
+      });
     }
     const detail = `the server answered ${statusText(err.status)}${said ? `: ${said}` : ""}${tries}`;
     return new ModelError(ctx.node, "http", detail, err.status, { cause: err });
   }
   if (err instanceof SyntaxError) {
-    return new ModelError(ctx.node, "malformed", `the server's answer is not valid JSON: ${err.message}`, undefined, { cause: err });
+    return new ModelError(ctx.node, "malformed", `the server's answer is not valid JSON: ${err.message}`, undefined, {
+      cause: err,
+    });
   }
-  return new ModelError(ctx.node, "malformed", err instanceof Error ? err.message : String(err), undefined, { cause: err });
+  return new ModelError(ctx.node, "malformed", err instanceof Error ? err.message : String(err), undefined, {
+    cause: err,
+  });
 }
 
 const PARAMS = ["top_logprobs", "logprobs", "logit_bias", "response_format", "max_tokens", "temperature"] as const;

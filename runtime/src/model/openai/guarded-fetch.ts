@@ -45,7 +45,12 @@ export function guardedFetch(inner: Fetch, limits: BodyLimits): Fetch {
           const wait = Math.max(0, Math.min(limits.idleMs, left, windowEnd - now));
           // Which limit the timer stands for is decided now: a timer may fire a little before the
           // clock reaches the deadline, so the clock read after it cannot tell.
-          const reason = left <= Math.min(limits.idleMs, windowEnd - now) ? "overall" : windowEnd - now < limits.idleMs ? "window" : "idle";
+          const reason =
+            left <= Math.min(limits.idleMs, windowEnd - now)
+              ? "overall"
+              : windowEnd - now < limits.idleMs
+                ? "window"
+                : "idle";
           let timer: ReturnType<typeof setTimeout> | undefined;
           const silent = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), wait)));
           // A read still pending when a window ended is the one waited for next.
@@ -58,13 +63,17 @@ export function guardedFetch(inner: Fetch, limits: BodyLimits): Fetch {
             controller.enqueue(result.value);
           }
           if (Date.now() >= windowEnd || (result === "timeout" && reason === "window")) {
-            if (windowBytes < minBytes) return fail(`the ${streamed ? "stream" : "answer"} arrived too slowly: ${windowBytes} bytes in ${windowMs} ms, under the ${minBytes} bytes required (low speed limit)`);
+            if (windowBytes < minBytes)
+              return fail(
+                `the ${streamed ? "stream" : "answer"} arrived too slowly: ${windowBytes} bytes in ${windowMs} ms, under the ${minBytes} bytes required (low speed limit)`,
+              );
             windowEnd = Date.now() + windowMs;
             windowBytes = 0;
           }
           if (result !== "timeout") return;
           if (reason === "overall") return fail(`the answer was still arriving after ${limits.totalMs} ms (timeout)`);
-          if (reason === "idle") return fail(`the ${streamed ? "stream" : "answer"} stalled: no data for ${limits.idleMs} ms`);
+          if (reason === "idle")
+            return fail(`the ${streamed ? "stream" : "answer"} stalled: no data for ${limits.idleMs} ms`);
         }
 
         function fail(message: string): void {

@@ -1,11 +1,29 @@
 import OpenAI, { APIUserAbortError } from "openai";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsNonStreaming,
+} from "openai/resources/chat/completions";
 import { choiceQuestion } from "../choices.js";
 import { ModelError } from "../errors.js";
-import type { ChoiceRequest, CompletionRequest, ToolCallingModel, ToolCompletion, ToolCompletionRequest, UsageListener } from "../types.js";
+import type {
+  ChoiceRequest,
+  CompletionRequest,
+  ToolCallingModel,
+  ToolCompletion,
+  ToolCompletionRequest,
+  UsageListener,
+} from "../types.js";
 import {
-  chooseByJsonSchema, chooseByLogprobs, chooseByText, firstMessage, STRATEGY_PARAMS,
-  type ChoiceOutcome, type ChoiceParams, type ChoiceQuestion, type ChoiceStrategy,
+  chooseByJsonSchema,
+  chooseByLogprobs,
+  chooseByText,
+  firstMessage,
+  STRATEGY_PARAMS,
+  type ChoiceOutcome,
+  type ChoiceParams,
+  type ChoiceQuestion,
+  type ChoiceStrategy,
 } from "./choose.js";
 import { isBadRequest, rejectedParam, toModelError, type CallContext, type RequestParam } from "./failures.js";
 import { guardedFetch, type Fetch } from "./guarded-fetch.js";
@@ -51,22 +69,32 @@ export class OpenAIModel implements ToolCallingModel {
     this.model = options.model;
     this.options = options;
     this.tokenId = labelTokenIds(options);
-    const client = options.client ?? new OpenAI({
-      ...resolveConnection(options),
-      ...(options.timeout !== undefined && { timeout: options.timeout }),
-      ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
-      // Failures reach the caller as ModelErrors; the client's own console logging would only repeat them.
-      ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
-    });
+    const client =
+      options.client ??
+      new OpenAI({
+        ...resolveConnection(options),
+        ...(options.timeout !== undefined && { timeout: options.timeout }),
+        ...(options.defaultHeaders && { defaultHeaders: options.defaultHeaders }),
+        // Failures reach the caller as ModelErrors; the client's own console logging would only repeat them.
+        ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
+      });
     const maxRetries = options.maxRetries ?? (options.client ? options.client.maxRetries : 2);
     this.retryPolicy = {
-      attempts: maxRetries + 1, maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER, onRetry: options.onRetry,
-      reason: retryReason, serverWait, status: statusOf, aborted,
+      attempts: maxRetries + 1,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER,
+      onRetry: options.onRetry,
+      reason: retryReason,
+      serverWait,
+      status: statusOf,
+      aborted,
     };
     const idleMs = Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, client.timeout);
     const inner: Fetch = (client as unknown as { fetch: Fetch }).fetch ?? fetch;
     const lowSpeed = { ...DEFAULT_LOW_SPEED, ...options.lowSpeed };
-    this.client = client.withOptions({ maxRetries: 0, fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout, lowSpeed }) });
+    this.client = client.withOptions({
+      maxRetries: 0,
+      fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout, lowSpeed }),
+    });
   }
 
   async complete(req: CompletionRequest): Promise<string> {
@@ -86,7 +114,13 @@ export class OpenAIModel implements ToolCallingModel {
     const asked = choiceQuestion(req);
     if ("index" in asked) return asked.index;
     const { node, labels } = asked;
-    const question: ChoiceQuestion = { ...asked, messages: [{ role: "system", content: asked.system }, { role: "user", content: asked.user }] };
+    const question: ChoiceQuestion = {
+      ...asked,
+      messages: [
+        { role: "system", content: asked.system },
+        { role: "user", content: asked.user },
+      ],
+    };
     const failures: string[] = [];
     for (const strategy of STRATEGY_ORDER[this.options.choiceStrategy ?? "auto"]) {
       if (this.unsupported.has(strategy)) continue;
@@ -121,10 +155,18 @@ export class OpenAIModel implements ToolCallingModel {
 
   private sampling() {
     const { temperature, maxTokens } = this.options;
-    return { ...(temperature !== undefined && { temperature }), ...(maxTokens !== undefined && { max_tokens: maxTokens }) };
+    return {
+      ...(temperature !== undefined && { temperature }),
+      ...(maxTokens !== undefined && { max_tokens: maxTokens }),
+    };
   }
 
-  private async tryStrategy(strategy: ChoiceStrategy, q: ChoiceQuestion, signal: AbortSignal | undefined, onUsage: UsageListener | undefined): Promise<ChoiceOutcome> {
+  private async tryStrategy(
+    strategy: ChoiceStrategy,
+    q: ChoiceQuestion,
+    signal: AbortSignal | undefined,
+    onUsage: UsageListener | undefined,
+  ): Promise<ChoiceOutcome> {
     const send = (params: ChoiceParams) => this.send(params, q.node, signal, onUsage);
     try {
       if (strategy === "logprobs") return await chooseByLogprobs(send, q, this.tokenId);
@@ -140,39 +182,60 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   /** Sends a request, retried; a sampling setting the server refuses is dropped, then and from then on. */
-  private async send(params: RequestBody, node: string, signal: AbortSignal | undefined, onUsage: UsageListener | undefined): Promise<ChatCompletion> {
-    const completion = await this.dropping(params, (body) => this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })));
+  private async send(
+    params: RequestBody,
+    node: string,
+    signal: AbortSignal | undefined,
+    onUsage: UsageListener | undefined,
+  ): Promise<ChatCompletion> {
+    const completion = await this.dropping(params, (body) =>
+      this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })),
+    );
     const usage = (completion as Partial<ChatCompletion> | null)?.usage;
     if (usage && onUsage) onUsage({ inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
     return completion;
   }
-
 
   /**
    * Sends a request for a stream and passes its text to `onText` as it arrives. The whole exchange
    * is tried again (for the reasons `send` retries) only while none of its text has gone to
    * `onText`: once some has, the caller may have shown it, and a failure is final.
    */
-  private stream(params: RequestBody, node: string, signal: AbortSignal | undefined, onText: ((delta: string) => void) | undefined): Promise<StreamAssembler> {
+  private stream(
+    params: RequestBody,
+    node: string,
+    signal: AbortSignal | undefined,
+    onText: ((delta: string) => void) | undefined,
+  ): Promise<StreamAssembler> {
     let passedOn = false;
-    return this.dropping(params, (body) => this.retrying(node, signal, async () => {
-      const stream = await this.client.chat.completions.create({ ...body, stream: true }, { signal });
-      const assembler = new StreamAssembler();
-      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
-        const text = assembler.add(chunk);
-        if (text && onText) {
-          passedOn = true;
-          onText(text);
-        }
-      }
-      // The client ends an aborted stream as if it were complete: the answer would be cut short.
-      if (signal?.aborted) throw new APIUserAbortError();
-      return assembler;
-    }, () => passedOn));
+    return this.dropping(params, (body) =>
+      this.retrying(
+        node,
+        signal,
+        async () => {
+          const stream = await this.client.chat.completions.create({ ...body, stream: true }, { signal });
+          const assembler = new StreamAssembler();
+          for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+            const text = assembler.add(chunk);
+            if (text && onText) {
+              passedOn = true;
+              onText(text);
+            }
+          }
+          // The client ends an aborted stream as if it were complete: the answer would be cut short.
+          if (signal?.aborted) throw new APIUserAbortError();
+          return assembler;
+        },
+        () => passedOn,
+      ),
+    );
   }
 
   /** Runs `run` on the request's body; a sampling setting the server refuses is dropped, then and from then on. */
-  private async dropping<T>(params: RequestBody, run: (body: RequestBody & { model: string }) => Promise<T>): Promise<T> {
+  private async dropping<T>(
+    params: RequestBody,
+    run: (body: RequestBody & { model: string }) => Promise<T>,
+  ): Promise<T> {
     const body = this.body(params);
     try {
       return await run(body);
@@ -186,7 +249,12 @@ export class OpenAIModel implements ToolCallingModel {
     }
   }
 
-  private retrying<T>(node: string, signal: AbortSignal | undefined, attempt: () => Promise<T>, final?: () => boolean): Promise<T> {
+  private retrying<T>(
+    node: string,
+    signal: AbortSignal | undefined,
+    attempt: () => Promise<T>,
+    final?: () => boolean,
+  ): Promise<T> {
     return retrying(this.retryPolicy, node, signal, attempt, final);
   }
 

@@ -64,7 +64,8 @@ export function resolveConnection(options: OpenAIModelOptions): Connection {
   if (apiKey === undefined && baseURL === undefined) {
     throw new Error(
       "OpenAIModel: no API key and no server. Set OPENAI_API_KEY (or pass apiKey) to use OpenAI, or set " +
-      "OPENAI_BASE_URL (or pass baseURL) to use another OpenAI-compatible server, e.g. http://localhost:11434/v1.");
+        "OPENAI_BASE_URL (or pass baseURL) to use another OpenAI-compatible server, e.g. http://localhost:11434/v1.",
+    );
   }
   // Local servers often need no key, but the client insists on one.
   return { baseURL, apiKey: apiKey ?? "no-key" };
@@ -73,7 +74,8 @@ export function resolveConnection(options: OpenAIModelOptions): Connection {
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 // In OpenAI's tokenizers (cl100k_base, o200k_base) the letters A-Z are the tokens 32-57.
-const openaiLetterIds = (label: string) => (label.length === 1 && LETTERS.includes(label) ? 32 + LETTERS.indexOf(label) : undefined);
+const openaiLetterIds = (label: string) =>
+  label.length === 1 && LETTERS.includes(label) ? 32 + LETTERS.indexOf(label) : undefined;
 
 const OPENAI_MODEL = /^(?:ft:)?(?:gpt-|chatgpt-|o\d)/;
 

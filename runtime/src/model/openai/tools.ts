@@ -1,7 +1,11 @@
 // Native tool calls: our message and tool types to and from the Chat Completions wire format, and
 // the assembly of streamed answers (text, and tool calls that arrive in fragments).
 import type {
-  ChatCompletionChunk, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionTool, ChatCompletionToolChoiceOption,
+  ChatCompletionChunk,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolChoiceOption,
 } from "openai/resources/chat/completions";
 import type { ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "../types.js";
 
@@ -10,8 +14,13 @@ export function toWireMessages(messages: readonly ToolChatMessage[]): ChatComple
     if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
     if ("toolCalls" in m) {
       return {
-        role: "assistant", content: m.content,
-        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+        role: "assistant",
+        content: m.content,
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
       };
     }
     return { role: m.role, content: m.content };
@@ -22,17 +31,25 @@ export function toWireTool(tool: ToolDefinition): ChatCompletionTool {
   const { name, description, parameters, strict } = tool;
   return {
     type: "function",
-    function: { name, ...(description !== undefined && { description }), ...(parameters && { parameters }), ...(strict !== undefined && { strict }) },
+    function: {
+      name,
+      ...(description !== undefined && { description }),
+      ...(parameters && { parameters }),
+      ...(strict !== undefined && { strict }),
+    },
   };
 }
 
-export function toWireToolChoice(choice: ToolCompletionRequest["toolChoice"]): ChatCompletionToolChoiceOption | undefined {
+export function toWireToolChoice(
+  choice: ToolCompletionRequest["toolChoice"],
+): ChatCompletionToolChoiceOption | undefined {
   return typeof choice === "object" ? { type: "function", function: { name: choice.name } } : choice;
 }
 
 export function fromWireMessage(message: ChatCompletionMessage, finishReason: string | null): ToolCompletion {
   const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
-    c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : []);
+    c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+  );
   return { text: message.content ?? "", toolCalls, finishReason };
 }
 
@@ -67,7 +84,9 @@ export class StreamAssembler {
   }
 
   result(): ToolCompletion {
-    const toolCalls = [...this.calls].sort(([a], [b]) => a - b).map(([index, c]) => ({ ...c, id: c.id || `call_${index}` }));
+    const toolCalls = [...this.calls]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => ({ ...c, id: c.id || `call_${index}` }));
     return { text: this.text, toolCalls, finishReason: this.finishReason };
   }
 }

@@ -149,11 +149,16 @@ function escapeOf(c: number, quote: string): string | null {
   if (c === 92) return "\\\\";
   if (c >= 32 && c < 127) return null;
   switch (c) {
-    case 8: return "\\b";
-    case 9: return "\\t";
-    case 10: return "\\n";
-    case 12: return "\\f";
-    case 13: return "\\r";
+    case 8:
+      return "\\b";
+    case 9:
+      return "\\t";
+    case 10:
+      return "\\n";
+    case 12:
+      return "\\f";
+    case 13:
+      return "\\r";
   }
   if (c < 32 || (c >= 127 && c <= 159)) return `\\x${c.toString(16).toUpperCase().padStart(2, "0")}`;
   return null;
@@ -181,5 +186,9 @@ const print = (level: LogLevel): BuiltinEntry => ({
 });
 
 export const CONSOLE_FUNCTIONS = table("console.", {
-  log: print("log"), info: print("info"), debug: print("debug"), warn: print("warn"), error: print("error"),
+  log: print("log"),
+  info: print("info"),
+  debug: print("debug"),
+  warn: print("warn"),
+  error: print("error"),
 });

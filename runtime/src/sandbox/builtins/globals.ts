@@ -40,13 +40,34 @@ const unaryMath = (fn: (x: number) => number): BuiltinEntry => ({
 });
 
 const MATH_FUNCTIONS = table("Math.", {
-  abs: unaryMath(M.abs), acos: unaryMath(M.acos), acosh: unaryMath(M.acosh), asin: unaryMath(M.asin),
-  asinh: unaryMath(M.asinh), atan: unaryMath(M.atan), atanh: unaryMath(M.atanh), cbrt: unaryMath(M.cbrt),
-  ceil: unaryMath(M.ceil), clz32: unaryMath(M.clz32), cos: unaryMath(M.cos), cosh: unaryMath(M.cosh),
-  exp: unaryMath(M.exp), expm1: unaryMath(M.expm1), floor: unaryMath(M.floor), fround: unaryMath(M.fround),
-  log: unaryMath(M.log), log10: unaryMath(M.log10), log1p: unaryMath(M.log1p), log2: unaryMath(M.log2),
-  round: unaryMath(M.round), sign: unaryMath(M.sign), sin: unaryMath(M.sin), sinh: unaryMath(M.sinh),
-  sqrt: unaryMath(M.sqrt), tan: unaryMath(M.tan), tanh: unaryMath(M.tanh), trunc: unaryMath(M.trunc),
+  abs: unaryMath(M.abs),
+  acos: unaryMath(M.acos),
+  acosh: unaryMath(M.acosh),
+  asin: unaryMath(M.asin),
+  asinh: unaryMath(M.asinh),
+  atan: unaryMath(M.atan),
+  atanh: unaryMath(M.atanh),
+  cbrt: unaryMath(M.cbrt),
+  ceil: unaryMath(M.ceil),
+  clz32: unaryMath(M.clz32),
+  cos: unaryMath(M.cos),
+  cosh: unaryMath(M.cosh),
+  exp: unaryMath(M.exp),
+  expm1: unaryMath(M.expm1),
+  floor: unaryMath(M.floor),
+  fround: unaryMath(M.fround),
+  log: unaryMath(M.log),
+  log10: unaryMath(M.log10),
+  log1p: unaryMath(M.log1p),
+  log2: unaryMath(M.log2),
+  round: unaryMath(M.round),
+  sign: unaryMath(M.sign),
+  sin: unaryMath(M.sin),
+  sinh: unaryMath(M.sinh),
+  sqrt: unaryMath(M.sqrt),
+  tan: unaryMath(M.tan),
+  tanh: unaryMath(M.tanh),
+  trunc: unaryMath(M.trunc),
   atan2: { call: (ctx, _r, [y, x]) => M.atan2(toNumber(ctx, y), toNumber(ctx, x)) },
   imul: { call: (ctx, _r, [a, b]) => M.imul(toNumber(ctx, a), toNumber(ctx, b)) },
   pow: { call: (ctx, _r, [a, b]) => M.pow(toNumber(ctx, a), toNumber(ctx, b)) },
@@ -77,35 +98,45 @@ function ownKeys(ctx: Context, value: Value, name: string): string[] {
 const OBJECT_FUNCTIONS = table("Object.", {
   keys: { call: (ctx, _r, [value]) => ownKeys(ctx, value, "Object.keys") },
   values: { call: (ctx, _r, [value]) => ownKeys(ctx, value, "Object.values").map((key) => getMember(ctx, value, key)) },
-  entries: { call: (ctx, _r, [value]) => {
-    const names = ownKeys(ctx, value, "Object.entries");
-    ctx.alloc(32 * names.length);
-    return names.map((key) => [key, getMember(ctx, value, key)]);
-  } },
-  fromEntries: { call: (ctx, _r, [entries]) => {
-    const out: GuestObject = create(null);
-    const items = iterate(ctx, entries);
-    ctx.charge(items.length);
-    ctx.alloc(16 + 16 * items.length);
-    for (const entry of items) {
-      if (typeof entry !== "object" || entry === null) throw typeError(`Object.fromEntries: each entry must be a [key, value] pair, not ${describe(entry)}`);
-      const key = getMember(ctx, entry, 0);
-      if (typeof key !== "string" && typeof key !== "number") throw typeError(`Object.fromEntries: a key must be a string or a number, not ${describe(key)}`);
-      if (typeof key === "string") ctx.key(key);
-      out[checkKeyName(String(key))] = getMember(ctx, entry, 1);
-    }
-    return out;
-  } },
-  hasOwn: { call: (ctx, _r, [value, key]) => {
-    if (value === null || value === undefined) throw typeError(`Object.hasOwn: cannot convert ${value} to an object`);
-    const name = toStr(ctx, key);
-    ctx.key(name);
-    if (typeof value === "string" || isArray(value)) {
-      const index = Number(name);
-      return name === "length" || (String(index) === name && Number.isInteger(index) && index >= 0 && index < value.length);
-    }
-    return isPlainObject(value) && hasOwn(value, name);
-  } },
+  entries: {
+    call: (ctx, _r, [value]) => {
+      const names = ownKeys(ctx, value, "Object.entries");
+      ctx.alloc(32 * names.length);
+      return names.map((key) => [key, getMember(ctx, value, key)]);
+    },
+  },
+  fromEntries: {
+    call: (ctx, _r, [entries]) => {
+      const out: GuestObject = create(null);
+      const items = iterate(ctx, entries);
+      ctx.charge(items.length);
+      ctx.alloc(16 + 16 * items.length);
+      for (const entry of items) {
+        if (typeof entry !== "object" || entry === null)
+          throw typeError(`Object.fromEntries: each entry must be a [key, value] pair, not ${describe(entry)}`);
+        const key = getMember(ctx, entry, 0);
+        if (typeof key !== "string" && typeof key !== "number")
+          throw typeError(`Object.fromEntries: a key must be a string or a number, not ${describe(key)}`);
+        if (typeof key === "string") ctx.key(key);
+        out[checkKeyName(String(key))] = getMember(ctx, entry, 1);
+      }
+      return out;
+    },
+  },
+  hasOwn: {
+    call: (ctx, _r, [value, key]) => {
+      if (value === null || value === undefined) throw typeError(`Object.hasOwn: cannot convert ${value} to an object`);
+      const name = toStr(ctx, key);
+      ctx.key(name);
+      if (typeof value === "string" || isArray(value)) {
+        const index = Number(name);
+        return (
+          name === "length" || (String(index) === name && Number.isInteger(index) && index >= 0 && index < value.length)
+        );
+      }
+      return isPlainObject(value) && hasOwn(value, name);
+    },
+  },
 });
 
 function arrayFrom(ctx: Context, args: Value[]): Value {
@@ -133,10 +164,12 @@ function arrayFrom(ctx: Context, args: Value[]): Value {
 const ARRAY_FUNCTIONS = table("Array.", {
   isArray: { call: (_ctx, _r, [value]) => isArray(value) },
   from: { callbacks: [1], call: (ctx, _r, args) => arrayFrom(ctx, args) },
-  of: { call: (ctx, _r, args) => {
-    ctx.checkArrayLength(args.length);
-    return args.slice();
-  } },
+  of: {
+    call: (ctx, _r, args) => {
+      ctx.checkArrayLength(args.length);
+      return args.slice();
+    },
+  },
 });
 
 const NUMBER_FUNCTIONS = table("Number.", {
@@ -149,12 +182,27 @@ const NUMBER_FUNCTIONS = table("Number.", {
 });
 
 const NUMBER_CONSTANTS = new Map<string, Value>(
-  (["MAX_SAFE_INTEGER", "MIN_SAFE_INTEGER", "MAX_VALUE", "MIN_VALUE", "EPSILON", "POSITIVE_INFINITY", "NEGATIVE_INFINITY", "NaN"] as const)
-    .map((name) => [name, Number[name]]),
+  (
+    [
+      "MAX_SAFE_INTEGER",
+      "MIN_SAFE_INTEGER",
+      "MAX_VALUE",
+      "MIN_VALUE",
+      "EPSILON",
+      "POSITIVE_INFINITY",
+      "NEGATIVE_INFINITY",
+      "NaN",
+    ] as const
+  ).map((name) => [name, Number[name]]),
 );
 
 /** Builds text from code units or points in chunks, for the same reason. */
-function fromCodes(ctx: Context, args: Value[], build: (...codes: number[]) => string, check?: (code: number) => void): string {
+function fromCodes(
+  ctx: Context,
+  args: Value[],
+  build: (...codes: number[]) => string,
+  check?: (code: number) => void,
+): string {
   ctx.checkStringLength(args.length);
   ctx.charge(args.length);
   const codes = args.map((arg) => toNumber(ctx, arg));
@@ -169,11 +217,14 @@ function fromCodes(ctx: Context, args: Value[], build: (...codes: number[]) => s
 
 const STRING_FUNCTIONS = table("String.", {
   fromCharCode: { call: (ctx, _r, args) => fromCodes(ctx, args, fromCharCode) },
-  fromCodePoint: { call: (ctx, _r, args) => fromCodes(ctx, args, fromCodePoint, (point) => {
-    if (!Number.isInteger(point) || point < 0 || point > 0x10ffff) {
-      throw new SandboxError("range", `String.fromCodePoint: invalid code point ${point}`);
-    }
-  }) },
+  fromCodePoint: {
+    call: (ctx, _r, args) =>
+      fromCodes(ctx, args, fromCodePoint, (point) => {
+        if (!Number.isInteger(point) || point < 0 || point > 0x10ffff) {
+          throw new SandboxError("range", `String.fromCodePoint: invalid code point ${point}`);
+        }
+      }),
+  },
 });
 
 function parseFloatOf(ctx: Context, text: Value): number {
@@ -204,21 +255,26 @@ export const NAMESPACES: ReadonlyMap<string, Namespace> = new Map<string, Namesp
  * at most 9 characters, `%E2%82%AC`). A malformed text is JavaScript's URIError, as a RangeError.
  */
 const uriFunction = (name: keyof typeof nativeURI): BuiltinEntry => ({
-  call: (ctx, _r, [value]) => mapped(ctx, toStr(ctx, value), name.startsWith("encode") ? 9 : 1, (text) => {
-    try {
-      return nativeURI[name](text);
-    } catch {
-      throw rangeError(`${name}: ${name.startsWith("encode") ? "the text holds a lone surrogate" : "the text is not a well-formed URI escape"}`);
-    }
-  }),
+  call: (ctx, _r, [value]) =>
+    mapped(ctx, toStr(ctx, value), name.startsWith("encode") ? 9 : 1, (text) => {
+      try {
+        return nativeURI[name](text);
+      } catch {
+        throw rangeError(
+          `${name}: ${name.startsWith("encode") ? "the text holds a lone surrogate" : "the text is not a well-formed URI escape"}`,
+        );
+      }
+    }),
 });
 
 export const GLOBAL_FUNCTIONS = table("", {
   String: { call: (ctx, _r, args) => (args.length === 0 ? "" : toStr(ctx, args[0])) },
-  Number: { call: (ctx, _r, args) => {
-    if (args.length === 0) return 0;
-    return typeof args[0] === "bigint" ? Number(args[0]) : toNumber(ctx, args[0]);
-  } },
+  Number: {
+    call: (ctx, _r, args) => {
+      if (args.length === 0) return 0;
+      return typeof args[0] === "bigint" ? Number(args[0]) : toNumber(ctx, args[0]);
+    },
+  },
   Boolean: { call: (_ctx, _r, [value]) => !!value },
   parseInt: { call: (ctx, _r, [text, radix]) => parseIntOf(ctx, text, radix) },
   parseFloat: { call: (ctx, _r, [text]) => parseFloatOf(ctx, text) },

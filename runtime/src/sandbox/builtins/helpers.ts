@@ -7,7 +7,8 @@ export const uncurry = <A extends unknown[], R>(method: (...args: A) => R): ((se
 
 export function callback(args: Value[], index: number, name: string): Closure {
   const fn = args[index];
-  if (!(fn instanceof Closure)) throw typeError(`${name} expects a function as argument ${index + 1}, as in ${name}(x => ...)`);
+  if (!(fn instanceof Closure))
+    throw typeError(`${name} expects a function as argument ${index + 1}, as in ${name}(x => ...)`);
   return fn;
 }
 

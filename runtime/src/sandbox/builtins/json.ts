@@ -67,7 +67,8 @@ function stringify(ctx: Context, value: Value, replacer: Value, space: Value): s
       return true;
     }
     if (v instanceof Closure) return false;
-    if (depth >= ctx.limits.maxDepth) throw limitError("maxDepth", `JSON.stringify: data nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
+    if (depth >= ctx.limits.maxDepth)
+      throw limitError("maxDepth", `JSON.stringify: data nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
     if (ancestors.has(v)) throw typeError("JSON.stringify: converting a circular structure");
     ancestors.add(v);
     ctx.charge(1);

@@ -26,10 +26,16 @@ function radix(ctx: Context, value: Value): number {
 
 export const NUMBER_METHODS = table("", {
   toFixed: { call: (ctx, n, [count]) => toFixed(n as number, digits(ctx, count, 0, 100, "toFixed() digits")) },
-  toPrecision: { call: (ctx, n, [count]) =>
-    count === undefined ? String(n) : toPrecision(n as number, digits(ctx, count, 1, 100, "toPrecision() argument")) },
-  toExponential: { call: (ctx, n, [count]) =>
-    count === undefined ? toExponential(n as number) : toExponential(n as number, digits(ctx, count, 0, 100, "toExponential() argument")) },
+  toPrecision: {
+    call: (ctx, n, [count]) =>
+      count === undefined ? String(n) : toPrecision(n as number, digits(ctx, count, 1, 100, "toPrecision() argument")),
+  },
+  toExponential: {
+    call: (ctx, n, [count]) =>
+      count === undefined
+        ? toExponential(n as number)
+        : toExponential(n as number, digits(ctx, count, 0, 100, "toExponential() argument")),
+  },
   toString: { call: (ctx: Context, n: Value, [base]: Value[]) => numberToString(n as number, radix(ctx, base)) },
   valueOf: { call: (_ctx, n) => n },
 });

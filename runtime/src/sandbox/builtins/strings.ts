@@ -105,7 +105,14 @@ function segmentsOf(replacement: string): Segment[] {
 }
 
 /** The text one match is replaced with: its parts joined, each one a slice (a cheap view) of the text or the replacement. */
-function expand(ctx: Context, segments: readonly Segment[], text: string, match: string, at: number, add: (piece: string) => void): void {
+function expand(
+  ctx: Context,
+  segments: readonly Segment[],
+  text: string,
+  match: string,
+  at: number,
+  add: (piece: string) => void,
+): void {
   ctx.charge(segments.length);
   for (const segment of segments) {
     if (segment === "$&") add(match);
@@ -200,7 +207,12 @@ function splitString(ctx: Context, text: string, args: Value[]): Value {
     // The bound is loose for a long separator: count the pieces before asking the native.
     ctx.charge(1 + (text.length >> SEARCH));
     count = 1;
-    for (let at = indexOf(text, separator); at >= 0 && count <= limit; at = indexOf(text, separator, at + separator.length)) count++;
+    for (
+      let at = indexOf(text, separator);
+      at >= 0 && count <= limit;
+      at = indexOf(text, separator, at + separator.length)
+    )
+      count++;
   }
   ctx.checkArrayLength(Math.min(count, limit));
   ctx.charge(Math.min(count, limit));
@@ -212,139 +224,178 @@ function noRegExp(name: string): BuiltinEntry {
   return {
     unavailable: true,
     call: (): Value => {
-      throw new SandboxError("unsupported", `${name} needs regular expressions, which the sandbox does not support: use includes, indexOf, split or replaceAll`);
+      throw new SandboxError(
+        "unsupported",
+        `${name} needs regular expressions, which the sandbox does not support: use includes, indexOf, split or replaceAll`,
+      );
     },
   };
 }
 
 export const STRING_METHODS = table("", {
   // Reading one character flattens a rope the evaluation built (see Context.flatten).
-  at: { call: (ctx, s, [index]) => {
-    const text = s as string;
-    const n = toInteger(ctx, index);
-    const i = n < 0 ? text.length + n : n;
-    if (i < 0 || i >= text.length) return undefined;
-    ctx.flatten(text);
-    return text[i];
-  } },
-  charAt: { call: (ctx, s, [index]) => {
-    const i = position(ctx, index, 0);
-    if (i < 0 || i >= (s as string).length) return "";
-    ctx.flatten(s as string);
-    return (s as string)[i]!;
-  } },
-  charCodeAt: { call: (ctx, s, [index]) => {
-    const i = position(ctx, index, 0);
-    ctx.flatten(s as string);
-    return charCodeAt(s as string, i);
-  } },
-  codePointAt: { call: (ctx, s, [index]) => {
-    const i = position(ctx, index, 0);
-    ctx.flatten(s as string);
-    return codePointAt(s as string, i);
-  } },
-  indexOf: { call: (ctx, s, [pattern, from]) => {
-    const needle = toStr(ctx, pattern);
-    const start = position(ctx, from, 0);
-    search(ctx, s as string, needle);
-    return indexOf(s as string, needle, start);
-  } },
+  at: {
+    call: (ctx, s, [index]) => {
+      const text = s as string;
+      const n = toInteger(ctx, index);
+      const i = n < 0 ? text.length + n : n;
+      if (i < 0 || i >= text.length) return undefined;
+      ctx.flatten(text);
+      return text[i];
+    },
+  },
+  charAt: {
+    call: (ctx, s, [index]) => {
+      const i = position(ctx, index, 0);
+      if (i < 0 || i >= (s as string).length) return "";
+      ctx.flatten(s as string);
+      return (s as string)[i]!;
+    },
+  },
+  charCodeAt: {
+    call: (ctx, s, [index]) => {
+      const i = position(ctx, index, 0);
+      ctx.flatten(s as string);
+      return charCodeAt(s as string, i);
+    },
+  },
+  codePointAt: {
+    call: (ctx, s, [index]) => {
+      const i = position(ctx, index, 0);
+      ctx.flatten(s as string);
+      return codePointAt(s as string, i);
+    },
+  },
+  indexOf: {
+    call: (ctx, s, [pattern, from]) => {
+      const needle = toStr(ctx, pattern);
+      const start = position(ctx, from, 0);
+      search(ctx, s as string, needle);
+      return indexOf(s as string, needle, start);
+    },
+  },
   lastIndexOf: { call: (ctx, s, args) => lastIndexOfString(ctx, s as string, args) },
-  includes: { call: (ctx, s, [pattern, from]) => {
-    const needle = toStr(ctx, pattern);
-    const start = position(ctx, from, 0);
-    search(ctx, s as string, needle);
-    return includes(s as string, needle, start);
-  } },
-  startsWith: { call: (ctx, s, [pattern, from]) => {
-    const needle = toStr(ctx, pattern);
-    const start = position(ctx, from, 0);
-    ctx.flatten(s as string);
-    ctx.scan(needle, needle.length, READ);
-    return startsWith(s as string, needle, start);
-  } },
-  endsWith: { call: (ctx, s, [pattern, end]) => {
-    const needle = toStr(ctx, pattern);
-    const stop = position(ctx, end, (s as string).length);
-    ctx.flatten(s as string);
-    ctx.scan(needle, needle.length, READ);
-    return endsWith(s as string, needle, stop);
-  } },
+  includes: {
+    call: (ctx, s, [pattern, from]) => {
+      const needle = toStr(ctx, pattern);
+      const start = position(ctx, from, 0);
+      search(ctx, s as string, needle);
+      return includes(s as string, needle, start);
+    },
+  },
+  startsWith: {
+    call: (ctx, s, [pattern, from]) => {
+      const needle = toStr(ctx, pattern);
+      const start = position(ctx, from, 0);
+      ctx.flatten(s as string);
+      ctx.scan(needle, needle.length, READ);
+      return startsWith(s as string, needle, start);
+    },
+  },
+  endsWith: {
+    call: (ctx, s, [pattern, end]) => {
+      const needle = toStr(ctx, pattern);
+      const stop = position(ctx, end, (s as string).length);
+      ctx.flatten(s as string);
+      ctx.scan(needle, needle.length, READ);
+      return endsWith(s as string, needle, stop);
+    },
+  },
   // A slice of a flat string is a view (a sliced string); slicing a rope flattens it first.
-  slice: { call: (ctx, s, [from, to]) => {
-    const text = s as string;
-    const start = relative(position(ctx, from, 0), text.length);
-    const end = relative(position(ctx, to, text.length), text.length);
-    ctx.flatten(text);
-    return slice(text, start, end);
-  } },
-  substring: { call: (ctx, s, [from, to]) => {
-    const start = position(ctx, from, 0);
-    const end = position(ctx, to, (s as string).length);
-    ctx.flatten(s as string);
-    return substring(s as string, start, end);
-  } },
-  substr: { call: (ctx, s, [from, length]) => {
-    const text = s as string;
-    const start = relative(position(ctx, from, 0), text.length);
-    const count = length === undefined ? text.length - start : Math.max(0, position(ctx, length, 0));
-    ctx.flatten(text);
-    return slice(text, start, Math.min(start + count, text.length));
-  } },
+  slice: {
+    call: (ctx, s, [from, to]) => {
+      const text = s as string;
+      const start = relative(position(ctx, from, 0), text.length);
+      const end = relative(position(ctx, to, text.length), text.length);
+      ctx.flatten(text);
+      return slice(text, start, end);
+    },
+  },
+  substring: {
+    call: (ctx, s, [from, to]) => {
+      const start = position(ctx, from, 0);
+      const end = position(ctx, to, (s as string).length);
+      ctx.flatten(s as string);
+      return substring(s as string, start, end);
+    },
+  },
+  substr: {
+    call: (ctx, s, [from, length]) => {
+      const text = s as string;
+      const start = relative(position(ctx, from, 0), text.length);
+      const count = length === undefined ? text.length - start : Math.max(0, position(ctx, length, 0));
+      ctx.flatten(text);
+      return slice(text, start, Math.min(start + count, text.length));
+    },
+  },
   toUpperCase: { call: (ctx, s) => mapped(ctx, s as string, 3, toUpperCase) },
   toLowerCase: { call: (ctx, s) => mapped(ctx, s as string, 3, toLowerCase) },
-  trim: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    return trim(s as string);
-  } },
-  trimStart: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    return trimStart(s as string);
-  } },
-  trimEnd: { call: (ctx, s) => {
-    ctx.scan(s as string, (s as string).length, READ);
-    return trimEnd(s as string);
-  } },
+  trim: {
+    call: (ctx, s) => {
+      ctx.scan(s as string, (s as string).length, READ);
+      return trim(s as string);
+    },
+  },
+  trimStart: {
+    call: (ctx, s) => {
+      ctx.scan(s as string, (s as string).length, READ);
+      return trimStart(s as string);
+    },
+  },
+  trimEnd: {
+    call: (ctx, s) => {
+      ctx.scan(s as string, (s as string).length, READ);
+      return trimEnd(s as string);
+    },
+  },
   padStart: { call: (ctx, s, args) => pad(ctx, s as string, args, true) },
   padEnd: { call: (ctx, s, args) => pad(ctx, s as string, args, false) },
-  repeat: { call: (ctx, s, [count]) => {
-    const text = s as string;
-    const n = toInteger(ctx, count);
-    if (n < 0 || n === Infinity) throw rangeError(`invalid count value: ${n}`);
-    sized(ctx, text.length * n);
-    ctx.flatten(text);
-    return repeat(text, n);
-  } },
-  concat: { call: (ctx, s, args) => {
-    let text = s as string;
-    for (const arg of args) {
-      const part = toStr(ctx, arg);
-      ctx.checkStringLength(text.length + part.length);
-      text += part;
-    }
-    ctx.alloc(2 * text.length);
-    ctx.rope(text.length);
-    return text;
-  } },
+  repeat: {
+    call: (ctx, s, [count]) => {
+      const text = s as string;
+      const n = toInteger(ctx, count);
+      if (n < 0 || n === Infinity) throw rangeError(`invalid count value: ${n}`);
+      sized(ctx, text.length * n);
+      ctx.flatten(text);
+      return repeat(text, n);
+    },
+  },
+  concat: {
+    call: (ctx, s, args) => {
+      let text = s as string;
+      for (const arg of args) {
+        const part = toStr(ctx, arg);
+        ctx.checkStringLength(text.length + part.length);
+        text += part;
+      }
+      ctx.alloc(2 * text.length);
+      ctx.rope(text.length);
+      return text;
+    },
+  },
   split: { call: (ctx, s, args) => splitString(ctx, s as string, args) },
   replace: { callbacks: [1], call: (ctx, s, args) => replace(ctx, s as string, args, false) },
   replaceAll: { callbacks: [1], call: (ctx, s, args) => replace(ctx, s as string, args, true) },
   // ICU's collation reads both strings, at more than a step's cost a character.
-  localeCompare: { call: (ctx, s, [that]) => {
-    const other = toStr(ctx, that);
-    ctx.scan(other, 0, 0);
-    ctx.scan(s as string, (s as string).length + other.length, 0);
-    return localeCompare(s as string, other);
-  } },
+  localeCompare: {
+    call: (ctx, s, [that]) => {
+      const other = toStr(ctx, that);
+      ctx.scan(other, 0, 0);
+      ctx.scan(s as string, (s as string).length + other.length, 0);
+      return localeCompare(s as string, other);
+    },
+  },
   // ICU's normalisation costs up to about two steps a character (decomposing forms).
-  normalize: { call: (ctx, s, [form]) => {
-    const name = form === undefined ? "NFC" : toStr(ctx, form);
-    if (name !== "NFC" && name !== "NFD" && name !== "NFKC" && name !== "NFKD") {
-      throw rangeError("the normalization form must be one of NFC, NFD, NFKC, NFKD");
-    }
-    ctx.scan(s as string, 2 * (s as string).length, 0);
-    return mapped(ctx, s as string, name === "NFKC" || name === "NFKD" ? 18 : 4, (text) => normalize(text, name));
-  } },
+  normalize: {
+    call: (ctx, s, [form]) => {
+      const name = form === undefined ? "NFC" : toStr(ctx, form);
+      if (name !== "NFC" && name !== "NFD" && name !== "NFKC" && name !== "NFKD") {
+        throw rangeError("the normalization form must be one of NFC, NFD, NFKC, NFKD");
+      }
+      ctx.scan(s as string, 2 * (s as string).length, 0);
+      return mapped(ctx, s as string, name === "NFKC" || name === "NFKD" ? 18 : 4, (text) => normalize(text, name));
+    },
+  },
   toString: { call: (_ctx: Context, s: Value) => s },
   valueOf: { call: (_ctx, s) => s },
   match: noRegExp("match"),

@@ -34,7 +34,11 @@ export function compileCall(c: Compiler, node: ast.Call, inChain: boolean): Thun
     }
     return methodCall(c, node, callee, inChain);
   }
-  throw c.error("unsupported", "only tools, built-in functions and methods can be called, as in name(...) or xs.map(...)", callee);
+  throw c.error(
+    "unsupported",
+    "only tools, built-in functions and methods can be called, as in name(...) or xs.map(...)",
+    callee,
+  );
 }
 
 function namedCall(c: Compiler, node: ast.Call, callee: ast.Identifier): Thunk {
@@ -62,12 +66,17 @@ function namedCall(c: Compiler, node: ast.Call, callee: ast.Identifier): Thunk {
 
 function namespaceCall(c: Compiler, node: ast.Call, name: string, callee: ast.Member): Thunk {
   const namespace = NAMESPACES.get(name)!;
-  if (callee.key.kind !== "Static") throw c.error("unsupported", `${name} can only be used with a fixed member name`, callee);
+  if (callee.key.kind !== "Static")
+    throw c.error("unsupported", `${name} can only be used with a fixed member name`, callee);
   const builtin = namespace.functions.get(callee.key.name);
   if (builtin === undefined) {
-    throw c.error(namespace.constants.has(callee.key.name) ? "type" : "unsupported",
-      namespace.constants.has(callee.key.name) ? `${name}.${callee.key.name} is not a function`
-        : `${name}.${callee.key.name} is not available in the sandbox`, callee);
+    throw c.error(
+      namespace.constants.has(callee.key.name) ? "type" : "unsupported",
+      namespace.constants.has(callee.key.name)
+        ? `${name}.${callee.key.name} is not a function`
+        : `${name}.${callee.key.name} is not available in the sandbox`,
+      callee,
+    );
   }
   return builtinCall(builtin, compileArguments(c, node.arguments), node.start);
 }
@@ -130,7 +139,11 @@ function compileArguments(c: Compiler, nodes: (ast.Expression | ast.Spread)[]): 
 
 /** Outside a call's arguments an arrow function would be a value that could be stored: refused. */
 export function Arrow(c: Compiler, node: ast.Arrow): Thunk {
-  throw c.error("unsupported", "an arrow function can only be passed directly to a method that takes one, as in xs.map(x => x * 2)", node);
+  throw c.error(
+    "unsupported",
+    "an arrow function can only be passed directly to a method that takes one, as in xs.map(x => x * 2)",
+    node,
+  );
 }
 
 function compileArrow(c: Compiler, node: ast.Arrow): Thunk {
@@ -158,16 +171,16 @@ function compileArrow(c: Compiler, node: ast.Arrow): Thunk {
     body,
     bind: simple
       ? (_ctx, frame, args) => {
-        const slots = frame.slots;
-        for (let i = 0; i < count; i++) slots[i] = args[i];
-      }
-      : (ctx, frame, args) => {
-        for (let i = 0; i < count; i++) params[i]!(ctx, frame, args[i]);
-        if (rest !== null) {
-          ctx.checkArrayLength(Math.max(0, args.length - count));
-          rest(ctx, frame, args.slice(count));
+          const slots = frame.slots;
+          for (let i = 0; i < count; i++) slots[i] = args[i];
         }
-      },
+      : (ctx, frame, args) => {
+          for (let i = 0; i < count; i++) params[i]!(ctx, frame, args[i]);
+          if (rest !== null) {
+            ctx.checkArrayLength(Math.max(0, args.length - count));
+            rest(ctx, frame, args.slice(count));
+          }
+        },
   };
   c.fn = outer;
   c.cost = outerCost;

@@ -3,7 +3,16 @@ import type { Expression, Pattern, Program, Statement } from "../syntax/ast.js";
 import type { Context } from "../values/context.js";
 import type { Value } from "../values/types.js";
 import { Arrow, Call, compileCall } from "./calls.js";
-import { ArrayLiteral, Conditional, Identifier, Literal, Logical, ObjectLiteral, Sequence, Template } from "./expressions.js";
+import {
+  ArrayLiteral,
+  Conditional,
+  Identifier,
+  Literal,
+  Logical,
+  ObjectLiteral,
+  Sequence,
+  Template,
+} from "./expressions.js";
 import { Chain, Member } from "./members.js";
 import { Assign, Binary, Unary, Update } from "./operators.js";
 import type { Binder, BindMode, Compiler, StatementThunk, Thunk } from "./context.js";
@@ -24,8 +33,22 @@ export interface CompiledProgram {
 type Visitor = (c: Compiler, node: never) => Thunk;
 
 const EXPRESSIONS: Record<Expression["kind"], Visitor> = {
-  Literal, Template, Identifier, ArrayLiteral, ObjectLiteral, Sequence, Conditional, Logical,
-  Unary, Binary, Update, Assign, Member, Chain, Call, Arrow,
+  Literal,
+  Template,
+  Identifier,
+  ArrayLiteral,
+  ObjectLiteral,
+  Sequence,
+  Conditional,
+  Logical,
+  Unary,
+  Binary,
+  Update,
+  Assign,
+  Member,
+  Chain,
+  Call,
+  Arrow,
 };
 
 /** The one implementation of `Compiler`: it dispatches each syntax kind to its visitor. */
@@ -41,11 +64,17 @@ class ClosureCompiler implements Compiler {
   private depth = 0;
   deepest = 0;
 
-  constructor(readonly source: string, private readonly maxDepth: number) {}
+  constructor(
+    readonly source: string,
+    private readonly maxDepth: number,
+  ) {}
 
   enter(offset: number): void {
     if (++this.depth > this.maxDepth) {
-      throw new SandboxError("limit", `code nested deeper than ${this.maxDepth} levels (maxDepth)`, { limit: "maxDepth", offset });
+      throw new SandboxError("limit", `code nested deeper than ${this.maxDepth} levels (maxDepth)`, {
+        limit: "maxDepth",
+        offset,
+      });
     }
     if (this.depth > this.deepest) this.deepest = this.depth;
     this.cost++;
@@ -122,19 +151,20 @@ export function compileProgram(program: Program, source: string, maxDepth: numbe
   const c = new ClosureCompiler(source, maxDepth);
   const statements = program.body.map((statement) => c.statement(statement, true));
   const cost = c.cost;
-  const run = statements.length === 1
-    ? (() => {
-      const only = statements[0]!;
-      return (ctx: Context): Value => {
-        ctx.charge(cost);
-        return only(ctx, null) as Value;
-      };
-    })()
-    : (ctx: Context): Value => {
-      ctx.charge(cost);
-      let value: Value;
-      for (const statement of statements) value = statement(ctx, null) as Value;
-      return value;
-    };
+  const run =
+    statements.length === 1
+      ? (() => {
+          const only = statements[0]!;
+          return (ctx: Context): Value => {
+            ctx.charge(cost);
+            return only(ctx, null) as Value;
+          };
+        })()
+      : (ctx: Context): Value => {
+          ctx.charge(cost);
+          let value: Value;
+          for (const statement of statements) value = statement(ctx, null) as Value;
+          return value;
+        };
   return { run, mutates: c.mutates, depth: c.deepest, hostNames: c.hostNames };
 }

@@ -32,20 +32,30 @@ export function Template(c: Compiler, node: ast.Template): Thunk {
 
 /** Names the sandbox defines itself: they cannot be declared, assigned or shadowed. */
 export function isBuiltinName(name: string): boolean {
-  return name === "undefined" || name === "NaN" || name === "Infinity" || NAMESPACES.has(name) || GLOBAL_FUNCTIONS.has(name);
+  return (
+    name === "undefined" || name === "NaN" || name === "Infinity" || NAMESPACES.has(name) || GLOBAL_FUNCTIONS.has(name)
+  );
 }
 
 export function Identifier(c: Compiler, node: ast.Identifier): Thunk {
   const name = node.name;
   switch (name) {
-    case "undefined": return () => undefined;
-    case "NaN": return () => NaN;
-    case "Infinity": return () => Infinity;
+    case "undefined":
+      return () => undefined;
+    case "NaN":
+      return () => NaN;
+    case "Infinity":
+      return () => Infinity;
   }
   if (NAMESPACES.has(name)) {
-    throw c.error("type", `${name} can only be used through its members, as in ${name}.${[...NAMESPACES.get(name)!.functions.keys()][0]}(...)`, node);
+    throw c.error(
+      "type",
+      `${name} can only be used through its members, as in ${name}.${[...NAMESPACES.get(name)!.functions.keys()][0]}(...)`,
+      node,
+    );
   }
-  if (GLOBAL_FUNCTIONS.has(name)) throw c.error("type", `${name} is a function: it can only be called, as in ${name}(...)`, node);
+  if (GLOBAL_FUNCTIONS.has(name))
+    throw c.error("type", `${name} is a function: it can only be called, as in ${name}(...)`, node);
   const local = c.resolve(name);
   if (local !== null) return slotReader(local);
   const start = node.start;
@@ -54,13 +64,16 @@ export function Identifier(c: Compiler, node: ast.Identifier): Thunk {
 
 export function slotReader({ hops, slot }: Resolved): Thunk {
   switch (hops) {
-    case 0: return (_ctx, frame) => frame!.slots[slot];
-    case 1: return (_ctx, frame) => frame!.parent!.slots[slot];
-    default: return (_ctx, frame) => {
-      let f = frame!;
-      for (let i = 0; i < hops; i++) f = f.parent!;
-      return f.slots[slot];
-    };
+    case 0:
+      return (_ctx, frame) => frame!.slots[slot];
+    case 1:
+      return (_ctx, frame) => frame!.parent!.slots[slot];
+    default:
+      return (_ctx, frame) => {
+        let f = frame!;
+        for (let i = 0; i < hops; i++) f = f.parent!;
+        return f.slots[slot];
+      };
   }
 }
 
@@ -81,21 +94,24 @@ export function compileElements(
   const compiled = elements.map((element) =>
     element.kind === "Spread"
       ? { spread: true, start: element.start, thunk: c.expression(element.argument) }
-      : { spread: false, start: element.start, thunk: compileElement(element) });
+      : { spread: false, start: element.start, thunk: compileElement(element) },
+  );
   const count = compiled.length;
   if (compiled.every((element) => !element.spread)) {
     const thunks = compiled.map((element) => element.thunk);
     switch (count) {
-      case 0: return () => [];
+      case 0:
+        return () => [];
       case 1: {
         const only = thunks[0]!;
         return (ctx, frame) => [only(ctx, frame)];
       }
-      default: return (ctx, frame) => {
-        const values = new Array<Value>(count);
-        for (let i = 0; i < count; i++) values[i] = thunks[i]!(ctx, frame);
-        return values;
-      };
+      default:
+        return (ctx, frame) => {
+          const values = new Array<Value>(count);
+          for (let i = 0; i < count; i++) values[i] = thunks[i]!(ctx, frame);
+          return values;
+        };
     }
   }
   return (ctx, frame) => {
@@ -172,7 +188,7 @@ export function guardName(c: Compiler, name: string, node: { start: number }): v
 }
 
 function spreadInto(ctx: Parameters<Thunk>[0], object: GuestObject, value: Value): void {
-  if (value === null || value === undefined || typeof value !== "object" && typeof value !== "string") return;
+  if (value === null || value === undefined || (typeof value !== "object" && typeof value !== "string")) return;
   if (typeof value === "string" || isArray(value)) {
     ctx.charge(value.length);
     ctx.alloc(16 * value.length);
@@ -205,8 +221,11 @@ export function Logical(c: Compiler, node: ast.Logical): Thunk {
   const left = c.expression(node.left);
   const right = c.expression(node.right);
   switch (node.operator) {
-    case "&&": return (ctx, frame) => left(ctx, frame) && right(ctx, frame);
-    case "||": return (ctx, frame) => left(ctx, frame) || right(ctx, frame);
-    default: return (ctx, frame) => left(ctx, frame) ?? right(ctx, frame);
+    case "&&":
+      return (ctx, frame) => left(ctx, frame) && right(ctx, frame);
+    case "||":
+      return (ctx, frame) => left(ctx, frame) || right(ctx, frame);
+    default:
+      return (ctx, frame) => left(ctx, frame) ?? right(ctx, frame);
   }
 }

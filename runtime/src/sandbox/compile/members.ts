@@ -33,7 +33,8 @@ export function Member(c: Compiler, node: ast.Member): Thunk {
 }
 
 export function Chain(c: Compiler, node: ast.Chain): Thunk {
-  const inner = node.expression.kind === "Member" ? compileMember(c, node.expression, true) : c.call(node.expression, true);
+  const inner =
+    node.expression.kind === "Member" ? compileMember(c, node.expression, true) : c.call(node.expression, true);
   return (ctx, frame) => {
     const value = inner(ctx, frame);
     return value === SHORT ? undefined : value;
@@ -83,18 +84,25 @@ function compileMember(c: Compiler, node: ast.Member, inChain: boolean): Thunk {
 /** `xs.map` without a call would be a host function escaping as a value: refused. */
 function checkNotMethod(object: Value, key: string | number, text: () => string): void {
   if (typeof key !== "string" || object === null || object === undefined) return;
-  if (methodsOf(object)?.has(key)) throw typeError(`${text()} is a method: it can only be called, as in ${text()}(...)`);
+  if (methodsOf(object)?.has(key))
+    throw typeError(`${text()} is a method: it can only be called, as in ${text()}(...)`);
 }
 
 function namespaceConstant(c: Compiler, node: ast.Member): Thunk {
   const name = (node.object as ast.Identifier).name;
   const namespace = NAMESPACES.get(name)!;
-  if (node.key.kind !== "Static") throw c.error("unsupported", `${name} can only be used with a fixed member name, as in ${name}.${[...namespace.functions.keys()][0]}`, node);
+  if (node.key.kind !== "Static")
+    throw c.error(
+      "unsupported",
+      `${name} can only be used with a fixed member name, as in ${name}.${[...namespace.functions.keys()][0]}`,
+      node,
+    );
   const member = node.key.name;
   if (namespace.constants.has(member)) {
     const value = namespace.constants.get(member);
     return () => value;
   }
-  if (namespace.functions.has(member)) throw c.error("type", `${name}.${member} is a function: it can only be called, as in ${name}.${member}(...)`, node);
+  if (namespace.functions.has(member))
+    throw c.error("type", `${name}.${member} is a function: it can only be called, as in ${name}.${member}(...)`, node);
   throw c.error("unsupported", `${name}.${member} is not available in the sandbox`, node);
 }

@@ -28,9 +28,12 @@ export function Unary(c: Compiler, node: ast.Unary): Thunk {
   }
   const argument = c.expression(node.argument);
   switch (node.operator) {
-    case "!": return (ctx, frame) => !argument(ctx, frame);
-    case "void": return (ctx, frame) => void argument(ctx, frame);
-    case "typeof": return (ctx, frame) => typeOf(argument(ctx, frame));
+    case "!":
+      return (ctx, frame) => !argument(ctx, frame);
+    case "void":
+      return (ctx, frame) => void argument(ctx, frame);
+    case "typeof":
+      return (ctx, frame) => typeOf(argument(ctx, frame));
     default: {
       const operation = node.operator === "-" ? negate : node.operator === "+" ? plus : bitNot;
       return (ctx, frame) => {
@@ -54,7 +57,8 @@ function typeofName(c: Compiler, node: ast.Identifier): Thunk {
   c.hostNames.add(name);
   const start = node.start;
   return (ctx) => {
-    if (ctx.has(name) || (name.length > 1 && name.startsWith("$") && ctx.has(name.slice(1)))) return typeOf(ctx.read(name, start));
+    if (ctx.has(name) || (name.length > 1 && name.startsWith("$") && ctx.has(name.slice(1))))
+      return typeOf(ctx.read(name, start));
     return ctx.isHostFunction(name) ? "function" : "undefined";
   };
 }
@@ -62,7 +66,12 @@ function typeofName(c: Compiler, node: ast.Identifier): Thunk {
 /** `typeof xs.map` and `typeof Math.max` are "function", though neither can be read as a value. */
 function typeofMember(c: Compiler, node: ast.Member): Thunk {
   const base = node.object;
-  if (base.kind === "Identifier" && NAMESPACES.has(base.name) && c.resolve(base.name) === null && node.key.kind === "Static") {
+  if (
+    base.kind === "Identifier" &&
+    NAMESPACES.has(base.name) &&
+    c.resolve(base.name) === null &&
+    node.key.kind === "Static"
+  ) {
     const namespace = NAMESPACES.get(base.name)!;
     const type = namespace.functions.has(node.key.name) ? "function" : typeof namespace.constants.get(node.key.name);
     return () => type;
@@ -87,63 +96,83 @@ export function Binary(c: Compiler, node: ast.Binary): Thunk {
   const operation: BinaryFunction = BINARY[node.operator];
   // The common cases on numbers skip the general path (and the bookkeeping of positions).
   switch (node.operator) {
-    case "+": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a + b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case "-": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a - b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case "*": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a * b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case "<": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a < b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case ">": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a > b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case "<=": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a <= b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case ">=": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "number" && typeof b === "number") return a >= b;
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
-    case "===": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
-      return a === b;
-    };
-    case "!==": return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
-      return a !== b;
-    };
-    default: return (ctx, frame) => {
-      const a = left(ctx, frame), b = right(ctx, frame);
-      ctx.pos = start;
-      return operation(ctx, a, b);
-    };
+    case "+":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a + b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case "-":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a - b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case "*":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a * b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case "<":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a < b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case ">":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a > b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case "<=":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a <= b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case ">=":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "number" && typeof b === "number") return a >= b;
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
+    case "===":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
+        return a === b;
+      };
+    case "!==":
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
+        return a !== b;
+      };
+    default:
+      return (ctx, frame) => {
+        const a = left(ctx, frame),
+          b = right(ctx, frame);
+        ctx.pos = start;
+        return operation(ctx, a, b);
+      };
   }
 }
 

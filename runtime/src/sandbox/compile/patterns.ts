@@ -17,15 +17,19 @@ const keys = Object.keys;
 
 export function compilePattern(c: Compiler, node: ast.Pattern, mode: BindMode): Binder {
   switch (node.kind) {
-    case "Identifier": return identifier(c, node, mode);
-    case "Member": return member(c, node, mode);
+    case "Identifier":
+      return identifier(c, node, mode);
+    case "Member":
+      return member(c, node, mode);
     case "DefaultPattern": {
       const fallback = c.expression(node.fallback);
       const target = c.pattern(node.target, mode);
       return (ctx, frame, value) => target(ctx, frame, value === undefined ? fallback(ctx, frame) : value);
     }
-    case "ArrayPattern": return arrayPattern(c, node, mode);
-    case "ObjectPattern": return objectPattern(c, node, mode);
+    case "ArrayPattern":
+      return arrayPattern(c, node, mode);
+    case "ObjectPattern":
+      return objectPattern(c, node, mode);
   }
 }
 
@@ -110,9 +114,12 @@ function objectPattern(c: Compiler, node: ast.ObjectPattern, mode: BindMode): Bi
 
 function restOf(ctx: Context, value: Value, used: (string | number)[]): GuestObject {
   const out: GuestObject = create(null);
-  const names = typeof value === "string" || isArray(value)
-    ? Array.from({ length: value.length }, (_, i) => String(i))
-    : typeof value === "object" && value !== null ? keys(value) : [];
+  const names =
+    typeof value === "string" || isArray(value)
+      ? Array.from({ length: value.length }, (_, i) => String(i))
+      : typeof value === "object" && value !== null
+        ? keys(value)
+        : [];
   ctx.charge(names.length);
   ctx.alloc(16 + 16 * names.length);
   for (const name of names) if (!used.includes(name)) out[name] = getMember(ctx, value, name);

@@ -17,15 +17,18 @@ export function compileStatement(c: Compiler, node: ast.Statement, topLevel: boo
         return NORMAL;
       };
     }
-    case "Declaration": return declaration(c, node, topLevel);
+    case "Declaration":
+      return declaration(c, node, topLevel);
     case "If": {
       const test = c.expression(node.test);
       for (const branch of [node.consequent, node.alternate]) {
-        if (branch?.kind === "Declaration") throw c.error("syntax", "a declaration needs braces around it here", branch);
+        if (branch?.kind === "Declaration")
+          throw c.error("syntax", "a declaration needs braces around it here", branch);
       }
       const consequent = c.statement(node.consequent, false);
       const alternate = node.alternate === null ? null : c.statement(node.alternate, false);
-      return (ctx, frame) => (test(ctx, frame) ? consequent(ctx, frame) : alternate === null ? NORMAL : alternate(ctx, frame));
+      return (ctx, frame) =>
+        test(ctx, frame) ? consequent(ctx, frame) : alternate === null ? NORMAL : alternate(ctx, frame);
     }
     case "Block": {
       c.fn!.blocks.push(new Map());
@@ -87,7 +90,8 @@ function declaration(c: Compiler, node: ast.Declaration, topLevel: boolean): Sta
 function thrown(ctx: Context, value: Value): SandboxError {
   let message: string;
   if (typeof value === "string") message = value;
-  else if (isPlainObject(value) && typeof value["message"] === "string" && Object.hasOwn(value, "message")) message = value["message"];
+  else if (isPlainObject(value) && typeof value["message"] === "string" && Object.hasOwn(value, "message"))
+    message = value["message"];
   else message = toStr(ctx, value);
   if (message.length > 500) {
     ctx.flatten(message);

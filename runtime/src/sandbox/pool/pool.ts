@@ -60,9 +60,12 @@ const MEMORY_POLL_MS = 20;
 
 export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool {
   const { size = 2, memoryLimitMb = 256, workerPath, functions: poolFunctions = {}, ...poolLimits } = options;
-  const workerFile = workerPath === undefined
-    ? fileURLToPath(new URL("./worker.js", import.meta.url))
-    : workerPath instanceof URL ? fileURLToPath(workerPath) : workerPath;
+  const workerFile =
+    workerPath === undefined
+      ? fileURLToPath(new URL("./worker.js", import.meta.url))
+      : workerPath instanceof URL
+        ? fileURLToPath(workerPath)
+        : workerPath;
   const workers: Worker[] = [];
   const queue: Job[] = [];
   let nextId = 0;
@@ -74,7 +77,16 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       serialization: "advanced",
       stdio: ["ignore", "ignore", "ignore", "ipc"],
     });
-    const worker: Worker = { child, job: null, remaining: 0, timer: null, since: 0, memoryPoll: null, killedFor: null, ready: false };
+    const worker: Worker = {
+      child,
+      job: null,
+      remaining: 0,
+      timer: null,
+      since: 0,
+      memoryPoll: null,
+      killedFor: null,
+      ready: false,
+    };
     child.on("message", (message: FromChild) => onMessage(worker, message));
     child.on("exit", (code, signal) => onExit(worker, code, signal));
     child.on("error", () => onExit(worker, null, null));
@@ -180,18 +192,30 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
 
   function exitError(worker: Worker, job: Job, code: number | null, signal: NodeJS.Signals | null): SandboxError {
     if (worker.killedFor === "timeout") {
-      return new SandboxError("limit", `evaluation did not finish within ${job.timeoutMs} ms and its process was stopped (maxTimeMs)`, { limit: "maxTimeMs" });
+      return new SandboxError(
+        "limit",
+        `evaluation did not finish within ${job.timeoutMs} ms and its process was stopped (maxTimeMs)`,
+        { limit: "maxTimeMs" },
+      );
     }
     // V8 aborts a process whose heap is full (SIGABRT, or SIGTRAP when it fails inside the
     // engine itself); the resident-size watchdog kills it.
     if (worker.killedFor === "memory" || signal === "SIGABRT" || signal === "SIGTRAP" || code === 134 || code === 133) {
-      return new SandboxError("limit", `evaluation exceeded the ${memoryLimitMb} MiB memory of its process (maxAllocation)`, { limit: "maxAllocation" });
+      return new SandboxError(
+        "limit",
+        `evaluation exceeded the ${memoryLimitMb} MiB memory of its process (maxAllocation)`,
+        { limit: "maxAllocation" },
+      );
     }
     if (closed) return new SandboxError("host", "the sandbox pool was closed");
     return new SandboxError("host", `the sandbox process stopped unexpectedly (${signal ?? `exit code ${code}`})`);
   }
 
-  async function callTool(job: Job, name: string, args: JsonValue[]): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  async function callTool(
+    job: Job,
+    name: string,
+    args: JsonValue[],
+  ): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
     const tool = job.functions[name];
     try {
       if (typeof tool !== "function") throw new Error(`no tool named '${name}'`);
@@ -206,7 +230,8 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
 
   function dispatch(): void {
     while (!closed && queue.length > 0) {
-      const worker = workers.find((w) => w.job === null && w.child.connected) ?? (workers.length < size ? spawn() : undefined);
+      const worker =
+        workers.find((w) => w.job === null && w.child.connected) ?? (workers.length < size ? spawn() : undefined);
       if (worker === undefined) return;
       const job = queue.shift()!;
       worker.job = job;
@@ -216,7 +241,12 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       if (worker.ready) startClock(worker);
       watchMemory(worker);
       const request: ToChild = {
-        type: "evaluate", id: job.id, code: job.code, variables: job.variables, limits: job.limits, functions: Object.keys(job.functions),
+        type: "evaluate",
+        id: job.id,
+        code: job.code,
+        variables: job.variables,
+        limits: job.limits,
+        functions: Object.keys(job.functions),
       };
       try {
         worker.child.send(request);
@@ -240,8 +270,14 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       const maxTimeMs = limits.maxTimeMs ?? DEFAULT_LIMITS.maxTimeMs;
       return new Promise<Evaluation>((resolve, reject) => {
         queue.push({
-          id: nextId++, code, variables, limits, functions: { ...poolFunctions, ...functions },
-          timeoutMs: options.timeoutMs ?? maxTimeMs * 2 + 1_000, resolve, reject,
+          id: nextId++,
+          code,
+          variables,
+          limits,
+          functions: { ...poolFunctions, ...functions },
+          timeoutMs: options.timeoutMs ?? maxTimeMs * 2 + 1_000,
+          resolve,
+          reject,
         });
         dispatch();
       });
@@ -250,10 +286,13 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new SandboxError("host", "the sandbox pool was closed"));
-      const exits = workers.map((worker) => new Promise<void>((resolve) => {
-        if (worker.child.exitCode !== null || worker.child.signalCode !== null) resolve();
-        else worker.child.once("exit", () => resolve());
-      }));
+      const exits = workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.child.exitCode !== null || worker.child.signalCode !== null) resolve();
+            else worker.child.once("exit", () => resolve());
+          }),
+      );
       for (const worker of [...workers]) worker.child.kill("SIGKILL");
       // Children are unreferenced (idle ones do not keep the host alive), so their exits alone may
       // not keep the event loop running until they are seen: a timer does, while they are awaited.

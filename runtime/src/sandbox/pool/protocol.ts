@@ -35,5 +35,12 @@ export interface SerializedError {
 export type FromChild =
   | { type: "ready"; id: -1 }
   | { type: "call"; id: number; call: number; name: string; args: JsonValue[] }
-  | { type: "done"; id: number; value: JsonValue | undefined; variables: Record<string, JsonValue>; logs?: SandboxLog[]; time?: number }
+  | {
+      type: "done";
+      id: number;
+      value: JsonValue | undefined;
+      variables: Record<string, JsonValue>;
+      logs?: SandboxLog[];
+      time?: number;
+    }
   | { type: "failed"; id: number; error: SerializedError };

@@ -37,12 +37,26 @@ process.on("message", (message: ToChild) => {
     return;
   }
   const { id, code, variables, limits } = message;
-  const functions = Object.fromEntries(message.functions.map((name) => [name, (...args: JsonValue[]) => callParent(id, name, args)]));
+  const functions = Object.fromEntries(
+    message.functions.map((name) => [name, (...args: JsonValue[]) => callParent(id, name, args)]),
+  );
   evaluateAsync(code, variables, { ...limits, functions }).then(
-    (result) => send({ type: "done", id, value: result.value, variables: result.variables, logs: result.logs, time: result.time }),
+    (result) =>
+      send({
+        type: "done",
+        id,
+        value: result.value,
+        variables: result.variables,
+        logs: result.logs,
+        time: result.time,
+      }),
     (error: unknown) => {
       const e = SandboxError.is(error) ? error : new SandboxError("type", "evaluation failed");
-      send({ type: "failed", id, error: { kind: e.kind, message: e.message, limit: e.limit, line: e.line, column: e.column, logs: e.logs } });
+      send({
+        type: "failed",
+        id,
+        error: { kind: e.kind, message: e.message, limit: e.limit, line: e.line, column: e.column, logs: e.logs },
+      });
     },
   );
 });

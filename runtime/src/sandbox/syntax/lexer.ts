@@ -25,11 +25,63 @@ export interface Token {
 }
 
 const PUNCTUATORS = [
-  ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=",
-  "=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=",
-  "&=", "|=", "^=", "**", "<<", ">>",
-  "{", "}", "(", ")", "[", "]", ";", ",", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~",
-  "?", ":", "=", ".",
+  ">>>=",
+  "...",
+  "===",
+  "!==",
+  "**=",
+  "<<=",
+  ">>=",
+  ">>>",
+  "&&=",
+  "||=",
+  "??=",
+  "=>",
+  "==",
+  "!=",
+  "<=",
+  ">=",
+  "&&",
+  "||",
+  "??",
+  "?.",
+  "++",
+  "--",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "&=",
+  "|=",
+  "^=",
+  "**",
+  "<<",
+  ">>",
+  "{",
+  "}",
+  "(",
+  ")",
+  "[",
+  "]",
+  ";",
+  ",",
+  "<",
+  ">",
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "&",
+  "|",
+  "^",
+  "!",
+  "~",
+  "?",
+  ":",
+  "=",
+  ".",
 ];
 
 /** Punctuators grouped by first character, longest first, so matching is one lookup and a few compares. */
@@ -43,8 +95,7 @@ for (const p of PUNCTUATORS) {
 const ID_START = /[\p{ID_Start}]/u;
 const ID_CONTINUE = /[\p{ID_Continue}\u200c\u200d]/u;
 
-const isAsciiIdStart = (c: number) =>
-  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+const isAsciiIdStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
 const isAsciiIdPart = (c: number) => isAsciiIdStart(c) || (c >= 48 && c <= 57);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
@@ -59,7 +110,10 @@ class Lexer {
   private readonly open: number[] = [];
   private newline = false;
 
-  constructor(private readonly src: string, private readonly maxBigIntBits: number) {}
+  constructor(
+    private readonly src: string,
+    private readonly maxBigIntBits: number,
+  ) {}
 
   run(): Token[] {
     const src = this.src;
@@ -79,7 +133,10 @@ class Lexer {
     if (this.open.length > 0) {
       const index = this.open[this.open.length - 1]!;
       const token = index >= 0 ? this.tokens[index]! : undefined;
-      throw this.error(token ? `'${token.value}' is never closed` : "unterminated template literal", token?.start ?? src.length);
+      throw this.error(
+        token ? `'${token.value}' is never closed` : "unterminated template literal",
+        token?.start ?? src.length,
+      );
     }
     this.newline = true;
     this.push("eof", "", src.length, src.length);
@@ -93,8 +150,16 @@ class Lexer {
   /** One object shape for every token keeps the parser's property reads monomorphic. */
   private push(type: TokenType, value: string, start: number, end: number, extra?: Partial<Token>): void {
     this.tokens.push({
-      type, value, start, end, newline: this.newline,
-      number: extra?.number, bigint: extra?.bigint, head: extra?.head, tail: extra?.tail, close: undefined,
+      type,
+      value,
+      start,
+      end,
+      newline: this.newline,
+      number: extra?.number,
+      bigint: extra?.bigint,
+      head: extra?.head,
+      tail: extra?.tail,
+      close: undefined,
     });
     this.newline = false;
   }
@@ -106,7 +171,15 @@ class Lexer {
       if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) {
         this.newline = true;
         this.pos++;
-      } else if (c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff || (c > 127 && /\s/.test(src[this.pos]!))) {
+      } else if (
+        c === 32 ||
+        c === 9 ||
+        c === 11 ||
+        c === 12 ||
+        c === 0xa0 ||
+        c === 0xfeff ||
+        (c > 127 && /\s/.test(src[this.pos]!))
+      ) {
         this.pos++;
       } else if (c === 47 && src.charCodeAt(this.pos + 1) === 47) {
         while (this.pos < src.length && !/[\n\r\u2028\u2029]/.test(src[this.pos]!)) this.pos++;
@@ -171,7 +244,7 @@ class Lexer {
     const text = raw.includes("_") ? raw.replace(/_/g, "") : raw;
     if (isBig) this.pos++;
     const next = src.charCodeAt(this.pos);
-    if (isAsciiIdPart(next) || next === 92 || next === 46 && isBig) {
+    if (isAsciiIdPart(next) || next === 92 || (next === 46 && isBig)) {
       throw this.error("invalid number: an identifier starts right after it");
     }
     if (isBig) {
@@ -180,7 +253,8 @@ class Lexer {
       const bitsPerDigit = radix === 10 ? 3.33 : Math.log2(radix);
       if ((digits - 1) * bitsPerDigit > this.maxBigIntBits) {
         throw new SandboxError("limit", `BigInt literal larger than ${this.maxBigIntBits} bits (maxBigIntBits)`, {
-          limit: "maxBigIntBits", offset: start,
+          limit: "maxBigIntBits",
+          offset: start,
         });
       }
       this.push("bigint", text, start, this.pos, { bigint: BigInt(text) });
@@ -272,16 +346,25 @@ class Lexer {
     const c = src[this.pos + 1];
     this.pos += 2;
     switch (c) {
-      case "n": return "\n";
-      case "t": return "\t";
-      case "r": return "\r";
-      case "b": return "\b";
-      case "f": return "\f";
-      case "v": return "\v";
+      case "n":
+        return "\n";
+      case "t":
+        return "\t";
+      case "r":
+        return "\r";
+      case "b":
+        return "\b";
+      case "f":
+        return "\f";
+      case "v":
+        return "\v";
       case "\r":
         if (src[this.pos] === "\n") this.pos++;
         return "";
-      case "\n": case "\u2028": case "\u2029": return "";
+      case "\n":
+      case "\u2028":
+      case "\u2029":
+        return "";
       case "x": {
         const hex = src.slice(this.pos, this.pos + 2);
         if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw this.error("invalid \\x escape", start);
@@ -293,7 +376,8 @@ class Lexer {
         if (src[this.pos] === "{") {
           const close = src.indexOf("}", this.pos);
           hex = close < 0 ? "" : src.slice(this.pos + 1, close);
-          if (!/^[0-9a-fA-F]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff) throw this.error("invalid \\u escape", start);
+          if (!/^[0-9a-fA-F]{1,6}$/.test(hex) || parseInt(hex, 16) > 0x10ffff)
+            throw this.error("invalid \\u escape", start);
           this.pos = close + 1;
         } else {
           hex = src.slice(this.pos, this.pos + 4);
@@ -302,7 +386,8 @@ class Lexer {
         }
         return String.fromCodePoint(parseInt(hex, 16));
       }
-      case undefined: throw this.error(inTemplate ? "unterminated template literal" : "unterminated string", start);
+      case undefined:
+        throw this.error(inTemplate ? "unterminated template literal" : "unterminated string", start);
       default:
         if (c === "0" && !isDigit(src.charCodeAt(this.pos))) return "\0";
         if (isDigit(c.charCodeAt(0))) throw this.error("octal escape sequences are not supported", start);
@@ -333,8 +418,13 @@ class Lexer {
     if (value === "?." && isDigit(src.charCodeAt(start + 2))) value = "?";
     if (value === undefined) {
       const shown = String.fromCodePoint(src.codePointAt(start)!);
-      throw this.error(ch === "#" ? "private names are not supported"
-        : ch === "@" ? "decorators are not supported" : `unexpected character '${shown}'`);
+      throw this.error(
+        ch === "#"
+          ? "private names are not supported"
+          : ch === "@"
+            ? "decorators are not supported"
+            : `unexpected character '${shown}'`,
+      );
     }
     this.pos += value.length;
     const index = this.tokens.length;

@@ -1,7 +1,22 @@
 import { SandboxError } from "../errors.js";
 import type {
-  Arrow, ArrayPattern, AssignOperator, BinaryOperator, Block, Declaration, Expression, Identifier,
-  ObjectLiteral, ObjectPattern, Pattern, PatternProperty, Program, PropertyKey, Spread, Statement, Template,
+  Arrow,
+  ArrayPattern,
+  AssignOperator,
+  BinaryOperator,
+  Block,
+  Declaration,
+  Expression,
+  Identifier,
+  ObjectLiteral,
+  ObjectPattern,
+  Pattern,
+  PatternProperty,
+  Program,
+  PropertyKey,
+  Spread,
+  Statement,
+  Template,
 } from "./ast.js";
 import { tokenize, type Token } from "./lexer.js";
 
@@ -19,18 +34,60 @@ export interface ParseLimits {
 export function parse(source: string, limits: ParseLimits): Program {
   if (source.length > limits.maxSourceLength) {
     throw new SandboxError("limit", `code longer than ${limits.maxSourceLength} characters (maxSourceLength)`, {
-      limit: "maxSourceLength", offset: 0,
+      limit: "maxSourceLength",
+      offset: 0,
     });
   }
   return new Parser(tokenize(source, limits.maxBigIntBits), limits.maxDepth).program(source.length);
 }
 
 const RESERVED = new Set([
-  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
-  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
-  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
-  "while", "with", "yield", "let", "static", "implements", "interface", "package", "private",
-  "protected", "public", "await",
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "instanceof",
+  "new",
+  "null",
+  "return",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "void",
+  "while",
+  "with",
+  "yield",
+  "let",
+  "static",
+  "implements",
+  "interface",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "await",
 ]);
 
 const REFUSED_KEYWORDS: Record<string, string> = {
@@ -56,14 +113,50 @@ const REFUSED_KEYWORDS: Record<string, string> = {
 };
 
 const BINARY_PRECEDENCE: Record<string, number> = {
-  "??": 1, "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5,
-  "==": 6, "!=": 6, "===": 6, "!==": 6,
-  "<": 7, ">": 7, "<=": 7, ">=": 7, in: 7, instanceof: 7,
-  "<<": 8, ">>": 8, ">>>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10, "**": 11,
+  "??": 1,
+  "||": 1,
+  "&&": 2,
+  "|": 3,
+  "^": 4,
+  "&": 5,
+  "==": 6,
+  "!=": 6,
+  "===": 6,
+  "!==": 6,
+  "<": 7,
+  ">": 7,
+  "<=": 7,
+  ">=": 7,
+  in: 7,
+  instanceof: 7,
+  "<<": 8,
+  ">>": 8,
+  ">>>": 8,
+  "+": 9,
+  "-": 9,
+  "*": 10,
+  "/": 10,
+  "%": 10,
+  "**": 11,
 };
 
 const ASSIGN_OPERATORS = new Set<string>([
-  "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??=",
+  "=",
+  "+=",
+  "-=",
+  "*=",
+  "/=",
+  "%=",
+  "**=",
+  "<<=",
+  ">>=",
+  ">>>=",
+  "&=",
+  "|=",
+  "^=",
+  "&&=",
+  "||=",
+  "??=",
 ]);
 
 class Parser {
@@ -72,7 +165,10 @@ class Parser {
   /** Expressions written inside parentheses (they may mix `??` with `||`, or put `-x` under `**`). */
   private parenthesizedSet: Set<Expression> | null = null;
 
-  constructor(private readonly tokens: Token[], private readonly maxDepth: number) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly maxDepth: number,
+  ) {}
 
   program(length: number): Program {
     const body: Statement[] = [];
@@ -124,15 +220,22 @@ class Parser {
     if (token.type === "name" && REFUSED_KEYWORDS[token.value] !== undefined) {
       return this.error(REFUSED_KEYWORDS[token.value]!, token, "unsupported");
     }
-    const shown = token.type === "eof" ? "end of code" : token.type === "template" ? "template literal"
-      : token.type === "string" ? "string" : `'${token.value}'`;
+    const shown =
+      token.type === "eof"
+        ? "end of code"
+        : token.type === "template"
+          ? "template literal"
+          : token.type === "string"
+            ? "string"
+            : `'${token.value}'`;
     return this.error(`unexpected ${shown}${expected ? `, expected ${expected}` : ""}`, token);
   }
 
   private enter(token: Token): void {
     if (++this.depth > this.maxDepth) {
       throw new SandboxError("limit", `code nested deeper than ${this.maxDepth} levels (maxDepth)`, {
-        limit: "maxDepth", offset: token.start,
+        limit: "maxDepth",
+        offset: token.start,
       });
     }
   }
@@ -253,7 +356,14 @@ class Parser {
         this.next();
         const target = operator.value === "=" ? this.toPattern(left) : this.toSimpleTarget(left);
         const value = this.assignment();
-        result = { kind: "Assign", operator: operator.value as AssignOperator, target, value, start: left.start, end: this.end() };
+        result = {
+          kind: "Assign",
+          operator: operator.value as AssignOperator,
+          target,
+          value,
+          start: left.start,
+          end: this.end(),
+        };
       } else result = left;
     }
     this.depth--;
@@ -287,7 +397,14 @@ class Parser {
         this.checkNullishMix(operator, right, token);
         left = { kind: "Logical", operator, left, right, start: left.start, end: this.end() };
       } else {
-        left = { kind: "Binary", operator: operator as BinaryOperator, left, right, start: left.start, end: this.end() };
+        left = {
+          kind: "Binary",
+          operator: operator as BinaryOperator,
+          left,
+          right,
+          start: left.start,
+          end: this.end(),
+        };
       }
     }
   }
@@ -303,8 +420,11 @@ class Parser {
     const token = this.peek();
     this.enter(token);
     let result: Expression;
-    if ((token.type === "punct" && (token.value === "!" || token.value === "-" || token.value === "+" || token.value === "~"))
-      || (token.type === "name" && (token.value === "typeof" || token.value === "void" || token.value === "delete"))) {
+    if (
+      (token.type === "punct" &&
+        (token.value === "!" || token.value === "-" || token.value === "+" || token.value === "~")) ||
+      (token.type === "name" && (token.value === "typeof" || token.value === "void" || token.value === "delete"))
+    ) {
       this.next();
       const argument = this.unary();
       if (token.value === "delete" && (argument.kind !== "Member" || this.isParenthesized(argument))) {
@@ -314,13 +434,27 @@ class Parser {
     } else if (this.is("++") || this.is("--")) {
       this.next();
       const argument = this.unary();
-      result = { kind: "Update", operator: token.value as "++", prefix: true, target: this.toSimpleTarget(argument), start: token.start, end: this.end() };
+      result = {
+        kind: "Update",
+        operator: token.value as "++",
+        prefix: true,
+        target: this.toSimpleTarget(argument),
+        start: token.start,
+        end: this.end(),
+      };
     } else {
       result = this.leftHandSide();
       const after = this.peek();
       if ((this.is("++") || this.is("--")) && !after.newline) {
         this.next();
-        result = { kind: "Update", operator: after.value as "++", prefix: false, target: this.toSimpleTarget(result), start: result.start, end: this.end() };
+        result = {
+          kind: "Update",
+          operator: after.value as "++",
+          prefix: false,
+          target: this.toSimpleTarget(result),
+          start: result.start,
+          end: this.end(),
+        };
       }
     }
     this.depth--;
@@ -333,26 +467,73 @@ class Parser {
     for (;;) {
       const token = this.peek();
       if (this.eat(".")) {
-        expression = { kind: "Member", object: expression, key: this.propertyName(), optional: false, start: expression.start, end: this.end() };
+        expression = {
+          kind: "Member",
+          object: expression,
+          key: this.propertyName(),
+          optional: false,
+          start: expression.start,
+          end: this.end(),
+        };
       } else if (this.eat("?.")) {
         optional = true;
         if (this.is("(")) {
-          expression = { kind: "Call", callee: expression, arguments: this.arguments(), optional: true, start: expression.start, end: this.end() };
+          expression = {
+            kind: "Call",
+            callee: expression,
+            arguments: this.arguments(),
+            optional: true,
+            start: expression.start,
+            end: this.end(),
+          };
         } else if (this.is("[")) {
-          expression = { kind: "Member", object: expression, key: this.computedKey(), optional: true, start: expression.start, end: this.end() };
+          expression = {
+            kind: "Member",
+            object: expression,
+            key: this.computedKey(),
+            optional: true,
+            start: expression.start,
+            end: this.end(),
+          };
         } else {
-          expression = { kind: "Member", object: expression, key: this.propertyName(), optional: true, start: expression.start, end: this.end() };
+          expression = {
+            kind: "Member",
+            object: expression,
+            key: this.propertyName(),
+            optional: true,
+            start: expression.start,
+            end: this.end(),
+          };
         }
       } else if (this.is("[")) {
-        expression = { kind: "Member", object: expression, key: this.computedKey(), optional: false, start: expression.start, end: this.end() };
+        expression = {
+          kind: "Member",
+          object: expression,
+          key: this.computedKey(),
+          optional: false,
+          start: expression.start,
+          end: this.end(),
+        };
       } else if (this.is("(")) {
-        expression = { kind: "Call", callee: expression, arguments: this.arguments(), optional: false, start: expression.start, end: this.end() };
+        expression = {
+          kind: "Call",
+          callee: expression,
+          arguments: this.arguments(),
+          optional: false,
+          start: expression.start,
+          end: this.end(),
+        };
       } else if (token.type === "template" && token.head) {
         throw this.error("tagged templates are not supported", token, "unsupported");
       } else break;
     }
     if (optional) {
-      expression = { kind: "Chain", expression: expression as Extract<Expression, { kind: "Member" | "Call" }>, start: expression.start, end: expression.end };
+      expression = {
+        kind: "Chain",
+        expression: expression as Extract<Expression, { kind: "Member" | "Call" }>,
+        start: expression.start,
+        end: expression.end,
+      };
     }
     return expression;
   }
@@ -423,9 +604,12 @@ class Parser {
 
   private name(token: Token): Expression {
     switch (token.value) {
-      case "true": return { kind: "Literal", value: true, start: token.start, end: token.end };
-      case "false": return { kind: "Literal", value: false, start: token.start, end: token.end };
-      case "null": return { kind: "Literal", value: null, start: token.start, end: token.end };
+      case "true":
+        return { kind: "Literal", value: true, start: token.start, end: token.end };
+      case "false":
+        return { kind: "Literal", value: false, start: token.start, end: token.end };
+      case "null":
+        return { kind: "Literal", value: null, start: token.start, end: token.end };
     }
     if (RESERVED.has(token.value)) throw this.unexpected(token);
     return { kind: "Identifier", name: token.value, start: token.start, end: token.end };
@@ -447,7 +631,8 @@ class Parser {
   private arrayLiteral(open: Token): Expression {
     const elements: (Expression | Spread)[] = [];
     while (!this.is("]")) {
-      if (this.is(",")) throw this.error("holes in array literals are not supported: write null", this.peek(), "unsupported");
+      if (this.is(","))
+        throw this.error("holes in array literals are not supported: write null", this.peek(), "unsupported");
       elements.push(this.elementOrSpread());
       if (!this.is("]")) this.expect(",");
     }
@@ -463,15 +648,27 @@ class Parser {
         properties.push({ kind: "Spread", argument: this.assignment(), start: token.start, end: this.end() });
       } else {
         const after = this.peek(1);
-        if ((token.value === "get" || token.value === "set" || token.value === "async") && token.type === "name"
-          && !this.is(":", after) && !this.is(",", after) && !this.is("}", after) && !this.is("(", after) && !this.is("=", after)) {
-          throw this.error(token.value === "async" ? "async methods are not supported" : "getters and setters are not supported", token, "unsupported");
+        if (
+          (token.value === "get" || token.value === "set" || token.value === "async") &&
+          token.type === "name" &&
+          !this.is(":", after) &&
+          !this.is(",", after) &&
+          !this.is("}", after) &&
+          !this.is("(", after) &&
+          !this.is("=", after)
+        ) {
+          throw this.error(
+            token.value === "async" ? "async methods are not supported" : "getters and setters are not supported",
+            token,
+            "unsupported",
+          );
         }
         const key = this.objectKey();
         let value: Expression;
         let shorthand = false;
         if (this.eat(":")) value = this.assignment();
-        else if (this.is("(")) throw this.error("methods are not supported in object literals", this.peek(), "unsupported");
+        else if (this.is("("))
+          throw this.error("methods are not supported in object literals", this.peek(), "unsupported");
         else if (token.type === "name" && key.kind === "Static" && !RESERVED.has(token.value)) {
           if (this.is("=")) throw this.error("'=' is only allowed in destructuring patterns", this.peek());
           value = { kind: "Identifier", name: token.value, start: token.start, end: token.end };
@@ -580,7 +777,13 @@ class Parser {
       else {
         value = this.identifier(token);
         if (this.eat("=")) {
-          value = { kind: "DefaultPattern", target: value, fallback: this.assignment(), start: token.start, end: this.end() };
+          value = {
+            kind: "DefaultPattern",
+            target: value,
+            fallback: this.assignment(),
+            start: token.start,
+            end: this.end(),
+          };
         }
       }
       properties.push({ key, value, start: token.start, end: this.end() });
@@ -592,7 +795,8 @@ class Parser {
 
   /** The target of `+=` and the like, and of `++` / `--`: a name or a property. */
   private toSimpleTarget(expression: Expression): Identifier | Extract<Expression, { kind: "Member" }> {
-    if ((expression.kind === "Identifier" || expression.kind === "Member") && !this.isParenthesized(expression)) return expression;
+    if ((expression.kind === "Identifier" || expression.kind === "Member") && !this.isParenthesized(expression))
+      return expression;
     throw new SandboxError("syntax", "invalid assignment target", { offset: expression.start });
   }
 
@@ -607,7 +811,8 @@ class Parser {
         let rest: Pattern | null = null;
         expression.elements.forEach((element, index) => {
           if (element.kind === "Spread") {
-            if (index !== expression.elements.length - 1) throw new SandboxError("syntax", "a rest element must be last", { offset: element.start });
+            if (index !== expression.elements.length - 1)
+              throw new SandboxError("syntax", "a rest element must be last", { offset: element.start });
             rest = this.toPattern(element.argument);
           } else elements.push(this.toPatternElement(element));
         });
@@ -618,10 +823,16 @@ class Parser {
         let rest: Pattern | null = null;
         expression.properties.forEach((property, index) => {
           if (property.kind === "Spread") {
-            if (index !== expression.properties.length - 1) throw new SandboxError("syntax", "a rest element must be last", { offset: property.start });
+            if (index !== expression.properties.length - 1)
+              throw new SandboxError("syntax", "a rest element must be last", { offset: property.start });
             rest = this.toPattern(property.argument);
           } else {
-            properties.push({ key: property.key, value: this.toPatternElement(property.value), start: property.start, end: property.end });
+            properties.push({
+              key: property.key,
+              value: this.toPatternElement(property.value),
+              start: property.start,
+              end: property.end,
+            });
           }
         });
         return { kind: "ObjectPattern", properties, rest, start: expression.start, end: expression.end };
@@ -633,7 +844,13 @@ class Parser {
 
   private toPatternElement(expression: Expression): Pattern {
     if (expression.kind === "Assign" && expression.operator === "=" && !this.isParenthesized(expression)) {
-      return { kind: "DefaultPattern", target: expression.target, fallback: expression.value, start: expression.start, end: expression.end };
+      return {
+        kind: "DefaultPattern",
+        target: expression.target,
+        fallback: expression.value,
+        start: expression.start,
+        end: expression.end,
+      };
     }
     return this.toPattern(expression);
   }

@@ -24,7 +24,10 @@ const suspensions = new WeakSet<object>();
 
 /** Thrown through the evaluator when a host function returned a promise: the caller awaits and reruns. */
 export class Suspend {
-  constructor(readonly promise: PromiseLike<unknown>, readonly name: string) {
+  constructor(
+    readonly promise: PromiseLike<unknown>,
+    readonly name: string,
+  ) {
     suspensions.add(this);
   }
 
@@ -64,11 +67,47 @@ export function startClock(): Clock {
 
 /** JavaScript's globals the sandbox leaves out on purpose (named so in its errors and the compiler's). */
 export const UNAVAILABLE: ReadonlySet<string> = new Set([
-  "globalThis", "global", "window", "self", "process", "require", "module", "exports", "eval", "Function",
-  "Proxy", "Reflect", "Symbol", "Promise", "setTimeout", "setInterval", "setImmediate", "queueMicrotask",
-  "WebAssembly", "Buffer", "fetch", "Error", "RegExp", "Map", "Set", "WeakMap", "WeakSet",
-  "WeakRef", "BigInt", "Intl", "Atomics", "SharedArrayBuffer", "ArrayBuffer", "DataView", "performance",
-  "__import__", "__builtins__", "arguments", "structuredClone", "escape", "unescape",
+  "globalThis",
+  "global",
+  "window",
+  "self",
+  "process",
+  "require",
+  "module",
+  "exports",
+  "eval",
+  "Function",
+  "Proxy",
+  "Reflect",
+  "Symbol",
+  "Promise",
+  "setTimeout",
+  "setInterval",
+  "setImmediate",
+  "queueMicrotask",
+  "WebAssembly",
+  "Buffer",
+  "fetch",
+  "Error",
+  "RegExp",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "WeakRef",
+  "BigInt",
+  "Intl",
+  "Atomics",
+  "SharedArrayBuffer",
+  "ArrayBuffer",
+  "DataView",
+  "performance",
+  "__import__",
+  "__builtins__",
+  "arguments",
+  "structuredClone",
+  "escape",
+  "unescape",
 ]);
 
 /**
@@ -186,7 +225,10 @@ export class Context {
   alloc(bytes: number): void {
     this.allocated += bytes;
     if (this.allocated > this.limits.maxAllocation) {
-      throw limitError("maxAllocation", `evaluation allocated more than ${this.limits.maxAllocation} bytes (maxAllocation)`);
+      throw limitError(
+        "maxAllocation",
+        `evaluation allocated more than ${this.limits.maxAllocation} bytes (maxAllocation)`,
+      );
     }
   }
 
@@ -208,7 +250,10 @@ export class Context {
 
   checkStringLength(length: number): void {
     if (length > this.limits.maxStringLength) {
-      throw limitError("maxStringLength", `string longer than ${this.limits.maxStringLength} characters (maxStringLength)`);
+      throw limitError(
+        "maxStringLength",
+        `string longer than ${this.limits.maxStringLength} characters (maxStringLength)`,
+      );
     }
   }
 
@@ -227,7 +272,8 @@ export class Context {
       if (this.has(bare)) return this.read(bare, offset);
     }
     this.pos = offset;
-    if (this.isHostFunction(name)) throw new SandboxError("type", `${name} is a tool: it can only be called, as in ${name}(...)`);
+    if (this.isHostFunction(name))
+      throw new SandboxError("type", `${name} is a tool: it can only be called, as in ${name}(...)`);
     throw notDefined(name);
   }
 
@@ -244,7 +290,8 @@ export class Context {
   }
 
   assign(name: string, value: Value): void {
-    if (!this.has(name) && name.length > 1 && name.charCodeAt(0) === 36 && this.has(name.slice(1))) name = name.slice(1);
+    if (!this.has(name) && name.length > 1 && name.charCodeAt(0) === 36 && this.has(name.slice(1)))
+      name = name.slice(1);
     if (this.consts !== null && this.consts.has(name)) {
       throw new SandboxError("type", `assignment to constant variable '${name}'`);
     }
@@ -274,7 +321,7 @@ export class Context {
     const index = this.hostCalls++;
     let outcome: HostOutcome | undefined = replay?.outcomes[index];
     if (outcome === undefined) {
-      const clock = this.clock ??= startClock();
+      const clock = (this.clock ??= startClock());
       const start = now();
       let result: unknown;
       let thenable: PromiseLike<unknown> | null = null;
@@ -311,7 +358,6 @@ export class Context {
     // Each run gets a fresh copy: a rerun must not see what an earlier one did to the result.
     return fromHost(this, outcome.value, `the result of '${name}'`, "host", false);
   }
-
 
   random(): number {
     const randoms = this.replay?.randoms;
@@ -358,9 +404,10 @@ export class Context {
 }
 
 export function notDefined(name: string): SandboxError {
-  return new SandboxError("reference", UNAVAILABLE.has(name)
-    ? `${name} is not available in the sandbox`
-    : `${name} is not defined`);
+  return new SandboxError(
+    "reference",
+    UNAVAILABLE.has(name) ? `${name} is not available in the sandbox` : `${name} is not defined`,
+  );
 }
 
 /** A promise or thenable, by its `then` method (read once: reading it may run host code). */

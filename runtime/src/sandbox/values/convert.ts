@@ -47,12 +47,18 @@ export function describe(value: Value): string {
   if (isArray(value)) return "an array";
   if (value instanceof Closure) return "a function";
   switch (typeof value) {
-    case "object": return "an object";
-    case "string": return "a string";
-    case "number": return `the number ${value}`;
-    case "bigint": return "a BigInt";
-    case "boolean": return `${value}`;
-    default: return "undefined";
+    case "object":
+      return "an object";
+    case "string":
+      return "a string";
+    case "number":
+      return `the number ${value}`;
+    case "bigint":
+      return "a BigInt";
+    case "boolean":
+      return `${value}`;
+    default:
+      return "undefined";
   }
 }
 
@@ -67,11 +73,13 @@ export function toPrimitive(ctx: Context, value: Value): Primitive {
 
 export function toStr(ctx: Context, value: Value): string {
   switch (typeof value) {
-    case "string": return value;
+    case "string":
+      return value;
     case "object":
       if (value !== null) return toStr(ctx, toPrimitive(ctx, value));
       return "null";
-    default: return String(value);
+    default:
+      return String(value);
   }
 }
 
@@ -106,8 +114,15 @@ export function typeOf(value: Value): string {
  * Array.prototype.join over sandbox data: nested arrays join with commas, null and undefined
  * are empty, a cycle is empty (as in V8); the total length is known before any string is built.
  */
-export function join(ctx: Context, array: Value[], separator: string, depth: number, seen: Set<Value[]> | null): string {
-  if (depth >= ctx.limits.maxDepth) throw limitError("maxDepth", `array nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
+export function join(
+  ctx: Context,
+  array: Value[],
+  separator: string,
+  depth: number,
+  seen: Set<Value[]> | null,
+): string {
+  if (depth >= ctx.limits.maxDepth)
+    throw limitError("maxDepth", `array nested deeper than ${ctx.limits.maxDepth} levels (maxDepth)`);
   const length = array.length;
   if (length === 0) return "";
   ctx.charge(length);

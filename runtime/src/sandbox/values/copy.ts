@@ -32,7 +32,13 @@ const abs = Math.abs;
  * accessors, cycles, symbols) is refused. `strict` reads through property descriptors so that
  * a host getter is refused rather than run.
  */
-export function fromHost(ctx: Budget, value: unknown, what: string, kind: SandboxErrorKind, strict = kind === "host"): Value {
+export function fromHost(
+  ctx: Budget,
+  value: unknown,
+  what: string,
+  kind: SandboxErrorKind,
+  strict = kind === "host",
+): Value {
   // Reading a host object's properties is work like any other: charged per element, looked at by the clock.
   const ancestors = new Set<object>();
   const refuse = (message: string) => new SandboxError(kind, `${what} ${message}`);
@@ -202,7 +208,8 @@ function toHost(ctx: Budget, value: Value, what: string, destination: Destinatio
         const element = copy((v as GuestObject)[name], depth + 1);
         if (element === undefined) continue;
         grow(name.length + 4);
-        if (name === "__proto__") defineProperty(object, name, { value: element, enumerable: true, writable: true, configurable: true });
+        if (name === "__proto__")
+          defineProperty(object, name, { value: element, enumerable: true, writable: true, configurable: true });
         else object[name] = element;
       }
       out = object;
@@ -219,7 +226,10 @@ function toHost(ctx: Budget, value: Value, what: string, destination: Destinatio
     ctx.stored += size;
     const max = ctx.limits.maxMemorySize;
     if (ctx.stored > max) {
-      throw limitError("maxMemorySize", `the evaluation would store more than ${max} characters of JSON (maxMemorySize)`);
+      throw limitError(
+        "maxMemorySize",
+        `the evaluation would store more than ${max} characters of JSON (maxMemorySize)`,
+      );
     }
   }
   return out;

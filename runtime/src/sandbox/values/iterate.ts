@@ -19,7 +19,8 @@ export function iterate(ctx: Context, value: Value): readonly Value[] {
       count = 0;
       for (let i = 0; i < value.length; i++) {
         const c = value.charCodeAt(i);
-        if (c < 0xdc00 || c > 0xdfff || i === 0 || value.charCodeAt(i - 1) < 0xd800 || value.charCodeAt(i - 1) > 0xdbff) count++;
+        if (c < 0xdc00 || c > 0xdfff || i === 0 || value.charCodeAt(i - 1) < 0xd800 || value.charCodeAt(i - 1) > 0xdbff)
+          count++;
       }
     }
     ctx.checkArrayLength(count);

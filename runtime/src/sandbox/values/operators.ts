@@ -51,32 +51,53 @@ function bigintOperation(ctx: Context, operator: string, x: bigint, y: bigint): 
       }
       return checkBits(ctx, x ** y);
     }
-    case "<<": return shiftLeft(ctx, x, y);
-    case ">>": return shiftLeft(ctx, x, -y);
-    case ">>>": throw typeError("BigInts have no unsigned right shift: use >>");
-    case "+": return checkBits(ctx, x + y);
-    case "-": return checkBits(ctx, x - y);
-    case "*": return checkBits(ctx, x * y);
-    case "&": return x & y;
-    case "|": return x | y;
-    default: return x ^ y;
+    case "<<":
+      return shiftLeft(ctx, x, y);
+    case ">>":
+      return shiftLeft(ctx, x, -y);
+    case ">>>":
+      throw typeError("BigInts have no unsigned right shift: use >>");
+    case "+":
+      return checkBits(ctx, x + y);
+    case "-":
+      return checkBits(ctx, x - y);
+    case "*":
+      return checkBits(ctx, x * y);
+    case "&":
+      return x & y;
+    case "|":
+      return x | y;
+    default:
+      return x ^ y;
   }
 }
 
 function numberOperation(operator: string, x: number, y: number): number {
   switch (operator) {
-    case "+": return x + y;
-    case "-": return x - y;
-    case "*": return x * y;
-    case "/": return x / y;
-    case "%": return x % y;
-    case "**": return x ** y;
-    case "<<": return x << y;
-    case ">>": return x >> y;
-    case ">>>": return x >>> y;
-    case "&": return x & y;
-    case "|": return x | y;
-    default: return x ^ y;
+    case "+":
+      return x + y;
+    case "-":
+      return x - y;
+    case "*":
+      return x * y;
+    case "/":
+      return x / y;
+    case "%":
+      return x % y;
+    case "**":
+      return x ** y;
+    case "<<":
+      return x << y;
+    case ">>":
+      return x >> y;
+    case ">>>":
+      return x >>> y;
+    case "&":
+      return x & y;
+    case "|":
+      return x | y;
+    default:
+      return x ^ y;
   }
 }
 
@@ -99,14 +120,20 @@ function add(ctx: Context, a: Value, b: Value): Value {
   return arithmetic(ctx, "+", x, y);
 }
 
-const numeric = (operator: string): BinaryFunction => (ctx, a, b) =>
-  typeof a === "number" && typeof b === "number" ? numberOperation(operator, a, b) : arithmetic(ctx, operator, a, b);
+const numeric =
+  (operator: string): BinaryFunction =>
+  (ctx, a, b) =>
+    typeof a === "number" && typeof b === "number" ? numberOperation(operator, a, b) : arithmetic(ctx, operator, a, b);
 
 /** Comparing a BigInt with a long string would parse the string: bounded like any BigInt. */
 function guardBigintString(ctx: Context, x: Primitive, y: Primitive): void {
-  const text = typeof x === "bigint" && typeof y === "string" ? y : typeof y === "bigint" && typeof x === "string" ? x : null;
+  const text =
+    typeof x === "bigint" && typeof y === "string" ? y : typeof y === "bigint" && typeof x === "string" ? x : null;
   if (text !== null && text.length > ctx.limits.maxBigIntBits / 3 + 8) {
-    throw limitError("maxBigIntBits", `comparing a BigInt with a string longer than a ${ctx.limits.maxBigIntBits}-bit number (maxBigIntBits)`);
+    throw limitError(
+      "maxBigIntBits",
+      `comparing a BigInt with a string longer than a ${ctx.limits.maxBigIntBits}-bit number (maxBigIntBits)`,
+    );
   }
 }
 
@@ -133,14 +160,16 @@ export function chargeEquality(ctx: Context, a: string, b: string): void {
   }
 }
 
-const relational = (compare: (x: Primitive, y: Primitive) => boolean): BinaryFunction => (ctx, a, b) => {
-  if (typeof a === "number" && typeof b === "number") return compare(a, b);
-  const x = toPrimitive(ctx, a);
-  const y = toPrimitive(ctx, b);
-  guardBigintString(ctx, x, y);
-  chargeComparison(ctx, x, y);
-  return compare(x, y);
-};
+const relational =
+  (compare: (x: Primitive, y: Primitive) => boolean): BinaryFunction =>
+  (ctx, a, b) => {
+    if (typeof a === "number" && typeof b === "number") return compare(a, b);
+    const x = toPrimitive(ctx, a);
+    const y = toPrimitive(ctx, b);
+    guardBigintString(ctx, x, y);
+    chargeComparison(ctx, x, y);
+    return compare(x, y);
+  };
 
 /** `===`, with the cost of comparing two long strings charged first. */
 export function strictEquals(ctx: Context, a: Value, b: Value): boolean {
@@ -162,8 +191,10 @@ export function looseEquals(ctx: Context, a: Value, b: Value): boolean {
   guardBigintString(ctx, a as Primitive, b as Primitive);
   if (typeof a === "string" && typeof b === "string") chargeEquality(ctx, a, b);
   // A string equals null or undefined never, and is compared with anything else as a number.
-  else if (a !== null && a !== undefined && b !== null && b !== undefined) chargeComparison(ctx, a as Primitive, b as Primitive);
+  else if (a !== null && a !== undefined && b !== null && b !== undefined)
+    chargeComparison(ctx, a as Primitive, b as Primitive);
   // eslint-disable-next-line eqeqeq
+  // biome-ignore lint/suspicious/noDoubleEquals: the sandbox's `==` is JavaScript's loose equality, on primitives only
   return (a as Primitive) == (b as Primitive);
 }
 

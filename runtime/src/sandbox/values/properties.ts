@@ -46,7 +46,8 @@ export function setMember(ctx: Context, object: Value, key: string | number, val
   if (!ctx.mutates) throw new SandboxError("type", "internal: a write in a program compiled as read-only");
   if (value instanceof Closure) throw typeError("a function cannot be stored: only data can");
   if (typeof object !== "object" || object === null) {
-    if (object === null || object === undefined) throw typeError(`cannot set properties of ${object} (setting '${shown(key)}')`);
+    if (object === null || object === undefined)
+      throw typeError(`cannot set properties of ${object} (setting '${shown(key)}')`);
     throw typeError(`cannot set property '${shown(key)}' on ${describe(object)}`);
   }
   if (isArray(object)) {

@@ -12,7 +12,10 @@ export interface GuestObject {
 /** The activation record of one arrow-function call: parameters and block-scoped names, by slot. */
 export class Frame {
   readonly slots: Value[];
-  constructor(size: number, readonly parent: Frame | null) {
+  constructor(
+    size: number,
+    readonly parent: Frame | null,
+  ) {
     this.slots = new Array<Value>(size);
   }
 }
@@ -32,7 +35,10 @@ export interface ArrowCode<Ctx = unknown> {
 
 /** An arrow function passed to a built-in: only the interpreter calls it. */
 export class Closure {
-  constructor(readonly code: ArrowCode, readonly frame: Frame | null) {}
+  constructor(
+    readonly code: ArrowCode,
+    readonly frame: Frame | null,
+  ) {}
 }
 
 export const isArray: (value: unknown) => value is unknown[] = Array.isArray;

@@ -20,7 +20,10 @@ function withToken(headers: Record<string, string>): Record<string, string> {
   return headers;
 }
 
-export async function request(path: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
+export async function request(
+  path: string,
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<Response> {
   for (;;) {
     const res = await fetch(path, { ...init, headers: withToken({ ...init.headers }) });
     if (res.status !== 401) return res;

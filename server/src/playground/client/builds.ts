@@ -13,7 +13,10 @@ const EVERY_MS = 1500;
 /** A failed build in the status line (one line: its summary; the diagnostics on hover). */
 export function showBuild(app: App, build: AgentInfo["build"]): void {
   if (build.ok) return;
-  app.status(`The latest save does not build (${build.message ?? "see the server's log"}); the last good build is served.`, true);
+  app.status(
+    `The latest save does not build (${build.message ?? "see the server's log"}); the last good build is served.`,
+    true,
+  );
   app.ui.status.title = build.diagnostics ?? "";
 }
 

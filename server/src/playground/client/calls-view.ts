@@ -28,7 +28,9 @@ function messagesView(messages: Message[]): HTMLElement {
   return el(
     "ol",
     { class: "messages" },
-    messages.map((m) => el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")])),
+    messages.map((m) =>
+      el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")]),
+    ),
   );
 }
 
@@ -38,7 +40,9 @@ function decisionView(d: Decision): HTMLElement {
     el(
       "ol",
       { class: "choices" },
-      d.choices.map((c, i) => el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") })),
+      d.choices.map((c, i) =>
+        el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") }),
+      ),
     ),
   ]);
 }
@@ -57,28 +61,59 @@ function items(events: Event[]): HTMLElement[] {
   for (const e of events) {
     if (e.kind === "generate") {
       const raw = (e.raw as string[]) ?? [];
-      const toolAnswers = (e.toolAnswers as { text: string; toolCalls: { name: string; arguments: string }[] }[] | undefined) ?? [];
+      const toolAnswers =
+        (e.toolAnswers as { text: string; toolCalls: { name: string; arguments: string }[] }[] | undefined) ?? [];
       out.push(
-        item(`${String(e.purpose)}: ${(e.messages as Message[]).length} messages sent`, e, [
-          messagesView(e.messages as Message[]),
-          ...toolAnswers.map((a) => el("div", { class: "answer" }, [el("h5", { text: "answer with tool calls" }), pre(`${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim())])),
-          ...raw.map((r, i) => el("div", { class: "answer" }, [el("h5", { text: raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer" }), pre(r)])),
-        ], true),
+        item(
+          `${String(e.purpose)}: ${(e.messages as Message[]).length} messages sent`,
+          e,
+          [
+            messagesView(e.messages as Message[]),
+            ...toolAnswers.map((a) =>
+              el("div", { class: "answer" }, [
+                el("h5", { text: "answer with tool calls" }),
+                pre(`${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim()),
+              ]),
+            ),
+            ...raw.map((r, i) =>
+              el("div", { class: "answer" }, [
+                el("h5", { text: raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer" }),
+                pre(r),
+              ]),
+            ),
+          ],
+          true,
+        ),
       );
     }
-    for (const d of (e.decisions as Decision[] | undefined) ?? []) out.push(item(`${d.purpose}: ${d.choices[d.chosen] ?? ""}`, e, [decisionView(d)]));
+    for (const d of (e.decisions as Decision[] | undefined) ?? [])
+      out.push(item(`${d.purpose}: ${d.choices[d.chosen] ?? ""}`, e, [decisionView(d)]));
     if (e.kind === "custom") {
-      for (const c of (e.calls as ({ kind: "complete"; messages: Message[]; answer: string } | ({ kind: "choose"; answer: number } & Decision))[]) ?? []) {
+      for (const c of (e.calls as (
+        | { kind: "complete"; messages: Message[]; answer: string }
+        | ({ kind: "choose"; answer: number } & Decision)
+      )[]) ?? []) {
         out.push(
           c.kind === "complete"
-            ? item(`action ${String(e.action)}: ${c.messages.length} messages sent`, e, [messagesView(c.messages), el("h5", { text: "answer" }), pre(c.answer)])
-            : item(`action ${String(e.action)}: choice`, e, [decisionView({ ...c, chosen: c.answer, purpose: "choice" })]),
+            ? item(`action ${String(e.action)}: ${c.messages.length} messages sent`, e, [
+                messagesView(c.messages),
+                el("h5", { text: "answer" }),
+                pre(c.answer),
+              ])
+            : item(`action ${String(e.action)}: choice`, e, [
+                decisionView({ ...c, chosen: c.answer, purpose: "choice" }),
+              ]),
         );
       }
     }
     if (e.kind === "tool_call") {
       const failed = typeof e.error === "string";
-      out.push(item(`tool ${String(e.tool)}${failed ? " failed" : ""}`, e, [pre(`arguments: ${String(e.arguments)}`), pre(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : "")]));
+      out.push(
+        item(`tool ${String(e.tool)}${failed ? " failed" : ""}`, e, [
+          pre(`arguments: ${String(e.arguments)}`),
+          pre(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : ""),
+        ]),
+      );
     }
     if (e.kind === "log") out.push(item(`console.${String(e.level)}`, e, [pre(String(e.text))], true));
   }
@@ -89,7 +124,9 @@ export async function callsView(threadId: string, seq: number): Promise<HTMLElem
   const data = await api<Replayed>("GET", `api/threads/${enc(threadId)}/turns/${seq}/calls`);
   const list = items(data.events);
   return el("div", { class: "calls" }, [
-    ...(list.length ? list : [el("p", { class: "empty", text: "This turn asked the model nothing and called no tool." })]),
+    ...(list.length
+      ? list
+      : [el("p", { class: "empty", text: "This turn asked the model nothing and called no tool." })]),
     data.stopped ? el("p", { class: "empty", text: `Shown up to where the replay stopped: ${data.stopped}` }) : null,
   ]);
 }

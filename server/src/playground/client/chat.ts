@@ -28,7 +28,10 @@ export function renderThread(app: App, thread: ThreadInfo | null, turns: Turn[])
     else if (t.reply !== null) bubble(app, "agent", t.reply);
   }
   if (thread?.done) bubble(app, "agent", "The conversation has ended.", "note");
-  if (!thread) ui.messages.appendChild(el("p", { class: "empty", text: "Choose a thread, or start a new one: the agent speaks first." }));
+  if (!thread)
+    ui.messages.appendChild(
+      el("p", { class: "empty", text: "Choose a thread, or start a new one: the agent speaks first." }),
+    );
   app.actions.renderTimeline();
   const hint = turns.length ? "Click a turn to see the memory as it was after it, and fork from there." : "";
   ui.detail.replaceChildren(el("p", { class: "empty", text: hint }));
@@ -109,7 +112,9 @@ export async function follow(app: App, first: Response | null, view: ReplyView):
   try {
     for (let attempt = 0; attempt < 5 && !finished; attempt++) {
       if (!res) {
-        res = await request(`api/threads/${enc(state.threadId ?? "")}/runs/latest/stream`, { headers: { "Last-Event-ID": lastId } });
+        res = await request(`api/threads/${enc(state.threadId ?? "")}/runs/latest/stream`, {
+          headers: { "Last-Event-ID": lastId },
+        });
         if (res.status !== 200) break;
       }
       try {

@@ -9,7 +9,11 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 
 /** An element with attributes (`text` sets its text, `class` its classes, `on*` listeners) and children. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props | null, children?: (Node | null | undefined)[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Props | null,
+  children?: (Node | null | undefined)[],
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(props ?? {})) {
     if (v === undefined) continue;

@@ -81,7 +81,9 @@ export async function drawGraph(app: App): Promise<void> {
   // Without a picture (the server was given no drawing function): the nodes as a list.
   const list = el("ul", { class: "node-list" });
   for (const n of app.state.agent?.graph.nodes ?? []) {
-    list.appendChild(el("li", { "data-node": n.name }, [el("code", { text: n.name }), el("span", { text: ` ${n.action}` })]));
+    list.appendChild(
+      el("li", { "data-node": n.name }, [el("code", { text: n.name }), el("span", { text: ` ${n.action}` })]),
+    );
   }
   app.ui.graph.replaceChildren(list);
 }

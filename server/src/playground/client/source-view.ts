@@ -50,7 +50,13 @@ export async function loadSources(app: App): Promise<void> {
   if (view.files.length === 0) return;
   app.ui.fileSelect.replaceChildren(...view.files.map((f, i) => el("option", { value: String(i), text: f.path })));
   app.ui.fileSelect.hidden = view.files.length < 2;
-  showFile(app, Math.max(0, view.files.findIndex((f) => f.role === "agent")));
+  showFile(
+    app,
+    Math.max(
+      0,
+      view.files.findIndex((f) => f.role === "agent"),
+    ),
+  );
 }
 
 export function showFile(app: App, index: number): void {
@@ -69,7 +75,12 @@ export function showFile(app: App, index: number): void {
         const line = i + 1;
         const nodes = agent ? view.nodesAt.get(line) : undefined;
         const props = nodes
-          ? { class: "src-line has-node", "data-line": String(line), tabindex: "0", title: nodes.map((n) => n.name).join(", ") }
+          ? {
+              class: "src-line has-node",
+              "data-line": String(line),
+              tabindex: "0",
+              title: nodes.map((n) => n.name).join(", "),
+            }
           : { class: "src-line", "data-line": String(line) };
         return el("li", props, [el("span", { class: "ln", text: String(line) }), el("code", { text: text || " " })]);
       }),
@@ -93,7 +104,8 @@ export function lightLine(app: App, name: string): void {
 }
 
 export function clearLines(app: App): void {
-  for (const e of box(app).querySelectorAll(".src-line.lit, .src-line.passed, .src-line.selected")) e.classList.remove("lit", "passed", "selected");
+  for (const e of box(app).querySelectorAll(".src-line.lit, .src-line.passed, .src-line.selected"))
+    e.classList.remove("lit", "passed", "selected");
 }
 
 export function showPathLines(app: App, trace: string[] | undefined): void {
@@ -116,7 +128,11 @@ export function nodesAtLine(line: number): GraphNode[] {
 export function selectNodeLine(app: App, name: string): number | null {
   const line = view.lineOf.get(name);
   if (line === undefined) return null;
-  if (!agentShown()) showFile(app, view.files.findIndex((f) => f.role === "agent"));
+  if (!agentShown())
+    showFile(
+      app,
+      view.files.findIndex((f) => f.role === "agent"),
+    );
   selectLine(app, line);
   return line;
 }

@@ -24,7 +24,13 @@ export async function readEvents<E>(res: Response, onEvent: (id: string | null, 
       }
       if (!data.length) continue;
       let parsed = JSON.parse(data.join("\n")) as { seq?: number; event?: E } | E;
-      if (typeof parsed === "object" && parsed !== null && "event" in parsed && "seq" in parsed && parsed.seq !== undefined) {
+      if (
+        typeof parsed === "object" &&
+        parsed !== null &&
+        "event" in parsed &&
+        "seq" in parsed &&
+        parsed.seq !== undefined
+      ) {
         id ??= String(parsed.seq);
         parsed = parsed.event as E;
       }

@@ -13,7 +13,9 @@ let listed: ThreadInfo[] = [];
 function when(ms: number): string {
   const d = new Date(ms);
   const today = new Date().toDateString() === d.toDateString();
-  return today ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString([], { month: "short", day: "numeric" });
+  return today
+    ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : d.toLocaleDateString([], { month: "short", day: "numeric" });
 }
 
 function stateOf(t: ThreadInfo): "running" | "ended" | "waiting" {
@@ -35,12 +37,26 @@ function item(app: App, t: ThreadInfo): HTMLElement {
   const state = stateOf(t);
   return el("li", { "data-thread": t.id, "data-state": state, class: t.id === app.state.threadId ? "active" : "" }, [
     el("button", { class: "open", title: t.id, onclick: () => void app.actions.selectThread(t.id) }, [
-      el("span", { class: "title", text: t.title ?? "(no message yet)" }, [el("span", { class: `state ${state}`, text: state })]),
+      el("span", { class: "title", text: t.title ?? "(no message yet)" }, [
+        el("span", { class: `state ${state}`, text: state }),
+      ]),
       el("span", { class: "meta", text: describe(t) }),
       el("span", { class: "id", text: t.id }),
     ]),
-    el("button", { class: "rename", title: "Rename this thread", "aria-label": `rename ${t.id}`, text: "\u270e", onclick: () => failing(rename(app, t)) }),
-    el("button", { class: "delete", title: "Delete this thread", "aria-label": `delete ${t.id}`, text: "\u00d7", onclick: () => failing(removeThread(app, t.id)) }),
+    el("button", {
+      class: "rename",
+      title: "Rename this thread",
+      "aria-label": `rename ${t.id}`,
+      text: "\u270e",
+      onclick: () => failing(rename(app, t)),
+    }),
+    el("button", {
+      class: "delete",
+      title: "Delete this thread",
+      "aria-label": `delete ${t.id}`,
+      text: "\u00d7",
+      onclick: () => failing(removeThread(app, t.id)),
+    }),
   ]);
 }
 
@@ -63,7 +79,8 @@ async function rename(app: App, t: ThreadInfo): Promise<void> {
 }
 
 function markActive(app: App): void {
-  for (const li of app.ui.threads.querySelectorAll("li")) li.classList.toggle("active", li.getAttribute("data-thread") === app.state.threadId);
+  for (const li of app.ui.threads.querySelectorAll("li"))
+    li.classList.toggle("active", li.getAttribute("data-thread") === app.state.threadId);
 }
 
 /** Opens a thread in the URL and the list, with nothing shown yet (a new thread). */

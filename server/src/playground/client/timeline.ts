@@ -24,7 +24,11 @@ export function renderTimeline(app: App): void {
 
 function changesTable(changes: Change[] | undefined): HTMLElement {
   if (!changes?.length) return el("p", { class: "empty", text: "This turn changed no variable." });
-  const head = el("tr", null, ["variable", "before", "after", "at node"].map((h) => el("th", { text: h })));
+  const head = el(
+    "tr",
+    null,
+    ["variable", "before", "after", "at node"].map((h) => el("th", { text: h })),
+  );
   const table = el("table", { class: "changes" }, [
     el("thead", null, [head]),
     el(
@@ -50,10 +54,19 @@ function memoryView(memory: Memory | null): HTMLElement {
   const frames = memory.stack.map((f, i) => {
     const names = Object.keys(f.vars).filter((n) => !n.startsWith("_"));
     const title = (i === 0 ? "main (globals)" : `${f.scope} ${f.function}`) + (f.node ? ` \u00b7 at ${f.node}` : "");
-    const vars = names.flatMap((n) => [el("dt", null, [el("code", { text: n })]), el("dd", { text: short(f.vars[n], 300) })]);
-    return el("div", { class: "frame" }, [el("h4", { text: title }), names.length ? el("dl", null, vars) : el("p", { class: "empty", text: "no variables" })]);
+    const vars = names.flatMap((n) => [
+      el("dt", null, [el("code", { text: n })]),
+      el("dd", { text: short(f.vars[n], 300) }),
+    ]);
+    return el("div", { class: "frame" }, [
+      el("h4", { text: title }),
+      names.length ? el("dl", null, vars) : el("p", { class: "empty", text: "no variables" }),
+    ]);
   });
-  const whole = el("details", null, [el("summary", { text: "The whole memory (JSON)" }), el("pre", { text: JSON.stringify(memory, null, 2) })]);
+  const whole = el("details", null, [
+    el("summary", { text: "The whole memory (JSON)" }),
+    el("pre", { text: JSON.stringify(memory, null, 2) }),
+  ]);
   return el("div", { class: "memory" }, [...frames, whole]);
 }
 
@@ -63,7 +76,10 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
   renderTimeline(app);
   const turn = state.turns.find((t) => t.seq === seq);
   app.actions.showPath(turn?.trace);
-  const data = await api<{ memory: Memory | null }>("GET", `api/threads/${enc(state.threadId ?? "")}/memory?turn=${seq}`);
+  const data = await api<{ memory: Memory | null }>(
+    "GET",
+    `api/threads/${enc(state.threadId ?? "")}/memory?turn=${seq}`,
+  );
   const forkButton = el("button", {
     id: "fork",
     title: `A new thread holding turns 1 to ${seq} of this one`,
@@ -81,12 +97,16 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     memoryView(data.memory),
   );
   // Rebuilt by replaying the turn: shown when it comes, unless another turn was chosen meanwhile.
-  const view = await callsView(state.threadId ?? "", seq).catch((e: Error) => el("p", { class: "empty", text: `The calls could not be rebuilt: ${e.message}` }));
+  const view = await callsView(state.threadId ?? "", seq).catch((e: Error) =>
+    el("p", { class: "empty", text: `The calls could not be rebuilt: ${e.message}` }),
+  );
   if (state.selectedTurn === seq) calls.replaceChildren(view);
 }
 
 async function fork(app: App, seq: number): Promise<void> {
-  const data = await api<{ thread: ThreadInfo }>("POST", `api/threads/${enc(app.state.threadId ?? "")}/fork`, { turn: seq });
+  const data = await api<{ thread: ThreadInfo }>("POST", `api/threads/${enc(app.state.threadId ?? "")}/fork`, {
+    turn: seq,
+  });
   await app.actions.loadThreads();
   await app.actions.selectThread(data.thread.id);
   app.status(`forked at turn ${seq} into ${data.thread.id}`);

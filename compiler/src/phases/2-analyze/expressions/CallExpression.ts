@@ -25,9 +25,22 @@ export function agentCallOf(node: TS.CallExpression, ctx: FunctionContext): Agen
 export function visitAgentCall(node: TS.CallExpression, ctx: FunctionContext): { prelude: Stmt[]; node: NodeStmt } {
   const parts: NodeParts = { prelude: [], setup: [], callPlaceholders: [] };
   const kind = agentCallOf(node, ctx);
-  const made = kind === "method" ? methodCall(node, ctx, parts.prelude) : kind === "exec_node" ? execNode(node, ctx, parts) : shorthand(node, ctx, parts);
+  const made =
+    kind === "method"
+      ? methodCall(node, ctx, parts.prelude)
+      : kind === "exec_node"
+        ? execNode(node, ctx, parts)
+        : shorthand(node, ctx, parts);
   const { fields, construct, name, explicitTransitions, defType, fieldLocs } = made;
-  const stmt: NodeStmt = { kind: "node", loc: loc(ctx, node), construct, key: keyOf(ctx, node), fields, explicitTransitions, defType };
+  const stmt: NodeStmt = {
+    kind: "node",
+    loc: loc(ctx, node),
+    construct,
+    key: keyOf(ctx, node),
+    fields,
+    explicitTransitions,
+    defType,
+  };
   if (name !== undefined) stmt.name = name;
   if (fieldLocs !== undefined) stmt.fieldLocs = fieldLocs;
   if (parts.setup.length) stmt.setup = parts.setup;
@@ -67,12 +80,25 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
   } else if (method.kind === "main") {
     report(ctx, "not_a_method", "main_top", callee);
   } else if (node.arguments.length < method.minArgs || node.arguments.length > method.params.length) {
-    const expected = method.minArgs === method.params.length ? `${method.params.length}` : `${method.minArgs} to ${method.params.length}`;
-    report(ctx, "argument_count", "takes_but", node, { name, expected, detail: expected === "1" ? "" : "s", argumentsCount: node.arguments.length });
+    const expected =
+      method.minArgs === method.params.length
+        ? `${method.params.length}`
+        : `${method.minArgs} to ${method.params.length}`;
+    report(ctx, "argument_count", "takes_but", node, {
+      name,
+      expected,
+      detail: expected === "1" ? "" : "s",
+      argumentsCount: node.arguments.length,
+    });
   }
   if (method) fillDefaults(args, node.arguments, method.defaults);
   const action = method && method.kind !== "main" ? method.kind : "local_function";
-  return { fields: { action, instruction: `${name}(${args.join(", ")})` }, construct: `call_${name}`, explicitTransitions: false, defType: "call" };
+  return {
+    fields: { action, instruction: `${name}(${args.join(", ")})` },
+    construct: `call_${name}`,
+    explicitTransitions: false,
+    defType: "call",
+  };
 }
 
 /**
@@ -84,7 +110,9 @@ function fillDefaults(args: string[], written: TS.NodeArray<TS.Expression>, defa
   const ts = typescript();
   written.forEach((arg, i) => {
     const inner = skipTypeWrappers(arg);
-    const undefinedValue = (ts.isIdentifier(inner) && inner.text === "undefined") || (ts.isVoidExpression(inner) && ts.isNumericLiteral(inner.expression));
+    const undefinedValue =
+      (ts.isIdentifier(inner) && inner.text === "undefined") ||
+      (ts.isVoidExpression(inner) && ts.isNumericLiteral(inner.expression));
     if (undefinedValue && defaults[i] !== undefined && i < args.length) args[i] = defaults[i]!;
   });
   const last = defaults.length - 1;
@@ -98,12 +126,24 @@ function execNode(node: TS.CallExpression, ctx: FunctionContext, parts: NodePart
   if (rest.length) report(ctx, "unsupported_syntax", "exec_node", rest[0]!);
   if (!object || !ts.isObjectLiteralExpression(object)) {
     report(ctx, "non_literal_field", "exec_node", first ?? node);
-    return { fields: { action: "transition" }, construct: "exec_node", explicitTransitions: false, defType: "exec_node" };
+    return {
+      fields: { action: "transition" },
+      construct: "exec_node",
+      explicitTransitions: false,
+      defType: "exec_node",
+    };
   }
   const read = readFields(object, ctx, parts, []);
   const action = typeof read.fields.action === "string" ? read.fields.action : undefined;
   if (!read.written.has("action")) report(ctx, "missing_field", "exec_node", node.expression);
-  return finish({ action: action ?? "transition", ...read.fields }, read, action ?? "exec_node", "exec_node", node, ctx);
+  return finish(
+    { action: action ?? "transition", ...read.fields },
+    read,
+    action ?? "exec_node",
+    "exec_node",
+    node,
+    ctx,
+  );
 }
 
 function shorthand(node: TS.CallExpression, ctx: FunctionContext, parts: NodeParts): Made {
@@ -131,7 +171,14 @@ function shorthand(node: TS.CallExpression, ctx: FunctionContext, parts: NodePar
 }
 
 /** Checks that concern several fields at once, and takes out the name. */
-function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant }: ReadFields, construct: string, defType: string, node: TS.CallExpression, ctx: FunctionContext): Made {
+function finish(
+  all: Record<string, JsonValue>,
+  { at, written, targetsAt, meant }: ReadFields,
+  construct: string,
+  defType: string,
+  node: TS.CallExpression,
+  ctx: FunctionContext,
+): Made {
   const { name, ...rest } = all;
   const fields = rest as NodeFieldsIR;
   // A misspelt field is reported once, as unknown: that the node then lacks it is no second mistake.
@@ -146,18 +193,37 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "transitions_needs", at.transitions!);
   const choices = fields.transition_choices as string[] | undefined;
   // A custom action whose transition hook decides needs no question, unless the node asks one.
-  const decides = custom && ctx.agent.usedActions.get(fields.action)!.decides === true && fields.transition_question === undefined && choices === undefined;
-  if (transitions.length > 1 && !decides && fields.transition_question === undefined && !misspelt("transitions", "transition_question")) {
-    report(ctx, "transition_choices_mismatch", "transitions_need", at.transitions ?? node, { transitionsCount: transitions.length });
+  const decides =
+    custom &&
+    ctx.agent.usedActions.get(fields.action)!.decides === true &&
+    fields.transition_question === undefined &&
+    choices === undefined;
+  if (
+    transitions.length > 1 &&
+    !decides &&
+    fields.transition_question === undefined &&
+    !misspelt("transitions", "transition_question")
+  ) {
+    report(ctx, "transition_choices_mismatch", "transitions_need", at.transitions ?? node, {
+      transitionsCount: transitions.length,
+    });
   }
   if ((transitions.length > 1 || choices !== undefined) && !decides && !misspelt("transitions", "transition_choices")) {
     if ((choices?.length ?? 0) !== transitions.length) {
-      report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", choicesCount: choices?.length ?? 0 });
+      report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, {
+        transitionsCount: transitions.length,
+        plural: transitions.length === 1 ? "" : "s",
+        choicesCount: choices?.length ?? 0,
+      });
     }
   }
   const simulated = fields.user_instruction_transitions as string[] | undefined;
   if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
-    report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, { transitionsCount: transitions.length, plural: transitions.length === 1 ? "" : "s", simulatedCount: simulated.length });
+    report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, {
+      transitionsCount: transitions.length,
+      plural: transitions.length === 1 ? "" : "s",
+      simulatedCount: simulated.length,
+    });
   }
   if (fields.tools !== undefined && !(MODEL_ACTIONS as readonly string[]).includes(fields.action)) {
     report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: fields.action });
@@ -166,7 +232,8 @@ function finish(all: Record<string, JsonValue>, { at, written, targetsAt, meant 
   if (typeof name === "string" && name !== "auto") made.name = name;
   const fieldLocs: NonNullable<Made["fieldLocs"]> = {};
   if (made.name !== undefined) fieldLocs.name = loc(ctx, at.name!);
-  if (fields.transitions !== undefined && targetsAt?.length === fields.transitions.length) fieldLocs.transitions = targetsAt.map((t) => loc(ctx, t));
+  if (fields.transitions !== undefined && targetsAt?.length === fields.transitions.length)
+    fieldLocs.transitions = targetsAt.map((t) => loc(ctx, t));
   if (fieldLocs.name || fieldLocs.transitions) made.fieldLocs = fieldLocs;
   return made;
 }

@@ -1,5 +1,12 @@
 import type TS from "typescript";
-import { BASE_ACTIONS, checkCode, isFunctionKind, isSpecialTarget, ORIGINAL_ACTION_NAMES, type JsonValue } from "@autograms/runtime";
+import {
+  BASE_ACTIONS,
+  checkCode,
+  isFunctionKind,
+  isSpecialTarget,
+  ORIGINAL_ACTION_NAMES,
+  type JsonValue,
+} from "@autograms/runtime";
 import { closest } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
@@ -30,7 +37,12 @@ export interface ReadFields {
  * literal of the field's type, text fields with `${...}` placeholders as `$variables`.
  * `fixed` lists fields the call itself provides (a shorthand's action and instruction).
  */
-export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionContext, parts: NodeParts, fixed: string[]): ReadFields {
+export function readFields(
+  object: TS.ObjectLiteralExpression,
+  ctx: FunctionContext,
+  parts: NodeParts,
+  fixed: string[],
+): ReadFields {
   const ts = typescript();
   const result: ReadFields = { fields: {}, written: new Set(), at: {}, meant: new Set() };
   // `action: confirm` (an imported custom action, not a string) admits the fields it declares.
@@ -60,14 +72,26 @@ export function readFields(object: TS.ObjectLiteralExpression, ctx: FunctionCont
     const type = key === null ? undefined : WRITTEN_FIELDS[key];
     if (key === null || type === undefined || fixed.includes(key)) {
       const written = property.name.getText(ctx.agent.file);
-      const meant = fixed.includes(key ?? "") ? undefined : closest(key ?? written, Object.keys(WRITTEN_FIELDS).filter((field) => !fixed.includes(field)));
+      const meant = fixed.includes(key ?? "")
+        ? undefined
+        : closest(
+            key ?? written,
+            Object.keys(WRITTEN_FIELDS).filter((field) => !fixed.includes(field)),
+          );
       if (meant !== undefined) result.meant.add(meant);
-      const hint = fixed.includes(key ?? "") ? ` ('${key}' is given by the call itself)` : meant !== undefined ? `; did you mean '${meant}'?` : "";
+      const hint = fixed.includes(key ?? "")
+        ? ` ('${key}' is given by the call itself)`
+        : meant !== undefined
+          ? `; did you mean '${meant}'?`
+          : "";
       report(ctx, "unknown_field", "not_node", property.name, { written, hint });
       continue;
     }
     result.written.add(key);
-    const value = type === "tools" ? toolsField(property.initializer, ctx) : fieldValue(key, type, property.initializer, ctx, parts);
+    const value =
+      type === "tools"
+        ? toolsField(property.initializer, ctx)
+        : fieldValue(key, type, property.initializer, ctx, parts);
     if (value !== undefined) {
       result.fields[key] = value;
       result.at[key] = onOneLine(property.initializer, ctx) ? property.initializer : property.name;
@@ -90,7 +114,12 @@ function actionReference(object: TS.ObjectLiteralExpression): TS.Expression | un
 }
 
 /** A custom action's field: any JSON literal; a string may be a template literal, its placeholders `$variables`. */
-function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
+function customFieldValue(
+  key: string,
+  node: TS.Expression,
+  ctx: FunctionContext,
+  parts: NodeParts,
+): JsonValue | undefined {
   const ts = typescript();
   const inner = skipTypeWrappers(node);
   if (ts.isTemplateExpression(inner)) {
@@ -105,7 +134,13 @@ function customFieldValue(key: string, node: TS.Expression, ctx: FunctionContext
   return value;
 }
 
-function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Expression, ctx: FunctionContext, parts: NodeParts): JsonValue | undefined {
+function fieldValue(
+  key: string,
+  type: Exclude<FieldType, "tools">,
+  node: TS.Expression,
+  ctx: FunctionContext,
+  parts: NodeParts,
+): JsonValue | undefined {
   if (type === "text") {
     const text = textOf(node, ctx, parts);
     if (text === null) {
@@ -122,7 +157,8 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
   const value = literalValue(node);
   if (isNotLiteral(value)) {
     const hint = ctx.agent.file.text.slice(node.getStart(ctx.agent.file), node.getEnd()).includes("${")
-      ? " (placeholders are only allowed in instruction and transition_question)" : "";
+      ? " (placeholders are only allowed in instruction and transition_question)"
+      : "";
     report(ctx, "non_literal_field", "must_known_compile", value.notLiteral, { key, hint });
     return undefined;
   }
@@ -133,10 +169,15 @@ function fieldValue(key: string, type: Exclude<FieldType, "tools">, node: TS.Exp
     return undefined;
   }
   if (key === "action" && !(BASE_ACTIONS as readonly JsonValue[]).includes(value)) {
-    const action = Object.hasOwn(ORIGINAL_ACTION_NAMES, value as string) ? ORIGINAL_ACTION_NAMES[value as string] : value;
-    const hint = action === "code" ? ": write code as ordinary statements"
-      : isFunctionKind(action as string) ? ": call the method, this.name(...)"
-      : `: use one of ${BASE_ACTIONS.join(", ")}, or import a custom action and write it without quotes`;
+    const action = Object.hasOwn(ORIGINAL_ACTION_NAMES, value as string)
+      ? ORIGINAL_ACTION_NAMES[value as string]
+      : value;
+    const hint =
+      action === "code"
+        ? ": write code as ordinary statements"
+        : isFunctionKind(action as string)
+          ? ": call the method, this.name(...)"
+          : `: use one of ${BASE_ACTIONS.join(", ")}, or import a custom action and write it without quotes`;
     report(ctx, "unknown_action", "unknown_name", node, { action: String(value), hint });
     return undefined;
   }
@@ -171,7 +212,9 @@ function typeProblem(type: Exclude<FieldType, "tools">, value: JsonValue): strin
     case "strings":
       return Array.isArray(value) && value.every(ELEMENT_OK.strings!) ? null : "must be an array of strings";
     case "numbers":
-      return Array.isArray(value) && value.every(ELEMENT_OK.numbers!) ? null : "must be an array of non-negative numbers";
+      return Array.isArray(value) && value.every(ELEMENT_OK.numbers!)
+        ? null
+        : "must be an array of non-negative numbers";
     case "integer":
       return Number.isInteger(value) && (value as number) >= 0 ? null : "must be a whole number, 0 or more";
     case "probability":
@@ -188,5 +231,8 @@ function elementsOf(node: TS.Expression): TS.Expression[] {
 
 function onOneLine(node: TS.Node, ctx: FunctionContext): boolean {
   const { file } = ctx.agent;
-  return file.getLineAndCharacterOfPosition(node.getStart(file)).line === file.getLineAndCharacterOfPosition(node.getEnd()).line;
+  return (
+    file.getLineAndCharacterOfPosition(node.getStart(file)).line ===
+    file.getLineAndCharacterOfPosition(node.getEnd()).line
+  );
 }

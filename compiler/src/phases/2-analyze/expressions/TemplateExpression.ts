@@ -55,7 +55,12 @@ function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, pa
     checkHasValue(analyzed.call, ctx, expression);
     parts.prelude.push({ ...analyzed.call, assign: temp });
   } else {
-    parts.prelude.push({ kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: `let ${temp} = ${analyzed.code}` });
+    parts.prelude.push({
+      kind: "code",
+      loc: loc(ctx, expression),
+      key: keyOf(ctx, expression),
+      code: `let ${temp} = ${analyzed.code}`,
+    });
   }
   return temp;
 }

@@ -10,7 +10,10 @@ import { skipTypeWrappers } from "../literal.js";
  * its declaration read from the module (once per import) and recorded for the graph. Undefined
  * after reporting why not.
  */
-export function customAction(value: TS.Expression, ctx: FunctionContext): { name: string; info: ActionInfo } | undefined {
+export function customAction(
+  value: TS.Expression,
+  ctx: FunctionContext,
+): { name: string; info: ActionInfo } | undefined {
   const ts = typescript();
   const id = skipTypeWrappers(value);
   if (!ts.isIdentifier(id)) return undefined;
@@ -27,15 +30,27 @@ export function customAction(value: TS.Expression, ctx: FunctionContext): { name
       known = null;
     } else {
       const problems = actionDeclarationProblems(read.name, read.info);
-      for (const p of problems) report(ctx, "invalid_action_definition", "defineaction", value, { id: id.text, module: imported.module, problem: p.message });
-      known = problems.length ? null : { name: read.name, info: { module: imported.module, export: imported.export, ...read.info } };
+      for (const p of problems)
+        report(ctx, "invalid_action_definition", "defineaction", value, {
+          id: id.text,
+          module: imported.module,
+          problem: p.message,
+        });
+      known = problems.length
+        ? null
+        : { name: read.name, info: { module: imported.module, export: imported.export, ...read.info } };
     }
     ctx.agent.actions.set(id.text, known);
   }
   if (!known) return undefined;
   const other = ctx.agent.usedActions.get(known.name);
   if (other && (other.module !== known.info.module || other.export !== known.info.export)) {
-    report(ctx, "invalid_action_definition", "two_actions", value, { known: known.name, export: other.export, module: other.module, id: id.text });
+    report(ctx, "invalid_action_definition", "two_actions", value, {
+      known: known.name,
+      export: other.export,
+      module: other.module,
+      id: id.text,
+    });
     return undefined;
   }
   ctx.agent.usedActions.set(known.name, known.info);
@@ -43,11 +58,22 @@ export function customAction(value: TS.Expression, ctx: FunctionContext): { name
 }
 
 /** The action's own fields of a node, checked against its schemas; each problem reported where the field is written. */
-export function checkCustomFields(action: string, info: ActionInfo, own: Record<string, JsonValue>, written: ReadonlySet<string>, at: Record<string, TS.Node>, whole: TS.Node, ctx: FunctionContext): void {
+export function checkCustomFields(
+  action: string,
+  info: ActionInfo,
+  own: Record<string, JsonValue>,
+  written: ReadonlySet<string>,
+  at: Record<string, TS.Node>,
+  whole: TS.Node,
+  ctx: FunctionContext,
+): void {
   for (const p of nodeFieldProblems(action, info, own)) {
     // A field written with a value already reported is not missing too.
     if (p.kind === "missing" && written.has(p.field!)) continue;
-    const code = p.kind === "unknown" ? "unknown_field" : p.kind === "missing" ? "missing_field" : "invalid_field_value";
-    report(ctx, code, "action_schema", (p.field !== undefined ? at[p.field] : undefined) ?? whole, { problem: p.message });
+    const code =
+      p.kind === "unknown" ? "unknown_field" : p.kind === "missing" ? "missing_field" : "invalid_field_value";
+    report(ctx, code, "action_schema", (p.field !== undefined ? at[p.field] : undefined) ?? whole, {
+      problem: p.message,
+    });
   }
 }

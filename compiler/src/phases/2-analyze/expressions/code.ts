@@ -65,7 +65,8 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
   const replaceNode = (node: TS.Node, text: string) => cut(node.getStart(file), node.end, text);
   /** `: T` after a name or a parameter list (the colon sits just before the type's full start). */
   const cutType = (type: TS.TypeNode | undefined) => type && cut(type.pos - 1, type.end);
-  const cutAngles = (list: TS.NodeArray<TS.Node> | undefined) => list && cut(list.pos - 1, file.text.indexOf(">", list.end) + 1);
+  const cutAngles = (list: TS.NodeArray<TS.Node> | undefined) =>
+    list && cut(list.pos - 1, file.text.indexOf(">", list.end) + 1);
 
   // `conditional` names where the code might not run, since a hoisted call always would.
   const visit = (node: TS.Node, conditional: string | null): void => {
@@ -103,10 +104,15 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
     if (node.kind === ts.SyntaxKind.SuperKeyword) return report(ctx, "unsupported_syntax", "super", node);
     // The evaluator refuses these too; named here, at the construct itself, rather than as a whole statement it refuses.
     if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
-      return report(ctx, "unsupported_syntax", "regular_expression", node, { text: abbreviate(node.getText(file), 40) });
+      return report(ctx, "unsupported_syntax", "regular_expression", node, {
+        text: abbreviate(node.getText(file), 40),
+      });
     }
     if (ts.isNewExpression(node)) {
-      return report(ctx, "unsupported_syntax", "new_evaluator", node, { expressionText: abbreviate(node.expression.getText(file), 40), newHint: newHint(node.expression.getText(file)) });
+      return report(ctx, "unsupported_syntax", "new_evaluator", node, {
+        expressionText: abbreviate(node.expression.getText(file), 40),
+        newHint: newHint(node.expression.getText(file)),
+      });
     }
     if (ts.isIdentifier(node)) {
       if (!isValueReference(node)) return;
@@ -115,15 +121,26 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       else if (agent.api.has(node.text)) {
         // Node-making calls never get here; any other runtime export has no implementation in the evaluator.
         const called = ts.isCallExpression(node.parent) && node.parent.expression === node;
-        if (called) report(ctx, "unsupported_syntax", "runtime_call", node, { name: node.text, runtimeModule: RUNTIME_MODULE, tools: RUNTIME_TOOLS.join(", ") });
+        if (called)
+          report(ctx, "unsupported_syntax", "runtime_call", node, {
+            name: node.text,
+            runtimeModule: RUNTIME_MODULE,
+            tools: RUNTIME_TOOLS.join(", "),
+          });
         else report(ctx, "unsupported_syntax", "runtime_value", node, { name: node.text });
       }
       return;
     }
     if (ts.isClassExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
-      return report(ctx, "unsupported_syntax", "expression_kind", node, { detail: ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'" });
+      return report(ctx, "unsupported_syntax", "expression_kind", node, {
+        detail: ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'",
+      });
     }
-    if (ts.isBinaryExpression(node) && STRICT_EQUALITY.has(node.operatorToken.kind) && (isUndefined(node.left) || isUndefined(node.right))) {
+    if (
+      ts.isBinaryExpression(node) &&
+      STRICT_EQUALITY.has(node.operatorToken.kind) &&
+      (isUndefined(node.left) || isUndefined(node.right))
+    ) {
       report(ctx, "undefined_comparison", "value_kept", node, { text: node.getText(file) });
     }
     if (ts.isBinaryExpression(node) && LOGICAL.has(node.operatorToken.kind)) {
@@ -206,7 +223,12 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
 export function guardedAssignmentStatement(node: TS.Expression, ctx: FunctionContext): Stmt[] | null {
   const ts = typescript();
   if (!LOGICAL) initOperators(ts);
-  if (!ts.isBinaryExpression(node) || !LOGICAL.has(node.operatorToken.kind) || SHORT_CIRCUIT.has(node.operatorToken.kind)) return null;
+  if (
+    !ts.isBinaryExpression(node) ||
+    !LOGICAL.has(node.operatorToken.kind) ||
+    SHORT_CIRCUIT.has(node.operatorToken.kind)
+  )
+    return null;
   if (!containsAgentCall(node.right, ctx)) return null;
   return guardLogicalAssignment(node, ctx)?.statements ?? [];
 }
@@ -230,8 +252,12 @@ function guardShortCircuit(node: TS.BinaryExpression, ctx: FunctionContext, prel
   const temp = tempName(ctx, at.key);
   prelude.push({ kind: "code", ...at, code: `let ${temp} = ${left}` });
   const kind = node.operatorToken.kind;
-  const [construct, test] = kind === ts.SyntaxKind.AmpersandAmpersandToken ? ["and", temp]
-    : kind === ts.SyntaxKind.BarBarToken ? ["or", `!${temp}`] : ["nullish", `${temp} === null || ${temp} === undefined`];
+  const [construct, test] =
+    kind === ts.SyntaxKind.AmpersandAmpersandToken
+      ? ["and", temp]
+      : kind === ts.SyntaxKind.BarBarToken
+        ? ["or", `!${temp}`]
+        : ["nullish", `${temp} === null || ${temp} === undefined`];
   const body = assignInto(temp, node.right, ctx);
   prelude.push({ kind: "if", ...at, construct, branches: [{ test: { prelude: [], code: test }, body, loc: at.loc }] });
   return temp;
@@ -243,7 +269,10 @@ function guardShortCircuit(node: TS.BinaryExpression, ctx: FunctionContext, prel
  * twice, so it must be a variable or a member whose keys have no effects; null when it is not
  * (reported).
  */
-function guardLogicalAssignment(node: TS.BinaryExpression, ctx: FunctionContext): { statements: Stmt[]; target: string } | null {
+function guardLogicalAssignment(
+  node: TS.BinaryExpression,
+  ctx: FunctionContext,
+): { statements: Stmt[]; target: string } | null {
   const ts = typescript();
   const operator = node.operatorToken.getText(ctx.agent.file);
   if (!isPlainTarget(node.left)) {
@@ -254,8 +283,12 @@ function guardLogicalAssignment(node: TS.BinaryExpression, ctx: FunctionContext)
   const statements: Stmt[] = [];
   const target = printCode(node.left, ctx, statements);
   const kind = node.operatorToken.kind;
-  const [construct, test] = kind === ts.SyntaxKind.AmpersandAmpersandEqualsToken ? ["and_assign", target]
-    : kind === ts.SyntaxKind.BarBarEqualsToken ? ["or_assign", `!${target}`] : ["nullish_assign", `${target} === null || ${target} === undefined`];
+  const [construct, test] =
+    kind === ts.SyntaxKind.AmpersandAmpersandEqualsToken
+      ? ["and_assign", target]
+      : kind === ts.SyntaxKind.BarBarEqualsToken
+        ? ["or_assign", `!${target}`]
+        : ["nullish_assign", `${target} === null || ${target} === undefined`];
   let body: Stmt[];
   if (ts.isIdentifier(skipTypeWrappers(node.left)) || thisMember(skipTypeWrappers(node.left)) !== null) {
     body = assignInto(target, node.right, ctx);
@@ -263,7 +296,12 @@ function guardLogicalAssignment(node: TS.BinaryExpression, ctx: FunctionContext)
     const value = expressionValue(node.right, ctx);
     body = [...value.prelude, { kind: "code", loc: loc(ctx, node), key: at.key, code: `${target} = ${value.code}` }];
   }
-  statements.push({ kind: "if", ...at, construct, branches: [{ test: { prelude: [], code: test }, body, loc: at.loc }] });
+  statements.push({
+    kind: "if",
+    ...at,
+    construct,
+    branches: [{ test: { prelude: [], code: test }, body, loc: at.loc }],
+  });
   return { statements, target };
 }
 
@@ -275,7 +313,11 @@ function isPlainTarget(node: TS.Expression): boolean {
   if (ts.isPropertyAccessExpression(inner)) return !inner.questionDotToken && isPlainTarget(inner.expression);
   if (ts.isElementAccessExpression(inner)) {
     const key = skipTypeWrappers(inner.argumentExpression);
-    const plainKey = ts.isStringLiteral(key) || ts.isNumericLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key) || isPlainTarget(key);
+    const plainKey =
+      ts.isStringLiteral(key) ||
+      ts.isNumericLiteral(key) ||
+      ts.isNoSubstitutionTemplateLiteral(key) ||
+      isPlainTarget(key);
     return !inner.questionDotToken && plainKey && isPlainTarget(inner.expression);
   }
   return false;
@@ -288,7 +330,10 @@ function guardConditional(node: TS.ConditionalExpression, ctx: FunctionContext, 
   const temp = tempName(ctx, at.key);
   prelude.push({ kind: "code", ...at, code: `let ${temp} = null` });
   prelude.push({
-    kind: "if", ...at, construct: "ternary", branches: [
+    kind: "if",
+    ...at,
+    construct: "ternary",
+    branches: [
       { test: { prelude: [], code: test }, body: assignInto(temp, node.whenTrue, ctx), loc: loc(ctx, node.whenTrue) },
       { test: null, body: assignInto(temp, node.whenFalse, ctx), loc: loc(ctx, node.whenFalse) },
     ],
@@ -303,7 +348,10 @@ function assignInto(variable: string, node: TS.Expression, ctx: FunctionContext)
     checkHasValue(analyzed.call, ctx, node);
     return [...analyzed.prelude, { ...analyzed.call, assign: variable }];
   }
-  return [...analyzed.prelude, { kind: "code", loc: loc(ctx, node), key: keyOf(ctx, node), code: `${variable} = ${analyzed.code}` }];
+  return [
+    ...analyzed.prelude,
+    { kind: "code", loc: loc(ctx, node), key: keyOf(ctx, node), code: `${variable} = ${analyzed.code}` },
+  ];
 }
 
 function isTryTool(node: TS.CallExpression, ctx: FunctionContext): boolean {
@@ -320,8 +368,12 @@ function isUndefined(node: TS.Expression): boolean {
   const inner = skipTypeWrappers(node);
   if (ts.isIdentifier(inner)) return inner.text === "undefined";
   if (ts.isVoidExpression(inner)) return true;
-  return ts.isStringLiteral(inner) && inner.text === "undefined" && ts.isBinaryExpression(node.parent) &&
-    [node.parent.left, node.parent.right].some((side) => ts.isTypeOfExpression(skipTypeWrappers(side)));
+  return (
+    ts.isStringLiteral(inner) &&
+    inner.text === "undefined" &&
+    ts.isBinaryExpression(node.parent) &&
+    [node.parent.left, node.parent.right].some((side) => ts.isTypeOfExpression(skipTypeWrappers(side)))
+  );
 }
 
 /** An identifier read as a value (not a property name, a declaration's name or a label). */

@@ -23,7 +23,9 @@ const FIELD_TYPES: Record<ValueKind, FieldType | undefined> = {
 };
 
 /** The vocabulary's fields an agent writes, in its order, each with the type it checks. */
-export const WRITTEN_FIELDS: Record<string, FieldType> = Object.fromEntries(FIELDS.flatMap((f) => {
-  const type = f.language === "template" ? "text" : FIELD_TYPES[f.value];
-  return f.language === false || type === undefined ? [] : [[f.name, type]];
-}));
+export const WRITTEN_FIELDS: Record<string, FieldType> = Object.fromEntries(
+  FIELDS.flatMap((f) => {
+    const type = f.language === "template" ? "text" : FIELD_TYPES[f.value];
+    return f.language === false || type === undefined ? [] : [[f.name, type]];
+  }),
+);

@@ -35,12 +35,18 @@ export function checkGlobal(node: TS.Identifier, ctx: FunctionContext): void {
   if (!SANDBOX_SURFACE.unavailable.has(name)) {
     const called = ts.isCallExpression(parent) && skipTypeWrappers(parent.expression) === node;
     if (called && !SANDBOX_SURFACE.globals.has(name)) {
-      report(ctx, "unsupported_syntax", "not_a_function", node, { name, hint: unknownFunctionHint(SANDBOX_SURFACE.globals) });
+      report(ctx, "unsupported_syntax", "not_a_function", node, {
+        name,
+        hint: unknownFunctionHint(SANDBOX_SURFACE.globals),
+      });
     }
     return;
   }
   const member = ts.isPropertyAccessExpression(parent) && parent.expression === node;
-  report(ctx, "unsupported_syntax", "not_available", member ? parent : node, { used: member ? `${name}.${parent.name.text}` : name, hint: globalHint(name) });
+  report(ctx, "unsupported_syntax", "not_available", member ? parent : node, {
+    used: member ? `${name}.${parent.name.text}` : name,
+    hint: globalHint(name),
+  });
 }
 
 /** `ns.f(...)` and `value.method(...)`: a member the evaluator has. */
@@ -51,7 +57,12 @@ export function checkCallee(node: TS.CallExpression, ctx: FunctionContext): void
   const member = callee.name.text;
   const object = skipTypeWrappers(callee.expression);
   // A regular expression or `new` receiver is refused as such: one mistake, one error.
-  if (object.kind === ts.SyntaxKind.ThisKeyword || object.kind === ts.SyntaxKind.RegularExpressionLiteral || ts.isNewExpression(object)) return;
+  if (
+    object.kind === ts.SyntaxKind.ThisKeyword ||
+    object.kind === ts.SyntaxKind.RegularExpressionLiteral ||
+    ts.isNewExpression(object)
+  )
+    return;
   if (ts.isIdentifier(object)) {
     if (SANDBOX_SURFACE.unavailable.has(object.text) && !ctx.locals.has(object.text)) return; // checkGlobal says it
     const namespace = SANDBOX_SURFACE.namespaces.get(object.text);
@@ -70,7 +81,8 @@ export function checkCallee(node: TS.CallExpression, ctx: FunctionContext): void
 function boundByCallback(node: TS.Identifier): boolean {
   const ts = typescript();
   for (let at: TS.Node | undefined = node.parent; at && !ts.isMethodDeclaration(at); at = at.parent) {
-    if ((ts.isArrowFunction(at) || ts.isFunctionExpression(at)) && at.parameters.some((p) => binds(p.name, node.text))) return true;
+    if ((ts.isArrowFunction(at) || ts.isFunctionExpression(at)) && at.parameters.some((p) => binds(p.name, node.text)))
+      return true;
   }
   return false;
 }

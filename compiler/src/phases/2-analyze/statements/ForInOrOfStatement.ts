@@ -6,7 +6,12 @@ import type { Stmt } from "../ir.js";
 import { headerKey } from "./header.js";
 
 /** for...of walks an array (or string) by index; for...in walks `Object.keys(...)`. */
-export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatement, ctx: FunctionContext, out: Stmt[], labels: string[]): void {
+export function visitForInOrOfStatement(
+  node: TS.ForOfStatement | TS.ForInStatement,
+  ctx: FunctionContext,
+  out: Stmt[],
+  labels: string[],
+): void {
   const ts = typescript();
   const isOf = ts.isForOfStatement(node);
   if (isOf && node.awaitModifier) report(ctx, "unsupported_syntax", "for_await", node.awaitModifier);
@@ -23,7 +28,14 @@ export function visitForInOrOfStatement(node: TS.ForOfStatement | TS.ForInStatem
   const iterable = expressionValue(node.expression, ctx);
   if (!isOf) iterable.code = `Object.keys(${iterable.code})`;
   out.push({
-    kind: "for_of", construct: isOf ? "for_of" : "for_in", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement),
-    labels, iterable, target, ...(declare ? { declare } : {}), body: ctx.visit.body(node.statement, ctx),
+    kind: "for_of",
+    construct: isOf ? "for_of" : "for_in",
+    loc: loc(ctx, node),
+    key: headerKey(ctx, node, node.statement),
+    labels,
+    iterable,
+    target,
+    ...(declare ? { declare } : {}),
+    body: ctx.visit.body(node.statement, ctx),
   });
 }

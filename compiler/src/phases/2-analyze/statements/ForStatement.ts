@@ -17,7 +17,16 @@ export function visitForStatement(node: TS.ForStatement, ctx: FunctionContext, o
   }
   const test = node.condition ? expressionValue(node.condition, ctx) : null;
   const update = node.incrementor ? effectStatements(node.incrementor, ctx) : [];
-  out.push({ kind: "for", loc: loc(ctx, node), key: headerKey(ctx, node, node.statement), labels, init, test, update, body: ctx.visit.body(node.statement, ctx) });
+  out.push({
+    kind: "for",
+    loc: loc(ctx, node),
+    key: headerKey(ctx, node, node.statement),
+    labels,
+    init,
+    test,
+    update,
+    body: ctx.visit.body(node.statement, ctx),
+  });
 }
 
 /** An expression run for its effect (a for loop's init or update), as nodes. */
@@ -26,5 +35,8 @@ function effectStatements(expression: TS.Expression, ctx: FunctionContext): Stmt
   if (guarded) return guarded;
   const analyzed = analyzeExpression(expression, ctx);
   if (analyzed.call) return [...analyzed.prelude, analyzed.call];
-  return [...analyzed.prelude, { kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: analyzed.code }];
+  return [
+    ...analyzed.prelude,
+    { kind: "code", loc: loc(ctx, expression), key: keyOf(ctx, expression), code: analyzed.code },
+  ];
 }

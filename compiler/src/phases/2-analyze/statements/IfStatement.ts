@@ -11,7 +11,11 @@ export function visitIfStatement(node: TS.IfStatement, ctx: FunctionContext, out
   const branches: IfBranch[] = [];
   let current: TS.IfStatement = node;
   for (;;) {
-    branches.push({ test: expressionValue(current.expression, ctx), body: ctx.visit.body(current.thenStatement, ctx), loc: loc(ctx, current.expression) });
+    branches.push({
+      test: expressionValue(current.expression, ctx),
+      body: ctx.visit.body(current.thenStatement, ctx),
+      loc: loc(ctx, current.expression),
+    });
     const otherwise = current.elseStatement;
     if (!otherwise) break;
     if (ts.isIfStatement(otherwise)) {

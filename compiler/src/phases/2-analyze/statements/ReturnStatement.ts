@@ -11,5 +11,10 @@ export function visitReturnStatement(node: TS.ReturnStatement, ctx: FunctionCont
     return;
   }
   const analyzed = analyzeExpression(node.expression, ctx);
-  out.push({ ...base, value: analyzed.call ? { prelude: analyzed.prelude, node: analyzed.call } : { prelude: analyzed.prelude, code: analyzed.code } });
+  out.push({
+    ...base,
+    value: analyzed.call
+      ? { prelude: analyzed.prelude, node: analyzed.call }
+      : { prelude: analyzed.prelude, code: analyzed.code },
+  });
 }

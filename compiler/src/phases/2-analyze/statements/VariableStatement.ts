@@ -9,7 +9,11 @@ export function visitVariableStatement(node: TS.VariableStatement, ctx: Function
   visitVariableDeclarationList(node.declarationList, ctx, out);
 }
 
-export function visitVariableDeclarationList(list: TS.VariableDeclarationList, ctx: FunctionContext, out: Stmt[]): void {
+export function visitVariableDeclarationList(
+  list: TS.VariableDeclarationList,
+  ctx: FunctionContext,
+  out: Stmt[],
+): void {
   const ts = typescript();
   const whole = list.declarations.length === 1 && ts.isVariableStatement(list.parent);
   const keyword = list.flags & ts.NodeFlags.Const ? "const" : "let";

@@ -12,7 +12,14 @@ import { skipTypeWrappers, thisMember } from "../literal.js";
  * `target` is an expression (`x`, `this.x`, `a[i]`, `[a, b]`) or, with `declare`, a
  * declaration's binding name (the evaluator creates variables only by declaring them).
  */
-export function assignStatements(target: TS.Expression | TS.BindingName, value: TS.Expression | undefined, statement: TS.Node, ctx: FunctionContext, out: Stmt[], declare?: "let" | "const"): void {
+export function assignStatements(
+  target: TS.Expression | TS.BindingName,
+  value: TS.Expression | undefined,
+  statement: TS.Node,
+  ctx: FunctionContext,
+  out: Stmt[],
+  declare?: "let" | "const",
+): void {
   const ts = typescript();
   const variable = variableName(target);
   const at = { loc: loc(ctx, statement), key: keyOf(ctx, statement) };
@@ -34,8 +41,11 @@ export function assignStatements(target: TS.Expression | TS.BindingName, value: 
   const expr = valueOf(analyzed, ctx, value);
   out.push(...expr.prelude);
   // An object pattern at the start of a statement would read as a block.
-  const code = declare ? `${declare} ${targetText} = ${expr.code}`
-    : ts.isObjectLiteralExpression(skipTypeWrappers(target as TS.Expression)) ? `(${targetText} = ${expr.code})` : `${targetText} = ${expr.code}`;
+  const code = declare
+    ? `${declare} ${targetText} = ${expr.code}`
+    : ts.isObjectLiteralExpression(skipTypeWrappers(target as TS.Expression))
+      ? `(${targetText} = ${expr.code})`
+      : `${targetText} = ${expr.code}`;
   out.push({ kind: "code", ...at, code });
 }
 

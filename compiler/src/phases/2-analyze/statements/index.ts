@@ -51,7 +51,9 @@ export function visitStatement(node: TS.Statement, ctx: FunctionContext, out: St
 }
 
 /** The statements refused with a message of their own (the others by their syntax kind). */
-function unsupported(node: TS.Statement): "try_catch" | "throw" | "function_declaration" | "class_declaration" | "with" | "debugger" | "enum" | null {
+function unsupported(
+  node: TS.Statement,
+): "try_catch" | "throw" | "function_declaration" | "class_declaration" | "with" | "debugger" | "enum" | null {
   const ts = typescript();
   if (ts.isTryStatement(node)) return "try_catch";
   if (ts.isThrowStatement(node)) return "throw";
