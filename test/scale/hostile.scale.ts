@@ -113,7 +113,8 @@ describe("a hostile thread on autograms serve with worker threads", () => {
       expect(end.message, message).toMatch(why);
       // The other thread was answered all along (a frozen server would answer it after the
       // hostile turn, its time budget or more later), the probes at once.
-      expect(others.turns, message).toBeGreaterThan(1);
+      // (A worker that exits ends its turn at once: the other thread may have had one turn meanwhile.)
+      expect(others.turns, message).toBeGreaterThanOrEqual(1);
       expect(others.turnMs, message).toBeLessThan(Math.min(TIME_BUDGET_MS, ms));
       expect(others.probeMs, message).toBeLessThan(1000);
       // A stream that grows with the loop's steps, not with its variable.
