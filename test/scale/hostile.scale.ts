@@ -12,6 +12,9 @@ import { sseFrames, tempFolder } from "../server/support/harness.js";
 const folder = tempFolder("autograms-scale-hostile-");
 const AGENT = join(root, "test/server/fixtures/hostile/agent.ts");
 const TIME_BUDGET_MS = 3000;
+// Far above what the endless loop's trace reaches in its time budget (a few hundred bytes a step),
+// reached by the growing loop in a few hundred steps (each carries the whole variable).
+const MEMORY_BUDGET_MB = 64;
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill("SIGKILL");
@@ -93,13 +96,13 @@ describe("a hostile thread on autograms serve with worker threads", () => {
       "--turn-time-ms",
       String(TIME_BUDGET_MS),
       "--turn-memory-mb",
-      "8",
+      String(MEMORY_BUDGET_MB),
     ]);
     await turn(url, "calm", null);
 
     const cases: [string, string, RegExp][] = [
       ["loop", "time_budget", /over its time budget of 3000 ms/],
-      ["grow", "memory_budget", /over its memory budget of 8 MiB/],
+      ["grow", "memory_budget", /over its memory budget of 64 MiB/],
       ["exit", "worker_lost", /worker thread running it exited \(code 3\).*nothing was committed/],
       ["hang", "worker_lost", /did not answer for \d+ ms .* and was restarted; nothing was committed/],
     ];
@@ -121,7 +124,7 @@ describe("a hostile thread on autograms serve with worker threads", () => {
       expect(bytes, message).toBeLessThan(20_000_000);
       // The thread as it was: its opening only, and it answers its next message.
       expect(await version(url, thread), message).toBe(1);
-      expect((await turn(url, thread, "still there?")).end).toMatchObject({
+      expect((await turn(url, thread, "still there?")).end, message).toMatchObject({
         type: "run-finish",
         reply: "You said: still there?",
       });
