@@ -98,6 +98,11 @@ export class Agent {
   private readonly ownTools = new Set<string>();
   private readonly actions: Record<string, ActionDefinition<any, any>>;
   private readonly evaluate: Performer["evaluate"];
+
+  /** The graph's identity, as the memory of a turn played on it records it (`memory.graph.hash`, a thread's `graphHash`). */
+  get graphHash(): string {
+    return this.program.hash;
+  }
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
   private readonly clock: () => number;
@@ -232,6 +237,22 @@ export class Agent {
    */
   checkMemory(memory: unknown): void {
     this.open(memory);
+  }
+
+  /**
+   * Why a saved conversation cannot resume on this agent (an edit changed where it stands: the
+   * `stale_memory` error's detail), or null when it can or has ended. Other problems with the
+   * memory throw as checkMemory does.
+   */
+  staleProblem(memory: Memory): string | null {
+    if (memory.done) return null;
+    try {
+      this.open(memory);
+      return null;
+    } catch (err) {
+      if (err instanceof AgentError && err.code === "stale_memory") return err.detail;
+      throw err;
+    }
   }
 
   /**
