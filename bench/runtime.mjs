@@ -7,18 +7,19 @@
 //      state's size against the bytes of the transcript it holds;
 //   3. the cost of a turn against the length of the conversation (turns 10 to 3,000) for the
 //      runtime, XState 5 and LangGraph.js on the same looping chat, with the state passed back as
-//      the object and through JSON; bytes of memory and of deltas; and a chart of it, written to
-//      docs/turn-cost.svg.
+//      the object and through JSON; bytes of memory and of deltas; with --chart, a chart of it
+//      written to docs/turn-cost.svg (a tracked file: only when asked).
 //   4. recursion: a function calling itself n deep through agent.call, time per call at depths
 //      1k, 10k and 100k (the depth limit raised): flat when a call and a return cost O(1).
 //
-//   npm run build && node bench/runtime.mjs [turns, default 300]
+//   npm run build && node bench/runtime.mjs [turns, default 300] [--chart]
 import { Agent, applyDelta } from "../runtime/dist/index.js";
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { assign, createActor, fromPromise, setup, waitFor } from "xstate";
 import { drawChart } from "./turn-cost-chart.mjs";
 
-const TURNS = Number(process.argv[2] ?? 300);
+const TURNS = Number(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? 300);
+const CHART = process.argv.includes("--chart");
 const WINDOW = 20;
 const user = (i) => `Here is user message ${i}: could you explain the next step once more, please?`;
 const answer = (i) =>
@@ -397,7 +398,7 @@ async function turnCosts() {
   const autograms = await autogramsCurve();
   const xstate = await xstateCurve();
   const langgraph = await langgraphCurve();
-  drawChart(new URL("../docs/turn-cost.svg", import.meta.url), POINTS, { autograms, xstate, langgraph });
+  if (CHART) drawChart(new URL("../docs/turn-cost.svg", import.meta.url), POINTS, { autograms, xstate, langgraph });
   return { autograms, xstate, langgraph };
 }
 
@@ -433,4 +434,4 @@ for (let i = 0; i < POINTS.length; i++) {
     `${String(a.turn).padStart(7)} | ${String(a.memoryBytes).padStart(8)} / ${String(a.deltaBytes).padStart(4)} | ${String(x.memoryBytes).padStart(8)}`,
   );
 }
-console.log(`chart: docs/turn-cost.svg`);
+console.log(CHART ? "chart: docs/turn-cost.svg" : "chart not drawn (--chart writes docs/turn-cost.svg)");
