@@ -359,7 +359,8 @@ export class Agent {
     const env: Env = {
       program: this.program,
       tracing: options.trace !== undefined,
-      sandbox: { ...this.program.limits, now: this.runTime(options.now) },
+      // Frozen: the sandbox resolves the limits of a run's evaluations once (resolve-limits.ts).
+      sandbox: Object.freeze({ ...this.program.limits, now: this.runTime(options.now) }),
     };
     const { deadlineMs, signal } = options;
     if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
