@@ -2,8 +2,9 @@
 // default compare,workers, about a minute and a half on two cores):
 //
 //  compare: the server's cost per message against a bare server. The same clients send the same
-//     messages through POST /api/chat (the AI SDK UI message stream, read to [DONE]) to
-//     `autograms serve` (the offline model) and to bench/bare-server.mjs (Hono + @hono/node-server
+//     messages through POST /api/chat (the AI SDK UI message stream, read to [DONE]) to the
+//     built server (bench/support/serve-offline.mjs: listen(), the offline model without its demo
+//     pause between words) and to bench/support/bare-server.mjs (Hono + @hono/node-server
 //     committing one ~1 KB row and streaming the same SSE frames as the agent's turn), on SQLite
 //     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
@@ -21,8 +22,8 @@
 //     [--solo 100] [--clients 100] [--messages 3] [--steps 20000] [--heavy-turns 40]
 //     [--serve-workers N] [--cpu-prof DIR] [--no-postgres]
 //
-// --serve-workers passes --workers to `autograms serve` in compare (default: the command's own,
-// one worker per core); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
+// --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
+// so what is compared is the serving path itself); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
 // thread; open them in Chrome's DevTools). Postgres is a temporary server started here
 // (Debian's postgresql package; fsync off, as the tests start it), or BENCH_POSTGRES_URL; without
 // either, its rows say it was skipped.
@@ -66,6 +67,7 @@ const THREADS = count("clients");
 const MESSAGES = count("messages");
 const STEPS = count("steps");
 const HEAVY_TURNS = count("heavy-turns");
+const SERVE_WORKERS = flags["serve-workers"] === undefined ? 0 : Number(flags["serve-workers"]);
 const TTFT_TURNS = 50;
 const EVENT_TURNS = 300;
 const FIRST_PIECE_MS = 100;
@@ -312,24 +314,12 @@ function startChild(args, name) {
   });
 }
 
-/** `autograms serve` (the built command) on `storeUrl` with the offline model. */
-function autogramsServe(agentFile, storeUrl, workers) {
+/** The built @autograms/server (bench/support/serve-offline.mjs) serving `graphFile` on `storeUrl`, turns in `workers` worker threads. */
+function autogramsServe(graphFile, storeUrl, workers) {
   const prof = flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : [];
   return startChild(
-    [
-      ...prof,
-      join(root, "cli/bin/autograms.js"),
-      "serve",
-      agentFile,
-      "--offline",
-      "--port",
-      "0",
-      "--no-playground",
-      "--store",
-      storeUrl,
-      ...(workers === undefined ? [] : ["--workers", String(workers)]),
-    ],
-    "autograms serve",
+    [...prof, join(root, "bench/support/serve-offline.mjs"), graphFile, storeUrl, String(workers)],
+    "autograms server",
   );
 }
 
@@ -369,14 +359,13 @@ async function measure(server, prefix, clients, messages) {
   };
 }
 
-/** autograms serve against the bare server on one store, with one client and with THREADS. */
+/** The autograms server against the bare server on one store, with one client and with THREADS. */
 async function compare(name, storeUrlOf) {
   const agentFile = join(dir, "bench-agent.json");
   writeFileSync(agentFile, JSON.stringify(GRAPH));
-  const workers = flags["serve-workers"] === undefined ? undefined : Number(flags["serve-workers"]);
   const results = { autograms: [], bare: [] };
   const framesFile = join(dir, "frames.json");
-  const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), workers);
+  const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), SERVE_WORKERS);
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
     await chatTurn(ours.url, "frames", 0);
@@ -388,7 +377,10 @@ async function compare(name, storeUrlOf) {
   } finally {
     await ours.stop();
   }
-  const bare = await startChild([join(root, "bench/bare-server.mjs"), storeUrlOf("bare"), framesFile], "bare server");
+  const bare = await startChild(
+    [join(root, "bench/support/bare-server.mjs"), storeUrlOf("bare"), framesFile],
+    "bare server",
+  );
   try {
     results.bare.push(await measure(bare, "solo", 1, SOLO));
     results.bare.push(await measure(bare, "many", THREADS, MESSAGES));
@@ -404,27 +396,19 @@ async function compare(name, storeUrlOf) {
 
 /** turns/s of an agent whose turns compute STEPS loop steps, with 1 and 2 worker threads. */
 async function heavy() {
-  const agentFile = join(root, "bench/agents/busy-loop.ts");
+  const graphFile = join(dir, "busy-loop.json");
+  await new Promise((resolve, reject) =>
+    spawn(
+      process.execPath,
+      [join(root, "cli/bin/autograms.js"), "compile", join(root, "bench/agents/busy-loop.ts"), "-o", graphFile],
+      {
+        stdio: "inherit",
+      },
+    ).once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`autograms compile exited ${code}`)))),
+  );
   const rates = [];
   for (const workers of [1, 2]) {
-    const server = await startChild(
-      [
-        join(root, "cli/bin/autograms.js"),
-        "serve",
-        agentFile,
-        "--offline",
-        "--port",
-        "0",
-        "--no-playground",
-        "--store",
-        `sqlite:${join(dir, `heavy-${workers}.db`)}`,
-        "--workers",
-        String(workers),
-        "--turn-time-ms",
-        "60000",
-      ],
-      "autograms serve",
-    );
+    const server = await autogramsServe(graphFile, `sqlite:${join(dir, `heavy-${workers}.db`)}`, workers);
     try {
       const clients = 4;
       const message = `work ${STEPS}`;
@@ -468,7 +452,7 @@ const skipped = (name) => console.log(`| ${name} | skipped: no Postgres (--no-po
 try {
   if (SECTIONS.has("compare")) {
     console.log(
-      `\nServer cost per message: autograms serve (offline model, --workers ${flags["serve-workers"] ?? "default"}) / a bare Hono server (one ~1 KB row committed, the same SSE frames); 1 client x ${SOLO} messages, ${THREADS} clients x ${MESSAGES} messages\n`,
+      `\nServer cost per message: the autograms server (offline model, ${SERVE_WORKERS} worker threads) / a bare Hono server (one ~1 KB row committed, the same SSE frames); 1 client x ${SOLO} messages, ${THREADS} clients x ${MESSAGES} messages\n`,
     );
     console.log(
       "| store | clients | server CPU per message | turns/s | turn p50 | turn p99 |\n|---|---|---|---|---|---|",

@@ -273,6 +273,7 @@ export class RunManager {
           onStep: (event) => run?.push({ type: "step", event }),
           onText,
         });
+        if (result.omittedSteps) run?.omitted(result.omittedSteps);
         const turn = await held.commit({ ...result, startedAt });
         // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
         // so the deltas for its node always add up to it.

@@ -5,7 +5,7 @@
 // with Hono's own streamSSE. No agent, no lease, no run events: what is left of a served message
 // once the framework is taken away.
 //
-//   node bench/bare-server.mjs sqlite:FILE|postgres://... FRAMES.json
+//   node bench/support/bare-server.mjs sqlite:FILE|postgres://... FRAMES.json
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
