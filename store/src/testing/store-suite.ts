@@ -589,7 +589,7 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         // A run's first batch is numbered from 1.
         await expect(
           store.appendRunEvents("late-start", [{ seq: 2, event: {} }], undefined, { lease: longer, user: null }),
-        ).rejects.toThrow(/numbered from 1/);
+        ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("numbered from 1") });
         expect(await store.run("late-start")).toBeNull();
         await store.release(longer);
         expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(7);
