@@ -1,9 +1,20 @@
-import { AgentError, type Agent, type Memory, type ReplyChunk, type TraceSink } from "@autograms/runtime";
+import {
+  AgentError,
+  type Agent,
+  type Memory,
+  type ReplyChunk,
+  type RunOptions,
+  type TraceSink,
+} from "@autograms/runtime";
 
-/** What a turn reports as it runs: its trace events, and the reply's text as it is written. */
+/**
+ * What a turn reports as it runs: its trace events, and the reply's text as it is written; and
+ * `pause`, awaited before each step, where a long turn lets the process hear a signal.
+ */
 export interface TurnListeners {
   trace: TraceSink | undefined;
   onText: ((chunk: ReplyChunk) => void) | undefined;
+  pause?: RunOptions["pause"];
 }
 
 /** Where `chat` keeps a conversation between turns: nowhere, a memory file, or a thread of a store. */
