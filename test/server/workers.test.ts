@@ -9,7 +9,7 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
-import { MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
+import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
 import { LiveRun } from "../../server/src/runs/live-run.js";
 import { acquireTurn, openStore, type Store } from "@autograms/store";
 import { join } from "node:path";
@@ -58,6 +58,22 @@ describe("a turn pool", () => {
     const b = await p.play(request("b", "who?", first.memory));
     expect(b.reply).not.toBe([...workers][0]);
     expect(await long).toBe("time_budget");
+  });
+
+  it("sends a turn's first MAX_COMPUTE_STEPS compute steps and counts the rest; steps that talk all go", async () => {
+    const p = pool(1);
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const sent: string[] = [];
+    const played = await p.play({ ...request("a", "many", memory), onStep: (e) => sent.push(e.kind) });
+    const computed = played.trace.filter((e) => COMPUTE_STEPS.has(e.kind)).length;
+    expect(computed).toBeGreaterThan(MAX_COMPUTE_STEPS);
+    expect(sent.filter((k) => COMPUTE_STEPS.has(k)).length).toBe(MAX_COMPUTE_STEPS);
+    expect(played.omittedSteps).toBe(computed - MAX_COMPUTE_STEPS);
+    // The reply's step comes after the loop: it is sent all the same.
+    expect(sent.filter((k) => !COMPUTE_STEPS.has(k))).toEqual(
+      played.trace.filter((e) => !COMPUTE_STEPS.has(e.kind)).map((e) => e.kind),
+    );
   });
 
   it("stops a turn in its worker when its signal aborts; the worker plays on", async () => {
@@ -215,6 +231,22 @@ describe("a run's stream", () => {
     // Stored in transactions of at most 500 events.
     expect(Math.max(...stored)).toBeLessThanOrEqual(500);
     expect(stored.reduce((a, b) => a + b, 0)).toBe(MAX_COMPUTE_STEPS + 2);
+  });
+});
+
+describe("a run's stream after a worker's turn", () => {
+  it("counts the steps a worker did not send in its end, with the run's own, and sends no compute step past the bound", async () => {
+    const store = { appendRunEvents: async () => true } as unknown as Store;
+    const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: null, ttlMs: 10_000 };
+    const run = new LiveRun("r", "t", { lease, user: "go" }, store, 10);
+    const step = (kind: string) => ({ type: "step" as const, event: { kind, node: "n" } });
+    for (let i = 0; i < MAX_COMPUTE_STEPS; i++) run.push(step("code"));
+    run.omitted(700);
+    run.push(step("code"));
+    run.push({ type: "run-finish", turn: 1, reply: "ok", done: false });
+    await run.stored;
+    expect(run.events.length).toBe(MAX_COMPUTE_STEPS + 1);
+    expect(run.events.at(-1)!.event).toMatchObject({ type: "run-finish", omittedSteps: 701 });
   });
 });
 

@@ -35,4 +35,6 @@ export interface PlayedResult {
   delta: MemoryDelta;
   done: boolean;
   trace: StoredTraceEvent[];
+  /** Compute steps played in a worker past the stream's bound and not sent (runs/bounded-steps.ts). */
+  omittedSteps?: number;
 }

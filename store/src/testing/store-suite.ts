@@ -661,7 +661,21 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           lastSeq: 1,
         });
         await store.release(short);
-        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(4);
+        // A run recorded with a first batch that does not end it: the next batch goes on from it.
+        const longer = await store.acquire("r");
+        const start = [1, 2].map((seq) => ({ seq, event: { seq } }));
+        expect(await store.appendRunEvents("two-writes", start, undefined, { lease: longer, user: "more" })).toBe(true);
+        expect(await store.run("two-writes")).toMatchObject({ status: "running", lastSeq: 2 });
+        expect(await store.appendRunEvents("two-writes", [{ seq: 3, event: { seq: 3 } }], "finished")).toBe(true);
+        expect(await store.run("two-writes")).toMatchObject({ status: "finished", lastSeq: 3 });
+        expect((await store.runEvents("two-writes")).map((e) => e.seq)).toEqual([1, 2, 3]);
+        // A run's first batch is numbered from 1.
+        await expect(
+          store.appendRunEvents("late-start", [{ seq: 2, event: {} }], undefined, { lease: longer, user: null }),
+        ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("numbered from 1") });
+        expect(await store.run("late-start")).toBeNull();
+        await store.release(longer);
+        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(7);
       }));
 
     it("wakes a run's watchers, in another store on the same database too, and tells an abandoned run", () =>
