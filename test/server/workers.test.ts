@@ -76,6 +76,18 @@ describe("a turn pool", () => {
     );
   });
 
+  it("counts the steps it did not send of a turn that fails too", async () => {
+    const p = pool(1, { timeMs: 500 });
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const err = (await p.play(request("a", "loop", memory)).catch((e: unknown) => e)) as {
+      code?: string;
+      omittedSteps?: number;
+    };
+    expect(err.code).toBe("time_budget");
+    expect(err.omittedSteps).toBeGreaterThan(0);
+  });
+
   it("stops a turn in its worker when its signal aborts; the worker plays on", async () => {
     const p = pool(1, { timeMs: 60_000 });
     await p.ready();

@@ -264,15 +264,22 @@ export class RunManager {
     const play = async (held: HeldTurn, said: string | null) => {
       try {
         const startedAt = Date.now();
-        const result = await this.player.play({
-          agent,
-          threadId,
-          text: said,
-          memory: held.memory,
-          signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
-          onStep: (event) => run?.push({ type: "step", event }),
-          onText,
-        });
+        const result = await this.player
+          .play({
+            agent,
+            threadId,
+            text: said,
+            memory: held.memory,
+            signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
+            onStep: (event) => run?.push({ type: "step", event }),
+            onText,
+          })
+          .catch((err: unknown) => {
+            // A failed turn's run ends saying how many of its steps were not streamed, too.
+            const omitted = (err as { omittedSteps?: unknown } | null)?.omittedSteps;
+            if (typeof omitted === "number") run?.omitted(omitted);
+            throw err;
+          });
         if (result.omittedSteps) run?.omitted(result.omittedSteps);
         const turn = await held.commit({ ...result, startedAt });
         // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,

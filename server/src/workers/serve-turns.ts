@@ -82,6 +82,7 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
           code: typeof code === "string" ? code : "internal",
           message: err instanceof Error ? err.message : String(err),
         },
+        ...(omittedSteps > 0 && { omittedSteps }),
       });
     } finally {
       turns.delete(id);

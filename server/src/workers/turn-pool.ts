@@ -200,7 +200,14 @@ export class TurnPool implements TurnPlayer {
           slot.jobs.delete(message.id);
           if (!job) return;
           if (message.type === "played") job.resolve(frozenMemory(message.result));
-          else job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+          else
+            job.reject(
+              Object.assign(new Error(message.error.message), {
+                code: message.error.code,
+                // The steps the failed turn made past the stream's limit, counted but not sent.
+                ...(message.omittedSteps && { omittedSteps: message.omittedSteps }),
+              }),
+            );
         }
       }
     });
