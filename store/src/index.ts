@@ -38,6 +38,7 @@ export type {
   NewRun,
 } from "./types.js";
 export { storedTrace } from "./trace-record.js";
+export { MemoryCache } from "./memory-cache.js";
 // A run's events as served (the internal stream every protocol translates) and its reply's text.
 export { isRunEnd } from "./run-events.js";
 export type { RunEvent, NumberedRunEvent } from "./run-events.js";

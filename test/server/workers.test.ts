@@ -76,6 +76,41 @@ describe("a turn pool", () => {
     );
   });
 
+  it("sends a thread's memory to the worker that holds it from the last turn only as its checksum", async () => {
+    const p = pool(1);
+    await p.ready();
+    const sent: { type: string; id?: number; memory?: unknown; kept?: string }[] = [];
+    for (const slot of (p as unknown as { slots: { worker: { postMessage: (m: never) => void } }[] }).slots) {
+      const post = slot.worker.postMessage.bind(slot.worker);
+      slot.worker.postMessage = (m: never) => (sent.push(m), post(m));
+    }
+    const plays = () => sent.filter((m) => m.type === "play").map((m) => [m.kept !== undefined, m.memory === null]);
+    const first = await p.play(request("a", null));
+    const second = await p.play(request("a", "one", first.memory));
+    const third = await p.play(request("a", "two", second.memory));
+    // An older memory (the thread went back, another process committed): sent whole.
+    const again = await p.play(request("a", "three", first.memory));
+    expect(plays()).toEqual([
+      [false, true],
+      [true, true],
+      [true, true],
+      [false, false],
+    ]);
+    expect([second.memory.turn, third.memory.turn, again.memory.turn]).toEqual([2, 3, 2]);
+    expect(again.memory.stack[0]!.vars._last_user_reply).toBe("three");
+
+    // A worker that no longer holds it (it keeps the 100 threads it played last) asks for it whole.
+    sent.length = 0;
+    for (let i = 0; i < 100; i++) await p.play(request(`other-${i}`, null));
+    const after = await p.play(request("a", "four", again.memory));
+    expect(after.memory.turn).toBe(3);
+    expect(after.memory.stack[0]!.vars._last_user_reply).toBe("four");
+    expect(plays().slice(-2)).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+  });
+
   it("counts the steps it did not send of a turn that fails too", async () => {
     const p = pool(1, { timeMs: 500 });
     await p.ready();

@@ -11,7 +11,11 @@ export interface WorkerStart {
 }
 
 export type ToWorker =
-  | { type: "play"; id: number; threadId: string; text: string | null; memory: Memory | null }
+  /**
+   * `kept`: the checksum of the thread's memory, which the worker holds from the thread's last turn
+   * it played (memory is then null and not sent); a worker that does not hold it answers `missed`.
+   */
+  | { type: "play"; id: number; threadId: string; text: string | null; memory: Memory | null; kept?: string }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
   | { type: "ping" };
@@ -21,6 +25,8 @@ export type FromWorker =
   /** The agent factory failed: the pool cannot serve. */
   | { type: "unusable"; message: string }
   | { type: "pong" }
+  /** The worker does not hold the memory a `play` named as kept: send it again with the memory. */
+  | { type: "missed"; id: number }
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */
   | { type: "progress"; id: number; items: Progress[] }
   | { type: "played"; id: number; result: PlayedResult }

@@ -7,10 +7,13 @@
 import { getHeapStatistics } from "node:v8";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
+import { MemoryCache } from "@autograms/store";
 import type { FromWorker, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
 
+/** Threads whose memory a worker holds after playing their turns (the most recent ones). */
+const KEPT_THREADS = 100;
 /** Progress is sent at least this often while a turn runs without waiting, and in batches of at most this many items. */
 const FLUSH_MS = 5;
 const FLUSH_ITEMS = 256;
@@ -23,6 +26,9 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
   const start = workerData as WorkerStart;
   const heapLimitBytes = getHeapStatistics().heap_size_limit;
   const turns = new Map<number, AbortController>();
+  // The memory each thread's last turn here left (frozen, as the runtime hands it out, so the next
+  // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
+  const kept = new MemoryCache(KEPT_THREADS);
   void (async () => {
     let agent: Agent;
     try {
@@ -41,6 +47,8 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
 
   async function play(agent: Agent, message: Extract<ToWorker, { type: "play" }>): Promise<void> {
     const { id } = message;
+    const memory = message.kept === undefined ? message.memory : (kept.get(message.threadId, message.kept) ?? null);
+    if (message.kept !== undefined && memory === null) return send({ type: "missed", id });
     const stop = new AbortController();
     turns.set(id, stop);
     let items: Progress[] = [];
@@ -60,7 +68,7 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
     let computeSteps = 0;
     let omittedSteps = 0;
     try {
-      const result = await playTurn(agent, message.text, message.memory, {
+      const result = await playTurn(agent, message.text, memory, {
         signal: stop.signal,
         budgets: start.budgets,
         heapLimitBytes,
@@ -71,6 +79,7 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
         onText: (text) => add({ text }),
       });
       flush();
+      kept.set(message.threadId, result.memory);
       send({ type: "played", id, result: omittedSteps > 0 ? { ...result, omittedSteps } : result });
     } catch (err) {
       flush();

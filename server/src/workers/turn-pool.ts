@@ -58,7 +58,8 @@ const SILENCE_GRACE_MS = 2000;
 
 export class TurnPool implements TurnPlayer {
   private readonly slots: Slot[] = [];
-  private readonly warm = new Map<string, { slot: Slot; until: number }>();
+  /** Each thread's warm worker, and the checksum of the memory that worker holds from its last turn. */
+  private readonly warm = new Map<string, { slot: Slot; until: number; kept?: string }>();
   private readonly budgets: TurnBudgets;
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
@@ -118,7 +119,17 @@ export class TurnPool implements TurnPlayer {
       request.signal.addEventListener("abort", onAbort, { once: true });
       slot.jobs.set(id, job);
       if (slot.jobs.size === 1) slot.heardAt = Date.now();
-      this.post(slot, { type: "play", id, threadId: request.threadId, text: request.text, memory: request.memory });
+      // The worker holds the memory of the thread's last turn it played: when that is the memory
+      // this turn starts from, only its checksum is sent (no copy, and the worker need not check it).
+      const kept = this.warm.get(request.threadId)?.kept;
+      const held = kept !== undefined && request.memory?.checksum === kept;
+      this.post(slot, {
+        type: "play",
+        id,
+        threadId: request.threadId,
+        text: request.text,
+        ...(held ? { memory: null, kept } : { memory: request.memory }),
+      });
       if (request.signal.aborted) onAbort();
     });
   }
@@ -138,8 +149,9 @@ export class TurnPool implements TurnPlayer {
     // turn sent to it: while another has no long turn, the turn goes there.
     if (slot !== least && this.longTurn(slot, now) && !this.longTurn(least, now)) slot = least;
     // A Map keeps insertion order: the oldest entries come first and are the first to go cold.
+    const kept = warm?.slot === slot ? warm.kept : undefined;
     this.warm.delete(threadId);
-    this.warm.set(threadId, { slot, until: now + this.warmMs });
+    this.warm.set(threadId, { slot, until: now + this.warmMs, ...(kept !== undefined && { kept }) });
     for (const [id, w] of this.warm) {
       if (w.until > now) break;
       this.warm.delete(id);
@@ -194,13 +206,24 @@ export class TurnPool implements TurnPlayer {
               "step" in item ? job.request.onStep(item.step) : job.request.onText(item.text);
           return;
         }
+        case "missed": {
+          const job = slot.jobs.get(message.id);
+          if (job) {
+            const { threadId, text, memory } = job.request;
+            this.post(slot, { type: "play", id: message.id, threadId, text, memory });
+          }
+          return;
+        }
         case "played":
         case "failed": {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
-          if (message.type === "played") job.resolve(frozenMemory(message.result));
-          else
+          if (message.type === "played") {
+            const warm = this.warm.get(job.request.threadId);
+            if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
+            job.resolve(frozenMemory(message.result));
+          } else
             job.reject(
               Object.assign(new Error(message.error.message), {
                 code: message.error.code,
