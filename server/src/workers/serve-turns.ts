@@ -44,7 +44,10 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
     turns.set(id, stop);
     let items: Progress[] = [];
     let since = performance.now();
+    let waiting: NodeJS.Immediate | null = null;
     const flush = () => {
+      if (waiting) clearImmediate(waiting);
+      waiting = null;
       if (items.length) send({ type: "progress", id, items });
       items = [];
       since = performance.now();
@@ -52,6 +55,10 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
     const add = (item: Progress) => {
       items.push(item);
       if (items.length >= FLUSH_ITEMS || performance.now() - since >= FLUSH_MS) flush();
+      // A turn that stops to wait (for its model, a tool) sends what it has at once: without this,
+      // the steps it took in its last few milliseconds would reach its clients, and the store,
+      // only once the wait is over. An immediate runs only when the turn waits or yields.
+      else waiting ??= setImmediate(flush);
     };
     try {
       const result = await playTurn(agent, message.text, message.memory, {
