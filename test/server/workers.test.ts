@@ -11,7 +11,8 @@ import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
 import { MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
 import { LiveRun } from "../../server/src/runs/live-run.js";
-import type { Store } from "@autograms/store";
+import { acquireTurn, openStore, type Store } from "@autograms/store";
+import { join } from "node:path";
 import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
@@ -108,6 +109,26 @@ describe("a turn pool", () => {
     const after = (await p.play(request("a", "who?", memory))).reply;
     expect(after).toMatch(/^worker \d+$/);
     expect(after).not.toBe(before);
+  });
+
+  it("hands back memory that cannot change, which the store keeps for the thread's next turn", async () => {
+    const p = pool(1);
+    await p.ready();
+    const store = await openStore(`sqlite:${join(folder.path, "kept.db")}`);
+    try {
+      let memory: PlayRequest["memory"] = null;
+      for (const text of [null, "who?"]) {
+        const { held } = await acquireTurn(store, "kept", text);
+        expect(held!.memory).toBe(memory);
+        const played = await p.play(request("kept", text, held!.memory));
+        expect(Object.isFrozen(played.memory.stack.at(-1)!.turns.at(-1))).toBe(true);
+        await held!.commit({ ...played, startedAt: Date.now() });
+        memory = played.memory;
+      }
+      expect((await store.load("kept")).memory).toBe(memory);
+    } finally {
+      await store.close();
+    }
   });
 
   it("refuses budgets that are not positive numbers, and says why a worker script cannot serve", async () => {
