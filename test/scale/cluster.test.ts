@@ -105,11 +105,7 @@ describe.each([
     });
   });
 
-  // Known regression, open: since the worker-thread turns, the run-naming event ids and the chat
-  // clients' endpoints were merged, a client connected to the other process receives no frame of
-  // a run in progress (the test times out waiting for its first step). Skipped so the rest of the
-  // file runs; to be fixed next (docs/scaling.md says so).
-  it.skip("streams a run executing on one process to a client of another, live, and resumes it there after a frame number", async () => {
+  it("streams a run executing on one process to a client of another, live, and resumes it there after a frame number", async () => {
     const [a, b] = cluster.urls;
     model.reset();
     await (await post(b!, "across", "hello", "across-1")).text();

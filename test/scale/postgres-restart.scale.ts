@@ -67,10 +67,7 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
 }
 
 describe("autograms serve while its Postgres restarts", () => {
-  // Known failure, open: after the merges that brought worker threads and run-named ids, one
-  // thread ends without its last round's turn (turns c-0 to c-2 but no c-3). Skipped so the scale
-  // tier runs; to be fixed next (docs/scaling.md, "Known defects").
-  it.skip("survives, refuses clearly while the database is down, and serves again by itself", async () => {
+  it("survives, refuses clearly while the database is down, and serves again by itself", async () => {
     const threads = ["a", "b", "c"];
     for (const t of threads) expect((await send(t, "hello", `${t}-0`)).end).toMatchObject({ type: "run-finish" });
     for (let round = 1; round <= 4; round++) {

@@ -123,6 +123,24 @@ describe("a turn pool", () => {
     expect(err.omittedSteps).toBeGreaterThan(0);
   });
 
+  it("sends a turn's steps as soon as it waits, however quickly it took them", async () => {
+    const p = pool(1);
+    await p.ready();
+    let { memory } = await p.play(request("a", null));
+    for (let i = 0; i < 3; i++) memory = (await p.play(request("a", "who?", memory))).memory;
+    // The worker is warm: the turn takes its steps up to its tool (which waits 300 ms) within a
+    // millisecond or two, then waits. Its clients see those steps then, not once the tool returns.
+    const start = performance.now();
+    let firstStep = Number.POSITIVE_INFINITY;
+    const played = await p.play({
+      ...request("a", "wait", memory),
+      onStep: () => (firstStep = Math.min(firstStep, performance.now() - start)),
+    });
+    expect(played.reply).toMatch(/^worker \d+$/);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(300);
+    expect(firstStep).toBeLessThan(150);
+  });
+
   it("stops a turn in its worker when its signal aborts; the worker plays on", async () => {
     const p = pool(1, { timeMs: 60_000 });
     await p.ready();

@@ -222,7 +222,10 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       }
       sendEvents(res, first(reply.dropAfter), true);
       // The events written go out first, then the connection ends without the stream's last chunk.
-      return void res.socket?.end();
+      // The socket is ended from the callback of a last write (an SSE comment, which clients
+      // ignore): the response's writes reach the socket a tick later (Node 24), and ending it at
+      // once would send no response at all, a connection lost before any text.
+      return void res.write(": the connection ends here\n\n", () => res.socket?.end());
     }
     if (req.body?.stream) return sendEvents(res, eventsOf(req, reply, model));
     return sendJson(res, 200, completionOf(req, reply, model));

@@ -53,7 +53,10 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
     turns.set(id, stop);
     let items: Progress[] = [];
     let since = performance.now();
+    let waiting: NodeJS.Immediate | null = null;
     const flush = () => {
+      if (waiting) clearImmediate(waiting);
+      waiting = null;
       if (items.length) send({ type: "progress", id, items });
       items = [];
       since = performance.now();
@@ -61,6 +64,10 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
     const add = (item: Progress) => {
       items.push(item);
       if (items.length >= FLUSH_ITEMS || performance.now() - since >= FLUSH_MS) flush();
+      // A turn that stops to wait (for its model, a tool) sends what it has at once: without this,
+      // the steps it took in its last few milliseconds would reach its clients, and the store,
+      // only once the wait is over. An immediate runs only when the turn waits or yields.
+      else waiting ??= setImmediate(flush);
     };
     // A run's stream takes at most MAX_COMPUTE_STEPS compute steps (runs/bounded-steps.ts): those
     // after them are only counted here, not sent, so a loop of a million steps costs the main

@@ -102,8 +102,11 @@ export async function startPostgres() {
   chmodSync(data, 0o700);
   giveToServer(base);
   const port = await freePort();
-  // fsync off: a test server's durability is not what is tested, and it is much faster.
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  // fsync off: a test server need not survive a crash of the machine, and it is much faster. But
+  // synchronous_commit stays on (Postgres's default, what the store's durable commits rely on):
+  // each commit's WAL reaches the OS before it is acknowledged, so a server stopped as a crash
+  // would (down(): pg_ctl -m immediate) keeps every turn the store said was committed.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${join(base, "run")} -c fsync=off -c full_page_writes=off`;
   const start = () =>
     pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
   start();
