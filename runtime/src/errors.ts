@@ -17,6 +17,7 @@ export type AgentErrorCode =
   | "undefined_variable"
   | "sandbox"
   | "model"
+  | "invalid_output"
   | "bad_call"
   | "bad_transition"
   | "no_condition_held"

@@ -49,12 +49,20 @@ export type * from "./graph/types.js";
 export * from "./graph/vocabulary/index.js";
 export { graphSchema } from "./graph/schema.js";
 export { validateGraph } from "./graph/validate.js";
+export { jsonSchemaProblem } from "./graph/json-schemas.js";
 export { argumentCountProblem } from "./graph/arguments.js";
 export { codeFields, codeProblems } from "./graph/code-fields.js";
 export type { GraphError, GraphValidation } from "./graph/validate.js";
 
 // Models.
-export type { ChatModel, ChatMessage, CompletionRequest, ChoiceRequest, CompletionPurpose } from "./model/types.js";
+export type {
+  ChatModel,
+  ChatMessage,
+  CompletionRequest,
+  ChoiceRequest,
+  CompletionPurpose,
+  JsonSchema,
+} from "./model/types.js";
 export type {
   ToolCallingModel,
   ToolCall,

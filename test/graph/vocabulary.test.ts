@@ -57,11 +57,12 @@ const SAMPLES: Record<ValueKind, { good: unknown; bad: unknown }> = {
     good: { line: 1, column: 1, endLine: 1, endColumn: 2 },
     bad: { line: 0, column: 1, endLine: 1, endColumn: 2 },
   },
+  json_schema: { good: { type: "object", required: ["id"] }, bad: ["object"] },
 };
 
-/** A one-node graph (a chat node that offers a tool) with `field` set to `value`. */
+/** A one-node graph (a thought node that offers a tool) with `field` set to `value`. */
 function graphWith(field: string, value: unknown): Graph {
-  const node = { name: "n", action: "chat", instruction: "Hello.", transitions: ["n"], [field]: value };
+  const node = { name: "n", action: "thought", instruction: "Hello.", transitions: ["n"], [field]: value };
   return {
     format: "autograms-graph",
     version: 1,
@@ -157,6 +158,7 @@ const TYPES: Record<ValueKind, string> = {
   count: "number",
   probability: "number",
   loc: "Loc",
+  json_schema: "{ [key: string]: JsonValue; }",
 };
 
 describe("the vocabulary and the TypeScript types", () => {
@@ -201,7 +203,7 @@ describe("the vocabulary and the agent language", () => {
     const source = `import { Autogram, exec_node } from "@autograms/runtime";
 export default class A extends Autogram {
   main() {
-    exec_node({ action: "chat", name: "n", instruction: "Hello.", transitions: ["quit"],
+    const x = exec_node({ action: "thought", name: "n", instruction: "Hello.", transitions: ["quit"],
       ${written.map((f) => `${f.name}: ${literal(f)}`).join(",\n      ")} });
   }
 }`;
@@ -263,7 +265,7 @@ describe("the vocabulary and the spreadsheet", () => {
     );
     const node: Record<string, unknown> = {
       name: "n",
-      action: "chat",
+      action: "thought",
       assign: "answer",
       instruction: "Hello.",
       transitions: ["n"],

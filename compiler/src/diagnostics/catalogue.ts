@@ -205,6 +205,9 @@ export const DIAGNOSTICS = {
       transitions_needs: () => "'transitions' needs at least one target",
       tools_offered: (p: { action: string }) =>
         `'tools' are offered to the model at chat and thought nodes, not at a ${p.action} node`,
+      schema_thought: (p: { action: string }) =>
+        `'schema' gives the answer of a thought node as data, not of a ${p.action} node`,
+      schema_invalid: (p: { why: string }) => `'schema' is not a JSON Schema: ${p.why}`,
     },
   },
   invalid_node_name: {
@@ -501,6 +504,14 @@ export const DIAGNOSTICS = {
         `${p.fieldName} must be a whole number of at least 0, not '${p.shortText}'`,
       must_not: (p: { fieldName: string; shortText: string }) =>
         `${p.fieldName} must be a number from 0 to 1, not '${p.shortText}'`,
+    },
+  },
+  csv_invalid_json: {
+    severity: "error",
+    summary: "A JSON column (a thought's schema) whose text is not a JSON object.",
+    messages: {
+      must_object: (p: { fieldName: string; shortText: string }) =>
+        `${p.fieldName} must be a JSON object, not '${p.shortText}'`,
     },
   },
   csv_invalid_name: {

@@ -12,7 +12,9 @@ export type CellKind =
   | "list"
   | "numbers"
   | "count"
-  | "probability";
+  | "probability"
+  /** JSON text (a thought's `schema`). */
+  | "json";
 
 /** The cell of each kind of value that has a column of its own. */
 const CELLS: Record<ValueKind, CellKind | undefined> = {
@@ -30,6 +32,7 @@ const CELLS: Record<ValueKind, CellKind | undefined> = {
   probability: "probability",
   tools: undefined,
   loc: undefined,
+  json_schema: "json",
 };
 
 /** A column that holds one node field. */
@@ -117,7 +120,7 @@ const ORDER: (FieldColumn | string)[] = [
 ];
 
 /** The columns above that the original's reader rejects ("Invalid field ..."): this format's own. */
-export const EXTENSION_FIELDS: ReadonlySet<string> = new Set(["assign", "setup"]);
+export const EXTENSION_FIELDS: ReadonlySet<string> = new Set(["assign", "setup", "schema"]);
 
 /** The original's reader takes lettered columns `a` to `e` only (its EXPECTED_FIELDS). */
 export const ORIGINAL_LETTERED_COUNT = 5;

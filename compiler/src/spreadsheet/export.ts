@@ -73,7 +73,7 @@ function cellText(
     const renamed = NODE_NAME_FIELDS.has(column.field) ? value.map((t: string) => names.target.get(t) ?? t) : value;
     return renamed.join(",");
   }
-  return String(value);
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 /** The graph as a spreadsheet; throws SpreadsheetExportError when the format cannot hold it. */

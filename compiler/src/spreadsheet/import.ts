@@ -345,6 +345,19 @@ class SheetReader {
         }
         return n;
       }
+      case "json": {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+          this.report("csv_invalid_json", "must_object", place, { fieldName, shortText: shortText(value) });
+          return undefined;
+        }
+        return parsed;
+      }
     }
   }
 

@@ -115,6 +115,7 @@ async function steps(
                 messages: effect.messages,
                 node: effect.node,
                 purpose: effect.purpose,
+                ...(effect.schema && { schema: effect.schema }),
                 ...signal,
                 ...live,
               });

@@ -3,7 +3,7 @@
  * Chat and thought nodes consume the waiting user message; a chat node ends the turn.
  */
 import { visitsOf } from "../memory/own.js";
-import type { ToolCall, ToolChatMessage } from "../model/types.js";
+import type { ChatMessage, ToolCall, ToolChatMessage } from "../model/types.js";
 import { runHook } from "./action-hook.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { finishTurn } from "./finish-turn.js";
@@ -14,7 +14,8 @@ import { render } from "./render.js";
 import { evaluation, moved, result } from "./result.js";
 import { frameWith, memoryWith, top, visibleTurns, withTop } from "./scope.js";
 import type { RunMemory } from "./stack.js";
-import type { Handled, Phase, RunState, StepResult } from "./state.js";
+import type { Effect, Handled, Phase, RunState, StepResult } from "./state.js";
+import { readStructuredAnswer, schemaFeedback, schemaRequest } from "./structured-answer.js";
 import { fitSuffix, hasBannedPhrase } from "./suffix.js";
 import { toolRequest } from "./tool-request.js";
 import { assignChanges, type changesOf, event } from "./trace-event.js";
@@ -100,7 +101,12 @@ const SUFFIX_INSTRUCTION = (text: string) =>
 function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
   const node = cn.node;
   const text = instructionText(env, state, cn);
-  const instruction = cn.as === "chat_suffix" ? SUFFIX_INSTRUCTION(text) : text;
+  const instruction =
+    cn.as === "chat_suffix"
+      ? SUFFIX_INSTRUCTION(text)
+      : node.schema !== undefined
+        ? schemaRequest(text, node.schema)
+        : text;
   const frame = top(state.mem);
   const messages = buildChatMessages({
     prompt: frame.prompt,
@@ -116,12 +122,18 @@ function askModel(env: Env, state: RunState, cn: CompiledNode): StepResult {
     const tools = { messages: [...messages], rounds: 0, queue: [] };
     return result(moved(state, state.mem, { ...phase, tools }), null, toolRequest(env, cn, tools));
   }
-  return result(moved(state, state.mem, phase), null, {
+  return result(moved(state, state.mem, phase), null, completion(cn, messages));
+}
+
+function completion(cn: CompiledNode, messages: ChatMessage[]): Effect {
+  const { node } = cn;
+  return {
     kind: "complete",
     node: node.name,
     purpose: cn.chat ? "chat" : "thought",
     messages,
-  });
+    ...(node.schema !== undefined && { schema: node.schema }),
+  };
 }
 
 /** The model answered; keep the answer, or ask again when it is unusable and attempts remain. */
@@ -139,6 +151,27 @@ export function generated(
   let output = answer.trim();
   let suffix: "generated" | "completed" | "fallback" | undefined;
   const banned = hasBannedPhrase(output, config.bannedPhrases);
+  const read = cn.answers ? readStructuredAnswer(cn.answers, answer) : undefined;
+  if (read && !read.ok && !banned) {
+    if (!canRetry) {
+      const shown = output.length > 200 ? `${output.slice(0, 200)}...` : output;
+      throw fail(
+        env,
+        node,
+        "invalid_output",
+        `the model's answer does not match the node's schema after ${phase.attempt} attempt${phase.attempt === 1 ? "" : "s"} (${read.why}); its last answer: ${JSON.stringify(shown)}`,
+      );
+    }
+    // Asked again with what was wrong, so the model can mend its answer rather than repeat it.
+    const feedback = schemaFeedback(answer, read.why);
+    const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
+    if (phase.tools) {
+      again.tools = { ...phase.tools, messages: [...phase.tools.messages, ...feedback] };
+      return result(moved(state, state.mem, again), null, toolRequest(env, cn, again.tools));
+    }
+    again.messages = [...phase.messages, ...feedback];
+    return result(moved(state, state.mem, again), null, completion(cn, again.messages));
+  }
   if (cn.as === "chat_suffix") {
     const fitted = banned ? null : fitSuffix(answer, phase.instruction);
     if (fitted) ({ text: output, how: suffix } = fitted);
@@ -150,19 +183,13 @@ export function generated(
   if ((banned || (cn.as === "chat_suffix" && !suffix)) && canRetry) {
     const again: Phase = { ...phase, attempt: phase.attempt + 1, raw };
     // With tools, the model is asked again from where it gave the unusable answer, tool results included.
-    const effect = phase.tools
-      ? toolRequest(env, cn, phase.tools)
-      : {
-          kind: "complete" as const,
-          node: node.name,
-          purpose: cn.chat ? ("chat" as const) : ("thought" as const),
-          messages: phase.messages,
-        };
+    const effect = phase.tools ? toolRequest(env, cn, phase.tools) : completion(cn, phase.messages);
     return result(moved(state, state.mem, again), null, effect);
   }
   const retained = !cn.chat || !state.pending;
   const modelInstruction = cn.as === "chat_suffix" ? SUFFIX_INSTRUCTION(phase.instruction) : phase.instruction;
-  const value = cn.as === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
+  if (read?.ok) output = JSON.stringify(read.data);
+  const value = read?.ok ? read.data : cn.as === "thought_qa" ? `${phase.instruction}\n\n${output}` : output;
   const ev = (mem: RunMemory, changes: ReturnType<typeof changesOf>) =>
     event(
       env,

@@ -12,7 +12,9 @@ import {
   isFunctionKind,
   type SeriesKind,
 } from "../graph/vocabulary/index.js";
+import type { ValidateFunction } from "ajv";
 import { ownFields } from "../graph/action-fields.js";
+import { validatorOf } from "../graph/json-schemas.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
 import type { DeclaredEffects } from "../language/actions.js";
@@ -47,6 +49,8 @@ export interface CompiledNode {
   endsConversation: boolean;
   /** Tools the node offers the model natively: their definitions, and graph tool names by the names the model calls. */
   tools?: { definitions: ToolDefinition[]; byModelName: ReadonlyMap<string, string> };
+  /** A thought's `schema`, compiled: its answer is data that must match. */
+  answers?: ValidateFunction;
 }
 
 export interface CustomInfo {
@@ -241,6 +245,11 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       compiled.tools = offeredTools(node.tools as string[], options, (detail) =>
         problems.push(new AgentError("missing_tool", detail, { node: node.name, loc: node.loc, file })),
       );
+    }
+    if (node.schema !== undefined) {
+      const v = validatorOf(node.schema);
+      if (typeof v === "string") problem(`schema is not a JSON Schema: ${v}`);
+      else compiled.answers = v;
     }
     nodes.set(node.name, compiled);
   }

@@ -7,6 +7,7 @@ import type { GraphNode, JsonValue } from "../graph/types.js";
 import type {
   ChatMessage,
   CompletionPurpose,
+  JsonSchema,
   ToolCall,
   ToolChatMessage,
   ToolCompletion,
@@ -100,7 +101,14 @@ export type Phase =
   | { kind: "finished"; value: JsonValue };
 
 export type Effect =
-  | { kind: "complete"; node: string; purpose: CompletionPurpose; messages: ChatMessage[] }
+  | {
+      kind: "complete";
+      node: string;
+      purpose: CompletionPurpose;
+      messages: ChatMessage[];
+      /** The JSON Schema the answer must match (a thought's `schema`). */
+      schema?: JsonSchema;
+    }
   | { kind: "choose"; node: string; prompt: string; choices: string[] }
   /** A generation that may call the node's tools natively; `toolChoice` "none" once the rounds are used up. */
   | {

@@ -2,10 +2,8 @@
  * The checks of custom actions that the compiler, `validateGraph` and the Agent share: what an
  * action may declare (`ActionInfo`), and whether a node's fields fit its action's JSON Schemas.
  */
-import { createRequire } from "node:module";
-import type { Ajv2020 as AjvClass } from "ajv/dist/2020.js";
-import type { ValidateFunction } from "ajv";
-import type { ActionInfo, JsonValue } from "./types.js";
+import { validatorOf } from "./json-schemas.js";
+import type { ActionInfo } from "./types.js";
 import { ACTION_NAME, BASE_ACTIONS, isBuiltinAction, NODE_FIELD_NAMES } from "./vocabulary/index.js";
 
 /** One problem with an action's declaration or a node's fields; `field` names the field concerned. */
@@ -17,34 +15,6 @@ export interface FieldProblem {
 }
 
 const NAME = new RegExp(ACTION_NAME);
-
-let ajv: AjvClass | undefined;
-const compiled = new Map<string, ValidateFunction | string>();
-
-// Loaded on first use: an agent without custom actions never needs a schema compiler (the
-// command line's compile stays fast by not loading one).
-function schemaCompiler(): AjvClass {
-  if (!ajv) {
-    const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as { Ajv2020: typeof AjvClass };
-    ajv = new Ajv2020({ allErrors: true, strict: false });
-  }
-  return ajv;
-}
-
-/** The field's schema compiled (cached by its text), or why it is not a schema. */
-function validatorOf(schema: JsonValue): ValidateFunction | string {
-  const key = JSON.stringify(schema);
-  let v = compiled.get(key);
-  if (v === undefined) {
-    try {
-      v = schemaCompiler().compile(schema as object);
-    } catch (e) {
-      v = e instanceof Error ? e.message : String(e);
-    }
-    compiled.set(key, v);
-  }
-  return v;
-}
 
 /**
  * What is wrong with an action's name, base and field declarations (nothing: []). `schemas`:

@@ -43,6 +43,8 @@ const valueSchemas = {
   probability: { type: "number", minimum: 0, maximum: 1 },
   tools: { ...stringList, minItems: 1, uniqueItems: true },
   loc,
+  // Whether it is a JSON Schema the validator checks by compiling it (validate.ts).
+  json_schema: { type: "object" },
 } as const satisfies Record<ValueKind, object>;
 
 const nodeFields = Object.fromEntries(FIELDS.map((f) => [f.name, valueSchemas[f.value]]));

@@ -4,6 +4,7 @@ import { actionDeclarationProblems, nodeFieldProblems, ownFields } from "./actio
 import type { Graph, GraphNode, Loc } from "./types.js";
 import { isBuiltinAction, MODEL_ACTIONS, targetExists } from "./vocabulary/index.js";
 import { codeProblems } from "./code-fields.js";
+import { validatorOf } from "./json-schemas.js";
 
 export interface GraphError {
   /** JSON pointer into the graph (`/nodes/3/transitions/1`). */
@@ -85,6 +86,12 @@ function checkReferences(graph: Graph): GraphError[] {
       else
         for (const p of nodeFieldProblems(node.action, info, ownFields(node)))
           at(p.field ? `/${p.field}` : "", p.message);
+    }
+    if (node.schema !== undefined) {
+      if (node.action !== "thought")
+        at("/schema", `only thought nodes answer with data matching a schema, not ${node.action}`);
+      const v = validatorOf(node.schema);
+      if (typeof v === "string") at("/schema", `schema is not a JSON Schema: ${v}`);
     }
     const offered = "tools" in node ? (node.tools as string[] | undefined) : undefined;
     if (offered !== undefined) {

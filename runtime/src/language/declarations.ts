@@ -36,7 +36,11 @@ export function exec_node(fields: ExecNodeFields | CustomNodeFields<ActionDefini
 export const chat: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chat");
 export const chatExact: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chatExact");
 export const chatSuffix: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("chatSuffix");
-export const thought: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thought");
+/**
+ * The model's text; with a `schema` field, its answer as data that matches the schema, typed `T`
+ * (`thought<Order>("Extract the order", { schema: { type: "object", ... } })`).
+ */
+export const thought: <T = string>(instruction: string, fields?: ShorthandFields) => T = () => compiledOnly("thought");
 export const thoughtExact: (instruction: string, fields?: ShorthandFields) => string = () =>
   compiledOnly("thoughtExact");
 export const thoughtQa: (instruction: string, fields?: ShorthandFields) => string = () => compiledOnly("thoughtQa");

@@ -10,6 +10,7 @@ export type {
   CompletionRequest,
   ChoiceRequest,
   CompletionPurpose,
+  JsonSchema,
   ToolCallingModel,
   ToolCall,
   ToolChatMessage,

@@ -8,6 +8,7 @@ import type {
   ToolCompletionRequest,
 } from "./types.js";
 import { clip } from "../text/cut.js";
+import { schemaExample } from "./schema-example.js";
 
 /**
  * A model without a network, for demos and trying an agent out: deterministic, canned, and plainly
@@ -16,6 +17,7 @@ import { clip } from "../text/cut.js";
  * (yes / no words, words shared with an answer), else "None of the above" when offered, else the first.
  * completeWithTools() calls a tool only when the user's text names it with its arguments as
  * `key=value` (see `offline-tools.ts`), then answers with the tools' results.
+ * Asked for data (a thought's `schema`), it answers with a small value the schema takes.
  * Asked with `onText`, it writes its answer word by word, as a model that streams would.
  */
 export class OfflineModel implements ToolCallingModel {
@@ -35,6 +37,7 @@ export class OfflineModel implements ToolCallingModel {
 
   async complete(req: CompletionRequest): Promise<string> {
     const last = [...req.messages].reverse().find((m) => m.role === "user") ?? req.messages[req.messages.length - 1];
+    if (req.schema) return this.write(JSON.stringify(schemaExample(req.schema)), req.onText, req.signal);
     const { instruction, user } = readPrompt(last?.content ?? "");
     return this.write(cannedReply(req.purpose, instruction, user), req.onText, req.signal);
   }

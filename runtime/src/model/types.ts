@@ -1,4 +1,8 @@
 /** What the runtime asks of a language model (docs/models.md). */
+import type { JsonValue } from "../json.js";
+
+/** A JSON Schema (draft 2020-12), as a graph carries it. */
+export type JsonSchema = { [key: string]: JsonValue };
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -29,6 +33,12 @@ export interface CompletionRequest {
    * runtime then shows the whole answer at once.
    */
   onText?: (delta: string) => void;
+  /**
+   * Present when the answer must be JSON matching this JSON Schema (a thought node's `schema`).
+   * A model with a structured-output feature asks its server for it; a model may ignore it (the
+   * prompt asks for the JSON too, and the runtime checks the answer and asks again).
+   */
+  schema?: JsonSchema;
   /** Aborted when the turn's deadline passes: the model may stop working on the call. */
   signal?: AbortSignal;
   onUsage?: UsageListener;

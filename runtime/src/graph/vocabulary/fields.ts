@@ -5,6 +5,7 @@
  * checks and the spreadsheet's columns are derived from this table; its docs are the fields' docs
  * wherever those types are shown.
  */
+import type { JsonValue } from "../../json.js";
 
 /** Source position, 1-based lines and columns (as editors and `file:line:col` messages show them). */
 export interface Loc {
@@ -46,18 +47,22 @@ export type ValueKind =
   /** Distinct names of the graph's `tools`; at least one. */
   | "tools"
   /** A source position. */
-  | "loc";
+  | "loc"
+  /** A JSON Schema (draft 2020-12): a JSON object. */
+  | "json_schema";
 
 /** The TypeScript type of a value of kind `K`. */
 export type ValueType<K extends ValueKind> = K extends "loc"
   ? Loc
-  : K extends "numbers" | "indices"
-    ? number[]
-    : K extends "count" | "probability"
-      ? number
-      : K extends "targets" | "nodes" | "texts" | "tools"
-        ? string[]
-        : string;
+  : K extends "json_schema"
+    ? { [key: string]: JsonValue }
+    : K extends "numbers" | "indices"
+      ? number[]
+      : K extends "count" | "probability"
+        ? number
+        : K extends "targets" | "nodes" | "texts" | "tools"
+          ? string[]
+          : string;
 
 export interface FieldSpec {
   value: ValueKind;
@@ -158,6 +163,13 @@ export const NODE_FIELDS = {
   instruction_template: { value: "text" },
   /** Notes for readers; unused at run time. */
   notes: { value: "text" },
+  /**
+   * A thought's answer as data: the JSON Schema (draft 2020-12) its answer must match. The model
+   * is asked for JSON (through its structured-output feature where it has one) and the node's
+   * output is the parsed value; an answer that does not match is asked for again
+   * (`generationAttempts`), then fails the node. Thought nodes only.
+   */
+  schema: { value: "json_schema" },
   /** A short form of the instruction for pictures; unused at run time. */
   instruction_short: { value: "text" },
   /** Kept from the original; unused at run time. */

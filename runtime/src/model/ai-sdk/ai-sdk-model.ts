@@ -74,7 +74,13 @@ export class AiSdkModel implements ToolCallingModel {
   }
 
   async complete(req: CompletionRequest): Promise<string> {
-    const call: CallOptions = { prompt: toPrompt(req.messages), ...this.sampling() };
+    const call: CallOptions = {
+      prompt: toPrompt(req.messages),
+      // A provider without JSON answers says so in a warning and answers in text: the prompt asks
+      // for the JSON too, and the runtime checks it.
+      ...(req.schema && { responseFormat: { type: "json", name: "answer", schema: req.schema } }),
+      ...this.sampling(),
+    };
     const answer = this.streams(req.onText) ? await this.stream(call, req, req.onText) : await this.generate(call, req);
     if (answer.finishReason === "content_filter" && answer.text === "")
       throw new ModelError(req.node, "answer", "the provider filtered the answer out (content filter)");

@@ -62,6 +62,8 @@ export class OpenAIModel implements ToolCallingModel {
   private readonly unsupported = new Set<ChoiceStrategy>();
   /** Request parameters this server turned out to refuse. */
   private readonly dropped = new Set<RequestParam>();
+  /** Whether the server may be asked for answers in a JSON Schema (until it refuses one). */
+  private jsonAnswers = true;
   private readonly retryPolicy: RetryPolicy;
 
   constructor(options: OpenAIModelOptions) {
@@ -98,13 +100,16 @@ export class OpenAIModel implements ToolCallingModel {
   }
 
   async complete(req: CompletionRequest): Promise<string> {
-    const body: RequestBody = { messages: req.messages, ...this.sampling() };
     if (this.options.stream && req.onText) {
-      const answer = await this.guard(req.node, () => this.stream(body, req.node, req.signal, req.onText));
+      const answer = await this.guard(req.node, () =>
+        this.structured(req, (body) => this.stream(body, req.node, req.signal, req.onText)),
+      );
       if (answer.refusal) throw new ModelError(req.node, "answer", `the model refused: ${answer.refusal}`);
       return answer.result().text;
     }
-    const completion = await this.guard(req.node, () => this.send(body, req.node, req.signal, req.onUsage));
+    const completion = await this.guard(req.node, () =>
+      this.structured(req, (body) => this.send(body, req.node, req.signal, req.onUsage)),
+    );
     const { message } = firstMessage(completion, req.node);
     if (message.refusal) throw new ModelError(req.node, "answer", `the model refused: ${message.refusal}`);
     return message.content ?? "";
@@ -147,6 +152,24 @@ export class OpenAIModel implements ToolCallingModel {
       const choice = firstMessage(await this.send(body, req.node, req.signal, req.onUsage), req.node);
       return fromWireMessage(choice.message, choice.finish_reason);
     });
+  }
+
+  /**
+   * Runs a completion, with a thought's schema as a JSON Schema response format when it has one. A
+   * server that refuses response formats is not asked for one again: the prompt asks for the JSON
+   * too, and the runtime checks the answer (engine/structured-answer.ts).
+   */
+  private async structured<T>(req: CompletionRequest, run: (body: RequestBody) => Promise<T>): Promise<T> {
+    const plain: RequestBody = { messages: req.messages, ...this.sampling() };
+    if (!req.schema || !this.jsonAnswers) return run(plain);
+    const json_schema = { name: "answer", schema: req.schema, strict: false };
+    try {
+      return await run({ ...plain, response_format: { type: "json_schema", json_schema } });
+    } catch (err) {
+      if (rejectedParam(err instanceof AttemptsFailed ? err.last : err) !== "response_format") throw err;
+      this.jsonAnswers = false;
+      return run(plain);
+    }
   }
 
   private get timeout(): number {

@@ -1,5 +1,12 @@
 import type TS from "typescript";
-import { instructionKind, isBuiltinAction, MODEL_ACTIONS, SHORTHAND_ACTIONS, type JsonValue } from "@autograms/runtime";
+import {
+  instructionKind,
+  isBuiltinAction,
+  jsonSchemaProblem,
+  MODEL_ACTIONS,
+  SHORTHAND_ACTIONS,
+  type JsonValue,
+} from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
@@ -227,6 +234,12 @@ function finish(
   }
   if (fields.tools !== undefined && !(MODEL_ACTIONS as readonly string[]).includes(fields.action)) {
     report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: fields.action });
+  }
+  if (fields.schema !== undefined) {
+    const why = fields.action === "thought" ? jsonSchemaProblem(fields.schema) : undefined;
+    if (fields.action !== "thought")
+      report(ctx, "invalid_field_value", "schema_thought", at.schema!, { action: fields.action });
+    else if (why !== undefined) report(ctx, "invalid_field_value", "schema_invalid", at.schema!, { why });
   }
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
   if (typeof name === "string" && name !== "auto") made.name = name;

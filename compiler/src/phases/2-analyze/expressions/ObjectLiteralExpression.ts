@@ -219,6 +219,8 @@ function typeProblem(type: Exclude<FieldType, "tools">, value: JsonValue): strin
       return Number.isInteger(value) && (value as number) >= 0 ? null : "must be a whole number, 0 or more";
     case "probability":
       return typeof value === "number" && value >= 0 && value <= 1 ? null : "must be a number from 0 to 1";
+    case "object":
+      return value !== null && typeof value === "object" && !Array.isArray(value) ? null : "must be an object";
   }
 }
 

@@ -1,7 +1,7 @@
 import { FIELDS, type ValueKind } from "@autograms/runtime";
 
 /** The node fields an agent may write, with the type each value must have. */
-export type FieldType = "string" | "text" | "strings" | "integer" | "numbers" | "probability" | "tools";
+export type FieldType = "string" | "text" | "strings" | "integer" | "numbers" | "probability" | "tools" | "object";
 
 /** How the agent language checks a literal of each kind of value (`text`: a template literal). */
 const FIELD_TYPES: Record<ValueKind, FieldType | undefined> = {
@@ -20,6 +20,7 @@ const FIELD_TYPES: Record<ValueKind, FieldType | undefined> = {
   probability: "probability",
   tools: "tools",
   loc: undefined,
+  json_schema: "object",
 };
 
 /** The vocabulary's fields an agent writes, in its order, each with the type it checks. */
