@@ -117,7 +117,11 @@ describe("a turn's calls, replayed", () => {
     let lookups = 0;
     const counted = {
       ...tools,
-      lookup: defineTool({ ...lookup.definition, run: (args: Args) => (lookups++, lookup(args)) }),
+      // Slow, so that the duration the turn recorded is told from a replay's (which waits for nothing).
+      lookup: defineTool({
+        ...lookup.definition,
+        run: async (args: Args) => (lookups++, await new Promise((r) => setTimeout(r, 30)), lookup(args)),
+      }),
     };
     const model = new ScriptedModel({
       tools: [
@@ -141,6 +145,8 @@ describe("a turn's calls, replayed", () => {
       { text: "Let me look.", toolCalls: [{ name: "lookup" }] },
     ]);
     expect(body.events.filter((e) => e.kind === "tool_call")).toMatchObject([{ tool: "lookup", result: 2 }]);
+    // Each event with the duration the turn recorded.
+    expect(body.events.find((e) => e.kind === "tool_call")!.ms).toBeGreaterThanOrEqual(25);
   });
 
   it("refuses a turn the thread does not have, and a thread of no one", async () => {

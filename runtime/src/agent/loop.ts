@@ -11,7 +11,7 @@ import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import { toFrames } from "../engine/stack.js";
 import type { Effect, RunState, StepInput, StepResult } from "../engine/state.js";
-import type { TraceSink } from "../trace/events.js";
+import type { TraceEvent, TraceSink } from "../trace/events.js";
 import { runActionHook } from "./action-hooks.js";
 import type { PauseHook, Performer } from "./performer.js";
 import type { Attempt } from "./reply-stream.js";
@@ -83,10 +83,20 @@ async function steps(
   // Waits race the deadline; without one they are left as they are.
   const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
   const signal = deadline && { signal: deadline.signal };
+  // How long the run has waited for the model and for tools since an event last reported it.
+  const waited: Waited = { model: 0, tool: 0 };
+  const timed = async <T>(on: keyof Waited, work: Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work;
+    } finally {
+      waited[on] += performance.now() - start;
+    }
+  };
   if (p.pause) await pauseBefore(p.pause, state);
   let r = step(env, state, input);
   for (;;) {
-    report(p.trace, r);
+    report(p.trace, r, waited);
     const effect = r.effect;
     if (!effect) {
       deadline?.check();
@@ -102,26 +112,29 @@ async function steps(
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        report(p.trace, last);
+        report(p.trace, last, waited);
         return { state: last.state, effect };
       }
       case "finish":
         return { state: r.state, effect };
       case "complete": {
-        const text = await wait(
-          withRetries(p, effect.node, "generate text", () =>
-            streaming(p, effect, async (live) => {
-              const answer = await p.model.complete({
-                messages: effect.messages,
-                node: effect.node,
-                purpose: effect.purpose,
-                ...(effect.schema && { schema: effect.schema }),
-                ...signal,
-                ...live,
-              });
-              if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
-              return answer;
-            }),
+        const text = await timed(
+          "model",
+          wait(
+            withRetries(p, effect.node, "generate text", () =>
+              streaming(p, effect, async (live) => {
+                const answer = await p.model.complete({
+                  messages: effect.messages,
+                  node: effect.node,
+                  purpose: effect.purpose,
+                  ...(effect.schema && { schema: effect.schema }),
+                  ...signal,
+                  ...live,
+                });
+                if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
+                return answer;
+              }),
+            ),
           ),
         );
         p.replies?.check();
@@ -129,19 +142,22 @@ async function steps(
         break;
       }
       case "choose": {
-        const index = await wait(
-          withRetries(p, effect.node, "choose", async () => {
-            const i = await p.model.choose({
-              prompt: effect.prompt,
-              choices: effect.choices,
-              node: effect.node,
-              ...signal,
-            });
-            if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
-              throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
-            }
-            return i;
-          }),
+        const index = await timed(
+          "model",
+          wait(
+            withRetries(p, effect.node, "choose", async () => {
+              const i = await p.model.choose({
+                prompt: effect.prompt,
+                choices: effect.choices,
+                node: effect.node,
+                ...signal,
+              });
+              if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
+                throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
+              }
+              return i;
+            }),
+          ),
         );
         r = step(env, r.state, { kind: "chosen", index });
         break;
@@ -177,19 +193,22 @@ async function steps(
           );
         }
         const stream = env.program.config.streamTools;
-        const completion = await wait(
-          withRetries(p, effect.node, "answer with tools", () =>
-            streaming(p, effect, async (live) =>
-              checkedCompletion(
-                await model.completeWithTools({
-                  messages: effect.messages,
-                  tools: effect.tools,
-                  node: effect.node,
-                  toolChoice: effect.toolChoice,
-                  ...(stream && { stream }),
-                  ...signal,
-                  ...live,
-                }),
+        const completion = await timed(
+          "model",
+          wait(
+            withRetries(p, effect.node, "answer with tools", () =>
+              streaming(p, effect, async (live) =>
+                checkedCompletion(
+                  await model.completeWithTools({
+                    messages: effect.messages,
+                    tools: effect.tools,
+                    node: effect.node,
+                    toolChoice: effect.toolChoice,
+                    ...(stream && { stream }),
+                    ...signal,
+                    ...live,
+                  }),
+                ),
               ),
             ),
           ),
@@ -199,20 +218,39 @@ async function steps(
         break;
       }
       case "tool":
-        r = step(env, r.state, await wait(runTool(p, effect.tool, effect.args)));
+        r = step(env, r.state, await timed("tool", wait(runTool(p, effect.tool, effect.args))));
         break;
       case "action":
-        r = step(env, r.state, await wait(runActionHook(p, r.state, effect)));
+        r = step(env, r.state, await timed("model", wait(runActionHook(p, r.state, effect))));
         break;
     }
   }
 }
 
-/** A step's trace events: what its code printed, then the step's own. */
-function report(trace: TraceSink | undefined, r: StepResult): void {
+interface Waited {
+  model: number;
+  tool: number;
+}
+
+/** The events that report the model's answers: the time spent waiting for them is theirs. */
+const ANSWERED: ReadonlySet<TraceEvent["kind"]> = new Set(["generate", "custom", "transition", "quit", "return"]);
+
+/**
+ * A step's trace events: what its code printed, then the step's own, which carries the time waited
+ * for what it reports (a tool call's for the tool; a generation's, a decision's or a custom
+ * action's for the model, every attempt of it).
+ */
+function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): void {
   if (!trace) return;
   if (r.before) for (const event of r.before) trace(event);
-  if (r.event) trace(r.event);
+  const event = r.event;
+  if (!event) return;
+  const on = event.kind === "tool_call" ? "tool" : ANSWERED.has(event.kind) && waited.model > 0 ? "model" : null;
+  if (on) {
+    event.ms = Math.round(waited[on] * 10) / 10;
+    waited[on] = 0;
+  }
+  trace(event);
 }
 
 /**

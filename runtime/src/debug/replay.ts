@@ -65,7 +65,7 @@ export async function* replayConversation(
 }
 
 /**
- * Why two events differ (source locations aside), or undefined when they do not. Only the fields
+ * Why two events differ (source locations and durations aside), or undefined when they do not. Only the fields
  * the runtime reports count: a trace file's lines may add their own (a location text, a number).
  */
 function eventDifference(recorded: TraceEvent, now: TraceEvent): string | undefined {
@@ -74,7 +74,8 @@ function eventDifference(recorded: TraceEvent, now: TraceEvent): string | undefi
   const a = recorded as unknown as Record<string, unknown>;
   const b = now as unknown as Record<string, unknown>;
   // What the step did first; what it did to the variables and the stack after.
-  const keys = Object.keys(b).filter((k) => k !== "loc");
+  // A duration is how long the run waited, not what it did: a replay answers at once.
+  const keys = Object.keys(b).filter((k) => k !== "loc" && k !== "ms");
   keys.sort((x, y) => Number(x === "stack" || x === "changes") - Number(y === "stack" || y === "changes"));
   for (const key of keys) {
     const text = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? "undefined"));

@@ -39,6 +39,12 @@ interface Base {
   stack: string[];
   /** Variables this step wrote in the current scope. */
   changes: VariableChange[];
+  /**
+   * Milliseconds the step waited for what it reports, to 0.1 ms: a `tool_call`'s for the tool; a
+   * `generate`'s (every attempt), a decision's (`transition`, `quit`, `return`) or a `custom`
+   * hook's for the model. Absent where nothing was waited for.
+   */
+  ms?: number;
 }
 
 export type TraceEvent =

@@ -64,8 +64,23 @@ export async function replayTurn(store: Store, agent: Agent, threadId: string, s
       trace: (e) => void events.push(e),
       ...(time?.kind === "time" && { now: time.time }),
     });
-    return { seq, user: turn.user, events, stopped: null };
+    return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped: null };
   } catch (err) {
-    return { seq, user: turn.user, events, stopped: err instanceof Error ? err.message : String(err) };
+    const stopped = err instanceof Error ? err.message : String(err);
+    return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped };
   }
+}
+
+/**
+ * The replay waited for nothing: each event gets the duration the turn's own event recorded (the
+ * replay makes the same events in the same order, up to where it stopped).
+ */
+function withRecordedDurations(events: TraceEvent[], recorded: readonly TraceEvent[]): TraceEvent[] {
+  return events.map((e, i) => {
+    const { ms: _replayed, ...event } = e;
+    const then = recorded[i];
+    return then?.node === e.node && then.kind === e.kind && then.ms !== undefined
+      ? ({ ...event, ms: then.ms } as TraceEvent)
+      : (event as TraceEvent);
+  });
 }

@@ -49,8 +49,12 @@ function decisionView(d: Decision): HTMLElement {
 
 function item(title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
   const where = e.loc ? ` \u00b7 line ${e.loc.line}` : "";
+  const took =
+    typeof e.ms === "number"
+      ? ` \u00b7 ${e.ms < 1000 ? `${Math.round(e.ms)} ms` : `${(e.ms / 1000).toFixed(1)} s`}`
+      : "";
   return el("details", { class: `call call-${e.kind}`, "data-node": e.node, ...(open && { open: "" }) }, [
-    el("summary", null, [el("code", { text: e.node }), el("span", { text: ` ${title}${where}` })]),
+    el("summary", null, [el("code", { text: e.node }), el("span", { text: ` ${title}${where}${took}` })]),
     ...body,
   ]);
 }
