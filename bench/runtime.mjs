@@ -7,18 +7,20 @@
 //      state's size against the bytes of the transcript it holds;
 //   3. the cost of a turn against the length of the conversation (turns 10 to 3,000) for the
 //      runtime, XState 5 and LangGraph.js on the same looping chat, with the state passed back as
-//      the object and through JSON; bytes of memory and of deltas; and a chart of it, written to
-//      docs/turn-cost.svg.
+//      the object and through JSON; bytes of memory and of deltas; with --chart, a chart of it
+//      written to docs/turn-cost.svg (a tracked file: only when asked).
 //   4. recursion: a function calling itself n deep through agent.call, time per call at depths
 //      1k, 10k and 100k (the depth limit raised): flat when a call and a return cost O(1).
 //
-//   npm run build && node bench/runtime.mjs [turns, default 300]
+//   npm run build && node bench/runtime.mjs [turns, default 300] [--chart]
+//   node bench/runtime.mjs --loop     (part 1's loop alone, in seconds)
 import { Agent, applyDelta } from "../runtime/dist/index.js";
 import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { assign, createActor, fromPromise, setup, waitFor } from "xstate";
 import { drawChart } from "./turn-cost-chart.mjs";
 
-const TURNS = Number(process.argv[2] ?? 300);
+const TURNS = Number(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? 300);
+const CHART = process.argv.includes("--chart");
 const WINDOW = 20;
 const user = (i) => `Here is user message ${i}: could you explain the next step once more, please?`;
 const answer = (i) =>
@@ -209,6 +211,21 @@ async function recursion(n) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const iterations = 20_000;
+if (process.argv.includes("--loop")) {
+  // The loop alone, in seconds: CPU time (steadier than the wall clock on a busy machine), best of
+  // 15 runs of 20,000 iterations.
+  const agent = new Agent(loopGraph, { model: noModel });
+  await agent.call("loop", [1000]);
+  let min = Infinity;
+  for (let k = 0; k < 15; k++) {
+    const start = process.cpuUsage();
+    await agent.call("loop", [iterations]);
+    const used = process.cpuUsage(start);
+    min = Math.min(min, (used.user + used.system) / iterations);
+  }
+  console.log(`while loop, 3 statements, through agent.call: ${min.toFixed(2)} µs of CPU per iteration`);
+  process.exit(0);
+}
 const ours = {
   loop: await autogramsLoop(iterations),
   isolated: await autogramsLoop(500, "process"),
@@ -397,7 +414,7 @@ async function turnCosts() {
   const autograms = await autogramsCurve();
   const xstate = await xstateCurve();
   const langgraph = await langgraphCurve();
-  drawChart(new URL("../docs/turn-cost.svg", import.meta.url), POINTS, { autograms, xstate, langgraph });
+  if (CHART) drawChart(new URL("../docs/turn-cost.svg", import.meta.url), POINTS, { autograms, xstate, langgraph });
   return { autograms, xstate, langgraph };
 }
 
@@ -433,4 +450,4 @@ for (let i = 0; i < POINTS.length; i++) {
     `${String(a.turn).padStart(7)} | ${String(a.memoryBytes).padStart(8)} / ${String(a.deltaBytes).padStart(4)} | ${String(x.memoryBytes).padStart(8)}`,
   );
 }
-console.log(`chart: docs/turn-cost.svg`);
+console.log(CHART ? "chart: docs/turn-cost.svg" : "chart not drawn (--chart writes docs/turn-cost.svg)");

@@ -1,33 +1,73 @@
-// autograms serve under load, and what serving adds to a turn:
+// autograms serve under load, and what serving adds to a turn. Sections (--sections a,b,...;
+// default compare,workers, about two minutes on an idle two-core machine):
 //
-//  1. throughput and latency: 100 threads at once, each sending 10 messages one after the other
-//     through POST /api/chat (the AI SDK UI message stream, read to its end), against one server
-//     process with the offline model (no network, no delay): turns per second, and per turn the
-//     time to the reply's first text delta and to [DONE] (p50 / p99); on SQLite and on Postgres;
-//  2. time to first token: a local OpenAI-compatible model server that streams its answer (the
-//     first piece after 100 ms, then a piece every 5 ms); the model's own time to first token
-//     (read straight from it) against the time to the first text-delta frame through the server
-//     (one client, 50 turns, medians);
-//  3. the cost of a run's events: the same turns in one process with runTurn alone and through
-//     the server's RunManager (run recorded, events numbered and stored in batches), per turn.
+//  compare: the server's cost per message against a bare server. The same clients send the same
+//     messages through POST /api/chat (the AI SDK UI message stream, read to [DONE]) to the
+//     built server (bench/support/serve-offline.mjs: listen(), the offline model without its demo
+//     pause between words) and to bench/support/bare-server.mjs (Hono + @hono/node-server
+//     committing one ~1 KB row and streaming the same SSE frames as the agent's turn), on SQLite
+//     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
+//     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
+//  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
+//     turn): turns/s with --workers 1 and 2, and their ratio;
+//  load: --clients threads at once, --messages each through POST /api/chat: turns/s, time to the
+//     first text delta and to [DONE] (p50 / p99), on SQLite and on Postgres;
+//  ttft: a local OpenAI-compatible model server that streams its answer (the first piece after
+//     100 ms, then a piece every 5 ms): the model's own time to first token against the time to the
+//     first text-delta frame through the server (one client, 50 turns, medians);
+//  events: the same turns in one process with runTurn alone and through the server's RunManager
+//     (run recorded, events numbered and stored in batches), per turn.
 //
-//   npm run build && node bench/serve.mjs [threads, default 100] [messages per thread, default 10]
+//   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
+//     [--solo 100] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12]
+//     [--serve-workers N] [--cpu-prof DIR] [--no-postgres]
 //
-// Postgres is a temporary server started here (Debian's postgresql package), or BENCH_POSTGRES_URL.
+// --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
+// so what is compared is the serving path itself); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
+// thread; open them in Chrome's DevTools). Postgres is a temporary server started here
+// (Debian's postgresql package; fsync off, as the tests start it), or BENCH_POSTGRES_URL; without
+// either, its rows say it was skipped.
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { Agent } from "../runtime/dist/index.js";
 import { openStore, runTurn } from "../store/dist/index.js";
 import { RunManager } from "../server/dist/index.js";
 import { startPostgres } from "../test/store/support/postgres-server.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const THREADS = Number(process.argv[2] ?? 100);
-const MESSAGES = Number(process.argv[3] ?? 10);
+const { values: flags } = parseArgs({
+  options: {
+    sections: { type: "string", default: "compare,workers" },
+    solo: { type: "string", default: "100" },
+    clients: { type: "string", default: "100" },
+    messages: { type: "string", default: "3" },
+    steps: { type: "string", default: "10000" },
+    "heavy-turns": { type: "string", default: "12" },
+    "serve-workers": { type: "string" },
+    "cpu-prof": { type: "string" },
+    "no-postgres": { type: "boolean", default: false },
+  },
+});
+const count = (name) => {
+  const n = Number(flags[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} takes a whole number, at least 1, not ${flags[name]}`);
+  return n;
+};
+const SECTIONS = new Set(flags.sections.split(","));
+for (const s of SECTIONS)
+  if (!["compare", "workers", "load", "ttft", "events"].includes(s))
+    throw new Error(`--sections: no section '${s}' (compare, workers, load, ttft, events)`);
+const SOLO = count("solo");
+const THREADS = count("clients");
+const MESSAGES = count("messages");
+const STEPS = count("steps");
+const HEAVY_TURNS = count("heavy-turns");
+const SERVE_WORKERS = flags["serve-workers"] === undefined ? 0 : Number(flags["serve-workers"]);
 const TTFT_TURNS = 50;
 const EVENT_TURNS = 300;
 const FIRST_PIECE_MS = 100;
@@ -85,17 +125,24 @@ function startServer(storeUrl, modelBaseURL) {
   });
 }
 
-/** One chat turn: the times (ms) to the first text-delta frame and to [DONE]. */
-async function chatTurn(url, thread, i) {
+/** One chat turn (`message`, by default a made-up one): the times (ms) to the first text-delta frame and to [DONE], and the response. */
+async function chatTurn(url, thread, i, message = `message ${i} of ${thread}`) {
   const start = performance.now();
-  const res = await fetch(`${url}/api/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      id: thread,
-      messages: [{ id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: `message ${i} of ${thread}` }] }],
-      trigger: "submit-message",
-    }),
+  const send = () =>
+    fetch(`${url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        id: thread,
+        messages: [{ id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: message }] }],
+        trigger: "submit-message",
+      }),
+    });
+  // A kept-alive connection the server closed as it was taken again (its idle timeout, on a busy
+  // machine): the message is sent again, with its id, so it still makes one turn.
+  const res = await send().catch((err) => {
+    if (err?.cause?.code !== "UND_ERR_SOCKET" && err?.cause?.code !== "ECONNRESET") throw err;
+    return send();
   });
   if (res.status !== 200) throw new Error(`${res.status}: ${await res.text()}`);
   const decoder = new TextDecoder();
@@ -106,7 +153,7 @@ async function chatTurn(url, thread, i) {
     if (first === null && text.includes('"type":"text-delta"')) first = performance.now() - start;
   }
   if (!text.includes("data: [DONE]")) throw new Error(`no [DONE] in ${text.slice(-200)}`);
-  return { first: first ?? NaN, done: performance.now() - start };
+  return { first: first ?? NaN, done: performance.now() - start, text };
 }
 
 async function load(name, storeUrl) {
@@ -243,27 +290,222 @@ async function eventCost(name, storeUrl) {
   }
 }
 
+/** A process, and the CPU seconds (user + system, all its threads) it has used so far. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** A child process that prints `listening on URL` once it serves. */
+function startChild(args, name) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (c) => (err += c));
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (c) => {
+      out += c;
+      const m = /listening on (\S+)/.exec(out);
+      if (m)
+        resolve({
+          url: m[1],
+          pid: child.pid,
+          stop: () =>
+            new Promise((r) => {
+              child.once("exit", r);
+              child.kill("SIGTERM");
+            }),
+        });
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited ${code}: ${err}`)));
+  });
+}
+
+/** The built @autograms/server (bench/support/serve-offline.mjs) serving `graphFile` on `storeUrl`, turns in `workers` worker threads. */
+function autogramsServe(graphFile, storeUrl, workers) {
+  const prof = flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : [];
+  return startChild(
+    [...prof, join(root, "bench/support/serve-offline.mjs"), graphFile, storeUrl, String(workers)],
+    "autograms server",
+  );
+}
+
+/** The SSE frames of a response, as the bare server writes them again. */
+function framesOf(text) {
+  return text
+    .split("\n\n")
+    .filter((block) => block.startsWith("id: "))
+    .map((block) => {
+      const [id, ...rest] = block.split("\n");
+      return { id: id.slice(4), data: rest.find((l) => l.startsWith("data: ")).slice(6) };
+    });
+}
+
+/**
+ * `clients` threads at once, each sending `messages` messages one after the other (after one
+ * message each that warms the server up and is not measured): turns/s, a turn's p50 / p99, and
+ * the server's CPU per message.
+ */
+async function measure(server, prefix, clients, messages) {
+  await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `${prefix}-${t}`, 0)));
+  const cpu = cpuSeconds(server.pid);
+  const latencies = [];
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, t) => {
+      for (let i = 1; i <= messages; i++) latencies.push((await chatTurn(server.url, `${prefix}-${t}`, i)).done);
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const turns = clients * messages;
+  return {
+    cpuMs: ((cpuSeconds(server.pid) - cpu) * 1000) / turns,
+    perSecond: turns / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
+/** The autograms server against the bare server on one store, with one client and with THREADS. */
+async function compare(name, storeUrlOf) {
+  const agentFile = join(dir, "bench-agent.json");
+  writeFileSync(agentFile, JSON.stringify(GRAPH));
+  const results = { autograms: [], bare: [] };
+  const framesFile = join(dir, "frames.json");
+  const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), SERVE_WORKERS);
+  try {
+    // The frames of an ordinary turn (a thread's second message) for the bare server to send.
+    await chatTurn(ours.url, "frames", 0);
+    const frames = framesOf((await chatTurn(ours.url, "frames", 1)).text);
+    writeFileSync(framesFile, JSON.stringify(frames));
+    results.frames = frames.length;
+    results.autograms.push(await measure(ours, "solo", 1, SOLO));
+    results.autograms.push(await measure(ours, "many", THREADS, MESSAGES));
+  } finally {
+    await ours.stop();
+  }
+  const bare = await startChild(
+    [join(root, "bench/support/bare-server.mjs"), storeUrlOf("bare"), framesFile],
+    "bare server",
+  );
+  try {
+    results.bare.push(await measure(bare, "solo", 1, SOLO));
+    results.bare.push(await measure(bare, "many", THREADS, MESSAGES));
+  } finally {
+    await bare.stop();
+  }
+  const row = (clients, a, b) =>
+    `| ${name} | ${clients} | ${a.cpuMs.toFixed(2)} / ${b.cpuMs.toFixed(2)} ms (${(a.cpuMs / b.cpuMs).toFixed(2)}x) | ${a.perSecond.toFixed(0)} / ${b.perSecond.toFixed(0)} (${(a.perSecond / b.perSecond).toFixed(2)}x) | ${ms(a.p50)} / ${ms(b.p50)} (${(a.p50 / b.p50).toFixed(2)}x) | ${ms(a.p99)} / ${ms(b.p99)} (${(a.p99 / b.p99).toFixed(2)}x) |`;
+  console.log(row(1, results.autograms[0], results.bare[0]));
+  console.log(row(THREADS, results.autograms[1], results.bare[1]));
+  return results.frames;
+}
+
+/** turns/s of an agent whose turns compute STEPS loop steps, with 1 and 2 worker threads. */
+async function heavy() {
+  const graphFile = join(dir, "busy-loop.json");
+  await new Promise((resolve, reject) =>
+    spawn(
+      process.execPath,
+      [join(root, "cli/bin/autograms.js"), "compile", join(root, "bench/agents/busy-loop.ts"), "-o", graphFile],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    ).once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`autograms compile exited ${code}`)))),
+  );
+  const rates = [];
+  for (const workers of [1, 2]) {
+    const server = await autogramsServe(graphFile, `sqlite:${join(dir, `heavy-${workers}.db`)}`, workers);
+    try {
+      const clients = Math.min(4, HEAVY_TURNS);
+      const each = Math.ceil(HEAVY_TURNS / clients);
+      const turns = clients * each;
+      const message = `work ${STEPS}`;
+      await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `heavy-${t}`, 0)));
+      const cpu = cpuSeconds(server.pid);
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: clients }, async (_, t) => {
+          for (let i = 1; i <= each; i++) await chatTurn(server.url, `heavy-${t}`, i, message);
+        }),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const used = cpuSeconds(server.pid) - cpu;
+      rates.push(turns / seconds);
+      console.log(
+        `| ${workers} | ${(turns / seconds).toFixed(2)} | ${((used * 1000) / turns).toFixed(0)} ms | ${Math.round((100 * used) / seconds)}% |`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`\n2 workers / 1 worker: ${(rates[1] / rates[0]).toFixed(2)}x the turns/s`);
+}
+
 const dir = mkdtempSync(join(tmpdir(), "autograms-bench-serve-"));
 let postgres = null;
+/** A new Postgres database's URL, or null when there is no Postgres to measure. */
+async function pgDatabase() {
+  if (flags["no-postgres"]) return null;
+  if (process.env.BENCH_POSTGRES_URL) return process.env.BENCH_POSTGRES_URL;
+  try {
+    postgres ??= await startPostgres();
+    return await postgres.newDatabase();
+  } catch (err) {
+    console.log(`(Postgres skipped: ${err instanceof Error ? err.message.split("\n")[0] : err})`);
+    flags["no-postgres"] = true;
+    return null;
+  }
+}
+const skipped = (name) => console.log(`| ${name} | skipped: no Postgres (--no-postgres, or it could not start) |`);
 try {
-  const pgUrl = process.env.BENCH_POSTGRES_URL ?? ((postgres = await startPostgres()), await postgres.newDatabase());
-  console.log(
-    `\n${THREADS} threads at once, ${MESSAGES} messages each (${THREADS * MESSAGES} turns), offline model, one server process\n`,
-  );
-  console.log("| store | turns/s | first text delta p50 / p99 | whole turn p50 / p99 |\n|---|---|---|---|");
-  await load("SQLite", `sqlite:${join(dir, "load.db")}`);
-  await load("Postgres", pgUrl);
-  console.log(
-    `\nTime to first token, a model that streams (first piece after ${FIRST_PIECE_MS} ms), one client, median of ${TTFT_TURNS}\n`,
-  );
-  console.log("| | |\n|---|---|");
-  await firstToken(dir);
-  console.log(
-    `\nA turn's cost with its run's events recorded (in process, no HTTP), median of ${EVENT_TURNS - 10} sequential turns\n`,
-  );
-  console.log("| store | runTurn alone | with run events | difference |\n|---|---|---|---|");
-  await eventCost("SQLite", `sqlite:${join(dir, "events.db")}`);
-  await eventCost("Postgres", postgres ? await postgres.newDatabase() : pgUrl);
+  if (SECTIONS.has("compare")) {
+    console.log(
+      `\nServer cost per message: the autograms server (offline model, ${SERVE_WORKERS} worker threads) / a bare Hono server (one ~1 KB row committed, the same SSE frames); 1 client x ${SOLO} messages, ${THREADS} clients x ${MESSAGES} messages\n`,
+    );
+    console.log(
+      "| store | clients | server CPU per message | turns/s | turn p50 | turn p99 |\n|---|---|---|---|---|---|",
+    );
+    const frames = await compare("SQLite", (who) => `sqlite:${join(dir, `compare-${who}.db`)}`);
+    const pg = [await pgDatabase(), await pgDatabase()];
+    if (pg[0]) await compare("Postgres", (who) => (who === "autograms" ? pg[0] : pg[1]));
+    else skipped("Postgres");
+    console.log(`\n(${frames} SSE frames a turn)`);
+  }
+  if (SECTIONS.has("workers")) {
+    console.log(
+      `\nA CPU-heavy agent (bench/agents/busy-loop.ts, ${STEPS} loop steps a turn), ${Math.min(4, HEAVY_TURNS)} clients, about ${HEAVY_TURNS} turns, SQLite\n`,
+    );
+    console.log("| --workers | turns/s | server CPU per turn | CPU of the process |\n|---|---|---|---|");
+    await heavy();
+  }
+  if (SECTIONS.has("load")) {
+    console.log(
+      `\n${THREADS} threads at once, ${MESSAGES} messages each (${THREADS * MESSAGES} turns), offline model, one server process\n`,
+    );
+    console.log("| store | turns/s | first text delta p50 / p99 | whole turn p50 / p99 |\n|---|---|---|---|");
+    await load("SQLite", `sqlite:${join(dir, "load.db")}`);
+    const pg = await pgDatabase();
+    if (pg) await load("Postgres", pg);
+    else skipped("Postgres");
+  }
+  if (SECTIONS.has("ttft")) {
+    console.log(
+      `\nTime to first token, a model that streams (first piece after ${FIRST_PIECE_MS} ms), one client, median of ${TTFT_TURNS}\n`,
+    );
+    console.log("| | |\n|---|---|");
+    await firstToken(dir);
+  }
+  if (SECTIONS.has("events")) {
+    console.log(
+      `\nA turn's cost with its run's events recorded (in process, no HTTP), median of ${EVENT_TURNS - 10} sequential turns\n`,
+    );
+    console.log("| store | runTurn alone | with run events | difference |\n|---|---|---|---|");
+    await eventCost("SQLite", `sqlite:${join(dir, "events.db")}`);
+    const pg = await pgDatabase();
+    if (pg) await eventCost("Postgres", pg);
+    else skipped("Postgres");
+  }
 } finally {
   postgres?.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -198,6 +198,11 @@ export interface StoreOptions {
   leaseMs?: number;
   /** Poll interval of `enqueue` waiters (default 50 ms). */
   pollMs?: number;
+  /**
+   * How many threads' memory a store keeps in its process after committing it (default 100; 0:
+   * none), so the thread's next turn here neither rebuilds it nor has it checked again.
+   */
+  memoryCache?: number;
   /** Milliseconds since the epoch (tests move it). */
   now?: () => number;
 }

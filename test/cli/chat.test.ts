@@ -217,6 +217,29 @@ describe("autograms chat", () => {
     expect(replies(eof.stdout)).toEqual(spoken(tutor.turns.slice(0, 1)));
   });
 
+  it("SIGTERM in a turn that computes a long while ends the process at once, the conversation as it was", async () => {
+    const memory = join(folder(), "long-turn.json");
+    const agent = join(root, "test/server/fixtures/hostile/agent.ts");
+    const child = spawn(process.execPath, [bin, "chat", agent, "--offline", "--memory", memory], { cwd: root });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await new Promise<void>((resolve) => {
+      const check = () => out.includes("Agent: ") && (child.stdout.off("data", check), resolve());
+      child.stdout.on("data", check);
+    });
+    // An endless loop: left alone, it computes until the runtime's step limit.
+    child.stdin.write("loop\n");
+    await new Promise((r) => setTimeout(r, 300));
+    const signalled = performance.now();
+    child.kill("SIGTERM");
+    const code = await closed;
+    expect(performance.now() - signalled, out).toBeLessThan(3000);
+    expect(code).toBe(143);
+    expect(readMemory(memory)).toMatchObject({ turn: 1, done: false });
+  });
+
   it.skipIf(!hasScript)(
     "on a terminal, prompts for each line, and Ctrl-C leaves the turns so far saved (exit 130)",
     async () => {

@@ -11,7 +11,7 @@ import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import { type ChromiumPages, haveChromium, sharedChromium, pageErrors, skippedWithout } from "../support/chromium.js";
 import { TestModel } from "../runtime/helpers.js";
-import { EDITS, SHOP, shopGraph } from "./edit-table.js";
+import { EDITS, SHOP, shopGraph, WAITS } from "./edit-table.js";
 
 const suite = haveChromium ? describe : describe.skip;
 suite(`the playground follows the builds of a watched agent${skippedWithout}`, () => {
@@ -63,6 +63,63 @@ suite(`the playground follows the builds of a watched agent${skippedWithout}`, (
     expect(drawnNodes(shopGraph(inserted))).toBe(drawnNodes(shopGraph(SHOP)) + 1);
     expect(await page.locator("#graph-box g.node").count()).toBe(drawnNodes(shopGraph(inserted)));
     expect(errors).toEqual([]);
+  });
+});
+
+describe("threads an edit left unable to resume", () => {
+  let server: RunningServer;
+  let store: Store;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "autograms-stale-threads-"));
+    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    server = await listen({
+      agent: new Agent(shopGraph(SHOP), { model: new TestModel() }),
+      store,
+      port: 0,
+      watching: true,
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const say = async (thread: string, message: string | null) => {
+    const res = await fetch(`${server.url}/api/threads/${thread}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+  };
+  const listed = async () =>
+    (
+      (await (await fetch(`${server.url}/api/threads?stale=1`)).json()) as {
+        threads: { id: string; stale: string | null }[];
+      }
+    ).threads;
+  const shown = async (id: string) =>
+    ((await (await fetch(`${server.url}/api/threads/${id}`)).json()) as { thread: { stale: string | null } }).thread;
+
+  it("are marked stale, with why, in the list and the thread; the others are not", async () => {
+    // The first message of a wait is the one that opens the conversation: here the opening.
+    for (const m of [null, ...WAITS.checkout.slice(1)]) await say("at-checkout", m);
+    for (const m of [null, ...WAITS.pay.slice(1)]) await say("in-pay", m);
+    expect((await listed()).map((t) => t.stale)).toEqual([null, null]);
+    // Without ?stale=1 the list does not look (no memory is loaded).
+    const plain = (await (await fetch(`${server.url}/api/threads`)).json()) as { threads: object[] };
+    expect(plain.threads.every((t) => !("stale" in t))).toBe(true);
+
+    const row = EDITS.find((r) => r.edit === "change X's own instruction")!;
+    server.setAgent(new Agent(shopGraph(row.change(SHOP)), { model: new TestModel() }));
+    const stale = Object.fromEntries((await listed()).map((t) => [t.id, t.stale]));
+    expect(stale["at-checkout"]).toMatch((row.outcome as { stale: RegExp }).stale);
+    expect(stale["in-pay"]).toBeNull();
+    expect((await shown("at-checkout")).stale).toMatch((row.outcome as { stale: RegExp }).stale);
+    expect((await shown("in-pay")).stale).toBeNull();
   });
 });
 

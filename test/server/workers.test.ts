@@ -9,9 +9,10 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
-import { MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
+import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
 import { LiveRun } from "../../server/src/runs/live-run.js";
-import type { Store } from "@autograms/store";
+import { acquireTurn, openStore, type Store } from "@autograms/store";
+import { join } from "node:path";
 import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
@@ -60,6 +61,34 @@ describe("a turn pool", () => {
     expect(await long).toBe("time_budget");
   });
 
+  it("sends a turn's first MAX_COMPUTE_STEPS compute steps and counts the rest; steps that talk all go", async () => {
+    const p = pool(1);
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const sent: string[] = [];
+    const played = await p.play({ ...request("a", "many", memory), onStep: (e) => sent.push(e.kind) });
+    const computed = played.trace.filter((e) => COMPUTE_STEPS.has(e.kind)).length;
+    expect(computed).toBeGreaterThan(MAX_COMPUTE_STEPS);
+    expect(sent.filter((k) => COMPUTE_STEPS.has(k)).length).toBe(MAX_COMPUTE_STEPS);
+    expect(played.omittedSteps).toBe(computed - MAX_COMPUTE_STEPS);
+    // The reply's step comes after the loop: it is sent all the same.
+    expect(sent.filter((k) => !COMPUTE_STEPS.has(k))).toEqual(
+      played.trace.filter((e) => !COMPUTE_STEPS.has(e.kind)).map((e) => e.kind),
+    );
+  });
+
+  it("counts the steps it did not send of a turn that fails too", async () => {
+    const p = pool(1, { timeMs: 500 });
+    await p.ready();
+    const { memory } = await p.play(request("a", null));
+    const err = (await p.play(request("a", "loop", memory)).catch((e: unknown) => e)) as {
+      code?: string;
+      omittedSteps?: number;
+    };
+    expect(err.code).toBe("time_budget");
+    expect(err.omittedSteps).toBeGreaterThan(0);
+  });
+
   it("stops a turn in its worker when its signal aborts; the worker plays on", async () => {
     const p = pool(1, { timeMs: 60_000 });
     await p.ready();
@@ -91,6 +120,26 @@ describe("a turn pool", () => {
     const after = (await p.play(request("a", "who?", memory))).reply;
     expect(after).toMatch(/^worker \d+$/);
     expect(after).not.toBe(before);
+  });
+
+  it("hands back memory that cannot change, which the store keeps for the thread's next turn", async () => {
+    const p = pool(1);
+    await p.ready();
+    const store = await openStore(`sqlite:${join(folder.path, "kept.db")}`);
+    try {
+      let memory: PlayRequest["memory"] = null;
+      for (const text of [null, "who?"]) {
+        const { held } = await acquireTurn(store, "kept", text);
+        expect(held!.memory).toBe(memory);
+        const played = await p.play(request("kept", text, held!.memory));
+        expect(Object.isFrozen(played.memory.stack.at(-1)!.turns.at(-1))).toBe(true);
+        await held!.commit({ ...played, startedAt: Date.now() });
+        memory = played.memory;
+      }
+      expect((await store.load("kept")).memory).toBe(memory);
+    } finally {
+      await store.close();
+    }
   });
 
   it("refuses budgets that are not positive numbers, and says why a worker script cannot serve", async () => {
@@ -195,6 +244,22 @@ describe("a run's stream", () => {
     // Stored in transactions of at most 500 events.
     expect(Math.max(...stored)).toBeLessThanOrEqual(500);
     expect(stored.reduce((a, b) => a + b, 0)).toBe(MAX_COMPUTE_STEPS + 2);
+  });
+});
+
+describe("a run's stream after a worker's turn", () => {
+  it("counts the steps a worker did not send in its end, with the run's own, and sends no compute step past the bound", async () => {
+    const store = { appendRunEvents: async () => true } as unknown as Store;
+    const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: null, ttlMs: 10_000 };
+    const run = new LiveRun("r", "t", { lease, user: "go" }, store, 10);
+    const step = (kind: string) => ({ type: "step" as const, event: { kind, node: "n" } });
+    for (let i = 0; i < MAX_COMPUTE_STEPS; i++) run.push(step("code"));
+    run.omitted(700);
+    run.push(step("code"));
+    run.push({ type: "run-finish", turn: 1, reply: "ok", done: false });
+    await run.stored;
+    expect(run.events.length).toBe(MAX_COMPUTE_STEPS + 1);
+    expect(run.events.at(-1)!.event).toMatchObject({ type: "run-finish", omittedSteps: 701 });
   });
 });
 

@@ -79,9 +79,10 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const trace: TraceSink | undefined = fanOut(writer?.sink(), logPrinter(sourceName(loaded)));
 
   const printer = replyPrinter(process.stdout, agent.config.agentName, stream);
+  const pause = yieldingEvery(YIELD_EVERY_MS);
   const turn = async (text: string | null) => {
     try {
-      return await session.reply(text, { trace, onText: printer.onText });
+      return await session.reply(text, { trace, onText: printer.onText, pause });
     } catch (err) {
       printer.abandon();
       throw err;
@@ -96,10 +97,13 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   });
   rl.setPrompt("You: ");
   // Ctrl-C on a terminal: the turns so far are saved; the one under way is dropped (and a
-  // store's thread released for the next process).
+  // store's thread released for the next process). The turn stops at its next step (it lets the
+  // process hear the signal every few milliseconds); one that does not stop within the grace
+  // period (a tool that never returns) is left to its lease, and the process ends all the same.
   const interrupted = (code: number) => () => {
     printer.abandon();
     process.stderr.write("\n");
+    setTimeout(() => process.exit(code), STOP_GRACE_MS).unref();
     void session.stop().finally(() => process.exit(code));
   };
   rl.on("SIGINT", interrupted(130));
@@ -135,4 +139,19 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
 
 function ended(): void {
   process.stderr.write("(the conversation has ended)\n");
+}
+
+/** How long a stopped turn may take to let go of its thread before the process ends anyway. */
+const STOP_GRACE_MS = 5000;
+/** How long a turn may compute before it lets the event loop turn (and a signal be heard). */
+const YIELD_EVERY_MS = 20;
+
+/** A pause hook that yields to the event loop once `ms` of work have passed since it last did. */
+function yieldingEvery(ms: number): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last < ms) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    last = performance.now();
+  };
 }

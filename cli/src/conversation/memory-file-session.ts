@@ -32,12 +32,13 @@ export function memoryFileSession(
           },
     ...(restarted !== null && { restarted }),
     check: async (next) => staleProblem(next, memory),
-    async reply(text, { trace, onText }) {
+    async reply(text, { trace, onText, pause }) {
       const build = agent();
       if (memory !== null && onStale === "restart" && staleProblem(build, memory) !== null) memory = null;
       const r = await build.reply(text ?? "", text === null ? undefined : (memory ?? undefined), {
         trace,
         ...(onText && { onText }),
+        ...(pause && { pause }),
       });
       memory = r.memory;
       if (path !== undefined) writeMemoryFile(path, memory);

@@ -1,9 +1,13 @@
-import { AgentError, type Agent, type Memory, type ReplyChunk, type TraceSink } from "@autograms/runtime";
+import type { Agent, Memory, ReplyChunk, RunOptions, TraceSink } from "@autograms/runtime";
 
-/** What a turn reports as it runs: its trace events, and the reply's text as it is written. */
+/**
+ * What a turn reports as it runs: its trace events, and the reply's text as it is written; and
+ * `pause`, awaited before each step, where a long turn lets the process hear a signal.
+ */
 export interface TurnListeners {
   trace: TraceSink | undefined;
   onText: ((chunk: ReplyChunk) => void) | undefined;
+  pause?: RunOptions["pause"];
 }
 
 /** Where `chat` keeps a conversation between turns: nowhere, a memory file, or a thread of a store. */
@@ -23,12 +27,5 @@ export interface ChatSession {
 
 /** The stale_memory problem of this memory on this agent, or null (other errors are thrown). */
 export function staleProblem(agent: Agent, memory: Memory | null): string | null {
-  if (memory === null || memory.done) return null;
-  try {
-    agent.checkMemory(memory);
-    return null;
-  } catch (err) {
-    if (err instanceof AgentError && err.code === "stale_memory") return err.detail;
-    throw err;
-  }
+  return memory === null ? null : agent.staleProblem(memory);
 }

@@ -53,13 +53,14 @@ export async function threadSession(agent: () => Agent, flags: ThreadFlags): Pro
               note: `(resuming thread ${id} of ${store.where}, after ${memory.turn} turns)`,
               lastReply: lastReply(memory),
             },
-      async reply(text, { trace, onText }) {
+      async reply(text, { trace, onText, pause }) {
         try {
           const turn = runTurn(store, agent(), id, text, {
             policy,
             onStale,
             trace,
             ...(onText && { onText }),
+            ...(pause && { pause }),
             signal: stopping.signal,
           });
           running = turn;

@@ -98,6 +98,11 @@ export class Agent {
   private readonly ownTools = new Set<string>();
   private readonly actions: Record<string, ActionDefinition<any, any>>;
   private readonly evaluate: Performer["evaluate"];
+
+  /** The graph's identity, as the memory of a turn played on it records it (`memory.graph.hash`, a thread's `graphHash`). */
+  get graphHash(): string {
+    return this.program.hash;
+  }
   /** The pool this agent made for `isolation: "process"`, once code has run. */
   private ownPool: SandboxPool | null = null;
   private readonly clock: () => number;
@@ -235,6 +240,22 @@ export class Agent {
   }
 
   /**
+   * Why a saved conversation cannot resume on this agent (an edit changed where it stands: the
+   * `stale_memory` error's detail), or null when it can or has ended. Other problems with the
+   * memory throw as checkMemory does.
+   */
+  staleProblem(memory: Memory): string | null {
+    if (memory.done) return null;
+    try {
+      this.open(memory);
+      return null;
+    } catch (err) {
+      if (err instanceof AgentError && err.code === "stale_memory") return err.detail;
+      throw err;
+    }
+  }
+
+  /**
    * Moves a conversation to node `node` of this agent's graph, keeping its variables and turns:
    * for memory that cannot resume here (`stale_memory`), or to send a conversation elsewhere. The
    * node must be one a conversation waits at, in main or in the function the conversation is
@@ -338,7 +359,8 @@ export class Agent {
     const env: Env = {
       program: this.program,
       tracing: options.trace !== undefined,
-      sandbox: { ...this.program.limits, now: this.runTime(options.now) },
+      // Frozen: the sandbox resolves the limits of a run's evaluations once (resolve-limits.ts).
+      sandbox: Object.freeze({ ...this.program.limits, now: this.runTime(options.now) }),
     };
     const { deadlineMs, signal } = options;
     if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {

@@ -281,11 +281,12 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
   const start = graph.start ?? (nodes.has("start1") ? "start1" : graph.nodes[0]!.name);
   const toolNames = new Set(options.toolNames);
   const toolUse = new Map<string, boolean>();
-  const series = new Map<string, string[]>();
+  // Per kind, then per base: a step that takes `X.*` looks its list up without building a key.
+  const series: Record<SeriesKind, Map<string, string[]>> = { lettered: new Map(), numbered: new Map() };
   const collect = (kind: SeriesKind, base: string) => {
-    const cacheKey = `${kind}\u0000${base}`;
-    let list = series.get(cacheKey);
-    if (!list) series.set(cacheKey, (list = candidates(kind, base, (name) => nodes.has(name))));
+    const known = series[kind];
+    let list = known.get(base);
+    if (!list) known.set(base, (list = candidates(kind, base, (name) => nodes.has(name))));
     return list;
   };
   const tracked = new Set<string>();

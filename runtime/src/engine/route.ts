@@ -96,10 +96,26 @@ export function chosen(env: Env, state: RunState, phase: Extract<Phase, { kind: 
   return goto(env, next, phase.node, cn.node.transitions[index]!, phase.output);
 }
 
+/**
+ * The graph's targets, parsed once: a loop takes the same transitions at every iteration. Only
+ * targets written in a graph are kept (a variable's value is parsed each time it is read).
+ */
+const writtenTargets = new Map<string, TransitionTarget>();
+const WRITTEN_TARGETS_MAX = 10_000;
+
+function parsedWritten(target: string): TransitionTarget {
+  let parsed = writtenTargets.get(target);
+  if (parsed === undefined) {
+    if (writtenTargets.size >= WRITTEN_TARGETS_MAX) writtenTargets.clear();
+    writtenTargets.set(target, (parsed = Object.freeze(parseTarget(target))));
+  }
+  return parsed;
+}
+
 export function goto(env: Env, state: RunState, from: string, target: string, output: JsonValue): Handled {
   const program = env.program;
   const node = nodeOf(env, from).node;
-  const written = parseTarget(target);
+  const written = parsedWritten(target);
   const to = written.kind === "variable" ? variableValue(env, state, node, target, written.variable) : target;
   // A variable names the target; a name in it that starts with `$` is not looked up again.
   const read = written.kind === "variable" ? parseTarget(to) : written;

@@ -62,3 +62,13 @@ export function keepableText<T extends string | null | undefined>(text: T, field
     throw badRequest(`${field}: contains a NUL character (U+0000), which cannot be kept`, field);
   return text;
 }
+
+/**
+ * A user's message as a turn, whichever protocol brought it: not blank (`blank` says what to send
+ * instead), at most `maxChars` characters, and keepable; `field` names where it is.
+ */
+export function messageText(text: string, field: string, maxChars: number, blank: string): string {
+  if (text.trim() === "") throw badRequest(`${field}: ${blank}`, field);
+  if (text.length > maxChars) throw badRequest(`${field}: longer than ${maxChars} characters`, field);
+  return keepableText(text, field);
+}

@@ -20,6 +20,10 @@ export function frameText(f: SseFrame): string {
 
 /** Bytes a stream holds for a slow client before it stops reading frames: then the frames wait in their source (a run's events), not here. */
 const HIGH_WATER_BYTES = 64 * 1024;
+/** A chunk of frames ready together ends past this many characters (a slow client's hold stays near HIGH_WATER_BYTES). */
+const CHUNK_CHARS = 8 * 1024;
+/** A chunk's wait for its next frame ended with the event loop's turn. */
+const TURNED = Symbol("turned");
 /** Milliseconds a stream may write without letting the other requests in. */
 const SLICE_MS = 5;
 
@@ -36,6 +40,45 @@ export function sseResponse(
   const end = () => {
     ended = true;
     clearInterval(timer);
+  };
+  /** A frame asked for and not yet written: the first of the next chunk. */
+  let pending: Promise<IteratorResult<SseFrame>> | null = null;
+  /**
+   * The next frame, waited for, and every frame after it that is ready before the event loop
+   * turns (a run's events pushed together, a replay, a catch-up after Last-Event-ID), as one
+   * chunk: one encoding and one write for them, not one per frame. Their order is the source's.
+   */
+  const framesReady = async (): Promise<{ text: string; done: boolean }> => {
+    let text = "";
+    let turned: Promise<typeof TURNED> | null = null;
+    while (text.length < CHUNK_CHARS) {
+      const next = pending ?? source.next();
+      pending = null;
+      if (text === "") {
+        const got = await next;
+        if (got.done) return { text, done: true };
+        text += frameText(got.value);
+        continue;
+      }
+      turned ??= new Promise((r) => setImmediate(() => r(TURNED)));
+      let got: IteratorResult<SseFrame> | typeof TURNED;
+      try {
+        got = await Promise.race([next, turned]);
+      } catch {
+        // The frames before the failure are written first; the next pull meets it.
+        pending = next;
+        break;
+      }
+      if (got === TURNED) {
+        // Not ready yet: the next pull waits for it (a failure then is seen there, not lost).
+        pending = next;
+        next.catch(() => {});
+        break;
+      }
+      if (got.done) return { text, done: true };
+      text += frameText(got.value);
+    }
+    return { text, done: false };
   };
   // A frame is read from its source only when the client has taken the ones before (`pull`), so
   // a client slower than its run holds at most HIGH_WATER_BYTES here, whatever the run sends.
@@ -56,12 +99,13 @@ export function sseResponse(
             await new Promise((r) => setImmediate(r));
             sliceStart = performance.now();
           }
-          const next = await source.next();
+          const { text, done } = await framesReady();
           if (ended) return;
-          if (next.done) {
+          if (text !== "") controller.enqueue(encoder.encode(text));
+          if (done) {
             end();
             controller.close();
-          } else controller.enqueue(encoder.encode(frameText(next.value)));
+          }
         } catch (err) {
           // Headers are sent: the stream can only end. The error is the server's to see.
           console.error(`autograms serve: a stream failed: ${err instanceof Error ? err.message : String(err)}`);

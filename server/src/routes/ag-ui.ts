@@ -18,15 +18,15 @@ import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
-import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
-import { sseResponse, type SseFrame } from "../http/sse.js";
+import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
+import type { SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
 import { AgUiRejoin } from "../protocols/ag-ui-rejoin.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
 import { isRunEnd } from "@autograms/store";
 import { eventId, isRunId } from "../http/event-id.js";
 import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
-import { resumeResponse } from "./resume.js";
+import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
 function turnOf(
@@ -49,10 +49,15 @@ function turnOf(
         ? content.map((p: { text: string }) => p.text).join("")
         : null;
   if (text === null) throw badRequest(`${at}.content: only text can be a turn of this agent`, `${at}.content`);
-  if (text.trim() === "")
-    throw badRequest(`${at}.content: empty; send text, or no messages for the agent's opening turn`, `${at}.content`);
-  if (text.length > maxChars) throw badRequest(`${at}.content: longer than ${maxChars} characters`, `${at}.content`);
-  return { message: keepableText(text, `${at}.content`), messageId: keepableText(last.id, `${at}.id`) };
+  return {
+    message: messageText(
+      text,
+      `${at}.content`,
+      maxChars,
+      "empty; send text, or no messages for the agent's opening turn",
+    ),
+    messageId: keepableText(last.id, `${at}.id`),
+  };
 }
 
 /** The agent's variables after turn `turn` of the thread (0: before its first, the agent's initial ones). */
@@ -110,6 +115,15 @@ async function* agUiFrames(
   }
 }
 
+/** The AG-UI stream of the thread's runs; `runId`: the run id the client gave (its frames name it). */
+function agUiStream(ctx: ServerContext, threadId: string, runId: string | undefined): RunStream {
+  return {
+    frames: (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal),
+    headers: RUN_STREAM_HEADERS,
+    what: "AG-UI event",
+  };
+}
+
 export function agUiRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
 
@@ -121,7 +135,7 @@ export function agUiRoutes(ctx: ServerContext): Hono {
     // The client's run id, when it gives one a run can have, is the run's: it resumes by it.
     const runId = input.runId !== undefined && isRunId(input.runId) ? input.runId : undefined;
     const source = await ctx.runs.start(threadId, turn.message, turn.messageId, runId === undefined ? {} : { runId });
-    return sseResponse((signal) => agUiFrames(ctx, threadId, source, input.runId, 0, signal), RUN_STREAM_HEADERS);
+    return streamRun(agUiStream(ctx, threadId, input.runId), source);
   });
 
   app.get("/ag-ui/:threadId/stream", async (c) => {
@@ -131,18 +145,10 @@ export function agUiRoutes(ctx: ServerContext): Hono {
     if (runId !== undefined && !isRunId(runId))
       throw badRequest("runId: the AG-UI run id the POST gave (1 to 200 letters, digits and _ . -)", "runId");
     // Nothing to send is an empty stream, not 204: AG-UI clients read any 2xx answer as a stream, and one without a body fails.
-    return resumeResponse(
-      ctx,
-      threadId,
-      c.req.header("last-event-id"),
-      (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal),
-      RUN_STREAM_HEADERS,
-      "AG-UI event",
-      {
-        ...(runId !== undefined && { runId }),
-        nothing: () => new Response("", { status: 200, headers: RUN_STREAM_HEADERS }),
-      },
-    );
+    return resumeResponse(ctx, threadId, c.req.header("last-event-id"), agUiStream(ctx, threadId, runId), {
+      ...(runId !== undefined && { runId }),
+      nothing: () => new Response("", { status: 200, headers: RUN_STREAM_HEADERS }),
+    });
   });
 
   return app;

@@ -13,12 +13,12 @@ import { knownThread, ownThread } from "../own-thread.js";
 import { replyMessageId } from "../protocols/ui-messages.js";
 import { replayOf } from "../runs/run-manager.js";
 import { badRequest, HttpError } from "../http/errors.js";
-import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
-import { sseResponse, type SseFrame } from "../http/sse.js";
+import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
+import type { SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
 import { eventId } from "../http/event-id.js";
 import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
-import { resumeResponse } from "./resume.js";
+import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
 const Part = z.looseObject({ type: z.string() });
 const Message = z.looseObject({
@@ -41,10 +41,7 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
   if (parts.some((p) => typeof p.text !== "string"))
     throw badRequest(`${field}: a text part's text must be a string`, field);
   const text = parts.map((p) => p.text as string).join("");
-  if (text.trim() === "")
-    throw badRequest(`${field}: the message has no text (the agent takes text parts only)`, field);
-  if (text.length > maxChars) throw badRequest(`${field}: the message is longer than ${maxChars} characters`, field);
-  return text;
+  return messageText(text, field, maxChars, "the message has no text (the agent takes text parts only)");
 }
 
 /**
@@ -111,40 +108,31 @@ async function* uiFrames(
 
 export function chatRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
+  const stream: RunStream = {
+    frames: (source, after, signal) => uiFrames(ctx, source, after, signal),
+    headers: UI_MESSAGE_STREAM_HEADERS,
+    what: "frame",
+  };
 
   app.post("/api/chat", async (c) => {
     const body = await jsonBody(c, ChatBody);
     const threadId = threadIdOf(body.id, "id");
-    const source = await (async () => {
-      if (body.trigger === "regenerate-message") return regenerate(ctx, threadId, body.messageId);
-      if (!body.messages.some((m) => m.role === "user")) return opening(ctx, threadId);
-      const at = body.messages.length - 1;
-      const last = body.messages[at]!;
-      if (last.role !== "user")
-        throw badRequest(
-          `messages[${at}].role: the last message must be the user's new message`,
-          `messages[${at}].role`,
-        );
-      const text = textOf(last, at, ctx.limits.maxMessageChars);
-      return ctx.runs.start(
-        threadId,
-        keepableText(text, `messages[${at}].parts`),
-        keepableText(last.id, `messages[${at}].id`),
-        { policy: ctx.chatPolicy },
-      );
-    })();
-    return sseResponse((signal) => uiFrames(ctx, source, 0, signal), UI_MESSAGE_STREAM_HEADERS);
+    if (body.trigger === "regenerate-message")
+      return streamRun(stream, await regenerate(ctx, threadId, body.messageId));
+    if (!body.messages.some((m) => m.role === "user")) return streamRun(stream, await opening(ctx, threadId));
+    const at = body.messages.length - 1;
+    const last = body.messages[at]!;
+    if (last.role !== "user")
+      throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
+    const text = textOf(last, at, ctx.limits.maxMessageChars);
+    const started = await ctx.runs.start(threadId, text, keepableText(last.id, `messages[${at}].id`), {
+      policy: ctx.chatPolicy,
+    });
+    return streamRun(stream, started);
   });
 
   app.get("/api/chat/:id/stream", (c) =>
-    resumeResponse(
-      ctx,
-      threadIdOf(c.req.param("id")),
-      c.req.header("last-event-id"),
-      (source, after, signal) => uiFrames(ctx, source, after, signal),
-      UI_MESSAGE_STREAM_HEADERS,
-      "frame",
-    ),
+    resumeResponse(ctx, threadIdOf(c.req.param("id")), c.req.header("last-event-id"), stream),
   );
 
   return app;

@@ -76,6 +76,12 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           summary: "The threads, the most recently active first",
           parameters: [
             { name: "limit", in: "query", schema: { type: "integer", minimum: 0, maximum: 1000, default: 100 } },
+            {
+              name: "stale",
+              in: "query",
+              description: "1: each thread says whether it can resume on the agent served now (`stale`)",
+              schema: { type: "string", enum: ["1"] },
+            },
           ],
           responses: {
             200: {
@@ -520,6 +526,11 @@ export function openApiDocument(agent: string, options: { playground: boolean })
                 since: { type: "integer" },
                 expiresAt: { type: "integer" },
               },
+            },
+            stale: {
+              type: ["string", "null"],
+              description:
+                "why the conversation cannot resume on the agent served now (an edit changed where it stands; the next message is refused, or with --on-stale restart begins it again), else null; given by GET /api/threads/{id} and by the list with ?stale=1",
             },
           },
         },

@@ -7,12 +7,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
-import { badRequest } from "../http/errors.js";
-import { jsonBody, keepableText, threadIdOf } from "../http/request.js";
-import { sseResponse, type SseFrame } from "../http/sse.js";
+import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
+import type { SseFrame } from "../http/sse.js";
 import { eventId } from "../http/event-id.js";
 import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
-import { resumeResponse } from "./resume.js";
+import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
 const RunBody = z.object({
   message: z.string().nullable(),
@@ -39,32 +38,29 @@ async function* runFrames(
 
 export function runsRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
+  const stream: RunStream = {
+    frames: (source, after, signal) => runFrames(ctx, source, after, signal),
+    headers: RUN_STREAM_HEADERS,
+    what: "event",
+  };
 
   app.post("/api/threads/:id/runs", async (c) => {
     const threadId = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, RunBody);
-    if (body.message !== null && body.message.trim() === "")
-      throw badRequest("message: empty; send text, or null for the agent's opening turn", "message");
-    if (body.message !== null && body.message.length > ctx.limits.maxMessageChars) {
-      throw badRequest(`message: longer than ${ctx.limits.maxMessageChars} characters`, "message");
-    }
-    const source = await ctx.runs.start(
-      threadId,
-      keepableText(body.message, "message"),
-      keepableText(body.messageId, "messageId"),
-    );
-    return sseResponse((signal) => runFrames(ctx, source, 0, signal), RUN_STREAM_HEADERS);
+    const message =
+      body.message === null
+        ? null
+        : messageText(
+            body.message,
+            "message",
+            ctx.limits.maxMessageChars,
+            "empty; send text, or null for the agent's opening turn",
+          );
+    return streamRun(stream, await ctx.runs.start(threadId, message, keepableText(body.messageId, "messageId")));
   });
 
   app.get("/api/threads/:id/runs/latest/stream", (c) =>
-    resumeResponse(
-      ctx,
-      threadIdOf(c.req.param("id")),
-      c.req.header("last-event-id"),
-      (source, after, signal) => runFrames(ctx, source, after, signal),
-      RUN_STREAM_HEADERS,
-      "event",
-    ),
+    resumeResponse(ctx, threadIdOf(c.req.param("id")), c.req.header("last-event-id"), stream),
   );
 
   return app;

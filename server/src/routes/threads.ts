@@ -1,7 +1,7 @@
 /** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork, migrate. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { migrateThread, replayTurn, type TurnRecord } from "@autograms/store";
+import { migrateThread, replayTurn, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
@@ -25,6 +25,16 @@ export function turnJson(t: TurnRecord) {
   };
 }
 
+/**
+ * Why the thread cannot resume on the agent served now (an edit changed where it stands), or
+ * null. A thread whose last turn ran on this very graph needs no look at its memory.
+ */
+async function staleness(ctx: ServerContext, thread: ThreadInfo): Promise<string | null> {
+  if (thread.done || thread.version === 0 || thread.graphHash === ctx.agent.graphHash) return null;
+  const { memory } = await ctx.store.load(thread.id);
+  return memory === null ? null : ctx.agent.staleProblem(memory);
+}
+
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
 const MigrateBody = z.object({ node: z.string().min(1) });
 const TitleBody = z.object({ title: z.string().nullable() });
@@ -35,16 +45,20 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   const agent = ctx.agent.graph.agent;
   const known = (id: string) => knownThread(store, agent, id);
 
+  // `?stale=1`: each thread says whether it can resume on the agent served now (a look at the
+  // memory of those whose last turn ran on another build).
   app.get("/api/threads", async (c) => {
     const limit = integerParam(c.req.query("limit"), "limit", 100);
-    return c.json({ threads: await store.listThreads({ limit: Math.min(limit, 1000), agent }) });
+    const threads = await store.listThreads({ limit: Math.min(limit, 1000), agent });
+    if (c.req.query("stale") !== "1") return c.json({ threads });
+    return c.json({ threads: await Promise.all(threads.map(async (t) => ({ ...t, stale: await staleness(ctx, t) }))) });
   });
 
   app.get("/api/threads/:id", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const thread = await known(id);
     const turns = await store.turns(id);
-    return c.json({ id, thread, turns: turns.map(turnJson) });
+    return c.json({ id, thread: { ...thread, stale: await staleness(ctx, thread) }, turns: turns.map(turnJson) });
   });
 
   app.get("/api/threads/:id/memory", async (c) => {

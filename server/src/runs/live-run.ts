@@ -68,6 +68,12 @@ export class LiveRun {
     });
   }
 
+  /** Compute steps a worker played past the stream's bound and counted without sending them. */
+  omitted(steps: number): void {
+    this.computeSteps += steps;
+    this.omittedSteps += steps;
+  }
+
   get ended(): boolean {
     const last = this.events.at(-1);
     return last !== undefined && isRunEnd(last.event);

@@ -264,15 +264,23 @@ export class RunManager {
     const play = async (held: HeldTurn, said: string | null) => {
       try {
         const startedAt = Date.now();
-        const result = await this.player.play({
-          agent,
-          threadId,
-          text: said,
-          memory: held.memory,
-          signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
-          onStep: (event) => run?.push({ type: "step", event }),
-          onText,
-        });
+        const result = await this.player
+          .play({
+            agent,
+            threadId,
+            text: said,
+            memory: held.memory,
+            signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
+            onStep: (event) => run?.push({ type: "step", event }),
+            onText,
+          })
+          .catch((err: unknown) => {
+            // A failed turn's run ends saying how many of its steps were not streamed, too.
+            const omitted = (err as { omittedSteps?: unknown } | null)?.omittedSteps;
+            if (typeof omitted === "number") run?.omitted(omitted);
+            throw err;
+          });
+        if (result.omittedSteps) run?.omitted(result.omittedSteps);
         const turn = await held.commit({ ...result, startedAt });
         // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
         // so the deltas for its node always add up to it.
@@ -367,9 +375,14 @@ export class RunManager {
    * `stopped`. False when no run of that id is in progress here.
    */
   stop(runId: string): boolean {
+    return this.abort(runId, new Error("stopped"));
+  }
+
+  /** Aborts a run of this process where it is played; false when it is not in progress here. */
+  private abort(runId: string, reason: Error): boolean {
     const stop = this.stops.get(runId);
     if (!stop || this.live.get(runId)?.ended) return false;
-    stop.abort(new Error("stopped"));
+    stop.abort(reason);
     return true;
   }
 
@@ -392,7 +405,7 @@ export class RunManager {
       ...(this.options.owner ? { owner: this.options.owner } : {}),
     });
     const live = this.liveOn(threadId);
-    if (live) this.stops.get(live.id)?.abort(BY_CLIENT);
+    if (live) this.abort(live.id, BY_CLIENT);
     await this.store.release(lease);
     // The run ended on its own in the meantime: nothing was interrupted.
     if (lease.version === info.version) return null;

@@ -24,7 +24,7 @@ export type FromWorker =
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */
   | { type: "progress"; id: number; items: Progress[] }
   | { type: "played"; id: number; result: PlayedResult }
-  | { type: "failed"; id: number; error: { code: string; message: string } };
+  | { type: "failed"; id: number; error: { code: string; message: string }; omittedSteps?: number };
 
 export type Progress = { step: StoredTraceEvent } | { text: ReplyChunk };
 
@@ -35,4 +35,6 @@ export interface PlayedResult {
   delta: MemoryDelta;
   done: boolean;
   trace: StoredTraceEvent[];
+  /** Compute steps played in a worker past the stream's bound and not sent (runs/bounded-steps.ts). */
+  omittedSteps?: number;
 }

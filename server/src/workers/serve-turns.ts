@@ -9,6 +9,7 @@ import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
 import type { FromWorker, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
+import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
 
 /** Progress is sent at least this often while a turn runs without waiting, and in batches of at most this many items. */
 const FLUSH_MS = 5;
@@ -53,16 +54,24 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
       items.push(item);
       if (items.length >= FLUSH_ITEMS || performance.now() - since >= FLUSH_MS) flush();
     };
+    // A run's stream takes at most MAX_COMPUTE_STEPS compute steps (runs/bounded-steps.ts): those
+    // after them are only counted here, not sent, so a loop of a million steps costs the main
+    // thread a count, not a million messages to read and drop.
+    let computeSteps = 0;
+    let omittedSteps = 0;
     try {
       const result = await playTurn(agent, message.text, message.memory, {
         signal: stop.signal,
         budgets: start.budgets,
         heapLimitBytes,
-        onStep: (step) => add({ step }),
+        onStep: (step) => {
+          if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
+          else add({ step });
+        },
         onText: (text) => add({ text }),
       });
       flush();
-      send({ type: "played", id, result });
+      send({ type: "played", id, result: omittedSteps > 0 ? { ...result, omittedSteps } : result });
     } catch (err) {
       flush();
       const code = (err as { code?: unknown }).code;
@@ -73,6 +82,7 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
           code: typeof code === "string" ? code : "internal",
           message: err instanceof Error ? err.message : String(err),
         },
+        ...(omittedSteps > 0 && { omittedSteps }),
       });
     } finally {
       turns.delete(id);

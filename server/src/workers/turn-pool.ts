@@ -199,8 +199,15 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
-          if (message.type === "played") job.resolve(message.result);
-          else job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+          if (message.type === "played") job.resolve(frozenMemory(message.result));
+          else
+            job.reject(
+              Object.assign(new Error(message.error.message), {
+                code: message.error.code,
+                // The steps the failed turn made past the stream's limit, counted but not sent.
+                ...(message.omittedSteps && { omittedSteps: message.omittedSteps }),
+              }),
+            );
         }
       }
     });
@@ -253,4 +260,19 @@ export class TurnPool implements TurnPlayer {
       // The worker is gone: its exit handler fails the turn.
     }
   }
+}
+
+/**
+ * The memory a worker played comes across as a copy: frozen, it cannot change after the commit,
+ * so the store keeps it for the thread's next turn (`memoryCache`) instead of reading it back.
+ */
+function frozenMemory(result: PlayedResult): PlayedResult {
+  freezeAll(result.memory);
+  return result;
+}
+
+function freezeAll(value: unknown): void {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Array.isArray(value) ? value : Object.values(value)) freezeAll(v);
 }

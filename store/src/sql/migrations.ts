@@ -115,6 +115,13 @@ export const MIGRATIONS: Migration[] = [
     // the row, so nothing is written on the turn's path).
     statements: ["ALTER TABLE threads ADD COLUMN title TEXT"],
   },
+  {
+    version: 4,
+    name: "the checksum of a thread's head memory",
+    // Written by every commit: a process that kept the memory it committed uses it again only
+    // while the row still names it (another process's commit changes it).
+    statements: ["ALTER TABLE threads ADD COLUMN memory_checksum TEXT"],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

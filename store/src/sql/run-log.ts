@@ -31,13 +31,26 @@ export class RunLog {
     return (await this.get(id))!;
   }
 
-  private async insert(sql: Sql, id: string, run: NewRun): Promise<void> {
+  /** The run's record, with its first `events` already counted and its status `end` when they end it. */
+  private async insert(sql: Sql, id: string, run: NewRun, events = 0, end?: "finished" | "failed"): Promise<void> {
     const { lease } = run;
     const now = this.now();
     await sql.run(
       `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'running', 0, ?, ?)`,
-      [id, lease.threadId, lease.messageId, run.user, lease.version + 1, run.follows ?? null, lease.token, now, now],
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        lease.threadId,
+        lease.messageId,
+        run.user,
+        lease.version + 1,
+        run.follows ?? null,
+        lease.token,
+        end ?? "running",
+        events,
+        now,
+        now,
+      ],
     );
   }
 
@@ -62,16 +75,22 @@ export class RunLog {
       if (e.seq !== from! + i)
         throw new StoreError("bad_request", `run ${runId}: events must be numbered on from ${from} without gaps`);
     });
+    if (begin && from !== null && from !== 1)
+      throw new StoreError("bad_request", `run ${runId}: a run's first events are numbered from 1, not ${from}`);
     return this.db.transaction(
       async (tx) => {
-        if (begin) await this.insert(tx, runId, begin);
+        // A new run's record counts its first batch itself: one statement less for a run whose
+        // events are all in one batch (most turns).
+        if (begin) await this.insert(tx, runId, begin, events.length, end);
         // The numbering is taken, and the row locked, by one conditional update: the batch must go
         // on from the run's last event, and the run must not have ended.
-        const taken = await tx.run(
-          `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
+        const taken = begin
+          ? 1
+          : await tx.run(
+              `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
          WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
-          [events.length, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
-        );
+              [events.length, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
+            );
         if (taken === 0) {
           if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId])))
             throw new StoreError("bad_request", `no run '${runId}'`);

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
+import { MemoryCache } from "../memory-cache.js";
 import { replayDeltas } from "../memory-replay.js";
 import { storedTrace } from "../trace-record.js";
 import type {
@@ -37,12 +38,21 @@ import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 
-const DEFAULTS: Store["options"] = { snapshotEvery: 50, snapshotBytes: 256 * 1024, leaseMs: 10_000, pollMs: 50 };
+const DEFAULTS: Store["options"] = {
+  snapshotEvery: 50,
+  snapshotBytes: 256 * 1024,
+  leaseMs: 10_000,
+  pollMs: 50,
+  memoryCache: 100,
+};
 
 /** The longest title a thread may be given. */
 const TITLE_MAX = 200;
 
-/** A thread's row, with its first user message (its title when none was given). */
+/**
+ * A thread's row as shown (ThreadInfo): with its first user message, its title when none was
+ * given. Read only where a thread is shown; a turn's path reads the bare row.
+ */
 const THREAD_COLUMNS =
   "threads.*, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user";
 
@@ -52,6 +62,7 @@ export class SqlStore implements Store {
   /** Postgres locks the row a transaction reads before it writes; SQLite's BEGIN IMMEDIATE already holds the file. */
   private readonly forUpdate: string;
   private readonly runs: RunLog;
+  private readonly memories: MemoryCache;
 
   private constructor(
     private readonly db: SqlDriver,
@@ -63,6 +74,7 @@ export class SqlStore implements Store {
     this.now = now ?? Date.now;
     this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
     this.runs = new RunLog(db, this.now, this.options);
+    this.memories = new MemoryCache(this.options.memoryCache);
   }
 
   static async open(db: SqlDriver, where: string, options: StoreOptions = {}): Promise<SqlStore> {
@@ -82,12 +94,12 @@ export class SqlStore implements Store {
     return this.db.transaction(async (tx) => {
       if (!(await this.insertThread(tx, id)))
         throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
-      return threadInfo((await this.row(tx, id))!, this.now());
+      return threadInfo((await this.shown(tx, id))!, this.now());
     });
   }
 
   async thread(id: string): Promise<ThreadInfo | null> {
-    const row = await this.row(this.db, id);
+    const row = await this.shown(this.db, id);
     return row ? threadInfo(row, this.now()) : null;
   }
 
@@ -104,7 +116,12 @@ export class SqlStore implements Store {
   }
 
   private row(sql: Sql, id: string, lock = ""): Promise<Row | undefined> {
-    return first(sql, `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?${lock}`, [id]);
+    return first(sql, `SELECT * FROM threads WHERE id = ?${lock}`, [id]);
+  }
+
+  /** The row with what a ThreadInfo shows (its derived title). */
+  private shown(sql: Sql, id: string): Promise<Row | undefined> {
+    return first(sql, `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`, [id]);
   }
 
   private async existing(sql: Sql, id: string, lock = ""): Promise<Row> {
@@ -127,12 +144,13 @@ export class SqlStore implements Store {
     return (
       1 ===
       (await tx.run(
-        `INSERT INTO threads (id, agent, graph_hash, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO threads (id, agent, graph_hash, memory_checksum, version, done, first_seq, snap_seq, created_at, updated_at, parent_id, parent_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
         [
           id,
           m?.graph.agent ?? from?.agent ?? null,
           m?.graph.hash ?? null,
+          m?.checksum ?? null,
           from?.seq ?? 0,
           m?.done ?? false,
           from?.firstSeq ?? 1,
@@ -315,7 +333,7 @@ export class SqlStore implements Store {
     keepable(turn.messageId, "messageId");
     keepable(turn.user, "user");
     keepable(turn.reply, "reply");
-    return this.db.transaction(async (tx) => {
+    const record = await this.db.transaction(async (tx) => {
       const row = await this.row(tx, lease.threadId, this.forUpdate);
       if (!row)
         throw new StoreError(
@@ -374,13 +392,14 @@ export class SqlStore implements Store {
         [now, lease.threadId, lease.token],
       );
       await tx.run(
-        `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
+        `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
          WHERE id = ?`,
         [
           seq,
           turn.memory.graph.agent,
           turn.memory.graph.hash,
+          turn.memory.checksum,
           turn.memory.done,
           snapshot ? seq : num(row.snap_seq),
           snapshot ? 0 : sinceSnapshot,
@@ -390,6 +409,9 @@ export class SqlStore implements Store {
       );
       return { seq, ...record, delta: turn.delta ?? null, trace };
     });
+    // Committed: this process's next turn on the thread starts from this very memory.
+    this.memories.set(lease.threadId, turn.memory);
+    return record;
   }
 
   private async insertTurn(
@@ -430,8 +452,16 @@ export class SqlStore implements Store {
   }
 
   async load(threadId: string): Promise<LoadedThread> {
-    const row = await this.existing(this.db, threadId);
-    return { info: threadInfo(row, this.now()), memory: await this.memoryAfter(this.db, threadId, num(row.version)) };
+    const row = await this.shown(this.db, threadId);
+    if (!row) throw unknownThread(threadId, this.where);
+    return { info: threadInfo(row, this.now()), memory: await this.head(row) };
+  }
+
+  /** The memory at the thread's head: the one this process committed, if the row still names it. */
+  private head(row: Row): Promise<Memory | null> {
+    const threadId = String(row.id);
+    const kept = this.memories.get(threadId, optStr(row.memory_checksum));
+    return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, num(row.version));
   }
 
   async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
@@ -445,7 +475,8 @@ export class SqlStore implements Store {
         "bad_request",
         `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`,
       );
-    return turn === 0 ? null : this.memoryAfter(this.db, threadId, turn);
+    if (turn === 0) return null;
+    return turn === version ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
@@ -509,7 +540,7 @@ export class SqlStore implements Store {
           turn,
           packJson(memory),
         ]);
-      return threadInfo((await this.row(tx, newId))!, this.now());
+      return threadInfo((await this.shown(tx, newId))!, this.now());
     });
   }
 
@@ -533,11 +564,12 @@ export class SqlStore implements Store {
     return this.db.transaction(async (tx) => {
       await this.existing(tx, threadId);
       await tx.run("UPDATE threads SET title = ? WHERE id = ?", [given, threadId]);
-      return threadInfo((await this.row(tx, threadId))!, this.now());
+      return threadInfo((await this.shown(tx, threadId))!, this.now());
     });
   }
 
   async deleteThread(threadId: string): Promise<boolean> {
+    this.memories.forget(threadId);
     return this.db.transaction((tx) => this.deleteRows(tx, threadId));
   }
 

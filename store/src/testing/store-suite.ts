@@ -158,8 +158,11 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         backend,
         async (store, db) => {
           await talk(store, "long", 12);
-          const { memory } = await store.load("long");
+          // Another store has not committed this thread: it rebuilds the memory from the rows.
+          const other = await db.open({ snapshotEvery: 5 });
+          const { memory } = await other.load("long").finally(() => other.close());
           expect(memory!.turn).toBe(13);
+          expect(memory).toEqual((await store.load("long")).memory);
           const snapshots = (await db.query("SELECT seq FROM snapshots WHERE thread_id = 'long' ORDER BY seq")).map(
             (r) => Number(r.seq),
           );
@@ -167,6 +170,84 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           expect(13 - snapshots.at(-1)!).toBeLessThanOrEqual(store.options.snapshotEvery);
         },
         { snapshotEvery: 5 },
+      ));
+
+    it("starts a turn from the memory it committed, and from another store's commit when there is one", () =>
+      withStore(backend, async (a, db) => {
+        const b = await db.open();
+        const fresh = async (id: string) => {
+          const c = await db.open();
+          return (await c.load(id).finally(() => c.close())).memory!;
+        };
+        try {
+          await talk(a, "t", 1);
+          const mine = (await runTurn(a, echoAgent(), "t", "from a")).memory!;
+          // The same object the commit was given: neither rebuilt nor checked again.
+          expect((await a.load("t")).memory).toBe(mine);
+          expect(await a.memoryAt("t", 3)).toBe(mine);
+          expect((await b.load("t")).memory).not.toBe(mine);
+          expect((await b.load("t")).memory).toEqual(mine);
+
+          // Another store commits in between: the next turn here starts from its memory.
+          await runTurn(b, echoAgent(), "t", "from b");
+          expect((await a.load("t")).memory!.turn).toBe(4);
+          const next = (await runTurn(a, echoAgent(), "t", "from a again")).memory!;
+          expect(next.turn).toBe(5);
+          const stored = await fresh("t");
+          expect(stored).toEqual(next);
+          expect(JSON.stringify(stored)).toContain("from b");
+
+          // The thread deleted and made again elsewhere, up to the same turn: not the memory kept here.
+          await runTurn(a, echoAgent(), "d", null);
+          await runTurn(a, echoAgent(), "d", "first life");
+          expect(await b.deleteThread("d")).toBe(true);
+          await runTurn(b, echoAgent(), "d", null);
+          await runTurn(b, echoAgent(), "d", "second life");
+          const reborn = (await a.load("d")).memory!;
+          expect(JSON.stringify(reborn)).toContain("second life");
+          expect(JSON.stringify(reborn)).not.toContain("first life");
+          expect((await runTurn(a, echoAgent(), "d", "and on")).memory).toEqual(await fresh("d"));
+
+          // Another store's interrupt adds a turn without changing the memory: the kept one serves.
+          const { held } = await acquireTurn(a, "t", "slow", { messageId: "slow" });
+          await acquireTurn(b, "t", "stopping it", { policy: "interrupt" }).then((r) => r.held!.release());
+          await held!.release();
+          expect((await a.thread("t"))!.version).toBe(6);
+          expect((await a.load("t")).memory).toBe(next);
+          expect(next).toEqual(await fresh("t"));
+        } finally {
+          await b.close();
+        }
+      }));
+
+    it("keeps no memory with memoryCache 0, and only as many threads as it is given", () =>
+      withStore(
+        backend,
+        async (store) => {
+          await talk(store, "one", 1);
+          await talk(store, "two", 1);
+          const two = (await runTurn(store, echoAgent(), "two", "again")).memory;
+          expect((await store.load("two")).memory).toBe(two);
+          await runTurn(store, echoAgent(), "three", null);
+          // Three threads committed, room for two: the least recently used ("one") was let go.
+          const one = (await store.load("one")).memory;
+          expect(one!.turn).toBe(2);
+          expect((await store.load("one")).memory).not.toBe(one);
+          expect((await store.load("two")).memory).toBe(two);
+          const none = await (async () => {
+            const db = await backend.fresh();
+            const s = await db.open({ memoryCache: 0 });
+            try {
+              const m = (await runTurn(s, echoAgent(), "x", null)).memory;
+              return (await s.load("x")).memory === m;
+            } finally {
+              await s.close();
+              await db.close();
+            }
+          })();
+          expect(none).toBe(false);
+        },
+        { memoryCache: 2 },
       ));
 
     it("makes one turn per message id: sending it again returns the turn it made", () =>
@@ -455,8 +536,10 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           expect(kept[0]!.seq).toBe(info.firstSeq);
           expect(info.firstSeq).toBeGreaterThan(1);
           expect(trimmed.turnsDeleted).toBe(info.firstSeq - 1);
-          // Still loads the same, forks at any kept turn, and goes on.
-          expect((await store.load("long")).memory).toEqual(before);
+          // Still loads the same (from the rows, in a store that did not commit it), forks at any
+          // kept turn, and goes on.
+          const other = await db.open();
+          expect((await other.load("long").finally(() => other.close())).memory).toEqual(before);
           expect((await store.load((await store.fork("long", info.firstSeq)).id)).memory!.turn).toBe(info.firstSeq);
           await expect(store.fork("long", 1)).rejects.toMatchObject({
             code: "bad_request",
@@ -578,7 +661,21 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           lastSeq: 1,
         });
         await store.release(short);
-        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(4);
+        // A run recorded with a first batch that does not end it: the next batch goes on from it.
+        const longer = await store.acquire("r");
+        const start = [1, 2].map((seq) => ({ seq, event: { seq } }));
+        expect(await store.appendRunEvents("two-writes", start, undefined, { lease: longer, user: "more" })).toBe(true);
+        expect(await store.run("two-writes")).toMatchObject({ status: "running", lastSeq: 2 });
+        expect(await store.appendRunEvents("two-writes", [{ seq: 3, event: { seq: 3 } }], "finished")).toBe(true);
+        expect(await store.run("two-writes")).toMatchObject({ status: "finished", lastSeq: 3 });
+        expect((await store.runEvents("two-writes")).map((e) => e.seq)).toEqual([1, 2, 3]);
+        // A run's first batch is numbered from 1.
+        await expect(
+          store.appendRunEvents("late-start", [{ seq: 2, event: {} }], undefined, { lease: longer, user: null }),
+        ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("numbered from 1") });
+        expect(await store.run("late-start")).toBeNull();
+        await store.release(longer);
+        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(7);
       }));
 
     it("wakes a run's watchers, in another store on the same database too, and tells an abandoned run", () =>

@@ -99,8 +99,7 @@ export async function acquireTurn(
         `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`,
       );
     }
-    const loaded =
-      replaces === undefined ? (await store.load(threadId)).memory : await store.memoryAt(threadId, replaces - 1);
+    const loaded = await store.memoryAt(threadId, replaces === undefined ? lease.version : replaces - 1);
     const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
     const memory = restarted ? null : loaded;
     return {

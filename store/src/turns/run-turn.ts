@@ -3,7 +3,7 @@
  * (no database transaction open meanwhile; the lease is renewed), then commit with
  * compare-and-swap. A failure anywhere before the commit leaves the thread as it was.
  */
-import type { Agent, Memory, ReplyChunk, TraceEvent, TraceSink } from "@autograms/runtime";
+import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
 import type { AcquireOptions, Store, TurnRecord } from "../types.js";
 import { acquireTurn, type StalePolicy } from "./held-turn.js";
 
@@ -14,6 +14,8 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
   trace?: TraceSink;
   /** Receives the reply's text as it is written (`RunOptions.onText`). */
   onText?: (chunk: ReplyChunk) => void;
+  /** Awaited before each step (`RunOptions.pause`): a long turn may let the event loop turn there. */
+  pause?: RunOptions["pause"];
   /**
    * Answers the thread's last turn, number `replaces`, again (regenerate): `text` and `messageId`
    * are that turn's. The agent runs from the memory before it, and the new turn replaces it
@@ -51,7 +53,7 @@ export async function runTurn(
   text: string | null,
   options: TurnOptions = {},
 ): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, replaces, onStale, ...acquire } = options;
+  const { messageId, trace: forward, onText, pause, replaces, onStale, ...acquire } = options;
   // A message answered again is the one message id that runs twice.
   const before =
     messageId === undefined || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
@@ -80,6 +82,7 @@ export async function runTurn(
         signal: stop,
         conversationId: threadId,
         ...(onText && { onText }),
+        ...(pause && { pause }),
       }),
       stop,
     );

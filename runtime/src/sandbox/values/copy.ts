@@ -128,7 +128,10 @@ export function toolArgument(ctx: Budget, value: Value, what: string): JsonValue
 function numberLength(n: number): number {
   if (n === 0) return 1;
   if (n !== Math.trunc(n) || abs(n) >= 1e21) return 24;
-  return (n < 0 ? 2 : 1) + Math.floor(log10(abs(n)));
+  const a = abs(n);
+  // Small whole numbers (counters, indexes) without a logarithm.
+  if (a < 1e6) return (n < 0 ? 1 : 0) + (a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e5 ? 5 : 6);
+  return (n < 0 ? 2 : 1) + Math.floor(log10(a));
 }
 
 /**
@@ -139,15 +142,64 @@ function numberLength(n: number): number {
  * as it will when serialised), and the walk stops as soon as it is too large.
  */
 function toHost(ctx: Budget, value: Value, what: string, destination: Destination): JsonValue | undefined {
+  // Most values code stores are numbers, strings and booleans: sized at once, without the walk.
+  const primitive = primitiveSize(ctx, value);
+  if (primitive >= 0) {
+    if (primitive > ctx.limits.maxVariableSize) throw tooLarge(ctx, what);
+    account(ctx, primitive, destination);
+    return value as JsonValue | undefined;
+  }
+  return copied(ctx, value, what, destination);
+}
+
+/** Characters of JSON of a value that is JSON without copying (-1 for the rest, which the walk copies or refuses). */
+function primitiveSize(ctx: Budget, v: Value): number {
+  switch (typeof v) {
+    case "string":
+      ctx.flatten(v);
+      return v.length + 2;
+    case "boolean":
+      return 5;
+    case "number":
+      return isFinite(v) ? numberLength(v) : -1;
+    case "undefined":
+      return 0;
+    default:
+      return v === null ? 4 : -1;
+  }
+}
+
+const tooLarge = (ctx: Budget, what: string) =>
+  limitError(
+    "maxVariableSize",
+    `${what} would be larger than ${ctx.limits.maxVariableSize} characters of JSON (maxVariableSize)`,
+  );
+
+/** What a value handed out costs: a tool's argument is copied again by the host; stored JSON counts towards maxMemorySize. */
+function account(ctx: Budget, size: number, destination: Destination): void {
+  if (destination === "tool") {
+    ctx.charge(size >> 4);
+    ctx.alloc(2 * size);
+  } else {
+    ctx.stored += size;
+    const max = ctx.limits.maxMemorySize;
+    if (ctx.stored > max) {
+      throw limitError(
+        "maxMemorySize",
+        `the evaluation would store more than ${max} characters of JSON (maxMemorySize)`,
+      );
+    }
+  }
+}
+
+function copied(ctx: Budget, value: Value, what: string, destination: Destination): JsonValue | undefined {
   let ancestors: Set<object> | null = null;
   const refuse = (message: string) => new SandboxError("type", `${what} ${message}`);
   const limit = ctx.limits.maxVariableSize;
   let size = 0;
   const grow = (characters: number) => {
     size += characters;
-    if (size > limit) {
-      throw limitError("maxVariableSize", `${what} would be larger than ${limit} characters of JSON (maxVariableSize)`);
-    }
+    if (size > limit) throw tooLarge(ctx, what);
   };
 
   const copy = (v: Value, depth: number): JsonValue | undefined => {
@@ -219,18 +271,6 @@ function toHost(ctx: Budget, value: Value, what: string, destination: Destinatio
   };
 
   const out = copy(value, 0);
-  if (destination === "tool") {
-    ctx.charge(size >> 4);
-    ctx.alloc(2 * size);
-  } else {
-    ctx.stored += size;
-    const max = ctx.limits.maxMemorySize;
-    if (ctx.stored > max) {
-      throw limitError(
-        "maxMemorySize",
-        `the evaluation would store more than ${max} characters of JSON (maxMemorySize)`,
-      );
-    }
-  }
+  account(ctx, size, destination);
   return out;
 }

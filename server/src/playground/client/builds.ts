@@ -31,6 +31,8 @@ export function followBuilds(app: App): void {
     app.state.agent = agent;
     await drawGraph(app);
     await loadSources(app);
+    // The threads an edit left unable to resume are marked stale.
+    await app.actions.loadThreads();
     app.status("A new build of the agent is served: the next turn runs on it.");
     app.ui.status.title = "";
   };

@@ -1,6 +1,7 @@
 /**
  * The thread list: a title (the first user message, or one given here), when, how many turns, and
- * whether it is running, waiting or ended; search; open, rename, delete. The open thread is in the
+ * whether it is running, waiting, ended or stale (an edit of the agent changed where it stands);
+ * search; open, rename, delete. The open thread is in the
  * URL, so a reload keeps it.
  */
 import { api, ApiError } from "./api.js";
@@ -18,8 +19,8 @@ function when(ms: number): string {
     : d.toLocaleDateString([], { month: "short", day: "numeric" });
 }
 
-function stateOf(t: ThreadInfo): "running" | "ended" | "waiting" {
-  return t.running ? "running" : t.done ? "ended" : "waiting";
+function stateOf(t: ThreadInfo): "running" | "ended" | "stale" | "waiting" {
+  return t.running ? "running" : t.done ? "ended" : t.stale ? "stale" : "waiting";
 }
 
 function describe(t: ThreadInfo): string {
@@ -38,7 +39,7 @@ function item(app: App, t: ThreadInfo): HTMLElement {
   return el("li", { "data-thread": t.id, "data-state": state, class: t.id === app.state.threadId ? "active" : "" }, [
     el("button", { class: "open", title: t.id, onclick: () => void app.actions.selectThread(t.id) }, [
       el("span", { class: "title", text: t.title ?? "(no message yet)" }, [
-        el("span", { class: `state ${state}`, text: state }),
+        el("span", { class: `state ${state}`, text: state, ...(t.stale && { title: t.stale }) }),
       ]),
       el("span", { class: "meta", text: describe(t) }),
       el("span", { class: "id", text: t.id }),
@@ -66,7 +67,7 @@ export function renderThreads(app: App): void {
 }
 
 export async function loadThreads(app: App): Promise<void> {
-  const data = await api<{ threads: ThreadInfo[] }>("GET", "api/threads");
+  const data = await api<{ threads: ThreadInfo[] }>("GET", "api/threads?stale=1");
   listed = data.threads.slice().sort((a, b) => b.updatedAt - a.updatedAt);
   renderThreads(app);
 }
@@ -106,6 +107,11 @@ export async function selectThread(app: App, id: string): Promise<void> {
     throw e;
   }
   app.actions.renderThread(data.thread, data.turns);
+  if (data.thread.stale)
+    app.status(
+      `This conversation cannot resume on the agent as it is now (${data.thread.stale}): its next message is refused, unless the server restarts stale threads (--on-stale restart).`,
+      true,
+    );
   const last = data.turns[data.turns.length - 1];
   if (last) app.actions.showPath(last.trace);
   else app.actions.clearMarks();

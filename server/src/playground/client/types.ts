@@ -32,6 +32,8 @@ export interface ThreadInfo {
   updatedAt: number;
   forkedFrom: { id: string; turn: number } | null;
   running: unknown | null;
+  /** Why it cannot resume on the agent served now (an edit changed where it stands), else null. */
+  stale?: string | null;
 }
 
 export interface Change {

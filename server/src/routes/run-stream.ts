@@ -1,5 +1,6 @@
 /**
- * What every resume endpoint answers a reconnecting client (`GET /api/chat/:id/stream`,
+ * A protocol's stream of a run, the one way each endpoint sends it: from its first frame, as the
+ * answer to a message (`streamRun`), or resumed. What every resume endpoint answers a reconnecting client (`GET /api/chat/:id/stream`,
  * `GET /api/threads/:id/runs/latest/stream`, `GET /ag-ui/:threadId/stream`): the frames after the
  * one `Last-Event-ID` names, of the run it names (http/event-id.ts), whatever protocol numbers
  * them. Without an id a client asks for the thread's run in progress, from its start; with `0`
@@ -16,6 +17,18 @@ import { latestRun, namedRun, type NamedRun, type RunSource } from "../runs/run-
 /** A protocol's frames of a run, those numbered after `after` only. */
 export type RunFrames = (source: RunSource, after: number, signal: AbortSignal) => AsyncIterable<SseFrame>;
 
+/** A protocol's stream: its frames of a run, its headers, and what it calls a frame (in errors). */
+export interface RunStream {
+  frames: RunFrames;
+  headers: Record<string, string>;
+  what: string;
+}
+
+/** A message's answer: the run it started (or the turn it replays), streamed from its first frame. */
+export function streamRun(stream: RunStream, source: RunSource): Response {
+  return sseResponse((signal) => stream.frames(source, 0, signal), stream.headers);
+}
+
 export interface ResumeOptions {
   /** The run the client names itself (AG-UI's runId), when Last-Event-ID names none. */
   runId?: string;
@@ -27,9 +40,7 @@ export async function resumeResponse(
   ctx: ServerContext,
   threadId: string,
   header: string | undefined,
-  frames: RunFrames,
-  headers: Record<string, string>,
-  what: string,
+  { frames, headers, what }: RunStream,
   options: ResumeOptions = {},
 ): Promise<Response> {
   const nothing = options.nothing ?? (() => new Response(null, { status: 204 }));

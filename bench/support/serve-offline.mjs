@@ -1,0 +1,36 @@
+// The server process bench/serve.mjs measures: the built @autograms/server serving a graph on a
+// store with the offline model, without the pause between words that `autograms serve --offline`
+// makes for demos (so the server's own work, not a model's pace, is what is measured); turns in
+// N worker threads (0: in the server's thread). Prints `listening on URL` once it serves.
+//
+//   node bench/support/serve-offline.mjs GRAPH.json STORE_URL WORKERS
+import { readFileSync } from "node:fs";
+import { Agent, OfflineModel } from "@autograms/runtime";
+import { openStore } from "@autograms/store";
+import { listen } from "@autograms/server";
+
+const [graphFile, storeUrl, workers] = process.argv.slice(2);
+const graph = JSON.parse(readFileSync(graphFile, "utf8"));
+const store = await openStore(storeUrl);
+const server = await listen({
+  agent: new Agent(graph, { model: new OfflineModel() }),
+  store,
+  port: 0,
+  // A turn of the CPU-heavy agent may take seconds on a loaded machine: the time budget is not what is measured.
+  ...(Number(workers) > 0
+    ? {
+        workers: {
+          script: new URL("./offline-worker.mjs", import.meta.url),
+          data: { graph },
+          size: Number(workers),
+          budgets: { timeMs: 120_000 },
+        },
+      }
+    : { budgets: { timeMs: 120_000 } }),
+});
+console.log(`listening on ${server.url}`);
+process.on("SIGTERM", async () => {
+  await server.close();
+  await store.close();
+  process.exit(0);
+});
