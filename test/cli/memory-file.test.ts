@@ -1,12 +1,13 @@
 // `autograms chat --memory`: one process per memory file, files that are not memory refused before
 // anything is read or shown, and nothing of a model's or a memory's text reaches the terminal as
-// control sequences. The failure modes are hangs and aborts, so every run has a deadline.
+// control sequences. The failure modes are hangs and aborts, so every run in a process of its own
+// has a deadline; what cannot hang or take the heap (a checksum, text shown) runs in this process.
 import { describe, expect, it } from "vitest";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, ftruncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Memory } from "@autograms/runtime";
-import { autograms, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
+import { autogramsInProcess, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
 
 const folder = cliTestFolder("autograms-memory-file-");
 const counter = "test/cli/fixtures/counter/agent.ts";
@@ -59,7 +60,7 @@ describe("one process per memory file", () => {
     const out = collect(first);
     const said = (text: string) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no '${text}' within 20 s: ${JSON.stringify(out)}`)), 20_000);
+        const timer = setTimeout(() => reject(new Error(`no '${text}' within 60 s: ${JSON.stringify(out)}`)), 60_000);
         const check = () => {
           if (!out.stdout.includes(text)) return;
           clearTimeout(timer);
@@ -86,16 +87,17 @@ describe("one process per memory file", () => {
     expect(existsSync(`${memory}.lock`)).toBe(false);
 
     // Once the holder is gone, the conversation goes on where it stopped.
-    const third = await bounded(["chat", counter, "--offline", "--memory", memory], "4\n");
+    const third = await autogramsInProcess(["chat", counter, "--offline", "--memory", memory], { input: "4\n" });
     expect(third.code, third.stderr).toBe(0);
     expect(replies(third.stdout)).toEqual(["Total: 5.", "Total: 9."]);
-  });
+    // Two processes starting the CLI and a third run: a minute on a busy machine.
+  }, 90_000);
 
   it("takes over the lock and the temporaries of a killed process, and only those", async () => {
     const dir = join(folder(), "killed");
     mkdirSync(dir);
     const memory = join(dir, "m.json");
-    const made = await bounded(["chat", counter, "--offline", "--memory", memory], "2\n");
+    const made = await autogramsInProcess(["chat", counter, "--offline", "--memory", memory], { input: "2\n" });
     expect(made.code, made.stderr).toBe(0);
     const dead = deadPid();
     writeFileSync(`${memory}.lock`, `${dead}\n`);
@@ -125,13 +127,15 @@ describe("memory files that are not memory", () => {
   };
 
   it("refuses a device, a directory and a named pipe without reading them", async () => {
-    expect(await refused("/dev/zero")).toBe(
-      "autograms chat: cannot resume from '/dev/zero': it is not a regular file but a character device; the file is left as it is\n",
-    );
-    expect(await refused(folder())).toContain("it is not a regular file but a directory");
     const fifo = join(folder(), "pipe.json");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
-    expect(await refused(fifo)).toContain("it is not a regular file but a named pipe");
+    // Three processes at once: each mostly waits for its start.
+    const [device, directory, pipe] = await Promise.all([refused("/dev/zero"), refused(folder()), refused(fifo)]);
+    expect(device).toBe(
+      "autograms chat: cannot resume from '/dev/zero': it is not a regular file but a character device; the file is left as it is\n",
+    );
+    expect(directory).toContain("it is not a regular file but a directory");
+    expect(pipe).toContain("it is not a regular file but a named pipe");
   });
 
   it("refuses a file over the size limit unread", async () => {
@@ -139,7 +143,10 @@ describe("memory files that are not memory", () => {
     const fd = openSync(big, "w");
     ftruncateSync(fd, 64 * 1024 * 1024 + 1); // sparse: costs no disk
     closeSync(fd);
-    expect(await refused(big)).toContain("it is over 64 MiB, the limit for a memory file");
+    // In this process: read anyway, 64 MiB of zeros would be a slow failure, not a hang.
+    const r = await autogramsInProcess(["chat", counter, "--offline", "--memory", big], { input: "2\n" });
+    expect([r.code, r.stdout]).toEqual([1, ""]);
+    expect(r.stderr).toContain("it is over 64 MiB, the limit for a memory file");
   });
 });
 
@@ -149,14 +156,14 @@ describe("what reaches the terminal", () => {
 
   it("checks the checksum before showing anything of a saved conversation", async () => {
     const memory = join(folder(), "forged.json");
-    const made = await bounded(["chat", echo, "--offline", "--memory", memory], "hello\n");
+    const made = await autogramsInProcess(["chat", echo, "--offline", "--memory", memory], { input: "hello\n" });
     expect(made.code, made.stderr).toBe(0);
     const text = readFileSync(memory, "utf8").replace(
       "You said: hello",
       `You said: ${JSON.stringify(hostile).slice(1, -1)}`,
     );
     writeFileSync(memory, text);
-    const r = await bounded(["chat", echo, "--offline", "--memory", memory], "again\n");
+    const r = await autogramsInProcess(["chat", echo, "--offline", "--memory", memory], { input: "again\n" });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^autograms chat: error tampered_memory: /);
@@ -165,14 +172,14 @@ describe("what reaches the terminal", () => {
 
   it("strips control sequences from replies, and from the last reply shown on resuming", async () => {
     const memory = join(folder(), "escapes.json");
-    const r = await bounded(["chat", echo, "--offline", "--memory", memory], `${hostile}\n`);
+    const r = await autogramsInProcess(["chat", echo, "--offline", "--memory", memory], { input: `${hostile}\n` });
     expect(r.code, r.stderr).toBe(0);
     const clean = "You said: redbackc1 end";
     expect(replies(r.stdout)).toEqual(["Say something.", clean]);
     expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     // The memory keeps what was said; only the terminal's copy is cleaned.
     expect(readFileSync(memory, "utf8")).toContain(JSON.stringify(`You said: ${hostile}`));
-    const again = await bounded(["chat", echo, "--offline", "--memory", memory], "");
+    const again = await autogramsInProcess(["chat", echo, "--offline", "--memory", memory]);
     expect(replies(again.stdout)).toEqual([clean]);
   });
 });

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { toHtml } from "@autograms/compiler";
 import type { Graph, TraceEvent } from "@autograms/runtime";
-import type { Browser, Page } from "playwright-core";
-import { haveChromium, launchChromium, skippedWithout } from "../support/chromium.js";
+import type { Page } from "playwright-core";
+import { type ChromiumPages, haveChromium, sharedChromium, skippedWithout } from "../support/chromium.js";
 import { graph, n } from "../runtime/helpers.js";
 import { autogramsInProcess, cliTestFolder } from "../cli/support/run-cli.js";
 import { record, sampleGraph } from "./support.js";
@@ -62,13 +62,13 @@ describe("toHtml as text", () => {
 // Without the browser the suite is skipped, and its name says why.
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the HTML page in headless Chromium${skippedWithout}`, () => {
-  let browser: Browser;
+  let browser: ChromiumPages;
   let page: Page;
   let requests: string[];
   let errors: string[];
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
   afterAll(async () => browser?.close());
 

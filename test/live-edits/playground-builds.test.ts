@@ -9,14 +9,13 @@ import { toSvg } from "@autograms/compiler";
 import { Agent, type Graph } from "@autograms/runtime";
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
-import type { Browser } from "playwright-core";
-import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
+import { type ChromiumPages, haveChromium, sharedChromium, pageErrors, skippedWithout } from "../support/chromium.js";
 import { TestModel } from "../runtime/helpers.js";
 import { EDITS, SHOP, shopGraph, WAITS } from "./edit-table.js";
 
 const suite = haveChromium ? describe : describe.skip;
 suite(`the playground follows the builds of a watched agent${skippedWithout}`, () => {
-  let browser: Browser;
+  let browser: ChromiumPages;
   let server: RunningServer;
   let store: Store;
   let dir: string;
@@ -30,7 +29,7 @@ suite(`the playground follows the builds of a watched agent${skippedWithout}`, (
       watching: true,
       playground: { drawGraph: (g: Graph) => toSvg(g) },
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

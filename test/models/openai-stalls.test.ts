@@ -52,12 +52,13 @@ describe("Retry-After", () => {
 
   it("waits what the server asks within the limit, announcing the wait, and the limit is an option", async () => {
     const notices: RetryNotice[] = [];
-    server.enqueue({ status: 503, message: "busy", retryAfter: "1" }, { text: "after the wait" });
+    // retry-after-ms (OpenAI's own header) asks for less than a second: the test waits no longer.
+    server.enqueue({ status: 503, message: "busy", headers: { "retry-after-ms": "300" } }, { text: "after the wait" });
     const started = Date.now();
     expect(await ask(modelOn({ onRetry: (n) => notices.push(n) }))).toBe("after the wait");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(notices).toEqual([
-      { node: "greet", attempt: 1, attempts: 3, delayMs: 1000, reason: "503 Service Unavailable", status: 503 },
+      { node: "greet", attempt: 1, attempts: 3, delayMs: 300, reason: "503 Service Unavailable", status: 503 },
     ]);
 
     server.enqueue({ status: 429, retryAfter: "1" });
@@ -78,13 +79,13 @@ describe("Retry-After", () => {
 
 describe("bodies and streams that stall or drip", () => {
   it("fails a body that goes silent after its headers (idleTimeout)", async () => {
-    // One byte every 2 s: each byte comes later than the 1 s of silence allowed.
+    // One byte every 2 s: each byte comes later than the 0.2 s of silence allowed.
     server.enqueue(
       { drip: { text: "never whole" }, everyMs: 2_000 },
       { drip: { text: "never whole" }, everyMs: 2_000 },
     );
-    const { err, ms } = await failure(ask(modelOn({ idleTimeout: 1_000, maxRetries: 1 })));
-    expect(err.message).toBe("node 'greet': model call failed: the answer stalled: no data for 1000 ms (2 attempts)");
+    const { err, ms } = await failure(ask(modelOn({ idleTimeout: 200, maxRetries: 1 })));
+    expect(err.message).toBe("node 'greet': model call failed: the answer stalled: no data for 200 ms (2 attempts)");
     expect(err.failure).toBe("timeout");
     expect(ms).toBeLessThan(10_000);
   });
@@ -93,46 +94,46 @@ describe("bodies and streams that stall or drip", () => {
     // A byte every 50 ms is never silent for long, but the whole answer would take minutes.
     server.enqueue({ drip: { text: "x".repeat(2_000) }, everyMs: 50 }, { text: "in one piece" });
     const notices: RetryNotice[] = [];
-    expect(await ask(modelOn({ timeout: 1_500, onRetry: (n) => notices.push(n) }))).toBe("in one piece");
-    expect(notices.map((n) => n.reason)).toEqual(["the answer was still arriving after 1500 ms (timeout)"]);
+    expect(await ask(modelOn({ timeout: 700, onRetry: (n) => notices.push(n) }))).toBe("in one piece");
+    expect(notices.map((n) => n.reason)).toEqual(["the answer was still arriving after 700 ms (timeout)"]);
 
     server.enqueue({ drip: { text: "x".repeat(2_000) }, everyMs: 50 });
-    const { err, ms } = await failure(ask(modelOn({ timeout: 1_500, maxRetries: 0 })));
-    expect(err.message).toBe("node 'greet': model call failed: the answer was still arriving after 1500 ms (timeout)");
+    const { err, ms } = await failure(ask(modelOn({ timeout: 700, maxRetries: 0 })));
+    expect(err.message).toBe("node 'greet': model call failed: the answer was still arriving after 700 ms (timeout)");
     expect(ms).toBeLessThan(8_000);
   });
 
-  it("fails a body or a stream that arrives slower than the low speed limit (a byte every 200 ms, 10 required a second)", async () => {
+  it("fails a body or a stream that arrives slower than the low speed limit (a byte every 100 ms, 10 required in 300 ms)", async () => {
     // Never silent for the idle timeout, never past the attempt's timeout: only too slow.
-    server.enqueue({ drip: { text: "x".repeat(200) }, everyMs: 200 });
-    const slow = modelOn({ lowSpeed: { bytes: 10, windowMs: 1_000 }, maxRetries: 0 });
+    server.enqueue({ drip: { text: "x".repeat(200) }, everyMs: 100 });
+    const slow = modelOn({ lowSpeed: { bytes: 10, windowMs: 300 }, maxRetries: 0 });
     const { err, ms } = await failure(ask(slow));
     expect(err.message).toMatch(
-      /^node 'greet': model call failed: the answer arrived too slowly: \d bytes in 1000 ms, under the 10 bytes required \(low speed limit\)$/,
+      /^node 'greet': model call failed: the answer arrived too slowly: \d bytes in 300 ms, under the 10 bytes required \(low speed limit\)$/,
     );
     expect(err.failure).toBe("timeout");
     expect(ms).toBeLessThan(3_000);
-    server.enqueue({ drip: { text: "slow words ".repeat(50) }, everyMs: 200, bytes: 1 });
+    server.enqueue({ drip: { text: "slow words ".repeat(50) }, everyMs: 100, bytes: 1 });
     const streamed = await failure(
       slow.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }),
     );
-    expect(streamed.err.message).toMatch(/the stream arrived too slowly: \d bytes in 1000 ms/);
+    expect(streamed.err.message).toMatch(/the stream arrived too slowly: \d bytes in 300 ms/);
     // Fast enough: the same limit lets a whole answer through.
     server.enqueue({ drip: { text: "quick enough" }, everyMs: 20, bytes: 8 });
     expect(await ask(slow)).toBe("quick enough");
   });
 
   it("fails a stream that goes silent before any text, after sending it again", async () => {
-    // 40 bytes every 2 s: the first event is not even whole when the 1 s of silence is up.
+    // 40 bytes every 2 s: the first event is not even whole when the 0.2 s of silence is up.
     server.enqueue(
       { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 },
       { drip: { text: "slow words" }, everyMs: 2_000, bytes: 40 },
     );
-    const model = modelOn({ idleTimeout: 1_000, maxRetries: 1 });
+    const model = modelOn({ idleTimeout: 200, maxRetries: 1 });
     const { err, ms } = await failure(
       model.completeWithTools({ node: "n", messages: [{ role: "user", content: "Hi" }], tools: [], stream: true }),
     );
-    expect(err.message).toBe("node 'n': model call failed: the stream stalled: no data for 1000 ms (2 attempts)");
+    expect(err.message).toBe("node 'n': model call failed: the stream stalled: no data for 200 ms (2 attempts)");
     expect(ms).toBeLessThan(8_000);
     expect(server.completions).toHaveLength(2);
   });
@@ -148,7 +149,8 @@ describe("bodies and streams that stall or drip", () => {
         tools: [],
         stream: true,
         onText: (t) => text.push(t),
-        signal: AbortSignal.timeout(2_000),
+        // Sooner than the idle timeout could end it, which the drip never reaches anyway.
+        signal: AbortSignal.timeout(700),
       }),
     );
     expect(err.failure).toBe("timeout");

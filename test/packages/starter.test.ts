@@ -1,5 +1,5 @@
 // The starter that `npm create autograms` and `autograms init` write (create-autograms), in process;
-// test/packages/from-tarballs.test.ts installs it and runs its test.
+// test/packages/from-tarballs.scale.ts installs it and runs its test.
 import { afterEach, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { Agent, type ChatModel, type CompletionRequest } from "@autograms/runtime";
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { PreviewServer } from "vite";
 import { echoGraph } from "../store/support/agents.js";
 import { tempFolder } from "../server/support/harness.js";
-import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
+import { type ChromiumPages, haveChromium, sharedChromium, pageErrors, skippedWithout } from "../support/chromium.js";
 import { SAMPLES_DIR } from "./samples.js";
 
 const ROOT = join(SAMPLES_DIR, "web");
@@ -56,7 +56,7 @@ browserSuite(`samples/web in headless Chromium${skippedWithout}`, () => {
   let store: Store;
   let server: RunningServer;
   let preview: PreviewServer;
-  let browser: Browser;
+  let browser: ChromiumPages;
   let page: Page;
   let url: string;
   let errors: string[] = [];
@@ -75,7 +75,7 @@ browserSuite(`samples/web in headless Chromium${skippedWithout}`, () => {
       preview: { port: 0, host: "127.0.0.1" },
     });
     url = preview.resolvedUrls!.local[0]!;
-    browser = await launchChromium();
+    browser = await sharedChromium();
     page = await browser.newPage();
     errors = pageErrors(page);
   }, 120_000);

@@ -49,8 +49,9 @@ describe("probes and metrics", () => {
   const token = "ops-token";
   const auth = { authorization: `Bearer ${token}` };
   beforeAll(async () => {
-    // Two apps in this process, on one store whose leases live 300 ms.
-    const store = await openStore(`sqlite:${folder.path}/probes.db`, { leaseMs: 300 });
+    // Two apps in this process, on one store whose leases live 1 s: short, for the lapse below,
+    // but long enough that a run held on a busy machine keeps renewing its own (300 ms lost it).
+    const store = await openStore(`sqlite:${folder.path}/probes.db`, { leaseMs: 1_000 });
     [a, b] = await Promise.all([
       startTestServer(folder.path, { store, token }),
       startTestServer(folder.path, { store, token }),
@@ -92,10 +93,10 @@ describe("probes and metrics", () => {
     held.open();
     expect(await lastEvent(await running)).toMatchObject({ type: "run-finish", turn: 3 });
 
-    // A lease left by a process that died (taken here and never released) lapses after 300 ms;
+    // A lease left by a process that died (taken here and never released) lapses after 1 s;
     // the process that takes the thread next counts it.
     const dead = await a.store.acquire("p1", { owner: "pid 1 on gone" });
-    await new Promise((r) => setTimeout(r, 350));
+    await new Promise((r) => setTimeout(r, 1_050));
     expect(await lastEvent(await send(b.url, "p1", "four", "p1-m4", h))).toMatchObject({ type: "run-finish", turn: 4 });
     expect(dead.version).toBe(3);
     expect(await sample(b.url, "autograms_leases_expired_total", h)).toBe(1);

@@ -1,23 +1,13 @@
 // The playground's graph at the level of the code, in headless Chromium against a real server:
 // a step of a node folded into a statement lights that statement's node, and the "raw graph" box
 // draws every node of the graph (with the marks kept).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { toSvg } from "@autograms/compiler";
-import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
-import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
-import type { Browser, Page } from "playwright-core";
-import { haveChromium, launchChromium, pageErrors, skippedWithout } from "../support/chromium.js";
+import { Agent, OfflineModel } from "@autograms/runtime";
+import type { PlaygroundSource } from "@autograms/server";
+import { haveChromium, skippedWithout } from "../support/chromium.js";
+import { conversation, playgroundInChromium, tutor, tutorSource as source } from "./support/playground-page.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
-  turns: { user: string; agent: string | null }[];
-};
-const source = readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8");
 const sources: PlaygroundSource[] = [{ path: "samples/tutor/agent.ts", text: source, role: "agent" }];
 
 /** Each node of the graph → the node of the code view that stands for it. */
@@ -29,41 +19,16 @@ for (const m of toSvg(tutor, { source }).matchAll(/data-node="([^"]+)"(?: data-n
 
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the playground's graph views in headless Chromium${skippedWithout}`, () => {
-  let browser: Browser;
-  let server: RunningServer;
-  let store: Store;
-  let dir: string;
-  let page: Page;
-  let errors: string[] = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "autograms-graph-view-"));
-    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
-    server = await listen({
-      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }),
-      store,
-      port: 0,
-      playground: { drawGraph: (g, options) => toSvg(g, options), sources: () => sources },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    errors = pageErrors(page);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  const playground = playgroundInChromium({
+    prefix: "autograms-graph-view-",
+    agent: () => new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 5 }) }),
+    playground: { drawGraph: (g, options) => toSvg(g, options), sources: () => sources },
+    viewport: { width: 1440, height: 900 },
   });
-
-  const idle = () =>
-    page.waitForFunction(
-      () =>
-        !document.querySelector(".msg.streaming") &&
-        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
-    );
+  const { idle } = playground;
 
   it("serves the code view by default and the raw graph on ?view=raw, refusing other views", async () => {
+    const { server } = playground;
     const code = await (await fetch(`${server.url}/playground/graph.svg`)).text();
     expect(code).toBe(toSvg(tutor, { source }));
     const raw = await (await fetch(`${server.url}/playground/graph.svg?view=raw`)).text();
@@ -74,6 +39,7 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
   });
 
   it("lights the stand-in of a folded node as a run steps through it", async () => {
+    const { page, server, errors } = playground;
     await page.goto(server.url + "/");
     await page.waitForSelector("body[data-ready]");
     await page.click("#graph-tab");
@@ -93,11 +59,7 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
     });
     await page.click("#new-thread");
     await idle();
-    for (const t of conversation.turns.slice(1, 3)) {
-      await page.fill("#input", t.user);
-      await page.press("#input", "Enter");
-      await idle();
-    }
+    for (const t of conversation.turns.slice(1, 3)) await playground.say(t.user);
     const seen = await page.evaluate(() =>
       (window as unknown as { seen: [string, string | null][] }).seen.filter(([name]) => name !== ""),
     );
@@ -105,7 +67,7 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
     for (const [name, lit] of seen) expect(lit, `lit while at ${name}`).toBe(standIn.get(name));
     // Steps arrive in batches, so whether a batch ends on a folded node is chance: a thread whose
     // last turn stopped in one (its trace ends inside the loop's machinery) shows it for sure.
-    const id = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const id = playground.threadId();
     const folded = "main.for_of_6ddc.item";
     expect(standIn.get(folded)).toBe("main.for_of_6ddc.iterable");
     await page.route(`**/api/threads/${encodeURIComponent(id)}`, async (route) => {
@@ -124,6 +86,7 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
   });
 
   it("draws the raw graph when the box is checked, the marks kept, and folds it again when unchecked", async () => {
+    const { page, errors } = playground;
     const at = await page.locator("#lit-label").textContent();
     await page.check("#raw-graph");
     await page.waitForSelector(`#graph-box [data-node="main.for_of_6ddc.counter"]`);

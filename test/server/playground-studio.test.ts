@@ -2,31 +2,15 @@
 // against a real server on a real SQLite store: the agent's own source beside the chat with the
 // running node's line lit, a line's nodes and a node's line, any window width (1440, 900, 390 px)
 // with no horizontal overflow, the dark scheme, keyboard moves between turns.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { toSvg } from "@autograms/compiler";
 import { Agent, OfflineModel, type ChatModel, type Graph } from "@autograms/runtime";
-import { listen, type PlaygroundSource, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
-import type { Browser, Page } from "playwright-core";
-import {
-  haveChromium,
-  launchChromium,
-  litElementsSoFar,
-  pageErrors,
-  recordLitElements,
-  skippedWithout,
-} from "../support/chromium.js";
+import type { PlaygroundSource } from "@autograms/server";
+import { haveChromium, litElementsSoFar, recordLitElements, skippedWithout } from "../support/chromium.js";
+import { conversation, playgroundInChromium, tutor, tutorSource } from "./support/playground-page.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
-  turns: { user: string; agent: string | null }[];
-};
 const sources: PlaygroundSource[] = [
-  { path: "samples/tutor/agent.ts", text: readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8"), role: "agent" },
+  { path: "samples/tutor/agent.ts", text: tutorSource, role: "agent" },
   { path: "samples/tutor/notes.ts", text: "export const note = 1;\n", role: "module" },
 ];
 const asked: { prompt: string; choices: string[] }[] = [];
@@ -34,49 +18,25 @@ const lineOf = new Map(tutor.nodes.map((n) => [n.name, n.loc?.line]));
 
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`, () => {
-  let browser: Browser;
-  let server: RunningServer;
-  let store: Store;
-  let dir: string;
-  let page: Page;
-  let errors: string[] = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "autograms-studio-"));
-    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
-    // The offline model, every question put to it recorded (what the page must show for a turn).
-    const offline = new OfflineModel({ wordDelayMs: 5 });
-    const model: ChatModel = {
-      complete: (req) => offline.complete(req),
-      choose: (req) => (asked.push({ prompt: req.prompt, choices: req.choices }), offline.choose(req)),
-    };
-    server = await listen({
-      agent: new Agent(tutor, { model }),
-      store,
-      port: 0,
-      playground: { drawGraph: (g: Graph) => toSvg(g), sources: () => sources },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    errors = pageErrors(page);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  const playground = playgroundInChromium({
+    prefix: "autograms-studio-",
+    agent: () => {
+      // The offline model, every question put to it recorded (what the page must show for a turn).
+      const offline = new OfflineModel({ wordDelayMs: 5 });
+      const model: ChatModel = {
+        complete: (req) => offline.complete(req),
+        choose: (req) => (asked.push({ prompt: req.prompt, choices: req.choices }), offline.choose(req)),
+      };
+      return new Agent(tutor, { model });
+    },
+    playground: { drawGraph: (g: Graph) => toSvg(g), sources: () => sources },
+    viewport: { width: 1440, height: 900 },
   });
-
-  const idle = () =>
-    page.waitForFunction(
-      () =>
-        !document.querySelector(".msg.streaming") &&
-        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
-    );
-  const threadId = () => decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
-  const litLine = () => page.locator("#source-box .src-line.lit").getAttribute("data-line");
+  const { idle, threadId } = playground;
+  const litLine = () => playground.page.locator("#source-box .src-line.lit").getAttribute("data-line");
 
   it("shows the agent's source beside the chat, the running node's line lit as each turn streams", async () => {
+    const { page, server, errors } = playground;
     await page.goto(server.url + "/");
     await page.waitForSelector("body[data-ready]");
     expect(await page.locator("#source-tab").getAttribute("aria-selected")).toBe("true");
@@ -109,6 +69,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   });
 
   it("marks the lines a turn went through when the turn is chosen, and arrow keys move between turns", async () => {
+    const { page, server } = playground;
     const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as {
       turns: { seq: number; trace: string[] }[];
     };
@@ -129,6 +90,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   });
 
   it("shows a turn's prompts and calls as the model received them", async () => {
+    const { page, server } = playground;
     // The opening asks nothing; the next turn's questions are the ones asked after it.
     const { turns } = (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as {
       turns: { seq: number }[];
@@ -150,6 +112,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   });
 
   it("shows the nodes of a line clicked in the source, and the line of a node clicked in the graph", async () => {
+    const { page } = playground;
     const node = tutor.nodes.find((n) => n.action === "chat_exact" && n.loc)!;
     await page.click(`#source-box .src-line[data-line="${node.loc!.line}"]`);
     expect(await page.locator(`#node-info [data-node-info="${node.name}"]`).count()).toBe(1);
@@ -172,6 +135,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   });
 
   it("shows the tool and action modules it was given, and nothing else", async () => {
+    const { page, server } = playground;
     await page.selectOption("#file-select", "1");
     expect(await page.locator("#source-box .src-line").allTextContents()).toEqual(["1export const note = 1;"]);
     await page.selectOption("#file-select", "0");
@@ -180,6 +144,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   });
 
   it("tells threads apart: a title from the first message, editable, the time, turns and state, and search", async () => {
+    const { page, store } = playground;
     const id = threadId();
     const row = page.locator(`#thread-list li[data-thread="${id}"]`);
     expect(await row.locator(".title").textContent()).toBe(`${conversation.turns[1]!.user}waiting`);
@@ -216,6 +181,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     [390, 844],
   ] as const) {
     it(`fits a window ${width} px wide: nothing wider than the window, every control reachable`, async () => {
+      const { page } = playground;
       await page.setViewportSize({ width, height });
       const panels = width < 1000 ? ["threads", "chat", "code", "timeline"] : [null];
       for (const panel of panels) {
@@ -253,6 +219,7 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
   }
 
   it("is readable in a dark colour scheme", async () => {
+    const { page, errors } = playground;
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.emulateMedia({ colorScheme: "dark" });
     const [bg, fg] = await page.evaluate(() => [

@@ -2,31 +2,15 @@
 // chromium driven by playwright-core) against a real server on a real SQLite store: a chat of
 // several turns through the page, the node being run lit, a turn's memory and variables, fork,
 // and a reload that keeps the thread.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { toSvg } from "@autograms/compiler";
 import { Agent, OfflineModel, type ChatModel, type CompletionRequest, type Graph } from "@autograms/runtime";
-import { listen, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
-import type { Browser, Page } from "playwright-core";
-import {
-  haveChromium,
-  launchChromium,
-  litElementsSoFar,
-  pageErrors,
-  recordLitElements,
-  skippedWithout,
-} from "../support/chromium.js";
+import { listen } from "@autograms/server";
+import { haveChromium, litElementsSoFar, recordLitElements, skippedWithout } from "../support/chromium.js";
 import { playgroundFiles, playgroundGraph } from "../../server/src/playground/routes.js";
 import { graph, n } from "../runtime/helpers.js";
+import { conversation, playgroundInChromium, tutor } from "./support/playground-page.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
-const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
-  turns: { user: string; agent: string | null }[];
-};
 const replies = conversation.turns.map((t) => t.agent);
 
 describe("the playground's files", () => {
@@ -67,56 +51,25 @@ describe("the playground's files", () => {
 // Without the browser the suite is skipped, and its name says why.
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
-  let browser: Browser;
-  let server: RunningServer;
-  let store: Store;
-  let dir: string;
-  let page: Page;
-  const requests: string[] = [];
-  let errors: string[] = [];
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "autograms-playground-"));
-    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+  const playground = playgroundInChromium({
+    prefix: "autograms-playground-",
     // Words a few milliseconds apart, so that a streamed reply is seen growing.
+    agent: () => new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }),
     // The raw picture: these tests follow the run node by node, each node of the graph drawn.
-    server = await listen({
-      agent: new Agent(tutor, { model: new OfflineModel({ wordDelayMs: 15 }) }),
-      store,
-      port: 0,
-      playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) },
-    });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
-    page.on("request", (r) => requests.push(r.url()));
-    errors = pageErrors(page);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) },
+    viewport: { width: 1500, height: 950 },
   });
+  const { idle, say } = playground;
+  const requests: string[] = [];
 
-  const api = async <T>(path: string): Promise<T> => (await fetch(server.url + path)).json() as Promise<T>;
-  const agentTexts = () => page.locator(".msg.agent:not(.note) .text").allTextContents();
-  const idle = () =>
-    page.waitForFunction(
-      () =>
-        !document.querySelector(".msg.streaming") &&
-        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
-    );
-
-  const recordLit = () => recordLitElements(page, "graph-box", "data-node");
-  const litSoFar = () => litElementsSoFar(page);
-
-  async function say(text: string): Promise<void> {
-    await page.fill("#input", text);
-    await page.press("#input", "Enter");
-    await idle();
-  }
+  const api = async <T>(path: string): Promise<T> => (await fetch(playground.server.url + path)).json() as Promise<T>;
+  const agentTexts = () => playground.page.locator(".msg.agent:not(.note) .text").allTextContents();
+  const recordLit = () => recordLitElements(playground.page, "graph-box", "data-node");
+  const litSoFar = () => litElementsSoFar(playground.page);
 
   it("holds a conversation of several turns: the agent's opening, then each reply as the page streams it", async () => {
+    const { page, server, errors } = playground;
+    page.on("request", (r) => requests.push(r.url()));
     await page.goto(server.url + "/");
     await page.waitForSelector("body[data-ready]");
     expect(await page.locator("#agent-name").textContent()).toBe("FractionTutor");
@@ -135,7 +88,8 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("lights each node as its step arrives, and leaves lit the node the conversation waits at", async () => {
-    const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const { page } = playground;
+    const threadId = playground.threadId();
     const { turns } = await api<{ turns: { trace: string[] }[] }>(`/api/threads/${encodeURIComponent(threadId)}`);
     const lit = await litSoFar();
     // Each step lights its node: the order of the trace, a node lit again only after another one.
@@ -153,7 +107,8 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("shows a turn's memory as it was and the variables the turn changed", async () => {
-    const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const { page } = playground;
+    const threadId = playground.threadId();
     type Frame = { function?: string; vars: Record<string, unknown> };
     const memoryAt = async (turn: number) =>
       (await api<{ memory: { stack: Frame[] } }>(`/api/threads/${encodeURIComponent(threadId)}/memory?turn=${turn}`))
@@ -208,14 +163,15 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("forks from a turn: a new thread with the turns up to it, which goes on from there", async () => {
-    const original = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const { page } = playground;
+    const original = playground.threadId();
     await page.click("#fork");
     await page.waitForFunction(
       (id) =>
         location.hash !== "#thread=" + encodeURIComponent(id) && document.querySelectorAll("#turns li").length === 2,
       original,
     );
-    const fork = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const fork = playground.threadId();
     expect(await page.locator("#thread-list li").count()).toBe(2);
     expect(await page.locator("#thread-list li.active").getAttribute("data-thread")).toBe(fork);
     expect(await agentTexts()).toEqual(replies.slice(0, 2));
@@ -231,6 +187,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("keeps the thread on reload", async () => {
+    const { page, errors } = playground;
     const before = page.url();
     await page.reload();
     await page.waitForSelector("body[data-ready]");
@@ -242,6 +199,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("on a server with a token: opens the page without it, asks for it once, and sends it with every request", async () => {
+    const { store } = playground;
     const locked = await listen({
       agent: new Agent(tutor, { model: new OfflineModel() }),
       store,
@@ -249,7 +207,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
       token: "s3cret",
       playground: { drawGraph: (g: Graph) => toSvg(g, { view: "raw" }) },
     });
-    const p = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    const p = await playground.newPage({ width: 1500, height: 950 });
     try {
       expect((await fetch(`${locked.url}/`)).status).toBe(200);
       expect((await fetch(`${locked.url}/playground/graph.svg`)).status).toBe(401);
@@ -270,6 +228,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("deletes a thread, after asking", async () => {
+    const { page, store } = playground;
     const fork = (await store.listThreads()).find((t) => t.forkedFrom !== null)!.id;
     const count = await page.locator("#thread-list li").count();
     page.once("dialog", (d) => {
@@ -282,6 +241,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("joins a run still going when the page is reloaded: the rest of the reply streams in", async () => {
+    const { store } = playground;
     // A one-node agent whose model writes half its answer, then waits for the test.
     const talk = graph([n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["talk"] })], {
       agent: "Talker",
@@ -300,7 +260,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
       choose: async () => 0,
     };
     const slow = await listen({ agent: new Agent(talk, { model }), store, port: 0 });
-    const p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const p = await playground.newPage({ width: 1200, height: 800 });
     try {
       await p.goto(`${slow.url}/`);
       await p.waitForSelector("body[data-ready]");
@@ -334,6 +294,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
   });
 
   it("shows a model's reply word by word as it streams, its node lit meanwhile", async () => {
+    const { page } = playground;
     await page.click("#new-thread");
     await idle();
     await say(conversation.turns[1]!.user);
@@ -355,7 +316,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
       const w = window as unknown as { seen: string[]; litWhile: string[] };
       return { seen: w.seen, litWhile: w.litWhile };
     });
-    const threadId = decodeURIComponent(new URL(page.url()).hash.replace("#thread=", ""));
+    const threadId = playground.threadId();
     const { turns } = await api<{ turns: { reply: string; trace: string[] }[] }>(
       `/api/threads/${encodeURIComponent(threadId)}`,
     );

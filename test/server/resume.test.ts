@@ -100,7 +100,9 @@ describe("a client that disconnects", () => {
 
 describe("a run whose process is gone", () => {
   it("is told to a reconnecting client as run_lost once its lease lapses, and the thread is free", async () => {
-    const s = await startTestServer(folder.path, { storeOptions: { leaseMs: 200 } });
+    // This server's own leases live 2 s, so that the run sent again below keeps its lease on a busy
+    // machine (with 200 ms it lapsed there: run-error); the dead process's lease lives 200 ms.
+    const s = await startTestServer(folder.path, { storeOptions: { leaseMs: 2_000 } });
     try {
       // A process took the thread, recorded its run and its first events, and died.
       const lease = await s.store.acquire("dead", { ttlMs: 200, messageId: "m-dead", user: "hello?" });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
 import { openStore } from "@autograms/store";
-import { autograms, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
+import { autograms, autogramsInProcess, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
 import {
   chatBody,
   json,
@@ -130,24 +130,32 @@ describe("autograms serve", () => {
   }, 120_000);
 
   it("refuses to listen off loopback without a token, or with one no client can send; reads --token-file; stops cleanly on SIGTERM", async () => {
-    const open = await autograms(["serve", TUTOR, "--offline", "--host", "0.0.0.0", "--port", "0"], { cwd: folder() });
+    // Refused before anything listens: in this process (a process of its own costs a second of CPU).
+    const open = await autogramsInProcess(["serve", TUTOR, "--offline", "--host", "0.0.0.0", "--port", "0"], {
+      cwd: folder(),
+    });
     expect(open.code).toBe(2);
     expect(open.stderr).toMatch(/^autograms serve: --host 0\.0\.0\.0 lets other machines in: give --token/);
-    const spaced = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--token", "two words"], {
+    const spaced = await autogramsInProcess(["serve", TUTOR, "--offline", "--port", "0", "--token", "two words"], {
       cwd: folder(),
     });
     expect([spaced.code, spaced.stderr]).toEqual([
       2,
       expect.stringMatching(/^autograms serve: --token: the token must be visible ASCII characters \(no spaces/),
     ]);
-    const star = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--cors", "*"], { cwd: folder() });
+    const star = await autogramsInProcess(["serve", TUTOR, "--offline", "--port", "0", "--cors", "*"], {
+      cwd: folder(),
+    });
     expect([star.code, star.stderr]).toEqual([
       2,
       expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/),
     ]);
-    const watched = await autograms(["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"], {
-      cwd: folder(),
-    });
+    const watched = await autogramsInProcess(
+      ["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"],
+      {
+        cwd: folder(),
+      },
+    );
     expect([watched.code, watched.stderr]).toEqual([
       2,
       expect.stringMatching(

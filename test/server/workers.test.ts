@@ -40,7 +40,8 @@ const request = (
 
 describe("a turn pool", () => {
   it("plays a thread's turns on the worker of its last one while another thread's go to the idle worker", async () => {
-    const p = pool(2);
+    // A time budget of 2 s: the long turn's end is not the test's subject, and the default waits 10.
+    const p = pool(2, { timeMs: 2_000 });
     await p.ready();
     const first = await p.play(request("a", null));
     const workers = new Set<string | null>();

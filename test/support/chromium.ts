@@ -1,7 +1,7 @@
 // Debian's Chromium for the page tests, driven by playwright-core (no browser download). Without
 // it a browser suite is skipped, and its name says why.
 import { existsSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 // Without the background-networking flags Chromium keeps dialling out, refused on a closed network.
@@ -20,6 +20,44 @@ export const skippedWithout = haveChromium ? "" : ` (skipped: ${CHROMIUM} is not
 export async function launchChromium(args: string[] = []): Promise<Browser> {
   const { chromium } = await import("playwright-core");
   return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...args] });
+}
+
+/** Pages of the shared Chromium, each in a context of its own, as Browser.newPage makes them. */
+export interface ChromiumPages {
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  /** Closes the pages made here (and their contexts); the browser stays for the next file. */
+  close(): Promise<void>;
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this test worker, for the files that need no flags of their own. Starting one
+ * costs a second or two of CPU: the first file launches it, the next ones in the worker take it
+ * (a worker keeps its modules from file to file: vitest.config.ts). It ends with the worker (its
+ * pipe to the worker closes). Each page has a context of its own: no cookies, storage or routes
+ * shared between files or pages.
+ */
+export async function sharedChromium(): Promise<ChromiumPages> {
+  let browser = await (shared ??= launchChromium());
+  if (!browser.isConnected()) browser = await (shared = launchChromium());
+  const contexts = new Set<BrowserContext>();
+  return {
+    async newPage(options) {
+      const context = await browser.newContext(options);
+      contexts.add(context);
+      const page = await context.newPage();
+      page.once("close", () => {
+        contexts.delete(context);
+        void context.close().catch(() => {});
+      });
+      return page;
+    },
+    async close() {
+      await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
+      contexts.clear();
+    },
+  };
 }
 
 /** Collects what goes wrong in a page: script errors, and console errors (a resource refused by the CSP, a missing file). */

@@ -40,9 +40,9 @@ export async function parseFlowchart(text: string): Promise<ParsedFlowchart> {
     mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
     initialized = true;
   }
-  const encoded = encodeEntities(text);
-  await mermaid.parse(encoded);
-  const diagram = await mermaid.mermaidAPI.getDiagramFromText(encoded);
+  // getDiagramFromText parses (what mermaid.parse does too: calling both read the text twice) and
+  // throws on text Mermaid cannot read.
+  const diagram = await mermaid.mermaidAPI.getDiagramFromText(encodeEntities(text));
   // The flowchart database's accessors; mermaid types them loosely.
   const db = diagram.db as unknown as {
     getVertices(): Map<string, { id: string; text?: string; type?: string; classes: string[] }>;

@@ -3,9 +3,10 @@
 // a temporary folder outside the repository, the tarballs installed there (docs/install.md), and
 // then, from that folder only: the starter's own test, `npx autograms compile` of an agent written
 // here, `npx tsc --noEmit --strict` (the runtime's types resolve), a piped offline chat, a program
-// using the API, and `npx autograms init`. One install serves them all, to keep the suite quick.
-// Then the store's and the server's tarballs join them: a program serving the agent over HTTP on a
-// SQLite store, its types under tsc, and `npx autograms serve`.
+// using the API, and `npx autograms init`. One install serves them all. Then the store's and the
+// server's tarballs join them: a program serving the agent over HTTP on a SQLite store, its types
+// under tsc, and `npx autograms serve`. A minute of npm and tsc: the slow tier (`npm run
+// test:scale`); `npm test` checks what the tarballs hold instead (test/packages/packed.test.ts).
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {

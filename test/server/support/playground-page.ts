@@ -1,0 +1,101 @@
+// The playground's page in headless Chromium against a real server on a real SQLite store, for
+// the playground's browser suites: the tutor sample's graph and recorded conversation, a server
+// of it in a temporary folder, a page of this worker's Chromium (test/support/chromium.ts), and
+// the waits every suite makes. Each suite gives its own model and playground options.
+import { afterAll, beforeAll } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Agent, Graph } from "@autograms/runtime";
+import { listen, type ListenOptions, type RunningServer } from "@autograms/server";
+import { openStore, type Store } from "@autograms/store";
+import type { Page } from "playwright-core";
+import { pageErrors, sharedChromium, type ChromiumPages } from "../../support/chromium.js";
+
+const ROOT = join(import.meta.dirname, "..", "..", "..");
+export const tutorSource = readFileSync(join(ROOT, "samples/tutor/agent.ts"), "utf8");
+export const tutor = JSON.parse(readFileSync(join(ROOT, "samples/tutor/agent.graph.json"), "utf8")) as Graph;
+export const conversation = JSON.parse(readFileSync(join(ROOT, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: { user: string; agent: string | null }[];
+};
+
+export interface PlaygroundPage {
+  readonly server: RunningServer;
+  readonly store: Store;
+  /** The page opened for the suite (at about:blank until a test goes to the server). */
+  readonly page: Page;
+  /** Another page, for a test of its own (closed with the suite if the test does not). */
+  newPage(viewport: { width: number; height: number }): Promise<Page>;
+  /** Script errors and console errors of the suite's page so far. */
+  readonly errors: string[];
+  /** Until no reply streams and the input takes text. */
+  idle(page?: Page): Promise<void>;
+  /** Sends `text` as the user, and waits for the reply. */
+  say(text: string): Promise<void>;
+  /** The thread the page shows (from its address). */
+  threadId(): string;
+}
+
+/**
+ * For a browser suite: before its tests, a server of `agent()` on a SQLite store in a temporary
+ * folder and a page of the shared Chromium; after them, all gone. The getters hold once the
+ * suite's tests run.
+ */
+export function playgroundInChromium(options: {
+  prefix: string;
+  agent: () => Agent;
+  playground: ListenOptions["playground"];
+  viewport: { width: number; height: number };
+}): PlaygroundPage {
+  let dir: string | undefined;
+  let store: Store | undefined;
+  let server: RunningServer | undefined;
+  let pages: ChromiumPages | undefined;
+  let page: Page | undefined;
+  let errors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), options.prefix));
+    store = await openStore(`sqlite:${join(dir, "threads.db")}`);
+    server = await listen({ agent: options.agent(), store, port: 0, playground: options.playground });
+    pages = await sharedChromium();
+    page = await pages.newPage({ viewport: options.viewport });
+    errors = pageErrors(page);
+  }, 60_000);
+  afterAll(async () => {
+    await pages?.close();
+    await server?.close();
+    await store?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const idle = async (p = page!) => {
+    await p.waitForFunction(
+      () =>
+        !document.querySelector(".msg.streaming") &&
+        !(document.querySelector("#input") as HTMLTextAreaElement).disabled,
+    );
+  };
+  return {
+    get server() {
+      return server!;
+    },
+    get store() {
+      return store!;
+    },
+    get page() {
+      return page!;
+    },
+    get errors() {
+      return errors;
+    },
+    newPage: (viewport) => pages!.newPage({ viewport }),
+    idle,
+    async say(text) {
+      await page!.fill("#input", text);
+      await page!.press("#input", "Enter");
+      await idle();
+    },
+    threadId: () => decodeURIComponent(new URL(page!.url()).hash.replace("#thread=", "")),
+  };
+}
