@@ -78,6 +78,7 @@ describe("threads an edit left unable to resume", () => {
       store,
       port: 0,
       watching: true,
+      playground: { drawGraph: (g: Graph) => toSvg(g) },
     });
   });
   afterAll(async () => {
@@ -104,7 +105,7 @@ describe("threads an edit left unable to resume", () => {
   const shown = async (id: string) =>
     ((await (await fetch(`${server.url}/api/threads/${id}`)).json()) as { thread: { stale: string | null } }).thread;
 
-  it("are marked stale, with why, in the list and the thread; the others are not", async () => {
+  it("are marked stale, with why, in the API and the playground, which moves one to a node named", async () => {
     // The first message of a wait is the one that opens the conversation: here the opening.
     for (const m of [null, ...WAITS.checkout.slice(1)]) await say("at-checkout", m);
     for (const m of [null, ...WAITS.pay.slice(1)]) await say("in-pay", m);
@@ -120,6 +121,28 @@ describe("threads an edit left unable to resume", () => {
     expect(stale["in-pay"]).toBeNull();
     expect((await shown("at-checkout")).stale).toMatch((row.outcome as { stale: RegExp }).stale);
     expect((await shown("in-pay")).stale).toBeNull();
+    if (!haveChromium) return;
+
+    // The playground marks it, says why, and moves it to the node the user names.
+    const browser = await sharedChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = pageErrors(page);
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector("body[data-ready]");
+      const item = page.locator('#thread-list li[data-thread="at-checkout"]');
+      expect(await item.getAttribute("data-state")).toBe("stale");
+      expect(await item.locator(".state").getAttribute("title")).toMatch((row.outcome as { stale: RegExp }).stale);
+      expect(await page.locator('#thread-list li[data-thread="in-pay"]').getAttribute("data-state")).toBe("waiting");
+      expect(await page.locator('#thread-list li[data-thread="in-pay"] .migrate').count()).toBe(0);
+      page.on("dialog", (d) => void d.accept("checkout"));
+      await item.locator(".migrate").click();
+      await page.waitForSelector('#thread-list li[data-thread="at-checkout"][data-state="waiting"]');
+      expect((await shown("at-checkout")).stale).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });
 

@@ -37,7 +37,7 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #thread-list .title{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 #thread-list .state{font-size:10.5px;border-radius:8px;padding:0 6px;margin-left:4px;border:1px solid var(--line2)}
 #thread-list .state.running{color:#fff;background:var(--accent);border-color:var(--accent)}#thread-list .state.ended{color:var(--muted)}#thread-list .state.stale{color:var(--bad);border-color:currentColor}
-#thread-list .rename{border:0;background:none;color:var(--muted);padding:0 4px}
+#thread-list .rename,#thread-list .migrate{border:0;background:none;color:var(--muted);padding:0 4px}#thread-list .migrate{color:var(--bad)}
 #thread-list li{display:flex;align-items:stretch;border-radius:6px;margin-bottom:2px}
 #thread-list li.active{background:var(--active)}
 #thread-list .open{flex:1;min-width:0;text-align:left;border:0;background:none;display:flex;flex-direction:column;padding:5px 7px}

@@ -1,7 +1,7 @@
 /**
  * The thread list: a title (the first user message, or one given here), when, how many turns, and
  * whether it is running, waiting, ended or stale (an edit of the agent changed where it stands);
- * search; open, rename, delete. The open thread is in the
+ * search; open, rename, delete; move a stale one to a node of the new build. The open thread is in the
  * URL, so a reload keeps it.
  */
 import { api, ApiError } from "./api.js";
@@ -44,6 +44,15 @@ function item(app: App, t: ThreadInfo): HTMLElement {
       el("span", { class: "meta", text: describe(t) }),
       el("span", { class: "id", text: t.id }),
     ]),
+    t.stale
+      ? el("button", {
+          class: "migrate",
+          title: "Move this conversation to a node of the agent as it is now",
+          "aria-label": `move ${t.id}`,
+          text: "\u21e2",
+          onclick: () => failing(migrate(app, t)),
+        })
+      : null,
     el("button", {
       class: "rename",
       title: "Rename this thread",
@@ -70,6 +79,21 @@ export async function loadThreads(app: App): Promise<void> {
   const data = await api<{ threads: ThreadInfo[] }>("GET", "api/threads?stale=1");
   listed = data.threads.slice().sort((a, b) => b.updatedAt - a.updatedAt);
   renderThreads(app);
+}
+
+/**
+ * A stale thread goes on from a node of the new build that the user names (its variables and
+ * turns kept; the server checks that the node can take it: POST /api/threads/:id/migrate).
+ */
+async function migrate(app: App, t: ThreadInfo): Promise<void> {
+  const node = prompt(
+    `This conversation cannot resume where it stands (${t.stale}).\nThe name of the node to go on from (one the conversation can wait at):`,
+  );
+  if (node === null || node.trim() === "") return;
+  await api("POST", `api/threads/${enc(t.id)}/migrate`, { node: node.trim() });
+  await loadThreads(app);
+  await selectThread(app, t.id);
+  app.status(`thread ${t.id} goes on from ${node.trim()}`);
 }
 
 async function rename(app: App, t: ThreadInfo): Promise<void> {
@@ -109,7 +133,7 @@ export async function selectThread(app: App, id: string): Promise<void> {
   app.actions.renderThread(data.thread, data.turns);
   if (data.thread.stale)
     app.status(
-      `This conversation cannot resume on the agent as it is now (${data.thread.stale}): its next message is refused, unless the server restarts stale threads (--on-stale restart).`,
+      `This conversation cannot resume on the agent as it is now (${data.thread.stale}): its next message is refused (unless the server restarts stale threads, --on-stale restart); \u21e2 in the list moves it to a node of the new build.`,
       true,
     );
   const last = data.turns[data.turns.length - 1];
