@@ -237,4 +237,34 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     await page.emulateMedia({ colorScheme: "light" });
     expect(errors).toEqual([]);
   });
+
+  it("tries another value of a variable from a turn: on a fork, the next message again, beside the original", async () => {
+    const { page, server, errors } = playground;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const source = threadId();
+    const get = async (id: string) =>
+      (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(id)}`)).json()) as {
+        turns: { user: string | null; reply: string | null }[];
+      };
+    const before = await get(source);
+    await page.click(`#turns li[data-turn="2"] button`);
+    const edit = page.locator('#turn-detail .edit-var[data-var="problem"]');
+    await edit.waitFor();
+    page.once("dialog", (d) => void d.accept(JSON.stringify("What is 2/3 + 1/3?")));
+    await edit.click();
+    await page.waitForSelector("#turn-detail .what-if");
+    expect(await page.locator(".what-if .original .reply").textContent()).toBe(conversation.turns[2]!.agent);
+    // The edited variable reaches the rerun's reply.
+    expect(await page.locator(".what-if .rerun .reply").textContent()).toBe("Here's your problem: What is 2/3 + 1/3?");
+    const fork = (await page.locator(".what-if").getAttribute("data-fork"))!;
+    // The thread is as it was; the fork holds its turns 1-2, the change (no message), the rerun.
+    expect(await get(source)).toEqual(before);
+    expect((await get(fork)).turns.map((t) => [t.user, t.reply])).toEqual([
+      ...before.turns.slice(0, 2).map((t) => [t.user, t.reply]),
+      [null, null],
+      [conversation.turns[2]!.user, "Here's your problem: What is 2/3 + 1/3?"],
+    ]);
+    expect(await page.locator(`#thread-list li[data-thread="${fork}"]`).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
 });

@@ -22,6 +22,26 @@ const say = async (thread: string, text: string, id = `${thread}-${text}`) => {
 };
 
 describe("the threads API", () => {
+  it("sets a frame's variables as a turn without message, and refuses what memory cannot hold", async () => {
+    await say("vars", "a");
+    const set = await get("/api/threads/vars/variables", json({ frame: 0, set: { count: 10 } }));
+    expect(set.status).toBe(200);
+    expect(set.body.turn).toMatchObject({ seq: 3, user: null, reply: null });
+    expect(set.body.thread).toMatchObject({ id: "vars", version: 3 });
+    await say("vars", "b");
+    expect((await get("/api/threads/vars/memory")).body.memory.stack[0].vars.count).toBe(11);
+    const refused = await get("/api/threads/vars/variables", json({ frame: 0, set: { nope: 1 } }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: "bad_input",
+      message: expect.stringMatching(/has no variable 'nope'/),
+    });
+    expect((await get("/api/threads/vars/variables", json({ frame: -1, set: {} }))).status).toBe(400);
+    expect((await get("/api/threads/nobody/variables", json({ frame: 0, set: { count: 1 } }))).status).toBe(404);
+    // Nothing was committed by the refusals.
+    expect((await get("/api/threads/vars")).body.thread.version).toBe(4);
+  });
+
   it("lists, shows, gives the memory at a turn, forks and deletes threads", async () => {
     await say("t1", "a");
     await say("t1", "b");

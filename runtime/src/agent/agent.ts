@@ -23,6 +23,7 @@ import { toMemoryBody, toRunMemory } from "../engine/stack.js";
 import type { RunState } from "../engine/state.js";
 import { freshMemory, openMemory, sealMemory, verifiedMemory } from "../memory/seal.js";
 import { migrateMemory } from "./migrate.js";
+import { editedMemory } from "./edit-variables.js";
 import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
 import { toolDefinitionOf } from "../language/tools.js";
@@ -268,6 +269,18 @@ export class Agent {
     const before = verifiedMemory(memory);
     const moved = migrateMemory(this.program, before, node);
     const sealed = sealMemory(moved);
+    return { memory: sealed, delta: memoryDelta(before, sealed) };
+  }
+
+  /**
+   * Sets variables of frame `frame` of a saved conversation (0: main, whose variables are the
+   * globals; the last: where it stands) to new values, keeping everything else: to try what a
+   * turn would have done with other values. Each variable must exist in the frame and each value
+   * be plain JSON; else an AgentError `bad_input` says why.
+   */
+  editVariables(memory: unknown, frame: number, set: Record<string, unknown>): { memory: Memory; delta: MemoryDelta } {
+    const before = verifiedMemory(memory);
+    const sealed = sealMemory(editedMemory(before, frame, set));
     return { memory: sealed, delta: memoryDelta(before, sealed) };
   }
 

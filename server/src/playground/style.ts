@@ -106,6 +106,10 @@ table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok
 .memory dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:1px 12px;margin:0;font-size:12px}
 .memory dd{margin:0;font-family:ui-monospace,monospace;word-break:break-word}
 .memory pre{font-size:11.5px;background:var(--code-bg);border:1px solid var(--line);padding:6px;overflow:auto;max-height:320px;white-space:pre-wrap;word-break:break-word}
+.memory .edit-var{border:0;background:none;color:var(--muted);padding:0 4px;cursor:pointer;font-size:12px}
+.what-if{margin:6px 10px;padding:6px 8px;border:1px solid var(--line2);border-radius:6px}.what-if h4{margin:0 0 4px}
+.what-if .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:8px}.what-if h5{margin:0 0 2px;font-size:11.5px;color:var(--muted)}
+.what-if p{margin:2px 0;font-size:12.5px;word-break:break-word}.what-if .said{color:var(--muted)}
 @media (max-width:999px){
 #panels{display:flex;gap:4px;padding:6px 8px 0;overflow-x:auto}
 #panels button{flex:1;min-width:0}

@@ -210,6 +210,42 @@ export function openApiDocument(agent: string, options: { playground: boolean })
           },
         },
       },
+      "/api/threads/{id}/variables": {
+        post: {
+          summary:
+            "Set variables of one frame of a thread's memory to new values (fork it at a turn first to try a change beside the original); recorded as a turn without message or reply",
+          parameters: [threadId],
+          requestBody: {
+            required: true,
+            content: json({
+              type: "object",
+              required: ["frame", "set"],
+              properties: {
+                frame: {
+                  type: "integer",
+                  minimum: 0,
+                  description:
+                    "the frame of the memory's stack: 0 is main (the globals), the last is where the conversation stands",
+                },
+                set: {
+                  type: "object",
+                  description: "each variable's new value (JSON); the frame must have the variable",
+                },
+              },
+            }),
+          },
+          responses: {
+            200: {
+              description: "the thread, and the turn that records the change (no message, no reply)",
+              content: json({ type: "object", properties: { thread: ref("ThreadInfo"), turn: { type: "object" } } }),
+            },
+            400: error("a bad body, or a thread with no turn yet"),
+            404: error("no such thread"),
+            409: error("the thread is busy"),
+            422: error("bad_input: no such frame or variable, a value that is not JSON, or an ended conversation"),
+          },
+        },
+      },
       "/api/threads/{id}/migrate": {
         post: {
           summary:

@@ -1,7 +1,7 @@
 /** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork, migrate. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { migrateThread, replayTurn, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { editThreadVariables, migrateThread, replayTurn, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
@@ -38,6 +38,7 @@ async function staleness(ctx: ServerContext, thread: ThreadInfo): Promise<string
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
 const MigrateBody = z.object({ node: z.string().min(1) });
 const TitleBody = z.object({ title: z.string().nullable() });
+const VariablesBody = z.object({ frame: z.number().int().min(0), set: z.record(z.string(), z.unknown()) });
 
 export function threadsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
@@ -104,6 +105,15 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   });
 
   // A thread that cannot resume on the agent served now (edited where it stands) moves to one of its nodes.
+  // Variables of a frame set by hand, as a turn without message (fork first to try a change beside the original).
+  app.post("/api/threads/:id/variables", async (c) => {
+    const id = threadIdOf(c.req.param("id"));
+    const body = await jsonBody(c, VariablesBody);
+    await known(id);
+    const { turn } = await editThreadVariables(store, ctx.agent, id, body.frame, body.set);
+    return c.json({ thread: await store.thread(id), turn: turnJson(turn) });
+  });
+
   app.post("/api/threads/:id/migrate", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, MigrateBody);

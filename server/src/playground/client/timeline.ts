@@ -2,6 +2,7 @@
 import { api } from "./api.js";
 import type { App } from "./app.js";
 import { callsView } from "./calls-view.js";
+import { whatIf } from "./what-if.js";
 import { el, enc, short } from "./dom.js";
 import type { Change, Memory, ThreadInfo } from "./types.js";
 
@@ -49,14 +50,26 @@ function changesTable(changes: Change[] | undefined): HTMLElement {
   return el("div", { class: "table-wrap" }, [table]);
 }
 
-function memoryView(memory: Memory | null): HTMLElement {
+/** `edit`: what a variable's edit button does (a what-if from this turn). */
+function memoryView(memory: Memory | null, edit: (frame: number, name: string, value: unknown) => void): HTMLElement {
   if (!memory) return el("p", { class: "empty", text: "No memory yet." });
   const frames = memory.stack.map((f, i) => {
     const names = Object.keys(f.vars).filter((n) => !n.startsWith("_"));
     const title = (i === 0 ? "main (globals)" : `${f.scope} ${f.function}`) + (f.node ? ` \u00b7 at ${f.node}` : "");
     const vars = names.flatMap((n) => [
       el("dt", null, [el("code", { text: n })]),
-      el("dd", { text: short(f.vars[n], 300) }),
+      el("dd", null, [
+        el("span", { text: short(f.vars[n], 300) }),
+        el("button", {
+          class: "edit-var",
+          "data-frame": String(i),
+          "data-var": n,
+          title: `What if ${n} had another value here? (on a fork; the next message is sent again)`,
+          "aria-label": `edit ${n}`,
+          text: "\u270e",
+          onclick: () => edit(i, n, f.vars[n]),
+        }),
+      ]),
     ]);
     return el("div", { class: "frame" }, [
       el("h4", { text: title }),
@@ -94,7 +107,15 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     el("h4", { text: "Variables this turn changed" }),
     changesTable(turn?.changes),
     el("h4", { text: "Memory after this turn" }),
-    memoryView(data.memory),
+    memoryView(
+      data.memory,
+      (frame, name, value) =>
+        void whatIf(app, seq, frame, name, value)
+          .then((view) => {
+            if (view && state.selectedTurn === seq) ui.detail.insertBefore(view, ui.detail.children[1] ?? null);
+          })
+          .catch((e: Error) => app.status(e.message, true)),
+    ),
   );
   // Rebuilt by replaying the turn: shown when it comes, unless another turn was chosen meanwhile.
   const view = await callsView(state.threadId ?? "", seq).catch((e: Error) =>
