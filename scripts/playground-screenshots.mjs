@@ -2,8 +2,9 @@
 // Renders the playground in headless Chromium and writes the pictures docs/serving.md shows:
 // docs/img/playground.png (a reply streaming in, its node's line lit in the agent's source),
 // docs/img/playground-turn.png (a turn picked on the timeline: its prompts and calls, the variables
-// it changed), docs/img/playground-graph.png (the graph tab) and docs/img/playground-phone.png (the
-// page 390 px wide). The tutor sample, the offline model and a throwaway SQLite store; no network.
+// it changed), docs/img/playground-what-if.png (another value of a variable tried from that turn:
+// the next message's reply on a fork beside the original's), docs/img/playground-graph.png (the
+// graph tab) and docs/img/playground-phone.png (the page 390 px wide). The tutor sample, the offline model and a throwaway SQLite store; no network.
 //
 //   npm run build && node scripts/playground-screenshots.mjs [--chromium PATH]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -71,12 +72,19 @@ try {
   await page.click('#turns li[data-turn="2"] button');
   await page.waitForSelector("#turn-detail .calls");
   await page.screenshot({ path: join(out, "playground-turn.png") });
+  page.once("dialog", (d) => void d.accept(JSON.stringify("What is 2/3 + 1/3?")));
+  await page.click('#turn-detail .edit-var[data-var="problem"]');
+  await page.waitForSelector("#turn-detail .what-if");
+  await page.locator("#turn-detail .what-if").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "playground-what-if.png") });
   await page.click("#graph-tab");
   await page.screenshot({ path: join(out, "playground-graph.png") });
   await page.click("#source-tab");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(out, "playground-phone.png") });
-  console.log(`wrote docs/img/playground.png, playground-turn.png, playground-graph.png and playground-phone.png`);
+  console.log(
+    "wrote docs/img/playground.png, playground-turn.png, playground-what-if.png, playground-graph.png and playground-phone.png",
+  );
 } finally {
   await browser.close();
   await server.close();
