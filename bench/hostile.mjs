@@ -61,12 +61,18 @@ function serve(dir, workers, name = `threads-${workers}`) {
   });
 }
 
-/** One turn: its run stream read to the end; the last event's type. */
+let sent = 0;
+/**
+ * One turn: its run stream read to the end; the last event's type. A request on a keep-alive
+ * connection the server closed meanwhile is sent again with the same message id (one turn).
+ */
 async function turn(url, thread, message) {
-  const res = await fetch(`${url}/api/threads/${thread}/runs`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ message }),
+  const body = JSON.stringify({ message, messageId: `m-${++sent}` });
+  const send = () =>
+    fetch(`${url}/api/threads/${thread}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const res = await send().catch((err) => {
+    if (err?.cause?.code !== "UND_ERR_SOCKET") throw err;
+    return send();
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${res.status} ${text}`);

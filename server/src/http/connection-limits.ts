@@ -15,7 +15,7 @@ export interface ConnectionLimits {
   headersMs: number;
   /** Time to receive a whole request, body included (ms, default 30,000); the answer (a stream) may take longer. */
   requestMs: number;
-  /** Connections of one client address with no request in progress (default 32). */
+  /** Connections of one client address with no request in progress (default 256). */
   idlePerClient: number;
   /** Connections of one client address in all (default 1,000). */
   perClient: number;
@@ -24,7 +24,9 @@ export interface ConnectionLimits {
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersMs: 10_000,
   requestMs: 30_000,
-  idlePerClient: 32,
+  // A client's pool of keep-alive connections (a proxy, a backend) may hold many between its
+  // requests, and one closed here may be the one it is about to reuse: bound them, not tightly.
+  idlePerClient: 256,
   perClient: 1000,
 };
 
