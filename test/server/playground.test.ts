@@ -120,7 +120,10 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
         .evaluateAll((dls) =>
           dls.map((dl) =>
             Object.fromEntries(
-              [...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]),
+              [...dl.querySelectorAll("dt")].map((dt) => [
+                dt.textContent,
+                dt.nextElementSibling!.querySelector(".value")!.textContent,
+              ]),
             ),
           ),
         );

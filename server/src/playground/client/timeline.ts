@@ -59,7 +59,7 @@ function memoryView(memory: Memory | null, edit: (frame: number, name: string, v
     const vars = names.flatMap((n) => [
       el("dt", null, [el("code", { text: n })]),
       el("dd", null, [
-        el("span", { text: short(f.vars[n], 300) }),
+        el("span", { class: "value", text: short(f.vars[n], 300) }),
         el("button", {
           class: "edit-var",
           "data-frame": String(i),
