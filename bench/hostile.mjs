@@ -69,7 +69,11 @@ let sent = 0;
 async function turn(url, thread, message) {
   const body = JSON.stringify({ message, messageId: `m-${++sent}` });
   const send = () =>
-    fetch(`${url}/api/threads/${thread}/runs`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    fetch(`${url}/api/threads/${thread}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
   const res = await send().catch((err) => {
     if (err?.cause?.code !== "UND_ERR_SOCKET") throw err;
     return send();
