@@ -225,19 +225,24 @@ describe("autograms chat", () => {
     child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
     const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
-    await new Promise<void>((resolve) => {
-      const check = () => out.includes("Agent: ") && (child.stdout.off("data", check), resolve());
-      child.stdout.on("data", check);
-    });
-    // An endless loop: left alone, it computes until the runtime's step limit.
-    child.stdin.write("loop\n");
-    await new Promise((r) => setTimeout(r, 300));
-    const signalled = performance.now();
-    child.kill("SIGTERM");
-    const code = await closed;
-    expect(performance.now() - signalled, out).toBeLessThan(3000);
-    expect(code).toBe(143);
-    expect(readMemory(memory)).toMatchObject({ turn: 1, done: false });
+    try {
+      await new Promise<void>((resolve) => {
+        const check = () => out.includes("Agent: ") && (child.stdout.off("data", check), resolve());
+        child.stdout.on("data", check);
+      });
+      // An endless loop: left alone, it computes until the runtime's step limit.
+      child.stdin.write("loop\n");
+      await new Promise((r) => setTimeout(r, 300));
+      const signalled = performance.now();
+      child.kill("SIGTERM");
+      const code = await closed;
+      expect(performance.now() - signalled, out).toBeLessThan(3000);
+      expect(code).toBe(143);
+      expect(readMemory(memory)).toMatchObject({ turn: 1, done: false });
+    } finally {
+      // A test that fails or times out before the signal leaves no process behind.
+      child.kill("SIGKILL");
+    }
   });
 
   it.skipIf(!hasScript)(
