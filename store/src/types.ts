@@ -79,12 +79,27 @@ export interface NewTurn {
    */
   delta?: MemoryDelta;
   trace?: TraceEvent[];
+  /**
+   * The trace (as `storedTrace` gives it) and the delta already packed as the store keeps them
+   * (`packTurn`), instead of `trace` and `delta`: made in the thread that played the turn (a worker
+   * thread), so the thread that commits copies and serializes none of the trace's objects.
+   */
+  packed?: PackedTurn;
   startedAt: number;
   /**
    * The number of the turn this one answers again (the thread's last): it is marked `replaced`
    * and its message id moves to this turn. `memory` was made from the memory before it.
    */
   replaces?: number;
+}
+
+/**
+ * A turn's trace and memory change as a store's row keeps them (`packTurn`): deflated JSON, plain
+ * bytes that a worker thread can hand over without a copy. `delta` null: the turn keeps a snapshot.
+ */
+export interface PackedTurn {
+  trace: Uint8Array;
+  delta: Uint8Array | null;
 }
 
 /** A thread held by one run: commits are accepted only while the lease is this one. */

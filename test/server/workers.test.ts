@@ -3,15 +3,17 @@
 // server's own thread, step events with large values omitted, and SSE that waits for its client.
 import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { inflateRawSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
+import type { PlayedResult } from "../../server/src/workers/protocol.js";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-steps.js";
 import { LiveRun } from "../../server/src/runs/live-run.js";
-import { acquireTurn, openStore, type Store } from "@autograms/store";
+import { acquireTurn, openStore, type Store, type StoredTraceEvent } from "@autograms/store";
 import { join } from "node:path";
 import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
@@ -37,6 +39,10 @@ const request = (
   memory: PlayRequest["memory"] = null,
   signal = new AbortController().signal,
 ): PlayRequest => ({ threadId, text, memory, signal, onStep: () => {}, onText: () => {} });
+
+/** The trace a turn played, from its packed bytes (deflated JSON, as a store's row keeps it). */
+const traceOf = (played: PlayedResult): StoredTraceEvent[] =>
+  JSON.parse(inflateRawSync(played.packed.trace).toString("utf8"));
 
 describe("a turn pool", () => {
   it("plays a thread's turns on the worker of its last one while another thread's go to the idle worker", async () => {
@@ -67,14 +73,18 @@ describe("a turn pool", () => {
     const { memory } = await p.play(request("a", null));
     const sent: string[] = [];
     const played = await p.play({ ...request("a", "many", memory), onStep: (e) => sent.push(e.kind) });
-    const computed = played.trace.filter((e) => COMPUTE_STEPS.has(e.kind)).length;
+    const trace = traceOf(played);
+    const computed = trace.filter((e) => COMPUTE_STEPS.has(e.kind)).length;
     expect(computed).toBeGreaterThan(MAX_COMPUTE_STEPS);
     expect(sent.filter((k) => COMPUTE_STEPS.has(k)).length).toBe(MAX_COMPUTE_STEPS);
     expect(played.omittedSteps).toBe(computed - MAX_COMPUTE_STEPS);
     // The reply's step comes after the loop: it is sent all the same.
     expect(sent.filter((k) => !COMPUTE_STEPS.has(k))).toEqual(
-      played.trace.filter((e) => !COMPUTE_STEPS.has(e.kind)).map((e) => e.kind),
+      trace.filter((e) => !COMPUTE_STEPS.has(e.kind)).map((e) => e.kind),
     );
+    // The whole trace comes back packed for the commit, as bytes (transferred: no clone of its steps).
+    expect(played.packed.trace).toBeInstanceOf(Uint8Array);
+    expect(played.replyNode).toMatch(/who$/);
   });
 
   it("sends a thread's memory to the worker that holds it from the last turn only as its checksum", async () => {

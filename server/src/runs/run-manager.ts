@@ -284,7 +284,7 @@ export class RunManager {
         const turn = await held.commit({ ...result, startedAt });
         // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
         // so the deltas for its node always add up to it.
-        const node = replyNode(result.trace);
+        const node = result.replyNode;
         for (const e of restOfReply(node, shown.get(node) ?? "", result.reply)) run!.push(e);
         shown = new Map();
         return { turn, done: result.done, reply: result.reply };

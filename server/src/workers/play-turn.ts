@@ -1,11 +1,11 @@
 /**
  * Plays one turn of the agent (`Agent.reply`) under its budgets, the same in a worker thread and
  * in the server's own thread: its steps go out bounded as they happen, its whole trace comes back
- * with the result (for the commit). A turn that runs long lets the other turns of its thread have
+ * with the result, packed for the commit. A turn that runs long lets the other turns of its thread have
  * the event loop between its steps, so one turn never stalls the turns beside it.
  */
 import type { Agent, Memory, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { storedTrace, type StoredTraceEvent } from "@autograms/store";
+import { packTurn, replyNode, storedTrace, type StoredTraceEvent } from "@autograms/store";
 import { boundedStep } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
@@ -48,7 +48,13 @@ export async function playTurn(
       pause,
       signal: AbortSignal.any([hooks.signal, over.signal]),
     });
-    return { reply: result.reply, memory: result.memory, delta: result.delta, done: result.done, trace };
+    return {
+      reply: result.reply,
+      memory: result.memory,
+      done: result.done,
+      replyNode: replyNode(trace),
+      packed: packTurn(trace, result.delta),
+    };
   } catch (err) {
     throw meter.exceeded ?? (hooks.signal.aborted ? hooks.signal.reason : err);
   } finally {

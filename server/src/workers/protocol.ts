@@ -1,6 +1,6 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
-import type { Memory, MemoryDelta, ReplyChunk } from "@autograms/runtime";
-import type { StoredTraceEvent } from "@autograms/store";
+import type { Memory, ReplyChunk } from "@autograms/runtime";
+import type { PackedTurn, StoredTraceEvent } from "@autograms/store";
 import type { TurnBudgets } from "./turn-budget.js";
 
 /** What a worker thread is started with (`workerData`). */
@@ -34,13 +34,19 @@ export type FromWorker =
 
 export type Progress = { step: StoredTraceEvent } | { text: ReplyChunk };
 
-/** What `Agent.reply` gave, with the turn's whole trace (for the commit). */
+/**
+ * What `Agent.reply` gave: what the server's thread reads (the reply, the memory) as values, and
+ * what it only stores (the turn's whole trace and its delta) packed for the commit, as bytes that
+ * a worker transfers (the trace of a turn of many steps is as many objects: cloning them, and
+ * serializing them again for the commit, would keep the server's thread busy).
+ */
 export interface PlayedResult {
   reply: string | null;
   memory: Memory;
-  delta: MemoryDelta;
   done: boolean;
-  trace: StoredTraceEvent[];
+  /** The node whose output was the reply (`replyNode` of the trace; "" if none). */
+  replyNode: string;
+  packed: PackedTurn;
   /** Compute steps played in a worker past the stream's bound and not sent (runs/bounded-steps.ts). */
   omittedSteps?: number;
 }

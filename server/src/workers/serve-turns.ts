@@ -87,7 +87,17 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
       });
       flush();
       kept.set(message.threadId, result.memory);
-      send({ type: "played", id, result: omittedSteps > 0 ? { ...result, omittedSteps } : result });
+      // The packed trace and delta move to the server's thread (their memory changes hands), so
+      // what it receives costs it nothing however many steps the turn took.
+      const packed = { trace: owned(result.packed.trace), delta: result.packed.delta && owned(result.packed.delta) };
+      port.postMessage(
+        {
+          type: "played",
+          id,
+          result: { ...result, packed, ...(omittedSteps > 0 && { omittedSteps }) },
+        } satisfies FromWorker,
+        [packed.trace.buffer, ...(packed.delta ? [packed.delta.buffer] : [])],
+      );
     } catch (err) {
       flush();
       const code = (err as { code?: unknown }).code;
@@ -104,6 +114,17 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
       turns.delete(id);
     }
   }
+}
+
+/**
+ * Bytes in a memory of their own, which can be transferred: a small Buffer is a view of Node's
+ * shared pool, which cannot move (and must not: other Buffers live there).
+ */
+function owned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const { buffer } = bytes;
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength)
+    return bytes as Uint8Array<ArrayBuffer>;
+  return new Uint8Array(bytes);
 }
 
 /** A turn stopped from the main thread: its message is the main thread's. */

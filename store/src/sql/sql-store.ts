@@ -12,7 +12,6 @@ import type { Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { MemoryCache } from "../memory-cache.js";
 import { replayDeltas } from "../memory-replay.js";
-import { storedTrace } from "../trace-record.js";
 import type {
   AcquireOptions,
   Lease,
@@ -37,6 +36,7 @@ import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
+import { committedRecord, turnColumns } from "./turn-columns.js";
 
 const DEFAULTS: Store["options"] = {
   snapshotEvery: 50,
@@ -333,6 +333,7 @@ export class SqlStore implements Store {
     keepable(turn.messageId, "messageId");
     keepable(turn.user, "user");
     keepable(turn.reply, "reply");
+    const columns = turnColumns(turn);
     const record = await this.db.transaction(async (tx) => {
       const row = await this.row(tx, lease.threadId, this.forUpdate);
       if (!row)
@@ -354,21 +355,18 @@ export class SqlStore implements Store {
         );
       }
       const seq = lease.version + 1;
-      const delta = turn.delta === undefined ? null : packJson(turn.delta);
+      const { delta } = columns;
       const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
       const snapshot =
         delta === null ||
         num(row.snap_seq) === 0 ||
         seq - num(row.snap_seq) >= this.options.snapshotEvery ||
         sinceSnapshot >= this.options.snapshotBytes;
-      const trace = storedTrace(turn.trace ?? []);
-      const record = {
+      const fields = {
         messageId: turn.messageId,
         user: turn.user,
         reply: turn.reply,
         status: "ok" as const,
-        delta,
-        trace: packJson(trace),
         startedAt: turn.startedAt,
         committedAt: now,
       };
@@ -379,7 +377,7 @@ export class SqlStore implements Store {
           turn.replaces,
         ]);
       }
-      await this.insertTurn(tx, lease.threadId, seq, record);
+      await this.insertTurn(tx, lease.threadId, seq, { ...fields, delta, trace: columns.trace });
       if (snapshot)
         await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
           lease.threadId,
@@ -407,7 +405,7 @@ export class SqlStore implements Store {
           lease.threadId,
         ],
       );
-      return { seq, ...record, delta: turn.delta ?? null, trace };
+      return committedRecord({ seq, ...fields }, turn, columns);
     });
     // Committed: this process's next turn on the thread starts from this very memory.
     this.memories.set(lease.threadId, turn.memory);

@@ -6,13 +6,15 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { AgentError, type Agent } from "@autograms/runtime";
+import { AgentError, type Agent, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import { SCHEMA_VERSION } from "../sql/migrations.js";
 import { checkThreads } from "../turns/check-threads.js";
 import { acquireTurn } from "../turns/held-turn.js";
 import { runTurn } from "../turns/run-turn.js";
-import type { Lease, Store, StoreOptions } from "../types.js";
+import type { Lease, Store, StoreOptions, TurnRecord } from "../types.js";
+import { packTurn } from "../packed-turn.js";
+import { storedTrace } from "../trace-record.js";
 import { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";
 import type { TestApi } from "./test-api.js";
 
@@ -219,6 +221,50 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           await b.close();
         }
       }));
+
+    it("commits a turn given packed where it was played (packTurn) as it commits one given as objects", () =>
+      withStore(
+        backend,
+        async (store, db) => {
+          const agent = echoAgent();
+          const packedTurn = async (id: string, text: string | null) => {
+            const { held } = await acquireTurn(store, id, text);
+            const events: TraceEvent[] = [];
+            const result = await agent.reply(text ?? "", held!.memory ?? undefined, { trace: (e) => events.push(e) });
+            const packed = packTurn(storedTrace(events), result.delta);
+            return held!.commit({ reply: result.reply, memory: result.memory, packed, startedAt: Date.now() });
+          };
+          for (const text of [null, "message 1", "message 2", "message 3", "message 4"]) {
+            const record = await packedTurn("packed", text);
+            await runTurn(store, agent, "objects", text);
+            // Its record reads the trace and delta from the bytes when asked for them.
+            const [stored] = (await store.turns("packed")).slice(-1);
+            expect(record.trace).toEqual(stored!.trace);
+            expect(record.delta).toEqual(stored!.delta);
+          }
+          const fields = (t: TurnRecord) => [t.seq, t.user, t.reply, t.trace, t.delta];
+          expect((await store.turns("packed")).map(fields)).toEqual((await store.turns("objects")).map(fields));
+          expect((await store.turns("packed"))[2]!.delta).not.toBeNull();
+          // Another store rebuilds the memory from the packed rows: snapshots and deltas as ever.
+          const other = await db.open({ snapshotEvery: 3 });
+          try {
+            expect((await other.load("packed")).memory).toEqual((await store.load("objects")).memory);
+          } finally {
+            await other.close();
+          }
+          // Packed and as objects at once: refused, nothing written, the lease still the caller's.
+          const lease = await store.acquire("packed");
+          const packed = packTurn([], null);
+          const memory = (await store.load("packed")).memory!;
+          const turn = { messageId: null, user: "x", reply: "y", memory, startedAt: 0, packed };
+          await expect(store.commit(lease, { ...turn, trace: [] })).rejects.toMatchObject({
+            code: "bad_request",
+            message: "a turn's trace and delta are given either packed or not, not both",
+          });
+          expect((await store.commit(lease, turn)).seq).toBe(6);
+        },
+        { snapshotEvery: 3 },
+      ));
 
     it("keeps no memory with memoryCache 0, and only as many threads as it is given", () =>
       withStore(

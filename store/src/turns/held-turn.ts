@@ -6,8 +6,7 @@
  */
 import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
-import type { AcquireOptions, Lease, Store, TurnRecord } from "../types.js";
-import type { StoredTraceEvent } from "../types.js";
+import type { AcquireOptions, Lease, NewTurn, PackedTurn, Store, StoredTraceEvent, TurnRecord } from "../types.js";
 
 export interface HeldTurn {
   lease: Lease;
@@ -23,12 +22,16 @@ export interface HeldTurn {
   release(): Promise<void>;
 }
 
-/** What playing the agent gave: the reply and memory of `Agent.reply`, with its trace. */
+/**
+ * What playing the agent gave: the reply and memory of `Agent.reply`, with its trace and delta,
+ * as objects or already packed where the turn was played (`packTurn`; NewTurn.packed).
+ */
 export interface PlayedTurn {
   reply: string | null;
   memory: Memory;
   delta?: MemoryDelta;
-  trace: readonly (TraceEvent | StoredTraceEvent)[];
+  trace?: readonly (TraceEvent | StoredTraceEvent)[];
+  packed?: PackedTurn;
   startedAt: number;
 }
 
@@ -119,8 +122,8 @@ export async function acquireTurn(
               memory: turn.memory,
               // A replacing turn's delta is from the memory before the turn it replaces, not from the
               // head, and a restart's from no memory: they keep a snapshot.
-              ...(replaces === undefined ? !restarted && turn.delta && { delta: turn.delta } : { replaces }),
-              trace: turn.trace as TraceEvent[],
+              ...(replaces !== undefined && { replaces }),
+              ...columns(turn, replaces === undefined && !restarted),
               startedAt: turn.startedAt,
             });
             done = true;
@@ -137,6 +140,12 @@ export async function acquireTurn(
     await release();
     throw err;
   }
+}
+
+/** The turn's trace and delta for its commit, packed or not as they were given; the delta only if `keepDelta`. */
+function columns(turn: PlayedTurn, keepDelta: boolean): Pick<NewTurn, "trace" | "delta" | "packed"> {
+  if (turn.packed) return { packed: keepDelta ? turn.packed : { trace: turn.packed.trace, delta: null } };
+  return { trace: (turn.trace ?? []) as TraceEvent[], ...(keepDelta && turn.delta && { delta: turn.delta }) };
 }
 
 /** Whether the memory is stale and to be restarted; stale with `refuse`, the error. */
