@@ -67,6 +67,30 @@ describe("a turn pool", () => {
     expect(await long).toBe("time_budget");
   });
 
+  it("sends a turn to the worker with fewer long turns than the thread's warm one", async () => {
+    const p = pool(2, { timeMs: 1_000 });
+    await p.ready();
+    // Four threads warm on one worker (an idle pool gives each the first).
+    const played = new Map<string, Awaited<ReturnType<TurnPool["play"]>>>();
+    for (const id of ["a", "b", "c", "d"]) {
+      const opening = await p.play(request(id, null));
+      played.set(id, await p.play(request(id, "who?", opening.memory)));
+    }
+    const first = played.get("a")!.reply;
+    expect(new Set([...played.values()].map((t) => t.reply))).toEqual(new Set([first]));
+    const loop = (id: string) => p.play(request(id, "loop", played.get(id)!.memory)).catch(() => undefined);
+    const since = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const loops = [loop("a")];
+    await since(300);
+    loops.push(loop("b")); // its warm worker has a long turn, the other none: the other
+    loops.push(loop("c")); // one turn each, neither long yet: the warm one
+    await since(300);
+    // The warm worker has two long turns, the other one: "d" goes to the other.
+    const d = await p.play(request("d", "who?", played.get("d")!.memory));
+    expect(d.reply).not.toBe(first);
+    await Promise.all(loops);
+  });
+
   it("sends a turn's first MAX_COMPUTE_STEPS compute steps and counts the rest; steps that talk all go", async () => {
     const p = pool(1);
     await p.ready();

@@ -146,8 +146,11 @@ export class TurnPool implements TurnPlayer {
     const least = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
     let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
     // A warm worker busy with a long turn (a loop up to its budget) shares its thread with every
-    // turn sent to it: while another has no long turn, the turn goes there.
-    if (slot !== least && this.longTurn(slot, now) && !this.longTurn(least, now)) slot = least;
+    // turn sent to it: while another has no long turn, or fewer turns, the turn goes there (with
+    // CPU-heavy turns, what balances the workers' load: a worker left idle while another has
+    // three threads' turns queued would waste a core).
+    if (slot !== least && this.longTurn(slot, now) && (!this.longTurn(least, now) || least.jobs.size < slot.jobs.size))
+      slot = least;
     // A Map keeps insertion order: the oldest entries come first and are the first to go cold.
     const kept = warm?.slot === slot ? warm.kept : undefined;
     this.warm.delete(threadId);
