@@ -67,7 +67,7 @@ describe("a turn pool", () => {
     expect(await long).toBe("time_budget");
   });
 
-  it("sends a turn to the worker with fewer long turns than the thread's warm one", async () => {
+  it("sends a turn to another worker when the thread's warm one is the busier by far", async () => {
     const p = pool(2, { timeMs: 1_000 });
     await p.ready();
     // Four threads warm on one worker (an idle pool gives each the first).
@@ -89,6 +89,16 @@ describe("a turn pool", () => {
     const d = await p.play(request("d", "who?", played.get("d")!.memory));
     expect(d.reply).not.toBe(first);
     await Promise.all(loops);
+    // Three more threads warm on the first worker (idle again), two of them waiting for their tool
+    // there: two turns more than the other worker, neither long yet, so the third goes to the other.
+    for (const id of ["e", "f", "g"]) {
+      const opening = await p.play(request(id, null));
+      played.set(id, await p.play(request(id, "who?", opening.memory)));
+      expect(played.get(id)!.reply).toBe(first);
+    }
+    const waits = ["e", "f"].map((id) => p.play(request(id, "wait", played.get(id)!.memory)));
+    expect((await p.play(request("g", "who?", played.get("g")!.memory))).reply).not.toBe(first);
+    expect((await Promise.all(waits)).map((t) => t.reply)).toEqual([first, first]);
   });
 
   it("sends a turn's first MAX_COMPUTE_STEPS compute steps and counts the rest; steps that talk all go", async () => {

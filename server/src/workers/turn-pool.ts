@@ -2,8 +2,8 @@
  * Worker threads that play the server's turns, so the HTTP event loop only moves bytes: whatever
  * a turn computes, the server keeps answering. Each thread makes its own agent (a worker script
  * that calls `serveTurns`) and plays several turns at once. A thread's turns go to the worker
- * that played its last one while it is warm (what a worker keeps of a thread stays useful), else
- * to the least busy. A worker that dies (its heap limit, a tool that exits the thread) or stops
+ * that played its last one while it is warm (what a worker keeps of a thread stays useful), unless
+ * that worker is the busier by far; else to the least busy. A worker that dies (its heap limit, a tool that exits the thread) or stops
  * answering (one step that never ends) fails its own turns only, and is replaced.
  */
 import { availableParallelism } from "node:os";
@@ -145,12 +145,14 @@ export class TurnPool implements TurnPlayer {
     const warm = this.warm.get(threadId);
     const least = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
     let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
-    // A warm worker busy with a long turn (a loop up to its budget) shares its thread with every
-    // turn sent to it: while another has no long turn, or fewer turns, the turn goes there (with
-    // CPU-heavy turns, what balances the workers' load: a worker left idle while another has
-    // three threads' turns queued would waste a core).
-    if (slot !== least && this.longTurn(slot, now) && (!this.longTurn(least, now) || least.jobs.size < slot.jobs.size))
-      slot = least;
+    // The warm worker, unless it is the busier by far: it has two turns more than another (left
+    // there, CPU-heavy turns would queue on one worker while another idles), or a long turn (a
+    // loop up to its budget, which shares its thread with every turn sent to it) while another
+    // has none, or fewer turns.
+    const busier = (a: Slot, b: Slot) =>
+      a.jobs.size >= b.jobs.size + 2 ||
+      (this.longTurn(a, now) && (!this.longTurn(b, now) || b.jobs.size < a.jobs.size));
+    if (slot !== least && busier(slot, least)) slot = least;
     // A Map keeps insertion order: the oldest entries come first and are the first to go cold.
     const kept = warm?.slot === slot ? warm.kept : undefined;
     this.warm.delete(threadId);
