@@ -9,7 +9,8 @@
 //     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
 //  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
-//     turn): turns/s with --workers 1 and 2, and their ratio;
+//     turn): turns/s with --workers 1 and 2, and their ratio; the server's CPU per turn, and its
+//     main thread's apart (Linux: /proc);
 //  load: --clients threads at once, --messages each through POST /api/chat: turns/s, time to the
 //     first text delta and to [DONE] (p50 / p99), on SQLite and on Postgres;
 //  ttft: a local OpenAI-compatible model server that streams its answer (the first piece after
@@ -291,8 +292,9 @@ async function eventCost(name, storeUrl) {
 }
 
 /** A process, and the CPU seconds (user + system, all its threads) it has used so far. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+function cpuSeconds(pid, tid) {
+  const stat = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(stat, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -422,7 +424,10 @@ async function heavy() {
       const turns = clients * each;
       const message = `work ${STEPS}`;
       await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `heavy-${t}`, 0)));
+      // The server's own thread (its id is the process's) apart from the rest: the workers, and
+      // V8's and libuv's helper threads.
       const cpu = cpuSeconds(server.pid);
+      const mainCpu = cpuSeconds(server.pid, server.pid);
       const start = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async (_, t) => {
@@ -431,9 +436,11 @@ async function heavy() {
       );
       const seconds = (performance.now() - start) / 1000;
       const used = cpuSeconds(server.pid) - cpu;
+      const main = cpuSeconds(server.pid, server.pid) - mainCpu;
       rates.push(turns / seconds);
+      const perTurn = (s) => `${((s * 1000) / turns).toFixed(0)} ms`;
       console.log(
-        `| ${workers} | ${(turns / seconds).toFixed(2)} | ${((used * 1000) / turns).toFixed(0)} ms | ${Math.round((100 * used) / seconds)}% |`,
+        `| ${workers} | ${(turns / seconds).toFixed(2)} | ${perTurn(used)} | ${perTurn(main)} | ${Math.round((100 * used) / seconds)}% | ${Math.round((100 * main) / seconds)}% |`,
       );
     } finally {
       await server.stop();
@@ -476,7 +483,9 @@ try {
     console.log(
       `\nA CPU-heavy agent (bench/agents/busy-loop.ts, ${STEPS} loop steps a turn), ${Math.min(4, HEAVY_TURNS)} clients, about ${HEAVY_TURNS} turns, SQLite\n`,
     );
-    console.log("| --workers | turns/s | server CPU per turn | CPU of the process |\n|---|---|---|---|");
+    console.log(
+      "| --workers | turns/s | server CPU per turn | of which its main thread | CPU of the process | of its main thread |\n|---|---|---|---|---|---|",
+    );
     await heavy();
   }
   if (SECTIONS.has("load")) {
