@@ -3,14 +3,12 @@ import { StoreError } from "../errors.js";
 import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
+import { RUN_CHANNEL } from "./channel.js";
 
 // pg is CommonJS, loaded only when a Postgres store is opened.
 
 /** Any fixed number: every process migrating the same database takes this advisory lock. */
 const MIGRATION_LOCK = 0x6175746f; // "auto"
-
-/** The NOTIFY channel of run events; the payload is the key (a run id). Channels are per database. */
-const CHANNEL = "autograms_runs";
 
 /** `?` placeholders (the store's portable SQL) become `$1, $2, ...`. */
 function numbered(sql: string): string {
@@ -130,7 +128,7 @@ export class PostgresDriver implements SqlDriver {
   async check(): Promise<void> {}
 
   async notify(tx: Sql, key: string): Promise<void> {
-    await tx.all("SELECT pg_notify(?, ?)", [CHANNEL, key]);
+    await tx.all("SELECT pg_notify(?, ?)", [RUN_CHANNEL, key]);
   }
 
   watch(key: string, listener: () => void, pollMs: number): () => void {
@@ -151,14 +149,14 @@ export class PostgresDriver implements SqlDriver {
     const pg = loadDriver<typeof Pg>("pg", "8", "Postgres");
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on("notification", (n) => {
-      if (n.channel === CHANNEL && n.payload) this.watchers.wake(n.payload);
+      if (n.channel === RUN_CHANNEL && n.payload) this.watchers.wake(n.payload);
     });
     // A lost connection is dropped; watchers poll until the next watch listens again.
     client.on("error", () => {
       if (this.listener) this.unlisten();
     });
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${RUN_CHANNEL}`);
     return client;
   }
 

@@ -11,6 +11,7 @@ import { StoreError } from "../errors.js";
 import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
+import { RUN_CHANNEL } from "../postgres/channel.js";
 
 /**
  * Events written by one INSERT: 3 parameters each, well under SQLite's 32,766 bound parameters
@@ -33,25 +34,34 @@ export class RunLog {
 
   /** The run's record, with its first `events` already counted and its status `end` when they end it. */
   private async insert(sql: Sql, id: string, run: NewRun, events = 0, end?: "finished" | "failed"): Promise<void> {
+    await sql.run(INSERT_RUN, this.runRow(id, run, events, end));
+  }
+
+  private runRow(id: string, run: NewRun, events: number, end: "finished" | "failed" | undefined): unknown[] {
     const { lease } = run;
     const now = this.now();
-    await sql.run(
-      `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        id,
-        lease.threadId,
-        lease.messageId,
-        run.user,
-        lease.version + 1,
-        run.follows ?? null,
-        lease.token,
-        end ?? "running",
-        events,
-        now,
-        now,
-      ],
-    );
+    return [
+      id,
+      lease.threadId,
+      lease.messageId,
+      run.user,
+      lease.version + 1,
+      run.follows ?? null,
+      lease.token,
+      end ?? "running",
+      events,
+      now,
+      now,
+    ];
+  }
+
+  /** The numbering taken by one conditional update: the batch goes on from the run's last event, and the run has not ended. */
+  private takeNumbers(runId: string, count: number, from: number | null, end?: "finished" | "failed") {
+    return {
+      sql: `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
+         WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
+      params: [count, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
+    };
   }
 
   async continueWith(runId: string, lease: Lease): Promise<void> {
@@ -77,6 +87,7 @@ export class RunLog {
     });
     if (begin && from !== null && from !== 1)
       throw new StoreError("bad_request", `run ${runId}: a run's first events are numbered from 1, not ${from}`);
+    if (this.db.dialect === "postgres") return this.appendInOneStatement(runId, events, from, end, begin);
     return this.db.transaction(
       async (tx) => {
         // A new run's record counts its first batch itself: one statement less for a run whose
@@ -84,18 +95,9 @@ export class RunLog {
         if (begin) await this.insert(tx, runId, begin, events.length, end);
         // The numbering is taken, and the row locked, by one conditional update: the batch must go
         // on from the run's last event, and the run must not have ended.
-        const taken = begin
-          ? 1
-          : await tx.run(
-              `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
-         WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
-              [events.length, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
-            );
-        if (taken === 0) {
-          if (!(await first(tx, "SELECT id FROM runs WHERE id = ?", [runId])))
-            throw new StoreError("bad_request", `no run '${runId}'`);
-          return false;
-        }
+        const update = this.takeNumbers(runId, events.length, from, end);
+        const taken = begin ? 1 : await tx.run(update.sql, update.params);
+        if (taken === 0) return this.refused(tx, runId);
         // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
         // commit, and a batch of any size stays within the drivers' limit on bound parameters.
         for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
@@ -110,6 +112,45 @@ export class RunLog {
       },
       { durable: false },
     );
+  }
+
+  /**
+   * A batch on Postgres in one statement, so one round trip (the transaction it would take is
+   * five: BEGIN, the run's record, the events, NOTIFY, COMMIT): the run's record (new, or its
+   * numbering taken as above), then the events (all in one parameter, a JSON array, so a batch of
+   * any size fits), the notification, and a commit that does not wait for the disk (set_config
+   * is SET LOCAL within a statement), all only if the numbering was taken.
+   */
+  private async appendInOneStatement(
+    runId: string,
+    events: readonly RunEventRecord[],
+    from: number | null,
+    end: "finished" | "failed" | undefined,
+    begin: NewRun | undefined,
+  ): Promise<boolean> {
+    const taken = begin
+      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end) }
+      : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
+          this.takeNumbers(runId, events.length, from, end),
+        );
+    const row = await first(
+      this.db,
+      `WITH taken AS (${taken.sql}),
+         added AS (INSERT INTO run_events (run_id, seq, event)
+           SELECT taken.id, CAST(? AS INTEGER) + e.n - 1, e.event::text FROM taken, json_array_elements(CAST(? AS json)) WITH ORDINALITY AS e(event, n)),
+         woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)
+       SELECT (SELECT COUNT(*) FROM taken) AS taken, (SELECT COUNT(*) FROM woken) AS woken, set_config('synchronous_commit', 'off', true) AS lazy`,
+      [...taken.params, from ?? 1, JSON.stringify(events.map((e) => e.event))],
+    );
+    if (num(row?.taken) === 0) return this.refused(this.db, runId);
+    return true;
+  }
+
+  /** A batch whose numbering was not taken: false, or an error for a run that does not exist. */
+  private async refused(sql: Sql, runId: string): Promise<false> {
+    if (!(await first(sql, "SELECT id FROM runs WHERE id = ?", [runId])))
+      throw new StoreError("bad_request", `no run '${runId}'`);
+    return false;
   }
 
   /**
@@ -186,5 +227,8 @@ export class RunLog {
     };
   }
 }
+
+const INSERT_RUN = `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const RUN_WITH_LEASE = `SELECT r.*, t.lease_token AS t_token, t.lease_expires AS t_expires FROM runs r LEFT JOIN threads t ON t.id = r.thread_id`;
