@@ -140,14 +140,14 @@ describe("custom actions", () => {
         assign: { level: 2, topic: ctx.instruction },
       }),
     });
-    const info = { module: "./a.js", export: "persona" };
-    const g = withActions(
-      [
-        { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
-        { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] },
-      ],
-      { persona: info },
-    );
+    // The graph records what the compiler read of the declaration.
+    const nodes = [
+      { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
+      { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] } as GraphNode,
+    ];
+    const declared = (effects: Graph["actions"] extends infer A ? NonNullable<A>[string]["effects"] : never) =>
+      withActions(nodes, { persona: { module: "./a.js", export: "persona", effects } });
+    const g = declared({ setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] });
     const model = new TestModel(() => "ok");
     const r = await new Agent(g, { model, actions: [persona] }).reply("hi");
     expect(model.completions[0]!.messages[0]!.content).toBe(
@@ -160,11 +160,11 @@ describe("custom actions", () => {
       effects: { assign: ["level"] },
       instruction: () => ({ assign: { level: 1, secret: true } }),
     });
-    await expect(new Agent(g, { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
+    await expect(new Agent(declared({ assign: ["level"] }), { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
       "action 'persona': its instruction hook assigned 'secret', which the action does not declare (effects.assign: ['level'])",
     );
     const prompter = defineAction({ name: "persona", instruction: () => ({ setPrompt: "x" }) });
-    await expect(new Agent(g, { model, actions: [prompter] }).reply("hi")).rejects.toThrow(
+    await expect(new Agent(declared(undefined), { model, actions: [prompter] }).reply("hi")).rejects.toThrow(
       "returned setPrompt, which the action does not declare (effects: { setPrompt: true })",
     );
     expect(() => defineAction({ name: "bad", effects: { assign: ["_last_state"] } })).toThrow(

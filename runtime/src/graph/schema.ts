@@ -6,7 +6,9 @@
 import {
   ACTION_NAME,
   ACTIONS,
+  AUTOMATIC_PREFIX,
   BASE_ACTIONS,
+  EFFECT_FLAG_NAMES,
   FIELDS,
   FUNCTION_KINDS,
   instructionKind,
@@ -110,6 +112,18 @@ export const graphSchema = {
           fields: { type: "object", additionalProperties: { type: ["object", "boolean"] } },
           required: { ...stringList, uniqueItems: true },
           decides: { const: true },
+          effects: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              ...Object.fromEntries(EFFECT_FLAG_NAMES.map((f) => [f, { const: true }])),
+              assign: {
+                type: "array",
+                uniqueItems: true,
+                items: { type: "string", pattern: VARIABLE_NAME, not: { pattern: `^${AUTOMATIC_PREFIX}` } },
+              },
+            },
+          },
         },
       },
     },
