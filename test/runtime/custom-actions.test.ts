@@ -498,3 +498,27 @@ describe("custom actions", () => {
     ).rejects.toThrow(/replay diverged/);
   });
 });
+
+// The original's self-referential agent adds nodes while it runs (examples/self_referential/
+// self_referential.py:26 at commit 243158a, autogram.add_node(name=new_name, ...)), and a second
+// node of one name raises "Duplicate node name <name>" (autograms/autogram.py:569). Here a graph
+// is fixed when the Agent is made; one designed by a program at run time is checked then.
+describe("nodes designed at run time", () => {
+  it("two of one name are refused when the Agent is made, naming the node, never silently replaced", () => {
+    const designed = ["greet_user", "ask_topic", "greet_user"].map((name, i, all) => ({
+      name,
+      action: "chat" as const,
+      instruction: `Step ${i}`,
+      transitions: [all[i + 1] ?? "quit"],
+    }));
+    const g: Graph = {
+      format: "autograms-graph",
+      version: 1,
+      agent: "Designed",
+      globals: {},
+      functions: {},
+      nodes: designed,
+    };
+    expect(() => new Agent(g, { model: new TestModel() })).toThrow(/node 'greet_user'.*duplicate node name/);
+  });
+});
