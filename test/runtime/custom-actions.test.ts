@@ -130,7 +130,9 @@ describe("custom actions", () => {
   });
 
   it("declared effects: a result sets the prompt, the user prompt and variables it declares, and nothing else", async () => {
-    // The original's prompt nodes and variable-writing nodes as one action (autograms/nodes/prompt_nodes.py).
+    // The original's prompt nodes and variable-writing nodes as one action: SetUserPromptNode and
+    // SetPromptNode call memory_object.set_user_prompt / set_prompt (autograms/nodes/prompt_nodes.py:22-54
+    // at commit 243158a).
     const persona = defineAction({
       name: "persona",
       effects: { setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] },
@@ -173,6 +175,8 @@ describe("custom actions", () => {
   });
 
   it("a reply can leave its turn unretained, so later prompts show only the reply (ChatExactNode's retain_instruction=False)", async () => {
+    // autograms/nodes/chat_nodes.py:149-175 at commit 243158a: ChatExactNode appends its turn with
+    // retain_instruction = False (line 164).
     const say = (retain?: boolean) =>
       defineAction({
         name: "say",
@@ -224,6 +228,8 @@ describe("custom actions", () => {
   });
 
   it("assigns the output hook's value when the node is left, after the user's answer", async () => {
+    // The original's get_variable_output(user_reply, memory_obj) runs when the node is left, with the
+    // new user reply (autograms/nodes/base_node.py:838 and autograms/autogram.py:177-317, commit 243158a).
     const shout = defineAction({
       name: "shout",
       base: "chat_exact",
