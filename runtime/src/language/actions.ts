@@ -6,7 +6,7 @@
  */
 import type { BaseAction, JsonValue, Loc } from "../graph/types.js";
 import { actionDeclarationProblems, recordedEffects } from "../graph/action-fields.js";
-import { EFFECT_FLAG_NAMES } from "../graph/vocabulary/index.js";
+import { EFFECT_FLAG_NAMES, type EffectFlag } from "../graph/vocabulary/index.js";
 import type { ChatMessage, CompletionPurpose } from "../model/types.js";
 import type { Turn } from "../memory/types.js";
 
@@ -136,14 +136,10 @@ export interface ResultEffects {
 }
 
 /** The effects an action's results may have (ResultEffects): declared, so a graph's reader knows. */
-export interface DeclaredEffects {
-  readonly setPrompt?: boolean;
-  readonly setUserPrompt?: boolean;
-  /** Its results may take the user's message as read without a turn (`consumeReply: true`). */
-  readonly consumeReply?: boolean;
+export type DeclaredEffects = { readonly [F in EffectFlag]?: boolean } & {
   /** The variables its results may assign. */
   readonly assign?: readonly string[];
-}
+};
 
 type MaybePromise<T> = T | Promise<T>;
 
