@@ -427,6 +427,14 @@ describe("custom actions", () => {
     expect(validateGraph(g3).errors.map((e) => e.message)).toContain(
       "action 'confirm': field 'instruction' is a field of every node; an action declares only fields of its own",
     );
+    // Declared effects: only the effects there are, never an automatic variable.
+    const g5 = confirmGraph();
+    g5.actions = { confirm: { ...CONFIRM_INFO, effects: { assign: ["_last_state"], reload: true } as never } };
+    const effectErrors = validateGraph(g5).errors.map((e) => `${e.path} ${e.message}`);
+    expect(effectErrors).toEqual([
+      "/actions/confirm/effects /actions/confirm/effects must NOT have additional properties",
+      expect.stringMatching(/^\/actions\/confirm\/effects\/assign\/0 .*must match pattern "\^\(\?!_last_\)/),
+    ]);
     // A built-in node still has only the format's fields.
     const g4 = confirmGraph();
     (g4.nodes[0] as Record<string, unknown>).yes = ["y"];
@@ -439,6 +447,13 @@ describe("custom actions", () => {
     );
     expect(() => defineAction({ name: "x", base: "code" as never })).toThrow(
       /base 'code' is not an action to inherit from/,
+    );
+    // The original's FunctionNode is the call itself (autograms/nodes/function_nodes.py, commit 243158a).
+    expect(() => defineAction({ name: "x", base: "local_function" as never })).toThrow(
+      /base 'local_function' cannot be inherited: a call node's behaviour is the call itself/,
+    );
+    expect(() => defineAction({ name: "x", effects: { consume: true } as never })).toThrow(
+      "effects.consume is not an effect an action can declare: { setPrompt?, setUserPrompt?, consumeReply?, assign? }",
     );
     expect(() => defineAction({ name: "x", fields: { n: 3 as never } })).toThrow(
       /the JSON Schema of field 'n' is not valid: it must be an object/,

@@ -120,7 +120,8 @@ export const graphSchema = {
               assign: {
                 type: "array",
                 uniqueItems: true,
-                items: { type: "string", pattern: VARIABLE_NAME, not: { pattern: `^${AUTOMATIC_PREFIX}` } },
+                // A variable name, but none of the automatic ones the runtime sets.
+                items: { type: "string", pattern: `^(?!${AUTOMATIC_PREFIX})${VARIABLE_NAME.slice(1)}` },
               },
             },
           },
