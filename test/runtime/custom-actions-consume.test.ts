@@ -123,6 +123,10 @@ describe("consumeReply: the user's message taken as read without a turn", () => 
     expect(await fails(() => ({ reply: "ok", consumeReply: true }))).toMatch(
       /^desk\.ts:8:5: node '[^']+': action 'acknowledge': its instruction hook returned consumeReply with a reply, which consumes the user's message already \(as its turn\)$/,
     );
+    // An assignment the action does not declare is only known when the hook returns: at the node.
+    expect(await fails(() => ({ assign: { said: "x", secret: 1 } }))).toMatch(
+      /^desk\.ts:8:5: node '[^']+': action 'acknowledge': its instruction hook assigned 'secret', which the action does not declare \(effects\.assign: \['said'\]\)$/,
+    );
     expect(await fails(() => ({ consumeReply: "yes" }))).toContain(
       "returned a consumeReply that is a string, not a boolean",
     );
