@@ -264,7 +264,7 @@ async function eventCost(name, storeUrl) {
   const agent = new Agent(GRAPH, {
     model: { complete: async (req) => `echo: ${req.messages.at(-1).content.slice(-40)}`, choose: async () => 0 },
   });
-  const runs = new RunManager(store, agent, { policy: "reject" });
+  const runs = new RunManager(store, () => agent, { policy: "reject" });
   const time = async (turn) => {
     const start = performance.now();
     await turn();
