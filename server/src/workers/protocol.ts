@@ -1,5 +1,5 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
-import type { Memory, MemoryDelta, ReplyChunk } from "@autograms/runtime";
+import type { Memory, MemoryDelta, ReplyChunk, ToolDefinition } from "@autograms/runtime";
 import type { StoredTraceEvent } from "@autograms/store";
 import type { TurnBudgets } from "./turn-budget.js";
 
@@ -8,6 +8,23 @@ export interface WorkerStart {
   /** Given to the script's agent factory (`serveTurns(makeAgent)`). */
   data: unknown;
   budgets: TurnBudgets;
+  /**
+   * The tools the pool's own thread holds for the workers (`WorkerOptions.tools`), by name: what a
+   * model reads of each (`defineTool`'s definition and title), null for a plain function.
+   */
+  tools: Record<string, SharedToolInfo | null>;
+}
+
+export interface SharedToolInfo {
+  definition: ToolDefinition;
+  title: string;
+}
+
+/** A shared tool's call that failed, as the worker rethrows it. */
+export interface CallError {
+  name: string;
+  message: string;
+  code?: string;
 }
 
 export type ToWorker =
@@ -18,13 +35,18 @@ export type ToWorker =
   | { type: "play"; id: number; threadId: string; text: string | null; memory: Memory | null; kept?: string }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
-  | { type: "ping" };
+  | { type: "ping" }
+  /** The end of a worker's call of a shared tool: its value, or its error. */
+  | { type: "answer"; call: number; value: unknown }
+  | { type: "answer"; call: number; error: CallError };
 
 export type FromWorker =
   | { type: "ready" }
   /** The agent factory failed: the pool cannot serve. */
   | { type: "unusable"; message: string }
   | { type: "pong" }
+  /** A turn calls a shared tool (WorkerStart.tools): the pool's thread runs it and answers. */
+  | { type: "call"; call: number; tool: string; args: unknown[] }
   /** The worker does not hold the memory a `play` named as kept: send it again with the memory. */
   | { type: "missed"; id: number }
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */

@@ -9,7 +9,9 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { Tool } from "@autograms/runtime";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
+import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
 
@@ -26,6 +28,13 @@ export interface WorkerOptions {
   heapLimitMb?: number;
   /** How long a thread's turns keep going to the worker of its last one (default 10 minutes). */
   warmMs?: number;
+  /**
+   * Tools held in this thread that the workers' turns call through it, given to the worker
+   * script's `makeAgent` as `host.tools` (with their definitions, for the model): what must exist
+   * once per process, such as MCP tools (one connection per server, not one per worker). Their
+   * values cross threads by structured cloning.
+   */
+  tools?: Record<string, Tool>;
 }
 
 export class WorkerError extends Error {
@@ -64,6 +73,7 @@ export class TurnPool implements TurnPlayer {
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
   private readonly script: string;
+  private readonly sharedInfo: WorkerStart["tools"];
   private readonly watchdog: NodeJS.Timeout;
   private nextId = 1;
   private closed = false;
@@ -78,6 +88,7 @@ export class TurnPool implements TurnPlayer {
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
+    this.sharedInfo = sharedToolInfo(options.tools ?? {});
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
     this.watchdog = setInterval(() => this.watch(), PING_MS);
     this.watchdog.unref();
@@ -165,7 +176,7 @@ export class TurnPool implements TurnPlayer {
   }
 
   private spawn(): Slot {
-    const start: WorkerStart = { data: this.options.data, budgets: this.budgets };
+    const start: WorkerStart = { data: this.options.data, budgets: this.budgets, tools: this.sharedInfo };
     const worker = new Worker(this.script, {
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
@@ -199,6 +210,9 @@ export class TurnPool implements TurnPlayer {
           return;
         case "pong":
           return;
+        case "call":
+          // A worker that dies before the answer is not waiting for it: the post finds it gone.
+          return void answerCall(this.options.tools ?? {}, message, (answer) => slot.worker.postMessage(answer));
         case "progress": {
           const job = slot.jobs.get(message.id);
           if (job)

@@ -2,6 +2,7 @@
 // as a program (`node shop-server.mjs [--prefix-tools X]`), over Streamable HTTP through
 // startHttpShop(). Its tools: price_of (structured content), get-price (a name that is no
 // identifier), greet (text), out_of_stock (an error result), crash (the process dies).
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -72,5 +73,7 @@ export async function startHttpShop() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // A test that counts the server's starts names a file: each start adds its process id.
+  if (process.env.SHOP_PID_FILE) appendFileSync(process.env.SHOP_PID_FILE, `${process.pid}\n`);
   await shopServer().connect(new StdioServerTransport());
 }
