@@ -1,6 +1,7 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
 import type { Memory, MemoryDelta, ReplyChunk, ToolDefinition } from "@autograms/runtime";
 import type { StoredTraceEvent } from "@autograms/store";
+import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
 
 /** What a worker thread is started with (`workerData`). */
@@ -32,7 +33,16 @@ export type ToWorker =
    * `kept`: the checksum of the thread's memory, which the worker holds from the thread's last turn
    * it played (memory is then null and not sent); a worker that does not hold it answers `missed`.
    */
-  | { type: "play"; id: number; threadId: string; text: string | null; memory: Memory | null; kept?: string }
+  | {
+      type: "play";
+      id: number;
+      threadId: string;
+      text: string | null;
+      memory: Memory | null;
+      kept?: string;
+      /** Present when the pool's thread exports traces: the turn's spans are sent back (`spans`). */
+      trace?: RelayTrace;
+    }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
   | { type: "ping" }
@@ -47,6 +57,8 @@ export type FromWorker =
   | { type: "pong" }
   /** A turn calls a shared tool (WorkerStart.tools): the pool's thread runs it and answers. */
   | { type: "call"; call: number; tool: string; args: unknown[] }
+  /** A turn's OpenTelemetry spans, for the pool's thread to export (runtime/src/telemetry/relay.ts). */
+  | { type: "spans"; spans: RelayedSpan[] }
   /** The worker does not hold the memory a `play` named as kept: send it again with the memory. */
   | { type: "missed"; id: number }
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */

@@ -7,8 +7,9 @@
 import { getHeapStatistics } from "node:v8";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
+import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
 import { MemoryCache } from "@autograms/store";
-import type { FromWorker, Progress, ToWorker, WorkerStart } from "./protocol.js";
+import type { FromWorker, PlayedResult, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
@@ -35,6 +36,9 @@ export function serveTurns(makeAgent: (data: unknown, host: WorkerHost) => Agent
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
   const kept = new MemoryCache(KEPT_THREADS);
   const shared = new SharedTools(start.tools, send);
+  // Registered with the first turn the pool asks to trace (its thread may register its SDK late).
+  let spans: SpanRecorder | undefined;
+  let recording = false;
   void (async () => {
     let agent: Agent;
     try {
@@ -81,17 +85,25 @@ export function serveTurns(makeAgent: (data: unknown, host: WorkerHost) => Agent
     // thread a count, not a million messages to read and drop.
     let computeSteps = 0;
     let omittedSteps = 0;
+    if (message.trace && !recording) {
+      recording = true;
+      spans = recordSpans((recorded) => send({ type: "spans", spans: recorded }));
+    }
+    const play = (work: () => Promise<PlayedResult>) =>
+      message.trace && spans ? spans.run(message.trace, work) : work();
     try {
-      const result = await playTurn(agent, message.text, memory, {
-        signal: stop.signal,
-        budgets: start.budgets,
-        heapLimitBytes,
-        onStep: (step) => {
-          if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
-          else add({ step });
-        },
-        onText: (text) => add({ text }),
-      });
+      const result = await play(() =>
+        playTurn(agent, message.text, memory, {
+          signal: stop.signal,
+          budgets: start.budgets,
+          heapLimitBytes,
+          onStep: (step) => {
+            if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
+            else add({ step });
+          },
+          onText: (text) => add({ text }),
+        }),
+      );
       flush();
       kept.set(message.threadId, result.memory);
       send({ type: "played", id, result: omittedSteps > 0 ? { ...result, omittedSteps } : result });

@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Tool } from "@autograms/runtime";
+import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/telemetry";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
@@ -47,6 +48,8 @@ interface Job {
   since: number;
   resolve(result: PlayedResult): void;
   reject(err: Error): void;
+  /** Traced in this thread, the turn's spans come back from the worker and are exported by this thread's SDK. */
+  trace: RelayTrace | undefined;
 }
 
 interface Slot {
@@ -120,7 +123,13 @@ export class TurnPool implements TurnPlayer {
           request.signal.removeEventListener("abort", onAbort);
           f(a);
         };
-      const job: Job = { request, since: Date.now(), resolve: once(resolve), reject: once(reject) };
+      const job: Job = {
+        request,
+        since: Date.now(),
+        resolve: once(resolve),
+        reject: once(reject),
+        trace: relayTrace(),
+      };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
         job.reject(
@@ -140,6 +149,7 @@ export class TurnPool implements TurnPlayer {
         threadId: request.threadId,
         text: request.text,
         ...(held ? { memory: null, kept } : { memory: request.memory }),
+        ...(job.trace && { trace: job.trace }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -210,6 +220,8 @@ export class TurnPool implements TurnPlayer {
           return;
         case "pong":
           return;
+        case "spans":
+          return replaySpans(message.spans);
         case "call":
           // A worker that dies before the answer is not waiting for it: the post finds it gone.
           return void answerCall(this.options.tools ?? {}, message, (answer) => slot.worker.postMessage(answer));
@@ -224,7 +236,14 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           if (job) {
             const { threadId, text, memory } = job.request;
-            this.post(slot, { type: "play", id: message.id, threadId, text, memory });
+            this.post(slot, {
+              type: "play",
+              id: message.id,
+              threadId,
+              text,
+              memory,
+              ...(job.trace && { trace: job.trace }),
+            });
           }
           return;
         }
