@@ -1,54 +1,21 @@
 // `autograms chat` exporting its traces to an OTLP/HTTP receiver, as it does to a collector when
 // OTEL_EXPORTER_OTLP_ENDPOINT is set: the real SDK and exporters, over HTTP, in both encodings.
-import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { autograms, bin, cliTestFolder, replies } from "./support/run-cli.js";
-import { chatBody, json, uiChunks, userMessage } from "../server/support/harness.js";
+import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
+import { attrs, startReceiver, type JsonSpan, type Receiver } from "./support/otlp-receiver.js";
 
-const folder = cliTestFolder("autograms-otlp-");
+cliTestFolder("autograms-otlp-");
 const agent = "test/cli/fixtures/greeter/agent.ts";
 
-interface Export {
-  path: string;
-  contentType: string;
-  body: Buffer;
-}
-let receiver: Server;
-let exports: Export[];
+let receiver: Receiver;
+let exports: Receiver["exports"];
 let endpoint: string;
 
 beforeEach(async () => {
-  exports = [];
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      exports.push({
-        path: req.url ?? "",
-        contentType: req.headers["content-type"] ?? "",
-        body: Buffer.concat(chunks),
-      });
-      res.writeHead(200, { "content-type": req.headers["content-type"] ?? "application/json" });
-      res.end(req.headers["content-type"] === "application/json" ? "{}" : "");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
+  ({ exports, endpoint } = receiver);
 });
-afterEach(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-
-type JsonValue = { stringValue?: string; intValue?: string | number; arrayValue?: unknown };
-interface JsonSpan {
-  name: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes: { key: string; value: JsonValue }[];
-}
-
-const attrs = (span: JsonSpan) =>
-  Object.fromEntries(span.attributes.map((a) => [a.key, a.value.stringValue ?? a.value.intValue]));
+afterEach(() => receiver.close());
 
 describe("OTLP export", () => {
   it("sends the spans of each turn as JSON when the endpoint is set (http/json)", async () => {
@@ -106,51 +73,6 @@ describe("OTLP export", () => {
     const body = Buffer.concat(exports.map((e) => e.body)).toString("latin1");
     expect(body).toContain("invoke_agent Greeter");
     expect(body).toContain("gen_ai.agent.name");
-  });
-
-  it("sends the same spans from serve's worker threads as from its own thread", async () => {
-    /** The spans of one conversation served with `--workers N`, as a tree of names and attributes. */
-    const served = async (workers: string) => {
-      exports = [];
-      const db = `sqlite:${folder()}/otlp-${workers}.db`;
-      const child = spawn(
-        process.execPath,
-        [bin, "serve", agent, "--offline", "--workers", workers, "--port", "0", "--store", db, "--no-playground"],
-        { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" } },
-      );
-      const exit = new Promise<number | null>((r) => child.on("close", r));
-      let out = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.setEncoding("utf8").on("data", (c: string) => {
-          out += c;
-          const m = /^listening on (http:\/\/\S+)\n/m.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        void exit.then((code) => reject(new Error(`serve exited ${code}: ${out}`)));
-      });
-      await uiChunks((await fetch(`${url}/api/chat`, json(chatBody("t", [userMessage("m1", "hi")])))).body!);
-      // Stopping flushes the spans not sent yet.
-      child.kill("SIGTERM");
-      expect(await exit).toBe(0);
-      const spans = exports.flatMap((e) =>
-        (
-          JSON.parse(e.body.toString("utf8")) as { resourceSpans: { scopeSpans: { spans: JsonSpan[] }[] }[] }
-        ).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((sc) => sc.spans)),
-      );
-      type Tree = { name: string; attributes: Record<string, unknown>; children: Tree[] };
-      const tree = (parent: string | undefined): Tree[] =>
-        spans
-          .filter((s) => (s.parentSpanId || undefined) === parent)
-          .map((s) => ({ name: s.name, attributes: attrs(s), children: tree(s.spanId) }))
-          .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-      return tree(undefined);
-    };
-    const inWorkers = await served("2");
-    const inOwnThread = await served("0");
-    // Two turns (the agent's opening and the answer to "hi"), each calling the model in its node.
-    expect(inOwnThread.map((t) => t.name)).toEqual(["invoke_agent Greeter", "invoke_agent Greeter"]);
-    expect(JSON.stringify(inOwnThread)).toContain('"name":"chat offline"');
-    expect(inWorkers).toEqual(inOwnThread);
   });
 
   it("sends nothing, and loads no SDK, without an endpoint; refuses a protocol it cannot send", async () => {
