@@ -2,7 +2,7 @@
 // workers' turns call the tools through it (a real stdio server of @modelcontextprotocol/sdk, real
 // worker threads), so the server is started once however many workers play.
 import { afterAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile } from "@autograms/compiler";
@@ -18,6 +18,10 @@ const { graph } = compile(readFileSync(AGENT, "utf8"), { fileName: AGENT });
 const folder = tempFolder("autograms-mcp-pool-");
 afterAll(() => folder.remove());
 
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
 const request = (threadId: string, text: string | null): PlayRequest => ({
   threadId,
   text,
@@ -28,8 +32,9 @@ const request = (threadId: string, text: string | null): PlayRequest => ({
 });
 
 describe("a turn pool with the tools of an MCP server", () => {
-  it("starts the server once for two workers, calls its tools from both, and survives a worker's death", async () => {
+  it("starts the server once for two workers, calls its tools from both, cancels a stopped turn's call, survives a worker's death", async () => {
     const pidFile = join(folder.path, "shop.pids");
+    const cancelFile = join(folder.path, "shop.cancelled");
     let opened: McpTools | undefined;
     let pool: TurnPool | undefined;
     try {
@@ -38,7 +43,7 @@ describe("a turn pool with the tools of an MCP server", () => {
           shop: {
             command: process.execPath,
             args: [here("./support/shop-server.mjs")],
-            env: { SHOP_PID_FILE: pidFile },
+            env: { SHOP_PID_FILE: pidFile, SHOP_CANCEL_FILE: cancelFile },
           },
         },
       });
@@ -47,7 +52,7 @@ describe("a turn pool with the tools of an MCP server", () => {
         script: here("./fixtures/pool/worker.mjs"),
         data: { graph },
         size: 2,
-        tools: { price_of: shop.price_of!, out_of_stock: shop.out_of_stock! },
+        tools: { price_of: shop.price_of!, out_of_stock: shop.out_of_stock!, hang: shop.hang! },
       });
       await pool.ready();
       // Two threads at once: each turn waits 200 ms in its worker, so the second goes to the other.
@@ -66,6 +71,14 @@ describe("a turn pool with the tools of an MCP server", () => {
       const after = await Promise.all(["a", "b"].map((t) => pool!.play(request(t, "again"))));
       for (const p of after) expect(p.reply).toMatch(pattern);
       expect(starts(pidFile)).toHaveLength(1);
+
+      // A turn stopped while its tool runs: the call is cancelled at the MCP server.
+      const stop = new AbortController();
+      const hung = pool.play({ ...request("c", "hang"), signal: stop.signal }).catch((e: Error) => e.message);
+      setTimeout(() => stop.abort(new Error("the client stopped it")), 300);
+      expect(await hung).toBe("the client stopped it");
+      await until(() => existsSync(cancelFile));
+      expect(readFileSync(cancelFile, "utf8")).toBe("cancelled\n");
     } finally {
       await pool?.close();
       await opened?.close();

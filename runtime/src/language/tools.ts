@@ -24,8 +24,16 @@ export interface ToolSpec<A, R> {
   title?: string;
   /** Ask the server to hold the model's arguments to the schema exactly (OpenAI structured outputs). */
   strict?: boolean;
-  /** The implementation: one object of arguments, as the model sends them. It may be async. */
-  run: (args: A) => R;
+  /**
+   * The implementation: one object of arguments, as the model sends them. It may be async.
+   * `options.signal`, when a caller gives one, is aborted when nobody waits for the call any more
+   * (a turn played in a worker thread ended while the server's thread ran the tool for it).
+   */
+  run: (args: A, options?: ToolRunOptions) => R;
+}
+
+export interface ToolRunOptions {
+  signal?: AbortSignal;
 }
 
 /** The tool as a function of its arguments object, with its description attached. */
@@ -57,7 +65,7 @@ export function defineTool<A, R>(spec: ToolSpec<A, R>): DefinedTool<A, R> {
     parameters,
     ...(strict !== undefined && { strict }),
   });
-  const tool = (args: A): R => run(args);
+  const tool = (args: A, options?: ToolRunOptions): R => run(args, options);
   Object.defineProperties(tool, {
     name: { value: name },
     definition: { value: deepFreeze(definition), enumerable: true },

@@ -57,6 +57,8 @@ export type FromWorker =
   | { type: "pong" }
   /** A turn calls a shared tool (WorkerStart.tools): the pool's thread runs it and answers. */
   | { type: "call"; call: number; tool: string; args: unknown[] }
+  /** The turn that made the call ended: nobody waits for its answer. */
+  | { type: "cancel"; call: number }
   /** A turn's OpenTelemetry spans, for the pool's thread to export (runtime/src/telemetry/relay.ts). */
   | { type: "spans"; spans: RelayedSpan[] }
   /** The worker does not hold the memory a `play` named as kept: send it again with the memory. */

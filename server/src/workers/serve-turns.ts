@@ -90,7 +90,7 @@ export function serveTurns(makeAgent: (data: unknown, host: WorkerHost) => Agent
       spans = recordSpans((recorded) => send({ type: "spans", spans: recorded }));
     }
     const play = (work: () => Promise<PlayedResult>) =>
-      message.trace && spans ? spans.run(message.trace, work) : work();
+      shared.during(id, () => (message.trace && spans ? spans.run(message.trace, work) : work()));
     try {
       const result = await play(() =>
         playTurn(agent, message.text, memory, {

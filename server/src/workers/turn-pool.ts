@@ -60,6 +60,8 @@ interface Slot {
   heardAt: number;
   /** Why the pool ended it, if it did. */
   endedFor: string | null;
+  /** The calls of shared tools (WorkerOptions.tools) this thread runs for it, by id. */
+  calls: Map<number, AbortController>;
 }
 
 const PING_MS = 500;
@@ -199,6 +201,7 @@ export class TurnPool implements TurnPlayer {
     const slot: Slot = {
       worker,
       jobs: new Map(),
+      calls: new Map(),
       heardAt: Date.now(),
       endedFor: null,
       ready: new Promise((res, rej) => {
@@ -222,9 +225,16 @@ export class TurnPool implements TurnPlayer {
           return;
         case "spans":
           return replaySpans(message.spans);
-        case "call":
-          // A worker that dies before the answer is not waiting for it: the post finds it gone.
-          return void answerCall(this.options.tools ?? {}, message, (answer) => slot.worker.postMessage(answer));
+        case "call": {
+          const running = new AbortController();
+          slot.calls.set(message.call, running);
+          const post = (answer: ToWorker) => slot.worker.postMessage(answer);
+          return void answerCall(this.options.tools ?? {}, message, post, running.signal).finally(() =>
+            slot.calls.delete(message.call),
+          );
+        }
+        case "cancel":
+          return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
         case "progress": {
           const job = slot.jobs.get(message.id);
           if (job)
@@ -284,6 +294,7 @@ export class TurnPool implements TurnPlayer {
     const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
+    for (const call of slot.calls.values()) call.abort(err);
     const i = this.slots.indexOf(slot);
     if (i < 0 || this.closed || this.unusable) return;
     this.slots[i] = this.spawn();
