@@ -204,6 +204,7 @@ async function steps(
                     tools: effect.tools,
                     node: effect.node,
                     toolChoice: effect.toolChoice,
+                    ...(effect.schema && { schema: effect.schema }),
                     ...(stream && { stream }),
                     ...signal,
                     ...live,
