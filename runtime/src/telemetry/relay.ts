@@ -59,13 +59,16 @@ export interface RelayTrace {
 /** A turn's spans are dropped beyond this many (as an SDK's bounded queue drops them). */
 const MAX_BATCH = 10_000;
 
+let noopProvider: TracerProvider | undefined;
+
 /** Whether an SDK is registered through @opentelemetry/api in this thread. */
 export function tracerProviderRegistered(): boolean {
   const api = otelApi();
   if (!api) return false;
   const provider = api.trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
   // Without a registration, the API's provider delegates to its no-op provider, one object per copy of the API.
-  return (provider.getDelegate?.() ?? provider) !== new api.ProxyTracerProvider().getDelegate();
+  noopProvider ??= new api.ProxyTracerProvider().getDelegate();
+  return (provider.getDelegate?.() ?? provider) !== noopProvider;
 }
 
 /**
