@@ -36,6 +36,23 @@ export interface ToolRunOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The options objects the runtime itself passes after a tool's arguments. Wrappers that copy a
+ * call's arguments (they are the sandbox's values) pass these on as they are: a signal cannot be
+ * copied, and code in the sandbox cannot make one of these (it has no such value).
+ */
+const runOptions = new WeakSet<ToolRunOptions>();
+
+export function toolRunOptions(signal: AbortSignal): ToolRunOptions {
+  const options = { signal };
+  runOptions.add(options);
+  return options;
+}
+
+export function isToolRunOptions(value: unknown): value is ToolRunOptions {
+  return typeof value === "object" && value !== null && runOptions.has(value);
+}
+
 /** The tool as a function of its arguments object, with its description attached. */
 export type DefinedTool<A, R> = ((args: A) => R) & {
   readonly definition: ToolDefinition;
