@@ -141,6 +141,7 @@ async function serve(
     model: flags.model,
     baseUrl: flags.baseUrl,
     apiKeyEnv: flags.apiKeyEnv,
+    mcpConfig: flags.mcpConfig,
     stream: true,
   };
   const bundles = new Map<string, Record<string, unknown>>();
@@ -152,14 +153,15 @@ async function serve(
       ...(first && onLoaded ? { onLoaded } : {}),
       ...(diagnostics ? { diagnostics } : {}),
     });
-  const { agent, loaded, moduleFiles } = await open(true);
+  const { agent, loaded, moduleFiles, mcpTools } = await open(true);
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = playgroundSources(loaded, moduleFiles);
   const budgets = {
     ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }),
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
   };
-  // Each worker thread makes the agent again from the graph loaded here, with its own model client.
+  // Each worker thread makes the agent again from the graph loaded here, with its own model client;
+  // its MCP tools are this thread's, so each MCP server is started (or connected to) once.
   // Under --watch the turns are played in this thread, so that each new build is the one played.
   const data: ServeWorkerData = {
     graph: loaded.graph,
@@ -174,6 +176,7 @@ async function serve(
           script: new URL("./autograms-serve-worker.mjs", import.meta.url),
           data,
           budgets,
+          tools: mcpTools,
           ...(flags.workers === undefined ? {} : { size: flags.workers }),
         };
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });

@@ -1,4 +1,4 @@
-import { Agent, type AgentOptions, type ChatModel, type Graph } from "@autograms/runtime";
+import { Agent, type AgentOptions, type ChatModel, type Graph, type Tool } from "@autograms/runtime";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
@@ -8,6 +8,8 @@ import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
+  /** Its tools of MCP servers, by the graph's names (for `serve`'s workers to call through this thread). */
+  mcpTools: Record<string, Tool>;
   loaded: LoadedAgent;
   /** The agent's tool and action modules (absolute paths), not those of installed packages. */
   moduleFiles: string[];
@@ -21,6 +23,8 @@ export interface AgentMaking {
   wrapModel?: (model: ChatModel) => ChatModel;
   /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
   bundles?: LoadedBundles;
+  /** The agent's MCP tools, held by another thread (a serve worker calls them through the server's); connected here when absent. */
+  mcpTools?: Record<string, Tool>;
 }
 
 /**
@@ -38,12 +42,12 @@ export async function openAgent(
 ): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
   options.onLoaded?.(loaded);
-  const { agent, moduleFiles } = await agentOf(
+  const { agent, moduleFiles, mcpTools } = await agentOf(
     { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file },
     flags,
     options,
   );
-  return { agent, loaded, moduleFiles };
+  return { agent, loaded, moduleFiles, mcpTools };
 }
 
 /** A loaded graph, as plain data (a worker thread makes its agent from it). */
@@ -60,7 +64,7 @@ export async function agentOf(
   at: GraphAt,
   flags: ModelFlags,
   options: AgentMaking,
-): Promise<{ agent: Agent; moduleFiles: string[] }> {
+): Promise<{ agent: Agent; moduleFiles: string[]; mcpTools: Record<string, Tool> }> {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
@@ -70,7 +74,8 @@ export async function agentOf(
     tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
   };
   const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer, options.bundles);
-  Object.assign(tools, await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
+  const mcpTools = options.mcpTools ?? (await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
+  Object.assign(tools, mcpTools);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {
     model,
@@ -79,5 +84,5 @@ export async function agentOf(
     ...(none ? { config: { modelRetries: 0 } } : {}),
     ...(options.isolation ? { isolation: options.isolation } : {}),
   });
-  return { agent, moduleFiles: files };
+  return { agent, moduleFiles: files, mcpTools };
 }

@@ -1,7 +1,8 @@
 /**
  * The worker thread of `autograms serve` (bundled as cli/dist/autograms-serve-worker.mjs): makes
  * the agent from the graph the server loaded, with its own model client, tools and actions, and
- * plays the turns it is sent.
+ * plays the turns it is sent. Its MCP tools are the server thread's (one connection per server for
+ * the process), called through it.
  */
 import { serveTurns } from "@autograms/server/worker";
 import type { ModelFlags } from "./model-options.js";
@@ -12,7 +13,7 @@ export interface ServeWorkerData extends GraphAt {
   flags: ModelFlags;
 }
 
-serveTurns((data) => {
+serveTurns((data, host) => {
   const { flags, ...at } = data as ServeWorkerData;
-  return agentOf(at, flags, { modelRequired: true }).then((made) => made.agent);
+  return agentOf(at, flags, { modelRequired: true, mcpTools: host.tools }).then((made) => made.agent);
 });

@@ -9,7 +9,10 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { Tool } from "@autograms/runtime";
+import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/telemetry";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
+import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
 
@@ -26,6 +29,13 @@ export interface WorkerOptions {
   heapLimitMb?: number;
   /** How long a thread's turns keep going to the worker of its last one (default 10 minutes). */
   warmMs?: number;
+  /**
+   * Tools held in this thread that the workers' turns call through it, given to the worker
+   * script's `makeAgent` as `host.tools` (with their definitions, for the model): what must exist
+   * once per process, such as MCP tools (one connection per server, not one per worker). Their
+   * values cross threads by structured cloning.
+   */
+  tools?: Record<string, Tool>;
 }
 
 export class WorkerError extends Error {
@@ -38,6 +48,8 @@ interface Job {
   since: number;
   resolve(result: PlayedResult): void;
   reject(err: Error): void;
+  /** Traced in this thread, the turn's spans come back from the worker and are exported by this thread's SDK. */
+  trace: RelayTrace | undefined;
 }
 
 interface Slot {
@@ -48,6 +60,8 @@ interface Slot {
   heardAt: number;
   /** Why the pool ended it, if it did. */
   endedFor: string | null;
+  /** The calls of shared tools (WorkerOptions.tools) this thread runs for it, by id. */
+  calls: Map<number, AbortController>;
 }
 
 const PING_MS = 500;
@@ -64,6 +78,7 @@ export class TurnPool implements TurnPlayer {
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
   private readonly script: string;
+  private readonly sharedInfo: WorkerStart["tools"];
   private readonly watchdog: NodeJS.Timeout;
   private nextId = 1;
   private closed = false;
@@ -78,6 +93,7 @@ export class TurnPool implements TurnPlayer {
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
+    this.sharedInfo = sharedToolInfo(options.tools ?? {});
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
     this.watchdog = setInterval(() => this.watch(), PING_MS);
     this.watchdog.unref();
@@ -109,7 +125,13 @@ export class TurnPool implements TurnPlayer {
           request.signal.removeEventListener("abort", onAbort);
           f(a);
         };
-      const job: Job = { request, since: Date.now(), resolve: once(resolve), reject: once(reject) };
+      const job: Job = {
+        request,
+        since: Date.now(),
+        resolve: once(resolve),
+        reject: once(reject),
+        trace: relayTrace(),
+      };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
         job.reject(
@@ -129,6 +151,7 @@ export class TurnPool implements TurnPlayer {
         threadId: request.threadId,
         text: request.text,
         ...(held ? { memory: null, kept } : { memory: request.memory }),
+        ...(job.trace && { trace: job.trace }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -170,7 +193,7 @@ export class TurnPool implements TurnPlayer {
   }
 
   private spawn(): Slot {
-    const start: WorkerStart = { data: this.options.data, budgets: this.budgets };
+    const start: WorkerStart = { data: this.options.data, budgets: this.budgets, tools: this.sharedInfo };
     const worker = new Worker(this.script, {
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
@@ -183,6 +206,7 @@ export class TurnPool implements TurnPlayer {
     const slot: Slot = {
       worker,
       jobs: new Map(),
+      calls: new Map(),
       heardAt: Date.now(),
       endedFor: null,
       ready: new Promise((res, rej) => {
@@ -204,6 +228,18 @@ export class TurnPool implements TurnPlayer {
           return;
         case "pong":
           return;
+        case "spans":
+          return replaySpans(message.spans);
+        case "call": {
+          const running = new AbortController();
+          slot.calls.set(message.call, running);
+          const post = (answer: ToWorker) => slot.worker.postMessage(answer);
+          return void answerCall(this.options.tools ?? {}, message, post, running.signal).finally(() =>
+            slot.calls.delete(message.call),
+          );
+        }
+        case "cancel":
+          return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
         case "progress": {
           const job = slot.jobs.get(message.id);
           if (job)
@@ -215,7 +251,14 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           if (job) {
             const { threadId, text, memory } = job.request;
-            this.post(slot, { type: "play", id: message.id, threadId, text, memory });
+            this.post(slot, {
+              type: "play",
+              id: message.id,
+              threadId,
+              text,
+              memory,
+              ...(job.trace && { trace: job.trace }),
+            });
           }
           return;
         }
@@ -256,6 +299,7 @@ export class TurnPool implements TurnPlayer {
     const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
+    for (const call of slot.calls.values()) call.abort(err);
     const i = this.slots.indexOf(slot);
     if (i < 0 || this.closed || this.unusable) return;
     this.slots[i] = this.spawn();
