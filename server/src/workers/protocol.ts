@@ -21,7 +21,8 @@ export type ToWorker =
   | { type: "ping" };
 
 export type FromWorker =
-  | { type: "ready" }
+  /** The agent is made; `about`: what the script's factory told of it (`MadeAgent.about`). */
+  | { type: "ready"; about?: unknown }
   /** The agent factory failed: the pool cannot serve. */
   | { type: "unusable"; message: string }
   | { type: "pong" }

@@ -18,7 +18,16 @@ const KEPT_THREADS = 100;
 const FLUSH_MS = 5;
 const FLUSH_ITEMS = 256;
 
-export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>): void {
+/**
+ * An agent made in a worker, with plain data about it that the pool hands its owner
+ * (`TurnPool.ready()`): what only the thread that loaded the agent's modules can tell.
+ */
+export interface MadeAgent {
+  agent: Agent;
+  about: unknown;
+}
+
+export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Promise<Agent | MadeAgent>): void {
   if (isMainThread || !parentPort)
     throw new Error("serveTurns() runs in a worker thread started by a turn pool (AppOptions.workers)");
   const port = parentPort;
@@ -30,19 +39,20 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | Promise<Agent>)
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
   const kept = new MemoryCache(KEPT_THREADS);
   void (async () => {
-    let agent: Agent;
+    let made: Agent | MadeAgent;
     try {
-      agent = await makeAgent(start.data);
+      made = await makeAgent(start.data);
     } catch (err) {
       send({ type: "unusable", message: err instanceof Error ? err.message : String(err) });
       return;
     }
+    const agent = "about" in made ? made.agent : made;
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
       else void play(agent, message);
     });
-    send({ type: "ready" });
+    send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
   })();
 
   async function play(agent: Agent, message: Extract<ToWorker, { type: "play" }>): Promise<void> {

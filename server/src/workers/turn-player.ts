@@ -28,12 +28,15 @@ export interface PlayRequest {
 export interface TurnPlayer {
   /** Worker threads playing the turns (0: the server's own thread). */
   readonly threads: number;
+  /** Worker threads still running (a closed pool's until they have exited). */
+  readonly liveThreads: number;
   play(request: PlayRequest): Promise<PlayedResult>;
   close(): Promise<void>;
 }
 
 export class InProcessPlayer implements TurnPlayer {
   readonly threads = 0;
+  readonly liveThreads = 0;
   private readonly budgets: TurnBudgets;
 
   constructor(

@@ -43,7 +43,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   jobs: Map<number, Job>;
-  ready: Promise<void>;
+  /** Resolves with what the worker's factory told of its agent (`MadeAgent.about`). */
+  ready: Promise<unknown>;
   /** When it last answered (a ping, a turn's progress). */
   heardAt: number;
   /** Why the pool ended it, if it did. */
@@ -67,6 +68,8 @@ export class TurnPool implements TurnPlayer {
   private readonly watchdog: NodeJS.Timeout;
   private nextId = 1;
   private closed = false;
+  /** Worker threads started and not yet exited (a replaced or terminated one counts until it is gone). */
+  private alive = 0;
   /** Rejects when a worker cannot make its agent: nothing can be served. */
   private unusable: Error | null = null;
 
@@ -87,9 +90,19 @@ export class TurnPool implements TurnPlayer {
     return this.slots.length;
   }
 
-  /** Resolves once every worker has made its agent; rejects with why one could not. */
-  async ready(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.ready));
+  /** Worker threads of this pool still running: 0 once it is closed and they have exited. */
+  get liveThreads(): number {
+    return this.alive;
+  }
+
+  /**
+   * Resolves once every worker has made its agent, with what the first one's factory told of it
+   * (`MadeAgent.about`; undefined for a factory that returns the agent alone); rejects with why
+   * one could not.
+   */
+  async ready(): Promise<unknown> {
+    const [about] = await Promise.all(this.slots.map((s) => s.ready));
+    return about;
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {
@@ -173,7 +186,8 @@ export class TurnPool implements TurnPlayer {
       stderr: false,
     });
     worker.unref();
-    let readied!: () => void;
+    this.alive++;
+    let readied!: (about: unknown) => void;
     let refused!: (err: Error) => void;
     const slot: Slot = {
       worker,
@@ -190,9 +204,12 @@ export class TurnPool implements TurnPlayer {
       slot.heardAt = Date.now();
       switch (message.type) {
         case "ready":
-          return readied();
+          return readied(message.about);
         case "unusable":
-          this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`);
+          // The factory's own message is the cause: a caller that made the script says it its way.
+          this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`, {
+            cause: message.message,
+          });
           refused(this.unusable);
           for (const job of slot.jobs.values()) job.reject(this.unusable);
           slot.jobs.clear();
@@ -247,6 +264,7 @@ export class TurnPool implements TurnPlayer {
 
   /** A worker is gone: its turns fail, a new one takes its place. */
   private lost(slot: Slot, code: number): void {
+    this.alive--;
     const why = slot.endedFor ?? `the worker thread running it exited (code ${code})`;
     const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
     for (const job of slot.jobs.values()) job.reject(err);
