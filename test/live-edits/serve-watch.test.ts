@@ -1,18 +1,14 @@
 // The real `autograms serve --watch` process: the agent's file (and a tool module beside it) edited
 // while a thread is open; the thread's next turn runs on the new build, a new thread uses the new
 // tool, and an edit that does not compile keeps the last good build serving.
-import { afterAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bin, cliTestFolder } from "../cli/support/run-cli.js";
+import { cliTestFolder } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
+import { serveProcess, told } from "./support/serve-process.js";
 
 const folder = cliTestFolder("autograms-serve-watch-");
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill("SIGKILL");
-});
 
 const AGENT = `import { Autogram, chatExact } from "@autograms/runtime";
 import { price } from "./prices.js";
@@ -29,50 +25,34 @@ export default class Stall extends Autogram {
   }
 }
 `;
-// Its top-level code says when the module is imported: again for a new version of it, not for an edit of the agent alone.
+// Its top-level code says when the module is imported.
 const PRICES = (pence: number) =>
   `console.error("(prices module loaded)");\n\nexport function price(item: string): number {\n  return item.length * 0 + ${pence};\n}\n`;
 const loads = (stderr: string) => stderr.split("(prices module loaded)").length - 1;
 
-function serve(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [bin, "serve", ...args], { cwd: folder() });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.setEncoding("utf8").on("data", (c: string) => {
-      stdout += c;
-      const m = /^listening on (http:\/\/\S+)\n/m.exec(stdout);
-      if (m) resolve({ url: m[1]!, stderr: () => stderr });
-    });
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("close", (code) => reject(new Error(`serve exited ${code}:\n${stdout}\n${stderr}`)));
-  });
-}
-
-/** Resolves once stderr has `count` matches of `pattern` (the server's reports of builds). */
-async function told(stderr: () => string, pattern: RegExp, count: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((stderr().match(new RegExp(pattern, "g")) ?? []).length < count) {
-    if (Date.now() > deadline) throw new Error(`no ${count}x ${pattern} on stderr:\n${stderr()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-describe("autograms serve --watch", () => {
+// In the server's own thread, a module is imported again only for a new version of its code; in
+// worker threads, each build's workers import it (its top-level code runs again for every build).
+describe.each([
+  { workers: "0", afterAgentEdit: 1, afterToolEdit: 2 },
+  { workers: "1", afterAgentEdit: 2, afterToolEdit: 3 },
+])("autograms serve --watch --workers $workers", ({ workers, afterAgentEdit, afterToolEdit }) => {
   it("runs a thread's next turn on the edited agent, reloads its tool module, and keeps the last good build when an edit breaks it", async () => {
-    const agentFile = join(folder(), "agent.ts");
+    const dir = join(folder(), `workers-${workers}`);
+    mkdirSync(dir);
+    const agentFile = join(dir, "agent.ts");
     writeFileSync(agentFile, AGENT);
-    writeFileSync(join(folder(), "prices.ts"), PRICES(30));
-    const server = await serve([
+    writeFileSync(join(dir, "prices.ts"), PRICES(30));
+    const server = await serveProcess(dir, [
       agentFile,
       "--watch",
+      "--workers",
+      workers,
       "--offline",
       "--port",
       "0",
       "--no-playground",
       "--store",
-      `sqlite:${join(folder(), "threads.db")}`,
+      `sqlite:${join(dir, "threads.db")}`,
     ]);
     let n = 0;
     const say = async (thread: string, text: string) => {
@@ -85,13 +65,13 @@ describe("autograms serve --watch", () => {
     writeFileSync(agentFile, AGENT.replace(`chatExact("Thanks!")`, `chatExact("Thank you!")`));
     await told(server.stderr, /\(serving the new build: every thread of the agent can resume on it\)/, 1);
     expect(await say("open", "ok")).toBe("Thank you!");
-    expect(loads(server.stderr())).toBe(1);
+    expect(loads(server.stderr())).toBe(afterAgentEdit);
 
     // The tool module is bundled and loaded again: a new conversation gets the new price.
-    writeFileSync(join(folder(), "prices.ts"), PRICES(40));
+    writeFileSync(join(dir, "prices.ts"), PRICES(40));
     await told(server.stderr, /\(serving the new build/, 2);
     expect(await say("second", "hi")).toContain("That is 40 pence.");
-    expect(loads(server.stderr())).toBe(2);
+    expect(loads(server.stderr())).toBe(afterToolEdit);
 
     // A save that does not compile: the diagnostics are shown, the last good build goes on serving.
     writeFileSync(agentFile, AGENT.replace(`chatExact("Bye."`, `chatExact(42`));

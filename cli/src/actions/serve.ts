@@ -14,12 +14,17 @@ import {
   shutdown,
   type PlaygroundSource,
   type RunningServer,
+  TurnPool,
+  type WorkerOptions,
 } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
 import { openAgent } from "../agent-loading/open-agent.js";
+import { loadAgentGraph } from "../agent-loading/load-graph.js";
+import { chooseModel } from "../agent-loading/model.js";
+import { standInAgent, type HostShape } from "../agent-loading/stand-in-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { commandScope } from "../agent-loading/command-scope.js";
 import type { ServeWorkerData } from "../agent-loading/serve-worker.js";
@@ -45,6 +50,17 @@ export interface ServeFlags extends ModelFlags {
   turnMemoryMb?: number;
   /** False with --no-playground. */
   playground: boolean;
+}
+
+/**
+ * A build as it is served: the agent (in worker mode under --watch, this thread's stand-in for
+ * it), the worker threads that play it (a pool made, or how to make one; none: this thread plays
+ * it), and the sources the playground shows.
+ */
+interface ServedBuild {
+  agent: Agent;
+  pool?: TurnPool | WorkerOptions;
+  sources: PlaygroundSource[];
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -127,13 +143,6 @@ async function serve(
       throw new CliError(`--${(err as Error).message}`, 2);
     }
   }
-  // A worker thread keeps the agent it made; each build of --watch is played in this thread.
-  if (flags.watch && flags.workers !== undefined && flags.workers > 0) {
-    throw new CliError(
-      `--watch plays the turns in the server's own thread, so that each new build is played: --workers ${flags.workers} cannot go with it`,
-      2,
-    );
-  }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
   const modelFlags: ModelFlags = {
@@ -143,39 +152,71 @@ async function serve(
     apiKeyEnv: flags.apiKeyEnv,
     stream: true,
   };
-  const bundles = new Map<string, Record<string, unknown>>();
-  const open = (first: boolean, diagnostics?: DiagnosticSink) =>
-    openAgent(file, modelFlags, {
-      modelRequired: true,
-      bundles,
-      wrapModel: (model) => metrics.timeModel(model),
-      ...(first && onLoaded ? { onLoaded } : {}),
-      ...(diagnostics ? { diagnostics } : {}),
-    });
-  const { agent, loaded, moduleFiles } = await open(true);
-  // The playground shows the sources of the build served (--watch replaces them with each build).
-  let sources = playgroundSources(loaded, moduleFiles);
   const budgets = {
     ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }),
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
   };
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
-  // Under --watch the turns are played in this thread, so that each new build is the one played.
-  const data: ServeWorkerData = {
-    graph: loaded.graph,
-    baseDir: loaded.baseDir,
-    importer: loaded.source?.display ?? loaded.file,
-    flags: modelFlags,
+  const poolOf = (loaded: LoadedAgent): WorkerOptions => {
+    const data: ServeWorkerData = {
+      graph: loaded.graph,
+      baseDir: loaded.baseDir,
+      importer: loaded.source?.display ?? loaded.file,
+      flags: modelFlags,
+    };
+    return {
+      script: new URL("./autograms-serve-worker.mjs", import.meta.url),
+      data,
+      budgets,
+      ...(flags.workers === undefined ? {} : { size: flags.workers }),
+    };
   };
-  const workers =
-    flags.workers === 0 || flags.watch
-      ? undefined
-      : {
-          script: new URL("./autograms-serve-worker.mjs", import.meta.url),
-          data,
-          budgets,
-          ...(flags.workers === undefined ? {} : { size: flags.workers }),
-        };
+  const inThread = flags.workers === 0;
+  let first: ServedBuild;
+  let rebuild: (diagnostics: DiagnosticSink) => Promise<ServedBuild>;
+  if (flags.watch && !inThread) {
+    // Each build gets worker threads of its own, which load its tool and action modules; this
+    // thread loads none of them (stand-in-agent.ts), so no copy stays here after a save.
+    await chooseModel(modelFlags, true);
+    const build = async (options: { diagnostics?: DiagnosticSink; onLoaded?: typeof onLoaded }) => {
+      const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
+      options.onLoaded?.(loaded);
+      const pool = new TurnPool(poolOf(loaded));
+      let shape: HostShape;
+      try {
+        shape = (await pool.ready()) as HostShape;
+      } catch (err) {
+        await pool.close();
+        const cause = (err as Error).cause;
+        throw new CliError(typeof cause === "string" ? cause : (err as Error).message);
+      }
+      return { agent: standInAgent(loaded.graph, shape), pool, sources: playgroundSources(loaded, shape.files) };
+    };
+    first = await build(onLoaded ? { onLoaded } : {});
+    rebuild = (diagnostics) => build({ diagnostics });
+  } else {
+    const bundles = new Map<string, Record<string, unknown>>();
+    const open = async (options: { diagnostics?: DiagnosticSink; onLoaded?: typeof onLoaded }) => {
+      const opened = await openAgent(file, modelFlags, {
+        modelRequired: true,
+        bundles,
+        wrapModel: (model) => metrics.timeModel(model),
+        ...options,
+      });
+      return { opened, sources: playgroundSources(opened.loaded, opened.moduleFiles) };
+    };
+    const { opened, sources } = await open(onLoaded ? { onLoaded } : {});
+    // Without --watch the workers play this one build; with it (and --workers 0) every build is
+    // played in this thread, which imports each new version of the modules (a copy per save stays).
+    first = { agent: opened.agent, sources, ...(inThread || flags.watch ? {} : { pool: poolOf(opened.loaded) }) };
+    rebuild = async (diagnostics) => {
+      const next = await open({ diagnostics });
+      return { agent: next.opened.agent, sources: next.sources };
+    };
+  }
+  const { agent } = first;
+  // The playground shows the sources of the build served (--watch replaces them with each build).
+  let sources = first.sources;
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
@@ -191,7 +232,7 @@ async function serve(
       allowedHosts: flags.allowedHost,
       cors: flags.cors,
       playground: flags.playground ? { drawGraph, sources: () => sources } : false,
-      ...(workers ? { workers } : { budgets }),
+      ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
     });
   } catch (err) {
@@ -216,12 +257,11 @@ async function serve(
   const unwatch = flags.watch
     ? rebuildOnSave(
         file,
-        async (diagnostics) => {
-          const built = await open(false, diagnostics);
-          sources = playgroundSources(built.loaded, built.moduleFiles);
-          return built.agent;
+        rebuild,
+        async (next) => {
+          sources = next.sources;
+          await serveBuild(server!, store, next);
         },
-        (next) => serveBuild(server!, store, next),
         (message, diagnostics) => server!.buildFailed(message, diagnostics),
       )
     : () => {};
@@ -272,9 +312,9 @@ async function serve(
  * whose agent is closed after them), and the store's threads of the agent that cannot resume on
  * it are listed, so their owners hear of it before their next message is refused.
  */
-async function serveBuild(server: RunningServer, store: Store, agent: Agent): Promise<void> {
+async function serveBuild(server: RunningServer, store: Store, { agent, pool }: ServedBuild): Promise<void> {
   const previous = server.ctx.agent;
-  server.setAgent(agent);
+  server.setAgent(agent, pool instanceof TurnPool ? pool : undefined);
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.
   const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");

@@ -6,13 +6,17 @@
 import { serveTurns } from "@autograms/server/worker";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf, type GraphAt } from "./open-agent.js";
+import { hostShapeOf } from "./stand-in-agent.js";
 
 /** What `autograms serve` gives each worker. */
 export interface ServeWorkerData extends GraphAt {
   flags: ModelFlags;
 }
 
-serveTurns((data) => {
+// What the worker tells the server of the actions it loaded lets the server's own thread hold the
+// build without importing its modules (stand-in-agent.ts).
+serveTurns(async (data) => {
   const { flags, ...at } = data as ServeWorkerData;
-  return agentOf(at, flags, { modelRequired: true }).then((made) => made.agent);
+  const made = await agentOf(at, flags, { modelRequired: true });
+  return { agent: made.agent, about: hostShapeOf(made.actions, made.moduleFiles) };
 });

@@ -1,0 +1,67 @@
+/**
+ * A build's agent as the server's own thread holds it when worker threads play its turns
+ * (`serve --watch`): Node cannot unload an ES module, so this thread never imports the agent's
+ * tool and action modules (a copy per save would stay loaded); the workers do, and a new build's
+ * workers replace the last one's. This thread needs the graph (its hash, the stale check,
+ * `threads migrate`, edits of variables, the playground) and, to compile the graph as the workers
+ * do, which hooks and effects each custom action has: the workers tell it that (`HostShape`).
+ */
+import {
+  Agent,
+  defineAction,
+  type ActionDefinition,
+  type ChatModel,
+  type FieldSchema,
+  type Graph,
+} from "@autograms/runtime";
+
+/** What a worker tells of the modules it loaded: plain data, structured-cloned to the server's thread. */
+export interface HostShape {
+  actions: Record<string, { hooks: Record<Hook, boolean>; effects: ActionDefinition["effects"] }>;
+  /** The agent's own modules (absolute paths), for the playground to show. */
+  files: string[];
+}
+
+type Hook = "instruction" | "transition" | "output";
+const HOOKS: readonly Hook[] = ["instruction", "transition", "output"];
+
+export function hostShapeOf(actions: readonly ActionDefinition<any, any>[], files: string[]): HostShape {
+  return {
+    files,
+    actions: Object.fromEntries(
+      actions.map((a) => [
+        a.name,
+        {
+          hooks: Object.fromEntries(HOOKS.map((h) => [h, a[h] !== undefined])) as Record<Hook, boolean>,
+          effects: a.effects,
+        },
+      ]),
+    ),
+  };
+}
+
+const elsewhere = (what: string) => () => {
+  throw new Error(`${what} runs in the worker threads that play the turns, not in the server's own thread`);
+};
+
+/** Nothing in this thread plays a turn: a model that is asked anything says where the turns are played. */
+const NO_MODEL: ChatModel = { complete: elsewhere("the model"), choose: elsewhere("the model") };
+
+export function standInAgent(graph: Graph, shape: HostShape): Agent {
+  const tools = Object.fromEntries(Object.keys(graph.tools ?? {}).map((name) => [name, elsewhere(`tool '${name}'`)]));
+  const actions = Object.entries(graph.actions ?? {}).map(([name, info]) => {
+    const told = shape.actions[name];
+    const hook = (h: Hook) => (told?.hooks[h] ? { [h]: elsewhere(`the ${h} hook of action '${name}'`) } : {});
+    return defineAction({
+      name,
+      ...(info.base && { base: info.base }),
+      fields: (info.fields ?? {}) as Record<string, FieldSchema>,
+      required: info.required ?? [],
+      ...(told && { effects: told.effects }),
+      ...hook("instruction"),
+      ...hook("transition"),
+      ...hook("output"),
+    });
+  });
+  return new Agent(graph, { model: NO_MODEL, tools, actions });
+}
