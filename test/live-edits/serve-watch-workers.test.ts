@@ -1,0 +1,122 @@
+// `autograms serve --watch --workers 1`, a real process: each build's tool module is loaded by
+// worker threads of its own, never by the server's thread; a run in progress during a save
+// finishes with the tool it started with; the workers of earlier builds end with their last run,
+// so after many saves the process runs one build's worth of them.
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliTestFolder } from "../cli/support/run-cli.js";
+import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
+import { serveProcess, told, until } from "./support/serve-process.js";
+
+const folder = cliTestFolder("autograms-serve-watch-workers-");
+
+const AGENT = `import { Autogram, chatExact } from "@autograms/runtime";
+import { price } from "./prices.js";
+
+export default class Stall extends Autogram {
+  cost = 0;
+
+  main() {
+    chatExact("Hello!");
+    this.cost = price("apple");
+    chatExact(\`That is \${this.cost} pence.\`);
+    this.cost = price("pear");
+    chatExact(\`Now \${this.cost} pence.\`);
+    chatExact("Bye.", { transitions: ["quit"] });
+  }
+}
+`;
+// Its top-level code records each load and the thread it ran in; while a file 'hold' exists, a
+// call waits (a run in progress for as long as the test wants), saying so in 'held.log'.
+const PRICES = (pence: number) => `import { appendFileSync, existsSync } from "node:fs";
+import { isMainThread } from "node:worker_threads";
+
+appendFileSync("loads.log", (isMainThread ? "main" : "worker") + "\\n");
+
+export async function price(item: string): Promise<number> {
+  if (existsSync("hold")) {
+    appendFileSync("held.log", item + "\\n");
+    while (existsSync("hold")) await new Promise((r) => setTimeout(r, 20));
+  }
+  return item.length * 0 + ${pence};
+}
+`;
+
+describe("autograms serve --watch --workers 1", () => {
+  it("loads each build's tool module in a fresh worker, finishes a run in progress on its build, and ends the old workers", async () => {
+    const dir = folder();
+    const at = (name: string) => join(dir, name);
+    writeFileSync(at("agent.ts"), AGENT);
+    writeFileSync(at("prices.ts"), PRICES(30));
+    const server = await serveProcess(dir, [
+      at("agent.ts"),
+      "--watch",
+      "--workers",
+      "1",
+      "--offline",
+      "--port",
+      "0",
+      "--no-playground",
+      "--store",
+      `sqlite:${at("threads.db")}`,
+    ]);
+    const loads = () => readFileSync(at("loads.log"), "utf8").split("\n").filter(Boolean);
+    const workerThreads = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/^autograms_worker_threads (\d+)$/m.exec(text)![1]);
+    };
+    let n = 0;
+    const say = async (thread: string, text: string) => {
+      const res = await fetch(`${server.url}/api/chat`, json(chatBody(thread, [userMessage(`m${++n}`, text)])));
+      expect(res.status).toBe(200);
+      return textOf(await uiMessageOf(await uiChunks(res.body!))).join(" ");
+    };
+    let builds = 0;
+    const save = async (pence: number) => {
+      writeFileSync(at("prices.ts"), PRICES(pence));
+      await told(server.stderr, /\(serving the new build/, ++builds);
+    };
+
+    expect(await say("open", "hi")).toBe("Hello! That is 30 pence.");
+    expect(loads()).toEqual(["worker"]);
+
+    // The tool's return value edited while the thread is open: its next turn calls the new one.
+    await save(40);
+    expect(await say("open", "ok")).toBe("Now 40 pence.");
+    expect(loads()).toEqual(["worker", "worker"]);
+
+    // A run in progress during a save (its tool call held) finishes with the tool it started with,
+    // while a turn that starts after the save gets the new one; the old worker lives until then.
+    writeFileSync(at("hold"), "");
+    const held = say("held", "hi");
+    await until(
+      () => existsSync(at("held.log")),
+      () => "the held run's tool call",
+    );
+    await save(50);
+    expect(await workerThreads()).toBe(2);
+    rmSync(at("hold"));
+    expect(await held).toBe("Hello! That is 40 pence.");
+    expect(await say("fresh", "hi")).toBe("Hello! That is 50 pence.");
+    await until(
+      async () => (await workerThreads()) === 1,
+      () => "the old build's worker to end",
+    );
+
+    // Many saves: a load each, in a worker each time, and one build's worth of workers left running.
+    for (const pence of [61, 62, 63]) await save(pence);
+    expect(await say("fresh", "ok")).toBe("Now 63 pence.");
+    await until(
+      async () => (await workerThreads()) === 1,
+      () => "the earlier builds' workers to end",
+    );
+    expect(loads()).toEqual(Array(1 + builds).fill("worker"));
+
+    // A save whose module throws as it loads does not build: the last good build, and its worker, go on.
+    writeFileSync(at("prices.ts"), `throw new Error("half-written");\n${PRICES(70)}`);
+    await told(server.stderr, /\(the edit does not build: .*half-written.*; the last good build goes on\)/, 1);
+    expect(await say("other", "hi")).toBe("Hello! That is 63 pence.");
+    expect(await workerThreads()).toBe(1);
+  });
+});
