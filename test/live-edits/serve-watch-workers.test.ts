@@ -3,16 +3,16 @@
 // finishes with the tool it started with; the workers of earlier builds end with their last run,
 // so after many saves the process runs one build's worth of them.
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliTestFolder } from "../cli/support/run-cli.js";
+import { cliTestFolder, root } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
 import { serveProcess, told, until } from "./support/serve-process.js";
 
 const folder = cliTestFolder("autograms-serve-watch-workers-");
 
-const AGENT = `import { Autogram, chatExact } from "@autograms/runtime";
-import { price } from "./prices.js";
+const AGENT = `import { Autogram, chatExact, exec_node } from "@autograms/runtime";
+import { price, shout } from "./prices.js";
 
 export default class Stall extends Autogram {
   cost = 0;
@@ -23,6 +23,7 @@ export default class Stall extends Autogram {
     chatExact(\`That is \${this.cost} pence.\`);
     this.cost = price("pear");
     chatExact(\`Now \${this.cost} pence.\`);
+    exec_node({ action: shout });
     chatExact("Bye.", { transitions: ["quit"] });
   }
 }
@@ -31,6 +32,7 @@ export default class Stall extends Autogram {
 // call waits (a run in progress for as long as the test wants), saying so in 'held.log'.
 const PRICES = (pence: number) => `import { appendFileSync, existsSync } from "node:fs";
 import { isMainThread } from "node:worker_threads";
+import { defineAction } from "@autograms/runtime";
 
 appendFileSync("loads.log", (isMainThread ? "main" : "worker") + "\\n");
 
@@ -41,11 +43,19 @@ export async function price(item: string): Promise<number> {
   }
   return item.length * 0 + ${pence};
 }
+
+export const shout = defineAction({
+  name: "shout",
+  instruction: () => ({ reply: "${pence} PENCE!" }),
+});
 `;
 
 describe("autograms serve --watch --workers 1", () => {
   it("loads each build's tool module in a fresh worker, finishes a run in progress on its build, and ends the old workers", async () => {
-    const dir = folder();
+    // The agent's folder (the one watched) sits beside a node_modules that has @autograms/runtime.
+    symlinkSync(join(root, "node_modules"), join(folder(), "node_modules"), "dir");
+    const dir = join(folder(), "stall");
+    mkdirSync(dir);
     const at = (name: string) => join(dir, name);
     writeFileSync(at("agent.ts"), AGENT);
     writeFileSync(at("prices.ts"), PRICES(30));
@@ -107,6 +117,13 @@ describe("autograms serve --watch --workers 1", () => {
     // Many saves: a load each, in a worker each time, and one build's worth of workers left running.
     for (const pence of [61, 62, 63]) await save(pence);
     expect(await say("fresh", "ok")).toBe("Now 63 pence.");
+    // The action's hook runs in the workers, and so does the replay that rebuilds what a turn sent.
+    expect(await say("fresh", "ok")).toBe("63 PENCE!");
+    const calls = await (await fetch(`${server.url}/api/threads/fresh/turns/4/calls`)).json();
+    expect(calls).toMatchObject({ seq: 4, user: "ok", stopped: null });
+    expect(calls.events).toContainEqual(
+      expect.objectContaining({ kind: "custom", hook: "instruction", reply: "63 PENCE!" }),
+    );
     await until(
       async () => (await workerThreads()) === 1,
       () => "the earlier builds' workers to end",

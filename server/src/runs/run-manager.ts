@@ -10,10 +10,12 @@ import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import {
   acquireTurn,
   messageConflict,
+  replayTurn,
   StoreError,
   type BusyPolicy,
   type HeldTurn,
   type Lease,
+  type ReplayedTurn,
   type RunRecord,
   type StalePolicy,
   type Store,
@@ -454,6 +456,16 @@ export class RunManager {
     await live?.stored;
     const turn = (await this.store.turns(threadId)).find((t) => t.seq === lease.version)!;
     return { runId: recorded && recorded.messageId === turn.messageId ? recorded.id : null, turn };
+  }
+
+  /**
+   * What turn `seq` of the thread sent, rebuilt by replaying it (`replayTurn`) where the current
+   * build's turns are played: in its workers, which hold its tools' definitions and action hooks.
+   */
+  replay(threadId: string, seq: number): Promise<ReplayedTurn> {
+    const agent = this.currentAgent();
+    const player = this.player;
+    return replayTurn(this.store, (turn, memory) => player.replay({ agent, turn, memory }), threadId, seq);
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */

@@ -1,6 +1,6 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
 import type { Memory, MemoryDelta, ReplyChunk } from "@autograms/runtime";
-import type { StoredTraceEvent } from "@autograms/store";
+import type { ReplayedTurn, StoredTraceEvent, TurnRecord } from "@autograms/store";
 import type { TurnBudgets } from "./turn-budget.js";
 
 /** What a worker thread is started with (`workerData`). */
@@ -16,6 +16,8 @@ export type ToWorker =
    * it played (memory is then null and not sent); a worker that does not hold it answers `missed`.
    */
   | { type: "play"; id: number; threadId: string; text: string | null; memory: Memory | null; kept?: string }
+  /** Replays a committed turn from the memory before it, to rebuild what it sent (`replayRecorded`). */
+  | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
   | { type: "ping" };
@@ -31,6 +33,7 @@ export type FromWorker =
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */
   | { type: "progress"; id: number; items: Progress[] }
   | { type: "played"; id: number; result: PlayedResult }
+  | { type: "replayed"; id: number; result: ReplayedTurn }
   | { type: "failed"; id: number; error: { code: string; message: string }; omittedSteps?: number };
 
 export type Progress = { step: StoredTraceEvent } | { text: ReplyChunk };

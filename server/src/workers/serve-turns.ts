@@ -7,7 +7,7 @@
 import { getHeapStatistics } from "node:v8";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
-import { MemoryCache } from "@autograms/store";
+import { MemoryCache, replayRecorded } from "@autograms/store";
 import type { FromWorker, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
@@ -50,10 +50,23 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Pro
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
+      else if (message.type === "replay") void replay(agent, message);
       else void play(agent, message);
     });
     send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
   })();
+
+  async function replay(agent: Agent, { id, turn, memory }: Extract<ToWorker, { type: "replay" }>): Promise<void> {
+    try {
+      send({ type: "replayed", id, result: await replayRecorded(agent, turn, memory) });
+    } catch (err) {
+      send({
+        type: "failed",
+        id,
+        error: { code: "internal", message: err instanceof Error ? err.message : String(err) },
+      });
+    }
+  }
 
   async function play(agent: Agent, message: Extract<ToWorker, { type: "play" }>): Promise<void> {
     const { id } = message;

@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
-import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
+import type { ReplayedTurn } from "@autograms/store";
 
 export interface WorkerOptions {
   /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */
@@ -33,10 +34,11 @@ export class WorkerError extends Error {
 }
 
 interface Job {
-  request: PlayRequest;
+  /** The turn played; none for a replay (`replay`). */
+  request?: PlayRequest;
   /** When it was sent to its worker. */
   since: number;
-  resolve(result: PlayedResult): void;
+  resolve(result: PlayedResult | ReplayedTurn): void;
   reject(err: Error): void;
 }
 
@@ -122,7 +124,12 @@ export class TurnPool implements TurnPlayer {
           request.signal.removeEventListener("abort", onAbort);
           f(a);
         };
-      const job: Job = { request, since: Date.now(), resolve: once(resolve), reject: once(reject) };
+      const job: Job = {
+        request,
+        since: Date.now(),
+        resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
+        reject: once(reject),
+      };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
         job.reject(
@@ -144,6 +151,23 @@ export class TurnPool implements TurnPlayer {
         ...(held ? { memory: null, kept } : { memory: request.memory }),
       });
       if (request.signal.aborted) onAbort();
+    });
+  }
+
+  /** Replays a committed turn on the least busy worker's agent (`ReplayRequest.agent` is not used: it stays in this thread). */
+  replay({ turn, memory }: ReplayRequest): Promise<ReplayedTurn> {
+    if (this.unusable) return Promise.reject(this.unusable);
+    if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    const slot = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    const id = this.nextId++;
+    return new Promise<ReplayedTurn>((resolve, reject) => {
+      slot.jobs.set(id, {
+        since: Date.now(),
+        resolve: resolve as (result: PlayedResult | ReplayedTurn) => void,
+        reject,
+      });
+      if (slot.jobs.size === 1) slot.heardAt = Date.now();
+      this.post(slot, { type: "replay", id, turn, memory });
     });
   }
 
@@ -217,19 +241,23 @@ export class TurnPool implements TurnPlayer {
         case "pong":
           return;
         case "progress": {
-          const job = slot.jobs.get(message.id);
-          if (job)
-            for (const item of message.items)
-              "step" in item ? job.request.onStep(item.step) : job.request.onText(item.text);
+          const request = slot.jobs.get(message.id)?.request;
+          if (request)
+            for (const item of message.items) "step" in item ? request.onStep(item.step) : request.onText(item.text);
           return;
         }
         case "missed": {
           const job = slot.jobs.get(message.id);
-          if (job) {
+          if (job?.request) {
             const { threadId, text, memory } = job.request;
             this.post(slot, { type: "play", id: message.id, threadId, text, memory });
           }
           return;
+        }
+        case "replayed": {
+          const job = slot.jobs.get(message.id);
+          slot.jobs.delete(message.id);
+          return job?.resolve(message.result);
         }
         case "played":
         case "failed": {
@@ -237,7 +265,7 @@ export class TurnPool implements TurnPlayer {
           slot.jobs.delete(message.id);
           if (!job) return;
           if (message.type === "played") {
-            const warm = this.warm.get(job.request.threadId);
+            const warm = job.request && this.warm.get(job.request.threadId);
             if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
             job.resolve(frozenMemory(message.result));
           } else
