@@ -1,5 +1,5 @@
 // `autograms chat --store/--thread/--busy` and `autograms threads ...`, run as a user runs them,
-// on SQLite files (the shared store suite covers Postgres; test/store/processes.test.ts has
+// on SQLite files (the shared store suite covers Postgres; test/store/processes.slow.ts has
 // several processes on one thread).
 import { describe, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";

@@ -7,7 +7,7 @@
  * initdb is the slow part (seconds): its result is kept once per machine as a template folder in
  * the temporary directory and copied for each server.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, chmodSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
@@ -110,6 +110,13 @@ export async function startPostgres() {
   const start = () =>
     pg(bin, "pg_ctl", ["-D", data, "-o", options, "-l", join(base, "server.log"), "-w", "-t", "30", "start"]);
   start();
+  // Stops the server if this process dies without calling stop() (postgres-watcher.mjs says when).
+  const watcher = spawn(
+    process.execPath,
+    [new URL("./postgres-watcher.mjs", import.meta.url).pathname, String(process.pid), join(bin, "pg_ctl"), data, base],
+    { detached: true, stdio: "ignore" },
+  );
+  watcher.unref();
   const url = (/** @type {string} */ database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const { default: pgModule } = await import("pg");
   const admin = new pgModule.Client({ connectionString: url("postgres") });
@@ -131,6 +138,7 @@ export async function startPostgres() {
     },
     up: start,
     stop() {
+      watcher.kill();
       admin.end().catch(() => {});
       try {
         // (a test may have left it down)
