@@ -1,13 +1,15 @@
 // `autograms serve --watch --workers 1`, a real process: each build's tool module is loaded by
 // worker threads of its own, never by the server's thread; a run in progress during a save
 // finishes with the tool it started with; the workers of earlier builds end with their last run,
-// so after many saves the process runs one build's worth of them.
+// so after many saves the process runs one build's worth of them. Each save starts a worker and
+// compiles the agent: a dozen builds take their time on a busy machine.
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cliTestFolder, root } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
 import { serveProcess, told, until } from "./support/serve-process.js";
+import { editWhileServing } from "./support/watch-scenario.js";
 
 const folder = cliTestFolder("autograms-serve-watch-workers-");
 
@@ -135,5 +137,11 @@ describe("autograms serve --watch --workers 1", () => {
     await told(server.stderr, /\(the edit does not build: .*half-written.*; the last good build goes on\)/, 1);
     expect(await say("other", "hi")).toBe("Hello! That is 63 pence.");
     expect(await workerThreads()).toBe(1);
-  });
+  }, 120_000);
+
+  it(
+    "serves each edit as the server's own thread does: next turns, a broken build, stale threads and migrate",
+    () => editWhileServing(folder(), { workers: "1", afterAgentEdit: 2, afterToolEdit: 3 }),
+    60_000,
+  );
 });
