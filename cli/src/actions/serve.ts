@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { rebuildOnSave } from "../live/rebuilds.js";
-import type { Agent } from "@autograms/runtime";
 import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
 import {
   checkOrigin,
@@ -12,22 +11,15 @@ import {
   listen,
   ServerMetrics,
   shutdown,
-  type PlaygroundSource,
   type RunningServer,
   TurnPool,
-  type WorkerOptions,
 } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
-import type { LoadedAgent } from "../agent-loading/load-graph.js";
-import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
-import { openAgent } from "../agent-loading/open-agent.js";
-import { loadAgentGraph } from "../agent-loading/load-graph.js";
-import { chooseModel } from "../agent-loading/model.js";
-import { standInAgent, type HostShape } from "../agent-loading/stand-in-agent.js";
+import type { openAgent } from "../agent-loading/open-agent.js";
+import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { commandScope } from "../agent-loading/command-scope.js";
-import type { ServeWorkerData } from "../agent-loading/serve-worker.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
@@ -50,17 +42,6 @@ export interface ServeFlags extends ModelFlags {
   turnMemoryMb?: number;
   /** False with --no-playground. */
   playground: boolean;
-}
-
-/**
- * A build as it is served: the agent (in worker mode under --watch, this thread's stand-in for
- * it), the worker threads that play it (a pool made, or how to make one; none: this thread plays
- * it), and the sources the playground shows.
- */
-interface ServedBuild {
-  agent: Agent;
-  pool?: TurnPool | WorkerOptions;
-  sources: PlaygroundSource[];
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -101,23 +82,6 @@ function tokenOf(flags: ServeFlags): string | undefined {
   return token;
 }
 
-/**
- * What the playground shows beside the chat: the agent's source as it was compiled (the graph's
- * lines point into it) and its tool and action modules, read once now.
- */
-function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): PlaygroundSource[] {
-  const display = (path: string) => relative(process.cwd(), path).split("\\").join("/");
-  const agent: PlaygroundSource[] = loaded.source
-    ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }]
-    : [];
-  return [
-    ...agent,
-    ...moduleFiles.map(
-      (path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }),
-    ),
-  ];
-}
-
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
   return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
 }
@@ -156,64 +120,7 @@ async function serve(
     ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }),
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
   };
-  // Each worker thread makes the agent again from the graph loaded here, with its own model client.
-  const poolOf = (loaded: LoadedAgent): WorkerOptions => {
-    const data: ServeWorkerData = {
-      graph: loaded.graph,
-      baseDir: loaded.baseDir,
-      importer: loaded.source?.display ?? loaded.file,
-      flags: modelFlags,
-    };
-    return {
-      script: new URL("./autograms-serve-worker.mjs", import.meta.url),
-      data,
-      budgets,
-      ...(flags.workers === undefined ? {} : { size: flags.workers }),
-    };
-  };
-  const inThread = flags.workers === 0;
-  let first: ServedBuild;
-  let rebuild: (diagnostics: DiagnosticSink) => Promise<ServedBuild>;
-  if (flags.watch && !inThread) {
-    // Each build gets worker threads of its own, which load its tool and action modules; this
-    // thread loads none of them (stand-in-agent.ts), so no copy stays here after a save.
-    await chooseModel(modelFlags, true);
-    const build = async (options: { diagnostics?: DiagnosticSink; onLoaded?: typeof onLoaded }) => {
-      const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
-      options.onLoaded?.(loaded);
-      const pool = new TurnPool(poolOf(loaded));
-      let shape: HostShape;
-      try {
-        shape = (await pool.ready()) as HostShape;
-      } catch (err) {
-        await pool.close();
-        const cause = (err as Error).cause;
-        throw new CliError(typeof cause === "string" ? cause : (err as Error).message);
-      }
-      return { agent: standInAgent(loaded.graph, shape), pool, sources: playgroundSources(loaded, shape.files) };
-    };
-    first = await build(onLoaded ? { onLoaded } : {});
-    rebuild = (diagnostics) => build({ diagnostics });
-  } else {
-    const bundles = new Map<string, Record<string, unknown>>();
-    const open = async (options: { diagnostics?: DiagnosticSink; onLoaded?: typeof onLoaded }) => {
-      const opened = await openAgent(file, modelFlags, {
-        modelRequired: true,
-        bundles,
-        wrapModel: (model) => metrics.timeModel(model),
-        ...options,
-      });
-      return { opened, sources: playgroundSources(opened.loaded, opened.moduleFiles) };
-    };
-    const { opened, sources } = await open(onLoaded ? { onLoaded } : {});
-    // Without --watch the workers play this one build; with it (and --workers 0) every build is
-    // played in this thread, which imports each new version of the modules (a copy per save stays).
-    first = { agent: opened.agent, sources, ...(inThread || flags.watch ? {} : { pool: poolOf(opened.loaded) }) };
-    rebuild = async (diagnostics) => {
-      const next = await open({ diagnostics });
-      return { agent: next.opened.agent, sources: next.sources };
-    };
-  }
+  const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
   const { agent } = first;
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = first.sources;

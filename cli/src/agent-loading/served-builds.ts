@@ -1,0 +1,124 @@
+/**
+ * The builds `autograms serve` serves: the first, and with --watch how to make the next on a save.
+ * Without --watch, one build, its turns played in workers (or, with --workers 0, in the server's
+ * thread). With --watch, each build in worker threads of their own (the server's thread imports
+ * none of the agent's modules), or with --workers 0 each in the server's thread.
+ */
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+import type { Agent } from "@autograms/runtime";
+import { TurnPool, type PlaygroundSource, type ServerMetrics, type WorkerOptions } from "@autograms/server";
+import { CliError } from "./cli-error.js";
+import type { DiagnosticSink } from "./compile-agent.js";
+import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
+import { chooseModel } from "./model.js";
+import type { ModelFlags } from "./model-options.js";
+import { openAgent } from "./open-agent.js";
+import type { ServeWorkerData } from "./serve-worker.js";
+import { standInAgent, type HostShape } from "./stand-in-agent.js";
+import type { TurnBudgets } from "@autograms/server";
+
+/**
+ * A build as it is served: the agent (in worker mode under --watch, this thread's stand-in for
+ * it), the worker threads that play it (a pool made, or how to make one; none: this thread plays
+ * it), and the sources the playground shows.
+ */
+export interface ServedBuild {
+  agent: Agent;
+  pool?: TurnPool | WorkerOptions;
+  sources: PlaygroundSource[];
+}
+
+export interface BuildSettings {
+  flags: { watch?: boolean; workers?: number };
+  modelFlags: ModelFlags;
+  budgets: Partial<TurnBudgets>;
+  metrics: ServerMetrics;
+  onLoaded?: ((loaded: LoadedAgent) => void) | undefined;
+}
+
+type OnLoaded = BuildSettings["onLoaded"];
+
+export async function servedBuilds(
+  file: string,
+  { flags, modelFlags, budgets, metrics, onLoaded }: BuildSettings,
+): Promise<{ first: ServedBuild; rebuild: (diagnostics: DiagnosticSink) => Promise<ServedBuild> }> {
+  // Each worker thread makes the agent again from the graph loaded here, with its own model client.
+  const poolOf = (loaded: LoadedAgent): WorkerOptions => {
+    const data: ServeWorkerData = {
+      graph: loaded.graph,
+      baseDir: loaded.baseDir,
+      importer: loaded.source?.display ?? loaded.file,
+      flags: modelFlags,
+    };
+    return {
+      script: new URL("./autograms-serve-worker.mjs", import.meta.url),
+      data,
+      budgets,
+      ...(flags.workers === undefined ? {} : { size: flags.workers }),
+    };
+  };
+  const inThread = flags.workers === 0;
+  if (flags.watch && !inThread) {
+    // Each build gets worker threads of its own, which load its tool and action modules; this
+    // thread loads none of them (stand-in-agent.ts), so no copy stays here after a save.
+    await chooseModel(modelFlags, true);
+    const build = async (options: { diagnostics?: DiagnosticSink; onLoaded?: OnLoaded }): Promise<ServedBuild> => {
+      const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
+      options.onLoaded?.(loaded);
+      const pool = new TurnPool(poolOf(loaded));
+      let shape: HostShape;
+      try {
+        shape = (await pool.ready()) as HostShape;
+      } catch (err) {
+        await pool.close();
+        // The factory's own message: the worker script's path says nothing to the user.
+        const cause = (err as Error).cause;
+        throw new CliError(typeof cause === "string" ? cause : (err as Error).message);
+      }
+      return { agent: standInAgent(loaded.graph, shape), pool, sources: playgroundSources(loaded, shape.files) };
+    };
+    return { first: await build({ onLoaded }), rebuild: (diagnostics) => build({ diagnostics }) };
+  }
+  const bundles = new Map<string, Record<string, unknown>>();
+  const open = async (options: { diagnostics?: DiagnosticSink; onLoaded?: OnLoaded }) => {
+    const opened = await openAgent(file, modelFlags, {
+      modelRequired: true,
+      bundles,
+      wrapModel: (model) => metrics.timeModel(model),
+      ...options,
+    });
+    return {
+      agent: opened.agent,
+      sources: playgroundSources(opened.loaded, opened.moduleFiles),
+      loaded: opened.loaded,
+    };
+  };
+  const { agent, sources, loaded } = await open({ onLoaded });
+  // Without --watch the workers play this one build; with it (and --workers 0) every build is
+  // played in this thread, which imports each new version of the modules (a copy per version stays).
+  return {
+    first: { agent, sources, ...(inThread || flags.watch ? {} : { pool: poolOf(loaded) }) },
+    rebuild: async (diagnostics) => {
+      const next = await open({ diagnostics });
+      return { agent: next.agent, sources: next.sources };
+    },
+  };
+}
+
+/**
+ * What the playground shows beside the chat: the agent's source as it was compiled (the graph's
+ * lines point into it) and its tool and action modules, read once now.
+ */
+function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): PlaygroundSource[] {
+  const display = (path: string) => relative(process.cwd(), path).split("\\").join("/");
+  const agent: PlaygroundSource[] = loaded.source
+    ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }]
+    : [];
+  return [
+    ...agent,
+    ...moduleFiles.map(
+      (path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }),
+    ),
+  ];
+}
