@@ -3,8 +3,17 @@
 // finishes with the tool it started with; the workers of earlier builds end with their last run,
 // so after many saves the process runs one build's worth of them. Each save starts a worker and
 // compiles the agent: a dozen builds take their time on a busy machine.
-import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { cliTestFolder, root } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
@@ -53,9 +62,10 @@ export const shout = defineAction({
 `;
 
 describe("autograms serve --watch --workers 1", () => {
+  // Each agent's folder (the one watched) sits beside a node_modules with @autograms/runtime and the MCP SDK.
+  beforeAll(() => symlinkSync(join(root, "node_modules"), join(folder(), "node_modules"), "dir"));
+
   it("loads each build's tool module in a fresh worker, finishes a run in progress on its build, and ends the old workers", async () => {
-    // The agent's folder (the one watched) sits beside a node_modules that has @autograms/runtime.
-    symlinkSync(join(root, "node_modules"), join(folder(), "node_modules"), "dir");
     const dir = join(folder(), "stall");
     mkdirSync(dir);
     const at = (name: string) => join(dir, name);
@@ -138,6 +148,54 @@ describe("autograms serve --watch --workers 1", () => {
     expect(await say("other", "hi")).toBe("Hello! That is 63 pence.");
     expect(await workerThreads()).toBe(1);
   }, 120_000);
+
+  it("stops the MCP servers an earlier build's worker started when it ends", async () => {
+    const dir = join(folder(), "shop");
+    mkdirSync(dir);
+    for (const f of ["agent.ts", "mcp-tools.d.ts", "server.mjs"])
+      copyFileSync(join(root, "samples/shop", f), join(dir, f));
+    // The shop's server, saying which process each start of it is.
+    writeFileSync(
+      join(dir, "logged-server.mjs"),
+      `import { appendFileSync } from "node:fs";\nappendFileSync("mcp-pids.log", process.pid + "\\n");\nawait import("./server.mjs");\n`,
+    );
+    writeFileSync(
+      join(dir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
+    );
+    const server = await serveProcess(dir, [
+      join(dir, "agent.ts"),
+      "--watch",
+      "--workers",
+      "1",
+      "--offline",
+      "--port",
+      "0",
+      "--no-playground",
+      "--store",
+      `sqlite:${join(dir, "threads.db")}`,
+    ]);
+    const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const opening = await fetch(`${server.url}/api/threads/t/runs`, json({ message: null }));
+    expect(await opening.text()).toContain("Tea is 2.5 EUR today");
+    for (let i = 1; i <= 3; i++) {
+      appendFileSync(join(dir, "agent.ts"), `// save ${i}\n`);
+      await told(server.stderr, /\(serving the new build/, i);
+    }
+    await until(
+      () => pids().length === 4 && pids().filter(alive).length === 1,
+      () => `one MCP server left running of ${pids().join(", ")} (alive: ${pids().filter(alive).join(", ")})`,
+    );
+    expect(alive(pids().at(-1)!)).toBe(true);
+  }, 60_000);
 
   it(
     "serves each edit as the server's own thread does: next turns, a broken build, stale threads and migrate",

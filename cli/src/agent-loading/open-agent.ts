@@ -1,4 +1,11 @@
-import { Agent, type ActionDefinition, type AgentOptions, type ChatModel, type Graph } from "@autograms/runtime";
+import {
+  Agent,
+  type ActionDefinition,
+  type AgentOptions,
+  type ChatModel,
+  type Graph,
+  type Tool,
+} from "@autograms/runtime";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
@@ -60,7 +67,12 @@ export async function agentOf(
   at: GraphAt,
   flags: ModelFlags,
   options: AgentMaking,
-): Promise<{ agent: Agent; moduleFiles: string[]; actions: ActionDefinition<any, any>[] }> {
+): Promise<{
+  agent: Agent;
+  moduleFiles: string[];
+  tools: Record<string, Tool>;
+  actions: ActionDefinition<any, any>[];
+}> {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
@@ -79,5 +91,5 @@ export async function agentOf(
     ...(none ? { config: { modelRetries: 0 } } : {}),
     ...(options.isolation ? { isolation: options.isolation } : {}),
   });
-  return { agent, moduleFiles: files, actions };
+  return { agent, moduleFiles: files, tools, actions };
 }

@@ -7,6 +7,7 @@ import { serveTurns } from "@autograms/server/worker";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf, type GraphAt } from "./open-agent.js";
 import { hostShapeOf } from "./stand-in-agent.js";
+import { closeOpened } from "./command-scope.js";
 
 /** What `autograms serve` gives each worker. */
 export interface ServeWorkerData extends GraphAt {
@@ -18,5 +19,7 @@ export interface ServeWorkerData extends GraphAt {
 serveTurns(async (data) => {
   const { flags, ...at } = data as ServeWorkerData;
   const made = await agentOf(at, flags, { modelRequired: true });
-  return { agent: made.agent, about: hostShapeOf(made.actions, made.moduleFiles) };
+  // What the agent opened (its MCP servers) is closed when the pool ends the worker: a child
+  // process outlives the thread that started it.
+  return { agent: made.agent, about: hostShapeOf(made.tools, made.actions, made.moduleFiles), close: closeOpened };
 });

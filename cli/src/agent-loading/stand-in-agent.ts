@@ -4,7 +4,8 @@
  * tool and action modules (a copy per save would stay loaded); the workers do, and a new build's
  * workers replace the last one's. This thread needs the graph (its hash, the stale check,
  * `threads migrate`, edits of variables, the playground) and, to compile the graph as the workers
- * do, which hooks and effects each custom action has: the workers tell it that (`HostShape`).
+ * do, the definitions of the tools offered to the model and which hooks and effects each custom
+ * action has: the workers tell it that (`HostShape`).
  */
 import {
   Agent,
@@ -13,10 +14,15 @@ import {
   type ChatModel,
   type FieldSchema,
   type Graph,
+  type Tool,
+  type ToolDefinition,
+  toolDefinitionOf,
 } from "@autograms/runtime";
 
 /** What a worker tells of the modules it loaded: plain data, structured-cloned to the server's thread. */
 export interface HostShape {
+  /** The definitions of the tools that have one (made with defineTool, or an MCP server's), by name. */
+  tools: Record<string, ToolDefinition>;
   actions: Record<string, { hooks: Record<Hook, boolean>; effects: ActionDefinition["effects"] }>;
   /** The agent's own modules (absolute paths), for the playground to show. */
   files: string[];
@@ -25,8 +31,18 @@ export interface HostShape {
 type Hook = "instruction" | "transition" | "output";
 const HOOKS: readonly Hook[] = ["instruction", "transition", "output"];
 
-export function hostShapeOf(actions: readonly ActionDefinition<any, any>[], files: string[]): HostShape {
+export function hostShapeOf(
+  tools: Record<string, Tool>,
+  actions: readonly ActionDefinition<any, any>[],
+  files: string[],
+): HostShape {
+  const definitions: HostShape["tools"] = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const definition = toolDefinitionOf(tool);
+    if (definition) definitions[name] = definition;
+  }
   return {
+    tools: definitions,
     files,
     actions: Object.fromEntries(
       actions.map((a) => [
@@ -48,7 +64,14 @@ const elsewhere = (what: string) => () => {
 const NO_MODEL: ChatModel = { complete: elsewhere("the model"), choose: elsewhere("the model") };
 
 export function standInAgent(graph: Graph, shape: HostShape): Agent {
-  const tools = Object.fromEntries(Object.keys(graph.tools ?? {}).map((name) => [name, elsewhere(`tool '${name}'`)]));
+  const tools = Object.fromEntries(
+    Object.keys(graph.tools ?? {}).map((name) => {
+      const tool = elsewhere(`tool '${name}'`);
+      // What toolDefinitionOf reads: the model is offered the tool as the workers' agent offers it.
+      const definition = shape.tools[name];
+      return [name, definition ? Object.defineProperty(tool, "definition", { value: definition }) : tool];
+    }),
+  );
   const actions = Object.entries(graph.actions ?? {}).map(([name, info]) => {
     const told = shape.actions[name];
     const hook = (h: Hook) => (told?.hooks[h] ? { [h]: elsewhere(`the ${h} hook of action '${name}'`) } : {});

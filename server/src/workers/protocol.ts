@@ -20,7 +20,9 @@ export type ToWorker =
   | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
-  | { type: "ping" };
+  | { type: "ping" }
+  /** The pool is done with the worker: it closes what its agent opened and ends. */
+  | { type: "close" };
 
 export type FromWorker =
   /** The agent is made; `about`: what the script's factory told of it (`MadeAgent.about`). */

@@ -25,6 +25,8 @@ const FLUSH_ITEMS = 256;
 export interface MadeAgent {
   agent: Agent;
   about: unknown;
+  /** Closes what making the agent opened (child processes, connections) before the pool ends the worker. */
+  close?: () => Promise<void>;
 }
 
 export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Promise<Agent | MadeAgent>): void {
@@ -49,12 +51,23 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Pro
     const agent = "about" in made ? made.agent : made;
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
+      else if (message.type === "close") void closing("about" in made ? made.close : undefined);
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
       else if (message.type === "replay") void replay(agent, message);
       else void play(agent, message);
     });
     send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
   })();
+
+  /** The pool is done with this worker: what the agent opened is closed, then the thread ends. */
+  async function closing(close: (() => Promise<void>) | undefined): Promise<void> {
+    try {
+      await close?.();
+    } finally {
+      // In a worker thread, exit ends the thread alone.
+      process.exit(0);
+    }
+  }
 
   async function replay(agent: Agent, { id, turn, memory }: Extract<ToWorker, { type: "replay" }>): Promise<void> {
     try {

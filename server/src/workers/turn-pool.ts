@@ -51,6 +51,8 @@ interface Slot {
   heardAt: number;
   /** Why the pool ended it, if it did. */
   endedFor: string | null;
+  /** Resolves when the thread has exited. */
+  exited: Promise<void>;
 }
 
 const PING_MS = 500;
@@ -58,6 +60,8 @@ const PING_MS = 500;
 const LONG_TURN_MS = 250;
 /** A worker silent this long beyond the time budget is running something no step check reaches. */
 const SILENCE_GRACE_MS = 2000;
+/** How long a worker told to close may take to close what its agent opened before it is terminated. */
+const CLOSE_GRACE_MS = 2000;
 
 export class TurnPool implements TurnPlayer {
   private readonly slots: Slot[] = [];
@@ -174,7 +178,7 @@ export class TurnPool implements TurnPlayer {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
-    await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+    await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping", CLOSE_GRACE_MS)));
   }
 
   private choose(threadId: string): Slot {
@@ -211,6 +215,7 @@ export class TurnPool implements TurnPlayer {
     });
     worker.unref();
     this.alive++;
+    let exit!: () => void;
     let readied!: (about: unknown) => void;
     let refused!: (err: Error) => void;
     const slot: Slot = {
@@ -218,6 +223,7 @@ export class TurnPool implements TurnPlayer {
       jobs: new Map(),
       heardAt: Date.now(),
       endedFor: null,
+      exited: new Promise((r) => (exit = r)),
       ready: new Promise((res, rej) => {
         readied = res;
         refused = rej;
@@ -286,7 +292,10 @@ export class TurnPool implements TurnPlayer {
           : `the worker thread running it failed: ${err.message}`;
       refused(err);
     });
-    worker.on("exit", (code) => this.lost(slot, code));
+    worker.on("exit", (code) => {
+      exit();
+      this.lost(slot, code);
+    });
     return slot;
   }
 
@@ -317,8 +326,17 @@ export class TurnPool implements TurnPlayer {
     }
   }
 
-  private async end(slot: Slot, why: string): Promise<void> {
+  /** Ends a worker: told to close first when it may take `graceMs` (what it opened, MCP servers, would outlive it), else at once. */
+  private async end(slot: Slot, why: string, graceMs = 0): Promise<void> {
     slot.endedFor ??= why;
+    if (graceMs > 0) {
+      this.post(slot, { type: "close" });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)));
+      const overdue = await Promise.race([slot.exited.then(() => false), late]);
+      clearTimeout(timer);
+      if (!overdue) return;
+    }
     await slot.worker.terminate();
   }
 
