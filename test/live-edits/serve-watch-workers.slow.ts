@@ -17,7 +17,7 @@ import {
 import { join } from "node:path";
 import { cliTestFolder, root } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
-import { serveProcess, told, until } from "./support/serve-process.js";
+import { serveWatching, told, until } from "./support/serve-process.js";
 import { editWhileServing } from "./support/watch-scenario.js";
 
 const folder = cliTestFolder("autograms-serve-watch-workers-");
@@ -71,18 +71,7 @@ describe("autograms serve --watch --workers 1", () => {
     const at = (name: string) => join(dir, name);
     writeFileSync(at("agent.ts"), AGENT);
     writeFileSync(at("prices.ts"), PRICES(30));
-    const server = await serveProcess(dir, [
-      at("agent.ts"),
-      "--watch",
-      "--workers",
-      "1",
-      "--offline",
-      "--port",
-      "0",
-      "--no-playground",
-      "--store",
-      `sqlite:${at("threads.db")}`,
-    ]);
+    const server = await serveWatching(dir, "1");
     const loads = () => readFileSync(at("loads.log"), "utf8").split("\n").filter(Boolean);
     const workerThreads = async () => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
@@ -163,18 +152,7 @@ describe("autograms serve --watch --workers 1", () => {
       join(dir, ".mcp.json"),
       JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
     );
-    const server = await serveProcess(dir, [
-      join(dir, "agent.ts"),
-      "--watch",
-      "--workers",
-      "1",
-      "--offline",
-      "--port",
-      "0",
-      "--no-playground",
-      "--store",
-      `sqlite:${join(dir, "threads.db")}`,
-    ]);
+    const server = await serveWatching(dir, "1");
     const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
     const alive = (pid: number) => {
       try {

@@ -1,6 +1,7 @@
 // A real `autograms serve` process in a test folder, and waits for what it reports on stderr.
 import { afterAll } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { bin } from "../../cli/support/run-cli.js";
 
 const children: ChildProcess[] = [];
@@ -28,6 +29,25 @@ export function serveProcess(cwd: string, args: string[]): Promise<ServeProcess>
     child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     child.on("close", (code) => reject(new Error(`serve exited ${code}:\n${stdout}\n${stderr}`)));
   });
+}
+
+/**
+ * `autograms serve DIR/agent.ts --watch --workers N` on the offline model and a store in DIR, on
+ * any free port, without the playground.
+ */
+export function serveWatching(dir: string, workers: string): Promise<ServeProcess> {
+  return serveProcess(dir, [
+    join(dir, "agent.ts"),
+    "--watch",
+    "--workers",
+    workers,
+    "--offline",
+    "--port",
+    "0",
+    "--no-playground",
+    "--store",
+    `sqlite:${join(dir, "threads.db")}`,
+  ]);
 }
 
 /** Resolves once `check()` holds (polled), else fails after 20 s saying `what`. */

@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../../server/support/harness.js";
-import { serveProcess, told } from "./serve-process.js";
+import { serveWatching, told } from "./serve-process.js";
 
 const AGENT = `import { Autogram, chatExact } from "@autograms/runtime";
 import { price } from "./prices.js";
@@ -43,18 +43,7 @@ export async function editWhileServing(
   const agentFile = join(dir, "agent.ts");
   writeFileSync(agentFile, AGENT);
   writeFileSync(join(dir, "prices.ts"), PRICES(30));
-  const server = await serveProcess(dir, [
-    agentFile,
-    "--watch",
-    "--workers",
-    workers,
-    "--offline",
-    "--port",
-    "0",
-    "--no-playground",
-    "--store",
-    `sqlite:${join(dir, "threads.db")}`,
-  ]);
+  const server = await serveWatching(dir, workers);
   let n = 0;
   const say = async (thread: string, text: string) => {
     const res = await fetch(`${server.url}/api/chat`, json(chatBody(thread, [userMessage(`m${++n}`, text)])));
