@@ -40,7 +40,7 @@ export type {
   FieldValues,
   SchemaValue,
 } from "./language/actions.js";
-export { actionDeclarationProblems, nodeFieldProblems } from "./graph/action-fields.js";
+export { actionDeclarationProblems, nodeFieldProblems, recordedEffects } from "./graph/action-fields.js";
 export type { FieldProblem } from "./graph/action-fields.js";
 
 // Graph format.

@@ -7,6 +7,9 @@ import { Agent, type ChatModel } from "@autograms/runtime";
  * one surface table (SANDBOX_SURFACE), so a name the evaluator does not offer is refused when
  * compiling, never found missing when a conversation reaches the node. One agent is generated
  * per (position x refused use); each must be refused on the line where the use is written.
+ * The original runs conditions and code in one interpreter (a boolean_condition through
+ * statement_interpreter.execute_expression, autograms/autogram_utils.py:403 at commit 243158a),
+ * so one surface holds for every position.
  */
 
 const ACTIONS = `import { defineAction } from "@autograms/runtime";

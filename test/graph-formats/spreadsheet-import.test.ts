@@ -508,6 +508,9 @@ describe("importSpreadsheet: code", () => {
   });
 
   it("reports a call of a function that exists nowhere, and what the evaluator lacks, at the row and column", () => {
+    // The original evals a python_function's instruction only when the node runs
+    // (autograms/nodes/python_nodes.py:43, autograms/statement_interpreter.py:80 at commit 243158a),
+    // so such a sheet loaded and failed mid-conversation with a NameError.
     const result = sheet(
       [
         "a,python_function,b,scrambled=frobnicate(word),",

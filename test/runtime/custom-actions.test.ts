@@ -130,7 +130,9 @@ describe("custom actions", () => {
   });
 
   it("declared effects: a result sets the prompt, the user prompt and variables it declares, and nothing else", async () => {
-    // The original's prompt nodes and variable-writing nodes as one action (autograms/nodes/prompt_nodes.py).
+    // The original's prompt nodes and variable-writing nodes as one action: SetUserPromptNode and
+    // SetPromptNode call memory_object.set_user_prompt / set_prompt (autograms/nodes/prompt_nodes.py:22-54
+    // at commit 243158a).
     const persona = defineAction({
       name: "persona",
       effects: { setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] },
@@ -140,14 +142,14 @@ describe("custom actions", () => {
         assign: { level: 2, topic: ctx.instruction },
       }),
     });
-    const info = { module: "./a.js", export: "persona" };
-    const g = withActions(
-      [
-        { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
-        { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] },
-      ],
-      { persona: info },
-    );
+    // The graph records what the compiler read of the declaration.
+    const nodes = [
+      { name: "p", action: "persona", instruction: "fractions", transitions: ["c"] } as GraphNode,
+      { name: "c", action: "chat", instruction: "Teach $topic at level $level.", transitions: ["quit"] } as GraphNode,
+    ];
+    const declared = (effects: Graph["actions"] extends infer A ? NonNullable<A>[string]["effects"] : never) =>
+      withActions(nodes, { persona: { module: "./a.js", export: "persona", effects } });
+    const g = declared({ setPrompt: true, setUserPrompt: true, assign: ["level", "topic"] });
     const model = new TestModel(() => "ok");
     const r = await new Agent(g, { model, actions: [persona] }).reply("hi");
     expect(model.completions[0]!.messages[0]!.content).toBe(
@@ -160,11 +162,11 @@ describe("custom actions", () => {
       effects: { assign: ["level"] },
       instruction: () => ({ assign: { level: 1, secret: true } }),
     });
-    await expect(new Agent(g, { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
+    await expect(new Agent(declared({ assign: ["level"] }), { model, actions: [sneaky] }).reply("hi")).rejects.toThrow(
       "action 'persona': its instruction hook assigned 'secret', which the action does not declare (effects.assign: ['level'])",
     );
     const prompter = defineAction({ name: "persona", instruction: () => ({ setPrompt: "x" }) });
-    await expect(new Agent(g, { model, actions: [prompter] }).reply("hi")).rejects.toThrow(
+    await expect(new Agent(declared(undefined), { model, actions: [prompter] }).reply("hi")).rejects.toThrow(
       "returned setPrompt, which the action does not declare (effects: { setPrompt: true })",
     );
     expect(() => defineAction({ name: "bad", effects: { assign: ["_last_state"] } })).toThrow(
@@ -173,6 +175,8 @@ describe("custom actions", () => {
   });
 
   it("a reply can leave its turn unretained, so later prompts show only the reply (ChatExactNode's retain_instruction=False)", async () => {
+    // autograms/nodes/chat_nodes.py:149-175 at commit 243158a: ChatExactNode appends its turn with
+    // retain_instruction = False (line 164).
     const say = (retain?: boolean) =>
       defineAction({
         name: "say",
@@ -224,6 +228,8 @@ describe("custom actions", () => {
   });
 
   it("assigns the output hook's value when the node is left, after the user's answer", async () => {
+    // The original's get_variable_output(user_reply, memory_obj) runs when the node is left, with the
+    // new user reply (autograms/nodes/base_node.py:838 and autograms/autogram.py:177-317, commit 243158a).
     const shout = defineAction({
       name: "shout",
       base: "chat_exact",
@@ -421,6 +427,14 @@ describe("custom actions", () => {
     expect(validateGraph(g3).errors.map((e) => e.message)).toContain(
       "action 'confirm': field 'instruction' is a field of every node; an action declares only fields of its own",
     );
+    // Declared effects: only the effects there are, never an automatic variable.
+    const g5 = confirmGraph();
+    g5.actions = { confirm: { ...CONFIRM_INFO, effects: { assign: ["_last_state"], reload: true } as never } };
+    const effectErrors = validateGraph(g5).errors.map((e) => `${e.path} ${e.message}`);
+    expect(effectErrors).toEqual([
+      "/actions/confirm/effects /actions/confirm/effects must NOT have additional properties",
+      expect.stringMatching(/^\/actions\/confirm\/effects\/assign\/0 .*must match pattern "\^\(\?!_last_\)/),
+    ]);
     // A built-in node still has only the format's fields.
     const g4 = confirmGraph();
     (g4.nodes[0] as Record<string, unknown>).yes = ["y"];
@@ -433,6 +447,13 @@ describe("custom actions", () => {
     );
     expect(() => defineAction({ name: "x", base: "code" as never })).toThrow(
       /base 'code' is not an action to inherit from/,
+    );
+    // The original's FunctionNode is the call itself (autograms/nodes/function_nodes.py, commit 243158a).
+    expect(() => defineAction({ name: "x", base: "local_function" as never })).toThrow(
+      /base 'local_function' cannot be inherited: a call node's behaviour is the call itself/,
+    );
+    expect(() => defineAction({ name: "x", effects: { consume: true } as never })).toThrow(
+      "effects.consume is not an effect an action can declare: { setPrompt?, setUserPrompt?, consumeReply?, assign? }",
     );
     expect(() => defineAction({ name: "x", fields: { n: 3 as never } })).toThrow(
       /the JSON Schema of field 'n' is not valid: it must be an object/,
@@ -496,5 +517,29 @@ describe("custom actions", () => {
         }
       })(),
     ).rejects.toThrow(/replay diverged/);
+  });
+});
+
+// The original's self-referential agent adds nodes while it runs (examples/self_referential/
+// self_referential.py:26 at commit 243158a, autogram.add_node(name=new_name, ...)), and a second
+// node of one name raises "Duplicate node name <name>" (autograms/autogram.py:569). Here a graph
+// is fixed when the Agent is made; one designed by a program at run time is checked then.
+describe("nodes designed at run time", () => {
+  it("two of one name are refused when the Agent is made, naming the node, never silently replaced", () => {
+    const designed = ["greet_user", "ask_topic", "greet_user"].map((name, i, all) => ({
+      name,
+      action: "chat" as const,
+      instruction: `Step ${i}`,
+      transitions: [all[i + 1] ?? "quit"],
+    }));
+    const g: Graph = {
+      format: "autograms-graph",
+      version: 1,
+      agent: "Designed",
+      globals: {},
+      functions: {},
+      nodes: designed,
+    };
+    expect(() => new Agent(g, { model: new TestModel() })).toThrow(/node 'greet_user'.*duplicate node name/);
   });
 });

@@ -78,6 +78,8 @@ describe("samples type-check", () => {
   }, 60_000);
 
   it("exec_node of a custom action is typed as its output hook returns, with no cast", () => {
+    // A port of a node class's get_variable_output (autograms/nodes/base_node.py:838 at commit
+    // 243158a, any Python value) types the node's value from the output hook instead.
     const config = samplesConfig();
     const dir = join(SAMPLES_DIR, "custom-action");
     const file = join(dir, "typed-output.ts");

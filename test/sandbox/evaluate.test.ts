@@ -70,6 +70,9 @@ describe("values of expressions, with JavaScript semantics", () => {
   });
 });
 
+// Agents build URLs for tools (a held-out agent's `encodeURIComponent(q)` in a return compiled and
+// then failed); the original's python_function code could import urllib freely
+// (autograms/statement_interpreter.py:18-29 at commit 243158a, dynamic_import).
 describe("URI functions", () => {
   test("a text they cannot take is a range error, as JavaScript's URIError", () => {
     expect(() => run("decodeURIComponent('%E2%82')", {})).toThrow(

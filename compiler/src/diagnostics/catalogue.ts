@@ -146,6 +146,17 @@ export const DIAGNOSTICS = {
         `two actions are named '${p.known}' (export '${p.export}' of '${p.module}', and '${p.id}'): a graph names each action once`,
     },
   },
+  effect_variable: {
+    severity: "error",
+    summary:
+      "A variable a custom action's effects.assign names that the node's scope does not have or cannot write (a const, a class field in a @localFunction).",
+    messages: {
+      not_a_variable: (p: { action: string; name: string; method: string; hint: string }) =>
+        `action '${p.action}' assigns '${p.name}' (its effects.assign), which is not a variable of ${p.method}: ${p.hint}`,
+      const_local: (p: { action: string; name: string }) =>
+        `action '${p.action}' assigns '${p.name}' (its effects.assign), which is declared with const here: declare it with let`,
+    },
+  },
   unknown_field: {
     severity: "error",
     summary: "A node field that the graph format does not have.",
@@ -406,10 +417,13 @@ export const DIAGNOSTICS = {
   },
   global_write_dropped: {
     severity: "warning",
-    summary: "A @func method writes this.x; the write is dropped when the function returns.",
+    summary:
+      "A @func method writes this.x (in code, or through a custom action's effects.assign); the write is dropped when the function returns.",
     messages: {
       written_func: (p: { name: string; method: string }) =>
         `'this.${p.name}' is written in @func '${p.method}', whose writes are dropped when it returns: use @globalFunction to keep them`,
+      written_by_node: (p: { name: string; method: string; action: string }) =>
+        `'this.${p.name}' is written by action '${p.action}' (its effects.assign) in @func '${p.method}', whose writes are dropped when it returns: use @globalFunction to keep them`,
     },
   },
   unreachable_code: {

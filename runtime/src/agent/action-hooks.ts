@@ -10,7 +10,8 @@ import { fail } from "../engine/env.js";
 import { buildChatMessages } from "../engine/prompt.js";
 import { lookupVar, top, visibleTurns, visibleVars } from "../engine/scope.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
-import type { ActionInfo, JsonValue } from "../graph/types.js";
+import type { ActionEffects, ActionInfo, JsonValue } from "../graph/types.js";
+import { recordedEffects } from "../graph/action-fields.js";
 import type { ChatMessage, CompletionPurpose } from "../model/types.js";
 import { evaluateAsync, SandboxError } from "../sandbox/index.js";
 import type { ActionCall } from "../trace/events.js";
@@ -220,6 +221,12 @@ export function checkActions(
     ) {
       problems.push(
         `${where}: the graph was compiled with other fields than the implementation given declares: compile the agent again`,
+      );
+    }
+    const effects = (e: ActionEffects | undefined) => canonical({ ...e, assign: [...(e?.assign ?? [])].sort() });
+    if (effects(recordedEffects(d.effects)) !== effects(info.effects)) {
+      problems.push(
+        `${where}: the graph was compiled with effects ${JSON.stringify(info.effects ?? {})}, the implementation given declares ${JSON.stringify(recordedEffects(d.effects) ?? {})}: compile the agent again`,
       );
     }
   }

@@ -153,9 +153,6 @@ export class Agent {
         return [name, { instruction: !!d.instruction, transition: !!d.transition, output: !!d.output }];
       }),
     );
-    const actionEffects = Object.fromEntries(
-      Object.keys(this.graph.actions ?? {}).map((name) => [name, this.actions[name]!.effects]),
-    );
     const isolation = options.isolation ?? "in-process";
     if (isolation === "in-process") this.evaluate = evaluateAsync;
     else if (isolation === "process")
@@ -179,7 +176,6 @@ export class Agent {
       toolDefinitions,
       isolated: isolation !== "in-process",
       actionHooks,
-      actionEffects,
     });
   }
 

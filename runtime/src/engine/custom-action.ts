@@ -7,7 +7,7 @@
 import type { JsonValue } from "../graph/types.js";
 import { runHook } from "./action-hook.js";
 import { fail, nodeOf, type Env } from "./env.js";
-import { finishTurn } from "./finish-turn.js";
+import { finishTurn, withoutCarried } from "./finish-turn.js";
 import { assignOutput, leave } from "./output.js";
 import type { CompiledNode } from "./program.js";
 import { moved, result } from "./result.js";
@@ -103,6 +103,7 @@ const RESULT_KEYS = new Set([
   "setPrompt",
   "setUserPrompt",
   "assign",
+  "consumeReply",
 ]);
 
 function instructed(
@@ -130,7 +131,7 @@ function instructed(
       env,
       node,
       "action_failed",
-      `${what} returned ${unknown.map((k) => `'${k}'`).join(", ")}: a result has reply or thought, output, instruction, retain, setPrompt, setUserPrompt and assign`,
+      `${what} returned ${unknown.map((k) => `'${k}'`).join(", ")}: a result has reply or thought, output, instruction, retain, setPrompt, setUserPrompt, assign and consumeReply`,
     );
   for (const key of ["reply", "thought", "instruction"] as const) {
     if (r[key] !== undefined && typeof r[key] !== "string")
@@ -142,25 +143,31 @@ function instructed(
     throw fail(env, node, "action_failed", `${what} returned a retain that is ${describe(r.retain)}, not a boolean`);
   if (r.retain === false && r.instruction !== undefined)
     throw fail(env, node, "action_failed", `${what} returned an instruction to keep and retain: false`);
+  const consumes = consumesReply(env, cn, r, what);
+  const before = state.mem;
   state = { ...state, mem: withEffects(env, state.mem, cn, r, what) };
+  const effectChanges = changesOf(env, before, (r.assign ?? {}) as Record<string, JsonValue>);
   const reply = r.reply as string | undefined;
   const thought = r.thought as string | undefined;
   const text = reply ?? thought;
   const output = r.output !== undefined ? r.output : (text ?? null);
+  const consumed = consumes ? state.pending : null;
   const body = {
     kind: "custom" as const,
     hook: "instruction" as const,
     calls,
     ...(reply !== undefined && { reply }),
     ...(thought !== undefined && { thought }),
+    ...(consumed !== null && { consumed }),
     output,
   };
   if (text === undefined) {
-    const next = leave(state, node, output);
-    return result(
-      next,
-      event(env, next.mem, node, body, changesOf(env, state.mem, node.assign ? { [node.assign]: output } : {})),
-    );
+    // Taken as read: no turn holds it, and no function gives it back to its caller.
+    const extra: Record<string, JsonValue> = consumed !== null ? { _last_user_reply: consumed } : {};
+    const mem = consumed !== null ? withoutCarried(state.mem) : state.mem;
+    const next = leave({ ...state, pending: consumes ? null : state.pending }, node, output, mem, extra);
+    const changes = changesOf(env, state.mem, node.assign ? { ...extra, [node.assign]: output } : extra);
+    return result(next, event(env, next.mem, node, body, [...effectChanges, ...changes]));
   }
   if (reply !== undefined && state.mode === "call") {
     throw fail(
@@ -185,9 +192,40 @@ function instructed(
     text,
     output,
     instruction,
-    (mem, changes) => event(env, mem, node, body, changes),
+    (mem, changes) => event(env, mem, node, body, [...effectChanges, ...changes]),
     reply !== undefined,
   );
+}
+
+/**
+ * `consumeReply: true`: the original's node class that returns `new_user_reply=""` without a turn.
+ * Only without a reply or thought, which consume the message anyway (as a turn).
+ */
+function consumesReply(env: Env, cn: CompiledNode, r: Record<string, JsonValue>, what: string): boolean {
+  const node = cn.node;
+  if (r.consumeReply === undefined || r.consumeReply === false) return false;
+  if (r.consumeReply !== true)
+    throw fail(
+      env,
+      node,
+      "action_failed",
+      `${what} returned a consumeReply that is ${describe(r.consumeReply)}, not a boolean`,
+    );
+  if (cn.custom!.effects.consumeReply !== true)
+    throw fail(
+      env,
+      node,
+      "action_failed",
+      `${what} returned consumeReply, which the action does not declare (effects: { consumeReply: true })`,
+    );
+  if (r.reply !== undefined || r.thought !== undefined)
+    throw fail(
+      env,
+      node,
+      "action_failed",
+      `${what} returned consumeReply with a ${r.reply !== undefined ? "reply" : "thought"}, which consumes the user's message already (as its turn)`,
+    );
+  return true;
 }
 
 /**
@@ -211,7 +249,7 @@ function withEffects(
     ["setUserPrompt", "userPrompt"],
   ] as const) {
     if (r[key] === undefined) continue;
-    if (!declared[key])
+    if (declared[key] !== true)
       throw fail(
         env,
         node,
@@ -231,13 +269,14 @@ function withEffects(
         "action_failed",
         `${what} returned an assign that is ${describe(r.assign)}, not an object of variables`,
       );
-    const undeclared = Object.keys(r.assign).filter((name) => !declared.assign.includes(name));
+    const allowed = declared.assign ?? [];
+    const undeclared = Object.keys(r.assign).filter((name) => !allowed.includes(name));
     if (undeclared.length) {
       throw fail(
         env,
         node,
         "action_failed",
-        `${what} assigned ${undeclared.map((n) => `'${n}'`).join(", ")}, which the action does not declare (effects.assign: [${declared.assign.map((n) => `'${n}'`).join(", ")}])`,
+        `${what} assigned ${undeclared.map((n) => `'${n}'`).join(", ")}, which the action does not declare (effects.assign: [${allowed.map((n) => `'${n}'`).join(", ")}])`,
       );
     }
     updated = frameWith(updated ?? frame, { ...frame.vars, ...(r.assign as Record<string, JsonValue>) });

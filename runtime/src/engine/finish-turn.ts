@@ -39,7 +39,7 @@ export function finishTurn(
   }
   // The conversation moved on: no function may give an older message back to its caller now.
   // (A turn's end costs the stack's depth anyway: the memory is saved.)
-  const frames = toFrames(mem.stack).map(withoutCarried);
+  const frames = toFrames(mem.stack).map(frameWithoutCarried);
   const last = frames[frames.length - 1]!;
   frames[frames.length - 1] = frameWith(last, last.vars, last.turns, node.name, cn.id);
   mem = memoryWith(mem, fromFrames(frames));
@@ -52,7 +52,14 @@ export function finishTurn(
   return result(next, ev(mem, changes), { kind: "reply", node: node.name, text: agent });
 }
 
-function withoutCarried(frame: Frame): Frame {
+/** The user's message is taken as read: no function may give it back to its caller now. */
+export function withoutCarried(mem: RunMemory): RunMemory {
+  const frames = toFrames(mem.stack);
+  if (frames.every((f) => f.carried === undefined)) return mem;
+  return memoryWith(mem, fromFrames(frames.map(frameWithoutCarried)));
+}
+
+function frameWithoutCarried(frame: Frame): Frame {
   if (frame.carried === undefined) return frame;
   const f = frameWith(frame, frame.vars);
   delete f.carried;

@@ -35,7 +35,18 @@ export function withOutput(
   return vars;
 }
 
-/** The node is done: its output is assigned, and its transitions come next. */
-export function leave(state: RunState, node: GraphNode, output: JsonValue, mem = state.mem): RunState {
-  return moved(state, assignOutput(mem, node, output), { kind: "route", node: node.name, output, interject: false });
+/** The node is done: its output is assigned (with `extra`), and its transitions come next. */
+export function leave(
+  state: RunState,
+  node: GraphNode,
+  output: JsonValue,
+  mem = state.mem,
+  extra?: Record<string, JsonValue>,
+): RunState {
+  return moved(state, assignOutput(mem, node, output, extra), {
+    kind: "route",
+    node: node.name,
+    output,
+    interject: false,
+  });
 }

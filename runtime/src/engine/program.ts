@@ -2,7 +2,7 @@
  * A validated graph prepared for running: nodes by name with their identities, parsed text
  * templates and call instructions, and the lookups the step needs. Built once per Agent.
  */
-import type { Action, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
+import type { Action, ActionEffects, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
 import {
   candidates,
   familyOf,
@@ -17,7 +17,6 @@ import { ownFields } from "../graph/action-fields.js";
 import { validatorOf } from "../graph/json-schemas.js";
 import { parseCallInstruction } from "../graph/call-instruction.js";
 import type { ActionHook } from "./state.js";
-import type { DeclaredEffects } from "../language/actions.js";
 import type { AgentConfig } from "./config.js";
 import type { ToolDefinition } from "../model/types.js";
 import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
@@ -58,11 +57,9 @@ export interface CustomInfo {
   hooks: Readonly<Record<ActionHook, boolean>>;
   /** The action's fields of the node, each string parsed as a template. */
   fields: Record<string, FieldTemplate>;
-  /** What its results may change besides the node's output. */
-  effects: Required<DeclaredEffects>;
+  /** What its results may change besides the node's output, as the graph records it (the Agent checked the implementation declares the same). */
+  effects: ActionEffects;
 }
-
-const NO_EFFECTS: Required<DeclaredEffects> = { setPrompt: false, setUserPrompt: false, assign: [] };
 
 /** A field's value with each string parsed, so `$variables` fill in at run time. */
 export type FieldTemplate =
@@ -135,8 +132,6 @@ export interface ProgramOptions {
   isolated?: boolean;
   /** The hooks each custom action's implementation gives, by action name. */
   actionHooks: Readonly<Record<string, Readonly<Record<ActionHook, boolean>>>>;
-  /** The effects each custom action declares its results may have, by action name. */
-  actionEffects?: Readonly<Record<string, Required<DeclaredEffects>>>;
 }
 
 /** Parses every string of a custom field's value as a template (`$variables` fill in at run time). */
@@ -221,7 +216,7 @@ export function compileProgram(graph: Graph, options: ProgramOptions): Program {
       const fields = Object.fromEntries(
         Object.entries(ownFields(node)).map(([k, v]) => [k, fieldTemplate(v as JsonValue, (t) => parse(t, k))]),
       );
-      const effects = options.actionEffects?.[node.action] ?? NO_EFFECTS;
+      const effects = graph.actions?.[node.action]?.effects ?? {};
       compiled.custom = { action: node.action, hooks, fields, effects };
       compiled.waits = chat || hooks.instruction;
     }

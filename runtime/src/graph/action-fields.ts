@@ -3,8 +3,17 @@
  * action may declare (`ActionInfo`), and whether a node's fields fit its action's JSON Schemas.
  */
 import { validatorOf } from "./json-schemas.js";
-import type { ActionInfo } from "./types.js";
-import { ACTION_NAME, BASE_ACTIONS, isBuiltinAction, NODE_FIELD_NAMES } from "./vocabulary/index.js";
+import type { ActionEffects, ActionInfo } from "./types.js";
+import {
+  ACTION_NAME,
+  AUTOMATIC_PREFIX,
+  BASE_ACTIONS,
+  EFFECT_FLAG_NAMES,
+  FUNCTION_KINDS,
+  isBuiltinAction,
+  NODE_FIELD_NAMES,
+  VARIABLE_NAME,
+} from "./vocabulary/index.js";
 
 /** One problem with an action's declaration or a node's fields; `field` names the field concerned. */
 export interface FieldProblem {
@@ -23,7 +32,7 @@ const NAME = new RegExp(ACTION_NAME);
  */
 export function actionDeclarationProblems(
   name: string,
-  info: Pick<ActionInfo, "base" | "fields" | "required">,
+  info: Pick<ActionInfo, "base" | "fields" | "required"> & { effects?: unknown },
   schemas = true,
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -31,7 +40,13 @@ export function actionDeclarationProblems(
     problems.push({ message: `'${name}' cannot name an action: use letters, digits and _, not starting with a digit` });
   else if (isBuiltinAction(name))
     problems.push({ message: `'${name}' is a built-in action; a custom action needs a name of its own` });
-  if (info.base !== undefined && !(BASE_ACTIONS as readonly string[]).includes(info.base)) {
+  if ((FUNCTION_KINDS as readonly string[]).includes(info.base as string)) {
+    // The original's FunctionNode is the call mechanism itself (reached twice: to call, then on
+    // the return); here a call is made by the step from the graph's functions table.
+    problems.push({
+      message: `base '${info.base}' cannot be inherited: a call node's behaviour is the call itself (arguments into a new scope, the callee's entry, the return into the caller), which no hook can replace or extend without breaking the scope rules; put a custom node right after the call, reading its value (its output hook transforms it, its transition hook chooses the way on)`,
+    });
+  } else if (info.base !== undefined && !(BASE_ACTIONS as readonly string[]).includes(info.base)) {
     problems.push({
       message: `base '${String(info.base)}' is not an action to inherit from: use one of ${BASE_ACTIONS.join(", ")}`,
     });
@@ -61,7 +76,45 @@ export function actionDeclarationProblems(
     if (!Object.hasOwn(fields, field))
       problems.push({ field, message: `required field '${field}' is not one of the action's fields` });
   }
+  problems.push(...effectsProblems(info.effects));
   return problems;
+}
+
+const VARIABLE = new RegExp(VARIABLE_NAME);
+
+/** What is wrong with an action's `effects` declaration (nothing: []). */
+export function effectsProblems(effects: unknown): FieldProblem[] {
+  if (effects === undefined) return [];
+  const shape = `{ ${[...EFFECT_FLAG_NAMES, "assign"].map((k) => `${k}?`).join(", ")} }`;
+  if (typeof effects !== "object" || effects === null || Array.isArray(effects))
+    return [{ message: `effects must be an object: ${shape}` }];
+  const problems: FieldProblem[] = [];
+  for (const [key, value] of Object.entries(effects)) {
+    if (key === "assign") {
+      if (
+        !Array.isArray(value) ||
+        !value.every((n) => typeof n === "string" && VARIABLE.test(n) && !n.startsWith(AUTOMATIC_PREFIX))
+      )
+        problems.push({
+          message: `effects.assign must be an array of variable names (not the automatic ${AUTOMATIC_PREFIX} ones)`,
+        });
+    } else if (!(EFFECT_FLAG_NAMES as readonly string[]).includes(key)) {
+      problems.push({ message: `effects.${key} is not an effect an action can declare: ${shape}` });
+    } else if (typeof value !== "boolean") {
+      problems.push({ message: `effects.${key} must be true or false` });
+    }
+  }
+  return problems;
+}
+
+/** A valid `effects` declaration as the graph records it: the flags declared true, the variables once each. */
+export function recordedEffects(effects: unknown): ActionEffects | undefined {
+  if (typeof effects !== "object" || effects === null) return undefined;
+  const given = effects as Record<string, unknown>;
+  const out: ActionEffects = {};
+  for (const flag of EFFECT_FLAG_NAMES) if (given[flag] === true) out[flag] = true;
+  if (Array.isArray(given.assign) && given.assign.length) out.assign = [...new Set(given.assign as string[])];
+  return Object.keys(out).length ? out : undefined;
 }
 
 /**

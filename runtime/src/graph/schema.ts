@@ -6,7 +6,9 @@
 import {
   ACTION_NAME,
   ACTIONS,
+  AUTOMATIC_PREFIX,
   BASE_ACTIONS,
+  EFFECT_FLAG_NAMES,
   FIELDS,
   FUNCTION_KINDS,
   instructionKind,
@@ -110,6 +112,19 @@ export const graphSchema = {
           fields: { type: "object", additionalProperties: { type: ["object", "boolean"] } },
           required: { ...stringList, uniqueItems: true },
           decides: { const: true },
+          effects: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              ...Object.fromEntries(EFFECT_FLAG_NAMES.map((f) => [f, { const: true }])),
+              assign: {
+                type: "array",
+                uniqueItems: true,
+                // A variable name, but none of the automatic ones the runtime sets.
+                items: { type: "string", pattern: `^(?!${AUTOMATIC_PREFIX})${VARIABLE_NAME.slice(1)}` },
+              },
+            },
+          },
         },
       },
     },

@@ -8,6 +8,7 @@ import type { JsonValue } from "../json.js";
 import type {
   BaseAction,
   CommonFieldValues,
+  EffectFlag,
   ExactAction,
   FieldValues,
   FunctionKind,
@@ -128,7 +129,14 @@ export interface ActionInfo {
    * lets the model choose with them).
    */
   decides?: true;
+  /**
+   * What its instruction hook's results may change besides the node's output (each absent when
+   * not declared): the flags of `EFFECT_FLAGS`, and `assign`, the variables it may write.
+   */
+  effects?: ActionEffects;
 }
+
+export type ActionEffects = { [F in EffectFlag]?: true } & { assign?: string[] };
 
 export interface Graph {
   format: "autograms-graph";

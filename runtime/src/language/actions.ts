@@ -5,7 +5,8 @@
  * the Agent runs its hooks at the nodes of that action. See docs/custom-actions.md.
  */
 import type { BaseAction, JsonValue, Loc } from "../graph/types.js";
-import { actionDeclarationProblems } from "../graph/action-fields.js";
+import { actionDeclarationProblems, recordedEffects } from "../graph/action-fields.js";
+import { EFFECT_FLAG_NAMES, type EffectFlag } from "../graph/vocabulary/index.js";
 import type { ChatMessage, CompletionPurpose } from "../model/types.js";
 import type { Turn } from "../memory/types.js";
 
@@ -109,7 +110,17 @@ export interface LeavingContext<V> extends ActionContext<V> {
 export type InstructionResult = (
   | { reply: string; thought?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
   | { thought: string; reply?: undefined; output?: JsonValue; instruction?: string; retain?: boolean }
-  | { reply?: undefined; thought?: undefined; output?: JsonValue }
+  | {
+      reply?: undefined;
+      thought?: undefined;
+      output?: JsonValue;
+      /**
+       * Take the user's waiting message as read, without a turn (the original's node class
+       * returning `new_user_reply=""` without appending a turn): later nodes do not see it as a
+       * new message, and no prompt shows it. Declared as `effects: { consumeReply: true }`.
+       */
+      consumeReply?: boolean;
+    }
 ) &
   ResultEffects;
 
@@ -125,12 +136,10 @@ export interface ResultEffects {
 }
 
 /** The effects an action's results may have (ResultEffects): declared, so a graph's reader knows. */
-export interface DeclaredEffects {
-  readonly setPrompt?: boolean;
-  readonly setUserPrompt?: boolean;
+export type DeclaredEffects = { readonly [F in EffectFlag]?: boolean } & {
   /** The variables its results may assign. */
   readonly assign?: readonly string[];
-}
+};
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -190,19 +199,18 @@ export function defineAction<
   const name = typeof spec?.name === "string" ? spec.name : JSON.stringify(spec?.name);
   const fields = structuredClone((spec.fields ?? {}) as Record<string, JsonValue>);
   const required = [...(spec.required ?? [])];
-  const problems = actionDeclarationProblems(name, { base: spec.base, fields, required }, false);
+  const problems = actionDeclarationProblems(name, { base: spec.base, fields, required, effects: spec.effects }, false);
   for (const hook of ACTION_HOOKS) {
     if (spec[hook] !== undefined && typeof spec[hook] !== "function")
       problems.push({ message: `${hook} must be a function` });
   }
-  const effects = declaredEffects(spec.effects, problems);
   if (problems.length) throw new TypeError(`defineAction '${name}': ${problems.map((p) => p.message).join("; ")}`);
   const definition = {
     name,
     base: spec.base,
     fields: deepFreeze(fields),
     required: Object.freeze(required),
-    effects,
+    effects: declaredEffects(spec.effects),
     ...(spec.instruction && { instruction: spec.instruction }),
     ...(spec.transition && { transition: spec.transition }),
     ...(spec.output && { output: spec.output }),
@@ -211,30 +219,11 @@ export function defineAction<
   return Object.freeze(definition) as unknown as ActionDefinition<FieldValues<F, R>, O>;
 }
 
-const VARIABLE = /^[A-Za-z_$][\w$]*$/;
-
-function declaredEffects(
-  given: DeclaredEffects | undefined,
-  problems: { message: string }[],
-): Required<DeclaredEffects> {
-  const e = given ?? {};
-  if (typeof e !== "object" || e === null)
-    problems.push({ message: "effects must be an object: { setPrompt?, setUserPrompt?, assign? }" });
-  const assign = Array.isArray(e.assign) ? [...e.assign] : [];
-  if (
-    e.assign !== undefined &&
-    !(
-      Array.isArray(e.assign) &&
-      e.assign.every((n) => typeof n === "string" && VARIABLE.test(n) && !n.startsWith("_last_"))
-    )
-  ) {
-    problems.push({ message: "effects.assign must be an array of variable names (not the automatic _last_ ones)" });
-  }
-  return Object.freeze({
-    setPrompt: e.setPrompt === true,
-    setUserPrompt: e.setUserPrompt === true,
-    assign: Object.freeze(assign),
-  });
+/** The declaration as the engine reads it: every flag, and the variables (none when not declared). */
+function declaredEffects(given: DeclaredEffects | undefined): Required<DeclaredEffects> {
+  const recorded = recordedEffects(given) ?? {};
+  const flags = Object.fromEntries(EFFECT_FLAG_NAMES.map((f) => [f, recorded[f] === true]));
+  return Object.freeze({ ...flags, assign: Object.freeze(recorded.assign ?? []) }) as Required<DeclaredEffects>;
 }
 
 /** Is this an action made by defineAction? */

@@ -113,6 +113,8 @@ export type TraceEvent =
       calls: ActionCall[];
       reply?: string;
       thought?: string;
+      /** The user's message the result took as read without a turn (`consumeReply`). */
+      consumed?: string;
       output?: JsonValue;
       target?: string | null;
     })

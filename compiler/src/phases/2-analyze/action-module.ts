@@ -21,9 +21,10 @@ export const readFromDisk: ReadFile = (path) => {
   }
 };
 
-export type ActionDeclaration =
-  | { ok: true; name: string; info: Omit<ActionInfo, "module" | "export"> }
-  | { ok: false; message: string };
+/** What the literal says; `effects` as written, checked with the rest of the declaration. */
+export type DeclaredInfo = Omit<ActionInfo, "module" | "export" | "effects"> & { effects?: JsonValue };
+
+export type ActionDeclaration = { ok: true; name: string; info: DeclaredInfo } | { ok: false; message: string };
 
 /** The module a relative specifier names, as TypeScript finds it from the agent's folder. */
 function candidates(specifier: string, agentFile: string): string[] {
@@ -119,7 +120,7 @@ function exportedDefinition(file: TS.SourceFile, exported: string): TS.CallExpre
   return ts.isIdentifier(callee) && callee.text === "defineAction" ? call : null;
 }
 
-const READ = new Set(["name", "base", "fields", "required"]);
+const READ = new Set(["name", "base", "fields", "required", "effects"]);
 
 function declarationOf(call: TS.CallExpression, file: TS.SourceFile, where: string): ActionDeclaration {
   const ts = typescript();
@@ -155,10 +156,11 @@ function declarationOf(call: TS.CallExpression, file: TS.SourceFile, where: stri
   if (required !== undefined && !(Array.isArray(required) && required.every((r) => typeof r === "string"))) {
     return { ok: false, message: `${where}: required must be an array of field names` };
   }
-  const info: Omit<ActionInfo, "module" | "export"> = {};
+  const info: DeclaredInfo = {};
   if (values.base !== undefined) info.base = values.base as BaseAction;
   if (fields !== undefined && Object.keys(fields).length) info.fields = fields as Record<string, JsonValue>;
   if (required !== undefined && required.length) info.required = required as string[];
   if (decides) info.decides = true;
+  if (values.effects !== undefined) info.effects = values.effects;
   return { ok: true, name: values.name, info };
 }

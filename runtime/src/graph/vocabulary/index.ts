@@ -3,3 +3,4 @@ export * from "./fields.js";
 export * from "./actions.js";
 export * from "./targets.js";
 export * from "./names.js";
+export * from "./effects.js";

@@ -15,6 +15,7 @@ import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "../li
 import { WRITTEN_FIELDS, type FieldType } from "./node-fields.js";
 import { textOf } from "./TemplateExpression.js";
 import { checkCustomFields, customAction } from "./action-field.js";
+import { checkEffectTargets } from "./effect-targets.js";
 import { toolsField } from "./tools-field.js";
 
 export interface ReadFields {
@@ -98,7 +99,10 @@ export function readFields(
       if (key === "transitions") result.targetsAt = elementsOf(property.initializer);
     }
   }
-  if (custom) checkCustomFields(custom.name, custom.info, own, result.written, result.at, object, ctx);
+  if (custom) {
+    checkCustomFields(custom.name, custom.info, own, result.written, result.at, object, ctx);
+    checkEffectTargets(custom.name, custom.info, object.parent ?? object, ctx);
+  }
   return result;
 }
 

@@ -1,5 +1,11 @@
 import type TS from "typescript";
-import { actionDeclarationProblems, nodeFieldProblems, type ActionInfo, type JsonValue } from "@autograms/runtime";
+import {
+  actionDeclarationProblems,
+  nodeFieldProblems,
+  recordedEffects,
+  type ActionInfo,
+  type JsonValue,
+} from "@autograms/runtime";
 import { typescript } from "../../1-parse/typescript.js";
 import { readActionDeclaration } from "../action-module.js";
 import { RUNTIME_MODULE, report, type FunctionContext } from "../context.js";
@@ -36,9 +42,14 @@ export function customAction(
           module: imported.module,
           problem: p.message,
         });
+      const { effects, ...rest } = read.info;
+      const recorded = recordedEffects(effects);
       known = problems.length
         ? null
-        : { name: read.name, info: { module: imported.module, export: imported.export, ...read.info } };
+        : {
+            name: read.name,
+            info: { module: imported.module, export: imported.export, ...rest, ...(recorded && { effects: recorded }) },
+          };
     }
     ctx.agent.actions.set(id.text, known);
   }
