@@ -130,6 +130,14 @@ describe("autograms serve --watch --workers 1", () => {
       () => "the earlier builds' workers to end",
     );
     expect(loads()).toEqual(Array(1 + builds).fill("worker"));
+    // The playground shows the modules the workers loaded, as saved last.
+    const { files } = (await (await fetch(`${server.url}/playground/sources`)).json()) as {
+      files: { path: string; text: string; role: string }[];
+    };
+    expect(files.find((f) => f.role === "module")).toMatchObject({
+      path: expect.stringMatching(/prices\.ts$/),
+      text: PRICES(63),
+    });
 
     // A save whose module throws as it loads does not build: the last good build, and its worker, go on.
     writeFileSync(at("prices.ts"), `throw new Error("half-written");\n${PRICES(70)}`);

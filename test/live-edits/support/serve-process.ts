@@ -33,7 +33,7 @@ export function serveProcess(cwd: string, args: string[]): Promise<ServeProcess>
 
 /**
  * `autograms serve DIR/agent.ts --watch --workers N` on the offline model and a store in DIR, on
- * any free port, without the playground.
+ * any free port.
  */
 export function serveWatching(dir: string, workers: string): Promise<ServeProcess> {
   return serveProcess(dir, [
@@ -44,7 +44,6 @@ export function serveWatching(dir: string, workers: string): Promise<ServeProces
     "--offline",
     "--port",
     "0",
-    "--no-playground",
     "--store",
     `sqlite:${join(dir, "threads.db")}`,
   ]);
