@@ -170,6 +170,8 @@ async function serve(
           await serveBuild(server!, store, next);
         },
         (message, diagnostics) => server!.buildFailed(message, diagnostics),
+        // A build made while the server stops is not served: its workers end with it.
+        ({ agent, pool }) => Promise.all([agent.close(), pool instanceof TurnPool && pool.close()]).then(() => {}),
       )
     : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within

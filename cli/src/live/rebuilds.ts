@@ -9,16 +9,19 @@ export type Build<T> = (diagnostics: DiagnosticSink) => Promise<T>;
 /**
  * `--watch`: the agent built again on every save, one build at a time (a save during a build
  * builds again once it is done). A build that fails (its diagnostics on stderr) is reported, to
- * stderr and to `failed`, and changes nothing: the last good build goes on. `use` takes each good one.
+ * stderr and to `failed`, and changes nothing: the last good build goes on. `use` takes each good one;
+ * one that ends after watching stopped (the command is stopping) goes to `discard` instead.
  */
 export function rebuildOnSave<T>(
   agentFile: string,
   build: Build<T>,
   use: (built: T) => Promise<void>,
   failed: (message: string, diagnostics: string) => void = () => {},
+  discard: (built: T) => Promise<void> = async () => {},
 ): () => void {
   let building: Promise<void> | null = null;
   let again = false;
+  let stopped = false;
   const rebuild = async (): Promise<void> => {
     process.stderr.write(`(${agentFile} changed: building it again)\n`);
     let built: T;
@@ -34,7 +37,7 @@ export function rebuildOnSave<T>(
       failed(why, diagnostics.join("\n"));
       return;
     }
-    await use(built);
+    await (stopped ? discard(built) : use(built));
   };
   const changed = () => {
     if (building) {
@@ -53,5 +56,10 @@ export function rebuildOnSave<T>(
         }
       });
   };
-  return watchAgentFolder(agentFile, changed);
+  const unwatch = watchAgentFolder(agentFile, changed);
+  return () => {
+    stopped = true;
+    again = false;
+    unwatch();
+  };
 }
