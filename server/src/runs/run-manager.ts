@@ -87,7 +87,7 @@ export class RunManager {
 
   /** Where the turns of the build served now are played. */
   private player: TurnPlayer;
-  /** Runs in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
+  /** Runs (and replays) in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
   private readonly runsOn = new Map<TurnPlayer, number>();
   /** Players of earlier builds, still playing runs that started on them. */
   private readonly retiring = new Set<TurnPlayer>();
@@ -249,8 +249,7 @@ export class RunManager {
     let run: LiveRun | null = null;
     // Both turns of the run (an opening, the message's) on the build the run started with.
     const agent = this.currentAgent();
-    const player = this.player;
-    this.runsOn.set(player, (this.runsOn.get(player) ?? 0) + 1);
+    const player = this.hold();
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
@@ -404,12 +403,24 @@ export class RunManager {
         this.live.delete(r.id);
         this.stops.delete(r.id);
       }
-      const left = this.runsOn.get(player)! - 1;
-      if (left > 0) this.runsOn.set(player, left);
-      else {
-        this.runsOn.delete(player);
-        if (this.retiring.has(player)) void this.retire(player);
-      }
+      this.letGo(player);
+    }
+  }
+
+  /** The current player, kept open until `letGo` (a run, a replay on it). */
+  private hold(): TurnPlayer {
+    const player = this.player;
+    this.runsOn.set(player, (this.runsOn.get(player) ?? 0) + 1);
+    return player;
+  }
+
+  /** A run or replay on `player` ended: an earlier build's player is closed after its last. */
+  private letGo(player: TurnPlayer): void {
+    const left = this.runsOn.get(player)! - 1;
+    if (left > 0) this.runsOn.set(player, left);
+    else {
+      this.runsOn.delete(player);
+      if (this.retiring.has(player)) void this.retire(player);
     }
   }
 
@@ -462,10 +473,14 @@ export class RunManager {
    * What turn `seq` of the thread sent, rebuilt by replaying it (`replayTurn`) where the current
    * build's turns are played: in its workers, which hold its tools' definitions and action hooks.
    */
-  replay(threadId: string, seq: number): Promise<ReplayedTurn> {
+  async replay(threadId: string, seq: number): Promise<ReplayedTurn> {
     const agent = this.currentAgent();
-    const player = this.player;
-    return replayTurn(this.store, (turn, memory) => player.replay({ agent, turn, memory }), threadId, seq);
+    const player = this.hold();
+    try {
+      return await replayTurn(this.store, (turn, memory) => player.replay({ agent, turn, memory }), threadId, seq);
+    } finally {
+      this.letGo(player);
+    }
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */
