@@ -37,7 +37,7 @@ const g = graph(
 describe("the server thread's stand-in agent", () => {
   it("holds the workers' graph and resumes their memory, but runs no tool, hook or model", async () => {
     const real = new Agent(g, { model: new TestModel(), tools: { lookup }, actions: [confirm] });
-    const shape = hostShapeOf({ lookup }, [confirm], ["/agent/words.ts"]);
+    const shape = hostShapeOf({ lookup }, [confirm]);
     // Plain data: it crosses from a worker to the server's thread.
     expect(structuredClone(shape)).toEqual(shape);
     const stand = standInAgent(g, shape);
@@ -51,7 +51,7 @@ describe("the server thread's stand-in agent", () => {
   });
 
   it("needs the definitions of the tools offered to the model, which the workers tell it", () => {
-    const told = hostShapeOf({ lookup }, [confirm], []);
+    const told = hostShapeOf({ lookup }, [confirm]);
     expect(() => standInAgent(g, { ...told, tools: {} })).toThrow(/offers tool 'lookup' to the model/);
     expect(() => standInAgent(g, told)).not.toThrow();
   });

@@ -10,7 +10,7 @@ import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { loadHostCode, type LoadedBundles } from "./tools.js";
+import { bundleHostCode, importHostCode, type HostBundle, type LoadedBundles } from "./tools.js";
 import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
@@ -60,6 +60,18 @@ export interface GraphAt {
   baseDir: string;
   /** How messages name the agent file. */
   importer: string;
+  /** Its tool and action modules bundled already (`bundleOf`); made by `agentOf` when absent. */
+  bundle?: HostBundle;
+}
+
+/** The bundle of the graph's tool and action modules (those of MCP servers are not modules). */
+export function bundleOf(at: GraphAt): Promise<HostBundle> {
+  const { graph } = at;
+  const local = {
+    ...graph,
+    tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
+  };
+  return bundleHostCode(local, at.baseDir, at.importer);
 }
 
 /** The Agent of a loaded graph: its tools and actions loaded, its model chosen by the flags. */
@@ -76,13 +88,9 @@ export async function agentOf(
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { graph } = at;
-  const local = {
-    ...graph,
-    tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
-  };
-  const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer, options.bundles);
-  Object.assign(tools, await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
+  const bundle = at.bundle !== undefined ? at.bundle : await bundleOf(at);
+  const { tools, actions, files } = await importHostCode(bundle, options.bundles);
+  Object.assign(tools, await loadMcpTools(at.graph, at.baseDir, flags.mcpConfig));
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {
     model,

@@ -21,5 +21,5 @@ serveTurns(async (data) => {
   const made = await agentOf(at, flags, { modelRequired: true });
   // What the agent opened (its MCP servers) is closed when the pool ends the worker: a child
   // process outlives the thread that started it.
-  return { agent: made.agent, about: hostShapeOf(made.tools, made.actions, made.moduleFiles), close: closeOpened };
+  return { agent: made.agent, about: hostShapeOf(made.tools, made.actions), close: closeOpened };
 });

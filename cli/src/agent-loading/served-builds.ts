@@ -13,9 +13,10 @@ import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { openAgent } from "./open-agent.js";
+import { bundleOf, openAgent, type GraphAt } from "./open-agent.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { standInAgent, type HostShape } from "./stand-in-agent.js";
+import type { HostBundle } from "./tools.js";
 import type { TurnBudgets } from "@autograms/server";
 
 /**
@@ -44,13 +45,13 @@ export async function servedBuilds(
   { flags, modelFlags, budgets, metrics, onLoaded }: BuildSettings,
 ): Promise<{ first: ServedBuild; rebuild: (diagnostics: DiagnosticSink) => Promise<ServedBuild> }> {
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
-  const poolOf = (loaded: LoadedAgent): WorkerOptions => {
-    const data: ServeWorkerData = {
-      graph: loaded.graph,
-      baseDir: loaded.baseDir,
-      importer: loaded.source?.display ?? loaded.file,
-      flags: modelFlags,
-    };
+  const atOf = (loaded: LoadedAgent): GraphAt => ({
+    graph: loaded.graph,
+    baseDir: loaded.baseDir,
+    importer: loaded.source?.display ?? loaded.file,
+  });
+  const poolOf = (loaded: LoadedAgent, bundle?: HostBundle): WorkerOptions => {
+    const data: ServeWorkerData = { ...atOf(loaded), ...(bundle !== undefined && { bundle }), flags: modelFlags };
     return {
       script: new URL("./autograms-serve-worker.mjs", import.meta.url),
       data,
@@ -66,7 +67,9 @@ export async function servedBuilds(
     const build = async (options: { diagnostics?: DiagnosticSink; onLoaded?: OnLoaded }): Promise<ServedBuild> => {
       const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
       options.onLoaded?.(loaded);
-      const pool = new TurnPool(poolOf(loaded));
+      // Bundled once here (esbuild runs none of the agent's code), imported by each worker.
+      const bundle = await bundleOf(atOf(loaded));
+      const pool = new TurnPool(poolOf(loaded, bundle));
       let shape: HostShape;
       try {
         shape = (await pool.ready()) as HostShape;
@@ -76,7 +79,11 @@ export async function servedBuilds(
         const cause = (err as Error).cause;
         throw new CliError(typeof cause === "string" ? cause : (err as Error).message);
       }
-      return { agent: standInAgent(loaded.graph, shape), pool, sources: playgroundSources(loaded, shape.files) };
+      return {
+        agent: standInAgent(loaded.graph, shape),
+        pool,
+        sources: playgroundSources(loaded, bundle?.files ?? []),
+      };
     };
     return { first: await build({ onLoaded }), rebuild: (diagnostics) => build({ diagnostics }) };
   }

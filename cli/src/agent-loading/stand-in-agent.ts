@@ -24,18 +24,12 @@ export interface HostShape {
   /** The definitions of the tools that have one (made with defineTool, or an MCP server's), by name. */
   tools: Record<string, ToolDefinition>;
   actions: Record<string, { hooks: Record<Hook, boolean>; effects: ActionDefinition["effects"] }>;
-  /** The agent's own modules (absolute paths), for the playground to show. */
-  files: string[];
 }
 
 type Hook = "instruction" | "transition" | "output";
 const HOOKS: readonly Hook[] = ["instruction", "transition", "output"];
 
-export function hostShapeOf(
-  tools: Record<string, Tool>,
-  actions: readonly ActionDefinition<any, any>[],
-  files: string[],
-): HostShape {
+export function hostShapeOf(tools: Record<string, Tool>, actions: readonly ActionDefinition<any, any>[]): HostShape {
   const definitions: HostShape["tools"] = {};
   for (const [name, tool] of Object.entries(tools)) {
     const definition = toolDefinitionOf(tool);
@@ -43,7 +37,6 @@ export function hostShapeOf(
   }
   return {
     tools: definitions,
-    files,
     actions: Object.fromEntries(
       actions.map((a) => [
         a.name,
