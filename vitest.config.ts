@@ -28,6 +28,7 @@ export default defineConfig({
       // Longer names first: an alias also matches the names it begins.
       "@autograms/runtime/ai-sdk": src("./runtime/src/model/ai-sdk/index.ts"),
       "@autograms/runtime/mcp": src("./runtime/src/mcp/index.ts"),
+      "@autograms/runtime/telemetry": src("./runtime/src/telemetry/index.ts"),
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
       // Before "@autograms/store", which would otherwise take "/testing" as a path below its file.

@@ -24,7 +24,7 @@ export type { ToolOutcome } from "./language/declarations.js";
 
 // Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.
 export { defineTool, toolDefinitionOf, reactPlugin } from "./language/tools.js";
-export type { DefinedTool, ToolSpec, ToolParameters } from "./language/tools.js";
+export type { DefinedTool, ToolSpec, ToolParameters, ToolRunOptions } from "./language/tools.js";
 export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
 // Custom actions: node types of your own, with hooks for what the original's node classes override.

@@ -2,3 +2,4 @@
 export { serveTurns } from "./workers/serve-turns.js";
 export type { MadeAgent } from "./workers/serve-turns.js";
 export type { TurnBudgets } from "./workers/turn-budget.js";
+export type { WorkerHost } from "./workers/shared-tools.js";

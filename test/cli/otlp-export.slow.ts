@@ -1,52 +1,21 @@
 // `autograms chat` exporting its traces to an OTLP/HTTP receiver, as it does to a collector when
 // OTEL_EXPORTER_OTLP_ENDPOINT is set: the real SDK and exporters, over HTTP, in both encodings.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { autograms, cliTestFolder, replies } from "./support/run-cli.js";
+import { attrs, startReceiver, type JsonSpan, type Receiver } from "./support/otlp-receiver.js";
 
 cliTestFolder("autograms-otlp-");
 const agent = "test/cli/fixtures/greeter/agent.ts";
 
-interface Export {
-  path: string;
-  contentType: string;
-  body: Buffer;
-}
-let receiver: Server;
-let exports: Export[];
+let receiver: Receiver;
+let exports: Receiver["exports"];
 let endpoint: string;
 
 beforeEach(async () => {
-  exports = [];
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      exports.push({
-        path: req.url ?? "",
-        contentType: req.headers["content-type"] ?? "",
-        body: Buffer.concat(chunks),
-      });
-      res.writeHead(200, { "content-type": req.headers["content-type"] ?? "application/json" });
-      res.end(req.headers["content-type"] === "application/json" ? "{}" : "");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver();
+  ({ exports, endpoint } = receiver);
 });
-afterEach(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-
-type JsonValue = { stringValue?: string; intValue?: string | number; arrayValue?: unknown };
-interface JsonSpan {
-  name: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes: { key: string; value: JsonValue }[];
-}
-
-const attrs = (span: JsonSpan) =>
-  Object.fromEntries(span.attributes.map((a) => [a.key, a.value.stringValue ?? a.value.intValue]));
+afterEach(() => receiver.close());
 
 describe("OTLP export", () => {
   it("sends the spans of each turn as JSON when the endpoint is set (http/json)", async () => {

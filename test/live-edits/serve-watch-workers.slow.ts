@@ -146,7 +146,7 @@ describe("autograms serve --watch --workers 1", () => {
     expect(await workerThreads()).toBe(1);
   }, 120_000);
 
-  it("stops the MCP servers an earlier build's worker started when it ends", async () => {
+  it("stops each build's MCP servers when its workers end", async () => {
     const dir = join(folder(), "shop");
     mkdirSync(dir);
     for (const f of ["agent.ts", "mcp-tools.d.ts", "server.mjs"])

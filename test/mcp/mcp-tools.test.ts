@@ -23,8 +23,15 @@ async function open(config: Parameters<typeof mcpTools>[0]): Promise<McpTools> {
 describe("mcpTools", () => {
   it("offers a stdio server's tools with the server's names, descriptions and schemas", async () => {
     const { tools, servers } = await open({ mcpServers: { shop: stdio() } });
-    expect(Object.keys(tools).sort()).toEqual(["crash", "get-price", "greet", "out_of_stock", "price_of"]);
-    expect(Object.keys(servers.shop!).sort()).toEqual(["crash", "get_price", "greet", "out_of_stock", "price_of"]);
+    expect(Object.keys(tools).sort()).toEqual(["crash", "get-price", "greet", "hang", "out_of_stock", "price_of"]);
+    expect(Object.keys(servers.shop!).sort()).toEqual([
+      "crash",
+      "get_price",
+      "greet",
+      "hang",
+      "out_of_stock",
+      "price_of",
+    ]);
     const definition = toolDefinitionOf(tools.price_of);
     expect(definition).toMatchObject({ name: "price_of", description: "The price of an item, in euros." });
     expect(definition!.parameters).toMatchObject({

@@ -5,6 +5,8 @@ import {
   Agent,
   AgentError,
   OpenAIModel,
+  ScriptedModel,
+  defineTool,
   type ChatModel,
   type ChoiceRequest,
   type CompletionRequest,
@@ -77,6 +79,27 @@ describe("a turn's deadline", () => {
     const { err, ms } = await failed(agent.reply("", undefined, { deadlineMs: 300 }));
     expect([err.code, err.node]).toEqual(["deadline", "c"]);
     expect(ms).toBeLessThan(3_000);
+  });
+
+  it("tells a tool the model called that nobody waits for it any more (its run's signal)", async () => {
+    let told: AbortSignal | undefined;
+    const lookup = defineTool({
+      name: "lookup",
+      description: "Looks it up.",
+      parameters: { type: "object", properties: {} },
+      run: (_args: object, options?: { signal?: AbortSignal }) => ((told = options?.signal), never),
+    });
+    const g = graph(
+      [n({ name: "look", action: "thought", instruction: "Look it up.", tools: ["lookup"], transitions: ["look"] })],
+      { tools: { lookup: { module: "./tools.js", export: "lookup" } } },
+    );
+    const model = new ScriptedModel({ tools: [{ toolCalls: [{ name: "lookup", arguments: {} }] }] });
+    const { err, ms } = await failed(
+      new Agent(g, { model, tools: { lookup } }).reply("", undefined, { deadlineMs: 300 }),
+    );
+    expect([err.code, err.node]).toEqual(["deadline", "look"]);
+    expect(ms).toBeLessThan(3_000);
+    expect(told?.aborted).toBe(true);
   });
 
   it("ends a loop of nodes that never waits (the clock is read between steps)", async () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
 import { openStore } from "@autograms/store";
+import { isAlive, processGone } from "../support/process-alive.js";
 import { autograms, autogramsInProcess, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
 import {
   chatBody,
@@ -205,19 +206,9 @@ describe("autograms serve", () => {
         if (m && /listening on/.test(out)) resolve(Number(m[1]));
       }),
     );
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    expect(alive()).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     launcher.kill("SIGKILL");
-    const deadline = Date.now() + 10_000;
-    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(alive()).toBe(false);
+    await processGone(pid, 10_000);
   }, 60_000);
 
   it("hands the playground the agent's source and the modules its actions come from, behind the token", async () => {

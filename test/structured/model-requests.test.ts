@@ -50,6 +50,28 @@ describe("OpenAIModel", () => {
     expect(server.completions.map((c) => c.body.response_format !== undefined)).toEqual([true, false, false]);
   });
 
+  it("sends the schema as the response format beside the tools, and stops when the server refuses it", async () => {
+    const tools = [{ name: "stock", parameters: { type: "object", properties: {} } }];
+    server = await startOpenAIServer();
+    server.enqueue({ text: '{"city":"x"}' }, { text: "{}" });
+    const withTools = { ...request, tools, schema: SCHEMA };
+    expect((await modelOn(server).completeWithTools(withTools)).text).toBe('{"city":"x"}');
+    // Streamed, too.
+    expect((await modelOn(server).completeWithTools({ ...withTools, stream: true })).text).toBe("{}");
+    for (const { body } of server.completions) {
+      expect(body.tools).toHaveLength(1);
+      expect(body.response_format).toEqual({
+        type: "json_schema",
+        json_schema: { name: "answer", schema: SCHEMA, strict: false },
+      });
+    }
+    await server.close();
+    server = await startOpenAIServer({ unsupported: ["response_format"] });
+    server.enqueue({ text: "{}" });
+    expect((await modelOn(server).completeWithTools(withTools)).text).toBe("{}");
+    expect(server.completions.map((c) => c.body.response_format !== undefined)).toEqual([true, false]);
+  });
+
   it("sends none for a request without a schema", async () => {
     server = await startOpenAIServer();
     server.enqueue({ text: "hi" });
@@ -59,7 +81,7 @@ describe("OpenAIModel", () => {
 });
 
 describe("AiSdkModel", () => {
-  it("gives the provider a JSON response format with the schema", async () => {
+  it("gives the provider a JSON response format with the schema, with tools or without", async () => {
     const model = new MockLanguageModelV3({
       doGenerate: async () => ({
         content: [{ type: "text", text: '{"city":"x"}' }],
@@ -73,6 +95,11 @@ describe("AiSdkModel", () => {
     });
     expect(await new AiSdkModel(model).complete({ ...request, schema: SCHEMA })).toBe('{"city":"x"}');
     expect(model.doGenerateCalls[0]!.responseFormat).toEqual({ type: "json", name: "answer", schema: SCHEMA });
+    // With tools as well.
+    const tools = [{ name: "stock", parameters: { type: "object", properties: {} } }];
+    await new AiSdkModel(model).completeWithTools({ ...request, tools, schema: SCHEMA });
+    expect(model.doGenerateCalls[1]!.responseFormat).toEqual({ type: "json", name: "answer", schema: SCHEMA });
+    expect(model.doGenerateCalls[1]!.tools!.map((t) => t.name)).toEqual(["stock"]);
   });
 });
 

@@ -8,12 +8,15 @@ import {
   Agent,
   AgentError,
   OfflineModel,
+  OpenAIModel,
   ScriptedModel,
+  defineTool,
   validateGraph,
   type ChatModel,
   type CompletionRequest,
   type Graph,
 } from "@autograms/runtime";
+import { startOpenAIServer } from "../support/openai-server.js";
 
 const ORDER_SCHEMA = `{
         type: "object",
@@ -111,6 +114,44 @@ describe("thought<T>(..., { schema })", () => {
     expect(e.message).toMatch(
       /does not match the node's schema after 2 attempts \(must have required property 'qty'\); its last answer: "\{\\"item\\": \\"tea\\"\}"/,
     );
+  });
+
+  it("with native tools, asks an OpenAI-compatible server for the schema as the response format beside the tools", async () => {
+    const source = SOURCE.replace(
+      'import { Autogram, chat, chatExact, thought } from "@autograms/runtime";',
+      'import { Autogram, chat, chatExact, thought } from "@autograms/runtime";\nimport { stock } from "./tools.js";',
+    ).replace(`schema: ${ORDER_SCHEMA},`, `schema: ${ORDER_SCHEMA},\n      tools: [stock],`);
+    expect(source).toContain("tools: [stock]");
+    const { graph, diagnostics } = compile(source, { fileName: "shop.ts" });
+    expect(diagnostics).toEqual([]);
+    const stock = defineTool({
+      name: "stock",
+      description: "How many of an item are in stock.",
+      parameters: { type: "object", properties: { item: { type: "string" } }, required: ["item"] },
+      run: () => 5,
+    });
+    const server = await startOpenAIServer();
+    try {
+      server.enqueue(
+        { toolCalls: [{ id: "c1", name: "stock", arguments: { item: "lemonade" } }] },
+        { text: '{"item": "lemonade", "qty": 2}' },
+      );
+      const model = new OpenAIModel({ model: "m", baseURL: server.baseURL, apiKey: "k", maxRetries: 0 });
+      const agent = new Agent(graph!, { model, tools: { stock } });
+      const first = await agent.reply("");
+      expect((await agent.reply("Two lemonades, please.", first.memory)).reply).toBe("You ordered 2 x lemonade.");
+      const bodies = server.completions.map((c) => c.body);
+      expect(bodies).toHaveLength(2);
+      for (const body of bodies) {
+        expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["stock"]);
+        expect(body.response_format).toMatchObject({
+          type: "json_schema",
+          json_schema: { name: "answer", schema: { required: ["item", "qty"] }, strict: false },
+        });
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it("runs offline: the offline model answers with a value the schema takes", async () => {

@@ -114,6 +114,7 @@ async function serve(
     model: flags.model,
     baseUrl: flags.baseUrl,
     apiKeyEnv: flags.apiKeyEnv,
+    mcpConfig: flags.mcpConfig,
     stream: true,
   };
   const budgets = {

@@ -10,17 +10,12 @@ export function closeAtEnd(close: () => Promise<void>): void {
   atEnd.push(close);
 }
 
-/** Closes what was registered so far (a worker thread that makes an agent and ends without a command around it). */
-export async function closeOpened(): Promise<void> {
-  for (const close of atEnd.splice(0).reverse()) await close().catch(() => undefined);
-}
-
 export async function commandScope<T>(run: () => Promise<T>): Promise<T> {
   const tracing = await startTracing();
   try {
     return await run();
   } finally {
-    await closeOpened();
+    for (const close of atEnd.splice(0).reverse()) await close().catch(() => undefined);
     await tracing?.shutdown();
   }
 }

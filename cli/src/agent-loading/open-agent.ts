@@ -15,6 +15,8 @@ import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
   agent: Agent;
+  /** Its tools of MCP servers, by the graph's names (for `serve`'s workers to call through this thread). */
+  mcpTools: Record<string, Tool>;
   loaded: LoadedAgent;
   /** The agent's tool and action modules (absolute paths), not those of installed packages. */
   moduleFiles: string[];
@@ -28,6 +30,8 @@ export interface AgentMaking {
   wrapModel?: (model: ChatModel) => ChatModel;
   /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
   bundles?: LoadedBundles;
+  /** The agent's MCP tools, held by another thread (a serve worker calls them through the server's); connected here when absent. */
+  mcpTools?: Record<string, Tool>;
 }
 
 /**
@@ -45,12 +49,12 @@ export async function openAgent(
 ): Promise<OpenedAgent> {
   const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
   options.onLoaded?.(loaded);
-  const { agent, moduleFiles } = await agentOf(
+  const { agent, moduleFiles, mcpTools } = await agentOf(
     { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file },
     flags,
     options,
   );
-  return { agent, loaded, moduleFiles };
+  return { agent, loaded, moduleFiles, mcpTools };
 }
 
 /** A loaded graph, as plain data (a worker thread makes its agent from it). */
@@ -82,7 +86,9 @@ export async function agentOf(
 ): Promise<{
   agent: Agent;
   moduleFiles: string[];
+  /** All its tools: those of its modules and of MCP servers. */
   tools: Record<string, Tool>;
+  mcpTools: Record<string, Tool>;
   actions: ActionDefinition<any, any>[];
 }> {
   const chosen = await chooseModel(flags, options.modelRequired);
@@ -90,7 +96,8 @@ export async function agentOf(
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
   const bundle = at.bundle !== undefined ? at.bundle : await bundleOf(at);
   const { tools, actions, files } = await importHostCode(bundle, options.bundles);
-  Object.assign(tools, await loadMcpTools(at.graph, at.baseDir, flags.mcpConfig));
+  const mcpTools = options.mcpTools ?? (await loadMcpTools(at.graph, at.baseDir, flags.mcpConfig));
+  Object.assign(tools, mcpTools);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {
     model,
@@ -99,5 +106,5 @@ export async function agentOf(
     ...(none ? { config: { modelRetries: 0 } } : {}),
     ...(options.isolation ? { isolation: options.isolation } : {}),
   });
-  return { agent, moduleFiles: files, tools, actions };
+  return { agent, moduleFiles: files, tools, mcpTools, actions };
 }

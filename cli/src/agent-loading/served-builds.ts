@@ -11,6 +11,7 @@ import { TurnPool, type PlaygroundSource, type ServerMetrics, type WorkerOptions
 import { CliError } from "./cli-error.js";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
+import { openMcpTools } from "./mcp-tools.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { bundleOf, openAgent, type GraphAt } from "./open-agent.js";
@@ -69,7 +70,9 @@ export async function servedBuilds(
       options.onLoaded?.(loaded);
       // Bundled once here (esbuild runs none of the agent's code), imported by each worker.
       const bundle = await bundleOf(atOf(loaded));
-      const pool = new TurnPool(poolOf(loaded, bundle));
+      // The build's MCP servers are this thread's, shared by its workers, and stop with them.
+      const mcp = await openMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
+      const pool = new TurnPool({ ...poolOf(loaded, bundle), tools: mcp.tools, onClose: mcp.close });
       let shape: HostShape;
       try {
         shape = (await pool.ready()) as HostShape;
@@ -99,13 +102,15 @@ export async function servedBuilds(
       agent: opened.agent,
       sources: playgroundSources(opened.loaded, opened.moduleFiles),
       loaded: opened.loaded,
+      mcpTools: opened.mcpTools,
     };
   };
-  const { agent, sources, loaded } = await open({ onLoaded });
+  const { agent, sources, loaded, mcpTools } = await open({ onLoaded });
   // Without --watch the workers play this one build; with it (and --workers 0) every build is
   // played in this thread, which imports each new version of the modules (a copy per version stays).
   return {
-    first: { agent, sources, ...(inThread || flags.watch ? {} : { pool: poolOf(loaded) }) },
+    // The workers' MCP tools are this thread's: each MCP server is started (or connected to) once.
+    first: { agent, sources, ...(inThread || flags.watch ? {} : { pool: { ...poolOf(loaded), tools: mcpTools } }) },
     rebuild: async (diagnostics) => {
       const next = await open({ diagnostics });
       return { agent: next.agent, sources: next.sources };

@@ -26,7 +26,7 @@ import { migrateMemory } from "./migrate.js";
 import { editedMemory } from "./edit-variables.js";
 import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
-import { toolDefinitionOf } from "../language/tools.js";
+import { isToolRunOptions, toolDefinitionOf } from "../language/tools.js";
 import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
 import type { ActionDefinition } from "../language/actions.js";
@@ -430,5 +430,10 @@ export class Agent {
 }
 
 function copyingArguments(fn: Tool): HostFunction {
-  return ((...args: unknown[]) => fn(...structuredClone(args))) as HostFunction;
+  return ((...args: unknown[]) => {
+    const options = args.at(-1);
+    return isToolRunOptions(options)
+      ? fn(...structuredClone(args.slice(0, -1)), options)
+      : fn(...structuredClone(args));
+  }) as HostFunction;
 }

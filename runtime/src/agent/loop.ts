@@ -4,7 +4,8 @@
  */
 import type { JsonValue } from "../graph/types.js";
 import { isToolCallingModel, type ToolCompletion } from "../model/types.js";
-import { evaluateAsync } from "../sandbox/index.js";
+import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
+import { toolRunOptions, type ToolRunOptions } from "../language/tools.js";
 import { AgentError } from "../errors.js";
 import { fail } from "../engine/env.js";
 import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
@@ -204,6 +205,7 @@ async function steps(
                     tools: effect.tools,
                     node: effect.node,
                     toolChoice: effect.toolChoice,
+                    ...(effect.schema && { schema: effect.schema }),
                     ...(stream && { stream }),
                     ...signal,
                     ...live,
@@ -281,11 +283,17 @@ async function streaming<T>(
  */
 async function runTool(p: Performer, tool: string, args: JsonValue): Promise<StepInput> {
   const variable = tool === "args" ? "input" : "args";
+  const fn = p.tools[tool]!;
+  // A tool that takes `{ signal }` (defineTool's run, MCP tools) can stop its work when the turn
+  // stops waiting for it (deadline, the caller's signal): the wait alone ends at once either way.
+  const signal = p.deadline?.signal;
+  const withOptions = fn as (args: JsonValue, options: ToolRunOptions) => unknown;
+  const call: HostFunction = signal ? (a) => withOptions(a, toolRunOptions(signal)) : fn;
   try {
     const out = await evaluateAsync(
       `${tool}(${variable})`,
       { [variable]: args },
-      { ...p.env.program.limits, functions: { [tool]: p.tools[tool]! } },
+      { ...p.env.program.limits, functions: { [tool]: call } },
     );
     return { kind: "tool_result", ok: true, value: (out.value ?? null) as JsonValue };
   } catch (e) {

@@ -118,6 +118,8 @@ export type Effect =
       messages: ToolChatMessage[];
       tools: ToolDefinition[];
       toolChoice: "auto" | "none";
+      /** The JSON Schema the final answer must match (a thought's `schema`). */
+      schema?: JsonSchema;
     }
   /** Run one tool (by its graph name) on the arguments the model gave. */
   | { kind: "tool"; node: string; tool: string; args: JsonValue }

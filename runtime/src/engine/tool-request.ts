@@ -11,5 +11,6 @@ export function toolRequest(env: Env, cn: CompiledNode, run: ToolRun): Effect {
     messages: run.messages,
     tools: cn.tools!.definitions,
     toolChoice: run.rounds >= env.program.config.maxToolRounds ? "none" : "auto",
+    ...(cn.node.schema !== undefined && { schema: cn.node.schema }),
   };
 }

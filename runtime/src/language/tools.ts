@@ -24,8 +24,33 @@ export interface ToolSpec<A, R> {
   title?: string;
   /** Ask the server to hold the model's arguments to the schema exactly (OpenAI structured outputs). */
   strict?: boolean;
-  /** The implementation: one object of arguments, as the model sends them. It may be async. */
-  run: (args: A) => R;
+  /**
+   * The implementation: one object of arguments, as the model sends them. It may be async.
+   * `options.signal`, when a caller gives one, is aborted when nobody waits for the call any more
+   * (a turn played in a worker thread ended while the server's thread ran the tool for it).
+   */
+  run: (args: A, options?: ToolRunOptions) => R;
+}
+
+export interface ToolRunOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * The options objects the runtime itself passes after a tool's arguments. Wrappers that copy a
+ * call's arguments (they are the sandbox's values) pass these on as they are: a signal cannot be
+ * copied, and code in the sandbox cannot make one of these (it has no such value).
+ */
+const runOptions = new WeakSet<ToolRunOptions>();
+
+export function toolRunOptions(signal: AbortSignal): ToolRunOptions {
+  const options = { signal };
+  runOptions.add(options);
+  return options;
+}
+
+export function isToolRunOptions(value: unknown): value is ToolRunOptions {
+  return typeof value === "object" && value !== null && runOptions.has(value);
 }
 
 /** The tool as a function of its arguments object, with its description attached. */
@@ -57,7 +82,7 @@ export function defineTool<A, R>(spec: ToolSpec<A, R>): DefinedTool<A, R> {
     parameters,
     ...(strict !== undefined && { strict }),
   });
-  const tool = (args: A): R => run(args);
+  const tool = (args: A, options?: ToolRunOptions): R => run(args, options);
   Object.defineProperties(tool, {
     name: { value: name },
     definition: { value: deepFreeze(definition), enumerable: true },

@@ -1,7 +1,7 @@
 // The tools of MCP servers as the runtime's tools: described by the servers (names, descriptions,
 // input schemas), called through one connection per server.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { defineTool, type ToolParameters } from "../language/tools.js";
+import { defineTool, type ToolParameters, type ToolRunOptions } from "../language/tools.js";
 import type { Tool } from "../agent/agent.js";
 import { checkMcpConfig, importName, type McpConfig } from "./config.js";
 import { connect } from "./connect.js";
@@ -52,8 +52,17 @@ function toolOf(
     name: /^[\w-]{1,64}$/.test(name) ? name : importName(name),
     parameters,
     description: description ?? `${remote}, a tool of the MCP server '${server}'`,
-    run: async (args: Record<string, unknown>) =>
-      valueOf(server, remote, (await client.callTool({ name: remote, arguments: args ?? {} })) as CallResult),
+    // A call nobody waits for any more is cancelled at the server (the protocol's notifications/cancelled).
+    run: async (args: Record<string, unknown>, options?: ToolRunOptions) =>
+      valueOf(
+        server,
+        remote,
+        (await client.callTool(
+          { name: remote, arguments: args ?? {} },
+          undefined,
+          options?.signal ? { signal: options.signal } : undefined,
+        )) as CallResult,
+      ),
   });
 }
 

@@ -99,6 +99,13 @@ export interface ToolCompletionRequest {
   /** "auto" (the default) lets the model choose; a name forces that tool. */
   toolChoice?: "auto" | "required" | "none" | { name: string };
   /**
+   * Present when the final answer (the text of an answer that calls no tool) must be JSON matching
+   * this JSON Schema (a thought node's `schema`). A model whose server takes a structured-output
+   * format together with tools asks for it; a model may ignore it (the prompt asks for the JSON
+   * too, and the runtime checks the answer and asks again).
+   */
+  schema?: JsonSchema;
+  /**
    * Ask for the answer as a stream even without `onText` (OpenAIModel: `stream: true`, tool calls
    * then arrive in fragments).
    */

@@ -1,6 +1,7 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
-import type { Memory, MemoryDelta, ReplyChunk } from "@autograms/runtime";
+import type { Memory, MemoryDelta, ReplyChunk, ToolDefinition } from "@autograms/runtime";
 import type { ReplayedTurn, StoredTraceEvent, TurnRecord } from "@autograms/store";
+import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
 
 /** What a worker thread is started with (`workerData`). */
@@ -8,6 +9,23 @@ export interface WorkerStart {
   /** Given to the script's agent factory (`serveTurns(makeAgent)`). */
   data: unknown;
   budgets: TurnBudgets;
+  /**
+   * The tools the pool's own thread holds for the workers (`WorkerOptions.tools`), by name: what a
+   * model reads of each (`defineTool`'s definition and title), null for a plain function.
+   */
+  tools: Record<string, SharedToolInfo | null>;
+}
+
+export interface SharedToolInfo {
+  definition: ToolDefinition;
+  title: string;
+}
+
+/** A shared tool's call that failed, as the worker rethrows it. */
+export interface CallError {
+  name: string;
+  message: string;
+  code?: string;
 }
 
 export type ToWorker =
@@ -15,14 +33,24 @@ export type ToWorker =
    * `kept`: the checksum of the thread's memory, which the worker holds from the thread's last turn
    * it played (memory is then null and not sent); a worker that does not hold it answers `missed`.
    */
-  | { type: "play"; id: number; threadId: string; text: string | null; memory: Memory | null; kept?: string }
+  | {
+      type: "play";
+      id: number;
+      threadId: string;
+      text: string | null;
+      memory: Memory | null;
+      kept?: string;
+      /** Present when the pool's thread exports traces: the turn's spans are sent back (`spans`). */
+      trace?: RelayTrace;
+    }
   /** Replays a committed turn from the memory before it, to rebuild what it sent (`replayRecorded`). */
   | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
   | { type: "ping" }
-  /** The pool is done with the worker: it closes what its agent opened and ends. */
-  | { type: "close" };
+  /** The end of a worker's call of a shared tool: its value, or its error. */
+  | { type: "answer"; call: number; value: unknown }
+  | { type: "answer"; call: number; error: CallError };
 
 export type FromWorker =
   /** The agent is made; `about`: what the script's factory told of it (`MadeAgent.about`). */
@@ -30,6 +58,12 @@ export type FromWorker =
   /** The agent factory failed: the pool cannot serve. */
   | { type: "unusable"; message: string }
   | { type: "pong" }
+  /** A turn calls a shared tool (WorkerStart.tools): the pool's thread runs it and answers. */
+  | { type: "call"; call: number; tool: string; args: unknown[] }
+  /** The turn that made the call ended: nobody waits for its answer. */
+  | { type: "cancel"; call: number }
+  /** A turn's OpenTelemetry spans, for the pool's thread to export (runtime/src/telemetry/relay.ts). */
+  | { type: "spans"; spans: RelayedSpan[] }
   /** The worker does not hold the memory a `play` named as kept: send it again with the memory. */
   | { type: "missed"; id: number }
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */

@@ -7,9 +7,11 @@
 import { getHeapStatistics } from "node:v8";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
+import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
 import { MemoryCache, replayRecorded } from "@autograms/store";
-import type { FromWorker, Progress, ToWorker, WorkerStart } from "./protocol.js";
+import type { FromWorker, PlayedResult, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
+import { SharedTools, type WorkerHost } from "./shared-tools.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
 
 /** Threads whose memory a worker holds after playing their turns (the most recent ones). */
@@ -25,11 +27,15 @@ const FLUSH_ITEMS = 256;
 export interface MadeAgent {
   agent: Agent;
   about: unknown;
-  /** Closes what making the agent opened (child processes, connections) before the pool ends the worker. */
-  close?: () => Promise<void>;
 }
 
-export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Promise<Agent | MadeAgent>): void {
+/**
+ * `host.tools`: the tools the pool's thread holds for its workers (WorkerOptions.tools), called
+ * through it; they answer once the agent is made.
+ */
+export function serveTurns(
+  makeAgent: (data: unknown, host: WorkerHost) => Agent | MadeAgent | Promise<Agent | MadeAgent>,
+): void {
   if (isMainThread || !parentPort)
     throw new Error("serveTurns() runs in a worker thread started by a turn pool (AppOptions.workers)");
   const port = parentPort;
@@ -40,10 +46,14 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Pro
   // The memory each thread's last turn here left (frozen, as the runtime hands it out, so the next
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
   const kept = new MemoryCache(KEPT_THREADS);
+  const shared = new SharedTools(start.tools, send);
+  // Registered with the first turn the pool asks to trace (its thread may register its SDK late).
+  let spans: SpanRecorder | undefined;
+  let recording = false;
   void (async () => {
     let made: Agent | MadeAgent;
     try {
-      made = await makeAgent(start.data);
+      made = await makeAgent(start.data, { tools: shared.tools });
     } catch (err) {
       send({ type: "unusable", message: err instanceof Error ? err.message : String(err) });
       return;
@@ -51,23 +61,13 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Pro
     const agent = "about" in made ? made.agent : made;
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
-      else if (message.type === "close") void closing("about" in made ? made.close : undefined);
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
       else if (message.type === "replay") void replay(agent, message);
+      else if (message.type === "answer") shared.answered(message);
       else void play(agent, message);
     });
     send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
   })();
-
-  /** The pool is done with this worker: what the agent opened is closed, then the thread ends. */
-  async function closing(close: (() => Promise<void>) | undefined): Promise<void> {
-    try {
-      await close?.();
-    } finally {
-      // In a worker thread, exit ends the thread alone.
-      process.exit(0);
-    }
-  }
 
   async function replay(agent: Agent, { id, turn, memory }: Extract<ToWorker, { type: "replay" }>): Promise<void> {
     try {
@@ -110,17 +110,25 @@ export function serveTurns(makeAgent: (data: unknown) => Agent | MadeAgent | Pro
     // thread a count, not a million messages to read and drop.
     let computeSteps = 0;
     let omittedSteps = 0;
+    if (message.trace && !recording) {
+      recording = true;
+      spans = recordSpans((recorded) => send({ type: "spans", spans: recorded }));
+    }
+    const play = (work: () => Promise<PlayedResult>) =>
+      shared.during(id, () => (message.trace && spans ? spans.run(message.trace, work) : work()));
     try {
-      const result = await playTurn(agent, message.text, memory, {
-        signal: stop.signal,
-        budgets: start.budgets,
-        heapLimitBytes,
-        onStep: (step) => {
-          if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
-          else add({ step });
-        },
-        onText: (text) => add({ text }),
-      });
+      const result = await play(() =>
+        playTurn(agent, message.text, memory, {
+          signal: stop.signal,
+          budgets: start.budgets,
+          heapLimitBytes,
+          onStep: (step) => {
+            if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
+            else add({ step });
+          },
+          onText: (text) => add({ text }),
+        }),
+      );
       flush();
       kept.set(message.threadId, result.memory);
       send({ type: "played", id, result: omittedSteps > 0 ? { ...result, omittedSteps } : result });

@@ -9,7 +9,10 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { Tool } from "@autograms/runtime";
+import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/telemetry";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
+import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
 import type { ReplayedTurn } from "@autograms/store";
@@ -27,6 +30,15 @@ export interface WorkerOptions {
   heapLimitMb?: number;
   /** How long a thread's turns keep going to the worker of its last one (default 10 minutes). */
   warmMs?: number;
+  /**
+   * Tools held in this thread that the workers' turns call through it, given to the worker
+   * script's `makeAgent` as `host.tools` (with their definitions, for the model): what must exist
+   * once per process, such as MCP tools (one connection per server, not one per worker). Their
+   * values cross threads by structured cloning.
+   */
+  tools?: Record<string, Tool>;
+  /** Called once the pool has closed and its workers have ended: what holds `tools` may let them go (an MCP server stopped). */
+  onClose?: () => Promise<void>;
 }
 
 export class WorkerError extends Error {
@@ -40,6 +52,8 @@ interface Job {
   since: number;
   resolve(result: PlayedResult | ReplayedTurn): void;
   reject(err: Error): void;
+  /** Traced in this thread, the turn's spans come back from the worker and are exported by this thread's SDK. */
+  trace: RelayTrace | undefined;
 }
 
 interface Slot {
@@ -51,8 +65,8 @@ interface Slot {
   heardAt: number;
   /** Why the pool ended it, if it did. */
   endedFor: string | null;
-  /** Resolves when the thread has exited. */
-  exited: Promise<void>;
+  /** The calls of shared tools (WorkerOptions.tools) this thread runs for it, by id. */
+  calls: Map<number, AbortController>;
 }
 
 const PING_MS = 500;
@@ -60,8 +74,6 @@ const PING_MS = 500;
 const LONG_TURN_MS = 250;
 /** A worker silent this long beyond the time budget is running something no step check reaches. */
 const SILENCE_GRACE_MS = 2000;
-/** How long a worker told to close may take to close what its agent opened before it is terminated. */
-const CLOSE_GRACE_MS = 2000;
 
 export class TurnPool implements TurnPlayer {
   private readonly slots: Slot[] = [];
@@ -71,9 +83,11 @@ export class TurnPool implements TurnPlayer {
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
   private readonly script: string;
+  private readonly sharedInfo: WorkerStart["tools"];
   private readonly watchdog: NodeJS.Timeout;
   private nextId = 1;
   private closed = false;
+  private closing: Promise<void> | undefined;
   /** Worker threads started and not yet exited (a replaced or terminated one counts until it is gone). */
   private alive = 0;
   /** Rejects when a worker cannot make its agent: nothing can be served. */
@@ -87,6 +101,7 @@ export class TurnPool implements TurnPlayer {
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
+    this.sharedInfo = sharedToolInfo(options.tools ?? {});
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
     this.watchdog = setInterval(() => this.watch(), PING_MS);
     this.watchdog.unref();
@@ -133,6 +148,7 @@ export class TurnPool implements TurnPlayer {
         since: Date.now(),
         resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
         reject: once(reject),
+        trace: relayTrace(),
       };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
@@ -153,6 +169,7 @@ export class TurnPool implements TurnPlayer {
         threadId: request.threadId,
         text: request.text,
         ...(held ? { memory: null, kept } : { memory: request.memory }),
+        ...(job.trace && { trace: job.trace }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -169,16 +186,21 @@ export class TurnPool implements TurnPlayer {
         since: Date.now(),
         resolve: resolve as (result: PlayedResult | ReplayedTurn) => void,
         reject,
+        trace: undefined,
       });
       if (slot.jobs.size === 1) slot.heardAt = Date.now();
       this.post(slot, { type: "replay", id, turn, memory });
     });
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.watchdog);
-    await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping", CLOSE_GRACE_MS)));
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      clearInterval(this.watchdog);
+      await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+      await this.options.onClose?.();
+    })();
+    return this.closing;
   }
 
   private choose(threadId: string): Slot {
@@ -206,7 +228,7 @@ export class TurnPool implements TurnPlayer {
   }
 
   private spawn(): Slot {
-    const start: WorkerStart = { data: this.options.data, budgets: this.budgets };
+    const start: WorkerStart = { data: this.options.data, budgets: this.budgets, tools: this.sharedInfo };
     const worker = new Worker(this.script, {
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
@@ -215,15 +237,14 @@ export class TurnPool implements TurnPlayer {
     });
     worker.unref();
     this.alive++;
-    let exit!: () => void;
     let readied!: (about: unknown) => void;
     let refused!: (err: Error) => void;
     const slot: Slot = {
       worker,
       jobs: new Map(),
+      calls: new Map(),
       heardAt: Date.now(),
       endedFor: null,
-      exited: new Promise((r) => (exit = r)),
       ready: new Promise((res, rej) => {
         readied = res;
         refused = rej;
@@ -246,6 +267,18 @@ export class TurnPool implements TurnPlayer {
           return;
         case "pong":
           return;
+        case "spans":
+          return replaySpans(message.spans);
+        case "call": {
+          const running = new AbortController();
+          slot.calls.set(message.call, running);
+          const post = (answer: ToWorker) => slot.worker.postMessage(answer);
+          return void answerCall(this.options.tools ?? {}, message, post, running.signal).finally(() =>
+            slot.calls.delete(message.call),
+          );
+        }
+        case "cancel":
+          return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
         case "progress": {
           const request = slot.jobs.get(message.id)?.request;
           if (request)
@@ -256,7 +289,14 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           if (job?.request) {
             const { threadId, text, memory } = job.request;
-            this.post(slot, { type: "play", id: message.id, threadId, text, memory });
+            this.post(slot, {
+              type: "play",
+              id: message.id,
+              threadId,
+              text,
+              memory,
+              ...(job.trace && { trace: job.trace }),
+            });
           }
           return;
         }
@@ -292,10 +332,7 @@ export class TurnPool implements TurnPlayer {
           : `the worker thread running it failed: ${err.message}`;
       refused(err);
     });
-    worker.on("exit", (code) => {
-      exit();
-      this.lost(slot, code);
-    });
+    worker.on("exit", (code) => this.lost(slot, code));
     return slot;
   }
 
@@ -306,6 +343,7 @@ export class TurnPool implements TurnPlayer {
     const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
+    for (const call of slot.calls.values()) call.abort(err);
     const i = this.slots.indexOf(slot);
     if (i < 0 || this.closed || this.unusable) return;
     this.slots[i] = this.spawn();
@@ -326,17 +364,8 @@ export class TurnPool implements TurnPlayer {
     }
   }
 
-  /** Ends a worker: told to close first when it may take `graceMs` (what it opened, MCP servers, would outlive it), else at once. */
-  private async end(slot: Slot, why: string, graceMs = 0): Promise<void> {
+  private async end(slot: Slot, why: string): Promise<void> {
     slot.endedFor ??= why;
-    if (graceMs > 0) {
-      this.post(slot, { type: "close" });
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)));
-      const overdue = await Promise.race([slot.exited.then(() => false), late]);
-      clearTimeout(timer);
-      if (!overdue) return;
-    }
     await slot.worker.terminate();
   }
 

@@ -1,7 +1,9 @@
 // A real MCP server written with @modelcontextprotocol/sdk, for the tests: over stdio when run
 // as a program (`node shop-server.mjs [--prefix-tools X]`), over Streamable HTTP through
 // startHttpShop(). Its tools: price_of (structured content), get-price (a name that is no
-// identifier), greet (text), out_of_stock (an error result), crash (the process dies).
+// identifier), greet (text), out_of_stock (an error result), hang (answers only when the call is
+// cancelled), crash (the process dies).
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -38,6 +40,16 @@ export function shopServer(calls = []) {
     content: [{ type: "text", text: "no more cake" }],
     isError: true,
   }));
+  server.registerTool(
+    "hang",
+    { description: "Answers only when cancelled.", inputSchema: {} },
+    async (_args, extra) => {
+      await new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }));
+      // A test that watches for the cancellation names a file.
+      if (process.env.SHOP_CANCEL_FILE) appendFileSync(process.env.SHOP_CANCEL_FILE, "cancelled\n");
+      return { content: [{ type: "text", text: "cancelled" }] };
+    },
+  );
   server.registerTool("crash", { description: "Ends the server's process.", inputSchema: {} }, async () =>
     process.exit(3),
   );
@@ -72,5 +84,7 @@ export async function startHttpShop() {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // A test that counts the server's starts names a file: each start adds its process id.
+  if (process.env.SHOP_PID_FILE) appendFileSync(process.env.SHOP_PID_FILE, `${process.pid}\n`);
   await shopServer().connect(new StdioServerTransport());
 }

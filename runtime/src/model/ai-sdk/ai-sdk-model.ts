@@ -93,6 +93,7 @@ export class AiSdkModel implements ToolCallingModel {
       prompt: toPrompt(req.messages),
       ...(req.tools.length > 0 && { tools: req.tools.map(toTool) }),
       ...(toolChoice !== undefined && { toolChoice }),
+      ...(req.schema && { responseFormat: { type: "json", name: "answer", schema: req.schema } }),
       ...this.sampling(),
     };
     const answer =

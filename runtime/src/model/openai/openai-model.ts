@@ -9,6 +9,7 @@ import { ModelError } from "../errors.js";
 import type {
   ChoiceRequest,
   CompletionRequest,
+  JsonSchema,
   ToolCallingModel,
   ToolCompletion,
   ToolCompletionRequest,
@@ -102,13 +103,13 @@ export class OpenAIModel implements ToolCallingModel {
   async complete(req: CompletionRequest): Promise<string> {
     if (this.options.stream && req.onText) {
       const answer = await this.guard(req.node, () =>
-        this.structured(req, (body) => this.stream(body, req.node, req.signal, req.onText)),
+        this.structured(req.schema, this.plain(req), (body) => this.stream(body, req.node, req.signal, req.onText)),
       );
       if (answer.refusal) throw new ModelError(req.node, "answer", `the model refused: ${answer.refusal}`);
       return answer.result().text;
     }
     const completion = await this.guard(req.node, () =>
-      this.structured(req, (body) => this.send(body, req.node, req.signal, req.onUsage)),
+      this.structured(req.schema, this.plain(req), (body) => this.send(body, req.node, req.signal, req.onUsage)),
     );
     const { message } = firstMessage(completion, req.node);
     if (message.refusal) throw new ModelError(req.node, "answer", `the model refused: ${message.refusal}`);
@@ -145,11 +146,15 @@ export class OpenAIModel implements ToolCallingModel {
       ...(toolChoice !== undefined && { tool_choice: toolChoice }),
       ...this.sampling(),
     };
+    // A thought's schema goes with the tools: the answer that calls no tool is the JSON.
     if (req.stream || (this.options.stream && req.onText)) {
-      return this.guard(req.node, async () => (await this.stream(body, req.node, req.signal, req.onText)).result());
+      return this.guard(req.node, async () =>
+        (await this.structured(req.schema, body, (b) => this.stream(b, req.node, req.signal, req.onText))).result(),
+      );
     }
     return this.guard(req.node, async () => {
-      const choice = firstMessage(await this.send(body, req.node, req.signal, req.onUsage), req.node);
+      const sent = await this.structured(req.schema, body, (b) => this.send(b, req.node, req.signal, req.onUsage));
+      const choice = firstMessage(sent, req.node);
       return fromWireMessage(choice.message, choice.finish_reason);
     });
   }
@@ -159,10 +164,13 @@ export class OpenAIModel implements ToolCallingModel {
    * server that refuses response formats is not asked for one again: the prompt asks for the JSON
    * too, and the runtime checks the answer (engine/structured-answer.ts).
    */
-  private async structured<T>(req: CompletionRequest, run: (body: RequestBody) => Promise<T>): Promise<T> {
-    const plain: RequestBody = { messages: req.messages, ...this.sampling() };
-    if (!req.schema || !this.jsonAnswers) return run(plain);
-    const json_schema = { name: "answer", schema: req.schema, strict: false };
+  private async structured<T>(
+    schema: JsonSchema | undefined,
+    plain: RequestBody,
+    run: (body: RequestBody) => Promise<T>,
+  ): Promise<T> {
+    if (!schema || !this.jsonAnswers) return run(plain);
+    const json_schema = { name: "answer", schema, strict: false };
     try {
       return await run({ ...plain, response_format: { type: "json_schema", json_schema } });
     } catch (err) {
@@ -170,6 +178,10 @@ export class OpenAIModel implements ToolCallingModel {
       this.jsonAnswers = false;
       return run(plain);
     }
+  }
+
+  private plain(req: CompletionRequest): RequestBody {
+    return { messages: req.messages, ...this.sampling() };
   }
 
   private get timeout(): number {
