@@ -146,42 +146,48 @@ describe("autograms serve --watch --workers 1", () => {
     expect(await workerThreads()).toBe(1);
   }, 120_000);
 
-  it("stops each build's MCP servers when its workers end", async () => {
-    const dir = join(folder(), "shop");
-    mkdirSync(dir);
-    for (const f of ["agent.ts", "mcp-tools.d.ts", "server.mjs"])
-      copyFileSync(join(root, "samples/shop", f), join(dir, f));
-    // The shop's server, saying which process each start of it is.
-    writeFileSync(
-      join(dir, "logged-server.mjs"),
-      `import { appendFileSync } from "node:fs";\nappendFileSync("mcp-pids.log", process.pid + "\\n");\nawait import("./server.mjs");\n`,
-    );
-    writeFileSync(
-      join(dir, ".mcp.json"),
-      JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
-    );
-    const server = await serveWatching(dir, "1");
-    const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
+  // In worker threads the server's thread holds each build's MCP servers for its pool; with
+  // --workers 0 it holds them for the build it plays. Either way they stop with the build.
+  it.each(["1", "0"])(
+    "stops each build's MCP servers once the build is replaced (--workers %s)",
+    async (workers) => {
+      const dir = join(folder(), `shop-${workers}`);
+      mkdirSync(dir);
+      for (const f of ["agent.ts", "mcp-tools.d.ts", "server.mjs"])
+        copyFileSync(join(root, "samples/shop", f), join(dir, f));
+      // The shop's server, saying which process each start of it is.
+      writeFileSync(
+        join(dir, "logged-server.mjs"),
+        `import { appendFileSync } from "node:fs";\nappendFileSync("mcp-pids.log", process.pid + "\\n");\nawait import("./server.mjs");\n`,
+      );
+      writeFileSync(
+        join(dir, ".mcp.json"),
+        JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
+      );
+      const server = await serveWatching(dir, workers);
+      const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const opening = await fetch(`${server.url}/api/threads/t/runs`, json({ message: null }));
+      expect(await opening.text()).toContain("Tea is 2.5 EUR today");
+      for (let i = 1; i <= 3; i++) {
+        appendFileSync(join(dir, "agent.ts"), `// save ${i}\n`);
+        await told(server.stderr, /\(serving the new build/, i);
       }
-    };
-    const opening = await fetch(`${server.url}/api/threads/t/runs`, json({ message: null }));
-    expect(await opening.text()).toContain("Tea is 2.5 EUR today");
-    for (let i = 1; i <= 3; i++) {
-      appendFileSync(join(dir, "agent.ts"), `// save ${i}\n`);
-      await told(server.stderr, /\(serving the new build/, i);
-    }
-    await until(
-      () => pids().length === 4 && pids().filter(alive).length === 1,
-      () => `one MCP server left running of ${pids().join(", ")} (alive: ${pids().filter(alive).join(", ")})`,
-    );
-    expect(alive(pids().at(-1)!)).toBe(true);
-  }, 60_000);
+      await until(
+        () => pids().length === 4 && pids().filter(alive).length === 1,
+        () => `one MCP server left running of ${pids().join(", ")} (alive: ${pids().filter(alive).join(", ")})`,
+      );
+      expect(alive(pids().at(-1)!)).toBe(true);
+    },
+    60_000,
+  );
 
   it(
     "serves each edit as the server's own thread does: next turns, a broken build, stale threads and migrate",

@@ -123,6 +123,7 @@ async function serve(
   };
   const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
   const { agent } = first;
+  let served = first;
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = first.sources;
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
@@ -168,11 +169,13 @@ async function serve(
         rebuild,
         async (next) => {
           sources = next.sources;
-          await serveBuild(server!, store, next);
+          const previous = served;
+          served = next;
+          await serveBuild(server!, store, next, previous);
         },
         (message, diagnostics) => server!.buildFailed(message, diagnostics),
         // A build made while the server stops is not served: its workers end with it.
-        ({ agent, pool }) => Promise.all([agent.close(), pool instanceof TurnPool && pool.close()]).then(() => {}),
+        (built) => Promise.all([built.close(), built.pool instanceof TurnPool && built.pool.close()]).then(() => {}),
       )
     : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
@@ -222,8 +225,12 @@ async function serve(
  * whose agent is closed after them), and the store's threads of the agent that cannot resume on
  * it are listed, so their owners hear of it before their next message is refused.
  */
-async function serveBuild(server: RunningServer, store: Store, { agent, pool }: ServedBuild): Promise<void> {
-  const previous = server.ctx.agent;
+async function serveBuild(
+  server: RunningServer,
+  store: Store,
+  { agent, pool }: ServedBuild,
+  previous: ServedBuild,
+): Promise<void> {
   server.setAgent(agent, pool instanceof TurnPool ? pool : undefined);
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.

@@ -14,7 +14,8 @@ import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { openMcpTools } from "./mcp-tools.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { bundleOf, openAgent, type GraphAt } from "./open-agent.js";
+import { agentOf, bundleOf, type GraphAt } from "./open-agent.js";
+import { closeAtEnd } from "./command-scope.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { standInAgent, type HostShape } from "./stand-in-agent.js";
 import type { HostBundle } from "./tools.js";
@@ -29,6 +30,8 @@ export interface ServedBuild {
   agent: Agent;
   pool?: TurnPool | WorkerOptions;
   sources: PlaygroundSource[];
+  /** Lets go of what the build holds in this thread once no run plays it: its agent, and its MCP servers when this thread plays it under --watch (a pool's stop with the pool). */
+  close(): Promise<void>;
 }
 
 export interface BuildSettings {
@@ -82,40 +85,63 @@ export async function servedBuilds(
         const cause = (err as Error).cause;
         throw new CliError(typeof cause === "string" ? cause : (err as Error).message);
       }
-      return {
-        agent: standInAgent(loaded.graph, shape),
-        pool,
-        sources: playgroundSources(loaded, bundle?.files ?? []),
-      };
+      const agent = standInAgent(loaded.graph, shape);
+      return { agent, pool, sources: playgroundSources(loaded, bundle?.files ?? []), close: () => agent.close() };
     };
     return { first: await build({ onLoaded }), rebuild: (diagnostics) => build({ diagnostics }) };
   }
   const bundles = new Map<string, Record<string, unknown>>();
+  // Each build's MCP servers are its own (a save may import others), stopped when it is replaced;
+  // those of the build served when the command ends stop then.
   const open = async (options: { diagnostics?: DiagnosticSink; onLoaded?: OnLoaded }) => {
-    const opened = await openAgent(file, modelFlags, {
-      modelRequired: true,
-      bundles,
-      wrapModel: (model) => metrics.timeModel(model),
-      ...options,
-    });
+    const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
+    options.onLoaded?.(loaded);
+    const mcp = await openMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
+    const stopMcp = once(mcp.close);
+    closeAtEnd(stopMcp);
+    let made;
+    try {
+      made = await agentOf(atOf(loaded), modelFlags, {
+        modelRequired: true,
+        bundles,
+        wrapModel: (model) => metrics.timeModel(model),
+        mcpTools: mcp.tools,
+      });
+    } catch (err) {
+      await stopMcp();
+      throw err;
+    }
+    const { agent } = made;
     return {
-      agent: opened.agent,
-      sources: playgroundSources(opened.loaded, opened.moduleFiles),
-      loaded: opened.loaded,
-      mcpTools: opened.mcpTools,
+      agent,
+      loaded,
+      mcpTools: mcp.tools,
+      sources: playgroundSources(loaded, made.moduleFiles),
+      close: async () => void (await Promise.all([agent.close(), stopMcp()])),
     };
   };
-  const { agent, sources, loaded, mcpTools } = await open({ onLoaded });
+  const { agent, sources, loaded, mcpTools, close } = await open({ onLoaded });
   // Without --watch the workers play this one build; with it (and --workers 0) every build is
   // played in this thread, which imports each new version of the modules (a copy per version stays).
   return {
     // The workers' MCP tools are this thread's: each MCP server is started (or connected to) once.
-    first: { agent, sources, ...(inThread || flags.watch ? {} : { pool: { ...poolOf(loaded), tools: mcpTools } }) },
+    first: {
+      agent,
+      sources,
+      close,
+      ...(inThread || flags.watch ? {} : { pool: { ...poolOf(loaded), tools: mcpTools } }),
+    },
     rebuild: async (diagnostics) => {
-      const next = await open({ diagnostics });
-      return { agent: next.agent, sources: next.sources };
+      const { agent, sources, close } = await open({ diagnostics });
+      return { agent, sources, close };
     },
   };
+}
+
+/** `close`, run once however often it is called. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }
 
 /**
