@@ -83,7 +83,7 @@ const built = await Promise.all([
   }),
   // The child process of a sandbox pool (commands that run code isolated start it: see sandbox-pool.ts).
   build({ ...common, entryPoints: { "autograms-sandbox-worker": join(root, "runtime/dist/sandbox/pool/worker.js") } }),
-  // The worker thread of `autograms serve`'s turn pool (see actions/serve.ts).
+  // The worker thread of `autograms serve`'s turn pool (see agent-loading/served-builds.ts).
   build({
     ...common,
     entryPoints: { "autograms-serve-worker": join(root, "cli/src/agent-loading/serve-worker.ts") },

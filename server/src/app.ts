@@ -81,9 +81,10 @@ export interface AppOptions {
    * Play the turns in worker threads (docs/scaling.md): a script that makes the agent in each
    * (`serveTurns` from `@autograms/server/worker`), how many, and the per-turn budgets. Without
    * it, turns are played in the server's own thread (under `budgets`), where a turn's
-   * computation holds up every request while it runs.
+   * computation holds up every request while it runs. A TurnPool made already is used as it is
+   * (its workers' agent is the build `agent` stands for: `setAgent` with a pool replaces it).
    */
-  workers?: WorkerOptions;
+  workers?: WorkerOptions | TurnPool;
   /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
   budgets?: Partial<TurnBudgets>;
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
@@ -98,7 +99,12 @@ export function createApp(options: AppOptions): AutogramsApp {
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
-  const player = options.workers ? new TurnPool(options.workers) : new InProcessPlayer(options.agent, options.budgets);
+  const player =
+    options.workers instanceof TurnPool
+      ? options.workers
+      : options.workers
+        ? new TurnPool(options.workers)
+        : new InProcessPlayer(options.agent, options.budgets);
   const runs = new RunManager(options.store, () => ctx.agent, {
     policy,
     ...(options.onStale ? { onStale: options.onStale } : {}),
@@ -108,6 +114,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
+  metrics.countWorkersWith(() => runs.liveWorkerThreads);
   const ctx: ServerContext = {
     agent: options.agent,
     build: { ok: true, at: Date.now(), watching: options.watching ?? false },
@@ -164,14 +171,18 @@ export function createApp(options: AppOptions): AutogramsApp {
   return {
     app,
     ctx,
-    ready: async () => (player instanceof TurnPool ? player.ready() : undefined),
+    ready: async () => void (player instanceof TurnPool ? await player.ready() : undefined),
     close: () => runs.close(),
-    setAgent(agent) {
-      // A worker thread plays the agent its script made: a new build reaches only the server's own thread.
-      if (player instanceof TurnPool)
+    setAgent(agent, pool) {
+      // A worker thread plays the agent its script made: a new build played in workers comes with
+      // the pool whose workers made it.
+      if (player instanceof TurnPool && !pool)
         throw new Error(
-          "setAgent: the turns are played in worker threads, which keep the agent they made; serve a changing agent without `workers`",
+          "setAgent: the turns are played in worker threads, which keep the agent they made; give the new build's TurnPool with it",
         );
+      if (!(player instanceof TurnPool) && pool)
+        throw new Error("setAgent: the turns are played in the server's own thread; a TurnPool cannot be given");
+      if (pool) runs.usePlayer(pool);
       ctx.agent = agent;
       ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
     },

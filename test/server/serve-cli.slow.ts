@@ -151,18 +151,6 @@ describe("autograms serve", () => {
       2,
       expect.stringMatching(/^autograms serve: --cors '\*' lets any web page call the API: give a token too/),
     ]);
-    const watched = await autogramsInProcess(
-      ["serve", TUTOR, "--offline", "--port", "0", "--watch", "--workers", "2"],
-      {
-        cwd: folder(),
-      },
-    );
-    expect([watched.code, watched.stderr]).toEqual([
-      2,
-      expect.stringMatching(
-        /^autograms serve: --watch plays the turns in the server's own thread, so that each new build is played: --workers 2 cannot go with it/,
-      ),
-    ]);
     writeFileSync(join(folder(), "token.txt"), "from-a-file\n");
     const filed = await serve([
       TUTOR,

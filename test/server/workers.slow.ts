@@ -15,7 +15,7 @@ import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../../server/src/runs/bounded-
 import { LiveRun } from "../../server/src/runs/live-run.js";
 import { acquireTurn, openStore, type Store, type StoredTraceEvent } from "@autograms/store";
 import { join } from "node:path";
-import { readUntil, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
+import { readUntil, settled, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
 const { graph } = compile(readFileSync(fixture("agent.ts"), "utf8"), { fileName: fixture("agent.ts") });
@@ -246,6 +246,56 @@ describe("a turn pool", () => {
     const bad = new TurnPool({ script: fixture("worker.mjs"), data: { graph: { not: "a graph" } }, size: 1 });
     pools.push(bad);
     await expect(bad.ready()).rejects.toThrow(/worker\.mjs could not make the agent: the graph is not valid/);
+  });
+});
+
+describe("a new build with a pool of its own (setAgent)", () => {
+  it("sends the turns that start after it to the new pool, lets a run in progress finish on the old one, then closes the old one", async () => {
+    const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+    const first = pool(1);
+    const s = await startTestServer(folder.path, { agent, workers: first });
+    servers.push(s);
+    const post = (thread: string, message: string | null) =>
+      fetch(`${s.url}/api/threads/${thread}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ message }),
+      });
+    const reply = async (res: Response) =>
+      sseFrames(res).then(
+        (frames) => frames.map((f) => JSON.parse(f.data).event).find((e) => e.type === "run-finish")?.reply,
+      );
+    const workers = async () =>
+      Number(/^autograms_worker_threads (\d+)$/m.exec(await (await fetch(`${s.url}/metrics`)).text())![1]);
+    await (await post("a", null)).text();
+    await (await post("b", null)).text();
+    const oldWorker = await reply(await post("a", "who?"));
+    const second = pool(1);
+    await second.ready();
+    // Thread a's run waits 300 ms for its tool while the build changes under it.
+    await readUntil(await post("a", "wait"), (f) => f.event === "run-start");
+    s.server.setAgent(agent, second);
+    expect(s.server.ctx.runs.liveWorkerThreads).toBe(2);
+    const newWorker = await reply(await post("b", "who?"));
+    expect(newWorker).not.toBe(oldWorker);
+    await settled(s, "a", 3);
+    expect((await s.store.turns("a")).at(-1)!.reply).toBe(oldWorker);
+    // The old pool ends once its last run has: its worker exits.
+    const deadline = Date.now() + 5000;
+    while ((await workers()) > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect([await workers(), first.liveThreads, second.liveThreads]).toEqual([1, 0, 1]);
+    expect(await reply(await post("a", "who?"))).toBe(newWorker);
+    // What a turn sent is replayed in the current build's workers (up to its tool called from
+    // code, which was not recorded).
+    const calls = await (await fetch(`${s.url}/api/threads/a/turns/2/calls`)).json();
+    expect(calls).toMatchObject({
+      seq: 2,
+      user: "who?",
+      stopped: expect.stringMatching(/tool 'whoami' .*a call from code is not recorded/),
+    });
+    expect(calls.events.length).toBeGreaterThan(0);
+    // A build played in workers comes with the pool that made it; one played in this thread never does.
+    expect(() => s.server.setAgent(agent)).toThrow(/give the new build's TurnPool with it/);
   });
 });
 

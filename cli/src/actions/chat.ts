@@ -67,6 +67,8 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
               : `(the conversation cannot resume on the new build: ${problem}; the next turn begins it again)\n`,
           );
         },
+        undefined,
+        (next) => next.close(),
       )
     : () => {};
 

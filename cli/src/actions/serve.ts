@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { rebuildOnSave } from "../live/rebuilds.js";
-import type { Agent } from "@autograms/runtime";
 import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
 import {
   checkOrigin,
@@ -12,17 +11,15 @@ import {
   listen,
   ServerMetrics,
   shutdown,
-  type PlaygroundSource,
   type RunningServer,
+  TurnPool,
 } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
-import type { LoadedAgent } from "../agent-loading/load-graph.js";
-import type { DiagnosticSink } from "../agent-loading/compile-agent.js";
-import { openAgent } from "../agent-loading/open-agent.js";
+import type { openAgent } from "../agent-loading/open-agent.js";
+import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { commandScope } from "../agent-loading/command-scope.js";
-import type { ServeWorkerData } from "../agent-loading/serve-worker.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
@@ -85,23 +82,6 @@ function tokenOf(flags: ServeFlags): string | undefined {
   return token;
 }
 
-/**
- * What the playground shows beside the chat: the agent's source as it was compiled (the graph's
- * lines point into it) and its tool and action modules, read once now.
- */
-function playgroundSources(loaded: LoadedAgent, moduleFiles: string[]): PlaygroundSource[] {
-  const display = (path: string) => relative(process.cwd(), path).split("\\").join("/");
-  const agent: PlaygroundSource[] = loaded.source
-    ? [{ path: loaded.source.display, text: loaded.source.text, role: "agent" }]
-    : [];
-  return [
-    ...agent,
-    ...moduleFiles.map(
-      (path): PlaygroundSource => ({ path: display(path), text: readFileSync(path, "utf8"), role: "module" }),
-    ),
-  ];
-}
-
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
   return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
 }
@@ -127,13 +107,6 @@ async function serve(
       throw new CliError(`--${(err as Error).message}`, 2);
     }
   }
-  // A worker thread keeps the agent it made; each build of --watch is played in this thread.
-  if (flags.watch && flags.workers !== undefined && flags.workers > 0) {
-    throw new CliError(
-      `--watch plays the turns in the server's own thread, so that each new build is played: --workers ${flags.workers} cannot go with it`,
-      2,
-    );
-  }
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
   const modelFlags: ModelFlags = {
@@ -144,41 +117,15 @@ async function serve(
     mcpConfig: flags.mcpConfig,
     stream: true,
   };
-  const bundles = new Map<string, Record<string, unknown>>();
-  const open = (first: boolean, diagnostics?: DiagnosticSink) =>
-    openAgent(file, modelFlags, {
-      modelRequired: true,
-      bundles,
-      wrapModel: (model) => metrics.timeModel(model),
-      ...(first && onLoaded ? { onLoaded } : {}),
-      ...(diagnostics ? { diagnostics } : {}),
-    });
-  const { agent, loaded, moduleFiles, mcpTools } = await open(true);
-  // The playground shows the sources of the build served (--watch replaces them with each build).
-  let sources = playgroundSources(loaded, moduleFiles);
   const budgets = {
     ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }),
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
   };
-  // Each worker thread makes the agent again from the graph loaded here, with its own model client;
-  // its MCP tools are this thread's, so each MCP server is started (or connected to) once.
-  // Under --watch the turns are played in this thread, so that each new build is the one played.
-  const data: ServeWorkerData = {
-    graph: loaded.graph,
-    baseDir: loaded.baseDir,
-    importer: loaded.source?.display ?? loaded.file,
-    flags: modelFlags,
-  };
-  const workers =
-    flags.workers === 0 || flags.watch
-      ? undefined
-      : {
-          script: new URL("./autograms-serve-worker.mjs", import.meta.url),
-          data,
-          budgets,
-          tools: mcpTools,
-          ...(flags.workers === undefined ? {} : { size: flags.workers }),
-        };
+  const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
+  const { agent } = first;
+  let served = first;
+  // The playground shows the sources of the build served (--watch replaces them with each build).
+  let sources = first.sources;
   const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
   let server;
   try {
@@ -194,7 +141,7 @@ async function serve(
       allowedHosts: flags.allowedHost,
       cors: flags.cors,
       playground: flags.playground ? { drawGraph, sources: () => sources } : false,
-      ...(workers ? { workers } : { budgets }),
+      ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
     });
   } catch (err) {
@@ -219,13 +166,16 @@ async function serve(
   const unwatch = flags.watch
     ? rebuildOnSave(
         file,
-        async (diagnostics) => {
-          const built = await open(false, diagnostics);
-          sources = playgroundSources(built.loaded, built.moduleFiles);
-          return built.agent;
+        rebuild,
+        async (next) => {
+          sources = next.sources;
+          const previous = served;
+          served = next;
+          await serveBuild(server!, store, next, previous);
         },
-        (next) => serveBuild(server!, store, next),
         (message, diagnostics) => server!.buildFailed(message, diagnostics),
+        // A build made while the server stops is not served: its workers end with it.
+        (built) => Promise.all([built.close(), built.pool instanceof TurnPool && built.pool.close()]).then(() => {}),
       )
     : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
@@ -275,9 +225,13 @@ async function serve(
  * whose agent is closed after them), and the store's threads of the agent that cannot resume on
  * it are listed, so their owners hear of it before their next message is refused.
  */
-async function serveBuild(server: RunningServer, store: Store, agent: Agent): Promise<void> {
-  const previous = server.ctx.agent;
-  server.setAgent(agent);
+async function serveBuild(
+  server: RunningServer,
+  store: Store,
+  { agent, pool }: ServedBuild,
+  previous: ServedBuild,
+): Promise<void> {
+  server.setAgent(agent, pool instanceof TurnPool ? pool : undefined);
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.
   const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");

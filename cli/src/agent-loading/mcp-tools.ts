@@ -16,8 +16,19 @@ export async function loadMcpTools(
   baseDir: string,
   configFile: string | undefined,
 ): Promise<Record<string, Tool>> {
+  const { tools, close } = await openMcpTools(graph, baseDir, configFile);
+  closeAtEnd(close);
+  return tools;
+}
+
+/** The MCP tools the graph imports, with what stops their servers: for a holder that ends before the command (a build of `serve --watch`). */
+export async function openMcpTools(
+  graph: Pick<Graph, "tools">,
+  baseDir: string,
+  configFile: string | undefined,
+): Promise<{ tools: Record<string, Tool>; close: () => Promise<void> }> {
   const wanted = Object.entries(graph.tools ?? {}).filter(([, t]) => isMcpTool(t));
-  if (wanted.length === 0) return {};
+  if (wanted.length === 0) return { tools: {}, close: async () => {} };
   const path = configFile === undefined ? join(baseDir, ".mcp.json") : resolve(configFile);
   const [firstName, first] = wanted[0]!;
   if (!existsSync(path)) {
@@ -56,17 +67,18 @@ export async function loadMcpTools(
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  closeAtEnd(opened.close);
   const tools: Record<string, Tool> = {};
   for (const [name, t] of wanted) {
     const server = t.module.slice(MCP_PREFIX.length);
     const offered = opened.servers[server]!;
     const tool = offered[t.export];
-    if (!tool)
+    if (!tool) {
+      await opened.close();
       throw new CliError(
         `tool '${name}': the MCP server '${server}' has no tool '${t.export}' (it has ${Object.keys(offered).join(", ")})`,
       );
+    }
     tools[name] = tool;
   }
-  return tools;
+  return { tools, close: opened.close };
 }

@@ -1,9 +1,16 @@
-import { Agent, type AgentOptions, type ChatModel, type Graph, type Tool } from "@autograms/runtime";
+import {
+  Agent,
+  type ActionDefinition,
+  type AgentOptions,
+  type ChatModel,
+  type Graph,
+  type Tool,
+} from "@autograms/runtime";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
-import { loadHostCode, type LoadedBundles } from "./tools.js";
+import { bundleHostCode, importHostCode, type HostBundle, type LoadedBundles } from "./tools.js";
 import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
 export interface OpenedAgent {
@@ -57,6 +64,18 @@ export interface GraphAt {
   baseDir: string;
   /** How messages name the agent file. */
   importer: string;
+  /** Its tool and action modules bundled already (`bundleOf`); made by `agentOf` when absent. */
+  bundle?: HostBundle;
+}
+
+/** The bundle of the graph's tool and action modules (those of MCP servers are not modules). */
+export function bundleOf(at: GraphAt): Promise<HostBundle> {
+  const { graph } = at;
+  const local = {
+    ...graph,
+    tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
+  };
+  return bundleHostCode(local, at.baseDir, at.importer);
 }
 
 /** The Agent of a loaded graph: its tools and actions loaded, its model chosen by the flags. */
@@ -64,17 +83,20 @@ export async function agentOf(
   at: GraphAt,
   flags: ModelFlags,
   options: AgentMaking,
-): Promise<{ agent: Agent; moduleFiles: string[]; mcpTools: Record<string, Tool> }> {
+): Promise<{
+  agent: Agent;
+  moduleFiles: string[];
+  /** All its tools: those of its modules and of MCP servers. */
+  tools: Record<string, Tool>;
+  mcpTools: Record<string, Tool>;
+  actions: ActionDefinition<any, any>[];
+}> {
   const chosen = await chooseModel(flags, options.modelRequired);
   const { none } = chosen;
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
-  const { graph } = at;
-  const local = {
-    ...graph,
-    tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
-  };
-  const { tools, actions, files } = await loadHostCode(local, at.baseDir, at.importer, options.bundles);
-  const mcpTools = options.mcpTools ?? (await loadMcpTools(graph, at.baseDir, flags.mcpConfig));
+  const bundle = at.bundle !== undefined ? at.bundle : await bundleOf(at);
+  const { tools, actions, files } = await importHostCode(bundle, options.bundles);
+  const mcpTools = options.mcpTools ?? (await loadMcpTools(at.graph, at.baseDir, flags.mcpConfig));
   Object.assign(tools, mcpTools);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {
@@ -84,5 +106,5 @@ export async function agentOf(
     ...(none ? { config: { modelRetries: 0 } } : {}),
     ...(options.isolation ? { isolation: options.isolation } : {}),
   });
-  return { agent, moduleFiles: files, mcpTools };
+  return { agent, moduleFiles: files, tools, mcpTools, actions };
 }

@@ -7,13 +7,17 @@
 import { serveTurns } from "@autograms/server/worker";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf, type GraphAt } from "./open-agent.js";
+import { hostShapeOf } from "./stand-in-agent.js";
 
 /** What `autograms serve` gives each worker. */
 export interface ServeWorkerData extends GraphAt {
   flags: ModelFlags;
 }
 
-serveTurns((data, host) => {
+// What the worker tells the server of the tools and actions it loaded lets the server's own thread
+// hold the build without importing its modules (stand-in-agent.ts).
+serveTurns(async (data, host) => {
   const { flags, ...at } = data as ServeWorkerData;
-  return agentOf(at, flags, { modelRequired: true, mcpTools: host.tools }).then((made) => made.agent);
+  const made = await agentOf(at, flags, { modelRequired: true, mcpTools: host.tools });
+  return { agent: made.agent, about: hostShapeOf(made.tools, made.actions) };
 });

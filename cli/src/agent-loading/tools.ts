@@ -36,6 +36,13 @@ export type LoadedBundles = Map<string, Record<string, unknown>>;
 type Imported = { kind: "tool" | "action"; name: string; info: ToolInfo };
 
 /**
+ * The agent's tool and action modules bundled into the code of one module, not yet imported:
+ * plain data, so one bundle made in a server's thread serves every worker thread that imports it.
+ * null: the graph imports nothing.
+ */
+export type HostBundle = { code: string; files: string[]; entries: Imported[] } | null;
+
+/**
  * The implementations of the graph's tools and custom actions. The agent file itself never runs:
  * only the modules it imports them from, bundled by esbuild from the agent's folder (so TypeScript
  * modules and `./tools.js` specifiers work as they do for the agent) into one temporary module
@@ -47,6 +54,15 @@ export async function loadHostCode(
   importer: string,
   bundles?: LoadedBundles,
 ): Promise<HostCode> {
+  return importHostCode(await bundleHostCode(graph, baseDir, importer), bundles);
+}
+
+/** The bundle `loadHostCode` imports (esbuild: no code of the agent's runs). */
+export async function bundleHostCode(
+  graph: Pick<Graph, "tools" | "actions">,
+  baseDir: string,
+  importer: string,
+): Promise<HostBundle> {
   // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
   const builtin = (t: ToolInfo) =>
     t.module === "@autograms/runtime" && (RUNTIME_TOOLS as readonly string[]).includes(t.export);
@@ -56,7 +72,7 @@ export async function loadHostCode(
       .map(([name, info]) => ({ kind: "tool" as const, name, info })),
     ...Object.entries(graph.actions ?? {}).map(([name, info]) => ({ kind: "action" as const, name, info })),
   ];
-  if (entries.length === 0) return { tools: {}, actions: [], files: [] };
+  if (entries.length === 0) return null;
   // One line per export, so an error in this entry names its tool or action.
   const entry = entries
     .map(
@@ -95,6 +111,13 @@ export async function loadHostCode(
       `cannot load the agent's ${what}:\n${errors.map((e) => `  ${describe(e, entry.split("\n"), entries, importer)}`).join("\n")}`,
     );
   }
+  return { code, files, entries };
+}
+
+/** The implementations a bundle exports, imported (reused from `bundles` when its code was imported before). */
+export async function importHostCode(bundle: HostBundle, bundles?: LoadedBundles): Promise<HostCode> {
+  if (bundle === null) return { tools: {}, actions: [], files: [] };
+  const { code, files, entries } = bundle;
   let exports = bundles?.get(code);
   if (!exports) {
     exports = await importBundle(code, entries);

@@ -78,7 +78,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--watch",
-      "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving; the turns are played in the server's own thread, as with --workers 0",
+      "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving. Each build gets worker threads of its own, which load its tool and action modules (their top-level code runs again); the last build's workers end once their runs do. With --workers 0 the turns are played in the server's own thread, where each new version of the modules is imported again and every copy stays loaded until the process ends",
     )
     .option(
       "--no-playground",

@@ -30,6 +30,7 @@ export class ServerMetrics implements RunObserver {
   private readonly leasesExpired: Counter;
   private readonly started = new Map<string, number>();
   private runsInProgress: () => number = () => 0;
+  private workersAlive: () => number = () => 0;
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -78,12 +79,25 @@ export class ServerMetrics implements RunObserver {
         this.set(self.runsInProgress());
       },
     });
+    new Gauge({
+      name: "autograms_worker_threads",
+      help: "Worker threads running in this process: those playing the build served, and those of earlier builds (serve --watch) until their last run ends",
+      registers,
+      collect() {
+        this.set(self.workersAlive());
+      },
+    });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "autograms_" });
   }
 
   /** Where the gauge of runs in progress reads its figure. */
   countRunsWith(count: () => number): void {
     this.runsInProgress = count;
+  }
+
+  /** Where the gauge of worker threads reads its figure. */
+  countWorkersWith(count: () => number): void {
+    this.workersAlive = count;
   }
 
   runEvent(runId: string, event: RunEvent): void {

@@ -1,7 +1,7 @@
 /** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork, migrate. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { editThreadVariables, migrateThread, replayTurn, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { editThreadVariables, migrateThread, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
@@ -84,7 +84,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const seq = integerParam(c.req.param("seq"), "seq", 0);
     if (seq < 1 || seq > thread.version)
       throw new HttpError(400, "bad_request", `seq: thread ${id} has turns 1 to ${thread.version}`, "seq");
-    return c.json(await replayTurn(store, ctx.agent, id, seq));
+    return c.json(await ctx.runs.replay(id, seq));
   });
 
   app.delete("/api/threads/:id", async (c) => {

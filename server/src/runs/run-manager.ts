@@ -10,10 +10,12 @@ import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import {
   acquireTurn,
   messageConflict,
+  replayTurn,
   StoreError,
   type BusyPolicy,
   type HeldTurn,
   type Lease,
+  type ReplayedTurn,
   type RunRecord,
   type StalePolicy,
   type Store,
@@ -83,9 +85,14 @@ export class RunManager {
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
-  private readonly player: TurnPlayer;
+  /** Where the turns of the build served now are played. */
+  private player: TurnPlayer;
+  /** Runs (and replays) in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
+  private readonly runsOn = new Map<TurnPlayer, number>();
+  /** Players of earlier builds, still playing runs that started on them. */
+  private readonly retiring = new Set<TurnPlayer>();
 
-  /** `currentAgent`: the build served now (it may change between runs: hot reload, in-process only). */
+  /** `currentAgent`: the build served now (it may change between runs: hot reload, `usePlayer`). */
   constructor(
     private readonly store: Store,
     private readonly currentAgent: () => Agent,
@@ -106,6 +113,35 @@ export class RunManager {
   /** Worker threads playing this process's turns (0: its own thread). */
   get workerThreads(): number {
     return this.player.threads;
+  }
+
+  /** Worker threads running in this process: the current build's and those of earlier builds still finishing runs. */
+  get liveWorkerThreads(): number {
+    let live = this.player.liveThreads;
+    for (const p of this.retiring) live += p.liveThreads;
+    return live;
+  }
+
+  /**
+   * Plays the turns that start from now on with `player` (a new build's worker pool, whose workers
+   * made the new agent): a run in progress finishes on the player it started with, and the
+   * previous player is closed once its last run has ended, so that its workers, and the modules
+   * they loaded, are gone.
+   */
+  usePlayer(player: TurnPlayer): void {
+    if (player === this.player) return;
+    const previous = this.player;
+    this.player = player;
+    this.retiring.add(previous);
+    if (!this.runsOn.get(previous)) void this.retire(previous);
+  }
+
+  private async retire(player: TurnPlayer): Promise<void> {
+    try {
+      await player.close();
+    } finally {
+      this.retiring.delete(player);
+    }
   }
 
   /** Runs executing in this process. */
@@ -213,6 +249,7 @@ export class RunManager {
     let run: LiveRun | null = null;
     // Both turns of the run (an opening, the message's) on the build the run started with.
     const agent = this.currentAgent();
+    const player = this.hold();
     /** The text sent for each node since its last reset, this turn. */
     let shown = new Map<string, string>();
     const signal = this.stopping.signal;
@@ -264,7 +301,7 @@ export class RunManager {
     const play = async (held: HeldTurn, said: string | null) => {
       try {
         const startedAt = Date.now();
-        const result = await this.player
+        const result = await player
           .play({
             agent,
             threadId,
@@ -366,6 +403,24 @@ export class RunManager {
         this.live.delete(r.id);
         this.stops.delete(r.id);
       }
+      this.letGo(player);
+    }
+  }
+
+  /** The current player, kept open until `letGo` (a run, a replay on it). */
+  private hold(): TurnPlayer {
+    const player = this.player;
+    this.runsOn.set(player, (this.runsOn.get(player) ?? 0) + 1);
+    return player;
+  }
+
+  /** A run or replay on `player` ended: an earlier build's player is closed after its last. */
+  private letGo(player: TurnPlayer): void {
+    const left = this.runsOn.get(player)! - 1;
+    if (left > 0) this.runsOn.set(player, left);
+    else {
+      this.runsOn.delete(player);
+      if (this.retiring.has(player)) void this.retire(player);
     }
   }
 
@@ -414,6 +469,20 @@ export class RunManager {
     return { runId: recorded && recorded.messageId === turn.messageId ? recorded.id : null, turn };
   }
 
+  /**
+   * What turn `seq` of the thread sent, rebuilt by replaying it (`replayTurn`) where the current
+   * build's turns are played: in its workers, which hold its tools' definitions and action hooks.
+   */
+  async replay(threadId: string, seq: number): Promise<ReplayedTurn> {
+    const agent = this.currentAgent();
+    const player = this.hold();
+    try {
+      return await replayTurn(this.store, (turn, memory) => player.replay({ agent, turn, memory }), threadId, seq);
+    } finally {
+      this.letGo(player);
+    }
+  }
+
   /** Resolves once the runs in progress now have ended and their events are stored. */
   async settled(): Promise<void> {
     await Promise.all([...this.live.values()].map((r) => r.stored));
@@ -423,7 +492,7 @@ export class RunManager {
   async close(): Promise<void> {
     this.stopping.abort(new Error("the server is stopping"));
     await Promise.all([...this.live.values()].map((r) => r.stored));
-    await this.player.close();
+    await Promise.all([this.player, ...this.retiring].map((p) => p.close()));
   }
 }
 

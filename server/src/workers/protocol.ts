@@ -1,6 +1,6 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
 import type { Memory, ReplyChunk, ToolDefinition } from "@autograms/runtime";
-import type { PackedTurn, StoredTraceEvent } from "@autograms/store";
+import type { PackedTurn, ReplayedTurn, StoredTraceEvent, TurnRecord } from "@autograms/store";
 import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
 
@@ -43,6 +43,8 @@ export type ToWorker =
       /** Present when the pool's thread exports traces: the turn's spans are sent back (`spans`). */
       trace?: RelayTrace;
     }
+  /** Replays a committed turn from the memory before it, to rebuild what it sent (`replayRecorded`). */
+  | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
   | { type: "ping" }
@@ -51,7 +53,8 @@ export type ToWorker =
   | { type: "answer"; call: number; error: CallError };
 
 export type FromWorker =
-  | { type: "ready" }
+  /** The agent is made; `about`: what the script's factory told of it (`MadeAgent.about`). */
+  | { type: "ready"; about?: unknown }
   /** The agent factory failed: the pool cannot serve. */
   | { type: "unusable"; message: string }
   | { type: "pong" }
@@ -66,6 +69,7 @@ export type FromWorker =
   /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */
   | { type: "progress"; id: number; items: Progress[] }
   | { type: "played"; id: number; result: PlayedResult }
+  | { type: "replayed"; id: number; result: ReplayedTurn }
   | { type: "failed"; id: number; error: { code: string; message: string }; omittedSteps?: number };
 
 export type Progress = { step: StoredTraceEvent } | { text: ReplyChunk };

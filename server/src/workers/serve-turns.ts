@@ -8,7 +8,7 @@ import { getHeapStatistics } from "node:v8";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
 import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
-import { MemoryCache } from "@autograms/store";
+import { MemoryCache, replayRecorded } from "@autograms/store";
 import type { FromWorker, PlayedResult, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
@@ -21,10 +21,21 @@ const FLUSH_MS = 5;
 const FLUSH_ITEMS = 256;
 
 /**
+ * An agent made in a worker, with plain data about it that the pool hands its owner
+ * (`TurnPool.ready()`): what only the thread that loaded the agent's modules can tell.
+ */
+export interface MadeAgent {
+  agent: Agent;
+  about: unknown;
+}
+
+/**
  * `host.tools`: the tools the pool's thread holds for its workers (WorkerOptions.tools), called
  * through it; they answer once the agent is made.
  */
-export function serveTurns(makeAgent: (data: unknown, host: WorkerHost) => Agent | Promise<Agent>): void {
+export function serveTurns(
+  makeAgent: (data: unknown, host: WorkerHost) => Agent | MadeAgent | Promise<Agent | MadeAgent>,
+): void {
   if (isMainThread || !parentPort)
     throw new Error("serveTurns() runs in a worker thread started by a turn pool (AppOptions.workers)");
   const port = parentPort;
@@ -40,21 +51,35 @@ export function serveTurns(makeAgent: (data: unknown, host: WorkerHost) => Agent
   let spans: SpanRecorder | undefined;
   let recording = false;
   void (async () => {
-    let agent: Agent;
+    let made: Agent | MadeAgent;
     try {
-      agent = await makeAgent(start.data, { tools: shared.tools });
+      made = await makeAgent(start.data, { tools: shared.tools });
     } catch (err) {
       send({ type: "unusable", message: err instanceof Error ? err.message : String(err) });
       return;
     }
+    const agent = "about" in made ? made.agent : made;
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
+      else if (message.type === "replay") void replay(agent, message);
       else if (message.type === "answer") shared.answered(message);
       else void play(agent, message);
     });
-    send({ type: "ready" });
+    send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
   })();
+
+  async function replay(agent: Agent, { id, turn, memory }: Extract<ToWorker, { type: "replay" }>): Promise<void> {
+    try {
+      send({ type: "replayed", id, result: await replayRecorded(agent, turn, memory) });
+    } catch (err) {
+      send({
+        type: "failed",
+        id,
+        error: { code: "internal", message: err instanceof Error ? err.message : String(err) },
+      });
+    }
+  }
 
   async function play(agent: Agent, message: Extract<ToWorker, { type: "play" }>): Promise<void> {
     const { id } = message;

@@ -4,7 +4,7 @@
  * Either way under the same per-turn budgets.
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
-import type { StoredTraceEvent } from "@autograms/store";
+import { replayRecorded, type ReplayedTurn, type StoredTraceEvent, type TurnRecord } from "@autograms/store";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
@@ -28,12 +28,24 @@ export interface PlayRequest {
 export interface TurnPlayer {
   /** Worker threads playing the turns (0: the server's own thread). */
   readonly threads: number;
+  /** Worker threads still running (a closed pool's until they have exited). */
+  readonly liveThreads: number;
   play(request: PlayRequest): Promise<PlayedResult>;
+  /** Replays a committed turn where the turns are played (`agent`: the build, in the server's own thread; a worker replays on the agent it made). */
+  replay(request: ReplayRequest): Promise<ReplayedTurn>;
   close(): Promise<void>;
+}
+
+export interface ReplayRequest {
+  agent: Agent;
+  turn: TurnRecord;
+  /** The memory before the turn. */
+  memory: Memory | null;
 }
 
 export class InProcessPlayer implements TurnPlayer {
   readonly threads = 0;
+  readonly liveThreads = 0;
   private readonly budgets: TurnBudgets;
 
   constructor(
@@ -45,6 +57,10 @@ export class InProcessPlayer implements TurnPlayer {
 
   play(request: PlayRequest): Promise<PlayedResult> {
     return playTurn(request.agent ?? this.agent, request.text, request.memory, { ...request, budgets: this.budgets });
+  }
+
+  replay({ agent, turn, memory }: ReplayRequest): Promise<ReplayedTurn> {
+    return replayRecorded(agent, turn, memory);
   }
 
   async close(): Promise<void> {}

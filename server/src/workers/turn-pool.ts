@@ -14,7 +14,8 @@ import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/tel
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
-import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
+import type { ReplayedTurn } from "@autograms/store";
 
 export interface WorkerOptions {
   /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */
@@ -36,6 +37,8 @@ export interface WorkerOptions {
    * values cross threads by structured cloning.
    */
   tools?: Record<string, Tool>;
+  /** Called once the pool has closed and its workers have ended: what holds `tools` may let them go (an MCP server stopped). */
+  onClose?: () => Promise<void>;
 }
 
 export class WorkerError extends Error {
@@ -43,10 +46,11 @@ export class WorkerError extends Error {
 }
 
 interface Job {
-  request: PlayRequest;
+  /** The turn played; none for a replay (`replay`). */
+  request?: PlayRequest;
   /** When it was sent to its worker. */
   since: number;
-  resolve(result: PlayedResult): void;
+  resolve(result: PlayedResult | ReplayedTurn): void;
   reject(err: Error): void;
   /** Traced in this thread, the turn's spans come back from the worker and are exported by this thread's SDK. */
   trace: RelayTrace | undefined;
@@ -55,7 +59,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   jobs: Map<number, Job>;
-  ready: Promise<void>;
+  /** Resolves with what the worker's factory told of its agent (`MadeAgent.about`). */
+  ready: Promise<unknown>;
   /** When it last answered (a ping, a turn's progress). */
   heardAt: number;
   /** Why the pool ended it, if it did. */
@@ -82,6 +87,9 @@ export class TurnPool implements TurnPlayer {
   private readonly watchdog: NodeJS.Timeout;
   private nextId = 1;
   private closed = false;
+  private closing: Promise<void> | undefined;
+  /** Worker threads started and not yet exited (a replaced or terminated one counts until it is gone). */
+  private alive = 0;
   /** Rejects when a worker cannot make its agent: nothing can be served. */
   private unusable: Error | null = null;
 
@@ -103,9 +111,19 @@ export class TurnPool implements TurnPlayer {
     return this.slots.length;
   }
 
-  /** Resolves once every worker has made its agent; rejects with why one could not. */
-  async ready(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.ready));
+  /** Worker threads of this pool still running: 0 once it is closed and they have exited. */
+  get liveThreads(): number {
+    return this.alive;
+  }
+
+  /**
+   * Resolves once every worker has made its agent, with what the first one's factory told of it
+   * (`MadeAgent.about`; undefined for a factory that returns the agent alone); rejects with why
+   * one could not.
+   */
+  async ready(): Promise<unknown> {
+    const [about] = await Promise.all(this.slots.map((s) => s.ready));
+    return about;
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {
@@ -128,7 +146,7 @@ export class TurnPool implements TurnPlayer {
       const job: Job = {
         request,
         since: Date.now(),
-        resolve: once(resolve),
+        resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
         reject: once(reject),
         trace: relayTrace(),
       };
@@ -157,10 +175,32 @@ export class TurnPool implements TurnPlayer {
     });
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.watchdog);
-    await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+  /** Replays a committed turn on the least busy worker's agent (`ReplayRequest.agent` is not used: it stays in this thread). */
+  replay({ turn, memory }: ReplayRequest): Promise<ReplayedTurn> {
+    if (this.unusable) return Promise.reject(this.unusable);
+    if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    const slot = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    const id = this.nextId++;
+    return new Promise<ReplayedTurn>((resolve, reject) => {
+      slot.jobs.set(id, {
+        since: Date.now(),
+        resolve: resolve as (result: PlayedResult | ReplayedTurn) => void,
+        reject,
+        trace: undefined,
+      });
+      if (slot.jobs.size === 1) slot.heardAt = Date.now();
+      this.post(slot, { type: "replay", id, turn, memory });
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      clearInterval(this.watchdog);
+      await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+      await this.options.onClose?.();
+    })();
+    return this.closing;
   }
 
   private choose(threadId: string): Slot {
@@ -201,7 +241,8 @@ export class TurnPool implements TurnPlayer {
       stderr: false,
     });
     worker.unref();
-    let readied!: () => void;
+    this.alive++;
+    let readied!: (about: unknown) => void;
     let refused!: (err: Error) => void;
     const slot: Slot = {
       worker,
@@ -219,9 +260,12 @@ export class TurnPool implements TurnPlayer {
       slot.heardAt = Date.now();
       switch (message.type) {
         case "ready":
-          return readied();
+          return readied(message.about);
         case "unusable":
-          this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`);
+          // The factory's own message is the cause: a caller that made the script says it its way.
+          this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`, {
+            cause: message.message,
+          });
           refused(this.unusable);
           for (const job of slot.jobs.values()) job.reject(this.unusable);
           slot.jobs.clear();
@@ -241,15 +285,14 @@ export class TurnPool implements TurnPlayer {
         case "cancel":
           return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
         case "progress": {
-          const job = slot.jobs.get(message.id);
-          if (job)
-            for (const item of message.items)
-              "step" in item ? job.request.onStep(item.step) : job.request.onText(item.text);
+          const request = slot.jobs.get(message.id)?.request;
+          if (request)
+            for (const item of message.items) "step" in item ? request.onStep(item.step) : request.onText(item.text);
           return;
         }
         case "missed": {
           const job = slot.jobs.get(message.id);
-          if (job) {
+          if (job?.request) {
             const { threadId, text, memory } = job.request;
             this.post(slot, {
               type: "play",
@@ -262,13 +305,18 @@ export class TurnPool implements TurnPlayer {
           }
           return;
         }
+        case "replayed": {
+          const job = slot.jobs.get(message.id);
+          slot.jobs.delete(message.id);
+          return job?.resolve(message.result);
+        }
         case "played":
         case "failed": {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
           if (message.type === "played") {
-            const warm = this.warm.get(job.request.threadId);
+            const warm = job.request && this.warm.get(job.request.threadId);
             if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
             job.resolve(frozenMemory(message.result));
           } else
@@ -295,6 +343,7 @@ export class TurnPool implements TurnPlayer {
 
   /** A worker is gone: its turns fail, a new one takes its place. */
   private lost(slot: Slot, code: number): void {
+    this.alive--;
     const why = slot.endedFor ?? `the worker thread running it exited (code ${code})`;
     const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
     for (const job of slot.jobs.values()) job.reject(err);

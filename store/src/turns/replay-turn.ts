@@ -4,7 +4,7 @@
  * the model answering from the turn's recorded answers and the tools giving their recorded
  * results. Nothing is called for real: no model, and no tool acts a second time.
  */
-import { type Agent, ReplayModel, type TraceEvent } from "@autograms/runtime";
+import { type Agent, type Memory, ReplayModel, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { Store, TurnRecord } from "../types.js";
 
@@ -41,12 +41,22 @@ function recordedTools(agent: Agent, trace: readonly TraceEvent[]): Record<strin
 
 class ReplayStop extends Error {}
 
-export async function replayTurn(store: Store, agent: Agent, threadId: string, seq: number): Promise<ReplayedTurn> {
+/**
+ * Plays a stored turn again from the memory before it (`replayRecorded`) where the agent's code
+ * runs: a server whose turns are played in worker threads replays there (the agent's action hooks
+ * and tool definitions are loaded only in its workers).
+ */
+export type Replayer = (turn: TurnRecord, memory: Memory | null) => Promise<ReplayedTurn>;
+
+export async function replayTurn(
+  store: Store,
+  agent: Agent | Replayer,
+  threadId: string,
+  seq: number,
+): Promise<ReplayedTurn> {
   const turns = await store.turns(threadId);
   const turn: TurnRecord | undefined = turns.find((t) => t.seq === seq);
   if (!turn) throw new StoreError("bad_request", `thread ${threadId} has no turn ${seq}`);
-  // The stored events are the run's, less the prompts (what this replay rebuilds).
-  const recorded = turn.trace as unknown as TraceEvent[];
   if (turn.status !== "ok")
     return {
       seq,
@@ -55,6 +65,14 @@ export async function replayTurn(store: Store, agent: Agent, threadId: string, s
       stopped: `turn ${seq} was ${turn.status}: it made no calls that were kept`,
     };
   const memory = seq <= 1 ? null : await store.memoryAt(threadId, seq - 1);
+  return typeof agent === "function" ? agent(turn, memory) : replayRecorded(agent, turn, memory);
+}
+
+/** A committed turn (status ok) replayed on `agent` from `memory`, the memory before it. */
+export async function replayRecorded(agent: Agent, turn: TurnRecord, memory: Memory | null): Promise<ReplayedTurn> {
+  const { seq } = turn;
+  // The stored events are the run's, less the prompts (what this replay rebuilds).
+  const recorded = turn.trace as unknown as TraceEvent[];
   const events: TraceEvent[] = [];
   const time = recorded.find((e) => e.kind === "time");
   try {
