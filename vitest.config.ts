@@ -11,7 +11,13 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
  * rest of the run instead of ending it. Otherwise Vitest's own order: the longest file of the last
  * run first, or on a first run (a fresh clone, CI) the largest file first.
  */
-const FIRST = [/\/test\/packages\//, /\/test\/models\/openai-stalls\.test\.ts$/];
+const FIRST = [
+  /\/test\/packages\//,
+  /\/test\/models\/openai-stalls\.test\.ts$/,
+  // Starts a PostgreSQL server and waits on it (and on the disk) for most of its 10 s: on a first
+  // run, ordered by size, this small file started last and ended the run.
+  /\/test\/store\/postgres\.test\.ts$/,
+];
 
 class WaitingFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
