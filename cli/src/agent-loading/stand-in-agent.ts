@@ -10,12 +10,14 @@
 import {
   Agent,
   defineAction,
+  defineTool,
   type ActionDefinition,
   type ChatModel,
   type FieldSchema,
   type Graph,
   type Tool,
   type ToolDefinition,
+  type ToolParameters,
   toolDefinitionOf,
 } from "@autograms/runtime";
 
@@ -60,9 +62,19 @@ export function standInAgent(graph: Graph, shape: HostShape): Agent {
   const tools = Object.fromEntries(
     Object.keys(graph.tools ?? {}).map((name) => {
       const tool = elsewhere(`tool '${name}'`);
-      // What toolDefinitionOf reads: the model is offered the tool as the workers' agent offers it.
+      // The model is offered the tool as the workers' agent offers it.
       const definition = shape.tools[name];
-      return [name, definition ? Object.defineProperty(tool, "definition", { value: definition }) : tool];
+      return [
+        name,
+        definition
+          ? defineTool({
+              ...definition,
+              description: definition.description as string,
+              parameters: definition.parameters as ToolParameters,
+              run: tool,
+            })
+          : tool,
+      ];
     }),
   );
   const actions = Object.entries(graph.actions ?? {}).map(([name, info]) => {
