@@ -9,8 +9,10 @@
 //     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
 //  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
-//     turn): turns/s with --workers 1 and 2, and their ratio; the server's CPU per turn, and its
-//     main thread's apart (Linux: /proc);
+//     turn): turns/s with --workers 1 and 2, and their ratio; the server's CPU per turn split into
+//     its main thread's, its workers' and its other threads' (V8's garbage collection helpers
+//     mostly); each thread's time running, waiting for a core and idle (Linux: /proc schedstat);
+//     the clients' own CPU (they only count the bytes of each response);
 //  load: --clients threads at once, --messages each through POST /api/chat: turns/s, time to the
 //     first text delta and to [DONE] (p50 / p99), on SQLite and on Postgres;
 //  ttft: a local OpenAI-compatible model server that streams its answer (the first piece after
@@ -21,17 +23,18 @@
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
 //     [--solo 100] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12]
-//     [--serve-workers N] [--cpu-prof DIR] [--no-postgres]
+//     [--serve-workers N] [--cpu-prof DIR] [--node-flags "..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
 // so what is compared is the serving path itself); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
-// thread; open them in Chrome's DevTools). Postgres is a temporary server started here
+// thread; open them in Chrome's DevTools); --node-flags starts the autograms server with those Node
+// and V8 flags (for instance --single-threaded-gc). Postgres is a temporary server started here
 // (Debian's postgresql package; fsync off, as the tests start it), or BENCH_POSTGRES_URL; without
 // either, its rows say it was skipped.
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { Agent as HttpAgent, createServer, request } from "node:http";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -51,6 +54,7 @@ const { values: flags } = parseArgs({
     "heavy-turns": { type: "string", default: "12" },
     "serve-workers": { type: "string" },
     "cpu-prof": { type: "string" },
+    "node-flags": { type: "string", default: "" },
     "no-postgres": { type: "boolean", default: false },
   },
 });
@@ -69,6 +73,7 @@ const MESSAGES = count("messages");
 const STEPS = count("steps");
 const HEAVY_TURNS = count("heavy-turns");
 const SERVE_WORKERS = flags["serve-workers"] === undefined ? 0 : Number(flags["serve-workers"]);
+const NODE_FLAGS = flags["node-flags"].split(" ").filter(Boolean);
 const TTFT_TURNS = 50;
 const EVENT_TURNS = 300;
 const FIRST_PIECE_MS = 100;
@@ -312,6 +317,7 @@ function startChild(args, name) {
         resolve({
           url: m[1],
           pid: child.pid,
+          output: () => out,
           stop: () =>
             new Promise((r) => {
               child.once("exit", r);
@@ -327,7 +333,7 @@ function startChild(args, name) {
 function autogramsServe(graphFile, storeUrl, workers) {
   const prof = flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : [];
   return startChild(
-    [...prof, join(root, "bench/support/serve-offline.mjs"), graphFile, storeUrl, String(workers)],
+    [...prof, ...NODE_FLAGS, join(root, "bench/support/serve-offline.mjs"), graphFile, storeUrl, String(workers)],
     "autograms server",
   );
 }
@@ -403,6 +409,59 @@ async function compare(name, storeUrlOf) {
   return results.frames;
 }
 
+/**
+ * Each thread of a process so far, by thread id (one that has exited is left out): the seconds it
+ * ran and the seconds it was ready to run but waited for a core (Linux's schedstat).
+ */
+function threadTimes(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ").map(Number);
+      out.set(Number(tid), { run: run / 1e9, wait: wait / 1e9 });
+    } catch {
+      // It exited between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/**
+ * One chat turn read the cheap way (node:http, the bytes counted and the end checked, nothing
+ * decoded or parsed), so the clients of the workers section leave the cores to the server: its
+ * number of bytes.
+ */
+function drainTurn(url, thread, i, message) {
+  const body = JSON.stringify({
+    id: thread,
+    messages: [{ id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: message }] }],
+    trigger: "submit-message",
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${url}/api/chat`,
+      { method: "POST", agent: drainAgent, headers: { "content-type": "application/json" } },
+      (res) => {
+        let bytes = 0;
+        let tail = "";
+        res.on("data", (chunk) => {
+          bytes += chunk.length;
+          tail = (tail + chunk.subarray(-16).toString("latin1")).slice(-16);
+        });
+        res.on("end", () => {
+          if (res.statusCode !== 200) reject(new Error(`${res.statusCode}: ${tail}`));
+          else if (!tail.includes("data: [DONE]")) reject(new Error(`no [DONE] at the end of the response (${tail})`));
+          else resolve(bytes);
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+const drainAgent = new HttpAgent({ keepAlive: true });
+
 /** turns/s of an agent whose turns compute STEPS loop steps, with 1 and 2 worker threads. */
 async function heavy() {
   const graphFile = join(dir, "busy-loop.json");
@@ -423,24 +482,40 @@ async function heavy() {
       const each = Math.ceil(HEAVY_TURNS / clients);
       const turns = clients * each;
       const message = `work ${STEPS}`;
-      await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `heavy-${t}`, 0)));
-      // The server's own thread (its id is the process's) apart from the rest: the workers, and
-      // V8's and libuv's helper threads.
-      const cpu = cpuSeconds(server.pid);
-      const mainCpu = cpuSeconds(server.pid, server.pid);
+      // Each client's thread opened, then one turn each like those measured: the workers' code is
+      // compiled and optimized before the clock starts (each worker compiles its own).
+      for (const i of [0, 1])
+        await Promise.all(Array.from({ length: clients }, (_, t) => drainTurn(server.url, `heavy-${t}`, i, message)));
+      // The worker threads say their thread ids (bench/support/offline-worker.mjs): the server's
+      // own thread (its id is the process's), each worker, and the rest (V8's and libuv's helper
+      // threads) apart.
+      const workerIds = [...server.output().matchAll(/worker thread (\d+)/g)].map((m) => Number(m[1]));
+      const before = threadTimes(server.pid);
+      const clientsCpu = process.cpuUsage();
+      let bytes = 0;
       const start = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async (_, t) => {
-          for (let i = 1; i <= each; i++) await chatTurn(server.url, `heavy-${t}`, i, message);
+          for (let i = 2; i <= each + 1; i++) bytes += await drainTurn(server.url, `heavy-${t}`, i, message);
         }),
       );
       const seconds = (performance.now() - start) / 1000;
-      const used = cpuSeconds(server.pid) - cpu;
-      const main = cpuSeconds(server.pid, server.pid) - mainCpu;
+      const after = threadTimes(server.pid);
+      const clientsUsed = process.cpuUsage(clientsCpu);
+      const of = (tid, what = "run") => (after.get(tid)?.[what] ?? 0) - (before.get(tid)?.[what] ?? 0);
+      let used = 0;
+      for (const tid of after.keys()) used += of(tid);
+      const main = of(server.pid);
+      const inWorkers = workerIds.reduce((sum, tid) => sum + of(tid), 0);
       rates.push(turns / seconds);
       const perTurn = (s) => `${((s * 1000) / turns).toFixed(0)} ms`;
+      const share = (s) => `${Math.round((100 * s) / seconds)}%`;
+      // A thread's time: computing, ready but waiting for a core (the machine is busy), or neither:
+      // waiting for work (a worker with no turn to play).
+      const thread = (tid) =>
+        `${share(of(tid))} / ${share(of(tid, "wait"))} / ${share(seconds - of(tid) - of(tid, "wait"))}`;
       console.log(
-        `| ${workers} | ${(turns / seconds).toFixed(2)} | ${perTurn(used)} | ${perTurn(main)} | ${Math.round((100 * used) / seconds)}% | ${Math.round((100 * main) / seconds)}% |`,
+        `| ${workers} | ${(turns / seconds).toFixed(2)} | ${perTurn(used)}: ${perTurn(main)} + ${perTurn(inWorkers)} + ${perTurn(used - main - inWorkers)} | ${share(used)} | ${thread(server.pid)} | ${workerIds.map(thread).join("; ")} | ${share((clientsUsed.user + clientsUsed.system) / 1e6)} | ${(bytes / turns / 1024).toFixed(0)} KiB | ${loadavg()[0].toFixed(1)} |`,
       );
     } finally {
       await server.stop();
@@ -484,7 +559,7 @@ try {
       `\nA CPU-heavy agent (bench/agents/busy-loop.ts, ${STEPS} loop steps a turn), ${Math.min(4, HEAVY_TURNS)} clients, about ${HEAVY_TURNS} turns, SQLite\n`,
     );
     console.log(
-      "| --workers | turns/s | server CPU per turn | of which its main thread | CPU of the process | of its main thread |\n|---|---|---|---|---|---|",
+      "| --workers | turns/s | server CPU a turn: main thread + workers + other threads | CPU of the server | its main thread: running / waiting for a core / idle | each worker: the same | CPU of the clients | response a turn | load average |\n|---|---|---|---|---|---|---|---|---|",
     );
     await heavy();
   }
