@@ -20,13 +20,22 @@ export interface MeasuredStep {
   bytes: number;
 }
 
-export function boundedStep(event: StoredTraceEvent, maxValueBytes = MAX_VALUE_BYTES): MeasuredStep {
-  let bytes = 0;
+/**
+ * `json`: the event's JSON text, when the caller has made it (a player does, for the trace it
+ * packs). An event no longer than the threshold has no value above it (each value's JSON is part
+ * of the event's): it is measured, not walked.
+ */
+export function boundedStep(
+  event: StoredTraceEvent,
+  maxValueBytes = MAX_VALUE_BYTES,
+  json = JSON.stringify(event),
+): MeasuredStep {
+  const bytes = json.length;
+  if (bytes <= maxValueBytes) return { event, bytes };
   let out: StoredTraceEvent | null = null;
   const bound = (value: unknown): unknown => {
     const json = value === undefined ? undefined : JSON.stringify(value);
     const size = json === undefined ? 0 : json.length;
-    bytes += size;
     if (size <= maxValueBytes) return value;
     return { $omitted: { bytes: size, sha256: createHash("sha256").update(json!).digest("hex") } };
   };

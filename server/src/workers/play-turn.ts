@@ -4,9 +4,9 @@
  * with the result, packed for the commit. A turn that runs long lets the other turns of its thread have
  * the event loop between its steps, so one turn never stalls the turns beside it.
  */
-import type { Agent, Memory, ReplyChunk, TraceEvent } from "@autograms/runtime";
-import { packTurn, replyNode, storedTrace, type StoredTraceEvent } from "@autograms/store";
-import { boundedStep } from "./bounded-step.js";
+import { replyOf, type Agent, type Memory, type ReplyChunk, type TraceEvent } from "@autograms/runtime";
+import { storedTrace, TraceText, type StoredTraceEvent } from "@autograms/store";
+import { boundedStep, MAX_VALUE_BYTES } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
 
@@ -28,11 +28,16 @@ export async function playTurn(
 ): Promise<PlayedResult> {
   const over = new AbortController();
   const meter = new TurnMeter(hooks.budgets, (err: TurnBudgetError) => over.abort(err), hooks.heapLimitBytes);
-  const trace: StoredTraceEvent[] = [];
+  // Each step serialized once, as it happens: that text measures it, bounds it for the stream and
+  // is what the commit stores (packed here); the step's objects are not kept for the turn's end.
+  const trace = new TraceText();
+  let replyAt = "";
   const sink = (e: TraceEvent) => {
     const [stored] = storedTrace([e]);
-    trace.push(stored!);
-    const { event, bytes } = boundedStep(stored!);
+    const json = JSON.stringify(stored);
+    trace.add(json);
+    if (replyOf(e) !== undefined) replyAt = e.node;
+    const { event, bytes } = boundedStep(stored!, MAX_VALUE_BYTES, json);
     meter.step(bytes);
     hooks.onStep(event);
   };
@@ -52,8 +57,8 @@ export async function playTurn(
       reply: result.reply,
       memory: result.memory,
       done: result.done,
-      replyNode: replyNode(trace),
-      packed: packTurn(trace, result.delta),
+      replyNode: replyAt,
+      packed: trace.pack(result.delta),
     };
   } catch (err) {
     throw meter.exceeded ?? (hooks.signal.aborted ? hooks.signal.reason : err);

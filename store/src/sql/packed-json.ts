@@ -7,7 +7,12 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
  * text. `threads export` and the store's API give them back as JSON.
  */
 export function packJson(value: unknown): Buffer {
-  return deflateRawSync(Buffer.from(JSON.stringify(value), "utf8"));
+  return packJsonText(JSON.stringify(value));
+}
+
+/** `packJson` of a value already serialized: its JSON text. */
+export function packJsonText(json: string): Buffer {
+  return deflateRawSync(Buffer.from(json, "utf8"));
 }
 
 export function unpackJson(packed: unknown): unknown {

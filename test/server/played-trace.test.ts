@@ -1,0 +1,83 @@
+// A played turn's steps are serialized once, as they happen: that text measures each step, bounds
+// it for the stream and is what the commit stores. What the player hands back must be what the
+// store would have made of the same events (packTurn), and a step's stand-ins as before.
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { inflateRawSync } from "node:zlib";
+import { compile } from "@autograms/compiler";
+import { Agent, OfflineModel, type TraceEvent } from "@autograms/runtime";
+import { packTurn, replyNode, storedTrace, TraceText, type StoredTraceEvent } from "@autograms/store";
+import { InProcessPlayer } from "@autograms/server";
+import { boundedStep, MAX_VALUE_BYTES } from "../../server/src/workers/bounded-step.js";
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
+const { graph } = compile(readFileSync(fixture("agent.ts"), "utf8"), { fileName: fixture("agent.ts") });
+const agent = () => new Agent(graph!, { model: new OfflineModel(), tools: { whoami: () => 1 } });
+
+describe("a played turn's trace", () => {
+  it("is packed as packTurn packs the same events, in the same bytes, with the same reply node", async () => {
+    const opened = await agent().reply("", undefined);
+    // The same turn played twice from the same memory: once by the player, once with the trace kept.
+    const events: TraceEvent[] = [];
+    const expected = await agent().reply("many", opened.memory, { trace: (e) => events.push(e) });
+    const steps: StoredTraceEvent[] = [];
+    const played = await new InProcessPlayer(agent()).play({
+      threadId: "t",
+      text: "many",
+      memory: opened.memory,
+      signal: new AbortController().signal,
+      onStep: (e) => steps.push(e),
+      onText: () => {},
+    });
+    const trace = storedTrace(events);
+    // Thousands of steps: past the texts TraceText joins at a time.
+    expect(trace.length).toBeGreaterThan(3000);
+    expect(Buffer.from(played.packed.trace).equals(packTurn(trace, expected.delta).trace)).toBe(true);
+    expect(JSON.parse(inflateRawSync(played.packed.trace).toString("utf8"))).toEqual(trace);
+    expect(played.replyNode).toBe(replyNode(trace));
+    expect(played.replyNode).toMatch(/who$/);
+    // Each step went out as it was, none of its values over the threshold.
+    expect(steps).toEqual(trace);
+  });
+
+  it("packs an empty trace, and a delta or none, as packTurn does", () => {
+    const empty = new TraceText();
+    expect(Buffer.from(empty.pack(null).trace).equals(packTurn([], null).trace)).toBe(true);
+    const one = new TraceText();
+    const event = { kind: "code", node: "n", changes: [{ name: "s", after: 'é\u2028"' }] } as StoredTraceEvent;
+    one.add(JSON.stringify(event));
+    const delta = { turn: 2, set: [] } as never;
+    const packed = one.pack(delta);
+    const reference = packTurn([event], delta);
+    expect(Buffer.from(packed.trace).equals(reference.trace)).toBe(true);
+    expect(Buffer.from(packed.delta!).equals(reference.delta!)).toBe(true);
+    expect(one.pack(null).delta).toBeNull();
+  });
+});
+
+describe("a step's bounds from its JSON text", () => {
+  it("leaves a step no longer than the threshold as it is and measures it by its text", () => {
+    const event = { kind: "code", node: "n", changes: [{ name: "i", before: 1, after: 2 }] };
+    const json = JSON.stringify(event);
+    const measured = boundedStep(event, MAX_VALUE_BYTES, json);
+    expect(measured.event).toBe(event);
+    expect(measured.bytes).toBe(json.length);
+    expect(boundedStep(event)).toEqual(measured);
+  });
+
+  it("omits a large value whether or not its text is given, and measures the whole step", () => {
+    const big = "x".repeat(MAX_VALUE_BYTES);
+    const event = { kind: "code", node: "n", value: 1, changes: [{ name: "s", before: "", after: big }] };
+    const json = JSON.stringify(event);
+    const measured = boundedStep(event, MAX_VALUE_BYTES, json);
+    expect(measured).toEqual(boundedStep(event));
+    expect(measured.bytes).toBe(json.length);
+    expect(measured.event.changes).toEqual([
+      { name: "s", before: "", after: { $omitted: { bytes: big.length + 2, sha256: expect.any(String) } } },
+    ]);
+    // Just over the threshold as a whole, every value under it: nothing to omit.
+    const edge = { kind: "code", node: "n", changes: [{ name: "s", after: "y".repeat(MAX_VALUE_BYTES - 2) }] };
+    expect(boundedStep(edge).event).toBe(edge);
+  });
+});
