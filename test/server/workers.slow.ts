@@ -239,6 +239,24 @@ describe("a turn pool", () => {
     }
   });
 
+  it("runs its turns without async hooks unless the pool shares tools with its workers", async () => {
+    // Entered once, the storage that ties a shared tool's calls to their turn makes every promise
+    // of the thread pay for async hooks: a thread with no shared tool never enters it.
+    const reply = async (tools?: Record<string, () => number>) => {
+      const p = new TurnPool({
+        script: fixture("hooks-worker.mjs"),
+        data: { graph },
+        size: 1,
+        ...(tools && { tools }),
+      });
+      pools.push(p);
+      const { memory } = await p.play(request("a", null));
+      return (await p.play(request("a", "who?", memory))).reply;
+    };
+    expect(await reply()).toBe("worker without async hooks");
+    expect(await reply({ shared: () => 1 })).toBe("worker with async hooks");
+  });
+
   it("refuses budgets that are not positive numbers, and says why a worker script cannot serve", async () => {
     expect(() => new TurnPool({ script: fixture("worker.mjs"), budgets: { timeMs: 0 } })).toThrow(
       /workers.budgets.timeMs takes a number above 0, not 0/,
