@@ -23,7 +23,7 @@
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
 //     [--solo 100] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12]
-//     [--serve-workers N] [--cpu-prof DIR] [--node-flags "..."] [--no-postgres]
+//     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
 // so what is compared is the serving path itself); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
