@@ -139,6 +139,27 @@ describe("autograms chat --watch", () => {
     expect(await chat.exited).toBe(0);
   }, 120_000);
 
+  it("keeps the conversation in a thread of a store: each turn played in the worker, committed whole", async () => {
+    const dir = join(folder(), "thread");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "agent.ts"), AGENT);
+    writeFileSync(join(dir, "prices.ts"), PRICES(30));
+    const store = ["--store", `sqlite:${join(dir, "threads.db")}`];
+    const chat = (input: string) =>
+      autograms(["chat", "agent.ts", "--offline", "--watch", ...store, "--thread", "t"], { cwd: dir, input });
+    const first = await chat("apple\nok\n");
+    expect([first.code, replies(first.stdout)]).toEqual([0, ["Hello!", "That is 30 pence.", "Thanks!"]]);
+    const again = await chat("pear\n");
+    expect(again.stderr).toContain("(resuming thread t of");
+    expect(replies(again.stdout)).toEqual(["Thanks!", "That is 30 pence."]);
+    const exported = await autograms(["threads", "export", "t", ...store], { cwd: dir });
+    const { turns } = JSON.parse(exported.stdout) as { turns: { user: string | null; trace: { kind: string }[] }[] };
+    expect(turns.map((t) => t.user)).toEqual([null, "apple", "ok", "pear"]);
+    // The trace a worker packed is the turn's whole trace: the tool's code step and the print.
+    expect(turns[3]!.trace.map((e) => e.kind)).toEqual(expect.arrayContaining(["user", "code", "log", "exact"]));
+    expect(readFileSync(join(dir, "loads.log"), "utf8")).toMatch(/^worker \d+\nworker \d+\n$/);
+  }, 60_000);
+
   it("shows a tool's error as chat without --watch does: at its agent line, with a code frame", async () => {
     const dir = join(folder(), "boom");
     mkdirSync(dir);
