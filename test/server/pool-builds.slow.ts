@@ -75,7 +75,8 @@ describe("a build made on a pool's workers", () => {
     // The last build closed ends the pool and its workers.
     await second.close();
     expect(p.liveThreads).toBe(0);
-    expect(second.reusable).toBe(false);
+    expect([first.closed, second.closed]).toEqual([true, true]);
+    await expect(second.next({ graph: graphOf("Three") })).rejects.toThrow(/a closed build makes no other/);
   });
 
   it("is made by a worker that replaces a dead one, and a turn's AgentError comes back with its place", async () => {
@@ -106,6 +107,6 @@ describe("a build made on a pool's workers", () => {
     await first.ready();
     await expect(first.next({ refuse: "the graph is half-written" })).rejects.toThrow("the graph is half-written");
     expect((await first.play(request("a", null))).reply).toBe("Hello.");
-    expect(first.reusable).toBe(true);
+    expect(first.closed).toBe(false);
   });
 });

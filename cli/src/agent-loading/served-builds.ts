@@ -10,13 +10,12 @@ import type { Agent } from "@autograms/runtime";
 import type { PlaygroundSource, PoolBuild, ServerMetrics, TurnBudgets, WorkerOptions } from "@autograms/server";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
-import { openMcpTools } from "./mcp-tools.js";
+import { loadMcpTools } from "./mcp-tools.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf } from "./open-agent.js";
-import { closeAtEnd } from "./command-scope.js";
 import type { ServeWorkerData } from "./serve-worker.js";
-import { workerBuilds } from "./worker-builds.js";
+import { SERVE_WORKER, workerBuilds } from "./worker-builds.js";
 
 /**
  * A build as it is served: the agent (under --watch, this thread's stand-in for it), what plays
@@ -60,22 +59,21 @@ export async function servedBuilds(
   const loaded = await loadAgentGraph(file);
   onLoaded?.(loaded);
   // The MCP servers are this thread's; the workers' MCP tools call them (each is started, or connected to, once).
-  const mcp = await openMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
-  closeAtEnd(mcp.close);
+  const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
   const at = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file };
   const made = await agentOf(at, modelFlags, {
     modelRequired: true,
     wrapModel: (model) => metrics.timeModel(model),
-    mcpTools: mcp.tools,
+    mcpTools,
   });
   const { agent } = made;
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
   const data: ServeWorkerData = { ...at, flags: modelFlags };
   const pool: WorkerOptions = {
-    script: new URL("./autograms-serve-worker.mjs", import.meta.url),
+    script: SERVE_WORKER,
     data,
     budgets,
-    tools: mcp.tools,
+    tools: mcpTools,
     ...(flags.workers === undefined ? {} : { size: flags.workers }),
   };
   return {

@@ -18,6 +18,9 @@ import { bundleOf, type GraphAt } from "./open-agent.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { standInAgent, type HostShape } from "./stand-in-agent.js";
 
+/** The worker script (cli/dist/autograms-serve-worker.mjs, beside the command's bundle). */
+export const SERVE_WORKER = new URL("./autograms-serve-worker.mjs", import.meta.url);
+
 export interface WorkerBuild {
   /** This thread's stand-in for the agent its workers made. */
   agent: Agent;
@@ -44,8 +47,8 @@ export type MakeBuild = (options: {
 
 export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeBuild {
   const { modelFlags, budgets, size, heapLimitMb } = settings;
-  /** The last good build: its bundle's code (null: no modules), and its player. */
-  let last: { code: string | null; player: PoolBuild } | undefined;
+  /** The builds made whose workers are still open, newest last: their bundles' code (null: no modules) and players. */
+  let open: { code: string | null; player: PoolBuild }[] = [];
   return async ({ diagnostics, onLoaded }) => {
     const loaded = await loadAgentGraph(file, diagnostics ? { diagnostics } : {});
     onLoaded?.(loaded);
@@ -61,18 +64,17 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
     // MCP servers are started again for each build (their code may be what was saved), and the
     // workers offer what they held when they started: an agent with MCP tools gets new workers.
     const mcp = Object.values(loaded.graph.tools ?? {}).some(isMcpTool);
+    open = open.filter((b) => !b.player.closed);
+    const same = mcp ? undefined : open.filter((b) => b.code === code).at(-1);
     let made: { player: PoolBuild; shape: HostShape };
     try {
-      made =
-        last && last.code === code && !mcp && last.player.reusable
-          ? await sameWorkers(last.player, data)
-          : await newWorkers(loaded, data);
+      made = same ? await sameWorkers(same.player, data) : await newWorkers(loaded, data);
     } catch (err) {
       // The factory's own message: the worker script's path says nothing to the user.
       const cause = (err as Error).cause;
       throw new CliError(typeof cause === "string" ? cause : (err as Error).message);
     }
-    last = { code, player: made.player };
+    open.push({ code, player: made.player });
     return {
       agent: standInAgent(loaded.graph, made.shape),
       player: made.player,
@@ -90,7 +92,7 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
     // The build's MCP servers are this thread's, shared by its workers, and stop with them.
     const mcp = await openMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
     const pool = new TurnPool({
-      script: new URL("./autograms-serve-worker.mjs", import.meta.url),
+      script: SERVE_WORKER,
       data,
       budgets,
       ...(size !== undefined && { size }),

@@ -29,16 +29,17 @@ export class PoolBuild implements TurnPlayer {
 
   /**
    * Another build on this one's workers, its agent made from `data`, with what the first worker's
-   * factory told of it. Rejects when a worker could not make it, or no build holds the pool open.
+   * factory told of it. Rejects when a worker could not make it.
    */
   async next(data: unknown): Promise<{ build: PoolBuild; about: unknown }> {
+    if (this.closed) throw new Error("a closed build makes no other");
     const { build, about } = await this.pool.make(data);
     return { build: new PoolBuild(this.pool, build, this.open), about };
   }
 
-  /** Whether a build may still be made on these workers (some build holds them open). */
-  get reusable(): boolean {
-    return this.open.some((b) => b.closing === undefined);
+  /** Closed (or closing): its agent is dropped, and no build may be made from it. */
+  get closed(): boolean {
+    return this.closing !== undefined;
   }
 
   get threads(): number {
