@@ -10,7 +10,7 @@ import { workerBuilds, type WorkerBuild } from "../agent-loading/worker-builds.j
 import { CurrentBuild } from "../live/current-build.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { rebuildOnSave, type Build } from "../live/rebuilds.js";
-import { commandScope } from "../agent-loading/command-scope.js";
+import { closeAtEnd, commandScope } from "../agent-loading/command-scope.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatBuild, ChatSession } from "../conversation/session.js";
@@ -44,6 +44,8 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const { agent } = first;
   // The build each turn runs on: with --watch, the latest one the conversation can resume on.
   const builds = new CurrentBuild<ChatBuild>(first);
+  // However the command ends (a thread that cannot go on, end of input), its workers end with it.
+  closeAtEnd(() => builds.close());
   const session: ChatSession = threaded
     ? await threadSession(agent, flags)
     : memoryFileSession(agent, flags.memory, flags.onStale);
@@ -139,7 +141,6 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
     rl.close();
     writer?.close();
     await session.close();
-    await builds.close();
   }
 }
 
