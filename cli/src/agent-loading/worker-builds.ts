@@ -3,9 +3,10 @@
  * cannot unload an ES module, so the command's own thread never imports the agent's tool and action
  * modules (a copy per save would stay loaded). It bundles them (esbuild runs none of their code)
  * and hands the bundle to workers, which import it and make the agent; it keeps a stand-in for that
- * agent (stand-in-agent.ts). A build whose bundle is the same as the last one's (a save of the
- * agent file alone) is made by the last build's workers again from the new graph, importing
- * nothing anew; other builds get workers of their own, and the last build's end with its last run.
+ * agent (stand-in-agent.ts). A build whose bundle is the same as that of a build still open (a
+ * save of the agent file alone) is made by that build's workers again from the new graph,
+ * importing nothing anew; other builds get workers of their own. A pool's workers end with the
+ * last build on it (closed by whoever plays on it, after its last run).
  */
 import type { Agent } from "@autograms/runtime";
 import { PoolBuild, TurnPool, type TurnBudgets } from "@autograms/server";
