@@ -105,9 +105,12 @@ describe("a turn pool", () => {
     const p = pool(1);
     await p.ready();
     const { memory } = await p.play(request("a", null));
-    const sent: string[] = [];
-    const played = await p.play({ ...request("a", "many", memory), onStep: (e) => sent.push(e.kind) });
+    const steps: StoredTraceEvent[] = [];
+    const played = await p.play({ ...request("a", "many", memory), onStep: (e) => steps.push(e) });
+    const sent = steps.map((e) => e.kind);
     const trace = traceOf(played);
+    // Each step crosses as its JSON text and is read back as it was played.
+    expect(steps.slice(0, 500)).toEqual(trace.slice(0, 500));
     const computed = trace.filter((e) => COMPUTE_STEPS.has(e.kind)).length;
     expect(computed).toBeGreaterThan(MAX_COMPUTE_STEPS);
     expect(sent.filter((k) => COMPUTE_STEPS.has(k)).length).toBe(MAX_COMPUTE_STEPS);

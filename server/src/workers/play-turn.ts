@@ -14,7 +14,8 @@ export interface PlayHooks {
   /** Aborts the turn (its lease lost, the server stopping, a client's stop). */
   signal: AbortSignal;
   budgets: TurnBudgets;
-  onStep(event: StoredTraceEvent): void;
+  /** `json`: the step's JSON text, as it is sent (its large values omitted). */
+  onStep(event: StoredTraceEvent, json: string): void;
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
@@ -39,7 +40,7 @@ export async function playTurn(
     if (replyOf(e) !== undefined) replyAt = e.node;
     const { event, bytes } = boundedStep(stored!, MAX_VALUE_BYTES, json);
     meter.step(bytes);
-    hooks.onStep(event);
+    hooks.onStep(event, event === stored ? json : JSON.stringify(event));
   };
   const pause = async () => {
     if (!meter.sliceEnded) return;

@@ -1,6 +1,6 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
 import type { Memory, ReplyChunk, ToolDefinition } from "@autograms/runtime";
-import type { PackedTurn, ReplayedTurn, StoredTraceEvent, TurnRecord } from "@autograms/store";
+import type { PackedTurn, ReplayedTurn, TurnRecord } from "@autograms/store";
 import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
 
@@ -88,7 +88,12 @@ export interface FailedTurn {
   at?: { detail: string; node?: string; file?: string; line?: number; column?: number };
 }
 
-export type Progress = { step: StoredTraceEvent } | { text: ReplyChunk };
+/**
+ * A step goes as its JSON text (the player made it to measure the step): a string crosses threads
+ * as one copy of its bytes, where the step's objects would be cloned one by one, and the server's
+ * thread reads it back with JSON.parse, faster than it reads a clone.
+ */
+export type Progress = { step: string } | { text: ReplyChunk };
 
 /**
  * What `Agent.reply` gave: what the server's thread reads (the reply, the memory) as values, and

@@ -147,9 +147,9 @@ export function serveTurns(
           signal: stop.signal,
           budgets: start.budgets,
           heapLimitBytes,
-          onStep: (step) => {
+          onStep: (step, json) => {
             if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
-            else add({ step });
+            else add({ step: json });
           },
           onText: (text) => add({ text }),
         }),

@@ -335,7 +335,8 @@ export class TurnPool implements TurnPlayer {
         case "progress": {
           const request = slot.jobs.get(message.id)?.request;
           if (request)
-            for (const item of message.items) "step" in item ? request.onStep(item.step) : request.onText(item.text);
+            for (const item of message.items)
+              "step" in item ? request.onStep(JSON.parse(item.step)) : request.onText(item.text);
           return;
         }
         case "missed": {
