@@ -7,12 +7,12 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
  * text. `threads export` and the store's API give them back as JSON.
  */
 export function packJson(value: unknown): Buffer {
-  return packJsonText(JSON.stringify(value));
+  return packJsonBytes(Buffer.from(JSON.stringify(value), "utf8"));
 }
 
-/** `packJson` of a value already serialized: its JSON text. */
-export function packJsonText(json: string): Buffer {
-  return deflateRawSync(Buffer.from(json, "utf8"));
+/** `packJson` of a value already serialized: its JSON text, in UTF-8. */
+export function packJsonBytes(json: Uint8Array): Buffer {
+  return deflateRawSync(json);
 }
 
 export function unpackJson(packed: unknown): unknown {
