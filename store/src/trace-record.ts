@@ -8,11 +8,18 @@ import type { StoredTraceEvent } from "./types.js";
  * answered, and every variable each step wrote, stays.
  */
 export function storedTrace(events: TraceEvent[]): StoredTraceEvent[] {
-  return events.map((e) => {
-    const out: StoredTraceEvent = { ...e };
-    if (out.kind === "generate") delete out.messages;
-    if (Array.isArray(out.decisions))
-      out.decisions = (out.decisions as { prompt?: string }[]).map(({ prompt: _prompt, ...d }) => d);
-    return out;
-  });
+  return events.map(storedEvent);
+}
+
+/** One event as `storedTrace` keeps it: the event itself when it has no prompt to leave out (most steps). */
+export function storedEvent(e: TraceEvent): StoredTraceEvent {
+  const decisions = (e as { decisions?: unknown }).decisions;
+  // The same fields, read the same way: only the declared type differs (the stored one is open).
+  if (e.kind !== "generate" && !(Array.isArray(decisions) && decisions.length > 0))
+    return e as unknown as StoredTraceEvent;
+  const out: StoredTraceEvent = { ...e };
+  if (out.kind === "generate") delete out.messages;
+  if (Array.isArray(out.decisions))
+    out.decisions = (out.decisions as { prompt?: string }[]).map(({ prompt: _prompt, ...d }) => d);
+  return out;
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { inflateRawSync } from "node:zlib";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel, type TraceEvent } from "@autograms/runtime";
-import { packTurn, replyNode, storedTrace, TraceText, type StoredTraceEvent } from "@autograms/store";
+import { packTurn, replyNode, storedEvent, storedTrace, TraceText, type StoredTraceEvent } from "@autograms/store";
 import { InProcessPlayer } from "@autograms/server";
 import { boundedStep, MAX_VALUE_BYTES } from "../../server/src/workers/bounded-step.js";
 
@@ -79,5 +79,27 @@ describe("a step's bounds from its JSON text", () => {
     // Just over the threshold as a whole, every value under it: nothing to omit.
     const edge = { kind: "code", node: "n", changes: [{ name: "s", after: "y".repeat(MAX_VALUE_BYTES - 2) }] };
     expect(boundedStep(edge).event).toBe(edge);
+  });
+});
+
+describe("a step as the store keeps it", () => {
+  it("is the step itself when it has no prompt to leave out, else a copy without its prompts", () => {
+    const code = { kind: "code", node: "n", stack: ["main"], changes: [], decisions: [] } as unknown as TraceEvent;
+    expect(storedEvent(code)).toBe(code);
+    const decided = {
+      kind: "transition",
+      node: "n",
+      decisions: [{ prompt: "the whole conversation", answer: 1 }],
+    } as unknown as TraceEvent;
+    expect(storedEvent(decided)).toEqual({ kind: "transition", node: "n", decisions: [{ answer: 1 }] });
+    expect(decided).toMatchObject({ decisions: [{ prompt: "the whole conversation" }] });
+    const generated = {
+      kind: "generate",
+      node: "n",
+      messages: [{ role: "user" }],
+      output: "hi",
+    } as unknown as TraceEvent;
+    expect(storedEvent(generated)).toEqual({ kind: "generate", node: "n", output: "hi" });
+    expect(storedTrace([code, generated])).toEqual([code, { kind: "generate", node: "n", output: "hi" }]);
   });
 });

@@ -5,7 +5,7 @@
  * the event loop between its steps, so one turn never stalls the turns beside it.
  */
 import { replyOf, type Agent, type Memory, type ReplyChunk, type TraceEvent } from "@autograms/runtime";
-import { storedTrace, TraceText, type StoredTraceEvent } from "@autograms/store";
+import { storedEvent, TraceText, type StoredTraceEvent } from "@autograms/store";
 import { boundedStep, MAX_VALUE_BYTES } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
@@ -34,11 +34,11 @@ export async function playTurn(
   const trace = new TraceText();
   let replyAt = "";
   const sink = (e: TraceEvent) => {
-    const [stored] = storedTrace([e]);
+    const stored = storedEvent(e);
     const json = JSON.stringify(stored);
     trace.add(json);
     if (replyOf(e) !== undefined) replyAt = e.node;
-    const { event, bytes } = boundedStep(stored!, MAX_VALUE_BYTES, json);
+    const { event, bytes } = boundedStep(stored, MAX_VALUE_BYTES, json);
     meter.step(bytes);
     hooks.onStep(event, event === stored ? json : JSON.stringify(event));
   };
