@@ -57,28 +57,36 @@ describe("a played turn's trace", () => {
 });
 
 describe("a step's bounds from its JSON text", () => {
-  it("leaves a step no longer than the threshold as it is and measures it by its text", () => {
-    const event = { kind: "code", node: "n", changes: [{ name: "i", before: 1, after: 2 }] };
-    const json = JSON.stringify(event);
-    const measured = boundedStep(event, MAX_VALUE_BYTES, json);
-    expect(measured.event).toBe(event);
-    expect(measured.bytes).toBe(json.length);
-    expect(boundedStep(event)).toEqual(measured);
+  it("leaves a step no longer than the threshold as it is and counts its values as walking it does", () => {
+    const steps = [
+      { kind: "code", node: "n", stack: ["main"], loc: { line: 1 }, changes: [{ name: "i", before: 1, after: 2 }] },
+      { kind: "code", node: "n", changes: [{ name: "s", after: 'a "quoted"\nline\u0001' }], value: -0.5 },
+      { kind: "code", node: "n", changes: [{ name: "s", before: "\ud83d\ude00 é", after: "\ud800" }] },
+      { kind: "transition", node: "n", target: "main.x", to: "main.x", resolved: "name", decisions: [] },
+      { kind: "code", node: "n", value: Number.NaN, flag: false, other: true, none: null, gone: undefined },
+      { kind: "generate", node: "n", output: { text: "hi", list: [1, "2"] }, ms: 1.5 },
+    ] as StoredTraceEvent[];
+    for (const event of steps) {
+      const measured = boundedStep(event, MAX_VALUE_BYTES, JSON.stringify(event));
+      expect(measured.event).toBe(event);
+      // The count a walk makes, serializing each value.
+      expect(measured.bytes).toBe(boundedStep(event).bytes);
+    }
+    expect(boundedStep(steps[0]!, MAX_VALUE_BYTES, JSON.stringify(steps[0])).bytes).toBe(2);
   });
 
-  it("omits a large value whether or not its text is given, and measures the whole step", () => {
+  it("omits a large value whether or not its text is given", () => {
     const big = "x".repeat(MAX_VALUE_BYTES);
     const event = { kind: "code", node: "n", value: 1, changes: [{ name: "s", before: "", after: big }] };
-    const json = JSON.stringify(event);
-    const measured = boundedStep(event, MAX_VALUE_BYTES, json);
+    const measured = boundedStep(event, MAX_VALUE_BYTES, JSON.stringify(event));
     expect(measured).toEqual(boundedStep(event));
-    expect(measured.bytes).toBe(json.length);
+    expect(measured.bytes).toBe(big.length + 2 + 2 + 1);
     expect(measured.event.changes).toEqual([
       { name: "s", before: "", after: { $omitted: { bytes: big.length + 2, sha256: expect.any(String) } } },
     ]);
     // Just over the threshold as a whole, every value under it: nothing to omit.
     const edge = { kind: "code", node: "n", changes: [{ name: "s", after: "y".repeat(MAX_VALUE_BYTES - 2) }] };
-    expect(boundedStep(edge).event).toBe(edge);
+    expect(boundedStep(edge, MAX_VALUE_BYTES, JSON.stringify(edge)).event).toBe(edge);
   });
 });
 
