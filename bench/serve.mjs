@@ -297,9 +297,8 @@ async function eventCost(name, storeUrl) {
 }
 
 /** A process, and the CPU seconds (user + system, all its threads) it has used so far. */
-function cpuSeconds(pid, tid) {
-  const stat = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
-  const fields = readFileSync(stat, "utf8").split(") ")[1].split(" ");
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
