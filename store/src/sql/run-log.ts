@@ -80,6 +80,22 @@ export class RunLog {
     begin?: NewRun,
   ): Promise<boolean> {
     if (events.length === 0 && end === undefined && begin === undefined) return true;
+    if (this.db.dialect === "postgres") return this.appendWithin(this.db, runId, events, end, begin, true);
+    return this.db.transaction((tx) => this.appendWithin(tx, runId, events, end, begin), { durable: false });
+  }
+
+  /**
+   * Appends a batch within the transaction `sql` (a turn's commit writes its run's events with
+   * it), or on Postgres as one statement of its own (`lazy`: its commit does not wait for the disk).
+   */
+  async appendWithin(
+    sql: Sql,
+    runId: string,
+    events: readonly RunEventRecord[],
+    end?: "finished" | "failed",
+    begin?: NewRun,
+    lazy = false,
+  ): Promise<boolean> {
     const from = events.length > 0 ? events[0]!.seq : null;
     events.forEach((e, i) => {
       if (e.seq !== from! + i)
@@ -87,46 +103,43 @@ export class RunLog {
     });
     if (begin && from !== null && from !== 1)
       throw new StoreError("bad_request", `run ${runId}: a run's first events are numbered from 1, not ${from}`);
-    if (this.db.dialect === "postgres") return this.appendInOneStatement(runId, events, from, end, begin);
-    return this.db.transaction(
-      async (tx) => {
-        // A new run's record counts its first batch itself: one statement less for a run whose
-        // events are all in one batch (most turns).
-        if (begin) await this.insert(tx, runId, begin, events.length, end);
-        // The numbering is taken, and the row locked, by one conditional update: the batch must go
-        // on from the run's last event, and the run must not have ended.
-        const update = this.takeNumbers(runId, events.length, from, end);
-        const taken = begin ? 1 : await tx.run(update.sql, update.params);
-        if (taken === 0) return this.refused(tx, runId);
-        // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
-        // commit, and a batch of any size stays within the drivers' limit on bound parameters.
-        for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
-          const chunk = events.slice(at, at + EVENTS_PER_INSERT);
-          await tx.run(
-            `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-            chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
-          );
-        }
-        await this.db.notify(tx, runId);
-        return true;
-      },
-      { durable: false },
-    );
+    if (this.db.dialect === "postgres") return this.appendInOneStatement(sql, runId, events, from, end, begin, lazy);
+    // A new run's record counts its first batch itself: one statement less for a run whose
+    // events are all in one batch (most turns).
+    if (begin) await this.insert(sql, runId, begin, events.length, end);
+    // The numbering is taken, and the row locked, by one conditional update: the batch must go
+    // on from the run's last event, and the run must not have ended.
+    const update = this.takeNumbers(runId, events.length, from, end);
+    const taken = begin ? 1 : await sql.run(update.sql, update.params);
+    if (taken === 0) return this.refused(sql, runId);
+    // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
+    // commit, and a batch of any size stays within the drivers' limit on bound parameters.
+    for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
+      const chunk = events.slice(at, at + EVENTS_PER_INSERT);
+      await sql.run(
+        `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+        chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+      );
+    }
+    await this.db.notify(sql, runId);
+    return true;
   }
 
   /**
    * A batch on Postgres in one statement, so one round trip (the transaction it would take is
    * five: BEGIN, the run's record, the events, NOTIFY, COMMIT): the run's record (new, or its
    * numbering taken as above), then the events (all in one parameter, a JSON array, so a batch of
-   * any size fits), the notification, and a commit that does not wait for the disk (set_config
-   * is SET LOCAL within a statement), all only if the numbering was taken.
+   * any size fits), the notification, and, `lazy`, a commit that does not wait for the disk
+   * (set_config is SET LOCAL within a statement), all only if the numbering was taken.
    */
   private async appendInOneStatement(
+    sql: Sql,
     runId: string,
     events: readonly RunEventRecord[],
     from: number | null,
     end: "finished" | "failed" | undefined,
     begin: NewRun | undefined,
+    lazy: boolean,
   ): Promise<boolean> {
     const taken = begin
       ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end) }
@@ -134,15 +147,15 @@ export class RunLog {
           this.takeNumbers(runId, events.length, from, end),
         );
     const row = await first(
-      this.db,
+      sql,
       `WITH taken AS (${taken.sql}),
          added AS (INSERT INTO run_events (run_id, seq, event)
            SELECT taken.id, CAST(? AS INTEGER) + e.n - 1, e.event::text FROM taken, json_array_elements(CAST(? AS json)) WITH ORDINALITY AS e(event, n)),
          woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)
-       SELECT (SELECT COUNT(*) FROM taken) AS taken, (SELECT COUNT(*) FROM woken) AS woken, set_config('synchronous_commit', 'off', true) AS lazy`,
+       SELECT (SELECT COUNT(*) FROM taken) AS taken, (SELECT COUNT(*) FROM woken) AS woken${lazy ? ", set_config('synchronous_commit', 'off', true) AS lazy" : ""}`,
       [...taken.params, from ?? 1, JSON.stringify(events.map((e) => e.event))],
     );
-    if (num(row?.taken) === 0) return this.refused(this.db, runId);
+    if (num(row?.taken) === 0) return this.refused(sql, runId);
     return true;
   }
 

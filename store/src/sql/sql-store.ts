@@ -24,6 +24,7 @@ import type {
   RunRecord,
   Store,
   StoreOptions,
+  TakenThread,
   ThreadExport,
   ThreadInfo,
   TurnRecord,
@@ -37,6 +38,9 @@ import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
+
+/** A message id's turn, found when the message came again. */
+type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
 
 const DEFAULTS: Store["options"] = {
   snapshotEvery: 50,
@@ -167,6 +171,20 @@ export class SqlStore implements Store {
   // ---- leases ------------------------------------------------------------------------------
 
   async acquire(threadId: string, options: AcquireOptions = {}): Promise<Lease> {
+    return (await this.taking(threadId, options, false)).lease!;
+  }
+
+  async takeThread(threadId: string, options: AcquireOptions = {}): Promise<TakenThread> {
+    return this.taking(threadId, options, true);
+  }
+
+  /**
+   * One transaction on the common path: the thread's row read once (with its live waiters and the
+   * message id's turn), then the lease taken. A busy thread under `enqueue` gets a place in its
+   * queue instead, and waits (`waitForTurn`). `forMessage`: the message id's turn, if it made
+   * one, is given back instead of taking the thread, and the memory comes with the lease.
+   */
+  private async taking(threadId: string, options: AcquireOptions, forMessage: boolean): Promise<TakenThread> {
     const policy = options.policy ?? "reject";
     const lease: Lease = {
       threadId,
@@ -179,31 +197,53 @@ export class SqlStore implements Store {
     const user = options.user ?? null;
     keepable(lease.messageId, "messageId");
     keepable(user, "user");
-    if (policy === "enqueue") return this.enqueue(lease, user, options);
-    // A lease need not outlive a crash of the machine (it would lapse anyway), so taking one does
-    // not wait for the disk; the turn's commit does. Interrupting writes a turn: that waits.
-    return this.db.transaction(
-      async (tx) => {
-        const row = await this.rowOrNew(tx, threadId, options.create !== false);
+    const checked = forMessage ? lease.messageId : null;
+    // A lease need not outlive a crash of the machine (it would lapse anyway), nor a place in a
+    // queue, so taking one does not wait for the disk; the turn's commit does. Interrupting writes
+    // a turn: that waits.
+    const first = await this.db.transaction(
+      async (tx): Promise<MadeTurn | { ticket: number } | { taken: Lease; row: Row }> => {
         const now = this.now();
+        const row = await this.headRow(tx, threadId, now, checked, options.create !== false);
+        if (options.agent !== undefined && row.agent !== null && row.agent !== undefined && row.agent !== options.agent)
+          throw unknownThread(threadId, this.where);
+        if (row.made_seq !== null && row.made_seq !== undefined) return this.made(tx, row);
         const running = isLive(row, now);
         // The same message twice at once: the second neither interrupts the first (it would stop
         // its own turn and store it as interrupted) nor runs beside it.
-        if (running && lease.messageId !== null && row.lease_message === lease.messageId) {
+        if (
+          running &&
+          lease.messageId !== null &&
+          row.lease_message === lease.messageId &&
+          (policy !== "enqueue" || options.sameMessage === "refuse")
+        ) {
           if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
           throw new StoreError(
             "same_message",
             `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
           );
         }
+        const queued = num(row.waiting);
         if (policy === "reject") {
           if (running) throw new StoreError("thread_busy", busyMessage(row, now));
-          const queued = await this.liveWaiters(tx, threadId, now);
           if (queued > 0)
             throw new StoreError(
               "thread_busy",
               `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
             );
+        }
+        // First come, first served: a free thread with no one waiting is taken at once; otherwise
+        // a ticket, and the lowest live ticket takes the thread once it is free.
+        if (policy === "enqueue" && (running || queued > 0)) {
+          const ticket = num(row.queue_tail) + 1;
+          await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [ticket, threadId]);
+          await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
+            threadId,
+            ticket,
+            lease.owner,
+            now + lease.ttlMs,
+          ]);
+          return { ticket };
         }
         let version = num(row.version);
         if (running && policy === "interrupt") {
@@ -220,18 +260,60 @@ export class SqlStore implements Store {
             committedAt: now,
           });
         }
-        return this.take(tx, row, { ...lease, version }, user, now);
+        return { taken: await this.take(tx, row, { ...lease, version }, user, now), row };
       },
       { durable: policy === "interrupt" },
     );
+    if ("made" in first) return first;
+    if ("taken" in first) {
+      const { taken, row } = first;
+      // The memory is unchanged by an interrupted turn: the row's checksum still names it.
+      return { lease: taken, memory: forMessage ? await this.memoryOf(threadId, row, taken.version) : null };
+    }
+    const taken = await this.waitForTurn(lease, user, options, first.ticket);
+    if (!forMessage) return { lease: taken, memory: null };
+    // A run that held the thread before this one may have made this message's turn meanwhile.
+    const made = checked === null ? null : await this.turnByMessage(threadId, checked);
+    if (made) {
+      await this.release(taken);
+      const row = await this.existing(this.db, threadId);
+      return { made, endedThere: num(row.done) === 1 && made.seq === num(row.version) };
+    }
+    return { lease: taken, memory: await this.memoryAt(threadId, taken.version) };
   }
 
-  private async rowOrNew(tx: Sql, threadId: string, create: boolean): Promise<Row> {
-    const row = await this.row(tx, threadId, this.forUpdate);
+  /**
+   * The thread's row, made if new (`create`), with what taking it asks: its live waiters, and the
+   * turn `messageId` made (`made_seq`), read by one statement.
+   */
+  private async headRow(tx: Sql, threadId: string, now: number, messageId: string | null, create: boolean) {
+    const read = () =>
+      first(
+        tx,
+        `SELECT threads.*,
+           (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
+           (SELECT seq FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made_seq
+         FROM threads WHERE id = ?${this.forUpdate}`,
+        [now, messageId, threadId],
+      );
+    const row = await read();
     if (row) return row;
     if (!create) throw unknownThread(threadId, this.where);
     await this.insertThread(tx, threadId);
-    return (await this.row(tx, threadId, this.forUpdate))!;
+    return (await read())!;
+  }
+
+  /** The turn the row's `made_seq` names: the message's, already made. */
+  private async made(tx: Sql, row: Row): Promise<MadeTurn> {
+    const seq = num(row.made_seq);
+    const made = turnRecord((await first(tx, "SELECT * FROM turns WHERE thread_id = ? AND seq = ?", [row.id, seq]))!);
+    return { made, endedThere: num(row.done) === 1 && seq === num(row.version) };
+  }
+
+  /** The memory at `version`, the row's head: the one this process committed, if the row still names it. */
+  private memoryOf(threadId: string, row: Row, version: number): Promise<Memory | null> {
+    const kept = this.memories.get(threadId, optStr(row.memory_checksum));
+    return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, version);
   }
 
   private async take(tx: Sql, row: Row, lease: Lease, user: string | null, now: number): Promise<Lease> {
@@ -246,26 +328,14 @@ export class SqlStore implements Store {
     return lease;
   }
 
-  private async liveWaiters(tx: Sql, threadId: string, now: number): Promise<number> {
-    await tx.run("DELETE FROM waiters WHERE thread_id = ? AND expires <= ?", [threadId, now]);
-    return num((await first(tx, "SELECT COUNT(*) AS n FROM waiters WHERE thread_id = ?", [threadId]))?.n);
-  }
-
-  /** First come, first served: a ticket per waiter, the lowest live ticket takes the free thread. */
-  private async enqueue(lease: Lease, user: string | null, options: AcquireOptions): Promise<Lease> {
+  /** A waiter's turn: polls until its ticket is the lowest live one and the thread is free. */
+  private async waitForTurn(
+    lease: Lease,
+    user: string | null,
+    options: AcquireOptions,
+    ticket: number,
+  ): Promise<Lease> {
     const { threadId } = lease;
-    const ticket = await this.db.transaction(async (tx) => {
-      const row = await this.rowOrNew(tx, threadId, options.create !== false);
-      const t = num(row.queue_tail) + 1;
-      await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [t, threadId]);
-      await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
-        threadId,
-        t,
-        lease.owner,
-        this.now() + lease.ttlMs,
-      ]);
-      return t;
-    });
     const deadline = options.waitMs === undefined ? Infinity : this.now() + options.waitMs;
     const leave = () =>
       this.db.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]).catch(() => 0);
@@ -276,24 +346,27 @@ export class SqlStore implements Store {
         throw new StoreError("thread_busy", `thread ${threadId} is busy, and the wait for it was given up`);
       }
       const taken = await this.db
-        .transaction(async (tx) => {
-          const row = await this.existing(tx, threadId, this.forUpdate);
-          const now = this.now();
-          await this.liveWaiters(tx, threadId, now);
-          // A waiter too slow to refresh its row keeps its place: it is still here, asking.
-          await tx.run(
-            this.db.dialect === "postgres"
-              ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
-              : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
-            [threadId, ticket, lease.owner, now + lease.ttlMs],
-          );
-          const head = num(
-            (await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t,
-          );
-          if (head !== ticket || isLive(row, now)) return null;
-          await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-          return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
-        })
+        .transaction(
+          async (tx) => {
+            const row = await this.existing(tx, threadId, this.forUpdate);
+            const now = this.now();
+            await tx.run("DELETE FROM waiters WHERE thread_id = ? AND expires <= ?", [threadId, now]);
+            // A waiter too slow to refresh its row keeps its place: it is still here, asking.
+            await tx.run(
+              this.db.dialect === "postgres"
+                ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
+                : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
+              [threadId, ticket, lease.owner, now + lease.ttlMs],
+            );
+            const head = num(
+              (await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t,
+            );
+            if (head !== ticket || isLive(row, now)) return null;
+            await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
+            return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
+          },
+          { durable: false },
+        )
         .catch(async (err) => {
           await leave();
           throw err;
@@ -384,11 +457,19 @@ export class SqlStore implements Store {
           seq,
           packJson(turn.memory),
         ]);
-      // The run that holds this lease, if one was recorded, writes its last events next.
-      await tx.run(
-        "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
-        [now, lease.threadId, lease.token],
-      );
+      // The run's events, with the turn: both or neither.
+      const { run } = turn;
+      if (run && !(await this.runs.appendWithin(tx, run.runId, run.events, run.end, run.begin)))
+        throw new StoreError(
+          "lease_lost",
+          `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
+        );
+      // The run that holds this lease, if one was recorded and goes on, writes its last events next.
+      if (!run?.end)
+        await tx.run(
+          "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
+          [now, lease.threadId, lease.token],
+        );
       await tx.run(
         `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
