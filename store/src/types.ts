@@ -162,6 +162,7 @@ export type TakenThread =
       /** The thread ended with that turn (its memory reached `quit` there). */
       endedThere: boolean;
       lease?: undefined;
+      memory?: undefined;
     };
 
 /**

@@ -201,68 +201,80 @@ export class SqlStore implements Store {
     // A lease need not outlive a crash of the machine (it would lapse anyway), nor a place in a
     // queue, so taking one does not wait for the disk; the turn's commit does. Interrupting writes
     // a turn: that waits.
-    const first = await this.db.transaction(
-      async (tx): Promise<MadeTurn | { ticket: number } | { taken: Lease; row: Row }> => {
-        const now = this.now();
-        const row = await this.headRow(tx, threadId, now, checked, options.create !== false);
-        if (options.agent !== undefined && row.agent !== null && row.agent !== undefined && row.agent !== options.agent)
-          throw unknownThread(threadId, this.where);
-        if (row.made_seq !== null && row.made_seq !== undefined) return this.made(tx, row);
-        const running = isLive(row, now);
-        // The same message twice at once: the second neither interrupts the first (it would stop
-        // its own turn and store it as interrupted) nor runs beside it.
-        if (
-          running &&
-          lease.messageId !== null &&
-          row.lease_message === lease.messageId &&
-          (policy !== "enqueue" || options.sameMessage === "refuse")
-        ) {
-          if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
-          throw new StoreError(
-            "same_message",
-            `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
-          );
-        }
-        const queued = num(row.waiting);
-        if (policy === "reject") {
-          if (running) throw new StoreError("thread_busy", busyMessage(row, now));
-          if (queued > 0)
+    const first = await this.retried(() =>
+      this.db.transaction(
+        async (tx): Promise<MadeTurn | { ticket: number } | { taken: Lease; row: Row }> => {
+          const now = this.now();
+          const row = await this.headRow(tx, threadId, now, checked, options.create !== false);
+          if (
+            options.agent !== undefined &&
+            row.agent !== null &&
+            row.agent !== undefined &&
+            row.agent !== options.agent
+          )
+            throw unknownThread(threadId, this.where);
+          if (row.made_seq !== null && row.made_seq !== undefined) return this.made(tx, row);
+          const running = isLive(row, now);
+          // The same message twice at once: the second neither interrupts the first (it would stop
+          // its own turn and store it as interrupted) nor runs beside it.
+          if (
+            running &&
+            lease.messageId !== null &&
+            row.lease_message === lease.messageId &&
+            (policy !== "enqueue" || options.sameMessage === "refuse")
+          ) {
+            if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
             throw new StoreError(
-              "thread_busy",
-              `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
+              "same_message",
+              `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
             );
-        }
-        // First come, first served: a free thread with no one waiting is taken at once; otherwise
-        // a ticket, and the lowest live ticket takes the thread once it is free.
-        if (policy === "enqueue" && (running || queued > 0)) {
-          const ticket = num(row.queue_tail) + 1;
-          await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [ticket, threadId]);
-          await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
-            threadId,
-            ticket,
-            lease.owner,
-            now + lease.ttlMs,
-          ]);
-          return { ticket };
-        }
-        let version = num(row.version);
-        if (running && policy === "interrupt") {
-          // The stopped run's message stays in the history, without a reply; memory is unchanged.
-          version += 1;
-          await this.insertTurn(tx, threadId, version, {
-            messageId: optStr(row.lease_message),
-            user: optStr(row.lease_user),
-            reply: null,
-            status: "interrupted",
-            delta: null,
-            trace: packJson([]),
-            startedAt: num(row.lease_since),
-            committedAt: now,
-          });
-        }
-        return { taken: await this.take(tx, row, { ...lease, version }, user, now), row };
-      },
-      { durable: policy === "interrupt" },
+          }
+          const queued = num(row.waiting);
+          if (policy === "reject") {
+            if (running) throw new StoreError("thread_busy", busyMessage(row, now));
+            if (queued > 0)
+              throw new StoreError(
+                "thread_busy",
+                `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
+              );
+          }
+          // First come, first served: a free thread with no one waiting is taken at once; otherwise
+          // a ticket, and the lowest live ticket takes the thread once it is free.
+          if (policy === "enqueue" && (running || queued > 0)) {
+            const ticket = num(row.queue_tail) + 1;
+            await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [ticket, threadId]);
+            await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
+              threadId,
+              ticket,
+              lease.owner,
+              now + lease.ttlMs,
+            ]);
+            return { ticket };
+          }
+          let version = num(row.version);
+          if (running && policy === "interrupt") {
+            // The stopped run's message stays in the history, without a reply; memory is unchanged.
+            version += 1;
+            await this.insertTurn(tx, threadId, version, {
+              messageId: optStr(row.lease_message),
+              user: optStr(row.lease_user),
+              reply: null,
+              status: "interrupted",
+              delta: null,
+              trace: packJson([]),
+              startedAt: num(row.lease_since),
+              committedAt: now,
+            });
+          }
+          // What the row's read told of the waiters and the message is checked again as the thread is
+          // taken: on Postgres a read that waited for the row's lock saw the rest as it was before.
+          const guard = { messageId: checked, waiters: policy !== "interrupt" };
+          const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
+          if (!taken) throw CONTENDED;
+          return { taken, row };
+        },
+        { durable: policy === "interrupt" },
+      ),
     );
     if ("made" in first) return first;
     if ("taken" in first) {
@@ -316,16 +328,52 @@ export class SqlStore implements Store {
     return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, version);
   }
 
-  private async take(tx: Sql, row: Row, lease: Lease, user: string | null, now: number): Promise<Lease> {
+  /**
+   * Writes the lease into the row. `guard`: only if the message has made no turn and (`waiters`)
+   * no one waits for the thread, as seen by this statement; null when that no longer holds.
+   */
+  private async take(
+    tx: Sql,
+    row: Row,
+    lease: Lease,
+    user: string | null,
+    now: number,
+    guard?: { messageId: string | null; waiters: boolean },
+  ): Promise<Lease | null> {
     // A token still there but out of date: its holder neither committed nor released (nor renewed).
     if (row.lease_token !== null && row.lease_token !== undefined && !isLive(row, now))
       lease = { ...lease, lapsedOwner: String(row.lease_owner) };
-    await tx.run(
+    const made =
+      guard?.messageId == null ? "" : " AND NOT EXISTS (SELECT 1 FROM turns WHERE thread_id = ? AND message_id = ?)";
+    const waiting = guard?.waiters ? " AND NOT EXISTS (SELECT 1 FROM waiters WHERE thread_id = ? AND expires > ?)" : "";
+    const changed = await tx.run(
       `UPDATE threads SET version = ?, lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
-       WHERE id = ?`,
-      [lease.version, lease.token, lease.owner, lease.messageId, user, now, now + lease.ttlMs, lease.threadId],
+       WHERE id = ?${made}${waiting}`,
+      [
+        lease.version,
+        lease.token,
+        lease.owner,
+        lease.messageId,
+        user,
+        now,
+        now + lease.ttlMs,
+        lease.threadId,
+        ...(made ? [lease.threadId, guard!.messageId] : []),
+        ...(waiting ? [lease.threadId, now] : []),
+      ],
     );
-    return lease;
+    return changed === 1 ? lease : null;
+  }
+
+  /** `attempt` again while it fails with CONTENDED (it was rolled back: another writer got there first). */
+  private async retried<T>(attempt: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (err !== CONTENDED) throw err;
+      }
+    }
   }
 
   /** A waiter's turn: polls until its ticket is the lowest live one and the thread is free. */
@@ -363,7 +411,7 @@ export class SqlStore implements Store {
             );
             if (head !== ticket || isLive(row, now)) return null;
             await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-            return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
+            return (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
           },
           { durable: false },
         )
@@ -786,5 +834,8 @@ function keepable(text: string | null, field: "messageId" | "user" | "reply"): v
 function unknownThread(id: string, where: string): StoreError {
   return new StoreError("unknown_thread", `no thread '${id}' in ${where}`);
 }
+
+/** A transaction found that a concurrent one changed what it read: rolled back, it runs again. */
+const CONTENDED = new Error("contended");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
