@@ -1,18 +1,22 @@
-// `autograms chat` as a process on its own: signals (SIGTERM, Ctrl-C on a terminal), a reader of
-// its output that goes away. The rest of its cases run in the test's process (chat.test.ts).
+// `autograms chat` as a process on its own: a conversation resumed from --memory by a second
+// process, signals (SIGTERM, Ctrl-C on a terminal), a reader of its output that goes away. The
+// rest of its cases run in the test's process (chat.test.ts).
 import { describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Memory } from "@autograms/runtime";
-import { bin, cliTestFolder, root } from "./support/run-cli.js";
+import { autograms, autogramsInProcess, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
 
 interface Turn {
   user: string;
   agent: string | null;
 }
 
-const tutor = JSON.parse(readFileSync(join(root, "samples/tutor/conversation.json"), "utf8")) as { turns: Turn[] };
+const tutor = JSON.parse(readFileSync(join(root, "samples/tutor/conversation.json"), "utf8")) as {
+  turns: Turn[];
+  finalGlobals: Record<string, unknown>;
+};
 // The agent speaks first (to an empty message); every later turn is one line of input.
 const userLines = (turns: Turn[]) =>
   turns
@@ -20,11 +24,44 @@ const userLines = (turns: Turn[]) =>
     .map((t) => `${t.user}\n`)
     .join("");
 // util-linux `script` runs a command on a pseudo-terminal, as a user's terminal would.
+const spoken = (turns: Turn[]) => turns.map((t) => t.agent).filter((a): a is string => a !== null);
 const hasScript = spawnSync("script", ["--version"]).status === 0;
 const readMemory = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Memory;
 const folder = cliTestFolder("autograms-chat-process-");
 
 describe("autograms chat, a process of its own", () => {
+  it("resumes the same conversation from --memory in a second process", async () => {
+    const memory = join(folder(), "tutor.json");
+    const first = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], {
+      input: userLines(tutor.turns.slice(0, 4)),
+    });
+    expect(first.code).toBe(0);
+    expect(replies(first.stdout)).toEqual(spoken(tutor.turns.slice(0, 4)));
+    const saved = readMemory(memory);
+    expect(saved).toMatchObject({ format: "autograms-memory", turn: 4, done: false });
+    // It stopped inside doUnit, a global function, whose write to `correct` reaches main on return.
+    expect(saved.stack.map((f) => f.function ?? "main")).toEqual(["main", "doUnit"]);
+    expect(saved.stack[1]!.vars.correct).toBe(1);
+
+    const second = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], {
+      input: userLines(tutor.turns.slice(3)),
+    });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain(`(resuming the conversation saved in ${memory}, after 4 turns)`);
+    // The agent's last words are shown again, then the conversation goes on where it stopped.
+    expect(replies(second.stdout)).toEqual(spoken(tutor.turns.slice(3)));
+    const end = readMemory(memory);
+    expect(end.done).toBe(true);
+    expect(end.stack[0]!.vars).toMatchObject(tutor.finalGlobals);
+    expect(existsSync(`${memory}.${process.pid}.tmp`)).toBe(false);
+
+    const over = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], {
+      input: "hello\n",
+    });
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain("that conversation has ended");
+  });
+
   it("SIGTERM in a turn that computes a long while ends the process at once, the conversation as it was", async () => {
     const memory = join(folder(), "long-turn.json");
     const agent = join(root, "test/server/fixtures/hostile/agent.ts");

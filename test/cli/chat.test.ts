@@ -1,7 +1,7 @@
 // `autograms chat`, run as a user runs it: the built command, stdin piped one line per turn.
 import { describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { replayConversation, type Graph, type Memory } from "@autograms/runtime";
@@ -51,38 +51,6 @@ describe("autograms chat", () => {
     });
     expect(r.code).toBe(0);
     expect(replies(r.stdout)).toEqual(spoken(tutor.turns.slice(0, 3)));
-  });
-
-  it("resumes the same conversation from --memory in a second process", async () => {
-    const memory = join(folder(), "tutor.json");
-    const first = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], {
-      input: userLines(tutor.turns.slice(0, 4)),
-    });
-    expect(first.code).toBe(0);
-    expect(replies(first.stdout)).toEqual(spoken(tutor.turns.slice(0, 4)));
-    const saved = readMemory(memory);
-    expect(saved).toMatchObject({ format: "autograms-memory", turn: 4, done: false });
-    // It stopped inside doUnit, a global function, whose write to `correct` reaches main on return.
-    expect(saved.stack.map((f) => f.function ?? "main")).toEqual(["main", "doUnit"]);
-    expect(saved.stack[1]!.vars.correct).toBe(1);
-
-    const second = await autograms(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], {
-      input: userLines(tutor.turns.slice(3)),
-    });
-    expect(second.code).toBe(0);
-    expect(second.stderr).toContain(`(resuming the conversation saved in ${memory}, after 4 turns)`);
-    // The agent's last words are shown again, then the conversation goes on where it stopped.
-    expect(replies(second.stdout)).toEqual(spoken(tutor.turns.slice(3)));
-    const end = readMemory(memory);
-    expect(end.done).toBe(true);
-    expect(end.stack[0]!.vars).toMatchObject(tutor.finalGlobals);
-    expect(existsSync(`${memory}.${process.pid}.tmp`)).toBe(false);
-
-    const over = await autogramsInProcess(["chat", "samples/tutor/agent.ts", "--offline", "--memory", memory], {
-      input: "hello\n",
-    });
-    expect(over.code).toBe(1);
-    expect(over.stderr).toContain("that conversation has ended");
   });
 
   it("refuses a memory file that is not JSON, and leaves it as it was", async () => {
