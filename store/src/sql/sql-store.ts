@@ -21,6 +21,7 @@ import type {
   PruneOptions,
   PruneResult,
   RunEventRecord,
+  RunWrite,
   RunRecord,
   Store,
   StoreOptions,
@@ -37,7 +38,7 @@ import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
-import { committedRecord, turnColumns } from "./turn-columns.js";
+import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
 
 /** A message id's turn, found when the message came again. */
 type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
@@ -455,34 +456,11 @@ export class SqlStore implements Store {
     keepable(turn.user, "user");
     keepable(turn.reply, "reply");
     const columns = turnColumns(turn);
+    const { run } = turn;
+    if (run) this.runs.checkNumbering(run.runId, run.events, run.begin);
     const record = await this.db.transaction(async (tx) => {
-      const row = await this.row(tx, lease.threadId, this.forUpdate);
-      if (!row)
-        throw new StoreError(
-          "lease_lost",
-          `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`,
-        );
       const now = this.now();
-      if (row.lease_token !== lease.token || num(row.version) !== lease.version) {
-        throw new StoreError(
-          "lease_lost",
-          `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`,
-        );
-      }
-      if (!isLive(row, now)) {
-        throw new StoreError(
-          "lease_lost",
-          `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`,
-        );
-      }
       const seq = lease.version + 1;
-      const { delta } = columns;
-      const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
-      const snapshot =
-        delta === null ||
-        num(row.snap_seq) === 0 ||
-        seq - num(row.snap_seq) >= this.options.snapshotEvery ||
-        sinceSnapshot >= this.options.snapshotBytes;
       const fields = {
         messageId: turn.messageId,
         user: turn.user,
@@ -498,47 +476,140 @@ export class SqlStore implements Store {
           turn.replaces,
         ]);
       }
-      await this.insertTurn(tx, lease.threadId, seq, { ...fields, delta, trace: columns.trace });
+      const written = { lease, turn, columns, fields, seq, now };
+      const snapshot =
+        this.db.dialect === "postgres"
+          ? await this.commitInOneStatement(tx, written)
+          : await this.commitRows(tx, written);
       if (snapshot)
         await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
           lease.threadId,
           seq,
           packJson(turn.memory),
         ]);
-      // The run's events, with the turn: both or neither.
-      const { run } = turn;
-      if (run && !(await this.runs.appendWithin(tx, run.runId, run.events, run.end, run.begin)))
-        throw new StoreError(
-          "lease_lost",
-          `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
-        );
       // The run that holds this lease, if one was recorded and goes on, writes its last events next.
       if (!run?.end)
         await tx.run(
           "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
           [now, lease.threadId, lease.token],
         );
-      await tx.run(
-        `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
-           lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
-         WHERE id = ?`,
-        [
-          seq,
-          turn.memory.graph.agent,
-          turn.memory.graph.hash,
-          turn.memory.checksum,
-          turn.memory.done,
-          snapshot ? seq : num(row.snap_seq),
-          snapshot ? 0 : sinceSnapshot,
-          now,
-          lease.threadId,
-        ],
-      );
       return committedRecord({ seq, ...fields }, turn, columns);
     });
     // Committed: this process's next turn on the thread starts from this very memory.
     this.memories.set(lease.threadId, turn.memory);
     return record;
+  }
+
+  /**
+   * The commit's rows, statement by statement (SQLite, where a statement is no round trip): the
+   * lease checked on the row, the turn, its run's events, the thread's new head. Whether the turn
+   * keeps a snapshot of the whole memory.
+   */
+  private async commitRows(tx: Sql, { lease, turn, columns, fields, seq, now }: Committing): Promise<boolean> {
+    const row = await this.row(tx, lease.threadId, this.forUpdate);
+    const problem = leaseProblem(row, lease, now);
+    if (problem) throw problem;
+    const { delta } = columns;
+    const sinceSnapshot = num(row!.snap_bytes) + (delta?.length ?? 0);
+    const snapshot =
+      delta === null ||
+      num(row!.snap_seq) === 0 ||
+      seq - num(row!.snap_seq) >= this.options.snapshotEvery ||
+      sinceSnapshot >= this.options.snapshotBytes;
+    await this.insertTurn(tx, lease.threadId, seq, { ...fields, delta, trace: columns.trace });
+    const { run } = turn;
+    if (run && !(await this.runs.appendWithin(tx, run.runId, run.events, run.end, run.begin)))
+      throw runEnded(run, lease);
+    await tx.run(
+      `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
+         lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+       WHERE id = ?`,
+      [
+        seq,
+        turn.memory.graph.agent,
+        turn.memory.graph.hash,
+        turn.memory.checksum,
+        turn.memory.done,
+        snapshot ? seq : num(row!.snap_seq),
+        snapshot ? 0 : sinceSnapshot,
+        now,
+        lease.threadId,
+      ],
+    );
+    return snapshot;
+  }
+
+  /**
+   * The commit's rows in one statement (Postgres, where each statement is a round trip): the
+   * thread's new head written only where the lease still holds (the row locked by that update),
+   * the turn and the run's events with it, the snapshot decided from the row as it was. Whether
+   * the turn keeps a snapshot of the whole memory.
+   */
+  private async commitInOneStatement(
+    tx: Sql,
+    { lease, turn, columns, fields, seq, now }: Committing,
+  ): Promise<boolean> {
+    const { delta, trace } = columns;
+    const bytes = delta?.length ?? 0;
+    // The same rule as commitRows', on the row's values before this update.
+    const due =
+      "(CAST(? AS INTEGER) = 1 OR snap_seq = 0 OR CAST(? AS INTEGER) - snap_seq >= CAST(? AS INTEGER) OR snap_bytes + CAST(? AS BIGINT) >= CAST(? AS BIGINT))";
+    const dueParams = [delta === null ? 1 : 0, seq, this.options.snapshotEvery, bytes, this.options.snapshotBytes];
+    const { run } = turn;
+    const batch =
+      run && this.runs.batchStatement(run.runId, run.events, run.events[0]?.seq ?? null, run.end, run.begin);
+    const row = await first(
+      tx,
+      `WITH head AS (
+         UPDATE threads SET version = CAST(? AS INTEGER), agent = ?, graph_hash = ?, memory_checksum = ?, done = CAST(? AS INTEGER),
+           snap_seq = CASE WHEN ${due} THEN CAST(? AS INTEGER) ELSE snap_seq END,
+           snap_bytes = CASE WHEN ${due} THEN 0 ELSE snap_bytes + CAST(? AS BIGINT) END,
+           updated_at = CAST(? AS BIGINT),
+           lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+         WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)
+         RETURNING snap_seq),
+       turn AS (INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
+         SELECT ?, CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'ok', CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM head)${
+           batch
+             ? `,
+       ${batch.ctes}`
+             : ""
+         }
+       SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}`,
+      [
+        seq,
+        turn.memory.graph.agent,
+        turn.memory.graph.hash,
+        turn.memory.checksum,
+        turn.memory.done,
+        ...dueParams,
+        seq,
+        ...dueParams,
+        bytes,
+        now,
+        lease.threadId,
+        lease.token,
+        lease.version,
+        now,
+        lease.threadId,
+        seq,
+        fields.messageId,
+        fields.user,
+        fields.reply,
+        delta,
+        trace,
+        fields.startedAt,
+        fields.committedAt,
+        ...(batch ? batch.params : []),
+      ],
+    );
+    // Nothing written where the lease no longer holds (the statement is rolled back): why, from the row.
+    if (num(row?.committed) === 0) throw leaseProblem(await this.row(tx, lease.threadId), lease, now) ?? lapsed(lease);
+    if (run && num(row?.taken) === 0) {
+      await this.runs.refused(tx, run.runId);
+      throw runEnded(run, lease);
+    }
+    return num(row?.snap_seq) === seq;
   }
 
   private async insertTurn(
@@ -829,6 +900,54 @@ function keepable(text: string | null, field: "messageId" | "user" | "reply"): v
       `${field}: contains a NUL character (U+0000), which a store cannot keep in text`,
     );
   }
+}
+
+/** What a commit writes, as both of its ways take it. */
+interface Committing {
+  lease: Lease;
+  turn: NewTurn;
+  columns: TurnColumns;
+  fields: {
+    messageId: string | null;
+    user: string | null;
+    reply: string | null;
+    status: "ok";
+    startedAt: number;
+    committedAt: number;
+  };
+  seq: number;
+  now: number;
+}
+
+/** Why a commit under `lease` cannot be made on the thread's row as it is; null: it can. */
+function leaseProblem(row: Row | undefined, lease: Lease, now: number): StoreError | null {
+  if (!row)
+    return new StoreError(
+      "lease_lost",
+      `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`,
+    );
+  if (row.lease_token !== lease.token || num(row.version) !== lease.version)
+    return new StoreError(
+      "lease_lost",
+      `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`,
+    );
+  if (!isLive(row, now)) return lapsed(lease);
+  return null;
+}
+
+function lapsed(lease: Lease): StoreError {
+  return new StoreError(
+    "lease_lost",
+    `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`,
+  );
+}
+
+/** The run's events were refused: another writer ended the run (it thought this one dead). */
+function runEnded(run: RunWrite, lease: Lease): StoreError {
+  return new StoreError(
+    "lease_lost",
+    `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
+  );
 }
 
 function unknownThread(id: string, where: string): StoreError {
