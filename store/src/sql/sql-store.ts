@@ -40,6 +40,19 @@ import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
 
+/** The lease's columns as taking it writes them (`leaseValues`). */
+const LEASE_COLUMNS =
+  "lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?";
+
+const leaseValues = (lease: Lease, user: string | null, now: number) => [
+  lease.token,
+  lease.owner,
+  lease.messageId,
+  user,
+  now,
+  now + lease.ttlMs,
+];
+
 /** A message id's turn, found when the message came again. */
 type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
 
@@ -325,7 +338,7 @@ export class SqlStore implements Store {
              (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
              (SELECT COUNT(*) FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made
            FROM threads WHERE id = ? FOR UPDATE),
-         taken AS (UPDATE threads SET lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
+         taken AS (UPDATE threads SET ${LEASE_COLUMNS}
            FROM head, seen
            WHERE threads.id = head.id AND head.x = seen.x AND (head.lease_token IS NULL OR head.lease_expires <= ?)
              AND head.waiting = 0 AND head.made = 0${agent === undefined ? "" : " AND (head.agent IS NULL OR head.agent = ?)"}
@@ -336,12 +349,7 @@ export class SqlStore implements Store {
         now,
         messageId,
         lease.threadId,
-        lease.token,
-        lease.owner,
-        lease.messageId,
-        user,
-        now,
-        now + lease.ttlMs,
+        ...leaseValues(lease, user, now),
         now,
         ...(agent === undefined ? [] : [agent]),
       ],
@@ -405,22 +413,13 @@ export class SqlStore implements Store {
     const made =
       guard?.messageId == null ? "" : " AND NOT EXISTS (SELECT 1 FROM turns WHERE thread_id = ? AND message_id = ?)";
     const waiting = guard?.waiters ? " AND NOT EXISTS (SELECT 1 FROM waiters WHERE thread_id = ? AND expires > ?)" : "";
-    const changed = await tx.run(
-      `UPDATE threads SET version = ?, lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
-       WHERE id = ?${made}${waiting}`,
-      [
-        lease.version,
-        lease.token,
-        lease.owner,
-        lease.messageId,
-        user,
-        now,
-        now + lease.ttlMs,
-        lease.threadId,
-        ...(made ? [lease.threadId, guard!.messageId] : []),
-        ...(waiting ? [lease.threadId, now] : []),
-      ],
-    );
+    const changed = await tx.run(`UPDATE threads SET version = ?, ${LEASE_COLUMNS} WHERE id = ?${made}${waiting}`, [
+      lease.version,
+      ...leaseValues(lease, user, now),
+      lease.threadId,
+      ...(made ? [lease.threadId, guard!.messageId] : []),
+      ...(waiting ? [lease.threadId, now] : []),
+    ]);
     return changed === 1 ? lease : null;
   }
 
