@@ -22,7 +22,8 @@ import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
-import { InProcessPlayer } from "./workers/turn-player.js";
+import { PoolBuild } from "./workers/pool-build.js";
+import { InProcessPlayer, type TurnPlayer } from "./workers/turn-player.js";
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
@@ -81,10 +82,11 @@ export interface AppOptions {
    * Play the turns in worker threads (docs/scaling.md): a script that makes the agent in each
    * (`serveTurns` from `@autograms/server/worker`), how many, and the per-turn budgets. Without
    * it, turns are played in the server's own thread (under `budgets`), where a turn's
-   * computation holds up every request while it runs. A TurnPool made already is used as it is
-   * (its workers' agent is the build `agent` stands for: `setAgent` with a pool replaces it).
+   * computation holds up every request while it runs. A TurnPool (or a PoolBuild of one) made
+   * already is used as it is (its workers' agent is the build `agent` stands for: `setAgent` with
+   * a pool replaces it).
    */
-  workers?: WorkerOptions | TurnPool;
+  workers?: WorkerOptions | TurnPool | PoolBuild;
   /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
   budgets?: Partial<TurnBudgets>;
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
@@ -99,8 +101,8 @@ export function createApp(options: AppOptions): AutogramsApp {
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
-  const player =
-    options.workers instanceof TurnPool
+  const player: TurnPlayer =
+    options.workers instanceof TurnPool || options.workers instanceof PoolBuild
       ? options.workers
       : options.workers
         ? new TurnPool(options.workers)
@@ -171,16 +173,16 @@ export function createApp(options: AppOptions): AutogramsApp {
   return {
     app,
     ctx,
-    ready: async () => void (player instanceof TurnPool ? await player.ready() : undefined),
+    ready: async () => void (await player.ready?.()),
     close: () => runs.close(),
     setAgent(agent, pool) {
       // A worker thread plays the agent its script made: a new build played in workers comes with
       // the pool whose workers made it.
-      if (player instanceof TurnPool && !pool)
+      if (player.threads > 0 && !pool)
         throw new Error(
           "setAgent: the turns are played in worker threads, which keep the agent they made; give the new build's TurnPool with it",
         );
-      if (!(player instanceof TurnPool) && pool)
+      if (player.threads === 0 && pool)
         throw new Error("setAgent: the turns are played in the server's own thread; a TurnPool cannot be given");
       if (pool) runs.usePlayer(pool);
       ctx.agent = agent;

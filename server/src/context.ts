@@ -4,7 +4,7 @@ import type { BusyPolicy, Store } from "@autograms/store";
 import type { Lifecycle } from "./ops/lifecycle.js";
 import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
-import type { TurnPool } from "./workers/turn-pool.js";
+import type { TurnPlayer } from "./workers/turn-player.js";
 
 /**
  * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
@@ -55,12 +55,13 @@ export interface AutogramsApp {
   /**
    * Serves another build of the agent (hot reload): every turn that starts from now on runs on it;
    * a run in progress finishes on the build it started with. When the turns are played in worker
-   * threads, `pool` is the new build's (its workers made the agent, `ready()` resolved): the
-   * previous pool is closed once its last run ends, and its workers with the modules they loaded
-   * are gone. `agent` is then the main thread's view of the build (its graph, for the stale check,
+   * threads, `pool` is the new build's (a TurnPool whose workers made the agent, `ready()`
+   * resolved, or a PoolBuild made on the previous build's workers): the previous one is closed once
+   * its last run ends, and its workers with the modules they loaded are gone (a PoolBuild's end
+   * with the last build on them). `agent` is then the main thread's view of the build (its graph, for the stale check,
    * the threads API and the playground).
    */
-  setAgent(agent: Agent, pool?: TurnPool): void;
+  setAgent(agent: Agent, pool?: TurnPlayer): void;
   /** A build that failed: reported by `GET /api/agent` until the next good one (`setAgent`). */
   buildFailed(message: string, diagnostics: string): void;
   /** Resolves once the turns can be played (the worker threads have made their agents); rejects with why they cannot. */

@@ -10,6 +10,7 @@ export type { ConnectionLimits } from "./http/connection-limits.js";
 export type { ServerContext, ServerLimits } from "./context.js";
 export { RunManager } from "./runs/run-manager.js";
 export { TurnPool, WorkerError } from "./workers/turn-pool.js";
+export { PoolBuild } from "./workers/pool-build.js";
 export type { WorkerOptions } from "./workers/turn-pool.js";
 export { InProcessPlayer } from "./workers/turn-player.js";
 export type { TurnPlayer, PlayRequest } from "./workers/turn-player.js";

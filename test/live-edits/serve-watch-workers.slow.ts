@@ -1,8 +1,9 @@
 // `autograms serve --watch --workers 1`, a real process: each build's tool module is loaded by
 // worker threads of its own, never by the server's thread; a run in progress during a save
 // finishes with the tool it started with; the workers of earlier builds end with their last run,
-// so after many saves the process runs one build's worth of them. Each save starts a worker and
-// compiles the agent: a dozen builds take their time on a busy machine.
+// so after many saves the process runs one build's worth of them; a save of the agent file alone
+// keeps the workers (the agent made again there, the module not loaded again). Each save compiles
+// the agent and most start a worker: a dozen builds take their time on a busy machine.
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   appendFileSync,
@@ -61,28 +62,34 @@ export const shout = defineAction({
 });
 `;
 
+/** The stall agent and its prices served in a folder of its own, and how to talk to it. */
+async function stall(name: string) {
+  const dir = join(folder(), name);
+  mkdirSync(dir);
+  const at = (file: string) => join(dir, file);
+  writeFileSync(at("agent.ts"), AGENT);
+  writeFileSync(at("prices.ts"), PRICES(30));
+  const server = await serveWatching(dir, "1");
+  const loads = () => readFileSync(at("loads.log"), "utf8").split("\n").filter(Boolean);
+  const workerThreads = async () => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    return Number(/^autograms_worker_threads (\d+)$/m.exec(text)![1]);
+  };
+  let n = 0;
+  const say = async (thread: string, text: string) => {
+    const res = await fetch(`${server.url}/api/chat`, json(chatBody(thread, [userMessage(`m${++n}`, text)])));
+    expect(res.status).toBe(200);
+    return textOf(await uiMessageOf(await uiChunks(res.body!))).join(" ");
+  };
+  return { at, server, loads, workerThreads, say };
+}
+
 describe("autograms serve --watch --workers 1", () => {
   // Each agent's folder (the one watched) sits beside a node_modules with @autograms/runtime and the MCP SDK.
   beforeAll(() => symlinkSync(join(root, "node_modules"), join(folder(), "node_modules"), "dir"));
 
   it("loads each build's tool module in a fresh worker, finishes a run in progress on its build, and ends the old workers", async () => {
-    const dir = join(folder(), "stall");
-    mkdirSync(dir);
-    const at = (name: string) => join(dir, name);
-    writeFileSync(at("agent.ts"), AGENT);
-    writeFileSync(at("prices.ts"), PRICES(30));
-    const server = await serveWatching(dir, "1");
-    const loads = () => readFileSync(at("loads.log"), "utf8").split("\n").filter(Boolean);
-    const workerThreads = async () => {
-      const text = await (await fetch(`${server.url}/metrics`)).text();
-      return Number(/^autograms_worker_threads (\d+)$/m.exec(text)![1]);
-    };
-    let n = 0;
-    const say = async (thread: string, text: string) => {
-      const res = await fetch(`${server.url}/api/chat`, json(chatBody(thread, [userMessage(`m${++n}`, text)])));
-      expect(res.status).toBe(200);
-      return textOf(await uiMessageOf(await uiChunks(res.body!))).join(" ");
-    };
+    const { at, server, loads, workerThreads, say } = await stall("stall");
     let builds = 0;
     const save = async (pence: number) => {
       writeFileSync(at("prices.ts"), PRICES(pence));
@@ -146,52 +153,82 @@ describe("autograms serve --watch --workers 1", () => {
     expect(await workerThreads()).toBe(1);
   }, 120_000);
 
-  // In worker threads the server's thread holds each build's MCP servers for its pool; with
-  // --workers 0 it holds them for the build it plays. Either way they stop with the build.
-  it.each(["1", "0"])(
-    "stops each build's MCP servers once the build is replaced (--workers %s)",
-    async (workers) => {
-      const dir = join(folder(), `shop-${workers}`);
-      mkdirSync(dir);
-      for (const f of ["agent.ts", "mcp-tools.d.ts", "server.mjs"])
-        copyFileSync(join(root, "samples/shop", f), join(dir, f));
-      // The shop's server, saying which process each start of it is.
-      writeFileSync(
-        join(dir, "logged-server.mjs"),
-        `import { appendFileSync } from "node:fs";\nappendFileSync("mcp-pids.log", process.pid + "\\n");\nawait import("./server.mjs");\n`,
-      );
-      writeFileSync(
-        join(dir, ".mcp.json"),
-        JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
-      );
-      const server = await serveWatching(dir, workers);
-      const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
-      const alive = (pid: number) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      const opening = await fetch(`${server.url}/api/threads/t/runs`, json({ message: null }));
-      expect(await opening.text()).toContain("Tea is 2.5 EUR today");
-      for (let i = 1; i <= 3; i++) {
-        appendFileSync(join(dir, "agent.ts"), `// save ${i}\n`);
-        await told(server.stderr, /\(serving the new build/, i);
+  it("keeps the workers when only the agent file is saved: the next turns say the new text, a run in progress ends on its build", async () => {
+    const { at, server, loads, workerThreads, say } = await stall("agent-only");
+    expect(await say("first", "hi")).toBe("Hello! That is 30 pence.");
+
+    // A run held in its tool call while the agent file alone is saved twice.
+    writeFileSync(at("hold"), "");
+    const held = say("held", "hi");
+    await until(
+      () => existsSync(at("held.log")),
+      () => "the held run's tool call",
+    );
+    writeFileSync(at("agent.ts"), AGENT.replace("That is", "It costs"));
+    await told(server.stderr, /\(serving the new build/, 1);
+    writeFileSync(at("agent.ts"), AGENT.replace("That is", "It comes to"));
+    await told(server.stderr, /\(serving the new build/, 2);
+    // No worker was started, no module loaded again: the worker there made the new agents.
+    expect(await workerThreads()).toBe(1);
+    expect(loads()).toEqual(["worker"]);
+    rmSync(at("hold"));
+    expect(await held).toBe("Hello! That is 30 pence.");
+    expect(await say("fresh", "hi")).toBe("Hello! It comes to 30 pence.");
+    expect(loads()).toEqual(["worker"]);
+
+    // A save of the module: loaded again, in a new worker; the old one ends.
+    writeFileSync(at("prices.ts"), PRICES(35));
+    await told(server.stderr, /\(serving the new build/, 3);
+    expect(await say("fresh", "ok")).toBe("Now 35 pence.");
+    expect(loads()).toEqual(["worker", "worker"]);
+    await until(
+      async () => (await workerThreads()) === 1,
+      () => "the earlier build's worker to end",
+    );
+  }, 60_000);
+
+  // The server's thread holds each build's MCP servers for its pool; they stop with the build.
+  // An agent with MCP tools gets new workers on every save (its MCP servers start again).
+  it("stops each build's MCP servers once the build is replaced", async () => {
+    const dir = join(folder(), "shop");
+    mkdirSync(dir);
+    for (const f of ["agent.ts", "mcp-tools.d.ts", "server.mjs"])
+      copyFileSync(join(root, "samples/shop", f), join(dir, f));
+    // The shop's server, saying which process each start of it is.
+    writeFileSync(
+      join(dir, "logged-server.mjs"),
+      `import { appendFileSync } from "node:fs";\nappendFileSync("mcp-pids.log", process.pid + "\\n");\nawait import("./server.mjs");\n`,
+    );
+    writeFileSync(
+      join(dir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
+    );
+    const server = await serveWatching(dir, "1");
+    const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
       }
-      await until(
-        () => pids().length === 4 && pids().filter(alive).length === 1,
-        () => `one MCP server left running of ${pids().join(", ")} (alive: ${pids().filter(alive).join(", ")})`,
-      );
-      expect(alive(pids().at(-1)!)).toBe(true);
-    },
-    60_000,
-  );
+    };
+    const opening = await fetch(`${server.url}/api/threads/t/runs`, json({ message: null }));
+    expect(await opening.text()).toContain("Tea is 2.5 EUR today");
+    for (let i = 1; i <= 3; i++) {
+      appendFileSync(join(dir, "agent.ts"), `// save ${i}\n`);
+      await told(server.stderr, /\(serving the new build/, i);
+    }
+    await until(
+      () => pids().length === 4 && pids().filter(alive).length === 1,
+      () => `one MCP server left running of ${pids().join(", ")} (alive: ${pids().filter(alive).join(", ")})`,
+    );
+    expect(alive(pids().at(-1)!)).toBe(true);
+  }, 60_000);
 
   it(
-    "serves each edit as the server's own thread does: next turns, a broken build, stale threads and migrate",
-    () => editWhileServing(folder(), { workers: "1", afterAgentEdit: 2, afterToolEdit: 3 }),
+    "serves each edit: next turns, a broken build, stale threads and migrate",
+    () => editWhileServing(folder()),
     60_000,
   );
 });

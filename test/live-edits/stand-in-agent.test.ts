@@ -46,7 +46,7 @@ describe("the server thread's stand-in agent", () => {
     expect(() => stand.checkMemory(memory)).not.toThrow();
     expect(stand.staleProblem(memory)).toBeNull();
     await expect(stand.reply("tea", memory)).rejects.toThrow(
-      /the instruction hook of action 'confirm' runs in the worker threads that play the turns, not in the server's own thread/,
+      /the instruction hook of action 'confirm' runs in the worker threads that play the turns, not in the command's own thread/,
     );
   });
 

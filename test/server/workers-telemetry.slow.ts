@@ -9,8 +9,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
-import { InProcessPlayer, TurnPool, type PlayRequest, type TurnPlayer } from "@autograms/server";
+import { InProcessPlayer, TurnPool, type TurnPlayer } from "@autograms/server";
 import { whoami } from "./fixtures/pool/whoami.js";
+import { playRequest } from "./support/play-request.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool/${name}`, import.meta.url));
 const { graph } = compile(readFileSync(fixture("traced.ts"), "utf8"), { fileName: "traced.ts" });
@@ -33,14 +34,7 @@ afterAll(async () => {
   propagation.disable();
 });
 
-const request = (threadId: string, text: string | null, memory: PlayRequest["memory"]): PlayRequest => ({
-  threadId,
-  text,
-  memory,
-  signal: new AbortController().signal,
-  onStep: () => {},
-  onText: () => {},
-});
+const request = playRequest;
 
 const ms = (t: HrTime) => t[0] * 1000 + t[1] / 1e6;
 

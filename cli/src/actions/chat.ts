@@ -1,15 +1,19 @@
 import { createInterface } from "node:readline";
+import { getHeapStatistics } from "node:v8";
 import type { TraceSink } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
+import { chooseModel } from "../agent-loading/model.js";
 import { openAgent } from "../agent-loading/open-agent.js";
+import { workerBuilds, type WorkerBuild } from "../agent-loading/worker-builds.js";
+import { CurrentBuild } from "../live/current-build.js";
 import { reporting } from "../agent-loading/report-error.js";
-import { rebuildOnSave } from "../live/rebuilds.js";
-import { commandScope } from "../agent-loading/command-scope.js";
+import { rebuildOnSave, type Build } from "../live/rebuilds.js";
+import { closeAtEnd, commandScope } from "../agent-loading/command-scope.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
-import type { ChatSession } from "../conversation/session.js";
+import type { ChatBuild, ChatSession } from "../conversation/session.js";
 import { threadSession, type ThreadFlags } from "../conversation/thread-session.js";
 import { logPrinter } from "../terminal/print-log.js";
 import { fanOut, JsonlTraceWriter } from "../trace/jsonl-writer.js";
@@ -36,31 +40,32 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
     throw new CliError("--busy applies to a thread of a store: give --store or --thread too", 2);
   // Replies stream to a terminal; a pipe gets each reply whole, exactly as it ends.
   const stream = flags.stream ?? process.stdout.isTTY === true;
-  const bundles = new Map<string, Record<string, unknown>>();
-  const { agent, loaded } = await openAgent(file, { ...flags, stream }, { modelRequired: true, onLoaded, bundles });
+  const { first, loaded, next } = await chatBuilds(file, { ...flags, stream }, onLoaded);
+  const { agent } = first;
   // The build each turn runs on: with --watch, the latest one the conversation can resume on.
-  let current = agent;
+  const builds = new CurrentBuild<ChatBuild>(first);
+  // However the command ends (a thread that cannot go on, end of input), its workers end with it.
+  closeAtEnd(() => builds.close());
   const session: ChatSession = threaded
-    ? await threadSession(() => current, flags)
-    : memoryFileSession(() => current, flags.memory, flags.onStale);
+    ? await threadSession(agent, flags)
+    : memoryFileSession(agent, flags.memory, flags.onStale);
   if (session.restarted !== undefined)
     process.stderr.write(
       `(the saved conversation cannot resume on this agent: ${session.restarted}; it begins again)\n`,
     );
-  const unwatch = flags.watch
+  const unwatch = next
     ? rebuildOnSave(
         file,
-        async (diagnostics) =>
-          (await openAgent(file, { ...flags, stream }, { modelRequired: true, bundles, diagnostics })).agent,
-        async (next) => {
-          const problem = await session.check(next);
+        next,
+        async (built) => {
+          const problem = await session.check(built.agent);
           if (problem !== null && flags.onStale !== "restart") {
             process.stderr.write(
               `(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`,
             );
-            return void next.close();
+            return built.close();
           }
-          current = next;
+          await builds.use(built);
           process.stderr.write(
             problem === null
               ? "(the next turn runs on the new build)\n"
@@ -68,7 +73,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
           );
         },
         undefined,
-        (next) => next.close(),
+        (built) => built.close(),
       )
     : () => {};
 
@@ -84,7 +89,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
   const pause = yieldingEvery(YIELD_EVERY_MS);
   const turn = async (text: string | null) => {
     try {
-      return await session.reply(text, { trace, onText: printer.onText, pause });
+      return await builds.during((build) => session.reply(build, text, { trace, onText: printer.onText, pause }));
     } catch (err) {
       printer.abandon();
       throw err;
@@ -137,6 +142,46 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
     writer?.close();
     await session.close();
   }
+}
+
+/**
+ * The build chat starts on, and with --watch how to make the next on a save. Without --watch, the
+ * agent in this thread. With it, each build in a worker thread (worker-builds.ts, as `serve
+ * --watch`): this thread never imports the agent's tool and action modules, so a save leaves no
+ * copy of them loaded; the worker of a replaced build ends once no turn plays on it.
+ */
+async function chatBuilds(
+  file: string,
+  flags: ChatFlags,
+  onLoaded: (loaded: LoadedAgent) => void,
+): Promise<{ first: ChatBuild; loaded: LoadedAgent; next?: Build<ChatBuild> }> {
+  if (!flags.watch) {
+    const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
+    return { first: { agent, close: () => agent.close() }, loaded };
+  }
+  const { offline, model, baseUrl, apiKeyEnv, mcpConfig, stream } = flags;
+  const modelFlags: ModelFlags = { offline, model, baseUrl, apiKeyEnv, mcpConfig, stream };
+  // The model's flags are checked here, before the worker starts.
+  await chooseModel(modelFlags, true);
+  // A turn in the worker may take as long and as much as one in this thread would: no budget
+  // beyond this thread's own heap limit.
+  const make = workerBuilds(file, {
+    modelFlags,
+    budgets: { timeMs: Infinity, memoryMb: Infinity },
+    size: 1,
+    heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+  });
+  const chatBuild = ({ agent, player }: WorkerBuild): ChatBuild => ({
+    agent,
+    player,
+    close: async () => void (await Promise.all([agent.close(), player.close()])),
+  });
+  const made = await make({ onLoaded });
+  return {
+    first: chatBuild(made),
+    loaded: made.loaded,
+    next: async (diagnostics) => chatBuild(await make({ diagnostics })),
+  };
 }
 
 function ended(): void {

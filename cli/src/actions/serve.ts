@@ -12,7 +12,7 @@ import {
   ServerMetrics,
   shutdown,
   type RunningServer,
-  TurnPool,
+  PoolBuild,
 } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
@@ -91,6 +91,11 @@ async function serve(
   flags: ServeFlags,
   onLoaded: Parameters<typeof openAgent>[2]["onLoaded"],
 ): Promise<void> {
+  if (flags.watch && flags.workers === 0)
+    throw new CliError(
+      "--watch plays each build in worker threads of its own, so that the modules of earlier builds can be let go (Node cannot unload a module from the server's thread): --workers 0 cannot go with it; give --workers 1 or more, or leave --workers out",
+      2,
+    );
   if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535)
     throw new CliError(`--port takes a port number (0 to 65535), not '${flags.port}'`, 2);
   const token = tokenOf(flags);
@@ -163,7 +168,7 @@ async function serve(
   process.stderr.write(
     `(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
   );
-  const unwatch = flags.watch
+  const unwatch = rebuild
     ? rebuildOnSave(
         file,
         rebuild,
@@ -175,7 +180,7 @@ async function serve(
         },
         (message, diagnostics) => server!.buildFailed(message, diagnostics),
         // A build made while the server stops is not served: its workers end with it.
-        (built) => Promise.all([built.close(), built.pool instanceof TurnPool && built.pool.close()]).then(() => {}),
+        (built) => Promise.all([built.close(), built.pool instanceof PoolBuild && built.pool.close()]).then(() => {}),
       )
     : () => {};
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
@@ -231,7 +236,7 @@ async function serveBuild(
   { agent, pool }: ServedBuild,
   previous: ServedBuild,
 ): Promise<void> {
-  server.setAgent(agent, pool instanceof TurnPool ? pool : undefined);
+  server.setAgent(agent, pool instanceof PoolBuild ? pool : undefined);
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.
   const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");

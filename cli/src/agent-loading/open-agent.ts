@@ -28,7 +28,7 @@ export interface AgentMaking {
   isolation?: AgentOptions["isolation"];
   /** The model as the agent gets it (a server times its calls). */
   wrapModel?: (model: ChatModel) => ChatModel;
-  /** Tool and action bundles imported by earlier builds of this agent (--watch), reused when unchanged. */
+  /** Tool and action bundles this thread imported for earlier builds of this agent (--watch), reused when unchanged. */
   bundles?: LoadedBundles;
   /** The agent's MCP tools, held by another thread (a serve worker calls them through the server's); connected here when absent. */
   mcpTools?: Record<string, Tool>;

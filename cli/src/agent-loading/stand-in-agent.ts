@@ -1,9 +1,9 @@
 /**
- * A build's agent as the server's own thread holds it when worker threads play its turns
- * (`serve --watch`): Node cannot unload an ES module, so this thread never imports the agent's
- * tool and action modules (a copy per save would stay loaded); the workers do, and a new build's
- * workers replace the last one's. This thread needs the graph (its hash, the stale check,
- * `threads migrate`, edits of variables, the playground) and, to compile the graph as the workers
+ * A build's agent as the command's own thread holds it when worker threads play its turns
+ * (`serve --watch`, `chat --watch`): Node cannot unload an ES module, so this thread never imports
+ * the agent's tool and action modules (a copy per save would stay loaded); the workers do
+ * (worker-builds.ts). This thread needs the graph (its hash, the stale check, `threads migrate`,
+ * edits of variables, the playground, chat's replies' name) and, to compile the graph as the workers
  * do, the definitions of the tools offered to the model and which hooks and effects each custom
  * action has: the workers tell it that (`HostShape`).
  */
@@ -52,7 +52,7 @@ export function hostShapeOf(tools: Record<string, Tool>, actions: readonly Actio
 }
 
 const elsewhere = (what: string) => () => {
-  throw new Error(`${what} runs in the worker threads that play the turns, not in the server's own thread`);
+  throw new Error(`${what} runs in the worker threads that play the turns, not in the command's own thread`);
 };
 
 /** Nothing in this thread plays a turn: a model that is asked anything says where the turns are played. */

@@ -25,10 +25,9 @@ export interface HostCode {
 }
 
 /**
- * Bundles already imported, by their text (`--watch`): Node cannot unload an ES module, so each
- * import of a changed bundle stays in memory until the process ends. Importing only bundles whose
- * text is new bounds that to one copy per version of the modules' code, and leaves the modules'
- * state alone across saves that do not change them.
+ * Bundles a thread has imported, by their text (`--watch`: a worker that makes the agent of a later
+ * build whose bundle is the same): Node cannot unload an ES module, so the same bundle is imported
+ * once and its modules' state goes on across saves that do not change them.
  */
 export type LoadedBundles = Map<string, Record<string, unknown>>;
 
@@ -52,9 +51,8 @@ export async function loadHostCode(
   graph: Pick<Graph, "tools" | "actions">,
   baseDir: string,
   importer: string,
-  bundles?: LoadedBundles,
 ): Promise<HostCode> {
-  return importHostCode(await bundleHostCode(graph, baseDir, importer), bundles);
+  return importHostCode(await bundleHostCode(graph, baseDir, importer));
 }
 
 /** The bundle `loadHostCode` imports (esbuild: no code of the agent's runs). */

@@ -36,7 +36,7 @@ export function registerChat(program: Command): void {
     )
     .option(
       "--watch",
-      "build the agent again when its file or a module in its folder is saved: the next turn runs on the new build if the conversation can resume on it; a build that fails is reported and the last good one goes on",
+      "build the agent again when its file or a module in its folder is saved: the next turn runs on the new build if the conversation can resume on it; a build that fails is reported and the last good one goes on. The turns are played in a worker thread, which loads the tool and action modules: a save that changes a module starts a new worker, which loads them again (their top-level code runs again), and the last one ends; a save of the agent file alone keeps the worker and its modules as loaded",
     );
   addModelOptions(command)
     .option(

@@ -53,7 +53,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--workers <n>",
-      "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread; default: one per core)",
+      "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread, not with --watch; default: one per core)",
       integer(0),
     )
     .option(
@@ -78,7 +78,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--watch",
-      "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving. Each build gets worker threads of its own, which load its tool and action modules (their top-level code runs again); the last build's workers end once their runs do. With --workers 0 the turns are played in the server's own thread, where each new version of the modules is imported again and every copy stays loaded until the process ends",
+      "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving. The turns are played in worker threads (never the server's own: not with --workers 0). A save that changes a tool or action module starts new workers, which load the modules again (their top-level code runs again), and the last build's workers end once their runs do; a save of the agent file alone makes the agent again in the workers there are, which keep their modules as loaded",
     )
     .option(
       "--no-playground",

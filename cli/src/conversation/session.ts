@@ -1,4 +1,5 @@
 import type { Agent, Memory, ReplyChunk, RunOptions, TraceSink } from "@autograms/runtime";
+import type { TurnPlayer } from "@autograms/server";
 
 /**
  * What a turn reports as it runs: its trace events, and the reply's text as it is written; and
@@ -10,14 +11,29 @@ export interface TurnListeners {
   pause?: RunOptions["pause"];
 }
 
+/**
+ * A build of the agent that turns are played on: in this thread, or (`chat --watch`) by `player`
+ * in a worker thread that loaded the agent's modules, `agent` standing in for it here (its graph:
+ * the stale check, the name).
+ */
+export interface ChatBuild {
+  agent: Agent;
+  player?: TurnPlayer;
+  close(): Promise<void>;
+}
+
 /** Where `chat` keeps a conversation between turns: nowhere, a memory file, or a thread of a store. */
 export interface ChatSession {
   /** Set when the conversation goes on from before: what to say so, and the agent's last reply. */
   resumed: { note: string; lastReply: string | undefined } | null;
   /** Set when the saved conversation could not resume on the agent and `--on-stale restart` began it again: why. */
   restarted?: string;
-  /** One turn; `text` null is the agent's opening, which it speaks first. */
-  reply(text: string | null, listeners: TurnListeners): Promise<{ reply: string | null; done: boolean }>;
+  /** One turn on `build`; `text` null is the agent's opening, which it speaks first. */
+  reply(
+    build: ChatBuild,
+    text: string | null,
+    listeners: TurnListeners,
+  ): Promise<{ reply: string | null; done: boolean }>;
   /** Why the conversation cannot resume on this build of the agent (`stale_memory`), or null when it can. */
   check(agent: Agent): Promise<string | null>;
   /** Drops the turn under way, if any, leaving the conversation at its last turn (Ctrl-C). */

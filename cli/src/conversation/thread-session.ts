@@ -4,6 +4,7 @@ import { openStore, runTurn, StoreError, type BusyPolicy, type StalePolicy } fro
 import { CliError } from "../agent-loading/cli-error.js";
 import { lastReply } from "../agent-loading/memory-file.js";
 import { storeUrl } from "./store-url.js";
+import { playedBy } from "./played-by.js";
 import { staleProblem, type ChatSession } from "./session.js";
 
 export interface ThreadFlags {
@@ -17,14 +18,14 @@ export interface ThreadFlags {
  * The conversation as a thread of a store (`--store`, `--thread`): each turn leases the thread,
  * loads it, runs and commits, so other processes may take turns on the same thread in between.
  */
-export async function threadSession(agent: () => Agent, flags: ThreadFlags): Promise<ChatSession> {
+export async function threadSession(agent: Agent, flags: ThreadFlags): Promise<ChatSession> {
   const store = await openStore(storeUrl(flags.store));
   try {
     const id = flags.thread ?? randomUUID();
     const saved = (await store.thread(id)) === null ? null : (await store.load(id)).memory;
     const onStale = flags.onStale ?? "refuse";
     // A stale thread restarted: its first turn here is the agent's opening again (runTurn's onStale).
-    const restarted = onStale === "restart" ? staleProblem(agent(), saved) : null;
+    const restarted = onStale === "restart" ? staleProblem(agent, saved) : null;
     const memory = restarted === null ? saved : null;
     if (memory === null && saved !== null) {
       process.stderr.write(`(thread ${id} begins again)\n`);
@@ -38,7 +39,7 @@ export async function threadSession(agent: () => Agent, flags: ThreadFlags): Pro
       );
     } else {
       // Checked whole (checksum, graph) before any of it reaches the terminal.
-      agent().checkMemory(memory);
+      agent.checkMemory(memory);
     }
     const policy = flags.busy ?? "reject";
     const stopping = new AbortController();
@@ -53,15 +54,17 @@ export async function threadSession(agent: () => Agent, flags: ThreadFlags): Pro
               note: `(resuming thread ${id} of ${store.where}, after ${memory.turn} turns)`,
               lastReply: lastReply(memory),
             },
-      async reply(text, { trace, onText, pause }) {
+      async reply(build, text, listeners) {
+        const { trace, onText, pause } = listeners;
         try {
-          const turn = runTurn(store, agent(), id, text, {
+          const turn = runTurn(store, build.agent, id, text, {
             policy,
             onStale,
             trace,
             ...(onText && { onText }),
             ...(pause && { pause }),
             signal: stopping.signal,
+            ...(build.player && { play: playedBy(build.player, build, id, text, listeners) }),
           });
           running = turn;
           return await turn;

@@ -42,9 +42,15 @@ export type ToWorker =
       kept?: string;
       /** Present when the pool's thread exports traces: the turn's spans are sent back (`spans`). */
       trace?: RelayTrace;
+      /** The build whose agent plays it (`make`); absent: the one the worker made as it started. */
+      build?: number;
     }
   /** Replays a committed turn from the memory before it, to rebuild what it sent (`replayRecorded`). */
-  | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null }
+  | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null; build?: number }
+  /** Makes the agent of another build from `data` (the script's factory again), for the turns that name it. */
+  | { type: "make"; build: number; data: unknown }
+  /** No turn names this build any more: its agent goes. */
+  | { type: "drop"; build: number }
   /** Stops the turn (`reason`: the message of its `run-error`). */
   | { type: "stop"; id: number; reason: string }
   | { type: "ping" }
@@ -57,6 +63,9 @@ export type FromWorker =
   | { type: "ready"; about?: unknown }
   /** The agent factory failed: the pool cannot serve. */
   | { type: "unusable"; message: string }
+  /** The agent of a build is made (`make`), or could not be (`message`). */
+  | { type: "made"; build: number; about?: unknown }
+  | { type: "unmade"; build: number; message: string }
   | { type: "pong" }
   /** A turn calls a shared tool (WorkerStart.tools): the pool's thread runs it and answers. */
   | { type: "call"; call: number; tool: string; args: unknown[] }
@@ -70,7 +79,14 @@ export type FromWorker =
   | { type: "progress"; id: number; items: Progress[] }
   | { type: "played"; id: number; result: PlayedResult }
   | { type: "replayed"; id: number; result: ReplayedTurn }
-  | { type: "failed"; id: number; error: { code: string; message: string }; omittedSteps?: number };
+  | { type: "failed"; id: number; error: FailedTurn; omittedSteps?: number };
+
+export interface FailedTurn {
+  code: string;
+  message: string;
+  /** The runtime's AgentError: where in the agent it failed, to make it again on the other side. */
+  at?: { detail: string; node?: string; file?: string; line?: number; column?: number };
+}
 
 export type Progress = { step: StoredTraceEvent } | { text: ReplyChunk };
 

@@ -11,6 +11,7 @@ import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
 import { MemoryCache, replayRecorded } from "@autograms/store";
 import type { FromWorker, PlayedResult, Progress, ToWorker, WorkerStart } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
+import { failedTurn } from "./failed-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
 
@@ -59,25 +60,49 @@ export function serveTurns(
       return;
     }
     const agent = "about" in made ? made.agent : made;
+    // The agents of the builds played here, by number: 0 is the one made above; a pool makes more
+    // (`make`: an edit whose modules did not change) and a run plays on the build it started on.
+    const builds = new Map<number, Promise<Agent>>([[0, Promise.resolve(agent)]]);
+    const on = (build: number | undefined, id: number, work: (agent: Agent) => Promise<void>) => {
+      if (build === undefined) return void work(agent);
+      const made = builds.get(build);
+      if (!made) return send({ type: "failed", id, error: { code: "internal", message: `no build ${build} here` } });
+      void made.then(work, () =>
+        send({ type: "failed", id, error: { code: "internal", message: `build ${build} could not be made` } }),
+      );
+    };
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
-      else if (message.type === "replay") void replay(agent, message);
+      else if (message.type === "replay") on(message.build, message.id, (agent) => replay(agent, message));
       else if (message.type === "answer") shared.answered(message);
-      else void play(agent, message);
+      else if (message.type === "make") {
+        const made = make(message.build, message.data);
+        // Its turns, if any come, say it failed: not a rejection nobody handles (which ends the thread).
+        made.catch(() => undefined);
+        builds.set(message.build, made);
+      } else if (message.type === "drop") builds.delete(message.build);
+      else on(message.build, message.id, (agent) => play(agent, message));
     });
     send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
   })();
+
+  async function make(build: number, data: unknown): Promise<Agent> {
+    try {
+      const made = await makeAgent(data, { tools: shared.tools });
+      send("about" in made ? { type: "made", build, about: made.about } : { type: "made", build });
+      return "about" in made ? made.agent : made;
+    } catch (err) {
+      send({ type: "unmade", build, message: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+  }
 
   async function replay(agent: Agent, { id, turn, memory }: Extract<ToWorker, { type: "replay" }>): Promise<void> {
     try {
       send({ type: "replayed", id, result: await replayRecorded(agent, turn, memory) });
     } catch (err) {
-      send({
-        type: "failed",
-        id,
-        error: { code: "internal", message: err instanceof Error ? err.message : String(err) },
-      });
+      send({ type: "failed", id, error: failedTurn(err) });
     }
   }
 
@@ -144,16 +169,7 @@ export function serveTurns(
       );
     } catch (err) {
       flush();
-      const code = (err as { code?: unknown }).code;
-      send({
-        type: "failed",
-        id,
-        error: {
-          code: typeof code === "string" ? code : "internal",
-          message: err instanceof Error ? err.message : String(err),
-        },
-        ...(omittedSteps > 0 && { omittedSteps }),
-      });
+      send({ type: "failed", id, error: failedTurn(err), ...(omittedSteps > 0 && { omittedSteps }) });
     } finally {
       turns.delete(id);
     }

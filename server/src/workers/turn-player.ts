@@ -15,6 +15,8 @@ export interface PlayRequest {
    * between runs); a worker thread plays the agent it made.
    */
   agent?: Agent;
+  /** The build of a pool's workers that plays it (`TurnPool.make`); absent: the agent they made as they started. */
+  build?: number;
   threadId: string;
   text: string | null;
   memory: Memory | null;
@@ -31,6 +33,8 @@ export interface TurnPlayer {
   /** Worker threads still running (a closed pool's until they have exited). */
   readonly liveThreads: number;
   play(request: PlayRequest): Promise<PlayedResult>;
+  /** Resolves once the turns can be played (worker threads have made their agents); rejects with why they cannot. */
+  ready?(): Promise<unknown>;
   /** Replays a committed turn where the turns are played (`agent`: the build, in the server's own thread; a worker replays on the agent it made). */
   replay(request: ReplayRequest): Promise<ReplayedTurn>;
   close(): Promise<void>;
@@ -41,6 +45,8 @@ export interface ReplayRequest {
   turn: TurnRecord;
   /** The memory before the turn. */
   memory: Memory | null;
+  /** As `PlayRequest.build`. */
+  build?: number;
 }
 
 export class InProcessPlayer implements TurnPlayer {

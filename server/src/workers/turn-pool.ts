@@ -13,6 +13,7 @@ import type { Tool } from "@autograms/runtime";
 import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/telemetry";
 import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
+import { turnError } from "./failed-turn.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
 import type { ReplayedTurn } from "@autograms/store";
@@ -67,6 +68,8 @@ interface Slot {
   endedFor: string | null;
   /** The calls of shared tools (WorkerOptions.tools) this thread runs for it, by id. */
   calls: Map<number, AbortController>;
+  /** The builds it is making (`make`), by number. */
+  making: Map<number, { resolve(about: unknown): void; reject(err: Error): void }>;
 }
 
 const PING_MS = 500;
@@ -92,6 +95,9 @@ export class TurnPool implements TurnPlayer {
   private alive = 0;
   /** Rejects when a worker cannot make its agent: nothing can be served. */
   private unusable: Error | null = null;
+  /** The builds made after the workers started (`make`) and not dropped, with their data: a worker that replaces one makes them too. */
+  private readonly builds = new Map<number, unknown>();
+  private nextBuild = 1;
 
   constructor(private readonly options: WorkerOptions) {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
@@ -124,6 +130,39 @@ export class TurnPool implements TurnPlayer {
   async ready(): Promise<unknown> {
     const [about] = await Promise.all(this.slots.map((s) => s.ready));
     return about;
+  }
+
+  /**
+   * Makes the agent again in every worker, from `data` given to the script's factory as at start
+   * (hot reload of an edit that leaves the modules the workers loaded as they were): resolves with
+   * the build's number, which a turn names to be played on it (`PlayRequest.build`), and what the
+   * first worker's factory told of it. The agents made before stay until dropped (`drop`).
+   */
+  async make(data: unknown): Promise<{ build: number; about: unknown }> {
+    if (this.unusable) throw this.unusable;
+    if (this.closed) throw new WorkerError("the turn pool is closed");
+    const build = this.nextBuild++;
+    this.builds.set(build, data);
+    try {
+      const made = this.slots.map(
+        (slot) =>
+          new Promise<unknown>((resolve, reject) => {
+            slot.making.set(build, { resolve, reject });
+            this.post(slot, { type: "make", build, data });
+          }),
+      );
+      const [about] = await Promise.all(made);
+      return { build, about };
+    } catch (err) {
+      this.drop(build);
+      throw err;
+    }
+  }
+
+  /** No turn will name this build again (0: the agent the workers made as they started): its agent goes. */
+  drop(build: number): void {
+    this.builds.delete(build);
+    for (const slot of this.slots) this.post(slot, { type: "drop", build });
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {
@@ -170,13 +209,14 @@ export class TurnPool implements TurnPlayer {
         text: request.text,
         ...(held ? { memory: null, kept } : { memory: request.memory }),
         ...(job.trace && { trace: job.trace }),
+        ...(request.build !== undefined && { build: request.build }),
       });
       if (request.signal.aborted) onAbort();
     });
   }
 
   /** Replays a committed turn on the least busy worker's agent (`ReplayRequest.agent` is not used: it stays in this thread). */
-  replay({ turn, memory }: ReplayRequest): Promise<ReplayedTurn> {
+  replay({ turn, memory, build }: ReplayRequest): Promise<ReplayedTurn> {
     if (this.unusable) return Promise.reject(this.unusable);
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
     const slot = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
@@ -189,7 +229,7 @@ export class TurnPool implements TurnPlayer {
         trace: undefined,
       });
       if (slot.jobs.size === 1) slot.heardAt = Date.now();
-      this.post(slot, { type: "replay", id, turn, memory });
+      this.post(slot, { type: "replay", id, turn, memory, ...(build !== undefined && { build }) });
     });
   }
 
@@ -248,6 +288,7 @@ export class TurnPool implements TurnPlayer {
       worker,
       jobs: new Map(),
       calls: new Map(),
+      making: new Map(),
       heardAt: Date.now(),
       endedFor: null,
       ready: new Promise((res, rej) => {
@@ -270,6 +311,13 @@ export class TurnPool implements TurnPlayer {
           for (const job of slot.jobs.values()) job.reject(this.unusable);
           slot.jobs.clear();
           return;
+        case "made":
+        case "unmade": {
+          const making = slot.making.get(message.build);
+          slot.making.delete(message.build);
+          if (message.type === "made") return making?.resolve(message.about);
+          return making?.reject(new Error(message.message, { cause: message.message }));
+        }
         case "pong":
           return;
         case "spans":
@@ -293,7 +341,7 @@ export class TurnPool implements TurnPlayer {
         case "missed": {
           const job = slot.jobs.get(message.id);
           if (job?.request) {
-            const { threadId, text, memory } = job.request;
+            const { threadId, text, memory, build } = job.request;
             this.post(slot, {
               type: "play",
               id: message.id,
@@ -301,6 +349,7 @@ export class TurnPool implements TurnPlayer {
               text,
               memory,
               ...(job.trace && { trace: job.trace }),
+              ...(build !== undefined && { build }),
             });
           }
           return;
@@ -321,8 +370,7 @@ export class TurnPool implements TurnPlayer {
             job.resolve(frozenMemory(message.result));
           } else
             job.reject(
-              Object.assign(new Error(message.error.message), {
-                code: message.error.code,
+              Object.assign(turnError(message.error), {
                 // The steps the failed turn made past the stream's limit, counted but not sent.
                 ...(message.omittedSteps && { omittedSteps: message.omittedSteps }),
               }),
@@ -338,6 +386,8 @@ export class TurnPool implements TurnPlayer {
       refused(err);
     });
     worker.on("exit", (code) => this.lost(slot, code));
+    // Messages wait until the worker listens, which it does once its first agent is made.
+    for (const [build, data] of this.builds) this.post(slot, { type: "make", build, data });
     return slot;
   }
 
@@ -349,6 +399,7 @@ export class TurnPool implements TurnPlayer {
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
     for (const call of slot.calls.values()) call.abort(err);
+    for (const making of slot.making.values()) making.reject(err);
     const i = this.slots.indexOf(slot);
     if (i < 0 || this.closed || this.unusable) return;
     this.slots[i] = this.spawn();

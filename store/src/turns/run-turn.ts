@@ -4,7 +4,7 @@
  * compare-and-swap. A failure anywhere before the commit leaves the thread as it was.
  */
 import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
-import type { AcquireOptions, Store, TurnRecord } from "../types.js";
+import type { AcquireOptions, PackedTurn, Store, TurnRecord } from "../types.js";
 import { acquireTurn, type StalePolicy } from "./held-turn.js";
 
 export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" | "create"> {
@@ -28,6 +28,21 @@ export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" |
    * begins the conversation again from the start with this message (its history stays).
    */
   onStale?: StalePolicy;
+  /**
+   * Plays the turn somewhere else than this thread (a worker thread that loaded the agent's code),
+   * from the thread's memory, until `signal` aborts it: what it gives is committed. `agent` then
+   * checks the memory before the turn and plays nothing; `trace`, `onText` and `pause` are the
+   * player's to honour.
+   */
+  play?: (memory: Memory | null, signal: AbortSignal) => Promise<PlayedElsewhere>;
+}
+
+/** What a turn played elsewhere gave: `Agent.reply`'s reply, memory and end, its trace packed (`packTurn`). */
+export interface PlayedElsewhere {
+  reply: string | null;
+  memory: Memory;
+  done: boolean;
+  packed: PackedTurn;
 }
 
 export interface TurnOutcome {
@@ -53,7 +68,7 @@ export async function runTurn(
   text: string | null,
   options: TurnOptions = {},
 ): Promise<TurnOutcome> {
-  const { messageId, trace: forward, onText, pause, replaces, onStale, ...acquire } = options;
+  const { messageId, trace: forward, onText, pause, replaces, onStale, play, ...acquire } = options;
   // A message id that made its turn gives it back (acquireTurn checks it as it takes the thread).
   const { held, repeated: made } = await acquireTurn(store, threadId, text, {
     ...acquire,
@@ -65,13 +80,19 @@ export async function runTurn(
   });
   if (made) return repeated(made);
   try {
+    const startedAt = Date.now();
+    const stop = acquire.signal ? AbortSignal.any([held.lost, acquire.signal]) : held.lost;
+    if (play) {
+      const result = await untilStopped(play(held.memory, stop), stop);
+      const { reply, memory, done, packed } = result;
+      const turn = await held.commit({ reply, memory, packed, startedAt });
+      return { turn, reply, memory, done, repeated: false, ...(held.restarted && { restarted: true }) };
+    }
     const events: TraceEvent[] = [];
     const sink: TraceSink = (e) => {
       events.push(e);
       forward?.(e);
     };
-    const startedAt = Date.now();
-    const stop = acquire.signal ? AbortSignal.any([held.lost, acquire.signal]) : held.lost;
     // The agent stops too (its model request is aborted) when the run is dropped.
     const result = await untilStopped(
       agent.reply(text ?? "", held.memory ?? undefined, {
