@@ -135,6 +135,14 @@ export class LiveRun {
       const n = this.numbered(event, this.events.length + numbered.length);
       if (n) numbered.push(n);
     }
+    // The commit takes a batch's worth at most: what came before it is written first, in batches.
+    const earlier = this.pending.length - BATCH_EVENTS;
+    if (earlier > 0) {
+      const last = this.pending.slice(earlier);
+      this.pending = this.pending.slice(0, earlier);
+      this.flush();
+      this.pending = last;
+    }
     const pending = this.pending;
     this.pending = [];
     const committed = this.writing.then(async () => {
