@@ -31,6 +31,8 @@ export type {
   PackedTurn,
   Lease,
   AcquireOptions,
+  TakenThread,
+  RunWrite,
   LoadedThread,
   ThreadExport,
   PruneOptions,

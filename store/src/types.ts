@@ -91,6 +91,12 @@ export interface NewTurn {
    * and its message id moves to this turn. `memory` was made from the memory before it.
    */
   replaces?: number;
+  /**
+   * The events of the run that made the turn, written with it in one transaction: the turn and
+   * its run's events are committed together or not at all. A run another writer has ended
+   * meanwhile refuses them, and the commit with them (`lease_lost`).
+   */
+  run?: RunWrite;
 }
 
 /**
@@ -132,6 +138,44 @@ export interface AcquireOptions {
   signal?: AbortSignal;
   /** Create the thread if it does not exist (default true). */
   create?: boolean;
+  /**
+   * The agent that will play the turn: a thread another agent's turns made is refused as
+   * `unknown_thread` (a store several agents share; a thread with no turn is anyone's).
+   */
+  agent?: string;
+  /**
+   * `enqueue`: a message whose id the run in progress is answering waits for that run (default
+   * `wait`; `takeThread` then gives its turn back), or is refused at once with `same_message`
+   * (`refuse`: the caller follows that run instead). `reject` and `interrupt` always refuse it.
+   */
+  sameMessage?: "wait" | "refuse";
+}
+
+/**
+ * What `takeThread` found: the thread taken (its lease, and its memory at the lease's version),
+ * or the turn the message id has made already (nothing taken).
+ */
+export type TakenThread =
+  | { lease: Lease; memory: Memory | null; made?: undefined }
+  | {
+      made: TurnRecord;
+      /** The thread ended with that turn (its memory reached `quit` there). */
+      endedThere: boolean;
+      lease?: undefined;
+      memory?: undefined;
+    };
+
+/**
+ * A run's events written in the same transaction as its turn (NewTurn.run): those not stored yet,
+ * numbered on from its last stored one, as `appendRunEvents` takes them.
+ */
+export interface RunWrite {
+  runId: string;
+  events: readonly RunEventRecord[];
+  /** The run ends with these events. Without it, the run is `committed` (its next turn follows). */
+  end?: "finished" | "failed";
+  /** The run's record, when no batch has written it yet. */
+  begin?: NewRun;
 }
 
 /**
@@ -235,6 +279,13 @@ export interface Store {
 
   /** Takes the thread for one run, following the busy policy. */
   acquire(threadId: string, options?: AcquireOptions): Promise<Lease>;
+  /**
+   * `acquire` for one message, in one transaction on the common path (a free thread, a new
+   * message): the message id's turn, if it made one (then nothing is taken), the busy policy, the
+   * lease; then the memory at the thread's head, kept by this process after its last commit there
+   * or read.
+   */
+  takeThread(threadId: string, options?: AcquireOptions): Promise<TakenThread>;
   /** Extends the lease; false when it was lost. */
   renew(lease: Lease): Promise<boolean>;
   release(lease: Lease): Promise<void>;

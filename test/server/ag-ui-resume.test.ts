@@ -207,10 +207,10 @@ describe("a client that loses an AG-UI stream while the run goes on", () => {
   let acquiring: (messageId: string | null | undefined) => void = () => {};
   beforeAll(async () => {
     store = await openStore(`sqlite:${join(folder.path, "echo.db")}`, { pollMs: 10 });
-    const acquire = store.acquire.bind(store);
-    store.acquire = (threadId, options) => {
+    const take = store.takeThread.bind(store);
+    store.takeThread = (threadId, options) => {
       acquiring(options?.messageId);
-      return acquire(threadId, options);
+      return take(threadId, options);
     };
     t = await startTestServer(folder.path, { store, policy: "enqueue" });
   });

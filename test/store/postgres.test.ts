@@ -2,6 +2,7 @@
 // a new database per test.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
+import { deflateRawSync } from "node:zlib";
 import { openStore } from "@autograms/store";
 import { storeSuite } from "@autograms/store/testing";
 import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
@@ -83,4 +84,51 @@ describe("Postgres run events", () => {
       await other.close();
     }
   });
+});
+
+describe("Postgres: a message's thread taken while another transaction commits its turn", () => {
+  // The statement that takes a thread reads the message's turns as they were when it began; one
+  // that waited for the thread's row while another transaction committed that turn must not take
+  // the thread for the message again (it would answer it twice): it gives the turn back.
+  for (const waitedFor of ["the turn", "a place in the queue"] as const) {
+    it(`gives back the turn, or waits its turn, when ${waitedFor} was committed while it waited for the row`, async () => {
+      const url = await server.newDatabase();
+      const store = await openStore(url, { pollMs: 10 });
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        await store.release(await store.acquire("t"));
+        await other.query("BEGIN");
+        if (waitedFor === "the turn") {
+          // What a commit writes: the thread's row, and the turn with the message id.
+          await other.query("UPDATE threads SET version = 1 WHERE id = 't'");
+          await other.query(
+            "INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at) VALUES ('t', 1, 'm-1', 'hi', 'hello', 'ok', NULL, $1, 0, 0)",
+            [deflateRawSync("[]")],
+          );
+        } else {
+          // What a waiter's place in the queue writes: the row's tail, and the waiter.
+          await other.query("UPDATE threads SET queue_tail = 1 WHERE id = 't'");
+          await other.query(
+            `INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES ('t', 1, 'elsewhere', ${Date.now() + 400})`,
+          );
+        }
+        const taking = store.takeThread("t", { messageId: "m-1", user: "hi", policy: "enqueue" });
+        await new Promise((r) => setTimeout(r, 200));
+        await other.query("COMMIT");
+        const taken = await taking;
+        if (waitedFor === "the turn") {
+          expect(taken).toMatchObject({ made: { seq: 1, messageId: "m-1", reply: "hello" } });
+          expect((await store.thread("t"))!.running).toBeNull();
+        } else {
+          // Behind the waiter (whose place lapses, unrenewed): the thread is taken once it is gone.
+          expect(taken.lease).toMatchObject({ version: 0, messageId: "m-1" });
+          expect((await store.thread("t"))!.running).toMatchObject({ messageId: "m-1" });
+        }
+      } finally {
+        await other.end();
+        await store.close();
+      }
+    });
+  }
 });

@@ -3,10 +3,11 @@
  * (they see each event at once), and written to the store in batches for everyone else (a client
  * of another process, or one that comes back after this process died). Text deltas arrive many a
  * second; a batch a `flushMs` keeps that to a few writes per run, and the run's last events are
- * written at once, in the batch that ends it. The run's record goes with its first batch, so a run
- * shorter than `flushMs` costs the store one write: its record, its events and its end.
+ * written at once, in the batch that ends it. The run's record goes with its first batch, and the
+ * events not yet written when its turn is committed go with the commit (`commitTurn`), so a run
+ * shorter than `flushMs` costs the store one write: its turn, its record, its events and its end.
  */
-import type { Lease, NewRun, Store } from "@autograms/store";
+import type { Lease, NewRun, RunWrite, Store } from "@autograms/store";
 import { eventsAsTheyCome } from "./events-as-they-come.js";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
@@ -80,17 +81,10 @@ export class LiveRun {
   }
 
   push(event: RunEvent): void {
-    if (this.ended) return;
-    if (event.type === "step" && COMPUTE_STEPS.has(event.event.kind) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
-      this.omittedSteps++;
-      return;
-    }
-    if (isRunEnd(event) && this.omittedSteps > 0) event = { ...event, omittedSteps: this.omittedSteps };
-    const numbered = { seq: this.events.length + 1, event };
-    this.events.push(numbered);
+    const numbered = this.numbered(event);
+    if (!numbered) return;
+    this.publish(numbered);
     this.pending.push(numbered);
-    this.onEvent?.(event);
-    for (const listener of [...this.listeners]) listener();
     if (isRunEnd(event)) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -102,6 +96,80 @@ export class LiveRun {
         this.flush();
       }, this.flushMs);
     }
+  }
+
+  /** The event with its number, after those published; null when it is not to be kept. */
+  private numbered(event: RunEvent, after = this.events.length): NumberedRunEvent | null {
+    if (this.ended) return null;
+    if (event.type === "step" && COMPUTE_STEPS.has(event.event.kind) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
+      this.omittedSteps++;
+      return null;
+    }
+    if (isRunEnd(event) && this.omittedSteps > 0) event = { ...event, omittedSteps: this.omittedSteps };
+    return { seq: after + 1, event };
+  }
+
+  /** Shows the event to this process's clients. */
+  private publish(numbered: NumberedRunEvent): void {
+    this.events.push(numbered);
+    this.onEvent?.(numbered.event);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /**
+   * Commits the run's turn with `commit`, given the run's events not stored yet and `after` (what
+   * the run says once the turn is committed, its end if `end`) to write in the same transaction:
+   * a turn costs the store one write with its events. `after` is shown to the clients once the
+   * commit has succeeded; a commit that fails shows none of it, and the events before it are
+   * written with the run's end, as the caller then pushes it.
+   */
+  commitTurn<T>(
+    after: readonly RunEvent[],
+    end: "finished" | undefined,
+    commit: (run: RunWrite | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const numbered: NumberedRunEvent[] = [];
+    for (const event of after) {
+      const n = this.numbered(event, this.events.length + numbered.length);
+      if (n) numbered.push(n);
+    }
+    // The commit takes a batch's worth at most: what came before it is written first, in batches.
+    const earlier = this.pending.length - BATCH_EVENTS;
+    if (earlier > 0) {
+      const last = this.pending.slice(earlier);
+      this.pending = this.pending.slice(0, earlier);
+      this.flush();
+      this.pending = last;
+    }
+    const pending = this.pending;
+    this.pending = [];
+    const committed = this.writing.then(async () => {
+      const write: RunWrite | undefined = this.disowned
+        ? undefined
+        : {
+            runId: this.id,
+            events: [...pending, ...numbered],
+            ...(end && { end }),
+            ...(this.record && { begin: this.record }),
+          };
+      try {
+        const result = await commit(write);
+        if (write) this.record = null;
+        for (const n of numbered) this.publish(n);
+        if (end) void this.writing.then(this.markStored);
+        return result;
+      } catch (err) {
+        this.pending = [...pending, ...this.pending];
+        throw err;
+      }
+    });
+    this.writing = committed.then(
+      () => {},
+      () => {},
+    );
+    return committed;
   }
 
   /**

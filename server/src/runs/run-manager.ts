@@ -76,6 +76,15 @@ export type Started = { kind: "run"; runId: string } | { kind: "replay"; events:
 
 const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
 
+const unknownThread = (threadId: string) => new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+
+const threadEnded = (threadId: string) =>
+  new HttpError(
+    409,
+    "thread_ended",
+    `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`,
+  );
+
 /** The reason a run stopped by POST /api/chat/:id/stop is aborted with (its message is kept, interrupted). */
 const BY_CLIENT = new Error("stopped by its client");
 
@@ -161,9 +170,61 @@ export class RunManager {
    */
   async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
     const { runId } = options;
+    // A user's message, the common path: what it asks of the thread (the served agent's, not
+    // ended, the message new or its turn made, its opening had) is checked as the thread is taken,
+    // in one transaction (execute). An opening, or a reply asked for again, reads the thread first.
+    const message = text !== null && options.replaces === undefined;
+    if (!message) {
+      const answered = await this.checkFirst(threadId, text, messageId, options);
+      if (answered) return answered;
+      this.options.admit?.();
+    } else {
+      try {
+        this.options.admit?.();
+      } catch (err) {
+        // A server that takes no new turn (draining) still answers a message it is answering or
+        // has answered: the same id sent again follows its run, or gets its turn back.
+        const answered =
+          messageId === undefined ? undefined : await this.checkFirst(threadId, text, messageId, options);
+        if (answered) return answered;
+        throw err;
+      }
+    }
+    if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
+      throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
+    }
+    try {
+      return await new Promise<Started>((resolve, reject) => {
+        // Whether the thread has had its opening is known once it is taken.
+        void this.execute(threadId, text, messageId, message ? undefined : false, options, resolve, reject);
+      });
+    } catch (err) {
+      // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
+      if (this.stopping.signal.aborted) this.options.admit?.();
+      // The same message sent twice at once: the second request follows the first one's run.
+      if (err instanceof StoreError && err.code === "same_message")
+        return (
+          (await this.runOfMessage(threadId, messageId!, text)) ??
+          (await this.madeMeanwhile(threadId, messageId!, text, err))
+        );
+      // Another agent's thread, in a store several share: to this server's clients it does not exist.
+      if (err instanceof StoreError && err.code === "unknown_thread") throw unknownThread(threadId);
+      throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
+    }
+  }
+
+  /**
+   * The checks of an opening or a regenerate, made on the thread as read before it is taken: a
+   * refusal (thrown), the answer of a message id that made its turn already, or undefined: go on.
+   */
+  private async checkFirst(
+    threadId: string,
+    text: string | null,
+    messageId: string | undefined,
+    options: StartOptions,
+  ): Promise<Started | undefined> {
     const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
-    if (info === null && (await this.store.thread(threadId)) !== null)
-      throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+    if (info === null && (await this.store.thread(threadId)) !== null) throw unknownThread(threadId);
     if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(
         `message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`,
@@ -184,29 +245,8 @@ export class RunManager {
       }
     }
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-    if (info?.done && options.replaces === undefined)
-      throw new HttpError(
-        409,
-        "thread_ended",
-        `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`,
-      );
-    this.options.admit?.();
-    if (runId !== undefined && (this.live.has(runId) || (await this.store.run(runId)) !== null)) {
-      throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
-    }
-    const opening = text !== null && (info === null || info.version === 0);
-    try {
-      return await new Promise<Started>((resolve, reject) => {
-        void this.execute(threadId, text, messageId, opening, options, resolve, reject);
-      });
-    } catch (err) {
-      // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
-      if (this.stopping.signal.aborted) this.options.admit?.();
-      // The same message sent twice at once: the second request follows the first one's run.
-      if (err instanceof StoreError && err.code === "same_message")
-        return (await this.runOfMessage(threadId, messageId!, text)) ?? Promise.reject(await this.busy(threadId, err));
-      throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
-    }
+    if (info?.done && options.replaces === undefined) throw threadEnded(threadId);
+    return undefined;
   }
 
   /**
@@ -228,6 +268,24 @@ export class RunManager {
     }
   }
 
+  /**
+   * The turn of a message whose run was in progress when the thread was asked for, and ended
+   * before it could be followed: that turn replayed; none (the run failed), 409 busy.
+   */
+  private async madeMeanwhile(
+    threadId: string,
+    messageId: string,
+    text: string | null,
+    err: StoreError,
+  ): Promise<Started> {
+    const made = await this.store.turnByMessage(threadId, messageId);
+    if (!made) throw await this.busy(threadId, err);
+    if (made.user !== text) throw messageConflict(threadId, messageId);
+    const info = await this.store.thread(threadId);
+    this.options.observer?.replayed();
+    return { kind: "replay", events: replayOf(threadId, made, !!info?.done && made.seq === info.version) };
+  }
+
   /** 409, with the run in progress (its id: a client may follow it instead). */
   private async busy(threadId: string, err: StoreError): Promise<HttpError> {
     const running = (await this.store.thread(threadId))?.running ?? null;
@@ -241,7 +299,8 @@ export class RunManager {
     threadId: string,
     text: string | null,
     messageId: string | undefined,
-    opening: boolean,
+    /** The thread has had no turn: the run makes the agent's opening first (undefined: known once taken). */
+    opening: boolean | undefined,
     { runId, policy, replaces }: StartOptions,
     started: (s: Started) => void,
     refused: (err: unknown) => void,
@@ -258,6 +317,9 @@ export class RunManager {
     const acquiring = {
       policy: policy ?? this.options.policy,
       signal,
+      agent: agent.graph.agent,
+      // The same message sent again while its run is in progress follows that run (start).
+      sameMessage: "refuse" as const,
       ...(this.options.owner ? { owner: this.options.owner } : {}),
       // Memory that cannot resume on the build is refused (422 stale_memory) or restarted before the run starts.
       checkMemory: (memory: Memory) => agent.checkMemory(memory),
@@ -297,8 +359,11 @@ export class RunManager {
       });
       started({ kind: "run", runId: id });
     };
-    /** Plays the agent on the held thread and commits its turn; the thread is released whatever happens. */
-    const play = async (held: HeldTurn, said: string | null) => {
+    /**
+     * Plays the agent on the held thread and commits its turn with the run's events (and its end,
+     * when `ends` says this turn ends the run); the thread is released whatever happens.
+     */
+    const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean) => {
       try {
         const startedAt = Date.now();
         const result = await player
@@ -318,11 +383,16 @@ export class RunManager {
             throw err;
           });
         if (result.omittedSteps) run?.omitted(result.omittedSteps);
-        const turn = await held.commit({ ...result, startedAt });
         // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
         // so the deltas for its node always add up to it.
         const node = result.replyNode;
-        for (const e of restOfReply(node, shown.get(node) ?? "", result.reply)) run!.push(e);
+        const after = restOfReply(node, shown.get(node) ?? "", result.reply);
+        const last = ends(result.done);
+        const seq = held.lease.version + 1;
+        if (last) after.push({ type: "run-finish", turn: seq, reply: result.reply, done: result.done });
+        const turn = await run!.commitTurn(after, last ? "finished" : undefined, (write) =>
+          held.commit({ ...result, startedAt, ...(write && { run: write }) }),
+        );
         shown = new Map();
         return { turn, done: result.done, reply: result.reply };
       } finally {
@@ -333,29 +403,35 @@ export class RunManager {
       // The thread was new when the message came, but another request (another process, as
       // likely as this one) may have made its opening while this one waited for the thread: the
       // opening is made only on a thread that has no turn once taken.
-      if (opening) {
+      const opened = async () => {
         const { held } = await acquireTurn(this.store, threadId, null, acquiring);
-        if (held!.lease.version > 0) await held!.release();
-        else {
-          begin(held!.lease, held!.lease.version + 2, text, true);
-          const first = await play(held!, null);
-          if (first.done) {
-            run!.push({ type: "run-finish", turn: first.turn.seq, reply: first.reply, done: true });
-            return;
-          }
+        if (held!.lease.version > 0) {
+          await held!.release();
+          return false;
         }
+        begin(held!.lease, held!.lease.version + 2, text, true);
+        return (await play(held!, null, (done) => done)).done;
+      };
+      if (opening && (await opened())) return;
+      const taking = () =>
+        acquireTurn(this.store, threadId, text, {
+          ...acquiring,
+          messageId: messageId ?? null,
+          ...(replaces !== undefined && { replaces }),
+        });
+      let { held, repeated, endedThere } = await taking();
+      // A message to a thread that has had no turn yet, as its lease tells: the opening first.
+      if (held && opening === undefined && held.lease.version === 0) {
+        await held.release();
+        if (await opened()) return;
+        ({ held, repeated, endedThere } = await taking());
       }
-      const { held, repeated } = await acquireTurn(this.store, threadId, text, {
-        ...acquiring,
-        messageId: messageId ?? null,
-        ...(replaces !== undefined && { replaces }),
-      });
       if (repeated) {
-        // Another request with the same message id made the turn while this one waited.
+        // Another request with the same message id made the turn (while this one waited).
         if (!run) {
           if (repeated.user !== text) return refused(messageConflict(threadId, messageId!));
           observer?.replayed();
-          started({ kind: "replay", events: replayOf(threadId, repeated) });
+          started({ kind: "replay", events: replayOf(threadId, repeated, endedThere) });
           return;
         }
         const r: LiveRun = run;
@@ -363,22 +439,26 @@ export class RunManager {
         r.push({ type: "run-finish", turn: repeated.seq, reply: repeated.reply, done: false });
         return;
       }
+      // After the replay above: the message that ended a thread, sent again, still gets its turn back.
+      if (!run && replaces === undefined && held!.memory?.done) {
+        await held!.release();
+        throw threadEnded(threadId);
+      }
       if (!run) {
         // A request for the opening alone (null) that another one answered first.
-        if (text === null && held.lease.version > 0 && replaces === undefined) {
-          await held.release();
+        if (text === null && held!.lease.version > 0 && replaces === undefined) {
+          await held!.release();
           throw badRequest(
             `message null asks for the agent's opening turn, which thread ${threadId} has had`,
             "message",
           );
         }
-        begin(held.lease, held.lease.version + 1, text, false);
+        begin(held!.lease, held!.lease.version + 1, text, false);
       } else {
-        observer?.leaseTaken(held.lease);
-        (run as LiveRun).continueWith(held.lease);
+        observer?.leaseTaken(held!.lease);
+        (run as LiveRun).continueWith(held!.lease);
       }
-      const outcome = await play(held, text);
-      run!.push({ type: "run-finish", turn: outcome.turn.seq, reply: outcome.reply, done: outcome.done });
+      await play(held!, text, () => true);
     } catch (err) {
       if (!run) return refused(err);
       const stopped = signal.aborted || stopThis.signal.aborted;
@@ -451,7 +531,7 @@ export class RunManager {
    */
   async stopThread(threadId: string): Promise<Stopped | null> {
     const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
-    if (!info) throw new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
+    if (!info) throw unknownThread(threadId);
     if (!info.running) return null;
     const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
     const lease = await this.store.acquire(threadId, {

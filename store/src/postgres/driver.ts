@@ -10,10 +10,20 @@ import { RUN_CHANNEL } from "./channel.js";
 /** Any fixed number: every process migrating the same database takes this advisory lock. */
 const MIGRATION_LOCK = 0x6175746f; // "auto"
 
+/** The store's statements as numbered: a few dozen texts, each sent many times a second. */
+const NUMBERED = new Map<string, string>();
+const NUMBERED_MAX = 1000;
+
 /** `?` placeholders (the store's portable SQL) become `$1, $2, ...`. */
 function numbered(sql: string): string {
+  let text = NUMBERED.get(sql);
+  if (text !== undefined) return text;
   let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
+  text = sql.replace(/\?/g, () => `$${++n}`);
+  // Texts that vary (a batch's VALUES rows) are few; past the bound, start afresh.
+  if (NUMBERED.size >= NUMBERED_MAX) NUMBERED.clear();
+  NUMBERED.set(sql, text);
+  return text;
 }
 
 const toPg = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);

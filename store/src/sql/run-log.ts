@@ -80,6 +80,99 @@ export class RunLog {
     begin?: NewRun,
   ): Promise<boolean> {
     if (events.length === 0 && end === undefined && begin === undefined) return true;
+    if (this.db.dialect === "postgres") return this.appendWithin(this.db, runId, events, end, begin, true);
+    return this.db.transaction((tx) => this.appendWithin(tx, runId, events, end, begin), { durable: false });
+  }
+
+  /**
+   * Appends a batch within the transaction `sql` (a turn's commit writes its run's events with
+   * it), or on Postgres as one statement of its own (`lazy`: its commit does not wait for the disk).
+   */
+  async appendWithin(
+    sql: Sql,
+    runId: string,
+    events: readonly RunEventRecord[],
+    end?: "finished" | "failed",
+    begin?: NewRun,
+    lazy = false,
+  ): Promise<boolean> {
+    const from = this.checkNumbering(runId, events, begin);
+    if (this.db.dialect === "postgres") return this.appendInOneStatement(sql, runId, events, from, end, begin, lazy);
+    // A new run's record counts its first batch itself: one statement less for a run whose
+    // events are all in one batch (most turns).
+    if (begin) await this.insert(sql, runId, begin, events.length, end);
+    // The numbering is taken, and the row locked, by one conditional update: the batch must go
+    // on from the run's last event, and the run must not have ended.
+    const update = this.takeNumbers(runId, events.length, from, end);
+    const taken = begin ? 1 : await sql.run(update.sql, update.params);
+    if (taken === 0) return this.refused(sql, runId);
+    // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
+    // commit, and a batch of any size stays within the drivers' limit on bound parameters.
+    for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
+      const chunk = events.slice(at, at + EVENTS_PER_INSERT);
+      await sql.run(
+        `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+        chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+      );
+    }
+    await this.db.notify(sql, runId);
+    return true;
+  }
+
+  /**
+   * A batch on Postgres in one statement, so one round trip (the transaction it would take is
+   * five: BEGIN, the run's record, the events, NOTIFY, COMMIT), and, `lazy`, a commit that does
+   * not wait for the disk (set_config is SET LOCAL within a statement).
+   */
+  private async appendInOneStatement(
+    sql: Sql,
+    runId: string,
+    events: readonly RunEventRecord[],
+    from: number | null,
+    end: "finished" | "failed" | undefined,
+    begin: NewRun | undefined,
+    lazy: boolean,
+  ): Promise<boolean> {
+    const batch = this.batchStatement(runId, events, from, end, begin);
+    const row = await first(
+      sql,
+      `WITH ${batch.ctes} SELECT ${batch.taken} AS taken${lazy ? ", set_config('synchronous_commit', 'off', true) AS lazy" : ""}`,
+      batch.params,
+    );
+    if (num(row?.taken) === 0) return this.refused(sql, runId);
+    return true;
+  }
+
+  /**
+   * A batch as the common table expressions of a Postgres statement (a turn's commit writes its
+   * run's events in its own statement with them): the run's record (new, or its numbering taken as
+   * above), then the events (all in one parameter, a JSON array, so a batch of any size fits) and
+   * the notification, only if the numbering was taken; `taken` counts it (0: refused).
+   */
+  batchStatement(
+    runId: string,
+    events: readonly RunEventRecord[],
+    from: number | null,
+    end: "finished" | "failed" | undefined,
+    begin: NewRun | undefined,
+  ): { ctes: string; params: unknown[]; taken: string } {
+    const taken = begin
+      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end) }
+      : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
+          this.takeNumbers(runId, events.length, from, end),
+        );
+    return {
+      ctes: `taken AS (${taken.sql}),
+         added AS (INSERT INTO run_events (run_id, seq, event)
+           SELECT taken.id, CAST(? AS INTEGER) + e.n - 1, e.event::text FROM taken, json_array_elements(CAST(? AS json)) WITH ORDINALITY AS e(event, n)),
+         woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)`,
+      params: [...taken.params, from ?? 1, JSON.stringify(events.map((e) => e.event))],
+      taken: "(SELECT COUNT(*) FROM taken) + 0 * (SELECT COUNT(*) FROM woken)",
+    };
+  }
+
+  /** Checks a batch's numbering: on from its first event without gaps, from 1 for a new run. */
+  checkNumbering(runId: string, events: readonly RunEventRecord[], begin: NewRun | undefined): number | null {
     const from = events.length > 0 ? events[0]!.seq : null;
     events.forEach((e, i) => {
       if (e.seq !== from! + i)
@@ -87,67 +180,11 @@ export class RunLog {
     });
     if (begin && from !== null && from !== 1)
       throw new StoreError("bad_request", `run ${runId}: a run's first events are numbered from 1, not ${from}`);
-    if (this.db.dialect === "postgres") return this.appendInOneStatement(runId, events, from, end, begin);
-    return this.db.transaction(
-      async (tx) => {
-        // A new run's record counts its first batch itself: one statement less for a run whose
-        // events are all in one batch (most turns).
-        if (begin) await this.insert(tx, runId, begin, events.length, end);
-        // The numbering is taken, and the row locked, by one conditional update: the batch must go
-        // on from the run's last event, and the run must not have ended.
-        const update = this.takeNumbers(runId, events.length, from, end);
-        const taken = begin ? 1 : await tx.run(update.sql, update.params);
-        if (taken === 0) return this.refused(tx, runId);
-        // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
-        // commit, and a batch of any size stays within the drivers' limit on bound parameters.
-        for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
-          const chunk = events.slice(at, at + EVENTS_PER_INSERT);
-          await tx.run(
-            `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-            chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
-          );
-        }
-        await this.db.notify(tx, runId);
-        return true;
-      },
-      { durable: false },
-    );
-  }
-
-  /**
-   * A batch on Postgres in one statement, so one round trip (the transaction it would take is
-   * five: BEGIN, the run's record, the events, NOTIFY, COMMIT): the run's record (new, or its
-   * numbering taken as above), then the events (all in one parameter, a JSON array, so a batch of
-   * any size fits), the notification, and a commit that does not wait for the disk (set_config
-   * is SET LOCAL within a statement), all only if the numbering was taken.
-   */
-  private async appendInOneStatement(
-    runId: string,
-    events: readonly RunEventRecord[],
-    from: number | null,
-    end: "finished" | "failed" | undefined,
-    begin: NewRun | undefined,
-  ): Promise<boolean> {
-    const taken = begin
-      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end) }
-      : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
-          this.takeNumbers(runId, events.length, from, end),
-        );
-    const row = await first(
-      this.db,
-      `WITH taken AS (${taken.sql}),
-         added AS (INSERT INTO run_events (run_id, seq, event)
-           SELECT taken.id, CAST(? AS INTEGER) + e.n - 1, e.event::text FROM taken, json_array_elements(CAST(? AS json)) WITH ORDINALITY AS e(event, n)),
-         woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)
-       SELECT (SELECT COUNT(*) FROM taken) AS taken, (SELECT COUNT(*) FROM woken) AS woken, set_config('synchronous_commit', 'off', true) AS lazy`,
-      [...taken.params, from ?? 1, JSON.stringify(events.map((e) => e.event))],
-    );
-    if (num(row?.taken) === 0) return this.refused(this.db, runId);
-    return true;
+    return from;
   }
 
   /** A batch whose numbering was not taken: false, or an error for a run that does not exist. */
-  private async refused(sql: Sql, runId: string): Promise<false> {
+  async refused(sql: Sql, runId: string): Promise<false> {
     if (!(await first(sql, "SELECT id FROM runs WHERE id = ?", [runId])))
       throw new StoreError("bad_request", `no run '${runId}'`);
     return false;

@@ -21,9 +21,11 @@ import type {
   PruneOptions,
   PruneResult,
   RunEventRecord,
+  RunWrite,
   RunRecord,
   Store,
   StoreOptions,
+  TakenThread,
   ThreadExport,
   ThreadInfo,
   TurnRecord,
@@ -36,7 +38,23 @@ import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
-import { committedRecord, turnColumns } from "./turn-columns.js";
+import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
+
+/** The lease's columns as taking it writes them (`leaseValues`). */
+const LEASE_COLUMNS =
+  "lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?";
+
+const leaseValues = (lease: Lease, user: string | null, now: number) => [
+  lease.token,
+  lease.owner,
+  lease.messageId,
+  user,
+  now,
+  now + lease.ttlMs,
+];
+
+/** A message id's turn, found when the message came again. */
+type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
 
 const DEFAULTS: Store["options"] = {
   snapshotEvery: 50,
@@ -167,6 +185,20 @@ export class SqlStore implements Store {
   // ---- leases ------------------------------------------------------------------------------
 
   async acquire(threadId: string, options: AcquireOptions = {}): Promise<Lease> {
+    return (await this.taking(threadId, options, false)).lease!;
+  }
+
+  async takeThread(threadId: string, options: AcquireOptions = {}): Promise<TakenThread> {
+    return this.taking(threadId, options, true);
+  }
+
+  /**
+   * One transaction on the common path: the thread's row read once (with its live waiters and the
+   * message id's turn), then the lease taken. A busy thread under `enqueue` gets a place in its
+   * queue instead, and waits (`waitForTurn`). `forMessage`: the message id's turn, if it made
+   * one, is given back instead of taking the thread, and the memory comes with the lease.
+   */
+  private async taking(threadId: string, options: AcquireOptions, forMessage: boolean): Promise<TakenThread> {
     const policy = options.policy ?? "reject";
     const lease: Lease = {
       threadId,
@@ -179,93 +211,237 @@ export class SqlStore implements Store {
     const user = options.user ?? null;
     keepable(lease.messageId, "messageId");
     keepable(user, "user");
-    if (policy === "enqueue") return this.enqueue(lease, user, options);
-    // A lease need not outlive a crash of the machine (it would lapse anyway), so taking one does
-    // not wait for the disk; the turn's commit does. Interrupting writes a turn: that waits.
-    return this.db.transaction(
-      async (tx) => {
-        const row = await this.rowOrNew(tx, threadId, options.create !== false);
-        const now = this.now();
-        const running = isLive(row, now);
-        // The same message twice at once: the second neither interrupts the first (it would stop
-        // its own turn and store it as interrupted) nor runs beside it.
-        if (running && lease.messageId !== null && row.lease_message === lease.messageId) {
-          if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
-          throw new StoreError(
-            "same_message",
-            `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
-          );
-        }
-        if (policy === "reject") {
-          if (running) throw new StoreError("thread_busy", busyMessage(row, now));
-          const queued = await this.liveWaiters(tx, threadId, now);
-          if (queued > 0)
+    const checked = forMessage ? lease.messageId : null;
+    if (this.db.dialect === "postgres") {
+      const quick = await this.takeAtOnce(lease, user, checked, options.agent);
+      if (quick)
+        return {
+          lease: quick.lease,
+          memory: forMessage ? await this.memoryOf(threadId, quick.row, quick.lease.version) : null,
+        };
+    }
+    // A lease need not outlive a crash of the machine (it would lapse anyway), nor a place in a
+    // queue, so taking one does not wait for the disk; the turn's commit does. Interrupting writes
+    // a turn: that waits.
+    const first = await this.retried(() =>
+      this.db.transaction(
+        async (tx): Promise<MadeTurn | { ticket: number } | { taken: Lease; row: Row }> => {
+          const now = this.now();
+          const row = await this.headRow(tx, threadId, now, checked, options.create !== false);
+          if (
+            options.agent !== undefined &&
+            row.agent !== null &&
+            row.agent !== undefined &&
+            row.agent !== options.agent
+          )
+            throw unknownThread(threadId, this.where);
+          if (row.made_seq !== null && row.made_seq !== undefined) return this.made(tx, row);
+          const running = isLive(row, now);
+          // The same message twice at once: the second neither interrupts the first (it would stop
+          // its own turn and store it as interrupted) nor runs beside it.
+          if (
+            running &&
+            lease.messageId !== null &&
+            row.lease_message === lease.messageId &&
+            (policy !== "enqueue" || options.sameMessage === "refuse")
+          ) {
+            if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
             throw new StoreError(
-              "thread_busy",
-              `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
+              "same_message",
+              `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
             );
-        }
-        let version = num(row.version);
-        if (running && policy === "interrupt") {
-          // The stopped run's message stays in the history, without a reply; memory is unchanged.
-          version += 1;
-          await this.insertTurn(tx, threadId, version, {
-            messageId: optStr(row.lease_message),
-            user: optStr(row.lease_user),
-            reply: null,
-            status: "interrupted",
-            delta: null,
-            trace: packJson([]),
-            startedAt: num(row.lease_since),
-            committedAt: now,
-          });
-        }
-        return this.take(tx, row, { ...lease, version }, user, now);
-      },
-      { durable: policy === "interrupt" },
+          }
+          const queued = num(row.waiting);
+          if (policy === "reject") {
+            if (running) throw new StoreError("thread_busy", busyMessage(row, now));
+            if (queued > 0)
+              throw new StoreError(
+                "thread_busy",
+                `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
+              );
+          }
+          // First come, first served: a free thread with no one waiting is taken at once; otherwise
+          // a ticket, and the lowest live ticket takes the thread once it is free.
+          if (policy === "enqueue" && (running || queued > 0)) {
+            const ticket = num(row.queue_tail) + 1;
+            await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [ticket, threadId]);
+            await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
+              threadId,
+              ticket,
+              lease.owner,
+              now + lease.ttlMs,
+            ]);
+            return { ticket };
+          }
+          let version = num(row.version);
+          if (running && policy === "interrupt") {
+            // The stopped run's message stays in the history, without a reply; memory is unchanged.
+            version += 1;
+            await this.insertTurn(tx, threadId, version, {
+              messageId: optStr(row.lease_message),
+              user: optStr(row.lease_user),
+              reply: null,
+              status: "interrupted",
+              delta: null,
+              trace: packJson([]),
+              startedAt: num(row.lease_since),
+              committedAt: now,
+            });
+          }
+          // What the row's read told of the waiters and the message is checked again as the thread is
+          // taken: on Postgres a read that waited for the row's lock saw the rest as it was before.
+          const guard = { messageId: checked, waiters: policy !== "interrupt" };
+          const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
+          if (!taken) throw CONTENDED;
+          return { taken, row };
+        },
+        { durable: policy === "interrupt" },
+      ),
     );
+    if ("made" in first) return first;
+    if ("taken" in first) {
+      const { taken, row } = first;
+      // The memory is unchanged by an interrupted turn: the row's checksum still names it.
+      return { lease: taken, memory: forMessage ? await this.memoryOf(threadId, row, taken.version) : null };
+    }
+    const taken = await this.waitForTurn(lease, user, options, first.ticket);
+    if (!forMessage) return { lease: taken, memory: null };
+    // A run that held the thread before this one may have made this message's turn meanwhile.
+    const made = checked === null ? null : await this.turnByMessage(threadId, checked);
+    if (made) {
+      await this.release(taken);
+      const row = await this.existing(this.db, threadId);
+      return { made, endedThere: num(row.done) === 1 && made.seq === num(row.version) };
+    }
+    return { lease: taken, memory: await this.memoryAt(threadId, taken.version) };
   }
 
-  private async rowOrNew(tx: Sql, threadId: string, create: boolean): Promise<Row> {
-    const row = await this.row(tx, threadId, this.forUpdate);
+  /**
+   * Postgres: a free thread with no one waiting, and no turn of the message yet, taken in one
+   * statement on its own (one round trip, whose commit does not wait for the disk); null when
+   * anything stands in the way, for the transaction to decide. The statement reads the waiters
+   * and the message's turns as they were when it began: it takes the thread only if the row it
+   * locked is the version it began with (its xmin), so that nothing committed meanwhile (a turn,
+   * a place in the queue: each writes the row) escaped it.
+   */
+  private async takeAtOnce(
+    lease: Lease,
+    user: string | null,
+    messageId: string | null,
+    agent: string | undefined,
+  ): Promise<{ lease: Lease; row: Row } | null> {
+    const now = this.now();
+    const row = await first(
+      this.db,
+      `WITH seen AS (SELECT xmin::text AS x FROM threads WHERE id = ?),
+         head AS (SELECT threads.*, xmin::text AS x,
+             (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
+             (SELECT COUNT(*) FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made
+           FROM threads WHERE id = ? FOR UPDATE),
+         taken AS (UPDATE threads SET ${LEASE_COLUMNS}
+           FROM head, seen
+           WHERE threads.id = head.id AND head.x = seen.x AND (head.lease_token IS NULL OR head.lease_expires <= ?)
+             AND head.waiting = 0 AND head.made = 0${agent === undefined ? "" : " AND (head.agent IS NULL OR head.agent = ?)"}
+           RETURNING threads.id)
+       SELECT head.*, (SELECT COUNT(*) FROM taken) AS took, set_config('synchronous_commit', 'off', true) AS lazy FROM head`,
+      [
+        lease.threadId,
+        now,
+        messageId,
+        lease.threadId,
+        ...leaseValues(lease, user, now),
+        now,
+        ...(agent === undefined ? [] : [agent]),
+      ],
+    );
+    if (!row || num(row.took) !== 1) return null;
+    const taken = { ...lease, version: num(row.version) };
+    // A token still there but out of date: its holder neither committed nor released (nor renewed).
+    if (row.lease_token !== null && row.lease_token !== undefined) taken.lapsedOwner = String(row.lease_owner);
+    return { lease: taken, row };
+  }
+
+  /**
+   * The thread's row, made if new (`create`), with what taking it asks: its live waiters, and the
+   * turn `messageId` made (`made_seq`), read by one statement.
+   */
+  private async headRow(tx: Sql, threadId: string, now: number, messageId: string | null, create: boolean) {
+    const read = () =>
+      first(
+        tx,
+        `SELECT threads.*,
+           (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
+           (SELECT seq FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made_seq
+         FROM threads WHERE id = ?${this.forUpdate}`,
+        [now, messageId, threadId],
+      );
+    const row = await read();
     if (row) return row;
     if (!create) throw unknownThread(threadId, this.where);
     await this.insertThread(tx, threadId);
-    return (await this.row(tx, threadId, this.forUpdate))!;
+    return (await read())!;
   }
 
-  private async take(tx: Sql, row: Row, lease: Lease, user: string | null, now: number): Promise<Lease> {
+  /** The turn the row's `made_seq` names: the message's, already made. */
+  private async made(tx: Sql, row: Row): Promise<MadeTurn> {
+    const seq = num(row.made_seq);
+    const made = turnRecord((await first(tx, "SELECT * FROM turns WHERE thread_id = ? AND seq = ?", [row.id, seq]))!);
+    return { made, endedThere: num(row.done) === 1 && seq === num(row.version) };
+  }
+
+  /** The memory at `version`, the row's head: the one this process committed, if the row still names it. */
+  private memoryOf(threadId: string, row: Row, version: number): Promise<Memory | null> {
+    const kept = this.memories.get(threadId, optStr(row.memory_checksum));
+    return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, version);
+  }
+
+  /**
+   * Writes the lease into the row. `guard`: only if the message has made no turn and (`waiters`)
+   * no one waits for the thread, as seen by this statement; null when that no longer holds.
+   */
+  private async take(
+    tx: Sql,
+    row: Row,
+    lease: Lease,
+    user: string | null,
+    now: number,
+    guard?: { messageId: string | null; waiters: boolean },
+  ): Promise<Lease | null> {
     // A token still there but out of date: its holder neither committed nor released (nor renewed).
     if (row.lease_token !== null && row.lease_token !== undefined && !isLive(row, now))
       lease = { ...lease, lapsedOwner: String(row.lease_owner) };
-    await tx.run(
-      `UPDATE threads SET version = ?, lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?
-       WHERE id = ?`,
-      [lease.version, lease.token, lease.owner, lease.messageId, user, now, now + lease.ttlMs, lease.threadId],
-    );
-    return lease;
+    const made =
+      guard?.messageId == null ? "" : " AND NOT EXISTS (SELECT 1 FROM turns WHERE thread_id = ? AND message_id = ?)";
+    const waiting = guard?.waiters ? " AND NOT EXISTS (SELECT 1 FROM waiters WHERE thread_id = ? AND expires > ?)" : "";
+    const changed = await tx.run(`UPDATE threads SET version = ?, ${LEASE_COLUMNS} WHERE id = ?${made}${waiting}`, [
+      lease.version,
+      ...leaseValues(lease, user, now),
+      lease.threadId,
+      ...(made ? [lease.threadId, guard!.messageId] : []),
+      ...(waiting ? [lease.threadId, now] : []),
+    ]);
+    return changed === 1 ? lease : null;
   }
 
-  private async liveWaiters(tx: Sql, threadId: string, now: number): Promise<number> {
-    await tx.run("DELETE FROM waiters WHERE thread_id = ? AND expires <= ?", [threadId, now]);
-    return num((await first(tx, "SELECT COUNT(*) AS n FROM waiters WHERE thread_id = ?", [threadId]))?.n);
+  /** `attempt` again while it fails with CONTENDED (it was rolled back: another writer got there first). */
+  private async retried<T>(attempt: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (err !== CONTENDED) throw err;
+      }
+    }
   }
 
-  /** First come, first served: a ticket per waiter, the lowest live ticket takes the free thread. */
-  private async enqueue(lease: Lease, user: string | null, options: AcquireOptions): Promise<Lease> {
+  /** A waiter's turn: polls until its ticket is the lowest live one and the thread is free. */
+  private async waitForTurn(
+    lease: Lease,
+    user: string | null,
+    options: AcquireOptions,
+    ticket: number,
+  ): Promise<Lease> {
     const { threadId } = lease;
-    const ticket = await this.db.transaction(async (tx) => {
-      const row = await this.rowOrNew(tx, threadId, options.create !== false);
-      const t = num(row.queue_tail) + 1;
-      await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [t, threadId]);
-      await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
-        threadId,
-        t,
-        lease.owner,
-        this.now() + lease.ttlMs,
-      ]);
-      return t;
-    });
     const deadline = options.waitMs === undefined ? Infinity : this.now() + options.waitMs;
     const leave = () =>
       this.db.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]).catch(() => 0);
@@ -276,24 +452,27 @@ export class SqlStore implements Store {
         throw new StoreError("thread_busy", `thread ${threadId} is busy, and the wait for it was given up`);
       }
       const taken = await this.db
-        .transaction(async (tx) => {
-          const row = await this.existing(tx, threadId, this.forUpdate);
-          const now = this.now();
-          await this.liveWaiters(tx, threadId, now);
-          // A waiter too slow to refresh its row keeps its place: it is still here, asking.
-          await tx.run(
-            this.db.dialect === "postgres"
-              ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
-              : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
-            [threadId, ticket, lease.owner, now + lease.ttlMs],
-          );
-          const head = num(
-            (await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t,
-          );
-          if (head !== ticket || isLive(row, now)) return null;
-          await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-          return this.take(tx, row, { ...lease, version: num(row.version) }, user, now);
-        })
+        .transaction(
+          async (tx) => {
+            const row = await this.existing(tx, threadId, this.forUpdate);
+            const now = this.now();
+            await tx.run("DELETE FROM waiters WHERE thread_id = ? AND expires <= ?", [threadId, now]);
+            // A waiter too slow to refresh its row keeps its place: it is still here, asking.
+            await tx.run(
+              this.db.dialect === "postgres"
+                ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
+                : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
+              [threadId, ticket, lease.owner, now + lease.ttlMs],
+            );
+            const head = num(
+              (await first(tx, "SELECT MIN(ticket) AS t FROM waiters WHERE thread_id = ?", [threadId]))?.t,
+            );
+            if (head !== ticket || isLive(row, now)) return null;
+            await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
+            return (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
+          },
+          { durable: false },
+        )
         .catch(async (err) => {
           await leave();
           throw err;
@@ -312,7 +491,7 @@ export class SqlStore implements Store {
     // A lease that lapsed stays lapsed, even if no one has taken the thread yet: from that moment
     // its run counts as abandoned everywhere (readers may have told its clients it was lost).
     const now = this.now();
-    const changed = await this.db.run(
+    const changed = await this.leaseWrite(
       "UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ? AND lease_expires > ?",
       [now + lease.ttlMs, lease.threadId, lease.token, now],
     );
@@ -320,11 +499,21 @@ export class SqlStore implements Store {
   }
 
   async release(lease: Lease): Promise<void> {
-    await this.db.run(
+    await this.leaseWrite(
       `UPDATE threads SET lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
        WHERE id = ? AND lease_token = ?`,
       [lease.threadId, lease.token],
     );
+  }
+
+  /**
+   * A write of a lease alone, which need not outlive a crash of the machine (a lease lapses
+   * anyway): on SQLite in a transaction that does not wait for the disk, where a statement on its
+   * own would; on Postgres a statement on its own (one round trip).
+   */
+  private leaseWrite(sql: string, params: unknown[]): Promise<number> {
+    if (this.db.dialect === "postgres") return this.db.run(sql, params);
+    return this.db.transaction((tx) => tx.run(sql, params), { durable: false });
   }
 
   // ---- turns -------------------------------------------------------------------------------
@@ -334,34 +523,11 @@ export class SqlStore implements Store {
     keepable(turn.user, "user");
     keepable(turn.reply, "reply");
     const columns = turnColumns(turn);
+    const { run } = turn;
+    if (run) this.runs.checkNumbering(run.runId, run.events, run.begin);
     const record = await this.db.transaction(async (tx) => {
-      const row = await this.row(tx, lease.threadId, this.forUpdate);
-      if (!row)
-        throw new StoreError(
-          "lease_lost",
-          `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`,
-        );
       const now = this.now();
-      if (row.lease_token !== lease.token || num(row.version) !== lease.version) {
-        throw new StoreError(
-          "lease_lost",
-          `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`,
-        );
-      }
-      if (!isLive(row, now)) {
-        throw new StoreError(
-          "lease_lost",
-          `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`,
-        );
-      }
       const seq = lease.version + 1;
-      const { delta } = columns;
-      const sinceSnapshot = num(row.snap_bytes) + (delta?.length ?? 0);
-      const snapshot =
-        delta === null ||
-        num(row.snap_seq) === 0 ||
-        seq - num(row.snap_seq) >= this.options.snapshotEvery ||
-        sinceSnapshot >= this.options.snapshotBytes;
       const fields = {
         messageId: turn.messageId,
         user: turn.user,
@@ -377,39 +543,140 @@ export class SqlStore implements Store {
           turn.replaces,
         ]);
       }
-      await this.insertTurn(tx, lease.threadId, seq, { ...fields, delta, trace: columns.trace });
+      const written = { lease, turn, columns, fields, seq, now };
+      const snapshot =
+        this.db.dialect === "postgres"
+          ? await this.commitInOneStatement(tx, written)
+          : await this.commitRows(tx, written);
       if (snapshot)
         await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
           lease.threadId,
           seq,
           packJson(turn.memory),
         ]);
-      // The run that holds this lease, if one was recorded, writes its last events next.
-      await tx.run(
-        "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
-        [now, lease.threadId, lease.token],
-      );
-      await tx.run(
-        `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
-           lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
-         WHERE id = ?`,
-        [
-          seq,
-          turn.memory.graph.agent,
-          turn.memory.graph.hash,
-          turn.memory.checksum,
-          turn.memory.done,
-          snapshot ? seq : num(row.snap_seq),
-          snapshot ? 0 : sinceSnapshot,
-          now,
-          lease.threadId,
-        ],
-      );
+      // The run that holds this lease, if one was recorded and goes on, writes its last events next.
+      if (!run?.end)
+        await tx.run(
+          "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
+          [now, lease.threadId, lease.token],
+        );
       return committedRecord({ seq, ...fields }, turn, columns);
     });
     // Committed: this process's next turn on the thread starts from this very memory.
     this.memories.set(lease.threadId, turn.memory);
     return record;
+  }
+
+  /**
+   * The commit's rows, statement by statement (SQLite, where a statement is no round trip): the
+   * lease checked on the row, the turn, its run's events, the thread's new head. Whether the turn
+   * keeps a snapshot of the whole memory.
+   */
+  private async commitRows(tx: Sql, { lease, turn, columns, fields, seq, now }: Committing): Promise<boolean> {
+    const row = await this.row(tx, lease.threadId, this.forUpdate);
+    const problem = leaseProblem(row, lease, now);
+    if (problem) throw problem;
+    const { delta } = columns;
+    const sinceSnapshot = num(row!.snap_bytes) + (delta?.length ?? 0);
+    const snapshot =
+      delta === null ||
+      num(row!.snap_seq) === 0 ||
+      seq - num(row!.snap_seq) >= this.options.snapshotEvery ||
+      sinceSnapshot >= this.options.snapshotBytes;
+    await this.insertTurn(tx, lease.threadId, seq, { ...fields, delta, trace: columns.trace });
+    const { run } = turn;
+    if (run && !(await this.runs.appendWithin(tx, run.runId, run.events, run.end, run.begin)))
+      throw runEnded(run, lease);
+    await tx.run(
+      `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
+         lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+       WHERE id = ?`,
+      [
+        seq,
+        turn.memory.graph.agent,
+        turn.memory.graph.hash,
+        turn.memory.checksum,
+        turn.memory.done,
+        snapshot ? seq : num(row!.snap_seq),
+        snapshot ? 0 : sinceSnapshot,
+        now,
+        lease.threadId,
+      ],
+    );
+    return snapshot;
+  }
+
+  /**
+   * The commit's rows in one statement (Postgres, where each statement is a round trip): the
+   * thread's new head written only where the lease still holds (the row locked by that update),
+   * the turn and the run's events with it, the snapshot decided from the row as it was. Whether
+   * the turn keeps a snapshot of the whole memory.
+   */
+  private async commitInOneStatement(
+    tx: Sql,
+    { lease, turn, columns, fields, seq, now }: Committing,
+  ): Promise<boolean> {
+    const { delta, trace } = columns;
+    const bytes = delta?.length ?? 0;
+    // The same rule as commitRows', on the row's values before this update.
+    const due =
+      "(CAST(? AS INTEGER) = 1 OR snap_seq = 0 OR CAST(? AS INTEGER) - snap_seq >= CAST(? AS INTEGER) OR snap_bytes + CAST(? AS BIGINT) >= CAST(? AS BIGINT))";
+    const dueParams = [delta === null ? 1 : 0, seq, this.options.snapshotEvery, bytes, this.options.snapshotBytes];
+    const { run } = turn;
+    const batch =
+      run && this.runs.batchStatement(run.runId, run.events, run.events[0]?.seq ?? null, run.end, run.begin);
+    const row = await first(
+      tx,
+      `WITH head AS (
+         UPDATE threads SET version = CAST(? AS INTEGER), agent = ?, graph_hash = ?, memory_checksum = ?, done = CAST(? AS INTEGER),
+           snap_seq = CASE WHEN ${due} THEN CAST(? AS INTEGER) ELSE snap_seq END,
+           snap_bytes = CASE WHEN ${due} THEN 0 ELSE snap_bytes + CAST(? AS BIGINT) END,
+           updated_at = CAST(? AS BIGINT),
+           lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+         WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)
+         RETURNING snap_seq),
+       turn AS (INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
+         SELECT ?, CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'ok', CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM head)${
+           batch
+             ? `,
+       ${batch.ctes}`
+             : ""
+         }
+       SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}`,
+      [
+        seq,
+        turn.memory.graph.agent,
+        turn.memory.graph.hash,
+        turn.memory.checksum,
+        turn.memory.done,
+        ...dueParams,
+        seq,
+        ...dueParams,
+        bytes,
+        now,
+        lease.threadId,
+        lease.token,
+        lease.version,
+        now,
+        lease.threadId,
+        seq,
+        fields.messageId,
+        fields.user,
+        fields.reply,
+        delta,
+        trace,
+        fields.startedAt,
+        fields.committedAt,
+        ...(batch ? batch.params : []),
+      ],
+    );
+    // Nothing written where the lease no longer holds (the statement is rolled back): why, from the row.
+    if (num(row?.committed) === 0) throw leaseProblem(await this.row(tx, lease.threadId), lease, now) ?? lapsed(lease);
+    if (run && num(row?.taken) === 0) {
+      await this.runs.refused(tx, run.runId);
+      throw runEnded(run, lease);
+    }
+    return num(row?.snap_seq) === seq;
   }
 
   private async insertTurn(
@@ -702,8 +969,59 @@ function keepable(text: string | null, field: "messageId" | "user" | "reply"): v
   }
 }
 
+/** What a commit writes, as both of its ways take it. */
+interface Committing {
+  lease: Lease;
+  turn: NewTurn;
+  columns: TurnColumns;
+  fields: {
+    messageId: string | null;
+    user: string | null;
+    reply: string | null;
+    status: "ok";
+    startedAt: number;
+    committedAt: number;
+  };
+  seq: number;
+  now: number;
+}
+
+/** Why a commit under `lease` cannot be made on the thread's row as it is; null: it can. */
+function leaseProblem(row: Row | undefined, lease: Lease, now: number): StoreError | null {
+  if (!row)
+    return new StoreError(
+      "lease_lost",
+      `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`,
+    );
+  if (row.lease_token !== lease.token || num(row.version) !== lease.version)
+    return new StoreError(
+      "lease_lost",
+      `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`,
+    );
+  if (!isLive(row, now)) return lapsed(lease);
+  return null;
+}
+
+function lapsed(lease: Lease): StoreError {
+  return new StoreError(
+    "lease_lost",
+    `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`,
+  );
+}
+
+/** The run's events were refused: another writer ended the run (it thought this one dead). */
+function runEnded(run: RunWrite, lease: Lease): StoreError {
+  return new StoreError(
+    "lease_lost",
+    `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
+  );
+}
+
 function unknownThread(id: string, where: string): StoreError {
   return new StoreError("unknown_thread", `no thread '${id}' in ${where}`);
 }
+
+/** A transaction found that a concurrent one changed what it read: rolled back, it runs again. */
+const CONTENDED = new Error("contended");
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -12,7 +12,7 @@ import { SCHEMA_VERSION } from "../sql/migrations.js";
 import { checkThreads } from "../turns/check-threads.js";
 import { acquireTurn } from "../turns/held-turn.js";
 import { runTurn } from "../turns/run-turn.js";
-import type { Lease, Store, StoreOptions, TurnRecord } from "../types.js";
+import type { Lease, Store, StoreOptions, TakenThread, TurnRecord } from "../types.js";
 import { packTurn } from "../packed-turn.js";
 import { storedTrace } from "../trace-record.js";
 import { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";
@@ -309,6 +309,135 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(model.calls).toBe(1);
         expect((await store.thread("idem"))!.version).toBe(2);
       }));
+
+    it("takes a thread for a message in one go: a made turn given back untaken, another agent's thread unknown, the same message refused or waited for", () =>
+      withStore(
+        backend,
+        async (store) => {
+          const agent = echoAgent(new EchoModel());
+          await runTurn(store, agent, "take", null);
+          await runTurn(store, agent, "take", "hi", { messageId: "m-1" });
+          // A message id that made its turn gets it back, whatever the policy, and nothing is taken.
+          for (const policy of ["reject", "enqueue", "interrupt"] as const)
+            expect(await store.takeThread("take", { messageId: "m-1", user: "hi", policy })).toMatchObject({
+              made: { seq: 2, messageId: "m-1", user: "hi", reply: "echo: hi" },
+              endedThere: false,
+            });
+          expect((await store.thread("take"))!.running).toBeNull();
+          await expect(store.takeThread("take", { agent: "another", messageId: "m-2" })).rejects.toMatchObject({
+            code: "unknown_thread",
+          });
+          expect((await store.thread("take"))!.running).toBeNull();
+          const { lease, memory } = await store.takeThread("take", {
+            agent: agent.graph.agent,
+            messageId: "m-2",
+            user: "two",
+            policy: "enqueue",
+          });
+          expect(lease).toMatchObject({ version: 2, messageId: "m-2" });
+          expect(memory).toEqual(await store.memoryAt("take", 2));
+          // The same message while its run is in progress: refused, or conflicting with another text.
+          await expect(
+            store.takeThread("take", { messageId: "m-2", user: "two", policy: "enqueue", sameMessage: "refuse" }),
+          ).rejects.toMatchObject({ code: "same_message" });
+          await expect(store.takeThread("take", { messageId: "m-2", user: "too" })).rejects.toMatchObject({
+            code: "message_conflict",
+          });
+          // Or waited for (enqueue's default): its turn, once made, comes back.
+          const waiting = store.takeThread("take", { messageId: "m-2", user: "two", policy: "enqueue" });
+          await new Promise((r) => setTimeout(r, 50));
+          const played = await agent.reply("two", memory!);
+          await store.commit(lease!, { messageId: "m-2", user: "two", ...played, startedAt: Date.now() });
+          expect(await waiting).toMatchObject({ made: { seq: 3, messageId: "m-2" } });
+          expect((await store.thread("take"))!.running).toBeNull();
+        },
+        { pollMs: 10 },
+      ));
+
+    it("commits a turn and its run's events in one transaction: both or neither", () =>
+      withStore(backend, async (store) => {
+        const agent = echoAgent(new EchoModel());
+        const events = (from: number, n: number) =>
+          Array.from({ length: n }, (_, i) => ({ seq: from + i, event: { type: "step", i: from + i } }));
+        /** Plays `text` on the thread `taken` for it, and commits it with its run's `events` (from 1, ending it). */
+        const commit = async (taken: TakenThread, text: string, runId: string, n: number) =>
+          store.commit(taken.lease!, {
+            messageId: taken.lease!.messageId,
+            user: text,
+            ...(await agent.reply(text, taken.memory ?? undefined)),
+            startedAt: Date.now(),
+            run: {
+              runId,
+              events: events(1, n),
+              end: "finished",
+              begin: { id: runId, lease: taken.lease!, user: text },
+            },
+          });
+        const turn = await commit(await store.takeThread("both", { messageId: "b-1", user: "hi" }), "hi", "r-1", 3);
+        expect(turn.seq).toBe(1);
+        expect(await store.run("r-1")).toMatchObject({ status: "finished", lastSeq: 3, turn: 1, messageId: "b-1" });
+        expect((await store.runEvents("r-1")).map((e) => e.seq)).toEqual([1, 2, 3]);
+        // A commit refused (its lease taken over) writes none of its run's events.
+        const second = await store.takeThread("both", { messageId: "b-2", user: "two" });
+        const interrupting = await store.acquire("both", { policy: "interrupt" });
+        await expect(commit(second, "two", "r-2", 2)).rejects.toMatchObject({ code: "lease_lost" });
+        expect(await store.run("r-2")).toBeNull();
+        await store.release(interrupting);
+        // A run that another writer has ended refuses its events, and the turn with them.
+        const third = await store.takeThread("both", { messageId: "b-3", user: "three" });
+        const begin = { id: "r-3", lease: third.lease!, user: "three" };
+        expect(await store.appendRunEvents("r-3", events(1, 1), "failed", begin)).toBe(true);
+        await expect(
+          store.commit(third.lease!, {
+            messageId: "b-3",
+            user: "three",
+            ...(await agent.reply("three", third.memory ?? undefined)),
+            startedAt: Date.now(),
+            run: { runId: "r-3", events: events(2, 1), end: "finished" },
+          }),
+        ).rejects.toMatchObject({ code: "lease_lost" });
+        expect((await store.turns("both")).map((t) => [t.messageId, t.status])).toEqual([
+          ["b-1", "ok"],
+          ["b-2", "interrupted"],
+        ]);
+        expect(await store.run("r-3")).toMatchObject({ status: "failed", lastSeq: 1 });
+      }));
+
+    it("makes one turn of a message id sent many times at once, to two stores on the same database", () =>
+      withStore(
+        backend,
+        async (store, db) => {
+          const other = await db.open({ pollMs: 10 });
+          try {
+            const model = new EchoModel();
+            await runTurn(store, echoAgent(model), "dup", null);
+            for (const policy of ["enqueue", "reject", "interrupt"] as const) {
+              const id = `d-${policy}`;
+              const outcomes = await Promise.all(
+                Array.from({ length: 6 }, (_, i) =>
+                  runTurn(i % 2 ? other : store, echoAgent(model), "dup", "once", { messageId: id, policy }).catch(
+                    (err: StoreError) => err.code,
+                  ),
+                ),
+              );
+              const made = outcomes.filter((o) => typeof o !== "string");
+              expect(made.filter((o) => !o.repeated)).toHaveLength(1);
+              for (const o of made) expect(o.turn).toMatchObject({ messageId: id, reply: "echo: once" });
+              // The others were told the message is being answered, or the thread busy with it.
+              for (const o of outcomes) if (typeof o === "string") expect(["same_message", "thread_busy"]).toContain(o);
+            }
+            expect((await store.turns("dup")).map((t) => [t.messageId, t.status])).toEqual([
+              [null, "ok"],
+              ["d-enqueue", "ok"],
+              ["d-reject", "ok"],
+              ["d-interrupt", "ok"],
+            ]);
+          } finally {
+            await other.close();
+          }
+        },
+        { pollMs: 10 },
+      ));
 
     it("rejects a second message while a run is in progress, naming the run (policy reject)", () =>
       withStore(backend, async (store) => {

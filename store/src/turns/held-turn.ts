@@ -6,7 +6,16 @@
  */
 import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
-import type { AcquireOptions, Lease, NewTurn, PackedTurn, Store, StoredTraceEvent, TurnRecord } from "../types.js";
+import type {
+  AcquireOptions,
+  Lease,
+  NewTurn,
+  PackedTurn,
+  RunWrite,
+  Store,
+  StoredTraceEvent,
+  TurnRecord,
+} from "../types.js";
 
 export interface HeldTurn {
   lease: Lease;
@@ -33,6 +42,8 @@ export interface PlayedTurn {
   trace?: readonly (TraceEvent | StoredTraceEvent)[];
   packed?: PackedTurn;
   startedAt: number;
+  /** The events of the run that played the turn, committed with it (NewTurn.run). */
+  run?: RunWrite;
 }
 
 export const STALE_POLICIES = ["refuse", "restart"] as const;
@@ -43,7 +54,14 @@ export const STALE_POLICIES = ["refuse", "restart"] as const;
  */
 export type StalePolicy = (typeof STALE_POLICIES)[number];
 
-export type Acquired = { repeated: TurnRecord; held?: undefined } | { held: HeldTurn; repeated?: undefined };
+export type Acquired =
+  | {
+      repeated: TurnRecord;
+      /** The thread ended with that turn. */
+      endedThere: boolean;
+      held?: undefined;
+    }
+  | { held: HeldTurn; repeated?: undefined; endedThere?: undefined };
 
 /**
  * Takes the thread for `text` (null: the agent's opening turn). A message id whose turn was made
@@ -70,7 +88,14 @@ export async function acquireTurn(
 ): Promise<Acquired> {
   const { replaces, checkMemory, onStale, ...acquiring } = options;
   const messageId = acquiring.messageId ?? null;
-  const lease = await store.acquire(threadId, { ...acquiring, messageId, user: text });
+  // A message's turn: its id checked and the thread taken in one transaction, with the memory at
+  // its head. A message answered again (regenerate) takes the thread whatever its id made.
+  const taken =
+    replaces === undefined
+      ? await store.takeThread(threadId, { ...acquiring, messageId, user: text })
+      : { lease: await store.acquire(threadId, { ...acquiring, messageId, user: text }), memory: null };
+  if (taken.made) return { repeated: taken.made, endedThere: taken.endedThere };
+  const { lease } = taken;
   const lost = new AbortController();
   const heartbeat = setInterval(
     () => {
@@ -89,20 +114,13 @@ export async function acquireTurn(
     await store.release(lease).catch(() => {});
   };
   try {
-    // A run that held the thread before us may have made this message's turn meanwhile (a
-    // message answered again is the one message id that runs twice).
-    const made = messageId === null || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
-    if (made) {
-      await release();
-      return { repeated: made };
-    }
     if (replaces !== undefined && lease.version !== replaces) {
       throw new StoreError(
         "bad_request",
         `thread ${threadId} has moved on: turn ${replaces} is no longer its last (it has ${lease.version})`,
       );
     }
-    const loaded = await store.memoryAt(threadId, replaces === undefined ? lease.version : replaces - 1);
+    const loaded = replaces === undefined ? taken.memory : await store.memoryAt(threadId, replaces - 1);
     const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
     const memory = restarted ? null : loaded;
     return {
@@ -125,6 +143,7 @@ export async function acquireTurn(
               ...(replaces !== undefined && { replaces }),
               ...columns(turn, replaces === undefined && !restarted),
               startedAt: turn.startedAt,
+              ...(turn.run && { run: turn.run }),
             });
             done = true;
             clearInterval(heartbeat);

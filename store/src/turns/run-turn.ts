@@ -69,10 +69,7 @@ export async function runTurn(
   options: TurnOptions = {},
 ): Promise<TurnOutcome> {
   const { messageId, trace: forward, onText, pause, replaces, onStale, play, ...acquire } = options;
-  // A message answered again is the one message id that runs twice.
-  const before =
-    messageId === undefined || replaces !== undefined ? null : await store.turnByMessage(threadId, messageId);
-  if (before) return repeated(before);
+  // A message id that made its turn gives it back (acquireTurn checks it as it takes the thread).
   const { held, repeated: made } = await acquireTurn(store, threadId, text, {
     ...acquire,
     messageId: messageId ?? null,

@@ -1,0 +1,95 @@
+// What a message's turn costs the database, counted through the driver: one transaction takes the
+// thread (its row read once, with the message id's turn and the waiters; no wait for the disk; on
+// Postgres one statement on its own), one commits the turn with its run's events (on Postgres in
+// one statement); the memory this process committed is not read back. On SQLite and on Postgres.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { acquireTurn, openStore, runTurn, type Store } from "@autograms/store";
+import { EchoModel, echoAgent } from "@autograms/store/testing";
+import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
+import { recordStatements } from "./support/statements.js";
+
+const dir = mkdtempSync(join(tmpdir(), "autograms-statements-"));
+let postgres: PostgresServer;
+beforeAll(async () => {
+  postgres = await startPostgres();
+});
+afterAll(async () => {
+  await postgres?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const stores: Record<string, () => Promise<Store>> = {
+  SQLite: () => openStore(`sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`),
+  Postgres: async () => openStore(await postgres.newDatabase()),
+};
+
+for (const [name, open] of Object.entries(stores)) {
+  describe(`a message's turn on ${name}`, () => {
+    it("takes the thread in one transaction (Postgres: one statement) and commits the turn with its run's events in another", async () => {
+      const store = await open();
+      try {
+        const agent = echoAgent(new EchoModel());
+        await runTurn(store, agent, "s", null);
+        await runTurn(store, agent, "s", "one", { messageId: "m-1" });
+        const recorded = recordStatements(store);
+        const { held } = await acquireTurn(store, "s", "two", {
+          messageId: "m-2",
+          policy: "enqueue",
+          agent: agent.graph.agent,
+          sameMessage: "refuse",
+        });
+        const played = await agent.reply("two", held!.memory!);
+        const lease = held!.lease;
+        const events = [1, 2, 3].map((seq) => ({ seq, event: { type: "step", seq } }));
+        await held!.commit({
+          ...played,
+          trace: [],
+          startedAt: Date.now(),
+          run: { runId: "r", events, end: "finished", begin: { id: "r", lease, user: "two" } },
+        });
+        const { statements, transactions } = recorded;
+        const alone = statements.filter((s) => s.tx === null).map((s) => s.sql);
+        let take: string[];
+        let commit: string[];
+        if (name === "Postgres") {
+          // Taking: one statement on its own (one round trip), which reads the row, the waiters and
+          // the message id's turn, and writes the lease; committing: one transaction.
+          expect(transactions).toEqual([{ durable: true }]);
+          expect(alone).toHaveLength(1);
+          take = alone;
+          commit = statements.filter((s) => s.tx === 0).map((s) => s.sql);
+          expect(take[0]).toMatch(/UPDATE threads SET lease_token/);
+        } else {
+          // Taking: one transaction that does not wait for the disk, the row read once (with the
+          // waiters and the message id's turn), then the lease; committing: one that waits.
+          expect(transactions).toEqual([{ durable: false }, { durable: true }]);
+          expect(alone).toEqual([]);
+          [take, commit] = [0, 1].map((tx) => statements.filter((s) => s.tx === tx).map((s) => s.sql)) as [
+            string[],
+            string[],
+          ];
+          expect(take).toHaveLength(2);
+          expect(take[1]).toMatch(/^UPDATE threads SET version = \?, lease_token/);
+        }
+        expect(take[0]).toMatch(/FROM threads WHERE id = \?/);
+        expect(take[0]).toMatch(/message_id = \?/);
+        expect(take[0]).toMatch(/FROM waiters/);
+        // Committing: the lease checked on the row once, the turn, the thread, the run's record and
+        // events; on Postgres all in one statement (one round trip between BEGIN and COMMIT).
+        if (name === "Postgres") expect(commit).toHaveLength(1);
+        else expect(commit.filter((s) => /FROM threads/.test(s))).toHaveLength(1);
+        for (const written of [/UPDATE threads SET version/, /INSERT INTO turns/, /INSERT INTO run_events/])
+          expect(commit.some((s) => written.test(s))).toBe(true);
+        // The memory this process committed is the next turn's: no snapshot or delta read back.
+        expect(statements.some((s) => /FROM snapshots|SELECT delta/.test(s.sql))).toBe(false);
+        expect(await store.run("r")).toMatchObject({ status: "finished", lastSeq: 3, turn: 3 });
+        expect((await store.turns("s")).map((t) => t.messageId)).toEqual([null, "m-1", "m-2"]);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
