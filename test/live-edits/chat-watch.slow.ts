@@ -177,4 +177,51 @@ describe("autograms chat --watch", () => {
     expect(existsSync(join(dir, "loads.log"))).toBe(true);
     expect(readFileSync(join(dir, "loads.log"), "utf8")).toMatch(/^main \d+\nworker \d+\n$|^worker \d+\nmain \d+\n$/);
   }, 60_000);
+  it("writes the same trace and prints as chat without --watch: long values and prints whole", async () => {
+    const dir = join(folder(), "long");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "agent.ts"),
+      `import { Autogram, chatExact } from "@autograms/runtime";
+import { words } from "./words.js";
+
+export default class Long extends Autogram {
+  long = "";
+
+  main() {
+    chatExact("How many words?");
+    this.long = words(this._last_user_reply);
+    console.log(this.long);
+    chatExact(\`That is \${this.long.length} characters.\`);
+  }
+}
+`,
+    );
+    writeFileSync(join(dir, "words.ts"), `export const words = (n: string) => "word ".repeat(Number(n));\n`);
+    const run = (watch: boolean) =>
+      autograms(["chat", "agent.ts", "--offline", "--trace", `${watch}.jsonl`, ...(watch ? ["--watch"] : [])], {
+        cwd: dir,
+        input: "2000\n",
+      });
+    const [plain, watching] = await Promise.all([run(false), run(true)]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(watching.stdout).toBe(plain.stdout);
+    expect(replies(plain.stdout).at(-1)).toBe("That is 10000 characters.");
+    // The print is whole on the terminal, with --watch too (the worker sends its steps whole).
+    expect(plain.stderr).toContain("word ".repeat(2000).trim());
+    expect(watching.stderr).toBe(plain.stderr);
+    // The trace files hold the same steps, a variable's 10,000 characters and the print whole.
+    const steps = (file: string) =>
+      readFileSync(join(dir, file), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const { kind, node, text, changes } = JSON.parse(line) as Record<string, unknown>;
+          return { kind, node, text, changes };
+        });
+    const traced = steps("true.jsonl");
+    expect(traced).toEqual(steps("false.jsonl"));
+    expect(JSON.stringify(traced)).not.toContain("$omitted");
+    expect(traced.find((e) => e.kind === "log")?.text).toBe("word ".repeat(2000));
+  }, 60_000);
 });

@@ -1,12 +1,13 @@
 import type { Memory, TraceEvent } from "@autograms/runtime";
 import type { TurnPlayer } from "@autograms/server";
-import type { PlayedElsewhere, StoredTraceEvent } from "@autograms/store";
+import type { PlayedElsewhere } from "@autograms/store";
 import type { ChatBuild, TurnListeners } from "./session.js";
 
 /**
  * A turn that `player` plays (a worker thread) from the memory given, its steps and text reported
- * as they come. The steps are those a run streams: a value over 4 KiB (a long print among them)
- * stands as `{ "$omitted": ... }`, and generations carry no prompt.
+ * as they come. The steps come whole (every value, a generation's prompt, however many), as the
+ * command's own thread would have made them: the trace file and the prints shown are the same
+ * with --watch as without.
  */
 export function playedBy(
   player: TurnPlayer,
@@ -22,19 +23,9 @@ export function playedBy(
       text,
       memory,
       signal,
-      onStep: (step) => trace?.(shownStep(step)),
+      wholeSteps: true,
+      // Whole steps (wholeSteps) are the trace's events as the agent made them.
+      onStep: (step) => trace?.(step as unknown as TraceEvent),
       onText: onText ?? (() => {}),
     });
-}
-
-/** A streamed step as the trace's sinks take it: a print too long to stream says how long it was. */
-function shownStep(step: StoredTraceEvent): TraceEvent {
-  if (step.kind === "log" && typeof step.text !== "string") {
-    const bytes = (step.text as { $omitted?: { bytes?: number } } | null)?.$omitted?.bytes;
-    return {
-      ...step,
-      text: `(${bytes ?? "many"} bytes, too long to show from the worker thread)`,
-    } as unknown as TraceEvent;
-  }
-  return step as unknown as TraceEvent;
 }

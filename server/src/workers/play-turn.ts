@@ -14,8 +14,10 @@ export interface PlayHooks {
   /** Aborts the turn (its lease lost, the server stopping, a client's stop). */
   signal: AbortSignal;
   budgets: TurnBudgets;
-  /** `json`: the step's JSON text, as it is sent (its large values omitted). */
+  /** `json`: the step's JSON text, as it is sent (its large values omitted, unless `wholeSteps`). */
   onStep(event: StoredTraceEvent, json: string): void;
+  /** Each step sent as the trace has it: every value whole, a generation with its prompt. */
+  wholeSteps?: boolean;
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
@@ -40,7 +42,9 @@ export async function playTurn(
     if (replyOf(e) !== undefined) replyAt = e.node;
     const { event, bytes } = boundedStep(stored, MAX_VALUE_BYTES, json);
     meter.step(bytes);
-    hooks.onStep(event, event === stored ? json : JSON.stringify(event));
+    // A whole step is the event itself: stored is the same object when it had no prompt to strip.
+    const sent = hooks.wholeSteps ? (e as unknown as StoredTraceEvent) : event;
+    hooks.onStep(sent, sent === stored ? json : JSON.stringify(sent));
   };
   const pause = async () => {
     if (!meter.sliceEnded) return;

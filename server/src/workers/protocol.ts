@@ -44,6 +44,8 @@ export type ToWorker =
       trace?: RelayTrace;
       /** The build whose agent plays it (`make`); absent: the one the worker made as it started. */
       build?: number;
+      /** Send every step whole (PlayRequest.wholeSteps). */
+      wholeSteps?: true;
     }
   /** Replays a committed turn from the memory before it, to rebuild what it sent (`replayRecorded`). */
   | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null; build?: number }
@@ -75,7 +77,7 @@ export type FromWorker =
   | { type: "spans"; spans: RelayedSpan[] }
   /** The worker does not hold the memory a `play` named as kept: send it again with the memory. */
   | { type: "missed"; id: number }
-  /** A turn's step events (bounded: see bounded-step.ts) and text, in order, as they come. */
+  /** A turn's step events (bounded: see bounded-step.ts, unless asked whole) and text, in order, as they come. */
   | { type: "progress"; id: number; items: Progress[] }
   | { type: "played"; id: number; result: PlayedResult }
   | { type: "replayed"; id: number; result: ReplayedTurn }

@@ -147,8 +147,10 @@ export function serveTurns(
           signal: stop.signal,
           budgets: start.budgets,
           heapLimitBytes,
+          wholeSteps: message.wholeSteps,
           onStep: (step, json) => {
-            if (COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS) omittedSteps++;
+            if (!message.wholeSteps && COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS)
+              omittedSteps++;
             else add({ step: json });
           },
           onText: (text) => add({ text }),

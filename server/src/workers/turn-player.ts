@@ -22,8 +22,18 @@ export interface PlayRequest {
   memory: Memory | null;
   /** Aborts the turn: it fails with the signal's reason. */
   signal: AbortSignal;
-  /** A step of the turn, with values above the stream's threshold omitted (bounded-step.ts). */
+  /**
+   * A step of the turn, with values above the stream's threshold omitted (bounded-step.ts), and
+   * at most the stream's bound of compute steps; with `wholeSteps`, every step as the trace has it
+   * (a TraceEvent, a generation's prompt kept).
+   */
   onStep(event: StoredTraceEvent): void;
+  /**
+   * Every step whole: all its values, a generation's prompt, however many steps the turn takes. For
+   * a command that writes the turn's trace for its one user (`chat --watch`), not a served run's
+   * stream, which the bounds protect from a turn's size.
+   */
+  wholeSteps?: boolean;
   onText(chunk: ReplyChunk): void;
 }
 

@@ -210,6 +210,7 @@ export class TurnPool implements TurnPlayer {
         ...(held ? { memory: null, kept } : { memory: request.memory }),
         ...(job.trace && { trace: job.trace }),
         ...(request.build !== undefined && { build: request.build }),
+        ...(request.wholeSteps && { wholeSteps: true }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -342,7 +343,7 @@ export class TurnPool implements TurnPlayer {
         case "missed": {
           const job = slot.jobs.get(message.id);
           if (job?.request) {
-            const { threadId, text, memory, build } = job.request;
+            const { threadId, text, memory, build, wholeSteps } = job.request;
             this.post(slot, {
               type: "play",
               id: message.id,
@@ -351,6 +352,7 @@ export class TurnPool implements TurnPlayer {
               memory,
               ...(job.trace && { trace: job.trace }),
               ...(build !== undefined && { build }),
+              ...(wholeSteps && { wholeSteps: true }),
             });
           }
           return;
