@@ -111,7 +111,7 @@ export class SharedTools {
   /** Runs a turn: the calls it makes and leaves running when it ends are cancelled. */
   async during<T>(turn: number, work: () => Promise<T>): Promise<T> {
     // Without shared tools no call is tied to its turn, and the storage is never entered: once
-    // entered, Node 20 runs async hooks on every promise the thread makes (several a step).
+    // entered, Node before 24 runs async hooks on every promise the thread makes (several a step).
     if (Object.keys(this.tools).length === 0) return work();
     try {
       return await this.turn.run(turn, work);
