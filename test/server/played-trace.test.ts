@@ -27,7 +27,7 @@ describe("a played turn's trace", () => {
       text: "many",
       memory: opened.memory,
       signal: new AbortController().signal,
-      onStep: (e) => steps.push(e),
+      onStep: (s) => steps.push(s.event),
       onText: () => {},
     });
     const trace = storedTrace(events);

@@ -106,7 +106,7 @@ describe("a turn pool", () => {
     await p.ready();
     const { memory } = await p.play(request("a", null));
     const steps: StoredTraceEvent[] = [];
-    const played = await p.play({ ...request("a", "many", memory), onStep: (e) => steps.push(e) });
+    const played = await p.play({ ...request("a", "many", memory), onStep: (s) => steps.push(s.event) });
     const sent = steps.map((e) => e.kind);
     const trace = traceOf(played);
     // Each step crosses as its JSON text and is read back as it was played.

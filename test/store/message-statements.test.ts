@@ -2,29 +2,13 @@
 // thread (its row read once, with the message id's turn and the waiters; no wait for the disk; on
 // Postgres one statement on its own), one commits the turn with its run's events (on Postgres in
 // one statement); the memory this process committed is not read back. On SQLite and on Postgres.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { acquireTurn, openStore, runTurn, type Store } from "@autograms/store";
+import { describe, expect, it } from "vitest";
+import { acquireTurn, runTurn } from "@autograms/store";
 import { EchoModel, echoAgent } from "@autograms/store/testing";
-import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
+import { bothStores } from "./support/both-stores.js";
 import { recordStatements } from "./support/statements.js";
 
-const dir = mkdtempSync(join(tmpdir(), "autograms-statements-"));
-let postgres: PostgresServer;
-beforeAll(async () => {
-  postgres = await startPostgres();
-});
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const stores: Record<string, () => Promise<Store>> = {
-  SQLite: () => openStore(`sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`),
-  Postgres: async () => openStore(await postgres.newDatabase()),
-};
+const stores = bothStores("autograms-statements-");
 
 for (const [name, open] of Object.entries(stores)) {
   describe(`a message's turn on ${name}`, () => {

@@ -25,7 +25,7 @@ export function playedBy(
       signal,
       wholeSteps: true,
       // Whole steps (wholeSteps) are the trace's events as the agent made them.
-      onStep: (step) => trace?.(step as unknown as TraceEvent),
+      onStep: (step) => trace?.(step.event as unknown as TraceEvent),
       onText: onText ?? (() => {}),
     });
 }

@@ -10,7 +10,7 @@
  * reconnects with the number of the last frame it saw (`Last-Event-ID`) is sent exactly the rest
  * (the frames are made again from the run's first event and those up to that number skipped).
  */
-import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import { stepJson, stepKind, type NumberedRunEvent, type RunEvent, type StepEvent } from "@autograms/store";
 import { replyMessageId } from "./ui-messages.js";
 
 export type UiChunk =
@@ -29,6 +29,15 @@ export interface UiFrame {
   data: UiChunk | "[DONE]";
 }
 
+/** A frame as it is sent: its chunk's JSON, or `[DONE]`. */
+export interface UiFrameText {
+  id: number;
+  data: string;
+}
+
+/** A step's part (`data-step`, or `data-tool-call` for a native tool call): its data is the step's event, written from its JSON text. */
+type StepPart = { step: StepEvent };
+
 export const UI_MESSAGE_STREAM_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache",
@@ -44,11 +53,27 @@ export class UiMessageTranslator {
   private open: { id: string; node: string } | null = null;
 
   translate({ event }: NumberedRunEvent): UiFrame[] {
-    const chunks = this.chunks(event);
-    return chunks.map((data) => ({ id: ++this.frame, data }));
+    return this.chunks(event).map((chunk) => ({
+      id: ++this.frame,
+      data: typeof chunk === "object" && "step" in chunk ? stepChunk(chunk) : chunk,
+    }));
   }
 
-  private chunks(e: RunEvent): (UiChunk | "[DONE]")[] {
+  /**
+   * The same frames as `translate`, as the text they are sent as (a translator makes one or the
+   * other), those numbered after `after` only (a client resuming after it has the others): a
+   * step's part is written around the step's own JSON text, not serialized again.
+   */
+  translateToText({ event }: NumberedRunEvent, after = 0): UiFrameText[] {
+    const frames: UiFrameText[] = [];
+    for (const chunk of this.chunks(event)) {
+      const id = ++this.frame;
+      if (id > after) frames.push({ id, data: chunkText(chunk) });
+    }
+    return frames;
+  }
+
+  private chunks(e: RunEvent): (UiChunk | StepPart | "[DONE]")[] {
     switch (e.type) {
       case "run-start":
         return [
@@ -61,12 +86,7 @@ export class UiMessageTranslator {
       case "step":
         // A step ends the text before it: the reply of that node is complete (the generation's
         // step comes after its text), and text after it is another reply (an opening, then the answer).
-        return [
-          ...this.close(),
-          e.event.kind === "tool_call"
-            ? { type: "data-tool-call", data: e.event }
-            : { type: "data-step", data: e.event, transient: true },
-        ];
+        return [...this.close(), { step: e }];
       case "text-delta": {
         const out: UiChunk[] = [];
         if (this.open && this.open.node !== e.node) out.push(...this.close());
@@ -103,4 +123,24 @@ export class UiMessageTranslator {
     this.open = null;
     return [{ type: "text-end", id }];
   }
+}
+
+/** A step's part: a native tool call is kept in the message, every other step is transient. */
+function stepChunk({ step }: StepPart): UiChunk {
+  return stepKind(step) === "tool_call"
+    ? { type: "data-tool-call", data: step.event }
+    : { type: "data-step", data: step.event, transient: true };
+}
+
+/**
+ * A frame's `data`: the chunk's JSON. A step's part is written around the step's own JSON text
+ * (made once where the turn was played), in the fields and order JSON.stringify gives stepChunk's.
+ */
+function chunkText(chunk: UiChunk | StepPart | "[DONE]"): string {
+  if (chunk === "[DONE]") return chunk;
+  if (!("step" in chunk)) return JSON.stringify(chunk);
+  const data = stepJson(chunk.step);
+  return stepKind(chunk.step) === "tool_call"
+    ? `{"type":"data-tool-call","data":${data}}`
+    : `{"type":"data-step","data":${data},"transient":true}`;
 }

@@ -98,12 +98,8 @@ async function* uiFrames(
 ): AsyncGenerator<SseFrame> {
   const translator = new UiMessageTranslator();
   const runId = runIdOf(source);
-  for await (const e of eventsOf(ctx, source, 0, signal)) {
-    for (const f of translator.translate(e)) {
-      if (f.id > afterFrame)
-        yield { id: eventId(runId, f.id), data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) };
-    }
-  }
+  for await (const e of eventsOf(ctx, source, 0, signal))
+    for (const f of translator.translateToText(e, afterFrame)) yield { id: eventId(runId, f.id), data: f.data };
 }
 
 export function chatRoutes(ctx: ServerContext): Hono {

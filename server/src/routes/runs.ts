@@ -10,6 +10,7 @@ import type { ServerContext } from "../context.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
 import type { SseFrame } from "../http/sse.js";
 import { eventId } from "../http/event-id.js";
+import { runEventJson } from "@autograms/store";
 import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
@@ -32,8 +33,9 @@ async function* runFrames(
   signal: AbortSignal,
 ): AsyncGenerator<SseFrame> {
   const runId = runIdOf(source);
+  // JSON.stringify(e), with a step's text as it was made (run-event-json.ts).
   for await (const e of eventsOf(ctx, source, afterSeq, signal))
-    yield { id: eventId(runId, e.seq), event: e.event.type, data: JSON.stringify(e) };
+    yield { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` };
 }
 
 export function runsRoutes(ctx: ServerContext): Hono {

@@ -9,7 +9,7 @@
  */
 import type { Lease, NewRun, RunWrite, Store } from "@autograms/store";
 import { eventsAsTheyCome } from "./events-as-they-come.js";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { isRunEnd, stepKind, type NumberedRunEvent, type RunEvent } from "@autograms/store";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
 
 const BATCH_EVENTS = 500;
@@ -101,7 +101,7 @@ export class LiveRun {
   /** The event with its number, after those published; null when it is not to be kept. */
   private numbered(event: RunEvent, after = this.events.length): NumberedRunEvent | null {
     if (this.ended) return null;
-    if (event.type === "step" && COMPUTE_STEPS.has(event.event.kind) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
+    if (event.type === "step" && COMPUTE_STEPS.has(stepKind(event)) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
       this.omittedSteps++;
       return null;
     }

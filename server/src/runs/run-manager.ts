@@ -373,7 +373,7 @@ export class RunManager {
             text: said,
             memory: held.memory,
             signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
-            onStep: (event) => run?.push({ type: "step", event }),
+            onStep: (step) => run?.push(step),
             onText,
           })
           .catch((err: unknown) => {

@@ -91,11 +91,13 @@ export interface FailedTurn {
 }
 
 /**
- * A step goes as its JSON text (the player made it to measure the step): a string crosses threads
- * as one copy of its bytes, where the step's objects would be cloned one by one, and the server's
- * thread reads it back with JSON.parse, faster than it reads a clone.
+ * A step goes as its JSON text (the player made it to measure the step) and its kind: a string
+ * crosses threads as one copy of its bytes, where the step's objects would be cloned one by one,
+ * and the server's thread stores and streams that text as it is (store/src/run-event-json.ts),
+ * reading it back into objects only for a client that needs them (AG-UI); the kind is all it
+ * reads of every step (the stream's bound, the UI stream's tool calls).
  */
-export type Progress = { step: string } | { text: ReplyChunk };
+export type Progress = { step: string; kind: string } | { text: ReplyChunk };
 
 /**
  * What `Agent.reply` gave: what the server's thread reads (the reply, the memory) as values, and

@@ -151,7 +151,7 @@ export function serveTurns(
           onStep: (step, json) => {
             if (!message.wholeSteps && COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS)
               omittedSteps++;
-            else add({ step: json });
+            else add({ step: json, kind: step.kind });
           },
           onText: (text) => add({ text }),
         }),

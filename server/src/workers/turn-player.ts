@@ -4,7 +4,7 @@
  * Either way under the same per-turn budgets.
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
-import { replayRecorded, type ReplayedTurn, type StoredTraceEvent, type TurnRecord } from "@autograms/store";
+import { replayRecorded, stepWithText, type ReplayedTurn, type StepEvent, type TurnRecord } from "@autograms/store";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
@@ -23,11 +23,12 @@ export interface PlayRequest {
   /** Aborts the turn: it fails with the signal's reason. */
   signal: AbortSignal;
   /**
-   * A step of the turn, with values above the stream's threshold omitted (bounded-step.ts), and
-   * at most the stream's bound of compute steps; with `wholeSteps`, every step as the trace has it
-   * (a TraceEvent, a generation's prompt kept).
+   * A step of the turn, as the run's event, with its JSON text (what the run stores and streams:
+   * store/src/run-event-json.ts): its values above the stream's threshold omitted
+   * (bounded-step.ts), and at most the stream's bound of compute steps; with `wholeSteps`, every
+   * step as the trace has it (a TraceEvent, a generation's prompt kept).
    */
-  onStep(event: StoredTraceEvent): void;
+  onStep(step: StepEvent): void;
   /**
    * Every step whole: all its values, a generation's prompt, however many steps the turn takes. For
    * a command that writes the turn's trace for its one user (`chat --watch`), not a served run's
@@ -72,7 +73,11 @@ export class InProcessPlayer implements TurnPlayer {
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {
-    return playTurn(request.agent ?? this.agent, request.text, request.memory, { ...request, budgets: this.budgets });
+    return playTurn(request.agent ?? this.agent, request.text, request.memory, {
+      ...request,
+      onStep: (event, json) => request.onStep(stepWithText(event, json)),
+      budgets: this.budgets,
+    });
   }
 
   replay({ agent, turn, memory }: ReplayRequest): Promise<ReplayedTurn> {

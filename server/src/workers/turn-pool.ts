@@ -16,7 +16,7 @@ import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
-import type { ReplayedTurn } from "@autograms/store";
+import { stepFromText, type ReplayedTurn } from "@autograms/store";
 
 export interface WorkerOptions {
   /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */
@@ -337,7 +337,7 @@ export class TurnPool implements TurnPlayer {
           const request = slot.jobs.get(message.id)?.request;
           if (request)
             for (const item of message.items)
-              "step" in item ? request.onStep(JSON.parse(item.step)) : request.onText(item.text);
+              "step" in item ? request.onStep(stepFromText(item.step, item.kind)) : request.onText(item.text);
           return;
         }
         case "missed": {

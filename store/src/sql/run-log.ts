@@ -12,6 +12,7 @@ import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../typ
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
 import { RUN_CHANNEL } from "../postgres/channel.js";
+import { runEventJson, runEventOfJson } from "../run-event-json.js";
 
 /**
  * Events written by one INSERT: 3 parameters each, well under SQLite's 32,766 bound parameters
@@ -112,7 +113,7 @@ export class RunLog {
       const chunk = events.slice(at, at + EVENTS_PER_INSERT);
       await sql.run(
         `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-        chunk.flatMap((e) => [runId, e.seq, JSON.stringify(e.event)]),
+        chunk.flatMap((e) => [runId, e.seq, runEventJson(e.event)]),
       );
     }
     await this.db.notify(sql, runId);
@@ -166,7 +167,7 @@ export class RunLog {
          added AS (INSERT INTO run_events (run_id, seq, event)
            SELECT taken.id, CAST(? AS INTEGER) + e.n - 1, e.event::text FROM taken, json_array_elements(CAST(? AS json)) WITH ORDINALITY AS e(event, n)),
          woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)`,
-      params: [...taken.params, from ?? 1, JSON.stringify(events.map((e) => e.event))],
+      params: [...taken.params, from ?? 1, `[${events.map((e) => runEventJson(e.event)).join(",")}]`],
       taken: "(SELECT COUNT(*) FROM taken) + 0 * (SELECT COUNT(*) FROM woken)",
     };
   }
@@ -215,7 +216,7 @@ export class RunLog {
       `SELECT seq, event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq${limit === undefined ? "" : " LIMIT ?"}`,
       limit === undefined ? [runId, afterSeq] : [runId, afterSeq, limit],
     );
-    return rows.map((r) => ({ seq: num(r.seq), event: JSON.parse(String(r.event)) }));
+    return rows.map((r) => ({ seq: num(r.seq), event: runEventOfJson(String(r.event)) }));
   }
 
   get(runId: string): Promise<RunRecord | null> {

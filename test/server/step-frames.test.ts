@@ -1,0 +1,64 @@
+// The UI message stream's frames of a run's steps are written around each step's JSON text, as
+// the turn's player made it: they must be, byte for byte, the frames JSON.stringify makes of the
+// same chunks, and a step's text must not be read back into objects to write them.
+import { describe, expect, it } from "vitest";
+import { stepFromText, stepWithText, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { UiMessageTranslator } from "@autograms/server";
+import { HARD_STEPS } from "../support/hard-steps.js";
+
+const numbered = (events: RunEvent[]): NumberedRunEvent[] => events.map((event, i) => ({ seq: i + 1, event }));
+
+const run: RunEvent[] = [
+  { type: "run-start", threadId: "t", runId: "r", messageId: "m", user: "hi é", turn: 2 },
+  { type: "text-delta", node: "main.say", delta: "Hel" },
+  ...HARD_STEPS.map((event): RunEvent => ({ type: "step", event })),
+  { type: "text-delta", node: "main.say", delta: "lo 👋 \u2028" },
+  { type: "text-reset", node: "main.say" },
+  { type: "text-delta", node: "main.say", delta: "Hello" },
+  { type: "run-finish", turn: 2, reply: "Hello", done: false },
+];
+
+/** The same run with its steps as a worker sends them (their text) and as in-thread play makes them. */
+const withTexts = (events: RunEvent[]): RunEvent[] =>
+  events.map((e, i) =>
+    e.type !== "step"
+      ? e
+      : i % 2 === 0
+        ? stepFromText(JSON.stringify(e.event), e.event.kind)
+        : stepWithText(e.event, JSON.stringify(e.event)),
+  );
+
+/** The frames as the stream wrote them before steps kept their texts: each chunk serialized. */
+function serialized(events: NumberedRunEvent[], after = 0): { id: number; data: string }[] {
+  const translator = new UiMessageTranslator();
+  return events
+    .flatMap((e) => translator.translate(e))
+    .filter((f) => f.id > after)
+    .map((f) => ({ id: f.id, data: f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data) }));
+}
+
+describe("a run's UI message stream as text", () => {
+  it("is, byte for byte, each chunk serialized, whether its steps carry their texts or not", () => {
+    const expected = serialized(numbered(run));
+    // A tool call is kept in the message; every other step is a transient data part.
+    expect(expected.filter((f) => f.data.startsWith('{"type":"data-tool-call"'))).toHaveLength(1);
+    expect(expected.filter((f) => f.data.includes('"transient":true'))).toHaveLength(HARD_STEPS.length - 1 + 1);
+    for (const events of [run, withTexts(run)]) {
+      for (const after of [0, 3, expected.length - 1]) {
+        const translator = new UiMessageTranslator();
+        const frames = numbered(events).flatMap((e) => translator.translateToText(e, after));
+        expect(frames).toEqual(expected.filter((f) => f.id > after));
+      }
+    }
+  });
+
+  it("does not read a step's text back into objects to write its frame", () => {
+    const translator = new UiMessageTranslator();
+    const steps = [stepFromText('{"kind":"code", not JSON', "code"), stepFromText("[not JSON", "tool_call")];
+    const frames = numbered(steps).flatMap((e) => translator.translateToText(e));
+    expect(frames.map((f) => f.data)).toEqual([
+      '{"type":"data-step","data":{"kind":"code", not JSON,"transient":true}',
+      '{"type":"data-tool-call","data":[not JSON}',
+    ]);
+  });
+});

@@ -1,0 +1,107 @@
+// A run's steps are stored as the text they were made with (where the turn was played), not
+// serialized again: the rows must be, byte for byte, what JSON.stringify makes of the same events,
+// on SQLite and on Postgres (one statement there, the batch as one JSON parameter), and a step read
+// back keeps its text for the streams.
+import { describe, expect, it } from "vitest";
+import {
+  runEventJson,
+  stepFromText,
+  stepJson,
+  stepKind,
+  stepWithText,
+  type RunEvent,
+  type Store,
+} from "@autograms/store";
+import { bothStores } from "./support/both-stores.js";
+import { HARD_STEPS } from "../support/hard-steps.js";
+
+const stores = bothStores("autograms-event-text-");
+
+/** The rows as the database holds them. */
+async function storedRows(store: Store, runId: string): Promise<string[]> {
+  const db = (store as unknown as { db: { all(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> } })
+    .db;
+  const rows = await db.all("SELECT seq, event FROM run_events WHERE run_id = ? ORDER BY seq", [runId]);
+  return rows.map((r) => String(r.event));
+}
+
+describe("a step made from its text", () => {
+  it("is, to its JSON, its clone, its keys and a comparison, the step it stands for", () => {
+    for (const event of HARD_STEPS) {
+      const json = JSON.stringify(event);
+      const plain: RunEvent = { type: "step", event };
+      // Read from its text, the event is what JSON.parse makes of it (-0 is 0 there).
+      const parsed: RunEvent = { type: "step", event: JSON.parse(json) };
+      for (const [step, as] of [
+        [stepFromText(json, event.kind), parsed],
+        [stepWithText(event, json), plain],
+      ] as const) {
+        expect(JSON.stringify(step)).toBe(JSON.stringify(plain));
+        expect(runEventJson(step)).toBe(JSON.stringify(plain));
+        expect(Object.keys(step)).toEqual(["type", "event"]);
+        expect(step).toEqual(as);
+        expect(structuredClone(step)).toEqual(as);
+        expect({ ...step }).toEqual(as);
+        expect(stepKind(step)).toBe(event.kind);
+        expect(stepJson(step)).toBe(json);
+      }
+      // A step without a text is serialized as it is.
+      expect(runEventJson(plain)).toBe(JSON.stringify(plain));
+      expect(stepJson(plain)).toBe(json);
+    }
+  });
+
+  it("is stored and given to the streams without being parsed: only reading its event parses it", () => {
+    const step = stepFromText('{"kind":"code", not JSON', "code");
+    expect(runEventJson(step)).toBe('{"type":"step","event":{"kind":"code", not JSON}');
+    expect(stepKind(step)).toBe("code");
+    expect(() => step.event).toThrow(SyntaxError);
+  });
+});
+
+for (const [name, open] of Object.entries(stores)) {
+  describe(`a run's events on ${name}`, () => {
+    it("are stored, byte for byte, as JSON.stringify writes them, and read back with the steps' texts", async () => {
+      const store = await open();
+      try {
+        const taken = await store.takeThread("t");
+        const plain: RunEvent[] = [
+          { type: "run-start", threadId: "t", runId: "r", messageId: null, user: "hi é", turn: 1 },
+          ...HARD_STEPS.map((event): RunEvent => ({ type: "step", event })),
+          { type: "text-delta", node: "main.say", delta: "Hello 👋 \u2028" },
+          { type: "run-finish", turn: 1, reply: "Hello 👋 \u2028", done: false },
+        ];
+        // Steps as a worker sends them (text), as in-thread play makes them (object and text), and plain.
+        const made = plain.map((event, i): RunEvent => {
+          if (event.type !== "step") return event;
+          const json = JSON.stringify(event.event);
+          return i % 3 === 0
+            ? stepFromText(json, event.event.kind)
+            : i % 3 === 1
+              ? stepWithText(event.event, json)
+              : event;
+        });
+        const numbered = (events: RunEvent[], from: number) => events.map((event, i) => ({ seq: from + i, event }));
+        // Two batches: the run's first with its record, then the rest, which ends it.
+        expect(
+          await store.appendRunEvents("r", numbered(made.slice(0, 3), 1), undefined, {
+            id: "r",
+            lease: taken.lease!,
+            user: "hi",
+          }),
+        ).toBe(true);
+        expect(await store.appendRunEvents("r", numbered(made.slice(3), 4), "finished")).toBe(true);
+        expect(await storedRows(store, "r")).toEqual(plain.map((e) => JSON.stringify(e)));
+        const read = await store.runEvents("r");
+        expect(read).toEqual(numbered(JSON.parse(JSON.stringify(plain)), 1));
+        for (const [i, { event }] of read.entries()) {
+          const expected = plain[i]!;
+          if (expected.type !== "step") continue;
+          expect(stepJson(event as RunEvent & { type: "step" })).toBe(JSON.stringify(expected.event));
+        }
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
