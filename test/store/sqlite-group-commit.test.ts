@@ -5,14 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "@autograms/store";
+import type { Driver, Sql } from "./support/statements.js";
 
-type Row = Record<string, unknown>;
-interface Sql {
-  all(sql: string, params?: unknown[]): Promise<Row[]>;
-  run(sql: string, params?: unknown[]): Promise<number>;
-}
-interface Driver extends Sql {
-  transaction<T>(work: (tx: Sql) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
+interface GroupDriver extends Driver {
   fixed: { commit: { run(): unknown } };
 }
 
@@ -20,11 +15,11 @@ const dir = mkdtempSync(join(tmpdir(), "autograms-group-commit-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let store: Store;
-let db: Driver;
+let db: GroupDriver;
 let commits: number;
 beforeEach(async () => {
   store = await openStore(`sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`);
-  db = (store as unknown as { db: Driver }).db;
+  db = (store as unknown as { db: GroupDriver }).db;
   await db.run("CREATE TABLE scratch (k TEXT PRIMARY KEY)");
   // Counts the COMMITs the driver runs (each a wait for the disk when durable).
   const commit = db.fixed.commit;
