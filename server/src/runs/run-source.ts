@@ -17,20 +17,23 @@ export function runIdOf(source: RunSource): string {
   return start.type === "run-start" ? start.runId : "";
 }
 
-export async function* eventsOf(
+export function eventsOf(
   ctx: ServerContext,
   source: RunSource,
   afterSeq: number,
   signal: AbortSignal,
 ): AsyncGenerator<NumberedRunEvent> {
-  if (source.kind === "replay") {
-    for (const e of source.events) if (e.seq > afterSeq) yield e;
-    return;
-  }
+  if (source.kind === "replay") return replayed(source.events, afterSeq);
   // A process shutting down ends its streams of other processes' runs at once (the client
   // reconnects to another process); those of its own runs go on until the runs end.
   const until = ctx.runs.liveRun(source.runId) ? signal : AbortSignal.any([signal, ctx.lifecycle.drained]);
-  yield* followRun(ctx.store, ctx.runs, source.runId, afterSeq, until);
+  // The run's own generator, not one delegating to it: each of a run's thousands of events would
+  // cost a delegating generator's step more.
+  return followRun(ctx.store, ctx.runs, source.runId, afterSeq, until);
+}
+
+async function* replayed(events: NumberedRunEvent[], afterSeq: number): AsyncGenerator<NumberedRunEvent> {
+  for (const e of events) if (e.seq > afterSeq) yield e;
 }
 
 export interface LatestRun {
