@@ -1,9 +1,11 @@
 // The UI message stream's frames of a run's steps are written around each step's JSON text, as
 // the turn's player made it: they must be, byte for byte, the frames JSON.stringify makes of the
-// same chunks, and a step's text must not be read back into objects to write them.
+// same chunks, and a step's text must not be read back into objects to write them. A protocol's
+// frames are made a batch of events at a time and handed out in order.
 import { describe, expect, it } from "vitest";
 import { stepFromText, stepWithText, type NumberedRunEvent, type RunEvent } from "@autograms/store";
 import { UiMessageTranslator } from "@autograms/server";
+import { framesOfBatches } from "../../server/src/routes/run-stream.js";
 import { HARD_STEPS } from "../support/hard-steps.js";
 
 const numbered = (events: RunEvent[]): NumberedRunEvent[] => events.map((event, i) => ({ seq: i + 1, event }));
@@ -60,5 +62,40 @@ describe("a run's UI message stream as text", () => {
       '{"type":"data-step","data":{"kind":"code", not JSON,"transient":true}',
       '{"type":"data-tool-call","data":[not JSON}',
     ]);
+  });
+});
+
+describe("a protocol's frames made a batch of events at a time", () => {
+  it("are handed out in order, to calls made before the last one ended too, and end with the events", async () => {
+    async function* batches() {
+      yield numbered(run.slice(0, 3));
+      await new Promise((r) => setTimeout(r, 5));
+      yield [];
+      yield numbered(run).slice(3);
+    }
+    const frames = framesOfBatches(batches(), (e) => [
+      { id: `r:${e.seq}`, data: "a" },
+      { id: `r:${e.seq}`, data: "b" },
+    ]);
+    // All asked for at once, as a reader that does not wait for each may.
+    const got = await Promise.all(Array.from({ length: 2 * run.length + 2 }, () => frames.next()));
+    expect(got.filter((g) => !g.done).map((g) => `${g.value!.id}${g.value!.data}`)).toEqual(
+      run.flatMap((_, i) => [`r:${i + 1}a`, `r:${i + 1}b`]),
+    );
+    expect(got.slice(-2).every((g) => g.done)).toBe(true);
+  });
+
+  it("stop the events' source when the reader stops", async () => {
+    let stopped = false;
+    async function* batches() {
+      try {
+        for (;;) yield numbered(run);
+      } finally {
+        stopped = true;
+      }
+    }
+    for await (const f of framesOfBatches(batches(), (e) => [{ id: `r:${e.seq}`, data: "x" }]))
+      if (f.id === "r:2") break;
+    expect(stopped).toBe(true);
   });
 });

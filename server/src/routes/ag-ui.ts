@@ -25,7 +25,7 @@ import { AgUiRejoin } from "../protocols/ag-ui-rejoin.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
 import { isRunEnd } from "@autograms/store";
 import { eventId, isRunId } from "../http/event-id.js";
-import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
+import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
@@ -95,19 +95,21 @@ async function* agUiFrames(
     }
   }
   try {
-    for await (const { event } of eventsOf(ctx, source, 0, signal)) {
-      // Read from the store at the turn's number, so they are the same whenever this is made (and
-      // right for a message that waited for another run): at run-start, the variables after the
-      // turn before this one (two before, when the run first made a new thread's opening); at
-      // run-finish, after this one.
-      const variables =
-        event.type === "run-start"
-          ? await variablesAt(ctx, threadId, event.turn - (event.opening ? 2 : 1))
-          : event.type === "run-finish"
-            ? await variablesAt(ctx, threadId, event.turn)
-            : undefined;
-      yield* frames(translator.translate(event, variables));
-      if (isRunEnd(event)) return;
+    for await (const batch of eventBatchesOf(ctx, source, 0, signal)) {
+      for (const { event } of batch) {
+        // Read from the store at the turn's number, so they are the same whenever this is made (and
+        // right for a message that waited for another run): at run-start, the variables after the
+        // turn before this one (two before, when the run first made a new thread's opening); at
+        // run-finish, after this one.
+        const variables =
+          event.type === "run-start"
+            ? await variablesAt(ctx, threadId, event.turn - (event.opening ? 2 : 1))
+            : event.type === "run-finish"
+              ? await variablesAt(ctx, threadId, event.turn)
+              : undefined;
+        yield* frames(translator.translate(event, variables));
+        if (isRunEnd(event)) return;
+      }
     }
   } catch (err) {
     const { code, message } = toHttpError(err);

@@ -17,8 +17,8 @@ import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request
 import type { SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
 import { eventId } from "../http/event-id.js";
-import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
-import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
+import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
+import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
 const Part = z.looseObject({ type: z.string() });
 const Message = z.looseObject({
@@ -90,16 +90,17 @@ async function regenerate(ctx: ServerContext, threadId: string, messageId: strin
 }
 
 /** The UI message stream's frames of a run, those after `afterFrame` only. */
-async function* uiFrames(
+function uiFrames(
   ctx: ServerContext,
   source: RunSource,
   afterFrame: number,
   signal: AbortSignal,
-): AsyncGenerator<SseFrame> {
+): AsyncIterableIterator<SseFrame> {
   const translator = new UiMessageTranslator();
   const runId = runIdOf(source);
-  for await (const e of eventsOf(ctx, source, 0, signal))
-    for (const f of translator.translateToText(e, afterFrame)) yield { id: eventId(runId, f.id), data: f.data };
+  return framesOfBatches(eventBatchesOf(ctx, source, 0, signal), (e) =>
+    translator.translateToText(e, afterFrame).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
+  );
 }
 
 export function chatRoutes(ctx: ServerContext): Hono {

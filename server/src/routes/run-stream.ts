@@ -13,6 +13,7 @@ import { badRequest, HttpError } from "../http/errors.js";
 import { resumePoint } from "../http/event-id.js";
 import { sseResponse, type SseFrame } from "../http/sse.js";
 import { latestRun, namedRun, type NamedRun, type RunSource } from "../runs/run-source.js";
+import type { NumberedRunEvent } from "@autograms/store";
 
 /** A protocol's frames of a run, those numbered after `after` only. */
 export type RunFrames = (source: RunSource, after: number, signal: AbortSignal) => AsyncIterable<SseFrame>;
@@ -22,6 +23,49 @@ export interface RunStream {
   frames: RunFrames;
   headers: Record<string, string>;
   what: string;
+}
+
+/**
+ * A protocol's frames of a run's events (`framesOf` makes an event's), made a batch of events at a
+ * time and handed out one by one without an async generator's step each: a CPU-heavy turn streams
+ * thousands of steps, and each step through a chain of generators cost the server's thread more
+ * than writing its frame.
+ */
+export function framesOfBatches(
+  batches: AsyncIterator<NumberedRunEvent[]>,
+  framesOf: (event: NumberedRunEvent) => SseFrame[],
+): AsyncIterableIterator<SseFrame> {
+  let ready: SseFrame[] = [];
+  let at = 0;
+  /** A call waiting for the next batch: a call made meanwhile waits for it (calls end in order). */
+  let waiting: Promise<IteratorResult<SseFrame>> | null = null;
+  const pull = async (): Promise<IteratorResult<SseFrame>> => {
+    while (at >= ready.length) {
+      const got = await batches.next();
+      if (got.done) return { done: true, value: undefined };
+      ready = got.value.flatMap(framesOf);
+      at = 0;
+    }
+    return { done: false, value: ready[at++]! };
+  };
+  const frames: AsyncIterableIterator<SseFrame> = {
+    next() {
+      if (waiting === null && at < ready.length) return Promise.resolve({ done: false, value: ready[at++]! });
+      const call = (waiting ?? Promise.resolve()).then(pull);
+      waiting = call;
+      const settled = () => {
+        if (waiting === call) waiting = null;
+      };
+      call.then(settled, settled);
+      return call;
+    },
+    async return() {
+      await batches.return?.(undefined);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => frames,
+  };
+  return frames;
 }
 
 /** A message's answer: the run it started (or the turn it replays), streamed from its first frame. */

@@ -11,8 +11,8 @@ import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request
 import type { SseFrame } from "../http/sse.js";
 import { eventId } from "../http/event-id.js";
 import { runEventJson } from "@autograms/store";
-import { eventsOf, runIdOf, type RunSource } from "../runs/run-source.js";
-import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
+import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
+import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 
 const RunBody = z.object({
   message: z.string().nullable(),
@@ -26,16 +26,17 @@ export const RUN_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-async function* runFrames(
+function runFrames(
   ctx: ServerContext,
   source: RunSource,
   afterSeq: number,
   signal: AbortSignal,
-): AsyncGenerator<SseFrame> {
+): AsyncIterableIterator<SseFrame> {
   const runId = runIdOf(source);
-  // JSON.stringify(e), with a step's text as it was made (run-event-json.ts).
-  for await (const e of eventsOf(ctx, source, afterSeq, signal))
-    yield { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` };
+  return framesOfBatches(eventBatchesOf(ctx, source, afterSeq, signal), (e) => [
+    // JSON.stringify(e), with a step's text as it was made (run-event-json.ts).
+    { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` },
+  ]);
 }
 
 export function runsRoutes(ctx: ServerContext): Hono {

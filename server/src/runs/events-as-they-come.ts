@@ -14,11 +14,16 @@ export interface EventSource {
   idle(afterSeq: number): "end" | "again" | "wait" | Promise<"end" | "again" | "wait">;
 }
 
-export async function* eventsAsTheyCome(
+/**
+ * The events as they come, in the batches they are read in (up to the run's end, included): a
+ * reader that turns each into frames takes a turn's thousands of steps a batch at a time, not
+ * each through an async generator's step.
+ */
+export async function* eventBatchesAsTheyCome(
   source: EventSource,
   afterSeq: number,
   signal: AbortSignal,
-): AsyncGenerator<NumberedRunEvent> {
+): AsyncGenerator<NumberedRunEvent[]> {
   let after = Math.max(0, afterSeq);
   let woken = false;
   let wake: (() => void) | null = null;
@@ -32,10 +37,12 @@ export async function* eventsAsTheyCome(
     for (;;) {
       woken = false;
       const events = await source.read(after);
-      for (const e of events) {
-        yield e;
-        after = e.seq;
-        if (isRunEnd(e.event)) return;
+      const end = events.findIndex((e) => isRunEnd(e.event));
+      const batch = end < 0 ? events : events.slice(0, end + 1);
+      if (batch.length > 0) {
+        yield batch;
+        if (end >= 0) return;
+        after = batch.at(-1)!.seq;
       }
       if (signal.aborted) return;
       if (events.length === 0) {
@@ -50,4 +57,9 @@ export async function* eventsAsTheyCome(
     unsubscribe();
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** The events of batches, one at a time. */
+export async function* oneByOne<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) for (const item of batch) yield item;
 }

@@ -5,7 +5,7 @@
  * when it is read, store/src/turns/settle-run.ts). Reading never writes here.
  */
 import type { NumberedRunEvent, Store } from "@autograms/store";
-import { eventsAsTheyCome } from "./events-as-they-come.js";
+import { eventBatchesAsTheyCome, oneByOne } from "./events-as-they-come.js";
 import type { RunManager } from "./run-manager.js";
 
 export function followRun(
@@ -15,9 +15,20 @@ export function followRun(
   afterSeq: number,
   signal: AbortSignal,
 ): AsyncGenerator<NumberedRunEvent> {
+  return oneByOne(followRunBatches(store, runs, runId, afterSeq, signal));
+}
+
+/** The same, in the batches they are read in. */
+export function followRunBatches(
+  store: Store,
+  runs: RunManager,
+  runId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<NumberedRunEvent[]> {
   const live = runs.liveRun(runId);
   if (live) return live.follow(afterSeq, signal);
-  return eventsAsTheyCome(
+  return eventBatchesAsTheyCome(
     {
       subscribe: (wake) => store.watchRun(runId, wake),
       read: async (after) => (await store.runEvents(runId, after)) as NumberedRunEvent[],

@@ -8,7 +8,7 @@
  * shorter than `flushMs` costs the store one write: its turn, its record, its events and its end.
  */
 import type { Lease, NewRun, RunWrite, Store } from "@autograms/store";
-import { eventsAsTheyCome } from "./events-as-they-come.js";
+import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
 import { isRunEnd, stepKind, type NumberedRunEvent, type RunEvent } from "@autograms/store";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
 
@@ -205,9 +205,9 @@ export class LiveRun {
     );
   }
 
-  /** The events after `afterSeq`, as they come, until the run ends or `signal` aborts. */
-  follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent> {
-    return eventsAsTheyCome(
+  /** The events after `afterSeq`, as they come (in batches), until the run ends or `signal` aborts. */
+  follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<NumberedRunEvent[]> {
+    return eventBatchesAsTheyCome(
       {
         subscribe: (wake) => {
           this.listeners.add(wake);

@@ -4,7 +4,8 @@ import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
 import type { NumberedRunEvent } from "@autograms/store";
-import { followRun } from "./follow-run.js";
+import { followRunBatches } from "./follow-run.js";
+import { oneByOne } from "./events-as-they-come.js";
 import { RECORD_WAIT_MS } from "./live-run.js";
 import { replayOf, type Started } from "./run-manager.js";
 
@@ -23,17 +24,26 @@ export function eventsOf(
   afterSeq: number,
   signal: AbortSignal,
 ): AsyncGenerator<NumberedRunEvent> {
+  return oneByOne(eventBatchesOf(ctx, source, afterSeq, signal));
+}
+
+/** The same, in the batches they are read in (what the routes turn into frames). */
+export function eventBatchesOf(
+  ctx: ServerContext,
+  source: RunSource,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<NumberedRunEvent[]> {
   if (source.kind === "replay") return replayed(source.events, afterSeq);
   // A process shutting down ends its streams of other processes' runs at once (the client
   // reconnects to another process); those of its own runs go on until the runs end.
   const until = ctx.runs.liveRun(source.runId) ? signal : AbortSignal.any([signal, ctx.lifecycle.drained]);
-  // The run's own generator, not one delegating to it: each of a run's thousands of events would
-  // cost a delegating generator's step more.
-  return followRun(ctx.store, ctx.runs, source.runId, afterSeq, until);
+  return followRunBatches(ctx.store, ctx.runs, source.runId, afterSeq, until);
 }
 
-async function* replayed(events: NumberedRunEvent[], afterSeq: number): AsyncGenerator<NumberedRunEvent> {
-  for (const e of events) if (e.seq > afterSeq) yield e;
+async function* replayed(events: NumberedRunEvent[], afterSeq: number): AsyncGenerator<NumberedRunEvent[]> {
+  const rest = events.filter((e) => e.seq > afterSeq);
+  if (rest.length > 0) yield rest;
 }
 
 export interface LatestRun {
