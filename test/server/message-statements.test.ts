@@ -53,36 +53,3 @@ it("answers a message with two transactions: one takes the thread, one commits t
   expect(statements.filter((s) => s.tx === 0).some((s) => /^UPDATE|^INSERT/.test(s.sql))).toBe(false);
   await store.close();
 });
-
-it("answers the first message of a new thread with the opening and the message's turn: two takes, two commits", async () => {
-  const store = await openStore(`sqlite:${folder.path}/first.db`);
-  const server = await startTestServer(folder.path, { store, policy: "enqueue" });
-  try {
-    const recorded = recordStatements(store);
-    const res = await fetch(`${server.url}/api/chat`, json(chatBody("new", [userMessage("m-1", "one")])));
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain("echo: one");
-    // The thread taken for the message plays the opening on that lease (not given back and taken
-    // again): take, commit the opening, take, commit the message's turn.
-    expect(recorded.transactions).toEqual([
-      { durable: false },
-      { durable: true },
-      { durable: false },
-      { durable: true },
-    ]);
-    expect(recorded.statements.some((s) => /SET lease_token = NULL/.test(s.sql) && !/version/.test(s.sql))).toBe(false);
-    const turns = await store.turns("new");
-    expect(turns.map((t) => [t.seq, t.messageId, t.user])).toEqual([
-      [1, null, null],
-      [2, "m-1", "one"],
-    ]);
-    const run = await store.latestRun("new");
-    expect(run).toMatchObject({ status: "finished", turn: 2, messageId: "m-1" });
-    const events = (await store.runEvents(run!.id)).map((e) => e.event as { type: string; opening?: boolean });
-    expect(events[0]).toMatchObject({ type: "run-start", opening: true });
-    expect(events.at(-1)).toMatchObject({ type: "run-finish", turn: 2 });
-  } finally {
-    await server.close();
-    await store.close();
-  }
-});

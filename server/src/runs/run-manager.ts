@@ -363,7 +363,7 @@ export class RunManager {
      * Plays the agent on the held thread and commits its turn with the run's events (and its end,
      * when `ends` says this turn ends the run); the thread is released whatever happens.
      */
-    const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean, opening = false) => {
+    const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean) => {
       try {
         const startedAt = Date.now();
         const result = await player
@@ -391,7 +391,7 @@ export class RunManager {
         const seq = held.lease.version + 1;
         if (last) after.push({ type: "run-finish", turn: seq, reply: result.reply, done: result.done });
         const turn = await run!.commitTurn(after, last ? "finished" : undefined, (write) =>
-          held.commit({ ...result, startedAt, ...(write && { run: write }), ...(opening && { opening }) }),
+          held.commit({ ...result, startedAt, ...(write && { run: write }) }),
         );
         shown = new Map();
         return { turn, done: result.done, reply: result.reply };
@@ -420,11 +420,10 @@ export class RunManager {
           ...(replaces !== undefined && { replaces }),
         });
       let { held, repeated, endedThere } = await taking();
-      // A message to a thread that has had no turn yet, as its lease tells: the opening first, on
-      // the thread as taken for the message (no second take), then the message's turn.
+      // A message to a thread that has had no turn yet, as its lease tells: the opening first.
       if (held && opening === undefined && held.lease.version === 0) {
-        begin(held.lease, 2, text, true);
-        if ((await play(held, null, (done) => done, true)).done) return;
+        await held.release();
+        if (await opened()) return;
         ({ held, repeated, endedThere } = await taking());
       }
       if (repeated) {

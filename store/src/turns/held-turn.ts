@@ -44,11 +44,6 @@ export interface PlayedTurn {
   startedAt: number;
   /** The events of the run that played the turn, committed with it (NewTurn.run). */
   run?: RunWrite;
-  /**
-   * The agent's opening, played on a thread taken for a message (its first): committed as a turn
-   * of no message (no message id, no user text); the message's own turn follows.
-   */
-  opening?: boolean;
 }
 
 export const STALE_POLICIES = ["refuse", "restart"] as const;
@@ -139,8 +134,8 @@ export async function acquireTurn(
           if (lost.signal.aborted) throw lost.signal.reason;
           try {
             const record = await store.commit(lease, {
-              messageId: turn.opening ? null : messageId,
-              user: turn.opening ? null : text,
+              messageId,
+              user: text,
               reply: turn.reply,
               memory: turn.memory,
               // A replacing turn's delta is from the memory before the turn it replaces, not from the
