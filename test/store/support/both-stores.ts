@@ -4,10 +4,10 @@ import { afterAll, beforeAll } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore, type Store } from "@autograms/store";
+import { openStore, type Store, type StoreOptions } from "@autograms/store";
 import { startPostgres, type PostgresServer } from "./postgres-server.mjs";
 
-export function bothStores(prefix: string): Record<"SQLite" | "Postgres", () => Promise<Store>> {
+export function bothStores(prefix: string): Record<"SQLite" | "Postgres", (options?: StoreOptions) => Promise<Store>> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let postgres: PostgresServer;
   beforeAll(async () => {
@@ -18,7 +18,7 @@ export function bothStores(prefix: string): Record<"SQLite" | "Postgres", () => 
     rmSync(dir, { recursive: true, force: true });
   });
   return {
-    SQLite: () => openStore(`sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`),
-    Postgres: async () => openStore(await postgres.newDatabase()),
+    SQLite: (options) => openStore(`sqlite:${join(dir, `${Math.random().toString(36).slice(2)}.db`)}`, options),
+    Postgres: async (options) => openStore(await postgres.newDatabase(), options),
   };
 }
