@@ -8,7 +8,7 @@ import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
 import { toolRunOptions, type ToolRunOptions } from "../language/tools.js";
 import { AgentError } from "../errors.js";
 import { fail } from "../engine/env.js";
-import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
+import { printsBefore, sandboxFailure, writesBetween } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
 import { toFrames, type Stack } from "../engine/stack.js";
 import type { Frame } from "../memory/types.js";
@@ -181,7 +181,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         r = step(env, r.state, {
           kind: "evaluated",
           value: (out.value ?? null) as JsonValue,
-          variables: out.variables as Record<string, JsonValue>,
+          writes: writesBetween(effect.variables, out.variables as Record<string, JsonValue>),
           logs: out.logs,
           time: out.time,
         });
