@@ -25,6 +25,8 @@ const queues = new Map<string, Shared>();
 /** What the stores of one database file in this process share: the queue, and who watches what. */
 interface Shared {
   tail: Promise<unknown>;
+  /** The queue's last item when it is a batch of transactions not yet started, which the next may join. */
+  open: Batch | null;
   users: number;
   watchers: Watchers;
 }
@@ -43,7 +45,7 @@ export class SqliteDriver implements SqlDriver {
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     const key = path === ":memory:" ? `:memory:${++memoryDatabases}` : path; // each in-memory database is its own
-    this.queue = queues.get(key) ?? { tail: Promise.resolve(), users: 0, watchers: new Watchers() };
+    this.queue = queues.get(key) ?? { tail: Promise.resolve(), open: null, users: 0, watchers: new Watchers() };
     queues.set(key, this.queue);
     this.queue.users++;
     this.leaveQueue = () => {
@@ -56,7 +58,10 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
     this.db.pragma("foreign_keys = ON");
+    this.fixed = fixedStatements(this.db);
   }
+
+  private readonly fixed: ReturnType<typeof fixedStatements>;
 
   private statement(sql: string): BetterSqlite3.Statement {
     let s = this.statements.get(sql);
@@ -77,6 +82,8 @@ export class SqliteDriver implements SqlDriver {
   private readonly leaveQueue: () => void;
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
+    // Whatever is queued now comes after the open batch: nothing more may join it.
+    this.queue.open = null;
     const result = this.queue.tail.then(yieldToIo).then(work);
     this.queue.tail = result.catch(() => undefined);
     return result;
@@ -90,26 +97,67 @@ export class SqliteDriver implements SqlDriver {
     return this.serial(() => this.direct.run(sql, params));
   }
 
+  /**
+   * Transactions asked for one after another, with nothing else queued between them, commit
+   * together (group commit): one BEGIN, each in a savepoint of its own (one that throws is rolled
+   * back alone and rejects alone), one COMMIT, so one wait for the disk for all of them. Under load
+   * a server's turns end in bursts, and each durable commit blocks this thread for a sync of the
+   * WAL; batched, the queue's order is still the order they were asked for.
+   */
   transaction<T>(work: (tx: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    return this.serial(async () => {
-      // better-sqlite3 waits for the disk in this thread, the process's only one: a commit that
-      // need not survive a power cut does not (the next durable commit syncs the WAL it is in).
-      const lazy = options.durable === false;
-      if (lazy) this.db.pragma("synchronous = NORMAL");
+    const durable = options.durable !== false;
+    const open = this.queue.open;
+    return new Promise<T>((resolve, reject) => {
+      const entry = { work, resolve, reject } as Pending;
+      if (open && open.driver === this && open.durable === durable) {
+        open.entries.push(entry);
+        return;
+      }
+      const batch: Batch = { driver: this, durable, entries: [entry] };
+      this.serial(() => this.runBatch(batch)).catch(() => {});
+      // serial() closed the open batch: this one is now the queue's last item, open to others.
+      this.queue.open = batch;
+    });
+  }
+
+  private async runBatch(batch: Batch): Promise<void> {
+    if (this.queue.open === batch) this.queue.open = null;
+    const { entries } = batch;
+    const alone = entries.length === 1;
+    const settled: { entry: Pending; value: unknown }[] = [];
+    // better-sqlite3 waits for the disk in this thread, the process's only one: a commit that
+    // need not survive a power cut does not (the next durable commit syncs the WAL it is in).
+    if (!batch.durable) this.fixed.syncNormal.run();
+    try {
       // IMMEDIATE takes the write lock first (waiting up to the busy timeout), so a transaction
       // that read and then writes never fails with SQLITE_BUSY half-way.
-      this.db.exec("BEGIN IMMEDIATE");
-      try {
-        const value = await work(this.direct);
-        this.db.exec("COMMIT");
-        return value;
-      } catch (err) {
-        if (this.db.inTransaction) this.db.exec("ROLLBACK");
-        throw err;
-      } finally {
-        if (lazy) this.db.pragma("synchronous = FULL");
+      this.fixed.begin.run();
+      for (const entry of entries) {
+        if (!alone) this.fixed.savepoint.run();
+        try {
+          const value = await entry.work(this.direct);
+          if (!alone) this.fixed.release.run();
+          settled.push({ entry, value });
+        } catch (err) {
+          // SQLite ends the whole transaction itself on some errors (a full disk, an I/O error):
+          // what the batch wrote so far is gone, and its callers learn why.
+          if (!this.db.inTransaction) throw err;
+          if (!alone) {
+            this.fixed.rollbackTo.run();
+            this.fixed.release.run();
+          } else this.fixed.rollback.run();
+          entry.reject(err);
+        }
       }
-    });
+      if (this.db.inTransaction) this.fixed.commit.run();
+      for (const { entry, value } of settled) entry.resolve(value);
+    } catch (err) {
+      if (this.db.inTransaction) this.fixed.rollback.run();
+      // Nothing of the batch was committed (an entry already rejected keeps its own error).
+      for (const entry of entries) entry.reject(err);
+    } finally {
+      if (!batch.durable) this.fixed.syncFull.run();
+    }
   }
 
   // BEGIN IMMEDIATE is already exclusive among writers of the file.
@@ -153,5 +201,33 @@ export class SqliteDriver implements SqlDriver {
 // microtasks: no socket read, no timer, no new request until the whole queue is done. One
 // setImmediate per statement lets the process's other work in between (docs/serving.md#figures).
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Statements run for every transaction, prepared once (exec and pragma() parse their SQL each time). */
+function fixedStatements(db: BetterSqlite3.Database) {
+  return {
+    begin: db.prepare("BEGIN IMMEDIATE"),
+    commit: db.prepare("COMMIT"),
+    rollback: db.prepare("ROLLBACK"),
+    savepoint: db.prepare("SAVEPOINT batched"),
+    release: db.prepare("RELEASE batched"),
+    rollbackTo: db.prepare("ROLLBACK TO batched"),
+    syncNormal: db.prepare("PRAGMA synchronous = NORMAL"),
+    syncFull: db.prepare("PRAGMA synchronous = FULL"),
+  };
+}
+
+/** A transaction waiting in a batch. */
+interface Pending {
+  work: (tx: Sql) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Transactions that commit together: all durable, or all not. */
+interface Batch {
+  driver: SqliteDriver;
+  durable: boolean;
+  entries: Pending[];
+}
 
 const toSqlite = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);

@@ -2,12 +2,12 @@
 // `db`): each statement, and the transaction it ran in (null: on its own).
 import type { Store } from "@autograms/store";
 
-type Row = Record<string, unknown>;
-interface Sql {
+export type Row = Record<string, unknown>;
+export interface Sql {
   all(sql: string, params?: unknown[]): Promise<Row[]>;
   run(sql: string, params?: unknown[]): Promise<number>;
 }
-interface Driver extends Sql {
+export interface Driver extends Sql {
   transaction<T>(work: (tx: Sql) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
 }
 
