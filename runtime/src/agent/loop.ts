@@ -251,7 +251,7 @@ function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): vo
   if (r.before) for (const event of r.before) trace(event);
   const event = r.event;
   if (!event) return;
-  const on = event.kind === "tool_call" ? "tool" : ANSWERED.has(event.kind) && waited.model > 0 ? "model" : null;
+  const on = event.kind === "tool_call" ? "tool" : waited.model > 0 && ANSWERED.has(event.kind) ? "model" : null;
   if (on) {
     event.ms = Math.round(waited[on] * 10) / 10;
     waited[on] = 0;

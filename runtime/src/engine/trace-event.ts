@@ -19,16 +19,15 @@ export function event(
   changes: VariableChange[] = [],
 ): TraceEvent | null {
   if (!env.tracing) return null;
-  const custom = env.program.nodes.get(node.name)?.custom;
-  return {
-    node: node.name,
-    loc: node.loc ?? null,
-    action: node.action,
-    ...(custom && { base: env.program.nodes.get(node.name)!.as }),
-    stack: functionNames(mem.stack),
-    changes,
-    ...body,
-  } as TraceEvent;
+  const cn = env.program.nodes.get(node.name);
+  const stack = functionNames(mem.stack);
+  const loc = node.loc ?? null;
+  // The same fields in the same order; a custom action's node also names the action it is based on.
+  return (
+    cn?.custom
+      ? { node: node.name, loc, action: node.action, base: cn.as, stack, changes, ...body }
+      : { node: node.name, loc, action: node.action, stack, changes, ...body }
+  ) as TraceEvent;
 }
 
 /** The functions of the stack's frames, main first. */
