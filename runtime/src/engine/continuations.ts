@@ -131,15 +131,20 @@ function absorb(
   if (writes === null && !output) return { mem, written: null };
   const stack = mem.stack;
   const frame = top(mem);
+  const fresh = env.fresh;
+  if (fresh !== undefined && fresh.vars === frame.vars && stack.base === null) {
+    // Made by this run's last write to this frame and seen by nobody: written in place.
+    if (writes !== null) write(frame.vars, writes);
+    if (output) withOutput(frame.vars, output.node, output.value);
+    return { mem, written: null };
+  }
   let vars: Record<string, JsonValue>;
   let written: Record<string, JsonValue> | null = null;
   if (stack.base === null) {
     vars = { ...frame.vars };
+    if (fresh !== undefined) fresh.vars = vars;
     if (writes !== null) {
-      for (const [name, value] of writes) {
-        if (value === undefined) delete vars[name];
-        else setOwn(vars, name, value);
-      }
+      write(vars, writes);
       if (env.tracing) written = differing(frame.vars, writes);
     }
   } else {
@@ -149,6 +154,13 @@ function absorb(
   }
   if (output) withOutput(vars, output.node, output.value);
   return { mem: memoryWith(mem, withTopFrame(stack, frameWith(frame, vars))), written };
+}
+
+function write(vars: Record<string, JsonValue>, writes: Writes): void {
+  for (const [name, value] of writes) {
+    if (value === undefined) delete vars[name];
+    else setOwn(vars, name, value);
+  }
 }
 
 /** The writes whose value is not the one `before` has (a variable gone is not among them). */
