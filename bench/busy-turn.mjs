@@ -41,11 +41,16 @@ const noModel = { complete: async () => "", choose: async () => 0 };
 const agent = new Agent(graph, { model: noModel });
 const opened = await agent.reply("", undefined);
 
+/** Characters of trace JSON made, and the traced turns that made them (warm-up turns included). */
+let traced = 0;
+let tracedTurns = 0;
+
 /** Nodes between two yields to the event loop, as a server's turn lets the turns beside it run. */
 const SLICE = 2000;
 
 function options(mode) {
   if (mode === "bare") return {};
+  tracedTurns++;
   let entered = 0;
   const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
   const pause =
@@ -54,10 +59,9 @@ function options(mode) {
           if (++entered % SLICE === 0) await yieldNow();
         }
       : () => (++entered % SLICE === 0 ? yieldNow() : undefined);
-  let bytes = 0;
   return {
     trace: (event) => {
-      bytes += JSON.stringify(event).length;
+      traced += JSON.stringify(event).length;
     },
     pause,
     signal: new AbortController().signal,
@@ -151,3 +155,4 @@ for (const [mode, label] of [
     `| ${label} | ${fmt(r.wall)} | ${fmt(r.total)}: ${fmt(r.main)} + ${fmt(r.others)} | ${fmt(r.gcMs)} ms, ${r.gcCount.toFixed(1)} | ${r.kinds} |`,
   );
 }
+console.log(`\nA traced turn made ${(traced / Math.max(1, tracedTurns) / 1e6).toFixed(1)} MB of trace JSON.`);
