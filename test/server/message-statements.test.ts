@@ -24,7 +24,10 @@ afterAll(async () => {
 
 it("answers a message with two transactions: one takes the thread, one commits the turn with its events", async () => {
   const store = await openStore(`sqlite:${folder.path}/chat.db`);
-  t = await startTestServer(folder.path, { store, policy: "enqueue" });
+  // A run's events wait for its commit up to flushMs (the harness's 20 ms, which a turn on a busy
+  // machine outlasts, and its events are then written in a batch before it): what is counted here
+  // is a run that ends before its first batch is due.
+  t = await startTestServer(folder.path, { store, policy: "enqueue", flushMs: 60_000 });
   const send = async (id: string, text: string) => {
     const res = await fetch(`${t!.url}/api/chat`, json(chatBody("c", [userMessage(id, text)])));
     expect(res.status).toBe(200);
