@@ -83,11 +83,8 @@ export function runEventJson(event: unknown): string {
   return json === undefined ? JSON.stringify(event) : `${STEP_PREFIX}${json}}`;
 }
 
-/** A stored run event read back: a step keeps its event's text, so streaming it serializes nothing again. */
-export function runEventOfJson(json: string): RunEvent {
-  const event = JSON.parse(json) as RunEvent | null;
-  // Only the run's own writers make these rows, as runEventJson writes them (no spaces, `type` then `event`).
-  if (event?.type === "step" && json.startsWith(STEP_PREFIX) && json.endsWith("}") && Object.keys(event).length === 2)
-    return stepWithText(event.event, json.slice(STEP_PREFIX.length, -1));
-  return event as RunEvent;
+/** Run events as one JSON array (a batch's row in the store): JSON.stringify of the array, the steps' texts passed through. */
+export function runEventsJson(events: readonly unknown[]): string {
+  // As JSON.stringify writes an array's element that has no JSON (undefined): null.
+  return `[${events.map((e) => (runEventJson(e) as string | undefined) ?? "null").join(",")}]`;
 }

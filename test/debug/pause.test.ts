@@ -85,4 +85,35 @@ describe("the pause hook", () => {
     expect(value).toBe(42);
     expect(nodes).toEqual(["f"]);
   });
+
+  it("lets the run go on at once when it returns nothing, and keeps each point's frames for later", async () => {
+    const points: PausePoint[] = [];
+    const order: string[] = [];
+    const agent = new Agent(g, { model: new TestModel() });
+    const r = await agent.reply("", undefined, {
+      trace: (e) => void order.push(`event ${e.kind} ${e.node}`),
+      pause: (at) => {
+        points.push(at);
+        order.push(`pause ${at.node}`);
+      },
+    });
+    expect(r.reply).toBe("r is 2");
+    expect(order.slice(0, 5)).toEqual([
+      "pause init",
+      "event code init",
+      "event transition init",
+      "pause call",
+      "event call call",
+    ]);
+    // Read after the run has moved on: each point still has the frames it was entered with.
+    expect(points.map((p) => [p.node, p.stack.map((f) => f.function ?? "main")])).toEqual([
+      ["init", ["main"]],
+      ["call", ["main"]],
+      ["f", ["main", "f"]],
+      ["ask", ["main"]],
+    ]);
+    expect(points[1]!.stack[0]!.vars).toMatchObject({ n: 1 });
+    expect(points[1]!.stack[0]!.vars).not.toHaveProperty("r");
+    expect(points[2]!.stack[1]!.vars).toEqual({ x: 1 });
+  });
 });

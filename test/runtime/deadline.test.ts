@@ -13,6 +13,7 @@ import {
   type Memory,
 } from "@autograms/runtime";
 import { graph, n } from "./helpers.js";
+import { Deadline } from "../../runtime/src/agent/deadline.js";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 
 const never = new Promise<never>(() => undefined);
@@ -32,6 +33,12 @@ function modelThat(
 const talk = graph([
   n({ name: "hello", action: "chat_exact", instruction: "Hello.", transitions: ["talk"] }),
   n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["talk"] }),
+]);
+
+/** A loop of nodes that never waits for anything. */
+const spin = graph([
+  n({ name: "start", action: "code", instruction: "let i = 0", transitions: ["spin"] }),
+  n({ name: "spin", action: "code", instruction: "i = i + 1", transitions: ["spin"] }),
 ]);
 
 async function firstMemory(): Promise<Memory> {
@@ -103,15 +110,47 @@ describe("a turn's deadline", () => {
   });
 
   it("ends a loop of nodes that never waits (the clock is read between steps)", async () => {
-    const g = graph([
-      n({ name: "start", action: "code", instruction: "let i = 0", transitions: ["spin"] }),
-      n({ name: "spin", action: "code", instruction: "i = i + 1", transitions: ["spin"] }),
-    ]);
     const { err, ms } = await failed(
-      new Agent(g, { model: modelThat(async () => "x") }).reply("", undefined, { deadlineMs: 300 }),
+      new Agent(spin, { model: modelThat(async () => "x") }).reply("", undefined, { deadlineMs: 300 }),
     );
     expect(err.code).toBe("deadline");
     expect(err.node).toMatch(/^(start|spin)$/);
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it("ends a loop of nodes whose pause hook returns nothing (no wait between its steps)", async () => {
+    let pauses = 0;
+    const { err, ms } = await failed(
+      new Agent(spin, { model: modelThat(async () => "x") }).reply("", undefined, {
+        deadlineMs: 300,
+        pause: () => void pauses++,
+      }),
+    );
+    expect([err.code, err.node]).toEqual(["deadline", "spin"]);
+    expect(ms).toBeLessThan(3_000);
+    expect(pauses).toBeGreaterThan(100);
+  });
+
+  it("ends a loop of nodes at its caller's signal, seen when the loop lets timers run", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    let entered = 0;
+    // As a server's turn does: most pauses return nothing, one in a hundred yields to the event loop.
+    const pause = () => (++entered % 100 === 0 ? new Promise<void>((r) => setImmediate(r)) : undefined);
+    const { err, ms } = await failed(
+      new Agent(spin, { model: modelThat(async () => "x") }).reply("", undefined, { signal: controller.signal, pause }),
+    );
+    expect([err.code, err.node]).toEqual(["deadline", "spin"]);
+    expect(err.detail).toBe("the turn was cancelled (its signal aborted); the memory given to this turn is unchanged");
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it("ends a turn held by its pause hook", async () => {
+    const g = graph([n({ name: "held", action: "code", instruction: "1", transitions: ["quit"] })]);
+    const { err, ms } = await failed(
+      new Agent(g, { model: modelThat(async () => "x") }).reply("", undefined, { deadlineMs: 300, pause: () => never }),
+    );
+    expect([err.code, err.node]).toEqual(["deadline", "held"]);
     expect(ms).toBeLessThan(3_000);
   });
 
@@ -163,5 +202,24 @@ describe("a turn's deadline with the openai client", () => {
     const second = await failed(agent.reply("hi", memory, { deadlineMs: 1_000 }));
     expect(second.err.code).toBe("deadline");
     expect(second.ms).toBeLessThan(5_000);
+  });
+});
+
+describe("a deadline's races", () => {
+  it("forget each wait once it settles, and end the ones under way when the turn ends", async () => {
+    const deadline = new Deadline(undefined, undefined);
+    const racing = () => (deadline as unknown as { racing: Set<unknown> }).racing.size;
+    for (let i = 0; i < 1_000; i++) await deadline.race(Promise.resolve(i));
+    await expect(deadline.race(Promise.reject(new Error("tool failed")))).rejects.toThrow("tool failed");
+    expect(racing()).toBe(0);
+    const outer = new AbortController();
+    const cancelled = new Deadline(undefined, outer.signal);
+    const waits = [cancelled.race(never), cancelled.race(never)];
+    outer.abort();
+    for (const wait of waits) await expect(wait).rejects.toThrow("the turn was cancelled (its signal aborted)");
+    await expect(cancelled.race(Promise.resolve(1))).rejects.toThrow("the turn was cancelled");
+    expect(() => cancelled.check()).toThrow("the turn was cancelled");
+    cancelled.dispose();
+    deadline.dispose();
   });
 });

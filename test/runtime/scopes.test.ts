@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Agent, type FunctionKind, type GraphNode } from "@autograms/runtime";
-import { TestModel, fixture, graph, pickByText, roundTrip, n } from "./helpers.js";
+import { TestModel, collect, fixture, graph, pickByText, roundTrip, n } from "./helpers.js";
 
 /** main: x = "caller", y = 0, calls f(kind) which runs `body`, then shows `show`. */
 function scoped(kind: FunctionKind, body: GraphNode[], show: string) {
@@ -275,5 +275,33 @@ describe("nesting and calls from outside", () => {
     r = await agent.reply("x", r.memory);
     r = await agent.reply("x", r.memory);
     expect(r.reply).toBe("got called");
+  });
+
+  it("a variable code sets to undefined is gone, whether the code runs in the step or calls a tool", async () => {
+    const tools = { lookup: { module: "./tools.js", export: "lookup" } };
+    for (const [clear, given] of [
+      ["a = undefined", { lookup: () => 1 }],
+      ["a = lookup(1)", { lookup: async () => undefined }],
+    ] as const) {
+      const g = graph(
+        [
+          n({ name: "init", action: "code", instruction: "let a = 1; let b = 2", transitions: ["test"] }),
+          // A condition writes nothing: the frame is left as it is.
+          n({ name: "test", action: "transition", transitions: ["test.*"] }),
+          n({ name: "test.a", action: "transition", boolean_condition: "a > b", transitions: ["quit"] }),
+          n({ name: "test.b", action: "transition", transitions: ["clear"] }),
+          n({ name: "clear", action: "code", instruction: clear, transitions: ["show"] }),
+          n({ name: "show", action: "chat_exact", instruction: "b=$b" }),
+        ],
+        { tools },
+      );
+      const { events, trace } = collect();
+      const r = await new Agent(g, { model: new TestModel(), tools: given }).reply("", undefined, { trace });
+      expect(r.reply).toBe("b=2");
+      const vars = r.memory.stack[0]!.vars;
+      expect(vars).not.toHaveProperty("a");
+      expect(vars).toMatchObject({ b: 2, _last_state: "show" });
+      expect(events.find((e) => e.node === "clear" && e.kind === "code")?.changes).toEqual([]);
+    }
   });
 });

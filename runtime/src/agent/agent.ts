@@ -368,6 +368,8 @@ export class Agent {
     const env: Env = {
       program: this.program,
       tracing: options.trace !== undefined,
+      // Nobody sees a frame before the run ends: its own copies of variables are written in place.
+      ...(options.trace === undefined && options.pause === undefined && { fresh: { vars: null } }),
       // Frozen: the sandbox resolves the limits of a run's evaluations once (resolve-limits.ts).
       sandbox: Object.freeze({ ...this.program.limits, now: this.runTime(options.now) }),
     };

@@ -9,7 +9,10 @@ export class Deadline {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
   private readonly endsAt: number;
-  private readonly expired: Promise<never>;
+  /** Set once the turn has ended (read by every step: cheaper than the signal's `aborted`). */
+  private ended: DeadlinePassed | null = null;
+  /** The rejections of the races under way, called when the turn ends. */
+  private readonly racing = new Set<(reason: DeadlinePassed) => void>();
   private readonly timer: ReturnType<typeof setTimeout> | undefined;
   private readonly unlisten: () => void;
 
@@ -19,10 +22,6 @@ export class Deadline {
   ) {
     this.signal = this.controller.signal;
     this.endsAt = ms === undefined ? Infinity : Date.now() + ms;
-    this.expired = new Promise<never>((_, reject) =>
-      this.signal.addEventListener("abort", () => reject(this.signal.reason), { once: true }),
-    );
-    this.expired.catch(() => undefined);
     this.timer = ms === undefined ? undefined : setTimeout(() => this.end("deadline"), ms);
     const onOuter = () => this.end("cancelled");
     if (outer?.aborted) onOuter();
@@ -30,21 +29,47 @@ export class Deadline {
     this.unlisten = () => outer?.removeEventListener("abort", onOuter);
   }
 
-  /** `work`, unless the deadline passes first. */
+  /**
+   * `work`, unless the deadline passes first. A race is remembered only until its work settles
+   * (`Promise.race` against one promise that never settles would keep a reaction on that promise
+   * for every wait of the run, and a listener on the signal costs more than a set's entry).
+   */
   race<T>(work: Promise<T>): Promise<T> {
-    work.catch(() => undefined); // lost the race: its failure no longer matters
-    return Promise.race([work, this.expired]);
+    const ended = this.ended;
+    if (ended !== null) {
+      work.catch(() => undefined); // lost the race: its failure no longer matters
+      return Promise.reject(ended);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.racing.add(reject);
+      work.then(
+        (value) => {
+          this.racing.delete(reject);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.racing.delete(reject);
+          reject(error);
+        },
+      );
+    });
   }
 
-  /** Throws once the deadline has passed (the clock is read: a busy loop runs no timers). */
+  /**
+   * Throws once the turn has ended. With a time limit the clock is read (a busy loop runs no
+   * timers); a cancellation alone is seen when its signal has fired, between waits.
+   */
   check(): void {
-    if (!this.signal.aborted && Date.now() >= this.endsAt) this.end("deadline");
-    if (this.signal.aborted) throw this.signal.reason;
+    if (this.ended === null) {
+      if (this.endsAt === Infinity || Date.now() < this.endsAt) return;
+      this.end("deadline");
+    }
+    throw this.ended;
   }
 
   /** Whether `err` is this deadline's own, as `race` and `check` throw it. */
   owns(err: unknown): err is DeadlinePassed {
-    return err instanceof DeadlinePassed && this.signal.aborted && err === this.signal.reason;
+    return err instanceof DeadlinePassed && err === this.ended;
   }
 
   dispose(): void {
@@ -53,7 +78,12 @@ export class Deadline {
   }
 
   private end(why: DeadlinePassed["why"]): void {
-    if (!this.signal.aborted) this.controller.abort(new DeadlinePassed(why, this.ms));
+    if (this.ended !== null) return;
+    const ended = new DeadlinePassed(why, this.ms);
+    this.ended = ended;
+    this.controller.abort(ended);
+    for (const lose of this.racing) lose(ended);
+    this.racing.clear();
   }
 }
 

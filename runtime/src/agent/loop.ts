@@ -8,13 +8,14 @@ import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
 import { toolRunOptions, type ToolRunOptions } from "../language/tools.js";
 import { AgentError } from "../errors.js";
 import { fail } from "../engine/env.js";
-import { printsBefore, sandboxFailure } from "../engine/evaluate.js";
+import { printsBefore, sandboxFailure, writesBetween } from "../engine/evaluate.js";
 import { step } from "../engine/step.js";
-import { toFrames } from "../engine/stack.js";
+import { toFrames, type Stack } from "../engine/stack.js";
+import type { Frame } from "../memory/types.js";
 import type { Effect, RunState, StepInput, StepResult } from "../engine/state.js";
 import type { TraceEvent, TraceSink } from "../trace/events.js";
 import { runActionHook } from "./action-hooks.js";
-import type { PauseHook, Performer } from "./performer.js";
+import type { PausePoint, Performer } from "./performer.js";
 import type { Attempt } from "./reply-stream.js";
 import { withRetries } from "./retries.js";
 
@@ -31,24 +32,22 @@ export async function drive(p: Performer, state: RunState, input: StepInput): Pr
   }
 }
 
+/** Where a run with a deadline is: the node its deadline error names. */
+interface Whereabouts {
+  node: string;
+}
+
 async function watched(p: Performer, state: RunState, input: StepInput): Promise<Outcome> {
   const { deadline } = p;
-  if (!deadline) return run(p, state, input);
-  let at = "node" in state.phase ? state.phase.node : "";
-  const watched: Performer = {
-    ...p,
-    pause: async (point) => {
-      at = point.node;
-      await deadline.race(p.pause ? p.pause(point) : Promise.resolve());
-    },
-  };
+  if (!deadline) return run(p, state, input, null);
+  const at: Whereabouts = { node: "node" in state.phase ? state.phase.node : "" };
   try {
-    return await run(watched, state, input, (node) => (at = node));
+    return await run(p, state, input, at);
   } catch (e) {
     if (!deadline.owns(e)) throw e;
-    const node = p.env.program.nodes.get(at)?.node;
+    const node = p.env.program.nodes.get(at.node)?.node;
     throw new AgentError("deadline", `${e.message}; the memory given to this turn is unchanged`, {
-      node: at,
+      node: at.node,
       loc: node?.loc,
       file: p.env.program.file,
       cause: e,
@@ -58,14 +57,9 @@ async function watched(p: Performer, state: RunState, input: StepInput): Promise
   }
 }
 
-async function run(
-  p: Performer,
-  state: RunState,
-  input: StepInput,
-  reached: (node: string) => void = () => undefined,
-): Promise<Outcome> {
+async function run(p: Performer, state: RunState, input: StepInput, at: Whereabouts | null): Promise<Outcome> {
   try {
-    return await steps(p, state, input, reached);
+    return await steps(p, state, input, at);
   } catch (e) {
     // What the failed code printed comes before the error, as it would on a console.
     const prints = p.trace && printsBefore(e);
@@ -74,13 +68,12 @@ async function run(
   }
 }
 
-async function steps(
-  p: Performer,
-  state: RunState,
-  input: StepInput,
-  reached: (node: string) => void,
-): Promise<Outcome> {
-  const { env, deadline } = p;
+/**
+ * The steps of a run. A step whose action is synchronous (code that calls no tool, a transition)
+ * is followed by the next one at once: no promise, no await, unless a pause hook holds the run.
+ */
+async function steps(p: Performer, state: RunState, input: StepInput, at: Whereabouts | null): Promise<Outcome> {
+  const { env, deadline, pause } = p;
   // Waits race the deadline; without one they are left as they are.
   const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
   const signal = deadline && { signal: deadline.signal };
@@ -94,18 +87,29 @@ async function steps(
       waited[on] += performance.now() - start;
     }
   };
-  if (p.pause) await pauseBefore(p.pause, state);
+  if (pause && state.phase.kind === "enter") {
+    const held = pause(new Point(state.phase.node, state.mem.stack));
+    if (held !== undefined) await wait(Promise.resolve(held));
+  }
   let r = step(env, state, input);
   for (;;) {
     report(p.trace, r, waited);
     const effect = r.effect;
     if (!effect) {
+      // Steps between waits read the clock: a timer cannot fire while they run.
       deadline?.check();
-      if (p.pause) await pauseBefore(p.pause, r.state);
+      const phase = r.state.phase;
+      if (phase.kind === "enter") {
+        if (at) at.node = phase.node;
+        if (pause) {
+          const held = pause(new Point(phase.node, r.state.mem.stack));
+          if (held !== undefined) await wait(Promise.resolve(held));
+        }
+      }
       r = step(env, r.state, CONTINUE);
       continue;
     }
-    if ("node" in effect) reached(effect.node);
+    if (at && "node" in effect) at.node = effect.node;
     switch (effect.kind) {
       case "reply": {
         p.replies?.reply(effect.node, effect.text);
@@ -177,7 +181,7 @@ async function steps(
         r = step(env, r.state, {
           kind: "evaluated",
           value: (out.value ?? null) as JsonValue,
-          variables: out.variables as Record<string, JsonValue>,
+          writes: writesBetween(effect.variables, out.variables as Record<string, JsonValue>),
           logs: out.logs,
           time: out.time,
         });
@@ -247,7 +251,7 @@ function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): vo
   if (r.before) for (const event of r.before) trace(event);
   const event = r.event;
   if (!event) return;
-  const on = event.kind === "tool_call" ? "tool" : ANSWERED.has(event.kind) && waited.model > 0 ? "model" : null;
+  const on = event.kind === "tool_call" ? "tool" : waited.model > 0 && ANSWERED.has(event.kind) ? "model" : null;
   if (on) {
     event.ms = Math.round(waited[on] * 10) / 10;
     waited[on] = 0;
@@ -316,6 +320,20 @@ function checkedCompletion(c: ToolCompletion): ToolCompletion {
   return c;
 }
 
-async function pauseBefore(pause: PauseHook, state: RunState): Promise<void> {
-  if (state.phase.kind === "enter") await pause({ node: state.phase.node, stack: toFrames(state.mem.stack) });
+/** A pause point: the frames are made from the run's stack only when the hook reads them. */
+class Point implements PausePoint {
+  #frames: readonly Frame[] | undefined;
+  readonly #cells: Stack;
+
+  constructor(
+    readonly node: string,
+    cells: Stack,
+  ) {
+    this.#cells = cells;
+  }
+
+  get stack(): readonly Frame[] {
+    this.#frames ??= toFrames(this.#cells);
+    return this.#frames;
+  }
 }

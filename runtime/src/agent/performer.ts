@@ -15,8 +15,12 @@ export interface PausePoint {
   stack: readonly Frame[];
 }
 
-/** Awaited before every node a run enters: a debugger holds the run there until its user resumes. */
-export type PauseHook = (at: PausePoint) => Promise<void>;
+/**
+ * Called before every node a run enters; the run waits for the promise it returns: a debugger
+ * holds the run there until its user resumes. A hook that returns nothing lets the run go on at
+ * once, without a promise and a wait per node.
+ */
+export type PauseHook = (at: PausePoint) => Promise<void> | void;
 
 /** Runs code handed over by the step: in this process (`evaluateAsync`) or in a sandbox pool's child. */
 export type Evaluator = (

@@ -7,7 +7,7 @@ import type { ChatMessage, ToolCall, ToolChatMessage } from "../model/types.js";
 import { runHook } from "./action-hook.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { finishTurn } from "./finish-turn.js";
-import { leave } from "./output.js";
+import { leave, leaveEmpty } from "./output.js";
 import type { CompiledNode } from "./program.js";
 import { buildChatMessages } from "./prompt.js";
 import { render } from "./render.js";
@@ -68,10 +68,13 @@ export function act(env: Env, state: RunState, cn: CompiledNode): Handled {
     case "global_function":
       return call(env, state, cn);
     case "transition":
-      return result(
-        leave(state, node, null),
-        env.tracing ? event(env, state.mem, node, { kind: "pass" }, assignChanges(env, state.mem, node, null)) : null,
-      );
+      // Its changes are read before the output is written (in place, when the run may).
+      return env.tracing
+        ? result(
+            leave(state, node, null),
+            event(env, state.mem, node, { kind: "pass" }, assignChanges(env, state.mem, node, null)),
+          )
+        : result(leaveEmpty(env, state, node));
     case "set_prompt":
     case "append_prompt":
     case "set_user_prompt":

@@ -10,13 +10,14 @@ import { push, withTopFrame, type RunMemory } from "./stack.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { evaluateNow, logEvents, type Evaluation } from "./evaluate.js";
+import type { Writes } from "../sandbox/index.js";
 import { withOutput } from "./output.js";
 import { moved, result } from "./result.js";
 import { returnFrom, take } from "./route.js";
 import { frameWith, memoryWith, top, visibleVars } from "./scope.js";
 import type { Continuation, EvaluationRequest, RunState, StepResult } from "./state.js";
 import { assignChanges, changesOf, event } from "./trace-event.js";
-import type { TraceEvent } from "../trace/events.js";
+import type { TraceEvent, VariableChange } from "../trace/events.js";
 
 /** Runs a handler's evaluation in the step, or hands it to the loop when it calls tools or code runs in child processes. */
 export function evaluateOrHandOver(
@@ -56,7 +57,7 @@ function resumed(env: Env, state: RunState, then: Continuation, r: Evaluation): 
   const { mem, written } = absorb(
     env,
     state.mem,
-    r.variables,
+    r.writes,
     then.kind === "code" ? { node, value: r.value } : undefined,
   );
   const changes = written ? changesOf(env, state.mem, written) : [];
@@ -67,10 +68,13 @@ function resumed(env: Env, state: RunState, then: Continuation, r: Evaluation): 
       return result(
         next,
         env.tracing
-          ? event(env, mem, node, { kind: "code", code: node.instruction ?? "", value }, [
-              ...changes,
-              ...assignChanges(env, state.mem, node, value),
-            ])
+          ? event(
+              env,
+              mem,
+              node,
+              { kind: "code", code: node.instruction ?? "", value },
+              withAssigned(env, state.mem, node, value, changes),
+            )
           : null,
       );
     }
@@ -100,26 +104,51 @@ function resumed(env: Env, state: RunState, then: Continuation, r: Evaluation): 
   }
 }
 
+/** A code node's changes: what its code wrote, then its `assign`. */
+function withAssigned(
+  env: Env,
+  mem: RunMemory,
+  node: GraphNode,
+  value: JsonValue,
+  changes: VariableChange[],
+): VariableChange[] {
+  if (!node.assign) return changes;
+  return [...changes, ...assignChanges(env, mem, node, value)];
+}
+
 /**
- * Takes what an evaluation wrote into the top frame. The sandbox returns a fresh map of every
- * visible variable; with one visible frame that map becomes the frame's variables as it is,
- * otherwise only the values that differ from what was visible are written (to the top frame).
+ * Takes what an evaluation wrote into the top frame: nothing changes when it wrote nothing (a
+ * condition, say) and the node has no output to keep. With one visible frame, the frame takes
+ * every write (a variable written `undefined` is gone); otherwise only the values that differ from
+ * what was visible are written (to the top frame).
  */
 function absorb(
   env: Env,
   mem: RunMemory,
-  out: Record<string, JsonValue>,
+  writes: Writes | null,
   output?: { node: GraphNode; value: JsonValue },
 ): { mem: RunMemory; written: Record<string, JsonValue> | null } {
+  if (writes === null && !output) return { mem, written: null };
   const stack = mem.stack;
   const frame = top(mem);
+  const fresh = env.fresh;
+  if (fresh !== undefined && fresh.vars === frame.vars && stack.base === null) {
+    // Made by this run's last write to this frame and seen by nobody: written in place.
+    if (writes !== null) write(frame.vars, writes);
+    if (output) withOutput(frame.vars, output.node, output.value);
+    return { mem, written: null };
+  }
   let vars: Record<string, JsonValue>;
   let written: Record<string, JsonValue> | null = null;
   if (stack.base === null) {
-    vars = out === frame.vars ? { ...out } : out;
-    if (env.tracing) written = differing(frame.vars, out);
+    vars = { ...frame.vars };
+    if (fresh !== undefined) fresh.vars = vars;
+    if (writes !== null) {
+      write(vars, writes);
+      if (env.tracing) written = differing(frame.vars, writes);
+    }
   } else {
-    written = differing(visibleVars(stack), out);
+    written = writes === null ? {} : differing(visibleVars(stack), writes);
     if (!output && !Object.keys(written).length) return { mem, written };
     vars = { ...frame.vars, ...written };
   }
@@ -127,9 +156,19 @@ function absorb(
   return { mem: memoryWith(mem, withTopFrame(stack, frameWith(frame, vars))), written };
 }
 
-function differing(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Record<string, JsonValue> {
+function write(vars: Record<string, JsonValue>, writes: Writes): void {
+  for (const [name, value] of writes) {
+    if (value === undefined) delete vars[name];
+    else setOwn(vars, name, value);
+  }
+}
+
+/** The writes whose value is not the one `before` has (a variable gone is not among them). */
+function differing(before: Record<string, JsonValue>, writes: Writes): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const k of Object.keys(after)) if (!hasOwn(before, k) || after[k] !== before[k]) setOwn(out, k, after[k]!);
+  for (const [name, value] of writes) {
+    if (value !== undefined && (!hasOwn(before, name) || value !== before[name])) setOwn(out, name, value);
+  }
   return out;
 }
 

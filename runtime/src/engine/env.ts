@@ -3,7 +3,7 @@
  * listens to the trace, the sandbox's options; and the two lookups made against it everywhere
  * (a node by name, an error located at a node).
  */
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode, JsonValue } from "../graph/types.js";
 import { AgentError, type AgentErrorCode } from "../errors.js";
 import type { CompiledNode, Program } from "./program.js";
 import type { SandboxOptions } from "../sandbox/index.js";
@@ -18,6 +18,17 @@ export interface Env {
    * Without them, the limits alone and the host's clock.
    */
   sandbox?: SandboxOptions;
+  /**
+   * Present when nobody is shown the run's frames while it goes on (no trace, no pause hook): the
+   * top frame's variables this run copied last, which nothing else holds, so the next write to
+   * the same frame changes them in place rather than copying them again. Absent, every write
+   * copies and the step stays pure (`step` given the same state gives the same result).
+   */
+  fresh?: Fresh;
+}
+
+export interface Fresh {
+  vars: Record<string, JsonValue> | null;
 }
 
 export function nodeOf(env: Env, name: string): CompiledNode {

@@ -5,7 +5,8 @@
  * runs in a child process).
  */
 import type { GraphNode, JsonValue } from "../graph/types.js";
-import { evaluate, SandboxError, type SandboxLog } from "../sandbox/index.js";
+import { evaluateWrites, SandboxError, type SandboxLog, type Writes } from "../sandbox/index.js";
+import { hasOwn } from "../memory/own.js";
 import type { TraceEvent } from "../trace/events.js";
 import { fail, type Env } from "./env.js";
 import { event } from "./trace-event.js";
@@ -14,7 +15,8 @@ import { clip } from "../text/cut.js";
 
 export interface Evaluation {
   value: JsonValue;
-  variables: Record<string, JsonValue>;
+  /** What the code wrote (see `Writes`); null when it wrote nothing. */
+  writes: Writes | null;
   /** What the code printed (`console.log`), in order. */
   logs?: SandboxLog[];
   /** The run's time, when the code read it (`Date.now()`). */
@@ -30,17 +32,23 @@ export function evaluateNow(
   what: string,
 ): Evaluation {
   try {
-    const r = evaluate(code, variables, env.sandbox ?? env.program.limits);
-    const out: Evaluation = {
-      value: (r.value ?? null) as JsonValue,
-      variables: r.variables as Record<string, JsonValue>,
-    };
-    if (r.logs !== undefined) out.logs = r.logs;
-    if (r.time !== undefined) out.time = r.time;
-    return out;
+    const r = evaluateWrites(code, variables, env.sandbox ?? env.program.limits);
+    if (r.value === undefined) r.value = null;
+    return r as Evaluation;
   } catch (e) {
     throw sandboxFailure(env, mem, node, code, what, e);
   }
+}
+
+/** What an evaluation that gives all the variables after it (in a child process, with tools) wrote. */
+export function writesBetween(before: Record<string, JsonValue>, after: Record<string, JsonValue>): Writes | null {
+  let writes: Writes | null = null;
+  for (const name of Object.keys(after)) {
+    const value = after[name];
+    if (!hasOwn(before, name) || before[name] !== value) (writes ??= new Map()).set(name, value);
+  }
+  for (const name of Object.keys(before)) if (!hasOwn(after, name)) (writes ??= new Map()).set(name, undefined);
+  return writes;
 }
 
 /** Trace events of what failed code printed before it stopped, kept with the error the run throws. */

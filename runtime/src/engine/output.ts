@@ -8,6 +8,7 @@ import { moved } from "./result.js";
 import { frameWith, top, withTop } from "./scope.js";
 import type { RunMemory } from "./stack.js";
 import type { RunState } from "./state.js";
+import type { Env } from "./env.js";
 
 /**
  * Writes the node's output together with whatever else the node wrote, in one write to the top
@@ -21,6 +22,19 @@ export function assignOutput(
 ): RunMemory {
   const frame = top(mem);
   return withTop(mem, frameWith(frame, withOutput({ ...frame.vars, ...extra }, node, output)));
+}
+
+/** A node without a value is done (a transition node): its output is written in place when the run may (`Env.fresh`). */
+export function leaveEmpty(env: Env, state: RunState, node: GraphNode): RunState {
+  const fresh = env.fresh;
+  if (fresh === undefined || state.mem.stack.base !== null) return leave(state, node, null);
+  if (fresh.vars !== top(state.mem).vars) {
+    const next = leave(state, node, null);
+    fresh.vars = top(next.mem).vars;
+    return next;
+  }
+  withOutput(fresh.vars, node, null);
+  return moved(state, state.mem, { kind: "route", node: node.name, output: null, interject: false });
 }
 
 /** Writes the automatic output variables into `vars`, which must be a fresh object. */

@@ -15,7 +15,7 @@ import type {
 } from "../model/types.js";
 import type { RunMemory } from "./stack.js";
 import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
-import type { SandboxLog } from "../sandbox/index.js";
+import type { SandboxLog, Writes } from "../sandbox/index.js";
 
 /** The hooks of a custom action (see `defineAction`). */
 export type ActionHook = "instruction" | "transition" | "output";
@@ -147,7 +147,7 @@ export type StepInput =
   | { kind: "user"; text: string }
   | { kind: "completed"; text: string }
   | { kind: "chosen"; index: number }
-  | { kind: "evaluated"; value: JsonValue; variables: Record<string, JsonValue>; logs?: SandboxLog[]; time?: number }
+  | { kind: "evaluated"; value: JsonValue; writes: Writes | null; logs?: SandboxLog[]; time?: number }
   | { kind: "tool_completed"; completion: ToolCompletion }
   /** A hook's value (copied as plain data), with the model calls it made, in order. */
   | { kind: "acted"; value: JsonValue; calls: ActionCall[] }

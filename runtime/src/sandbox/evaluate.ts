@@ -15,7 +15,7 @@ import {
   type Replay,
 } from "./values/context.js";
 import type { SandboxLog } from "./log.js";
-import { storeOut } from "./values/copy.js";
+import { storeOut, storeVariable } from "./values/copy.js";
 import type { Value } from "./values/types.js";
 
 export interface SandboxOptions extends Partial<SandboxLimits> {
@@ -88,12 +88,35 @@ export function evaluate(
   variables: Readonly<Record<string, JsonValue>>,
   options?: SandboxOptions,
 ): Evaluation {
+  return withVariables(evaluateWrites(code, variables, options), variables);
+}
+
+/**
+ * What an evaluation wrote, by name, in the order written (a variable written `undefined` is
+ * gone); null when it wrote nothing. A variable read for modification counts as written.
+ */
+export type Writes = Map<string, JsonValue | undefined>;
+
+/** An evaluation as `evaluate` gives it, with what it wrote instead of all the variables after it. */
+export interface WrittenEvaluation extends Omit<Evaluation, "variables"> {
+  writes: Writes | null;
+}
+
+/**
+ * `evaluate`, giving only what the code wrote: the caller that keeps the variables (the runtime)
+ * then copies them only when something changed.
+ */
+export function evaluateWrites(
+  code: string,
+  variables: Readonly<Record<string, JsonValue>>,
+  options?: SandboxOptions,
+): WrittenEvaluation {
   let ctx: Context | undefined;
   try {
     const limits = resolveLimits(options);
     const program = programOf(code, limits);
     ctx = new Context(limits, variables, program.mutates, options?.functions, null, null, givenTime(options));
-    return finish(ctx, program.run(ctx), variables);
+    return finish(ctx, program.run(ctx));
   } catch (error) {
     throw toSandboxError(error, code, ctx);
   }
@@ -127,7 +150,7 @@ export async function evaluateAsync(
     const ctx = new Context(limits, variables, program.mutates, options?.functions, replay, clock, time);
     let suspended: Suspend;
     try {
-      return finish(ctx, program.run(ctx), variables);
+      return withVariables(finish(ctx, program.run(ctx)), variables);
     } catch (error) {
       if (!Suspend.is(error)) throw toSandboxError(error, code, ctx);
       suspended = error;
@@ -199,30 +222,35 @@ export function checkCode(code: string): SandboxError | null {
   }
 }
 
-function finish(ctx: Context, value: Value, input: Readonly<Record<string, JsonValue>>): Evaluation {
+function finish(ctx: Context, value: Value): WrittenEvaluation {
   const result =
     typeof value === "object" || typeof value === "number" || typeof value === "bigint" || typeof value === "string"
       ? storeOut(ctx, value, "the value")
       : (value as JsonValue | undefined);
-  const variables: Record<string, JsonValue> = { ...input };
-  if (ctx.locals !== null) {
-    for (const [name, local] of ctx.locals) {
-      const exported = storeOut(ctx, local, `the variable '${name}'`);
-      if (exported === undefined) delete variables[name];
-      else if (name === "__proto__")
-        Object.defineProperty(variables, name, {
-          value: exported,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else variables[name] = exported;
-    }
-  }
+  // The evaluation ends here: its map of locals becomes the map of what it wrote, each value copied out.
+  const writes = ctx.locals as Map<string, unknown> | null;
+  if (writes !== null) for (const [name, local] of writes) writes.set(name, storeVariable(ctx, local as Value, name));
   ctx.finalCheck();
-  const evaluation: Evaluation = { value: result, variables };
+  const evaluation: WrittenEvaluation = { value: result, writes: writes as Writes | null };
   if (ctx.logs !== null) evaluation.logs = ctx.logs;
   if (ctx.time !== undefined) evaluation.time = ctx.time;
+  return evaluation;
+}
+
+/** All the variables after an evaluation: a fresh object, the input's values where nothing was written. */
+function withVariables(r: WrittenEvaluation, input: Readonly<Record<string, JsonValue>>): Evaluation {
+  const variables: Record<string, JsonValue> = { ...input };
+  if (r.writes !== null) {
+    for (const [name, value] of r.writes) {
+      if (value === undefined) delete variables[name];
+      else if (name === "__proto__")
+        Object.defineProperty(variables, name, { value, enumerable: true, writable: true, configurable: true });
+      else variables[name] = value;
+    }
+  }
+  const evaluation: Evaluation = { value: r.value, variables };
+  if (r.logs !== undefined) evaluation.logs = r.logs;
+  if (r.time !== undefined) evaluation.time = r.time;
   return evaluation;
 }
 

@@ -1,6 +1,6 @@
 // The sandboxed evaluator: code nodes, conditions and call arguments run here (docs/sandbox.md).
-export { evaluate, evaluateAsync, checkCode, hostFunctionNames } from "./evaluate.js";
-export type { SandboxOptions, Evaluation } from "./evaluate.js";
+export { evaluate, evaluateAsync, evaluateWrites, checkCode, hostFunctionNames } from "./evaluate.js";
+export type { SandboxOptions, Evaluation, WrittenEvaluation, Writes } from "./evaluate.js";
 export { SandboxError } from "./errors.js";
 export type { SandboxErrorKind } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";

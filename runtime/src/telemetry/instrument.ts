@@ -10,9 +10,10 @@ export function instrument(p: Performer, spans: TurnSpans, ownTools: ReadonlySet
     ...p,
     model: tracedModel(p.model, spans),
     tools: tracedTools(p.tools, ownTools, spans),
-    pause: async (at) => {
+    // Entering a node is a span of its own; the run waits only when the given hook holds it.
+    pause: (at) => {
       spans.enter(at.node);
-      if (pause) await pause(at);
+      return pause?.(at);
     },
   };
 }

@@ -98,8 +98,8 @@ export const MIGRATIONS: Migration[] = [
         updated_at BIGINT NOT NULL
       )`,
       "CREATE INDEX runs_thread ON runs (thread_id, started_at)",
-      // The events as they happened, numbered from 1 within the run; written in batches (several
-      // rows in one statement), read by any process after a number.
+      // The events as they happened, numbered from 1 within the run; written in batches (a row
+      // each from version 5), read by any process after a number.
       `CREATE TABLE run_events (
         run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
         seq INTEGER NOT NULL,
@@ -121,6 +121,14 @@ export const MIGRATIONS: Migration[] = [
     // Written by every commit: a process that kept the memory it committed uses it again only
     // while the row still names it (another process's commit changes it).
     statements: ["ALTER TABLE threads ADD COLUMN memory_checksum TEXT"],
+  },
+  {
+    version: 5,
+    name: "run events kept in batches",
+    // A batch of a run's events is one row (its first and last numbers, its events as a JSON
+    // array), not a row per event: a turn's events cost one row and one index entry. Rows written
+    // before (last_seq NULL) hold one event each and are read as they were.
+    statements: ["ALTER TABLE run_events ADD COLUMN last_seq INTEGER"],
   },
 ];
 

@@ -12,13 +12,15 @@ import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../typ
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
 import { RUN_CHANNEL } from "../postgres/channel.js";
-import { runEventJson, runEventOfJson } from "../run-event-json.js";
+import { runEventsJson } from "../run-event-json.js";
 
 /**
- * Events written by one INSERT: 3 parameters each, well under SQLite's 32,766 bound parameters
- * (999 in SQLite before 3.32) and Postgres's 65,535.
+ * A batch of events is one row: its first number (`seq`), its last (`last_seq`) and the events as
+ * one JSON array (`event`), so a turn's events cost the database one row and one index entry, not
+ * one per event. A row whose `last_seq` is NULL holds one event as written before batches were
+ * kept so (schema version 5), and is read as it was.
  */
-const EVENTS_PER_INSERT = 300;
+const BATCH_ROW = "INSERT INTO run_events (run_id, seq, last_seq, event) VALUES (?, ?, ?, ?)";
 
 export class RunLog {
   constructor(
@@ -107,15 +109,7 @@ export class RunLog {
     const update = this.takeNumbers(runId, events.length, from, end);
     const taken = begin ? 1 : await sql.run(update.sql, update.params);
     if (taken === 0) return this.refused(sql, runId);
-    // One statement per EVENTS_PER_INSERT events: a turn's events cost one round trip and one
-    // commit, and a batch of any size stays within the drivers' limit on bound parameters.
-    for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
-      const chunk = events.slice(at, at + EVENTS_PER_INSERT);
-      await sql.run(
-        `INSERT INTO run_events (run_id, seq, event) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-        chunk.flatMap((e) => [runId, e.seq, runEventJson(e.event)]),
-      );
-    }
+    if (events.length > 0) await sql.run(BATCH_ROW, [runId, from, from! + events.length - 1, batchText(events)]);
     await this.db.notify(sql, runId);
     return true;
   }
@@ -162,12 +156,16 @@ export class RunLog {
       : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
           this.takeNumbers(runId, events.length, from, end),
         );
+    const added =
+      events.length === 0
+        ? ""
+        : `added AS (INSERT INTO run_events (run_id, seq, last_seq, event)
+           SELECT taken.id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT) FROM taken),`;
     return {
       ctes: `taken AS (${taken.sql}),
-         added AS (INSERT INTO run_events (run_id, seq, event)
-           SELECT taken.id, CAST(? AS INTEGER) + e.n - 1, e.event::text FROM taken, json_array_elements(CAST(? AS json)) WITH ORDINALITY AS e(event, n)),
+         ${added}
          woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)`,
-      params: [...taken.params, from ?? 1, `[${events.map((e) => runEventJson(e.event)).join(",")}]`],
+      params: [...taken.params, ...(events.length === 0 ? [] : [from, from! + events.length - 1, batchText(events)])],
       taken: "(SELECT COUNT(*) FROM taken) + 0 * (SELECT COUNT(*) FROM woken)",
     };
   }
@@ -212,11 +210,24 @@ export class RunLog {
   }
 
   private async readEvents(runId: string, afterSeq: number, limit?: number): Promise<RunEventRecord[]> {
+    // Each row holds at least one event after `afterSeq`, so `limit` rows hold at least `limit`
+    // of them (or all there are).
     const rows = await this.db.all(
-      `SELECT seq, event FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq${limit === undefined ? "" : " LIMIT ?"}`,
+      `SELECT seq, last_seq, event FROM run_events WHERE run_id = ? AND COALESCE(last_seq, seq) > ? ORDER BY seq${limit === undefined ? "" : " LIMIT ?"}`,
       limit === undefined ? [runId, afterSeq] : [runId, afterSeq, limit],
     );
-    return rows.map((r) => ({ seq: num(r.seq), event: runEventOfJson(String(r.event)) }));
+    const events: RunEventRecord[] = [];
+    for (const r of rows) {
+      const seq = num(r.seq);
+      const parsed: unknown = JSON.parse(String(r.event));
+      if (r.last_seq === null || r.last_seq === undefined)
+        events.push({ seq, event: parsed as RunEventRecord["event"] });
+      else
+        (parsed as RunEventRecord["event"][]).forEach((event, i) => {
+          if (seq + i > afterSeq) events.push({ seq: seq + i, event });
+        });
+    }
+    return limit === undefined ? events : events.slice(0, limit);
   }
 
   get(runId: string): Promise<RunRecord | null> {
@@ -270,3 +281,6 @@ const INSERT_RUN = `INSERT INTO runs (id, thread_id, message_id, user_text, turn
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const RUN_WITH_LEASE = `SELECT r.*, t.lease_token AS t_token, t.lease_expires AS t_expires FROM runs r LEFT JOIN threads t ON t.id = r.thread_id`;
+
+/** A batch's events as the JSON array its row keeps (the steps' texts as they were made: run-event-json.ts). */
+const batchText = (events: readonly RunEventRecord[]): string => runEventsJson(events.map((e) => e.event));

@@ -60,6 +60,9 @@ function openInAnotherProcess(url: string): Promise<number | null> {
   return new Promise((resolve) => child.on("close", resolve));
 }
 
+/** How many run events the rows hold (a row is a batch of events, or one event written before batches). */
+const EVENTS_STORED = "SELECT COALESCE(SUM(COALESCE(last_seq, seq) - seq + 1), 0) AS n FROM run_events";
+
 const count = async (db: Database, table: string, thread: string) =>
   Number((await db.query(`SELECT COUNT(*) AS n FROM ${table} WHERE thread_id = '${thread}'`))[0]!.n);
 
@@ -851,7 +854,46 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("numbered from 1") });
         expect(await store.run("late-start")).toBeNull();
         await store.release(longer);
-        expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(7);
+        expect(Number((await db.query(EVENTS_STORED))[0]!.n)).toBe(7);
+      }));
+
+    it("keeps a batch of run events as one row, and reads any of its events after a number", () =>
+      withStore(backend, async (store, db) => {
+        const lease = await store.acquire("batches");
+        const events = (from: number, n: number) =>
+          Array.from({ length: n }, (_, i) => ({
+            seq: from + i,
+            event: { type: "step", n: from + i, text: 'é\u2028"' },
+          }));
+        expect(await store.appendRunEvents("b", events(1, 3), undefined, { lease, user: "hi" })).toBe(true);
+        expect(await store.appendRunEvents("b", events(4, 2), "finished")).toBe(true);
+        await store.release(lease);
+        const rows = await db.query("SELECT seq, last_seq FROM run_events WHERE run_id = 'b' ORDER BY seq");
+        expect(rows.map((r) => [Number(r.seq), Number(r.last_seq)])).toEqual([
+          [1, 3],
+          [4, 5],
+        ]);
+        const seqs = async (after?: number, limit?: number) =>
+          (await store.runEvents("b", after, limit)).map((e) => e.seq);
+        expect(await store.runEvents("b")).toEqual(events(1, 5));
+        expect(await seqs(2)).toEqual([3, 4, 5]);
+        expect(await seqs(2, 2)).toEqual([3, 4]);
+        expect(await seqs(3, 1)).toEqual([4]);
+        expect(await seqs(0, 4)).toEqual([1, 2, 3, 4]);
+        expect(await seqs(5)).toEqual([]);
+        // A run's events written one to a row, as before batches were kept so, read as they were.
+        const older = await store.acquire("older");
+        expect(await store.appendRunEvents("o", [], undefined, { lease: older, user: null })).toBe(true);
+        for (const seq of [1, 2, 3])
+          await db.query(
+            `INSERT INTO run_events (run_id, seq, event) VALUES ('o', ${seq}, '{"type":"step","n":${seq}}')`,
+          );
+        expect(await store.runEvents("o", 1)).toEqual([
+          { seq: 2, event: { type: "step", n: 2 } },
+          { seq: 3, event: { type: "step", n: 3 } },
+        ]);
+        expect((await store.runEvents("o", 0, 2)).map((e) => e.seq)).toEqual([1, 2]);
+        await store.release(older);
       }));
 
     it("wakes a run's watchers, in another store on the same database too, and tells an abandoned run", () =>
@@ -920,11 +962,9 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
             Number(r.turn),
           );
           expect(turns[0]).toBe(first);
-          const orphans = await db.query(
-            "SELECT COUNT(*) AS n FROM run_events WHERE run_id NOT IN (SELECT id FROM runs)",
-          );
+          const orphans = await db.query(`${EVENTS_STORED} WHERE run_id NOT IN (SELECT id FROM runs)`);
           expect(Number(orphans[0]!.n)).toBe(0);
-          expect(Number((await db.query("SELECT COUNT(*) AS n FROM run_events"))[0]!.n)).toBe(turns.length);
+          expect(Number((await db.query(EVENTS_STORED))[0]!.n)).toBe(turns.length);
         },
         { snapshotEvery: 2 },
       ));

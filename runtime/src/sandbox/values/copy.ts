@@ -119,6 +119,13 @@ export function storeOut(ctx: Budget, value: Value, what: string): JsonValue | u
   return toHost(ctx, value, what, "store");
 }
 
+/** A variable the evaluation wrote, copied out as `storeOut` does; its name goes into an error's message only. */
+export function storeVariable(ctx: Budget, value: Value, name: string): JsonValue | undefined {
+  return toHost(ctx, value, name, "store", variableLabel);
+}
+
+const variableLabel = (name: string) => `the variable '${name}'`;
+
 /** A tool argument, copied out: the host copies it again (structured clone), so that is charged. */
 export function toolArgument(ctx: Budget, value: Value, what: string): JsonValue | undefined {
   return toHost(ctx, value, what, "tool");
@@ -141,15 +148,21 @@ function numberLength(n: number): number {
  * them. Its JSON size is measured as it goes (data shared inside it counts each time it appears,
  * as it will when serialised), and the walk stops as soon as it is too large.
  */
-function toHost(ctx: Budget, value: Value, what: string, destination: Destination): JsonValue | undefined {
+function toHost(
+  ctx: Budget,
+  value: Value,
+  what: string,
+  destination: Destination,
+  label?: (what: string) => string,
+): JsonValue | undefined {
   // Most values code stores are numbers, strings and booleans: sized at once, without the walk.
   const primitive = primitiveSize(ctx, value);
   if (primitive >= 0) {
-    if (primitive > ctx.limits.maxVariableSize) throw tooLarge(ctx, what);
+    if (primitive > ctx.limits.maxVariableSize) throw tooLarge(ctx, label ? label(what) : what);
     account(ctx, primitive, destination);
     return value as JsonValue | undefined;
   }
-  return copied(ctx, value, what, destination);
+  return copied(ctx, value, label ? label(what) : what, destination);
 }
 
 /** Characters of JSON of a value that is JSON without copying (-1 for the rest, which the walk copies or refuses). */
