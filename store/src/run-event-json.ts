@@ -71,7 +71,7 @@ export function stepJson(step: StepEvent): string {
   return TextStep.json(step) ?? JSON.stringify(step.event);
 }
 
-/** How a stored step's JSON begins: its event's own text follows, then its closing brace. */
+/** How a step event's JSON begins: its event's own text follows, then the closing brace. */
 const STEP_PREFIX = '{"type":"step","event":';
 
 /**
