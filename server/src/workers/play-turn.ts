@@ -46,10 +46,10 @@ export async function playTurn(
     const sent = hooks.wholeSteps ? (e as unknown as StoredTraceEvent) : event;
     hooks.onStep(sent, sent === stored ? json : JSON.stringify(sent));
   };
-  const pause = async () => {
+  // Nothing (no promise) while the slice lasts: the run goes on to its next node at once.
+  const pause = () => {
     if (!meter.sliceEnded) return;
-    await new Promise((r) => setImmediate(r));
-    meter.resumed();
+    return new Promise<void>((r) => setImmediate(r)).then(() => meter.resumed());
   };
   try {
     const result = await agent.reply(text ?? "", memory ?? undefined, {
