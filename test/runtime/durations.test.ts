@@ -32,7 +32,9 @@ describe("durations in trace events", () => {
     const model = new ScriptedModel({
       // The first answer is refused (a banned phrase) and asked for again: both waits count.
       complete: [later(30, "As an AI, I plan."), later(30, "A plan.")],
-      tools: [later(20, { toolCalls: [{ name: "lookup", arguments: {} }] }), later(20, "It is 7.")],
+      // The model's waits around the tool are long beside the tool's own, so that a timer late on a
+      // busy machine does not make the tool's wait look like the generation's.
+      tools: [later(80, { toolCalls: [{ name: "lookup", arguments: {} }] }), later(80, "It is 7.")],
       choose: [later(30, "yes")],
     });
     const agent = new Agent(graph(nodes, { tools: { lookup: { module: "./tools.js", export: "lookup" } } }), {
@@ -53,8 +55,9 @@ describe("durations in trace events", () => {
     const at = (node: string, kind: string) => events.find((e) => e.node === node && e.kind === kind)!;
     expect(at("plan", "generate").ms).toBeGreaterThanOrEqual(55);
     expect(at("look", "tool_call").ms).toBeGreaterThanOrEqual(22);
-    expect(at("look", "tool_call").ms).toBeLessThan(at("look", "generate").ms! + 25);
-    expect(at("look", "generate").ms).toBeGreaterThanOrEqual(36);
+    // The tool's wait is its own, not the generation's around it (which waits 160 ms for the model).
+    expect(at("look", "tool_call").ms).toBeLessThan(at("look", "generate").ms!);
+    expect(at("look", "generate").ms).toBeGreaterThanOrEqual(155);
     expect(at("route", "transition").ms).toBeGreaterThanOrEqual(27);
     for (const e of events.filter((e) => ["code", "exact"].includes(e.kind))) expect(e.ms, e.kind).toBeUndefined();
     // Plain JSON, to 0.1 ms.
