@@ -84,6 +84,11 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
     await page.focus("#turns");
     await page.keyboard.press("ArrowDown");
     await page.waitForSelector(`#turns li.selected[data-turn="${turns[1]!.seq}"]`);
+    // The turn's detail is drawn once its data has come (after the list's selection is).
+    await page.waitForFunction(
+      (text) => document.querySelector("#turn-detail h3")?.textContent === text,
+      `After turn ${turns[1]!.seq}`,
+    );
     expect(await page.locator("#turn-detail h3").textContent()).toBe(`After turn ${turns[1]!.seq}`);
     await page.keyboard.press("Home");
     await page.waitForSelector(`#turns li.selected[data-turn="${turns[0]!.seq}"]`);
