@@ -125,10 +125,10 @@ export class SqliteDriver implements SqlDriver {
     const { entries } = batch;
     const alone = entries.length === 1;
     const settled: { entry: Pending; value: unknown }[] = [];
-    // better-sqlite3 waits for the disk in this thread, the process's only one: a commit that
-    // need not survive a power cut does not (the next durable commit syncs the WAL it is in).
-    if (!batch.durable) this.fixed.syncNormal.run();
     try {
+      // better-sqlite3 waits for the disk in this thread, the process's only one: a commit that
+      // need not survive a power cut does not (the next durable commit syncs the WAL it is in).
+      if (!batch.durable) this.fixed.syncNormal.run();
       // IMMEDIATE takes the write lock first (waiting up to the busy timeout), so a transaction
       // that read and then writes never fails with SQLITE_BUSY half-way.
       this.fixed.begin.run();
