@@ -162,7 +162,8 @@ describe.skipIf(!tmux)("autograms debug on a terminal (tmux)", () => {
     type("no questions");
     await waitFor("Breakpoint 1: doUnit at samples/tutor/agent.ts:44 (node pose)");
     type("print topic");
-    const s = await waitFor('topic = "adding fractions"');
+    // The answer and the next prompt are written one after the other: wait for both, not the first.
+    const s = await waitFor('topic = "adding fractions"\n(debug)');
     expect(s).toContain('(debug) print topic\ntopic = "adding fractions"\n(debug)');
     type("quit");
     await waitFor("(debug) quit");
