@@ -288,6 +288,11 @@ export interface Store {
   takeThread(threadId: string, options?: AcquireOptions): Promise<TakenThread>;
   /** Extends the lease; false when it was lost. */
   renew(lease: Lease): Promise<boolean>;
+  /**
+   * Extends all these leases in one statement (a process renews every lease it holds at once);
+   * the tokens of those still held. The others were lost (taken over, or lapsed unrenewed).
+   */
+  renewAll(leases: readonly Lease[]): Promise<Set<string>>;
   release(lease: Lease): Promise<void>;
   /** Commits one turn and releases the lease, if the lease still holds and the version is unchanged. */
   commit(lease: Lease, turn: NewTurn): Promise<TurnRecord>;

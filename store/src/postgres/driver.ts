@@ -78,6 +78,9 @@ export class PostgresDriver implements SqlDriver {
   readonly dialect = "postgres" as const;
   private readonly pool: Pg.Pool;
   private readonly direct: Sql;
+  /** One connection for lease writes, so a renewal never waits in the pool's queue. */
+  private readonly leasePool: Pg.Pool;
+  readonly leases: Sql;
   private readonly watchers = new Watchers();
   /** The connection that LISTENs, opened with the first watch, kept until close (or lost). */
   private listener: Promise<Pg.Client> | null = null;
@@ -88,6 +91,9 @@ export class PostgresDriver implements SqlDriver {
     // An idle client that loses its server must not crash the process; the next query reports it.
     this.pool.on("error", () => {});
     this.direct = over(this.pool);
+    this.leasePool = new pg.Pool({ connectionString, max: 1 });
+    this.leasePool.on("error", () => {});
+    this.leases = over(this.leasePool);
   }
 
   all(sql: string, params?: unknown[]): Promise<Row[]> {
@@ -183,6 +189,6 @@ export class PostgresDriver implements SqlDriver {
 
   async close(): Promise<void> {
     this.unlisten();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.leasePool.end()]);
   }
 }

@@ -41,6 +41,9 @@ import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
 
 /** The lease's columns as taking it writes them (`leaseValues`). */
+/** Leases renewed by one statement: 2 parameters each, well under SQLite's bound of 32,766. */
+const LEASES_PER_RENEWAL = 500;
+
 const LEASE_COLUMNS =
   "lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?";
 
@@ -488,32 +491,42 @@ export class SqlStore implements Store {
   }
 
   async renew(lease: Lease): Promise<boolean> {
-    // A lease that lapsed stays lapsed, even if no one has taken the thread yet: from that moment
-    // its run counts as abandoned everywhere (readers may have told its clients it was lost).
+    return (await this.renewAll([lease])).has(lease.token);
+  }
+
+  async renewAll(leases: readonly Lease[]): Promise<Set<string>> {
+    const held = new Set<string>();
     const now = this.now();
-    const changed = await this.leaseWrite(
-      "UPDATE threads SET lease_expires = ? WHERE id = ? AND lease_token = ? AND lease_expires > ?",
-      [now + lease.ttlMs, lease.threadId, lease.token, now],
-    );
-    return changed === 1;
+    // Tokens are unique (random), so a row among these ids holding one of these tokens holds its
+    // own: the pairs need not be matched in SQL, and the rows are found by their primary key.
+    const byLifetime = new Map<number, Lease[]>();
+    for (const l of leases) {
+      const same = byLifetime.get(l.ttlMs);
+      if (same) same.push(l);
+      else byLifetime.set(l.ttlMs, [l]);
+    }
+    for (const [ttlMs, all] of byLifetime)
+      for (let at = 0; at < all.length; at += LEASES_PER_RENEWAL) {
+        const some = all.slice(at, at + LEASES_PER_RENEWAL);
+        const marks = some.map(() => "?").join(", ");
+        // A lease that lapsed stays lapsed, even if no one has taken the thread yet: from that
+        // moment its run counts as abandoned everywhere (readers may have told its clients it was lost).
+        const rows = await this.db.leases.all(
+          `UPDATE threads SET lease_expires = ? WHERE id IN (${marks}) AND lease_token IN (${marks}) AND lease_expires > ?
+           RETURNING lease_token`,
+          [now + ttlMs, ...some.map((l) => l.threadId), ...some.map((l) => l.token), now],
+        );
+        for (const r of rows) held.add(String(r.lease_token));
+      }
+    return held;
   }
 
   async release(lease: Lease): Promise<void> {
-    await this.leaseWrite(
+    await this.db.leases.run(
       `UPDATE threads SET lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
        WHERE id = ? AND lease_token = ?`,
       [lease.threadId, lease.token],
     );
-  }
-
-  /**
-   * A write of a lease alone, which need not outlive a crash of the machine (a lease lapses
-   * anyway): on SQLite in a transaction that does not wait for the disk, where a statement on its
-   * own would; on Postgres a statement on its own (one round trip).
-   */
-  private leaseWrite(sql: string, params: unknown[]): Promise<number> {
-    if (this.db.dialect === "postgres") return this.db.run(sql, params);
-    return this.db.transaction((tx) => tx.run(sql, params), { durable: false });
   }
 
   // ---- turns -------------------------------------------------------------------------------

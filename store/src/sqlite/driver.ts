@@ -97,6 +97,11 @@ export class SqliteDriver implements SqlDriver {
     return this.serial(() => this.direct.run(sql, params));
   }
 
+  readonly leases: Sql = {
+    all: (sql, params) => this.transaction((tx) => tx.all(sql, params), { durable: false }),
+    run: (sql, params) => this.transaction((tx) => tx.run(sql, params), { durable: false }),
+  };
+
   /**
    * Transactions asked for one after another, with nothing else queued between them, commit
    * together (group commit): one BEGIN, each in a savepoint of its own (one that throws is rolled

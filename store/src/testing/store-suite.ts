@@ -621,6 +621,27 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(store.options.leaseMs).toBeLessThanOrEqual(10_000);
       }));
 
+    it("renews many leases in one call, and tells which are no longer held", () =>
+      withStore(backend, async (store) => {
+        const held = await Promise.all(["r1", "r2", "r3"].map((id) => store.acquire(id, { ttlMs: 10_000 })));
+        const released = await store.acquire("r4");
+        await store.release(released);
+        const lapsing = await store.acquire("r5", { ttlMs: 100 });
+        const longer = await store.acquire("r6", { ttlMs: 60_000 });
+        await new Promise((r) => setTimeout(r, 200));
+        // Another thread's token with this thread's id is not this thread's lease.
+        const forged = { ...held[0]!, threadId: "r2" };
+        const kept = await store.renewAll([...held, released, lapsing, longer, forged]);
+        expect([...kept].sort()).toEqual([...held, longer].map((l) => l.token).sort());
+        expect(await store.renewAll([])).toEqual(new Set());
+        // Each keeps its own lifetime.
+        const r1 = (await store.thread("r1"))!.running!.expiresAt;
+        expect(r1).toBeGreaterThan(Date.now() + 9_000);
+        expect((await store.thread("r6"))!.running!.expiresAt - r1).toBeGreaterThan(45_000);
+        expect(await store.renew(lapsing)).toBe(false);
+        for (const l of [...held, longer]) await store.release(l);
+      }));
+
     it("calls a thread by its first user message until it is given a title, and back when the title is taken away", () =>
       withStore(backend, async (store) => {
         expect((await store.createThread("named")).title).toBeNull();

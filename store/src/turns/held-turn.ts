@@ -2,7 +2,8 @@
  * A turn in two halves, so that whoever plays the agent need not hold the store: `acquireTurn`
  * takes the thread by the busy policy and loads its memory, then the caller plays the agent
  * wherever it likes (in this process, in a worker thread) and ends with `commit` or `release`.
- * The lease is renewed meanwhile; `lost` aborts when another message takes the thread over.
+ * The lease is renewed meanwhile (with the process's others: lease-keeper.ts); `lost` aborts when
+ * it is lost.
  */
 import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
@@ -16,6 +17,7 @@ import type {
   StoredTraceEvent,
   TurnRecord,
 } from "../types.js";
+import { keepLease } from "./lease-keeper.js";
 
 export interface HeldTurn {
   lease: Lease;
@@ -97,20 +99,12 @@ export async function acquireTurn(
   if (taken.made) return { repeated: taken.made, endedThere: taken.endedThere };
   const { lease } = taken;
   const lost = new AbortController();
-  const heartbeat = setInterval(
-    () => {
-      store.renew(lease).then(
-        (held) => held || lost.abort(lostError(lease)),
-        () => {},
-      );
-    },
-    Math.max(50, lease.ttlMs / 3),
-  );
+  const letGo = keepLease(store, lease, () => lost.abort(lostError(lease)));
   let done = false;
   const release = async () => {
     if (done) return;
     done = true;
-    clearInterval(heartbeat);
+    letGo();
     await store.release(lease).catch(() => {});
   };
   try {
@@ -146,7 +140,7 @@ export async function acquireTurn(
               ...(turn.run && { run: turn.run }),
             });
             done = true;
-            clearInterval(heartbeat);
+            letGo();
             return record;
           } catch (err) {
             await release();
@@ -182,6 +176,6 @@ function isStale(memory: Memory, checkMemory: (memory: Memory) => void, policy: 
 function lostError(lease: Lease): StoreError {
   return new StoreError(
     "lease_lost",
-    `the run on thread ${lease.threadId} was stopped: another message took the thread over; nothing was committed`,
+    `the run on thread ${lease.threadId} was stopped: its lease was lost (another message took the thread over, or no renewal reached the database within ${lease.ttlMs} ms); nothing was committed`,
   );
 }

@@ -8,6 +8,8 @@ export interface Sql {
   run(sql: string, params?: unknown[]): Promise<number>;
 }
 export interface Driver extends Sql {
+  dialect: "sqlite" | "postgres";
+  leases: Sql;
   transaction<T>(work: (tx: Sql) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
 }
 
@@ -36,6 +38,9 @@ export function recordStatements(store: Store): Recorded {
   const alone = logged({ all: db.all.bind(db), run: db.run.bind(db) }, () => null);
   db.all = alone.all;
   db.run = alone.run;
+  // Postgres writes leases on a connection of their own, each statement on its own; SQLite's
+  // are transactions, recorded below.
+  if (db.dialect === "postgres") db.leases = logged(db.leases, () => null);
   const transaction = db.transaction.bind(db);
   db.transaction = (work, options) =>
     transaction((tx) => {

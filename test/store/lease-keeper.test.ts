@@ -1,0 +1,81 @@
+// The leases a process holds are renewed together: one statement a tick for all of them, however
+// many turns are under way, and a lease found lost aborts its own turn alone. On SQLite and on
+// Postgres.
+import { describe, expect, it, vi } from "vitest";
+import { acquireTurn } from "@autograms/store";
+import { bothStores } from "./support/both-stores.js";
+import { recordStatements, type Driver } from "./support/statements.js";
+
+const stores = bothStores("autograms-lease-keeper-");
+const RENEWAL = /^UPDATE threads SET lease_expires = \?/;
+
+for (const [name, open] of Object.entries(stores)) {
+  describe(`the leases of held turns on ${name}`, () => {
+    it("are renewed by one statement a tick for all of them, past their lifetime", async () => {
+      const store = await open();
+      try {
+        const recorded = recordStatements(store);
+        const turns = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => acquireTurn(store, `k${i}`, "hi", { ttlMs: 2000 })),
+        );
+        // Past their lifetime: each lease would have lapsed unrenewed.
+        await new Promise((r) => setTimeout(r, 2500));
+        const renewals = recorded.statements.filter((s) => RENEWAL.test(s.sql)).length;
+        // A tick every 667 ms: at most 5 statements (fewer on a busy machine: a tick waits for the
+        // renewal before it), where a renewal per lease made about 150.
+        expect(renewals).toBeGreaterThanOrEqual(1);
+        expect(renewals).toBeLessThanOrEqual(6);
+        for (const t of turns) expect(t.held!.lost.aborted).toBe(false);
+        const running = await Promise.all(turns.map((t) => store.thread(t.held!.lease.threadId)));
+        for (const info of running) expect(info!.running!.expiresAt).toBeGreaterThan(Date.now());
+        await Promise.all(turns.map((t) => t.held!.release()));
+        // Nothing held, nothing renewed.
+        recorded.clear();
+        await new Promise((r) => setTimeout(r, 700));
+        expect(recorded.statements.filter((s) => RENEWAL.test(s.sql))).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("aborts only the turn whose lease was taken over, and keeps the others", async () => {
+      const store = await open();
+      try {
+        const turns = await Promise.all(["a", "b", "c"].map((id) => acquireTurn(store, id, "hi", { ttlMs: 1500 })));
+        const b = turns[1]!.held!;
+        // Another process's release of the lease it found lapsed, then its own take: b's is gone.
+        await store.release(b.lease);
+        const other = await store.acquire("b", { owner: "another process" });
+        // Found at the next tick (every 500 ms).
+        await vi.waitFor(() => expect(b.lost.aborted).toBe(true), { timeout: 3000, interval: 50 });
+        expect(b.lost.reason).toMatchObject({ code: "lease_lost" });
+        expect(turns[0]!.held!.lost.aborted).toBe(false);
+        expect(turns[2]!.held!.lost.aborted).toBe(false);
+        await store.release(other);
+        await Promise.all(turns.map((t) => t.held!.release()));
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+describe("the leases of held turns on Postgres", () => {
+  it("are renewed at once while every pooled connection is busy", async () => {
+    const store = await stores.Postgres();
+    try {
+      const lease = await store.acquire("p", { ttlMs: 2000 });
+      const db = (store as unknown as { db: Driver }).db;
+      // Six transactions of a second each: the pool's four connections are taken, two wait.
+      const busy = Array.from({ length: 6 }, () => db.transaction((tx) => tx.all("SELECT pg_sleep(1)")));
+      await new Promise((r) => setTimeout(r, 100));
+      const start = performance.now();
+      expect(await store.renewAll([lease])).toEqual(new Set([lease.token]));
+      expect(performance.now() - start).toBeLessThan(700);
+      await Promise.all(busy);
+      await store.release(lease);
+    } finally {
+      await store.close();
+    }
+  });
+});
