@@ -7,7 +7,7 @@ import { bothStores } from "./support/both-stores.js";
 import { recordStatements, type Driver } from "./support/statements.js";
 
 const stores = bothStores("autograms-lease-keeper-");
-const RENEWAL = /^UPDATE threads SET lease_expires = \?/;
+const RENEWAL = /UPDATE threads SET lease_expires = \?/;
 
 for (const [name, open] of Object.entries(stores)) {
   describe(`the leases of held turns on ${name}`, () => {
@@ -74,6 +74,39 @@ describe("the leases of held turns on Postgres", () => {
       expect(performance.now() - start).toBeLessThan(700);
       await Promise.all(busy);
       await store.release(lease);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("are renewed past a thread whose row a transaction holds, which counts as held while unlapsed", async () => {
+    const store = await stores.Postgres();
+    try {
+      const [locked, free] = await Promise.all(["locked", "free"].map((id) => store.acquire(id, { ttlMs: 2000 })));
+      const db = (store as unknown as { db: Driver }).db;
+      // As a commit under way holds its thread's row until it ends.
+      const holding = db.transaction(async (tx) => {
+        await tx.all("SELECT id FROM threads WHERE id = 'locked' FOR UPDATE");
+        await tx.all("SELECT pg_sleep(1.5)");
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const before = (await store.thread("free"))!.running!.expiresAt;
+      const start = performance.now();
+      expect(await store.renewAll([locked!, free!])).toEqual(new Set([locked!.token, free!.token]));
+      expect(performance.now() - start).toBeLessThan(700);
+      expect((await store.thread("free"))!.running!.expiresAt).toBeGreaterThan(before);
+      await holding;
+      // Not held once lapsed, locked or not.
+      const lapsed = await store.acquire("lapsed", { ttlMs: 100 });
+      await new Promise((r) => setTimeout(r, 200));
+      const locking = db.transaction(async (tx) => {
+        await tx.all("SELECT id FROM threads WHERE id = 'lapsed' FOR UPDATE");
+        await tx.all("SELECT pg_sleep(0.5)");
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(await store.renewAll([lapsed, free!])).toEqual(new Set([free!.token]));
+      await locking;
+      for (const l of [locked!, free!]) await store.release(l);
     } finally {
       await store.close();
     }

@@ -112,7 +112,30 @@ export class PostgresDriver implements SqlDriver {
     return this.inTransaction(work, true, true);
   }
 
-  private async inTransaction<T>(work: (tx: Sql) => Promise<T>, migration: boolean, durable: boolean): Promise<T> {
+  private inTransaction<T>(work: (tx: Sql) => Promise<T>, migration: boolean, durable: boolean): Promise<T> {
+    return this.onClient(async (client, broken) => {
+      // One round trip for both (a query without parameters may hold several statements).
+      await client.query(durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off");
+      try {
+        // Held until COMMIT: a second process starting at the same time waits here, then finds the
+        // schema migrated.
+        if (migration) await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+        const value = await work(over(client));
+        await client.query("COMMIT");
+        return value;
+      } catch (err) {
+        if (!broken()) await client.query("ROLLBACK").catch(() => {});
+        throw err;
+      }
+    });
+  }
+
+  session<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    return this.onClient((client) => work(over(client)));
+  }
+
+  /** `work` on a client of the pool's, given back once it is done (dropped if it broke). */
+  private async onClient<T>(work: (client: Pg.PoolClient, broken: () => boolean) => Promise<T>): Promise<T> {
     const client = await this.pool.connect().catch(rethrow);
     // A client taken from the pool has no 'error' listener of the pool's while it is out: without
     // this one, the database going away in the middle of a transaction (or between two of its
@@ -124,16 +147,8 @@ export class PostgresDriver implements SqlDriver {
     };
     client.on("error", onError);
     try {
-      // One round trip for both (a query without parameters may hold several statements).
-      await client.query(durable ? "BEGIN" : "BEGIN; SET LOCAL synchronous_commit = off");
-      // Held until COMMIT: a second process starting at the same time waits here, then finds the
-      // schema migrated.
-      if (migration) await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      const value = await work(over(client));
-      await client.query("COMMIT");
-      return value;
+      return await work(client, () => broken !== undefined);
     } catch (err) {
-      if (!broken) await client.query("ROLLBACK").catch(() => {});
       throw unreachable(err);
     } finally {
       client.off("error", onError);

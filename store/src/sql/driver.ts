@@ -27,6 +27,13 @@ export interface SqlDriver extends Sql {
    * on a connection kept for them, not queued for the pool's behind every turn's transactions.
    */
   readonly leases: Sql;
+  /**
+   * Runs `work`'s statements on one connection, outside a transaction, once one is free (Postgres:
+   * a client of the pool's; SQLite: in the queue's order). A time read in `work` is read when its
+   * statements can run, not before a wait for a connection: a lease taken there with that time
+   * is not born part-lapsed by a busy pool.
+   */
+  session<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   /** Like `transaction`, serialised with every other process migrating the same database. */
   migrationTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   /**

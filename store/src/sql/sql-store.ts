@@ -41,8 +41,35 @@ import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
 
 /** The lease's columns as taking it writes them (`leaseValues`). */
-/** Leases renewed by one statement: 2 parameters each, well under SQLite's bound of 32,766. */
+/** Leases renewed by one statement: at most 4 parameters each, well under SQLite's bound of 32,766. */
 const LEASES_PER_RENEWAL = 500;
+
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+/**
+ * The renewal of n leases: the tokens of those still held. A lease that lapsed stays lapsed, even
+ * if no one has taken the thread yet: from that moment its run counts as abandoned everywhere
+ * (readers may have told its clients it was lost).
+ */
+const renewal = (n: number) =>
+  `UPDATE threads SET lease_expires = ? WHERE id IN (${marks(n)}) AND lease_token IN (${marks(n)}) AND lease_expires > ?
+   RETURNING lease_token`;
+
+/**
+ * The same on Postgres, where an UPDATE of many rows waits for the lock of each: a thread whose
+ * commit is under way (its row locked until that transaction ends) would hold up the renewal of
+ * all the others. Locked rows are skipped, and their leases counted held if the row, as last
+ * committed, still holds them unlapsed (they are renewed at the next tick, or committed).
+ */
+const renewalSkippingLocked = (n: number) =>
+  `WITH free AS (SELECT id FROM threads WHERE id IN (${marks(n)}) FOR UPDATE SKIP LOCKED),
+     renewed AS (UPDATE threads SET lease_expires = ? FROM free
+       WHERE threads.id = free.id AND threads.lease_token IN (${marks(n)}) AND threads.lease_expires > ?
+       RETURNING threads.lease_token)
+   SELECT lease_token FROM renewed
+   UNION ALL
+   SELECT lease_token FROM threads WHERE id IN (${marks(n)}) AND id NOT IN (SELECT id FROM free)
+     AND lease_token IN (${marks(n)}) AND lease_expires > ?`;
 
 const LEASE_COLUMNS =
   "lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?";
@@ -216,12 +243,17 @@ export class SqlStore implements Store {
     keepable(user, "user");
     const checked = forMessage ? lease.messageId : null;
     if (this.db.dialect === "postgres") {
-      const quick = await this.takeAtOnce(lease, user, checked, options.agent);
-      if (quick)
-        return {
-          lease: quick.lease,
-          memory: forMessage ? await this.memoryOf(threadId, quick.row, quick.lease.version) : null,
-        };
+      // The memory read on the same connection: a lease is kept (renewed) once this returns.
+      const quick = await this.db.session(async (sql) => {
+        const took = await this.takeAtOnce(sql, lease, user, checked, options.agent);
+        return (
+          took && {
+            lease: took.lease,
+            memory: forMessage ? await this.memoryOf(sql, threadId, took.row, took.lease.version) : null,
+          }
+        );
+      });
+      if (quick) return quick;
     }
     // A lease need not outlive a crash of the machine (it would lapse anyway), nor a place in a
     // queue, so taking one does not wait for the disk; the turn's commit does. Interrupting writes
@@ -305,7 +337,7 @@ export class SqlStore implements Store {
     if ("taken" in first) {
       const { taken, row } = first;
       // The memory is unchanged by an interrupted turn: the row's checksum still names it.
-      return { lease: taken, memory: forMessage ? await this.memoryOf(threadId, row, taken.version) : null };
+      return { lease: taken, memory: forMessage ? await this.memoryOf(this.db, threadId, row, taken.version) : null };
     }
     const taken = await this.waitForTurn(lease, user, options, first.ticket);
     if (!forMessage) return { lease: taken, memory: null };
@@ -328,6 +360,7 @@ export class SqlStore implements Store {
    * a place in the queue: each writes the row) escaped it.
    */
   private async takeAtOnce(
+    sql: Sql,
     lease: Lease,
     user: string | null,
     messageId: string | null,
@@ -335,7 +368,7 @@ export class SqlStore implements Store {
   ): Promise<{ lease: Lease; row: Row } | null> {
     const now = this.now();
     const row = await first(
-      this.db,
+      sql,
       `WITH seen AS (SELECT xmin::text AS x FROM threads WHERE id = ?),
          head AS (SELECT threads.*, xmin::text AS x,
              (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
@@ -393,9 +426,9 @@ export class SqlStore implements Store {
   }
 
   /** The memory at `version`, the row's head: the one this process committed, if the row still names it. */
-  private memoryOf(threadId: string, row: Row, version: number): Promise<Memory | null> {
+  private memoryOf(sql: Sql, threadId: string, row: Row, version: number): Promise<Memory | null> {
     const kept = this.memories.get(threadId, optStr(row.memory_checksum));
-    return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, version);
+    return kept ? Promise.resolve(kept) : this.memoryAfter(sql, threadId, version);
   }
 
   /**
@@ -508,14 +541,20 @@ export class SqlStore implements Store {
     for (const [ttlMs, all] of byLifetime)
       for (let at = 0; at < all.length; at += LEASES_PER_RENEWAL) {
         const some = all.slice(at, at + LEASES_PER_RENEWAL);
-        const marks = some.map(() => "?").join(", ");
-        // A lease that lapsed stays lapsed, even if no one has taken the thread yet: from that
-        // moment its run counts as abandoned everywhere (readers may have told its clients it was lost).
-        const rows = await this.db.leases.all(
-          `UPDATE threads SET lease_expires = ? WHERE id IN (${marks}) AND lease_token IN (${marks}) AND lease_expires > ?
-           RETURNING lease_token`,
-          [now + ttlMs, ...some.map((l) => l.threadId), ...some.map((l) => l.token), now],
-        );
+        const ids = some.map((l) => l.threadId);
+        const tokens = some.map((l) => l.token);
+        const rows =
+          this.db.dialect === "postgres"
+            ? await this.db.leases.all(renewalSkippingLocked(some.length), [
+                ...ids,
+                now + ttlMs,
+                ...tokens,
+                now,
+                ...ids,
+                ...tokens,
+                now,
+              ])
+            : await this.db.leases.all(renewal(some.length), [now + ttlMs, ...ids, ...tokens, now]);
         for (const r of rows) held.add(String(r.lease_token));
       }
     return held;

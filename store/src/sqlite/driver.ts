@@ -97,6 +97,10 @@ export class SqliteDriver implements SqlDriver {
     return this.serial(() => this.direct.run(sql, params));
   }
 
+  session<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    return this.serial(() => work(this.direct));
+  }
+
   readonly leases: Sql = {
     all: (sql, params) => this.transaction((tx) => tx.all(sql, params), { durable: false }),
     run: (sql, params) => this.transaction((tx) => tx.run(sql, params), { durable: false }),

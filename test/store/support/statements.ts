@@ -10,6 +10,7 @@ export interface Sql {
 export interface Driver extends Sql {
   dialect: "sqlite" | "postgres";
   leases: Sql;
+  session<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   transaction<T>(work: (tx: Sql) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
 }
 
@@ -38,6 +39,8 @@ export function recordStatements(store: Store): Recorded {
   const alone = logged({ all: db.all.bind(db), run: db.run.bind(db) }, () => null);
   db.all = alone.all;
   db.run = alone.run;
+  const session = db.session.bind(db);
+  db.session = (work) => session((sql) => work(logged(sql, () => null)));
   // Postgres writes leases on a connection of their own, each statement on its own; SQLite's
   // are transactions, recorded below.
   if (db.dialect === "postgres") db.leases = logged(db.leases, () => null);
