@@ -7,7 +7,7 @@ import { bothStores } from "./support/both-stores.js";
 import { recordStatements, type Driver } from "./support/statements.js";
 
 const stores = bothStores("autograms-lease-keeper-");
-const RENEWAL = /UPDATE threads SET lease_expires = \?/;
+const RENEWAL = /UPDATE threads SET lease_expires =/;
 
 for (const [name, open] of Object.entries(stores)) {
   describe(`the leases of held turns on ${name}`, () => {

@@ -40,8 +40,7 @@ import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
 
-/** The lease's columns as taking it writes them (`leaseValues`). */
-/** Leases renewed by one statement: at most 4 parameters each, well under SQLite's bound of 32,766. */
+/** Leases renewed by one statement (SQLite: 2 parameters each, well under its bound of 32,766). */
 const LEASES_PER_RENEWAL = 500;
 
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
@@ -59,18 +58,19 @@ const renewal = (n: number) =>
  * The same on Postgres, where an UPDATE of many rows waits for the lock of each: a thread whose
  * commit is under way (its row locked until that transaction ends) would hold up the renewal of
  * all the others. Locked rows are skipped, and their leases counted held if the row, as last
- * committed, still holds them unlapsed (they are renewed at the next tick, or committed).
+ * committed, still holds them unlapsed (they are renewed at the next tick, or committed). The ids
+ * and tokens go as two arrays: one text for any number of leases.
  */
-const renewalSkippingLocked = (n: number) =>
-  `WITH free AS (SELECT id FROM threads WHERE id IN (${marks(n)}) FOR UPDATE SKIP LOCKED),
-     renewed AS (UPDATE threads SET lease_expires = ? FROM free
-       WHERE threads.id = free.id AND threads.lease_token IN (${marks(n)}) AND threads.lease_expires > ?
+const RENEWAL_SKIPPING_LOCKED = `WITH free AS (SELECT id FROM threads WHERE id = ANY(CAST(? AS TEXT[])) FOR UPDATE SKIP LOCKED),
+     renewed AS (UPDATE threads SET lease_expires = CAST(? AS BIGINT) FROM free
+       WHERE threads.id = free.id AND threads.lease_token = ANY(CAST(? AS TEXT[])) AND threads.lease_expires > CAST(? AS BIGINT)
        RETURNING threads.lease_token)
    SELECT lease_token FROM renewed
    UNION ALL
-   SELECT lease_token FROM threads WHERE id IN (${marks(n)}) AND id NOT IN (SELECT id FROM free)
-     AND lease_token IN (${marks(n)}) AND lease_expires > ?`;
+   SELECT lease_token FROM threads WHERE id = ANY(CAST(? AS TEXT[])) AND id NOT IN (SELECT id FROM free)
+     AND lease_token = ANY(CAST(? AS TEXT[])) AND lease_expires > CAST(? AS BIGINT)`;
 
+/** The lease's columns as taking it writes them (`leaseValues`). */
 const LEASE_COLUMNS =
   "lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?";
 
@@ -545,15 +545,7 @@ export class SqlStore implements Store {
         const tokens = some.map((l) => l.token);
         const rows =
           this.db.dialect === "postgres"
-            ? await this.db.leases.all(renewalSkippingLocked(some.length), [
-                ...ids,
-                now + ttlMs,
-                ...tokens,
-                now,
-                ...ids,
-                ...tokens,
-                now,
-              ])
+            ? await this.db.leases.all(RENEWAL_SKIPPING_LOCKED, [ids, now + ttlMs, tokens, now, ids, tokens, now])
             : await this.db.leases.all(renewal(some.length), [now + ttlMs, ...ids, ...tokens, now]);
         for (const r of rows) held.add(String(r.lease_token));
       }
