@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { deflateRawSync } from "node:zlib";
-import { openStore } from "@autograms/store";
+import { openStore, runTurn } from "@autograms/store";
+import { EchoModel, echoAgent } from "@autograms/store/testing";
 import { storeSuite } from "@autograms/store/testing";
 import { startPostgres, type PostgresServer } from "./support/postgres-server.mjs";
 
@@ -131,4 +132,35 @@ describe("Postgres: a message's thread taken while another transaction commits i
       }
     });
   }
+});
+
+describe("Postgres statements prepared once per connection", () => {
+  it("are sent by name, and a column added by another process's migration breaks no turn", async () => {
+    const url = await server.newDatabase();
+    const store = await openStore(url);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const agent = echoAgent(new EchoModel());
+      for (const text of ["one", "two", "three"]) await runTurn(store, agent, "t", text, { messageId: text });
+      // What the store's connections prepared: the commit's statement among them, by name.
+      const pool = (store as unknown as { db: { pool: pg.Pool } }).db.pool;
+      const client = await pool.connect();
+      const named = (await client.query("SELECT name, statement FROM pg_prepared_statements")).rows;
+      client.release();
+      const prepared = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
+        .parsedStatements;
+      expect(Object.keys(prepared).length).toBeGreaterThan(0);
+      expect(named.map((r) => r.name)).toEqual(expect.arrayContaining(Object.keys(prepared)));
+      // A newer version, in a rolling deploy, adds a column to the tables the store reads whole.
+      await other.query("ALTER TABLE threads ADD COLUMN added_later TEXT");
+      await other.query("ALTER TABLE turns ADD COLUMN added_later TEXT");
+      await other.query("ALTER TABLE runs ADD COLUMN added_later TEXT");
+      for (const text of ["four", "five", "six"]) await runTurn(store, agent, "t", text, { messageId: text });
+      expect((await store.turns("t")).map((t) => t.user)).toEqual(["one", "two", "three", "four", "five", "six"]);
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  });
 });

@@ -10,20 +10,31 @@ import { RUN_CHANNEL } from "./channel.js";
 /** Any fixed number: every process migrating the same database takes this advisory lock. */
 const MIGRATION_LOCK = 0x6175746f; // "auto"
 
-/** The store's statements as numbered: a few dozen texts, each sent many times a second. */
-const NUMBERED = new Map<string, string>();
-const NUMBERED_MAX = 1000;
+/**
+ * The store's statements as numbered and named: a few dozen texts, each sent many times a second.
+ * A named statement is parsed and planned once per connection (pg prepares it on first use), and
+ * then sent as its name and its values, not its text: the commit's statement is two kilobytes.
+ */
+const PREPARED = new Map<string, { text: string; name?: string }>();
+/** Past this many texts (which should not happen: the store's are few), the rest are numbered each time. */
+const PREPARED_MAX = 500;
 
 /** `?` placeholders (the store's portable SQL) become `$1, $2, ...`. */
-function numbered(sql: string): string {
-  let text = NUMBERED.get(sql);
-  if (text !== undefined) return text;
+function prepared(sql: string): { text: string; name?: string } {
+  const known = PREPARED.get(sql);
+  if (known) return known;
   let n = 0;
-  text = sql.replace(/\?/g, () => `$${++n}`);
-  // Texts that vary (a batch's VALUES rows) are few; past the bound, start afresh.
-  if (NUMBERED.size >= NUMBERED_MAX) NUMBERED.clear();
-  NUMBERED.set(sql, text);
-  return text;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  // A statement that returns `*` is not named: after a migration adds a column (another process of
+  // a newer version, in a rolling deploy), Postgres refuses a prepared statement whose result
+  // type changed, where a statement parsed afresh returns the new column too.
+  if (PREPARED.size >= PREPARED_MAX) return { text };
+  // A name stays with its text for the process's life: a connection keeps what it prepared.
+  const statement = sql.replaceAll("COUNT(*)", "").includes("*")
+    ? { text }
+    : { text, name: `autograms_${PREPARED.size + 1}` };
+  PREPARED.set(sql, statement);
+  return statement;
 }
 
 const toPg = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
@@ -65,10 +76,12 @@ export function unreachable(err: unknown): unknown {
 
 function over(client: Pg.Pool | Pg.PoolClient): Sql {
   return {
-    all: async (sql, params = []) => (await client.query(numbered(sql), params.map(toPg)).catch(rethrow)).rows as Row[],
-    run: async (sql, params = []) => (await client.query(numbered(sql), params.map(toPg)).catch(rethrow)).rowCount ?? 0,
+    all: async (sql, params = []) => (await client.query(statement(sql, params)).catch(rethrow)).rows as Row[],
+    run: async (sql, params = []) => (await client.query(statement(sql, params)).catch(rethrow)).rowCount ?? 0,
   };
 }
+
+const statement = (sql: string, params: unknown[]): Pg.QueryConfig => ({ ...prepared(sql), values: params.map(toPg) });
 
 const rethrow = (err: unknown): never => {
   throw unreachable(err);
