@@ -1,7 +1,7 @@
 // What a message's turn costs the database, counted through the driver: one transaction takes the
 // thread (its row read once, with the message id's turn and the waiters; no wait for the disk; on
-// Postgres one statement on its own), one commits the turn with its run's events (on Postgres in
-// one statement); the memory this process committed is not read back. On SQLite and on Postgres.
+// Postgres one statement on its own), one commits the turn with its run's events (on Postgres one
+// statement on its own); the memory this process committed is not read back. On SQLite and on Postgres.
 import { describe, expect, it } from "vitest";
 import { acquireTurn, runTurn } from "@autograms/store";
 import { EchoModel, echoAgent } from "@autograms/store/testing";
@@ -40,11 +40,12 @@ for (const [name, open] of Object.entries(stores)) {
         let commit: string[];
         if (name === "Postgres") {
           // Taking: one statement on its own (one round trip), which reads the row, the waiters and
-          // the message id's turn, and writes the lease; committing: one transaction.
-          expect(transactions).toEqual([{ durable: true }]);
-          expect(alone).toHaveLength(1);
-          take = alone;
-          commit = statements.filter((s) => s.tx === 0).map((s) => s.sql);
+          // the message id's turn, and writes the lease; committing (no snapshot due): one more
+          // statement on its own, atomic as it is, no BEGIN and COMMIT around it.
+          expect(transactions).toEqual([]);
+          expect(alone).toHaveLength(2);
+          take = alone.slice(0, 1);
+          commit = alone.slice(1);
           expect(take[0]).toMatch(/UPDATE threads SET lease_token/);
         } else {
           // Taking: one transaction that does not wait for the disk, the row read once (with the
@@ -62,7 +63,7 @@ for (const [name, open] of Object.entries(stores)) {
         expect(take[0]).toMatch(/message_id = \?/);
         expect(take[0]).toMatch(/FROM waiters/);
         // Committing: the lease checked on the row once, the turn, the thread, the run's record and
-        // events; on Postgres all in one statement (one round trip between BEGIN and COMMIT).
+        // events; on Postgres all in one statement (one round trip).
         if (name === "Postgres") expect(commit).toHaveLength(1);
         else expect(commit.filter((s) => /FROM threads/.test(s))).toHaveLength(1);
         for (const written of [/UPDATE threads SET version/, /INSERT INTO turns/, /INSERT INTO run_events/])
@@ -77,3 +78,36 @@ for (const [name, open] of Object.entries(stores)) {
     });
   });
 }
+
+describe("a turn's commit on Postgres when it keeps a snapshot", () => {
+  it("tries the statement on its own, which writes nothing, then commits in a transaction with the snapshot", async () => {
+    const store = await stores.Postgres({ snapshotEvery: 2 });
+    try {
+      const agent = echoAgent(new EchoModel());
+      const recorded = recordStatements(store);
+      for (const text of ["one", "two", "three", "four", "five"]) {
+        const { held } = await acquireTurn(store, "s", text, { messageId: text, agent: agent.graph.agent });
+        const played = await agent.reply(text, held!.memory ?? undefined);
+        const runId = `r-${text}`;
+        const events = [{ seq: 1, event: { type: "step", text } }];
+        await held!.commit({
+          ...played,
+          trace: [],
+          startedAt: Date.now(),
+          run: { runId, events, end: "finished", begin: { id: runId, lease: held!.lease, user: text } },
+        });
+      }
+      // Turn 1 has no delta (a snapshot, by the transaction alone); turns 3 and 5 are due one.
+      expect(recorded.transactions.filter((t) => t.durable)).toHaveLength(3);
+      const inTransactions = recorded.statements.filter((s) => s.tx !== null).map((s) => s.sql);
+      expect(inTransactions.filter((s) => /INSERT INTO snapshots/.test(s))).toHaveLength(3);
+      // Each run's events once, each turn once, whichever way its commit went.
+      for (const text of ["one", "two", "three", "four", "five"])
+        expect((await store.runEvents(`r-${text}`)).map((e) => e.event)).toEqual([{ type: "step", text }]);
+      expect((await store.turns("s")).map((t) => t.user)).toEqual(["one", "two", "three", "four", "five"]);
+      expect((await store.load("s")).memory).toEqual((await store.memoryAt("s", 5))!);
+    } finally {
+      await store.close();
+    }
+  });
+});

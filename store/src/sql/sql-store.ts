@@ -569,17 +569,34 @@ export class SqlStore implements Store {
     const columns = turnColumns(turn);
     const { run } = turn;
     if (run) this.runs.checkNumbering(run.runId, run.events, run.begin);
-    const record = await this.db.transaction(async (tx) => {
-      const now = this.now();
-      const seq = lease.version + 1;
-      const fields = {
+    const written = (now: number): Committing => ({
+      lease,
+      turn,
+      columns,
+      fields: {
         messageId: turn.messageId,
         user: turn.user,
         reply: turn.reply,
         status: "ok" as const,
         startedAt: turn.startedAt,
         committedAt: now,
-      };
+      },
+      seq: lease.version + 1,
+      now,
+    });
+    // On Postgres the common turn (no snapshot due, nothing replaced, its run ending with it) is one
+    // statement on its own, atomic as it is: one round trip, not BEGIN, the statement and COMMIT.
+    // The statement writes nothing where a snapshot is due, and the transaction below follows.
+    if (this.db.dialect === "postgres" && turn.replaces === undefined && columns.delta !== null && run?.end) {
+      const w = written(this.now());
+      if (await this.commitInOneStatement(this.db, w, true)) {
+        this.memories.set(lease.threadId, turn.memory);
+        return committedRecord({ seq: w.seq, ...w.fields }, turn, columns);
+      }
+    }
+    const record = await this.db.transaction(async (tx) => {
+      const w = written(this.now());
+      const { seq, fields, now } = w;
       // The message id is unique in a thread: it leaves the turn replaced before it names this one.
       if (turn.replaces !== undefined) {
         await tx.run("UPDATE turns SET status = 'replaced', message_id = NULL WHERE thread_id = ? AND seq = ?", [
@@ -587,11 +604,8 @@ export class SqlStore implements Store {
           turn.replaces,
         ]);
       }
-      const written = { lease, turn, columns, fields, seq, now };
       const snapshot =
-        this.db.dialect === "postgres"
-          ? await this.commitInOneStatement(tx, written)
-          : await this.commitRows(tx, written);
+        this.db.dialect === "postgres" ? await this.commitInOneStatement(tx, w) : await this.commitRows(tx, w);
       if (snapshot)
         await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
           lease.threadId,
@@ -654,11 +668,14 @@ export class SqlStore implements Store {
    * The commit's rows in one statement (Postgres, where each statement is a round trip): the
    * thread's new head written only where the lease still holds (the row locked by that update),
    * the turn and the run's events with it, the snapshot decided from the row as it was. Whether
-   * the turn keeps a snapshot of the whole memory.
+   * the turn keeps a snapshot of the whole memory. `withoutSnapshot` (a statement on its own, not in
+   * a transaction): all or nothing is written, nothing where a snapshot is due, the lease no longer
+   * holds or the run refuses its events: then false (the transaction finds out why); else true.
    */
   private async commitInOneStatement(
     tx: Sql,
     { lease, turn, columns, fields, seq, now }: Committing,
+    withoutSnapshot = false,
   ): Promise<boolean> {
     const { delta, trace } = columns;
     const bytes = delta?.length ?? 0;
@@ -677,7 +694,7 @@ export class SqlStore implements Store {
            snap_bytes = CASE WHEN ${due} THEN 0 ELSE snap_bytes + CAST(? AS BIGINT) END,
            updated_at = CAST(? AS BIGINT),
            lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
-         WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)
+         WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)${withoutSnapshot ? ` AND NOT ${due}` : ""}
          RETURNING snap_seq),
        turn AS (INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
          SELECT ?, CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'ok', CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM head)${
@@ -686,7 +703,11 @@ export class SqlStore implements Store {
        ${batch.ctes}`
              : ""
          }
-       SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}`,
+       SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}${
+         // On its own, the statement must write all or nothing: it fails (and so writes nothing)
+         // unless the head and the run's events were both written.
+         withoutSnapshot ? `, 1 / ((SELECT COUNT(*) FROM head) * ${batch ? batch.taken : "1"}) AS ${NOT_COMMITTED}` : ""
+       }`,
       [
         seq,
         turn.memory.graph.agent,
@@ -702,6 +723,7 @@ export class SqlStore implements Store {
         lease.token,
         lease.version,
         now,
+        ...(withoutSnapshot ? dueParams : []),
         lease.threadId,
         seq,
         fields.messageId,
@@ -713,14 +735,19 @@ export class SqlStore implements Store {
         fields.committedAt,
         ...(batch ? batch.params : []),
       ],
-    );
+    ).catch((err: unknown) => {
+      // The guard's division by zero: nothing was written (no matter why: the transaction finds out).
+      if (withoutSnapshot && (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO) return null;
+      throw err;
+    });
+    if (row === null) return false;
     // Nothing written where the lease no longer holds (the statement is rolled back): why, from the row.
     if (num(row?.committed) === 0) throw leaseProblem(await this.row(tx, lease.threadId), lease, now) ?? lapsed(lease);
     if (run && num(row?.taken) === 0) {
       await this.runs.refused(tx, run.runId);
       throw runEnded(run, lease);
     }
-    return num(row?.snap_seq) === seq;
+    return withoutSnapshot || num(row?.snap_seq) === seq;
   }
 
   private async insertTurn(
@@ -1014,6 +1041,10 @@ function keepable(text: string | null, field: "messageId" | "user" | "reply"): v
 }
 
 /** What a commit writes, as both of its ways take it. */
+/** Postgres's SQLSTATE for a division by zero: what the one-statement commit's guard raises. */
+const DIVISION_BY_ZERO = "22012";
+const NOT_COMMITTED = "not_committed";
+
 interface Committing {
   lease: Lease;
   turn: NewTurn;
