@@ -706,7 +706,9 @@ export class SqlStore implements Store {
        SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}${
          // On its own, the statement must write all or nothing: it fails (and so writes nothing)
          // unless the head and the run's events were both written.
-         withoutSnapshot ? `, 1 / ((SELECT COUNT(*) FROM head) * ${batch ? batch.taken : "1"}) AS ${NOT_COMMITTED}` : ""
+         withoutSnapshot
+           ? `, 1 / ((SELECT COUNT(*) FROM head) * (${batch ? batch.taken : "1"})) AS ${NOT_COMMITTED}`
+           : ""
        }`,
       [
         seq,
