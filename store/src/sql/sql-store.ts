@@ -588,8 +588,13 @@ export class SqlStore implements Store {
     // statement on its own, atomic as it is: one round trip, not BEGIN, the statement and COMMIT.
     // The statement writes nothing where a snapshot is due, and the transaction below follows.
     if (this.db.dialect === "postgres" && turn.replaces === undefined && columns.delta !== null && run?.end) {
-      const w = written(this.now());
-      if (await this.commitInOneStatement(this.db, w, true)) {
+      // The time read once a connection is free: a lease that lapsed while the statement waited
+      // for one does not commit.
+      const w = await this.db.session(async (sql) => {
+        const attempt = written(this.now());
+        return (await this.commitInOneStatement(sql, attempt, true)) ? attempt : null;
+      });
+      if (w) {
         this.memories.set(lease.threadId, turn.memory);
         return committedRecord({ seq: w.seq, ...w.fields }, turn, columns);
       }
