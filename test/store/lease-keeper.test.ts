@@ -2,7 +2,8 @@
 // many turns are under way, and a lease found lost aborts its own turn alone. On SQLite and on
 // Postgres.
 import { describe, expect, it, vi } from "vitest";
-import { acquireTurn } from "@autograms/store";
+import { acquireTurn, type Lease, type Store } from "@autograms/store";
+import { keepLease } from "../../store/src/turns/lease-keeper.js";
 import { bothStores } from "./support/both-stores.js";
 import { recordStatements, type Driver } from "./support/statements.js";
 
@@ -110,5 +111,41 @@ describe("the leases of held turns on Postgres", () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("the lease keeper, on a database that stops answering", () => {
+  const lease = (token: string): Lease => ({
+    threadId: `t-${token}`,
+    token,
+    owner: "test",
+    version: 0,
+    messageId: null,
+    ttlMs: 150,
+  });
+
+  it("asks again once a renewal has not returned within a lease's lifetime, and reports what was lost", async () => {
+    let calls = 0;
+    // The first renewal never returns (a connection gone silent); the next ones answer, without b.
+    const store = {
+      renewAll: (leases: readonly Lease[]) => {
+        calls++;
+        if (calls === 1) return new Promise<Set<string>>(() => {});
+        return Promise.resolve(new Set(leases.map((l) => l.token).filter((t) => t !== "b")));
+      },
+    } as unknown as Store;
+    const lost: string[] = [];
+    const letA = keepLease(store, lease("a"), () => lost.push("a"));
+    const letB = keepLease(store, lease("b"), () => lost.push("b"));
+    await vi.waitFor(() => expect(lost).toEqual(["b"]), { timeout: 2000, interval: 20 });
+    const after = calls;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBeGreaterThan(after);
+    expect(lost).toEqual(["b"]);
+    letA();
+    letB();
+    const stopped = calls;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(calls).toBe(stopped);
   });
 });

@@ -15,13 +15,21 @@ interface Kept {
 class LeaseKeeper {
   private readonly kept = new Map<string, Kept>();
   private timer: ReturnType<typeof setInterval> | null = null;
-  /** A renewal under way: the next tick waits for it rather than piling another on the pool. */
-  private renewing = false;
+  /**
+   * When the renewal under way began: the next ticks wait for it rather than pile more on the
+   * database, but not past a lease's lifetime (a statement that never returns, on a connection
+   * that went silent, must not stop every later renewal of the process).
+   */
+  private renewingSince: number | null = null;
 
   constructor(
     private readonly store: Store,
-    private readonly everyMs: number,
+    private readonly ttlMs: number,
   ) {}
+
+  private get everyMs(): number {
+    return Math.max(50, this.ttlMs / 3);
+  }
 
   /** Keeps `lease` until the function returned is called; `onLost` once it turns out lost. */
   keep(lease: Lease, onLost: () => void): () => void {
@@ -37,8 +45,10 @@ class LeaseKeeper {
   }
 
   private async tick(): Promise<void> {
-    if (this.renewing || this.kept.size === 0) return;
-    this.renewing = true;
+    if (this.kept.size === 0) return;
+    if (this.renewingSince !== null && Date.now() - this.renewingSince < this.ttlMs) return;
+    const since = Date.now();
+    this.renewingSince = since;
     try {
       const asked = [...this.kept.values()];
       const held = await this.store.renewAll(asked.map((k) => k.lease));
@@ -51,7 +61,7 @@ class LeaseKeeper {
     } catch {
       // The database did not answer: the next tick asks again (a lease lapses only after its lifetime).
     } finally {
-      this.renewing = false;
+      if (this.renewingSince === since) this.renewingSince = null;
     }
   }
 }
@@ -67,6 +77,6 @@ export function keepLease(store: Store, lease: Lease, onLost: () => void): () =>
   let byLifetime = keepers.get(store);
   if (!byLifetime) keepers.set(store, (byLifetime = new Map()));
   let keeper = byLifetime.get(lease.ttlMs);
-  if (!keeper) byLifetime.set(lease.ttlMs, (keeper = new LeaseKeeper(store, Math.max(50, lease.ttlMs / 3))));
+  if (!keeper) byLifetime.set(lease.ttlMs, (keeper = new LeaseKeeper(store, lease.ttlMs)));
   return keeper.keep(lease, onLost);
 }
