@@ -40,18 +40,14 @@ import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
 
-/** Leases renewed by one statement (SQLite: 2 parameters each, well under its bound of 32,766). */
-const LEASES_PER_RENEWAL = 500;
-
-const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-
 /**
- * The renewal of n leases: the tokens of those still held. A lease that lapsed stays lapsed, even
- * if no one has taken the thread yet: from that moment its run counts as abandoned everywhere
- * (readers may have told its clients it was lost).
+ * The renewal of leases (their ids and tokens as two JSON arrays: one text for any number): the
+ * tokens of those still held. A lease that lapsed stays lapsed, even if no one has taken the
+ * thread yet: from that moment its run counts as abandoned everywhere (readers may have told its
+ * clients it was lost).
  */
-const renewal = (n: number) =>
-  `UPDATE threads SET lease_expires = ? WHERE id IN (${marks(n)}) AND lease_token IN (${marks(n)}) AND lease_expires > ?
+const RENEWAL = `UPDATE threads SET lease_expires = ?
+   WHERE id IN (SELECT value FROM json_each(?)) AND lease_token IN (SELECT value FROM json_each(?)) AND lease_expires > ?
    RETURNING lease_token`;
 
 /**
@@ -59,7 +55,7 @@ const renewal = (n: number) =>
  * commit is under way (its row locked until that transaction ends) would hold up the renewal of
  * all the others. Locked rows are skipped, and their leases counted held if the row, as last
  * committed, still holds them unlapsed (they are renewed at the next tick, or committed). The ids
- * and tokens go as two arrays: one text for any number of leases.
+ * and tokens go as two Postgres arrays.
  */
 const RENEWAL_SKIPPING_LOCKED = `WITH free AS (SELECT id FROM threads WHERE id = ANY(CAST(? AS TEXT[])) FOR UPDATE SKIP LOCKED),
      renewed AS (UPDATE threads SET lease_expires = CAST(? AS BIGINT) FROM free
@@ -538,17 +534,15 @@ export class SqlStore implements Store {
       if (same) same.push(l);
       else byLifetime.set(l.ttlMs, [l]);
     }
-    for (const [ttlMs, all] of byLifetime)
-      for (let at = 0; at < all.length; at += LEASES_PER_RENEWAL) {
-        const some = all.slice(at, at + LEASES_PER_RENEWAL);
-        const ids = some.map((l) => l.threadId);
-        const tokens = some.map((l) => l.token);
-        const rows =
-          this.db.dialect === "postgres"
-            ? await this.db.leases.all(RENEWAL_SKIPPING_LOCKED, [ids, now + ttlMs, tokens, now, ids, tokens, now])
-            : await this.db.leases.all(renewal(some.length), [now + ttlMs, ...ids, ...tokens, now]);
-        for (const r of rows) held.add(String(r.lease_token));
-      }
+    for (const [ttlMs, some] of byLifetime) {
+      const ids = some.map((l) => l.threadId);
+      const tokens = some.map((l) => l.token);
+      const rows =
+        this.db.dialect === "postgres"
+          ? await this.db.leases.all(RENEWAL_SKIPPING_LOCKED, [ids, now + ttlMs, tokens, now, ids, tokens, now])
+          : await this.db.leases.all(RENEWAL, [now + ttlMs, JSON.stringify(ids), JSON.stringify(tokens), now]);
+      for (const r of rows) held.add(String(r.lease_token));
+    }
     return held;
   }
 
