@@ -84,30 +84,58 @@ describe("the leases of held turns on Postgres", () => {
     const store = await stores.Postgres();
     try {
       const [locked, free] = await Promise.all(["locked", "free"].map((id) => store.acquire(id, { ttlMs: 2000 })));
-      const db = (store as unknown as { db: Driver }).db;
       // As a commit under way holds its thread's row until it ends.
-      const holding = db.transaction(async (tx) => {
-        await tx.all("SELECT id FROM threads WHERE id = 'locked' FOR UPDATE");
-        await tx.all("SELECT pg_sleep(1.5)");
-      });
-      await new Promise((r) => setTimeout(r, 200));
+      const holding = await holdRow(store, "locked", 1.5);
       const before = (await store.thread("free"))!.running!.expiresAt;
       const start = performance.now();
       expect(await store.renewAll([locked!, free!])).toEqual(new Set([locked!.token, free!.token]));
       expect(performance.now() - start).toBeLessThan(700);
       expect((await store.thread("free"))!.running!.expiresAt).toBeGreaterThan(before);
-      await holding;
+      await holding.ended;
       // Not held once lapsed, locked or not.
       const lapsed = await store.acquire("lapsed", { ttlMs: 100 });
       await new Promise((r) => setTimeout(r, 200));
-      const locking = db.transaction(async (tx) => {
-        await tx.all("SELECT id FROM threads WHERE id = 'lapsed' FOR UPDATE");
-        await tx.all("SELECT pg_sleep(0.5)");
-      });
-      await new Promise((r) => setTimeout(r, 100));
+      const locking = await holdRow(store, "lapsed", 0.5);
       expect(await store.renewAll([lapsed, free!])).toEqual(new Set([free!.token]));
-      await locking;
+      await locking.ended;
       for (const l of [locked!, free!]) await store.release(l);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/**
+ * A transaction that locks thread `id`'s row for `seconds` (once it has, this resolves with the
+ * transaction's end).
+ */
+async function holdRow(store: Store, id: string, seconds: number): Promise<{ ended: Promise<void> }> {
+  const db = (store as unknown as { db: Driver }).db;
+  let locked!: () => void;
+  const taken = new Promise<void>((r) => (locked = r));
+  const ended = db.transaction(async (tx) => {
+    await tx.all("SELECT id FROM threads WHERE id = ? FOR UPDATE", [id]);
+    locked();
+    await tx.all("SELECT pg_sleep(?)", [seconds]);
+  });
+  await Promise.race([taken, ended]);
+  return { ended };
+}
+
+describe("the lease writes of a process on Postgres", () => {
+  it("renew while a release waits for a row another transaction holds", async () => {
+    const store = await stores.Postgres();
+    try {
+      const [waiting, kept] = await Promise.all(["waiting", "kept"].map((id) => store.acquire(id, { ttlMs: 2000 })));
+      const holding = await holdRow(store, "waiting", 1.5);
+      const releasing = store.release(waiting!);
+      await new Promise((r) => setTimeout(r, 100));
+      const start = performance.now();
+      expect(await store.renewAll([kept!])).toEqual(new Set([kept!.token]));
+      expect(performance.now() - start).toBeLessThan(700);
+      await Promise.all([holding.ended, releasing]);
+      expect((await store.thread("waiting"))!.running).toBeNull();
+      await store.release(kept!);
     } finally {
       await store.close();
     }

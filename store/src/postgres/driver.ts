@@ -91,7 +91,10 @@ export class PostgresDriver implements SqlDriver {
   readonly dialect = "postgres" as const;
   private readonly pool: Pg.Pool;
   private readonly direct: Sql;
-  /** One connection for lease writes, so a renewal never waits in the pool's queue. */
+  /**
+   * Connections for lease writes, so a renewal never waits in the pool's queue of turns. Two: a
+   * release waiting for a row's lock, or a connection gone silent, leaves the other to renewals.
+   */
   private readonly leasePool: Pg.Pool;
   readonly leases: Sql;
   private readonly watchers = new Watchers();
@@ -104,7 +107,7 @@ export class PostgresDriver implements SqlDriver {
     // An idle client that loses its server must not crash the process; the next query reports it.
     this.pool.on("error", () => {});
     this.direct = over(this.pool);
-    this.leasePool = new pg.Pool({ connectionString, max: 1 });
+    this.leasePool = new pg.Pool({ connectionString, max: 2 });
     this.leasePool.on("error", () => {});
     this.leases = over(this.leasePool);
   }

@@ -24,7 +24,7 @@ export interface SqlDriver extends Sql {
    * Writes of leases (renewals, releases), which need not outlive a crash of the machine (a lease
    * lapses anyway) and must not wait behind the load whose leases they keep: SQLite, each in a
    * transaction that does not wait for the disk (a statement on its own would); Postgres, each
-   * on a connection kept for them, not queued for the pool's behind every turn's transactions.
+   * on connections kept for them, not queued for the pool's behind every turn's transactions.
    */
   readonly leases: Sql;
   /**

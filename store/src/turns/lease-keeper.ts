@@ -2,8 +2,7 @@
  * Keeps the leases a process holds on one store alive: every tick, one statement renews all of
  * them (Store.renewAll), not one statement per lease. A process holding 250 threads with 2 s
  * leases otherwise sent 375 renewals a second, far more statements than its turns made, and the
- * slower its turns got under load the more of them it sent, until the renewals themselves, waiting
- * in the connection pool's queue behind that load, came too late and the leases lapsed.
+ * slower its turns got under load (the longer each lease was held) the more of them it sent.
  */
 import type { Lease, Store } from "../types.js";
 
