@@ -79,10 +79,12 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
   const signal = deadline && { signal: deadline.signal };
   // How long the run has waited for the model and for tools since an event last reported it.
   const waited: Waited = { model: 0, tool: 0 };
-  const timed = async <T>(on: keyof Waited, work: Promise<T>): Promise<T> => {
+  // The clock is read before the work is called: a timer the work sets runs from then, and a
+  // pause of the process between the call and the await must not come off the time waited.
+  const timed = async <T>(on: keyof Waited, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
-      return await work;
+      return await work();
     } finally {
       waited[on] += performance.now() - start;
     }
@@ -123,8 +125,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
       case "finish":
         return { state: r.state, effect };
       case "complete": {
-        const text = await timed(
-          "model",
+        const text = await timed("model", () =>
           wait(
             withRetries(p, effect.node, "generate text", () =>
               streaming(p, effect, async (live) => {
@@ -147,8 +148,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         break;
       }
       case "choose": {
-        const index = await timed(
-          "model",
+        const index = await timed("model", () =>
           wait(
             withRetries(p, effect.node, "choose", async () => {
               const i = await p.model.choose({
@@ -198,8 +198,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
           );
         }
         const stream = env.program.config.streamTools;
-        const completion = await timed(
-          "model",
+        const completion = await timed("model", () =>
           wait(
             withRetries(p, effect.node, "answer with tools", () =>
               streaming(p, effect, async (live) =>
@@ -224,10 +223,10 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         break;
       }
       case "tool":
-        r = step(env, r.state, await timed("tool", wait(runTool(p, effect.tool, effect.args))));
+        r = step(env, r.state, await timed("tool", () => wait(runTool(p, effect.tool, effect.args))));
         break;
       case "action":
-        r = step(env, r.state, await timed("model", wait(runActionHook(p, r.state, effect))));
+        r = step(env, r.state, await timed("model", () => wait(runActionHook(p, r.state, effect))));
         break;
     }
   }
