@@ -4,12 +4,12 @@
  * the playground); `createApp` mounts the built-in ones and then any given, in order.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken, checkToken } from "./http/auth.js";
 import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
+import { bodyLimit } from "./http/body-limit.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { ServerMetrics } from "./ops/metrics.js";
@@ -154,17 +154,14 @@ export function createApp(options: AppOptions): AutogramsApp {
   app.route("/", metricsRoutes(ctx));
   app.use(
     "*",
-    bodyLimit({
-      maxSize: ctx.limits.maxBodyBytes,
-      // The rest of the body is not read: the connection closes after the answer, or a client
-      // reusing it would find it shut under its next request.
-      onError: (c) => {
-        c.header("connection", "close");
-        return errorResponse(
-          c,
-          new HttpError(413, "too_large", `the body is larger than ${ctx.limits.maxBodyBytes} bytes`),
-        );
-      },
+    // The rest of the body is not read: the connection closes after the answer, or a client
+    // reusing it would find it shut under its next request.
+    bodyLimit(ctx.limits.maxBodyBytes, (c) => {
+      c.header("connection", "close");
+      return errorResponse(
+        c,
+        new HttpError(413, "too_large", `the body is larger than ${ctx.limits.maxBodyBytes} bytes`),
+      );
     }),
   );
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));

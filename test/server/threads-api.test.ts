@@ -168,6 +168,26 @@ describe("hostile input", () => {
     expect(res.status).toBe(415);
     res = await raw(JSON.stringify(chatBody("big", [userMessage("m", "x".repeat(2 * 1024 * 1024))])));
     expect([res.status, (await res.json()).error.code]).toEqual([413, "too_large"]);
+    // Sent without a length (chunked): counted as it is read, refused past the bound, read whole under it.
+    const chunked = (text: string, parts: number) =>
+      fetch(`${t.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        duplex: "half",
+        body: new ReadableStream({
+          start(controller) {
+            const size = Math.ceil(text.length / parts);
+            for (let i = 0; i < text.length; i += size)
+              controller.enqueue(new TextEncoder().encode(text.slice(i, i + size)));
+            controller.close();
+          },
+        }),
+      } as RequestInit);
+    res = await chunked(JSON.stringify(chatBody("big", [userMessage("m", "x".repeat(2 * 1024 * 1024))])), 64);
+    expect([res.status, (await res.json()).error.code]).toEqual([413, "too_large"]);
+    res = await chunked(JSON.stringify(chatBody("streamed", [userMessage("s1", "hello in pieces")])), 5);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("echo: hello in pieces");
     res = await raw(JSON.stringify(chatBody("long", [userMessage("m", "x".repeat(200_000))])));
     expect([res.status, (await res.json()).error.field]).toEqual([400, "messages[0].parts"]);
     expect((await get("/api/threads/ghost")).status).toBe(404);
