@@ -495,7 +495,11 @@ async function heavy() {
       const start = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async (_, t) => {
-          for (let i = 2; i <= each + 1; i++) bytes += await drainTurn(server.url, `heavy-${t}`, i, message);
+          for (let i = 2; i <= each + 1; i++) {
+            // Not `bytes += await ...`: that reads `bytes` before the wait, and the clients' sums overwrite each other.
+            const read = await drainTurn(server.url, `heavy-${t}`, i, message);
+            bytes += read;
+          }
         }),
       );
       const seconds = (performance.now() - start) / 1000;

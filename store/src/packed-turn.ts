@@ -12,41 +12,61 @@ export function packTurn(trace: readonly StoredTraceEvent[], delta: MemoryDelta 
   return { trace: packJson(trace), delta: delta == null ? null : packJson(delta) };
 }
 
-/** Events' JSON texts joined and encoded this many at a time: a long turn holds a few buffers, off V8's heap. */
-const JOINED = 256;
-const OPEN = Buffer.from("[");
-const COMMA = Buffer.from(",");
-const CLOSE = Buffer.from("]");
+/**
+ * Buffers that traces were written in, kept for the next turns of this thread: at most this many
+ * (turns played at once, each writing its own) and none larger than SPARE_BYTES.
+ */
+const SPARES = 4;
+const SPARE_BYTES = 32 * 1024 * 1024;
+const spares: Buffer[] = [];
+const FIRST_BYTES = 64 * 1024;
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
 
 /**
  * A turn's trace packed as it is played, from the JSON text of each event (which the player makes
  * once, to measure the step and to stream it): the events' objects are not kept until the turn
- * ends, nor serialized again for the commit, and their text is kept as UTF-8 bytes (a 10 MB string
- * made at the end, and encoded, took longer than its deflate). `pack` gives the bytes `packTurn`
+ * ends, nor serialized again for the commit, and their text is written as UTF-8 into one buffer
+ * outside V8's heap as it comes (a 10 MB string made at the end, and encoded, took longer than its
+ * deflate). The buffer is used again by the thread's next turns: a turn of 40,000 steps writes
+ * 10 MB, and buffers made anew each turn (with the copies that joined them) made V8 start a full
+ * collection every turn or two for the memory outside its heap. `pack` gives the bytes `packTurn`
  * gives for the same events.
  */
 export class TraceText {
-  private readonly joined: Buffer[] = [OPEN];
-  private pending: string[] = [];
+  private bytes: Buffer = spares.pop() ?? Buffer.allocUnsafeSlow(FIRST_BYTES);
+  private length = 1;
+  private packed: Buffer | null = null;
+
+  constructor() {
+    this.bytes[0] = OPEN;
+  }
 
   /** The next event, as `JSON.stringify` of what `storedTrace` gives for it. */
   add(json: string): void {
-    this.pending.push(json);
-    if (this.pending.length === JOINED) this.join();
+    // At most 3 bytes of UTF-8 for each UTF-16 unit (JSON.stringify escapes a lone surrogate).
+    const most = json.length * 3 + 2;
+    if (this.bytes.length - this.length < most) this.grow(most);
+    if (this.length > 1) this.bytes[this.length++] = COMMA;
+    this.length += this.bytes.write(json, this.length, "utf8");
   }
 
+  /** The trace packed (the first call ends the writing: later ones give the same trace) with `delta`. */
   pack(delta: MemoryDelta | null | undefined): PackedTurn {
-    this.join();
-    return {
-      trace: packJsonBytes(Buffer.concat([...this.joined, CLOSE])),
-      delta: delta == null ? null : packJson(delta),
-    };
+    if (this.packed === null) {
+      if (this.bytes.length === this.length) this.grow(1);
+      this.bytes[this.length++] = CLOSE;
+      this.packed = packJsonBytes(this.bytes.subarray(0, this.length));
+      if (spares.length < SPARES && this.bytes.length <= SPARE_BYTES) spares.push(this.bytes);
+      this.bytes = Buffer.alloc(0);
+    }
+    return { trace: this.packed, delta: delta == null ? null : packJson(delta) };
   }
 
-  private join(): void {
-    if (this.pending.length === 0) return;
-    if (this.joined.length > 1) this.joined.push(COMMA);
-    this.joined.push(Buffer.from(this.pending.join(","), "utf8"));
-    this.pending = [];
+  private grow(room: number): void {
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + room));
+    this.bytes.copy(bigger, 0, 0, this.length);
+    this.bytes = bigger;
   }
 }

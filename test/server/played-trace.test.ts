@@ -54,6 +54,35 @@ describe("a played turn's trace", () => {
     expect(Buffer.from(packed.delta!).equals(reference.delta!)).toBe(true);
     expect(one.pack(null).delta).toBeNull();
   });
+
+  it("packs traces written at once, and after others in the buffers they left, as packTurn does", () => {
+    const events = (n: number, tag: string) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          ({
+            kind: "code",
+            node: `${tag}${i}`,
+            changes: [{ name: "x", after: "ü".repeat(i % 50) }],
+          }) as StoredTraceEvent,
+      );
+    // A long trace (its buffer grows, then is kept) and a short one beside it, then short and long
+    // traces in the buffers those left: nothing of an earlier trace is read with a later one.
+    for (const [a, b] of [
+      [events(3000, "long"), events(2, "short")],
+      [events(1, "next"), events(2500, "again")],
+      [[], events(1, "last")],
+    ]) {
+      const first = new TraceText();
+      const second = new TraceText();
+      for (let i = 0; i < Math.max(a!.length, b!.length); i++) {
+        if (i < a!.length) first.add(JSON.stringify(a![i]));
+        if (i < b!.length) second.add(JSON.stringify(b![i]));
+      }
+      expect(Buffer.from(first.pack(null).trace).equals(packTurn(a!, null).trace)).toBe(true);
+      expect(Buffer.from(second.pack(null).trace).equals(packTurn(b!, null).trace)).toBe(true);
+    }
+  });
 });
 
 describe("a step's bounds from its JSON text", () => {
