@@ -13,12 +13,13 @@ export function packTurn(trace: readonly StoredTraceEvent[], delta: MemoryDelta 
 }
 
 /**
- * Buffers that traces were written in, kept for the next turns of this thread: at most this many
- * (turns played at once, each writing its own) and none larger than SPARE_BYTES.
+ * Buffers that traces were written in, kept for the next turns of this thread (several turns
+ * played at once write one each): together at most SPARE_BYTES, the buffers of four turns of
+ * 40,000 steps (16 MiB each). Outside V8's heap: a worker's heap limit does not count them.
  */
-const SPARES = 4;
-const SPARE_BYTES = 32 * 1024 * 1024;
+const SPARE_BYTES = 64 * 1024 * 1024;
 const spares: Buffer[] = [];
+let spareBytes = 0;
 const FIRST_BYTES = 64 * 1024;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -35,7 +36,7 @@ const CLOSE = 0x5d; // ]
  * gives for the same events.
  */
 export class TraceText {
-  private bytes: Buffer = spares.pop() ?? Buffer.allocUnsafeSlow(FIRST_BYTES);
+  private bytes: Buffer = TraceText.spare();
   private length = 1;
   private packed: Buffer | null = null;
 
@@ -58,10 +59,20 @@ export class TraceText {
       if (this.bytes.length === this.length) this.grow(1);
       this.bytes[this.length++] = CLOSE;
       this.packed = packJsonBytes(this.bytes.subarray(0, this.length));
-      if (spares.length < SPARES && this.bytes.length <= SPARE_BYTES) spares.push(this.bytes);
+      if (spareBytes + this.bytes.length <= SPARE_BYTES) {
+        spares.push(this.bytes);
+        spareBytes += this.bytes.length;
+      }
       this.bytes = Buffer.alloc(0);
     }
     return { trace: this.packed, delta: delta == null ? null : packJson(delta) };
+  }
+
+  private static spare(): Buffer {
+    const kept = spares.pop();
+    if (!kept) return Buffer.allocUnsafeSlow(FIRST_BYTES);
+    spareBytes -= kept.length;
+    return kept;
   }
 
   private grow(room: number): void {
