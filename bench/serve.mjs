@@ -9,7 +9,8 @@
 //     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
 //  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
-//     turn): turns/s with --workers 1 and 2, and their ratio; the server's CPU per turn split into
+//     turn): turns/s with --workers 1 and 2, --rounds times each, alternating, and the ratio of
+//     their medians; the server's CPU per turn split into
 //     its main thread's, its workers' and its other threads' (V8's garbage collection helpers
 //     mostly); each thread's time running, waiting for a core and idle (Linux: /proc schedstat);
 //     the clients' own CPU (they only count the bytes of each response);
@@ -22,7 +23,7 @@
 //     (run recorded, events numbered and stored in batches), per turn.
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
-//     [--solo 100] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12]
+//     [--solo 100] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12] [--rounds 3]
 //     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
@@ -52,6 +53,7 @@ const { values: flags } = parseArgs({
     messages: { type: "string", default: "3" },
     steps: { type: "string", default: "10000" },
     "heavy-turns": { type: "string", default: "12" },
+    rounds: { type: "string", default: "3" },
     "serve-workers": { type: "string" },
     "cpu-prof": { type: "string" },
     "node-flags": { type: "string", default: "" },
@@ -72,6 +74,7 @@ const THREADS = count("clients");
 const MESSAGES = count("messages");
 const STEPS = count("steps");
 const HEAVY_TURNS = count("heavy-turns");
+const ROUNDS = count("rounds");
 const SERVE_WORKERS = flags["serve-workers"] === undefined ? 0 : Number(flags["serve-workers"]);
 const NODE_FLAGS = flags["node-flags"].split(" ").filter(Boolean);
 const TTFT_TURNS = 50;
@@ -473,58 +476,68 @@ async function heavy() {
       },
     ).once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`autograms compile exited ${code}`)))),
   );
-  const rates = [];
-  for (const workers of [1, 2]) {
-    const server = await autogramsServe(graphFile, `sqlite:${join(dir, `heavy-${workers}.db`)}`, workers);
-    try {
-      const clients = Math.min(4, HEAVY_TURNS);
-      const each = Math.ceil(HEAVY_TURNS / clients);
-      const turns = clients * each;
-      const message = `work ${STEPS}`;
-      // Each client's thread opened, then one turn each like those measured: the workers' code is
-      // compiled and optimized before the clock starts (each worker compiles its own).
-      for (const i of [0, 1])
-        await Promise.all(Array.from({ length: clients }, (_, t) => drainTurn(server.url, `heavy-${t}`, i, message)));
-      // The worker threads say their thread ids (bench/support/offline-worker.mjs): the server's
-      // own thread (its id is the process's), each worker, and the rest (V8's and libuv's helper
-      // threads) apart.
-      const workerIds = [...server.output().matchAll(/worker thread (\d+)/g)].map((m) => Number(m[1]));
-      const before = threadTimes(server.pid);
-      const clientsCpu = process.cpuUsage();
-      let bytes = 0;
-      const start = performance.now();
-      await Promise.all(
-        Array.from({ length: clients }, async (_, t) => {
-          for (let i = 2; i <= each + 1; i++) {
-            // Not `bytes += await ...`: that reads `bytes` before the wait, and the clients' sums overwrite each other.
-            const read = await drainTurn(server.url, `heavy-${t}`, i, message);
-            bytes += read;
-          }
-        }),
-      );
-      const seconds = (performance.now() - start) / 1000;
-      const after = threadTimes(server.pid);
-      const clientsUsed = process.cpuUsage(clientsCpu);
-      const of = (tid, what = "run") => (after.get(tid)?.[what] ?? 0) - (before.get(tid)?.[what] ?? 0);
-      let used = 0;
-      for (const tid of after.keys()) used += of(tid);
-      const main = of(server.pid);
-      const inWorkers = workerIds.reduce((sum, tid) => sum + of(tid), 0);
-      rates.push(turns / seconds);
-      const perTurn = (s) => `${((s * 1000) / turns).toFixed(0)} ms`;
-      const share = (s) => `${Math.round((100 * s) / seconds)}%`;
-      // A thread's time: computing, ready but waiting for a core (the machine is busy), or neither:
-      // waiting for work (a worker with no turn to play).
-      const thread = (tid) =>
-        `${share(of(tid))} / ${share(of(tid, "wait"))} / ${share(seconds - of(tid) - of(tid, "wait"))}`;
-      console.log(
-        `| ${workers} | ${(turns / seconds).toFixed(2)} | ${perTurn(used)}: ${perTurn(main)} + ${perTurn(inWorkers)} + ${perTurn(used - main - inWorkers)} | ${share(used)} | ${thread(server.pid)} | ${workerIds.map(thread).join("; ")} | ${share((clientsUsed.user + clientsUsed.system) / 1e6)} | ${(bytes / turns / 1024).toFixed(0)} KiB | ${loadavg()[0].toFixed(1)} |`,
-      );
-    } finally {
-      await server.stop();
-    }
+  const rates = { 1: [], 2: [] };
+  // One worker, then two, --rounds times over: what else the machine runs moves a single run's
+  // turns/s by a third, so the ratio is of the medians.
+  for (let round = 0; round < ROUNDS; round++)
+    for (const workers of [1, 2]) await heavyRun(graphFile, workers, round, rates);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const each = rates[1].map((r, i) => `${(rates[2][i] / r).toFixed(2)}x`).join(", ");
+  console.log(
+    `\n2 workers / 1 worker: ${(median(rates[2]) / median(rates[1])).toFixed(2)}x the median turns/s (each round: ${each})`,
+  );
+}
+
+/** One server with `workers` worker threads: the turns of the clients, and a row of what they cost. */
+async function heavyRun(graphFile, workers, round, rates) {
+  const server = await autogramsServe(graphFile, `sqlite:${join(dir, `heavy-${workers}-${round}.db`)}`, workers);
+  try {
+    const clients = Math.min(4, HEAVY_TURNS);
+    const each = Math.ceil(HEAVY_TURNS / clients);
+    const turns = clients * each;
+    const message = `work ${STEPS}`;
+    // Each client's thread opened, then one turn each like those measured: the workers' code is
+    // compiled and optimized before the clock starts (each worker compiles its own).
+    for (const i of [0, 1])
+      await Promise.all(Array.from({ length: clients }, (_, t) => drainTurn(server.url, `heavy-${t}`, i, message)));
+    // The worker threads say their thread ids (bench/support/offline-worker.mjs): the server's
+    // own thread (its id is the process's), each worker, and the rest (V8's and libuv's helper
+    // threads) apart.
+    const workerIds = [...server.output().matchAll(/worker thread (\d+)/g)].map((m) => Number(m[1]));
+    const before = threadTimes(server.pid);
+    const clientsCpu = process.cpuUsage();
+    let bytes = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: clients }, async (_, t) => {
+        for (let i = 2; i <= each + 1; i++) {
+          // Not `bytes += await ...`: that reads `bytes` before the wait, and the clients' sums overwrite each other.
+          const read = await drainTurn(server.url, `heavy-${t}`, i, message);
+          bytes += read;
+        }
+      }),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    const after = threadTimes(server.pid);
+    const clientsUsed = process.cpuUsage(clientsCpu);
+    const of = (tid, what = "run") => (after.get(tid)?.[what] ?? 0) - (before.get(tid)?.[what] ?? 0);
+    let used = 0;
+    for (const tid of after.keys()) used += of(tid);
+    const main = of(server.pid);
+    const inWorkers = workerIds.reduce((sum, tid) => sum + of(tid), 0);
+    rates[workers].push(turns / seconds);
+    const perTurn = (s) => `${((s * 1000) / turns).toFixed(0)} ms`;
+    const share = (s) => `${Math.round((100 * s) / seconds)}%`;
+    // A thread's time: computing, ready but waiting for a core (the machine is busy), or neither:
+    // waiting for work (a worker with no turn to play).
+    const thread = (tid) =>
+      `${share(of(tid))} / ${share(of(tid, "wait"))} / ${share(seconds - of(tid) - of(tid, "wait"))}`;
+    console.log(
+      `| ${workers} | ${(turns / seconds).toFixed(2)} | ${perTurn(used)}: ${perTurn(main)} + ${perTurn(inWorkers)} + ${perTurn(used - main - inWorkers)} | ${share(used)} | ${thread(server.pid)} | ${workerIds.map(thread).join("; ")} | ${share((clientsUsed.user + clientsUsed.system) / 1e6)} | ${(bytes / turns / 1024).toFixed(0)} KiB | ${loadavg()[0].toFixed(1)} |`,
+    );
+  } finally {
+    await server.stop();
   }
-  console.log(`\n2 workers / 1 worker: ${(rates[1] / rates[0]).toFixed(2)}x the turns/s`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "autograms-bench-serve-"));
