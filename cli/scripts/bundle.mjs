@@ -50,8 +50,8 @@ const actionsApart = {
 };
 
 // The runtime's and the compiler's modules do nothing when imported but define their exports, so
-// a bundle may leave out every module whose exports it does not use (the graph validator compiles
-// its JSON Schema when loaded: `compile` should not pay for that).
+// a bundle may leave out every module whose exports it does not use (the graph validator's
+// schema check, about 200 KB of code, is not loaded by a command that never validates a graph).
 const ownPackages = ["runtime", "compiler", "store", "server"].map((p) => join(root, p, "dist") + sep);
 const sideEffectFree = {
   name: "side-effect-free-packages",

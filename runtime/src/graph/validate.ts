@@ -1,10 +1,14 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { graphSchema } from "./schema.js";
 import { actionDeclarationProblems, nodeFieldProblems, ownFields } from "./action-fields.js";
 import type { Graph, GraphNode, Loc } from "./types.js";
 import { isBuiltinAction, MODEL_ACTIONS, targetExists } from "./vocabulary/index.js";
 import { codeProblems } from "./code-fields.js";
 import { validatorOf } from "./json-schemas.js";
+import { validate } from "./schema-check.generated.js";
+
+/** What Ajv's compiled code is: a check that leaves its errors on itself. */
+type SchemaCheck = ((value: unknown) => boolean) & {
+  errors?: { instancePath: string; message?: string }[] | null;
+};
 
 export interface GraphError {
   /** JSON pointer into the graph (`/nodes/3/transitions/1`). */
@@ -17,10 +21,11 @@ export interface GraphError {
 
 export type GraphValidation = { valid: true; graph: Graph; errors: [] } | { valid: false; errors: GraphError[] };
 
-// The schema is ours and fixed, and a test checks it against JSON Schema's meta-schema: checking it
-// again at every start (compiling the meta-schema) was a quarter of a cold `autograms run`.
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
-const checkSchema = ajv.compile(graphSchema);
+// The schema (schema.ts) compiled ahead of time by the build (runtime/scripts/schema-check.mjs):
+// loading Ajv and compiling it cost every process and worker thread about 130 ms when it started.
+// Tests check its findings against Ajv compiling the schema now, and the schema against JSON
+// Schema's meta-schema.
+const checkSchema = validate as SchemaCheck;
 
 /** Schema check, then the checks a schema cannot express (names, targets, function table). */
 export function validateGraph(value: unknown): GraphValidation {
