@@ -133,13 +133,21 @@ describe("time: every built-in whose cost grows with its input is charged before
   });
 
   test("evaluateAsync's reruns share one clock", async () => {
-    // Each rerun repeats about a third of maxTimeMs of work before its next tool call; twenty
-    // reruns would take seven times maxTimeMs if each had a clock of its own.
-    const work = "Array.from({ length: 3e4 }, (_, i) => i).reduce((a, b) => a + b, 0)";
-    const code = `const w = ${work}; Array.from({ length: 20 }, (_, i) => wait(i)).length + w`;
-    const perRun = stopwatch();
-    evaluate(work, {}, { maxSteps: 1e12 });
-    const maxTimeMs = Math.max(50, perRun() * 3);
+    // Each rerun repeats at least a third of maxTimeMs of work before its next tool call; twenty
+    // reruns would take seven times maxTimeMs if each had a clock of its own. The work is sized by
+    // a warm run (a first run, still being compiled, took several times as long as the reruns,
+    // and a fast engine made the reruns add up to less than maxTimeMs).
+    const maxTimeMs = 60;
+    let length = 3e4;
+    const work = () => `Array.from({ length: ${length} }, (_, i) => i).reduce((a, b) => a + b, 0)`;
+    for (;;) {
+      evaluate(work(), {}, { maxSteps: 1e12 });
+      const warm = stopwatch();
+      evaluate(work(), {}, { maxSteps: 1e12 });
+      if (warm() >= maxTimeMs / 3 || length >= 2e6) break;
+      length *= 2;
+    }
+    const code = `const w = ${work()}; Array.from({ length: 20 }, (_, i) => wait(i)).length + w`;
     const elapsed = stopwatch();
     const error = await evaluateAsync(
       code,
