@@ -4,11 +4,7 @@ import { isBuiltinAction, MODEL_ACTIONS, targetExists } from "./vocabulary/index
 import { codeProblems } from "./code-fields.js";
 import { validatorOf } from "./json-schemas.js";
 import { validate } from "./schema-check.generated.js";
-
-/** What Ajv's compiled code is: a check that leaves its errors on itself. */
-type SchemaCheck = ((value: unknown) => boolean) & {
-  errors?: { instancePath: string; message?: string }[] | null;
-};
+import type { ValidateFunction } from "ajv";
 
 export interface GraphError {
   /** JSON pointer into the graph (`/nodes/3/transitions/1`). */
@@ -25,7 +21,7 @@ export type GraphValidation = { valid: true; graph: Graph; errors: [] } | { vali
 // loading Ajv and compiling it cost every process and worker thread about 130 ms when it started.
 // Tests check its findings against Ajv compiling the schema now, and the schema against JSON
 // Schema's meta-schema.
-const checkSchema = validate as SchemaCheck;
+const checkSchema = validate as ValidateFunction;
 
 /** Schema check, then the checks a schema cannot express (names, targets, function table). */
 export function validateGraph(value: unknown): GraphValidation {
