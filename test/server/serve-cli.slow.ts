@@ -4,7 +4,7 @@
 // after it is killed outright gives a client the rest of that run.
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel } from "@autograms/runtime";
@@ -216,6 +216,45 @@ describe("autograms serve", () => {
     await processGone(pid, 30_000).catch((err: Error) => {
       throw new Error(`${err.message}; it printed: ${printed || "(nothing)"}`);
     });
+  }, 60_000);
+
+  it("stops too when the launcher is killed before the server listens", async () => {
+    // Killed once the server opens its store (after its agent is compiled, before it listens):
+    // the server must have taken its parent's pid before, not after listening, when it would be
+    // the pid of the process that adopts orphans.
+    const db = join(folder(), "early.db");
+    const launcher = spawn(
+      process.execPath,
+      [
+        "-e",
+        `
+      const { spawn } = require("node:child_process");
+      const child = spawn(process.execPath, ${JSON.stringify([bin, "serve", TUTOR, "--offline", "--port", "0", "--store", `sqlite:${db}`])}, { stdio: ["ignore", "inherit", "inherit"] });
+      console.log("pid " + child.pid);
+      setInterval(() => {}, 1000);
+    `,
+      ],
+      { cwd: folder() },
+    );
+    children.push(launcher);
+    let out = "";
+    let printed = "";
+    launcher.stderr!.setEncoding("utf8").on("data", (c: string) => (printed += c));
+    const pid = await new Promise<number>((resolve) =>
+      launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
+        out += c;
+        const m = /pid (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      }),
+    );
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(db) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    launcher.kill("SIGKILL");
+    await processGone(pid, 30_000).catch((err: Error) => {
+      process.kill(pid, "SIGKILL");
+      throw new Error(`${err.message}; it printed: ${printed || "(nothing)"}`);
+    });
+    expect(printed).toContain("(the process that started this one is gone)");
   }, 60_000);
 
   it("hands the playground the agent's source and the modules its actions come from, behind the token", async () => {

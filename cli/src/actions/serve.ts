@@ -91,6 +91,9 @@ async function serve(
   flags: ServeFlags,
   onLoaded: Parameters<typeof openAgent>[2]["onLoaded"],
 ): Promise<void> {
+  // The launcher may be killed while the server starts: its pid is read first, so that a parent
+  // gone before the server listens is noticed too (read later, it would be the orphans' reaper's).
+  const parent = process.ppid;
   if (flags.watch && flags.workers === 0)
     throw new CliError(
       "--watch plays each build in worker threads of its own, so that the modules of earlier builds can be let go (Node cannot unload a module from the server's thread): --workers 0 cannot go with it; give --workers 1 or more, or leave --workers out",
@@ -214,7 +217,6 @@ async function serve(
     process.on("SIGINT", stop).on("SIGTERM", stop);
     // Started by a launcher (npx, a shell script) that is killed without passing the signal on,
     // the server would run on as an orphan: once its parent is gone, it stops as on SIGTERM.
-    const parent = process.ppid;
     const orphaned = setInterval(() => {
       if (process.ppid === parent) return;
       clearInterval(orphaned);
