@@ -1,10 +1,12 @@
 /** The app on a Node HTTP server: `listen` resolves once it accepts connections. */
-import type { Server as HttpServer } from "node:http";
+import { ServerResponse, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
+import { serve, type Http2Bindings, type HttpBindings, type ServerType } from "@hono/node-server";
 import { createApp, type AppOptions } from "./app.js";
 import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
+import { sseChunksOf } from "./http/sse.js";
+import { writeSse } from "./http/sse-node.js";
 import {
   DEFAULT_CONNECTION_LIMITS,
   limitConnections,
@@ -54,7 +56,12 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve(
-      { fetch: made.app.fetch, hostname: host, port: options.port ?? 3000, serverOptions: timeoutOptions(limits) },
+      {
+        fetch: writingStreams(made.app.fetch),
+        hostname: host,
+        port: options.port ?? 3000,
+        serverOptions: timeoutOptions(limits),
+      },
       () => resolve(s),
     );
     limitConnections(s as HttpServer, limits);
@@ -81,4 +88,46 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
       clearTimeout(cut);
     },
   };
+}
+
+/**
+ * The app's answers as @hono/node-server writes them, but for its event streams, which are written
+ * to the connection here (http/sse-node.ts) with the headers the app's middleware gave them.
+ */
+function writingStreams(
+  fetch: (req: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
+): (req: Request, env: HttpBindings | Http2Bindings) => Promise<Response> {
+  return async (req, env) => {
+    const res = await fetch(req, env);
+    if (
+      !(env.outgoing instanceof ServerResponse) ||
+      req.method === "HEAD" ||
+      !res.headers.get("content-type")?.startsWith("text/event-stream")
+    )
+      return res;
+    const chunks = sseChunksOf(res.body);
+    if (chunks === undefined) return res;
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of res.headers) headers[name] = value;
+    const cookies = res.headers.getSetCookie();
+    if (cookies.length > 0) headers["set-cookie"] = cookies;
+    writeSse(chunks, env.outgoing, res.status, headers);
+    sent ??= alreadySent();
+    return sent;
+  };
+}
+
+let sent: Response | undefined;
+
+/**
+ * The answer that tells @hono/node-server the response is written (its `x-hono-already-sent`
+ * header, as its RESPONSE_ALREADY_SENT). Made here, not imported: that constant is a response of
+ * its own lightweight kind when its module loads after a server has replaced the global
+ * `Response`, and it then writes such a response's headers again. Reading `bodyUsed` makes a
+ * lightweight response a full one, which it reads the header from.
+ */
+function alreadySent(): Response {
+  const res = new Response(null, { headers: { "x-hono-already-sent": "true" } });
+  void res.bodyUsed;
+  return res;
 }

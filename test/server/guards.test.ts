@@ -115,6 +115,8 @@ describe("a loopback server and the pages of the user's browser", () => {
     expect(pre.headers.get("access-control-allow-headers")).toMatch(/content-type/);
     expect(pre.headers.get("access-control-allow-credentials")).toBeNull();
     const res = await fetch(`${s.url}/api/threads/c1/runs`, json({ message: "hi" }, { origin: app }));
+    // An event stream, written to the connection by listen (http/sse-node.ts) with the middleware's headers.
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(res.headers.get("access-control-allow-origin")).toBe(app);
     await res.text();
     const other = await fetch(
