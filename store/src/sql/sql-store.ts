@@ -107,6 +107,8 @@ export class SqlStore implements Store {
   private readonly forUpdate: string;
   private readonly runs: RunLog;
   private readonly memories: MemoryCache;
+  /** A lease's owner when the caller names none: read once (os.hostname() is a system call, a turn takes a lease). */
+  private readonly owner = `pid ${process.pid} on ${hostname()}`;
 
   private constructor(
     private readonly db: SqlDriver,
@@ -229,7 +231,7 @@ export class SqlStore implements Store {
     const lease: Lease = {
       threadId,
       token: randomUUID(),
-      owner: options.owner ?? `pid ${process.pid} on ${hostname()}`,
+      owner: options.owner ?? this.owner,
       version: 0,
       messageId: options.messageId ?? null,
       ttlMs: options.ttlMs ?? this.options.leaseMs,
