@@ -8,6 +8,8 @@
 //     committing one ~1 KB row and streaming the same SSE frames as the agent's turn), on SQLite
 //     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
+//     each server first plays --warmup messages, not measured (V8 compiles both to the same
+//     degree: a short run measured the bare server half-warm);
 //  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
 //     turn): turns/s with --workers 1 and 2, --rounds times each, alternating, and the ratio of
 //     their medians; the server's CPU per turn split into
@@ -23,7 +25,7 @@
 //     (run recorded, events numbered and stored in batches), per turn.
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
-//     [--solo 100] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12] [--rounds 3]
+//     [--solo 300] [--warmup 300] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12] [--rounds 3]
 //     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
@@ -48,7 +50,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const { values: flags } = parseArgs({
   options: {
     sections: { type: "string", default: "compare,workers" },
-    solo: { type: "string", default: "100" },
+    solo: { type: "string", default: "300" },
+    warmup: { type: "string", default: "300" },
     clients: { type: "string", default: "100" },
     messages: { type: "string", default: "3" },
     steps: { type: "string", default: "10000" },
@@ -70,6 +73,7 @@ for (const s of SECTIONS)
   if (!["compare", "workers", "load", "ttft", "events"].includes(s))
     throw new Error(`--sections: no section '${s}' (compare, workers, load, ttft, events)`);
 const SOLO = count("solo");
+const WARMUP = count("warmup");
 const THREADS = count("clients");
 const MESSAGES = count("messages");
 const STEPS = count("steps");
@@ -389,6 +393,7 @@ async function compare(name, storeUrlOf) {
     const frames = framesOf((await chatTurn(ours.url, "frames", 1)).text);
     writeFileSync(framesFile, JSON.stringify(frames));
     results.frames = frames.length;
+    await measure(ours, "warm", 1, WARMUP);
     results.autograms.push(await measure(ours, "solo", 1, SOLO));
     results.autograms.push(await measure(ours, "many", THREADS, MESSAGES));
   } finally {
@@ -399,6 +404,7 @@ async function compare(name, storeUrlOf) {
     "bare server",
   );
   try {
+    await measure(bare, "warm", 1, WARMUP);
     results.bare.push(await measure(bare, "solo", 1, SOLO));
     results.bare.push(await measure(bare, "many", THREADS, MESSAGES));
   } finally {
