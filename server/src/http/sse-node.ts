@@ -11,6 +11,9 @@ import { KEEP_ALIVE_TEXT, streamFailed, type SseChunks } from "./sse.js";
 /** Bytes held for a slow client before its stream stops taking frames: then the frames wait in their source (a run's events), not here. */
 export const HIGH_WATER_BYTES = 64 * 1024;
 
+/** How long the headers wait for the first frame to go out with it. */
+const HEADERS_ALONE_MS = 25;
+
 export function writeSse(chunks: SseChunks, res: ServerResponse, status: number, headers: OutgoingHttpHeaders): void {
   let ended = false;
   /** Something is written: the headers went with it. */
@@ -18,15 +21,17 @@ export function writeSse(chunks: SseChunks, res: ServerResponse, status: number,
   const end = () => {
     ended = true;
     clearInterval(timer);
-    clearImmediate(headersAlone);
+    clearTimeout(headersAlone);
   };
   res.writeHead(status, headers);
-  // A stream whose first frame is not ready at once (a resumed run waiting for its model) still
-  // answers: its headers go out alone.
-  const headersAlone = setImmediate(() => {
+  // A stream whose first frame is late (a run waiting for its thread, a resumed run waiting for
+  // its model) still answers: its headers go out alone. Not at the event loop's next turn: a
+  // message's first frame comes a few turns later (the thread is taken in a transaction first),
+  // and a write of its own for the headers was a fifth of such a message's writes' cost.
+  const headersAlone = setTimeout(() => {
     // (`headersSent` is already true: writeHead has made them.)
     if (!ended && !written) res.flushHeaders();
-  });
+  }, HEADERS_ALONE_MS);
   // A quiet stream with room gets a keep-alive, as the web stream does.
   const timer = setInterval(() => {
     if (ended || res.writableLength >= HIGH_WATER_BYTES) return;
