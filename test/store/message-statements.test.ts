@@ -76,6 +76,20 @@ for (const [name, open] of Object.entries(stores)) {
         await store.close();
       }
     });
+
+    it("reads no memory when it takes a thread that has had no turn", async () => {
+      const store = await open();
+      try {
+        const recorded = recordStatements(store);
+        const { held } = await acquireTurn(store, "new", "hello", { messageId: "m-1", policy: "enqueue" });
+        expect(held!.memory).toBeNull();
+        expect(held!.lease.version).toBe(0);
+        expect(recorded.statements.filter((s) => /FROM snapshots|SELECT delta/.test(s.sql))).toEqual([]);
+        await held!.release();
+      } finally {
+        await store.close();
+      }
+    });
   });
 }
 

@@ -820,6 +820,9 @@ export class SqlStore implements Store {
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
   private async memoryAfter(sql: Sql, threadId: string, seq: number): Promise<Memory | null> {
+    // Before its first turn a thread has no memory: nothing to read (a new thread's first message
+    // takes it twice before its opening is committed).
+    if (seq === 0) return null;
     const snap = await first(
       sql,
       "SELECT seq, memory FROM snapshots WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
