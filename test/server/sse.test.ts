@@ -59,7 +59,8 @@ describe.each([
   it("writes frames ready at once as one chunk, and those that come later in their own", async () => {
     async function* frames() {
       for (let n = 1; n <= 5; n++) yield frame(n);
-      await new Promise((r) => setTimeout(r, 30));
+      // Later than a first write waits for more (sse-node.ts).
+      await new Promise((r) => setTimeout(r, 150));
       for (let n = 6; n <= 8; n++) yield frame(n);
     }
     expect(await chunksOf(() => frames())).toEqual(
@@ -105,6 +106,17 @@ describe.each([
 });
 
 describe("an SSE response written to Node's response", () => {
+  it("writes the frames of its first moments in one write, a short stream whole", async () => {
+    async function* frames() {
+      yield frame(1);
+      await new Promise((r) => setImmediate(r));
+      yield frame(2);
+      await new Promise((r) => setTimeout(r, 2));
+      yield frame(3);
+    }
+    expect(await nodeChunks(() => frames())).toEqual([[1, 2, 3].map((n) => frameText(frame(n))).join("")]);
+  });
+
   it("sends its headers at once when its first frame is late, then keep-alives while it is quiet", async () => {
     async function* frames() {
       await new Promise((r) => setTimeout(r, 400));

@@ -1,9 +1,11 @@
 /**
  * An SSE response of `sseResponse` written straight to Node's response, as `listen` serves it:
  * the chunks go to the connection as they are ready, without a web stream between (whose reads
- * and encodings cost more than the writes), and the headers go out with the first chunk in one
- * write (a separate write of the headers, as a streamed body otherwise has, was a third of a short
- * turn's writes). Same chunks, pace, keep-alives and end as the web stream (http/sse.ts).
+ * and encodings cost more than the writes). Its first write waits a moment (FIRST_WRITE_MS) and
+ * carries the headers and every frame made meanwhile: a short turn's whole answer is then one
+ * write, where the headers, the run's first frames and its end were written apart (each write is
+ * a system call, which costs the server more than the frames' text). Same chunks after it, pace,
+ * keep-alives and end as the web stream (http/sse.ts).
  */
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { KEEP_ALIVE_TEXT, streamFailed, type SseChunks } from "./sse.js";
@@ -11,31 +13,38 @@ import { KEEP_ALIVE_TEXT, streamFailed, type SseChunks } from "./sse.js";
 /** Bytes held for a slow client before its stream stops taking frames: then the frames wait in their source (a run's events), not here. */
 export const HIGH_WATER_BYTES = 64 * 1024;
 
-/** How long the headers wait for the first frame to go out with it. */
-const HEADERS_ALONE_MS = 25;
+/**
+ * How long the first write waits for more frames, the headers with it: a run's first frames (its
+ * start, its first steps) come before anything a reader sees (the model's first words), and a
+ * stream whose first frame is late still answers within it (its headers alone).
+ */
+const FIRST_WRITE_MS = 25;
+/** The first write goes out before its time once it holds this many characters. */
+const FIRST_WRITE_CHARS = 16 * 1024;
 
 export function writeSse(chunks: SseChunks, res: ServerResponse, status: number, headers: OutgoingHttpHeaders): void {
   let ended = false;
-  /** Something is written: the headers went with it. */
-  let written = false;
+  /** The frames waiting for the first write; null once it is made. */
+  let held: string | null = "";
   const end = () => {
     ended = true;
     clearInterval(timer);
-    clearTimeout(headersAlone);
+    clearTimeout(firstWrite);
   };
   res.writeHead(status, headers);
-  // A stream whose first frame is late (a run waiting for its thread, a resumed run waiting for
-  // its model) still answers: its headers go out alone. Not at the event loop's next turn: a
-  // message's first frame comes a few turns later (the thread is taken in a transaction first),
-  // and a write of its own for the headers was a fifth of such a message's writes' cost.
-  const headersAlone = setTimeout(() => {
+  const writeHeld = () => {
+    if (held === null) return;
+    const text = held;
+    held = null;
+    clearTimeout(firstWrite);
     // (`headersSent` is already true: writeHead has made them.)
-    if (!ended && !written) res.flushHeaders();
-  }, HEADERS_ALONE_MS);
+    if (text === "") res.flushHeaders();
+    else res.write(text);
+  };
+  const firstWrite = setTimeout(() => !ended && writeHeld(), FIRST_WRITE_MS);
   // A quiet stream with room gets a keep-alive, as the web stream does.
   const timer = setInterval(() => {
-    if (ended || res.writableLength >= HIGH_WATER_BYTES) return;
-    written = true;
+    if (ended || held !== null || res.writableLength >= HIGH_WATER_BYTES) return;
     res.write(KEEP_ALIVE_TEXT);
   }, chunks.keepAliveMs);
   res.once("close", () => {
@@ -51,17 +60,21 @@ export function writeSse(chunks: SseChunks, res: ServerResponse, status: number,
         if (ended) return;
         if (done) {
           end();
-          res.end(text);
+          res.end((held ?? "") + text);
           return;
         }
-        written = true;
+        if (held !== null) {
+          held += text;
+          if (held.length >= FIRST_WRITE_CHARS) writeHeld();
+          continue;
+        }
         if (!res.write(text) && res.writableLength >= HIGH_WATER_BYTES) await drained(res);
       }
     } catch (err) {
       if (ended) return;
       streamFailed(err);
       end();
-      res.end();
+      res.end(held ?? "");
     }
   })();
 }
