@@ -28,7 +28,7 @@ async function webChunks(frames: Frames): Promise<string[]> {
 }
 
 /** A Node server answering every request with `frames` through writeSse; the text of each of its writes. */
-async function serving(frames: Frames, keepAliveMs?: number) {
+async function serving(frames: Frames, keepAliveMs?: number, firstWriteMs?: number) {
   const writes: string[] = [];
   const server = createServer((_req, res: ServerResponse) => {
     const headers = { "content-type": "text/event-stream" };
@@ -36,7 +36,7 @@ async function serving(frames: Frames, keepAliveMs?: number) {
     const end = res.end.bind(res);
     res.write = ((chunk: string) => (writes.push(chunk), write(chunk))) as typeof res.write;
     res.end = ((chunk?: string) => (chunk && writes.push(chunk), end(chunk))) as typeof res.end;
-    writeSse(sseChunksOf(sseResponse(frames, headers, keepAliveMs).body)!, res, 200, headers);
+    writeSse(sseChunksOf(sseResponse(frames, headers, keepAliveMs).body)!, res, 200, headers, firstWriteMs);
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -114,7 +114,13 @@ describe("an SSE response written to Node's response", () => {
       await new Promise((r) => setTimeout(r, 2));
       yield frame(3);
     }
-    expect(await nodeChunks(() => frames())).toEqual([[1, 2, 3].map((n) => frameText(frame(n))).join("")]);
+    // A first write that waits a second: what is checked does not hang on the machine's pace.
+    const s = await serving(() => frames(), undefined, 1000);
+    const start = performance.now();
+    expect(await (await fetch(s.url)).text()).toBe([1, 2, 3].map((n) => frameText(frame(n))).join(""));
+    // Written when the stream ended, not when the wait did.
+    expect(performance.now() - start).toBeLessThan(900);
+    expect(s.writes).toEqual([[1, 2, 3].map((n) => frameText(frame(n))).join("")]);
   });
 
   it("sends its headers at once when its first frame is late, then keep-alives while it is quiet", async () => {

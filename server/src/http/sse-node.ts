@@ -22,7 +22,13 @@ const FIRST_WRITE_MS = 25;
 /** The first write goes out before its time once it holds this many characters. */
 const FIRST_WRITE_CHARS = 16 * 1024;
 
-export function writeSse(chunks: SseChunks, res: ServerResponse, status: number, headers: OutgoingHttpHeaders): void {
+export function writeSse(
+  chunks: SseChunks,
+  res: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  firstWriteMs = FIRST_WRITE_MS,
+): void {
   let ended = false;
   /** The frames waiting for the first write; null once it is made. */
   let held: string | null = "";
@@ -41,7 +47,7 @@ export function writeSse(chunks: SseChunks, res: ServerResponse, status: number,
     if (text === "") res.flushHeaders();
     else res.write(text);
   };
-  const firstWrite = setTimeout(() => !ended && writeHeld(), FIRST_WRITE_MS);
+  const firstWrite = setTimeout(() => !ended && writeHeld(), firstWriteMs);
   // A quiet stream with room gets a keep-alive, as the web stream does.
   const timer = setInterval(() => {
     if (ended || held !== null || res.writableLength >= HIGH_WATER_BYTES) return;
