@@ -27,20 +27,29 @@ async function webChunks(frames: Frames): Promise<string[]> {
   return chunks;
 }
 
-/** A Node server answering every request with `frames` through writeSse; the text of each of its writes. */
-async function serving(frames: Frames, keepAliveMs?: number, firstWriteMs?: number) {
+/**
+ * A Node server answering every request with `frames` through writeSse; the text of each of its
+ * writes. `late`: the answer is begun only once its client has gone.
+ */
+async function serving(frames: Frames, keepAliveMs?: number, firstWriteMs?: number, late = false) {
   const writes: string[] = [];
+  let answered = 0;
   const server = createServer((_req, res: ServerResponse) => {
+    if (late) return void res.once("close", () => answer(res));
+    answer(res);
+  });
+  const answer = (res: ServerResponse) => {
+    answered++;
     const headers = { "content-type": "text/event-stream" };
     const write = res.write.bind(res);
     const end = res.end.bind(res);
     res.write = ((chunk: string) => (writes.push(chunk), write(chunk))) as typeof res.write;
     res.end = ((chunk?: string) => (chunk && writes.push(chunk), end(chunk))) as typeof res.end;
     writeSse(sseChunksOf(sseResponse(frames, headers, keepAliveMs).body)!, res, 200, headers, firstWriteMs);
-  });
+  };
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, writes };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, writes, answered: () => answered };
 }
 
 /** The writes of the Node writer, once a client has read the whole response (checked to be their sum). */
@@ -167,5 +176,29 @@ describe("an SSE response written to Node's response", () => {
     const deadline = Date.now() + 5000;
     while (!stopped && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(stopped).toBe(true);
+  });
+
+  it("takes nothing from its source when its client went away before the answer began", async () => {
+    let made = 0;
+    async function* frames(signal: AbortSignal) {
+      while (!signal.aborted) {
+        made++;
+        yield frame(made);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    }
+    const s = await serving(frames, undefined, undefined, true);
+    const u = new URL(s.url);
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(`GET / HTTP/1.1\r\nHost: ${u.host}\r\n\r\n`);
+      setTimeout(() => socket.destroy(), 50);
+    });
+    const deadline = Date.now() + 5000;
+    while (s.answered() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(s.answered()).toBe(1);
+    // Without the check, its frames were read for nothing (and a wait for 'drain' or 'close' that
+    // had already come never ended).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(made).toBe(0);
   });
 });

@@ -29,6 +29,8 @@ export function writeSse(
   headers: OutgoingHttpHeaders,
   firstWriteMs = FIRST_WRITE_MS,
 ): void {
+  // A client gone before its answer (its 'close' is past): nothing to write, the source stops.
+  if (res.destroyed) return chunks.cancel();
   let ended = false;
   /** The frames waiting for the first write; null once it is made. */
   let held: string | null = "";
@@ -87,6 +89,7 @@ export function writeSse(
 
 /** Resolves when `res` has written what it holds, or is closed. */
 function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off("drain", done).off("close", done);
