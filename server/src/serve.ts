@@ -107,11 +107,9 @@ function writingStreams(
       return res;
     const chunks = sseChunksOf(res.body);
     if (chunks === undefined) return res;
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of res.headers) headers[name] = value;
-    const cookies = res.headers.getSetCookie();
-    if (cookies.length > 0) headers["set-cookie"] = cookies;
-    writeSse(chunks, env.outgoing, res.status, headers);
+    // Node takes the headers as one flat list of names and values, each Set-Cookie its own pair
+    // as Headers' iteration gives them.
+    writeSse(chunks, env.outgoing, res.status, [...res.headers].flat());
     sent ??= alreadySent();
     return sent;
   };

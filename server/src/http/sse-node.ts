@@ -7,7 +7,7 @@
  * a system call, which costs the server more than the frames' text). Same chunks after it, pace,
  * keep-alives and end as the web stream (http/sse.ts).
  */
-import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { KEEP_ALIVE_TEXT, streamFailed, type SseChunks } from "./sse.js";
 
 /** Bytes held for a slow client before its stream stops taking frames: then the frames wait in their source (a run's events), not here. */
@@ -26,7 +26,7 @@ export function writeSse(
   chunks: SseChunks,
   res: ServerResponse,
   status: number,
-  headers: OutgoingHttpHeaders,
+  headers: OutgoingHttpHeaders | OutgoingHttpHeader[],
   firstWriteMs = FIRST_WRITE_MS,
 ): void {
   // A client gone before its answer (its 'close' is past): nothing to write, the source stops.
