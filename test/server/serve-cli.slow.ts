@@ -27,8 +27,11 @@ const TUTOR = join(root, "samples/tutor/agent.ts");
 // The last one is answered by a chat node, which the offline model writes word by word.
 const MESSAGES = ["yes, ready", "no questions", "3/4", "ok", "yes, why does that rule work?"];
 const children: ChildProcess[] = [];
+/** Servers started by a launcher of a test (not children of this process): stopped even when the test fails. */
+const launched: number[] = [];
 afterAll(() => {
   for (const c of children) c.kill("SIGKILL");
+  for (const pid of launched) if (isAlive(pid)) process.kill(pid, "SIGKILL");
 });
 
 /** `autograms serve ...`, resolved once it prints where it listens. */
@@ -203,6 +206,7 @@ describe("autograms serve", () => {
       launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
         out += c;
         const m = /pid (\d+)/.exec(out);
+        if (m && !launched.includes(Number(m[1]))) launched.push(Number(m[1]));
         if (m && /listening on/.test(out)) resolve(Number(m[1]));
       }),
     );
@@ -244,14 +248,16 @@ describe("autograms serve", () => {
       launcher.stdout!.setEncoding("utf8").on("data", (c: string) => {
         out += c;
         const m = /pid (\d+)/.exec(out);
-        if (m) resolve(Number(m[1]));
+        if (m) {
+          launched.push(Number(m[1]));
+          resolve(Number(m[1]));
+        }
       }),
     );
     const deadline = Date.now() + 30_000;
     while (!existsSync(db) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     launcher.kill("SIGKILL");
     await processGone(pid, 30_000).catch((err: Error) => {
-      process.kill(pid, "SIGKILL");
       throw new Error(`${err.message}; it printed: ${printed || "(nothing)"}`);
     });
     expect(printed).toContain("(the process that started this one is gone)");
