@@ -25,7 +25,7 @@
 //     (run recorded, events numbered and stored in batches), per turn.
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
-//     [--solo 300] [--warmup 300] [--clients 100] [--messages 3] [--steps 10000] [--heavy-turns 12] [--rounds 3]
+//     [--solo 300] [--warmup 300] [--clients 100] [--messages 3] [--steps 10000] [--heavy-seconds 10] [--rounds 3]
 //     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
@@ -55,7 +55,7 @@ const { values: flags } = parseArgs({
     clients: { type: "string", default: "100" },
     messages: { type: "string", default: "3" },
     steps: { type: "string", default: "10000" },
-    "heavy-turns": { type: "string", default: "12" },
+    "heavy-seconds": { type: "string", default: "10" },
     rounds: { type: "string", default: "3" },
     "serve-workers": { type: "string" },
     "cpu-prof": { type: "string" },
@@ -77,7 +77,9 @@ const WARMUP = count("warmup");
 const THREADS = count("clients");
 const MESSAGES = count("messages");
 const STEPS = count("steps");
-const HEAVY_TURNS = count("heavy-turns");
+const HEAVY_SECONDS = count("heavy-seconds");
+/** Clients of the CPU-heavy agent: each worker has a turn to play while another crosses the network. */
+const HEAVY_CLIENTS = 4;
 const ROUNDS = count("rounds");
 const SERVE_WORKERS = flags["serve-workers"] === undefined ? 0 : Number(flags["serve-workers"]);
 const NODE_FLAGS = flags["node-flags"].split(" ").filter(Boolean);
@@ -494,36 +496,56 @@ async function heavy() {
   );
 }
 
-/** One server with `workers` worker threads: the turns of the clients, and a row of what they cost. */
+/**
+ * One server with `workers` worker threads and its clients sending turn after turn: the turns that
+ * end within a window of --heavy-seconds, once every client has played two, and a row of what they
+ * cost. A window of steady load, not a fixed number of turns: at the end of a fixed number, the
+ * clients finish one by one and the last turns run with fewer clients than workers, which read as
+ * the workers being slow (each of two workers idled 1 to 15% of a run of 16 turns).
+ */
 async function heavyRun(graphFile, workers, round, rates) {
   const server = await autogramsServe(graphFile, `sqlite:${join(dir, `heavy-${workers}-${round}.db`)}`, workers);
+  let stop = false;
+  const loops = [];
   try {
-    const clients = Math.min(4, HEAVY_TURNS);
-    const each = Math.ceil(HEAVY_TURNS / clients);
-    const turns = clients * each;
+    const clients = HEAVY_CLIENTS;
     const message = `work ${STEPS}`;
-    // Each client's thread opened, then one turn each like those measured: the workers' code is
-    // compiled and optimized before the clock starts (each worker compiles its own).
-    for (const i of [0, 1])
-      await Promise.all(Array.from({ length: clients }, (_, t) => drainTurn(server.url, `heavy-${t}`, i, message)));
+    // Each client's thread opened, then one turn each like those measured, before the window: the
+    // workers' code is compiled and optimized first (each worker compiles its own).
+    let warm = 0;
+    let allWarm;
+    const warmed = new Promise((r) => (allWarm = r));
+    /** The window once it is open: the turns that ended in it and their bytes; `closed` once it is over. */
+    let window = null;
+    for (let t = 0; t < clients; t++)
+      loops.push(
+        (async () => {
+          for (let i = 0; !stop; i++) {
+            const read = await drainTurn(server.url, `heavy-${t}`, i, message);
+            if (i === 1 && ++warm === clients) allWarm();
+            if (window && !window.closed) {
+              window.turns++;
+              window.bytes += read;
+            }
+          }
+        })(),
+      );
+    // A client that fails ends the wait at once with its error.
+    await Promise.race([warmed, ...loops]);
     // The worker threads say their thread ids (bench/support/offline-worker.mjs): the server's
     // own thread (its id is the process's), each worker, and the rest (V8's and libuv's helper
     // threads) apart.
     const workerIds = [...server.output().matchAll(/worker thread (\d+)/g)].map((m) => Number(m[1]));
     const before = threadTimes(server.pid);
     const clientsCpu = process.cpuUsage();
-    let bytes = 0;
     const start = performance.now();
-    await Promise.all(
-      Array.from({ length: clients }, async (_, t) => {
-        for (let i = 2; i <= each + 1; i++) {
-          // Not `bytes += await ...`: that reads `bytes` before the wait, and the clients' sums overwrite each other.
-          const read = await drainTurn(server.url, `heavy-${t}`, i, message);
-          bytes += read;
-        }
-      }),
-    );
+    window = { turns: 0, bytes: 0, closed: false };
+    await Promise.race([new Promise((r) => setTimeout(r, HEAVY_SECONDS * 1000)), ...loops]);
+    window.closed = true;
     const seconds = (performance.now() - start) / 1000;
+    const { turns, bytes } = window;
+    if (turns === 0)
+      throw new Error(`no turn of the CPU-heavy agent ended within ${HEAVY_SECONDS} s: give --heavy-seconds more`);
     const after = threadTimes(server.pid);
     const clientsUsed = process.cpuUsage(clientsCpu);
     const of = (tid, what = "run") => (after.get(tid)?.[what] ?? 0) - (before.get(tid)?.[what] ?? 0);
@@ -542,6 +564,8 @@ async function heavyRun(graphFile, workers, round, rates) {
       `| ${workers} | ${(turns / seconds).toFixed(2)} | ${perTurn(used)}: ${perTurn(main)} + ${perTurn(inWorkers)} + ${perTurn(used - main - inWorkers)} | ${share(used)} | ${thread(server.pid)} | ${workerIds.map(thread).join("; ")} | ${share((clientsUsed.user + clientsUsed.system) / 1e6)} | ${(bytes / turns / 1024).toFixed(0)} KiB | ${loadavg()[0].toFixed(1)} |`,
     );
   } finally {
+    stop = true;
+    await Promise.allSettled(loops);
     await server.stop();
   }
 }
@@ -578,7 +602,7 @@ try {
   }
   if (SECTIONS.has("workers")) {
     console.log(
-      `\nA CPU-heavy agent (bench/agents/busy-loop.ts, ${STEPS} loop steps a turn), ${Math.min(4, HEAVY_TURNS)} clients, about ${HEAVY_TURNS} turns, SQLite\n`,
+      `\nA CPU-heavy agent (bench/agents/busy-loop.ts, ${STEPS} loop steps a turn), ${HEAVY_CLIENTS} clients sending turn after turn, the turns that end in ${HEAVY_SECONDS} s of it, SQLite\n`,
     );
     console.log(
       "| --workers | turns/s | server CPU a turn: main thread + workers + other threads | CPU of the server | its main thread: running / waiting for a core / idle | each worker: the same | CPU of the clients | response a turn | load average |\n|---|---|---|---|---|---|---|---|---|",
