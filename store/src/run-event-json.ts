@@ -85,6 +85,13 @@ export function runEventJson(event: unknown): string {
 
 /** Run events as one JSON array (a batch's row in the store): JSON.stringify of the array, the steps' texts passed through. */
 export function runEventsJson(events: readonly unknown[]): string {
+  if (events.length === 0) return "[]";
   // As JSON.stringify writes an array's element that has no JSON (undefined): null.
-  return `[${events.map((e) => (runEventJson(e) as string | undefined) ?? "null").join(",")}]`;
+  const parts = events.map((e) => (runEventJson(e) as string | undefined) ?? "null");
+  // The brackets joined with the first and last parts, not around the joined text: `join` makes
+  // one flat string, where "[" + text + "]" is a rope that the store's driver copies flat again
+  // before encoding it (a turn's batches are hundreds of KiB).
+  parts[0] = `[${parts[0]}`;
+  parts[parts.length - 1] += "]";
+  return parts.join(",");
 }

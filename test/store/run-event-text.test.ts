@@ -48,6 +48,8 @@ describe("a step made from its text", () => {
       // In a batch's array too, with what JSON.stringify writes of an element that has no JSON.
       const batch = [stepFromText(json, event.kind), plain, undefined, stepWithText(event, json)];
       expect(runEventsJson(batch)).toBe(JSON.stringify(batch));
+      for (const few of [[], [undefined], [stepFromText(json, event.kind)], [plain, undefined]])
+        expect(runEventsJson(few)).toBe(JSON.stringify(few));
       // A step without a text is serialized as it is.
       expect(runEventJson(plain)).toBe(JSON.stringify(plain));
       expect(stepJson(plain)).toBe(json);
