@@ -85,6 +85,27 @@ describe("a protocol's frames made a batch of events at a time", () => {
     expect(got.slice(-2).every((g) => g.done)).toBe(true);
   });
 
+  it("hand over those already made without a promise, in order with the calls", async () => {
+    async function* batches() {
+      yield numbered(run.slice(0, 2));
+      yield numbered(run).slice(2);
+    }
+    const frames = framesOfBatches(batches(), (e) => [{ id: `r:${e.seq}`, data: "x" }]);
+    // Nothing is made before a call asks for it.
+    expect(frames.takeReady()).toBeUndefined();
+    expect((await frames.next()).value!.id).toBe("r:1");
+    expect(frames.takeReady()!.id).toBe("r:2");
+    // The batch is used up: the next one comes with the next call.
+    expect(frames.takeReady()).toBeUndefined();
+    const rest: string[] = [];
+    for (let got = await frames.next(); !got.done; got = await frames.next()) {
+      rest.push(got.value.id);
+      for (let ready = frames.takeReady(); ready; ready = frames.takeReady()) rest.push(ready.id);
+    }
+    expect(rest).toEqual(run.slice(2).map((_, i) => `r:${i + 3}`));
+    expect(rest.length).toBeGreaterThan(1);
+  });
+
   it("stop the events' source when the reader stops", async () => {
     let stopped = false;
     async function* batches() {

@@ -23,6 +23,16 @@ export function frameText(f: SseFrame): string {
   return `id: ${f.id}\n${f.event === undefined ? "" : `event: ${f.event}\n`}data: ${f.data}\n\n`;
 }
 
+/**
+ * A source of frames that hands over those it has already made without a promise each
+ * (routes/run-stream.ts `framesOfBatches`): a turn's thousands of steps are then joined into chunks
+ * without a wait and a race per frame.
+ */
+export interface ReadyFrames {
+  /** The next frame if it is made and no `next()` call waits for it; else undefined. */
+  takeReady(): SseFrame | undefined;
+}
+
 export const KEEP_ALIVE_TEXT = ": keep-alive\n\n";
 /** A chunk of frames ready together ends past this many characters (what a slow client's writer holds stays near its bound). */
 const CHUNK_CHARS = 8 * 1024;
@@ -43,6 +53,7 @@ export interface SseChunks {
 function sseChunks(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, keepAliveMs: number): SseChunks {
   const gone = new AbortController();
   const source = frames(gone.signal)[Symbol.asyncIterator]();
+  const ready = "takeReady" in source ? (source as unknown as ReadyFrames) : null;
   let sliceStart = performance.now();
   /** A frame asked for and not yet written: the first of the next chunk. */
   let pending: Promise<IteratorResult<SseFrame>> | null = null;
@@ -55,6 +66,11 @@ function sseChunks(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, kee
     let text = "";
     let turned: Promise<typeof TURNED> | null = null;
     while (text.length < CHUNK_CHARS) {
+      const made = pending === null ? ready?.takeReady() : undefined;
+      if (made) {
+        text += frameText(made);
+        continue;
+      }
       const next = pending ?? source.next();
       pending = null;
       if (text === "") {

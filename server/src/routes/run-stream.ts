@@ -11,7 +11,7 @@
 import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { resumePoint } from "../http/event-id.js";
-import { sseResponse, type SseFrame } from "../http/sse.js";
+import { sseResponse, type ReadyFrames, type SseFrame } from "../http/sse.js";
 import { latestRun, namedRun, type NamedRun, type RunSource } from "../runs/run-source.js";
 import type { NumberedRunEvent } from "@autograms/store";
 
@@ -34,7 +34,7 @@ export interface RunStream {
 export function framesOfBatches(
   batches: AsyncIterator<NumberedRunEvent[]>,
   framesOf: (event: NumberedRunEvent) => SseFrame[],
-): AsyncIterableIterator<SseFrame> {
+): AsyncIterableIterator<SseFrame> & ReadyFrames {
   let ready: SseFrame[] = [];
   let at = 0;
   /** A call waiting for the next batch: a call made meanwhile waits for it (calls end in order). */
@@ -48,7 +48,9 @@ export function framesOfBatches(
     }
     return { done: false, value: ready[at++]! };
   };
-  const frames: AsyncIterableIterator<SseFrame> = {
+  const frames: AsyncIterableIterator<SseFrame> & ReadyFrames = {
+    // Not while a call waits: the frame is that call's.
+    takeReady: () => (waiting === null && at < ready.length ? ready[at++] : undefined),
     next() {
       if (waiting === null && at < ready.length) return Promise.resolve({ done: false, value: ready[at++]! });
       const call = (waiting ?? Promise.resolve()).then(pull);

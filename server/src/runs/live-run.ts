@@ -109,12 +109,25 @@ export class LiveRun {
     return { seq: after + 1, event };
   }
 
-  /** Shows the event to this process's clients. */
+  /**
+   * Shows the event to this process's clients. Its readers are woken once for the events pushed
+   * together (a worker's batch of steps), once the code pushing them is done: a reader reads all
+   * that is new when it wakes, and a wake per event cost each of a turn's thousands of steps a
+   * copy of the readers and a call to each.
+   */
   private publish(numbered: NumberedRunEvent): void {
     this.events.push(numbered);
     this.onEvent?.(numbered.event);
-    for (const listener of [...this.listeners]) listener();
+    if (this.waking || this.listeners.size === 0) return;
+    this.waking = true;
+    queueMicrotask(() => {
+      this.waking = false;
+      for (const listener of [...this.listeners]) listener();
+    });
   }
+
+  /** A wake of the readers is queued. */
+  private waking = false;
 
   /**
    * Commits the run's turn with `commit`, given the run's events not stored yet and `after` (what
