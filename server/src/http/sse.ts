@@ -63,20 +63,29 @@ function sseChunks(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, kee
    * chunk: one encoding and one write for them, not one per frame. Their order is the source's.
    */
   const framesReady = async (): Promise<{ text: string; done: boolean }> => {
-    let text = "";
+    // The frames' texts joined once at the end: one flat string, where appending each to the
+    // last made a rope that Node measured and flattened again (copied) to write it.
+    const parts: string[] = [];
+    let chars = 0;
+    const add = (frame: SseFrame) => {
+      const text = frameText(frame);
+      parts.push(text);
+      chars += text.length;
+    };
+    const chunk = (done: boolean) => ({ text: parts.join(""), done });
     let turned: Promise<typeof TURNED> | null = null;
-    while (text.length < CHUNK_CHARS) {
+    while (chars < CHUNK_CHARS) {
       const made = pending === null ? ready?.takeReady() : undefined;
       if (made) {
-        text += frameText(made);
+        add(made);
         continue;
       }
       const next = pending ?? source.next();
       pending = null;
-      if (text === "") {
+      if (parts.length === 0) {
         const got = await next;
-        if (got.done) return { text, done: true };
-        text += frameText(got.value);
+        if (got.done) return chunk(true);
+        add(got.value);
         continue;
       }
       turned ??= new Promise((r) => setImmediate(() => r(TURNED)));
@@ -94,10 +103,10 @@ function sseChunks(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, kee
         next.catch(() => {});
         break;
       }
-      if (got.done) return { text, done: true };
-      text += frameText(got.value);
+      if (got.done) return chunk(true);
+      add(got.value);
     }
-    return { text, done: false };
+    return chunk(false);
   };
   return {
     keepAliveMs,
