@@ -9,7 +9,14 @@ import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
 import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
 import { MemoryCache, replayRecorded } from "@autograms/store";
-import type { FromWorker, PlayedResult, Progress, ToWorker, WorkerStart } from "./protocol.js";
+import {
+  addStepItem,
+  type FromWorker,
+  type PlayedResult,
+  type ProgressItems,
+  type ToWorker,
+  type WorkerStart,
+} from "./protocol.js";
 import { playTurn } from "./play-turn.js";
 import { failedTurn } from "./failed-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
@@ -112,7 +119,9 @@ export function serveTurns(
     if (message.kept !== undefined && memory === null) return send({ type: "missed", id });
     const stop = new AbortController();
     turns.set(id, stop);
-    let items: Progress[] = [];
+    let items: ProgressItems = [];
+    /** Steps and pieces of the reply in `items`. */
+    let count = 0;
     let since = performance.now();
     let waiting: NodeJS.Immediate | null = null;
     const flush = () => {
@@ -120,11 +129,12 @@ export function serveTurns(
       waiting = null;
       if (items.length) send({ type: "progress", id, items });
       items = [];
+      count = 0;
       since = performance.now();
     };
-    const add = (item: Progress) => {
-      items.push(item);
-      if (items.length >= FLUSH_ITEMS || performance.now() - since >= FLUSH_MS) flush();
+    /** After an item is put in `items`. */
+    const added = () => {
+      if (++count >= FLUSH_ITEMS || performance.now() - since >= FLUSH_MS) flush();
       // A turn that stops to wait (for its model, a tool) sends what it has at once: without this,
       // the steps it took in its last few milliseconds would reach its clients, and the store,
       // only once the wait is over. An immediate runs only when the turn waits or yields.
@@ -151,9 +161,15 @@ export function serveTurns(
           onStep: (step, json) => {
             if (!message.wholeSteps && COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS)
               omittedSteps++;
-            else add({ step: json, kind: step.kind });
+            else {
+              addStepItem(items, step.kind, json);
+              added();
+            }
           },
-          onText: (text) => add({ text }),
+          onText: (text) => {
+            items.push({ text });
+            added();
+          },
         }),
       );
       flush();

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Tool } from "@autograms/runtime";
 import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/telemetry";
-import type { FromWorker, PlayedResult, ToWorker, WorkerStart } from "./protocol.js";
+import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
@@ -336,8 +336,11 @@ export class TurnPool implements TurnPlayer {
         case "progress": {
           const request = slot.jobs.get(message.id)?.request;
           if (request)
-            for (const item of message.items)
-              "step" in item ? request.onStep(stepFromText(item.step, item.kind)) : request.onText(item.text);
+            readProgress(
+              message.items,
+              (json, kind) => request.onStep(stepFromText(json, kind)),
+              (chunk) => request.onText(chunk),
+            );
           return;
         }
         case "missed": {
