@@ -23,6 +23,8 @@ export class LiveRun {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<() => void>();
+  /** A wake of the readers is queued (publish). */
+  private waking = false;
   /** The store refused a batch: another process ended the run (it thought this one dead). */
   private disowned = false;
   /** Resolves once the last event is stored. */
@@ -125,9 +127,6 @@ export class LiveRun {
       for (const listener of [...this.listeners]) listener();
     });
   }
-
-  /** A wake of the readers is queued. */
-  private waking = false;
 
   /**
    * Commits the run's turn with `commit`, given the run's events not stored yet and `after` (what
