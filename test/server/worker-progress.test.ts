@@ -4,14 +4,14 @@
  * threads (structured clone, as postMessage copies it).
  */
 import { describe, expect, it } from "vitest";
-import { addStepItem, readProgress, type ProgressItems } from "../../server/src/workers/protocol.js";
+import { addStepItem, addTextItem, readProgress, type ProgressItems } from "../../server/src/workers/protocol.js";
 
 describe("a worker's progress", () => {
   it("gives back its steps and the reply's pieces in order, after a structured clone", () => {
     const items: ProgressItems = [];
     addStepItem(items, "user", '{"kind":"user","text":"hi"}');
-    items.push({ text: { kind: "delta", node: "talk", text: "Hel" } });
-    items.push({ text: { kind: "reset", node: "talk" } });
+    addTextItem(items, { kind: "delta", node: "talk", text: "Hel" });
+    addTextItem(items, { kind: "reset", node: "talk" });
     addStepItem(items, "chat", '{"kind":"chat"}');
     // A step's text may look like anything, a kind too: only the position tells them apart.
     addStepItem(items, "code", "code");

@@ -52,7 +52,8 @@ export function framesOfBatches(
     // Not while a call waits: the frame is that call's.
     takeReady: () => (waiting === null && at < ready.length ? ready[at++] : undefined),
     next() {
-      if (waiting === null && at < ready.length) return Promise.resolve({ done: false, value: ready[at++]! });
+      const made = frames.takeReady();
+      if (made) return Promise.resolve({ done: false, value: made });
       const call = (waiting ?? Promise.resolve()).then(pull);
       waiting = call;
       const settled = () => {

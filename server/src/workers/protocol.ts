@@ -107,6 +107,11 @@ export function addStepItem(items: ProgressItems, kind: string, json: string): v
   items.push(kind, json);
 }
 
+/** Adds a piece of the reply to `items`. */
+export function addTextItem(items: ProgressItems, chunk: ReplyChunk): void {
+  items.push({ text: chunk });
+}
+
 /** Reads `items` in order: each step (its text and kind) and each piece of the reply. */
 export function readProgress(
   items: ProgressItems,

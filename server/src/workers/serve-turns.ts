@@ -11,6 +11,7 @@ import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
 import { MemoryCache, replayRecorded } from "@autograms/store";
 import {
   addStepItem,
+  addTextItem,
   type FromWorker,
   type PlayedResult,
   type ProgressItems,
@@ -167,7 +168,7 @@ export function serveTurns(
             }
           },
           onText: (text) => {
-            items.push({ text });
+            addTextItem(items, text);
             added();
           },
         }),
