@@ -1,5 +1,5 @@
 // autograms serve under load, and what serving adds to a turn. Sections (--sections a,b,...;
-// default compare,workers, about two minutes on an idle two-core machine):
+// default compare,workers, about three minutes on an idle two-core machine):
 //
 //  compare: the server's cost per message against a bare server. The same clients send the same
 //     messages through POST /api/chat (the AI SDK UI message stream, read to [DONE]) to the
@@ -8,8 +8,12 @@
 //     committing one ~1 KB row and streaming the same SSE frames as the agent's turn), on SQLite
 //     and on Postgres: server CPU per message (the process's user + system time), turns/s and a
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
-//     each server first plays --warmup messages, not measured (V8 compiles both to the same
-//     degree: a short run measured the bare server half-warm);
+//     both servers run side by side: each first plays --warmup messages, not measured, then
+//     --rounds rounds measure one and the other in turn, and each figure is the median of its
+//     rounds (with the range of the CPU ratio). The warm-up is long because V8's is: after 300
+//     messages it still spent about 1 ms a message of background CPU optimizing the autograms
+//     server's functions (--trace-opt: 1.1 s in the next 1,000 messages; 0.4 s after 2,000),
+//     which a server that stays up pays once;
 //  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
 //     turn): turns/s with --workers 1 and 2, --rounds times each, alternating, and the ratio of
 //     their medians; the server's CPU per turn split into
@@ -25,7 +29,7 @@
 //     (run recorded, events numbered and stored in batches), per turn.
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
-//     [--solo 300] [--warmup 300] [--clients 100] [--messages 3] [--steps 10000] [--heavy-seconds 10] [--rounds 3]
+//     [--solo 300] [--warmup 2000] [--clients 100] [--messages 3] [--steps 10000] [--heavy-seconds 10] [--rounds 3]
 //     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
@@ -51,7 +55,7 @@ const { values: flags } = parseArgs({
   options: {
     sections: { type: "string", default: "compare,workers" },
     solo: { type: "string", default: "300" },
-    warmup: { type: "string", default: "300" },
+    warmup: { type: "string", default: "2000" },
     clients: { type: "string", default: "100" },
     messages: { type: "string", default: "3" },
     steps: { type: "string", default: "10000" },
@@ -382,41 +386,65 @@ async function measure(server, prefix, clients, messages) {
   };
 }
 
-/** The autograms server against the bare server on one store, with one client and with THREADS. */
+/**
+ * The autograms server against the bare server on one store, with one client and with THREADS:
+ * both servers up and warmed, then ROUNDS rounds that measure each in turn (fresh threads every
+ * round), so that both see the same state of the machine; each figure is the median of its rounds.
+ */
 async function compare(name, storeUrlOf) {
   const agentFile = join(dir, "bench-agent.json");
   writeFileSync(agentFile, JSON.stringify(GRAPH));
-  const results = { autograms: [], bare: [] };
   const framesFile = join(dir, "frames.json");
   const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), SERVE_WORKERS);
+  let bare;
+  let frames;
+  const rounds = { autograms: [[], []], bare: [[], []] };
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
     await chatTurn(ours.url, "frames", 0);
-    const frames = framesOf((await chatTurn(ours.url, "frames", 1)).text);
+    frames = framesOf((await chatTurn(ours.url, "frames", 1)).text);
     writeFileSync(framesFile, JSON.stringify(frames));
-    results.frames = frames.length;
+    bare = await startChild(
+      [join(root, "bench/support/bare-server.mjs"), storeUrlOf("bare"), framesFile],
+      "bare server",
+    );
     await measure(ours, "warm", 1, WARMUP);
-    results.autograms.push(await measure(ours, "solo", 1, SOLO));
-    results.autograms.push(await measure(ours, "many", THREADS, MESSAGES));
+    await measure(bare, "warm", 1, WARMUP);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const [who, server] of [
+        ["autograms", ours],
+        ["bare", bare],
+      ])
+        rounds[who][0].push(await measure(server, `solo-${r}`, 1, SOLO));
+      for (const [who, server] of [
+        ["autograms", ours],
+        ["bare", bare],
+      ])
+        rounds[who][1].push(await measure(server, `many-${r}`, THREADS, MESSAGES));
+    }
   } finally {
     await ours.stop();
+    await bare?.stop();
   }
-  const bare = await startChild(
-    [join(root, "bench/support/bare-server.mjs"), storeUrlOf("bare"), framesFile],
-    "bare server",
-  );
-  try {
-    await measure(bare, "warm", 1, WARMUP);
-    results.bare.push(await measure(bare, "solo", 1, SOLO));
-    results.bare.push(await measure(bare, "many", THREADS, MESSAGES));
-  } finally {
-    await bare.stop();
-  }
-  const row = (clients, a, b) =>
-    `| ${name} | ${clients} | ${a.cpuMs.toFixed(2)} / ${b.cpuMs.toFixed(2)} ms (${(a.cpuMs / b.cpuMs).toFixed(2)}x) | ${a.perSecond.toFixed(0)} / ${b.perSecond.toFixed(0)} (${(a.perSecond / b.perSecond).toFixed(2)}x) | ${ms(a.p50)} / ${ms(b.p50)} (${(a.p50 / b.p50).toFixed(2)}x) | ${ms(a.p99)} / ${ms(b.p99)} (${(a.p99 / b.p99).toFixed(2)}x) |`;
-  console.log(row(1, results.autograms[0], results.bare[0]));
-  console.log(row(THREADS, results.autograms[1], results.bare[1]));
-  return results.frames;
+  const median = (results, key) =>
+    percentile(
+      results.map((x) => x[key]),
+      50,
+    );
+  const row = (clients, i) => {
+    const [a, b] = [rounds.autograms[i], rounds.bare[i]];
+    const cell = (key, show) => {
+      const [x, y] = [median(a, key), median(b, key)];
+      return `${show(x)} / ${show(y)} (${(x / y).toFixed(2)}x)`;
+    };
+    // The CPU ratio of each round, to show the spread behind the median.
+    const each = a.map((x, k) => x.cpuMs / b[k].cpuMs).sort((p, q) => p - q);
+    const spread = each.length > 1 ? `, rounds ${each[0].toFixed(2)}-${each.at(-1).toFixed(2)}x` : "";
+    return `| ${name} | ${clients} | ${cell("cpuMs", (x) => `${x.toFixed(2)} ms`)}${spread} | ${cell("perSecond", (x) => x.toFixed(0))} | ${cell("p50", ms)} | ${cell("p99", ms)} |`;
+  };
+  console.log(row(1, 0));
+  console.log(row(THREADS, 1));
+  return frames.length;
 }
 
 /**
