@@ -97,6 +97,12 @@ export interface NewTurn {
    * meanwhile refuses them, and the commit with them (`lease_lost`).
    */
   run?: RunWrite;
+  /**
+   * The thread stays held after this commit, by the same lease (its version now this turn's), for
+   * the next turn of the same run: the agent's opening, committed before the message that took
+   * the new thread is answered. Without it the commit gives the thread back.
+   */
+  continues?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@
 // or its id is refused naming the field.
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "@autograms/store";
+import { EchoModel, echoAgent, echoGraph } from "../store/support/agents.js";
 import { hold, json, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const folder = tempFolder("autograms-message-ids-");
@@ -50,6 +51,30 @@ describe("one message id, one turn", () => {
       ]);
     });
   }
+
+  it("a new thread's first message sent again while the agent's opening plays follows that run (--busy reject)", async () => {
+    // An opening the model writes, so that it can be held.
+    const graph = echoGraph();
+    graph.nodes[0] = { name: "greet", action: "chat", instruction: "Greet the user.", transitions: ["talk"] };
+    const model = new EchoModel();
+    const s = await startTestServer(folder.path, { agent: echoAgent(model, graph), model, policy: "reject" });
+    servers.push(s);
+    const held = hold(s.model);
+    const first = send(s, "fresh", "hello there", "hi-1");
+    await held.started;
+    // The thread is held for this message from the start: the same message follows its run.
+    const again = send(s, "fresh", "hello there", "hi-1");
+    await new Promise((r) => setTimeout(r, 100));
+    held.open();
+    const [a, b] = [await outcome(await first), await outcome(await again)];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.runId).toBe(a.runId);
+    for (const o of [a, b]) expect(o.end).toMatchObject({ type: "run-finish", turn: 2, reply: "echo: hello there" });
+    expect((await s.store.turns("fresh")).map((t) => [t.messageId, t.user])).toEqual([
+      [null, null],
+      ["hi-1", "hello there"],
+    ]);
+  });
 
   it("refuses the same id with another text: while its run is in progress, and after its turn", async () => {
     const s = await startTestServer(folder.path);

@@ -56,3 +56,36 @@ it("answers a message with two transactions: one takes the thread, one commits t
   expect(statements.filter((s) => s.tx === 0).some((s) => /^UPDATE|^INSERT/.test(s.sql))).toBe(false);
   await store.close();
 });
+
+it("answers a new thread's first message with the opening on the same lease: three transactions, the thread taken once", async () => {
+  const store = await openStore(`sqlite:${folder.path}/first.db`);
+  const server = await startTestServer(folder.path, { store, policy: "enqueue", flushMs: 60_000 });
+  try {
+    const recorded = recordStatements(store);
+    const res = await fetch(`${server.url}/api/chat`, json(chatBody("new", [userMessage("m-1", "hello")])));
+    expect(res.status).toBe(200);
+    const answer = await res.text();
+    expect(answer).toContain("echo: hello");
+    // Its run's end is sent once the commit that stored it has returned: all of it is recorded.
+    const statements = [...recorded.statements];
+    const transactions = [...recorded.transactions];
+    await settled(server, "new", 2);
+    // Taken for the message; the opening committed on that lease, which it keeps; the message's turn.
+    expect(transactions).toEqual([{ durable: false }, { durable: true }, { durable: true }]);
+    expect(statements.filter((s) => s.tx === null)).toEqual([]);
+    expect(statements.some((s) => /SET lease_token = NULL/.test(s.sql) && /AND lease_token = \?/.test(s.sql))).toBe(
+      false,
+    );
+    const turns = await store.turns("new");
+    expect(turns.map((t) => [t.seq, t.messageId, t.user])).toEqual([
+      [1, null, null],
+      [2, "m-1", "hello"],
+    ]);
+    // One run for both turns, as before.
+    const run = await store.latestRun("new");
+    expect(run).toMatchObject({ status: "finished", turn: 2, messageId: "m-1" });
+  } finally {
+    await server.close();
+    await store.close();
+  }
+});

@@ -32,8 +32,8 @@ export class LiveRun {
   private markStored!: () => void;
   /** The run's record until a batch has written it; then null. */
   private record: NewRun | null;
-  /** The lease of the turn under way. */
-  private lease: Lease;
+  /** The lease the run holds its thread by. */
+  private readonly lease: Lease;
   private computeSteps = 0;
   private omittedSteps = 0;
 
@@ -57,18 +57,9 @@ export class LiveRun {
     return start?.type === "run-start" ? start.user : null;
   }
 
-  /** The message of the turn under way. */
+  /** The message the run answers (null: the opening alone). */
   get messageId(): string | null {
     return this.lease.messageId;
-  }
-
-  /** The run goes on with the next turn under `lease` (an opening, then the message). */
-  continueWith(lease: Lease): void {
-    this.lease = lease;
-    this.writing = this.writing.then(async () => {
-      if (this.record) this.record = { ...this.record, lease };
-      else if (!this.disowned) await this.store.continueRun(this.id, lease).catch((err) => this.failed(err));
-    });
   }
 
   /** Compute steps a worker played past the stream's bound and counted without sending them. */

@@ -196,7 +196,7 @@ export class RunManager {
     try {
       return await new Promise<Started>((resolve, reject) => {
         // Whether the thread has had its opening is known once it is taken.
-        void this.execute(threadId, text, messageId, message ? undefined : false, options, resolve, reject);
+        void this.execute(threadId, text, messageId, message, options, resolve, reject);
       });
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
@@ -299,8 +299,8 @@ export class RunManager {
     threadId: string,
     text: string | null,
     messageId: string | undefined,
-    /** The thread has had no turn: the run makes the agent's opening first (undefined: known once taken). */
-    opening: boolean | undefined,
+    /** A user's message: on a thread that has had no turn (known once taken) the agent's opening comes first. */
+    message: boolean,
     { runId, policy, replaces }: StartOptions,
     started: (s: Started) => void,
     refused: (err: unknown) => void,
@@ -363,7 +363,9 @@ export class RunManager {
      * Plays the agent on the held thread and commits its turn with the run's events (and its end,
      * when `ends` says this turn ends the run); the thread is released whatever happens.
      */
-    const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean) => {
+    const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean, opening = false) => {
+      /** The opening's commit kept the thread for the message: not given back here. */
+      let kept = false;
       try {
         const startedAt = Date.now();
         const result = await player
@@ -391,73 +393,52 @@ export class RunManager {
         const seq = held.lease.version + 1;
         if (last) after.push({ type: "run-finish", turn: seq, reply: result.reply, done: result.done });
         const turn = await run!.commitTurn(after, last ? "finished" : undefined, (write) =>
-          held.commit({ ...result, startedAt, ...(write && { run: write }) }),
+          held.commit({ ...result, startedAt, ...(write && { run: write }), ...(opening && { opening }) }),
         );
+        kept = opening && !result.done;
         shown = new Map();
         return { turn, done: result.done, reply: result.reply };
       } finally {
-        await held.release();
+        if (!kept) await held.release();
       }
     };
     try {
-      // The thread was new when the message came, but another request (another process, as
-      // likely as this one) may have made its opening while this one waited for the thread: the
-      // opening is made only on a thread that has no turn once taken.
-      const opened = async () => {
-        const { held } = await acquireTurn(this.store, threadId, null, acquiring);
-        if (held!.lease.version > 0) {
-          await held!.release();
-          return false;
-        }
-        begin(held!.lease, held!.lease.version + 2, text, true);
-        return (await play(held!, null, (done) => done)).done;
-      };
-      if (opening && (await opened())) return;
       const taking = () =>
         acquireTurn(this.store, threadId, text, {
           ...acquiring,
           messageId: messageId ?? null,
           ...(replaces !== undefined && { replaces }),
         });
-      let { held, repeated, endedThere } = await taking();
-      // A message to a thread that has had no turn yet, as its lease tells: the opening first.
-      if (held && opening === undefined && held.lease.version === 0) {
-        await held.release();
-        if (await opened()) return;
-        ({ held, repeated, endedThere } = await taking());
+      const { held, repeated, endedThere } = await taking();
+      // A message to a thread that has had no turn yet, as its lease tells (another request, in
+      // this process or another, may have made the opening while this one waited for the thread):
+      // the opening first, on this lease, which the opening's commit keeps for the message's turn
+      // (no message queued behind it comes between; the lease names the message, so the message
+      // sent again meanwhile follows this run).
+      if (held && message && held.lease.version === 0) {
+        begin(held.lease, 2, text, true);
+        if ((await play(held, null, (done) => done, true)).done) return;
+        await play(held, text, () => true);
+        return;
       }
       if (repeated) {
         // Another request with the same message id made the turn (while this one waited).
-        if (!run) {
-          if (repeated.user !== text) return refused(messageConflict(threadId, messageId!));
-          observer?.replayed();
-          started({ kind: "replay", events: replayOf(threadId, repeated, endedThere) });
-          return;
-        }
-        const r: LiveRun = run;
-        for (const e of restOfReply(replyNode(repeated.trace), "", repeated.reply)) r.push(e);
-        r.push({ type: "run-finish", turn: repeated.seq, reply: repeated.reply, done: false });
+        if (repeated.user !== text) return refused(messageConflict(threadId, messageId!));
+        observer?.replayed();
+        started({ kind: "replay", events: replayOf(threadId, repeated, endedThere) });
         return;
       }
       // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-      if (!run && replaces === undefined && held!.memory?.done) {
+      if (replaces === undefined && held!.memory?.done) {
         await held!.release();
         throw threadEnded(threadId);
       }
-      if (!run) {
-        // A request for the opening alone (null) that another one answered first.
-        if (text === null && held!.lease.version > 0 && replaces === undefined) {
-          await held!.release();
-          throw badRequest(
-            `message null asks for the agent's opening turn, which thread ${threadId} has had`,
-            "message",
-          );
-        }
-        begin(held!.lease, held!.lease.version + 1, text, false);
-      } else {
-        observer?.leaseTaken(held!.lease);
-        (run as LiveRun).continueWith(held!.lease);
+      // A request for the opening alone (null) that another one answered first.
+      if (text === null && held!.lease.version > 0 && replaces === undefined) {
+        await held!.release();
+        throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
       }
+      begin(held!.lease, held!.lease.version + 1, text, false);
       await play(held!, text, () => true);
     } catch (err) {
       if (!run) return refused(err);

@@ -549,11 +549,10 @@ export class SqlStore implements Store {
   }
 
   async release(lease: Lease): Promise<void> {
-    await this.db.leases.run(
-      `UPDATE threads SET lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
-       WHERE id = ? AND lease_token = ?`,
-      [lease.threadId, lease.token],
-    );
+    await this.db.leases.run(`UPDATE threads SET ${LEASE_CLEARED} WHERE id = ? AND lease_token = ?`, [
+      lease.threadId,
+      lease.token,
+    ]);
   }
 
   // ---- turns -------------------------------------------------------------------------------
@@ -613,8 +612,14 @@ export class SqlStore implements Store {
           seq,
           packJson(turn.memory),
         ]);
-      // The run that holds this lease, if one was recorded and goes on, writes its last events next.
-      if (!run?.end)
+      // The run that holds this lease, if one was recorded and goes on: with the next turn on the
+      // same lease (still running, for that turn), or it writes its last events next.
+      if (turn.continues)
+        await tx.run(
+          "UPDATE runs SET turn = ?, updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
+          [seq + 1, now, lease.threadId, lease.token],
+        );
+      else if (!run?.end)
         await tx.run(
           "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
           [now, lease.threadId, lease.token],
@@ -647,8 +652,7 @@ export class SqlStore implements Store {
     if (run && !(await this.runs.appendWithin(tx, run.runId, run.events, run.end, run.begin)))
       throw runEnded(run, lease);
     await tx.run(
-      `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?,
-         lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+      `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?${turn.continues ? "" : `, ${LEASE_CLEARED}`}
        WHERE id = ?`,
       [
         seq,
@@ -693,8 +697,7 @@ export class SqlStore implements Store {
          UPDATE threads SET version = CAST(? AS INTEGER), agent = ?, graph_hash = ?, memory_checksum = ?, done = CAST(? AS INTEGER),
            snap_seq = CASE WHEN ${due} THEN CAST(? AS INTEGER) ELSE snap_seq END,
            snap_bytes = CASE WHEN ${due} THEN 0 ELSE snap_bytes + CAST(? AS BIGINT) END,
-           updated_at = CAST(? AS BIGINT),
-           lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL
+           updated_at = CAST(? AS BIGINT)${turn.continues ? "" : `, ${LEASE_CLEARED}`}
          WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)${withoutSnapshot ? ` AND NOT ${due}` : ""}
          RETURNING snap_seq),
        turn AS (INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
@@ -1068,6 +1071,10 @@ interface Committing {
 }
 
 /** Why a commit under `lease` cannot be made on the thread's row as it is; null: it can. */
+/** A thread's lease columns as a commit or a release leaves them: the thread free. */
+const LEASE_CLEARED =
+  "lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL";
+
 function leaseProblem(row: Row | undefined, lease: Lease, now: number): StoreError | null {
   if (!row)
     return new StoreError(

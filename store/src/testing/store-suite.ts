@@ -406,6 +406,46 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect(await store.run("r-3")).toMatchObject({ status: "failed", lastSeq: 1 });
       }));
 
+    it("keeps the thread through a commit that continues (an opening before its message), then gives it back", () =>
+      withStore(backend, async (store) => {
+        const agent = echoAgent(new EchoModel());
+        const taken = await store.takeThread("cont", { messageId: "c-1", user: "hi" });
+        const lease = taken.lease!;
+        const opening = await agent.reply("", undefined);
+        const events = [{ seq: 1, event: { type: "run-start" } }];
+        const first = await store.commit(lease, {
+          messageId: null,
+          user: null,
+          ...opening,
+          startedAt: Date.now(),
+          run: { runId: "r-c", events, begin: { id: "r-c", lease, user: "hi" } },
+          continues: true,
+        });
+        expect(first).toMatchObject({ seq: 1, messageId: null, user: null });
+        // Still held, by the same token, for the message; the run goes on for its turn.
+        expect((await store.thread("cont"))!.running).toMatchObject({ messageId: "c-1" });
+        await expect(store.acquire("cont")).rejects.toMatchObject({ code: "thread_busy" });
+        expect(await store.run("r-c")).toMatchObject({ status: "running", turn: 2, messageId: "c-1" });
+        const next = { ...lease, version: 1 };
+        expect(await store.renew(next)).toBe(true);
+        // The lease at its old version no longer commits.
+        const played = await agent.reply("hi", opening.memory);
+        await expect(
+          store.commit(lease, { messageId: "c-1", user: "hi", ...played, startedAt: Date.now() }),
+        ).rejects.toMatchObject({ code: "lease_lost" });
+        const second = await store.commit(next, {
+          messageId: "c-1",
+          user: "hi",
+          ...played,
+          startedAt: Date.now(),
+          run: { runId: "r-c", events: [{ seq: 2, event: { type: "run-finish" } }], end: "finished" },
+        });
+        expect(second).toMatchObject({ seq: 2, messageId: "c-1" });
+        expect((await store.thread("cont"))!.running).toBeNull();
+        expect(await store.run("r-c")).toMatchObject({ status: "finished", turn: 2, lastSeq: 2 });
+        expect(await store.memoryAt("cont", 2)).toEqual(played.memory);
+      }));
+
     it("makes one turn of a message id sent many times at once, to two stores on the same database", () =>
       withStore(
         backend,

@@ -20,6 +20,7 @@ import type {
 import { keepLease } from "./lease-keeper.js";
 
 export interface HeldTurn {
+  /** The lease; a commit of the opening (PlayedTurn.opening) that keeps the thread moves it to the next version. */
   lease: Lease;
   /** The thread's memory at the lease's version (null before the first turn, or restarted). */
   memory: Memory | null;
@@ -27,7 +28,10 @@ export interface HeldTurn {
   restarted: boolean;
   /** Aborts when the lease is lost (another message interrupted or rolled back this one). */
   lost: AbortSignal;
-  /** Commits what the agent answered (compare-and-swap on the lease); then the lease is gone. */
+  /**
+   * Commits what the agent answered (compare-and-swap on the lease); then the lease is gone, but
+   * for an opening played on a message's lease (PlayedTurn.opening), which keeps the thread for it.
+   */
   commit(turn: PlayedTurn): Promise<TurnRecord>;
   /** Gives the thread back unchanged (the turn failed or was stopped). */
   release(): Promise<void>;
@@ -46,6 +50,14 @@ export interface PlayedTurn {
   startedAt: number;
   /** The events of the run that played the turn, committed with it (NewTurn.run). */
   run?: RunWrite;
+  /**
+   * The agent's opening, played on the lease a message took on a thread that had no turn yet:
+   * committed as the opening (no message id, no user text), and the thread kept for the message,
+   * whose turn is played next on the same lease (the held turn's `lease` and `memory` are then
+   * that turn's), so that no other message comes between. An opening that ends the conversation
+   * gives the thread back.
+   */
+  opening?: boolean;
 }
 
 export const STALE_POLICIES = ["refuse", "restart"] as const;
@@ -107,6 +119,7 @@ export async function acquireTurn(
     letGo();
     await store.release(lease).catch(() => {});
   };
+  let current = lease;
   try {
     if (replaces !== undefined && lease.version !== replaces) {
       throw new StoreError(
@@ -117,38 +130,46 @@ export async function acquireTurn(
     const loaded = replaces === undefined ? taken.memory : await store.memoryAt(threadId, replaces - 1);
     const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
     const memory = restarted ? null : loaded;
-    return {
-      held: {
-        lease,
-        memory,
-        restarted,
-        lost: lost.signal,
-        release,
-        async commit(turn) {
-          if (lost.signal.aborted) throw lost.signal.reason;
-          try {
-            const record = await store.commit(lease, {
-              messageId,
-              user: text,
-              reply: turn.reply,
-              memory: turn.memory,
-              // A replacing turn's delta is from the memory before the turn it replaces, not from the
-              // head, and a restart's from no memory: they keep a snapshot.
-              ...(replaces !== undefined && { replaces }),
-              ...columns(turn, replaces === undefined && !restarted),
-              startedAt: turn.startedAt,
-              ...(turn.run && { run: turn.run }),
-            });
-            done = true;
-            letGo();
+    const held: HeldTurn = {
+      lease,
+      memory,
+      restarted,
+      lost: lost.signal,
+      release,
+      async commit(turn) {
+        if (lost.signal.aborted) throw lost.signal.reason;
+        const continues = turn.opening === true && !turn.memory.done;
+        try {
+          const record = await store.commit(current, {
+            messageId: turn.opening ? null : messageId,
+            user: turn.opening ? null : text,
+            reply: turn.reply,
+            memory: turn.memory,
+            // A replacing turn's delta is from the memory before the turn it replaces, not from the
+            // head, and a restart's from no memory: they keep a snapshot.
+            ...(replaces !== undefined && { replaces }),
+            ...columns(turn, replaces === undefined && !restarted),
+            startedAt: turn.startedAt,
+            ...(turn.run && { run: turn.run }),
+            ...(continues && { continues }),
+          });
+          if (continues) {
+            // Still held (and renewed, by the same token): the message's turn is next.
+            current = { ...current, version: record.seq };
+            held.lease = current;
+            held.memory = turn.memory;
             return record;
-          } catch (err) {
-            await release();
-            throw err;
           }
-        },
+          done = true;
+          letGo();
+          return record;
+        } catch (err) {
+          await release();
+          throw err;
+        }
       },
     };
+    return { held };
   } catch (err) {
     await release();
     throw err;
