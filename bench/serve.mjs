@@ -10,7 +10,8 @@
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
 //     both servers run side by side: each first plays --warmup messages, not measured, then
 //     --rounds rounds measure one and the other in turn, and each figure is the median of its
-//     rounds (with the range of the CPU ratio). The warm-up is long because V8's is: after 300
+//     rounds (with the range of the CPU ratio). A third row sends each of one client's messages
+//     to a new thread (for the autograms server, the agent's opening and the message). The warm-up is long because V8's is: after 300
 //     messages it still spent about 1 ms a message of background CPU optimizing the autograms
 //     server's functions (--trace-opt: 1.1 s in the next 1,000 messages; 0.4 s after 2,000),
 //     which a server that stays up pays once;
@@ -364,16 +365,19 @@ function framesOf(text) {
 /**
  * `clients` threads at once, each sending `messages` messages one after the other (after one
  * message each that warms the server up and is not measured): turns/s, a turn's p50 / p99, and
- * the server's CPU per message.
+ * the server's CPU per message. `fresh`: each message is the first of a thread of its own (for the
+ * autograms server, the agent's opening and the message in one response).
  */
-async function measure(server, prefix, clients, messages) {
-  await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `${prefix}-${t}`, 0)));
+async function measure(server, prefix, clients, messages, fresh = false) {
+  if (!fresh) await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `${prefix}-${t}`, 0)));
   const cpu = cpuSeconds(server.pid);
   const latencies = [];
   const start = performance.now();
+  const send = (t, i) =>
+    fresh ? chatTurn(server.url, `${prefix}-${t}-${i}`, 0) : chatTurn(server.url, `${prefix}-${t}`, i);
   await Promise.all(
     Array.from({ length: clients }, async (_, t) => {
-      for (let i = 1; i <= messages; i++) latencies.push((await chatTurn(server.url, `${prefix}-${t}`, i)).done);
+      for (let i = 1; i <= messages; i++) latencies.push((await send(t, i)).done);
     }),
   );
   const seconds = (performance.now() - start) / 1000;
@@ -398,7 +402,7 @@ async function compare(name, storeUrlOf) {
   const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), SERVE_WORKERS);
   let bare;
   let frames;
-  const rounds = { autograms: [[], []], bare: [[], []] };
+  const rounds = { autograms: [[], [], []], bare: [[], [], []] };
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
     await chatTurn(ours.url, "frames", 0);
@@ -421,6 +425,11 @@ async function compare(name, storeUrlOf) {
         ["bare", bare],
       ])
         rounds[who][1].push(await measure(server, `many-${r}`, THREADS, MESSAGES));
+      for (const [who, server] of [
+        ["autograms", ours],
+        ["bare", bare],
+      ])
+        rounds[who][2].push(await measure(server, `new-${r}`, 1, SOLO, true));
     }
   } finally {
     await ours.stop();
@@ -444,6 +453,7 @@ async function compare(name, storeUrlOf) {
   };
   console.log(row(1, 0));
   console.log(row(THREADS, 1));
+  console.log(row("1, new threads", 2));
   return frames.length;
 }
 
