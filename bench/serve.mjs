@@ -27,7 +27,9 @@
 //     100 ms, then a piece every 5 ms): the model's own time to first token against the time to the
 //     first text-delta frame through the server (one client, 50 turns, medians);
 //  events: the same turns in one process with runTurn alone and through the server's RunManager
-//     (run recorded, events numbered and stored in batches), per turn.
+//     (run recorded, events numbered and stored in batches), per turn: the median time, and the
+//     process's CPU (what a served message costs before HTTP, SSE and routing), after --warmup
+//     turns of each.
 //
 //   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
 //     [--solo 300] [--warmup 2000] [--clients 100] [--messages 3] [--steps 10000] [--heavy-seconds 10] [--rounds 3]
@@ -284,26 +286,46 @@ async function eventCost(name, storeUrl) {
     model: { complete: async (req) => `echo: ${req.messages.at(-1).content.slice(-40)}`, choose: async () => 0 },
   });
   const runs = new RunManager(store, () => agent, { policy: "reject" });
-  const time = async (turn) => {
+  /** The process's CPU (all its threads) over each kind of turn, ms. */
+  const cpu = { plain: 0, recorded: 0 };
+  const time = async (kind, turn, measured) => {
     const start = performance.now();
+    const before = process.cpuUsage();
     await turn();
+    const used = process.cpuUsage(before);
+    if (measured) cpu[kind] += (used.user + used.system) / 1000;
     return performance.now() - start;
   };
   const plain = [];
   const recorded = [];
   try {
+    // --warmup turns of each first, on threads of their own, not measured (V8 optimizes meanwhile).
+    for (let i = 0; i < WARMUP; i++) {
+      const text = i === 0 ? null : `message ${i}`;
+      await runTurn(store, agent, "warm-plain", text);
+      const started = await runs.start("warm-recorded", text);
+      await runs.liveRun(started.runId)?.stored;
+    }
     // Turn by turn, one of each, so that both see the same warm-up and the same machine.
     for (let i = 0; i < EVENT_TURNS; i++) {
       const text = i === 0 ? null : `message ${i}`;
-      const a = await time(() => runTurn(store, agent, "plain", text));
-      const b = await time(async () => {
-        const started = await runs.start("recorded", text);
-        await runs.liveRun(started.runId)?.stored;
-      });
-      if (i >= 10) plain.push(a), recorded.push(b); // the first turns warm the code up
+      // The first turns warm the code up.
+      const a = await time("plain", () => runTurn(store, agent, "plain", text), i >= 10);
+      const b = await time(
+        "recorded",
+        async () => {
+          const started = await runs.start("recorded", text);
+          await runs.liveRun(started.runId)?.stored;
+        },
+        i >= 10,
+      );
+      if (i >= 10) plain.push(a), recorded.push(b);
     }
     const [p, r] = [percentile(plain, 50), percentile(recorded, 50)];
-    console.log(`| ${name} | ${ms(p)} | ${ms(r)} | +${ms(r - p)} (${((r / p - 1) * 100).toFixed(0)}%) |`);
+    const perTurn = (kind) => `${(cpu[kind] / plain.length).toFixed(2)} ms`;
+    console.log(
+      `| ${name} | ${ms(p)} | ${ms(r)} | +${ms(r - p)} (${((r / p - 1) * 100).toFixed(0)}%) | ${perTurn("plain")} / ${perTurn("recorded")} |`,
+    );
   } finally {
     await runs.close();
     await store.close();
@@ -668,7 +690,9 @@ try {
     console.log(
       `\nA turn's cost with its run's events recorded (in process, no HTTP), median of ${EVENT_TURNS - 10} sequential turns\n`,
     );
-    console.log("| store | runTurn alone | with run events | difference |\n|---|---|---|---|");
+    console.log(
+      "| store | runTurn alone | with run events | difference | CPU a turn: alone / with run events |\n|---|---|---|---|---|",
+    );
     await eventCost("SQLite", `sqlite:${join(dir, "events.db")}`);
     const pg = await pgDatabase();
     if (pg) await eventCost("Postgres", pg);
