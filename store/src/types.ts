@@ -322,8 +322,9 @@ export interface Store {
   /** Records a run that took the thread with `lease` (status `running`, no events yet). */
   beginRun(run: NewRun): Promise<RunRecord>;
   /**
-   * The run goes on with another turn under a new lease (a run that opens a new thread, then
-   * answers the message that came with it): running again, for the turn this lease makes.
+   * The run goes on with another turn under a new lease: running again, for the turn this lease
+   * makes. (The server keeps one lease for both turns of a run that opens a new thread and then
+   * answers the message that came with it: NewTurn.continues.)
    */
   continueRun(runId: string, lease: Lease): Promise<void>;
   /**

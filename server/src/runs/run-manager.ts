@@ -361,7 +361,8 @@ export class RunManager {
     };
     /**
      * Plays the agent on the held thread and commits its turn with the run's events (and its end,
-     * when `ends` says this turn ends the run); the thread is released whatever happens.
+     * when `ends` says this turn ends the run); the thread is released whatever happens, but after
+     * an `opening` whose commit kept it for the message's turn, played next on the same lease.
      */
     const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean, opening = false) => {
       /** The opening's commit kept the thread for the message: not given back here. */

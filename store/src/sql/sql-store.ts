@@ -1070,11 +1070,11 @@ interface Committing {
   now: number;
 }
 
-/** Why a commit under `lease` cannot be made on the thread's row as it is; null: it can. */
 /** A thread's lease columns as a commit or a release leaves them: the thread free. */
 const LEASE_CLEARED =
   "lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL";
 
+/** Why a commit under `lease` cannot be made on the thread's row as it is; null: it can. */
 function leaseProblem(row: Row | undefined, lease: Lease, now: number): StoreError | null {
   if (!row)
     return new StoreError(
