@@ -94,7 +94,7 @@ for (const [name, open] of Object.entries(stores)) {
 }
 
 describe("a turn's commit on Postgres when it keeps a snapshot", () => {
-  it("tries the statement on its own, which writes nothing, then commits in a transaction with the snapshot", async () => {
+  it("tries the statement on its own, which writes nothing, then commits in a transaction with the snapshot; a first turn's snapshot goes in its statement", async () => {
     const store = await stores.Postgres({ snapshotEvery: 2 });
     try {
       const agent = echoAgent(new EchoModel());
@@ -111,10 +111,13 @@ describe("a turn's commit on Postgres when it keeps a snapshot", () => {
           run: { runId, events, end: "finished", begin: { id: runId, lease: held!.lease, user: text } },
         });
       }
-      // Turn 1 has no delta (a snapshot, by the transaction alone); turns 3 and 5 are due one.
-      expect(recorded.transactions.filter((t) => t.durable)).toHaveLength(3);
+      // Turn 1, the thread's first, writes its snapshot (always due) in its one statement; turns 3
+      // and 5 are due one: their statement writes nothing, and a transaction commits them.
+      expect(recorded.transactions.filter((t) => t.durable)).toHaveLength(2);
       const inTransactions = recorded.statements.filter((s) => s.tx !== null).map((s) => s.sql);
-      expect(inTransactions.filter((s) => /INSERT INTO snapshots/.test(s))).toHaveLength(3);
+      expect(inTransactions.filter((s) => /INSERT INTO snapshots/.test(s))).toHaveLength(2);
+      const alone = recorded.statements.filter((s) => s.tx === null).map((s) => s.sql);
+      expect(alone.filter((s) => /INSERT INTO snapshots/.test(s))).toHaveLength(1);
       // Each run's events once, each turn once, whichever way its commit went.
       for (const text of ["one", "two", "three", "four", "five"])
         expect((await store.runEvents(`r-${text}`)).map((e) => e.event)).toEqual([{ type: "step", text }]);

@@ -40,7 +40,13 @@ export class RunLog {
     await sql.run(INSERT_RUN, this.runRow(id, run, events, end));
   }
 
-  private runRow(id: string, run: NewRun, events: number, end: "finished" | "failed" | undefined): unknown[] {
+  private runRow(
+    id: string,
+    run: NewRun,
+    events: number,
+    end: "finished" | "failed" | undefined,
+    turn?: number,
+  ): unknown[] {
     const { lease } = run;
     const now = this.now();
     return [
@@ -48,7 +54,7 @@ export class RunLog {
       lease.threadId,
       lease.messageId,
       run.user,
-      lease.version + 1,
+      turn ?? lease.version + 1,
       run.follows ?? null,
       lease.token,
       end ?? "running",
@@ -58,12 +64,22 @@ export class RunLog {
     ];
   }
 
-  /** The numbering taken by one conditional update: the batch goes on from the run's last event, and the run has not ended. */
-  private takeNumbers(runId: string, count: number, from: number | null, end?: "finished" | "failed") {
+  /**
+   * The numbering taken by one conditional update: the batch goes on from the run's last event, and
+   * the run has not ended. `turn`: the run goes on with that turn (its commit kept the lease).
+   */
+  private takeNumbers(runId: string, count: number, from: number | null, end?: "finished" | "failed", turn?: number) {
     return {
-      sql: `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status), updated_at = ?
+      sql: `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status)${turn === undefined ? "" : ", turn = ?"}, updated_at = ?
          WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
-      params: [count, end ?? null, this.now(), runId, ...(from === null ? [] : [from - 1])],
+      params: [
+        count,
+        end ?? null,
+        ...(turn === undefined ? [] : [turn]),
+        this.now(),
+        runId,
+        ...(from === null ? [] : [from - 1]),
+      ],
     };
   }
 
@@ -150,11 +166,13 @@ export class RunLog {
     from: number | null,
     end: "finished" | "failed" | undefined,
     begin: NewRun | undefined,
+    /** The run goes on with this turn (the commit it is written with keeps the lease). */
+    turn?: number,
   ): { ctes: string; params: unknown[]; taken: string } {
     const taken = begin
-      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end) }
+      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end, turn) }
       : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
-          this.takeNumbers(runId, events.length, from, end),
+          this.takeNumbers(runId, events.length, from, end, turn),
         );
     const added =
       events.length === 0

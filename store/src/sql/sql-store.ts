@@ -581,13 +581,23 @@ export class SqlStore implements Store {
     });
     // On Postgres the common turn (no snapshot due, nothing replaced, its run ending with it) is one
     // statement on its own, atomic as it is: one round trip, not BEGIN, the statement and COMMIT.
-    // The statement writes nothing where a snapshot is due, and the transaction below follows.
-    if (this.db.dialect === "postgres" && turn.replaces === undefined && columns.delta !== null && run?.end) {
+    // The statement writes nothing where a snapshot is due, and the transaction below follows. A
+    // thread's first turn, whose snapshot is always due, writes it in the same statement, when
+    // nothing else of its run is to be updated (it ends the run, or goes on with the lease kept).
+    const firstTurn =
+      lease.version === 0 && (run ? run.end !== undefined || turn.continues === true : turn.continues !== true);
+    if (
+      this.db.dialect === "postgres" &&
+      turn.replaces === undefined &&
+      (firstTurn || (columns.delta !== null && run?.end))
+    ) {
       // The time read once a connection is free: a lease that lapsed while the statement waited
       // for one does not commit.
       const w = await this.db.session(async (sql) => {
         const attempt = written(this.now());
-        return (await this.commitInOneStatement(sql, attempt, true)) ? attempt : null;
+        return (await this.commitInOneStatement(sql, attempt, firstTurn ? "first-turn" : "no-snapshot"))
+          ? attempt
+          : null;
       });
       if (w) {
         this.memories.set(lease.threadId, turn.memory);
@@ -673,15 +683,19 @@ export class SqlStore implements Store {
    * The commit's rows in one statement (Postgres, where each statement is a round trip): the
    * thread's new head written only where the lease still holds (the row locked by that update),
    * the turn and the run's events with it, the snapshot decided from the row as it was. Whether
-   * the turn keeps a snapshot of the whole memory. `withoutSnapshot` (a statement on its own, not in
-   * a transaction): all or nothing is written, nothing where a snapshot is due, the lease no longer
-   * holds or the run refuses its events: then false (the transaction finds out why); else true.
+   * the turn keeps a snapshot of the whole memory. `alone` (a statement on its own, not in a
+   * transaction): all or nothing is written, nothing where the lease no longer holds or the run
+   * refuses its events, nor (`no-snapshot`) where a snapshot is due: then false (the transaction
+   * finds out why); else true. `first-turn`: the thread's first turn, with its snapshot (always
+   * due) and, for a commit that keeps the lease, the run's next turn.
    */
   private async commitInOneStatement(
     tx: Sql,
     { lease, turn, columns, fields, seq, now }: Committing,
-    withoutSnapshot = false,
+    alone?: "no-snapshot" | "first-turn",
   ): Promise<boolean> {
+    const withoutSnapshot = alone === "no-snapshot";
+    const withSnapshot = alone === "first-turn";
     const { delta, trace } = columns;
     const bytes = delta?.length ?? 0;
     // The same rule as commitRows', on the row's values before this update.
@@ -690,7 +704,15 @@ export class SqlStore implements Store {
     const dueParams = [delta === null ? 1 : 0, seq, this.options.snapshotEvery, bytes, this.options.snapshotBytes];
     const { run } = turn;
     const batch =
-      run && this.runs.batchStatement(run.runId, run.events, run.events[0]?.seq ?? null, run.end, run.begin);
+      run &&
+      this.runs.batchStatement(
+        run.runId,
+        run.events,
+        run.events[0]?.seq ?? null,
+        run.end,
+        run.begin,
+        withSnapshot && turn.continues ? seq + 1 : undefined,
+      );
     const row = await first(
       tx,
       `WITH head AS (
@@ -702,6 +724,11 @@ export class SqlStore implements Store {
          RETURNING snap_seq),
        turn AS (INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
          SELECT ?, CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'ok', CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM head)${
+           withSnapshot
+             ? `,
+       snap AS (INSERT INTO snapshots (thread_id, seq, memory) SELECT ?, CAST(? AS INTEGER), CAST(? AS BYTEA) FROM head)`
+             : ""
+         }${
            batch
              ? `,
        ${batch.ctes}`
@@ -710,9 +737,7 @@ export class SqlStore implements Store {
        SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}${
          // On its own, the statement must write all or nothing: it fails (and so writes nothing)
          // unless the head and the run's events were both written.
-         withoutSnapshot
-           ? `, 1 / ((SELECT COUNT(*) FROM head) * (${batch ? batch.taken : "1"})) AS ${NOT_COMMITTED}`
-           : ""
+         alone ? `, 1 / ((SELECT COUNT(*) FROM head) * (${batch ? batch.taken : "1"})) AS ${NOT_COMMITTED}` : ""
        }`,
       [
         seq,
@@ -739,11 +764,12 @@ export class SqlStore implements Store {
         trace,
         fields.startedAt,
         fields.committedAt,
+        ...(withSnapshot ? [lease.threadId, seq, packJson(turn.memory)] : []),
         ...(batch ? batch.params : []),
       ],
     ).catch((err: unknown) => {
       // The guard's division by zero: nothing was written (no matter why: the transaction finds out).
-      if (withoutSnapshot && (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO) return null;
+      if (alone && (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO) return null;
       throw err;
     });
     if (row === null) return false;
@@ -753,7 +779,7 @@ export class SqlStore implements Store {
       await this.runs.refused(tx, run.runId);
       throw runEnded(run, lease);
     }
-    return withoutSnapshot || num(row?.snap_seq) === seq;
+    return alone !== undefined || num(row?.snap_seq) === seq;
   }
 
   private async insertTurn(

@@ -444,6 +444,35 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect((await store.thread("cont"))!.running).toBeNull();
         expect(await store.run("r-c")).toMatchObject({ status: "finished", turn: 2, lastSeq: 2 });
         expect(await store.memoryAt("cont", 2)).toEqual(played.memory);
+        // The run's record written before the commit (its first batch came first): the same.
+        const other = (await store.takeThread("cont-2", { messageId: "d-1", user: "yo" })).lease!;
+        const begin = { id: "r-d", lease: other, user: "yo" };
+        expect(await store.appendRunEvents("r-d", events, undefined, begin)).toBe(true);
+        await store.commit(other, {
+          messageId: null,
+          user: null,
+          ...(await agent.reply("", undefined)),
+          startedAt: Date.now(),
+          run: { runId: "r-d", events: [{ seq: 2, event: { type: "step" } }] },
+          continues: true,
+        });
+        expect(await store.run("r-d")).toMatchObject({ status: "running", turn: 2, lastSeq: 2 });
+        expect((await store.thread("cont-2"))!.running).toMatchObject({ messageId: "d-1" });
+        // A first turn whose lease was taken over commits nothing: no turn, no snapshot, no events.
+        const lost = (await store.takeThread("cont-3", { messageId: "e-1", user: "hey" })).lease!;
+        const over = await store.acquire("cont-3", { policy: "interrupt" });
+        await expect(
+          store.commit(lost, {
+            messageId: null,
+            user: null,
+            ...(await agent.reply("", undefined)),
+            startedAt: Date.now(),
+            run: { runId: "r-e", events, end: "finished", begin: { id: "r-e", lease: lost, user: "hey" } },
+          }),
+        ).rejects.toMatchObject({ code: "lease_lost" });
+        expect(await store.run("r-e")).toBeNull();
+        expect((await store.turns("cont-3")).map((t) => t.status)).toEqual(["interrupted"]);
+        await store.release(over);
       }));
 
     it("makes one turn of a message id sent many times at once, to two stores on the same database", () =>
