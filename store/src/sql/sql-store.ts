@@ -805,6 +805,8 @@ export class SqlStore implements Store {
   }
 
   async turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null> {
+    if (typeof messageId !== "string")
+      throw new StoreError("bad_request", `messageId: must be a string, not ${describe(messageId)}`);
     // No turn has one (see keepable), and Postgres would refuse the query.
     if (messageId.includes("\u0000")) return null;
     const row = await first(this.db, "SELECT * FROM turns WHERE thread_id = ? AND message_id = ?", [
@@ -1064,9 +1066,12 @@ export class SqlStore implements Store {
 
 /**
  * Postgres TEXT cannot hold U+0000 (SQLite can): refused on both, so that a message is kept, or
- * refused, the same whatever the store.
+ * refused, the same whatever the store. Something other than text (from a caller in JavaScript)
+ * is refused naming the field, not left to fail inside the query.
  */
 function keepable(text: string | null, field: "messageId" | "user" | "reply"): void {
+  if (text !== null && typeof text !== "string")
+    throw new StoreError("bad_request", `${field}: must be a string or null, not ${describe(text)}`);
   if (text !== null && text.includes("\u0000")) {
     throw new StoreError(
       "bad_request",
@@ -1075,11 +1080,16 @@ function keepable(text: string | null, field: "messageId" | "user" | "reply"): v
   }
 }
 
-/** What a commit writes, as both of its ways take it. */
+/** What a value is, for an error message: its type, or an array. */
+function describe(value: unknown): string {
+  return Array.isArray(value) ? "an array" : typeof value;
+}
+
 /** Postgres's SQLSTATE for a division by zero: what the one-statement commit's guard raises. */
 const DIVISION_BY_ZERO = "22012";
 const NOT_COMMITTED = "not_committed";
 
+/** What a commit writes, as both of its ways take it. */
 interface Committing {
   lease: Lease;
   turn: NewTurn;

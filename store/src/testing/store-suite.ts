@@ -1084,6 +1084,14 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           code: "bad_request",
           message: expect.stringMatching(/^messageId: /),
         });
+        // Not text at all (a caller in JavaScript): refused naming the field, not failing in a query.
+        await expect(
+          runTurn(store, agent, "nul", "fine", { messageId: { id: 1 } as unknown as string }),
+        ).rejects.toMatchObject({ code: "bad_request", message: "messageId: must be a string or null, not object" });
+        await expect(store.turnByMessage("nul", ["m"] as unknown as string)).rejects.toMatchObject({
+          code: "bad_request",
+          message: "messageId: must be a string, not an array",
+        });
         expect((await runTurn(store, agent, "nul", null)).turn.seq).toBe(1);
         expect((await store.thread("nul"))!.running).toBeNull();
       }));
