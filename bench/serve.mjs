@@ -11,10 +11,10 @@
 //     both servers run side by side: each first plays --warmup messages, not measured, then
 //     --rounds rounds measure one and the other in turn, and each figure is the median of its
 //     rounds (with the range of the CPU ratio). A third row sends each of one client's messages
-//     to a new thread (for the autograms server, the agent's opening and the message). The warm-up is long because V8's is: after 300
-//     messages it still spent about 1 ms a message of background CPU optimizing the autograms
-//     server's functions (--trace-opt: 1.1 s in the next 1,000 messages; 0.4 s after 2,000),
-//     which a server that stays up pays once;
+//     to a new thread (for the autograms server, the agent's opening and the message). The
+//     warm-up is long because V8's is: after 300 messages it still spent about 1 ms a message of
+//     background CPU optimizing the autograms server's functions (--trace-opt: 1.1 s in the next
+//     1,000 messages; 0.4 s after 2,000), which a server that stays up pays once;
 //  workers: an agent whose turns are CPU-heavy (bench/agents/busy-loop.ts, --steps loop steps a
 //     turn): turns/s with --workers 1 and 2, --rounds times each, alternating, and the ratio of
 //     their medians; the server's CPU per turn split into
@@ -286,6 +286,11 @@ async function eventCost(name, storeUrl) {
     model: { complete: async (req) => `echo: ${req.messages.at(-1).content.slice(-40)}`, choose: async () => 0 },
   });
   const runs = new RunManager(store, () => agent, { policy: "reject" });
+  /** A turn through the RunManager, until its run's last events are stored. */
+  const recordedTurn = async (thread, text) => {
+    const started = await runs.start(thread, text);
+    await runs.liveRun(started.runId)?.stored;
+  };
   /** The process's CPU (all its threads) over each kind of turn, ms. */
   const cpu = { plain: 0, recorded: 0 };
   const time = async (kind, turn, measured) => {
@@ -303,22 +308,14 @@ async function eventCost(name, storeUrl) {
     for (let i = 0; i < WARMUP; i++) {
       const text = i === 0 ? null : `message ${i}`;
       await runTurn(store, agent, "warm-plain", text);
-      const started = await runs.start("warm-recorded", text);
-      await runs.liveRun(started.runId)?.stored;
+      await recordedTurn("warm-recorded", text);
     }
     // Turn by turn, one of each, so that both see the same warm-up and the same machine.
     for (let i = 0; i < EVENT_TURNS; i++) {
       const text = i === 0 ? null : `message ${i}`;
       // The first turns warm the code up.
       const a = await time("plain", () => runTurn(store, agent, "plain", text), i >= 10);
-      const b = await time(
-        "recorded",
-        async () => {
-          const started = await runs.start("recorded", text);
-          await runs.liveRun(started.runId)?.stored;
-        },
-        i >= 10,
-      );
+      const b = await time("recorded", () => recordedTurn("recorded", text), i >= 10);
       if (i >= 10) plain.push(a), recorded.push(b);
     }
     const [p, r] = [percentile(plain, 50), percentile(recorded, 50)];
@@ -412,6 +409,13 @@ async function measure(server, prefix, clients, messages, fresh = false) {
   };
 }
 
+/** The compare section's rows: one client on one thread, THREADS at once, one client starting a thread each message. */
+const COMPARE_ROWS = [
+  { label: "1", prefix: "solo", clients: 1, messages: SOLO, fresh: false },
+  { label: String(THREADS), prefix: "many", clients: THREADS, messages: MESSAGES, fresh: false },
+  { label: "1, new threads", prefix: "new", clients: 1, messages: SOLO, fresh: true },
+];
+
 /**
  * The autograms server against the bare server on one store, with one client and with THREADS:
  * both servers up and warmed, then ROUNDS rounds that measure each in turn (fresh threads every
@@ -424,7 +428,7 @@ async function compare(name, storeUrlOf) {
   const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), SERVE_WORKERS);
   let bare;
   let frames;
-  const rounds = { autograms: [[], [], []], bare: [[], [], []] };
+  const rounds = { autograms: COMPARE_ROWS.map(() => []), bare: COMPARE_ROWS.map(() => []) };
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
     await chatTurn(ours.url, "frames", 0);
@@ -436,23 +440,13 @@ async function compare(name, storeUrlOf) {
     );
     await measure(ours, "warm", 1, WARMUP);
     await measure(bare, "warm", 1, WARMUP);
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const [who, server] of [
-        ["autograms", ours],
-        ["bare", bare],
-      ])
-        rounds[who][0].push(await measure(server, `solo-${r}`, 1, SOLO));
-      for (const [who, server] of [
-        ["autograms", ours],
-        ["bare", bare],
-      ])
-        rounds[who][1].push(await measure(server, `many-${r}`, THREADS, MESSAGES));
-      for (const [who, server] of [
-        ["autograms", ours],
-        ["bare", bare],
-      ])
-        rounds[who][2].push(await measure(server, `new-${r}`, 1, SOLO, true));
-    }
+    for (let r = 0; r < ROUNDS; r++)
+      for (const [i, { prefix, clients, messages, fresh }] of COMPARE_ROWS.entries())
+        for (const [who, server] of [
+          ["autograms", ours],
+          ["bare", bare],
+        ])
+          rounds[who][i].push(await measure(server, `${prefix}-${r}`, clients, messages, fresh));
   } finally {
     await ours.stop();
     await bare?.stop();
@@ -462,7 +456,7 @@ async function compare(name, storeUrlOf) {
       results.map((x) => x[key]),
       50,
     );
-  const row = (clients, i) => {
+  const row = ({ label }, i) => {
     const [a, b] = [rounds.autograms[i], rounds.bare[i]];
     const cell = (key, show) => {
       const [x, y] = [median(a, key), median(b, key)];
@@ -471,11 +465,9 @@ async function compare(name, storeUrlOf) {
     // The CPU ratio of each round, to show the spread behind the median.
     const each = a.map((x, k) => x.cpuMs / b[k].cpuMs).sort((p, q) => p - q);
     const spread = each.length > 1 ? `, rounds ${each[0].toFixed(2)}-${each.at(-1).toFixed(2)}x` : "";
-    return `| ${name} | ${clients} | ${cell("cpuMs", (x) => `${x.toFixed(2)} ms`)}${spread} | ${cell("perSecond", (x) => x.toFixed(0))} | ${cell("p50", ms)} | ${cell("p99", ms)} |`;
+    return `| ${name} | ${label} | ${cell("cpuMs", (x) => `${x.toFixed(2)} ms`)}${spread} | ${cell("perSecond", (x) => x.toFixed(0))} | ${cell("p50", ms)} | ${cell("p99", ms)} |`;
   };
-  console.log(row(1, 0));
-  console.log(row(THREADS, 1));
-  console.log(row("1, new threads", 2));
+  for (const [i, spec] of COMPARE_ROWS.entries()) console.log(row(spec, i));
   return frames.length;
 }
 

@@ -119,7 +119,6 @@ export async function acquireTurn(
     letGo();
     await store.release(lease).catch(() => {});
   };
-  let current = lease;
   try {
     if (replaces !== undefined && lease.version !== replaces) {
       throw new StoreError(
@@ -140,7 +139,7 @@ export async function acquireTurn(
         if (lost.signal.aborted) throw lost.signal.reason;
         const continues = turn.opening === true && !turn.memory.done;
         try {
-          const record = await store.commit(current, {
+          const record = await store.commit(held.lease, {
             messageId: turn.opening ? null : messageId,
             user: turn.opening ? null : text,
             reply: turn.reply,
@@ -155,8 +154,7 @@ export async function acquireTurn(
           });
           if (continues) {
             // Still held (and renewed, by the same token): the message's turn is next.
-            current = { ...current, version: record.seq };
-            held.lease = current;
+            held.lease = { ...held.lease, version: record.seq };
             held.memory = turn.memory;
             return record;
           }
