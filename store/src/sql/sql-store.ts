@@ -137,6 +137,7 @@ export class SqlStore implements Store {
   // ---- threads -------------------------------------------------------------------------------
 
   async createThread(id: string = randomUUID()): Promise<ThreadInfo> {
+    threadKey(id, "id");
     return this.db.transaction(async (tx) => {
       if (!(await this.insertThread(tx, id)))
         throw new StoreError("bad_request", `a thread '${id}' already exists in ${this.where}`);
@@ -145,6 +146,7 @@ export class SqlStore implements Store {
   }
 
   async thread(id: string): Promise<ThreadInfo | null> {
+    threadKey(id, "id");
     const row = await this.shown(this.db, id);
     return row ? threadInfo(row, this.now()) : null;
   }
@@ -227,6 +229,7 @@ export class SqlStore implements Store {
    * one, is given back instead of taking the thread, and the memory comes with the lease.
    */
   private async taking(threadId: string, options: AcquireOptions, forMessage: boolean): Promise<TakenThread> {
+    threadKey(threadId);
     const policy = options.policy ?? "reject";
     const lease: Lease = {
       threadId,
@@ -805,6 +808,7 @@ export class SqlStore implements Store {
   }
 
   async turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null> {
+    threadKey(threadId);
     if (typeof messageId !== "string")
       throw new StoreError("bad_request", `messageId: must be a string, not ${describe(messageId)}`);
     // No turn has one (see keepable), and Postgres would refuse the query.
@@ -817,11 +821,13 @@ export class SqlStore implements Store {
   }
 
   async turns(threadId: string): Promise<TurnRecord[]> {
+    threadKey(threadId);
     await this.existing(this.db, threadId);
     return (await this.db.all("SELECT * FROM turns WHERE thread_id = ? ORDER BY seq", [threadId])).map(turnRecord);
   }
 
   async load(threadId: string): Promise<LoadedThread> {
+    threadKey(threadId);
     const row = await this.shown(this.db, threadId);
     if (!row) throw unknownThread(threadId, this.where);
     return { info: threadInfo(row, this.now()), memory: await this.head(row) };
@@ -835,6 +841,7 @@ export class SqlStore implements Store {
   }
 
   async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
+    threadKey(threadId);
     const row = await this.existing(this.db, threadId);
     const version = num(row.version);
     const firstSeq = num(row.first_seq);
@@ -873,6 +880,8 @@ export class SqlStore implements Store {
   // ---- history -----------------------------------------------------------------------------
 
   async fork(threadId: string, turn: number, newId: string = randomUUID()): Promise<ThreadInfo> {
+    threadKey(threadId);
+    threadKey(newId, "newId");
     return this.db.transaction(async (tx) => {
       const src = await this.existing(tx, threadId);
       const version = num(src.version);
@@ -918,6 +927,7 @@ export class SqlStore implements Store {
   }
 
   async exportThread(threadId: string): Promise<ThreadExport> {
+    threadKey(threadId);
     const { info, memory } = await this.load(threadId);
     const { running: _running, ...thread } = info;
     const turns = (
@@ -927,6 +937,7 @@ export class SqlStore implements Store {
   }
 
   async setTitle(threadId: string, title: string | null): Promise<ThreadInfo> {
+    threadKey(threadId);
     const given = title === null ? null : title.trim();
     if (given !== null && (given === "" || given.length > TITLE_MAX || /[\u0000-\u001f\u007f]/.test(given))) {
       throw new StoreError(
@@ -942,6 +953,7 @@ export class SqlStore implements Store {
   }
 
   async deleteThread(threadId: string): Promise<boolean> {
+    threadKey(threadId);
     this.memories.forget(threadId);
     return this.db.transaction((tx) => this.deleteRows(tx, threadId));
   }
@@ -1030,7 +1042,8 @@ export class SqlStore implements Store {
   }
 
   /** The thread's latest run as it stands (`abandoned` included: reading it by id settles it). */
-  latestRun(threadId: string): Promise<RunRecord | null> {
+  async latestRun(threadId: string): Promise<RunRecord | null> {
+    threadKey(threadId);
     return this.runs.latest(threadId);
   }
 
@@ -1078,6 +1091,21 @@ function keepable(text: string | null, field: "messageId" | "user" | "reply"): v
       `${field}: contains a NUL character (U+0000), which a store cannot keep in text`,
     );
   }
+}
+
+/**
+ * A thread's id as the store keys it: text, not empty, without NUL (which Postgres cannot keep).
+ * Anything else from a caller in JavaScript is refused naming the argument, not left to fail
+ * inside the query (better-sqlite3 took an object's fields as named parameters).
+ */
+function threadKey(id: unknown, field: "threadId" | "id" | "newId" = "threadId"): void {
+  if (typeof id !== "string") throw new StoreError("bad_request", `${field}: must be a string, not ${describe(id)}`);
+  if (id === "") throw new StoreError("bad_request", `${field}: a thread id is not empty`);
+  if (id.includes("\u0000"))
+    throw new StoreError(
+      "bad_request",
+      `${field}: contains a NUL character (U+0000), which a store cannot keep in text`,
+    );
 }
 
 /** What a value is, for an error message: its type, or an array. */

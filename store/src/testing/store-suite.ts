@@ -1096,6 +1096,46 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect((await store.thread("nul"))!.running).toBeNull();
       }));
 
+    it("refuses a thread id that is not text, is empty or holds a NUL, naming it, on every call", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "ok", 1);
+        const notText = { id: "ok" } as unknown as string;
+        const calls: [string, (id: string) => Promise<unknown>][] = [
+          ["id", (id) => store.createThread(id)],
+          ["id", (id) => store.thread(id)],
+          ["threadId", (id) => store.acquire(id)],
+          ["threadId", (id) => store.takeThread(id)],
+          ["threadId", (id) => store.load(id)],
+          ["threadId", (id) => store.memoryAt(id, 0)],
+          ["threadId", (id) => store.turnByMessage(id, "m")],
+          ["threadId", (id) => store.turns(id)],
+          ["threadId", (id) => store.fork(id, 0)],
+          ["newId", (id) => store.fork("ok", 0, id)],
+          ["threadId", (id) => store.exportThread(id)],
+          ["threadId", (id) => store.setTitle(id, "t")],
+          ["threadId", (id) => store.deleteThread(id)],
+          ["threadId", (id) => store.latestRun(id)],
+          ["threadId", (id) => runTurn(store, echoAgent(), id, "hi")],
+        ];
+        for (const [field, call] of calls) {
+          await expect(call(notText)).rejects.toMatchObject({
+            code: "bad_request",
+            message: `${field}: must be a string, not object`,
+          });
+          await expect(call("")).rejects.toMatchObject({
+            code: "bad_request",
+            message: `${field}: a thread id is not empty`,
+          });
+          await expect(call("a\u0000b")).rejects.toMatchObject({
+            code: "bad_request",
+            message: expect.stringMatching(new RegExp(`^${field}: contains a NUL`)),
+          });
+        }
+        // Nothing was written by the refused calls; the thread that was there is as it was.
+        expect((await store.listThreads()).map((t) => t.id)).toEqual(["ok"]);
+        expect((await store.thread("ok"))!.version).toBe(2);
+      }));
+
     it("keeps a fork at turn 0 its source's agent's thread", () =>
       withStore(backend, async (store) => {
         await talk(store, "src", 1);
