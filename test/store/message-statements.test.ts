@@ -6,7 +6,14 @@ import { describe, expect, it } from "vitest";
 import { acquireTurn, runTurn } from "@autograms/store";
 import { EchoModel, echoAgent } from "@autograms/store/testing";
 import { bothStores } from "./support/both-stores.js";
-import { recordStatements } from "./support/statements.js";
+import { recordStatements, type Driver } from "./support/statements.js";
+import { prepared } from "../../store/src/postgres/driver.js";
+import { THREAD_ROW } from "../../store/src/sql/rows.js";
+
+/** On Postgres, each statement sent under a name: prepared once per connection, not parsed and planned for every message. */
+const expectNamed = (statements: { sql: string }[]) => {
+  for (const { sql } of statements) expect(prepared(sql).name, sql).toBeDefined();
+};
 
 const stores = bothStores("autograms-statements-");
 
@@ -47,6 +54,7 @@ for (const [name, open] of Object.entries(stores)) {
           take = alone.slice(0, 1);
           commit = alone.slice(1);
           expect(take[0]).toMatch(/UPDATE threads SET lease_token/);
+          expectNamed(statements);
         } else {
           // Taking: one transaction that does not wait for the disk, the row read once (with the
           // waiters and the message id's turn), then the lease; committing: one that waits.
@@ -85,13 +93,54 @@ for (const [name, open] of Object.entries(stores)) {
         expect(held!.memory).toBeNull();
         expect(held!.lease.version).toBe(0);
         expect(recorded.statements.filter((s) => /FROM snapshots|SELECT delta/.test(s.sql))).toEqual([]);
+        if (name === "Postgres") expectNamed(recorded.statements);
         await held!.release();
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("reads a thread's row by its columns' names, every column of the table", async () => {
+      const store = await open();
+      try {
+        const db = (store as unknown as { db: Driver }).db;
+        const columns = (
+          name === "Postgres"
+            ? await db.all(
+                "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'threads'",
+              )
+            : await db.all("SELECT name FROM pragma_table_info('threads')")
+        ).map((c) => String(c.name));
+        expect(
+          THREAD_ROW.split(", ")
+            .map((c) => c.replace("threads.", ""))
+            .sort(),
+        ).toEqual(columns.sort());
       } finally {
         await store.close();
       }
     });
   });
 }
+
+describe("the names statements are prepared under on Postgres", () => {
+  it("names a statement unless it returns its table's columns as *", () => {
+    expect(prepared("SELECT id FROM threads WHERE id = ?")).toMatchObject({
+      text: "SELECT id FROM threads WHERE id = $1",
+    });
+    expect(prepared("SELECT id FROM threads WHERE id = ?").name).toBeDefined();
+    expect(
+      prepared("SELECT (SELECT COUNT(*) FROM t) AS n, 1 / ((SELECT COUNT(*) FROM h) * (2)) AS g").name,
+    ).toBeDefined();
+    for (const wildcard of [
+      "SELECT * FROM turns WHERE thread_id = ?",
+      "SELECT r.*, t.lease_token FROM runs r JOIN threads t ON t.id = r.thread_id",
+      "UPDATE runs SET status = ? RETURNING *",
+      "SELECT id, * FROM threads",
+    ])
+      expect(prepared(wildcard).name, wildcard).toBeUndefined();
+  });
+});
 
 describe("a turn's commit on Postgres when it keeps a snapshot", () => {
   it("tries the statement on its own, which writes nothing, then commits in a transaction with the snapshot; a first turn's snapshot goes in its statement", async () => {

@@ -19,20 +19,24 @@ const PREPARED = new Map<string, { text: string; name?: string }>();
 /** Past this many texts (which should not happen: the store's are few), the rest are numbered each time. */
 const PREPARED_MAX = 500;
 
-/** `?` placeholders (the store's portable SQL) become `$1, $2, ...`. */
-function prepared(sql: string): { text: string; name?: string } {
+/**
+ * A `*` that stands for columns (`SELECT *`, `RETURNING *`, `t.*`, `, *`), not a product or `COUNT(*)`.
+ * A statement that returns `*` is not named: after a migration adds a column (another process of
+ * a newer version, in a rolling deploy), Postgres refuses a prepared statement whose result type
+ * changed, where a statement parsed afresh returns the new column too. The statements on a turn's
+ * path list their columns, so that they are named.
+ */
+const COLUMNS_WILDCARD = /(?:\bSELECT|\bRETURNING|,|\.)\s*\*/i;
+
+/** `?` placeholders (the store's portable SQL) become `$1, $2, ...`, and the name the statement is prepared under, if any. */
+export function prepared(sql: string): { text: string; name?: string } {
   const known = PREPARED.get(sql);
   if (known) return known;
   let n = 0;
   const text = sql.replace(/\?/g, () => `$${++n}`);
-  // A statement that returns `*` is not named: after a migration adds a column (another process of
-  // a newer version, in a rolling deploy), Postgres refuses a prepared statement whose result
-  // type changed, where a statement parsed afresh returns the new column too.
   if (PREPARED.size >= PREPARED_MAX) return { text };
   // A name stays with its text for the process's life: a connection keeps what it prepared.
-  const statement = sql.replaceAll("COUNT(*)", "").includes("*")
-    ? { text }
-    : { text, name: `autograms_${PREPARED.size + 1}` };
+  const statement = COLUMNS_WILDCARD.test(sql) ? { text } : { text, name: `autograms_${PREPARED.size + 1}` };
   PREPARED.set(sql, statement);
   return statement;
 }

@@ -4,6 +4,18 @@ import type { StoredTraceEvent, ThreadInfo, TurnRecord, TurnStatus } from "../ty
 import { unpackJson } from "./packed-json.js";
 import { num, optNum, optStr, type Row } from "./driver.js";
 
+/**
+ * Every column of `threads` (migrations.ts), named rather than `threads.*`: on Postgres a statement
+ * that lists its columns is prepared once per connection, where one returning `*` is parsed and
+ * planned again for every use (postgres/driver.ts). The store's tests check the list against the
+ * table, so a migration that adds a column adds it here.
+ */
+export const THREAD_ROW =
+  "threads.id, threads.agent, threads.graph_hash, threads.version, threads.done, threads.first_seq, threads.snap_seq, " +
+  "threads.snap_bytes, threads.created_at, threads.updated_at, threads.parent_id, threads.parent_seq, threads.lease_token, " +
+  "threads.lease_owner, threads.lease_message, threads.lease_user, threads.lease_since, threads.lease_expires, " +
+  "threads.queue_tail, threads.title, threads.memory_checksum";
+
 /** A run holds the thread: a lease whose time has not run out (a dead process's lease lapses). */
 export function isLive(row: Row, now: number): boolean {
   return row.lease_token !== null && row.lease_token !== undefined && num(row.lease_expires) > now;

@@ -35,7 +35,7 @@ import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { whyUnwritable } from "./unwritable.js";
 import { packJson, unpackJson } from "./packed-json.js";
-import { busyMessage, isLive, threadInfo, turnRecord } from "./rows.js";
+import { busyMessage, isLive, THREAD_ROW, threadInfo, turnRecord } from "./rows.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
@@ -97,8 +97,7 @@ const TITLE_MAX = 200;
  * A thread's row as shown (ThreadInfo): with its first user message, its title when none was
  * given. Read only where a thread is shown; a turn's path reads the bare row.
  */
-const THREAD_COLUMNS =
-  "threads.*, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user";
+const THREAD_COLUMNS = `${THREAD_ROW}, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user`;
 
 export class SqlStore implements Store {
   readonly options: Store["options"];
@@ -164,7 +163,7 @@ export class SqlStore implements Store {
   }
 
   private row(sql: Sql, id: string, lock = ""): Promise<Row | undefined> {
-    return first(sql, `SELECT * FROM threads WHERE id = ?${lock}`, [id]);
+    return first(sql, `SELECT ${THREAD_ROW} FROM threads WHERE id = ?${lock}`, [id]);
   }
 
   /** The row with what a ThreadInfo shows (its derived title). */
@@ -358,7 +357,8 @@ export class SqlStore implements Store {
    * anything stands in the way, for the transaction to decide. The statement reads the waiters
    * and the message's turns as they were when it began: it takes the thread only if the row it
    * locked is the version it began with (its xmin), so that nothing committed meanwhile (a turn,
-   * a place in the queue: each writes the row) escaped it.
+   * a place in the queue: each writes the row) escaped it. It names the columns it reads, so that
+   * it is a prepared statement (parsed and planned once per connection, not for every message).
    */
   private async takeAtOnce(
     sql: Sql,
@@ -371,7 +371,7 @@ export class SqlStore implements Store {
     const row = await first(
       sql,
       `WITH seen AS (SELECT xmin::text AS x FROM threads WHERE id = ?),
-         head AS (SELECT threads.*, xmin::text AS x,
+         head AS (SELECT id, agent, version, lease_token, lease_owner, lease_expires, memory_checksum, xmin::text AS x,
              (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
              (SELECT COUNT(*) FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made
            FROM threads WHERE id = ? FOR UPDATE),
@@ -380,7 +380,8 @@ export class SqlStore implements Store {
            WHERE threads.id = head.id AND head.x = seen.x AND (head.lease_token IS NULL OR head.lease_expires <= ?)
              AND head.waiting = 0 AND head.made = 0${agent === undefined ? "" : " AND (head.agent IS NULL OR head.agent = ?)"}
            RETURNING threads.id)
-       SELECT head.*, (SELECT COUNT(*) FROM taken) AS took, set_config('synchronous_commit', 'off', true) AS lazy FROM head`,
+       SELECT version, lease_token, lease_owner, memory_checksum, (SELECT COUNT(*) FROM taken) AS took,
+         set_config('synchronous_commit', 'off', true) AS lazy FROM head`,
       [
         lease.threadId,
         now,
@@ -406,7 +407,7 @@ export class SqlStore implements Store {
     const read = () =>
       first(
         tx,
-        `SELECT threads.*,
+        `SELECT ${THREAD_ROW},
            (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
            (SELECT seq FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made_seq
          FROM threads WHERE id = ?${this.forUpdate}`,

@@ -8,7 +8,17 @@
  * the temporary directory and copied for each server.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, chmodSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  chmodSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -20,6 +30,7 @@ import { join } from "node:path";
  * @property {() => void} stop
  * @property {() => void} down Stops the server as a crash would (pg_ctl stop -m immediate), its data kept.
  * @property {() => void} up Starts it again, on the same port.
+ * @property {() => number} pid The server's main process (its postmaster), whose children serve the connections.
  */
 
 function binDir() {
@@ -137,6 +148,7 @@ export async function startPostgres() {
       pg(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
     },
     up: start,
+    pid: () => Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n", 1)[0]),
     stop() {
       watcher.kill();
       admin.end().catch(() => {});
