@@ -331,7 +331,8 @@ async function eventCost(name, storeUrl) {
 
 /** A process, and the CPU seconds (user + system, all its threads) it has used so far. */
 function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -387,9 +388,10 @@ function framesOf(text) {
  * the server's CPU per message. `fresh`: each message is the first of a thread of its own (for the
  * autograms server, the agent's opening and the message in one response).
  */
-async function measure(server, prefix, clients, messages, fresh = false) {
+async function measure(server, prefix, clients, messages, fresh = false, database = null) {
   if (!fresh) await Promise.all(Array.from({ length: clients }, (_, t) => chatTurn(server.url, `${prefix}-${t}`, 0)));
   const cpu = cpuSeconds(server.pid);
+  const databaseCpu = database?.();
   const latencies = [];
   const start = performance.now();
   const send = (t, i) =>
@@ -403,6 +405,7 @@ async function measure(server, prefix, clients, messages, fresh = false) {
   const turns = clients * messages;
   return {
     cpuMs: ((cpuSeconds(server.pid) - cpu) * 1000) / turns,
+    ...(database && { databaseMs: ((database() - databaseCpu) * 1000) / turns }),
     perSecond: turns / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -420,8 +423,10 @@ const COMPARE_ROWS = [
  * The autograms server against the bare server on one store, with one client and with THREADS:
  * both servers up and warmed, then ROUNDS rounds that measure each in turn (fresh threads every
  * round), so that both see the same state of the machine; each figure is the median of its rounds.
+ * `database`: the CPU seconds its database's processes have used (Postgres started here), for the
+ * database's CPU per message, printed after the table (`notes`).
  */
-async function compare(name, storeUrlOf) {
+async function compare(name, storeUrlOf, database = null, notes = []) {
   const agentFile = join(dir, "bench-agent.json");
   writeFileSync(agentFile, JSON.stringify(GRAPH));
   const framesFile = join(dir, "frames.json");
@@ -446,7 +451,7 @@ async function compare(name, storeUrlOf) {
           ["autograms", ours],
           ["bare", bare],
         ])
-          rounds[who][i].push(await measure(server, `${prefix}-${r}`, clients, messages, fresh));
+          rounds[who][i].push(await measure(server, `${prefix}-${r}`, clients, messages, fresh, database));
   } finally {
     await ours.stop();
     await bare?.stop();
@@ -467,7 +472,15 @@ async function compare(name, storeUrlOf) {
     const spread = each.length > 1 ? `, rounds ${each[0].toFixed(2)}-${each.at(-1).toFixed(2)}x` : "";
     return `| ${name} | ${label} | ${cell("cpuMs", (x) => `${x.toFixed(2)} ms`)}${spread} | ${cell("perSecond", (x) => x.toFixed(0))} | ${cell("p50", ms)} | ${cell("p99", ms)} |`;
   };
-  for (const [i, spec] of COMPARE_ROWS.entries()) console.log(row(spec, i));
+  for (const [i, spec] of COMPARE_ROWS.entries()) {
+    console.log(row(spec, i));
+    if (database) {
+      const [x, y] = [median(rounds.autograms[i], "databaseMs"), median(rounds.bare[i], "databaseMs")];
+      notes.push(
+        `${name}'s own CPU per message, ${spec.label}: ${x.toFixed(2)} ms / ${y.toFixed(2)} ms (${(x / y).toFixed(2)}x)`,
+      );
+    }
+  }
   return frames.length;
 }
 
@@ -637,6 +650,25 @@ async function pgDatabase() {
     return null;
   }
 }
+/**
+ * The CPU seconds the Postgres this bench started has used so far: its main process and the
+ * processes it started (a backend per connection; the other server of a round is idle meanwhile).
+ */
+function postgresCpuSeconds() {
+  const main = postgres.pid();
+  let seconds = cpuSeconds(main);
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // The parent's pid is the second field after the command's name.
+      if (Number(stat.slice(stat.lastIndexOf(") ") + 2).split(" ")[1]) === main) seconds += cpuSeconds(Number(pid));
+    } catch {
+      // It exited between the listing and the read.
+    }
+  }
+  return seconds;
+}
 const skipped = (name) => console.log(`| ${name} | skipped: no Postgres (--no-postgres, or it could not start) |`);
 try {
   if (SECTIONS.has("compare")) {
@@ -648,9 +680,12 @@ try {
     );
     const frames = await compare("SQLite", (who) => `sqlite:${join(dir, `compare-${who}.db`)}`);
     const pg = [await pgDatabase(), await pgDatabase()];
-    if (pg[0]) await compare("Postgres", (who) => (who === "autograms" ? pg[0] : pg[1]));
+    const notes = [];
+    const database = postgres && process.platform === "linux" ? postgresCpuSeconds : null;
+    if (pg[0]) await compare("Postgres", (who) => (who === "autograms" ? pg[0] : pg[1]), database, notes);
     else skipped("Postgres");
     console.log(`\n(${frames} SSE frames a turn)`);
+    for (const note of notes) console.log(note);
   }
   if (SECTIONS.has("workers")) {
     console.log(
