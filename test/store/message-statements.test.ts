@@ -93,7 +93,14 @@ for (const [name, open] of Object.entries(stores)) {
         expect(held!.memory).toBeNull();
         expect(held!.lease.version).toBe(0);
         expect(recorded.statements.filter((s) => /FROM snapshots|SELECT delta/.test(s.sql))).toEqual([]);
-        if (name === "Postgres") expectNamed(recorded.statements);
+        if (name === "Postgres") {
+          // The take that finds no thread, then the thread made with its lease: two statements on
+          // their own, no transaction.
+          expect(recorded.transactions).toEqual([]);
+          expect(recorded.statements.map((s) => s.tx)).toEqual([null, null]);
+          expect(recorded.statements[1]!.sql).toMatch(/INSERT INTO threads .* ON CONFLICT \(id\) DO NOTHING/s);
+          expectNamed(recorded.statements);
+        }
         await held!.release();
       } finally {
         await store.close();

@@ -246,6 +246,11 @@ export class SqlStore implements Store {
       // The memory read on the same connection: a lease is kept (renewed) once this returns.
       const quick = await this.db.session(async (sql) => {
         const took = await this.takeAtOnce(sql, lease, user, checked, options.agent);
+        if (took === "absent") {
+          // A new thread: made with its lease in one more statement, unless another caller made it first.
+          const made = options.create !== false && (await this.makeTakenAtOnce(sql, lease, user));
+          return made ? { lease: made, memory: null } : null;
+        }
         return (
           took && {
             lease: took.lease,
@@ -366,7 +371,7 @@ export class SqlStore implements Store {
     user: string | null,
     messageId: string | null,
     agent: string | undefined,
-  ): Promise<{ lease: Lease; row: Row } | null> {
+  ): Promise<{ lease: Lease; row: Row } | "absent" | null> {
     const now = this.now();
     const row = await first(
       sql,
@@ -392,11 +397,29 @@ export class SqlStore implements Store {
         ...(agent === undefined ? [] : [agent]),
       ],
     );
-    if (!row || num(row.took) !== 1) return null;
+    if (!row) return "absent";
+    if (num(row.took) !== 1) return null;
     const taken = { ...lease, version: num(row.version) };
     // A token still there but out of date: its holder neither committed nor released (nor renewed).
     if (row.lease_token !== null && row.lease_token !== undefined) taken.lapsedOwner = String(row.lease_owner);
     return { lease: taken, row };
+  }
+
+  /**
+   * Postgres: a thread not in the store yet, made with the lease in its row by one statement on
+   * its own (whose commit does not wait for the disk, as a take's); null when another caller made
+   * the thread first (the transaction then decides).
+   */
+  private async makeTakenAtOnce(sql: Sql, lease: Lease, user: string | null): Promise<Lease | null> {
+    const now = this.now();
+    const row = await first(
+      sql,
+      `WITH made AS (INSERT INTO threads (id, version, done, first_seq, snap_seq, created_at, updated_at, ${LEASE_COLUMNS.replaceAll(" = ?", "")})
+         VALUES (?, 0, 0, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id)
+       SELECT (SELECT COUNT(*) FROM made) AS made, set_config('synchronous_commit', 'off', true) AS lazy`,
+      [lease.threadId, now, now, ...leaseValues(lease, user, now)],
+    );
+    return num(row?.made) === 1 ? { ...lease, version: 0 } : null;
   }
 
   /**

@@ -511,6 +511,43 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         { pollMs: 10 },
       ));
 
+    it("gives a new thread to one holder at a time when several ask for it at once, from two stores", () =>
+      withStore(
+        backend,
+        async (store, db) => {
+          const other = await db.open({ pollMs: 10 });
+          try {
+            for (const policy of ["reject", "enqueue"] as const) {
+              const id = `new-${policy}`;
+              let holding = 0;
+              const outcomes = await Promise.all(
+                Array.from({ length: 6 }, async (_, i) => {
+                  const s = i % 2 ? other : store;
+                  try {
+                    const lease = await s.acquire(id, { policy });
+                    expect(lease.version).toBe(0);
+                    expect(++holding).toBe(1);
+                    await new Promise((r) => setTimeout(r, 5));
+                    holding--;
+                    await s.release(lease);
+                    return "taken";
+                  } catch (err) {
+                    return (err as StoreError).code;
+                  }
+                }),
+              );
+              expect(outcomes).toContain("taken");
+              if (policy === "enqueue") expect(outcomes).toEqual(Array(6).fill("taken"));
+              else for (const o of outcomes) expect(["taken", "thread_busy"]).toContain(o);
+              expect(await store.thread(id)).toMatchObject({ id, version: 0, running: null });
+            }
+          } finally {
+            await other.close();
+          }
+        },
+        { pollMs: 10 },
+      ));
+
     it("rejects a second message while a run is in progress, naming the run (policy reject)", () =>
       withStore(backend, async (store) => {
         const model = new EchoModel();
