@@ -2,6 +2,7 @@ import { StoreError } from "./errors.js";
 import { PostgresDriver } from "./postgres/driver.js";
 import { SqliteDriver } from "./sqlite/driver.js";
 import { SqlStore } from "./sql/sql-store.js";
+import { checkStoreOptions } from "./sql/arguments.js";
 import type { Store, StoreOptions } from "./types.js";
 import { describeLocation, parseStoreUrl } from "./url.js";
 
@@ -10,6 +11,7 @@ import { describeLocation, parseStoreUrl } from "./url.js";
  * URL may carry `lease_ms` and `poll_ms`; `options` given here win over them.
  */
 export async function openStore(url: string, options: StoreOptions = {}): Promise<Store> {
+  checkStoreOptions(options);
   const location = parseStoreUrl(url);
   const where = describeLocation(location);
   try {

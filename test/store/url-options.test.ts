@@ -1,7 +1,7 @@
 // A store URL carries the store's own options (lease_ms, poll_ms) as query parameters: they are
 // taken out before the URL reaches the database driver, and options given in code win over them.
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, parseStoreUrl } from "@autograms/store";
@@ -74,6 +74,29 @@ describe("store URL options", () => {
       const given = await openStore(`sqlite:${join(dir, "a.db")}?lease_ms=1234`, { leaseMs: 4321, pollMs: undefined });
       expect(given.options).toMatchObject({ leaseMs: 4321, pollMs: 50 });
       await given.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("given in code, are refused naming the option when they are not what it takes, before anything is opened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "autograms-url-options-"));
+    try {
+      const url = `sqlite:${join(dir, "never.db")}`;
+      for (const [options, message] of [
+        [{ snapshotEvery: "x" }, "snapshotEvery: must be a whole number, at least 1, not 'x'"],
+        [{ snapshotBytes: 1.5 }, "snapshotBytes: must be a whole number, at least 1, not 1.5"],
+        [{ leaseMs: -5 }, "leaseMs: must be a whole number, at least 1, not -5"],
+        [{ pollMs: 0 }, "pollMs: must be a whole number, at least 1, not 0"],
+        [{ memoryCache: "a" }, "memoryCache: must be a whole number, at least 0, not 'a'"],
+        [{ now: 5 }, "now: must be a function, not number"],
+      ] as const)
+        await expect(openStore(url, options as never)).rejects.toMatchObject({ code: "bad_request", message });
+      // Nothing was made for a store that was refused.
+      expect(existsSync(join(dir, "never.db"))).toBe(false);
+      const fine = await openStore(url, { memoryCache: 0, snapshotEvery: 1 });
+      expect(fine.options).toMatchObject({ memoryCache: 0, snapshotEvery: 1 });
+      await fine.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

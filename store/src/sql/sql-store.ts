@@ -36,6 +36,16 @@ import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { whyUnwritable } from "./unwritable.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, THREAD_ROW, threadInfo, turnRecord } from "./rows.js";
+import {
+  checkAcquireOptions,
+  checkListOptions,
+  checkPruneOptions,
+  checkTitle,
+  describe,
+  keepable,
+  runKey,
+  threadKey,
+} from "./arguments.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
@@ -151,6 +161,7 @@ export class SqlStore implements Store {
   }
 
   async listThreads(options: { limit?: number; agent?: string } = {}): Promise<ThreadInfo[]> {
+    checkListOptions(options);
     const limit = options.limit ?? -1;
     const where = options.agent === undefined ? "" : " WHERE agent = ? OR agent IS NULL";
     const params: unknown[] = [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])];
@@ -229,6 +240,7 @@ export class SqlStore implements Store {
    */
   private async taking(threadId: string, options: AcquireOptions, forMessage: boolean): Promise<TakenThread> {
     threadKey(threadId);
+    checkAcquireOptions(options);
     const policy = options.policy ?? "reject";
     const lease: Lease = {
       threadId,
@@ -962,6 +974,7 @@ export class SqlStore implements Store {
 
   async setTitle(threadId: string, title: string | null): Promise<ThreadInfo> {
     threadKey(threadId);
+    checkTitle(title);
     const given = title === null ? null : title.trim();
     if (given !== null && (given === "" || given.length > TITLE_MAX || /[\u0000-\u001f\u007f]/.test(given))) {
       throw new StoreError(
@@ -991,6 +1004,7 @@ export class SqlStore implements Store {
   }
 
   async prune(options: PruneOptions): Promise<PruneResult> {
+    checkPruneOptions(options);
     const result: PruneResult = { threadsDeleted: 0, turnsDeleted: 0 };
     const now = this.now();
     if (options.olderThanMs !== undefined) {
@@ -1057,11 +1071,13 @@ export class SqlStore implements Store {
     return this.runs.append(runId, events, end, begin);
   }
 
-  runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {
+  async runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {
+    runKey(runId);
     return this.runs.events(runId, afterSeq, limit);
   }
 
-  run(runId: string): Promise<RunRecord | null> {
+  async run(runId: string): Promise<RunRecord | null> {
+    runKey(runId);
     return this.settled(this.runs.get(runId));
   }
 
@@ -1099,42 +1115,6 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     await this.db.close();
   }
-}
-
-/**
- * Postgres TEXT cannot hold U+0000 (SQLite can): refused on both, so that a message is kept, or
- * refused, the same whatever the store. Something other than text (from a caller in JavaScript)
- * is refused naming the field, not left to fail inside the query.
- */
-function keepable(text: string | null, field: "messageId" | "user" | "reply"): void {
-  if (text !== null && typeof text !== "string")
-    throw new StoreError("bad_request", `${field}: must be a string or null, not ${describe(text)}`);
-  if (text !== null && text.includes("\u0000")) {
-    throw new StoreError(
-      "bad_request",
-      `${field}: contains a NUL character (U+0000), which a store cannot keep in text`,
-    );
-  }
-}
-
-/**
- * A thread's id as the store keys it: text, not empty, without NUL (which Postgres cannot keep).
- * Anything else from a caller in JavaScript is refused naming the argument, not left to fail
- * inside the query (better-sqlite3 took an object's fields as named parameters).
- */
-function threadKey(id: unknown, field: "threadId" | "id" | "newId" = "threadId"): void {
-  if (typeof id !== "string") throw new StoreError("bad_request", `${field}: must be a string, not ${describe(id)}`);
-  if (id === "") throw new StoreError("bad_request", `${field}: a thread id is not empty`);
-  if (id.includes("\u0000"))
-    throw new StoreError(
-      "bad_request",
-      `${field}: contains a NUL character (U+0000), which a store cannot keep in text`,
-    );
-}
-
-/** What a value is, for an error message: its type, or an array. */
-function describe(value: unknown): string {
-  return Array.isArray(value) ? "an array" : typeof value;
 }
 
 /** Postgres's SQLSTATE for a division by zero: what the one-statement commit's guard raises. */

@@ -1173,6 +1173,40 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
         expect((await store.thread("ok"))!.version).toBe(2);
       }));
 
+    it("refuses arguments of the wrong kind, naming them, and writes nothing for them", () =>
+      withStore(backend, async (store) => {
+        await talk(store, "ok", 1);
+        const odd = <T>(v: unknown) => v as T;
+        const refusals: [() => Promise<unknown>, string][] = [
+          [() => store.acquire("a", { ttlMs: odd("x") }), "ttlMs: must be a whole number, at least 1, not 'x'"],
+          [
+            () => store.acquire("a", { policy: odd("bogus") }),
+            "policy: must be one of reject, enqueue, interrupt, rollback, not 'bogus'",
+          ],
+          [() => store.acquire("a", { waitMs: -1 }), "waitMs: must be a whole number, at least 0, not -1"],
+          [
+            () => store.takeThread("a", { sameMessage: odd("never") }),
+            "sameMessage: must be one of wait, refuse, not 'never'",
+          ],
+          [() => store.takeThread("a", { owner: odd(7) }), "owner: must be a string, not number"],
+          [() => store.takeThread("a", { create: odd("no") }), "create: must be a boolean, not string"],
+          [() => store.takeThread("a", { signal: odd({}) }), "signal: must be an AbortSignal, not object"],
+          [() => store.listThreads({ limit: odd("5") }), "limit: must be a whole number (below 0: no limit), not '5'"],
+          [() => store.listThreads({ limit: 1.5 }), "limit: must be a whole number (below 0: no limit), not 1.5"],
+          [() => store.setTitle("ok", odd({ t: 1 })), "title: must be a string or null, not object"],
+          [() => store.prune({ olderThanMs: odd("x") }), "olderThanMs: must be a whole number, at least 0, not 'x'"],
+          [() => store.prune({ keepTurns: -1 }), "keepTurns: must be a whole number, at least 0, not -1"],
+          [() => store.run(odd({})), "runId: must be a string, not object"],
+          [() => store.runEvents(odd(1)), "runId: must be a string, not number"],
+        ];
+        for (const [call, message] of refusals)
+          await expect(call()).rejects.toMatchObject({ code: "bad_request", message });
+        expect((await store.listThreads()).map((t) => [t.id, t.version, t.title, t.running])).toEqual([
+          ["ok", 2, "message 1", null],
+        ]);
+        expect(await store.listThreads({ limit: -1 })).toHaveLength(1);
+      }));
+
     it("keeps a fork at turn 0 its source's agent's thread", () =>
       withStore(backend, async (store) => {
         await talk(store, "src", 1);

@@ -1,0 +1,105 @@
+/**
+ * What a caller passes the store, checked before any of it reaches a query: a caller in
+ * JavaScript (no compiler to stop it) that passes the wrong kind of value gets `bad_request`
+ * naming the argument, not an error from inside the database driver, nor a value stored that
+ * breaks the thread later (a lease's lifetime given as text made its expiry text).
+ */
+import { StoreError } from "../errors.js";
+import { type AcquireOptions, BUSY_POLICIES, type PruneOptions, type StoreOptions } from "../types.js";
+
+const refuse = (message: string) => new StoreError("bad_request", message);
+
+/** What a value is, for an error message: its type, or an array, or null. */
+export function describe(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}
+
+const NUL = (field: string) => `${field}: contains a NUL character (U+0000), which a store cannot keep in text`;
+
+/**
+ * Text the store keeps (a message id, a user's message, a reply): Postgres TEXT cannot hold U+0000
+ * (SQLite can), so it is refused on both, and a message is kept, or refused, the same whatever the store.
+ */
+export function keepable(text: string | null, field: "messageId" | "user" | "reply"): void {
+  if (text !== null && typeof text !== "string")
+    throw refuse(`${field}: must be a string or null, not ${describe(text)}`);
+  if (text !== null && text.includes("\u0000")) throw refuse(NUL(field));
+}
+
+/** A thread's id as the store keys it: text, not empty, without NUL. */
+export function threadKey(id: unknown, field: "threadId" | "id" | "newId" = "threadId"): void {
+  if (typeof id !== "string") throw refuse(`${field}: must be a string, not ${describe(id)}`);
+  if (id === "") throw refuse(`${field}: a thread id is not empty`);
+  if (id.includes("\u0000")) throw refuse(NUL(field));
+}
+
+/** A run's id: text (a run named otherwise was never recorded). */
+export function runKey(id: unknown): void {
+  if (typeof id !== "string") throw refuse(`runId: must be a string, not ${describe(id)}`);
+}
+
+/** A whole number of at least `min`, or absent. */
+function whole(value: unknown, field: string, min: number): void {
+  if (value === undefined) return;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min)
+    throw refuse(`${field}: must be a whole number, at least ${min}, not ${shown(value)}`);
+}
+
+/** One of `choices`, or absent. */
+function oneOf(value: unknown, field: string, choices: readonly string[]): void {
+  if (value !== undefined && !choices.includes(value as string))
+    throw refuse(`${field}: must be one of ${choices.join(", ")}, not ${shown(value)}`);
+}
+
+function ofType(value: unknown, field: string, type: "string" | "boolean" | "function"): void {
+  if (value !== undefined && typeof value !== type) throw refuse(`${field}: must be a ${type}, not ${describe(value)}`);
+}
+
+/** A value as an error message shows it: a number or short text as it is, anything else by its kind. */
+function shown(value: unknown): string {
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return `'${value.length > 40 ? `${value.slice(0, 39)}\u2026` : value}'`;
+  return describe(value);
+}
+
+/** The options a store is opened with (a URL's are checked as it is read). */
+export function checkStoreOptions(options: StoreOptions): void {
+  whole(options.snapshotEvery, "snapshotEvery", 1);
+  whole(options.snapshotBytes, "snapshotBytes", 1);
+  whole(options.leaseMs, "leaseMs", 1);
+  whole(options.pollMs, "pollMs", 1);
+  whole(options.memoryCache, "memoryCache", 0);
+  ofType(options.now, "now", "function");
+}
+
+/** How a caller asks for a thread (`acquire`, `takeThread`); its message id and text are checked apart. */
+export function checkAcquireOptions(options: AcquireOptions): void {
+  oneOf(options.policy, "policy", BUSY_POLICIES);
+  oneOf(options.sameMessage, "sameMessage", ["wait", "refuse"]);
+  whole(options.ttlMs, "ttlMs", 1);
+  whole(options.waitMs, "waitMs", 0);
+  ofType(options.owner, "owner", "string");
+  ofType(options.agent, "agent", "string");
+  ofType(options.create, "create", "boolean");
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw refuse(`signal: must be an AbortSignal, not ${describe(options.signal)}`);
+}
+
+/** `listThreads`' options: a limit below 0 is none. */
+export function checkListOptions(options: { limit?: number; agent?: string }): void {
+  const { limit } = options;
+  if (limit !== undefined && (typeof limit !== "number" || !Number.isSafeInteger(limit)))
+    throw refuse(`limit: must be a whole number (below 0: no limit), not ${shown(limit)}`);
+  ofType(options.agent, "agent", "string");
+}
+
+export function checkPruneOptions(options: PruneOptions): void {
+  whole(options.olderThanMs, "olderThanMs", 0);
+  whole(options.keepTurns, "keepTurns", 0);
+}
+
+/** A thread's title: text, or null (called by its first message again). */
+export function checkTitle(title: unknown): void {
+  if (title !== null && typeof title !== "string")
+    throw refuse(`title: must be a string or null, not ${describe(title)}`);
+}
