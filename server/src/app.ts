@@ -24,6 +24,7 @@ import { RunManager } from "./runs/run-manager.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
 import { PoolBuild } from "./workers/pool-build.js";
 import { InProcessPlayer, type TurnPlayer } from "./workers/turn-player.js";
+import { checkAppOptions } from "./app-options.js";
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
@@ -96,6 +97,7 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): AutogramsApp {
+  checkAppOptions(options);
   if (options.token !== undefined) checkToken(options.token);
   const origins = (options.cors ?? []).map((o) => checkOrigin(o, options.token !== undefined));
   const policy = options.policy ?? "reject";

@@ -5,6 +5,7 @@ import { serve, type Http2Bindings, type HttpBindings, type ServerType } from "@
 import { createApp, type AppOptions } from "./app.js";
 import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
+import { checkListenOptions } from "./app-options.js";
 import { sseChunksOf } from "./http/sse.js";
 import { writeSse } from "./http/sse-node.js";
 import {
@@ -40,6 +41,7 @@ export interface RunningServer extends AutogramsApp {
  * one, only requests naming this machine (`Host`) are answered, which keeps rebound web pages out.
  */
 export async function listen(options: ListenOptions): Promise<RunningServer> {
+  checkListenOptions(options);
   const host = options.host ?? "127.0.0.1";
   if (!isLoopback(host) && options.token === undefined) {
     throw new TypeError(`host ${host} lets other machines in: give a token, so that every request must carry it`);

@@ -2,7 +2,7 @@ import { StoreError } from "./errors.js";
 import { PostgresDriver } from "./postgres/driver.js";
 import { SqliteDriver } from "./sqlite/driver.js";
 import { SqlStore } from "./sql/sql-store.js";
-import { checkStoreOptions } from "./sql/arguments.js";
+import { checkStoreOptions } from "./arguments.js";
 import type { Store, StoreOptions } from "./types.js";
 import { describeLocation, parseStoreUrl } from "./url.js";
 

@@ -171,6 +171,24 @@ describe("a turn's deadline", () => {
     }
   });
 
+  it("refuses a signal, a trace or a pause hook of the wrong kind, naming it, before the run starts", async () => {
+    const memory = await firstMemory();
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const agent = new Agent(talk, { model: modelThat(async () => "x") });
+    for (const [options, message] of [
+      [{ signal: 5 }, "signal takes an AbortSignal, not 5"],
+      // A value with no JSON (a cycle) is named by its kind, not by JSON.stringify's own TypeError.
+      [{ signal: cycle }, "signal takes an AbortSignal, not object"],
+      [{ trace: "all" }, 'trace takes a function, not "all"'],
+      [{ pause: 1 }, "pause takes a function, not 1"],
+      [{ onText: cycle }, "onText takes a function that receives the reply's chunks, not object"],
+    ] as const) {
+      const { err } = await failed(agent.reply("hi", memory, options as never));
+      expect([err.code, err.message]).toEqual(["bad_input", message]);
+    }
+  });
+
   it("a turn that finishes in time is not touched", async () => {
     const memory = await firstMemory();
     const r = await new Agent(talk, { model: modelThat(async () => "quick") }).reply("hi", memory, {

@@ -5,7 +5,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
-import { listen } from "@autograms/server";
+import { createApp, listen } from "@autograms/server";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { echoAgent } from "../store/support/agents.js";
 import { json, sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
@@ -144,6 +146,62 @@ describe("a loopback server and the pages of the user's browser", () => {
     await expect(listen({ agent, store, port: 0, token: "" })).rejects.toThrow(/the token is empty/);
     await expect(listen({ agent, store, port: 0, cors: ["*"] })).rejects.toThrow(/give a token too/);
     await expect(listen({ agent, store, port: 0, cors: ["app.example"] })).rejects.toThrow(/is not an origin/);
+  });
+
+  it("refuses options of the wrong kind, naming them, before anything starts", async () => {
+    const store = servers[0]!.store;
+    const agent = echoAgent();
+    const odd = <T>(v: unknown) => v as T;
+    const refusals: [() => unknown, string][] = [
+      // Listened on as a Unix socket named "3000" in the working directory, before.
+      [
+        () => listen({ agent, store, port: odd("3000") }),
+        "listen: port must be a whole number from 0 (any free port) to 65535, not '3000'",
+      ],
+      [
+        () => listen({ agent, store, port: 70000 }),
+        "listen: port must be a whole number from 0 (any free port) to 65535, not 70000",
+      ],
+      [
+        () => listen({ agent: odd(null), store, port: 0 }),
+        "listen: agent must be an Agent (new Agent(graph, { model })), not null",
+      ],
+      [
+        () => listen({ agent, store, port: 0, connections: { perClient: odd("a") } }),
+        "listen: connections.perClient must be a whole number, at least 1, not 'a'",
+      ],
+      [
+        () => createApp({ agent, store: odd({}) }),
+        "createApp: store must be a Store (await openStore(url)), not object",
+      ],
+      // Served as `reject`, before.
+      [
+        () => createApp({ agent, store, policy: odd("bogus") }),
+        "createApp: policy must be one of reject, enqueue, interrupt, rollback, not 'bogus'",
+      ],
+      [
+        () => createApp({ agent, store, onStale: odd("ignore") }),
+        "createApp: onStale must be one of refuse, restart, not 'ignore'",
+      ],
+      [
+        () => createApp({ agent, store, limits: { maxBodyBytes: -1 } }),
+        "createApp: limits.maxBodyBytes must be a whole number, at least 1, not -1",
+      ],
+      [
+        () => createApp({ agent, store, cors: odd("https://app.example") }),
+        "createApp: cors must be an array of strings, not 'https://app.example'",
+      ],
+      [
+        () => createApp({ agent, store, flushMs: odd("soon") }),
+        "createApp: flushMs must be a number of milliseconds, at least 0, not 'soon'",
+      ],
+      [() => createApp({ agent, store, watching: odd(1) }), "createApp: watching must be a boolean, not 1"],
+    ];
+    for (const [call, message] of refusals) {
+      await expect(Promise.resolve().then(call)).rejects.toThrow(TypeError);
+      await expect(Promise.resolve().then(call)).rejects.toThrow(message);
+    }
+    expect(existsSync(join(process.cwd(), "3000"))).toBe(false);
   });
 });
 

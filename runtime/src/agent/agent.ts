@@ -377,14 +377,24 @@ export class Agent {
     if (deadlineMs !== undefined && !(typeof deadlineMs === "number" && deadlineMs > 0)) {
       throw new AgentError(
         "bad_input",
-        `deadlineMs takes a number of milliseconds above 0, not ${JSON.stringify(deadlineMs)}`,
+        `deadlineMs takes a number of milliseconds above 0, not ${shownValue(deadlineMs)}`,
       );
     }
     if (options.onText !== undefined && typeof options.onText !== "function") {
       throw new AgentError(
         "bad_input",
-        `onText takes a function that receives the reply's chunks, not ${JSON.stringify(options.onText)}`,
+        `onText takes a function that receives the reply's chunks, not ${shownValue(options.onText)}`,
       );
+    }
+    if (
+      signal !== undefined &&
+      typeof (signal as { addEventListener?: unknown } | null)?.addEventListener !== "function"
+    ) {
+      throw new AgentError("bad_input", `signal takes an AbortSignal, not ${shownValue(signal)}`);
+    }
+    for (const hook of ["trace", "pause"] as const) {
+      if (options[hook] !== undefined && typeof options[hook] !== "function")
+        throw new AgentError("bad_input", `${hook} takes a function, not ${shownValue(options[hook])}`);
     }
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
     const replies = options.onText && new ReplyStream(options.onText);
@@ -438,4 +448,13 @@ function copyingArguments(fn: Tool): HostFunction {
       ? fn(...structuredClone(args.slice(0, -1)), options)
       : fn(...structuredClone(args));
   }) as HostFunction;
+}
+
+/** A value a caller gave, for an error message: its JSON, or its kind when it has none (a cycle, a function). */
+function shownValue(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
 }

@@ -45,7 +45,7 @@ import {
   keepable,
   runKey,
   threadKey,
-} from "./arguments.js";
+} from "../arguments.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";

@@ -1198,6 +1198,11 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           [() => store.prune({ keepTurns: -1 }), "keepTurns: must be a whole number, at least 0, not -1"],
           [() => store.run(odd({})), "runId: must be a string, not object"],
           [() => store.runEvents(odd(1)), "runId: must be a string, not number"],
+          [
+            () => runTurn(store, odd(null), "a", "hi"),
+            "agent: must be an Agent (new Agent(graph, { model })), not null",
+          ],
+          [() => runTurn(odd({}), echoAgent(), "a", "hi"), "store: must be a Store (await openStore(url)), not object"],
         ];
         for (const [call, message] of refusals)
           await expect(call()).rejects.toMatchObject({ code: "bad_request", message });

@@ -6,6 +6,8 @@
 import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
 import type { AcquireOptions, PackedTurn, Store, TurnRecord } from "../types.js";
 import { acquireTurn, type StalePolicy } from "./held-turn.js";
+import { StoreError } from "../errors.js";
+import { describe } from "../arguments.js";
 
 export interface TurnOptions extends Omit<AcquireOptions, "messageId" | "user" | "create"> {
   /** The user message's id: sending the same id again returns the turn it made instead of a second one. */
@@ -68,6 +70,13 @@ export async function runTurn(
   text: string | null,
   options: TurnOptions = {},
 ): Promise<TurnOutcome> {
+  if (typeof (store as { takeThread?: unknown } | null)?.takeThread !== "function")
+    throw new StoreError("bad_request", `store: must be a Store (await openStore(url)), not ${describe(store)}`);
+  if (typeof (agent as { reply?: unknown } | null)?.reply !== "function")
+    throw new StoreError(
+      "bad_request",
+      `agent: must be an Agent (new Agent(graph, { model })), not ${describe(agent)}`,
+    );
   const { messageId, trace: forward, onText, pause, replaces, onStale, play, ...acquire } = options;
   // A message id that made its turn gives it back (acquireTurn checks it as it takes the thread).
   const { held, repeated: made } = await acquireTurn(store, threadId, text, {

@@ -4,8 +4,8 @@
  * naming the argument, not an error from inside the database driver, nor a value stored that
  * breaks the thread later (a lease's lifetime given as text made its expiry text).
  */
-import { StoreError } from "../errors.js";
-import { type AcquireOptions, BUSY_POLICIES, type PruneOptions, type StoreOptions } from "../types.js";
+import { StoreError } from "./errors.js";
+import { type AcquireOptions, BUSY_POLICIES, type PruneOptions, type StoreOptions } from "./types.js";
 
 const refuse = (message: string) => new StoreError("bad_request", message);
 
