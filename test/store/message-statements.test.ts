@@ -130,6 +130,39 @@ for (const [name, open] of Object.entries(stores)) {
   });
 }
 
+describe("a program's turn on Postgres (runTurn: no run)", () => {
+  it("commits in one statement on its own, which also ends a run its lease recorded apart", async () => {
+    const store = await stores.Postgres();
+    try {
+      const agent = echoAgent(new EchoModel());
+      await runTurn(store, agent, "p", null);
+      await runTurn(store, agent, "p", "one");
+      const recorded = recordStatements(store);
+      await runTurn(store, agent, "p", "two", { messageId: "m-2" });
+      // The take and the commit: two statements, no transaction.
+      expect(recorded.transactions).toEqual([]);
+      expect(recorded.statements.map((s) => s.tx)).toEqual([null, null]);
+      expectNamed(recorded.statements);
+      // A run recorded apart on the lease (the caller wrote its events), and a commit that carries none.
+      const { held } = await acquireTurn(store, "p", "three", { messageId: "m-3" });
+      const lease = held!.lease;
+      const event = { seq: 1, event: { type: "step", seq: 1 } };
+      expect(await store.appendRunEvents("apart", [event], undefined, { id: "apart", lease, user: "three" })).toBe(
+        true,
+      );
+      recorded.clear();
+      const played = await agent.reply("three", held!.memory!);
+      await held!.commit({ ...played, trace: [], startedAt: Date.now() });
+      expect(recorded.transactions).toEqual([]);
+      expect(recorded.statements).toHaveLength(1);
+      expect(await store.run("apart")).toMatchObject({ status: "committed" });
+      expect((await store.turns("p")).map((t) => t.messageId)).toEqual([null, null, "m-2", "m-3"]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("the names statements are prepared under on Postgres", () => {
   it("names a statement unless it returns its table's columns as *", () => {
     expect(prepared("SELECT id FROM threads WHERE id = ?")).toMatchObject({

@@ -618,17 +618,18 @@ export class SqlStore implements Store {
       seq: lease.version + 1,
       now,
     });
-    // On Postgres the common turn (no snapshot due, nothing replaced, its run ending with it) is one
-    // statement on its own, atomic as it is: one round trip, not BEGIN, the statement and COMMIT.
-    // The statement writes nothing where a snapshot is due, and the transaction below follows. A
-    // thread's first turn, whose snapshot is always due, writes it in the same statement, when
-    // nothing else of its run is to be updated (it ends the run, or goes on with the lease kept).
-    const firstTurn =
-      lease.version === 0 && (run ? run.end !== undefined || turn.continues === true : turn.continues !== true);
+    // On Postgres the common turn (no snapshot due, nothing replaced, its run ending with it, or
+    // no run: a program's runTurn) is one statement on its own, atomic as it is: one round trip,
+    // not BEGIN, the statement and COMMIT. The statement writes nothing where a snapshot is due,
+    // and the transaction below follows. A thread's first turn, whose snapshot is always due,
+    // writes it in the same statement, when nothing else of its run is to be updated (it ends the
+    // run, or goes on with the lease kept).
+    const ownStatement = run ? run.end !== undefined : turn.continues !== true;
+    const firstTurn = lease.version === 0 && (ownStatement || (run !== undefined && turn.continues === true));
     if (
       this.db.dialect === "postgres" &&
       turn.replaces === undefined &&
-      (firstTurn || (columns.delta !== null && run?.end))
+      (firstTurn || (columns.delta !== null && ownStatement))
     ) {
       // The time read once a connection is free: a lease that lapsed while the statement waited
       // for one does not commit.
@@ -742,6 +743,9 @@ export class SqlStore implements Store {
       "(CAST(? AS INTEGER) = 1 OR snap_seq = 0 OR CAST(? AS INTEGER) - snap_seq >= CAST(? AS INTEGER) OR snap_bytes + CAST(? AS BIGINT) >= CAST(? AS BIGINT))";
     const dueParams = [delta === null ? 1 : 0, seq, this.options.snapshotEvery, bytes, this.options.snapshotBytes];
     const { run } = turn;
+    // A commit on its own that carries no run ends the one its lease may have recorded (events
+    // written apart), as the transaction's way does after the statement.
+    const settles = alone !== undefined && !run && turn.continues !== true;
     const batch =
       run &&
       this.runs.batchStatement(
@@ -766,6 +770,12 @@ export class SqlStore implements Store {
            withSnapshot
              ? `,
        snap AS (INSERT INTO snapshots (thread_id, seq, memory) SELECT ?, CAST(? AS INTEGER), CAST(? AS BYTEA) FROM head)`
+             : ""
+         }${
+           settles
+             ? `,
+       settled AS (UPDATE runs SET status = 'committed', updated_at = CAST(? AS BIGINT)
+         WHERE thread_id = ? AND lease_token = ? AND status = 'running' AND EXISTS (SELECT 1 FROM head))`
              : ""
          }${
            batch
@@ -804,6 +814,7 @@ export class SqlStore implements Store {
         fields.startedAt,
         fields.committedAt,
         ...(withSnapshot ? [lease.threadId, seq, packJson(turn.memory)] : []),
+        ...(settles ? [now, lease.threadId, lease.token] : []),
         ...(batch ? batch.params : []),
       ],
     ).catch((err: unknown) => {
