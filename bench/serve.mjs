@@ -321,7 +321,7 @@ async function eventCost(name, storeUrl) {
     const [p, r] = [percentile(plain, 50), percentile(recorded, 50)];
     const perTurn = (kind) => `${(cpu[kind] / plain.length).toFixed(2)} ms`;
     console.log(
-      `| ${name} | ${ms(p)} | ${ms(r)} | +${ms(r - p)} (${((r / p - 1) * 100).toFixed(0)}%) | ${perTurn("plain")} / ${perTurn("recorded")} |`,
+      `| ${name} | ${ms(p)} | ${ms(r)} | ${r >= p ? "+" : "-"}${ms(Math.abs(r - p))} (${r >= p ? "+" : ""}${((r / p - 1) * 100).toFixed(0)}%) | ${perTurn("plain")} / ${perTurn("recorded")} |`,
     );
   } finally {
     await runs.close();
