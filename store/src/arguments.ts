@@ -33,6 +33,12 @@ export function threadKey(id: unknown, field: "threadId" | "id" | "newId" = "thr
   if (id.includes("\u0000")) throw refuse(NUL(field));
 }
 
+/** A turn's number (`memoryAt`, `fork`): 0 is before the first turn. */
+export function turnNumber(turn: unknown): void {
+  if (turn === undefined) throw refuse("turn: must be a whole number, at least 0, not undefined");
+  whole(turn, "turn", 0);
+}
+
 /** A run's id: text (a run named otherwise was never recorded). */
 export function runKey(id: unknown): void {
   if (typeof id !== "string") throw refuse(`runId: must be a string, not ${describe(id)}`);

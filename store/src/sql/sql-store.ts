@@ -45,6 +45,7 @@ import {
   keepable,
   runKey,
   threadKey,
+  turnNumber,
 } from "../arguments.js";
 import { settleRun } from "../turns/settle-run.js";
 import { RunLog } from "./run-log.js";
@@ -889,6 +890,7 @@ export class SqlStore implements Store {
 
   async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
     threadKey(threadId);
+    turnNumber(turn);
     const row = await this.existing(this.db, threadId);
     const version = num(row.version);
     const firstSeq = num(row.first_seq);
@@ -928,6 +930,7 @@ export class SqlStore implements Store {
 
   async fork(threadId: string, turn: number, newId: string = randomUUID()): Promise<ThreadInfo> {
     threadKey(threadId);
+    turnNumber(turn);
     threadKey(newId, "newId");
     return this.db.transaction(async (tx) => {
       const src = await this.existing(tx, threadId);

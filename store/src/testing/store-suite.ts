@@ -1198,6 +1198,9 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           [() => store.prune({ keepTurns: -1 }), "keepTurns: must be a whole number, at least 0, not -1"],
           [() => store.run(odd({})), "runId: must be a string, not object"],
           [() => store.runEvents(odd(1)), "runId: must be a string, not number"],
+          [() => store.memoryAt("ok", odd("1")), "turn: must be a whole number, at least 0, not '1'"],
+          [() => store.fork("ok", Number.NaN), "turn: must be a whole number, at least 0, not NaN"],
+          [() => store.fork("ok", 1.5), "turn: must be a whole number, at least 0, not 1.5"],
           [
             () => runTurn(store, odd(null), "a", "hi"),
             "agent: must be an Agent (new Agent(graph, { model })), not null",
