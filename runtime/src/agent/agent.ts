@@ -142,7 +142,7 @@ export class Agent {
     if (options.clock !== undefined && typeof options.clock !== "function") {
       throw new AgentError(
         "bad_input",
-        `clock must be a function returning milliseconds since 1970, not ${JSON.stringify(options.clock)}`,
+        `clock must be a function returning milliseconds since 1970, not ${shownValue(options.clock)}`,
       );
     }
     this.clock = options.clock ?? Date.now;
@@ -163,7 +163,7 @@ export class Agent {
     } else {
       throw new AgentError(
         "bad_input",
-        `isolation must be "in-process", "process" or a SandboxPool, not ${JSON.stringify(isolation)}`,
+        `isolation must be "in-process", "process" or a SandboxPool, not ${shownValue(isolation)}`,
       );
     }
     const { maxSteps, maxCallDepth, ...limits } = options.limits ?? {};
@@ -434,7 +434,7 @@ export class Agent {
     if (typeof time !== "number" || !Number.isFinite(time)) {
       throw new AgentError(
         "bad_input",
-        `${given === undefined ? "the agent's clock returned" : "now must be"} a finite number of milliseconds since 1970, not ${JSON.stringify(time)}`,
+        `${given === undefined ? "the agent's clock returned" : "now must be"} a finite number of milliseconds since 1970, not ${shownValue(time)}`,
       );
     }
     return time;

@@ -77,9 +77,10 @@ const RENEWAL_SKIPPING_LOCKED = `WITH free AS (SELECT id FROM threads WHERE id =
    SELECT lease_token FROM threads WHERE id = ANY(CAST(? AS TEXT[])) AND id NOT IN (SELECT id FROM free)
      AND lease_token = ANY(CAST(? AS TEXT[])) AND lease_expires > CAST(? AS BIGINT)`;
 
+/** The lease's columns, in the order of `leaseValues`. */
+const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
 /** The lease's columns as taking it writes them (`leaseValues`). */
-const LEASE_COLUMNS =
-  "lease_token = ?, lease_owner = ?, lease_message = ?, lease_user = ?, lease_since = ?, lease_expires = ?";
+const LEASE_COLUMNS = LEASE_NAMES.replaceAll(",", " = ?,") + " = ?";
 
 const leaseValues = (lease: Lease, user: string | null, now: number) => [
   lease.token,
@@ -427,7 +428,7 @@ export class SqlStore implements Store {
     const now = this.now();
     const row = await first(
       sql,
-      `WITH made AS (INSERT INTO threads (id, version, done, first_seq, snap_seq, created_at, updated_at, ${LEASE_COLUMNS.replaceAll(" = ?", "")})
+      `WITH made AS (INSERT INTO threads (id, version, done, first_seq, snap_seq, created_at, updated_at, ${LEASE_NAMES})
          VALUES (?, 0, 0, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id)
        SELECT (SELECT COUNT(*) FROM made) AS made, set_config('synchronous_commit', 'off', true) AS lazy`,
       [lease.threadId, now, now, ...leaseValues(lease, user, now)],

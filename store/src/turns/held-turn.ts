@@ -7,6 +7,7 @@
  */
 import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
+import { describe } from "../arguments.js";
 import type {
   AcquireOptions,
   Lease,
@@ -100,6 +101,8 @@ export async function acquireTurn(
     onStale?: StalePolicy;
   } = {},
 ): Promise<Acquired> {
+  if (typeof (store as { takeThread?: unknown } | null)?.takeThread !== "function")
+    throw new StoreError("bad_request", `store: must be a Store (await openStore(url)), not ${describe(store)}`);
   const { replaces, checkMemory, onStale, ...acquiring } = options;
   const messageId = acquiring.messageId ?? null;
   // A message's turn: its id checked and the thread taken in one transaction, with the memory at

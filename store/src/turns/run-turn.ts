@@ -70,8 +70,7 @@ export async function runTurn(
   text: string | null,
   options: TurnOptions = {},
 ): Promise<TurnOutcome> {
-  if (typeof (store as { takeThread?: unknown } | null)?.takeThread !== "function")
-    throw new StoreError("bad_request", `store: must be a Store (await openStore(url)), not ${describe(store)}`);
+  // The store is checked by acquireTurn; the agent is first used once the thread is taken.
   if (typeof (agent as { reply?: unknown } | null)?.reply !== "function")
     throw new StoreError(
       "bad_request",
