@@ -329,10 +329,15 @@ async function eventCost(name, storeUrl) {
   }
 }
 
+/** A process's /proc stat fields after its command's name: [0] its state, [1] its parent's pid, ... */
+function statFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+}
+
 /** A process, and the CPU seconds (user + system, all its threads) it has used so far. */
 function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -660,9 +665,8 @@ function postgresCpuSeconds() {
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // The parent's pid is the second field after the command's name.
-      if (Number(stat.slice(stat.lastIndexOf(") ") + 2).split(" ")[1]) === main) seconds += cpuSeconds(Number(pid));
+      const fields = statFields(pid);
+      if (Number(fields[1]) === main) seconds += (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {
       // It exited between the listing and the read.
     }
