@@ -10,6 +10,7 @@ import type { ChatMessage } from "../model/types.js";
 import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";
 import { keepEnd } from "../text/cut.js";
+import { extendedBy } from "../memory/turns.js";
 import { newestFirst, type History } from "./history.js";
 
 function fill(template: string, slots: Record<string, string>): string {
@@ -44,20 +45,32 @@ export function pastInput(turn: Turn, node: GraphNode | undefined, config: Agent
   return config.replyStartType === "suffix" ? `${user}\n${replyStart(node, config)}` : user;
 }
 
-/**
- * A past turn's input and its token cost, per agent (its config) and turn: turns in memory are
- * frozen, so what a prompt makes of one is made once, not again on every later turn.
- */
-const pastInputs = new WeakMap<AgentConfig, WeakMap<Turn, { input: string; cost: number }>>();
+/** A past turn as the two messages of a prompt, with their token cost. */
+interface PastPair {
+  cost: number;
+  user: ChatMessage;
+  agent: ChatMessage;
+}
 
-function pastPair(turn: Turn, req: ChatPromptRequest): { input: string; cost: number } {
+/**
+ * A past turn's messages and their token cost, per agent (its config) and turn: turns in memory
+ * are frozen, so what a prompt makes of one is made once, not again on every later turn. The
+ * messages are frozen: models are given them, and later prompts share them.
+ */
+const pastPairs = new WeakMap<AgentConfig, WeakMap<Turn, PastPair>>();
+
+function pastPair(turn: Turn, req: ChatPromptRequest): PastPair {
   const { config } = req;
-  let cache = pastInputs.get(config);
-  if (!cache) pastInputs.set(config, (cache = new WeakMap()));
+  let cache = pastPairs.get(config);
+  if (!cache) pastPairs.set(config, (cache = new WeakMap()));
   let pair = Object.isFrozen(turn) ? cache.get(turn) : undefined;
   if (!pair) {
     const input = pastInput(turn, req.nodeNamed(turn.node), config);
-    pair = { input, cost: config.countTokens(input) + config.countTokens(turn.agent) };
+    pair = {
+      cost: config.countTokens(input) + config.countTokens(turn.agent),
+      user: Object.freeze({ role: "user", content: input }),
+      agent: Object.freeze({ role: "assistant", content: turn.agent }),
+    };
     if (Object.isFrozen(turn)) cache.set(turn, pair);
   }
   return pair;
@@ -73,33 +86,142 @@ export interface ChatPromptRequest {
   nodeNamed: (name: string) => GraphNode | undefined;
 }
 
+/** Whether a turn has a place among the past pairs of this prompt. */
+function inPrompt(turn: Turn, req: ChatPromptRequest): boolean {
+  return !!turn.agent && (req.node.conv_scope === undefined || (turn.category ?? "") === req.node.conv_scope);
+}
+
+/**
+ * The past pairs a prompt of one turn list holds: the newest that fit, as messages, oldest first.
+ * Every turn of the list from `start` on that has a place in the prompt is among them.
+ */
+interface Window {
+  list: readonly Turn[];
+  scope: string | undefined;
+  start: number;
+  /** The tokens of the pairs, without the prompt and the current input. */
+  cost: number;
+  messages: readonly ChatMessage[];
+}
+
+/**
+ * The window of each turn list's last prompt, per agent (its config), kept under the list's last
+ * turn and holding the list: a turn's prompt is then made from the window of the list its turn
+ * list extends (`extendedBy`), moved by the turns added since (the oldest pairs dropped as the
+ * budget requires, older ones taken back where it allows), not by reading the conversation back
+ * to the budget again. The next prompt replaces it: one is kept per conversation.
+ */
+const windows = new WeakMap<AgentConfig, WeakMap<Turn, Window>>();
+
+/** How far back through the lists a turn made a window is looked for (a turn makes a list per turn it adds). */
+const MAX_LINKS = 16;
+
+function windowOf(list: readonly Turn[], req: ChatPromptRequest): Window | undefined {
+  const kept = list.length ? windows.get(req.config)?.get(list.at(-1)!) : undefined;
+  return kept?.list === list && kept.scope === req.node.conv_scope ? kept : undefined;
+}
+
+function earlierWindow(list: readonly Turn[], req: ChatPromptRequest): Window | undefined {
+  let links = 0;
+  for (let base = extendedBy(list); base && links < MAX_LINKS; base = extendedBy(base), links++) {
+    const found = windowOf(base, req);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function keepWindow(w: Window, req: ChatPromptRequest, replacing: Window | undefined): void {
+  if (!w.list.length || !Object.isFrozen(w.list)) return;
+  let cache = windows.get(req.config);
+  if (!cache) windows.set(req.config, (cache = new WeakMap()));
+  if (replacing && replacing.list !== w.list) cache.delete(replacing.list.at(-1)!);
+  cache.set(w.list.at(-1)!, w);
+}
+
+/**
+ * The newest pairs of a one-list conversation that fit in `room` tokens, as reading the list
+ * newest first and stopping at the first pair that does not fit gives them.
+ */
+function pastWindow(list: readonly Turn[], req: ChatPromptRequest, room: number): Window {
+  const from = windowOf(list, req) ?? earlierWindow(list, req);
+  let start = list.length;
+  let cost = 0;
+  let messages: ChatMessage[] = [];
+  if (from) {
+    ({ start, cost } = from);
+    messages = from.messages.slice();
+    for (let i = from.list.length; i < list.length; i++) {
+      if (!inPrompt(list[i]!, req)) continue;
+      const pair = pastPair(list[i]!, req);
+      cost += pair.cost;
+      messages.push(pair.user, pair.agent);
+    }
+    // The oldest pairs out while they do not all fit.
+    let dropped = 0;
+    while (cost > room && dropped < messages.length) {
+      while (!inPrompt(list[start]!, req)) start++;
+      cost -= pastPair(list[start]!, req).cost;
+      start++;
+      dropped += 2;
+    }
+    if (dropped) messages = messages.slice(dropped);
+    if (!messages.length) start = list.length;
+  }
+  // Older pairs in while they fit, newest of them first.
+  const older: PastPair[] = [];
+  while (start > 0) {
+    const turn = list[start - 1]!;
+    if (inPrompt(turn, req)) {
+      const pair = pastPair(turn, req);
+      if (cost + pair.cost > room) break;
+      cost += pair.cost;
+      older.push(pair);
+    }
+    start--;
+  }
+  if (older.length) {
+    const before: ChatMessage[] = [];
+    for (let i = older.length - 1; i >= 0; i--) before.push(older[i]!.user, older[i]!.agent);
+    messages = before.concat(messages);
+  }
+  const w = { list, scope: req.node.conv_scope, start, cost, messages };
+  keepWindow(w, req, from);
+  return w;
+}
+
+/** The same for a conversation of several lists (a scope that sees its callers' turns), read newest first. */
+function newestPairs(history: History, req: ChatPromptRequest, room: number): ChatMessage[] {
+  const pairs: PastPair[] = [];
+  let cost = 0;
+  for (const turn of newestFirst(history)) {
+    if (!inPrompt(turn, req)) continue;
+    const pair = pastPair(turn, req);
+    if (cost + pair.cost > room) break;
+    cost += pair.cost;
+    pairs.push(pair);
+  }
+  const messages: ChatMessage[] = [];
+  for (let i = pairs.length - 1; i >= 0; i--) messages.push(pairs[i]!.user, pairs[i]!.agent);
+  return messages;
+}
+
 export function buildChatMessages(req: ChatPromptRequest): ChatMessage[] {
   const { config } = req;
   const count = config.countTokens;
   const budget = config.maxInputTokens;
   let current = fullInput(req.user, req.instruction, req.node, config);
   let prefix = `${req.prompt}\n\n`;
-  let total = count(prefix) + count(current);
-  // The newest pairs that fit with the prompt and the current input, newest first.
-  const pairs: [string, string][] = [];
+  const total = count(prefix) + count(current);
+  let messages: ChatMessage[];
   if (total <= budget) {
-    for (const turn of newestFirst(req.turns)) {
-      if (!turn.agent) continue;
-      if (req.node.conv_scope !== undefined && (turn.category ?? "") !== req.node.conv_scope) continue;
-      const { input, cost } = pastPair(turn, req);
-      if (total + cost > budget) break;
-      total += cost;
-      pairs.push([input, turn.agent]);
-    }
-  }
-  if (total > budget) {
-    total -= count(prefix);
+    const { turns } = req;
+    const room = budget - total;
+    messages = turns.length === 1 ? pastWindow(turns[0]!, req, room).messages.slice() : newestPairs(turns, req, room);
+  } else {
+    // No room for past pairs: the scope's prompt goes first, then the start of the current input.
+    messages = [];
     prefix = "";
-  }
-  if (total > budget) current = keepEnd(current, budget, count);
-  const messages: ChatMessage[] = [];
-  for (let i = pairs.length - 1; i >= 0; i--) {
-    messages.push({ role: "user", content: pairs[i]![0] }, { role: "assistant", content: pairs[i]![1] });
+    if (count(current) > budget) current = keepEnd(current, budget, count);
   }
   messages.push({ role: "user", content: current });
   messages[0] = { role: "user", content: prefix + messages[0]!.content };
