@@ -92,31 +92,34 @@ describe("a prompt made from the last turn's", () => {
     expect(pairs("scoped")).toEqual(pairs("scoped").map((_, t) => t));
   });
 
-  it("gives models messages they cannot change for the next prompt", async () => {
-    const model = new TestModel(() => "fine");
-    const seen: ChatMessage[][] = [];
-    const agent = new Agent(
-      graph([
-        n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["again"] }),
-        n({ name: "again", action: "chat", instruction: "Go on.", transitions: ["talk"] }),
-      ]),
-      {
-        model: {
-          complete: async (req) => {
-            seen.push(req.messages);
-            for (const m of req.messages.slice(1, -1)) expect(Object.isFrozen(m)).toBe(true);
-            return model.complete(req);
-          },
-          choose: async () => 0,
+  it("gives each prompt messages of its own: a model that changes them changes no later prompt", async () => {
+    const seen: string[][] = [];
+    const nodes = [
+      n({ name: "talk", action: "chat", instruction: "Answer the user.", transitions: ["again"] }),
+      n({ name: "again", action: "chat", instruction: "Go on.", transitions: ["talk"] }),
+    ];
+    const agent = new Agent(graph(nodes), {
+      model: {
+        complete: async (req) => {
+          seen.push(req.messages.map((m) => m.content));
+          // A model that rewrites what it is given, in place.
+          for (const m of req.messages) m.content = m.content.toUpperCase();
+          req.messages.push({ role: "user", content: "extra" });
+          return `reply ${seen.length}`;
         },
+        choose: async () => 0,
       },
-    );
+    });
     let memory: Memory | undefined;
-    for (const text of ["one", "two", "three"]) memory = (await agent.reply(text, memory)).memory;
-    expect(seen.at(-1)!.length).toBe(5);
-    // Each prompt is an array of its own: a model may add to it.
-    seen[0]!.push({ role: "user", content: "extra" });
-    memory = (await agent.reply("four", memory)).memory;
-    expect(seen.at(-1)!.map((m) => m.content)).not.toContain("extra");
+    for (const text of ["one", "two", "three", "four"]) memory = (await agent.reply(text, memory)).memory;
+    expect(seen.at(-1)).toEqual([
+      "You are an agent.\n\nUser: one\nAgent's reply:",
+      "reply 1",
+      "User: two\nAgent's reply:",
+      "reply 2",
+      "User: three\nAgent's reply:",
+      "reply 3",
+      "User: four\n\n\n\nInstruction for Agent: Go on.\nAgent's reply:",
+    ]);
   });
 });

@@ -45,17 +45,16 @@ export function pastInput(turn: Turn, node: GraphNode | undefined, config: Agent
   return config.replyStartType === "suffix" ? `${user}\n${replyStart(node, config)}` : user;
 }
 
-/** A past turn as the two messages of a prompt, with their token cost. */
+/** A past turn as a prompt's input and output, with their token cost. */
 interface PastPair {
   cost: number;
-  user: ChatMessage;
-  agent: ChatMessage;
+  input: string;
+  output: string;
 }
 
 /**
- * A past turn's messages and their token cost, per agent (its config) and turn: turns in memory
- * are frozen, so what a prompt makes of one is made once, not again on every later turn. The
- * messages are frozen: models are given them, and later prompts share them.
+ * A past turn's input and output and their token cost, per agent (its config) and turn: turns in
+ * memory are frozen, so what a prompt makes of one is made once, not again on every later turn.
  */
 const pastPairs = new WeakMap<AgentConfig, WeakMap<Turn, PastPair>>();
 
@@ -66,11 +65,7 @@ function pastPair(turn: Turn, req: ChatPromptRequest): PastPair {
   let pair = Object.isFrozen(turn) ? cache.get(turn) : undefined;
   if (!pair) {
     const input = pastInput(turn, req.nodeNamed(turn.node), config);
-    pair = {
-      cost: config.countTokens(input) + config.countTokens(turn.agent),
-      user: Object.freeze({ role: "user", content: input }),
-      agent: Object.freeze({ role: "assistant", content: turn.agent }),
-    };
+    pair = { cost: config.countTokens(input) + config.countTokens(turn.agent), input, output: turn.agent };
     if (Object.isFrozen(turn)) cache.set(turn, pair);
   }
   return pair;
@@ -92,8 +87,8 @@ function inPrompt(turn: Turn, req: ChatPromptRequest): boolean {
 }
 
 /**
- * The past pairs a prompt of one turn list holds: the newest that fit, as messages, oldest first.
- * Every turn of the list from `start` on that has a place in the prompt is among them.
+ * The past pairs a prompt of one turn list holds: the newest that fit, oldest first. Every turn of
+ * the list from `start` on that has a place in the prompt is among them.
  */
 interface Window {
   list: readonly Turn[];
@@ -101,7 +96,7 @@ interface Window {
   start: number;
   /** The tokens of the pairs, without the prompt and the current input. */
   cost: number;
-  messages: readonly ChatMessage[];
+  pairs: readonly PastPair[];
 }
 
 /**
@@ -146,26 +141,26 @@ function pastWindow(list: readonly Turn[], req: ChatPromptRequest, room: number)
   const from = windowOf(list, req) ?? earlierWindow(list, req);
   let start = list.length;
   let cost = 0;
-  let messages: ChatMessage[] = [];
+  let pairs: PastPair[] = [];
   if (from) {
     ({ start, cost } = from);
-    messages = from.messages.slice();
+    pairs = from.pairs.slice();
     for (let i = from.list.length; i < list.length; i++) {
       if (!inPrompt(list[i]!, req)) continue;
       const pair = pastPair(list[i]!, req);
       cost += pair.cost;
-      messages.push(pair.user, pair.agent);
+      pairs.push(pair);
     }
     // The oldest pairs out while they do not all fit.
     let dropped = 0;
-    while (cost > room && dropped < messages.length) {
+    while (cost > room && dropped < pairs.length) {
       while (!inPrompt(list[start]!, req)) start++;
       cost -= pastPair(list[start]!, req).cost;
       start++;
-      dropped += 2;
+      dropped++;
     }
-    if (dropped) messages = messages.slice(dropped);
-    if (!messages.length) start = list.length;
+    if (dropped) pairs = pairs.slice(dropped);
+    if (!pairs.length) start = list.length;
   }
   // Older pairs in while they fit, newest of them first.
   const older: PastPair[] = [];
@@ -179,18 +174,14 @@ function pastWindow(list: readonly Turn[], req: ChatPromptRequest, room: number)
     }
     start--;
   }
-  if (older.length) {
-    const before: ChatMessage[] = [];
-    for (let i = older.length - 1; i >= 0; i--) before.push(older[i]!.user, older[i]!.agent);
-    messages = before.concat(messages);
-  }
-  const w = { list, scope: req.node.conv_scope, start, cost, messages };
+  if (older.length) pairs = older.reverse().concat(pairs);
+  const w = { list, scope: req.node.conv_scope, start, cost, pairs };
   keepWindow(w, req, from);
   return w;
 }
 
 /** The same for a conversation of several lists (a scope that sees its callers' turns), read newest first. */
-function newestPairs(history: History, req: ChatPromptRequest, room: number): ChatMessage[] {
+function newestPairs(history: History, req: ChatPromptRequest, room: number): PastPair[] {
   const pairs: PastPair[] = [];
   let cost = 0;
   for (const turn of newestFirst(history)) {
@@ -200,9 +191,7 @@ function newestPairs(history: History, req: ChatPromptRequest, room: number): Ch
     cost += pair.cost;
     pairs.push(pair);
   }
-  const messages: ChatMessage[] = [];
-  for (let i = pairs.length - 1; i >= 0; i--) messages.push(pairs[i]!.user, pairs[i]!.agent);
-  return messages;
+  return pairs.reverse();
 }
 
 export function buildChatMessages(req: ChatPromptRequest): ChatMessage[] {
@@ -212,18 +201,23 @@ export function buildChatMessages(req: ChatPromptRequest): ChatMessage[] {
   let current = fullInput(req.user, req.instruction, req.node, config);
   let prefix = `${req.prompt}\n\n`;
   const total = count(prefix) + count(current);
-  let messages: ChatMessage[];
+  let pairs: readonly PastPair[] = [];
   if (total <= budget) {
     const { turns } = req;
     const room = budget - total;
-    messages = turns.length === 1 ? pastWindow(turns[0]!, req, room).messages.slice() : newestPairs(turns, req, room);
+    pairs = turns.length === 1 ? pastWindow(turns[0]!, req, room).pairs : newestPairs(turns, req, room);
   } else {
     // No room for past pairs: the scope's prompt goes first, then the start of the current input.
-    messages = [];
     prefix = "";
     if (count(current) > budget) current = keepEnd(current, budget, count);
   }
-  messages.push({ role: "user", content: current });
-  messages[0] = { role: "user", content: prefix + messages[0]!.content };
+  // Messages of their own for each prompt: a model may change what it is given.
+  const messages: ChatMessage[] = new Array(pairs.length * 2 + 1);
+  for (let i = 0; i < pairs.length; i++) {
+    messages[2 * i] = { role: "user", content: pairs[i]!.input };
+    messages[2 * i + 1] = { role: "assistant", content: pairs[i]!.output };
+  }
+  messages[pairs.length * 2] = { role: "user", content: current };
+  messages[0]!.content = prefix + messages[0]!.content;
   return messages;
 }
