@@ -151,11 +151,11 @@ function pastWindow(list: readonly Turn[], req: ChatPromptRequest, room: number)
       cost += pair.cost;
       pairs.push(pair);
     }
-    // The oldest pairs out while they do not all fit.
+    // The oldest pairs out while they do not all fit (`start` moves past each one's turn).
     let dropped = 0;
     while (cost > room && dropped < pairs.length) {
       while (!inPrompt(list[start]!, req)) start++;
-      cost -= pastPair(list[start]!, req).cost;
+      cost -= pairs[dropped]!.cost;
       start++;
       dropped++;
     }
