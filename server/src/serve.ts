@@ -1,19 +1,14 @@
 /** The app on a Node HTTP server: `listen` resolves once it accepts connections. */
 import { ServerResponse, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve, type Http2Bindings, type HttpBindings, type ServerType } from "@hono/node-server";
+import type { Http2Bindings, HttpBindings, ServerType } from "@hono/node-server";
 import { createApp, type AppOptions } from "./app.js";
 import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
 import { checkListenOptions } from "./app-options.js";
 import { sseChunksOf } from "./http/sse.js";
 import { writeSse } from "./http/sse-node.js";
-import {
-  DEFAULT_CONNECTION_LIMITS,
-  limitConnections,
-  timeoutOptions,
-  type ConnectionLimits,
-} from "./http/connection-limits.js";
+import type { ConnectionLimits } from "./http/connection-limits.js";
+import { listenNode } from "./http/node-listen.js";
 
 /** How long closing waits for the last frames of the streams in progress before it cuts their connections. */
 const CLOSE_WAIT_MS = 1000;
@@ -55,27 +50,17 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
     await made.close();
     throw err;
   }
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve(
-      {
-        fetch: writingStreams(made.app.fetch),
-        hostname: host,
-        port: options.port ?? 3000,
-        serverOptions: timeoutOptions(limits),
-      },
-      () => resolve(s),
-    );
-    limitConnections(s as HttpServer, limits);
-    s.once("error", reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(":") ? `[${host}]` : host;
+  const { server, port, url } = await listenNode(
+    writingStreams(made.app.fetch),
+    host,
+    options.port ?? 3000,
+    options.connections,
+  );
   return {
     ...made,
     server,
     port,
-    url: `http://${shown}:${port}`,
+    url,
     async close() {
       // Streams of other processes' runs end now; those of this process's runs end with them.
       made.ctx.lifecycle.drain();

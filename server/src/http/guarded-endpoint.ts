@@ -1,0 +1,96 @@
+/**
+ * One endpoint of another protocol (`autograms mcp --http`: MCP's Streamable HTTP) on a loopback
+ * address, behind the guards the server's API has (browser-guards.ts, auth.ts, body-limit.ts,
+ * connection-limits.ts), in the same order: a rebound page's `Host`, another site's `Origin` or a
+ * body not sent as JSON, a missing or wrong token, a body over the bound (413, not read past it),
+ * slow clients. The handler gets the request and its body as parsed JSON.
+ */
+import type { Server as HttpServer } from "node:http";
+import { Hono } from "hono";
+import { z } from "zod";
+import { bearerToken, checkToken } from "./auth.js";
+import { bodyLimit } from "./body-limit.js";
+import { hostCheck, isLoopback, loopbackHosts, writeCheck } from "./browser-guards.js";
+import type { ConnectionLimits } from "./connection-limits.js";
+import { listenNode } from "./node-listen.js";
+import { errorResponse, HttpError } from "./errors.js";
+import { jsonBody } from "./request.js";
+
+export interface EndpointOptions {
+  /** The endpoint's path (`/mcp`); any other answers 404. */
+  path: string;
+  /** `body`: the POST body as parsed JSON (undefined for other methods). */
+  handle(req: Request, body: unknown): Promise<Response>;
+  /** A loopback address (default 127.0.0.1). */
+  host?: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** `Host` names answered besides localhost and the bound address (a proxy in front). */
+  allowedHosts?: readonly string[];
+  /** Largest request body accepted, in bytes; a larger one is refused with 413 `too_large`. */
+  maxBodyBytes: number;
+  /** What the 413 names as the bound's setting (`--max-message-mb`). */
+  bodyOption?: string;
+  connections?: Partial<ConnectionLimits>;
+}
+
+export interface RunningEndpoint {
+  /** `http://HOST:PORT` + the path. */
+  url: string;
+  port: number;
+  /** Stops accepting connections and cuts those left. */
+  close(): Promise<void>;
+}
+
+export async function listenEndpoint(options: EndpointOptions): Promise<RunningEndpoint> {
+  const host = options.host ?? "127.0.0.1";
+  // Other machines would need a token and TLS in front; only this one is served.
+  if (!isLoopback(host)) throw new TypeError(`host ${host}: an endpoint listens on a loopback address only`);
+  if (options.token !== undefined) checkToken(options.token);
+  const app = new Hono();
+  app.onError((err, c) => errorResponse(c, err));
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      new HttpError(
+        404,
+        "not_found",
+        `no such endpoint: ${new URL(c.req.url).pathname} (this server answers ${options.path})`,
+      ),
+    ),
+  );
+  app.use("*", hostCheck(loopbackHosts(host, options.allowedHosts)));
+  app.use("*", writeCheck([]));
+  if (options.token !== undefined) app.use("*", bearerToken(options.token));
+  const bound = options.maxBodyBytes;
+  app.use(
+    "*",
+    bodyLimit(bound, (c) => {
+      // The rest of the body is not read: the connection closes after the answer.
+      c.header("connection", "close");
+      return errorResponse(
+        c,
+        new HttpError(
+          413,
+          "too_large",
+          `the body is larger than ${bound} bytes${options.bodyOption ? ` (${options.bodyOption})` : ""}`,
+        ),
+      );
+    }),
+  );
+  app.all(options.path, async (c) =>
+    options.handle(c.req.raw, c.req.method === "POST" ? await jsonBody(c, z.unknown()) : undefined),
+  );
+  const { server, port, url } = await listenNode(app.fetch, host, options.port, options.connections);
+  return {
+    url: `${url}${options.path}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as HttpServer).closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
