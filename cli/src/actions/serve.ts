@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
@@ -6,7 +5,6 @@ import { rebuildOnSave } from "../live/rebuilds.js";
 import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
 import {
   checkOrigin,
-  checkToken,
   isLoopback,
   listen,
   ServerMetrics,
@@ -22,13 +20,12 @@ import { reporting } from "../agent-loading/report-error.js";
 import { commandScope } from "../agent-loading/command-scope.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
+import { tokenOf, type TokenFlags } from "../serving/token-flags.js";
 
-export interface ServeFlags extends ModelFlags {
+export interface ServeFlags extends ModelFlags, TokenFlags {
   store?: string;
   port: string;
   host: string;
-  token?: string;
-  tokenFile?: string;
   allowedHost: string[];
   cors: string[];
   busy?: BusyPolicy;
@@ -52,35 +49,6 @@ function drawGraph(graph: Graph, options: ViewOptions): string {
 
 /** How often the server checks that the process that started it is still there. */
 const PARENT_CHECK_MS = 500;
-
-/** --token, else --token-file's first line, else AUTOGRAMS_TOKEN; refused when no client could send it. */
-function tokenOf(flags: ServeFlags): string | undefined {
-  if (flags.token !== undefined && flags.tokenFile !== undefined)
-    throw new CliError("give --token or --token-file, not both", 2);
-  let token = flags.token;
-  let from = "--token";
-  if (flags.tokenFile !== undefined) {
-    try {
-      token = readFileSync(flags.tokenFile, "utf8").split(/\r?\n/, 1)[0]!;
-    } catch (err) {
-      throw new CliError(
-        `--token-file: cannot read ${flags.tokenFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-        2,
-      );
-    }
-    from = `--token-file ${flags.tokenFile}`;
-  } else if (token === undefined && process.env.AUTOGRAMS_TOKEN) {
-    token = process.env.AUTOGRAMS_TOKEN;
-    from = "AUTOGRAMS_TOKEN";
-  }
-  if (token === undefined) return undefined;
-  try {
-    checkToken(token);
-  } catch (err) {
-    throw new CliError(`${from}: ${(err as Error).message}`, 2);
-  }
-  return token;
-}
 
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
   return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));

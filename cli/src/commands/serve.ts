@@ -4,6 +4,8 @@ import type { ServeFlags } from "../actions/serve.js";
 import { busyOption } from "./busy-option.js";
 import { staleOption } from "./stale-option.js";
 import { integer } from "./integer.js";
+import { addAccessOptions } from "./access-options.js";
+import { addBudgetOptions } from "./budget-options.js";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -22,18 +24,8 @@ export function registerServe(program: Command): void {
       "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)",
     )
     .option("--port <n>", "the port (0: any free one)", "3000")
-    .option("--host <host>", "the address to listen on; anything but loopback needs --token", "127.0.0.1")
-    .option(
-      "--token <token>",
-      "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN); visible ASCII, no spaces",
-    )
-    .option("--token-file <file>", "read the token from this file (its first line), so that it does not show in ps")
-    .option(
-      "--allowed-host <name>",
-      "answer requests for this Host name too (a proxy in front); on loopback only localhost and the bound address are answered (repeatable)",
-      collect,
-      [],
-    )
+    .option("--host <host>", "the address to listen on; anything but loopback needs --token", "127.0.0.1");
+  addAccessOptions(command)
     .option(
       "--cors <origin>",
       "let a browser app on this origin (https://app.example.com) call the API (repeatable; '*' any origin, only with a token)",
@@ -55,17 +47,8 @@ export function registerServe(program: Command): void {
       "--workers <n>",
       "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread, not with --watch; default: one per core)",
       integer(0),
-    )
-    .option(
-      "--turn-time-ms <ms>",
-      "a turn's time budget: milliseconds it may compute without waiting (for its model, a tool); over it the turn fails with time_budget, nothing committed (default 10000)",
-      integer(1),
-    )
-    .option(
-      "--turn-memory-mb <mb>",
-      "a turn's memory budget: MiB its steps may write; over it the turn fails with memory_budget, nothing committed (default 256)",
-      integer(1),
-    )
+    );
+  addBudgetOptions(command)
     .addOption(
       busyOption(
         "a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)",
