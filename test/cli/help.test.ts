@@ -56,7 +56,22 @@ const COMMANDS: [string, string, string[]][] = [
       ...MODEL_OPTIONS,
     ],
   ],
-  ["mcp", "<file>", ["--http <port>", "--store <url>", ...MODEL_OPTIONS]],
+  [
+    "mcp",
+    "<file>",
+    [
+      "--http <port>",
+      "--store <url>",
+      "--token <token>",
+      "--token-file <file>",
+      "--allowed-host <name>",
+      "--max-message-mb <mb>",
+      "--call-timeout-ms <ms>",
+      "--turn-time-ms <ms>",
+      "--turn-memory-mb <mb>",
+      ...MODEL_OPTIONS,
+    ],
+  ],
   ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
   [
     "simulate",
