@@ -170,6 +170,31 @@ describe("autograms mcp: calls that never end", () => {
   });
 });
 
+describe("autograms mcp --http: a client that goes away", () => {
+  it("stops its call: the thread is let go before the call's time limit", async () => {
+    const patient = new AgentMcpServer(agent, store, { budgets: DEFAULT_BUDGETS, timeoutMs: 60_000 }, sdk);
+    const endpoint = await patient.overHttp({ port: 0, maxBodyBytes: 64 * 1024 });
+    try {
+      const gone = new AbortController();
+      const call = fetch(endpoint.url, {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body: rpc("tools/call", { name: "chat", arguments: { message: "hang", thread: "t3" } }),
+        signal: gone.signal,
+      }).catch(() => undefined);
+      while ((await store.thread("t3"))?.running == null) await new Promise((r) => setTimeout(r, 5));
+      gone.abort();
+      await call;
+      const started = performance.now();
+      while ((await store.thread("t3"))?.running != null) await new Promise((r) => setTimeout(r, 5));
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      await patient.stop();
+      await endpoint.close();
+    }
+  });
+});
+
 describe("autograms mcp over stdio", () => {
   /** A server on two pipes; `lines` the answers it wrote. */
   function piped(server: AgentMcpServer, maxBytes: number) {

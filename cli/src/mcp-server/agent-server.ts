@@ -100,6 +100,8 @@ export class AgentMcpServer {
         const s = this.server();
         const transport = new this.sdk.HttpTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await s.connect(transport);
+        // A client that goes away stops its call: closing the server aborts its handlers.
+        req.signal.addEventListener("abort", () => void s.close(), { once: true });
         try {
           return await transport.handleRequest(req, { parsedBody: body });
         } finally {
