@@ -39,6 +39,7 @@ const MCP_HEADERS = { "content-type": "application/json", accept: "application/j
 
 describe("autograms mcp --http", () => {
   let child: ChildProcessWithoutNullStreams;
+  let browser: Browser | undefined;
   let url: string;
   let port: string;
   const store = `sqlite:${join(folder.path, "http.db")}`;
@@ -55,8 +56,17 @@ describe("autograms mcp --http", () => {
       child.once("exit", (code) => reject(new Error(`autograms mcp exited ${code}`)));
     });
     port = new URL(url).port;
-  }, 60_000);
+    if (haveChromium)
+      browser = await launchChromium([
+        "--host-resolver-rules=MAP attacker.test 127.0.0.1",
+        // Chromium's own guard for loopback (Local Network Access) is off, as in other browsers or
+        // once the user has said yes: the server's guards are what is tested.
+        "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults",
+        "--disable-quic",
+      ]);
+  }, 90_000);
   afterAll(async () => {
+    await browser?.close();
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
   });
@@ -72,23 +82,9 @@ describe("autograms mcp --http", () => {
 
   const browserSuite = haveChromium ? describe : describe.skip;
   browserSuite(`a page of another site in headless Chromium${skippedWithout}`, () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launchChromium([
-        "--host-resolver-rules=MAP attacker.test 127.0.0.1",
-        // Chromium's own guard for loopback (Local Network Access) is off, as in other browsers or
-        // once the user has said yes: the server's guards are what is tested.
-        "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults",
-        "--disable-quic",
-      ]);
-    }, 60_000);
-    afterAll(async () => {
-      await browser?.close();
-    });
-
     /** A page at `origin` whose document the test serves (the other site's), its requests going out for real. */
     async function pageAt(origin: string): Promise<Page> {
-      const page = await browser.newPage();
+      const page = await browser!.newPage();
       await page.route(`${origin}/`, (route) =>
         route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>other site</title>" }),
       );
