@@ -16,6 +16,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import * as types from "@modelcontextprotocol/sdk/types.js";
 import { AgentMcpServer } from "../../cli/src/mcp-server/agent-server.js";
+import { autogramsInProcess } from "../cli/support/run-cli.js";
 import { EchoModel } from "../store/support/agents.js";
 import { tempFolder } from "../server/support/harness.js";
 import { wait } from "./fixtures/hostile-agent/actions.js";
@@ -247,5 +248,23 @@ describe("autograms mcp over stdio", () => {
     await patient.stop();
     expect(performance.now() - started).toBeLessThan(1000);
     expect((await store.thread("t2"))?.running ?? null).toBeNull();
+  });
+});
+
+describe("autograms mcp's options", () => {
+  it("refuses access options without --http, a token no client can send, and a bound of nothing", async () => {
+    const agentFile = "test/mcp/fixtures/hostile-agent/agent.ts";
+    const stdio = await autogramsInProcess(["mcp", agentFile, "--offline", "--token", "abc"]);
+    expect([stdio.code, stdio.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^autograms mcp: --token, --token-file and --allowed-host are for --http/),
+    ]);
+    const spaced = await autogramsInProcess(["mcp", agentFile, "--offline", "--http", "0", "--token", "two words"]);
+    expect([spaced.code, spaced.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^autograms mcp: --token: the token must be visible ASCII characters/),
+    ]);
+    const nothing = await autogramsInProcess(["mcp", agentFile, "--max-message-mb", "0"]);
+    expect([nothing.code, nothing.stderr]).toEqual([2, expect.stringContaining("--max-message-mb")]);
   });
 });
