@@ -9,10 +9,11 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { openStore } from "@autograms/store";
 import { bin, root } from "../cli/support/run-cli.js";
 import { haveChromium, launchChromium, skippedWithout } from "../support/chromium.js";
+import { fetchFrom, OTHER_SITE_FLAGS, pageAt } from "../support/other-site.js";
 import { tempFolder } from "../server/support/harness.js";
 
 const AGENT = "test/mcp/fixtures/hostile-agent/agent.ts";
@@ -56,14 +57,7 @@ describe("autograms mcp --http", () => {
       child.once("exit", (code) => reject(new Error(`autograms mcp exited ${code}`)));
     });
     port = new URL(url).port;
-    if (haveChromium)
-      browser = await launchChromium([
-        "--host-resolver-rules=MAP attacker.test 127.0.0.1",
-        // Chromium's own guard for loopback (Local Network Access) is off, as in other browsers or
-        // once the user has said yes: the server's guards are what is tested.
-        "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults",
-        "--disable-quic",
-      ]);
+    if (haveChromium) browser = await launchChromium([...OTHER_SITE_FLAGS, "--disable-quic"]);
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
@@ -82,56 +76,37 @@ describe("autograms mcp --http", () => {
 
   const browserSuite = haveChromium ? describe : describe.skip;
   browserSuite(`a page of another site in headless Chromium${skippedWithout}`, () => {
-    /** A page at `origin` whose document the test serves (the other site's), its requests going out for real. */
-    async function pageAt(origin: string): Promise<Page> {
-      const page = await browser!.newPage();
-      await page.route(`${origin}/`, (route) =>
-        route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>other site</title>" }),
-      );
-      await page.goto(`${origin}/`);
-      return page;
-    }
-
-    const send = (page: Page, target: string, init: RequestInit) =>
-      page.evaluate(
-        async ([u, i]) => {
-          try {
-            const res = await fetch(u, i);
-            return { status: res.status, body: await res.text() };
-          } catch (err) {
-            return { error: String(err) };
-          }
-        },
-        [target, init] as const,
-      );
-
     it("keeps a rebound page from reading the tools or running a turn", async () => {
       // The page's own origin, its name now resolving to 127.0.0.1: no CORS stands in the way.
-      const page = await pageAt(`http://attacker.test:${port}`);
-      const list = await send(page, "/mcp", { method: "POST", headers: MCP_HEADERS, body: rpc("tools/list") });
+      const page = await pageAt(browser!, `http://attacker.test:${port}`);
+      const list = await fetchFrom(page, "/mcp", { method: "POST", headers: MCP_HEADERS, body: rpc("tools/list") });
       expect(list).toMatchObject({ status: 403, body: expect.stringContaining("forbidden_host") });
       expect(JSON.stringify(list)).not.toContain("double");
-      const chat = await send(page, "/mcp", {
+      const chat = await fetchFrom(page, "/mcp", {
         method: "POST",
         headers: MCP_HEADERS,
         body: rpc("tools/call", { name: "chat", arguments: { message: "hello" } }),
       });
       expect(chat).toMatchObject({ status: 403 });
       // The control: the same page on this machine's own name reads them.
-      const own = await pageAt(`http://localhost:${port}`);
-      const read = await send(own, "/mcp", { method: "POST", headers: MCP_HEADERS, body: rpc("tools/list") });
+      const own = await pageAt(browser!, `http://localhost:${port}`);
+      const read = await fetchFrom(own, "/mcp", { method: "POST", headers: MCP_HEADERS, body: rpc("tools/list") });
       expect(read).toMatchObject({ status: 200, body: expect.stringContaining('"double"') });
       expect(await threads()).toBe(0);
     });
 
     it("keeps another site's page from running a turn, with or without a preflight", async () => {
-      const page = await pageAt("http://attacker.test:8080");
+      const page = await pageAt(browser!, "http://attacker.test:8080");
       const body = rpc("tools/call", { name: "chat", arguments: { message: "hello", thread: "victim" } });
       // text/plain and no-cors: what a page may send anywhere without asking first.
-      await send(page, `http://127.0.0.1:${port}/mcp`, { method: "POST", body, mode: "no-cors" });
-      await send(page, `http://localhost:${port}/mcp`, { method: "POST", body, mode: "no-cors" });
+      await fetchFrom(page, `http://127.0.0.1:${port}/mcp`, { method: "POST", body, mode: "no-cors" });
+      await fetchFrom(page, `http://localhost:${port}/mcp`, { method: "POST", body, mode: "no-cors" });
       // As JSON it must ask first, and is not let in.
-      const asked = await send(page, `http://127.0.0.1:${port}/mcp`, { method: "POST", headers: MCP_HEADERS, body });
+      const asked = await fetchFrom(page, `http://127.0.0.1:${port}/mcp`, {
+        method: "POST",
+        headers: MCP_HEADERS,
+        body,
+      });
       expect(asked).toMatchObject({ error: expect.stringContaining("Failed to fetch") });
       expect(await threads()).toBe(0);
     });

@@ -5,17 +5,10 @@
 // of another site cannot make a turn with a simple (preflight-free) request; a browser app on an
 // origin allowed by --cors calls the API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { haveChromium, launchChromium, skippedWithout } from "../support/chromium.js";
+import { fetchFrom, OTHER_SITE_FLAGS, pageAt as pageOf } from "../support/other-site.js";
 import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
-
-const FLAGS = [
-  "--host-resolver-rules=MAP *.test 127.0.0.1",
-  // Chromium's own guard (Local Network Access: a public page asks the user before it reaches
-  // loopback) is off, as in other browsers, or once the user has said yes: the server's guards
-  // are what is tested.
-  "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults",
-];
 
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () => {
@@ -31,7 +24,7 @@ browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () =>
     // The same server with the rebound name allowed: what the page would read without the check.
     open = await startTestServer(folder.path, { store: server.store, allowedHosts: ["rebound.test"] });
     port = new URL(server.url).port;
-    browser = await launchChromium(FLAGS);
+    browser = await launchChromium(OTHER_SITE_FLAGS);
     await server.store.createThread("private");
   }, 60_000);
   afterAll(async () => {
@@ -41,28 +34,8 @@ browserSuite(`pages of other sites in headless Chromium${skippedWithout}`, () =>
     folder.remove();
   });
 
-  /** A page at `origin` whose document the test serves (the other site's), other requests going out for real. */
-  async function pageAt(origin: string): Promise<Page> {
-    const page = await browser.newPage();
-    await page.route(`${origin}/`, (route) =>
-      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>other site</title>" }),
-    );
-    await page.goto(`${origin}/`);
-    return page;
-  }
-
-  const read = (page: Page, url: string, init: RequestInit = {}) =>
-    page.evaluate(
-      async ([u, i]) => {
-        try {
-          const res = await fetch(u, i);
-          return { status: res.status, body: await res.text() };
-        } catch (err) {
-          return { error: String(err) };
-        }
-      },
-      [url, init] as const,
-    );
+  const pageAt = (origin: string) => pageOf(browser, origin);
+  const read = fetchFrom;
 
   it("keeps a rebound page (its name now resolving to 127.0.0.1) from reading the threads", async () => {
     const page = await pageAt(`http://rebound.test:${port}`);
