@@ -1,0 +1,43 @@
+// What a user reads when an MCP server is missing, crashes at start, lists a tool it cannot offer,
+// or is called with the wrong arguments: one line naming the server and tool, never a stack trace.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { mcpTools } from "@autograms/runtime/mcp";
+
+import { open } from "./support/opened.js";
+
+const RAW = fileURLToPath(new URL("./support/raw-server.mjs", import.meta.url));
+const SHOP = fileURLToPath(new URL("./support/shop-server.mjs", import.meta.url));
+const raw = (...modes: string[]) => ({ command: process.execPath, args: [RAW, ...modes] });
+
+describe("MCP servers that fail", () => {
+  it("says a command that is not installed was not found on PATH", async () => {
+    await expect(mcpTools({ mcpServers: { gone: { command: "no-such-mcp-server-xyz" } } })).rejects.toThrow(
+      "MCP server 'gone' (no-such-mcp-server-xyz) could not be started: the command 'no-such-mcp-server-xyz' was not found on PATH",
+    );
+  });
+
+  it("quotes the last line of a server that crashes at start, not its stack trace", async () => {
+    const error = await mcpTools({ mcpServers: { db: raw("crash-at-start") } }).catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `MCP server 'db' (${process.execPath} ${RAW} crash-at-start) could not be started: it exited with code 1 (Error: the database is not there)`,
+    );
+  });
+
+  it("leaves out a tool whose schema nests thousands of levels, naming server and tool, and offers the others", async () => {
+    const mcp = await open({ mcpServers: { deep: raw("deep-schema") } });
+    expect(mcp.refused).toEqual({ deep: { deep: "its schema nests deeper than 100 levels (maxSchemaDepth)" } });
+    expect(Object.keys(mcp.tools).sort()).toEqual(["die", "echo"]);
+    expect(mcp.listed.deep!.map((t) => t.name)).toEqual(["echo", "die"]);
+    expect(await mcp.tools.echo!({ text: "hi" })).toMatch(/ \{"text":"hi"\}$/);
+  });
+
+  it("says which argument is wrong and what was expected", async () => {
+    const mcp = await open({ mcpServers: { shop: { command: process.execPath, args: [SHOP] } } });
+    await expect(mcp.tools.price_of!({ item: 3 })).rejects.toThrow(
+      "MCP tool 'price_of' of 'shop': argument 'item' must be string, not number",
+    );
+    await expect(mcp.tools.price_of!({})).rejects.toThrow("MCP tool 'price_of' of 'shop': argument 'item' is missing");
+    expect(await mcp.tools.price_of!({ item: "tea" })).toEqual({ item: "tea", price: 2.5 });
+  });
+});
