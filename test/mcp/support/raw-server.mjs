@@ -1,12 +1,13 @@
 // A stdio MCP server written by hand (newline-delimited JSON-RPC, no SDK), so that a test can make
 // it misbehave in ways a well-made server never would. `node raw-server.mjs MODE...`:
 //   crash-at-start   throws before reading anything (a stack trace on stderr, exit 1)
-//   grandchild       starts a child of its own (its pid on stderr as "grandchild PID") that lives on
+//   grandchild       starts a child of its own that ignores SIGTERM (its pid written to $RAW_PID_FILE)
 //   ignore-term      ignores SIGTERM
 //   deep-schema      lists a tool whose input schema nests 5,000 levels, beside a plain one
 //   die-on-call      exits when its tool 'die' is called
 // Its tools: echo (answers its arguments as text), die, and with deep-schema also deep.
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 
 const modes = new Set(process.argv.slice(2));
 
@@ -16,7 +17,7 @@ if (modes.has("grandchild")) {
   const child = spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], {
     stdio: "ignore",
   });
-  process.stderr.write(`grandchild ${child.pid}\n`);
+  if (process.env.RAW_PID_FILE) writeFileSync(process.env.RAW_PID_FILE, String(child.pid));
 }
 // Alive without stdin: a server that must be stopped by a signal.
 setInterval(() => {}, 1000);
