@@ -7,7 +7,14 @@ import { autogramsInProcess, cliTestFolder, root } from "./support/run-cli.js";
 
 cliTestFolder("autograms-help-");
 
-const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api-key-env <VAR>", "--mcp-config <file>"];
+const MODEL_OPTIONS = [
+  "--offline",
+  "--model <name>",
+  "--base-url <url>",
+  "--api-key-env <VAR>",
+  "--mcp-config <file>",
+  "--approve-mcp",
+];
 
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
@@ -57,7 +64,7 @@ const COMMANDS: [string, string, string[]][] = [
     ],
   ],
   ["mcp", "<file>", ["--http <port>", "--store <url>", ...MODEL_OPTIONS]],
-  ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
+  ["mcp-types", "[agent]", ["--mcp-config <file>", "--approve-mcp", "-o, --out <file>"]],
   [
     "simulate",
     "<file>",
