@@ -2,7 +2,9 @@
 // or is called with the wrong arguments: one line naming the server and tool, never a stack trace.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { Agent, ScriptedModel } from "@autograms/runtime";
 import { mcpTools } from "@autograms/runtime/mcp";
+import { graph, n } from "../runtime/helpers.js";
 
 import { open } from "./support/opened.js";
 
@@ -39,5 +41,32 @@ describe("MCP servers that fail", () => {
     );
     await expect(mcp.tools.price_of!({})).rejects.toThrow("MCP tool 'price_of' of 'shop': argument 'item' is missing");
     expect(await mcp.tools.price_of!({ item: "tea" })).toEqual({ item: "tea", price: 2.5 });
+  });
+
+  it("gives tryTool the argument and what was expected as its error, not the server's dump", async () => {
+    const mcp = await open({ mcpServers: { shop: { command: process.execPath, args: [SHOP] } } });
+    const g = graph(
+      [
+        n({
+          name: "look",
+          action: "code",
+          instruction:
+            'let said = JSON.stringify([tryTool("price_of", { item: 3 }), tryTool("price_of", { item: "tea" })])',
+          transitions: ["say"],
+        }),
+        n({ name: "say", action: "chat_exact", instruction: "$said", transitions: ["say"] }),
+      ],
+      {
+        tools: {
+          price_of: { module: "mcp:shop", export: "price_of" },
+          tryTool: { module: "@autograms/runtime", export: "tryTool" },
+        },
+      },
+    );
+    const agent = new Agent(g, { model: new ScriptedModel({}), tools: { price_of: mcp.servers.shop!.price_of! } });
+    expect(JSON.parse((await agent.reply("")).reply!)).toEqual([
+      { ok: false, error: "MCP tool 'price_of' of 'shop': argument 'item' must be string, not number" },
+      { ok: true, value: { item: "tea", price: 2.5 } },
+    ]);
   });
 });
