@@ -14,7 +14,15 @@ const stdio = (extra: object = {}) => ({ command: process.execPath, args: [SERVE
 describe("mcpTools", () => {
   it("offers a stdio server's tools with the server's names, descriptions and schemas", async () => {
     const { tools, servers } = await open({ mcpServers: { shop: stdio() } });
-    expect(Object.keys(tools).sort()).toEqual(["crash", "get-price", "greet", "hang", "out_of_stock", "price_of"]);
+    expect(Object.keys(tools).sort()).toEqual([
+      "crash",
+      "get-price",
+      "greet",
+      "hang",
+      "out_of_stock",
+      "price_of",
+      "subscribe",
+    ]);
     expect(Object.keys(servers.shop!).sort()).toEqual([
       "crash",
       "get_price",
@@ -22,6 +30,7 @@ describe("mcpTools", () => {
       "hang",
       "out_of_stock",
       "price_of",
+      "subscribe",
     ]);
     const definition = toolDefinitionOf(tools.price_of);
     expect(definition).toMatchObject({ name: "price_of", description: "The price of an item, in euros." });

@@ -1,7 +1,7 @@
 // What a user reads when an MCP server is missing, crashes at start, lists a tool it cannot offer,
 // or is called with the wrong arguments: one line naming the server and tool, never a stack trace.
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Agent, ScriptedModel } from "@autograms/runtime";
 import { mcpTools } from "@autograms/runtime/mcp";
 import { graph, n } from "../runtime/helpers.js";
@@ -41,6 +41,18 @@ describe("MCP servers that fail", () => {
     );
     await expect(mcp.tools.price_of!({})).rejects.toThrow("MCP tool 'price_of' of 'shop': argument 'item' is missing");
     expect(await mcp.tools.price_of!({ item: "tea" })).toEqual({ item: "tea", price: 2.5 });
+  });
+
+  it("reads the server's own refusal of an argument (a rule only it checks) as the argument and why", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const mcp = await open({ mcpServers: { shop: { command: process.execPath, args: [SHOP] } } });
+    await expect(mcp.tools.subscribe!({ email: "ada@mail.invalid" })).rejects.toThrow(
+      "MCP tool 'subscribe' of 'shop' failed: argument 'email': that domain cannot receive mail",
+    );
+    expect(await mcp.tools.subscribe!({ email: "ada@example.org" })).toBe("subscribed ada@example.org");
+    // The schema's `format` is left to the server: no warning about it here.
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
   });
 
   it("gives tryTool the argument and what was expected as its error, not the server's dump", async () => {

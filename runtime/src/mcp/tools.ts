@@ -2,7 +2,7 @@
 // input schemas), called through one connection per server.
 import { defineTool, type ToolParameters, type ToolRunOptions } from "../language/tools.js";
 import type { Tool } from "../agent/agent.js";
-import { argumentsProblem } from "./arguments.js";
+import { argumentsProblem, readableRefusal } from "./arguments.js";
 import { checkMcpConfig, importName, type McpConfig } from "./config.js";
 import { type CallResult, McpConnection, type ServerHealth } from "./connection.js";
 import type { ListedTool } from "./declarations.js";
@@ -60,10 +60,10 @@ function toolOf(
       try {
         result = await connection.call(remote, args ?? {}, options?.signal);
       } catch (err) {
-        throw failed(err instanceof Error ? err.message : String(err));
+        throw failed(readableRefusal(err instanceof Error ? err.message : String(err)));
       }
       // An error result throws; otherwise the structured content when the server gives it, else the text.
-      if (result.isError) throw failed(textOf(result) || "(no message)");
+      if (result.isError) throw failed(readableRefusal(textOf(result)) || "(no message)");
       return result.structuredContent ?? textOf(result);
     },
   });
