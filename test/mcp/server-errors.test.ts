@@ -29,9 +29,17 @@ describe("MCP servers that fail", () => {
   it("leaves out a tool whose schema nests thousands of levels, naming server and tool, and offers the others", async () => {
     const mcp = await open({ mcpServers: { deep: raw("deep-schema") } });
     expect(mcp.refused).toEqual({ deep: { deep: "its schema nests deeper than 100 levels (maxSchemaDepth)" } });
-    expect(Object.keys(mcp.tools).sort()).toEqual(["die", "echo"]);
-    expect(mcp.listed.deep!.map((t) => t.name)).toEqual(["echo", "die"]);
+    expect(Object.keys(mcp.tools).sort()).toEqual(["die", "echo", "flood"]);
+    expect(mcp.listed.deep!.map((t) => t.name)).toEqual(["echo", "die", "flood"]);
     expect(await mcp.tools.echo!({ text: "hi" })).toMatch(/ \{"text":"hi"\}$/);
+  });
+
+  it("stops a server whose message never ends, at maxMessageBytes, and starts it again for the next call", async () => {
+    const mcp = await open({ mcpServers: { raw: raw() } }, { limits: { maxMessageBytes: 1024 * 1024 } });
+    await expect(mcp.tools.flood!({})).rejects.toThrow(
+      "MCP tool 'flood' of 'raw' failed: it sent a message longer than 1 MiB (maxMessageBytes): it was stopped",
+    );
+    expect(await mcp.tools.echo!({ text: "again" })).toMatch(/ \{"text":"again"\}$/);
   });
 
   it("says which argument is wrong and what was expected", async () => {

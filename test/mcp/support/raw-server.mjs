@@ -5,7 +5,8 @@
 //   ignore-term      ignores SIGTERM
 //   deep-schema      lists a tool whose input schema nests 5,000 levels, beside a plain one
 //   die-on-call      exits when its tool 'die' is called
-// Its tools: echo (answers its arguments as text), die, and with deep-schema also deep.
+// Its tools: echo (answers its pid and arguments as text), die, flood (writes a line that never
+// ends), and with deep-schema also deep.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 
@@ -33,6 +34,7 @@ const tools = [
     inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
   },
   { name: "die", description: "Exits.", inputSchema: { type: "object", properties: {} } },
+  { name: "flood", description: "Writes without end.", inputSchema: { type: "object", properties: {} } },
 ];
 
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
@@ -67,6 +69,14 @@ function answer({ id, method, params }) {
   }
   if (method === "tools/call") {
     if (params.name === "die") process.exit(3);
+    if (params.name === "flood") {
+      const chunk = `{"jsonrpc":"2.0","id":${id},"result":"${"x".repeat(64 * 1024)}`;
+      const write = () => {
+        while (process.stdout.write(chunk));
+        process.stdout.once("drain", write);
+      };
+      return write();
+    }
     return send({
       id,
       result: { content: [{ type: "text", text: `${process.pid} ${JSON.stringify(params.arguments)}` }] },
