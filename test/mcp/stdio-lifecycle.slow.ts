@@ -1,15 +1,17 @@
 // A stdio MCP server's life as real processes: stopped with whatever it started, within the grace
 // even when it ignores SIGTERM; started again when it dies, its health saying so meanwhile.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { mcpTools } from "@autograms/runtime/mcp";
+import { autograms, replies, root } from "../cli/support/run-cli.js";
 import { isAlive, processGone } from "../support/process-alive.js";
 import { open } from "./support/opened.js";
 
 const RAW = fileURLToPath(new URL("./support/raw-server.mjs", import.meta.url));
+const SAMPLE_SERVER = join(root, "samples/shop/server.mjs");
 const folder = mkdtempSync(join(tmpdir(), "autograms-mcp-life-"));
 // Processes a failing test may leave: killed at the end.
 const pids: number[] = [];
@@ -43,6 +45,28 @@ describe("a stdio MCP server's processes", () => {
     expect(took).toBeLessThan(2000);
     await processGone(server, 500);
     await processGone(grandchild, 500);
+  });
+
+  it("end with `autograms chat`: the server that ignores SIGTERM and its child, within the grace", async () => {
+    const pidFile = join(folder, "chat-grandchild.pid");
+    const config = join(folder, "chat.json");
+    const server = [fileURLToPath(new URL("./support/with-grandchild.mjs", import.meta.url)), SAMPLE_SERVER];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { shop: { command: process.execPath, args: server, env: { GRANDCHILD_PID_FILE: pidFile } } },
+      }),
+    );
+    const started = Date.now();
+    const r = await autograms(["chat", join(root, "samples/shop/agent.ts"), "--offline", "--mcp-config", config]);
+    const took = Date.now() - started;
+    expect(r.code, r.stderr).toBe(0);
+    expect(replies(r.stdout)[0]).toMatch(/^Welcome! Tea is 2\.5 EUR today/);
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    pids.push(grandchild);
+    expect(isAlive(grandchild)).toBe(false);
+    // Startup and one turn, and at most the 1 s grace to stop: not the 4 s it took.
+    expect(took).toBeLessThan(15_000);
   });
 
   it("stop at once when the server heeds SIGTERM", async () => {
