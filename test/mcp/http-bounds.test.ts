@@ -1,6 +1,7 @@
 // A Streamable HTTP MCP server that answers without end (one endless SSE event, events forever, a
 // JSON answer without end) costs the call, bounded, not the process's memory; the next call works.
 import { describe, expect, it } from "vitest";
+import { boundedFetch } from "../../runtime/src/mcp/bounded-fetch.js";
 import { open, opened } from "./support/opened.js";
 import { startFloodingServer } from "./support/flooding-server.js";
 
@@ -40,5 +41,33 @@ describe("a Streamable HTTP server that answers without end", () => {
       "MCP tool 'json_flood' of 'web' failed: it sent a message larger than 1 MiB (maxMessageBytes)",
     );
     expect(await mcp.tools.echo!({})).toBe("fine");
+  });
+});
+
+describe("the bound of one SSE message", () => {
+  const stream = (parts: string[]) =>
+    new Response(
+      new ReadableStream({
+        start(c) {
+          for (const p of parts) c.enqueue(new TextEncoder().encode(p));
+          c.close();
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  const bounded = (parts: string[]) =>
+    boundedFetch(
+      { maxMessageBytes: 10, maxCallBytes: 1000 },
+      () => {},
+      async () => stream(parts),
+    )("http://x", {
+      method: "POST",
+    });
+
+  it("counts from the last empty line, across chunks and CRLF line ends", async () => {
+    const r = await bounded(["data: 12", "3\n\n", "data: 1234\r\n\r\ndata: 5\n", "\ndata: 1234"]);
+    expect(await r.text()).toMatch(/data: 1234$/);
+    const over = await bounded(["data: 12", "3456\n", "data: 7\n\n"]);
+    await expect(over.text()).rejects.toThrow("it sent a message larger than 10 bytes (maxMessageBytes)");
   });
 });

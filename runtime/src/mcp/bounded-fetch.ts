@@ -47,16 +47,21 @@ export function boundedFetch(
         if (post && total > limits.maxCallBytes)
           return controller.error(fail("an answer", "maxCallBytes", limits.maxCallBytes));
         if (!sse) message += chunk.length;
-        // An event ends at an empty line; its bytes are counted from the last one.
+        // An event ends at an empty line; its bytes are counted from the last one. Lines are
+        // found with indexOf: a loop over each byte costs half a second per 16 MiB.
         else
-          for (const byte of chunk) {
-            if (byte === LF) {
-              if (lineEnded) message = 0;
-              lineEnded = true;
-            } else if (byte !== CR) {
+          for (let at = 0; at <= chunk.length; ) {
+            const lf = chunk.indexOf(LF, at);
+            const end = lf < 0 ? chunk.length : lf;
+            const length = end - at - (end > at && chunk[end - 1] === CR ? 1 : 0);
+            if (length > 0) {
+              message += length;
               lineEnded = false;
-              message++;
             }
+            if (lf < 0) break;
+            if (lineEnded) message = 0;
+            lineEnded = true;
+            at = lf + 1;
           }
         if (message > limits.maxMessageBytes)
           return controller.error(fail("a message", "maxMessageBytes", limits.maxMessageBytes));
