@@ -84,6 +84,9 @@ describe("mcpTools", () => {
       `.mcp.json: server 'x' needs either "command" (a program to start) or "url" (a Streamable HTTP endpoint)`,
     );
     expect(() => checkMcpConfig({ servers: {} }, ".mcp.json")).toThrow('.mcp.json: expected { "mcpServers"');
+    expect(() => checkMcpConfig({ mcpServers: { x: { command: "x", closeGraceMs: "1s" } } })).toThrow(
+      `server 'x': "closeGraceMs" must be a whole number above 0`,
+    );
     expect(() => checkMcpConfig({ mcpServers: { x: { url: "not a url" } } })).toThrow(
       `server 'x': "url" is not a URL: not a url`,
     );

@@ -69,6 +69,16 @@ describe("a stdio MCP server's processes", () => {
     expect(took).toBeLessThan(15_000);
   });
 
+  it("are SIGKILLed after the server's own closeGraceMs when it ignores SIGTERM", async () => {
+    const mcp = await mcpTools({ mcpServers: { s: { ...raw(["ignore-term"]), closeGraceMs: 200 } } });
+    const server = await pidOf(mcp.tools.echo);
+    pids.push(server);
+    const started = Date.now();
+    await mcp.close();
+    expect(Date.now() - started).toBeLessThan(700);
+    await processGone(server, 500);
+  });
+
   it("stop at once when the server heeds SIGTERM", async () => {
     const mcp = await mcpTools({ mcpServers: { s: raw([]) } });
     const server = await pidOf(mcp.tools.echo);

@@ -8,7 +8,12 @@ interface ServerBounds {
   maxMessageBytes?: number;
   /** The most bytes one call's HTTP answer may carry (default 64 MiB). */
   maxCallBytes?: number;
+  /** How long a stdio server has to stop after SIGTERM before SIGKILL, in ms (default 1000). */
+  closeGraceMs?: number;
 }
+
+/** The bounds a server of the configuration may set for itself. */
+export const SERVER_BOUNDS = ["maxMessageBytes", "maxCallBytes", "closeGraceMs"] as const;
 
 export interface StdioServer extends ServerBounds {
   command: string;
@@ -55,9 +60,9 @@ export function checkMcpConfig(value: unknown, where = "MCP configuration"): Mcp
       if (s[field] !== undefined && !strings(s[field])) fail(`${at}: "${field}" must map names to strings`);
     for (const field of ["cwd", "prefix"])
       if (s[field] !== undefined && typeof s[field] !== "string") fail(`${at}: "${field}" must be a string`);
-    for (const field of ["maxMessageBytes", "maxCallBytes"])
+    for (const field of SERVER_BOUNDS)
       if (s[field] !== undefined && !(Number.isSafeInteger(s[field]) && (s[field] as number) > 0))
-        fail(`${at}: "${field}" must be a whole number of bytes above 0`);
+        fail(`${at}: "${field}" must be a whole number above 0`);
     if (typeof s.url === "string" && !URL.canParse(s.url)) fail(`${at}: "url" is not a URL: ${s.url}`);
   }
   return value as unknown as McpConfig;

@@ -3,7 +3,7 @@
 import { defineTool, type ToolParameters, type ToolRunOptions } from "../language/tools.js";
 import type { Tool } from "../agent/agent.js";
 import { argumentsProblem, readableRefusal } from "./arguments.js";
-import { checkMcpConfig, importName, type McpConfig } from "./config.js";
+import { checkMcpConfig, importName, type McpConfig, SERVER_BOUNDS } from "./config.js";
 import { type CallResult, McpConnection, type ServerHealth } from "./connection.js";
 import type { ListedTool } from "./declarations.js";
 import { DEFAULT_MCP_LIMITS, type McpLimits } from "./limits.js";
@@ -86,11 +86,10 @@ export async function mcpTools(config: McpConfig, options: McpToolsOptions = {})
   const owner = new Map<string, string>();
   try {
     for (const [server, settings] of Object.entries(checked.mcpServers)) {
-      const connection = new McpConnection(server, settings, {
-        ...limits,
-        ...(settings.maxMessageBytes !== undefined && { maxMessageBytes: settings.maxMessageBytes }),
-        ...(settings.maxCallBytes !== undefined && { maxCallBytes: settings.maxCallBytes }),
-      });
+      const own = Object.fromEntries(
+        SERVER_BOUNDS.filter((b) => settings[b] !== undefined).map((b) => [b, settings[b]]),
+      );
+      const connection = new McpConnection(server, settings, { ...limits, ...own });
       connections.push(connection);
       const client = await connection.open();
       const listed = await client.listTools();
