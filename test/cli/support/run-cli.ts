@@ -46,14 +46,14 @@ export function cliTestFolder(prefix: string): () => string {
 }
 
 // The commands' user configuration folder (approvals of MCP configurations): one of the test
-// process's own, never the user's, removed when the process ends.
+// file's own, never the user's, removed after its tests.
 let configHome: string | undefined;
+afterAll(() => {
+  if (configHome !== undefined) rmSync(configHome, { recursive: true, force: true });
+  configHome = undefined;
+});
 function testConfigHome(): string {
-  if (configHome === undefined) {
-    const made = mkdtempSync(join(tmpdir(), "autograms-config-"));
-    configHome = made;
-    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
-  }
+  configHome ??= mkdtempSync(join(tmpdir(), "autograms-config-"));
   return configHome;
 }
 
