@@ -66,6 +66,8 @@ export function checkAppOptions(given: unknown, fn = "createApp"): void {
     (typeof options.playground !== "object" || options.playground === null)
   )
     throw refuse(fn, "playground must be false or an object", options.playground);
+  if (options.readiness !== undefined && typeof options.readiness !== "function")
+    throw refuse(fn, "readiness must be a function", options.readiness);
   if (options.watching !== undefined && typeof options.watching !== "boolean")
     throw refuse(fn, "watching must be a boolean", options.watching);
 }

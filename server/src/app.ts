@@ -94,6 +94,11 @@ export interface AppOptions {
   playground?: false | Omit<PlaygroundOptions, "graph">;
   /** New builds of the agent will be given (`setAgent`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
   watching?: boolean;
+  /**
+   * Asked by `GET /readyz`: why turns cannot be played now (something the agent needs is down,
+   * e.g. "MCP server 'shop' is down"), or undefined. Said to unauthenticated probes: no secrets.
+   */
+  readiness?: () => string | undefined;
 }
 
 export function createApp(options: AppOptions): AutogramsApp {
@@ -130,6 +135,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     lifecycle,
     metrics,
     playground: options.playground !== false,
+    ...(options.readiness && { readiness: options.readiness }),
   };
   const app = new Hono();
   app.onError((err, c) => {

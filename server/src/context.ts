@@ -37,6 +37,8 @@ export interface ServerContext {
   metrics: ServerMetrics;
   /** Whether `GET /` serves the playground (the OpenAPI document lists it only then). */
   playground: boolean;
+  /** Why turns cannot be played now (a dependency of the agent is down), asked by `/readyz`. */
+  readiness?: () => string | undefined;
 }
 
 export interface ServerLimits {

@@ -7,7 +7,14 @@ import { autogramsInProcess, cliTestFolder, root } from "./support/run-cli.js";
 
 cliTestFolder("autograms-help-");
 
-const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api-key-env <VAR>", "--mcp-config <file>"];
+const MODEL_OPTIONS = [
+  "--offline",
+  "--model <name>",
+  "--base-url <url>",
+  "--api-key-env <VAR>",
+  "--mcp-config <file>",
+  "--approve-mcp",
+];
 
 const COMMANDS: [string, string, string[]][] = [
   ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
@@ -72,7 +79,7 @@ const COMMANDS: [string, string, string[]][] = [
       ...MODEL_OPTIONS,
     ],
   ],
-  ["mcp-types", "", ["--mcp-config <file>", "-o, --out <file>"]],
+  ["mcp-types", "[agent]", ["--mcp-config <file>", "--approve-mcp", "-o, --out <file>"]],
   [
     "simulate",
     "<file>",

@@ -203,7 +203,8 @@ describe("autograms serve --watch --workers 1", () => {
       join(dir, ".mcp.json"),
       JSON.stringify({ mcpServers: { shop: { command: "node", args: ["logged-server.mjs"] } } }),
     );
-    const server = await serveWatching(dir, "1");
+    // Named on the command line: approved (a .mcp.json found beside the agent would need --approve-mcp).
+    const server = await serveWatching(dir, "1", ["--mcp-config", join(dir, ".mcp.json")]);
     const pids = () => readFileSync(join(dir, "mcp-pids.log"), "utf8").split("\n").filter(Boolean).map(Number);
     const alive = (pid: number) => {
       try {

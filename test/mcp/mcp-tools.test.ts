@@ -1,29 +1,28 @@
 // MCP tools in agents: real servers written with @modelcontextprotocol/sdk, over stdio and
 // Streamable HTTP, their tools called directly and offered to the model at a node.
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent, ScriptedModel, toolDefinitionOf, type ToolChatMessage } from "@autograms/runtime";
-import { checkMcpConfig, importName, mcpTools, type McpTools } from "@autograms/runtime/mcp";
+import { checkMcpConfig, importName, mcpTools } from "@autograms/runtime/mcp";
 import { graph, n } from "../runtime/helpers.js";
+import { open, opened } from "./support/opened.js";
 import { startHttpShop } from "./support/shop-server.mjs";
 
 const SERVER = fileURLToPath(new URL("./support/shop-server.mjs", import.meta.url));
 const stdio = (extra: object = {}) => ({ command: process.execPath, args: [SERVER], ...extra });
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((o) => o.close()));
-});
-async function open(config: Parameters<typeof mcpTools>[0]): Promise<McpTools> {
-  const tools = await mcpTools(config);
-  opened.push(tools);
-  return tools;
-}
-
 describe("mcpTools", () => {
   it("offers a stdio server's tools with the server's names, descriptions and schemas", async () => {
     const { tools, servers } = await open({ mcpServers: { shop: stdio() } });
-    expect(Object.keys(tools).sort()).toEqual(["crash", "get-price", "greet", "hang", "out_of_stock", "price_of"]);
+    expect(Object.keys(tools).sort()).toEqual([
+      "crash",
+      "get-price",
+      "greet",
+      "hang",
+      "out_of_stock",
+      "price_of",
+      "subscribe",
+    ]);
     expect(Object.keys(servers.shop!).sort()).toEqual([
       "crash",
       "get_price",
@@ -31,6 +30,7 @@ describe("mcpTools", () => {
       "hang",
       "out_of_stock",
       "price_of",
+      "subscribe",
     ]);
     const definition = toolDefinitionOf(tools.price_of);
     expect(definition).toMatchObject({ name: "price_of", description: "The price of an item, in euros." });
@@ -49,10 +49,12 @@ describe("mcpTools", () => {
     await expect(tools.out_of_stock!({})).rejects.toThrow("MCP tool 'out_of_stock' of 'shop' failed: no more cake");
   });
 
-  it("fails a call to a server that died as a tool error, and the process goes on", async () => {
-    const { tools } = await open({ mcpServers: { shop: stdio() } });
-    await expect(tools.crash!({})).rejects.toThrow();
-    await expect(tools.greet!({ name: "Ada" })).rejects.toThrow();
+  it("fails a call to a server that died as a tool error, and starts the server again for the next call", async () => {
+    const mcp = await open({ mcpServers: { shop: stdio() } });
+    await expect(mcp.tools.crash!({})).rejects.toThrow(/^MCP tool 'crash' of 'shop' failed: it exited with code 3/);
+    expect(mcp.health().shop).toMatchObject({ up: false });
+    expect(await mcp.tools.greet!({ name: "Ada" })).toBe("Hello, Ada!");
+    expect(mcp.health().shop).toEqual({ up: true });
   });
 
   it("talks to a Streamable HTTP server", async () => {
@@ -76,12 +78,15 @@ describe("mcpTools", () => {
 
   it("says which server could not be started, and checks the configuration", async () => {
     await expect(mcpTools({ mcpServers: { gone: { command: "/no/such/program" } } })).rejects.toThrow(
-      "MCP server 'gone' (/no/such/program) could not be reached",
+      "MCP server 'gone' (/no/such/program) could not be started: the command '/no/such/program' was not found",
     );
     expect(() => checkMcpConfig({ mcpServers: { x: { args: [] } } }, ".mcp.json")).toThrow(
       `.mcp.json: server 'x' needs either "command" (a program to start) or "url" (a Streamable HTTP endpoint)`,
     );
     expect(() => checkMcpConfig({ servers: {} }, ".mcp.json")).toThrow('.mcp.json: expected { "mcpServers"');
+    expect(() => checkMcpConfig({ mcpServers: { x: { command: "x", closeGraceMs: "1s" } } })).toThrow(
+      `server 'x': "closeGraceMs" must be a whole number above 0`,
+    );
     expect(() => checkMcpConfig({ mcpServers: { x: { url: "not a url" } } })).toThrow(
       `server 'x': "url" is not a URL: not a url`,
     );

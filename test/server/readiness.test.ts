@@ -1,6 +1,7 @@
 // /readyz checks that the store can write, not only that it answers: a SQLite file damaged under
 // a running server, or gone, or a disk that is full, is 503 with why (never where the store is),
-// while plain reads may still be answered from the connection's cache.
+// while plain reads may still be answered from the connection's cache. What the agent needs (the
+// app's readiness: its MCP servers) being down is 503 too.
 import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -21,6 +22,15 @@ const readyz = async (s: TestServer) => {
 };
 
 describe("/readyz", () => {
+  it("is 503 dependency_down while the app's readiness says something the agent needs is down", async () => {
+    let down: string | undefined = "MCP server 'shop' is down";
+    const s = await startTestServer(folder.path, { readiness: () => down });
+    servers.push(s);
+    expect(await readyz(s)).toEqual([503, { status: "dependency_down", why: "MCP server 'shop' is down" }]);
+    down = undefined;
+    expect(await readyz(s)).toEqual([200, { status: "ready", runs: 0 }]);
+  });
+
   it("is 503 with why once the SQLite file is damaged or gone under the running server", async () => {
     const damaged = join(folder.path, "damaged.db");
     const s = await startTestServer(folder.path, { storeUrl: `sqlite:${damaged}` });

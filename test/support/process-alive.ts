@@ -1,12 +1,20 @@
+import { readFileSync } from "node:fs";
 import { expect } from "vitest";
 
-/** Whether a process of this id runs (signal 0 checks without sending anything). */
+/**
+ * Whether a process of this id runs (signal 0 checks without sending anything). A zombie (ended,
+ * not yet reaped: an orphan whose reaper is slow) does not run.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return process.platform !== "linux";
   }
 }
 

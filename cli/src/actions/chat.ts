@@ -159,8 +159,8 @@ async function chatBuilds(
     const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
     return { first: { agent, close: () => agent.close() }, loaded };
   }
-  const { offline, model, baseUrl, apiKeyEnv, mcpConfig, stream } = flags;
-  const modelFlags: ModelFlags = { offline, model, baseUrl, apiKeyEnv, mcpConfig, stream };
+  const { offline, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream } = flags;
+  const modelFlags: ModelFlags = { offline, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream };
   // The model's flags are checked here, before the worker starts.
   await chooseModel(modelFlags, true);
   // A turn in the worker may take as long and as much as one in this thread would: no budget

@@ -16,6 +16,7 @@ import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
 import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
+import { mcpServersDown } from "../agent-loading/mcp-tools.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { commandScope } from "../agent-loading/command-scope.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -91,6 +92,7 @@ async function serve(
     baseUrl: flags.baseUrl,
     apiKeyEnv: flags.apiKeyEnv,
     mcpConfig: flags.mcpConfig,
+    approveMcp: flags.approveMcp,
     stream: true,
   };
   const budgets = {
@@ -119,6 +121,7 @@ async function serve(
       playground: flags.playground ? { drawGraph, sources: () => sources } : false,
       ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
+      readiness: mcpServersDown,
     });
   } catch (err) {
     await store.close();

@@ -8,6 +8,8 @@ export interface ModelFlags {
   apiKeyEnv?: string;
   /** The MCP servers' configuration, instead of the `.mcp.json` beside the agent. */
   mcpConfig?: string;
+  /** Approve the `.mcp.json` beside the agent as it is now (remembered for the user). */
+  approveMcp?: boolean;
   /** Someone watches replies as they are written (`chat --stream`): the model streams them. */
   stream?: boolean;
 }
@@ -26,6 +28,10 @@ export function addModelOptions(command: Command): Command {
     .option("--api-key-env <VAR>", "the environment variable holding the API key (default: OPENAI_API_KEY)")
     .option(
       "--mcp-config <file>",
-      "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent)",
+      "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent, once approved)",
+    )
+    .option(
+      "--approve-mcp",
+      "approve the .mcp.json beside the agent to start its servers, as it is now (remembered; an edit needs approving again)",
     );
 }

@@ -96,7 +96,7 @@ export async function agentOf(
   const model = options.wrapModel ? options.wrapModel(chosen.model) : chosen.model;
   const bundle = at.bundle !== undefined ? at.bundle : await bundleOf(at);
   const { tools, actions, files } = await importHostCode(bundle, options.bundles);
-  const mcpTools = options.mcpTools ?? (await loadMcpTools(at.graph, at.baseDir, flags.mcpConfig));
+  const mcpTools = options.mcpTools ?? (await loadMcpTools(at.graph, at.baseDir, flags));
   Object.assign(tools, mcpTools);
   // Retrying a model that is not there would only wait.
   const agent = new Agent(at.graph, {

@@ -59,7 +59,7 @@ export async function servedBuilds(
   const loaded = await loadAgentGraph(file);
   onLoaded?.(loaded);
   // The MCP servers are this thread's; the workers' MCP tools call them (each is started, or connected to, once).
-  const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
+  const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags);
   const at = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file };
   const made = await agentOf(at, modelFlags, {
     modelRequired: true,

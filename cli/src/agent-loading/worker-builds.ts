@@ -91,7 +91,7 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
 
   async function newWorkers(loaded: LoadedAgent, data: ServeWorkerData) {
     // The build's MCP servers are this thread's, shared by its workers, and stop with them.
-    const mcp = await openMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
+    const mcp = await openMcpTools(loaded.graph, loaded.baseDir, modelFlags);
     const pool = new TurnPool({
       script: SERVE_WORKER,
       data,

@@ -2,7 +2,20 @@
 // `{ "mcpServers": { NAME: { "command", "args", "env" } | { "url", "headers" } } }`, checked
 // with errors that name the server and the field.
 
-export interface StdioServer {
+/** Bounds of one server beside the defaults (McpLimits). */
+interface ServerBounds {
+  /** The largest single message it may send, in bytes (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** The most bytes one call's HTTP answer may carry (default 64 MiB). */
+  maxCallBytes?: number;
+  /** How long a stdio server has to stop after SIGTERM before SIGKILL, in ms (default 1000). */
+  closeGraceMs?: number;
+}
+
+/** The bounds a server of the configuration may set for itself. */
+export const SERVER_BOUNDS = ["maxMessageBytes", "maxCallBytes", "closeGraceMs"] as const;
+
+export interface StdioServer extends ServerBounds {
   command: string;
   args?: string[];
   env?: Record<string, string>;
@@ -11,7 +24,7 @@ export interface StdioServer {
   prefix?: string;
 }
 
-export interface HttpServer {
+export interface HttpServer extends ServerBounds {
   /** A Streamable HTTP endpoint, e.g. "http://localhost:3000/mcp". */
   url: string;
   headers?: Record<string, string>;
@@ -47,6 +60,9 @@ export function checkMcpConfig(value: unknown, where = "MCP configuration"): Mcp
       if (s[field] !== undefined && !strings(s[field])) fail(`${at}: "${field}" must map names to strings`);
     for (const field of ["cwd", "prefix"])
       if (s[field] !== undefined && typeof s[field] !== "string") fail(`${at}: "${field}" must be a string`);
+    for (const field of SERVER_BOUNDS)
+      if (s[field] !== undefined && !(Number.isSafeInteger(s[field]) && (s[field] as number) > 0))
+        fail(`${at}: "${field}" must be a whole number above 0`);
     if (typeof s.url === "string" && !URL.canParse(s.url)) fail(`${at}: "url" is not a URL: ${s.url}`);
   }
   return value as unknown as McpConfig;

@@ -1,6 +1,6 @@
 /**
  * For load balancers and monitoring: `GET /healthz` (the process answers), `GET /readyz` (it takes
- * new turns: not draining, and its store takes a write) and `GET /metrics` (Prometheus text format).
+ * new turns: not draining, what the agent needs is up (the app's `readiness`), and its store takes a write) and `GET /metrics` (Prometheus text format).
  * `/healthz` and `/readyz` say nothing about threads, so they need no token (a balancer's probe
  * carries none); `/metrics` is behind the token when the server has one.
  */
@@ -16,6 +16,8 @@ export function probeRoutes(ctx: ServerContext): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     if (ctx.lifecycle.draining) return c.json({ status: "draining", runs: ctx.runs.running }, 503);
+    const down = ctx.readiness?.();
+    if (down !== undefined) return c.json({ status: "dependency_down", why: down }, 503);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

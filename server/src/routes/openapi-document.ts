@@ -501,10 +501,13 @@ export function openApiDocument(agent: string, options: { playground: boolean })
             },
             503: {
               description:
-                '`{ status: "draining" }`, or `{ status: "store_unavailable", why }`: the store cannot take a write, and why (never where it is)',
+                '`{ status: "draining" }`, `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server), or `{ status: "store_unavailable", why }`: the store cannot take a write, and why (never where it is)',
               content: json({
                 type: "object",
-                properties: { status: { enum: ["draining", "store_unavailable"] }, why: { type: "string" } },
+                properties: {
+                  status: { enum: ["draining", "dependency_down", "store_unavailable"] },
+                  why: { type: "string" },
+                },
               }),
             },
           },

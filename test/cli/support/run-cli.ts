@@ -45,11 +45,23 @@ export function cliTestFolder(prefix: string): () => string {
   return () => dir!;
 }
 
+// The commands' user configuration folder (approvals of MCP configurations): one of the test
+// file's own, never the user's, removed after its tests.
+let configHome: string | undefined;
+afterAll(() => {
+  if (configHome !== undefined) rmSync(configHome, { recursive: true, force: true });
+  configHome = undefined;
+});
+function testConfigHome(): string {
+  configHome ??= mkdtempSync(join(tmpdir(), "autograms-config-"));
+  return configHome;
+}
+
 /** This process's environment less the model settings, with the test's own. */
-function commandEnv(options: CliOptions): Record<string, string> {
+export function commandEnv(options: CliOptions = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENAI_")) env[k] = v;
-  return { ...env, ...options.env };
+  return { ...env, XDG_CONFIG_HOME: testConfigHome(), ...options.env };
 }
 
 /** Runs the command in a process of its own: for what needs one (signals, exit, a terminal, locks held until exit, two at once). */

@@ -35,7 +35,7 @@ export function serveProcess(cwd: string, args: string[]): Promise<ServeProcess>
  * `autograms serve DIR/agent.ts --watch --workers N` on the offline model and a store in DIR, on
  * any free port.
  */
-export function serveWatching(dir: string, workers: string): Promise<ServeProcess> {
+export function serveWatching(dir: string, workers: string, more: string[] = []): Promise<ServeProcess> {
   return serveProcess(dir, [
     join(dir, "agent.ts"),
     "--watch",
@@ -46,6 +46,7 @@ export function serveWatching(dir: string, workers: string): Promise<ServeProces
     "0",
     "--store",
     `sqlite:${join(dir, "threads.db")}`,
+    ...more,
   ]);
 }
 

@@ -1,7 +1,7 @@
 // A real MCP server written with @modelcontextprotocol/sdk, for the tests: over stdio when run
 // as a program (`node shop-server.mjs [--prefix-tools X]`), over Streamable HTTP through
 // startHttpShop(). Its tools: price_of (structured content), get-price (a name that is no
-// identifier), greet (text), out_of_stock (an error result), hang (answers only when the call is
+// identifier), subscribe (an argument whose format only the server checks), greet (text), out_of_stock (an error result), hang (answers only when the call is
 // cancelled), crash (the process dies).
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -32,6 +32,15 @@ export function shopServer(calls = []) {
     "get-price",
     { description: "The price, as text.", inputSchema: { item: z.string() } },
     async ({ item }) => ({ content: [{ type: "text", text: `${PRICES[item] ?? 0} EUR` }] }),
+  );
+  // Its address has a JSON Schema `format`, and a rule the server alone checks (no schema says it).
+  server.registerTool(
+    "subscribe",
+    {
+      description: "Subscribes an address.",
+      inputSchema: { email: z.email().refine((s) => !s.endsWith(".invalid"), "that domain cannot receive mail") },
+    },
+    async ({ email }) => ({ content: [{ type: "text", text: `subscribed ${email}` }] }),
   );
   server.registerTool("greet", { description: "Says hello.", inputSchema: { name: z.string() } }, async ({ name }) => ({
     content: [{ type: "text", text: `Hello, ${name}!` }],
