@@ -13,6 +13,7 @@ import { writeCsv } from "./csv-text.js";
 import { exportColumns, LETTERED, NODE_NAME_FIELDS, type FieldColumn, type LetteredColumn } from "./columns.js";
 import { writeInstruction } from "./cells.js";
 import { originalFormatProblems, type ExportProblem } from "./original-format.js";
+import { asTheOriginalWrote } from "./python-fields.js";
 
 export type SpreadsheetFormat = "original" | "autograms";
 
@@ -97,6 +98,8 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
   ]);
   if (format === "original") {
     used.delete("assign");
+    // The Python it keeps is written in the code cells themselves (asTheOriginalWrote).
+    used.delete("python");
     // Which transitions are the code's flow only narrows what a resumed conversation depends on;
     // the original resumes nothing across edits, and its reader rejects the column.
     used.delete("implicit_transitions");
@@ -107,9 +110,11 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
     number
   >;
   const columns = exportColumns((f) => always.has(f) || used.has(f), counts);
+  // A node imported from the original's sheet says its code as the original wrote it, where unchanged.
+  const nodes = format === "original" ? graph.nodes.map(asTheOriginalWrote) : graph.nodes;
   const rows = [
     columns.map((c) => c.header),
-    ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format))),
+    ...nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format))),
   ];
   return writeCsv(rows);
 }

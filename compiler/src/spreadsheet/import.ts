@@ -12,7 +12,6 @@ import {
   isBuiltinAction,
   isFunctionKind,
   ORIGINAL_ACTION_NAMES,
-  parseTarget,
   validateGraph,
 } from "@autograms/runtime";
 import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
@@ -30,7 +29,7 @@ import {
   type LetteredColumn,
 } from "./columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";
-import { translatePython } from "./python-code.js";
+import { pythonIn, pythonPlaces, translatePlace, type CodeHolder } from "./python-fields.js";
 import { DIAGNOSTICS, diagnosticMessage, type MessageArgs, type MessageName } from "../diagnostics/catalogue.js";
 import { closest } from "../diagnostics/suggest.js";
 import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./diagnostics.js";
@@ -453,40 +452,27 @@ class SheetReader {
 
   /**
    * The original's Python in code, conditions, call arguments and `return` expressions, translated
-   * into the evaluator's language (python-code.ts); what has no translation is an error at its cell.
+   * into the evaluator's language (python-fields.ts), the Python kept in the node's `python` field
+   * for an export in the original's format; what has no translation is an error at its cell.
    */
   private translateRow(r: RowNode): void {
     const node = r.node as Record<string, unknown> & RowNode["node"];
-    const translate = (code: string, column: string, apply: (js: string) => void): void => {
-      const t = translatePython(code);
-      if (t.kind === "translated") apply(t.code);
-      else if (t.kind === "untranslatable") {
-        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, {
+    const python: Record<string, string> = {};
+    for (const place of pythonPlaces(node as unknown as CodeHolder)) {
+      const t = translatePlace(node.action, place.field, place.value);
+      if (t.kind === "translated") {
+        python[place.field] = place.value;
+        if (place.column === "transitions") node.transitions[Number(place.field.split("/")[1])] = t.code;
+        else node[place.field] = t.code;
+      } else if (t.kind === "untranslatable") {
+        this.report("csv_invalid_code", "character_write", r.cells.get(place.column) ?? { row: r.row }, {
           problem: t.message,
           character: t.offset + 1,
-          shortText: shortText(code),
+          shortText: shortText(pythonIn(node.action, place.field, place.value)?.text ?? place.value),
         });
       }
-    };
-    if (node.action === "code" && typeof node.instruction === "string")
-      translate(node.instruction, "instruction", (js) => (node.instruction = js));
-    if (isFunctionKind(node.action) && typeof node.instruction === "string") {
-      const call = /^(\s*[A-Za-z_$][\w$]*\s*\()([\s\S]*)\)(\s*)$/.exec(node.instruction);
-      if (call && call[2]!.trim() !== "") {
-        translate(
-          `[${call[2]}]`,
-          "instruction",
-          (js) => (node.instruction = `${call[1]}${js.replace(/^\[|\]$/g, "")})${call[3]}`),
-        );
-      }
     }
-    if (typeof node.boolean_condition === "string")
-      translate(node.boolean_condition, "boolean_condition", (js) => (node.boolean_condition = js));
-    node.transitions.forEach((t, i) => {
-      const target = parseTarget(t);
-      if (target.kind === "return" && target.expr !== undefined)
-        translate(target.expr, "transitions", (js) => (node.transitions[i] = `return ${js}`));
-    });
+    if (Object.keys(python).length > 0) node.python = python;
   }
 
   /**
