@@ -128,10 +128,12 @@ export function spreadsheetExportLosses(graph: Graph): string[] {
   const globals = Object.keys(graph.globals);
   if (globals.length)
     losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
-  if (graph.tools && Object.keys(graph.tools).length)
+  if (graph.tools && Object.keys(graph.tools).length) {
+    const modules = [...new Set(Object.values(graph.tools).map((t) => t.module))];
     losses.push(
-      `the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`,
+      `the tools table (${Object.keys(graph.tools).join(", ")}): give them to its import (autograms import ${modules.map((m) => `--tools ${m}`).join(" ")})`,
     );
+  }
   if (graph.actions && Object.keys(graph.actions).length) {
     losses.push(
       `the custom actions (${Object.keys(graph.actions).join(", ")}) and their nodes' own fields: the original has no such actions`,

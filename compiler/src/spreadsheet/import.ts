@@ -14,7 +14,7 @@ import {
   ORIGINAL_ACTION_NAMES,
   validateGraph,
 } from "@autograms/runtime";
-import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
+import type { Action, FunctionInfo, Graph, GraphNode, ToolInfo } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import {
   columnFor,
@@ -39,6 +39,12 @@ export interface ImportOptions {
   fileName?: string;
   /** The graph's `agent` (default: "Spreadsheet"). */
   agent?: string;
+  /**
+   * The tools the sheet's code may call, as the graph's `tools` table (name → module and export):
+   * a sheet's rows name no modules. Without them, a call of a function that is none of the
+   * evaluator's is an error at its cell.
+   */
+  tools?: Record<string, ToolInfo>;
 }
 
 export interface SpreadsheetImport {
@@ -70,8 +76,6 @@ interface RowNode {
   codeCell?: string;
 }
 
-/** Sheets have no tools: code calls only the evaluator's functions. */
-const NO_TOOLS: ReadonlySet<string> = new Set();
 const actionNames = (): string => [...ACTIONS, ...Object.keys(ORIGINAL_ACTION_NAMES)].join(", ");
 
 class SheetReader {
@@ -86,6 +90,8 @@ class SheetReader {
   constructor(
     private readonly text: string,
     private readonly file: string,
+    /** What the sheet's code may call besides the evaluator's functions. */
+    private readonly tools: Record<string, ToolInfo>,
   ) {}
 
   /** Message `name` of diagnostic `code` (see the catalogue), at `place`. */
@@ -159,6 +165,7 @@ class SheetReader {
       agent,
       globals: {},
       functions,
+      ...(Object.keys(this.tools).length > 0 && { tools: this.tools }),
       nodes: rowNodes.map((r) => ({
         ...inFieldOrder(r.node),
         loc: { line: r.row, column: 1, endLine: r.row, endColumn: 1 },
@@ -477,15 +484,23 @@ class SheetReader {
 
   /**
    * Code, conditions, call arguments and return expressions, checked with the evaluator's own
-   * parser and surface: a sheet has no tools, so a call of a function that is none of the
-   * evaluator's (`frobnicate(word)`) is refused here, at its cell, rather than when it runs.
+   * parser and surface: code may call the tools the import was given and nothing else, so a call
+   * of a function that is none of the evaluator's (`frobnicate(word)`) is refused here, at its
+   * cell, rather than when it runs.
    */
   private checkCodeCells(rows: RowNode[]): void {
+    const callable = new Set(Object.keys(this.tools));
+    const given = callable.size > 0 ? [...callable].join(", ") : "none";
     for (const r of rows) {
-      for (const problem of codeProblems(r.node as unknown as GraphNode, NO_TOOLS)) {
+      const node = r.node as unknown as GraphNode;
+      // What is wrong whatever the code may call; the rest are calls of functions it may not.
+      const anyway = new Set(codeProblems(node).map((p) => `${p.field}\0${p.message}`));
+      for (const problem of codeProblems(node, callable)) {
         const column = problem.field.startsWith("transitions") ? "transitions" : problem.field;
         const place = r.cells.get(column) ?? r.cells.get("instruction") ?? { row: r.row };
-        this.report("csv_invalid_code", "code_problem", place, { message: problem.message });
+        if (anyway.has(`${problem.field}\0${problem.message}`))
+          this.report("csv_invalid_code", "code_problem", place, { message: problem.message });
+        else this.report("csv_invalid_code", "unknown_call", place, { message: problem.message, tools: given });
       }
     }
   }
@@ -559,7 +574,7 @@ function suggest(header: string): string {
 
 /** Reads the original's CSV spreadsheet format. Never throws: every problem is a diagnostic. */
 export function importSpreadsheet(csvText: string, options: ImportOptions = {}): SpreadsheetImport {
-  const reader = new SheetReader(csvText, options.fileName ?? "spreadsheet.csv");
+  const reader = new SheetReader(csvText, options.fileName ?? "spreadsheet.csv", options.tools ?? {});
   try {
     const graph = reader.read(options.agent ?? "Spreadsheet", options.fileName !== undefined);
     return { graph: reader.hasErrors ? null : graph, diagnostics: reader.diagnostics };
