@@ -1,3 +1,7 @@
+/// <reference types="node" preserve="true" />
+// The reference (kept in the emitted .d.ts, as in each entry's) brings Node's types, a dependency
+// of this package, into a project that lists none (`types: []`): the API speaks of AbortSignal,
+// URL and streams, and the openai client's types of fetch's.
 // Public API of @autograms/runtime (docs/runtime.md#api). Each area adds its exports here.
 
 // Agent language: what agent files import.

@@ -154,9 +154,47 @@ describe("autograms import / export", () => {
     expect(strip(JSON.parse(back.stdout) as Graph)).toEqual(strip(original));
   });
 
+  it("exports an agent whose code calls its tools, and imports it back with --tools", async () => {
+    writeFileSync(
+      join(dir, "shop.ts"),
+      `import { Autogram, chat } from "@autograms/runtime";
+import { lookupOrder } from "./shop-tools.js";
+
+export default class Shop extends Autogram {
+  main() {
+    const order = lookupOrder("A17");
+    chat(\`Tell the user about \${order}.\`);
+  }
+}
+`,
+    );
+    writeFileSync(
+      join(dir, "shop-tools.ts"),
+      "export function lookupOrder(id: string) {\n  return `order ${id}`;\n}\n",
+    );
+    const out = join(dir, "shop.csv");
+    const r = await autograms("export", join(dir, "shop.ts"), "-o", out, "--format", "autograms");
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(
+      "the sheet leaves out the tools table (lookupOrder): give them to its import (autograms import --tools ./shop-tools.js)",
+    );
+    const refused = await autograms("import", out, "-o", "-");
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("give the import the tools its code calls (autograms import --tools MODULE");
+    const back = await autograms("import", out, "-o", "-", "--tools", join(dir, "shop-tools.ts"));
+    expect(back.stderr).toBe("");
+    expect(back.status).toBe(0);
+    expect((JSON.parse(back.stdout) as Graph).tools).toEqual({
+      lookupOrder: { module: "./shop-tools.ts", export: "lookupOrder" },
+    });
+    const none = await autograms("import", out, "--tools", join(dir, "shop.csv"));
+    expect(none).toMatchObject({ status: 2 });
+    expect(none.stderr).toContain("shop.csv: the module exports no functions to call as tools");
+  });
+
   it("--help says what each command takes", async () => {
     expect((await autograms("import", "--help")).stdout).toMatch(
-      /Usage: autograms import \[options\] <file\.csv>[\s\S]*-o, --out <file>[\s\S]*--agent <name>/,
+      /Usage: autograms import \[options\] <file\.csv>[\s\S]*-o, --out <file>[\s\S]*--agent <name>[\s\S]*--tools <module>/,
     );
     expect((await autograms("export", "--help")).stdout).toMatch(
       /Usage: autograms export \[options\] <file>[\s\S]*-o, --out <file>/,

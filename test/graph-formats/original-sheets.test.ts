@@ -219,7 +219,7 @@ describe("the original's example sheets, exported in the original's format", () 
     },
   );
 
-  it("the sheets without code go both ways, and one of them has python_function rows", () => {
+  it("every sheet goes both ways, its translated Python written back as the original wrote it", () => {
     const exported = SHEETS.filter((name) => {
       try {
         exportSpreadsheet(load(name));
@@ -228,8 +228,35 @@ describe("the original's example sheets, exported in the original's format", () 
         return false;
       }
     });
-    expect(exported).toEqual(["fraction_agent", "merge_sort_agent", "recruiter_agent_with_email", "simple_example"]);
+    expect(exported).toEqual(SHEETS);
     expect(exportSpreadsheet(load("recruiter_agent_with_email"))).not.toContain(",assign");
+  });
+
+  it.each(SHEETS)(
+    "%s: each name, instruction, transitions and condition cell of the export is the original's",
+    (name) => {
+      const text = readFileSync(join(import.meta.dirname, "original-sheets", `${name}.csv`), "utf8");
+      const cells = (csv: string) => {
+        const [header, ...rows] = parseCsv(csv).rows.map((r) => r.map((c) => c.value));
+        const at = (field: string) => header!.findIndex((h) => h.toLowerCase().replace(/ /g, "_") === field);
+        const code = rows.filter((r) => r.some((c) => c.trim() !== ""));
+        return ["name", "instruction", "transitions", "boolean_condition"].map((f) =>
+          // The export writes an `x=` prefix without spaces around its `=`.
+          code.map((r) => (at(f) < 0 ? "" : r[at(f)]!.replace(/^(\s*[A-Za-z_]\w*)\s*=\s*(?!=)/, "$1="))),
+        );
+      };
+      expect(cells(exportSpreadsheet(load(name)))).toEqual(cells(text));
+    },
+  );
+
+  it("an edited translated field is exported as the evaluator's code it now is, so refused", () => {
+    const graph = load("merge_sort_fn");
+    const node = graph.nodes.find((n) => n.name === "merge_sort")!;
+    expect(node.python).toEqual({ instruction: "len(list1)" });
+    node.instruction = "[...list1].length";
+    expect(() => exportSpreadsheet(graph)).toThrow(
+      "node 'merge_sort': its code '[...list1].length' is not the same code in Python",
+    );
   });
 
   it("a graph the original's format cannot hold is an export error naming each node", () => {

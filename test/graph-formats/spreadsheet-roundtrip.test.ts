@@ -6,6 +6,7 @@ import {
   compile,
   exportSpreadsheet,
   importSpreadsheet,
+  moduleTools,
   parseCsv,
   spreadsheetExportLosses,
   writeCsv,
@@ -263,5 +264,63 @@ export default class Counter extends Autogram {
       ),
     ).toBe(true);
     expect(sheetPart(reimport(graph!))).toEqual(sheetPart(graph!));
+  });
+});
+
+describe("a graph whose code calls the agent's tools", () => {
+  const source = `import { Autogram, chat, tryTool } from "@autograms/runtime";
+import { lookupOrder } from "./tools.js";
+
+export default class Shop extends Autogram {
+  main() {
+    const order = lookupOrder("A17");
+    const again = tryTool(lookupOrder, "A18");
+    chat(\`Tell the user about \${order} and \${again}.\`);
+  }
+}`;
+  const compiled = () => {
+    const { graph, diagnostics } = compile(source, { fileName: "shop.ts" });
+    expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    return graph!;
+  };
+
+  it("goes graph -> sheet -> graph with its tools given to the import", () => {
+    const graph = compiled();
+    expect(Object.keys(graph.tools ?? {}).sort()).toEqual(["lookupOrder", "tryTool"]);
+    const csv = exportSpreadsheet(graph, AUTOGRAMS);
+    const back = importSpreadsheet(csv, { agent: graph.agent, tools: graph.tools });
+    expect(back.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(sheetPart(back.graph!)).toEqual(sheetPart(graph));
+    expect(back.graph!.tools).toEqual(graph.tools);
+    expect(spreadsheetExportLosses(graph)).toContainEqual(
+      "the tools table (tryTool, lookupOrder): give them to its import (autograms import --tools @autograms/runtime --tools ./tools.js)",
+    );
+  });
+
+  it("without them, refuses each call at its cell, saying how to give them", () => {
+    const csv = exportSpreadsheet(compiled(), AUTOGRAMS);
+    const { graph, diagnostics } = importSpreadsheet(csv, { fileName: "shop.csv" });
+    expect(graph).toBeNull();
+    const errors = diagnostics.filter((d) => d.severity === "error").map((d) => d.message);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(
+      /^row \d+, column \w: the code 'const order = lookupOrder\("A17"\)': 'lookupOrder\(\)' is not a function agent code can call: .*; a sheet names no modules: give the import the tools its code calls \(autograms import --tools MODULE, importSpreadsheet's tools option; given: none\)$/,
+    );
+  });
+
+  it("reads a module's exported functions as tools, without running it", () => {
+    const text = `import { defineTool } from "@autograms/runtime";
+export function lookupOrder(id: string) { return id; }
+export const refund = defineTool({ description: "Refund." }, (id: string) => id);
+const hidden = 1;
+function helper() {}
+export { helper as assist, type Hidden };
+type Hidden = string;
+export default function main() {}`;
+    expect(moduleTools(text, "tools.ts", "./tools.ts")).toEqual({
+      lookupOrder: { module: "./tools.ts", export: "lookupOrder" },
+      refund: { module: "./tools.ts", export: "refund" },
+      assist: { module: "./tools.ts", export: "assist" },
+    });
   });
 });

@@ -58,6 +58,7 @@ const SAMPLES: Record<ValueKind, { good: unknown; bad: unknown }> = {
     bad: { line: 0, column: 1, endLine: 1, endColumn: 2 },
   },
   json_schema: { good: { type: "object", required: ["id"] }, bad: ["object"] },
+  text_map: { good: { instruction: "len(xs)" }, bad: { instruction: 1 } },
 };
 
 /** A one-node graph (a thought node that offers a tool) with `field` set to `value`. */
@@ -159,6 +160,7 @@ const TYPES: Record<ValueKind, string> = {
   probability: "number",
   loc: "Loc",
   json_schema: "{ [key: string]: JsonValue; }",
+  text_map: "Record<string, string>",
 };
 
 describe("the vocabulary and the TypeScript types", () => {

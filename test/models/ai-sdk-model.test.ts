@@ -71,12 +71,12 @@ function mock(answers: (LanguageModelV3GenerateResult | Error)[]) {
 const msg = (call: LanguageModelV3CallOptions) => call.prompt;
 
 describe("AiSdkModel", () => {
-  it("refuses what is not a language model of the v3 specification", () => {
+  it("refuses what is not a language model of the v3 or v4 specification", () => {
     expect(() => new AiSdkModel("claude-sonnet-4-5" as never)).toThrow(
       'AiSdkModel: pass a language model object (e.g. anthropic("claude-sonnet-4-5")), not its name',
     );
     expect(() => new AiSdkModel({ specificationVersion: "v2", provider: "p", modelId: "m" } as never)).toThrow(
-      'the model\'s specification version is "v2"; AiSdkModel reads "v3"',
+      'the model\'s specification version is "v2"; AiSdkModel reads "v3" and "v4"',
     );
   });
 

@@ -169,6 +169,26 @@ describe("the packages installed from their tarballs into a new project", { time
     rmSync(join(project, "wrong.ts"));
   });
 
+  it("type-checks with skipLibCheck: false and no @types/node of the project's own (types: [])", () => {
+    writeFileSync(join(project, "counter.ts"), COUNTER);
+    // The user's project lists neither Node's types nor the DOM's: the runtime's own dependency on
+    // @types/node, and the reference its .d.ts carry, must make every declaration it pulls in
+    // (its own, the openai client's, undici's) check.
+    ok(npm, ["uninstall", "--prefer-offline", "--no-audit", "--no-fund", "@types/node"]);
+    writeFileSync(
+      join(project, "tsconfig.alone.json"),
+      JSON.stringify({
+        extends: "./tsconfig.json",
+        compilerOptions: { skipLibCheck: false, types: [], lib: ["ES2023"] },
+        include: ["agent.ts", "counter.ts"],
+      }),
+    );
+    const r = sh(npx, ["tsc", "-p", "tsconfig.alone.json"]);
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    rmSync(join(project, "tsconfig.alone.json"));
+  });
+
   it("chats offline through a pipe", () => {
     writeFileSync(join(project, "counter.ts"), COUNTER);
     const out = ok(npx, ["autograms", "chat", "counter.ts", "--offline"], "again\nagain\nstop\n");

@@ -3,10 +3,12 @@ import {
   exportSpreadsheet,
   graphToJson,
   importSpreadsheet,
+  moduleTools,
   spreadsheetExportLosses,
   SpreadsheetExportError,
   type SpreadsheetFormat,
 } from "@autograms/compiler";
+import { RUNTIME_TOOLS, type ToolInfo } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { errorsIn, printDiagnostics } from "../agent-loading/compile-agent.js";
 import { readText } from "../agent-loading/files.js";
@@ -17,6 +19,7 @@ import { writeOutput } from "../write-output.js";
 export interface ImportFlags {
   out?: string;
   agent?: string;
+  tools?: string[];
 }
 
 export interface ExportFlags {
@@ -41,11 +44,37 @@ function beside(file: string, ext: string): string {
   return join(dirname(file), basename(file).replace(/(\.graph)?\.[^.]*$/, "") + ext);
 }
 
+/**
+ * `--tools MODULE`: each module's exports as tools, under the specifier the graph keeps (relative
+ * to the sheet, whose folder a graph's tool modules are found from, as an agent's are from its own).
+ */
+function sheetTools(sheet: string, modules: string[]): Record<string, ToolInfo> {
+  const tools: Record<string, ToolInfo> = {};
+  for (const module of modules) {
+    // The runtime's own callable functions (tryTool, the ReAct helpers), as a compiled agent has them.
+    if (module === "@autograms/runtime") {
+      for (const name of RUNTIME_TOOLS) tools[name] = { module, export: name };
+      continue;
+    }
+    const path = resolve(module);
+    const relativePath = relative(dirname(resolve(sheet)), path)
+      .split("\\")
+      .join("/");
+    const specifier = relativePath.startsWith(".") ? relativePath : `./${relativePath}`;
+    const found = moduleTools(readText(module, "the tools module "), path, specifier);
+    if (Object.keys(found).length === 0)
+      throw new CliError(`--tools ${module}: the module exports no functions to call as tools`, 2);
+    Object.assign(tools, found);
+  }
+  return tools;
+}
+
 export function importCommand(file: string, flags: ImportFlags): Promise<void> {
   return reporting("import", async () => {
     const text = readText(file);
     const fileName = relative(process.cwd(), resolve(file)).split("\\").join("/");
-    const { graph, diagnostics } = importSpreadsheet(text, { fileName, agent: flags.agent ?? agentName(file) });
+    const tools = sheetTools(file, flags.tools ?? []);
+    const { graph, diagnostics } = importSpreadsheet(text, { fileName, agent: flags.agent ?? agentName(file), tools });
     printDiagnostics(diagnostics, text);
     if (!graph) throw new CliError(errorsIn(diagnostics, fileName));
     writeOutput(graphToJson(graph), flags.out ?? beside(file, ".graph.json"), `${graph.nodes.length} nodes`);

@@ -25,12 +25,14 @@ export async function providerModel(choice: ProviderChoice): Promise<ChatModel> 
   if (known.keyEnv && choice.apiKey === undefined && !process.env[known.keyEnv]) {
     throw new CliError(`${flag}: set ${known.keyEnv} (or name another variable with --api-key-env VAR)`, 2);
   }
-  const install = `${known.package}@${known.major}`;
+  // The ai 7 line needs Node 22; on Node 20 the ai 6 line is the one that runs.
+  const onNode20 = Number(process.versions.node.split(".")[0]) < 22;
+  const install = `${known.package}@${onNode20 ? known.ai6Major : known.major}`;
   const pkg = await loadOptional(known.package, install, flag);
   const create = pkg[known.create];
   if (typeof create !== "function")
     throw new CliError(
-      `${flag}: ${known.package} has no ${known.create}(): install a version made for ai 6: npm install ${install}`,
+      `${flag}: ${known.package} has no ${known.create}(): install a version made for ai 7 or ai 6: npm install ${install}`,
       2,
     );
   const settings = {
@@ -43,6 +45,8 @@ export async function providerModel(choice: ProviderChoice): Promise<ChatModel> 
   try {
     return new AiSdkModel(languageModel as ConstructorParameters<typeof AiSdkModel>[0], choice.options);
   } catch (err) {
-    throw new CliError(`${flag}: ${(err as Error).message.replace(/^AiSdkModel: /, "")}; npm install ${install}`, 2);
+    // The runtime's advice names no package; this one knows which to install.
+    const why = (err as Error).message.replace(/^AiSdkModel: /, "").replace(/: install a current provider.*$/, "");
+    throw new CliError(`${flag}: ${why}: npm install ${install}`, 2);
   }
 }

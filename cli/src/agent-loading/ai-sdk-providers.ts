@@ -3,9 +3,12 @@
 // still names a model on an OpenAI-compatible server.
 
 export interface KnownProvider {
-  /** The package, and the major version whose models speak the specification AiSdkModel reads (ai 6). */
+  /** The package. */
   package: string;
+  /** Its major version made for ai 7 (language models v4, Node 22 or later). */
   major: number;
+  /** Its major version made for ai 6 (language models v3), which runs on Node 20 too. */
+  ai6Major: number;
   /** The package's factory: `create(settings)(modelId)` is the language model. */
   create: string;
   /** The environment variable the provider reads its key from, when it needs one. */
@@ -15,25 +18,39 @@ export interface KnownProvider {
 }
 
 export const PROVIDERS: Readonly<Record<string, KnownProvider>> = {
-  openai: { package: "@ai-sdk/openai", major: 3, create: "createOpenAI", keyEnv: "OPENAI_API_KEY" },
-  anthropic: { package: "@ai-sdk/anthropic", major: 3, create: "createAnthropic", keyEnv: "ANTHROPIC_API_KEY" },
+  openai: { package: "@ai-sdk/openai", major: 4, ai6Major: 3, create: "createOpenAI", keyEnv: "OPENAI_API_KEY" },
+  anthropic: {
+    package: "@ai-sdk/anthropic",
+    major: 4,
+    ai6Major: 3,
+    create: "createAnthropic",
+    keyEnv: "ANTHROPIC_API_KEY",
+  },
   google: {
     package: "@ai-sdk/google",
-    major: 3,
+    major: 4,
+    ai6Major: 3,
     create: "createGoogleGenerativeAI",
     keyEnv: "GOOGLE_GENERATIVE_AI_API_KEY",
   },
-  mistral: { package: "@ai-sdk/mistral", major: 3, create: "createMistral", keyEnv: "MISTRAL_API_KEY" },
-  groq: { package: "@ai-sdk/groq", major: 3, create: "createGroq", keyEnv: "GROQ_API_KEY" },
-  xai: { package: "@ai-sdk/xai", major: 3, create: "createXai", keyEnv: "XAI_API_KEY" },
-  deepseek: { package: "@ai-sdk/deepseek", major: 2, create: "createDeepSeek", keyEnv: "DEEPSEEK_API_KEY" },
-  cohere: { package: "@ai-sdk/cohere", major: 3, create: "createCohere", keyEnv: "COHERE_API_KEY" },
-  bedrock: { package: "@ai-sdk/amazon-bedrock", major: 4, create: "createAmazonBedrock" },
-  azure: { package: "@ai-sdk/azure", major: 3, create: "createAzure", keyEnv: "AZURE_API_KEY" },
-  ollama: { package: "ollama-ai-provider-v2", major: 3, create: "createOllama" },
+  mistral: { package: "@ai-sdk/mistral", major: 4, ai6Major: 3, create: "createMistral", keyEnv: "MISTRAL_API_KEY" },
+  groq: { package: "@ai-sdk/groq", major: 4, ai6Major: 3, create: "createGroq", keyEnv: "GROQ_API_KEY" },
+  xai: { package: "@ai-sdk/xai", major: 5, ai6Major: 3, create: "createXai", keyEnv: "XAI_API_KEY" },
+  deepseek: {
+    package: "@ai-sdk/deepseek",
+    major: 3,
+    ai6Major: 2,
+    create: "createDeepSeek",
+    keyEnv: "DEEPSEEK_API_KEY",
+  },
+  cohere: { package: "@ai-sdk/cohere", major: 4, ai6Major: 3, create: "createCohere", keyEnv: "COHERE_API_KEY" },
+  bedrock: { package: "@ai-sdk/amazon-bedrock", major: 5, ai6Major: 4, create: "createAmazonBedrock" },
+  azure: { package: "@ai-sdk/azure", major: 4, ai6Major: 3, create: "createAzure", keyEnv: "AZURE_API_KEY" },
+  ollama: { package: "ollama-ai-provider-v2", major: 4, ai6Major: 3, create: "createOllama" },
   "openai-compatible": {
     package: "@ai-sdk/openai-compatible",
-    major: 2,
+    major: 3,
+    ai6Major: 2,
     create: "createOpenAICompatible",
     needsBaseUrl: true,
   },

@@ -11,6 +11,11 @@ export function registerImport(program: Command): void {
     .argument("<file.csv>", "the spreadsheet, saved as CSV")
     .option("-o, --out <file>", "where to write the graph ('-' for stdout); default: <name>.graph.json beside the CSV")
     .option("--agent <name>", "the graph's agent name (default: from the file name)")
+    .option(
+      "--tools <module>",
+      "a module whose exported functions the sheet's code may call, as the graph's tools (repeatable; read, never run)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .action(async (file: string, flags: ImportFlags) =>
       (await import("../actions/spreadsheet.js")).importCommand(file, flags),
     );

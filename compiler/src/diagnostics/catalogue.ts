@@ -596,6 +596,8 @@ export const DIAGNOSTICS = {
       character_write: (p: { problem: string; character: number; shortText: string }) =>
         `${p.problem} (at character ${p.character} of '${p.shortText}'); write the evaluator's code instead (docs/spreadsheets.md)`,
       code_problem: (p: { message: string }) => `the ${p.message}`,
+      unknown_call: (p: { message: string; tools: string }) =>
+        `the ${p.message}; a sheet names no modules: give the import the tools its code calls (autograms import --tools MODULE, importSpreadsheet's tools option; given: ${p.tools})`,
     },
   },
   csv_internal_error: {

@@ -33,6 +33,7 @@ const CELLS: Record<ValueKind, CellKind | undefined> = {
   tools: undefined,
   loc: undefined,
   json_schema: "json",
+  text_map: "json",
 };
 
 /** A column that holds one node field. */
@@ -120,7 +121,7 @@ const ORDER: (FieldColumn | string)[] = [
 ];
 
 /** The columns above that the original's reader rejects ("Invalid field ..."): this format's own. */
-export const EXTENSION_FIELDS: ReadonlySet<string> = new Set(["assign", "setup", "schema"]);
+export const EXTENSION_FIELDS: ReadonlySet<string> = new Set(["assign", "setup", "schema", "python"]);
 
 /** The original's reader takes lettered columns `a` to `e` only (its EXPECTED_FIELDS). */
 export const ORIGINAL_LETTERED_COUNT = 5;

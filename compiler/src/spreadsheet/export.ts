@@ -13,6 +13,7 @@ import { writeCsv } from "./csv-text.js";
 import { exportColumns, LETTERED, NODE_NAME_FIELDS, type FieldColumn, type LetteredColumn } from "./columns.js";
 import { writeInstruction } from "./cells.js";
 import { originalFormatProblems, type ExportProblem } from "./original-format.js";
+import { asTheOriginalWrote } from "./python-fields.js";
 
 export type SpreadsheetFormat = "original" | "autograms";
 
@@ -97,6 +98,8 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
   ]);
   if (format === "original") {
     used.delete("assign");
+    // The Python it keeps is written in the code cells themselves (asTheOriginalWrote).
+    used.delete("python");
     // Which transitions are the code's flow only narrows what a resumed conversation depends on;
     // the original resumes nothing across edits, and its reader rejects the column.
     used.delete("implicit_transitions");
@@ -107,9 +110,11 @@ export function exportSpreadsheet(graph: Graph, options: ExportOptions = {}): st
     number
   >;
   const columns = exportColumns((f) => always.has(f) || used.has(f), counts);
+  // A node imported from the original's sheet says its code as the original wrote it, where unchanged.
+  const nodes = format === "original" ? graph.nodes.map(asTheOriginalWrote) : graph.nodes;
   const rows = [
     columns.map((c) => c.header),
-    ...graph.nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format))),
+    ...nodes.map((node) => columns.map((c) => cellText(node, c.column, names, format))),
   ];
   return writeCsv(rows);
 }
@@ -123,10 +128,12 @@ export function spreadsheetExportLosses(graph: Graph): string[] {
   const globals = Object.keys(graph.globals);
   if (globals.length)
     losses.push(`the initial values of the global variables (${globals.join(", ")}): the sheet starts with none`);
-  if (graph.tools && Object.keys(graph.tools).length)
+  if (graph.tools && Object.keys(graph.tools).length) {
+    const modules = [...new Set(Object.values(graph.tools).map((t) => t.module))];
     losses.push(
-      `the tools table (${Object.keys(graph.tools).join(", ")}): code nodes that call tools will not find them`,
+      `the tools table (${Object.keys(graph.tools).join(", ")}): give them to its import (autograms import ${modules.map((m) => `--tools ${m}`).join(" ")})`,
     );
+  }
   if (graph.actions && Object.keys(graph.actions).length) {
     losses.push(
       `the custom actions (${Object.keys(graph.actions).join(", ")}) and their nodes' own fields: the original has no such actions`,

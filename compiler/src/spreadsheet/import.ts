@@ -12,10 +12,9 @@ import {
   isBuiltinAction,
   isFunctionKind,
   ORIGINAL_ACTION_NAMES,
-  parseTarget,
   validateGraph,
 } from "@autograms/runtime";
-import type { Action, FunctionInfo, Graph, GraphNode } from "@autograms/runtime";
+import type { Action, FunctionInfo, Graph, GraphNode, ToolInfo } from "@autograms/runtime";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import {
   columnFor,
@@ -30,7 +29,7 @@ import {
   type LetteredColumn,
 } from "./columns.js";
 import { readCallable, readInstruction, splitList, type Callable } from "./cells.js";
-import { translatePython } from "./python-code.js";
+import { pythonIn, pythonPlaces, translatePlace, type CodeHolder } from "./python-fields.js";
 import { DIAGNOSTICS, diagnosticMessage, type MessageArgs, type MessageName } from "../diagnostics/catalogue.js";
 import { closest } from "../diagnostics/suggest.js";
 import { columnLetter, type SpreadsheetDiagnostic, type SpreadsheetDiagnosticCode } from "./diagnostics.js";
@@ -40,6 +39,12 @@ export interface ImportOptions {
   fileName?: string;
   /** The graph's `agent` (default: "Spreadsheet"). */
   agent?: string;
+  /**
+   * The tools the sheet's code may call, as the graph's `tools` table (name → module and export):
+   * a sheet's rows name no modules. Without them, a call of a function that is none of the
+   * evaluator's is an error at its cell.
+   */
+  tools?: Record<string, ToolInfo>;
 }
 
 export interface SpreadsheetImport {
@@ -71,8 +76,6 @@ interface RowNode {
   codeCell?: string;
 }
 
-/** Sheets have no tools: code calls only the evaluator's functions. */
-const NO_TOOLS: ReadonlySet<string> = new Set();
 const actionNames = (): string => [...ACTIONS, ...Object.keys(ORIGINAL_ACTION_NAMES)].join(", ");
 
 class SheetReader {
@@ -87,6 +90,8 @@ class SheetReader {
   constructor(
     private readonly text: string,
     private readonly file: string,
+    /** What the sheet's code may call besides the evaluator's functions. */
+    private readonly tools: Record<string, ToolInfo>,
   ) {}
 
   /** Message `name` of diagnostic `code` (see the catalogue), at `place`. */
@@ -160,6 +165,7 @@ class SheetReader {
       agent,
       globals: {},
       functions,
+      ...(Object.keys(this.tools).length > 0 && { tools: this.tools }),
       nodes: rowNodes.map((r) => ({
         ...inFieldOrder(r.node),
         loc: { line: r.row, column: 1, endLine: r.row, endColumn: 1 },
@@ -453,53 +459,48 @@ class SheetReader {
 
   /**
    * The original's Python in code, conditions, call arguments and `return` expressions, translated
-   * into the evaluator's language (python-code.ts); what has no translation is an error at its cell.
+   * into the evaluator's language (python-fields.ts), the Python kept in the node's `python` field
+   * for an export in the original's format; what has no translation is an error at its cell.
    */
   private translateRow(r: RowNode): void {
     const node = r.node as Record<string, unknown> & RowNode["node"];
-    const translate = (code: string, column: string, apply: (js: string) => void): void => {
-      const t = translatePython(code);
-      if (t.kind === "translated") apply(t.code);
-      else if (t.kind === "untranslatable") {
-        this.report("csv_invalid_code", "character_write", r.cells.get(column) ?? { row: r.row }, {
+    const python: Record<string, string> = {};
+    for (const place of pythonPlaces(node as unknown as CodeHolder)) {
+      const t = translatePlace(node.action, place.field, place.value);
+      if (t.kind === "translated") {
+        python[place.field] = place.value;
+        if (place.column === "transitions") node.transitions[Number(place.field.split("/")[1])] = t.code;
+        else node[place.field] = t.code;
+      } else if (t.kind === "untranslatable") {
+        this.report("csv_invalid_code", "character_write", r.cells.get(place.column) ?? { row: r.row }, {
           problem: t.message,
           character: t.offset + 1,
-          shortText: shortText(code),
+          shortText: shortText(pythonIn(node.action, place.field, place.value)?.text ?? place.value),
         });
       }
-    };
-    if (node.action === "code" && typeof node.instruction === "string")
-      translate(node.instruction, "instruction", (js) => (node.instruction = js));
-    if (isFunctionKind(node.action) && typeof node.instruction === "string") {
-      const call = /^(\s*[A-Za-z_$][\w$]*\s*\()([\s\S]*)\)(\s*)$/.exec(node.instruction);
-      if (call && call[2]!.trim() !== "") {
-        translate(
-          `[${call[2]}]`,
-          "instruction",
-          (js) => (node.instruction = `${call[1]}${js.replace(/^\[|\]$/g, "")})${call[3]}`),
-        );
-      }
     }
-    if (typeof node.boolean_condition === "string")
-      translate(node.boolean_condition, "boolean_condition", (js) => (node.boolean_condition = js));
-    node.transitions.forEach((t, i) => {
-      const target = parseTarget(t);
-      if (target.kind === "return" && target.expr !== undefined)
-        translate(target.expr, "transitions", (js) => (node.transitions[i] = `return ${js}`));
-    });
+    if (Object.keys(python).length > 0) node.python = python;
   }
 
   /**
    * Code, conditions, call arguments and return expressions, checked with the evaluator's own
-   * parser and surface: a sheet has no tools, so a call of a function that is none of the
-   * evaluator's (`frobnicate(word)`) is refused here, at its cell, rather than when it runs.
+   * parser and surface: code may call the tools the import was given and nothing else, so a call
+   * of a function that is none of the evaluator's (`frobnicate(word)`) is refused here, at its
+   * cell, rather than when it runs.
    */
   private checkCodeCells(rows: RowNode[]): void {
+    const callable = new Set(Object.keys(this.tools));
+    const given = callable.size > 0 ? [...callable].join(", ") : "none";
     for (const r of rows) {
-      for (const problem of codeProblems(r.node as unknown as GraphNode, NO_TOOLS)) {
+      const node = r.node as unknown as GraphNode;
+      // What is wrong whatever the code may call; the rest are calls of functions it may not.
+      const anyway = new Set(codeProblems(node).map((p) => `${p.field}\0${p.message}`));
+      for (const problem of codeProblems(node, callable)) {
         const column = problem.field.startsWith("transitions") ? "transitions" : problem.field;
         const place = r.cells.get(column) ?? r.cells.get("instruction") ?? { row: r.row };
-        this.report("csv_invalid_code", "code_problem", place, { message: problem.message });
+        if (anyway.has(`${problem.field}\0${problem.message}`))
+          this.report("csv_invalid_code", "code_problem", place, { message: problem.message });
+        else this.report("csv_invalid_code", "unknown_call", place, { message: problem.message, tools: given });
       }
     }
   }
@@ -573,7 +574,7 @@ function suggest(header: string): string {
 
 /** Reads the original's CSV spreadsheet format. Never throws: every problem is a diagnostic. */
 export function importSpreadsheet(csvText: string, options: ImportOptions = {}): SpreadsheetImport {
-  const reader = new SheetReader(csvText, options.fileName ?? "spreadsheet.csv");
+  const reader = new SheetReader(csvText, options.fileName ?? "spreadsheet.csv", options.tools ?? {});
   try {
     const graph = reader.read(options.agent ?? "Spreadsheet", options.fileName !== undefined);
     return { graph: reader.hasErrors ? null : graph, diagnostics: reader.diagnostics };

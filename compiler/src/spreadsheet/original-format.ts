@@ -8,14 +8,15 @@
 import { ACTIONS, codeFields, FUNCTION_KINDS, type Graph } from "@autograms/runtime";
 import { EXTENSION_FIELDS, LETTERED, ORIGINAL_LETTERED_COUNT, FIELD_COLUMN_NAMES } from "./columns.js";
 import { translatePython } from "./python-code.js";
+import { keptPython } from "./python-fields.js";
 
 export interface ExportProblem {
   node: string;
   message: string;
 }
 
-/** Node keys that are not columns: where the node came from. */
-const NOT_COLUMNS = new Set(["loc"]);
+/** Node keys with no column in the original's sheet that are no problem: where the node came from, and the Python it was imported from (written in its code cells). */
+const NOT_COLUMNS = new Set(["loc", "python"]);
 
 export function originalFormatProblems(graph: Graph): ExportProblem[] {
   const problems: ExportProblem[] = [];
@@ -45,8 +46,10 @@ export function originalFormatProblems(graph: Graph): ExportProblem[] {
     ) {
       problem("its instruction holds '=', which the original reads as an assignment");
     }
+    // A field that holds the translation of the original's Python is written as that Python.
+    const kept = keptPython(node);
     for (const { field, code, what } of codeFields(node)) {
-      if (EXTENSION_FIELDS.has(field)) continue; // reported as a field the original lacks
+      if (EXTENSION_FIELDS.has(field) || kept.has(field)) continue; // the former reported as a field the original lacks
       if (translatePython(code).kind !== "unchanged")
         problem(`its ${what} '${short(code)}' is not the same code in Python, the language the original runs code in`);
     }

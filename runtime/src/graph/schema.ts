@@ -47,6 +47,7 @@ const valueSchemas = {
   loc,
   // Whether it is a JSON Schema the validator checks by compiling it (validate.ts).
   json_schema: { type: "object" },
+  text_map: { type: "object", additionalProperties: { type: "string" } },
 } as const satisfies Record<ValueKind, object>;
 
 const nodeFields = Object.fromEntries(FIELDS.map((f) => [f.name, valueSchemas[f.value]]));

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 // `@autograms/runtime/mcp`: tools of MCP servers. A subpath of its own, so that the main entry's
 // types do not need @modelcontextprotocol/sdk, an optional peer dependency.
 export { mcpTools, type McpTools, type McpToolsOptions } from "./tools.js";

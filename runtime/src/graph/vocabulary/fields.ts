@@ -49,20 +49,24 @@ export type ValueKind =
   /** A source position. */
   | "loc"
   /** A JSON Schema (draft 2020-12): a JSON object. */
-  | "json_schema";
+  | "json_schema"
+  /** Texts by key: a JSON object whose values are strings. */
+  | "text_map";
 
 /** The TypeScript type of a value of kind `K`. */
 export type ValueType<K extends ValueKind> = K extends "loc"
   ? Loc
   : K extends "json_schema"
     ? { [key: string]: JsonValue }
-    : K extends "numbers" | "indices"
-      ? number[]
-      : K extends "count" | "probability"
-        ? number
-        : K extends "targets" | "nodes" | "texts" | "tools"
-          ? string[]
-          : string;
+    : K extends "text_map"
+      ? Record<string, string>
+      : K extends "numbers" | "indices"
+        ? number[]
+        : K extends "count" | "probability"
+          ? number
+          : K extends "targets" | "nodes" | "texts" | "tools"
+            ? string[]
+            : string;
 
 export interface FieldSpec {
   value: ValueKind;
@@ -182,6 +186,13 @@ export const NODE_FIELDS = {
   tools: { value: "tools", perAction: true, sheet: false },
   /** What construct the compiler made the node from (`exec_node`, `code`, `if`, `while`, `for`, `return`, ...). */
   def_type: { value: "text", language: false },
+  /**
+   * The original's Python of this node's code, by field (`instruction`, `boolean_condition`,
+   * `transitions/1`), where a spreadsheet's import translated it into the evaluator's language:
+   * an export in the original's format writes it back as long as the field holds its translation.
+   * Unused at run time; a column of this format's own sheets (`--format autograms`).
+   */
+  python: { value: "text_map", language: false },
   /** Where the node comes from in the agent source; absent for nodes made by hand or imported. */
   loc: { value: "loc", language: false, sheet: false },
 } as const satisfies Record<string, FieldSpec>;

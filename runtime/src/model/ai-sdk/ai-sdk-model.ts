@@ -1,4 +1,3 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { choiceQuestion } from "../choices.js";
 import { ModelError } from "../errors.js";
 import { AttemptsFailed, retrying, type RetryPolicy } from "../retries.js";
@@ -9,14 +8,15 @@ import type {
   ToolCompletion,
   ToolCompletionRequest,
 } from "../types.js";
-import { fromContent, StreamAssembler, type Answer } from "./answer.js";
+import { fromResult, StreamAssembler, type Answer } from "./answer.js";
 import { bounded, type Limits } from "./bounds.js";
 import { CallAbandoned, retryReason, serverWait, statusOf, toModelError } from "./failures.js";
 import type { AiSdkModelOptions } from "./options.js";
 import { toPrompt, toTool, toToolChoice } from "./prompt.js";
 import { chooseByJson, chooseByText, type ChoiceQuestion, type Generate } from "./choose.js";
+import { READ_VERSIONS, type CallOptions as SpecCallOptions, type LanguageModel } from "./spec.js";
 
-type CallOptions = Omit<LanguageModelV3CallOptions, "abortSignal">;
+type CallOptions = Omit<SpecCallOptions, "abortSignal">;
 
 /** Who asks: the node, the deadline, who hears of the tokens used. */
 type Asking = Pick<CompletionRequest, "node" | "signal" | "onUsage">;
@@ -26,30 +26,30 @@ const DEFAULT_IDLE_TIMEOUT = 60_000;
 const DEFAULT_MAX_RETRY_AFTER = 60_000;
 
 /**
- * A ChatModel on any language model of the AI SDK's provider specification (LanguageModelV3:
- * `@ai-sdk/openai`, `@ai-sdk/anthropic`, `@ai-sdk/openai-compatible`, ...). It calls the model's
- * doGenerate and doStream itself, so retries, timeouts and deadlines are the runtime's, as
- * OpenAIModel has them.
+ * A ChatModel on any language model of the AI SDK's provider specification, v3 or v4
+ * (LanguageModelV3: the providers made for ai 6, `@ai-sdk/openai` 3.x, ...; LanguageModelV4: those
+ * made for ai 7, `@ai-sdk/openai` 4.x, `@ai-sdk/anthropic` 4.x, ...). It calls the model's doGenerate
+ * and doStream itself, so retries, timeouts and deadlines are the runtime's, as OpenAIModel has them.
  */
 export class AiSdkModel implements ToolCallingModel {
   /** The model's id as its provider knows it. */
   readonly model: string;
   /** The provider's name ("openai.chat", "anthropic.messages", ...). */
   readonly provider: string;
-  private readonly languageModel: LanguageModelV3;
+  private readonly languageModel: LanguageModel;
   private readonly options: AiSdkModelOptions;
   private readonly retryPolicy: RetryPolicy;
   private readonly limits: Limits;
   /** Whether choose() found the provider unable to answer in JSON. */
   private jsonRefused = false;
 
-  constructor(languageModel: LanguageModelV3, options: AiSdkModelOptions = {}) {
+  constructor(languageModel: LanguageModel, options: AiSdkModelOptions = {}) {
     const spec = (languageModel as { specificationVersion?: unknown } | null)?.specificationVersion;
-    if (spec !== "v3") {
+    if (!READ_VERSIONS.includes(spec as LanguageModel["specificationVersion"])) {
       throw new Error(
         typeof languageModel === "string"
           ? `AiSdkModel: pass a language model object (e.g. anthropic("${languageModel}")), not its name`
-          : `AiSdkModel: the model's specification version is ${JSON.stringify(spec)}; AiSdkModel reads "v3", the language models of the providers made for ai 6 (@ai-sdk/openai 3.x, @ai-sdk/anthropic 3.x, @ai-sdk/openai-compatible 2.x, ...)`,
+          : `AiSdkModel: the model's specification version is ${JSON.stringify(spec)}; AiSdkModel reads "v3" and "v4", the language models of the providers made for ai 6 and ai 7: install a current provider (e.g. npm install @ai-sdk/openai@4, or @ai-sdk/openai@3 on Node 20)`,
       );
     }
     this.languageModel = languageModel;
@@ -151,7 +151,7 @@ export class AiSdkModel implements ToolCallingModel {
       retrying(this.retryPolicy, node, signal, () =>
         bounded(this.limits, signal, async (attempt) => {
           const result = await this.languageModel.doGenerate({ ...call, abortSignal: attempt.signal });
-          return fromContent(result.content, result.finishReason, result.usage, result.warnings);
+          return fromResult(result, call.responseFormat?.type === "json");
         }),
       ),
     );

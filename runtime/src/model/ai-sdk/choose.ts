@@ -1,17 +1,17 @@
 // Multiple choice through a provider: the labels as the enum of a JSON answer where the provider
 // offers structured output, then a validated reading of a text answer.
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { readChoiceAnswer, type ChoiceQuestion as Question } from "../choices.js";
 import { clip } from "../../text/cut.js";
 import type { Answer } from "./answer.js";
+import type { CallOptions, Prompt } from "./spec.js";
 
-export type Generate = (call: Omit<LanguageModelV3CallOptions, "abortSignal">) => Promise<Answer>;
+export type Generate = (call: Omit<CallOptions, "abortSignal">) => Promise<Answer>;
 
 /** A strategy picked an answer, or says why not; `unsupported` when the provider cannot do it at all. */
 export type ChoiceOutcome = { index: number } | { failed: string; unsupported?: boolean };
 
 export interface ChoiceQuestion extends Question {
-  prompt: LanguageModelV3Prompt;
+  prompt: Prompt;
 }
 
 /** `{ "answer": <label> }` with the labels as an enum, through the provider's JSON response format. */

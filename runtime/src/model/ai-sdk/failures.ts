@@ -3,7 +3,7 @@
 // `instanceof`, so that the runtime needs no copy of @ai-sdk/provider of its own at run time.
 import { ModelError, statusText } from "../errors.js";
 import { retryAfter } from "../retries.js";
-import { StreamFailed } from "./answer.js";
+import { AnswerInterrupted, StreamFailed } from "./answer.js";
 
 /** The fields of the AI SDK's APICallError that matter here. */
 interface ApiCallError extends Error {
@@ -38,6 +38,7 @@ export class CallAbandoned extends Error {
 export function retryReason(err: unknown): string | null {
   if (err instanceof AttemptTimeout) return "no answer in time";
   if (err instanceof StreamStalled) return err.message;
+  if (err instanceof AnswerInterrupted) return "the answer was cut short";
   if (isApiCallError(err) && err.isRetryable) {
     return err.statusCode !== undefined ? statusText(err.statusCode) : "the server cannot be reached";
   }
@@ -80,6 +81,8 @@ export function toModelError(err: unknown, ctx: CallContext): ModelError {
     );
   if (err instanceof AttemptTimeout || err instanceof StreamStalled)
     return new ModelError(ctx.node, "timeout", `${err.message}${tries}`, undefined, withCause);
+  if (err instanceof AnswerInterrupted)
+    return new ModelError(ctx.node, "connection", `${err.message}${tries}`, undefined, withCause);
   if (err instanceof StreamFailed)
     return new ModelError(
       ctx.node,

@@ -1,4 +1,5 @@
-// `@autograms/runtime/ai-sdk`: models of the AI SDK's provider specification. A subpath of its own,
-// so that the main entry's types do not need @ai-sdk/provider, an optional peer dependency.
+/// <reference types="node" preserve="true" />
+// `@autograms/runtime/ai-sdk`: models of the AI SDK's provider specification, v3 and v4. Its types
+// are the runtime's own (spec.ts): they need no @ai-sdk/provider.
 export { AiSdkModel } from "./ai-sdk-model.js";
 export type { AiSdkModelOptions } from "./options.js";

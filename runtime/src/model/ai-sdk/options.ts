@@ -1,5 +1,5 @@
-import type { SharedV3ProviderOptions } from "@ai-sdk/provider";
 import type { ServerCallOptions } from "../retries.js";
+import type { ProviderOptions } from "./spec.js";
 
 export interface AiSdkModelOptions extends ServerCallOptions {
   /**
@@ -19,7 +19,7 @@ export interface AiSdkModelOptions extends ServerCallOptions {
    */
   choiceStrategy?: "json" | "text";
   /** Sent with every call (`providerOptions` of the AI SDK: e.g. `{ anthropic: { thinking: ... } }`). */
-  providerOptions?: SharedV3ProviderOptions;
+  providerOptions?: ProviderOptions;
   /** Extra HTTP headers for every call. */
   headers?: Record<string, string>;
 }

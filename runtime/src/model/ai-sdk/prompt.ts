@@ -1,12 +1,6 @@
-// Our messages and tools in the AI SDK's provider specification (LanguageModelV3).
-import type {
-  JSONSchema7,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-  LanguageModelV3ToolChoice,
-} from "@ai-sdk/provider";
+// Our messages and tools in the AI SDK's provider specification (v3 and v4 alike).
 import type { ToolChatMessage, ToolCompletionRequest, ToolDefinition } from "../types.js";
+import type { FunctionTool, Message, Prompt, ToolChoice } from "./spec.js";
 
 /** A call's arguments as the specification wants them (a value); text that is not JSON stays text. */
 function parsedArguments(text: string): unknown {
@@ -17,10 +11,10 @@ function parsedArguments(text: string): unknown {
   }
 }
 
-export function toPrompt(messages: readonly ToolChatMessage[]): LanguageModelV3Prompt {
+export function toPrompt(messages: readonly ToolChatMessage[]): Prompt {
   // A tool result names its tool in the specification; ours carry only the call's id.
   const toolNames = new Map<string, string>();
-  return messages.map((m): LanguageModelV3Message => {
+  return messages.map((m): Message => {
     if (m.role === "tool") {
       return {
         role: "tool",
@@ -54,20 +48,20 @@ export function toPrompt(messages: readonly ToolChatMessage[]): LanguageModelV3P
   });
 }
 
-const NO_ARGUMENTS: JSONSchema7 = { type: "object", properties: {} };
+const NO_ARGUMENTS = { type: "object", properties: {} };
 
-export function toTool(tool: ToolDefinition): LanguageModelV3FunctionTool {
+export function toTool(tool: ToolDefinition): FunctionTool {
   const { name, description, parameters, strict } = tool;
   return {
     type: "function",
     name,
-    inputSchema: (parameters as JSONSchema7 | undefined) ?? NO_ARGUMENTS,
+    inputSchema: parameters ?? NO_ARGUMENTS,
     ...(description !== undefined && { description }),
     ...(strict !== undefined && { strict }),
   };
 }
 
-export function toToolChoice(choice: ToolCompletionRequest["toolChoice"]): LanguageModelV3ToolChoice | undefined {
+export function toToolChoice(choice: ToolCompletionRequest["toolChoice"]): ToolChoice | undefined {
   if (choice === undefined) return undefined;
   return typeof choice === "object" ? { type: "tool", toolName: choice.name } : { type: choice };
 }

@@ -21,6 +21,8 @@ const FIELD_TYPES: Record<ValueKind, FieldType | undefined> = {
   tools: "tools",
   loc: undefined,
   json_schema: "object",
+  // Only the spreadsheet importer writes it.
+  text_map: undefined,
 };
 
 /** The vocabulary's fields an agent writes, in its order, each with the type it checks. */
