@@ -11,3 +11,12 @@ export {
   type RelayedSpan,
   type SpanRecorder,
 } from "./relay.js";
+export {
+  configureSpanQueue,
+  countDroppedSpans,
+  drainSpanQueue,
+  droppedSpans,
+  queuedSpans,
+  relaySpans,
+  type SpanQueueOptions,
+} from "./relay-queue.js";
