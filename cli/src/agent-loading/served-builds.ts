@@ -14,6 +14,7 @@ import { loadMcpTools } from "./mcp-tools.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf } from "./open-agent.js";
+import { agentProject, refuseOutside } from "./project-files.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { SERVE_WORKER, workerBuilds } from "./worker-builds.js";
 
@@ -56,7 +57,8 @@ export async function servedBuilds(
     };
     return { first: await build({ onLoaded }), rebuild: (diagnostics) => build({ diagnostics }) };
   }
-  const loaded = await loadAgentGraph(file);
+  const project = agentProject(file);
+  const loaded = await loadAgentGraph(file, { project });
   onLoaded?.(loaded);
   // The MCP servers are this thread's; the workers' MCP tools call them (each is started, or connected to, once).
   const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
@@ -67,6 +69,12 @@ export async function servedBuilds(
     mcpTools,
   });
   const { agent } = made;
+  try {
+    for (const module of made.moduleFiles) refuseOutside(project, module);
+  } catch (err) {
+    await agent.close();
+    throw err;
+  }
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
   const data: ServeWorkerData = { ...at, flags: modelFlags };
   const pool: WorkerOptions = {

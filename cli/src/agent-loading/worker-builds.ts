@@ -16,6 +16,7 @@ import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { isMcpTool, openMcpTools } from "./mcp-tools.js";
 import type { ModelFlags } from "./model-options.js";
 import { bundleOf, type GraphAt } from "./open-agent.js";
+import { agentProject, refuseOutside } from "./project-files.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { standInAgent, type HostShape } from "./stand-in-agent.js";
 
@@ -50,8 +51,10 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
   const { modelFlags, budgets, size, heapLimitMb } = settings;
   /** The builds made whose workers are still open, newest last: their bundles' code (null: no modules) and players. */
   let open: { code: string | null; player: PoolBuild }[] = [];
+  // Fixed at the start: a save that turns a file into a link out of it is refused.
+  const project = agentProject(file);
   return async ({ diagnostics, onLoaded }) => {
-    const loaded = await loadAgentGraph(file, diagnostics ? { diagnostics } : {});
+    const loaded = await loadAgentGraph(file, diagnostics ? { diagnostics, project } : { project });
     onLoaded?.(loaded);
     const at: GraphAt = {
       graph: loaded.graph,
@@ -60,6 +63,7 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
     };
     // Bundled once here, imported by each worker.
     const bundle = await bundleOf(at);
+    for (const module of bundle?.files ?? []) refuseOutside(project, module);
     const data: ServeWorkerData = { ...at, bundle, flags: modelFlags };
     const code = bundle?.code ?? null;
     // MCP servers are started again for each build (their code may be what was saved), and the
