@@ -4,7 +4,8 @@
 // with no OTLP endpoint, and with OTEL_EXPORTER_OTLP_ENDPOINT naming a slow collector (a local
 // HTTP server that reads each export and answers --collector-ms later). Per run: the turns done,
 // GET /healthz's latency sampled every 100 ms (median, max), the spans the collector received and
-// the spans the server dropped (autograms_spans_dropped_total in /metrics).
+// the spans the server dropped and the turns it did not trace because the exporter was behind
+// (autograms_spans_dropped_total, autograms_turns_untraced_total in /metrics).
 //
 //   npm run build && node bench/span-flood.mjs [--seconds 15] [--clients 4] [--steps 100] [--collector-ms 2000]
 import { spawn } from "node:child_process";
@@ -126,6 +127,7 @@ async function run(exporting) {
   await probe;
   const metrics = await (await fetch(`${url}/metrics`)).text();
   const dropped = Number(/^autograms_spans_dropped_total (\d+)/m.exec(metrics)?.[1] ?? NaN);
+  const untraced = Number(/^autograms_turns_untraced_total (\d+)/m.exec(metrics)?.[1] ?? NaN);
   const received = collector.spans();
   const stopAt = Date.now();
   child.kill("SIGTERM");
@@ -140,6 +142,7 @@ async function run(exporting) {
     healthzMax: healthz.at(-1),
     received,
     dropped,
+    untraced,
     exit: `${code} after ${exitMs} ms`,
     lastLines: stderr.trim().split("\n").slice(-2).join(" | "),
   };
@@ -148,11 +151,11 @@ async function run(exporting) {
 console.log(
   `busy-loop agent, 'work ${STEPS}' a turn, ${CLIENTS} clients, --workers 2, ${SECONDS} s; collector answers after ${COLLECTOR_MS} ms`,
 );
-console.log("export | turns | /healthz median | /healthz max | spans received | spans dropped | exit");
+console.log("export | turns | /healthz median | /healthz max | spans received | spans dropped | turns untraced | exit");
 for (const exporting of [false, true]) {
   const r = await run(exporting);
   console.log(
-    `${exporting ? "on " : "off"} | ${r.turns} | ${r.healthzMedian.toFixed(1)} ms | ${r.healthzMax.toFixed(1)} ms | ${r.received} | ${Number.isNaN(r.dropped) ? "-" : r.dropped} | ${r.exit}`,
+    `${exporting ? "on " : "off"} | ${r.turns} | ${r.healthzMedian.toFixed(1)} ms | ${r.healthzMax.toFixed(1)} ms | ${r.received} | ${Number.isNaN(r.dropped) ? "-" : r.dropped} | ${Number.isNaN(r.untraced) ? "-" : r.untraced} | ${r.exit}`,
   );
   if (exporting) console.log(`  (serve's last lines: ${r.lastLines})`);
 }

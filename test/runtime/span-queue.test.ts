@@ -1,6 +1,7 @@
 // The main thread's queue of spans relayed from worker threads: queuing a batch is all a message
 // costs; a full queue drops batches and counts them rather than holding anything up; spans are made
-// through the SDK only while the exporter has room, a batch at a time, between other work.
+// through the SDK only while the exporter has room, a batch at a time, between other work; while
+// it is half full, turns that start are not traced (counted).
 import { context, propagation, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -11,6 +12,8 @@ import {
   droppedSpans,
   queuedSpans,
   relaySpans,
+  turnTrace,
+  untracedTurns,
   type RelayedSpan,
 } from "@autograms/runtime/telemetry";
 
@@ -87,6 +90,21 @@ describe("the relay's span queue", () => {
     drainSpanQueue();
     expect(queuedSpans()).toBe(0);
     expect(exporter.getFinishedSpans()).toHaveLength(100);
+  });
+
+  it("does not trace the turns that start while the queue is half full, counting them", () => {
+    configureSpanQueue({ maxQueueSize: 100, room: () => 0 });
+    drainSpanQueue();
+    const before = untracedTurns();
+    relaySpans(turnBatch(39));
+    expect(turnTrace()).toEqual({});
+    relaySpans(turnBatch(9));
+    expect(queuedSpans()).toBe(50);
+    expect(turnTrace()).toBeUndefined();
+    expect(turnTrace()).toBeUndefined();
+    expect(untracedTurns() - before).toBe(2);
+    drainSpanQueue();
+    expect(turnTrace()).toEqual({});
   });
 
   it("makes a batch a turn of the event loop at a time, not all at once", async () => {

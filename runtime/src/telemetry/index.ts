@@ -18,5 +18,7 @@ export {
   droppedSpans,
   queuedSpans,
   relaySpans,
+  turnTrace,
+  untracedTurns,
   type SpanQueueOptions,
 } from "./relay-queue.js";

@@ -4,8 +4,10 @@
 // so a message of spans is only queued as it arrives; the queue is bounded and drops what does not
 // fit, counting it (as the SDK's BatchSpanProcessor drops and counts at its own queue); it is made
 // into spans a turn's batch at a time between other work, and only while the exporter has room
-// for them: spans it would drop are not made first.
-import { replaySpans, type RelayedSpan } from "./relay.js";
+// for them: spans it would drop are not made first. While the queue is half full, the turns that
+// start are not traced at all: recording their spans would cost the workers what export is
+// meant to observe, for spans that would be dropped.
+import { relayTrace, replaySpans, type RelayedSpan, type RelayTrace } from "./relay.js";
 
 export interface SpanQueueOptions {
   /** Spans queued at most; a batch that does not fit is dropped whole (default 2048, as the SDK's queue). */
@@ -24,6 +26,7 @@ let room: () => number = () => Number.POSITIVE_INFINITY;
 const queue: RelayedSpan[][] = [];
 let queued = 0;
 let dropped = 0;
+let untraced = 0;
 let scheduled: NodeJS.Immediate | NodeJS.Timeout | undefined;
 
 /** Sets the queue's bound and the exporter's room (the command line does, from the SDK it starts). */
@@ -45,6 +48,22 @@ export function countDroppedSpans(count: number): void {
 /** Spans waiting in the queue. */
 export function queuedSpans(): number {
   return queued;
+}
+
+/** Turns not traced because the queue was half full when they started. */
+export function untracedTurns(): number {
+  return untraced;
+}
+
+/**
+ * What a worker needs to trace a turn that starts now (`relayTrace`), or undefined when nothing
+ * would export its spans or the exporter is behind (the turn is then counted as not traced).
+ */
+export function turnTrace(): RelayTrace | undefined {
+  const trace = relayTrace();
+  if (trace === undefined || queued < maxQueueSize / 2) return trace;
+  untraced++;
+  return undefined;
 }
 
 /** Queues a worker's batch of spans (one turn's) to be made again through the registered provider; dropped when the queue is full. */

@@ -5,7 +5,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ChatModel } from "@autograms/runtime";
-import { droppedSpans } from "@autograms/runtime/telemetry";
+import { droppedSpans, untracedTurns } from "@autograms/runtime/telemetry";
 import type { Lease } from "@autograms/store";
 import type { RunEvent } from "@autograms/store";
 import type { RunObserver } from "../runs/run-manager.js";
@@ -95,6 +95,15 @@ export class ServerMetrics implements RunObserver {
       collect() {
         this.reset();
         this.inc(droppedSpans());
+      },
+    });
+    new Counter({
+      name: "autograms_turns_untraced_total",
+      help: "Turns played in worker threads that were not traced because the exporter was behind (its queue half full when they started)",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(untracedTurns());
       },
     });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "autograms_" });

@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Tool } from "@autograms/runtime";
-import { drainSpanQueue, relaySpans, relayTrace, type RelayTrace } from "@autograms/runtime/telemetry";
+import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
 import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
@@ -187,7 +187,7 @@ export class TurnPool implements TurnPlayer {
         since: Date.now(),
         resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
         reject: once(reject),
-        trace: relayTrace(),
+        trace: turnTrace(),
       };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
