@@ -57,10 +57,11 @@ describe("autograms serve: files outside the agent's project", () => {
         await (await fetch(`${server.url}/playground/sources`)).text(),
       ].join("\n");
     const refused =
-      /\(the edit does not build: [^\n]* is outside the agent's project \(\.\)[^\n]*; the last good build goes on\)/g;
+      /is outside the agent's project \(\.\) once its links are followed[^\n]*; the last good build goes on\)/g;
 
     becomeLink(agentFile, join(outside, "secret.ts"));
     await told(server.stderr, refused, 1);
+    expect(server.stderr()).toMatch(/\(the edit does not build: agent\.ts is outside the agent's project/);
     const info = (await (await fetch(`${server.url}/api/agent`)).json()) as { build: { ok: boolean; message: string } };
     expect(info.build.ok).toBe(false);
     expect(info.build.message).toMatch(/^agent\.ts is outside the agent's project \(\.\) once its links are followed/);
@@ -72,7 +73,9 @@ describe("autograms serve: files outside the agent's project", () => {
     await told(server.stderr, /\(serving the new build/, 1);
     becomeLink(pricesFile, join(outside, "prices.ts"));
     await told(server.stderr, refused, 2);
-    expect(server.stderr()).toMatch(/elsewhere\/prices\.ts is outside the agent's project/);
+    expect(server.stderr()).toMatch(
+      /\(the edit does not build: cannot load the agent's tools:\n {2}tool 'price' [^\n]*: \.\.\/elsewhere\/prices\.ts is outside/,
+    );
     expect(await shown()).not.toMatch(/SECRET/);
     // The last good build goes on: its own module's price.
     const sources = (await (await fetch(`${server.url}/playground/sources`)).json()) as {
@@ -103,8 +106,17 @@ describe("autograms serve: files outside the agent's project", () => {
         cwd: folder(),
       });
       expect([r.code, r.stdout]).toEqual([1, ""]);
-      expect(r.stderr).toMatch(/^autograms serve: elsewhere\/prices\.ts is outside the agent's project \(linked\)/);
+      expect(r.stderr).toMatch(
+        /^autograms serve: cannot load the agent's tools:\n {2}tool 'price' \(export 'price' of '\.\/tools\/prices\.js', imported by linked\/agent\.ts\): elsewhere\/prices\.ts is outside the agent's project \(linked\)/,
+      );
       expect(r.stderr).not.toMatch(/SECRET/);
     }
+    // A module that does not parse is refused before the bundler reads it: no token of it is quoted.
+    rmSync(join(dir, "tools", "prices.ts"));
+    symlinkSync(join(outside, "secret.ts"), join(dir, "tools", "prices.ts"));
+    const r = await autograms(["serve", "linked/agent.ts", "--offline", "--port", "0"], { cwd: folder() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/elsewhere\/secret\.ts is outside the agent's project \(linked\)/);
+    expect(r.stderr).not.toMatch(/SECRET|hunter2|root/);
   });
 });

@@ -47,10 +47,12 @@ export function inProject(project: Project, path: string): boolean {
   return real === project.root || real.startsWith(project.root + sep);
 }
 
-/** Throws when `path` leads out of the project; the message names the file as given, never a line of it. */
+/** Why a file is refused: it names the file as given, never a line of it. */
+export function outsideProject(project: Project, path: string): string {
+  return `${displayPath(resolve(path))} is outside the agent's project (${project.display}) once its links are followed: it is not read, so that nothing of it is shown; only the project's files are served`;
+}
+
+/** Throws when `path` leads out of the project. */
 export function refuseOutside(project: Project, path: string): void {
-  if (inProject(project, path)) return;
-  throw new CliError(
-    `${displayPath(resolve(path))} is outside the agent's project (${project.display}) once its links are followed: it is not read, so that nothing of it is shown; only the project's files are served`,
-  );
+  if (!inProject(project, path)) throw new CliError(outsideProject(project, path));
 }

@@ -14,7 +14,7 @@ import { loadMcpTools } from "./mcp-tools.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf } from "./open-agent.js";
-import { agentProject, refuseOutside } from "./project-files.js";
+import { agentProject } from "./project-files.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { SERVE_WORKER, workerBuilds } from "./worker-builds.js";
 
@@ -62,19 +62,18 @@ export async function servedBuilds(
   onLoaded?.(loaded);
   // The MCP servers are this thread's; the workers' MCP tools call them (each is started, or connected to, once).
   const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags.mcpConfig);
-  const at = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file };
+  const at = {
+    graph: loaded.graph,
+    baseDir: loaded.baseDir,
+    importer: loaded.source?.display ?? loaded.file,
+    project,
+  };
   const made = await agentOf(at, modelFlags, {
     modelRequired: true,
     wrapModel: (model) => metrics.timeModel(model),
     mcpTools,
   });
   const { agent } = made;
-  try {
-    for (const module of made.moduleFiles) refuseOutside(project, module);
-  } catch (err) {
-    await agent.close();
-    throw err;
-  }
   // Each worker thread makes the agent again from the graph loaded here, with its own model client.
   const data: ServeWorkerData = { ...at, flags: modelFlags };
   const pool: WorkerOptions = {

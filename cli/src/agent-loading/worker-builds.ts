@@ -16,7 +16,7 @@ import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { isMcpTool, openMcpTools } from "./mcp-tools.js";
 import type { ModelFlags } from "./model-options.js";
 import { bundleOf, type GraphAt } from "./open-agent.js";
-import { agentProject, refuseOutside } from "./project-files.js";
+import { agentProject } from "./project-files.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { standInAgent, type HostShape } from "./stand-in-agent.js";
 
@@ -60,10 +60,10 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
       graph: loaded.graph,
       baseDir: loaded.baseDir,
       importer: loaded.source?.display ?? loaded.file,
+      project,
     };
     // Bundled once here, imported by each worker.
     const bundle = await bundleOf(at);
-    for (const module of bundle?.files ?? []) refuseOutside(project, module);
     const data: ServeWorkerData = { ...at, bundle, flags: modelFlags };
     const code = bundle?.code ?? null;
     // MCP servers are started again for each build (their code may be what was saved), and the
