@@ -3,6 +3,7 @@
 // the turns played in the main thread make, under the main thread's current span.
 import { context, propagation, trace, type HrTime } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { drainSpanQueue } from "@autograms/runtime/telemetry";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -78,6 +79,8 @@ async function conversation(player: TurnPlayer, thread: string): Promise<{ reque
     await expect(player.play(request(thread, "fail", second.memory))).rejects.toThrow();
     span.end();
   });
+  // The workers' spans are made between other work; a flush makes those still queued.
+  drainSpanQueue();
   const spans = exporter.getFinishedSpans();
   const root = spans.find((s) => s.name === "request")!;
   return { request: root, tree: shapes(spans, root.spanContext().spanId) };

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Graph, GraphError } from "@autograms/runtime";
 import { CliError } from "./cli-error.js";
 import { jsonFault, readText } from "./files.js";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { notAGraph } from "./graph-format.js";
+import { displayPath, inProject, refuseOutside, type Project } from "./project-files.js";
 
 /** The agent's TypeScript source, found and checked to be the text the graph was compiled from. */
 export interface AgentSource {
@@ -30,19 +31,20 @@ export interface LoadedAgent {
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
-const displayPath = (path: string) => relative(process.cwd(), path).split("\\").join("/");
-
 /**
  * Reads an agent (.ts, compiled here; diagnostics go to stderr tsc-style) or a graph file (.json,
- * validated). Throws a CliError when there is nothing sound to run. `keepBrokenReferences`: a graph
+ * validated). Throws a CliError when there is nothing sound to run. With a `project`, the file must be inside it
+ * (links resolved) and a graph's source is looked for only there. `keepBrokenReferences`: a graph
  * file that breaks only reference rules (a transition to a missing node) is still returned, with
  * those errors, so that it can be drawn or exported for inspection.
  */
 export async function loadAgentGraph(
   file: string,
-  options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink } = {},
+  options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink; project?: Project } = {},
 ): Promise<LoadedAgent> {
   const path = resolve(file);
+  // What a server shows (its sources, a failed build's code frames) comes from its project only.
+  if (options.project) refuseOutside(options.project, file);
   const text = readText(file);
   if (TYPESCRIPT.test(file)) {
     const { compileAgent } = await import("./compile-agent.js");
@@ -78,7 +80,8 @@ export async function loadAgentGraph(
     );
     throw new CliError(`'${file}' is not a valid graph:\n${lines.join("\n")}`);
   }
-  const source = findSource(path, graph);
+  const found = findSource(path, graph);
+  const source = found && options.project && !inProject(options.project, found.path) ? null : found;
   return { file, graph, source, baseDir: source ? dirname(source.path) : dirname(path), brokenReferences };
 }
 

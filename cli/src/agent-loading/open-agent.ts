@@ -10,6 +10,7 @@ import type { DiagnosticSink } from "./compile-agent.js";
 import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
+import type { Project } from "./project-files.js";
 import { bundleHostCode, importHostCode, type HostBundle, type LoadedBundles } from "./tools.js";
 import { isMcpTool, loadMcpTools } from "./mcp-tools.js";
 
@@ -66,6 +67,8 @@ export interface GraphAt {
   importer: string;
   /** Its tool and action modules bundled already (`bundleOf`); made by `agentOf` when absent. */
   bundle?: HostBundle;
+  /** When given, a module outside it is refused unread (what `serve` bundles, it may show its clients). */
+  project?: Project;
 }
 
 /** The bundle of the graph's tool and action modules (those of MCP servers are not modules). */
@@ -75,7 +78,7 @@ export function bundleOf(at: GraphAt): Promise<HostBundle> {
     ...graph,
     tools: Object.fromEntries(Object.entries(graph.tools ?? {}).filter(([, t]) => !isMcpTool(t))),
   };
-  return bundleHostCode(local, at.baseDir, at.importer);
+  return bundleHostCode(local, at.baseDir, at.importer, at.project);
 }
 
 /** The Agent of a loaded graph: its tools and actions loaded, its model chosen by the flags. */

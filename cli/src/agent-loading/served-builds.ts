@@ -14,6 +14,7 @@ import { loadMcpTools } from "./mcp-tools.js";
 import { chooseModel } from "./model.js";
 import type { ModelFlags } from "./model-options.js";
 import { agentOf } from "./open-agent.js";
+import { agentProject } from "./project-files.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { SERVE_WORKER, workerBuilds } from "./worker-builds.js";
 
@@ -56,11 +57,17 @@ export async function servedBuilds(
     };
     return { first: await build({ onLoaded }), rebuild: (diagnostics) => build({ diagnostics }) };
   }
-  const loaded = await loadAgentGraph(file);
+  const project = agentProject(file);
+  const loaded = await loadAgentGraph(file, { project });
   onLoaded?.(loaded);
   // The MCP servers are this thread's; the workers' MCP tools call them (each is started, or connected to, once).
   const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags);
-  const at = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file };
+  const at = {
+    graph: loaded.graph,
+    baseDir: loaded.baseDir,
+    importer: loaded.source?.display ?? loaded.file,
+    project,
+  };
   const made = await agentOf(at, modelFlags, {
     modelRequired: true,
     wrapModel: (model) => metrics.timeModel(model),

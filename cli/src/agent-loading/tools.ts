@@ -12,6 +12,7 @@ import {
   type Tool,
   type ToolInfo,
 } from "@autograms/runtime";
+import { inProject, outsideProject, type Project } from "./project-files.js";
 import { CliError } from "./cli-error.js";
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -60,6 +61,7 @@ export async function bundleHostCode(
   graph: Pick<Graph, "tools" | "actions">,
   baseDir: string,
   importer: string,
+  project?: Project,
 ): Promise<HostBundle> {
   // The runtime's own functions (tryTool, buildReactPrompt, ...) come with every Agent.
   const builtin = (t: ToolInfo) =>
@@ -90,7 +92,7 @@ export async function bundleHostCode(
       format: "esm",
       target: "node20",
       logLevel: "silent",
-      plugins: [packagesInPlace],
+      plugins: project ? [packagesInPlace, onlyInside(project)] : [packagesInPlace],
       metafile: true,
     });
     code = result.outputFiles[0]!.text;
@@ -167,6 +169,18 @@ function describe(e: Message, lines: string[], entries: Imported[], importer: st
   if (found)
     return `${found.kind} '${found.name}' (export '${found.info.export}' of '${found.info.module}', imported by ${importer}): ${e.text}`;
   return `${loc.file}:${loc.line}:${loc.column + 1}: ${e.text}`;
+}
+
+/** Refuses, before it is read, a module that is outside the project once its links are followed. */
+function onlyInside(project: Project): Plugin {
+  return {
+    name: "only-inside-project",
+    setup(build) {
+      build.onLoad({ filter: /.*/ }, (args) =>
+        inProject(project, args.path) ? undefined : { errors: [{ text: outsideProject(project, args.path) }] },
+      );
+    },
+  };
 }
 
 // Packages the tools import stay outside the bundle, imported from where they are installed (found

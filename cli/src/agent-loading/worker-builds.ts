@@ -16,6 +16,7 @@ import { loadAgentGraph, type LoadedAgent } from "./load-graph.js";
 import { isMcpTool, openMcpTools } from "./mcp-tools.js";
 import type { ModelFlags } from "./model-options.js";
 import { bundleOf, type GraphAt } from "./open-agent.js";
+import { agentProject } from "./project-files.js";
 import type { ServeWorkerData } from "./serve-worker.js";
 import { standInAgent, type HostShape } from "./stand-in-agent.js";
 
@@ -50,13 +51,16 @@ export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeB
   const { modelFlags, budgets, size, heapLimitMb } = settings;
   /** The builds made whose workers are still open, newest last: their bundles' code (null: no modules) and players. */
   let open: { code: string | null; player: PoolBuild }[] = [];
+  // Fixed at the start: a save that turns a file into a link out of it is refused.
+  const project = agentProject(file);
   return async ({ diagnostics, onLoaded }) => {
-    const loaded = await loadAgentGraph(file, diagnostics ? { diagnostics } : {});
+    const loaded = await loadAgentGraph(file, diagnostics ? { diagnostics, project } : { project });
     onLoaded?.(loaded);
     const at: GraphAt = {
       graph: loaded.graph,
       baseDir: loaded.baseDir,
       importer: loaded.source?.display ?? loaded.file,
+      project,
     };
     // Bundled once here, imported by each worker.
     const bundle = await bundleOf(at);

@@ -1,27 +1,87 @@
-import { watch, type FSWatcher } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+import { lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 
 /** What an agent and its tool and action modules are written in; a compiled graph or a source map is output, not source. */
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|json)$/;
 const OUTPUT = /\.graph\.json(\.map)?$|\.map$/;
 const IGNORED = new Set(["node_modules", ".autograms", ".git", "dist"]);
 
+const isFolder = (path: string) => {
+  try {
+    // A link to a folder is not followed: it may lead out of the project, or round in a loop.
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Calls `changed` once the agent's folder (and the folders under it, where its tool and action
  * modules usually are) has been quiet for `quietMs` after a save of a source file: an editor's
  * save is several writes. Returns a function that stops watching.
+ *
+ * Each folder is watched by itself, for the names in it, rather than with `recursive: true`: on
+ * Linux, Node 20's recursive watch follows each file's inode, so after an atomic save (a temporary
+ * file renamed over the original, as editors and `sed -i` save) it watches a file that is gone and
+ * never reports the next saves. A folder's watch sees every name written or renamed into it.
  */
 export function watchAgentFolder(agentFile: string, changed: () => void, quietMs = 150): () => void {
-  const folder = dirname(resolve(agentFile));
+  const root = dirname(resolve(agentFile));
+  const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
-  const watcher: FSWatcher = watch(folder, { recursive: true }, (_event, name) => {
-    const path = name?.toString() ?? "";
-    if (!SOURCE.test(path) || OUTPUT.test(path) || path.split(sep).some((part) => IGNORED.has(part))) return;
+  let stopped = false;
+  const saved = () => {
     clearTimeout(timer);
     timer = setTimeout(changed, quietMs);
-  });
+  };
+  const unwatchFolder = (folder: string) => {
+    for (const [path, watcher] of watchers)
+      if (path === folder || path.startsWith(folder + sep)) {
+        watcher.close();
+        watchers.delete(path);
+      }
+  };
+  const watchFolder = (folder: string) => {
+    if (stopped || watchers.has(folder)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(folder, (_event, name) => name && seen(folder, name.toString()));
+    } catch {
+      // Gone (or unreadable) before it could be watched: nothing in it to build.
+      return;
+    }
+    // A folder removed while watched: its watch ends.
+    watcher.on("error", () => unwatchFolder(folder));
+    watchers.set(folder, watcher);
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of entries) {
+      const path = join(folder, name);
+      if (!IGNORED.has(name) && isFolder(path)) watchFolder(path);
+    }
+  };
+  const seen = (folder: string, name: string) => {
+    if (IGNORED.has(name)) return;
+    const path = join(folder, name);
+    // A folder made, moved in, removed or replaced: watched again as it is now, and the modules
+    // in it may be what the agent imports.
+    if (watchers.has(path) || isFolder(path)) {
+      unwatchFolder(path);
+      watchFolder(path);
+      saved();
+      return;
+    }
+    if (SOURCE.test(name) && !OUTPUT.test(name)) saved();
+  };
+  watchFolder(root);
   return () => {
+    stopped = true;
     clearTimeout(timer);
-    watcher.close();
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
   };
 }

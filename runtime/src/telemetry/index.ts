@@ -12,3 +12,14 @@ export {
   type RelayedSpan,
   type SpanRecorder,
 } from "./relay.js";
+export {
+  configureSpanQueue,
+  countDroppedSpans,
+  drainSpanQueue,
+  droppedSpans,
+  queuedSpans,
+  relaySpans,
+  turnTrace,
+  untracedTurns,
+  type SpanQueueOptions,
+} from "./relay-queue.js";

@@ -5,6 +5,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ChatModel } from "@autograms/runtime";
+import { droppedSpans, untracedTurns } from "@autograms/runtime/telemetry";
 import type { Lease } from "@autograms/store";
 import type { RunEvent } from "@autograms/store";
 import type { RunObserver } from "../runs/run-manager.js";
@@ -85,6 +86,24 @@ export class ServerMetrics implements RunObserver {
       registers,
       collect() {
         this.set(self.workersAlive());
+      },
+    });
+    new Counter({
+      name: "autograms_spans_dropped_total",
+      help: "OpenTelemetry spans of this process dropped because the exporter was behind: the turns' spans from worker threads beyond the relay's queue, and those the exporter's own queue dropped",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(droppedSpans());
+      },
+    });
+    new Counter({
+      name: "autograms_turns_untraced_total",
+      help: "Turns played in worker threads that were not traced because the exporter was behind (its queue half full when they started)",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(untracedTurns());
       },
     });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "autograms_" });

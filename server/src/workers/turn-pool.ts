@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Tool } from "@autograms/runtime";
-import { relayTrace, replaySpans, type RelayTrace } from "@autograms/runtime/telemetry";
+import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
 import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
@@ -187,7 +187,7 @@ export class TurnPool implements TurnPlayer {
         since: Date.now(),
         resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
         reject: once(reject),
-        trace: relayTrace(),
+        trace: turnTrace(),
       };
       const onAbort = () => {
         this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
@@ -239,6 +239,8 @@ export class TurnPool implements TurnPlayer {
       this.closed = true;
       clearInterval(this.watchdog);
       await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+      // The spans its workers sent and still queued are made now, for the SDK's flush at exit.
+      drainSpanQueue();
       await this.options.onClose?.();
     })();
     return this.closing;
@@ -322,7 +324,7 @@ export class TurnPool implements TurnPlayer {
         case "pong":
           return;
         case "spans":
-          return replaySpans(message.spans);
+          return relaySpans(message.spans);
         case "call": {
           const running = new AbortController();
           slot.calls.set(message.call, running);
