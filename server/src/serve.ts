@@ -56,7 +56,7 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
     throw err;
   }
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
-  const server = await new Promise<ServerType>((resolve, reject) => {
+  const bound = new Promise<ServerType>((resolve, reject) => {
     const s = serve(
       {
         fetch: writingStreams(made.app.fetch),
@@ -69,6 +69,15 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
     limitConnections(s as HttpServer, limits);
     s.once("error", reject);
   });
+  let server: ServerType;
+  try {
+    server = await bound;
+  } catch (err) {
+    // The port in use (or the address not this machine's): the app's worker threads would keep
+    // the process up.
+    await made.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(":") ? `[${host}]` : host;
   return {

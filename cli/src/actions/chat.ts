@@ -10,7 +10,7 @@ import { workerBuilds, type WorkerBuild } from "../agent-loading/worker-builds.j
 import { CurrentBuild } from "../live/current-build.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { rebuildOnSave, type Build } from "../live/rebuilds.js";
-import { closeAtEnd, commandScope } from "../agent-loading/command-scope.js";
+import { closeAtEnd } from "../agent-loading/command-scope.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatBuild, ChatSession } from "../conversation/session.js";
@@ -26,7 +26,7 @@ export interface ChatFlags extends ModelFlags, ThreadFlags {
 }
 
 export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
-  return reporting("chat", (onLoaded) => commandScope(() => chat(file, flags, onLoaded)));
+  return reporting("chat", (onLoaded) => chat(file, flags, onLoaded), { traced: true });
 }
 
 async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {

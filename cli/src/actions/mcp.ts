@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Agent, JsonValue } from "@autograms/runtime";
 import { openStore, runTurn, type Store } from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
-import { closeAtEnd, commandScope } from "../agent-loading/command-scope.js";
+import { closeAtEnd } from "../agent-loading/command-scope.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { loadOptional } from "../agent-loading/optional-package.js";
@@ -22,7 +22,7 @@ const SDK = "@modelcontextprotocol/sdk";
 const WHY = "autograms mcp";
 
 export function mcpCommand(file: string, flags: McpFlags): Promise<void> {
-  return reporting("mcp", (onLoaded) => commandScope(() => serveMcp(file, flags, onLoaded)));
+  return reporting("mcp", (onLoaded) => serveMcp(file, flags, onLoaded), { traced: true });
 }
 
 interface ToolEntry {

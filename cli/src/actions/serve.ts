@@ -19,7 +19,6 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
 import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { reporting } from "../agent-loading/report-error.js";
-import { commandScope } from "../agent-loading/command-scope.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
@@ -83,7 +82,7 @@ function tokenOf(flags: ServeFlags): string | undefined {
 }
 
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
+  return reporting("serve", (onLoaded) => serve(file, flags, onLoaded), { traced: true });
 }
 
 async function serve(
@@ -134,7 +133,14 @@ async function serve(
   let served = first;
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = first.sources;
-  const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
+  const store = await openStore(
+    storeUrl(flags.store),
+    flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs },
+  ).catch(async (err) => {
+    // A --watch build's workers are started already; the server would have closed them.
+    if (first.pool instanceof PoolBuild) await first.pool.close();
+    throw err;
+  });
   let server;
   try {
     server = await listen({

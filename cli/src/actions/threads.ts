@@ -25,6 +25,7 @@ export interface ThreadsFlags {
   olderThan?: string;
   keepTurns?: string;
   agent?: string;
+  mcpConfig?: string;
   to?: string;
 }
 
@@ -63,7 +64,7 @@ async function list(store: Store, _args: string[], flags: ThreadsFlags): Promise
   let threads = await store.listThreads();
   let checks: Map<string, ThreadCheck> | null = null;
   if (flags.agent !== undefined) {
-    const { agent } = await openAgent(flags.agent, {}, { modelRequired: false });
+    const { agent } = await openAgent(flags.agent, { mcpConfig: flags.mcpConfig }, { modelRequired: false });
     checks = new Map((await checkThreads(store, agent)).map((c) => [c.id, c]));
     threads = threads.filter((t) => checks!.has(t.id));
   }
@@ -126,7 +127,7 @@ async function fork(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
 }
 
 async function migrate(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
-  const { agent } = await openAgent(flags.agent!, {}, { modelRequired: false });
+  const { agent } = await openAgent(flags.agent!, { mcpConfig: flags.mcpConfig }, { modelRequired: false });
   const { turn } = await migrateThread(store, agent, id!, flags.to!);
   process.stderr.write(
     `(thread ${id} now waits at '${flags.to}' of ${agent.graph.agent}, its variables and turns kept (turn ${turn.seq} records the move); its next message answers that node)\n`,
