@@ -76,7 +76,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["dap", "", ["--port <port>", "--host <address>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
   ["export", "<file>", ["-o, --out <file>", "--format <format>"]],
-  ["init", "[dir]", ["--name <name>"]],
+  ["init", "[dir]", ["--name <name>", "--store", "--no-store", "--mcp", "--no-mcp", "--tarballs <dir>"]],
 ];
 
 const STORE = "--store <url>";
