@@ -247,12 +247,19 @@ async function serveBuild(
   server.setAgent(agent, pool instanceof PoolBuild ? pool : undefined);
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.
-  const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");
+  const checks = checkThreads(store, agent);
+  const stale = (await checks).filter((c) => c.problem?.code === "stale_memory");
   process.stderr.write(
     `(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`,
   );
   for (const c of stale)
     process.stderr.write(
       `  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`,
+    );
+  // A thread goes on with the prompt it stored: an edited setPrompt text reaches it only when asked.
+  const prompts = (await checks).filter((c) => c.prompts.length > 0 && c.problem === null);
+  if (prompts.length)
+    process.stderr.write(
+      `  ${prompts.length} thread${prompts.length === 1 ? " keeps" : "s keep"} the old setPrompt text (${prompts.map((c) => c.id).join(", ")}): autograms threads migrate ID --to NODE --take-prompt gives the new one\n`,
     );
 }

@@ -59,6 +59,10 @@ export function registerThreads(program: Command): void {
     .argument("<id>", "the thread")
     .requiredOption("--to <node>", "the node's name (as the graph names it: autograms graph shows them)")
     .requiredOption("--agent <file>", "the agent (.ts, compiled first) or graph (.json) the thread goes on with")
+    .option(
+      "--take-prompt",
+      "the thread takes the prompts the agent sets now (an edited setPrompt text), in place of those its memory keeps",
+    )
     .option(...MCP_CONFIG)
     .option(...STORE)
     .action(run("migrate"));
