@@ -6,29 +6,18 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autogramsInProcess as autograms, cliTestFolder, replies } from "../cli/support/run-cli.js";
 import { EDITS, SHOP } from "./edit-table.js";
+import { promptedAgent } from "./support/prompted-agent.js";
 
 const folder = cliTestFolder("autograms-live-cli-");
 const CHANGED = EDITS.find((r) => r.edit === "change X's own instruction")!.change(SHOP);
-
-const PROMPTED = (prompt: string) => `import { Autogram, chat, setPrompt } from "@autograms/runtime";
-
-export default class Helper extends Autogram {
-  main() {
-    setPrompt("${prompt}");
-    while (true) {
-      chat("Answer the user.", { name: "talk" });
-    }
-  }
-}
-`;
 
 describe("a thread after an edit of its agent, from the command line", () => {
   it("keeps its prompt after an edit of setPrompt: listed, and taken with threads migrate --take-prompt", async () => {
     const agent = join(folder(), "helper.ts");
     const store = `sqlite:${join(folder(), "p.db")}`;
-    writeFileSync(agent, PROMPTED("You are terse."));
+    writeFileSync(agent, promptedAgent("You are terse."));
     await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], { input: "hi\n" });
-    writeFileSync(agent, PROMPTED("You are friendly and terse."));
+    writeFileSync(agent, promptedAgent("You are friendly and terse."));
     const prompt = async () =>
       JSON.parse((await autograms(["threads", "export", "t", "--store", store])).stdout).memory.stack[0].prompt;
     const note = /keeps the old prompt of main: the agent's setPrompt text changed; threads migrate --take-prompt/;

@@ -18,6 +18,7 @@ import {
 import { join } from "node:path";
 import { cliTestFolder, root } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
+import { promptedAgent } from "./support/prompted-agent.js";
 import { serveWatching, told, until } from "./support/serve-process.js";
 import { editWhileServing } from "./support/watch-scenario.js";
 
@@ -235,22 +236,11 @@ describe("autograms serve --watch --workers 1", () => {
   it("counts the threads that keep an edited setPrompt's old text", async () => {
     const dir = join(folder(), "prompted");
     mkdirSync(dir);
-    const agent = (prompt: string) => `import { Autogram, chat, setPrompt } from "@autograms/runtime";
-
-export default class Helper extends Autogram {
-  main() {
-    setPrompt("${prompt}");
-    while (true) {
-      chat("Answer the user.", { name: "talk" });
-    }
-  }
-}
-`;
-    writeFileSync(join(dir, "agent.ts"), agent("You are terse."));
+    writeFileSync(join(dir, "agent.ts"), promptedAgent("You are terse."));
     const server = await serveWatching(dir, "1");
     const res = await fetch(`${server.url}/api/chat`, json(chatBody("p1", [userMessage("m1", "hi")])));
     await uiMessageOf(await uiChunks(res.body!));
-    writeFileSync(join(dir, "agent.ts"), agent("You are friendly."));
+    writeFileSync(join(dir, "agent.ts"), promptedAgent("You are friendly."));
     await told(server.stderr, /\(serving the new build: every thread of the agent can resume on it\)/, 1);
     await told(server.stderr, /1 thread keeps the old setPrompt text \(p1\): autograms threads migrate ID/, 1);
   });
