@@ -50,12 +50,16 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
     await made.close();
     throw err;
   }
-  const { server, port, url } = await listenNode(
-    writingStreams(made.app.fetch),
-    host,
-    options.port ?? 3000,
-    options.connections,
-  );
+  let bound: Awaited<ReturnType<typeof listenNode>>;
+  try {
+    bound = await listenNode(writingStreams(made.app.fetch), host, options.port ?? 3000, options.connections);
+  } catch (err) {
+    // The port in use (or the address not this machine's): the app's worker threads would keep
+    // the process up.
+    await made.close();
+    throw err;
+  }
+  const { server, port, url } = bound;
   return {
     ...made,
     server,

@@ -98,15 +98,15 @@ const COMMANDS: [string, string, string[]][] = [
   ["dap", "", ["--port <port>", "--host <address>"]],
   ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
   ["export", "<file>", ["-o, --out <file>", "--format <format>"]],
-  ["init", "[dir]", ["--name <name>"]],
+  ["init", "[dir]", ["--name <name>", "--store", "--no-store", "--mcp", "--no-mcp", "--tarballs <dir>"]],
 ];
 
 const STORE = "--store <url>";
 const THREADS: [string, string, string[]][] = [
-  ["threads list", "", [STORE, "--json", "--agent <file>"]],
+  ["threads list", "", [STORE, "--json", "--agent <file>", "--mcp-config <file>"]],
   ["threads show", "<id>", [STORE, "--json"]],
   ["threads fork", "<id>", ["--at <N>", "--id <new-id>", STORE]],
-  ["threads migrate", "<id>", ["--to <node>", "--agent <file>", STORE]],
+  ["threads migrate", "<id>", ["--to <node>", "--agent <file>", "--take-prompt", "--mcp-config <file>", STORE]],
   ["threads export", "<id>", [STORE, "-o, --out <file>"]],
   ["threads delete", "<id>", [STORE, "-y, --yes"]],
   ["threads prune", "", ["--older-than <duration>", "--keep-turns <N>", STORE]],

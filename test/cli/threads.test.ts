@@ -172,7 +172,7 @@ describe("autograms threads", { timeout: CLI_TIMEOUT }, () => {
     const same = JSON.parse(
       (await autogramsInProcess(["threads", "list", "--agent", graph, "--json", "--store", store])).stdout,
     );
-    expect(same.map((t: { check: unknown }) => t.check)).toEqual([{ id, resumable: true, problem: null }]);
+    expect(same.map((t: { check: unknown }) => t.check)).toEqual([{ id, resumable: true, problem: null, prompts: [] }]);
   });
 
   it("prunes by age and by count", async () => {

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autograms, bin, cliTestFolder, replies, root } from "../cli/support/run-cli.js";
+import { promptedAgent } from "./support/prompted-agent.js";
 import { told, until } from "./support/serve-process.js";
 
 const folder = cliTestFolder("autograms-chat-watch-");
@@ -135,6 +136,25 @@ describe("autograms chat --watch", () => {
     await told(chat.stderr, /\(the edit does not build: .*half-written.*; the last good build goes on\)/, 1);
     expect(await chat.say("apple")).toBe("That is 43 pence.");
     expect(loads().filter((l) => l.startsWith("main"))).toEqual([]);
+    chat.end();
+    expect(await chat.exited).toBe(0);
+  }, 120_000);
+
+  it("says when the conversation keeps the old text of an edited setPrompt", async () => {
+    const dir = join(folder(), "prompted");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "agent.ts"), promptedAgent("You are terse."));
+    const chat = chatWatching(dir);
+    await until(
+      () => replies(chat.stdout()).length === 1,
+      () => `the opening:\n${chat.stdout()}\n${chat.stderr()}`,
+    );
+    writeFileSync(join(dir, "agent.ts"), promptedAgent("You are friendly."));
+    await told(
+      chat.stderr,
+      /\(the conversation keeps its old prompt of main: the edited setPrompt text reaches new conversations\)/,
+      1,
+    );
     chat.end();
     expect(await chat.exited).toBe(0);
   }, 120_000);

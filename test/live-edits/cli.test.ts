@@ -1,15 +1,54 @@
 // The command line around an edit of the agent: a thread that cannot resume is refused by chat,
-// reported by threads list, moved with threads migrate, or begun again with --on-stale restart.
+// reported by threads list, moved with threads migrate, or begun again with --on-stale restart; a
+// thread that keeps an edited setPrompt's old text is told, and takes the new one when asked.
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { autogramsInProcess as autograms, cliTestFolder, replies } from "../cli/support/run-cli.js";
 import { EDITS, SHOP } from "./edit-table.js";
+import { promptedAgent } from "./support/prompted-agent.js";
 
 const folder = cliTestFolder("autograms-live-cli-");
 const CHANGED = EDITS.find((r) => r.edit === "change X's own instruction")!.change(SHOP);
 
 describe("a thread after an edit of its agent, from the command line", () => {
+  it("keeps its prompt after an edit of setPrompt: listed, and taken with threads migrate --take-prompt", async () => {
+    const agent = join(folder(), "helper.ts");
+    const store = `sqlite:${join(folder(), "p.db")}`;
+    writeFileSync(agent, promptedAgent("You are terse."));
+    await autograms(["chat", agent, "--offline", "--store", store, "--thread", "t"], { input: "hi\n" });
+    writeFileSync(agent, promptedAgent("You are friendly and terse."));
+    const prompt = async () =>
+      JSON.parse((await autograms(["threads", "export", "t", "--store", store])).stdout).memory.stack[0].prompt;
+    const note = /keeps the old prompt of main: the agent's setPrompt text changed; threads migrate --take-prompt/;
+
+    const listed = await autograms(["threads", "list", "--store", store, "--agent", agent]);
+    expect(listed.stdout).toMatch(new RegExp(`^t .*${note.source}`, "m"));
+    expect(listed.stdout).not.toContain("cannot resume");
+    const kept = await autograms(["threads", "migrate", "t", "--to", "talk", "--agent", agent, "--store", store]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).toMatch(note);
+    expect(await prompt()).toBe("You are terse.");
+
+    const taken = await autograms([
+      "threads",
+      "migrate",
+      "t",
+      "--to",
+      "talk",
+      "--take-prompt",
+      "--agent",
+      agent,
+      "--store",
+      store,
+    ]);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toContain("its prompts are the agent's own now");
+    expect(taken.stderr).not.toMatch(note);
+    expect(await prompt()).toBe("You are friendly and terse.");
+    expect((await autograms(["threads", "list", "--store", store, "--agent", agent])).stdout).not.toMatch(note);
+  });
+
   it("is refused by chat, listed as stale, moved with threads migrate, then goes on", async () => {
     const agent = join(folder(), "shop.ts");
     const store = `sqlite:${join(folder(), "m.db")}`;

@@ -18,6 +18,7 @@ import {
 import { join } from "node:path";
 import { cliTestFolder, root } from "../cli/support/run-cli.js";
 import { chatBody, json, textOf, uiChunks, uiMessageOf, userMessage } from "../server/support/harness.js";
+import { promptedAgent } from "./support/prompted-agent.js";
 import { serveWatching, told, until } from "./support/serve-process.js";
 import { editWhileServing } from "./support/watch-scenario.js";
 
@@ -232,4 +233,16 @@ describe("autograms serve --watch --workers 1", () => {
     () => editWhileServing(folder()),
     60_000,
   );
+
+  it("counts the threads that keep an edited setPrompt's old text", async () => {
+    const dir = join(folder(), "prompted");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "agent.ts"), promptedAgent("You are terse."));
+    const server = await serveWatching(dir, "1");
+    const res = await fetch(`${server.url}/api/chat`, json(chatBody("p1", [userMessage("m1", "hi")])));
+    await uiMessageOf(await uiChunks(res.body!));
+    writeFileSync(join(dir, "agent.ts"), promptedAgent("You are friendly."));
+    await told(server.stderr, /\(serving the new build: every thread of the agent can resume on it\)/, 1);
+    await told(server.stderr, /1 thread keeps the old setPrompt text \(p1\): autograms threads migrate ID/, 1);
+  });
 });

@@ -141,6 +141,7 @@ describe("the VS Code extension", () => {
       "baseUrl",
       "conversation",
       "cwd",
+      "mcpConfig",
       "model",
       "offline",
       "program",

@@ -10,7 +10,7 @@ import { workerBuilds, type WorkerBuild } from "../agent-loading/worker-builds.j
 import { CurrentBuild } from "../live/current-build.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { rebuildOnSave, type Build } from "../live/rebuilds.js";
-import { closeAtEnd, commandScope } from "../agent-loading/command-scope.js";
+import { closeAtEnd } from "../agent-loading/command-scope.js";
 import { memoryFileSession } from "../conversation/memory-file-session.js";
 import { replyPrinter } from "../conversation/reply-printer.js";
 import type { ChatBuild, ChatSession } from "../conversation/session.js";
@@ -26,7 +26,7 @@ export interface ChatFlags extends ModelFlags, ThreadFlags {
 }
 
 export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
-  return reporting("chat", (onLoaded) => commandScope(() => chat(file, flags, onLoaded)));
+  return reporting("chat", (onLoaded) => chat(file, flags, onLoaded), { traced: true });
 }
 
 async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<void> {
@@ -58,7 +58,7 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
         file,
         next,
         async (built) => {
-          const problem = await session.check(built.agent);
+          const { problem, prompts } = await session.check(built.agent);
           if (problem !== null && flags.onStale !== "restart") {
             process.stderr.write(
               `(the conversation cannot resume on the new build: ${problem}; it goes on with the previous build (--on-stale restart begins it again on the new one))\n`,
@@ -71,6 +71,11 @@ async function chat(file: string, flags: ChatFlags, onLoaded: (loaded: LoadedAge
               ? "(the next turn runs on the new build)\n"
               : `(the conversation cannot resume on the new build: ${problem}; the next turn begins it again)\n`,
           );
+          // A prompt is memory: the edited text reaches the conversation only when it is taken.
+          if (problem === null && prompts.changes.length > 0)
+            process.stderr.write(
+              `(the conversation keeps its old prompt of ${prompts.changes.map((c) => (c.function === null ? "main" : `'${c.function}'`)).join(", ")}: the edited setPrompt text reaches new conversations${prompts.take ? `; ${prompts.take} gives it to this one` : ""})\n`,
+            );
         },
         undefined,
         (built) => built.close(),

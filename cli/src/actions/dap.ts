@@ -27,6 +27,8 @@ export async function dapCommand(flags: DapFlags): Promise<void> {
       process.exit(1);
     });
     process.on("SIGTERM", () => adapter.shutdown());
+    // The client closed the pipe: what the session opened (MCP servers) would keep the process up.
+    process.stdin.on("end", () => void adapter.endSession());
     return;
   }
   const port = Number(flags.port);

@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import { closeAtEnd } from "../agent-loading/command-scope.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -17,7 +18,8 @@ export function debugCommand(file: string, flags: DebugFlags): Promise<void> {
 }
 
 async function debug(file: string, flags: DebugFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<number> {
-  const { session, source } = await openSession(file, flags, { ...flags, onLoaded });
+  const { session, source, close } = await openSession(file, flags, { ...flags, onLoaded });
+  closeAtEnd(close);
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({
     input: process.stdin,

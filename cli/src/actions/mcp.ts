@@ -3,7 +3,7 @@
 import { budgetsOf } from "@autograms/server";
 import { openStore } from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
-import { closeAtEnd, commandScope } from "../agent-loading/command-scope.js";
+import { closeAtEnd } from "../agent-loading/command-scope.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -22,7 +22,7 @@ export interface McpFlags extends ModelFlags, TokenFlags {
 }
 
 export function mcpCommand(file: string, flags: McpFlags): Promise<void> {
-  return reporting("mcp", (onLoaded) => commandScope(() => serveMcp(file, flags, onLoaded)));
+  return reporting("mcp", (onLoaded) => serveMcp(file, flags, onLoaded), { traced: true });
 }
 
 async function serveMcp(

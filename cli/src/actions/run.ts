@@ -4,7 +4,6 @@ import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
-import { commandScope } from "../agent-loading/command-scope.js";
 import { cliSandboxPool } from "../agent-loading/sandbox-pool.js";
 import { logPrinter } from "../terminal/print-log.js";
 import { fanOut, JsonlTraceWriter } from "../trace/jsonl-writer.js";
@@ -14,7 +13,9 @@ export interface RunFlags extends ModelFlags {
 }
 
 export function runCommand(file: string, name: string, args: string[], flags: RunFlags): Promise<void> {
-  return reporting("run", (onLoaded) => commandScope(() => run(file, name, args.map(parseArgument), flags, onLoaded)));
+  return reporting("run", (onLoaded) => run(file, name, args.map(parseArgument), flags, onLoaded), {
+    traced: true,
+  });
 }
 
 function parseArgument(text: string): JsonValue {

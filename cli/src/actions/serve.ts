@@ -18,7 +18,6 @@ import type { openAgent } from "../agent-loading/open-agent.js";
 import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
 import { reporting } from "../agent-loading/report-error.js";
-import { commandScope } from "../agent-loading/command-scope.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 import { tokenOf, type TokenFlags } from "../serving/token-flags.js";
@@ -52,7 +51,7 @@ function drawGraph(graph: Graph, options: ViewOptions): string {
 const PARENT_CHECK_MS = 500;
 
 export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => commandScope(() => serve(file, flags, onLoaded)));
+  return reporting("serve", (onLoaded) => serve(file, flags, onLoaded), { traced: true });
 }
 
 async function serve(
@@ -104,7 +103,14 @@ async function serve(
   let served = first;
   // The playground shows the sources of the build served (--watch replaces them with each build).
   let sources = first.sources;
-  const store = await openStore(storeUrl(flags.store), flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs });
+  const store = await openStore(
+    storeUrl(flags.store),
+    flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs },
+  ).catch(async (err) => {
+    // A --watch build's workers are started already; the server would have closed them.
+    if (first.pool instanceof PoolBuild) await first.pool.close();
+    throw err;
+  });
   let server;
   try {
     server = await listen({
@@ -212,12 +218,19 @@ async function serveBuild(
   server.setAgent(agent, pool instanceof PoolBuild ? pool : undefined);
   void server.ctx.runs.settled().then(() => previous.close());
   // Ended threads are not waiting for anything: only those that cannot resume are news.
-  const stale = (await checkThreads(store, agent)).filter((c) => c.problem?.code === "stale_memory");
+  const checks = checkThreads(store, agent);
+  const stale = (await checks).filter((c) => c.problem?.code === "stale_memory");
   process.stderr.write(
     `(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`,
   );
   for (const c of stale)
     process.stderr.write(
       `  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`,
+    );
+  // A thread goes on with the prompt it stored: an edited setPrompt text reaches it only when asked.
+  const prompts = (await checks).filter((c) => c.prompts.length > 0 && c.problem === null);
+  if (prompts.length)
+    process.stderr.write(
+      `  ${prompts.length} thread${prompts.length === 1 ? " keeps" : "s keep"} the old setPrompt text (${prompts.map((c) => c.id).join(", ")}): autograms threads migrate ID --to NODE --take-prompt gives the new one\n`,
     );
 }

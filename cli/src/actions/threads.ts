@@ -9,6 +9,7 @@ import {
   type ThreadInfo,
   type TurnStatus,
 } from "@autograms/store";
+import type { PromptChange } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -25,7 +26,9 @@ export interface ThreadsFlags {
   olderThan?: string;
   keepTurns?: string;
   agent?: string;
+  mcpConfig?: string;
   to?: string;
+  takePrompt?: boolean;
 }
 
 type Action = (store: Store, args: string[], flags: ThreadsFlags) => Promise<void>;
@@ -63,7 +66,7 @@ async function list(store: Store, _args: string[], flags: ThreadsFlags): Promise
   let threads = await store.listThreads();
   let checks: Map<string, ThreadCheck> | null = null;
   if (flags.agent !== undefined) {
-    const { agent } = await openAgent(flags.agent, {}, { modelRequired: false });
+    const { agent } = await openAgent(flags.agent, { mcpConfig: flags.mcpConfig }, { modelRequired: false });
     checks = new Map((await checkThreads(store, agent)).map((c) => [c.id, c]));
     threads = threads.filter((t) => checks!.has(t.id));
   }
@@ -74,10 +77,17 @@ async function list(store: Store, _args: string[], flags: ThreadsFlags): Promise
   for (const t of threads) {
     const problem = check(t)?.problem;
     const stale = problem ? `  (cannot resume: ${problem.code}: ${problem.message})` : "";
+    const prompts = check(t)?.prompts.length ? `  (${promptNote(check(t)!.prompts)})` : "";
     process.stdout.write(
-      `${t.id}  ${t.agent ?? "-"}  ${turns(t.version)}  ${new Date(t.updatedAt).toISOString()}${status(t)}${stale}\n`,
+      `${t.id}  ${t.agent ?? "-"}  ${turns(t.version)}  ${new Date(t.updatedAt).toISOString()}${status(t)}${stale}${prompts}\n`,
     );
   }
+}
+
+/** What a thread whose frames hold an edited agent's old prompts is told. */
+function promptNote(changes: PromptChange[]): string {
+  const where = changes.map((c) => (c.function === null ? "main" : `'${c.function}'`)).join(", ");
+  return `keeps the old prompt of ${where}: the agent's setPrompt text changed; threads migrate --take-prompt gives it the new one`;
 }
 
 const turns = (n: number) => `${n} turn${n === 1 ? "" : "s"}`;
@@ -126,11 +136,15 @@ async function fork(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
 }
 
 async function migrate(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
-  const { agent } = await openAgent(flags.agent!, {}, { modelRequired: false });
-  const { turn } = await migrateThread(store, agent, id!, flags.to!);
+  const { agent } = await openAgent(flags.agent!, { mcpConfig: flags.mcpConfig }, { modelRequired: false });
+  const takePrompts = flags.takePrompt === true;
+  const { turn, memory } = await migrateThread(store, agent, id!, flags.to!, { takePrompts });
+  const taken = takePrompts ? "; its prompts are the agent's own now" : "";
   process.stderr.write(
-    `(thread ${id} now waits at '${flags.to}' of ${agent.graph.agent}, its variables and turns kept (turn ${turn.seq} records the move); its next message answers that node)\n`,
+    `(thread ${id} now waits at '${flags.to}' of ${agent.graph.agent}, its variables and turns kept (turn ${turn.seq} records the move${taken}); its next message answers that node)\n`,
   );
+  const old = agent.promptChanges(memory);
+  if (old.length) process.stderr.write(`(thread ${id} ${promptNote(old)})\n`);
 }
 
 async function exportThread(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {

@@ -2,6 +2,7 @@ import { formatDiagnostics } from "@autograms/compiler";
 import { AgentError } from "@autograms/runtime";
 import type { LoadedAgent } from "./load-graph.js";
 import { CliError } from "./cli-error.js";
+import { commandScope, type ScopeOptions } from "./command-scope.js";
 import { plainText } from "../terminal/plain-text.js";
 
 /**
@@ -45,16 +46,18 @@ export function reportError(command: string, err: unknown, agent?: LoadedAgent |
 }
 
 /**
- * Runs a command's work and sets the exit code: the one it returns (0 when none), or on a failure
- * the one `reportError` gives, with the agent's source once the work has loaded it.
+ * Runs a command's work in its scope (command-scope.ts: what it opened is closed as it ends) and
+ * sets the exit code: the one it returns (0 when none), or on a failure the one `reportError`
+ * gives, with the agent's source once the work has loaded it.
  */
 export async function reporting(
   command: string,
   work: (onLoaded: (loaded: LoadedAgent) => void) => Promise<number | void>,
+  options: ScopeOptions = {},
 ): Promise<void> {
   let loaded: LoadedAgent | null = null;
   try {
-    process.exitCode = (await work((l) => (loaded = l))) ?? 0;
+    process.exitCode = (await commandScope(() => work((l) => (loaded = l)), options)) ?? 0;
   } catch (err) {
     process.exitCode = reportError(command, err, loaded);
   }

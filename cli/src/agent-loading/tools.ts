@@ -43,20 +43,11 @@ type Imported = { kind: "tool" | "action"; name: string; info: ToolInfo };
 export type HostBundle = { code: string; files: string[]; entries: Imported[] } | null;
 
 /**
- * The implementations of the graph's tools and custom actions. The agent file itself never runs:
- * only the modules it imports them from, bundled by esbuild from the agent's folder (so TypeScript
- * modules and `./tools.js` specifiers work as they do for the agent) into one temporary module
- * that is imported.
+ * The bundle of the graph's tool and custom action modules (esbuild: no code of the agent's runs).
+ * The agent file itself never runs: only the modules it imports them from, bundled from the
+ * agent's folder (so TypeScript modules and `./tools.js` specifiers work as they do for the agent)
+ * into one module that `importHostCode` imports.
  */
-export async function loadHostCode(
-  graph: Pick<Graph, "tools" | "actions">,
-  baseDir: string,
-  importer: string,
-): Promise<HostCode> {
-  return importHostCode(await bundleHostCode(graph, baseDir, importer));
-}
-
-/** The bundle `loadHostCode` imports (esbuild: no code of the agent's runs). */
 export async function bundleHostCode(
   graph: Pick<Graph, "tools" | "actions">,
   baseDir: string,

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { InitFlags } from "../actions/init.js";
 
 export function registerInit(program: Command): void {
   program
@@ -9,7 +10,10 @@ export function registerInit(program: Command): void {
     )
     .argument("[dir]", "the folder to write into", ".")
     .option("--name <name>", "the package name in package.json (default: the folder's name)")
-    .action(async (dir: string, flags: { name?: string }) =>
-      (await import("../actions/init.js")).initCommand(dir, flags),
-    );
+    .option("--store", "keep conversations in a store (SQLite): its driver, the scripts dev:store and serve")
+    .option("--no-store", "without a store, not asked")
+    .option("--mcp", "tools of MCP servers: the MCP SDK, the script mcp-types")
+    .option("--no-mcp", "without the MCP SDK, not asked")
+    .option("--tarballs <dir>", "install the autograms packages from their tarballs in this folder (docs/install.md)")
+    .action(async (dir: string, flags: InitFlags) => (await import("../actions/init.js")).initCommand(dir, flags));
 }

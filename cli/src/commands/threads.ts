@@ -1,6 +1,11 @@
 import type { Command } from "commander";
 import type { ThreadsFlags } from "../actions/threads.js";
 
+const MCP_CONFIG = [
+  "--mcp-config <file>",
+  "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent)",
+] as const;
+
 const STORE = [
   "--store <url>",
   "the store: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)",
@@ -29,6 +34,7 @@ export function registerThreads(program: Command): void {
       "--agent <file>",
       "only this agent's threads, each checked against it: one whose agent changed where it stands is reported, not changed",
     )
+    .option(...MCP_CONFIG)
     .action(run("list"));
   threads
     .command("show")
@@ -53,6 +59,11 @@ export function registerThreads(program: Command): void {
     .argument("<id>", "the thread")
     .requiredOption("--to <node>", "the node's name (as the graph names it: autograms graph shows them)")
     .requiredOption("--agent <file>", "the agent (.ts, compiled first) or graph (.json) the thread goes on with")
+    .option(
+      "--take-prompt",
+      "the thread takes the prompts the agent sets now (an edited setPrompt text), in place of those its memory keeps",
+    )
+    .option(...MCP_CONFIG)
     .option(...STORE)
     .action(run("migrate"));
   threads

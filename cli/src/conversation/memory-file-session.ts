@@ -2,7 +2,7 @@ import type { Agent, Memory } from "@autograms/runtime";
 import type { StalePolicy } from "@autograms/store";
 import { lastReply, lockMemoryFile, readMemoryFile, writeMemoryFile } from "../agent-loading/memory-file.js";
 import { playedBy } from "./played-by.js";
-import { staleProblem, type ChatSession } from "./session.js";
+import { checkBuild, staleProblem, type ChatSession } from "./session.js";
 
 /**
  * The conversation in memory only, or saved whole to `path` after every turn (`--memory`).
@@ -33,7 +33,7 @@ export function memoryFileSession(
             lastReply: lastReply(memory),
           },
     ...(restarted !== null && { restarted }),
-    check: async (next) => staleProblem(next, memory),
+    check: async (next) => checkBuild(next, memory),
     async reply(build, text, listeners) {
       if (memory !== null && onStale === "restart" && staleProblem(build.agent, memory) !== null) memory = null;
       const from = text === null ? null : memory;

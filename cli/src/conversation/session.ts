@@ -1,4 +1,4 @@
-import type { Agent, Memory, ReplyChunk, RunOptions, TraceSink } from "@autograms/runtime";
+import type { Agent, Memory, PromptChange, ReplyChunk, RunOptions, TraceSink } from "@autograms/runtime";
 import type { TurnPlayer } from "@autograms/server";
 
 /**
@@ -34,11 +34,26 @@ export interface ChatSession {
     text: string | null,
     listeners: TurnListeners,
   ): Promise<{ reply: string | null; done: boolean }>;
-  /** Why the conversation cannot resume on this build of the agent (`stale_memory`), or null when it can. */
-  check(agent: Agent): Promise<string | null>;
+  /**
+   * The conversation on this build of the agent: why it cannot resume (`stale_memory`), or null
+   * when it can; and where it keeps a prompt the build sets otherwise (an edited setPrompt).
+   */
+  check(agent: Agent): Promise<BuildCheck>;
   /** Drops the turn under way, if any, leaving the conversation at its last turn (Ctrl-C). */
   stop(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface BuildCheck {
+  problem: string | null;
+  /** Where the conversation is told how it takes the new prompts (a thread: threads migrate). */
+  prompts: { changes: PromptChange[]; take?: string };
+}
+
+/** The conversation's memory checked against a build (`ChatSession.check`). */
+export function checkBuild(agent: Agent, memory: Memory | null, take?: string): BuildCheck {
+  const changes = memory === null || memory.done ? [] : agent.promptChanges(memory);
+  return { problem: staleProblem(agent, memory), prompts: { changes, ...(take === undefined ? {} : { take }) } };
 }
 
 /** The stale_memory problem of this memory on this agent, or null (other errors are thrown). */

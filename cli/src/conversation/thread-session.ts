@@ -5,7 +5,7 @@ import { CliError } from "../agent-loading/cli-error.js";
 import { lastReply } from "../agent-loading/memory-file.js";
 import { storeUrl } from "./store-url.js";
 import { playedBy } from "./played-by.js";
-import { staleProblem, type ChatSession } from "./session.js";
+import { checkBuild, staleProblem, type ChatSession } from "./session.js";
 
 export interface ThreadFlags {
   store?: string | true;
@@ -46,7 +46,8 @@ export async function threadSession(agent: Agent, flags: ThreadFlags): Promise<C
     let running: Promise<unknown> | null = null;
     return {
       ...(restarted !== null && { restarted }),
-      check: async (next) => staleProblem(next, (await store.load(id)).memory),
+      check: async (next) =>
+        checkBuild(next, (await store.load(id)).memory, `autograms threads migrate ${id} --to NODE --take-prompt`),
       resumed:
         memory === null
           ? null

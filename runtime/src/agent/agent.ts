@@ -23,6 +23,7 @@ import { toMemoryBody, toRunMemory } from "../engine/stack.js";
 import type { RunState } from "../engine/state.js";
 import { freshMemory, openMemory, sealMemory, verifiedMemory } from "../memory/seal.js";
 import { migrateMemory } from "./migrate.js";
+import { promptChanges, withPrompts, type PromptChange } from "./prompt-changes.js";
 import { editedMemory } from "./edit-variables.js";
 import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
@@ -257,15 +258,31 @@ export class Agent {
    * for memory that cannot resume here (`stale_memory`), or to send a conversation elsewhere. The
    * node must be one a conversation waits at, in main or in the function the conversation is
    * inside, and every variable it reads must exist; else an AgentError `bad_migration` says why.
-   * The next reply() takes the user's message as the answer to that node.
+   * The next reply() takes the user's message as the answer to that node. With `takePrompts`,
+   * each frame whose function sets another prompt than the one it holds takes that prompt
+   * (`promptChanges`).
    */
-  migrate(memory: unknown, node: string): { memory: Memory; delta: MemoryDelta } {
+  migrate(
+    memory: unknown,
+    node: string,
+    options: { takePrompts?: boolean } = {},
+  ): { memory: Memory; delta: MemoryDelta } {
     if (typeof node !== "string")
       throw new AgentError("bad_input", `migrate() takes the node's name as a string, got ${typeof node}`);
     const before = verifiedMemory(memory);
     const moved = migrateMemory(this.program, before, node);
-    const sealed = sealMemory(moved);
+    const sealed = sealMemory(options.takePrompts ? withPrompts(moved, promptChanges(this.program, moved)) : moved);
     return { memory: sealed, delta: memoryDelta(before, sealed) };
+  }
+
+  /**
+   * The frames of a saved conversation whose prompt is not the one their function sets in this
+   * agent's graph (its `setPrompt` text was edited since the prompt was stored): where the graph
+   * tells without doubt, one constant prompt set and none appended. `migrate(..., { takePrompts:
+   * true })` gives them the new ones.
+   */
+  promptChanges(memory: unknown): PromptChange[] {
+    return promptChanges(this.program, verifiedMemory(memory));
   }
 
   /**

@@ -872,7 +872,12 @@ export function storeSuite(name: string, backend: Backend, { describe, it, expec
           resumable: false,
           problem: { code: "stale_memory" },
         });
-        expect(checks.find((c) => c.id === "empty")).toEqual({ id: "empty", resumable: true, problem: null });
+        expect(checks.find((c) => c.id === "empty")).toEqual({
+          id: "empty",
+          resumable: true,
+          problem: null,
+          prompts: [],
+        });
         // An edit elsewhere in the graph does not strand it.
         const elsewhere = echoAgent(new EchoModel(), { ...echoGraph(), globals: { count: 0, added: 1 } });
         expect((await runTurn(store, elsewhere, "edited", "still here")).reply).toBe("echo: still here");

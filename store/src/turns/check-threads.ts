@@ -1,4 +1,4 @@
-import { AgentError, type Agent } from "@autograms/runtime";
+import { AgentError, type Agent, type PromptChange } from "@autograms/runtime";
 import type { Store } from "../types.js";
 
 export interface ThreadCheck {
@@ -7,6 +7,8 @@ export interface ThreadCheck {
   resumable: boolean;
   /** Why not (the runtime's error code and message), or null. */
   problem: { code: string; message: string } | null;
+  /** Its frames that hold another prompt than the agent sets now (an edited `setPrompt`: `Agent.promptChanges`). */
+  prompts: PromptChange[];
 }
 
 /**
@@ -21,13 +23,18 @@ export async function checkThreads(store: Store, agent: Agent): Promise<ThreadCh
     if (info.agent !== null && info.agent !== agent.graph.agent) continue;
     const { memory } = await store.load(info.id);
     let problem: ThreadCheck["problem"] = null;
+    let prompts: PromptChange[] = [];
     try {
-      if (memory !== null) agent.checkMemory(memory);
+      if (memory !== null) {
+        // An ended conversation takes no prompt again.
+        if (!memory.done) prompts = agent.promptChanges(memory);
+        agent.checkMemory(memory);
+      }
     } catch (err) {
       if (!(err instanceof AgentError)) throw err;
       problem = { code: err.code, message: err.detail };
     }
-    checks.push({ id: info.id, resumable: problem === null, problem });
+    checks.push({ id: info.id, resumable: problem === null, problem, prompts });
   }
   return checks;
 }

@@ -46,6 +46,8 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
+  /** The MCP servers the agent imports tools from (default: the .mcp.json beside it). */
+  mcpConfig?: string;
   /** The user's messages, sent in order whenever the conversation waits; after them, type in the Debug Console. */
   userInputs?: string[];
   stopOnEntry?: boolean;
@@ -56,9 +58,13 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
 type Handle = { kind: "scope"; frame: number; scope: number } | { kind: "value"; value: JsonValue };
 
 /** Opens the session a launch asks for; the command line's loader by default, replaced in tests. */
-export type Opener = (
-  args: LaunchArguments,
-) => Promise<{ session: DebugSession; source: SourceLines; sourcePath: string | null }>;
+export type Opener = (args: LaunchArguments) => Promise<{
+  session: DebugSession;
+  source: SourceLines;
+  sourcePath: string | null;
+  /** Lets go of what the session holds (its MCP servers), once it is over. */
+  close?: () => Promise<void>;
+}>;
 
 export interface AdapterOptions {
   /** Required in the launch configuration before anything is loaded (a server on a socket). */
@@ -76,6 +82,7 @@ export class AgentDebugAdapter extends ProtocolSession {
   private session: DebugSession | null = null;
   private source: SourceLines | null = null;
   private sourcePath: string | null = null;
+  private closeSession: (() => Promise<void>) | undefined;
   private readonly handles = new Handles<Handle>();
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((r) => (this.configured = r));
@@ -143,6 +150,7 @@ export class AgentDebugAdapter extends ProtocolSession {
       this.session = opened.session;
       this.source = opened.source;
       this.sourcePath = opened.sourcePath;
+      this.closeSession = opened.close;
     } catch (e) {
       this.sendErrorResponse(response, 1, e instanceof Error ? e.message : String(e));
       return;
@@ -348,13 +356,22 @@ export class AgentDebugAdapter extends ProtocolSession {
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
     this.session?.terminate();
+    void this.release();
     this.sendResponse(response);
   }
 
   /** The client went away: the run it was debugging ends with it. */
-  endSession(): void {
+  endSession(): Promise<void> {
     this.session?.terminate();
     this.configured();
+    return this.release();
+  }
+
+  /** Once: a disconnect and the end of the connection both come. */
+  private release(): Promise<void> {
+    const close = this.closeSession;
+    this.closeSession = undefined;
+    return close ? close().catch(() => undefined) : Promise.resolve();
   }
 
   private resume(response: DebugProtocol.Response, mode: StepMode): void {

@@ -30,7 +30,15 @@ export const openLaunch: Opener = async (args) => {
     throw new CliError('"replay" names a trace file (.jsonl)');
   const replay = args.replay === undefined ? undefined : resolve(base, args.replay);
   if (replay !== undefined) readLaunchFile(replay, args.replay!);
-  const flags = { offline: args.offline, model: args.model, baseUrl: args.baseUrl, apiKeyEnv: args.apiKeyEnv };
+  if (args.mcpConfig !== undefined && typeof args.mcpConfig !== "string")
+    throw new CliError('"mcpConfig" names the MCP servers\' configuration file (.mcp.json)');
+  const flags = {
+    offline: args.offline,
+    model: args.model,
+    baseUrl: args.baseUrl,
+    apiKeyEnv: args.apiKeyEnv,
+    ...(args.mcpConfig === undefined ? {} : { mcpConfig: resolve(base, args.mcpConfig) }),
+  };
   const printed: string[] = [];
   try {
     const opened = await openSession(program, flags, {
@@ -40,7 +48,12 @@ export const openLaunch: Opener = async (args) => {
       stopOnEntry: args.stopOnEntry === true,
       diagnostics: (formatted) => printed.push(formatted(false)),
     });
-    return { session: opened.session, source: opened.source, sourcePath: opened.loaded.source?.path ?? null };
+    return {
+      session: opened.session,
+      source: opened.source,
+      sourcePath: opened.loaded.source?.path ?? null,
+      close: opened.close,
+    };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     throw new Error(printed.length ? `${printed.join("\n").trimEnd()}\n${message}` : message);
