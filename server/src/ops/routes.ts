@@ -16,6 +16,9 @@ export function probeRoutes(ctx: ServerContext): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     if (ctx.lifecycle.draining) return c.json({ status: "draining", runs: ctx.runs.running }, 503);
+    const workers = ctx.runs.unready;
+    if (workers !== undefined)
+      return c.json({ status: "workers_unavailable", why: workers, runs: ctx.runs.running }, 503);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

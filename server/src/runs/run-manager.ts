@@ -131,6 +131,11 @@ export class RunManager {
     return live;
   }
 
+  /** Why the turns cannot all be played now (the current build's workers short of their number), if so. */
+  get unready(): string | undefined {
+    return this.player.unready?.();
+  }
+
   /**
    * Plays the turns that start from now on with `player` (a new build's worker pool, whose workers
    * made the new agent): a run in progress finishes on the player it started with, and the

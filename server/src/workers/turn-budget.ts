@@ -4,7 +4,10 @@
  *   The time between two steps counts unless the event loop turned in between (the turn waited
  *   for its model, a tool, a timer), which a timer ticking while turns run tells;
  * - memory: the bytes of the trace the turn has made (each step carries what it wrote, so a loop
- *   that grows a variable grows it), and, in a worker, the thread's heap near its limit.
+ *   that grows a variable grows it), and, in a worker, the thread's heap near its limit;
+ * - wall time: the whole turn, waits included, checked by a timer (a hook, a tool or a model that
+ *   never answers holds the thread's lease, and every later message is refused as busy, until
+ *   something ends the turn).
  * A turn over budget is stopped through its signal and fails with a TurnBudgetError; nothing of
  * it is committed.
  */
@@ -15,9 +18,13 @@ export interface TurnBudgets {
   timeMs: number;
   /** MiB of trace a turn may make (default 256). */
   memoryMb: number;
+  /** Milliseconds a turn may last from its start to its end, waits included (default 300,000: 5 minutes). */
+  wallMs: number;
 }
 
-export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256 };
+export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256, wallMs: 300_000 };
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The budgets given, over the defaults; `option` names them in the error a bad one gets. */
 export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: string): TurnBudgets {
@@ -26,12 +33,15 @@ export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: strin
     if (!(typeof value === "number" && value > 0))
       throw new RangeError(`${option}.${name} takes a number above 0, not ${JSON.stringify(value)}`);
   }
+  // A timer set for longer fires at once (Node clamps it to 1 ms).
+  if (budgets.wallMs > MAX_TIMER_MS)
+    throw new RangeError(`${option}.wallMs takes at most ${MAX_TIMER_MS} ms (24.8 days), not ${budgets.wallMs}`);
   return budgets;
 }
 
 export class TurnBudgetError extends Error {
   constructor(
-    readonly code: "time_budget" | "memory_budget",
+    readonly code: "time_budget" | "memory_budget" | "turn_timeout",
     message: string,
   ) {
     super(message);
@@ -58,6 +68,7 @@ export class TurnMeter {
   /** When the turn last got the event loop (it started, or resumed after a wait). */
   private sliceStart = this.last;
   private closed = false;
+  private readonly wall: NodeJS.Timeout;
   /** Why the turn was stopped, once it was. */
   exceeded: TurnBudgetError | null = null;
 
@@ -71,6 +82,10 @@ export class TurnMeter {
       ticker = setInterval(() => ticks++, TICK_MS);
       ticker.unref();
     }
+    this.wall = setTimeout(() => {
+      if (!this.exceeded) this.over("turn_timeout", wallTimeout(budgets.wallMs));
+    }, budgets.wallMs);
+    this.wall.unref();
   }
 
   /** A step of `bytes` of trace; stops the turn if it is over a budget. */
@@ -114,6 +129,7 @@ export class TurnMeter {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.wall);
     if (--metering === 0 && ticker) {
       clearInterval(ticker);
       ticker = null;
@@ -133,5 +149,9 @@ export class TurnMeter {
     this.stop(this.exceeded);
   }
 }
+
+/** What a turn over its wall-clock bound fails with, wherever that is found (here, or by the pool when a worker does not stop it). */
+export const wallTimeout = (wallMs: number) =>
+  `the turn did not end within ${wallMs} ms, its wall-clock bound (a hook, a tool or the model that never answers?); it was stopped and nothing was committed`;
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
