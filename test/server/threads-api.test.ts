@@ -80,6 +80,13 @@ describe("the threads API", () => {
 
     const fork = await get("/api/threads/t1/fork", json({ turn: 2 }));
     expect(fork.status).toBe(201);
+    // The store's messages name where it is, for the CLI's user; a client is told "the store".
+    expect(t.store.where).toMatch(/^\//);
+    const taken = await get("/api/threads/t1/fork", json({ turn: 2, id: fork.body.thread.id }));
+    expect([taken.status, taken.body.error.message]).toEqual([
+      400,
+      `a thread '${fork.body.thread.id}' already exists in the store`,
+    ]);
     expect(fork.body.thread).toMatchObject({ version: 2, forkedFrom: { id: "t1", turn: 2 } });
     await say(fork.body.thread.id, "other way");
     expect((await get(`/api/threads/${fork.body.thread.id}`)).body.turns.map((x: { user: string }) => x.user)).toEqual([
