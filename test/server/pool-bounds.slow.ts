@@ -100,6 +100,25 @@ describe("a turn's wall-clock bound", () => {
   });
 });
 
+describe("memory held outside the V8 heap", () => {
+  it("fails the turn whose hook holds it over the memory budget, and the worker that holds it is replaced", async () => {
+    // 120 MiB of buffers kept by the tool's module, against a budget of 48 MiB (and a heap limit of 352).
+    const p = pool({ budgets: { memoryMb: 48 }, data: { holdMb: 120 } });
+    const { memory } = await p.play(request("a", null));
+    const before = (await p.play(request("a", "who?", memory))).reply;
+    const err = await failure(p.play(request("a", "hold", memory)));
+    expect(err).toMatchObject({
+      code: "memory_budget",
+      message: expect.stringMatching(/holds 1\d\d MiB outside its heap .*over the turn's memory budget of 48 MiB/),
+    });
+    // A new worker plays the thread's next turn: the old one, and what it held, are gone.
+    await until(() => p.liveThreads === 1 && p.unready() === undefined, 5000);
+    const after = (await p.play(request("a", "who?", memory))).reply;
+    expect(after).toMatch(/^worker \d+$/);
+    expect(after).not.toBe(before);
+  });
+});
+
 describe("a thread whose turns crash their worker", () => {
   it("is played apart, then refused with thread_quarantined; the other threads' turns go on", async () => {
     const p = pool({ size: 2, quarantine: { crashes: 3 } });

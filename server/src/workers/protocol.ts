@@ -86,6 +86,8 @@ export type FromWorker =
 export interface FailedTurn {
   code: string;
   message: string;
+  /** The worker is to be replaced: it may keep what the turn took (TurnBudgetError.retire). */
+  retire?: true;
   /** The runtime's AgentError: where in the agent it failed, to make it again on the other side. */
   at?: { detail: string; node?: string; file?: string; line?: number; column?: number };
 }

@@ -4,7 +4,9 @@
  *   The time between two steps counts unless the event loop turned in between (the turn waited
  *   for its model, a tool, a timer), which a timer ticking while turns run tells;
  * - memory: the bytes of the trace the turn has made (each step carries what it wrote, so a loop
- *   that grows a variable grows it), and, in a worker, the thread's heap near its limit;
+ *   that grows a variable grows it), and, in a worker, the thread's heap near its limit and the
+ *   memory it holds outside its heap (buffers, typed arrays: no heap limit counts them), checked
+ *   at steps, every 100 ms while the turn waits, and as it ends;
  * - wall time: the whole turn, waits included, checked by a timer (a hook, a tool or a model that
  *   never answers holds the thread's lease, and every later message is refused as busy, until
  *   something ends the turn).
@@ -43,6 +45,8 @@ export class TurnBudgetError extends Error {
   constructor(
     readonly code: "time_budget" | "memory_budget" | "turn_timeout",
     message: string,
+    /** The worker may keep what the turn took (memory held by a module): it is replaced. */
+    readonly retire = false,
   ) {
     super(message);
     this.name = "TurnBudgetError";
@@ -54,6 +58,8 @@ export const SLICE_MS = 10;
 const TICK_MS = 2;
 /** The heap is looked at every this many steps (reading it costs a few microseconds). */
 const HEAP_EVERY = 64;
+/** How often a worker's memory is looked at while the turn waits (a hook or tool may fill it meanwhile). */
+const MEMORY_EVERY_MS = 100;
 
 let ticks = 0;
 let metering = 0;
@@ -69,6 +75,9 @@ export class TurnMeter {
   private sliceStart = this.last;
   private closed = false;
   private readonly wall: NodeJS.Timeout;
+  /** In a worker: its memory outside the heap as the turn started, and the timer that looks at it. */
+  private readonly externalAtStart: number = 0;
+  private readonly memoryTimer: NodeJS.Timeout | undefined;
   /** Why the turn was stopped, once it was. */
   exceeded: TurnBudgetError | null = null;
 
@@ -86,6 +95,11 @@ export class TurnMeter {
       if (!this.exceeded) this.over("turn_timeout", wallTimeout(budgets.wallMs));
     }, budgets.wallMs);
     this.wall.unref();
+    if (heapLimitBytes !== undefined) {
+      this.externalAtStart = getHeapStatistics().external_memory;
+      this.memoryTimer = setInterval(() => this.checkMemory(), MEMORY_EVERY_MS);
+      this.memoryTimer.unref();
+    }
   }
 
   /** A step of `bytes` of trace; stops the turn if it is over a budget. */
@@ -104,14 +118,32 @@ export class TurnMeter {
         "memory_budget",
         `the turn's steps wrote ${mib(this.bytes)} MiB, over its memory budget of ${memoryMb} MiB (a loop that grows a variable?); nothing was committed`,
       );
-    } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) {
-      const used = getHeapStatistics().used_heap_size;
-      if (used > this.heapLimitBytes * 0.85) {
-        this.over(
-          "memory_budget",
-          `the worker running the turn is using ${mib(used)} MiB of its ${mib(this.heapLimitBytes)} MiB heap; the turn was stopped before it ran out; nothing was committed`,
-        );
-      }
+    } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) this.checkMemory();
+  }
+
+  /** The turn is over: the error it fails with if the worker's memory is over a bound now. */
+  finish(): TurnBudgetError | null {
+    this.checkMemory();
+    return this.exceeded;
+  }
+
+  /** In a worker: its heap near its limit; what it holds outside the heap, grown by the turn or in all. */
+  private checkMemory(): void {
+    const limit = this.heapLimitBytes;
+    if (limit === undefined || this.exceeded) return;
+    const { used_heap_size: used, external_memory: external } = getHeapStatistics();
+    const grown = external - this.externalAtStart;
+    if (used > limit * 0.85) {
+      this.over(
+        "memory_budget",
+        `the worker running the turn is using ${mib(used)} MiB of its ${mib(limit)} MiB heap; the turn was stopped before it ran out; nothing was committed`,
+      );
+    } else if (grown > this.budgets.memoryMb * 1024 * 1024 || external > limit) {
+      this.over(
+        "memory_budget",
+        `the worker running the turn holds ${mib(external)} MiB outside its heap (buffers, typed arrays), ${mib(Math.max(grown, 0))} MiB more than as the turn started, over the turn's memory budget of ${this.budgets.memoryMb} MiB (or the worker's ${mib(limit)} MiB); the turn was stopped, nothing was committed, and the worker is replaced`,
+        true,
+      );
     }
   }
 
@@ -130,6 +162,7 @@ export class TurnMeter {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.wall);
+    clearInterval(this.memoryTimer);
     if (--metering === 0 && ticker) {
       clearInterval(ticker);
       ticker = null;
@@ -144,8 +177,8 @@ export class TurnMeter {
     this.lastTick = ticks;
   }
 
-  private over(code: TurnBudgetError["code"], message: string): void {
-    this.exceeded = new TurnBudgetError(code, message);
+  private over(code: TurnBudgetError["code"], message: string, retire = false): void {
+    this.exceeded = new TurnBudgetError(code, message, retire);
     this.stop(this.exceeded);
   }
 }

@@ -472,6 +472,7 @@ export class TurnPool implements TurnPlayer {
           if (!job) return;
           // A suspect thread's turn ended on its own worker without ending it.
           if (role === "own" && job.request) this.strikes.cleared(job.request.threadId);
+          if (message.type === "failed" && message.error.retire) this.retire(slot);
           this.settledOn(slot);
           if (message.type === "played") {
             const warm = job.request && this.warm.get(job.request.threadId);
