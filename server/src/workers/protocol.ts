@@ -9,6 +9,8 @@ export interface WorkerStart {
   /** Given to the script's agent factory (`serveTurns(makeAgent)`). */
   data: unknown;
   budgets: TurnBudgets;
+  /** MiB of threads' memory the worker keeps from their last turns, about (WorkerOptions.keptMb). */
+  keptMb: number;
   /**
    * The tools the pool's own thread holds for the workers (`WorkerOptions.tools`), by name: what a
    * model reads of each (`defineTool`'s definition and title), null for a plain function.

@@ -35,6 +35,11 @@ export interface WorkerOptions {
   heapLimitMb?: number;
   /** How long a thread's turns keep going to the worker of its last one (default 10 minutes). */
   warmMs?: number;
+  /**
+   * MiB of threads' memory each worker keeps from their last turns, about (default 64), so that a
+   * thread's next turn there is sent no copy of it: the least recently used go first.
+   */
+  keptMb?: number;
   /** When a thread whose turns keep ending their worker is refused, and for how long (default: after 3 crashes, for 10 minutes). */
   quarantine?: Partial<QuarantineOptions>;
   /**
@@ -94,6 +99,7 @@ interface Slot {
 }
 
 const PING_MS = 500;
+const DEFAULT_KEPT_MB = 64;
 /** A turn still playing after this long is computing (or waiting on a slow model): not one to share a worker with by choice. */
 const LONG_TURN_MS = 250;
 /** A worker silent this long beyond the time budget is running something no step check reaches. */
@@ -130,6 +136,7 @@ export class TurnPool implements TurnPlayer {
   private readonly budgets: TurnBudgets;
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
+  private readonly keptMb: number;
   private readonly script: string;
   private readonly sharedInfo: WorkerStart["tools"];
   private readonly watchdog: NodeJS.Timeout;
@@ -153,6 +160,9 @@ export class TurnPool implements TurnPlayer {
     this.strikes = new CrashStrikes(quarantineOf(options.quarantine, "workers.quarantine"));
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
+    this.keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
+    if (!(typeof this.keptMb === "number" && this.keptMb >= 0))
+      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
     this.sharedInfo = sharedToolInfo(options.tools ?? {});
     for (let i = 0; i < size; i++) this.slots.push(this.spawn("first"));
@@ -363,7 +373,12 @@ export class TurnPool implements TurnPlayer {
   }
 
   private spawn(role: Slot["role"]): Slot {
-    const start: WorkerStart = { data: this.options.data, budgets: this.budgets, tools: this.sharedInfo };
+    const start: WorkerStart = {
+      data: this.options.data,
+      budgets: this.budgets,
+      keptMb: this.keptMb,
+      tools: this.sharedInfo,
+    };
     const worker = new Worker(this.script, {
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
