@@ -59,13 +59,13 @@ describe("a turn's wall-clock bound", () => {
   it("ends a turn whose hook never resolves, and the thread takes its next message", async () => {
     const p = pool({ budgets: { wallMs: 500 } });
     const { memory } = await p.play(request("a", null));
-    const start = performance.now();
     const err = await failure(p.play(request("a", "hang", memory)));
     expect(err).toMatchObject({
       code: "turn_timeout",
-      message: expect.stringMatching(/within 500 ms.*nothing was committed/),
+      message: expect.stringMatching(/within 500 ms.*nothing was committed$/),
     });
-    expect(performance.now() - start).toBeLessThan(2000);
+    // Ended by its worker's own timer: the worker plays on.
+    expect(err!.message).not.toMatch(/did not stop it/);
     expect((await p.play(request("a", "who?", memory))).reply).toMatch(/^worker \d+$/);
   });
 

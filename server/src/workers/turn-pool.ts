@@ -65,7 +65,7 @@ export class WorkerError extends Error {
 interface Job {
   /** The turn played; none for a replay (`replay`). */
   request?: PlayRequest;
-  /** When it was sent to its worker. */
+  /** When it was sent to its worker, or when that worker was ready, if later. */
   since: number;
   resolve(result: PlayedResult | ReplayedTurn): void;
   reject(err: Error): void;
@@ -409,9 +409,13 @@ export class TurnPool implements TurnPlayer {
     worker.on("message", (message: FromWorker) => {
       slot.heardAt = Date.now();
       switch (message.type) {
-        case "ready":
+        case "ready": {
           slot.made = true;
+          // The turns sent while it started begin now: their wall-clock bound counts from here.
+          const now = Date.now();
+          for (const job of slot.jobs.values()) job.since = now;
           return readied(message.about);
+        }
         case "unusable": {
           // The factory's own message is the cause: a caller that made the script says it its way.
           const err = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`, {
@@ -600,7 +604,7 @@ export class TurnPool implements TurnPlayer {
     for (const slot of this.all) {
       if (slot.jobs.size === 0 || slot.endedFor) continue;
       let stuck = false;
-      for (const [id, job] of slot.jobs) {
+      for (const [id, job] of slot.made ? slot.jobs : []) {
         if (now - job.since <= this.budgets.wallMs + STOP_GRACE_MS) continue;
         slot.jobs.delete(id);
         this.post(slot, { type: "stop", id, reason: "the turn is past its wall-clock bound" });
