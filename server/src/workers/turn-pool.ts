@@ -170,8 +170,9 @@ export class TurnPool implements TurnPlayer {
     this.watchdog.unref();
   }
 
+  /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
   get threads(): number {
-    return this.slots.length;
+    return this.size;
   }
 
   /** Worker threads of this pool still running: 0 once it is closed and they have exited. */
