@@ -195,7 +195,8 @@ export class TurnPool implements TurnPlayer {
    * one could not.
    */
   async ready(): Promise<unknown> {
-    const [about] = await Promise.all(this.slots.map((s) => s.ready));
+    // A first worker that ended before it was ready is waited for in its replacement.
+    const [about] = await Promise.all([...this.slots, ...this.starting].map((s) => s.ready));
     return about;
   }
 
