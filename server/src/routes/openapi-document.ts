@@ -492,7 +492,8 @@ export function openApiDocument(agent: string, options: { playground: boolean })
       },
       "/readyz": {
         get: {
-          summary: "Readiness: the process takes new turns (not draining, its store answers)",
+          summary:
+            "Readiness: the process takes new turns (not draining, its store answers, its worker threads all serve)",
           security: [{}],
           responses: {
             200: {
@@ -501,10 +502,13 @@ export function openApiDocument(agent: string, options: { playground: boolean })
             },
             503: {
               description:
-                '`{ status: "draining" }`, or `{ status: "store_unavailable", why }`: the store cannot take a write, and why (never where it is)',
+                '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); or `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one is starting, or could not be started)',
               content: json({
                 type: "object",
-                properties: { status: { enum: ["draining", "store_unavailable"] }, why: { type: "string" } },
+                properties: {
+                  status: { enum: ["draining", "store_unavailable", "workers_unavailable"] },
+                  why: { type: "string" },
+                },
               }),
             },
           },
