@@ -12,6 +12,7 @@ import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guar
 import { bodyLimit } from "./http/body-limit.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
+import { StoreFaults } from "./ops/store-faults.js";
 import { ServerMetrics } from "./ops/metrics.js";
 import { metricsRoutes, probeRoutes } from "./ops/routes.js";
 import { openApiRoutes } from "./routes/openapi.js";
@@ -108,6 +109,7 @@ export function createApp(options: AppOptions): AutogramsApp {
   const policy = options.policy ?? "reject";
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
+  const storeFaults = new StoreFaults();
   const player: TurnPlayer =
     options.workers instanceof TurnPool || options.workers instanceof PoolBuild
       ? options.workers
@@ -119,6 +121,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     ...(options.onStale ? { onStale: options.onStale } : {}),
     admit: () => lifecycle.admit(),
     observer: metrics,
+    onError: (err) => storeFaults.saw(err),
     player,
     ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
@@ -133,15 +136,17 @@ export function createApp(options: AppOptions): AutogramsApp {
     runs,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     lifecycle,
+    storeFaults,
     metrics,
     playground: options.playground !== false,
     ...(options.readiness && { readiness: options.readiness }),
   };
   const app = new Hono();
   app.onError((err, c) => {
-    const e = toHttpError(err);
+    storeFaults.saw(err);
+    const e = toHttpError(err, options.store.where);
     metrics.httpError(e.status, e.code);
-    return errorResponse(c, err);
+    return errorResponse(c, err, options.store.where);
   });
   app.notFound((c) =>
     errorResponse(

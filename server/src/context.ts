@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import type { Agent } from "@autograms/runtime";
 import type { BusyPolicy, Store } from "@autograms/store";
 import type { Lifecycle } from "./ops/lifecycle.js";
+import type { StoreFaults } from "./ops/store-faults.js";
 import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
 import type { TurnPlayer } from "./workers/turn-player.js";
@@ -33,6 +34,8 @@ export interface ServerContext {
   limits: ServerLimits;
   /** Draining (shutting down) or not: what `/readyz` says and whether new turns are taken. */
   lifecycle: Lifecycle;
+  /** Damage the store's answers have shown (`/readyz` says it). */
+  storeFaults: StoreFaults;
   /** This process's Prometheus metrics (`/metrics`). */
   metrics: ServerMetrics;
   /** Whether `GET /` serves the playground (the OpenAPI document lists it only then). */

@@ -75,6 +75,7 @@ export function checkStoreOptions(options: StoreOptions): void {
   whole(options.leaseMs, "leaseMs", 1);
   whole(options.pollMs, "pollMs", 1);
   whole(options.memoryCache, "memoryCache", 0);
+  whole(options.memoryCacheMb, "memoryCacheMb", 0);
   ofType(options.now, "now", "function");
 }
 

@@ -268,6 +268,8 @@ export interface StoreOptions {
    * none), so the thread's next turn here neither rebuilds it nor has it checked again.
    */
   memoryCache?: number;
+  /** ...and at most this many MiB of it, about (default 128): the least recently used go first. */
+  memoryCacheMb?: number;
   /** Milliseconds since the epoch (tests move it). */
   now?: () => number;
 }

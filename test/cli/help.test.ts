@@ -56,6 +56,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--workers <n>",
       "--turn-time-ms <ms>",
       "--turn-memory-mb <mb>",
+      "--turn-wall-ms <ms>",
       "--busy <policy>",
       "--on-stale <policy>",
       "--watch",

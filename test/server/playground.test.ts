@@ -30,6 +30,8 @@ describe("the playground's files", () => {
   it("draws the graph with the function it is given, and says so when it has none", async () => {
     const svg = await app.request("/playground/graph.svg");
     expect(svg.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    // Opened alone, the picture is a document: nothing in it runs or loads.
+    expect(svg.headers.get("content-security-policy")).toMatch(/^default-src 'none';.*; sandbox$/);
     expect(await svg.text()).toBe(toSvg(tutor));
     const bare = playgroundGraph({ graph: () => tutor });
     const none = await bare.request("/playground/graph.svg");

@@ -2,11 +2,12 @@
 // a running server, or gone, or a disk that is full, is 503 with why (never where the store is),
 // while plain reads may still be answered from the connection's cache. What the agent needs (the
 // app's readiness: its MCP servers) being down is 503 too.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const folder = tempFolder("autograms-readiness-");
@@ -48,6 +49,38 @@ describe("/readyz", () => {
     servers.push(t);
     for (const f of [gone, `${gone}-wal`, `${gone}-shm`]) rmSync(f, { force: true });
     expect(await readyz(t)).toEqual([503, { status: "store_unavailable", why: "the database file cannot be opened" }]);
+  });
+
+  it("is 503 once a request met damage in pages its probe does not read (a corrupted copy of the file)", async () => {
+    const original = join(folder.path, "original.db");
+    const s = await startTestServer(folder.path, { storeUrl: `sqlite:${original}` });
+    await s.close();
+    // Pages of threads, written at once (a commit each would take seconds).
+    const db = new Database(original);
+    db.exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO threads (id, created_at, updated_at) SELECT 'thread-' || i || '-' || hex(randomblob(40)), i, i FROM n",
+    );
+    db.close();
+    // A copy whose middle pages are garbage: the schema and the probe's table are in the first ones.
+    const copy = join(folder.path, "copy.db");
+    copyFileSync(original, copy);
+    const bytes = readFileSync(copy);
+    const page = 4096;
+    const pages = bytes.length / page;
+    bytes.fill(0x5a, Math.floor(pages / 3) * page, Math.floor((2 * pages) / 3) * page);
+    writeFileSync(copy, bytes);
+    const damaged = await startTestServer(folder.path, { storeUrl: `sqlite:${copy}` });
+    servers.push(damaged);
+    // The server logs the 500's error (SQLITE_CORRUPT) for its operator.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const listed = await fetch(`${damaged.url}/api/threads?limit=1000`);
+    const calls = logged.mock.calls.length;
+    logged.mockRestore();
+    expect([listed.status, calls]).toEqual([500, 1]);
+    const [status, body] = await readyz(damaged);
+    expect([status, body.status]).toEqual([503, "store_unavailable"]);
+    expect(body.why).toMatch(/^the database file is damaged: a request met SQLITE_CORRUPT.* then restart the server$/);
+    expect(body.why).not.toContain(folder.path);
   });
 
   // A small file system of its own to fill: mounting one needs root.

@@ -67,7 +67,12 @@ describe("the threads API", () => {
     expect((await get("/api/threads/t1/memory?turn=2")).body.memory.stack[0].vars.count).toBe(0);
     expect((await get("/api/threads/t1/memory")).body).toMatchObject({ turn: 3, memory: { turn: 3 } });
     expect((await get("/api/threads/t1/memory?turn=0")).body).toEqual({ turn: 0, memory: null });
-    expect((await get("/api/threads/t1/memory?turn=9")).body.error).toMatchObject({ code: "bad_request" });
+    // Past the end: the client's error, naming the field (not the store's).
+    expect((await get("/api/threads/t1/memory?turn=99")).body.error).toEqual({
+      code: "bad_request",
+      message: "turn: thread t1 has turns 0 to 3",
+      field: "turn",
+    });
     expect((await get("/api/threads/t1/memory?turn=x")).body.error).toMatchObject({
       code: "bad_request",
       field: "turn",
@@ -75,6 +80,13 @@ describe("the threads API", () => {
 
     const fork = await get("/api/threads/t1/fork", json({ turn: 2 }));
     expect(fork.status).toBe(201);
+    // The store's messages name where it is, for the CLI's user; a client is told "the store".
+    expect(t.store.where).toMatch(/^\//);
+    const taken = await get("/api/threads/t1/fork", json({ turn: 2, id: fork.body.thread.id }));
+    expect([taken.status, taken.body.error.message]).toEqual([
+      400,
+      `a thread '${fork.body.thread.id}' already exists in the store`,
+    ]);
     expect(fork.body.thread).toMatchObject({ version: 2, forkedFrom: { id: "t1", turn: 2 } });
     await say(fork.body.thread.id, "other way");
     expect((await get(`/api/threads/${fork.body.thread.id}`)).body.turns.map((x: { user: string }) => x.user)).toEqual([
@@ -190,6 +202,15 @@ describe("hostile input", () => {
     expect(await res.text()).toContain("echo: hello in pieces");
     res = await raw(JSON.stringify(chatBody("long", [userMessage("m", "x".repeat(200_000))])));
     expect([res.status, (await res.json()).error.field]).toEqual([400, "messages[0].parts"]);
+    // The limit counts characters (code points), as documented: an emoji is one, not two UTF-16 units.
+    res = await raw(JSON.stringify(chatBody("emoji", [userMessage("e1", "\u{1F600}".repeat(60_000))])));
+    expect(res.status).toBe(200);
+    await res.text();
+    res = await raw(JSON.stringify(chatBody("emoji", [userMessage("e2", "\u{1F600}".repeat(100_001))])));
+    expect([res.status, (await res.json()).error.message]).toEqual([
+      400,
+      "messages[0].parts: longer than 100000 characters",
+    ]);
     expect((await get("/api/threads/ghost")).status).toBe(404);
     expect((await get("/api/threads/ghost/memory")).status).toBe(404);
     expect((await get("/api/threads/ghost/fork", json({ turn: 0 }))).status).toBe(404);

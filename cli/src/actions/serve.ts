@@ -37,6 +37,7 @@ export interface ServeFlags extends ModelFlags, TokenFlags {
   workers?: number;
   turnTimeMs?: number;
   turnMemoryMb?: number;
+  turnWallMs?: number;
   /** False with --no-playground. */
   playground: boolean;
 }
@@ -97,6 +98,7 @@ async function serve(
   const budgets = {
     ...(flags.turnTimeMs === undefined ? {} : { timeMs: flags.turnTimeMs }),
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
+    ...(flags.turnWallMs === undefined ? {} : { wallMs: flags.turnWallMs }),
   };
   const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
   const { agent } = first;

@@ -49,6 +49,11 @@ export function registerServe(program: Command): void {
       integer(0),
     );
   addBudgetOptions(command)
+    .option(
+      "--turn-wall-ms <ms>",
+      "a turn's wall-clock bound: milliseconds from its start to its end, waits for the model, tools and hooks included; over it the turn fails with turn_timeout, nothing committed, and the thread takes its next message (default 300000)",
+      integer(1),
+    )
     .addOption(
       busyOption(
         "a message for a thread with a run in progress: reject (409, the default) or enqueue (wait for it), interrupt or rollback (stop it)",

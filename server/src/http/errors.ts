@@ -60,22 +60,34 @@ const STORE_STATUS: Partial<Record<StoreErrorCode, ContentfulStatusCode>> = {
   message_conflict: 409,
 };
 
-/** Any error as the API's answer: ours as they are, the store's and the runtime's by their codes, anything else a 500 that says little. */
-export function toHttpError(err: unknown): HttpError {
+/**
+ * An error's message as a client reads it: where the store is (its file's path, its host), which
+ * the store's messages name for its own user (the CLI's), is the store to a client.
+ */
+export function clientMessage(message: string, where: string): string {
+  return where === "" ? message : message.replaceAll(where, "the store");
+}
+
+/**
+ * Any error as the API's answer: ours as they are, the store's and the runtime's by their codes,
+ * anything else a 500 that says little. `where`: the store's location, never said to a client.
+ */
+export function toHttpError(err: unknown, where = ""): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof StoreError) {
+    const message = clientMessage(err.message, where);
     // The store's `unavailable` is the server's store, not the resource asked for: a client retries.
     if (err.code === "unavailable")
-      return new HttpError(503, "store_unavailable", err.message, undefined, { retryable: true });
-    return new HttpError(STORE_STATUS[err.code] ?? 500, err.code, err.message);
+      return new HttpError(503, "store_unavailable", message, undefined, { retryable: true });
+    return new HttpError(STORE_STATUS[err.code] ?? 500, err.code, message);
   }
   if (err instanceof AgentError)
     return new HttpError(err.code === "conversation_over" ? 409 : 422, err.code, err.detail);
   return new HttpError(500, "internal", "the server failed to answer this request; see its log");
 }
 
-export function errorResponse(c: Context, err: unknown): Response {
-  const e = toHttpError(err);
+export function errorResponse(c: Context, err: unknown, where = ""): Response {
+  const e = toHttpError(err, where);
   if (e.status >= 500 && !(err instanceof HttpError) && !(err instanceof StoreError)) console.error(err);
   const body: ApiErrorBody = {
     error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...e.extra },

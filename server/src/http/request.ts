@@ -69,6 +69,35 @@ export function keepableText<T extends string | null | undefined>(text: T, field
  */
 export function messageText(text: string, field: string, maxChars: number, blank: string): string {
   if (text.trim() === "") throw badRequest(`${field}: ${blank}`, field);
-  if (text.length > maxChars) throw badRequest(`${field}: longer than ${maxChars} characters`, field);
+  if (longerThan(text, maxChars)) throw badRequest(`${field}: longer than ${maxChars} characters`, field);
   return keepableText(text, field);
+}
+
+/**
+ * Whether `text` has more than `max` characters (Unicode code points, as the limit is documented:
+ * an emoji is one, though two UTF-16 units). No copy: a text of at most `max` units is within it.
+ */
+export function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let chars = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    if (++chars > max) return true;
+  }
+  return false;
+}
+
+/**
+ * A turn of thread `id` named by `field`: a whole number from `first` to the thread's last turn,
+ * `last` (past the end is the client's error, naming the field, not the store's).
+ */
+export function turnParam(raw: string | undefined, field: string, id: string, first: number, last: number): number {
+  const turn = integerParam(raw, field, last);
+  if (turn < first || turn > last) throw badRequest(`${field}: thread ${id} has turns ${first} to ${last}`, field);
+  return turn;
 }

@@ -5,7 +5,7 @@
  * carries none); `/metrics` is behind the token when the server has one.
  */
 import { Hono } from "hono";
-import { StoreError } from "@autograms/store";
+import { clientMessage } from "../http/errors.js";
 import type { ServerContext } from "../context.js";
 
 /** A store that takes longer than this to answer is not ready. */
@@ -16,6 +16,11 @@ export function probeRoutes(ctx: ServerContext): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     if (ctx.lifecycle.draining) return c.json({ status: "draining", runs: ctx.runs.running }, 503);
+    const damaged = ctx.storeFaults.why;
+    if (damaged !== undefined) return c.json({ status: "store_unavailable", why: damaged }, 503);
+    const workers = ctx.runs.unready;
+    if (workers !== undefined)
+      return c.json({ status: "workers_unavailable", why: workers, runs: ctx.runs.running }, 503);
     const down = ctx.readiness?.();
     if (down !== undefined) return c.json({ status: "dependency_down", why: down }, 503);
     let timer: NodeJS.Timeout | undefined;
@@ -29,10 +34,7 @@ export function probeRoutes(ctx: ServerContext): Hono {
       ]);
     } catch (err) {
       // Unauthenticated: it says what is wrong (the store's words), not where the store is.
-      return c.json(
-        { status: "store_unavailable", why: err instanceof StoreError ? err.message : (err as Error).message },
-        503,
-      );
+      return c.json({ status: "store_unavailable", why: clientMessage((err as Error).message, ctx.store.where) }, 503);
     } finally {
       clearTimeout(timer);
     }

@@ -47,6 +47,13 @@ const VIEWS: readonly GraphView[] = ["code", "raw"];
 // The SVG brings its own <style>, hence 'unsafe-inline' for styles; scripts only from the page's origin.
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * The graph's picture opened alone (its address typed, a link followed) is a document of its own:
+ * its text comes from the agent's source, so nothing in it may run or load anything; its own
+ * <style> may apply.
+ */
+const SVG_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; sandbox";
 const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff" };
 
 /**
@@ -87,7 +94,11 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
       const source = options.sources?.().find((s) => s.role === "agent")?.text;
       views.set(view, (svg = drawGraph(graph, source === undefined ? { view } : { view, source })));
     }
-    return c.body(svg, 200, { ...COMMON, "content-type": "image/svg+xml; charset=utf-8" });
+    return c.body(svg, 200, {
+      ...COMMON,
+      "content-type": "image/svg+xml; charset=utf-8",
+      "content-security-policy": SVG_CSP,
+    });
   });
   // The sources show the agent's code and prompts: behind the token, like the graph.
   app.get("/playground/sources", (c) => c.json({ files: options.sources?.() ?? [] }, 200, COMMON));

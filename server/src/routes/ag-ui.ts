@@ -112,7 +112,7 @@ async function* agUiFrames(
       }
     }
   } catch (err) {
-    const { code, message } = toHttpError(err);
+    const { code, message } = toHttpError(err, ctx.store.where);
     yield* frames(translator.translate({ type: "run-error", code, message }));
   }
 }

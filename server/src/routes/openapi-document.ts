@@ -492,7 +492,8 @@ export function openApiDocument(agent: string, options: { playground: boolean })
       },
       "/readyz": {
         get: {
-          summary: "Readiness: the process takes new turns (not draining, its store answers)",
+          summary:
+            "Readiness: the process takes new turns (not draining, its store answers, its worker threads all serve)",
           security: [{}],
           responses: {
             200: {
@@ -501,11 +502,11 @@ export function openApiDocument(agent: string, options: { playground: boolean })
             },
             503: {
               description:
-                '`{ status: "draining" }`, `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server), or `{ status: "store_unavailable", why }`: the store cannot take a write, and why (never where it is)',
+                '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one is starting, or could not be started); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
               content: json({
                 type: "object",
                 properties: {
-                  status: { enum: ["draining", "dependency_down", "store_unavailable"] },
+                  status: { enum: ["draining", "store_unavailable", "workers_unavailable", "dependency_down"] },
                   why: { type: "string" },
                 },
               }),

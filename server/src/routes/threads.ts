@@ -4,7 +4,7 @@ import { z } from "zod";
 import { editThreadVariables, migrateThread, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
-import { integerParam, jsonBody, threadIdOf } from "../http/request.js";
+import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
 import { knownThread } from "../own-thread.js";
 
 /** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
@@ -65,7 +65,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   app.get("/api/threads/:id/memory", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const thread = await known(id);
-    const turn = integerParam(c.req.query("turn"), "turn", thread.version);
+    const turn = turnParam(c.req.query("turn"), "turn", id, 0, thread.version);
     return c.json({ turn, memory: await store.memoryAt(id, turn) });
   });
 
@@ -81,9 +81,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   app.get("/api/threads/:id/turns/:seq/calls", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const thread = await known(id);
-    const seq = integerParam(c.req.param("seq"), "seq", 0);
-    if (seq < 1 || seq > thread.version)
-      throw new HttpError(400, "bad_request", `seq: thread ${id} has turns 1 to ${thread.version}`, "seq");
+    const seq = turnParam(c.req.param("seq"), "seq", id, 1, thread.version);
     return c.json(await ctx.runs.replay(id, seq));
   });
 

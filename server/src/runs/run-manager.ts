@@ -21,7 +21,7 @@ import {
   type Store,
   type TurnRecord,
 } from "@autograms/store";
-import { badRequest, HttpError } from "../http/errors.js";
+import { badRequest, clientMessage, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { ownThread } from "../own-thread.js";
 import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
@@ -40,6 +40,8 @@ export interface RunManagerOptions {
   admit?: () => void;
   /** Told what the runs do (the process's metrics). */
   observer?: RunObserver;
+  /** Told of the error each failed run ended with (the store's damage is kept: /readyz says it). */
+  onError?: (err: unknown) => void;
   /** Where the turns are played (default: in this thread, under the default budgets). */
   player?: TurnPlayer;
 }
@@ -129,6 +131,11 @@ export class RunManager {
     let live = this.player.liveThreads;
     for (const p of this.retiring) live += p.liveThreads;
     return live;
+  }
+
+  /** Why the turns cannot all be played now (the current build's workers short of their number), if so. */
+  get unready(): string | undefined {
+    return this.player.unready?.();
   }
 
   /**
@@ -290,7 +297,7 @@ export class RunManager {
   private async busy(threadId: string, err: StoreError): Promise<HttpError> {
     const running = (await this.store.thread(threadId))?.running ?? null;
     const run = running ? (this.liveOn(threadId) ?? (await this.store.latestRun(threadId))) : null;
-    return new HttpError(409, "thread_busy", err.message, undefined, {
+    return new HttpError(409, "thread_busy", clientMessage(err.message, this.store.where), undefined, {
       running: running && { ...running, runId: run?.id ?? null },
     });
   }
@@ -443,6 +450,7 @@ export class RunManager {
       await play(held!, text, () => true);
     } catch (err) {
       if (!run) return refused(err);
+      this.options.onError?.(err);
       const stopped = signal.aborted || stopThis.signal.aborted;
       const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
       (run as LiveRun).push({
@@ -455,7 +463,7 @@ export class RunManager {
               ? "the run was stopped by its client; its message is kept without a reply"
               : "the run was stopped before it finished; nothing was committed"
             : err instanceof Error
-              ? err.message
+              ? clientMessage(err.message, this.store.where)
               : String(err),
       });
     } finally {

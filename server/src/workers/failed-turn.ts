@@ -11,6 +11,7 @@ export function failedTurn(err: unknown): FailedTurn {
   const failed: FailedTurn = {
     code: typeof code === "string" ? code : "internal",
     message: err instanceof Error ? err.message : String(err),
+    ...((err as { retire?: unknown }).retire === true && { retire: true as const }),
   };
   if (!(err instanceof AgentError)) return failed;
   const { detail, node, file, line, column } = err;

@@ -58,6 +58,9 @@ export async function playTurn(
       pause,
       signal: AbortSignal.any([hooks.signal, over.signal]),
     });
+    // What the turn left held (a buffer a hook kept) fails it as the memory it took while running.
+    const exceeded = meter.finish();
+    if (exceeded) throw exceeded;
     return {
       reply: result.reply,
       memory: result.memory,

@@ -55,6 +55,10 @@ export class PoolBuild implements TurnPlayer {
     return this.pool.ready();
   }
 
+  unready(): string | undefined {
+    return this.pool.unready();
+  }
+
   play(request: PlayRequest): Promise<PlayedResult> {
     return this.pool.play({ ...request, build: this.build });
   }

@@ -9,6 +9,8 @@ export interface WorkerStart {
   /** Given to the script's agent factory (`serveTurns(makeAgent)`). */
   data: unknown;
   budgets: TurnBudgets;
+  /** MiB of threads' memory the worker keeps from their last turns, about (WorkerOptions.keptMb). */
+  keptMb: number;
   /**
    * The tools the pool's own thread holds for the workers (`WorkerOptions.tools`), by name: what a
    * model reads of each (`defineTool`'s definition and title), null for a plain function.
@@ -86,6 +88,8 @@ export type FromWorker =
 export interface FailedTurn {
   code: string;
   message: string;
+  /** The worker is to be replaced: it may keep what the turn took (TurnBudgetError.retire). */
+  retire?: true;
   /** The runtime's AgentError: where in the agent it failed, to make it again on the other side. */
   at?: { detail: string; node?: string; file?: string; line?: number; column?: number };
 }

@@ -23,7 +23,7 @@ import { failedTurn } from "./failed-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
 
-/** Threads whose memory a worker holds after playing their turns (the most recent ones). */
+/** Threads whose memory a worker holds after playing their turns (the most recent ones, up to WorkerStart.keptMb). */
 const KEPT_THREADS = 100;
 /** Progress is sent at least this often while a turn runs without waiting, and in batches of at most this many items. */
 const FLUSH_MS = 5;
@@ -54,7 +54,7 @@ export function serveTurns(
   const turns = new Map<number, AbortController>();
   // The memory each thread's last turn here left (frozen, as the runtime hands it out, so the next
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
-  const kept = new MemoryCache(KEPT_THREADS);
+  const kept = new MemoryCache(KEPT_THREADS, start.keptMb * 1024 * 1024);
   const shared = new SharedTools(start.tools, send);
   // Registered with the first turn the pool asks to trace (its thread may register its SDK late).
   let spans: SpanRecorder | undefined;

@@ -4,7 +4,12 @@
  *   The time between two steps counts unless the event loop turned in between (the turn waited
  *   for its model, a tool, a timer), which a timer ticking while turns run tells;
  * - memory: the bytes of the trace the turn has made (each step carries what it wrote, so a loop
- *   that grows a variable grows it), and, in a worker, the thread's heap near its limit.
+ *   that grows a variable grows it), and, in a worker, the thread's heap near its limit and the
+ *   memory it holds outside its heap (buffers, typed arrays: no heap limit counts them), checked
+ *   at steps, every 100 ms while the turn waits, and as it ends;
+ * - wall time: the whole turn, waits included, checked by a timer (a hook, a tool or a model that
+ *   never answers holds the thread's lease, and every later message is refused as busy, until
+ *   something ends the turn).
  * A turn over budget is stopped through its signal and fails with a TurnBudgetError; nothing of
  * it is committed.
  */
@@ -15,9 +20,13 @@ export interface TurnBudgets {
   timeMs: number;
   /** MiB of trace a turn may make (default 256). */
   memoryMb: number;
+  /** Milliseconds a turn may last from its start to its end, waits included (default 300,000: 5 minutes). */
+  wallMs: number;
 }
 
-export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256 };
+export const DEFAULT_BUDGETS: TurnBudgets = { timeMs: 10_000, memoryMb: 256, wallMs: 300_000 };
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The budgets given, over the defaults; `option` names them in the error a bad one gets. */
 export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: string): TurnBudgets {
@@ -26,13 +35,18 @@ export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: strin
     if (!(typeof value === "number" && value > 0))
       throw new RangeError(`${option}.${name} takes a number above 0, not ${JSON.stringify(value)}`);
   }
+  // A timer set for longer fires at once (Node clamps it to 1 ms).
+  if (budgets.wallMs > MAX_TIMER_MS)
+    throw new RangeError(`${option}.wallMs takes at most ${MAX_TIMER_MS} ms (24.8 days), not ${budgets.wallMs}`);
   return budgets;
 }
 
 export class TurnBudgetError extends Error {
   constructor(
-    readonly code: "time_budget" | "memory_budget",
+    readonly code: "time_budget" | "memory_budget" | "turn_timeout",
     message: string,
+    /** The worker may keep what the turn took (memory held by a module): it is replaced. */
+    readonly retire = false,
   ) {
     super(message);
     this.name = "TurnBudgetError";
@@ -44,6 +58,8 @@ export const SLICE_MS = 10;
 const TICK_MS = 2;
 /** The heap is looked at every this many steps (reading it costs a few microseconds). */
 const HEAP_EVERY = 64;
+/** How often a worker's memory is looked at while the turn waits (a hook or tool may fill it meanwhile). */
+const MEMORY_EVERY_MS = 100;
 
 let ticks = 0;
 let metering = 0;
@@ -58,6 +74,10 @@ export class TurnMeter {
   /** When the turn last got the event loop (it started, or resumed after a wait). */
   private sliceStart = this.last;
   private closed = false;
+  private readonly wall: NodeJS.Timeout;
+  /** In a worker: its memory outside the heap as the turn started, and the timer that looks at it. */
+  private readonly externalAtStart: number = 0;
+  private readonly memoryTimer: NodeJS.Timeout | undefined;
   /** Why the turn was stopped, once it was. */
   exceeded: TurnBudgetError | null = null;
 
@@ -70,6 +90,15 @@ export class TurnMeter {
     if (metering++ === 0) {
       ticker = setInterval(() => ticks++, TICK_MS);
       ticker.unref();
+    }
+    this.wall = setTimeout(() => {
+      if (!this.exceeded) this.over("turn_timeout", wallTimeout(budgets.wallMs));
+    }, budgets.wallMs);
+    this.wall.unref();
+    if (heapLimitBytes !== undefined) {
+      this.externalAtStart = getHeapStatistics().external_memory;
+      this.memoryTimer = setInterval(() => this.checkMemory(), MEMORY_EVERY_MS);
+      this.memoryTimer.unref();
     }
   }
 
@@ -89,14 +118,32 @@ export class TurnMeter {
         "memory_budget",
         `the turn's steps wrote ${mib(this.bytes)} MiB, over its memory budget of ${memoryMb} MiB (a loop that grows a variable?); nothing was committed`,
       );
-    } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) {
-      const used = getHeapStatistics().used_heap_size;
-      if (used > this.heapLimitBytes * 0.85) {
-        this.over(
-          "memory_budget",
-          `the worker running the turn is using ${mib(used)} MiB of its ${mib(this.heapLimitBytes)} MiB heap; the turn was stopped before it ran out; nothing was committed`,
-        );
-      }
+    } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) this.checkMemory();
+  }
+
+  /** The turn is over: the error it fails with if the worker's memory is over a bound now. */
+  finish(): TurnBudgetError | null {
+    this.checkMemory();
+    return this.exceeded;
+  }
+
+  /** In a worker: its heap near its limit; what it holds outside the heap, grown by the turn or in all. */
+  private checkMemory(): void {
+    const limit = this.heapLimitBytes;
+    if (limit === undefined || this.exceeded) return;
+    const { used_heap_size: used, external_memory: external } = getHeapStatistics();
+    const grown = external - this.externalAtStart;
+    if (used > limit * 0.85) {
+      this.over(
+        "memory_budget",
+        `the worker running the turn is using ${mib(used)} MiB of its ${mib(limit)} MiB heap; the turn was stopped before it ran out; nothing was committed`,
+      );
+    } else if (grown > this.budgets.memoryMb * 1024 * 1024 || external > limit) {
+      this.over(
+        "memory_budget",
+        `the worker running the turn holds ${mib(external)} MiB outside its heap (buffers, typed arrays), ${mib(Math.max(grown, 0))} MiB more than as the turn started, over the turn's memory budget of ${this.budgets.memoryMb} MiB (or the worker's ${mib(limit)} MiB); the turn was stopped, nothing was committed, and the worker is replaced`,
+        true,
+      );
     }
   }
 
@@ -114,6 +161,8 @@ export class TurnMeter {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.wall);
+    clearInterval(this.memoryTimer);
     if (--metering === 0 && ticker) {
       clearInterval(ticker);
       ticker = null;
@@ -128,10 +177,14 @@ export class TurnMeter {
     this.lastTick = ticks;
   }
 
-  private over(code: TurnBudgetError["code"], message: string): void {
-    this.exceeded = new TurnBudgetError(code, message);
+  private over(code: TurnBudgetError["code"], message: string, retire = false): void {
+    this.exceeded = new TurnBudgetError(code, message, retire);
     this.stop(this.exceeded);
   }
 }
+
+/** What a turn over its wall-clock bound fails with, wherever that is found (here, or by the pool when a worker does not stop it). */
+export const wallTimeout = (wallMs: number) =>
+  `the turn did not end within ${wallMs} ms, its wall-clock bound (a hook, a tool or the model that never answers?); it was stopped and nothing was committed`;
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);

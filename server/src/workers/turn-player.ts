@@ -46,6 +46,8 @@ export interface TurnPlayer {
   play(request: PlayRequest): Promise<PlayedResult>;
   /** Resolves once the turns can be played (worker threads have made their agents); rejects with why they cannot. */
   ready?(): Promise<unknown>;
+  /** Why fewer turns than it was made for can be played now (a worker that could not be replaced), if so: `/readyz` says it. */
+  unready?(): string | undefined;
   /** Replays a committed turn where the turns are played (`agent`: the build, in the server's own thread; a worker replays on the agent it made). */
   replay(request: ReplayRequest): Promise<ReplayedTurn>;
   close(): Promise<void>;

@@ -4,7 +4,10 @@
  * that calls `serveTurns`) and plays several turns at once. A thread's turns go to the worker
  * that played its last one while it is warm (what a worker keeps of a thread stays useful), unless
  * that worker is the busier by far; else to the least busy. A worker that dies (its heap limit, a tool that exits the thread) or stops
- * answering (one step that never ends) fails its own turns only, and is replaced.
+ * answering (one step that never ends) fails its own turns only, and is replaced; a thread whose
+ * turns keep ending workers is played apart, then refused (crash-strikes.ts). A replacement that
+ * cannot be made (its modules gone) leaves the pool serving on the workers it has, trying again
+ * with backoff and saying why it is not ready (`unready`).
  */
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -14,7 +17,8 @@ import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autogra
 import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
-import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
+import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
+import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
 import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
 import { stepFromText, type ReplayedTurn } from "@autograms/store";
 
@@ -32,6 +36,13 @@ export interface WorkerOptions {
   /** How long a thread's turns keep going to the worker of its last one (default 10 minutes). */
   warmMs?: number;
   /**
+   * MiB of threads' memory each worker keeps from their last turns, about (default 64), so that a
+   * thread's next turn there is sent no copy of it: the least recently used go first.
+   */
+  keptMb?: number;
+  /** When a thread whose turns keep ending their worker is refused, and for how long (default: after 3 crashes, for 10 minutes). */
+  quarantine?: Partial<QuarantineOptions>;
+  /**
    * Tools held in this thread that the workers' turns call through it, given to the worker
    * script's `makeAgent` as `host.tools` (with their definitions, for the model): what must exist
    * once per process, such as MCP tools (one connection per server, not one per worker). Their
@@ -43,13 +54,18 @@ export interface WorkerOptions {
 }
 
 export class WorkerError extends Error {
-  readonly code = "worker_lost";
+  constructor(
+    message: string,
+    readonly code: "worker_lost" | "no_worker" = "worker_lost",
+  ) {
+    super(message);
+  }
 }
 
 interface Job {
   /** The turn played; none for a replay (`replay`). */
   request?: PlayRequest;
-  /** When it was sent to its worker. */
+  /** When it was sent to its worker, or when that worker was ready, if later. */
   since: number;
   resolve(result: PlayedResult | ReplayedTurn): void;
   reject(err: Error): void;
@@ -59,6 +75,16 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /**
+   * `first`: started with the pool (one that cannot make its agent means nothing can be served);
+   * `replacement`: started in place of one that ended, serving once ready; `own`: plays the turns
+   * of one suspect thread (crash-strikes.ts), and ends with them.
+   */
+  role: "first" | "replacement" | "own";
+  /** Takes no more turns: ends once those it has have. */
+  retiring: boolean;
+  /** It made its agent: a turn it ended was played (one that never started fails its turns without charging their threads). */
+  made: boolean;
   jobs: Map<number, Job>;
   /** Resolves with what the worker's factory told of its agent (`MadeAgent.about`). */
   ready: Promise<unknown>;
@@ -73,18 +99,44 @@ interface Slot {
 }
 
 const PING_MS = 500;
+const DEFAULT_KEPT_MB = 64;
 /** A turn still playing after this long is computing (or waiting on a slow model): not one to share a worker with by choice. */
 const LONG_TURN_MS = 250;
 /** A worker silent this long beyond the time budget is running something no step check reaches. */
 const SILENCE_GRACE_MS = 2000;
+/** A turn past its wall-clock bound by this much was not stopped by its worker's own timer: the pool ends it. */
+const STOP_GRACE_MS = 2000;
+/** The wait before trying again to start a worker that could not be started, doubled each time up to the most. */
+const RESPAWN_FIRST_MS = 1000;
+const RESPAWN_MOST_MS = 60_000;
+/** Workers of their own for suspect threads at once, at least (crash-strikes.ts). */
+const MAX_OWN_WORKERS = 8;
+/** Why the pool ended a worker that had nothing left to play (retired, or a suspect thread's own). */
+const RETIRED = "retired";
 
 export class TurnPool implements TurnPlayer {
+  /** The workers turns are sent to. */
   private readonly slots: Slot[] = [];
+  /** Every worker running (those above, those starting, retiring, or playing one thread's turns). */
+  private readonly all = new Set<Slot>();
+  /** Replacements starting: turns go to them only when no worker serves (they wait there until it can play them). */
+  private readonly starting = new Set<Slot>();
+  /** The worker playing each suspect thread's turns. */
+  private readonly own = new Map<string, Slot>();
+  private readonly strikes: CrashStrikes;
+  private readonly size: number;
+  /** Why the last replacement could not be started, until one is. */
+  private replaceFailure: string | undefined;
+  private respawnMs = RESPAWN_FIRST_MS;
+  private respawnTimer: NodeJS.Timeout | undefined;
+  /** The failures already logged: each kind once, until a replacement starts. */
+  private readonly logged = new Set<string>();
   /** Each thread's warm worker, and the checksum of the memory that worker holds from its last turn. */
   private readonly warm = new Map<string, { slot: Slot; until: number; kept?: string }>();
   private readonly budgets: TurnBudgets;
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
+  private readonly keptMb: number;
   private readonly script: string;
   private readonly sharedInfo: WorkerStart["tools"];
   private readonly watchdog: NodeJS.Timeout;
@@ -104,22 +156,37 @@ export class TurnPool implements TurnPlayer {
     const size = options.size ?? availableParallelism();
     if (!(Number.isInteger(size) && size >= 1))
       throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
+    this.size = size;
+    this.strikes = new CrashStrikes(quarantineOf(options.quarantine, "workers.quarantine"));
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
+    this.keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
+    if (!(typeof this.keptMb === "number" && this.keptMb >= 0))
+      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
     this.sharedInfo = sharedToolInfo(options.tools ?? {});
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn("first"));
     this.watchdog = setInterval(() => this.watch(), PING_MS);
     this.watchdog.unref();
   }
 
+  /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
   get threads(): number {
-    return this.slots.length;
+    return this.size;
   }
 
   /** Worker threads of this pool still running: 0 once it is closed and they have exited. */
   get liveThreads(): number {
     return this.alive;
+  }
+
+  /** Why the pool cannot play as many turns as it was made for (fewer workers than its size), if so. */
+  unready(): string | undefined {
+    if (this.closed || this.unusable || this.slots.length >= this.size) return undefined;
+    const serving = `${this.slots.length} of ${this.size} worker threads serve`;
+    return this.replaceFailure === undefined
+      ? `${serving}; a new one is starting`
+      : `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
   }
 
   /**
@@ -128,7 +195,8 @@ export class TurnPool implements TurnPlayer {
    * one could not.
    */
   async ready(): Promise<unknown> {
-    const [about] = await Promise.all(this.slots.map((s) => s.ready));
+    // A first worker that ended before it was ready is waited for in its replacement.
+    const [about] = await Promise.all([...this.slots, ...this.starting].map((s) => s.ready));
     return about;
   }
 
@@ -144,6 +212,8 @@ export class TurnPool implements TurnPlayer {
     const build = this.nextBuild++;
     this.builds.set(build, data);
     try {
+      // Workers not serving yet (starting, a thread's own) make it too, unwaited for.
+      for (const slot of this.all) if (!this.slots.includes(slot)) this.post(slot, { type: "make", build, data });
       const made = this.slots.map(
         (slot) =>
           new Promise<unknown>((resolve, reject) => {
@@ -162,12 +232,14 @@ export class TurnPool implements TurnPlayer {
   /** No turn will name this build again (0: the agent the workers made as they started): its agent goes. */
   drop(build: number): void {
     this.builds.delete(build);
-    for (const slot of this.slots) this.post(slot, { type: "drop", build });
+    for (const slot of this.all) this.post(slot, { type: "drop", build });
   }
 
   play(request: PlayRequest): Promise<PlayedResult> {
     if (this.unusable) return Promise.reject(this.unusable);
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    const refused = this.strikes.refusal(request.threadId) ?? this.noWorker();
+    if (refused) return Promise.reject(refused);
     const slot = this.choose(request.threadId);
     const id = this.nextId++;
     return new Promise<PlayedResult>((resolve, reject) => {
@@ -220,7 +292,9 @@ export class TurnPool implements TurnPlayer {
   replay({ turn, memory, build }: ReplayRequest): Promise<ReplayedTurn> {
     if (this.unusable) return Promise.reject(this.unusable);
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
-    const slot = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    const none = this.noWorker();
+    if (none) return Promise.reject(none);
+    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting]);
     const id = this.nextId++;
     return new Promise<ReplayedTurn>((resolve, reject) => {
       slot.jobs.set(id, {
@@ -238,7 +312,8 @@ export class TurnPool implements TurnPlayer {
     this.closing ??= (async () => {
       this.closed = true;
       clearInterval(this.watchdog);
-      await Promise.all(this.slots.map((s) => this.end(s, "the server is stopping")));
+      clearTimeout(this.respawnTimer);
+      await Promise.all([...this.all].map((s) => this.end(s, "the server is stopping")));
       // The spans its workers sent and still queued are made now, for the SDK's flush at exit.
       drainSpanQueue();
       await this.options.onClose?.();
@@ -246,10 +321,21 @@ export class TurnPool implements TurnPlayer {
     return this.closing;
   }
 
+  /** The error a turn fails with when no worker can play it (every replacement failed to start). */
+  private noWorker(): WorkerError | undefined {
+    if (this.slots.length > 0 || this.starting.size > 0) return undefined;
+    return new WorkerError(
+      `no worker thread can play turns: ${this.replaceFailure ?? "they ended and new ones are starting"}; nothing was committed, the thread is as it was`,
+      "no_worker",
+    );
+  }
+
   private choose(threadId: string): Slot {
+    if (this.strikes.suspect(threadId)) return this.ownSlot(threadId);
+    if (this.slots.length === 0) return leastBusy([...this.starting]);
     const now = Date.now();
     const warm = this.warm.get(threadId);
-    const least = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+    const least = leastBusy(this.slots);
     let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
     // The warm worker, unless it is the busier by far: it has two turns more than another (left
     // there, CPU-heavy turns would queue on one worker while another idles), or a long turn (a
@@ -270,13 +356,33 @@ export class TurnPool implements TurnPlayer {
     return slot;
   }
 
+  /**
+   * The worker of a suspect thread: one of its own, started for its turns, so that a crash is its
+   * alone. At most MAX_OWN_WORKERS (or the pool's size, if more): past them, suspects share the
+   * least busy. A thread is a suspect for one turn unless it crashes again, so they come and go.
+   */
+  private ownSlot(threadId: string): Slot {
+    this.warm.delete(threadId);
+    const had = this.own.get(threadId);
+    if (had && !had.endedFor) return had;
+    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.size)) return leastBusy([...this.own.values()]);
+    const slot = this.spawn("own");
+    this.own.set(threadId, slot);
+    return slot;
+  }
+
   private longTurn(slot: Slot, now: number): boolean {
     for (const job of slot.jobs.values()) if (now - job.since > LONG_TURN_MS) return true;
     return false;
   }
 
-  private spawn(): Slot {
-    const start: WorkerStart = { data: this.options.data, budgets: this.budgets, tools: this.sharedInfo };
+  private spawn(role: Slot["role"]): Slot {
+    const start: WorkerStart = {
+      data: this.options.data,
+      budgets: this.budgets,
+      keptMb: this.keptMb,
+      tools: this.sharedInfo,
+    };
     const worker = new Worker(this.script, {
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
@@ -289,6 +395,9 @@ export class TurnPool implements TurnPlayer {
     let refused!: (err: Error) => void;
     const slot: Slot = {
       worker,
+      role,
+      retiring: false,
+      made: false,
       jobs: new Map(),
       calls: new Map(),
       making: new Map(),
@@ -300,20 +409,31 @@ export class TurnPool implements TurnPlayer {
       }),
     };
     slot.ready.catch(() => undefined);
+    this.all.add(slot);
     worker.on("message", (message: FromWorker) => {
       slot.heardAt = Date.now();
       switch (message.type) {
-        case "ready":
+        case "ready": {
+          slot.made = true;
+          // The turns sent while it started begin now: their wall-clock bound counts from here.
+          const now = Date.now();
+          for (const job of slot.jobs.values()) job.since = now;
           return readied(message.about);
-        case "unusable":
+        }
+        case "unusable": {
           // The factory's own message is the cause: a caller that made the script says it its way.
-          this.unusable = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`, {
+          const err = new Error(`the worker script ${this.script} could not make the agent: ${message.message}`, {
             cause: message.message,
           });
-          refused(this.unusable);
-          for (const job of slot.jobs.values()) job.reject(this.unusable);
+          // A pool whose first workers cannot make the agent serves nothing; a later worker that
+          // cannot (its modules gone since) leaves the others serving.
+          if (role === "first") this.unusable = err;
+          refused(err);
+          for (const job of slot.jobs.values()) job.reject(err);
           slot.jobs.clear();
+          if (role !== "first") void this.end(slot, err.message);
           return;
+        }
         case "made":
         case "unmade": {
           const making = slot.making.get(message.build);
@@ -365,6 +485,7 @@ export class TurnPool implements TurnPlayer {
         case "replayed": {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
+          this.settledOn(slot);
           return job?.resolve(message.result);
         }
         case "played":
@@ -372,6 +493,10 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
+          // A suspect thread's turn ended on its own worker without ending it.
+          if (role === "own" && job.request) this.strikes.cleared(job.request.threadId);
+          if (message.type === "failed" && message.error.retire) this.retire(slot);
+          this.settledOn(slot);
           if (message.type === "played") {
             const warm = job.request && this.warm.get(job.request.threadId);
             if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
@@ -402,22 +527,103 @@ export class TurnPool implements TurnPlayer {
   /** A worker is gone: its turns fail, a new one takes its place. */
   private lost(slot: Slot, code: number): void {
     this.alive--;
+    this.all.delete(slot);
+    for (const [threadId, own] of this.own) if (own === slot) this.own.delete(threadId);
     const why = slot.endedFor ?? `the worker thread running it exited (code ${code})`;
     const err = new WorkerError(`${why}; nothing was committed, the thread is as it was`);
+    // The threads it was playing are charged with its end, unless the pool ended it on purpose.
+    if (!this.closed && slot.made && slot.endedFor !== RETIRED)
+      this.strikes.crashed(
+        [...slot.jobs.values()].flatMap((job) => (job.request ? [job.request.threadId] : [])),
+        why,
+      );
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
     for (const call of slot.calls.values()) call.abort(err);
     for (const making of slot.making.values()) making.reject(err);
     const i = this.slots.indexOf(slot);
-    if (i < 0 || this.closed || this.unusable) return;
-    this.slots[i] = this.spawn();
+    if (i < 0) return;
+    this.slots.splice(i, 1);
+    if (!this.closed && !this.unusable) this.replace();
   }
 
-  /** Pings the busy workers; ends one silent beyond any turn's budget. */
+  /**
+   * Starts a worker to take the place of one that ended: it serves once it has made its agent.
+   * One that cannot (the agent's modules are gone) is logged once per kind of failure and tried
+   * again, after 1 s, then twice as long each time up to a minute, while the others serve.
+   */
+  private replace(): void {
+    const slot = this.spawn("replacement");
+    this.starting.add(slot);
+    slot.ready.then(
+      () => {
+        this.starting.delete(slot);
+        if (this.closed || slot.endedFor) return;
+        this.slots.push(slot);
+        this.replaceFailure = undefined;
+        this.respawnMs = RESPAWN_FIRST_MS;
+        this.logged.clear();
+      },
+      (err: Error) => {
+        this.starting.delete(slot);
+        void this.end(slot, err.message);
+        if (this.closed) return;
+        const why = err.message;
+        this.replaceFailure = why;
+        if (!this.logged.has(why)) {
+          this.logged.add(why);
+          console.error(
+            `autograms: a worker thread could not be started in place of one that ended (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
+          );
+        }
+        this.respawnTimer = setTimeout(() => this.replace(), this.respawnMs);
+        this.respawnTimer.unref();
+        this.respawnMs = Math.min(2 * this.respawnMs, RESPAWN_MOST_MS);
+      },
+    );
+  }
+
+  /** Takes a worker out of service, a new one in its place; it ends once its turns have. */
+  private retire(slot: Slot): void {
+    slot.retiring = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) {
+      this.slots.splice(i, 1);
+      this.replace();
+    }
+    this.settledOn(slot);
+  }
+
+  /** A turn of this worker ended: one that takes no more ends when it has none left. */
+  private settledOn(slot: Slot): void {
+    if (slot.jobs.size === 0 && (slot.retiring || slot.role === "own")) void this.end(slot, RETIRED);
+  }
+
+  /**
+   * Pings the busy workers; ends one silent beyond any turn's budget; fails a turn past its
+   * wall-clock bound that its worker did not stop, and retires that worker.
+   */
   private watch(): void {
     const now = Date.now();
-    for (const slot of this.slots) {
+    for (const slot of this.all) {
       if (slot.jobs.size === 0 || slot.endedFor) continue;
+      let stuck = false;
+      for (const [id, job] of slot.made ? slot.jobs : []) {
+        if (now - job.since <= this.budgets.wallMs + STOP_GRACE_MS) continue;
+        slot.jobs.delete(id);
+        this.post(slot, { type: "stop", id, reason: "the turn is past its wall-clock bound" });
+        job.reject(
+          new TurnBudgetError(
+            "turn_timeout",
+            `${wallTimeout(this.budgets.wallMs)} (its worker thread did not stop it, and is replaced)`,
+          ),
+        );
+        stuck = true;
+      }
+      if (stuck) {
+        this.retire(slot);
+        continue;
+      }
       const silent = now - slot.heardAt;
       if (silent > this.budgets.timeMs + SILENCE_GRACE_MS) {
         void this.end(
@@ -441,6 +647,8 @@ export class TurnPool implements TurnPlayer {
     }
   }
 }
+
+const leastBusy = (slots: Slot[]) => slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
 
 /**
  * The memory a worker played comes across as a copy: frozen, it cannot change after the commit,

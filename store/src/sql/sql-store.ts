@@ -100,6 +100,7 @@ const DEFAULTS: Store["options"] = {
   leaseMs: 10_000,
   pollMs: 50,
   memoryCache: 100,
+  memoryCacheMb: 128,
 };
 
 /** The longest title a thread may be given. */
@@ -131,7 +132,7 @@ export class SqlStore implements Store {
     this.now = now ?? Date.now;
     this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
     this.runs = new RunLog(db, this.now, this.options);
-    this.memories = new MemoryCache(this.options.memoryCache);
+    this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
 
   static async open(db: SqlDriver, where: string, options: StoreOptions = {}): Promise<SqlStore> {
