@@ -55,7 +55,7 @@ export async function openSession(file: string, flags: ModelFlags, choices: Sess
   const at = { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file };
   const { tools, actions } = await importHostCode(await bundleOf(at));
   // A replay answers for the model, not for the tools: they run again, MCP ones included.
-  const mcp = await openMcpTools(loaded.graph, loaded.baseDir, flags.mcpConfig);
+  const mcp = await openMcpTools(loaded.graph, loaded.baseDir, flags);
   Object.assign(tools, mcp.tools);
   const source = new SourceLines(
     loaded.source?.display ?? loaded.graph.source?.file ?? loaded.file,
