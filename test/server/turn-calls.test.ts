@@ -17,7 +17,10 @@ import {
 import { lookup, type Args } from "../../samples/react-tools/tools.js";
 import { listen, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
+import { compile } from "@autograms/compiler";
 import { sampleGraph, sampleTools } from "../tools/support.js";
+import { note, noted } from "./fixtures/replay/actions.js";
+import { lookup as lookupWord, looked } from "./fixtures/replay/tools.js";
 import { json, tempFolder } from "./support/harness.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -153,5 +156,44 @@ describe("a turn's calls, replayed", () => {
     const url = servers[0]!.url;
     for (const seq of [0, 9, "x"]) expect([seq, (await calls(url, "tutor", seq)).status]).toEqual([seq, 400]);
     expect((await calls(url, "nope", 1)).status).toBe(404);
+  });
+
+  it("runs no hook and no tool again, however often it is asked: the calls from code and the hooks' are recorded", async () => {
+    const file = join(import.meta.dirname, "fixtures", "replay", "agent.ts");
+    const { graph } = compile(readFileSync(file, "utf8"), { fileName: file });
+    const model = new ScriptedModel({ complete: ["Noted: apple.", "Noted: nothing."] });
+    const url = await serve(new Agent(graph!, { model, tools: { lookup: lookupWord }, actions: [note] }));
+    noted.length = 0;
+    looked.length = 0;
+    await say(url, "notes", null);
+    await say(url, "notes", "apple");
+    await say(url, "notes", "42");
+    expect(noted).toEqual(["words: apple", "words: 42"]);
+    expect(looked).toEqual(["apple", "42"]);
+    // Many GETs, some at once: each answered from the recording, nothing of the agent's run again.
+    const answers = await Promise.all([2, 3, 2, 3, 2, 3].map((seq) => calls(url, "notes", seq)));
+    for (const [i, { status, body }] of answers.entries()) {
+      expect(status).toBe(200);
+      expect(body.stopped).toBeNull();
+      const found = body.events.find((e) => e.kind === "tool_call");
+      expect(found).toMatchObject(
+        i % 2 === 0
+          ? { tool: "lookup", round: 0, arguments: '[{"word":"apple"}]', result: "apple (a word)" }
+          : { tool: "lookup", round: 0, arguments: '[{"word":"42"}]', error: "not a word: 42" },
+      );
+      const hook = body.events.find((e) => e.kind === "custom");
+      expect(hook).toMatchObject({
+        hook: "instruction",
+        reply: i % 2 === 0 ? "Noted: apple." : "Noted: nothing.",
+        calls: [{ kind: "complete", answer: i % 2 === 0 ? "Noted: apple." : "Noted: nothing." }],
+      });
+      // The prompt the hook sent, rebuilt as the model received it.
+      expect(hook?.kind === "custom" && hook.calls[0]?.kind === "complete" && hook.calls[0].messages).toEqual(
+        model.calls[i % 2]!.request.messages,
+      );
+    }
+    expect(noted).toHaveLength(2);
+    expect(looked).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
   });
 });

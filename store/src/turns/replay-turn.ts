@@ -1,10 +1,11 @@
 /**
  * A stored turn run again to see what it sent: the prompts are not stored (they repeat the whole
  * conversation every turn), so they are rebuilt by replaying the turn from the memory before it,
- * the model answering from the turn's recorded answers and the tools giving their recorded
- * results. Nothing is called for real: no model, and no tool acts a second time.
+ * the model answering from the turn's recorded answers, the tools (called by the model or by
+ * code) and the custom actions' hooks giving their recorded results. Nothing of the agent's that
+ * could act runs: no model, no tool, no hook. What runs is the graph's own code, in its sandbox.
  */
-import { type Agent, type Memory, ReplayModel, type TraceEvent } from "@autograms/runtime";
+import { type Agent, type Memory, ReplayModel, recordedStandIns, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { Store, TurnRecord } from "../types.js";
 
@@ -13,33 +14,9 @@ export interface ReplayedTurn {
   user: string | null;
   /** The turn's events as the run made them, prompts included; up to where the replay stopped. */
   events: TraceEvent[];
-  /** Why the replay stopped short (the agent changed since, or a tool called from code, which was not recorded); null when whole. */
+  /** Why the replay stopped short (the agent changed since, or the turn was stored before calls from code were recorded); null when whole. */
   stopped: string | null;
 }
-
-/** Stand-ins for the tools the turn called natively, each giving back its recorded results in order. */
-function recordedTools(agent: Agent, trace: readonly TraceEvent[]): Record<string, () => unknown> {
-  const results = new Map<string, TraceEvent[]>();
-  for (const e of trace) if (e.kind === "tool_call") results.set(e.tool, [...(results.get(e.tool) ?? []), e]);
-  const tools: Record<string, () => unknown> = {};
-  // Every tool of the graph is replaced: one the turn called from code was not recorded, and
-  // calling it again could act twice (send a message, charge a card). The replay stops there.
-  for (const name of Object.keys(agent.graph.tools ?? {})) {
-    const left = results.get(name) ?? [];
-    tools[name] = () => {
-      const next = left.shift();
-      if (!next || next.kind !== "tool_call")
-        throw new ReplayStop(
-          `the turn called tool '${name}' where the recording has no result for it (a call from code is not recorded)`,
-        );
-      if (next.error !== undefined) throw new Error(next.error.replace(/^Error: /, ""));
-      return next.result ?? null;
-    };
-  }
-  return tools;
-}
-
-class ReplayStop extends Error {}
 
 /**
  * Plays a stored turn again from the memory before it (`replayRecorded`) where the agent's code
@@ -78,7 +55,7 @@ export async function replayRecorded(agent: Agent, turn: TurnRecord, memory: Mem
   try {
     await agent.reply(turn.user ?? "", memory ?? undefined, {
       model: new ReplayModel(recorded, { check: "node" }),
-      tools: recordedTools(agent, recorded),
+      ...recordedStandIns(agent.graph, recorded),
       trace: (e) => void events.push(e),
       ...(time?.kind === "time" && { now: time.time }),
     });
