@@ -36,8 +36,8 @@ afterAll(async () => {
   folder.remove();
 });
 
-async function serve(agent: Agent): Promise<string> {
-  const server = await listen({ agent, store, port: 0 });
+async function serve(agent: Agent, turnCalls?: { concurrent?: number; queue?: number }): Promise<string> {
+  const server = await listen({ agent, store, port: 0, ...(turnCalls && { turnCalls }) });
   servers.push(server);
   return server.url;
 }
@@ -58,6 +58,13 @@ const calls = async (url: string, thread: string, seq: number | string) => {
     },
   };
 };
+
+/** An agent whose turns call a tool from code (tryTool) and run a custom action's hook. */
+function notesGraph(): Graph {
+  const file = join(import.meta.dirname, "fixtures", "replay", "agent.ts");
+  const { graph } = compile(readFileSync(file, "utf8"), { fileName: file });
+  return graph!;
+}
 
 describe("a turn's calls, replayed", () => {
   it("gives every multiple-choice question exactly as the model received it", async () => {
@@ -159,10 +166,8 @@ describe("a turn's calls, replayed", () => {
   });
 
   it("runs no hook and no tool again, however often it is asked: the calls from code and the hooks' are recorded", async () => {
-    const file = join(import.meta.dirname, "fixtures", "replay", "agent.ts");
-    const { graph } = compile(readFileSync(file, "utf8"), { fileName: file });
     const model = new ScriptedModel({ complete: ["Noted: apple.", "Noted: nothing."] });
-    const url = await serve(new Agent(graph!, { model, tools: { lookup: lookupWord }, actions: [note] }));
+    const url = await serve(new Agent(notesGraph(), { model, tools: { lookup: lookupWord }, actions: [note] }));
     noted.length = 0;
     looked.length = 0;
     await say(url, "notes", null);
@@ -195,5 +200,43 @@ describe("a turn's calls, replayed", () => {
     expect(noted).toHaveLength(2);
     expect(looked).toHaveLength(2);
     expect(model.calls).toHaveLength(2);
+  });
+
+  it("replays a turn once however many ask for it, a few at a time, and refuses past its queue with Retry-After", async () => {
+    const model = new ScriptedModel({ complete: Array.from({ length: 4 }, (_, i) => `Noted ${i}.`) });
+    const agent = new Agent(notesGraph(), { model, tools: { lookup: lookupWord }, actions: [note] });
+    const url = await serve(agent, { concurrent: 1, queue: 2 });
+    await say(url, "bounded", null);
+    for (const word of ["one", "two", "three", "four"]) await say(url, "bounded", word);
+    // From here on, each replay is counted and held until the test lets it go.
+    const played = agent.reply.bind(agent);
+    let replays = 0;
+    let release!: () => void;
+    let gate = new Promise<void>((r) => (release = r));
+    agent.reply = async (...args) => {
+      replays++;
+      await gate;
+      return played(...args);
+    };
+    const same = Promise.all(Array.from({ length: 12 }, () => calls(url, "bounded", 3)));
+    for (let waited = 0; replays === 0 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    expect(replays).toBe(1);
+    // Turn 3 replays; of turns 2, 4 and 5 two wait, and one finds the queue full: the first answer.
+    const others = [2, 4, 5].map((seq) => fetch(`${url}/api/threads/bounded/turns/${seq}/calls`));
+    const refused = await Promise.race(others);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("replays_busy");
+    release();
+    for (const { status, body } of await same) expect([status, body.stopped, body.user]).toEqual([200, null, "two"]);
+    const answered = await Promise.all(others);
+    expect(answered.map((r) => r.status).sort()).toEqual([200, 200, 503]);
+    for (const r of answered.filter((r) => r.status === 200)) expect((await r.json()).stopped).toBeNull();
+    expect(replays).toBe(3);
+    // Asked again: read from what was kept, not replayed.
+    gate = new Promise<void>((r) => (release = r));
+    expect((await calls(url, "bounded", 3)).body.user).toBe("two");
+    expect(replays).toBe(3);
+    release();
   });
 });

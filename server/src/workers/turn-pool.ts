@@ -15,8 +15,8 @@ import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type W
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
-import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
-import { stepFromText, type ReplayedTurn } from "@autograms/store";
+import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import { stepFromText } from "@autograms/store";
 
 export interface WorkerOptions {
   /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */
@@ -47,11 +47,10 @@ export class WorkerError extends Error {
 }
 
 interface Job {
-  /** The turn played; none for a replay (`replay`). */
-  request?: PlayRequest;
+  request: PlayRequest;
   /** When it was sent to its worker. */
   since: number;
-  resolve(result: PlayedResult | ReplayedTurn): void;
+  resolve(result: PlayedResult): void;
   reject(err: Error): void;
   /** Traced in this thread, the turn's spans come back from the worker and are exported by this thread's SDK. */
   trace: RelayTrace | undefined;
@@ -185,7 +184,7 @@ export class TurnPool implements TurnPlayer {
       const job: Job = {
         request,
         since: Date.now(),
-        resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
+        resolve: once(resolve as (result: PlayedResult) => void),
         reject: once(reject),
         trace: relayTrace(),
       };
@@ -213,24 +212,6 @@ export class TurnPool implements TurnPlayer {
         ...(request.wholeSteps && { wholeSteps: true }),
       });
       if (request.signal.aborted) onAbort();
-    });
-  }
-
-  /** Replays a committed turn on the least busy worker's agent (`ReplayRequest.agent` is not used: it stays in this thread). */
-  replay({ turn, memory, build }: ReplayRequest): Promise<ReplayedTurn> {
-    if (this.unusable) return Promise.reject(this.unusable);
-    if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
-    const slot = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
-    const id = this.nextId++;
-    return new Promise<ReplayedTurn>((resolve, reject) => {
-      slot.jobs.set(id, {
-        since: Date.now(),
-        resolve: resolve as (result: PlayedResult | ReplayedTurn) => void,
-        reject,
-        trace: undefined,
-      });
-      if (slot.jobs.size === 1) slot.heardAt = Date.now();
-      this.post(slot, { type: "replay", id, turn, memory, ...(build !== undefined && { build }) });
     });
   }
 
@@ -359,11 +340,6 @@ export class TurnPool implements TurnPlayer {
             });
           }
           return;
-        }
-        case "replayed": {
-          const job = slot.jobs.get(message.id);
-          slot.jobs.delete(message.id);
-          return job?.resolve(message.result);
         }
         case "played":
         case "failed": {

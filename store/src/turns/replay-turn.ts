@@ -5,7 +5,14 @@
  * code) and the custom actions' hooks giving their recorded results. Nothing of the agent's that
  * could act runs: no model, no tool, no hook. What runs is the graph's own code, in its sandbox.
  */
-import { type Agent, type Memory, ReplayModel, recordedStandIns, type TraceEvent } from "@autograms/runtime";
+import {
+  type Agent,
+  type Memory,
+  ReplayModel,
+  recordedStandIns,
+  type RunOptions,
+  type TraceEvent,
+} from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { Store, TurnRecord } from "../types.js";
 
@@ -18,18 +25,16 @@ export interface ReplayedTurn {
   stopped: string | null;
 }
 
-/**
- * Plays a stored turn again from the memory before it (`replayRecorded`) where the agent's code
- * runs: a server whose turns are played in worker threads replays there (the agent's action hooks
- * and tool definitions are loaded only in its workers).
- */
-export type Replayer = (turn: TurnRecord, memory: Memory | null) => Promise<ReplayedTurn>;
+/** What bounds a replay: a deadline, and a pause between nodes (to let other work run). */
+export type ReplayOptions = Pick<RunOptions, "deadlineMs" | "pause">;
 
+/** Stored turn `seq` of the thread replayed on `agent` from the memory before it (`replayRecorded`). */
 export async function replayTurn(
   store: Store,
-  agent: Agent | Replayer,
+  agent: Agent,
   threadId: string,
   seq: number,
+  options: ReplayOptions = {},
 ): Promise<ReplayedTurn> {
   const turns = await store.turns(threadId);
   const turn: TurnRecord | undefined = turns.find((t) => t.seq === seq);
@@ -42,11 +47,16 @@ export async function replayTurn(
       stopped: `turn ${seq} was ${turn.status}: it made no calls that were kept`,
     };
   const memory = seq <= 1 ? null : await store.memoryAt(threadId, seq - 1);
-  return typeof agent === "function" ? agent(turn, memory) : replayRecorded(agent, turn, memory);
+  return replayRecorded(agent, turn, memory, options);
 }
 
 /** A committed turn (status ok) replayed on `agent` from `memory`, the memory before it. */
-export async function replayRecorded(agent: Agent, turn: TurnRecord, memory: Memory | null): Promise<ReplayedTurn> {
+export async function replayRecorded(
+  agent: Agent,
+  turn: TurnRecord,
+  memory: Memory | null,
+  options: ReplayOptions = {},
+): Promise<ReplayedTurn> {
   const { seq } = turn;
   // The stored events are the run's, less the prompts (what this replay rebuilds).
   const recorded = turn.trace as unknown as TraceEvent[];
@@ -58,6 +68,7 @@ export async function replayRecorded(agent: Agent, turn: TurnRecord, memory: Mem
       ...recordedStandIns(agent.graph, recorded),
       trace: (e) => void events.push(e),
       ...(time?.kind === "time" && { now: time.time }),
+      ...options,
     });
     return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped: null };
   } catch (err) {
