@@ -7,8 +7,8 @@
  * between nodes; and kept, up to a number of bytes, since a committed turn never changes: asked
  * again, it is read, not replayed.
  */
-import type { Agent } from "@autograms/runtime";
-import { replayTurn, type Store, type ThreadInfo } from "@autograms/store";
+import type { Agent, TraceEvent } from "@autograms/runtime";
+import { replayTurn, type Store, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import { HttpError } from "../http/errors.js";
 
 export interface TurnCallsLimits {
@@ -29,6 +29,12 @@ export const DEFAULT_TURN_CALLS: TurnCallsLimits = {
   deadlineMs: 10_000,
 };
 
+/** A step that asked the model, called a tool, ran a hook or printed. */
+function madeCalls(e: TraceEvent): boolean {
+  if (e.kind === "generate" || e.kind === "custom" || e.kind === "tool_call" || e.kind === "log") return true;
+  return "decisions" in e && e.decisions.length > 0;
+}
+
 /** How long a replay runs before it lets the event loop serve other requests. */
 const SLICE_MS = 10;
 
@@ -40,6 +46,11 @@ export class TurnCalls {
   private readonly pending = new Map<string, Promise<string>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  /**
+   * A thread's turns, read once for the replays of it running or waiting (reading them parses every
+   * turn's trace), and let go when the last of those ends.
+   */
+  private readonly threadTurns = new Map<string, { users: number; turns?: Promise<TurnRecord[]> }>();
 
   constructor(
     private readonly store: Store,
@@ -60,31 +71,64 @@ export class TurnCalls {
     }
     let replay = this.pending.get(key);
     if (!replay) {
-      replay = this.replayed(agent, thread.id, seq).finally(() => this.pending.delete(key));
+      const turns = this.turnsOf(thread);
+      replay = this.replayed(agent, thread.id, seq, turns.read).finally(() => {
+        turns.done();
+        this.pending.delete(key);
+      });
       this.pending.set(key, replay);
       replay.then((text) => this.keep(key, text)).catch(() => {});
     }
     return replay;
   }
 
-  private async replayed(agent: Agent, threadId: string, seq: number): Promise<string> {
+  private turnsOf(thread: ThreadInfo): { read: () => Promise<TurnRecord[]>; done: () => void } {
+    const key = JSON.stringify([thread.id, thread.createdAt, thread.version]);
+    let held = this.threadTurns.get(key);
+    if (!held) this.threadTurns.set(key, (held = { users: 0 }));
+    const h = held;
+    h.users++;
+    return {
+      read: () => (h.turns ??= this.store.turns(thread.id)),
+      done: () => {
+        if (--h.users === 0) this.threadTurns.delete(key);
+      },
+    };
+  }
+
+  private async replayed(
+    agent: Agent,
+    threadId: string,
+    seq: number,
+    turns: () => Promise<TurnRecord[]>,
+  ): Promise<string> {
     await this.turn();
     try {
       let since = performance.now();
-      const replayed = await replayTurn(this.store, agent, threadId, seq, {
-        deadlineMs: this.limits.deadlineMs,
-        // Between nodes, now and then: other requests are served while a long turn replays.
-        pause: () => {
-          if (performance.now() - since < SLICE_MS) return;
-          return new Promise<void>((resolve) =>
-            setImmediate(() => {
-              since = performance.now();
-              resolve();
-            }),
-          );
+      const replayed = await replayTurn(
+        this.store,
+        agent,
+        threadId,
+        seq,
+        {
+          deadlineMs: this.limits.deadlineMs,
+          // Between nodes, now and then: other requests are served while a long turn replays.
+          pause: () => {
+            if (performance.now() - since < SLICE_MS) return;
+            return new Promise<void>((resolve) =>
+              setImmediate(() => {
+                since = performance.now();
+                resolve();
+              }),
+            );
+          },
         },
-      });
-      return JSON.stringify(replayed);
+        turns,
+      );
+      // Only the steps that sent or got something: a turn that computes has thousands of others,
+      // which its stored trace (GET /api/threads/:id) already shows.
+      const { events, ...rest } = replayed;
+      return JSON.stringify({ ...rest, steps: events.length, events: events.filter(madeCalls) });
     } finally {
       // The next one waiting takes this place over: `running` counts it already.
       const next = this.waiting.shift();

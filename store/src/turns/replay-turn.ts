@@ -28,16 +28,20 @@ export interface ReplayedTurn {
 /** What bounds a replay: a deadline, and a pause between nodes (to let other work run). */
 export type ReplayOptions = Pick<RunOptions, "deadlineMs" | "pause">;
 
-/** Stored turn `seq` of the thread replayed on `agent` from the memory before it (`replayRecorded`). */
+/**
+ * Stored turn `seq` of the thread replayed on `agent` from the memory before it (`replayRecorded`).
+ * `turns`: the thread's turns, as `store.turns` gives them (a caller replaying several turns of one
+ * thread reads them once).
+ */
 export async function replayTurn(
   store: Store,
   agent: Agent,
   threadId: string,
   seq: number,
   options: ReplayOptions = {},
+  turns: () => Promise<TurnRecord[]> = () => store.turns(threadId),
 ): Promise<ReplayedTurn> {
-  const turns = await store.turns(threadId);
-  const turn: TurnRecord | undefined = turns.find((t) => t.seq === seq);
+  const turn: TurnRecord | undefined = (await turns()).find((t) => t.seq === seq);
   if (!turn) throw new StoreError("bad_request", `thread ${threadId} has no turn ${seq}`);
   if (turn.status !== "ok")
     return {
