@@ -162,6 +162,7 @@ export { ReplayModel, ReplayDivergence, recordedCalls } from "./debug/replay-mod
 export type { RecordedCall, ReplayModelOptions } from "./debug/replay-model.js";
 export { replayConversation } from "./debug/replay.js";
 export { recordedStandIns, RecordingExhausted } from "./debug/recorded-stand-ins.js";
+export type { RecordedStandIns } from "./debug/recorded-stand-ins.js";
 export type { ReplayOptions, ReplayedTurn } from "./debug/replay.js";
 export { DebugSession } from "./debug/session.js";
 export type { DebugSessionOptions, SessionEvent, SessionState, StepMode, Stop } from "./debug/session.js";

@@ -16,7 +16,7 @@ import {
 } from "@autograms/runtime";
 import { lookup, type Args } from "../../samples/react-tools/tools.js";
 import { listen, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
+import { openStore, replayRecorded, type Store } from "@autograms/store";
 import { compile } from "@autograms/compiler";
 import { sampleGraph, sampleTools } from "../tools/support.js";
 import { note, noted } from "./fixtures/replay/actions.js";
@@ -200,6 +200,15 @@ describe("a turn's calls, replayed", () => {
     expect(noted).toHaveLength(2);
     expect(looked).toHaveLength(2);
     expect(model.calls).toHaveLength(2);
+    // A turn stored before calls from code were recorded: the replay stops where it makes one (tryTool
+    // would take the missing result as a failure and go on), still running nothing of the agent's.
+    const turn = (await store.turns("notes")).find((t) => t.seq === 2)!;
+    const older = { ...turn, trace: turn.trace.filter((e) => !(e.kind === "tool_call" && e.round === 0)) };
+    const agent = new Agent(notesGraph(), { model, tools: { lookup: lookupWord }, actions: [note] });
+    const stopped = await replayRecorded(agent, older, await store.memoryAt("notes", 1));
+    expect(stopped.stopped).toMatch(/^the turn called tool 'lookup' where the recording has no result for it: /);
+    expect(stopped.events.some((e) => e.kind === "custom")).toBe(false);
+    expect([noted.length, looked.length]).toEqual([2, 2]);
   });
 
   it("replays a turn once however many ask for it, a few at a time, and refuses past its queue with Retry-After", async () => {

@@ -18,10 +18,23 @@ export class RecordingExhausted extends Error {
   override name = "RecordingExhausted";
 }
 
-export function recordedStandIns(
-  graph: Graph,
-  recorded: readonly TraceEvent[],
-): Required<Pick<RunOptions, "tools" | "hooks">> {
+export interface RecordedStandIns {
+  /** The run options that put them in place. */
+  options: Required<Pick<RunOptions, "tools" | "hooks">>;
+  /**
+   * Why the recording ran out, once a stand-in found no answer for what the run did: the run may
+   * have gone on past it (`tryTool` gives a tool's failure back as a value), so what it did from
+   * there on is not the turn's.
+   */
+  exhausted(): string | undefined;
+}
+
+export function recordedStandIns(graph: Graph, recorded: readonly TraceEvent[]): RecordedStandIns {
+  let exhausted: string | undefined;
+  const runOut = (why: string) => {
+    exhausted ??= why;
+    return new RecordingExhausted(why);
+  };
   const calls = new Map<string, Extract<TraceEvent, { kind: "tool_call" }>[]>();
   const hooked = new Map<string, Custom[]>();
   for (const e of recorded) {
@@ -37,8 +50,7 @@ export function recordedStandIns(
     const left = calls.get(name) ?? [];
     tools[name] = () => {
       const next = left.shift();
-      if (!next)
-        throw new RecordingExhausted(`the turn called tool '${name}' where the recording has no result for it`);
+      if (!next) throw runOut(`the turn called tool '${name}' where the recording has no result for it`);
       if (next.error !== undefined)
         // A native call's error is recorded as the model saw it.
         throw new Error(next.round === 0 ? next.error : next.error.replace(/^Error: /, ""));
@@ -54,7 +66,7 @@ export function recordedStandIns(
       own[hook] = async (ctx) => {
         const next = left.shift();
         if (!next || next.node !== ctx.node.name)
-          throw new RecordingExhausted(
+          throw runOut(
             `the recording has no result of the ${hook} hook of action '${name}' at node '${ctx.node.name}' here`,
           );
         // The model calls the hook made, made again: the replay's model answers them and the event shows them.
@@ -67,7 +79,7 @@ export function recordedStandIns(
     }
     hooks[name] = own;
   }
-  return { tools, hooks };
+  return { options: { tools, hooks }, exhausted: () => exhausted };
 }
 
 /** What the hook returned, as its event records it. */

@@ -66,19 +66,24 @@ export async function replayRecorded(
   const recorded = turn.trace as unknown as TraceEvent[];
   const events: TraceEvent[] = [];
   const time = recorded.find((e) => e.kind === "time");
+  const standIns = recordedStandIns(agent.graph, recorded);
+  let stopped: string | null = null;
   try {
     await agent.reply(turn.user ?? "", memory ?? undefined, {
       model: new ReplayModel(recorded, { check: "node" }),
-      ...recordedStandIns(agent.graph, recorded),
-      trace: (e) => void events.push(e),
+      ...standIns.options,
+      // Nothing from where the recording ran out: the run went on with an answer the turn never had.
+      trace: (e) => void (standIns.exhausted() === undefined && events.push(e)),
       ...(time?.kind === "time" && { now: time.time }),
       ...options,
     });
-    return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped: null };
   } catch (err) {
-    const stopped = err instanceof Error ? err.message : String(err);
-    return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped };
+    stopped = err instanceof Error ? err.message : String(err);
   }
+  const exhausted = standIns.exhausted();
+  if (exhausted !== undefined)
+    stopped = `${exhausted}: the turn was stored before such calls were recorded, or the agent has changed since`;
+  return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped };
 }
 
 /**
