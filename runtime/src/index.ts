@@ -166,6 +166,8 @@ export type { RecordedConversation, RecordedTurn } from "./debug/recording.js";
 export { ReplayModel, ReplayDivergence, recordedCalls } from "./debug/replay-model.js";
 export type { RecordedCall, ReplayModelOptions } from "./debug/replay-model.js";
 export { replayConversation } from "./debug/replay.js";
+export { recordedStandIns, RecordingExhausted } from "./debug/recorded-stand-ins.js";
+export type { RecordedStandIns } from "./debug/recorded-stand-ins.js";
 export type { ReplayOptions, ReplayedTurn } from "./debug/replay.js";
 export { DebugSession } from "./debug/session.js";
 export type { DebugSessionOptions, SessionEvent, SessionState, StepMode, Stop } from "./debug/session.js";

@@ -56,6 +56,11 @@ export function checkAppOptions(given: unknown, fn = "createApp"): void {
   texts(fn, "allowedHosts", options.allowedHosts);
   texts(fn, "cors", options.cors);
   wholeNumbers(fn, "limits", options.limits, 1);
+  wholeNumbers(fn, "turnCalls", options.turnCalls, 0);
+  for (const key of ["concurrent", "deadlineMs"]) {
+    const value = (options.turnCalls as Given | undefined)?.[key];
+    if (value === 0) throw refuse(fn, `turnCalls.${key} must be a whole number, at least 1`, value);
+  }
   if (options.flushMs !== undefined && !(typeof options.flushMs === "number" && options.flushMs >= 0))
     throw refuse(fn, "flushMs must be a number of milliseconds, at least 0", options.flushMs);
   if (options.routes !== undefined && !Array.isArray(options.routes))

@@ -22,6 +22,7 @@ import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { RunManager } from "./runs/run-manager.js";
+import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
 import { PoolBuild } from "./workers/pool-build.js";
 import { InProcessPlayer, type TurnPlayer } from "./workers/turn-player.js";
@@ -89,6 +90,8 @@ export interface AppOptions {
    * a pool replaces it).
    */
   workers?: WorkerOptions | TurnPool | PoolBuild;
+  /** Bounds of the replays behind `GET .../turns/:seq/calls` (see `TurnCallsLimits` for the defaults). */
+  turnCalls?: Partial<TurnCallsLimits>;
   /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
   budgets?: Partial<TurnBudgets>;
   /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
@@ -134,6 +137,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     policy,
     chatPolicy: options.policy ?? "enqueue",
     runs,
+    turnCalls: new TurnCalls(options.store, () => ctx.agent, { ...DEFAULT_TURN_CALLS, ...options.turnCalls }),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     lifecycle,
     storeFaults,

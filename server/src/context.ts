@@ -5,6 +5,7 @@ import type { Lifecycle } from "./ops/lifecycle.js";
 import type { StoreFaults } from "./ops/store-faults.js";
 import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
+import type { TurnCalls } from "./runs/turn-calls.js";
 import type { TurnPlayer } from "./workers/turn-player.js";
 
 /**
@@ -31,6 +32,8 @@ export interface ServerContext {
    */
   chatPolicy: BusyPolicy;
   runs: RunManager;
+  /** What a committed turn sent and got back (`GET .../turns/:seq/calls`), replayed and kept. */
+  turnCalls: TurnCalls;
   limits: ServerLimits;
   /** Draining (shutting down) or not: what `/readyz` says and whether new turns are taken. */
   lifecycle: Lifecycle;

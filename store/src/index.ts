@@ -9,7 +9,7 @@ export { editThreadVariables } from "./turns/edit-thread.js";
 export type { Migration } from "./turns/migrate-thread.js";
 export type { MemoryChange } from "./turns/change-thread.js";
 export { replayRecorded, replayTurn } from "./turns/replay-turn.js";
-export type { ReplayedTurn, Replayer } from "./turns/replay-turn.js";
+export type { ReplayedTurn, ReplayOptions } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";
 export type { ThreadCheck } from "./turns/check-threads.js";
 export { messageConflict, StoreError } from "./errors.js";

@@ -126,7 +126,8 @@ describe("autograms serve --watch --workers 1", () => {
     // Many saves: a load each, in a worker each time, and one build's worth of workers left running.
     for (const pence of [61, 62, 63]) await save(pence);
     expect(await say("fresh", "ok")).toBe("Now 63 pence.");
-    // The action's hook runs in the workers, and so does the replay that rebuilds what a turn sent.
+    // The action's hook runs in the workers; the replay that rebuilds what a turn sent runs it not
+    // again, but gives back the result it recorded.
     expect(await say("fresh", "ok")).toBe("63 PENCE!");
     const calls = await (await fetch(`${server.url}/api/threads/fresh/turns/4/calls`)).json();
     expect(calls).toMatchObject({ seq: 4, user: "ok", stopped: null });

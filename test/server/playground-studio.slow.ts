@@ -114,6 +114,23 @@ browserSuite(`the playground as a studio in headless Chromium${skippedWithout}`,
       })),
     );
     expect(shown).toEqual(asked.slice(0, inTurn2));
+    // A node the compiler named (`main.for_of_6ddc.step`) is shown as the line it came from.
+    const label = (node: string) => (node.includes(".") ? `agent.ts:${lineOf.get(node)}` : node);
+    const summaries = await page
+      .locator(".calls details")
+      .evaluateAll((els) =>
+        els.map((d) => [d.getAttribute("data-node")!, d.querySelector("summary code")!.textContent!]),
+      );
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const [node, shownAs] of summaries) expect(shownAs).toBe(label(node!));
+    const atNodes = await page.locator("#turn-detail table.changes td.node").allTextContents();
+    const changed = (
+      (await (await fetch(`${server.url}/api/threads/${encodeURIComponent(threadId())}`)).json()) as {
+        turns: { seq: number; changes: { node: string }[] }[];
+      }
+    ).turns.find((t) => t.seq === turns[1]!.seq)!.changes;
+    expect(changed.some((c) => c.node.includes("."))).toBe(true);
+    expect(atNodes).toEqual(changed.map((c) => label(c.node)));
   });
 
   it("shows the nodes of a line clicked in the source, and the line of a node clicked in the graph", async () => {

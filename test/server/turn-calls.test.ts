@@ -16,8 +16,11 @@ import {
 } from "@autograms/runtime";
 import { lookup, type Args } from "../../samples/react-tools/tools.js";
 import { listen, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
+import { openStore, replayRecorded, type Store } from "@autograms/store";
+import { compile } from "@autograms/compiler";
 import { sampleGraph, sampleTools } from "../tools/support.js";
+import { note, noted } from "./fixtures/replay/actions.js";
+import { lookup as lookupWord, looked } from "./fixtures/replay/tools.js";
 import { json, tempFolder } from "./support/harness.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -33,8 +36,8 @@ afterAll(async () => {
   folder.remove();
 });
 
-async function serve(agent: Agent): Promise<string> {
-  const server = await listen({ agent, store, port: 0 });
+async function serve(agent: Agent, turnCalls?: { concurrent?: number; queue?: number }): Promise<string> {
+  const server = await listen({ agent, store, port: 0, ...(turnCalls && { turnCalls }) });
   servers.push(server);
   return server.url;
 }
@@ -55,6 +58,13 @@ const calls = async (url: string, thread: string, seq: number | string) => {
     },
   };
 };
+
+/** An agent whose turns call a tool from code (tryTool) and run a custom action's hook. */
+function notesGraph(): Graph {
+  const file = join(import.meta.dirname, "fixtures", "replay", "agent.ts");
+  const { graph } = compile(readFileSync(file, "utf8"), { fileName: file });
+  return graph!;
+}
 
 describe("a turn's calls, replayed", () => {
   it("gives every multiple-choice question exactly as the model received it", async () => {
@@ -153,5 +163,89 @@ describe("a turn's calls, replayed", () => {
     const url = servers[0]!.url;
     for (const seq of [0, 9, "x"]) expect([seq, (await calls(url, "tutor", seq)).status]).toEqual([seq, 400]);
     expect((await calls(url, "nope", 1)).status).toBe(404);
+  });
+
+  it("runs no hook and no tool again, however often it is asked: the calls from code and the hooks' are recorded", async () => {
+    const model = new ScriptedModel({ complete: ["Noted: apple.", "Noted: nothing."] });
+    const url = await serve(new Agent(notesGraph(), { model, tools: { lookup: lookupWord }, actions: [note] }));
+    noted.length = 0;
+    looked.length = 0;
+    await say(url, "notes", null);
+    await say(url, "notes", "apple");
+    await say(url, "notes", "42");
+    expect(noted).toEqual(["words: apple", "words: 42"]);
+    expect(looked).toEqual(["apple", "42"]);
+    // Many GETs, some at once: each answered from the recording, nothing of the agent's run again.
+    const answers = await Promise.all([2, 3, 2, 3, 2, 3].map((seq) => calls(url, "notes", seq)));
+    for (const [i, { status, body }] of answers.entries()) {
+      expect(status).toBe(200);
+      expect(body.stopped).toBeNull();
+      const found = body.events.find((e) => e.kind === "tool_call");
+      expect(found).toMatchObject(
+        i % 2 === 0
+          ? { tool: "lookup", round: 0, arguments: '[{"word":"apple"}]', result: "apple (a word)" }
+          : { tool: "lookup", round: 0, arguments: '[{"word":"42"}]', error: "not a word: 42" },
+      );
+      const hook = body.events.find((e) => e.kind === "custom");
+      expect(hook).toMatchObject({
+        hook: "instruction",
+        reply: i % 2 === 0 ? "Noted: apple." : "Noted: nothing.",
+        calls: [{ kind: "complete", answer: i % 2 === 0 ? "Noted: apple." : "Noted: nothing." }],
+      });
+      // The prompt the hook sent, rebuilt as the model received it.
+      expect(hook?.kind === "custom" && hook.calls[0]?.kind === "complete" && hook.calls[0].messages).toEqual(
+        model.calls[i % 2]!.request.messages,
+      );
+    }
+    expect(noted).toHaveLength(2);
+    expect(looked).toHaveLength(2);
+    expect(model.calls).toHaveLength(2);
+    // A turn stored before calls from code were recorded: the replay stops where it makes one (tryTool
+    // would take the missing result as a failure and go on), still running nothing of the agent's.
+    const turn = (await store.turns("notes")).find((t) => t.seq === 2)!;
+    const older = { ...turn, trace: turn.trace.filter((e) => !(e.kind === "tool_call" && e.round === 0)) };
+    const agent = new Agent(notesGraph(), { model, tools: { lookup: lookupWord }, actions: [note] });
+    const stopped = await replayRecorded(agent, older, await store.memoryAt("notes", 1));
+    expect(stopped.stopped).toMatch(/^the turn called tool 'lookup' where the recording has no result for it: /);
+    expect(stopped.events.some((e) => e.kind === "custom")).toBe(false);
+    expect([noted.length, looked.length]).toEqual([2, 2]);
+  });
+
+  it("replays a turn once however many ask for it, a few at a time, and refuses past its queue with Retry-After", async () => {
+    const model = new ScriptedModel({ complete: Array.from({ length: 4 }, (_, i) => `Noted ${i}.`) });
+    const agent = new Agent(notesGraph(), { model, tools: { lookup: lookupWord }, actions: [note] });
+    const url = await serve(agent, { concurrent: 1, queue: 2 });
+    await say(url, "bounded", null);
+    for (const word of ["one", "two", "three", "four"]) await say(url, "bounded", word);
+    // From here on, each replay is counted and held until the test lets it go.
+    const played = agent.reply.bind(agent);
+    let replays = 0;
+    let release!: () => void;
+    let gate = new Promise<void>((r) => (release = r));
+    agent.reply = async (...args) => {
+      replays++;
+      await gate;
+      return played(...args);
+    };
+    const same = Promise.all(Array.from({ length: 12 }, () => calls(url, "bounded", 3)));
+    for (let waited = 0; replays === 0 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    expect(replays).toBe(1);
+    // Turn 3 replays; of turns 2, 4 and 5 two wait, and one finds the queue full: the first answer.
+    const others = [2, 4, 5].map((seq) => fetch(`${url}/api/threads/bounded/turns/${seq}/calls`));
+    const refused = await Promise.race(others);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("replays_busy");
+    release();
+    for (const { status, body } of await same) expect([status, body.stopped, body.user]).toEqual([200, null, "two"]);
+    const answered = await Promise.all(others);
+    expect(answered.map((r) => r.status).sort()).toEqual([200, 200, 503]);
+    for (const r of answered.filter((r) => r.status === 200)) expect((await r.json()).stopped).toBeNull();
+    expect(replays).toBe(3);
+    // Asked again: read from what was kept, not replayed.
+    gate = new Promise<void>((r) => (release = r));
+    expect((await calls(url, "bounded", 3)).body.user).toBe("two");
+    expect(replays).toBe(3);
+    release();
   });
 });

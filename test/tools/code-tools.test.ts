@@ -190,3 +190,34 @@ describe("defineTool", () => {
     expect(() => defineTool(spec as never)).toThrow(message);
   });
 });
+
+describe("a traced run's calls from code", () => {
+  it("are tool_call events of round 0, before the step's event: each tool as called, tryTool's by the tool's name", async () => {
+    const agent = agentOf(
+      `
+    const a = tryTool(half, 3);
+    const b = later("moon");
+    const c = half(4) + tryTool(later, "").ok;
+    chatExact(\`\${a.ok} \${b.length} \${c}\`);`,
+      tools,
+    );
+    const events: { kind: string; node: string }[] = [];
+    const r = await agent.reply("", undefined, { trace: (e) => events.push(e) });
+    expect(r.reply).toBe("false 4 2");
+    const calls = events.filter((e) => e.kind === "tool_call");
+    expect(calls).toMatchObject([
+      { tool: "half", id: "", round: 0, arguments: "[3]", error: "3 is odd" },
+      { tool: "later", id: "", round: 0, arguments: '["moon"]', result: { word: "moon", length: 4 } },
+      { tool: "half", id: "", round: 0, arguments: "[4]", result: 2 },
+      { tool: "later", id: "", round: 0, arguments: '[""]', error: "nothing to look up" },
+    ]);
+    // Each before the event of the step whose code made it.
+    for (const call of calls) {
+      const next = events[events.indexOf(call) + 1]!;
+      expect(next.node).toBe(call.node);
+      expect(["tool_call", "code"]).toContain(next.kind);
+    }
+    // Untraced, nothing is recorded (and the run is the same).
+    expect((await agent.reply("")).reply).toBe("false 4 2");
+  });
+});

@@ -29,7 +29,8 @@ import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
 import { isToolRunOptions, toolDefinitionOf } from "../language/tools.js";
 import type { ToolDefinition } from "../model/types.js";
-import { RUNTIME_MODULE, runtimeTools } from "./builtin-tools.js";
+import { RUNTIME_MODULE, RUNTIME_TOOLS, runtimeTools, type RuntimeTool } from "./builtin-tools.js";
+import { recordingToolCalls } from "./code-tool-calls.js";
 import type { ActionDefinition } from "../language/actions.js";
 import { checkActions } from "./action-hooks.js";
 import { defaultConfig, type AgentConfig } from "../engine/config.js";
@@ -95,9 +96,12 @@ export class Agent {
   readonly config: AgentConfig;
   private readonly program: Program;
   private readonly model: ChatModel;
+  /** The tools as code and the model get them: the agent's own (`agentTools`) and the runtime's functions (tryTool, ...). */
   private readonly tools: Record<string, HostFunction>;
-  /** The runtime's own functions among the tools (tryTool, ...). */
-  private readonly ownTools = new Set<string>();
+  /** The tools given in the options, arguments copied in. */
+  private readonly agentTools: Record<string, HostFunction>;
+  /** The runtime's own functions among the tools (tryTool, ...), by their name in the graph. */
+  private readonly ownTools = new Map<string, RuntimeTool>();
   private readonly actions: Record<string, ActionDefinition<any, any>>;
   private readonly evaluate: Performer["evaluate"];
 
@@ -131,15 +135,12 @@ export class Agent {
       const definition = toolDefinitionOf(fn);
       if (definition) toolDefinitions[name] = definition;
     }
-    // The runtime's own functions are always its own implementations, whatever a loader passed.
-    const builtins = runtimeTools(tools);
     for (const [name, info] of Object.entries(this.graph.tools ?? {})) {
-      if (info.module === RUNTIME_MODULE && Object.hasOwn(builtins, info.export)) {
-        tools[name] = builtins[info.export as keyof typeof builtins];
-        this.ownTools.add(name);
-      }
+      if (info.module === RUNTIME_MODULE && (RUNTIME_TOOLS as readonly string[]).includes(info.export))
+        this.ownTools.set(name, info.export as RuntimeTool);
     }
-    this.tools = tools;
+    this.agentTools = tools;
+    this.tools = this.withRuntimeTools(tools, {});
     if (options.clock !== undefined && typeof options.clock !== "function") {
       throw new AgentError(
         "bad_input",
@@ -378,7 +379,7 @@ export class Agent {
       ...(options.conversationId !== undefined && { conversationId: options.conversationId }),
     });
     if (!spans) return work(performer);
-    return spans.run(() => work(instrument(performer, spans, this.ownTools)));
+    return spans.run(() => work(instrument(performer, spans, new Set(this.ownTools.keys()))));
   }
 
   private performer(options: RunOptions): Performer {
@@ -419,18 +420,60 @@ export class Agent {
     if (typeof model?.complete !== "function" || typeof model.choose !== "function") {
       throw new AgentError("bad_input", "model must be a ChatModel (with complete() and choose())");
     }
-    const tools = options.tools ? { ...this.tools, ...this.standIns(options.tools) } : this.tools;
+    const given = options.tools ? this.standIns(options.tools) : undefined;
+    const base = given ? { ...this.agentTools, ...given } : this.agentTools;
+    const tools = given ? this.withRuntimeTools(base, given) : this.tools;
+    // A traced run's code calls are recorded (the trace holds them, a replay answers them).
+    const recording = options.trace && recordingToolCalls(base);
     return {
       env,
       model,
       tools,
+      codeTools: recording ? this.withRuntimeTools(recording.tools, given ?? {}) : tools,
+      ...(recording && { takeCodeCalls: recording.take }),
       evaluate: this.evaluate,
-      actions: this.actions,
+      actions: options.hooks ? this.withHooks(options.hooks) : this.actions,
       trace: options.trace,
       pause: options.pause,
       deadline,
       replies,
     };
+  }
+
+  /**
+   * `tools` with the runtime's own functions over them (tryTool calls these very tools), unless
+   * `kept` gives one of those names a stand-in.
+   */
+  private withRuntimeTools(
+    tools: Record<string, HostFunction>,
+    kept: Record<string, HostFunction>,
+  ): Record<string, HostFunction> {
+    const out = { ...tools };
+    // Over the whole map: tryTool may call the runtime's other functions too.
+    const builtins = runtimeTools(out);
+    // The runtime's own functions are always its own implementations, whatever a loader passed.
+    for (const [name, own] of this.ownTools) out[name] = Object.hasOwn(kept, name) ? kept[name]! : builtins[own];
+    return out;
+  }
+
+  /** The custom actions with a run's stand-ins for some of their hooks. */
+  private withHooks(given: NonNullable<RunOptions["hooks"]>): Record<string, ActionDefinition<any, any>> {
+    const out = { ...this.actions };
+    for (const [name, hooks] of Object.entries(given)) {
+      const action = Object.hasOwn(this.actions, name) ? this.actions[name] : undefined;
+      if (!action) throw new AgentError("bad_input", `hooks: '${name}' is not one of the agent's custom actions`);
+      const standIns: Record<string, unknown> = {};
+      // Only for the hooks the action has: the graph was compiled with those.
+      for (const hook of ["instruction", "transition", "output"] as const) {
+        const fn = hooks?.[hook];
+        if (fn === undefined || !action[hook]) continue;
+        if (typeof fn !== "function")
+          throw new AgentError("bad_input", `hooks: the ${hook} hook of action '${name}' must be a function`);
+        standIns[hook] = fn;
+      }
+      out[name] = { ...action, ...standIns } as ActionDefinition<any, any>;
+    }
+    return out;
   }
 
   /** A run's stand-ins for tools of the graph, made like the agent's own (arguments copied in). */

@@ -48,21 +48,23 @@ function succeeded(value: unknown): { ok: true; value: unknown } {
 }
 
 function failed(error: unknown): { ok: false; error: JsonValue } {
-  let message: string;
-  try {
-    message =
-      error instanceof Error
-        ? String(error.message)
-        : typeof error === "string"
-          ? error
-          : (JSON.stringify(error) ?? String(error));
-  } catch {
-    message = "the tool failed";
-  }
-  return { ok: false, error: message };
+  return { ok: false, error: toolErrorText(error) };
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** What a tool threw, as `tryTool` gives it back and a trace records it: the message, or the value's JSON. */
+export function toolErrorText(error: unknown): string {
+  try {
+    return error instanceof Error
+      ? String(error.message)
+      : typeof error === "string"
+        ? error
+        : (JSON.stringify(error) ?? String(error));
+  } catch {
+    return "the tool failed";
+  }
+}
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&

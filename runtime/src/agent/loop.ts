@@ -172,18 +172,23 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         let out;
         try {
           out = await wait(
-            p.evaluate(effect.code, effect.variables, { ...(env.sandbox ?? env.program.limits), functions: p.tools }),
+            p.evaluate(effect.code, effect.variables, {
+              ...(env.sandbox ?? env.program.limits),
+              functions: p.codeTools,
+            }),
           );
         } catch (e) {
           if (deadline?.owns(e)) throw e;
           throw sandboxFailure(env, r.state.mem, node, effect.code, "code", e);
         }
+        const calls = p.takeCodeCalls?.();
         r = step(env, r.state, {
           kind: "evaluated",
           value: (out.value ?? null) as JsonValue,
           writes: writesBetween(effect.variables, out.variables as Record<string, JsonValue>),
           logs: out.logs,
           time: out.time,
+          ...(calls && { calls }),
         });
         break;
       }

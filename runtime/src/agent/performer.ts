@@ -3,6 +3,7 @@ import type { JsonValue } from "../graph/types.js";
 import type { ChatModel } from "../model/types.js";
 import type { Evaluation, HostFunction, SandboxOptions } from "../sandbox/index.js";
 import type { Env } from "../engine/env.js";
+import type { CodeToolCall } from "../engine/code-tool-call.js";
 import type { TraceSink } from "../trace/events.js";
 import type { Frame } from "../memory/types.js";
 import type { ActionDefinition } from "../language/actions.js";
@@ -32,7 +33,12 @@ export type Evaluator = (
 export interface Performer {
   env: Env;
   model: ChatModel;
+  /** The tools the model calls natively. */
   tools: Record<string, HostFunction>;
+  /** The tools as the nodes' code gets them: in a traced run, each call recorded for `takeCodeCalls`. */
+  codeTools: Record<string, HostFunction>;
+  /** The calls of `codeTools` since it was last called (a traced run's only). */
+  takeCodeCalls?: (() => CodeToolCall[] | undefined) | undefined;
   evaluate: Evaluator;
   /** Implementations of the graph's custom actions, by action name. */
   actions: Record<string, ActionDefinition<any, any>>;

@@ -4,6 +4,7 @@ import type { MemoryDelta } from "../memory/delta.js";
 import type { ChatModel } from "../model/types.js";
 import type { TraceSink } from "../trace/events.js";
 import type { PauseHook } from "./performer.js";
+import type { ActionContext } from "../language/actions.js";
 import type { ReplyChunk } from "./reply-stream.js";
 
 export interface RunOptions {
@@ -38,6 +39,15 @@ export interface RunOptions {
   model?: ChatModel;
   /** Tools that stand in for the agent's in this run, by name: a replay gives the recorded results instead of acting again. */
   tools?: Record<string, (...args: any[]) => unknown>;
+  /**
+   * Hooks that stand in for those of the agent's custom actions in this run, by action name: a
+   * replay gives each hook's recorded result back instead of running it again. A stand-in for a
+   * hook the action does not have is not used.
+   */
+  hooks?: Record<
+    string,
+    Partial<Record<"instruction" | "transition" | "output", (ctx: ActionContext<any>) => unknown>>
+  >;
 }
 
 export interface ReplyResult {

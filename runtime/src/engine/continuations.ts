@@ -10,6 +10,7 @@ import { push, withTopFrame, type RunMemory } from "./stack.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { evaluateNow, logEvents, type Evaluation } from "./evaluate.js";
+import type { CodeToolCall } from "./code-tool-call.js";
 import type { Writes } from "../sandbox/index.js";
 import { withOutput } from "./output.js";
 import { moved, result } from "./result.js";
@@ -37,14 +38,17 @@ export function evaluateOrHandOver(
 }
 
 export function resumeEvaluation(env: Env, state: RunState, then: Continuation, r: Evaluation): StepResult {
-  if (r.logs === undefined && (r.time === undefined || state.timed)) return resumed(env, state, then, r);
-  // The first read of the run's time is recorded (a replay gives it back); prints are reported as they are.
+  if (r.logs === undefined && r.calls === undefined && (r.time === undefined || state.timed))
+    return resumed(env, state, then, r);
+  // The first read of the run's time is recorded (a replay gives it back), and so is each tool
+  // the code called (a replay gives its result back instead of calling it); prints are reported as they are.
   const node = nodeOf(env, then.node).node;
   const before: TraceEvent[] = [];
   if (r.time !== undefined && !state.timed) {
     if (env.tracing) before.push(event(env, state.mem, node, { kind: "time", time: r.time })!);
     state = { ...state, timed: true };
   }
+  if (r.calls !== undefined && env.tracing) before.push(...r.calls.map((c) => toolCallEvent(env, state.mem, node, c)));
   if (r.logs !== undefined && env.tracing) before.push(...logEvents(env, state.mem, node, r.logs));
   const out = resumed(env, state, then, r);
   if (before.length) out.before = before;
@@ -219,4 +223,15 @@ function enterFunction(
   const mem = memoryWith(state.mem, stack);
   const next = moved(state, mem, { kind: "enter", node: info.entry });
   return result(next, env.tracing ? event(env, mem, cn.node, { kind: "call", function: name, args }, changes) : null);
+}
+
+function toolCallEvent(env: Env, mem: RunMemory, node: GraphNode, c: CodeToolCall): TraceEvent {
+  return event(env, mem, node, {
+    kind: "tool_call",
+    tool: c.tool,
+    id: "",
+    arguments: JSON.stringify(c.args),
+    round: 0,
+    ...(c.error !== undefined ? { error: c.error } : { result: c.result ?? null }),
+  })!;
 }

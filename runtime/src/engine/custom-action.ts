@@ -152,6 +152,8 @@ function instructed(
   const text = reply ?? thought;
   const output = r.output !== undefined ? r.output : (text ?? null);
   const consumed = consumes ? state.pending : null;
+  // What the result said beyond its text (effects, output, retain, ...): a replay gives the whole result back from this.
+  const { reply: _reply, thought: _thought, ...rest } = r;
   const body = {
     kind: "custom" as const,
     hook: "instruction" as const,
@@ -160,6 +162,7 @@ function instructed(
     ...(thought !== undefined && { thought }),
     ...(consumed !== null && { consumed }),
     output,
+    ...(Object.keys(rest).length > 0 && { result: rest }),
   };
   if (text === undefined) {
     // Taken as read: no turn holds it, and no function gives it back to its caller.

@@ -11,6 +11,7 @@ import type { TraceEvent } from "../trace/events.js";
 import { fail, type Env } from "./env.js";
 import { event } from "./trace-event.js";
 import type { RunMemory } from "./stack.js";
+import type { CodeToolCall } from "./code-tool-call.js";
 import { clip } from "../text/cut.js";
 
 export interface Evaluation {
@@ -21,6 +22,8 @@ export interface Evaluation {
   logs?: SandboxLog[];
   /** The run's time, when the code read it (`Date.now()`). */
   time?: number;
+  /** The tools the code called, in order, when the run is traced. */
+  calls?: CodeToolCall[];
 }
 
 export function evaluateNow(

@@ -16,6 +16,7 @@ import type {
 import type { RunMemory } from "./stack.js";
 import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
 import type { SandboxLog, Writes } from "../sandbox/index.js";
+import type { CodeToolCall } from "./code-tool-call.js";
 
 /** The hooks of a custom action (see `defineAction`). */
 export type ActionHook = "instruction" | "transition" | "output";
@@ -147,7 +148,14 @@ export type StepInput =
   | { kind: "user"; text: string }
   | { kind: "completed"; text: string }
   | { kind: "chosen"; index: number }
-  | { kind: "evaluated"; value: JsonValue; writes: Writes | null; logs?: SandboxLog[]; time?: number }
+  | {
+      kind: "evaluated";
+      value: JsonValue;
+      writes: Writes | null;
+      logs?: SandboxLog[];
+      time?: number;
+      calls?: CodeToolCall[];
+    }
   | { kind: "tool_completed"; completion: ToolCompletion }
   /** A hook's value (copied as plain data), with the model calls it made, in order. */
   | { kind: "acted"; value: JsonValue; calls: ActionCall[] }

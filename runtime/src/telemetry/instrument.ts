@@ -10,6 +10,7 @@ export function instrument(p: Performer, spans: TurnSpans, ownTools: ReadonlySet
     ...p,
     model: tracedModel(p.model, spans),
     tools: tracedTools(p.tools, ownTools, spans),
+    codeTools: tracedTools(p.codeTools, ownTools, spans),
     // Entering a node is a span of its own; the run waits only when the given hook holds it.
     pause: (at) => {
       spans.enter(at.node);

@@ -117,11 +117,20 @@ export type TraceEvent =
       consumed?: string;
       output?: JsonValue;
       target?: string | null;
+      /**
+       * The instruction hook only: the rest of what it returned besides `reply` and `thought`
+       * (`output`, `assign`, `setPrompt`, `retain`, ...), when there was any. With them, the
+       * event holds the hook's whole result, which a replay gives back instead of running it.
+       */
+      result?: Record<string, JsonValue>;
     })
   /**
-   * A native tool call the model made at a chat or thought node that offers tools, and what the
-   * model was given back: the tool's `result`, or an `error` (unknown tool, malformed arguments,
-   * the tool threw) that the model sees as `Error: ...`.
+   * A tool call and what it gave back: the tool's `result`, or an `error`. Either a native call the
+   * model made at a chat or thought node that offers tools (`round` 1 and up; the error, an unknown
+   * tool, malformed arguments or the tool threw, is what the model sees as `Error: ...`), or a call
+   * the node's code made (`round` 0, `id` "", reported before the step's own event; `arguments` is
+   * the JSON text of the argument list; a call through `tryTool` is the tool's own; the error is
+   * the message of what the tool threw).
    */
   | (Base & {
       kind: "tool_call";
@@ -131,7 +140,7 @@ export type TraceEvent =
       id: string;
       /** The arguments as the model wrote them (JSON text, possibly malformed). */
       arguments: string;
-      /** 1 for the model's first round of calls at this node, 2 for the next, ... */
+      /** 1 for the model's first round of calls at this node, 2 for the next, ...; 0 for a call from code. */
       round: number;
       result?: JsonValue;
       error?: string;

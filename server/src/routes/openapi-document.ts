@@ -165,26 +165,31 @@ export function openApiDocument(agent: string, options: { playground: boolean })
       "/api/threads/{id}/turns/{seq}/calls": {
         get: {
           summary:
-            "What a turn sent to the model and got back (prompts, choices, tool calls, prints), rebuilt by replaying it from its recorded answers; nothing is called for real",
+            "What a turn sent to the model and got back (prompts, choices, tool calls, hooks, prints), rebuilt by replaying it from its recording: no model, tool or hook runs; replayed once per turn and build, then kept",
           parameters: [threadId, { name: "seq", in: "path", required: true, schema: { type: "integer", minimum: 1 } }],
           responses: {
             200: {
-              description: "the turn's events, prompts included",
+              description: "the turn's events that made calls, prompts included",
               content: json({
                 type: "object",
                 properties: {
                   seq: { type: "integer" },
                   user: { type: ["string", "null"] },
+                  steps: { type: "integer", description: "the turn's trace events, those not given here included" },
                   events: { type: "array", items: { type: "object" } },
                   stopped: {
                     type: ["string", "null"],
-                    description: "why the replay stopped short (the agent changed since), or null",
+                    description:
+                      "why the replay stopped short (the agent changed since, its deadline, a turn stored before calls from code were recorded), or null",
                   },
                 },
               }),
             },
             400: error("no such turn"),
             404: error("no such thread"),
+            503: error(
+              "`replays_busy`: as many turns as the queue holds wait to be replayed; ask again after Retry-After",
+            ),
           },
         },
       },

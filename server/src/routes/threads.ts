@@ -77,12 +77,18 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   });
 
   // What a turn sent and got back (the prompts, the choices put to the model, the tool calls, the
-  // prints), rebuilt by replaying it from its recorded answers: prompts are not stored.
+  // prints), rebuilt by replaying it from its recording (prompts are not stored): turn-calls.ts.
   app.get("/api/threads/:id/turns/:seq/calls", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const thread = await known(id);
     const seq = turnParam(c.req.param("seq"), "seq", id, 1, thread.version);
-    return c.json(await ctx.runs.replay(id, seq));
+    try {
+      return c.body(await ctx.turnCalls.json(thread, seq), 200, { "Content-Type": "application/json" });
+    } catch (err) {
+      if (err instanceof HttpError && err.extra.retryAfter !== undefined)
+        c.header("Retry-After", String(err.extra.retryAfter));
+      throw err;
+    }
   });
 
   app.delete("/api/threads/:id", async (c) => {

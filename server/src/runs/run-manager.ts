@@ -10,12 +10,10 @@ import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import {
   acquireTurn,
   messageConflict,
-  replayTurn,
   StoreError,
   type BusyPolicy,
   type HeldTurn,
   type Lease,
-  type ReplayedTurn,
   type RunRecord,
   type StalePolicy,
   type Store,
@@ -98,7 +96,7 @@ export class RunManager {
 
   /** Where the turns of the build served now are played. */
   private player: TurnPlayer;
-  /** Runs (and replays) in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
+  /** Runs in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
   private readonly runsOn = new Map<TurnPlayer, number>();
   /** Players of earlier builds, still playing runs that started on them. */
   private readonly retiring = new Set<TurnPlayer>();
@@ -477,14 +475,14 @@ export class RunManager {
     }
   }
 
-  /** The current player, kept open until `letGo` (a run, a replay on it). */
+  /** The current player, kept open until `letGo` (a run on it). */
   private hold(): TurnPlayer {
     const player = this.player;
     this.runsOn.set(player, (this.runsOn.get(player) ?? 0) + 1);
     return player;
   }
 
-  /** A run or replay on `player` ended: an earlier build's player is closed after its last. */
+  /** A run on `player` ended: an earlier build's player is closed after its last. */
   private letGo(player: TurnPlayer): void {
     const left = this.runsOn.get(player)! - 1;
     if (left > 0) this.runsOn.set(player, left);
@@ -537,20 +535,6 @@ export class RunManager {
     await live?.stored;
     const turn = (await this.store.turns(threadId)).find((t) => t.seq === lease.version)!;
     return { runId: recorded && recorded.messageId === turn.messageId ? recorded.id : null, turn };
-  }
-
-  /**
-   * What turn `seq` of the thread sent, rebuilt by replaying it (`replayTurn`) where the current
-   * build's turns are played: in its workers, which hold its tools' definitions and action hooks.
-   */
-  async replay(threadId: string, seq: number): Promise<ReplayedTurn> {
-    const agent = this.currentAgent();
-    const player = this.hold();
-    try {
-      return await replayTurn(this.store, (turn, memory) => player.replay({ agent, turn, memory }), threadId, seq);
-    } finally {
-      this.letGo(player);
-    }
   }
 
   /** Resolves once the runs in progress now have ended and their events are stored. */

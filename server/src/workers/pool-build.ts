@@ -5,10 +5,9 @@
  * player of its own, so that a run finishes on the build it started on and an earlier build is let
  * go once its runs have ended (`RunManager.usePlayer`); the pool ends with the last of its builds.
  */
-import type { ReplayedTurn } from "@autograms/store";
 import type { PlayedResult } from "./protocol.js";
 import type { TurnPool } from "./turn-pool.js";
-import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
+import type { PlayRequest, TurnPlayer } from "./turn-player.js";
 
 export class PoolBuild implements TurnPlayer {
   private closing: Promise<void> | undefined;
@@ -61,10 +60,6 @@ export class PoolBuild implements TurnPlayer {
 
   play(request: PlayRequest): Promise<PlayedResult> {
     return this.pool.play({ ...request, build: this.build });
-  }
-
-  replay(request: ReplayRequest): Promise<ReplayedTurn> {
-    return this.pool.replay({ ...request, build: this.build });
   }
 
   /** Drops the build's agent in the workers; the last build on the pool closes it. */

@@ -1,6 +1,6 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
 import type { Memory, ReplyChunk, ToolDefinition } from "@autograms/runtime";
-import type { PackedTurn, ReplayedTurn, TurnRecord } from "@autograms/store";
+import type { PackedTurn } from "@autograms/store";
 import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
 
@@ -49,8 +49,6 @@ export type ToWorker =
       /** Send every step whole (PlayRequest.wholeSteps). */
       wholeSteps?: true;
     }
-  /** Replays a committed turn from the memory before it, to rebuild what it sent (`replayRecorded`). */
-  | { type: "replay"; id: number; turn: TurnRecord; memory: Memory | null; build?: number }
   /** Makes the agent of another build from `data` (the script's factory again), for the turns that name it. */
   | { type: "make"; build: number; data: unknown }
   /** No turn names this build any more: its agent goes. */
@@ -82,7 +80,6 @@ export type FromWorker =
   /** A turn's step events (bounded: see bounded-step.ts, unless asked whole) and text, in order, as they come. */
   | { type: "progress"; id: number; items: ProgressItems }
   | { type: "played"; id: number; result: PlayedResult }
-  | { type: "replayed"; id: number; result: ReplayedTurn }
   | { type: "failed"; id: number; error: FailedTurn; omittedSteps?: number };
 
 export interface FailedTurn {

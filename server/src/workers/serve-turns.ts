@@ -8,7 +8,7 @@ import { getHeapStatistics } from "node:v8";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
 import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
-import { MemoryCache, replayRecorded } from "@autograms/store";
+import { MemoryCache } from "@autograms/store";
 import {
   addStepItem,
   addTextItem,
@@ -82,7 +82,6 @@ export function serveTurns(
     port.on("message", (message: ToWorker) => {
       if (message.type === "ping") send({ type: "pong" });
       else if (message.type === "stop") turns.get(message.id)?.abort(new StopError(message.reason));
-      else if (message.type === "replay") on(message.build, message.id, (agent) => replay(agent, message));
       else if (message.type === "answer") shared.answered(message);
       else if (message.type === "make") {
         const made = make(message.build, message.data);
@@ -103,14 +102,6 @@ export function serveTurns(
     } catch (err) {
       send({ type: "unmade", build, message: err instanceof Error ? err.message : String(err) });
       throw err;
-    }
-  }
-
-  async function replay(agent: Agent, { id, turn, memory }: Extract<ToWorker, { type: "replay" }>): Promise<void> {
-    try {
-      send({ type: "replayed", id, result: await replayRecorded(agent, turn, memory) });
-    } catch (err) {
-      send({ type: "failed", id, error: failedTurn(err) });
     }
   }
 

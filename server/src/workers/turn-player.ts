@@ -4,7 +4,7 @@
  * Either way under the same per-turn budgets.
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
-import { replayRecorded, stepWithText, type ReplayedTurn, type StepEvent, type TurnRecord } from "@autograms/store";
+import { stepWithText, type StepEvent } from "@autograms/store";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
@@ -48,18 +48,7 @@ export interface TurnPlayer {
   ready?(): Promise<unknown>;
   /** Why fewer turns than it was made for can be played now (a worker that could not be replaced), if so: `/readyz` says it. */
   unready?(): string | undefined;
-  /** Replays a committed turn where the turns are played (`agent`: the build, in the server's own thread; a worker replays on the agent it made). */
-  replay(request: ReplayRequest): Promise<ReplayedTurn>;
   close(): Promise<void>;
-}
-
-export interface ReplayRequest {
-  agent: Agent;
-  turn: TurnRecord;
-  /** The memory before the turn. */
-  memory: Memory | null;
-  /** As `PlayRequest.build`. */
-  build?: number;
 }
 
 export class InProcessPlayer implements TurnPlayer {
@@ -80,10 +69,6 @@ export class InProcessPlayer implements TurnPlayer {
       onStep: (event, json) => request.onStep(stepWithText(event, json)),
       budgets: this.budgets,
     });
-  }
-
-  replay({ agent, turn, memory }: ReplayRequest): Promise<ReplayedTurn> {
-    return replayRecorded(agent, turn, memory);
   }
 
   async close(): Promise<void> {}

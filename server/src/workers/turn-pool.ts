@@ -19,8 +19,8 @@ import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { turnError } from "./failed-turn.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
-import type { PlayRequest, ReplayRequest, TurnPlayer } from "./turn-player.js";
-import { stepFromText, type ReplayedTurn } from "@autograms/store";
+import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import { stepFromText } from "@autograms/store";
 
 export interface WorkerOptions {
   /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */
@@ -63,11 +63,10 @@ export class WorkerError extends Error {
 }
 
 interface Job {
-  /** The turn played; none for a replay (`replay`). */
-  request?: PlayRequest;
+  request: PlayRequest;
   /** When it was sent to its worker, or when that worker was ready, if later. */
   since: number;
-  resolve(result: PlayedResult | ReplayedTurn): void;
+  resolve(result: PlayedResult): void;
   reject(err: Error): void;
   /** Traced in this thread, the turn's spans come back from the worker and are exported by this thread's SDK. */
   trace: RelayTrace | undefined;
@@ -257,7 +256,7 @@ export class TurnPool implements TurnPlayer {
       const job: Job = {
         request,
         since: Date.now(),
-        resolve: once(resolve as (result: PlayedResult | ReplayedTurn) => void),
+        resolve: once(resolve as (result: PlayedResult) => void),
         reject: once(reject),
         trace: turnTrace(),
       };
@@ -285,26 +284,6 @@ export class TurnPool implements TurnPlayer {
         ...(request.wholeSteps && { wholeSteps: true }),
       });
       if (request.signal.aborted) onAbort();
-    });
-  }
-
-  /** Replays a committed turn on the least busy worker's agent (`ReplayRequest.agent` is not used: it stays in this thread). */
-  replay({ turn, memory, build }: ReplayRequest): Promise<ReplayedTurn> {
-    if (this.unusable) return Promise.reject(this.unusable);
-    if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
-    const none = this.noWorker();
-    if (none) return Promise.reject(none);
-    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting]);
-    const id = this.nextId++;
-    return new Promise<ReplayedTurn>((resolve, reject) => {
-      slot.jobs.set(id, {
-        since: Date.now(),
-        resolve: resolve as (result: PlayedResult | ReplayedTurn) => void,
-        reject,
-        trace: undefined,
-      });
-      if (slot.jobs.size === 1) slot.heardAt = Date.now();
-      this.post(slot, { type: "replay", id, turn, memory, ...(build !== undefined && { build }) });
     });
   }
 
@@ -467,7 +446,7 @@ export class TurnPool implements TurnPlayer {
         }
         case "missed": {
           const job = slot.jobs.get(message.id);
-          if (job?.request) {
+          if (job) {
             const { threadId, text, memory, build, wholeSteps } = job.request;
             this.post(slot, {
               type: "play",
@@ -482,23 +461,17 @@ export class TurnPool implements TurnPlayer {
           }
           return;
         }
-        case "replayed": {
-          const job = slot.jobs.get(message.id);
-          slot.jobs.delete(message.id);
-          this.settledOn(slot);
-          return job?.resolve(message.result);
-        }
         case "played":
         case "failed": {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
           // A suspect thread's turn ended on its own worker without ending it.
-          if (role === "own" && job.request) this.strikes.cleared(job.request.threadId);
+          if (role === "own") this.strikes.cleared(job.request.threadId);
           if (message.type === "failed" && message.error.retire) this.retire(slot);
           this.settledOn(slot);
           if (message.type === "played") {
-            const warm = job.request && this.warm.get(job.request.threadId);
+            const warm = this.warm.get(job.request.threadId);
             if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
             job.resolve(frozenMemory(message.result));
           } else
@@ -534,7 +507,7 @@ export class TurnPool implements TurnPlayer {
     // The threads it was playing are charged with its end, unless the pool ended it on purpose.
     if (!this.closed && slot.made && slot.endedFor !== RETIRED)
       this.strikes.crashed(
-        [...slot.jobs.values()].flatMap((job) => (job.request ? [job.request.threadId] : [])),
+        [...slot.jobs.values()].map((job) => job.request.threadId),
         why,
       );
     for (const job of slot.jobs.values()) job.reject(err);

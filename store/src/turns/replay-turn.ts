@@ -1,10 +1,18 @@
 /**
  * A stored turn run again to see what it sent: the prompts are not stored (they repeat the whole
  * conversation every turn), so they are rebuilt by replaying the turn from the memory before it,
- * the model answering from the turn's recorded answers and the tools giving their recorded
- * results. Nothing is called for real: no model, and no tool acts a second time.
+ * the model answering from the turn's recorded answers, the tools (called by the model or by
+ * code) and the custom actions' hooks giving their recorded results. Nothing of the agent's that
+ * could act runs: no model, no tool, no hook. What runs is the graph's own code, in its sandbox.
  */
-import { type Agent, type Memory, ReplayModel, type TraceEvent } from "@autograms/runtime";
+import {
+  type Agent,
+  type Memory,
+  ReplayModel,
+  recordedStandIns,
+  type RunOptions,
+  type TraceEvent,
+} from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { Store, TurnRecord } from "../types.js";
 
@@ -13,49 +21,27 @@ export interface ReplayedTurn {
   user: string | null;
   /** The turn's events as the run made them, prompts included; up to where the replay stopped. */
   events: TraceEvent[];
-  /** Why the replay stopped short (the agent changed since, or a tool called from code, which was not recorded); null when whole. */
+  /** Why the replay stopped short (the agent changed since, or the turn was stored before calls from code were recorded); null when whole. */
   stopped: string | null;
 }
 
-/** Stand-ins for the tools the turn called natively, each giving back its recorded results in order. */
-function recordedTools(agent: Agent, trace: readonly TraceEvent[]): Record<string, () => unknown> {
-  const results = new Map<string, TraceEvent[]>();
-  for (const e of trace) if (e.kind === "tool_call") results.set(e.tool, [...(results.get(e.tool) ?? []), e]);
-  const tools: Record<string, () => unknown> = {};
-  // Every tool of the graph is replaced: one the turn called from code was not recorded, and
-  // calling it again could act twice (send a message, charge a card). The replay stops there.
-  for (const name of Object.keys(agent.graph.tools ?? {})) {
-    const left = results.get(name) ?? [];
-    tools[name] = () => {
-      const next = left.shift();
-      if (!next || next.kind !== "tool_call")
-        throw new ReplayStop(
-          `the turn called tool '${name}' where the recording has no result for it (a call from code is not recorded)`,
-        );
-      if (next.error !== undefined) throw new Error(next.error.replace(/^Error: /, ""));
-      return next.result ?? null;
-    };
-  }
-  return tools;
-}
-
-class ReplayStop extends Error {}
+/** What bounds a replay: a deadline, and a pause between nodes (to let other work run). */
+export type ReplayOptions = Pick<RunOptions, "deadlineMs" | "pause">;
 
 /**
- * Plays a stored turn again from the memory before it (`replayRecorded`) where the agent's code
- * runs: a server whose turns are played in worker threads replays there (the agent's action hooks
- * and tool definitions are loaded only in its workers).
+ * Stored turn `seq` of the thread replayed on `agent` from the memory before it (`replayRecorded`).
+ * `turns`: the thread's turns, as `store.turns` gives them (a caller replaying several turns of one
+ * thread reads them once).
  */
-export type Replayer = (turn: TurnRecord, memory: Memory | null) => Promise<ReplayedTurn>;
-
 export async function replayTurn(
   store: Store,
-  agent: Agent | Replayer,
+  agent: Agent,
   threadId: string,
   seq: number,
+  options: ReplayOptions = {},
+  turns: () => Promise<TurnRecord[]> = () => store.turns(threadId),
 ): Promise<ReplayedTurn> {
-  const turns = await store.turns(threadId);
-  const turn: TurnRecord | undefined = turns.find((t) => t.seq === seq);
+  const turn: TurnRecord | undefined = (await turns()).find((t) => t.seq === seq);
   if (!turn) throw new StoreError("bad_request", `thread ${threadId} has no turn ${seq}`);
   if (turn.status !== "ok")
     return {
@@ -65,28 +51,39 @@ export async function replayTurn(
       stopped: `turn ${seq} was ${turn.status}: it made no calls that were kept`,
     };
   const memory = seq <= 1 ? null : await store.memoryAt(threadId, seq - 1);
-  return typeof agent === "function" ? agent(turn, memory) : replayRecorded(agent, turn, memory);
+  return replayRecorded(agent, turn, memory, options);
 }
 
 /** A committed turn (status ok) replayed on `agent` from `memory`, the memory before it. */
-export async function replayRecorded(agent: Agent, turn: TurnRecord, memory: Memory | null): Promise<ReplayedTurn> {
+export async function replayRecorded(
+  agent: Agent,
+  turn: TurnRecord,
+  memory: Memory | null,
+  options: ReplayOptions = {},
+): Promise<ReplayedTurn> {
   const { seq } = turn;
   // The stored events are the run's, less the prompts (what this replay rebuilds).
   const recorded = turn.trace as unknown as TraceEvent[];
   const events: TraceEvent[] = [];
   const time = recorded.find((e) => e.kind === "time");
+  const standIns = recordedStandIns(agent.graph, recorded);
+  let stopped: string | null = null;
   try {
     await agent.reply(turn.user ?? "", memory ?? undefined, {
       model: new ReplayModel(recorded, { check: "node" }),
-      tools: recordedTools(agent, recorded),
-      trace: (e) => void events.push(e),
+      ...standIns.options,
+      // Nothing from where the recording ran out: the run went on with an answer the turn never had.
+      trace: (e) => void (standIns.exhausted() === undefined && events.push(e)),
       ...(time?.kind === "time" && { now: time.time }),
+      ...options,
     });
-    return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped: null };
   } catch (err) {
-    const stopped = err instanceof Error ? err.message : String(err);
-    return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped };
+    stopped = err instanceof Error ? err.message : String(err);
   }
+  const exhausted = standIns.exhausted();
+  if (exhausted !== undefined)
+    stopped = `${exhausted}: the turn was stored before such calls were recorded, or the agent has changed since`;
+  return { seq, user: turn.user, events: withRecordedDurations(events, recorded), stopped };
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import { api } from "./api.js";
 import { el, enc } from "./dom.js";
+import { nodeLabel } from "./node-label.js";
+import type { Graph, Loc } from "./types.js";
 
 interface Message {
   role: string;
@@ -16,7 +18,7 @@ interface Decision {
   choices: string[];
   chosen: number;
 }
-type Event = { node: string; kind: string; loc: { line: number } | null } & Record<string, unknown>;
+type Event = { node: string; kind: string; loc: Loc | null } & Record<string, unknown>;
 interface Replayed {
   events: Event[];
   stopped: string | null;
@@ -47,21 +49,27 @@ function decisionView(d: Decision): HTMLElement {
   ]);
 }
 
-function item(title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
-  const where = e.loc ? ` \u00b7 line ${e.loc.line}` : "";
+function itemOf(graph: Graph | undefined, title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
+  const label = nodeLabel(graph, e.node, e.loc);
+  // A node named by its line needs the line said once.
+  const where = e.loc && label === e.node ? ` \u00b7 line ${e.loc.line}` : "";
   const took =
     typeof e.ms === "number"
       ? ` \u00b7 ${e.ms < 1000 ? `${Math.round(e.ms)} ms` : `${(e.ms / 1000).toFixed(1)} s`}`
       : "";
   return el("details", { class: `call call-${e.kind}`, "data-node": e.node, ...(open && { open: "" }) }, [
-    el("summary", null, [el("code", { text: e.node }), el("span", { text: ` ${title}${where}${took}` })]),
+    el("summary", null, [
+      el("code", { text: label, ...(label !== e.node && { title: e.node }) }),
+      el("span", { text: ` ${title}${where}${took}` }),
+    ]),
     ...body,
   ]);
 }
 
 /** The events of a replayed turn that say what was sent and what came back, as items. */
-function items(events: Event[]): HTMLElement[] {
+function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
   const out: HTMLElement[] = [];
+  const item = (title: string, e: Event, body: HTMLElement[], open = false) => itemOf(graph, title, e, body, open);
   for (const e of events) {
     if (e.kind === "generate") {
       const raw = (e.raw as string[]) ?? [];
@@ -113,7 +121,7 @@ function items(events: Event[]): HTMLElement[] {
     if (e.kind === "tool_call") {
       const failed = typeof e.error === "string";
       out.push(
-        item(`tool ${String(e.tool)}${failed ? " failed" : ""}`, e, [
+        item(`tool ${String(e.tool)}${e.round === 0 ? " (from code)" : ""}${failed ? " failed" : ""}`, e, [
           pre(`arguments: ${String(e.arguments)}`),
           pre(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : ""),
         ]),
@@ -124,9 +132,10 @@ function items(events: Event[]): HTMLElement[] {
   return out;
 }
 
-export async function callsView(threadId: string, seq: number): Promise<HTMLElement> {
+/** `graph`: the agent's, whose nodes' lines name the nodes the compiler made. */
+export async function callsView(threadId: string, seq: number, graph?: Graph): Promise<HTMLElement> {
   const data = await api<Replayed>("GET", `api/threads/${enc(threadId)}/turns/${seq}/calls`);
-  const list = items(data.events);
+  const list = items(data.events, graph);
   return el("div", { class: "calls" }, [
     ...(list.length
       ? list

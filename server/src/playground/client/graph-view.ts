@@ -2,6 +2,7 @@
 import { request } from "./api.js";
 import type { App } from "./app.js";
 import { el } from "./dom.js";
+import { nodeLabel } from "./node-label.js";
 
 let scale = 1;
 
@@ -36,7 +37,7 @@ export function light(app: App, name: string): void {
     n.classList.remove("passed");
   }
   marks.lit = name;
-  app.ui.lit.textContent = name;
+  app.ui.lit.textContent = nodeLabel(app.state.agent?.graph, name);
   app.ui.lit.classList.toggle("idle", !app.state.running);
   found[0]?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
 }

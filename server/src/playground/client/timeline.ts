@@ -4,7 +4,8 @@ import type { App } from "./app.js";
 import { callsView } from "./calls-view.js";
 import { whatIf } from "./what-if.js";
 import { el, enc, short } from "./dom.js";
-import type { Change, Memory, ThreadInfo } from "./types.js";
+import { nodeLabel } from "./node-label.js";
+import type { Change, Graph, Memory, ThreadInfo } from "./types.js";
 
 export function renderTimeline(app: App): void {
   const { state, ui } = app;
@@ -23,7 +24,7 @@ export function renderTimeline(app: App): void {
   );
 }
 
-function changesTable(changes: Change[] | undefined): HTMLElement {
+function changesTable(graph: Graph | undefined, changes: Change[] | undefined): HTMLElement {
   if (!changes?.length) return el("p", { class: "empty", text: "This turn changed no variable." });
   const head = el(
     "tr",
@@ -42,7 +43,7 @@ function changesTable(changes: Change[] | undefined): HTMLElement {
           el("td", null, [el("code", { text: c.name })]),
           el("td", { class: "before", text: added ? "(new)" : short(c.before, 120) }),
           el("td", { class: "after", text: removed ? "(gone)" : short(c.after, 120) }),
-          el("td", { class: "node" }, [el("code", { text: c.node ?? "" })]),
+          el("td", { class: "node" }, [el("code", { text: nodeLabel(graph, c.node ?? "") })]),
         ]);
       }),
     ),
@@ -51,11 +52,17 @@ function changesTable(changes: Change[] | undefined): HTMLElement {
 }
 
 /** `edit`: what a variable's edit button does (a what-if from this turn). */
-function memoryView(memory: Memory | null, edit: (frame: number, name: string, value: unknown) => void): HTMLElement {
+function memoryView(
+  graph: Graph | undefined,
+  memory: Memory | null,
+  edit: (frame: number, name: string, value: unknown) => void,
+): HTMLElement {
   if (!memory) return el("p", { class: "empty", text: "No memory yet." });
   const frames = memory.stack.map((f, i) => {
     const names = Object.keys(f.vars).filter((n) => !n.startsWith("_"));
-    const title = (i === 0 ? "main (globals)" : `${f.scope} ${f.function}`) + (f.node ? ` \u00b7 at ${f.node}` : "");
+    const title =
+      (i === 0 ? "main (globals)" : `${f.scope} ${f.function}`) +
+      (f.node ? ` \u00b7 at ${nodeLabel(graph, f.node)}` : "");
     const vars = names.flatMap((n) => [
       el("dt", null, [el("code", { text: n })]),
       el("dd", null, [
@@ -85,6 +92,7 @@ function memoryView(memory: Memory | null, edit: (frame: number, name: string, v
 
 export async function selectTurn(app: App, seq: number): Promise<void> {
   const { state, ui } = app;
+  const graph = state.agent?.graph;
   state.selectedTurn = seq;
   renderTimeline(app);
   const turn = state.turns.find((t) => t.seq === seq);
@@ -105,9 +113,10 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     el("h4", { text: "Prompts and calls" }),
     calls,
     el("h4", { text: "Variables this turn changed" }),
-    changesTable(turn?.changes),
+    changesTable(graph, turn?.changes),
     el("h4", { text: "Memory after this turn" }),
     memoryView(
+      graph,
       data.memory,
       (frame, name, value) =>
         void whatIf(app, seq, frame, name, value)
@@ -118,7 +127,7 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     ),
   );
   // Rebuilt by replaying the turn: shown when it comes, unless another turn was chosen meanwhile.
-  const view = await callsView(state.threadId ?? "", seq).catch((e: Error) =>
+  const view = await callsView(state.threadId ?? "", seq, graph).catch((e: Error) =>
     el("p", { class: "empty", text: `The calls could not be rebuilt: ${e.message}` }),
   );
   if (state.selectedTurn === seq) calls.replaceChildren(view);

@@ -1,0 +1,169 @@
+/**
+ * What a committed turn sent and got back, for `GET /api/threads/:id/turns/:seq/calls`: the turn
+ * replayed from its recording (replay-turn.ts), which runs nothing of the agent's that could act
+ * (no model, no tool, no hook), only the graph's own code in its sandbox. Replayed in the
+ * server's own thread, never on the workers that play the threads' turns; a few at a time, the
+ * rest waiting in a bounded queue (past it, 503 with Retry-After); each giving the event loop back
+ * between nodes; and kept, up to a number of bytes, since a committed turn never changes: asked
+ * again, it is read, not replayed.
+ */
+import type { Agent, TraceEvent } from "@autograms/runtime";
+import { replayTurn, type Store, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { HttpError } from "../http/errors.js";
+
+export interface TurnCallsLimits {
+  /** Replays running at once (default 1). */
+  concurrent: number;
+  /** Replays waiting for one of those (default 32); past them a request is refused with 503 and Retry-After. */
+  queue: number;
+  /** Bytes of replayed turns' JSON kept, the least recently asked for dropped first (default 16 MiB). */
+  keptBytes: number;
+  /** Milliseconds one replay may take (default 10,000); past them it stops, and the answer says so in `stopped`. */
+  deadlineMs: number;
+}
+
+export const DEFAULT_TURN_CALLS: TurnCallsLimits = {
+  concurrent: 1,
+  queue: 32,
+  keptBytes: 16 * 1024 * 1024,
+  deadlineMs: 10_000,
+};
+
+/** A step that asked the model, called a tool, ran a hook or printed. */
+function madeCalls(e: TraceEvent): boolean {
+  if (e.kind === "generate" || e.kind === "custom" || e.kind === "tool_call" || e.kind === "log") return true;
+  return "decisions" in e && e.decisions.length > 0;
+}
+
+/** How long a replay runs before it lets the event loop serve other requests. */
+const SLICE_MS = 10;
+
+export class TurnCalls {
+  /** JSON texts of replayed turns, least recently asked for first. */
+  private readonly kept = new Map<string, string>();
+  private keptBytes = 0;
+  /** Replays running or waiting, shared by every request for the same turn. */
+  private readonly pending = new Map<string, Promise<string>>();
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  /**
+   * A thread's turns, read once for the replays of it running or waiting (reading them parses every
+   * turn's trace), and let go when the last of those ends.
+   */
+  private readonly threadTurns = new Map<string, { users: number; turns?: Promise<TurnRecord[]> }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly agent: () => Agent,
+    private readonly limits: TurnCallsLimits,
+  ) {}
+
+  /** The turn's calls as JSON text. */
+  async json(thread: ThreadInfo, seq: number): Promise<string> {
+    const agent = this.agent();
+    // A thread deleted and made again under its id is another thread; another build replays otherwise.
+    const key = JSON.stringify([thread.id, thread.createdAt, seq, agent.graphHash]);
+    const kept = this.kept.get(key);
+    if (kept !== undefined) {
+      this.kept.delete(key);
+      this.kept.set(key, kept);
+      return kept;
+    }
+    let replay = this.pending.get(key);
+    if (!replay) {
+      const turns = this.turnsOf(thread);
+      replay = this.replayed(agent, thread.id, seq, turns.read).finally(() => {
+        turns.done();
+        this.pending.delete(key);
+      });
+      this.pending.set(key, replay);
+      replay.then((text) => this.keep(key, text)).catch(() => {});
+    }
+    return replay;
+  }
+
+  private turnsOf(thread: ThreadInfo): { read: () => Promise<TurnRecord[]>; done: () => void } {
+    const key = JSON.stringify([thread.id, thread.createdAt, thread.version]);
+    let held = this.threadTurns.get(key);
+    if (!held) this.threadTurns.set(key, (held = { users: 0 }));
+    const h = held;
+    h.users++;
+    return {
+      read: () => (h.turns ??= this.store.turns(thread.id)),
+      done: () => {
+        if (--h.users === 0) this.threadTurns.delete(key);
+      },
+    };
+  }
+
+  private async replayed(
+    agent: Agent,
+    threadId: string,
+    seq: number,
+    turns: () => Promise<TurnRecord[]>,
+  ): Promise<string> {
+    await this.turn();
+    try {
+      let since = performance.now();
+      const replayed = await replayTurn(
+        this.store,
+        agent,
+        threadId,
+        seq,
+        {
+          deadlineMs: this.limits.deadlineMs,
+          // Between nodes, now and then: other requests are served while a long turn replays.
+          pause: () => {
+            if (performance.now() - since < SLICE_MS) return;
+            return new Promise<void>((resolve) =>
+              setImmediate(() => {
+                since = performance.now();
+                resolve();
+              }),
+            );
+          },
+        },
+        turns,
+      );
+      // Only the steps that sent or got something: a turn that computes has thousands of others,
+      // which its stored trace (GET /api/threads/:id) already shows.
+      const { events, ...rest } = replayed;
+      return JSON.stringify({ ...rest, steps: events.length, events: events.filter(madeCalls) });
+    } finally {
+      // The next one waiting takes this place over: `running` counts it already.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+
+  /** Waits for a free replay, or refuses when too many wait. */
+  private async turn(): Promise<void> {
+    if (this.running < this.limits.concurrent) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= this.limits.queue) {
+      throw new HttpError(
+        503,
+        "replays_busy",
+        `${this.running + this.waiting.length} turns are being replayed or wait for it: ask again shortly`,
+        undefined,
+        { retryAfter: 1 },
+      );
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private keep(key: string, text: string): void {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.limits.keptBytes) return;
+    this.kept.set(key, text);
+    this.keptBytes += bytes;
+    for (const [k, t] of this.kept) {
+      if (this.keptBytes <= this.limits.keptBytes) break;
+      this.kept.delete(k);
+      this.keptBytes -= Buffer.byteLength(t);
+    }
+  }
+}
