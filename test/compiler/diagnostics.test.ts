@@ -133,6 +133,30 @@ export default class A extends Autogram {
     ]);
   });
 
+  it("suggests the closest method or field for a misspelt name", () => {
+    const { diagnostics } = compile(
+      `${header}
+export default class A extends Autogram {
+  orderId = "";
+  main() {
+    this.locateOrdr();
+    chat(\`\${this.orderID}\`);
+    this.mian();
+    this.zzz();
+  }
+  locateOrder() {}
+}`,
+      { fileName: "a.ts" },
+    );
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      "the agent class has no method 'locateOrdr'; did you mean 'locateOrder'?",
+      "the agent class has no field or method 'orderID'; did you mean 'orderId'?",
+      // main() cannot be called, so it is never suggested.
+      "the agent class has no method 'mian'",
+      "the agent class has no method 'zzz'",
+    ]);
+  });
+
   it("formats tsc-style with a code frame that marks the range", () => {
     const source = `${header}export default class A extends Autogram {\n  main() {\n    this.greet();\n  }\n}\n`;
     const text = formatDiagnostics(compile(source, { fileName: "agent.ts" }).diagnostics, source);

@@ -263,14 +263,14 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "this.f(...) where the class has no method f.",
     messages: {
-      no_method: (p: { name: string }) => `the agent class has no method '${p.name}'`,
+      no_method: (p: { name: string; hint: string }) => `the agent class has no method '${p.name}'${p.hint}`,
     },
   },
   unknown_member: {
     severity: "error",
     summary: "this.x where the class has no field or method x.",
     messages: {
-      no_member: (p: { name: string }) => `the agent class has no field or method '${p.name}'`,
+      no_member: (p: { name: string; hint: string }) => `the agent class has no field or method '${p.name}'${p.hint}`,
     },
   },
   not_a_method: {

@@ -1,4 +1,5 @@
 import type TS from "typescript";
+import { didYouMean } from "../../diagnostics/suggest.js";
 import { typescript } from "../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, UNSAFE_NAME, report, type FunctionContext } from "./context.js";
 import { thisMember } from "./literal.js";
@@ -62,7 +63,8 @@ export function analyzeScope(ctx: FunctionContext): void {
       return;
     }
     if (!ctx.agent.fields.has(name)) {
-      report(ctx, "unknown_member", "no_member", access.name, { name });
+      const hint = didYouMean(name, [...ctx.agent.fields.keys(), ...ctx.agent.methods.keys()]);
+      report(ctx, "unknown_member", "no_member", access.name, { name, hint });
       return;
     }
     fieldsRead.add(name);

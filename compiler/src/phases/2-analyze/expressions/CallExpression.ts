@@ -7,6 +7,7 @@ import {
   SHORTHAND_ACTIONS,
   type JsonValue,
 } from "@autograms/runtime";
+import { didYouMean } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { keyOf, loc, report, type FunctionContext } from "../context.js";
 import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
@@ -83,7 +84,11 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
     if (ctx.agent.refusedMethods.has(name)) {
       // Reported where it is declared.
     } else if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", "field", callee, { name });
-    else report(ctx, "unknown_method", "no_method", callee.name, { name });
+    else {
+      // main() cannot be called, so it is never the method meant.
+      const callable = [...ctx.agent.methods.keys()].filter((m) => m !== "main");
+      report(ctx, "unknown_method", "no_method", callee.name, { name, hint: didYouMean(name, callable) });
+    }
   } else if (method.kind === "main") {
     report(ctx, "not_a_method", "main_top", callee);
   } else if (node.arguments.length < method.minArgs || node.arguments.length > method.params.length) {
