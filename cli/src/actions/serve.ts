@@ -24,6 +24,8 @@ import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 
 export interface ServeFlags extends ModelFlags {
+  /** false with --no-typecheck. */
+  typecheck?: boolean;
   store?: string;
   port: string;
   host: string;

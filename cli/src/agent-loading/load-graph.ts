@@ -36,18 +36,19 @@ const displayPath = (path: string) => relative(process.cwd(), path).split("\\").
  * Reads an agent (.ts, compiled here; diagnostics go to stderr tsc-style) or a graph file (.json,
  * validated). Throws a CliError when there is nothing sound to run. `keepBrokenReferences`: a graph
  * file that breaks only reference rules (a transition to a missing node) is still returned, with
- * those errors, so that it can be drawn or exported for inspection.
+ * those errors, so that it can be drawn or exported for inspection. `typeCheck`: an agent is
+ * type-checked too (`compile`, `chat` and `serve` do, unless --no-typecheck).
  */
 export async function loadAgentGraph(
   file: string,
-  options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink } = {},
+  options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink; typeCheck?: boolean } = {},
 ): Promise<LoadedAgent> {
   const path = resolve(file);
   const text = readText(file);
   if (TYPESCRIPT.test(file)) {
     const { compileAgent } = await import("./compile-agent.js");
     const display = displayPath(path);
-    const compiled = compileAgent(text, display, options.diagnostics);
+    const compiled = compileAgent(text, display, options.diagnostics, options.typeCheck ? path : undefined);
     if (compiled.graph === null) throw new CliError(compiled.failure);
     return {
       file,

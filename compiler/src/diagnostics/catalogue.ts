@@ -120,6 +120,8 @@ export const DIAGNOSTICS = {
       new_evaluator: (p: { expressionText: string; newHint: string }) =>
         `'new ${p.expressionText}(...)': the evaluator does not run 'new'; ${p.newHint}`,
       expression_kind: (p: { detail: string }) => `${p.detail} in agent code`,
+      await: () =>
+        "'await' in agent code: the agent awaits every tool call itself, so write the call without await ('const order = lookupOrder({ id })' gives the tool's value); to handle a tool's failure, 'tryTool(lookupOrder, { id })' gives { ok: true, value } or { ok: false, error }",
       trytool_takes: () => "tryTool() takes an imported tool as its first argument, as in tryTool(lookup, { word })",
       for_await: () => "for await",
     },
@@ -433,6 +435,15 @@ export const DIAGNOSTICS = {
     messages: {
       statement_before: () =>
         "unreachable code: the statement before does not go on to this one, and no transition leads here",
+    },
+  },
+  type_error: {
+    severity: "error",
+    summary:
+      "What TypeScript's checker finds wrong in the agent file (a tool called with arguments its type does not take, a thought<T> value used as another type), with the nearest tsconfig.json; skipped with --no-typecheck.",
+    messages: {
+      typescript: (p: { text: string; code: number; hint: string }) => `${p.text} (TS${p.code})${p.hint}`,
+      tsconfig: (p: { problem: string }) => `the project's tsconfig.json: ${p.problem}`,
     },
   },
   internal_error: {
