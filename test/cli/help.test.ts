@@ -10,7 +10,7 @@ cliTestFolder("autograms-help-");
 const MODEL_OPTIONS = ["--offline", "--model <name>", "--base-url <url>", "--api-key-env <VAR>", "--mcp-config <file>"];
 
 const COMMANDS: [string, string, string[]][] = [
-  ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
+  ["compile", "<file>", ["-o, --out <file>", "-w, --watch", "--no-typecheck"]],
   [
     "graph",
     "<file>",
@@ -27,6 +27,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--on-stale <policy>",
       "--watch",
       ...MODEL_OPTIONS,
+      "--no-typecheck",
       "--stream",
       "--no-stream",
       "--trace <file>",
@@ -52,6 +53,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--busy <policy>",
       "--on-stale <policy>",
       "--watch",
+      "--no-typecheck",
       "--no-playground",
       ...MODEL_OPTIONS,
     ],

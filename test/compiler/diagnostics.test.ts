@@ -178,6 +178,64 @@ export default class A extends Autogram {
     expect(diagnostics[0]!.message).toContain("tryTool(lookupOrder, { id })");
   });
 
+  it("reports a missing '}' once, where its block opens, not as the errors it makes below", () => {
+    const source = `${header}
+export default class A extends Autogram {
+  topic = "x";
+  main() {
+    chat("a");
+    if (this.topic === "x") {
+      chat("b");
+    for (const x of [1, 2]) {
+      chat(\`\${x} \${this.topic}\`);
+    }
+    this.share();
+  }
+
+  @globalFunction share() {
+    this.topic = "y";
+  }
+
+  @func other(a: string) {
+    chat(\`\${a}\`);
+  }
+}
+`;
+    const { diagnostics } = compile(source, { fileName: "a.ts" });
+    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(["7:29 syntax_error"]);
+    expect(diagnostics[0]!.message).toMatch(/^this '\{' is never closed/);
+    // Two mistakes with balanced braces: the first, as TypeScript words it.
+    const other = compile(
+      `${header}export default class A extends Autogram {\n  main() {\n    chat("a"\n    if (x > ) {}\n  }\n}\n`,
+      {
+        fileName: "a.ts",
+      },
+    ).diagnostics;
+    expect(other.map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
+      "5:5 syntax_error ',' expected.",
+    ]);
+  });
+
+  it("reports the uses of this in a local function once (a @localFunction meant as @globalFunction)", () => {
+    const { diagnostics } = compile(
+      `${header}import { localFunction } from "@autograms/runtime";
+export default class A extends Autogram {
+  topic = "x";
+  count = 0;
+  main() { this.share(); }
+  @localFunction share() {
+    const topic = this.topic;
+    this.topic = \`\${topic}!\`;
+    this.count += 1;
+    chat(\`\${this.topic} \${this.count}\`);
+  }
+}`,
+      { fileName: "a.ts" },
+    );
+    expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(["8:19 this_in_local_function"]);
+    expect(diagnostics[0]!.message).toContain("'this.topic' in local function 'share' (and 4 more uses of this)");
+  });
+
   it("formats tsc-style with a code frame that marks the range", () => {
     const source = `${header}export default class A extends Autogram {\n  main() {\n    this.greet();\n  }\n}\n`;
     const text = formatDiagnostics(compile(source, { fileName: "agent.ts" }).diagnostics, source);

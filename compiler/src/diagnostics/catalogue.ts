@@ -18,9 +18,11 @@ interface Entry {
 export const DIAGNOSTICS = {
   syntax_error: {
     severity: "error",
-    summary: "The file is not valid TypeScript.",
+    summary: "The file is not valid TypeScript (its first syntax error, or the '{' a missing '}' belongs to).",
     messages: {
       typescript: (p: { text: string }) => p.text,
+      unclosed_brace: () =>
+        "this '{' is never closed: its '}' is missing (judging by the indentation, the '}' after it closes an outer block)",
     },
   },
   nesting_too_deep: {
@@ -305,10 +307,10 @@ export const DIAGNOSTICS = {
   },
   this_in_local_function: {
     severity: "error",
-    summary: "this.x in a local function, which at run time sees only its own arguments.",
+    summary: "this.x in a local function, which at run time sees only its own arguments (reported once per function).",
     messages: {
-      run_time: (p: { name: string; method: string }) =>
-        `'this.${p.name}' in local function '${p.method}', which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`,
+      run_time: (p: { name: string; method: string; others: string }) =>
+        `'this.${p.name}' in local function '${p.method}'${p.others}, which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`,
     },
   },
   local_shadows_field: {
