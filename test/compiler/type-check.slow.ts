@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile, formatDiagnostics } from "@autograms/compiler";
@@ -96,6 +96,25 @@ describe("type-checking the agent file", () => {
     writeFileSync(join(sub, "tsconfig.json"), `{ "compilerOptions": { "strict": fals } }`);
     const broken = check(loose, "strict-off/loose.ts").diagnostics;
     expect(broken[0]!.message).toMatch(/^the project's tsconfig\.json: .*strict-off\/tsconfig\.json: .*\(TS\d+\)$/);
+  });
+
+  it("keeps an agent found clean, and checks it again when a file it reads changes", () => {
+    const sub = join(dir, "kept");
+    mkdirSync(sub);
+    writeFileSync(join(sub, "tools.ts"), TOOLS);
+    const source = agent(`    const order = lookupOrder({ id: "A-1" });\n    chatExact(\`\${order.total}\`);`);
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = join(dir, "cache");
+    try {
+      expect(check(source, "kept/agent.ts").diagnostics).toEqual([]);
+      expect(readdirSync(join(dir, "cache/autograms")).filter((f) => f.startsWith("typecheck-"))).toHaveLength(1);
+      // The tool now takes a number: the agent's call, unchanged, no longer fits.
+      writeFileSync(join(sub, "tools.ts"), TOOLS.replaceAll("id: string", "id: number"));
+      expect(check(source, "kept/agent.ts").diagnostics.map((d) => `${d.line}:${d.code}`)).toEqual(["6:type_error"]);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
   });
 
   it("checks an agent only once it compiles: a compiler error is not reported again by TypeScript", () => {

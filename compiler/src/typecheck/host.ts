@@ -5,11 +5,12 @@ import { typescript } from "../phases/1-parse/typescript.js";
 
 /**
  * A compiler host for checking one agent file, whose text is the one compiled (even if the file
- * changed on disk since). A library's declarations are read only as far as its own package goes:
- * what a declaration file imports from another package (the runtime's from its model clients and
- * their `@types/node`) is left unresolved, typed `any`. Agent code never reaches those types, and
- * the libraries' own errors are not reported anyway, so the check sees what it needs and the
- * program holds a few dozen files, not hundreds.
+ * changed on disk since). A library is read only as far as its own package goes: what a file of
+ * another package than the agent's imports from a third (the runtime's imports of its model
+ * clients, and their `@types/node`) is left unresolved, typed `any`, whether the library is
+ * installed (declarations) or mapped to its sources by a tsconfig's `paths`. Agent code never
+ * reaches those types, and the libraries' own errors are not reported anyway, so the check sees
+ * what it needs and the program holds a few dozen files, not hundreds.
  */
 export function agentHost(path: string, sourceText: string, options: TS.CompilerOptions): TS.CompilerHost {
   const ts = typescript();
@@ -23,18 +24,20 @@ export function agentHost(path: string, sourceText: string, options: TS.Compiler
         ? ts.createSourceFile(name, agentGlobals(), language, true)
         : getSourceFile.call(host, name, language, onError, createNew);
   const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => name, options);
+  const own = packageOf(path);
+  const foreign = (file: string) => packageOf(file) !== own;
   host.resolveModuleNameLiterals = (literals, containing, redirected, compilerOptions, file) =>
     literals.map((literal) => {
       const mode = ts.getModeForUsageLocation(file, literal, compilerOptions);
       const found = ts.resolveModuleName(literal.text, containing, compilerOptions, host, cache, redirected, mode);
       const target = found.resolvedModule?.resolvedFileName;
-      return target && isDeclaration(containing) && packageOf(target) !== packageOf(containing)
+      return target && foreign(containing) && packageOf(target) !== packageOf(containing)
         ? { resolvedModule: undefined }
         : found;
     });
   host.resolveTypeReferenceDirectiveReferences = (references, containing, redirected, compilerOptions) =>
     references.map((reference) =>
-      isDeclaration(containing)
+      foreign(containing)
         ? { resolvedTypeReferenceDirective: undefined }
         : ts.resolveTypeReferenceDirective(
             typeof reference === "string" ? reference : reference.fileName.toLowerCase(),
@@ -61,8 +64,6 @@ function agentGlobals(): string {
   const members = [...console].map((name) => `  ${name}(...data: unknown[]): void;`).join("\n");
   return `interface Console {\n${members}\n}\ndeclare var console: Console;\n`;
 }
-
-const isDeclaration = (file: string) => /\.d\.[cm]?ts$/.test(file);
 
 const packages = new Map<string, string>();
 

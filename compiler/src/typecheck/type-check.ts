@@ -4,6 +4,7 @@ import { Diagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { RUNTIME_MODULE } from "../phases/2-analyze/context.js";
 import { locOfRange } from "../phases/1-parse/loc.js";
 import { typescript } from "../phases/1-parse/typescript.js";
+import { cleanKey, knownClean, rememberClean } from "./clean-cache.js";
 import { agentGlobalsFile, agentHost } from "./host.js";
 import { projectOptions } from "./project-options.js";
 
@@ -16,7 +17,7 @@ export interface TypeCheckOptions {
 
 /**
  * What TypeScript's checker finds wrong in the agent file, the way an editor sees it: a tool
- * called with arguments its type does not take, a `thought<T>` whose schema does not fit `T`, a
+ * called with arguments its type does not take, a `thought<T>` value read as another type, a
  * misspelt property. Only the agent file's own errors are reported (a library's are not the
  * agent's), as `type_error` diagnostics with TypeScript's code in the message. The compiler
  * checks what the graph needs; this checks the rest of what TypeScript would.
@@ -31,8 +32,11 @@ export function typeCheck(sourceText: string, options: TypeCheckOptions): Diagno
   // Without the runtime installed where the agent is (the command run on a lone file: it carries
   // its own runtime), there are no types to check the agent against.
   if (!ts.resolveModuleName(RUNTIME_MODULE, path, project.options, host).resolvedModule) return diagnostics.sorted();
+  const roots = [path, agentGlobalsFile(path), ...project.declarations.filter((d) => resolve(d) !== path)];
+  const key = cleanKey(sourceText, path, project.options, roots);
+  if (knownClean(key)) return diagnostics.sorted();
   const program = ts.createProgram({
-    rootNames: [path, agentGlobalsFile(path), ...project.declarations.filter((d) => resolve(d) !== path)],
+    rootNames: roots,
     options: project.options,
     host,
     ...(cache?.key === project.key && { oldProgram: cache.program }),
@@ -46,6 +50,16 @@ export function typeCheck(sourceText: string, options: TypeCheckOptions): Diagno
     const text = ts.flattenDiagnosticMessageText(d.messageText, "\n  ");
     const at = locOfRange(file, d.start, d.start + (d.length ?? 0));
     diagnostics.report("type_error", "typescript", at, { text, code: d.code, hint: hintFor(d.code, text) });
+  }
+  if (diagnostics.list.length === 0) {
+    const virtual = new Set([path, agentGlobalsFile(path)]);
+    rememberClean(
+      key,
+      program
+        .getSourceFiles()
+        .map((f) => resolve(f.fileName))
+        .filter((f) => !virtual.has(f)),
+    );
   }
   return diagnostics.sorted();
 }
