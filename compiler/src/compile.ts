@@ -8,6 +8,7 @@ import { readFromDisk } from "./phases/2-analyze/action-module.js";
 import { lower } from "./phases/3-lower/lower.js";
 import { emitJson, nodeSpans } from "./phases/4-emit/json.js";
 import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
+import { typeCheck } from "./typecheck/type-check.js";
 
 export interface CompileOptions {
   /** The agent file's path as it should appear in diagnostics and in the graph's `source`. */
@@ -17,6 +18,12 @@ export interface CompileOptions {
    * (their `defineAction` is read, never run). By default, from the file system.
    */
   readFile?: (path: string) => string | undefined;
+  /**
+   * The agent file's path on disk, to type-check it with TypeScript's checker and the nearest
+   * tsconfig.json once it compiles without errors (its errors are `type_error`s, and there is no
+   * graph). Without it, nothing is type-checked: the compiler alone reads the text.
+   */
+  typeCheckPath?: string;
 }
 
 export interface CompileResult {
@@ -36,6 +43,9 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     const file = parse(text, fileName, diagnostics);
     const ir = file && analyze(file, diagnostics, options.readFile ?? readFromDisk);
     const lowered = ir && !diagnostics.hasErrors ? lower(ir, diagnostics, text) : null;
+    // Checked only once the agent compiles: a type error that a compiler error causes is no second mistake.
+    if (lowered && !diagnostics.hasErrors && options.typeCheckPath)
+      diagnostics.list.push(...typeCheck(text, { path: options.typeCheckPath, fileName }));
     if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
     const { format, version, ...rest } = lowered;
     const graph: Graph = {

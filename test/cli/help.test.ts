@@ -17,7 +17,7 @@ const MODEL_OPTIONS = [
 ];
 
 const COMMANDS: [string, string, string[]][] = [
-  ["compile", "<file>", ["-o, --out <file>", "-w, --watch"]],
+  ["compile", "<file>", ["-o, --out <file>", "-w, --watch", "--no-typecheck"]],
   [
     "graph",
     "<file>",
@@ -34,6 +34,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--on-stale <policy>",
       "--watch",
       ...MODEL_OPTIONS,
+      "--no-typecheck",
       "--stream",
       "--no-stream",
       "--trace <file>",
@@ -60,6 +61,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--busy <policy>",
       "--on-stale <policy>",
       "--watch",
+      "--no-typecheck",
       "--no-playground",
       ...MODEL_OPTIONS,
     ],

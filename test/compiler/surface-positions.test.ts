@@ -84,6 +84,32 @@ describe("every code position is checked against the evaluator's surface", () =>
     expect(refusal!.line).toBe(written);
   });
 
+  it("a string field's refused code is reported at its column, not at its node", () => {
+    const source = `import { Autogram, chat, exec_node, func } from "@autograms/runtime";
+
+export default class Yes extends Autogram {
+  main() {
+    chat("Shall we go on?");
+    this.decide();
+    exec_node({
+      action: "transition", transitions: ["next"], boolean_condition: "_last_user_reply.match('^y') != null",
+    });
+  }
+  @func decide() {
+    exec_node({ action: "transition", transitions: ["return 'x'.match('x')"] });
+  }
+}
+`;
+    const { diagnostics } = compileAgent(source);
+    const at = (line: number, text: string) => ({ line, column: source.split("\n")[line - 1]!.indexOf(text) + 1 });
+    expect(diagnostics.map((d) => ({ line: d.line, column: d.column, endColumn: d.endColumn }))).toEqual([
+      { ...at(8, "_last_user_reply.match"), endColumn: at(8, "_last_user_reply.match").column + 22 },
+      // A return expression's string: at the transition (the code there follows "return ").
+      { ...at(12, '"return'), endColumn: at(12, '"return').column + 23 },
+    ]);
+    expect(diagnostics[0]!.message).toContain("'.match()' is not available");
+  });
+
   it.each(Object.keys(POSITIONS))("%s: the URI functions the evaluator offers compile", (position) => {
     const { graph, diagnostics } = compileAgent(agentSource(position, "encodeURIComponent(this.q)"));
     expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);

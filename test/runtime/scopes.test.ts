@@ -277,7 +277,7 @@ describe("nesting and calls from outside", () => {
     expect(r.reply).toBe("got called");
   });
 
-  it("a variable code sets to undefined is gone, whether the code runs in the step or calls a tool", async () => {
+  it("a variable code sets to undefined stays, as null, whether the code runs in the step or calls a tool", async () => {
     const tools = { lookup: { module: "./tools.js", export: "lookup" } };
     for (const [clear, given] of [
       ["a = undefined", { lookup: () => 1 }],
@@ -299,9 +299,10 @@ describe("nesting and calls from outside", () => {
       const r = await new Agent(g, { model: new TestModel(), tools: given }).reply("", undefined, { trace });
       expect(r.reply).toBe("b=2");
       const vars = r.memory.stack[0]!.vars;
-      expect(vars).not.toHaveProperty("a");
-      expect(vars).toMatchObject({ b: 2, _last_state: "show" });
-      expect(events.find((e) => e.node === "clear" && e.kind === "code")?.changes).toEqual([]);
+      expect(vars).toMatchObject({ a: null, b: 2, _last_state: "show" });
+      expect(events.find((e) => e.node === "clear" && e.kind === "code")?.changes).toEqual([
+        { name: "a", before: 1, after: null },
+      ]);
     }
   });
 });

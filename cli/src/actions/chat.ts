@@ -23,6 +23,8 @@ export interface ChatFlags extends ModelFlags, ThreadFlags {
   memory?: string;
   trace?: string;
   watch?: boolean;
+  /** false with --no-typecheck. */
+  typecheck?: boolean;
 }
 
 export function chatCommand(file: string, flags: ChatFlags): Promise<void> {
@@ -161,7 +163,11 @@ async function chatBuilds(
   onLoaded: (loaded: LoadedAgent) => void,
 ): Promise<{ first: ChatBuild; loaded: LoadedAgent; next?: Build<ChatBuild> }> {
   if (!flags.watch) {
-    const { agent, loaded } = await openAgent(file, flags, { modelRequired: true, onLoaded });
+    const { agent, loaded } = await openAgent(file, flags, {
+      modelRequired: true,
+      onLoaded,
+      typeCheck: flags.typecheck !== false,
+    });
     return { first: { agent, close: () => agent.close() }, loaded };
   }
   const { offline, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream } = flags;
@@ -175,6 +181,7 @@ async function chatBuilds(
     budgets: { timeMs: Infinity, memoryMb: Infinity },
     size: 1,
     heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+    typeCheck: flags.typecheck !== false,
   });
   const chatBuild = ({ agent, player }: WorkerBuild): ChatBuild => ({
     agent,

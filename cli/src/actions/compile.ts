@@ -8,6 +8,8 @@ import { reportError, reporting } from "../agent-loading/report-error.js";
 export interface CompileFlags {
   out?: string;
   watch?: boolean;
+  /** false with --no-typecheck. */
+  typecheck?: boolean;
 }
 
 export function compileCommand(file: string, flags: CompileFlags): Promise<void> {
@@ -23,7 +25,12 @@ export function compileCommand(file: string, flags: CompileFlags): Promise<void>
 function compileOnce(file: string, flags: CompileFlags): void {
   const source = readText(file);
   const fileName = relative(process.cwd(), resolve(file)).split("\\").join("/");
-  const { graph, sourceMap, failure } = compileAgent(source, fileName);
+  const { graph, sourceMap, failure } = compileAgent(
+    source,
+    fileName,
+    undefined,
+    flags.typecheck === false ? undefined : file,
+  );
   if (failure !== null) throw new CliError(failure);
   const json = graphToJson(graph);
   if (flags.out === "-") {

@@ -23,6 +23,8 @@ import { vscodeLink } from "../debugger/graph-page.js";
 import { tokenOf, type TokenFlags } from "../serving/token-flags.js";
 
 export interface ServeFlags extends ModelFlags, TokenFlags {
+  /** false with --no-typecheck. */
+  typecheck?: boolean;
   store?: string;
   port: string;
   host: string;

@@ -18,9 +18,17 @@ export type DiagnosticSink = (formatted: (color: boolean) => string) => void;
 
 const toStderr: DiagnosticSink = (formatted) => process.stderr.write(formatted(process.stderr.isTTY === true) + "\n");
 
-/** Compiles an agent's source, printing its diagnostics tsc-style (on stderr unless `sink` takes them). */
-export function compileAgent(text: string, fileName: string, sink: DiagnosticSink = toStderr): CompiledAgent {
-  const { graph, sourceMap, diagnostics } = compile(text, { fileName });
+/**
+ * Compiles an agent's source, printing its diagnostics tsc-style (on stderr unless `sink` takes
+ * them). With `typeCheckPath` (the file on disk), TypeScript's checker reads it too.
+ */
+export function compileAgent(
+  text: string,
+  fileName: string,
+  sink: DiagnosticSink = toStderr,
+  typeCheckPath?: string,
+): CompiledAgent {
+  const { graph, sourceMap, diagnostics } = compile(text, typeCheckPath ? { fileName, typeCheckPath } : { fileName });
   printDiagnostics(diagnostics, text, sink);
   if (graph && sourceMap) return { graph, sourceMap, failure: null };
   return { graph: null, sourceMap: null, failure: errorsIn(diagnostics, fileName) };

@@ -36,11 +36,17 @@ const TYPESCRIPT = /\.[cm]?tsx?$/;
  * validated). Throws a CliError when there is nothing sound to run. With a `project`, the file must be inside it
  * (links resolved) and a graph's source is looked for only there. `keepBrokenReferences`: a graph
  * file that breaks only reference rules (a transition to a missing node) is still returned, with
- * those errors, so that it can be drawn or exported for inspection.
+ * those errors, so that it can be drawn or exported for inspection. `typeCheck`: an agent is
+ * type-checked too (`compile`, `chat` and `serve` do, unless --no-typecheck).
  */
 export async function loadAgentGraph(
   file: string,
-  options: { keepBrokenReferences?: boolean; diagnostics?: DiagnosticSink; project?: Project } = {},
+  options: {
+    keepBrokenReferences?: boolean;
+    diagnostics?: DiagnosticSink;
+    project?: Project;
+    typeCheck?: boolean;
+  } = {},
 ): Promise<LoadedAgent> {
   const path = resolve(file);
   // What a server shows (its sources, a failed build's code frames) comes from its project only.
@@ -49,7 +55,7 @@ export async function loadAgentGraph(
   if (TYPESCRIPT.test(file)) {
     const { compileAgent } = await import("./compile-agent.js");
     const display = displayPath(path);
-    const compiled = compileAgent(text, display, options.diagnostics);
+    const compiled = compileAgent(text, display, options.diagnostics, options.typeCheck ? path : undefined);
     if (compiled.graph === null) throw new CliError(compiled.failure);
     return {
       file,

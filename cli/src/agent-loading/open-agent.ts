@@ -46,9 +46,14 @@ export async function openAgent(
     onLoaded?: (loaded: LoadedAgent) => void;
     /** Where the compiler's diagnostics go (default: stderr). */
     diagnostics?: DiagnosticSink;
+    /** Type-check an agent (.ts) with TypeScript's checker too. */
+    typeCheck?: boolean;
   },
 ): Promise<OpenedAgent> {
-  const loaded = await loadAgentGraph(file, options.diagnostics ? { diagnostics: options.diagnostics } : {});
+  const loaded = await loadAgentGraph(file, {
+    ...(options.diagnostics && { diagnostics: options.diagnostics }),
+    ...(options.typeCheck && { typeCheck: true }),
+  });
   options.onLoaded?.(loaded);
   const { agent, moduleFiles, mcpTools } = await agentOf(
     { graph: loaded.graph, baseDir: loaded.baseDir, importer: loaded.source?.display ?? loaded.file },

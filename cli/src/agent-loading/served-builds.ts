@@ -32,7 +32,7 @@ export interface ServedBuild {
 }
 
 export interface BuildSettings {
-  flags: { watch?: boolean; workers?: number };
+  flags: { watch?: boolean; workers?: number; typecheck?: boolean };
   modelFlags: ModelFlags;
   budgets: Partial<TurnBudgets>;
   metrics: ServerMetrics;
@@ -50,6 +50,7 @@ export async function servedBuilds(
       modelFlags,
       budgets,
       ...(flags.workers !== undefined && { size: flags.workers }),
+      typeCheck: flags.typecheck !== false,
     });
     const build = async (options: Parameters<typeof make>[0]): Promise<ServedBuild> => {
       const { agent, player, loaded, moduleFiles } = await make(options);
@@ -58,7 +59,7 @@ export async function servedBuilds(
     return { first: await build({ onLoaded }), rebuild: (diagnostics) => build({ diagnostics }) };
   }
   const project = agentProject(file);
-  const loaded = await loadAgentGraph(file, { project });
+  const loaded = await loadAgentGraph(file, { project, typeCheck: flags.typecheck !== false });
   onLoaded?.(loaded);
   // The MCP servers are this thread's; the workers' MCP tools call them (each is started, or connected to, once).
   const mcpTools = await loadMcpTools(loaded.graph, loaded.baseDir, modelFlags);

@@ -40,6 +40,8 @@ export interface WorkerBuildSettings {
   size?: number;
   /** Each worker's heap limit, in MiB (default: the pool's). */
   heapLimitMb?: number;
+  /** Type-check an agent (.ts) with TypeScript's checker too, on every build. */
+  typeCheck?: boolean;
 }
 
 export type MakeBuild = (options: {
@@ -48,13 +50,17 @@ export type MakeBuild = (options: {
 }) => Promise<WorkerBuild>;
 
 export function workerBuilds(file: string, settings: WorkerBuildSettings): MakeBuild {
-  const { modelFlags, budgets, size, heapLimitMb } = settings;
+  const { modelFlags, budgets, size, heapLimitMb, typeCheck } = settings;
   /** The builds made whose workers are still open, newest last: their bundles' code (null: no modules) and players. */
   let open: { code: string | null; player: PoolBuild }[] = [];
   // Fixed at the start: a save that turns a file into a link out of it is refused.
   const project = agentProject(file);
   return async ({ diagnostics, onLoaded }) => {
-    const loaded = await loadAgentGraph(file, diagnostics ? { diagnostics, project } : { project });
+    const loaded = await loadAgentGraph(file, {
+      project,
+      ...(diagnostics && { diagnostics }),
+      ...(typeCheck && { typeCheck }),
+    });
     onLoaded?.(loaded);
     const at: GraphAt = {
       graph: loaded.graph,

@@ -40,6 +40,10 @@ export function registerChat(program: Command): void {
     );
   addModelOptions(command)
     .option(
+      "--no-typecheck",
+      "do not type-check the agent with TypeScript's checker (by default its errors, with the nearest tsconfig.json, are errors of the build)",
+    )
+    .option(
       "--stream",
       "print each reply as the model writes it, redrawing it when it is generated again (the default when stdout is a terminal; OpenAI-compatible models then stream)",
     )

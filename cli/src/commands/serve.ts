@@ -69,6 +69,10 @@ export function registerServe(program: Command): void {
       "build the agent again when its file or a module in its folder is saved: turns that start after run on the new build, threads that cannot resume on it are listed; a build that fails keeps the last good one serving. The turns are played in worker threads (never the server's own: not with --workers 0). A save that changes a tool or action module starts new workers, which load the modules again (their top-level code runs again), and the last build's workers end once their runs do; a save of the agent file alone makes the agent again in the workers there are, which keep their modules as loaded",
     )
     .option(
+      "--no-typecheck",
+      "do not type-check the agent with TypeScript's checker (by default its errors, with the nearest tsconfig.json, are errors of the build)",
+    )
+    .option(
       "--no-playground",
       "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)",
     );

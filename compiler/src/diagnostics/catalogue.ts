@@ -18,9 +18,11 @@ interface Entry {
 export const DIAGNOSTICS = {
   syntax_error: {
     severity: "error",
-    summary: "The file is not valid TypeScript.",
+    summary: "The file is not valid TypeScript (its first syntax error, or the '{' a missing '}' belongs to).",
     messages: {
       typescript: (p: { text: string }) => p.text,
+      unclosed_brace: () =>
+        "this '{' is never closed: its '}' is missing (judging by the indentation, the '}' after it closes an outer block)",
     },
   },
   nesting_too_deep: {
@@ -120,6 +122,8 @@ export const DIAGNOSTICS = {
       new_evaluator: (p: { expressionText: string; newHint: string }) =>
         `'new ${p.expressionText}(...)': the evaluator does not run 'new'; ${p.newHint}`,
       expression_kind: (p: { detail: string }) => `${p.detail} in agent code`,
+      await: () =>
+        "'await' in agent code: the agent awaits every tool call itself, so write the call without await ('const order = lookupOrder({ id })' gives the tool's value); to handle a tool's failure, 'tryTool(lookupOrder, { id })' gives { ok: true, value } or { ok: false, error }",
       trytool_takes: () => "tryTool() takes an imported tool as its first argument, as in tryTool(lookup, { word })",
       for_await: () => "for await",
     },
@@ -263,14 +267,14 @@ export const DIAGNOSTICS = {
     severity: "error",
     summary: "this.f(...) where the class has no method f.",
     messages: {
-      no_method: (p: { name: string }) => `the agent class has no method '${p.name}'`,
+      no_method: (p: { name: string; hint: string }) => `the agent class has no method '${p.name}'${p.hint}`,
     },
   },
   unknown_member: {
     severity: "error",
     summary: "this.x where the class has no field or method x.",
     messages: {
-      no_member: (p: { name: string }) => `the agent class has no field or method '${p.name}'`,
+      no_member: (p: { name: string; hint: string }) => `the agent class has no field or method '${p.name}'${p.hint}`,
     },
   },
   not_a_method: {
@@ -303,10 +307,10 @@ export const DIAGNOSTICS = {
   },
   this_in_local_function: {
     severity: "error",
-    summary: "this.x in a local function, which at run time sees only its own arguments.",
+    summary: "this.x in a local function, which at run time sees only its own arguments (reported once per function).",
     messages: {
-      run_time: (p: { name: string; method: string }) =>
-        `'this.${p.name}' in local function '${p.method}', which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`,
+      run_time: (p: { name: string; method: string; others: string }) =>
+        `'this.${p.name}' in local function '${p.method}'${p.others}, which at run time sees only its own arguments: pass the value as an argument, or make it a @func or @globalFunction`,
     },
   },
   local_shadows_field: {
@@ -433,6 +437,15 @@ export const DIAGNOSTICS = {
     messages: {
       statement_before: () =>
         "unreachable code: the statement before does not go on to this one, and no transition leads here",
+    },
+  },
+  type_error: {
+    severity: "error",
+    summary:
+      "What TypeScript's checker finds wrong in the agent file (a tool called with arguments its type does not take, a thought<T> value used as another type), with the nearest tsconfig.json; skipped with --no-typecheck.",
+    messages: {
+      typescript: (p: { text: string; code: number; hint: string }) => `${p.text} (TS${p.code})${p.hint}`,
+      tsconfig: (p: { problem: string }) => `the project's tsconfig.json: ${p.problem}`,
     },
   },
   internal_error: {

@@ -123,8 +123,10 @@ function withAssigned(
 /**
  * Takes what an evaluation wrote into the top frame: nothing changes when it wrote nothing (a
  * condition, say) and the node has no output to keep. With one visible frame, the frame takes
- * every write (a variable written `undefined` is gone); otherwise only the values that differ from
- * what was visible are written (to the top frame).
+ * every write; otherwise only the values that differ from what was visible are written (to the
+ * top frame). A variable written `undefined` keeps its place as `null`, JSON's missing value: a
+ * declared variable stays declared (`const hit = words.find(...)`, then `hit ?? ""` at the next
+ * node), as a tool's `undefined` is `null` and `let x;` declares `x` as `null`.
  */
 function absorb(
   env: Env,
@@ -161,17 +163,15 @@ function absorb(
 }
 
 function write(vars: Record<string, JsonValue>, writes: Writes): void {
-  for (const [name, value] of writes) {
-    if (value === undefined) delete vars[name];
-    else setOwn(vars, name, value);
-  }
+  for (const [name, value] of writes) setOwn(vars, name, value ?? null);
 }
 
-/** The writes whose value is not the one `before` has (a variable gone is not among them). */
+/** The writes whose value is not the one `before` has. */
 function differing(before: Record<string, JsonValue>, writes: Writes): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const [name, value] of writes) {
-    if (value !== undefined && (!hasOwn(before, name) || value !== before[name])) setOwn(out, name, value);
+  for (const [name, written] of writes) {
+    const value = written ?? null;
+    if (!hasOwn(before, name) || value !== before[name]) setOwn(out, name, value);
   }
   return out;
 }

@@ -53,7 +53,12 @@ export function isToolRunOptions(value: unknown): value is ToolRunOptions {
   return typeof value === "object" && value !== null && runOptions.has(value);
 }
 
-/** The tool as a function of its arguments object, with its description attached. */
+/**
+ * The tool as a function of its arguments object, with its description attached. Typed as agent
+ * code sees it: `R` is the tool's value, never a promise, since the agent awaits every call (an
+ * async tool's `defineTool` gives `DefinedTool<A, Awaited<R>>`, as MCP tools are typed). Called
+ * directly from other code, an async tool still returns its promise: `await` it there.
+ */
 export type DefinedTool<A, R> = ((args: A) => R) & {
   readonly definition: ToolDefinition;
   readonly title: string;
@@ -61,7 +66,7 @@ export type DefinedTool<A, R> = ((args: A) => R) & {
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function defineTool<A, R>(spec: ToolSpec<A, R>): DefinedTool<A, R> {
+export function defineTool<A, R>(spec: ToolSpec<A, R>): DefinedTool<A, Awaited<R>> {
   if (typeof spec?.name !== "string" || !NAME.test(spec.name)) {
     throw new TypeError(
       `defineTool: the name ${JSON.stringify(spec?.name)} must be 1 to 64 letters, digits, '_' or '-'`,
@@ -88,7 +93,7 @@ export function defineTool<A, R>(spec: ToolSpec<A, R>): DefinedTool<A, R> {
     definition: { value: deepFreeze(definition), enumerable: true },
     title: { value: spec.title ?? name, enumerable: true },
   });
-  return tool as DefinedTool<A, R>;
+  return tool as unknown as DefinedTool<A, Awaited<R>>;
 }
 
 /** The definition `defineTool` attached to a function, if any. */

@@ -58,7 +58,7 @@ function sourceText(path: string): string {
 }
 
 /** `$XDG_CACHE_HOME/autograms` (or ~/.cache/autograms), if it is ours and private. */
-function cacheDir(): string | undefined {
+export function cacheDir(): string | undefined {
   try {
     const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "autograms");
     mkdirSync(dir, { recursive: true, mode: 0o700 });

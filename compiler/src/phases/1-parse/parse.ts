@@ -3,11 +3,12 @@ import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { checkNesting } from "./depth.js";
 import { locOfRange } from "./loc.js";
 import { typescript } from "./typescript.js";
+import { unclosedBrace } from "./unclosed.js";
 
 /**
- * Parses the agent file on its own: no program, no lib files, no imports followed. The compiler
- * reads syntax only (type checking is the editor's and `tsc`'s job), which keeps a compile fast.
- * Returns null when the file does not parse, or nests too deeply for the later phases.
+ * Parses the agent file on its own: no program, no lib files, no imports followed (the type check,
+ * when asked for, is apart: typecheck/). Returns null when the file does not parse, or nests too
+ * deeply for the later phases.
  */
 export function parse(sourceText: string, fileName: string, diagnostics: Diagnostics): TS.SourceFile | null {
   const ts = typescript();
@@ -18,11 +19,16 @@ export function parse(sourceText: string, fileName: string, diagnostics: Diagnos
   const file = ts.createSourceFile(fileName, sourceText, options, true, ts.ScriptKind.TS);
   // The parser keeps its own syntax errors on the file; they are the ones `tsc` reports first.
   const parseErrors = (file as unknown as { parseDiagnostics: readonly TS.DiagnosticWithLocation[] }).parseDiagnostics;
-  for (const d of parseErrors) {
-    diagnostics.report("syntax_error", "typescript", locOfRange(file, d.start, d.start + d.length), {
-      text: ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+  const first = parseErrors[0];
+  if (first === undefined) return checkNesting(file, diagnostics) ? file : null;
+  // One mistake, one error: after the first, the parser's errors are mostly what the first one
+  // made of the rest of the file. A missing '}' is reported where its block opens.
+  const brace = unclosedBrace(file);
+  if (brace !== undefined) diagnostics.report("syntax_error", "unclosed_brace", locOfRange(file, brace, brace + 1));
+  else {
+    diagnostics.report("syntax_error", "typescript", locOfRange(file, first.start, first.start + first.length), {
+      text: ts.flattenDiagnosticMessageText(first.messageText, "\n"),
     });
   }
-  if (parseErrors.length) return null;
-  return checkNesting(file, diagnostics) ? file : null;
+  return null;
 }

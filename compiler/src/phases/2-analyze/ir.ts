@@ -58,6 +58,16 @@ export interface NodeParts {
   callPlaceholders: Loc[];
 }
 
+/** Where a string field of code was written. */
+export interface CodeAt {
+  loc: Loc;
+  /**
+   * The code and the column of its first character, when the literal holds the code character
+   * for character on one line (no escapes): then a problem at an offset in it has a column.
+   */
+  exact?: { column: number; code: string };
+}
+
 /** One graph node from an agent call: exec_node, a shorthand, or this.f(...). */
 export interface NodeStmt {
   kind: "node";
@@ -71,8 +81,8 @@ export interface NodeStmt {
   assign?: string;
   /** Explicit transitions were written (else the node continues with the next statement). */
   explicitTransitions: boolean;
-  /** Where the name and each transition were written, for diagnostics found while lowering. */
-  fieldLocs?: { name?: Loc; transitions?: Loc[] };
+  /** Where the name, each transition and the condition were written, for diagnostics found while lowering. */
+  fieldLocs?: { name?: Loc; transitions?: Loc[]; condition?: CodeAt };
   defType: string;
   /** Placeholder values the node computes on entry (the graph's `setup`). */
   setup?: SetupCode[];

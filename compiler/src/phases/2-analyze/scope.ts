@@ -1,4 +1,5 @@
 import type TS from "typescript";
+import { didYouMean } from "../../diagnostics/suggest.js";
 import { typescript } from "../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, UNSAFE_NAME, report, type FunctionContext } from "./context.js";
 import { thisMember } from "./literal.js";
@@ -19,6 +20,8 @@ export function analyzeScope(ctx: FunctionContext): void {
   const blocks: Set<string>[] = [new Set(method.params)];
   const declared = new Map<string, TS.Identifier>();
   const fieldsRead = new Set<string>();
+  /** Each this.x of a local function: one mistake (its decorator, most often), reported once. */
+  const thisInLocal: { access: TS.PropertyAccessExpression; name: string }[] = [];
   for (const p of method.params) ctx.locals.add(p);
 
   const declare = (name: TS.Identifier) => {
@@ -62,13 +65,14 @@ export function analyzeScope(ctx: FunctionContext): void {
       return;
     }
     if (!ctx.agent.fields.has(name)) {
-      report(ctx, "unknown_member", "no_member", access.name, { name });
+      const hint = didYouMean(name, [...ctx.agent.fields.keys(), ...ctx.agent.methods.keys()]);
+      report(ctx, "unknown_member", "no_member", access.name, { name, hint });
       return;
     }
     fieldsRead.add(name);
     if (method.kindUnknown) return;
     if (method.kind === "local_function") {
-      report(ctx, "this_in_local_function", "run_time", access, { name, method: method.name });
+      thisInLocal.push({ access, name });
     } else if (method.kind === "function" && write) {
       report(ctx, "global_write_dropped", "written_func", access, { name, method: method.name });
     }
@@ -103,6 +107,11 @@ export function analyzeScope(ctx: FunctionContext): void {
     if (scoped) blocks.pop();
   };
   if (method.decl.body) ts.forEachChild(method.decl.body, (child) => visit(child, false));
+  const [first, ...more] = thisInLocal;
+  if (first) {
+    const others = more.length === 0 ? "" : ` (and ${more.length} more use${more.length === 1 ? "" : "s"} of this)`;
+    report(ctx, "this_in_local_function", "run_time", first.access, { name: first.name, method: method.name, others });
+  }
 
   for (const [name, node] of declared) {
     if (!ctx.agent.fields.has(name)) continue;
@@ -110,13 +119,13 @@ export function analyzeScope(ctx: FunctionContext): void {
       report(ctx, "local_shadows_field", "main_name", node, { name });
     } else if (method.kind === "global_function") {
       report(ctx, "local_shadows_field", "globalfunction_name", node, { name, method: method.name });
-    } else if (fieldsRead.has(name)) {
+    } else if (fieldsRead.has(name) && !first) {
       report(ctx, "local_shadows_field", "uses_both", node, { method: method.name, name });
     }
   }
   for (const param of method.decl.parameters) {
     if (!ts.isIdentifier(param.name) || !ctx.agent.fields.has(param.name.text)) continue;
-    if (method.kind === "global_function" || fieldsRead.has(param.name.text)) {
+    if (method.kind === "global_function" || (fieldsRead.has(param.name.text) && !first)) {
       report(ctx, "local_shadows_field", "parameter_name", param.name, { param: param.name.text, method: method.name });
     }
   }

@@ -1,6 +1,7 @@
 import { candidateOf, codeProblems, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
+import type { CodeAt } from "../2-analyze/ir.js";
 import type { WrittenTarget } from "./context.js";
 
 /** Checks that need every node: unique names, and that each written transition leads somewhere. */
@@ -32,19 +33,35 @@ export function checkNames(
  * Every piece of code the graph holds, wherever it came from (a TypeScript expression, a string
  * field such as `boolean_condition` or a `return <expr>` transition), checked against what the
  * evaluator runs and offers, and the agent's tools: what compiles, runs. Code from TypeScript
- * was checked at its column already; what is left is reported at its node.
+ * was checked at its column already; what is left is reported where its string was written
+ * (at the problem's column when the string holds the code as it is), else at its node.
  */
-export function checkNodeCode(nodes: GraphNode[], tools: ReadonlySet<string>, diagnostics: Diagnostics): void {
-  for (const node of nodes) {
+export function checkNodeCode(
+  nodes: GraphNode[],
+  codeLocs: ReadonlyMap<number, Record<string, CodeAt>>,
+  tools: ReadonlySet<string>,
+  diagnostics: Diagnostics,
+): void {
+  for (const [index, node] of nodes.entries()) {
     if (!node.loc) continue;
     for (const problem of codeProblems(node, tools)) {
-      diagnostics.report("unsupported_syntax", "node_code", node.loc, {
+      const written = codeLocs.get(index)?.[problem.field];
+      diagnostics.report("unsupported_syntax", "node_code", written ? problemLoc(written, problem.offset) : node.loc, {
         node: node.name,
         field: problem.field.replace("/", " "),
         message: problem.message,
       });
     }
   }
+}
+
+/** The problem's own column in a string of code, from its offset there, when that can be told. */
+function problemLoc(written: CodeAt, offset: number | undefined): Loc {
+  if (offset === undefined || written.exact === undefined) return written.loc;
+  const column = written.exact.column + offset;
+  // What the problem names starts there: a name, or a chain of them ('reply.match').
+  const length = /^[\w$]+(?:\.[\w$]+)*/.exec(written.exact.code.slice(offset))?.[0].length ?? 1;
+  return { line: written.loc.line, column, endLine: written.loc.line, endColumn: column + length };
 }
 
 /**

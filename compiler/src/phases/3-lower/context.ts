@@ -1,6 +1,6 @@
 import type { GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
-import type { FunctionIR, Stmt } from "../2-analyze/ir.js";
+import type { CodeAt, FunctionIR, Stmt } from "../2-analyze/ir.js";
 import type { Namer } from "./names.js";
 import type { Target } from "./target.js";
 
@@ -42,6 +42,8 @@ export interface LowerContext {
   callPlaceholders: Map<string, Loc[]>;
   /** Where a node's name was written, by the node's index in `nodes`. */
   nameLocs: Map<number, Loc>;
+  /** Where a node's string fields of code were written, by the node's index and the field's pointer. */
+  codeLocs: Map<number, Record<string, CodeAt>>;
   diagnostics: Diagnostics;
   /** Where the end of the function goes: `return`, or `quit` for main. */
   end: "return" | "quit";

@@ -1,6 +1,6 @@
 import type { FunctionInfo, Graph, GraphNode, Loc } from "@autograms/runtime";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
-import type { AgentIR, Stmt } from "../2-analyze/ir.js";
+import type { AgentIR, CodeAt, Stmt } from "../2-analyze/ir.js";
 import { lowerBlock } from "./block.js";
 import { checkNames, checkNodeCode, checkSkippedCalls } from "./check.js";
 import type { LowerContext, PendingNode, WrittenTarget } from "./context.js";
@@ -19,6 +19,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const entries = new Map<Stmt, Target>();
   const explicitNames = new Set<string>();
   const nameLocs = new Map<number, Loc>();
+  const codeLocs = new Map<number, Record<string, CodeAt>>();
   const callPlaceholders = new Map<string, Loc[]>();
   const functions: Record<string, FunctionInfo> = {};
   const namer = new Namer();
@@ -33,6 +34,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
       entries,
       explicitNames,
       nameLocs,
+      codeLocs,
       callPlaceholders,
       diagnostics,
       end: fn.kind === "main" ? "quit" : "return",
@@ -54,7 +56,7 @@ export function lower(ir: AgentIR, diagnostics: Diagnostics, source: string): Om
   const resolved = nodes.map((node) => ({ ...node, transitions: node.transitions.map(resolve) }) as GraphNode);
   checkNames(resolved, written, nameLocs, diagnostics);
   checkSkippedCalls(resolved, written, callPlaceholders, explicitNames, diagnostics);
-  checkNodeCode(resolved, new Set(Object.keys(ir.tools)), diagnostics);
+  checkNodeCode(resolved, codeLocs, new Set(Object.keys(ir.tools)), diagnostics);
   if (!diagnostics.hasErrors) warnUnreachable(ir.functions, resolved, entries, explicitNames, diagnostics, source);
   const graph: Omit<Graph, "source"> = {
     format: "autograms-graph",

@@ -1,5 +1,5 @@
 import type { JsonValue, Loc } from "@autograms/runtime";
-import type { CodeStmt, NodeStmt } from "../2-analyze/ir.js";
+import type { CodeAt, CodeStmt, NodeStmt } from "../2-analyze/ir.js";
 import type { LowerContext, PendingNode } from "./context.js";
 import type { Target } from "./target.js";
 
@@ -15,6 +15,12 @@ export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: Low
     ctx.nameLocs.set(ctx.nodes.length, stmt.fieldLocs?.name ?? stmt.loc);
   }
   if (stmt.callPlaceholders) ctx.callPlaceholders.set(name, stmt.callPlaceholders);
+  const codeLocs: Record<string, CodeAt> = {};
+  if (stmt.fieldLocs?.condition) codeLocs.boolean_condition = stmt.fieldLocs.condition;
+  stmt.fieldLocs?.transitions?.forEach((loc, i) => {
+    codeLocs[`transitions/${i}`] = { loc };
+  });
+  if (Object.keys(codeLocs).length) ctx.codeLocs.set(ctx.nodes.length, codeLocs);
   const { action, instruction, transitions, ...rest } = stmt.fields;
   const targets: Target[] = (transitions ?? ["next"]).map((t) => (t === "next" ? next : t));
   (transitions ?? []).forEach((t, i) => {

@@ -7,9 +7,10 @@ import {
   SHORTHAND_ACTIONS,
   type JsonValue,
 } from "@autograms/runtime";
+import { didYouMean } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { keyOf, loc, report, type FunctionContext } from "../context.js";
-import type { NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
+import type { CodeAt, NodeFieldsIR, NodeParts, NodeStmt, Stmt } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { readFields, type ReadFields } from "./ObjectLiteralExpression.js";
 import { textOf } from "./TemplateExpression.js";
@@ -83,7 +84,11 @@ function methodCall(node: TS.CallExpression, ctx: FunctionContext, prelude: Stmt
     if (ctx.agent.refusedMethods.has(name)) {
       // Reported where it is declared.
     } else if (ctx.agent.fields.has(name)) report(ctx, "not_a_method", "field", callee, { name });
-    else report(ctx, "unknown_method", "no_method", callee.name, { name });
+    else {
+      // main() cannot be called, so it is never the method meant.
+      const callable = [...ctx.agent.methods.keys()].filter((m) => m !== "main");
+      report(ctx, "unknown_method", "no_method", callee.name, { name, hint: didYouMean(name, callable) });
+    }
   } else if (method.kind === "main") {
     report(ctx, "not_a_method", "main_top", callee);
   } else if (node.arguments.length < method.minArgs || node.arguments.length > method.params.length) {
@@ -247,6 +252,19 @@ function finish(
   if (made.name !== undefined) fieldLocs.name = loc(ctx, at.name!);
   if (fields.transitions !== undefined && targetsAt?.length === fields.transitions.length)
     fieldLocs.transitions = targetsAt.map((t) => loc(ctx, t));
-  if (fieldLocs.name || fieldLocs.transitions) made.fieldLocs = fieldLocs;
+  if (typeof fields.boolean_condition === "string" && at.boolean_condition)
+    fieldLocs.condition = codeAt(at.boolean_condition, ctx);
+  if (fieldLocs.name || fieldLocs.transitions || fieldLocs.condition) made.fieldLocs = fieldLocs;
   return made;
+}
+
+/** Where a string of code was written, and the column its code starts at when that is exact. */
+function codeAt(node: TS.Node, ctx: FunctionContext): CodeAt {
+  const ts = typescript();
+  const at: CodeAt = { loc: loc(ctx, node) };
+  const literal = skipTypeWrappers(node as TS.Expression);
+  if (!ts.isStringLiteral(literal) && !ts.isNoSubstitutionTemplateLiteral(literal)) return at;
+  const raw = literal.getText(ctx.agent.file).slice(1, -1);
+  if (raw === literal.text && at.loc.line === at.loc.endLine) at.exact = { column: at.loc.column + 1, code: raw };
+  return at;
 }

@@ -131,9 +131,10 @@ export function printCode(node: TS.Node, ctx: FunctionContext, prelude: Stmt[]):
       }
       return;
     }
-    if (ts.isClassExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
+    if (ts.isAwaitExpression(node)) return report(ctx, "unsupported_syntax", "await", node);
+    if (ts.isClassExpression(node) || ts.isYieldExpression(node)) {
       return report(ctx, "unsupported_syntax", "expression_kind", node, {
-        detail: ts.isClassExpression(node) ? "a class expression" : ts.isAwaitExpression(node) ? "'await'" : "'yield'",
+        detail: ts.isClassExpression(node) ? "a class expression" : "'yield'",
       });
     }
     if (
