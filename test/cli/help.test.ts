@@ -99,7 +99,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
   ["dap", "", ["--port <port>", "--host <address>"]],
-  ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>"]],
+  ["import", "<file.csv>", ["-o, --out <file>", "--agent <name>", "--tools <module>"]],
   ["export", "<file>", ["-o, --out <file>", "--format <format>"]],
   ["init", "[dir]", ["--name <name>", "--store", "--no-store", "--mcp", "--no-mcp", "--tarballs <dir>"]],
 ];

@@ -146,7 +146,9 @@ describe("code and tools", () => {
     const r = await new Agent(g, { model: new TestModel(), tools }).reply("", undefined, { trace });
     expect(r.reply).toBe('{"word":"mutated","meaning":"meaning of mutated"} / {"word":"cat"}');
     expect(seen).toHaveLength(1);
-    expect(events.find((e) => e.node === "call")).toMatchObject({ kind: "code", changes: [{ name: "found" }] });
+    // The call is recorded (for the turn's replay) before the code's own event.
+    expect(events.filter((e) => e.node === "call").map((e) => e.kind)).toEqual(["tool_call", "code", "transition"]);
+    expect(events.find((e) => e.node === "call" && e.kind === "code")).toMatchObject({ changes: [{ name: "found" }] });
   });
 
   it("a tool that throws fails the node with its location", async () => {
