@@ -28,7 +28,7 @@ const AGENT = `import { Autogram, chatExact, exec_node } from "@autograms/runtim
 import { price, shout } from "./prices.js";
 
 export default class Stall extends Autogram {
-  cost = 0;
+  cost: unknown = 0;
 
   main() {
     chatExact("Hello!");

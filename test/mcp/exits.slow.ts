@@ -27,7 +27,11 @@ const EXIT_BOUND_MS = 40_000;
 
 /** Runs the command in `cwd`, or fails once the bound has passed without it ending (and kills it). */
 function ended(args: string[], cwd: string, input = ""): Promise<CliResult> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd });
+  // The commands that start the servers approve the .mcp.json beside the agent, remembered in a
+  // configuration folder of this file's, never the user's.
+  const approve = ["compile", "graph", "mcp-types"].includes(args[0]!) ? [] : ["--approve-mcp"];
+  const env = { ...process.env, XDG_CONFIG_HOME: join(folder(), "config") };
+  const child = spawn(process.execPath, [bin, ...args, ...approve], { cwd, env });
   children.push(child);
   let stdout = "";
   let stderr = "";

@@ -108,7 +108,7 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
     // The right answer of turn 4 counted, in the frame of doUnit (a global function, which hands it to main on return).
     expect(after4.stack.map((f) => f.vars.correct)).toEqual([0, 1]);
     expect(await page.locator("#turn-detail .frame h4").allTextContents()).toEqual([
-      "main (globals) · at main.for_of_6ddc.call_doUnit_c1db",
+      "main (globals) · at agent.ts:27",
       "global_function doUnit · at praise",
     ]);
     const { turns } = await api<{
@@ -118,10 +118,18 @@ browserSuite(`the playground in headless Chromium${skippedWithout}`, () => {
     const rows = await page
       .locator("#turn-detail table.changes tbody tr")
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    // A node the compiler named shows as the line it came from.
+    const shownAs = (node: string) =>
+      node.includes(".") ? `agent.ts:${tutor.nodes.find((x) => x.name === node)!.loc!.line}` : node;
     expect(rows).toEqual(
-      changed.map((c) => [c.name, "before" in c ? JSON.stringify(c.before) : "(new)", JSON.stringify(c.after), c.node]),
+      changed.map((c) => [
+        c.name,
+        "before" in c ? JSON.stringify(c.before) : "(new)",
+        JSON.stringify(c.after),
+        shownAs(c.node),
+      ]),
     );
-    expect(rows).toContainEqual(["correct", "0", "1", "doUnit.if_bcdb.a.code_561f"]);
+    expect(rows).toContainEqual(["correct", "0", "1", shownAs("doUnit.if_bcdb.a.code_561f")]);
     // An earlier turn: the memory before the answer was counted.
     await page.click('#turns li[data-turn="2"] button');
     await page.waitForFunction(() => document.querySelector("#turn-detail h3")?.textContent === "After turn 2");

@@ -52,7 +52,7 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
       new MutationObserver(() => {
         const lit = document.querySelectorAll("#graph-box .lit");
         w.seen.push([
-          label.textContent ?? "",
+          label.getAttribute("data-node") ?? "",
           lit.length === 1 ? lit[0]!.getAttribute("data-node") : `${lit.length} lit`,
         ]);
       }).observe(label, { childList: true, characterData: true, subtree: true });
@@ -79,7 +79,10 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
     await page.reload();
     await page.waitForSelector("body[data-ready]");
     await page.click("#graph-tab");
-    await page.waitForFunction((name) => document.getElementById("lit-label")?.textContent === name, folded);
+    await page.waitForFunction(
+      (name) => document.getElementById("lit-label")?.getAttribute("data-node") === name,
+      folded,
+    );
     expect(await page.locator("#graph-box .lit").getAttribute("data-node")).toBe("main.for_of_6ddc.iterable");
     await page.unrouteAll();
     expect(errors).toEqual([]);
@@ -87,7 +90,7 @@ browserSuite(`the playground's graph views in headless Chromium${skippedWithout}
 
   it("draws the raw graph when the box is checked, the marks kept, and folds it again when unchecked", async () => {
     const { page, errors } = playground;
-    const at = await page.locator("#lit-label").textContent();
+    const at = await page.locator("#lit-label").getAttribute("data-node");
     await page.check("#raw-graph");
     await page.waitForSelector(`#graph-box [data-node="main.for_of_6ddc.counter"]`);
     expect(await page.locator("#graph-box [data-nodes]").count()).toBe(0);

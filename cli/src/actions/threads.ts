@@ -27,6 +27,7 @@ export interface ThreadsFlags {
   keepTurns?: string;
   agent?: string;
   mcpConfig?: string;
+  approveMcp?: boolean;
   to?: string;
   takePrompt?: boolean;
 }
@@ -66,7 +67,11 @@ async function list(store: Store, _args: string[], flags: ThreadsFlags): Promise
   let threads = await store.listThreads();
   let checks: Map<string, ThreadCheck> | null = null;
   if (flags.agent !== undefined) {
-    const { agent } = await openAgent(flags.agent, { mcpConfig: flags.mcpConfig }, { modelRequired: false });
+    const { agent } = await openAgent(
+      flags.agent,
+      { mcpConfig: flags.mcpConfig, approveMcp: flags.approveMcp },
+      { modelRequired: false },
+    );
     checks = new Map((await checkThreads(store, agent)).map((c) => [c.id, c]));
     threads = threads.filter((t) => checks!.has(t.id));
   }
@@ -136,7 +141,11 @@ async function fork(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
 }
 
 async function migrate(store: Store, [id]: string[], flags: ThreadsFlags): Promise<void> {
-  const { agent } = await openAgent(flags.agent!, { mcpConfig: flags.mcpConfig }, { modelRequired: false });
+  const { agent } = await openAgent(
+    flags.agent!,
+    { mcpConfig: flags.mcpConfig, approveMcp: flags.approveMcp },
+    { modelRequired: false },
+  );
   const takePrompts = flags.takePrompt === true;
   const { turn, memory } = await migrateThread(store, agent, id!, flags.to!, { takePrompts });
   const taken = takePrompts ? "; its prompts are the agent's own now" : "";

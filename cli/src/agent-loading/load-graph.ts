@@ -6,7 +6,7 @@ import { CliError } from "./cli-error.js";
 import { jsonFault, readText } from "./files.js";
 import type { DiagnosticSink } from "./compile-agent.js";
 import { notAGraph } from "./graph-format.js";
-import { displayPath, inProject, refuseOutside, type Project } from "./project-files.js";
+import { displayPath, inProject, refuseImportsOutside, refuseOutside, type Project } from "./project-files.js";
 
 /** The agent's TypeScript source, found and checked to be the text the graph was compiled from. */
 export interface AgentSource {
@@ -55,6 +55,7 @@ export async function loadAgentGraph(
   if (TYPESCRIPT.test(file)) {
     const { compileAgent } = await import("./compile-agent.js");
     const display = displayPath(path);
+    if (options.project && options.typeCheck) refuseImportsOutside(options.project, path, text);
     const compiled = compileAgent(text, display, options.diagnostics, options.typeCheck ? path : undefined);
     if (compiled.graph === null) throw new CliError(compiled.failure);
     return {

@@ -56,3 +56,20 @@ export function outsideProject(project: Project, path: string): string {
 export function refuseOutside(project: Project, path: string): void {
   if (!inProject(project, path)) throw new CliError(outsideProject(project, path));
 }
+
+// The relative modules an agent's source imports (its tools' and actions' modules).
+const RELATIVE_IMPORT = /\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g;
+
+/**
+ * Refuses, before the type checker or the bundler reads them, the modules the agent imports that
+ * lead out of the project: the checker's messages would otherwise name what such a file exports.
+ * Each import is looked for as TypeScript resolves it (`./x.js` written for `./x.ts`).
+ */
+export function refuseImportsOutside(project: Project, agentPath: string, text: string): void {
+  for (const [, spec] of text.matchAll(RELATIVE_IMPORT)) {
+    const base = resolve(dirname(agentPath), spec!);
+    const stem = base.replace(/\.[cm]?js$/, "");
+    const found = [base, `${stem}.ts`, `${stem}.mts`, `${stem}.cts`, join(base, "index.ts")].find((p) => existsSync(p));
+    if (found) refuseOutside(project, found);
+  }
+}

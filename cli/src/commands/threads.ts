@@ -3,7 +3,12 @@ import type { ThreadsFlags } from "../actions/threads.js";
 
 const MCP_CONFIG = [
   "--mcp-config <file>",
-  "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent)",
+  "the MCP servers the agent imports tools from (`mcp:NAME`; default: the .mcp.json beside the agent, once approved)",
+] as const;
+
+const APPROVE_MCP = [
+  "--approve-mcp",
+  "approve the .mcp.json beside the agent to start its servers, as it is now (remembered; an edit needs approving again)",
 ] as const;
 
 const STORE = [
@@ -35,6 +40,7 @@ export function registerThreads(program: Command): void {
       "only this agent's threads, each checked against it: one whose agent changed where it stands is reported, not changed",
     )
     .option(...MCP_CONFIG)
+    .option(...APPROVE_MCP)
     .action(run("list"));
   threads
     .command("show")
@@ -64,6 +70,7 @@ export function registerThreads(program: Command): void {
       "the thread takes the prompts the agent sets now (an edited setPrompt text), in place of those its memory keeps",
     )
     .option(...MCP_CONFIG)
+    .option(...APPROVE_MCP)
     .option(...STORE)
     .action(run("migrate"));
   threads

@@ -70,7 +70,7 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
       view.reply ??= bubble(app, "agent", "", "streaming");
       textOf(view.reply).textContent += e.delta;
       app.ui.messages.scrollTop = app.ui.messages.scrollHeight;
-      if (app.ui.lit.textContent !== e.node) app.actions.light(e.node);
+      if (app.ui.lit.dataset.node !== e.node) app.actions.light(e.node);
       return false;
     case "text-reset":
       if (view.reply) textOf(view.reply).textContent = "";

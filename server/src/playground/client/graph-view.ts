@@ -21,6 +21,8 @@ const marks: { passed: string[]; lit: string | null } = { passed: [], lit: null 
 export function clearMarks(app: App): void {
   for (const n of app.ui.graph.querySelectorAll(".lit, .passed")) n.classList.remove("lit", "passed");
   app.ui.lit.textContent = "";
+  delete app.ui.lit.dataset.node;
+  app.ui.lit.removeAttribute("title");
   marks.passed = [];
   marks.lit = null;
 }
@@ -37,6 +39,9 @@ export function light(app: App, name: string): void {
     n.classList.remove("passed");
   }
   marks.lit = name;
+  // The label shows the line for a node the compiler named; the node itself stays on the element.
+  app.ui.lit.dataset.node = name;
+  app.ui.lit.title = name;
   app.ui.lit.textContent = nodeLabel(app.state.agent?.graph, name);
   app.ui.lit.classList.toggle("idle", !app.state.running);
   found[0]?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
