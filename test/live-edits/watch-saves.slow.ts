@@ -78,5 +78,5 @@ describe("autograms serve --watch, saves by rename", () => {
     atomicSave(agentFile, AGENT("Hello again!").replace("./tools/prices.js", "./more/prices.js"));
     await built();
     expect(await firstTurn()).toBe("Hello again! That is 70 pence.");
-  });
+  }, 240_000);
 });

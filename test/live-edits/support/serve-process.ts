@@ -50,11 +50,14 @@ export function serveWatching(dir: string, workers: string, more: string[] = [])
   ]);
 }
 
-/** Resolves once `check()` holds (polled), else fails after 20 s saying `what`. */
+/**
+ * Resolves once `check()` holds (polled), else fails after 45 s saying `what`: a build under
+ * --watch (its type check, its workers) takes seconds on a machine busy with the other slow tests.
+ */
 export async function until(check: () => boolean | Promise<boolean>, what: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 45_000;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`waited 20 s for ${what()}`);
+    if (Date.now() > deadline) throw new Error(`waited 45 s for ${what()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
