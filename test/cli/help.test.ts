@@ -109,7 +109,11 @@ const THREADS: [string, string, string[]][] = [
   ["threads list", "", [STORE, "--json", "--agent <file>", "--mcp-config <file>", "--approve-mcp"]],
   ["threads show", "<id>", [STORE, "--json"]],
   ["threads fork", "<id>", ["--at <N>", "--id <new-id>", STORE]],
-  ["threads migrate", "<id>", ["--to <node>", "--agent <file>", "--take-prompt", "--mcp-config <file>", "--approve-mcp", STORE]],
+  [
+    "threads migrate",
+    "<id>",
+    ["--to <node>", "--agent <file>", "--take-prompt", "--mcp-config <file>", "--approve-mcp", STORE],
+  ],
   ["threads export", "<id>", [STORE, "-o, --out <file>"]],
   ["threads delete", "<id>", [STORE, "-y, --yes"]],
   ["threads prune", "", ["--older-than <duration>", "--keep-turns <N>", STORE]],
