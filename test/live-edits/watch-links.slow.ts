@@ -83,7 +83,7 @@ describe("autograms serve: files outside the agent's project", () => {
     };
     expect(sources.files.map((f) => f.path).sort()).toEqual(["agent.ts", "tools/prices.ts"]);
     expect(sources.files.find((f) => f.path === "tools/prices.ts")!.text).toBe(PRICES);
-  });
+  }, 180_000);
 
   it("from the start: an agent file or a module that leads out of the project is refused, with and without --watch", async () => {
     const dir = join(folder(), "linked");
@@ -117,5 +117,5 @@ describe("autograms serve: files outside the agent's project", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/linked\/tools\/prices\.ts is outside the agent's project \(linked\)/);
     expect(r.stderr).not.toMatch(/SECRET|hunter2|root/);
-  });
+  }, 180_000);
 });
