@@ -142,16 +142,8 @@ async function serve(
       throw new CliError(`cannot listen on ${flags.host}: no such address on this machine`);
     throw err;
   }
-  process.stdout.write(`listening on ${server.url}\n`);
-  const threads = server.ctx.runs.workerThreads;
-  const played =
-    threads > 0
-      ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}`
-      : "turns played in the server's thread";
-  if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
-  process.stderr.write(
-    `(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
-  );
+  // Armed before 'listening' is printed: a client told the server is up may save at once, and a
+  // save before the folder is watched would go unbuilt.
   const unwatch = rebuild
     ? rebuildOnSave(
         file,
@@ -167,6 +159,16 @@ async function serve(
         (built) => Promise.all([built.close(), built.pool instanceof PoolBuild && built.pool.close()]).then(() => {}),
       )
     : () => {};
+  process.stdout.write(`listening on ${server.url}\n`);
+  const threads = server.ctx.runs.workerThreads;
+  const played =
+    threads > 0
+      ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}`
+      : "turns played in the server's thread";
+  if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
+  process.stderr.write(
+    `(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
+  );
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
   // stored and their threads released before the process exits 0.
