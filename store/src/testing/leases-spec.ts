@@ -3,6 +3,7 @@
  * commit's compare-and-swap, and leases that lapse or are renewed (LeaseStore).
  */
 import { StoreError } from "../errors.js";
+import { acquireTurn } from "../turns/held-turn.js";
 import { runTurn } from "../turns/run-turn.js";
 import type { TakenThread } from "../types.js";
 import { EchoModel, echoAgent, gate } from "./echo-agent.js";
@@ -12,6 +13,26 @@ import type { TestApi } from "./test-api.js";
 /** Registers the leases half of the store suite for the store `backend` opens; it runs alone as well. */
 export function leasesSpec(name: string, backend: Backend, { describe, it, expect }: TestApi): void {
   describe(`${name} store: leases`, () => {
+    it("answers the last message again (replaces): the turn it replaces is kept as replaced, its message id moved", () =>
+      withStore(backend, async (store) => {
+        const agent = echoAgent(new EchoModel());
+        await runTurn(store, agent, "again", null);
+        await runTurn(store, agent, "again", "first", { messageId: "m-1" });
+        const { held } = await acquireTurn(store, "again", "first", { messageId: "m-1", replaces: 2 });
+        expect(held!.memory).toEqual(await store.memoryAt("again", 1));
+        const played = await agent.reply("first", held!.memory!);
+        const turn = await held!.commit({ ...played, trace: [], startedAt: Date.now() });
+        expect(turn).toMatchObject({ seq: 3, messageId: "m-1", status: "ok", reply: "echo: first" });
+        expect((await store.turns("again")).map((t) => [t.seq, t.messageId, t.status])).toEqual([
+          [1, null, "ok"],
+          [2, null, "replaced"],
+          [3, "m-1", "ok"],
+        ]);
+        expect(await store.turnByMessage("again", "m-1")).toMatchObject({ seq: 3 });
+        expect((await store.load("again")).memory).toEqual(played.memory);
+        expect((await runTurn(store, agent, "again", "first", { messageId: "m-1" })).repeated).toBe(true);
+      }));
+
     it("makes one turn per message id: sending it again returns the turn it made", () =>
       withStore(backend, async (store) => {
         const model = new EchoModel();
