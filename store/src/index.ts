@@ -20,6 +20,9 @@ export { MIGRATIONS, SCHEMA_VERSION } from "./sql/migrations.js";
 export { BUSY_POLICIES } from "./types.js";
 export type {
   Store,
+  ThreadStore,
+  LeaseStore,
+  RunLogStore,
   StoreOptions,
   BusyPolicy,
   ThreadInfo,

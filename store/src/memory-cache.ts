@@ -1,4 +1,5 @@
 import type { Memory } from "@autograms/runtime";
+import { LRUCache } from "lru-cache";
 import { memoryBytes } from "./memory-bytes.js";
 
 /**
@@ -15,31 +16,36 @@ import { memoryBytes } from "./memory-bytes.js";
  * recently used go first, and a memory larger than the bound alone is not kept.
  */
 export class MemoryCache {
-  private readonly entries = new Map<string, { memory: Memory; bytes: number }>();
-  private held = 0;
+  /** Null when it keeps nothing (`size` 0): lru-cache wants a positive bound. */
+  private readonly entries: LRUCache<string, Memory> | null;
 
-  constructor(
-    private readonly size: number,
-    private readonly maxBytes = Number.POSITIVE_INFINITY,
-  ) {}
+  constructor(size: number, maxBytes = Number.POSITIVE_INFINITY) {
+    this.entries =
+      size <= 0
+        ? null
+        : new LRUCache<string, Memory>({
+            max: size,
+            // Unbounded in bytes: sizes are still counted (`bytes`), the count alone evicts.
+            maxSize: Number.isFinite(maxBytes) ? maxBytes : Number.MAX_SAFE_INTEGER,
+            // lru-cache wants a positive size; an empty memory still takes a little.
+            sizeCalculation: (memory) => Math.max(1, memoryBytes(memory)),
+          });
+  }
 
   /** About how many bytes of memory it keeps. */
   get bytes(): number {
-    return this.held;
+    return this.entries?.calculatedSize ?? 0;
   }
 
   /** The thread's memory if it is the one whose checksum the row holds. */
   get(threadId: string, checksum: string | null): Memory | undefined {
-    const entry = this.entries.get(threadId);
-    if (entry === undefined) return undefined;
-    if (checksum === null || entry.memory.checksum !== checksum) {
+    const memory = this.entries?.get(threadId);
+    if (memory === undefined) return undefined;
+    if (checksum === null || memory.checksum !== checksum) {
       this.forget(threadId);
       return undefined;
     }
-    // Map order is the recency order: used now, it goes to the end.
-    this.entries.delete(threadId);
-    this.entries.set(threadId, entry);
-    return entry.memory;
+    return memory;
   }
 
   /**
@@ -48,21 +54,12 @@ export class MemoryCache {
    */
   set(threadId: string, memory: Memory): void {
     this.forget(threadId);
-    if (this.size <= 0 || !Object.isFrozen(memory) || !Object.isFrozen(memory.stack)) return;
-    const bytes = memoryBytes(memory);
-    if (bytes > this.maxBytes) return;
-    this.entries.set(threadId, { memory, bytes });
-    this.held += bytes;
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.size && this.held <= this.maxBytes) break;
-      this.forget(oldest);
-    }
+    if (!Object.isFrozen(memory) || !Object.isFrozen(memory.stack)) return;
+    // One larger than the bound alone is not kept (lru-cache's maxEntrySize is its maxSize).
+    this.entries?.set(threadId, memory);
   }
 
   forget(threadId: string): void {
-    const entry = this.entries.get(threadId);
-    if (entry === undefined) return;
-    this.entries.delete(threadId);
-    this.held -= entry.bytes;
+    this.entries?.delete(threadId);
   }
 }

@@ -1,7 +1,8 @@
 import { StoreError } from "./errors.js";
 import { PostgresDriver } from "./postgres/driver.js";
+import { PostgresStore } from "./postgres/store.js";
 import { SqliteDriver } from "./sqlite/driver.js";
-import { SqlStore } from "./sql/sql-store.js";
+import { SqliteStore } from "./sqlite/store.js";
 import { checkStoreOptions } from "./arguments.js";
 import type { Store, StoreOptions } from "./types.js";
 import { describeLocation, parseStoreUrl } from "./url.js";
@@ -15,8 +16,12 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
   const location = parseStoreUrl(url);
   const where = describeLocation(location);
   try {
-    const driver = location.kind === "sqlite" ? new SqliteDriver(location.path) : new PostgresDriver(location.url);
-    return await SqlStore.open(driver, where, { ...location.options, ...definedOnly(options) });
+    const given = { ...location.options, ...definedOnly(options) };
+    const store =
+      location.kind === "sqlite"
+        ? new SqliteStore(new SqliteDriver(location.path), where, given)
+        : new PostgresStore(new PostgresDriver(location.url), where, given);
+    return await store.migrated();
   } catch (err) {
     if (err instanceof StoreError && err.code !== "unavailable") throw err;
     throw new StoreError(

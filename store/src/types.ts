@@ -274,17 +274,52 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-/** A store of threads. Two implementations (SQLite, Postgres) pass the same test suite. */
-export interface Store {
+/**
+ * A store of threads, by concern as LangGraph splits its saver: the threads and their history
+ * (ThreadStore), who may write a thread's next turn (LeaseStore), the events of the runs that
+ * serve them (RunLogStore). Two implementations (SQLite, Postgres) pass the same test suite, one
+ * spec file per concern.
+ */
+export interface Store extends ThreadStore, LeaseStore, RunLogStore {
   /** Where it is, without credentials (for messages). */
   readonly where: string;
   readonly options: Required<Omit<StoreOptions, "now">>;
 
+  /**
+   * A readiness probe: a write that changes nothing, committed as a turn is. Throws a StoreError
+   * `unavailable` saying why (unreachable, disk full, file damaged or read-only), never where.
+   */
+  ping(): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+/** Threads and their committed history: what a thread holds, and what may be done with it as a whole. */
+export interface ThreadStore {
   createThread(id?: string): Promise<ThreadInfo>;
   thread(id: string): Promise<ThreadInfo | null>;
   /** The most recently active first; `agent`: only that agent's threads (and those with no turn yet). */
   listThreads(options?: { limit?: number; agent?: string }): Promise<ThreadInfo[]>;
 
+  /** The thread's memory at its head (one snapshot plus at most `snapshotEvery` deltas). */
+  load(threadId: string): Promise<LoadedThread>;
+  /** The memory as it was after turn `turn` (null for 0: before the first); a pruned turn is refused. */
+  memoryAt(threadId: string, turn: number): Promise<Memory | null>;
+  /** The turn a message id made, if it made one. */
+  turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null>;
+  turns(threadId: string): Promise<TurnRecord[]>;
+  /** A new thread holding the first `turn` turns of another. */
+  fork(threadId: string, turn: number, newId?: string): Promise<ThreadInfo>;
+  exportThread(threadId: string): Promise<ThreadExport>;
+  /** Deletes the thread and every row of it; false when there was none. */
+  deleteThread(threadId: string): Promise<boolean>;
+  /** Names the thread (one line, 1 to 200 characters); null: called by its first user message again. */
+  setTitle(threadId: string, title: string | null): Promise<ThreadInfo>;
+  prune(options: PruneOptions): Promise<PruneResult>;
+}
+
+/** Who may write a thread's next turn: a lease taken for one run, renewed while it plays, given back by its commit. */
+export interface LeaseStore {
   /** Takes the thread for one run, following the busy policy. */
   acquire(threadId: string, options?: AcquireOptions): Promise<Lease>;
   /**
@@ -304,23 +339,10 @@ export interface Store {
   release(lease: Lease): Promise<void>;
   /** Commits one turn and releases the lease, if the lease still holds and the version is unchanged. */
   commit(lease: Lease, turn: NewTurn): Promise<TurnRecord>;
+}
 
-  /** The thread's memory at its head (one snapshot plus at most `snapshotEvery` deltas). */
-  load(threadId: string): Promise<LoadedThread>;
-  /** The memory as it was after turn `turn` (null for 0: before the first); a pruned turn is refused. */
-  memoryAt(threadId: string, turn: number): Promise<Memory | null>;
-  /** The turn a message id made, if it made one. */
-  turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null>;
-  turns(threadId: string): Promise<TurnRecord[]>;
-  /** A new thread holding the first `turn` turns of another. */
-  fork(threadId: string, turn: number, newId?: string): Promise<ThreadInfo>;
-  exportThread(threadId: string): Promise<ThreadExport>;
-  /** Deletes the thread and every row of it; false when there was none. */
-  deleteThread(threadId: string): Promise<boolean>;
-  /** Names the thread (one line, 1 to 200 characters); null: called by its first user message again. */
-  setTitle(threadId: string, title: string | null): Promise<ThreadInfo>;
-  prune(options: PruneOptions): Promise<PruneResult>;
-
+/** The runs that serve turns, and their events as stored for clients to follow or resume. */
+export interface RunLogStore {
   /** Records a run that took the thread with `lease` (status `running`, no events yet). */
   beginRun(run: NewRun): Promise<RunRecord>;
   /**
@@ -353,12 +375,4 @@ export interface Store {
    * process at once, from other processes by polling). Returns the function that stops it.
    */
   watchRun(runId: string, listener: () => void): () => void;
-
-  /**
-   * A readiness probe: a write that changes nothing, committed as a turn is. Throws a StoreError
-   * `unavailable` saying why (unreachable, disk full, file damaged or read-only), never where.
-   */
-  ping(): Promise<void>;
-
-  close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
 import { RUN_CHANNEL } from "./channel.js";
+import { postgresUnwritable } from "./unwritable.js";
 
 // pg is CommonJS, loaded only when a Postgres store is opened.
 
@@ -92,7 +93,9 @@ const rethrow = (err: unknown): never => {
 };
 
 export class PostgresDriver implements SqlDriver {
-  readonly dialect = "postgres" as const;
+  readonly bytesType = "BYTEA";
+  readonly lockRow = " FOR UPDATE";
+  readonly unwritable = postgresUnwritable;
   private readonly pool: Pg.Pool;
   private readonly direct: Sql;
   /**

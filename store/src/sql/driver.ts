@@ -12,7 +12,15 @@ export interface Sql {
 }
 
 export interface SqlDriver extends Sql {
-  readonly dialect: "sqlite" | "postgres";
+  /** The column type of bytes (deflated JSON): SQLite BLOB, Postgres BYTEA. */
+  readonly bytesType: string;
+  /**
+   * What a transaction's read adds to lock the row it will write: Postgres FOR UPDATE; nothing on
+   * SQLite, whose BEGIN IMMEDIATE already holds the file.
+   */
+  readonly lockRow: string;
+  /** Why the database refused a write, by its error code, in words for a readiness probe; undefined: not one it knows. */
+  unwritable(code: string): string | undefined;
   /**
    * Runs `work` in one write transaction (SQLite: BEGIN IMMEDIATE, so two writers queue for the
    * lock instead of failing half-way; Postgres: BEGIN on a client of its own). It commits when

@@ -150,8 +150,7 @@ export async function migrate(driver: SqlDriver, now: number): Promise<void> {
     }
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
-      for (const statement of m.statements)
-        await tx.run(statement.replaceAll("{bytes}", driver.dialect === "postgres" ? "BYTEA" : "BLOB"));
+      for (const statement of m.statements) await tx.run(statement.replaceAll("{bytes}", driver.bytesType));
       await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [
         m.version,
         m.name,

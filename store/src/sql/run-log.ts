@@ -1,6 +1,6 @@
 /**
- * Runs and their events (the `runs` and `run_events` tables), written once for both dialects.
- * A run's events are appended in batches, each batch one transaction that checks the numbering
+ * Runs and their events (the `runs` and `run_events` tables): what both dialects share. How a
+ * batch of events is written is each dialect's (sqlite/run-log.ts, postgres/run-log.ts). A run's events are appended in batches, each batch one transaction that checks the numbering
  * goes on from the run's last event, so two writers (the run's process, and a reader settling an
  * abandoned run) never interleave; every append wakes the run's watchers in all processes. Appends
  * do not wait for the disk: a crash of the machine may lose a run's last events (its turn, if
@@ -11,7 +11,6 @@ import { StoreError } from "../errors.js";
 import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
-import { RUN_CHANNEL } from "../postgres/channel.js";
 import { runEventsJson } from "../run-event-json.js";
 
 /**
@@ -20,11 +19,23 @@ import { runEventsJson } from "../run-event-json.js";
  * one per event. A row whose `last_seq` is NULL holds one event as written before batches were
  * kept so (schema version 5), and is read as it was.
  */
-const BATCH_ROW = "INSERT INTO run_events (run_id, seq, last_seq, event) VALUES (?, ?, ?, ?)";
+export const BATCH_ROW = "INSERT INTO run_events (run_id, seq, last_seq, event) VALUES (?, ?, ?, ?)";
 
-export class RunLog {
+/** How a run stands once a batch is written: its end, or `committed` (its turn was committed with the batch). */
+export type BatchStatus = "finished" | "failed" | "committed";
+
+/** A batch of a run's events to append, numbered on from `from` (null: no events). */
+export interface Batch {
+  runId: string;
+  from: number | null;
+  events: readonly RunEventRecord[];
+  end: "finished" | "failed" | undefined;
+  begin: NewRun | undefined;
+}
+
+export abstract class RunLog {
   constructor(
-    private readonly db: SqlDriver,
+    protected readonly db: SqlDriver,
     private readonly now: () => number,
     private readonly options: { pollMs: number; leaseMs: number },
   ) {}
@@ -36,17 +47,18 @@ export class RunLog {
   }
 
   /** The run's record, with its first `events` already counted and its status `end` when they end it. */
-  private async insert(sql: Sql, id: string, run: NewRun, events = 0, end?: "finished" | "failed"): Promise<void> {
-    await sql.run(INSERT_RUN, this.runRow(id, run, events, end));
-  }
-
-  private runRow(
+  protected async insert(
+    sql: Sql,
     id: string,
     run: NewRun,
-    events: number,
-    end: "finished" | "failed" | undefined,
+    events = 0,
+    end?: BatchStatus,
     turn?: number,
-  ): unknown[] {
+  ): Promise<void> {
+    await sql.run(INSERT_RUN, this.runRow(id, run, events, end, turn));
+  }
+
+  protected runRow(id: string, run: NewRun, events: number, end: BatchStatus | undefined, turn?: number): unknown[] {
     const { lease } = run;
     const now = this.now();
     return [
@@ -68,7 +80,7 @@ export class RunLog {
    * The numbering taken by one conditional update: the batch goes on from the run's last event, and
    * the run has not ended. `turn`: the run goes on with that turn (its commit kept the lease).
    */
-  private takeNumbers(runId: string, count: number, from: number | null, end?: "finished" | "failed", turn?: number) {
+  protected takeNumbers(runId: string, count: number, from: number | null, end?: BatchStatus, turn?: number) {
     return {
       sql: `UPDATE runs SET last_seq = last_seq + ?, status = COALESCE(?, status)${turn === undefined ? "" : ", turn = ?"}, updated_at = ?
          WHERE id = ? AND status NOT IN ('finished', 'failed')${from === null ? "" : " AND last_seq = ?"}`,
@@ -99,94 +111,14 @@ export class RunLog {
     begin?: NewRun,
   ): Promise<boolean> {
     if (events.length === 0 && end === undefined && begin === undefined) return true;
-    if (this.db.dialect === "postgres") return this.appendWithin(this.db, runId, events, end, begin, true);
-    return this.db.transaction((tx) => this.appendWithin(tx, runId, events, end, begin), { durable: false });
+    return this.write({ runId, from: this.checkNumbering(runId, events, begin), events, end, begin });
   }
 
   /**
-   * Appends a batch within the transaction `sql` (a turn's commit writes its run's events with
-   * it), or on Postgres as one statement of its own (`lazy`: its commit does not wait for the disk).
+   * Writes a batch on its own (not with a turn), without waiting for the disk: false, and nothing
+   * written, when the numbering was not taken (refused).
    */
-  async appendWithin(
-    sql: Sql,
-    runId: string,
-    events: readonly RunEventRecord[],
-    end?: "finished" | "failed",
-    begin?: NewRun,
-    lazy = false,
-  ): Promise<boolean> {
-    const from = this.checkNumbering(runId, events, begin);
-    if (this.db.dialect === "postgres") return this.appendInOneStatement(sql, runId, events, from, end, begin, lazy);
-    // A new run's record counts its first batch itself: one statement less for a run whose
-    // events are all in one batch (most turns).
-    if (begin) await this.insert(sql, runId, begin, events.length, end);
-    // The numbering is taken, and the row locked, by one conditional update: the batch must go
-    // on from the run's last event, and the run must not have ended.
-    const update = this.takeNumbers(runId, events.length, from, end);
-    const taken = begin ? 1 : await sql.run(update.sql, update.params);
-    if (taken === 0) return this.refused(sql, runId);
-    if (events.length > 0) await sql.run(BATCH_ROW, [runId, from, from! + events.length - 1, batchText(events)]);
-    await this.db.notify(sql, runId);
-    return true;
-  }
-
-  /**
-   * A batch on Postgres in one statement, so one round trip (the transaction it would take is
-   * five: BEGIN, the run's record, the events, NOTIFY, COMMIT), and, `lazy`, a commit that does
-   * not wait for the disk (set_config is SET LOCAL within a statement).
-   */
-  private async appendInOneStatement(
-    sql: Sql,
-    runId: string,
-    events: readonly RunEventRecord[],
-    from: number | null,
-    end: "finished" | "failed" | undefined,
-    begin: NewRun | undefined,
-    lazy: boolean,
-  ): Promise<boolean> {
-    const batch = this.batchStatement(runId, events, from, end, begin);
-    const row = await first(
-      sql,
-      `WITH ${batch.ctes} SELECT ${batch.taken} AS taken${lazy ? ", set_config('synchronous_commit', 'off', true) AS lazy" : ""}`,
-      batch.params,
-    );
-    if (num(row?.taken) === 0) return this.refused(sql, runId);
-    return true;
-  }
-
-  /**
-   * A batch as the common table expressions of a Postgres statement (a turn's commit writes its
-   * run's events in its own statement with them): the run's record (new, or its numbering taken as
-   * above), then the events (all in one parameter, a JSON array, so a batch of any size fits) and
-   * the notification, only if the numbering was taken; `taken` counts it (0: refused).
-   */
-  batchStatement(
-    runId: string,
-    events: readonly RunEventRecord[],
-    from: number | null,
-    end: "finished" | "failed" | undefined,
-    begin: NewRun | undefined,
-    /** The run goes on with this turn (the commit it is written with keeps the lease). */
-    turn?: number,
-  ): { ctes: string; params: unknown[]; taken: string } {
-    const taken = begin
-      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, end, turn) }
-      : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
-          this.takeNumbers(runId, events.length, from, end, turn),
-        );
-    const added =
-      events.length === 0
-        ? ""
-        : `added AS (INSERT INTO run_events (run_id, seq, last_seq, event)
-           SELECT taken.id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT) FROM taken),`;
-    return {
-      ctes: `taken AS (${taken.sql}),
-         ${added}
-         woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)`,
-      params: [...taken.params, ...(events.length === 0 ? [] : [from, from! + events.length - 1, batchText(events)])],
-      taken: "(SELECT COUNT(*) FROM taken) + 0 * (SELECT COUNT(*) FROM woken)",
-    };
-  }
+  protected abstract write(batch: Batch): Promise<boolean>;
 
   /** Checks a batch's numbering: on from its first event without gaps, from 1 for a new run. */
   checkNumbering(runId: string, events: readonly RunEventRecord[], begin: NewRun | undefined): number | null {
@@ -295,10 +227,10 @@ export class RunLog {
   }
 }
 
-const INSERT_RUN = `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
+export const INSERT_RUN = `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const RUN_WITH_LEASE = `SELECT r.*, t.lease_token AS t_token, t.lease_expires AS t_expires FROM runs r LEFT JOIN threads t ON t.id = r.thread_id`;
 
 /** A batch's events as the JSON array its row keeps (the steps' texts as they were made: run-event-json.ts). */
-const batchText = (events: readonly RunEventRecord[]): string => runEventsJson(events.map((e) => e.event));
+export const batchText = (events: readonly RunEventRecord[]): string => runEventsJson(events.map((e) => e.event));

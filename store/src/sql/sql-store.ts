@@ -1,5 +1,7 @@
 /**
- * The store's logic, written once over `SqlDriver` for SQLite and Postgres alike.
+ * The store's logic, written once over `SqlDriver` for SQLite and Postgres alike; what each
+ * dialect writes its own way (a turn's commit, a batch of run events, the renewal of leases) is in
+ * its subclass (sqlite/store.ts, postgres/store.ts).
  *
  * A turn never holds a database transaction while the model thinks: `acquire` takes a lease on the
  * thread in one short transaction, the run happens outside, and `commit` appends the turn in a
@@ -21,7 +23,6 @@ import type {
   PruneOptions,
   PruneResult,
   RunEventRecord,
-  RunWrite,
   RunRecord,
   Store,
   StoreOptions,
@@ -48,41 +49,17 @@ import {
   turnNumber,
 } from "../arguments.js";
 import { settleRun } from "../turns/settle-run.js";
-import { RunLog } from "./run-log.js";
-import { committedRecord, turnColumns, type TurnColumns } from "./turn-columns.js";
-
-/**
- * The renewal of leases (their ids and tokens as two JSON arrays: one text for any number): the
- * tokens of those still held. A lease that lapsed stays lapsed, even if no one has taken the
- * thread yet: from that moment its run counts as abandoned everywhere (readers may have told its
- * clients it was lost).
- */
-const RENEWAL = `UPDATE threads SET lease_expires = ?
-   WHERE id IN (SELECT value FROM json_each(?)) AND lease_token IN (SELECT value FROM json_each(?)) AND lease_expires > ?
-   RETURNING lease_token`;
-
-/**
- * The same on Postgres, where an UPDATE of many rows waits for the lock of each: a thread whose
- * commit is under way (its row locked until that transaction ends) would hold up the renewal of
- * all the others. Locked rows are skipped, and their leases counted held if the row, as last
- * committed, still holds them unlapsed (they are renewed at the next tick, or committed). The ids
- * and tokens go as two Postgres arrays.
- */
-const RENEWAL_SKIPPING_LOCKED = `WITH free AS (SELECT id FROM threads WHERE id = ANY(CAST(? AS TEXT[])) FOR UPDATE SKIP LOCKED),
-     renewed AS (UPDATE threads SET lease_expires = CAST(? AS BIGINT) FROM free
-       WHERE threads.id = free.id AND threads.lease_token = ANY(CAST(? AS TEXT[])) AND threads.lease_expires > CAST(? AS BIGINT)
-       RETURNING threads.lease_token)
-   SELECT lease_token FROM renewed
-   UNION ALL
-   SELECT lease_token FROM threads WHERE id = ANY(CAST(? AS TEXT[])) AND id NOT IN (SELECT id FROM free)
-     AND lease_token = ANY(CAST(? AS TEXT[])) AND lease_expires > CAST(? AS BIGINT)`;
+import type { RunLog } from "./run-log.js";
+import { committedRecord, turnColumns } from "./turn-columns.js";
+import { LEASE_CLEARED } from "./turn-head.js";
+import { type Committing, leaseProblem, runAfter } from "./committing.js";
 
 /** The lease's columns, in the order of `leaseValues`. */
-const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
+export const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
 /** The lease's columns as taking it writes them (`leaseValues`). */
-const LEASE_COLUMNS = LEASE_NAMES.replaceAll(",", " = ?,") + " = ?";
+export const LEASE_COLUMNS = LEASE_NAMES.replaceAll(",", " = ?,") + " = ?";
 
-const leaseValues = (lease: Lease, user: string | null, now: number) => [
+export const leaseValues = (lease: Lease, user: string | null, now: number) => [
   lease.token,
   lease.owner,
   lease.messageId,
@@ -112,38 +89,36 @@ const TITLE_MAX = 200;
  */
 const THREAD_COLUMNS = `${THREAD_ROW}, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user`;
 
-export class SqlStore implements Store {
+export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   readonly options: Store["options"];
-  private readonly now: () => number;
-  /** Postgres locks the row a transaction reads before it writes; SQLite's BEGIN IMMEDIATE already holds the file. */
-  private readonly forUpdate: string;
-  private readonly runs: RunLog;
-  private readonly memories: MemoryCache;
+  protected readonly now: () => number;
+  protected readonly runs: Runs;
+  protected readonly memories: MemoryCache;
   /** A lease's owner when the caller names none: read once (os.hostname() is a system call, a turn takes a lease). */
   private readonly owner = `pid ${process.pid} on ${hostname()}`;
 
-  private constructor(
-    private readonly db: SqlDriver,
+  protected constructor(
+    protected readonly db: SqlDriver,
     readonly where: string,
     options: StoreOptions,
+    runLog: new (db: SqlDriver, now: () => number, options: Store["options"]) => Runs,
   ) {
     const { now, ...rest } = options;
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
     this.now = now ?? Date.now;
-    this.forUpdate = db.dialect === "postgres" ? " FOR UPDATE" : "";
-    this.runs = new RunLog(db, this.now, this.options);
+    this.runs = new runLog(db, this.now, this.options);
     this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
 
-  static async open(db: SqlDriver, where: string, options: StoreOptions = {}): Promise<SqlStore> {
-    const store = new SqlStore(db, where, options);
+  /** The store, its database migrated first (closed if that fails). */
+  async migrated(): Promise<this> {
     try {
-      await migrate(db, store.now());
+      await migrate(this.db, this.now());
     } catch (err) {
-      await db.close().catch(() => {});
+      await this.db.close().catch(() => {});
       throw err;
     }
-    return store;
+    return this;
   }
 
   // ---- threads -------------------------------------------------------------------------------
@@ -176,7 +151,7 @@ export class SqlStore implements Store {
     return rows.map((r) => threadInfo(r, now));
   }
 
-  private row(sql: Sql, id: string, lock = ""): Promise<Row | undefined> {
+  protected row(sql: Sql, id: string, lock = ""): Promise<Row | undefined> {
     return first(sql, `SELECT ${THREAD_ROW} FROM threads WHERE id = ?${lock}`, [id]);
   }
 
@@ -257,24 +232,8 @@ export class SqlStore implements Store {
     keepable(lease.messageId, "messageId");
     keepable(user, "user");
     const checked = forMessage ? lease.messageId : null;
-    if (this.db.dialect === "postgres") {
-      // The memory read on the same connection: a lease is kept (renewed) once this returns.
-      const quick = await this.db.session(async (sql) => {
-        const took = await this.takeAtOnce(sql, lease, user, checked, options.agent);
-        if (took === "absent") {
-          // A new thread: made with its lease in one more statement, unless another caller made it first.
-          const made = options.create !== false && (await this.makeTakenAtOnce(sql, lease, user));
-          return made ? { lease: made, memory: null } : null;
-        }
-        return (
-          took && {
-            lease: took.lease,
-            memory: forMessage ? await this.memoryOf(sql, threadId, took.row, took.lease.version) : null,
-          }
-        );
-      });
-      if (quick) return quick;
-    }
+    const quick = await this.takeAtOnce(lease, user, checked, options, forMessage);
+    if (quick) return quick;
     // A lease need not outlive a crash of the machine (it would lapse anyway), nor a place in a
     // queue, so taking one does not wait for the disk; the turn's commit does. Interrupting writes
     // a turn: that waits.
@@ -372,69 +331,17 @@ export class SqlStore implements Store {
   }
 
   /**
-   * Postgres: a free thread with no one waiting, and no turn of the message yet, taken in one
-   * statement on its own (one round trip, whose commit does not wait for the disk); null when
-   * anything stands in the way, for the transaction to decide. The statement reads the waiters
-   * and the message's turns as they were when it began: it takes the thread only if the row it
-   * locked is the version it began with (its xmin), so that nothing committed meanwhile (a turn,
-   * a place in the queue: each writes the row) escaped it. It names the columns it reads, so that
-   * it is a prepared statement (parsed and planned once per connection, not for every message).
+   * A dialect that can take a free thread (no one waiting, no turn of the message yet) in one round
+   * trip does so here; null when anything stands in the way, for the transaction to decide.
    */
-  private async takeAtOnce(
-    sql: Sql,
-    lease: Lease,
-    user: string | null,
-    messageId: string | null,
-    agent: string | undefined,
-  ): Promise<{ lease: Lease; row: Row } | "absent" | null> {
-    const now = this.now();
-    const row = await first(
-      sql,
-      `WITH seen AS (SELECT xmin::text AS x FROM threads WHERE id = ?),
-         head AS (SELECT id, agent, version, lease_token, lease_owner, lease_expires, memory_checksum, xmin::text AS x,
-             (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
-             (SELECT COUNT(*) FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made
-           FROM threads WHERE id = ? FOR UPDATE),
-         taken AS (UPDATE threads SET ${LEASE_COLUMNS}
-           FROM head, seen
-           WHERE threads.id = head.id AND head.x = seen.x AND (head.lease_token IS NULL OR head.lease_expires <= ?)
-             AND head.waiting = 0 AND head.made = 0${agent === undefined ? "" : " AND (head.agent IS NULL OR head.agent = ?)"}
-           RETURNING threads.id)
-       SELECT version, lease_token, lease_owner, memory_checksum, (SELECT COUNT(*) FROM taken) AS took,
-         set_config('synchronous_commit', 'off', true) AS lazy FROM head`,
-      [
-        lease.threadId,
-        now,
-        messageId,
-        lease.threadId,
-        ...leaseValues(lease, user, now),
-        now,
-        ...(agent === undefined ? [] : [agent]),
-      ],
-    );
-    if (!row) return "absent";
-    if (num(row.took) !== 1) return null;
-    const taken = { ...lease, version: num(row.version) };
-    // A token still there but out of date: its holder neither committed nor released (nor renewed).
-    if (row.lease_token !== null && row.lease_token !== undefined) taken.lapsedOwner = String(row.lease_owner);
-    return { lease: taken, row };
-  }
-
-  /**
-   * Postgres: a thread not in the store yet, made with the lease in its row by one statement on
-   * its own (whose commit does not wait for the disk, as a take's); null when another caller made
-   * the thread first (the transaction then decides).
-   */
-  private async makeTakenAtOnce(sql: Sql, lease: Lease, user: string | null): Promise<Lease | null> {
-    const now = this.now();
-    const row = await first(
-      sql,
-      `WITH made AS (INSERT INTO threads (id, version, done, first_seq, snap_seq, created_at, updated_at, ${LEASE_NAMES})
-         VALUES (?, 0, 0, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id)
-       SELECT (SELECT COUNT(*) FROM made) AS made, set_config('synchronous_commit', 'off', true) AS lazy`,
-      [lease.threadId, now, now, ...leaseValues(lease, user, now)],
-    );
-    return num(row?.made) === 1 ? { ...lease, version: 0 } : null;
+  protected async takeAtOnce(
+    _lease: Lease,
+    _user: string | null,
+    _messageId: string | null,
+    _options: AcquireOptions,
+    _forMessage: boolean,
+  ): Promise<TakenThread | null> {
+    return null;
   }
 
   /**
@@ -448,7 +355,7 @@ export class SqlStore implements Store {
         `SELECT ${THREAD_ROW},
            (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
            (SELECT seq FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made_seq
-         FROM threads WHERE id = ?${this.forUpdate}`,
+         FROM threads WHERE id = ?${this.db.lockRow}`,
         [now, messageId, threadId],
       );
     const row = await read();
@@ -466,7 +373,7 @@ export class SqlStore implements Store {
   }
 
   /** The memory at `version`, the row's head: the one this process committed, if the row still names it. */
-  private memoryOf(sql: Sql, threadId: string, row: Row, version: number): Promise<Memory | null> {
+  protected memoryOf(sql: Sql, threadId: string, row: Row, version: number): Promise<Memory | null> {
     const kept = this.memories.get(threadId, optStr(row.memory_checksum));
     return kept ? Promise.resolve(kept) : this.memoryAfter(sql, threadId, version);
   }
@@ -530,14 +437,12 @@ export class SqlStore implements Store {
       const taken = await this.db
         .transaction(
           async (tx) => {
-            const row = await this.existing(tx, threadId, this.forUpdate);
+            const row = await this.existing(tx, threadId, this.db.lockRow);
             const now = this.now();
             await tx.run("DELETE FROM waiters WHERE thread_id = ? AND expires <= ?", [threadId, now]);
             // A waiter too slow to refresh its row keeps its place: it is still here, asking.
             await tx.run(
-              this.db.dialect === "postgres"
-                ? "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET expires = EXCLUDED.expires"
-                : "INSERT OR REPLACE INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)",
+              "INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?) ON CONFLICT (thread_id, ticket) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
               [threadId, ticket, lease.owner, now + lease.ttlMs],
             );
             const head = num(
@@ -581,14 +486,21 @@ export class SqlStore implements Store {
     for (const [ttlMs, some] of byLifetime) {
       const ids = some.map((l) => l.threadId);
       const tokens = some.map((l) => l.token);
-      const rows =
-        this.db.dialect === "postgres"
-          ? await this.db.leases.all(RENEWAL_SKIPPING_LOCKED, [ids, now + ttlMs, tokens, now, ids, tokens, now])
-          : await this.db.leases.all(RENEWAL, [now + ttlMs, JSON.stringify(ids), JSON.stringify(tokens), now]);
-      for (const r of rows) held.add(String(r.lease_token));
+      for (const token of await this.renewLeases(ids, tokens, now + ttlMs, now)) held.add(token);
     }
     return held;
   }
+
+  /**
+   * Extends to `expires` the leases among these threads that hold one of these tokens and have not
+   * lapsed by `now` (on the database's connections for leases, `db.leases`): the tokens still held.
+   */
+  protected abstract renewLeases(
+    ids: string[],
+    tokens: string[],
+    expires: number,
+    now: number,
+  ): Promise<Iterable<string>>;
 
   async release(lease: Lease): Promise<void> {
     await this.db.leases.run(`UPDATE threads SET ${LEASE_CLEARED} WHERE id = ? AND lease_token = ?`, [
@@ -605,237 +517,27 @@ export class SqlStore implements Store {
     keepable(turn.reply, "reply");
     const columns = turnColumns(turn);
     const { run } = turn;
-    if (run) this.runs.checkNumbering(run.runId, run.events, run.begin);
-    const written = (now: number): Committing => ({
-      lease,
-      turn,
-      columns,
-      fields: {
-        messageId: turn.messageId,
-        user: turn.user,
-        reply: turn.reply,
-        status: "ok" as const,
-        startedAt: turn.startedAt,
-        committedAt: now,
-      },
-      seq: lease.version + 1,
-      now,
-    });
-    // On Postgres the common turn (no snapshot due, nothing replaced, its run ending with it, or
-    // no run: a program's runTurn) is one statement on its own, atomic as it is: one round trip,
-    // not BEGIN, the statement and COMMIT. The statement writes nothing where a snapshot is due,
-    // and the transaction below follows. A thread's first turn, whose snapshot is always due,
-    // writes it in the same statement, when nothing else of its run is to be updated (it ends the
-    // run, or goes on with the lease kept).
-    const ownStatement = run ? run.end !== undefined : turn.continues !== true;
-    const firstTurn = lease.version === 0 && (ownStatement || (run !== undefined && turn.continues === true));
-    if (
-      this.db.dialect === "postgres" &&
-      turn.replaces === undefined &&
-      (firstTurn || (columns.delta !== null && ownStatement))
-    ) {
-      // The time read once a connection is free: a lease that lapsed while the statement waited
-      // for one does not commit.
-      const w = await this.db.session(async (sql) => {
-        const attempt = written(this.now());
-        return (await this.commitInOneStatement(sql, attempt, firstTurn ? "first-turn" : "no-snapshot"))
-          ? attempt
-          : null;
-      });
-      if (w) {
-        this.memories.set(lease.threadId, turn.memory);
-        return committedRecord({ seq: w.seq, ...w.fields }, turn, columns);
-      }
-    }
-    const record = await this.db.transaction(async (tx) => {
-      const w = written(this.now());
-      const { seq, fields, now } = w;
-      // The message id is unique in a thread: it leaves the turn replaced before it names this one.
-      if (turn.replaces !== undefined) {
-        await tx.run("UPDATE turns SET status = 'replaced', message_id = NULL WHERE thread_id = ? AND seq = ?", [
-          lease.threadId,
-          turn.replaces,
-        ]);
-      }
-      const snapshot =
-        this.db.dialect === "postgres" ? await this.commitInOneStatement(tx, w) : await this.commitRows(tx, w);
-      if (snapshot)
-        await tx.run("INSERT INTO snapshots (thread_id, seq, memory) VALUES (?, ?, ?)", [
-          lease.threadId,
-          seq,
-          packJson(turn.memory),
-        ]);
-      // The run that holds this lease, if one was recorded and goes on: with the next turn on the
-      // same lease (still running, for that turn), or it writes its last events next.
-      if (turn.continues)
-        await tx.run(
-          "UPDATE runs SET turn = ?, updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
-          [seq + 1, now, lease.threadId, lease.token],
-        );
-      else if (!run?.end)
-        await tx.run(
-          "UPDATE runs SET status = 'committed', updated_at = ? WHERE thread_id = ? AND lease_token = ? AND status = 'running'",
-          [now, lease.threadId, lease.token],
-        );
-      return committedRecord({ seq, ...fields }, turn, columns);
-    });
+    const from = run ? this.runs.checkNumbering(run.runId, run.events, run.begin) : null;
+    const seq = lease.version + 1;
+    const committedAt = await this.writeTurn({ lease, turn, columns, seq, from, ...runAfter(turn, seq) });
     // Committed: this process's next turn on the thread starts from this very memory.
     this.memories.set(lease.threadId, turn.memory);
-    return record;
+    const { messageId, user, reply, startedAt } = turn;
+    return committedRecord({ seq, messageId, user, reply, status: "ok", startedAt, committedAt }, turn, columns);
   }
 
   /**
-   * The commit's rows, statement by statement (SQLite, where a statement is no round trip): the
-   * lease checked on the row, the turn, its run's events, the thread's new head. Whether the turn
-   * keeps a snapshot of the whole memory.
+   * Writes a turn's commit, all of it or nothing (see Committing); the time it was committed at.
+   * Throws `lease_lost` where the lease no longer holds, or the run's events were refused.
    */
-  private async commitRows(tx: Sql, { lease, turn, columns, fields, seq, now }: Committing): Promise<boolean> {
-    const row = await this.row(tx, lease.threadId, this.forUpdate);
-    const problem = leaseProblem(row, lease, now);
-    if (problem) throw problem;
-    const { delta } = columns;
-    const sinceSnapshot = num(row!.snap_bytes) + (delta?.length ?? 0);
-    const snapshot =
-      delta === null ||
-      num(row!.snap_seq) === 0 ||
-      seq - num(row!.snap_seq) >= this.options.snapshotEvery ||
-      sinceSnapshot >= this.options.snapshotBytes;
-    await this.insertTurn(tx, lease.threadId, seq, { ...fields, delta, trace: columns.trace });
-    const { run } = turn;
-    if (run && !(await this.runs.appendWithin(tx, run.runId, run.events, run.end, run.begin)))
-      throw runEnded(run, lease);
-    await tx.run(
-      `UPDATE threads SET version = ?, agent = ?, graph_hash = ?, memory_checksum = ?, done = ?, snap_seq = ?, snap_bytes = ?, updated_at = ?${turn.continues ? "" : `, ${LEASE_CLEARED}`}
-       WHERE id = ?`,
-      [
-        seq,
-        turn.memory.graph.agent,
-        turn.memory.graph.hash,
-        turn.memory.checksum,
-        turn.memory.done,
-        snapshot ? seq : num(row!.snap_seq),
-        snapshot ? 0 : sinceSnapshot,
-        now,
-        lease.threadId,
-      ],
-    );
-    return snapshot;
+  protected abstract writeTurn(commit: Committing): Promise<number>;
+
+  /** Why nothing was written under `lease`, read from the thread's row; null when the lease holds. */
+  protected async leaseProblemOf(sql: Sql, lease: Lease, now: number): Promise<StoreError | null> {
+    return leaseProblem(await this.row(sql, lease.threadId), lease, now);
   }
 
-  /**
-   * The commit's rows in one statement (Postgres, where each statement is a round trip): the
-   * thread's new head written only where the lease still holds (the row locked by that update),
-   * the turn and the run's events with it, the snapshot decided from the row as it was. Whether
-   * the turn keeps a snapshot of the whole memory. `alone` (a statement on its own, not in a
-   * transaction): all or nothing is written, nothing where the lease no longer holds or the run
-   * refuses its events, nor (`no-snapshot`) where a snapshot is due: then false (the transaction
-   * finds out why); else true. `first-turn`: the thread's first turn, with its snapshot (always
-   * due) and, for a commit that keeps the lease, the run's next turn.
-   */
-  private async commitInOneStatement(
-    tx: Sql,
-    { lease, turn, columns, fields, seq, now }: Committing,
-    alone?: "no-snapshot" | "first-turn",
-  ): Promise<boolean> {
-    const withoutSnapshot = alone === "no-snapshot";
-    const withSnapshot = alone === "first-turn";
-    const { delta, trace } = columns;
-    const bytes = delta?.length ?? 0;
-    // The same rule as commitRows', on the row's values before this update.
-    const due =
-      "(CAST(? AS INTEGER) = 1 OR snap_seq = 0 OR CAST(? AS INTEGER) - snap_seq >= CAST(? AS INTEGER) OR snap_bytes + CAST(? AS BIGINT) >= CAST(? AS BIGINT))";
-    const dueParams = [delta === null ? 1 : 0, seq, this.options.snapshotEvery, bytes, this.options.snapshotBytes];
-    const { run } = turn;
-    // A commit on its own that carries no run ends the one its lease may have recorded (events
-    // written apart), as the transaction's way does after the statement.
-    const settles = alone !== undefined && !run && turn.continues !== true;
-    const batch =
-      run &&
-      this.runs.batchStatement(
-        run.runId,
-        run.events,
-        run.events[0]?.seq ?? null,
-        run.end,
-        run.begin,
-        withSnapshot && turn.continues ? seq + 1 : undefined,
-      );
-    const row = await first(
-      tx,
-      `WITH head AS (
-         UPDATE threads SET version = CAST(? AS INTEGER), agent = ?, graph_hash = ?, memory_checksum = ?, done = CAST(? AS INTEGER),
-           snap_seq = CASE WHEN ${due} THEN CAST(? AS INTEGER) ELSE snap_seq END,
-           snap_bytes = CASE WHEN ${due} THEN 0 ELSE snap_bytes + CAST(? AS BIGINT) END,
-           updated_at = CAST(? AS BIGINT)${turn.continues ? "" : `, ${LEASE_CLEARED}`}
-         WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)${withoutSnapshot ? ` AND NOT ${due}` : ""}
-         RETURNING snap_seq),
-       turn AS (INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
-         SELECT ?, CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), 'ok', CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT), CAST(? AS BIGINT) FROM head)${
-           withSnapshot
-             ? `,
-       snap AS (INSERT INTO snapshots (thread_id, seq, memory) SELECT ?, CAST(? AS INTEGER), CAST(? AS BYTEA) FROM head)`
-             : ""
-         }${
-           settles
-             ? `,
-       settled AS (UPDATE runs SET status = 'committed', updated_at = CAST(? AS BIGINT)
-         WHERE thread_id = ? AND lease_token = ? AND status = 'running' AND EXISTS (SELECT 1 FROM head))`
-             : ""
-         }${
-           batch
-             ? `,
-       ${batch.ctes}`
-             : ""
-         }
-       SELECT (SELECT snap_seq FROM head) AS snap_seq, (SELECT COUNT(*) FROM head) AS committed${batch ? `, ${batch.taken} AS taken` : ""}${
-         // On its own, the statement must write all or nothing: it fails (and so writes nothing)
-         // unless the head and the run's events were both written.
-         alone ? `, 1 / ((SELECT COUNT(*) FROM head) * (${batch ? batch.taken : "1"})) AS ${NOT_COMMITTED}` : ""
-       }`,
-      [
-        seq,
-        turn.memory.graph.agent,
-        turn.memory.graph.hash,
-        turn.memory.checksum,
-        turn.memory.done,
-        ...dueParams,
-        seq,
-        ...dueParams,
-        bytes,
-        now,
-        lease.threadId,
-        lease.token,
-        lease.version,
-        now,
-        ...(withoutSnapshot ? dueParams : []),
-        lease.threadId,
-        seq,
-        fields.messageId,
-        fields.user,
-        fields.reply,
-        delta,
-        trace,
-        fields.startedAt,
-        fields.committedAt,
-        ...(withSnapshot ? [lease.threadId, seq, packJson(turn.memory)] : []),
-        ...(settles ? [now, lease.threadId, lease.token] : []),
-        ...(batch ? batch.params : []),
-      ],
-    ).catch((err: unknown) => {
-      // The guard's division by zero: nothing was written (no matter why: the transaction finds out).
-      if (alone && (err as { code?: unknown } | null)?.code === DIVISION_BY_ZERO) return null;
-      throw err;
-    });
-    if (row === null) return false;
-    // Nothing written where the lease no longer holds (the statement is rolled back): why, from the row.
-    if (num(row?.committed) === 0) throw leaseProblem(await this.row(tx, lease.threadId), lease, now) ?? lapsed(lease);
-    if (run && num(row?.taken) === 0) {
-      await this.runs.refused(tx, run.runId);
-      throw runEnded(run, lease);
-    }
-    return alone !== undefined || num(row?.snap_seq) === seq;
-  }
-
-  private async insertTurn(
+  protected async insertTurn(
     tx: Sql,
     threadId: string,
     seq: number,
@@ -1028,7 +730,7 @@ export class SqlStore implements Store {
       for (const { id } of idle) {
         await this.db.transaction(async (tx) => {
           // Checked again under the lock: a thread that became busy or moved on meanwhile stays.
-          const row = await this.row(tx, String(id), this.forUpdate);
+          const row = await this.row(tx, String(id), this.db.lockRow);
           if (!row || num(row.updated_at) >= now - options.olderThanMs! || isLive(row, this.now())) return;
           result.turnsDeleted += num(row.version) - num(row.first_seq) + 1;
           if (await this.deleteRows(tx, String(id))) result.threadsDeleted++;
@@ -1049,7 +751,7 @@ export class SqlStore implements Store {
    * after a snapshot, so the thread, and a fork at any kept turn, still load.
    */
   private async trim(tx: Sql, threadId: string, keep: number): Promise<number> {
-    const row = await this.row(tx, threadId, this.forUpdate);
+    const row = await this.row(tx, threadId, this.db.lockRow);
     if (!row) return 0;
     const cut = num(row.version) - keep;
     const snap = optNum(
@@ -1124,69 +826,13 @@ export class SqlStore implements Store {
       );
       await this.db.check();
     } catch (err) {
-      throw new StoreError("unavailable", whyUnwritable(err));
+      throw new StoreError("unavailable", whyUnwritable(this.db, err));
     }
   }
 
   async close(): Promise<void> {
     await this.db.close();
   }
-}
-
-/** Postgres's SQLSTATE for a division by zero: what the one-statement commit's guard raises. */
-const DIVISION_BY_ZERO = "22012";
-const NOT_COMMITTED = "not_committed";
-
-/** What a commit writes, as both of its ways take it. */
-interface Committing {
-  lease: Lease;
-  turn: NewTurn;
-  columns: TurnColumns;
-  fields: {
-    messageId: string | null;
-    user: string | null;
-    reply: string | null;
-    status: "ok";
-    startedAt: number;
-    committedAt: number;
-  };
-  seq: number;
-  now: number;
-}
-
-/** A thread's lease columns as a commit or a release leaves them: the thread free. */
-const LEASE_CLEARED =
-  "lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL";
-
-/** Why a commit under `lease` cannot be made on the thread's row as it is; null: it can. */
-function leaseProblem(row: Row | undefined, lease: Lease, now: number): StoreError | null {
-  if (!row)
-    return new StoreError(
-      "lease_lost",
-      `thread ${lease.threadId} was deleted while this turn ran; nothing was committed`,
-    );
-  if (row.lease_token !== lease.token || num(row.version) !== lease.version)
-    return new StoreError(
-      "lease_lost",
-      `thread ${lease.threadId} was taken over while this turn ran (${row.lease_token === null ? "its lease expired" : `now run by ${String(row.lease_owner)}`}); nothing was committed`,
-    );
-  if (!isLive(row, now)) return lapsed(lease);
-  return null;
-}
-
-function lapsed(lease: Lease): StoreError {
-  return new StoreError(
-    "lease_lost",
-    `the lease on thread ${lease.threadId} lapsed before this turn was committed (not renewed for ${lease.ttlMs} ms: the process stalled); nothing was committed`,
-  );
-}
-
-/** The run's events were refused: another writer ended the run (it thought this one dead). */
-function runEnded(run: RunWrite, lease: Lease): StoreError {
-  return new StoreError(
-    "lease_lost",
-    `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
-  );
 }
 
 function unknownThread(id: string, where: string): StoreError {

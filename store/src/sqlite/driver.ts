@@ -4,6 +4,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
+import { sqliteUnwritable } from "./unwritable.js";
 
 // better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
 
@@ -37,7 +38,9 @@ interface Shared {
  * (a lease renewal timer firing during a commit, say). Other processes wait on SQLite's lock.
  */
 export class SqliteDriver implements SqlDriver {
-  readonly dialect = "sqlite" as const;
+  readonly bytesType = "BLOB";
+  readonly lockRow = "";
+  readonly unwritable = sqliteUnwritable;
   private readonly db: BetterSqlite3.Database;
   private readonly queue: Shared;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();

@@ -1,7 +1,11 @@
 /**
  * `@autograms/store/testing`: the suite every store implementation passes, for a new backend to
- * prove itself with (see docs/stores.md), and the small agent it drives.
+ * prove itself with (see docs/stores.md), whole or one concern at a time, and the small agent it drives.
  */
-export { storeSuite, type Backend, type Database } from "./store-suite.js";
+export { storeSuite } from "./store-suite.js";
+export { threadsSpec } from "./threads-spec.js";
+export { leasesSpec } from "./leases-spec.js";
+export { runLogSpec } from "./run-log-spec.js";
+export type { Backend, Database } from "./suite-support.js";
 export type { Assertion, Expect, TestApi } from "./test-api.js";
 export { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";

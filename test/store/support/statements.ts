@@ -8,7 +8,8 @@ export interface Sql {
   run(sql: string, params?: unknown[]): Promise<number>;
 }
 export interface Driver extends Sql {
-  dialect: "sqlite" | "postgres";
+  /** Postgres's: the column type of bytes. */
+  bytesType: string;
   leases: Sql;
   session<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
   transaction<T>(work: (tx: Sql) => Promise<T>, options?: { durable?: boolean }): Promise<T>;
@@ -43,7 +44,7 @@ export function recordStatements(store: Store): Recorded {
   db.session = (work) => session((sql) => work(logged(sql, () => null)));
   // Postgres writes leases on a connection of their own, each statement on its own; SQLite's
   // are transactions, recorded below.
-  if (db.dialect === "postgres") db.leases = logged(db.leases, () => null);
+  if (db.bytesType === "BYTEA") db.leases = logged(db.leases, () => null);
   const transaction = db.transaction.bind(db);
   db.transaction = (work, options) =>
     transaction((tx) => {
