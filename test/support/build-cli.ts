@@ -81,7 +81,7 @@ export default function setup(project: TestProject): void {
     // The playground's page script is bundled into a source of the server (unchanged: not rewritten).
     run(process.execPath, ["server/scripts/bundle-playground.mjs"]);
     // The graph's schema compiled ahead of time into a source of the runtime (unchanged: not rewritten).
-    run(process.execPath, ["runtime/scripts/schema-check.mjs"]);
+    run(process.execPath, ["graph/scripts/schema-check.mjs"]);
     run(process.execPath, [
       fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)),
       "-b",
