@@ -36,6 +36,8 @@ export default defineConfig({
       "@autograms/runtime/mcp": src("./runtime/src/mcp/index.ts"),
       "@autograms/runtime/telemetry": src("./runtime/src/telemetry/index.ts"),
       "@autograms/runtime": src("./runtime/src/index.ts"),
+      "@autograms/graph": src("./graph/src/index.ts"),
+      "@autograms/sandbox": src("./sandbox/src/index.ts"),
       "@autograms/compiler": src("./compiler/src/index.ts"),
       // Before "@autograms/store", which would otherwise take "/testing" as a path below its file.
       "@autograms/store/testing": src("./store/src/testing/index.ts"),

@@ -1,12 +1,12 @@
 // Evaluations per second of `a + b * 2 > c`: the sandbox against quickjs-emscripten (one reused
 // context), expr-eval and `new Function` (no isolation at all: the ceiling).
 //
-//   npx tsc -b runtime && node bench/sandbox.mjs [seconds per measurement, default 1]
+//   npx tsc -b sandbox && node bench/sandbox.mjs [seconds per measurement, default 1]
 //
 // "cached": the same code text every time (parsed code reused). "parsed anew": every evaluation
 // gets a text never seen before (the numeric literal varies over 9,000 values, more than the
 // sandbox's cache holds), so each one is parsed and compiled.
-import { evaluate } from "../runtime/dist/sandbox/index.js";
+import { evaluate } from "../sandbox/dist/index.js";
 import { Parser } from "expr-eval";
 import { getQuickJS } from "quickjs-emscripten";
 

@@ -1,4 +1,5 @@
-// Bundles the CLI, and writes the graph JSON Schema beside the runtime's build output.
+// Bundles the CLI, and writes the graph JSON Schema beside the graph package's build output (and
+// the runtime's, which ships it too: `@autograms/runtime/graph.schema.json`).
 //
 // A cold start should load only what the command runs. cli/dist/autograms.mjs is the command line
 // alone (commander, and each command's name, options and description); each command's action is a
@@ -14,9 +15,11 @@ import { basename, dirname, join, sep } from "node:path";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = join(root, "cli/dist");
 
-const { graphSchema } = await import(join(root, "runtime/dist/graph/schema.js"));
-mkdirSync(join(root, "runtime/dist/graph"), { recursive: true });
-writeFileSync(join(root, "runtime/dist/graph/graph.schema.json"), JSON.stringify(graphSchema, null, 2) + "\n");
+const { graphSchema } = await import(join(root, "graph/dist/schema.js"));
+for (const dir of ["graph/dist", "runtime/dist/graph"]) {
+  mkdirSync(join(root, dir), { recursive: true });
+  writeFileSync(join(root, dir, "graph.schema.json"), JSON.stringify(graphSchema, null, 2) + "\n");
+}
 
 const common = {
   absWorkingDir: root,
@@ -49,10 +52,12 @@ const actionsApart = {
   },
 };
 
-// The runtime's and the compiler's modules do nothing when imported but define their exports, so
-// a bundle may leave out every module whose exports it does not use (the graph validator's
-// schema check, about 200 KB of code, is not loaded by a command that never validates a graph).
-const ownPackages = ["runtime", "compiler", "store", "server"].map((p) => join(root, p, "dist") + sep);
+// Our packages' modules do nothing when imported but define their exports, so a bundle may leave
+// out every module whose exports it does not use (the graph validator's schema check, about
+// 200 KB of code, is not loaded by a command that never validates a graph).
+const ownPackages = ["graph", "sandbox", "runtime", "compiler", "store", "server"].map(
+  (p) => join(root, p, "dist") + sep,
+);
 const sideEffectFree = {
   name: "side-effect-free-packages",
   setup(b) {
@@ -82,7 +87,7 @@ const built = await Promise.all([
     plugins: [sideEffectFree],
   }),
   // The child process of a sandbox pool (commands that run code isolated start it: see sandbox-pool.ts).
-  build({ ...common, entryPoints: { "autograms-sandbox-worker": join(root, "runtime/dist/sandbox/pool/worker.js") } }),
+  build({ ...common, entryPoints: { "autograms-sandbox-worker": join(root, "sandbox/dist/pool/worker.js") } }),
   // The worker thread of `autograms serve`'s turn pool (see agent-loading/served-builds.ts).
   build({
     ...common,

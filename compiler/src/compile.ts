@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Graph } from "@autograms/runtime";
+import type { Graph } from "@autograms/graph";
 import { Diagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { deepestBracket, MAX_NESTING } from "./phases/1-parse/depth.js";
 import { parse } from "./phases/1-parse/parse.js";

@@ -4,8 +4,18 @@
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
-/** The tarballs a project installs (the CLI needs create-autograms, for `init`): docs/install.md. */
-export const TARBALLS = ["autograms-runtime", "autograms-compiler", "autograms-cli", "create-autograms"];
+/**
+ * The tarballs a project installs (the runtime and the compiler need the graph format and the
+ * sandbox; the CLI needs create-autograms, for `init`): docs/install.md.
+ */
+export const TARBALLS = [
+  "autograms-runtime",
+  "autograms-compiler",
+  "autograms-cli",
+  "create-autograms",
+  "autograms-graph",
+  "autograms-sandbox",
+];
 
 /**
  * The folder of the tarballs this starter came from: the one `npm exec --package=...tgz` ran it

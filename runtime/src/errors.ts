@@ -1,4 +1,4 @@
-import type { GraphNode, Loc } from "./graph/types.js";
+import type { GraphNode, Loc } from "@autograms/graph";
 
 /** Stable codes of everything the runtime can refuse or fail at. */
 export type AgentErrorCode =

@@ -29,7 +29,6 @@ export type { ToolOutcome } from "./language/declarations.js";
 // Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.
 export { defineTool, toolDefinitionOf, reactPlugin } from "./language/tools.js";
 export type { DefinedTool, ToolSpec, ToolParameters, ToolRunOptions } from "./language/tools.js";
-export { RUNTIME_TOOLS } from "./agent/builtin-tools.js";
 
 // Custom actions: node types of your own, with hooks for what the original's node classes override.
 export { defineAction, isActionDefinition } from "./language/actions.js";
@@ -44,19 +43,12 @@ export type {
   FieldValues,
   SchemaValue,
 } from "./language/actions.js";
-export { actionDeclarationProblems, nodeFieldProblems, recordedEffects } from "./graph/action-fields.js";
-export type { FieldProblem } from "./graph/action-fields.js";
 
-// Graph format.
-export type * from "./graph/types.js";
-// The graph's vocabulary (node fields, actions, transition targets): docs/vocabulary.md.
-export * from "./graph/vocabulary/index.js";
-export { graphSchema } from "./graph/schema.js";
-export { validateGraph } from "./graph/validate.js";
-export { jsonSchemaProblem } from "./graph/json-schemas.js";
-export { argumentCountProblem } from "./graph/arguments.js";
-export { codeFields, codeProblems } from "./graph/code-fields.js";
-export type { GraphError, GraphValidation } from "./graph/validate.js";
+// Graph format (@autograms/graph), whole: its types, JSON Schema, the checks of custom actions'
+// declarations, and its vocabulary (node fields, actions, transition targets, the runtime's own
+// tools): docs/vocabulary.md. Validation here includes the evaluator's check of the graph's code.
+export * from "@autograms/graph";
+export { validateGraph, codeProblems } from "@autograms/sandbox";
 
 // Models.
 export type {
@@ -143,7 +135,7 @@ export {
   globalHint,
   methodHint,
   unknownFunctionHint,
-} from "./sandbox/index.js";
+} from "@autograms/sandbox";
 export type {
   SandboxLimits,
   SandboxOptions,
@@ -156,7 +148,7 @@ export type {
   SurfaceProblem,
   LogLevel,
   SandboxLog,
-} from "./sandbox/index.js";
+} from "@autograms/sandbox";
 
 // Debugging: errors with code frames, recorded runs replayed without a model.
 export { formatAgentError } from "./debug/format-error.js";

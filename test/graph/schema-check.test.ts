@@ -1,5 +1,5 @@
-// The graph's JSON Schema is compiled ahead of time (runtime/scripts/schema-check.mjs, run by the
-// build and the tests' setup, writes runtime/src/graph/schema-check.generated.ts): what it finds
+// The graph's JSON Schema is compiled ahead of time (graph/scripts/schema-check.mjs, run by the
+// build and the tests' setup, writes graph/src/schema-check.generated.ts): what it finds
 // must be what Ajv compiling the schema now finds.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The graph's vocabulary is written once (runtime/src/graph/vocabulary/); the JSON Schema, the
+ * The graph's vocabulary is written once (graph/src/vocabulary/); the JSON Schema, the
  * node types, the agent language's types, the compiler's checks and the spreadsheet's columns are
  * derived from it. These tests fail when a derivation and the vocabulary disagree, so a field or
  * an action added to the vocabulary is checked everywhere it must appear.
@@ -164,7 +164,7 @@ const TYPES: Record<ValueKind, string> = {
 };
 
 describe("the vocabulary and the TypeScript types", () => {
-  const types = fileURLToPath(new URL("../../runtime/src/graph/types.ts", import.meta.url));
+  const types = fileURLToPath(new URL("../../graph/src/types.ts", import.meta.url));
   const language = fileURLToPath(new URL("../../runtime/src/language/fields.ts", import.meta.url));
   // The two modules and what they import: the type checker need not read the whole runtime.
   const program = ts.createProgram([types, language], {

@@ -83,9 +83,14 @@ describe("createStarter", () => {
 });
 
 describe("the starter's extras and next steps", () => {
-  const tarballs = ["autograms-runtime", "autograms-compiler", "autograms-cli", "create-autograms"].map(
-    (t) => `${t}-${version}.tgz`,
-  );
+  const tarballs = [
+    "autograms-runtime",
+    "autograms-compiler",
+    "autograms-cli",
+    "create-autograms",
+    "autograms-graph",
+    "autograms-sandbox",
+  ].map((t) => `${t}-${version}.tgz`);
   const tarballDir = () => {
     const dir = join(tempDir(), "tarballs");
     mkdirSync(dir);

@@ -8,7 +8,7 @@ import { createSandboxPool, type SandboxPool } from "@autograms/runtime";
 
 /**
  * Sandbox pools for tests. Tests run against the sources, so the child's script is bundled from
- * source first (the built package ships it as dist/sandbox/pool/worker.js); pools made here are
+ * source first (the built package ships it as dist/pool/worker.js); pools made here are
  * closed, and the bundle removed, after the file's tests.
  */
 export function poolsForTests(defaults: Parameters<typeof createSandboxPool>[0] = {}) {
@@ -21,7 +21,7 @@ export function poolsForTests(defaults: Parameters<typeof createSandboxPool>[0] 
     paths.dir = dir;
     paths.workerPath = join(dir, "worker.mjs");
     await build({
-      entryPoints: [fileURLToPath(new URL("../../runtime/src/sandbox/pool/worker.ts", import.meta.url))],
+      entryPoints: [fileURLToPath(new URL("../../sandbox/src/pool/worker.ts", import.meta.url))],
       bundle: true,
       platform: "node",
       format: "esm",

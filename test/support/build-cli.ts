@@ -26,6 +26,8 @@ const BUNDLE_INPUTS = [
   "cli/src",
   "cli/scripts/bundle.mjs",
   "cli/package.json",
+  "graph/dist",
+  "sandbox/dist",
   "runtime/dist",
   "compiler/dist",
   "store/dist",
@@ -60,6 +62,7 @@ function bundleOutputs(): string[] {
     ...["autograms.mjs", "autograms-sandbox-worker.mjs", "autograms-serve-worker.mjs", ...actions].map((f) =>
       join(root, "cli/dist", f),
     ),
+    join(root, "graph/dist/graph.schema.json"),
     join(root, "runtime/dist/graph/graph.schema.json"),
   ];
 }
@@ -69,7 +72,7 @@ function bundleIsCurrent(): boolean {
   if (outputs.some((output) => latestChange(output) === 0)) return false;
   // Without a stamp (a fresh clone, built by `npm ci`'s `npm run build`, not here), the bundle
   // counts when each of its files in cli/dist is newer than everything that goes into it (the
-  // graph schema it also writes is in runtime/dist, one of those inputs).
+  // graph schema it also writes is in graph/dist and runtime/dist, two of those inputs).
   const bundled =
     latestChange(STAMP) ||
     Math.min(...outputs.filter((output) => output.startsWith(join(root, "cli/dist"))).map(latestChange));
@@ -80,8 +83,8 @@ export default function setup(project: TestProject): void {
   try {
     // The playground's page script is bundled into a source of the server (unchanged: not rewritten).
     run(process.execPath, ["server/scripts/bundle-playground.mjs"]);
-    // The graph's schema compiled ahead of time into a source of the runtime (unchanged: not rewritten).
-    run(process.execPath, ["runtime/scripts/schema-check.mjs"]);
+    // The graph's schema compiled ahead of time into a source of the graph package (unchanged: not rewritten).
+    run(process.execPath, ["graph/scripts/schema-check.mjs"]);
     run(process.execPath, [
       fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)),
       "-b",

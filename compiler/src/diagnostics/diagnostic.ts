@@ -1,4 +1,4 @@
-import type { Loc } from "@autograms/runtime";
+import type { Loc } from "@autograms/graph";
 import {
   DIAGNOSTICS,
   diagnosticMessage,

@@ -12,7 +12,7 @@ import {
   type ActionFamily,
   type Graph,
   type GraphNode,
-} from "@autograms/runtime";
+} from "@autograms/graph";
 
 export type DiagramItem =
   /** In the code view, `folded` names the nodes this one stands for and `lines` is its label. */

@@ -1,5 +1,5 @@
 /** Graph → Graphviz DOT: the same picture as the Mermaid export, for `dot -Tsvg`. */
-import type { Graph } from "@autograms/runtime";
+import type { Graph } from "@autograms/graph";
 import { viewDiagram, type ViewOptions } from "./fold.js";
 import { buildDiagram, itemLines, itemStyle, shorten, type DiagramItem, type ItemStyle } from "./diagram.js";
 

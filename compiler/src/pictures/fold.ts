@@ -6,7 +6,7 @@
  * read as what they hold. Every node of the graph stays represented: a shown node lists the nodes
  * folded into it, so a run that passes through a folded node can light its stand-in.
  */
-import { isFunctionKind, type Graph, type GraphNode, type Loc } from "@autograms/runtime";
+import { isFunctionKind, type Graph, type GraphNode, type Loc } from "@autograms/graph";
 import { LOOP_PREFIX, TEMP_PREFIX } from "../phases/2-analyze/scope.js";
 import { LABEL_SEPARATOR, shorten, type Cluster, type Diagram, type DiagramEdge, type DiagramItem } from "./diagram.js";
 

@@ -4,7 +4,8 @@
  * a node on click, and with a trace the visits of each node, the transitions taken and the path
  * step by step.
  */
-import { familyOf, type Graph, type Loc, type TraceEvent } from "@autograms/runtime";
+import { familyOf, type Graph, type Loc } from "@autograms/graph";
+import type { TraceStep } from "./trace-step.js";
 import { viewDiagram, type ViewOptions } from "./fold.js";
 import {
   buildDiagram,
@@ -19,7 +20,7 @@ import {
 
 export interface HtmlOptions extends ViewOptions {
   /** A recorded run (or several) to overlay: visit counts, transitions taken, the path. */
-  trace?: readonly TraceEvent[];
+  trace?: readonly TraceStep[];
   /** Where a node's source line opens (default: the graph's source file with `#L<line>`). */
   sourceLink?: (loc: Loc) => string;
   /** The page's title (default: the agent's name). */
@@ -139,7 +140,7 @@ function layout(diagram: Diagram): Map<string, Box> {
   return boxes;
 }
 
-function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly TraceEvent[]): Overlay {
+function overlayOf(diagram: Diagram, boxes: Map<string, Box>, trace: readonly TraceStep[]): Overlay {
   const idOf = new Map<string, string>();
   for (const box of boxes.values()) {
     if (box.item.kind !== "node") continue;

@@ -2,7 +2,7 @@
  * Graph → Mermaid flowchart, renderable by GitHub in a ```mermaid block: one subgraph per function,
  * decision edges labelled with their answers or conditions.
  */
-import type { Graph } from "@autograms/runtime";
+import type { Graph } from "@autograms/graph";
 import { viewDiagram, type ViewOptions } from "./fold.js";
 import { buildDiagram, itemLines, itemStyle, shorten, type DiagramItem, type ItemStyle } from "./diagram.js";
 

@@ -2,7 +2,7 @@
  * The cells whose text means more than its characters: the instruction with the original's
  * `x=` assignment prefix, comma-separated lists, and callable node names `f(a, b)`.
  */
-import { instructionKind, VARIABLE_NAME, type Action } from "@autograms/runtime";
+import { instructionKind, VARIABLE_NAME, type Action } from "@autograms/graph";
 
 /** Actions whose instruction is prose: there the original read any unescaped `=` as an assignment. */
 function isProse(action: Action): boolean {

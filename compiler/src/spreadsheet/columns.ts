@@ -3,7 +3,7 @@
  * each maps to a graph node field, derived from the vocabulary's fields (where each says where the
  * sheet keeps it). Shared by the importer and the exporter so the two agree.
  */
-import { FIELDS, type Field, type FieldsOfKind, type NodeFieldName, type ValueKind } from "@autograms/runtime";
+import { FIELDS, type Field, type FieldsOfKind, type NodeFieldName, type ValueKind } from "@autograms/graph";
 
 /** How a cell's text becomes a field value. */
 export type CellKind =

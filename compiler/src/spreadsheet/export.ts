@@ -8,7 +8,7 @@
  *   which the importer then neither splits nor translates from Python.
  * In both, function entries become callable nodes `f(a, b)` and `assign` the `x=` prefix.
  */
-import type { Action, Graph, GraphNode } from "@autograms/runtime";
+import type { Action, Graph, GraphNode } from "@autograms/graph";
 import { writeCsv } from "./csv-text.js";
 import { exportColumns, LETTERED, NODE_NAME_FIELDS, type FieldColumn, type LetteredColumn } from "./columns.js";
 import { writeInstruction } from "./cells.js";

@@ -6,15 +6,14 @@
 import { createHash } from "node:crypto";
 import {
   ACTIONS,
-  codeProblems,
   FIELDS,
   instructionKind,
   isBuiltinAction,
   isFunctionKind,
   ORIGINAL_ACTION_NAMES,
-  validateGraph,
-} from "@autograms/runtime";
-import type { Action, FunctionInfo, Graph, GraphNode, ToolInfo } from "@autograms/runtime";
+} from "@autograms/graph";
+import { codeProblems, validateGraph } from "@autograms/sandbox";
+import type { Action, FunctionInfo, Graph, GraphNode, ToolInfo } from "@autograms/graph";
 import { parseCsv, type CsvCell } from "./csv-text.js";
 import {
   columnFor,

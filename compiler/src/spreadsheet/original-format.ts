@@ -5,7 +5,7 @@
  * as an assignment. What it cannot hold is a problem named by node, so an export never writes a
  * sheet the original rejects or reads otherwise.
  */
-import { ACTIONS, codeFields, FUNCTION_KINDS, type Graph } from "@autograms/runtime";
+import { ACTIONS, codeFields, FUNCTION_KINDS, type Graph } from "@autograms/graph";
 import { EXTENSION_FIELDS, LETTERED, ORIGINAL_LETTERED_COUNT, FIELD_COLUMN_NAMES } from "./columns.js";
 import { translatePython } from "./python-code.js";
 import { keptPython } from "./python-fields.js";

@@ -5,7 +5,7 @@
  * writes that back wherever the field still holds its translation, so a sheet imported and
  * exported again reads as the original wrote it.
  */
-import { isFunctionKind, parseTarget, type GraphNode } from "@autograms/runtime";
+import { isFunctionKind, parseTarget, type GraphNode } from "@autograms/graph";
 import { translatePython, type Translation } from "./python-code.js";
 
 /** A node's fields that may hold Python, as the importer and the exporter read them. */

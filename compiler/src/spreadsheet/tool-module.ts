@@ -5,7 +5,7 @@
  * constants, which `defineTool` makes) are the tools, each under its exported name.
  */
 import type TS from "typescript";
-import type { ToolInfo } from "@autograms/runtime";
+import type { ToolInfo } from "@autograms/graph";
 import { typescript } from "../phases/1-parse/typescript.js";
 
 /** The module's exports as tools: `{ name: { module: specifier, export: name } }`. */

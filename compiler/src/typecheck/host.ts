@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from "node:path";
-import { SANDBOX_SURFACE } from "@autograms/runtime";
+import { SANDBOX_SURFACE } from "@autograms/sandbox";
 import type TS from "typescript";
 import { typescript } from "../phases/1-parse/typescript.js";
 

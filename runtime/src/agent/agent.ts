@@ -4,9 +4,9 @@
  * simulated user. Memory goes in and comes out as plain JSON and is never changed in place, so a
  * failed turn leaves the caller holding the last good state.
  */
-import type { Graph, JsonValue } from "../graph/types.js";
-import { argumentCountProblem } from "../graph/arguments.js";
-import { validateGraph } from "../graph/validate.js";
+import type { Graph, JsonValue } from "@autograms/graph";
+import { argumentCountProblem } from "@autograms/graph";
+import { validateGraph } from "@autograms/sandbox";
 import type { ChatModel } from "../model/types.js";
 import {
   createSandboxPool,
@@ -14,7 +14,7 @@ import {
   type HostFunction,
   type SandboxLimits,
   type SandboxPool,
-} from "../sandbox/index.js";
+} from "@autograms/sandbox";
 import { AgentError } from "../errors.js";
 import type { Env } from "../engine/env.js";
 import { compileProgram, type Program } from "../engine/program.js";
@@ -29,7 +29,8 @@ import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
 import { isToolRunOptions, toolDefinitionOf } from "../language/tools.js";
 import type { ToolDefinition } from "../model/types.js";
-import { RUNTIME_MODULE, RUNTIME_TOOLS, runtimeTools, type RuntimeTool } from "./builtin-tools.js";
+import { RUNTIME_MODULE, RUNTIME_TOOLS, type RuntimeTool } from "@autograms/graph";
+import { runtimeTools } from "./builtin-tools.js";
 import { recordingToolCalls } from "./code-tool-calls.js";
 import type { ActionDefinition } from "../language/actions.js";
 import { checkActions } from "./action-hooks.js";

@@ -1,18 +1,10 @@
 /**
- * Functions of the runtime itself that agent code may call. The compiler records them in the
- * graph's `tools` like any imported function (module `@autograms/runtime`), and the Agent supplies
- * their implementations, so no tool loader has to.
+ * The implementations of the runtime's own tools (RUNTIME_TOOLS, in the graph's vocabulary) that
+ * agent code may call.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue, RuntimeTool } from "@autograms/graph";
 import { buildReactPrompt, parseLatestPluginCall, type ChatTurn, type PluginInfo } from "../tool-text/index.js";
-import type { HostFunction } from "../sandbox/index.js";
-
-export const RUNTIME_MODULE = "@autograms/runtime";
-
-/** Exports of the runtime that are tools when an agent imports them. */
-export const RUNTIME_TOOLS = ["tryTool", "buildReactPrompt", "parseLatestPluginCall"] as const;
-
-export type RuntimeTool = (typeof RUNTIME_TOOLS)[number];
+import type { HostFunction } from "@autograms/sandbox";
 
 /** The implementations; `tryTool` calls the agent's own tools by their names in the graph. */
 export function runtimeTools(tools: Readonly<Record<string, HostFunction>>): Record<RuntimeTool, HostFunction> {

@@ -3,9 +3,9 @@
  * so that the trace holds it (a `tool_call` event of round 0) and a replay can give the result
  * back instead of calling the tool again. `tryTool`'s calls are among them: it calls these.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { CodeToolCall } from "../engine/code-tool-call.js";
-import type { HostFunction } from "../sandbox/index.js";
+import type { HostFunction } from "@autograms/sandbox";
 import { isThenable, toolErrorText } from "./builtin-tools.js";
 
 export interface RecordedToolCalls {

@@ -3,7 +3,7 @@
  * developer asks "what if" from a turn (the playground's edit and rerun). Only variables the
  * frame already has may change, each to plain JSON; the rest of the memory stays as it was.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { AgentError } from "../errors.js";
 import { hasOwn } from "../memory/own.js";
 import type { Memory, MemoryBody } from "../memory/types.js";

@@ -2,9 +2,9 @@
  * The loop around the pure step: it performs the effects the step asks for (model calls with
  * retries, code that calls tools) and feeds the results back, until a reply or the end.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { isToolCallingModel, type ToolCompletion } from "../model/types.js";
-import { evaluateAsync, type HostFunction } from "../sandbox/index.js";
+import { evaluateAsync, type HostFunction } from "@autograms/sandbox";
 import { toolRunOptions, type ToolRunOptions } from "../language/tools.js";
 import { AgentError } from "../errors.js";
 import { fail } from "../engine/env.js";

@@ -5,7 +5,7 @@
  * reason, when the node does not exist, is not one a conversation waits at, lies in a function
  * the conversation is not in, or reads variables the conversation does not have.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { AgentError } from "../errors.js";
 import type { CompiledNode, Program } from "../engine/program.js";
 import { requiredVariables } from "../engine/template.js";

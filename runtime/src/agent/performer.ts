@@ -1,7 +1,7 @@
 /** What the loop performs a run with: the step's environment and the outside world it reaches. */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { ChatModel } from "../model/types.js";
-import type { Evaluation, HostFunction, SandboxOptions } from "../sandbox/index.js";
+import type { Evaluation, HostFunction, SandboxOptions } from "@autograms/sandbox";
 import type { Env } from "../engine/env.js";
 import type { CodeToolCall } from "../engine/code-tool-call.js";
 import type { TraceSink } from "../trace/events.js";

@@ -3,7 +3,7 @@
  * probability, else a transition is sampled from `transition_probs`; its user instruction tells
  * the simulated user what to say. The end signal ends the conversation without a model call.
  */
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode } from "@autograms/graph";
 import type { MemoryBody } from "../memory/types.js";
 import { visibleTurns } from "../engine/scope.js";
 import { fromFrames } from "../engine/stack.js";

@@ -3,8 +3,8 @@
  * from them. A line without a node moves to the node whose statement covers it, else to the next
  * line that has one (else the last before it), as editors expect of a breakpoint set on a blank line.
  */
-import type { Graph, GraphNode } from "../graph/types.js";
-import { candidateOf } from "../graph/vocabulary/index.js";
+import type { Graph, GraphNode } from "@autograms/graph";
+import { candidateOf } from "@autograms/graph";
 
 export interface LineBreakpoint {
   id: number;

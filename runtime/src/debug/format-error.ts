@@ -4,7 +4,7 @@
  * was asking).
  */
 import { createRequire } from "node:module";
-import type { Graph, Loc } from "../graph/types.js";
+import type { Graph, Loc } from "@autograms/graph";
 
 interface FramePosition {
   start: { line: number; column?: number };

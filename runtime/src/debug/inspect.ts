@@ -3,11 +3,11 @@
  * scopes each frame sees, and expressions evaluated in a frame's scope (in the sandbox, on copies,
  * so looking never changes the run).
  */
-import type { GraphNode, JsonValue, Loc } from "../graph/types.js";
+import type { GraphNode, JsonValue, Loc } from "@autograms/graph";
 import type { Frame, Scope } from "../memory/types.js";
 import { visibleVars } from "../engine/scope.js";
 import { fromFrames, visibleCells } from "../engine/stack.js";
-import { evaluate } from "../sandbox/index.js";
+import { evaluate } from "@autograms/sandbox";
 
 export interface DebugFrame {
   /** 0 is the innermost frame, where the run stands. */

@@ -4,9 +4,9 @@
  * custom actions' hooks each give back what the recording says they gave, in order. Nothing of the
  * agent's own code that could act (send a message, charge a card, write a file) runs again.
  */
-import type { Graph, JsonValue } from "../graph/types.js";
+import type { Graph, JsonValue } from "@autograms/graph";
 import type { ActionContext } from "../language/actions.js";
-import { RUNTIME_MODULE } from "../agent/builtin-tools.js";
+import { RUNTIME_MODULE } from "@autograms/graph";
 import type { RunOptions } from "../agent/run-options.js";
 import type { TraceEvent } from "../trace/events.js";
 

@@ -13,7 +13,7 @@ import type {
   ToolCompletion,
   ToolCompletionRequest,
 } from "../model/types.js";
-import type { Loc } from "../graph/types.js";
+import type { Loc } from "@autograms/graph";
 import type { TraceEvent } from "../trace/events.js";
 import { traceEvents } from "./recording.js";
 import { cutAfter, cutBefore } from "../text/cut.js";

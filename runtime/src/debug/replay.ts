@@ -4,7 +4,7 @@
  * takes is checked against the recorded one, so "same results" is verified node by node.
  */
 import { Agent, type AgentOptions } from "../agent/agent.js";
-import type { Graph } from "../graph/types.js";
+import type { Graph } from "@autograms/graph";
 import type { Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
 import { recordedConversation, turnTime } from "./recording.js";

@@ -7,11 +7,11 @@
 import { Agent, type AgentOptions } from "../agent/agent.js";
 import type { AgentConfig } from "../engine/config.js";
 import type { PausePoint } from "../agent/performer.js";
-import type { Graph, GraphNode, JsonValue, Loc } from "../graph/types.js";
+import type { Graph, GraphNode, JsonValue, Loc } from "@autograms/graph";
 import type { ChatModel } from "../model/types.js";
 import type { Frame, Memory } from "../memory/types.js";
 import type { TraceEvent } from "../trace/events.js";
-import type { LogLevel } from "../sandbox/index.js";
+import type { LogLevel } from "@autograms/sandbox";
 import {
   functionBreakpoint,
   lineBreakpoint,

@@ -2,7 +2,7 @@
  * A custom action's hook, asked for: the step never runs one; it fills in the node's fields and
  * instruction and hands them to the loop (an `action` effect, as a tool call is one).
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { Env } from "./env.js";
 import type { CompiledNode, FieldTemplate } from "./program.js";
 import { undefinedVariables } from "./render.js";

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 
 /** A tool the node's code called, with what it gave back or the message of what it threw. */
 export interface CodeToolCall {

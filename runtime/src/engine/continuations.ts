@@ -3,15 +3,15 @@
  * `return <expr>`, a wildcard candidate's condition. The same continuation runs whether the
  * sandbox ran inside the step or the loop ran it with tools bound.
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
-import { argumentCountProblem } from "../graph/arguments.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
+import { argumentCountProblem } from "@autograms/graph";
 import type { Frame } from "../memory/types.js";
 import { push, withTopFrame, type RunMemory } from "./stack.js";
 import { hasOwn, setOwn } from "../memory/own.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { evaluateNow, logEvents, type Evaluation } from "./evaluate.js";
 import type { CodeToolCall } from "./code-tool-call.js";
-import type { Writes } from "../sandbox/index.js";
+import type { Writes } from "@autograms/sandbox";
 import { withOutput } from "./output.js";
 import { moved, result } from "./result.js";
 import { returnFrom, take } from "./route.js";

@@ -4,7 +4,7 @@
  * applies what came back, the same way a built-in node applies a model's answer: a reply ends the
  * turn, a thought is a turn, an output is assigned, a target is followed.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { runHook } from "./action-hook.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { finishTurn, withoutCarried } from "./finish-turn.js";

@@ -3,10 +3,10 @@
  * listens to the trace, the sandbox's options; and the two lookups made against it everywhere
  * (a node by name, an error located at a node).
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
 import { AgentError, type AgentErrorCode } from "../errors.js";
 import type { CompiledNode, Program } from "./program.js";
-import type { SandboxOptions } from "../sandbox/index.js";
+import type { SandboxOptions } from "@autograms/sandbox";
 
 export interface Env {
   program: Program;

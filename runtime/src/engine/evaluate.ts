@@ -4,8 +4,8 @@
  * since a tool may do I/O and return a promise, and so is all code of an isolated program (it
  * runs in a child process).
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
-import { evaluateWrites, SandboxError, type SandboxLog, type Writes } from "../sandbox/index.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
+import { evaluateWrites, SandboxError, type SandboxLog, type Writes } from "@autograms/sandbox";
 import { hasOwn } from "../memory/own.js";
 import type { TraceEvent } from "../trace/events.js";
 import { fail, type Env } from "./env.js";

@@ -1,5 +1,5 @@
 /** The end of a chat or thought node's turn, whichever action made its text. */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { Frame, Turn } from "../memory/types.js";
 import { appendTurns } from "../memory/turns.js";
 import { assignOutput } from "./output.js";

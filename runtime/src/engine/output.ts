@@ -2,7 +2,7 @@
  * A node's output: it goes to `_last_variable_output` (and `assign`), with `_last_state`; then
  * the node's transitions come next.
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
 import { setOwn } from "../memory/own.js";
 import { moved } from "./result.js";
 import { frameWith, top, withTop } from "./scope.js";

@@ -2,7 +2,7 @@
  * A validated graph prepared for running: nodes by name with their identities, parsed text
  * templates and call instructions, and the lookups the step needs. Built once per Agent.
  */
-import type { Action, ActionEffects, FunctionInfo, Graph, GraphNode, JsonValue } from "../graph/types.js";
+import type { Action, ActionEffects, FunctionInfo, Graph, GraphNode, JsonValue } from "@autograms/graph";
 import {
   candidates,
   familyOf,
@@ -11,15 +11,15 @@ import {
   isBuiltinAction,
   isFunctionKind,
   type SeriesKind,
-} from "../graph/vocabulary/index.js";
+} from "@autograms/graph";
 import type { ValidateFunction } from "ajv";
-import { ownFields } from "../graph/action-fields.js";
-import { validatorOf } from "../graph/json-schemas.js";
-import { parseCallInstruction } from "../graph/call-instruction.js";
+import { ownFields } from "@autograms/graph";
+import { validatorOf } from "@autograms/graph";
+import { parseCallInstruction } from "@autograms/graph";
 import type { ActionHook } from "./state.js";
 import type { AgentConfig } from "./config.js";
 import type { ToolDefinition } from "../model/types.js";
-import { hostFunctionNames, SandboxError, type SandboxLimits } from "../sandbox/index.js";
+import { hostFunctionNames, SandboxError, type SandboxLimits } from "@autograms/sandbox";
 import { AgentError } from "../errors.js";
 import { canonicalJson, sha256 } from "../memory/hash.js";
 import { nodeIdentity } from "../memory/node-identity.js";

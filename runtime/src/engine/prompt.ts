@@ -5,7 +5,7 @@
  * messages and outputs `assistant` messages. The oldest turns are dropped to fit the token budget:
  * the turns are read newest first and reading stops at the budget.
  */
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode } from "@autograms/graph";
 import type { ChatMessage } from "../model/types.js";
 import type { AgentConfig } from "./config.js";
 import type { Turn } from "../memory/types.js";

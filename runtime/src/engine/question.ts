@@ -4,7 +4,7 @@
  * The model gets the prompt and the option texts; the letters are part of the prompt.
  */
 import type { AgentConfig } from "./config.js";
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode } from "@autograms/graph";
 import type { Turn } from "../memory/types.js";
 import { newestFirst, type History } from "./history.js";
 import { pastInput } from "./prompt.js";

@@ -1,6 +1,6 @@
 /** A node's templates (its instruction, its transition question) filled in from the variables in scope. */
 import type { AgentError } from "../errors.js";
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode } from "@autograms/graph";
 import { fail, type Env } from "./env.js";
 import { lookupVar } from "./scope.js";
 import type { RunState } from "./state.js";

@@ -1,5 +1,5 @@
 /** The step's result and the state it moves to, each built in one shape. */
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode } from "@autograms/graph";
 import type { Decision, TraceEvent } from "../trace/events.js";
 import type { RunMemory } from "./stack.js";
 import type { Continuation, EvaluationRequest, Phase, RunState, StepResult } from "./state.js";

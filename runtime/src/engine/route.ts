@@ -3,8 +3,8 @@
  * transitions (one, or the model's choice among several), then the target worked out:
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
-import { candidateName, parseTarget, type TransitionTarget } from "../graph/vocabulary/index.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
+import { candidateName, parseTarget, type TransitionTarget } from "@autograms/graph";
 import { withTopFrame, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";

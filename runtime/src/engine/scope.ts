@@ -3,7 +3,7 @@
  * the first `local_function` frame (main counts as an ordinary frame), as in the original; unlike
  * the original, a frame higher up (the callee) wins over the frames below it (its callers).
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { Frame } from "../memory/types.js";
 import type { History } from "./history.js";
 import { hasOwn } from "../memory/own.js";

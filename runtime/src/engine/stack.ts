@@ -4,7 +4,7 @@
  * so each costs the same at any depth. Between turns memory holds the stack as a plain array of
  * frames (`toFrames` / `fromFrames`, once per turn).
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { Frame, MemoryBody } from "../memory/types.js";
 import { mergeVars } from "../memory/own.js";
 

@@ -3,7 +3,7 @@
  * the outside world (a model, a tool) it returns an effect and a phase that says what to do
  * with the result, and the loop feeds that result back in as the next input.
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
 import type {
   ChatMessage,
   CompletionPurpose,
@@ -15,7 +15,7 @@ import type {
 } from "../model/types.js";
 import type { RunMemory } from "./stack.js";
 import type { ActionCall, Decision, TraceEvent } from "../trace/events.js";
-import type { SandboxLog, Writes } from "../sandbox/index.js";
+import type { SandboxLog, Writes } from "@autograms/sandbox";
 import type { CodeToolCall } from "./code-tool-call.js";
 
 /** The hooks of a custom action (see `defineAction`). */

@@ -3,8 +3,8 @@
  * read and checked, and what the model is told when an answer does not do.
  */
 import type { ValidateFunction } from "ajv";
-import { schemaErrors } from "../graph/json-schemas.js";
-import type { JsonValue } from "../graph/types.js";
+import { schemaErrors } from "@autograms/graph";
+import type { JsonValue } from "@autograms/graph";
 import type { ChatMessage, JsonSchema } from "../model/types.js";
 
 /** Added to the instruction: a model without a structured-output feature learns the shape here. */

@@ -3,7 +3,7 @@
  * and the escapes `\$`, `\?{`, `\}`. Templates are parsed once per distinct text and rendered
  * against the visible variables; nothing in a text is ever read as an assignment.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 
 type Piece = { kind: "text"; text: string } | { kind: "var"; name: string };
 type Segment = Piece | { kind: "optional"; pieces: Piece[] };

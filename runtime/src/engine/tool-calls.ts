@@ -5,7 +5,7 @@
  * arguments that are not a JSON object, a tool that throws) is told to the model as the call's
  * result, so it can correct itself; only running out of rounds fails the node.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import type { ToolCall, ToolCompletion } from "../model/types.js";
 import { generated } from "./actions.js";
 import { fail, nodeOf, type Env } from "./env.js";

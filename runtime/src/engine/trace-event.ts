@@ -2,7 +2,7 @@
  * The trace events a step reports, and the variable changes they carry. Built only when someone
  * listens (`env.tracing`).
  */
-import type { GraphNode, JsonValue } from "../graph/types.js";
+import type { GraphNode, JsonValue } from "@autograms/graph";
 import type { TraceEvent, VariableChange } from "../trace/events.js";
 import type { Env } from "./env.js";
 import { lookupVar } from "./scope.js";

@@ -4,9 +4,9 @@
  * action module exports `defineAction({...})`; agents use it as `exec_node({ action: it, ... })`;
  * the Agent runs its hooks at the nodes of that action. See docs/custom-actions.md.
  */
-import type { BaseAction, JsonValue, Loc } from "../graph/types.js";
-import { actionDeclarationProblems, recordedEffects } from "../graph/action-fields.js";
-import { EFFECT_FLAG_NAMES, type EffectFlag } from "../graph/vocabulary/index.js";
+import type { BaseAction, JsonValue, Loc } from "@autograms/graph";
+import { actionDeclarationProblems, recordedEffects } from "@autograms/graph";
+import { EFFECT_FLAG_NAMES, type EffectFlag } from "@autograms/graph";
 import type { ChatMessage, CompletionPurpose } from "../model/types.js";
 import type { Turn } from "../memory/types.js";
 

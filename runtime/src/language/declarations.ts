@@ -5,7 +5,7 @@
  */
 import type { CustomNodeFields, ExecNodeFields, ShorthandFields } from "./fields.js";
 import type { ActionDefinition } from "./actions.js";
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 
 function compiledOnly(name: string): never {
   throw new Error(

@@ -1,5 +1,5 @@
-import type { BaseAction } from "../graph/types.js";
-import type { WrittenFieldValues } from "../graph/vocabulary/index.js";
+import type { BaseAction } from "@autograms/graph";
+import type { WrittenFieldValues } from "@autograms/graph";
 import type { ActionDefinition } from "./actions.js";
 
 /**

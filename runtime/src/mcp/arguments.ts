@@ -1,8 +1,8 @@
 // A call's arguments checked against the tool's input schema before it is sent, so that a mistake
 // reads as which argument and what was expected, not as the server's dump of validation issues.
 import type { ErrorObject } from "ajv";
-import { validatorOf } from "../graph/json-schemas.js";
-import type { JsonValue } from "../json.js";
+import { validatorOf } from "@autograms/graph";
+import type { JsonValue } from "@autograms/graph";
 
 /** `items/0/price` as `items[0].price`. */
 function argumentPath(instancePath: string, extra?: string): string {

@@ -5,7 +5,7 @@
  * so a store that applies it to the wrong memory is told at once, and memory rebuilt from
  * tampered deltas is refused by the next reply like any tampered memory.
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { AgentError } from "../errors.js";
 import type { Frame, Memory, Turn } from "./types.js";
 import { turnsAdded } from "./turns.js";

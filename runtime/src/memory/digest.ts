@@ -12,7 +12,7 @@
  * with its keys reordered still matches.
  */
 import { createHash, hash, type Hash } from "node:crypto";
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { canonicalJson } from "./hash.js";
 import { extendedBy } from "./turns.js";
 import type { Frame, MemoryBody, Turn } from "./types.js";

@@ -5,7 +5,7 @@
  * or its name (a name made from where the statement sits changes when an enclosing statement is
  * edited; the resume check finds the node again by its identity).
  */
-import type { GraphNode } from "../graph/types.js";
+import type { GraphNode } from "@autograms/graph";
 import { identity } from "./hash.js";
 
 /** Identities of this kind start with it; older memory holds bare 16-digit hashes (see `legacyNodeIdentity`). */

@@ -1,7 +1,7 @@
 // Memory and globals come from JSON that anyone may have written: a variable or node may be named
 // `valueOf`, `toString` or `__proto__`. Reads go through own properties only, and merges define
 // properties rather than assign them (assigning `__proto__` would replace the prototype instead).
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 
 export const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
 

@@ -5,7 +5,7 @@
  * of it. A node whose generated name changed because an enclosing statement was edited is found
  * again by its own part of the name and its identity.
  */
-import type { Graph, GraphNode, JsonValue } from "../graph/types.js";
+import type { Graph, GraphNode, JsonValue } from "@autograms/graph";
 import { AgentError } from "../errors.js";
 import { isLegacyIdentity, legacyNodeIdentity } from "./node-identity.js";
 import { hasOwn } from "./own.js";

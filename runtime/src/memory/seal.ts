@@ -4,7 +4,7 @@
  * agent, and lets a conversation continue on an edited graph where the resume rule allows
  * (resume.ts).
  */
-import type { JsonValue } from "../graph/types.js";
+import type { JsonValue } from "@autograms/graph";
 import { AgentError } from "../errors.js";
 import { Digests } from "./digest.js";
 import { freezeChecked, freezeMemory, isSealed, markSealed } from "./freeze.js";

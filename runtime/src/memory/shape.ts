@@ -1,5 +1,5 @@
 /** Structural check of memory read back from outside: the first problem, with its path, or null. */
-import { FUNCTION_KINDS } from "../graph/vocabulary/index.js";
+import { FUNCTION_KINDS } from "@autograms/graph";
 
 const SCOPES = new Set<string>(["main", ...FUNCTION_KINDS]);
 

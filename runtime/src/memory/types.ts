@@ -3,7 +3,7 @@
  * Only what later turns need is kept (no per-step log, no copies of prompts), so its size grows
  * with the transcript and nothing else.
  */
-import type { FunctionKind, JsonValue } from "../graph/types.js";
+import type { FunctionKind, JsonValue } from "@autograms/graph";
 
 export const MEMORY_FORMAT = "autograms-memory";
 export const MEMORY_VERSION = 2;

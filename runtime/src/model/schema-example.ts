@@ -5,7 +5,7 @@
  * with (objects, arrays, enums, bounds, anyOf / oneOf / allOf); a value the schema still refuses
  * (a `pattern`, a `$ref`) is refused by the runtime's check like any model's answer.
  */
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "@autograms/graph";
 
 type Schema = { [key: string]: JsonValue };
 

@@ -1,5 +1,5 @@
 /** What the runtime asks of a language model (docs/models.md). */
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "@autograms/graph";
 
 /** A JSON Schema (draft 2020-12), as a graph carries it. */
 export type JsonSchema = { [key: string]: JsonValue };

@@ -1,6 +1,6 @@
 // Tools whose calls are `execute_tool {tool}` spans of the node that calls them: the model's
 // native calls and the calls in agent code alike.
-import type { HostFunction } from "../sandbox/index.js";
+import type { HostFunction } from "@autograms/sandbox";
 import { ATTR, OPERATION } from "./conventions.js";
 import type { TurnSpans } from "./turn.js";
 

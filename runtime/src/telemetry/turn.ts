@@ -3,7 +3,7 @@
 // tool call. With no SDK registered, the first span is a no-op that says it records nothing, and
 // the turn runs as it would without tracing.
 import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
-import type { Graph } from "../graph/types.js";
+import type { Graph } from "@autograms/graph";
 import { ATTR, OPERATION } from "./conventions.js";
 import { otelApi, type OtelApi } from "./otel-api.js";
 

@@ -3,10 +3,10 @@
  * Debugging and replay build on these: every model decision carries its prompt, its choices and
  * the answer, every generation its messages and raw answers, every step the variables it wrote.
  */
-import type { Action, BaseAction, JsonValue, Loc } from "../graph/types.js";
-import { familyOf } from "../graph/vocabulary/index.js";
+import type { Action, BaseAction, JsonValue, Loc } from "@autograms/graph";
+import { familyOf } from "@autograms/graph";
 import type { ChatMessage, CompletionPurpose, ToolCall } from "../model/types.js";
-import type { LogLevel } from "../sandbox/index.js";
+import type { LogLevel } from "@autograms/sandbox";
 
 export interface VariableChange {
   name: string;

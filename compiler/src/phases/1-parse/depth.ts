@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { Loc } from "@autograms/runtime";
+import type { Loc } from "@autograms/graph";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "./loc.js";
 import { typescript } from "./typescript.js";

@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { Loc } from "@autograms/runtime";
+import type { Loc } from "@autograms/graph";
 
 /** 1-based start and exclusive end of a syntax node, without its leading trivia. */
 export function locOf(node: TS.Node, file: TS.SourceFile): Loc {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type TS from "typescript";
-import type { ActionInfo, BaseAction, JsonValue } from "@autograms/runtime";
+import type { ActionInfo, BaseAction, JsonValue } from "@autograms/graph";
 import { typescript } from "../1-parse/typescript.js";
 import { isNotLiteral, literalValue, propertyKey, skipTypeWrappers } from "./literal.js";
 

@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import { DECORATOR_KINDS, isSpecialTarget, type JsonValue } from "@autograms/runtime";
+import { DECORATOR_KINDS, isSpecialTarget, type JsonValue } from "@autograms/graph";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf, locOfRange } from "../1-parse/loc.js";
 import { typescript } from "../1-parse/typescript.js";

@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { JsonValue, ToolInfo } from "@autograms/runtime";
+import type { JsonValue, ToolInfo } from "@autograms/graph";
 import { readFromDisk, type ReadFile } from "./action-module.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { analyzeAgentClass } from "./agent-class.js";

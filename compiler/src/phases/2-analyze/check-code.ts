@@ -1,4 +1,5 @@
-import { checkCode, isFunctionKind, type Loc } from "@autograms/runtime";
+import { isFunctionKind, type Loc } from "@autograms/graph";
+import { checkCode } from "@autograms/sandbox";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { Expr, Stmt } from "./ir.js";
 

@@ -1,12 +1,12 @@
 import type TS from "typescript";
-import { RUNTIME_TOOLS, type ActionInfo, type FunctionKind, type Loc, type ToolInfo } from "@autograms/runtime";
+import { RUNTIME_TOOLS, type ActionInfo, type FunctionKind, type Loc, type ToolInfo } from "@autograms/graph";
 import type { ReadFile } from "./action-module.js";
 import type { Analyzed, Expr, Stmt } from "./ir.js";
 import type { DiagnosticCode, MessageArgs, MessageName } from "../../diagnostics/catalogue.js";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf } from "../1-parse/loc.js";
 
-export const RUNTIME_MODULE = "@autograms/runtime";
+export { RUNTIME_MODULE } from "@autograms/graph";
 
 /** Exports of the runtime that agent code calls as tools (the runtime supplies them). */
 export function isRuntimeTool(exported: string): boolean {

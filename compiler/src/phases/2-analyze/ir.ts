@@ -3,7 +3,7 @@
  * `kind`; every one carries its `loc`. Code is already evaluator text (types stripped, `this.x`
  * rewritten, agent calls hoisted into `prelude` statements).
  */
-import type { ActionInfo, FunctionKind, JsonValue, Loc, ToolInfo } from "@autograms/runtime";
+import type { ActionInfo, FunctionKind, JsonValue, Loc, ToolInfo } from "@autograms/graph";
 
 export interface AgentIR {
   className: string;

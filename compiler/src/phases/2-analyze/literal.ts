@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { JsonValue } from "@autograms/runtime";
+import type { JsonValue } from "@autograms/graph";
 import { typescript } from "../1-parse/typescript.js";
 
 /** Why an expression is not a compile-time literal: the offending sub-expression. */

@@ -1,4 +1,5 @@
-import { candidateOf, codeProblems, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/runtime";
+import { candidateOf, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/graph";
+import { codeProblems } from "@autograms/sandbox";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import type { CodeAt } from "../2-analyze/ir.js";

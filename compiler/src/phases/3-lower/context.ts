@@ -1,4 +1,4 @@
-import type { GraphNode, Loc } from "@autograms/runtime";
+import type { GraphNode, Loc } from "@autograms/graph";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { CodeAt, FunctionIR, Stmt } from "../2-analyze/ir.js";
 import type { Namer } from "./names.js";

@@ -1,4 +1,4 @@
-import { candidateName, seriesTarget } from "@autograms/runtime";
+import { candidateName, seriesTarget } from "@autograms/graph";
 import type { IfBranch, IfStmt } from "../2-analyze/ir.js";
 import type { LowerContext } from "./context.js";
 import { pushTransition } from "./node.js";

@@ -1,4 +1,4 @@
-import type { FunctionInfo, Graph, GraphNode, Loc } from "@autograms/runtime";
+import type { FunctionInfo, Graph, GraphNode, Loc } from "@autograms/graph";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { AgentIR, CodeAt, Stmt } from "../2-analyze/ir.js";
 import { lowerBlock } from "./block.js";

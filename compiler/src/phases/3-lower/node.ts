@@ -1,4 +1,4 @@
-import type { JsonValue, Loc } from "@autograms/runtime";
+import type { JsonValue, Loc } from "@autograms/graph";
 import type { CodeAt, CodeStmt, NodeStmt } from "../2-analyze/ir.js";
 import type { LowerContext, PendingNode } from "./context.js";
 import type { Target } from "./target.js";

@@ -1,4 +1,4 @@
-import { candidates, parseTarget, type GraphNode, type Loc } from "@autograms/runtime";
+import { candidates, parseTarget, type GraphNode, type Loc } from "@autograms/graph";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import type { FunctionIR, Stmt } from "../2-analyze/ir.js";
 import { resolve, type Target } from "./target.js";

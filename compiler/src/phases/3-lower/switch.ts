@@ -1,4 +1,4 @@
-import { candidateName, seriesTarget } from "@autograms/runtime";
+import { candidateName, seriesTarget } from "@autograms/graph";
 import type { SwitchClause, SwitchStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
 import { TEMP_PREFIX } from "../2-analyze/scope.js";

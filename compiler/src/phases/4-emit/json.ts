@@ -1,4 +1,4 @@
-import type { Graph, JsonValue } from "@autograms/runtime";
+import type { Graph, JsonValue } from "@autograms/graph";
 
 /** Where each node's JSON sits in the emitted text (1-based first line, and how many lines). */
 export interface NodeSpan {

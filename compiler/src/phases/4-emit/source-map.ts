@@ -1,5 +1,5 @@
 import { GenMapping, addSegment, setSourceContent, toEncodedMap, type EncodedSourceMap } from "@jridgewell/gen-mapping";
-import type { Graph } from "@autograms/runtime";
+import type { Graph } from "@autograms/graph";
 import type { NodeSpan } from "./json.js";
 
 export type SourceMapV3 = EncodedSourceMap;

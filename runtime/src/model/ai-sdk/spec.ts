@@ -6,7 +6,7 @@
 // What is sent is written exactly (each message and tool a subset of both versions' own); what comes
 // back is read loosely (any part with a `type`), since each version adds parts of its own that the
 // runtime passes over.
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "@autograms/graph";
 
 /** The versions AiSdkModel reads. */
 export const READ_VERSIONS = ["v3", "v4"] as const;

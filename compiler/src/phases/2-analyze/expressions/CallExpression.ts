@@ -6,7 +6,7 @@ import {
   MODEL_ACTIONS,
   SHORTHAND_ACTIONS,
   type JsonValue,
-} from "@autograms/runtime";
+} from "@autograms/graph";
 import { didYouMean } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { keyOf, loc, report, type FunctionContext } from "../context.js";

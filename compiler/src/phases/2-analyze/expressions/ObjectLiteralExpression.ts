@@ -1,12 +1,6 @@
 import type TS from "typescript";
-import {
-  BASE_ACTIONS,
-  checkCode,
-  isFunctionKind,
-  isSpecialTarget,
-  ORIGINAL_ACTION_NAMES,
-  type JsonValue,
-} from "@autograms/runtime";
+import { BASE_ACTIONS, isFunctionKind, isSpecialTarget, ORIGINAL_ACTION_NAMES, type JsonValue } from "@autograms/graph";
+import { checkCode } from "@autograms/sandbox";
 import { closest } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";

@@ -5,7 +5,7 @@ import {
   recordedEffects,
   type ActionInfo,
   type JsonValue,
-} from "@autograms/runtime";
+} from "@autograms/graph";
 import { typescript } from "../../1-parse/typescript.js";
 import { readActionDeclaration } from "../action-module.js";
 import { RUNTIME_MODULE, report, type FunctionContext } from "../context.js";

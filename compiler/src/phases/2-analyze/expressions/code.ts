@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import { RUNTIME_TOOLS } from "@autograms/runtime";
+import { RUNTIME_TOOLS } from "@autograms/graph";
 import { typescript } from "../../1-parse/typescript.js";
 import { abbreviate } from "../check-code.js";
 import { RUNTIME_MODULE, keyOf, loc, report, type FunctionContext } from "../context.js";

@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import type { ActionInfo } from "@autograms/runtime";
+import type { ActionInfo } from "@autograms/graph";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 

@@ -1,4 +1,4 @@
-import { FIELDS, type ValueKind } from "@autograms/runtime";
+import { FIELDS, type ValueKind } from "@autograms/graph";
 
 /** The node fields an agent may write, with the type each value must have. */
 export type FieldType = "string" | "text" | "strings" | "integer" | "numbers" | "probability" | "tools" | "object";

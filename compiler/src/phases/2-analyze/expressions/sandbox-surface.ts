@@ -1,5 +1,5 @@
 import type TS from "typescript";
-import { allMethods, globalHint, methodHint, SANDBOX_SURFACE, unknownFunctionHint } from "@autograms/runtime";
+import { allMethods, globalHint, methodHint, SANDBOX_SURFACE, unknownFunctionHint } from "@autograms/sandbox";
 import { typescript } from "../../1-parse/typescript.js";
 import { report, type FunctionContext } from "../context.js";
 import { skipTypeWrappers } from "../literal.js";

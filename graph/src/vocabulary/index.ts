@@ -4,3 +4,4 @@ export * from "./actions.js";
 export * from "./targets.js";
 export * from "./names.js";
 export * from "./effects.js";
+export * from "./runtime-tools.js";

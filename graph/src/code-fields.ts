@@ -1,8 +1,8 @@
 /**
- * The parts of a node the sandbox evaluates, checked with the sandbox's own parser when a graph
- * is validated: a graph whose code cannot run is refused when it is loaded, not at the node.
+ * The parts of a node the sandbox evaluates. Whether their code runs is the evaluator's to say
+ * (`codeProblems` in @autograms/sandbox, which validation is given): the format only says where
+ * code is.
  */
-import { checkCode, surfaceProblems } from "../sandbox/index.js";
 import { parseCallInstruction } from "./call-instruction.js";
 import type { GraphNode } from "./types.js";
 import { isFunctionKind, parseTarget } from "./vocabulary/index.js";
@@ -34,38 +34,4 @@ export function codeFields(node: GraphNode): { field: string; code: string; what
       out.push({ field: `transitions/${i}`, code: target.expr, what: "return expression" });
   });
   return out;
-}
-
-/**
- * What the evaluator would refuse in a node's code: its syntax, or what it uses that the
- * evaluator does not offer. With `callable` (the names of the tools the graph's code may call),
- * also a call of a function that exists nowhere; without it, calls are left to the Agent, which
- * may be given tools the graph does not list.
- */
-export function codeProblems(node: GraphNode, callable?: ReadonlySet<string>): CodeProblem[] {
-  const problems: CodeProblem[] = [];
-  for (const { field, code, what } of codeFields(node)) {
-    const error = checkCode(code);
-    if (error) {
-      const at = error.line === undefined ? "" : ` (at ${error.line}:${error.column})`;
-      problems.push({
-        field,
-        message: `${what} '${short(code)}' is not code the evaluator runs: ${error.message}${at}`,
-      });
-      continue;
-    }
-    for (const p of surfaceProblems(code, callable)) {
-      problems.push({
-        field,
-        message: `${what} '${short(code)}': ${p.message} (at character ${p.start + 1})`,
-        offset: p.start,
-      });
-    }
-  }
-  return problems;
-}
-
-function short(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }

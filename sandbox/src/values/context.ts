@@ -1,5 +1,5 @@
 import { types } from "node:util";
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "@autograms/graph";
 import { SandboxError, limitError } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
 import { fromHost, toolArgument } from "./copy.js";

@@ -5,7 +5,7 @@
  * checks and the spreadsheet's columns are derived from this table; its docs are the fields' docs
  * wherever those types are shown.
  */
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "../json.js";
 
 /** Source position, 1-based lines and columns (as editors and `file:line:col` messages show them). */
 export interface Loc {

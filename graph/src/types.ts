@@ -4,7 +4,7 @@
  * graph converts to and from the original's spreadsheet format. The node fields and the actions
  * are the vocabulary's (vocabulary/), from which schema.ts derives the JSON Schema too.
  */
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "./json.js";
 import type {
   BaseAction,
   CommonFieldValues,

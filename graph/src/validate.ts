@@ -1,7 +1,7 @@
 import { actionDeclarationProblems, nodeFieldProblems, ownFields } from "./action-fields.js";
 import type { Graph, GraphNode, Loc } from "./types.js";
 import { isBuiltinAction, MODEL_ACTIONS, targetExists } from "./vocabulary/index.js";
-import { codeProblems } from "./code-fields.js";
+import type { CodeProblem } from "./code-fields.js";
 import { validatorOf } from "./json-schemas.js";
 import { validate } from "./schema-check.generated.js";
 import type { ValidateFunction } from "ajv";
@@ -17,14 +17,18 @@ export interface GraphError {
 
 export type GraphValidation = { valid: true; graph: Graph; errors: [] } | { valid: false; errors: GraphError[] };
 
-// The schema (schema.ts) compiled ahead of time by the build (runtime/scripts/schema-check.mjs):
+// The schema (schema.ts) compiled ahead of time by the build (graph/scripts/schema-check.mjs):
 // loading Ajv and compiling it cost every process and worker thread about 130 ms when it started.
 // Tests check its findings against Ajv compiling the schema now, and the schema against JSON
 // Schema's meta-schema.
 const checkSchema = validate as ValidateFunction;
 
-/** Schema check, then the checks a schema cannot express (names, targets, function table). */
-export function validateGraph(value: unknown): GraphValidation {
+/**
+ * Schema check, then the checks a schema cannot express (names, targets, function table), with
+ * `codeProblems` saying what in a node's code the evaluator would refuse: the format says where
+ * code is, the evaluator what it runs (`validateGraph` of @autograms/sandbox passes its own).
+ */
+export function validateGraphWith(value: unknown, codeProblems: (node: GraphNode) => CodeProblem[]): GraphValidation {
   if (!checkSchema(value)) {
     const errors = (checkSchema.errors ?? []).slice(0, 50).map((e) => ({
       path: e.instancePath || "/",
@@ -33,14 +37,14 @@ export function validateGraph(value: unknown): GraphValidation {
     return { valid: false, errors };
   }
   const graph = value as Graph;
-  const errors = checkReferences(graph);
+  const errors = checkReferences(graph, codeProblems);
   return errors.length ? { valid: false, errors } : { valid: true, graph, errors: [] };
 }
 
 /** The actions whose model may call tools natively, as a message lists them. */
 const toolActions = `${MODEL_ACTIONS.slice(0, -1).join(", ")} and ${MODEL_ACTIONS.at(-1)}`;
 
-function checkReferences(graph: Graph): GraphError[] {
+function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodeProblem[]): GraphError[] {
   const errors: GraphError[] = [];
   const names = new Set<string>();
   graph.nodes.forEach((node: GraphNode, i) => {

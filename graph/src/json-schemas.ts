@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import type { Ajv2020 as AjvClass } from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "./json.js";
 
 let ajv: AjvClass | undefined;
 const compiled = new Map<string, ValidateFunction | string>();

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "@autograms/graph";
 import type { SandboxErrorKind } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
 import type { SandboxLog } from "../log.js";

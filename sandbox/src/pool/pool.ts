@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "@autograms/graph";
 import { SandboxError } from "../errors.js";
 import type { Evaluation, SandboxOptions } from "../evaluate.js";
 import { DEFAULT_LIMITS, type SandboxLimits } from "../limits.js";

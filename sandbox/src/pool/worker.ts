@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "@autograms/graph";
 import { SandboxError } from "../errors.js";
 import { evaluateAsync } from "../evaluate.js";
 import type { CallResult, FromChild, ToChild } from "./protocol.js";

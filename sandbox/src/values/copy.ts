@@ -1,5 +1,5 @@
 import { types } from "node:util";
-import type { JsonValue } from "../../json.js";
+import type { JsonValue } from "@autograms/graph";
 import { SandboxError, limitError, type SandboxErrorKind } from "../errors.js";
 import type { SandboxLimits } from "../limits.js";
 import { Closure, isArray, type GuestObject, type Value } from "./types.js";

@@ -1,5 +1,5 @@
 import { types } from "node:util";
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "@autograms/graph";
 import { compileProgram, type CompiledProgram } from "./compile/compiler.js";
 import { SandboxError } from "./errors.js";
 import { DEFAULT_LIMITS, type SandboxLimits } from "./limits.js";
