@@ -200,6 +200,11 @@ describe("a loopback server and the pages of the user's browser", () => {
         "createApp: flushMs must be a number of milliseconds, at least 0, not 'soon'",
       ],
       [() => createApp({ agent, store, watching: odd(1) }), "createApp: watching must be a boolean, not 1"],
+      [
+        () => createApp({ agent, store, turnCalls: { concurrent: 0 } }),
+        "createApp: turnCalls.concurrent must be a whole number, at least 1, not 0",
+      ],
+      [() => createApp(odd(null)), "createApp: its options must be an object, not null"],
     ];
     for (const [call, message] of refusals) {
       await expect(Promise.resolve().then(call)).rejects.toThrow(TypeError);
