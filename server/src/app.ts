@@ -58,7 +58,7 @@ export interface AppOptions {
    * `refuse` (default) answers 422 before any run starts; `restart` begins the conversation again.
    */
   onStale?: StalePolicy;
-  /** When set, every request must carry `Authorization: Bearer <token>` (visible ASCII, no spaces). */
+  /** When set, every request must carry `Authorization: Bearer <token>` (a bearer token's characters: letters, digits, -._~+/, = at its end). */
   token?: string;
   /**
    * The `Host` names answered (any other: 403 `forbidden_host`, before anything else); default

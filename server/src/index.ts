@@ -29,7 +29,7 @@ export { followRun } from "./runs/follow-run.js";
 export { eventsOf, latestRun } from "./runs/run-source.js";
 export type { RunSource, LatestRun } from "./runs/run-source.js";
 export { UiMessageTranslator, UI_MESSAGE_STREAM_HEADERS } from "./protocols/ui-message-stream.js";
-export type { UiChunk, UiFrame, UiFrameText } from "./protocols/ui-message-stream.js";
+export type { UiChunk, UiFrame } from "./protocols/ui-message-stream.js";
 export { AgUiTranslator, agentVariables, variablesPatch } from "./protocols/ag-ui.js";
 export { agUiRoutes } from "./routes/ag-ui.js";
 export type { AgUiEvent, Variables } from "./protocols/ag-ui.js";

@@ -6,7 +6,7 @@ import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
 import { checkListenOptions } from "./app-options.js";
 import { sseChunksOf } from "./http/sse.js";
-import { writeSse } from "./http/sse-node.js";
+import { writeSseToNode } from "./http/sse-node.js";
 import type { ConnectionLimits } from "./http/connection-limits.js";
 import { listenNode } from "./http/node-listen.js";
 
@@ -100,7 +100,7 @@ function writingStreams(
     if (chunks === undefined) return res;
     // Node takes the headers as one flat list of names and values, each Set-Cookie its own pair
     // as Headers' iteration gives them.
-    writeSse(chunks, env.outgoing, res.status, [...res.headers].flat());
+    writeSseToNode(chunks, env.outgoing, res.status, [...res.headers].flat());
     sent ??= alreadySent();
     return sent;
   };

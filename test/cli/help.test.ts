@@ -9,6 +9,7 @@ cliTestFolder("autograms-help-");
 
 const MODEL_OPTIONS = [
   "--offline",
+  "--offline-pace <ms>",
   "--model <name>",
   "--base-url <url>",
   "--api-key-env <VAR>",

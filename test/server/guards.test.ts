@@ -144,6 +144,10 @@ describe("a loopback server and the pages of the user's browser", () => {
       /visible ASCII characters \(no spaces/,
     );
     await expect(listen({ agent, store, port: 0, token: "" })).rejects.toThrow(/the token is empty/);
+    // Bearer-auth takes a bearer token's characters only (RFC 6750): another could never match.
+    await expect(listen({ agent, store, port: 0, token: "pa$$word!" })).rejects.toThrow(
+      /those of a bearer token: letters, digits, - \. _ ~ \+ \/ and = at its end only/,
+    );
     await expect(listen({ agent, store, port: 0, cors: ["*"] })).rejects.toThrow(/give a token too/);
     await expect(listen({ agent, store, port: 0, cors: ["app.example"] })).rejects.toThrow(/is not an origin/);
   });
@@ -196,6 +200,11 @@ describe("a loopback server and the pages of the user's browser", () => {
         "createApp: flushMs must be a number of milliseconds, at least 0, not 'soon'",
       ],
       [() => createApp({ agent, store, watching: odd(1) }), "createApp: watching must be a boolean, not 1"],
+      [
+        () => createApp({ agent, store, turnCalls: { concurrent: 0 } }),
+        "createApp: turnCalls.concurrent must be a whole number, at least 1, not 0",
+      ],
+      [() => createApp(odd(null)), "createApp: its options must be an object, not null"],
     ];
     for (const [call, message] of refusals) {
       await expect(Promise.resolve().then(call)).rejects.toThrow(TypeError);

@@ -85,37 +85,54 @@ describe("a played turn's trace", () => {
   });
 });
 
-describe("a step's bounds from its JSON text", () => {
-  it("leaves a step no longer than the threshold as it is and counts its values as walking it does", () => {
-    const steps = [
-      { kind: "code", node: "n", stack: ["main"], loc: { line: 1 }, changes: [{ name: "i", before: 1, after: 2 }] },
-      { kind: "code", node: "n", changes: [{ name: "s", after: 'a "quoted"\nline\u0001' }], value: -0.5 },
-      { kind: "code", node: "n", changes: [{ name: "s", before: "\ud83d\ude00 é", after: "\ud800" }] },
-      { kind: "transition", node: "n", target: "main.x", to: "main.x", resolved: "name", decisions: [] },
-      { kind: "code", node: "n", value: Number.NaN, flag: false, other: true, none: null, gone: undefined },
-      { kind: "generate", node: "n", output: { text: "hi", list: [1, "2"] }, ms: 1.5 },
-    ] as StoredTraceEvent[];
-    for (const event of steps) {
-      const measured = boundedStep(event, MAX_VALUE_BYTES, JSON.stringify(event));
+describe("a step's bounds", () => {
+  const size = (...values: unknown[]) => values.reduce<number>((n, v) => n + (JSON.stringify(v)?.length ?? 0), 0);
+
+  it("leaves a step whose values are under the threshold as it is and counts its values' JSON", () => {
+    const steps: [StoredTraceEvent, number][] = [
+      [
+        { kind: "code", node: "n", stack: ["main"], loc: { line: 1 }, changes: [{ name: "i", before: 1, after: 2 }] },
+        2,
+      ],
+      [
+        { kind: "code", node: "n", changes: [{ name: "s", after: 'a "quoted"\nline\u0001' }], value: -0.5 },
+        size('a "quoted"\nline\u0001', -0.5),
+      ],
+      [
+        { kind: "code", node: "n", changes: [{ name: "s", before: "\ud83d\ude00 é", after: "\ud800" }] },
+        size("\ud83d\ude00 é", "\ud800"),
+      ],
+      [
+        { kind: "transition", node: "n", target: "main.x", to: "main.x", resolved: "name", decisions: [] },
+        size("main.x", "main.x", "name", []),
+      ],
+      [
+        { kind: "code", node: "n", value: Number.NaN, flag: false, other: true, none: null, gone: undefined },
+        size(null, false, true, null),
+      ],
+      [
+        { kind: "generate", node: "n", output: { text: "hi", list: [1, "2"] }, ms: 1.5 },
+        size({ text: "hi", list: [1, "2"] }, 1.5),
+      ],
+    ] as [StoredTraceEvent, number][];
+    for (const [event, bytes] of steps) {
+      const measured = boundedStep(event);
       expect(measured.event).toBe(event);
-      // The count a walk makes, serializing each value.
-      expect(measured.bytes).toBe(boundedStep(event).bytes);
+      expect(measured.bytes).toBe(bytes);
     }
-    expect(boundedStep(steps[0]!, MAX_VALUE_BYTES, JSON.stringify(steps[0])).bytes).toBe(2);
   });
 
-  it("omits a large value whether or not its text is given", () => {
+  it("omits a large value, and only a value over the threshold", () => {
     const big = "x".repeat(MAX_VALUE_BYTES);
     const event = { kind: "code", node: "n", value: 1, changes: [{ name: "s", before: "", after: big }] };
-    const measured = boundedStep(event, MAX_VALUE_BYTES, JSON.stringify(event));
-    expect(measured).toEqual(boundedStep(event));
+    const measured = boundedStep(event);
     expect(measured.bytes).toBe(big.length + 2 + 2 + 1);
     expect(measured.event.changes).toEqual([
       { name: "s", before: "", after: { $omitted: { bytes: big.length + 2, sha256: expect.any(String) } } },
     ]);
     // Just over the threshold as a whole, every value under it: nothing to omit.
     const edge = { kind: "code", node: "n", changes: [{ name: "s", after: "y".repeat(MAX_VALUE_BYTES - 2) }] };
-    expect(boundedStep(edge, MAX_VALUE_BYTES, JSON.stringify(edge)).event).toBe(edge);
+    expect(boundedStep(edge).event).toBe(edge);
   });
 });
 

@@ -1,6 +1,6 @@
 // An SSE response writes the frames that are ready together as one chunk, in their order, and
-// loses none whatever their pace, as a web stream (the app's `fetch` on any runtime) and written
-// straight to Node's response (`listen`, http/sse-node.ts), where the headers go with the first
+// loses none whatever their pace, read from its web stream (the app's `fetch` on any runtime) and
+// from the connection it is written to (`listen`, http/sse-node.ts), where the headers go with the first
 // chunk, a quiet stream answers at once and gets keep-alives, a client that does not read holds
 // back its source and one that goes away stops it. A reconnecting client still gets exactly the
 // frames after its Last-Event-ID (resume.test.ts covers the routes).
@@ -8,7 +8,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { frameText, sseChunksOf, sseResponse, type SseFrame } from "../../server/src/http/sse.js";
-import { writeSse } from "../../server/src/http/sse-node.js";
+import { writeSseToNode } from "../../server/src/http/sse-node.js";
 
 type Frames = (signal: AbortSignal) => AsyncIterable<SseFrame>;
 
@@ -29,7 +29,7 @@ async function webChunks(frames: Frames): Promise<string[]> {
 }
 
 /**
- * A Node server answering every request with `frames` through writeSse; the text of each of its
+ * A Node server answering every request with `frames` as `listen` writes them; the text of each of its
  * writes. `late`: the answer is begun only once its client has gone.
  */
 async function serving(frames: Frames, keepAliveMs?: number, firstWriteMs?: number, late = false) {
@@ -46,7 +46,7 @@ async function serving(frames: Frames, keepAliveMs?: number, firstWriteMs?: numb
     const end = res.end.bind(res);
     res.write = ((chunk: string) => (writes.push(chunk), write(chunk))) as typeof res.write;
     res.end = ((chunk?: string) => (chunk && writes.push(chunk), end(chunk))) as typeof res.end;
-    writeSse(sseChunksOf(sseResponse(frames, headers, keepAliveMs).body)!, res, 200, headers, firstWriteMs);
+    writeSseToNode(sseChunksOf(sseResponse(frames, headers, keepAliveMs).body)!, res, 200, headers, firstWriteMs);
   };
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

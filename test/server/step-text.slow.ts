@@ -50,12 +50,10 @@ async function storedRows(store: Store, runId: string): Promise<string[]> {
   return rows.map((r) => String(r.event));
 }
 
-/** The UI stream's frames as they were written before steps kept their texts: each chunk serialized. */
+/** The UI stream's frames of the stored events (step-frames.test.ts holds them to each chunk's JSON). */
 function uiFramesOf(events: NumberedRunEvent[]): string[] {
   const translator = new UiMessageTranslator();
-  return events
-    .flatMap((e) => translator.translate(e))
-    .map((f) => (f.data === "[DONE]" ? "[DONE]" : JSON.stringify(f.data)));
+  return events.flatMap((e) => translator.translate(e)).map((f) => f.data);
 }
 
 const agUiRun = (threadId: string, text: string) => ({

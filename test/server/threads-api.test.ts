@@ -330,8 +330,14 @@ describe("a server with a token", () => {
         'Bearer realm="autograms"',
         "unauthorized",
       ]);
-      expect((await at({ authorization: "Bearer wrong" })).status).toBe(401);
-      expect((await at({ authorization: "Basic s3cret-token" })).status).toBe(401);
+      for (const authorization of ["Bearer wrong", "Basic s3cret-token", "Bearer s3cret-token!"]) {
+        res = await at({ authorization });
+        expect([res.status, res.headers.get("www-authenticate"), (await res.json()).error.code]).toEqual([
+          401,
+          'Bearer realm="autograms"',
+          "unauthorized",
+        ]);
+      }
       expect((await fetch(`${guarded.url}/api/chat`, json(chatBody("x", [userMessage("m", "hi")])))).status).toBe(401);
       res = await at({ authorization: "Bearer s3cret-token" });
       expect(res.status).toBe(200);

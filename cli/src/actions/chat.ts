@@ -170,8 +170,8 @@ async function chatBuilds(
     });
     return { first: { agent, close: () => agent.close() }, loaded };
   }
-  const { offline, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream } = flags;
-  const modelFlags: ModelFlags = { offline, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream };
+  const { offline, offlinePace, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream } = flags;
+  const modelFlags: ModelFlags = { offline, offlinePace, model, baseUrl, apiKeyEnv, mcpConfig, approveMcp, stream };
   // The model's flags are checked here, before the worker starts.
   await chooseModel(modelFlags, true);
   // A turn in the worker may take as long and as much as one in this thread would: no budget

@@ -90,6 +90,7 @@ async function serve(
   const metrics = new ServerMetrics();
   const modelFlags: ModelFlags = {
     offline: flags.offline,
+    offlinePace: flags.offlinePace,
     model: flags.model,
     baseUrl: flags.baseUrl,
     apiKeyEnv: flags.apiKeyEnv,

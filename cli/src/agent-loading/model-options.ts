@@ -1,8 +1,11 @@
 import type { Command } from "commander";
+import { integer } from "../commands/integer.js";
 import { PROVIDERS } from "./ai-sdk-providers.js";
 
 export interface ModelFlags {
   offline?: boolean;
+  /** With `offline`: milliseconds between the words it streams (default OFFLINE_WORD_DELAY_MS in model.ts). */
+  offlinePace?: number;
   model?: string;
   baseUrl?: string;
   apiKeyEnv?: string;
@@ -19,6 +22,11 @@ export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 export function addModelOptions(command: Command): Command {
   return command
     .option("--offline", "use the offline model (deterministic canned answers, no network)")
+    .option(
+      "--offline-pace <ms>",
+      "with --offline, milliseconds the offline model waits between the words of a reply it streams (default 20; 0: none, to measure the rest)",
+      integer(0),
+    )
     .option(
       "--model <name>",
       `the model's name on the server (default for OpenAI: ${DEFAULT_OPENAI_MODEL}; required with a base URL), ` +

@@ -36,11 +36,14 @@ const env = (name: string) => (process.env[name] === "" ? undefined : process.en
  * agents that never ask one (`none` is then true).
  */
 export async function chooseModel(flags: ModelFlags, required: boolean): Promise<{ model: ChatModel; none: boolean }> {
+  if (flags.offlinePace !== undefined && !flags.offline)
+    throw new CliError("--offline-pace sets the offline model's pace: give it with --offline", 2);
   if (flags.offline) {
     if (flags.baseUrl !== undefined || flags.model !== undefined || flags.apiKeyEnv !== undefined) {
       throw new CliError("--offline cannot be combined with --model, --base-url or --api-key-env", 2);
     }
-    return { model: new OfflineModel(flags.stream ? { wordDelayMs: OFFLINE_WORD_DELAY_MS } : {}), none: false };
+    const wordDelayMs = flags.offlinePace ?? OFFLINE_WORD_DELAY_MS;
+    return { model: new OfflineModel(flags.stream ? { wordDelayMs } : {}), none: false };
   }
   const named = flags.apiKeyEnv === undefined ? undefined : env(flags.apiKeyEnv);
   if (flags.apiKeyEnv !== undefined && named === undefined)

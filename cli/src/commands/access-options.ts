@@ -10,7 +10,7 @@ export function addAccessOptions(command: Command): Command {
   return command
     .option(
       "--token <token>",
-      "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN); visible ASCII, no spaces",
+      "require Authorization: Bearer <token> on every request (default: AUTOGRAMS_TOKEN); letters, digits, -._~+/ and = at its end",
     )
     .option("--token-file <file>", "read the token from this file (its first line), so that it does not show in ps")
     .option(

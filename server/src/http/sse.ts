@@ -1,14 +1,14 @@
 /**
  * A server-sent events response fed by an async generator of frames, read as fast as the client
  * reads and no faster. The generator is given a signal that aborts when the client goes away, so
- * it stops reading the run (the run itself goes on); a comment line every `keepAliveMs` keeps
- * proxies from closing a quiet stream.
- *
- * The response's body is a web stream, for any runtime that takes the app's `fetch`; served by
- * `listen` on Node, the same chunks are written straight to the connection instead
+ * it stops reading the run (the run itself goes on). The frames are joined into chunks here and
+ * written by the one writer (http/sse-writer.ts): to the response's web stream, for any runtime
+ * that takes the app's `fetch`, or, served by `listen` on Node, straight to the connection
  * (http/sse-node.ts), which saves the web stream's reads and lets the headers go out with the
  * first frames in one write.
  */
+import { writeSse, type SseChunks, type SseSink } from "./sse-writer.js";
+
 export interface SseFrame {
   /** `RUN:N` (http/event-id.ts). */
   id: string;
@@ -33,22 +33,12 @@ export interface ReadyFrames {
   takeReady(): SseFrame | undefined;
 }
 
-export const KEEP_ALIVE_TEXT = ": keep-alive\n\n";
 /** A chunk of frames ready together ends past this many characters (what a slow client's writer holds stays near its bound). */
 const CHUNK_CHARS = 8 * 1024;
 /** A chunk's wait for its next frame ended with the event loop's turn. */
 const TURNED = Symbol("turned");
 /** Milliseconds a stream may write without letting the other requests in. */
 const SLICE_MS = 5;
-
-/** A stream's frames as chunks of text, for whichever writer sends them (web stream or Node). */
-export interface SseChunks {
-  /** The next chunk: the next frame, waited for, and the frames ready with it. */
-  next(): Promise<{ text: string; done: boolean }>;
-  /** The client is gone: the source stops at its next wait. */
-  cancel(): void;
-  readonly keepAliveMs: number;
-}
 
 function sseChunks(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, keepAliveMs: number): SseChunks {
   const gone = new AbortController();
@@ -124,7 +114,7 @@ function sseChunks(frames: (signal: AbortSignal) => AsyncIterable<SseFrame>, kee
   };
 }
 
-/** The chunks behind a response's body made here, for a writer that sends them without reading the body. */
+/** The chunks behind a response's body made here, for `listen` to write to the connection instead. */
 const chunksOfBody = new WeakMap<object, SseChunks>();
 
 /** The chunks of an SSE response made by `sseResponse`, unread so far; else undefined. */
@@ -133,56 +123,55 @@ export function sseChunksOf(body: ReadableStream | null): SseChunks | undefined 
   return chunksOfBody.get(body);
 }
 
-export function streamFailed(err: unknown): void {
-  // Headers are sent: the stream can only end. The error is the server's to see.
-  console.error(`autograms serve: a stream failed: ${err instanceof Error ? err.message : String(err)}`);
-}
-
+/** `firstWriteMs`: how long the first write waits for more frames (sse-writer.ts). */
 export function sseResponse(
   frames: (signal: AbortSignal) => AsyncIterable<SseFrame>,
   headers: Record<string, string>,
   keepAliveMs = 15_000,
+  firstWriteMs?: number,
 ): Response {
   const chunks = sseChunks(frames, keepAliveMs);
-  let timer: NodeJS.Timeout | undefined;
-  let ended = false;
-  /** A read waits for the source: the stream is quiet and its client ready for more. */
-  let waiting = false;
-  const end = () => {
-    ended = true;
-    clearInterval(timer);
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** A read waits for text: the client has room. */
+  let reading = false;
+  let wake: (() => void) | null = null;
+  const woken = () => {
+    wake?.();
+    wake = null;
   };
-  // Nothing is read from the source before the client reads (no high-water mark: a stream's
-  // first pull would otherwise come before anyone reads, and a body handed to sse-node.ts must
-  // not be read from here), so a client slower than its run holds no frames here: they wait in
-  // their source (a run's events), and the writer's buffers hold what it has taken.
+  const sink: SseSink = {
+    hasRoom: () => reading,
+    room: () => new Promise<void>((r) => (wake = r)),
+    write(text) {
+      reading = false;
+      controller.enqueue(encoder.encode(text));
+    },
+    // The headers go with the Response.
+    flushHeaders() {},
+    end(text) {
+      if (text !== "") controller.enqueue(encoder.encode(text));
+      controller.close();
+    },
+  };
+  /** Stops the writer; set once the first read starts it. */
+  let stop: (() => void) | null = null;
+  // Nothing is read from the source before the client reads (no high-water mark: a stream's first
+  // pull would otherwise come before anyone reads, and a body whose chunks `listen` writes must
+  // not be read from here).
   const body = new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
-        // A quiet stream gets a keep-alive while its client waits for the next frame.
-        timer ??= setInterval(() => {
-          if (!ended && waiting) controller.enqueue(encoder.encode(KEEP_ALIVE_TEXT));
-        }, keepAliveMs);
-        try {
-          waiting = true;
-          const { text, done } = await chunks.next();
-          waiting = false;
-          if (ended) return;
-          if (text !== "") controller.enqueue(encoder.encode(text));
-          if (done) {
-            end();
-            controller.close();
-          }
-        } catch (err) {
-          streamFailed(err);
-          end();
-          controller.close();
-        }
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        reading = true;
+        stop ??= writeSse(chunks, sink, firstWriteMs);
+        woken();
       },
       cancel() {
-        end();
-        // The source stops at its next wait (the signal wakes it); a pull in progress ends it.
-        chunks.cancel();
+        if (stop) stop();
+        else chunks.cancel();
+        woken();
       },
     },
     { highWaterMark: 0 },

@@ -22,16 +22,11 @@ export type UiChunk =
   | { type: "error"; errorText: string }
   | { type: "finish"; finishReason: "stop" | "error"; messageMetadata?: { turn: number; done: boolean } };
 
+/** A frame as it is sent. */
 export interface UiFrame {
   /** 1, 2, 3, ... over the whole response: the SSE `id:`. */
   id: number;
-  /** A chunk, or the closing `[DONE]`. */
-  data: UiChunk | "[DONE]";
-}
-
-/** A frame as it is sent: its chunk's JSON, or `[DONE]`. */
-export interface UiFrameText {
-  id: number;
+  /** A chunk's JSON, or the closing `[DONE]`. */
   data: string;
 }
 
@@ -52,20 +47,13 @@ export class UiMessageTranslator {
   /** The text part being written: its id and the node whose text it is. */
   private open: { id: string; node: string } | null = null;
 
-  translate({ event }: NumberedRunEvent): UiFrame[] {
-    return this.chunks(event).map((chunk) => ({
-      id: ++this.frame,
-      data: typeof chunk === "object" && "step" in chunk ? stepChunk(chunk) : chunk,
-    }));
-  }
-
   /**
-   * The same frames as `translate`, as the text they are sent as (a translator makes one or the
-   * other), those numbered after `after` only (a client resuming after it has the others): a
-   * step's part is written around the step's own JSON text, not serialized again.
+   * The frames of the run's next event, those numbered after `after` only (a client resuming
+   * after it has the others): a step's part is written around the step's own JSON text, not
+   * serialized again.
    */
-  translateToText({ event }: NumberedRunEvent, after = 0): UiFrameText[] {
-    const frames: UiFrameText[] = [];
+  translate({ event }: NumberedRunEvent, after = 0): UiFrame[] {
+    const frames: UiFrame[] = [];
     for (const chunk of this.chunks(event)) {
       const id = ++this.frame;
       if (id > after) frames.push({ id, data: chunkText(chunk) });
@@ -125,16 +113,10 @@ export class UiMessageTranslator {
   }
 }
 
-/** A step's part: a native tool call is kept in the message, every other step is transient. */
-function stepChunk({ step }: StepPart): UiChunk {
-  return stepKind(step) === "tool_call"
-    ? { type: "data-tool-call", data: step.event }
-    : { type: "data-step", data: step.event, transient: true };
-}
-
 /**
  * A frame's `data`: the chunk's JSON. A step's part is written around the step's own JSON text
- * (made once where the turn was played), in the fields and order JSON.stringify gives stepChunk's.
+ * (made once where the turn was played): a native tool call is kept in the message
+ * (`data-tool-call`), every other step is transient (`data-step`).
  */
 function chunkText(chunk: UiChunk | StepPart | "[DONE]"): string {
   if (chunk === "[DONE]") return chunk;

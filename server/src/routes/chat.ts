@@ -99,7 +99,7 @@ function uiFrames(
   const translator = new UiMessageTranslator();
   const runId = runIdOf(source);
   return framesOfBatches(eventBatchesOf(ctx, source, 0, signal), (e) =>
-    translator.translateToText(e, afterFrame).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
+    translator.translate(e, afterFrame).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import { replyOf, type Agent, type Memory, type ReplyChunk, type TraceEvent } from "@autograms/runtime";
 import { storedEvent, TraceText, type StoredTraceEvent } from "@autograms/store";
-import { boundedStep, MAX_VALUE_BYTES } from "./bounded-step.js";
+import { boundedStep } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
 
@@ -40,7 +40,7 @@ export async function playTurn(
     const json = JSON.stringify(stored);
     trace.add(json);
     if (replyOf(e) !== undefined) replyAt = e.node;
-    const { event, bytes } = boundedStep(stored, MAX_VALUE_BYTES, json);
+    const { event, bytes } = boundedStep(stored);
     meter.step(bytes);
     // A whole step is the event itself: stored is the same object when it had no prompt to strip.
     const sent = hooks.wholeSteps ? (e as unknown as StoredTraceEvent) : event;
