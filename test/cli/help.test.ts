@@ -96,6 +96,11 @@ const COMMANDS: [string, string, string[]][] = [
       "--coverage <file>",
     ],
   ],
+  [
+    "eval",
+    "<agent> <cases>",
+    ["--concurrency <N>", "--repeat <N>", "--junit <file>", "--json <file>", "--judge-model <name>", ...MODEL_OPTIONS],
+  ],
   ["run", "<file> <function> [args...]", [...MODEL_OPTIONS, "--trace <file>"]],
   ["debug", "<file>", ["--replay <trace.jsonl>", "--conversation <n>", "-b, --break <spec>", ...MODEL_OPTIONS]],
   ["dap", "", ["--port <port>", "--host <address>"]],

@@ -1,0 +1,26 @@
+import type { Command } from "commander";
+import { addModelOptions } from "../agent-loading/model-options.js";
+import type { EvalFlags } from "../actions/eval.js";
+import { integer } from "./integer.js";
+
+export function registerEval(program: Command): void {
+  const command = program
+    .command("eval")
+    .summary("run a file of test conversations on an agent and score what it does")
+    .description(
+      "run the cases of a cases file (JSONL or YAML, docs/evals.md) on an agent, each on its own memory: a table of every expectation on stdout; exit 1 when any fails",
+    )
+    .argument("<agent>", "an agent (.ts, compiled first) or a graph (.json)")
+    .argument("<cases>", "the cases file (.jsonl, .yaml or .yml)")
+    .option("--concurrency <N>", "cases run at once", integer(1), 4)
+    .option("--repeat <N>", "run each case N times and report pass rates", integer(1), 1)
+    .option("--junit <file>", "also write the results as JUnit XML (for CI)")
+    .option("--json <file>", "also write the results as JSON (every turn's path, reply and scores)")
+    .option(
+      "--judge-model <name>",
+      "the model that scores `judge` expectations, as --model takes it ('offline' for the offline model; default: the agent's)",
+    );
+  addModelOptions(command).action(async (agent: string, cases: string, flags: EvalFlags) =>
+    (await import("../actions/eval.js")).evalCommand(agent, cases, flags),
+  );
+}
