@@ -1,6 +1,10 @@
 import { evaluateFile, toJunit } from "@autograms/runtime/eval";
 import type { ChatModel } from "@autograms/runtime";
+import { openStore, StoreError } from "@autograms/store";
+import { CliError } from "../agent-loading/cli-error.js";
 import { writeText } from "../agent-loading/files.js";
+import { storeUrl } from "../conversation/store-url.js";
+import { replayReport, replayThreads } from "../evaluation/thread-replay.js";
 import type { LoadedAgent } from "../agent-loading/load-graph.js";
 import { chooseModel } from "../agent-loading/model.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
@@ -15,10 +19,43 @@ export interface EvalFlags extends ModelFlags {
   junit?: string;
   json?: string;
   judgeModel?: string;
+  threads?: string | true;
+  since?: string;
+  strict?: boolean;
 }
 
-export function evalCommand(agentFile: string, casesFile: string, flags: EvalFlags): Promise<void> {
-  return reporting("eval", (onLoaded) => evaluate(agentFile, casesFile, flags, onLoaded));
+export function evalCommand(agentFile: string, casesFile: string | undefined, flags: EvalFlags): Promise<void> {
+  return reporting("eval", (onLoaded) => {
+    if (flags.threads !== undefined) {
+      if (casesFile !== undefined) throw new CliError("give a cases file or --threads, not both", 2);
+      return replay(agentFile, flags, onLoaded);
+    }
+    if (flags.since !== undefined || flags.strict) throw new CliError("--since and --strict go with --threads", 2);
+    if (casesFile === undefined) throw new CliError("give a cases file, or --threads to replay stored threads", 2);
+    return evaluate(agentFile, casesFile, flags, onLoaded);
+  });
+}
+
+async function replay(agentFile: string, flags: EvalFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<number> {
+  const since = flags.since === undefined ? undefined : Date.parse(flags.since);
+  if (since !== undefined && Number.isNaN(since))
+    throw new CliError(`--since takes a date (2026-12-01, or with a time: 2026-12-01T09:00Z), not '${flags.since}'`, 2);
+  // Strict replay answers from the recordings: no model is needed then.
+  const { agent } = await openAgent(agentFile, flags, { modelRequired: !flags.strict, onLoaded });
+  const store = await openStore(storeUrl(flags.threads));
+  try {
+    const results = await replayThreads(store, agent, {
+      ...(since !== undefined && { since }),
+      strict: !!flags.strict,
+    });
+    process.stdout.write(replayReport(agent.graph.agent, results, !!flags.strict));
+    if (flags.json !== undefined) writeText(flags.json, `${JSON.stringify(results, null, 2)}\n`, "the results ");
+    return results.some((r) => r.divergence) ? 1 : 0;
+  } catch (err) {
+    throw err instanceof StoreError ? new CliError(err.message) : err;
+  } finally {
+    await store.close();
+  }
 }
 
 async function evaluate(

@@ -43,8 +43,12 @@ export class AgentNames {
   /** Where a node is written, as `agent.ts:42`, or its name when the graph has no source. */
   where(node: string): string {
     const loc = this.nodes.get(node)?.loc;
-    const file = this.graph.source?.file;
-    return loc && file ? `${file.split("/").pop()}:${loc.line}` : node;
+    return loc ? `${this.sourceName()}:${loc.line}` : node;
+  }
+
+  /** The agent's file name as lines are shown with it (`agent.ts`). */
+  sourceName(): string {
+    return this.graph.source?.file?.split("/").pop() ?? "<graph>";
   }
 
   private resolve(ref: string): NodeRef {

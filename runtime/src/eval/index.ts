@@ -27,3 +27,5 @@ export type { Outcome } from "./expectations.js";
 export type { TurnRecord, ToolCallRecord } from "./turn-record.js";
 export { openCases, evaluateFile } from "./evaluate-file.js";
 export { toJunit } from "./junit.js";
+export { turnDivergence } from "./divergence.js";
+export type { Divergence, NodeAt, ReplayedTurnEvents } from "./divergence.js";
