@@ -104,6 +104,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--repeat <N>",
       "--junit <file>",
       "--json <file>",
+      "--compare <other>",
       "--threads [store]",
       "--since <date>",
       "--strict",

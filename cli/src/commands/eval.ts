@@ -17,6 +17,10 @@ export function registerEval(program: Command): void {
     .option("--junit <file>", "also write the results as JUnit XML (for CI)")
     .option("--json <file>", "also write the results as JSON (every turn's path, reply and scores)")
     .option(
+      "--compare <other>",
+      "also run the cases on another build: an agent or graph file, or model:NAME for this agent on another model; print what changed",
+    )
+    .option(
       "--threads [store]",
       "instead of cases: replay the stored threads of the agent on this build and report the first turn of each that goes another way (store URL as chat --store takes it)",
     )

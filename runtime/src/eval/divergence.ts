@@ -46,37 +46,69 @@ export interface ReplayedTurnEvents {
   compareReplies?: boolean;
 }
 
+/** One way a turn went: its path and replying node with their lines in the build that ran it. */
+export interface TurnSide {
+  path: NodeAt[];
+  reply: NodeAt | null;
+  replyText?: string | null;
+}
+
 /** The difference of a replayed turn from its recording, or null when it went the same way. */
 export function turnDivergence(turn: ReplayedTurnEvents, names: AgentNames): Divergence | null {
-  const recordedAt = (e: AnyEvent | undefined) => {
-    const loc = e?.loc as { line?: number } | null | undefined;
+  const recordedAt = (e: AnyEvent) => {
+    const loc = e.loc as { line?: number } | null | undefined;
     return typeof loc?.line === "number" ? `${names.sourceName()}:${loc.line}` : null;
   };
-  const before = pathOf(turn.recorded);
-  const after = pathOf(turn.now);
+  const side = (events: Events, at: (e: AnyEvent) => string | null): TurnSide => {
+    const reply = replyEvent(events);
+    return {
+      path: pathOf(events).map(({ node, event }) => ({ node, at: at(event) })),
+      reply: reply ? { node: reply.node, at: at(reply) } : null,
+      replyText: reply ? (replyOf(reply as unknown as TraceEvent) ?? null) : null,
+    };
+  };
+  return sideDivergence(
+    turn.seq,
+    side(turn.recorded, recordedAt),
+    side(turn.now, (e) => names.where(e.node)),
+    turn,
+  );
+}
+
+/**
+ * Where two ways of one turn differ: `before` (the recording, or the build compared against) and
+ * `after` (this build); null when they went the same way.
+ */
+export function sideDivergence(
+  seq: number,
+  before: TurnSide,
+  after: TurnSide,
+  options: { error?: string; compareReplies?: boolean } = {},
+): Divergence | null {
   let part = 0;
-  while (part < before.length && part < after.length && before[part]!.node === after[part]!.node) part++;
-  const samePath = part === before.length && part === after.length;
-  const recordedReply = replyEvent(turn.recorded);
-  const nowReply = replyEvent(turn.now);
-  const sameNode = recordedReply?.node === nowReply?.node;
-  const replyText = (e: AnyEvent | undefined) => (e ? replyOf(e as unknown as TraceEvent) : undefined);
-  const sameReply = !turn.compareReplies || replyText(recordedReply) === replyText(nowReply);
-  if (turn.error === undefined && samePath && sameNode && sameReply) return null;
-  const shared = part > 0 ? before[part - 1]! : null;
-  const what = turn.error !== undefined ? "error" : !samePath ? "path" : !sameNode ? "node" : "reply";
+  while (part < before.path.length && part < after.path.length && before.path[part]!.node === after.path[part]!.node)
+    part++;
+  const samePath = part === before.path.length && part === after.path.length;
+  const sameNode = before.reply?.node === after.reply?.node;
+  const sameReply = !options.compareReplies || before.replyText === after.replyText;
+  if (options.error === undefined && samePath && sameNode && sameReply) return null;
+  const what = options.error !== undefined ? "error" : !samePath ? "path" : !sameNode ? "node" : "reply";
+  const shared = part > 0 ? part - 1 : null;
   return {
-    turn: turn.seq,
+    turn: seq,
     what,
-    lastShared: shared && { node: shared.node, recorded: recordedAt(shared.event), now: names.where(shared.node) },
-    recorded: part < before.length ? { node: before[part]!.node, at: recordedAt(before[part]!.event) } : null,
-    now: part < after.length ? { node: after[part]!.node, at: names.where(after[part]!.node) } : null,
-    recordedReply: recordedReply ? { node: String(recordedReply.node), at: recordedAt(recordedReply) } : null,
-    nowReply: nowReply ? { node: String(nowReply.node), at: names.where(String(nowReply.node)) } : null,
+    lastShared:
+      shared === null
+        ? null
+        : { node: before.path[shared]!.node, recorded: before.path[shared]!.at, now: after.path[shared]!.at },
+    recorded: before.path[part] ?? null,
+    now: after.path[part] ?? null,
+    recordedReply: before.reply,
+    nowReply: after.reply,
     ...(what === "error"
-      ? { detail: turn.error }
+      ? { detail: options.error }
       : what === "reply"
-        ? { detail: `${JSON.stringify(replyText(recordedReply))} -> ${JSON.stringify(replyText(nowReply))}` }
+        ? { detail: `${JSON.stringify(before.replyText)} -> ${JSON.stringify(after.replyText)}` }
         : {}),
   };
 }
