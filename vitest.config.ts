@@ -35,6 +35,8 @@ export default defineConfig({
       "@autograms/runtime/ai-sdk": src("./runtime/src/model/ai-sdk/index.ts"),
       "@autograms/runtime/mcp": src("./runtime/src/mcp/index.ts"),
       "@autograms/runtime/telemetry": src("./runtime/src/telemetry/index.ts"),
+      "@autograms/runtime/eval/vitest": src("./runtime/src/eval/vitest.ts"),
+      "@autograms/runtime/eval": src("./runtime/src/eval/index.ts"),
       "@autograms/runtime": src("./runtime/src/index.ts"),
       "@autograms/graph": src("./graph/src/index.ts"),
       "@autograms/sandbox": src("./sandbox/src/index.ts"),

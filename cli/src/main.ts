@@ -10,6 +10,7 @@ import { registerImport, registerExport } from "./commands/spreadsheet.js";
 import { registerChat } from "./commands/chat.js";
 import { registerRun } from "./commands/run.js";
 import { registerSimulate } from "./commands/simulate.js";
+import { registerEval } from "./commands/eval.js";
 import { registerDebug } from "./commands/debug.js";
 import { registerDap } from "./commands/dap.js";
 import { registerInit } from "./commands/init.js";
@@ -36,6 +37,7 @@ function commandLine(): Command {
   registerMcp(program);
   registerMcpTypes(program);
   registerSimulate(program);
+  registerEval(program);
   registerRun(program);
   registerDebug(program);
   registerDap(program);

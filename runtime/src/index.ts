@@ -112,6 +112,7 @@ export type { PausePoint, PauseHook } from "./agent/performer.js";
 export { defaultConfig } from "./engine/config.js";
 export type { AgentConfig } from "./engine/config.js";
 export type { SimulateOptions, Simulation, SimulatedUser, UserSimulationOptions } from "./agent/simulate.js";
+export { seededRandom, conversationSeed } from "./agent/seeded-random.js";
 export { AgentError } from "./errors.js";
 export type { AgentErrorCode } from "./errors.js";
 export type { Memory, Frame, Turn, Scope } from "./memory/types.js";

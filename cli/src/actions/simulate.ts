@@ -5,7 +5,7 @@ import { sourceName, type LoadedAgent } from "../agent-loading/load-graph.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reportError, reporting } from "../agent-loading/report-error.js";
-import { conversationSeed, seededRandom } from "../simulation/seeded-random.js";
+import { conversationSeed, seededRandom } from "@autograms/runtime";
 import { TraceTranscript, writeTranscript, type ConversationRecord } from "../simulation/transcripts.js";
 import { NodeVisits, coverageSummary, toLcov } from "../trace/coverage.js";
 import { JsonlTraceWriter, fanOut } from "../trace/jsonl-writer.js";

@@ -77,12 +77,7 @@ export async function bundleHostCode(
   try {
     const result = await build({
       stdin: { contents: entry, loader: "ts", resolveDir: baseDir },
-      bundle: true,
-      write: false,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      logLevel: "silent",
+      ...IN_PROCESS_BUNDLE,
       plugins: project ? [packagesInPlace, onlyInside(project)] : [packagesInPlace],
       metafile: true,
     });
@@ -118,15 +113,32 @@ export async function importHostCode(bundle: HostBundle, bundles?: LoadedBundles
 }
 
 async function importBundle(code: string, entries: Imported[]): Promise<Record<string, unknown>> {
-  const dir = mkdtempSync(join(tmpdir(), "autograms-tools-"));
   try {
-    const file = join(dir, "tools.mjs");
-    writeFileSync(file, code);
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    return await importCode(code, "tools");
   } catch (err) {
     throw new CliError(
       `the agent's ${entries.some((e) => e.kind === "action") ? "tool and action" : "tool"} modules failed to load: ${err instanceof Error ? err.message : String(err)}`,
     );
+  }
+}
+
+/** esbuild's options for code bundled into one module that this process imports (`importCode`). */
+export const IN_PROCESS_BUNDLE = {
+  bundle: true,
+  write: false,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  logLevel: "silent",
+} as const;
+
+/** Imports a bundle's code: from a temporary file, as Node imports ES modules from files only. */
+export async function importCode(code: string, name: string): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), `autograms-${name}-`));
+  try {
+    const file = join(dir, `${name}.mjs`);
+    writeFileSync(file, code);
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -180,7 +192,7 @@ function onlyInside(project: Project): Plugin {
 // not load it.
 const NODE_LOADS = /\.(?:[cm]?js|json|node)$/;
 
-const packagesInPlace: Plugin = {
+export const packagesInPlace: Plugin = {
   name: "packages-in-place",
   setup(build) {
     const again = Symbol("resolving");

@@ -96,7 +96,8 @@ export class Agent {
   readonly graph: Graph;
   readonly config: AgentConfig;
   private readonly program: Program;
-  private readonly model: ChatModel;
+  /** The model the agent's runs use, unless a run gives its own (`RunOptions.model`). */
+  readonly model: ChatModel;
   /** The tools as code and the model get them: the agent's own (`agentTools`) and the runtime's functions (tryTool, ...). */
   private readonly tools: Record<string, HostFunction>;
   /** The tools given in the options, arguments copied in. */
@@ -195,7 +196,10 @@ export class Agent {
       throw new AgentError("bad_input", `reply() takes the user's message as a string, got ${typeof userText}`);
     let state: RunState;
     if (memory === undefined || memory === null) {
-      const mem = writeVars(toRunMemory(freshMemory(this.program)), { _last_user_reply: userText });
+      const fresh = freshMemory(this.program);
+      // A conversation set up with other starting values: checked as editVariables checks an edit.
+      const start = options.globals === undefined ? fresh : editedMemory(sealMemory(fresh), 0, options.globals);
+      const mem = writeVars(toRunMemory(start), { _last_user_reply: userText });
       state = {
         mem,
         phase: { kind: "enter", node: this.program.start },

@@ -33,6 +33,12 @@ export interface RunOptions {
    * choices and simulated users are never sent. See docs/semantics.md, "Streaming".
    */
   onText?: (chunk: ReplyChunk) => void;
+  /**
+   * The first reply of a conversation only (no memory given): starting values for some of the
+   * agent's globals, as an evaluation case sets a conversation up. Each must be one of the graph's
+   * globals and each value plain JSON; else an AgentError `bad_input` says why.
+   */
+  globals?: Record<string, unknown>;
   /** The conversation (a thread's id) this turn belongs to: traces report it as `gen_ai.conversation.id`. */
   conversationId?: string;
   /** This run's model instead of the agent's: a replay answers from a recording (ReplayModel). */

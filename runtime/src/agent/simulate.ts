@@ -127,7 +127,13 @@ export async function simulateConversation(agent: Conversant, options: SimulateO
   let text = options.first ?? "";
   if (text) transcript.push({ role: "user", text });
   let memory: Memory | null = null;
-  const run: RunOptions = { trace: options.trace, pause: options.pause };
+  // A conversation set up with other globals (`globals` applies to the first reply only) or played on another model.
+  const run: RunOptions = {
+    trace: options.trace,
+    pause: options.pause,
+    ...(options.model && { model: options.model }),
+    ...(options.globals && { globals: options.globals }),
+  };
   for (let turn = 0; turn < maxTurns; turn++) {
     const r = await agent.reply(text, memory ?? undefined, run);
     memory = r.memory;

@@ -1,0 +1,116 @@
+import { AgentNames, compareReports, evaluateFile, toJunit } from "@autograms/runtime/eval";
+import type { Agent, ChatModel } from "@autograms/runtime";
+import { openStore, StoreError } from "@autograms/store";
+import { CliError } from "../agent-loading/cli-error.js";
+import { writeText } from "../agent-loading/files.js";
+import { storeUrl } from "../conversation/store-url.js";
+import { replayReport, replayThreads } from "../evaluation/thread-replay.js";
+import type { LoadedAgent } from "../agent-loading/load-graph.js";
+import { chooseModel } from "../agent-loading/model.js";
+import type { ModelFlags } from "../agent-loading/model-options.js";
+import { openAgent } from "../agent-loading/open-agent.js";
+import { reporting } from "../agent-loading/report-error.js";
+import { comparisonReport } from "../evaluation/comparison.js";
+import { resultsTable } from "../evaluation/results-table.js";
+import { importScorerModule } from "../evaluation/scorer-modules.js";
+
+export interface EvalFlags extends ModelFlags {
+  concurrency: number;
+  repeat: number;
+  junit?: string;
+  json?: string;
+  judgeModel?: string;
+  compare?: string;
+  threads?: string | true;
+  since?: string;
+  strict?: boolean;
+}
+
+export function evalCommand(agentFile: string, casesFile: string | undefined, flags: EvalFlags): Promise<void> {
+  return reporting("eval", (onLoaded) => {
+    if (flags.threads !== undefined) {
+      if (casesFile !== undefined) throw new CliError("give a cases file or --threads, not both", 2);
+      if (flags.compare !== undefined) throw new CliError("--compare goes with a cases file, not --threads", 2);
+      return replay(agentFile, flags, onLoaded);
+    }
+    if (flags.since !== undefined || flags.strict) throw new CliError("--since and --strict go with --threads", 2);
+    if (casesFile === undefined) throw new CliError("give a cases file, or --threads to replay stored threads", 2);
+    return evaluate(agentFile, casesFile, flags, onLoaded);
+  });
+}
+
+async function replay(agentFile: string, flags: EvalFlags, onLoaded: (loaded: LoadedAgent) => void): Promise<number> {
+  const since = flags.since === undefined ? undefined : Date.parse(flags.since);
+  if (since !== undefined && Number.isNaN(since))
+    throw new CliError(`--since takes a date (2026-12-01, or with a time: 2026-12-01T09:00Z), not '${flags.since}'`, 2);
+  // Strict replay answers from the recordings: no model is needed then.
+  const { agent } = await openAgent(agentFile, flags, { modelRequired: !flags.strict, onLoaded });
+  const store = await openStore(storeUrl(flags.threads));
+  try {
+    const results = await replayThreads(store, agent, {
+      ...(since !== undefined && { since }),
+      strict: !!flags.strict,
+    });
+    process.stdout.write(replayReport(agent.graph.agent, results, !!flags.strict));
+    if (flags.json !== undefined) writeText(flags.json, `${JSON.stringify(results, null, 2)}\n`, "the results ");
+    return results.some((r) => r.divergence) ? 1 : 0;
+  } catch (err) {
+    throw err instanceof StoreError ? new CliError(err.message) : err;
+  } finally {
+    await store.close();
+  }
+}
+
+async function evaluate(
+  agentFile: string,
+  casesFile: string,
+  flags: EvalFlags,
+  onLoaded: (loaded: LoadedAgent) => void,
+): Promise<number> {
+  const { agent } = await openAgent(agentFile, flags, { modelRequired: true, onLoaded });
+  const judge = flags.judgeModel === undefined ? undefined : await judgeModel(flags, flags.judgeModel);
+  const options = {
+    concurrency: flags.concurrency,
+    repeat: flags.repeat,
+    importModule: importScorerModule,
+    ...(judge && { judge }),
+  };
+  // The other build first: a file that does not load stops the command before any case runs twice.
+  const other = flags.compare === undefined ? undefined : await otherBuild(agentFile, flags.compare, flags);
+  const report = await evaluateFile(agent, casesFile, options);
+  process.stdout.write(resultsTable(report));
+  if (other && flags.compare !== undefined) {
+    const baseline = await evaluateFile(other, casesFile, options);
+    const changes = compareReports(baseline, report, {
+      before: new AgentNames(other.graph),
+      after: new AgentNames(agent.graph),
+    });
+    process.stdout.write(comparisonReport(flags.compare, changes, report.cases.length));
+  }
+  if (flags.json !== undefined) writeText(flags.json, `${JSON.stringify(report, null, 2)}\n`, "the results ");
+  if (flags.junit !== undefined) writeText(flags.junit, toJunit(report), "the JUnit report ");
+  return report.pass ? 0 : 1;
+}
+
+/** The build `--compare` names: another agent or graph file, or `model:NAME`, this agent on another model. */
+async function otherBuild(agentFile: string, compare: string, flags: EvalFlags): Promise<Agent> {
+  if (compare.startsWith("model:")) {
+    const model = compare.slice("model:".length);
+    const { offline: _, ...rest } = flags;
+    return (
+      await openAgent(agentFile, model === "offline" ? { ...rest, offline: true } : { ...rest, model }, {
+        modelRequired: true,
+      })
+    ).agent;
+  }
+  return (await openAgent(compare, flags, { modelRequired: true })).agent;
+}
+
+/** The judge's model, named as --model names the agent's (with the same server and key flags). */
+async function judgeModel(flags: EvalFlags, name: string): Promise<ChatModel> {
+  const chosen =
+    name === "offline"
+      ? await chooseModel({ offline: true }, true)
+      : await chooseModel({ model: name, baseUrl: flags.baseUrl, apiKeyEnv: flags.apiKeyEnv }, true);
+  return chosen.model;
+}
