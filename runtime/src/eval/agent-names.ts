@@ -2,7 +2,7 @@
  * What a cases file may name of an agent, read from its graph: nodes (by name, or by the source
  * line they are written at, `agent.ts:42`) and variables.
  */
-import type { Graph, GraphNode } from "../graph/types.js";
+import type { Graph, GraphNode } from "@autograms/graph";
 
 const AT_LINE = /^(.+):(\d+)$/;
 

@@ -3,7 +3,7 @@
  * and expectation with its own, so a problem found later (an unknown node, a failing scorer) is
  * reported where it was written. The format is docs/evals.md's; `casesSchema` checks its shape.
  */
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "@autograms/graph";
 
 /** A scorer of the user's code, named by the module that exports it (relative to the cases file). */
 export interface ScorerRef {

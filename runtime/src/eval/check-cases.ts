@@ -3,8 +3,8 @@
  * or source line), every variable is one the agent has, every regex and schema compiles. The
  * first problem is thrown at its line, so a slip costs no model calls.
  */
-import { validatorOf } from "../graph/json-schemas.js";
-import type { JsonValue } from "../json.js";
+import { validatorOf } from "@autograms/graph";
+import type { JsonValue } from "@autograms/graph";
 import type { AgentNames } from "./agent-names.js";
 import type { CasesFile } from "./cases.js";
 import { fileProblem } from "./messages.js";

@@ -4,8 +4,8 @@
  * reason whether it passed or not.
  */
 import { isDeepStrictEqual } from "node:util";
-import { schemaErrors, validatorOf } from "../graph/json-schemas.js";
-import type { JsonValue } from "../json.js";
+import { schemaErrors, validatorOf } from "@autograms/graph";
+import type { JsonValue } from "@autograms/graph";
 import type { AgentNames } from "./agent-names.js";
 import type { ConversationExpectations, TurnCase } from "./cases.js";
 import { EVAL_REASONS as R } from "./messages.js";

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv";
 import { LineCounter, isMap, isSeq, parseDocument, type Node as YamlNode } from "yaml";
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "@autograms/graph";
 import { entrySchema } from "./case-schema.js";
 import type { CasesFile, EvalCase, ScorerRef, TurnCase, TurnExpectations } from "./cases.js";
 import { fileProblem } from "./messages.js";

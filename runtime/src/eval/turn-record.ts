@@ -3,7 +3,7 @@
  * replied (with its source line), the tools called, its time and tokens. Expectations are scored
  * on this record, and reports show it.
  */
-import type { JsonValue } from "../json.js";
+import type { JsonValue } from "@autograms/graph";
 import type { Memory } from "../memory/types.js";
 import { replyOf, type TraceEvent, type TraceSink } from "../trace/events.js";
 
