@@ -1,7 +1,15 @@
 // Public API of @autograms/store: durable conversations (threads) in SQLite or Postgres.
 export { openStore } from "./open-store.js";
-export { runTurn } from "./turns/run-turn.js";
-export type { PlayedElsewhere, TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { runTurn, takeTurn, TakenTurn } from "./turns/run-turn.js";
+export type {
+  Played,
+  PlayedElsewhere,
+  Playing,
+  RepeatedTurn,
+  TakeOptions,
+  TurnOptions,
+  TurnOutcome,
+} from "./turns/run-turn.js";
 export { acquireTurn, STALE_POLICIES } from "./turns/held-turn.js";
 export type { Acquired, HeldTurn, PlayedTurn, StalePolicy } from "./turns/held-turn.js";
 export { migrateThread } from "./turns/migrate-thread.js";
