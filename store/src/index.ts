@@ -50,7 +50,6 @@ export type {
   RunEventRecord,
   NewRun,
 } from "./types.js";
-export { storedEvent, storedTrace } from "./trace-record.js";
 export { packTurn, TraceText } from "./packed-turn.js";
 export { MemoryCache } from "./memory-cache.js";
 // A run's events as served (the internal stream every protocol translates) and its reply's text.

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { AgentError, type Agent, type TraceEvent } from "@autograms/runtime";
+import { AgentError, storedTrace, type Agent, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import { SCHEMA_VERSION } from "../sql/migrations.js";
 import { checkThreads } from "../turns/check-threads.js";
@@ -14,7 +14,6 @@ import { acquireTurn } from "../turns/held-turn.js";
 import { runTurn } from "../turns/run-turn.js";
 import type { Lease, Store, StoreOptions, TakenThread, TurnRecord } from "../types.js";
 import { packTurn } from "../packed-turn.js";
-import { storedTrace } from "../trace-record.js";
 import { EchoModel, echoAgent, echoGraph, gate } from "./echo-agent.js";
 import type { TestApi } from "./test-api.js";
 
