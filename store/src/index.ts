@@ -55,6 +55,5 @@ export { MemoryCache } from "./memory-cache.js";
 // A run's events as served (the internal stream every protocol translates) and its reply's text.
 export { isRunEnd } from "./run-events.js";
 export type { RunEvent, NumberedRunEvent } from "./run-events.js";
-export { runEventJson, stepFromText, stepJson, stepKind, stepWithText } from "./run-event-json.js";
-export type { StepEvent } from "./run-event-json.js";
+export { KnownJson, runEventJson } from "./run-event-json.js";
 export { replyNode, restOfReply, sentOfReply } from "./turns/reply-text.js";
