@@ -14,7 +14,6 @@ import {
   takeTurn,
   type BusyPolicy,
   type Lease,
-  type RunRecord,
   type StalePolicy,
   type Store,
   type TurnRecord,
@@ -26,6 +25,7 @@ import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode } from "@autograms/store";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 import { BY_CLIENT, ServedRun } from "./served-run.js";
+import { isOver } from "./run-status.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -74,8 +74,6 @@ export interface Stopped {
 
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
-
-const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
 
 const unknownThread = (threadId: string) => new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
 
