@@ -120,6 +120,8 @@ export { applyDelta } from "./memory/delta.js";
 export type { MemoryDelta, FrameChange } from "./memory/delta.js";
 export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from "./trace/events.js";
 export { replyOf } from "./trace/events.js";
+export { storedEvent, storedTrace } from "./trace/stored-trace.js";
+export type { StoredTraceEvent } from "./trace/stored-trace.js";
 
 // Sandboxed evaluator.
 export {

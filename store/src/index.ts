@@ -1,7 +1,15 @@
 // Public API of @autograms/store: durable conversations (threads) in SQLite or Postgres.
 export { openStore } from "./open-store.js";
-export { runTurn } from "./turns/run-turn.js";
-export type { PlayedElsewhere, TurnOptions, TurnOutcome } from "./turns/run-turn.js";
+export { runTurn, takeTurn, TakenTurn } from "./turns/run-turn.js";
+export type {
+  Played,
+  PlayedElsewhere,
+  Playing,
+  RepeatedTurn,
+  TakeOptions,
+  TurnOptions,
+  TurnOutcome,
+} from "./turns/run-turn.js";
 export { acquireTurn, STALE_POLICIES } from "./turns/held-turn.js";
 export type { Acquired, HeldTurn, PlayedTurn, StalePolicy } from "./turns/held-turn.js";
 export { migrateThread } from "./turns/migrate-thread.js";
@@ -45,12 +53,10 @@ export type {
   RunEventRecord,
   NewRun,
 } from "./types.js";
-export { storedEvent, storedTrace } from "./trace-record.js";
 export { packTurn, TraceText } from "./packed-turn.js";
 export { MemoryCache } from "./memory-cache.js";
 // A run's events as served (the internal stream every protocol translates) and its reply's text.
 export { isRunEnd } from "./run-events.js";
 export type { RunEvent, NumberedRunEvent } from "./run-events.js";
-export { runEventJson, stepFromText, stepJson, stepKind, stepWithText } from "./run-event-json.js";
-export type { StepEvent } from "./run-event-json.js";
+export { KnownJson, runEventJson } from "./run-event-json.js";
 export { replyNode, restOfReply, sentOfReply } from "./turns/reply-text.js";

@@ -1,89 +1,27 @@
 /**
- * A run's step events with their JSON text made once: where a turn is played (a worker thread)
- * each step is serialized as it happens, and that text is what the run stores and what every
- * protocol's frame carries, so the server's thread neither reads a step back into objects it does
- * not need nor serializes it again per write and per client. A step made from its text alone
- * (`stepFromText`) parses it the first time its `event` is read (AG-UI reads it whole).
- *
- * The text is kept beside the event object, not in it: the event's own fields, its JSON, its
- * clone and its comparison stay those of `{ type: "step", event }`. It is exactly what
- * JSON.stringify makes of the event, so a text passed through gives the same bytes as the object
- * serialized again.
+ * A run's events as the JSON text the store writes. An event is any JSON value; one that knows its
+ * own JSON text (`KnownJson`, made once where the event was made: a step serialized as the turn
+ * was played) is written as that text, not serialized again, so the bytes stored are those its
+ * maker gave.
  */
-import type { RunEvent } from "./run-events.js";
-import type { StoredTraceEvent } from "./types.js";
 
-export type StepEvent = Extract<RunEvent, { type: "step" }>;
+/** A value that carries its own JSON text: exactly what JSON.stringify makes of it. */
+export abstract class KnownJson {
+  /** The value's JSON text (a method of the prototype: the value's own fields, JSON and clone are untouched). */
+  protected abstract jsonText(): string;
 
-/**
- * A step event with its text. Its `event` is an own enumerable property like any step's (a getter
- * shared by all, which parses the text the first time it is read), and its text is in private
- * fields: the step's JSON, its clone and its comparison are those of `{ type: "step", event }`.
- * (A WeakMap from plain steps to their texts costs more than parsing them.)
- */
-class TextStep {
-  static readonly #eventProperty: PropertyDescriptor = {
-    get(this: TextStep): StoredTraceEvent {
-      this.#event ??= JSON.parse(this.#json) as StoredTraceEvent;
-      return this.#event;
-    },
-    enumerable: true,
-  };
-
-  readonly type = "step";
-  readonly #json: string;
-  readonly #kind: string;
-  #event: StoredTraceEvent | undefined;
-
-  constructor(json: string, kind: string, event?: StoredTraceEvent) {
-    this.#json = json;
-    this.#kind = kind;
-    this.#event = event;
-    Object.defineProperty(this, "event", TextStep.#eventProperty);
-  }
-
-  static json(step: StepEvent): string | undefined {
-    return #json in step ? step.#json : undefined;
-  }
-
-  static kind(step: StepEvent): string {
-    return #kind in step ? step.#kind : step.event.kind;
+  /** The value's JSON text when it carries one. */
+  static textOf(value: unknown): string | undefined {
+    return value instanceof KnownJson ? value.jsonText() : undefined;
   }
 }
 
-/** A step known by its JSON text and its kind, as a worker sends it: its event is parsed when first read. */
-export function stepFromText(json: string, kind: string): StepEvent {
-  return new TextStep(json, kind) as unknown as StepEvent;
-}
-
-/** A step whose event and its JSON text (JSON.stringify of it) are both at hand. */
-export function stepWithText(event: StoredTraceEvent, json: string): StepEvent {
-  return new TextStep(json, event.kind, event) as unknown as StepEvent;
-}
-
-/** The step's kind, without reading its text. */
-export function stepKind(step: StepEvent): string {
-  return TextStep.kind(step);
-}
-
-/** The step's event as JSON: its text when known, else serialized now. */
-export function stepJson(step: StepEvent): string {
-  return TextStep.json(step) ?? JSON.stringify(step.event);
-}
-
-/** How a step event's JSON begins: its event's own text follows, then the closing brace. */
-const STEP_PREFIX = '{"type":"step","event":';
-
-/**
- * A run event as JSON text (what the store writes): JSON.stringify of it, a step's text passed
- * through. (The store takes any JSON value as an event: only a step made here has a text.)
- */
+/** A run event as JSON text: its own text when it carries one, else JSON.stringify of it. */
 export function runEventJson(event: unknown): string {
-  const json = typeof event === "object" && event !== null ? TextStep.json(event as StepEvent) : undefined;
-  return json === undefined ? JSON.stringify(event) : `${STEP_PREFIX}${json}}`;
+  return KnownJson.textOf(event) ?? JSON.stringify(event);
 }
 
-/** Run events as one JSON array (a batch's row in the store): JSON.stringify of the array, the steps' texts passed through. */
+/** Run events as one JSON array (a batch's row in the store): JSON.stringify of the array, the events' own texts passed through. */
 export function runEventsJson(events: readonly unknown[]): string {
   if (events.length === 0) return "[]";
   // As JSON.stringify writes an array's element that has no JSON (undefined): null.

@@ -1,4 +1,4 @@
-import type { Memory, MemoryDelta, TraceEvent } from "@autograms/runtime";
+import type { Memory, MemoryDelta, StoredTraceEvent, TraceEvent } from "@autograms/runtime";
 
 /**
  * What happens to a message for a thread on which another run is in progress:
@@ -41,8 +41,7 @@ export interface RunInfo {
   expiresAt: number;
 }
 
-/** A trace event as stored: a `TraceEvent` less the prompts it repeats. */
-export type StoredTraceEvent = { kind: TraceEvent["kind"]; node: string } & Record<string, unknown>;
+export type { StoredTraceEvent };
 
 /**
  * `ok`: the turn as it ran; `interrupted`: its run was stopped (interrupted by a newer message, or
@@ -61,7 +60,7 @@ export interface TurnRecord {
   status: TurnStatus;
   /** The memory change this turn made (null when it made none or kept a snapshot only). */
   delta: MemoryDelta | null;
-  /** The turn's trace events, without the prompts (see trace-record.ts). */
+  /** The turn's trace events, without the prompts (`storedTrace`, of the runtime). */
   trace: StoredTraceEvent[];
   startedAt: number;
   committedAt: number;

@@ -3,8 +3,8 @@
 // only the opening's reply): once its lease's lifetime has passed, the next reader, on any
 // process, completes it, so the stream's deltas add up to the committed reply.
 import { afterAll, describe, expect, it } from "vitest";
-import type { TraceEvent } from "@autograms/runtime";
-import { openStore, runTurn, storedTrace, type Store } from "@autograms/store";
+import { storedTrace, type TraceEvent } from "@autograms/runtime";
+import { openStore, runTurn, type Store } from "@autograms/store";
 import { echoAgent } from "../store/support/agents.js";
 import { sseFrames, startTestServer, tempFolder } from "../server/support/harness.js";
 

@@ -6,8 +6,15 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { inflateRawSync } from "node:zlib";
 import { compile } from "@autograms/compiler";
-import { Agent, OfflineModel, type TraceEvent } from "@autograms/runtime";
-import { packTurn, replyNode, storedEvent, storedTrace, TraceText, type StoredTraceEvent } from "@autograms/store";
+import {
+  Agent,
+  OfflineModel,
+  storedEvent,
+  storedTrace,
+  type StoredTraceEvent,
+  type TraceEvent,
+} from "@autograms/runtime";
+import { packTurn, replyNode, TraceText } from "@autograms/store";
 import { InProcessPlayer } from "@autograms/server";
 import { boundedStep, MAX_VALUE_BYTES } from "../../server/src/workers/bounded-step.js";
 

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatModel, Memory, TraceEvent } from "@autograms/runtime";
-import { openStore, packTurn, runTurn, storedTrace, type PlayedElsewhere } from "@autograms/store";
+import { storedTrace, type ChatModel, type Memory, type TraceEvent } from "@autograms/runtime";
+import { openStore, packTurn, runTurn, type PlayedElsewhere } from "@autograms/store";
 import { echoAgent, echoGraph, gate } from "@autograms/store/testing";
 
 const dir = mkdtempSync(join(tmpdir(), "autograms-run-elsewhere-"));

@@ -72,15 +72,13 @@ export function toolCaller(
     if (name === "chat") {
       if (typeof args.message !== "string") return text("chat: `message` must be a string", true);
       const thread = typeof args.thread === "string" ? args.thread : randomUUID();
-      const turn = (message: string | null) =>
-        runTurn(store, agent, thread, message, {
-          signal,
-          play: (memory, stop) =>
-            player.play({ threadId: thread, text: message, memory, signal: stop, onStep: () => {}, onText: () => {} }),
-        });
-      // A new thread starts with the agent's opening turn, as `chat --store` starts one.
-      if ((await store.thread(thread)) === null) await turn(null);
-      const { reply } = await turn(args.message);
+      const { reply } = await runTurn(store, agent, thread, args.message, {
+        signal,
+        // A new thread starts with the agent's opening turn, as `chat --store` starts one.
+        openingFirst: true,
+        play: (memory, stop, said) =>
+          player.play({ threadId: thread, text: said, memory, signal: stop, onStep: () => {}, onText: () => {} }),
+      });
       return { ...text(reply ?? "(the conversation has ended)"), structuredContent: { reply, thread } };
     }
     const info = Object.hasOwn(agent.graph.functions, name) ? agent.graph.functions[name] : undefined;

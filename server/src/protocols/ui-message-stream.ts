@@ -10,7 +10,8 @@
  * reconnects with the number of the last frame it saw (`Last-Event-ID`) is sent exactly the rest
  * (the frames are made again from the run's first event and those up to that number skipped).
  */
-import { stepJson, stepKind, type NumberedRunEvent, type RunEvent, type StepEvent } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import { stepJson, stepKind, type StepEvent } from "../runs/step-text.js";
 import { replyMessageId } from "./ui-messages.js";
 
 export type UiChunk =

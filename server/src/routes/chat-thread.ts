@@ -11,6 +11,7 @@ import { ownThread } from "../own-thread.js";
 import { uiMessagesOf, type InFlight } from "../protocols/ui-messages.js";
 import type { RunEvent } from "@autograms/store";
 import { turnJson } from "./threads.js";
+import { isAnswering } from "../runs/run-status.js";
 
 /** The user message of the thread's run in progress, if its turn is not committed yet. */
 async function inFlight(ctx: ServerContext, threadId: string, version: number): Promise<InFlight | null> {
@@ -18,11 +19,7 @@ async function inFlight(ctx: ServerContext, threadId: string, version: number): 
   const start = live?.events[0]?.event as Extract<RunEvent, { type: "run-start" }> | undefined;
   const run = start
     ? { turn: start.turn, messageId: start.messageId, user: start.user, ended: live!.ended }
-    : await ctx.store
-        .latestRun(threadId)
-        .then(
-          (r) => r && { ...r, ended: r.status === "finished" || r.status === "failed" || r.status === "abandoned" },
-        );
+    : await ctx.store.latestRun(threadId).then((r) => r && { ...r, ended: !isAnswering(r) });
   if (!run || run.ended || run.user === null || run.turn <= version) return null;
   return { turn: run.turn, messageId: run.messageId, user: run.user };
 }

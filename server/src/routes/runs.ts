@@ -34,7 +34,7 @@ function runFrames(
 ): AsyncIterableIterator<SseFrame> {
   const runId = runIdOf(source);
   return framesOfBatches(eventBatchesOf(ctx, source, afterSeq, signal), (e) => [
-    // JSON.stringify(e), with a step's text as it was made (run-event-json.ts).
+    // JSON.stringify(e), with a step's text as it was made (runs/step-text.ts).
     { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` },
   ]);
 }

@@ -7,6 +7,7 @@
 import type { NumberedRunEvent, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome, oneByOne } from "./events-as-they-come.js";
 import type { RunManager } from "./run-manager.js";
+import { isOver } from "./run-status.js";
 
 export function followRun(
   store: Store,
@@ -35,8 +36,8 @@ export function followRunBatches(
       async idle(after) {
         const run = await store.run(runId);
         // The store gives a run whose process died its end when it reads it: it is finished or failed then.
-        if (!run || ((run.status === "finished" || run.status === "failed") && run.lastSeq <= after)) return "end";
-        return run.status === "finished" || run.status === "failed" ? "again" : "wait";
+        if (!run || (isOver(run) && run.lastSeq <= after)) return "end";
+        return isOver(run) ? "again" : "wait";
       },
     },
     afterSeq,

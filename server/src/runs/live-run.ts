@@ -9,7 +9,8 @@
  */
 import type { Lease, NewRun, RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
-import { isRunEnd, stepKind, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { stepKind } from "./step-text.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
 
 const BATCH_EVENTS = 500;

@@ -6,15 +6,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import type { Agent } from "@autograms/runtime";
 import {
-  acquireTurn,
   messageConflict,
   StoreError,
+  TakenTurn,
+  takeTurn,
   type BusyPolicy,
-  type HeldTurn,
   type Lease,
-  type RunRecord,
   type StalePolicy,
   type Store,
   type TurnRecord,
@@ -23,8 +22,10 @@ import { badRequest, clientMessage, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { ownThread } from "../own-thread.js";
 import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
-import { replyNode, restOfReply } from "@autograms/store";
+import { replyNode } from "@autograms/store";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
+import { BY_CLIENT, ServedRun } from "./served-run.js";
+import { isOver } from "./run-status.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -74,8 +75,6 @@ export interface Stopped {
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
 
-const isOver = (run: RunRecord) => run.status === "finished" || run.status === "failed";
-
 const unknownThread = (threadId: string) => new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
 
 const threadEnded = (threadId: string) =>
@@ -85,8 +84,27 @@ const threadEnded = (threadId: string) =>
     `thread ${threadId} has ended (it reached 'quit'); fork it at an earlier turn to go on`,
   );
 
-/** The reason a run stopped by POST /api/chat/:id/stop is aborted with (its message is kept, interrupted). */
-const BY_CLIENT = new Error("stopped by its client");
+/**
+ * Refuses, and gives back, a thread taken for a message it cannot answer: one that ended (the
+ * message that ended it, sent again, was replayed before this), or an opening asked for alone
+ * (null) that another request made first.
+ */
+async function refuseEnded(
+  taken: TakenTurn,
+  threadId: string,
+  text: string | null,
+  replaces: number | undefined,
+): Promise<void> {
+  if (replaces !== undefined) return;
+  if (taken.memory?.done) {
+    await taken.release();
+    throw threadEnded(threadId);
+  }
+  if (text === null && taken.lease.version > 0) {
+    await taken.release();
+    throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+  }
+}
 
 export class RunManager {
   private readonly live = new Map<string, LiveRun>();
@@ -199,10 +217,7 @@ export class RunManager {
       throw badRequest(`runId: '${runId}' names a run already; give each run an id of its own`, "runId");
     }
     try {
-      return await new Promise<Started>((resolve, reject) => {
-        // Whether the thread has had its opening is known once it is taken.
-        void this.execute(threadId, text, messageId, message, options, resolve, reject);
-      });
+      return await this.execute(threadId, text, messageId, message, options);
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
       if (this.stopping.signal.aborted) this.options.admit?.();
@@ -300,6 +315,10 @@ export class RunManager {
     });
   }
 
+  /**
+   * Takes the thread and, once it is taken, starts the run on it and answers: the run plays on.
+   * A refusal (busy, ended, a conflict) is thrown; a message id that made its turn is replayed.
+   */
   private async execute(
     threadId: string,
     text: string | null,
@@ -307,170 +326,67 @@ export class RunManager {
     /** A user's message: on a thread that has had no turn (known once taken) the agent's opening comes first. */
     message: boolean,
     { runId, policy, replaces }: StartOptions,
-    started: (s: Started) => void,
-    refused: (err: unknown) => void,
-  ): Promise<void> {
-    let run: LiveRun | null = null;
+  ): Promise<Started> {
     // Both turns of the run (an opening, the message's) on the build the run started with.
     const agent = this.currentAgent();
     const player = this.hold();
-    /** The text sent for each node since its last reset, this turn. */
-    let shown = new Map<string, string>();
-    const signal = this.stopping.signal;
-    /** Aborted by `stop(runId)`: this run alone. */
-    const stopThis = new AbortController();
-    const acquiring = {
-      policy: policy ?? this.options.policy,
-      signal,
-      agent: agent.graph.agent,
-      // The same message sent again while its run is in progress follows that run (start).
-      sameMessage: "refuse" as const,
-      ...(this.options.owner ? { owner: this.options.owner } : {}),
-      // Memory that cannot resume on the build is refused (422 stale_memory) or restarted before the run starts.
-      checkMemory: (memory: Memory) => agent.checkMemory(memory),
-      ...(this.options.onStale && { onStale: this.options.onStale }),
-    };
-    const observer = this.options.observer;
-    const onText = (chunk: ReplyChunk) => {
-      if (chunk.kind === "delta") {
-        shown.set(chunk.node, (shown.get(chunk.node) ?? "") + chunk.text);
-        run?.push({ type: "text-delta", node: chunk.node, delta: chunk.text });
-      } else {
-        shown.delete(chunk.node);
-        run?.push({ type: "text-reset", node: chunk.node });
+    let taken: Awaited<ReturnType<typeof takeTurn>>;
+    try {
+      taken = await takeTurn(this.store, agent, threadId, text, {
+        policy: policy ?? this.options.policy,
+        signal: this.stopping.signal,
+        agent: agent.graph.agent,
+        // The same message sent again while its run is in progress follows that run (start).
+        sameMessage: "refuse",
+        ...(this.options.owner ? { owner: this.options.owner } : {}),
+        // Memory that cannot resume on the build is refused (422 stale_memory) or restarted before the run starts.
+        ...(this.options.onStale && { onStale: this.options.onStale }),
+        ...(messageId !== undefined && { messageId }),
+        ...(replaces !== undefined && { replaces }),
+        openingFirst: message,
+      });
+      if (!(taken instanceof TakenTurn)) {
+        // Another request with the same message id made the turn (while this one waited).
+        this.options.observer?.replayed();
+        return { kind: "replay", events: replayOf(threadId, taken.repeated, taken.endedThere) };
       }
-    };
-    const begin = (lease: Lease, turn: number, user: string | null, withOpening: boolean) => {
-      const id = runId ?? randomUUID();
-      observer?.leaseTaken(lease);
-      run = new LiveRun(
+      if (!taken.openingFirst) await refuseEnded(taken, threadId, text, replaces);
+    } catch (err) {
+      this.letGo(player);
+      throw err;
+    }
+    const observer = this.options.observer;
+    observer?.leaseTaken(taken.lease);
+    const id = runId ?? randomUUID();
+    const served = new ServedRun(
+      new LiveRun(
         id,
         threadId,
-        { lease, user },
+        { lease: taken.lease, user: text },
         this.store,
         this.flushMs,
         observer && ((e) => observer.runEvent(id, e)),
-      );
-      this.live.set(id, run);
-      this.stops.set(id, stopThis);
-      run.push({
-        type: "run-start",
-        threadId,
-        runId: id,
-        messageId: messageId ?? null,
-        user,
-        turn,
-        ...(withOpening ? { opening: true } : {}),
-      });
-      started({ kind: "run", runId: id });
-    };
-    /**
-     * Plays the agent on the held thread and commits its turn with the run's events (and its end,
-     * when `ends` says this turn ends the run); the thread is released whatever happens, but after
-     * an `opening` whose commit kept it for the message's turn, played next on the same lease.
-     */
-    const play = async (held: HeldTurn, said: string | null, ends: (done: boolean) => boolean, opening = false) => {
-      /** The opening's commit kept the thread for the message: not given back here. */
-      let kept = false;
-      try {
-        const startedAt = Date.now();
-        const result = await player
-          .play({
-            agent,
-            threadId,
-            text: said,
-            memory: held.memory,
-            signal: AbortSignal.any([held.lost, signal, stopThis.signal]),
-            onStep: (step) => run?.push(step),
-            onText,
-          })
-          .catch((err: unknown) => {
-            // A failed turn's run ends saying how many of its steps were not streamed, too.
-            const omitted = (err as { omittedSteps?: unknown } | null)?.omittedSteps;
-            if (typeof omitted === "number") run?.omitted(omitted);
-            throw err;
-          });
-        if (result.omittedSteps) run?.omitted(result.omittedSteps);
-        // A reply that did not stream (chat_exact, a model that answers whole) is sent once known,
-        // so the deltas for its node always add up to it.
-        const node = result.replyNode;
-        const after = restOfReply(node, shown.get(node) ?? "", result.reply);
-        const last = ends(result.done);
-        const seq = held.lease.version + 1;
-        if (last) after.push({ type: "run-finish", turn: seq, reply: result.reply, done: result.done });
-        const turn = await run!.commitTurn(after, last ? "finished" : undefined, (write) =>
-          held.commit({ ...result, startedAt, ...(write && { run: write }), ...(opening && { opening }) }),
-        );
-        kept = opening && !result.done;
-        shown = new Map();
-        return { turn, done: result.done, reply: result.reply };
-      } finally {
-        if (!kept) await held.release();
-      }
-    };
+      ),
+      { agent, player, threadId, stopping: this.stopping.signal, where: this.store.where },
+    );
+    this.live.set(id, served.run);
+    this.stops.set(id, served.stopThis);
+    served.begin(messageId ?? null, text, taken);
+    void this.serve(served, taken, player);
+    return { kind: "run", runId: id };
+  }
+
+  /** Plays the run to its end (its events say how it ended), then lets it go. */
+  private async serve(served: ServedRun, taken: TakenTurn, player: TurnPlayer): Promise<void> {
     try {
-      const taking = () =>
-        acquireTurn(this.store, threadId, text, {
-          ...acquiring,
-          messageId: messageId ?? null,
-          ...(replaces !== undefined && { replaces }),
-        });
-      const { held, repeated, endedThere } = await taking();
-      // A message to a thread that has had no turn yet, as its lease tells (another request, in
-      // this process or another, may have made the opening while this one waited for the thread):
-      // the opening first, on this lease, which the opening's commit keeps for the message's turn
-      // (no message queued behind it comes between; the lease names the message, so the message
-      // sent again meanwhile follows this run).
-      if (held && message && held.lease.version === 0) {
-        begin(held.lease, 2, text, true);
-        if ((await play(held, null, (done) => done, true)).done) return;
-        await play(held, text, () => true);
-        return;
-      }
-      if (repeated) {
-        // Another request with the same message id made the turn (while this one waited).
-        if (repeated.user !== text) return refused(messageConflict(threadId, messageId!));
-        observer?.replayed();
-        started({ kind: "replay", events: replayOf(threadId, repeated, endedThere) });
-        return;
-      }
-      // After the replay above: the message that ended a thread, sent again, still gets its turn back.
-      if (replaces === undefined && held!.memory?.done) {
-        await held!.release();
-        throw threadEnded(threadId);
-      }
-      // A request for the opening alone (null) that another one answered first.
-      if (text === null && held!.lease.version > 0 && replaces === undefined) {
-        await held!.release();
-        throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
-      }
-      begin(held!.lease, held!.lease.version + 1, text, false);
-      await play(held!, text, () => true);
+      await taken.play(served);
     } catch (err) {
-      if (!run) return refused(err);
       this.options.onError?.(err);
-      const stopped = signal.aborted || stopThis.signal.aborted;
-      const code = stopped ? "stopped" : err instanceof StoreError ? err.code : (err as { code?: unknown }).code;
-      (run as LiveRun).push({
-        type: "run-error",
-        code: typeof code === "string" ? code : "internal",
-        message: signal.aborted
-          ? "the server stopped before the run finished; nothing was committed"
-          : stopThis.signal.aborted
-            ? stopThis.signal.reason === BY_CLIENT
-              ? "the run was stopped by its client; its message is kept without a reply"
-              : "the run was stopped before it finished; nothing was committed"
-            : err instanceof Error
-              ? clientMessage(err.message, this.store.where)
-              : String(err),
-      });
+      served.failed(err);
     } finally {
-      if (run) {
-        const r: LiveRun = run;
-        await r.stored;
-        this.live.delete(r.id);
-        this.stops.delete(r.id);
-      }
+      await served.run.stored;
+      this.live.delete(served.run.id);
+      this.stops.delete(served.run.id);
       this.letGo(player);
     }
   }

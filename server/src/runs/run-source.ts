@@ -1,5 +1,5 @@
 /** The events a response sends: a run's, from its first (where ever it executes), or a replay's. */
-import type { RunRecord, ThreadInfo } from "@autograms/store";
+import type { ThreadInfo } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
@@ -7,6 +7,7 @@ import type { NumberedRunEvent } from "@autograms/store";
 import { followRunBatches } from "./follow-run.js";
 import { oneByOne } from "./events-as-they-come.js";
 import { RECORD_WAIT_MS } from "./live-run.js";
+import { isOver } from "./run-status.js";
 import { replayOf, type Started } from "./run-manager.js";
 
 export type RunSource = Started;
@@ -62,7 +63,7 @@ export async function latestRun(ctx: ServerContext, threadId: string): Promise<L
   const deadline = Date.now() + RECORD_WAIT_MS;
   for (;;) {
     const run = await ctx.store.latestRun(threadId);
-    const inProgress = run !== null && !ended(run);
+    const inProgress = run !== null && !isOver(run);
     // A run records itself with its first batch of events: when the thread is taken and the latest
     // run recorded is over, the run that took it (in another process) may be moments from recording.
     if (inProgress || !thread?.running || Date.now() >= deadline)
@@ -71,8 +72,6 @@ export async function latestRun(ctx: ServerContext, threadId: string): Promise<L
     thread = await ctx.store.thread(threadId);
   }
 }
-
-const ended = (run: RunRecord) => run.status === "finished" || run.status === "failed";
 
 /** A run named by a client (its `Last-Event-ID`, AG-UI's `runId`), and whether it goes on. */
 export interface NamedRun {
@@ -101,7 +100,7 @@ export async function namedRun(ctx: ServerContext, threadId: string, runId: stri
     const live = ctx.runs.liveRun(runId);
     const run = live ? null : await ctx.store.run(runId);
     if ((live ?? run)?.threadId === threadId)
-      return { source: { kind: "run", runId }, inProgress: live ? !live.ended : !ended(run!) };
+      return { source: { kind: "run", runId }, inProgress: live ? !live.ended : !isOver(run!) };
     if (run || Date.now() >= deadline || !(await ctx.store.thread(threadId))?.running) break;
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -7,7 +7,7 @@
  * trace keeps the whole values.
  */
 import { createHash } from "node:crypto";
-import type { StoredTraceEvent } from "@autograms/store";
+import type { StoredTraceEvent } from "@autograms/runtime";
 
 export const MAX_VALUE_BYTES = 4096;
 

@@ -4,8 +4,16 @@
  * with the result, packed for the commit. A turn that runs long lets the other turns of its thread have
  * the event loop between its steps, so one turn never stalls the turns beside it.
  */
-import { replyOf, type Agent, type Memory, type ReplyChunk, type TraceEvent } from "@autograms/runtime";
-import { storedEvent, TraceText, type StoredTraceEvent } from "@autograms/store";
+import {
+  replyOf,
+  storedEvent,
+  type Agent,
+  type Memory,
+  type ReplyChunk,
+  type StoredTraceEvent,
+  type TraceEvent,
+} from "@autograms/runtime";
+import { TraceText } from "@autograms/store";
 import { boundedStep } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";

@@ -4,7 +4,7 @@
  * Either way under the same per-turn budgets.
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
-import { stepWithText, type StepEvent } from "@autograms/store";
+import { stepWithText, type StepEvent } from "../runs/step-text.js";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";

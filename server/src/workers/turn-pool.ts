@@ -20,7 +20,7 @@ import { turnError } from "./failed-turn.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
-import { stepFromText } from "@autograms/store";
+import { stepFromText } from "../runs/step-text.js";
 
 export interface WorkerOptions {
   /** A module that calls `serveTurns(makeAgent)` (from `@autograms/server/worker`). */

@@ -1,7 +1,6 @@
 /** A committed turn's trace and delta: as its row keeps them, and as its record gives them back. */
-import type { MemoryDelta } from "@autograms/runtime";
+import { storedTrace, type MemoryDelta } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
-import { storedTrace } from "../trace-record.js";
 import type { NewTurn, StoredTraceEvent, TurnRecord } from "../types.js";
 import { packJson, unpackJson } from "./packed-json.js";
 

@@ -2,13 +2,12 @@
  * The store suite's threads: migrations, a conversation's history and memory, titles, forks,
  * exports, deletion and pruning, and the arguments every call checks (ThreadStore).
  */
-import { AgentError, type TraceEvent } from "@autograms/runtime";
+import { AgentError, storedTrace, type TraceEvent } from "@autograms/runtime";
 import { SCHEMA_VERSION } from "../sql/migrations.js";
 import { checkThreads } from "../turns/check-threads.js";
 import { acquireTurn } from "../turns/held-turn.js";
 import { runTurn } from "../turns/run-turn.js";
 import { packTurn } from "../packed-turn.js";
-import { storedTrace } from "../trace-record.js";
 import type { TurnRecord } from "../types.js";
 import { EchoModel, echoAgent, echoGraph } from "./echo-agent.js";
 import { type Backend, withStore, openInAnotherProcess, count, talk } from "./suite-support.js";

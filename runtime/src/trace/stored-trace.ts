@@ -1,8 +1,10 @@
-import type { TraceEvent } from "@autograms/runtime";
-import type { StoredTraceEvent } from "./types.js";
+import type { TraceEvent } from "./events.js";
+
+/** A trace event as stored: a `TraceEvent` less the prompts it repeats. */
+export type StoredTraceEvent = { kind: TraceEvent["kind"]; node: string } & Record<string, unknown>;
 
 /**
- * A turn's trace events as the store keeps them: without the prompts sent to the model (a
+ * A turn's trace events as they are kept (a store's turns, a run's stream): without the prompts sent to the model (a
  * generation's `messages`, a decision's `prompt`), which repeat the whole conversation each turn
  * and would make the bytes stored per turn grow with its length. Everything the model decided and
  * answered, and every variable each step wrote, stays.
