@@ -69,10 +69,10 @@ describe("token usage in trace events", () => {
     const { reply } = await agentOn().reply("hi", undefined, { trace });
     expect(reply).toBe("Hello there!");
     // Both rounds of the tool-calling thought are the generation's.
-    expect(at(events, "look", "generate").usage).toEqual({ inputTokens: 260, outputTokens: 13 });
+    expect(at(events, "look", "generate").usage).toEqual({ model: "test-model", inputTokens: 260, outputTokens: 13 });
     expect(at(events, "look", "tool_call").usage).toBeUndefined();
-    expect(at(events, "route", "transition").usage).toEqual({ inputTokens: 1, outputTokens: 1 });
-    expect(at(events, "greet", "generate").usage).toEqual({ inputTokens: 200, outputTokens: 3 });
+    expect(at(events, "route", "transition").usage).toEqual({ model: "test-model", inputTokens: 1, outputTokens: 1 });
+    expect(at(events, "greet", "generate").usage).toEqual({ model: "test-model", inputTokens: 200, outputTokens: 3 });
     expect(server.completions.every((r) => r.body.stream_options === undefined)).toBe(true);
   });
 
@@ -89,7 +89,7 @@ describe("token usage in trace events", () => {
     const streamed = server.completions.filter((r) => r.body.stream);
     expect(streamed).toHaveLength(1);
     expect(streamed[0]!.body.stream_options).toEqual({ include_usage: true });
-    expect(at(events, "greet", "generate").usage).toEqual({ inputTokens: 200, outputTokens: 3 });
+    expect(at(events, "greet", "generate").usage).toEqual({ model: "test-model", inputTokens: 200, outputTokens: 3 });
   });
 
   it("does without usage where a server refuses stream_options", async () => {

@@ -98,7 +98,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
   }
   let r = step(env, state, input);
   for (;;) {
-    report(p.trace, r, waited);
+    report(p.trace, r, waited, p.model.model);
     const effect = r.effect;
     if (!effect) {
       // Steps between waits read the clock: a timer cannot fire while they run.
@@ -122,7 +122,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        report(p.trace, last, waited);
+        report(p.trace, last, waited, p.model.model);
         return { state: last.state, effect };
       }
       case "finish":
@@ -258,7 +258,7 @@ const ANSWERED: ReadonlySet<TraceEvent["kind"]> = new Set(["generate", "custom",
  * for what it reports (a tool call's for the tool; a generation's, a decision's or a custom
  * action's for the model, every attempt of it).
  */
-function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): void {
+function report(trace: TraceSink | undefined, r: StepResult, waited: Waited, model: string | undefined): void {
   if (!trace) return;
   if (r.before) for (const event of r.before) trace(event);
   const event = r.event;
@@ -269,7 +269,7 @@ function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): vo
     waited[on] = 0;
   }
   if (on === "model" && hasUsage(waited.usage)) {
-    event.usage = waited.usage;
+    event.usage = model === undefined ? waited.usage : { model, ...waited.usage };
     waited.usage = {};
   }
   trace(event);

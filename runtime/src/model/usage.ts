@@ -8,6 +8,7 @@ import type { TokenUsage } from "./types.js";
 export function addUsage(total: TokenUsage, usage: TokenUsage): TokenUsage {
   if (usage.inputTokens !== undefined) total.inputTokens = (total.inputTokens ?? 0) + usage.inputTokens;
   if (usage.outputTokens !== undefined) total.outputTokens = (total.outputTokens ?? 0) + usage.outputTokens;
+  if (usage.model !== undefined) total.model = usage.model;
   return total;
 }
 
