@@ -6,6 +6,7 @@
  * not know served as `reject`). The token, the origins and the budgets keep their own checks.
  */
 import { BUSY_POLICIES, STALE_POLICIES } from "@autograms/store";
+import { checkPrices } from "./usage/prices.js";
 
 /** The options as checked here: any value, each field read as unknown (not imported from app.ts, which imports this). */
 type Given = Readonly<Record<string, unknown>>;
@@ -75,6 +76,7 @@ export function checkAppOptions(given: unknown, fn = "createApp"): void {
     throw refuse(fn, "readiness must be a function", options.readiness);
   if (options.watching !== undefined && typeof options.watching !== "boolean")
     throw refuse(fn, "watching must be a boolean", options.watching);
+  if (options.prices !== undefined) checkPrices(options.prices, `${fn}: prices`);
 }
 
 export function checkListenOptions(given: unknown): void {
