@@ -3,12 +3,13 @@
 // `prices`; the model's usage as the real openai client gets it from the local test server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { Agent, OpenAIModel, type GraphNode } from "@autograms/runtime";
+import { Agent, OpenAIModel } from "@autograms/runtime";
 import { createApp, listen, type Prices, type RunningServer } from "@autograms/server";
 import { openStore, type Store } from "@autograms/store";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 import { graph } from "../runtime/helpers.js";
 import { json, tempFolder } from "./support/harness.js";
+import { enqueueTurn, usageNodes } from "./support/usage-agent.js";
 
 const folder = tempFolder("autograms-usage-api-");
 let store: Store;
@@ -25,19 +26,8 @@ afterAll(async () => {
   folder.remove();
 });
 
-const nodes: GraphNode[] = [
-  {
-    name: "route",
-    action: "transition",
-    transitions: ["greet", "greet"],
-    transition_question: "Polite?",
-    transition_choices: ["yes", "no"],
-  },
-  { name: "greet", action: "chat", instruction: "Greet the user.", transitions: ["route"] },
-] as GraphNode[];
-
 async function serve(model: string, prices?: Prices): Promise<string> {
-  const agent = new Agent(graph(nodes, { agent: `Usage${model.replace(/\W/g, "")}` }), {
+  const agent = new Agent(graph(usageNodes, { agent: `Usage${model.replace(/\W/g, "")}` }), {
     model: new OpenAIModel({ model, baseURL: openai.baseURL, apiKey: "k", stream: true }),
   });
   const server = await listen({ agent, store, port: 0, ...(prices && { prices }) });
@@ -53,9 +43,7 @@ async function say(url: string, thread: string, message: string): Promise<void> 
 
 const get = async (url: string) => (await fetch(url)).json() as Promise<any>;
 
-// A turn: the transition's choice (1 in, 1 out), then the streamed greeting.
-const turn = (input: number, output: number) =>
-  openai.enqueue({ choice: "A" }, { text: "Hello!", usage: { prompt_tokens: input, completion_tokens: output } });
+const turn = (input: number, output: number) => enqueueTurn(openai, "Hello!", input, output);
 
 describe("usage over the HTTP API", () => {
   it("gives each turn's and the thread's tokens and cost, priced per million tokens", async () => {
@@ -94,7 +82,7 @@ describe("usage over the HTTP API", () => {
   });
 
   it("refuses a price table that is not one, naming the model", () => {
-    const agent = new Agent(graph(nodes), { model: new OpenAIModel({ model: "m", apiKey: "k" }) });
+    const agent = new Agent(graph(usageNodes), { model: new OpenAIModel({ model: "m", apiKey: "k" }) });
     expect(() => createApp({ agent, store, prices: { m: { input: 1 } } as never })).toThrow(
       'createApp: prices: model \'m\': a price is { "input": n, "output": n }, each a number of at least 0 per million tokens',
     );

@@ -30,7 +30,8 @@ button,select{font:inherit;color:inherit;cursor:pointer;border:1px solid var(--l
 button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:.5}
 :focus-visible{outline:2px solid var(--accent);outline-offset:1px}
 #new-thread,#send,#fork{background:var(--accent);border-color:var(--accent);color:#fff}#new-thread:hover,#send:hover,#fork:hover{background:var(--accent-hover)}
-#new-thread{margin-left:auto}
+#new-thread,#regenerate{margin-left:auto}
+#stop{background:#b91c1c;border-color:#b91c1c;color:#fff}
 [role=tab][aria-selected=true]{background:var(--active);border-color:var(--accent)}
 #thread-search{margin:6px 8px 2px;padding:4px 8px;font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line2);border-radius:6px;min-width:0}
 #thread-list{list-style:none;margin:0;padding:4px;overflow:auto;flex:1}
@@ -85,6 +86,8 @@ ol.src{list-style:none;margin:0;padding:4px 0;font:12px/1.5 ui-monospace,SFMono-
 #turns li.selected button{background:var(--passed)}#turns li.interrupted .said{text-decoration:line-through;color:var(--muted)}
 #turns .seq{font-weight:700;color:var(--head);text-align:right}#turns .said{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 #turn-detail{flex:1;overflow:auto;min-width:0}
+.usage{color:var(--muted);font-size:11.5px}#thread-usage{margin-left:auto}.turn-usage{margin:4px 0}
+#turns .usage{grid-column:2/4}
 #turn-detail h4{margin:10px 10px 4px;font-size:12px;color:var(--head)}
 .table-wrap{overflow-x:auto;margin:0 10px}
 table.changes{border-collapse:collapse;font-size:12px}

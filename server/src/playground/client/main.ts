@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { followBuilds, showBuild } from "./builds.js";
 import { type App, createApp } from "./app.js";
-import { follow, renderThread, run, updateComposer } from "./chat.js";
+import { follow, regenerate, renderThread, run, stop, updateComposer } from "./chat.js";
 import { byId, newId } from "./dom.js";
 import { showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
@@ -67,6 +67,14 @@ ui.newThread.addEventListener(
     ui.messages.replaceChildren();
     await run(app, null);
   }),
+);
+ui.stop.addEventListener(
+  "click",
+  guard(app, () => stop(app)),
+);
+ui.regenerate.addEventListener(
+  "click",
+  guard(app, () => regenerate(app)),
 );
 // Under 1000 px one panel shows at a time: the bar under the header switches them.
 for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show]")) {

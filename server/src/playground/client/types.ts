@@ -1,4 +1,5 @@
 /** The API's JSON as the page reads it (the server's routes and run-events.ts say what is sent). */
+import type { Usage } from "./usage.js";
 
 export interface Loc {
   line: number;
@@ -34,6 +35,8 @@ export interface ThreadInfo {
   running: unknown | null;
   /** Why it cannot resume on the agent served now (an edit changed where it stands), else null. */
   stale?: string | null;
+  /** Its turns' tokens (GET /api/threads/:id only). */
+  usage?: Usage;
 }
 
 export interface Change {
@@ -49,6 +52,7 @@ export interface Turn {
   status: string;
   changes?: Change[];
   trace?: string[];
+  usage?: Usage;
 }
 export interface ThreadView {
   thread: ThreadInfo;
