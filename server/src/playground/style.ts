@@ -53,6 +53,9 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 .msg.note{background:none;border:1px dashed var(--line2);color:var(--muted);font-style:italic}
 .msg.error{background:var(--err-bg);border-color:var(--err-line);color:var(--bad)}
 @keyframes blink{50%{opacity:0}}
+.tool-call{align-self:flex-start;max-width:86%;min-width:0;border:1px dashed var(--line2);border-radius:8px;font-size:12px}
+.tool-call>summary{cursor:pointer;padding:3px 9px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tool-call>summary code{color:var(--text)}.tool-call.failed>summary .tool-label{color:var(--bad)}
 .empty{color:var(--muted);margin:8px 10px}
 #composer{display:flex;gap:6px;padding:8px;border-top:1px solid var(--line)}
 #input{flex:1;min-width:0;resize:none;font:inherit;color:inherit;background:var(--panel);padding:6px 8px;border:1px solid var(--line2);border-radius:6px}

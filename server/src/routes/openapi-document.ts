@@ -615,6 +615,20 @@ export function openApiDocument(agent: string, options: { playground: boolean })
             startedAt: { type: "integer" },
             committedAt: { type: "integer" },
             usage: { ...ref("Usage"), description: "the sum of its model calls' usage" },
+            toolCalls: {
+              type: "array",
+              description: "the tools it called, in order (the model's calls and its code's); absent when none",
+              items: {
+                type: "object",
+                properties: {
+                  node: { type: "string" },
+                  tool: { type: "string" },
+                  arguments: { type: "string", description: "JSON text, as written" },
+                  result: {},
+                  error: { type: "string" },
+                },
+              },
+            },
           },
         },
         Usage: {

@@ -12,6 +12,7 @@ import { priced, usageOf, usageTotal } from "../usage/totals.js";
 /** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
 export function turnJson(t: TurnRecord, prices: Prices | undefined) {
   const usage = usageTotal(t.trace.map(usageOf), prices);
+  const toolCalls = toolCallsOf(t);
   return {
     seq: t.seq,
     messageId: t.messageId,
@@ -27,7 +28,26 @@ export function turnJson(t: TurnRecord, prices: Prices | undefined) {
     committedAt: t.committedAt,
     // The tokens the turn's model calls used (and their cost, where priced); absent when none were reported.
     ...(usage && { usage }),
+    // The tools it called, in order, so that a chat can show each call where it happened.
+    ...(toolCalls.length > 0 && { toolCalls }),
   };
+}
+
+/** A turn's tool calls as its stored trace keeps them: the model's and those of the agent's code. */
+function toolCallsOf(t: TurnRecord) {
+  return t.trace.flatMap((e) =>
+    e.kind === "tool_call"
+      ? [
+          {
+            node: e.node,
+            tool: e.tool,
+            arguments: e.arguments,
+            ...("result" in e && { result: e.result }),
+            ...(e.error !== undefined && { error: e.error }),
+          },
+        ]
+      : [],
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { api, ApiError, refusal, request } from "./api.js";
 import type { App, ReplyView } from "./app.js";
 import { el, enc, newId } from "./dom.js";
 import { readEvents } from "./sse.js";
+import { toolCallView, type ToolCallShown } from "./tool-calls.js";
 import type { RunEvent, ThreadInfo, ThreadView, Turn } from "./types.js";
 
 function bubble(app: App, who: "user" | "agent", text: string, extra?: string): HTMLElement {
@@ -26,6 +27,7 @@ export function renderThread(app: App, thread: ThreadInfo | null, turns: Turn[])
     // A regenerated turn's first answer is no longer the conversation's (the timeline keeps it).
     if (t.status === "replaced") continue;
     if (t.user !== null) bubble(app, "user", t.user);
+    for (const call of t.toolCalls ?? []) ui.messages.appendChild(toolCallView(call));
     if (t.status === "interrupted") bubble(app, "agent", "(interrupted: no reply)", "note");
     else if (t.reply !== null) bubble(app, "agent", t.reply);
   }
@@ -70,6 +72,9 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
       return false;
     case "step":
       app.actions.light(e.event.node);
+      // A tool call goes where it happened: before the reply being written.
+      if (e.event.kind === "tool_call")
+        app.ui.messages.insertBefore(toolCallView(e.event as ToolCallShown), view.reply);
       return false;
     case "text-delta":
       view.reply ??= bubble(app, "agent", "", "streaming");

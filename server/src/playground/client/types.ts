@@ -1,4 +1,5 @@
 /** The API's JSON as the page reads it (the server's routes and run-events.ts say what is sent). */
+import type { ToolCallShown } from "./tool-calls.js";
 import type { Usage } from "./usage.js";
 
 export interface Loc {
@@ -53,6 +54,8 @@ export interface Turn {
   changes?: Change[];
   trace?: string[];
   usage?: Usage;
+  /** The tools it called, in order. */
+  toolCalls?: ToolCallShown[];
 }
 export interface ThreadView {
   thread: ThreadInfo;
@@ -71,7 +74,7 @@ export interface Memory {
 
 export type RunEvent =
   | { type: "run-start"; turn: number; user: string | null }
-  | { type: "step"; event: { node: string } }
+  | { type: "step"; event: { node: string; kind?: string } }
   | { type: "text-delta"; node: string; delta: string }
   | { type: "text-reset"; node: string }
   | { type: "run-finish"; turn: number; reply: string | null; done: boolean }
