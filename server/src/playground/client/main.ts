@@ -12,6 +12,7 @@ import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
 import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
+import { wireTheme } from "./theme.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -95,6 +96,7 @@ ui.turns.addEventListener(
   }),
 );
 wireCodePane(app);
+wireTheme(byId("theme"));
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
