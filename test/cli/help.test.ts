@@ -62,6 +62,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--on-stale <policy>",
       "--watch",
       "--no-typecheck",
+      "--prices <file>",
       "--no-playground",
       ...MODEL_OPTIONS,
     ],
