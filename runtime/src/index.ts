@@ -58,7 +58,10 @@ export type {
   ChoiceRequest,
   CompletionPurpose,
   JsonSchema,
+  TokenUsage,
+  UsageListener,
 } from "./model/types.js";
+export { addUsage, hasUsage } from "./model/usage.js";
 export type {
   ToolCallingModel,
   ToolCall,

@@ -10,6 +10,7 @@
  */
 import { z } from "zod";
 import { BUSY_POLICIES, STALE_POLICIES } from "@autograms/store";
+import { checkPrices } from "./usage/prices.js";
 
 /** A value as a refusal shows it: text quoted (and cut), a number as written, anything else by its kind. */
 function shown(value: unknown): string {
@@ -98,8 +99,16 @@ function check(schema: z.ZodType, given: unknown, fn: string): void {
 
 export function checkAppOptions(given: unknown, fn = "createApp"): void {
   check(APP_OPTIONS, given, fn);
+  checkPricesOf(given, fn);
 }
 
 export function checkListenOptions(given: unknown): void {
   check(LISTEN_OPTIONS, given, "listen");
+  checkPricesOf(given, "listen");
+}
+
+/** The price table has its own check: its refusals name the model whose entry is wrong. */
+function checkPricesOf(given: unknown, fn: string): void {
+  const { prices } = given as { prices?: unknown };
+  if (prices !== undefined) checkPrices(prices, `${fn}: prices`);
 }

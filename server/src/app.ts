@@ -29,6 +29,7 @@ import { InProcessPlayer, type TurnPlayer } from "./workers/turn-player.js";
 import { checkAppOptions } from "./app-options.js";
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
+import type { Prices } from "./usage/prices.js";
 import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
 
 /** A part of the server: its routes, given what every part shares. */
@@ -90,6 +91,11 @@ export interface AppOptions {
    * a pool replaces it).
    */
   workers?: WorkerOptions | TurnPool | PoolBuild;
+  /**
+   * What tokens cost: model name -> price per million input and output tokens (docs/serving.md).
+   * Without it, or for a model it does not name, the API shows tokens without a cost.
+   */
+  prices?: Prices;
   /** Bounds of the replays behind `GET .../turns/:seq/calls` (see `TurnCallsLimits` for the defaults). */
   turnCalls?: Partial<TurnCallsLimits>;
   /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
@@ -144,6 +150,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     metrics,
     playground: options.playground !== false,
     ...(options.readiness && { readiness: options.readiness }),
+    ...(options.prices && { prices: options.prices }),
   };
   const app = new Hono();
   app.onError((err, c) => {

@@ -7,6 +7,7 @@ import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
 import type { TurnCalls } from "./runs/turn-calls.js";
 import type { TurnPlayer } from "./workers/turn-player.js";
+import type { Prices } from "./usage/prices.js";
 
 /**
  * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
@@ -45,6 +46,8 @@ export interface ServerContext {
   playground: boolean;
   /** Why turns cannot be played now (a dependency of the agent is down), asked by `/readyz`. */
   readiness?: () => string | undefined;
+  /** What tokens cost, by model (`AppOptions.prices`): the API adds a cost to the usage it shows where priced. */
+  prices?: Prices;
 }
 
 export interface ServerLimits {

@@ -36,5 +36,7 @@ export type { AgUiEvent, Variables } from "./protocols/ag-ui.js";
 export { playgroundFiles, playgroundGraph } from "./playground/routes.js";
 export type { GraphView, PlaygroundOptions, PlaygroundSource } from "./playground/routes.js";
 export { HttpError, errorResponse } from "./http/errors.js";
+export { checkPrices, costOf } from "./usage/prices.js";
+export type { Price, Prices } from "./usage/prices.js";
 export { isRunEnd } from "@autograms/store";
 export type { RunEvent, NumberedRunEvent } from "@autograms/store";

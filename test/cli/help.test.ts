@@ -63,6 +63,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--on-stale <policy>",
       "--watch",
       "--no-typecheck",
+      "--prices <file>",
       "--no-playground",
       ...MODEL_OPTIONS,
     ],

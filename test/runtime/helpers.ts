@@ -16,7 +16,8 @@ export class TestModel implements ChatModel {
     return this.answer(req);
   }
   async choose(req: ChoiceRequest): Promise<number> {
-    this.choices.push(structuredClone(req));
+    const { signal, onUsage: _usage, ...data } = req;
+    this.choices.push({ ...structuredClone(data), ...(signal && { signal }) });
     return this.pick(req);
   }
 }

@@ -40,7 +40,7 @@ export type Reply = FixedReply | ((req: ServerRequest) => Reply | Promise<Reply>
 
 export type FixedReply =
   /** A completion with this text. When streamed, `chunks` (if given) are the content deltas. */
-  | { text: string; finishReason?: string; chunks?: string[]; logprobs?: TokenLogprob[] }
+  | { text: string; finishReason?: string; chunks?: string[]; logprobs?: TokenLogprob[]; usage?: WireUsage }
   /**
    * The answer to a multiple-choice request, in whatever form the request asks for: one token with
    * log-probabilities (`alternatives` adds other labels' log-probabilities to the top list) when it
@@ -51,7 +51,13 @@ export type FixedReply =
    * Tool calls (and optional text). Streamed, each call's arguments arrive in pieces of
    * `argumentChunk` characters (default 4); `interleave` alternates the pieces of parallel calls.
    */
-  | { toolCalls: ScriptedToolCall[]; text?: string; argumentChunk?: number; interleave?: boolean }
+  | {
+      toolCalls: ScriptedToolCall[];
+      text?: string;
+      argumentChunk?: number;
+      interleave?: boolean;
+      usage?: WireUsage;
+    }
   /**
    * An HTTP error with OpenAI's error body. 429 and 5xx carry `retry-after-ms: 1` so retries are
    * quick, unless `retryAfter` gives a `Retry-After` header instead (seconds, or an HTTP date).
@@ -78,6 +84,15 @@ export type FixedReply =
   | { delay: number; then?: Reply }
   /** Close the connection without answering. */
   | { drop: true };
+
+/**
+ * The tokens an answer reports (default 1 and 1): in a plain completion always, in a stream as a
+ * last chunk without choices when the request asks for it (`stream_options.include_usage`).
+ */
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
 
 export interface TokenLogprob {
   token: string;
@@ -313,6 +328,7 @@ type Answer = {
   toolCalls: { id: string; name: string; arguments: string }[];
   logprobs: TokenLogprob[] | null;
   finishReason: string;
+  usage: WireUsage;
 };
 
 /** What a reply answers to this request, whichever way it is sent. */
@@ -326,10 +342,11 @@ function answerOf(req: ServerRequest, reply: FixedReply): Answer {
         toolCalls: [],
         logprobs: [{ token: label, logprob: top[label]!, top }],
         finishReason: "length",
+        usage: ONE_AND_ONE,
       };
     }
     const content = req.body?.response_format?.type === "json_schema" ? JSON.stringify({ answer: label }) : label;
-    return { content, toolCalls: [], logprobs: null, finishReason: "stop" };
+    return { content, toolCalls: [], logprobs: null, finishReason: "stop", usage: ONE_AND_ONE };
   }
   if ("toolCalls" in reply) {
     const toolCalls = reply.toolCalls.map((c, i) => ({
@@ -337,7 +354,13 @@ function answerOf(req: ServerRequest, reply: FixedReply): Answer {
       name: c.name,
       arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
     }));
-    return { content: reply.text ?? null, toolCalls, logprobs: null, finishReason: "tool_calls" };
+    return {
+      content: reply.text ?? null,
+      toolCalls,
+      logprobs: null,
+      finishReason: "tool_calls",
+      usage: reply.usage ?? ONE_AND_ONE,
+    };
   }
   if ("text" in reply)
     return {
@@ -345,6 +368,7 @@ function answerOf(req: ServerRequest, reply: FixedReply): Answer {
       toolCalls: [],
       logprobs: reply.logprobs ?? null,
       finishReason: reply.finishReason ?? "stop",
+      usage: reply.usage ?? ONE_AND_ONE,
     };
   throw new Error(`openai-server: cannot answer with ${JSON.stringify(reply)}`);
 }
@@ -361,6 +385,9 @@ const wireLogprobs = (lps: TokenLogprob[] | null) =>
     })),
     refusal: null,
   };
+
+const ONE_AND_ONE: WireUsage = { prompt_tokens: 1, completion_tokens: 1 };
+const wireUsage = (u: WireUsage) => ({ ...u, total_tokens: u.prompt_tokens + u.completion_tokens });
 
 let counter = 0;
 
@@ -384,7 +411,7 @@ function completionOf(req: ServerRequest, reply: FixedReply, model: string) {
     created: Math.floor(Date.now() / 1000),
     model,
     choices: [{ index: 0, message, logprobs: wireLogprobs(a.logprobs), finish_reason: a.finishReason }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+    usage: wireUsage(a.usage),
   };
 }
 
@@ -421,5 +448,8 @@ function chunksOf(req: ServerRequest, reply: FixedReply, model: string): object[
       : perCall.flat();
   for (const f of fragments) out.push(chunk({ tool_calls: [f] }));
   out.push(chunk({}, a.finishReason));
+  if (req.body?.stream_options?.include_usage) {
+    out.push({ id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: wireUsage(a.usage) });
+  }
   return out;
 }

@@ -18,6 +18,7 @@ import type { openAgent } from "../agent-loading/open-agent.js";
 import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
 import { reporting } from "../agent-loading/report-error.js";
+import { readPrices } from "../agent-loading/price-file.js";
 import { storeUrl } from "../conversation/store-url.js";
 import { vscodeLink } from "../debugger/graph-page.js";
 import { tokenOf, type TokenFlags } from "../serving/token-flags.js";
@@ -42,6 +43,8 @@ export interface ServeFlags extends ModelFlags, TokenFlags {
   turnWallMs?: number;
   /** False with --no-playground. */
   playground: boolean;
+  /** --prices: a JSON price table. */
+  prices?: string;
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -86,6 +89,7 @@ async function serve(
       throw new CliError(`--${(err as Error).message}`, 2);
     }
   }
+  const prices = flags.prices === undefined ? undefined : readPrices(flags.prices);
   // Clients watch the replies as they are written: the model streams them (the offline model word by word).
   const metrics = new ServerMetrics();
   const modelFlags: ModelFlags = {
@@ -133,6 +137,7 @@ async function serve(
       ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
       readiness: mcpServersDown,
+      ...(prices && { prices }),
     });
   } catch (err) {
     await store.close();

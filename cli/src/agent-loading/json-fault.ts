@@ -89,3 +89,9 @@ export function jsonFaultAt(text: string): JsonFaultAt | undefined {
     return { line: lines.length, column: lines.at(-1)!.length + 1, why: err.why };
   }
 }
+
+/** `line:column` (both from 1) of a character offset in `text`. */
+export function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `${before.length}:${before.at(-1)!.length + 1}`;
+}

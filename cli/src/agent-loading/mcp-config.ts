@@ -4,13 +4,7 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { McpConfig } from "@autograms/runtime/mcp";
 import { CliError } from "./cli-error.js";
-import { jsonFaultAt } from "./json-fault.js";
-
-/** `line:column` (both from 1) of a character offset in `text`. */
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset).split("\n");
-  return `${before.length}:${before.at(-1)!.length + 1}`;
-}
+import { jsonFaultAt, lineColumn } from "./json-fault.js";
 
 /** The configuration in `path`, checked, its servers' relative paths the file's folder (as editors read them). */
 export async function readMcpConfig(path: string): Promise<McpConfig> {

@@ -73,6 +73,10 @@ export function registerServe(program: Command): void {
       "do not type-check the agent with TypeScript's checker (by default its errors, with the nearest tsconfig.json, are errors of the build)",
     )
     .option(
+      "--prices <file>",
+      'what tokens cost: a JSON file of model names, each { "input": n, "output": n } per million tokens; the threads API and the playground show each call\'s, turn\'s and thread\'s cost beside its tokens (none for a model the file does not name)',
+    )
+    .option(
       "--no-playground",
       "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)",
     );

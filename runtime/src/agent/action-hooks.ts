@@ -12,7 +12,7 @@ import { lookupVar, top, visibleTurns, visibleVars } from "../engine/scope.js";
 import type { Effect, RunState, StepInput } from "../engine/state.js";
 import type { ActionEffects, ActionInfo, JsonValue } from "@autograms/graph";
 import { recordedEffects } from "@autograms/graph";
-import type { ChatMessage, CompletionPurpose } from "../model/types.js";
+import type { ChatMessage, CompletionPurpose, UsageListener } from "../model/types.js";
 import { evaluateAsync, SandboxError } from "@autograms/sandbox";
 import type { ActionCall } from "../trace/events.js";
 import type { Performer } from "./performer.js";
@@ -20,7 +20,12 @@ import { withRetries } from "./retries.js";
 
 type ActionEffect = Extract<Effect, { kind: "action" }>;
 
-export async function runActionHook(p: Performer, state: RunState, effect: ActionEffect): Promise<StepInput> {
+export async function runActionHook(
+  p: Performer,
+  state: RunState,
+  effect: ActionEffect,
+  onUsage?: UsageListener,
+): Promise<StepInput> {
   const { env } = p;
   const cn = env.program.nodes.get(effect.node)!;
   const node = cn.node;
@@ -28,7 +33,7 @@ export async function runActionHook(p: Performer, state: RunState, effect: Actio
   const hook = p.actions[name]![effect.hook] as ((ctx: LeavingContext<unknown>) => unknown) | undefined;
   const calls: ActionCall[] = [];
   let open = true;
-  const ctx = hookContext(p, state, effect, calls, () => {
+  const ctx = hookContext(p, state, effect, calls, onUsage, () => {
     if (!open)
       throw new AgentError(
         "action_failed",
@@ -86,6 +91,7 @@ function hookContext(
   state: RunState,
   effect: ActionEffect,
   calls: ActionCall[],
+  onUsage: UsageListener | undefined,
   check: () => void,
 ): LeavingContext<unknown> {
   const { env } = p;
@@ -97,7 +103,7 @@ function hookContext(
     check();
     const sent = structuredClone(messages);
     const answer = await withRetries(p, node.name, "generate text", async () => {
-      const text = await p.model.complete({ messages: sent, node: node.name, purpose });
+      const text = await p.model.complete({ messages: sent, node: node.name, purpose, ...(onUsage && { onUsage }) });
       if (typeof text !== "string") throw new Error(`complete() returned ${typeof text}, not a string`);
       return text;
     });
@@ -141,7 +147,12 @@ function hookContext(
         check();
         const sent = [...choices].map(String);
         const answer = await withRetries(p, node.name, "choose", async () => {
-          const i = await p.model.choose({ prompt: String(prompt), choices: sent, node: node.name });
+          const i = await p.model.choose({
+            prompt: String(prompt),
+            choices: sent,
+            node: node.name,
+            ...(onUsage && { onUsage }),
+          });
           if (!Number.isInteger(i) || i < 0 || i >= sent.length)
             throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${sent.length}`);
           return i;

@@ -3,7 +3,8 @@
  * retries, code that calls tools) and feeds the results back, until a reply or the end.
  */
 import type { JsonValue } from "@autograms/graph";
-import { isToolCallingModel, type ToolCompletion } from "../model/types.js";
+import { isToolCallingModel, type TokenUsage, type ToolCompletion } from "../model/types.js";
+import { addUsage, hasUsage } from "../model/usage.js";
 import { evaluateAsync, type HostFunction } from "@autograms/sandbox";
 import { toolRunOptions, type ToolRunOptions } from "../language/tools.js";
 import { AgentError } from "../errors.js";
@@ -78,7 +79,9 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
   const wait = deadline ? <T>(work: Promise<T>) => deadline.race(work) : <T>(work: Promise<T>) => work;
   const signal = deadline && { signal: deadline.signal };
   // How long the run has waited for the model and for tools since an event last reported it.
-  const waited: Waited = { model: 0, tool: 0 };
+  const waited: Waited = { model: 0, tool: 0, usage: {} };
+  // Only a traced run has events to carry the tokens.
+  const counted = p.trace && { onUsage: (usage: TokenUsage) => void addUsage(waited.usage, usage) };
   // The clock is read before the work is called: a timer the work sets runs from then, and a
   // pause of the process between the call and the await must not come off the time waited.
   const timed = async <T>(on: keyof Waited, work: () => Promise<T>): Promise<T> => {
@@ -95,7 +98,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
   }
   let r = step(env, state, input);
   for (;;) {
-    report(p.trace, r, waited);
+    report(p.trace, r, waited, p.model.model);
     const effect = r.effect;
     if (!effect) {
       // Steps between waits read the clock: a timer cannot fire while they run.
@@ -119,7 +122,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        report(p.trace, last, waited);
+        report(p.trace, last, waited, p.model.model);
         return { state: last.state, effect };
       }
       case "finish":
@@ -135,6 +138,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
                   purpose: effect.purpose,
                   ...(effect.schema && { schema: effect.schema }),
                   ...signal,
+                  ...counted,
                   ...live,
                 });
                 if (typeof answer !== "string") throw new Error(`complete() returned ${typeof answer}, not a string`);
@@ -156,6 +160,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
                 choices: effect.choices,
                 node: effect.node,
                 ...signal,
+                ...counted,
               });
               if (!Number.isInteger(i) || i < 0 || i >= effect.choices.length) {
                 throw new Error(`choose() returned ${JSON.stringify(i)}, not an index below ${effect.choices.length}`);
@@ -216,6 +221,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
                     ...(effect.schema && { schema: effect.schema }),
                     ...(stream && { stream }),
                     ...signal,
+                    ...counted,
                     ...live,
                   }),
                 ),
@@ -231,7 +237,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         r = step(env, r.state, await timed("tool", () => wait(runTool(p, effect.tool, effect.args))));
         break;
       case "action":
-        r = step(env, r.state, await timed("model", () => wait(runActionHook(p, r.state, effect))));
+        r = step(env, r.state, await timed("model", () => wait(runActionHook(p, r.state, effect, counted?.onUsage))));
         break;
     }
   }
@@ -240,6 +246,8 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
 interface Waited {
   model: number;
   tool: number;
+  /** The tokens of the model calls in `model`. */
+  usage: TokenUsage;
 }
 
 /** The events that report the model's answers: the time spent waiting for them is theirs. */
@@ -250,7 +258,7 @@ const ANSWERED: ReadonlySet<TraceEvent["kind"]> = new Set(["generate", "custom",
  * for what it reports (a tool call's for the tool; a generation's, a decision's or a custom
  * action's for the model, every attempt of it).
  */
-function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): void {
+function report(trace: TraceSink | undefined, r: StepResult, waited: Waited, model: string | undefined): void {
   if (!trace) return;
   if (r.before) for (const event of r.before) trace(event);
   const event = r.event;
@@ -259,6 +267,10 @@ function report(trace: TraceSink | undefined, r: StepResult, waited: Waited): vo
   if (on) {
     event.ms = Math.round(waited[on] * 10) / 10;
     waited[on] = 0;
+  }
+  if (on === "model" && hasUsage(waited.usage)) {
+    event.usage = model === undefined ? waited.usage : { model, ...waited.usage };
+    waited.usage = {};
   }
   trace(event);
 }

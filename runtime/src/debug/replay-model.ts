@@ -9,6 +9,7 @@ import type {
   ChoiceRequest,
   CompletionPurpose,
   CompletionRequest,
+  TokenUsage,
   ToolCallingModel,
   ToolCompletion,
   ToolCompletionRequest,
@@ -18,8 +19,11 @@ import type { TraceEvent } from "../trace/events.js";
 import { traceEvents } from "./recording.js";
 import { cutAfter, cutBefore } from "../text/cut.js";
 
-/** One model call of the recorded run. */
-export type RecordedCall =
+/**
+ * One model call of the recorded run. `usage` is on the last call of each event that recorded
+ * tokens: the event's total, given back there so that the replayed event adds up to it again.
+ */
+export type RecordedCall = (
   | {
       kind: "complete";
       node: string;
@@ -31,7 +35,8 @@ export type RecordedCall =
     }
   | { kind: "choose"; node: string; prompt: string; choices: string[]; answer: number; event: number; loc: Loc | null }
   /** At a node that offers tools; `messages` are the node's first ones, which every later request extends. */
-  | { kind: "tools"; node: string; messages: ChatMessage[]; answer: ToolCompletion; event: number; loc: Loc | null };
+  | { kind: "tools"; node: string; messages: ChatMessage[]; answer: ToolCompletion; event: number; loc: Loc | null }
+) & { usage?: TokenUsage };
 
 export interface ReplayModelOptions {
   /** "all" (default): node, messages, prompt and choices must match; "node": only the asking node. */
@@ -66,65 +71,71 @@ export class ReplayDivergence extends Error {
 export function recordedCalls(events: readonly TraceEvent[]): RecordedCall[] {
   const calls: RecordedCall[] = [];
   events.forEach((e, event) => {
-    if (e.kind === "generate" && e.toolAnswers) {
-      // The trace keeps the answers that called tools apart from the text answers; a node asks
-      // again after an unusable text answer only at its end, so this is the order they came in.
-      const answers = [
-        ...e.toolAnswers.map((a) => ({ ...a, finishReason: "tool_calls" })),
-        ...e.raw.map((text) => ({ text, toolCalls: [], finishReason: "stop" })),
-      ];
-      for (const answer of answers)
-        calls.push({ kind: "tools", node: e.node, messages: e.messages, answer, event, loc: e.loc });
-    } else if (e.kind === "generate") {
-      for (const answer of e.raw)
-        calls.push({
-          kind: "complete",
-          node: e.node,
-          purpose: e.purpose,
-          messages: e.messages,
-          answer,
-          event,
-          loc: e.loc,
-        });
-    } else if (e.kind === "custom") {
-      // A custom action's hook asked these itself, in this order, before the event that reports it.
-      for (const c of e.calls) {
-        calls.push(
-          c.kind === "complete"
-            ? {
-                kind: "complete",
-                node: e.node,
-                purpose: c.purpose,
-                messages: c.messages,
-                answer: c.answer,
-                event,
-                loc: e.loc,
-              }
-            : {
-                kind: "choose",
-                node: e.node,
-                prompt: c.prompt,
-                choices: c.choices,
-                answer: c.answer,
-                event,
-                loc: e.loc,
-              },
-        );
-      }
-    } else if (e.kind === "transition" || e.kind === "return" || e.kind === "quit") {
-      for (const d of e.decisions)
-        calls.push({
-          kind: "choose",
-          node: e.node,
-          prompt: d.prompt,
-          choices: d.choices,
-          answer: d.chosen,
-          event,
-          loc: e.loc,
-        });
-    }
+    const first = calls.length;
+    recordCalls(calls, e, event);
+    if (e.usage && calls.length > first) calls[calls.length - 1]!.usage = e.usage;
   });
   return calls;
+}
+
+function recordCalls(calls: RecordedCall[], e: TraceEvent, event: number): void {
+  if (e.kind === "generate" && e.toolAnswers) {
+    // The trace keeps the answers that called tools apart from the text answers; a node asks
+    // again after an unusable text answer only at its end, so this is the order they came in.
+    const answers = [
+      ...e.toolAnswers.map((a) => ({ ...a, finishReason: "tool_calls" })),
+      ...e.raw.map((text) => ({ text, toolCalls: [], finishReason: "stop" })),
+    ];
+    for (const answer of answers)
+      calls.push({ kind: "tools", node: e.node, messages: e.messages, answer, event, loc: e.loc });
+  } else if (e.kind === "generate") {
+    for (const answer of e.raw)
+      calls.push({
+        kind: "complete",
+        node: e.node,
+        purpose: e.purpose,
+        messages: e.messages,
+        answer,
+        event,
+        loc: e.loc,
+      });
+  } else if (e.kind === "custom") {
+    // A custom action's hook asked these itself, in this order, before the event that reports it.
+    for (const c of e.calls) {
+      calls.push(
+        c.kind === "complete"
+          ? {
+              kind: "complete",
+              node: e.node,
+              purpose: c.purpose,
+              messages: c.messages,
+              answer: c.answer,
+              event,
+              loc: e.loc,
+            }
+          : {
+              kind: "choose",
+              node: e.node,
+              prompt: c.prompt,
+              choices: c.choices,
+              answer: c.answer,
+              event,
+              loc: e.loc,
+            },
+      );
+    }
+  } else if (e.kind === "transition" || e.kind === "return" || e.kind === "quit") {
+    for (const d of e.decisions)
+      calls.push({
+        kind: "choose",
+        node: e.node,
+        prompt: d.prompt,
+        choices: d.choices,
+        answer: d.chosen,
+        event,
+        loc: e.loc,
+      });
+  }
 }
 
 export class ReplayModel implements ToolCallingModel {
@@ -155,6 +166,7 @@ export class ReplayModel implements ToolCallingModel {
       if (difference) this.diverge(call, req.node, `the messages differ: ${difference}`);
     }
     this.next++;
+    if (call.usage) req.onUsage?.(call.usage);
     return call.answer;
   }
 
@@ -172,6 +184,7 @@ export class ReplayModel implements ToolCallingModel {
       if (difference) this.diverge(call, req.node, `the question differs ${difference}`);
     }
     this.next++;
+    if (call.usage) req.onUsage?.(call.usage);
     return call.answer;
   }
 
@@ -185,6 +198,7 @@ export class ReplayModel implements ToolCallingModel {
       if (difference) this.diverge(call, req.node, `the messages differ: ${difference}`);
     }
     this.next++;
+    if (call.usage) req.onUsage?.(call.usage);
     if (req.stream && call.answer.text) req.onText?.(call.answer.text);
     return structuredClone(call.answer);
   }

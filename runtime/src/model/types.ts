@@ -15,6 +15,11 @@ export type CompletionPurpose = "chat" | "thought" | "user";
 export interface TokenUsage {
   inputTokens?: number;
   outputTokens?: number;
+  /**
+   * The name of the model that used them, which prices them: in a trace event, `ChatModel.model`
+   * unless the report named another (a replay gives the recorded one back).
+   */
+  model?: string;
 }
 
 /** Told the tokens a call used, when the model knows (traces record them). */

@@ -5,7 +5,7 @@
  */
 import type { Action, BaseAction, JsonValue, Loc } from "@autograms/graph";
 import { familyOf } from "@autograms/graph";
-import type { ChatMessage, CompletionPurpose, ToolCall } from "../model/types.js";
+import type { ChatMessage, CompletionPurpose, TokenUsage, ToolCall } from "../model/types.js";
 import type { LogLevel } from "@autograms/sandbox";
 
 export interface VariableChange {
@@ -45,6 +45,11 @@ interface Base {
    * hook's for the model. Absent where nothing was waited for.
    */
   ms?: number;
+  /**
+   * The tokens of the model calls `ms` counts (every attempt), as the model reported them. Absent
+   * when it reported none (the offline and scripted models, a server that does not say).
+   */
+  usage?: TokenUsage;
 }
 
 export type TraceEvent =

@@ -10,7 +10,7 @@ export const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body data-panel="chat">
-<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span></header>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
 <nav id="panels" aria-label="panels">
   <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
 </nav>
@@ -21,9 +21,9 @@ export const PAGE = `<!doctype html>
   <ul id="thread-list"></ul>
 </nav>
 <section id="chat" aria-label="chat">
-  <div class="bar"><h2>Chat</h2></div>
+  <div class="bar"><h2>Chat</h2><button id="regenerate" type="button" title="Run the last turn again: the new reply takes the old one's place" disabled>Regenerate</button></div>
   <div id="messages" aria-live="polite"></div>
-  <form id="composer"><textarea id="input" rows="2" aria-label="message"></textarea><button id="send" type="submit">Send</button></form>
+  <form id="composer"><textarea id="input" rows="2" aria-label="message"></textarea><button id="send" type="submit">Send</button><button id="stop" type="button" title="Stop the reply being written: the turn keeps nothing of it" hidden>Stop</button></form>
 </section>
 <section id="code" aria-label="code">
   <div class="bar" role="tablist"><button id="source-tab" role="tab" type="button" aria-selected="true" hidden>Source</button><button id="graph-tab" role="tab" type="button" aria-selected="false">Graph</button><select id="file-select" aria-label="file" hidden></select><span id="lit-label"></span><label id="raw-graph-label" title="every node the compiler made, under its own name"><input type="checkbox" id="raw-graph"> raw graph</label><button id="zoom-out" type="button" title="smaller">\u2212</button><button id="zoom-in" type="button" title="larger">+</button></div>
@@ -32,7 +32,7 @@ export const PAGE = `<!doctype html>
   <div id="graph-box" role="tabpanel" aria-labelledby="graph-tab"></div>
 </section>
 <section id="timeline" aria-label="turns">
-  <div class="turns-pane"><div class="bar"><h2>Turns</h2></div><ol id="turns" tabindex="0" aria-label="turns: arrow keys move between them"></ol></div>
+  <div class="turns-pane"><div class="bar"><h2>Turns</h2><span id="thread-usage" class="usage"></span></div><ol id="turns" tabindex="0" aria-label="turns: arrow keys move between them"></ol></div>
   <div id="turn-detail"></div>
 </section>
 </main>

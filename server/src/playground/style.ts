@@ -2,17 +2,26 @@
  * The playground's style, served as `playground/style.css`. The graph's own style comes inside its
  * SVG (the compiler's `toSvg`), and applies to the whole page: the class names it uses (`node`,
  * `item`, `edge`, `cluster`, `badge`, `selected`, `current`, ...) are not used here for anything else.
- * Colours are variables, so the dark scheme (`prefers-color-scheme`) only sets them again; the
- * graph keeps a light background of its own, its drawing being made for one. Under 1000 px the
- * panels show one at a time, switched by the bar under the header.
+ * Colours are variables, so the dark scheme only sets them again: the system's
+ * (`prefers-color-scheme`), unless the header's theme button chose one (`data-theme` on the root).
+ * The graph's drawing is made for a light background: in the dark it is shown inverted (its hues
+ * turned back), so it goes dark with the page. Under 1000 px the panels show one at a time,
+ * switched by the bar under the header.
  */
+
+/** The dark scheme's colours, set by the system's preference or by the theme button alike. */
+const DARK = `color-scheme:dark;--bg:#0b1120;--panel:#111827;--line:#1f2937;--line2:#374151;--text:#e5e7eb;--muted:#9ca3af;--head:#cbd5e1;
+--strong:#f8fafc;--btn:#1f2937;--btn-hover:#374151;--accent:#3b82f6;--accent-hover:#2563eb;--active:#1e3a8a;--agent-msg:#1f2937;--code-bg:#0f172a;
+--lit:#7f1d1d;--lit-edge:#f87171;--passed:#713f12;--selected:#312e81;--ok:#4ade80;--bad:#f87171;--err-bg:#450a0a;--err-line:#7f1d1d;
+--graph-bg:#141414;--graph-filter:invert(.92) hue-rotate(180deg)`;
+
 export const STYLE = `
 :root{--bg:#f1f5f9;--panel:#fff;--line:#e2e8f0;--line2:#cbd5e1;--text:#111827;--muted:#64748b;--head:#475569;--strong:#0f172a;
 --btn:#f8fafc;--btn-hover:#e2e8f0;--accent:#2563eb;--accent-hover:#1d4ed8;--active:#dbeafe;--agent-msg:#f1f5f9;--code-bg:#f8fafc;
---lit:#fee2e2;--lit-edge:#dc2626;--passed:#fef3c7;--selected:#e0e7ff;--ok:#15803d;--bad:#b91c1c;--err-bg:#fef2f2;--err-line:#fecaca}
-@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--panel:#111827;--line:#1f2937;--line2:#374151;--text:#e5e7eb;--muted:#9ca3af;--head:#cbd5e1;
---strong:#f8fafc;--btn:#1f2937;--btn-hover:#374151;--accent:#3b82f6;--accent-hover:#2563eb;--active:#1e3a8a;--agent-msg:#1f2937;--code-bg:#0f172a;
---lit:#7f1d1d;--lit-edge:#f87171;--passed:#713f12;--selected:#312e81;--ok:#4ade80;--bad:#f87171;--err-bg:#450a0a;--err-line:#7f1d1d}}
+--lit:#fee2e2;--lit-edge:#dc2626;--passed:#fef3c7;--selected:#e0e7ff;--ok:#15803d;--bad:#b91c1c;--err-bg:#fef2f2;--err-line:#fecaca;
+--graph-bg:#fff;--graph-filter:none;color-scheme:light}
+@media (prefers-color-scheme:dark){:root:not([data-theme=light]){${DARK}}}
+:root[data-theme=dark]{${DARK}}
 *{box-sizing:border-box}
 html,body{height:100%}
 body{margin:0;font:13px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--text);background:var(--bg);display:flex;flex-direction:column;overflow:hidden}
@@ -30,7 +39,8 @@ button,select{font:inherit;color:inherit;cursor:pointer;border:1px solid var(--l
 button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:.5}
 :focus-visible{outline:2px solid var(--accent);outline-offset:1px}
 #new-thread,#send,#fork{background:var(--accent);border-color:var(--accent);color:#fff}#new-thread:hover,#send:hover,#fork:hover{background:var(--accent-hover)}
-#new-thread{margin-left:auto}
+#new-thread,#regenerate{margin-left:auto}
+#stop{background:#b91c1c;border-color:#b91c1c;color:#fff}
 [role=tab][aria-selected=true]{background:var(--active);border-color:var(--accent)}
 #thread-search{margin:6px 8px 2px;padding:4px 8px;font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line2);border-radius:6px;min-width:0}
 #thread-list{list-style:none;margin:0;padding:4px;overflow:auto;flex:1}
@@ -52,6 +62,9 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 .msg.note{background:none;border:1px dashed var(--line2);color:var(--muted);font-style:italic}
 .msg.error{background:var(--err-bg);border-color:var(--err-line);color:var(--bad)}
 @keyframes blink{50%{opacity:0}}
+.tool-call{align-self:flex-start;max-width:86%;min-width:0;border:1px dashed var(--line2);border-radius:8px;font-size:12px}
+.tool-call>summary{cursor:pointer;padding:3px 9px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.tool-call>summary code{color:var(--text)}.tool-call.failed>summary .tool-label{color:var(--bad)}
 .empty{color:var(--muted);margin:8px 10px}
 #composer{display:flex;gap:6px;padding:8px;border-top:1px solid var(--line)}
 #input{flex:1;min-width:0;resize:none;font:inherit;color:inherit;background:var(--panel);padding:6px 8px;border:1px solid var(--line2);border-radius:6px}
@@ -59,7 +72,8 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #lit-label{font-family:ui-monospace,monospace;font-size:12px;color:var(--lit-edge);margin-left:auto;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;min-width:0}
 #lit-label:not(:empty)::before{content:"\\25CF running: ";color:var(--muted);font-family:system-ui,sans-serif}
 #lit-label.idle:not(:empty)::before{content:"at: "}
-#graph-box{flex:1;overflow:auto;background:#fff;color:#111827}
+#graph-box{flex:1;overflow:auto;background:var(--graph-bg);color:#111827}#graph-box>*{filter:var(--graph-filter)}
+#theme{border-color:#475569;background:#1e293b;color:#f8fafc;padding:1px 8px;flex:none}#theme:hover{background:#334155}
 #raw-graph-label{font-size:12px;color:var(--muted);white-space:nowrap;display:inline-flex;align-items:center;gap:3px}
 #graph-box [data-node]{cursor:pointer}
 #graph-box [data-node].passed rect:first-of-type{stroke:#f59e0b;stroke-width:2.6}
@@ -85,6 +99,8 @@ ol.src{list-style:none;margin:0;padding:4px 0;font:12px/1.5 ui-monospace,SFMono-
 #turns li.selected button{background:var(--passed)}#turns li.interrupted .said{text-decoration:line-through;color:var(--muted)}
 #turns .seq{font-weight:700;color:var(--head);text-align:right}#turns .said{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 #turn-detail{flex:1;overflow:auto;min-width:0}
+.usage{color:var(--muted);font-size:11.5px}#thread-usage{margin-left:auto}.turn-usage{margin:4px 0}
+#turns .usage{grid-column:2/4}
 #turn-detail h4{margin:10px 10px 4px;font-size:12px;color:var(--head)}
 .table-wrap{overflow-x:auto;margin:0 10px}
 table.changes{border-collapse:collapse;font-size:12px}

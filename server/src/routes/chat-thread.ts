@@ -41,7 +41,7 @@ export function chatThreadRoutes(ctx: ServerContext): Hono {
     if (!(await ownThread(ctx.store, agent, id))) return c.body(null, 204);
     const stopped = await ctx.runs.stopThread(id);
     if (!stopped) return c.body(null, 204);
-    return c.json({ runId: stopped.runId, turn: turnJson(stopped.turn) });
+    return c.json({ runId: stopped.runId, turn: turnJson(stopped.turn, ctx.prices) });
   });
 
   return app;

@@ -103,7 +103,15 @@ export function openApiDocument(agent: string, options: { playground: boolean })
                 type: "object",
                 properties: {
                   id: { type: "string" },
-                  thread: ref("ThreadInfo"),
+                  thread: {
+                    allOf: [
+                      ref("ThreadInfo"),
+                      {
+                        type: "object",
+                        properties: { usage: { ...ref("Usage"), description: "the sum of its turns' usage" } },
+                      },
+                    ],
+                  },
                   turns: { type: "array", items: ref("Turn") },
                 },
               }),
@@ -176,7 +184,12 @@ export function openApiDocument(agent: string, options: { playground: boolean })
                   seq: { type: "integer" },
                   user: { type: ["string", "null"] },
                   steps: { type: "integer", description: "the turn's trace events, those not given here included" },
-                  events: { type: "array", items: { type: "object" } },
+                  events: {
+                    type: "array",
+                    items: { type: "object", properties: { usage: ref("Usage") } },
+                    description: "each with the `usage` of its model calls (and its `model`), where reported",
+                  },
+                  usage: { ...ref("Usage"), description: "the turn's: the sum of its events'" },
                   stopped: {
                     type: ["string", "null"],
                     description:
@@ -601,6 +614,31 @@ export function openApiDocument(agent: string, options: { playground: boolean })
             },
             startedAt: { type: "integer" },
             committedAt: { type: "integer" },
+            usage: { ...ref("Usage"), description: "the sum of its model calls' usage" },
+            toolCalls: {
+              type: "array",
+              description: "the tools it called, in order (the model's calls and its code's); absent when none",
+              items: {
+                type: "object",
+                properties: {
+                  node: { type: "string" },
+                  tool: { type: "string" },
+                  arguments: { type: "string", description: "JSON text, as written" },
+                  result: {},
+                  error: { type: "string" },
+                },
+              },
+            },
+          },
+        },
+        Usage: {
+          type: "object",
+          description:
+            "Tokens as the model reported them (absent: none reported, e.g. the offline model), and their cost from the server's price table (--prices): absent when it prices not every part",
+          properties: {
+            inputTokens: { type: "integer" },
+            outputTokens: { type: "integer" },
+            cost: { type: "number", description: "in the price table's currency" },
           },
         },
       },

@@ -6,9 +6,13 @@ import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
 import { knownThread } from "../own-thread.js";
+import type { Prices } from "../usage/prices.js";
+import { priced, usageOf, usageTotal } from "../usage/totals.js";
 
 /** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
-export function turnJson(t: TurnRecord) {
+export function turnJson(t: TurnRecord, prices: Prices | undefined) {
+  const usage = usageTotal(t.trace.map(usageOf), prices);
+  const toolCalls = toolCallsOf(t);
   return {
     seq: t.seq,
     messageId: t.messageId,
@@ -22,7 +26,42 @@ export function turnJson(t: TurnRecord) {
     trace: t.trace.map((e) => e.node).filter((node, i, all) => i === 0 || all[i - 1] !== node),
     startedAt: t.startedAt,
     committedAt: t.committedAt,
+    // The tokens the turn's model calls used (and their cost, where priced); absent when none were reported.
+    ...(usage && { usage }),
+    // The tools it called, in order, so that a chat can show each call where it happened.
+    ...(toolCalls.length > 0 && { toolCalls }),
   };
+}
+
+/** A turn's tool calls as its stored trace keeps them: the model's and those of the agent's code. */
+function toolCallsOf(t: TurnRecord) {
+  return t.trace.flatMap((e) =>
+    e.kind === "tool_call"
+      ? [
+          {
+            node: e.node,
+            tool: e.tool,
+            arguments: e.arguments,
+            ...("result" in e && { result: e.result }),
+            ...(e.error !== undefined && { error: e.error }),
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * A turn's calls (turn-calls.ts's JSON) with the cost of each step's tokens, where priced, and the
+ * turn's total.
+ */
+function pricedCalls(text: string, prices: Prices | undefined): Record<string, unknown> {
+  const calls = JSON.parse(text) as { events: { usage?: unknown }[] };
+  const events = calls.events.map((e) => {
+    const usage = usageOf(e);
+    return usage ? { ...e, usage: priced(usage, prices) } : e;
+  });
+  const usage = usageTotal(events.map(usageOf));
+  return { ...calls, events, ...(usage && { usage }) };
 }
 
 /**
@@ -58,8 +97,13 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   app.get("/api/threads/:id", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const thread = await known(id);
-    const turns = await store.turns(id);
-    return c.json({ id, thread: { ...thread, stale: await staleness(ctx, thread) }, turns: turns.map(turnJson) });
+    const turns = (await store.turns(id)).map((t) => turnJson(t, ctx.prices));
+    const usage = usageTotal(turns.map((t) => t.usage));
+    return c.json({
+      id,
+      thread: { ...thread, stale: await staleness(ctx, thread), ...(usage && { usage }) },
+      turns,
+    });
   });
 
   app.get("/api/threads/:id/memory", async (c) => {
@@ -83,7 +127,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const thread = await known(id);
     const seq = turnParam(c.req.param("seq"), "seq", id, 1, thread.version);
     try {
-      return c.body(await ctx.turnCalls.json(thread, seq), 200, { "Content-Type": "application/json" });
+      return c.json(pricedCalls(await ctx.turnCalls.json(thread, seq), ctx.prices));
     } catch (err) {
       if (err instanceof HttpError && err.extra.retryAfter !== undefined)
         c.header("Retry-After", String(err.extra.retryAfter));
@@ -115,7 +159,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const body = await jsonBody(c, VariablesBody);
     await known(id);
     const { turn } = await editThreadVariables(store, ctx.agent, id, body.frame, body.set);
-    return c.json({ thread: await store.thread(id), turn: turnJson(turn) });
+    return c.json({ thread: await store.thread(id), turn: turnJson(turn, ctx.prices) });
   });
 
   app.post("/api/threads/:id/migrate", async (c) => {
@@ -123,7 +167,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const body = await jsonBody(c, MigrateBody);
     await known(id);
     const { turn } = await migrateThread(store, ctx.agent, id, body.node);
-    return c.json({ thread: await store.thread(id), turn: turnJson(turn) });
+    return c.json({ thread: await store.thread(id), turn: turnJson(turn, ctx.prices) });
   });
 
   return app;

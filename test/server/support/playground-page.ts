@@ -46,6 +46,7 @@ export function playgroundInChromium(options: {
   agent: () => Agent;
   playground: ListenOptions["playground"];
   viewport: { width: number; height: number };
+  prices?: ListenOptions["prices"];
 }): PlaygroundPage {
   let dir: string | undefined;
   let store: Store | undefined;
@@ -57,7 +58,13 @@ export function playgroundInChromium(options: {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), options.prefix));
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
-    server = await listen({ agent: options.agent(), store, port: 0, playground: options.playground });
+    server = await listen({
+      agent: options.agent(),
+      store,
+      port: 0,
+      playground: options.playground,
+      ...(options.prices && { prices: options.prices }),
+    });
     pages = await sharedChromium();
     page = await pages.newPage({ viewport: options.viewport });
     errors = pageErrors(page);

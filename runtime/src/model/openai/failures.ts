@@ -80,7 +80,15 @@ export function toModelError(err: unknown, ctx: CallContext): ModelError {
   });
 }
 
-const PARAMS = ["top_logprobs", "logprobs", "logit_bias", "response_format", "max_tokens", "temperature"] as const;
+const PARAMS = [
+  "top_logprobs",
+  "logprobs",
+  "logit_bias",
+  "response_format",
+  "max_tokens",
+  "temperature",
+  "stream_options",
+] as const;
 export type RequestParam = (typeof PARAMS)[number];
 
 /** The request parameter that a 400 / 422 answer refuses, when the server says which. */

@@ -31,7 +31,7 @@ import { guardedFetch, type Fetch } from "./guarded-fetch.js";
 import { labelTokenIds, resolveConnection, type OpenAIModelOptions } from "./options.js";
 import { AttemptsFailed, retrying, type RetryPolicy } from "../retries.js";
 import { aborted, retryReason, serverWait, statusOf } from "./retry.js";
-import { fromWireMessage, StreamAssembler, toWireMessages, toWireTool, toWireToolChoice } from "./tools.js";
+import { fromWireMessage, StreamAssembler, toWireMessages, toWireTool, toWireToolChoice, usageOf } from "./tools.js";
 
 const STRATEGY_ORDER: Record<NonNullable<OpenAIModelOptions["choiceStrategy"]>, ChoiceStrategy[]> = {
   logprobs: ["logprobs", "text"],
@@ -39,8 +39,12 @@ const STRATEGY_ORDER: Record<NonNullable<OpenAIModelOptions["choiceStrategy"]>, 
   auto: ["logprobs", "json_schema", "text"],
 };
 
-// Sampling settings a model may refuse (reasoning models take no temperature); dropped once refused.
-const DROPPABLE: ReadonlySet<RequestParam> = new Set(["temperature", "max_tokens"]);
+// Settings a server may refuse (reasoning models take no temperature; some OpenAI-compatible
+// servers know no `stream_options`); dropped once refused.
+const DROPPABLE: ReadonlySet<RequestParam> = new Set(["temperature", "max_tokens", "stream_options"]);
+
+// Asks a stream to end with a chunk that reports the call's tokens, as a plain answer does.
+const STREAM_USAGE = { stream_options: { include_usage: true } } as const;
 
 type RequestBody = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
 
@@ -103,7 +107,7 @@ export class OpenAIModel implements ToolCallingModel {
   async complete(req: CompletionRequest): Promise<string> {
     if (this.options.stream && req.onText) {
       const answer = await this.guard(req.node, () =>
-        this.structured(req.schema, this.plain(req), (body) => this.stream(body, req.node, req.signal, req.onText)),
+        this.structured(req.schema, this.plain(req), (body) => this.stream(body, req, req.onText)),
       );
       if (answer.refusal) throw new ModelError(req.node, "answer", `the model refused: ${answer.refusal}`);
       return answer.result().text;
@@ -149,7 +153,7 @@ export class OpenAIModel implements ToolCallingModel {
     // A thought's schema goes with the tools: the answer that calls no tool is the JSON.
     if (req.stream || (this.options.stream && req.onText)) {
       return this.guard(req.node, async () =>
-        (await this.structured(req.schema, body, (b) => this.stream(b, req.node, req.signal, req.onText))).result(),
+        (await this.structured(req.schema, body, (b) => this.stream(b, req, req.onText))).result(),
       );
     }
     return this.guard(req.node, async () => {
@@ -227,7 +231,7 @@ export class OpenAIModel implements ToolCallingModel {
       this.retrying(node, signal, () => this.client.chat.completions.create(body, { signal })),
     );
     const usage = (completion as Partial<ChatCompletion> | null)?.usage;
-    if (usage && onUsage) onUsage({ inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens });
+    if (usage && onUsage) onUsage(usageOf(usage));
     return completion;
   }
 
@@ -238,12 +242,11 @@ export class OpenAIModel implements ToolCallingModel {
    */
   private stream(
     params: RequestBody,
-    node: string,
-    signal: AbortSignal | undefined,
+    { node, signal, onUsage }: Pick<CompletionRequest, "node" | "signal" | "onUsage">,
     onText: ((delta: string) => void) | undefined,
   ): Promise<StreamAssembler> {
     let passedOn = false;
-    return this.dropping(params, (body) =>
+    return this.dropping({ ...params, ...STREAM_USAGE }, (body) =>
       this.retrying(
         node,
         signal,
@@ -259,6 +262,7 @@ export class OpenAIModel implements ToolCallingModel {
           }
           // The client ends an aborted stream as if it were complete: the answer would be cut short.
           if (signal?.aborted) throw new APIUserAbortError();
+          if (assembler.usage && onUsage) onUsage(assembler.usage);
           return assembler;
         },
         () => passedOn,

@@ -7,7 +7,15 @@ import type {
   ChatCompletionTool,
   ChatCompletionToolChoiceOption,
 } from "openai/resources/chat/completions";
-import type { ToolCall, ToolChatMessage, ToolCompletion, ToolCompletionRequest, ToolDefinition } from "../types.js";
+import type { CompletionUsage } from "openai/resources/completions";
+import type {
+  TokenUsage,
+  ToolCall,
+  ToolChatMessage,
+  ToolCompletion,
+  ToolCompletionRequest,
+  ToolDefinition,
+} from "../types.js";
 
 export function toWireMessages(messages: readonly ToolChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
@@ -64,8 +72,12 @@ export class StreamAssembler {
   private finishReason: string | null = null;
   private readonly calls = new Map<number, ToolCall>();
 
+  /** The tokens the server reports in the stream's last chunk (asked for with `stream_options`). */
+  usage: TokenUsage | undefined;
+
   /** Takes one chunk; returns the text it adds. */
   add(chunk: ChatCompletionChunk): string {
+    if (chunk.usage) this.usage = usageOf(chunk.usage);
     const choice = chunk.choices?.[0];
     if (!choice) return "";
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -90,3 +102,9 @@ export class StreamAssembler {
     return { text: this.text, toolCalls, finishReason: this.finishReason };
   }
 }
+
+/** The tokens a completion (or a stream's usage chunk) reports, in the runtime's terms. */
+export const usageOf = (usage: CompletionUsage): TokenUsage => ({
+  inputTokens: usage.prompt_tokens,
+  outputTokens: usage.completion_tokens,
+});

@@ -16,6 +16,8 @@ export interface Ui {
   composer: HTMLFormElement;
   input: HTMLTextAreaElement;
   send: HTMLButtonElement;
+  stop: HTMLButtonElement;
+  regenerate: HTMLButtonElement;
   graph: HTMLElement;
   source: HTMLElement;
   sourceTab: HTMLButtonElement;
@@ -24,6 +26,7 @@ export interface Ui {
   nodeInfo: HTMLElement;
   lit: HTMLElement;
   turns: HTMLElement;
+  threadUsage: HTMLElement;
   detail: HTMLElement;
 }
 
@@ -73,6 +76,8 @@ export function createApp(actions: (app: App) => Actions): App {
     composer: byId("composer"),
     input: byId("input"),
     send: byId("send"),
+    stop: byId("stop"),
+    regenerate: byId("regenerate"),
     graph: byId("graph-box"),
     source: byId("source-box"),
     sourceTab: byId("source-tab"),
@@ -81,6 +86,7 @@ export function createApp(actions: (app: App) => Actions): App {
     nodeInfo: byId("node-info"),
     lit: byId("lit-label"),
     turns: byId("turns"),
+    threadUsage: byId("thread-usage"),
     detail: byId("turn-detail"),
   };
   const app: App = {

@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { el, enc } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
 import type { Graph, Loc } from "./types.js";
+import { usageText, type Usage } from "./usage.js";
 
 interface Message {
   role: string;
@@ -21,6 +22,8 @@ interface Decision {
 type Event = { node: string; kind: string; loc: Loc | null } & Record<string, unknown>;
 interface Replayed {
   events: Event[];
+  /** The turn's tokens (and cost), where the model reported them. */
+  usage?: Usage;
   stopped: string | null;
 }
 
@@ -57,10 +60,12 @@ function itemOf(graph: Graph | undefined, title: string, e: Event, body: HTMLEle
     typeof e.ms === "number"
       ? ` \u00b7 ${e.ms < 1000 ? `${Math.round(e.ms)} ms` : `${(e.ms / 1000).toFixed(1)} s`}`
       : "";
+  const used = usageText(e.usage as Usage | undefined);
   return el("details", { class: `call call-${e.kind}`, "data-node": e.node, ...(open && { open: "" }) }, [
     el("summary", null, [
       el("code", { text: label, ...(label !== e.node && { title: e.node }) }),
       el("span", { text: ` ${title}${where}${took}` }),
+      used ? el("span", { class: "usage", text: ` \u00b7 ${used}` }) : null,
     ]),
     ...body,
   ]);
@@ -136,7 +141,9 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
 export async function callsView(threadId: string, seq: number, graph?: Graph): Promise<HTMLElement> {
   const data = await api<Replayed>("GET", `api/threads/${enc(threadId)}/turns/${seq}/calls`);
   const list = items(data.events, graph);
+  const used = usageText(data.usage);
   return el("div", { class: "calls" }, [
+    used ? el("p", { class: "usage turn-usage", text: `This turn: ${used}` }) : null,
     ...(list.length
       ? list
       : [el("p", { class: "empty", text: "This turn asked the model nothing and called no tool." })]),

@@ -3,6 +3,7 @@ import { api, ApiError, refusal, request } from "./api.js";
 import type { App, ReplyView } from "./app.js";
 import { el, enc, newId } from "./dom.js";
 import { readEvents } from "./sse.js";
+import { toolCallView, type ToolCallShown } from "./tool-calls.js";
 import type { RunEvent, ThreadInfo, ThreadView, Turn } from "./types.js";
 
 function bubble(app: App, who: "user" | "agent", text: string, extra?: string): HTMLElement {
@@ -23,7 +24,10 @@ export function renderThread(app: App, thread: ThreadInfo | null, turns: Turn[])
   state.selectedTurn = null;
   ui.messages.replaceChildren();
   for (const t of turns) {
+    // A regenerated turn's first answer is no longer the conversation's (the timeline keeps it).
+    if (t.status === "replaced") continue;
     if (t.user !== null) bubble(app, "user", t.user);
+    for (const call of t.toolCalls ?? []) ui.messages.appendChild(toolCallView(call));
     if (t.status === "interrupted") bubble(app, "agent", "(interrupted: no reply)", "note");
     else if (t.reply !== null) bubble(app, "agent", t.reply);
   }
@@ -44,6 +48,9 @@ export function updateComposer(app: App): void {
   const off = state.running || !state.threadId || ended;
   ui.input.disabled = off;
   ui.send.disabled = off;
+  // Stop is there only while a reply is being written; Regenerate once there is a turn to run again.
+  ui.stop.hidden = !state.running;
+  ui.regenerate.disabled = state.running || !state.threadId || state.turns.length === 0;
   ui.input.placeholder = ended
     ? "The conversation has ended"
     : state.threadId
@@ -65,6 +72,9 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
       return false;
     case "step":
       app.actions.light(e.event.node);
+      // A tool call goes where it happened: before the reply being written.
+      if (e.event.kind === "tool_call")
+        app.ui.messages.insertBefore(toolCallView(e.event as ToolCallShown), view.reply);
       return false;
     case "text-delta":
       view.reply ??= bubble(app, "agent", "", "streaming");
@@ -170,4 +180,31 @@ export async function run(app: App, message: string | null): Promise<void> {
     return;
   }
   await follow(app, res, view);
+}
+
+/** Stops the reply being written (POST /api/chat/:id/stop): its stream ends with a `stopped` error. */
+export async function stop(app: App): Promise<void> {
+  if (!app.state.running || !app.state.threadId) return;
+  await api("POST", `api/chat/${enc(app.state.threadId)}/stop`);
+}
+
+/**
+ * Runs the thread's last turn again (POST /api/chat with `trigger: "regenerate-message"`): the new
+ * reply takes the old one's place. The answer is a UI message stream; the page follows the run
+ * through its own event stream instead, as it follows every run.
+ */
+export async function regenerate(app: App): Promise<void> {
+  const { state, ui } = app;
+  if (state.running || !state.threadId || state.turns.length === 0) return;
+  const res = await request("api/chat", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ id: state.threadId, messages: [], trigger: "regenerate-message" }),
+  });
+  if (!res.ok) throw await refusal(res);
+  void res.body?.cancel();
+  // The old reply (or the note of a turn that had none) gives way to the new one.
+  const last = ui.messages.lastElementChild;
+  if (last?.classList.contains("agent")) last.remove();
+  await follow(app, null, { reply: bubble(app, "agent", "", "streaming"), resume: true, shownUser: true });
 }

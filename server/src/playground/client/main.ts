@@ -5,13 +5,14 @@
 import { api } from "./api.js";
 import { followBuilds, showBuild } from "./builds.js";
 import { type App, createApp } from "./app.js";
-import { follow, renderThread, run, updateComposer } from "./chat.js";
+import { follow, regenerate, renderThread, run, stop, updateComposer } from "./chat.js";
 import { byId, newId } from "./dom.js";
 import { showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
 import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
+import { wireTheme } from "./theme.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -68,6 +69,14 @@ ui.newThread.addEventListener(
     await run(app, null);
   }),
 );
+ui.stop.addEventListener(
+  "click",
+  guard(app, () => stop(app)),
+);
+ui.regenerate.addEventListener(
+  "click",
+  guard(app, () => regenerate(app)),
+);
 // Under 1000 px one panel shows at a time: the bar under the header switches them.
 for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show]")) {
   b.addEventListener("click", () => document.body.setAttribute("data-panel", b.dataset.show ?? "chat"));
@@ -87,6 +96,7 @@ ui.turns.addEventListener(
   }),
 );
 wireCodePane(app);
+wireTheme(byId("theme"));
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));

@@ -5,10 +5,13 @@ import { callsView } from "./calls-view.js";
 import { whatIf } from "./what-if.js";
 import { el, enc, short } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
+import { usageText } from "./usage.js";
 import type { Change, Graph, Memory, ThreadInfo } from "./types.js";
 
 export function renderTimeline(app: App): void {
   const { state, ui } = app;
+  const used = usageText(state.thread?.usage);
+  ui.threadUsage.textContent = used ? `thread: ${used}` : "";
   ui.turns.replaceChildren(
     ...state.turns.map((t) => {
       const changed = (t.changes ?? []).length;
@@ -18,6 +21,7 @@ export function renderTimeline(app: App): void {
           el("span", { class: "seq", text: String(t.seq) }),
           el("span", { class: "said", text: t.user === null ? "(opening)" : t.user }),
           el("span", { class: "meta", text: changed ? `${changed} variable${changed === 1 ? "" : "s"}` : "" }),
+          t.usage ? el("span", { class: "usage", text: usageText(t.usage) }) : null,
         ]),
       ]);
     }),

@@ -1,4 +1,6 @@
 /** The API's JSON as the page reads it (the server's routes and run-events.ts say what is sent). */
+import type { ToolCallShown } from "./tool-calls.js";
+import type { Usage } from "./usage.js";
 
 export interface Loc {
   line: number;
@@ -34,6 +36,8 @@ export interface ThreadInfo {
   running: unknown | null;
   /** Why it cannot resume on the agent served now (an edit changed where it stands), else null. */
   stale?: string | null;
+  /** Its turns' tokens (GET /api/threads/:id only). */
+  usage?: Usage;
 }
 
 export interface Change {
@@ -49,6 +53,9 @@ export interface Turn {
   status: string;
   changes?: Change[];
   trace?: string[];
+  usage?: Usage;
+  /** The tools it called, in order. */
+  toolCalls?: ToolCallShown[];
 }
 export interface ThreadView {
   thread: ThreadInfo;
@@ -67,7 +74,7 @@ export interface Memory {
 
 export type RunEvent =
   | { type: "run-start"; turn: number; user: string | null }
-  | { type: "step"; event: { node: string } }
+  | { type: "step"; event: { node: string; kind?: string } }
   | { type: "text-delta"; node: string; delta: string }
   | { type: "text-reset"; node: string }
   | { type: "run-finish"; turn: number; reply: string | null; done: boolean }

@@ -1,0 +1,93 @@
+// Tokens and cost over the HTTP API: each turn's and the thread's totals in GET /api/threads/:id,
+// each call's and the turn's in GET .../turns/:seq/calls, priced from the table given as
+// `prices`; the model's usage as the real openai client gets it from the local test server.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { Agent, OpenAIModel } from "@autograms/runtime";
+import { createApp, listen, type Prices, type RunningServer } from "@autograms/server";
+import { openStore, type Store } from "@autograms/store";
+import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
+import { graph } from "../runtime/helpers.js";
+import { json, tempFolder } from "./support/harness.js";
+import { enqueueTurn, usageNodes } from "./support/usage-agent.js";
+
+const folder = tempFolder("autograms-usage-api-");
+let store: Store;
+let openai: OpenAIServer;
+const servers: RunningServer[] = [];
+beforeAll(async () => {
+  store = await openStore(`sqlite:${join(folder.path, "threads.db")}`);
+  openai = await startOpenAIServer();
+});
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  await store.close();
+  await openai.close();
+  folder.remove();
+});
+
+async function serve(model: string, prices?: Prices): Promise<string> {
+  const agent = new Agent(graph(usageNodes, { agent: `Usage${model.replace(/\W/g, "")}` }), {
+    model: new OpenAIModel({ model, baseURL: openai.baseURL, apiKey: "k", stream: true }),
+  });
+  const server = await listen({ agent, store, port: 0, ...(prices && { prices }) });
+  servers.push(server);
+  return server.url;
+}
+
+async function say(url: string, thread: string, message: string): Promise<void> {
+  const res = await fetch(`${url}/api/threads/${thread}/runs`, json({ message, messageId: `${thread}-${message}` }));
+  expect(res.status).toBe(200);
+  await res.text();
+}
+
+const get = async (url: string) => (await fetch(url)).json() as Promise<any>;
+
+const turn = (input: number, output: number) => enqueueTurn(openai, "Hello!", input, output);
+
+describe("usage over the HTTP API", () => {
+  it("gives each turn's and the thread's tokens and cost, priced per million tokens", async () => {
+    const url = await serve("priced-model", { "priced-model": { input: 2, output: 10 } });
+    turn(1000, 100);
+    await say(url, "t1", "hi");
+    turn(3000, 300);
+    await say(url, "t1", "again");
+    const shown = await get(`${url}/api/threads/t1`);
+    // 1001 in and 101 out: 1001 * 2 / 1e6 + 101 * 10 / 1e6.
+    expect(shown.turns.map((t: any) => t.usage)).toEqual([
+      { inputTokens: 1001, outputTokens: 101, cost: 0.003012 },
+      { inputTokens: 3001, outputTokens: 301, cost: 0.009012 },
+    ]);
+    expect(shown.thread.usage).toEqual({ inputTokens: 4002, outputTokens: 402, cost: 0.012024 });
+
+    const calls = await get(`${url}/api/threads/t1/turns/2/calls`);
+    const usages = calls.events.map((e: any) => [e.kind, e.usage]);
+    expect(usages).toEqual([
+      ["transition", { model: "priced-model", inputTokens: 1, outputTokens: 1, cost: 0.000012 }],
+      ["generate", { model: "priced-model", inputTokens: 3000, outputTokens: 300, cost: 0.009 }],
+    ]);
+    expect(calls.usage).toEqual({ inputTokens: 3001, outputTokens: 301, cost: 0.009012 });
+  });
+
+  it("gives the tokens without a cost for a model the table does not price", async () => {
+    const url = await serve("other-model", { "priced-model": { input: 2, output: 10 } });
+    turn(50, 5);
+    await say(url, "t2", "hi");
+    const shown = await get(`${url}/api/threads/t2`);
+    expect(shown.turns[0].usage).toEqual({ inputTokens: 51, outputTokens: 6 });
+    expect(shown.thread.usage).toEqual({ inputTokens: 51, outputTokens: 6 });
+    const calls = await get(`${url}/api/threads/t2/turns/1/calls`);
+    expect(calls.usage).toEqual({ inputTokens: 51, outputTokens: 6 });
+    expect(calls.events.every((e: any) => e.usage.cost === undefined)).toBe(true);
+  });
+
+  it("refuses a price table that is not one, naming the model", () => {
+    const agent = new Agent(graph(usageNodes), { model: new OpenAIModel({ model: "m", apiKey: "k" }) });
+    expect(() => createApp({ agent, store, prices: { m: { input: 1 } } as never })).toThrow(
+      'createApp: prices: model \'m\': a price is { "input": n, "output": n }, each a number of at least 0 per million tokens',
+    );
+    expect(() => createApp({ agent, store, prices: { m: { input: 1, output: 2, cached: 1 } } as never })).toThrow(
+      "createApp: prices: model 'm': unknown field 'cached'",
+    );
+  });
+});
