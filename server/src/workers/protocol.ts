@@ -97,7 +97,7 @@ export interface FailedTurn {
  * threads as one copy of its bytes, where the step's objects would be cloned one by one (and
  * reading `{ step, kind }` objects took the receiving thread about 6% of its time for a turn of
  * thousands of steps); the server's thread stores and streams that text as it is
- * (store/src/run-event-json.ts), reading it back into objects only for a client that needs them
+ * (server/src/runs/step-text.ts), reading it back into objects only for a client that needs them
  * (AG-UI); the kind is all it reads of every step (the stream's bound, the UI stream's tool
  * calls). A piece of the reply goes as its object.
  */

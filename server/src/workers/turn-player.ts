@@ -24,7 +24,7 @@ export interface PlayRequest {
   signal: AbortSignal;
   /**
    * A step of the turn, as the run's event, with its JSON text (what the run stores and streams:
-   * store/src/run-event-json.ts): its values above the stream's threshold omitted
+   * server/src/runs/step-text.ts): its values above the stream's threshold omitted
    * (bounded-step.ts), and at most the stream's bound of compute steps; with `wholeSteps`, every
    * step as the trace has it (a TraceEvent, a generation's prompt kept).
    */
