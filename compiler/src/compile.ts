@@ -6,7 +6,7 @@ import { parse } from "./phases/1-parse/parse.js";
 import { analyze } from "./phases/2-analyze/analyze.js";
 import { readFromDisk } from "./phases/2-analyze/action-module.js";
 import { lower } from "./phases/3-lower/lower.js";
-import { emitJson, nodeSpans } from "./phases/4-emit/json.js";
+import { emitJson } from "./phases/4-emit/json.js";
 import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
 import { typeCheck } from "./typecheck/type-check.js";
 
@@ -30,7 +30,9 @@ export interface CompileResult {
   /** null when there are errors. */
   graph: Graph | null;
   diagnostics: Diagnostic[];
-  /** Maps the text of `graphToJson(graph)` back to the agent source; null with the graph. */
+  /** The graph file's text (`graphToJson(graph)`); null with the graph. */
+  json: string | null;
+  /** Maps `json` back to the agent source; null with the graph. */
   sourceMap: SourceMapV3 | null;
 }
 
@@ -46,7 +48,8 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     // Checked only once the agent compiles: a type error that a compiler error causes is no second mistake.
     if (lowered && !diagnostics.hasErrors && options.typeCheckPath)
       diagnostics.list.push(...typeCheck(text, { path: options.typeCheckPath, fileName }));
-    if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+    if (!lowered || diagnostics.hasErrors)
+      return { graph: null, diagnostics: diagnostics.sorted(), json: null, sourceMap: null };
     const { format, version, ...rest } = lowered;
     const graph: Graph = {
       format,
@@ -54,8 +57,9 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") },
       ...rest,
     };
-    const sourceMap = emitSourceMap(graph, nodeSpans(graph), graphFileName(fileName), baseName(fileName), text);
-    return { graph, diagnostics: diagnostics.sorted(), sourceMap };
+    const json = emitJson(graph);
+    const sourceMap = emitSourceMap(graph, json.spans, graphFileName(fileName), baseName(fileName), text);
+    return { graph, diagnostics: diagnostics.sorted(), json: json.text, sourceMap };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // TypeScript's parser and the visitors are recursive. The depth check after parsing bounds
@@ -64,7 +68,7 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       // is still the input's depth, located at its deepest bracket.
       const at = deepestBracket(typeof sourceText === "string" ? sourceText : "", MAX_NESTING);
       diagnostics.report("nesting_too_deep", "file_nests", at, { maxNesting: MAX_NESTING });
-      return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+      return { graph: null, diagnostics: diagnostics.sorted(), json: null, sourceMap: null };
     }
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
     const detail = error instanceof Error ? error.message : String(error);
@@ -74,13 +78,13 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       { line: 1, column: 1, endLine: 1, endColumn: 1 },
       { detail },
     );
-    return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+    return { graph: null, diagnostics: diagnostics.sorted(), json: null, sourceMap: null };
   }
 }
 
 /** The graph file's text, the one the source map describes. */
 export function graphToJson(graph: Graph): string {
-  return emitJson(graph);
+  return emitJson(graph).text;
 }
 
 /** `agents/tutor.ts` -> `tutor.graph.json`: the file the CLI writes beside the agent. */
