@@ -52,11 +52,11 @@ export type * from "./graph/types.js";
 // The graph's vocabulary (node fields, actions, transition targets): docs/vocabulary.md.
 export * from "./graph/vocabulary/index.js";
 export { graphSchema } from "./graph/schema.js";
-export { validateGraph } from "./graph/validate.js";
+export { nodeFieldFindings, validateGraph } from "./graph/validate.js";
 export { jsonSchemaProblem } from "./graph/json-schemas.js";
 export { argumentCountProblem } from "./graph/arguments.js";
 export { codeFields, codeProblems } from "./graph/code-fields.js";
-export type { GraphError, GraphValidation } from "./graph/validate.js";
+export type { GraphError, GraphValidation, NodeFieldFinding, NodeFieldsChecked } from "./graph/validate.js";
 
 // Models.
 export type {
