@@ -30,10 +30,10 @@ export interface CompileResult {
   /** null when there are errors. */
   graph: Graph | null;
   diagnostics: Diagnostic[];
-  /** The graph file's text (`graphToJson(graph)`); null with the graph. */
-  json: string | null;
+  /** The graph file's text (`graphToJson(graph)`); null with the graph. Written on first use, with `sourceMap`. */
+  readonly json: string | null;
   /** Maps `json` back to the agent source; null with the graph. */
-  sourceMap: SourceMapV3 | null;
+  readonly sourceMap: SourceMapV3 | null;
 }
 
 /** Compiles an agent's TypeScript source to its graph. Never throws, whatever the input. */
@@ -57,9 +57,26 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") },
       ...rest,
     };
-    const json = emitJson(graph);
-    const sourceMap = emitSourceMap(graph, json.spans, graphFileName(fileName), baseName(fileName), text);
-    return { graph, diagnostics: diagnostics.sorted(), json: json.text, sourceMap };
+    // The text and its map are written together when first asked for: a caller that only runs the
+    // graph (a server, a chat) needs neither.
+    let written: { json: string; sourceMap: SourceMapV3 } | undefined;
+    const write = () => {
+      if (written) return written;
+      const file = emitJson(graph);
+      const sourceMap = emitSourceMap(graph, file.spans, graphFileName(fileName), baseName(fileName), text);
+      written = { json: file.text, sourceMap };
+      return written;
+    };
+    return {
+      graph,
+      diagnostics: diagnostics.sorted(),
+      get json() {
+        return write().json;
+      },
+      get sourceMap() {
+        return write().sourceMap;
+      },
+    };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // TypeScript's parser and the visitors are recursive. The depth check after parsing bounds
