@@ -53,7 +53,6 @@ export type * from "./graph/types.js";
 export * from "./graph/vocabulary/index.js";
 export { graphSchema } from "./graph/schema.js";
 export { nodeFieldFindings, validateGraph } from "./graph/validate.js";
-export { jsonSchemaProblem } from "./graph/json-schemas.js";
 export { argumentCountProblem } from "./graph/arguments.js";
 export { codeFields, codeProblems } from "./graph/code-fields.js";
 export type { GraphError, GraphValidation, NodeFieldFinding, NodeFieldsChecked } from "./graph/validate.js";
