@@ -6,7 +6,7 @@ import { parse } from "./phases/1-parse/parse.js";
 import { analyze } from "./phases/2-analyze/analyze.js";
 import { readFromDisk } from "./phases/2-analyze/action-module.js";
 import { lower } from "./phases/3-lower/lower.js";
-import { emitJson, nodeSpans } from "./phases/4-emit/json.js";
+import { emitJson } from "./phases/4-emit/json.js";
 import { emitSourceMap, type SourceMapV3 } from "./phases/4-emit/source-map.js";
 import { typeCheck } from "./typecheck/type-check.js";
 
@@ -30,8 +30,10 @@ export interface CompileResult {
   /** null when there are errors. */
   graph: Graph | null;
   diagnostics: Diagnostic[];
-  /** Maps the text of `graphToJson(graph)` back to the agent source; null with the graph. */
-  sourceMap: SourceMapV3 | null;
+  /** The graph file's text (`graphToJson(graph)`); null with the graph. Written on first use, with `sourceMap`. */
+  readonly json: string | null;
+  /** Maps `json` back to the agent source; null with the graph. */
+  readonly sourceMap: SourceMapV3 | null;
 }
 
 /** Compiles an agent's TypeScript source to its graph. Never throws, whatever the input. */
@@ -46,7 +48,8 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
     // Checked only once the agent compiles: a type error that a compiler error causes is no second mistake.
     if (lowered && !diagnostics.hasErrors && options.typeCheckPath)
       diagnostics.list.push(...typeCheck(text, { path: options.typeCheckPath, fileName }));
-    if (!lowered || diagnostics.hasErrors) return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+    if (!lowered || diagnostics.hasErrors)
+      return { graph: null, diagnostics: diagnostics.sorted(), json: null, sourceMap: null };
     const { format, version, ...rest } = lowered;
     const graph: Graph = {
       format,
@@ -54,8 +57,26 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       source: { file: fileName, sha256: createHash("sha256").update(text).digest("hex") },
       ...rest,
     };
-    const sourceMap = emitSourceMap(graph, nodeSpans(graph), graphFileName(fileName), baseName(fileName), text);
-    return { graph, diagnostics: diagnostics.sorted(), sourceMap };
+    // The text and its map are written together when first asked for: a caller that only runs the
+    // graph (a server, a chat) needs neither.
+    let written: { json: string; sourceMap: SourceMapV3 } | undefined;
+    const write = () => {
+      if (written) return written;
+      const file = emitJson(graph);
+      const sourceMap = emitSourceMap(graph, file.spans, graphFileName(fileName), baseName(fileName), text);
+      written = { json: file.text, sourceMap };
+      return written;
+    };
+    return {
+      graph,
+      diagnostics: diagnostics.sorted(),
+      get json() {
+        return write().json;
+      },
+      get sourceMap() {
+        return write().sourceMap;
+      },
+    };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // TypeScript's parser and the visitors are recursive. The depth check after parsing bounds
@@ -64,7 +85,7 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       // is still the input's depth, located at its deepest bracket.
       const at = deepestBracket(typeof sourceText === "string" ? sourceText : "", MAX_NESTING);
       diagnostics.report("nesting_too_deep", "file_nests", at, { maxNesting: MAX_NESTING });
-      return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+      return { graph: null, diagnostics: diagnostics.sorted(), json: null, sourceMap: null };
     }
     // A crash here is a compiler bug; the caller still gets a diagnostic rather than a stack trace.
     const detail = error instanceof Error ? error.message : String(error);
@@ -74,13 +95,13 @@ export function compile(sourceText: string, options: CompileOptions): CompileRes
       { line: 1, column: 1, endLine: 1, endColumn: 1 },
       { detail },
     );
-    return { graph: null, diagnostics: diagnostics.sorted(), sourceMap: null };
+    return { graph: null, diagnostics: diagnostics.sorted(), json: null, sourceMap: null };
   }
 }
 
 /** The graph file's text, the one the source map describes. */
 export function graphToJson(graph: Graph): string {
-  return emitJson(graph);
+  return emitJson(graph).text;
 }
 
 /** `agents/tutor.ts` -> `tutor.graph.json`: the file the CLI writes beside the agent. */

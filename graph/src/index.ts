@@ -4,11 +4,11 @@ export type * from "./types.js";
 // The graph's vocabulary (node fields, actions, transition targets): docs/vocabulary.md.
 export * from "./vocabulary/index.js";
 export { graphSchema } from "./schema.js";
-export { validateGraphWith } from "./validate.js";
-export type { GraphError, GraphValidation } from "./validate.js";
+export { nodeFieldFindings, validateGraphWith } from "./validate.js";
+export type { GraphError, GraphValidation, NodeFieldFinding, NodeFieldsChecked } from "./validate.js";
 export { actionDeclarationProblems, nodeFieldProblems, recordedEffects, ownFields } from "./action-fields.js";
 export type { FieldProblem } from "./action-fields.js";
-export { jsonSchemaProblem, schemaErrors, validatorOf } from "./json-schemas.js";
+export { schemaErrors, validatorOf } from "./json-schemas.js";
 export { argumentCountProblem } from "./arguments.js";
 export { parseCallInstruction } from "./call-instruction.js";
 export { codeFields } from "./code-fields.js";

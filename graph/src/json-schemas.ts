@@ -40,9 +40,3 @@ export function schemaErrors(errors: ErrorObject[] | null | undefined, limit = 3
   const list = (errors ?? []).map((e) => `${e.instancePath ? `${e.instancePath} ` : ""}${e.message ?? "is invalid"}`);
   return list.length > limit ? `${list.slice(0, limit).join("; ")}; ...` : list.join("; ");
 }
-
-/** Why `schema` is not a JSON Schema that can check values, or undefined when it is one. */
-export function jsonSchemaProblem(schema: JsonValue): string | undefined {
-  const v = validatorOf(schema);
-  return typeof v === "string" ? v : undefined;
-}

@@ -1,5 +1,5 @@
 import { actionDeclarationProblems, nodeFieldProblems, ownFields } from "./action-fields.js";
-import type { Graph, GraphNode, Loc } from "./types.js";
+import type { Graph, GraphNode, JsonValue, Loc } from "./types.js";
 import { isBuiltinAction, MODEL_ACTIONS, targetExists } from "./vocabulary/index.js";
 import type { CodeProblem } from "./code-fields.js";
 import { validatorOf } from "./json-schemas.js";
@@ -44,6 +44,85 @@ export function validateGraphWith(value: unknown, codeProblems: (node: GraphNode
 /** The actions whose model may call tools natively, as a message lists them. */
 const toolActions = `${MODEL_ACTIONS.slice(0, -1).join(", ")} and ${MODEL_ACTIONS.at(-1)}`;
 
+/**
+ * A rule of a node's own fields that the node breaks: the field it concerns and the figures a
+ * message about it needs, so that the graph's errors here and the compiler's diagnostics, each
+ * worded for its reader, come from the one rule.
+ */
+export type NodeFieldFinding =
+  | { rule: "transition_choices_count"; field: "transition_choices"; transitions: number; choices: number }
+  | { rule: "no_transition_question"; field: "transition_question"; transitions: number }
+  | {
+      rule: "user_instruction_transitions_count";
+      field: "user_instruction_transitions";
+      transitions: number;
+      simulated: number;
+    }
+  | { rule: "schema_at_action"; field: "schema"; action: string }
+  | { rule: "schema_invalid"; field: "schema"; why: string }
+  | { rule: "tools_at_action"; field: "tools"; action: string };
+
+/** The fields those rules read; `schema` as written, which a graph's JSON Schema has checked to be an object. */
+export type NodeFieldsChecked = Pick<
+  GraphNode,
+  "action" | "transitions" | "transition_question" | "transition_choices" | "user_instruction_transitions"
+> & { schema?: JsonValue | undefined; tools?: readonly string[] | undefined };
+
+/**
+ * The rules among a node's own fields. `decides`: the node's action is a custom one whose
+ * transition hook picks the transition by itself.
+ */
+export function nodeFieldFindings(node: NodeFieldsChecked, decides: boolean): NodeFieldFinding[] {
+  const found: NodeFieldFinding[] = [];
+  const transitions = node.transitions.length;
+  // A custom action's transition hook decides by itself; a model's choice needs question and answers.
+  if (
+    transitions > 1 &&
+    !(decides && node.transition_question === undefined && node.transition_choices === undefined)
+  ) {
+    // Several transitions are decided by asking the model, so each needs its answer text.
+    const choices = node.transition_choices?.length ?? 0;
+    if (choices !== transitions)
+      found.push({ rule: "transition_choices_count", field: "transition_choices", transitions, choices });
+    if (node.transition_question === undefined)
+      found.push({ rule: "no_transition_question", field: "transition_question", transitions });
+  }
+  const simulated = node.user_instruction_transitions?.length;
+  if (simulated !== undefined && simulated !== transitions)
+    found.push({
+      rule: "user_instruction_transitions_count",
+      field: "user_instruction_transitions",
+      transitions,
+      simulated,
+    });
+  if (node.schema !== undefined) {
+    if (node.action !== "thought") found.push({ rule: "schema_at_action", field: "schema", action: node.action });
+    const v = validatorOf(node.schema);
+    if (typeof v === "string") found.push({ rule: "schema_invalid", field: "schema", why: v });
+  }
+  if (node.tools !== undefined && !(MODEL_ACTIONS as readonly string[]).includes(node.action))
+    found.push({ rule: "tools_at_action", field: "tools", action: node.action });
+  return found;
+}
+
+/** A finding as the graph's errors word it. */
+function findingMessage(f: NodeFieldFinding): string {
+  switch (f.rule) {
+    case "transition_choices_count":
+      return `has ${f.transitions} transitions but ${f.choices} transition_choices`;
+    case "no_transition_question":
+      return "has several transitions but no transition_question";
+    case "user_instruction_transitions_count":
+      return "user_instruction_transitions must match transitions one for one";
+    case "schema_at_action":
+      return `only thought nodes answer with data matching a schema, not ${f.action}`;
+    case "schema_invalid":
+      return `schema is not a JSON Schema: ${f.why}`;
+    case "tools_at_action":
+      return `only ${toolActions} nodes offer tools to the model, not ${f.action}`;
+  }
+}
+
 function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodeProblem[]): GraphError[] {
   const errors: GraphError[] = [];
   const names = new Set<string>();
@@ -57,25 +136,11 @@ function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodePr
       });
     if (names.has(node.name)) at("/name", "duplicate node name");
     names.add(node.name);
-    // A custom action's transition hook decides by itself; a model's choice needs question and answers.
     const decides = Object.hasOwn(graph.actions ?? {}, node.action) && graph.actions![node.action]!.decides === true;
-    if (
-      node.transitions.length > 1 &&
-      !(decides && node.transition_question === undefined && node.transition_choices === undefined)
-    ) {
-      // Several transitions are decided by asking the model, so each needs its answer text.
-      if (!node.transition_choices || node.transition_choices.length !== node.transitions.length) {
-        at(
-          "/transition_choices",
-          `has ${node.transitions.length} transitions but ${node.transition_choices?.length ?? 0} transition_choices`,
-        );
-      }
-      if (node.transition_question === undefined)
-        at("/transition_question", "has several transitions but no transition_question");
-    }
-    if (node.user_instruction_transitions && node.user_instruction_transitions.length !== node.transitions.length) {
-      at("/user_instruction_transitions", "user_instruction_transitions must match transitions one for one");
-    }
+    const own = nodeFieldFindings(node, decides);
+    // The transitions' findings come first and those of the answer (schema, tools) after the action's.
+    const ofAnswer = (f: NodeFieldFinding) => f.field === "schema" || f.field === "tools";
+    for (const f of own) if (!ofAnswer(f)) at(`/${f.field}`, findingMessage(f));
     node.implicit_transitions?.forEach((index, j) => {
       if (index >= node.transitions.length)
         at(
@@ -92,21 +157,12 @@ function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodePr
         for (const p of nodeFieldProblems(node.action, info, ownFields(node)))
           at(p.field ? `/${p.field}` : "", p.message);
     }
-    if (node.schema !== undefined) {
-      if (node.action !== "thought")
-        at("/schema", `only thought nodes answer with data matching a schema, not ${node.action}`);
-      const v = validatorOf(node.schema);
-      if (typeof v === "string") at("/schema", `schema is not a JSON Schema: ${v}`);
-    }
+    for (const f of own) if (ofAnswer(f)) at(`/${f.field}`, findingMessage(f));
     const offered = "tools" in node ? (node.tools as string[] | undefined) : undefined;
-    if (offered !== undefined) {
-      if (!(MODEL_ACTIONS as readonly string[]).includes(node.action))
-        at("/tools", `only ${toolActions} nodes offer tools to the model, not ${node.action}`);
-      offered.forEach((tool, j) => {
-        if (!Object.hasOwn(graph.tools ?? {}, tool))
-          at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
-      });
-    }
+    offered?.forEach((tool, j) => {
+      if (!Object.hasOwn(graph.tools ?? {}, tool))
+        at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
+    });
   });
   graph.nodes.forEach((node, i) => {
     node.transitions.forEach((t, j) => {

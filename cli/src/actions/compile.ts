@@ -1,7 +1,7 @@
 import { existsSync, watch } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { CliError } from "../agent-loading/cli-error.js";
-import { compileAgent, graphFileName, graphToJson } from "../agent-loading/compile-agent.js";
+import { compileAgent, graphFileName } from "../agent-loading/compile-agent.js";
 import { readText, writeText } from "../agent-loading/files.js";
 import { reportError, reporting } from "../agent-loading/report-error.js";
 
@@ -25,14 +25,13 @@ export function compileCommand(file: string, flags: CompileFlags): Promise<void>
 function compileOnce(file: string, flags: CompileFlags): void {
   const source = readText(file);
   const fileName = relative(process.cwd(), resolve(file)).split("\\").join("/");
-  const { graph, sourceMap, failure } = compileAgent(
+  const { graph, json, sourceMap, failure } = compileAgent(
     source,
     fileName,
     undefined,
     flags.typecheck === false ? undefined : file,
   );
   if (failure !== null) throw new CliError(failure);
-  const json = graphToJson(graph);
   if (flags.out === "-") {
     process.stdout.write(json);
     return;

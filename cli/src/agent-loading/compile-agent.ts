@@ -3,15 +3,16 @@
 import { compile, formatDiagnostics, type SourceMapV3 } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 
-export { graphToJson, graphFileName } from "@autograms/compiler";
+export { graphFileName } from "@autograms/compiler";
 
 /** The compiler's diagnostics, or the spreadsheet import's. */
 type Diagnostics = Parameters<typeof formatDiagnostics>[0];
 
 export type CompiledAgent =
-  | { graph: Graph; sourceMap: SourceMapV3; failure: null }
+  /** `json`: the graph file's text, the one `sourceMap` describes. */
+  | { graph: Graph; json: string; sourceMap: SourceMapV3; failure: null }
   /** `failure`: how many errors there were, and where ("2 errors in agent.ts"). */
-  | { graph: null; sourceMap: null; failure: string };
+  | { graph: null; json: null; sourceMap: null; failure: string };
 
 /** Where diagnostics go, formatted: stderr by default; a debug adapter keeps each session's apart. */
 export type DiagnosticSink = (formatted: (color: boolean) => string) => void;
@@ -28,10 +29,13 @@ export function compileAgent(
   sink: DiagnosticSink = toStderr,
   typeCheckPath?: string,
 ): CompiledAgent {
-  const { graph, sourceMap, diagnostics } = compile(text, typeCheckPath ? { fileName, typeCheckPath } : { fileName });
+  const { graph, json, sourceMap, diagnostics } = compile(
+    text,
+    typeCheckPath ? { fileName, typeCheckPath } : { fileName },
+  );
   printDiagnostics(diagnostics, text, sink);
-  if (graph && sourceMap) return { graph, sourceMap, failure: null };
-  return { graph: null, sourceMap: null, failure: errorsIn(diagnostics, fileName) };
+  if (graph && json !== null && sourceMap) return { graph, json, sourceMap, failure: null };
+  return { graph: null, json: null, sourceMap: null, failure: errorsIn(diagnostics, fileName) };
 }
 
 /** Prints diagnostics tsc-style, on stderr in colour on a terminal unless `sink` takes them. */

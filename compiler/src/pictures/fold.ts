@@ -7,7 +7,7 @@
  * folded into it, so a run that passes through a folded node can light its stand-in.
  */
 import { isFunctionKind, type Graph, type GraphNode, type Loc } from "@autograms/graph";
-import { LOOP_PREFIX, TEMP_PREFIX } from "../phases/2-analyze/scope.js";
+import { LOOP_PREFIX, TEMP_PREFIX } from "../compiler-variables.js";
 import { LABEL_SEPARATOR, shorten, type Cluster, type Diagram, type DiagramEdge, type DiagramItem } from "./diagram.js";
 
 /** `code`: compiler nodes folded, labels from the source (the default); `raw`: every node of the graph under its own name. */
@@ -164,9 +164,12 @@ function temporaryValues(graph: Graph): Map<string, string> {
   return held;
 }
 
+/** A temporary where text mentions it, with the braces and `$` signs around its name. */
+const TEMPORARY_IN_TEXT = new RegExp(String.raw`\$?\$?\{?(${TEMP_PREFIX}\w+)\}?`, "g");
+
 /** Text with each temporary replaced by what it holds (`…` when unknown); `undefined` when loop machinery would still show. */
 function readable(text: string, temporaries: Map<string, string>): string | undefined {
-  const replaced = text.replace(/\$?\$?\{?(_tmp_\w+)\}?/g, (whole, name: string) => {
+  const replaced = text.replace(TEMPORARY_IN_TEXT, (whole, name: string) => {
     const value = temporaries.get(name);
     if (value === undefined) return "…";
     return whole.startsWith("$") ? `{${value}}` : value;

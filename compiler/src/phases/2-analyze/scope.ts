@@ -1,12 +1,9 @@
 import type TS from "typescript";
+import { LOOP_PREFIX, TEMP_PREFIX } from "../../compiler-variables.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { typescript } from "../1-parse/typescript.js";
 import { AUTOMATIC_VARIABLES, UNSAFE_NAME, report, type FunctionContext } from "./context.js";
 import { thisMember } from "./literal.js";
-
-/** Prefixes of the variables the compiler introduces (hoisted values, loop counters). */
-export const TEMP_PREFIX = "_tmp_";
-export const LOOP_PREFIX = "_loop_";
 
 /**
  * A function's variables share one scope at run time (the original's model), so block scoping

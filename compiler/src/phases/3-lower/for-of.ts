@@ -1,6 +1,6 @@
 import type { ForOfStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
-import { LOOP_PREFIX } from "../2-analyze/scope.js";
+import { LOOP_PREFIX } from "../../compiler-variables.js";
 import type { LowerContext } from "./context.js";
 import { pushTransition } from "./node.js";
 import { Label, type Target } from "./target.js";

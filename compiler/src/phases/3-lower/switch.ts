@@ -1,7 +1,7 @@
 import { candidateName, seriesTarget } from "@autograms/graph";
 import type { SwitchClause, SwitchStmt } from "../2-analyze/ir.js";
 import { shortHash } from "../../hash.js";
-import { TEMP_PREFIX } from "../2-analyze/scope.js";
+import { TEMP_PREFIX } from "../../compiler-variables.js";
 import type { LowerContext } from "./context.js";
 import { pushTransition } from "./node.js";
 import { Label, type Target } from "./target.js";

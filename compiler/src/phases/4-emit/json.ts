@@ -6,98 +6,123 @@ export interface NodeSpan {
   lines: number;
 }
 
+/** The graph file's text and, found while writing it, where each node's block sits in it. */
+export interface GraphFile {
+  text: string;
+  spans: NodeSpan[];
+}
+
 const WIDTH = 100;
+
+type Container = JsonValue[] | { [key: string]: JsonValue };
+
+/** The text written so far, the line it has reached (1-based), and each key quoted once (the same few come back in every node). */
+interface Printer {
+  text: string;
+  line: number;
+  keys: Map<string, string>;
+}
 
 /**
  * The graph file's text: two-space JSON in which a list or object of plain values that fits on
  * a line stays on one (`"transitions": ["a", "b"]`, `"loc": { "line": 3, ... }`), so each node
- * reads as a short block. `nodes` comes last, one block per node.
+ * reads as a short block. `nodes` comes last, one block per node. The printer counts the lines
+ * it writes, so each node's span is read off as it is written: the source map and the text come
+ * from one pass and cannot disagree.
  */
-export function emitJson(graph: Graph): string {
+export function emitJson(graph: Graph): GraphFile {
   const { nodes, ...head } = graph;
-  const lines = ["{"];
+  const p: Printer = { text: "{\n", line: 2, keys: new Map() };
   for (const [key, value] of Object.entries(head)) {
-    if (value !== undefined)
-      lines.push(`  ${JSON.stringify(key)}: ${format(value as JsonValue, "  ", key.length + 4)},`);
+    if (value === undefined) continue;
+    const prefix = `  ${keyText(p, key)}`;
+    print(p, value as JsonValue, "  ", prefix, prefix.length);
+    endLine(p, ",\n");
   }
-  lines.push('  "nodes": [');
-  nodes.forEach((node, i) => {
-    lines.push(`    ${format(node as unknown as JsonValue, "    ", 0)}${i < nodes.length - 1 ? "," : ""}`);
+  p.text += '  "nodes": [\n';
+  p.line++;
+  const spans = nodes.map((node, i) => {
+    const line = p.line;
+    print(p, node as unknown as JsonValue, "    ", "    ", 4);
+    endLine(p, i < nodes.length - 1 ? ",\n" : "\n");
+    return { line, lines: p.line - line };
   });
-  lines.push("  ]", "}", "");
-  return lines.join("\n");
+  p.text += "  ]\n}\n";
+  return { text: p.text, spans };
 }
 
-/** Where each node's block starts in `emitJson(graph)` and how many lines it takes, counted without writing it. */
-export function nodeSpans(graph: Graph): NodeSpan[] {
-  const { nodes, ...head } = graph;
-  // `{`, each other key, then `"nodes": [`.
-  let line = 3;
-  for (const [key, value] of Object.entries(head))
-    if (value !== undefined) line += lineCount(value as JsonValue, "  ", key.length + 4);
-  return nodes.map((node) => {
-    const span = { line, lines: lineCount(node as unknown as JsonValue, "    ", 0) };
-    line += span.lines;
-    return span;
-  });
+/** Ends the current line with `end` (its comma, if any, and the newline) in one piece. */
+function endLine(p: Printer, end: string): void {
+  p.text += end;
+  p.line++;
 }
 
-type Entry = [key: string | null, value: JsonValue];
-
-function entriesOf(value: JsonValue[] | { [key: string]: JsonValue }): Entry[] {
-  return Array.isArray(value)
-    ? value.map((item) => [null, item])
-    : Object.entries(value).filter(([, v]) => v !== undefined);
+/** `"key": `, the text before an object's value. */
+function keyText(p: Printer, key: string): string {
+  let text = p.keys.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}: `;
+    p.keys.set(key, text);
+  }
+  return text;
 }
 
-const keyText = (key: string | null) => (key === null ? "" : `${JSON.stringify(key)}: `);
-
-/** The one-line form of a container of plain values, when it fits after `indent` and `used` characters. */
-function inline(
-  value: JsonValue[] | { [key: string]: JsonValue },
-  entries: Entry[],
-  indent: string,
-  used: number,
-): string | null {
-  if (!entries.every(([, v]) => v === null || typeof v !== "object")) return null;
-  const parts = entries.map(([k, v]) => keyText(k) + JSON.stringify(v));
-  const text = Array.isArray(value) ? `[${parts.join(", ")}]` : `{ ${parts.join(", ")} }`;
-  return indent.length + used + text.length <= WIDTH ? text : null;
-}
-
-/** `value` as it appears after `indent` and a prefix of `used` characters on its first line. */
-function format(value: JsonValue, indent: string, used: number): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  const entries = entriesOf(value);
-  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
-  const short = inline(value, entries, indent, used);
-  if (short !== null) return short;
-  const inner = `${indent}  `;
-  const items = entries.map(([k, v]) => inner + keyText(k) + format(v, inner, keyText(k).length));
-  return `${Array.isArray(value) ? "[" : "{"}\n${items.join(",\n")}\n${indent}${Array.isArray(value) ? "]" : "}"}`;
-}
-
-/** How many lines `format(value, indent, used)` takes (run for every node: it allocates nothing it can avoid). */
-function lineCount(value: JsonValue, indent: string, used: number): number {
-  if (value === null || typeof value !== "object") return 1;
+/**
+ * Writes `value` after `prefix` (its indent and key, `used` characters) on the current line;
+ * `indent` is that line's indent, where a container written over several lines closes.
+ */
+function print(p: Printer, value: JsonValue, indent: string, prefix: string, used: number): void {
+  if (!isContainer(value)) {
+    p.text += prefix + JSON.stringify(value);
+    return;
+  }
+  const short = inline(p, value, used);
+  if (short !== null) {
+    p.text += prefix + short;
+    return;
+  }
   const isArray = Array.isArray(value);
+  p.text += prefix + (isArray ? "[" : "{");
+  const inner = `${indent}  `;
   let count = 0;
-  let plain = true;
-  let width = indent.length + used + (isArray ? 2 : 4);
+  if (isArray) {
+    for (const item of value) {
+      endLine(p, count++ > 0 ? ",\n" : "\n");
+      print(p, item, inner, inner, inner.length);
+    }
+  } else {
+    for (const key in value) {
+      const item = value[key];
+      if (item === undefined) continue;
+      endLine(p, count++ > 0 ? ",\n" : "\n");
+      const itemPrefix = inner + keyText(p, key);
+      print(p, item, inner, itemPrefix, itemPrefix.length);
+    }
+  }
+  endLine(p, "\n");
+  p.text += indent + (isArray ? "]" : "}");
+}
+
+/**
+ * The one-line form of a container of plain values when it fits on a line after `used`
+ * characters; null for one that holds a container or is too long (given up as soon as it is).
+ */
+function inline(p: Printer, value: Container, used: number): string | null {
+  const isArray = Array.isArray(value);
+  let room = WIDTH - used - (isArray ? 2 : 4);
+  let text = "";
+  let count = 0;
   for (const key in value) {
     const item = (value as Record<string, JsonValue | undefined>)[key];
     if (item === undefined) continue;
-    count++;
-    if (item !== null && typeof item === "object") plain = false;
-    else if (plain)
-      width += (isArray ? 0 : JSON.stringify(key).length + 2) + JSON.stringify(item).length + (count > 1 ? 2 : 0);
+    if (isContainer(item)) return null;
+    const part = isArray ? JSON.stringify(item) : keyText(p, key) + JSON.stringify(item);
+    room -= count > 0 ? part.length + 2 : part.length;
+    if (room < 0) return null;
+    text = count++ > 0 ? `${text}, ${part}` : part;
   }
-  if (count === 0 || (plain && width <= WIDTH)) return 1;
-  const inner = `${indent}  `;
-  let lines = 2;
-  for (const key in value) {
-    const item = (value as Record<string, JsonValue | undefined>)[key];
-    if (item !== undefined) lines += lineCount(item, inner, isArray ? 0 : JSON.stringify(key).length + 2);
-  }
-  return lines;
+  if (count === 0) return isArray ? "[]" : "{}";
+  return isArray ? `[${text}]` : `{ ${text} }`;
 }
+
+const isContainer = (value: JsonValue): value is Container => value !== null && typeof value === "object";

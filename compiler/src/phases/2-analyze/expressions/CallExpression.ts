@@ -2,10 +2,10 @@ import type TS from "typescript";
 import {
   instructionKind,
   isBuiltinAction,
-  jsonSchemaProblem,
-  MODEL_ACTIONS,
+  nodeFieldFindings,
   SHORTHAND_ACTIONS,
   type JsonValue,
+  type NodeFieldFinding,
 } from "@autograms/graph";
 import { didYouMean } from "../../../diagnostics/suggest.js";
 import { typescript } from "../../1-parse/typescript.js";
@@ -201,51 +201,61 @@ function finish(
   if (instructed && fields.instruction === undefined && !written.has("instruction") && !misspelt("instruction")) {
     report(ctx, "missing_field", "node_needs", at.action ?? node, { action: fields.action });
   }
-  const transitions = fields.transitions ?? ["next"];
   if (fields.transitions?.length === 0) report(ctx, "invalid_field_value", "transitions_needs", at.transitions!);
+  const transitions = fields.transitions ?? ["next"];
   const choices = fields.transition_choices as string[] | undefined;
-  // A custom action whose transition hook decides needs no question, unless the node asks one.
-  const decides =
-    custom &&
-    ctx.agent.usedActions.get(fields.action)!.decides === true &&
-    fields.transition_question === undefined &&
-    choices === undefined;
-  if (
-    transitions.length > 1 &&
-    !decides &&
-    fields.transition_question === undefined &&
-    !misspelt("transitions", "transition_question")
-  ) {
+  const decides = custom && ctx.agent.usedActions.get(fields.action)!.decides === true;
+  // The graph's own rules, reported where the fields were written, in the words of the catalogue.
+  const findings = nodeFieldFindings(
+    {
+      action: fields.action,
+      transitions,
+      transition_question: fields.transition_question as string | undefined,
+      transition_choices: choices,
+      user_instruction_transitions: fields.user_instruction_transitions as string[] | undefined,
+      schema: fields.schema,
+      tools: fields.tools as string[] | undefined,
+    },
+    decides,
+  );
+  const found = <R extends NodeFieldFinding["rule"]>(rule: R) =>
+    findings.find((f): f is Extract<NodeFieldFinding, { rule: R }> => f.rule === rule);
+  const plural = transitions.length === 1 ? "" : "s";
+  const question = found("no_transition_question");
+  if (question && !misspelt("transitions", "transition_question")) {
     report(ctx, "transition_choices_mismatch", "transitions_need", at.transitions ?? node, {
-      transitionsCount: transitions.length,
+      transitionsCount: question.transitions,
     });
   }
-  if ((transitions.length > 1 || choices !== undefined) && !decides && !misspelt("transitions", "transition_choices")) {
-    if ((choices?.length ?? 0) !== transitions.length) {
-      report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, {
-        transitionsCount: transitions.length,
-        plural: transitions.length === 1 ? "" : "s",
-        choicesCount: choices?.length ?? 0,
-      });
-    }
+  // Stricter than the graph, which ignores the answers of a node with one transition: written in
+  // the source, they are still a mistake.
+  const answers =
+    found("transition_choices_count") ??
+    (choices !== undefined && choices.length !== transitions.length
+      ? { transitions: transitions.length, choices: choices.length }
+      : undefined);
+  if (answers && !misspelt("transitions", "transition_choices")) {
+    report(ctx, "transition_choices_mismatch", "but_give", at.transition_choices ?? at.transitions ?? node, {
+      transitionsCount: answers.transitions,
+      plural,
+      choicesCount: answers.choices,
+    });
   }
-  const simulated = fields.user_instruction_transitions as string[] | undefined;
-  if (simulated !== undefined && simulated.length !== transitions.length && !misspelt("transitions")) {
+  const simulated = found("user_instruction_transitions_count");
+  if (simulated && !misspelt("transitions")) {
     report(ctx, "transition_choices_mismatch", "but_user", at.user_instruction_transitions!, {
-      transitionsCount: transitions.length,
-      plural: transitions.length === 1 ? "" : "s",
-      simulatedCount: simulated.length,
+      transitionsCount: simulated.transitions,
+      plural,
+      simulatedCount: simulated.simulated,
     });
   }
-  if (fields.tools !== undefined && !(MODEL_ACTIONS as readonly string[]).includes(fields.action)) {
-    report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: fields.action });
-  }
-  if (fields.schema !== undefined) {
-    const why = fields.action === "thought" ? jsonSchemaProblem(fields.schema) : undefined;
-    if (fields.action !== "thought")
-      report(ctx, "invalid_field_value", "schema_thought", at.schema!, { action: fields.action });
-    else if (why !== undefined) report(ctx, "invalid_field_value", "schema_invalid", at.schema!, { why });
-  }
+  const tools = found("tools_at_action");
+  if (tools) report(ctx, "invalid_field_value", "tools_offered", at.tools!, { action: tools.action });
+  // A schema at another node is one mistake: whether it would be a valid one is beside the point.
+  const schemaAt = found("schema_at_action");
+  const schemaInvalid = found("schema_invalid");
+  if (schemaAt) report(ctx, "invalid_field_value", "schema_thought", at.schema!, { action: schemaAt.action });
+  else if (schemaInvalid) report(ctx, "invalid_field_value", "schema_invalid", at.schema!, { why: schemaInvalid.why });
   const made: Made = { fields, construct, explicitTransitions: fields.transitions !== undefined, defType };
   if (typeof name === "string" && name !== "auto") made.name = name;
   const fieldLocs: NonNullable<Made["fieldLocs"]> = {};

@@ -1,6 +1,6 @@
 import { shortHash } from "../../../hash.js";
 import type { FunctionContext } from "../context.js";
-import { TEMP_PREFIX } from "../scope.js";
+import { TEMP_PREFIX } from "../../../compiler-variables.js";
 
 /**
  * A variable for a value computed before its statement (a hoisted agent call, a placeholder
