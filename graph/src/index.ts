@@ -4,8 +4,8 @@ export type * from "./types.js";
 // The graph's vocabulary (node fields, actions, transition targets): docs/vocabulary.md.
 export * from "./vocabulary/index.js";
 export { graphSchema } from "./schema.js";
-export { nodeFieldFindings, validateGraphWith } from "./validate.js";
-export type { GraphError, GraphValidation, NodeFieldFinding, NodeFieldsChecked } from "./validate.js";
+export { nodeFieldFindings, nodeNameFindings, validateGraphWith } from "./validate.js";
+export type { GraphError, GraphValidation, NodeFieldFinding, NodeFieldsChecked, NodeNameFinding } from "./validate.js";
 export { actionDeclarationProblems, nodeFieldProblems, recordedEffects, ownFields } from "./action-fields.js";
 export type { FieldProblem } from "./action-fields.js";
 export { schemaErrors, validatorOf } from "./json-schemas.js";

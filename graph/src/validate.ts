@@ -105,6 +105,35 @@ export function nodeFieldFindings(node: NodeFieldsChecked, decides: boolean): No
   return found;
 }
 
+/**
+ * A rule among the graph's nodes that one breaks, with what a message about it needs: `node`
+ * is the node's index, `first` the index of the earlier node of the same name, `transition` the
+ * index of the transition in its node's list. The graph's errors and the compiler's diagnostics
+ * (each at its own place, worded for its reader) come from the one rule.
+ */
+export type NodeNameFinding =
+  | { rule: "duplicate_name"; node: number; first: number }
+  | { rule: "transition_to_missing_node"; node: number; transition: number; target: string };
+
+/** The rules among the nodes: unique names, then transitions that lead to a node, in node order. */
+export function nodeNameFindings(nodes: readonly Pick<GraphNode, "name" | "transitions">[]): NodeNameFinding[] {
+  const found: NodeNameFinding[] = [];
+  const first = new Map<string, number>();
+  nodes.forEach((node, i) => {
+    const earlier = first.get(node.name);
+    if (earlier === undefined) first.set(node.name, i);
+    else found.push({ rule: "duplicate_name", node: i, first: earlier });
+  });
+  const exists = (name: string) => first.has(name);
+  nodes.forEach((node, i) => {
+    node.transitions.forEach((target, j) => {
+      if (!targetExists(target, exists))
+        found.push({ rule: "transition_to_missing_node", node: i, transition: j, target });
+    });
+  });
+  return found;
+}
+
 /** A finding as the graph's errors word it. */
 function findingMessage(f: NodeFieldFinding): string {
   switch (f.rule) {
@@ -125,7 +154,9 @@ function findingMessage(f: NodeFieldFinding): string {
 
 function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodeProblem[]): GraphError[] {
   const errors: GraphError[] = [];
-  const names = new Set<string>();
+  const names = new Set(graph.nodes.map((node) => node.name));
+  const among = nodeNameFindings(graph.nodes);
+  const duplicates = new Set(among.flatMap((f) => (f.rule === "duplicate_name" ? [f.node] : [])));
   graph.nodes.forEach((node: GraphNode, i) => {
     const at = (suffix: string, message: string) =>
       errors.push({
@@ -134,8 +165,7 @@ function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodePr
         node: node.name,
         loc: node.loc,
       });
-    if (names.has(node.name)) at("/name", "duplicate node name");
-    names.add(node.name);
+    if (duplicates.has(i)) at("/name", "duplicate node name");
     const decides = Object.hasOwn(graph.actions ?? {}, node.action) && graph.actions![node.action]!.decides === true;
     const own = nodeFieldFindings(node, decides);
     // The transitions' findings come first and those of the answer (schema, tools) after the action's.
@@ -164,18 +194,16 @@ function checkReferences(graph: Graph, codeProblems: (node: GraphNode) => CodePr
         at(`/tools/${j}`, `offers tool '${tool}', which is not in the graph's tools`);
     });
   });
-  graph.nodes.forEach((node, i) => {
-    node.transitions.forEach((t, j) => {
-      if (!targetExists(t, (name) => names.has(name))) {
-        errors.push({
-          path: `/nodes/${i}/transitions/${j}`,
-          message: `node '${node.name}': transition to missing node '${t}'`,
-          node: node.name,
-          loc: node.loc,
-        });
-      }
+  for (const f of among) {
+    if (f.rule !== "transition_to_missing_node") continue;
+    const node = graph.nodes[f.node]!;
+    errors.push({
+      path: `/nodes/${f.node}/transitions/${f.transition}`,
+      message: `node '${node.name}': transition to missing node '${f.target}'`,
+      node: node.name,
+      loc: node.loc,
     });
-  });
+  }
   for (const [name, info] of Object.entries(graph.actions ?? {})) {
     for (const p of actionDeclarationProblems(name, info)) {
       errors.push({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Agent, graphSchema, validateGraph, type Graph } from "@autograms/runtime";
+import { nodeNameFindings } from "@autograms/graph";
 
 const base = (): Graph => ({
   format: "autograms-graph",
@@ -54,6 +55,22 @@ describe("validateGraph", () => {
     expect(validateGraph(g).errors.some((e) => e.message.includes("duplicate node name"))).toBe(true);
     g.nodes[2] = { name: "z", action: "python_function", instruction: "1", transitions: ["quit"] };
     expect(validateGraph(g).valid).toBe(false);
+  });
+});
+
+describe("nodeNameFindings", () => {
+  it("gives each duplicate with its first node and each missing target with its place, names first", () => {
+    const nodes = [
+      { name: "a", transitions: ["b", "gone", "a.*"] },
+      { name: "b", transitions: ["quit"] },
+      { name: "a", transitions: ["$next", "lost"] },
+    ];
+    expect(nodeNameFindings(nodes)).toEqual([
+      { rule: "duplicate_name", node: 2, first: 0 },
+      { rule: "transition_to_missing_node", node: 0, transition: 1, target: "gone" },
+      { rule: "transition_to_missing_node", node: 0, transition: 2, target: "a.*" },
+      { rule: "transition_to_missing_node", node: 2, transition: 1, target: "lost" },
+    ]);
   });
 });
 

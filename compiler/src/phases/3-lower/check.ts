@@ -1,32 +1,43 @@
-import { candidateOf, parseTarget, targetExists, type GraphNode, type Loc } from "@autograms/graph";
+import { candidateOf, nodeNameFindings, parseTarget, type GraphNode, type Loc } from "@autograms/graph";
 import { codeProblems } from "@autograms/sandbox";
 import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import type { CodeAt } from "../2-analyze/ir.js";
 import type { WrittenTarget } from "./context.js";
 
-/** Checks that need every node: unique names, and that each written transition leads somewhere. */
+/**
+ * The graph's rules among its nodes (unique names, transitions that lead to a node), reported
+ * where they were written: a name at the name, a transition at the transition, and only the
+ * transitions the author wrote (the compiler's own, "next" among them, lead to nodes it made).
+ */
 export function checkNames(
   nodes: GraphNode[],
   written: WrittenTarget[],
   nameLocs: Map<number, Loc>,
   diagnostics: Diagnostics,
 ): void {
-  const first = new Map<string, GraphNode>();
-  for (const [index, node] of nodes.entries()) {
-    const earlier = first.get(node.name);
-    if (!earlier) {
-      first.set(node.name, node);
+  const findings = nodeNameFindings(nodes);
+  if (findings.length === 0) return;
+  const writtenAt = new Map(written.map((w) => [`${w.index}/${w.transition}`, w.loc]));
+  let names: Set<string> | undefined;
+  for (const f of findings) {
+    const node = nodes[f.node]!;
+    if (f.rule === "duplicate_name") {
+      const first = nodes[f.first]!;
+      const where = first.loc ? ` (first at line ${first.loc.line})` : "";
+      const at = nameLocs.get(f.node) ?? node.loc;
+      if (at) diagnostics.report("duplicate_name", "two_nodes", at, { name: node.name, where });
       continue;
     }
-    const where = earlier.loc ? ` (first at line ${earlier.loc.line})` : "";
-    const at = nameLocs.get(index) ?? node.loc;
-    if (at) diagnostics.report("duplicate_name", "two_nodes", at, { name: node.name, where });
-  }
-  for (const { target, node, loc } of written) {
-    if (targetExists(target, (name) => first.has(name))) continue;
-    const hint = didYouMean(target, first.keys());
-    diagnostics.report("transition_to_missing_node", "transitions_does", loc, { node, target, hint });
+    const at = writtenAt.get(`${f.node}/${f.transition}`);
+    if (!at) continue;
+    names ??= new Set(nodes.map((n) => n.name));
+    const hint = didYouMean(f.target, names);
+    diagnostics.report("transition_to_missing_node", "transitions_does", at, {
+      node: node.name,
+      target: f.target,
+      hint,
+    });
   }
 }
 

@@ -7,10 +7,16 @@ import type { Target } from "./target.js";
 /** A node whose transitions may still point at labels. */
 export type PendingNode = Omit<GraphNode, "transitions"> & { transitions: Target[] };
 
-/** A transition written by the agent's author, checked once every node exists. */
+/**
+ * A transition written by the agent's author, checked once every node exists: `index` is its
+ * node's index in `nodes` and `transition` its own in the node's transitions, where the graph's
+ * findings point.
+ */
 export interface WrittenTarget {
   target: string;
   node: string;
+  index: number;
+  transition: number;
   loc: Loc;
 }
 

@@ -24,7 +24,9 @@ export function lowerNode(stmt: NodeStmt, prefix: string, next: Target, ctx: Low
   const { action, instruction, transitions, ...rest } = stmt.fields;
   const targets: Target[] = (transitions ?? ["next"]).map((t) => (t === "next" ? next : t));
   (transitions ?? []).forEach((t, i) => {
-    if (t !== "next") ctx.written.push({ target: t, node: name, loc: stmt.fieldLocs?.transitions?.[i] ?? stmt.loc });
+    if (t === "next") return;
+    const loc = stmt.fieldLocs?.transitions?.[i] ?? stmt.loc;
+    ctx.written.push({ target: t, node: name, index: ctx.nodes.length, transition: i, loc });
   });
   const node: Record<string, JsonValue | Target[] | object> = { name, action };
   if (stmt.setup) node.setup = stmt.setup.map((s) => s.code).join(";\n");
