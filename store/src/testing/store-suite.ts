@@ -5,18 +5,22 @@
  * store does not depend on one. One spec file per concern of the Store interface, each runnable
  * alone: threadsSpec, leasesSpec, runLogSpec.
  */
-import { leasesSpec } from "./leases-spec.js";
-import { runLogSpec } from "./run-log-spec.js";
+import { leasesTests } from "./leases-spec.js";
+import { runLogTests } from "./run-log-spec.js";
 import type { Backend } from "./suite-support.js";
 import type { TestApi } from "./test-api.js";
-import { threadsSpec } from "./threads-spec.js";
+import { threadsTests } from "./threads-spec.js";
 
 /**
  * Registers the suite for the store `backend` opens, with the runner's `describe`, `it` and
  * `expect` (vitest's or Jest's): `storeSuite("MyStore", backend, { describe, it, expect })`.
  */
 export function storeSuite(name: string, backend: Backend, api: TestApi): void {
-  threadsSpec(name, backend, api);
-  leasesSpec(name, backend, api);
-  runLogSpec(name, backend, api);
+  // One describe block, as the suite has always been registered: a runner's filters and reports
+  // that name it go on working.
+  api.describe(`${name} store`, () => {
+    threadsTests(backend, api);
+    leasesTests(backend, api);
+    runLogTests(backend, api);
+  });
 }
