@@ -160,7 +160,9 @@ describe("a turn pool", () => {
   });
 
   it("counts the steps it did not send of a turn that fails too", async () => {
-    const p = pool(1, { timeMs: 500 });
+    // Time enough for more compute steps than a stream takes (2,000) on a machine busy with other
+    // tests: the budget counts the wall time of the turn's synchronous slices.
+    const p = pool(1, { timeMs: 2000 });
     await p.ready();
     const { memory } = await p.play(request("a", null));
     const err = (await p.play(request("a", "loop", memory)).catch((e: unknown) => e)) as {

@@ -5,7 +5,7 @@
  * model lets the others run).
  */
 import { getHeapStatistics } from "node:v8";
-import { isMainThread, parentPort, resourceLimits, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import type { Agent } from "@autograms/runtime";
 import { recordSpans, type SpanRecorder } from "@autograms/runtime/telemetry";
 import { MemoryCache } from "@autograms/store";
@@ -50,12 +50,11 @@ export function serveTurns(
   const port = parentPort;
   const send = (message: FromWorker) => port.postMessage(message);
   const start = workerData as WorkerStart;
-  // The old generation's limit the pool set, not V8's heap_size_limit: that adds the young
-  // generation, whose size differs by Node line (a 352 MiB limit reads 400 on Node 20, 544 on 24),
-  // and a bound above the limit the pool set would let the heap run out before it is checked.
-  const oldGenerationMb = resourceLimits.maxOldGenerationSizeMb;
-  const heapLimitBytes =
-    oldGenerationMb && oldGenerationMb > 0 ? oldGenerationMb * 1024 * 1024 : getHeapStatistics().heap_size_limit;
+  // V8's limit: what the heap runs out at, the young generation included, so it differs by Node
+  // line (an old generation of 352 MiB reads 400 on Node 20, 544 on 24). A tighter bound on what
+  // the worker holds outside its heap (the old generation alone) failed calm turns after a looping
+  // one, on buffers that one left to be collected.
+  const heapLimitBytes = getHeapStatistics().heap_size_limit;
   const turns = new Map<number, AbortController>();
   // The memory each thread's last turn here left (frozen, as the runtime hands it out, so the next
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
