@@ -27,7 +27,9 @@ function loadedBy(args: string[]): { code: number | null; modules: string[] } {
 /** The source files esbuild put in a bundle (it heads each with a `// path` comment). */
 function bundled(file: string): string[] {
   return [
-    ...readFileSync(join(dist, file), "utf8").matchAll(/^\/\/ ((?:node_modules|graph|sandbox|runtime|compiler|cli)\/\S+)$/gm),
+    ...readFileSync(join(dist, file), "utf8").matchAll(
+      /^\/\/ ((?:node_modules|graph|sandbox|runtime|compiler|cli)\/\S+)$/gm,
+    ),
   ].map((m) => m[1]!);
 }
 
@@ -69,7 +71,9 @@ describe("cold start", () => {
     expect(compile).toContain("compiler/dist/compile.js");
     expect(
       compile.filter((f) =>
-        /^node_modules\/(ajv|openai)\/|^graph\/dist\/schema-check\.generated|^runtime\/dist\/(model\/openai|model\/ai-sdk)/.test(f),
+        /^node_modules\/(ajv|openai)\/|^graph\/dist\/schema-check\.generated|^runtime\/dist\/(model\/openai|model\/ai-sdk)/.test(
+          f,
+        ),
       ),
     ).toEqual([]);
     // The graph's validator (its JSON Schema compiled to code) is in the bundles that run agents.
