@@ -122,7 +122,7 @@ export type { Memory, Frame, Turn, Scope } from "./memory/types.js";
 export { applyDelta } from "./memory/delta.js";
 export type { MemoryDelta, FrameChange } from "./memory/delta.js";
 export type { TraceEvent, TraceSink, Decision, VariableChange, ActionCall } from "./trace/events.js";
-export { replyOf } from "./trace/events.js";
+export { replyOf, replyStep } from "./trace/events.js";
 export { storedEvent, storedTrace } from "./trace/stored-trace.js";
 export type { StoredTraceEvent } from "./trace/stored-trace.js";
 

@@ -4,7 +4,7 @@
  * replying nodes, at source lines in both builds: the recorded events keep the line each node had
  * when the turn ran, the current graph gives the line it has now.
  */
-import { replyOf, type TraceEvent } from "../trace/events.js";
+import { replyOf, replyStep, type TraceEvent } from "../trace/events.js";
 import type { AgentNames } from "./agent-names.js";
 
 /** A turn's event, as a run makes it or as a store keeps it (without the prompts). */
@@ -60,7 +60,7 @@ export function turnDivergence(turn: ReplayedTurnEvents, names: AgentNames): Div
     return typeof loc?.line === "number" ? `${names.sourceName()}:${loc.line}` : null;
   };
   const side = (events: Events, at: (e: AnyEvent) => string | null): TurnSide => {
-    const reply = replyEvent(events);
+    const reply = replyStep(events);
     return {
       path: pathOf(events).map(({ node, event }) => ({ node, at: at(event) })),
       reply: reply ? { node: reply.node, at: at(reply) } : null,
@@ -118,10 +118,4 @@ function pathOf(events: Events): { node: string; event: AnyEvent }[] {
   const path: { node: string; event: AnyEvent }[] = [];
   for (const e of events) if (path.at(-1)?.node !== e.node) path.push({ node: String(e.node), event: e });
   return path;
-}
-
-function replyEvent(events: Events): AnyEvent | undefined {
-  for (let i = events.length - 1; i >= 0; i--)
-    if (replyOf(events[i] as unknown as TraceEvent) !== undefined) return events[i];
-  return undefined;
 }

@@ -159,3 +159,10 @@ export function replyOf(e: TraceEvent): string | undefined {
   if (e.kind !== "generate" && e.kind !== "exact") return undefined;
   return familyOf(e.base ?? e.action) === "chat" && typeof e.output === "string" ? e.output : undefined;
 }
+
+/** The step whose output was the turn's reply: the last one that gave one (a stored trace's too). */
+export function replyStep<E>(trace: readonly E[]): E | undefined {
+  for (let i = trace.length - 1; i >= 0; i--)
+    if (replyOf(trace[i] as unknown as TraceEvent) !== undefined) return trace[i];
+  return undefined;
+}

@@ -1,11 +1,10 @@
-import { replyOf, type TraceEvent } from "@autograms/runtime";
+import { replyStep, type TraceEvent } from "@autograms/runtime";
 import type { StoredTraceEvent } from "../types.js";
 import type { NumberedRunEvent, RunEvent } from "../run-events.js";
 
 /** The node whose output was the turn's reply: the last step that gave one ("" if none did). */
 export function replyNode(trace: readonly (TraceEvent | StoredTraceEvent)[]): string {
-  for (let i = trace.length - 1; i >= 0; i--) if (replyOf(trace[i] as TraceEvent) !== undefined) return trace[i]!.node;
-  return "";
+  return replyStep(trace)?.node ?? "";
 }
 
 /**
