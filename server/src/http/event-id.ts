@@ -14,7 +14,13 @@ export interface ResumePoint {
 }
 
 /** Run ids: the server's (UUIDs), a client's AG-UI run id, or `turn-N` for a replayed turn. */
-const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+export const RUN_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+
+/** A frame's number in an event id. */
+const FRAME_NUMBER = /^\d{1,15}$/;
+
+/** What `resumePoint` takes: `0`, or `RUN:N` (for the API's description). */
+export const LAST_EVENT_ID = new RegExp(`^(0|${RUN_ID.source.slice(1, -1)}:${FRAME_NUMBER.source.slice(1, -1)})$`);
 
 export const isRunId = (id: string): boolean => RUN_ID.test(id);
 
@@ -28,6 +34,6 @@ export function resumePoint(header: string | undefined): ResumePoint | null {
   if (id === "" || id === "0") return { runId: null, after: 0 };
   const at = id.lastIndexOf(":");
   const [runId, n] = [id.slice(0, at), id.slice(at + 1)];
-  if (at <= 0 || !isRunId(runId) || !/^\d{1,15}$/.test(n)) return null;
+  if (at <= 0 || !isRunId(runId) || !FRAME_NUMBER.test(n)) return null;
   return { runId, after: Number(n) };
 }

@@ -32,7 +32,7 @@ export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Prom
  * Thread ids are what a client names its conversation with (the AI SDK makes one per chat): up to
  * 128 letters, digits and `_ - . : @`, not `.` or `..`, so one is always a single, plain URL segment.
  */
-const THREAD_ID = /^(?!\.{1,2}$)[A-Za-z0-9_\-.:@]{1,128}$/;
+export const THREAD_ID = /^(?!\.{1,2}$)[A-Za-z0-9_\-.:@]{1,128}$/;
 
 export function threadIdOf(raw: unknown, field = "id"): string {
   if (typeof raw !== "string" || !THREAD_ID.test(raw)) {

@@ -16,6 +16,7 @@
  */
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
+import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest, toHttpError } from "../http/errors.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
@@ -24,9 +25,19 @@ import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "
 import { AgUiRejoin } from "../protocols/ag-ui-rejoin.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
 import { isRunEnd } from "@autograms/store";
-import { eventId, isRunId } from "../http/event-id.js";
+import { eventId, isRunId, RUN_ID } from "../http/event-id.js";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";
+import {
+  body,
+  error,
+  lastEventIdParam,
+  refusals,
+  resumeRefusals,
+  sse,
+  ThreadId,
+  type ApiPaths,
+} from "./openapi-schemas.js";
 
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
 function turnOf(
@@ -155,3 +166,51 @@ export function agUiRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+export const agUiApi: ApiPaths = {
+  "/ag-ui": {
+    post: {
+      summary:
+        "AG-UI: a RunAgentInput in (threadId: the thread; the last message, the user's, is the turn; none: the agent's opening), AG-UI events out",
+      requestBody: body(
+        RunAgentInputSchema.meta({ description: "AG-UI RunAgentInput (checked with @ag-ui/core's schema)" }),
+      ),
+      responses: {
+        200: {
+          description:
+            "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR; each with an `id:` `RUN:1`, `RUN:2`, ... per AG-UI event of the run (RUN: the POST's runId)",
+          content: sse("AG-UI events"),
+        },
+        400: error("bad input"),
+        ...refusals,
+      },
+    },
+  },
+  "/ag-ui/{threadId}/stream": {
+    get: {
+      summary:
+        "Resume the run Last-Event-ID (RUN:N, the id of the last AG-UI event received) or runId names, as AG-UI events; with neither, a run in progress from RUN_STARTED",
+      parameters: [
+        { name: "threadId", in: "path", required: true, schema: ThreadId },
+        lastEventIdParam,
+        {
+          name: "runId",
+          in: "query",
+          required: false,
+          schema: z.string().regex(RUN_ID),
+          description:
+            "the AG-UI runId the POST gave: the run resumed (from its start without Last-Event-ID), named again in RUN_STARTED and RUN_FINISHED",
+        },
+      ],
+      responses: {
+        ...resumeRefusals,
+        200: {
+          description:
+            "the AG-UI events after Last-Event-ID, numbered as the first stream numbered them, after the run as it stood there (RUN_STARTED, STATE_SNAPSHOT, the open step and text message, each numbered Last-Event-ID); empty when there is nothing to send (no thread, no run in progress, nothing after Last-Event-ID)",
+          content: sse("AG-UI events"),
+        },
+        400: error("a bad Last-Event-ID or runId"),
+      },
+    },
+  },
+};

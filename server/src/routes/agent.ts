@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { ServerContext } from "../context.js";
+import { json, type ApiPaths } from "./openapi-schemas.js";
 
 /** The agent served: its name, its compiled graph (for a page to draw) and its last build's outcome (`serve --watch`). */
 export function agentRoutes(ctx: ServerContext): Hono {
@@ -7,3 +9,34 @@ export function agentRoutes(ctx: ServerContext): Hono {
   app.get("/api/agent", (c) => c.json({ name: ctx.agent.graph.agent, graph: ctx.agent.graph, build: ctx.build }));
   return app;
 }
+
+export const agentApi: ApiPaths = {
+  "/api/agent": {
+    get: {
+      summary: "The agent, its compiled graph, and its last build's outcome (serve --watch)",
+      responses: {
+        200: {
+          description: "the agent",
+          content: json(
+            z.object({
+              name: z.string(),
+              graph: z.object({}),
+              build: z
+                .object({
+                  ok: z.boolean(),
+                  at: z.int(),
+                  watching: z.boolean().meta({ description: "new builds may come (serve --watch)" }),
+                  message: z.string().optional(),
+                  diagnostics: z.string().optional(),
+                })
+                .meta({
+                  description:
+                    "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving",
+                }),
+            }),
+          ),
+        },
+      },
+    },
+  },
+};

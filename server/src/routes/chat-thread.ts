@@ -5,6 +5,7 @@
  * request leaves the run going, since a disconnect must not cancel a resumable run).
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { threadIdOf } from "../http/request.js";
 import { ownThread } from "../own-thread.js";
@@ -12,6 +13,7 @@ import { uiMessagesOf, type InFlight } from "../protocols/ui-messages.js";
 import type { RunEvent } from "@autograms/store";
 import { turnJson } from "./threads.js";
 import { isAnswering } from "../runs/run-status.js";
+import { json, threadIdParam, ApiTurn, type ApiPaths } from "./openapi-schemas.js";
 
 /** The user message of the thread's run in progress, if its turn is not committed yet. */
 async function inFlight(ctx: ServerContext, threadId: string, version: number): Promise<InFlight | null> {
@@ -46,3 +48,42 @@ export function chatThreadRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+export const chatThreadApi: ApiPaths = {
+  "/api/chat/{id}/messages": {
+    get: {
+      summary:
+        "The thread as the AI SDK's UIMessage[] (user messages with their ids, replies as reply-<turn>, the user message in flight last); stopped and replaced turns left out",
+      parameters: [threadIdParam],
+      responses: {
+        200: {
+          description: "the messages ([] for a chat with no thread)",
+          content: json(
+            z.array(
+              z.object({
+                id: z.string(),
+                role: z.enum(["user", "assistant"]),
+                parts: z.array(z.object({ type: z.literal("text"), text: z.string() })),
+                metadata: z.object({ turn: z.int() }).optional(),
+              }),
+            ),
+          ),
+        },
+      },
+    },
+  },
+  "/api/chat/{id}/stop": {
+    post: {
+      summary:
+        "Stop the thread's run in progress: its model request aborted, its message kept as an interrupted turn (no reply, memory unchanged)",
+      parameters: [threadIdParam],
+      responses: {
+        200: {
+          description: "what the stop kept",
+          content: json(z.object({ runId: z.string().nullable(), turn: ApiTurn })),
+        },
+        204: { description: "nothing was running (or no such thread)" },
+      },
+    },
+  },
+};

@@ -19,6 +19,16 @@ import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-
 import { eventId } from "../http/event-id.js";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
+import {
+  body,
+  error,
+  lastEventIdParam,
+  resumeRefusals,
+  sse,
+  threadIdParam,
+  ThreadId,
+  type ApiPaths,
+} from "./openapi-schemas.js";
 
 const Part = z.looseObject({ type: z.string() });
 const Message = z.looseObject({
@@ -28,10 +38,17 @@ const Message = z.looseObject({
 });
 const ChatBody = z.looseObject({
   id: z.unknown(),
-  messages: z.array(Message),
-  trigger: z.enum(["submit-message", "regenerate-message"]).optional(),
+  messages: z
+    .array(Message)
+    .meta({ description: "the last one, the user's, is the turn; none of the user's: the agent's opening" }),
+  trigger: z.enum(["submit-message", "regenerate-message"]).optional().meta({
+    description: "regenerate-message: the last turn run again from the memory before it, replacing it",
+  }),
   /** With `regenerate-message`: the assistant message to answer again. */
-  messageId: z.string().optional(),
+  messageId: z
+    .string()
+    .optional()
+    .meta({ description: "regenerate-message: the reply to generate again (the last, reply-<turn>)" }),
 });
 
 /** The message's text: its text parts, in order. Other parts (files, tool results) the agent cannot take. */
@@ -134,3 +151,38 @@ export function chatRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+export const chatApi: ApiPaths = {
+  "/api/chat": {
+    post: {
+      summary: "The Vercel AI SDK chat endpoint (UI message stream protocol v1)",
+      // The id is checked as a thread id (`threadIdOf`) once the body is read.
+      requestBody: body(ChatBody.extend({ id: ThreadId })),
+      responses: {
+        200: {
+          description:
+            "`x-vercel-ai-ui-message-stream: v1`; frames `start` (messageId `reply-<turn>`), `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an `id:` `RUN:N`, N increasing",
+          content: sse("UI message stream chunks"),
+        },
+        400: error("bad input"),
+        404: error("regenerate-message: no such thread"),
+        409: error("the thread is busy (with --busy reject) or has ended"),
+      },
+    },
+  },
+  "/api/chat/{id}/stream": {
+    get: {
+      summary:
+        "Resume the run Last-Event-ID names (RUN:N) as a UI message stream; without it, the run in progress; with 0, the latest run",
+      parameters: [threadIdParam, lastEventIdParam],
+      responses: {
+        ...resumeRefusals,
+        200: {
+          description: "the frames after Last-Event-ID (all of them without it)",
+          content: sse("UI message stream chunks"),
+        },
+        204: { description: "no thread, no run in progress, or nothing after Last-Event-ID" },
+      },
+    },
+  },
+};

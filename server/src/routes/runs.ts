@@ -13,10 +13,25 @@ import { eventId } from "../http/event-id.js";
 import { runEventJson } from "@autograms/store";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
+import {
+  body,
+  error,
+  lastEventIdParam,
+  refusals,
+  resumeRefusals,
+  sse,
+  threadIdParam,
+  type ApiPaths,
+} from "./openapi-schemas.js";
 
 const RunBody = z.object({
   message: z.string().nullable(),
-  messageId: z.string().min(1).max(200).optional(),
+  messageId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "idempotency key: sent again, the same turn is answered" }),
 });
 
 export const RUN_STREAM_HEADERS = {
@@ -68,3 +83,34 @@ export function runsRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+export const runsApi: ApiPaths = {
+  "/api/threads/{id}/runs": {
+    post: {
+      summary: "Send a message (or null: the agent's opening on a new thread) and stream the run's events",
+      parameters: [threadIdParam],
+      requestBody: body(RunBody),
+      responses: {
+        200: {
+          description:
+            "the run's events: `id:` `RUN:N`, N the event's number, `event:` its type, `data:` `{ seq, event }`",
+          content: sse("NumberedRunEvent frames"),
+        },
+        400: error("bad input"),
+        ...refusals,
+      },
+    },
+  },
+  "/api/threads/{id}/runs/latest/stream": {
+    get: {
+      summary: "Resume the run Last-Event-ID names (RUN:N) after its Nth event; without it, the run in progress",
+      parameters: [threadIdParam, lastEventIdParam],
+      responses: {
+        ...resumeRefusals,
+        200: { description: "the rest of the run", content: sse("NumberedRunEvent frames") },
+        204: { description: "no run in progress, or nothing after Last-Event-ID" },
+        404: error("no such thread"),
+      },
+    },
+  },
+};

@@ -8,6 +8,17 @@ import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.j
 import { knownThread } from "../own-thread.js";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
+import {
+  body,
+  error,
+  json,
+  threadIdParam,
+  ThreadId,
+  ApiThread,
+  ApiTurn,
+  ApiUsage,
+  type ApiPaths,
+} from "./openapi-schemas.js";
 
 /** A turn as the API shows it: `threads show --json`'s `{ user, reply }` and more. */
 export function turnJson(t: TurnRecord, prices: Prices | undefined) {
@@ -75,9 +86,16 @@ async function staleness(ctx: ServerContext, thread: ThreadInfo): Promise<string
 }
 
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
-const MigrateBody = z.object({ node: z.string().min(1) });
+const MigrateBody = z.object({ node: z.string().min(1).meta({ description: "the node's name in the graph" }) });
 const TitleBody = z.object({ title: z.string().nullable() });
-const VariablesBody = z.object({ frame: z.number().int().min(0), set: z.record(z.string(), z.unknown()) });
+const VariablesBody = z.object({
+  frame: z.number().int().min(0).meta({
+    description: "the frame of the memory's stack: 0 is main (the globals), the last is where the conversation stands",
+  }),
+  set: z
+    .record(z.string(), z.unknown())
+    .meta({ description: "each variable's new value (JSON); the frame must have the variable" }),
+});
 
 export function threadsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
@@ -172,3 +190,159 @@ export function threadsRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+/** A thread, and the turn that records a change made to it by hand. */
+const ChangedThread = z.object({ thread: ApiThread, turn: ApiTurn });
+
+export const threadsApi: ApiPaths = {
+  "/api/threads": {
+    get: {
+      summary: "The threads, the most recently active first",
+      parameters: [
+        { name: "limit", in: "query", schema: z.int().min(0).max(1000).default(100) },
+        {
+          name: "stale",
+          in: "query",
+          description: "1: each thread says whether it can resume on the agent served now (`stale`)",
+          schema: z.enum(["1"]),
+        },
+      ],
+      responses: {
+        200: { description: "the threads", content: json(z.object({ threads: z.array(ApiThread) })) },
+        400: error("a bad limit"),
+      },
+    },
+  },
+  "/api/threads/{id}": {
+    get: {
+      summary: "A thread and its turns",
+      parameters: [threadIdParam],
+      responses: {
+        200: {
+          description: "the thread",
+          content: json(
+            z.object({
+              id: z.string(),
+              thread: z.intersection(
+                ApiThread,
+                z.object({ usage: ApiUsage.optional().meta({ description: "the sum of its turns' usage" }) }),
+              ),
+              turns: z.array(ApiTurn),
+            }),
+          ),
+        },
+        404: error("no such thread"),
+      },
+    },
+    patch: {
+      summary: "Name a thread (null: called by its first user message again)",
+      parameters: [threadIdParam],
+      // The store keeps at most 200 characters of a title.
+      requestBody: body(TitleBody.extend({ title: z.string().max(200).nullable() })),
+      responses: {
+        200: { description: "the thread", content: json(z.object({ thread: ApiThread })) },
+        400: error("a bad title"),
+        404: error("no such thread"),
+      },
+    },
+    delete: {
+      summary: "Delete a thread and everything stored of it",
+      parameters: [threadIdParam],
+      responses: { 204: { description: "deleted" }, 404: error("no such thread") },
+    },
+  },
+  "/api/threads/{id}/memory": {
+    get: {
+      summary: "The thread's memory as it was after a turn",
+      parameters: [
+        threadIdParam,
+        { name: "turn", in: "query", schema: z.int().min(0), description: "default: the last turn" },
+      ],
+      responses: {
+        200: {
+          description: "the memory (null before the first turn)",
+          content: json(z.object({ turn: z.int(), memory: z.object({}).nullable() })),
+        },
+        400: error("no such turn, or pruned"),
+        404: error("no such thread"),
+      },
+    },
+  },
+  "/api/threads/{id}/turns/{seq}/calls": {
+    get: {
+      summary:
+        "What a turn sent to the model and got back (prompts, choices, tool calls, hooks, prints), rebuilt by replaying it from its recording: no model, tool or hook runs; replayed once per turn and build, then kept",
+      parameters: [threadIdParam, { name: "seq", in: "path", required: true, schema: z.int().min(1) }],
+      responses: {
+        200: {
+          description: "the turn's events that made calls, prompts included",
+          content: json(
+            z.object({
+              seq: z.int(),
+              user: z.string().nullable(),
+              steps: z.int().meta({ description: "the turn's trace events, those not given here included" }),
+              events: z.array(z.looseObject({ usage: ApiUsage.optional() })).meta({
+                description: "each with the `usage` of its model calls (and its `model`), where reported",
+              }),
+              usage: ApiUsage.optional().meta({ description: "the turn's: the sum of its events'" }),
+              stopped: z.string().nullable().meta({
+                description:
+                  "why the replay stopped short (the agent changed since, its deadline, a turn stored before calls from code were recorded), or null",
+              }),
+            }),
+          ),
+        },
+        400: error("no such turn"),
+        404: error("no such thread"),
+        503: error("`replays_busy`: as many turns as the queue holds wait to be replayed; ask again after Retry-After"),
+      },
+    },
+  },
+  "/api/threads/{id}/fork": {
+    post: {
+      summary: "A new thread with the first `turn` turns of this one",
+      parameters: [threadIdParam],
+      requestBody: body(ForkBody.extend({ id: ThreadId.optional() })),
+      responses: {
+        201: { description: "the new thread", content: json(z.object({ thread: ApiThread })) },
+        400: error("a bad turn"),
+        404: error("no such thread"),
+      },
+    },
+  },
+  "/api/threads/{id}/variables": {
+    post: {
+      summary:
+        "Set variables of one frame of a thread's memory to new values (fork it at a turn first to try a change beside the original); recorded as a turn without message or reply",
+      parameters: [threadIdParam],
+      requestBody: body(VariablesBody),
+      responses: {
+        200: {
+          description: "the thread, and the turn that records the change (no message, no reply)",
+          content: json(ChangedThread),
+        },
+        400: error("a bad body, or a thread with no turn yet"),
+        404: error("no such thread"),
+        409: error("the thread is busy"),
+        422: error("bad_input: no such frame or variable, a value that is not JSON, or an ended conversation"),
+      },
+    },
+  },
+  "/api/threads/{id}/migrate": {
+    post: {
+      summary:
+        "Move a thread that cannot resume on the agent served (stale_memory) to one of its nodes that a conversation waits at, keeping its variables and turns; its next message answers that node",
+      parameters: [threadIdParam],
+      requestBody: body(MigrateBody),
+      responses: {
+        200: {
+          description: "the thread, and the turn that records the move (no message, no reply)",
+          content: json(ChangedThread),
+        },
+        404: error("no such thread"),
+        409: error("the thread is busy"),
+        422: error("bad_migration: the node cannot take the conversation (the message says why)"),
+      },
+    },
+  },
+};
