@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { toSvg } from "@autograms/compiler";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { haveChromium, skippedWithout } from "../support/chromium.js";
-import { playgroundInChromium, tutor } from "./support/playground-page.js";
+import { colourLightness, playgroundInChromium, tutor } from "./support/playground-page.js";
 
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the playground's theme in headless Chromium${skippedWithout}`, () => {
@@ -16,16 +16,8 @@ browserSuite(`the playground's theme in headless Chromium${skippedWithout}`, () 
     viewport: { width: 1440, height: 900 },
   });
   const requests: string[] = [];
-  /** The mean of a computed colour's red, green and blue. */
   const lightness = (selector: string, property: "backgroundColor" | "color") =>
-    playground.page.evaluate(
-      ([s, p]) => {
-        const c = getComputedStyle(document.querySelector(s!)!)[p as "color"];
-        const [r, g, b] = c.match(/\d+(\.\d+)?/g)!.map(Number);
-        return (r! + g! + b!) / 3;
-      },
-      [selector, property],
-    );
+    colourLightness(playground.page, selector, property);
   const graphFilter = () =>
     playground.page.evaluate(() => getComputedStyle(document.querySelector("#graph-box > svg")!).filter);
 

@@ -14,7 +14,8 @@ describe("the playground's files", () => {
     expect(res.headers.get("content-security-policy")).toMatch(/default-src 'self'; script-src 'self';/);
     const html = await res.text();
     const refs = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-    expect(refs.sort()).toEqual(["data:,", "playground/app.js", "playground/style.css"]);
+    // Besides its files, one link: to the API's page, on the same server.
+    expect(refs.sort()).toEqual(["api/docs", "data:,", "playground/app.js", "playground/style.css"]);
     expect(html).not.toMatch(/<script>|\bon\w+="/);
   });
 

@@ -10,7 +10,7 @@ export const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body data-panel="chat">
-<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><a id="api-docs" href="api/docs" title="The HTTP API: its OpenAPI document as a page">API</a><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
 <nav id="panels" aria-label="panels">
   <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
 </nav>

@@ -73,6 +73,7 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #lit-label:not(:empty)::before{content:"\\25CF running: ";color:var(--muted);font-family:system-ui,sans-serif}
 #lit-label.idle:not(:empty)::before{content:"at: "}
 #graph-box{flex:1;overflow:auto;background:var(--graph-bg);color:#111827}#graph-box>*{filter:var(--graph-filter)}
+#api-docs{color:#cbd5e1;flex:none}#api-docs:hover{color:#f8fafc}
 #theme{border-color:#475569;background:#1e293b;color:#f8fafc;padding:1px 8px;flex:none}#theme:hover{background:#334155}
 #raw-graph-label{font-size:12px;color:var(--muted);white-space:nowrap;display:inline-flex;align-items:center;gap:3px}
 #graph-box [data-node]{cursor:pointer}

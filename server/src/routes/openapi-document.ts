@@ -14,6 +14,7 @@ import { chatThreadApi } from "./chat-thread.js";
 import { runsApi } from "./runs.js";
 import { threadsApi } from "./threads.js";
 import { COMPONENTS, json, type ApiPaths } from "./openapi-schemas.js";
+import type { OpenApiDocument } from "./openapi-page.js";
 
 /** The built-in route files' endpoints, in the document's order. */
 const ROUTE_PATHS: readonly ApiPaths[] = [agentApi, threadsApi, runsApi, chatApi, chatThreadApi, agUiApi];
@@ -31,6 +32,12 @@ const playgroundApi: ApiPaths = {
 /** This document and its page (openapi.ts), the probes and the metrics (ops/routes.ts). */
 const serverApi: ApiPaths = {
   "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
+  "/api/docs": {
+    get: {
+      summary: "This document as a page to read, made on the server (it loads nothing else)",
+      responses: { 200: { description: "HTML", content: { "text/html": {} } } },
+    },
+  },
   "/healthz": {
     get: {
       summary: "Liveness: the process answers",
@@ -73,8 +80,8 @@ const serverApi: ApiPaths = {
 const ROOT = "__root";
 const uri = (id: string) => `#/components/schemas/${id}`;
 
-/** `schema` as JSON Schema, the shared schemas in it as `$ref`s (`asId`: its own name among them). */
-function jsonSchemas(schema?: z.ZodType): Record<string, object> {
+/** The shared schemas as JSON Schema, and `schema` too (as ROOT), the shared ones in it as `$ref`s. */
+function jsonSchemas(schema?: z.ZodType): Record<string, Record<string, unknown>> {
   const registry = z.registry<{ id: string }>();
   for (const [id, s] of Object.entries(COMPONENTS)) registry.add(s, { id });
   if (schema) registry.add(schema, { id: ROOT });
@@ -88,9 +95,7 @@ function jsonSchemas(schema?: z.ZodType): Record<string, object> {
       if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
     },
   });
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _, $id: __, ...rest }]) => [id, rest as object]),
-  );
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _, $id: __, ...rest }]) => [id, rest]));
 }
 
 /** The description with each zod schema in it made JSON Schema. */
@@ -105,7 +110,7 @@ function resolved(value: unknown): unknown {
 }
 
 /** `playground`: the server serves it at `GET /` (without it, `/` is an unknown endpoint and not listed). */
-export function openApiDocument(agent: string, options: { playground: boolean }): object {
+export function openApiDocument(agent: string, options: { playground: boolean }): OpenApiDocument {
   const paths = Object.assign({}, ...ROUTE_PATHS, options.playground ? playgroundApi : {}, serverApi) as ApiPaths;
   return {
     openapi: "3.1.0",
@@ -116,7 +121,7 @@ export function openApiDocument(agent: string, options: { playground: boolean })
         "An AutoGRAMS agent over HTTP: the threads of its store, the AI SDK UI message stream (v1), AG-UI, and the run event stream.",
     },
     security: [{ bearer: [] }, {}],
-    paths: resolved(paths),
+    paths: resolved(paths) as OpenApiDocument["paths"],
     components: {
       securitySchemes: {
         bearer: {

@@ -106,3 +106,15 @@ export function playgroundInChromium(options: {
     threadId: () => decodeURIComponent(new URL(page!.url()).hash.replace("#thread=", "")),
   };
 }
+
+/** The mean of the red, green and blue of a computed colour on the page: 0 is black, 255 white. */
+export function colourLightness(page: Page, selector: string, property: "backgroundColor" | "color"): Promise<number> {
+  return page.evaluate(
+    ([s, p]) => {
+      const c = getComputedStyle(document.querySelector(s!)!)[p as "color"];
+      const [r, g, b] = c.match(/\d+(\.\d+)?/g)!.map(Number);
+      return (r! + g! + b!) / 3;
+    },
+    [selector, property],
+  );
+}
