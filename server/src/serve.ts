@@ -1,6 +1,7 @@
 /** The app on a Node HTTP server: `listen` resolves once it accepts connections. */
 import { ServerResponse, type Server as HttpServer } from "node:http";
 import type { Http2Bindings, HttpBindings, ServerType } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { createApp, type AppOptions } from "./app.js";
 import type { AutogramsApp } from "./context.js";
 import { isLoopback, loopbackHosts } from "./http/browser-guards.js";
@@ -83,7 +84,9 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
 
 /**
  * The app's answers as @hono/node-server writes them, but for its event streams, which are written
- * to the connection here (http/sse-node.ts) with the headers the app's middleware gave them.
+ * to the connection here (http/sse-node.ts) with the headers the app's middleware gave them, and
+ * answered with RESPONSE_ALREADY_SENT, the server's own way of saying so ("Direct response from
+ * Node.js API" in its README).
  */
 function writingStreams(
   fetch: (req: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
@@ -101,22 +104,12 @@ function writingStreams(
     // Node takes the headers as one flat list of names and values, each Set-Cookie its own pair
     // as Headers' iteration gives them.
     writeSseToNode(chunks, env.outgoing, res.status, [...res.headers].flat());
-    sent ??= alreadySent();
-    return sent;
+    return RESPONSE_ALREADY_SENT;
   };
 }
 
-let sent: Response | undefined;
-
-/**
- * The answer that tells @hono/node-server the response is written (its `x-hono-already-sent`
- * header, as its RESPONSE_ALREADY_SENT). Made here, not imported: that constant is a response of
- * its own lightweight kind when its module loads after a server has replaced the global
- * `Response`, and it then writes such a response's headers again. Reading `bodyUsed` makes a
- * lightweight response a full one, which it reads the header from.
- */
-function alreadySent(): Response {
-  const res = new Response(null, { headers: { "x-hono-already-sent": "true" } });
-  void res.bodyUsed;
-  return res;
-}
+// A module loaded after a server has replaced the global `Response` (another `serve` in this
+// process first) makes this answer one of @hono/node-server's lightweight responses, whose headers
+// it would write to the connection again; reading `bodyUsed` makes it a full one, which it reads
+// the header from and writes nothing.
+void RESPONSE_ALREADY_SENT.bodyUsed;
