@@ -106,3 +106,30 @@ export function playgroundInChromium(options: {
     threadId: () => decodeURIComponent(new URL(page!.url()).hash.replace("#thread=", "")),
   };
 }
+
+/** How far apart an element's text and background are: the difference of their mean red, green and blue (0 to 255). */
+export async function contrast(page: Page, selector: string): Promise<number> {
+  const [fg, bg] = await page.evaluate((s) => {
+    const e = document.querySelector(s)!;
+    return [getComputedStyle(e).color, getComputedStyle(e).backgroundColor];
+  }, selector);
+  const lum = (c: string) =>
+    c
+      .match(/\d+/g)!
+      .slice(0, 3)
+      .map(Number)
+      .reduce((a, b) => a + b, 0) / 3;
+  return Math.abs(lum(fg!) - lum(bg!));
+}
+
+/** The sizes and colour schemes every browser suite shows its parts whole in. */
+export const LOOKS = [1440, 390].flatMap((width) =>
+  (["light", "dark"] as const).map((scheme) => ({ width, height: width < 1000 ? 844 : 900, scheme })),
+);
+
+/** Whether the first element `selector` names lies whole inside the page's viewport. */
+export async function inView(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).first().boundingBox();
+  const { width, height } = page.viewportSize()!;
+  return box !== null && box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height;
+}
