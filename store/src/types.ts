@@ -428,8 +428,12 @@ export interface ListedRun {
   startedAt: number;
   /** When its last event was written (committed: when its turn was). */
   updatedAt: number;
-  /** The committed turn's status and time (null when none was committed). */
+  /**
+   * The committed turn's status, when it started and when it was committed (null when none was).
+   * A short run's record may be written with its commit: its turn's start is when it began.
+   */
   turnStatus: TurnStatus | null;
+  turnStartedAt: number | null;
   committedAt: number | null;
   /** A failed or stopped run's error, from its last event. */
   error: { code: string; message: string } | null;

@@ -35,8 +35,14 @@ export function agentParam(ctx: ServerContext, raw: string | undefined): string 
 export function runJson(run: ListedRun, prices: Prices | undefined) {
   const { trace, ...rest } = run;
   const usage = trace ? usageTotal(trace.map(usageOf), prices) : undefined;
-  const end = run.committedAt ?? (run.status === "running" ? null : run.updatedAt);
-  return { ...rest, ms: end === null ? null : end - run.startedAt, ...(usage && { usage }) };
+  // A committed run's time is its turn's (its record may have been written with the commit).
+  const ms =
+    run.committedAt !== null && run.turnStartedAt !== null
+      ? run.committedAt - run.turnStartedAt
+      : run.status === "running"
+        ? null
+        : run.updatedAt - run.startedAt;
+  return { ...rest, ms, ...(usage && { usage }) };
 }
 
 export function runsViewRoutes(ctx: ServerContext): Hono {

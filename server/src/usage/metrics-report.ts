@@ -104,7 +104,7 @@ function figures(runs: readonly ListedRun[], prices: Prices | undefined): Figure
   for (const run of runs) {
     statuses[run.status] = (statuses[run.status] ?? 0) + 1;
     if (run.trace) usages.push(usageTotal(run.trace.map(usageOf), prices));
-    if (run.committedAt !== null) latencies.push(run.committedAt - run.startedAt);
+    if (run.committedAt !== null && run.turnStartedAt !== null) latencies.push(run.committedAt - run.turnStartedAt);
   }
   const usage = usageTotal(usages);
   latencies.sort((a, b) => a - b);

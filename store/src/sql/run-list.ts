@@ -65,7 +65,7 @@ export async function listRuns(db: Sql, query: RunQuery, now: number): Promise<R
   const rows = await db.all(
     `SELECT * FROM (
       SELECT r.id, r.thread_id, r.user_text, r.turn, r.follows, r.started_at, r.updated_at, th.agent,
-        tu.status AS turn_status, tu.committed_at${query.withTrace ? ", tu.trace" : ""},
+        tu.status AS turn_status, tu.started_at AS turn_started, tu.committed_at${query.withTrace ? ", tu.trace" : ""},
         CASE WHEN r.status = 'failed' THEN ${LAST_BATCH} END AS last_batch, ${SHOWN} AS shown
       FROM runs r JOIN threads th ON th.id = r.thread_id
       LEFT JOIN turns tu ON r.status IN ('committed', 'finished') AND tu.thread_id = r.thread_id AND tu.seq = r.turn
@@ -92,6 +92,7 @@ function listedRun(row: Row, withTrace: boolean): ListedRun {
     startedAt: num(row.started_at),
     updatedAt: num(row.updated_at),
     turnStatus,
+    turnStartedAt: turnStatus === null ? null : optNum(row.turn_started),
     committedAt: turnStatus === null ? null : optNum(row.committed_at),
     error: errorOf(optStr(row.last_batch)),
     ...(withTrace && {
