@@ -21,6 +21,8 @@ import { chatRoutes } from "./routes/chat.js";
 import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
+import { runsViewRoutes } from "./routes/runs-view.js";
+import { metricsApiRoutes } from "./routes/metrics-api.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
@@ -40,6 +42,8 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   agentRoutes,
   threadsRoutes,
   runsRoutes,
+  runsViewRoutes,
+  metricsApiRoutes,
   chatRoutes,
   chatThreadRoutes,
   agUiRoutes,

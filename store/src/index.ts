@@ -25,7 +25,7 @@ export type { StoreErrorCode } from "./errors.js";
 export { parseStoreUrl, storeUrlFrom, DEFAULT_STORE_PATH } from "./url.js";
 export type { StoreLocation, UrlOptions } from "./url.js";
 export { MIGRATIONS, SCHEMA_VERSION } from "./sql/migrations.js";
-export { BUSY_POLICIES } from "./types.js";
+export { BUSY_POLICIES, LISTED_RUN_STATUSES } from "./types.js";
 export type {
   Store,
   ThreadStore,
@@ -52,6 +52,10 @@ export type {
   RunRecord,
   RunEventRecord,
   NewRun,
+  ListedRun,
+  ListedRunStatus,
+  RunQuery,
+  RunPage,
 } from "./types.js";
 export { packTurn, TraceText } from "./packed-turn.js";
 export { MemoryCache } from "./memory-cache.js";

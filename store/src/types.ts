@@ -374,4 +374,75 @@ export interface RunLogStore {
    * process at once, from other processes by polling). Returns the function that stops it.
    */
   watchRun(runId: string, listener: () => void): () => void;
+  /**
+   * Runs of every thread, the most recently started first, a page at a time (`next` continues
+   * after the last one given), filtered as `query` says.
+   */
+  listRuns(query?: RunQuery): Promise<RunPage>;
+}
+
+/**
+ * How a listed run ended, as a person reads it: `running`; `committed` (its turn is kept);
+ * `failed` (nothing committed); `stopped` (stopped before it finished, by its client or the
+ * server; nothing committed beyond the interrupted message); `abandoned` (its process is gone).
+ */
+export type ListedRunStatus = "running" | "committed" | "failed" | "stopped" | "abandoned";
+export const LISTED_RUN_STATUSES: readonly ListedRunStatus[] = [
+  "running",
+  "committed",
+  "failed",
+  "stopped",
+  "abandoned",
+];
+
+export interface RunQuery {
+  /** Runs per page (default 50, at most 1,000). */
+  limit?: number;
+  /** The `next` of the page before. */
+  after?: string;
+  /** Only runs in one of these states. */
+  status?: readonly ListedRunStatus[];
+  /** Only the runs of this agent's threads. */
+  agent?: string;
+  /** Only runs started at or after this time (ms since the epoch)... */
+  since?: number;
+  /** ...and before this one. */
+  until?: number;
+  /** Only failed or stopped runs whose last events (where the error is) hold this text, any case. */
+  error?: string;
+  /** With each committed run, its turn's stored trace (unpacked: costs a read per run). */
+  withTrace?: boolean;
+}
+
+export interface ListedRun {
+  id: string;
+  threadId: string;
+  /** The thread's agent (null before its first turn). */
+  agent: string | null;
+  user: string | null;
+  /** The turn the run made (committed), or would have made. */
+  turn: number;
+  /** The run this one followed in the same response (the agent's opening turn of a new thread). */
+  follows: string | null;
+  status: ListedRunStatus;
+  startedAt: number;
+  /** When its last event was written (committed: when its turn was). */
+  updatedAt: number;
+  /**
+   * The committed turn's status, when it started and when it was committed (null when none was).
+   * A short run's record may be written with its commit: its turn's start is when it began.
+   */
+  turnStatus: TurnStatus | null;
+  turnStartedAt: number | null;
+  committedAt: number | null;
+  /** A failed or stopped run's error, from its last event. */
+  error: { code: string; message: string } | null;
+  /** Asked for (`withTrace`): the committed turn's stored trace; null when none. */
+  trace?: StoredTraceEvent[] | null;
+}
+
+export interface RunPage {
+  runs: ListedRun[];
+  /** Give it as `after` for the next page; null on the last one. */
+  next: string | null;
 }

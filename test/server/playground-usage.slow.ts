@@ -9,7 +9,7 @@ import { Agent, OpenAIModel, type Graph } from "@autograms/runtime";
 import { haveChromium, skippedWithout } from "../support/chromium.js";
 import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
 import { graph } from "../runtime/helpers.js";
-import { playgroundInChromium } from "./support/playground-page.js";
+import { contrast, inView, LOOKS, playgroundInChromium } from "./support/playground-page.js";
 import { enqueueTurn, usageNodes } from "./support/usage-agent.js";
 
 let openai: OpenAIServer;
@@ -119,40 +119,21 @@ browserSuite(`the playground's tokens, cost, Stop and Regenerate in headless Chr
     expect(errors).toEqual([]);
   });
 
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ] as const) {
-    for (const scheme of ["light", "dark"] as const) {
-      it(`shows the buttons and the tokens whole at ${width} px, ${scheme}`, async () => {
-        const { page } = playground;
-        await page.setViewportSize({ width, height });
-        await page.emulateMedia({ colorScheme: scheme });
-        const narrow = width < 1000;
-        const within = async (selector: string) => {
-          const box = (await page.locator(selector).boundingBox())!;
-          expect(box, selector).not.toBeNull();
-          expect(box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height, selector).toBe(true);
-        };
-        if (narrow) await page.click('#panels [data-show="chat"]');
-        await within("#regenerate");
-        if (narrow) await page.click('#panels [data-show="timeline"]');
-        await within("#thread-usage");
-        // Text and its background apart in either scheme.
-        const [fg, bg] = await page.evaluate(() => {
-          const b = document.querySelector("#regenerate")!;
-          return [getComputedStyle(b).color, getComputedStyle(b).backgroundColor];
-        });
-        const lum = (c: string) =>
-          c
-            .match(/\d+/g)!
-            .slice(0, 3)
-            .map(Number)
-            .reduce((a, b) => a + b, 0) / 3;
-        expect(Math.abs(lum(fg) - lum(bg))).toBeGreaterThan(100);
-        if (narrow) await page.click('#panels [data-show="chat"]');
-      });
-    }
+  for (const { width, height, scheme } of LOOKS) {
+    it(`shows the buttons and the tokens whole at ${width} px, ${scheme}`, async () => {
+      const { page } = playground;
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      const narrow = width < 1000;
+      const within = async (selector: string) => expect(await inView(page, selector), selector).toBe(true);
+      if (narrow) await page.click('#panels [data-show="chat"]');
+      await within("#regenerate");
+      if (narrow) await page.click('#panels [data-show="timeline"]');
+      await within("#thread-usage");
+      // Text and its background apart in either scheme.
+      expect(await contrast(page, "#regenerate")).toBeGreaterThan(100);
+      if (narrow) await page.click('#panels [data-show="chat"]');
+    });
   }
 
   it("sends no request off the server's origin", () => {

@@ -16,6 +16,8 @@ export type ApiErrorCode =
   | "not_found"
   | "too_large"
   | "unknown_thread"
+  /** No run of that id (GET /api/runs/:id/spans). */
+  | "unknown_run"
   | "thread_busy"
   | "thread_ended"
   | "unsupported"

@@ -10,7 +10,7 @@ export const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body data-panel="chat">
-<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><a id="api-docs" href="api/docs" title="The HTTP API: its OpenAPI document as a page">API</a><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><nav id="pages" aria-label="pages"><button type="button" data-page="studio" aria-current="true">Studio</button><button type="button" data-page="runs" aria-current="false">Runs</button><button type="button" data-page="metrics" aria-current="false">Metrics</button></nav><a id="api-docs" href="api/docs" title="The HTTP API: its OpenAPI document as a page">API</a><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
 <nav id="panels" aria-label="panels">
   <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
 </nav>
@@ -36,6 +36,20 @@ export const PAGE = `<!doctype html>
   <div id="turn-detail"></div>
 </section>
 </main>
+<section id="runs-page" class="page" aria-label="runs">
+  <form id="runs-filters" class="bar"><h2>Runs</h2>
+    <select id="runs-status" aria-label="status"><option value="">any status</option><option>committed</option><option>failed</option><option>stopped</option><option>abandoned</option><option>running</option></select>
+    <select id="runs-since" aria-label="started"><option value="">any time</option><option value="hour">last hour</option><option value="day">last day</option><option value="week">last week</option></select>
+    <input id="runs-agent" type="search" placeholder="agent (* for all)" aria-label="agent">
+    <input id="runs-error" type="search" placeholder="error text" aria-label="error text">
+    <button id="runs-apply" type="submit">Filter</button>
+  </form>
+  <div class="runs-body"><div class="runs-pane"><ol id="run-list" aria-label="runs"></ol><button id="runs-more" type="button" hidden>More runs</button></div><div id="run-detail"><p class="empty">Choose a run to see its spans and timeline.</p></div></div>
+</section>
+<section id="metrics-page" class="page" aria-label="metrics">
+  <div class="bar"><h2>Metrics</h2><select id="metrics-range" aria-label="range"><option value="hour">last hour</option><option value="day" selected>last day</option><option value="week">last week</option></select><label class="check"><input id="metrics-all" type="checkbox"> every agent</label></div>
+  <div id="metrics-body"></div>
+</section>
 <script src="playground/app.js"></script>
 </body>
 </html>

@@ -9,6 +9,8 @@
  * switched by the bar under the header.
  */
 
+import { PAGES_STYLE } from "./pages-style.js";
+
 /** The dark scheme's colours, set by the system's preference or by the theme button alike. */
 const DARK = `color-scheme:dark;--bg:#0b1120;--panel:#111827;--line:#1f2937;--line2:#374151;--text:#e5e7eb;--muted:#9ca3af;--head:#cbd5e1;
 --strong:#f8fafc;--btn:#1f2937;--btn-hover:#374151;--accent:#3b82f6;--accent-hover:#2563eb;--active:#1e3a8a;--agent-msg:#1f2937;--code-bg:#0f172a;
@@ -127,6 +129,7 @@ table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok
 .what-if{margin:6px 10px;padding:6px 8px;border:1px solid var(--line2);border-radius:6px}.what-if h4{margin:0 0 4px}
 .what-if .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:8px}.what-if h5{margin:0 0 2px;font-size:11.5px;color:var(--muted)}
 .what-if p{margin:2px 0;font-size:12.5px;word-break:break-word}.what-if .said{color:var(--muted)}
+${PAGES_STYLE}
 @media (max-width:999px){
 #panels{display:flex;gap:4px;padding:6px 8px 0;overflow-x:auto}
 #panels button{flex:1;min-width:0}

@@ -7,9 +7,10 @@
  * between nodes; and kept, up to a number of bytes, since a committed turn never changes: asked
  * again, it is read, not replayed.
  */
-import type { Agent, TraceEvent } from "@autograms/runtime";
+import type { Agent } from "@autograms/runtime";
 import { replayTurn, type Store, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import { HttpError } from "../http/errors.js";
+import { madeCalls } from "../traces/made-calls.js";
 
 export interface TurnCallsLimits {
   /** Replays running at once (default 1). */
@@ -28,12 +29,6 @@ export const DEFAULT_TURN_CALLS: TurnCallsLimits = {
   keptBytes: 16 * 1024 * 1024,
   deadlineMs: 10_000,
 };
-
-/** A step that asked the model, called a tool, ran a hook or printed. */
-function madeCalls(e: TraceEvent): boolean {
-  if (e.kind === "generate" || e.kind === "custom" || e.kind === "tool_call" || e.kind === "log") return true;
-  return "decisions" in e && e.decisions.length > 0;
-}
 
 /** How long a replay runs before it lets the event loop serve other requests. */
 const SLICE_MS = 10;

@@ -23,6 +23,8 @@ import type {
   PruneOptions,
   PruneResult,
   RunEventRecord,
+  RunPage,
+  RunQuery,
   RunRecord,
   Store,
   StoreOptions,
@@ -49,6 +51,7 @@ import {
   turnNumber,
 } from "../arguments.js";
 import { settleRun } from "../turns/settle-run.js";
+import { listRuns } from "./run-list.js";
 import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
 import { LEASE_CLEARED } from "./turn-head.js";
@@ -815,6 +818,10 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
 
   watchRun(runId: string, listener: () => void): () => void {
     return this.runs.watch(runId, listener);
+  }
+
+  listRuns(query: RunQuery = {}): Promise<RunPage> {
+    return listRuns(this.db, query, this.now());
   }
 
   async ping(): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import { leasesTests } from "./leases-spec.js";
 import { runLogTests } from "./run-log-spec.js";
+import { runListTests } from "./run-list-spec.js";
 import type { Backend } from "./suite-support.js";
 import type { TestApi } from "./test-api.js";
 import { threadsTests } from "./threads-spec.js";
@@ -22,5 +23,6 @@ export function storeSuite(name: string, backend: Backend, api: TestApi): void {
     threadsTests(backend, api);
     leasesTests(backend, api);
     runLogTests(backend, api);
+    runListTests(backend, api);
   });
 }

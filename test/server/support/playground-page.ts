@@ -118,3 +118,24 @@ export function colourLightness(page: Page, selector: string, property: "backgro
     [selector, property],
   );
 }
+
+/** How far apart an element's text and background are: the difference of their lightness (0 to 255). */
+export async function contrast(page: Page, selector: string): Promise<number> {
+  const [fg, bg] = await Promise.all([
+    colourLightness(page, selector, "color"),
+    colourLightness(page, selector, "backgroundColor"),
+  ]);
+  return Math.abs(fg - bg);
+}
+
+/** The sizes and colour schemes every browser suite shows its parts whole in. */
+export const LOOKS = [1440, 390].flatMap((width) =>
+  (["light", "dark"] as const).map((scheme) => ({ width, height: width < 1000 ? 844 : 900, scheme })),
+);
+
+/** Whether the first element `selector` names lies whole inside the page's viewport. */
+export async function inView(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).first().boundingBox();
+  const { width, height } = page.viewportSize()!;
+  return box !== null && box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height;
+}

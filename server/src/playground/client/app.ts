@@ -56,6 +56,10 @@ export interface Actions {
   showPath(trace: string[] | undefined): void;
   light(node: string): void;
   clearMarks(): void;
+  /** The studio's page named (pages.ts). */
+  showPage(name: string): void;
+  /** A node shown where it is: the playground's code pane, its source line chosen (or the graph's node). */
+  showNode(name: string): void;
 }
 
 export interface App {

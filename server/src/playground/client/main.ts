@@ -7,12 +7,15 @@ import { followBuilds, showBuild } from "./builds.js";
 import { type App, createApp } from "./app.js";
 import { follow, regenerate, renderThread, run, stop, updateComposer } from "./chat.js";
 import { byId, newId } from "./dom.js";
-import { showTab, wireCodePane } from "./code-pane.js";
+import { chooseNode, showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
 import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
 import { wireTheme } from "./theme.js";
+import { showPage, wirePages } from "./pages.js";
+import { wireRuns } from "./runs-view.js";
+import { wireMetrics } from "./metrics-view.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -39,6 +42,13 @@ const app = createApp((app) => ({
   clearMarks: () => {
     clearMarks(app);
     clearLines(app);
+  },
+  showPage: (name) => showPage(app, name),
+  showNode: (name) => {
+    showPage(app, "studio");
+    document.body.setAttribute("data-panel", "code");
+    showTab(app, app.ui.sourceTab.hidden ? "graph" : "source");
+    chooseNode(app, name);
   },
 }));
 const { ui, state } = app;
@@ -97,6 +107,9 @@ ui.turns.addEventListener(
 );
 wireCodePane(app);
 wireTheme(byId("theme"));
+wirePages(app);
+wireRuns(app);
+wireMetrics((e) => app.status(e.message, true));
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));

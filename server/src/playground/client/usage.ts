@@ -11,7 +11,7 @@ export interface Usage {
 const count = (n: number | undefined) => (n === undefined ? "?" : n.toLocaleString("en-US"));
 
 /** A cost to three significant digits, never in exponent form (0.0000123, not 1.23e-5). */
-function money(cost: number): string {
+export function money(cost: number): string {
   if (cost === 0) return "0";
   const digits = Math.max(2, 2 - Math.floor(Math.log10(Math.abs(cost))));
   return cost

@@ -1,0 +1,72 @@
+/**
+ * A run's span tree (`GET /api/runs/:id/spans`), made from what the store keeps: the turns the run
+ * committed (two for a new thread: the agent's opening, then the answer), or, for a run that
+ * committed nothing (failed, stopped, still running), the steps it streamed as its events.
+ */
+import type { RunRecord, Store, StoredTraceEvent, TurnRecord } from "@autograms/store";
+import { HttpError } from "../http/errors.js";
+import type { Prices } from "../usage/prices.js";
+import { type Span, turnSpan } from "./span-tree.js";
+
+/** The most events of an uncommitted run read for its tree: past them the tree says it was cut. */
+export const MAX_RUN_EVENTS = 20_000;
+
+export interface RunSpans {
+  run: RunRecord & { agent: string | null };
+  spans: Span[];
+  /** The run's events were more than MAX_RUN_EVENTS: the tree shows the first ones. */
+  cut?: true;
+}
+
+interface RunStartEvent {
+  type: "run-start";
+  opening?: boolean;
+}
+
+export async function runSpans(store: Store, runId: string, prices: Prices | undefined): Promise<RunSpans> {
+  const run = await store.run(runId);
+  const thread = run && (await store.thread(run.threadId));
+  if (!run || !thread) throw new HttpError(404, "unknown_run", `no run '${runId}'`);
+  const shown = { ...run, agent: thread.agent };
+  if (run.status === "finished" || run.status === "committed") {
+    const [start] = await store.runEvents(run.id, 0, 1);
+    const opening = (start?.event as RunStartEvent | undefined)?.opening === true;
+    const first = opening ? run.turn - 1 : run.turn;
+    const turns = (await store.turns(run.threadId)).filter((t) => t.seq >= first && t.seq <= run.turn);
+    return { run: shown, spans: turns.map((t) => turnSpan(committedSteps(t, run), prices)) };
+  }
+  const events = await store.runEvents(run.id, 0, MAX_RUN_EVENTS + 1);
+  const trace: StoredTraceEvent[] = [];
+  let error: unknown;
+  for (const { event } of events.slice(0, MAX_RUN_EVENTS)) {
+    const e = event as { type?: string; event?: StoredTraceEvent };
+    if (e.type === "step" && e.event) trace.push(e.event);
+    if (e.type === "run-error") error = event;
+  }
+  const span = turnSpan(
+    {
+      seq: run.turn,
+      user: run.user,
+      reply: null,
+      status: run.status,
+      start: 0,
+      ms: run.status === "running" ? null : run.updatedAt - run.startedAt,
+      trace,
+    },
+    prices,
+  );
+  if (error !== undefined) span.attributes.error = error;
+  return { run: shown, spans: [span], ...(events.length > MAX_RUN_EVENTS && { cut: true as const }) };
+}
+
+function committedSteps(t: TurnRecord, run: RunRecord) {
+  return {
+    seq: t.seq,
+    user: t.user,
+    reply: t.reply,
+    status: t.status,
+    start: Math.max(0, t.startedAt - run.startedAt),
+    ms: t.committedAt - t.startedAt,
+    trace: t.trace,
+  };
+}
