@@ -4,10 +4,12 @@
  * process's Prometheus counters (ops/).
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { metricsReport, RANGES, type Range } from "../usage/metrics-report.js";
-import { agentParam } from "./runs-view.js";
+import { error, json, type ApiPaths } from "./openapi-schemas.js";
+import { agentParam, agentQuery } from "./runs-view.js";
 
 export function metricsApiRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
@@ -26,3 +28,45 @@ export function metricsApiRoutes(ctx: ServerContext): Hono {
   });
   return app;
 }
+
+const Figures = z.object({
+  runs: z.int(),
+  statuses: z.record(z.string(), z.int()),
+  errors: z.int().meta({ description: "failed and abandoned runs" }),
+  inputTokens: z.int(),
+  outputTokens: z.int(),
+  cost: z.number().optional().meta({ description: "absent when some run's tokens had no price" }),
+  p50: z.number().nullable().meta({ description: "committed turns' latency in ms" }),
+  p95: z.number().nullable(),
+});
+
+export const metricsApi: ApiPaths = {
+  "/api/metrics": {
+    get: {
+      summary: "Runs, tokens, cost, turn latency and errors over the last hour, day or week, by time and agent",
+      parameters: [
+        { name: "range", in: "query", required: false, schema: z.enum(Object.keys(RANGES) as [Range, ...Range[]]) },
+        agentQuery,
+      ],
+      responses: {
+        200: {
+          description: "the report; `cut` when more runs started in the range than it reads",
+          content: json(
+            z.object({
+              range: z.string(),
+              since: z.int(),
+              until: z.int(),
+              bucketMs: z.int(),
+              total: Figures,
+              buckets: z.array(Figures.extend({ start: z.int() })),
+              agents: z.array(Figures.extend({ agent: z.string().nullable() })),
+              rows: z.int(),
+              cut: z.literal(true).optional(),
+            }),
+          ),
+        },
+        400: error("a range it does not know"),
+      },
+    },
+  },
+};

@@ -11,13 +11,24 @@ import { agentApi } from "./agent.js";
 import { agUiApi } from "./ag-ui.js";
 import { chatApi } from "./chat.js";
 import { chatThreadApi } from "./chat-thread.js";
+import { metricsApi } from "./metrics-api.js";
 import { runsApi } from "./runs.js";
+import { runsViewApi } from "./runs-view.js";
 import { threadsApi } from "./threads.js";
 import { COMPONENTS, json, type ApiPaths } from "./openapi-schemas.js";
 import type { OpenApiDocument } from "./openapi-page.js";
 
 /** The built-in route files' endpoints, in the document's order. */
-const ROUTE_PATHS: readonly ApiPaths[] = [agentApi, threadsApi, runsApi, chatApi, chatThreadApi, agUiApi];
+const ROUTE_PATHS: readonly ApiPaths[] = [
+  agentApi,
+  threadsApi,
+  runsApi,
+  chatApi,
+  chatThreadApi,
+  agUiApi,
+  runsViewApi,
+  metricsApi,
+];
 
 /** The playground's page (playground/routes.ts), listed when it is served. */
 const playgroundApi: ApiPaths = {

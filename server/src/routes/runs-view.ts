@@ -4,6 +4,7 @@
  * with its tokens and cost; `GET /api/runs/:id/spans` gives one run's span tree (traces/).
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import type { ListedRun, ListedRunStatus, RunQuery } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
@@ -11,6 +12,7 @@ import { integerParam } from "../http/request.js";
 import { runSpans } from "../traces/run-spans.js";
 import type { Prices } from "../usage/prices.js";
 import { usageOf, usageTotal } from "../usage/totals.js";
+import { ApiUsage, error, json, type ApiPaths, type Parameter } from "./openapi-schemas.js";
 
 /** The most runs a page of `GET /api/runs` holds (each is read with its turn's trace, for its tokens). */
 export const MAX_RUNS_PAGE = 200;
@@ -73,3 +75,90 @@ export function runsViewRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+const query = (name: string, description: string, schema: z.ZodType = z.string()): Parameter => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+
+/** The `agent` query both runs pages take. */
+export const agentQuery = query(
+  "agent",
+  "the agent whose runs are shown: the served one when absent, `*` for every agent",
+);
+
+const ApiListedRun = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  agent: z.string().nullable(),
+  user: z.string().nullable(),
+  turn: z.int(),
+  follows: z.string().nullable().meta({ description: "the run this one followed in the same response (an opening)" }),
+  status: z.enum(["running", "committed", "failed", "stopped", "abandoned"]),
+  startedAt: z.int(),
+  updatedAt: z.int(),
+  turnStatus: z.string().nullable(),
+  turnStartedAt: z.int().nullable(),
+  committedAt: z.int().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  ms: z.int().nullable().meta({ description: "how long it took; null while running" }),
+  usage: ApiUsage.optional(),
+});
+
+const ApiSpan: z.ZodType = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["turn", "node", "model", "tool", "decision", "transition", "step"]),
+    name: z.string(),
+    start: z.number().meta({ description: "ms from the run's start: the waits before it, laid end to end" }),
+    ms: z.number(),
+    node: z.string().optional(),
+    line: z.int().optional().meta({ description: "the node's line in the agent's source" }),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    attributes: z.record(z.string(), z.unknown()),
+    get children() {
+      return z.array(ApiSpan);
+    },
+  })
+  .meta({ id: "Span" });
+
+export const runsViewApi: ApiPaths = {
+  "/api/runs": {
+    get: {
+      summary: "The runs of every thread, newest first, a page at a time, with their tokens and cost",
+      parameters: [
+        query("status", "a comma-separated list of running, committed, failed, stopped, abandoned"),
+        agentQuery,
+        query("since", "ms since 1970: runs started at or after", z.string().regex(/^\d{1,15}$/)),
+        query("until", "ms since 1970: runs started before", z.string().regex(/^\d{1,15}$/)),
+        query("error", "text the run's error contains (any case)"),
+        query("limit", `runs on a page, 1 to ${MAX_RUNS_PAGE} (50)`, z.string().regex(/^\d+$/)),
+        query("after", "the `next` of the page before"),
+      ],
+      responses: {
+        200: {
+          description: "a page of runs",
+          content: json(z.object({ runs: z.array(ApiListedRun), next: z.string().nullable() })),
+        },
+        400: error("a bad filter (`field` names it)"),
+      },
+    },
+  },
+  "/api/runs/{id}/spans": {
+    get: {
+      summary: "A run's span tree: its turns, their nodes and their steps (model calls, tool calls, decisions)",
+      parameters: [{ name: "id", in: "path", required: true, schema: z.string() }],
+      responses: {
+        200: {
+          description: "the run and its turns' spans",
+          content: json(z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(ApiSpan) })),
+        },
+        404: error("`unknown_run`"),
+      },
+    },
+  },
+};
