@@ -374,4 +374,10 @@ export interface RunLogStore {
    * process at once, from other processes by polling). Returns the function that stops it.
    */
   watchRun(runId: string, listener: () => void): () => void;
+  /**
+   * Drops the events of the runs that ended (finished or failed) at least `endedMsAgo` ms ago, a
+   * bounded number of runs to a statement; their records stay (`run` still answers, its `lastSeq`
+   * as it was, and `runEvents` gives nothing). The number of event rows dropped.
+   */
+  dropRunEvents(endedMsAgo: number): Promise<number>;
 }

@@ -52,6 +52,7 @@ import { settleRun } from "../turns/settle-run.js";
 import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
 import { LEASE_CLEARED } from "./turn-head.js";
+import { DROP_BATCH, dropEndedRunEvents } from "./run-retention.js";
 import { type Committing, leaseProblem, runAfter } from "./committing.js";
 
 /** The lease's columns, in the order of `leaseValues`. */
@@ -815,6 +816,17 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
 
   watchRun(runId: string, listener: () => void): () => void {
     return this.runs.watch(runId, listener);
+  }
+
+  async dropRunEvents(endedMsAgo: number): Promise<number> {
+    const before = this.now() - endedMsAgo;
+    let dropped = 0;
+    let rows: number;
+    do {
+      rows = await dropEndedRunEvents(this.db, before, DROP_BATCH);
+      dropped += rows;
+    } while (rows >= DROP_BATCH);
+    return dropped;
   }
 
   async ping(): Promise<void> {
