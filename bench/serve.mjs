@@ -26,13 +26,22 @@
 //  ttft: a local OpenAI-compatible model server that streams its answer (the first piece after
 //     100 ms, then a piece every 5 ms): the model's own time to first token against the time to the
 //     first text-delta frame through the server (one client, 50 turns, medians);
+//  thread: one conversation of --thread-turns messages (default 300) through POST /api/chat, on
+//     SQLite and on Postgres, --rounds times, each round a new thread after --warmup messages on
+//     another (not measured): the server's CPU per message (all its threads, Linux's schedstat) at
+//     the first 20 turns and at the last 20, and their ratio in each round (growth: what a long
+//     conversation adds to a message; the messages sent as useChat sends them, each with the whole
+//     conversation before it); then the bytes the last round's thread stores a turn
+//     (bench/support/stored-bytes.mjs), at its end (the server's default resume window: every
+//     run's events kept) and once a resume window has passed (a server started again with
+//     --resume-window-ms, default 2000 here, and its sweep has dropped them);
 //  events: the same turns in one process with runTurn alone and through the server's RunManager
 //     (run recorded, events numbered and stored in batches), per turn: the median time, and the
 //     process's CPU (what a served message costs before HTTP, SSE and routing), after --warmup
 //     turns of each.
 //
-//   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,events]
-//     [--solo 300] [--warmup 2000] [--clients 100] [--messages 3] [--steps 10000] [--heavy-seconds 10] [--rounds 3]
+//   npm run build && node bench/serve.mjs [--sections compare,workers,load,ttft,thread,events]
+//     [--thread-turns 300] [--resume-window-ms 2000] [--solo 300] [--warmup 2000] [--clients 100] [--messages 3] [--steps 10000] [--heavy-seconds 10] [--rounds 3]
 //     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
@@ -52,6 +61,7 @@ import { Agent } from "../runtime/dist/index.js";
 import { openStore, runTurn } from "../store/dist/index.js";
 import { RunManager } from "../server/dist/index.js";
 import { startPostgres } from "../test/store/support/postgres-server.mjs";
+import { storedBytes } from "./support/stored-bytes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const { values: flags } = parseArgs({
@@ -64,6 +74,8 @@ const { values: flags } = parseArgs({
     steps: { type: "string", default: "10000" },
     "heavy-seconds": { type: "string", default: "10" },
     rounds: { type: "string", default: "3" },
+    "thread-turns": { type: "string", default: "300" },
+    "resume-window-ms": { type: "string", default: "2000" },
     "serve-workers": { type: "string" },
     "cpu-prof": { type: "string" },
     "node-flags": { type: "string", default: "" },
@@ -77,8 +89,8 @@ const count = (name) => {
 };
 const SECTIONS = new Set(flags.sections.split(","));
 for (const s of SECTIONS)
-  if (!["compare", "workers", "load", "ttft", "events"].includes(s))
-    throw new Error(`--sections: no section '${s}' (compare, workers, load, ttft, events)`);
+  if (!["compare", "workers", "load", "ttft", "thread", "events"].includes(s))
+    throw new Error(`--sections: no section '${s}' (compare, workers, load, ttft, thread, events)`);
 const SOLO = count("solo");
 const WARMUP = count("warmup");
 const THREADS = count("clients");
@@ -88,6 +100,10 @@ const HEAVY_SECONDS = count("heavy-seconds");
 /** Clients of the CPU-heavy agent: each worker has a turn to play while another crosses the network. */
 const HEAVY_CLIENTS = 4;
 const ROUNDS = count("rounds");
+const THREAD_TURNS = count("thread-turns");
+const RESUME_WINDOW_MS = count("resume-window-ms");
+/** The turns at each end of the thread whose CPU is compared. */
+const GROWTH_TURNS = Math.min(20, Math.floor(THREAD_TURNS / 2));
 const SERVE_WORKERS = flags["serve-workers"] === undefined ? 0 : Number(flags["serve-workers"]);
 const NODE_FLAGS = flags["node-flags"].split(" ").filter(Boolean);
 const TTFT_TURNS = 50;
@@ -147,8 +163,11 @@ function startServer(storeUrl, modelBaseURL) {
   });
 }
 
-/** One chat turn (`message`, by default a made-up one): the times (ms) to the first text-delta frame and to [DONE], and the response. */
-async function chatTurn(url, thread, i, message = `message ${i} of ${thread}`) {
+/**
+ * One chat turn (`message`, by default a made-up one), after the messages `before` (as useChat
+ * sends the whole conversation every time): the times (ms) to the first text-delta frame and to [DONE], and the response.
+ */
+async function chatTurn(url, thread, i, message = `message ${i} of ${thread}`, before = []) {
   const start = performance.now();
   const send = () =>
     fetch(`${url}/api/chat`, {
@@ -156,7 +175,7 @@ async function chatTurn(url, thread, i, message = `message ${i} of ${thread}`) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
         id: thread,
-        messages: [{ id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: message }] }],
+        messages: [...before, { id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: message }] }],
         trigger: "submit-message",
       }),
     });
@@ -367,11 +386,23 @@ function startChild(args, name) {
   });
 }
 
-/** The built @autograms/server (bench/support/serve-offline.mjs) serving `graphFile` on `storeUrl`, turns in `workers` worker threads. */
-function autogramsServe(graphFile, storeUrl, workers) {
+/**
+ * The built @autograms/server (bench/support/serve-offline.mjs) serving `graphFile` on `storeUrl`,
+ * turns in `workers` worker threads, run events dropped `resumeWindowMs` after their run (default: the server's).
+ */
+function autogramsServe(graphFile, storeUrl, workers, resumeWindowMs) {
   const prof = flags["cpu-prof"] ? ["--cpu-prof", "--cpu-prof-dir", flags["cpu-prof"]] : [];
+  const window = resumeWindowMs === undefined ? [] : [String(resumeWindowMs)];
   return startChild(
-    [...prof, ...NODE_FLAGS, join(root, "bench/support/serve-offline.mjs"), graphFile, storeUrl, String(workers)],
+    [
+      ...prof,
+      ...NODE_FLAGS,
+      join(root, "bench/support/serve-offline.mjs"),
+      graphFile,
+      storeUrl,
+      String(workers),
+      ...window,
+    ],
     "autograms server",
   );
 }
@@ -487,6 +518,109 @@ async function compare(name, storeUrlOf, database = null, notes = []) {
     }
   }
   return frames.length;
+}
+
+/** The CPU seconds all of a process's threads ran so far (schedstat: finer than /proc/PID/stat's ticks). */
+const runSeconds = (pid) => [...threadTimes(pid).values()].reduce((sum, t) => sum + t.run, 0);
+
+/**
+ * One long conversation: ROUNDS threads of THREAD_TURNS messages each, the server's CPU per
+ * message at the first and the last GROWTH_TURNS turns of each (their ratio, round by round: the
+ * same machine for both ends); then the bytes the last thread stores a turn, before and after
+ * the resume window.
+ */
+async function longThread(name, storeUrl) {
+  const agentFile = join(dir, "thread-agent.json");
+  writeFileSync(agentFile, JSON.stringify(THREAD_GRAPH));
+  let server = await autogramsServe(agentFile, storeUrl, SERVE_WORKERS);
+  const bytes = await storedBytes(storeUrl);
+  try {
+    for (let i = 0; i <= WARMUP; i++) await chatTurn(server.url, "thread-warm-up", i);
+    const ends = [];
+    let words = 0;
+    let thread = "";
+    for (let r = 0; r < ROUNDS; r++) {
+      thread = `long-${r}`;
+      const cpu = [];
+      // The conversation so far, sent with each message as useChat sends it.
+      const history = [];
+      for (let i = 0; i <= THREAD_TURNS; i++) {
+        const before = runSeconds(server.pid);
+        const { text } = await chatTurn(server.url, thread, i, threadMessage(i), history);
+        // Message 0 is the thread's first: the agent's opening with it, not measured.
+        if (i > 0) cpu.push((runSeconds(server.pid) - before) * 1000);
+        const reply = replyOf(text);
+        history.push(
+          { id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: threadMessage(i) }] },
+          { id: `${thread}-reply-${i}`, role: "assistant", parts: [{ type: "text", text: reply }] },
+        );
+        if (i === THREAD_TURNS) words = reply.split(/\s+/).filter(Boolean).length;
+      }
+      // The median message of each end: a collection or V8's compiling in the background lands on one message now and then.
+      ends.push([percentile(cpu.slice(0, GROWTH_TURNS), 50), percentile(cpu.slice(-GROWTH_TURNS), 50)]);
+    }
+    // The agent's opening, the first message, then THREAD_TURNS more.
+    const turns = THREAD_TURNS + 2;
+    const kept = await bytes.read(thread);
+    // A server whose resume window (RESUME_WINDOW_MS) has passed: its sweep drops the events.
+    await server.stop();
+    server = await autogramsServe(agentFile, storeUrl, SERVE_WORKERS, RESUME_WINDOW_MS);
+    const deadline = Date.now() + RESUME_WINDOW_MS + 120_000;
+    let after = kept;
+    while (after.events > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      after = await bytes.read(thread);
+    }
+    const ratios = ends.map(([a, b]) => b / a).sort((p, q) => p - q);
+    const first = percentile(
+      ends.map(([a]) => a),
+      50,
+    );
+    const last = percentile(
+      ends.map(([, b]) => b),
+      50,
+    );
+    const kib = (b) => `${(b / turns / 1024).toFixed(2)} KiB`;
+    const split = (b) =>
+      `${kib(b.total)} (turns ${kib(b.turns)}, snapshots ${kib(b.snapshots)}, runs ${kib(b.runs)}, run events ${kib(b.events)})`;
+    console.log(
+      `| ${name} | ${first.toFixed(2)} ms | ${last.toFixed(2)} ms | ${percentile(ratios, 50).toFixed(2)}x (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}) | ${words} | ${split(kept)} | ${after.events > 0 ? "not dropped in time" : split(after)} |`,
+    );
+  } finally {
+    await bytes.close();
+    await server.stop();
+  }
+}
+
+/** A message, which the offline model echoes (its first 60 characters) in its reply. */
+const threadMessage = (i) => `This is message ${i} of a long conversation between a user and an agent.`;
+
+/**
+ * The bench's agent with an instruction the offline model says back in full: a reply of about
+ * 40 words, as an ordinary answer of a chat model has.
+ */
+const THREAD_GRAPH = {
+  ...GRAPH,
+  nodes: GRAPH.nodes.map((n) =>
+    n.name === "talk"
+      ? {
+          ...n,
+          instruction:
+            "Answer the user in a few plain sentences, saying what you understood of the question, what the answer is, and what the user could ask next if they want to know more about it.",
+        }
+      : n,
+  ),
+};
+
+/** The reply in a UI message stream's frames. */
+function replyOf(text) {
+  return text
+    .split("\n\n")
+    .flatMap((b) => b.split("\n").filter((l) => l.startsWith("data: {")))
+    .map((l) => JSON.parse(l.slice(6)))
+    .filter((c) => c.type === "text-delta")
+    .map((c) => c.delta)
+    .join("");
 }
 
 /**
@@ -716,6 +850,18 @@ try {
     );
     console.log("| | |\n|---|---|");
     await firstToken(dir);
+  }
+  if (SECTIONS.has("thread")) {
+    console.log(
+      `\nOne conversation of ${THREAD_TURNS} messages (offline model, ${SERVE_WORKERS} worker threads, after ${WARMUP} messages of warm-up), ${ROUNDS} rounds; resume window ${RESUME_WINDOW_MS} ms\n`,
+    );
+    console.log(
+      `| store | server CPU a message, turns 1-${GROWTH_TURNS} | turns ${THREAD_TURNS - GROWTH_TURNS + 1}-${THREAD_TURNS} | growth (median; each round) | reply words | stored a turn, at the end | after the resume window |\n|---|---|---|---|---|---|---|`,
+    );
+    await longThread("SQLite", `sqlite:${join(dir, "thread.db")}`);
+    const pg = await pgDatabase();
+    if (pg) await longThread("Postgres", pg);
+    else skipped("Postgres");
   }
   if (SECTIONS.has("events")) {
     console.log(

@@ -14,17 +14,17 @@
 // repeated template, which deflate would shrink to almost nothing. Postgres is a temporary server
 // started here (Debian's postgresql package: initdb, pg_ctl), or the database BENCH_POSTGRES_URL
 // names; without either, the Postgres rows are skipped with a line saying why. Bytes are what the rows hold (text and blob lengths), the
-// same measure for every store; the SQLite file sizes are printed too.
+// same measure for every store (bench/support/stored-bytes.mjs); the SQLite file sizes are printed too.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { Agent } from "../runtime/dist/index.js";
 import { openStore, runTurn } from "../store/dist/index.js";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { startPostgres } from "../test/store/support/postgres-server.mjs";
+import { storedBytes } from "./support/stored-bytes.mjs";
 
 const TURNS = Number(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? 1000);
 const CHECKPOINTS = [10, 100, 1000].filter((n) => n <= TURNS);
@@ -146,29 +146,18 @@ async function storeRun(name, url, rowBytes, fileSize) {
   }
 }
 
-const STORE_BYTES = `
-  SELECT (SELECT COALESCE(SUM(LENGTH(COALESCE(message_id, '')) + LENGTH(COALESCE(user_text, '')) + LENGTH(COALESCE(reply, ''))
-            + LENGTH(status) + LENGTH(COALESCE(delta, '')) + LENGTH(trace) + 16 + 8 + 8 + 8), 0) FROM turns)
-       + (SELECT COALESCE(SUM(LENGTH(memory) + 8 + 16), 0) FROM snapshots) AS n`;
-
 async function sqliteStore(dir) {
   const path = join(dir, "store.db");
-  const db = new Database(path, { readonly: false });
+  const bytes = await storedBytes(`sqlite:${path}`);
   try {
     return await storeRun(
       "autograms store, SQLite",
       `sqlite:${path}`,
-      () => {
-        try {
-          return Number(db.prepare(STORE_BYTES).get().n);
-        } catch {
-          return 0; // before the schema exists
-        }
-      },
+      async () => (await bytes.read()).total,
       () => statSync(path).size + walSize(path),
     );
   } finally {
-    db.close();
+    await bytes.close();
   }
 }
 
@@ -191,18 +180,11 @@ async function postgresStore() {
     }
   }
   const url = process.env.BENCH_POSTGRES_URL ?? (await server.newDatabase());
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const bytes = await storedBytes(url);
   try {
-    return await storeRun("autograms store, Postgres", url, async () => {
-      try {
-        return Number((await client.query(STORE_BYTES.replaceAll("LENGTH(", "OCTET_LENGTH("))).rows[0].n);
-      } catch {
-        return 0;
-      }
-    });
+    return await storeRun("autograms store, Postgres", url, async () => (await bytes.read()).total);
   } finally {
-    await client.end();
+    await bytes.close();
     server?.stop();
   }
 }

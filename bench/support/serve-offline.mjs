@@ -1,21 +1,23 @@
 // The server process bench/serve.mjs measures: the built @autograms/server serving a graph on a
 // store with the offline model, without the pause between words that `autograms serve --offline`
 // makes for demos (so the server's own work, not a model's pace, is what is measured); turns in
-// N worker threads (0: in the server's thread). Prints `listening on URL` once it serves.
+// N worker threads (0: in the server's thread); a run's events dropped RESUME_WINDOW_MS after it
+// ends (default: the server's). Prints `listening on URL` once it serves.
 //
-//   node bench/support/serve-offline.mjs GRAPH.json STORE_URL WORKERS
+//   node bench/support/serve-offline.mjs GRAPH.json STORE_URL WORKERS [RESUME_WINDOW_MS]
 import { readFileSync } from "node:fs";
 import { Agent, OfflineModel } from "@autograms/runtime";
 import { openStore } from "@autograms/store";
 import { listen } from "@autograms/server";
 
-const [graphFile, storeUrl, workers] = process.argv.slice(2);
+const [graphFile, storeUrl, workers, resumeWindowMs] = process.argv.slice(2);
 const graph = JSON.parse(readFileSync(graphFile, "utf8"));
 const store = await openStore(storeUrl);
 const server = await listen({
   agent: new Agent(graph, { model: new OfflineModel() }),
   store,
   port: 0,
+  ...(resumeWindowMs === undefined ? {} : { resumeWindowMs: Number(resumeWindowMs) }),
   // A turn of the CPU-heavy agent may take seconds on a loaded machine: the time budget is not what is measured.
   ...(Number(workers) > 0
     ? {

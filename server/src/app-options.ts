@@ -64,6 +64,7 @@ const APP_OPTIONS = z.looseObject(
         error: "must be a number of milliseconds, at least 0",
       })
       .optional(),
+    resumeWindowMs: wholeNumber(0).optional(),
     routes: z.array(z.unknown(), { error: "must be an array" }).optional(),
     playground: z
       .custom((v) => v === false || (typeof v === "object" && v !== null), { error: "must be false or an object" })

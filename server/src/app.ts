@@ -13,6 +13,7 @@ import { bodyLimit } from "./http/body-limit.js";
 import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { StoreFaults } from "./ops/store-faults.js";
+import { DEFAULT_RESUME_WINDOW_MS, sweepRunEvents } from "./ops/run-event-sweep.js";
 import { ServerMetrics } from "./ops/metrics.js";
 import { metricsRoutes, probeRoutes } from "./ops/routes.js";
 import { openApiRoutes } from "./routes/openapi.js";
@@ -80,6 +81,12 @@ export interface AppOptions {
   /** How long a run's events wait to be written with the next ones (ms, default 100). */
   flushMs?: number;
   /**
+   * How long after a run ends its stream can still be resumed (ms, default 300,000: five
+   * minutes); then its events are dropped from the store and a resume of it is answered 410
+   * `run_expired` (its turn stays in the thread's history).
+   */
+  resumeWindowMs?: number;
+  /**
    * The process's Prometheus metrics (default: new ones). Give your own to time the model's calls
    * too: `metrics.timeModel(model)` for the agent's model.
    */
@@ -138,6 +145,9 @@ export function createApp(options: AppOptions): AutogramsApp {
     player,
     ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
+  const stopSweep = sweepRunEvents(options.store, options.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS, (err) =>
+    storeFaults.saw(err),
+  );
   metrics.countRunsWith(() => runs.running);
   metrics.countWorkersWith(() => runs.liveWorkerThreads);
   const ctx: ServerContext = {
@@ -199,7 +209,10 @@ export function createApp(options: AppOptions): AutogramsApp {
     app,
     ctx,
     ready: async () => void (await player.ready?.()),
-    close: () => runs.close(),
+    close: () => {
+      stopSweep();
+      return runs.close();
+    },
     setAgent(agent, pool) {
       // A worker thread plays the agent its script made: a new build played in workers comes with
       // the pool whose workers made it.

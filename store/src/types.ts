@@ -379,6 +379,13 @@ export interface RunLogStore {
    * after the last one given), filtered as `query` says.
    */
   listRuns(query?: RunQuery): Promise<RunPage>;
+  /**
+   * Drops the events of the runs that finished (committed their turn) at least `endedMsAgo` ms ago
+   * (a failed run's are kept: they are all there is of it), a
+   * bounded number of runs to a statement; their records stay (`run` still answers, its `lastSeq`
+   * as it was, and `runEvents` gives nothing). The number of event rows dropped.
+   */
+  dropRunEvents(endedMsAgo: number): Promise<number>;
 }
 
 /**

@@ -55,6 +55,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--cors <origin>",
       "--lease-ms <ms>",
       "--grace-ms <ms>",
+      "--resume-window-ms <ms>",
       "--workers <n>",
       "--turn-time-ms <ms>",
       "--turn-memory-mb <mb>",

@@ -199,6 +199,10 @@ describe("a loopback server and the pages of the user's browser", () => {
         () => createApp({ agent, store, flushMs: odd("soon") }),
         "createApp: flushMs must be a number of milliseconds, at least 0, not 'soon'",
       ],
+      [
+        () => createApp({ agent, store, resumeWindowMs: -1 }),
+        "createApp: resumeWindowMs must be a whole number, at least 0, not -1",
+      ],
       [() => createApp({ agent, store, watching: odd(1) }), "createApp: watching must be a boolean, not 1"],
       [
         () => createApp({ agent, store, turnCalls: { concurrent: 0 } }),

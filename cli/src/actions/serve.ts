@@ -36,6 +36,7 @@ export interface ServeFlags extends ModelFlags, TokenFlags {
   watch?: boolean;
   leaseMs?: number;
   graceMs: number;
+  resumeWindowMs?: number;
   /** Worker threads playing the turns; 0: the server's own thread. Default: the machine's cores. */
   workers?: number;
   turnTimeMs?: number;
@@ -136,6 +137,7 @@ async function serve(
       playground: flags.playground ? { drawGraph, sources: () => sources } : false,
       ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
+      ...(flags.resumeWindowMs === undefined ? {} : { resumeWindowMs: flags.resumeWindowMs }),
       readiness: mcpServersDown,
       ...(prices && { prices }),
     });

@@ -44,6 +44,11 @@ export function registerServe(program: Command): void {
       10_000,
     )
     .option(
+      "--resume-window-ms <ms>",
+      "how long after a run ends its stream can still be resumed; then its events are dropped from the store (its turn stays in the thread's history) and a resume is answered 410 run_expired (default 300000: five minutes)",
+      integer(0),
+    )
+    .option(
       "--workers <n>",
       "worker threads that play the turns, so the server answers whatever a turn computes (0: play them in the server's own thread, not with --watch; default: one per core)",
       integer(0),

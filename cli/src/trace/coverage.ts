@@ -1,22 +1,7 @@
-import {
-  candidateOf,
-  parseTarget,
-  type Graph,
-  type GraphNode,
-  type TraceEvent,
-  type TraceSink,
-} from "@autograms/runtime";
+import { candidateOf, parseTarget, type Graph, type GraphNode, type TraceSink, traceKinds } from "@autograms/runtime";
 
 /** The trace events that mean a node ran its action; the others are arrivals and departures. */
-const RAN: ReadonlySet<TraceEvent["kind"]> = new Set([
-  "generate",
-  "exact",
-  "code",
-  "prompt",
-  "pass",
-  "call",
-  "skip_call",
-]);
+const RAN = traceKinds("ran");
 
 /** Counts how often each node ran, from the trace of any number of runs. */
 export class NodeVisits {

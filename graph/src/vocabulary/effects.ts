@@ -18,6 +18,3 @@ export const EFFECT_FLAGS = {
 
 export type EffectFlag = keyof typeof EFFECT_FLAGS;
 export const EFFECT_FLAG_NAMES = Object.keys(EFFECT_FLAGS) as EffectFlag[];
-
-/** The prefix of the variables the runtime sets itself, which no effect may assign. */
-export const AUTOMATIC_PREFIX = "_last_";

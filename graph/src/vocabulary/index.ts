@@ -5,3 +5,4 @@ export * from "./targets.js";
 export * from "./names.js";
 export * from "./effects.js";
 export * from "./runtime-tools.js";
+export * from "./trace.js";

@@ -5,7 +5,7 @@
  * failed turn leaves the caller holding the last good state.
  */
 import type { Graph, JsonValue } from "@autograms/graph";
-import { argumentCountProblem } from "@autograms/graph";
+import { argumentCountProblem, LAST_USER_REPLY } from "@autograms/graph";
 import { validateGraph } from "@autograms/sandbox";
 import type { ChatModel } from "../model/types.js";
 import {
@@ -199,7 +199,7 @@ export class Agent {
       const fresh = freshMemory(this.program);
       // A conversation set up with other starting values: checked as editVariables checks an edit.
       const start = options.globals === undefined ? fresh : editedMemory(sealMemory(fresh), 0, options.globals);
-      const mem = writeVars(toRunMemory(start), { _last_user_reply: userText });
+      const mem = writeVars(toRunMemory(start), { [LAST_USER_REPLY]: userText });
       state = {
         mem,
         phase: { kind: "enter", node: this.program.start },

@@ -2,7 +2,7 @@
  * The loop around the pure step: it performs the effects the step asks for (model calls with
  * retries, code that calls tools) and feeds the results back, until a reply or the end.
  */
-import type { JsonValue } from "@autograms/graph";
+import { type JsonValue, traceKinds } from "@autograms/graph";
 import { isToolCallingModel, type TokenUsage, type ToolCompletion } from "../model/types.js";
 import { addUsage, hasUsage } from "../model/usage.js";
 import { evaluateAsync, type HostFunction } from "@autograms/sandbox";
@@ -14,7 +14,7 @@ import { step } from "../engine/step.js";
 import { toFrames, type Stack } from "../engine/stack.js";
 import type { Frame } from "../memory/types.js";
 import type { Effect, RunState, StepInput, StepResult } from "../engine/state.js";
-import type { TraceEvent, TraceSink } from "../trace/events.js";
+import type { TraceSink } from "../trace/events.js";
 import { runActionHook } from "./action-hooks.js";
 import type { PausePoint, Performer } from "./performer.js";
 import type { Attempt } from "./reply-stream.js";
@@ -251,7 +251,7 @@ interface Waited {
 }
 
 /** The events that report the model's answers: the time spent waiting for them is theirs. */
-const ANSWERED: ReadonlySet<TraceEvent["kind"]> = new Set(["generate", "custom", "transition", "quit", "return"]);
+const ANSWERED = traceKinds("answers");
 
 /**
  * A step's trace events: what its code printed, then the step's own, which carries the time waited

@@ -5,26 +5,8 @@
  * says `_last_user_reply` was before (when the trace can tell). A turn whose code read the time
  * has a `time` event: its replay is given that time.
  */
+import { LAST_USER_REPLY, TRACE_KIND_NAMES } from "@autograms/graph";
 import { replyOf, type TraceEvent } from "../trace/events.js";
-
-const EVENT_KINDS: ReadonlySet<string> = new Set<TraceEvent["kind"]>([
-  "user",
-  "generate",
-  "exact",
-  "code",
-  "setup",
-  "prompt",
-  "pass",
-  "call",
-  "skip_call",
-  "return",
-  "transition",
-  "quit",
-  "tool_call",
-  "custom",
-  "log",
-  "time",
-]);
 
 export class RecordingError extends Error {
   override name = "RecordingError";
@@ -67,7 +49,7 @@ export function parseTrace(text: string, fileName = "trace"): TraceEvent[] {
     if (!value || typeof value !== "object" || Array.isArray(value))
       throw new RecordingError(`${fileName}:${i + 1}: not a JSON object`);
     const record = value as { kind?: unknown; node?: unknown };
-    if (typeof record.kind !== "string" || !EVENT_KINDS.has(record.kind)) return;
+    if (typeof record.kind !== "string" || !TRACE_KIND_NAMES.has(record.kind as TraceEvent["kind"])) return;
     if (typeof record.node !== "string")
       throw new RecordingError(`${fileName}:${i + 1}: a '${record.kind}' event without a node`);
     events.push(value as TraceEvent);
@@ -146,7 +128,7 @@ export function recordedConversation(
 function firstMessage(c: RecordedConversation): string | undefined {
   const second = c.turns[1]?.events[0];
   if (second?.kind !== "user") return undefined;
-  const change = second.changes.find((ch) => ch.name === "_last_user_reply");
+  const change = second.changes.find((ch) => ch.name === LAST_USER_REPLY);
   // No change reported: the message was the same as the first.
   if (!change) return second.text;
   return typeof change.before === "string" ? change.before : undefined;

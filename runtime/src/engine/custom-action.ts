@@ -4,7 +4,7 @@
  * applies what came back, the same way a built-in node applies a model's answer: a reply ends the
  * turn, a thought is a turn, an output is assigned, a target is followed.
  */
-import type { JsonValue } from "@autograms/graph";
+import { type JsonValue, LAST_USER_REPLY } from "@autograms/graph";
 import { runHook } from "./action-hook.js";
 import { fail, nodeOf, type Env } from "./env.js";
 import { finishTurn, withoutCarried } from "./finish-turn.js";
@@ -166,7 +166,7 @@ function instructed(
   };
   if (text === undefined) {
     // Taken as read: no turn holds it, and no function gives it back to its caller.
-    const extra: Record<string, JsonValue> = consumed !== null ? { _last_user_reply: consumed } : {};
+    const extra: Record<string, JsonValue> = consumed !== null ? { [LAST_USER_REPLY]: consumed } : {};
     const mem = consumed !== null ? withoutCarried(state.mem) : state.mem;
     const next = leave({ ...state, pending: consumes ? null : state.pending }, node, output, mem, extra);
     const changes = changesOf(env, state.mem, node.assign ? { ...extra, [node.assign]: output } : extra);

@@ -1,5 +1,5 @@
 /** The end of a chat or thought node's turn, whichever action made its text. */
-import type { JsonValue } from "@autograms/graph";
+import { type JsonValue, LAST_USER_REPLY } from "@autograms/graph";
 import type { Frame, Turn } from "../memory/types.js";
 import { appendTurns } from "../memory/turns.js";
 import { assignOutput } from "./output.js";
@@ -29,7 +29,7 @@ export function finishTurn(
   if (node.state_category) turn.category = node.state_category;
   let mem = state.mem;
   const frame = top(mem);
-  const extra: Record<string, JsonValue> = state.pending !== null ? { _last_user_reply: state.pending } : {};
+  const extra: Record<string, JsonValue> = state.pending !== null ? { [LAST_USER_REPLY]: state.pending } : {};
   const changes = changesOf(env, mem, node.assign ? { ...extra, [node.assign]: output } : extra);
   mem = withTop(mem, frameWith(frame, frame.vars, appendTurns(frame.turns, [turn])));
   mem = assignOutput(mem, node, output, extra);

@@ -2,7 +2,7 @@
  * A node's output: it goes to `_last_variable_output` (and `assign`), with `_last_state`; then
  * the node's transitions come next.
  */
-import type { GraphNode, JsonValue } from "@autograms/graph";
+import { type GraphNode, type JsonValue, LAST_OUTPUT, LAST_STATE } from "@autograms/graph";
 import { setOwn } from "../memory/own.js";
 import { moved } from "./result.js";
 import { frameWith, top, withTop } from "./scope.js";
@@ -43,8 +43,8 @@ export function withOutput(
   node: GraphNode,
   output: JsonValue,
 ): Record<string, JsonValue> {
-  vars._last_variable_output = output;
-  vars._last_state = node.name;
+  vars[LAST_OUTPUT] = output;
+  vars[LAST_STATE] = node.name;
   if (node.assign) setOwn(vars, node.assign, output);
   return vars;
 }

@@ -4,7 +4,7 @@
  * `$var`, `quit`, `return`/`return <expr>`, `X.n`, `X.*`, or a node name.
  */
 import type { GraphNode, JsonValue } from "@autograms/graph";
-import { candidateName, parseTarget, type TransitionTarget } from "@autograms/graph";
+import { candidateName, LAST_OUTPUT, LAST_USER_REPLY, parseTarget, type TransitionTarget } from "@autograms/graph";
 import { withTopFrame, type RunMemory } from "./stack.js";
 import { visitsOf } from "../memory/own.js";
 import { appendTurns } from "../memory/turns.js";
@@ -23,9 +23,9 @@ import { changesOf, event } from "./trace-event.js";
 /** A user message arrived at the chat node the conversation waits at. */
 export function userArrived(env: Env, state: RunState, name: string, text: string): StepResult {
   const node = nodeOf(env, name).node;
-  const changes = changesOf(env, state.mem, { _last_user_reply: text });
-  const mem = writeVars(state.mem, { _last_user_reply: text });
-  const output = lookupVar(mem.stack, "_last_variable_output") ?? null;
+  const changes = changesOf(env, state.mem, { [LAST_USER_REPLY]: text });
+  const mem = writeVars(state.mem, { [LAST_USER_REPLY]: text });
+  const output = lookupVar(mem.stack, LAST_OUTPUT) ?? null;
   const next = moved(state, mem, { kind: "route", node: name, output, interject: true }, text, []);
   return result(next, env.tracing ? event(env, mem, node, { kind: "user", text }, changes) : null);
 }

@@ -2,7 +2,7 @@
  * The trace events a step reports, and the variable changes they carry. Built only when someone
  * listens (`env.tracing`).
  */
-import type { GraphNode, JsonValue } from "@autograms/graph";
+import { type GraphNode, type JsonValue, LAST_OUTPUT, LAST_STATE } from "@autograms/graph";
 import type { TraceEvent, VariableChange } from "../trace/events.js";
 import type { Env } from "./env.js";
 import { lookupVar } from "./scope.js";
@@ -42,7 +42,7 @@ export function changesOf(env: Env, mem: RunMemory, values: Record<string, JsonV
   if (!env.tracing) return [];
   const out: VariableChange[] = [];
   for (const name of Object.keys(values)) {
-    if (name === "_last_state" || name === "_last_variable_output") continue;
+    if (name === LAST_STATE || name === LAST_OUTPUT) continue;
     const after = values[name]!;
     const before = lookupVar(mem.stack, name);
     if (before !== undefined && sameJson(before, after)) continue;

@@ -3,7 +3,7 @@
  * Debugging and replay build on these: every model decision carries its prompt, its choices and
  * the answer, every generation its messages and raw answers, every step the variables it wrote.
  */
-import type { Action, BaseAction, JsonValue, Loc } from "@autograms/graph";
+import type { Action, BaseAction, JsonValue, Loc, TraceKindName } from "@autograms/graph";
 import { familyOf } from "@autograms/graph";
 import type { ChatMessage, CompletionPurpose, TokenUsage, ToolCall } from "../model/types.js";
 import type { LogLevel } from "@autograms/sandbox";
@@ -52,7 +52,14 @@ interface Base {
   usage?: TokenUsage;
 }
 
-export type TraceEvent =
+/**
+ * Its kinds are the vocabulary's (TRACE_KINDS in @autograms/graph), no more and no fewer: a kind
+ * written here and not there fails to compile here, and one declared there and not written here
+ * makes TraceEvent `never` (every use of it fails).
+ */
+type KindsDeclared<E extends { kind: TraceKindName }> = [TraceKindName] extends [E["kind"]] ? E : never;
+
+export type TraceEvent = KindsDeclared<
   /** A user message arrived at the chat node the conversation was waiting at. */
   | (Base & { kind: "user"; text: string })
   /** chat, chat_suffix, thought, thought_qa: one model generation (with any regenerations). */
@@ -149,7 +156,8 @@ export type TraceEvent =
       round: number;
       result?: JsonValue;
       error?: string;
-    });
+    })
+>;
 
 export type TraceSink = (event: TraceEvent) => void;
 

@@ -116,6 +116,7 @@ export async function resumeResponse(
   if (run === null) return nothing();
   const { source } = run;
   if (run.inProgress) return sseResponse((signal) => frames(source, point.after, signal), headers);
+  if (source.kind === "run") await refuseExpired(ctx, threadId, source.runId);
   // A run that has ended is all in the store: read it once, and send what the client lacks of it (if anything).
   const rest: SseFrame[] = [];
   for await (const f of frames(source, point.after, new AbortController().signal)) rest.push(f);
@@ -123,4 +124,20 @@ export async function resumeResponse(
   return sseResponse(async function* () {
     yield* rest;
   }, headers);
+}
+
+/**
+ * A run that ended before the resume window (AppOptions.resumeWindowMs) has had its events
+ * dropped, all at once: its record still counts them, the store has none. 410, at once, whatever
+ * frame the client names (the frames read would wait for events that will never come).
+ */
+async function refuseExpired(ctx: ServerContext, threadId: string, runId: string): Promise<void> {
+  const run = await ctx.store.run(runId);
+  if (!run || run.lastSeq === 0 || (await ctx.store.runEvents(runId, 0, 1)).length > 0) return;
+  throw new HttpError(
+    410,
+    "run_expired",
+    `run ${runId} of thread ${threadId} ended too long ago to be resumed: its events are kept for a while after it ends, then dropped; what it committed is in the thread's history (GET /api/threads/${threadId})`,
+    "Last-Event-ID",
+  );
 }

@@ -1,4 +1,5 @@
 /** How long a run's event stream may grow with steps that only compute. */
+import { traceKinds } from "@autograms/runtime";
 
 /**
  * Steps that only compute (code, transitions, calls and returns) a run sends; past them it counts
@@ -7,14 +8,4 @@
  * always sent; a turn's stored trace keeps every step.
  */
 export const MAX_COMPUTE_STEPS = 2000;
-export const COMPUTE_STEPS: ReadonlySet<string> = new Set([
-  "code",
-  "setup",
-  "log",
-  "time",
-  "pass",
-  "call",
-  "skip_call",
-  "return",
-  "transition",
-]);
+export const COMPUTE_STEPS: ReadonlySet<string> = traceKinds("computes");

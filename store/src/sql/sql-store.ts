@@ -55,6 +55,7 @@ import { listRuns } from "./run-list.js";
 import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
 import { LEASE_CLEARED } from "./turn-head.js";
+import { DROP_BATCH, dropEndedRunEvents } from "./run-retention.js";
 import { type Committing, leaseProblem, runAfter } from "./committing.js";
 
 /** The lease's columns, in the order of `leaseValues`. */
@@ -822,6 +823,17 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
 
   listRuns(query: RunQuery = {}): Promise<RunPage> {
     return listRuns(this.db, query, this.now());
+  }
+
+  async dropRunEvents(endedMsAgo: number): Promise<number> {
+    const before = this.now() - endedMsAgo;
+    let dropped = 0;
+    let rows: number;
+    do {
+      rows = await dropEndedRunEvents(this.db, before, DROP_BATCH);
+      dropped += rows;
+    } while (rows >= DROP_BATCH);
+    return dropped;
   }
 
   async ping(): Promise<void> {

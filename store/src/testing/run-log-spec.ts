@@ -232,6 +232,38 @@ export function runLogTests(backend: Backend, { it, expect }: TestApi): void {
       { snapshotEvery: 2 },
     ));
 
+  it("drops the events of runs that finished long enough ago, and keeps their records", () =>
+    withStore(backend, async (store, db) => {
+      const ended = async (id: string, end: "finished" | "failed" | undefined) => {
+        const lease = await store.acquire(`t-${id}`);
+        const events = [1, 2, 3].map((seq) => ({ seq, event: { seq } }));
+        await store.appendRunEvents(id, events.slice(0, 2), undefined, { lease, user: id });
+        await store.appendRunEvents(id, events.slice(2), end);
+        if (end) await store.release(lease);
+      };
+      await ended("done", "finished");
+      await ended("broke", "failed");
+      await ended("going", undefined);
+      // Ended moments ago: kept while the window lasts.
+      expect(await store.dropRunEvents(60_000)).toBe(0);
+      expect((await store.runEvents("done")).map((e) => e.seq)).toEqual([1, 2, 3]);
+      // Seen from a store whose clock is a minute later, the finished run's events go; the failed
+      // run keeps its own (nothing of it was committed: they are all there is of it), so does the
+      // run still in progress, and every record stays as it was.
+      const later = await db.open({ now: () => Date.now() + 61_000 });
+      try {
+        expect(await later.dropRunEvents(60_000)).toBe(2);
+        expect(await later.dropRunEvents(60_000)).toBe(0);
+      } finally {
+        await later.close();
+      }
+      expect(await store.runEvents("done")).toEqual([]);
+      expect((await store.runEvents("broke")).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect((await store.runEvents("going")).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(await store.run("done")).toMatchObject({ status: "finished", lastSeq: 3, user: "done" });
+      expect(await store.run("broke")).toMatchObject({ status: "failed", lastSeq: 3 });
+    }));
+
   it("records a run's batch of any size (past the drivers' limit on bound parameters)", () =>
     withStore(backend, async (store) => {
       const lease = await store.acquire("big");

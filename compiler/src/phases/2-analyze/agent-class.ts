@@ -4,7 +4,7 @@ import type { Diagnostics } from "../../diagnostics/diagnostic.js";
 import { locOf, locOfRange } from "../1-parse/loc.js";
 import { typescript } from "../1-parse/typescript.js";
 import {
-  AUTOMATIC_VARIABLES,
+  AUTOMATIC_VARIABLE_NAMES,
   RUNTIME_MODULE,
   UNSAFE_NAME,
   isRuntimeTool,
@@ -181,7 +181,7 @@ function readMembers(agentClass: TS.ClassDeclaration, context: AgentContext): Re
       continue;
     }
     seen.add(name.text);
-    if (AUTOMATIC_VARIABLES.has(name.text)) {
+    if (AUTOMATIC_VARIABLE_NAMES.has(name.text)) {
       report(context, "reserved_name", "automatic_variable", name, { name: name.text });
       continue;
     }
@@ -253,7 +253,7 @@ function readMethod(member: TS.MethodDeclaration, name: string, context: AgentCo
     if (param.name.text === UNSAFE_NAME) {
       report(context, "unsafe_name", "parameter_cannot", param.name, { unsafeName: UNSAFE_NAME });
     }
-    if (AUTOMATIC_VARIABLES.has(param.name.text)) {
+    if (AUTOMATIC_VARIABLE_NAMES.has(param.name.text)) {
       report(context, "reserved_name", "automatic_variable_runtime", param.name, { param: param.name.text });
     }
     params.push(param.name.text);

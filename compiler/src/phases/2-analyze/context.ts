@@ -14,7 +14,7 @@ export function isRuntimeTool(exported: string): boolean {
 }
 
 /** Variables the runtime sets in every scope; agents read them as `this._last_user_reply`, ... */
-export const AUTOMATIC_VARIABLES = new Set(["_last_user_reply", "_last_variable_output", "_last_state"]);
+export { AUTOMATIC_VARIABLE_NAMES } from "@autograms/graph";
 
 /**
  * `__proto__` is no plain key: assigned to an object, JavaScript makes the value the object's

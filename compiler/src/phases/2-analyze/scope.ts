@@ -2,7 +2,7 @@ import type TS from "typescript";
 import { LOOP_PREFIX, TEMP_PREFIX } from "../../compiler-variables.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { typescript } from "../1-parse/typescript.js";
-import { AUTOMATIC_VARIABLES, UNSAFE_NAME, report, type FunctionContext } from "./context.js";
+import { AUTOMATIC_VARIABLE_NAMES, UNSAFE_NAME, report, type FunctionContext } from "./context.js";
 import { thisMember } from "./literal.js";
 
 /**
@@ -23,10 +23,10 @@ export function analyzeScope(ctx: FunctionContext): void {
 
   const declare = (name: TS.Identifier) => {
     const text = name.text;
-    if (AUTOMATIC_VARIABLES.has(text) || text.startsWith(TEMP_PREFIX) || text.startsWith(LOOP_PREFIX)) {
+    if (AUTOMATIC_VARIABLE_NAMES.has(text) || text.startsWith(TEMP_PREFIX) || text.startsWith(LOOP_PREFIX)) {
       report(ctx, "reserved_name", "choose_another", name, {
         text,
-        detail: AUTOMATIC_VARIABLES.has(text) ? "an automatic variable" : "the compiler's own variables",
+        detail: AUTOMATIC_VARIABLE_NAMES.has(text) ? "an automatic variable" : "the compiler's own variables",
       });
       return;
     }
@@ -57,7 +57,7 @@ export function analyzeScope(ctx: FunctionContext): void {
     )
       return;
     const write = isWriteTarget(access);
-    if (AUTOMATIC_VARIABLES.has(name)) {
+    if (AUTOMATIC_VARIABLE_NAMES.has(name)) {
       if (write) report(ctx, "reserved_name", "automatic_variable_runtime_sets", access, { name });
       return;
     }

@@ -1,6 +1,6 @@
 import type TS from "typescript";
 import { typescript } from "../../1-parse/typescript.js";
-import { AUTOMATIC_VARIABLES, keyOf, loc, type FunctionContext } from "../context.js";
+import { AUTOMATIC_VARIABLE_NAMES, keyOf, loc, type FunctionContext } from "../context.js";
 import type { NodeParts } from "../ir.js";
 import { skipTypeWrappers, thisMember } from "../literal.js";
 import { checkHasValue } from "./has-value.js";
@@ -42,7 +42,7 @@ function placeholderVariable(expression: TS.Expression, ctx: FunctionContext, pa
   const inner = skipTypeWrappers(expression);
   if (ts.isIdentifier(inner) && ctx.locals.has(inner.text)) return inner.text;
   const member = thisMember(inner);
-  if (member !== null && (ctx.agent.fields.has(member) || AUTOMATIC_VARIABLES.has(member))) return member;
+  if (member !== null && (ctx.agent.fields.has(member) || AUTOMATIC_VARIABLE_NAMES.has(member))) return member;
   const analyzed = ctx.visit.expression(expression, ctx);
   const temp = tempName(ctx, keyOf(ctx, expression));
   if (!analyzed.call && analyzed.prelude.length === 0) {
