@@ -21,6 +21,7 @@ import { chatRoutes } from "./routes/chat.js";
 import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
+import { experimentsRoutes } from "./routes/experiments.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
@@ -44,6 +45,7 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   chatThreadRoutes,
   agUiRoutes,
   openApiRoutes,
+  experimentsRoutes,
 ];
 
 export interface AppOptions {

@@ -16,6 +16,8 @@ export type ApiErrorCode =
   | "not_found"
   | "too_large"
   | "unknown_thread"
+  /** `GET /api/experiments/:id`: no stored experiment of the served agent by that id. */
+  | "unknown_experiment"
   | "thread_busy"
   | "thread_ended"
   | "unsupported"
