@@ -10,7 +10,7 @@ export const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body data-panel="chat">
-<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><button id="experiments-open" type="button" aria-pressed="false" title="The stored results of autograms eval">Experiments</button><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
 <nav id="panels" aria-label="panels">
   <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
 </nav>
@@ -36,6 +36,10 @@ export const PAGE = `<!doctype html>
   <div id="turn-detail"></div>
 </section>
 </main>
+<section id="experiments" aria-label="experiments">
+  <div class="bar"><h2>Experiments</h2><button id="experiments-close" type="button">Back to the studio</button></div>
+  <div class="experiments-pane"><ul id="experiment-list"></ul><div id="experiment-detail"></div></div>
+</section>
 <script src="playground/app.js"></script>
 </body>
 </html>

@@ -56,6 +56,8 @@ export interface Actions {
   showPath(trace: string[] | undefined): void;
   light(node: string): void;
   clearMarks(): void;
+  /** The code pane at the agent's source (its graph when there is no source). */
+  showSource(): void;
 }
 
 export interface App {

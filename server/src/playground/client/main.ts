@@ -13,6 +13,7 @@ import { clearLines, lightLine, loadSources, showPathLines } from "./source-view
 import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
 import { wireTheme } from "./theme.js";
+import { experimentInAddress, openExperiments, showExperimentsPage } from "./experiments.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -40,6 +41,7 @@ const app = createApp((app) => ({
     clearMarks(app);
     clearLines(app);
   },
+  showSource: () => showTab(app, "source"),
 }));
 const { ui, state } = app;
 
@@ -97,6 +99,14 @@ ui.turns.addEventListener(
 );
 wireCodePane(app);
 wireTheme(byId("theme"));
+byId("experiments-open").addEventListener(
+  "click",
+  guard(app, async () => {
+    if (document.body.getAttribute("data-page") === "experiments") showExperimentsPage(false);
+    else await openExperiments(app);
+  }),
+);
+byId("experiments-close").addEventListener("click", () => showExperimentsPage(false));
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
@@ -113,6 +123,8 @@ void guard(app, async () => {
   const m = /^#thread=(.+)$/.exec(location.hash);
   if (m?.[1]) await app.actions.selectThread(decodeURIComponent(m[1]));
   else renderThread(app, null, []);
+  const experiment = experimentInAddress();
+  if (experiment) await openExperiments(app, experiment.id, experiment.at);
   showBuild(app, agent.build);
   followBuilds(app);
   document.body.setAttribute("data-ready", "true");
