@@ -143,7 +143,7 @@ body[data-page=experiments] #experiments{display:flex}body[data-page=experiments
 #experiment-detail ol{margin:0;padding-left:18px}.cases>li{margin:4px 0}.case summary{cursor:pointer;font-weight:600}
 .case-turns>li{margin:6px 0;padding:4px 8px;border-left:3px solid var(--line2)}.case-turns>li.failed{border-left-color:var(--bad);background:var(--err-bg)}
 .case-turns p{margin:1px 0;word-break:break-word}.at-source{color:var(--accent)}
-.changes .change{margin:6px 0}.changes p{margin:2px 0}
+.changes h4{text-transform:none;letter-spacing:0;font-size:13px}.changes .change{margin:6px 0}.changes p{margin:2px 0}
 .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:8px;margin:4px 0 8px}
 .side-by-side h5{margin:0 0 2px;font-size:11.5px;color:var(--muted);word-break:break-word}
 ol.path{font-size:12px}ol.path li{word-break:break-word}ol.path .at{color:var(--muted);margin-left:6px}ol.path li.parts{background:var(--lit)}
