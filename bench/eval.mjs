@@ -1,6 +1,7 @@
 // `autograms eval` over 100 cases with an instant model (the offline one): the wall time of the
 // whole command as a user runs it (start, compile the agent, read and check the cases, run them,
-// print the table), and the engine's own time as the report gives it. docs/evals.md quotes it.
+// print the table, store the experiment), and the engine's own time as the report gives it.
+// docs/evals.md quotes it.
 //
 //   npm run build && node bench/eval.mjs [cases, default 100] [--concurrency N]
 import { spawnSync } from "node:child_process";
@@ -68,6 +69,9 @@ try {
       concurrency,
       "--json",
       json,
+      // Kept as a user's run is (an experiment in the store), in a database of the benchmark's own.
+      "--store",
+      `sqlite:${join(dir, "experiments.db")}`,
     ],
     { cwd: root, encoding: "utf8" },
   );

@@ -24,6 +24,8 @@ function commandLine(): Command {
     .description("Write conversational agents as TypeScript, compile them to graphs, run and debug them.")
     .version("0.1.0")
     .showHelpAfterError()
+    // Everything after a command's name is that command's: `eval list --store URL` reaches `list`.
+    .enablePositionalOptions()
     .addHelpText(
       "after",
       "\nEach command has its own --help. Exit codes: 0 success, 1 a failed run or diagnostics, 2 a usage\nerror (`autograms` alone prints this help on stderr and exits 2).",

@@ -24,6 +24,7 @@ import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
 import { runsViewRoutes } from "./routes/runs-view.js";
 import { metricsApiRoutes } from "./routes/metrics-api.js";
+import { experimentsRoutes } from "./routes/experiments.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
@@ -49,6 +50,7 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   chatThreadRoutes,
   agUiRoutes,
   openApiRoutes,
+  experimentsRoutes,
 ];
 
 export interface AppOptions {

@@ -6,6 +6,7 @@
  */
 import { StoreError } from "./errors.js";
 import { type AcquireOptions, BUSY_POLICIES, type PruneOptions, type StoreOptions } from "./types.js";
+import type { NewExperiment } from "./experiments.js";
 
 const refuse = (message: string) => new StoreError("bad_request", message);
 
@@ -109,4 +110,26 @@ export function checkPruneOptions(options: PruneOptions): void {
 export function checkTitle(title: unknown): void {
   if (title !== null && typeof title !== "string")
     throw refuse(`title: must be a string or null, not ${describe(title)}`);
+}
+
+/** An experiment's id: text, not empty, without NUL. */
+export function experimentKey(id: unknown): void {
+  if (typeof id !== "string") throw refuse(`id: must be a string, not ${describe(id)}`);
+  if (id === "") throw refuse("id: an experiment id is not empty");
+  if (id.includes("\u0000")) throw refuse(NUL("id"));
+}
+
+/** An experiment to keep: the names it is listed by as text, a report and a graph as objects. */
+export function checkExperiment(e: NewExperiment): void {
+  if (e.id !== undefined) experimentKey(e.id);
+  for (const field of ["build", "model"] as const) {
+    if (typeof e[field] !== "string") throw refuse(`${field}: must be a string, not ${describe(e[field])}`);
+    if (e[field].includes("\u0000")) throw refuse(NUL(field));
+  }
+  if (e.comparedWith !== undefined && e.comparedWith !== null) experimentKey(e.comparedWith);
+  const report = e.report as Partial<NewExperiment["report"]> | null;
+  if (typeof report !== "object" || report === null || !Array.isArray(report.runs) || !Array.isArray(report.cases))
+    throw refuse(`report: must be an evaluation report (runs, cases), not ${describe(report)}`);
+  if (typeof e.graph !== "object" || e.graph === null || !Array.isArray(e.graph.nodes))
+    throw refuse(`graph: must be an agent's graph, not ${describe(e.graph)}`);
 }

@@ -64,3 +64,5 @@ export { isRunEnd } from "./run-events.js";
 export type { RunEvent, NumberedRunEvent } from "./run-events.js";
 export { KnownJson, runEventJson } from "./run-event-json.js";
 export { replyNode, restOfReply, sentOfReply } from "./turns/reply-text.js";
+// Results of evaluation runs, kept to be listed and compared later.
+export type { ExperimentStore, Experiment, ExperimentInfo, NewExperiment } from "./experiments.js";

@@ -1,4 +1,5 @@
 import type { Memory, MemoryDelta, StoredTraceEvent, TraceEvent } from "@autograms/runtime";
+import type { ExperimentStore } from "./experiments.js";
 
 /**
  * What happens to a message for a thread on which another run is in progress:
@@ -276,10 +277,10 @@ export interface StoreOptions {
 /**
  * A store of threads, by concern as LangGraph splits its saver: the threads and their history
  * (ThreadStore), who may write a thread's next turn (LeaseStore), the events of the runs that
- * serve them (RunLogStore). Two implementations (SQLite, Postgres) pass the same test suite, one
- * spec file per concern.
+ * serve them (RunLogStore); beside them, the results of evaluation runs (ExperimentStore). Two
+ * implementations (SQLite, Postgres) pass the same test suite, one spec file per concern.
  */
-export interface Store extends ThreadStore, LeaseStore, RunLogStore {
+export interface Store extends ThreadStore, LeaseStore, RunLogStore, ExperimentStore {
   /** Where it is, without credentials (for messages). */
   readonly where: string;
   readonly options: Required<Omit<StoreOptions, "now">>;

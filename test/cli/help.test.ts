@@ -101,7 +101,7 @@ const COMMANDS: [string, string, string[]][] = [
   ],
   [
     "eval",
-    "<agent> [cases]",
+    "[command] <agent> [cases]",
     [
       "--concurrency <N>",
       "--repeat <N>",
@@ -112,6 +112,8 @@ const COMMANDS: [string, string, string[]][] = [
       "--since <date>",
       "--strict",
       "--judge-model <name>",
+      "--store <url>",
+      "--no-store",
       ...MODEL_OPTIONS,
     ],
   ],
@@ -138,6 +140,11 @@ const THREADS: [string, string, string[]][] = [
   ["threads prune", "", ["--older-than <duration>", "--keep-turns <N>", STORE]],
 ];
 
+const EVAL: [string, string, string[]][] = [
+  ["eval list", "", [STORE, "--agent <name>", "--limit <N>", "--json"]],
+  ["eval show", "<id>", ["--compare <id>", STORE, "--json"]],
+];
+
 const docs = readFileSync(join(root, "docs/cli.md"), "utf8");
 
 /** The options a help text lists, as `-x, --long <arg>` or `--long [arg]` (without --help). */
@@ -147,7 +154,7 @@ const optionsOf = (help: string) =>
     .filter((o) => !o.endsWith("--help"));
 
 describe("help", () => {
-  it.each([...COMMANDS, ...THREADS])(
+  it.each([...COMMANDS, ...THREADS, ...EVAL])(
     "autograms %s --help lists its options, each documented in docs/cli.md",
     async (command, args, options) => {
       const r = await autogramsInProcess([...command.split(" "), "--help"]);
@@ -167,6 +174,13 @@ describe("help", () => {
     const r = await autogramsInProcess(["threads", "--help"]);
     const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
     expect(listed).toEqual([...THREADS.map(([c]) => c.split(" ")[1]), "help"]);
+  });
+
+  it("autograms eval --help lists its commands", async () => {
+    const r = await autogramsInProcess(["eval", "--help"]);
+    const listed = [...r.stdout.split("\nCommands:\n")[1]!.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]);
+    // No `help` command: `eval` runs an agent by itself, so a word after it is an agent's file.
+    expect(listed).toEqual(EVAL.map(([c]) => c.split(" ")[1]));
   });
 
   it("lists every command with what it does, and each has a section in docs/cli.md", async () => {

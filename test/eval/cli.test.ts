@@ -10,7 +10,7 @@ const AGENT = "samples/recruiter/agent.ts";
 
 describe("autograms eval", () => {
   it("runs the sample's cases offline: all pass, exit 0, each row with the line the turn replied at", async () => {
-    const r = await autogramsInProcess(["eval", AGENT, "samples/recruiter/cases.yaml", "--offline"]);
+    const r = await autogramsInProcess(["eval", AGENT, "samples/recruiter/cases.yaml", "--offline", "--no-store"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const rows = r.stdout.split("\n");
@@ -33,7 +33,17 @@ describe("autograms eval", () => {
     );
     const json = join(folder(), "out/results.json");
     const junit = join(folder(), "out/junit.xml");
-    const r = await autogramsInProcess(["eval", AGENT, cases, "--offline", "--json", json, "--junit", junit]);
+    const r = await autogramsInProcess([
+      "eval",
+      AGENT,
+      cases,
+      "--offline",
+      "--no-store",
+      "--json",
+      json,
+      "--junit",
+      junit,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/wrong branch\s+2\s+node stop_early\s+FAIL\s+agent\.ts:29\s+replied at 'ask_background'/);
     expect(r.stdout).toMatch(/Recruiter: 2 cases, 1 passed, 1 failed; 3 expectations, 2 failed;/);
@@ -58,6 +68,7 @@ describe("autograms eval", () => {
       AGENT,
       "samples/recruiter/cases.yaml",
       "--offline",
+      "--no-store",
       "--repeat",
       "3",
       "--concurrency",
@@ -72,7 +83,7 @@ describe("autograms eval", () => {
   it("reports a problem of the cases file at its line, before running anything", async () => {
     const cases = join(folder(), "typo.yaml");
     writeFileSync(cases, "- name: typo\n  turns:\n    - {}\n    - user: hi\n      expect: { node: gret }\n");
-    const r = await autogramsInProcess(["eval", AGENT, cases, "--offline"]);
+    const r = await autogramsInProcess(["eval", AGENT, cases, "--offline", "--no-store"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
@@ -81,7 +92,7 @@ describe("autograms eval", () => {
   });
 
   it("needs a model, as chat does", async () => {
-    const r = await autogramsInProcess(["eval", AGENT, "samples/recruiter/cases.yaml"]);
+    const r = await autogramsInProcess(["eval", AGENT, "samples/recruiter/cases.yaml", "--no-store"]);
     expect(r.code).toBe(2);
   });
 });

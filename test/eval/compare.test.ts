@@ -18,7 +18,7 @@ describe("autograms eval --compare", () => {
       edited,
       `// edited\n${source.replace('{ name: "below_range", transitions: ["write_note"] }', '{ name: "below_range", transitions: ["negotiate"] }')}`,
     );
-    const r = await autogramsInProcess(["eval", edited, CASES, "--offline", "--compare", SAMPLE]);
+    const r = await autogramsInProcess(["eval", edited, CASES, "--offline", "--no-store", "--compare", SAMPLE]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(1);
     const report = r.stdout.slice(r.stdout.indexOf("\ncompared with"));
@@ -35,7 +35,15 @@ describe("autograms eval --compare", () => {
   });
 
   it("another model for the same agent: nothing changed when it decides the same way", async () => {
-    const r = await autogramsInProcess(["eval", SAMPLE, CASES, "--offline", "--compare", "model:offline"]);
+    const r = await autogramsInProcess([
+      "eval",
+      SAMPLE,
+      CASES,
+      "--offline",
+      "--no-store",
+      "--compare",
+      "model:offline",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /\ncompared with model:offline:\n4 cases: 0 changed result, 0 turns went another way \(nothing changed\)\n$/,

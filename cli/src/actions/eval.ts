@@ -1,6 +1,6 @@
-import { AgentNames, compareReports, evaluateFile, toJunit } from "@autograms/runtime/eval";
+import { AgentNames, compareReports, evaluateFile, toJunit, type EvalReport } from "@autograms/runtime/eval";
 import type { Agent, ChatModel } from "@autograms/runtime";
-import { openStore, StoreError } from "@autograms/store";
+import { openStore, parseStoreUrl, StoreError, type NewExperiment } from "@autograms/store";
 import { CliError } from "../agent-loading/cli-error.js";
 import { writeText } from "../agent-loading/files.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -13,6 +13,8 @@ import { reporting } from "../agent-loading/report-error.js";
 import { comparisonReport } from "../evaluation/comparison.js";
 import { resultsTable } from "../evaluation/results-table.js";
 import { importScorerModule } from "../evaluation/scorer-modules.js";
+import { gitBuild, gitRevisionOf } from "../evaluation/git-build.js";
+import { modelName } from "../evaluation/model-name.js";
 
 export interface EvalFlags extends ModelFlags {
   concurrency: number;
@@ -24,6 +26,8 @@ export interface EvalFlags extends ModelFlags {
   threads?: string | true;
   since?: string;
   strict?: boolean;
+  /** Where experiments are kept: a URL, or false (`--no-store`) to keep none; default the CLI's store. */
+  store?: string | false;
 }
 
 export function evalCommand(agentFile: string, casesFile: string | undefined, flags: EvalFlags): Promise<void> {
@@ -31,6 +35,8 @@ export function evalCommand(agentFile: string, casesFile: string | undefined, fl
     if (flags.threads !== undefined) {
       if (casesFile !== undefined) throw new CliError("give a cases file or --threads, not both", 2);
       if (flags.compare !== undefined) throw new CliError("--compare goes with a cases file, not --threads", 2);
+      if (flags.store !== undefined)
+        throw new CliError("--store and --no-store go with a cases file (--threads names the store to replay)", 2);
       return replay(agentFile, flags, onLoaded);
     }
     if (flags.since !== undefined || flags.strict) throw new CliError("--since and --strict go with --threads", 2);
@@ -75,35 +81,103 @@ async function evaluate(
     importModule: importScorerModule,
     ...(judge && { judge }),
   };
+  // A store URL that names no store stops the command before the cases run; the store is opened
+  // after them, so a command that fails earlier (a problem of the cases file) makes no database.
+  const url = flags.store === false ? null : storeUrl(flags.store);
+  if (url !== null) checkedUrl(url);
   // The other build first: a file that does not load stops the command before any case runs twice.
   const other = flags.compare === undefined ? undefined : await otherBuild(agentFile, flags.compare, flags);
-  const report = await evaluateFile(agent, casesFile, options);
-  process.stdout.write(resultsTable(report));
-  if (other && flags.compare !== undefined) {
-    const baseline = await evaluateFile(other, casesFile, options);
-    const changes = compareReports(baseline, report, {
-      before: new AgentNames(other.graph),
-      after: new AgentNames(agent.graph),
-    });
-    process.stdout.write(comparisonReport(flags.compare, changes, report.cases.length));
+  try {
+    const report = await evaluateFile(agent, casesFile, options);
+    process.stdout.write(resultsTable(report));
+    let baseline: EvalReport | undefined;
+    if (other && flags.compare !== undefined) {
+      baseline = await evaluateFile(other.agent, casesFile, options);
+      const changes = compareReports(baseline, report, {
+        before: new AgentNames(other.agent.graph),
+        after: new AgentNames(agent.graph),
+      });
+      process.stdout.write(comparisonReport(flags.compare, changes, report.cases.length));
+    }
+    if (flags.json !== undefined) writeText(flags.json, `${JSON.stringify(report, null, 2)}\n`, "the results ");
+    if (flags.junit !== undefined) writeText(flags.junit, toJunit(report), "the JUnit report ");
+    if (url !== null) {
+      const here = { build: agentFile, model: modelName(flags), report, graph: agent.graph };
+      await keep(url, here, other && baseline && { ...other, report: baseline, graph: other.agent.graph });
+    }
+    return report.pass ? 0 : 1;
+  } finally {
+    other?.dispose?.();
   }
-  if (flags.json !== undefined) writeText(flags.json, `${JSON.stringify(report, null, 2)}\n`, "the results ");
-  if (flags.junit !== undefined) writeText(flags.junit, toJunit(report), "the JUnit report ");
-  return report.pass ? 0 : 1;
 }
 
-/** The build `--compare` names: another agent or graph file, or `model:NAME`, this agent on another model. */
-async function otherBuild(agentFile: string, compare: string, flags: EvalFlags): Promise<Agent> {
+type Kept = Omit<NewExperiment, "comparedWith">;
+
+function checkedUrl(url: string): void {
+  try {
+    parseStoreUrl(url);
+  } catch (err) {
+    throw err instanceof StoreError ? new CliError(`--store: ${err.message}`, 2) : err;
+  }
+}
+
+/** Stores this build's experiment, after the other build's when there is one (this one names it). */
+async function keep(url: string, here: Kept, there?: Kept): Promise<void> {
+  const store = await openStore(url).catch(storeFailed);
+  try {
+    const before = there && (await store.saveExperiment(there));
+    const saved = await store.saveExperiment({ ...here, comparedWith: before?.id ?? null });
+    const also = before ? ` (and the other build's as ${before.id})` : "";
+    process.stderr.write(`experiment ${saved.id} stored in ${store.where}${also}: autograms eval show ${saved.id}\n`);
+  } catch (err) {
+    storeFailed(err);
+  } finally {
+    await store.close();
+  }
+}
+
+function storeFailed(err: unknown): never {
+  if (err instanceof StoreError)
+    throw new CliError(`the experiment was not stored (--no-store runs without): ${err.message}`);
+  throw err;
+}
+
+/** Another build to compare with, as the store names it; a git revision's copy is removed by `dispose`. */
+interface OtherBuild {
+  agent: Agent;
+  build: string;
+  model: string;
+  dispose?: () => void;
+}
+
+/**
+ * The build `--compare` names: another agent or graph file, a git revision of the agent
+ * (`git:REV`, `REV:PATH`), or `model:NAME`, this agent on another model.
+ */
+async function otherBuild(agentFile: string, compare: string, flags: EvalFlags): Promise<OtherBuild> {
   if (compare.startsWith("model:")) {
     const model = compare.slice("model:".length);
     const { offline: _, ...rest } = flags;
-    return (
-      await openAgent(agentFile, model === "offline" ? { ...rest, offline: true } : { ...rest, model }, {
-        modelRequired: true,
-      })
-    ).agent;
+    const modelFlags = model === "offline" ? { ...rest, offline: true } : { ...rest, model };
+    const { agent } = await openAgent(agentFile, modelFlags, { modelRequired: true });
+    return { agent, build: agentFile, model: modelName(modelFlags) };
   }
-  return (await openAgent(compare, flags, { modelRequired: true })).agent;
+  const revision = gitRevisionOf(compare, agentFile);
+  if (revision) {
+    const copy = await gitBuild(revision.rev, revision.path);
+    try {
+      const { agent } = await openAgent(copy.file, flags, { modelRequired: true });
+      return { agent, build: copy.label, model: modelName(flags), dispose: copy.dispose };
+    } catch (err) {
+      copy.dispose();
+      throw err;
+    }
+  }
+  return {
+    agent: (await openAgent(compare, flags, { modelRequired: true })).agent,
+    build: compare,
+    model: modelName(flags),
+  };
 }
 
 /** The judge's model, named as --model names the agent's (with the same server and key flags). */

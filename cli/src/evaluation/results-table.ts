@@ -5,18 +5,7 @@
  */
 import type { EvalReport } from "@autograms/runtime/eval";
 import { plainText } from "../terminal/plain-text.js";
-
-const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text);
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n") + "\n";
-}
+import { clip, table } from "./text-table.js";
 
 export function resultsTable(report: EvalReport): string {
   const repeated = report.runs.some((r) => r.run > 1);

@@ -18,6 +18,8 @@ export type ApiErrorCode =
   | "unknown_thread"
   /** No run of that id (GET /api/runs/:id/spans). */
   | "unknown_run"
+  /** `GET /api/experiments/:id`: no stored experiment of the served agent by that id. */
+  | "unknown_experiment"
   | "thread_busy"
   | "thread_ended"
   | "unsupported"

@@ -130,7 +130,29 @@ table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok
 .what-if .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:8px}.what-if h5{margin:0 0 2px;font-size:11.5px;color:var(--muted)}
 .what-if p{margin:2px 0;font-size:12.5px;word-break:break-word}.what-if .said{color:var(--muted)}
 ${PAGES_STYLE}
+#experiments{display:none;flex:1;min-height:0;margin:8px;background:var(--panel);border:1px solid var(--line);border-radius:8px;flex-direction:column}
+body[data-page=experiments] #experiments{display:flex}body[data-page=experiments] main,body[data-page=experiments] #panels{display:none}
+#experiments-close{margin-left:auto}
+.experiments-pane{flex:1;min-height:0;display:grid;grid-template-columns:260px minmax(0,1fr)}
+#experiment-list{list-style:none;margin:0;padding:4px;overflow:auto;border-right:1px solid var(--line)}
+#experiment-list li.active button{background:var(--active)}
+#experiment-list button{width:100%;text-align:left;border:0;background:none;display:flex;flex-wrap:wrap;gap:2px 8px;padding:5px 7px}
+#experiment-list .id{font-family:ui-monospace,monospace;font-weight:600}#experiment-list .meta{flex-basis:100%;color:var(--muted);font-size:11.5px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+#experiment-list .state.failed,.case.failed>details>summary,.failure{color:var(--bad)}#experiment-list .state.passed,.case.passed>details>summary{color:var(--ok)}
+#experiment-detail{overflow:auto;padding:4px 12px 12px;min-width:0}
+#experiment-detail h3{margin:8px 0 2px;font-size:15px}#experiment-detail h4{margin:12px 0 4px;font-size:12px;color:var(--head);text-transform:uppercase;letter-spacing:.04em}
+#experiment-detail .meta,#experiment-detail .note{color:var(--muted);margin:2px 0;word-break:break-word}
+#experiment-detail ol{margin:0;padding-left:18px}.cases>li{margin:4px 0}.case summary{cursor:pointer;font-weight:600}
+.case-turns>li{margin:6px 0;padding:4px 8px;border-left:3px solid var(--line2)}.case-turns>li.failed{border-left-color:var(--bad);background:var(--err-bg)}
+.case-turns p{margin:1px 0;word-break:break-word}.at-source{color:var(--accent)}
+.changes h4{text-transform:none;letter-spacing:0;font-size:13px}.changes .change{margin:6px 0}.changes p{margin:2px 0}
+.side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:8px;margin:4px 0 8px}
+.side-by-side h5{margin:0 0 2px;font-size:11.5px;color:var(--muted);word-break:break-word}
+ol.path{font-size:12px}ol.path li{word-break:break-word}ol.path .at{color:var(--muted);margin-left:6px}ol.path li.parts{background:var(--lit)}
 @media (max-width:999px){
+header .kind{display:none}
+.experiments-pane{grid-template-columns:minmax(0,1fr);grid-template-rows:minmax(0,35%) minmax(0,1fr)}
+#experiment-list{border-right:0;border-bottom:1px solid var(--line)}
 #panels{display:flex;gap:4px;padding:6px 8px 0;overflow-x:auto}
 #panels button{flex:1;min-width:0}
 body[data-panel=threads] #panels [data-show=threads],body[data-panel=chat] #panels [data-show=chat],

@@ -130,6 +130,33 @@ export const MIGRATIONS: Migration[] = [
     // before (last_seq NULL) hold one event each and are read as they were.
     statements: ["ALTER TABLE run_events ADD COLUMN last_seq INTEGER"],
   },
+  {
+    version: 6,
+    name: "evaluation experiments",
+    statements: [
+      // One row per stored `autograms eval` run of one build: its summary in columns, listed
+      // without unpacking; its report and the graph it ran on (for the lines of its nodes) as
+      // deflated JSON. `compared_with`: the other build's experiment, run beside it.
+      `CREATE TABLE experiments (
+        id TEXT PRIMARY KEY,
+        created_at BIGINT NOT NULL,
+        agent TEXT NOT NULL,
+        build TEXT NOT NULL,
+        source_hash TEXT,
+        model TEXT NOT NULL,
+        cases_file TEXT NOT NULL,
+        cases INTEGER NOT NULL,
+        runs INTEGER NOT NULL,
+        passed INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        ms BIGINT NOT NULL,
+        compared_with TEXT,
+        report {bytes} NOT NULL,
+        graph {bytes} NOT NULL
+      )`,
+      "CREATE INDEX experiments_created ON experiments (created_at)",
+    ],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -14,6 +14,8 @@ import type { Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { MemoryCache } from "../memory-cache.js";
 import { replayDeltas } from "../memory-replay.js";
+import type { Experiment, ExperimentInfo, NewExperiment } from "../experiments.js";
+import { ExperimentTable } from "./experiments.js";
 import type {
   AcquireOptions,
   Lease,
@@ -97,6 +99,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   readonly options: Store["options"];
   protected readonly now: () => number;
   protected readonly runs: Runs;
+  private readonly experiments: ExperimentTable;
   protected readonly memories: MemoryCache;
   /** A lease's owner when the caller names none: read once (os.hostname() is a system call, a turn takes a lease). */
   private readonly owner = `pid ${process.pid} on ${hostname()}`;
@@ -111,6 +114,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
     this.now = now ?? Date.now;
     this.runs = new runLog(db, this.now, this.options);
+    this.experiments = new ExperimentTable(db, this.now);
     this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
 
@@ -834,6 +838,18 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       dropped += rows;
     } while (rows >= DROP_BATCH);
     return dropped;
+  // ---- experiments -------------------------------------------------------------------------
+
+  saveExperiment(experiment: NewExperiment): Promise<ExperimentInfo> {
+    return this.experiments.save(experiment);
+  }
+
+  experiment(id: string): Promise<Experiment | null> {
+    return this.experiments.get(id);
+  }
+
+  listExperiments(options?: { limit?: number; agent?: string }): Promise<ExperimentInfo[]> {
+    return this.experiments.list(options);
   }
 
   async ping(): Promise<void> {

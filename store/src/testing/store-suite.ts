@@ -3,8 +3,9 @@
  * LangGraph's checkpointers share their validation suite); a third backend proves itself with
  * it. Each test gets a new, empty database. The test runner's functions are passed in, so the
  * store does not depend on one. One spec file per concern of the Store interface, each runnable
- * alone: threadsSpec, leasesSpec, runLogSpec.
+ * alone: threadsSpec, leasesSpec, runLogSpec, experimentsSpec.
  */
+import { experimentsTests } from "./experiments-spec.js";
 import { leasesTests } from "./leases-spec.js";
 import { runLogTests } from "./run-log-spec.js";
 import { runListTests } from "./run-list-spec.js";
@@ -24,5 +25,6 @@ export function storeSuite(name: string, backend: Backend, api: TestApi): void {
     leasesTests(backend, api);
     runLogTests(backend, api);
     runListTests(backend, api);
+    experimentsTests(backend, api);
   });
 }

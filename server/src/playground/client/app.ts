@@ -60,6 +60,8 @@ export interface Actions {
   showPage(name: string): void;
   /** A node shown where it is: the playground's code pane, its source line chosen (or the graph's node). */
   showNode(name: string): void;
+  /** The code pane at the agent's source (its graph when there is no source). */
+  showSource(): void;
 }
 
 export interface App {

@@ -16,6 +16,7 @@ import { wireTheme } from "./theme.js";
 import { showPage, wirePages } from "./pages.js";
 import { wireRuns } from "./runs-view.js";
 import { wireMetrics } from "./metrics-view.js";
+import { experimentInAddress, openExperiments, showExperimentsPage } from "./experiments.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -50,6 +51,7 @@ const app = createApp((app) => ({
     showTab(app, app.ui.sourceTab.hidden ? "graph" : "source");
     chooseNode(app, name);
   },
+  showSource: () => showTab(app, "source"),
 }));
 const { ui, state } = app;
 
@@ -110,6 +112,7 @@ wireTheme(byId("theme"));
 wirePages(app);
 wireRuns(app);
 wireMetrics((e) => app.status(e.message, true));
+byId("experiments-close").addEventListener("click", () => showExperimentsPage(false));
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
@@ -126,6 +129,8 @@ void guard(app, async () => {
   const m = /^#thread=(.+)$/.exec(location.hash);
   if (m?.[1]) await app.actions.selectThread(decodeURIComponent(m[1]));
   else renderThread(app, null, []);
+  const experiment = experimentInAddress();
+  if (experiment) await openExperiments(app, experiment.id, experiment.at);
   showBuild(app, agent.build);
   followBuilds(app);
   document.body.setAttribute("data-ready", "true");

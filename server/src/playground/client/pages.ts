@@ -3,21 +3,22 @@
  * what opening it does, one line each. The page shown is the body's `data-page`.
  */
 import type { App } from "./app.js";
+import { openExperiments } from "./experiments.js";
 import { loadMetrics } from "./metrics-view.js";
+import { markPage } from "./page-mark.js";
 import { loadRuns } from "./runs-view.js";
 
 const PAGES: Record<string, (app: App) => Promise<void>> = {
   studio: async () => {},
   runs: (app) => loadRuns(app),
   metrics: () => loadMetrics(),
+  experiments: (app) => openExperiments(app),
 };
 
 export function showPage(app: App, name: string): void {
   const open = PAGES[name];
   if (!open) return;
-  document.body.setAttribute("data-page", name);
-  for (const b of document.querySelectorAll<HTMLButtonElement>("#pages [data-page]"))
-    b.setAttribute("aria-current", String(b.dataset.page === name));
+  markPage(name);
   void open(app).catch((e: Error) => app.status(e.message, true));
 }
 

@@ -1,0 +1,77 @@
+/**
+ * The served agent's stored experiments (the results of `autograms eval` runs), for the studio:
+ * `GET /api/experiments` lists them, the most recent first; `GET /api/experiments/:id` gives one
+ * with its cases (each case's first run: its outcomes, and its turns with every node of each path
+ * at its line in the build that ran it) and, for an experiment run beside another (`--compare`),
+ * that one's cases too and what changed between them.
+ */
+import { Hono } from "hono";
+import { AgentNames, compareReports, type EvalReport } from "@autograms/runtime/eval";
+import type { Experiment } from "@autograms/store";
+import type { ServerContext } from "../context.js";
+import { HttpError } from "../http/errors.js";
+import { integerParam } from "../http/request.js";
+
+/** Each case of a report as the studio shows it: its first run, each node at its line. */
+function casesOf(report: EvalReport, names: AgentNames) {
+  return report.cases.map((c) => {
+    const run = report.runs.find((r) => r.case === c.case && r.run === 1);
+    return {
+      case: c.case,
+      line: c.line,
+      runs: c.runs,
+      passed: c.passed,
+      outcomes: run?.outcomes ?? [],
+      turns: (run?.turns ?? []).map((t) => ({
+        turn: t.turn,
+        user: t.user,
+        reply: t.reply,
+        replyNode: t.replyNode,
+        replyAt: t.replyAt,
+        path: t.path.map((node) => ({ node, at: names.where(node) })),
+        ...(t.error !== undefined && { error: t.error }),
+      })),
+    };
+  });
+}
+
+export function experimentsRoutes(ctx: ServerContext): Hono {
+  const { store } = ctx;
+  const app = new Hono();
+  const agent = ctx.agent.graph.agent;
+
+  const found = async (id: string): Promise<Experiment> => {
+    const e = await store.experiment(id);
+    if (!e || e.agent !== agent) throw new HttpError(404, "unknown_experiment", `no experiment '${id}' of ${agent}`);
+    return e;
+  };
+
+  app.get("/api/experiments", async (c) => {
+    const limit = integerParam(c.req.query("limit"), "limit", 100);
+    return c.json({ experiments: await store.listExperiments({ limit: Math.min(limit, 1000), agent }) });
+  });
+
+  app.get("/api/experiments/:id", async (c) => {
+    const e = await found(c.req.param("id"));
+    const { report, graph, ...experiment } = e;
+    const names = new AgentNames(graph);
+    // Its lines are those of the source served: the studio may light them there.
+    const sameSource = e.sourceHash !== null && e.sourceHash === (ctx.agent.graph.source?.sha256 ?? null);
+    let comparison = null;
+    if (e.comparedWith !== null) {
+      const other = await store.experiment(e.comparedWith);
+      if (other) {
+        const otherNames = new AgentNames(other.graph);
+        const { report: _, graph: __, ...info } = other;
+        comparison = {
+          with: info,
+          changes: compareReports(other.report, report, { before: otherNames, after: names }),
+          cases: casesOf(other.report, otherNames),
+        };
+      }
+    }
+    return c.json({ experiment, sameSource, pass: report.pass, cases: casesOf(report, names), comparison });
+  });
+
+  return app;
+}
