@@ -154,6 +154,11 @@ export interface AcquireOptions {
    * (`refuse`: the caller follows that run instead). `reject` and `interrupt` always refuse it.
    */
   sameMessage?: "wait" | "refuse";
+  /**
+   * Records the run that takes the thread with this id (status `running`, no events yet) in the
+   * write that takes it: a reader finds the run of every lease a run holds, or knows there is none.
+   */
+  runId?: string;
 }
 
 /**
@@ -335,7 +340,12 @@ export interface LeaseStore {
    * the tokens of those still held. The others were lost (taken over, or lapsed unrenewed).
    */
   renewAll(leases: readonly Lease[]): Promise<Set<string>>;
-  release(lease: Lease): Promise<void>;
+  /**
+   * Gives the thread back. `dropRun`: the run the lease recorded (`AcquireOptions.runId`) is
+   * forgotten with it if it stored no event yet (the turn was refused before it began), as long as
+   * the lease still holds.
+   */
+  release(lease: Lease, options?: { dropRun?: boolean }): Promise<void>;
   /** Commits one turn and releases the lease, if the lease still holds and the version is unchanged. */
   commit(lease: Lease, turn: NewTurn): Promise<TurnRecord>;
 }

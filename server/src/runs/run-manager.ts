@@ -21,7 +21,7 @@ import {
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { ownThread } from "../own-thread.js";
-import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
+import { LiveRun } from "./live-run.js";
 import { replyNode } from "@autograms/store";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 import { BY_CLIENT, ServedRun } from "./served-run.js";
@@ -133,7 +133,7 @@ export class RunManager {
 
   /** The thread's run executing in this process, if any (its record may not be written yet). */
   liveOn(threadId: string): LiveRun | undefined {
-    for (const run of this.live.values()) if (run.threadId === threadId && !run.ended) return run;
+    for (const run of this.live.values()) if (run.threadId === threadId && !isOver(run)) return run;
     return undefined;
   }
 
@@ -270,22 +270,16 @@ export class RunManager {
   }
 
   /**
-   * The run in progress for this message id, in this process or another (whose record may be a
-   * moment from written: it is waited for up to RECORD_WAIT_MS); null when there is none.
+   * The run in progress for this message id, in this process or another (a run is recorded as it
+   * takes its thread); null when there is none.
    */
   private async runOfMessage(threadId: string, messageId: string, text: string | null): Promise<Started | null> {
-    const deadline = Date.now() + RECORD_WAIT_MS;
-    for (;;) {
-      const live = this.liveOn(threadId);
-      const stored = live ? null : await this.store.latestRun(threadId);
-      const run = live ?? (stored && !isOver(stored) ? stored : null);
-      if (run?.messageId === messageId) {
-        if (run.user !== text) throw messageConflict(threadId, messageId);
-        return { kind: "run", runId: run.id };
-      }
-      if (Date.now() >= deadline || (await this.store.thread(threadId))?.running?.messageId !== messageId) return null;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const live = this.liveOn(threadId);
+    const stored = live ? null : await this.store.latestRun(threadId);
+    const run = live ?? (stored && !isOver(stored) ? stored : null);
+    if (run?.messageId !== messageId) return null;
+    if (run.user !== text) throw messageConflict(threadId, messageId);
+    return { kind: "run", runId: run.id };
   }
 
   /**
@@ -330,9 +324,12 @@ export class RunManager {
     // Both turns of the run (an opening, the message's) on the build the run started with.
     const agent = this.currentAgent();
     const player = this.hold();
+    const id = runId ?? randomUUID();
     let taken: Awaited<ReturnType<typeof takeTurn>>;
     try {
       taken = await takeTurn(this.store, agent, threadId, text, {
+        // The run is recorded as it takes the thread: whoever sees the thread taken finds its run.
+        runId: id,
         policy: policy ?? this.options.policy,
         signal: this.stopping.signal,
         agent: agent.graph.agent,
@@ -357,16 +354,8 @@ export class RunManager {
     }
     const observer = this.options.observer;
     observer?.leaseTaken(taken.lease);
-    const id = runId ?? randomUUID();
     const served = new ServedRun(
-      new LiveRun(
-        id,
-        threadId,
-        { lease: taken.lease, user: text },
-        this.store,
-        this.flushMs,
-        observer && ((e) => observer.runEvent(id, e)),
-      ),
+      new LiveRun(id, threadId, taken.lease, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e))),
       { agent, player, threadId, stopping: this.stopping.signal, where: this.store.where },
     );
     this.live.set(id, served.run);
@@ -420,7 +409,8 @@ export class RunManager {
   /** Aborts a run of this process where it is played; false when it is not in progress here. */
   private abort(runId: string, reason: Error): boolean {
     const stop = this.stops.get(runId);
-    if (!stop || this.live.get(runId)?.ended) return false;
+    const live = this.live.get(runId);
+    if (!stop || (live && isOver(live))) return false;
     stop.abort(reason);
     return true;
   }

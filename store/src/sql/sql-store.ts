@@ -307,6 +307,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
           const guard = { messageId: checked, waiters: policy !== "interrupt" };
           const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
           if (!taken) throw CONTENDED;
+          if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
           return { taken, row };
         },
         { durable: policy === "interrupt" },
@@ -450,7 +451,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
             );
             if (head !== ticket || isLive(row, now)) return null;
             await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-            return (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
+            const taken = (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
+            if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+            return taken;
           },
           { durable: false },
         )
@@ -502,7 +505,8 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     now: number,
   ): Promise<Iterable<string>>;
 
-  async release(lease: Lease): Promise<void> {
+  async release(lease: Lease, options: { dropRun?: boolean } = {}): Promise<void> {
+    if (options.dropRun) await this.runs.drop(lease);
     await this.db.leases.run(`UPDATE threads SET ${LEASE_CLEARED} WHERE id = ? AND lease_token = ?`, [
       lease.threadId,
       lease.token,
