@@ -217,10 +217,16 @@ export interface RunRecord {
   updatedAt: number;
 }
 
-/** One event of a run as stored: its number (from 1 within the run) and its JSON. */
+/**
+ * One event of a run as stored: its number (from 1 within the run) and the event, a JSON value the
+ * store knows nothing more of. `json`: its JSON text as its maker serialized it (once, where the
+ * event was made), written as given; without it the store serializes `event`. Read back, an event
+ * comes without it.
+ */
 export interface RunEventRecord {
   seq: number;
   event: unknown;
+  json?: string;
 }
 
 export interface NewRun {

@@ -14,6 +14,7 @@ import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store
 import { stepKind } from "./step-text.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
 import { isOver } from "./run-status.js";
+import { withJson } from "./run-event-json.js";
 
 const BATCH_EVENTS = 500;
 
@@ -150,7 +151,7 @@ export class LiveRun {
         ? undefined
         : {
             runId: this.id,
-            events: [...pending, ...numbered],
+            events: withJson([...pending, ...numbered]),
             ...(end && { end }),
           };
       try {
@@ -184,7 +185,8 @@ export class LiveRun {
       this.writing = this.writing.then(async () => {
         if (this.disowned) return;
         try {
-          if (!(await this.store.appendRunEvents(this.id, batch, last ? end : undefined))) this.disowned = true;
+          if (!(await this.store.appendRunEvents(this.id, withJson(batch), last ? end : undefined)))
+            this.disowned = true;
         } catch (err) {
           this.failed(err);
         }

@@ -11,7 +11,6 @@ import { StoreError } from "../errors.js";
 import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
-import { runEventsJson } from "../run-event-json.js";
 
 /**
  * A batch of events is one row: its first number (`seq`), its last (`last_seq`) and the events as
@@ -260,5 +259,18 @@ export function insertTakenRun(
 
 const RUN_WITH_LEASE = `SELECT r.*, t.lease_token AS t_token, t.lease_expires AS t_expires FROM runs r LEFT JOIN threads t ON t.id = r.thread_id`;
 
-/** A batch's events as the JSON array its row keeps (the steps' texts as they were made: run-event-json.ts). */
-export const batchText = (events: readonly RunEventRecord[]): string => runEventsJson(events.map((e) => e.event));
+/**
+ * A batch's events as the JSON array its row keeps: JSON.stringify of the events, each event's
+ * text given (`RunEventRecord.json`) passed through as it was made.
+ */
+export function batchText(events: readonly RunEventRecord[]): string {
+  if (events.length === 0) return "[]";
+  // As JSON.stringify writes an array's element that has no JSON (undefined): null.
+  const parts = events.map((e) => e.json ?? (JSON.stringify(e.event) as string | undefined) ?? "null");
+  // The brackets joined with the first and last parts, not around the joined text: `join` makes
+  // one flat string, where "[" + text + "]" is a rope that the store's driver copies flat again
+  // before encoding it (a turn's batches are hundreds of KiB).
+  parts[0] = `[${parts[0]}`;
+  parts[parts.length - 1] += "]";
+  return parts.join(",");
+}
