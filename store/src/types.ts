@@ -195,9 +195,10 @@ export interface RunWrite {
  * - `finished` / `failed`: its last event is written (a `failed` run committed nothing);
  * - `abandoned`: `running` (or `committed`) in the database, but its process is gone: its lease
  *   lapsed or was taken over (or, committed, it never wrote its last events). Nothing more will come
- *   from it; the store writes the end it is owed when it is next read by id (`run`), which then
- *   answers `finished` or `failed` (`latestRun` still shows it `abandoned`: a client resuming the
- *   thread's run in progress is given it, and its end).
+ *   from it. The store writes no end of its own: the events a run ends with are its writers' to
+ *   say, so a reader that knows what the run is owed appends it (`appendRunEvents` with an end; the
+ *   first of several readers writes it, the others find it written), and the run is `finished` or
+ *   `failed` from then on.
  */
 export type RunStatus = "running" | "committed" | "finished" | "failed" | "abandoned";
 

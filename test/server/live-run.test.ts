@@ -3,7 +3,8 @@
 // is shown only once the commit succeeded, and a commit that fails leaves its events to be written
 // with the run's end.
 import { describe, expect, it } from "vitest";
-import type { NumberedRunEvent, RunWrite, Store } from "@autograms/store";
+import type { NumberedRunEvent } from "@autograms/server";
+import type { RunWrite, Store } from "@autograms/store";
 import { LiveRun } from "../../server/src/runs/live-run.js";
 import { isOver } from "../../server/src/runs/run-status.js";
 

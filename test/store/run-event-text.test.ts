@@ -2,7 +2,8 @@
 // serialized again: the rows must be, byte for byte, what JSON.stringify makes of the same events,
 // on SQLite and on Postgres (a batch of events is one row, a JSON array).
 import { describe, expect, it } from "vitest";
-import type { RunEvent, Store } from "@autograms/store";
+import type { RunEvent } from "@autograms/server";
+import type { Store } from "@autograms/store";
 import { stepFromText, stepJson, stepKind, stepWithText } from "../../server/src/runs/step-text.js";
 import { bothStores } from "./support/both-stores.js";
 import { HARD_STEPS } from "../support/hard-steps.js";

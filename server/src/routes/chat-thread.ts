@@ -9,17 +9,18 @@ import type { ServerContext } from "../context.js";
 import { threadIdOf } from "../http/request.js";
 import { ownThread } from "../own-thread.js";
 import { uiMessagesOf, type InFlight } from "../protocols/ui-messages.js";
-import type { RunEvent } from "@autograms/store";
+import type { RunEvent } from "../runs/run-events.js";
 import { turnJson } from "./threads.js";
 import { isOver } from "../runs/run-status.js";
+import { settledRun } from "../runs/settle-run.js";
 
 /** The user message of the thread's run in progress, if its turn is not committed yet. */
 async function inFlight(ctx: ServerContext, threadId: string, version: number): Promise<InFlight | null> {
   const live = ctx.runs.liveOn(threadId);
   const start = live?.events[0]?.event as Extract<RunEvent, { type: "run-start" }> | undefined;
   const latest = start ? null : await ctx.store.latestRun(threadId);
-  // Read by id, a run whose process is gone (abandoned) is given the end it is owed: it is over then.
-  const stored = latest && !isOver(latest) ? await ctx.store.run(latest.id) : latest;
+  // A run whose process is gone (abandoned) is given the end it is owed: it is over then.
+  const stored = latest && !isOver(latest) ? await settledRun(ctx.store, latest.id) : latest;
   const run = start
     ? { turn: start.turn, messageId: start.messageId, user: start.user, over: isOver(live!) }
     : stored && { ...stored, over: isOver(stored) };

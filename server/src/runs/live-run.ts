@@ -10,7 +10,7 @@
  */
 import type { Lease, RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { stepKind } from "./step-text.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
 import { isOver } from "./run-status.js";

@@ -3,7 +3,7 @@
  * where the event was made: a step serialized as the turn was played) gives that text, not
  * serialized again, so the bytes the store keeps and the frames carry are those its maker gave.
  */
-import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "./run-events.js";
 
 /** A value that carries its own JSON text: exactly what JSON.stringify makes of it. */
 export abstract class KnownJson {

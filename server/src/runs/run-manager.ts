@@ -19,10 +19,10 @@ import {
   type TurnRecord,
 } from "@autograms/store";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
-import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "./run-events.js";
 import { ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
-import { replyNode } from "@autograms/store";
+import { replyNode } from "./reply-text.js";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
 import { BY_CLIENT, ServedRun } from "./served-run.js";
 import { isOver } from "./run-status.js";

@@ -2,10 +2,11 @@
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
-import type { NumberedRunEvent } from "@autograms/store";
+import type { NumberedRunEvent } from "./run-events.js";
 import { followRunBatches } from "./follow-run.js";
 import { oneByOne } from "./events-as-they-come.js";
 import { isOver } from "./run-status.js";
+import { settledRun } from "./settle-run.js";
 import { replayOf, type Started } from "./run-manager.js";
 
 export type RunSource = Started;
@@ -85,7 +86,7 @@ export async function namedRun(ctx: ServerContext, threadId: string, runId: stri
       };
   }
   const live = ctx.runs.liveRun(runId);
-  const run = live ?? (await ctx.store.run(runId));
+  const run = live ?? (await settledRun(ctx.store, runId));
   if (run?.threadId === threadId) return { source: { kind: "run", runId }, inProgress: !isOver(run) };
   throw new HttpError(
     410,

@@ -1,7 +1,7 @@
 /**
  * Whether a run is over, decided here alone, for a run of this process (LiveRun) as for one read
  * from the store. A run `abandoned` (its process is gone before it stored its end) is not over:
- * reading it by id (`Store.run`) writes the end it is owed, and it is over then.
+ * reading it here (settle-run.ts) writes the end it is owed, and it is over then.
  */
 import type { RunStatus } from "@autograms/store";
 

@@ -6,7 +6,7 @@
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import { StoreError, type Playing, type RunWrite, type TakenTurn, type TurnRecord } from "@autograms/store";
-import { restOfReply } from "@autograms/store";
+import { restOfReply } from "./reply-text.js";
 import { clientMessage } from "../http/errors.js";
 import type { PlayedResult } from "../workers/protocol.js";
 import type { TurnPlayer } from "../workers/turn-player.js";

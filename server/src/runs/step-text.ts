@@ -10,7 +10,8 @@
  * JSON.stringify makes of the event, so a text passed through gives the same bytes as the object
  * serialized again; the store is given it as it is (`KnownJson`).
  */
-import type { RunEvent, StoredTraceEvent } from "@autograms/store";
+import type { StoredTraceEvent } from "@autograms/runtime";
+import type { RunEvent } from "./run-events.js";
 import { KnownJson } from "./run-event-json.js";
 
 export type StepEvent = Extract<RunEvent, { type: "step" }>;

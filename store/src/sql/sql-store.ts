@@ -48,7 +48,6 @@ import {
   threadKey,
   turnNumber,
 } from "../arguments.js";
-import { settleRun } from "../turns/settle-run.js";
 import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
 import { LEASE_CLEARED } from "./turn-head.js";
@@ -800,21 +799,12 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
 
   async run(runId: string): Promise<RunRecord | null> {
     runKey(runId);
-    return this.settled(this.runs.get(runId));
+    return this.runs.get(runId);
   }
 
-  /** The thread's latest run as it stands (`abandoned` included: reading it by id settles it). */
   async latestRun(threadId: string): Promise<RunRecord | null> {
     threadKey(threadId);
     return this.runs.latest(threadId);
-  }
-
-  /** A run as read, its end written first if its process died before writing it (settleRun). */
-  private async settled(reading: Promise<RunRecord | null>): Promise<RunRecord | null> {
-    const run = await reading;
-    if (run?.status !== "abandoned") return run;
-    await settleRun(this, run);
-    return this.runs.get(run.id);
   }
 
   watchRun(runId: string, listener: () => void): () => void {
