@@ -8,7 +8,7 @@
  * commit (`commitTurn`), so a run shorter than `flushMs` costs the store one write after the take:
  * its turn, its events and its end.
  */
-import type { Lease, RunWrite, Store } from "@autograms/store";
+import type { RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { stepKind } from "./step-text.js";
@@ -37,8 +37,8 @@ export class LiveRun {
   constructor(
     readonly id: string,
     readonly threadId: string,
-    /** The lease the run holds its thread by. */
-    private readonly lease: Lease,
+    /** The lease the run holds its thread by (what of it the run reads). */
+    private readonly lease: { readonly messageId: string | null },
     private readonly store: Store,
     private readonly flushMs: number,
     /** Told each event as it is numbered (the process's metrics). */

@@ -7,24 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Agent } from "@autograms/runtime";
-import {
-  messageConflict,
-  StoreError,
-  TakenTurn,
-  takeTurn,
-  type BusyPolicy,
-  type Lease,
-  type StalePolicy,
-  type Store,
-  type TurnRecord,
-} from "@autograms/store";
+import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
+import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "./run-events.js";
 import { ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
 import { replyNode } from "./reply-text.js";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
-import { BY_CLIENT, ServedRun } from "./served-run.js";
+import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
 import { isOver } from "./run-status.js";
 
 export interface RunManagerOptions {
@@ -50,7 +41,7 @@ export interface RunObserver {
   /** An event of a run of this process, as it is numbered. */
   runEvent(runId: string, event: RunEvent): void;
   /** This process took a thread for a turn with `lease`. */
-  leaseTaken(lease: Lease): void;
+  leaseTaken(lease: Taken["lease"]): void;
   /** A message id that had made its turn was sent again: the turn is replayed, nothing runs. */
   replayed(): void;
 }
@@ -90,7 +81,7 @@ const threadEnded = (threadId: string) =>
  * (null) that another request made first.
  */
 async function refuseEnded(
-  taken: TakenTurn,
+  taken: Taken,
   threadId: string,
   text: string | null,
   replaces: number | undefined,
@@ -342,7 +333,7 @@ export class RunManager {
         ...(replaces !== undefined && { replaces }),
         openingFirst: message,
       });
-      if (!(taken instanceof TakenTurn)) {
+      if ("repeated" in taken) {
         // Another request with the same message id made the turn (while this one waited).
         this.options.observer?.replayed();
         return { kind: "replay", events: replayOf(threadId, taken.repeated, taken.endedThere) };
@@ -366,7 +357,7 @@ export class RunManager {
   }
 
   /** Plays the run to its end (its events say how it ended), then lets it go. */
-  private async serve(served: ServedRun, taken: TakenTurn, player: TurnPlayer): Promise<void> {
+  private async serve(served: ServedRun, taken: Taken, player: TurnPlayer): Promise<void> {
     try {
       await taken.play(served);
     } catch (err) {
