@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { Agent } from "@autograms/runtime";
-import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
+import type { Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken, checkToken } from "./http/auth.js";
 import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
@@ -30,7 +30,7 @@ import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
 import { PoolBuild } from "./workers/pool-build.js";
 import { InProcessPlayer, type TurnPlayer } from "./workers/turn-player.js";
-import { checkAppOptions } from "./app-options.js";
+import { checkAppOptions, type BusyPolicy, type StalePolicy } from "./app-options.js";
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import type { Prices } from "./usage/prices.js";

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import type { Agent } from "@autograms/runtime";
-import type { BusyPolicy, Store } from "@autograms/store";
+import type { Store } from "@autograms/store";
+import type { BusyPolicy } from "./app-options.js";
 import type { Lifecycle } from "./ops/lifecycle.js";
 import type { StoreFaults } from "./ops/store-faults.js";
 import type { ServerMetrics } from "./ops/metrics.js";

@@ -38,5 +38,5 @@ export type { GraphView, PlaygroundOptions, PlaygroundSource } from "./playgroun
 export { HttpError, errorResponse } from "./http/errors.js";
 export { checkPrices, costOf } from "./usage/prices.js";
 export type { Price, Prices } from "./usage/prices.js";
-export { isRunEnd } from "@autograms/store";
-export type { RunEvent, NumberedRunEvent } from "@autograms/store";
+export { isRunEnd } from "./runs/run-events.js";
+export type { RunEvent, NumberedRunEvent } from "./runs/run-events.js";

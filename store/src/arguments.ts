@@ -89,6 +89,7 @@ export function checkAcquireOptions(options: AcquireOptions): void {
   ofType(options.owner, "owner", "string");
   ofType(options.agent, "agent", "string");
   ofType(options.create, "create", "boolean");
+  ofType(options.runId, "runId", "string");
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw refuse(`signal: must be an AbortSignal, not ${describe(options.signal)}`);
 }

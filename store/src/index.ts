@@ -59,10 +59,5 @@ export type {
 } from "./types.js";
 export { packTurn, TraceText } from "./packed-turn.js";
 export { MemoryCache } from "./memory-cache.js";
-// A run's events as served (the internal stream every protocol translates) and its reply's text.
-export { isRunEnd } from "./run-events.js";
-export type { RunEvent, NumberedRunEvent } from "./run-events.js";
-export { KnownJson, runEventJson } from "./run-event-json.js";
-export { replyNode, restOfReply, sentOfReply } from "./turns/reply-text.js";
 // Results of evaluation runs, kept to be listed and compared later.
 export type { ExperimentStore, Experiment, ExperimentInfo, NewExperiment } from "./experiments.js";

@@ -155,6 +155,11 @@ export interface AcquireOptions {
    * (`refuse`: the caller follows that run instead). `reject` and `interrupt` always refuse it.
    */
   sameMessage?: "wait" | "refuse";
+  /**
+   * Records the run that takes the thread with this id (status `running`, no events yet) in the
+   * write that takes it: a reader finds the run of every lease a run holds, or knows there is none.
+   */
+  runId?: string;
 }
 
 /**
@@ -191,9 +196,10 @@ export interface RunWrite {
  * - `finished` / `failed`: its last event is written (a `failed` run committed nothing);
  * - `abandoned`: `running` (or `committed`) in the database, but its process is gone: its lease
  *   lapsed or was taken over (or, committed, it never wrote its last events). Nothing more will come
- *   from it; the store writes the end it is owed when it is next read by id (`run`), which then
- *   answers `finished` or `failed` (`latestRun` still shows it `abandoned`: a client resuming the
- *   thread's run in progress is given it, and its end).
+ *   from it. The store writes no end of its own: the events a run ends with are its writers' to
+ *   say, so a reader that knows what the run is owed appends it (`appendRunEvents` with an end; the
+ *   first of several readers writes it, the others find it written), and the run is `finished` or
+ *   `failed` from then on.
  */
 export type RunStatus = "running" | "committed" | "finished" | "failed" | "abandoned";
 
@@ -213,10 +219,16 @@ export interface RunRecord {
   updatedAt: number;
 }
 
-/** One event of a run as stored: its number (from 1 within the run) and its JSON. */
+/**
+ * One event of a run as stored: its number (from 1 within the run) and the event, a JSON value the
+ * store knows nothing more of. `json`: its JSON text as its maker serialized it (once, where the
+ * event was made), written as given; without it the store serializes `event`. Read back, an event
+ * comes without it.
+ */
 export interface RunEventRecord {
   seq: number;
   event: unknown;
+  json?: string;
 }
 
 export interface NewRun {
@@ -336,7 +348,12 @@ export interface LeaseStore {
    * the tokens of those still held. The others were lost (taken over, or lapsed unrenewed).
    */
   renewAll(leases: readonly Lease[]): Promise<Set<string>>;
-  release(lease: Lease): Promise<void>;
+  /**
+   * Gives the thread back. `dropRun`: the run the lease recorded (`AcquireOptions.runId`) is
+   * forgotten with it if it stored no event yet (the turn was refused before it began), as long as
+   * the lease still holds.
+   */
+  release(lease: Lease, options?: { dropRun?: boolean }): Promise<void>;
   /** Commits one turn and releases the lease, if the lease still holds and the version is unchanged. */
   commit(lease: Lease, turn: NewTurn): Promise<TurnRecord>;
 }

@@ -14,7 +14,7 @@ import {
   type Memory,
   type TraceEvent,
 } from "@autograms/runtime";
-import type { RunEvent } from "@autograms/store";
+import type { RunEvent } from "@autograms/server";
 import {
   AgUiTranslator,
   agentVariables,

@@ -14,7 +14,8 @@ import {
   type StoredTraceEvent,
   type TraceEvent,
 } from "@autograms/runtime";
-import { packTurn, replyNode, TraceText } from "@autograms/store";
+import { packTurn, TraceText } from "@autograms/store";
+import { replyNode } from "../../server/src/runs/reply-text.js";
 import { InProcessPlayer } from "@autograms/server";
 import { boundedStep, MAX_VALUE_BYTES } from "../../server/src/workers/bounded-step.js";
 

@@ -3,7 +3,7 @@
 // and a step's text must not be read back into objects to write them. A protocol's
 // frames are made a batch of events at a time and handed out in order.
 import { describe, expect, it } from "vitest";
-import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "@autograms/server";
 import { stepFromText, stepWithText } from "../../server/src/runs/step-text.js";
 import { UiMessageTranslator } from "@autograms/server";
 import { framesOfBatches } from "../../server/src/routes/run-stream.js";

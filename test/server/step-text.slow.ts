@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import { TurnPool, UiMessageTranslator } from "@autograms/server";
-import type { NumberedRunEvent, RunEvent, Store } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "@autograms/server";
+import type { Store } from "@autograms/store";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseFrames, startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 

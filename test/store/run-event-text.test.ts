@@ -2,11 +2,17 @@
 // serialized again: the rows must be, byte for byte, what JSON.stringify makes of the same events,
 // on SQLite and on Postgres (a batch of events is one row, a JSON array).
 import { describe, expect, it } from "vitest";
-import { runEventJson, type RunEvent, type Store } from "@autograms/store";
+import type { RunEvent } from "@autograms/server";
+import type { Store } from "@autograms/store";
 import { stepFromText, stepJson, stepKind, stepWithText } from "../../server/src/runs/step-text.js";
 import { bothStores } from "./support/both-stores.js";
 import { HARD_STEPS } from "../support/hard-steps.js";
-import { runEventsJson } from "../../store/src/run-event-json.js";
+import { runEventJson, withJson } from "../../server/src/runs/run-event-json.js";
+import { batchText } from "../../store/src/sql/run-log.js";
+
+/** A batch's row as the store writes it from events given with their texts. */
+const runEventsJson = (events: unknown[]): string =>
+  batchText(withJson(events.map((event, seq) => ({ seq, event: event as RunEvent }))));
 
 const stores = bothStores("autograms-event-text-");
 
@@ -82,13 +88,14 @@ for (const [name, open] of Object.entries(stores)) {
         const numbered = (events: RunEvent[], from: number) => events.map((event, i) => ({ seq: from + i, event }));
         // Two batches: the run's first with its record, then the rest, which ends it.
         expect(
-          await store.appendRunEvents("r", numbered(made.slice(0, 3), 1), undefined, {
+          // Given with their texts, as a server gives them.
+          await store.appendRunEvents("r", withJson(numbered(made.slice(0, 3), 1)), undefined, {
             id: "r",
             lease: taken.lease!,
             user: "hi",
           }),
         ).toBe(true);
-        expect(await store.appendRunEvents("r", numbered(made.slice(3), 4), "finished")).toBe(true);
+        expect(await store.appendRunEvents("r", withJson(numbered(made.slice(3), 4)), "finished")).toBe(true);
         // A batch is a row: its events as one JSON array.
         expect(await storedRows(store, "r")).toEqual([
           JSON.stringify(plain.slice(0, 3)),

@@ -6,8 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ChatModel } from "@autograms/runtime";
 import { droppedSpans, untracedTurns } from "@autograms/runtime/telemetry";
-import type { Lease } from "@autograms/store";
-import type { RunEvent } from "@autograms/store";
+import type { RunEvent } from "../runs/run-events.js";
 import type { RunObserver } from "../runs/run-manager.js";
 
 /** Seconds: from a few milliseconds (an offline model, a replay) to a long answer. */
@@ -132,7 +131,7 @@ export class ServerMetrics implements RunObserver {
     }
   }
 
-  leaseTaken(lease: Lease): void {
+  leaseTaken(lease: { lapsedOwner?: string }): void {
     if (lease.lapsedOwner !== undefined) this.leasesExpired.inc();
   }
 

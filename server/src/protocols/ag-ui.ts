@@ -16,7 +16,7 @@
  */
 import { EventType, type Event as AgUiEvent, type JsonPatchOperation } from "@ag-ui/core";
 import { replyOf, type JsonValue, type Memory, type TraceEvent } from "@autograms/runtime";
-import type { RunEvent } from "@autograms/store";
+import type { RunEvent } from "../runs/run-events.js";
 
 export type { AgUiEvent };
 

@@ -10,7 +10,7 @@
  * reconnects with the number of the last frame it saw (`Last-Event-ID`) is sent exactly the rest
  * (the frames are made again from the run's first event and those up to that number skipped).
  */
-import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "../runs/run-events.js";
 import { stepJson, stepKind, type StepEvent } from "../runs/step-text.js";
 import { replyMessageId } from "./ui-messages.js";
 

@@ -24,7 +24,7 @@ import type { SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
 import { AgUiRejoin } from "../protocols/ag-ui-rejoin.js";
 import { RUN_STREAM_HEADERS } from "./runs.js";
-import { isRunEnd } from "@autograms/store";
+import { isRunEnd } from "../runs/run-events.js";
 import { eventId, isRunId, RUN_ID } from "../http/event-id.js";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { resumeResponse, streamRun, type RunStream } from "./run-stream.js";

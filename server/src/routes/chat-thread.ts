@@ -10,19 +10,23 @@ import type { ServerContext } from "../context.js";
 import { threadIdOf } from "../http/request.js";
 import { ownThread } from "../own-thread.js";
 import { uiMessagesOf, type InFlight } from "../protocols/ui-messages.js";
-import type { RunEvent } from "@autograms/store";
+import type { RunEvent } from "../runs/run-events.js";
 import { turnJson } from "./threads.js";
-import { isAnswering } from "../runs/run-status.js";
+import { isOver } from "../runs/run-status.js";
+import { settledRun } from "../runs/settle-run.js";
 import { json, threadIdParam, ApiTurn, type ApiPaths } from "./openapi-schemas.js";
 
 /** The user message of the thread's run in progress, if its turn is not committed yet. */
 async function inFlight(ctx: ServerContext, threadId: string, version: number): Promise<InFlight | null> {
   const live = ctx.runs.liveOn(threadId);
   const start = live?.events[0]?.event as Extract<RunEvent, { type: "run-start" }> | undefined;
+  const latest = start ? null : await ctx.store.latestRun(threadId);
+  // A run whose process is gone (abandoned) is given the end it is owed: it is over then.
+  const stored = latest && !isOver(latest) ? await settledRun(ctx.store, latest.id) : latest;
   const run = start
-    ? { turn: start.turn, messageId: start.messageId, user: start.user, ended: live!.ended }
-    : await ctx.store.latestRun(threadId).then((r) => r && { ...r, ended: !isAnswering(r) });
-  if (!run || run.ended || run.user === null || run.turn <= version) return null;
+    ? { turn: start.turn, messageId: start.messageId, user: start.user, over: isOver(live!) }
+    : stored && { ...stored, over: isOver(stored) };
+  if (!run || run.over || run.user === null || run.turn <= version) return null;
   return { turn: run.turn, messageId: run.messageId, user: run.user };
 }
 

@@ -13,7 +13,7 @@ import { badRequest, HttpError } from "../http/errors.js";
 import { resumePoint } from "../http/event-id.js";
 import { sseResponse, type ReadyFrames, type SseFrame } from "../http/sse.js";
 import { latestRun, namedRun, type NamedRun, type RunSource } from "../runs/run-source.js";
-import type { NumberedRunEvent } from "@autograms/store";
+import type { NumberedRunEvent } from "../runs/run-events.js";
 
 /** A protocol's frames of a run, those numbered after `after` only. */
 export type RunFrames = (source: RunSource, after: number, signal: AbortSignal) => AsyncIterable<SseFrame>;

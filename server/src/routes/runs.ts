@@ -10,7 +10,7 @@ import type { ServerContext } from "../context.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
 import type { SseFrame } from "../http/sse.js";
 import { eventId } from "../http/event-id.js";
-import { runEventJson } from "@autograms/store";
+import { runEventJson } from "../runs/run-event-json.js";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
 import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 import {

@@ -4,7 +4,7 @@
  * is nothing new, ask `idle` what that means (the run is over, read again, or wait until the
  * source wakes the reader), until the run's end or until `signal` aborts.
  */
-import { isRunEnd, type NumberedRunEvent } from "@autograms/store";
+import { isRunEnd, type NumberedRunEvent } from "./run-events.js";
 
 export interface EventSource {
   /** Calls `wake` whenever there may be new events; returns how to stop. */

@@ -1,13 +1,15 @@
 /**
  * A run's events after a number, as they come, from wherever the run is: from memory when it
  * executes in this process, else from the store, woken by the store's notifications (another
- * process executes it, or executed it and is gone: the store then gives it the end it is owed
- * when it is read, store/src/turns/settle-run.ts). Reading never writes here.
+ * process executes it, or executed it and is gone: reading it then writes the end it is owed,
+ * settle-run.ts). Reading writes nothing else.
  */
-import type { NumberedRunEvent, Store } from "@autograms/store";
+import type { Store } from "@autograms/store";
+import type { NumberedRunEvent } from "./run-events.js";
 import { eventBatchesAsTheyCome, oneByOne } from "./events-as-they-come.js";
 import type { RunManager } from "./run-manager.js";
 import { isOver } from "./run-status.js";
+import { settledRun } from "./settle-run.js";
 
 export function followRun(
   store: Store,
@@ -34,8 +36,8 @@ export function followRunBatches(
       subscribe: (wake) => store.watchRun(runId, wake),
       read: async (after) => (await store.runEvents(runId, after)) as NumberedRunEvent[],
       async idle(after) {
-        const run = await store.run(runId);
-        // The store gives a run whose process died its end when it reads it: it is finished or failed then.
+        // A run whose process died is given its end as it is read here: it is finished or failed then.
+        const run = await settledRun(store, runId);
         if (!run || (isOver(run) && run.lastSeq <= after)) return "end";
         return isOver(run) ? "again" : "wait";
       },

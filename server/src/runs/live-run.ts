@@ -3,20 +3,20 @@
  * (they see each event at once), and written to the store in batches for everyone else (a client
  * of another process, or one that comes back after this process died). Text deltas arrive many a
  * second; a batch a `flushMs` keeps that to a few writes per run, and the run's last events are
- * written at once, in the batch that ends it. The run's record goes with its first batch, and the
- * events not yet written when its turn is committed go with the commit (`commitTurn`), so a run
- * shorter than `flushMs` costs the store one write: its turn, its record, its events and its end.
+ * written at once, in the batch that ends it. The run's record was written as it took its thread
+ * (`AcquireOptions.runId`), and the events not yet written when its turn is committed go with the
+ * commit (`commitTurn`), so a run shorter than `flushMs` costs the store one write after the take:
+ * its turn, its events and its end.
  */
-import type { Lease, NewRun, RunWrite, Store } from "@autograms/store";
+import type { RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
+import { isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { stepKind } from "./step-text.js";
 import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
+import { isOver } from "./run-status.js";
+import { withJson } from "./run-event-json.js";
 
 const BATCH_EVENTS = 500;
-
-/** How long a client waits for the record of a run that has taken its thread (in another process maybe) but not yet written it with its first batch. */
-export const RECORD_WAIT_MS = 1000;
 
 export class LiveRun {
   readonly events: NumberedRunEvent[] = [];
@@ -31,25 +31,20 @@ export class LiveRun {
   /** Resolves once the last event is stored. */
   readonly stored: Promise<void>;
   private markStored!: () => void;
-  /** The run's record until a batch has written it; then null. */
-  private record: NewRun | null;
-  /** The lease the run holds its thread by. */
-  private readonly lease: Lease;
   private computeSteps = 0;
   private omittedSteps = 0;
 
   constructor(
     readonly id: string,
     readonly threadId: string,
-    record: NewRun,
+    /** The lease the run holds its thread by (what of it the run reads). */
+    private readonly lease: { readonly messageId: string | null },
     private readonly store: Store,
     private readonly flushMs: number,
     /** Told each event as it is numbered (the process's metrics). */
     private readonly onEvent?: (event: RunEvent) => void,
   ) {
     this.stored = new Promise((r) => (this.markStored = r));
-    this.record = { ...record, id };
-    this.lease = record.lease;
   }
 
   /** The user's message the run answers (null: the opening alone). */
@@ -69,9 +64,11 @@ export class LiveRun {
     this.omittedSteps += steps;
   }
 
-  get ended(): boolean {
-    const last = this.events.at(-1);
-    return last !== undefined && isRunEnd(last.event);
+  /** Where the run stands, as a stored run's status says it: `running` until its end is numbered. */
+  get status(): "running" | "finished" | "failed" {
+    const last = this.events.at(-1)?.event;
+    if (!last || !isRunEnd(last)) return "running";
+    return last.type === "run-finish" ? "finished" : "failed";
   }
 
   push(event: RunEvent): void {
@@ -94,7 +91,7 @@ export class LiveRun {
 
   /** The event with its number, after those published; null when it is not to be kept. */
   private numbered(event: RunEvent, after = this.events.length): NumberedRunEvent | null {
-    if (this.ended) return null;
+    if (isOver(this)) return null;
     if (event.type === "step" && COMPUTE_STEPS.has(stepKind(event)) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
       this.omittedSteps++;
       return null;
@@ -154,13 +151,11 @@ export class LiveRun {
         ? undefined
         : {
             runId: this.id,
-            events: [...pending, ...numbered],
+            events: withJson([...pending, ...numbered]),
             ...(end && { end }),
-            ...(this.record && { begin: this.record }),
           };
       try {
         const result = await commit(write);
-        if (write) this.record = null;
         for (const n of numbered) this.publish(n);
         if (end) void this.writing.then(this.markStored);
         return result;
@@ -189,10 +184,9 @@ export class LiveRun {
       const last = i + BATCH_EVENTS >= pending.length;
       this.writing = this.writing.then(async () => {
         if (this.disowned) return;
-        const record = this.record ?? undefined;
         try {
-          if (!(await this.store.appendRunEvents(this.id, batch, last ? end : undefined, record))) this.disowned = true;
-          this.record = null;
+          if (!(await this.store.appendRunEvents(this.id, withJson(batch), last ? end : undefined)))
+            this.disowned = true;
         } catch (err) {
           this.failed(err);
         }
@@ -218,7 +212,7 @@ export class LiveRun {
           return () => this.listeners.delete(wake);
         },
         read: (after) => this.events.slice(after),
-        idle: () => (this.ended ? "end" : "wait"),
+        idle: () => (isOver(this) ? "end" : "wait"),
       },
       afterSeq,
       signal,

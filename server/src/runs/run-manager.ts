@@ -7,24 +7,15 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { Agent } from "@autograms/runtime";
-import {
-  messageConflict,
-  StoreError,
-  TakenTurn,
-  takeTurn,
-  type BusyPolicy,
-  type Lease,
-  type StalePolicy,
-  type Store,
-  type TurnRecord,
-} from "@autograms/store";
+import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
+import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
-import type { NumberedRunEvent, RunEvent } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "./run-events.js";
 import { ownThread } from "../own-thread.js";
-import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
-import { replyNode } from "@autograms/store";
+import { LiveRun } from "./live-run.js";
+import { replyNode } from "./reply-text.js";
 import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
-import { BY_CLIENT, ServedRun } from "./served-run.js";
+import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
 import { isOver } from "./run-status.js";
 
 export interface RunManagerOptions {
@@ -50,7 +41,7 @@ export interface RunObserver {
   /** An event of a run of this process, as it is numbered. */
   runEvent(runId: string, event: RunEvent): void;
   /** This process took a thread for a turn with `lease`. */
-  leaseTaken(lease: Lease): void;
+  leaseTaken(lease: Taken["lease"]): void;
   /** A message id that had made its turn was sent again: the turn is replayed, nothing runs. */
   replayed(): void;
 }
@@ -90,7 +81,7 @@ const threadEnded = (threadId: string) =>
  * (null) that another request made first.
  */
 async function refuseEnded(
-  taken: TakenTurn,
+  taken: Taken,
   threadId: string,
   text: string | null,
   replaces: number | undefined,
@@ -133,7 +124,7 @@ export class RunManager {
 
   /** The thread's run executing in this process, if any (its record may not be written yet). */
   liveOn(threadId: string): LiveRun | undefined {
-    for (const run of this.live.values()) if (run.threadId === threadId && !run.ended) return run;
+    for (const run of this.live.values()) if (run.threadId === threadId && !isOver(run)) return run;
     return undefined;
   }
 
@@ -270,22 +261,16 @@ export class RunManager {
   }
 
   /**
-   * The run in progress for this message id, in this process or another (whose record may be a
-   * moment from written: it is waited for up to RECORD_WAIT_MS); null when there is none.
+   * The run in progress for this message id, in this process or another (a run is recorded as it
+   * takes its thread); null when there is none.
    */
   private async runOfMessage(threadId: string, messageId: string, text: string | null): Promise<Started | null> {
-    const deadline = Date.now() + RECORD_WAIT_MS;
-    for (;;) {
-      const live = this.liveOn(threadId);
-      const stored = live ? null : await this.store.latestRun(threadId);
-      const run = live ?? (stored && !isOver(stored) ? stored : null);
-      if (run?.messageId === messageId) {
-        if (run.user !== text) throw messageConflict(threadId, messageId);
-        return { kind: "run", runId: run.id };
-      }
-      if (Date.now() >= deadline || (await this.store.thread(threadId))?.running?.messageId !== messageId) return null;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const live = this.liveOn(threadId);
+    const stored = live ? null : await this.store.latestRun(threadId);
+    const run = live ?? (stored && !isOver(stored) ? stored : null);
+    if (run?.messageId !== messageId) return null;
+    if (run.user !== text) throw messageConflict(threadId, messageId);
+    return { kind: "run", runId: run.id };
   }
 
   /**
@@ -330,9 +315,12 @@ export class RunManager {
     // Both turns of the run (an opening, the message's) on the build the run started with.
     const agent = this.currentAgent();
     const player = this.hold();
+    const id = runId ?? randomUUID();
     let taken: Awaited<ReturnType<typeof takeTurn>>;
     try {
       taken = await takeTurn(this.store, agent, threadId, text, {
+        // The run is recorded as it takes the thread: whoever sees the thread taken finds its run.
+        runId: id,
         policy: policy ?? this.options.policy,
         signal: this.stopping.signal,
         agent: agent.graph.agent,
@@ -345,7 +333,7 @@ export class RunManager {
         ...(replaces !== undefined && { replaces }),
         openingFirst: message,
       });
-      if (!(taken instanceof TakenTurn)) {
+      if ("repeated" in taken) {
         // Another request with the same message id made the turn (while this one waited).
         this.options.observer?.replayed();
         return { kind: "replay", events: replayOf(threadId, taken.repeated, taken.endedThere) };
@@ -357,16 +345,8 @@ export class RunManager {
     }
     const observer = this.options.observer;
     observer?.leaseTaken(taken.lease);
-    const id = runId ?? randomUUID();
     const served = new ServedRun(
-      new LiveRun(
-        id,
-        threadId,
-        { lease: taken.lease, user: text },
-        this.store,
-        this.flushMs,
-        observer && ((e) => observer.runEvent(id, e)),
-      ),
+      new LiveRun(id, threadId, taken.lease, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e))),
       { agent, player, threadId, stopping: this.stopping.signal, where: this.store.where },
     );
     this.live.set(id, served.run);
@@ -377,7 +357,7 @@ export class RunManager {
   }
 
   /** Plays the run to its end (its events say how it ended), then lets it go. */
-  private async serve(served: ServedRun, taken: TakenTurn, player: TurnPlayer): Promise<void> {
+  private async serve(served: ServedRun, taken: Taken, player: TurnPlayer): Promise<void> {
     try {
       await taken.play(served);
     } catch (err) {
@@ -420,7 +400,8 @@ export class RunManager {
   /** Aborts a run of this process where it is played; false when it is not in progress here. */
   private abort(runId: string, reason: Error): boolean {
     const stop = this.stops.get(runId);
-    if (!stop || this.live.get(runId)?.ended) return false;
+    const live = this.live.get(runId);
+    if (!stop || (live && isOver(live))) return false;
     stop.abort(reason);
     return true;
   }

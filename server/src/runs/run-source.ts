@@ -1,13 +1,12 @@
 /** The events a response sends: a run's, from its first (where ever it executes), or a replay's. */
-import type { ThreadInfo } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
-import type { NumberedRunEvent } from "@autograms/store";
+import type { NumberedRunEvent } from "./run-events.js";
 import { followRunBatches } from "./follow-run.js";
 import { oneByOne } from "./events-as-they-come.js";
-import { RECORD_WAIT_MS } from "./live-run.js";
 import { isOver } from "./run-status.js";
+import { settledRun } from "./settle-run.js";
 import { replayOf, type Started } from "./run-manager.js";
 
 export type RunSource = Started;
@@ -59,18 +58,10 @@ export interface LatestRun {
 export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {
   const live = ctx.runs.liveOn(threadId);
   if (live) return { runId: live.id, inProgress: true, lastSeq: live.events.length };
-  let thread: ThreadInfo | null = await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
-  const deadline = Date.now() + RECORD_WAIT_MS;
-  for (;;) {
-    const run = await ctx.store.latestRun(threadId);
-    const inProgress = run !== null && !isOver(run);
-    // A run records itself with its first batch of events: when the thread is taken and the latest
-    // run recorded is over, the run that took it (in another process) may be moments from recording.
-    if (inProgress || !thread?.running || Date.now() >= deadline)
-      return run && { runId: run.id, inProgress, lastSeq: run.lastSeq };
-    await new Promise((r) => setTimeout(r, 25));
-    thread = await ctx.store.thread(threadId);
-  }
+  await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
+  // A run is recorded as it takes the thread: the latest recorded is the thread's latest.
+  const run = await ctx.store.latestRun(threadId);
+  return run && { runId: run.id, inProgress: !isOver(run), lastSeq: run.lastSeq };
 }
 
 /** A run named by a client (its `Last-Event-ID`, AG-UI's `runId`), and whether it goes on. */
@@ -80,9 +71,8 @@ export interface NamedRun {
 }
 
 /**
- * The thread's run named `runId`, waiting a moment for the record of a run that holds the thread
- * (it is written with the run's first batch of events). A run that is nowhere, although the client
- * was given its id, stopped before any of its events was stored: `run_lost` (410).
+ * The thread's run named `runId` (a run is recorded as it takes the thread). A run that is nowhere,
+ * although the client was given its id, was refused or forgotten before it began: `run_lost` (410).
  */
 export async function namedRun(ctx: ServerContext, threadId: string, runId: string): Promise<NamedRun> {
   const info = await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
@@ -95,19 +85,13 @@ export async function namedRun(ctx: ServerContext, threadId: string, runId: stri
         inProgress: false,
       };
   }
-  const deadline = Date.now() + RECORD_WAIT_MS;
-  for (;;) {
-    const live = ctx.runs.liveRun(runId);
-    const run = live ? null : await ctx.store.run(runId);
-    if ((live ?? run)?.threadId === threadId)
-      return { source: { kind: "run", runId }, inProgress: live ? !live.ended : !isOver(run!) };
-    if (run || Date.now() >= deadline || !(await ctx.store.thread(threadId))?.running) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const live = ctx.runs.liveRun(runId);
+  const run = live ?? (await settledRun(ctx.store, runId));
+  if (run?.threadId === threadId) return { source: { kind: "run", runId }, inProgress: !isOver(run) };
   throw new HttpError(
     410,
     "run_lost",
-    `run ${runId} of thread ${threadId} is not known: its process stopped before it stored any of its events, so its message was not answered (nothing of it was committed); send the message again, with the same id`,
+    `run ${runId} of thread ${threadId} is not known: it never began (the thread was not taken for it), so its message was not answered (nothing of it was committed); send the message again, with the same id`,
     "Last-Event-ID",
   );
 }

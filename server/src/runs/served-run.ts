@@ -5,8 +5,8 @@
  * its turn, or its error once it failed.
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
-import { StoreError, type Playing, type RunWrite, type TakenTurn, type TurnRecord } from "@autograms/store";
-import { restOfReply } from "@autograms/store";
+import { StoreError, type Playing, type RunWrite, type takeTurn, type TurnRecord } from "@autograms/store";
+import { restOfReply } from "./reply-text.js";
 import { clientMessage } from "../http/errors.js";
 import type { PlayedResult } from "../workers/protocol.js";
 import type { TurnPlayer } from "../workers/turn-player.js";
@@ -26,13 +26,16 @@ export interface ServedRunOptions {
   where: string;
 }
 
+/** The thread as `takeTurn` took it for a run (a message id's turn given back takes nothing). */
+export type Taken = Exclude<Awaited<ReturnType<typeof takeTurn>>, { repeated: unknown }>;
+
 export class ServedRun implements Playing<PlayedResult> {
   /** Aborted by `RunManager.stop(runId)`: this run alone. */
   readonly stopThis = new AbortController();
   readonly signal: AbortSignal;
   /** The text sent for each node since its last reset, this turn. */
   private shown = new Map<string, string>();
-  private taken: TakenTurn | null = null;
+  private taken: Taken | null = null;
 
   constructor(
     readonly run: LiveRun,
@@ -42,7 +45,7 @@ export class ServedRun implements Playing<PlayedResult> {
   }
 
   /** The run's first event, once the thread is taken for it. */
-  begin(messageId: string | null, user: string | null, taken: TakenTurn): void {
+  begin(messageId: string | null, user: string | null, taken: Taken): void {
     this.taken = taken;
     this.run.push({
       type: "run-start",

@@ -8,9 +8,11 @@
  * The text is kept beside the event object, not in it: the event's own fields, its JSON, its
  * clone and its comparison stay those of `{ type: "step", event }`. It is exactly what
  * JSON.stringify makes of the event, so a text passed through gives the same bytes as the object
- * serialized again; the store writes it as it is (`KnownJson`).
+ * serialized again; the store is given it as it is (`KnownJson`).
  */
-import { KnownJson, type RunEvent, type StoredTraceEvent } from "@autograms/store";
+import type { StoredTraceEvent } from "@autograms/runtime";
+import type { RunEvent } from "./run-events.js";
+import { KnownJson } from "./run-event-json.js";
 
 export type StepEvent = Extract<RunEvent, { type: "step" }>;
 

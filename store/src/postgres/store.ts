@@ -9,6 +9,7 @@ import { LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore } from "../sql/sql-st
 import { headUpdate } from "../sql/turn-head.js";
 import type { AcquireOptions, Lease, StoreOptions, TakenThread } from "../types.js";
 import { PostgresRunLog } from "./run-log.js";
+import { insertTakenRun } from "../sql/run-log.js";
 
 /**
  * The renewal of leases, where an UPDATE of many rows waits for the lock of each: a thread whose
@@ -54,10 +55,10 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
     forMessage: boolean,
   ): Promise<TakenThread | null> {
     return this.db.session(async (sql) => {
-      const took = await this.takeFree(sql, lease, user, messageId, options.agent);
+      const took = await this.takeFree(sql, lease, user, messageId, options);
       if (took === "absent") {
         // A new thread: made with its lease, unless another caller made it first.
-        const made = options.create !== false && (await this.makeTaken(sql, lease, user));
+        const made = options.create !== false && (await this.makeTaken(sql, lease, user, options.runId));
         return made ? { lease: made, memory: null } : null;
       }
       return (
@@ -74,16 +75,18 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
    * the thread only if the row it locked is the version it began with (its xmin), so that nothing
    * committed meanwhile (a turn, a place in the queue: each writes the row) escaped it. It names
    * the columns it reads, so that it is a prepared statement (parsed and planned once per
-   * connection, not for every message). Null when anything stands in the way.
+   * connection, not for every message). The run that takes it (`runId`) is recorded by the same
+   * statement. Null when anything stands in the way.
    */
   private async takeFree(
     sql: Sql,
     lease: Lease,
     user: string | null,
     messageId: string | null,
-    agent: string | undefined,
+    { agent, runId }: AcquireOptions,
   ): Promise<{ lease: Lease; row: Row } | "absent" | null> {
     const now = this.now();
+    const run = runId === undefined ? null : insertTakenRun("taken, head", "head.version + 1", runId, lease, user, now);
     const row = await first(
       sql,
       `WITH seen AS (SELECT xmin::text AS x FROM threads WHERE id = ?),
@@ -95,7 +98,12 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
            FROM head, seen
            WHERE threads.id = head.id AND head.x = seen.x AND (head.lease_token IS NULL OR head.lease_expires <= ?)
              AND head.waiting = 0 AND head.made = 0${agent === undefined ? "" : " AND (head.agent IS NULL OR head.agent = ?)"}
-           RETURNING threads.id)
+           RETURNING threads.id)${
+             run
+               ? `,
+         run AS (${run.sql})`
+               : ""
+           }
        SELECT version, lease_token, lease_owner, memory_checksum, (SELECT COUNT(*) FROM taken) AS took,
          set_config('synchronous_commit', 'off', true) AS lazy FROM head`,
       [
@@ -106,6 +114,7 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
         ...leaseValues(lease, user, now),
         now,
         ...(agent === undefined ? [] : [agent]),
+        ...(run ? run.params : []),
       ],
     );
     if (!row) return "absent";
@@ -116,15 +125,24 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
     return { lease: taken, row };
   }
 
-  /** A thread not in the store yet, made with the lease in its row; null when another caller made it first. */
-  private async makeTaken(sql: Sql, lease: Lease, user: string | null): Promise<Lease | null> {
+  /**
+   * A thread not in the store yet, made with the lease in its row (and the record of the run that
+   * takes it, `runId`); null when another caller made it first.
+   */
+  private async makeTaken(sql: Sql, lease: Lease, user: string | null, runId?: string): Promise<Lease | null> {
     const now = this.now();
+    const run = runId === undefined ? null : insertTakenRun("made", "1", runId, lease, user, now);
     const row = await first(
       sql,
       `WITH made AS (INSERT INTO threads (id, version, done, first_seq, snap_seq, created_at, updated_at, ${LEASE_NAMES})
-         VALUES (?, 0, 0, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id)
+         VALUES (?, 0, 0, 1, 0, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id)${
+           run
+             ? `,
+         run AS (${run.sql})`
+             : ""
+         }
        SELECT (SELECT COUNT(*) FROM made) AS made, set_config('synchronous_commit', 'off', true) AS lazy`,
-      [lease.threadId, now, now, ...leaseValues(lease, user, now)],
+      [lease.threadId, now, now, ...leaseValues(lease, user, now), ...(run ? run.params : [])],
     );
     return num(row?.made) === 1 ? { ...lease, version: 0 } : null;
   }

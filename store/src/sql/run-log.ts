@@ -11,7 +11,6 @@ import { StoreError } from "../errors.js";
 import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { isLive } from "./rows.js";
-import { runEventsJson } from "../run-event-json.js";
 
 /**
  * A batch of events is one row: its first number (`seq`), its last (`last_seq`) and the events as
@@ -46,15 +45,11 @@ export abstract class RunLog {
     return (await this.get(id))!;
   }
 
-  /** The run's record, with its first `events` already counted and its status `end` when they end it. */
-  protected async insert(
-    sql: Sql,
-    id: string,
-    run: NewRun,
-    events = 0,
-    end?: BatchStatus,
-    turn?: number,
-  ): Promise<void> {
+  /**
+   * The run's record, with its first `events` already counted and its status `end` when they end
+   * it; within the write that takes the thread, the record of the run that took it.
+   */
+  async insert(sql: Sql, id: string, run: NewRun, events = 0, end?: BatchStatus, turn?: number): Promise<void> {
     await sql.run(INSERT_RUN, this.runRow(id, run, events, end, turn));
   }
 
@@ -93,6 +88,17 @@ export abstract class RunLog {
         ...(from === null ? [] : [from - 1]),
       ],
     };
+  }
+
+  /**
+   * Forgets the run the lease recorded if it stored no event and the lease still holds: its thread
+   * is given back before the run began (refused), so no reader is to find it.
+   */
+  async drop(lease: Lease): Promise<void> {
+    await this.db.run(
+      "DELETE FROM runs WHERE thread_id = ? AND lease_token = ? AND last_seq = 0 AND status = 'running' AND EXISTS (SELECT 1 FROM threads WHERE id = ? AND lease_token = ?)",
+      [lease.threadId, lease.token, lease.threadId, lease.token],
+    );
   }
 
   async continueWith(runId: string, lease: Lease): Promise<void> {
@@ -227,10 +233,44 @@ export abstract class RunLog {
   }
 }
 
-export const INSERT_RUN = `INSERT INTO runs (id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const RUN_COLUMNS =
+  "id, thread_id, message_id, user_text, turn, follows, lease_token, status, last_seq, started_at, updated_at";
+
+export const INSERT_RUN = `INSERT INTO runs (${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/**
+ * The record of a run that takes a thread, inserted by the statement that takes it (a common table
+ * expression): `from` names what gives the thread's row, `turn` the SQL of the turn the run makes.
+ */
+export function insertTakenRun(
+  from: string,
+  turn: string,
+  id: string,
+  lease: Lease,
+  user: string | null,
+  now: number,
+): { sql: string; params: unknown[] } {
+  return {
+    sql: `INSERT INTO runs (${RUN_COLUMNS})
+         SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), ${turn}, NULL, CAST(? AS TEXT), 'running', 0, CAST(? AS BIGINT), CAST(? AS BIGINT) FROM ${from}`,
+    params: [id, lease.threadId, lease.messageId, user, lease.token, now, now],
+  };
+}
 
 const RUN_WITH_LEASE = `SELECT r.*, t.lease_token AS t_token, t.lease_expires AS t_expires FROM runs r LEFT JOIN threads t ON t.id = r.thread_id`;
 
-/** A batch's events as the JSON array its row keeps (the steps' texts as they were made: run-event-json.ts). */
-export const batchText = (events: readonly RunEventRecord[]): string => runEventsJson(events.map((e) => e.event));
+/**
+ * A batch's events as the JSON array its row keeps: JSON.stringify of the events, each event's
+ * text given (`RunEventRecord.json`) passed through as it was made.
+ */
+export function batchText(events: readonly RunEventRecord[]): string {
+  if (events.length === 0) return "[]";
+  // As JSON.stringify writes an array's element that has no JSON (undefined): null.
+  const parts = events.map((e) => e.json ?? (JSON.stringify(e.event) as string | undefined) ?? "null");
+  // The brackets joined with the first and last parts, not around the joined text: `join` makes
+  // one flat string, where "[" + text + "]" is a rope that the store's driver copies flat again
+  // before encoding it (a turn's batches are hundreds of KiB).
+  parts[0] = `[${parts[0]}`;
+  parts[parts.length - 1] += "]";
+  return parts.join(",");
+}

@@ -52,7 +52,6 @@ import {
   threadKey,
   turnNumber,
 } from "../arguments.js";
-import { settleRun } from "../turns/settle-run.js";
 import { listRuns } from "./run-list.js";
 import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
@@ -315,6 +314,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
           const guard = { messageId: checked, waiters: policy !== "interrupt" };
           const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
           if (!taken) throw CONTENDED;
+          if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
           return { taken, row };
         },
         { durable: policy === "interrupt" },
@@ -458,7 +458,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
             );
             if (head !== ticket || isLive(row, now)) return null;
             await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
-            return (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
+            const taken = (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
+            if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+            return taken;
           },
           { durable: false },
         )
@@ -510,7 +512,8 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     now: number,
   ): Promise<Iterable<string>>;
 
-  async release(lease: Lease): Promise<void> {
+  async release(lease: Lease, options: { dropRun?: boolean } = {}): Promise<void> {
+    if (options.dropRun) await this.runs.drop(lease);
     await this.db.leases.run(`UPDATE threads SET ${LEASE_CLEARED} WHERE id = ? AND lease_token = ?`, [
       lease.threadId,
       lease.token,
@@ -804,21 +807,12 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
 
   async run(runId: string): Promise<RunRecord | null> {
     runKey(runId);
-    return this.settled(this.runs.get(runId));
+    return this.runs.get(runId);
   }
 
-  /** The thread's latest run as it stands (`abandoned` included: reading it by id settles it). */
   async latestRun(threadId: string): Promise<RunRecord | null> {
     threadKey(threadId);
     return this.runs.latest(threadId);
-  }
-
-  /** A run as read, its end written first if its process died before writing it (settleRun). */
-  private async settled(reading: Promise<RunRecord | null>): Promise<RunRecord | null> {
-    const run = await reading;
-    if (run?.status !== "abandoned") return run;
-    await settleRun(this, run);
-    return this.runs.get(run.id);
   }
 
   watchRun(runId: string, listener: () => void): () => void {
@@ -838,6 +832,8 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       dropped += rows;
     } while (rows >= DROP_BATCH);
     return dropped;
+  }
+
   // ---- experiments -------------------------------------------------------------------------
 
   saveExperiment(experiment: NewExperiment): Promise<ExperimentInfo> {

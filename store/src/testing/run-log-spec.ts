@@ -186,20 +186,23 @@ export function runLogTests(backend: Backend, { it, expect }: TestApi): void {
         expect(woken).toBe(after);
         expect((await other.run(run.id))!.status).toBe("running");
         // Its lease lapses (seen from a store whose clock is later) or is taken over: abandoned,
-        // and read by id it is given the end it is owed (its turn was not committed: run_lost).
+        // read by id as by thread. The store writes no end of its own: a reader that knows what
+        // the run is owed writes it, and it is kept as given.
         const later = await db.open({ now: () => Date.now() + 5000 });
         try {
           expect((await later.latestRun("watched"))!.status).toBe("abandoned");
+          expect((await later.run(run.id))!.status).toBe("abandoned");
+          expect(await later.runEvents(run.id, 4)).toEqual([]);
+          expect(await later.appendRunEvents(run.id, [{ seq: 5, event: { owed: "end" } }], "failed")).toBe(true);
           expect((await later.run(run.id))!.status).toBe("failed");
-          expect((await later.runEvents(run.id, 4)).map((e) => e.event)).toMatchObject([
-            { type: "run-error", code: "run_lost" },
-          ]);
+          expect(await later.runEvents(run.id, 4)).toEqual([{ seq: 5, event: { owed: "end" } }]);
         } finally {
           await later.close();
         }
         await store.release(lease);
         expect((await store.run(run.id))!.status).toBe("failed");
-        // Its end is written once: a second writer adds nothing.
+        // Its end is written once: a second reader writing it, or the run's own process, adds nothing.
+        expect(await store.appendRunEvents(run.id, [{ seq: 5, event: { owed: "again" } }], "failed")).toBe(false);
         expect(await store.appendRunEvents(run.id, [{ seq: 6, event: { type: "run-error" } }], "failed")).toBe(false);
       } finally {
         await other.close();

@@ -34,8 +34,11 @@ export interface HeldTurn {
    * for an opening played on a message's lease (PlayedTurn.opening), which keeps the thread for it.
    */
   commit(turn: PlayedTurn): Promise<TurnRecord>;
-  /** Gives the thread back unchanged (the turn failed or was stopped). */
-  release(): Promise<void>;
+  /**
+   * Gives the thread back unchanged (the turn failed or was stopped). `dropRun`: the turn never
+   * began (it was refused), so the run recorded with the lease (`AcquireOptions.runId`) is forgotten.
+   */
+  release(options?: { dropRun?: boolean }): Promise<void>;
 }
 
 /**
@@ -116,11 +119,11 @@ export async function acquireTurn(
   const lost = new AbortController();
   const letGo = keepLease(store, lease, () => lost.abort(lostError(lease)));
   let done = false;
-  const release = async () => {
+  const release = async (options?: { dropRun?: boolean }) => {
     if (done) return;
     done = true;
     letGo();
-    await store.release(lease).catch(() => {});
+    await store.release(lease, options).catch(() => {});
   };
   try {
     if (replaces !== undefined && lease.version !== replaces) {
@@ -172,7 +175,7 @@ export async function acquireTurn(
     };
     return { held };
   } catch (err) {
-    await release();
+    await release({ dropRun: true });
     throw err;
   }
 }

@@ -155,9 +155,9 @@ export class TakenTurn {
     }
   }
 
-  /** Gives the thread back unchanged, without playing. */
+  /** Gives the thread back unchanged, without playing: the run recorded with it is forgotten. */
   release(): Promise<void> {
-    return this.held.release();
+    return this.held.release({ dropRun: true });
   }
 
   private async playOne<P extends Played>(

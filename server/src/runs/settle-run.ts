@@ -1,14 +1,18 @@
 /**
  * The end a run is owed when its process died before writing it: `run-finish` when its turn was
  * committed (with what its stored events lack of the reply first), else `run-error` `run_lost`.
- * The store writes it the first time anyone reads the run, so every reader, in any process, finds
- * a run that ends; a second writer finds it written and adds nothing.
+ * The store only says such a run is `abandoned`; the first reader that reads it by id here writes
+ * its end, as any end is written (`appendRunEvents`), so every reader, in any process, finds a run
+ * that ends; a second writer finds it written and adds nothing.
  */
-import type { NumberedRunEvent, RunEvent } from "../run-events.js";
-import type { RunRecord, Store } from "../types.js";
+import type { Store } from "@autograms/store";
+import type { NumberedRunEvent, RunEvent } from "./run-events.js";
 import { replyNode, restOfReply, sentOfReply } from "./reply-text.js";
 
-export async function settleRun(store: Store, run: RunRecord): Promise<void> {
+/** The run as stored, its end written first if its process is gone without writing it. */
+export async function settledRun(store: Store, runId: string) {
+  const run = await store.run(runId);
+  if (run?.status !== "abandoned") return run;
   const turn =
     run.messageId !== null
       ? await store.turnByMessage(run.threadId, run.messageId)
@@ -26,7 +30,7 @@ export async function settleRun(store: Store, run: RunRecord): Promise<void> {
       type: "run-finish",
       turn: turn.seq,
       reply: turn.reply,
-      done: thread !== null && thread.done && thread.version === turn.seq,
+      done: thread?.done === true && thread.version === turn.seq,
     });
   } else {
     end.push({
@@ -41,4 +45,5 @@ export async function settleRun(store: Store, run: RunRecord): Promise<void> {
     end.map((event, i) => ({ seq: run.lastSeq + 1 + i, event })),
     end.at(-1)!.type === "run-finish" ? "finished" : "failed",
   );
+  return store.run(runId);
 }

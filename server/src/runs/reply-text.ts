@@ -1,6 +1,6 @@
-import { replyStep, type TraceEvent } from "@autograms/runtime";
-import type { StoredTraceEvent } from "../types.js";
-import type { NumberedRunEvent, RunEvent } from "../run-events.js";
+/** The text of a turn's reply in a run's events: where it was given, and what of it was sent. */
+import { replyStep, type StoredTraceEvent, type TraceEvent } from "@autograms/runtime";
+import type { NumberedRunEvent, RunEvent } from "./run-events.js";
 
 /** The node whose output was the turn's reply: the last step that gave one ("" if none did). */
 export function replyNode(trace: readonly (TraceEvent | StoredTraceEvent)[]): string {

@@ -5,7 +5,7 @@
  * from 1 within a run and stored as they happen, so a client that reconnects with the number of
  * the last event it saw gets exactly the rest, from any server process.
  */
-import type { StoredTraceEvent } from "./types.js";
+import type { StoredTraceEvent } from "@autograms/runtime";
 
 export type RunEvent =
   /**
