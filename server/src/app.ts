@@ -4,7 +4,7 @@
  * the playground); `createApp` mounts the built-in ones and then any given, in order.
  */
 import { Hono } from "hono";
-import type { Agent } from "@autograms/runtime";
+import type { Agent, ChatModel } from "@autograms/runtime";
 import type { BusyPolicy, StalePolicy, Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken, checkToken } from "./http/auth.js";
@@ -21,6 +21,9 @@ import { chatRoutes } from "./routes/chat.js";
 import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
 import { threadsRoutes } from "./routes/threads.js";
+import { settingsRoutes } from "./routes/settings.js";
+import { ModelChoices } from "./settings/model-choices.js";
+import { ThreadSettings } from "./settings/thread-settings.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
@@ -39,6 +42,7 @@ export type RouteModule = (ctx: ServerContext) => Hono;
 export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   agentRoutes,
   threadsRoutes,
+  settingsRoutes,
   runsRoutes,
   chatRoutes,
   chatThreadRoutes,
@@ -49,6 +53,12 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
 export interface AppOptions {
   agent: Agent;
   store: Store;
+  /**
+   * The model the server was started with, as a thread's settings choose among its server's models
+   * and set its sampling (`PUT /api/threads/:id/settings`); default: the agent's. Its turns may be
+   * played elsewhere (worker threads make their own model): this one is asked only what it offers.
+   */
+  model?: ChatModel;
   /**
    * Busy policy for messages to a thread with a run in progress (default `reject`: 409; for
    * `POST /api/chat`, `enqueue`).
@@ -125,8 +135,10 @@ export function createApp(options: AppOptions): AutogramsApp {
       : options.workers
         ? new TurnPool(options.workers)
         : new InProcessPlayer(options.agent, options.budgets);
+  const threadSettings = new ThreadSettings();
   const runs = new RunManager(options.store, () => ctx.agent, {
     policy,
+    modelSettings: (threadId) => threadSettings.get(threadId),
     ...(options.onStale ? { onStale: options.onStale } : {}),
     admit: () => lifecycle.admit(),
     observer: metrics,
@@ -151,6 +163,8 @@ export function createApp(options: AppOptions): AutogramsApp {
     playground: options.playground !== false,
     ...(options.readiness && { readiness: options.readiness }),
     ...(options.prices && { prices: options.prices }),
+    modelChoices: new ModelChoices(() => options.model ?? ctx.agent.model),
+    threadSettings,
   };
   const app = new Hono();
   app.onError((err, c) => {

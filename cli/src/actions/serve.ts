@@ -17,6 +17,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
 import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
+import { chooseModel } from "../agent-loading/model.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { readPrices } from "../agent-loading/price-file.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -108,6 +109,9 @@ async function serve(
     ...(flags.turnWallMs === undefined ? {} : { wallMs: flags.turnWallMs }),
   };
   const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
+  // What a thread's settings choose among: this model's server's models (the turns' own models are
+  // made where they are played, in the workers).
+  const { model } = await chooseModel(modelFlags, true);
   const { agent } = first;
   let served = first;
   // The playground shows the sources of the build served (--watch replaces them with each build).
@@ -137,6 +141,7 @@ async function serve(
       ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
       readiness: mcpServersDown,
+      model,
       ...(prices && { prices }),
     });
   } catch (err) {

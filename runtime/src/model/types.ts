@@ -84,6 +84,8 @@ export interface ChatModel {
    * it takes no settings; one that answers from a recording returns itself.
    */
   withSettings?(settings: ModelSettings): ChatModel;
+  /** The names of the models its server offers (an OpenAI-compatible server's `GET /models`). */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
   /** chat, chat_suffix, thought and simulated-user generations. */
   complete(req: CompletionRequest): Promise<string>;
   /** Multiple-choice transitions and interjections: the index of the chosen answer. */

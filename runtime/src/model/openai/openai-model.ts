@@ -129,6 +129,17 @@ export class OpenAIModel implements ToolCallingModel {
     return sibling;
   }
 
+  /** The models the server lists (`GET /models`), by name, in its order. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const m of this.shared.models.list({ signal })) names.push(m.id);
+    } catch (err) {
+      throw this.failure("(models)", err);
+    }
+    return names;
+  }
+
   async complete(req: CompletionRequest): Promise<string> {
     if (this.options.stream && req.onText) {
       const answer = await this.guard(req.node, () =>
