@@ -126,6 +126,11 @@ table.changes tr.added td.after,table.changes tr.changed td.after{color:var(--ok
 .what-if{margin:6px 10px;padding:6px 8px;border:1px solid var(--line2);border-radius:6px}.what-if h4{margin:0 0 4px}
 .what-if .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:8px}.what-if h5{margin:0 0 2px;font-size:11.5px;color:var(--muted)}
 .what-if p{margin:2px 0;font-size:12.5px;word-break:break-word}.what-if .said{color:var(--muted)}
+.settings{border-bottom:1px solid var(--line);font-size:12px}.settings>summary{cursor:pointer;padding:4px 10px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.settings-form{display:flex;flex-wrap:wrap;gap:6px 12px;align-items:end;padding:4px 10px 8px}.settings-form label{display:flex;flex-direction:column;gap:2px;color:var(--muted);min-width:0}
+.settings-form input,.settings-form select{font:inherit;color:var(--text);background:var(--panel);border:1px solid var(--line2);border-radius:6px;padding:3px 6px;max-width:100%}.settings-form input{width:96px}
+.settings-actions{display:flex;gap:6px}.settings-note{flex-basis:100%;margin:0;color:var(--muted)}.settings-note:empty{display:none}.settings-note.error{color:var(--bad)}
+#turns .turn-settings{grid-column:2/4}
 @media (max-width:999px){
 #panels{display:flex;gap:4px;padding:6px 8px 0;overflow-x:auto}
 #panels button{flex:1;min-width:0}

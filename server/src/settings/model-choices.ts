@@ -4,25 +4,12 @@
  * for every request), and whether its sampling can be set at all (the offline model's cannot).
  */
 import { MAX_TEMPERATURE, settingsProblem, type ChatModel, type ModelSettings } from "@autograms/runtime";
+import type { ModelMenu } from "./model-menu.js";
 
 /** How long a list of the server's models is used before it is asked again. */
 const LIST_TTL_MS = 60_000;
 /** How long the server's `GET /models` may take. */
 const LIST_TIMEOUT_MS = 10_000;
-
-export interface ModelMenu {
-  /** The model the server was started with: a thread without settings uses it. */
-  model: string | null;
-  /** The models a thread may choose (the started one first). */
-  models: string[];
-  /** Whether a thread may be given settings at all (a model with `withSettings`). */
-  settable: boolean;
-  /** Whether the models can be switched (an AI SDK model is made for one model id: only sampling). */
-  switchable: boolean;
-  maxTemperature: number;
-  /** Why the server's list could not be had (the started model is then the only choice). */
-  listError?: string;
-}
 
 export class ModelChoices {
   private listed: { at: number; names: Promise<string[]> } | null = null;
