@@ -24,6 +24,7 @@ import { threadsRoutes } from "./routes/threads.js";
 import { settingsRoutes } from "./routes/settings.js";
 import { ModelChoices } from "./settings/model-choices.js";
 import { ThreadSettings } from "./settings/thread-settings.js";
+import { ThreadTitles } from "./titles/thread-titles.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
@@ -59,6 +60,11 @@ export interface AppOptions {
    * played elsewhere (worker threads make their own model): this one is asked only what it offers.
    */
   model?: ChatModel;
+  /**
+   * Name each thread after its first exchange with a short call of `model` (`serve --titles`):
+   * made after the run ends, never holding up a turn; a failed call leaves the title unset.
+   */
+  titles?: boolean;
   /**
    * Busy policy for messages to a thread with a run in progress (default `reject`: 409; for
    * `POST /api/chat`, `enqueue`).
@@ -136,9 +142,12 @@ export function createApp(options: AppOptions): AutogramsApp {
         ? new TurnPool(options.workers)
         : new InProcessPlayer(options.agent, options.budgets);
   const threadSettings = new ThreadSettings();
+  const model = () => options.model ?? ctx.agent.model;
+  const titles = options.titles ? new ThreadTitles(options.store, model) : undefined;
   const runs = new RunManager(options.store, () => ctx.agent, {
     policy,
     modelSettings: (threadId) => threadSettings.get(threadId),
+    ...(titles && { onServed: (threadId: string) => void titles.served(threadId) }),
     ...(options.onStale ? { onStale: options.onStale } : {}),
     admit: () => lifecycle.admit(),
     observer: metrics,
@@ -163,7 +172,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     playground: options.playground !== false,
     ...(options.readiness && { readiness: options.readiness }),
     ...(options.prices && { prices: options.prices }),
-    modelChoices: new ModelChoices(() => options.model ?? ctx.agent.model),
+    modelChoices: new ModelChoices(model),
     threadSettings,
   };
   const app = new Hono();

@@ -2,49 +2,25 @@
 // OpenAI-compatible server's GET /models, through the real openai client), the settings of a
 // thread checked field by field, reaching the model's requests for its next turns, and shown with
 // the thread and with each turn they applied to.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { join } from "node:path";
-import { Agent, OfflineModel, OpenAIModel } from "@autograms/runtime";
-import { listen, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
-import { graph } from "../runtime/helpers.js";
-import { json, tempFolder } from "./support/harness.js";
-import { enqueueTurn, usageNodes } from "./support/usage-agent.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OfflineModel, OpenAIModel } from "@autograms/runtime";
+import type { OpenAIServer } from "../support/openai-server.js";
+import { json } from "./support/harness.js";
+import { enqueueTurn } from "./support/usage-agent.js";
+import { usageServers } from "./support/usage-servers.js";
 
-const folder = tempFolder("autograms-settings-api-");
-let store: Store;
+const servers = usageServers("autograms-settings-api-", { models: ["bigger-model"] });
 let openai: OpenAIServer;
-const servers: RunningServer[] = [];
-beforeAll(async () => {
-  store = await openStore(`sqlite:${join(folder.path, "threads.db")}`);
-  openai = await startOpenAIServer({ models: ["bigger-model"] });
-});
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  await store.close();
-  await openai.close();
-  folder.remove();
+beforeAll(() => {
+  openai = servers.openai;
 });
 
-async function serve(
-  name: string,
-  model = new OpenAIModel({ model: "test-model", baseURL: openai.baseURL, apiKey: "k" }),
-) {
-  const agent = new Agent(graph(usageNodes, { agent: name }), { model });
-  const server = await listen({ agent, store, port: 0 });
-  servers.push(server);
-  return server.url;
-}
+const serve = (name: string, model = new OpenAIModel({ model: "test-model", baseURL: openai.baseURL, apiKey: "k" })) =>
+  servers.serve(name, model);
+const say = (url: string, thread: string, message: string) => servers.say(url, thread, message);
 
 const put = (url: string, body: unknown) => fetch(url, { ...json(body), method: "PUT" });
 const get = async (url: string) => (await fetch(url)).json() as Promise<any>;
-
-async function say(url: string, thread: string, message: string): Promise<void> {
-  const res = await fetch(`${url}/api/threads/${thread}/runs`, json({ message }));
-  expect(res.status).toBe(200);
-  await res.text();
-}
 
 describe("model settings over the HTTP API", () => {
   it("lists the server's models and plays a thread's next turns with its settings", async () => {

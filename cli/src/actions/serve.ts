@@ -46,6 +46,8 @@ export interface ServeFlags extends ModelFlags, TokenFlags {
   playground: boolean;
   /** --prices: a JSON price table. */
   prices?: string;
+  /** --titles: name each thread after its first exchange. */
+  titles?: boolean;
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -142,6 +144,7 @@ async function serve(
       watching: flags.watch === true,
       readiness: mcpServersDown,
       model,
+      ...(flags.titles && { titles: true }),
       ...(prices && { prices }),
     });
   } catch (err) {
