@@ -40,8 +40,9 @@ export async function replayThreads(
         if (r.stopped !== null) error = r.stopped;
       } else {
         try {
-          // The model settings the turn was played with (chosen for its thread), given again.
-          const settings = settingsOfTrace(turn.trace);
+          // The model settings the turn was played with (chosen for its thread), given again to a
+          // model that takes settings (the offline model takes none: it plays the turn as it is).
+          const settings = typeof agent.model.withSettings === "function" ? settingsOfTrace(turn.trace) : undefined;
           await agent.reply(turn.user ?? "", memory ?? undefined, {
             trace: (e) => now.push(e),
             ...(settings && { modelSettings: settings }),
