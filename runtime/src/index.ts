@@ -58,9 +58,11 @@ export type {
   ChoiceRequest,
   CompletionPurpose,
   JsonSchema,
+  ModelSettings,
   TokenUsage,
   UsageListener,
 } from "./model/types.js";
+export { MAX_TEMPERATURE, settingsOfTrace, settingsProblem, settingsText } from "./model/settings.js";
 export { addUsage, hasUsage } from "./model/usage.js";
 export type {
   ToolCallingModel,

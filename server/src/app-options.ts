@@ -80,6 +80,12 @@ const APP_OPTIONS = z.looseObject(
       .optional(),
     readiness: z.custom((v) => typeof v === "function", { error: "must be a function" }).optional(),
     watching: z.boolean({ error: "must be a boolean" }).optional(),
+    titles: z.boolean({ error: "must be a boolean" }).optional(),
+    model: z
+      .custom((v) => typeof (v as { complete?: unknown } | null)?.complete === "function", {
+        error: "must be a ChatModel (with complete() and choose())",
+      })
+      .optional(),
   },
   { error: "its options must be an object" },
 );

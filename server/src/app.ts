@@ -4,7 +4,7 @@
  * the playground); `createApp` mounts the built-in ones and then any given, in order.
  */
 import { Hono } from "hono";
-import type { Agent } from "@autograms/runtime";
+import type { Agent, ChatModel } from "@autograms/runtime";
 import type { Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
 import { bearerToken, checkToken } from "./http/auth.js";
@@ -25,6 +25,10 @@ import { threadsRoutes } from "./routes/threads.js";
 import { runsViewRoutes } from "./routes/runs-view.js";
 import { metricsApiRoutes } from "./routes/metrics-api.js";
 import { experimentsRoutes } from "./routes/experiments.js";
+import { settingsRoutes } from "./routes/settings.js";
+import { ModelChoices } from "./settings/model-choices.js";
+import { ThreadSettings } from "./settings/thread-settings.js";
+import { ThreadTitles } from "./titles/thread-titles.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
 import { TurnPool, type WorkerOptions } from "./workers/turn-pool.js";
@@ -43,6 +47,7 @@ export type RouteModule = (ctx: ServerContext) => Hono;
 export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   agentRoutes,
   threadsRoutes,
+  settingsRoutes,
   runsRoutes,
   runsViewRoutes,
   metricsApiRoutes,
@@ -56,6 +61,17 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
 export interface AppOptions {
   agent: Agent;
   store: Store;
+  /**
+   * The model the server was started with, as a thread's settings choose among its server's models
+   * and set its sampling (`PUT /api/threads/:id/settings`); default: the agent's. Its turns may be
+   * played elsewhere (worker threads make their own model): this one is asked only what it offers.
+   */
+  model?: ChatModel;
+  /**
+   * Name each thread after its first exchange with a short call of `model` (`serve --titles`):
+   * made after the run ends, never holding up a turn; a failed call leaves the title unset.
+   */
+  titles?: boolean;
   /**
    * Busy policy for messages to a thread with a run in progress (default `reject`: 409; for
    * `POST /api/chat`, `enqueue`).
@@ -138,8 +154,13 @@ export function createApp(options: AppOptions): AutogramsApp {
       : options.workers
         ? new TurnPool(options.workers)
         : new InProcessPlayer(options.agent, options.budgets);
+  const threadSettings = new ThreadSettings();
+  const model = () => options.model ?? ctx.agent.model;
+  const titles = options.titles ? new ThreadTitles(options.store, model) : undefined;
   const runs = new RunManager(options.store, () => ctx.agent, {
     policy,
+    modelSettings: (threadId) => threadSettings.get(threadId),
+    ...(titles && { onServed: (threadId: string) => void titles.served(threadId) }),
     ...(options.onStale ? { onStale: options.onStale } : {}),
     admit: () => lifecycle.admit(),
     observer: metrics,
@@ -167,6 +188,8 @@ export function createApp(options: AppOptions): AutogramsApp {
     playground: options.playground !== false,
     ...(options.readiness && { readiness: options.readiness }),
     ...(options.prices && { prices: options.prices }),
+    modelChoices: new ModelChoices(model),
+    threadSettings,
   };
   const app = new Hono();
   app.onError((err, c) => {

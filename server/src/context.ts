@@ -9,6 +9,8 @@ import type { RunManager } from "./runs/run-manager.js";
 import type { TurnCalls } from "./runs/turn-calls.js";
 import type { TurnPlayer } from "./workers/turn-player.js";
 import type { Prices } from "./usage/prices.js";
+import type { ModelChoices } from "./settings/model-choices.js";
+import type { ThreadSettings } from "./settings/thread-settings.js";
 
 /**
  * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
@@ -49,6 +51,10 @@ export interface ServerContext {
   readiness?: () => string | undefined;
   /** What tokens cost, by model (`AppOptions.prices`): the API adds a cost to the usage it shows where priced. */
   prices?: Prices;
+  /** The models and sampling a thread's settings may choose (`AppOptions.model`'s). */
+  modelChoices: ModelChoices;
+  /** The model settings chosen for threads, for their next runs. */
+  threadSettings: ThreadSettings;
 }
 
 export interface ServerLimits {

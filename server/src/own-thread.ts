@@ -8,8 +8,10 @@ import { HttpError } from "./http/errors.js";
  */
 export async function ownThread(store: Store, agent: string, id: string): Promise<ThreadInfo | null> {
   const info = await store.thread(id);
-  return info && (info.agent === null || info.agent === agent) ? info : null;
+  return info && isOwn(info, agent) ? info : null;
 }
+
+export const isOwn = (info: ThreadInfo, agent: string) => info.agent === null || info.agent === agent;
 
 export async function knownThread(store: Store, agent: string, id: string): Promise<ThreadInfo> {
   const info = await ownThread(store, agent, id);

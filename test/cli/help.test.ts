@@ -65,6 +65,7 @@ const COMMANDS: [string, string, string[]][] = [
       "--watch",
       "--no-typecheck",
       "--prices <file>",
+      "--titles",
       "--no-playground",
       ...MODEL_OPTIONS,
     ],

@@ -1,45 +1,30 @@
 // Tokens and cost over the HTTP API: each turn's and the thread's totals in GET /api/threads/:id,
 // each call's and the turn's in GET .../turns/:seq/calls, priced from the table given as
 // `prices`; the model's usage as the real openai client gets it from the local test server.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Agent, OpenAIModel } from "@autograms/runtime";
-import { createApp, listen, type Prices, type RunningServer } from "@autograms/server";
-import { openStore, type Store } from "@autograms/store";
-import { startOpenAIServer, type OpenAIServer } from "../support/openai-server.js";
+import { createApp, type Prices } from "@autograms/server";
+import type { Store } from "@autograms/store";
+import type { OpenAIServer } from "../support/openai-server.js";
 import { graph } from "../runtime/helpers.js";
-import { json, tempFolder } from "./support/harness.js";
 import { enqueueTurn, usageNodes } from "./support/usage-agent.js";
+import { usageServers } from "./support/usage-servers.js";
 
-const folder = tempFolder("autograms-usage-api-");
+const servers = usageServers("autograms-usage-api-");
 let store: Store;
 let openai: OpenAIServer;
-const servers: RunningServer[] = [];
-beforeAll(async () => {
-  store = await openStore(`sqlite:${join(folder.path, "threads.db")}`);
-  openai = await startOpenAIServer();
-});
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  await store.close();
-  await openai.close();
-  folder.remove();
+beforeAll(() => {
+  ({ store, openai } = servers);
 });
 
-async function serve(model: string, prices?: Prices): Promise<string> {
-  const agent = new Agent(graph(usageNodes, { agent: `Usage${model.replace(/\W/g, "")}` }), {
-    model: new OpenAIModel({ model, baseURL: openai.baseURL, apiKey: "k", stream: true }),
-  });
-  const server = await listen({ agent, store, port: 0, ...(prices && { prices }) });
-  servers.push(server);
-  return server.url;
-}
+const serve = (model: string, prices?: Prices): Promise<string> =>
+  servers.serve(
+    `Usage${model.replace(/\W/g, "")}`,
+    new OpenAIModel({ model, baseURL: openai.baseURL, apiKey: "k", stream: true }),
+    prices && { prices },
+  );
 
-async function say(url: string, thread: string, message: string): Promise<void> {
-  const res = await fetch(`${url}/api/threads/${thread}/runs`, json({ message, messageId: `${thread}-${message}` }));
-  expect(res.status).toBe(200);
-  await res.text();
-}
+const say = (url: string, thread: string, message: string) => servers.say(url, thread, message, `${thread}-${message}`);
 
 const get = async (url: string) => (await fetch(url)).json() as Promise<any>;
 

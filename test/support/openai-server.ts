@@ -103,6 +103,8 @@ export interface TokenLogprob {
 export interface OpenAIServerOptions {
   /** The model name reported in answers and by GET /models (default "test-model"). */
   model?: string;
+  /** Further models GET /models lists after `model`. */
+  models?: string[];
   /** Answers requests when no queued reply is left. */
   handler?: (req: ServerRequest) => Reply | Promise<Reply>;
   /** Request parameters refused with a 400 (e.g. ["logprobs"], ["response_format"], ["temperature"]). */
@@ -155,7 +157,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
     if (req.method === "GET" && req.path.endsWith("/models")) {
       return sendJson(res, 200, {
         object: "list",
-        data: [{ id: model, object: "model", created: 0, owned_by: "test" }],
+        data: [model, ...(options.models ?? [])].map((id) => ({ id, object: "model", created: 0, owned_by: "test" })),
       });
     }
     if (req.method !== "POST" || !req.path.endsWith("/chat/completions")) {

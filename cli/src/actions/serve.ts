@@ -17,6 +17,7 @@ import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
 import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
+import { chooseModel } from "../agent-loading/model.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { readPrices } from "../agent-loading/price-file.js";
 import { storeUrl } from "../conversation/store-url.js";
@@ -46,6 +47,8 @@ export interface ServeFlags extends ModelFlags, TokenFlags {
   playground: boolean;
   /** --prices: a JSON price table. */
   prices?: string;
+  /** --titles: name each thread after its first exchange. */
+  titles?: boolean;
 }
 
 /** The playground's picture of the graph, its nodes opening their lines in VS Code (the graph names its source relative to the working directory). */
@@ -109,6 +112,9 @@ async function serve(
     ...(flags.turnWallMs === undefined ? {} : { wallMs: flags.turnWallMs }),
   };
   const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
+  // What a thread's settings choose among: this model's server's models (the turns' own models are
+  // made where they are played, in the workers).
+  const { model } = await chooseModel(modelFlags, true);
   const { agent } = first;
   let served = first;
   // The playground shows the sources of the build served (--watch replaces them with each build).
@@ -139,6 +145,8 @@ async function serve(
       watching: flags.watch === true,
       ...(flags.resumeWindowMs === undefined ? {} : { resumeWindowMs: flags.resumeWindowMs }),
       readiness: mcpServersDown,
+      model,
+      ...(flags.titles && { titles: true }),
       ...(prices && { prices }),
     });
   } catch (err) {

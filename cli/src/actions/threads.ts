@@ -9,7 +9,7 @@ import {
   type ThreadInfo,
   type TurnStatus,
 } from "@autograms/store";
-import type { PromptChange } from "@autograms/runtime";
+import { settingsOfTrace, settingsText, type PromptChange } from "@autograms/runtime";
 import { CliError } from "../agent-loading/cli-error.js";
 import { openAgent } from "../agent-loading/open-agent.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -118,10 +118,20 @@ async function show(store: Store, [id]: string[], flags: ThreadsFlags): Promise<
   if (!info) throw new CliError(`no thread '${id}' in ${store.where}`);
   const history = await store.turns(id!);
   if (flags.json)
-    return void process.stdout.write(json({ id, turns: history.map((t) => ({ user: t.user, reply: t.reply })) }));
+    return void process.stdout.write(
+      json({
+        id,
+        turns: history.map((t) => {
+          const settings = settingsOfTrace(t.trace);
+          return { user: t.user, reply: t.reply, ...(settings && { settings }) };
+        }),
+      }),
+    );
   process.stdout.write(`thread ${id}: ${info.agent ?? "no agent yet"}, ${turns(info.version)}${status(info)}\n`);
   for (const t of history) {
-    process.stdout.write(`\n#${t.seq}${TURN_NOTES[t.status]}\n`);
+    // The model settings chosen for the turn (the studio's), when it was not played as the server started.
+    const settings = settingsOfTrace(t.trace);
+    process.stdout.write(`\n#${t.seq}${TURN_NOTES[t.status]}${settings ? ` (${settingsText(settings)})` : ""}\n`);
     if (t.user !== null) process.stdout.write(`You: ${t.user}\n`);
     if (t.reply !== null) process.stdout.write(`Agent: ${t.reply}\n`);
   }

@@ -82,6 +82,10 @@ export function registerServe(program: Command): void {
       'what tokens cost: a JSON file of model names, each { "input": n, "output": n } per million tokens; the threads API and the playground show each call\'s, turn\'s and thread\'s cost beside its tokens (none for a model the file does not name)',
     )
     .option(
+      "--titles",
+      "name each thread after its first exchange with a short call of the model (shown in the threads list; made after the reply, never holding it up; a failed call leaves the title unset)",
+    )
+    .option(
       "--no-playground",
       "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)",
     );

@@ -5,7 +5,7 @@
  * call, tool and hook with the turn's recorded results (the store's `replayRecorded`), so only a
  * change of the agent makes a difference, and compares the replies too.
  */
-import type { Agent, TraceEvent } from "@autograms/runtime";
+import { settingsOfTrace, type Agent, type TraceEvent } from "@autograms/runtime";
 import { AgentNames, turnDivergence, type Divergence } from "@autograms/runtime/eval";
 import { replayRecorded, type Store } from "@autograms/store";
 
@@ -40,7 +40,13 @@ export async function replayThreads(
         if (r.stopped !== null) error = r.stopped;
       } else {
         try {
-          await agent.reply(turn.user ?? "", memory ?? undefined, { trace: (e) => now.push(e) });
+          // The model settings the turn was played with (chosen for its thread), given again to a
+          // model that takes settings (the offline model takes none: it plays the turn as it is).
+          const settings = typeof agent.model.withSettings === "function" ? settingsOfTrace(turn.trace) : undefined;
+          await agent.reply(turn.user ?? "", memory ?? undefined, {
+            trace: (e) => now.push(e),
+            ...(settings && { modelSettings: settings }),
+          });
         } catch (err) {
           error = err instanceof Error ? err.message : String(err);
         }

@@ -36,6 +36,7 @@ import type { ActionDefinition } from "../language/actions.js";
 import { checkActions } from "./action-hooks.js";
 import { defaultConfig, type AgentConfig } from "../engine/config.js";
 import { drive } from "./loop.js";
+import { withSettings } from "./run-model.js";
 import type { Performer } from "./performer.js";
 import type { ReplyResult, RunOptions } from "./run-options.js";
 import { Deadline } from "./deadline.js";
@@ -421,20 +422,23 @@ export class Agent {
     }
     const deadline = deadlineMs === undefined && signal === undefined ? undefined : new Deadline(deadlineMs, signal);
     const replies = options.onText && new ReplyStream(options.onText);
-    const model = options.model ?? this.model;
-    if (typeof model?.complete !== "function" || typeof model.choose !== "function") {
+    const given = options.model ?? this.model;
+    if (typeof given?.complete !== "function" || typeof given.choose !== "function") {
       throw new AgentError("bad_input", "model must be a ChatModel (with complete() and choose())");
     }
-    const given = options.tools ? this.standIns(options.tools) : undefined;
-    const base = given ? { ...this.agentTools, ...given } : this.agentTools;
-    const tools = given ? this.withRuntimeTools(base, given) : this.tools;
+    const settings = options.modelSettings;
+    const model = settings === undefined ? given : withSettings(given, settings);
+    const standIns = options.tools ? this.standIns(options.tools) : undefined;
+    const base = standIns ? { ...this.agentTools, ...standIns } : this.agentTools;
+    const tools = standIns ? this.withRuntimeTools(base, standIns) : this.tools;
     // A traced run's code calls are recorded (the trace holds them, a replay answers them).
     const recording = options.trace && recordingToolCalls(base);
     return {
       env,
       model,
+      ...(settings !== undefined && { settings }),
       tools,
-      codeTools: recording ? this.withRuntimeTools(recording.tools, given ?? {}) : tools,
+      codeTools: recording ? this.withRuntimeTools(recording.tools, standIns ?? {}) : tools,
       ...(recording && { takeCodeCalls: recording.take }),
       evaluate: this.evaluate,
       actions: options.hooks ? this.withHooks(options.hooks) : this.actions,

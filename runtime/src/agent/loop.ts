@@ -98,7 +98,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
   }
   let r = step(env, state, input);
   for (;;) {
-    report(p.trace, r, waited, p.model.model);
+    report(p.trace, r, waited, p);
     const effect = r.effect;
     if (!effect) {
       // Steps between waits read the clock: a timer cannot fire while they run.
@@ -122,7 +122,7 @@ async function steps(p: Performer, state: RunState, input: StepInput, at: Wherea
         if (r.state.phase.kind !== "route") return { state: r.state, effect };
         // The chat node's next step is certainly `quit`: take it now, so the reply says the conversation is over.
         const last = step(env, r.state, CONTINUE);
-        report(p.trace, last, waited, p.model.model);
+        report(p.trace, last, waited, p);
         return { state: last.state, effect };
       }
       case "finish":
@@ -258,8 +258,9 @@ const ANSWERED = traceKinds("answers");
  * for what it reports (a tool call's for the tool; a generation's, a decision's or a custom
  * action's for the model, every attempt of it).
  */
-function report(trace: TraceSink | undefined, r: StepResult, waited: Waited, model: string | undefined): void {
+function report(trace: TraceSink | undefined, r: StepResult, waited: Waited, p: Performer): void {
   if (!trace) return;
+  const model = p.model.model;
   if (r.before) for (const event of r.before) trace(event);
   const event = r.event;
   if (!event) return;
@@ -272,6 +273,7 @@ function report(trace: TraceSink | undefined, r: StepResult, waited: Waited, mod
     event.usage = model === undefined ? waited.usage : { model, ...waited.usage };
     waited.usage = {};
   }
+  if (on === "model" && p.settings) event.settings = p.settings;
   trace(event);
 }
 

@@ -1,6 +1,6 @@
 /** What the loop performs a run with: the step's environment and the outside world it reaches. */
 import type { JsonValue } from "@autograms/graph";
-import type { ChatModel } from "../model/types.js";
+import type { ChatModel, ModelSettings } from "../model/types.js";
 import type { Evaluation, HostFunction, SandboxOptions } from "@autograms/sandbox";
 import type { Env } from "../engine/env.js";
 import type { CodeToolCall } from "../engine/code-tool-call.js";
@@ -33,6 +33,8 @@ export type Evaluator = (
 export interface Performer {
   env: Env;
   model: ChatModel;
+  /** The settings `model` was given for this run (`RunOptions.modelSettings`), recorded on its calls' events. */
+  settings?: ModelSettings | undefined;
   /** The tools the model calls natively. */
   tools: Record<string, HostFunction>;
   /** The tools as the nodes' code gets them: in a traced run, each call recorded for `takeCodeCalls`. */

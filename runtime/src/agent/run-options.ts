@@ -1,7 +1,7 @@
 /** What a run (a reply, a call) is given, and what a reply gives back. */
 import type { Memory } from "../memory/types.js";
 import type { MemoryDelta } from "../memory/delta.js";
-import type { ChatModel } from "../model/types.js";
+import type { ChatModel, ModelSettings } from "../model/types.js";
 import type { TraceSink } from "../trace/events.js";
 import type { PauseHook } from "./performer.js";
 import type { ActionContext } from "../language/actions.js";
@@ -43,6 +43,12 @@ export interface RunOptions {
   conversationId?: string;
   /** This run's model instead of the agent's: a replay answers from a recording (ReplayModel). */
   model?: ChatModel;
+  /**
+   * The model and sampling of this run, over those the model was made with (`ChatModel.withSettings`;
+   * a model without it refuses them: AgentError `bad_input`). The events of the model calls they
+   * applied to carry them (`settings`), so that a replay can give them again.
+   */
+  modelSettings?: ModelSettings;
   /** Tools that stand in for the agent's in this run, by name: a replay gives the recorded results instead of acting again. */
   tools?: Record<string, (...args: any[]) => unknown>;
   /**

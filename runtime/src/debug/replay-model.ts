@@ -152,6 +152,11 @@ export class ReplayModel implements ToolCallingModel {
     this.check = options.check ?? "all";
   }
 
+  /** The recorded answers stand for whatever settings the recorded run had: the same model answers. */
+  withSettings(): this {
+    return this;
+  }
+
   /** Recorded answers not used yet. */
   get remaining(): number {
     return this.calls.length - this.next;

@@ -62,11 +62,30 @@ export interface ChoiceRequest {
   onUsage?: UsageListener;
 }
 
+/**
+ * A run's choice of model and sampling (`RunOptions.modelSettings`), over those the model was made
+ * with; a trace records them on each event whose model calls they applied to.
+ */
+export interface ModelSettings {
+  /** Another model of the same server or provider, by the name it knows. */
+  model?: string;
+  temperature?: number;
+  /** Upper bound on the tokens of one completion. */
+  maxTokens?: number;
+}
+
 export interface ChatModel {
   /** The model's name, as traces report it (`gen_ai.request.model`). */
   readonly model?: string;
   /** Who serves it ("openai", "anthropic.messages", ...), as traces report it (`gen_ai.provider.name`). */
   readonly provider?: string;
+  /**
+   * The same model with other settings, for one run (`RunOptions.modelSettings`). A model without
+   * it takes no settings; one that answers from a recording returns itself.
+   */
+  withSettings?(settings: ModelSettings): ChatModel;
+  /** The names of the models its server offers (an OpenAI-compatible server's `GET /models`). */
+  listModels?(signal?: AbortSignal): Promise<string[]>;
   /** chat, chat_suffix, thought and simulated-user generations. */
   complete(req: CompletionRequest): Promise<string>;
   /** Multiple-choice transitions and interjections: the index of the chosen answer. */

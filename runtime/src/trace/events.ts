@@ -5,7 +5,7 @@
  */
 import type { Action, BaseAction, JsonValue, Loc, TraceKindName } from "@autograms/graph";
 import { familyOf } from "@autograms/graph";
-import type { ChatMessage, CompletionPurpose, TokenUsage, ToolCall } from "../model/types.js";
+import type { ChatMessage, CompletionPurpose, ModelSettings, TokenUsage, ToolCall } from "../model/types.js";
 import type { LogLevel } from "@autograms/sandbox";
 
 export interface VariableChange {
@@ -50,6 +50,8 @@ interface Base {
    * when it reported none (the offline and scripted models, a server that does not say).
    */
   usage?: TokenUsage;
+  /** The run's model settings (`RunOptions.modelSettings`), on the events of the model calls they applied to. */
+  settings?: ModelSettings;
 }
 
 /**

@@ -22,6 +22,7 @@ export const PAGE = `<!doctype html>
 </nav>
 <section id="chat" aria-label="chat">
   <div class="bar"><h2>Chat</h2><button id="regenerate" type="button" title="Run the last turn again: the new reply takes the old one's place" disabled>Regenerate</button></div>
+  <details id="model-settings" class="settings"></details>
   <div id="messages" aria-live="polite"></div>
   <form id="composer"><textarea id="input" rows="2" aria-label="message"></textarea><button id="send" type="submit">Send</button><button id="stop" type="button" title="Stop the reply being written: the turn keeps nothing of it" hidden>Stop</button></form>
 </section>

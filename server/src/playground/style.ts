@@ -149,6 +149,11 @@ body[data-page=experiments] #experiments{display:flex}body[data-page=experiments
 .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:8px;margin:4px 0 8px}
 .side-by-side h5{margin:0 0 2px;font-size:11.5px;color:var(--muted);word-break:break-word}
 ol.path{font-size:12px}ol.path li{word-break:break-word}ol.path .at{color:var(--muted);margin-left:6px}ol.path li.parts{background:var(--lit)}
+.settings{border-bottom:1px solid var(--line);font-size:12px}.settings>summary{cursor:pointer;padding:4px 10px;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.settings-form{display:flex;flex-wrap:wrap;gap:6px 12px;align-items:end;padding:4px 10px 8px}.settings-form label{display:flex;flex-direction:column;gap:2px;color:var(--muted);min-width:0}
+.settings-form input,.settings-form select{font:inherit;color:var(--text);background:var(--panel);border:1px solid var(--line2);border-radius:6px;padding:3px 6px;max-width:100%}.settings-form input{width:96px}
+.settings-actions{display:flex;gap:6px}.settings-note{flex-basis:100%;margin:0;color:var(--muted)}.settings-note:empty{display:none}.settings-note.error{color:var(--bad)}
+#turns .turn-settings{grid-column:2/4}
 @media (max-width:999px){
 header .kind{display:none}
 .experiments-pane{grid-template-columns:minmax(0,1fr);grid-template-rows:minmax(0,35%) minmax(0,1fr)}

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { editThreadVariables, migrateThread, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { settingsOfTrace } from "@autograms/runtime";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
@@ -24,6 +25,7 @@ import {
 export function turnJson(t: TurnRecord, prices: Prices | undefined) {
   const usage = usageTotal(t.trace.map(usageOf), prices);
   const toolCalls = toolCallsOf(t);
+  const settings = settingsOfTrace(t.trace);
   return {
     seq: t.seq,
     messageId: t.messageId,
@@ -39,6 +41,8 @@ export function turnJson(t: TurnRecord, prices: Prices | undefined) {
     committedAt: t.committedAt,
     // The tokens the turn's model calls used (and their cost, where priced); absent when none were reported.
     ...(usage && { usage }),
+    // The model settings chosen for its thread that its model calls ran with (routes/settings.ts).
+    ...(settings && { settings }),
     // The tools it called, in order, so that a chat can show each call where it happened.
     ...(toolCalls.length > 0 && { toolCalls }),
   };
@@ -119,7 +123,12 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const usage = usageTotal(turns.map((t) => t.usage));
     return c.json({
       id,
-      thread: { ...thread, stale: await staleness(ctx, thread), ...(usage && { usage }) },
+      thread: {
+        ...thread,
+        stale: await staleness(ctx, thread),
+        ...(usage && { usage }),
+        settings: ctx.threadSettings.get(id) ?? null,
+      },
       turns,
     });
   });
@@ -157,6 +166,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const id = threadIdOf(c.req.param("id"));
     await known(id);
     if (!(await store.deleteThread(id))) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
+    ctx.threadSettings.delete(id);
     return c.body(null, 204);
   });
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent } from "@autograms/runtime";
+import type { Agent, ModelSettings } from "@autograms/runtime";
 import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
 import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
@@ -34,6 +34,10 @@ export interface RunManagerOptions {
   onError?: (err: unknown) => void;
   /** Where the turns are played (default: in this thread, under the default budgets). */
   player?: TurnPlayer;
+  /** The model settings chosen for a thread (settings/thread-settings.ts), for the runs that start on it. */
+  modelSettings?: (threadId: string) => ModelSettings | undefined;
+  /** Told of each run that committed its turns, once its events are stored (titles/). */
+  onServed?: (threadId: string) => void;
 }
 
 /** What a RunManager tells about its runs, as they happen. */
@@ -347,7 +351,14 @@ export class RunManager {
     observer?.leaseTaken(taken.lease);
     const served = new ServedRun(
       new LiveRun(id, threadId, taken.lease, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e))),
-      { agent, player, threadId, stopping: this.stopping.signal, where: this.store.where },
+      {
+        agent,
+        player,
+        threadId,
+        stopping: this.stopping.signal,
+        where: this.store.where,
+        modelSettings: this.options.modelSettings?.(threadId),
+      },
     );
     this.live.set(id, served.run);
     this.stops.set(id, served.stopThis);
@@ -358,8 +369,10 @@ export class RunManager {
 
   /** Plays the run to its end (its events say how it ended), then lets it go. */
   private async serve(served: ServedRun, taken: Taken, player: TurnPlayer): Promise<void> {
+    let played = false;
     try {
       await taken.play(served);
+      played = true;
     } catch (err) {
       this.options.onError?.(err);
       served.failed(err);
@@ -369,6 +382,7 @@ export class RunManager {
       this.stops.delete(served.run.id);
       this.letGo(player);
     }
+    if (played) this.options.onServed?.(served.run.threadId);
   }
 
   /** The current player, kept open until `letGo` (a run on it). */

@@ -4,7 +4,7 @@
  * numbered in its LiveRun as the turn is played, the rest of its reply and its end committed with
  * its turn, or its error once it failed.
  */
-import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import type { Agent, Memory, ModelSettings, ReplyChunk } from "@autograms/runtime";
 import { StoreError, type Playing, type RunWrite, type takeTurn, type TurnRecord } from "@autograms/store";
 import { restOfReply } from "./reply-text.js";
 import { clientMessage } from "../http/errors.js";
@@ -24,6 +24,8 @@ export interface ServedRunOptions {
   stopping: AbortSignal;
   /** The store, as messages name it (`Store.where`). */
   where: string;
+  /** The model settings chosen for the thread, as the run started. */
+  modelSettings?: ModelSettings | undefined;
 }
 
 /** The thread as `takeTurn` took it for a run (a message id's turn given back takes nothing). */
@@ -59,7 +61,7 @@ export class ServedRun implements Playing<PlayedResult> {
   }
 
   async play(text: string | null, memory: Memory | null, signal: AbortSignal): Promise<PlayedResult> {
-    const { agent, player, threadId } = this.options;
+    const { agent, player, threadId, modelSettings } = this.options;
     const result = await player
       .play({
         agent,
@@ -67,6 +69,7 @@ export class ServedRun implements Playing<PlayedResult> {
         text,
         memory,
         signal,
+        ...(modelSettings && { modelSettings }),
         onStep: (step) => this.run.push(step),
         onText: (chunk) => this.onText(chunk),
       })

@@ -9,6 +9,7 @@ import {
   storedEvent,
   type Agent,
   type Memory,
+  type ModelSettings,
   type ReplyChunk,
   type StoredTraceEvent,
   type TraceEvent,
@@ -29,6 +30,8 @@ export interface PlayHooks {
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
+  /** The model settings chosen for the thread (`RunOptions.modelSettings`). */
+  modelSettings?: ModelSettings | undefined;
 }
 
 export async function playTurn(
@@ -65,6 +68,7 @@ export async function playTurn(
       onText: hooks.onText,
       pause,
       signal: AbortSignal.any([hooks.signal, over.signal]),
+      ...(hooks.modelSettings && { modelSettings: hooks.modelSettings }),
     });
     // What the turn left held (a buffer a hook kept) fails it as the memory it took while running.
     const exceeded = meter.finish();

@@ -1,5 +1,5 @@
 /** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
-import type { Memory, ReplyChunk, ToolDefinition } from "@autograms/runtime";
+import type { Memory, ModelSettings, ReplyChunk, ToolDefinition } from "@autograms/runtime";
 import type { PackedTurn } from "@autograms/store";
 import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
@@ -48,6 +48,8 @@ export type ToWorker =
       build?: number;
       /** Send every step whole (PlayRequest.wholeSteps). */
       wholeSteps?: true;
+      /** The thread's model settings for this turn (PlayRequest.modelSettings). */
+      modelSettings?: ModelSettings;
     }
   /** Makes the agent of another build from `data` (the script's factory again), for the turns that name it. */
   | { type: "make"; build: number; data: unknown }

@@ -154,6 +154,7 @@ export function serveTurns(
           budgets: start.budgets,
           heapLimitBytes,
           wholeSteps: message.wholeSteps,
+          modelSettings: message.modelSettings,
           onStep: (step, json) => {
             if (!message.wholeSteps && COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS)
               omittedSteps++;

@@ -3,7 +3,7 @@
  * own thread (InProcessPlayer: an agent given as an object, with no worker script to make it).
  * Either way under the same per-turn budgets.
  */
-import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import type { Agent, Memory, ModelSettings, ReplyChunk } from "@autograms/runtime";
 import { stepWithText, type StepEvent } from "../runs/step-text.js";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
@@ -35,6 +35,8 @@ export interface PlayRequest {
    * stream, which the bounds protect from a turn's size.
    */
   wholeSteps?: boolean;
+  /** The model settings chosen for the thread, for this turn (`RunOptions.modelSettings`). */
+  modelSettings?: ModelSettings;
   onText(chunk: ReplyChunk): void;
 }
 

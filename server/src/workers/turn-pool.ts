@@ -282,6 +282,7 @@ export class TurnPool implements TurnPlayer {
         ...(job.trace && { trace: job.trace }),
         ...(request.build !== undefined && { build: request.build }),
         ...(request.wholeSteps && { wholeSteps: true }),
+        ...(request.modelSettings && { modelSettings: request.modelSettings }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -447,7 +448,7 @@ export class TurnPool implements TurnPlayer {
         case "missed": {
           const job = slot.jobs.get(message.id);
           if (job) {
-            const { threadId, text, memory, build, wholeSteps } = job.request;
+            const { threadId, text, memory, build, wholeSteps, modelSettings } = job.request;
             this.post(slot, {
               type: "play",
               id: message.id,
@@ -457,6 +458,7 @@ export class TurnPool implements TurnPlayer {
               ...(job.trace && { trace: job.trace }),
               ...(build !== undefined && { build }),
               ...(wholeSteps && { wholeSteps: true }),
+              ...(modelSettings && { modelSettings }),
             });
           }
           return;

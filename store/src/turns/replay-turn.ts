@@ -10,6 +10,7 @@ import {
   type Memory,
   ReplayModel,
   recordedStandIns,
+  settingsOfTrace,
   type RunOptions,
   type TraceEvent,
 } from "@autograms/runtime";
@@ -67,6 +68,8 @@ export async function replayRecorded(
   const events: TraceEvent[] = [];
   const time = recorded.find((e) => e.kind === "time");
   const standIns = recordedStandIns(agent.graph, recorded);
+  // The settings the turn's model calls had: its replayed calls show them again.
+  const settings = settingsOfTrace(recorded);
   let stopped: string | null = null;
   try {
     await agent.reply(turn.user ?? "", memory ?? undefined, {
@@ -75,6 +78,7 @@ export async function replayRecorded(
       // Nothing from where the recording ran out: the run went on with an answer the turn never had.
       trace: (e) => void (standIns.exhausted() === undefined && events.push(e)),
       ...(time?.kind === "time" && { now: time.time }),
+      ...(settings && { modelSettings: settings }),
       ...options,
     });
   } catch (err) {

@@ -4,6 +4,7 @@ import { AttemptsFailed, retrying, type RetryPolicy } from "../retries.js";
 import type {
   ChoiceRequest,
   CompletionRequest,
+  ModelSettings,
   ToolCallingModel,
   ToolCompletion,
   ToolCompletionRequest,
@@ -71,6 +72,19 @@ export class AiSdkModel implements ToolCallingModel {
       idleMs: Math.min(options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT, timeoutMs),
       name: `${this.provider} ${this.model}`,
     };
+  }
+
+  /**
+   * The same language model with another temperature or bound on tokens. Its provider made it for
+   * one model id: another model needs another language model object (refused here).
+   */
+  withSettings(settings: ModelSettings): AiSdkModel {
+    if (settings.model !== undefined && settings.model !== this.model)
+      throw new Error(
+        `the AI SDK model '${this.model}' cannot be switched to '${settings.model}' (its provider made it for one model)`,
+      );
+    const { model: _, ...sampling } = settings;
+    return new AiSdkModel(this.languageModel, { ...this.options, ...sampling });
   }
 
   async complete(req: CompletionRequest): Promise<string> {

@@ -10,6 +10,7 @@ import type {
   ChoiceRequest,
   CompletionRequest,
   JsonSchema,
+  ModelSettings,
   ToolCallingModel,
   ToolCompletion,
   ToolCompletionRequest,
@@ -49,6 +50,7 @@ const STREAM_USAGE = { stream_options: { include_usage: true } } as const;
 type RequestBody = Omit<ChatCompletionCreateParamsNonStreaming, "model">;
 
 const DEFAULT_IDLE_TIMEOUT = 60_000;
+const MAX_SIBLINGS = 32;
 const DEFAULT_MAX_RETRY_AFTER = 60_000;
 /** 48 bytes a minute: a body dripping a byte every 2 s fails within the minute; a stream's keep-alive comments every 15 s pass. */
 const DEFAULT_LOW_SPEED = { bytes: 48, windowMs: 60_000 };
@@ -70,6 +72,10 @@ export class OpenAIModel implements ToolCallingModel {
   /** Whether the server may be asked for answers in a JSON Schema (until it refuses one). */
   private jsonAnswers = true;
   private readonly retryPolicy: RetryPolicy;
+  /** The client as made or given, before this model wrapped its fetch: what its siblings share. */
+  private readonly shared: OpenAI;
+  /** The same model with other settings (`withSettings`), kept so that what each server refused stays learnt. */
+  private readonly siblings = new Map<string, OpenAIModel>();
 
   constructor(options: OpenAIModelOptions) {
     if (!options.model) throw new Error("OpenAIModel: `model` is required (the model name as the server knows it)");
@@ -85,6 +91,7 @@ export class OpenAIModel implements ToolCallingModel {
         // Failures reach the caller as ModelErrors; the client's own console logging would only repeat them.
         ...(process.env.OPENAI_LOG ? {} : { logLevel: "off" as const }),
       });
+    this.shared = client;
     const maxRetries = options.maxRetries ?? (options.client ? options.client.maxRetries : 2);
     this.retryPolicy = {
       attempts: maxRetries + 1,
@@ -102,6 +109,35 @@ export class OpenAIModel implements ToolCallingModel {
       maxRetries: 0,
       fetch: guardedFetch(inner, { idleMs, totalMs: client.timeout, lowSpeed }),
     });
+  }
+
+  /** The same server and client with another model, temperature or bound on tokens (a run's `modelSettings`). */
+  withSettings(settings: ModelSettings): OpenAIModel {
+    const key = JSON.stringify([settings.model, settings.temperature, settings.maxTokens]);
+    let sibling = this.siblings.get(key);
+    if (!sibling) {
+      sibling = new OpenAIModel({
+        ...this.options,
+        ...settings,
+        client: this.shared,
+        maxRetries: this.retryPolicy.attempts - 1,
+      });
+      // A thread's page may try many settings: the oldest sibling goes first.
+      if (this.siblings.size >= MAX_SIBLINGS) this.siblings.delete(this.siblings.keys().next().value!);
+      this.siblings.set(key, sibling);
+    }
+    return sibling;
+  }
+
+  /** The models the server lists (`GET /models`), by name, in its order. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const m of this.shared.models.list({ signal })) names.push(m.id);
+    } catch (err) {
+      throw this.failure("(models)", err);
+    }
+    return names;
   }
 
   async complete(req: CompletionRequest): Promise<string> {

@@ -17,6 +17,7 @@ import { showPage, wirePages } from "./pages.js";
 import { wireRuns } from "./runs-view.js";
 import { wireMetrics } from "./metrics-view.js";
 import { experimentInAddress, openExperiments, showExperimentsPage } from "./experiments.js";
+import { showSettings, wireSettings } from "./settings.js";
 import type { AgentInfo } from "./types.js";
 
 /** Runs an action, showing what it throws in the status line instead of losing it. */
@@ -28,7 +29,10 @@ const guard =
 const app = createApp((app) => ({
   loadThreads: () => loadThreads(app),
   selectThread: guard(app, (id: string) => selectThread(app, id)),
-  renderThread: (thread, turns) => renderThread(app, thread, turns),
+  renderThread: (thread, turns) => {
+    renderThread(app, thread, turns);
+    showSettings(thread);
+  },
   renderTimeline: () => renderTimeline(app),
   updateComposer: () => updateComposer(app),
   follow: (res, view) => follow(app, res, view),
@@ -76,7 +80,7 @@ ui.newThread.addEventListener(
   guard(app, async () => {
     if (state.running) return;
     openThread(app, `t-${newId()}`);
-    renderThread(app, null, []);
+    app.actions.renderThread(null, []);
     ui.messages.replaceChildren();
     await run(app, null);
   }),
@@ -124,11 +128,12 @@ void guard(app, async () => {
   document.title = `${agent.name} \u00b7 autograms playground`;
   await drawGraph(app);
   await loadSources(app);
+  await wireSettings(app);
   showTab(app, ui.sourceTab.hidden ? "graph" : "source");
   await loadThreads(app);
   const m = /^#thread=(.+)$/.exec(location.hash);
   if (m?.[1]) await app.actions.selectThread(decodeURIComponent(m[1]));
-  else renderThread(app, null, []);
+  else app.actions.renderThread(null, []);
   const experiment = experimentInAddress();
   if (experiment) await openExperiments(app, experiment.id, experiment.at);
   showBuild(app, agent.build);

@@ -6,6 +6,7 @@ import { whatIf } from "./what-if.js";
 import { el, enc, short } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
 import { usageText } from "./usage.js";
+import { turnSettingsText } from "./settings.js";
 import type { Change, Graph, Memory, ThreadInfo } from "./types.js";
 
 export function renderTimeline(app: App): void {
@@ -22,6 +23,7 @@ export function renderTimeline(app: App): void {
           el("span", { class: "said", text: t.user === null ? "(opening)" : t.user }),
           el("span", { class: "meta", text: changed ? `${changed} variable${changed === 1 ? "" : "s"}` : "" }),
           t.usage ? el("span", { class: "usage", text: usageText(t.usage) }) : null,
+          t.settings ? el("span", { class: "usage turn-settings", text: turnSettingsText(t.settings) }) : null,
         ]),
       ]);
     }),

@@ -38,6 +38,15 @@ export interface ThreadInfo {
   stale?: string | null;
   /** Its turns' tokens (GET /api/threads/:id only). */
   usage?: Usage;
+  /** The model settings chosen for its next messages (GET /api/threads/:id only); null: the server's. */
+  settings?: ModelSettings | null;
+}
+
+/** A thread's choice of model and sampling (routes/settings.ts). */
+export interface ModelSettings {
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 export interface Change {
@@ -54,6 +63,8 @@ export interface Turn {
   changes?: Change[];
   trace?: string[];
   usage?: Usage;
+  /** The model settings its model calls ran with, when the thread had some. */
+  settings?: ModelSettings;
   /** The tools it called, in order. */
   toolCalls?: ToolCallShown[];
 }
