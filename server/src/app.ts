@@ -30,7 +30,8 @@ import { checkAppOptions } from "./app-options.js";
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import type { Prices } from "./usage/prices.js";
-import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
+import { playgroundBuild, playgroundFiles, type PlaygroundOptions } from "./playground/routes.js";
+import { ServedAgents } from "./served-agents.js";
 
 /** A part of the server: its routes, given what every part shares. */
 export type RouteModule = (ctx: ServerContext) => Hono;
@@ -87,7 +88,7 @@ export interface AppOptions {
    * (`serveTurns` from `@autograms/server/worker`), how many, and the per-turn budgets. Without
    * it, turns are played in the server's own thread (under `budgets`), where a turn's
    * computation holds up every request while it runs. A TurnPool (or a PoolBuild of one) made
-   * already is used as it is (its workers' agent is the build `agent` stands for: `setAgent` with
+   * already is used as it is (its workers' agent is the build `agent` stands for: `serve` with
    * a pool replaces it).
    */
   workers?: WorkerOptions | TurnPool | PoolBuild;
@@ -100,9 +101,13 @@ export interface AppOptions {
   turnCalls?: Partial<TurnCallsLimits>;
   /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
   budgets?: Partial<TurnBudgets>;
-  /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
+  /**
+   * The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none.
+   * Its `sources` are the first build's, read once as the app is made (a build served later
+   * brings its own: `serve`).
+   */
   playground?: false | Omit<PlaygroundOptions, "graph">;
-  /** New builds of the agent will be given (`setAgent`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
+  /** New builds of the agent will be given (`serve`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
   watching?: boolean;
   /**
    * Asked by `GET /readyz`: why turns cannot be played now (something the agent needs is down,
@@ -125,25 +130,37 @@ export function createApp(options: AppOptions): AutogramsApp {
       : options.workers
         ? new TurnPool(options.workers)
         : new InProcessPlayer(options.agent, options.budgets);
-  const runs = new RunManager(options.store, () => ctx.agent, {
+  const agent = options.agent;
+  const agents = new ServedAgents(
+    [
+      {
+        name: agent.graph.agent,
+        agent,
+        player,
+        number: 1,
+        sources: (options.playground || undefined)?.sources?.() ?? [],
+      },
+    ],
+    options.watching ?? false,
+  );
+  const runs = new RunManager(options.store, agents, {
     policy,
     ...(options.onStale ? { onStale: options.onStale } : {}),
     admit: () => lifecycle.admit(),
     observer: metrics,
     onError: (err) => storeFaults.saw(err),
-    player,
     ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   metrics.countRunsWith(() => runs.running);
   metrics.countWorkersWith(() => runs.liveWorkerThreads);
   const ctx: ServerContext = {
-    agent: options.agent,
-    build: { ok: true, at: Date.now(), watching: options.watching ?? false },
+    served: () => agents.current(),
+    agents,
     store: options.store,
     policy,
     chatPolicy: options.policy ?? "enqueue",
     runs,
-    turnCalls: new TurnCalls(options.store, () => ctx.agent, { ...DEFAULT_TURN_CALLS, ...options.turnCalls }),
+    turnCalls: new TurnCalls(options.store, { ...DEFAULT_TURN_CALLS, ...options.turnCalls }),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     lifecycle,
     storeFaults,
@@ -190,26 +207,19 @@ export function createApp(options: AppOptions): AutogramsApp {
   );
   for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
   if (options.playground !== false)
-    app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
+    app.route(
+      "/",
+      playgroundBuild(() => {
+        const { agent, sources } = ctx.served();
+        return { graph: agent.graph, sources };
+      }, options.playground?.drawGraph),
+    );
   return {
     app,
     ctx,
-    ready: async () => void (await player.ready?.()),
+    ready: () => agents.ready(),
     close: () => runs.close(),
-    setAgent(agent, pool) {
-      // A worker thread plays the agent its script made: a new build played in workers comes with
-      // the pool whose workers made it.
-      if (player.threads > 0 && !pool)
-        throw new Error(
-          "setAgent: the turns are played in worker threads, which keep the agent they made; give the new build's TurnPool with it",
-        );
-      if (player.threads === 0 && pool)
-        throw new Error("setAgent: the turns are played in the server's own thread; a TurnPool cannot be given");
-      if (pool) runs.usePlayer(pool);
-      ctx.agent = agent;
-      ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
-    },
-    buildFailed: (message, diagnostics) =>
-      void (ctx.build = { ok: false, at: Date.now(), watching: ctx.build.watching, message, diagnostics }),
+    serve: (build, name) => agents.serve(build, name),
+    buildFailed: (message, diagnostics, name) => agents.failed(message, diagnostics, name),
   };
 }

@@ -1,21 +1,13 @@
 import { resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
-import { rebuildOnSave } from "../live/rebuilds.js";
-import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
-import {
-  checkOrigin,
-  isLoopback,
-  listen,
-  ServerMetrics,
-  shutdown,
-  type RunningServer,
-  PoolBuild,
-} from "@autograms/server";
+import { serveRebuilds } from "../live/serve-rebuilds.js";
+import { openStore, type BusyPolicy, type StalePolicy } from "@autograms/store";
+import { checkOrigin, isLoopback, listen, ServerMetrics, shutdown, PoolBuild } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
-import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
+import { servedBuilds } from "../agent-loading/served-builds.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { readPrices } from "../agent-loading/price-file.js";
@@ -109,9 +101,6 @@ async function serve(
   };
   const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
   const { agent } = first;
-  let served = first;
-  // The playground shows the sources of the build served (--watch replaces them with each build).
-  let sources = first.sources;
   const store = await openStore(
     storeUrl(flags.store),
     flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs },
@@ -133,7 +122,7 @@ async function serve(
       ...(flags.onStale ? { onStale: flags.onStale } : {}),
       allowedHosts: flags.allowedHost,
       cors: flags.cors,
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
+      playground: flags.playground ? { drawGraph, sources: () => first.sources } : false,
       ...(first.pool ? { workers: first.pool } : { budgets }),
       watching: flags.watch === true,
       readiness: mcpServersDown,
@@ -150,21 +139,7 @@ async function serve(
   }
   // Armed before 'listening' is printed: a client told the server is up may save at once, and a
   // save before the folder is watched would go unbuilt.
-  const unwatch = rebuild
-    ? rebuildOnSave(
-        file,
-        rebuild,
-        async (next) => {
-          sources = next.sources;
-          const previous = served;
-          served = next;
-          await serveBuild(server!, store, next, previous);
-        },
-        (message, diagnostics) => server!.buildFailed(message, diagnostics),
-        // A build made while the server stops is not served: its workers end with it.
-        (built) => Promise.all([built.close(), built.pool instanceof PoolBuild && built.pool.close()]).then(() => {}),
-      )
-    : () => {};
+  const unwatch = rebuild ? serveRebuilds(server, store, { file, name: agent.graph.agent, first, rebuild }) : () => {};
   process.stdout.write(`listening on ${server.url}\n`);
   const threads = server.ctx.runs.workerThreads;
   const played =
@@ -214,35 +189,4 @@ async function serve(
     }, PARENT_CHECK_MS);
     orphaned.unref();
   });
-}
-
-/**
- * Serves a new build: turns that start from now on run on it (runs in progress finish on theirs,
- * whose agent is closed after them), and the store's threads of the agent that cannot resume on
- * it are listed, so their owners hear of it before their next message is refused.
- */
-async function serveBuild(
-  server: RunningServer,
-  store: Store,
-  { agent, pool }: ServedBuild,
-  previous: ServedBuild,
-): Promise<void> {
-  server.setAgent(agent, pool instanceof PoolBuild ? pool : undefined);
-  void server.ctx.runs.settled().then(() => previous.close());
-  // Ended threads are not waiting for anything: only those that cannot resume are news.
-  const checks = checkThreads(store, agent);
-  const stale = (await checks).filter((c) => c.problem?.code === "stale_memory");
-  process.stderr.write(
-    `(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`,
-  );
-  for (const c of stale)
-    process.stderr.write(
-      `  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`,
-    );
-  // A thread goes on with the prompt it stored: an edited setPrompt text reaches it only when asked.
-  const prompts = (await checks).filter((c) => c.prompts.length > 0 && c.problem === null);
-  if (prompts.length)
-    process.stderr.write(
-      `  ${prompts.length} thread${prompts.length === 1 ? " keeps" : "s keep"} the old setPrompt text (${prompts.map((c) => c.id).join(", ")}): autograms threads migrate ID --to NODE --take-prompt gives the new one\n`,
-    );
 }

@@ -75,10 +75,20 @@ export function playgroundFiles(): Hono {
 
 /** The graph's picture and the agent's sources, which show its nodes and instructions: behind the token, like `/api/agent`. */
 export function playgroundGraph(options: PlaygroundOptions): Hono {
+  return playgroundBuild(() => ({ graph: options.graph(), sources: options.sources?.() ?? [] }), options.drawGraph);
+}
+
+/** What the playground shows of one build: its graph and its sources, taken together once per request. */
+export interface PlaygroundBuild {
+  graph: Graph;
+  sources: readonly PlaygroundSource[];
+}
+
+/** `playgroundGraph` of the build served now (`served`, asked once per request). */
+export function playgroundBuild(served: () => PlaygroundBuild, drawGraph?: PlaygroundOptions["drawGraph"]): Hono {
   const app = new Hono();
   const drawn = new WeakMap<Graph, Map<GraphView, string>>();
   app.get("/playground/graph.svg", (c) => {
-    const { drawGraph } = options;
     if (!drawGraph)
       return c.json(
         { error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } },
@@ -86,12 +96,12 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
       );
     const view = (c.req.query("view") ?? "code") as GraphView;
     if (!VIEWS.includes(view)) throw badRequest(`view: ${VIEWS.join(" or ")} is expected, not '${view}'`, "view");
-    const graph = options.graph();
+    const { graph, sources } = served();
     let views = drawn.get(graph);
     if (views === undefined) drawn.set(graph, (views = new Map()));
     let svg = views.get(view);
     if (svg === undefined) {
-      const source = options.sources?.().find((s) => s.role === "agent")?.text;
+      const source = sources.find((s) => s.role === "agent")?.text;
       views.set(view, (svg = drawGraph(graph, source === undefined ? { view } : { view, source })));
     }
     return c.body(svg, 200, {
@@ -101,6 +111,6 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
     });
   });
   // The sources show the agent's code and prompts: behind the token, like the graph.
-  app.get("/playground/sources", (c) => c.json({ files: options.sources?.() ?? [] }, 200, COMMON));
+  app.get("/playground/sources", (c) => c.json({ files: served().sources }, 200, COMMON));
   return app;
 }

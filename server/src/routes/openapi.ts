@@ -5,7 +5,7 @@ import { openApiDocument } from "./openapi-document.js";
 
 export function openApiRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  const document = openApiDocument(ctx.agent.graph.agent, { playground: ctx.playground });
+  const document = openApiDocument(ctx.served().name, { playground: ctx.playground });
   app.get("/openapi.json", (c) => c.json(document));
   return app;
 }

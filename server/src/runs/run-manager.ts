@@ -6,7 +6,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent } from "@autograms/runtime";
 import {
   messageConflict,
   StoreError,
@@ -23,7 +22,9 @@ import type { NumberedRunEvent, RunEvent } from "@autograms/store";
 import { ownThread } from "../own-thread.js";
 import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode } from "@autograms/store";
-import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
+import type { TurnPlayer } from "../workers/turn-player.js";
+import type { ServedAgents } from "../served-agents.js";
+import type { ServedBuild } from "../served-build.js";
 import { BY_CLIENT, ServedRun } from "./served-run.js";
 import { isOver } from "./run-status.js";
 
@@ -41,8 +42,6 @@ export interface RunManagerOptions {
   observer?: RunObserver;
   /** Told of the error each failed run ended with (the store's damage is kept: /readyz says it). */
   onError?: (err: unknown) => void;
-  /** Where the turns are played (default: in this thread, under the default budgets). */
-  player?: TurnPlayer;
 }
 
 /** What a RunManager tells about its runs, as they happen. */
@@ -63,6 +62,8 @@ export interface StartOptions {
   policy?: BusyPolicy;
   /** Answers the thread's last turn, this one, again (regenerate): `text` and `messageId` are its. */
   replaces?: number;
+  /** The build the request took as it started (default: the default agent's served now). */
+  build?: ServedBuild;
 }
 
 /** What a stop kept: the stopped run's message, as an interrupted turn (no reply, the memory as it was). */
@@ -112,21 +113,13 @@ export class RunManager {
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
-  /** Where the turns of the build served now are played. */
-  private player: TurnPlayer;
-  /** Runs in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
-  private readonly runsOn = new Map<TurnPlayer, number>();
-  /** Players of earlier builds, still playing runs that started on them. */
-  private readonly retiring = new Set<TurnPlayer>();
-
-  /** `currentAgent`: the build served now (it may change between runs: hot reload, `usePlayer`). */
+  /** `agents`: the builds served (they may change between runs: hot reload), whose players a run holds while it plays. */
   constructor(
     private readonly store: Store,
-    private readonly currentAgent: () => Agent,
+    private readonly agents: ServedAgents,
     private readonly options: RunManagerOptions,
   ) {
     this.flushMs = options.flushMs ?? 100;
-    this.player = options.player ?? new InProcessPlayer(currentAgent());
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -139,41 +132,17 @@ export class RunManager {
 
   /** Worker threads playing this process's turns (0: its own thread). */
   get workerThreads(): number {
-    return this.player.threads;
+    return this.agents.workerThreads;
   }
 
-  /** Worker threads running in this process: the current build's and those of earlier builds still finishing runs. */
+  /** Worker threads running in this process: the current builds' and those of earlier builds still finishing runs. */
   get liveWorkerThreads(): number {
-    let live = this.player.liveThreads;
-    for (const p of this.retiring) live += p.liveThreads;
-    return live;
+    return this.agents.liveWorkerThreads;
   }
 
-  /** Why the turns cannot all be played now (the current build's workers short of their number), if so. */
+  /** Why the turns cannot all be played now (a current build's workers short of their number), if so. */
   get unready(): string | undefined {
-    return this.player.unready?.();
-  }
-
-  /**
-   * Plays the turns that start from now on with `player` (a new build's worker pool, whose workers
-   * made the new agent): a run in progress finishes on the player it started with, and the
-   * previous player is closed once its last run has ended, so that its workers, and the modules
-   * they loaded, are gone.
-   */
-  usePlayer(player: TurnPlayer): void {
-    if (player === this.player) return;
-    const previous = this.player;
-    this.player = player;
-    this.retiring.add(previous);
-    if (!this.runsOn.get(previous)) void this.retire(previous);
-  }
-
-  private async retire(player: TurnPlayer): Promise<void> {
-    try {
-      await player.close();
-    } finally {
-      this.retiring.delete(player);
-    }
+    return this.agents.unready;
   }
 
   /** Runs executing in this process. */
@@ -191,7 +160,8 @@ export class RunManager {
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, given: StartOptions = {}): Promise<Started> {
+    const options = { ...given, build: given.build ?? this.agents.current() };
     const { runId } = options;
     // A user's message, the common path: what it asks of the thread (the served agent's, not
     // ended, the message new or its turn made, its opening had) is checked as the thread is taken,
@@ -241,9 +211,9 @@ export class RunManager {
     threadId: string,
     text: string | null,
     messageId: string | undefined,
-    options: StartOptions,
+    options: StartOptions & { build: ServedBuild },
   ): Promise<Started | undefined> {
-    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
+    const info = await ownThread(this.store, options.build.name, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null) throw unknownThread(threadId);
     if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(
@@ -325,17 +295,17 @@ export class RunManager {
     messageId: string | undefined,
     /** A user's message: on a thread that has had no turn (known once taken) the agent's opening comes first. */
     message: boolean,
-    { runId, policy, replaces }: StartOptions,
+    { runId, policy, replaces, build }: StartOptions & { build: ServedBuild },
   ): Promise<Started> {
-    // Both turns of the run (an opening, the message's) on the build the run started with.
-    const agent = this.currentAgent();
-    const player = this.hold();
+    // Both turns of the run (an opening, the message's) on the build the request started with.
+    const { agent } = build;
+    const player = this.agents.hold(build);
     let taken: Awaited<ReturnType<typeof takeTurn>>;
     try {
       taken = await takeTurn(this.store, agent, threadId, text, {
         policy: policy ?? this.options.policy,
         signal: this.stopping.signal,
-        agent: agent.graph.agent,
+        agent: build.name,
         // The same message sent again while its run is in progress follows that run (start).
         sameMessage: "refuse",
         ...(this.options.owner ? { owner: this.options.owner } : {}),
@@ -352,7 +322,7 @@ export class RunManager {
       }
       if (!taken.openingFirst) await refuseEnded(taken, threadId, text, replaces);
     } catch (err) {
-      this.letGo(player);
+      this.agents.letGo(player);
       throw err;
     }
     const observer = this.options.observer;
@@ -387,24 +357,7 @@ export class RunManager {
       await served.run.stored;
       this.live.delete(served.run.id);
       this.stops.delete(served.run.id);
-      this.letGo(player);
-    }
-  }
-
-  /** The current player, kept open until `letGo` (a run on it). */
-  private hold(): TurnPlayer {
-    const player = this.player;
-    this.runsOn.set(player, (this.runsOn.get(player) ?? 0) + 1);
-    return player;
-  }
-
-  /** A run on `player` ended: an earlier build's player is closed after its last. */
-  private letGo(player: TurnPlayer): void {
-    const left = this.runsOn.get(player)! - 1;
-    if (left > 0) this.runsOn.set(player, left);
-    else {
-      this.runsOn.delete(player);
-      if (this.retiring.has(player)) void this.retire(player);
+      this.agents.letGo(player);
     }
   }
 
@@ -433,8 +386,8 @@ export class RunManager {
    * stored before this returns; one of another process finds its lease lost at its next renewal.
    * Null when nothing was running.
    */
-  async stopThread(threadId: string): Promise<Stopped | null> {
-    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
+  async stopThread(threadId: string, build = this.agents.current()): Promise<Stopped | null> {
+    const info = await ownThread(this.store, build.name, threadId);
     if (!info) throw unknownThread(threadId);
     if (!info.running) return null;
     const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
@@ -458,11 +411,11 @@ export class RunManager {
     await Promise.all([...this.live.values()].map((r) => r.stored));
   }
 
-  /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the player. */
+  /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the players. */
   async close(): Promise<void> {
     this.stopping.abort(new Error("the server is stopping"));
     await Promise.all([...this.live.values()].map((r) => r.stored));
-    await Promise.all([this.player, ...this.retiring].map((p) => p.close()));
+    await this.agents.close();
   }
 }
 
