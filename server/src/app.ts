@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimit
 import { bearerToken, checkToken } from "./http/auth.js";
 import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
 import { bodyLimit } from "./http/body-limit.js";
-import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
+import { errorResponse, HttpError } from "./http/errors.js";
+import { answerErrors } from "./http/error-answers.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { StoreFaults } from "./ops/store-faults.js";
 import { ServerMetrics } from "./ops/metrics.js";
@@ -30,7 +31,13 @@ import { checkAppOptions } from "./app-options.js";
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import type { Prices } from "./usage/prices.js";
-import { playgroundBuild, playgroundFiles, type PlaygroundOptions } from "./playground/routes.js";
+import {
+  playgroundBuild,
+  playgroundFiles,
+  type PlaygroundOptions,
+  type PlaygroundSource,
+} from "./playground/routes.js";
+import { agentsRoutes } from "./routes/agents.js";
 import { ServedAgents } from "./served-agents.js";
 
 /** A part of the server: its routes, given what every part shares. */
@@ -47,8 +54,23 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   openApiRoutes,
 ];
 
-export interface AppOptions {
+/** Another agent served beside the default one (`AppOptions.agents`). */
+export interface AnotherAgent {
   agent: Agent;
+  /** Where its turns are played, as `AppOptions.workers` (default: the server's own thread, under `budgets`). */
+  workers?: WorkerOptions | TurnPool | PoolBuild;
+  /** What the playground shows of its sources. */
+  sources?: readonly PlaygroundSource[];
+}
+
+export interface AppOptions {
+  /** The default agent: served by the routes at `/` (and under `/agents/NAME/`, as any other). */
+  agent: Agent;
+  /**
+   * More agents, each served under its name (its graph's) at `/agents/NAME/`: the same routes as
+   * the default agent's at `/`, its threads apart. Two agents of one name are refused.
+   */
+  agents?: readonly AnotherAgent[];
   store: Store;
   /**
    * Busy policy for messages to a thread with a run in progress (default `reject`: 409; for
@@ -124,23 +146,28 @@ export function createApp(options: AppOptions): AutogramsApp {
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
   const storeFaults = new StoreFaults();
-  const player: TurnPlayer =
-    options.workers instanceof TurnPool || options.workers instanceof PoolBuild
-      ? options.workers
-      : options.workers
-        ? new TurnPool(options.workers)
-        : new InProcessPlayer(options.agent, options.budgets);
-  const agent = options.agent;
+  const playerOf = ({ agent, workers }: AnotherAgent): TurnPlayer =>
+    workers instanceof TurnPool || workers instanceof PoolBuild
+      ? workers
+      : workers
+        ? new TurnPool(workers)
+        : new InProcessPlayer(agent, options.budgets);
+  const served = [
+    {
+      agent: options.agent,
+      ...(options.workers && { workers: options.workers }),
+      sources: (options.playground || undefined)?.sources?.() ?? [],
+    },
+    ...(options.agents ?? []),
+  ];
   const agents = new ServedAgents(
-    [
-      {
-        name: agent.graph.agent,
-        agent,
-        player,
-        number: 1,
-        sources: (options.playground || undefined)?.sources?.() ?? [],
-      },
-    ],
+    served.map((a) => ({
+      name: a.agent.graph.agent,
+      agent: a.agent,
+      player: playerOf(a),
+      number: 1,
+      sources: a.sources ?? [],
+    })),
     options.watching ?? false,
   );
   const runs = new RunManager(options.store, agents, {
@@ -169,19 +196,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     ...(options.readiness && { readiness: options.readiness }),
     ...(options.prices && { prices: options.prices }),
   };
-  const app = new Hono();
-  app.onError((err, c) => {
-    storeFaults.saw(err);
-    const e = toHttpError(err, options.store.where);
-    metrics.httpError(e.status, e.code);
-    return errorResponse(c, err, options.store.where);
-  });
-  app.notFound((c) =>
-    errorResponse(
-      c,
-      new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`),
-    ),
-  );
+  const app = answerErrors(new Hono(), ctx);
   // Other pages in the user's browser are kept out first (http/browser-guards.ts).
   if (options.allowedHosts !== undefined && options.allowedHosts.length > 0)
     app.use("*", hostCheck(options.allowedHosts));
@@ -205,15 +220,22 @@ export function createApp(options: AppOptions): AutogramsApp {
       );
     }),
   );
-  for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
-  if (options.playground !== false)
-    app.route(
-      "/",
-      playgroundBuild(() => {
-        const { agent, sources } = ctx.served();
-        return { graph: agent.graph, sources };
-      }, options.playground?.drawGraph),
-    );
+  // One agent's routes, given the context serving it: the default agent's at `/`, each agent's under `/agents/NAME/`.
+  const routesOf = (agentCtx: ServerContext): Hono => {
+    const routes = answerErrors(new Hono(), agentCtx);
+    for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) routes.route("/", part(agentCtx));
+    if (options.playground !== false)
+      routes.route(
+        "/",
+        playgroundBuild(() => {
+          const { agent, sources } = agentCtx.served();
+          return { graph: agent.graph, sources };
+        }, options.playground?.drawGraph),
+      );
+    return routes;
+  };
+  app.route("/", agentsRoutes(ctx, routesOf));
+  app.route("/", routesOf(ctx));
   return {
     app,
     ctx,

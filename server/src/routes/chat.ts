@@ -80,7 +80,7 @@ async function regenerate(
   threadId: string,
   messageId: string | undefined,
 ): Promise<RunSource> {
-  await knownThread(ctx.store, build.name, threadId);
+  await knownThread(ctx.store, build.name, threadId, ctx.agents.names);
   const last = (await ctx.store.turns(threadId)).at(-1);
   if (!last) throw badRequest(`trigger: thread ${threadId} has no reply to generate again`, "trigger");
   if (messageId !== undefined && messageId !== replyMessageId(last.seq)) {

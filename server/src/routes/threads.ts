@@ -86,7 +86,11 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   /** The build the request takes as it starts, and a thread of its agent. */
   const served = () => {
     const build = ctx.served();
-    return { agent: build.agent, known: (id: string) => knownThread(store, build.name, id), name: build.name };
+    return {
+      agent: build.agent,
+      known: (id: string) => knownThread(store, build.name, id, ctx.agents.names),
+      name: build.name,
+    };
   };
 
   // `?stale=1`: each thread says whether it can resume on the agent served now (a look at the

@@ -19,7 +19,7 @@ import {
 } from "@autograms/store";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "@autograms/store";
-import { ownThread } from "../own-thread.js";
+import { notThisAgents, ownThread } from "../own-thread.js";
 import { LiveRun, RECORD_WAIT_MS } from "./live-run.js";
 import { replyNode } from "@autograms/store";
 import type { TurnPlayer } from "../workers/turn-player.js";
@@ -75,8 +75,6 @@ export interface Stopped {
 
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
-
-const unknownThread = (threadId: string) => new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
 
 const threadEnded = (threadId: string) =>
   new HttpError(
@@ -145,6 +143,12 @@ export class RunManager {
     return this.agents.unready;
   }
 
+  /** Why the build's agent has no such thread: none, or another agent's (named when served here). */
+  private async notOurs(threadId: string, build: ServedBuild): Promise<HttpError> {
+    const owner = (await this.store.thread(threadId))?.agent ?? null;
+    return notThisAgents(threadId, build.name, owner, this.agents.names);
+  }
+
   /** Runs executing in this process. */
   get running(): number {
     return this.live.size;
@@ -198,7 +202,7 @@ export class RunManager {
           (await this.madeMeanwhile(threadId, messageId!, text, err))
         );
       // Another agent's thread, in a store several share: to this server's clients it does not exist.
-      if (err instanceof StoreError && err.code === "unknown_thread") throw unknownThread(threadId);
+      if (err instanceof StoreError && err.code === "unknown_thread") throw await this.notOurs(threadId, options.build);
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
     }
   }
@@ -214,7 +218,8 @@ export class RunManager {
     options: StartOptions & { build: ServedBuild },
   ): Promise<Started | undefined> {
     const info = await ownThread(this.store, options.build.name, threadId);
-    if (info === null && (await this.store.thread(threadId)) !== null) throw unknownThread(threadId);
+    if (info === null && (await this.store.thread(threadId)) !== null)
+      throw await this.notOurs(threadId, options.build);
     if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(
         `message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`,
@@ -388,7 +393,7 @@ export class RunManager {
    */
   async stopThread(threadId: string, build = this.agents.current()): Promise<Stopped | null> {
     const info = await ownThread(this.store, build.name, threadId);
-    if (!info) throw unknownThread(threadId);
+    if (!info) throw await this.notOurs(threadId, build);
     if (!info.running) return null;
     const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
     const lease = await this.store.acquire(threadId, {

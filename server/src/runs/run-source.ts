@@ -59,7 +59,7 @@ export interface LatestRun {
 export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {
   const live = ctx.runs.liveOn(threadId);
   if (live) return { runId: live.id, inProgress: true, lastSeq: live.events.length };
-  let thread: ThreadInfo | null = await knownThread(ctx.store, ctx.served().name, threadId);
+  let thread: ThreadInfo | null = await knownThread(ctx.store, ctx.served().name, threadId, ctx.agents.names);
   const deadline = Date.now() + RECORD_WAIT_MS;
   for (;;) {
     const run = await ctx.store.latestRun(threadId);
@@ -85,7 +85,7 @@ export interface NamedRun {
  * was given its id, stopped before any of its events was stored: `run_lost` (410).
  */
 export async function namedRun(ctx: ServerContext, threadId: string, runId: string): Promise<NamedRun> {
-  const info = await knownThread(ctx.store, ctx.served().name, threadId);
+  const info = await knownThread(ctx.store, ctx.served().name, threadId, ctx.agents.names);
   const replayed = /^turn-(\d+)$/.exec(runId);
   if (replayed) {
     const turn = (await ctx.store.turns(threadId)).find((t) => t.seq === Number(replayed[1]));
