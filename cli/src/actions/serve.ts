@@ -3,11 +3,12 @@ import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { serveRebuilds } from "../live/serve-rebuilds.js";
 import { openStore, type BusyPolicy, type StalePolicy } from "@autograms/store";
-import { checkOrigin, isLoopback, listen, ServerMetrics, shutdown, PoolBuild } from "@autograms/server";
+import { checkOrigin, isLoopback, listen, ServerMetrics, shutdown } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
-import { servedBuilds } from "../agent-loading/served-builds.js";
+import { agentFiles } from "../agent-loading/agent-files.js";
+import { closeAll, servedAgents, type ServedAgent } from "../agent-loading/served-agents.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
 import { reporting } from "../agent-loading/report-error.js";
 import { readPrices } from "../agent-loading/price-file.js";
@@ -48,12 +49,12 @@ function drawGraph(graph: Graph, options: ViewOptions): string {
 /** How often the server checks that the process that started it is still there. */
 const PARENT_CHECK_MS = 500;
 
-export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => serve(file, flags, onLoaded), { traced: true });
+export function serveCommand(given: string[], flags: ServeFlags): Promise<void> {
+  return reporting("serve", (onLoaded) => serve(given, flags, onLoaded), { traced: true });
 }
 
 async function serve(
-  file: string,
+  given: string[],
   flags: ServeFlags,
   onLoaded: Parameters<typeof openAgent>[2]["onLoaded"],
 ): Promise<void> {
@@ -99,14 +100,16 @@ async function serve(
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
     ...(flags.turnWallMs === undefined ? {} : { wallMs: flags.turnWallMs }),
   };
-  const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
+  const agents = await servedAgents(agentFiles(given), { flags, modelFlags, budgets, metrics, onLoaded });
+  // The first agent is the default one: its routes are at / (every agent's under /agents/NAME/).
+  const [{ first }, ...others] = agents as [ServedAgent, ...ServedAgent[]];
   const { agent } = first;
   const store = await openStore(
     storeUrl(flags.store),
     flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs },
   ).catch(async (err) => {
     // A --watch build's workers are started already; the server would have closed them.
-    if (first.pool instanceof PoolBuild) await first.pool.close();
+    await closeAll(agents);
     throw err;
   });
   let server;
@@ -124,6 +127,7 @@ async function serve(
       cors: flags.cors,
       playground: flags.playground ? { drawGraph, sources: () => first.sources } : false,
       ...(first.pool ? { workers: first.pool } : { budgets }),
+      agents: others.map(({ first: { agent, pool, sources } }) => ({ agent, sources, ...(pool && { workers: pool }) })),
       watching: flags.watch === true,
       readiness: mcpServersDown,
       ...(prices && { prices }),
@@ -139,16 +143,27 @@ async function serve(
   }
   // Armed before 'listening' is printed: a client told the server is up may save at once, and a
   // save before the folder is watched would go unbuilt.
-  const unwatch = rebuild ? serveRebuilds(server, store, { file, name: agent.graph.agent, first, rebuild }) : () => {};
+  const unwatchAll = agents.map((a) =>
+    a.rebuild ? serveRebuilds(server, store, { ...a, rebuild: a.rebuild }) : () => {},
+  );
+  const unwatch = () => {
+    for (const stop of unwatchAll) stop();
+  };
   process.stdout.write(`listening on ${server.url}\n`);
   const threads = server.ctx.runs.workerThreads;
   const played =
     threads > 0
       ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}`
       : "turns played in the server's thread";
-  if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
+  if (flags.watch)
+    for (const { file } of agents)
+      process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
+  const served =
+    others.length === 0
+      ? `agent ${agent.graph.agent}`
+      : `agents ${agents.map((a, i) => `${a.name} (${i === 0 ? "/, and " : ""}/agents/${a.name}/)`).join(", ")}`;
   process.stderr.write(
-    `(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
+    `(${served}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
   );
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
