@@ -10,7 +10,7 @@ export const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body data-panel="chat">
-<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><span id="status" role="status"></span><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><nav id="agents" aria-label="agents" hidden></nav><span id="status" role="status"></span><button id="palette-open" type="button" aria-keyshortcuts="Control+K Meta+K" title="Go to an agent, a thread or a page (Ctrl+K)">Go to\u2026</button><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
 <nav id="panels" aria-label="panels">
   <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
 </nav>
@@ -36,6 +36,10 @@ export const PAGE = `<!doctype html>
   <div id="turn-detail"></div>
 </section>
 </main>
+<div id="palette" role="dialog" aria-modal="true" aria-label="Go to an agent, a thread or a page" hidden><div class="box">
+  <input id="palette-input" role="combobox" aria-expanded="false" aria-controls="palette-list" aria-autocomplete="list" aria-label="Go to an agent, a thread or a page" autocomplete="off" spellcheck="false">
+  <ul id="palette-list" role="listbox" aria-label="matches"></ul><p id="palette-empty" hidden>Nothing matches.</p>
+</div></div>
 <script src="playground/app.js"></script>
 </body>
 </html>

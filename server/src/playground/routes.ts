@@ -63,13 +63,18 @@ const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff
  */
 export function playgroundFiles(): Hono {
   const app = new Hono();
-  app.get("/", (c) =>
-    c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }),
-  );
-  app.get("/playground/app.js", (c) =>
-    c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }),
-  );
-  app.get("/playground/style.css", (c) => c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }));
+  // The page of each agent of a server of many is at /agents/NAME/: its requests, all relative, go to that agent's routes.
+  for (const at of ["", "/agents/:agent"]) {
+    app.get(`${at}/`, (c) =>
+      c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }),
+    );
+    app.get(`${at}/playground/app.js`, (c) =>
+      c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }),
+    );
+    app.get(`${at}/playground/style.css`, (c) =>
+      c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }),
+    );
+  }
   return app;
 }
 

@@ -10,7 +10,10 @@ import { byId, newId } from "./dom.js";
 import { showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
-import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
+import { listedThreads, loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
+import { agentPage, loadAgents, servedAgents } from "./agents.js";
+import { wirePalette, type Command } from "./palette.js";
+import { PAGES, showPage } from "./pages.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
 import { wireTheme } from "./theme.js";
 import type { AgentInfo } from "./types.js";
@@ -97,6 +100,26 @@ ui.turns.addEventListener(
 );
 wireCodePane(app);
 wireTheme(byId("theme"));
+// Ctrl+K: the agents, this agent's threads and the pages, by keyboard.
+const openPalette = wirePalette(
+  { dialog: byId("palette"), input: byId("palette-input"), list: byId("palette-list"), empty: byId("palette-empty") },
+  (): Command[] => [
+    ...servedAgents()
+      .filter((a) => a.name !== state.agent?.name)
+      .map((a) => ({ kind: "Agent", label: a.name, run: () => location.assign(agentPage(a)) })),
+    ...listedThreads().map((t) => ({
+      kind: "Thread",
+      label: t.title ?? "(no message yet)",
+      detail: t.id,
+      run: () => {
+        showPage(PAGES.find((p) => p.id === "chat")!);
+        void app.actions.selectThread(t.id);
+      },
+    })),
+    ...PAGES.map((p) => ({ kind: "Page", label: p.label, run: () => showPage(p) })),
+  ],
+);
+byId("palette-open").addEventListener("click", openPalette);
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
@@ -106,6 +129,7 @@ void guard(app, async () => {
   state.agent = agent;
   ui.agent.textContent = agent.name;
   document.title = `${agent.name} \u00b7 autograms playground`;
+  await loadAgents(byId("agents"), agent.name);
   await drawGraph(app);
   await loadSources(app);
   showTab(app, ui.sourceTab.hidden ? "graph" : "source");
