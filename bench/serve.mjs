@@ -59,7 +59,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Agent } from "../runtime/dist/index.js";
 import { openStore, runTurn } from "../store/dist/index.js";
-import { RunManager } from "../server/dist/index.js";
+import { InProcessPlayer, RunManager, ServedAgents } from "../server/dist/index.js";
 import { startPostgres } from "../test/store/support/postgres-server.mjs";
 import { storedBytes } from "./support/stored-bytes.mjs";
 
@@ -304,7 +304,8 @@ async function eventCost(name, storeUrl) {
   const agent = new Agent(GRAPH, {
     model: { complete: async (req) => `echo: ${req.messages.at(-1).content.slice(-40)}`, choose: async () => 0 },
   });
-  const runs = new RunManager(store, () => agent, { policy: "reject" });
+  const build = { name: agent.graph.agent, agent, player: new InProcessPlayer(agent), number: 1, sources: [] };
+  const runs = new RunManager(store, new ServedAgents([build], false), { policy: "reject" });
   /** A turn through the RunManager, until its run's last events are stored. */
   const recordedTurn = async (thread, text) => {
     const started = await runs.start(thread, text);

@@ -51,14 +51,21 @@ const oneOf = (choices: readonly string[]) =>
 
 const texts = z.array(z.string(), { error: "must be an array of strings" }).optional();
 
+const AGENT = z.custom(
+  (v) =>
+    typeof (v as { reply?: unknown } | null)?.reply === "function" &&
+    typeof (v as { graph?: unknown }).graph === "object",
+  { error: "must be an Agent (new Agent(graph, { model }))" },
+);
+
 const APP_OPTIONS = z.looseObject(
   {
-    agent: z.custom(
-      (v) =>
-        typeof (v as { reply?: unknown } | null)?.reply === "function" &&
-        typeof (v as { graph?: unknown }).graph === "object",
-      { error: "must be an Agent (new Agent(graph, { model }))" },
-    ),
+    agent: AGENT,
+    agents: z
+      .array(z.looseObject({ agent: AGENT }, { error: "must be an object ({ agent, workers?, sources? })" }), {
+        error: "must be an array of { agent, workers?, sources? }",
+      })
+      .optional(),
     store: z.custom((v) => typeof (v as { takeThread?: unknown } | null)?.takeThread === "function", {
       error: "must be a Store (await openStore(url))",
     }),

@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimit
 import { bearerToken, checkToken } from "./http/auth.js";
 import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
 import { bodyLimit } from "./http/body-limit.js";
-import { errorResponse, HttpError, toHttpError } from "./http/errors.js";
+import { errorResponse, HttpError } from "./http/errors.js";
+import { answerErrors } from "./http/error-answers.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { StoreFaults } from "./ops/store-faults.js";
 import { DEFAULT_RESUME_WINDOW_MS, sweepRunEvents } from "./ops/run-event-sweep.js";
@@ -38,7 +39,14 @@ import { checkAppOptions, type BusyPolicy, type StalePolicy } from "./app-option
 import type { TurnBudgets } from "./workers/turn-budget.js";
 import { agUiRoutes } from "./routes/ag-ui.js";
 import type { Prices } from "./usage/prices.js";
-import { playgroundFiles, playgroundGraph, type PlaygroundOptions } from "./playground/routes.js";
+import {
+  playgroundBuild,
+  playgroundFiles,
+  type PlaygroundOptions,
+  type PlaygroundSource,
+} from "./playground/routes.js";
+import { agentsRoutes } from "./routes/agents.js";
+import { ServedAgents } from "./served-agents.js";
 
 /** A part of the server: its routes, given what every part shares. */
 export type RouteModule = (ctx: ServerContext) => Hono;
@@ -58,8 +66,23 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   experimentsRoutes,
 ];
 
-export interface AppOptions {
+/** Another agent served beside the default one (`AppOptions.agents`). */
+export interface AnotherAgent {
   agent: Agent;
+  /** Where its turns are played, as `AppOptions.workers` (default: the server's own thread, under `budgets`). */
+  workers?: WorkerOptions | TurnPool | PoolBuild;
+  /** What the playground shows of its sources. */
+  sources?: readonly PlaygroundSource[];
+}
+
+export interface AppOptions {
+  /** The default agent: served by the routes at `/` (and under `/agents/NAME/`, as any other). */
+  agent: Agent;
+  /**
+   * More agents, each served under its name (its graph's) at `/agents/NAME/`: the same routes as
+   * the default agent's at `/`, its threads apart. Two agents of one name are refused.
+   */
+  agents?: readonly AnotherAgent[];
   store: Store;
   /**
    * The model the server was started with, as a thread's settings choose among its server's models
@@ -116,7 +139,7 @@ export interface AppOptions {
    * (`serveTurns` from `@autograms/server/worker`), how many, and the per-turn budgets. Without
    * it, turns are played in the server's own thread (under `budgets`), where a turn's
    * computation holds up every request while it runs. A TurnPool (or a PoolBuild of one) made
-   * already is used as it is (its workers' agent is the build `agent` stands for: `setAgent` with
+   * already is used as it is (its workers' agent is the build `agent` stands for: `serve` with
    * a pool replaces it).
    */
   workers?: WorkerOptions | TurnPool | PoolBuild;
@@ -129,9 +152,13 @@ export interface AppOptions {
   turnCalls?: Partial<TurnCallsLimits>;
   /** Per-turn budgets when turns are played in this thread (with `workers`, theirs apply). */
   budgets?: Partial<TurnBudgets>;
-  /** The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none. */
+  /**
+   * The playground at `GET /` (default: on, its graph listed rather than drawn); `false`: none.
+   * Its `sources` are the first build's, read once as the app is made (a build served later
+   * brings its own: `serve`).
+   */
   playground?: false | Omit<PlaygroundOptions, "graph">;
-  /** New builds of the agent will be given (`setAgent`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
+  /** New builds of the agent will be given (`serve`, `buildFailed`): `GET /api/agent` says so, and the playground follows them. */
   watching?: boolean;
   /**
    * Asked by `GET /readyz`: why turns cannot be played now (something the agent needs is down,
@@ -148,16 +175,34 @@ export function createApp(options: AppOptions): AutogramsApp {
   const lifecycle = new Lifecycle();
   const metrics = options.metrics ?? new ServerMetrics();
   const storeFaults = new StoreFaults();
-  const player: TurnPlayer =
-    options.workers instanceof TurnPool || options.workers instanceof PoolBuild
-      ? options.workers
-      : options.workers
-        ? new TurnPool(options.workers)
-        : new InProcessPlayer(options.agent, options.budgets);
+  const playerOf = ({ agent, workers }: AnotherAgent): TurnPlayer =>
+    workers instanceof TurnPool || workers instanceof PoolBuild
+      ? workers
+      : workers
+        ? new TurnPool(workers)
+        : new InProcessPlayer(agent, options.budgets);
+  const served = [
+    {
+      agent: options.agent,
+      ...(options.workers && { workers: options.workers }),
+      sources: (options.playground || undefined)?.sources?.() ?? [],
+    },
+    ...(options.agents ?? []),
+  ];
+  const agents = new ServedAgents(
+    served.map((a) => ({
+      name: a.agent.graph.agent,
+      agent: a.agent,
+      player: playerOf(a),
+      number: 1,
+      sources: a.sources ?? [],
+    })),
+    options.watching ?? false,
+  );
   const threadSettings = new ThreadSettings();
-  const model = () => options.model ?? ctx.agent.model;
+  const model = () => options.model ?? agents.current().agent.model;
   const titles = options.titles ? new ThreadTitles(options.store, model) : undefined;
-  const runs = new RunManager(options.store, () => ctx.agent, {
+  const runs = new RunManager(options.store, agents, {
     policy,
     modelSettings: (threadId) => threadSettings.get(threadId),
     ...(titles && { onServed: (threadId: string) => void titles.served(threadId) }),
@@ -165,7 +210,6 @@ export function createApp(options: AppOptions): AutogramsApp {
     admit: () => lifecycle.admit(),
     observer: metrics,
     onError: (err) => storeFaults.saw(err),
-    player,
     ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
   });
   const stopSweep = sweepRunEvents(options.store, options.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS, (err) =>
@@ -174,13 +218,13 @@ export function createApp(options: AppOptions): AutogramsApp {
   metrics.countRunsWith(() => runs.running);
   metrics.countWorkersWith(() => runs.liveWorkerThreads);
   const ctx: ServerContext = {
-    agent: options.agent,
-    build: { ok: true, at: Date.now(), watching: options.watching ?? false },
+    served: () => agents.current(),
+    agents,
     store: options.store,
     policy,
     chatPolicy: options.policy ?? "enqueue",
     runs,
-    turnCalls: new TurnCalls(options.store, () => ctx.agent, { ...DEFAULT_TURN_CALLS, ...options.turnCalls }),
+    turnCalls: new TurnCalls(options.store, { ...DEFAULT_TURN_CALLS, ...options.turnCalls }),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     lifecycle,
     storeFaults,
@@ -191,19 +235,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     modelChoices: new ModelChoices(model),
     threadSettings,
   };
-  const app = new Hono();
-  app.onError((err, c) => {
-    storeFaults.saw(err);
-    const e = toHttpError(err, options.store.where);
-    metrics.httpError(e.status, e.code);
-    return errorResponse(c, err, options.store.where);
-  });
-  app.notFound((c) =>
-    errorResponse(
-      c,
-      new HttpError(404, "not_found", `no such endpoint: ${c.req.method} ${new URL(c.req.url).pathname}`),
-    ),
-  );
+  const app = answerErrors(new Hono(), ctx);
   // Other pages in the user's browser are kept out first (http/browser-guards.ts).
   if (options.allowedHosts !== undefined && options.allowedHosts.length > 0)
     app.use("*", hostCheck(options.allowedHosts));
@@ -227,31 +259,31 @@ export function createApp(options: AppOptions): AutogramsApp {
       );
     }),
   );
-  for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) app.route("/", part(ctx));
-  if (options.playground !== false)
-    app.route("/", playgroundGraph({ ...options.playground, graph: () => ctx.agent.graph }));
+  // One agent's routes, given the context serving it: the default agent's at `/`, each agent's under `/agents/NAME/`.
+  const routesOf = (agentCtx: ServerContext): Hono => {
+    const routes = answerErrors(new Hono(), agentCtx);
+    for (const part of [...BUILT_IN_ROUTES, ...(options.routes ?? [])]) routes.route("/", part(agentCtx));
+    if (options.playground !== false)
+      routes.route(
+        "/",
+        playgroundBuild(() => {
+          const { agent, sources } = agentCtx.served();
+          return { graph: agent.graph, sources };
+        }, options.playground?.drawGraph),
+      );
+    return routes;
+  };
+  app.route("/", agentsRoutes(ctx, routesOf));
+  app.route("/", routesOf(ctx));
   return {
     app,
     ctx,
-    ready: async () => void (await player.ready?.()),
+    ready: () => agents.ready(),
     close: () => {
       stopSweep();
       return runs.close();
     },
-    setAgent(agent, pool) {
-      // A worker thread plays the agent its script made: a new build played in workers comes with
-      // the pool whose workers made it.
-      if (player.threads > 0 && !pool)
-        throw new Error(
-          "setAgent: the turns are played in worker threads, which keep the agent they made; give the new build's TurnPool with it",
-        );
-      if (player.threads === 0 && pool)
-        throw new Error("setAgent: the turns are played in the server's own thread; a TurnPool cannot be given");
-      if (pool) runs.usePlayer(pool);
-      ctx.agent = agent;
-      ctx.build = { ok: true, at: Date.now(), watching: ctx.build.watching };
-    },
-    buildFailed: (message, diagnostics) =>
-      void (ctx.build = { ok: false, at: Date.now(), watching: ctx.build.watching, message, diagnostics }),
+    serve: (build, name) => agents.serve(build, name),
+    buildFailed: (message, diagnostics, name) => agents.failed(message, diagnostics, name),
   };
 }

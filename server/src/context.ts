@@ -1,5 +1,4 @@
 import type { Hono } from "hono";
-import type { Agent } from "@autograms/runtime";
 import type { Store } from "@autograms/store";
 import type { BusyPolicy } from "./app-options.js";
 import type { Lifecycle } from "./ops/lifecycle.js";
@@ -7,26 +6,21 @@ import type { StoreFaults } from "./ops/store-faults.js";
 import type { ServerMetrics } from "./ops/metrics.js";
 import type { RunManager } from "./runs/run-manager.js";
 import type { TurnCalls } from "./runs/turn-calls.js";
-import type { TurnPlayer } from "./workers/turn-player.js";
 import type { Prices } from "./usage/prices.js";
 import type { ModelChoices } from "./settings/model-choices.js";
 import type { ThreadSettings } from "./settings/thread-settings.js";
+import type { ServedAgents } from "./served-agents.js";
+import type { BuildToServe, ServedBuild } from "./served-build.js";
 
-/**
- * The last build of the agent (`serve --watch` builds it again on every save): `ok`, or why the
- * latest one failed (the compiler's diagnostics, tsc-style) while the last good build goes on.
- */
-export type BuildStatus = ({ ok: true } | { ok: false; message: string; diagnostics: string }) & {
-  at: number;
-  /** New builds may come (`serve --watch`): a page polls for them. */
-  watching: boolean;
-};
-
-/** What every route module is given: the agent served, its store, and the runs of this process. */
+/** What every route module is given: the agent it serves, the store, and the runs of this process. */
 export interface ServerContext {
-  agent: Agent;
-  /** The last build's outcome; `GET /api/agent` shows it. */
-  build: BuildStatus;
+  /**
+   * The build of the agent these routes serve, served now: a request takes it once, as it starts,
+   * and uses that build throughout (a new build may be served meanwhile).
+   */
+  served(): ServedBuild;
+  /** Every agent served, by name, with its last build's outcome (`GET /api/agent` shows it). */
+  agents: ServedAgents;
   store: Store;
   /** What a message for a busy thread does (the store's busy policies); default `reject`. */
   policy: BusyPolicy;
@@ -71,17 +65,17 @@ export interface AutogramsApp {
   app: Hono;
   ctx: ServerContext;
   /**
-   * Serves another build of the agent (hot reload): every turn that starts from now on runs on it;
-   * a run in progress finishes on the build it started with. When the turns are played in worker
-   * threads, `pool` is the new build's (a TurnPool whose workers made the agent, `ready()`
-   * resolved, or a PoolBuild made on the previous build's workers): the previous one is closed once
-   * its last run ends, and its workers with the modules they loaded are gone (a PoolBuild's end
-   * with the last build on them). `agent` is then the main thread's view of the build (its graph, for the stale check,
-   * the threads API and the playground).
+   * Serves this build of an agent now (hot reload; default: the default agent): every request that
+   * starts from now on takes it; a run in progress finishes on the build it started with. When the
+   * turns are played in worker threads, `pool` is the new build's (a TurnPool whose workers made
+   * the agent, `ready()` resolved, or a PoolBuild made on the previous build's workers): the
+   * previous one is closed once its last run ends, and its workers with the modules they loaded
+   * are gone (a PoolBuild's end with the last build on them). `agent` is then the main thread's
+   * view of the build (its graph, for the stale check, the threads API and the playground).
    */
-  setAgent(agent: Agent, pool?: TurnPlayer): void;
-  /** A build that failed: reported by `GET /api/agent` until the next good one (`setAgent`). */
-  buildFailed(message: string, diagnostics: string): void;
+  serve(build: BuildToServe, agent?: string): ServedBuild;
+  /** A build of an agent (default: the default one) that failed: reported by `GET /api/agent` until the next good one. */
+  buildFailed(message: string, diagnostics: string, agent?: string): void;
   /** Resolves once the turns can be played (the worker threads have made their agents); rejects with why they cannot. */
   ready(): Promise<void>;
   /** Stops the runs in progress (their threads released, their ends stored) and the worker threads; the store stays open. */

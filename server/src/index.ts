@@ -11,6 +11,8 @@ export { listenEndpoint } from "./http/guarded-endpoint.js";
 export type { EndpointOptions, RunningEndpoint } from "./http/guarded-endpoint.js";
 export type { ServerContext, ServerLimits } from "./context.js";
 export { RunManager } from "./runs/run-manager.js";
+export { ServedAgents } from "./served-agents.js";
+export type { BuildStatus, BuildToServe, ServedBuild } from "./served-build.js";
 export { TurnPool, WorkerError } from "./workers/turn-pool.js";
 export { PoolBuild } from "./workers/pool-build.js";
 export type { WorkerOptions } from "./workers/turn-pool.js";

@@ -44,7 +44,7 @@ const COMMANDS: [string, string, string[]][] = [
   ["threads", "[command]", []],
   [
     "serve",
-    "<file>",
+    "<agent...>",
     [
       "--store <url>",
       "--port <n>",

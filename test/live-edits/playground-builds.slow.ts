@@ -57,7 +57,7 @@ suite(`the playground follows the builds of a watched agent${skippedWithout}`, (
     expect(await page.locator("#status").getAttribute("class")).toBe("error");
 
     const inserted = EDITS.find((r) => r.edit === "insert a statement right after X")!.change(SHOP);
-    server.setAgent(new Agent(shopGraph(inserted), { model: new TestModel() }));
+    server.serve({ agent: new Agent(shopGraph(inserted), { model: new TestModel() }) });
     await page.waitForFunction(() => /new build/.test(document.querySelector("#status")!.textContent ?? ""));
     // The picture is at the level of the code (compiler nodes folded): the inserted statement adds one.
     expect(drawnNodes(shopGraph(inserted))).toBe(drawnNodes(shopGraph(SHOP)) + 1);
@@ -115,7 +115,7 @@ describe("threads an edit left unable to resume", () => {
     expect(plain.threads.every((t) => !("stale" in t))).toBe(true);
 
     const row = EDITS.find((r) => r.edit === "change X's own instruction")!;
-    server.setAgent(new Agent(shopGraph(row.change(SHOP)), { model: new TestModel() }));
+    server.serve({ agent: new Agent(shopGraph(row.change(SHOP)), { model: new TestModel() }) });
     const stale = Object.fromEntries((await listed()).map((t) => [t.id, t.stale]));
     expect(stale["at-checkout"]).toMatch((row.outcome as { stale: RegExp }).stale);
     expect(stale["in-pay"]).toBeNull();

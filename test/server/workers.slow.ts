@@ -277,7 +277,7 @@ describe("a turn pool", () => {
   });
 });
 
-describe("a new build with a pool of its own (setAgent)", () => {
+describe("a new build with a pool of its own (serve)", () => {
   it("sends the turns that start after it to the new pool, lets a run in progress finish on the old one, then closes the old one", async () => {
     const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
     const first = pool(1);
@@ -302,7 +302,7 @@ describe("a new build with a pool of its own (setAgent)", () => {
     await second.ready();
     // Thread a's run waits 300 ms for its tool while the build changes under it.
     await readUntil(await post("a", "wait"), (f) => f.event === "run-start");
-    s.server.setAgent(agent, second);
+    s.server.serve({ agent, pool: second });
     expect(s.server.ctx.runs.liveWorkerThreads).toBe(2);
     const newWorker = await reply(await post("b", "who?"));
     expect(newWorker).not.toBe(oldWorker);
@@ -319,7 +319,7 @@ describe("a new build with a pool of its own (setAgent)", () => {
     expect(calls).toMatchObject({ seq: 2, user: "who?", stopped: null });
     expect(calls.events).toContainEqual(expect.objectContaining({ kind: "tool_call", tool: "whoami", round: 0 }));
     // A build played in workers comes with the pool that made it; one played in this thread never does.
-    expect(() => s.server.setAgent(agent)).toThrow(/give the new build's TurnPool with it/);
+    expect(() => s.server.serve({ agent })).toThrow(/give the new build's TurnPool with it/);
   });
 });
 

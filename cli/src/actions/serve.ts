@@ -1,21 +1,14 @@
 import { resolve } from "node:path";
 import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
-import { rebuildOnSave } from "../live/rebuilds.js";
-import { checkThreads, openStore, type BusyPolicy, type StalePolicy, type Store } from "@autograms/store";
-import {
-  checkOrigin,
-  isLoopback,
-  listen,
-  ServerMetrics,
-  shutdown,
-  type RunningServer,
-  PoolBuild,
-} from "@autograms/server";
+import { serveRebuilds } from "../live/serve-rebuilds.js";
+import { openStore, type BusyPolicy, type StalePolicy } from "@autograms/store";
+import { checkOrigin, isLoopback, listen, ServerMetrics, shutdown } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
-import { servedBuilds, type ServedBuild } from "../agent-loading/served-builds.js";
+import { agentFiles } from "../agent-loading/agent-files.js";
+import { closeAll, servedAgents, type ServedAgent } from "../agent-loading/served-agents.js";
 import { mcpServersDown } from "../agent-loading/mcp-tools.js";
 import { chooseModel } from "../agent-loading/model.js";
 import { reporting } from "../agent-loading/report-error.js";
@@ -60,12 +53,12 @@ function drawGraph(graph: Graph, options: ViewOptions): string {
 /** How often the server checks that the process that started it is still there. */
 const PARENT_CHECK_MS = 500;
 
-export function serveCommand(file: string, flags: ServeFlags): Promise<void> {
-  return reporting("serve", (onLoaded) => serve(file, flags, onLoaded), { traced: true });
+export function serveCommand(given: string[], flags: ServeFlags): Promise<void> {
+  return reporting("serve", (onLoaded) => serve(given, flags, onLoaded), { traced: true });
 }
 
 async function serve(
-  file: string,
+  given: string[],
   flags: ServeFlags,
   onLoaded: Parameters<typeof openAgent>[2]["onLoaded"],
 ): Promise<void> {
@@ -111,20 +104,19 @@ async function serve(
     ...(flags.turnMemoryMb === undefined ? {} : { memoryMb: flags.turnMemoryMb }),
     ...(flags.turnWallMs === undefined ? {} : { wallMs: flags.turnWallMs }),
   };
-  const { first, rebuild } = await servedBuilds(file, { flags, modelFlags, budgets, metrics, onLoaded });
+  const agents = await servedAgents(agentFiles(given), { flags, modelFlags, budgets, metrics, onLoaded });
+  // The first agent is the default one: its routes are at / (every agent's under /agents/NAME/).
+  const [{ first }, ...others] = agents as [ServedAgent, ...ServedAgent[]];
   // What a thread's settings choose among: this model's server's models (the turns' own models are
   // made where they are played, in the workers).
   const { model } = await chooseModel(modelFlags, true);
   const { agent } = first;
-  let served = first;
-  // The playground shows the sources of the build served (--watch replaces them with each build).
-  let sources = first.sources;
   const store = await openStore(
     storeUrl(flags.store),
     flags.leaseMs === undefined ? {} : { leaseMs: flags.leaseMs },
   ).catch(async (err) => {
     // A --watch build's workers are started already; the server would have closed them.
-    if (first.pool instanceof PoolBuild) await first.pool.close();
+    await closeAll(agents);
     throw err;
   });
   let server;
@@ -140,8 +132,9 @@ async function serve(
       ...(flags.onStale ? { onStale: flags.onStale } : {}),
       allowedHosts: flags.allowedHost,
       cors: flags.cors,
-      playground: flags.playground ? { drawGraph, sources: () => sources } : false,
+      playground: flags.playground ? { drawGraph, sources: () => first.sources } : false,
       ...(first.pool ? { workers: first.pool } : { budgets }),
+      agents: others.map(({ first: { agent, pool, sources } }) => ({ agent, sources, ...(pool && { workers: pool }) })),
       watching: flags.watch === true,
       ...(flags.resumeWindowMs === undefined ? {} : { resumeWindowMs: flags.resumeWindowMs }),
       readiness: mcpServersDown,
@@ -160,30 +153,27 @@ async function serve(
   }
   // Armed before 'listening' is printed: a client told the server is up may save at once, and a
   // save before the folder is watched would go unbuilt.
-  const unwatch = rebuild
-    ? rebuildOnSave(
-        file,
-        rebuild,
-        async (next) => {
-          sources = next.sources;
-          const previous = served;
-          served = next;
-          await serveBuild(server!, store, next, previous);
-        },
-        (message, diagnostics) => server!.buildFailed(message, diagnostics),
-        // A build made while the server stops is not served: its workers end with it.
-        (built) => Promise.all([built.close(), built.pool instanceof PoolBuild && built.pool.close()]).then(() => {}),
-      )
-    : () => {};
+  const unwatchAll = agents.map((a) =>
+    a.rebuild ? serveRebuilds(server, store, { ...a, rebuild: a.rebuild }) : () => {},
+  );
+  const unwatch = () => {
+    for (const stop of unwatchAll) stop();
+  };
   process.stdout.write(`listening on ${server.url}\n`);
   const threads = server.ctx.runs.workerThreads;
   const played =
     threads > 0
       ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}`
       : "turns played in the server's thread";
-  if (flags.watch) process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
+  if (flags.watch)
+    for (const { file } of agents)
+      process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);
+  const served =
+    others.length === 0
+      ? `agent ${agent.graph.agent}`
+      : `agents ${agents.map((a, i) => `${a.name} (${i === 0 ? "/, and " : ""}/agents/${a.name}/)`).join(", ")}`;
   process.stderr.write(
-    `(agent ${agent.graph.agent}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
+    `(${served}, threads in ${store.where}, ${played}${token ? ", bearer token required" : ""}; Ctrl-C stops)\n`,
   );
   // The first signal drains (a balancer takes the process out; runs in progress may finish within
   // the grace period); a second one stops the runs left at once. Either way the runs' ends are
@@ -224,35 +214,4 @@ async function serve(
     }, PARENT_CHECK_MS);
     orphaned.unref();
   });
-}
-
-/**
- * Serves a new build: turns that start from now on run on it (runs in progress finish on theirs,
- * whose agent is closed after them), and the store's threads of the agent that cannot resume on
- * it are listed, so their owners hear of it before their next message is refused.
- */
-async function serveBuild(
-  server: RunningServer,
-  store: Store,
-  { agent, pool }: ServedBuild,
-  previous: ServedBuild,
-): Promise<void> {
-  server.setAgent(agent, pool instanceof PoolBuild ? pool : undefined);
-  void server.ctx.runs.settled().then(() => previous.close());
-  // Ended threads are not waiting for anything: only those that cannot resume are news.
-  const checks = checkThreads(store, agent);
-  const stale = (await checks).filter((c) => c.problem?.code === "stale_memory");
-  process.stderr.write(
-    `(serving the new build: ${stale.length === 0 ? "every thread of the agent can resume on it" : `${stale.length} thread${stale.length === 1 ? "" : "s"} cannot resume on it`})\n`,
-  );
-  for (const c of stale)
-    process.stderr.write(
-      `  thread ${c.id} cannot resume: ${c.problem!.message}; move it with autograms threads migrate ${c.id} --to NODE\n`,
-    );
-  // A thread goes on with the prompt it stored: an edited setPrompt text reaches it only when asked.
-  const prompts = (await checks).filter((c) => c.prompts.length > 0 && c.problem === null);
-  if (prompts.length)
-    process.stderr.write(
-      `  ${prompts.length} thread${prompts.length === 1 ? " keeps" : "s keep"} the old setPrompt text (${prompts.map((c) => c.id).join(", ")}): autograms threads migrate ID --to NODE --take-prompt gives the new one\n`,
-    );
 }

@@ -18,7 +18,10 @@ export function registerServe(program: Command): void {
     .description(
       "serve an agent over HTTP on the threads of a store: the playground at / (talk to the agent, watch its graph run, its turns' memory, fork; none with --no-playground), POST /api/chat (the Vercel AI SDK UI message stream, for useChat and assistant-ui), POST /ag-ui (AG-UI), the threads API, the run event stream, /openapi.json (docs/serving.md); prints 'listening on http://HOST:PORT' once ready; SIGTERM drains it (no new turns, /readyz 503, runs in progress finish within --grace-ms) and it exits 0; a second signal stops it at once. Probes: /healthz, /readyz; Prometheus metrics: /metrics (docs/scaling.md)",
     )
-    .argument("<file>", "an agent (.ts, compiled first) or a graph (.json)")
+    .argument(
+      "<agent...>",
+      "an agent (.ts, compiled first) or a graph (.json), or a folder of agents (each .ts file with a class that extends Autogram, in it or in a folder directly under it); several are served each under its name at /agents/NAME/, the first also at / (the default agent)",
+    )
     .option(
       "--store <url>",
       "the store of threads: sqlite:PATH or postgres://... (default: AUTOGRAMS_STORE, else sqlite:.autograms/threads.db)",
@@ -89,7 +92,7 @@ export function registerServe(program: Command): void {
       "--no-playground",
       "serve no playground: GET / and its files answer 404, like any unknown endpoint (an API-only deployment)",
     );
-  addModelOptions(command).action(async (file: string, flags: ServeFlags) =>
-    (await import("../actions/serve.js")).serveCommand(file, flags),
+  addModelOptions(command).action(async (agents: string[], flags: ServeFlags) =>
+    (await import("../actions/serve.js")).serveCommand(agents, flags),
   );
 }

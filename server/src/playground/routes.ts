@@ -63,22 +63,37 @@ const COMMON = { "cache-control": "no-cache", "x-content-type-options": "nosniff
  */
 export function playgroundFiles(): Hono {
   const app = new Hono();
-  app.get("/", (c) =>
-    c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }),
-  );
-  app.get("/playground/app.js", (c) =>
-    c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }),
-  );
-  app.get("/playground/style.css", (c) => c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }));
+  // The page of each agent of a server of many is at /agents/NAME/: its requests, all relative, go to that agent's routes.
+  for (const at of ["", "/agents/:agent"]) {
+    app.get(`${at}/`, (c) =>
+      c.body(PAGE, 200, { ...COMMON, "content-type": "text/html; charset=utf-8", "content-security-policy": CSP }),
+    );
+    app.get(`${at}/playground/app.js`, (c) =>
+      c.body(CLIENT_SCRIPT, 200, { ...COMMON, "content-type": "text/javascript; charset=utf-8" }),
+    );
+    app.get(`${at}/playground/style.css`, (c) =>
+      c.body(STYLE, 200, { ...COMMON, "content-type": "text/css; charset=utf-8" }),
+    );
+  }
   return app;
 }
 
 /** The graph's picture and the agent's sources, which show its nodes and instructions: behind the token, like `/api/agent`. */
 export function playgroundGraph(options: PlaygroundOptions): Hono {
+  return playgroundBuild(() => ({ graph: options.graph(), sources: options.sources?.() ?? [] }), options.drawGraph);
+}
+
+/** What the playground shows of one build: its graph and its sources, taken together once per request. */
+export interface PlaygroundBuild {
+  graph: Graph;
+  sources: readonly PlaygroundSource[];
+}
+
+/** `playgroundGraph` of the build served now (`served`, asked once per request). */
+export function playgroundBuild(served: () => PlaygroundBuild, drawGraph?: PlaygroundOptions["drawGraph"]): Hono {
   const app = new Hono();
   const drawn = new WeakMap<Graph, Map<GraphView, string>>();
   app.get("/playground/graph.svg", (c) => {
-    const { drawGraph } = options;
     if (!drawGraph)
       return c.json(
         { error: { code: "not_found", message: "this server draws no graph (it was given no drawGraph function)" } },
@@ -86,12 +101,12 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
       );
     const view = (c.req.query("view") ?? "code") as GraphView;
     if (!VIEWS.includes(view)) throw badRequest(`view: ${VIEWS.join(" or ")} is expected, not '${view}'`, "view");
-    const graph = options.graph();
+    const { graph, sources } = served();
     let views = drawn.get(graph);
     if (views === undefined) drawn.set(graph, (views = new Map()));
     let svg = views.get(view);
     if (svg === undefined) {
-      const source = options.sources?.().find((s) => s.role === "agent")?.text;
+      const source = sources.find((s) => s.role === "agent")?.text;
       views.set(view, (svg = drawGraph(graph, source === undefined ? { view } : { view, source })));
     }
     return c.body(svg, 200, {
@@ -101,6 +116,6 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
     });
   });
   // The sources show the agent's code and prompts: behind the token, like the graph.
-  app.get("/playground/sources", (c) => c.json({ files: options.sources?.() ?? [] }, 200, COMMON));
+  app.get("/playground/sources", (c) => c.json({ files: served().sources }, 200, COMMON));
   return app;
 }

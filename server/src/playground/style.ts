@@ -76,7 +76,18 @@ button:hover{background:var(--btn-hover)}button:disabled{cursor:default;opacity:
 #lit-label.idle:not(:empty)::before{content:"at: "}
 #graph-box{flex:1;overflow:auto;background:var(--graph-bg);color:#111827}#graph-box>*{filter:var(--graph-filter)}
 #api-docs{color:#cbd5e1;flex:none}#api-docs:hover{color:#f8fafc}
-#theme{border-color:#475569;background:#1e293b;color:#f8fafc;padding:1px 8px;flex:none}#theme:hover{background:#334155}
+#theme,#palette-open{border-color:#475569;background:#1e293b;color:#f8fafc;padding:1px 8px;flex:none}#theme:hover,#palette-open:hover{background:#334155}
+#agents{display:flex;gap:2px;min-width:0;overflow-x:auto}#agents[hidden]{display:none}
+#agents a{color:#cbd5e1;text-decoration:none;padding:1px 8px;border-radius:6px;white-space:nowrap}#agents a:hover{background:#334155}
+#agents a[aria-current=page]{color:#fff;background:#1e3a8a;font-weight:600}
+#palette{position:fixed;inset:0;z-index:10;display:flex;align-items:flex-start;justify-content:center;padding-top:12vh;background:rgb(15 23 42/.45)}#palette[hidden]{display:none}
+#palette .box{display:flex;flex-direction:column;width:min(560px,calc(100vw - 24px));max-height:70vh;background:var(--panel);border:1px solid var(--line2);border-radius:10px;box-shadow:0 12px 32px rgb(0 0 0/.3)}
+#palette-input{font:inherit;font-size:15px;color:inherit;background:none;border:0;border-bottom:1px solid var(--line);padding:10px 12px;border-radius:10px 10px 0 0}
+#palette-list{list-style:none;margin:0;padding:4px;overflow:auto}#palette-empty{margin:0;padding:10px 12px;color:var(--muted)}
+#palette-list [role=option]{display:flex;gap:8px;align-items:baseline;padding:6px 10px;border-radius:6px;cursor:pointer;min-width:0}
+#palette-list [aria-selected=true]{background:var(--active);outline:1px solid var(--accent)}
+#palette-list .kind{color:var(--muted);font-size:11.5px;min-width:48px}#palette-list .label{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+#palette-list .detail{margin-left:auto;color:var(--muted);font-family:ui-monospace,monospace;font-size:11.5px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 #raw-graph-label{font-size:12px;color:var(--muted);white-space:nowrap;display:inline-flex;align-items:center;gap:3px}
 #graph-box [data-node]{cursor:pointer}
 #graph-box [data-node].passed rect:first-of-type{stroke:#f59e0b;stroke-width:2.6}
@@ -155,7 +166,7 @@ ol.path{font-size:12px}ol.path li{word-break:break-word}ol.path .at{color:var(--
 .settings-actions{display:flex;gap:6px}.settings-note{flex-basis:100%;margin:0;color:var(--muted)}.settings-note:empty{display:none}.settings-note.error{color:var(--bad)}
 #turns .turn-settings{grid-column:2/4}
 @media (max-width:999px){
-header .kind{display:none}
+header{flex-wrap:wrap;row-gap:4px}header .kind{display:none}#agents{order:1;flex-basis:100%}
 .experiments-pane{grid-template-columns:minmax(0,1fr);grid-template-rows:minmax(0,35%) minmax(0,1fr)}
 #experiment-list{border-right:0;border-bottom:1px solid var(--line)}
 #panels{display:flex;gap:4px;padding:6px 8px 0;overflow-x:auto}

@@ -18,6 +18,7 @@ import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
+import type { ServedBuild } from "../served-build.js";
 import { badRequest, toHttpError } from "../http/errors.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
 import type { SseFrame } from "../http/sse.js";
@@ -72,8 +73,8 @@ function turnOf(
 }
 
 /** The agent's variables after turn `turn` of the thread (0: before its first, the agent's initial ones). */
-async function variablesAt(ctx: ServerContext, threadId: string, turn: number): Promise<Variables> {
-  const globals = (ctx.agent.graph.globals ?? {}) as Variables;
+async function variablesAt(ctx: ServerContext, build: ServedBuild, threadId: string, turn: number): Promise<Variables> {
+  const globals = (build.agent.graph.globals ?? {}) as Variables;
   return agentVariables(turn <= 0 ? null : await ctx.store.memoryAt(threadId, turn), globals);
 }
 
@@ -83,6 +84,7 @@ async function variablesAt(ctx: ServerContext, threadId: string, turn: number): 
  */
 async function* agUiFrames(
   ctx: ServerContext,
+  build: ServedBuild,
   threadId: string,
   source: RunSource,
   runId: string | undefined,
@@ -114,9 +116,9 @@ async function* agUiFrames(
         // run-finish, after this one.
         const variables =
           event.type === "run-start"
-            ? await variablesAt(ctx, threadId, event.turn - (event.opening ? 2 : 1))
+            ? await variablesAt(ctx, build, threadId, event.turn - (event.opening ? 2 : 1))
             : event.type === "run-finish"
-              ? await variablesAt(ctx, threadId, event.turn)
+              ? await variablesAt(ctx, build, threadId, event.turn)
               : undefined;
         yield* frames(translator.translate(event, variables));
         if (isRunEnd(event)) return;
@@ -129,9 +131,9 @@ async function* agUiFrames(
 }
 
 /** The AG-UI stream of the thread's runs; `runId`: the run id the client gave (its frames name it). */
-function agUiStream(ctx: ServerContext, threadId: string, runId: string | undefined): RunStream {
+function agUiStream(ctx: ServerContext, build: ServedBuild, threadId: string, runId: string | undefined): RunStream {
   return {
-    frames: (source, after, signal) => agUiFrames(ctx, threadId, source, runId, after, signal),
+    frames: (source, after, signal) => agUiFrames(ctx, build, threadId, source, runId, after, signal),
     headers: RUN_STREAM_HEADERS,
     what: "AG-UI event",
   };
@@ -142,23 +144,28 @@ export function agUiRoutes(ctx: ServerContext): Hono {
 
   // Refusals (bad input, a busy or ended thread) are the API's JSON errors, sent before any event.
   app.post("/ag-ui", async (c) => {
+    const build = ctx.served();
     const input = await jsonBody(c, RunAgentInputSchema);
     const threadId = threadIdOf(input.threadId, "threadId");
     const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
     // The client's run id, when it gives one a run can have, is the run's: it resumes by it.
     const runId = input.runId !== undefined && isRunId(input.runId) ? input.runId : undefined;
-    const source = await ctx.runs.start(threadId, turn.message, turn.messageId, runId === undefined ? {} : { runId });
-    return streamRun(agUiStream(ctx, threadId, input.runId), source);
+    const source = await ctx.runs.start(threadId, turn.message, turn.messageId, {
+      build,
+      ...(runId !== undefined && { runId }),
+    });
+    return streamRun(agUiStream(ctx, build, threadId, input.runId), source);
   });
 
   app.get("/ag-ui/:threadId/stream", async (c) => {
+    const build = ctx.served();
     const threadId = threadIdOf(c.req.param("threadId"), "threadId");
     const runId = c.req.query("runId");
     // The run resumed is the one it names (or Last-Event-ID names), never another relabelled.
     if (runId !== undefined && !isRunId(runId))
       throw badRequest("runId: the AG-UI run id the POST gave (1 to 200 letters, digits and _ . -)", "runId");
     // Nothing to send is an empty stream, not 204: AG-UI clients read any 2xx answer as a stream, and one without a body fails.
-    return resumeResponse(ctx, threadId, c.req.header("last-event-id"), agUiStream(ctx, threadId, runId), {
+    return resumeResponse(ctx, threadId, c.req.header("last-event-id"), agUiStream(ctx, build, threadId, runId), {
       ...(runId !== undefined && { runId }),
       nothing: () => new Response("", { status: 200, headers: RUN_STREAM_HEADERS }),
     });

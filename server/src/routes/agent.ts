@@ -6,7 +6,10 @@ import { json, type ApiPaths } from "./openapi-schemas.js";
 /** The agent served: its name, its compiled graph (for a page to draw) and its last build's outcome (`serve --watch`). */
 export function agentRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  app.get("/api/agent", (c) => c.json({ name: ctx.agent.graph.agent, graph: ctx.agent.graph, build: ctx.build }));
+  app.get("/api/agent", (c) => {
+    const { name, agent } = ctx.served();
+    return c.json({ name, graph: agent.graph, build: ctx.agents.status(name) });
+  });
   return app;
 }
 

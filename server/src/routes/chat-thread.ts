@@ -32,20 +32,20 @@ async function inFlight(ctx: ServerContext, threadId: string, version: number): 
 
 export function chatThreadRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  const agent = ctx.agent.graph.agent;
 
   // A chat that has sent nothing yet has no thread: its messages are none.
   app.get("/api/chat/:id/messages", async (c) => {
     const id = threadIdOf(c.req.param("id"));
-    const info = await ownThread(ctx.store, agent, id);
+    const info = await ownThread(ctx.store, ctx.served().name, id);
     if (!info) return c.json([]);
     return c.json(uiMessagesOf(await ctx.store.turns(id), await inFlight(ctx, id, info.version)));
   });
 
   app.post("/api/chat/:id/stop", async (c) => {
     const id = threadIdOf(c.req.param("id"));
-    if (!(await ownThread(ctx.store, agent, id))) return c.body(null, 204);
-    const stopped = await ctx.runs.stopThread(id);
+    const build = ctx.served();
+    if (!(await ownThread(ctx.store, build.name, id))) return c.body(null, 204);
+    const stopped = await ctx.runs.stopThread(id, build);
     if (!stopped) return c.body(null, 204);
     return c.json({ runId: stopped.runId, turn: turnJson(stopped.turn, ctx.prices) });
   });

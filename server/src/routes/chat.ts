@@ -9,6 +9,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
+import type { ServedBuild } from "../served-build.js";
 import { knownThread, ownThread } from "../own-thread.js";
 import { replyMessageId } from "../protocols/ui-messages.js";
 import { replayOf } from "../runs/run-manager.js";
@@ -65,8 +66,8 @@ function textOf(message: z.infer<typeof Message>, at: number, maxChars: number):
  * The agent's opening, asked for by a chat with no user message: the run making it, the turn that
  * made it (a page that asks twice gets the same opening), or a new run.
  */
-async function opening(ctx: ServerContext, threadId: string, retried = false): Promise<RunSource> {
-  const info = await ownThread(ctx.store, ctx.agent.graph.agent, threadId);
+async function opening(ctx: ServerContext, build: ServedBuild, threadId: string, retried = false): Promise<RunSource> {
+  const info = await ownThread(ctx.store, build.name, threadId);
   if (info?.running && info.running.messageId === null && info.version === 0) {
     const run = ctx.runs.liveOn(threadId) ?? (await ctx.store.latestRun(threadId));
     if (run) return { kind: "run", runId: run.id };
@@ -81,17 +82,22 @@ async function opening(ctx: ServerContext, threadId: string, retried = false): P
     );
   }
   try {
-    return await ctx.runs.start(threadId, null, undefined, { policy: ctx.chatPolicy });
+    return await ctx.runs.start(threadId, null, undefined, { policy: ctx.chatPolicy, build });
   } catch (err) {
     // Another request made the opening while this one waited for the thread: that one is the answer.
-    if (!retried && err instanceof HttpError && err.status === 400) return opening(ctx, threadId, true);
+    if (!retried && err instanceof HttpError && err.status === 400) return opening(ctx, build, threadId, true);
     throw err;
   }
 }
 
 /** The last reply asked for again: the thread's last turn, run again from the memory before it. */
-async function regenerate(ctx: ServerContext, threadId: string, messageId: string | undefined): Promise<RunSource> {
-  await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
+async function regenerate(
+  ctx: ServerContext,
+  build: ServedBuild,
+  threadId: string,
+  messageId: string | undefined,
+): Promise<RunSource> {
+  await knownThread(ctx.store, build.name, threadId, ctx.agents.names);
   const last = (await ctx.store.turns(threadId)).at(-1);
   if (!last) throw badRequest(`trigger: thread ${threadId} has no reply to generate again`, "trigger");
   if (messageId !== undefined && messageId !== replyMessageId(last.seq)) {
@@ -103,6 +109,7 @@ async function regenerate(ctx: ServerContext, threadId: string, messageId: strin
   return ctx.runs.start(threadId, last.user, last.messageId ?? undefined, {
     policy: ctx.chatPolicy,
     replaces: last.seq,
+    build,
   });
 }
 
@@ -129,11 +136,12 @@ export function chatRoutes(ctx: ServerContext): Hono {
   };
 
   app.post("/api/chat", async (c) => {
+    const build = ctx.served();
     const body = await jsonBody(c, ChatBody);
     const threadId = threadIdOf(body.id, "id");
     if (body.trigger === "regenerate-message")
-      return streamRun(stream, await regenerate(ctx, threadId, body.messageId));
-    if (!body.messages.some((m) => m.role === "user")) return streamRun(stream, await opening(ctx, threadId));
+      return streamRun(stream, await regenerate(ctx, build, threadId, body.messageId));
+    if (!body.messages.some((m) => m.role === "user")) return streamRun(stream, await opening(ctx, build, threadId));
     const at = body.messages.length - 1;
     const last = body.messages[at]!;
     if (last.role !== "user")
@@ -141,6 +149,7 @@ export function chatRoutes(ctx: ServerContext): Hono {
     const text = textOf(last, at, ctx.limits.maxMessageChars);
     const started = await ctx.runs.start(threadId, text, keepableText(last.id, `messages[${at}].id`), {
       policy: ctx.chatPolicy,
+      build,
     });
     return streamRun(stream, started);
   });

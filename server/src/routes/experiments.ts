@@ -38,9 +38,8 @@ function casesOf(report: EvalReport, names: AgentNames) {
 export function experimentsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
   const app = new Hono();
-  const agent = ctx.agent.graph.agent;
-
   const found = async (id: string): Promise<Experiment> => {
+    const agent = ctx.served().name;
     const e = await store.experiment(id);
     if (!e || e.agent !== agent) throw new HttpError(404, "unknown_experiment", `no experiment '${id}' of ${agent}`);
     return e;
@@ -48,7 +47,9 @@ export function experimentsRoutes(ctx: ServerContext): Hono {
 
   app.get("/api/experiments", async (c) => {
     const limit = integerParam(c.req.query("limit"), "limit", 100);
-    return c.json({ experiments: await store.listExperiments({ limit: Math.min(limit, 1000), agent }) });
+    return c.json({
+      experiments: await store.listExperiments({ limit: Math.min(limit, 1000), agent: ctx.served().name }),
+    });
   });
 
   app.get("/api/experiments/:id", async (c) => {
@@ -56,7 +57,7 @@ export function experimentsRoutes(ctx: ServerContext): Hono {
     const { report, graph, ...experiment } = e;
     const names = new AgentNames(graph);
     // Its lines are those of the source served: the studio may light them there.
-    const sameSource = e.sourceHash !== null && e.sourceHash === (ctx.agent.graph.source?.sha256 ?? null);
+    const sameSource = e.sourceHash !== null && e.sourceHash === (ctx.served().agent.graph.source?.sha256 ?? null);
     let comparison = null;
     if (e.comparedWith !== null) {
       const other = await store.experiment(e.comparedWith);

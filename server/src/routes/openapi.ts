@@ -10,7 +10,7 @@ import { openApiPage, PAGE_CSP } from "./openapi-page.js";
 
 export function openApiRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
-  const document = openApiDocument(ctx.agent.graph.agent, { playground: ctx.playground });
+  const document = openApiDocument(ctx.served().name, { playground: ctx.playground });
   app.get("/openapi.json", (c) => c.json(document));
   app.get("/api/docs", (c) =>
     c.html(openApiPage(document), 200, {

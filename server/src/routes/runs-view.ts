@@ -30,7 +30,7 @@ export function timeParam(raw: string | undefined, field: string): number | unde
  */
 export function agentParam(ctx: ServerContext, raw: string | undefined): string | undefined {
   if (raw === "*") return undefined;
-  return raw || ctx.agent.graph.agent;
+  return raw || ctx.served().name;
 }
 
 /** A listed run as the API shows it: without its trace, with the tokens and cost the trace records. */

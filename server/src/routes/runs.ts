@@ -63,6 +63,7 @@ export function runsRoutes(ctx: ServerContext): Hono {
   };
 
   app.post("/api/threads/:id/runs", async (c) => {
+    const build = ctx.served();
     const threadId = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, RunBody);
     const message =
@@ -74,7 +75,10 @@ export function runsRoutes(ctx: ServerContext): Hono {
             ctx.limits.maxMessageChars,
             "empty; send text, or null for the agent's opening turn",
           );
-    return streamRun(stream, await ctx.runs.start(threadId, message, keepableText(body.messageId, "messageId")));
+    return streamRun(
+      stream,
+      await ctx.runs.start(threadId, message, keepableText(body.messageId, "messageId"), { build }),
+    );
   });
 
   app.get("/api/threads/:id/runs/latest/stream", (c) =>

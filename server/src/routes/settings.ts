@@ -29,7 +29,7 @@ export function settingsRoutes(ctx: ServerContext): Hono {
         ? new HttpError(409, "not_settable", problem.message)
         : badRequest(`${problem.field}: ${problem.message}`, problem.field);
     const info = await ctx.store.thread(id);
-    if (info && !isOwn(info, ctx.agent.graph.agent)) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
+    if (info && !isOwn(info, ctx.served().name)) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
     ctx.threadSettings.set(id, body);
     return c.json({ id, settings: ctx.threadSettings.get(id) ?? null });
   });

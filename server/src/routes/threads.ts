@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { editThreadVariables, migrateThread, type ThreadInfo, type TurnRecord } from "@autograms/store";
 import { settingsOfTrace } from "@autograms/runtime";
+import type { Agent } from "@autograms/runtime";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
@@ -83,10 +84,10 @@ function pricedCalls(text: string, prices: Prices | undefined): Record<string, u
  * Why the thread cannot resume on the agent served now (an edit changed where it stands), or
  * null. A thread whose last turn ran on this very graph needs no look at its memory.
  */
-async function staleness(ctx: ServerContext, thread: ThreadInfo): Promise<string | null> {
-  if (thread.done || thread.version === 0 || thread.graphHash === ctx.agent.graphHash) return null;
+async function staleness(ctx: ServerContext, agent: Agent, thread: ThreadInfo): Promise<string | null> {
+  if (thread.done || thread.version === 0 || thread.graphHash === agent.graphHash) return null;
   const { memory } = await ctx.store.load(thread.id);
-  return memory === null ? null : ctx.agent.staleProblem(memory);
+  return memory === null ? null : agent.staleProblem(memory);
 }
 
 const ForkBody = z.object({ turn: z.number().int().min(0), id: z.string().optional() });
@@ -104,20 +105,31 @@ const VariablesBody = z.object({
 export function threadsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
   const app = new Hono();
-  const agent = ctx.agent.graph.agent;
-  const known = (id: string) => knownThread(store, agent, id);
+  /** The build the request takes as it starts, and a thread of its agent. */
+  const served = () => {
+    const build = ctx.served();
+    return {
+      agent: build.agent,
+      known: (id: string) => knownThread(store, build.name, id, ctx.agents.names),
+      name: build.name,
+    };
+  };
 
   // `?stale=1`: each thread says whether it can resume on the agent served now (a look at the
   // memory of those whose last turn ran on another build).
   app.get("/api/threads", async (c) => {
+    const { agent, name } = served();
     const limit = integerParam(c.req.query("limit"), "limit", 100);
-    const threads = await store.listThreads({ limit: Math.min(limit, 1000), agent });
+    const threads = await store.listThreads({ limit: Math.min(limit, 1000), agent: name });
     if (c.req.query("stale") !== "1") return c.json({ threads });
-    return c.json({ threads: await Promise.all(threads.map(async (t) => ({ ...t, stale: await staleness(ctx, t) }))) });
+    return c.json({
+      threads: await Promise.all(threads.map(async (t) => ({ ...t, stale: await staleness(ctx, agent, t) }))),
+    });
   });
 
   app.get("/api/threads/:id", async (c) => {
     const id = threadIdOf(c.req.param("id"));
+    const { agent, known } = served();
     const thread = await known(id);
     const turns = (await store.turns(id)).map((t) => turnJson(t, ctx.prices));
     const usage = usageTotal(turns.map((t) => t.usage));
@@ -125,7 +137,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
       id,
       thread: {
         ...thread,
-        stale: await staleness(ctx, thread),
+        stale: await staleness(ctx, agent, thread),
         ...(usage && { usage }),
         settings: ctx.threadSettings.get(id) ?? null,
       },
@@ -135,7 +147,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
 
   app.get("/api/threads/:id/memory", async (c) => {
     const id = threadIdOf(c.req.param("id"));
-    const thread = await known(id);
+    const thread = await served().known(id);
     const turn = turnParam(c.req.query("turn"), "turn", id, 0, thread.version);
     return c.json({ turn, memory: await store.memoryAt(id, turn) });
   });
@@ -143,7 +155,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   app.patch("/api/threads/:id", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, TitleBody);
-    await known(id);
+    await served().known(id);
     return c.json({ thread: await store.setTitle(id, body.title) });
   });
 
@@ -151,10 +163,11 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   // prints), rebuilt by replaying it from its recording (prompts are not stored): turn-calls.ts.
   app.get("/api/threads/:id/turns/:seq/calls", async (c) => {
     const id = threadIdOf(c.req.param("id"));
+    const { agent, known } = served();
     const thread = await known(id);
     const seq = turnParam(c.req.param("seq"), "seq", id, 1, thread.version);
     try {
-      return c.json(pricedCalls(await ctx.turnCalls.json(thread, seq), ctx.prices));
+      return c.json(pricedCalls(await ctx.turnCalls.json(thread, seq, agent), ctx.prices));
     } catch (err) {
       if (err instanceof HttpError && err.extra.retryAfter !== undefined)
         c.header("Retry-After", String(err.extra.retryAfter));
@@ -164,7 +177,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
 
   app.delete("/api/threads/:id", async (c) => {
     const id = threadIdOf(c.req.param("id"));
-    await known(id);
+    await served().known(id);
     if (!(await store.deleteThread(id))) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
     ctx.threadSettings.delete(id);
     return c.body(null, 204);
@@ -174,7 +187,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const id = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, ForkBody);
     const newId = body.id === undefined ? undefined : threadIdOf(body.id, "id");
-    const source = await known(id);
+    const source = await served().known(id);
     if (body.turn > source.version)
       throw new HttpError(400, "bad_request", `turn: thread ${id} has turns 0 to ${source.version}`, "turn");
     return c.json({ thread: await store.fork(id, body.turn, newId) }, 201);
@@ -185,16 +198,18 @@ export function threadsRoutes(ctx: ServerContext): Hono {
   app.post("/api/threads/:id/variables", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, VariablesBody);
+    const { agent, known } = served();
     await known(id);
-    const { turn } = await editThreadVariables(store, ctx.agent, id, body.frame, body.set);
+    const { turn } = await editThreadVariables(store, agent, id, body.frame, body.set);
     return c.json({ thread: await store.thread(id), turn: turnJson(turn, ctx.prices) });
   });
 
   app.post("/api/threads/:id/migrate", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, MigrateBody);
+    const { agent, known } = served();
     await known(id);
-    const { turn } = await migrateThread(store, ctx.agent, id, body.node);
+    const { turn } = await migrateThread(store, agent, id, body.node);
     return c.json({ thread: await store.thread(id), turn: turnJson(turn, ctx.prices) });
   });
 

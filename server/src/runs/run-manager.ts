@@ -6,15 +6,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { Agent, ModelSettings } from "@autograms/runtime";
+import type { ModelSettings } from "@autograms/runtime";
 import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
 import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
 import type { NumberedRunEvent, RunEvent } from "./run-events.js";
-import { ownThread } from "../own-thread.js";
+import { notThisAgents, ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
 import { replyNode } from "./reply-text.js";
-import { InProcessPlayer, type TurnPlayer } from "../workers/turn-player.js";
+import type { TurnPlayer } from "../workers/turn-player.js";
+import type { ServedAgents } from "../served-agents.js";
+import type { ServedBuild } from "../served-build.js";
 import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
 import { isOver } from "./run-status.js";
 
@@ -32,8 +34,6 @@ export interface RunManagerOptions {
   observer?: RunObserver;
   /** Told of the error each failed run ended with (the store's damage is kept: /readyz says it). */
   onError?: (err: unknown) => void;
-  /** Where the turns are played (default: in this thread, under the default budgets). */
-  player?: TurnPlayer;
   /** The model settings chosen for a thread (settings/thread-settings.ts), for the runs that start on it. */
   modelSettings?: (threadId: string) => ModelSettings | undefined;
   /** Told of each run that committed its turns, once its events are stored (titles/). */
@@ -58,6 +58,8 @@ export interface StartOptions {
   policy?: BusyPolicy;
   /** Answers the thread's last turn, this one, again (regenerate): `text` and `messageId` are its. */
   replaces?: number;
+  /** The build the request took as it started (default: the default agent's served now). */
+  build?: ServedBuild;
 }
 
 /** What a stop kept: the stopped run's message, as an interrupted turn (no reply, the memory as it was). */
@@ -69,8 +71,6 @@ export interface Stopped {
 
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
-
-const unknownThread = (threadId: string) => new HttpError(404, "unknown_thread", `no thread '${threadId}'`);
 
 const threadEnded = (threadId: string) =>
   new HttpError(
@@ -107,21 +107,13 @@ export class RunManager {
   private readonly stopping = new AbortController();
   private readonly flushMs: number;
 
-  /** Where the turns of the build served now are played. */
-  private player: TurnPlayer;
-  /** Runs in progress by the player they were started on; an earlier build's player is closed once its last one ends. */
-  private readonly runsOn = new Map<TurnPlayer, number>();
-  /** Players of earlier builds, still playing runs that started on them. */
-  private readonly retiring = new Set<TurnPlayer>();
-
-  /** `currentAgent`: the build served now (it may change between runs: hot reload, `usePlayer`). */
+  /** `agents`: the builds served (they may change between runs: hot reload), whose players a run holds while it plays. */
   constructor(
     private readonly store: Store,
-    private readonly currentAgent: () => Agent,
+    private readonly agents: ServedAgents,
     private readonly options: RunManagerOptions,
   ) {
     this.flushMs = options.flushMs ?? 100;
-    this.player = options.player ?? new InProcessPlayer(currentAgent());
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -134,41 +126,23 @@ export class RunManager {
 
   /** Worker threads playing this process's turns (0: its own thread). */
   get workerThreads(): number {
-    return this.player.threads;
+    return this.agents.workerThreads;
   }
 
-  /** Worker threads running in this process: the current build's and those of earlier builds still finishing runs. */
+  /** Worker threads running in this process: the current builds' and those of earlier builds still finishing runs. */
   get liveWorkerThreads(): number {
-    let live = this.player.liveThreads;
-    for (const p of this.retiring) live += p.liveThreads;
-    return live;
+    return this.agents.liveWorkerThreads;
   }
 
-  /** Why the turns cannot all be played now (the current build's workers short of their number), if so. */
+  /** Why the turns cannot all be played now (a current build's workers short of their number), if so. */
   get unready(): string | undefined {
-    return this.player.unready?.();
+    return this.agents.unready;
   }
 
-  /**
-   * Plays the turns that start from now on with `player` (a new build's worker pool, whose workers
-   * made the new agent): a run in progress finishes on the player it started with, and the
-   * previous player is closed once its last run has ended, so that its workers, and the modules
-   * they loaded, are gone.
-   */
-  usePlayer(player: TurnPlayer): void {
-    if (player === this.player) return;
-    const previous = this.player;
-    this.player = player;
-    this.retiring.add(previous);
-    if (!this.runsOn.get(previous)) void this.retire(previous);
-  }
-
-  private async retire(player: TurnPlayer): Promise<void> {
-    try {
-      await player.close();
-    } finally {
-      this.retiring.delete(player);
-    }
+  /** Why the build's agent has no such thread: none, or another agent's (named when served here). */
+  private async notOurs(threadId: string, build: ServedBuild): Promise<HttpError> {
+    const owner = (await this.store.thread(threadId))?.agent ?? null;
+    return notThisAgents(threadId, build.name, owner, this.agents.names);
   }
 
   /** Runs executing in this process. */
@@ -186,7 +160,8 @@ export class RunManager {
    * once the thread is taken (the run has started) or refused (busy, ended: a StoreError or an
    * HttpError to answer with), or at once for a message id that already made its turn.
    */
-  async start(threadId: string, text: string | null, messageId?: string, options: StartOptions = {}): Promise<Started> {
+  async start(threadId: string, text: string | null, messageId?: string, given: StartOptions = {}): Promise<Started> {
+    const options = { ...given, build: given.build ?? this.agents.current() };
     const { runId } = options;
     // A user's message, the common path: what it asks of the thread (the served agent's, not
     // ended, the message new or its turn made, its opening had) is checked as the thread is taken,
@@ -223,7 +198,7 @@ export class RunManager {
           (await this.madeMeanwhile(threadId, messageId!, text, err))
         );
       // Another agent's thread, in a store several share: to this server's clients it does not exist.
-      if (err instanceof StoreError && err.code === "unknown_thread") throw unknownThread(threadId);
+      if (err instanceof StoreError && err.code === "unknown_thread") throw await this.notOurs(threadId, options.build);
       throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
     }
   }
@@ -236,10 +211,11 @@ export class RunManager {
     threadId: string,
     text: string | null,
     messageId: string | undefined,
-    options: StartOptions,
+    options: StartOptions & { build: ServedBuild },
   ): Promise<Started | undefined> {
-    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
-    if (info === null && (await this.store.thread(threadId)) !== null) throw unknownThread(threadId);
+    const info = await ownThread(this.store, options.build.name, threadId);
+    if (info === null && (await this.store.thread(threadId)) !== null)
+      throw await this.notOurs(threadId, options.build);
     if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
       throw badRequest(
         `message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`,
@@ -314,11 +290,11 @@ export class RunManager {
     messageId: string | undefined,
     /** A user's message: on a thread that has had no turn (known once taken) the agent's opening comes first. */
     message: boolean,
-    { runId, policy, replaces }: StartOptions,
+    { runId, policy, replaces, build }: StartOptions & { build: ServedBuild },
   ): Promise<Started> {
-    // Both turns of the run (an opening, the message's) on the build the run started with.
-    const agent = this.currentAgent();
-    const player = this.hold();
+    // Both turns of the run (an opening, the message's) on the build the request started with.
+    const { agent } = build;
+    const player = this.agents.hold(build);
     const id = runId ?? randomUUID();
     let taken: Awaited<ReturnType<typeof takeTurn>>;
     try {
@@ -327,7 +303,7 @@ export class RunManager {
         runId: id,
         policy: policy ?? this.options.policy,
         signal: this.stopping.signal,
-        agent: agent.graph.agent,
+        agent: build.name,
         // The same message sent again while its run is in progress follows that run (start).
         sameMessage: "refuse",
         ...(this.options.owner ? { owner: this.options.owner } : {}),
@@ -344,7 +320,7 @@ export class RunManager {
       }
       if (!taken.openingFirst) await refuseEnded(taken, threadId, text, replaces);
     } catch (err) {
-      this.letGo(player);
+      this.agents.letGo(player);
       throw err;
     }
     const observer = this.options.observer;
@@ -380,26 +356,9 @@ export class RunManager {
       await served.run.stored;
       this.live.delete(served.run.id);
       this.stops.delete(served.run.id);
-      this.letGo(player);
+      this.agents.letGo(player);
     }
     if (played) this.options.onServed?.(served.run.threadId);
-  }
-
-  /** The current player, kept open until `letGo` (a run on it). */
-  private hold(): TurnPlayer {
-    const player = this.player;
-    this.runsOn.set(player, (this.runsOn.get(player) ?? 0) + 1);
-    return player;
-  }
-
-  /** A run on `player` ended: an earlier build's player is closed after its last. */
-  private letGo(player: TurnPlayer): void {
-    const left = this.runsOn.get(player)! - 1;
-    if (left > 0) this.runsOn.set(player, left);
-    else {
-      this.runsOn.delete(player);
-      if (this.retiring.has(player)) void this.retire(player);
-    }
   }
 
   /**
@@ -428,9 +387,9 @@ export class RunManager {
    * stored before this returns; one of another process finds its lease lost at its next renewal.
    * Null when nothing was running.
    */
-  async stopThread(threadId: string): Promise<Stopped | null> {
-    const info = await ownThread(this.store, this.currentAgent().graph.agent, threadId);
-    if (!info) throw unknownThread(threadId);
+  async stopThread(threadId: string, build = this.agents.current()): Promise<Stopped | null> {
+    const info = await ownThread(this.store, build.name, threadId);
+    if (!info) throw await this.notOurs(threadId, build);
     if (!info.running) return null;
     const recorded = this.liveOn(threadId) ?? (await this.store.latestRun(threadId));
     const lease = await this.store.acquire(threadId, {
@@ -453,11 +412,11 @@ export class RunManager {
     await Promise.all([...this.live.values()].map((r) => r.stored));
   }
 
-  /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the player. */
+  /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the players. */
   async close(): Promise<void> {
     this.stopping.abort(new Error("the server is stopping"));
     await Promise.all([...this.live.values()].map((r) => r.stored));
-    await Promise.all([this.player, ...this.retiring].map((p) => p.close()));
+    await this.agents.close();
   }
 }
 

@@ -58,7 +58,7 @@ export interface LatestRun {
 export async function latestRun(ctx: ServerContext, threadId: string): Promise<LatestRun | null> {
   const live = ctx.runs.liveOn(threadId);
   if (live) return { runId: live.id, inProgress: true, lastSeq: live.events.length };
-  await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
+  await knownThread(ctx.store, ctx.served().name, threadId, ctx.agents.names);
   // A run is recorded as it takes the thread: the latest recorded is the thread's latest.
   const run = await ctx.store.latestRun(threadId);
   return run && { runId: run.id, inProgress: !isOver(run), lastSeq: run.lastSeq };
@@ -75,7 +75,7 @@ export interface NamedRun {
  * although the client was given its id, was refused or forgotten before it began: `run_lost` (410).
  */
 export async function namedRun(ctx: ServerContext, threadId: string, runId: string): Promise<NamedRun> {
-  const info = await knownThread(ctx.store, ctx.agent.graph.agent, threadId);
+  const info = await knownThread(ctx.store, ctx.served().name, threadId, ctx.agents.names);
   const replayed = /^turn-(\d+)$/.exec(runId);
   if (replayed) {
     const turn = (await ctx.store.turns(threadId)).find((t) => t.seq === Number(replayed[1]));

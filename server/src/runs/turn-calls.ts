@@ -49,13 +49,11 @@ export class TurnCalls {
 
   constructor(
     private readonly store: Store,
-    private readonly agent: () => Agent,
     private readonly limits: TurnCallsLimits,
   ) {}
 
-  /** The turn's calls as JSON text. */
-  async json(thread: ThreadInfo, seq: number): Promise<string> {
-    const agent = this.agent();
+  /** The turn's calls as JSON text, replayed on `agent` (the build the request took). */
+  async json(thread: ThreadInfo, seq: number, agent: Agent): Promise<string> {
     // A thread deleted and made again under its id is another thread; another build replays otherwise.
     const key = JSON.stringify([thread.id, thread.createdAt, seq, agent.graphHash]);
     const kept = this.kept.get(key);

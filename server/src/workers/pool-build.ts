@@ -3,7 +3,7 @@
  * tool and action modules as they were needs no new workers, only the agent made again from the
  * new graph in the workers there are (`TurnPool.make`), importing nothing anew. Each build is a
  * player of its own, so that a run finishes on the build it started on and an earlier build is let
- * go once its runs have ended (`RunManager.usePlayer`); the pool ends with the last of its builds.
+ * go once its runs have ended (`ServedAgents.serve`); the pool ends with the last of its builds.
  */
 import type { PlayedResult } from "./protocol.js";
 import type { TurnPool } from "./turn-pool.js";

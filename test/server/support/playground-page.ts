@@ -44,6 +44,8 @@ export interface PlaygroundPage {
 export function playgroundInChromium(options: {
   prefix: string;
   agent: () => Agent;
+  /** More agents served beside it. */
+  agents?: () => ListenOptions["agents"];
   playground: ListenOptions["playground"];
   viewport: { width: number; height: number };
   prices?: ListenOptions["prices"];
@@ -60,6 +62,7 @@ export function playgroundInChromium(options: {
     store = await openStore(`sqlite:${join(dir, "threads.db")}`);
     server = await listen({
       agent: options.agent(),
+      ...(options.agents && { agents: options.agents() }),
       store,
       port: 0,
       playground: options.playground,

@@ -3,6 +3,7 @@
 // what a launch runs: an agent (a .ts file with a class that extends Autogram) or a graph (a .json
 // file with "format": "autograms-graph"), a regular file of bounded size. An error about any other
 // file says what is wrong with it without quoting it.
+import { isAgentSource } from "../../agent-loading/agent-files.js";
 import { resolve } from "node:path";
 import { CliError } from "../../agent-loading/cli-error.js";
 import { jsonFault, readRegularFile } from "../../agent-loading/files.js";
@@ -66,8 +67,7 @@ function checkProgram(path: string, given: string): void {
     throw new CliError(`'${given}' is neither an agent's .ts file nor a graph .json`);
   const text = readLaunchFile(path, given);
   if (AGENT.test(path)) {
-    if (!/\bextends\s+Autogram\b/.test(text))
-      throw new CliError(`'${given}' is not an agent: it has no class that extends Autogram`);
+    if (!isAgentSource(text)) throw new CliError(`'${given}' is not an agent: it has no class that extends Autogram`);
     return;
   }
   let value: unknown;

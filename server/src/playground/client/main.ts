@@ -10,10 +10,12 @@ import { byId, newId } from "./dom.js";
 import { chooseNode, showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
-import { loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
+import { listedThreads, loadThreads, openThread, renderThreads, selectThread } from "./threads.js";
+import { agentPage, loadAgents, servedAgents } from "./agents.js";
+import { wirePalette, type Command } from "./palette.js";
+import { PAGES, PANELS, showPage, showPanel, wirePages } from "./pages.js";
 import { renderTimeline, selectTurn } from "./timeline.js";
 import { wireTheme } from "./theme.js";
-import { showPage, wirePages } from "./pages.js";
 import { wireRuns } from "./runs-view.js";
 import { wireMetrics } from "./metrics-view.js";
 import { experimentInAddress, openExperiments, showExperimentsPage } from "./experiments.js";
@@ -117,6 +119,27 @@ wirePages(app);
 wireRuns(app);
 wireMetrics((e) => app.status(e.message, true));
 byId("experiments-close").addEventListener("click", () => showExperimentsPage(false));
+// Ctrl+K: the agents, this agent's threads and the pages, by keyboard.
+const openPalette = wirePalette(
+  { dialog: byId("palette"), input: byId("palette-input"), list: byId("palette-list"), empty: byId("palette-empty") },
+  (): Command[] => [
+    ...servedAgents()
+      .filter((a) => a.name !== state.agent?.name)
+      .map((a) => ({ kind: "Agent", label: a.name, run: () => location.assign(agentPage(a)) })),
+    ...listedThreads().map((t) => ({
+      kind: "Thread",
+      label: t.title ?? "(no message yet)",
+      detail: t.id,
+      run: () => {
+        showPanel(app, "chat");
+        void app.actions.selectThread(t.id);
+      },
+    })),
+    ...Object.entries(PAGES).map(([name, p]) => ({ kind: "Page", label: p.label, run: () => showPage(app, name) })),
+    ...PANELS.map((p) => ({ kind: "Panel", label: p.label, run: () => showPanel(app, p.id) })),
+  ],
+);
+byId("palette-open").addEventListener("click", openPalette);
 ui.search.addEventListener("input", () => renderThreads(app));
 byId("zoom-in").addEventListener("click", () => zoom(app, 1.25));
 byId("zoom-out").addEventListener("click", () => zoom(app, 0.8));
@@ -126,6 +149,7 @@ void guard(app, async () => {
   state.agent = agent;
   ui.agent.textContent = agent.name;
   document.title = `${agent.name} \u00b7 autograms playground`;
+  await loadAgents(byId("agents"), agent.name);
   await drawGraph(app);
   await loadSources(app);
   await wireSettings(app);

@@ -71,6 +71,9 @@ function item(app: App, t: ThreadInfo): HTMLElement {
 }
 
 /** The threads fetched last, those the search matches. */
+/** The threads listed, the most recently active first. */
+export const listedThreads = (): readonly ThreadInfo[] => listed;
+
 export function renderThreads(app: App): void {
   app.ui.threads.replaceChildren(...listed.filter((t) => matches(t, app.ui.search.value)).map((t) => item(app, t)));
 }

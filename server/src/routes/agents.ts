@@ -1,0 +1,39 @@
+/**
+ * Many agents on one server: each agent's routes (the threads API, the chat endpoints, AG-UI, the
+ * run streams, the playground's graph and sources) under `/agents/NAME/`, as the default agent's
+ * are at `/`, and `GET /api/agents`, the agents served. A thread belongs to the agent whose turn
+ * made it: under another agent's routes it is refused (409 `wrong_agent`).
+ */
+import { Hono } from "hono";
+import { mount } from "hono/mount";
+import type { ServerContext } from "../context.js";
+
+/** `routesOf(ctx)`: an app answering one agent's routes, given the context that serves that agent. */
+export function agentsRoutes(ctx: ServerContext, routesOf: (ctx: ServerContext) => Hono): Hono {
+  const app = new Hono();
+  const apps = new Map(
+    ctx.agents.names.map((name) => [name, routesOf({ ...ctx, served: () => ctx.agents.current(name) })]),
+  );
+  app.get("/api/agents", (c) =>
+    c.json({
+      agents: ctx.agents.names.map((name) => ({
+        name,
+        default: name === ctx.agents.defaultName,
+        path: `/agents/${encodeURIComponent(name)}/`,
+        build: ctx.agents.status(name),
+      })),
+    }),
+  );
+  app.all(
+    "/agents/:agent/*",
+    (c, next) => {
+      // An agent not served: 404 unknown_agent, naming those that are.
+      ctx.agents.current(c.req.param("agent"));
+      return next();
+    },
+    mount((request: Request, env: unknown, name: string) => apps.get(name)!.fetch(request, env), {
+      optionHandler: (c) => [c.env, c.req.param("agent")],
+    }),
+  );
+  return app;
+}
