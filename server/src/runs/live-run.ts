@@ -10,8 +10,7 @@
 import type { Lease, NewRun, RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "@autograms/store";
-import { stepKind } from "./step-text.js";
-import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
+import { ComputeSteps } from "./bounded-steps.js";
 
 const BATCH_EVENTS = 500;
 
@@ -35,8 +34,8 @@ export class LiveRun {
   private record: NewRun | null;
   /** The lease the run holds its thread by. */
   private readonly lease: Lease;
-  private computeSteps = 0;
-  private omittedSteps = 0;
+  /** Its turns' compute steps, counted where they are played: its end says how many were not sent. */
+  readonly steps = new ComputeSteps();
 
   constructor(
     readonly id: string,
@@ -61,12 +60,6 @@ export class LiveRun {
   /** The message the run answers (null: the opening alone). */
   get messageId(): string | null {
     return this.lease.messageId;
-  }
-
-  /** Compute steps a worker played past the stream's bound and counted without sending them. */
-  omitted(steps: number): void {
-    this.computeSteps += steps;
-    this.omittedSteps += steps;
   }
 
   get ended(): boolean {
@@ -95,11 +88,8 @@ export class LiveRun {
   /** The event with its number, after those published; null when it is not to be kept. */
   private numbered(event: RunEvent, after = this.events.length): NumberedRunEvent | null {
     if (this.ended) return null;
-    if (event.type === "step" && COMPUTE_STEPS.has(stepKind(event)) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
-      this.omittedSteps++;
-      return null;
-    }
-    if (isRunEnd(event) && this.omittedSteps > 0) event = { ...event, omittedSteps: this.omittedSteps };
+    const { omitted } = this.steps;
+    if (isRunEnd(event) && omitted > 0) event = { ...event, omittedSteps: omitted };
     return { seq: after + 1, event };
   }
 

@@ -14,6 +14,7 @@ import {
   type TraceEvent,
 } from "@autograms/runtime";
 import { TraceText } from "@autograms/store";
+import type { ComputeSteps } from "../runs/bounded-steps.js";
 import { boundedStep } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
@@ -26,6 +27,8 @@ export interface PlayHooks {
   onStep(event: StoredTraceEvent, json: string): void;
   /** Each step sent as the trace has it: every value whole, a generation with its prompt. */
   wholeSteps?: boolean;
+  /** Counts the compute steps, and sends only those the run's stream takes (none: every step). */
+  steps?: ComputeSteps;
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
@@ -50,6 +53,8 @@ export async function playTurn(
     if (replyOf(e) !== undefined) replyAt = e.node;
     const { event, bytes } = boundedStep(stored);
     meter.step(bytes);
+    // Past the stream's bound a step is only counted: a loop of a million steps costs a count.
+    if (hooks.steps && !hooks.steps.sends(e.kind)) return;
     // A whole step is the event itself: stored is the same object when it had no prompt to strip.
     const sent = hooks.wholeSteps ? (e as unknown as StoredTraceEvent) : event;
     hooks.onStep(sent, sent === stored ? json : JSON.stringify(sent));

@@ -4,6 +4,7 @@
  * Either way under the same per-turn budgets.
  */
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
+import type { ComputeSteps } from "../runs/bounded-steps.js";
 import { stepWithText, type StepEvent } from "../runs/step-text.js";
 import { playTurn } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
@@ -35,6 +36,12 @@ export interface PlayRequest {
    * stream, which the bounds protect from a turn's size.
    */
   wholeSteps?: boolean;
+  /**
+   * The run's compute steps, counted by the player across the run's turns: its stream's bound.
+   * Absent: a worker thread bounds the turn alone (its counts in the result, or the error), the
+   * server's own thread sends every step.
+   */
+  steps?: ComputeSteps;
   onText(chunk: ReplyChunk): void;
 }
 

@@ -282,6 +282,7 @@ export class TurnPool implements TurnPlayer {
         ...(job.trace && { trace: job.trace }),
         ...(request.build !== undefined && { build: request.build }),
         ...(request.wholeSteps && { wholeSteps: true }),
+        ...(request.steps && { computeStepsLeft: request.steps.left }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -447,7 +448,7 @@ export class TurnPool implements TurnPlayer {
         case "missed": {
           const job = slot.jobs.get(message.id);
           if (job) {
-            const { threadId, text, memory, build, wholeSteps } = job.request;
+            const { threadId, text, memory, build, wholeSteps, steps } = job.request;
             this.post(slot, {
               type: "play",
               id: message.id,
@@ -457,6 +458,7 @@ export class TurnPool implements TurnPlayer {
               ...(job.trace && { trace: job.trace }),
               ...(build !== undefined && { build }),
               ...(wholeSteps && { wholeSteps: true }),
+              ...(steps && { computeStepsLeft: steps.left }),
             });
           }
           return;
@@ -466,6 +468,9 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
+          // The worker counted the turn's compute steps: they count for its run.
+          const counts = message.type === "played" ? message.result : message;
+          job.request.steps?.add(counts.computeSteps ?? 0, counts.omittedSteps ?? 0);
           // A suspect thread's turn ended on its own worker without ending it.
           if (role === "own") this.strikes.cleared(job.request.threadId);
           if (message.type === "failed" && message.error.retire) this.retire(slot);
