@@ -520,7 +520,7 @@ export function openApiDocument(agent: string, options: { playground: boolean })
             },
             503: {
               description:
-                '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one is starting, or could not be started); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
+                '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one crashed and its replacement is starting, or a replacement could not be started; not while a worker the pool retired is replaced); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
               content: json({
                 type: "object",
                 properties: {

@@ -53,7 +53,11 @@ export interface TurnPlayer {
   play(request: PlayRequest): Promise<PlayedResult>;
   /** Resolves once the turns can be played (worker threads have made their agents); rejects with why they cannot. */
   ready?(): Promise<unknown>;
-  /** Why fewer turns than it was made for can be played now (a worker that could not be replaced), if so: `/readyz` says it. */
+  /**
+   * Why fewer turns than it was made for can be played now (a worker that crashed and is being
+   * replaced, or could not be replaced; not one retired and replaced as a matter of course), if
+   * so: `/readyz` says it.
+   */
   unready?(): string | undefined;
   close(): Promise<void>;
 }

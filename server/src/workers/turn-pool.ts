@@ -95,6 +95,8 @@ interface Slot {
   calls: Map<number, AbortController>;
   /** The builds it is making (`make`), by number. */
   making: Map<number, { resolve(about: unknown): void; reject(err: Error): void }>;
+  /** A replacement for a worker that ended by itself (not one the pool retired): until it serves, the pool is `unready`. */
+  afterCrash?: boolean;
 }
 
 const PING_MS = 500;
@@ -179,13 +181,20 @@ export class TurnPool implements TurnPlayer {
     return this.alive;
   }
 
-  /** Why the pool cannot play as many turns as it was made for (fewer workers than its size), if so. */
+  /**
+   * Why the pool cannot play as many turns as it was made for (fewer workers than its size), if
+   * so: a worker ended by itself and its replacement is starting, or a replacement could not be
+   * started. A worker the pool retired (it may keep what a turn took) is replaced as a matter of
+   * course: the others, or its replacement once started, take the turns meanwhile, and the pool
+   * stays ready unless that replacement fails.
+   */
   unready(): string | undefined {
     if (this.closed || this.unusable || this.slots.length >= this.size) return undefined;
     const serving = `${this.slots.length} of ${this.size} worker threads serve`;
-    return this.replaceFailure === undefined
-      ? `${serving}; a new one is starting`
-      : `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
+    if (this.replaceFailure !== undefined)
+      return `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
+    for (const slot of this.starting) if (slot.afterCrash) return `${serving}; a new one is starting`;
+    return undefined;
   }
 
   /**
@@ -522,7 +531,8 @@ export class TurnPool implements TurnPlayer {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
-    if (!this.closed && !this.unusable) this.replace();
+    // A serving worker the pool did not retire (those leave `slots` as they retire) ended by itself.
+    if (!this.closed && !this.unusable) this.replace(true);
   }
 
   /**
@@ -530,8 +540,9 @@ export class TurnPool implements TurnPlayer {
    * One that cannot (the agent's modules are gone) is logged once per kind of failure and tried
    * again, after 1 s, then twice as long each time up to a minute, while the others serve.
    */
-  private replace(): void {
+  private replace(afterCrash: boolean): void {
     const slot = this.spawn("replacement");
+    slot.afterCrash = afterCrash;
     this.starting.add(slot);
     slot.ready.then(
       () => {
@@ -554,7 +565,7 @@ export class TurnPool implements TurnPlayer {
             `autograms: a worker thread could not be started in place of one that ended (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
           );
         }
-        this.respawnTimer = setTimeout(() => this.replace(), this.respawnMs);
+        this.respawnTimer = setTimeout(() => this.replace(afterCrash), this.respawnMs);
         this.respawnTimer.unref();
         this.respawnMs = Math.min(2 * this.respawnMs, RESPAWN_MOST_MS);
       },
@@ -567,7 +578,7 @@ export class TurnPool implements TurnPlayer {
     const i = this.slots.indexOf(slot);
     if (i >= 0) {
       this.slots.splice(i, 1);
-      this.replace();
+      this.replace(false);
     }
     this.settledOn(slot);
   }
