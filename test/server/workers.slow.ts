@@ -278,6 +278,37 @@ describe("a turn pool", () => {
   });
 });
 
+describe("a pool given an agent of this thread too (inline)", () => {
+  it("plays the turns here until one proves CPU-heavy; that thread's go to a worker, the others' stay", async () => {
+    // The same agent in this thread: its tool says thread 0, a worker's its own.
+    const here = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+    const p = new TurnPool({
+      script: fixture("worker.mjs"),
+      data: { graph },
+      size: 1,
+      budgets: { timeMs: 1000 },
+      inline: here,
+    });
+    pools.push(p);
+    await p.ready();
+    const opened = (await p.play(request("a", null))).memory;
+    const steps: string[] = [];
+    const played = await p.play({ ...request("a", "who?", opened), onStep: (s) => steps.push(s.event.kind) });
+    expect(played.reply).toBe("worker 0");
+    // Its steps stream as a worker's do, and its trace is packed for the commit.
+    expect(steps).toEqual(traceOf(played).map((e) => e.kind));
+    const looped = await p.play(request("a", "loop", played.memory)).catch((e: { code?: string }) => e);
+    expect(looped).toMatchObject({ code: "time_budget" });
+    // The loop yielded to the event loop between its slices and was stopped by its budget; the
+    // thread's next turns are played in the worker.
+    const moved = await p.play(request("a", "who?", played.memory));
+    expect(moved.reply).toMatch(/^worker [1-9]\d*$/);
+    expect(moved.memory.turn).toBe(played.memory.turn + 1);
+    const other = (await p.play(request("b", null))).memory;
+    expect((await p.play(request("b", "who?", other))).reply).toBe("worker 0");
+  });
+});
+
 describe("a new build with a pool of its own (setAgent)", () => {
   it("sends the turns that start after it to the new pool, lets a run in progress finish on the old one, then closes the old one", async () => {
     const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });

@@ -32,7 +32,14 @@ export interface PlayHooks {
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
+  /** Told, as the turn ends (played or failed), the milliseconds of synchronous work it did and the steps it took. */
+  spent?(ms: number, steps: number): void;
+  /** Told each time the turn yields the event loop because it computed for a whole slice: the same, so far. */
+  computing?(ms: number, steps: number): void;
 }
+
+/** What the one who plays a turn is told of its synchronous work (PlayHooks). */
+export type TurnWork = Pick<PlayHooks, "spent" | "computing">;
 
 export async function playTurn(
   agent: Agent,
@@ -62,6 +69,7 @@ export async function playTurn(
   // Nothing (no promise) while the slice lasts: the run goes on to its next node at once.
   const pause = () => {
     if (!meter.sliceEnded) return;
+    hooks.computing?.(meter.spent, meter.taken);
     return new Promise<void>((r) => setImmediate(r)).then(() => meter.resumed());
   };
   try {
@@ -85,5 +93,6 @@ export async function playTurn(
     throw meter.exceeded ?? (hooks.signal.aborted ? hooks.signal.reason : err);
   } finally {
     meter.close();
+    hooks.spent?.(meter.spent, meter.taken);
   }
 }

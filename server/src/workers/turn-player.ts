@@ -6,7 +6,7 @@
 import type { Agent, Memory, ReplyChunk } from "@autograms/runtime";
 import type { ComputeSteps } from "../runs/bounded-steps.js";
 import { stepWithText, type StepEvent } from "../runs/step-text.js";
-import { playTurn } from "./play-turn.js";
+import { playTurn, type TurnWork } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 
@@ -74,9 +74,11 @@ export class InProcessPlayer implements TurnPlayer {
     this.budgets = budgetsOf(budgets, "budgets");
   }
 
-  play(request: PlayRequest): Promise<PlayedResult> {
+  /** `work`: told of the turn's synchronous work as it goes. */
+  play(request: PlayRequest, work?: TurnWork): Promise<PlayedResult> {
     return playTurn(request.agent ?? this.agent, request.text, request.memory, {
       ...request,
+      ...work,
       onStep: (event, json) => request.onStep(stepWithText(event, json)),
       budgets: this.budgets,
     });

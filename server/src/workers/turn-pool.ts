@@ -7,12 +7,13 @@
  * answering (one step that never ends) fails its own turns only, and is replaced; a thread whose
  * turns keep ending workers is played apart, then refused (crash-strikes.ts). A replacement that
  * cannot be made (its modules gone) leaves the pool serving on the workers it has, trying again
- * with backoff and saying why it is not ready (`unready`).
+ * with backoff and saying why it is not ready (`unready`). Given the agent made in its own thread
+ * too (`inline`), the pool plays turns there until they prove CPU-heavy (inline-turns.ts).
  */
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Tool } from "@autograms/runtime";
+import type { Agent, Tool } from "@autograms/runtime";
 import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
 import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
@@ -20,6 +21,7 @@ import { turnError } from "./failed-turn.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import { InlineTurns } from "./inline-turns.js";
 import { stepFromText } from "../runs/step-text.js";
 
 export interface WorkerOptions {
@@ -51,6 +53,12 @@ export interface WorkerOptions {
   tools?: Record<string, Tool>;
   /** Called once the pool has closed and its workers have ended: what holds `tools` may let them go (an MCP server stopped). */
   onClose?: () => Promise<void>;
+  /**
+   * The agent made in this thread too, to play the turns here until a thread's turn proves
+   * CPU-heavy (inline-turns.ts): only for an agent that runs no code of its own beyond its graph
+   * and its model (no tool, action or hook modules: one could exit or block this thread).
+   */
+  inline?: Agent;
 }
 
 export class WorkerError extends Error {
@@ -151,6 +159,8 @@ export class TurnPool implements TurnPlayer {
   /** The builds made after the workers started (`make`) and not dropped, with their data: a worker that replaces one makes them too. */
   private readonly builds = new Map<number, unknown>();
   private nextBuild = 1;
+  /** The turns played in this thread until they prove CPU-heavy (WorkerOptions.inline). */
+  private readonly inline: InlineTurns | undefined;
 
   constructor(private readonly options: WorkerOptions) {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
@@ -166,6 +176,7 @@ export class TurnPool implements TurnPlayer {
       throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
     this.sharedInfo = sharedToolInfo(options.tools ?? {});
+    this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn("first"));
     this.watchdog = setInterval(() => this.watch(), PING_MS);
     this.watchdog.unref();
@@ -246,6 +257,7 @@ export class TurnPool implements TurnPlayer {
   play(request: PlayRequest): Promise<PlayedResult> {
     if (this.unusable) return Promise.reject(this.unusable);
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    if (this.inline?.takes(request)) return this.inline.play(request);
     const refused = this.strikes.refusal(request.threadId) ?? this.noWorker();
     if (refused) return Promise.reject(refused);
     const slot = this.choose(request.threadId);
