@@ -45,7 +45,8 @@
 //     [--serve-workers N] [--cpu-prof DIR] [--node-flags="..."] [--no-postgres]
 //
 // --serve-workers N plays compare's turns in N worker threads (default 0: in the server's thread,
-// so what is compared is the serving path itself); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
+// so what is compared is the serving path itself); with N above 0, a third server with none is
+// measured in the same rounds, and a second table gives the pool's price (N workers / none); --cpu-prof DIR writes the autograms server's CPU profiles there (one per
 // thread; open them in Chrome's DevTools); --node-flags starts the autograms server with those Node
 // and V8 flags (for instance --single-threaded-gc). Postgres is a temporary server started here
 // (Debian's postgresql package; fsync off, as the tests start it), or BENCH_POSTGRES_URL; without
@@ -463,14 +464,19 @@ const COMPARE_ROWS = [
  * `database`: the CPU seconds its database's processes have used (Postgres started here), for the
  * database's CPU per message, printed after the table (`notes`).
  */
-async function compare(name, storeUrlOf, database = null, notes = []) {
+async function compare(name, storeUrlOf, database = null, notes = [], pool = []) {
   const agentFile = join(dir, "bench-agent.json");
   writeFileSync(agentFile, JSON.stringify(GRAPH));
   const framesFile = join(dir, "frames.json");
   const ours = await autogramsServe(agentFile, storeUrlOf("autograms"), SERVE_WORKERS);
   let bare;
+  let inline;
   let frames;
-  const rounds = { autograms: COMPARE_ROWS.map(() => []), bare: COMPARE_ROWS.map(() => []) };
+  const rounds = {
+    autograms: COMPARE_ROWS.map(() => []),
+    bare: COMPARE_ROWS.map(() => []),
+    inline: COMPARE_ROWS.map(() => []),
+  };
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
     await chatTurn(ours.url, "frames", 0);
@@ -480,26 +486,26 @@ async function compare(name, storeUrlOf, database = null, notes = []) {
       [join(root, "bench/support/bare-server.mjs"), storeUrlOf("bare"), framesFile],
       "bare server",
     );
-    await measure(ours, "warm", 1, WARMUP);
-    await measure(bare, "warm", 1, WARMUP);
+    // With worker threads, the same server with none is measured in the same rounds too: the pool's price.
+    if (SERVE_WORKERS > 0) inline = await autogramsServe(agentFile, storeUrlOf("inline"), 0);
+    const servers = [["autograms", ours], ["bare", bare], ...(inline ? [["inline", inline]] : [])];
+    for (const [, server] of servers) await measure(server, "warm", 1, WARMUP);
     for (let r = 0; r < ROUNDS; r++)
       for (const [i, { prefix, clients, messages, fresh }] of COMPARE_ROWS.entries())
-        for (const [who, server] of [
-          ["autograms", ours],
-          ["bare", bare],
-        ])
+        for (const [who, server] of servers)
           rounds[who][i].push(await measure(server, `${prefix}-${r}`, clients, messages, fresh, database));
   } finally {
     await ours.stop();
     await bare?.stop();
+    await inline?.stop();
   }
   const median = (results, key) =>
     percentile(
       results.map((x) => x[key]),
       50,
     );
-  const row = ({ label }, i) => {
-    const [a, b] = [rounds.autograms[i], rounds.bare[i]];
+  const row = ({ label }, i, against = "bare") => {
+    const [a, b] = [rounds.autograms[i], rounds[against][i]];
     const cell = (key, show) => {
       const [x, y] = [median(a, key), median(b, key)];
       return `${show(x)} / ${show(y)} (${(x / y).toFixed(2)}x)`;
@@ -511,6 +517,7 @@ async function compare(name, storeUrlOf, database = null, notes = []) {
   };
   for (const [i, spec] of COMPARE_ROWS.entries()) {
     console.log(row(spec, i));
+    if (inline) pool.push(row(spec, i, "inline"));
     if (database) {
       const [x, y] = [median(rounds.autograms[i], "databaseMs"), median(rounds.bare[i], "databaseMs")];
       notes.push(
@@ -817,14 +824,25 @@ try {
     console.log(
       "| store | clients | server CPU per message | turns/s | turn p50 | turn p99 |\n|---|---|---|---|---|---|",
     );
-    const frames = await compare("SQLite", (who) => `sqlite:${join(dir, `compare-${who}.db`)}`);
-    const pg = [await pgDatabase(), await pgDatabase()];
     const notes = [];
+    const pool = [];
+    const frames = await compare("SQLite", (who) => `sqlite:${join(dir, `compare-${who}.db`)}`, null, notes, pool);
+    const pg = { autograms: await pgDatabase(), bare: await pgDatabase() };
+    if (pg.autograms && SERVE_WORKERS > 0) pg.inline = await pgDatabase();
     const database = postgres && process.platform === "linux" ? postgresCpuSeconds : null;
-    if (pg[0]) await compare("Postgres", (who) => (who === "autograms" ? pg[0] : pg[1]), database, notes);
+    if (pg.autograms) await compare("Postgres", (who) => pg[who], database, notes, pool);
     else skipped("Postgres");
     console.log(`\n(${frames} SSE frames a turn)`);
     for (const note of notes) console.log(note);
+    if (pool.length) {
+      console.log(
+        `\nThe pool's price: the same server with ${SERVE_WORKERS} worker threads / with none (--workers 0), measured in the same rounds\n`,
+      );
+      console.log(
+        "| store | clients | server CPU per message | turns/s | turn p50 | turn p99 |\n|---|---|---|---|---|---|",
+      );
+      for (const line of pool) console.log(line);
+    }
   }
   if (SECTIONS.has("workers")) {
     console.log(

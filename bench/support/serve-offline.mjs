@@ -13,8 +13,9 @@ import { listen } from "@autograms/server";
 const [graphFile, storeUrl, workers, resumeWindowMs] = process.argv.slice(2);
 const graph = JSON.parse(readFileSync(graphFile, "utf8"));
 const store = await openStore(storeUrl);
+const agent = new Agent(graph, { model: new OfflineModel() });
 const server = await listen({
-  agent: new Agent(graph, { model: new OfflineModel() }),
+  agent,
   store,
   port: 0,
   ...(resumeWindowMs === undefined ? {} : { resumeWindowMs: Number(resumeWindowMs) }),
@@ -26,6 +27,9 @@ const server = await listen({
           data: { graph },
           size: Number(workers),
           budgets: { timeMs: 120_000 },
+          // As `autograms serve` gives it for an agent with no tool or action modules (the bench's
+          // agents have none): turns played in this thread until one proves CPU-heavy.
+          inline: agent,
         },
       }
     : { budgets: { timeMs: 120_000 } }),

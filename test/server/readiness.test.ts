@@ -7,7 +7,10 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { compile } from "@autograms/compiler";
+import { TurnPool } from "@autograms/server";
 import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 
 const folder = tempFolder("autograms-readiness-");
@@ -23,6 +26,40 @@ const readyz = async (s: TestServer) => {
 };
 
 describe("/readyz", () => {
+  it("stays ready while a worker the pool retired is replaced: the others take the turns", async () => {
+    const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/pool-bounds/${name}`, import.meta.url));
+    const { graph } = compile(readFileSync(fixture("agent.ts"), "utf8"), { fileName: fixture("agent.ts") });
+    // Turns that never end and ignore being stopped: the pool fails one past its wall-clock bound and retires its worker.
+    const pool = new TurnPool({
+      script: fixture("worker.mjs"),
+      size: 2,
+      budgets: { wallMs: 200 },
+      data: { graph, stubborn: true },
+    });
+    await pool.ready();
+    const s = await startTestServer(folder.path, { workers: pool });
+    servers.push(s);
+    const serving = () => (pool as unknown as { slots: unknown[] }).slots.length;
+    const turn = {
+      threadId: "a",
+      text: "who?",
+      memory: null,
+      signal: new AbortController().signal,
+      onStep: () => {},
+      onText: () => {},
+    };
+    const failed = await pool.play(turn).catch((err: { code?: string; message?: string }) => err);
+    expect(failed).toMatchObject({ code: "turn_timeout", message: expect.stringMatching(/is replaced/) });
+    // Its replacement is starting: one worker serves meanwhile, and the server is ready.
+    expect(serving()).toBe(1);
+    expect(pool.unready()).toBeUndefined();
+    expect(await readyz(s)).toEqual([200, { status: "ready", runs: 0 }]);
+    const deadline = Date.now() + 10_000;
+    while (serving() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(serving()).toBe(2);
+    expect(await readyz(s)).toEqual([200, { status: "ready", runs: 0 }]);
+  });
+
   it("is 503 dependency_down while the app's readiness says something the agent needs is down", async () => {
     let down: string | undefined = "MCP server 'shop' is down";
     const s = await startTestServer(folder.path, { readiness: () => down });

@@ -7,7 +7,8 @@ import { inflateRawSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { compile } from "@autograms/compiler";
 import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
-import { MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
+import { InProcessPlayer, MAX_VALUE_BYTES, TurnPool, type PlayRequest } from "@autograms/server";
+import type { TurnPlayer } from "../../server/src/workers/turn-player.js";
 import type { PlayedResult } from "../../server/src/workers/protocol.js";
 import { boundedStep } from "../../server/src/workers/bounded-step.js";
 import { sseResponse } from "../../server/src/http/sse.js";
@@ -277,6 +278,37 @@ describe("a turn pool", () => {
   });
 });
 
+describe("a pool given an agent of this thread too (inline)", () => {
+  it("plays the turns here until one proves CPU-heavy; that thread's go to a worker, the others' stay", async () => {
+    // The same agent in this thread: its tool says thread 0, a worker's its own.
+    const here = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+    const p = new TurnPool({
+      script: fixture("worker.mjs"),
+      data: { graph },
+      size: 1,
+      budgets: { timeMs: 1000 },
+      inline: here,
+    });
+    pools.push(p);
+    await p.ready();
+    const opened = (await p.play(request("a", null))).memory;
+    const steps: string[] = [];
+    const played = await p.play({ ...request("a", "who?", opened), onStep: (s) => steps.push(s.event.kind) });
+    expect(played.reply).toBe("worker 0");
+    // Its steps stream as a worker's do, and its trace is packed for the commit.
+    expect(steps).toEqual(traceOf(played).map((e) => e.kind));
+    const looped = await p.play(request("a", "loop", played.memory)).catch((e: { code?: string }) => e);
+    expect(looped).toMatchObject({ code: "time_budget" });
+    // The loop yielded to the event loop between its slices and was stopped by its budget; the
+    // thread's next turns are played in the worker.
+    const moved = await p.play(request("a", "who?", played.memory));
+    expect(moved.reply).toMatch(/^worker [1-9]\d*$/);
+    expect(moved.memory.turn).toBe(played.memory.turn + 1);
+    const other = (await p.play(request("b", null))).memory;
+    expect((await p.play(request("b", "who?", other))).reply).toBe("worker 0");
+  });
+});
+
 describe("a new build with a pool of its own (serve)", () => {
   it("sends the turns that start after it to the new pool, lets a run in progress finish on the old one, then closes the old one", async () => {
     const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
@@ -392,45 +424,65 @@ describe("stopping a run", () => {
 });
 
 describe("a run's stream", () => {
-  it("sends its first 2,000 compute steps, then counts them in its end; steps that talk always go", async () => {
-    const stored: number[] = [];
+  const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: null, ttlMs: 10_000 };
+  const agent = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+  /** A run whose turns `player` plays, its steps pushed as they come: the compute steps in its stream, and its end. */
+  async function runOf(player: TurnPlayer, messages: (string | null)[], stored: number[] = []) {
     const store = {
       appendRunEvents: async (_id: string, events: unknown[]) => (stored.push(events.length), true),
     } as unknown as Store;
-    const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: null, ttlMs: 10_000 };
     const run = new LiveRun("r", "t", { lease, user: "go" }, store, 10);
-    const step = (kind: string) => ({ type: "step" as const, event: { kind, node: "n" } });
-    for (let i = 0; i < MAX_COMPUTE_STEPS + 500; i++) run.push(step(i % 2 ? "code" : "transition"));
-    run.push(step("user"));
+    let memory: PlayRequest["memory"] = null;
+    let computed = 0;
+    const talked: string[] = [];
+    for (const text of messages) {
+      const played = await player.play({
+        ...request("t", text, memory),
+        steps: run.steps,
+        onStep: (step) => run.push(step),
+      });
+      const trace = traceOf(played);
+      computed += trace.filter((e) => COMPUTE_STEPS.has(e.kind)).length;
+      talked.push(...trace.filter((e) => !COMPUTE_STEPS.has(e.kind)).map((e) => e.kind));
+      memory = played.memory;
+    }
     run.push({ type: "run-error", code: "time_budget", message: "over" });
     await run.stored;
-    expect(run.events.length).toBe(MAX_COMPUTE_STEPS + 2);
-    expect(run.events.at(-2)!.event).toMatchObject({ type: "step", event: { kind: "user" } });
+    const kinds = run.events.flatMap(({ event }) => (event.type === "step" ? [event.event.kind] : []));
+    const sent = kinds.filter((k) => COMPUTE_STEPS.has(k)).length;
+    return { run, computed, sent, talked, sentTalking: kinds.filter((k) => !COMPUTE_STEPS.has(k)) };
+  }
+
+  it("sends its first 2,000 compute steps, then counts them in its end; steps that talk always go", async () => {
+    const stored: number[] = [];
+    const { run, computed, sent, talked, sentTalking } = await runOf(
+      new InProcessPlayer(agent),
+      [null, "many"],
+      stored,
+    );
+    expect(computed).toBeGreaterThan(MAX_COMPUTE_STEPS);
+    expect(sent).toBe(MAX_COMPUTE_STEPS);
+    // The reply's step comes after the loop: it is sent all the same.
+    expect(sentTalking).toEqual(talked);
     expect(run.events.at(-1)!.event).toEqual({
       type: "run-error",
       code: "time_budget",
       message: "over",
-      omittedSteps: 500,
+      omittedSteps: computed - MAX_COMPUTE_STEPS,
     });
     // Stored in transactions of at most 500 events.
     expect(Math.max(...stored)).toBeLessThanOrEqual(500);
-    expect(stored.reduce((a, b) => a + b, 0)).toBe(MAX_COMPUTE_STEPS + 2);
+    expect(stored.reduce((a, b) => a + b, 0)).toBe(run.events.length);
   });
-});
 
-describe("a run's stream after a worker's turn", () => {
-  it("counts the steps a worker did not send in its end, with the run's own, and sends no compute step past the bound", async () => {
-    const store = { appendRunEvents: async () => true } as unknown as Store;
-    const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: null, ttlMs: 10_000 };
-    const run = new LiveRun("r", "t", { lease, user: "go" }, store, 10);
-    const step = (kind: string) => ({ type: "step" as const, event: { kind, node: "n" } });
-    for (let i = 0; i < MAX_COMPUTE_STEPS; i++) run.push(step("code"));
-    run.omitted(700);
-    run.push(step("code"));
-    run.push({ type: "run-finish", turn: 1, reply: "ok", done: false });
-    await run.stored;
-    expect(run.events.length).toBe(MAX_COMPUTE_STEPS + 1);
-    expect(run.events.at(-1)!.event).toMatchObject({ type: "run-finish", omittedSteps: 701 });
+  it("is bounded across the run's turns played in a worker thread, counted there once", async () => {
+    const p = pool(1);
+    await p.ready();
+    const { run, computed, sent, talked, sentTalking } = await runOf(p, [null, "many", "many"]);
+    expect(computed).toBeGreaterThan(2 * MAX_COMPUTE_STEPS);
+    expect(sent).toBe(MAX_COMPUTE_STEPS);
+    expect(sentTalking).toEqual(talked);
+    expect(run.events.at(-1)!.event).toMatchObject({ type: "run-error", omittedSteps: computed - MAX_COMPUTE_STEPS });
   });
 });
 

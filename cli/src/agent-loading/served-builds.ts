@@ -83,6 +83,9 @@ export async function servedBuilds(
     budgets,
     tools: mcpTools,
     ...(flags.workers === undefined ? {} : { size: flags.workers }),
+    // An agent with no tool or action module of its own cannot exit or block this thread: its
+    // turns, which mostly wait for the model, are played here until one proves CPU-heavy.
+    ...(made.moduleFiles.length === 0 && { inline: agent }),
   };
   return {
     first: {

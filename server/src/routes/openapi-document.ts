@@ -69,7 +69,7 @@ const serverApi: ApiPaths = {
         },
         503: {
           description:
-            '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one is starting, or could not be started); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
+            '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one crashed and its replacement is starting, or a replacement could not be started; not while a worker the pool retired is replaced); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
           content: json(
             z.object({
               status: z.enum(["draining", "store_unavailable", "workers_unavailable", "dependency_down"]),

@@ -11,8 +11,7 @@
 import type { RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
 import { isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
-import { stepKind } from "./step-text.js";
-import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "./bounded-steps.js";
+import { ComputeSteps } from "./bounded-steps.js";
 import { isOver } from "./run-status.js";
 import { withJson } from "./run-event-json.js";
 
@@ -31,8 +30,8 @@ export class LiveRun {
   /** Resolves once the last event is stored. */
   readonly stored: Promise<void>;
   private markStored!: () => void;
-  private computeSteps = 0;
-  private omittedSteps = 0;
+  /** Its turns' compute steps, counted where they are played: its end says how many were not sent. */
+  readonly steps = new ComputeSteps();
 
   constructor(
     readonly id: string,
@@ -56,12 +55,6 @@ export class LiveRun {
   /** The message the run answers (null: the opening alone). */
   get messageId(): string | null {
     return this.lease.messageId;
-  }
-
-  /** Compute steps a worker played past the stream's bound and counted without sending them. */
-  omitted(steps: number): void {
-    this.computeSteps += steps;
-    this.omittedSteps += steps;
   }
 
   /** Where the run stands, as a stored run's status says it: `running` until its end is numbered. */
@@ -92,11 +85,8 @@ export class LiveRun {
   /** The event with its number, after those published; null when it is not to be kept. */
   private numbered(event: RunEvent, after = this.events.length): NumberedRunEvent | null {
     if (isOver(this)) return null;
-    if (event.type === "step" && COMPUTE_STEPS.has(stepKind(event)) && ++this.computeSteps > MAX_COMPUTE_STEPS) {
-      this.omittedSteps++;
-      return null;
-    }
-    if (isRunEnd(event) && this.omittedSteps > 0) event = { ...event, omittedSteps: this.omittedSteps };
+    const { omitted } = this.steps;
+    if (isRunEnd(event) && omitted > 0) event = { ...event, omittedSteps: omitted };
     return { seq: after + 1, event };
   }
 

@@ -62,25 +62,17 @@ export class ServedRun implements Playing<PlayedResult> {
 
   async play(text: string | null, memory: Memory | null, signal: AbortSignal): Promise<PlayedResult> {
     const { agent, player, threadId, modelSettings } = this.options;
-    const result = await player
-      .play({
-        agent,
-        threadId,
-        text,
-        memory,
-        signal,
-        ...(modelSettings && { modelSettings }),
-        onStep: (step) => this.run.push(step),
-        onText: (chunk) => this.onText(chunk),
-      })
-      .catch((err: unknown) => {
-        // A failed turn's run ends saying how many of its steps were not streamed, too.
-        const omitted = (err as { omittedSteps?: unknown } | null)?.omittedSteps;
-        if (typeof omitted === "number") this.run.omitted(omitted);
-        throw err;
-      });
-    if (result.omittedSteps) this.run.omitted(result.omittedSteps);
-    return result;
+    return player.play({
+      agent,
+      threadId,
+      text,
+      memory,
+      signal,
+      steps: this.run.steps,
+      ...(modelSettings && { modelSettings }),
+      onStep: (step) => this.run.push(step),
+      onText: (chunk) => this.onText(chunk),
+    });
   }
 
   /** Commits the turn with the run's events (and its end, when it is the run's `last` turn). */

@@ -11,6 +11,12 @@ export function failedTurn(err: unknown): FailedTurn {
   const failed: FailedTurn = {
     code: typeof code === "string" ? code : "internal",
     message: err instanceof Error ? err.message : String(err),
+    // Only a worker that may keep what the turn took is replaced. A turn over its time or memory
+    // budget leaves the buffers its trace grew through (each doubling leaves the one before:
+    // hundreds of MiB for a loop stopped by the default budgets) to the worker's collector, which
+    // V8 runs soon, as it counts them as external memory; replacing the worker to free them at
+    // once would also drop what it keeps for the other threads warm there, and let one thread
+    // restart workers at will.
     ...((err as { retire?: unknown }).retire === true && { retire: true as const }),
   };
   if (!(err instanceof AgentError)) return failed;

@@ -15,6 +15,7 @@ import {
   type TraceEvent,
 } from "@autograms/runtime";
 import { TraceText } from "@autograms/store";
+import type { ComputeSteps } from "../runs/bounded-steps.js";
 import { boundedStep } from "./bounded-step.js";
 import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
@@ -27,12 +28,21 @@ export interface PlayHooks {
   onStep(event: StoredTraceEvent, json: string): void;
   /** Each step sent as the trace has it: every value whole, a generation with its prompt. */
   wholeSteps?: boolean;
+  /** Counts the compute steps, and sends only those the run's stream takes (none: every step). */
+  steps?: ComputeSteps;
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
   /** The model settings chosen for the thread (`RunOptions.modelSettings`). */
   modelSettings?: ModelSettings | undefined;
+  /** Told, as the turn ends (played or failed), the milliseconds of synchronous work it did and the steps it took. */
+  spent?(ms: number, steps: number): void;
+  /** Told each time the turn yields the event loop because it computed for a whole slice: the same, so far. */
+  computing?(ms: number, steps: number): void;
 }
+
+/** What the one who plays a turn is told of its synchronous work (PlayHooks). */
+export type TurnWork = Pick<PlayHooks, "spent" | "computing">;
 
 export async function playTurn(
   agent: Agent,
@@ -53,6 +63,8 @@ export async function playTurn(
     if (replyOf(e) !== undefined) replyAt = e.node;
     const { event, bytes } = boundedStep(stored);
     meter.step(bytes);
+    // Past the stream's bound a step is only counted: a loop of a million steps costs a count.
+    if (hooks.steps && !hooks.steps.sends(e.kind)) return;
     // A whole step is the event itself: stored is the same object when it had no prompt to strip.
     const sent = hooks.wholeSteps ? (e as unknown as StoredTraceEvent) : event;
     hooks.onStep(sent, sent === stored ? json : JSON.stringify(sent));
@@ -60,6 +72,7 @@ export async function playTurn(
   // Nothing (no promise) while the slice lasts: the run goes on to its next node at once.
   const pause = () => {
     if (!meter.sliceEnded) return;
+    hooks.computing?.(meter.spent, meter.taken);
     return new Promise<void>((r) => setImmediate(r)).then(() => meter.resumed());
   };
   try {
@@ -84,5 +97,6 @@ export async function playTurn(
     throw meter.exceeded ?? (hooks.signal.aborted ? hooks.signal.reason : err);
   } finally {
     meter.close();
+    hooks.spent?.(meter.spent, meter.taken);
   }
 }

@@ -50,6 +50,8 @@ export type ToWorker =
       wholeSteps?: true;
       /** The thread's model settings for this turn (PlayRequest.modelSettings). */
       modelSettings?: ModelSettings;
+      /** The compute steps the run's stream still takes (PlayRequest.steps; absent: the whole bound). */
+      computeStepsLeft?: number;
     }
   /** Makes the agent of another build from `data` (the script's factory again), for the turns that name it. */
   | { type: "make"; build: number; data: unknown }
@@ -82,7 +84,7 @@ export type FromWorker =
   /** A turn's step events (bounded: see bounded-step.ts, unless asked whole) and text, in order, as they come. */
   | { type: "progress"; id: number; items: ProgressItems }
   | { type: "played"; id: number; result: PlayedResult }
-  | { type: "failed"; id: number; error: FailedTurn; omittedSteps?: number };
+  | { type: "failed"; id: number; error: FailedTurn; computeSteps?: number; omittedSteps?: number };
 
 export interface FailedTurn {
   code: string;
@@ -141,6 +143,7 @@ export interface PlayedResult {
   /** The node whose output was the reply (`replyNode` of the trace; "" if none). */
   replyNode: string;
   packed: PackedTurn;
-  /** Compute steps played in a worker past the stream's bound and not sent (runs/bounded-steps.ts). */
+  /** Compute steps played in a worker (runs/bounded-steps.ts); those past the stream's bound, not sent. */
+  computeSteps?: number;
   omittedSteps?: number;
 }

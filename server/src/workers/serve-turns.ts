@@ -21,7 +21,7 @@ import {
 import { playTurn } from "./play-turn.js";
 import { failedTurn } from "./failed-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
-import { COMPUTE_STEPS, MAX_COMPUTE_STEPS } from "../runs/bounded-steps.js";
+import { ComputeSteps } from "../runs/bounded-steps.js";
 
 /** Threads whose memory a worker holds after playing their turns (the most recent ones, up to WorkerStart.keptMb). */
 const KEPT_THREADS = 100;
@@ -136,11 +136,14 @@ export function serveTurns(
       // only once the wait is over. An immediate runs only when the turn waits or yields.
       else waiting ??= setImmediate(flush);
     };
-    // A run's stream takes at most MAX_COMPUTE_STEPS compute steps (runs/bounded-steps.ts): those
-    // after them are only counted here, not sent, so a loop of a million steps costs the main
-    // thread a count, not a million messages to read and drop.
-    let computeSteps = 0;
-    let omittedSteps = 0;
+    // The steps past the run's stream's bound are only counted here, not sent: a loop of a million
+    // steps costs the main thread a count, not a million messages to read and drop.
+    const steps = message.wholeSteps ? undefined : new ComputeSteps(message.computeStepsLeft);
+    const counts = () =>
+      steps && {
+        computeSteps: steps.played,
+        ...(steps.omitted > 0 && { omittedSteps: steps.omitted }),
+      };
     if (message.trace && !recording) {
       recording = true;
       spans = recordSpans((recorded) => send({ type: "spans", spans: recorded }));
@@ -155,13 +158,10 @@ export function serveTurns(
           heapLimitBytes,
           wholeSteps: message.wholeSteps,
           modelSettings: message.modelSettings,
+          ...(steps && { steps }),
           onStep: (step, json) => {
-            if (!message.wholeSteps && COMPUTE_STEPS.has(step.kind) && ++computeSteps > MAX_COMPUTE_STEPS)
-              omittedSteps++;
-            else {
-              addStepItem(items, step.kind, json);
-              added();
-            }
+            addStepItem(items, step.kind, json);
+            added();
           },
           onText: (text) => {
             addTextItem(items, text);
@@ -178,13 +178,13 @@ export function serveTurns(
         {
           type: "played",
           id,
-          result: { ...result, packed, ...(omittedSteps > 0 && { omittedSteps }) },
+          result: { ...result, packed, ...counts() },
         } satisfies FromWorker,
         [packed.trace.buffer, ...(packed.delta ? [packed.delta.buffer] : [])],
       );
     } catch (err) {
       flush();
-      send({ type: "failed", id, error: failedTurn(err), ...(omittedSteps > 0 && { omittedSteps }) });
+      send({ type: "failed", id, error: failedTurn(err), ...counts() });
     } finally {
       turns.delete(id);
     }

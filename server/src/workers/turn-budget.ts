@@ -102,6 +102,7 @@ export class TurnMeter {
 
   /** A step of `bytes` of trace; stops the turn if it is over a budget. */
   step(bytes: number): void {
+    this.steps++;
     this.charge();
     this.bytes += bytes;
     if (this.exceeded) return;
@@ -116,7 +117,7 @@ export class TurnMeter {
         "memory_budget",
         `the turn's steps wrote ${mib(this.bytes)} MiB, over its memory budget of ${memoryMb} MiB (a loop that grows a variable?); nothing was committed`,
       );
-    } else if (this.heapLimitBytes !== undefined && ++this.steps % HEAP_EVERY === 0) this.checkMemory();
+    } else if (this.heapLimitBytes !== undefined && this.steps % HEAP_EVERY === 0) this.checkMemory();
   }
 
   /** The turn is over: the error it fails with if the worker's memory is over a bound now. */
@@ -145,6 +146,16 @@ export class TurnMeter {
         true,
       );
     }
+  }
+
+  /** Milliseconds of synchronous work the turn has done so far (what the time budget counts). */
+  get spent(): number {
+    return this.spentMs;
+  }
+
+  /** Steps the turn has taken so far. */
+  get taken(): number {
+    return this.steps;
   }
 
   /** Whether the turn has run long enough to let the others have the event loop. */

@@ -4,8 +4,9 @@
  * Either way under the same per-turn budgets.
  */
 import type { Agent, Memory, ModelSettings, ReplyChunk } from "@autograms/runtime";
+import type { ComputeSteps } from "../runs/bounded-steps.js";
 import { stepWithText, type StepEvent } from "../runs/step-text.js";
-import { playTurn } from "./play-turn.js";
+import { playTurn, type TurnWork } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 
@@ -37,6 +38,12 @@ export interface PlayRequest {
   wholeSteps?: boolean;
   /** The model settings chosen for the thread, for this turn (`RunOptions.modelSettings`). */
   modelSettings?: ModelSettings;
+  /**
+   * The run's compute steps, counted by the player across the run's turns: its stream's bound.
+   * Absent: a worker thread bounds the turn alone (its counts in the result, or the error), the
+   * server's own thread sends every step.
+   */
+  steps?: ComputeSteps;
   onText(chunk: ReplyChunk): void;
 }
 
@@ -48,7 +55,11 @@ export interface TurnPlayer {
   play(request: PlayRequest): Promise<PlayedResult>;
   /** Resolves once the turns can be played (worker threads have made their agents); rejects with why they cannot. */
   ready?(): Promise<unknown>;
-  /** Why fewer turns than it was made for can be played now (a worker that could not be replaced), if so: `/readyz` says it. */
+  /**
+   * Why fewer turns than it was made for can be played now (a worker that crashed and is being
+   * replaced, or could not be replaced; not one retired and replaced as a matter of course), if
+   * so: `/readyz` says it.
+   */
   unready?(): string | undefined;
   close(): Promise<void>;
 }
@@ -65,9 +76,11 @@ export class InProcessPlayer implements TurnPlayer {
     this.budgets = budgetsOf(budgets, "budgets");
   }
 
-  play(request: PlayRequest): Promise<PlayedResult> {
+  /** `work`: told of the turn's synchronous work as it goes. */
+  play(request: PlayRequest, work?: TurnWork): Promise<PlayedResult> {
     return playTurn(request.agent ?? this.agent, request.text, request.memory, {
       ...request,
+      ...work,
       onStep: (event, json) => request.onStep(stepWithText(event, json)),
       budgets: this.budgets,
     });

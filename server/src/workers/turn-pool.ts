@@ -7,12 +7,13 @@
  * answering (one step that never ends) fails its own turns only, and is replaced; a thread whose
  * turns keep ending workers is played apart, then refused (crash-strikes.ts). A replacement that
  * cannot be made (its modules gone) leaves the pool serving on the workers it has, trying again
- * with backoff and saying why it is not ready (`unready`).
+ * with backoff and saying why it is not ready (`unready`). Given the agent made in its own thread
+ * too (`inline`), the pool plays turns there until they prove CPU-heavy (inline-turns.ts).
  */
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Tool } from "@autograms/runtime";
+import type { Agent, Tool } from "@autograms/runtime";
 import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
 import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
@@ -20,6 +21,7 @@ import { turnError } from "./failed-turn.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import { InlineTurns } from "./inline-turns.js";
 import { stepFromText } from "../runs/step-text.js";
 
 export interface WorkerOptions {
@@ -51,6 +53,12 @@ export interface WorkerOptions {
   tools?: Record<string, Tool>;
   /** Called once the pool has closed and its workers have ended: what holds `tools` may let them go (an MCP server stopped). */
   onClose?: () => Promise<void>;
+  /**
+   * The agent made in this thread too, to play the turns here until a thread's turn proves
+   * CPU-heavy (inline-turns.ts): only for an agent that runs no code of its own beyond its graph
+   * and its model (no tool, action or hook modules: one could exit or block this thread).
+   */
+  inline?: Agent;
 }
 
 export class WorkerError extends Error {
@@ -95,6 +103,8 @@ interface Slot {
   calls: Map<number, AbortController>;
   /** The builds it is making (`make`), by number. */
   making: Map<number, { resolve(about: unknown): void; reject(err: Error): void }>;
+  /** A replacement for a worker that ended by itself (not one the pool retired): until it serves, the pool is `unready`. */
+  afterCrash?: boolean;
 }
 
 const PING_MS = 500;
@@ -149,6 +159,8 @@ export class TurnPool implements TurnPlayer {
   /** The builds made after the workers started (`make`) and not dropped, with their data: a worker that replaces one makes them too. */
   private readonly builds = new Map<number, unknown>();
   private nextBuild = 1;
+  /** The turns played in this thread until they prove CPU-heavy (WorkerOptions.inline). */
+  private readonly inline: InlineTurns | undefined;
 
   constructor(private readonly options: WorkerOptions) {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
@@ -164,6 +176,7 @@ export class TurnPool implements TurnPlayer {
       throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
     this.sharedInfo = sharedToolInfo(options.tools ?? {});
+    this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn("first"));
     this.watchdog = setInterval(() => this.watch(), PING_MS);
     this.watchdog.unref();
@@ -179,13 +192,20 @@ export class TurnPool implements TurnPlayer {
     return this.alive;
   }
 
-  /** Why the pool cannot play as many turns as it was made for (fewer workers than its size), if so. */
+  /**
+   * Why the pool cannot play as many turns as it was made for (fewer workers than its size), if
+   * so: a worker ended by itself and its replacement is starting, or a replacement could not be
+   * started. A worker the pool retired (it may keep what a turn took) is replaced as a matter of
+   * course: the others, or its replacement once started, take the turns meanwhile, and the pool
+   * stays ready unless that replacement fails.
+   */
   unready(): string | undefined {
     if (this.closed || this.unusable || this.slots.length >= this.size) return undefined;
     const serving = `${this.slots.length} of ${this.size} worker threads serve`;
-    return this.replaceFailure === undefined
-      ? `${serving}; a new one is starting`
-      : `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
+    if (this.replaceFailure !== undefined)
+      return `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
+    for (const slot of this.starting) if (slot.afterCrash) return `${serving}; a new one is starting`;
+    return undefined;
   }
 
   /**
@@ -237,6 +257,7 @@ export class TurnPool implements TurnPlayer {
   play(request: PlayRequest): Promise<PlayedResult> {
     if (this.unusable) return Promise.reject(this.unusable);
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    if (this.inline?.takes(request)) return this.inline.play(request);
     const refused = this.strikes.refusal(request.threadId) ?? this.noWorker();
     if (refused) return Promise.reject(refused);
     const slot = this.choose(request.threadId);
@@ -283,6 +304,7 @@ export class TurnPool implements TurnPlayer {
         ...(request.build !== undefined && { build: request.build }),
         ...(request.wholeSteps && { wholeSteps: true }),
         ...(request.modelSettings && { modelSettings: request.modelSettings }),
+        ...(request.steps && { computeStepsLeft: request.steps.left }),
       });
       if (request.signal.aborted) onAbort();
     });
@@ -448,7 +470,7 @@ export class TurnPool implements TurnPlayer {
         case "missed": {
           const job = slot.jobs.get(message.id);
           if (job) {
-            const { threadId, text, memory, build, wholeSteps, modelSettings } = job.request;
+            const { threadId, text, memory, build, wholeSteps, modelSettings, steps } = job.request;
             this.post(slot, {
               type: "play",
               id: message.id,
@@ -459,6 +481,7 @@ export class TurnPool implements TurnPlayer {
               ...(build !== undefined && { build }),
               ...(wholeSteps && { wholeSteps: true }),
               ...(modelSettings && { modelSettings }),
+              ...(steps && { computeStepsLeft: steps.left }),
             });
           }
           return;
@@ -468,6 +491,9 @@ export class TurnPool implements TurnPlayer {
           const job = slot.jobs.get(message.id);
           slot.jobs.delete(message.id);
           if (!job) return;
+          // The worker counted the turn's compute steps: they count for its run.
+          const counts = message.type === "played" ? message.result : message;
+          job.request.steps?.add(counts.computeSteps ?? 0, counts.omittedSteps ?? 0);
           // A suspect thread's turn ended on its own worker without ending it.
           if (role === "own") this.strikes.cleared(job.request.threadId);
           if (message.type === "failed" && message.error.retire) this.retire(slot);
@@ -519,7 +545,8 @@ export class TurnPool implements TurnPlayer {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
-    if (!this.closed && !this.unusable) this.replace();
+    // A serving worker the pool did not retire (those leave `slots` as they retire) ended by itself.
+    if (!this.closed && !this.unusable) this.replace(true);
   }
 
   /**
@@ -527,8 +554,9 @@ export class TurnPool implements TurnPlayer {
    * One that cannot (the agent's modules are gone) is logged once per kind of failure and tried
    * again, after 1 s, then twice as long each time up to a minute, while the others serve.
    */
-  private replace(): void {
+  private replace(afterCrash: boolean): void {
     const slot = this.spawn("replacement");
+    slot.afterCrash = afterCrash;
     this.starting.add(slot);
     slot.ready.then(
       () => {
@@ -551,7 +579,7 @@ export class TurnPool implements TurnPlayer {
             `autograms: a worker thread could not be started in place of one that ended (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
           );
         }
-        this.respawnTimer = setTimeout(() => this.replace(), this.respawnMs);
+        this.respawnTimer = setTimeout(() => this.replace(afterCrash), this.respawnMs);
         this.respawnTimer.unref();
         this.respawnMs = Math.min(2 * this.respawnMs, RESPAWN_MOST_MS);
       },
@@ -564,7 +592,7 @@ export class TurnPool implements TurnPlayer {
     const i = this.slots.indexOf(slot);
     if (i >= 0) {
       this.slots.splice(i, 1);
-      this.replace();
+      this.replace(false);
     }
     this.settledOn(slot);
   }
