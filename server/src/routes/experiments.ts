@@ -6,11 +6,13 @@
  * that one's cases too and what changed between them.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import { AgentNames, compareReports, type EvalReport } from "@autograms/runtime/eval";
 import type { Experiment } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam } from "../http/request.js";
+import { error, json, type ApiPaths } from "./openapi-schemas.js";
 
 /** Each case of a report as the studio shows it: its first run, each node at its line. */
 function casesOf(report: EvalReport, names: AgentNames) {
@@ -76,3 +78,57 @@ export function experimentsRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+const ApiExperiment = z.object({
+  id: z.string(),
+  createdAt: z.int(),
+  agent: z.string(),
+  build: z.string(),
+  sourceHash: z.string().nullable(),
+  model: z.string(),
+  casesFile: z.string(),
+  cases: z.int(),
+  runs: z.int().meta({ description: "cases x --repeat" }),
+  passed: z.int(),
+  failed: z.int(),
+  ms: z.number(),
+  comparedWith: z.string().nullable(),
+});
+
+export const experimentsApi: ApiPaths = {
+  "/api/experiments": {
+    get: {
+      summary: "The served agent's stored experiments (autograms eval runs), the most recent first",
+      parameters: [{ name: "limit", in: "query", required: false, schema: z.string().regex(/^\d+$/) }],
+      responses: {
+        200: {
+          description: "at most `limit` (100; 1,000 at most)",
+          content: json(z.object({ experiments: z.array(ApiExperiment) })),
+        },
+        400: error("a bad limit"),
+      },
+    },
+  },
+  "/api/experiments/{id}": {
+    get: {
+      summary:
+        "An experiment with its cases, each turn's path at its lines, and what changed beside the one it was compared with",
+      parameters: [{ name: "id", in: "path", required: true, schema: z.string() }],
+      responses: {
+        200: {
+          description: "`sameSource`: it ran on the source served; `comparison`: null unless run with --compare",
+          content: json(
+            z.object({
+              experiment: ApiExperiment,
+              sameSource: z.boolean(),
+              pass: z.boolean(),
+              cases: z.array(z.looseObject({ case: z.string() })),
+              comparison: z.looseObject({ with: ApiExperiment }).nullable(),
+            }),
+          ),
+        },
+        404: error("`unknown_experiment`"),
+      },
+    },
+  },
+};

@@ -11,7 +11,10 @@ import { agentApi } from "./agent.js";
 import { agUiApi } from "./ag-ui.js";
 import { chatApi } from "./chat.js";
 import { chatThreadApi } from "./chat-thread.js";
+import { agentsApi } from "./agents.js";
+import { experimentsApi } from "./experiments.js";
 import { metricsApi } from "./metrics-api.js";
+import { settingsApi } from "./settings.js";
 import { runsApi } from "./runs.js";
 import { runsViewApi } from "./runs-view.js";
 import { threadsApi } from "./threads.js";
@@ -28,6 +31,9 @@ const ROUTE_PATHS: readonly ApiPaths[] = [
   agUiApi,
   runsViewApi,
   metricsApi,
+  experimentsApi,
+  settingsApi,
+  agentsApi,
 ];
 
 /** The playground's page (playground/routes.ts), listed when it is served. */
@@ -35,6 +41,14 @@ const playgroundApi: ApiPaths = {
   "/": {
     get: {
       summary: "The playground: a page to talk to the agent and watch it run",
+      responses: { 200: { description: "HTML", content: { "text/html": {} } } },
+    },
+  },
+  "/agents/{agent}/": {
+    get: {
+      summary:
+        "The playground of one of the agents served (GET /api/agents); every route of the agent is under this path",
+      parameters: [{ name: "agent", in: "path", required: true, schema: z.string() }],
       responses: { 200: { description: "HTML", content: { "text/html": {} } } },
     },
   },

@@ -32,7 +32,7 @@ export interface Operation {
 }
 
 /** A route file's endpoints: path (OpenAPI's `{id}`, not Hono's `:id`) -> method -> operation. */
-export type ApiPaths = Record<string, Partial<Record<"get" | "post" | "patch" | "delete", Operation>>>;
+export type ApiPaths = Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>>;
 
 export const ThreadId = z.string().regex(THREAD_ID);
 

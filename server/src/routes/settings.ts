@@ -9,9 +9,19 @@ import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
 import { isOwn } from "../own-thread.js";
+import { body, error, json, threadIdParam, type ApiPaths } from "./openapi-schemas.js";
 
-const SettingsBody = z.record(z.string(), z.unknown(), {
-  error: "must be an object ({ model?, temperature?, maxTokens? })",
+const SettingsBody = z
+  .record(z.string(), z.unknown(), { error: "must be an object ({ model?, temperature?, maxTokens? })" })
+  .meta({
+    description:
+      "`model` (one of GET /api/models' `models`), `temperature` (0 to its `maxTemperature`), `maxTokens` (a whole number, at least 1); each left out keeps the server's own, `{}` gives them all back",
+  });
+
+const Settings = z.object({
+  model: z.string().optional(),
+  temperature: z.number().optional(),
+  maxTokens: z.int().optional(),
 });
 
 export function settingsRoutes(ctx: ServerContext): Hono {
@@ -36,3 +46,45 @@ export function settingsRoutes(ctx: ServerContext): Hono {
 
   return app;
 }
+
+export const settingsApi: ApiPaths = {
+  "/api/models": {
+    get: {
+      summary: "What a thread's model settings may choose among",
+      responses: {
+        200: {
+          description: "the model the server was started with, the models a thread may choose, and what may be set",
+          content: json(
+            z.object({
+              model: z.string().nullable(),
+              models: z.array(z.string()),
+              settable: z.boolean().meta({ description: "whether a thread may be given settings at all" }),
+              switchable: z.boolean().meta({ description: "whether the model may be switched, not only sampling" }),
+              maxTemperature: z.number(),
+              listError: z
+                .string()
+                .optional()
+                .meta({ description: "why the server's list of models could not be had" }),
+            }),
+          ),
+        },
+      },
+    },
+  },
+  "/api/threads/{id}/settings": {
+    put: {
+      summary: "Chooses the model and sampling of a thread's next runs (kept by this process)",
+      parameters: [threadIdParam],
+      requestBody: body(SettingsBody),
+      responses: {
+        200: {
+          description: "the thread's settings now (null: the server's own)",
+          content: json(z.object({ id: z.string(), settings: Settings.nullable() })),
+        },
+        400: error("a bad value (`field` names it)"),
+        404: error("`unknown_thread`: another agent's thread"),
+        409: error("`not_settable`: the model takes no settings (the offline model)"),
+      },
+    },
+  },
+};
