@@ -8,7 +8,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { AgentNames, compareReports, type EvalReport } from "@autograms/runtime/eval";
-import type { Experiment } from "@autograms/store";
+import type { Store } from "@autograms/store";
+
+type Experiment = NonNullable<Awaited<ReturnType<Store["experiment"]>>>;
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam } from "../http/request.js";

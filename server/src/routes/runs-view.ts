@@ -5,13 +5,17 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { ListedRun, ListedRunStatus, RunQuery } from "@autograms/store";
+import type { Store } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { integerParam } from "../http/request.js";
 import { runSpans } from "../traces/run-spans.js";
 import type { Prices } from "../usage/prices.js";
 import { usageOf, usageTotal } from "../usage/totals.js";
+import type { ListedRun } from "../usage/metrics-report.js";
+
+type RunQuery = NonNullable<Parameters<Store["listRuns"]>[0]>;
+type ListedRunStatus = NonNullable<RunQuery["status"]>[number];
 import { ApiUsage, error, json, type ApiPaths, type Parameter } from "./openapi-schemas.js";
 
 /** The most runs a page of `GET /api/runs` holds (each is read with its turn's trace, for its tokens). */

@@ -3,7 +3,10 @@
  * committed (two for a new thread: the agent's opening, then the answer), or, for a run that
  * committed nothing (failed, stopped, still running), the steps it streamed as its events.
  */
-import type { RunRecord, Store, StoredTraceEvent, TurnRecord } from "@autograms/store";
+import type { StoredTraceEvent } from "@autograms/runtime";
+import type { Store, TurnRecord } from "@autograms/store";
+
+type RunRecord = NonNullable<Awaited<ReturnType<Store["run"]>>>;
 import { HttpError } from "../http/errors.js";
 import type { Prices } from "../usage/prices.js";
 import { type Span, turnSpan } from "./span-tree.js";

@@ -5,7 +5,7 @@
  * tool); a span's `start` is therefore the sum of the waits before it, and the turn's time that
  * no wait accounts for (the agent's own computation, the store) is given as `otherMs`.
  */
-import type { StoredTraceEvent } from "@autograms/store";
+import type { StoredTraceEvent } from "@autograms/runtime";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
 import { madeCalls } from "./made-calls.js";

@@ -6,9 +6,12 @@
  * and percentiles are not portable SQL. Past the bound the report says so (`cut`) and covers the
  * most recent runs read.
  */
-import type { ListedRun, Store } from "@autograms/store";
+import type { Store } from "@autograms/store";
 import type { Prices } from "./prices.js";
 import { type PricedUsage, usageOf, usageTotal } from "./totals.js";
+
+/** A run as the store lists it (`listRuns`). */
+export type ListedRun = Awaited<ReturnType<Store["listRuns"]>>["runs"][number];
 
 export const RANGES = {
   hour: { ms: 3_600_000, bucketMs: 300_000 },
