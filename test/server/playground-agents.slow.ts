@@ -43,7 +43,8 @@ browserSuite(`many agents in the playground, in headless Chromium${skippedWithou
     await playground.idle();
     expect(await threads()).toBe(1);
 
-    // The palette: a combobox over a listbox of the other agent, the threads and the pages.
+    // The palette: a combobox over a listbox of the other agent, the threads, the studio's pages and
+    // the playground's panels.
     await palette("");
     expect(await page.getAttribute("#palette-input", "role")).toBe("combobox");
     expect(await page.getAttribute("#palette-input", "aria-expanded")).toBe("true");
@@ -51,10 +52,14 @@ browserSuite(`many agents in the playground, in headless Chromium${skippedWithou
     expect(await options()).toEqual([
       "AgentSecondTutor",
       expect.stringMatching(/^Thread.*t-/),
-      "PageThreads",
-      "PageChat",
-      "PageCode",
-      "PageTurns",
+      "PageStudio",
+      "PageRuns",
+      "PageMetrics",
+      "PageExperiments",
+      "PanelThreads",
+      "PanelChat",
+      "PanelCode",
+      "PanelTurns",
     ]);
     expect(await page.getAttribute("#palette-input", "aria-activedescendant")).toBe("palette-option-0");
     await page.keyboard.press("ArrowDown");
@@ -63,7 +68,7 @@ browserSuite(`many agents in the playground, in headless Chromium${skippedWithou
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowUp");
     // Up from the first wraps to the last.
-    expect(await page.getAttribute("#palette-input", "aria-activedescendant")).toBe("palette-option-5");
+    expect(await page.getAttribute("#palette-input", "aria-activedescendant")).toBe("palette-option-9");
     await page.keyboard.press("Escape");
     // Escape closes it and gives the focus back.
     await page.focus("#input");
@@ -72,10 +77,14 @@ browserSuite(`many agents in the playground, in headless Chromium${skippedWithou
     expect(await page.locator("#palette").isHidden()).toBe(true);
     expect(await focused()).toBe("input");
 
-    // A page, by name: it shows, and the focus goes into it.
+    // A panel, by name: it shows, and the focus goes into it.
     await palette("turns", "Enter");
     expect(await page.getAttribute("body", "data-panel")).toBe("timeline");
     expect(await page.evaluate(() => document.getElementById("timeline")!.contains(document.activeElement))).toBe(true);
+    // A page of the studio: it shows in the playground's place, its header button marked.
+    await palette("metrics", "Enter");
+    expect(await page.getAttribute("body", "data-page")).toBe("metrics");
+    expect(await page.getAttribute('#pages [data-page="metrics"]', "aria-current")).toBe("true");
 
     // The other agent: its page, its threads (none yet), its name.
     await palette("second", "Enter");
