@@ -28,6 +28,7 @@ export type { ToolOutcome } from "./language/declarations.js";
 
 // Tools: functions that describe themselves to models; the runtime's own functions agents call as tools.
 export { defineTool, toolDefinitionOf, reactPlugin } from "./language/tools.js";
+export { argumentsProblem } from "./mcp/arguments.js";
 export type { DefinedTool, ToolSpec, ToolParameters, ToolRunOptions } from "./language/tools.js";
 
 // Custom actions: node types of your own, with hooks for what the original's node classes override.

@@ -27,6 +27,7 @@ import { runsViewRoutes } from "./routes/runs-view.js";
 import { metricsApiRoutes } from "./routes/metrics-api.js";
 import { experimentsRoutes } from "./routes/experiments.js";
 import { settingsRoutes } from "./routes/settings.js";
+import { toolsRoutes } from "./routes/tools.js";
 import { ModelChoices } from "./settings/model-choices.js";
 import { ThreadSettings } from "./settings/thread-settings.js";
 import { ThreadTitles } from "./titles/thread-titles.js";
@@ -56,6 +57,7 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   agentRoutes,
   threadsRoutes,
   settingsRoutes,
+  toolsRoutes,
   runsRoutes,
   runsViewRoutes,
   metricsApiRoutes,

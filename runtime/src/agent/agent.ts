@@ -27,7 +27,7 @@ import { promptChanges, withPrompts, type PromptChange } from "./prompt-changes.
 import { editedMemory } from "./edit-variables.js";
 import type { Frame, Memory } from "../memory/types.js";
 import { memoryDelta, type MemoryDelta } from "../memory/delta.js";
-import { isToolRunOptions, toolDefinitionOf } from "../language/tools.js";
+import { isToolRunOptions, toolDefinitionOf, toolRunOptions, type ToolRunOptions } from "../language/tools.js";
 import type { ToolDefinition } from "../model/types.js";
 import { RUNTIME_MODULE, RUNTIME_TOOLS, type RuntimeTool } from "@autograms/graph";
 import { runtimeTools } from "./builtin-tools.js";
@@ -103,6 +103,8 @@ export class Agent {
   private readonly tools: Record<string, HostFunction>;
   /** The tools given in the options, arguments copied in. */
   private readonly agentTools: Record<string, HostFunction>;
+  /** The definitions of the tools that describe themselves (defineTool, MCP servers' tools), by name. */
+  private readonly toolDefinitions: Readonly<Record<string, ToolDefinition>>;
   /** The runtime's own functions among the tools (tryTool, ...), by their name in the graph. */
   private readonly ownTools = new Map<string, RuntimeTool>();
   private readonly actions: Record<string, ActionDefinition<any, any>>;
@@ -143,6 +145,7 @@ export class Agent {
         this.ownTools.set(name, info.export as RuntimeTool);
     }
     this.agentTools = tools;
+    this.toolDefinitions = toolDefinitions;
     this.tools = this.withRuntimeTools(tools, {});
     if (options.clock !== undefined && typeof options.clock !== "function") {
       throw new AgentError(
@@ -182,6 +185,27 @@ export class Agent {
       isolated: isolation !== "in-process",
       actionHooks,
     });
+  }
+
+  /**
+   * The tools given in the options that describe themselves (made with defineTool, MCP servers'
+   * tools): description and JSON Schema of the arguments as a model is offered them, under the
+   * name the agent was given the tool by (what `callTool` takes).
+   */
+  describedTools(): ToolDefinition[] {
+    return Object.entries(this.toolDefinitions).map(([name, definition]) => ({ ...definition, name }));
+  }
+
+  /**
+   * Calls one of `describedTools()` outside any turn, with its arguments object (copied in, as a
+   * model's call is); `signal` is passed on to the tool (an MCP tool cancels its request). What the
+   * tool throws is thrown; a name that is none of them is an AgentError `missing_tool`.
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+    const tool = Object.hasOwn(this.toolDefinitions, name) ? this.agentTools[name] : undefined;
+    if (!tool) throw new AgentError("missing_tool", `the agent has no described tool '${name}'`);
+    const withOptions = tool as (args: Record<string, unknown>, options: ToolRunOptions) => unknown;
+    return await withOptions(args, toolRunOptions(signal ?? new AbortController().signal));
   }
 
   /** Stops the child processes of the pool this agent made (`isolation: "process"`); a pool passed in is its owner's to close. */

@@ -15,6 +15,7 @@ import { agentsApi } from "./agents.js";
 import { experimentsApi } from "./experiments.js";
 import { metricsApi } from "./metrics-api.js";
 import { settingsApi } from "./settings.js";
+import { toolsApi } from "./tools.js";
 import { runsApi } from "./runs.js";
 import { runsViewApi } from "./runs-view.js";
 import { threadsApi } from "./threads.js";
@@ -33,6 +34,7 @@ const ROUTE_PATHS: readonly ApiPaths[] = [
   metricsApi,
   experimentsApi,
   settingsApi,
+  toolsApi,
   agentsApi,
 ];
 
