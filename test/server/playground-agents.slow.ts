@@ -56,6 +56,7 @@ browserSuite(`many agents in the playground, in headless Chromium${skippedWithou
       "PageRuns",
       "PageMetrics",
       "PageExperiments",
+      "PageTools",
       "PanelThreads",
       "PanelChat",
       "PanelCode",
@@ -68,7 +69,7 @@ browserSuite(`many agents in the playground, in headless Chromium${skippedWithou
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("ArrowUp");
     // Up from the first wraps to the last.
-    expect(await page.getAttribute("#palette-input", "aria-activedescendant")).toBe("palette-option-9");
+    expect(await page.getAttribute("#palette-input", "aria-activedescendant")).toBe("palette-option-10");
     await page.keyboard.press("Escape");
     // Escape closes it and gives the focus back.
     await page.focus("#input");

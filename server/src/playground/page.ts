@@ -10,7 +10,7 @@ export const PAGE = `<!doctype html>
 <link rel="icon" href="data:,">
 </head>
 <body data-panel="chat">
-<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><nav id="agents" aria-label="agents" hidden></nav><span id="status" role="status"></span><nav id="pages" aria-label="pages"><button type="button" data-page="studio" aria-current="true">Studio</button><button type="button" data-page="runs" aria-current="false">Runs</button><button type="button" data-page="metrics" aria-current="false">Metrics</button><button type="button" id="experiments-open" data-page="experiments" aria-current="false" title="The stored results of autograms eval">Experiments</button></nav><a id="api-docs" href="api/docs" title="The HTTP API: its OpenAPI document as a page">API</a><button id="palette-open" type="button" aria-keyshortcuts="Control+K Meta+K" title="Go to an agent, a thread or a page (Ctrl+K)">Go to\u2026</button><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
+<header><h1 id="agent-name">autograms</h1><span class="kind">playground</span><nav id="agents" aria-label="agents" hidden></nav><span id="status" role="status"></span><nav id="pages" aria-label="pages"><button type="button" data-page="studio" aria-current="true">Studio</button><button type="button" data-page="runs" aria-current="false">Runs</button><button type="button" data-page="metrics" aria-current="false">Metrics</button><button type="button" id="experiments-open" data-page="experiments" aria-current="false" title="The stored results of autograms eval">Experiments</button><button type="button" data-page="tools" aria-current="false" title="Run one of the agent's tools from a form">Tools</button></nav><a id="api-docs" href="api/docs" title="The HTTP API: its OpenAPI document as a page">API</a><button id="palette-open" type="button" aria-keyshortcuts="Control+K Meta+K" title="Go to an agent, a thread or a page (Ctrl+K)">Go to\u2026</button><button id="theme" type="button" title="Colour theme: the system's, light or dark">Theme: system</button></header>
 <nav id="panels" aria-label="panels">
   <button type="button" data-show="threads">Threads</button><button type="button" data-show="chat">Chat</button><button type="button" data-show="code">Code</button><button type="button" data-show="timeline">Turns</button>
 </nav>
@@ -50,6 +50,10 @@ export const PAGE = `<!doctype html>
 <section id="metrics-page" class="page" aria-label="metrics">
   <div class="bar"><h2>Metrics</h2><select id="metrics-range" aria-label="range"><option value="hour">last hour</option><option value="day" selected>last day</option><option value="week">last week</option></select><label class="check"><input id="metrics-all" type="checkbox"> every agent</label></div>
   <div id="metrics-body"></div>
+</section>
+<section id="tools-page" class="page" aria-label="tools">
+  <div class="bar"><h2>Tools</h2><span class="where">run here, in the server's thread, outside any turn</span></div>
+  <div class="tools-body"><div class="tools-pane"><ul id="tool-list" aria-label="tools"></ul></div><div id="tool-detail"><p class="empty">Choose a tool to run it.</p></div></div>
 </section>
 <section id="experiments" aria-label="experiments">
   <div class="bar"><h2>Experiments</h2><button id="experiments-close" type="button">Back to the studio</button></div>

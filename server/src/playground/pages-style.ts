@@ -7,8 +7,8 @@ export const PAGES_STYLE = `
 #pages{display:flex;gap:4px}#pages button{border-color:#475569;background:#1e293b;color:#f8fafc;padding:1px 8px}
 #pages button[aria-current=true]{background:var(--accent);border-color:var(--accent)}
 .page{display:none;flex:1;min-height:0;margin:8px;background:var(--panel);border:1px solid var(--line);border-radius:8px;flex-direction:column}
-body[data-page=runs] main,body[data-page=metrics] main,body[data-page=runs] #panels,body[data-page=metrics] #panels{display:none!important}
-body[data-page=runs] #runs-page,body[data-page=metrics] #metrics-page{display:flex}
+body[data-page=runs] main,body[data-page=metrics] main,body[data-page=tools] main,body[data-page=runs] #panels,body[data-page=metrics] #panels,body[data-page=tools] #panels{display:none!important}
+body[data-page=runs] #runs-page,body[data-page=metrics] #metrics-page,body[data-page=tools] #tools-page{display:flex}
 .page input[type=search]{font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line2);border-radius:6px;padding:3px 8px;min-width:0}
 .page .check{display:inline-flex;gap:4px;align-items:center;color:var(--muted)}
 .runs-body{flex:1;min-height:0;display:grid;grid-template-columns:minmax(280px,380px) minmax(0,1fr)}
@@ -47,10 +47,30 @@ body[data-page=runs] #runs-page,body[data-page=metrics] #metrics-page{display:fl
 .chart .ok{background:var(--accent)}.chart .bad{background:var(--bad)}
 .chart .tick{font-size:9.5px;color:var(--muted);white-space:nowrap;overflow:hidden;max-width:100%}
 table.agents td{font-family:inherit}
+#tools-page .where{color:var(--muted);font-size:11.5px}
+.tools-body{flex:1;min-height:0;display:grid;grid-template-columns:minmax(220px,320px) minmax(0,1fr)}
+.tools-pane{overflow:auto;border-right:1px solid var(--line)}
+#tool-list{list-style:none;margin:0;padding:4px}
+#tool-list button{width:100%;display:flex;flex-direction:column;align-items:flex-start;gap:1px;text-align:left;border:0;background:none;padding:5px 7px;border-radius:6px}
+#tool-list li.selected button{background:var(--active)}
+#tool-list .meta{color:var(--muted);font-size:11.5px;text-align:left}
+#tool-detail{overflow:auto;min-width:0;padding:0 12px 12px}#tool-detail h3{margin:10px 0 2px;font-family:ui-monospace,monospace}
+#tool-detail .about{margin:0 0 8px;color:var(--muted)}
+#tool-form{display:flex;flex-direction:column;gap:10px;max-width:560px}
+.tool-field{display:flex;flex-direction:column;gap:3px}.tool-field .type{color:var(--muted);font-size:11.5px}
+.tool-field .required{color:var(--bad);font-weight:700}.tool-field .hint{color:var(--muted);font-size:11.5px}
+.tool-field input:not([type=checkbox]),.tool-field textarea,.tool-field select{font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line2);border-radius:6px;padding:4px 8px;min-width:0}
+.tool-field textarea{font-family:ui-monospace,monospace;resize:vertical}.tool-field input[type=checkbox]{align-self:flex-start}
+#tool-run{align-self:flex-start;background:var(--accent);border-color:var(--accent);color:#fff}#tool-run:hover{background:var(--accent-hover)}
+#tool-answer h4{margin:12px 0 4px;font-size:12px}#tool-answer h4.ok{color:var(--ok)}#tool-answer h4.failed{color:var(--bad)}
+.tool-output{margin:0;padding:8px;background:var(--code-bg);border:1px solid var(--line);border-radius:6px;overflow:auto;white-space:pre-wrap;word-break:break-word;max-width:100%}
+.tool-output.failed{background:var(--err-bg);border-color:var(--err-line);color:var(--bad)}
 @media (max-width:999px){
 header{flex-wrap:wrap}
 .runs-body{grid-template-columns:minmax(0,1fr);grid-template-rows:minmax(0,40%) minmax(0,1fr)}
 .runs-pane{border-right:0;border-bottom:1px solid var(--line)}
+.tools-body{grid-template-columns:minmax(0,1fr);grid-template-rows:minmax(0,35%) minmax(0,1fr)}
+.tools-pane{border-right:0;border-bottom:1px solid var(--line)}
 .span-row{grid-template-columns:minmax(0,55%) minmax(0,1fr) 52px}
 }
 `;

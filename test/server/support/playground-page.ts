@@ -142,3 +142,13 @@ export async function inView(page: Page, selector: string): Promise<boolean> {
   const { width, height } = page.viewportSize()!;
   return box !== null && box.x >= 0 && box.x + box.width <= width && box.y + box.height <= height;
 }
+
+/** Presses Tab, from nothing focused, until the element `selector` names has the focus: it is reachable from the keyboard. */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  for (let i = 0; i < 120; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((s) => document.activeElement?.matches(s) === true, selector)) return;
+  }
+  throw new Error(`${selector} is not reached by Tab`);
+}

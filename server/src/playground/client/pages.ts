@@ -1,6 +1,6 @@
 /**
  * Where the studio can go, as the header's buttons and the command palette (Ctrl+K) offer it:
- * its pages beside the playground (the body's `data-page`: runs, metrics, experiments), each with
+ * its pages beside the playground (the body's `data-page`: runs, metrics, experiments, tools), each with
  * what opening it does, and the playground's own panels (the body's `data-panel`: one shown alone
  * under 1000 px). A new page or panel is offered by adding a line here.
  */
@@ -9,6 +9,7 @@ import { openExperiments } from "./experiments.js";
 import { loadMetrics } from "./metrics-view.js";
 import { markPage } from "./page-mark.js";
 import { loadRuns } from "./runs-view.js";
+import { loadTools } from "./tools-view.js";
 
 export interface StudioPage {
   label: string;
@@ -20,6 +21,7 @@ export const PAGES: Readonly<Record<string, StudioPage>> = {
   runs: { label: "Runs", open: (app) => loadRuns(app) },
   metrics: { label: "Metrics", open: () => loadMetrics() },
   experiments: { label: "Experiments", open: (app) => openExperiments(app) },
+  tools: { label: "Tools", open: (app) => loadTools(app) },
 };
 
 /** The playground's panels: the id of each one's element, which `data-panel` names. */

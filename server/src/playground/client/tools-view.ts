@@ -1,0 +1,87 @@
+/**
+ * The tools page: the agent's described tools (GET /api/tools), and the chosen one's form
+ * (tool-form.ts) to run it outside any turn (POST /api/tools/:name/call), its result or its error
+ * shown under the form.
+ */
+import { api, ApiError } from "./api.js";
+import type { App } from "./app.js";
+import { byId, el, enc } from "./dom.js";
+import { type ToolSchema, toolForm } from "./tool-form.js";
+
+interface ListedTool {
+  name: string;
+  description?: string;
+  parameters: ToolSchema;
+}
+
+type CallAnswer = { result: unknown } | { error: { code: string; message: string } };
+
+export async function loadTools(app: App): Promise<void> {
+  const { tools } = await api<{ tools: ListedTool[] }>("GET", "api/tools");
+  const list = byId("tool-list");
+  list.replaceChildren(
+    ...tools.map((t) =>
+      el("li", { "data-tool": t.name }, [
+        el("button", { type: "button", onclick: () => openTool(app, t) }, [
+          el("code", { class: "name", text: t.name }),
+          t.description ? el("span", { class: "meta", text: t.description }) : null,
+        ]),
+      ]),
+    ),
+  );
+  if (tools.length === 0) {
+    list.replaceChildren(el("li", { class: "empty", text: "The agent has no described tool." }));
+    byId("tool-detail").replaceChildren(
+      el("p", { class: "empty", text: "Tools made with defineTool and MCP servers' tools are listed here." }),
+    );
+  }
+}
+
+function openTool(app: App, tool: ListedTool): void {
+  for (const li of byId("tool-list").querySelectorAll("li"))
+    li.classList.toggle("selected", li.dataset.tool === tool.name);
+  const form = toolForm(tool.parameters, "tool-arg");
+  const answer = el("div", { id: "tool-answer", role: "status", "aria-live": "polite" });
+  const run = el("button", { id: "tool-run", type: "submit", text: "Run" });
+  const shell = el("form", { id: "tool-form" }, [...form.fields, el("div", { class: "tool-actions" }, [run])]);
+  shell.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    run.disabled = true;
+    answer.replaceChildren(el("p", { class: "empty", text: "Running…" }));
+    void callTool(tool.name, form.read)
+      .then((shown) => answer.replaceChildren(...shown))
+      .catch((e: Error) => app.status(e.message, true))
+      .finally(() => {
+        run.disabled = false;
+      });
+  });
+  byId("tool-detail").replaceChildren(
+    el("h3", { text: tool.name }),
+    tool.description ? el("p", { class: "about", text: tool.description }) : null,
+    form.fields.length ? null : el("p", { class: "empty", text: "It takes no arguments." }),
+    shell,
+    answer,
+  );
+  shell.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
+}
+
+/** The call's outcome as the page shows it: the result, the tool's failure, or the server's refusal. */
+async function callTool(name: string, read: () => Record<string, unknown>): Promise<HTMLElement[]> {
+  let answer: CallAnswer;
+  try {
+    answer = await api<CallAnswer>("POST", `api/tools/${enc(name)}/call`, { arguments: read() });
+  } catch (e) {
+    const code = e instanceof ApiError ? e.code : "bad_arguments";
+    const message = e instanceof ApiError ? e.detail : (e as Error).message;
+    answer = { error: { code, message } };
+  }
+  if ("error" in answer)
+    return [
+      el("h4", { class: "failed", text: `Error: ${answer.error.code}` }),
+      el("pre", { class: "tool-output failed", text: answer.error.message }),
+    ];
+  return [
+    el("h4", { class: "ok", text: "Result" }),
+    el("pre", { class: "tool-output", tabindex: "0", text: JSON.stringify(answer.result, null, 2) }),
+  ];
+}
