@@ -95,6 +95,12 @@ browserSuite(`the studio's tool playground in headless Chromium${skippedWithout}
       ["hourly", false, "select", null],
       ["where", false, "textarea", null],
     ]);
+    // The name, the description, the form and where the answer goes: nothing else (no stray text).
+    const parts = await page.evaluate(() =>
+      [...document.getElementById("tool-detail")!.childNodes].map((c) => c.nodeName),
+    );
+    expect(parts).toEqual(["H3", "P", "FORM", "DIV"]);
+    expect(await page.locator("#tool-detail .about").textContent()).toBe("The weather in a city for the next days.");
     expect(await page.getAttribute("#tool-arg-days", "aria-required")).toBe("true");
     expect(await page.locator("#tool-arg-city-about").textContent()).toBe("where");
     expect(errors).toEqual([]);

@@ -55,12 +55,10 @@ function openTool(app: App, tool: ListedTool): void {
         run.disabled = false;
       });
   });
+  const about = tool.description ? el("p", { class: "about", text: tool.description }) : null;
+  const none = form.fields.length ? null : el("p", { class: "empty", text: "It takes no arguments." });
   byId("tool-detail").replaceChildren(
-    el("h3", { text: tool.name }),
-    tool.description ? el("p", { class: "about", text: tool.description }) : null,
-    form.fields.length ? null : el("p", { class: "empty", text: "It takes no arguments." }),
-    shell,
-    answer,
+    ...[el("h3", { text: tool.name }), about, none, shell, answer].filter((e) => e !== null),
   );
   shell.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
 }
