@@ -38,6 +38,7 @@ const SHOTS = [
   ["metrics.png", wide, () => openPage("metrics")],
   ["dark.png", { ...wide, dark: true }, openSpans],
   ["runs-phone.png", phone, () => openPage("runs")],
+  ["tools.png", wide, runLookup],
 ];
 
 /**
@@ -114,7 +115,8 @@ let page;
 
 async function openPage(name) {
   await page.click(`#pages [data-page="${name}"]`);
-  await page.waitForSelector(`body[data-page="${name}"]`);
+  // The studio itself is the body without a data-page (client/page-mark.ts).
+  await page.waitForSelector(name === "studio" ? "body:not([data-page])" : `body[data-page="${name}"]`);
   await page.waitForLoadState("networkidle");
 }
 
@@ -125,6 +127,16 @@ async function openSpans() {
   await page.waitForSelector(".span-row");
   await page.locator(".span-row.kind-tool .span-name").first().click();
   await page.waitForSelector(".span-detail h5");
+}
+
+/** The tools page with the planet lookup run on Mars's moons. */
+async function runLookup() {
+  await openPage("tools");
+  await page.click('#tool-list li[data-tool="lookup"] button');
+  await page.fill("#tool-arg-planet", "Mars");
+  await page.selectOption("#tool-arg-fact", '"moons"');
+  await page.click("#tool-run");
+  await page.waitForSelector("#tool-answer pre");
 }
 
 const idle = () =>
