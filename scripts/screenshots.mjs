@@ -39,6 +39,9 @@ const SHOTS = [
   ["dark.png", { ...wide, dark: true }, openSpans],
   ["runs-phone.png", phone, () => openPage("runs")],
   ["tools.png", wide, runLookup],
+  ["palette.png", wide, openPalette],
+  // Last: it leaves the studio for the API's page.
+  ["api-docs.png", wide, () => page.goto(`${server.url}/api/docs`)],
 ];
 
 /**
@@ -137,6 +140,14 @@ async function runLookup() {
   await page.selectOption("#tool-arg-fact", '"moons"');
   await page.click("#tool-run");
   await page.waitForSelector("#tool-answer pre");
+}
+
+/** The command palette (Ctrl+K) over the studio, narrowed to what names a run. */
+async function openPalette() {
+  await openPage("studio");
+  await page.keyboard.press("Control+K");
+  await page.waitForSelector("#palette:not([hidden])");
+  await page.keyboard.type("r");
 }
 
 const idle = () =>

@@ -27,6 +27,9 @@ export function poolsForTests(defaults: Parameters<typeof createSandboxPool>[0] 
       format: "esm",
       target: "node20",
       outfile: paths.workerPath,
+      // Not the process's working folder: a test file before this one in the same worker may have
+      // left it in a folder it then removed.
+      absWorkingDir: fileURLToPath(new URL("../..", import.meta.url)),
       logLevel: "silent",
     });
   });
