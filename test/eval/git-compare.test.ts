@@ -2,7 +2,7 @@
 // imports by relative path as it was then, run on the same cases; clear errors without git's help.
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { autogramsInProcess, cliTestFolder } from "../cli/support/run-cli.js";
@@ -123,5 +123,28 @@ describe("autograms eval --compare git:REV", () => {
     expect(noGit.stderr).toBe(
       "autograms eval: --compare with a git revision needs git, which is not installed here (or not on PATH)\n",
     );
+  });
+
+  it("leaves later commands of this process able to bundle after the repository is removed", async () => {
+    // esbuild's service, started by the first bundle of a process, takes the process's folder as
+    // every later build's default working folder: each build names its own, so a folder the
+    // process was in and that is gone since breaks nothing.
+    const cwd = repository("removed");
+    await autogramsInProcess(
+      ["eval", "agents/agent.ts", "cases.jsonl", "--offline", "--no-store", "--compare", "git:HEAD"],
+      {
+        cwd,
+      },
+    );
+    rmSync(cwd, { recursive: true, force: true });
+    const r = await autogramsInProcess([
+      "eval",
+      "samples/recruiter/agent.ts",
+      "samples/recruiter/cases.yaml",
+      "--offline",
+      "--no-store",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
   });
 });

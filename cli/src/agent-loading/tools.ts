@@ -78,13 +78,14 @@ export async function bundleHostCode(
     const result = await build({
       stdin: { contents: entry, loader: "ts", resolveDir: baseDir },
       ...IN_PROCESS_BUNDLE,
+      absWorkingDir: resolve(baseDir),
       plugins: project ? [packagesInPlace, onlyInside(project)] : [packagesInPlace],
       metafile: true,
     });
     code = result.outputFiles[0]!.text;
     files = Object.keys(result.metafile.inputs)
       .filter((f) => f !== "<stdin>" && !/(^|\/)node_modules\//.test(f))
-      .map((f) => resolve(f));
+      .map((f) => resolve(baseDir, f));
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
     if (!errors.length) throw err;
@@ -122,7 +123,11 @@ async function importBundle(code: string, entries: Imported[]): Promise<Record<s
   }
 }
 
-/** esbuild's options for code bundled into one module that this process imports (`importCode`). */
+/**
+ * esbuild's options for code bundled into one module that this process imports (`importCode`).
+ * Each build also names its `absWorkingDir`: esbuild's default is the folder the process was in
+ * when its service started, which a process that changes folders (or removes one) leaves wrong.
+ */
 export const IN_PROCESS_BUNDLE = {
   bundle: true,
   write: false,

@@ -114,6 +114,7 @@ export async function gitBuild(rev: string, path: string): Promise<GitBuild> {
   // Only the files it reaches matter: a build that fails (a syntax error at the revision) has read
   // them as far as it got, and compiling the agent reports the error as it would here.
   await build({
+    absWorkingDir: top,
     entryPoints: [agentPath],
     bundle: true,
     write: false,

@@ -2,6 +2,7 @@
  * Imports a cases file's scorer modules as the agent's tool modules are imported: TypeScript
  * bundled by esbuild (packages left where they are installed), then imported in this process.
  */
+import { dirname, resolve } from "node:path";
 import type { Message } from "esbuild";
 import { IN_PROCESS_BUNDLE, importCode, packagesInPlace } from "../agent-loading/tools.js";
 
@@ -9,7 +10,12 @@ export async function importScorerModule(path: string): Promise<Record<string, u
   const { build } = await import("esbuild");
   let code: string;
   try {
-    const result = await build({ ...IN_PROCESS_BUNDLE, entryPoints: [path], plugins: [packagesInPlace] });
+    const result = await build({
+      ...IN_PROCESS_BUNDLE,
+      absWorkingDir: dirname(resolve(path)),
+      entryPoints: [resolve(path)],
+      plugins: [packagesInPlace],
+    });
     code = result.outputFiles[0]!.text;
   } catch (err) {
     const errors = (err as { errors?: Message[] }).errors ?? [];
