@@ -1,7 +1,8 @@
 // Many GETs of turns' calls at once, on a server whose turns are played in worker threads: the
 // replays behind them run in the server's own thread a few at a time and are kept, so ordinary
 // turns and /healthz stay about as quick as without them, and memory does not grow with the
-// number of requests. Figures are printed for docs/serving.md.
+// number of requests. Figures are printed for docs/serving.md. In the scale tier, which runs one
+// file at a time: its bounds are times, which other files' browsers and servers stretch at will.
 import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
