@@ -180,4 +180,25 @@ describe("the runs API", () => {
     const bad = await get("/api/metrics?range=year");
     expect([bad.status, bad.body.error.message]).toEqual([400, "range: one of hour, day, week"]);
   });
+
+  it("gives a run that opened its thread both turns, also once its events are dropped", async () => {
+    // A message to a new thread: the agent's opening, then the answer, in one run.
+    enqueueTurn(openai, "Welcome!", 10, 1);
+    enqueueTurn(openai, "Hello!", 20, 2);
+    await say("c", "hi");
+    const run = (await get("/api/runs")).body.runs[0];
+    expect(run).toMatchObject({ threadId: "c", user: "hi" });
+    const users = async () => (await get(`/api/runs/${run.id}/spans`)).body.spans.map((t: any) => t.input);
+    const both = await users();
+    expect(both).toEqual([null, "hi"]);
+    // Past the resume window the run's events are gone; its turns, and so its tree, stay.
+    expect(await store.dropRunEvents(-60_000)).toBeGreaterThan(0);
+    expect(await store.runEvents(run.id)).toEqual([]);
+    expect(await users()).toEqual(both);
+    // A later run of the thread has its own turn alone, not the opening before it.
+    enqueueTurn(openai, "Again!", 5, 1);
+    await say("c", "again");
+    const later = (await get("/api/runs")).body.runs[0];
+    expect((await get(`/api/runs/${later.id}/spans`)).body.spans).toHaveLength(1);
+  });
 });

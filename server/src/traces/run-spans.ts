@@ -5,11 +5,11 @@
  */
 import type { StoredTraceEvent } from "@autograms/runtime";
 import type { Store, TurnRecord } from "@autograms/store";
-
-type RunRecord = NonNullable<Awaited<ReturnType<Store["run"]>>>;
 import { HttpError } from "../http/errors.js";
 import type { Prices } from "../usage/prices.js";
 import { type Span, turnSpan } from "./span-tree.js";
+
+type RunRecord = NonNullable<Awaited<ReturnType<Store["run"]>>>;
 
 /** The most events of an uncommitted run read for its tree: past them the tree says it was cut. */
 export const MAX_RUN_EVENTS = 20_000;
@@ -21,21 +21,18 @@ export interface RunSpans {
   cut?: true;
 }
 
-interface RunStartEvent {
-  type: "run-start";
-  opening?: boolean;
-}
-
 export async function runSpans(store: Store, runId: string, prices: Prices | undefined): Promise<RunSpans> {
   const run = await store.run(runId);
   const thread = run && (await store.thread(run.threadId));
   if (!run || !thread) throw new HttpError(404, "unknown_run", `no run '${runId}'`);
   const shown = { ...run, agent: thread.agent };
   if (run.status === "finished" || run.status === "committed") {
-    const [start] = await store.runEvents(run.id, 0, 1);
-    const opening = (start?.event as RunStartEvent | undefined)?.opening === true;
-    const first = opening ? run.turn - 1 : run.turn;
-    const turns = (await store.turns(run.threadId)).filter((t) => t.seq >= first && t.seq <= run.turn);
+    // The run's turn, and the agent's opening before it when the run played that too: a turn with
+    // no message committed after the run began. Read from the turns, which stay, not from the
+    // run's start event, which goes with its events after the resume window.
+    const turns = (await store.turns(run.threadId)).filter(
+      (t) => t.seq === run.turn || (t.seq === run.turn - 1 && t.user === null && t.committedAt >= run.startedAt),
+    );
     return { run: shown, spans: turns.map((t) => turnSpan(committedSteps(t, run), prices)) };
   }
   const events = await store.runEvents(run.id, 0, MAX_RUN_EVENTS + 1);
