@@ -110,7 +110,7 @@ export type { PluginInfo, PluginCall, ChatTurn } from "./tool-text/index.js";
 
 // Runtime: agents, memory, traces.
 export { Agent } from "./agent/agent.js";
-export type { AgentOptions, Tool } from "./agent/agent.js";
+export type { AgentOptions, ListedTool, Tool } from "./agent/agent.js";
 export type { RunOptions, ReplyResult } from "./agent/run-options.js";
 export type { PromptChange } from "./agent/prompt-changes.js";
 export type { ReplyChunk } from "./agent/reply-stream.js";

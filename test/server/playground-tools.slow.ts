@@ -1,7 +1,8 @@
 // The studio's tool playground in headless Chromium: the agent's described tools listed, a form
 // made from the chosen tool's JSON Schema (text, enum as a select, integer, optional boolean,
 // object as JSON, required fields marked), run from the keyboard, its result, the tool's own
-// failure and the server's refusal of bad arguments shown; at 1440 and 390 px, light and dark; no
+// failure and the server's refusal of bad arguments shown; at 1440 and 390 px, light and dark; a
+// plain function (no schema) listed as one and run from a JSON field of its argument list; no
 // request leaves the server's origin. MCP tools take the same path (tools-api.test.ts).
 import { describe, expect, it } from "vitest";
 import { toSvg } from "@autograms/compiler";
@@ -47,11 +48,19 @@ const agentGraph: Graph = graph(
   },
 );
 
+/** Another agent served beside it, whose one tool is a plain function. */
+const plainGraph: Graph = graph(
+  [n({ name: "hello", action: "chat_exact", instruction: "Hello.", transitions: ["hello"] })],
+  { agent: "Plain", tools: { sum: { module: "./tools.js", export: "sum" } } },
+);
+const sum = (...xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the studio's tool playground in headless Chromium${skippedWithout}`, () => {
   const playground = playgroundInChromium({
     prefix: "autograms-playground-tools-",
     agent: () => new Agent(agentGraph, { model: new OfflineModel(), tools: { forecast, echo } }),
+    agents: () => [{ agent: new Agent(plainGraph, { model: new OfflineModel(), tools: { sum } }) }],
     playground: { drawGraph: (g: Graph) => toSvg(g) },
     viewport: { width: 1440, height: 900 },
   });
@@ -167,6 +176,28 @@ browserSuite(`the studio's tool playground in headless Chromium${skippedWithout}
       expect(await contrast(page, "#tool-answer pre")).toBeGreaterThan(100);
     });
   }
+
+  it("lists a plain function as one with no schema, and runs it with its argument list as JSON", async () => {
+    const { page, server } = playground;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${server.url}/agents/Plain/`);
+    await page.waitForSelector("body[data-ready]");
+    await page.click('#pages [data-page="tools"]');
+    await page.waitForSelector('#tool-list li[data-tool="sum"]');
+    expect(await page.locator('#tool-list li[data-tool="sum"] .meta').textContent()).toBe(
+      "a plain function: no schema",
+    );
+    await page.click('#tool-list li[data-tool="sum"] button');
+    await page.waitForSelector("#tool-arg-list");
+    expect(await page.inputValue("#tool-arg-list")).toBe("[]");
+    await page.fill("#tool-arg-list", "[2, 3, 37]");
+    await page.click("#tool-run");
+    expect(await answer()).toEqual(["Result", "42"]);
+    await page.fill("#tool-arg-list", "[2, ");
+    await page.click("#tool-run");
+    await page.waitForFunction(() => document.querySelector("#tool-answer pre")?.textContent?.includes("not JSON"));
+    expect(await answer()).toEqual(["Error: bad_arguments", "arguments: not JSON"]);
+  });
 
   it("sends no request off the server's origin", () => {
     const origin = new URL(playground.server.url).origin;

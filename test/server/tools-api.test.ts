@@ -1,7 +1,7 @@
-// The tool playground's API: the served agent's described tools (a native defineTool tool and a
-// real MCP server's, over stdio) listed with their schemas, and called outside any turn: results,
-// the tools' own failures as answers, arguments checked against the schema, unknown names, the
-// token, and the time limit.
+// The tool playground's API: the served agent's tools (a native defineTool tool and a real MCP
+// server's, over stdio, with their schemas; a plain function with none) listed, and called outside
+// any turn: results, the tools' own failures as answers, arguments checked against the schema,
+// a plain function's argument list, unknown names, the token, and the time limit.
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -69,7 +69,13 @@ beforeAll(async () => {
   const shop = mcp.servers.shop!;
   agent = new Agent(toolsGraph(), {
     model: new OfflineModel(),
-    tools: { weather, slow, plain: () => 1, price_of: shop.price_of!, out_of_stock: shop.out_of_stock! },
+    tools: {
+      weather,
+      slow,
+      plain: (a: unknown, b?: unknown) => ({ a, b: b ?? null }),
+      price_of: shop.price_of!,
+      out_of_stock: shop.out_of_stock!,
+    },
   });
 });
 afterAll(async () => {
@@ -88,10 +94,11 @@ const call = (url: string, name: string, body: unknown, headers: Record<string, 
   fetch(`${url}/api/tools/${name}/call`, json(body, headers));
 
 describe("the tool playground's API", () => {
-  it("lists the described tools, native and MCP, with their schemas; a plain function is not one", async () => {
+  it("lists the tools, native and MCP with their schemas, a plain function with none", async () => {
     const url = await serve();
     const { tools } = (await (await fetch(`${url}/api/tools`)).json()) as { tools: { name: string }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(["out_of_stock", "price_of", "slow", "weather"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["out_of_stock", "plain", "price_of", "slow", "weather"]);
+    expect(tools.find((t) => t.name === "plain")).toEqual({ name: "plain", parameters: null });
     expect(tools.find((t) => t.name === "weather")).toEqual({
       name: "weather",
       description: "Today's weather in a city.",
@@ -144,9 +151,20 @@ describe("the tool playground's API", () => {
         field: "arguments",
       },
     });
-    const unknown = await call(url, "plain", { arguments: {} });
+    const unknown = await call(url, "nowhere", { arguments: {} });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: "unknown_tool" } });
+  });
+
+  it("calls a plain function with its argument list, or an object as its one argument", async () => {
+    const url = await serve();
+    const answer = async (args: unknown) => (await call(url, "plain", { arguments: args })).json();
+    expect(await answer([2, { n: 40 }])).toEqual({ result: { a: 2, b: { n: 40 } } });
+    expect(await answer([2])).toEqual({ result: { a: 2, b: null } });
+    expect(await answer({ x: 1 })).toEqual({ result: { a: { x: 1 }, b: null } });
+    const described = await call(url, "weather", { arguments: [] });
+    expect(described.status).toBe(400);
+    expect(await described.json()).toMatchObject({ error: { code: "bad_request", field: "arguments" } });
   });
 
   it("is under the server's token like the rest of the API", async () => {

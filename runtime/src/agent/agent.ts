@@ -93,6 +93,12 @@ export interface AgentOptions {
 const DEFAULT_MAX_STEPS = 10_000_000;
 const DEFAULT_MAX_CALL_DEPTH = 10_000;
 
+/**
+ * One of the agent's tools as `Agent.listTools` tells of it: a described tool's definition, or a
+ * plain function's name with `parameters: null` (it has no schema).
+ */
+export type ListedTool = ToolDefinition | { name: string; description?: undefined; parameters: null };
+
 export class Agent {
   readonly graph: Graph;
   readonly config: AgentConfig;
@@ -188,22 +194,32 @@ export class Agent {
   }
 
   /**
-   * The tools given in the options that describe themselves (made with defineTool, MCP servers'
-   * tools): description and JSON Schema of the arguments as a model is offered them, under the
-   * name the agent was given the tool by (what `callTool` takes).
+   * Every tool given in the options, under the name the agent was given it by (what `callTool`
+   * takes): a tool that describes itself (made with defineTool, an MCP server's) with its
+   * description and JSON Schema as a model is offered them; a plain function, which only the
+   * agent's code calls (no model is offered it), by its name with `parameters: null`.
    */
-  describedTools(): ToolDefinition[] {
-    return Object.entries(this.toolDefinitions).map(([name, definition]) => ({ ...definition, name }));
+  listTools(): ListedTool[] {
+    return Object.keys(this.agentTools).map((name) => {
+      const definition = Object.hasOwn(this.toolDefinitions, name) ? this.toolDefinitions[name] : undefined;
+      return definition ? { ...definition, name } : { name, parameters: null };
+    });
   }
 
   /**
-   * Calls one of `describedTools()` outside any turn, with its arguments object (copied in, as a
-   * model's call is); `signal` is passed on to the tool (an MCP tool cancels its request). What the
-   * tool throws is thrown; a name that is none of them is an AgentError `missing_tool`.
+   * Calls one of `listTools()` outside any turn, its arguments copied in (as a model's call or the
+   * code's are): a described tool takes its arguments object, and `signal` is passed on to it (an
+   * MCP tool cancels its request); a plain function takes an array as its argument list, as the
+   * agent's code passes them, or an object as its one argument. What the tool throws is thrown; a
+   * name that is none of them is an AgentError `missing_tool`.
    */
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
-    const tool = Object.hasOwn(this.toolDefinitions, name) ? this.agentTools[name] : undefined;
-    if (!tool) throw new AgentError("missing_tool", `the agent has no described tool '${name}'`);
+  async callTool(name: string, args: Record<string, unknown> | unknown[], signal?: AbortSignal): Promise<unknown> {
+    const tool = Object.hasOwn(this.agentTools, name) ? this.agentTools[name] : undefined;
+    if (!tool) throw new AgentError("missing_tool", `the agent has no tool '${name}'`);
+    if (!Object.hasOwn(this.toolDefinitions, name))
+      return await tool(...((Array.isArray(args) ? args : [args]) as JsonValue[]));
+    if (Array.isArray(args))
+      throw new AgentError("bad_input", `tool '${name}' takes its arguments as an object, not an array`);
     const withOptions = tool as (args: Record<string, unknown>, options: ToolRunOptions) => unknown;
     return await withOptions(args, toolRunOptions(signal ?? new AbortController().signal));
   }

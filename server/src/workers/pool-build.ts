@@ -8,6 +8,7 @@
 import type { PlayedResult } from "./protocol.js";
 import type { TurnPool } from "./turn-pool.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import type { ToolCallRequest } from "./pool-tool-calls.js";
 
 export class PoolBuild implements TurnPlayer {
   private closing: Promise<void> | undefined;
@@ -60,6 +61,10 @@ export class PoolBuild implements TurnPlayer {
 
   play(request: PlayRequest): Promise<PlayedResult> {
     return this.pool.play({ ...request, build: this.build });
+  }
+
+  callTool(request: ToolCallRequest): Promise<unknown> {
+    return this.pool.callTool({ ...request, build: this.build });
   }
 
   /** Drops the build's agent in the workers; the last build on the pool closes it. */

@@ -62,7 +62,11 @@ export type ToWorker =
   | { type: "ping" }
   /** The end of a worker's call of a shared tool: its value, or its error. */
   | { type: "answer"; call: number; value: unknown }
-  | { type: "answer"; call: number; error: CallError };
+  | { type: "answer"; call: number; error: CallError }
+  /** Calls one of the agent's tools outside any turn (the tool playground: tool-call-messages.ts). */
+  | ToolCallMessage
+  /** Stops that call: its signal is aborted (`reason`: why). */
+  | { type: "stop-tool"; id: number; reason: string };
 
 export type FromWorker =
   /** The agent is made; `about`: what the script's factory told of it (`MadeAgent.about`). */
@@ -84,7 +88,20 @@ export type FromWorker =
   /** A turn's step events (bounded: see bounded-step.ts, unless asked whole) and text, in order, as they come. */
   | { type: "progress"; id: number; items: ProgressItems }
   | { type: "played"; id: number; result: PlayedResult }
-  | { type: "failed"; id: number; error: FailedTurn; computeSteps?: number; omittedSteps?: number };
+  | { type: "failed"; id: number; error: FailedTurn; computeSteps?: number; omittedSteps?: number }
+  /** The end of a `tool` call: the tool's value, or its error. */
+  | { type: "tool-answer"; id: number; value: unknown }
+  | { type: "tool-answer"; id: number; error: CallError };
+
+export interface ToolCallMessage {
+  type: "tool";
+  id: number;
+  /** The build whose agent has the tool (`make`); absent: the one the worker made as it started. */
+  build?: number;
+  name: string;
+  /** As `Agent.callTool` takes them. */
+  args: Record<string, unknown> | unknown[];
+}
 
 export interface FailedTurn {
   code: string;

@@ -21,6 +21,7 @@ import {
 import { playTurn } from "./play-turn.js";
 import { failedTurn } from "./failed-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
+import { WorkerToolCalls } from "./worker-tool-calls.js";
 import { ComputeSteps } from "../runs/bounded-steps.js";
 
 /** Threads whose memory a worker holds after playing their turns (the most recent ones, up to WorkerStart.keptMb). */
@@ -60,6 +61,7 @@ export function serveTurns(
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
   const kept = new MemoryCache(KEPT_THREADS, start.keptMb * 1024 * 1024);
   const shared = new SharedTools(start.tools, send);
+  const toolCalls = new WorkerToolCalls(send);
   // Registered with the first turn the pool asks to trace (its thread may register its SDK late).
   let spans: SpanRecorder | undefined;
   let recording = false;
@@ -93,6 +95,11 @@ export function serveTurns(
         made.catch(() => undefined);
         builds.set(message.build, made);
       } else if (message.type === "drop") builds.delete(message.build);
+      else if (message.type === "tool") {
+        const { build } = message;
+        const made = build === undefined ? Promise.resolve(agent) : builds.get(build);
+        void toolCalls.call(made ?? Promise.reject(new Error(`no build ${build} here`)), message);
+      } else if (message.type === "stop-tool") toolCalls.stop(message.id, message.reason);
       else on(message.build, message.id, (agent) => play(agent, message));
     });
     send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });

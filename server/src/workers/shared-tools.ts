@@ -63,7 +63,8 @@ export async function answerCall(
   }
 }
 
-function callError(err: unknown): CallError {
+/** An error as it crosses threads (its name, message and code: made again on the other side). */
+export function callError(err: unknown): CallError {
   const e = err instanceof Error ? err : new Error(String(err));
   const code = (e as { code?: unknown }).code;
   return { name: e.name, message: e.message, ...(typeof code === "string" && { code }) };

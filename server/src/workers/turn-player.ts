@@ -9,6 +9,7 @@ import { stepWithText, type StepEvent } from "../runs/step-text.js";
 import { playTurn, type TurnWork } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
+import type { ToolCallRequest } from "./pool-tool-calls.js";
 
 export interface PlayRequest {
   /**
@@ -53,6 +54,8 @@ export interface TurnPlayer {
   /** Worker threads still running (a closed pool's until they have exited). */
   readonly liveThreads: number;
   play(request: PlayRequest): Promise<PlayedResult>;
+  /** Calls one of the agent's tools outside any turn (the tool playground), where its turns are played. */
+  callTool(request: ToolCallRequest): Promise<unknown>;
   /** Resolves once the turns can be played (worker threads have made their agents); rejects with why they cannot. */
   ready?(): Promise<unknown>;
   /**
@@ -84,6 +87,10 @@ export class InProcessPlayer implements TurnPlayer {
       onStep: (event, json) => request.onStep(stepWithText(event, json)),
       budgets: this.budgets,
     });
+  }
+
+  callTool(request: ToolCallRequest): Promise<unknown> {
+    return (request.agent ?? this.agent).callTool(request.name, request.args, request.signal);
   }
 
   async close(): Promise<void> {}

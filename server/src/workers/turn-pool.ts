@@ -22,6 +22,7 @@ import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./tur
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
 import { InlineTurns } from "./inline-turns.js";
+import { PoolToolCalls, type ToolCallRequest } from "./pool-tool-calls.js";
 import { stepFromText } from "../runs/step-text.js";
 
 export interface WorkerOptions {
@@ -161,6 +162,12 @@ export class TurnPool implements TurnPlayer {
   private nextBuild = 1;
   /** The turns played in this thread until they prove CPU-heavy (WorkerOptions.inline). */
   private readonly inline: InlineTurns | undefined;
+  /** The agent's tools called outside any turn, in the workers (pool-tool-calls.ts). */
+  private readonly toolCalls = new PoolToolCalls<Slot>(
+    (slot, message) => this.post(slot, message),
+    (slot) => this.retire(slot),
+    STOP_GRACE_MS,
+  );
 
   constructor(private readonly options: WorkerOptions) {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
@@ -310,6 +317,24 @@ export class TurnPool implements TurnPlayer {
     });
   }
 
+  /**
+   * Calls one of the agent's tools outside any turn (the tool playground) where its turns are
+   * played: in this thread's agent when it plays them here (`inline`: it has no module of its own),
+   * else in a worker, which the tool may block or end without touching this thread.
+   */
+  callTool(request: ToolCallRequest): Promise<unknown> {
+    if (this.unusable) return Promise.reject(this.unusable);
+    if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
+    if (this.options.inline && request.build === undefined)
+      return this.options.inline.callTool(request.name, request.args, request.signal);
+    const refused = this.noWorker();
+    if (refused) return Promise.reject(refused);
+    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting], this.toolCalls);
+    // An idle worker is not pinged: its silence counts from now.
+    if (slot.jobs.size === 0 && !this.toolCalls.busy(slot)) slot.heardAt = Date.now();
+    return this.toolCalls.call(slot, request);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
@@ -334,10 +359,10 @@ export class TurnPool implements TurnPlayer {
 
   private choose(threadId: string): Slot {
     if (this.strikes.suspect(threadId)) return this.ownSlot(threadId);
-    if (this.slots.length === 0) return leastBusy([...this.starting]);
+    if (this.slots.length === 0) return leastBusy([...this.starting], this.toolCalls);
     const now = Date.now();
     const warm = this.warm.get(threadId);
-    const least = leastBusy(this.slots);
+    const least = leastBusy(this.slots, this.toolCalls);
     let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
     // The warm worker, unless it is the busier by far: it has two turns more than another (left
     // there, CPU-heavy turns would queue on one worker while another idles), or a long turn (a
@@ -367,13 +392,15 @@ export class TurnPool implements TurnPlayer {
     this.warm.delete(threadId);
     const had = this.own.get(threadId);
     if (had && !had.endedFor) return had;
-    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.size)) return leastBusy([...this.own.values()]);
+    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.size)) return leastBusy([...this.own.values()], this.toolCalls);
     const slot = this.spawn("own");
     this.own.set(threadId, slot);
     return slot;
   }
 
   private longTurn(slot: Slot, now: number): boolean {
+    // A tool called outside any turn may block its worker as long as a long turn.
+    if (this.toolCalls.busy(slot)) return true;
     for (const job of slot.jobs.values()) if (now - job.since > LONG_TURN_MS) return true;
     return false;
   }
@@ -457,6 +484,9 @@ export class TurnPool implements TurnPlayer {
         }
         case "cancel":
           return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
+        case "tool-answer":
+          if (this.toolCalls.answered(message)) this.settledOn(slot);
+          return;
         case "progress": {
           const request = slot.jobs.get(message.id)?.request;
           if (request)
@@ -540,6 +570,7 @@ export class TurnPool implements TurnPlayer {
       );
     for (const job of slot.jobs.values()) job.reject(err);
     slot.jobs.clear();
+    this.toolCalls.lost(slot, new WorkerError(`${why}; the tool's call was not answered`));
     for (const call of slot.calls.values()) call.abort(err);
     for (const making of slot.making.values()) making.reject(err);
     const i = this.slots.indexOf(slot);
@@ -599,7 +630,8 @@ export class TurnPool implements TurnPlayer {
 
   /** A turn of this worker ended: one that takes no more ends when it has none left. */
   private settledOn(slot: Slot): void {
-    if (slot.jobs.size === 0 && (slot.retiring || slot.role === "own")) void this.end(slot, RETIRED);
+    if (slot.jobs.size === 0 && !this.toolCalls.busy(slot) && (slot.retiring || slot.role === "own"))
+      void this.end(slot, RETIRED);
   }
 
   /**
@@ -609,7 +641,7 @@ export class TurnPool implements TurnPlayer {
   private watch(): void {
     const now = Date.now();
     for (const slot of this.all) {
-      if (slot.jobs.size === 0 || slot.endedFor) continue;
+      if ((slot.jobs.size === 0 && !this.toolCalls.busy(slot)) || slot.endedFor) continue;
       let stuck = false;
       for (const [id, job] of slot.made ? slot.jobs : []) {
         if (now - job.since <= this.budgets.wallMs + STOP_GRACE_MS) continue;
@@ -651,7 +683,11 @@ export class TurnPool implements TurnPlayer {
   }
 }
 
-const leastBusy = (slots: Slot[]) => slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
+/** The worker with the fewest turns, a tool call (pool-tool-calls.ts) counted as one. */
+const leastBusy = (slots: Slot[], calls: PoolToolCalls<Slot>) => {
+  const load = (s: Slot) => s.jobs.size + (calls.busy(s) ? 1 : 0);
+  return slots.reduce((a, b) => (load(b) < load(a) ? b : a));
+};
 
 /**
  * The memory a worker played comes across as a copy: frozen, it cannot change after the commit,

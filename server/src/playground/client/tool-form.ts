@@ -3,7 +3,8 @@
  * property's type (text, number, a select for an enum or an optional boolean, a checkbox for a
  * required one, a JSON text area for objects, arrays and anything else), required fields marked.
  * What the form reads back is only what was filled in: the server checks it against the schema,
- * so a missing or wrong argument is said in its words.
+ * so a missing or wrong argument is said in its words. A tool with no schema (a plain function)
+ * gets one JSON text area for all its arguments (`freeForm`).
  */
 import { el } from "./dom.js";
 
@@ -47,7 +48,42 @@ function control(id: string, p: PropertySchema, required: boolean): { input: HTM
 export interface ToolForm {
   fields: HTMLElement[];
   /** The arguments filled in; a text area that is not JSON throws, naming its argument. */
-  read(): Record<string, unknown>;
+  read(): Record<string, unknown> | unknown[];
+}
+
+/**
+ * The form of a tool with no schema (a plain function, which only the agent's code calls): its
+ * arguments as JSON text, an array (its argument list, as the code passes them) or an object (its
+ * one argument), as the server takes them.
+ */
+export function freeForm(idPrefix: string): ToolForm {
+  const id = `${idPrefix}-list`;
+  const input = el("textarea", { id, rows: "3", spellcheck: "false", placeholder: "[ ]" }) as HTMLTextAreaElement;
+  input.value = "[]";
+  const about = el("span", {
+    class: "hint",
+    id: `${id}-about`,
+    text: "No schema: a JSON array of its arguments, as the agent's code passes them (or an object, its one argument)",
+  });
+  input.setAttribute("aria-describedby", about.id);
+  const field = el("div", { class: "tool-field" }, [
+    el("label", { for: id }, [el("code", { text: "arguments" }), el("span", { class: "type", text: " JSON" })]),
+    input,
+    about,
+  ]);
+  return {
+    fields: [field],
+    read() {
+      let args: unknown;
+      try {
+        args = JSON.parse(input.value.trim() || "[]");
+      } catch {
+        throw new Error("arguments: not JSON");
+      }
+      if (args === null || typeof args !== "object") throw new Error("arguments: not a JSON array or object");
+      return args as Record<string, unknown> | unknown[];
+    },
+  };
 }
 
 export function toolForm(schema: ToolSchema, idPrefix: string): ToolForm {

@@ -1,17 +1,18 @@
 /**
- * The tools page: the agent's described tools (GET /api/tools), and the chosen one's form
- * (tool-form.ts) to run it outside any turn (POST /api/tools/:name/call), its result or its error
- * shown under the form.
+ * The tools page: the agent's tools (GET /api/tools), and the chosen one's form (tool-form.ts: from
+ * its schema, or one JSON field for a plain function, which has none) to run it outside any turn
+ * (POST /api/tools/:name/call), its result or its error shown under the form.
  */
 import { api, ApiError } from "./api.js";
 import type { App } from "./app.js";
 import { byId, el, enc } from "./dom.js";
-import { type ToolSchema, toolForm } from "./tool-form.js";
+import { freeForm, type ToolForm, type ToolSchema, toolForm } from "./tool-form.js";
 
 interface ListedTool {
   name: string;
   description?: string;
-  parameters: ToolSchema;
+  /** null: a plain function, with no schema. */
+  parameters: ToolSchema | null;
 }
 
 type CallAnswer = { result: unknown } | { error: { code: string; message: string } };
@@ -25,14 +26,18 @@ export async function loadTools(app: App): Promise<void> {
         el("button", { type: "button", onclick: () => openTool(app, t) }, [
           el("code", { class: "name", text: t.name }),
           t.description ? el("span", { class: "meta", text: t.description }) : null,
+          t.parameters === null ? el("span", { class: "meta", text: "a plain function: no schema" }) : null,
         ]),
       ]),
     ),
   );
   if (tools.length === 0) {
-    list.replaceChildren(el("li", { class: "empty", text: "The agent has no described tool." }));
+    list.replaceChildren(el("li", { class: "empty", text: "The agent has no tool." }));
     byId("tool-detail").replaceChildren(
-      el("p", { class: "empty", text: "Tools made with defineTool and MCP servers' tools are listed here." }),
+      el("p", {
+        class: "empty",
+        text: "Tools made with defineTool, MCP servers' tools and the functions the agent's code imports are listed here.",
+      }),
     );
   }
 }
@@ -40,7 +45,7 @@ export async function loadTools(app: App): Promise<void> {
 function openTool(app: App, tool: ListedTool): void {
   for (const li of byId("tool-list").querySelectorAll("li"))
     li.classList.toggle("selected", li.dataset.tool === tool.name);
-  const form = toolForm(tool.parameters, "tool-arg");
+  const form = tool.parameters === null ? freeForm("tool-arg") : toolForm(tool.parameters, "tool-arg");
   const answer = el("div", { id: "tool-answer", role: "status", "aria-live": "polite" });
   const run = el("button", { id: "tool-run", type: "submit", text: "Run" });
   const shell = el("form", { id: "tool-form" }, [...form.fields, el("div", { class: "tool-actions" }, [run])]);
@@ -64,7 +69,7 @@ function openTool(app: App, tool: ListedTool): void {
 }
 
 /** The call's outcome as the page shows it: the result, the tool's failure, or the server's refusal. */
-async function callTool(name: string, read: () => Record<string, unknown>): Promise<HTMLElement[]> {
+async function callTool(name: string, read: ToolForm["read"]): Promise<HTMLElement[]> {
   let answer: CallAnswer;
   try {
     answer = await api<CallAnswer>("POST", `api/tools/${enc(name)}/call`, { arguments: read() });
