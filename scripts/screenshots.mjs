@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Renders the studio in headless Chromium (the Chromium the browser tests use) and writes the
-// pictures the docs show to docs/images/. A sample agent is served offline on a throwaway SQLite
-// store, a short conversation is held, and each entry of SHOTS is taken in turn: a file name, the
-// page's size and theme, and the steps that show what it pictures. Another page of the studio is
-// one more line there (`["experiments.png", wide, () => openPage("experiments")]`).
+// pictures the docs show to docs/images/. Two sample agents are served offline on a throwaway
+// SQLite store, a short conversation is held, and each entry of SHOTS is taken in turn: a file
+// name, the page's size and theme, and the steps that show what it pictures. Another page of the
+// studio is one more line there (`["metrics.png", wide, () => openPage("metrics")]`).
 //
-// The agent is samples/native-tools (the planet guide: its tools called natively) on the offline
-// model. The offline model reports no tokens; for the pictures its calls report an estimate (four
-// characters a token) under the model name `offline-estimate`, priced by a made-up table.
+// The default agent is samples/native-tools (the planet guide: its tools called natively), the
+// second samples/tutor (its page at /agents/FractionTutor/, with two stored evaluation runs of its
+// cases, the second compared with the first), both on the offline model. The offline model
+// reports no tokens and takes no settings; for the pictures its calls report an estimate (four
+// characters a token) under the name of the model chosen, `offline-estimate` unless a thread's
+// settings choose `offline-estimate-large` (the list the settings choose from), priced by a
+// made-up table. The conversation's last message is sent with settings chosen in the Model panel.
 //
-//   npm run build && node scripts/screenshots.mjs [--chromium PATH]
+//   npm run build && node scripts/screenshots.mjs [--chromium PATH] [--only a.png,b.png]
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -20,10 +24,13 @@ import { Agent, OfflineModel } from "@autograms/runtime";
 import { listen } from "@autograms/server";
 import { openStore } from "@autograms/store";
 import { chromium } from "playwright-core";
+import { storeTutorExperiments } from "../test/server/support/tutor-experiments.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const at = process.argv.indexOf("--chromium");
 const executablePath = at > 0 ? process.argv[at + 1] : "/usr/bin/chromium";
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1].split(",")) : null;
 const out = join(root, "docs/images");
 mkdirSync(out, { recursive: true });
 
@@ -39,7 +46,11 @@ const SHOTS = [
   ["dark.png", { ...wide, dark: true }, openSpans],
   ["runs-phone.png", phone, () => openPage("runs")],
   ["tools.png", wide, runLookup],
+  ["settings.png", wide, openSettings],
+  // The palette stays open: the next picture leaves the page.
   ["palette.png", wide, openPalette],
+  ["experiments.png", wide, openExperiments],
+  ["agents.png", wide, openTutor],
   // Last: it leaves the studio for the API's page.
   ["api-docs.png", wide, () => page.goto(`${server.url}/api/docs`)],
 ];
@@ -70,21 +81,35 @@ async function sampleTools(dir) {
 const estimate = (text) => Math.max(1, Math.round(String(text).length / 4));
 const sent = (messages) => estimate(messages.map((m) => m.content ?? "").join("\n"));
 
+/** The models a thread's settings choose among, the first the one the server starts with. */
+const MODELS = ["offline-estimate", "offline-estimate-large"];
+
 class EstimatingModel extends OfflineModel {
+  constructor(name = MODELS[0]) {
+    super();
+    this.model = name;
+  }
+  /** The same answers whatever the settings: only the name its usage reports changes. */
+  withSettings(settings) {
+    return new EstimatingModel(settings.model ?? this.model);
+  }
+  async listModels() {
+    return MODELS;
+  }
   async complete(req) {
     const text = await super.complete(req);
-    req.onUsage?.({ model: "offline-estimate", inputTokens: sent(req.messages), outputTokens: estimate(text) });
+    req.onUsage?.({ model: this.model, inputTokens: sent(req.messages), outputTokens: estimate(text) });
     return text;
   }
   async completeWithTools(req) {
     const answer = await super.completeWithTools(req);
     const output = answer.text + JSON.stringify(answer.toolCalls);
-    req.onUsage?.({ model: "offline-estimate", inputTokens: sent(req.messages), outputTokens: estimate(output) });
+    req.onUsage?.({ model: this.model, inputTokens: sent(req.messages), outputTokens: estimate(output) });
     return answer;
   }
   async choose(req) {
     const chosen = await super.choose(req);
-    req.onUsage?.({ model: "offline-estimate", inputTokens: estimate(req.prompt), outputTokens: 1 });
+    req.onUsage?.({ model: this.model, inputTokens: estimate(req.prompt), outputTokens: 1 });
     return chosen;
   }
 }
@@ -92,6 +117,7 @@ class EstimatingModel extends OfflineModel {
 const dir = mkdtempSync(join(tmpdir(), "autograms-screenshots-"));
 const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
 const graph = JSON.parse(readFileSync(join(root, "samples/native-tools/agent.graph.json"), "utf8"));
+const tutor = JSON.parse(readFileSync(join(root, "samples/tutor/agent.graph.json"), "utf8"));
 const tools = await sampleTools(dir);
 const sources = [
   {
@@ -105,9 +131,21 @@ const server = await listen({
     model: new EstimatingModel(),
     tools: { calculator: tools.calculator, lookup: tools.lookup, convert: tools.convert },
   }),
+  agents: [
+    {
+      agent: new Agent(tutor, { model: new EstimatingModel() }),
+      sources: [
+        {
+          path: "samples/tutor/agent.ts",
+          text: readFileSync(join(root, "samples/tutor/agent.ts"), "utf8"),
+          role: "agent",
+        },
+      ],
+    },
+  ],
   store,
   port: 0,
-  prices: { "offline-estimate": { input: 0.15, output: 0.6 } },
+  prices: { "offline-estimate": { input: 0.15, output: 0.6 }, "offline-estimate-large": { input: 2.5, output: 10 } },
   playground: { drawGraph: (g, options) => toSvg(g, options), sources: () => sources },
 });
 const browser = await chromium.launch({
@@ -142,6 +180,42 @@ async function runLookup() {
   await page.waitForSelector("#tool-answer pre");
 }
 
+/** The thread's Model panel open on the settings its last message was sent with. */
+async function openSettings() {
+  await openPage("studio");
+  await page.click("#model-settings > summary");
+  await page.waitForSelector("#settings-apply");
+}
+
+/** Sets the thread's model, temperature and bound on tokens in the Model panel, and closes it. */
+async function chooseSettings() {
+  await page.click("#model-settings > summary");
+  await page.selectOption("#settings-model", "offline-estimate-large");
+  await page.fill("#settings-temperature", "0.7");
+  await page.fill("#settings-max-tokens", "300");
+  await page.click("#settings-apply");
+  await page.waitForFunction(() => document.querySelector(".settings-note")?.textContent?.startsWith("The next"));
+  await page.click("#model-settings > summary");
+}
+
+/** The tutor's experiments page: its last run's cases and what changed from the run it was compared with. */
+async function openExperiments() {
+  await page.goto(`${server.url}/agents/${tutor.agent}/`);
+  await page.waitForSelector("body[data-ready]");
+  await openPage("experiments");
+  await page.waitForSelector(".changes .side-by-side");
+}
+
+/** The tutor's studio, a thread of its own, the header's switcher naming both agents. */
+async function openTutor() {
+  await openPage("studio");
+  await page.click("#new-thread");
+  await idle();
+  await page.fill("#input", "yes");
+  await page.press("#input", "Enter");
+  await idle();
+}
+
 /** The command palette (Ctrl+K) over the studio, narrowed to what names a run. */
 async function openPalette() {
   await openPage("studio");
@@ -166,17 +240,20 @@ try {
   await page.click("#new-thread");
   await idle();
   for (const text of ["lookup planet=Mars", "calculator expression=3389.5*2", "How far is Jupiter?"]) {
+    if (text.startsWith("How far")) await chooseSettings();
     await page.fill("#input", text);
     await page.press("#input", "Enter");
     await idle();
   }
-  for (const [file, size, show] of SHOTS) {
+  await storeTutorExperiments(store, tutor);
+  const shots = SHOTS.filter(([file]) => !only || only.has(file));
+  for (const [file, size, show] of shots) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.emulateMedia({ colorScheme: size.dark ? "dark" : "light" });
     await show();
     await page.screenshot({ path: join(out, file) });
   }
-  console.log(`wrote ${SHOTS.map(([file]) => `docs/images/${file}`).join(", ")}`);
+  console.log(`wrote ${shots.map(([file]) => `docs/images/${file}`).join(", ")}`);
 } finally {
   await browser.close();
   await server.close();

@@ -29,7 +29,6 @@ import { experimentsRoutes } from "./routes/experiments.js";
 import { settingsRoutes } from "./routes/settings.js";
 import { toolsRoutes } from "./routes/tools.js";
 import { ModelChoices } from "./settings/model-choices.js";
-import { ThreadSettings } from "./settings/thread-settings.js";
 import { ThreadTitles } from "./titles/thread-titles.js";
 import { RunManager } from "./runs/run-manager.js";
 import { DEFAULT_TURN_CALLS, TurnCalls, type TurnCallsLimits } from "./runs/turn-calls.js";
@@ -201,12 +200,10 @@ export function createApp(options: AppOptions): AutogramsApp {
     })),
     options.watching ?? false,
   );
-  const threadSettings = new ThreadSettings();
   const model = () => options.model ?? agents.current().agent.model;
   const titles = options.titles ? new ThreadTitles(options.store, model) : undefined;
   const runs = new RunManager(options.store, agents, {
     policy,
-    modelSettings: (threadId) => threadSettings.get(threadId),
     ...(titles && { onServed: (threadId: string) => void titles.served(threadId) }),
     ...(options.onStale ? { onStale: options.onStale } : {}),
     admit: () => lifecycle.admit(),
@@ -235,7 +232,6 @@ export function createApp(options: AppOptions): AutogramsApp {
     ...(options.readiness && { readiness: options.readiness }),
     ...(options.prices && { prices: options.prices }),
     modelChoices: new ModelChoices(model),
-    threadSettings,
   };
   const app = answerErrors(new Hono(), ctx);
   // Other pages in the user's browser are kept out first (http/browser-guards.ts).

@@ -8,7 +8,6 @@ import type { RunManager } from "./runs/run-manager.js";
 import type { TurnCalls } from "./runs/turn-calls.js";
 import type { Prices } from "./usage/prices.js";
 import type { ModelChoices } from "./settings/model-choices.js";
-import type { ThreadSettings } from "./settings/thread-settings.js";
 import type { ServedAgents } from "./served-agents.js";
 import type { BuildToServe, ServedBuild } from "./served-build.js";
 
@@ -47,8 +46,6 @@ export interface ServerContext {
   prices?: Prices;
   /** The models and sampling a thread's settings may choose (`AppOptions.model`'s). */
   modelChoices: ModelChoices;
-  /** The model settings chosen for threads, for their next runs. */
-  threadSettings: ThreadSettings;
 }
 
 export interface ServerLimits {

@@ -113,6 +113,13 @@ export function checkTitle(title: unknown): void {
     throw refuse(`title: must be a string or null, not ${describe(title)}`);
 }
 
+/** A thread's model settings as the store keeps them: text it does not read, or null (none). */
+export function checkSettingsText(settings: unknown): void {
+  if (settings !== null && typeof settings !== "string")
+    throw refuse(`settings: must be a string (JSON text) or null, not ${describe(settings)}`);
+  if (typeof settings === "string" && settings.includes("\u0000")) throw refuse(NUL("settings"));
+}
+
 /** An experiment's id: text, not empty, without NUL. */
 export function experimentKey(id: unknown): void {
   if (typeof id !== "string") throw refuse(`id: must be a string, not ${describe(id)}`);

@@ -327,6 +327,17 @@ export interface ThreadStore {
   deleteThread(threadId: string): Promise<boolean>;
   /** Names the thread (one line, 1 to 200 characters); null: called by its first user message again. */
   setTitle(threadId: string, title: string | null): Promise<ThreadInfo>;
+  /**
+   * The model settings chosen for the thread's next runs, as the JSON text they were set with
+   * (the store does not read it); null when none were, or there is no such thread.
+   */
+  threadSettings(threadId: string): Promise<string | null>;
+  /**
+   * Keeps `settings` (JSON text, not read here) for the thread's next runs, in every process of
+   * the store; a thread not made yet is made, with no turn. Null: none again. A fork starts
+   * without them; the thread's deletion takes them with it.
+   */
+  setThreadSettings(threadId: string, settings: string | null): Promise<void>;
   prune(options: PruneOptions): Promise<PruneResult>;
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, OfflineModel } from "@autograms/runtime";
 import { startTestServer, tempFolder, type TestServer } from "./support/harness.js";
 import { tutor } from "./support/playground-page.js";
-import { storeTutorExperiments } from "./support/tutor-experiments.js";
+import { storeTutorExperiments } from "./support/tutor-experiments.mjs";
 
 let folder: ReturnType<typeof tempFolder>;
 let t: TestServer;

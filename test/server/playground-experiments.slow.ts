@@ -8,7 +8,7 @@ import { Agent, OfflineModel, type Graph } from "@autograms/runtime";
 import type { Page } from "playwright-core";
 import { haveChromium, skippedWithout } from "../support/chromium.js";
 import { playgroundInChromium, tutor, tutorSource } from "./support/playground-page.js";
-import { storeTutorExperiments } from "./support/tutor-experiments.js";
+import { storeTutorExperiments } from "./support/tutor-experiments.mjs";
 
 const browserSuite = haveChromium ? describe : describe.skip;
 browserSuite(`the studio's experiments page in headless Chromium${skippedWithout}`, () => {

@@ -36,7 +36,9 @@ export type ApiErrorCode =
   | "forbidden_host"
   | "forbidden_origin"
   /** A request body not sent as JSON. */
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  /** The thread's model settings as the store keeps them are not settings (a row changed by hand or damaged). */
+  | "bad_settings";
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode | string; message: string; field?: string } & Record<string, unknown>;

@@ -1,7 +1,8 @@
 /**
  * A thread's model settings: the models it may choose among (`GET /api/models`), and the model,
  * temperature and bound on tokens for its next runs (`PUT /api/threads/:id/settings`; `{}`: the
- * server's own again). `GET /api/threads/:id` shows them, and each turn the ones it ran with.
+ * server's own again), kept with the thread in the store (settings/stored-settings.ts).
+ * `GET /api/threads/:id` shows them, and each turn the ones it ran with.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -9,6 +10,7 @@ import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
 import { isOwn } from "../own-thread.js";
+import { keepSettings } from "../settings/stored-settings.js";
 import { body, error, json, threadIdParam, type ApiPaths } from "./openapi-schemas.js";
 
 const SettingsBody = z
@@ -29,7 +31,7 @@ export function settingsRoutes(ctx: ServerContext): Hono {
 
   app.get("/api/models", async (c) => c.json(await ctx.modelChoices.menu()));
 
-  // A thread not made yet may be given its settings before its first message.
+  // A thread not made yet may be given its settings before its first message (the store makes it, with no turn).
   app.put("/api/threads/:id/settings", async (c) => {
     const id = threadIdOf(c.req.param("id"));
     const body = await jsonBody(c, SettingsBody);
@@ -40,8 +42,7 @@ export function settingsRoutes(ctx: ServerContext): Hono {
         : badRequest(`${problem.field}: ${problem.message}`, problem.field);
     const info = await ctx.store.thread(id);
     if (info && !isOwn(info, ctx.served().name)) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
-    ctx.threadSettings.set(id, body);
-    return c.json({ id, settings: ctx.threadSettings.get(id) ?? null });
+    return c.json({ id, settings: await keepSettings(ctx.store, id, body) });
   });
 
   return app;
@@ -73,7 +74,7 @@ export const settingsApi: ApiPaths = {
   },
   "/api/threads/{id}/settings": {
     put: {
-      summary: "Chooses the model and sampling of a thread's next runs (kept by this process)",
+      summary: "Chooses the model and sampling of a thread's next runs (kept with the thread in the store)",
       parameters: [threadIdParam],
       requestBody: body(SettingsBody),
       responses: {

@@ -8,6 +8,7 @@ import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
 import { knownThread } from "../own-thread.js";
+import { storedSettings } from "../settings/stored-settings.js";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
 import {
@@ -139,7 +140,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
         ...thread,
         stale: await staleness(ctx, agent, thread),
         ...(usage && { usage }),
-        settings: ctx.threadSettings.get(id) ?? null,
+        settings: (await storedSettings(store, id)) ?? null,
       },
       turns,
     });
@@ -179,7 +180,6 @@ export function threadsRoutes(ctx: ServerContext): Hono {
     const id = threadIdOf(c.req.param("id"));
     await served().known(id);
     if (!(await store.deleteThread(id))) throw new HttpError(404, "unknown_thread", `no thread '${id}'`);
-    ctx.threadSettings.delete(id);
     return c.body(null, 204);
   });
 

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import type { ModelSettings } from "@autograms/runtime";
 import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
 import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
@@ -19,6 +18,7 @@ import type { ServedAgents } from "../served-agents.js";
 import type { ServedBuild } from "../served-build.js";
 import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
 import { isOver } from "./run-status.js";
+import { storedSettings } from "../settings/stored-settings.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -34,8 +34,6 @@ export interface RunManagerOptions {
   observer?: RunObserver;
   /** Told of the error each failed run ended with (the store's damage is kept: /readyz says it). */
   onError?: (err: unknown) => void;
-  /** The model settings chosen for a thread (settings/thread-settings.ts), for the runs that start on it. */
-  modelSettings?: (threadId: string) => ModelSettings | undefined;
   /** Told of each run that committed its turns, once its events are stored (titles/). */
   onServed?: (threadId: string) => void;
 }
@@ -292,6 +290,9 @@ export class RunManager {
     message: boolean,
     { runId, policy, replaces, build }: StartOptions & { build: ServedBuild },
   ): Promise<Started> {
+    // The thread's model settings as the run starts, read before anything is held: settings
+    // damaged in the store refuse the run with nothing to give back.
+    const modelSettings = await storedSettings(this.store, threadId);
     // Both turns of the run (an opening, the message's) on the build the request started with.
     const { agent } = build;
     const player = this.agents.hold(build);
@@ -333,7 +334,7 @@ export class RunManager {
         threadId,
         stopping: this.stopping.signal,
         where: this.store.where,
-        modelSettings: this.options.modelSettings?.(threadId),
+        modelSettings,
       },
     );
     this.live.set(id, served.run);

@@ -157,6 +157,14 @@ export const MIGRATIONS: Migration[] = [
       "CREATE INDEX experiments_created ON experiments (created_at)",
     ],
   },
+  {
+    version: 7,
+    name: "a thread's model settings",
+    // The model settings chosen for a thread's next runs, as the JSON text the server gave (the
+    // store does not read it): kept with the thread's row, so every process of the store and a
+    // restarted one play its runs with them, and a deletion takes them with it.
+    statements: ["ALTER TABLE threads ADD COLUMN settings TEXT"],
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -14,7 +14,7 @@ export const THREAD_ROW =
   "threads.id, threads.agent, threads.graph_hash, threads.version, threads.done, threads.first_seq, threads.snap_seq, " +
   "threads.snap_bytes, threads.created_at, threads.updated_at, threads.parent_id, threads.parent_seq, threads.lease_token, " +
   "threads.lease_owner, threads.lease_message, threads.lease_user, threads.lease_since, threads.lease_expires, " +
-  "threads.queue_tail, threads.title, threads.memory_checksum";
+  "threads.queue_tail, threads.title, threads.memory_checksum, threads.settings";
 
 /** A run holds the thread: a lease whose time has not run out (a dead process's lease lapses). */
 export function isLive(row: Row, now: number): boolean {

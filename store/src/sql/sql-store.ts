@@ -57,6 +57,7 @@ import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
 import { LEASE_CLEARED } from "./turn-head.js";
 import { DROP_BATCH, dropEndedRunEvents } from "./run-retention.js";
+import { readThreadSettings, writeThreadSettings } from "./thread-settings.js";
 import { type Committing, leaseProblem, runAfter } from "./committing.js";
 
 /** The lease's columns, in the order of `leaseValues`. */
@@ -716,6 +717,14 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       await tx.run("UPDATE threads SET title = ? WHERE id = ?", [given, threadId]);
       return threadInfo((await this.shown(tx, threadId))!, this.now());
     });
+  }
+
+  threadSettings(threadId: string): Promise<string | null> {
+    return readThreadSettings(this.db, threadId);
+  }
+
+  setThreadSettings(threadId: string, settings: string | null): Promise<void> {
+    return writeThreadSettings(this.db, threadId, settings, this.now());
   }
 
   async deleteThread(threadId: string): Promise<boolean> {

@@ -4,6 +4,7 @@
  */
 export { storeSuite } from "./store-suite.js";
 export { threadsSpec } from "./threads-spec.js";
+export { threadSettingsSpec } from "./thread-settings-spec.js";
 export { leasesSpec } from "./leases-spec.js";
 export { runLogSpec } from "./run-log-spec.js";
 export { experimentsSpec } from "./experiments-spec.js";
