@@ -31,7 +31,9 @@
 //     another (not measured): the server's CPU per message (all its threads, Linux's schedstat) at
 //     the first 20 turns and at the last 20, and their ratio in each round (growth: what a long
 //     conversation adds to a message; the messages sent as useChat sends them, each with the whole
-//     conversation before it); then the bytes the last round's thread stores a turn
+//     conversation before it); a second row, in the same rounds on the same server, for a client
+//     that sends the new message alone (useChat with prepareSendMessagesRequest, as
+//     samples/web does); then the bytes the last round's thread stores a turn
 //     (bench/support/stored-bytes.mjs), at its end (the server's default resume window: every
 //     run's events kept) and once a resume window has passed (a server started again with
 //     --resume-window-ms, default 2000 here, and its sweep has dropped them);
@@ -534,38 +536,47 @@ const runSeconds = (pid) => [...threadTimes(pid).values()].reduce((sum, t) => su
 /**
  * One long conversation: ROUNDS threads of THREAD_TURNS messages each, the server's CPU per
  * message at the first and the last GROWTH_TURNS turns of each (their ratio, round by round: the
- * same machine for both ends); then the bytes the last thread stores a turn, before and after
- * the resume window.
+ * same machine for both ends), sent as useChat sends them (the whole conversation each time) and,
+ * in the same rounds, by a client that sends the new message alone; then the bytes the last
+ * thread stores a turn, before and after the resume window.
  */
 async function longThread(name, storeUrl) {
   const agentFile = join(dir, "thread-agent.json");
   writeFileSync(agentFile, JSON.stringify(THREAD_GRAPH));
   let server = await autogramsServe(agentFile, storeUrl, SERVE_WORKERS);
   const bytes = await storedBytes(storeUrl);
+  /** The CPU a message at each end of a new thread; `whole`: the conversation sent with each message. */
+  const conversation = async (thread, whole) => {
+    const cpu = [];
+    const history = [];
+    let words = 0;
+    for (let i = 0; i <= THREAD_TURNS; i++) {
+      const before = runSeconds(server.pid);
+      const { text } = await chatTurn(server.url, thread, i, threadMessage(i), whole ? history : []);
+      // Message 0 is the thread's first: the agent's opening with it, not measured.
+      if (i > 0) cpu.push((runSeconds(server.pid) - before) * 1000);
+      const reply = replyOf(text);
+      history.push(
+        { id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: threadMessage(i) }] },
+        { id: `${thread}-reply-${i}`, role: "assistant", parts: [{ type: "text", text: reply }] },
+      );
+      if (i === THREAD_TURNS) words = reply.split(/\s+/).filter(Boolean).length;
+    }
+    // The median message of each end: a collection or V8's compiling in the background lands on one message now and then.
+    return { ends: [percentile(cpu.slice(0, GROWTH_TURNS), 50), percentile(cpu.slice(-GROWTH_TURNS), 50)], words };
+  };
   try {
     for (let i = 0; i <= WARMUP; i++) await chatTurn(server.url, "thread-warm-up", i);
-    const ends = [];
+    const whole = [];
+    const alone = [];
     let words = 0;
     let thread = "";
     for (let r = 0; r < ROUNDS; r++) {
       thread = `long-${r}`;
-      const cpu = [];
-      // The conversation so far, sent with each message as useChat sends it.
-      const history = [];
-      for (let i = 0; i <= THREAD_TURNS; i++) {
-        const before = runSeconds(server.pid);
-        const { text } = await chatTurn(server.url, thread, i, threadMessage(i), history);
-        // Message 0 is the thread's first: the agent's opening with it, not measured.
-        if (i > 0) cpu.push((runSeconds(server.pid) - before) * 1000);
-        const reply = replyOf(text);
-        history.push(
-          { id: `${thread}-${i}`, role: "user", parts: [{ type: "text", text: threadMessage(i) }] },
-          { id: `${thread}-reply-${i}`, role: "assistant", parts: [{ type: "text", text: reply }] },
-        );
-        if (i === THREAD_TURNS) words = reply.split(/\s+/).filter(Boolean).length;
-      }
-      // The median message of each end: a collection or V8's compiling in the background lands on one message now and then.
-      ends.push([percentile(cpu.slice(0, GROWTH_TURNS), 50), percentile(cpu.slice(-GROWTH_TURNS), 50)]);
+      const sent = await conversation(thread, true);
+      whole.push(sent.ends);
+      words = sent.words;
+      alone.push((await conversation(`alone-${r}`, false)).ends);
     }
     // The agent's opening, the first message, then THREAD_TURNS more.
     const turns = THREAD_TURNS + 2;
@@ -579,20 +590,23 @@ async function longThread(name, storeUrl) {
       await new Promise((r) => setTimeout(r, 250));
       after = await bytes.read(thread);
     }
-    const ratios = ends.map(([a, b]) => b / a).sort((p, q) => p - q);
-    const first = percentile(
-      ends.map(([a]) => a),
-      50,
-    );
-    const last = percentile(
-      ends.map(([, b]) => b),
-      50,
-    );
     const kib = (b) => `${(b / turns / 1024).toFixed(2)} KiB`;
     const split = (b) =>
       `${kib(b.total)} (turns ${kib(b.turns)}, snapshots ${kib(b.snapshots)}, runs ${kib(b.runs)}, run events ${kib(b.events)})`;
+    const growth = (ends) => {
+      const ratios = ends.map(([a, b]) => b / a).sort((p, q) => p - q);
+      const median = (at) =>
+        percentile(
+          ends.map((e) => e[at]),
+          50,
+        );
+      return `${median(0).toFixed(2)} ms | ${median(1).toFixed(2)} ms | ${percentile(ratios, 50).toFixed(2)}x (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")})`;
+    };
     console.log(
-      `| ${name} | ${first.toFixed(2)} ms | ${last.toFixed(2)} ms | ${percentile(ratios, 50).toFixed(2)}x (rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}) | ${words} | ${split(kept)} | ${after.events > 0 ? "not dropped in time" : split(after)} |`,
+      `| ${name}, the whole conversation sent (useChat's default) | ${growth(whole)} | ${words} | ${split(kept)} | ${after.events > 0 ? "not dropped in time" : split(after)} |`,
+    );
+    console.log(
+      `| ${name}, the new message alone (prepareSendMessagesRequest) | ${growth(alone)} | ${words} | as above | as above |`,
     );
   } finally {
     await bytes.close();

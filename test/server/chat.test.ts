@@ -154,4 +154,43 @@ describe("POST /api/chat", () => {
     }
     expect(await t.store.thread("c5")).toBeNull();
   });
+
+  it("checks the last message only: earlier ones, whatever they hold, are not read", async () => {
+    // The thread's history is the store's: a client's copy of it is neither checked nor used.
+    const history = [
+      { id: "", role: "robot", parts: "not parts" },
+      null,
+      "text",
+      { role: "assistant", parts: [{ type: "file", url: "x" }] },
+    ];
+    const message = await uiMessageOf(await uiChunks((await post("c6", [...history, userMessage("m1", "hi")])).body!));
+    expect(textOf(message)).toEqual(["Hello! Say something.", "echo: hi"]);
+    expect((await t.store.turns("c6")).map((x) => x.user)).toEqual([null, "hi"]);
+    // The last message is still checked in full, naming its field at its place in the body.
+    const refused = async (last: unknown) => {
+      const res = await fetch(`${t.url}/api/chat`, json(chatBody("c7", [...history, last])));
+      return [res.status, (await res.json()).error];
+    };
+    expect(await refused({ id: "a", role: "robot", parts: [] })).toEqual([
+      400,
+      expect.objectContaining({ code: "bad_request", field: "messages[4].role" }),
+    ]);
+    expect(await refused({ id: "a", role: "user", parts: "hi" })).toEqual([
+      400,
+      {
+        code: "bad_request",
+        field: "messages[4].parts",
+        message: "messages[4].parts: Invalid input: expected array, received string",
+      },
+    ]);
+    expect(await refused({ role: "user", parts: [] })).toEqual([
+      400,
+      expect.objectContaining({ code: "bad_request", field: "messages[4].id" }),
+    ]);
+    expect(await t.store.thread("c7")).toBeNull();
+    // With no message of the user's among them, the agent's opening is asked for, as before.
+    const reply = { id: "b", role: "assistant", parts: [{ type: "text", text: "x" }] };
+    const opening = await uiMessageOf(await uiChunks((await post("c8", [...history, reply])).body!));
+    expect(textOf(opening)).toEqual(["Hello! Say something."]);
+  });
 });

@@ -4,6 +4,11 @@ import { useEffect, useState } from "react";
 
 const transport = new DefaultChatTransport({
   api: "/api/chat",
+  // The server keeps the conversation and reads only the new message: sent alone, a message costs
+  // the server the same at any length of the chat (useChat would send the whole chat each time).
+  prepareSendMessagesRequest: ({ id, messages, trigger, messageId, body }) => ({
+    body: { ...body, id, messages: messages.slice(-1), trigger, messageId },
+  }),
   // Resuming asks for the whole reply (from before its first event), also if it ended meanwhile.
   prepareReconnectToStreamRequest: () => ({ headers: { "Last-Event-ID": "0" } }),
 });

@@ -3,8 +3,8 @@
  * request's `id`; the new turn is the last message, a user message, whose `id` is the turn's
  * idempotency key. Without any user message it asks for the agent's opening; with `trigger:
  * "regenerate-message"`, for the last reply again. The client's copy of the earlier messages is
- * not read: the thread's history is the store's. `GET /api/chat/:id/stream` resumes the thread's
- * run (the AI SDK's `resume`).
+ * not read, nor checked: the thread's history is the store's. `GET /api/chat/:id/stream` resumes
+ * the thread's run (the AI SDK's `resume`).
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -52,8 +52,36 @@ const ChatBody = z.looseObject({
     .meta({ description: "regenerate-message: the reply to generate again (the last, reply-<turn>)" }),
 });
 
+type Message = z.infer<typeof Message>;
+
+/**
+ * The body as the route reads it: of `messages`, the last one checked (the turn) and the others
+ * only counted, not read: useChat sends the whole conversation every time, which the server does
+ * not use (the thread's history is the store's), and checking and copying it made a message cost
+ * more the longer its thread. A client is told what it was before of a body that is not an array
+ * (zod's own issue) or of a last message that is not one.
+ */
+const ChatRequest = ChatBody.extend({
+  messages: z.custom<readonly unknown[]>().check((ctx) => {
+    if (!Array.isArray(ctx.value)) {
+      ctx.issues.push({ code: "invalid_type", expected: "array", input: ctx.value });
+      return;
+    }
+    const at = ctx.value.length - 1;
+    if (at < 0) return;
+    const last = Message.safeParse(ctx.value[at]);
+    // Its issues as they are worded, placed in the body (the route answers with a message and a field).
+    for (const { message, path } of last.error?.issues ?? [])
+      ctx.issues.push({ code: "custom", message, path: [at, ...path], input: ctx.value[at] });
+  }),
+});
+
+/** Whether an earlier message, not otherwise read, is the user's. */
+const isUsers = (message: unknown): boolean =>
+  typeof message === "object" && message !== null && (message as { role?: unknown }).role === "user";
+
 /** The message's text: its text parts, in order. Other parts (files, tool results) the agent cannot take. */
-function textOf(message: z.infer<typeof Message>, at: number, maxChars: number): string {
+function textOf(message: Message, at: number, maxChars: number): string {
   const field = `messages[${at}].parts`;
   const parts = message.parts.filter((p) => p.type === "text");
   if (parts.some((p) => typeof p.text !== "string"))
@@ -137,15 +165,17 @@ export function chatRoutes(ctx: ServerContext): Hono {
 
   app.post("/api/chat", async (c) => {
     const build = ctx.served();
-    const body = await jsonBody(c, ChatBody);
+    const body = await jsonBody(c, ChatRequest);
+    const at = body.messages.length - 1;
+    // Checked by ChatRequest, as it was sent (a loose object keeps what it does not know).
+    const last = body.messages[at] as Message | undefined;
     const threadId = threadIdOf(body.id, "id");
     if (body.trigger === "regenerate-message")
       return streamRun(stream, await regenerate(ctx, build, threadId, body.messageId));
-    if (!body.messages.some((m) => m.role === "user")) return streamRun(stream, await opening(ctx, build, threadId));
-    const at = body.messages.length - 1;
-    const last = body.messages[at]!;
-    if (last.role !== "user")
+    if (last?.role !== "user") {
+      if (!body.messages.some(isUsers)) return streamRun(stream, await opening(ctx, build, threadId));
       throw badRequest(`messages[${at}].role: the last message must be the user's new message`, `messages[${at}].role`);
+    }
     const text = textOf(last, at, ctx.limits.maxMessageChars);
     const started = await ctx.runs.start(threadId, text, keepableText(last.id, `messages[${at}].id`), {
       policy: ctx.chatPolicy,
