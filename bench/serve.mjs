@@ -10,7 +10,8 @@
 //     turn's p50 / p99, with one client and with --clients at once, side by side with the ratios;
 //     both servers run side by side: each first plays --warmup messages, not measured, then
 //     --rounds rounds measure one and the other in turn, and each figure is the median of its
-//     rounds (with the range of the CPU ratio). A third row sends each of one client's messages
+//     rounds (with the range of the CPU ratio), and each server's resident memory (all its
+//     threads) once its rounds are over. A third row sends each of one client's messages
 //     to a new thread (for the autograms server, the agent's opening and the message). The
 //     warm-up is long because V8's is: after 300 messages it still spent about 1 ms a message of
 //     background CPU optimizing the autograms server's functions (--trace-opt: 1.1 s in the next
@@ -364,6 +365,11 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** A process's resident memory (all its threads: worker threads are the process's), MiB. */
+function rssMiB(pid) {
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+}
+
 /** A child process that prints `listening on URL` once it serves. */
 function startChild(args, name) {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
@@ -479,6 +485,8 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
     bare: COMPARE_ROWS.map(() => []),
     inline: COMPARE_ROWS.map(() => []),
   };
+  /** Each server's resident memory once its rounds are over. */
+  const rss = {};
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
     await chatTurn(ours.url, "frames", 0);
@@ -496,6 +504,7 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
       for (const [i, { prefix, clients, messages, fresh }] of COMPARE_ROWS.entries())
         for (const [who, server] of servers)
           rounds[who][i].push(await measure(server, `${prefix}-${r}`, clients, messages, fresh, database));
+    for (const [who, server] of servers) rss[who] = rssMiB(server.pid);
   } finally {
     await ours.stop();
     await bare?.stop();
@@ -517,6 +526,10 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
     const spread = each.length > 1 ? `, rounds ${each[0].toFixed(2)}-${each.at(-1).toFixed(2)}x` : "";
     return `| ${name} | ${label} | ${cell("cpuMs", (x) => `${x.toFixed(2)} ms`)}${spread} | ${cell("perSecond", (x) => x.toFixed(0))} | ${cell("p50", ms)} | ${cell("p99", ms)} |`;
   };
+  const memory = (a, b) => {
+    const more = rss[a] - rss[b];
+    return `${rss[a].toFixed(0)} MiB / ${rss[b].toFixed(0)} MiB (${more >= 0 ? "+" : ""}${more.toFixed(0)} MiB)`;
+  };
   for (const [i, spec] of COMPARE_ROWS.entries()) {
     console.log(row(spec, i));
     if (inline) pool.push(row(spec, i, "inline"));
@@ -527,6 +540,10 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
       );
     }
   }
+  notes.push(
+    `${name}, the servers' resident memory after their rounds, autograms / bare: ${memory("autograms", "bare")}`,
+  );
+  if (inline) pool.push(`| ${name} | resident memory after the rounds | ${memory("autograms", "inline")} | | | |`);
   return frames.length;
 }
 

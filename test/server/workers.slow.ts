@@ -1,7 +1,7 @@
 // Turns played off the HTTP thread, under per-turn budgets: the turn pool's routing (a thread's
 // turns to its warm worker), a worker that dies replaced, the budgets in a worker and in the
 // server's own thread, step events with large values omitted, and SSE that waits for its client.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { readFileSync } from "node:fs";
 import { inflateRawSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
@@ -278,18 +278,23 @@ describe("a turn pool", () => {
   });
 });
 
+/** A pool given the agent made in this thread too (its tool says thread 0, a worker's its own); `workerGraph`: the workers'. */
+function inlinePool(size: number, timeMs: number, workerGraph: unknown = graph): TurnPool {
+  const here = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
+  const p = new TurnPool({
+    script: fixture("worker.mjs"),
+    data: { graph: workerGraph },
+    size,
+    budgets: { timeMs },
+    inline: here,
+  });
+  pools.push(p);
+  return p;
+}
+
 describe("a pool given an agent of this thread too (inline)", () => {
   it("plays the turns here until one proves CPU-heavy; that thread's go to a worker, the others' stay", async () => {
-    // The same agent in this thread: its tool says thread 0, a worker's its own.
-    const here = new Agent(graph as Graph, { model: new OfflineModel(), tools: { whoami: () => 0 } });
-    const p = new TurnPool({
-      script: fixture("worker.mjs"),
-      data: { graph },
-      size: 1,
-      budgets: { timeMs: 1000 },
-      inline: here,
-    });
-    pools.push(p);
+    const p = inlinePool(1, 1000);
     await p.ready();
     const opened = (await p.play(request("a", null))).memory;
     const steps: string[] = [];
@@ -306,6 +311,65 @@ describe("a pool given an agent of this thread too (inline)", () => {
     expect(moved.memory.turn).toBe(played.memory.turn + 1);
     const other = (await p.play(request("b", null))).memory;
     expect((await p.play(request("b", "who?", other))).reply).toBe("worker 0");
+  });
+});
+
+describe("a pool given an agent of this thread too, its workers not yet started", () => {
+  it("starts them when a turn first proves CPU-heavy: that thread's turns go to them, the others answer meanwhile", async () => {
+    // A time budget long enough for the workers to start on a loaded machine while the loop still runs.
+    const p = inlinePool(2, 5000);
+    await p.ready();
+    // Turns that wait for their model start no worker, and the pool is ready without one.
+    const a = (await p.play(request("a", null))).memory;
+    const b = (await p.play(request("b", null))).memory;
+    expect((await p.play(request("b", "who?", b))).reply).toBe("worker 0");
+    expect([p.liveThreads, p.unready()]).toEqual([0, undefined]);
+
+    let loopEnded = false;
+    const looped = p.play(request("a", "loop", a)).catch((e: { code?: string }) => e);
+    void looped.then(() => (loopEnded = true));
+    // The loop proves CPU-heavy in this thread: the pool starts its workers then, not at its next turn.
+    await expect.poll(() => p.liveThreads, { timeout: 4000 }).toBe(2);
+    // While it computes, another thread's turn goes to a worker (waiting for it to start) and is
+    // answered before the loop is stopped.
+    const during = await p.play(request("b", "who?", b));
+    expect(during.reply).toMatch(/^worker [1-9]\d*$/);
+    expect(loopEnded).toBe(false);
+    expect(await looped).toMatchObject({ code: "time_budget" });
+    // The looping thread's next turns are the workers'; the pool is ready.
+    const moved = await p.play(request("a", "who?", a));
+    expect(moved.reply).toMatch(/^worker [1-9]\d*$/);
+    expect([p.liveThreads, p.unready()]).toEqual([2, undefined]);
+  });
+
+  it("says why its workers cannot start when a turn needs one, and fails that turn with a clear error", async () => {
+    // The workers cannot make this agent: the one in this thread plays until a turn needs them.
+    const p = inlinePool(1, 2000, { not: "a graph" });
+    await p.ready();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const a = (await p.play(request("a", null))).memory;
+      expect(p.unready()).toBeUndefined();
+      expect(await p.play(request("a", "loop", a)).catch((e: { code?: string }) => e)).toMatchObject({
+        code: "time_budget",
+      });
+      await expect
+        .poll(() => p.unready(), { timeout: 3000 })
+        .toMatch(/^0 of 1 worker threads serve; a new one could not be started \(.*the graph is not valid/);
+      // Tried again with backoff: that thread's turns fail at once meanwhile (`no_worker`), or with
+      // the worker that is trying, both saying why; the others' are still played here.
+      const failed = await p.play(request("a", "who?", a)).catch((e: Error) => e);
+      expect(failed).toMatchObject({
+        message: expect.stringMatching(/worker\.mjs could not make the agent: the graph is not valid/),
+      });
+      const b = (await p.play(request("b", null))).memory;
+      expect((await p.play(request("b", "who?", b))).reply).toBe("worker 0");
+      expect(
+        logged.mock.calls.filter(([m]) => /^autograms: a worker thread could not be started \(/.test(String(m))),
+      ).toHaveLength(1);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { toSvg, type ViewOptions } from "@autograms/compiler";
 import type { Graph } from "@autograms/runtime";
 import { serveRebuilds } from "../live/serve-rebuilds.js";
 import { openStore, type BusyPolicy, type StalePolicy } from "@autograms/store";
-import { checkOrigin, isLoopback, listen, ServerMetrics, shutdown } from "@autograms/server";
+import { checkOrigin, isLoopback, listen, PoolBuild, ServerMetrics, shutdown } from "@autograms/server";
 import { CliError } from "../agent-loading/cli-error.js";
 import type { ModelFlags } from "../agent-loading/model-options.js";
 import type { openAgent } from "../agent-loading/open-agent.js";
@@ -161,10 +161,15 @@ async function serve(
   };
   process.stdout.write(`listening on ${server.url}\n`);
   const threads = server.ctx.runs.workerThreads;
+  const workers = `${threads} worker thread${threads === 1 ? "" : "s"}`;
+  // An agent without modules of its own (`inline`) starts its workers only when a turn needs them.
+  const inline = agents.filter(({ first: { pool } }) => pool && !(pool instanceof PoolBuild) && pool.inline).length;
   const played =
-    threads > 0
-      ? `turns played in ${threads} worker thread${threads === 1 ? "" : "s"}`
-      : "turns played in the server's thread";
+    threads === 0
+      ? "turns played in the server's thread"
+      : inline === agents.length
+        ? `turns played in the server's thread until one proves CPU-heavy, then in ${workers}, started then`
+        : `turns played in ${workers}${inline > 0 ? " (an agent without modules of its own: in the server's thread until a turn proves CPU-heavy)" : ""}`;
   if (flags.watch)
     for (const { file } of agents)
       process.stderr.write(`(watching ${file} and the modules beside it: a save builds it again)\n`);

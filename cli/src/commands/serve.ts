@@ -53,7 +53,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--workers <n>",
-      "worker threads that play the turns, so the server answers whatever a turn computes; an agent with no tool or action module of its own has its turns played in the server's thread until one proves CPU-heavy, then that thread's in the workers (0: always in the server's own thread, not with --watch; default: one per core)",
+      "worker threads that play the turns, so the server answers whatever a turn computes; an agent with no tool or action module of its own has its turns played in the server's thread until one proves CPU-heavy, then that thread's in the workers, which start then (0: always in the server's own thread, not with --watch; default: one per core)",
       integer(0),
     );
   addBudgetOptions(command)

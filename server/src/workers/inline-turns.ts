@@ -7,7 +7,9 @@
  * thread): its steps are budgeted and yield the event loop every SLICE_MS, so a loop cannot freeze
  * the server. A turn that has taken HEAVY_STEPS or computed for HEAVY_MS sends its thread's turns to the
  * workers from then on (for as long as a thread stays warm there), and while it runs every new
- * turn goes there too: loops started together cannot pile up in this thread.
+ * turn goes there too: loops started together cannot pile up in this thread. The pool starts its
+ * workers only then: an agent whose turns all wait for its model pays neither their memory nor
+ * their start.
  *
  * A looping turn played here leaves what its trace grew through (about twice its size in
  * buffers) to this thread's garbage collector, as a worker does (failed-turn.ts): once per thread,
@@ -33,10 +35,12 @@ export class InlineTurns {
   private computing = 0;
   private readonly player: InProcessPlayer;
 
+  /** `onHeavy`: told each time a turn here proves CPU-heavy (the workers are wanted from now on). */
   constructor(
     agent: Agent,
     budgets: TurnBudgets,
     private readonly heavyForMs: number,
+    private readonly onHeavy: () => void,
   ) {
     this.player = new InProcessPlayer(agent, budgets);
   }
@@ -58,6 +62,7 @@ export class InlineTurns {
       heavy = true;
       this.computing++;
       this.moved(threadId);
+      this.onHeavy();
     };
     // The agent made in this thread plays it (a request's own agent is the server's view of the workers').
     const { agent: _, ...here } = request;

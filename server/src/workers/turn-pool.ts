@@ -8,7 +8,8 @@
  * turns keep ending workers is played apart, then refused (crash-strikes.ts). A replacement that
  * cannot be made (its modules gone) leaves the pool serving on the workers it has, trying again
  * with backoff and saying why it is not ready (`unready`). Given the agent made in its own thread
- * too (`inline`), the pool plays turns there until they prove CPU-heavy (inline-turns.ts).
+ * too (`inline`), the pool plays turns there until they prove CPU-heavy (inline-turns.ts), and
+ * starts its workers only once a turn needs one.
  */
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -57,7 +58,10 @@ export interface WorkerOptions {
   /**
    * The agent made in this thread too, to play the turns here until a thread's turn proves
    * CPU-heavy (inline-turns.ts): only for an agent that runs no code of its own beyond its graph
-   * and its model (no tool, action or hook modules: one could exit or block this thread).
+   * and its model (no tool, action or hook modules: one could exit or block this thread). The
+   * workers start only when a turn first needs one (or `make` is called): until then the pool
+   * costs neither their memory nor their start, and one that cannot start is tried again as a
+   * replacement is (`unready` says why; a turn waiting for it fails with `no_worker`).
    */
   inline?: Agent;
 }
@@ -149,7 +153,9 @@ export class TurnPool implements TurnPlayer {
   private readonly keptMb: number;
   private readonly script: string;
   private readonly sharedInfo: WorkerStart["tools"];
-  private readonly watchdog: NodeJS.Timeout;
+  private watchdog: NodeJS.Timeout | undefined;
+  /** Its workers were started (at once, unless it has `inline`). */
+  private started = false;
   private nextId = 1;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -183,10 +189,8 @@ export class TurnPool implements TurnPlayer {
       throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
     this.sharedInfo = sharedToolInfo(options.tools ?? {});
-    this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs);
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn("first"));
-    this.watchdog = setInterval(() => this.watch(), PING_MS);
-    this.watchdog.unref();
+    this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs, () => this.start(true));
+    if (!this.inline) this.start(false);
   }
 
   /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
@@ -207,7 +211,7 @@ export class TurnPool implements TurnPlayer {
    * stays ready unless that replacement fails.
    */
   unready(): string | undefined {
-    if (this.closed || this.unusable || this.slots.length >= this.size) return undefined;
+    if (!this.started || this.closed || this.unusable || this.slots.length >= this.size) return undefined;
     const serving = `${this.slots.length} of ${this.size} worker threads serve`;
     if (this.replaceFailure !== undefined)
       return `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
@@ -218,7 +222,7 @@ export class TurnPool implements TurnPlayer {
   /**
    * Resolves once every worker has made its agent, with what the first one's factory told of it
    * (`MadeAgent.about`; undefined for a factory that returns the agent alone); rejects with why
-   * one could not.
+   * one could not. With `inline`, at once while no turn has needed a worker.
    */
   async ready(): Promise<unknown> {
     // A first worker that ended before it was ready is waited for in its replacement.
@@ -235,6 +239,7 @@ export class TurnPool implements TurnPlayer {
   async make(data: unknown): Promise<{ build: number; about: unknown }> {
     if (this.unusable) throw this.unusable;
     if (this.closed) throw new WorkerError("the turn pool is closed");
+    this.start(false);
     const build = this.nextBuild++;
     this.builds.set(build, data);
     try {
@@ -265,6 +270,7 @@ export class TurnPool implements TurnPlayer {
     if (this.unusable) return Promise.reject(this.unusable);
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
     if (this.inline?.takes(request)) return this.inline.play(request);
+    this.start(true);
     const refused = this.strikes.refusal(request.threadId) ?? this.noWorker();
     if (refused) return Promise.reject(refused);
     const slot = this.choose(request.threadId);
@@ -346,6 +352,24 @@ export class TurnPool implements TurnPlayer {
       await this.options.onClose?.();
     })();
     return this.closing;
+  }
+
+  /**
+   * Starts the workers, once: as the pool's first (one that cannot make its agent means nothing
+   * can be served, `ready` rejects), or `lazily`, when a turn of an inline pool first needs one
+   * while the pool serves already: then each is started as a replacement is, tried again with
+   * backoff while it cannot be, the turns sent to it waiting until it serves (bounded by the
+   * watchdog: a worker silent past the time budget is ended, its turns failed).
+   */
+  private start(lazily: boolean): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    for (let i = 0; i < this.size; i++) {
+      if (lazily) this.replace(false, false);
+      else this.slots.push(this.spawn("first"));
+    }
+    this.watchdog = setInterval(() => this.watch(), PING_MS);
+    this.watchdog.unref();
   }
 
   /** The error a turn fails with when no worker can play it (every replacement failed to start). */
@@ -549,7 +573,11 @@ export class TurnPool implements TurnPlayer {
           : `the worker thread running it failed: ${err.message}`;
       refused(err);
     });
-    worker.on("exit", (code) => this.lost(slot, code));
+    worker.on("exit", (code) => {
+      // One that ends before it serves (one the watchdog ended) is not waited for: it failed to start.
+      if (role !== "first") refused(new WorkerError(slot.endedFor ?? `the worker thread exited (code ${code})`));
+      this.lost(slot, code);
+    });
     // Messages wait until the worker listens, which it does once its first agent is made.
     for (const [build, data] of this.builds) this.post(slot, { type: "make", build, data });
     return slot;
@@ -581,11 +609,13 @@ export class TurnPool implements TurnPlayer {
   }
 
   /**
-   * Starts a worker to take the place of one that ended: it serves once it has made its agent.
-   * One that cannot (the agent's modules are gone) is logged once per kind of failure and tried
-   * again, after 1 s, then twice as long each time up to a minute, while the others serve.
+   * Starts a worker to take the place of one that ended (`instead`; else one the pool lacks): it
+   * serves once it has made its agent. One that cannot (the agent's modules are gone) is logged
+   * once per kind of failure and tried again, after 1 s, then twice as long each time up to a
+   * minute, while the others serve.
    */
-  private replace(afterCrash: boolean): void {
+  private replace(afterCrash: boolean, instead = true): void {
+    if (this.closed) return;
     const slot = this.spawn("replacement");
     slot.afterCrash = afterCrash;
     this.starting.add(slot);
@@ -607,10 +637,10 @@ export class TurnPool implements TurnPlayer {
         if (!this.logged.has(why)) {
           this.logged.add(why);
           console.error(
-            `autograms: a worker thread could not be started in place of one that ended (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
+            `autograms: a worker thread could not be started${instead ? " in place of one that ended" : ""} (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
           );
         }
-        this.respawnTimer = setTimeout(() => this.replace(afterCrash), this.respawnMs);
+        this.respawnTimer = setTimeout(() => this.replace(afterCrash, instead), this.respawnMs);
         this.respawnTimer.unref();
         this.respawnMs = Math.min(2 * this.respawnMs, RESPAWN_MOST_MS);
       },
@@ -663,7 +693,9 @@ export class TurnPool implements TurnPlayer {
       if (silent > this.budgets.timeMs + SILENCE_GRACE_MS) {
         void this.end(
           slot,
-          `the worker thread running it did not answer for ${silent} ms (a step or a tool that never ends) and was restarted`,
+          slot.made
+            ? `the worker thread running it did not answer for ${silent} ms (a step or a tool that never ends) and was restarted`
+            : `the worker thread meant to run it did not make its agent within ${silent} ms and was ended`,
         );
       } else this.post(slot, { type: "ping" });
     }
