@@ -333,6 +333,8 @@ export class TurnPool implements TurnPlayer {
     if (this.closed) return Promise.reject(new WorkerError("the turn pool is closed"));
     if (this.options.inline && request.build === undefined)
       return this.options.inline.callTool(request.name, request.args, request.signal);
+    // A call for another build of an inline pool is the first thing to need a worker.
+    this.start(true);
     const refused = this.noWorker();
     if (refused) return Promise.reject(refused);
     const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting], this.toolCalls);
