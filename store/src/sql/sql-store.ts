@@ -34,7 +34,6 @@ import type {
   ThreadExport,
   ThreadInfo,
   TurnRecord,
-  TurnStatus,
 } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
@@ -580,16 +579,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     tx: Sql,
     threadId: string,
     seq: number,
-    t: {
-      messageId: string | null;
-      user: string | null;
-      reply: string | null;
-      status: TurnStatus;
-      delta: Buffer | null;
-      trace: Buffer;
-      startedAt: number;
-      committedAt: number;
-    },
+    t: Omit<TurnRecord, "seq" | "delta" | "trace"> & { delta: Buffer | null; trace: Buffer },
   ): Promise<void> {
     await tx.run(
       `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
@@ -635,17 +625,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     threadKey(threadId);
     turnNumber(turn);
     const row = await this.existing(this.db, threadId);
-    const version = num(row.version);
-    const firstSeq = num(row.first_seq);
-    if (!Number.isInteger(turn) || turn < 0 || turn > version)
-      throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; there is no turn ${turn}`);
-    if (turn > 0 && turn < firstSeq - 1)
-      throw new StoreError(
-        "bad_request",
-        `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`,
-      );
+    keptTurn(row, turn, `there is no turn ${turn}`, (kept) => `its memory is kept from turn ${kept} on`);
     if (turn === 0) return null;
-    return turn === version ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
+    return turn === num(row.version) ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
@@ -677,17 +659,8 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     threadKey(newId, "newId");
     return this.db.transaction(async (tx) => {
       const src = await this.existing(tx, threadId);
-      const version = num(src.version);
       const firstSeq = num(src.first_seq);
-      if (!Number.isInteger(turn) || turn < 0 || turn > version) {
-        throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; cannot fork at ${turn}`);
-      }
-      if (turn > 0 && turn < firstSeq - 1) {
-        throw new StoreError(
-          "bad_request",
-          `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`,
-        );
-      }
+      keptTurn(src, turn, `cannot fork at ${turn}`, (kept) => `fork at ${kept} or later`);
       const memory = turn === 0 ? null : await this.memoryAfter(tx, threadId, turn);
       // A fork at turn 0 has no memory yet, but it is still the source's agent's thread: on a store
       // that several agents share, another agent's server must not take it.
@@ -902,6 +875,20 @@ export const FREE = Symbol("free");
  * queue, the thread taken on this row (its memory still to read), or FREE.
  */
 export type Decided = TakenThread | { ticket: number } | { taken: Lease; row: Row } | typeof FREE;
+
+/**
+ * Refuses (`bad_request`) a turn the thread's row does not keep: past its head (`missing` says
+ * so), or pruned (`pruned` names the first kept).
+ */
+function keptTurn(row: Row, turn: number, missing: string, pruned: (kept: number) => string): void {
+  const version = num(row.version);
+  const firstSeq = num(row.first_seq);
+  const id = String(row.id);
+  if (!Number.isInteger(turn) || turn < 0 || turn > version)
+    throw new StoreError("bad_request", `thread ${id} has turns 0 to ${version}; ${missing}`);
+  if (turn > 0 && turn < firstSeq - 1)
+    throw new StoreError("bad_request", `thread ${id}'s turns before ${firstSeq} were pruned; ${pruned(firstSeq - 1)}`);
+}
 
 function unknownThread(id: string, where: string): StoreError {
   return new StoreError("unknown_thread", `no thread '${id}' in ${where}`);
