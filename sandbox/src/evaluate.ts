@@ -1,4 +1,5 @@
 import { types } from "node:util";
+import { LRUCache } from "lru-cache";
 import type { JsonValue } from "@autograms/graph";
 import { compileProgram, type CompiledProgram } from "./compile/compiler.js";
 import { SandboxError } from "./errors.js";
@@ -42,15 +43,13 @@ export interface Evaluation {
 
 /**
  * Compiled code, cached by its text (and by the limits that shape parsing, when they are not the
- * defaults). Two generations make a cheap LRU: a full young generation becomes the old one, and
- * a hit in the old generation moves the entry back to the young. A text is admitted on its
- * second sighting only, so code seen once (say, generated per turn) does not crowd the cache.
+ * defaults), the least recently used first to go. A text is admitted on its second sighting only,
+ * so code seen once (say, generated per turn) does not crowd the cache: the texts seen are kept,
+ * least recently seen first to go, in a bound four times larger.
  */
-const GENERATION_SIZE = 500;
-let young = new Map<string, CompiledProgram>();
-let old = new Map<string, CompiledProgram>();
-let seenYoung = new Set<string>();
-let seenOld = new Set<string>();
+const PROGRAMS = 1000;
+const programs = new LRUCache<string, CompiledProgram>({ max: PROGRAMS });
+const seen = new LRUCache<string, true>({ max: 4 * PROGRAMS });
 
 function programOf(code: string, limits: Readonly<SandboxLimits>): CompiledProgram {
   const key =
@@ -59,26 +58,12 @@ function programOf(code: string, limits: Readonly<SandboxLimits>): CompiledProgr
     limits.maxBigIntBits === DEFAULT_LIMITS.maxBigIntBits
       ? code
       : `${limits.maxDepth}:${limits.maxSourceLength}:${limits.maxBigIntBits}:${code}`;
-  let program = young.get(key);
+  let program = programs.get(key);
   if (program !== undefined) return program;
-  program = old.get(key);
-  if (program === undefined) {
-    if (typeof code !== "string") throw new SandboxError("type", "the code must be a string");
-    program = compileProgram(parse(code, limits), code, limits.maxDepth);
-    if (!seenYoung.has(key) && !seenOld.has(key)) {
-      if (seenYoung.size >= 4 * GENERATION_SIZE) {
-        seenOld = seenYoung;
-        seenYoung = new Set();
-      }
-      seenYoung.add(key);
-      return program;
-    }
-  }
-  if (young.size >= GENERATION_SIZE) {
-    old = young;
-    young = new Map();
-  }
-  young.set(key, program);
+  if (typeof code !== "string") throw new SandboxError("type", "the code must be a string");
+  program = compileProgram(parse(code, limits), code, limits.maxDepth);
+  if (seen.get(key)) programs.set(key, program);
+  else seen.set(key, true);
   return program;
 }
 

@@ -5,7 +5,7 @@
 import { type Committing, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
 import { first, num, type Row, type Sql, type SqlDriver } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
-import { LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore } from "../sql/sql-store.js";
+import { type Decided, LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore, type Take } from "../sql/sql-store.js";
 import { headUpdate } from "../sql/turn-head.js";
 import type { AcquireOptions, Lease, StoreOptions, TakenThread } from "../types.js";
 import { PostgresRunLog } from "./run-log.js";
@@ -45,16 +45,12 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
    * One statement, whose commit does not wait for the disk, takes a free thread with no one
    * waiting and no turn of the message yet; a thread not in the store yet is made with its lease
    * by one more. The memory is read on the same connection: a lease is kept (renewed) once this
-   * returns.
+   * returns. Only where anything stands in the way does a transaction decide (`decide`), and one
+   * that finds the thread free since leaves it to this statement again (FREE).
    */
-  protected override takeAtOnce(
-    lease: Lease,
-    user: string | null,
-    messageId: string | null,
-    options: AcquireOptions,
-    forMessage: boolean,
-  ): Promise<TakenThread | null> {
-    return this.db.session(async (sql) => {
+  protected async takeAtOnce(take: Take): Promise<Decided> {
+    const { lease, user, messageId, options, forMessage } = take;
+    const quick = await this.db.session(async (sql): Promise<TakenThread | null> => {
       const took = await this.takeFree(sql, lease, user, messageId, options);
       if (took === "absent") {
         // A new thread: made with its lease, unless another caller made it first.
@@ -68,6 +64,7 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
         }
       );
     });
+    return quick ?? this.onHeadRow(take, (tx, row, now) => this.decide(tx, row, now, take));
   }
 
   /**

@@ -12,8 +12,11 @@ import type { Experiment, ExperimentInfo, NewExperiment } from "../experiments.j
 import { first, num, optStr, type Row, type SqlDriver } from "./driver.js";
 import { packJson, unpackJson } from "./packed-json.js";
 
-const SUMMARY =
-  "id, created_at, agent, build, source_hash, model, cases_file, cases, runs, passed, failed, ms, compared_with";
+/** The summary's fields, in the order of their columns (each field's name in snake case). */
+const FIELDS = "id createdAt agent build sourceHash model casesFile cases runs passed failed ms comparedWith".split(
+  " ",
+) as (keyof ExperimentInfo)[];
+const SUMMARY = FIELDS.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join(", ");
 
 export class ExperimentTable {
   constructor(
@@ -44,24 +47,8 @@ export class ExperimentTable {
     if (await first(this.db, "SELECT id FROM experiments WHERE id = ?", [info.id]))
       throw new StoreError("bad_request", `there is an experiment '${info.id}' already`);
     await this.db.run(
-      `INSERT INTO experiments (${SUMMARY}, report, graph) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        info.id,
-        info.createdAt,
-        info.agent,
-        info.build,
-        info.sourceHash,
-        info.model,
-        info.casesFile,
-        info.cases,
-        info.runs,
-        info.passed,
-        info.failed,
-        info.ms,
-        info.comparedWith,
-        packJson(report),
-        packJson(graph),
-      ],
+      `INSERT INTO experiments (${SUMMARY}, report, graph) VALUES (${FIELDS.map(() => "?").join(", ")}, ?, ?)`,
+      [...FIELDS.map((f) => info[f]), packJson(report), packJson(graph)],
     );
     return info;
   }

@@ -35,27 +35,23 @@ export async function listRuns(db: Sql, query: RunQuery, now: number): Promise<R
   const limit = checkRunQuery(query);
   const inner: string[] = [];
   const params: unknown[] = [now];
-  if (query.agent !== undefined) {
-    inner.push("th.agent = ?");
-    params.push(query.agent);
-  }
-  if (query.since !== undefined) {
-    inner.push("r.started_at >= ?");
-    params.push(query.since);
-  }
-  if (query.until !== undefined) {
-    inner.push("r.started_at < ?");
-    params.push(query.until);
-  }
+  /** A condition of the inner query, with the values of its `?`s. */
+  const where = (condition: string, ...values: unknown[]) => {
+    inner.push(condition);
+    params.push(...values);
+  };
+  if (query.agent !== undefined) where("th.agent = ?", query.agent);
+  if (query.since !== undefined) where("r.started_at >= ?", query.since);
+  if (query.until !== undefined) where("r.started_at < ?", query.until);
   if (query.after !== undefined) {
     const [startedAt, id] = cursorOf(query.after);
-    inner.push("(r.started_at < ? OR (r.started_at = ? AND r.id < ?))");
-    params.push(startedAt, startedAt, id);
+    where("(r.started_at < ? OR (r.started_at = ? AND r.id < ?))", startedAt, startedAt, id);
   }
-  if (query.error !== undefined) {
-    inner.push(`r.status = 'failed' AND LOWER(${LAST_BATCH}) LIKE ? ESCAPE '\\'`);
-    params.push(`%${query.error.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
+  if (query.error !== undefined)
+    where(
+      `r.status = 'failed' AND LOWER(${LAST_BATCH}) LIKE ? ESCAPE '\\'`,
+      `%${query.error.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    );
   const outer: string[] = [];
   if (query.status !== undefined) {
     outer.push(`x.shown IN (${query.status.map(() => "?").join(", ") || "NULL"})`);

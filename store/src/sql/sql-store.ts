@@ -34,7 +34,6 @@ import type {
   ThreadExport,
   ThreadInfo,
   TurnRecord,
-  TurnStatus,
 } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
@@ -73,6 +72,18 @@ export const leaseValues = (lease: Lease, user: string | null, now: number) => [
   now,
   now + lease.ttlMs,
 ];
+
+/**
+ * A take as asked: the lease it gives, the user's message, the message id whose turn is given back
+ * instead (null: none is looked for), and whether the memory comes with the lease (`forMessage`).
+ */
+export interface Take {
+  lease: Lease;
+  user: string | null;
+  messageId: string | null;
+  options: AcquireOptions;
+  forMessage: boolean;
+}
 
 /** A message id's turn, found when the message came again. */
 type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
@@ -219,15 +230,15 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   }
 
   /**
-   * One transaction on the common path: the thread's row read once (with its live waiters and the
-   * message id's turn), then the lease taken. A busy thread under `enqueue` gets a place in its
-   * queue instead, and waits (`waitForTurn`). `forMessage`: the message id's turn, if it made
-   * one, is given back instead of taking the thread, and the memory comes with the lease.
+   * A free thread (no live lease, no one waiting, no turn of the message yet) is taken at once, by
+   * the dialect's own write (`takeAtOnce`). Whatever stands in the way is decided by `decide`: the
+   * message id's turn, if it made one, is given back (`forMessage`) instead of taking the thread;
+   * a busy thread is refused, queued for (`enqueue`: a place in its queue, then `waitForTurn`), or
+   * taken over (`interrupt`, `rollback`). With `forMessage`, the memory comes with the lease.
    */
   private async taking(threadId: string, options: AcquireOptions, forMessage: boolean): Promise<TakenThread> {
     threadKey(threadId);
     checkAcquireOptions(options);
-    const policy = options.policy ?? "reject";
     const lease: Lease = {
       threadId,
       token: randomUUID(),
@@ -240,94 +251,17 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     keepable(lease.messageId, "messageId");
     keepable(user, "user");
     const checked = forMessage ? lease.messageId : null;
-    const quick = await this.takeAtOnce(lease, user, checked, options, forMessage);
-    if (quick) return quick;
-    // A lease need not outlive a crash of the machine (it would lapse anyway), nor a place in a
-    // queue, so taking one does not wait for the disk; the turn's commit does. Interrupting writes
-    // a turn: that waits.
-    const first = await this.retried(() =>
-      this.db.transaction(
-        async (tx): Promise<MadeTurn | { ticket: number } | { taken: Lease; row: Row }> => {
-          const now = this.now();
-          const row = await this.headRow(tx, threadId, now, checked, options.create !== false);
-          if (
-            options.agent !== undefined &&
-            row.agent !== null &&
-            row.agent !== undefined &&
-            row.agent !== options.agent
-          )
-            throw unknownThread(threadId, this.where);
-          if (row.made_seq !== null && row.made_seq !== undefined) return this.made(tx, row);
-          const running = isLive(row, now);
-          // The same message twice at once: the second neither interrupts the first (it would stop
-          // its own turn and store it as interrupted) nor runs beside it.
-          if (
-            running &&
-            lease.messageId !== null &&
-            row.lease_message === lease.messageId &&
-            (policy !== "enqueue" || options.sameMessage === "refuse")
-          ) {
-            if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
-            throw new StoreError(
-              "same_message",
-              `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
-            );
-          }
-          const queued = num(row.waiting);
-          if (policy === "reject") {
-            if (running) throw new StoreError("thread_busy", busyMessage(row, now));
-            if (queued > 0)
-              throw new StoreError(
-                "thread_busy",
-                `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
-              );
-          }
-          // First come, first served: a free thread with no one waiting is taken at once; otherwise
-          // a ticket, and the lowest live ticket takes the thread once it is free.
-          if (policy === "enqueue" && (running || queued > 0)) {
-            const ticket = num(row.queue_tail) + 1;
-            await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [ticket, threadId]);
-            await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
-              threadId,
-              ticket,
-              lease.owner,
-              now + lease.ttlMs,
-            ]);
-            return { ticket };
-          }
-          let version = num(row.version);
-          if (running && policy === "interrupt") {
-            // The stopped run's message stays in the history, without a reply; memory is unchanged.
-            version += 1;
-            await this.insertTurn(tx, threadId, version, {
-              messageId: optStr(row.lease_message),
-              user: optStr(row.lease_user),
-              reply: null,
-              status: "interrupted",
-              delta: null,
-              trace: packJson([]),
-              startedAt: num(row.lease_since),
-              committedAt: now,
-            });
-          }
-          // What the row's read told of the waiters and the message is checked again as the thread is
-          // taken: on Postgres a read that waited for the row's lock saw the rest as it was before.
-          const guard = { messageId: checked, waiters: policy !== "interrupt" };
-          const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
-          if (!taken) throw CONTENDED;
-          if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
-          return { taken, row };
-        },
-        { durable: policy === "interrupt" },
-      ),
-    );
-    if ("made" in first) return first;
-    if ("taken" in first) {
-      const { taken, row } = first;
+    const take: Take = { lease, user, messageId: checked, options, forMessage };
+    let decided: Decided;
+    do decided = await this.takeAtOnce(take);
+    while (decided === FREE);
+    if ("made" in decided || "memory" in decided) return decided;
+    if ("taken" in decided) {
+      const { taken, row } = decided;
       // The memory is unchanged by an interrupted turn: the row's checksum still names it.
       return { lease: taken, memory: forMessage ? await this.memoryOf(this.db, threadId, row, taken.version) : null };
     }
-    const taken = await this.waitForTurn(lease, user, options, first.ticket);
+    const taken = await this.waitForTurn(lease, user, options, decided.ticket);
     if (!forMessage) return { lease: taken, memory: null };
     // A run that held the thread before this one may have made this message's turn meanwhile.
     const made = checked === null ? null : await this.turnByMessage(threadId, checked);
@@ -340,17 +274,110 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   }
 
   /**
-   * A dialect that can take a free thread (no one waiting, no turn of the message yet) in one round
-   * trip does so here; null when anything stands in the way, for the transaction to decide.
+   * The dialect's take: a free thread taken by its own write (made first if new, unless `create`
+   * is false), anything else decided by `decide`; FREE when what stood in the way has gone since,
+   * for the take to be tried again.
    */
-  protected async takeAtOnce(
-    _lease: Lease,
-    _user: string | null,
-    _messageId: string | null,
-    _options: AcquireOptions,
-    _forMessage: boolean,
-  ): Promise<TakenThread | null> {
-    return null;
+  protected abstract takeAtOnce(take: Take): Promise<Decided>;
+
+  /**
+   * `work` on the thread's row (`headRow`, made if new) in one transaction, run again where it was
+   * contended. A lease need not outlive a crash of the machine (it would lapse anyway), nor a
+   * place in a queue, so taking one does not wait for the disk; the turn's commit does.
+   * Interrupting writes a turn: that waits.
+   */
+  protected onHeadRow(take: Take, work: (tx: Sql, row: Row, now: number) => Promise<Decided>): Promise<Decided> {
+    const { lease, messageId, options } = take;
+    return this.retried(() =>
+      this.db.transaction(
+        async (tx) => {
+          const now = this.now();
+          return work(tx, await this.headRow(tx, lease.threadId, now, messageId, options.create !== false), now);
+        },
+        { durable: options.policy === "interrupt" },
+      ),
+    );
+  }
+
+  /**
+   * What stands in the way of taking the thread, decided on its row (`headRow`); FREE when nothing
+   * does: a free thread is the dialect's to take (`takeAtOnce`), never taken here.
+   */
+  protected async decide(tx: Sql, row: Row, now: number, take: Take): Promise<Decided> {
+    const { lease, user, options } = take;
+    const { threadId } = lease;
+    const policy = options.policy ?? "reject";
+    if (options.agent !== undefined && row.agent !== null && row.agent !== undefined && row.agent !== options.agent)
+      throw unknownThread(threadId, this.where);
+    if (row.made_seq !== null && row.made_seq !== undefined) return this.made(tx, row);
+    const running = isLive(row, now);
+    // The same message twice at once: the second neither interrupts the first (it would stop
+    // its own turn and store it as interrupted) nor runs beside it.
+    if (
+      running &&
+      lease.messageId !== null &&
+      row.lease_message === lease.messageId &&
+      (policy !== "enqueue" || options.sameMessage === "refuse")
+    ) {
+      if (optStr(row.lease_user) !== user) throw messageConflict(threadId, lease.messageId);
+      throw new StoreError(
+        "same_message",
+        `message ${lease.messageId} is being answered on thread ${threadId} by the run in progress`,
+      );
+    }
+    const queued = num(row.waiting);
+    if (!running && queued === 0) return FREE;
+    if (policy === "reject") {
+      if (running) throw new StoreError("thread_busy", busyMessage(row, now));
+      throw new StoreError(
+        "thread_busy",
+        `thread ${threadId} is busy: ${queued} message${queued === 1 ? " is" : "s are"} queued for it`,
+      );
+    }
+    // First come, first served: a ticket, and the lowest live ticket takes the thread once it is
+    // free.
+    if (policy === "enqueue") {
+      const ticket = num(row.queue_tail) + 1;
+      await tx.run("UPDATE threads SET queue_tail = ? WHERE id = ?", [ticket, threadId]);
+      await tx.run("INSERT INTO waiters (thread_id, ticket, owner, expires) VALUES (?, ?, ?, ?)", [
+        threadId,
+        ticket,
+        lease.owner,
+        now + lease.ttlMs,
+      ]);
+      return { ticket };
+    }
+    let version = num(row.version);
+    if (running && policy === "interrupt") {
+      // The stopped run's message stays in the history, without a reply; memory is unchanged.
+      version += 1;
+      await this.insertTurn(tx, threadId, version, {
+        messageId: optStr(row.lease_message),
+        user: optStr(row.lease_user),
+        reply: null,
+        status: "interrupted",
+        delta: null,
+        trace: packJson([]),
+        startedAt: num(row.lease_since),
+        committedAt: now,
+      });
+    }
+    return this.takeRow(tx, row, version, take, now);
+  }
+
+  /**
+   * Writes the lease (at `version`) into the row read, and records the run that takes it
+   * (`runId`). What the row's read told of the waiters and the message is checked again as the
+   * thread is taken (on Postgres a read that waited for the row's lock saw the rest as it was
+   * before): where it no longer holds, the transaction is rolled back and run again (CONTENDED).
+   */
+  protected async takeRow(tx: Sql, row: Row, version: number, take: Take, now: number): Promise<Decided> {
+    const { lease, user, messageId, options } = take;
+    const guard = { messageId, waiters: options.policy !== "interrupt" };
+    const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
+    if (!taken) throw CONTENDED;
+    if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+    return { taken, row };
   }
 
   /**
@@ -553,16 +580,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     tx: Sql,
     threadId: string,
     seq: number,
-    t: {
-      messageId: string | null;
-      user: string | null;
-      reply: string | null;
-      status: TurnStatus;
-      delta: Buffer | null;
-      trace: Buffer;
-      startedAt: number;
-      committedAt: number;
-    },
+    t: Omit<TurnRecord, "seq" | "delta" | "trace"> & { delta: Buffer | null; trace: Buffer },
   ): Promise<void> {
     await tx.run(
       `INSERT INTO turns (thread_id, seq, message_id, user_text, reply, status, delta, trace, started_at, committed_at)
@@ -608,17 +626,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     threadKey(threadId);
     turnNumber(turn);
     const row = await this.existing(this.db, threadId);
-    const version = num(row.version);
-    const firstSeq = num(row.first_seq);
-    if (!Number.isInteger(turn) || turn < 0 || turn > version)
-      throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; there is no turn ${turn}`);
-    if (turn > 0 && turn < firstSeq - 1)
-      throw new StoreError(
-        "bad_request",
-        `thread ${threadId}'s turns before ${firstSeq} were pruned; its memory is kept from turn ${firstSeq - 1} on`,
-      );
+    keptTurn(row, turn, `there is no turn ${turn}`, (kept) => `its memory is kept from turn ${kept} on`);
     if (turn === 0) return null;
-    return turn === version ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
+    return turn === num(row.version) ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
@@ -650,17 +660,8 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     threadKey(newId, "newId");
     return this.db.transaction(async (tx) => {
       const src = await this.existing(tx, threadId);
-      const version = num(src.version);
       const firstSeq = num(src.first_seq);
-      if (!Number.isInteger(turn) || turn < 0 || turn > version) {
-        throw new StoreError("bad_request", `thread ${threadId} has turns 0 to ${version}; cannot fork at ${turn}`);
-      }
-      if (turn > 0 && turn < firstSeq - 1) {
-        throw new StoreError(
-          "bad_request",
-          `thread ${threadId}'s turns before ${firstSeq} were pruned; fork at ${firstSeq - 1} or later`,
-        );
-      }
+      keptTurn(src, turn, `cannot fork at ${turn}`, (kept) => `fork at ${kept} or later`);
       const memory = turn === 0 ? null : await this.memoryAfter(tx, threadId, turn);
       // A fork at turn 0 has no memory yet, but it is still the source's agent's thread: on a store
       // that several agents share, another agent's server must not take it.
@@ -873,6 +874,29 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   async close(): Promise<void> {
     await this.db.close();
   }
+}
+
+/** What `decide` finds when nothing stands in the way of taking the thread. */
+export const FREE = Symbol("free");
+
+/**
+ * How a take ended: the message's turn or the thread taken (with its memory), a place in the
+ * queue, the thread taken on this row (its memory still to read), or FREE.
+ */
+export type Decided = TakenThread | { ticket: number } | { taken: Lease; row: Row } | typeof FREE;
+
+/**
+ * Refuses (`bad_request`) a turn the thread's row does not keep: past its head (`missing` says
+ * so), or pruned (`pruned` names the first kept).
+ */
+function keptTurn(row: Row, turn: number, missing: string, pruned: (kept: number) => string): void {
+  const version = num(row.version);
+  const firstSeq = num(row.first_seq);
+  const id = String(row.id);
+  if (!Number.isInteger(turn) || turn < 0 || turn > version)
+    throw new StoreError("bad_request", `thread ${id} has turns 0 to ${version}; ${missing}`);
+  if (turn > 0 && turn < firstSeq - 1)
+    throw new StoreError("bad_request", `thread ${id}'s turns before ${firstSeq} were pruned; ${pruned(firstSeq - 1)}`);
 }
 
 function unknownThread(id: string, where: string): StoreError {

@@ -6,7 +6,7 @@ import type { SqlDriver } from "../sql/driver.js";
 import { type Committing, leaseProblem, runEnded } from "../sql/committing.js";
 import { first, num } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
-import { SqlStore } from "../sql/sql-store.js";
+import { type Decided, FREE, SqlStore, type Take } from "../sql/sql-store.js";
 import { headUpdate } from "../sql/turn-head.js";
 import type { StoreOptions } from "../types.js";
 import { SqliteRunLog } from "./run-log.js";
@@ -29,6 +29,17 @@ export class SqliteStore extends SqlStore<SqliteRunLog> {
   protected async renewLeases(ids: string[], tokens: string[], expires: number, now: number): Promise<string[]> {
     const rows = await this.db.leases.all(RENEWAL, [expires, JSON.stringify(ids), JSON.stringify(tokens), now]);
     return rows.map((r) => String(r.lease_token));
+  }
+
+  /**
+   * One transaction: the thread's row read once (with its live waiters and the message id's turn),
+   * then what stands in the way decided (`decide`), or the free thread's lease written.
+   */
+  protected takeAtOnce(take: Take): Promise<Decided> {
+    return this.onHeadRow(take, async (tx, row, now) => {
+      const decided = await this.decide(tx, row, now, take);
+      return decided === FREE ? this.takeRow(tx, row, num(row.version), take, now) : decided;
+    });
   }
 
   /**

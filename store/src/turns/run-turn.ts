@@ -7,9 +7,9 @@
  * `takeTurn` and `TakenTurn.play` are its two halves, for a caller that answers once the thread is
  * taken and lets the turn play on (the server); `runTurn` is both at once.
  */
-import type { Agent, Memory, MemoryDelta, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
-import type { AcquireOptions, Lease, PackedTurn, RunWrite, Store, StoredTraceEvent, TurnRecord } from "../types.js";
-import { acquireTurn, type HeldTurn, type StalePolicy } from "./held-turn.js";
+import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
+import type { AcquireOptions, Lease, PackedTurn, RunWrite, Store, TurnRecord } from "../types.js";
+import { acquireTurn, type HeldTurn, type PlayedTurn, type StalePolicy } from "./held-turn.js";
 import { messageConflict, StoreError } from "../errors.js";
 import { describe } from "../arguments.js";
 
@@ -55,23 +55,13 @@ export interface TurnOptions extends TakeOptions {
   play?: (memory: Memory | null, signal: AbortSignal, text: string | null) => Promise<PlayedElsewhere>;
 }
 
-/** What a turn played elsewhere gave: `Agent.reply`'s reply, memory and end, its trace packed (`packTurn`). */
-export interface PlayedElsewhere {
-  reply: string | null;
-  memory: Memory;
+/** What playing one turn gave, wherever it was played: `Agent.reply`'s reply, memory and end, with its trace (or packed). */
+export interface Played extends Pick<PlayedTurn, "reply" | "memory" | "delta" | "trace" | "packed"> {
   done: boolean;
-  packed: PackedTurn;
 }
 
-/** What playing one turn gave, wherever it was played: `Agent.reply`'s reply, memory and end, with its trace (or packed). */
-export interface Played {
-  reply: string | null;
-  memory: Memory;
-  done: boolean;
-  delta?: MemoryDelta;
-  trace?: readonly (TraceEvent | StoredTraceEvent)[];
-  packed?: PackedTurn;
-}
+/** What a turn played elsewhere gave: `Agent.reply`'s reply, memory and end, its trace packed (`packTurn`). */
+export type PlayedElsewhere = Pick<Played, "reply" | "memory" | "done"> & { packed: PackedTurn };
 
 /** How a taken turn is played and committed. */
 export interface Playing<P extends Played> {
@@ -108,16 +98,12 @@ export interface RepeatedTurn {
 
 /** The thread, taken for a run of one turn, or two with the opening first (`openingFirst`). */
 export class TakenTurn {
-  /** The agent's opening is played first, on this lease (`openingFirst`). */
-  readonly openingFirst: boolean;
-
   constructor(
     private readonly held: HeldTurn,
     private readonly text: string | null,
-    openingFirst: boolean,
-  ) {
-    this.openingFirst = openingFirst;
-  }
+    /** The agent's opening is played first, on this lease (`openingFirst`). */
+    readonly openingFirst: boolean,
+  ) {}
 
   /** The lease the thread is held by. */
   get lease(): Lease {
