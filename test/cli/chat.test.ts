@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { compile } from "@autograms/compiler";
 import { replayConversation, type Graph, type Memory } from "@autograms/runtime";
-import { autograms, autogramsInProcess, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
+import { autogramsInProcess, bin, cliTestFolder, replies, root } from "./support/run-cli.js";
 import { startOpenAIServer, type ServerRequest } from "../support/openai-server.js";
 
 interface Turn {
@@ -424,7 +424,7 @@ describe("autograms chat streaming replies", () => {
     const server = await startOpenAIServer();
     try {
       server.enqueue(...answers());
-      const r = await autograms(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m"]);
+      const r = await autogramsInProcess(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m"]);
       expect(r.stdout).toBe("Agent: Lovely day. Ready for the quiz?\n");
       expect(r.code).toBe(0);
       expect(server.completions.map((c) => c.body.stream)).toEqual([undefined, undefined]);
@@ -437,9 +437,12 @@ describe("autograms chat streaming replies", () => {
     const server = await startOpenAIServer();
     try {
       server.enqueue(...answers());
-      const r = await autograms(["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m", "--stream"], {
-        env: { COLUMNS: "80" },
-      });
+      const r = await autogramsInProcess(
+        ["chat", quizGraph(), "--base-url", server.baseURL, "--model", "m", "--stream"],
+        {
+          env: { COLUMNS: "80" },
+        },
+      );
       // The first answer's text, then back to the line's start and erased, then the new answer.
       expect(r.stdout).toBe("Agent: Nice weather.\r\x1b[JAgent: Lovely day. Ready for the quiz?\n");
       expect(r.stderr).toBe("(the conversation has ended)\n");

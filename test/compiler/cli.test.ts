@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import Module from "node:module";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,16 +8,9 @@ import { fixtureSource } from "./support/compile.js";
 import { autogramsInProcess } from "../cli/support/run-cli.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(root, "cli/bin/autograms.js");
 
-/** The built command, in the test's process. */
+/** The built command, in the test's process (its starts as a process: cli-process.slow.ts). */
 const autograms = (args: string[], cwd: string) => autogramsInProcess(args, { cwd });
-
-/** The built command in a process of its own: what it loads at its start is the case. */
-function spawned(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe("autograms compile", () => {
   let dir: string;
@@ -73,41 +64,5 @@ describe("autograms compile", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe("autograms compile: cannot read 'nowhere.ts': no such file\n");
     expect((await autograms(["compile"], dir)).code).toBe(2);
-  });
-
-  it("keeps V8's code cache of the TypeScript parser in the user's cache directory, and reuses it", () => {
-    if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === "function") return; // Node 22 caches by itself
-    const env = { ...process.env, XDG_CACHE_HOME: join(dir, "cache") };
-    expect(spawned(["compile", "tutor.ts"], dir, env).code).toBe(0);
-    const cacheDir = join(dir, "cache", "autograms");
-    const [file] = readdirSync(cacheDir);
-    expect(file).toMatch(/^typescript\.js-.*\.v8cache$/);
-    expect(statSync(cacheDir).mode & 0o077).toBe(0);
-    const written = statSync(join(cacheDir, file!)).mtimeMs;
-    expect(spawned(["compile", "tutor.ts"], dir, env).code).toBe(0);
-    // Accepted by V8, so not written again.
-    expect(statSync(join(cacheDir, file!)).mtimeMs).toBe(written);
-  });
-
-  it("compiles again on every change with --watch", async () => {
-    writeFileSync(join(dir, "watched.ts"), fixtureSource("design-example"));
-    const child = spawn(process.execPath, [bin, "compile", "watched.ts", "--watch"], { cwd: dir });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const waitFor = async (pattern: RegExp) => {
-      for (let i = 0; i < 200 && !pattern.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(stderr).toMatch(pattern);
-    };
-    try {
-      await waitFor(/watching watched\.ts/);
-      writeFileSync(join(dir, "watched.ts"), fixtureSource("error-unknown-method"));
-      await waitFor(/failed in \d+ ms; watching/);
-      expect(stderr).toContain("watched.ts:6:10 - error unknown_method");
-      writeFileSync(join(dir, "watched.ts"), fixtureSource("loops"));
-      await waitFor(/compiled in \d+ ms; watching/);
-      expect(JSON.parse(readFileSync(join(dir, "watched.graph.json"), "utf8")).agent).toBe("Loops");
-    } finally {
-      child.kill();
-    }
   });
 });

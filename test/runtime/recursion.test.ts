@@ -1,54 +1,17 @@
 // Recursion: a call and a return cost the same at any depth (the stack is persistent, never
 // copied), a depth limit stops runaway recursion at a located call, and memory stays plain JSON.
+// The cost measured on the clock, at two depths: recursion-cost.slow.ts.
 import { describe, expect, it } from "vitest";
-import { Agent, type FunctionKind, type Graph } from "@autograms/runtime";
+import { Agent, type Graph } from "@autograms/runtime";
 import { compileProgram } from "../../runtime/src/engine/program.js";
 import { step } from "../../runtime/src/engine/step.js";
 import { fromFrames, toFrames } from "../../runtime/src/engine/stack.js";
 import { defaultConfig } from "../../runtime/src/engine/config.js";
 import type { RunState } from "../../runtime/src/engine/state.js";
+import { depthGraph } from "./depth-graph.js";
 import { TestModel, roundTrip } from "./helpers.js";
 
-/** depth(n): n calls deep below the first, returning n. */
-function depthGraph(kind: FunctionKind = "local_function"): Graph {
-  return {
-    format: "autograms-graph",
-    version: 1,
-    agent: "Depth",
-    start: "main",
-    globals: {},
-    functions: { depth: { kind, params: ["n"], entry: "depth" } },
-    nodes: [
-      { name: "main", action: "transition", transitions: ["quit"] },
-      { name: "depth", action: "transition", transitions: ["depth.*"] },
-      { name: "depth.a", action: "transition", boolean_condition: "n <= 0", transitions: ["return 0"] },
-      {
-        name: "depth.b",
-        action: kind,
-        instruction: "depth(n - 1)",
-        assign: "r",
-        transitions: ["return r + 1"],
-        loc: { line: 7, column: 5, endLine: 7, endColumn: 20 },
-      },
-    ],
-  } as Graph;
-}
-
 describe("recursion", () => {
-  it("costs the same per call at any depth: four times as deep takes about four times as long", async () => {
-    const agent = new Agent(depthGraph(), { model: new TestModel(), limits: { maxCallDepth: 50_000 } });
-    await agent.call("depth", [2_000]);
-    const time = async (n: number) => {
-      const started = performance.now();
-      expect(await agent.call("depth", [n])).toBe(n);
-      return performance.now() - started;
-    };
-    const shallow = await time(4_000);
-    const deep = await time(16_000);
-    // Linear is 4x; a copy of the stack per step (quadratic) was 16x. The margin is for a busy machine.
-    expect(deep).toBeLessThan(9 * shallow + 1_000);
-  });
-
   it.each(["function", "global_function"] as const)(
     "%s frames, which see their callers, recurse as deep",
     async (kind) => {

@@ -28,7 +28,13 @@ const folder = tempFolder("autograms-chat-thread-");
 const model = new StreamingEcho();
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer(folder.path, { agent: new Agent(echoGraph(), { model }) });
+  // Leases of 3 s, not the default 10 s: a server finds a lease taken from it at its next renewal,
+  // every third of a lease's life (see "on another server of the same store" below), and the file
+  // would otherwise wait for it.
+  t = await startTestServer(folder.path, {
+    agent: new Agent(echoGraph(), { model }),
+    storeOptions: { leaseMs: 3_000 },
+  });
 });
 afterAll(async () => {
   await t?.close();

@@ -1,7 +1,7 @@
 // The leases a process holds are renewed together: one statement a tick for all of them, however
 // many turns are under way, and a lease found lost aborts its own turn alone. On SQLite and on
 // Postgres.
-import { describe, expect, it, vi } from "vitest";
+import { describe, it, vi } from "vitest";
 import { acquireTurn, type Lease, type Store } from "@autograms/store";
 import { keepLease } from "../../store/src/turns/lease-keeper.js";
 import { bothStores } from "./support/both-stores.js";
@@ -10,9 +10,12 @@ import { recordStatements, type Driver } from "./support/statements.js";
 const stores = bothStores("autograms-lease-keeper-");
 const RENEWAL = /UPDATE threads SET lease_expires =/;
 
+// Every test here mostly waits (past a lease's lifetime, for a keeper's tick, on transactions that
+// sleep in Postgres), so they wait side by side (describe.concurrent), each on a store of its own:
+// a keeper is per store, and the file takes as long as its longest test, not their sum.
 for (const [name, open] of Object.entries(stores)) {
-  describe(`the leases of held turns on ${name}`, () => {
-    it("are renewed by one statement a tick for all of them, past their lifetime", async () => {
+  describe.concurrent(`the leases of held turns on ${name}`, () => {
+    it("are renewed by one statement a tick for all of them, past their lifetime", async ({ expect }) => {
       const store = await open();
       try {
         const recorded = recordStatements(store);
@@ -39,7 +42,7 @@ for (const [name, open] of Object.entries(stores)) {
       }
     });
 
-    it("aborts only the turn whose lease was taken over, and keeps the others", async () => {
+    it("aborts only the turn whose lease was taken over, and keeps the others", async ({ expect }) => {
       const store = await open();
       try {
         const turns = await Promise.all(["a", "b", "c"].map((id) => acquireTurn(store, id, "hi", { ttlMs: 1500 })));
@@ -61,8 +64,8 @@ for (const [name, open] of Object.entries(stores)) {
   });
 }
 
-describe("the leases of held turns on Postgres", () => {
-  it("are renewed at once while every pooled connection is busy", async () => {
+describe.concurrent("the leases of held turns on Postgres", () => {
+  it("are renewed at once while every pooled connection is busy", async ({ expect }) => {
     const store = await stores.Postgres();
     try {
       const lease = await store.acquire("p", { ttlMs: 2000 });
@@ -80,7 +83,9 @@ describe("the leases of held turns on Postgres", () => {
     }
   });
 
-  it("are renewed past a thread whose row a transaction holds, which counts as held while unlapsed", async () => {
+  it("are renewed past a thread whose row a transaction holds, which counts as held while unlapsed", async ({
+    expect,
+  }) => {
     const store = await stores.Postgres();
     try {
       const [locked, free] = await Promise.all(["locked", "free"].map((id) => store.acquire(id, { ttlMs: 2000 })));
@@ -122,8 +127,8 @@ async function holdRow(store: Store, id: string, seconds: number): Promise<{ end
   return { ended };
 }
 
-describe("the lease writes of a process on Postgres", () => {
-  it("renew while a release waits for a row another transaction holds", async () => {
+describe.concurrent("the lease writes of a process on Postgres", () => {
+  it("renew while a release waits for a row another transaction holds", async ({ expect }) => {
     const store = await stores.Postgres();
     try {
       const [waiting, kept] = await Promise.all(["waiting", "kept"].map((id) => store.acquire(id, { ttlMs: 2000 })));
@@ -142,7 +147,7 @@ describe("the lease writes of a process on Postgres", () => {
   });
 });
 
-describe("the lease keeper, on a database that stops answering", () => {
+describe.concurrent("the lease keeper, on a database that stops answering", () => {
   const lease = (token: string): Lease => ({
     threadId: `t-${token}`,
     token,
@@ -152,7 +157,9 @@ describe("the lease keeper, on a database that stops answering", () => {
     ttlMs: 150,
   });
 
-  it("asks again once a renewal has not returned within a lease's lifetime, and reports what was lost", async () => {
+  it("asks again once a renewal has not returned within a lease's lifetime, and reports what was lost", async ({
+    expect,
+  }) => {
     let calls = 0;
     // The first renewal never returns (a connection gone silent); the next ones answer, without b.
     const store = {
