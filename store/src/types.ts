@@ -167,13 +167,20 @@ export interface AcquireOptions {
  * or the turn the message id has made already (nothing taken).
  */
 export type TakenThread =
-  | { lease: Lease; memory: Memory | null; made?: undefined }
+  | {
+      lease: Lease;
+      memory: Memory | null;
+      /** The thread's model settings as kept (`setThreadSettings`), read with the memory; null: none. */
+      settings: string | null;
+      made?: undefined;
+    }
   | {
       made: TurnRecord;
       /** The thread ended with that turn (its memory reached `quit` there). */
       endedThere: boolean;
       lease?: undefined;
       memory?: undefined;
+      settings?: undefined;
     };
 
 /**

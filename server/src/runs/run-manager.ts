@@ -18,7 +18,7 @@ import type { ServedAgents } from "../served-agents.js";
 import type { ServedBuild } from "../served-build.js";
 import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
 import { isOver } from "./run-status.js";
-import { storedSettings } from "../settings/stored-settings.js";
+import { settingsFrom } from "../settings/stored-settings.js";
 
 export interface RunManagerOptions {
   policy: BusyPolicy;
@@ -290,14 +290,12 @@ export class RunManager {
     message: boolean,
     { runId, policy, replaces, build }: StartOptions & { build: ServedBuild },
   ): Promise<Started> {
-    // The thread's model settings as the run starts, read before anything is held: settings
-    // damaged in the store refuse the run with nothing to give back.
-    const modelSettings = await storedSettings(this.store, threadId);
     // Both turns of the run (an opening, the message's) on the build the request started with.
     const { agent } = build;
     const player = this.agents.hold(build);
     const id = runId ?? randomUUID();
     let taken: Awaited<ReturnType<typeof takeTurn>>;
+    let modelSettings: ReturnType<typeof settingsFrom>;
     try {
       taken = await takeTurn(this.store, agent, threadId, text, {
         // The run is recorded as it takes the thread: whoever sees the thread taken finds its run.
@@ -320,6 +318,14 @@ export class RunManager {
         return { kind: "replay", events: replayOf(threadId, taken.repeated, taken.endedThere) };
       }
       if (!taken.openingFirst) await refuseEnded(taken, threadId, text, replaces);
+      // The thread's model settings, read with its memory as it was taken: settings damaged in
+      // the store refuse the run and give the thread back.
+      try {
+        modelSettings = settingsFrom(threadId, taken.settings);
+      } catch (err) {
+        await taken.release();
+        throw err;
+      }
     } catch (err) {
       this.agents.letGo(player);
       throw err;

@@ -13,7 +13,11 @@ export async function storedSettings(
   store: Pick<ThreadStore, "threadSettings">,
   threadId: string,
 ): Promise<ModelSettings | undefined> {
-  const text = await store.threadSettings(threadId);
+  return settingsFrom(threadId, await store.threadSettings(threadId));
+}
+
+/** The settings kept as `text` (ThreadStore.threadSettings), checked; undefined: the server's own. */
+export function settingsFrom(threadId: string, text: string | null): ModelSettings | undefined {
   if (text === null) return undefined;
   let value: unknown;
   try {

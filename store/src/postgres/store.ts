@@ -3,7 +3,7 @@
  * atomic as it is (no BEGIN and COMMIT around it), and a free thread is taken by one statement.
  */
 import { type Committing, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
-import { first, num, type Row, type Sql, type SqlDriver } from "../sql/driver.js";
+import { first, num, optStr, type Row, type Sql, type SqlDriver } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
 import { type Decided, LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore, type Take } from "../sql/sql-store.js";
 import { headUpdate } from "../sql/turn-head.js";
@@ -55,12 +55,13 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
       if (took === "absent") {
         // A new thread: made with its lease, unless another caller made it first.
         const made = options.create !== false && (await this.makeTaken(sql, lease, user, options.runId));
-        return made ? { lease: made, memory: null } : null;
+        return made ? { lease: made, memory: null, settings: null } : null;
       }
       return (
         took && {
           lease: took.lease,
           memory: forMessage ? await this.memoryOf(sql, lease.threadId, took.row, took.lease.version) : null,
+          settings: forMessage ? optStr(took.row.settings) : null,
         }
       );
     });
@@ -87,7 +88,7 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
     const row = await first(
       sql,
       `WITH seen AS (SELECT xmin::text AS x FROM threads WHERE id = ?),
-         head AS (SELECT id, agent, version, lease_token, lease_owner, lease_expires, memory_checksum, xmin::text AS x,
+         head AS (SELECT id, agent, version, lease_token, lease_owner, lease_expires, memory_checksum, settings, xmin::text AS x,
              (SELECT COUNT(*) FROM waiters WHERE waiters.thread_id = threads.id AND waiters.expires > ?) AS waiting,
              (SELECT COUNT(*) FROM turns WHERE turns.thread_id = threads.id AND turns.message_id = ?) AS made
            FROM threads WHERE id = ? FOR UPDATE),
@@ -101,7 +102,7 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
          run AS (${run.sql})`
                : ""
            }
-       SELECT version, lease_token, lease_owner, memory_checksum, (SELECT COUNT(*) FROM taken) AS took,
+       SELECT version, lease_token, lease_owner, memory_checksum, settings, (SELECT COUNT(*) FROM taken) AS took,
          set_config('synchronous_commit', 'off', true) AS lazy FROM head`,
       [
         lease.threadId,

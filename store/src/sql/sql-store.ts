@@ -259,10 +259,14 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     if ("taken" in decided) {
       const { taken, row } = decided;
       // The memory is unchanged by an interrupted turn: the row's checksum still names it.
-      return { lease: taken, memory: forMessage ? await this.memoryOf(this.db, threadId, row, taken.version) : null };
+      return {
+        lease: taken,
+        memory: forMessage ? await this.memoryOf(this.db, threadId, row, taken.version) : null,
+        settings: forMessage ? optStr(row.settings) : null,
+      };
     }
     const taken = await this.waitForTurn(lease, user, options, decided.ticket);
-    if (!forMessage) return { lease: taken, memory: null };
+    if (!forMessage) return { lease: taken, memory: null, settings: null };
     // A run that held the thread before this one may have made this message's turn meanwhile.
     const made = checked === null ? null : await this.turnByMessage(threadId, checked);
     if (made) {
@@ -270,7 +274,11 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       const row = await this.existing(this.db, threadId);
       return { made, endedThere: num(row.done) === 1 && made.seq === num(row.version) };
     }
-    return { lease: taken, memory: await this.memoryAt(threadId, taken.version) };
+    return {
+      lease: taken,
+      memory: await this.memoryAt(threadId, taken.version),
+      settings: await this.threadSettings(threadId),
+    };
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * The store suite's thread settings: the model settings chosen for a thread's next runs, kept as
  * the text they were given in every process of the store, made with the thread or before it,
- * left behind by a fork, taken away by a deletion, and bad arguments refused (ThreadStore's
- * `threadSettings`, `setThreadSettings`).
+ * given with the memory as the thread is taken for a message, left behind by a fork, taken away by
+ * a deletion, and bad arguments refused (ThreadStore's `threadSettings`, `setThreadSettings`;
+ * `takeThread`'s `settings`).
  */
 import { type Backend, talk, withStore } from "./suite-support.js";
 import type { TestApi } from "./test-api.js";
@@ -38,6 +39,30 @@ export function threadSettingsTests(backend: Backend, { it, expect }: TestApi): 
       expect((await store.thread("s"))!.version).toBe(4);
       await store.setThreadSettings("s", null);
       expect(await store.threadSettings("s")).toBeNull();
+    }));
+
+  it("gives a thread's settings with its memory as the thread is taken for a message, at once or after a wait", () =>
+    withStore(backend, async (store) => {
+      const text = '{"temperature":0.3}';
+      // A thread made by its settings, taken for its first message.
+      await store.setThreadSettings("t", text);
+      const first = await store.takeThread("t", { messageId: "m1" });
+      expect(first.settings).toBe(text);
+      await store.release(first.lease!);
+      // A thread with turns, taken free; then taken after waiting in its queue.
+      await talk(store, "t", 1);
+      const held = await store.takeThread("t", { messageId: "m2" });
+      expect(held.settings).toBe(text);
+      const waiting = store.takeThread("t", { messageId: "m3", policy: "enqueue" });
+      await store.setThreadSettings("t", '{"temperature":0.9}');
+      await store.release(held.lease!);
+      const queued = await waiting;
+      expect(queued.settings).toBe('{"temperature":0.9}');
+      await store.release(queued.lease!);
+      // A new thread has none.
+      const fresh = await store.takeThread("fresh", { messageId: "m1" });
+      expect(fresh.settings).toBeNull();
+      await store.release(fresh.lease!);
     }));
 
   it("makes a thread given settings before its first message, and none for null", () =>

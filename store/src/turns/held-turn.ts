@@ -27,6 +27,8 @@ export interface HeldTurn {
   memory: Memory | null;
   /** The thread's memory was stale and `onStale` is `restart`: the conversation begins again. */
   restarted: boolean;
+  /** The thread's model settings as kept (`setThreadSettings`), text the store does not read; null: none. */
+  settings: string | null;
   /** Aborts when the lease is lost (another message interrupted or rolled back this one). */
   lost: AbortSignal;
   /**
@@ -113,7 +115,11 @@ export async function acquireTurn(
   const taken =
     replaces === undefined
       ? await store.takeThread(threadId, { ...acquiring, messageId, user: text })
-      : { lease: await store.acquire(threadId, { ...acquiring, messageId, user: text }), memory: null };
+      : {
+          lease: await store.acquire(threadId, { ...acquiring, messageId, user: text }),
+          memory: null,
+          settings: null,
+        };
   if (taken.made) return { repeated: taken.made, endedThere: taken.endedThere };
   const { lease } = taken;
   const lost = new AbortController();
@@ -135,10 +141,13 @@ export async function acquireTurn(
     const loaded = replaces === undefined ? taken.memory : await store.memoryAt(threadId, replaces - 1);
     const restarted = loaded !== null && checkMemory !== undefined && isStale(loaded, checkMemory, onStale ?? "refuse");
     const memory = restarted ? null : loaded;
+    // Read with the memory where the thread was taken for a message; a regenerate reads them apart.
+    const settings = replaces === undefined ? taken.settings : await store.threadSettings(threadId);
     const held: HeldTurn = {
       lease,
       memory,
       restarted,
+      settings,
       lost: lost.signal,
       release,
       async commit(turn) {

@@ -115,6 +115,11 @@ export class TakenTurn {
     return this.held.memory;
   }
 
+  /** The thread's model settings as kept, read as it was taken (null: none). */
+  get settings(): string | null {
+    return this.held.settings;
+  }
+
   /** The number the run's (last) turn will have once committed. */
   get turn(): number {
     return this.held.lease.version + (this.openingFirst ? 2 : 1);
