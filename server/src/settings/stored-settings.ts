@@ -5,12 +5,12 @@
  * and a row changed by hand or damaged is refused naming the thread and the field.
  */
 import { settingsProblem, type ModelSettings } from "@autograms/runtime";
-import type { ThreadStore } from "@autograms/store";
+import type { Store } from "@autograms/store";
 import { HttpError } from "../http/errors.js";
 
 /** The thread's settings for its next runs; undefined: the server's own. */
 export async function storedSettings(
-  store: Pick<ThreadStore, "threadSettings">,
+  store: Pick<Store, "threadSettings">,
   threadId: string,
 ): Promise<ModelSettings | undefined> {
   return settingsFrom(threadId, await store.threadSettings(threadId));
@@ -32,7 +32,7 @@ export function settingsFrom(threadId: string, text: string | null): ModelSettin
 
 /** Keeps checked `settings` for the thread's next runs (`{}`: the server's own again); what the thread has now. */
 export async function keepSettings(
-  store: Pick<ThreadStore, "setThreadSettings">,
+  store: Pick<Store, "setThreadSettings">,
   threadId: string,
   settings: ModelSettings,
 ): Promise<ModelSettings | null> {
