@@ -163,6 +163,43 @@ describe("POST /ag-ui with the AG-UI client", () => {
     ]);
   });
 
+  it("checks the last message only: a broken history is not read, a broken last message is named", async () => {
+    const history = [null, "text", { id: 3, role: "robot" }, { role: "assistant", content: 42 }];
+    const bad = await post({
+      threadId: "ag-ui-history",
+      runId: "r",
+      messages: [...history, { id: "u1", role: "robot", content: "hi" }],
+      tools: [],
+      context: [],
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "bad_request", field: "messages[4].role" } });
+    const noId = await post({
+      threadId: "ag-ui-history",
+      runId: "r",
+      messages: [...history, { role: "user", content: "hi" }],
+      tools: [],
+      context: [],
+    });
+    expect(await noId.json()).toMatchObject({ error: { code: "bad_request", field: "messages[4].id" } });
+    const notArray = await post({ threadId: "ag-ui-history", runId: "r", messages: "hi", tools: [], context: [] });
+    expect(await notArray.json()).toMatchObject({ error: { code: "bad_request", field: "messages" } });
+    // The other fields are checked as before.
+    const badTools = await post({ threadId: "ag-ui-history", runId: "r", messages: [], tools: "x", context: [] });
+    expect(await badTools.json()).toMatchObject({ error: { code: "bad_request", field: "tools" } });
+    // The same history before a good last message: the turn is made from the last message alone.
+    const ok = await post({
+      threadId: "ag-ui-history",
+      runId: "r",
+      messages: [...history, { id: "u1", role: "user", content: "hi" }],
+      tools: [],
+      context: [],
+    });
+    expect(ok.status).toBe(200);
+    await ok.text();
+    expect((await store.turns("ag-ui-history")).map((t) => t.user)).toContain("hi");
+  });
+
   it("answers a message to an ended or busy thread with the API's error, not a stream", async () => {
     // An opening turn for a thread that has had it is refused, naming the field at fault.
     const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: "ag-ui-4" });

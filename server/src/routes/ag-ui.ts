@@ -14,13 +14,14 @@
  * reconnects with the last one it got is sent the rest, after the run as it stood at that number
  * (protocols/ag-ui-rejoin.ts), so that the stream starts as AG-UI clients expect.
  */
-import { RunAgentInputSchema } from "@ag-ui/core/schemas";
+import { MessageSchema, RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import type { ServedBuild } from "../served-build.js";
 import { badRequest, toHttpError } from "../http/errors.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
+import { lastChecked } from "../http/last-checked.js";
 import type { SseFrame } from "../http/sse.js";
 import { agentVariables, AgUiTranslator, type AgUiEvent, type Variables } from "../protocols/ag-ui.js";
 import { AgUiRejoin } from "../protocols/ag-ui-rejoin.js";
@@ -40,12 +41,36 @@ import {
   type ApiPaths,
 } from "./openapi-schemas.js";
 
+const Messages = lastChecked(MessageSchema);
+
+/** What the route reads of a RunAgentInput (the rest is checked, not used). */
+interface AgUiInput {
+  threadId: string;
+  runId: string;
+  messages: readonly unknown[];
+}
+
+/**
+ * A RunAgentInput as the route reads it: every field checked with @ag-ui/core's schema but
+ * `messages`, of which the last (the turn) is checked with its message schema and the others only
+ * counted (http/last-checked.ts): AG-UI clients send the whole conversation every time.
+ */
+const AgUiRequest = z.custom<AgUiInput>().check((ctx) => {
+  const body = ctx.value;
+  const isObject = typeof body === "object" && body !== null && !Array.isArray(body);
+  const fields = RunAgentInputSchema.safeParse(isObject ? { ...body, messages: [] } : body);
+  const messages = isObject ? Messages.safeParse((body as { messages?: unknown }).messages) : undefined;
+  const issues = [
+    ...(fields.error?.issues ?? []),
+    ...(messages?.error?.issues ?? []).map((issue) => ({ ...issue, path: ["messages", ...issue.path] })),
+  ];
+  for (const { message, path } of issues) ctx.issues.push({ code: "custom", message, path: [...path], input: body });
+});
+
 /** The user's turn: the text of the last message, which must be the user's; no messages at all is the agent's opening turn. */
-function turnOf(
-  messages: { id: string; role: string; content?: unknown }[],
-  maxChars: number,
-): { message: string | null; messageId?: string } {
-  const last = messages.at(-1);
+function turnOf(messages: readonly unknown[], maxChars: number): { message: string | null; messageId?: string } {
+  // Checked as an AG-UI message (AgUiRequest).
+  const last = messages.at(-1) as { id: string; role: string; content?: unknown } | undefined;
   if (!last) return { message: null };
   const at = `messages[${messages.length - 1}]`;
   if (last.role !== "user")
@@ -145,7 +170,7 @@ export function agUiRoutes(ctx: ServerContext): Hono {
   // Refusals (bad input, a busy or ended thread) are the API's JSON errors, sent before any event.
   app.post("/ag-ui", async (c) => {
     const build = ctx.served();
-    const input = await jsonBody(c, RunAgentInputSchema);
+    const input = await jsonBody(c, AgUiRequest);
     const threadId = threadIdOf(input.threadId, "threadId");
     const turn = turnOf(input.messages, ctx.limits.maxMessageChars);
     // The client's run id, when it gives one a run can have, is the run's: it resumes by it.

@@ -15,6 +15,7 @@ import { replyMessageId } from "../protocols/ui-messages.js";
 import { replayOf } from "../runs/run-manager.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
+import { lastChecked } from "../http/last-checked.js";
 import type { SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
 import { eventId } from "../http/event-id.js";
@@ -54,27 +55,8 @@ const ChatBody = z.looseObject({
 
 type Message = z.infer<typeof Message>;
 
-/**
- * The body as the route reads it: of `messages`, the last one checked (the turn) and the others
- * only counted, not read: useChat sends the whole conversation every time, which the server does
- * not use (the thread's history is the store's), and checking and copying it made a message cost
- * more the longer its thread. A client is told what it was before of a body that is not an array
- * (zod's own issue) or of a last message that is not one.
- */
-const ChatRequest = ChatBody.extend({
-  messages: z.custom<readonly unknown[]>().check((ctx) => {
-    if (!Array.isArray(ctx.value)) {
-      ctx.issues.push({ code: "invalid_type", expected: "array", input: ctx.value });
-      return;
-    }
-    const at = ctx.value.length - 1;
-    if (at < 0) return;
-    const last = Message.safeParse(ctx.value[at]);
-    // Its issues as they are worded, placed in the body (the route answers with a message and a field).
-    for (const { message, path } of last.error?.issues ?? [])
-      ctx.issues.push({ code: "custom", message, path: [at, ...path], input: ctx.value[at] });
-  }),
-});
+/** The body as the route reads it: of `messages`, the last one checked, the turn (http/last-checked.ts). */
+const ChatRequest = ChatBody.extend({ messages: lastChecked(Message) });
 
 /** Whether an earlier message, not otherwise read, is the user's. */
 const isUsers = (message: unknown): boolean =>
