@@ -11,7 +11,7 @@
 //     both servers run side by side: each first plays --warmup messages, not measured, then
 //     --rounds rounds measure one and the other in turn, and each figure is the median of its
 //     rounds (with the range of the CPU ratio), and each server's resident memory (all its
-//     threads) once its rounds are over. A third row sends each of one client's messages
+//     threads) at rest (3 s after its first two messages) and once its rounds are over. A third row sends each of one client's messages
 //     to a new thread (for the autograms server, the agent's opening and the message). The
 //     warm-up is long because V8's is: after 300 messages it still spent about 1 ms a message of
 //     background CPU optimizing the autograms server's functions (--trace-opt: 1.1 s in the next
@@ -485,7 +485,8 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
     bare: COMPARE_ROWS.map(() => []),
     inline: COMPARE_ROWS.map(() => []),
   };
-  /** Each server's resident memory once its rounds are over. */
+  /** Each server's resident memory at rest (3 s after its first messages), and once its rounds are over. */
+  const rested = {};
   const rss = {};
   try {
     // The frames of an ordinary turn (a thread's second message) for the bare server to send.
@@ -499,6 +500,10 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
     // With worker threads, the same server with none is measured in the same rounds too: the pool's price.
     if (SERVE_WORKERS > 0) inline = await autogramsServe(agentFile, storeUrlOf("inline"), 0);
     const servers = [["autograms", ours], ["bare", bare], ...(inline ? [["inline", inline]] : [])];
+    await measure(bare, "rest", 1, 2);
+    if (inline) await measure(inline, "rest", 1, 2);
+    await new Promise((r) => setTimeout(r, 3000));
+    for (const [who, server] of servers) rested[who] = rssMiB(server.pid);
     for (const [, server] of servers) await measure(server, "warm", 1, WARMUP);
     for (let r = 0; r < ROUNDS; r++)
       for (const [i, { prefix, clients, messages, fresh }] of COMPARE_ROWS.entries())
@@ -526,9 +531,9 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
     const spread = each.length > 1 ? `, rounds ${each[0].toFixed(2)}-${each.at(-1).toFixed(2)}x` : "";
     return `| ${name} | ${label} | ${cell("cpuMs", (x) => `${x.toFixed(2)} ms`)}${spread} | ${cell("perSecond", (x) => x.toFixed(0))} | ${cell("p50", ms)} | ${cell("p99", ms)} |`;
   };
-  const memory = (a, b) => {
-    const more = rss[a] - rss[b];
-    return `${rss[a].toFixed(0)} MiB / ${rss[b].toFixed(0)} MiB (${more >= 0 ? "+" : ""}${more.toFixed(0)} MiB)`;
+  const memory = (a, b, at = rss) => {
+    const more = at[a] - at[b];
+    return `${at[a].toFixed(0)} MiB / ${at[b].toFixed(0)} MiB (${more >= 0 ? "+" : ""}${more.toFixed(0)} MiB)`;
   };
   for (const [i, spec] of COMPARE_ROWS.entries()) {
     console.log(row(spec, i));
@@ -541,9 +546,12 @@ async function compare(name, storeUrlOf, database = null, notes = [], pool = [])
     }
   }
   notes.push(
-    `${name}, the servers' resident memory after their rounds, autograms / bare: ${memory("autograms", "bare")}`,
+    `${name}, the servers' resident memory at rest, autograms / bare: ${memory("autograms", "bare", rested)}; after their rounds: ${memory("autograms", "bare")}`,
   );
-  if (inline) pool.push(`| ${name} | resident memory after the rounds | ${memory("autograms", "inline")} | | | |`);
+  if (inline) {
+    pool.push(`| ${name} | resident memory at rest | ${memory("autograms", "inline", rested)} | | | |`);
+    pool.push(`| ${name} | resident memory after the rounds | ${memory("autograms", "inline")} | | | |`);
+  }
   return frames.length;
 }
 
