@@ -121,7 +121,9 @@ browserSuite(`the studio's runs and metrics in headless Chromium${skippedWithout
       const { page } = playground;
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme: scheme });
-      const within = async (selector: string) => expect(await inView(page, selector), selector).toBe(true);
+      // Polled: the list is drawn as its runs arrive, and the page can still be laying itself out
+      // for the new width (a loaded machine once read the first row's box before that settled).
+      const within = (selector: string) => expect.poll(() => inView(page, selector), { message: selector }).toBe(true);
       await page.click('#pages [data-page="runs"]');
       await page.waitForSelector("#run-list li[data-run]");
       await within('#pages [data-page="metrics"]');
