@@ -63,9 +63,12 @@ const settings = { model: "bigger-model", temperature: 0.7, maxTokens: 64 };
 describe("a thread's model settings kept in the store", () => {
   it("survive the server's restart on the same SQLite file", async () => {
     const first = await serve("restart.db");
-    await say(first.url, "r1", "hi");
-    expect((await put(`${first.url}/api/threads/r1/settings`, settings)).status).toBe(200);
-    await first.close();
+    try {
+      await say(first.url, "r1", "hi");
+      expect((await put(`${first.url}/api/threads/r1/settings`, settings)).status).toBe(200);
+    } finally {
+      await first.close();
+    }
 
     const again = await serve("restart.db");
     try {
