@@ -19,7 +19,6 @@ export interface ServedRunOptions {
   /** The build the run started with: both its turns (an opening, the message's) are played on it. */
   agent: Agent;
   player: TurnPlayer;
-  threadId: string;
   /** Aborts when the server stops. */
   stopping: AbortSignal;
   /** The store, as messages name it (`Store.where`). */
@@ -51,7 +50,7 @@ export class ServedRun implements Playing<PlayedResult> {
     this.taken = taken;
     this.run.push({
       type: "run-start",
-      threadId: this.options.threadId,
+      threadId: this.run.threadId,
       runId: this.run.id,
       messageId,
       user,
@@ -61,10 +60,10 @@ export class ServedRun implements Playing<PlayedResult> {
   }
 
   async play(text: string | null, memory: Memory | null, signal: AbortSignal): Promise<PlayedResult> {
-    const { agent, player, threadId, modelSettings } = this.options;
+    const { agent, player, modelSettings } = this.options;
     return player.play({
       agent,
-      threadId,
+      threadId: this.run.threadId,
       text,
       memory,
       signal,
