@@ -5,21 +5,12 @@
  * settle-run.ts). Reading writes nothing else.
  */
 import type { Store } from "@autograms/store";
-import type { NumberedRunEvent } from "./run-events.js";
+import { isOver, type NumberedRunEvent } from "./run-events.js";
 import { eventBatchesAsTheyCome, oneByOne } from "./events-as-they-come.js";
 import type { RunManager } from "./run-manager.js";
-import { isOver } from "./run-status.js";
 import { settledRun } from "./settle-run.js";
 
-export function followRun(
-  store: Store,
-  runs: RunManager,
-  runId: string,
-  afterSeq: number,
-  signal: AbortSignal,
-): AsyncGenerator<NumberedRunEvent> {
-  return oneByOne(followRunBatches(store, runs, runId, afterSeq, signal));
-}
+export const followRun = (...args: Parameters<typeof followRunBatches>) => oneByOne(followRunBatches(...args));
 
 /** The same, in the batches they are read in. */
 export function followRunBatches(

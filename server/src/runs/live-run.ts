@@ -10,9 +10,8 @@
  */
 import type { RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
+import { isOver, isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { ComputeSteps } from "./bounded-steps.js";
-import { isOver } from "./run-status.js";
 import { withJson } from "./run-event-json.js";
 
 const BATCH_EVENTS = 500;

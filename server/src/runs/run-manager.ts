@@ -9,7 +9,7 @@ import { setMaxListeners } from "node:events";
 import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
 import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
-import type { NumberedRunEvent, RunEvent } from "./run-events.js";
+import { isOver, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { notThisAgents, ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
 import { replyNode } from "./reply-text.js";
@@ -17,7 +17,6 @@ import type { TurnPlayer } from "../workers/turn-player.js";
 import type { ServedAgents } from "../served-agents.js";
 import type { ServedBuild } from "../served-build.js";
 import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
-import { isOver } from "./run-status.js";
 import { settingsFrom } from "../settings/stored-settings.js";
 
 export interface RunManagerOptions {

@@ -2,10 +2,9 @@
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
-import type { NumberedRunEvent } from "./run-events.js";
+import { isOver, type NumberedRunEvent } from "./run-events.js";
 import { followRunBatches } from "./follow-run.js";
 import { oneByOne } from "./events-as-they-come.js";
-import { isOver } from "./run-status.js";
 import { settledRun } from "./settle-run.js";
 import { replayOf, type Started } from "./run-manager.js";
 
@@ -18,14 +17,7 @@ export function runIdOf(source: RunSource): string {
   return start.type === "run-start" ? start.runId : "";
 }
 
-export function eventsOf(
-  ctx: ServerContext,
-  source: RunSource,
-  afterSeq: number,
-  signal: AbortSignal,
-): AsyncGenerator<NumberedRunEvent> {
-  return oneByOne(eventBatchesOf(ctx, source, afterSeq, signal));
-}
+export const eventsOf = (...args: Parameters<typeof eventBatchesOf>) => oneByOne(eventBatchesOf(...args));
 
 /** The same, in the batches they are read in (what the routes turn into frames). */
 export function eventBatchesOf(
