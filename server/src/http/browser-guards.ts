@@ -25,7 +25,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The host name of a `Host` header or an origin's authority, lower case, without its port (`[::1]` kept in brackets). */
-export function hostName(authority: string): string {
+function hostName(authority: string): string {
   const m = /^(\[[^\]]*\]|[^:]*)(:\d*)?$/.exec(authority.trim().toLowerCase());
   return m ? m[1]!.replace(/\.$/, "") : "";
 }

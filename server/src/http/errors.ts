@@ -8,7 +8,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AgentError } from "@autograms/runtime";
 import { StoreError, type StoreErrorCode } from "@autograms/store";
 
-export type ApiErrorCode =
+type ApiErrorCode =
   | "bad_json"
   | "bad_request"
   | "bad_thread_id"
@@ -40,7 +40,7 @@ export type ApiErrorCode =
   /** The thread's model settings as the store keeps them are not settings (a row changed by hand or damaged). */
   | "bad_settings";
 
-export interface ApiErrorBody {
+interface ApiErrorBody {
   error: { code: ApiErrorCode | string; message: string; field?: string } & Record<string, unknown>;
 }
 

@@ -101,7 +101,6 @@ async function refuseEnded(
 export class RunManager {
   private readonly live = new Map<string, ServedRun>();
   private readonly stopping = new AbortController();
-  private readonly flushMs: number;
 
   /** `agents`: the builds served (they may change between runs: hot reload), whose players a run holds while it plays. */
   constructor(
@@ -109,7 +108,6 @@ export class RunManager {
     private readonly agents: ServedAgents,
     private readonly options: RunManagerOptions,
   ) {
-    this.flushMs = options.flushMs ?? 100;
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
@@ -327,10 +325,10 @@ export class RunManager {
       this.agents.letGo(player);
       throw err;
     }
-    const observer = this.options.observer;
+    const { observer, flushMs = 100 } = this.options;
     observer?.leaseTaken(taken.lease);
     const served = new ServedRun(
-      new LiveRun(id, threadId, taken.lease, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e))),
+      new LiveRun(id, threadId, taken.lease, this.store, flushMs, observer && ((e) => observer.runEvent(id, e))),
       { agent, player, stopping: this.stopping.signal, where: this.store.where, modelSettings },
     );
     this.live.set(id, served);
