@@ -59,7 +59,6 @@ export async function* eventBatchesAsTheyCome(
   }
 }
 
-/** The events of batches, one at a time. */
 export async function* oneByOne<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const batch of batches) for (const item of batch) yield item;
 }

@@ -128,8 +128,7 @@ export class LiveRun {
     // The commit takes a batch's worth at most: what came before it is written first, in batches.
     const earlier = this.pending.length - BATCH_EVENTS;
     if (earlier > 0) {
-      const last = this.pending.slice(earlier);
-      this.pending = this.pending.slice(0, earlier);
+      const last = this.pending.splice(earlier);
       this.flush();
       this.pending = last;
     }

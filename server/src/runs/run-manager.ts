@@ -69,6 +69,13 @@ export interface Stopped {
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
 
+/** `message: null` on a thread that has had its opening (`turns`: how many it has, when read first). */
+const openingHad = (threadId: string, turns?: number) =>
+  badRequest(
+    `message null asks for the agent's opening turn, which thread ${threadId} has had${turns === undefined ? "" : ` (it has ${turns} turns)`}`,
+    "message",
+  );
+
 const threadEnded = (threadId: string) =>
   new HttpError(
     409,
@@ -94,7 +101,7 @@ async function refuseEnded(
   }
   if (text === null && taken.lease.version > 0) {
     await taken.release();
-    throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+    throw openingHad(threadId);
   }
 }
 
@@ -139,12 +146,10 @@ export class RunManager {
     return notThisAgents(threadId, build.name, owner, this.agents.names);
   }
 
-  /** Runs executing in this process. */
   get running(): number {
     return this.live.size;
   }
 
-  /** The run, if it is executing in this process. */
   liveRun(runId: string): LiveRun | undefined {
     return this.live.get(runId)?.run;
   }
@@ -212,12 +217,8 @@ export class RunManager {
     const info = await ownThread(this.store, options.build.name, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null)
       throw await this.notOurs(threadId, options.build);
-    if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
-      throw badRequest(
-        `message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`,
-        "message",
-      );
-    }
+    if (text === null && info !== null && info.version > 0 && options.replaces === undefined)
+      throw openingHad(threadId, info.version);
     if (messageId !== undefined && options.replaces === undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {

@@ -19,7 +19,6 @@ export interface ServedRunOptions {
   /** The build the run started with: both its turns (an opening, the message's) are played on it. */
   agent: Agent;
   player: TurnPlayer;
-  /** Aborts when the server stops. */
   stopping: AbortSignal;
   /** The store, as messages name it (`Store.where`). */
   where: string;
