@@ -6,7 +6,7 @@
  */
 import { isRunEnd, type NumberedRunEvent } from "./run-events.js";
 
-export interface EventSource {
+interface EventSource {
   /** Calls `wake` whenever there may be new events; returns how to stop. */
   subscribe(wake: () => void): () => void;
   read(afterSeq: number): NumberedRunEvent[] | Promise<NumberedRunEvent[]>;

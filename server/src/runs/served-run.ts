@@ -15,7 +15,7 @@ import type { LiveRun } from "./live-run.js";
 /** The reason a run stopped by POST /api/chat/:id/stop is aborted with (its message is kept, interrupted). */
 export const BY_CLIENT = new Error("stopped by its client");
 
-export interface ServedRunOptions {
+interface ServedRunOptions {
   /** The build the run started with: both its turns (an opening, the message's) are played on it. */
   agent: Agent;
   player: TurnPlayer;
