@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { NumberedRunEvent } from "@autograms/server";
 import type { RunWrite, Store } from "@autograms/store";
 import { LiveRun } from "../../server/src/runs/live-run.js";
-import { isOver } from "../../server/src/runs/run-status.js";
+import { isOver } from "../../server/src/runs/run-events.js";
 
 const lease = { threadId: "t", token: "x", owner: "test", version: 0, messageId: "m", ttlMs: 10_000 };
 const say = (i: number) => ({ type: "text-delta" as const, node: "n", delta: `${i} ` });

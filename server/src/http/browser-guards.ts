@@ -25,7 +25,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** The host name of a `Host` header or an origin's authority, lower case, without its port (`[::1]` kept in brackets). */
-export function hostName(authority: string): string {
+function hostName(authority: string): string {
   const m = /^(\[[^\]]*\]|[^:]*)(:\d*)?$/.exec(authority.trim().toLowerCase());
   return m ? m[1]!.replace(/\.$/, "") : "";
 }
@@ -63,12 +63,7 @@ export function checkOrigin(origin: string, hasToken: boolean): string {
       throw new TypeError("cors '*' lets any web page call the API: give a token too, or name the origins allowed");
     return origin;
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(origin);
-  } catch {
-    // reported below
-  }
+  const url = URL.canParse(origin) ? new URL(origin) : undefined;
   if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin.replace(/\/$/, "")) {
     throw new TypeError(`cors: '${origin}' is not an origin (scheme://host[:port], such as https://app.example.com)`);
   }

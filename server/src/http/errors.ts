@@ -8,7 +8,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AgentError } from "@autograms/runtime";
 import { StoreError, type StoreErrorCode } from "@autograms/store";
 
-export type ApiErrorCode =
+type ApiErrorCode =
   | "bad_json"
   | "bad_request"
   | "bad_thread_id"
@@ -39,10 +39,6 @@ export type ApiErrorCode =
   | "unsupported_media_type"
   /** The thread's model settings as the store keeps them are not settings (a row changed by hand or damaged). */
   | "bad_settings";
-
-export interface ApiErrorBody {
-  error: { code: ApiErrorCode | string; message: string; field?: string } & Record<string, unknown>;
-}
 
 export class HttpError extends Error {
   constructor(
@@ -95,8 +91,6 @@ export function toHttpError(err: unknown, where = ""): HttpError {
 export function errorResponse(c: Context, err: unknown, where = ""): Response {
   const e = toHttpError(err, where);
   if (e.status >= 500 && !(err instanceof HttpError) && !(err instanceof StoreError)) console.error(err);
-  const body: ApiErrorBody = {
-    error: { code: e.code, message: e.message, ...(e.field === undefined ? {} : { field: e.field }), ...e.extra },
-  };
-  return c.json(body, e.status);
+  const { code, message, field, extra } = e;
+  return c.json({ error: { code, message, ...(field === undefined ? {} : { field }), ...extra } }, e.status);
 }

@@ -6,7 +6,7 @@
  * never crosses runs. `RUN:0` asks for the whole of run RUN; `0` or no id at all, for the
  * thread's run in progress from its start.
  */
-export interface ResumePoint {
+interface ResumePoint {
   /** The run named; null: the thread's run in progress. */
   runId: string | null;
   /** The number of the last frame received (0: none). */

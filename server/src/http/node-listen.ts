@@ -9,7 +9,7 @@ import {
   type ConnectionLimits,
 } from "./connection-limits.js";
 
-export type FetchHandler = (req: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
+type FetchHandler = (req: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
 
 /** Resolves once it accepts connections, with the port bound and `http://HOST:PORT`. */
 export async function listenNode(

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { badRequest, HttpError } from "./errors.js";
 
 /** `messages[2].parts`: where in the body an issue is, as a client would write it. */
-export function fieldPath(path: readonly PropertyKey[]): string {
+function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
     (out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`),
     "",
@@ -75,20 +75,13 @@ export function messageText(text: string, field: string, maxChars: number, blank
 
 /**
  * Whether `text` has more than `max` characters (Unicode code points, as the limit is documented:
- * an emoji is one, though two UTF-16 units). No copy: a text of at most `max` units is within it.
+ * an emoji is one, though two UTF-16 units). No copy: a text of at most `max` units is within it,
+ * and a longer one is walked by its code points only until it is past `max`.
  */
-export function longerThan(text: string, max: number): boolean {
+function longerThan(text: string, max: number): boolean {
   if (text.length <= max) return false;
   let chars = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    // A high surrogate followed by a low one is one character.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    if (++chars > max) return true;
-  }
+  for (const _ of text) if (++chars > max) return true;
   return false;
 }
 

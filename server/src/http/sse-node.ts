@@ -7,7 +7,7 @@ import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "no
 import { writeSse, type SseChunks, type SseSink } from "./sse-writer.js";
 
 /** Bytes held for a slow client before its stream stops taking frames: then the frames wait in their source (a run's events), not here. */
-export const HIGH_WATER_BYTES = 64 * 1024;
+const HIGH_WATER_BYTES = 64 * 1024;
 
 /** Writes an SSE response's chunks (`sseChunksOf`) to `res`, with these headers. */
 export function writeSseToNode(

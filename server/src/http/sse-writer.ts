@@ -30,14 +30,14 @@ export interface SseSink {
   end(text: string): void;
 }
 
-export const KEEP_ALIVE_TEXT = ": keep-alive\n\n";
+const KEEP_ALIVE_TEXT = ": keep-alive\n\n";
 
 /**
  * How long the first write waits for more frames: a run's first frames (its start, its first
  * steps) come before anything a reader sees (the model's first words), and a stream whose first
  * frame is late still answers within it (its headers alone).
  */
-export const FIRST_WRITE_MS = 25;
+const FIRST_WRITE_MS = 25;
 /** The first write goes out before its time once it holds this many characters. */
 const FIRST_WRITE_CHARS = 16 * 1024;
 

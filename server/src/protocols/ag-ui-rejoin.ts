@@ -18,33 +18,19 @@ export class AgUiRejoin {
 
   /** Takes in an event the client already had. */
   skip(e: AgUiEvent): void {
-    switch (e.type) {
-      case EventType.RUN_STARTED:
-        this.started = e;
-        break;
-      case EventType.STATE_SNAPSHOT:
-        this.state = structuredClone(e.snapshot as Variables);
-        break;
-      case EventType.STATE_DELTA:
-        // The translation's patches name top-level variables only (variablesPatch).
-        for (const op of e.delta as { op: string; path: string; value?: Variables[string] }[]) {
-          const name = op.path.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
-          if (op.op === "remove") delete this.state[name];
-          else this.state[name] = structuredClone(op.value!);
-        }
-        break;
-      case EventType.STEP_STARTED:
-        this.step = e.stepName;
-        break;
-      case EventType.STEP_FINISHED:
-        this.step = null;
-        break;
-      case EventType.TEXT_MESSAGE_START:
-        this.message = e.messageId;
-        break;
-      case EventType.TEXT_MESSAGE_END:
-        this.message = null;
-        break;
+    if (e.type === EventType.RUN_STARTED) this.started = e;
+    else if (e.type === EventType.STATE_SNAPSHOT) this.state = structuredClone(e.snapshot as Variables);
+    else if (e.type === EventType.STEP_STARTED) this.step = e.stepName;
+    else if (e.type === EventType.STEP_FINISHED) this.step = null;
+    else if (e.type === EventType.TEXT_MESSAGE_START) this.message = e.messageId;
+    else if (e.type === EventType.TEXT_MESSAGE_END) this.message = null;
+    else if (e.type === EventType.STATE_DELTA) {
+      // The translation's patches name top-level variables only (variablesPatch).
+      for (const op of e.delta as { op: string; path: string; value?: Variables[string] }[]) {
+        const name = op.path.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+        if (op.op === "remove") delete this.state[name];
+        else this.state[name] = structuredClone(op.value!);
+      }
     }
   }
 

@@ -61,7 +61,6 @@ export class AgUiTranslator {
   /** The variables the client holds: the snapshot and the deltas sent so far. */
   private state: Variables = {};
   private step: string | null = null;
-  /** The id of the text message open, if one is. */
   private message: string | null = null;
   private messages = 0;
   /** The AG-UI run id, and the server's, which message ids are made from (both known at run-start). */
@@ -141,7 +140,6 @@ export class AgUiTranslator {
     if (event.kind === "transition" || event.kind === "return" || event.kind === "quit") this.leave(out);
   }
 
-  /** Moves the client's state to `next`, sending what changed. */
   private moveTo(next: Variables, out: AgUiEvent[]): void {
     const ops = variablesPatch(this.state, next);
     if (ops.length === 0) return;

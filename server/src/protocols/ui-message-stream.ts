@@ -23,7 +23,6 @@ export type UiChunk =
   | { type: "error"; errorText: string }
   | { type: "finish"; finishReason: "stop" | "error"; messageMetadata?: { turn: number; done: boolean } };
 
-/** A frame as it is sent. */
 export interface UiFrame {
   /** 1, 2, 3, ... over the whole response: the SSE `id:`. */
   id: number;

@@ -12,7 +12,7 @@ import { ownThread } from "../own-thread.js";
 import { uiMessagesOf, type InFlight } from "../protocols/ui-messages.js";
 import type { RunEvent } from "../runs/run-events.js";
 import { turnJson } from "./threads.js";
-import { isOver } from "../runs/run-status.js";
+import { isOver } from "../runs/run-events.js";
 import { settledRun } from "../runs/settle-run.js";
 import { json, threadIdParam, ApiTurn, type ApiPaths } from "./openapi-schemas.js";
 

@@ -6,7 +6,7 @@
  */
 import { isRunEnd, type NumberedRunEvent } from "./run-events.js";
 
-export interface EventSource {
+interface EventSource {
   /** Calls `wake` whenever there may be new events; returns how to stop. */
   subscribe(wake: () => void): () => void;
   read(afterSeq: number): NumberedRunEvent[] | Promise<NumberedRunEvent[]>;
@@ -59,7 +59,6 @@ export async function* eventBatchesAsTheyCome(
   }
 }
 
-/** The events of batches, one at a time. */
 export async function* oneByOne<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const batch of batches) for (const item of batch) yield item;
 }

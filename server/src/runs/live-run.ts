@@ -10,9 +10,8 @@
  */
 import type { RunWrite, Store } from "@autograms/store";
 import { eventBatchesAsTheyCome } from "./events-as-they-come.js";
-import { isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
+import { isOver, isRunEnd, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { ComputeSteps } from "./bounded-steps.js";
-import { isOver } from "./run-status.js";
 import { withJson } from "./run-event-json.js";
 
 const BATCH_EVENTS = 500;
@@ -129,8 +128,7 @@ export class LiveRun {
     // The commit takes a batch's worth at most: what came before it is written first, in batches.
     const earlier = this.pending.length - BATCH_EVENTS;
     if (earlier > 0) {
-      const last = this.pending.slice(earlier);
-      this.pending = this.pending.slice(0, earlier);
+      const last = this.pending.splice(earlier);
       this.flush();
       this.pending = last;
     }

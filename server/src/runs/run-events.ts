@@ -42,3 +42,13 @@ export interface NumberedRunEvent {
   seq: number;
   event: RunEvent;
 }
+
+/**
+ * Nothing more will be added to the run's events: its end is numbered (stored, for a stored run).
+ * Decided here alone, for a run of this process (LiveRun) as for one read from the store. A run
+ * `abandoned` (its process is gone before it stored its end) is not over: reading it here
+ * (settle-run.ts) writes the end it is owed, and it is over then.
+ */
+export function isOver(run: { status: string }): boolean {
+  return run.status === "finished" || run.status === "failed";
+}

@@ -9,7 +9,7 @@ import { setMaxListeners } from "node:events";
 import { messageConflict, StoreError, takeTurn, type Store, type TurnRecord } from "@autograms/store";
 import type { BusyPolicy, StalePolicy } from "../app-options.js";
 import { badRequest, clientMessage, HttpError } from "../http/errors.js";
-import type { NumberedRunEvent, RunEvent } from "./run-events.js";
+import { isOver, type NumberedRunEvent, type RunEvent } from "./run-events.js";
 import { notThisAgents, ownThread } from "../own-thread.js";
 import { LiveRun } from "./live-run.js";
 import { replyNode } from "./reply-text.js";
@@ -17,7 +17,6 @@ import type { TurnPlayer } from "../workers/turn-player.js";
 import type { ServedAgents } from "../served-agents.js";
 import type { ServedBuild } from "../served-build.js";
 import { BY_CLIENT, ServedRun, type Taken } from "./served-run.js";
-import { isOver } from "./run-status.js";
 import { settingsFrom } from "../settings/stored-settings.js";
 
 export interface RunManagerOptions {
@@ -70,6 +69,13 @@ export interface Stopped {
 /** What asking for a run gives: a run of this process (or of another, for a retried message) to follow, or the replay of a turn the message id already made. */
 export type Started = { kind: "run"; runId: string } | { kind: "replay"; events: NumberedRunEvent[] };
 
+/** `message: null` on a thread that has had its opening (`turns`: how many it has, when read first). */
+const openingHad = (threadId: string, turns?: number) =>
+  badRequest(
+    `message null asks for the agent's opening turn, which thread ${threadId} has had${turns === undefined ? "" : ` (it has ${turns} turns)`}`,
+    "message",
+  );
+
 const threadEnded = (threadId: string) =>
   new HttpError(
     409,
@@ -95,15 +101,13 @@ async function refuseEnded(
   }
   if (text === null && taken.lease.version > 0) {
     await taken.release();
-    throw badRequest(`message null asks for the agent's opening turn, which thread ${threadId} has had`, "message");
+    throw openingHad(threadId);
   }
 }
 
 export class RunManager {
-  private readonly live = new Map<string, LiveRun>();
-  private readonly stops = new Map<string, AbortController>();
+  private readonly live = new Map<string, ServedRun>();
   private readonly stopping = new AbortController();
-  private readonly flushMs: number;
 
   /** `agents`: the builds served (they may change between runs: hot reload), whose players a run holds while it plays. */
   constructor(
@@ -111,14 +115,13 @@ export class RunManager {
     private readonly agents: ServedAgents,
     private readonly options: RunManagerOptions,
   ) {
-    this.flushMs = options.flushMs ?? 100;
     // Every run in progress listens to it: hundreds at once are expected, not a leak.
     setMaxListeners(0, this.stopping.signal);
   }
 
   /** The thread's run executing in this process, if any (its record may not be written yet). */
   liveOn(threadId: string): LiveRun | undefined {
-    for (const run of this.live.values()) if (run.threadId === threadId && !isOver(run)) return run;
+    for (const { run } of this.live.values()) if (run.threadId === threadId && !isOver(run)) return run;
     return undefined;
   }
 
@@ -143,14 +146,12 @@ export class RunManager {
     return notThisAgents(threadId, build.name, owner, this.agents.names);
   }
 
-  /** Runs executing in this process. */
   get running(): number {
     return this.live.size;
   }
 
-  /** The run, if it is executing in this process. */
   liveRun(runId: string): LiveRun | undefined {
-    return this.live.get(runId);
+    return this.live.get(runId)?.run;
   }
 
   /**
@@ -189,15 +190,17 @@ export class RunManager {
     } catch (err) {
       // A message waiting for its thread (enqueue) when the server stopped: another process takes it.
       if (this.stopping.signal.aborted) this.options.admit?.();
-      // The same message sent twice at once: the second request follows the first one's run.
-      if (err instanceof StoreError && err.code === "same_message")
-        return (
-          (await this.runOfMessage(threadId, messageId!, text)) ??
-          (await this.madeMeanwhile(threadId, messageId!, text, err))
-        );
+      if (!(err instanceof StoreError)) throw err;
+      // The same message sent twice at once: the second request follows the first one's run, or
+      // gets the turn it made before it could be followed; none (the run failed): 409 busy.
+      if (err.code === "same_message") {
+        const followed =
+          (await this.runOfMessage(threadId, messageId!, text)) ?? (await this.replayMade(threadId, messageId!, text));
+        if (followed) return followed;
+      }
       // Another agent's thread, in a store several share: to this server's clients it does not exist.
-      if (err instanceof StoreError && err.code === "unknown_thread") throw await this.notOurs(threadId, options.build);
-      throw err instanceof StoreError && err.code === "thread_busy" ? await this.busy(threadId, err) : err;
+      if (err.code === "unknown_thread") throw await this.notOurs(threadId, options.build);
+      throw err.code === "thread_busy" || err.code === "same_message" ? await this.busy(threadId, err) : err;
     }
   }
 
@@ -214,24 +217,16 @@ export class RunManager {
     const info = await ownThread(this.store, options.build.name, threadId);
     if (info === null && (await this.store.thread(threadId)) !== null)
       throw await this.notOurs(threadId, options.build);
-    if (text === null && info !== null && info.version > 0 && options.replaces === undefined) {
-      throw badRequest(
-        `message null asks for the agent's opening turn, which thread ${threadId} has had (it has ${info.version} turns)`,
-        "message",
-      );
-    }
+    if (text === null && info !== null && info.version > 0 && options.replaces === undefined)
+      throw openingHad(threadId, info.version);
     if (messageId !== undefined && options.replaces === undefined) {
       // The same message sent again: while its run is in progress, that run; once it made its turn, that turn.
       if (info?.running?.messageId === messageId) {
         const run = await this.runOfMessage(threadId, messageId, text);
         if (run) return run;
       }
-      const made = await this.store.turnByMessage(threadId, messageId);
-      if (made && made.user !== text) throw messageConflict(threadId, messageId);
-      if (made) {
-        this.options.observer?.replayed();
-        return { kind: "replay", events: replayOf(threadId, made, info!.done && made.seq === info!.version) };
-      }
+      const replay = await this.replayMade(threadId, messageId, text, info);
+      if (replay) return replay;
     }
     // After the replay above: the message that ended a thread, sent again, still gets its turn back.
     if (info?.done && options.replaces === undefined) throw threadEnded(threadId);
@@ -252,21 +247,25 @@ export class RunManager {
   }
 
   /**
-   * The turn of a message whose run was in progress when the thread was asked for, and ended
-   * before it could be followed: that turn replayed; none (the run failed), 409 busy.
+   * The turn the message id made, replayed (`info`: the thread as read with it, else read now);
+   * undefined when it made none.
    */
-  private async madeMeanwhile(
+  private async replayMade(
     threadId: string,
     messageId: string,
     text: string | null,
-    err: StoreError,
-  ): Promise<Started> {
+    info?: { done: boolean; version: number } | null,
+  ): Promise<Started | undefined> {
     const made = await this.store.turnByMessage(threadId, messageId);
-    if (!made) throw await this.busy(threadId, err);
+    if (!made) return undefined;
     if (made.user !== text) throw messageConflict(threadId, messageId);
-    const info = await this.store.thread(threadId);
+    info ??= await this.store.thread(threadId);
+    return this.replay(threadId, made, !!info?.done && made.seq === info.version);
+  }
+
+  private replay(threadId: string, turn: TurnRecord, done: boolean): Started {
     this.options.observer?.replayed();
-    return { kind: "replay", events: replayOf(threadId, made, !!info?.done && made.seq === info.version) };
+    return { kind: "replay", events: replayOf(threadId, turn, done) };
   }
 
   /** 409, with the run in progress (its id: a client may follow it instead). */
@@ -312,11 +311,8 @@ export class RunManager {
         ...(replaces !== undefined && { replaces }),
         openingFirst: message,
       });
-      if ("repeated" in taken) {
-        // Another request with the same message id made the turn (while this one waited).
-        this.options.observer?.replayed();
-        return { kind: "replay", events: replayOf(threadId, taken.repeated, taken.endedThere) };
-      }
+      // Another request with the same message id made the turn (while this one waited).
+      if ("repeated" in taken) return this.replay(threadId, taken.repeated, taken.endedThere);
       if (!taken.openingFirst) await refuseEnded(taken, threadId, text, replaces);
       // The thread's model settings, read with its memory as it was taken: settings damaged in
       // the store refuse the run and give the thread back.
@@ -330,21 +326,13 @@ export class RunManager {
       this.agents.letGo(player);
       throw err;
     }
-    const observer = this.options.observer;
+    const { observer, flushMs = 100 } = this.options;
     observer?.leaseTaken(taken.lease);
     const served = new ServedRun(
-      new LiveRun(id, threadId, taken.lease, this.store, this.flushMs, observer && ((e) => observer.runEvent(id, e))),
-      {
-        agent,
-        player,
-        threadId,
-        stopping: this.stopping.signal,
-        where: this.store.where,
-        modelSettings,
-      },
+      new LiveRun(id, threadId, taken.lease, this.store, flushMs, observer && ((e) => observer.runEvent(id, e))),
+      { agent, player, stopping: this.stopping.signal, where: this.store.where, modelSettings },
     );
-    this.live.set(id, served.run);
-    this.stops.set(id, served.stopThis);
+    this.live.set(id, served);
     served.begin(messageId ?? null, text, taken);
     void this.serve(served, taken, player);
     return { kind: "run", runId: id };
@@ -362,7 +350,6 @@ export class RunManager {
     } finally {
       await served.run.stored;
       this.live.delete(served.run.id);
-      this.stops.delete(served.run.id);
       this.agents.letGo(player);
     }
     if (played) this.options.onServed?.(served.run.threadId);
@@ -379,10 +366,9 @@ export class RunManager {
 
   /** Aborts a run of this process where it is played; false when it is not in progress here. */
   private abort(runId: string, reason: Error): boolean {
-    const stop = this.stops.get(runId);
-    const live = this.live.get(runId);
-    if (!stop || (live && isOver(live))) return false;
-    stop.abort(reason);
+    const served = this.live.get(runId);
+    if (!served || isOver(served.run)) return false;
+    served.stopThis.abort(reason);
     return true;
   }
 
@@ -416,13 +402,13 @@ export class RunManager {
 
   /** Resolves once the runs in progress now have ended and their events are stored. */
   async settled(): Promise<void> {
-    await Promise.all([...this.live.values()].map((r) => r.stored));
+    await Promise.all([...this.live.values()].map((s) => s.run.stored));
   }
 
   /** Stops the runs in progress (each ends with a `stopped` error, its thread released), waits until their events are stored, and closes the players. */
   async close(): Promise<void> {
     this.stopping.abort(new Error("the server is stopping"));
-    await Promise.all([...this.live.values()].map((r) => r.stored));
+    await this.settled();
     await this.agents.close();
   }
 }

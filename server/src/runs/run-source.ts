@@ -1,13 +1,18 @@
-/** The events a response sends: a run's, from its first (where ever it executes), or a replay's. */
+/**
+ * The events a response sends: a run's, from its first, or a replay's. A run's events after a
+ * number come as they come, from wherever the run is: from memory when it executes in this
+ * process, else from the store, woken by the store's notifications (another process executes it,
+ * or executed it and is gone: reading it then writes the end it is owed, settle-run.ts). Reading
+ * writes nothing else.
+ */
+import type { Store } from "@autograms/store";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { knownThread } from "../own-thread.js";
-import type { NumberedRunEvent } from "./run-events.js";
-import { followRunBatches } from "./follow-run.js";
-import { oneByOne } from "./events-as-they-come.js";
-import { isOver } from "./run-status.js";
+import { isOver, type NumberedRunEvent } from "./run-events.js";
+import { eventBatchesAsTheyCome, oneByOne } from "./events-as-they-come.js";
 import { settledRun } from "./settle-run.js";
-import { replayOf, type Started } from "./run-manager.js";
+import { replayOf, type RunManager, type Started } from "./run-manager.js";
 
 export type RunSource = Started;
 
@@ -18,14 +23,7 @@ export function runIdOf(source: RunSource): string {
   return start.type === "run-start" ? start.runId : "";
 }
 
-export function eventsOf(
-  ctx: ServerContext,
-  source: RunSource,
-  afterSeq: number,
-  signal: AbortSignal,
-): AsyncGenerator<NumberedRunEvent> {
-  return oneByOne(eventBatchesOf(ctx, source, afterSeq, signal));
-}
+export const eventsOf = (...args: Parameters<typeof eventBatchesOf>) => oneByOne(eventBatchesOf(...args));
 
 /** The same, in the batches they are read in (what the routes turn into frames). */
 export function eventBatchesOf(
@@ -39,6 +37,35 @@ export function eventBatchesOf(
   // reconnects to another process); those of its own runs go on until the runs end.
   const until = ctx.runs.liveRun(source.runId) ? signal : AbortSignal.any([signal, ctx.lifecycle.drained]);
   return followRunBatches(ctx.store, ctx.runs, source.runId, afterSeq, until);
+}
+
+/** A run's events after `afterSeq`, one at a time, as they come, from wherever the run is. */
+export const followRun = (...args: Parameters<typeof followRunBatches>) => oneByOne(followRunBatches(...args));
+
+/** The same, in the batches they are read in. */
+function followRunBatches(
+  store: Store,
+  runs: RunManager,
+  runId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+): AsyncGenerator<NumberedRunEvent[]> {
+  const live = runs.liveRun(runId);
+  if (live) return live.follow(afterSeq, signal);
+  return eventBatchesAsTheyCome(
+    {
+      subscribe: (wake) => store.watchRun(runId, wake),
+      read: async (after) => (await store.runEvents(runId, after)) as NumberedRunEvent[],
+      async idle(after) {
+        // A run whose process died is given its end as it is read here: it is finished or failed then.
+        const run = await settledRun(store, runId);
+        if (!run || (isOver(run) && run.lastSeq <= after)) return "end";
+        return isOver(run) ? "again" : "wait";
+      },
+    },
+    afterSeq,
+    signal,
+  );
 }
 
 async function* replayed(events: NumberedRunEvent[], afterSeq: number): AsyncGenerator<NumberedRunEvent[]> {

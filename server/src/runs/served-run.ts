@@ -15,12 +15,10 @@ import type { LiveRun } from "./live-run.js";
 /** The reason a run stopped by POST /api/chat/:id/stop is aborted with (its message is kept, interrupted). */
 export const BY_CLIENT = new Error("stopped by its client");
 
-export interface ServedRunOptions {
+interface ServedRunOptions {
   /** The build the run started with: both its turns (an opening, the message's) are played on it. */
   agent: Agent;
   player: TurnPlayer;
-  threadId: string;
-  /** Aborts when the server stops. */
   stopping: AbortSignal;
   /** The store, as messages name it (`Store.where`). */
   where: string;
@@ -51,7 +49,7 @@ export class ServedRun implements Playing<PlayedResult> {
     this.taken = taken;
     this.run.push({
       type: "run-start",
-      threadId: this.options.threadId,
+      threadId: this.run.threadId,
       runId: this.run.id,
       messageId,
       user,
@@ -61,10 +59,10 @@ export class ServedRun implements Playing<PlayedResult> {
   }
 
   async play(text: string | null, memory: Memory | null, signal: AbortSignal): Promise<PlayedResult> {
-    const { agent, player, threadId, modelSettings } = this.options;
+    const { agent, player, modelSettings } = this.options;
     return player.play({
       agent,
-      threadId,
+      threadId: this.run.threadId,
       text,
       memory,
       signal,

@@ -8,11 +8,10 @@
  * The text is kept beside the event object, not in it: the event's own fields, its JSON, its
  * clone and its comparison stay those of `{ type: "step", event }`. It is exactly what
  * JSON.stringify makes of the event, so a text passed through gives the same bytes as the object
- * serialized again; the store is given it as it is (`KnownJson`).
+ * serialized again; the store is given it as it is (run-event-json.ts).
  */
 import type { StoredTraceEvent } from "@autograms/runtime";
 import type { RunEvent } from "./run-events.js";
-import { KnownJson } from "./run-event-json.js";
 
 export type StepEvent = Extract<RunEvent, { type: "step" }>;
 
@@ -25,7 +24,7 @@ const STEP_PREFIX = '{"type":"step","event":';
  * fields: the step's JSON, its clone and its comparison are those of `{ type: "step", event }`.
  * (A WeakMap from plain steps to their texts costs more than parsing them.)
  */
-class TextStep extends KnownJson {
+class TextStep {
   static readonly #eventProperty: PropertyDescriptor = {
     get(this: TextStep): StoredTraceEvent {
       this.#event ??= JSON.parse(this.#json) as StoredTraceEvent;
@@ -40,19 +39,14 @@ class TextStep extends KnownJson {
   #event: StoredTraceEvent | undefined;
 
   constructor(json: string, kind: string, event?: StoredTraceEvent) {
-    super();
     this.#json = json;
     this.#kind = kind;
     this.#event = event;
     Object.defineProperty(this, "event", TextStep.#eventProperty);
   }
 
-  protected jsonText(): string {
-    return `${STEP_PREFIX}${this.#json}}`;
-  }
-
-  static json(step: StepEvent): string | undefined {
-    return #json in step ? step.#json : undefined;
+  static json(step: unknown): string | undefined {
+    return typeof step === "object" && step !== null && #json in step ? step.#json : undefined;
   }
 
   static kind(step: StepEvent): string {
@@ -78,4 +72,10 @@ export function stepKind(step: StepEvent): string {
 /** The step's event as JSON: its text when known, else serialized now. */
 export function stepJson(step: StepEvent): string {
   return TextStep.json(step) ?? JSON.stringify(step.event);
+}
+
+/** A value's JSON text when it is a step that carries one (the same bytes JSON.stringify makes). */
+export function knownJson(value: unknown): string | undefined {
+  const json = TextStep.json(value);
+  return json === undefined ? undefined : `${STEP_PREFIX}${json}}`;
 }

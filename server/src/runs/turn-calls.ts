@@ -77,9 +77,8 @@ export class TurnCalls {
 
   private turnsOf(thread: ThreadInfo): { read: () => Promise<TurnRecord[]>; done: () => void } {
     const key = JSON.stringify([thread.id, thread.createdAt, thread.version]);
-    let held = this.threadTurns.get(key);
-    if (!held) this.threadTurns.set(key, (held = { users: 0 }));
-    const h = held;
+    const h = this.threadTurns.get(key) ?? { users: 0 };
+    this.threadTurns.set(key, h);
     h.users++;
     return {
       read: () => (h.turns ??= this.store.turns(thread.id)),
