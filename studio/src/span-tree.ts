@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import type { App } from "./app.js";
 import { el, enc } from "./dom.js";
 import { usageText, type Usage } from "./usage.js";
-import type { Span } from "../../traces/span-tree.js";
+import type { Span } from "../../server/src/traces/span-tree.js";
 
 export type { Span };
 

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { byId, el } from "./dom.js";
 import { money } from "./usage.js";
-import type { Figures, MetricsReport as Report } from "../../usage/metrics-report.js";
+import type { Figures, MetricsReport as Report } from "../../server/src/usage/metrics-report.js";
 
 const latency = (n: number | null) => (n === null ? "–" : n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n} ms`);
 

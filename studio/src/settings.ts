@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import type { App } from "./app.js";
 import { byId, el, enc } from "./dom.js";
-import type { ModelMenu } from "../../settings/model-menu.js";
+import type { ModelMenu } from "../../server/src/settings/model-menu.js";
 import type { ModelSettings, ThreadInfo } from "./types.js";
 
 interface Form {
