@@ -4,7 +4,7 @@
  * every print. The server rebuilds them by replaying the turn from its recorded answers.
  */
 import { api } from "./api.js";
-import { el, enc } from "./dom.js";
+import { el, empty, enc } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
 import type { Graph, Loc } from "./types.js";
 import { usageText, type Usage } from "./usage.js";
@@ -28,28 +28,20 @@ interface Replayed {
 }
 
 const pre = (text: string, cls = "") => el("pre", { class: `call-text ${cls}`.trim(), text });
+const answer = (title: string, text: string) => el("div", { class: "answer" }, [el("h5", { text: title }), pre(text)]);
 
 function messagesView(messages: Message[]): HTMLElement {
-  return el(
-    "ol",
-    { class: "messages" },
-    messages.map((m) =>
-      el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")]),
-    ),
+  const items = messages.map((m) =>
+    el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")]),
   );
+  return el("ol", { class: "messages" }, items);
 }
 
 function decisionView(d: Decision): HTMLElement {
-  return el("div", { class: "decision" }, [
-    pre(d.prompt),
-    el(
-      "ol",
-      { class: "choices" },
-      d.choices.map((c, i) =>
-        el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") }),
-      ),
-    ),
-  ]);
+  const choices = d.choices.map((c, i) =>
+    el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") }),
+  );
+  return el("div", { class: "decision" }, [pre(d.prompt), el("ol", { class: "choices" }, choices)]);
 }
 
 function itemOf(graph: Graph | undefined, title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
@@ -87,17 +79,12 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
           [
             messagesView(e.messages as Message[]),
             ...toolAnswers.map((a) =>
-              el("div", { class: "answer" }, [
-                el("h5", { text: "answer with tool calls" }),
-                pre(`${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim()),
-              ]),
+              answer(
+                "answer with tool calls",
+                `${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim(),
+              ),
             ),
-            ...raw.map((r, i) =>
-              el("div", { class: "answer" }, [
-                el("h5", { text: raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer" }),
-                pre(r),
-              ]),
-            ),
+            ...raw.map((r, i) => answer(raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer", r)),
           ],
           true,
         ),
@@ -144,9 +131,7 @@ export async function callsView(threadId: string, seq: number, graph?: Graph): P
   const used = usageText(data.usage);
   return el("div", { class: "calls" }, [
     used ? el("p", { class: "usage turn-usage", text: `This turn: ${used}` }) : null,
-    ...(list.length
-      ? list
-      : [el("p", { class: "empty", text: "This turn asked the model nothing and called no tool." })]),
-    data.stopped ? el("p", { class: "empty", text: `Shown up to where the replay stopped: ${data.stopped}` }) : null,
+    ...(list.length ? list : [empty("This turn asked the model nothing and called no tool.")]),
+    data.stopped ? empty(`Shown up to where the replay stopped: ${data.stopped}`) : null,
   ]);
 }

@@ -39,3 +39,30 @@ export function short(value: unknown, n: number): string {
 }
 
 export const enc = encodeURIComponent;
+
+/** A line saying there is nothing (yet) to show, or what is coming. */
+export const empty = (text: string) => el("p", { class: "empty", text });
+
+/** The list's items, or one item saying there are none. */
+export function fillList(list: HTMLElement, items: HTMLElement[], none: string): void {
+  list.replaceChildren(...(items.length ? items : [el("li", { class: "empty", text: none })]));
+}
+
+/** Marks the list's item whose `data-KEY` is `value` with `cls`, and no other. */
+export function markItem(list: HTMLElement, key: string, value: string | null, cls: string): void {
+  for (const li of list.querySelectorAll("li")) li.classList.toggle(cls, li.getAttribute(`data-${key}`) === value);
+}
+
+/** Where a list's arrow keys, Home and End move from item `at` of `count`; undefined for other keys. */
+export function keyMove(key: string, at: number, count: number): number | undefined {
+  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: count - 1 }[key];
+  return to === undefined ? undefined : Math.min(count - 1, Math.max(0, to));
+}
+
+/** A table with a heading row, in the box that lets it scroll sideways. */
+export function tableOf(cls: string, head: string[], rows: HTMLElement[]): HTMLElement {
+  const cells = head.map((h) => el("th", { text: h }));
+  return el("div", { class: "table-wrap" }, [
+    el("table", { class: cls }, [el("thead", null, [el("tr", null, cells)]), el("tbody", null, rows)]),
+  ]);
+}

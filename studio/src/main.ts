@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { followBuilds, showBuild } from "./builds.js";
 import { type App, createApp } from "./app.js";
 import { follow, regenerate, renderThread, run, stop, updateComposer } from "./chat.js";
-import { byId, newId } from "./dom.js";
+import { byId, keyMove, newId } from "./dom.js";
 import { chooseNode, showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
@@ -87,14 +87,8 @@ ui.newThread.addEventListener(
     await run(app, null);
   }),
 );
-ui.stop.addEventListener(
-  "click",
-  guard(app, () => stop(app)),
-);
-ui.regenerate.addEventListener(
-  "click",
-  guard(app, () => regenerate(app)),
-);
+ui.stop.addEventListener("click", () => app.report(stop(app)));
+ui.regenerate.addEventListener("click", () => app.report(regenerate(app)));
 // Under 1000 px one panel shows at a time: the bar under the header switches them.
 for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show]")) {
   b.addEventListener("click", () => document.body.setAttribute("data-panel", b.dataset.show ?? "chat"));
@@ -106,10 +100,10 @@ ui.turns.addEventListener(
     const seqs = state.turns.map((t) => t.seq);
     if (!seqs.length) return;
     const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: seqs.length - 1 }[ev.key];
+    const to = keyMove(ev.key, at, seqs.length);
     if (to === undefined) return;
     ev.preventDefault();
-    const seq = seqs[Math.min(seqs.length - 1, Math.max(0, to))];
+    const seq = seqs[to];
     if (seq !== undefined) await selectTurn(app, seq);
   }),
 );
@@ -117,7 +111,7 @@ wireCodePane(app);
 wireTheme(byId("theme"));
 wirePages(app);
 wireRuns(app);
-wireMetrics((e) => app.status(e.message, true));
+wireMetrics(app);
 byId("experiments-close").addEventListener("click", () => showExperimentsPage(false));
 // Ctrl+K: the agents, this agent's threads and the pages, by keyboard.
 const openPalette = wirePalette(
