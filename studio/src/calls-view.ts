@@ -4,7 +4,7 @@
  * every print. The server rebuilds them by replaying the turn from its recorded answers.
  */
 import { api } from "./api.js";
-import { el, empty, enc } from "./dom.js";
+import { callText, el, empty, enc } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
 import type { Graph, Loc } from "./types.js";
 import { usageText, type Usage } from "./usage.js";
@@ -27,12 +27,12 @@ interface Replayed {
   stopped: string | null;
 }
 
-const pre = (text: string, cls = "") => el("pre", { class: `call-text ${cls}`.trim(), text });
-const answer = (title: string, text: string) => el("div", { class: "answer" }, [el("h5", { text: title }), pre(text)]);
+const answer = (title: string, text: string) =>
+  el("div", { class: "answer" }, [el("h5", { text: title }), callText(text)]);
 
 function messagesView(messages: Message[]): HTMLElement {
   const items = messages.map((m) =>
-    el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")]),
+    el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), callText(m.content ?? "")]),
   );
   return el("ol", { class: "messages" }, items);
 }
@@ -41,7 +41,7 @@ function decisionView(d: Decision): HTMLElement {
   const choices = d.choices.map((c, i) =>
     el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") }),
   );
-  return el("div", { class: "decision" }, [pre(d.prompt), el("ol", { class: "choices" }, choices)]);
+  return el("div", { class: "decision" }, [callText(d.prompt), el("ol", { class: "choices" }, choices)]);
 }
 
 function itemOf(graph: Graph | undefined, title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
@@ -102,7 +102,7 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
             ? item(`action ${String(e.action)}: ${c.messages.length} messages sent`, e, [
                 messagesView(c.messages),
                 el("h5", { text: "answer" }),
-                pre(c.answer),
+                callText(c.answer),
               ])
             : item(`action ${String(e.action)}: choice`, e, [
                 decisionView({ ...c, chosen: c.answer, purpose: "choice" }),
@@ -114,12 +114,12 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
       const failed = typeof e.error === "string";
       out.push(
         item(`tool ${String(e.tool)}${e.round === 0 ? " (from code)" : ""}${failed ? " failed" : ""}`, e, [
-          pre(`arguments: ${String(e.arguments)}`),
-          pre(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : ""),
+          callText(`arguments: ${String(e.arguments)}`),
+          callText(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : ""),
         ]),
       );
     }
-    if (e.kind === "log") out.push(item(`console.${String(e.level)}`, e, [pre(String(e.text))], true));
+    if (e.kind === "log") out.push(item(`console.${String(e.level)}`, e, [callText(String(e.text))], true));
   }
   return out;
 }

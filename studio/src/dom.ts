@@ -40,6 +40,9 @@ export function short(value: unknown, n: number): string {
 
 export const enc = encodeURIComponent;
 
+/** Text sent or received (a prompt, arguments, a result), as the turn's calls show it; `cls`: `error`. */
+export const callText = (text: string, cls = "") => el("pre", { class: `call-text ${cls}`.trim(), text });
+
 /** A line saying there is nothing (yet) to show, or what is coming. */
 export const empty = (text: string) => el("p", { class: "empty", text });
 

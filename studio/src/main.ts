@@ -61,16 +61,13 @@ const app = createApp((app) => ({
 }));
 const { ui, state } = app;
 
-ui.composer.addEventListener(
-  "submit",
-  guard(app, async (ev: SubmitEvent) => {
-    ev.preventDefault();
-    const text = ui.input.value;
-    if (!text.trim() || state.running || !state.threadId) return;
-    ui.input.value = "";
-    await run(app, text);
-  }),
-);
+ui.composer.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = ui.input.value;
+  if (!text.trim() || state.running || !state.threadId) return;
+  ui.input.value = "";
+  app.report(run(app, text));
+});
 ui.input.addEventListener("keydown", (ev) => {
   if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
     ev.preventDefault();
@@ -94,19 +91,16 @@ for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show
   b.addEventListener("click", () => document.body.setAttribute("data-panel", b.dataset.show ?? "chat"));
 }
 // The turns: arrow keys move between them (and show each one's memory), Home and End to the ends.
-ui.turns.addEventListener(
-  "keydown",
-  guard(app, async (ev: KeyboardEvent) => {
-    const seqs = state.turns.map((t) => t.seq);
-    if (!seqs.length) return;
-    const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
-    const to = keyMove(ev.key, at, seqs.length);
-    if (to === undefined) return;
-    ev.preventDefault();
-    const seq = seqs[to];
-    if (seq !== undefined) await selectTurn(app, seq);
-  }),
-);
+ui.turns.addEventListener("keydown", (ev) => {
+  const seqs = state.turns.map((t) => t.seq);
+  if (!seqs.length) return;
+  const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
+  const to = keyMove(ev.key, at, seqs.length);
+  if (to === undefined) return;
+  ev.preventDefault();
+  const seq = seqs[to];
+  if (seq !== undefined) app.report(selectTurn(app, seq));
+});
 wireCodePane(app);
 wireTheme(byId("theme"));
 wirePages(app);

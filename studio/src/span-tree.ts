@@ -6,7 +6,7 @@
  */
 import { api } from "./api.js";
 import type { App } from "./app.js";
-import { el, empty, enc, keyMove } from "./dom.js";
+import { callText, el, empty, enc, keyMove } from "./dom.js";
 import { usageText, type Usage } from "./usage.js";
 import type { Span } from "../../server/src/traces/span-tree.js";
 
@@ -87,7 +87,7 @@ export function spanTreeView(app: App, data: RunSpans): HTMLElement {
 function section(title: string, value: unknown): HTMLElement[] {
   if (value === undefined) return [];
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
-  return [el("h5", { text: title }), el("pre", { class: "call-text", text })];
+  return [el("h5", { text: title }), callText(text)];
 }
 
 function spanDetail(app: App, data: RunSpans, span: Span): HTMLElement[] {
