@@ -98,13 +98,18 @@ export function openThread(app: App, id: string | null): void {
   markItem(app.ui.threads, "thread", app.state.threadId, "active");
 }
 
+/** No thread open, nothing of one shown. */
+function closeThread(app: App): void {
+  openThread(app, null);
+  app.actions.renderThread(null, []);
+}
+
 export async function selectThread(app: App, id: string): Promise<void> {
   if (app.state.running) return;
   openThread(app, id);
   const data = await threadView(id);
   if (!data) {
-    openThread(app, null);
-    app.actions.renderThread(null, []);
+    closeThread(app);
     return app.status(`thread ${id} does not exist (any more)`, true);
   }
   app.actions.renderThread(data.thread, data.turns);
@@ -122,9 +127,6 @@ export async function selectThread(app: App, id: string): Promise<void> {
 async function removeThread(app: App, id: string): Promise<void> {
   if (!confirm(`Delete thread ${id} and its whole history?`)) return;
   await api("DELETE", `api/threads/${enc(id)}`);
-  if (app.state.threadId === id) {
-    openThread(app, null);
-    app.actions.renderThread(null, []);
-  }
+  if (app.state.threadId === id) closeThread(app);
   await loadThreads(app);
 }
