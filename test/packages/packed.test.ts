@@ -84,8 +84,8 @@ async function importedPackages(dir: string, files: string[]): Promise<Map<strin
 }
 
 describe("the packages as npm would pack them", () => {
-  it("packs every workspace but the private ones (samples/web), each with MIT, its LICENSE, and the repository's version", () => {
-    expect(workspaces.filter((dir) => !packages.includes(dir))).toEqual(["samples/web"]);
+  it("packs every workspace but the private ones (the studio, samples/web), each with MIT, its LICENSE, and the repository's version", () => {
+    expect(workspaces.filter((dir) => !packages.includes(dir))).toEqual(["studio", "samples/web"]);
     expect([...packed.keys()].sort()).toEqual([...packages].sort());
     const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
     for (const dir of packages) {

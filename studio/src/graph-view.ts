@@ -85,13 +85,10 @@ export async function drawGraph(app: App): Promise<void> {
   }
   if (raw) raw.disabled = true;
   // Without a picture (the server was given no drawing function): the nodes as a list.
-  const list = el("ul", { class: "node-list" });
-  for (const n of app.state.agent?.graph.nodes ?? []) {
-    list.appendChild(
-      el("li", { "data-node": n.name }, [el("code", { text: n.name }), el("span", { text: ` ${n.action}` })]),
-    );
-  }
-  app.ui.graph.replaceChildren(list);
+  const nodes = (app.state.agent?.graph.nodes ?? []).map((n) =>
+    el("li", { "data-node": n.name }, [el("code", { text: n.name }), el("span", { text: ` ${n.action}` })]),
+  );
+  app.ui.graph.replaceChildren(el("ul", { class: "node-list" }, nodes));
 }
 
 export function zoom(app: App, by: number): void {

@@ -5,7 +5,7 @@
  */
 import { api, ApiError } from "./api.js";
 import type { App } from "./app.js";
-import { byId, el, enc } from "./dom.js";
+import { byId, el, empty, enc, fillList, markItem } from "./dom.js";
 import { freeForm, type ToolForm, type ToolSchema, toolForm } from "./tool-form.js";
 
 interface ListedTool {
@@ -19,32 +19,26 @@ type CallAnswer = { result: unknown } | { error: { code: string; message: string
 
 export async function loadTools(app: App): Promise<void> {
   const { tools } = await api<{ tools: ListedTool[] }>("GET", "api/tools");
-  const list = byId("tool-list");
-  list.replaceChildren(
-    ...tools.map((t) =>
-      el("li", { "data-tool": t.name }, [
-        el("button", { type: "button", onclick: () => openTool(app, t) }, [
-          el("code", { class: "name", text: t.name }),
-          t.description ? el("span", { class: "meta", text: t.description }) : null,
-          t.parameters === null ? el("span", { class: "meta", text: "a plain function: no schema" }) : null,
-        ]),
+  const items = tools.map((t) =>
+    el("li", { "data-tool": t.name }, [
+      el("button", { type: "button", onclick: () => openTool(app, t) }, [
+        el("code", { class: "name", text: t.name }),
+        t.description ? el("span", { class: "meta", text: t.description }) : null,
+        t.parameters === null ? el("span", { class: "meta", text: "a plain function: no schema" }) : null,
       ]),
-    ),
+    ]),
   );
-  if (tools.length === 0) {
-    list.replaceChildren(el("li", { class: "empty", text: "The agent has no tool." }));
+  fillList(byId("tool-list"), items, "The agent has no tool.");
+  if (tools.length === 0)
     byId("tool-detail").replaceChildren(
-      el("p", {
-        class: "empty",
-        text: "Tools made with defineTool, MCP servers' tools and the functions the agent's code imports are listed here.",
-      }),
+      empty(
+        "Tools made with defineTool, MCP servers' tools and the functions the agent's code imports are listed here.",
+      ),
     );
-  }
 }
 
 function openTool(app: App, tool: ListedTool): void {
-  for (const li of byId("tool-list").querySelectorAll("li"))
-    li.classList.toggle("selected", li.dataset.tool === tool.name);
+  markItem(byId("tool-list"), "tool", tool.name, "selected");
   const form = tool.parameters === null ? freeForm("tool-arg") : toolForm(tool.parameters, "tool-arg");
   const answer = el("div", { id: "tool-answer", role: "status", "aria-live": "polite" });
   const run = el("button", { id: "tool-run", type: "submit", text: "Run" });
@@ -52,16 +46,15 @@ function openTool(app: App, tool: ListedTool): void {
   shell.addEventListener("submit", (ev) => {
     ev.preventDefault();
     run.disabled = true;
-    answer.replaceChildren(el("p", { class: "empty", text: "Running…" }));
-    void callTool(tool.name, form.read)
-      .then((shown) => answer.replaceChildren(...shown))
-      .catch((e: Error) => app.status(e.message, true))
-      .finally(() => {
-        run.disabled = false;
-      });
+    answer.replaceChildren(empty("Running…"));
+    app.report(
+      callTool(tool.name, form.read)
+        .then((shown) => answer.replaceChildren(...shown))
+        .finally(() => (run.disabled = false)),
+    );
   });
   const about = tool.description ? el("p", { class: "about", text: tool.description }) : null;
-  const none = form.fields.length ? null : el("p", { class: "empty", text: "It takes no arguments." });
+  const none = form.fields.length ? null : empty("It takes no arguments.");
   byId("tool-detail").replaceChildren(
     ...[el("h3", { text: tool.name }), about, none, shell, answer].filter((e) => e !== null),
   );

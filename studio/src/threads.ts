@@ -4,10 +4,10 @@
  * search; open, rename, delete; move a stale one to a node of the new build. The open thread is in the
  * URL, so a reload keeps it.
  */
-import { api, ApiError } from "./api.js";
+import { api, threadView } from "./api.js";
 import type { App } from "./app.js";
-import { el, enc } from "./dom.js";
-import type { ThreadInfo, ThreadView } from "./types.js";
+import { el, enc, markItem } from "./dom.js";
+import type { ThreadInfo } from "./types.js";
 
 let listed: ThreadInfo[] = [];
 
@@ -34,8 +34,10 @@ function matches(t: ThreadInfo, query: string): boolean {
 }
 
 function item(app: App, t: ThreadInfo): HTMLElement {
-  const failing = (p: Promise<void>) => void p.catch((e: Error) => app.status(e.message, true));
   const state = stateOf(t);
+  // A button acting on the thread: its sign, its title, and a name that says which thread.
+  const act = (cls: string, verb: string, title: string, text: string, work: () => Promise<void>) =>
+    el("button", { class: cls, title, "aria-label": `${verb} ${t.id}`, text, onclick: () => app.report(work()) });
   return el("li", { "data-thread": t.id, "data-state": state, class: t.id === app.state.threadId ? "active" : "" }, [
     el("button", { class: "open", title: t.id, onclick: () => void app.actions.selectThread(t.id) }, [
       el("span", { class: "title", text: t.title ?? "(no message yet)" }, [
@@ -45,32 +47,15 @@ function item(app: App, t: ThreadInfo): HTMLElement {
       el("span", { class: "id", text: t.id }),
     ]),
     t.stale
-      ? el("button", {
-          class: "migrate",
-          title: "Move this conversation to a node of the agent as it is now",
-          "aria-label": `move ${t.id}`,
-          text: "\u21e2",
-          onclick: () => failing(migrate(app, t)),
-        })
+      ? act("migrate", "move", "Move this conversation to a node of the agent as it is now", "\u21e2", () =>
+          migrate(app, t),
+        )
       : null,
-    el("button", {
-      class: "rename",
-      title: "Rename this thread",
-      "aria-label": `rename ${t.id}`,
-      text: "\u270e",
-      onclick: () => failing(rename(app, t)),
-    }),
-    el("button", {
-      class: "delete",
-      title: "Delete this thread",
-      "aria-label": `delete ${t.id}`,
-      text: "\u00d7",
-      onclick: () => failing(removeThread(app, t.id)),
-    }),
+    act("rename", "rename", "Rename this thread", "\u270e", () => rename(app, t)),
+    act("delete", "delete", "Delete this thread", "\u00d7", () => removeThread(app, t.id)),
   ]);
 }
 
-/** The threads fetched last, those the search matches. */
 /** The threads listed, the most recently active first. */
 export const listedThreads = (): readonly ThreadInfo[] => listed;
 
@@ -106,32 +91,26 @@ async function rename(app: App, t: ThreadInfo): Promise<void> {
   await loadThreads(app);
 }
 
-function markActive(app: App): void {
-  for (const li of app.ui.threads.querySelectorAll("li"))
-    li.classList.toggle("active", li.getAttribute("data-thread") === app.state.threadId);
-}
-
 /** Opens a thread in the URL and the list, with nothing shown yet (a new thread). */
 export function openThread(app: App, id: string | null): void {
   app.state.threadId = id;
   history.replaceState(null, "", id === null ? "#" : `#thread=${enc(id)}`);
-  markActive(app);
+  markItem(app.ui.threads, "thread", app.state.threadId, "active");
+}
+
+/** No thread open, nothing of one shown. */
+function closeThread(app: App): void {
+  openThread(app, null);
+  app.actions.renderThread(null, []);
 }
 
 export async function selectThread(app: App, id: string): Promise<void> {
   if (app.state.running) return;
   openThread(app, id);
-  let data: ThreadView;
-  try {
-    data = await api<ThreadView>("GET", `api/threads/${enc(id)}`);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) {
-      openThread(app, null);
-      app.actions.renderThread(null, []);
-      app.status(`thread ${id} does not exist (any more)`, true);
-      return;
-    }
-    throw e;
+  const data = await threadView(id);
+  if (!data) {
+    closeThread(app);
+    return app.status(`thread ${id} does not exist (any more)`, true);
   }
   app.actions.renderThread(data.thread, data.turns);
   if (data.thread.stale)
@@ -148,9 +127,6 @@ export async function selectThread(app: App, id: string): Promise<void> {
 async function removeThread(app: App, id: string): Promise<void> {
   if (!confirm(`Delete thread ${id} and its whole history?`)) return;
   await api("DELETE", `api/threads/${enc(id)}`);
-  if (app.state.threadId === id) {
-    openThread(app, null);
-    app.actions.renderThread(null, []);
-  }
+  if (app.state.threadId === id) closeThread(app);
   await loadThreads(app);
 }

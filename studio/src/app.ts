@@ -6,29 +6,32 @@
 import { byId } from "./dom.js";
 import type { AgentInfo, ThreadInfo, Turn } from "./types.js";
 
-export interface Ui {
-  agent: HTMLElement;
-  status: HTMLElement;
-  threads: HTMLElement;
-  search: HTMLInputElement;
-  newThread: HTMLButtonElement;
-  messages: HTMLElement;
-  composer: HTMLFormElement;
-  input: HTMLTextAreaElement;
-  send: HTMLButtonElement;
-  stop: HTMLButtonElement;
-  regenerate: HTMLButtonElement;
-  graph: HTMLElement;
-  source: HTMLElement;
-  sourceTab: HTMLButtonElement;
-  graphTab: HTMLButtonElement;
-  fileSelect: HTMLSelectElement;
-  nodeInfo: HTMLElement;
-  lit: HTMLElement;
-  turns: HTMLElement;
-  threadUsage: HTMLElement;
-  detail: HTMLElement;
-}
+/** The page's elements the parts share: each one's id in the page, and what kind of element it is. */
+const UI = {
+  agent: ["agent-name", HTMLElement],
+  status: ["status", HTMLElement],
+  threads: ["thread-list", HTMLElement],
+  search: ["thread-search", HTMLInputElement],
+  newThread: ["new-thread", HTMLButtonElement],
+  messages: ["messages", HTMLElement],
+  composer: ["composer", HTMLFormElement],
+  input: ["input", HTMLTextAreaElement],
+  send: ["send", HTMLButtonElement],
+  stop: ["stop", HTMLButtonElement],
+  regenerate: ["regenerate", HTMLButtonElement],
+  graph: ["graph-box", HTMLElement],
+  source: ["source-box", HTMLElement],
+  sourceTab: ["source-tab", HTMLButtonElement],
+  graphTab: ["graph-tab", HTMLButtonElement],
+  fileSelect: ["file-select", HTMLSelectElement],
+  nodeInfo: ["node-info", HTMLElement],
+  lit: ["lit-label", HTMLElement],
+  turns: ["turns", HTMLElement],
+  threadUsage: ["thread-usage", HTMLElement],
+  detail: ["turn-detail", HTMLElement],
+} as const;
+
+export type Ui = { [K in keyof typeof UI]: InstanceType<(typeof UI)[K][1]> };
 
 export interface State {
   agent: AgentInfo | null;
@@ -69,32 +72,12 @@ export interface App {
   state: State;
   actions: Actions;
   status(text: string, isError?: boolean): void;
+  /** Shows what `work` throws in the status line instead of losing it. */
+  report(work: Promise<unknown>): void;
 }
 
 export function createApp(actions: (app: App) => Actions): App {
-  const ui: Ui = {
-    agent: byId("agent-name"),
-    status: byId("status"),
-    threads: byId("thread-list"),
-    search: byId("thread-search"),
-    newThread: byId("new-thread"),
-    messages: byId("messages"),
-    composer: byId("composer"),
-    input: byId("input"),
-    send: byId("send"),
-    stop: byId("stop"),
-    regenerate: byId("regenerate"),
-    graph: byId("graph-box"),
-    source: byId("source-box"),
-    sourceTab: byId("source-tab"),
-    graphTab: byId("graph-tab"),
-    fileSelect: byId("file-select"),
-    nodeInfo: byId("node-info"),
-    lit: byId("lit-label"),
-    turns: byId("turns"),
-    threadUsage: byId("thread-usage"),
-    detail: byId("turn-detail"),
-  };
+  const ui = Object.fromEntries(Object.entries(UI).map(([key, [id]]) => [key, byId(id)])) as Ui;
   const app: App = {
     ui,
     state: { agent: null, threadId: null, thread: null, turns: [], running: false, selectedTurn: null },
@@ -103,6 +86,7 @@ export function createApp(actions: (app: App) => Actions): App {
       ui.status.textContent = text;
       ui.status.className = isError ? "error" : "";
     },
+    report: (work) => void work.catch((e: Error) => app.status(e.message, true)),
   };
   app.actions = actions(app);
   return app;

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { followBuilds, showBuild } from "./builds.js";
 import { type App, createApp } from "./app.js";
 import { follow, regenerate, renderThread, run, stop, updateComposer } from "./chat.js";
-import { byId, newId } from "./dom.js";
+import { byId, keyMove, newId } from "./dom.js";
 import { chooseNode, showTab, wireCodePane } from "./code-pane.js";
 import { clearMarks, drawGraph, light, showPath, zoom } from "./graph-view.js";
 import { clearLines, lightLine, loadSources, showPathLines } from "./source-view.js";
@@ -61,16 +61,13 @@ const app = createApp((app) => ({
 }));
 const { ui, state } = app;
 
-ui.composer.addEventListener(
-  "submit",
-  guard(app, async (ev: SubmitEvent) => {
-    ev.preventDefault();
-    const text = ui.input.value;
-    if (!text.trim() || state.running || !state.threadId) return;
-    ui.input.value = "";
-    await run(app, text);
-  }),
-);
+ui.composer.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = ui.input.value;
+  if (!text.trim() || state.running || !state.threadId) return;
+  ui.input.value = "";
+  app.report(run(app, text));
+});
 ui.input.addEventListener("keydown", (ev) => {
   if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
     ev.preventDefault();
@@ -87,37 +84,28 @@ ui.newThread.addEventListener(
     await run(app, null);
   }),
 );
-ui.stop.addEventListener(
-  "click",
-  guard(app, () => stop(app)),
-);
-ui.regenerate.addEventListener(
-  "click",
-  guard(app, () => regenerate(app)),
-);
+ui.stop.addEventListener("click", () => app.report(stop(app)));
+ui.regenerate.addEventListener("click", () => app.report(regenerate(app)));
 // Under 1000 px one panel shows at a time: the bar under the header switches them.
 for (const b of document.querySelectorAll<HTMLButtonElement>("#panels [data-show]")) {
   b.addEventListener("click", () => document.body.setAttribute("data-panel", b.dataset.show ?? "chat"));
 }
 // The turns: arrow keys move between them (and show each one's memory), Home and End to the ends.
-ui.turns.addEventListener(
-  "keydown",
-  guard(app, async (ev: KeyboardEvent) => {
-    const seqs = state.turns.map((t) => t.seq);
-    if (!seqs.length) return;
-    const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: seqs.length - 1 }[ev.key];
-    if (to === undefined) return;
-    ev.preventDefault();
-    const seq = seqs[Math.min(seqs.length - 1, Math.max(0, to))];
-    if (seq !== undefined) await selectTurn(app, seq);
-  }),
-);
+ui.turns.addEventListener("keydown", (ev) => {
+  const seqs = state.turns.map((t) => t.seq);
+  if (!seqs.length) return;
+  const at = state.selectedTurn === null ? -1 : seqs.indexOf(state.selectedTurn);
+  const to = keyMove(ev.key, at, seqs.length);
+  if (to === undefined) return;
+  ev.preventDefault();
+  const seq = seqs[to];
+  if (seq !== undefined) app.report(selectTurn(app, seq));
+});
 wireCodePane(app);
 wireTheme(byId("theme"));
 wirePages(app);
 wireRuns(app);
-wireMetrics((e) => app.status(e.message, true));
+wireMetrics(app);
 byId("experiments-close").addEventListener("click", () => showExperimentsPage(false));
 // Ctrl+K: the agents, this agent's threads and the pages, by keyboard.
 const openPalette = wirePalette(

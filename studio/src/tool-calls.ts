@@ -3,7 +3,7 @@
  * of the turn that made them, each a closed `<details>` with the call's arguments and its result
  * (or error). From a turn's `toolCalls` once stored, from the run's `tool_call` steps as it goes.
  */
-import { el } from "./dom.js";
+import { callText, el } from "./dom.js";
 
 export interface ToolCallShown {
   node: string;
@@ -26,10 +26,10 @@ export function toolCallView(call: ToolCallShown): HTMLElement {
       el("span", { class: "tool-label", text: failed ? "tool failed" : "tool" }),
       el("code", { text: ` ${call.tool}(${args})` }),
     ]),
-    el("pre", { class: "call-text", text: `arguments: ${call.arguments}` }),
-    el("pre", {
-      class: `call-text${failed ? " error" : ""}`,
-      text: failed ? String(call.error) : "result" in call ? JSON.stringify(call.result, null, 2) : "(no result kept)",
-    }),
+    callText(`arguments: ${call.arguments}`),
+    callText(
+      failed ? String(call.error) : "result" in call ? JSON.stringify(call.result, null, 2) : "(no result kept)",
+      failed ? "error" : "",
+    ),
   ]);
 }

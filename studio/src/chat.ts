@@ -1,10 +1,10 @@
 /** The chat: the thread's turns as messages, a reply streaming in, the composer. */
-import { api, ApiError, refusal, request } from "./api.js";
+import { accepted, api, refusal, request, send, threadView } from "./api.js";
 import type { App, ReplyView } from "./app.js";
-import { el, enc, newId } from "./dom.js";
+import { el, empty, enc, newId } from "./dom.js";
 import { readEvents } from "./sse.js";
 import { toolCallView, type ToolCallShown } from "./tool-calls.js";
-import type { RunEvent, ThreadInfo, ThreadView, Turn } from "./types.js";
+import type { RunEvent, ThreadInfo, Turn } from "./types.js";
 
 function bubble(app: App, who: "user" | "agent", text: string, extra?: string): HTMLElement {
   const b = el("div", { class: `msg ${who}${extra ? ` ${extra}` : ""}` }, [el("div", { class: "text", text })]);
@@ -15,6 +15,17 @@ function bubble(app: App, who: "user" | "agent", text: string, extra?: string): 
 
 function textOf(b: HTMLElement): HTMLElement {
   return b.firstChild as HTMLElement;
+}
+
+/** The bubble a reply streams into. */
+const streaming = (app: App) => bubble(app, "agent", "", "streaming");
+
+/** The reply's last word: its text, no longer streaming, marked as a note or an error when it is one. */
+function settle(view: ReplyView, text: string, mark?: "note" | "error"): void {
+  if (!view.reply) return;
+  view.reply.classList.remove("streaming");
+  if (mark) view.reply.classList.add(mark);
+  textOf(view.reply).textContent = text;
 }
 
 export function renderThread(app: App, thread: ThreadInfo | null, turns: Turn[]): void {
@@ -32,13 +43,10 @@ export function renderThread(app: App, thread: ThreadInfo | null, turns: Turn[])
     else if (t.reply !== null) bubble(app, "agent", t.reply);
   }
   if (thread?.done) bubble(app, "agent", "The conversation has ended.", "note");
-  if (!thread)
-    ui.messages.appendChild(
-      el("p", { class: "empty", text: "Choose a thread, or start a new one: the agent speaks first." }),
-    );
+  if (!thread) ui.messages.appendChild(empty("Choose a thread, or start a new one: the agent speaks first."));
   app.actions.renderTimeline();
   const hint = turns.length ? "Click a turn to see the memory as it was after it, and fork from there." : "";
-  ui.detail.replaceChildren(el("p", { class: "empty", text: hint }));
+  ui.detail.replaceChildren(empty(hint));
   updateComposer(app);
 }
 
@@ -67,7 +75,7 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
         view.shownUser = true;
         bubble(app, "user", e.user);
       }
-      view.reply ??= bubble(app, "agent", "", "streaming");
+      view.reply ??= streaming(app);
       app.actions.clearMarks();
       return false;
     case "step":
@@ -77,7 +85,7 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
         app.ui.messages.insertBefore(toolCallView(e.event as ToolCallShown), view.reply);
       return false;
     case "text-delta":
-      view.reply ??= bubble(app, "agent", "", "streaming");
+      view.reply ??= streaming(app);
       textOf(view.reply).textContent += e.delta;
       app.ui.messages.scrollTop = app.ui.messages.scrollHeight;
       if (app.ui.lit.dataset.node !== e.node) app.actions.light(e.node);
@@ -86,13 +94,8 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
       if (view.reply) textOf(view.reply).textContent = "";
       return false;
     case "run-finish":
-      if (view.reply) {
-        view.reply.classList.remove("streaming");
-        if (e.reply === null) {
-          textOf(view.reply).textContent = "(no reply: the conversation ended)";
-          view.reply.classList.add("note");
-        } else textOf(view.reply).textContent = e.reply;
-      }
+      if (e.reply === null) settle(view, "(no reply: the conversation ended)", "note");
+      else settle(view, e.reply);
       app.status(`turn ${e.turn} done${e.done ? ": the conversation has ended" : ""}`);
       return true;
     case "run-error":
@@ -103,11 +106,7 @@ function handle(app: App, e: RunEvent, view: ReplyView): boolean {
 }
 
 function showError(app: App, view: ReplyView, code: string, message: string): void {
-  if (view.reply) {
-    view.reply.classList.remove("streaming");
-    view.reply.classList.add("error");
-    textOf(view.reply).textContent = `${code}: ${message}`;
-  }
+  settle(view, `${code}: ${message}`, "error");
   app.status(`${code}: ${message}`, true);
 }
 
@@ -154,10 +153,7 @@ async function refresh(app: App): Promise<void> {
   await app.actions.loadThreads();
   if (id === null || id !== state.threadId) return;
   // A new thread whose opening turn failed was never made.
-  const data = await api<ThreadView>("GET", `api/threads/${enc(id)}`).catch((e: unknown) => {
-    if (e instanceof ApiError && e.status === 404) return null;
-    throw e;
-  });
+  const data = await threadView(id);
   if (!data) return;
   state.thread = data.thread;
   state.turns = data.turns;
@@ -168,12 +164,9 @@ async function refresh(app: App): Promise<void> {
 export async function run(app: App, message: string | null): Promise<void> {
   const view: ReplyView = { reply: null };
   if (message !== null) bubble(app, "user", message);
-  view.reply = bubble(app, "agent", "", "streaming");
-  const res = await request(`api/threads/${enc(app.state.threadId ?? "")}/runs`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify({ message, messageId: newId() }),
-  });
+  view.reply = streaming(app);
+  const path = `api/threads/${enc(app.state.threadId ?? "")}/runs`;
+  const res = await send("POST", path, { message, messageId: newId() }, { accept: "text/event-stream" });
   if (!res.ok) {
     const err = await refusal(res);
     showError(app, view, err.code, err.detail);
@@ -196,15 +189,12 @@ export async function stop(app: App): Promise<void> {
 export async function regenerate(app: App): Promise<void> {
   const { state, ui } = app;
   if (state.running || !state.threadId || state.turns.length === 0) return;
-  const res = await request("api/chat", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ id: state.threadId, messages: [], trigger: "regenerate-message" }),
-  });
-  if (!res.ok) throw await refusal(res);
+  const res = await accepted(
+    await send("POST", "api/chat", { id: state.threadId, messages: [], trigger: "regenerate-message" }),
+  );
   void res.body?.cancel();
   // The old reply (or the note of a turn that had none) gives way to the new one.
   const last = ui.messages.lastElementChild;
   if (last?.classList.contains("agent")) last.remove();
-  await follow(app, null, { reply: bubble(app, "agent", "", "streaming"), resume: true, shownUser: true });
+  await follow(app, null, { reply: streaming(app), resume: true, shownUser: true });
 }

@@ -38,6 +38,8 @@ function agentShown(): boolean {
   return view.files[view.shown]?.role === "agent";
 }
 
+const agentFile = () => view.files.findIndex((f) => f.role === "agent");
+
 export async function loadSources(app: App): Promise<void> {
   const data = await api<{ files: SourceFile[] }>("GET", "playground/sources");
   view.files = data.files;
@@ -50,13 +52,7 @@ export async function loadSources(app: App): Promise<void> {
   if (view.files.length === 0) return;
   app.ui.fileSelect.replaceChildren(...view.files.map((f, i) => el("option", { value: String(i), text: f.path })));
   app.ui.fileSelect.hidden = view.files.length < 2;
-  showFile(
-    app,
-    Math.max(
-      0,
-      view.files.findIndex((f) => f.role === "agent"),
-    ),
-  );
+  showFile(app, Math.max(0, agentFile()));
 }
 
 export function showFile(app: App, index: number): void {
@@ -67,25 +63,20 @@ export function showFile(app: App, index: number): void {
   const agent = file.role === "agent";
   const lines = file.text.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-  box(app).replaceChildren(
-    el(
-      "ol",
-      { class: "src", "aria-label": file.path },
-      lines.map((text, i) => {
-        const line = i + 1;
-        const nodes = agent ? view.nodesAt.get(line) : undefined;
-        const props = nodes
-          ? {
-              class: "src-line has-node",
-              "data-line": String(line),
-              tabindex: "0",
-              title: nodes.map((n) => n.name).join(", "),
-            }
-          : { class: "src-line", "data-line": String(line) };
-        return el("li", props, [el("span", { class: "ln", text: String(line) }), el("code", { text: text || " " })]);
-      }),
-    ),
-  );
+  const items = lines.map((text, i) => {
+    const line = i + 1;
+    const nodes = agent ? view.nodesAt.get(line) : undefined;
+    const props = nodes
+      ? {
+          class: "src-line has-node",
+          "data-line": String(line),
+          tabindex: "0",
+          title: nodes.map((n) => n.name).join(", "),
+        }
+      : { class: "src-line", "data-line": String(line) };
+    return el("li", props, [el("span", { class: "ln", text: String(line) }), el("code", { text: text || " " })]);
+  });
+  box(app).replaceChildren(el("ol", { class: "src", "aria-label": file.path }, items));
 }
 
 /** The node at `name` lit in the source (the one before it marked as passed). */
@@ -128,11 +119,7 @@ export function nodesAtLine(line: number): GraphNode[] {
 export function selectNodeLine(app: App, name: string): number | null {
   const line = view.lineOf.get(name);
   if (line === undefined) return null;
-  if (!agentShown())
-    showFile(
-      app,
-      view.files.findIndex((f) => f.role === "agent"),
-    );
+  if (!agentShown()) showFile(app, agentFile());
   selectLine(app, line);
   return line;
 }

@@ -5,18 +5,10 @@
 import { api } from "./api.js";
 import type { App } from "./app.js";
 import { byId, el, enc } from "./dom.js";
-import type { ModelMenu } from "../../settings/model-menu.js";
+import type { ModelMenu } from "../../server/src/settings/model-menu.js";
 import type { ModelSettings, ThreadInfo } from "./types.js";
 
-interface Form {
-  summary: HTMLElement;
-  model: HTMLSelectElement;
-  temperature: HTMLInputElement;
-  maxTokens: HTMLInputElement;
-  apply: HTMLButtonElement;
-  reset: HTMLButtonElement;
-  note: HTMLElement;
-}
+type Form = ReturnType<typeof formOf>;
 
 let menu: ModelMenu | null = null;
 let form: Form | null = null;
@@ -38,38 +30,28 @@ export function turnSettingsText(s: ModelSettings | undefined): string {
   return s ? describe(s) : "";
 }
 
-export async function wireSettings(app: App): Promise<void> {
-  menu = await api<ModelMenu>("GET", "api/models");
-  const box = byId("model-settings");
-  const field = (label: string, input: HTMLElement) => el("label", null, [el("span", { text: label }), input]);
-  const f: Form = {
+/** A blank field leaves the server's own value. */
+const numberField = (id: string, min: string, max: string | undefined, step: string, inputmode: string) =>
+  el("input", { id, type: "number", min, max, step, placeholder: "server's", inputmode });
+
+function formOf(menu: ModelMenu) {
+  const models = menu.models.map((m) => el("option", { value: m, text: m }));
+  return {
     summary: el("summary"),
-    model: el(
-      "select",
-      { id: "settings-model" },
-      menu.models.map((m) => el("option", { value: m, text: m })),
-    ),
-    temperature: el("input", {
-      id: "settings-temperature",
-      type: "number",
-      min: "0",
-      max: String(menu.maxTemperature),
-      step: "0.1",
-      placeholder: "server's",
-      inputmode: "decimal",
-    }),
-    maxTokens: el("input", {
-      id: "settings-max-tokens",
-      type: "number",
-      min: "1",
-      step: "1",
-      placeholder: "server's",
-      inputmode: "numeric",
-    }),
+    model: el("select", { id: "settings-model" }, models),
+    temperature: numberField("settings-temperature", "0", String(menu.maxTemperature), "0.1", "decimal"),
+    maxTokens: numberField("settings-max-tokens", "1", undefined, "1", "numeric"),
     apply: el("button", { type: "submit", id: "settings-apply", text: "Apply" }),
     reset: el("button", { type: "button", id: "settings-reset", text: "Server's settings" }),
     note: el("p", { class: "settings-note", role: "status" }),
   };
+}
+
+export async function wireSettings(app: App): Promise<void> {
+  menu = await api<ModelMenu>("GET", "api/models");
+  const box = byId("model-settings");
+  const field = (label: string, input: HTMLElement) => el("label", null, [el("span", { text: label }), input]);
+  const f = formOf(menu);
   form = f;
   const controls = [f.model, f.temperature, f.maxTokens, f.apply, f.reset];
   if (!menu.settable) for (const c of controls) c.setAttribute("disabled", "");

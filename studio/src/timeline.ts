@@ -3,7 +3,7 @@ import { api } from "./api.js";
 import type { App } from "./app.js";
 import { callsView } from "./calls-view.js";
 import { whatIf } from "./what-if.js";
-import { el, enc, short } from "./dom.js";
+import { el, empty, enc, short, tableOf } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
 import { usageText } from "./usage.js";
 import { turnSettingsText } from "./settings.js";
@@ -18,7 +18,7 @@ export function renderTimeline(app: App): void {
       const changed = (t.changes ?? []).length;
       const classes = `${t.seq === state.selectedTurn ? "selected " : ""}${t.status === "interrupted" ? "interrupted" : ""}`;
       return el("li", { "data-turn": String(t.seq), class: classes }, [
-        el("button", { onclick: () => void selectTurn(app, t.seq).catch((e: Error) => app.status(e.message, true)) }, [
+        el("button", { onclick: () => app.report(selectTurn(app, t.seq)) }, [
           el("span", { class: "seq", text: String(t.seq) }),
           el("span", { class: "said", text: t.user === null ? "(opening)" : t.user }),
           el("span", { class: "meta", text: changed ? `${changed} variable${changed === 1 ? "" : "s"}` : "" }),
@@ -31,30 +31,18 @@ export function renderTimeline(app: App): void {
 }
 
 function changesTable(graph: Graph | undefined, changes: Change[] | undefined): HTMLElement {
-  if (!changes?.length) return el("p", { class: "empty", text: "This turn changed no variable." });
-  const head = el(
-    "tr",
-    null,
-    ["variable", "before", "after", "at node"].map((h) => el("th", { text: h })),
-  );
-  const table = el("table", { class: "changes" }, [
-    el("thead", null, [head]),
-    el(
-      "tbody",
-      null,
-      changes.map((c) => {
-        const added = !("before" in c);
-        const removed = !("after" in c);
-        return el("tr", { class: added ? "added" : removed ? "removed" : "changed" }, [
-          el("td", null, [el("code", { text: c.name })]),
-          el("td", { class: "before", text: added ? "(new)" : short(c.before, 120) }),
-          el("td", { class: "after", text: removed ? "(gone)" : short(c.after, 120) }),
-          el("td", { class: "node" }, [el("code", { text: nodeLabel(graph, c.node ?? "") })]),
-        ]);
-      }),
-    ),
-  ]);
-  return el("div", { class: "table-wrap" }, [table]);
+  if (!changes?.length) return empty("This turn changed no variable.");
+  const rows = changes.map((c) => {
+    const added = !("before" in c);
+    const removed = !("after" in c);
+    return el("tr", { class: added ? "added" : removed ? "removed" : "changed" }, [
+      el("td", null, [el("code", { text: c.name })]),
+      el("td", { class: "before", text: added ? "(new)" : short(c.before, 120) }),
+      el("td", { class: "after", text: removed ? "(gone)" : short(c.after, 120) }),
+      el("td", { class: "node" }, [el("code", { text: nodeLabel(graph, c.node ?? "") })]),
+    ]);
+  });
+  return tableOf("changes", ["variable", "before", "after", "at node"], rows);
 }
 
 /** `edit`: what a variable's edit button does (a what-if from this turn). */
@@ -63,7 +51,7 @@ function memoryView(
   memory: Memory | null,
   edit: (frame: number, name: string, value: unknown) => void,
 ): HTMLElement {
-  if (!memory) return el("p", { class: "empty", text: "No memory yet." });
+  if (!memory) return empty("No memory yet.");
   const frames = memory.stack.map((f, i) => {
     const names = Object.keys(f.vars).filter((n) => !n.startsWith("_"));
     const title =
@@ -86,7 +74,7 @@ function memoryView(
     ]);
     return el("div", { class: "frame" }, [
       el("h4", { text: title }),
-      names.length ? el("dl", null, vars) : el("p", { class: "empty", text: "no variables" }),
+      names.length ? el("dl", null, vars) : empty("no variables"),
     ]);
   });
   const whole = el("details", null, [
@@ -111,9 +99,9 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     id: "fork",
     title: `A new thread holding turns 1 to ${seq} of this one`,
     text: `Fork from turn ${seq}`,
-    onclick: () => void fork(app, seq).catch((e: Error) => app.status(e.message, true)),
+    onclick: () => app.report(fork(app, seq)),
   });
-  const calls = el("div", { class: "calls-box" }, [el("p", { class: "empty", text: "Replaying the turn\u2026" })]);
+  const calls = el("div", { class: "calls-box" }, [empty("Replaying the turn\u2026")]);
   ui.detail.replaceChildren(
     el("div", { class: "bar" }, [el("h3", { text: `After turn ${seq}` }), forkButton]),
     el("h4", { text: "Prompts and calls" }),
@@ -121,20 +109,17 @@ export async function selectTurn(app: App, seq: number): Promise<void> {
     el("h4", { text: "Variables this turn changed" }),
     changesTable(graph, turn?.changes),
     el("h4", { text: "Memory after this turn" }),
-    memoryView(
-      graph,
-      data.memory,
-      (frame, name, value) =>
-        void whatIf(app, seq, frame, name, value)
-          .then((view) => {
-            if (view && state.selectedTurn === seq) ui.detail.insertBefore(view, ui.detail.children[1] ?? null);
-          })
-          .catch((e: Error) => app.status(e.message, true)),
+    memoryView(graph, data.memory, (frame, name, value) =>
+      app.report(
+        whatIf(app, seq, frame, name, value).then((view) => {
+          if (view && state.selectedTurn === seq) ui.detail.insertBefore(view, ui.detail.children[1] ?? null);
+        }),
+      ),
     ),
   );
   // Rebuilt by replaying the turn: shown when it comes, unless another turn was chosen meanwhile.
   const view = await callsView(state.threadId ?? "", seq, graph).catch((e: Error) =>
-    el("p", { class: "empty", text: `The calls could not be rebuilt: ${e.message}` }),
+    empty(`The calls could not be rebuilt: ${e.message}`),
   );
   if (state.selectedTurn === seq) calls.replaceChildren(view);
 }

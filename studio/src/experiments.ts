@@ -10,7 +10,7 @@
  */
 import { api } from "./api.js";
 import type { App } from "./app.js";
-import { byId, el, enc } from "./dom.js";
+import { byId, el, enc, fillList, markItem } from "./dom.js";
 import { markPage } from "./page-mark.js";
 
 /** What the page reads of GET /api/experiments/:id (routes/experiments.ts), as types.ts holds the rest of the API's JSON. */
@@ -80,38 +80,30 @@ export function showExperimentsPage(shown: boolean): void {
 export async function openExperiments(app: App, id?: string, at?: { case: number; turn: number }): Promise<void> {
   showExperimentsPage(true);
   const { experiments } = await api<{ experiments: ExperimentInfo[] }>("GET", "api/experiments");
-  const list = byId("experiment-list");
-  list.replaceChildren(
-    ...experiments.map((e) =>
-      el("li", { "data-experiment": e.id }, [
-        el("button", { type: "button", onclick: () => void guarded(app, showExperiment(app, e.id)) }, [
-          el("span", { class: "id", text: e.id }),
-          el("span", {
-            class: e.failed ? "state failed" : "state passed",
-            text: e.failed ? `${e.failed} failed` : "all pass",
-          }),
-          el("span", { class: "meta", text: `${e.build} \u00b7 ${e.model} \u00b7 ${when(e.createdAt)}` }),
-        ]),
+  const items = experiments.map((e) =>
+    el("li", { "data-experiment": e.id }, [
+      el("button", { type: "button", onclick: () => app.report(showExperiment(app, e.id)) }, [
+        el("span", { class: "id", text: e.id }),
+        el("span", {
+          class: e.failed ? "state failed" : "state passed",
+          text: e.failed ? `${e.failed} failed` : "all pass",
+        }),
+        el("span", { class: "meta", text: `${e.build} \u00b7 ${e.model} \u00b7 ${when(e.createdAt)}` }),
       ]),
-    ),
+    ]),
   );
-  if (experiments.length === 0)
-    list.replaceChildren(
-      el("li", { class: "empty", text: "No experiments yet: autograms eval AGENT CASES keeps one." }),
-    );
+  fillList(byId("experiment-list"), items, "No experiments yet: autograms eval AGENT CASES keeps one.");
   const chosen = id ?? experiments[0]?.id;
   if (chosen) await showExperiment(app, chosen, at);
 }
 
-const guarded = (app: App, p: Promise<void>) => p.catch((e: Error) => app.status(e.message, true));
-
 async function showExperiment(app: App, id: string, at?: { case: number; turn: number }): Promise<void> {
   const view = await api<ExperimentView>("GET", `api/experiments/${enc(id)}`);
   history.replaceState(null, "", `#experiment=${enc(id)}`);
-  for (const li of byId("experiment-list").querySelectorAll("li"))
-    li.classList.toggle("active", li.getAttribute("data-experiment") === id);
+  markItem(byId("experiment-list"), "experiment", id, "active");
   const e = view.experiment;
   const other = view.comparison;
+  const cases = view.cases.map((c, i) => caseOf(app, view, c, i));
   const parts: (Node | null)[] = [
     el("h3", { text: `Experiment ${e.id}` }),
     el("p", {
@@ -123,11 +115,7 @@ async function showExperiment(app: App, id: string, at?: { case: number; turn: n
       : el("p", { class: "note", text: "It ran on another source than the one served: its lines are that build's." }),
     other ? changesOf(view, other) : null,
     el("h4", { text: "Cases" }),
-    el(
-      "ol",
-      { class: "cases" },
-      view.cases.map((c, i) => caseOf(app, view, c, i)),
-    ),
+    el("ol", { class: "cases" }, cases),
   ];
   byId("experiment-detail").replaceChildren(...parts.filter((p): p is Node => p !== null));
   if (at) {
@@ -139,16 +127,13 @@ async function showExperiment(app: App, id: string, at?: { case: number; turn: n
 
 /** The path's nodes, each at its line; those from `from` on marked as where it parts. */
 function pathList(path: NodeAt[], from: number): HTMLElement {
-  return el(
-    "ol",
-    { class: "path" },
-    path.map((p, i) =>
-      el("li", { class: i >= from ? "parts" : "" }, [
-        el("code", { text: p.node }),
-        el("span", { class: "at", text: p.at ?? "" }),
-      ]),
-    ),
+  const nodes = path.map((p, i) =>
+    el("li", { class: i >= from ? "parts" : "" }, [
+      el("code", { text: p.node }),
+      el("span", { class: "at", text: p.at ?? "" }),
+    ]),
   );
+  return el("ol", { class: "path" }, nodes);
 }
 
 /** What changed from the experiment this one ran beside: each case, and each turn's two paths side by side. */
@@ -183,29 +168,30 @@ function changesOf(view: ExperimentView, other: NonNullable<ExperimentView["comp
 
 function caseOf(app: App, view: ExperimentView, c: CaseView, index: number): HTMLElement {
   const pass = c.passed === c.runs;
-  const failed = (turn: number | null) => c.outcomes.filter((o) => !o.pass && o.turn === turn);
+  const failures = (turn: number | null) =>
+    c.outcomes
+      .filter((o) => !o.pass && o.turn === turn)
+      .map((o) => el("p", { class: "failure", text: `${o.expectation}: ${o.reason}` }));
   return el("li", { class: pass ? "case passed" : "case failed" }, [
     el("details", pass ? {} : { open: "" }, [
       el("summary", {
         text: `${pass ? "\u2713" : "\u2717"} ${c.case} (line ${c.line})${c.runs > 1 ? ` \u00b7 passes ${c.passed} of ${c.runs}` : ""}`,
       }),
-      el(
-        "ol",
-        { class: "case-turns" },
-        c.turns.map((t) => {
-          const failures = failed(t.turn);
-          return el("li", { class: failures.length ? "failed" : "" }, [
+      el("ol", { class: "case-turns" }, [
+        ...c.turns.map((t) => {
+          const failed = failures(t.turn);
+          return el("li", { class: failed.length ? "failed" : "" }, [
             el("p", { class: "said" }, [
               el("strong", { text: `Turn ${t.turn}` }),
               el("span", { text: ` user: ${t.user ?? "(none)"}` }),
             ]),
             el("p", { class: "said" }, [el("span", { text: `agent: ${t.reply ?? t.error ?? "(no reply)"}` })]),
             el("p", { class: "meta", text: `replied at ${t.replyNode ?? "-"} (${t.replyAt ?? "?"})` }),
-            ...failures.map((o) => el("p", { class: "failure", text: `${o.expectation}: ${o.reason}` })),
+            ...failed,
             view.sameSource
               ? el("a", {
                   class: "at-source",
-                  href: `#experiment=${enc(view.experiment.id)}&case=${index}&turn=${t.turn}`,
+                  href: turnAddress(view, index, t),
                   onclick: (ev: Event) => {
                     ev.preventDefault();
                     showAtSource(app, view, index, t);
@@ -215,15 +201,19 @@ function caseOf(app: App, view: ExperimentView, c: CaseView, index: number): HTM
               : pathList(t.path, t.path.length),
           ]);
         }),
-      ),
-      ...failed(null).map((o) => el("p", { class: "failure", text: `${o.expectation}: ${o.reason}` })),
+      ]),
+      ...failures(null),
     ]),
   ]);
 }
 
+/** The address of a case's turn shown at the source (`experimentInAddress` reads it). */
+const turnAddress = (view: ExperimentView, index: number, t: CaseTurn) =>
+  `#experiment=${enc(view.experiment.id)}&case=${index}&turn=${t.turn}`;
+
 /** The turn in the code pane, as a thread's turn is shown: its path marked, the node that replied lit. */
 function showAtSource(app: App, view: ExperimentView, index: number, t: CaseTurn): void {
-  history.replaceState(null, "", `#experiment=${enc(view.experiment.id)}&case=${index}&turn=${t.turn}`);
+  history.replaceState(null, "", turnAddress(view, index, t));
   showExperimentsPage(false);
   document.body.setAttribute("data-panel", "code");
   app.actions.showSource();

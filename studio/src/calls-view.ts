@@ -4,7 +4,7 @@
  * every print. The server rebuilds them by replaying the turn from its recorded answers.
  */
 import { api } from "./api.js";
-import { el, enc } from "./dom.js";
+import { callText, el, empty, enc } from "./dom.js";
 import { nodeLabel } from "./node-label.js";
 import type { Graph, Loc } from "./types.js";
 import { usageText, type Usage } from "./usage.js";
@@ -27,29 +27,21 @@ interface Replayed {
   stopped: string | null;
 }
 
-const pre = (text: string, cls = "") => el("pre", { class: `call-text ${cls}`.trim(), text });
+const answer = (title: string, text: string) =>
+  el("div", { class: "answer" }, [el("h5", { text: title }), callText(text)]);
 
 function messagesView(messages: Message[]): HTMLElement {
-  return el(
-    "ol",
-    { class: "messages" },
-    messages.map((m) =>
-      el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), pre(m.content ?? "")]),
-    ),
+  const items = messages.map((m) =>
+    el("li", { class: `role-${m.role}` }, [el("span", { class: "role", text: m.role }), callText(m.content ?? "")]),
   );
+  return el("ol", { class: "messages" }, items);
 }
 
 function decisionView(d: Decision): HTMLElement {
-  return el("div", { class: "decision" }, [
-    pre(d.prompt),
-    el(
-      "ol",
-      { class: "choices" },
-      d.choices.map((c, i) =>
-        el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") }),
-      ),
-    ),
-  ]);
+  const choices = d.choices.map((c, i) =>
+    el("li", { class: i === d.chosen ? "chosen" : "", text: c + (i === d.chosen ? "  \u2190 chosen" : "") }),
+  );
+  return el("div", { class: "decision" }, [callText(d.prompt), el("ol", { class: "choices" }, choices)]);
 }
 
 function itemOf(graph: Graph | undefined, title: string, e: Event, body: HTMLElement[], open = false): HTMLElement {
@@ -87,17 +79,12 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
           [
             messagesView(e.messages as Message[]),
             ...toolAnswers.map((a) =>
-              el("div", { class: "answer" }, [
-                el("h5", { text: "answer with tool calls" }),
-                pre(`${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim()),
-              ]),
+              answer(
+                "answer with tool calls",
+                `${a.text}\n${a.toolCalls.map((c) => `\u2192 ${c.name}(${c.arguments})`).join("\n")}`.trim(),
+              ),
             ),
-            ...raw.map((r, i) =>
-              el("div", { class: "answer" }, [
-                el("h5", { text: raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer" }),
-                pre(r),
-              ]),
-            ),
+            ...raw.map((r, i) => answer(raw.length > 1 ? `answer ${i + 1} of ${raw.length}` : "answer", r)),
           ],
           true,
         ),
@@ -115,7 +102,7 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
             ? item(`action ${String(e.action)}: ${c.messages.length} messages sent`, e, [
                 messagesView(c.messages),
                 el("h5", { text: "answer" }),
-                pre(c.answer),
+                callText(c.answer),
               ])
             : item(`action ${String(e.action)}: choice`, e, [
                 decisionView({ ...c, chosen: c.answer, purpose: "choice" }),
@@ -127,12 +114,12 @@ function items(events: Event[], graph: Graph | undefined): HTMLElement[] {
       const failed = typeof e.error === "string";
       out.push(
         item(`tool ${String(e.tool)}${e.round === 0 ? " (from code)" : ""}${failed ? " failed" : ""}`, e, [
-          pre(`arguments: ${String(e.arguments)}`),
-          pre(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : ""),
+          callText(`arguments: ${String(e.arguments)}`),
+          callText(failed ? String(e.error) : JSON.stringify(e.result, null, 2), failed ? "error" : ""),
         ]),
       );
     }
-    if (e.kind === "log") out.push(item(`console.${String(e.level)}`, e, [pre(String(e.text))], true));
+    if (e.kind === "log") out.push(item(`console.${String(e.level)}`, e, [callText(String(e.text))], true));
   }
   return out;
 }
@@ -144,9 +131,7 @@ export async function callsView(threadId: string, seq: number, graph?: Graph): P
   const used = usageText(data.usage);
   return el("div", { class: "calls" }, [
     used ? el("p", { class: "usage turn-usage", text: `This turn: ${used}` }) : null,
-    ...(list.length
-      ? list
-      : [el("p", { class: "empty", text: "This turn asked the model nothing and called no tool." })]),
-    data.stopped ? el("p", { class: "empty", text: `Shown up to where the replay stopped: ${data.stopped}` }) : null,
+    ...(list.length ? list : [empty("This turn asked the model nothing and called no tool.")]),
+    data.stopped ? empty(`Shown up to where the replay stopped: ${data.stopped}`) : null,
   ]);
 }

@@ -6,9 +6,9 @@
  */
 import { api } from "./api.js";
 import type { App } from "./app.js";
-import { el, enc } from "./dom.js";
+import { callText, el, empty, enc, keyMove } from "./dom.js";
 import { usageText, type Usage } from "./usage.js";
-import type { Span } from "../../traces/span-tree.js";
+import type { Span } from "../../server/src/traces/span-tree.js";
 
 export type { Span };
 
@@ -27,7 +27,7 @@ export function spanTreeView(app: App, data: RunSpans): HTMLElement {
   const rows = flat(data.spans);
   const end = Math.max(1, ...rows.map(({ span }) => span.start + span.ms));
   const detail = el("div", { class: "span-detail", "aria-live": "polite" }, [
-    el("p", { class: "empty", text: "Choose a span to see its input, output and attributes." }),
+    empty("Choose a span to see its input, output and attributes."),
   ]);
   const list = el("ol", { class: "span-rows", "aria-label": "spans: arrow keys move between them" });
   const choose = (i: number) => {
@@ -68,19 +68,17 @@ export function spanTreeView(app: App, data: RunSpans): HTMLElement {
   });
   list.addEventListener("keydown", (ev) => {
     const at = rows.findIndex(({ span }) => span.id === (ev.target as HTMLElement).dataset.span);
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 }[ev.key];
+    const to = keyMove(ev.key, at, rows.length);
     if (to === undefined) return;
     ev.preventDefault();
-    choose(Math.min(rows.length - 1, Math.max(0, to)));
+    choose(to);
   });
   return el("div", { class: "run-spans" }, [
     el("p", {
       class: "usage",
       text: "Bars: each step placed after the waits (model, tools) before it; a turn's own computation is not timed step by step.",
     }),
-    data.cut
-      ? el("p", { class: "empty", text: "The run had more events than are read: the first ones are shown." })
-      : null,
+    data.cut ? empty("The run had more events than are read: the first ones are shown.") : null,
     list,
     detail,
   ]);
@@ -89,7 +87,7 @@ export function spanTreeView(app: App, data: RunSpans): HTMLElement {
 function section(title: string, value: unknown): HTMLElement[] {
   if (value === undefined) return [];
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
-  return [el("h5", { text: title }), el("pre", { class: "call-text", text })];
+  return [el("h5", { text: title }), callText(text)];
 }
 
 function spanDetail(app: App, data: RunSpans, span: Span): HTMLElement[] {
@@ -129,7 +127,7 @@ function spanDetail(app: App, data: RunSpans, span: Span): HTMLElement[] {
             const e = calls.events[call] ?? {};
             box.replaceChildren(...section("Prompts", e.messages ?? e.decisions ?? e.calls ?? e));
           })
-          .catch((err: Error) => box.replaceChildren(el("p", { class: "empty", text: err.message }))),
+          .catch((err: Error) => box.replaceChildren(empty(err.message))),
     });
     out.push(button, box);
   }

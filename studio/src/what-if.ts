@@ -3,7 +3,7 @@
  * at that turn, and the thread's next message sent to the fork, its reply shown beside the
  * original's. The thread itself is left as it is; the fork stays, to go on with.
  */
-import { api, refusal, request } from "./api.js";
+import { accepted, api, send } from "./api.js";
 import type { App } from "./app.js";
 import { el, enc, short } from "./dom.js";
 import { readEvents } from "./sse.js";
@@ -30,7 +30,7 @@ export async function whatIf(
   const { thread } = await api<{ thread: ThreadInfo }>("POST", `api/threads/${enc(source)}/fork`, { turn: seq });
   await api("POST", `api/threads/${enc(thread.id)}/variables`, { frame, set: { [name]: value } });
   let rerun = "(the thread has no message after this turn: send the fork one)";
-  if (next && next.user !== null) rerun = await send(thread.id, next.user);
+  if (next && next.user !== null) rerun = await rerunOn(thread.id, next.user);
   await app.actions.loadThreads();
   const column = (cls: string, title: string, reply: string) =>
     el("div", { class: cls }, [
@@ -53,13 +53,8 @@ export async function whatIf(
 }
 
 /** The fork's reply to the message, or what went wrong, once its run ends. */
-async function send(threadId: string, message: string): Promise<string> {
-  const res = await request(`api/threads/${enc(threadId)}/runs`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ message }),
-  });
-  if (!res.ok) throw await refusal(res);
+async function rerunOn(threadId: string, message: string): Promise<string> {
+  const res = await accepted(await send("POST", `api/threads/${enc(threadId)}/runs`, { message }));
   let outcome = "(the run ended without a reply)";
   await readEvents<RunEvent>(res, (_id, e) => {
     if (e.type === "run-finish") outcome = e.reply ?? "(no reply)";

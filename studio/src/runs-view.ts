@@ -4,7 +4,7 @@
  */
 import { api } from "./api.js";
 import type { App } from "./app.js";
-import { byId, el, enc } from "./dom.js";
+import { byId, el, empty, enc, fillList, markItem } from "./dom.js";
 import { type RunSpans, spanTreeView } from "./span-tree.js";
 import { usageText, type Usage } from "./usage.js";
 
@@ -46,38 +46,30 @@ export async function loadRuns(app: App, more = false): Promise<void> {
   next = page.next;
   const items = page.runs.map((r) => runItem(app, r));
   if (more) list.append(...items);
-  else list.replaceChildren(...items);
-  if (!more && items.length === 0) list.replaceChildren(el("li", { class: "empty", text: "No run matches." }));
+  else fillList(list, items, "No run matches.");
   byId("runs-more").hidden = next === null;
 }
 
 function runItem(app: App, r: ListedRun): HTMLElement {
   const when = new Date(r.startedAt).toLocaleString();
   return el("li", { "data-run": r.id, class: `run status-${r.status}` }, [
-    el(
-      "button",
-      { type: "button", onclick: () => void openRun(app, r.id).catch((e: Error) => app.status(e.message, true)) },
-      [
-        el("span", { class: `state ${r.status}`, text: r.status }),
-        el("span", { class: "said", text: r.user ?? "(opening)" }),
-        el("span", {
-          class: "meta",
-          text: `${r.threadId} · turn ${r.turn} · ${when}${r.ms === null ? "" : ` · ${r.ms} ms`}`,
-        }),
-        r.error ? el("span", { class: "run-error", text: r.error.message }) : null,
-        r.usage ? el("span", { class: "usage", text: usageText(r.usage) }) : null,
-      ],
-    ),
+    el("button", { type: "button", onclick: () => app.report(openRun(app, r.id)) }, [
+      el("span", { class: `state ${r.status}`, text: r.status }),
+      el("span", { class: "said", text: r.user ?? "(opening)" }),
+      el("span", {
+        class: "meta",
+        text: `${r.threadId} · turn ${r.turn} · ${when}${r.ms === null ? "" : ` · ${r.ms} ms`}`,
+      }),
+      r.error ? el("span", { class: "run-error", text: r.error.message }) : null,
+      r.usage ? el("span", { class: "usage", text: usageText(r.usage) }) : null,
+    ]),
   ]);
 }
 
 export async function openRun(app: App, id: string): Promise<void> {
-  for (const li of byId("run-list").querySelectorAll("li.selected")) li.classList.remove("selected");
-  byId("run-list")
-    .querySelector(`li[data-run="${CSS.escape(id)}"]`)
-    ?.classList.add("selected");
+  markItem(byId("run-list"), "run", id, "selected");
   const detail = byId("run-detail");
-  detail.replaceChildren(el("p", { class: "empty", text: "Reading the run…" }));
+  detail.replaceChildren(empty("Reading the run…"));
   const data = await api<RunSpans>("GET", `api/runs/${enc(id)}/spans`);
   detail.replaceChildren(
     el("div", { class: "bar" }, [
@@ -98,10 +90,7 @@ export async function openRun(app: App, id: string): Promise<void> {
 export function wireRuns(app: App): void {
   byId("runs-filters").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    void loadRuns(app).catch((e: Error) => app.status(e.message, true));
+    app.report(loadRuns(app));
   });
-  byId("runs-more").addEventListener(
-    "click",
-    () => void loadRuns(app, true).catch((e: Error) => app.status(e.message, true)),
-  );
+  byId("runs-more").addEventListener("click", () => app.report(loadRuns(app, true)));
 }

@@ -45,6 +45,22 @@ function control(id: string, p: PropertySchema, required: boolean): { input: HTM
   return { input: el("textarea", { id, rows: "3", spellcheck: "false", placeholder: hint }), reader: "json" };
 }
 
+/** A field: its argument's name and type above its control, and what the schema says of it under it. */
+function field(id: string, label: (HTMLElement | null)[], input: HTMLElement, about: string | undefined): HTMLElement {
+  const hint = about === undefined ? null : el("span", { class: "hint", id: `${id}-about`, text: about });
+  if (hint) input.setAttribute("aria-describedby", hint.id);
+  return el("div", { class: "tool-field" }, [el("label", { for: id }, label), input, hint]);
+}
+
+/** JSON text as a value; text that is not JSON throws, saying whose it is. */
+function parsed(text: string, whose: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${whose}: not JSON`);
+  }
+}
+
 export interface ToolForm {
   fields: HTMLElement[];
   /** The arguments filled in; a text area that is not JSON throws, naming its argument. */
@@ -60,26 +76,13 @@ export function freeForm(idPrefix: string): ToolForm {
   const id = `${idPrefix}-list`;
   const input = el("textarea", { id, rows: "3", spellcheck: "false", placeholder: "[ ]" }) as HTMLTextAreaElement;
   input.value = "[]";
-  const about = el("span", {
-    class: "hint",
-    id: `${id}-about`,
-    text: "No schema: a JSON array of its arguments, as the agent's code passes them (or an object, its one argument)",
-  });
-  input.setAttribute("aria-describedby", about.id);
-  const field = el("div", { class: "tool-field" }, [
-    el("label", { for: id }, [el("code", { text: "arguments" }), el("span", { class: "type", text: " JSON" })]),
-    input,
-    about,
-  ]);
+  const label = [el("code", { text: "arguments" }), el("span", { class: "type", text: " JSON" })];
+  const about =
+    "No schema: a JSON array of its arguments, as the agent's code passes them (or an object, its one argument)";
   return {
-    fields: [field],
+    fields: [field(id, label, input, about)],
     read() {
-      let args: unknown;
-      try {
-        args = JSON.parse(input.value.trim() || "[]");
-      } catch {
-        throw new Error("arguments: not JSON");
-      }
+      const args = parsed(input.value.trim() || "[]", "arguments");
       if (args === null || typeof args !== "object") throw new Error("arguments: not a JSON array or object");
       return args as Record<string, unknown> | unknown[];
     },
@@ -95,18 +98,13 @@ export function toolForm(schema: ToolSchema, idPrefix: string): ToolForm {
     const { input, reader } = control(id, p, must);
     readers.push({ name, input, reader });
     if (must) input.setAttribute("aria-required", "true");
-    const about = p.description ? el("span", { class: "hint", id: `${id}-about`, text: p.description }) : null;
-    if (about) input.setAttribute("aria-describedby", about.id);
     const type = kindOf(p) ?? "JSON";
-    return el("div", { class: "tool-field" }, [
-      el("label", { for: id }, [
-        el("code", { text: name }),
-        must ? el("span", { class: "required", title: "required", text: " *" }) : null,
-        el("span", { class: "type", text: ` ${Array.isArray(p.enum) ? "one of" : type}` }),
-      ]),
-      input,
-      about,
-    ]);
+    const label = [
+      el("code", { text: name }),
+      must ? el("span", { class: "required", title: "required", text: " *" }) : null,
+      el("span", { class: "type", text: ` ${Array.isArray(p.enum) ? "one of" : type}` }),
+    ];
+    return field(id, label, input, p.description || undefined);
   });
   return {
     fields,
@@ -121,13 +119,7 @@ export function toolForm(schema: ToolSchema, idPrefix: string): ToolForm {
         if (text.trim() === "") continue;
         if (reader === "string") args[name] = text;
         else if (reader === "number") args[name] = Number(text);
-        else {
-          try {
-            args[name] = JSON.parse(text);
-          } catch {
-            throw new Error(`argument '${name}': not JSON`);
-          }
-        }
+        else args[name] = parsed(text, `argument '${name}'`);
       }
       return args;
     },

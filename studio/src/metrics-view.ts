@@ -3,9 +3,10 @@
  * the last hour, day or week, as figures, a bar per time bucket, and a row per agent.
  */
 import { api } from "./api.js";
-import { byId, el } from "./dom.js";
+import { byId, el, empty, tableOf } from "./dom.js";
 import { money } from "./usage.js";
-import type { Figures, MetricsReport as Report } from "../../usage/metrics-report.js";
+import type { App } from "./app.js";
+import type { Figures, MetricsReport as Report } from "../../server/src/usage/metrics-report.js";
 
 const latency = (n: number | null) => (n === null ? "–" : n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n} ms`);
 
@@ -32,54 +33,34 @@ function chart(report: Report): HTMLElement {
     report.bucketMs >= 86_400_000
       ? new Date(start).toLocaleDateString()
       : new Date(start).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  return el(
-    "ol",
-    { class: "chart", "aria-label": "runs per time bucket (errors in red)" },
-    report.buckets.map((b) => {
-      const ok = el("span", { class: "ok" });
-      ok.style.height = `${((b.runs - b.errors) / most) * 100}%`;
-      const bad = el("span", { class: "bad" });
-      bad.style.height = `${(b.errors / most) * 100}%`;
-      return el("li", { title: `${label(b.start)}: ${b.runs} runs, ${b.errors} errors, p95 ${latency(b.p95)}` }, [
-        el("span", { class: "stack" }, [bad, ok]),
-        el("span", { class: "tick", text: label(b.start) }),
-      ]);
-    }),
-  );
+  const bars = report.buckets.map((b) => {
+    const ok = el("span", { class: "ok" });
+    ok.style.height = `${((b.runs - b.errors) / most) * 100}%`;
+    const bad = el("span", { class: "bad" });
+    bad.style.height = `${(b.errors / most) * 100}%`;
+    return el("li", { title: `${label(b.start)}: ${b.runs} runs, ${b.errors} errors, p95 ${latency(b.p95)}` }, [
+      el("span", { class: "stack" }, [bad, ok]),
+      el("span", { class: "tick", text: label(b.start) }),
+    ]);
+  });
+  return el("ol", { class: "chart", "aria-label": "runs per time bucket (errors in red)" }, bars);
 }
 
 function agentsTable(report: Report): HTMLElement {
   const head = ["agent", "runs", "errors", "tokens in", "tokens out", "p50", "p95"];
-  return el("div", { class: "table-wrap" }, [
-    el("table", { class: "changes agents" }, [
-      el("thead", null, [
-        el(
-          "tr",
-          null,
-          head.map((h) => el("th", { text: h })),
-        ),
-      ]),
-      el(
-        "tbody",
-        null,
-        report.agents.map((a) =>
-          el(
-            "tr",
-            null,
-            [
-              a.agent ?? "(none yet)",
-              a.runs,
-              a.errors,
-              a.inputTokens,
-              a.outputTokens,
-              latency(a.p50),
-              latency(a.p95),
-            ].map((v) => el("td", { text: String(v) })),
-          ),
-        ),
-      ),
-    ]),
-  ]);
+  const rows = report.agents.map((a) => {
+    const cells = [
+      a.agent ?? "(none yet)",
+      a.runs,
+      a.errors,
+      a.inputTokens,
+      a.outputTokens,
+      latency(a.p50),
+      latency(a.p95),
+    ];
+    return el("tr", null, [...cells.map((v) => el("td", { text: String(v) }))]);
+  });
+  return tableOf("changes agents", head, rows);
 }
 
 export async function loadMetrics(): Promise<void> {
@@ -92,12 +73,12 @@ export async function loadMetrics(): Promise<void> {
     chart(report),
     el("h4", { text: "Per agent" }),
     agentsTable(report),
-    ...(report.cut ? [el("p", { class: "empty", text: `Made from the ${report.rows} most recent runs only.` })] : []),
+    ...(report.cut ? [empty(`Made from the ${report.rows} most recent runs only.`)] : []),
   );
 }
 
-export function wireMetrics(onError: (e: Error) => void): void {
-  const reload = () => void loadMetrics().catch(onError);
+export function wireMetrics(app: App): void {
+  const reload = () => app.report(loadMetrics());
   byId("metrics-range").addEventListener("change", reload);
   byId("metrics-all").addEventListener("change", reload);
 }

@@ -3,6 +3,7 @@
  * request: asked once, kept for the tab. Every URL is relative, so the page also works when the
  * app is mounted under a path.
  */
+import type { ThreadView } from "./types.js";
 
 export class ApiError extends Error {
   constructor(
@@ -40,14 +41,31 @@ export async function refusal(res: Response): Promise<ApiError> {
   return new ApiError(err.code, err.message, res.status);
 }
 
-/** JSON in and out; a refusal is thrown as an ApiError. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await request(path, {
+/** A request with a JSON body (none when `body` is undefined); its answer as it comes. */
+export function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  return request(path, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (res.status === 204) return null as T;
+}
+
+/** The answer of a request the server took; a refusal is thrown as an ApiError. */
+export async function accepted(res: Response): Promise<Response> {
   if (!res.ok) throw await refusal(res);
-  return (await res.json()) as T;
+  return res;
+}
+
+/** JSON in and out; a refusal is thrown as an ApiError. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await accepted(await send(method, path, body));
+  return (res.status === 204 ? null : await res.json()) as T;
+}
+
+/** A thread and its turns (GET /api/threads/:id); null when there is no such thread. */
+export function threadView(id: string): Promise<ThreadView | null> {
+  return api<ThreadView>("GET", `api/threads/${encodeURIComponent(id)}`).catch((e: unknown) => {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  });
 }
