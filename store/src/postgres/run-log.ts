@@ -6,7 +6,7 @@
 import { first, num } from "../sql/driver.js";
 import { type Batch, batchText, type BatchStatus, INSERT_RUN, RunLog } from "../sql/run-log.js";
 import type { NewRun, RunEventRecord } from "../types.js";
-import { RUN_CHANNEL } from "./channel.js";
+import { RUN_CHANNEL } from "./driver.js";
 
 export class PostgresRunLog extends RunLog {
   /** Alone, its commit does not wait for the disk (set_config is SET LOCAL within a statement). */

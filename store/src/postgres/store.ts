@@ -2,11 +2,10 @@
  * The store on Postgres, where each statement is a round trip: a turn's commit is one statement,
  * atomic as it is (no BEGIN and COMMIT around it), and a free thread is taken by one statement.
  */
-import { type Committing, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
+import { type Committing, headUpdate, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
 import { type Decided, LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore, type Take } from "../sql/sql-store.js";
-import { headUpdate } from "../sql/turn-head.js";
 import type { AcquireOptions, Lease, StoreOptions, TakenThread } from "../types.js";
 import { PostgresRunLog } from "./run-log.js";
 import { insertTakenRun } from "../sql/run-log.js";

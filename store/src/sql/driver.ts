@@ -79,3 +79,6 @@ export async function first(sql: Sql, text: string, params?: unknown[]): Promise
 export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 export const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 export const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** A parameter as both drivers bind it: booleans as 0 or 1, undefined as NULL. */
+export const bindable = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);

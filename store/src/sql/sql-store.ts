@@ -10,10 +10,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { Memory } from "@autograms/runtime";
+import { applyDelta, type Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { MemoryCache } from "../memory-cache.js";
-import { replayDeltas } from "../memory-replay.js";
 import type { Experiment, ExperimentInfo, NewExperiment } from "../experiments.js";
 import { ExperimentTable } from "./experiments.js";
 import type {
@@ -37,13 +36,13 @@ import type {
 } from "../types.js";
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
-import { whyUnwritable } from "./unwritable.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { busyMessage, isLive, THREAD_ROW, threadInfo, turnRecord } from "./rows.js";
 import {
   checkAcquireOptions,
   checkListOptions,
   checkPruneOptions,
+  checkSettingsText,
   checkTitle,
   describe,
   keepable,
@@ -54,10 +53,7 @@ import {
 import { listRuns } from "./run-list.js";
 import type { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
-import { LEASE_CLEARED } from "./turn-head.js";
-import { DROP_BATCH, dropEndedRunEvents } from "./run-retention.js";
-import { readThreadSettings, writeThreadSettings } from "./thread-settings.js";
-import { type Committing, leaseProblem, runAfter } from "./committing.js";
+import { type Committing, LEASE_CLEARED, leaseProblem, runAfter } from "./committing.js";
 
 /** The lease's columns, in the order of `leaseValues`. */
 export const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
@@ -654,10 +650,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       "SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq",
       [threadId, num(snap.seq), seq],
     );
-    return replayDeltas(
-      unpackJson(snap.memory) as Memory,
-      deltas.map((d) => unpackJson(d.delta)),
-    );
+    // Each delta names the checksum of the memory it applies to, so a gap or a wrong order is
+    // refused (`bad_delta`) rather than rebuilt into some other memory.
+    return deltas.reduce((memory, d) => applyDelta(memory, unpackJson(d.delta)), unpackJson(snap.memory) as Memory);
   }
 
   // ---- history -----------------------------------------------------------------------------
@@ -728,12 +723,28 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     });
   }
 
-  threadSettings(threadId: string): Promise<string | null> {
-    return readThreadSettings(this.db, threadId);
+  // A thread's settings are the JSON text the server gave, kept and given back as it is (the
+  // server reads and checks it).
+  async threadSettings(threadId: string): Promise<string | null> {
+    threadKey(threadId);
+    return optStr((await first(this.db, "SELECT settings FROM threads WHERE id = ?", [threadId]))?.settings);
   }
 
-  setThreadSettings(threadId: string, settings: string | null): Promise<void> {
-    return writeThreadSettings(this.db, threadId, settings, this.now());
+  async setThreadSettings(threadId: string, settings: string | null): Promise<void> {
+    threadKey(threadId);
+    checkSettingsText(settings);
+    if (settings === null) {
+      await this.db.run("UPDATE threads SET settings = NULL WHERE id = ?", [threadId]);
+      return;
+    }
+    // A thread given settings before its first message is made now, as a thread with no turn
+    // (the other columns' defaults are a new thread's), in the same statement.
+    const now = this.now();
+    await this.db.run(
+      `INSERT INTO threads (id, created_at, updated_at, settings) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET settings = excluded.settings`,
+      [threadId, now, now, settings],
+    );
   }
 
   async deleteThread(threadId: string): Promise<boolean> {
@@ -841,12 +852,29 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     return listRuns(this.db, query, this.now());
   }
 
+  /**
+   * A run's events are there for a client to resume the run's stream; once the run has ended and
+   * nobody resumed it for a while they are dead weight (most of a thread's bytes: a turn's row
+   * keeps its trace, which is what the thread's history and a replay read). The run's record
+   * stays, so a late resume is told the events are gone rather than that the run never was. A
+   * failed run's events stay: nothing of it was committed, so they are all there is of what it
+   * did and why it failed (the runs page's error and span tree read them), and failures are few.
+   */
   async dropRunEvents(endedMsAgo: number): Promise<number> {
     const before = this.now() - endedMsAgo;
     let dropped = 0;
     let rows: number;
+    // The events of at most DROP_BATCH runs a statement, so a sweep's statements stay short
+    // whatever piled up; the runs are found from the events still kept (few: those of recent
+    // runs), not from all the runs there ever were. Fewer rows than that: none of those runs is left.
     do {
-      rows = await dropEndedRunEvents(this.db, before, DROP_BATCH);
+      rows = await this.db.run(
+        `DELETE FROM run_events WHERE run_id IN (
+           SELECT e.run_id FROM run_events e JOIN runs r ON r.id = e.run_id
+           WHERE r.status = 'finished' AND r.updated_at < ?
+           GROUP BY e.run_id LIMIT ?)`,
+        [before, DROP_BATCH],
+      );
       dropped += rows;
     } while (rows >= DROP_BATCH);
     return dropped;
@@ -875,7 +903,14 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       );
       await this.db.check();
     } catch (err) {
-      throw new StoreError("unavailable", whyUnwritable(this.db, err));
+      // In words fit for an unauthenticated probe: what is wrong, never where the store is.
+      const code = String((err as { code?: unknown } | null)?.code ?? "");
+      throw new StoreError(
+        "unavailable",
+        err instanceof StoreError && err.code === "unavailable"
+          ? "the database cannot be reached"
+          : (this.db.unwritable(code) ?? "the database failed to write"),
+      );
     }
   }
 
@@ -910,6 +945,8 @@ function keptTurn(row: Row, turn: number, missing: string, pruned: (kept: number
 function unknownThread(id: string, where: string): StoreError {
   return new StoreError("unknown_thread", `no thread '${id}' in ${where}`);
 }
+
+const DROP_BATCH = 500;
 
 /** A transaction found that a concurrent one changed what it read: rolled back, it runs again. */
 const CONTENDED = new Error("contended");

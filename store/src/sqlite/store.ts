@@ -3,11 +3,10 @@
  * trip (better-sqlite3 runs in the process).
  */
 import type { SqlDriver } from "../sql/driver.js";
-import { type Committing, leaseProblem, runEnded } from "../sql/committing.js";
+import { type Committing, headUpdate, leaseProblem, runEnded } from "../sql/committing.js";
 import { first, num } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
 import { type Decided, FREE, SqlStore, type Take } from "../sql/sql-store.js";
-import { headUpdate } from "../sql/turn-head.js";
 import type { StoreOptions } from "../types.js";
 import { SqliteRunLog } from "./run-log.js";
 
