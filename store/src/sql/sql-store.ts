@@ -19,14 +19,9 @@ import type {
   AcquireOptions,
   Lease,
   LoadedThread,
-  NewRun,
   NewTurn,
   PruneOptions,
   PruneResult,
-  RunEventRecord,
-  RunPage,
-  RunQuery,
-  RunRecord,
   Store,
   StoreOptions,
   TakenThread,
@@ -46,12 +41,10 @@ import {
   checkTitle,
   describe,
   keepable,
-  runKey,
   threadKey,
   turnNumber,
 } from "../arguments.js";
-import { listRuns } from "./run-list.js";
-import type { RunLog } from "./run-log.js";
+import { RunLog } from "./run-log.js";
 import { committedRecord, turnColumns } from "./turn-columns.js";
 import { type Committing, LEASE_CLEARED, leaseProblem, runAfter } from "./committing.js";
 
@@ -102,25 +95,21 @@ const TITLE_MAX = 200;
  */
 const THREAD_COLUMNS = `${THREAD_ROW}, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user`;
 
-export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
-  readonly options: Store["options"];
-  protected readonly now: () => number;
-  protected readonly runs: Runs;
+export abstract class SqlStore extends RunLog implements Store {
   private readonly experiments: ExperimentTable;
   protected readonly memories: MemoryCache;
   /** A lease's owner when the caller names none: read once (os.hostname() is a system call, a turn takes a lease). */
   private readonly owner = `pid ${process.pid} on ${hostname()}`;
 
-  protected constructor(
-    protected readonly db: SqlDriver,
+  constructor(
+    db: SqlDriver,
     readonly where: string,
-    options: StoreOptions,
-    runLog: new (db: SqlDriver, now: () => number, options: Store["options"]) => Runs,
+    { now, ...rest }: StoreOptions,
   ) {
-    const { now, ...rest } = options;
-    this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
-    this.now = now ?? Date.now;
-    this.runs = new runLog(db, this.now, this.options);
+    super(db, now ?? Date.now, {
+      ...DEFAULTS,
+      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    });
     this.experiments = new ExperimentTable(db, this.now);
     this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
@@ -380,7 +369,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     const guard = { messageId, waiters: options.policy !== "interrupt" };
     const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
     if (!taken) throw CONTENDED;
-    if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+    if (options.runId !== undefined) await this.insertRun(tx, options.runId, { lease: taken, user });
     return { taken, row };
   }
 
@@ -491,7 +480,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
             if (head !== ticket || isLive(row, now)) return null;
             await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
             const taken = (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
-            if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+            if (options.runId !== undefined) await this.insertRun(tx, options.runId, { lease: taken, user });
             return taken;
           },
           { durable: false },
@@ -545,7 +534,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   ): Promise<Iterable<string>>;
 
   async release(lease: Lease, options: { dropRun?: boolean } = {}): Promise<void> {
-    if (options.dropRun) await this.runs.drop(lease);
+    if (options.dropRun) await this.dropRun(lease);
     await this.db.leases.run(`UPDATE threads SET ${LEASE_CLEARED} WHERE id = ? AND lease_token = ?`, [
       lease.threadId,
       lease.token,
@@ -560,7 +549,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     keepable(turn.reply, "reply");
     const columns = turnColumns(turn);
     const { run } = turn;
-    const from = run ? this.runs.checkNumbering(run.runId, run.events, run.begin) : null;
+    const from = run ? this.checkNumbering(run.runId, run.events, run.begin) : null;
     const seq = lease.version + 1;
     const committedAt = await this.writeTurn({ lease, turn, columns, seq, from, ...runAfter(turn, seq) });
     // Committed: this process's next turn on the thread starts from this very memory.
@@ -810,76 +799,6 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     return dropped;
   }
 
-  // ---- runs --------------------------------------------------------------------------------
-
-  beginRun(run: NewRun): Promise<RunRecord> {
-    return this.runs.begin(run);
-  }
-
-  continueRun(runId: string, lease: Lease): Promise<void> {
-    return this.runs.continueWith(runId, lease);
-  }
-
-  appendRunEvents(
-    runId: string,
-    events: readonly RunEventRecord[],
-    end?: "finished" | "failed",
-    begin?: NewRun,
-  ): Promise<boolean> {
-    return this.runs.append(runId, events, end, begin);
-  }
-
-  async runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {
-    runKey(runId);
-    return this.runs.events(runId, afterSeq, limit);
-  }
-
-  async run(runId: string): Promise<RunRecord | null> {
-    runKey(runId);
-    return this.runs.get(runId);
-  }
-
-  async latestRun(threadId: string): Promise<RunRecord | null> {
-    threadKey(threadId);
-    return this.runs.latest(threadId);
-  }
-
-  watchRun(runId: string, listener: () => void): () => void {
-    return this.runs.watch(runId, listener);
-  }
-
-  listRuns(query: RunQuery = {}): Promise<RunPage> {
-    return listRuns(this.db, query, this.now());
-  }
-
-  /**
-   * A run's events are there for a client to resume the run's stream; once the run has ended and
-   * nobody resumed it for a while they are dead weight (most of a thread's bytes: a turn's row
-   * keeps its trace, which is what the thread's history and a replay read). The run's record
-   * stays, so a late resume is told the events are gone rather than that the run never was. A
-   * failed run's events stay: nothing of it was committed, so they are all there is of what it
-   * did and why it failed (the runs page's error and span tree read them), and failures are few.
-   */
-  async dropRunEvents(endedMsAgo: number): Promise<number> {
-    const before = this.now() - endedMsAgo;
-    let dropped = 0;
-    let rows: number;
-    // The events of at most DROP_BATCH runs a statement, so a sweep's statements stay short
-    // whatever piled up; the runs are found from the events still kept (few: those of recent
-    // runs), not from all the runs there ever were. Fewer rows than that: none of those runs is left.
-    do {
-      rows = await this.db.run(
-        `DELETE FROM run_events WHERE run_id IN (
-           SELECT e.run_id FROM run_events e JOIN runs r ON r.id = e.run_id
-           WHERE r.status = 'finished' AND r.updated_at < ?
-           GROUP BY e.run_id LIMIT ?)`,
-        [before, DROP_BATCH],
-      );
-      dropped += rows;
-    } while (rows >= DROP_BATCH);
-    return dropped;
-  }
-
   // ---- experiments -------------------------------------------------------------------------
 
   saveExperiment(experiment: NewExperiment): Promise<ExperimentInfo> {
@@ -945,8 +864,6 @@ function keptTurn(row: Row, turn: number, missing: string, pruned: (kept: number
 function unknownThread(id: string, where: string): StoreError {
   return new StoreError("unknown_thread", `no thread '${id}' in ${where}`);
 }
-
-const DROP_BATCH = 500;
 
 /** A transaction found that a concurrent one changed what it read: rolled back, it runs again. */
 const CONTENDED = new Error("contended");
