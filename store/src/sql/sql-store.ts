@@ -38,6 +38,7 @@ import {
   checkListOptions,
   checkPruneOptions,
   checkSettingsText,
+  definedOnly,
   checkTitle,
   describe,
   keepable,
@@ -106,10 +107,7 @@ export abstract class SqlStore extends RunLog implements Store {
     readonly where: string,
     { now, ...rest }: StoreOptions,
   ) {
-    super(db, now ?? Date.now, {
-      ...DEFAULTS,
-      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
-    });
+    super(db, now ?? Date.now, { ...DEFAULTS, ...definedOnly(rest) });
     this.experiments = new ExperimentTable(db, this.now);
     this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
@@ -605,14 +603,7 @@ export abstract class SqlStore extends RunLog implements Store {
     threadKey(threadId);
     const row = await this.shown(this.db, threadId);
     if (!row) throw unknownThread(threadId, this.where);
-    return { info: threadInfo(row, this.now()), memory: await this.head(row) };
-  }
-
-  /** The memory at the thread's head: the one this process committed, if the row still names it. */
-  private head(row: Row): Promise<Memory | null> {
-    const threadId = String(row.id);
-    const kept = this.memories.get(threadId, optStr(row.memory_checksum));
-    return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, num(row.version));
+    return { info: threadInfo(row, this.now()), memory: await this.memoryOf(this.db, threadId, row, num(row.version)) };
   }
 
   async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
@@ -621,7 +612,9 @@ export abstract class SqlStore extends RunLog implements Store {
     const row = await this.existing(this.db, threadId);
     keptTurn(row, turn, `there is no turn ${turn}`, (kept) => `its memory is kept from turn ${kept} on`);
     if (turn === 0) return null;
-    return turn === num(row.version) ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
+    return turn === num(row.version)
+      ? this.memoryOf(this.db, threadId, row, turn)
+      : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
