@@ -23,6 +23,7 @@ import type {
   Store,
 } from "../types.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
+import { ExperimentTable } from "./experiments.js";
 import { isLive } from "./rows.js";
 import { listRuns } from "./run-list.js";
 
@@ -50,12 +51,14 @@ export interface Batch {
 const DROP_BATCH = 500;
 
 /** The store's runs, the base of SqlStore: its dialect writes a batch of events its own way. */
-export abstract class RunLog implements RunLogStore {
+export abstract class RunLog extends ExperimentTable implements RunLogStore {
   protected constructor(
-    protected readonly db: SqlDriver,
-    protected readonly now: () => number,
+    db: SqlDriver,
+    now: () => number,
     readonly options: Store["options"],
-  ) {}
+  ) {
+    super(db, now);
+  }
 
   async beginRun(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? randomUUID();

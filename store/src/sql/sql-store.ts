@@ -1,7 +1,8 @@
 /**
  * The store's logic, written once over `SqlDriver` for SQLite and Postgres alike; what each
  * dialect writes its own way (a turn's commit, a batch of run events, the renewal of leases) is in
- * its subclass (sqlite/store.ts, postgres/store.ts).
+ * its subclass (sqlite/store.ts, postgres/store.ts). The runs (run-log.ts) and the experiments
+ * (experiments.ts) are its base classes, a concern of the Store interface each.
  *
  * A turn never holds a database transaction while the model thinks: `acquire` takes a lease on the
  * thread in one short transaction, the run happens outside, and `commit` appends the turn in a
@@ -13,8 +14,6 @@ import { hostname } from "node:os";
 import { applyDelta, type Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { MemoryCache } from "../memory-cache.js";
-import type { Experiment, ExperimentInfo, NewExperiment } from "../experiments.js";
-import { ExperimentTable } from "./experiments.js";
 import type {
   AcquireOptions,
   Lease,
@@ -97,7 +96,6 @@ const TITLE_MAX = 200;
 const THREAD_COLUMNS = `${THREAD_ROW}, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user`;
 
 export abstract class SqlStore extends RunLog implements Store {
-  private readonly experiments: ExperimentTable;
   protected readonly memories: MemoryCache;
   /** A lease's owner when the caller names none: read once (os.hostname() is a system call, a turn takes a lease). */
   private readonly owner = `pid ${process.pid} on ${hostname()}`;
@@ -108,7 +106,6 @@ export abstract class SqlStore extends RunLog implements Store {
     { now, ...rest }: StoreOptions,
   ) {
     super(db, now ?? Date.now, { ...DEFAULTS, ...definedOnly(rest) });
-    this.experiments = new ExperimentTable(db, this.now);
     this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
 
@@ -790,20 +787,6 @@ export abstract class SqlStore extends RunLog implements Store {
     await tx.run("DELETE FROM snapshots WHERE thread_id = ? AND seq < ?", [threadId, snap]);
     await tx.run("UPDATE threads SET first_seq = ? WHERE id = ?", [snap + 1, threadId]);
     return dropped;
-  }
-
-  // ---- experiments -------------------------------------------------------------------------
-
-  saveExperiment(experiment: NewExperiment): Promise<ExperimentInfo> {
-    return this.experiments.save(experiment);
-  }
-
-  experiment(id: string): Promise<Experiment | null> {
-    return this.experiments.get(id);
-  }
-
-  listExperiments(options?: { limit?: number; agent?: string }): Promise<ExperimentInfo[]> {
-    return this.experiments.list(options);
   }
 
   async ping(): Promise<void> {
