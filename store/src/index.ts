@@ -5,13 +5,12 @@ export type {
   Played,
   PlayedElsewhere,
   Playing,
-  RepeatedTurn,
   TakeOptions,
   TurnOptions,
   TurnOutcome,
 } from "./turns/run-turn.js";
 export { acquireTurn, STALE_POLICIES } from "./turns/held-turn.js";
-export type { Acquired, HeldTurn, PlayedTurn, StalePolicy } from "./turns/held-turn.js";
+export type { Acquired, HeldTurn, PlayedTurn, RepeatedTurn, StalePolicy } from "./turns/held-turn.js";
 export { editThreadVariables, migrateThread } from "./turns/change-thread.js";
 export type { MemoryChange, Migration } from "./turns/change-thread.js";
 export { replayRecorded, replayTurn } from "./turns/replay-turn.js";

@@ -45,8 +45,7 @@ import {
   turnNumber,
 } from "../arguments.js";
 import { RunLog } from "./run-log.js";
-import { committedRecord, turnColumns } from "./turn-columns.js";
-import { type Committing, LEASE_CLEARED, leaseProblem, runAfter } from "./committing.js";
+import { type Committing, committedRecord, LEASE_CLEARED, leaseProblem, runAfter, turnColumns } from "./committing.js";
 
 /** The lease's columns, in the order of `leaseValues`. */
 export const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
@@ -73,9 +72,6 @@ export interface Take {
   options: AcquireOptions;
   forMessage: boolean;
 }
-
-/** A message id's turn, found when the message came again. */
-type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
 
 const DEFAULTS: Store["options"] = {
   snapshotEvery: 50,
@@ -390,7 +386,7 @@ export abstract class SqlStore extends RunLog implements Store {
   }
 
   /** The turn the row's `made_seq` names: the message's, already made. */
-  private async made(tx: Sql, row: Row): Promise<MadeTurn> {
+  private async made(tx: Sql, row: Row): Promise<Extract<TakenThread, { made: TurnRecord }>> {
     const seq = num(row.made_seq);
     const made = turnRecord((await first(tx, "SELECT * FROM turns WHERE thread_id = ? AND seq = ?", [row.id, seq]))!);
     return { made, endedThere: num(row.done) === 1 && seq === num(row.version) };

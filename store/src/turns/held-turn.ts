@@ -91,13 +91,15 @@ export interface TurnAcquireOptions extends Omit<AcquireOptions, "user"> {
   onStale?: StalePolicy;
 }
 
+/** A message id that had made its turn: the thread was given back at once. */
+export interface RepeatedTurn {
+  repeated: TurnRecord;
+  /** The thread ended with that turn. */
+  endedThere: boolean;
+}
+
 export type Acquired =
-  | {
-      repeated: TurnRecord;
-      /** The thread ended with that turn. */
-      endedThere: boolean;
-      held?: undefined;
-    }
+  | (RepeatedTurn & { held?: undefined })
   | { held: HeldTurn; repeated?: undefined; endedThere?: undefined };
 
 /**

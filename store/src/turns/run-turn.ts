@@ -9,7 +9,13 @@
  */
 import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
 import type { Lease, PackedTurn, RunWrite, Store, TurnRecord } from "../types.js";
-import { acquireTurn, type HeldTurn, type PlayedTurn, type TurnAcquireOptions } from "./held-turn.js";
+import {
+  acquireTurn,
+  type HeldTurn,
+  type PlayedTurn,
+  type RepeatedTurn,
+  type TurnAcquireOptions,
+} from "./held-turn.js";
 import { messageConflict, StoreError } from "../errors.js";
 import { describe } from "../arguments.js";
 
@@ -75,13 +81,6 @@ export interface TurnOutcome {
   repeated: boolean;
   /** The thread's memory was stale and `onStale: "restart"` began the conversation again. */
   restarted?: boolean;
-}
-
-/** A message id that had made its turn: the thread was given back at once. */
-export interface RepeatedTurn {
-  repeated: TurnRecord;
-  /** The thread ended with that turn. */
-  endedThere: boolean;
 }
 
 /** The thread, taken for a run of one turn, or two with the opening first (`openingFirst`). */
