@@ -5,7 +5,8 @@
 import { type Committing, headUpdate, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
 import { first, num, optStr, type Row, type Sql } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
-import { type Decided, LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore, type Take } from "../sql/sql-store.js";
+import { type Decided, SqlStore, type Take } from "../sql/sql-store.js";
+import { LEASE_COLUMNS, LEASE_NAMES, leaseValues } from "../sql/rows.js";
 import type { AcquireOptions, Lease, NewRun, RunEventRecord, TakenThread } from "../types.js";
 import { type Batch, batchText, type BatchStatus, INSERT_RUN, insertTakenRun } from "../sql/run-log.js";
 import { RUN_CHANNEL } from "./driver.js";

@@ -10,7 +10,7 @@ import { StoreError } from "../errors.js";
 import type { Lease, NewTurn, RunWrite, Store, StoredTraceEvent, TurnRecord } from "../types.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import { num, type Row } from "./driver.js";
-import { isLive } from "./rows.js";
+import { isLive, LEASE_CLEARED } from "./rows.js";
 import type { BatchStatus } from "./run-log.js";
 
 /**
@@ -93,10 +93,6 @@ export function runEnded(run: RunWrite, lease: Lease): StoreError {
     `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
   );
 }
-
-/** A thread's lease columns as a commit or a release leaves them: the thread free. */
-export const LEASE_CLEARED =
-  "lease_token = NULL, lease_owner = NULL, lease_message = NULL, lease_user = NULL, lease_since = NULL, lease_expires = NULL";
 
 /**
  * Whether the turn keeps a snapshot, on the thread's row as it was before the commit: a turn

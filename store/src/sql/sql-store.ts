@@ -31,7 +31,16 @@ import type {
 import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { packJson, unpackJson } from "./packed-json.js";
-import { busyMessage, isLive, THREAD_ROW, threadInfo, turnRecord } from "./rows.js";
+import {
+  busyMessage,
+  isLive,
+  LEASE_CLEARED,
+  LEASE_COLUMNS,
+  leaseValues,
+  THREAD_ROW,
+  threadInfo,
+  turnRecord,
+} from "./rows.js";
 import {
   checkAcquireOptions,
   checkListOptions,
@@ -45,21 +54,7 @@ import {
   turnNumber,
 } from "../arguments.js";
 import { RunLog } from "./run-log.js";
-import { type Committing, committedRecord, LEASE_CLEARED, leaseProblem, runAfter, turnColumns } from "./committing.js";
-
-/** The lease's columns, in the order of `leaseValues`. */
-export const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
-/** The lease's columns as taking it writes them (`leaseValues`). */
-export const LEASE_COLUMNS = LEASE_NAMES.replaceAll(",", " = ?,") + " = ?";
-
-export const leaseValues = (lease: Lease, user: string | null, now: number) => [
-  lease.token,
-  lease.owner,
-  lease.messageId,
-  user,
-  now,
-  now + lease.ttlMs,
-];
+import { type Committing, committedRecord, leaseProblem, runAfter, turnColumns } from "./committing.js";
 
 /**
  * A take as asked: the lease it gives, the user's message, the message id whose turn is given back
