@@ -7,9 +7,9 @@ import { randomBytes } from "node:crypto";
 import type { Graph } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { EvalReport } from "@autograms/runtime/eval";
-import { checkExperiment, checkListOptions, experimentKey } from "../arguments.js";
+import { checkExperiment, experimentKey } from "../arguments.js";
 import type { Experiment, ExperimentInfo, ExperimentStore, NewExperiment } from "../experiments.js";
-import { first, num, optStr, type Row, type SqlDriver } from "./driver.js";
+import { first, listing, num, optStr, type Row, type SqlDriver } from "./driver.js";
 import { packJson, unpackJson } from "./packed-json.js";
 
 /** The summary's fields, in the order of their columns (each field's name in snake case). */
@@ -66,12 +66,10 @@ export abstract class ExperimentTable implements ExperimentStore {
   }
 
   async listExperiments(options: { limit?: number; agent?: string } = {}): Promise<ExperimentInfo[]> {
-    checkListOptions(options);
-    const limit = options.limit ?? -1;
-    const where = options.agent === undefined ? "" : " WHERE agent = ?";
+    const { where, limit, params } = listing(options, "agent = ?");
     const rows = await this.db.all(
-      `SELECT ${SUMMARY} FROM experiments${where} ORDER BY created_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`,
-      [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])],
+      `SELECT ${SUMMARY} FROM experiments${where} ORDER BY created_at DESC, id${limit}`,
+      params,
     );
     return rows.map(experimentInfo);
   }

@@ -28,7 +28,7 @@ import type {
   ThreadInfo,
   TurnRecord,
 } from "../types.js";
-import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
+import { first, listing, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { packJson, unpackJson } from "./packed-json.js";
 import {
@@ -43,7 +43,6 @@ import {
 } from "./rows.js";
 import {
   checkAcquireOptions,
-  checkListOptions,
   checkPruneOptions,
   checkSettingsText,
   definedOnly,
@@ -129,12 +128,9 @@ export abstract class SqlStore extends RunLog implements Store {
   }
 
   async listThreads(options: { limit?: number; agent?: string } = {}): Promise<ThreadInfo[]> {
-    checkListOptions(options);
-    const limit = options.limit ?? -1;
-    const where = options.agent === undefined ? "" : " WHERE agent = ? OR agent IS NULL";
-    const params: unknown[] = [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])];
+    const { where, limit, params } = listing(options, "agent = ? OR agent IS NULL");
     const rows = await this.db.all(
-      `SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`,
+      `SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit}`,
       params,
     );
     const now = this.now();
