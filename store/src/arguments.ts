@@ -27,12 +27,15 @@ export function keepable(text: string | null, field: "messageId" | "user" | "rep
   if (text !== null && text.includes("\u0000")) throw refuse(NUL(field));
 }
 
-/** A thread's id as the store keys it: text, not empty, without NUL. */
-export function threadKey(id: unknown, field: "threadId" | "id" | "newId" = "threadId"): void {
+/** An id as the store keys it: text, not empty, without NUL. */
+function key(id: unknown, field: string, what: string): void {
   if (typeof id !== "string") throw refuse(`${field}: must be a string, not ${describe(id)}`);
-  if (id === "") throw refuse(`${field}: a thread id is not empty`);
+  if (id === "") throw refuse(`${field}: ${what} is not empty`);
   if (id.includes("\u0000")) throw refuse(NUL(field));
 }
+
+export const threadKey = (id: unknown, field: "threadId" | "id" | "newId" = "threadId"): void =>
+  key(id, field, "a thread id");
 
 /** A turn's number (`memoryAt`, `fork`): 0 is before the first turn. */
 export function turnNumber(turn: unknown): void {
@@ -67,6 +70,11 @@ function shown(value: unknown): string {
   if (typeof value === "number") return String(value);
   if (typeof value === "string") return `'${value.length > 40 ? `${value.slice(0, 39)}\u2026` : value}'`;
   return describe(value);
+}
+
+/** The options given a value: one given as undefined leaves the default (or the URL's) in place. */
+export function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The options a store is opened with (a URL's are checked as it is read). */
@@ -121,11 +129,7 @@ export function checkSettingsText(settings: unknown): void {
 }
 
 /** An experiment's id: text, not empty, without NUL. */
-export function experimentKey(id: unknown): void {
-  if (typeof id !== "string") throw refuse(`id: must be a string, not ${describe(id)}`);
-  if (id === "") throw refuse("id: an experiment id is not empty");
-  if (id.includes("\u0000")) throw refuse(NUL("id"));
-}
+export const experimentKey = (id: unknown): void => key(id, "id", "an experiment id");
 
 /** An experiment to keep: the names it is listed by as text, a report and a graph as objects. */
 export function checkExperiment(e: NewExperiment): void {

@@ -5,17 +5,14 @@ export type {
   Played,
   PlayedElsewhere,
   Playing,
-  RepeatedTurn,
   TakeOptions,
   TurnOptions,
   TurnOutcome,
 } from "./turns/run-turn.js";
 export { acquireTurn, STALE_POLICIES } from "./turns/held-turn.js";
-export type { Acquired, HeldTurn, PlayedTurn, StalePolicy } from "./turns/held-turn.js";
-export { migrateThread } from "./turns/migrate-thread.js";
-export { editThreadVariables } from "./turns/edit-thread.js";
-export type { Migration } from "./turns/migrate-thread.js";
-export type { MemoryChange } from "./turns/change-thread.js";
+export type { Acquired, HeldTurn, PlayedTurn, RepeatedTurn, StalePolicy } from "./turns/held-turn.js";
+export { editThreadVariables, migrateThread } from "./turns/change-thread.js";
+export type { MemoryChange, Migration } from "./turns/change-thread.js";
 export { replayRecorded, replayTurn } from "./turns/replay-turn.js";
 export type { ReplayedTurn, ReplayOptions } from "./turns/replay-turn.js";
 export { checkThreads } from "./turns/check-threads.js";

@@ -3,7 +3,7 @@ import { PostgresDriver } from "./postgres/driver.js";
 import { PostgresStore } from "./postgres/store.js";
 import { SqliteDriver } from "./sqlite/driver.js";
 import { SqliteStore } from "./sqlite/store.js";
-import { checkStoreOptions } from "./arguments.js";
+import { checkStoreOptions, definedOnly } from "./arguments.js";
 import type { Store, StoreOptions } from "./types.js";
 import { describeLocation, parseStoreUrl } from "./url.js";
 
@@ -29,8 +29,4 @@ export async function openStore(url: string, options: StoreOptions = {}): Promis
       `cannot open the store ${where}: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-}
-
-function definedOnly(options: StoreOptions): StoreOptions {
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }

@@ -10,8 +10,8 @@ import type { ExperimentStore } from "./experiments.js";
  * - `rollback`: the run in progress is stopped and leaves no trace (its message id may be sent
  *   again), then the new message runs.
  */
-export type BusyPolicy = "reject" | "enqueue" | "interrupt" | "rollback";
-export const BUSY_POLICIES: readonly BusyPolicy[] = ["reject", "enqueue", "interrupt", "rollback"];
+export const BUSY_POLICIES = ["reject", "enqueue", "interrupt", "rollback"] as const;
+export type BusyPolicy = (typeof BUSY_POLICIES)[number];
 
 export interface ThreadInfo {
   id: string;
@@ -429,14 +429,8 @@ export interface RunLogStore {
  * `failed` (nothing committed); `stopped` (stopped before it finished, by its client or the
  * server; nothing committed beyond the interrupted message); `abandoned` (its process is gone).
  */
-export type ListedRunStatus = "running" | "committed" | "failed" | "stopped" | "abandoned";
-export const LISTED_RUN_STATUSES: readonly ListedRunStatus[] = [
-  "running",
-  "committed",
-  "failed",
-  "stopped",
-  "abandoned",
-];
+export const LISTED_RUN_STATUSES = ["running", "committed", "failed", "stopped", "abandoned"] as const;
+export type ListedRunStatus = (typeof LISTED_RUN_STATUSES)[number];
 
 export interface RunQuery {
   /** Runs per page (default 50, at most 1,000). */
@@ -457,20 +451,12 @@ export interface RunQuery {
   withTrace?: boolean;
 }
 
-export interface ListedRun {
-  id: string;
-  threadId: string;
+/** `turn`: the turn the run made (committed), or would have made; `updatedAt`: when its last event was written. */
+export interface ListedRun
+  extends Pick<RunRecord, "id" | "threadId" | "user" | "turn" | "follows" | "startedAt" | "updatedAt"> {
   /** The thread's agent (null before its first turn). */
   agent: string | null;
-  user: string | null;
-  /** The turn the run made (committed), or would have made. */
-  turn: number;
-  /** The run this one followed in the same response (the agent's opening turn of a new thread). */
-  follows: string | null;
   status: ListedRunStatus;
-  startedAt: number;
-  /** When its last event was written (committed: when its turn was). */
-  updatedAt: number;
   /**
    * The committed turn's status, when it started and when it was committed (null when none was).
    * A short run's record may be written with its commit: its turn's start is when it began.

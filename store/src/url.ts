@@ -53,7 +53,8 @@ export function parseStoreUrl(url: string): StoreLocation {
   const m = /^sqlite:(.*)$/s.exec(url);
   if (m) {
     // A SQLite path may hold a '?': only a query made of the store's own parameters is read as one.
-    const query = /\?((lease_ms|poll_ms)=[^&]*)(&(lease_ms|poll_ms)=[^&]*)*$/.exec(m[1]!);
+    const key = Object.keys(URL_OPTIONS).join("|");
+    const query = new RegExp(`\\?((${key})=[^&]*)(&(${key})=[^&]*)*$`).exec(m[1]!);
     const file = query ? m[1]!.slice(0, query.index) : m[1]!;
     const options = query ? takeOptions(query[0])[1] : {};
     const path = file.replace(/^\/\/(?=\/)/, ""); // sqlite:///abs/path, as some tools write it

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Memory } from "@autograms/runtime";
 import { MemoryCache } from "@autograms/store";
-import { memoryBytes } from "../../store/src/memory-bytes.js";
+import { memoryBytes } from "../../store/src/memory-cache.js";
 
 /** A frozen memory holding about `mb` MiB of text in a variable, as sealed memory is frozen. */
 function memory(checksum: string, mb: number): Memory {

@@ -1,12 +1,21 @@
 import type * as Pg from "pg";
 import { StoreError } from "../errors.js";
-import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
+import { bindable, type Row, type Sql, type SqlDriver, type TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
-import { RUN_CHANNEL } from "./channel.js";
-import { postgresUnwritable } from "./unwritable.js";
 
 // pg is CommonJS, loaded only when a Postgres store is opened.
+
+/** The NOTIFY channel of run events; the payload is the key (a run id). Channels are per database. */
+export const RUN_CHANNEL = "autograms_runs";
+
+/** Postgres refusing writes: a standby (25006 read_only_sql_transaction), or out of space (53100 disk_full). */
+const UNWRITABLE = new Map(
+  Object.entries({
+    "25006": "the database is read-only (a standby?)",
+    "53100": "the database's disk is full",
+  }),
+);
 
 /** Any fixed number: every process migrating the same database takes this advisory lock. */
 const MIGRATION_LOCK = 0x6175746f; // "auto"
@@ -41,8 +50,6 @@ export function prepared(sql: string): { text: string; name?: string } {
   PREPARED.set(sql, statement);
   return statement;
 }
-
-const toPg = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
 
 /**
  * SQLSTATE classes and socket errors that mean the database is out of reach (restarting, shut
@@ -86,7 +93,10 @@ function over(client: Pg.Pool | Pg.PoolClient): Sql {
   };
 }
 
-const statement = (sql: string, params: unknown[]): Pg.QueryConfig => ({ ...prepared(sql), values: params.map(toPg) });
+const statement = (sql: string, params: unknown[]): Pg.QueryConfig => ({
+  ...prepared(sql),
+  values: params.map(bindable),
+});
 
 const rethrow = (err: unknown): never => {
   throw unreachable(err);
@@ -95,7 +105,7 @@ const rethrow = (err: unknown): never => {
 export class PostgresDriver implements SqlDriver {
   readonly bytesType = "BYTEA";
   readonly lockRow = " FOR UPDATE";
-  readonly unwritable = postgresUnwritable;
+  readonly unwritable = (code: string) => UNWRITABLE.get(code);
   private readonly pool: Pg.Pool;
   private readonly direct: Sql;
   /**

@@ -2,14 +2,14 @@
  * The store on Postgres, where each statement is a round trip: a turn's commit is one statement,
  * atomic as it is (no BEGIN and COMMIT around it), and a free thread is taken by one statement.
  */
-import { type Committing, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
-import { first, num, optStr, type Row, type Sql, type SqlDriver } from "../sql/driver.js";
+import { type Committing, headUpdate, lapsed, leaseProblem, runEnded } from "../sql/committing.js";
+import { first, num, optStr, type Row, type Sql } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
-import { type Decided, LEASE_COLUMNS, LEASE_NAMES, leaseValues, SqlStore, type Take } from "../sql/sql-store.js";
-import { headUpdate } from "../sql/turn-head.js";
-import type { AcquireOptions, Lease, StoreOptions, TakenThread } from "../types.js";
-import { PostgresRunLog } from "./run-log.js";
-import { insertTakenRun } from "../sql/run-log.js";
+import { type Decided, SqlStore, type Take } from "../sql/sql-store.js";
+import { LEASE_COLUMNS, LEASE_NAMES, leaseValues } from "../sql/rows.js";
+import type { AcquireOptions, Lease, NewRun, RunEventRecord, TakenThread } from "../types.js";
+import { type Batch, batchText, type BatchStatus, INSERT_RUN, insertTakenRun } from "../sql/run-log.js";
+import { RUN_CHANNEL } from "./driver.js";
 
 /**
  * The renewal of leases, where an UPDATE of many rows waits for the lock of each: a thread whose
@@ -31,11 +31,7 @@ const RENEWAL = `WITH free AS (SELECT id FROM threads WHERE id = ANY(CAST(? AS T
 /** Postgres's SQLSTATE for a division by zero: what the commit's all-or-nothing guard raises. */
 const DIVISION_BY_ZERO = "22012";
 
-export class PostgresStore extends SqlStore<PostgresRunLog> {
-  constructor(db: SqlDriver, where: string, options: StoreOptions) {
-    super(db, where, options, PostgresRunLog);
-  }
-
+export class PostgresStore extends SqlStore {
   protected async renewLeases(ids: string[], tokens: string[], expires: number, now: number): Promise<string[]> {
     const rows = await this.db.leases.all(RENEWAL, [ids, expires, tokens, now, ids, tokens, now]);
     return rows.map((r) => String(r.lease_token));
@@ -170,7 +166,7 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
       const now = this.now();
       const head = headUpdate(c, this.options, now, !withSnapshot);
       const { run } = turn;
-      const batch = run && this.runs.batchStatement(run.runId, run.events, c.from, c.runStatus, run.begin, c.runTurn);
+      const batch = run && this.batchStatement(run.runId, run.events, c.from, c.runStatus, run.begin, c.runTurn);
       const replaces = turn.replaces !== undefined;
       const ctes = [
         `head AS (${head.sql})`,
@@ -222,10 +218,58 @@ export class PostgresStore extends SqlStore<PostgresRunLog> {
       if (problem) throw problem;
       if (!withSnapshot) return null;
       if (run) {
-        await this.runs.refused(sql, run.runId);
+        await this.refusedBatch(sql, run.runId);
         throw runEnded(run, lease);
       }
       throw lapsed(lease);
     });
+  }
+
+  /** Alone, its commit does not wait for the disk (set_config is SET LOCAL within a statement). */
+  protected async writeBatch({ runId, from, events, end, begin }: Batch): Promise<boolean> {
+    const batch = this.batchStatement(runId, events, from, end, begin);
+    const row = await first(
+      this.db,
+      `WITH ${batch.ctes} SELECT ${batch.taken} AS taken, set_config('synchronous_commit', 'off', true) AS lazy`,
+      batch.params,
+    );
+    if (num(row?.taken) === 0) return this.refusedBatch(this.db, runId);
+    return true;
+  }
+
+  /**
+   * A run's batch of events as the common table expressions of one statement, so one round trip
+   * (the transaction it would take is five: BEGIN, the run's record, the events, NOTIFY, COMMIT),
+   * alone or as part of the statement that commits the run's turn: the run's record (new, or its
+   * numbering taken by one conditional update: on from the run's last event, the run not ended),
+   * then the events (all in one parameter, a JSON array, so a batch of any size fits) and the
+   * notification, only if the numbering was taken; `taken` counts it (0: refused). `status`: the
+   * run's end, or `committed`; `turn`: the run goes on with that turn.
+   */
+  private batchStatement(
+    runId: string,
+    events: readonly RunEventRecord[],
+    from: number | null,
+    status: BatchStatus | undefined,
+    begin: NewRun | undefined,
+    turn?: number,
+  ): { ctes: string; params: unknown[]; taken: string } {
+    const taken = begin
+      ? { sql: `${INSERT_RUN} RETURNING id`, params: this.runRow(runId, begin, events.length, status, turn) }
+      : ((u) => ({ sql: `${u.sql} RETURNING id`, params: u.params }))(
+          this.takeNumbers(runId, events.length, from, status, turn),
+        );
+    const added =
+      events.length === 0
+        ? ""
+        : `added AS (INSERT INTO run_events (run_id, seq, last_seq, event)
+           SELECT taken.id, CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT) FROM taken),`;
+    return {
+      ctes: `taken AS (${taken.sql}),
+         ${added}
+         woken AS (SELECT pg_notify('${RUN_CHANNEL}', taken.id) FROM taken)`,
+      params: [...taken.params, ...(events.length === 0 ? [] : [from, from! + events.length - 1, batchText(events)])],
+      taken: "(SELECT COUNT(*) FROM taken) + 0 * (SELECT COUNT(*) FROM woken)",
+    };
   }
 }

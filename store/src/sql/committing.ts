@@ -1,13 +1,17 @@
 /**
- * A turn's commit as both dialects write it: what is written (Committing), what becomes of the
- * lease's run, and why nothing was written.
+ * A turn's commit as both dialects write it: what is written (Committing; the trace and delta as
+ * the turn's row keeps them, TurnColumns, and as its record gives them back), the thread's new head
+ * (one update of its row that checks the lease and decides, by the one snapshot rule, whether the
+ * turn keeps a snapshot of the whole memory), what becomes of the lease's run, and why nothing was
+ * written.
  */
+import { storedTrace, type MemoryDelta } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
-import type { Lease, NewTurn, RunWrite } from "../types.js";
+import type { Lease, NewTurn, RunWrite, Store, StoredTraceEvent, TurnRecord } from "../types.js";
+import { packJson, unpackJson } from "./packed-json.js";
 import { num, type Row } from "./driver.js";
-import { isLive } from "./rows.js";
+import { isLive, LEASE_CLEARED } from "./rows.js";
 import type { BatchStatus } from "./run-log.js";
-import type { TurnColumns } from "./turn-columns.js";
 
 /**
  * A turn's commit as a dialect writes it (SqlStore.writeTurn), all or nothing: the lease checked
@@ -88,4 +92,108 @@ export function runEnded(run: RunWrite, lease: Lease): StoreError {
     "lease_lost",
     `run ${run.runId} on thread ${lease.threadId} was ended by another process while its turn ran; nothing was committed`,
   );
+}
+
+/**
+ * Whether the turn keeps a snapshot, on the thread's row as it was before the commit: a turn
+ * without a delta, a thread's first (no snapshot yet), `snapshotEvery` turns since the last one,
+ * or `snapshotBytes` of deltas since.
+ */
+function snapshotDue(c: Committing, options: Store["options"]): { sql: string; params: unknown[] } {
+  return {
+    sql: "(CAST(? AS INTEGER) = 1 OR snap_seq = 0 OR CAST(? AS INTEGER) - snap_seq >= CAST(? AS INTEGER) OR snap_bytes + CAST(? AS BIGINT) >= CAST(? AS BIGINT))",
+    params: [
+      c.columns.delta === null ? 1 : 0,
+      c.seq,
+      options.snapshotEvery,
+      c.columns.delta?.length ?? 0,
+      options.snapshotBytes,
+    ],
+  };
+}
+
+/**
+ * The update, RETURNING the row's `snap_seq` (the turn's own where it keeps a snapshot); no row
+ * where the lease no longer holds, nor (`unlessDue`) where a snapshot is due.
+ */
+export function headUpdate(
+  c: Committing,
+  options: Store["options"],
+  now: number,
+  unlessDue = false,
+): { sql: string; params: unknown[] } {
+  const { lease, turn, seq } = c;
+  const due = snapshotDue(c, options);
+  return {
+    sql: `UPDATE threads SET version = CAST(? AS INTEGER), agent = ?, graph_hash = ?, memory_checksum = ?, done = CAST(? AS INTEGER),
+           snap_seq = CASE WHEN ${due.sql} THEN CAST(? AS INTEGER) ELSE snap_seq END,
+           snap_bytes = CASE WHEN ${due.sql} THEN 0 ELSE snap_bytes + CAST(? AS BIGINT) END,
+           updated_at = CAST(? AS BIGINT)${turn.continues ? "" : `, ${LEASE_CLEARED}`}
+         WHERE id = ? AND lease_token = ? AND version = CAST(? AS INTEGER) AND lease_expires > CAST(? AS BIGINT)${unlessDue ? ` AND NOT ${due.sql}` : ""}
+         RETURNING snap_seq`,
+    params: [
+      seq,
+      turn.memory.graph.agent,
+      turn.memory.graph.hash,
+      turn.memory.checksum,
+      turn.memory.done,
+      ...due.params,
+      seq,
+      ...due.params,
+      c.columns.delta?.length ?? 0,
+      now,
+      lease.threadId,
+      lease.token,
+      lease.version,
+      now,
+      ...(unlessDue ? due.params : []),
+    ],
+  };
+}
+
+export interface TurnColumns {
+  trace: Buffer;
+  delta: Buffer | null;
+  /** The trace as stored, when it was given as objects. */
+  stored: StoredTraceEvent[] | null;
+}
+
+/** The turn's trace and delta packed here, or as given packed (`NewTurn.packed`). */
+export function turnColumns(turn: NewTurn): TurnColumns {
+  if (!turn.packed) {
+    const stored = storedTrace(turn.trace ?? []);
+    return { trace: packJson(stored), delta: turn.delta === undefined ? null : packJson(turn.delta), stored };
+  }
+  if (turn.trace !== undefined || turn.delta !== undefined)
+    throw new StoreError("bad_request", "a turn's trace and delta are given either packed or not, not both");
+  const { trace, delta } = turn.packed;
+  return { trace: bytes(trace), delta: delta && bytes(delta), stored: null };
+}
+
+/** The drivers bind a Buffer as a blob: a view of the same memory, not a copy. */
+function bytes(packed: Uint8Array): Buffer {
+  return Buffer.isBuffer(packed) ? packed : Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+}
+
+/**
+ * The committed turn's record: its trace and delta as given, or, given packed, unpacked only if
+ * the caller reads them (a server's commit does not).
+ */
+export function committedRecord(
+  row: Omit<TurnRecord, "trace" | "delta">,
+  turn: NewTurn,
+  columns: TurnColumns,
+): TurnRecord {
+  if (columns.stored) return { ...row, delta: turn.delta ?? null, trace: columns.stored };
+  const unpacked: { trace?: StoredTraceEvent[]; delta?: MemoryDelta | null } = {};
+  return Object.defineProperties(row as TurnRecord, {
+    trace: { enumerable: true, get: () => (unpacked.trace ??= unpackJson(columns.trace) as StoredTraceEvent[]) },
+    delta: {
+      enumerable: true,
+      get: () => {
+        if (!("delta" in unpacked)) unpacked.delta = columns.delta && (unpackJson(columns.delta) as MemoryDelta);
+        return unpacked.delta;
+      },
+    },
+  });
 }

@@ -1,3 +1,5 @@
+import { checkListOptions } from "../arguments.js";
+
 /**
  * The little of a database the store needs, so its logic (sql-store.ts) is written once for both
  * SQLite and Postgres. SQL is written with `?` placeholders and portable types (TEXT, INTEGER,
@@ -79,3 +81,21 @@ export async function first(sql: Sql, text: string, params?: unknown[]): Promise
 export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 export const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 export const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** A parameter as both drivers bind it: booleans as 0 or 1, undefined as NULL. */
+export const bindable = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);
+
+/**
+ * A listing's `agent` filter and `limit` (below 0: none), checked, as SQL to append (`where`, with
+ * the condition given for the agent; `limit`, after its ORDER BY) and their values in order.
+ */
+export function listing(options: { limit?: number; agent?: string }, agentCondition: string) {
+  checkListOptions(options);
+  const limit = options.limit ?? -1;
+  const agent = options.agent === undefined ? [] : [options.agent];
+  return {
+    where: agent.length > 0 ? ` WHERE ${agentCondition}` : "",
+    limit: limit >= 0 ? " LIMIT ?" : "",
+    params: [...agent, ...(limit >= 0 ? [limit] : [])],
+  };
+}

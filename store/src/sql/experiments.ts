@@ -7,9 +7,9 @@ import { randomBytes } from "node:crypto";
 import type { Graph } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import type { EvalReport } from "@autograms/runtime/eval";
-import { checkExperiment, checkListOptions, experimentKey } from "../arguments.js";
-import type { Experiment, ExperimentInfo, NewExperiment } from "../experiments.js";
-import { first, num, optStr, type Row, type SqlDriver } from "./driver.js";
+import { checkExperiment, experimentKey } from "../arguments.js";
+import type { Experiment, ExperimentInfo, ExperimentStore, NewExperiment } from "../experiments.js";
+import { first, listing, num, optStr, type Row, type SqlDriver } from "./driver.js";
 import { packJson, unpackJson } from "./packed-json.js";
 
 /** The summary's fields, in the order of their columns (each field's name in snake case). */
@@ -18,13 +18,14 @@ const FIELDS = "id createdAt agent build sourceHash model casesFile cases runs p
 ) as (keyof ExperimentInfo)[];
 const SUMMARY = FIELDS.map((f) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join(", ");
 
-export class ExperimentTable {
-  constructor(
-    private readonly db: SqlDriver,
-    private readonly now: () => number,
+/** The store's experiments, the base of its runs (RunLog) and so of SqlStore. */
+export abstract class ExperimentTable implements ExperimentStore {
+  protected constructor(
+    protected readonly db: SqlDriver,
+    protected readonly now: () => number,
   ) {}
 
-  async save(e: NewExperiment): Promise<ExperimentInfo> {
+  async saveExperiment(e: NewExperiment): Promise<ExperimentInfo> {
     checkExperiment(e);
     const { report, graph } = e;
     const passed = report.runs.filter((r) => r.pass).length;
@@ -53,7 +54,7 @@ export class ExperimentTable {
     return info;
   }
 
-  async get(id: string): Promise<Experiment | null> {
+  async experiment(id: string): Promise<Experiment | null> {
     experimentKey(id);
     const row = await first(this.db, `SELECT ${SUMMARY}, report, graph FROM experiments WHERE id = ?`, [id]);
     if (!row) return null;
@@ -64,13 +65,11 @@ export class ExperimentTable {
     };
   }
 
-  async list(options: { limit?: number; agent?: string } = {}): Promise<ExperimentInfo[]> {
-    checkListOptions(options);
-    const limit = options.limit ?? -1;
-    const where = options.agent === undefined ? "" : " WHERE agent = ?";
+  async listExperiments(options: { limit?: number; agent?: string } = {}): Promise<ExperimentInfo[]> {
+    const { where, limit, params } = listing(options, "agent = ?");
     const rows = await this.db.all(
-      `SELECT ${SUMMARY} FROM experiments${where} ORDER BY created_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`,
-      [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])],
+      `SELECT ${SUMMARY} FROM experiments${where} ORDER BY created_at DESC, id${limit}`,
+      params,
     );
     return rows.map(experimentInfo);
   }

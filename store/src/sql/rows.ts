@@ -1,6 +1,6 @@
 /** Database rows to the store's records, the same for both dialects. */
 import type { MemoryDelta } from "@autograms/runtime";
-import type { StoredTraceEvent, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
+import type { Lease, StoredTraceEvent, ThreadInfo, TurnRecord, TurnStatus } from "../types.js";
 import { unpackJson } from "./packed-json.js";
 import { num, optNum, optStr, type Row } from "./driver.js";
 
@@ -15,6 +15,23 @@ export const THREAD_ROW =
   "threads.snap_bytes, threads.created_at, threads.updated_at, threads.parent_id, threads.parent_seq, threads.lease_token, " +
   "threads.lease_owner, threads.lease_message, threads.lease_user, threads.lease_since, threads.lease_expires, " +
   "threads.queue_tail, threads.title, threads.memory_checksum, threads.settings";
+
+/** The lease's columns, in the order of `leaseValues`. */
+export const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
+/** The lease's columns as taking it writes them (`leaseValues`). */
+export const LEASE_COLUMNS = LEASE_NAMES.replaceAll(",", " = ?,") + " = ?";
+
+export const leaseValues = (lease: Lease, user: string | null, now: number) => [
+  lease.token,
+  lease.owner,
+  lease.messageId,
+  user,
+  now,
+  now + lease.ttlMs,
+];
+
+/** The lease's columns as a commit or a release leaves them: the thread free. */
+export const LEASE_CLEARED = LEASE_NAMES.replaceAll(",", " = NULL,") + " = NULL";
 
 /** A run holds the thread: a lease whose time has not run out (a dead process's lease lapses). */
 export function isLive(row: Row, now: number): boolean {

@@ -1,6 +1,8 @@
 /**
- * Runs and their events (the `runs` and `run_events` tables): what both dialects share. How a
- * batch of events is written is each dialect's (sqlite/run-log.ts, postgres/run-log.ts). A run's events are appended in batches, each batch one transaction that checks the numbering
+ * Runs and their events (the `runs` and `run_events` tables): the store's RunLogStore, what both
+ * dialects share. How a batch of events is written is each dialect's (`writeBatch`, in
+ * sqlite/store.ts and postgres/store.ts). A run's events are appended in batches, each batch one
+ * transaction that checks the numbering
  * goes on from the run's last event, so two writers (the run's process, and a reader settling an
  * abandoned run) never interleave; every append wakes the run's watchers in all processes. Appends
  * do not wait for the disk: a crash of the machine may lose a run's last events (its turn, if
@@ -8,9 +10,22 @@
  */
 import { randomUUID } from "node:crypto";
 import { StoreError } from "../errors.js";
-import type { Lease, NewRun, RunEventRecord, RunRecord, RunStatus } from "../types.js";
+import { runKey, threadKey } from "../arguments.js";
+import type {
+  Lease,
+  NewRun,
+  RunEventRecord,
+  RunLogStore,
+  RunPage,
+  RunQuery,
+  RunRecord,
+  RunStatus,
+  Store,
+} from "../types.js";
 import { first, num, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
+import { ExperimentTable } from "./experiments.js";
 import { isLive } from "./rows.js";
+import { listRuns } from "./run-list.js";
 
 /**
  * A batch of events is one row: its first number (`seq`), its last (`last_seq`) and the events as
@@ -32,24 +47,37 @@ export interface Batch {
   begin: NewRun | undefined;
 }
 
-export abstract class RunLog {
-  constructor(
-    protected readonly db: SqlDriver,
-    private readonly now: () => number,
-    private readonly options: { pollMs: number; leaseMs: number },
-  ) {}
+/** How many runs' events one statement of `dropRunEvents` drops: a sweep's statements stay short, whatever piled up. */
+const DROP_BATCH = 500;
 
-  async begin(run: NewRun): Promise<RunRecord> {
+/** The store's runs, the base of SqlStore: its dialect writes a batch of events its own way. */
+export abstract class RunLog extends ExperimentTable implements RunLogStore {
+  protected constructor(
+    db: SqlDriver,
+    now: () => number,
+    readonly options: Store["options"],
+  ) {
+    super(db, now);
+  }
+
+  async beginRun(run: NewRun): Promise<RunRecord> {
     const id = run.id ?? randomUUID();
-    await this.insert(this.db, id, run);
-    return (await this.get(id))!;
+    await this.insertRun(this.db, id, run);
+    return (await this.run(id))!;
   }
 
   /**
    * The run's record, with its first `events` already counted and its status `end` when they end
    * it; within the write that takes the thread, the record of the run that took it.
    */
-  async insert(sql: Sql, id: string, run: NewRun, events = 0, end?: BatchStatus, turn?: number): Promise<void> {
+  protected async insertRun(
+    sql: Sql,
+    id: string,
+    run: NewRun,
+    events = 0,
+    end?: BatchStatus,
+    turn?: number,
+  ): Promise<void> {
     await sql.run(INSERT_RUN, this.runRow(id, run, events, end, turn));
   }
 
@@ -94,14 +122,14 @@ export abstract class RunLog {
    * Forgets the run the lease recorded if it stored no event and the lease still holds: its thread
    * is given back before the run began (refused), so no reader is to find it.
    */
-  async drop(lease: Lease): Promise<void> {
+  protected async dropRun(lease: Lease): Promise<void> {
     await this.db.run(
       "DELETE FROM runs WHERE thread_id = ? AND lease_token = ? AND last_seq = 0 AND status = 'running' AND EXISTS (SELECT 1 FROM threads WHERE id = ? AND lease_token = ?)",
       [lease.threadId, lease.token, lease.threadId, lease.token],
     );
   }
 
-  async continueWith(runId: string, lease: Lease): Promise<void> {
+  async continueRun(runId: string, lease: Lease): Promise<void> {
     const changed = await this.db.run(
       "UPDATE runs SET lease_token = ?, turn = ?, message_id = ?, status = 'running', updated_at = ? WHERE id = ? AND thread_id = ? AND status IN ('running', 'committed')",
       [lease.token, lease.version + 1, lease.messageId, this.now(), runId, lease.threadId],
@@ -110,24 +138,24 @@ export abstract class RunLog {
       throw new StoreError("bad_request", `run ${runId} of thread ${lease.threadId} has ended or does not exist`);
   }
 
-  async append(
+  async appendRunEvents(
     runId: string,
     events: readonly RunEventRecord[],
     end?: "finished" | "failed",
     begin?: NewRun,
   ): Promise<boolean> {
     if (events.length === 0 && end === undefined && begin === undefined) return true;
-    return this.write({ runId, from: this.checkNumbering(runId, events, begin), events, end, begin });
+    return this.writeBatch({ runId, from: this.checkNumbering(runId, events, begin), events, end, begin });
   }
 
   /**
    * Writes a batch on its own (not with a turn), without waiting for the disk: false, and nothing
    * written, when the numbering was not taken (refused).
    */
-  protected abstract write(batch: Batch): Promise<boolean>;
+  protected abstract writeBatch(batch: Batch): Promise<boolean>;
 
   /** Checks a batch's numbering: on from its first event without gaps, from 1 for a new run. */
-  checkNumbering(runId: string, events: readonly RunEventRecord[], begin: NewRun | undefined): number | null {
+  protected checkNumbering(runId: string, events: readonly RunEventRecord[], begin: NewRun | undefined): number | null {
     const from = events.length > 0 ? events[0]!.seq : null;
     events.forEach((e, i) => {
       if (e.seq !== from! + i)
@@ -139,7 +167,7 @@ export abstract class RunLog {
   }
 
   /** A batch whose numbering was not taken: false, or an error for a run that does not exist. */
-  async refused(sql: Sql, runId: string): Promise<false> {
+  protected async refusedBatch(sql: Sql, runId: string): Promise<false> {
     if (!(await first(sql, "SELECT id FROM runs WHERE id = ?", [runId])))
       throw new StoreError("bad_request", `no run '${runId}'`);
     return false;
@@ -161,7 +189,8 @@ export abstract class RunLog {
 
   private readonly reads = new Map<string, Promise<unknown>>();
 
-  events(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+  async runEvents(runId: string, afterSeq = 0, limit?: number): Promise<RunEventRecord[]> {
+    runKey(runId);
     return this.shared(`events ${runId} ${afterSeq} ${limit}`, () => this.readEvents(runId, afterSeq, limit));
   }
 
@@ -186,27 +215,60 @@ export abstract class RunLog {
     return limit === undefined ? events : events.slice(0, limit);
   }
 
-  get(runId: string): Promise<RunRecord | null> {
+  async run(runId: string): Promise<RunRecord | null> {
+    runKey(runId);
     return this.shared(`run ${runId}`, async () => {
       const row = await first(this.db, `${RUN_WITH_LEASE} WHERE r.id = ?`, [runId]);
-      return row ? this.record(row) : null;
+      return row ? this.runRecord(row) : null;
     });
   }
 
-  async latest(threadId: string): Promise<RunRecord | null> {
+  async latestRun(threadId: string): Promise<RunRecord | null> {
+    threadKey(threadId);
     const row = await first(
       this.db,
       `${RUN_WITH_LEASE} WHERE r.thread_id = ? ORDER BY r.started_at DESC, r.turn DESC LIMIT 1`,
       [threadId],
     );
-    return row ? this.record(row) : null;
+    return row ? this.runRecord(row) : null;
   }
 
-  watch(runId: string, listener: () => void): () => void {
+  watchRun(runId: string, listener: () => void): () => void {
     return this.db.watch(runId, listener, this.options.pollMs);
   }
 
-  private record(row: Row): RunRecord {
+  listRuns(query: RunQuery = {}): Promise<RunPage> {
+    return listRuns(this.db, query, this.now());
+  }
+
+  /**
+   * A run's events are there for a client to resume the run's stream; once the run has ended and
+   * nobody resumed it for a while they are dead weight (most of a thread's bytes: a turn's row
+   * keeps its trace, which is what the thread's history and a replay read). The run's record
+   * stays, so a late resume is told the events are gone rather than that the run never was. A
+   * failed run's events stay: nothing of it was committed, so they are all there is of what it
+   * did and why it failed (the runs page's error and span tree read them), and failures are few.
+   */
+  async dropRunEvents(endedMsAgo: number): Promise<number> {
+    const before = this.now() - endedMsAgo;
+    let dropped = 0;
+    let rows: number;
+    // The runs are found from the events still kept (few: those of recent runs), not from all the
+    // runs there ever were. Fewer rows than DROP_BATCH: none of those runs is left.
+    do {
+      rows = await this.db.run(
+        `DELETE FROM run_events WHERE run_id IN (
+           SELECT e.run_id FROM run_events e JOIN runs r ON r.id = e.run_id
+           WHERE r.status = 'finished' AND r.updated_at < ?
+           GROUP BY e.run_id LIMIT ?)`,
+        [before, DROP_BATCH],
+      );
+      dropped += rows;
+    } while (rows >= DROP_BATCH);
+    return dropped;
+  }
+
+  private runRecord(row: Row): RunRecord {
     const now = this.now();
     const stored = String(row.status) as RunStatus;
     let status = stored;

@@ -1,7 +1,8 @@
 /**
  * The store's logic, written once over `SqlDriver` for SQLite and Postgres alike; what each
  * dialect writes its own way (a turn's commit, a batch of run events, the renewal of leases) is in
- * its subclass (sqlite/store.ts, postgres/store.ts).
+ * its subclass (sqlite/store.ts, postgres/store.ts). The runs (run-log.ts) and the experiments
+ * (experiments.ts) are its base classes, a concern of the Store interface each.
  *
  * A turn never holds a database transaction while the model thinks: `acquire` takes a lease on the
  * thread in one short transaction, the run happens outside, and `commit` appends the turn in a
@@ -10,24 +11,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { Memory } from "@autograms/runtime";
+import { applyDelta, type Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { MemoryCache } from "../memory-cache.js";
-import { replayDeltas } from "../memory-replay.js";
-import type { Experiment, ExperimentInfo, NewExperiment } from "../experiments.js";
-import { ExperimentTable } from "./experiments.js";
 import type {
   AcquireOptions,
   Lease,
   LoadedThread,
-  NewRun,
   NewTurn,
   PruneOptions,
   PruneResult,
-  RunEventRecord,
-  RunPage,
-  RunQuery,
-  RunRecord,
   Store,
   StoreOptions,
   TakenThread,
@@ -35,43 +28,32 @@ import type {
   ThreadInfo,
   TurnRecord,
 } from "../types.js";
-import { first, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
+import { first, listing, num, optNum, optStr, type Row, type Sql, type SqlDriver } from "./driver.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
-import { whyUnwritable } from "./unwritable.js";
 import { packJson, unpackJson } from "./packed-json.js";
-import { busyMessage, isLive, THREAD_ROW, threadInfo, turnRecord } from "./rows.js";
+import {
+  busyMessage,
+  isLive,
+  LEASE_CLEARED,
+  LEASE_COLUMNS,
+  leaseValues,
+  THREAD_ROW,
+  threadInfo,
+  turnRecord,
+} from "./rows.js";
 import {
   checkAcquireOptions,
-  checkListOptions,
   checkPruneOptions,
+  checkSettingsText,
+  definedOnly,
   checkTitle,
   describe,
   keepable,
-  runKey,
   threadKey,
   turnNumber,
 } from "../arguments.js";
-import { listRuns } from "./run-list.js";
-import type { RunLog } from "./run-log.js";
-import { committedRecord, turnColumns } from "./turn-columns.js";
-import { LEASE_CLEARED } from "./turn-head.js";
-import { DROP_BATCH, dropEndedRunEvents } from "./run-retention.js";
-import { readThreadSettings, writeThreadSettings } from "./thread-settings.js";
-import { type Committing, leaseProblem, runAfter } from "./committing.js";
-
-/** The lease's columns, in the order of `leaseValues`. */
-export const LEASE_NAMES = "lease_token, lease_owner, lease_message, lease_user, lease_since, lease_expires";
-/** The lease's columns as taking it writes them (`leaseValues`). */
-export const LEASE_COLUMNS = LEASE_NAMES.replaceAll(",", " = ?,") + " = ?";
-
-export const leaseValues = (lease: Lease, user: string | null, now: number) => [
-  lease.token,
-  lease.owner,
-  lease.messageId,
-  user,
-  now,
-  now + lease.ttlMs,
-];
+import { RunLog } from "./run-log.js";
+import { type Committing, committedRecord, leaseProblem, runAfter, turnColumns } from "./committing.js";
 
 /**
  * A take as asked: the lease it gives, the user's message, the message id whose turn is given back
@@ -84,9 +66,6 @@ export interface Take {
   options: AcquireOptions;
   forMessage: boolean;
 }
-
-/** A message id's turn, found when the message came again. */
-type MadeTurn = Extract<TakenThread, { made: TurnRecord }>;
 
 const DEFAULTS: Store["options"] = {
   snapshotEvery: 50,
@@ -106,26 +85,17 @@ const TITLE_MAX = 200;
  */
 const THREAD_COLUMNS = `${THREAD_ROW}, (SELECT user_text FROM turns WHERE turns.thread_id = threads.id AND user_text IS NOT NULL ORDER BY seq LIMIT 1) AS first_user`;
 
-export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
-  readonly options: Store["options"];
-  protected readonly now: () => number;
-  protected readonly runs: Runs;
-  private readonly experiments: ExperimentTable;
+export abstract class SqlStore extends RunLog implements Store {
   protected readonly memories: MemoryCache;
   /** A lease's owner when the caller names none: read once (os.hostname() is a system call, a turn takes a lease). */
   private readonly owner = `pid ${process.pid} on ${hostname()}`;
 
-  protected constructor(
-    protected readonly db: SqlDriver,
+  constructor(
+    db: SqlDriver,
     readonly where: string,
-    options: StoreOptions,
-    runLog: new (db: SqlDriver, now: () => number, options: Store["options"]) => Runs,
+    { now, ...rest }: StoreOptions,
   ) {
-    const { now, ...rest } = options;
-    this.options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
-    this.now = now ?? Date.now;
-    this.runs = new runLog(db, this.now, this.options);
-    this.experiments = new ExperimentTable(db, this.now);
+    super(db, now ?? Date.now, { ...DEFAULTS, ...definedOnly(rest) });
     this.memories = new MemoryCache(this.options.memoryCache, this.options.memoryCacheMb * 1024 * 1024);
   }
 
@@ -158,12 +128,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   }
 
   async listThreads(options: { limit?: number; agent?: string } = {}): Promise<ThreadInfo[]> {
-    checkListOptions(options);
-    const limit = options.limit ?? -1;
-    const where = options.agent === undefined ? "" : " WHERE agent = ? OR agent IS NULL";
-    const params: unknown[] = [...(options.agent === undefined ? [] : [options.agent]), ...(limit >= 0 ? [limit] : [])];
+    const { where, limit, params } = listing(options, "agent = ? OR agent IS NULL");
     const rows = await this.db.all(
-      `SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit >= 0 ? " LIMIT ?" : ""}`,
+      `SELECT ${THREAD_COLUMNS} FROM threads${where} ORDER BY updated_at DESC, id${limit}`,
       params,
     );
     const now = this.now();
@@ -384,7 +351,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     const guard = { messageId, waiters: options.policy !== "interrupt" };
     const taken = await this.take(tx, row, { ...lease, version }, user, now, guard);
     if (!taken) throw CONTENDED;
-    if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+    if (options.runId !== undefined) await this.insertRun(tx, options.runId, { lease: taken, user });
     return { taken, row };
   }
 
@@ -410,7 +377,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   }
 
   /** The turn the row's `made_seq` names: the message's, already made. */
-  private async made(tx: Sql, row: Row): Promise<MadeTurn> {
+  private async made(tx: Sql, row: Row): Promise<Extract<TakenThread, { made: TurnRecord }>> {
     const seq = num(row.made_seq);
     const made = turnRecord((await first(tx, "SELECT * FROM turns WHERE thread_id = ? AND seq = ?", [row.id, seq]))!);
     return { made, endedThere: num(row.done) === 1 && seq === num(row.version) };
@@ -495,7 +462,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
             if (head !== ticket || isLive(row, now)) return null;
             await tx.run("DELETE FROM waiters WHERE thread_id = ? AND ticket = ?", [threadId, ticket]);
             const taken = (await this.take(tx, row, { ...lease, version: num(row.version) }, user, now))!;
-            if (options.runId !== undefined) await this.runs.insert(tx, options.runId, { lease: taken, user });
+            if (options.runId !== undefined) await this.insertRun(tx, options.runId, { lease: taken, user });
             return taken;
           },
           { durable: false },
@@ -549,7 +516,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
   ): Promise<Iterable<string>>;
 
   async release(lease: Lease, options: { dropRun?: boolean } = {}): Promise<void> {
-    if (options.dropRun) await this.runs.drop(lease);
+    if (options.dropRun) await this.dropRun(lease);
     await this.db.leases.run(`UPDATE threads SET ${LEASE_CLEARED} WHERE id = ? AND lease_token = ?`, [
       lease.threadId,
       lease.token,
@@ -564,7 +531,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     keepable(turn.reply, "reply");
     const columns = turnColumns(turn);
     const { run } = turn;
-    const from = run ? this.runs.checkNumbering(run.runId, run.events, run.begin) : null;
+    const from = run ? this.checkNumbering(run.runId, run.events, run.begin) : null;
     const seq = lease.version + 1;
     const committedAt = await this.writeTurn({ lease, turn, columns, seq, from, ...runAfter(turn, seq) });
     // Committed: this process's next turn on the thread starts from this very memory.
@@ -620,14 +587,7 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     threadKey(threadId);
     const row = await this.shown(this.db, threadId);
     if (!row) throw unknownThread(threadId, this.where);
-    return { info: threadInfo(row, this.now()), memory: await this.head(row) };
-  }
-
-  /** The memory at the thread's head: the one this process committed, if the row still names it. */
-  private head(row: Row): Promise<Memory | null> {
-    const threadId = String(row.id);
-    const kept = this.memories.get(threadId, optStr(row.memory_checksum));
-    return kept ? Promise.resolve(kept) : this.memoryAfter(this.db, threadId, num(row.version));
+    return { info: threadInfo(row, this.now()), memory: await this.memoryOf(this.db, threadId, row, num(row.version)) };
   }
 
   async memoryAt(threadId: string, turn: number): Promise<Memory | null> {
@@ -636,7 +596,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     const row = await this.existing(this.db, threadId);
     keptTurn(row, turn, `there is no turn ${turn}`, (kept) => `its memory is kept from turn ${kept} on`);
     if (turn === 0) return null;
-    return turn === num(row.version) ? this.head(row) : this.memoryAfter(this.db, threadId, turn);
+    return turn === num(row.version)
+      ? this.memoryOf(this.db, threadId, row, turn)
+      : this.memoryAfter(this.db, threadId, turn);
   }
 
   /** The memory after turn `seq`: the last snapshot at or before it, then the deltas after that. */
@@ -654,10 +616,9 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       "SELECT delta FROM turns WHERE thread_id = ? AND seq > ? AND seq <= ? AND delta IS NOT NULL ORDER BY seq",
       [threadId, num(snap.seq), seq],
     );
-    return replayDeltas(
-      unpackJson(snap.memory) as Memory,
-      deltas.map((d) => unpackJson(d.delta)),
-    );
+    // Each delta names the checksum of the memory it applies to, so a gap or a wrong order is
+    // refused (`bad_delta`) rather than rebuilt into some other memory.
+    return deltas.reduce((memory, d) => applyDelta(memory, unpackJson(d.delta)), unpackJson(snap.memory) as Memory);
   }
 
   // ---- history -----------------------------------------------------------------------------
@@ -728,12 +689,28 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     });
   }
 
-  threadSettings(threadId: string): Promise<string | null> {
-    return readThreadSettings(this.db, threadId);
+  // A thread's settings are the JSON text the server gave, kept and given back as it is (the
+  // server reads and checks it).
+  async threadSettings(threadId: string): Promise<string | null> {
+    threadKey(threadId);
+    return optStr((await first(this.db, "SELECT settings FROM threads WHERE id = ?", [threadId]))?.settings);
   }
 
-  setThreadSettings(threadId: string, settings: string | null): Promise<void> {
-    return writeThreadSettings(this.db, threadId, settings, this.now());
+  async setThreadSettings(threadId: string, settings: string | null): Promise<void> {
+    threadKey(threadId);
+    checkSettingsText(settings);
+    if (settings === null) {
+      await this.db.run("UPDATE threads SET settings = NULL WHERE id = ?", [threadId]);
+      return;
+    }
+    // A thread given settings before its first message is made now, as a thread with no turn
+    // (the other columns' defaults are a new thread's), in the same statement.
+    const now = this.now();
+    await this.db.run(
+      `INSERT INTO threads (id, created_at, updated_at, settings) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET settings = excluded.settings`,
+      [threadId, now, now, settings],
+    );
   }
 
   async deleteThread(threadId: string): Promise<boolean> {
@@ -799,73 +776,6 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
     return dropped;
   }
 
-  // ---- runs --------------------------------------------------------------------------------
-
-  beginRun(run: NewRun): Promise<RunRecord> {
-    return this.runs.begin(run);
-  }
-
-  continueRun(runId: string, lease: Lease): Promise<void> {
-    return this.runs.continueWith(runId, lease);
-  }
-
-  appendRunEvents(
-    runId: string,
-    events: readonly RunEventRecord[],
-    end?: "finished" | "failed",
-    begin?: NewRun,
-  ): Promise<boolean> {
-    return this.runs.append(runId, events, end, begin);
-  }
-
-  async runEvents(runId: string, afterSeq?: number, limit?: number): Promise<RunEventRecord[]> {
-    runKey(runId);
-    return this.runs.events(runId, afterSeq, limit);
-  }
-
-  async run(runId: string): Promise<RunRecord | null> {
-    runKey(runId);
-    return this.runs.get(runId);
-  }
-
-  async latestRun(threadId: string): Promise<RunRecord | null> {
-    threadKey(threadId);
-    return this.runs.latest(threadId);
-  }
-
-  watchRun(runId: string, listener: () => void): () => void {
-    return this.runs.watch(runId, listener);
-  }
-
-  listRuns(query: RunQuery = {}): Promise<RunPage> {
-    return listRuns(this.db, query, this.now());
-  }
-
-  async dropRunEvents(endedMsAgo: number): Promise<number> {
-    const before = this.now() - endedMsAgo;
-    let dropped = 0;
-    let rows: number;
-    do {
-      rows = await dropEndedRunEvents(this.db, before, DROP_BATCH);
-      dropped += rows;
-    } while (rows >= DROP_BATCH);
-    return dropped;
-  }
-
-  // ---- experiments -------------------------------------------------------------------------
-
-  saveExperiment(experiment: NewExperiment): Promise<ExperimentInfo> {
-    return this.experiments.save(experiment);
-  }
-
-  experiment(id: string): Promise<Experiment | null> {
-    return this.experiments.get(id);
-  }
-
-  listExperiments(options?: { limit?: number; agent?: string }): Promise<ExperimentInfo[]> {
-    return this.experiments.list(options);
-  }
-
   async ping(): Promise<void> {
     // A write that changes nothing, committed and synced as a turn's commit is: a store that
     // answers reads but cannot write (a full disk, a damaged or read-only file) is not ready.
@@ -875,7 +785,14 @@ export abstract class SqlStore<Runs extends RunLog = RunLog> implements Store {
       );
       await this.db.check();
     } catch (err) {
-      throw new StoreError("unavailable", whyUnwritable(this.db, err));
+      // In words fit for an unauthenticated probe: what is wrong, never where the store is.
+      const code = String((err as { code?: unknown } | null)?.code ?? "");
+      throw new StoreError(
+        "unavailable",
+        err instanceof StoreError && err.code === "unavailable"
+          ? "the database cannot be reached"
+          : (this.db.unwritable(code) ?? "the database failed to write"),
+      );
     }
   }
 

@@ -1,15 +1,28 @@
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import type { Row, Sql, SqlDriver, TransactionOptions } from "../sql/driver.js";
+import { bindable, type Row, type Sql, type SqlDriver, type TransactionOptions } from "../sql/driver.js";
 import { Watchers } from "../sql/watchers.js";
 import { loadDriver } from "../sql/load-driver.js";
-import { sqliteUnwritable } from "./unwritable.js";
 
 // better-sqlite3 is a native CommonJS module, loaded only when a SQLite store is opened.
 
 /** Below this much free space on its disk, a store is not ready: a turn's commit may not fit. */
 const MIN_FREE_BYTES = 1024 * 1024;
+
+/** SQLite's primary result codes (better-sqlite3 names them, SQLITE_IOERR_WRITE an extended one of SQLITE_IOERR). */
+const UNWRITABLE = new Map(
+  Object.entries({
+    SQLITE_FULL: "the disk is full",
+    SQLITE_CORRUPT: "the database file is damaged",
+    SQLITE_NOTADB: "the database file is damaged (it is not a SQLite database)",
+    SQLITE_READONLY: "the database is read-only",
+    SQLITE_CANTOPEN: "the database file cannot be opened",
+    SQLITE_BUSY: "the database is locked by another process",
+    SQLITE_IOERR: "the disk failed to read or write",
+    SQLITE_PERM: "the database file may not be written",
+  }),
+);
 
 /** How long a writer waits for another process's write lock before SQLite gives up. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -40,7 +53,9 @@ interface Shared {
 export class SqliteDriver implements SqlDriver {
   readonly bytesType = "BLOB";
   readonly lockRow = "";
-  readonly unwritable = sqliteUnwritable;
+  unwritable(code: string): string | undefined {
+    return UNWRITABLE.get(code) ?? UNWRITABLE.get(code.split("_").slice(0, 2).join("_"));
+  }
   private readonly db: BetterSqlite3.Database;
   private readonly queue: Shared;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -75,11 +90,11 @@ export class SqliteDriver implements SqlDriver {
   private readonly direct: Sql = {
     all: async (sql, params = []) => {
       const s = this.statement(sql);
-      if (s.reader) return s.all(...params.map(toSqlite)) as Row[];
-      s.run(...params.map(toSqlite));
+      if (s.reader) return s.all(...params.map(bindable)) as Row[];
+      s.run(...params.map(bindable));
       return [];
     },
-    run: async (sql, params = []) => this.statement(sql).run(...params.map(toSqlite)).changes,
+    run: async (sql, params = []) => this.statement(sql).run(...params.map(bindable)).changes,
   };
 
   private readonly leaveQueue: () => void;
@@ -241,5 +256,3 @@ interface Batch {
   durable: boolean;
   entries: Pending[];
 }
-
-const toSqlite = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v === undefined ? null : v);

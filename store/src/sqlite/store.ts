@@ -2,14 +2,12 @@
  * The store on SQLite: its writes as statements in one transaction, where a statement is no round
  * trip (better-sqlite3 runs in the process).
  */
-import type { SqlDriver } from "../sql/driver.js";
-import { type Committing, leaseProblem, runEnded } from "../sql/committing.js";
-import { first, num } from "../sql/driver.js";
+import { type Committing, headUpdate, leaseProblem, runEnded } from "../sql/committing.js";
+import { first, num, type Sql } from "../sql/driver.js";
 import { packJson } from "../sql/packed-json.js";
 import { type Decided, FREE, SqlStore, type Take } from "../sql/sql-store.js";
-import { headUpdate } from "../sql/turn-head.js";
-import type { StoreOptions } from "../types.js";
-import { SqliteRunLog } from "./run-log.js";
+import type { NewRun, RunEventRecord } from "../types.js";
+import { type Batch, BATCH_ROW, batchText, type BatchStatus } from "../sql/run-log.js";
 
 /**
  * The renewal of leases (their ids and tokens as two JSON arrays: one text for any number): the
@@ -21,11 +19,7 @@ const RENEWAL = `UPDATE threads SET lease_expires = ?
    WHERE id IN (SELECT value FROM json_each(?)) AND lease_token IN (SELECT value FROM json_each(?)) AND lease_expires > ?
    RETURNING lease_token`;
 
-export class SqliteStore extends SqlStore<SqliteRunLog> {
-  constructor(db: SqlDriver, where: string, options: StoreOptions) {
-    super(db, where, options, SqliteRunLog);
-  }
-
+export class SqliteStore extends SqlStore {
   protected async renewLeases(ids: string[], tokens: string[], expires: number, now: number): Promise<string[]> {
     const rows = await this.db.leases.all(RENEWAL, [expires, JSON.stringify(ids), JSON.stringify(tokens), now]);
     return rows.map((r) => String(r.lease_token));
@@ -69,7 +63,7 @@ export class SqliteStore extends SqlStore<SqliteRunLog> {
         committedAt: now,
       });
       const { run } = turn;
-      if (run && !(await this.runs.writeWithin(tx, run.runId, c.from, run.events, c.runStatus, run.begin, c.runTurn)))
+      if (run && !(await this.batchWithin(tx, run.runId, c.from, run.events, c.runStatus, run.begin, c.runTurn)))
         throw runEnded(run, lease);
       if (c.leaseRun) await tx.run(c.leaseRun.sql, c.leaseRun.params(lease, now));
       const head = headUpdate(c, this.options, now);
@@ -81,5 +75,36 @@ export class SqliteStore extends SqlStore<SqliteRunLog> {
         ]);
       return now;
     });
+  }
+
+  protected writeBatch({ runId, from, events, end, begin }: Batch): Promise<boolean> {
+    return this.db.transaction((tx) => this.batchWithin(tx, runId, from, events, end, begin), { durable: false });
+  }
+
+  /**
+   * A run's batch of events, within the transaction `sql` (alone, or the one that commits the
+   * run's turn; a statement is no round trip in the process).
+   * `status`: the run's end, or `committed`; `turn`: the run goes on with that turn.
+   */
+  private async batchWithin(
+    sql: Sql,
+    runId: string,
+    from: number | null,
+    events: readonly RunEventRecord[],
+    status: BatchStatus | undefined,
+    begin: NewRun | undefined,
+    turn?: number,
+  ): Promise<boolean> {
+    // A new run's record counts its first batch itself: one statement less for a run whose
+    // events are all in one batch (most turns).
+    if (begin) await this.insertRun(sql, runId, begin, events.length, status, turn);
+    // The numbering is taken, and the row locked, by one conditional update: the batch must go
+    // on from the run's last event, and the run must not have ended.
+    const update = this.takeNumbers(runId, events.length, from, status, turn);
+    const taken = begin ? 1 : await sql.run(update.sql, update.params);
+    if (taken === 0) return this.refusedBatch(sql, runId);
+    if (events.length > 0) await sql.run(BATCH_ROW, [runId, from, from! + events.length - 1, batchText(events)]);
+    await this.db.notify(sql, runId);
+    return true;
   }
 }

@@ -74,13 +74,32 @@ export const STALE_POLICIES = ["refuse", "restart"] as const;
  */
 export type StalePolicy = (typeof STALE_POLICIES)[number];
 
+/** How `acquireTurn` takes a thread for a turn. */
+export interface TurnAcquireOptions extends Omit<AcquireOptions, "user"> {
+  /**
+   * Answers the thread's last turn, number `replaces`, again (regenerate): the text and message id
+   * are that turn's. The agent runs from the memory before it, and the new turn replaces it
+   * (`TurnStatus` `replaced`). Refused when the thread has moved on from that turn.
+   */
+  replaces?: number;
+  /**
+   * Checks that the memory resumes on the agent that will play the turn (`Agent.checkMemory`),
+   * before the turn starts, wherever it is then played.
+   */
+  checkMemory?: (memory: Memory) => void;
+  /** Memory that `checkMemory` finds stale (`StalePolicy`); default `refuse`. */
+  onStale?: StalePolicy;
+}
+
+/** A message id that had made its turn: the thread was given back at once. */
+export interface RepeatedTurn {
+  repeated: TurnRecord;
+  /** The thread ended with that turn. */
+  endedThere: boolean;
+}
+
 export type Acquired =
-  | {
-      repeated: TurnRecord;
-      /** The thread ended with that turn. */
-      endedThere: boolean;
-      held?: undefined;
-    }
+  | (RepeatedTurn & { held?: undefined })
   | { held: HeldTurn; repeated?: undefined; endedThere?: undefined };
 
 /**
@@ -91,20 +110,7 @@ export async function acquireTurn(
   store: Store,
   threadId: string,
   text: string | null,
-  options: Omit<AcquireOptions, "user"> & {
-    /**
-     * Answers the thread's last turn, this number, again (regenerate): the agent gets the memory
-     * before it, and the commit marks it `replaced`. Refused when it is no longer the last.
-     */
-    replaces?: number;
-    /**
-     * Checks that the memory resumes on the agent that will play the turn (`Agent.checkMemory`),
-     * before the turn starts, wherever it is then played.
-     */
-    checkMemory?: (memory: Memory) => void;
-    /** Memory that `checkMemory` finds stale: refused (the default) or restarted. */
-    onStale?: StalePolicy;
-  } = {},
+  options: TurnAcquireOptions = {},
 ): Promise<Acquired> {
   if (typeof (store as { takeThread?: unknown } | null)?.takeThread !== "function")
     throw new StoreError("bad_request", `store: must be a Store (await openStore(url)), not ${describe(store)}`);

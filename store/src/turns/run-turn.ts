@@ -8,27 +8,21 @@
  * taken and lets the turn play on (the server); `runTurn` is both at once.
  */
 import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
-import type { AcquireOptions, Lease, PackedTurn, RunWrite, Store, TurnRecord } from "../types.js";
-import { acquireTurn, type HeldTurn, type PlayedTurn, type StalePolicy } from "./held-turn.js";
+import type { Lease, PackedTurn, RunWrite, Store, TurnRecord } from "../types.js";
+import {
+  acquireTurn,
+  type HeldTurn,
+  type PlayedTurn,
+  type RepeatedTurn,
+  type TurnAcquireOptions,
+} from "./held-turn.js";
 import { messageConflict, StoreError } from "../errors.js";
 import { describe } from "../arguments.js";
 
 /** How a thread is taken for a turn. */
-export interface TakeOptions extends Omit<AcquireOptions, "messageId" | "user" | "create"> {
+export interface TakeOptions extends Omit<TurnAcquireOptions, "messageId" | "create" | "checkMemory"> {
   /** The user message's id: sending the same id again returns the turn it made instead of a second one. */
   messageId?: string;
-  /**
-   * Answers the thread's last turn, number `replaces`, again (regenerate): `text` and `messageId`
-   * are that turn's. The agent runs from the memory before it, and the new turn replaces it
-   * (`TurnStatus` `replaced`). Refused when the thread has moved on from that turn.
-   */
-  replaces?: number;
-  /**
-   * A thread whose memory cannot resume on this agent (`stale_memory`, after an edit of the agent):
-   * `refuse` (default) fails the turn with that error and leaves the thread as it is; `restart`
-   * begins the conversation again from the start with this message (its history stays).
-   */
-  onStale?: StalePolicy;
   /**
    * A message to a thread that has had no turn yet (as the lease taken tells: another caller may
    * have made the opening while this one waited) is answered after the agent's opening, played
@@ -89,13 +83,6 @@ export interface TurnOutcome {
   restarted?: boolean;
 }
 
-/** A message id that had made its turn: the thread was given back at once. */
-export interface RepeatedTurn {
-  repeated: TurnRecord;
-  /** The thread ended with that turn. */
-  endedThere: boolean;
-}
-
 /** The thread, taken for a run of one turn, or two with the opening first (`openingFirst`). */
 export class TakenTurn {
   constructor(
@@ -105,17 +92,15 @@ export class TakenTurn {
     readonly openingFirst: boolean,
   ) {}
 
-  /** The lease the thread is held by. */
+  // What HeldTurn says of the thread as it was taken.
   get lease(): Lease {
     return this.held.lease;
   }
 
-  /** The thread's memory at the lease's version (null before the first turn, or restarted). */
   get memory(): Memory | null {
     return this.held.memory;
   }
 
-  /** The thread's model settings as kept, read as it was taken (null: none). */
   get settings(): string | null {
     return this.held.settings;
   }
@@ -125,7 +110,6 @@ export class TakenTurn {
     return this.held.lease.version + (this.openingFirst ? 2 : 1);
   }
 
-  /** The thread's memory was stale and `onStale` is `restart`: the conversation begins again. */
   get restarted(): boolean {
     return this.held.restarted;
   }
