@@ -67,14 +67,8 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   experimentsRoutes,
 ];
 
-/** Another agent served beside the default one (`AppOptions.agents`). */
-export interface AnotherAgent {
-  agent: Agent;
-  /** Where its turns are played, as `AppOptions.workers` (default: the server's own thread, under `budgets`). */
-  workers?: WorkerOptions | TurnPool | PoolBuild;
-  /** What the playground shows of its sources. */
-  sources?: readonly PlaygroundSource[];
-}
+/** Another agent served beside the default one (`AppOptions.agents`), with what the playground shows of its sources. */
+type AnotherAgent = Pick<AppOptions, "agent" | "workers"> & { sources?: readonly PlaygroundSource[] };
 
 export interface AppOptions {
   /** The default agent: served by the routes at `/` (and under `/agents/NAME/`, as any other). */
@@ -182,16 +176,9 @@ export function createApp(options: AppOptions): AutogramsApp {
       : workers
         ? new TurnPool(workers)
         : new InProcessPlayer(agent, options.budgets);
-  const served = [
-    {
-      agent: options.agent,
-      ...(options.workers && { workers: options.workers }),
-      sources: (options.playground || undefined)?.sources?.() ?? [],
-    },
-    ...(options.agents ?? []),
-  ];
+  const first: AnotherAgent = { ...options, sources: (options.playground || undefined)?.sources?.() ?? [] };
   const agents = new ServedAgents(
-    served.map((a) => ({
+    [first, ...(options.agents ?? [])].map((a) => ({
       name: a.agent.graph.agent,
       agent: a.agent,
       player: playerOf(a),

@@ -44,11 +44,7 @@ import {
 const Messages = lastChecked(MessageSchema);
 
 /** What the route reads of a RunAgentInput (the rest is checked, not used). */
-interface AgUiInput {
-  threadId: string;
-  runId: string;
-  messages: readonly unknown[];
-}
+type AgUiInput = Pick<z.infer<typeof RunAgentInputSchema>, "threadId" | "runId" | "messages">;
 
 /**
  * A RunAgentInput as the route reads it: every field checked with @ag-ui/core's schema but

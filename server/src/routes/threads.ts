@@ -8,7 +8,7 @@ import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
 import { knownThread } from "../own-thread.js";
-import { storedSettings } from "../settings/stored-settings.js";
+import { settingsFrom } from "../settings/stored-settings.js";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
 import {
@@ -140,7 +140,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
         ...thread,
         stale: await staleness(ctx, agent, thread),
         ...(usage && { usage }),
-        settings: (await storedSettings(store, id)) ?? null,
+        settings: settingsFrom(id, await store.threadSettings(id)) ?? null,
       },
       turns,
     });

@@ -6,6 +6,7 @@
  * no wait accounts for (the agent's own computation, the store) is given as `otherMs`.
  */
 import type { StoredTraceEvent } from "@autograms/runtime";
+import type { TurnRecord } from "@autograms/store";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
 import { madeCalls } from "./made-calls.js";
@@ -29,17 +30,15 @@ export interface Span {
   children: Span[];
 }
 
-/** What a turn span is made from: the stored turn, or the steps a run streamed before it failed. */
-export interface TurnSteps {
-  seq: number;
-  user: string | null;
-  reply: string | null;
+/**
+ * What a turn span is made from: the stored turn, or the steps a run streamed before it failed;
+ * `start` in milliseconds from the run's start, `ms` how long the turn took (null: unknown, e.g. it failed).
+ */
+type TurnSteps = Pick<TurnRecord, "seq" | "user" | "reply" | "trace"> & {
   status: string;
-  /** Milliseconds from the run's start, and how long the turn took (null: unknown, e.g. it failed). */
   start: number;
   ms: number | null;
-  trace: readonly StoredTraceEvent[];
-}
+};
 
 export function turnSpan(turn: TurnSteps, prices: Prices | undefined): Span {
   const id = `t${turn.seq}`;
