@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
-import { json, type ApiPaths } from "./openapi-schemas.js";
+import { answer, type ApiPaths } from "./openapi-schemas.js";
 
 /** The agent served: its name, its compiled graph (for a page to draw) and its last build's outcome (`serve --watch`). */
 export function agentRoutes(ctx: ServerContext): Hono {
@@ -18,27 +18,25 @@ export const agentApi: ApiPaths = {
     get: {
       summary: "The agent, its compiled graph, and its last build's outcome (serve --watch)",
       responses: {
-        200: {
-          description: "the agent",
-          content: json(
-            z.object({
-              name: z.string(),
-              graph: z.object({}),
-              build: z
-                .object({
-                  ok: z.boolean(),
-                  at: z.int(),
-                  watching: z.boolean().meta({ description: "new builds may come (serve --watch)" }),
-                  message: z.string().optional(),
-                  diagnostics: z.string().optional(),
-                })
-                .meta({
-                  description:
-                    "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving",
-                }),
-            }),
-          ),
-        },
+        200: answer(
+          "the agent",
+          z.object({
+            name: z.string(),
+            graph: z.object({}),
+            build: z
+              .object({
+                ok: z.boolean(),
+                at: z.int(),
+                watching: z.boolean().meta({ description: "new builds may come (serve --watch)" }),
+                message: z.string().optional(),
+                diagnostics: z.string().optional(),
+              })
+              .meta({
+                description:
+                  "ok: the graph is the latest build's; else the latest save failed to build (message, and the compiler's diagnostics tsc-style) and the last good build goes on serving",
+              }),
+          }),
+        ),
       },
     },
   },

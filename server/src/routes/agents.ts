@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { mount } from "hono/mount";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
-import { json, type ApiPaths } from "./openapi-schemas.js";
+import { answer, type ApiPaths } from "./openapi-schemas.js";
 
 /** `routesOf(ctx)`: an app answering one agent's routes, given the context that serves that agent. */
 export function agentsRoutes(ctx: ServerContext, routesOf: (ctx: ServerContext) => Hono): Hono {
@@ -45,21 +45,19 @@ export const agentsApi: ApiPaths = {
     get: {
       summary: "The agents this server serves; each one's routes are under its `path` (the default's at / too)",
       responses: {
-        200: {
-          description: "the agents, the default first",
-          content: json(
-            z.object({
-              agents: z.array(
-                z.object({
-                  name: z.string(),
-                  default: z.boolean(),
-                  path: z.string(),
-                  build: z.looseObject({ ok: z.boolean(), at: z.int(), watching: z.boolean() }),
-                }),
-              ),
-            }),
-          ),
-        },
+        200: answer(
+          "the agents, the default first",
+          z.object({
+            agents: z.array(
+              z.object({
+                name: z.string(),
+                default: z.boolean(),
+                path: z.string(),
+                build: z.looseObject({ ok: z.boolean(), at: z.int(), watching: z.boolean() }),
+              }),
+            ),
+          }),
+        ),
       },
     },
   },

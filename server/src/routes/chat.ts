@@ -26,10 +26,10 @@ import {
   error,
   lastEventIdParam,
   resumeRefusals,
-  sse,
   threadIdParam,
   ThreadId,
   type ApiPaths,
+  stream,
 } from "./openapi-schemas.js";
 
 const Part = z.looseObject({ type: z.string() });
@@ -180,11 +180,10 @@ export const chatApi: ApiPaths = {
       // The id is checked as a thread id (`threadIdOf`) once the body is read.
       requestBody: body(ChatBody.extend({ id: ThreadId })),
       responses: {
-        200: {
-          description:
-            "`x-vercel-ai-ui-message-stream: v1`; frames `start` (messageId `reply-<turn>`), `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an `id:` `RUN:N`, N increasing",
-          content: sse("UI message stream chunks"),
-        },
+        200: stream(
+          "`x-vercel-ai-ui-message-stream: v1`; frames `start` (messageId `reply-<turn>`), `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an `id:` `RUN:N`, N increasing",
+          "UI message stream chunks",
+        ),
         400: error("bad input"),
         404: error("regenerate-message: no such thread"),
         409: error("the thread is busy (with --busy reject) or has ended"),
@@ -198,10 +197,7 @@ export const chatApi: ApiPaths = {
       parameters: [threadIdParam, lastEventIdParam],
       responses: {
         ...resumeRefusals,
-        200: {
-          description: "the frames after Last-Event-ID (all of them without it)",
-          content: sse("UI message stream chunks"),
-        },
+        200: stream("the frames after Last-Event-ID (all of them without it)", "UI message stream chunks"),
         204: { description: "no thread, no run in progress, or nothing after Last-Event-ID" },
       },
     },

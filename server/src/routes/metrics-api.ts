@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { metricsReport, RANGES, type Range } from "../usage/metrics-report.js";
-import { error, json, type ApiPaths } from "./openapi-schemas.js";
+import { answer, error, type ApiPaths } from "./openapi-schemas.js";
 import { agentParam, agentQuery } from "./runs-view.js";
 
 export function metricsApiRoutes(ctx: ServerContext): Hono {
@@ -49,22 +49,20 @@ export const metricsApi: ApiPaths = {
         agentQuery,
       ],
       responses: {
-        200: {
-          description: "the report; `cut` when more runs started in the range than it reads",
-          content: json(
-            z.object({
-              range: z.string(),
-              since: z.int(),
-              until: z.int(),
-              bucketMs: z.int(),
-              total: Figures,
-              buckets: z.array(Figures.extend({ start: z.int() })),
-              agents: z.array(Figures.extend({ agent: z.string().nullable() })),
-              rows: z.int(),
-              cut: z.literal(true).optional(),
-            }),
-          ),
-        },
+        200: answer(
+          "the report; `cut` when more runs started in the range than it reads",
+          z.object({
+            range: z.string(),
+            since: z.int(),
+            until: z.int(),
+            bucketMs: z.int(),
+            total: Figures,
+            buckets: z.array(Figures.extend({ start: z.int() })),
+            agents: z.array(Figures.extend({ agent: z.string().nullable() })),
+            rows: z.int(),
+            cut: z.literal(true).optional(),
+          }),
+        ),
         400: error("a range it does not know"),
       },
     },

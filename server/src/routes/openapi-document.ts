@@ -19,7 +19,7 @@ import { toolsApi } from "./tools.js";
 import { runsApi } from "./runs.js";
 import { runsViewApi } from "./runs-view.js";
 import { threadsApi } from "./threads.js";
-import { COMPONENTS, json, type ApiPaths } from "./openapi-schemas.js";
+import { answer, COMPONENTS, type ApiPaths } from "./openapi-schemas.js";
 import type { OpenApiDocument } from "./openapi-page.js";
 
 /** The built-in route files' endpoints, in the document's order. */
@@ -70,7 +70,7 @@ const serverApi: ApiPaths = {
       summary: "Liveness: the process answers",
       security: [{}],
       responses: {
-        200: { description: '`{ status: "ok" }`', content: json(z.object({ status: z.literal("ok") })) },
+        200: answer('`{ status: "ok" }`', z.object({ status: z.literal("ok") })),
       },
     },
   },
@@ -79,20 +79,14 @@ const serverApi: ApiPaths = {
       summary: "Readiness: the process takes new turns (not draining, its store answers, its worker threads all serve)",
       security: [{}],
       responses: {
-        200: {
-          description: '`{ status: "ready", runs }`',
-          content: json(z.object({ status: z.literal("ready"), runs: z.int() })),
-        },
-        503: {
-          description:
-            '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one crashed and its replacement is starting, or a replacement could not be started; not while a worker the pool retired is replaced); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
-          content: json(
-            z.object({
-              status: z.enum(["draining", "store_unavailable", "workers_unavailable", "dependency_down"]),
-              why: z.string().optional(),
-            }),
-          ),
-        },
+        200: answer('`{ status: "ready", runs }`', z.object({ status: z.literal("ready"), runs: z.int() })),
+        503: answer(
+          '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one crashed and its replacement is starting, or a replacement could not be started; not while a worker the pool retired is replaced); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
+          z.object({
+            status: z.enum(["draining", "store_unavailable", "workers_unavailable", "dependency_down"]),
+            why: z.string().optional(),
+          }),
+        ),
       },
     },
   },

@@ -114,10 +114,13 @@ export const COMPONENTS: Record<string, z.ZodType> = {
 
 export const json = (schema: z.ZodType): Content => ({ "application/json": { schema } });
 export const body = (schema: z.ZodType) => ({ required: true as const, content: json(schema) });
-export const sse = (description: string): Content => ({
-  "text/event-stream": { schema: z.string().meta({ description }) },
+export const answer = (description: string, schema: z.ZodType): ApiResponse => ({ description, content: json(schema) });
+/** An answer that is an event stream, of frames as `frames` says. */
+export const stream = (description: string, frames: string): ApiResponse => ({
+  description,
+  content: { "text/event-stream": { schema: z.string().meta({ description: frames }) } },
 });
-export const error = (description: string): ApiResponse => ({ description, content: json(ApiError) });
+export const error = (description: string): ApiResponse => answer(description, ApiError);
 
 export const threadIdParam: Parameter = { name: "id", in: "path", required: true, schema: ThreadId };
 export const lastEventIdParam: Parameter = {

@@ -16,7 +16,7 @@ import type { ListedRun } from "../usage/metrics-report.js";
 
 type RunQuery = NonNullable<Parameters<Store["listRuns"]>[0]>;
 type ListedRunStatus = NonNullable<RunQuery["status"]>[number];
-import { ApiUsage, error, json, type ApiPaths, type Parameter } from "./openapi-schemas.js";
+import { answer, ApiUsage, error, type ApiPaths, type Parameter } from "./openapi-schemas.js";
 
 /** The most runs a page of `GET /api/runs` holds (each is read with its turn's trace, for its tokens). */
 export const MAX_RUNS_PAGE = 200;
@@ -144,10 +144,7 @@ export const runsViewApi: ApiPaths = {
         query("after", "the `next` of the page before"),
       ],
       responses: {
-        200: {
-          description: "a page of runs",
-          content: json(z.object({ runs: z.array(ApiListedRun), next: z.string().nullable() })),
-        },
+        200: answer("a page of runs", z.object({ runs: z.array(ApiListedRun), next: z.string().nullable() })),
         400: error("a bad filter (`field` names it)"),
       },
     },
@@ -157,10 +154,10 @@ export const runsViewApi: ApiPaths = {
       summary: "A run's span tree: its turns, their nodes and their steps (model calls, tool calls, decisions)",
       parameters: [{ name: "id", in: "path", required: true, schema: z.string() }],
       responses: {
-        200: {
-          description: "the run and its turns' spans",
-          content: json(z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(ApiSpan) })),
-        },
+        200: answer(
+          "the run and its turns' spans",
+          z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(ApiSpan) }),
+        ),
         404: error("`unknown_run`"),
       },
     },

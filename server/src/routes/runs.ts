@@ -19,9 +19,9 @@ import {
   lastEventIdParam,
   refusals,
   resumeRefusals,
-  sse,
   threadIdParam,
   type ApiPaths,
+  stream,
 } from "./openapi-schemas.js";
 
 const RunBody = z.object({
@@ -95,11 +95,10 @@ export const runsApi: ApiPaths = {
       parameters: [threadIdParam],
       requestBody: body(RunBody),
       responses: {
-        200: {
-          description:
-            "the run's events: `id:` `RUN:N`, N the event's number, `event:` its type, `data:` `{ seq, event }`",
-          content: sse("NumberedRunEvent frames"),
-        },
+        200: stream(
+          "the run's events: `id:` `RUN:N`, N the event's number, `event:` its type, `data:` `{ seq, event }`",
+          "NumberedRunEvent frames",
+        ),
         400: error("bad input"),
         ...refusals,
       },
@@ -111,7 +110,7 @@ export const runsApi: ApiPaths = {
       parameters: [threadIdParam, lastEventIdParam],
       responses: {
         ...resumeRefusals,
-        200: { description: "the rest of the run", content: sse("NumberedRunEvent frames") },
+        200: stream("the rest of the run", "NumberedRunEvent frames"),
         204: { description: "no run in progress, or nothing after Last-Event-ID" },
         404: error("no such thread"),
       },
