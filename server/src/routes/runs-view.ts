@@ -10,6 +10,7 @@ import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { integerParam } from "../http/request.js";
 import { runSpans } from "../traces/run-spans.js";
+import { Span } from "../traces/span-tree.js";
 import type { Prices } from "../usage/prices.js";
 import { usageOf, usageTotal } from "../usage/totals.js";
 import type { ListedRun } from "../usage/metrics-report.js";
@@ -112,24 +113,6 @@ const ApiListedRun = z.object({
   usage: ApiUsage.optional(),
 });
 
-const ApiSpan: z.ZodType = z
-  .object({
-    id: z.string(),
-    kind: z.enum(["turn", "node", "model", "tool", "decision", "transition", "step"]),
-    name: z.string(),
-    start: z.number().meta({ description: "ms from the run's start: the waits before it, laid end to end" }),
-    ms: z.number(),
-    node: z.string().optional(),
-    line: z.int().optional().meta({ description: "the node's line in the agent's source" }),
-    input: z.unknown().optional(),
-    output: z.unknown().optional(),
-    attributes: z.record(z.string(), z.unknown()),
-    get children() {
-      return z.array(ApiSpan);
-    },
-  })
-  .meta({ id: "Span" });
-
 export const runsViewApi: ApiPaths = {
   "/api/runs": {
     get: {
@@ -156,7 +139,7 @@ export const runsViewApi: ApiPaths = {
       responses: {
         200: answer(
           "the run and its turns' spans",
-          z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(ApiSpan) }),
+          z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(Span) }),
         ),
         404: error("`unknown_run`"),
       },

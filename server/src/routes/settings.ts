@@ -10,6 +10,7 @@ import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
 import { isOwn } from "../own-thread.js";
+import { ModelMenu } from "../settings/model-menu.js";
 import { keepSettings } from "../settings/stored-settings.js";
 import { answer, body, error, threadIdParam, type ApiPaths } from "./openapi-schemas.js";
 
@@ -55,14 +56,7 @@ export const settingsApi: ApiPaths = {
       responses: {
         200: answer(
           "the model the server was started with, the models a thread may choose, and what may be set",
-          z.object({
-            model: z.string().nullable(),
-            models: z.array(z.string()),
-            settable: z.boolean().meta({ description: "whether a thread may be given settings at all" }),
-            switchable: z.boolean().meta({ description: "whether the model may be switched, not only sampling" }),
-            maxTemperature: z.number(),
-            listError: z.string().optional().meta({ description: "why the server's list of models could not be had" }),
-          }),
+          ModelMenu,
         ),
       },
     },
