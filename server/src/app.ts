@@ -17,8 +17,7 @@ import { StoreFaults } from "./ops/store-faults.js";
 import { DEFAULT_RESUME_WINDOW_MS, sweepRunEvents } from "./ops/run-event-sweep.js";
 import { ServerMetrics } from "./ops/metrics.js";
 import { metricsRoutes, probeRoutes } from "./ops/routes.js";
-import { openApiRoutes } from "./routes/openapi.js";
-import { agentRoutes } from "./routes/agent.js";
+import { openApiRoutes } from "./routes/openapi-document.js";
 import { chatRoutes } from "./routes/chat.js";
 import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
@@ -45,7 +44,7 @@ import {
   type PlaygroundOptions,
   type PlaygroundSource,
 } from "./playground/routes.js";
-import { agentsRoutes } from "./routes/agents.js";
+import { agentRoutes, agentsRoutes } from "./routes/agents.js";
 import { ServedAgents } from "./served-agents.js";
 
 /** A part of the server: its routes, given what every part shares. */

@@ -5,13 +5,17 @@
  * route validates with; they become JSON Schema here (zod's `z.toJSONSchema`), the shared ones
  * (`COMPONENTS`) as `$ref`s. A new route file registers its endpoints by exporting its `ApiPaths`
  * and adding it to `ROUTE_PATHS` below.
+ *
+ * `GET /openapi.json` serves it and `GET /api/docs` the same as a page to read (openapi-page.ts):
+ * both behind the token when the server has one, as they name the agent.
  */
+import { Hono } from "hono";
 import { z } from "zod";
-import { agentApi } from "./agent.js";
+import type { ServerContext } from "../context.js";
 import { agUiApi } from "./ag-ui.js";
 import { chatApi } from "./chat.js";
 import { chatThreadApi } from "./chat-thread.js";
-import { agentsApi } from "./agents.js";
+import { agentApi, agentsApi } from "./agents.js";
 import { experimentsApi } from "./experiments.js";
 import { metricsApi } from "./metrics-api.js";
 import { settingsApi } from "./settings.js";
@@ -20,7 +24,7 @@ import { runsApi } from "./runs.js";
 import { runsViewApi } from "./runs-view.js";
 import { threadsApi } from "./threads.js";
 import { answer, COMPONENTS, type ApiPaths } from "./openapi-schemas.js";
-import type { OpenApiDocument } from "./openapi-page.js";
+import { openApiPage, PAGE_CSP, type OpenApiDocument } from "./openapi-page.js";
 
 /** The built-in route files' endpoints, in the document's order. */
 const ROUTE_PATHS: readonly ApiPaths[] = [
@@ -56,7 +60,7 @@ const playgroundApi: ApiPaths = {
   },
 };
 
-/** This document and its page (openapi.ts), the probes and the metrics (ops/routes.ts). */
+/** This document and its page, the probes and the metrics (ops/routes.ts). */
 const serverApi: ApiPaths = {
   "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
   "/api/docs": {
@@ -154,4 +158,18 @@ export function openApiDocument(agent: string, options: { playground: boolean })
       schemas: jsonSchemas(),
     },
   };
+}
+
+export function openApiRoutes(ctx: ServerContext): Hono {
+  const app = new Hono();
+  const document = openApiDocument(ctx.served().name, { playground: ctx.playground });
+  app.get("/openapi.json", (c) => c.json(document));
+  app.get("/api/docs", (c) =>
+    c.html(openApiPage(document), 200, {
+      "content-security-policy": PAGE_CSP,
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    }),
+  );
+  return app;
 }
