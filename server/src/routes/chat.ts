@@ -16,7 +16,6 @@ import { replayOf } from "../runs/run-manager.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
 import { lastChecked } from "../http/last-checked.js";
-import type { SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
 import { eventId } from "../http/event-id.js";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
@@ -123,24 +122,17 @@ async function regenerate(
   });
 }
 
-/** The UI message stream's frames of a run, those after `afterFrame` only. */
-function uiFrames(
-  ctx: ServerContext,
-  source: RunSource,
-  afterFrame: number,
-  signal: AbortSignal,
-): AsyncIterableIterator<SseFrame> {
-  const translator = new UiMessageTranslator();
-  const runId = runIdOf(source);
-  return framesOfBatches(eventBatchesOf(ctx, source, 0, signal), (e) =>
-    translator.translate(e, afterFrame).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
-  );
-}
-
 export function chatRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const stream: RunStream = {
-    frames: (source, after, signal) => uiFrames(ctx, source, after, signal),
+    // Translated from the run's first event: the translator numbers the frames, and sends those after `after`.
+    frames: (source, after, signal) => {
+      const translator = new UiMessageTranslator();
+      const runId = runIdOf(source);
+      return framesOfBatches(eventBatchesOf(ctx, source, 0, signal), (e) =>
+        translator.translate(e, after).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
+      );
+    },
     headers: UI_MESSAGE_STREAM_HEADERS,
     what: "frame",
   };

@@ -8,10 +8,9 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
-import type { SseFrame } from "../http/sse.js";
 import { eventId } from "../http/event-id.js";
 import { runEventJson } from "../runs/run-event-json.js";
-import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
+import { eventBatchesOf, runIdOf } from "../runs/run-source.js";
 import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 import {
   body,
@@ -41,23 +40,17 @@ export const RUN_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-function runFrames(
-  ctx: ServerContext,
-  source: RunSource,
-  afterSeq: number,
-  signal: AbortSignal,
-): AsyncIterableIterator<SseFrame> {
-  const runId = runIdOf(source);
-  return framesOfBatches(eventBatchesOf(ctx, source, afterSeq, signal), (e) => [
-    // JSON.stringify(e), with a step's text as it was made (runs/step-text.ts).
-    { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` },
-  ]);
-}
-
 export function runsRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const stream: RunStream = {
-    frames: (source, after, signal) => runFrames(ctx, source, after, signal),
+    // A frame an event, numbered by the event's number.
+    frames: (source, afterSeq, signal) => {
+      const runId = runIdOf(source);
+      return framesOfBatches(eventBatchesOf(ctx, source, afterSeq, signal), (e) => [
+        // JSON.stringify(e), with a step's text as it was made (runs/step-text.ts).
+        { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` },
+      ]);
+    },
     headers: RUN_STREAM_HEADERS,
     what: "event",
   };
