@@ -45,7 +45,6 @@ const ChatBody = z.looseObject({
   trigger: z.enum(["submit-message", "regenerate-message"]).optional().meta({
     description: "regenerate-message: the last turn run again from the memory before it, replacing it",
   }),
-  /** With `regenerate-message`: the assistant message to answer again. */
   messageId: z
     .string()
     .optional()

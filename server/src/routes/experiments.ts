@@ -8,9 +8,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { AgentNames, compareReports, type EvalReport } from "@autograms/runtime/eval";
-import type { Store } from "@autograms/store";
-
-type Experiment = NonNullable<Awaited<ReturnType<Store["experiment"]>>>;
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam } from "../http/request.js";
@@ -42,12 +39,6 @@ function casesOf(report: EvalReport, names: AgentNames) {
 export function experimentsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
   const app = new Hono();
-  const found = async (id: string): Promise<Experiment> => {
-    const agent = ctx.served().name;
-    const e = await store.experiment(id);
-    if (!e || e.agent !== agent) throw new HttpError(404, "unknown_experiment", `no experiment '${id}' of ${agent}`);
-    return e;
-  };
 
   app.get("/api/experiments", async (c) => {
     const limit = integerParam(c.req.query("limit"), "limit", 100);
@@ -57,7 +48,10 @@ export function experimentsRoutes(ctx: ServerContext): Hono {
   });
 
   app.get("/api/experiments/:id", async (c) => {
-    const e = await found(c.req.param("id"));
+    const id = c.req.param("id");
+    const agent = ctx.served().name;
+    const e = await store.experiment(id);
+    if (!e || e.agent !== agent) throw new HttpError(404, "unknown_experiment", `no experiment '${id}' of ${agent}`);
     const { report, graph, ...experiment } = e;
     const names = new AgentNames(graph);
     // Its lines are those of the source served: the studio may light them there.

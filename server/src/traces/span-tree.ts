@@ -99,12 +99,6 @@ function nodeSpan(id: string, e: StoredTraceEvent, at: number): Span {
   };
 }
 
-interface Decision {
-  purpose: string;
-  choices: string[];
-  chosen: number;
-}
-
 /** One step: its kind and name, what went in and came out, and the rest as attributes. */
 function stepSpan(id: string, e: StoredTraceEvent, at: number, prices: Prices | undefined): Span {
   const { kind: _kind, node, loc: _loc, action: _action, stack: _stack, changes, ms, usage: _usage, ...rest } = e;
@@ -126,7 +120,7 @@ function stepSpan(id: string, e: StoredTraceEvent, at: number, prices: Prices | 
     attributes: { ...attributes, ...more },
     children: [],
   });
-  const decisions = (e.decisions ?? []) as Decision[];
+  const decisions = (e.decisions ?? []) as { purpose: string; choices: string[]; chosen: number }[];
   switch (e.kind) {
     case "generate": {
       const { output, raw, purpose, ...other } = rest as { output: unknown; raw?: string[]; purpose?: string };
