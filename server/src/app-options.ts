@@ -113,25 +113,16 @@ const LISTEN_OPTIONS = APP_OPTIONS.extend({
 /** The first of the schema's refusals of `given`, as a TypeError naming the option. */
 function check(schema: z.ZodType, given: unknown, fn: string): void {
   const result = schema.safeParse(given);
-  if (result.success) return;
-  const { path, message } = result.error.issues[0]!;
-  const value = path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown>)?.[key], given);
-  const name = path.length === 0 ? "" : `${path.join(".")} `;
-  throw new TypeError(`${fn}: ${name}${message}, not ${shown(value)}`);
-}
-
-export function checkAppOptions(given: unknown, fn = "createApp"): void {
-  check(APP_OPTIONS, given, fn);
-  checkPricesOf(given, fn);
-}
-
-export function checkListenOptions(given: unknown): void {
-  check(LISTEN_OPTIONS, given, "listen");
-  checkPricesOf(given, "listen");
-}
-
-/** The price table has its own check: its refusals name the model whose entry is wrong. */
-function checkPricesOf(given: unknown, fn: string): void {
+  if (!result.success) {
+    const { path, message } = result.error.issues[0]!;
+    const value = path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown>)?.[key], given);
+    const name = path.length === 0 ? "" : `${path.join(".")} `;
+    throw new TypeError(`${fn}: ${name}${message}, not ${shown(value)}`);
+  }
+  // The price table has its own check: its refusals name the model whose entry is wrong.
   const { prices } = given as { prices?: unknown };
   if (prices !== undefined) checkPrices(prices, `${fn}: prices`);
 }
+
+export const checkAppOptions = (given: unknown) => check(APP_OPTIONS, given, "createApp");
+export const checkListenOptions = (given: unknown) => check(LISTEN_OPTIONS, given, "listen");

@@ -17,8 +17,7 @@ import { StoreFaults } from "./ops/store-faults.js";
 import { DEFAULT_RESUME_WINDOW_MS, sweepRunEvents } from "./ops/run-event-sweep.js";
 import { ServerMetrics } from "./ops/metrics.js";
 import { metricsRoutes, probeRoutes } from "./ops/routes.js";
-import { openApiRoutes } from "./routes/openapi.js";
-import { agentRoutes } from "./routes/agent.js";
+import { openApiRoutes } from "./routes/openapi-document.js";
 import { chatRoutes } from "./routes/chat.js";
 import { chatThreadRoutes } from "./routes/chat-thread.js";
 import { runsRoutes } from "./routes/runs.js";
@@ -45,7 +44,7 @@ import {
   type PlaygroundOptions,
   type PlaygroundSource,
 } from "./playground/routes.js";
-import { agentsRoutes } from "./routes/agents.js";
+import { agentRoutes, agentsRoutes } from "./routes/agents.js";
 import { ServedAgents } from "./served-agents.js";
 
 /** A part of the server: its routes, given what every part shares. */
@@ -67,14 +66,8 @@ export const BUILT_IN_ROUTES: readonly RouteModule[] = [
   experimentsRoutes,
 ];
 
-/** Another agent served beside the default one (`AppOptions.agents`). */
-export interface AnotherAgent {
-  agent: Agent;
-  /** Where its turns are played, as `AppOptions.workers` (default: the server's own thread, under `budgets`). */
-  workers?: WorkerOptions | TurnPool | PoolBuild;
-  /** What the playground shows of its sources. */
-  sources?: readonly PlaygroundSource[];
-}
+/** Another agent served beside the default one (`AppOptions.agents`), with what the playground shows of its sources. */
+type AnotherAgent = Pick<AppOptions, "agent" | "workers"> & { sources?: readonly PlaygroundSource[] };
 
 export interface AppOptions {
   /** The default agent: served by the routes at `/` (and under `/agents/NAME/`, as any other). */
@@ -182,16 +175,9 @@ export function createApp(options: AppOptions): AutogramsApp {
       : workers
         ? new TurnPool(workers)
         : new InProcessPlayer(agent, options.budgets);
-  const served = [
-    {
-      agent: options.agent,
-      ...(options.workers && { workers: options.workers }),
-      sources: (options.playground || undefined)?.sources?.() ?? [],
-    },
-    ...(options.agents ?? []),
-  ];
+  const first: AnotherAgent = { ...options, sources: (options.playground || undefined)?.sources?.() ?? [] };
   const agents = new ServedAgents(
-    served.map((a) => ({
+    [first, ...(options.agents ?? [])].map((a) => ({
       name: a.agent.graph.agent,
       agent: a.agent,
       player: playerOf(a),

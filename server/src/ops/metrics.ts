@@ -22,89 +22,85 @@ export interface MetricsOptions {
 
 export class ServerMetrics implements RunObserver {
   readonly registry = new Registry();
-  private readonly turns: Counter<"outcome">;
-  private readonly turnSeconds: Histogram<"outcome">;
-  private readonly modelSeconds: Histogram<"call" | "outcome">;
-  private readonly errors: Counter<"code">;
-  private readonly busyRefusals: Counter;
-  private readonly leasesExpired: Counter;
+  private readonly registers = [this.registry];
+  private readonly turns = new Counter({
+    name: "autograms_turns_total",
+    help: "Messages answered by this process: committed (the turn is stored), failed (a run error, nothing stored), replayed (a message id sent again after its turn)",
+    labelNames: ["outcome"],
+    registers: this.registers,
+  });
+  private readonly turnSeconds = new Histogram({
+    name: "autograms_turn_duration_seconds",
+    help: "Time of a run, from taking the thread to its end (the commit, or the error)",
+    labelNames: ["outcome"],
+    buckets: TURN_BUCKETS,
+    registers: this.registers,
+  });
+  private readonly modelSeconds = new Histogram({
+    name: "autograms_model_call_duration_seconds",
+    help: "Time of each call to the model (complete, choose, tools), to its whole answer",
+    labelNames: ["call", "outcome"],
+    buckets: MODEL_BUCKETS,
+    registers: this.registers,
+  });
+  private readonly errors = new Counter({
+    name: "autograms_errors_total",
+    help: "Errors by code: the run errors of this process's runs (lease_lost, stopped, the runtime's codes) and the API's 5xx answers",
+    labelNames: ["code"],
+    registers: this.registers,
+  });
+  private readonly busyRefusals = new Counter({
+    name: "autograms_busy_refusals_total",
+    help: "Messages refused because their thread had a run in progress (409 thread_busy)",
+    registers: this.registers,
+  });
+  private readonly leasesExpired = new Counter({
+    name: "autograms_leases_expired_total",
+    help: "Threads this process took from a lease that had lapsed (its process killed or stalled)",
+    registers: this.registers,
+  });
   private readonly started = new Map<string, number>();
   private runsInProgress: () => number = () => 0;
   private workersAlive: () => number = () => 0;
 
   constructor(options: MetricsOptions = {}) {
-    const registers = [this.registry];
-    this.turns = new Counter({
-      name: "autograms_turns_total",
-      help: "Messages answered by this process: committed (the turn is stored), failed (a run error, nothing stored), replayed (a message id sent again after its turn)",
-      labelNames: ["outcome"],
-      registers,
-    });
-    this.turnSeconds = new Histogram({
-      name: "autograms_turn_duration_seconds",
-      help: "Time of a run, from taking the thread to its end (the commit, or the error)",
-      labelNames: ["outcome"],
-      buckets: TURN_BUCKETS,
-      registers,
-    });
-    this.modelSeconds = new Histogram({
-      name: "autograms_model_call_duration_seconds",
-      help: "Time of each call to the model (complete, choose, tools), to its whole answer",
-      labelNames: ["call", "outcome"],
-      buckets: MODEL_BUCKETS,
-      registers,
-    });
-    this.errors = new Counter({
-      name: "autograms_errors_total",
-      help: "Errors by code: the run errors of this process's runs (lease_lost, stopped, the runtime's codes) and the API's 5xx answers",
-      labelNames: ["code"],
-      registers,
-    });
-    this.busyRefusals = new Counter({
-      name: "autograms_busy_refusals_total",
-      help: "Messages refused because their thread had a run in progress (409 thread_busy)",
-      registers,
-    });
-    this.leasesExpired = new Counter({
-      name: "autograms_leases_expired_total",
-      help: "Threads this process took from a lease that had lapsed (its process killed or stalled)",
-      registers,
-    });
-    const self = this;
-    new Gauge({
-      name: "autograms_runs_in_progress",
-      help: "Runs executing in this process",
-      registers,
-      collect() {
-        this.set(self.runsInProgress());
-      },
-    });
-    new Gauge({
-      name: "autograms_worker_threads",
-      help: "Worker threads running in this process: those playing the build served, and those of earlier builds (serve --watch) until their last run ends",
-      registers,
-      collect() {
-        this.set(self.workersAlive());
-      },
-    });
-    new Counter({
-      name: "autograms_spans_dropped_total",
-      help: "OpenTelemetry spans of this process dropped because the exporter was behind: the turns' spans from worker threads beyond the relay's queue, and those the exporter's own queue dropped",
-      registers,
-      collect() {
-        this.reset();
-        this.inc(droppedSpans());
-      },
-    });
-    new Counter({
-      name: "autograms_turns_untraced_total",
-      help: "Turns played in worker threads that were not traced because the exporter was behind (its queue half full when they started)",
-      registers,
-      collect() {
-        this.reset();
-        this.inc(untracedTurns());
-      },
-    });
+    const registers = this.registers;
+    // Figures read when the metrics are asked for: a gauge of now, a running total kept elsewhere.
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    const total = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    gauge("autograms_runs_in_progress", "Runs executing in this process", () => this.runsInProgress());
+    gauge(
+      "autograms_worker_threads",
+      "Worker threads running in this process: those playing the build served, and those of earlier builds (serve --watch) until their last run ends",
+      () => this.workersAlive(),
+    );
+    total(
+      "autograms_spans_dropped_total",
+      "OpenTelemetry spans of this process dropped because the exporter was behind: the turns' spans from worker threads beyond the relay's queue, and those the exporter's own queue dropped",
+      droppedSpans,
+    );
+    total(
+      "autograms_turns_untraced_total",
+      "Turns played in worker threads that were not traced because the exporter was behind (its queue half full when they started)",
+      untracedTurns,
+    );
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "autograms_" });
   }
 

@@ -9,15 +9,11 @@ import type { Store } from "@autograms/store";
 /** How long a run's events stay resumable after it ends, by default (ms). */
 export const DEFAULT_RESUME_WINDOW_MS = 300_000;
 
-/**
- * How often the sweep runs: a quarter of the window (an event outlives it by at most that much),
- * between one second and one minute.
- */
-export const sweepEveryMs = (windowMs: number): number => Math.min(60_000, Math.max(1_000, windowMs / 4));
-
 /** Starts the sweep; the function it returns stops it. A failed sweep is tried again at the next tick. */
 export function sweepRunEvents(store: Store, windowMs: number, onError: (err: unknown) => void): () => void {
   let sweeping = false;
+  // A quarter of the window (an event outlives it by at most that much), between one second and one minute.
+  const everyMs = Math.min(60_000, Math.max(1_000, windowMs / 4));
   const timer = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
@@ -25,7 +21,7 @@ export function sweepRunEvents(store: Store, windowMs: number, onError: (err: un
       .dropRunEvents(windowMs)
       .catch(onError)
       .finally(() => (sweeping = false));
-  }, sweepEveryMs(windowMs));
+  }, everyMs);
   // It never keeps the process up: a server that is closed stops it, one left open exits anyway.
   timer.unref();
   return () => clearInterval(timer);

@@ -10,19 +10,15 @@ const DAMAGED: Record<string, string> = {
 };
 
 export class StoreFaults {
-  private fault: string | undefined;
+  /** Why the store cannot be trusted, once a request met damage. */
+  why: string | undefined;
 
   /** An error a request or a run met: kept if it says the store is damaged. */
   saw(err: unknown): void {
-    if (this.fault !== undefined) return;
+    if (this.why !== undefined) return;
     const code = String((err as { code?: unknown } | null)?.code ?? "");
     const why = DAMAGED[code] ?? DAMAGED[code.split("_").slice(0, 2).join("_")];
     if (why !== undefined)
-      this.fault = `${why}: a request met ${code} at ${new Date().toISOString()}; repair or restore it, then restart the server`;
-  }
-
-  /** Why the store cannot be trusted, once a request met damage. */
-  get why(): string | undefined {
-    return this.fault;
+      this.why = `${why}: a request met ${code} at ${new Date().toISOString()}; repair or restore it, then restart the server`;
   }
 }

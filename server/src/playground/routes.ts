@@ -83,14 +83,11 @@ export function playgroundGraph(options: PlaygroundOptions): Hono {
   return playgroundBuild(() => ({ graph: options.graph(), sources: options.sources?.() ?? [] }), options.drawGraph);
 }
 
-/** What the playground shows of one build: its graph and its sources, taken together once per request. */
-export interface PlaygroundBuild {
-  graph: Graph;
-  sources: readonly PlaygroundSource[];
-}
-
-/** `playgroundGraph` of the build served now (`served`, asked once per request). */
-export function playgroundBuild(served: () => PlaygroundBuild, drawGraph?: PlaygroundOptions["drawGraph"]): Hono {
+/** `playgroundGraph` of the build served now (`served`: its graph and sources, taken together once per request). */
+export function playgroundBuild(
+  served: () => { graph: Graph; sources: readonly PlaygroundSource[] },
+  drawGraph?: PlaygroundOptions["drawGraph"],
+): Hono {
   const app = new Hono();
   const drawn = new WeakMap<Graph, Map<GraphView, string>>();
   app.get("/playground/graph.svg", (c) => {

@@ -36,19 +36,15 @@ import {
   lastEventIdParam,
   refusals,
   resumeRefusals,
-  sse,
   ThreadId,
   type ApiPaths,
+  stream,
 } from "./openapi-schemas.js";
 
 const Messages = lastChecked(MessageSchema);
 
 /** What the route reads of a RunAgentInput (the rest is checked, not used). */
-interface AgUiInput {
-  threadId: string;
-  runId: string;
-  messages: readonly unknown[];
-}
+type AgUiInput = Pick<z.infer<typeof RunAgentInputSchema>, "threadId" | "runId" | "messages">;
 
 /**
  * A RunAgentInput as the route reads it: every field checked with @ag-ui/core's schema but
@@ -208,11 +204,10 @@ export const agUiApi: ApiPaths = {
         RunAgentInputSchema.meta({ description: "AG-UI RunAgentInput (checked with @ag-ui/core's schema)" }),
       ),
       responses: {
-        200: {
-          description:
-            "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR; each with an `id:` `RUN:1`, `RUN:2`, ... per AG-UI event of the run (RUN: the POST's runId)",
-          content: sse("AG-UI events"),
-        },
+        200: stream(
+          "`data:` AG-UI events: RUN_STARTED, STATE_SNAPSHOT, STEP_STARTED / STEP_FINISHED per node, TEXT_MESSAGE_START / CONTENT / END, STATE_DELTA (JSON Patch), RUN_FINISHED or RUN_ERROR; each with an `id:` `RUN:1`, `RUN:2`, ... per AG-UI event of the run (RUN: the POST's runId)",
+          "AG-UI events",
+        ),
         400: error("bad input"),
         ...refusals,
       },
@@ -236,11 +231,10 @@ export const agUiApi: ApiPaths = {
       ],
       responses: {
         ...resumeRefusals,
-        200: {
-          description:
-            "the AG-UI events after Last-Event-ID, numbered as the first stream numbered them, after the run as it stood there (RUN_STARTED, STATE_SNAPSHOT, the open step and text message, each numbered Last-Event-ID); empty when there is nothing to send (no thread, no run in progress, nothing after Last-Event-ID)",
-          content: sse("AG-UI events"),
-        },
+        200: stream(
+          "the AG-UI events after Last-Event-ID, numbered as the first stream numbered them, after the run as it stood there (RUN_STARTED, STATE_SNAPSHOT, the open step and text message, each numbered Last-Event-ID); empty when there is nothing to send (no thread, no run in progress, nothing after Last-Event-ID)",
+          "AG-UI events",
+        ),
         400: error("a bad Last-Event-ID or runId"),
       },
     },

@@ -14,7 +14,7 @@ import type { RunEvent } from "../runs/run-events.js";
 import { turnJson } from "./threads.js";
 import { isOver } from "../runs/run-events.js";
 import { settledRun } from "../runs/settle-run.js";
-import { json, threadIdParam, ApiTurn, type ApiPaths } from "./openapi-schemas.js";
+import { answer, threadIdParam, ApiTurn, type ApiPaths } from "./openapi-schemas.js";
 
 /** The user message of the thread's run in progress, if its turn is not committed yet. */
 async function inFlight(ctx: ServerContext, threadId: string, version: number): Promise<InFlight | null> {
@@ -60,19 +60,17 @@ export const chatThreadApi: ApiPaths = {
         "The thread as the AI SDK's UIMessage[] (user messages with their ids, replies as reply-<turn>, the user message in flight last); stopped and replaced turns left out",
       parameters: [threadIdParam],
       responses: {
-        200: {
-          description: "the messages ([] for a chat with no thread)",
-          content: json(
-            z.array(
-              z.object({
-                id: z.string(),
-                role: z.enum(["user", "assistant"]),
-                parts: z.array(z.object({ type: z.literal("text"), text: z.string() })),
-                metadata: z.object({ turn: z.int() }).optional(),
-              }),
-            ),
+        200: answer(
+          "the messages ([] for a chat with no thread)",
+          z.array(
+            z.object({
+              id: z.string(),
+              role: z.enum(["user", "assistant"]),
+              parts: z.array(z.object({ type: z.literal("text"), text: z.string() })),
+              metadata: z.object({ turn: z.int() }).optional(),
+            }),
           ),
-        },
+        ),
       },
     },
   },
@@ -82,10 +80,7 @@ export const chatThreadApi: ApiPaths = {
         "Stop the thread's run in progress: its model request aborted, its message kept as an interrupted turn (no reply, memory unchanged)",
       parameters: [threadIdParam],
       responses: {
-        200: {
-          description: "what the stop kept",
-          content: json(z.object({ runId: z.string().nullable(), turn: ApiTurn })),
-        },
+        200: answer("what the stop kept", z.object({ runId: z.string().nullable(), turn: ApiTurn })),
         204: { description: "nothing was running (or no such thread)" },
       },
     },

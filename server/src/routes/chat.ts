@@ -16,7 +16,6 @@ import { replayOf } from "../runs/run-manager.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
 import { lastChecked } from "../http/last-checked.js";
-import type { SseFrame } from "../http/sse.js";
 import { UI_MESSAGE_STREAM_HEADERS, UiMessageTranslator } from "../protocols/ui-message-stream.js";
 import { eventId } from "../http/event-id.js";
 import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
@@ -26,10 +25,10 @@ import {
   error,
   lastEventIdParam,
   resumeRefusals,
-  sse,
   threadIdParam,
   ThreadId,
   type ApiPaths,
+  stream,
 } from "./openapi-schemas.js";
 
 const Part = z.looseObject({ type: z.string() });
@@ -46,7 +45,6 @@ const ChatBody = z.looseObject({
   trigger: z.enum(["submit-message", "regenerate-message"]).optional().meta({
     description: "regenerate-message: the last turn run again from the memory before it, replacing it",
   }),
-  /** With `regenerate-message`: the assistant message to answer again. */
   messageId: z
     .string()
     .optional()
@@ -123,24 +121,17 @@ async function regenerate(
   });
 }
 
-/** The UI message stream's frames of a run, those after `afterFrame` only. */
-function uiFrames(
-  ctx: ServerContext,
-  source: RunSource,
-  afterFrame: number,
-  signal: AbortSignal,
-): AsyncIterableIterator<SseFrame> {
-  const translator = new UiMessageTranslator();
-  const runId = runIdOf(source);
-  return framesOfBatches(eventBatchesOf(ctx, source, 0, signal), (e) =>
-    translator.translate(e, afterFrame).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
-  );
-}
-
 export function chatRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const stream: RunStream = {
-    frames: (source, after, signal) => uiFrames(ctx, source, after, signal),
+    // Translated from the run's first event: the translator numbers the frames, and sends those after `after`.
+    frames: (source, after, signal) => {
+      const translator = new UiMessageTranslator();
+      const runId = runIdOf(source);
+      return framesOfBatches(eventBatchesOf(ctx, source, 0, signal), (e) =>
+        translator.translate(e, after).map((f) => ({ id: eventId(runId, f.id), data: f.data })),
+      );
+    },
     headers: UI_MESSAGE_STREAM_HEADERS,
     what: "frame",
   };
@@ -180,11 +171,10 @@ export const chatApi: ApiPaths = {
       // The id is checked as a thread id (`threadIdOf`) once the body is read.
       requestBody: body(ChatBody.extend({ id: ThreadId })),
       responses: {
-        200: {
-          description:
-            "`x-vercel-ai-ui-message-stream: v1`; frames `start` (messageId `reply-<turn>`), `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an `id:` `RUN:N`, N increasing",
-          content: sse("UI message stream chunks"),
-        },
+        200: stream(
+          "`x-vercel-ai-ui-message-stream: v1`; frames `start` (messageId `reply-<turn>`), `text-start`, `text-delta`, `text-end`, `data-step`, `data-tool-call`, `finish`, then `[DONE]`; each with an `id:` `RUN:N`, N increasing",
+          "UI message stream chunks",
+        ),
         400: error("bad input"),
         404: error("regenerate-message: no such thread"),
         409: error("the thread is busy (with --busy reject) or has ended"),
@@ -198,10 +188,7 @@ export const chatApi: ApiPaths = {
       parameters: [threadIdParam, lastEventIdParam],
       responses: {
         ...resumeRefusals,
-        200: {
-          description: "the frames after Last-Event-ID (all of them without it)",
-          content: sse("UI message stream chunks"),
-        },
+        200: stream("the frames after Last-Event-ID (all of them without it)", "UI message stream chunks"),
         204: { description: "no thread, no run in progress, or nothing after Last-Event-ID" },
       },
     },

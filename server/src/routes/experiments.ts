@@ -8,13 +8,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { AgentNames, compareReports, type EvalReport } from "@autograms/runtime/eval";
-import type { Store } from "@autograms/store";
-
-type Experiment = NonNullable<Awaited<ReturnType<Store["experiment"]>>>;
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam } from "../http/request.js";
-import { error, json, type ApiPaths } from "./openapi-schemas.js";
+import { answer, error, type ApiPaths } from "./openapi-schemas.js";
 
 /** Each case of a report as the studio shows it: its first run, each node at its line. */
 function casesOf(report: EvalReport, names: AgentNames) {
@@ -42,12 +39,6 @@ function casesOf(report: EvalReport, names: AgentNames) {
 export function experimentsRoutes(ctx: ServerContext): Hono {
   const { store } = ctx;
   const app = new Hono();
-  const found = async (id: string): Promise<Experiment> => {
-    const agent = ctx.served().name;
-    const e = await store.experiment(id);
-    if (!e || e.agent !== agent) throw new HttpError(404, "unknown_experiment", `no experiment '${id}' of ${agent}`);
-    return e;
-  };
 
   app.get("/api/experiments", async (c) => {
     const limit = integerParam(c.req.query("limit"), "limit", 100);
@@ -57,7 +48,10 @@ export function experimentsRoutes(ctx: ServerContext): Hono {
   });
 
   app.get("/api/experiments/:id", async (c) => {
-    const e = await found(c.req.param("id"));
+    const id = c.req.param("id");
+    const agent = ctx.served().name;
+    const e = await store.experiment(id);
+    if (!e || e.agent !== agent) throw new HttpError(404, "unknown_experiment", `no experiment '${id}' of ${agent}`);
     const { report, graph, ...experiment } = e;
     const names = new AgentNames(graph);
     // Its lines are those of the source served: the studio may light them there.
@@ -103,10 +97,7 @@ export const experimentsApi: ApiPaths = {
       summary: "The served agent's stored experiments (autograms eval runs), the most recent first",
       parameters: [{ name: "limit", in: "query", required: false, schema: z.string().regex(/^\d+$/) }],
       responses: {
-        200: {
-          description: "at most `limit` (100; 1,000 at most)",
-          content: json(z.object({ experiments: z.array(ApiExperiment) })),
-        },
+        200: answer("at most `limit` (100; 1,000 at most)", z.object({ experiments: z.array(ApiExperiment) })),
         400: error("a bad limit"),
       },
     },
@@ -117,18 +108,16 @@ export const experimentsApi: ApiPaths = {
         "An experiment with its cases, each turn's path at its lines, and what changed beside the one it was compared with",
       parameters: [{ name: "id", in: "path", required: true, schema: z.string() }],
       responses: {
-        200: {
-          description: "`sameSource`: it ran on the source served; `comparison`: null unless run with --compare",
-          content: json(
-            z.object({
-              experiment: ApiExperiment,
-              sameSource: z.boolean(),
-              pass: z.boolean(),
-              cases: z.array(z.looseObject({ case: z.string() })),
-              comparison: z.looseObject({ with: ApiExperiment }).nullable(),
-            }),
-          ),
-        },
+        200: answer(
+          "`sameSource`: it ran on the source served; `comparison`: null unless run with --compare",
+          z.object({
+            experiment: ApiExperiment,
+            sameSource: z.boolean(),
+            pass: z.boolean(),
+            cases: z.array(z.looseObject({ case: z.string() })),
+            comparison: z.looseObject({ with: ApiExperiment }).nullable(),
+          }),
+        ),
         404: error("`unknown_experiment`"),
       },
     },

@@ -7,8 +7,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
-import { metricsReport, RANGES, type Range } from "../usage/metrics-report.js";
-import { error, json, type ApiPaths } from "./openapi-schemas.js";
+import { MetricsReport, metricsReport, RANGES, type Range } from "../usage/metrics-report.js";
+import { answer, error, type ApiPaths } from "./openapi-schemas.js";
 import { agentParam, agentQuery } from "./runs-view.js";
 
 export function metricsApiRoutes(ctx: ServerContext): Hono {
@@ -29,17 +29,6 @@ export function metricsApiRoutes(ctx: ServerContext): Hono {
   return app;
 }
 
-const Figures = z.object({
-  runs: z.int(),
-  statuses: z.record(z.string(), z.int()),
-  errors: z.int().meta({ description: "failed and abandoned runs" }),
-  inputTokens: z.int(),
-  outputTokens: z.int(),
-  cost: z.number().optional().meta({ description: "absent when some run's tokens had no price" }),
-  p50: z.number().nullable().meta({ description: "committed turns' latency in ms" }),
-  p95: z.number().nullable(),
-});
-
 export const metricsApi: ApiPaths = {
   "/api/metrics": {
     get: {
@@ -49,22 +38,7 @@ export const metricsApi: ApiPaths = {
         agentQuery,
       ],
       responses: {
-        200: {
-          description: "the report; `cut` when more runs started in the range than it reads",
-          content: json(
-            z.object({
-              range: z.string(),
-              since: z.int(),
-              until: z.int(),
-              bucketMs: z.int(),
-              total: Figures,
-              buckets: z.array(Figures.extend({ start: z.int() })),
-              agents: z.array(Figures.extend({ agent: z.string().nullable() })),
-              rows: z.int(),
-              cut: z.literal(true).optional(),
-            }),
-          ),
-        },
+        200: answer("the report; `cut` when more runs started in the range than it reads", MetricsReport),
         400: error("a range it does not know"),
       },
     },

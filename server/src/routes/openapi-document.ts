@@ -5,13 +5,17 @@
  * route validates with; they become JSON Schema here (zod's `z.toJSONSchema`), the shared ones
  * (`COMPONENTS`) as `$ref`s. A new route file registers its endpoints by exporting its `ApiPaths`
  * and adding it to `ROUTE_PATHS` below.
+ *
+ * `GET /openapi.json` serves it and `GET /api/docs` the same as a page to read (openapi-page.ts):
+ * both behind the token when the server has one, as they name the agent.
  */
+import { Hono } from "hono";
 import { z } from "zod";
-import { agentApi } from "./agent.js";
+import type { ServerContext } from "../context.js";
 import { agUiApi } from "./ag-ui.js";
 import { chatApi } from "./chat.js";
 import { chatThreadApi } from "./chat-thread.js";
-import { agentsApi } from "./agents.js";
+import { agentApi, agentsApi } from "./agents.js";
 import { experimentsApi } from "./experiments.js";
 import { metricsApi } from "./metrics-api.js";
 import { settingsApi } from "./settings.js";
@@ -19,8 +23,8 @@ import { toolsApi } from "./tools.js";
 import { runsApi } from "./runs.js";
 import { runsViewApi } from "./runs-view.js";
 import { threadsApi } from "./threads.js";
-import { COMPONENTS, json, type ApiPaths } from "./openapi-schemas.js";
-import type { OpenApiDocument } from "./openapi-page.js";
+import { answer, COMPONENTS, type ApiPaths } from "./openapi-schemas.js";
+import { openApiPage, PAGE_CSP, type OpenApiDocument } from "./openapi-page.js";
 
 /** The built-in route files' endpoints, in the document's order. */
 const ROUTE_PATHS: readonly ApiPaths[] = [
@@ -56,7 +60,7 @@ const playgroundApi: ApiPaths = {
   },
 };
 
-/** This document and its page (openapi.ts), the probes and the metrics (ops/routes.ts). */
+/** This document and its page, the probes and the metrics (ops/routes.ts). */
 const serverApi: ApiPaths = {
   "/openapi.json": { get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1" } } } },
   "/api/docs": {
@@ -70,7 +74,7 @@ const serverApi: ApiPaths = {
       summary: "Liveness: the process answers",
       security: [{}],
       responses: {
-        200: { description: '`{ status: "ok" }`', content: json(z.object({ status: z.literal("ok") })) },
+        200: answer('`{ status: "ok" }`', z.object({ status: z.literal("ok") })),
       },
     },
   },
@@ -79,20 +83,14 @@ const serverApi: ApiPaths = {
       summary: "Readiness: the process takes new turns (not draining, its store answers, its worker threads all serve)",
       security: [{}],
       responses: {
-        200: {
-          description: '`{ status: "ready", runs }`',
-          content: json(z.object({ status: z.literal("ready"), runs: z.int() })),
-        },
-        503: {
-          description:
-            '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one crashed and its replacement is starting, or a replacement could not be started; not while a worker the pool retired is replaced); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
-          content: json(
-            z.object({
-              status: z.enum(["draining", "store_unavailable", "workers_unavailable", "dependency_down"]),
-              why: z.string().optional(),
-            }),
-          ),
-        },
+        200: answer('`{ status: "ready", runs }`', z.object({ status: z.literal("ready"), runs: z.int() })),
+        503: answer(
+          '`{ status: "draining" }`; `{ status: "store_unavailable", why }`: the store cannot take a write or a request met its file damaged, and why (never where it is); `{ status: "workers_unavailable", why }`: fewer worker threads serve than the pool\'s size (one crashed and its replacement is starting, or a replacement could not be started; not while a worker the pool retired is replaced); or `{ status: "dependency_down", why }`: something the agent needs is down (an MCP server)',
+          z.object({
+            status: z.enum(["draining", "store_unavailable", "workers_unavailable", "dependency_down"]),
+            why: z.string().optional(),
+          }),
+        ),
       },
     },
   },
@@ -160,4 +158,18 @@ export function openApiDocument(agent: string, options: { playground: boolean })
       schemas: jsonSchemas(),
     },
   };
+}
+
+export function openApiRoutes(ctx: ServerContext): Hono {
+  const app = new Hono();
+  const document = openApiDocument(ctx.served().name, { playground: ctx.playground });
+  app.get("/openapi.json", (c) => c.json(document));
+  app.get("/api/docs", (c) =>
+    c.html(openApiPage(document), 200, {
+      "content-security-policy": PAGE_CSP,
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    }),
+  );
+  return app;
 }

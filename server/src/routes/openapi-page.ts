@@ -4,18 +4,14 @@
  * elsewhere, and shows the same offline. Light or dark as the reader's system is.
  */
 
+import type { ApiPaths, Operation } from "./openapi-schemas.js";
+
 type Schema = Record<string, unknown>;
-interface Operation {
-  summary?: string;
-  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
-  requestBody?: { content: Record<string, { schema?: Schema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema?: Schema }> }>;
-}
 export interface OpenApiDocument {
   openapi: string;
   security: Record<string, string[]>[];
   info: { title: string; description: string; version: string };
-  paths: Record<string, Record<string, Operation>>;
+  paths: ApiPaths<Schema>;
   components: { schemas: Record<string, Schema>; securitySchemes?: Record<string, unknown> };
 }
 
@@ -86,7 +82,7 @@ function contentView(content: Record<string, { schema?: Schema }> | undefined): 
     .join("");
 }
 
-function operationView(method: string, path: string, op: Operation): string {
+function operationView(method: string, path: string, op: Operation<Schema>): string {
   const params = op.parameters ?? [];
   const rows = params
     .map(

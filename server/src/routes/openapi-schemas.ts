@@ -7,32 +7,36 @@ import { z } from "zod";
 import { LAST_EVENT_ID } from "../http/event-id.js";
 import { THREAD_ID } from "../http/request.js";
 
-type Content = Record<string, { schema?: z.ZodType }>;
+/** OpenAPI's objects, their schemas zod's here and JSON Schema in the document made of them (`S`). */
+type Content<S = z.ZodType> = Record<string, { schema?: S }>;
 
-export interface ApiResponse {
+export interface ApiResponse<S = z.ZodType> {
   description: string;
-  content?: Content;
+  content?: Content<S>;
 }
 
-export interface Parameter {
+export interface Parameter<S = z.ZodType> {
   name: string;
   in: "path" | "query" | "header";
   required?: boolean;
   description?: string;
-  schema: z.ZodType;
+  schema: S;
 }
 
-export interface Operation {
+export interface Operation<S = z.ZodType> {
   summary: string;
   /** Only where it differs from the document's (the probes need no token). */
   security?: Record<string, string[]>[];
-  parameters?: Parameter[];
-  requestBody?: { required: true; content: Content };
-  responses: Record<number, ApiResponse>;
+  parameters?: Parameter<S>[];
+  requestBody?: { required: true; content: Content<S> };
+  responses: Record<number, ApiResponse<S>>;
 }
 
 /** A route file's endpoints: path (OpenAPI's `{id}`, not Hono's `:id`) -> method -> operation. */
-export type ApiPaths = Record<string, Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation>>>;
+export type ApiPaths<S = z.ZodType> = Record<
+  string,
+  Partial<Record<"get" | "post" | "put" | "patch" | "delete", Operation<S>>>
+>;
 
 export const ThreadId = z.string().regex(THREAD_ID);
 
@@ -110,10 +114,13 @@ export const COMPONENTS: Record<string, z.ZodType> = {
 
 export const json = (schema: z.ZodType): Content => ({ "application/json": { schema } });
 export const body = (schema: z.ZodType) => ({ required: true as const, content: json(schema) });
-export const sse = (description: string): Content => ({
-  "text/event-stream": { schema: z.string().meta({ description }) },
+export const answer = (description: string, schema: z.ZodType): ApiResponse => ({ description, content: json(schema) });
+/** An answer that is an event stream, of frames as `frames` says. */
+export const stream = (description: string, frames: string): ApiResponse => ({
+  description,
+  content: { "text/event-stream": { schema: z.string().meta({ description: frames }) } },
 });
-export const error = (description: string): ApiResponse => ({ description, content: json(ApiError) });
+export const error = (description: string): ApiResponse => answer(description, ApiError);
 
 export const threadIdParam: Parameter = { name: "id", in: "path", required: true, schema: ThreadId };
 export const lastEventIdParam: Parameter = {

@@ -15,12 +15,12 @@ import { sseResponse, type ReadyFrames, type SseFrame } from "../http/sse.js";
 import { latestRun, namedRun, type NamedRun, type RunSource } from "../runs/run-source.js";
 import type { NumberedRunEvent } from "../runs/run-events.js";
 
-/** A protocol's frames of a run, those numbered after `after` only. */
-export type RunFrames = (source: RunSource, after: number, signal: AbortSignal) => AsyncIterable<SseFrame>;
-
-/** A protocol's stream: its frames of a run, its headers, and what it calls a frame (in errors). */
+/**
+ * A protocol's stream: its frames of a run (those numbered after `after`), its headers, and what
+ * it calls a frame (in errors).
+ */
 export interface RunStream {
-  frames: RunFrames;
+  frames: (source: RunSource, after: number, signal: AbortSignal) => AsyncIterable<SseFrame>;
   headers: Record<string, string>;
   what: string;
 }

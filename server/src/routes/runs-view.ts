@@ -10,13 +10,14 @@ import type { ServerContext } from "../context.js";
 import { badRequest } from "../http/errors.js";
 import { integerParam } from "../http/request.js";
 import { runSpans } from "../traces/run-spans.js";
+import { Span } from "../traces/span-tree.js";
 import type { Prices } from "../usage/prices.js";
 import { usageOf, usageTotal } from "../usage/totals.js";
 import type { ListedRun } from "../usage/metrics-report.js";
 
 type RunQuery = NonNullable<Parameters<Store["listRuns"]>[0]>;
 type ListedRunStatus = NonNullable<RunQuery["status"]>[number];
-import { ApiUsage, error, json, type ApiPaths, type Parameter } from "./openapi-schemas.js";
+import { answer, ApiUsage, error, type ApiPaths, type Parameter } from "./openapi-schemas.js";
 
 /** The most runs a page of `GET /api/runs` holds (each is read with its turn's trace, for its tokens). */
 export const MAX_RUNS_PAGE = 200;
@@ -112,24 +113,6 @@ const ApiListedRun = z.object({
   usage: ApiUsage.optional(),
 });
 
-const ApiSpan: z.ZodType = z
-  .object({
-    id: z.string(),
-    kind: z.enum(["turn", "node", "model", "tool", "decision", "transition", "step"]),
-    name: z.string(),
-    start: z.number().meta({ description: "ms from the run's start: the waits before it, laid end to end" }),
-    ms: z.number(),
-    node: z.string().optional(),
-    line: z.int().optional().meta({ description: "the node's line in the agent's source" }),
-    input: z.unknown().optional(),
-    output: z.unknown().optional(),
-    attributes: z.record(z.string(), z.unknown()),
-    get children() {
-      return z.array(ApiSpan);
-    },
-  })
-  .meta({ id: "Span" });
-
 export const runsViewApi: ApiPaths = {
   "/api/runs": {
     get: {
@@ -144,10 +127,7 @@ export const runsViewApi: ApiPaths = {
         query("after", "the `next` of the page before"),
       ],
       responses: {
-        200: {
-          description: "a page of runs",
-          content: json(z.object({ runs: z.array(ApiListedRun), next: z.string().nullable() })),
-        },
+        200: answer("a page of runs", z.object({ runs: z.array(ApiListedRun), next: z.string().nullable() })),
         400: error("a bad filter (`field` names it)"),
       },
     },
@@ -157,10 +137,10 @@ export const runsViewApi: ApiPaths = {
       summary: "A run's span tree: its turns, their nodes and their steps (model calls, tool calls, decisions)",
       parameters: [{ name: "id", in: "path", required: true, schema: z.string() }],
       responses: {
-        200: {
-          description: "the run and its turns' spans",
-          content: json(z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(ApiSpan) })),
-        },
+        200: answer(
+          "the run and its turns' spans",
+          z.object({ run: z.looseObject({ id: z.string() }), spans: z.array(Span) }),
+        ),
         404: error("`unknown_run`"),
       },
     },

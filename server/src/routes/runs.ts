@@ -8,10 +8,9 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { ServerContext } from "../context.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
-import type { SseFrame } from "../http/sse.js";
 import { eventId } from "../http/event-id.js";
 import { runEventJson } from "../runs/run-event-json.js";
-import { eventBatchesOf, runIdOf, type RunSource } from "../runs/run-source.js";
+import { eventBatchesOf, runIdOf } from "../runs/run-source.js";
 import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 import {
   body,
@@ -19,9 +18,9 @@ import {
   lastEventIdParam,
   refusals,
   resumeRefusals,
-  sse,
   threadIdParam,
   type ApiPaths,
+  stream,
 } from "./openapi-schemas.js";
 
 const RunBody = z.object({
@@ -41,23 +40,17 @@ export const RUN_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-function runFrames(
-  ctx: ServerContext,
-  source: RunSource,
-  afterSeq: number,
-  signal: AbortSignal,
-): AsyncIterableIterator<SseFrame> {
-  const runId = runIdOf(source);
-  return framesOfBatches(eventBatchesOf(ctx, source, afterSeq, signal), (e) => [
-    // JSON.stringify(e), with a step's text as it was made (runs/step-text.ts).
-    { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` },
-  ]);
-}
-
 export function runsRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const stream: RunStream = {
-    frames: (source, after, signal) => runFrames(ctx, source, after, signal),
+    // A frame an event, numbered by the event's number.
+    frames: (source, afterSeq, signal) => {
+      const runId = runIdOf(source);
+      return framesOfBatches(eventBatchesOf(ctx, source, afterSeq, signal), (e) => [
+        // JSON.stringify(e), with a step's text as it was made (runs/step-text.ts).
+        { id: eventId(runId, e.seq), event: e.event.type, data: `{"seq":${e.seq},"event":${runEventJson(e.event)}}` },
+      ]);
+    },
     headers: RUN_STREAM_HEADERS,
     what: "event",
   };
@@ -95,11 +88,10 @@ export const runsApi: ApiPaths = {
       parameters: [threadIdParam],
       requestBody: body(RunBody),
       responses: {
-        200: {
-          description:
-            "the run's events: `id:` `RUN:N`, N the event's number, `event:` its type, `data:` `{ seq, event }`",
-          content: sse("NumberedRunEvent frames"),
-        },
+        200: stream(
+          "the run's events: `id:` `RUN:N`, N the event's number, `event:` its type, `data:` `{ seq, event }`",
+          "NumberedRunEvent frames",
+        ),
         400: error("bad input"),
         ...refusals,
       },
@@ -111,7 +103,7 @@ export const runsApi: ApiPaths = {
       parameters: [threadIdParam, lastEventIdParam],
       responses: {
         ...resumeRefusals,
-        200: { description: "the rest of the run", content: sse("NumberedRunEvent frames") },
+        200: stream("the rest of the run", "NumberedRunEvent frames"),
         204: { description: "no run in progress, or nothing after Last-Event-ID" },
         404: error("no such thread"),
       },

@@ -10,8 +10,9 @@ import type { ServerContext } from "../context.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import { jsonBody, threadIdOf } from "../http/request.js";
 import { isOwn } from "../own-thread.js";
+import { ModelMenu } from "../settings/model-menu.js";
 import { keepSettings } from "../settings/stored-settings.js";
-import { body, error, json, threadIdParam, type ApiPaths } from "./openapi-schemas.js";
+import { answer, body, error, threadIdParam, type ApiPaths } from "./openapi-schemas.js";
 
 const SettingsBody = z
   .record(z.string(), z.unknown(), { error: "must be an object ({ model?, temperature?, maxTokens? })" })
@@ -53,22 +54,10 @@ export const settingsApi: ApiPaths = {
     get: {
       summary: "What a thread's model settings may choose among",
       responses: {
-        200: {
-          description: "the model the server was started with, the models a thread may choose, and what may be set",
-          content: json(
-            z.object({
-              model: z.string().nullable(),
-              models: z.array(z.string()),
-              settable: z.boolean().meta({ description: "whether a thread may be given settings at all" }),
-              switchable: z.boolean().meta({ description: "whether the model may be switched, not only sampling" }),
-              maxTemperature: z.number(),
-              listError: z
-                .string()
-                .optional()
-                .meta({ description: "why the server's list of models could not be had" }),
-            }),
-          ),
-        },
+        200: answer(
+          "the model the server was started with, the models a thread may choose, and what may be set",
+          ModelMenu,
+        ),
       },
     },
   },
@@ -78,10 +67,10 @@ export const settingsApi: ApiPaths = {
       parameters: [threadIdParam],
       requestBody: body(SettingsBody),
       responses: {
-        200: {
-          description: "the thread's settings now (null: the server's own)",
-          content: json(z.object({ id: z.string(), settings: Settings.nullable() })),
-        },
+        200: answer(
+          "the thread's settings now (null: the server's own)",
+          z.object({ id: z.string(), settings: Settings.nullable() }),
+        ),
         400: error("a bad value (`field` names it)"),
         404: error("`unknown_thread`: another agent's thread"),
         409: error("`not_settable`: the model takes no settings (the offline model)"),

@@ -8,13 +8,13 @@ import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
 import { knownThread } from "../own-thread.js";
-import { storedSettings } from "../settings/stored-settings.js";
+import { settingsFrom } from "../settings/stored-settings.js";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
 import {
+  answer,
   body,
   error,
-  json,
   threadIdParam,
   ThreadId,
   ApiThread,
@@ -140,7 +140,7 @@ export function threadsRoutes(ctx: ServerContext): Hono {
         ...thread,
         stale: await staleness(ctx, agent, thread),
         ...(usage && { usage }),
-        settings: (await storedSettings(store, id)) ?? null,
+        settings: settingsFrom(id, await store.threadSettings(id)) ?? null,
       },
       turns,
     });
@@ -233,7 +233,7 @@ export const threadsApi: ApiPaths = {
         },
       ],
       responses: {
-        200: { description: "the threads", content: json(z.object({ threads: z.array(ApiThread) })) },
+        200: answer("the threads", z.object({ threads: z.array(ApiThread) })),
         400: error("a bad limit"),
       },
     },
@@ -243,19 +243,17 @@ export const threadsApi: ApiPaths = {
       summary: "A thread and its turns",
       parameters: [threadIdParam],
       responses: {
-        200: {
-          description: "the thread",
-          content: json(
-            z.object({
-              id: z.string(),
-              thread: z.intersection(
-                ApiThread,
-                z.object({ usage: ApiUsage.optional().meta({ description: "the sum of its turns' usage" }) }),
-              ),
-              turns: z.array(ApiTurn),
-            }),
-          ),
-        },
+        200: answer(
+          "the thread",
+          z.object({
+            id: z.string(),
+            thread: z.intersection(
+              ApiThread,
+              z.object({ usage: ApiUsage.optional().meta({ description: "the sum of its turns' usage" }) }),
+            ),
+            turns: z.array(ApiTurn),
+          }),
+        ),
         404: error("no such thread"),
       },
     },
@@ -265,7 +263,7 @@ export const threadsApi: ApiPaths = {
       // The store keeps at most 200 characters of a title.
       requestBody: body(TitleBody.extend({ title: z.string().max(200).nullable() })),
       responses: {
-        200: { description: "the thread", content: json(z.object({ thread: ApiThread })) },
+        200: answer("the thread", z.object({ thread: ApiThread })),
         400: error("a bad title"),
         404: error("no such thread"),
       },
@@ -284,10 +282,10 @@ export const threadsApi: ApiPaths = {
         { name: "turn", in: "query", schema: z.int().min(0), description: "default: the last turn" },
       ],
       responses: {
-        200: {
-          description: "the memory (null before the first turn)",
-          content: json(z.object({ turn: z.int(), memory: z.object({}).nullable() })),
-        },
+        200: answer(
+          "the memory (null before the first turn)",
+          z.object({ turn: z.int(), memory: z.object({}).nullable() }),
+        ),
         400: error("no such turn, or pruned"),
         404: error("no such thread"),
       },
@@ -299,24 +297,22 @@ export const threadsApi: ApiPaths = {
         "What a turn sent to the model and got back (prompts, choices, tool calls, hooks, prints), rebuilt by replaying it from its recording: no model, tool or hook runs; replayed once per turn and build, then kept",
       parameters: [threadIdParam, { name: "seq", in: "path", required: true, schema: z.int().min(1) }],
       responses: {
-        200: {
-          description: "the turn's events that made calls, prompts included",
-          content: json(
-            z.object({
-              seq: z.int(),
-              user: z.string().nullable(),
-              steps: z.int().meta({ description: "the turn's trace events, those not given here included" }),
-              events: z.array(z.looseObject({ usage: ApiUsage.optional() })).meta({
-                description: "each with the `usage` of its model calls (and its `model`), where reported",
-              }),
-              usage: ApiUsage.optional().meta({ description: "the turn's: the sum of its events'" }),
-              stopped: z.string().nullable().meta({
-                description:
-                  "why the replay stopped short (the agent changed since, its deadline, a turn stored before calls from code were recorded), or null",
-              }),
+        200: answer(
+          "the turn's events that made calls, prompts included",
+          z.object({
+            seq: z.int(),
+            user: z.string().nullable(),
+            steps: z.int().meta({ description: "the turn's trace events, those not given here included" }),
+            events: z.array(z.looseObject({ usage: ApiUsage.optional() })).meta({
+              description: "each with the `usage` of its model calls (and its `model`), where reported",
             }),
-          ),
-        },
+            usage: ApiUsage.optional().meta({ description: "the turn's: the sum of its events'" }),
+            stopped: z.string().nullable().meta({
+              description:
+                "why the replay stopped short (the agent changed since, its deadline, a turn stored before calls from code were recorded), or null",
+            }),
+          }),
+        ),
         400: error("no such turn"),
         404: error("no such thread"),
         503: error("`replays_busy`: as many turns as the queue holds wait to be replayed; ask again after Retry-After"),
@@ -329,7 +325,7 @@ export const threadsApi: ApiPaths = {
       parameters: [threadIdParam],
       requestBody: body(ForkBody.extend({ id: ThreadId.optional() })),
       responses: {
-        201: { description: "the new thread", content: json(z.object({ thread: ApiThread })) },
+        201: answer("the new thread", z.object({ thread: ApiThread })),
         400: error("a bad turn"),
         404: error("no such thread"),
       },
@@ -342,10 +338,7 @@ export const threadsApi: ApiPaths = {
       parameters: [threadIdParam],
       requestBody: body(VariablesBody),
       responses: {
-        200: {
-          description: "the thread, and the turn that records the change (no message, no reply)",
-          content: json(ChangedThread),
-        },
+        200: answer("the thread, and the turn that records the change (no message, no reply)", ChangedThread),
         400: error("a bad body, or a thread with no turn yet"),
         404: error("no such thread"),
         409: error("the thread is busy"),
@@ -360,10 +353,7 @@ export const threadsApi: ApiPaths = {
       parameters: [threadIdParam],
       requestBody: body(MigrateBody),
       responses: {
-        200: {
-          description: "the thread, and the turn that records the move (no message, no reply)",
-          content: json(ChangedThread),
-        },
+        200: answer("the thread, and the turn that records the move (no message, no reply)", ChangedThread),
         404: error("no such thread"),
         409: error("the thread is busy"),
         422: error("bad_migration: the node cannot take the conversation (the message says why)"),

@@ -13,7 +13,7 @@ import { argumentsProblem } from "@autograms/runtime";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { jsonBody } from "../http/request.js";
-import { body, error, json, type ApiPaths } from "./openapi-schemas.js";
+import { answer, body, error, type ApiPaths } from "./openapi-schemas.js";
 
 /** How long one call may take before it is stopped (its signal aborted) and answered 504. */
 export const TOOL_CALL_MS = 30_000;
@@ -124,10 +124,10 @@ export const toolsApi: ApiPaths = {
     get: {
       summary: "The agent's tools (defineTool, MCP servers' tools and plain functions), for the tool playground",
       responses: {
-        200: {
-          description: "each tool's name, description and argument schema (null: a plain function)",
-          content: json(z.object({ tools: z.array(ToolInfo) })),
-        },
+        200: answer(
+          "each tool's name, description and argument schema (null: a plain function)",
+          z.object({ tools: z.array(ToolInfo) }),
+        ),
       },
     },
   },
@@ -138,11 +138,10 @@ export const toolsApi: ApiPaths = {
       parameters: [toolNameParam],
       requestBody: body(CallBody),
       responses: {
-        200: {
-          description:
-            "the tool's result, or its failure (`tool_failed`: what it threw, or the worker thread it ended or blocked)",
-          content: json(CallAnswer),
-        },
+        200: answer(
+          "the tool's result, or its failure (`tool_failed`: what it threw, or the worker thread it ended or blocked)",
+          CallAnswer,
+        ),
         400: error("a bad body (`field` names it), or `bad_arguments`: the arguments fail the tool's schema"),
         404: error("`unknown_tool`: no tool of that name"),
         504: error("`tool_timeout`: the tool did not answer in 30 s; its call was aborted"),

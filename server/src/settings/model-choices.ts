@@ -20,19 +20,20 @@ export class ModelChoices {
     const model = this.model();
     const name = model.model ?? null;
     const settable = typeof model.withSettings === "function";
-    const base = { model: name, settable, maxTemperature: MAX_TEMPERATURE };
-    if (!settable || typeof model.listModels !== "function")
-      return { ...base, switchable: false, models: name === null ? [] : [name] };
+    // Without a list of the server's models, the started one is the only choice.
+    const fixed = {
+      model: name,
+      settable,
+      maxTemperature: MAX_TEMPERATURE,
+      switchable: false,
+      models: name === null ? [] : [name],
+    };
+    if (!settable || typeof model.listModels !== "function") return fixed;
     try {
       const names = await this.names(model);
-      return { ...base, switchable: true, models: name === null || names.includes(name) ? names : [name, ...names] };
+      return { ...fixed, switchable: true, models: name === null || names.includes(name) ? names : [name, ...names] };
     } catch (err) {
-      return {
-        ...base,
-        switchable: false,
-        models: name === null ? [] : [name],
-        listError: err instanceof Error ? err.message : String(err),
-      };
+      return { ...fixed, listError: err instanceof Error ? err.message : String(err) };
     }
   }
 

@@ -8,14 +8,6 @@ import { settingsProblem, type ModelSettings } from "@autograms/runtime";
 import type { Store } from "@autograms/store";
 import { HttpError } from "../http/errors.js";
 
-/** The thread's settings for its next runs; undefined: the server's own. */
-export async function storedSettings(
-  store: Pick<Store, "threadSettings">,
-  threadId: string,
-): Promise<ModelSettings | undefined> {
-  return settingsFrom(threadId, await store.threadSettings(threadId));
-}
-
 /** The settings kept as `text` (ThreadStore.threadSettings), checked; undefined: the server's own. */
 export function settingsFrom(threadId: string, text: string | null): ModelSettings | undefined {
   if (text === null) return undefined;

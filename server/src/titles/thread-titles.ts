@@ -47,16 +47,15 @@ export class ThreadTitles {
   constructor(
     private readonly store: Store,
     private readonly model: () => ChatModel,
-    /** Told why a thread could not be named (the server logs nothing else of it). */
-    private readonly onFailure: (threadId: string, err: unknown) => void = () => {},
   ) {}
 
   /** After a run of the thread ended with its turns committed: names it if that was its first exchange. */
   served(threadId: string): Promise<void> {
     if (this.naming.has(threadId)) return Promise.resolve();
     this.naming.add(threadId);
+    // A failed call leaves the title as it was.
     return this.name(threadId)
-      .catch((err: unknown) => this.onFailure(threadId, err))
+      .catch(() => {})
       .finally(() => this.naming.delete(threadId));
   }
 

@@ -7,21 +7,14 @@ import type { StoredTraceEvent } from "@autograms/runtime";
 import type { Store, TurnRecord } from "@autograms/store";
 import { HttpError } from "../http/errors.js";
 import type { Prices } from "../usage/prices.js";
-import { type Span, turnSpan } from "./span-tree.js";
+import { turnSpan } from "./span-tree.js";
 
 type RunRecord = NonNullable<Awaited<ReturnType<Store["run"]>>>;
 
-/** The most events of an uncommitted run read for its tree: past them the tree says it was cut. */
-export const MAX_RUN_EVENTS = 20_000;
+/** The most events of an uncommitted run read for its tree: past them the tree says it was cut (`cut`). */
+const MAX_RUN_EVENTS = 20_000;
 
-export interface RunSpans {
-  run: RunRecord & { agent: string | null };
-  spans: Span[];
-  /** The run's events were more than MAX_RUN_EVENTS: the tree shows the first ones. */
-  cut?: true;
-}
-
-export async function runSpans(store: Store, runId: string, prices: Prices | undefined): Promise<RunSpans> {
+export async function runSpans(store: Store, runId: string, prices: Prices | undefined) {
   const run = await store.run(runId);
   const thread = run && (await store.thread(run.threadId));
   if (!run || !thread) throw new HttpError(404, "unknown_run", `no run '${runId}'`);

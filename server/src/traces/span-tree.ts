@@ -5,41 +5,45 @@
  * tool); a span's `start` is therefore the sum of the waits before it, and the turn's time that
  * no wait accounts for (the agent's own computation, the store) is given as `otherMs`.
  */
+import { z } from "zod";
 import type { StoredTraceEvent } from "@autograms/runtime";
+import type { TurnRecord } from "@autograms/store";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";
 import { madeCalls } from "./made-calls.js";
 
-export type SpanKind = "turn" | "node" | "model" | "tool" | "decision" | "transition" | "step";
+/** A span as `GET /api/runs/:id/spans` answers it (the page reads it too). */
+export const Span = z
+  .object({
+    /** Unique within the run: `t3`, `t3.n2`, `t3.n2.s1`. */
+    id: z.string(),
+    kind: z.enum(["turn", "node", "model", "tool", "decision", "transition", "step"]),
+    name: z.string(),
+    start: z.number().meta({ description: "ms from the run's start: the waits before it, laid end to end" }),
+    ms: z.number(),
+    /** The node's name and place in the agent's source (node spans and their steps). */
+    node: z.string().optional(),
+    line: z.int().optional().meta({ description: "the node's line in the agent's source" }),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    attributes: z.record(z.string(), z.unknown()),
+    get children() {
+      return z.array(Span);
+    },
+  })
+  .meta({ id: "Span" });
+export type Span = z.infer<typeof Span>;
+type SpanKind = Span["kind"];
 
-export interface Span {
-  /** Unique within the run: `t3`, `t3.n2`, `t3.n2.s1`. */
-  id: string;
-  kind: SpanKind;
-  name: string;
-  /** Milliseconds from the run's start (for steps: the waits before it, laid end to end). */
-  start: number;
-  ms: number;
-  /** The node's name and place in the agent's source (node spans and their steps). */
-  node?: string;
-  line?: number;
-  input?: unknown;
-  output?: unknown;
-  attributes: Record<string, unknown>;
-  children: Span[];
-}
-
-/** What a turn span is made from: the stored turn, or the steps a run streamed before it failed. */
-export interface TurnSteps {
-  seq: number;
-  user: string | null;
-  reply: string | null;
+/**
+ * What a turn span is made from: the stored turn, or the steps a run streamed before it failed;
+ * `start` in milliseconds from the run's start, `ms` how long the turn took (null: unknown, e.g. it failed).
+ */
+type TurnSteps = Pick<TurnRecord, "seq" | "user" | "reply" | "trace"> & {
   status: string;
-  /** Milliseconds from the run's start, and how long the turn took (null: unknown, e.g. it failed). */
   start: number;
   ms: number | null;
-  trace: readonly StoredTraceEvent[];
-}
+};
 
 export function turnSpan(turn: TurnSteps, prices: Prices | undefined): Span {
   const id = `t${turn.seq}`;
@@ -95,12 +99,6 @@ function nodeSpan(id: string, e: StoredTraceEvent, at: number): Span {
   };
 }
 
-interface Decision {
-  purpose: string;
-  choices: string[];
-  chosen: number;
-}
-
 /** One step: its kind and name, what went in and came out, and the rest as attributes. */
 function stepSpan(id: string, e: StoredTraceEvent, at: number, prices: Prices | undefined): Span {
   const { kind: _kind, node, loc: _loc, action: _action, stack: _stack, changes, ms, usage: _usage, ...rest } = e;
@@ -122,7 +120,7 @@ function stepSpan(id: string, e: StoredTraceEvent, at: number, prices: Prices | 
     attributes: { ...attributes, ...more },
     children: [],
   });
-  const decisions = (e.decisions ?? []) as Decision[];
+  const decisions = (e.decisions ?? []) as { purpose: string; choices: string[]; chosen: number }[];
   switch (e.kind) {
     case "generate": {
       const { output, raw, purpose, ...other } = rest as { output: unknown; raw?: string[]; purpose?: string };

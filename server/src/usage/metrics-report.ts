@@ -6,6 +6,7 @@
  * and percentiles are not portable SQL. Past the bound the report says so (`cut`) and covers the
  * most recent runs read.
  */
+import { z } from "zod";
 import type { Store } from "@autograms/store";
 import type { Prices } from "./prices.js";
 import { type PricedUsage, usageOf, usageTotal } from "./totals.js";
@@ -24,34 +25,36 @@ export type Range = keyof typeof RANGES;
 /** The most runs a report reads (each with its turn's trace). */
 export const MAX_METRICS_ROWS = 5000;
 
-export interface Figures {
-  runs: number;
+export const Figures = z.object({
+  runs: z.int(),
   /** Runs by status (running, committed, failed, stopped, abandoned). */
-  statuses: Record<string, number>;
-  /** Failed and abandoned runs (a stop is asked for, not an error). */
-  errors: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** Absent when some run's tokens had no price. */
-  cost?: number;
-  /** Committed turns' latency (start to commit), in ms; null without any. */
-  p50: number | null;
-  p95: number | null;
-}
+  statuses: z.record(z.string(), z.int()),
+  // A stop is asked for, not an error.
+  errors: z.int().meta({ description: "failed and abandoned runs" }),
+  inputTokens: z.int(),
+  outputTokens: z.int(),
+  cost: z.number().optional().meta({ description: "absent when some run's tokens had no price" }),
+  // From the turn's start to its commit; null without any.
+  p50: z.number().nullable().meta({ description: "committed turns' latency in ms" }),
+  p95: z.number().nullable(),
+});
+export type Figures = z.infer<typeof Figures>;
 
-export interface MetricsReport {
-  range: Range;
-  since: number;
-  until: number;
-  bucketMs: number;
-  total: Figures;
-  buckets: (Figures & { start: number })[];
-  agents: (Figures & { agent: string | null })[];
+/** What `GET /api/metrics` answers (the page reads it too). */
+export const MetricsReport = z.object({
+  range: z.string(),
+  since: z.int(),
+  until: z.int(),
+  bucketMs: z.int(),
+  total: Figures,
+  buckets: z.array(Figures.extend({ start: z.int() })),
+  agents: z.array(Figures.extend({ agent: z.string().nullable() })),
   /** Runs read. */
-  rows: number;
+  rows: z.int(),
   /** More runs than MAX_METRICS_ROWS started in the range: the figures are those of the most recent. */
-  cut?: true;
-}
+  cut: z.literal(true).optional(),
+});
+export type MetricsReport = z.infer<typeof MetricsReport>;
 
 export async function metricsReport(
   store: Store,

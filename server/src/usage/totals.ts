@@ -6,9 +6,7 @@ import { addUsage, hasUsage, type TokenUsage } from "@autograms/runtime";
 import { costOf, roundCost, type Prices } from "./prices.js";
 
 /** Tokens with their cost, where the price table has one. */
-export interface PricedUsage extends TokenUsage {
-  cost?: number;
-}
+export type PricedUsage = TokenUsage & { cost?: number };
 
 /** A step's usage with its cost. */
 export function priced(usage: TokenUsage, prices: Prices | undefined): PricedUsage {
