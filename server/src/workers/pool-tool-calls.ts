@@ -8,7 +8,7 @@
  * has not ended `graceMs` later, the worker (which may keep running it) is replaced.
  */
 import type { Agent } from "@autograms/runtime";
-import type { FromWorker, ToWorker } from "./protocol.js";
+import { thrown, type FromWorker, type ToWorker } from "./protocol.js";
 
 export interface ToolCallRequest {
   /** The build served, for a player that calls its tools in this thread (InProcessPlayer). */
@@ -88,10 +88,8 @@ export class PoolToolCalls<S> {
     const waiting = this.waiting.get(message.id);
     if (!waiting) return undefined;
     this.waiting.delete(message.id);
-    if ("error" in message) {
-      const { name, message: text, code } = message.error;
-      waiting.reject(Object.assign(new Error(text), { name, ...(code !== undefined && { code }) }));
-    } else waiting.resolve(message.value);
+    if ("error" in message) waiting.reject(thrown(message.error));
+    else waiting.resolve(message.value);
     return waiting.slot;
   }
 

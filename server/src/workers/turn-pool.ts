@@ -16,9 +16,15 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Agent, Tool } from "@autograms/runtime";
 import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
-import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
+import {
+  readProgress,
+  turnError,
+  type FromWorker,
+  type PlayedResult,
+  type ToWorker,
+  type WorkerStart,
+} from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
-import { turnError } from "./failed-turn.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
 import type { PlayRequest, TurnPlayer } from "./turn-player.js";
@@ -138,7 +144,8 @@ export class TurnPool implements TurnPlayer {
   /** The worker playing each suspect thread's turns. */
   private readonly own = new Map<string, Slot>();
   private readonly strikes: CrashStrikes;
-  private readonly size: number;
+  /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
+  readonly threads: number;
   /** Why the last replacement could not be started, until one is. */
   private replaceFailure: string | undefined;
   private respawnMs = RESPAWN_FIRST_MS;
@@ -180,7 +187,7 @@ export class TurnPool implements TurnPlayer {
     const size = options.size ?? availableParallelism();
     if (!(Number.isInteger(size) && size >= 1))
       throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
-    this.size = size;
+    this.threads = size;
     this.strikes = new CrashStrikes(quarantineOf(options.quarantine, "workers.quarantine"));
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
@@ -191,11 +198,6 @@ export class TurnPool implements TurnPlayer {
     this.sharedInfo = sharedToolInfo(options.tools ?? {});
     this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs, () => this.start(true));
     if (!this.inline) this.start(false);
-  }
-
-  /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
-  get threads(): number {
-    return this.size;
   }
 
   /** Worker threads of this pool still running: 0 once it is closed and they have exited. */
@@ -211,8 +213,8 @@ export class TurnPool implements TurnPlayer {
    * stays ready unless that replacement fails.
    */
   unready(): string | undefined {
-    if (!this.started || this.closed || this.unusable || this.slots.length >= this.size) return undefined;
-    const serving = `${this.slots.length} of ${this.size} worker threads serve`;
+    if (!this.started || this.closed || this.unusable || this.slots.length >= this.threads) return undefined;
+    const serving = `${this.slots.length} of ${this.threads} worker threads serve`;
     if (this.replaceFailure !== undefined)
       return `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
     for (const slot of this.starting) if (slot.afterCrash) return `${serving}; a new one is starting`;
@@ -306,19 +308,7 @@ export class TurnPool implements TurnPlayer {
       // The worker holds the memory of the thread's last turn it played: when that is the memory
       // this turn starts from, only its checksum is sent (no copy, and the worker need not check it).
       const kept = this.warm.get(request.threadId)?.kept;
-      const held = kept !== undefined && request.memory?.checksum === kept;
-      this.post(slot, {
-        type: "play",
-        id,
-        threadId: request.threadId,
-        text: request.text,
-        ...(held ? { memory: null, kept } : { memory: request.memory }),
-        ...(job.trace && { trace: job.trace }),
-        ...(request.build !== undefined && { build: request.build }),
-        ...(request.wholeSteps && { wholeSteps: true }),
-        ...(request.modelSettings && { modelSettings: request.modelSettings }),
-        ...(request.steps && { computeStepsLeft: request.steps.left }),
-      });
+      this.send(slot, id, job, kept !== undefined && request.memory?.checksum === kept ? kept : undefined);
       if (request.signal.aborted) onAbort();
     });
   }
@@ -366,7 +356,7 @@ export class TurnPool implements TurnPlayer {
   private start(lazily: boolean): void {
     if (this.started || this.closed) return;
     this.started = true;
-    for (let i = 0; i < this.size; i++) {
+    for (let i = 0; i < this.threads; i++) {
       if (lazily) this.replace(false, false);
       else this.slots.push(this.spawn("first"));
     }
@@ -418,7 +408,8 @@ export class TurnPool implements TurnPlayer {
     this.warm.delete(threadId);
     const had = this.own.get(threadId);
     if (had && !had.endedFor) return had;
-    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.size)) return leastBusy([...this.own.values()], this.toolCalls);
+    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.threads))
+      return leastBusy([...this.own.values()], this.toolCalls);
     const slot = this.spawn("own");
     this.own.set(threadId, slot);
     return slot;
@@ -484,8 +475,7 @@ export class TurnPool implements TurnPlayer {
           // cannot (its modules gone since) leaves the others serving.
           if (role === "first") this.unusable = err;
           refused(err);
-          for (const job of slot.jobs.values()) job.reject(err);
-          slot.jobs.clear();
+          failAll(slot.jobs, err);
           if (role !== "first") void this.end(slot, err.message);
           return;
         }
@@ -525,21 +515,7 @@ export class TurnPool implements TurnPlayer {
         }
         case "missed": {
           const job = slot.jobs.get(message.id);
-          if (job) {
-            const { threadId, text, memory, build, wholeSteps, modelSettings, steps } = job.request;
-            this.post(slot, {
-              type: "play",
-              id: message.id,
-              threadId,
-              text,
-              memory,
-              ...(job.trace && { trace: job.trace }),
-              ...(build !== undefined && { build }),
-              ...(wholeSteps && { wholeSteps: true }),
-              ...(modelSettings && { modelSettings }),
-              ...(steps && { computeStepsLeft: steps.left }),
-            });
-          }
+          if (job) this.send(slot, message.id, job);
           return;
         }
         case "played":
@@ -557,7 +533,10 @@ export class TurnPool implements TurnPlayer {
           if (message.type === "played") {
             const warm = this.warm.get(job.request.threadId);
             if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
-            job.resolve(frozenMemory(message.result));
+            // The memory comes across as a copy: frozen, it cannot change after the commit, so the
+            // store keeps it for the thread's next turn (`memoryCache`) instead of reading it back.
+            freezeAll(message.result.memory);
+            job.resolve(message.result);
           } else
             job.reject(
               Object.assign(turnError(message.error), {
@@ -598,11 +577,10 @@ export class TurnPool implements TurnPlayer {
         [...slot.jobs.values()].map((job) => job.request.threadId),
         why,
       );
-    for (const job of slot.jobs.values()) job.reject(err);
-    slot.jobs.clear();
+    failAll(slot.jobs, err);
     this.toolCalls.lost(slot, new WorkerError(`${why}; the tool's call was not answered`));
     for (const call of slot.calls.values()) call.abort(err);
-    for (const making of slot.making.values()) making.reject(err);
+    failAll(slot.making, err);
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
@@ -639,7 +617,7 @@ export class TurnPool implements TurnPlayer {
         if (!this.logged.has(why)) {
           this.logged.add(why);
           console.error(
-            `autograms: a worker thread could not be started${instead ? " in place of one that ended" : ""} (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
+            `autograms: a worker thread could not be started${instead ? " in place of one that ended" : ""} (${this.slots.length} of ${this.threads} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
           );
         }
         this.respawnTimer = setTimeout(() => this.replace(afterCrash, instead), this.respawnMs);
@@ -708,6 +686,23 @@ export class TurnPool implements TurnPlayer {
     await slot.worker.terminate();
   }
 
+  /** Sends a turn to its worker: with the thread's memory, or only its checksum when the worker holds it (`kept`). */
+  private send(slot: Slot, id: number, job: Job, kept?: string): void {
+    const { threadId, text, memory, build, wholeSteps, modelSettings, steps } = job.request;
+    this.post(slot, {
+      type: "play",
+      id,
+      threadId,
+      text,
+      ...(kept !== undefined ? { memory: null, kept } : { memory }),
+      ...(job.trace && { trace: job.trace }),
+      ...(build !== undefined && { build }),
+      ...(wholeSteps && { wholeSteps: true }),
+      ...(modelSettings && { modelSettings }),
+      ...(steps && { computeStepsLeft: steps.left }),
+    });
+  }
+
   private post(slot: Slot, message: ToWorker): void {
     try {
       slot.worker.postMessage(message);
@@ -717,20 +712,17 @@ export class TurnPool implements TurnPlayer {
   }
 }
 
+/** Fails every one waiting in `waiting`, and forgets them. */
+function failAll(waiting: Map<number, { reject(err: Error): void }>, err: Error): void {
+  for (const w of waiting.values()) w.reject(err);
+  waiting.clear();
+}
+
 /** The worker with the fewest turns, a tool call (pool-tool-calls.ts) counted as one. */
 const leastBusy = (slots: Slot[], calls: PoolToolCalls<Slot>) => {
   const load = (s: Slot) => s.jobs.size + (calls.busy(s) ? 1 : 0);
   return slots.reduce((a, b) => (load(b) < load(a) ? b : a));
 };
-
-/**
- * The memory a worker played comes across as a copy: frozen, it cannot change after the commit,
- * so the store keeps it for the thread's next turn (`memoryCache`) instead of reading it back.
- */
-function frozenMemory(result: PlayedResult): PlayedResult {
-  freezeAll(result.memory);
-  return result;
-}
 
 function freezeAll(value: unknown): void {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
