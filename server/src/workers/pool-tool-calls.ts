@@ -8,7 +8,7 @@
  * has not ended `graceMs` later, the worker (which may keep running it) is replaced.
  */
 import type { Agent } from "@autograms/runtime";
-import { thrown, type FromWorker, type ToWorker } from "./protocol.js";
+import { stoppedBy, thrown, type FromWorker, type ToWorker } from "./protocol.js";
 
 export interface ToolCallRequest {
   /** The build served, for a player that calls its tools in this thread (InProcessPlayer). */
@@ -26,8 +26,6 @@ interface Waiting<S> {
   slot: S;
   resolve(value: unknown): void;
   reject(err: Error): void;
-  /** Set once the call was stopped: when its worker is given up on. */
-  giveUp?: NodeJS.Timeout;
 }
 
 export class PoolToolCalls<S> {
@@ -43,43 +41,22 @@ export class PoolToolCalls<S> {
 
   call(slot: S, request: ToolCallRequest): Promise<unknown> {
     const id = this.nextId++;
-    const { signal } = request;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
-        reject(reason);
-        this.post(slot, { type: "stop-tool", id, reason: reason.message });
-        waiting.giveUp = setTimeout(() => {
-          if (this.waiting.get(id) !== waiting) return;
-          this.waiting.delete(id);
-          this.stuck(slot);
-        }, this.graceMs);
-        waiting.giveUp.unref();
-      };
-      const waiting: Waiting<S> = {
-        slot,
-        resolve,
-        reject,
-      };
-      const settle =
-        <A>(f: (a: A) => void) =>
-        (a: A) => {
-          signal.removeEventListener("abort", onAbort);
-          clearTimeout(waiting.giveUp);
-          f(a);
-        };
-      waiting.resolve = settle(resolve);
-      waiting.reject = settle(reject);
-      this.waiting.set(id, waiting);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.post(slot, {
-        type: "tool",
-        id,
-        name: request.name,
-        args: request.args,
-        ...(request.build !== undefined && { build: request.build }),
-      });
-      if (signal.aborted) onAbort();
+    const answered = new Promise((resolve, reject) => this.waiting.set(id, { slot, resolve, reject }));
+    this.post(slot, {
+      type: "tool",
+      id,
+      name: request.name,
+      args: request.args,
+      ...(request.build !== undefined && { build: request.build }),
+    });
+    return stoppedBy(request.signal, answered, (reason) => {
+      this.post(slot, { type: "stop-tool", id, reason: reason instanceof Error ? reason.message : String(reason) });
+      // Not ended by then, the call may keep its worker busy for ever.
+      const giveUp = setTimeout(() => {
+        if (!this.waiting.delete(id)) return;
+        this.stuck(slot);
+      }, this.graceMs);
+      giveUp.unref();
     });
   }
 

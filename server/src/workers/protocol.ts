@@ -215,6 +215,22 @@ export async function answer(
 }
 
 /**
+ * A call sent to a worker (a turn, a tool's call), which `signal` stops: aborted, it fails at once
+ * with the signal's reason, and `stop` tells the worker, whose answer comes later and is dropped.
+ */
+export function stoppedBy<T>(signal: AbortSignal, answered: Promise<T>, stop: (reason: unknown) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      stop(signal.reason);
+      reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    answered.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    if (signal.aborted) onAbort();
+  });
+}
+
+/**
  * A turn's error as it crosses from a worker to the pool's thread: its code and message, and for
  * the runtime's AgentError where in the agent it failed, so the pool's thread gets an AgentError
  * again (a command shows it with its code frame, as it does for a turn played in its own thread).

@@ -3,15 +3,14 @@
  * own thread (InProcessPlayer: an agent given as an object, with no worker script to make it).
  * Either way under the same per-turn budgets.
  */
-import type { Agent, Memory, ModelSettings, ReplyChunk } from "@autograms/runtime";
-import type { ComputeSteps } from "../runs/bounded-steps.js";
+import type { Agent, Memory } from "@autograms/runtime";
 import { stepWithText, type StepEvent } from "../runs/step-text.js";
-import { playTurn, type TurnWork } from "./play-turn.js";
+import { playTurn, type PlayHooks, type TurnWork } from "./play-turn.js";
 import type { PlayedResult } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
 import type { ToolCallRequest } from "./pool-tool-calls.js";
 
-export interface PlayRequest {
+export interface PlayRequest extends Pick<PlayHooks, "signal" | "wholeSteps" | "modelSettings" | "steps" | "onText"> {
   /**
    * The build the run started on, played in the server's own thread (hot reload changes it
    * between runs); a worker thread plays the agent it made.
@@ -22,8 +21,6 @@ export interface PlayRequest {
   threadId: string;
   text: string | null;
   memory: Memory | null;
-  /** Aborts the turn: it fails with the signal's reason. */
-  signal: AbortSignal;
   /**
    * A step of the turn, as the run's event, with its JSON text (what the run stores and streams:
    * server/src/runs/step-text.ts): its values above the stream's threshold omitted
@@ -31,21 +28,6 @@ export interface PlayRequest {
    * step as the trace has it (a TraceEvent, a generation's prompt kept).
    */
   onStep(step: StepEvent): void;
-  /**
-   * Every step whole: all its values, a generation's prompt, however many steps the turn takes. For
-   * a command that writes the turn's trace for its one user (`chat --watch`), not a served run's
-   * stream, which the bounds protect from a turn's size.
-   */
-  wholeSteps?: boolean;
-  /** The model settings chosen for the thread, for this turn (`RunOptions.modelSettings`). */
-  modelSettings?: ModelSettings;
-  /**
-   * The run's compute steps, counted by the player across the run's turns: its stream's bound.
-   * Absent: a worker thread bounds the turn alone (its counts in the result, or the error), the
-   * server's own thread sends every step.
-   */
-  steps?: ComputeSteps;
-  onText(chunk: ReplyChunk): void;
 }
 
 export interface TurnPlayer {

@@ -18,6 +18,7 @@ import type { Agent, Tool } from "@autograms/runtime";
 import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
 import {
   readProgress,
+  stoppedBy,
   turnError,
   type FromWorker,
   type PlayedResult,
@@ -157,9 +158,9 @@ export class TurnPool implements TurnPlayer {
   private readonly budgets: TurnBudgets;
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
-  private readonly keptMb: number;
   private readonly script: string;
-  private readonly sharedInfo: WorkerStart["tools"];
+  /** What each worker is started with. */
+  private readonly workerData: WorkerStart;
   private watchdog: NodeJS.Timeout | undefined;
   /** Its workers were started (at once, unless it has `inline`). */
   private started = false;
@@ -191,11 +192,12 @@ export class TurnPool implements TurnPlayer {
     this.strikes = new CrashStrikes(quarantineOf(options.quarantine, "workers.quarantine"));
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
-    this.keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
-    if (!(typeof this.keptMb === "number" && this.keptMb >= 0))
-      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
+    const keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
+    if (!(typeof keptMb === "number" && keptMb >= 0))
+      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
-    this.sharedInfo = sharedToolInfo(options.tools ?? {});
+    const tools = sharedToolInfo(options.tools ?? {});
+    this.workerData = { data: options.data, budgets: this.budgets, keptMb, tools };
     this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs, () => this.start(true));
     if (!this.inline) this.start(false);
   }
@@ -277,40 +279,17 @@ export class TurnPool implements TurnPlayer {
     if (refused) return Promise.reject(refused);
     const slot = this.choose(request.threadId);
     const id = this.nextId++;
-    return new Promise<PlayedResult>((resolve, reject) => {
-      // A stopped turn fails at once with its reason; the worker, told to stop it, answers later
-      // (the job stays counted until then, so a worker that never answers is still watched).
-      let settled = false;
-      const once =
-        <A>(f: (a: A) => void) =>
-        (a: A) => {
-          if (settled) return;
-          settled = true;
-          request.signal.removeEventListener("abort", onAbort);
-          f(a);
-        };
-      const job: Job = {
-        request,
-        since: Date.now(),
-        resolve: once(resolve as (result: PlayedResult) => void),
-        reject: once(reject),
-        trace: turnTrace(),
-      };
-      const onAbort = () => {
-        this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
-        job.reject(
-          request.signal.reason instanceof Error ? request.signal.reason : new Error(String(request.signal.reason)),
-        );
-      };
-      request.signal.addEventListener("abort", onAbort, { once: true });
+    const played = new Promise<PlayedResult>((resolve, reject) => {
+      const job: Job = { request, since: Date.now(), resolve, reject, trace: turnTrace() };
       slot.jobs.set(id, job);
       if (slot.jobs.size === 1) slot.heardAt = Date.now();
       // The worker holds the memory of the thread's last turn it played: when that is the memory
       // this turn starts from, only its checksum is sent (no copy, and the worker need not check it).
       const kept = this.warm.get(request.threadId)?.kept;
       this.send(slot, id, job, kept !== undefined && request.memory?.checksum === kept ? kept : undefined);
-      if (request.signal.aborted) onAbort();
     });
+    // The job stays counted until the worker answers, so a worker that never does is still watched.
+    return stoppedBy(request.signal, played, (reason) => this.post(slot, { type: "stop", id, reason: String(reason) }));
   }
 
   /**
@@ -423,14 +402,8 @@ export class TurnPool implements TurnPlayer {
   }
 
   private spawn(role: Slot["role"]): Slot {
-    const start: WorkerStart = {
-      data: this.options.data,
-      budgets: this.budgets,
-      keptMb: this.keptMb,
-      tools: this.sharedInfo,
-    };
     const worker = new Worker(this.script, {
-      workerData: start,
+      workerData: this.workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
       stdout: false,
       stderr: false,
