@@ -73,8 +73,16 @@ export type ToWorker =
   /** The end of a worker's call of a shared tool: its value, or its error. */
   | { type: "answer"; call: number; value: unknown }
   | { type: "answer"; call: number; error: CallError }
-  /** Calls one of the agent's tools outside any turn (the tool playground: tool-call-messages.ts). */
-  | ToolCallMessage
+  /** Calls one of the agent's tools outside any turn (the tool playground, routes/tools.ts). */
+  | {
+      type: "tool";
+      id: number;
+      /** The build whose agent has the tool (`make`); absent: the one the worker made as it started. */
+      build?: number;
+      name: string;
+      /** As `Agent.callTool` takes them. */
+      args: Record<string, unknown> | unknown[];
+    }
   /** Stops that call: its signal is aborted (`reason`: why). */
   | { type: "stop-tool"; id: number; reason: string };
 
@@ -103,16 +111,6 @@ export type FromWorker =
   | { type: "tool-answer"; id: number; value: unknown }
   | { type: "tool-answer"; id: number; error: CallError };
 
-export interface ToolCallMessage {
-  type: "tool";
-  id: number;
-  /** The build whose agent has the tool (`make`); absent: the one the worker made as it started. */
-  build?: number;
-  name: string;
-  /** As `Agent.callTool` takes them. */
-  args: Record<string, unknown> | unknown[];
-}
-
 export interface FailedTurn {
   code: string;
   message: string;
@@ -134,12 +132,10 @@ export interface FailedTurn {
  */
 export type ProgressItems = (string | { text: ReplyChunk })[];
 
-/** Adds a step to `items`. */
 export function addStepItem(items: ProgressItems, kind: string, json: string): void {
   items.push(kind, json);
 }
 
-/** Adds a piece of the reply to `items`. */
 export function addTextItem(items: ProgressItems, chunk: ReplyChunk): void {
   items.push({ text: chunk });
 }
@@ -182,9 +178,27 @@ export function callError(err: unknown): CallError {
   return { name: e.name, message: e.message, ...(typeof code === "string" && { code }) };
 }
 
-/** The error a `callError` was made from, made again. */
-export function thrown({ name, message, code }: CallError): Error {
-  return Object.assign(new Error(message), { name, ...(code !== undefined && { code }) });
+/** A call sent to the other thread, waiting for its answer. */
+export interface Waiting {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+/** Ends the call `id` of `waiting` with its answer (its error made again), if it still waits: whether it did. */
+export function settle(
+  waiting: Map<number, Waiting>,
+  id: number,
+  answer: { value: unknown } | { error: CallError },
+): boolean {
+  const call = waiting.get(id);
+  if (!call) return false;
+  waiting.delete(id);
+  if (!("error" in answer)) call.resolve(answer.value);
+  else {
+    const { name, message, code } = answer.error;
+    call.reject(Object.assign(new Error(message), { name, ...(code !== undefined && { code }) }));
+  }
+  return true;
 }
 
 /**

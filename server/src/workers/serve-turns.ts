@@ -18,7 +18,6 @@ import {
   type FromWorker,
   type PlayedResult,
   type ProgressItems,
-  type ToolCallMessage,
   type ToWorker,
   type WorkerStart,
 } from "./protocol.js";
@@ -122,9 +121,9 @@ export function serveTurns(
   /**
    * Calls one of the agent's tools outside any turn, here where its modules are loaded. A stop
    * aborts the signal the tool was given; a tool that ignores it keeps running here, and the pool
-   * replaces the worker (pool-tool-calls.ts).
+   * replaces the worker (`TurnPool.callTool`).
    */
-  function callTool(agent: Promise<Agent>, { id, name, args }: ToolCallMessage): Promise<void> {
+  function callTool(agent: Promise<Agent>, { id, name, args }: Extract<ToWorker, { type: "tool" }>): Promise<void> {
     const stop = new AbortController();
     toolCalls.set(id, stop);
     return answer(

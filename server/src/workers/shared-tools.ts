@@ -9,7 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { defineTool, toolDefinitionOf, type Tool, type ToolParameters } from "@autograms/runtime";
-import { answer, thrown, type FromWorker, type SharedToolInfo, type ToWorker } from "./protocol.js";
+import { answer, settle, type FromWorker, type SharedToolInfo, type ToWorker } from "./protocol.js";
 
 type Answer = Extract<ToWorker, { type: "answer" }>;
 
@@ -105,10 +105,6 @@ export class SharedTools {
   }
 
   answered(message: Answer): void {
-    const waiting = this.waiting.get(message.call);
-    if (!waiting) return;
-    this.waiting.delete(message.call);
-    if ("error" in message) waiting.reject(thrown(message.error));
-    else waiting.resolve(message.value);
+    settle(this.waiting, message.call, message);
   }
 }

@@ -18,19 +18,20 @@ import type { Agent, Tool } from "@autograms/runtime";
 import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
 import {
   readProgress,
+  settle,
   stoppedBy,
   turnError,
   type FromWorker,
   type PlayedResult,
   type ToWorker,
+  type Waiting,
   type WorkerStart,
 } from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
-import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import type { PlayRequest, ToolCallRequest, TurnPlayer } from "./turn-player.js";
 import { InlineTurns } from "./inline-turns.js";
-import { PoolToolCalls, type ToolCallRequest } from "./pool-tool-calls.js";
 import { stepFromText } from "../runs/step-text.js";
 
 export interface WorkerOptions {
@@ -113,6 +114,8 @@ interface Slot {
   endedFor: string | null;
   /** The calls of shared tools (WorkerOptions.tools) this thread runs for it, by id. */
   calls: Map<number, AbortController>;
+  /** The calls of the agent's tools it runs outside any turn (`callTool`), by id. */
+  toolCalls: Map<number, Waiting>;
   /** The builds it is making (`make`), by number. */
   making: Map<number, { resolve(about: unknown): void; reject(err: Error): void }>;
   /** A replacement for a worker that ended by itself (not one the pool retired): until it serves, the pool is `unready`. */
@@ -159,7 +162,6 @@ export class TurnPool implements TurnPlayer {
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
   private readonly script: string;
-  /** What each worker is started with. */
   private readonly workerData: WorkerStart;
   private watchdog: NodeJS.Timeout | undefined;
   /** Its workers were started (at once, unless it has `inline`). */
@@ -176,12 +178,6 @@ export class TurnPool implements TurnPlayer {
   private nextBuild = 1;
   /** The turns played in this thread until they prove CPU-heavy (WorkerOptions.inline). */
   private readonly inline: InlineTurns | undefined;
-  /** The agent's tools called outside any turn, in the workers (pool-tool-calls.ts). */
-  private readonly toolCalls = new PoolToolCalls<Slot>(
-    (slot, message) => this.post(slot, message),
-    (slot) => this.retire(slot),
-    STOP_GRACE_MS,
-  );
 
   constructor(private readonly options: WorkerOptions) {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
@@ -196,8 +192,7 @@ export class TurnPool implements TurnPlayer {
     if (!(typeof keptMb === "number" && keptMb >= 0))
       throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
-    const tools = sharedToolInfo(options.tools ?? {});
-    this.workerData = { data: options.data, budgets: this.budgets, keptMb, tools };
+    this.workerData = { data: options.data, budgets: this.budgets, keptMb, tools: sharedToolInfo(options.tools ?? {}) };
     this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs, () => this.start(true));
     if (!this.inline) this.start(false);
   }
@@ -208,11 +203,8 @@ export class TurnPool implements TurnPlayer {
   }
 
   /**
-   * Why the pool cannot play as many turns as it was made for (fewer workers than its size), if
-   * so: a worker ended by itself and its replacement is starting, or a replacement could not be
-   * started. A worker the pool retired (it may keep what a turn took) is replaced as a matter of
-   * course: the others, or its replacement once started, take the turns meanwhile, and the pool
-   * stays ready unless that replacement fails.
+   * A worker the pool retired (it may keep what a turn took) leaves it ready: the others, or its
+   * replacement once started, take the turns meanwhile, unless that replacement fails.
    */
   unready(): string | undefined {
     if (!this.started || this.closed || this.unusable || this.slots.length >= this.threads) return undefined;
@@ -295,7 +287,11 @@ export class TurnPool implements TurnPlayer {
   /**
    * Calls one of the agent's tools outside any turn (the tool playground) where its turns are
    * played: in this thread's agent when it plays them here (`inline`: it has no module of its own),
-   * else in a worker, which the tool may block or end without touching this thread.
+   * else in a worker, where the agent's modules are loaded. A tool that loops or ends its thread
+   * takes that worker, never this thread: the watchdog ends a worker silent in a call as in a turn,
+   * and a worker that ends fails the calls it had. A call whose signal is aborted (the route's time
+   * limit) fails at once; its worker is told to stop it, and if the tool has not ended
+   * STOP_GRACE_MS later, the worker (which may keep running it) is replaced.
    */
   callTool(request: ToolCallRequest): Promise<unknown> {
     if (this.unusable) return Promise.reject(this.unusable);
@@ -306,10 +302,20 @@ export class TurnPool implements TurnPlayer {
     this.start(true);
     const refused = this.noWorker();
     if (refused) return Promise.reject(refused);
-    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting], this.toolCalls);
+    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting]);
     // An idle worker is not pinged: its silence counts from now.
-    if (slot.jobs.size === 0 && !this.toolCalls.busy(slot)) slot.heardAt = Date.now();
-    return this.toolCalls.call(slot, request);
+    if (slot.jobs.size === 0 && slot.toolCalls.size === 0) slot.heardAt = Date.now();
+    const id = this.nextId++;
+    const answered = new Promise((resolve, reject) => slot.toolCalls.set(id, { resolve, reject }));
+    const { name, args, build } = request;
+    this.post(slot, { type: "tool", id, name, args, ...(build !== undefined && { build }) });
+    return stoppedBy(request.signal, answered, (reason) => {
+      this.post(slot, { type: "stop-tool", id, reason: reason instanceof Error ? reason.message : String(reason) });
+      const giveUp = setTimeout(() => {
+        if (slot.toolCalls.delete(id)) this.retire(slot);
+      }, STOP_GRACE_MS);
+      giveUp.unref();
+    });
   }
 
   close(): Promise<void> {
@@ -354,10 +360,10 @@ export class TurnPool implements TurnPlayer {
 
   private choose(threadId: string): Slot {
     if (this.strikes.suspect(threadId)) return this.ownSlot(threadId);
-    if (this.slots.length === 0) return leastBusy([...this.starting], this.toolCalls);
+    if (this.slots.length === 0) return leastBusy([...this.starting]);
     const now = Date.now();
     const warm = this.warm.get(threadId);
-    const least = leastBusy(this.slots, this.toolCalls);
+    const least = leastBusy(this.slots);
     let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
     // The warm worker, unless it is the busier by far: it has two turns more than another (left
     // there, CPU-heavy turns would queue on one worker while another idles), or a long turn (a
@@ -387,8 +393,7 @@ export class TurnPool implements TurnPlayer {
     this.warm.delete(threadId);
     const had = this.own.get(threadId);
     if (had && !had.endedFor) return had;
-    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.threads))
-      return leastBusy([...this.own.values()], this.toolCalls);
+    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.threads)) return leastBusy([...this.own.values()]);
     const slot = this.spawn("own");
     this.own.set(threadId, slot);
     return slot;
@@ -396,7 +401,7 @@ export class TurnPool implements TurnPlayer {
 
   private longTurn(slot: Slot, now: number): boolean {
     // A tool called outside any turn may block its worker as long as a long turn.
-    if (this.toolCalls.busy(slot)) return true;
+    if (slot.toolCalls.size > 0) return true;
     for (const job of slot.jobs.values()) if (now - job.since > LONG_TURN_MS) return true;
     return false;
   }
@@ -419,6 +424,7 @@ export class TurnPool implements TurnPlayer {
       made: false,
       jobs: new Map(),
       calls: new Map(),
+      toolCalls: new Map(),
       making: new Map(),
       heardAt: Date.now(),
       endedFor: null,
@@ -474,7 +480,7 @@ export class TurnPool implements TurnPlayer {
         case "cancel":
           return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
         case "tool-answer":
-          if (this.toolCalls.answered(message)) this.settledOn(slot);
+          if (settle(slot.toolCalls, message.id, message)) this.settledOn(slot);
           return;
         case "progress": {
           const request = slot.jobs.get(message.id)?.request;
@@ -551,7 +557,7 @@ export class TurnPool implements TurnPlayer {
         why,
       );
     failAll(slot.jobs, err);
-    this.toolCalls.lost(slot, new WorkerError(`${why}; the tool's call was not answered`));
+    failAll(slot.toolCalls, new WorkerError(`${why}; the tool's call was not answered`));
     for (const call of slot.calls.values()) call.abort(err);
     failAll(slot.making, err);
     const i = this.slots.indexOf(slot);
@@ -613,7 +619,7 @@ export class TurnPool implements TurnPlayer {
 
   /** A turn of this worker ended: one that takes no more ends when it has none left. */
   private settledOn(slot: Slot): void {
-    if (slot.jobs.size === 0 && !this.toolCalls.busy(slot) && (slot.retiring || slot.role === "own"))
+    if (slot.jobs.size === 0 && slot.toolCalls.size === 0 && (slot.retiring || slot.role === "own"))
       void this.end(slot, RETIRED);
   }
 
@@ -624,7 +630,7 @@ export class TurnPool implements TurnPlayer {
   private watch(): void {
     const now = Date.now();
     for (const slot of this.all) {
-      if ((slot.jobs.size === 0 && !this.toolCalls.busy(slot)) || slot.endedFor) continue;
+      if ((slot.jobs.size === 0 && slot.toolCalls.size === 0) || slot.endedFor) continue;
       let stuck = false;
       for (const [id, job] of slot.made ? slot.jobs : []) {
         if (now - job.since <= this.budgets.wallMs + STOP_GRACE_MS) continue;
@@ -691,9 +697,9 @@ function failAll(waiting: Map<number, { reject(err: Error): void }>, err: Error)
   waiting.clear();
 }
 
-/** The worker with the fewest turns, a tool call (pool-tool-calls.ts) counted as one. */
-const leastBusy = (slots: Slot[], calls: PoolToolCalls<Slot>) => {
-  const load = (s: Slot) => s.jobs.size + (calls.busy(s) ? 1 : 0);
+/** The worker with the fewest turns, its tools' calls (`callTool`) counted as one. */
+const leastBusy = (slots: Slot[]) => {
+  const load = (s: Slot) => s.jobs.size + (s.toolCalls.size > 0 ? 1 : 0);
   return slots.reduce((a, b) => (load(b) < load(a) ? b : a));
 };
 
