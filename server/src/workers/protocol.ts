@@ -56,9 +56,7 @@ export type ToWorker =
       trace?: RelayTrace;
       /** The build whose agent plays it (`make`); absent: the one the worker made as it started. */
       build?: number;
-      /** Send every step whole (PlayRequest.wholeSteps). */
       wholeSteps?: true;
-      /** The thread's model settings for this turn (PlayRequest.modelSettings). */
       modelSettings?: ModelSettings;
       /** The compute steps the run's stream still takes (PlayRequest.steps; absent: the whole bound). */
       computeStepsLeft?: number;

@@ -117,7 +117,7 @@ interface Slot {
   /** The calls of the agent's tools it runs outside any turn (`callTool`), by id. */
   toolCalls: Map<number, Waiting>;
   /** The builds it is making (`make`), by number. */
-  making: Map<number, { resolve(about: unknown): void; reject(err: Error): void }>;
+  making: Map<number, Waiting>;
   /** A replacement for a worker that ended by itself (not one the pool retired): until it serves, the pool is `unready`. */
   afterCrash?: boolean;
 }
@@ -240,15 +240,10 @@ export class TurnPool implements TurnPlayer {
     this.builds.set(build, data);
     try {
       // Workers not serving yet (starting, a thread's own) make it too, unwaited for.
-      for (const slot of this.all) if (!this.slots.includes(slot)) this.post(slot, { type: "make", build, data });
-      const made = this.slots.map(
-        (slot) =>
-          new Promise<unknown>((resolve, reject) => {
-            slot.making.set(build, { resolve, reject });
-            this.post(slot, { type: "make", build, data });
-          }),
+      for (const slot of this.all) this.post(slot, { type: "make", build, data });
+      const [about] = await Promise.all(
+        this.slots.map((slot) => new Promise((resolve, reject) => slot.making.set(build, { resolve, reject }))),
       );
-      const [about] = await Promise.all(made);
       return { build, about };
     } catch (err) {
       this.drop(build);
