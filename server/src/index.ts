@@ -18,7 +18,7 @@ export { PoolBuild } from "./workers/pool-build.js";
 export type { WorkerOptions } from "./workers/turn-pool.js";
 export { InProcessPlayer } from "./workers/turn-player.js";
 export type { TurnPlayer, PlayRequest } from "./workers/turn-player.js";
-export type { ToolCallRequest } from "./workers/pool-tool-calls.js";
+export type { ToolCallRequest } from "./workers/turn-player.js";
 export { TurnBudgetError, TurnMeter, DEFAULT_BUDGETS, budgetsOf } from "./workers/turn-budget.js";
 export type { TurnBudgets } from "./workers/turn-budget.js";
 export { MAX_VALUE_BYTES } from "./workers/bounded-step.js";

@@ -1,5 +1,5 @@
 /**
- * A step event as a run's event stream carries it: every value larger than `maxValueBytes` as
+ * A step event as a run's event stream carries it: every value larger than MAX_VALUE_BYTES as
  * JSON (a variable's value before or after, a code node's value, a generation's output) is
  * replaced by a stand-in, `{ "$omitted": { "bytes": N, "sha256": "..." } }`, which says how large
  * it was and lets a client tell whether two are the same. The stream of a loop that grows a
@@ -28,14 +28,14 @@ export interface MeasuredStep {
  * serialized (a loop's steps hold mostly those): only a value over the threshold, or one that
  * must be serialized to be measured, has its JSON made.
  */
-export function boundedStep(event: StoredTraceEvent, maxValueBytes = MAX_VALUE_BYTES): MeasuredStep {
+export function boundedStep(event: StoredTraceEvent): MeasuredStep {
   let bytes = 0;
   let out: StoredTraceEvent | null = null;
   const bound = (value: unknown): unknown => {
     const measured = jsonOf(value);
     const size = typeof measured === "number" ? measured : measured.length;
     bytes += size;
-    if (size <= maxValueBytes) return value;
+    if (size <= MAX_VALUE_BYTES) return value;
     const json = typeof measured === "string" ? measured : JSON.stringify(value);
     return { $omitted: { bytes: size, sha256: createHash("sha256").update(json).digest("hex") } };
   };

@@ -12,7 +12,7 @@
  * their start.
  *
  * A looping turn played here leaves what its trace grew through (about twice its size in
- * buffers) to this thread's garbage collector, as a worker does (failed-turn.ts): once per thread,
+ * buffers) to this thread's garbage collector, as a worker does (protocol.ts, `failedTurn`): once per thread,
  * its next turns being the workers'.
  */
 import type { Agent } from "@autograms/runtime";

@@ -21,20 +21,28 @@ import type { PlayedResult } from "./protocol.js";
 import { TurnMeter, type TurnBudgetError, type TurnBudgets } from "./turn-budget.js";
 
 export interface PlayHooks {
-  /** Aborts the turn (its lease lost, the server stopping, a client's stop). */
+  /** Aborts the turn (its lease lost, the server stopping, a client's stop): it fails with the signal's reason. */
   signal: AbortSignal;
   budgets: TurnBudgets;
   /** `json`: the step's JSON text, as it is sent (its large values omitted, unless `wholeSteps`). */
   onStep(event: StoredTraceEvent, json: string): void;
-  /** Each step sent as the trace has it: every value whole, a generation with its prompt. */
+  /**
+   * Every step whole: all its values, a generation's prompt, however many steps the turn takes. For
+   * a command that writes the turn's trace for its one user (`chat --watch`), not a served run's
+   * stream, which the bounds protect from a turn's size.
+   */
   wholeSteps?: boolean;
-  /** Counts the compute steps, and sends only those the run's stream takes (none: every step). */
+  /**
+   * The run's compute steps, counted by the player across the run's turns: its stream's bound.
+   * Absent: a worker thread bounds the turn alone (its counts in the result, or the error), the
+   * server's own thread sends every step.
+   */
   steps?: ComputeSteps;
   onText(chunk: ReplyChunk): void;
   /** The thread's heap limit, in a worker. */
   heapLimitBytes?: number;
-  /** The model settings chosen for the thread (`RunOptions.modelSettings`). */
-  modelSettings?: ModelSettings | undefined;
+  /** The model settings chosen for the thread, for this turn (`RunOptions.modelSettings`). */
+  modelSettings?: ModelSettings;
   /** Told, as the turn ends (played or failed), the milliseconds of synchronous work it did and the steps it took. */
   spent?(ms: number, steps: number): void;
   /** Told each time the turn yields the event loop because it computed for a whole slice: the same, so far. */

@@ -7,8 +7,7 @@
  */
 import type { PlayedResult } from "./protocol.js";
 import type { TurnPool } from "./turn-pool.js";
-import type { PlayRequest, TurnPlayer } from "./turn-player.js";
-import type { ToolCallRequest } from "./pool-tool-calls.js";
+import type { PlayRequest, ToolCallRequest, TurnPlayer } from "./turn-player.js";
 
 export class PoolBuild implements TurnPlayer {
   private closing: Promise<void> | undefined;

@@ -1,5 +1,15 @@
-/** The messages between a turn pool (the HTTP process's main thread) and its worker threads. */
-import type { Memory, ModelSettings, ReplyChunk, ToolDefinition } from "@autograms/runtime";
+/**
+ * The messages between a turn pool (the HTTP process's main thread) and its worker threads, and
+ * how a turn's progress and errors cross between them.
+ */
+import {
+  AgentError,
+  type AgentErrorCode,
+  type Memory,
+  type ModelSettings,
+  type ReplyChunk,
+  type ToolDefinition,
+} from "@autograms/runtime";
 import type { PackedTurn } from "@autograms/store";
 import type { RelayedSpan, RelayTrace } from "@autograms/runtime/telemetry";
 import type { TurnBudgets } from "./turn-budget.js";
@@ -46,9 +56,7 @@ export type ToWorker =
       trace?: RelayTrace;
       /** The build whose agent plays it (`make`); absent: the one the worker made as it started. */
       build?: number;
-      /** Send every step whole (PlayRequest.wholeSteps). */
       wholeSteps?: true;
-      /** The thread's model settings for this turn (PlayRequest.modelSettings). */
       modelSettings?: ModelSettings;
       /** The compute steps the run's stream still takes (PlayRequest.steps; absent: the whole bound). */
       computeStepsLeft?: number;
@@ -63,8 +71,16 @@ export type ToWorker =
   /** The end of a worker's call of a shared tool: its value, or its error. */
   | { type: "answer"; call: number; value: unknown }
   | { type: "answer"; call: number; error: CallError }
-  /** Calls one of the agent's tools outside any turn (the tool playground: tool-call-messages.ts). */
-  | ToolCallMessage
+  /** Calls one of the agent's tools outside any turn (the tool playground, routes/tools.ts). */
+  | {
+      type: "tool";
+      id: number;
+      /** The build whose agent has the tool (`make`); absent: the one the worker made as it started. */
+      build?: number;
+      name: string;
+      /** As `Agent.callTool` takes them. */
+      args: Record<string, unknown> | unknown[];
+    }
   /** Stops that call: its signal is aborted (`reason`: why). */
   | { type: "stop-tool"; id: number; reason: string };
 
@@ -93,16 +109,6 @@ export type FromWorker =
   | { type: "tool-answer"; id: number; value: unknown }
   | { type: "tool-answer"; id: number; error: CallError };
 
-export interface ToolCallMessage {
-  type: "tool";
-  id: number;
-  /** The build whose agent has the tool (`make`); absent: the one the worker made as it started. */
-  build?: number;
-  name: string;
-  /** As `Agent.callTool` takes them. */
-  args: Record<string, unknown> | unknown[];
-}
-
 export interface FailedTurn {
   code: string;
   message: string;
@@ -124,12 +130,10 @@ export interface FailedTurn {
  */
 export type ProgressItems = (string | { text: ReplyChunk })[];
 
-/** Adds a step to `items`. */
 export function addStepItem(items: ProgressItems, kind: string, json: string): void {
   items.push(kind, json);
 }
 
-/** Adds a piece of the reply to `items`. */
 export function addTextItem(items: ProgressItems, chunk: ReplyChunk): void {
   items.push({ text: chunk });
 }
@@ -163,4 +167,123 @@ export interface PlayedResult {
   /** Compute steps played in a worker (runs/bounded-steps.ts); those past the stream's bound, not sent. */
   computeSteps?: number;
   omittedSteps?: number;
+}
+
+/** An error as it crosses threads (its name, message and code: made again on the other side). */
+export function callError(err: unknown): CallError {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const code = (e as { code?: unknown }).code;
+  return { name: e.name, message: e.message, ...(typeof code === "string" && { code }) };
+}
+
+/** A call sent to the other thread, waiting for its answer. */
+export interface Waiting {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+/** Ends the call `id` of `waiting` with its answer (its error made again), if it still waits: whether it did. */
+export function settle(
+  waiting: Map<number, Waiting>,
+  id: number,
+  answer: { value: unknown } | { error: CallError },
+): boolean {
+  const call = waiting.get(id);
+  if (!call) return false;
+  waiting.delete(id);
+  if (!("error" in answer)) call.resolve(answer.value);
+  else {
+    const { name, message, code } = answer.error;
+    call.reject(Object.assign(new Error(message), { name, ...(code !== undefined && { code }) }));
+  }
+  return true;
+}
+
+/**
+ * Runs a call the other thread made and posts its value, or its error. A value structured cloning
+ * refuses (a function, a class instance with private fields) is posted as the error `unsent` makes
+ * of the clone's failure; a thread that is gone gets nothing.
+ */
+export async function answer(
+  work: () => Promise<unknown>,
+  post: (outcome: { value: unknown } | { error: CallError }) => void,
+  unsent = callError,
+): Promise<void> {
+  let outcome: { value: unknown } | { error: CallError };
+  try {
+    outcome = { value: await work() };
+  } catch (err) {
+    outcome = { error: callError(err) };
+  }
+  try {
+    post(outcome);
+  } catch (err) {
+    try {
+      post({ error: unsent(err) });
+    } catch {
+      // The other thread is gone: nobody waits for the answer.
+    }
+  }
+}
+
+/**
+ * A call sent to a worker (a turn, a tool's call), which `signal` stops: aborted, it fails at once
+ * with the signal's reason, and `stop` tells the worker, whose answer comes later and is dropped.
+ */
+export function stoppedBy<T>(signal: AbortSignal, answered: Promise<T>, stop: (reason: unknown) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      stop(signal.reason);
+      reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    answered.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    if (signal.aborted) onAbort();
+  });
+}
+
+/**
+ * A turn's error as it crosses from a worker to the pool's thread: its code and message, and for
+ * the runtime's AgentError where in the agent it failed, so the pool's thread gets an AgentError
+ * again (a command shows it with its code frame, as it does for a turn played in its own thread).
+ */
+export function failedTurn(err: unknown): FailedTurn {
+  const code = (err as { code?: unknown }).code;
+  const failed: FailedTurn = {
+    code: typeof code === "string" ? code : "internal",
+    message: err instanceof Error ? err.message : String(err),
+    // Only a worker that may keep what the turn took is replaced. A turn over its time or memory
+    // budget leaves the buffers its trace grew through (each doubling leaves the one before:
+    // hundreds of MiB for a loop stopped by the default budgets) to the worker's collector, which
+    // V8 runs soon, as it counts them as external memory; replacing the worker to free them at
+    // once would also drop what it keeps for the other threads warm there, and let one thread
+    // restart workers at will.
+    ...((err as { retire?: unknown }).retire === true && { retire: true as const }),
+  };
+  if (!(err instanceof AgentError)) return failed;
+  const { detail, node, file, line, column } = err;
+  return {
+    ...failed,
+    at: {
+      detail,
+      ...(node !== undefined && { node }),
+      ...(file !== undefined && { file }),
+      ...(line !== undefined && { line }),
+      ...(column !== undefined && { column }),
+    },
+  };
+}
+
+/** The turn's error `failedTurn` was made from, made again in the pool's thread. */
+export function turnError({ code, message, at }: FailedTurn): Error {
+  if (!at) return Object.assign(new Error(message), { code });
+  const loc =
+    at.line === undefined
+      ? undefined
+      : { line: at.line, column: at.column ?? 1, endLine: at.line, endColumn: at.column ?? 1 };
+  return new AgentError(code as AgentErrorCode, at.detail, {
+    ...(at.node !== undefined && { node: at.node }),
+    ...(at.file !== undefined && { file: at.file }),
+    ...(loc && { loc }),
+  });
 }

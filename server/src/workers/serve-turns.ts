@@ -12,6 +12,9 @@ import { MemoryCache } from "@autograms/store";
 import {
   addStepItem,
   addTextItem,
+  answer,
+  callError,
+  failedTurn,
   type FromWorker,
   type PlayedResult,
   type ProgressItems,
@@ -19,9 +22,7 @@ import {
   type WorkerStart,
 } from "./protocol.js";
 import { playTurn } from "./play-turn.js";
-import { failedTurn } from "./failed-turn.js";
 import { SharedTools, type WorkerHost } from "./shared-tools.js";
-import { WorkerToolCalls } from "./worker-tool-calls.js";
 import { ComputeSteps } from "../runs/bounded-steps.js";
 
 /** Threads whose memory a worker holds after playing their turns (the most recent ones, up to WorkerStart.keptMb). */
@@ -61,7 +62,8 @@ export function serveTurns(
   // turn takes it back unchecked): the pool need not send it again, nor this thread read it anew.
   const kept = new MemoryCache(KEPT_THREADS, start.keptMb * 1024 * 1024);
   const shared = new SharedTools(start.tools, send);
-  const toolCalls = new WorkerToolCalls(send);
+  // The agent's tools called outside any turn (the tool playground, routes/tools.ts), by id.
+  const toolCalls = new Map<number, AbortController>();
   // Registered with the first turn the pool asks to trace (its thread may register its SDK late).
   let spans: SpanRecorder | undefined;
   let recording = false;
@@ -98,8 +100,8 @@ export function serveTurns(
       else if (message.type === "tool") {
         const { build } = message;
         const made = build === undefined ? Promise.resolve(agent) : builds.get(build);
-        void toolCalls.call(made ?? Promise.reject(new Error(`no build ${build} here`)), message);
-      } else if (message.type === "stop-tool") toolCalls.stop(message.id, message.reason);
+        void callTool(made ?? Promise.reject(new Error(`no build ${build} here`)), message);
+      } else if (message.type === "stop-tool") toolCalls.get(message.id)?.abort(new Error(message.reason));
       else on(message.build, message.id, (agent) => play(agent, message));
     });
     send("about" in made ? { type: "ready", about: made.about } : { type: "ready" });
@@ -114,6 +116,27 @@ export function serveTurns(
       send({ type: "unmade", build, message: err instanceof Error ? err.message : String(err) });
       throw err;
     }
+  }
+
+  /**
+   * Calls one of the agent's tools outside any turn, here where its modules are loaded. A stop
+   * aborts the signal the tool was given; a tool that ignores it keeps running here, and the pool
+   * replaces the worker (`TurnPool.callTool`).
+   */
+  function callTool(agent: Promise<Agent>, { id, name, args }: Extract<ToWorker, { type: "tool" }>): Promise<void> {
+    const stop = new AbortController();
+    toolCalls.set(id, stop);
+    return answer(
+      async () => {
+        try {
+          return (await (await agent).callTool(name, args, stop.signal)) ?? null;
+        } finally {
+          toolCalls.delete(id);
+        }
+      },
+      (outcome) => send({ type: "tool-answer", id, ...outcome }),
+      (err) => ({ name: "Error", message: `its result cannot be sent: ${callError(err).message}` }),
+    );
   }
 
   async function play(agent: Agent, message: Extract<ToWorker, { type: "play" }>): Promise<void> {

@@ -9,7 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { defineTool, toolDefinitionOf, type Tool, type ToolParameters } from "@autograms/runtime";
-import type { CallError, FromWorker, SharedToolInfo, ToWorker } from "./protocol.js";
+import { answer, settle, type FromWorker, type SharedToolInfo, type ToWorker } from "./protocol.js";
 
 type Answer = Extract<ToWorker, { type: "answer" }>;
 
@@ -30,44 +30,22 @@ export function sharedToolInfo(tools: Record<string, Tool>): Record<string, Shar
   );
 }
 
-/**
- * The pool's side: runs a worker's call and answers it (a value that cannot cross threads is an
- * error). `signal`: aborted when the worker no longer waits for it.
- */
-export async function answerCall(
+/** The pool's side: runs a worker's call and answers it. `signal`: aborted when the worker no longer waits for it. */
+export function answerCall(
   tools: Record<string, Tool>,
-  message: Extract<FromWorker, { type: "call" }>,
+  { call, tool: name, args }: Extract<FromWorker, { type: "call" }>,
   post: (answer: Answer) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const { call } = message;
-  let answer: Answer;
-  try {
-    const tool = tools[message.tool];
-    if (!tool) throw new Error(`the pool holds no tool '${message.tool}'`);
-    // A defineTool tool takes its arguments object and then its run options (ToolSpec.run).
-    const args = toolDefinitionOf(tool) ? [message.args[0], { signal }] : message.args;
-    answer = { type: "answer", call, value: await tool(...args) };
-  } catch (err) {
-    answer = { type: "answer", call, error: callError(err) };
-  }
-  try {
-    post(answer);
-  } catch (err) {
-    // A value structured cloning refuses (a function, a class instance with private fields).
-    try {
-      post({ type: "answer", call, error: callError(err) });
-    } catch {
-      // The worker is gone: nobody waits for the answer.
-    }
-  }
-}
-
-/** An error as it crosses threads (its name, message and code: made again on the other side). */
-export function callError(err: unknown): CallError {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const code = (e as { code?: unknown }).code;
-  return { name: e.name, message: e.message, ...(typeof code === "string" && { code }) };
+  return answer(
+    async () => {
+      const tool = tools[name];
+      if (!tool) throw new Error(`the pool holds no tool '${name}'`);
+      // A defineTool tool takes its arguments object and then its run options (ToolSpec.run).
+      return await tool(...(toolDefinitionOf(tool) ? [args[0], { signal }] : args));
+    },
+    (outcome) => post({ type: "answer", call, ...outcome }),
+  );
 }
 
 /** The worker's side: the shared tools as functions of this thread, and the calls waiting for their answers. */
@@ -127,12 +105,6 @@ export class SharedTools {
   }
 
   answered(message: Answer): void {
-    const waiting = this.waiting.get(message.call);
-    if (!waiting) return;
-    this.waiting.delete(message.call);
-    if ("error" in message) {
-      const { name, message: text, code } = message.error;
-      waiting.reject(Object.assign(new Error(text), { name, ...(code !== undefined && { code }) }));
-    } else waiting.resolve(message.value);
+    settle(this.waiting, message.call, message);
   }
 }

@@ -3,27 +3,21 @@
  * own thread (InProcessPlayer: an agent given as an object, with no worker script to make it).
  * Either way under the same per-turn budgets.
  */
-import type { Agent, Memory, ModelSettings, ReplyChunk } from "@autograms/runtime";
-import type { ComputeSteps } from "../runs/bounded-steps.js";
+import type { Agent } from "@autograms/runtime";
 import { stepWithText, type StepEvent } from "../runs/step-text.js";
-import { playTurn, type TurnWork } from "./play-turn.js";
-import type { PlayedResult } from "./protocol.js";
+import { playTurn, type PlayHooks, type TurnWork } from "./play-turn.js";
+import type { PlayedResult, ToWorker } from "./protocol.js";
 import { budgetsOf, type TurnBudgets } from "./turn-budget.js";
-import type { ToolCallRequest } from "./pool-tool-calls.js";
 
-export interface PlayRequest {
+/** `build`: that of a pool's workers which plays it (`TurnPool.make`). */
+export interface PlayRequest
+  extends Pick<PlayHooks, "signal" | "wholeSteps" | "modelSettings" | "steps" | "onText">,
+    Pick<Extract<ToWorker, { type: "play" }>, "build" | "threadId" | "text" | "memory"> {
   /**
    * The build the run started on, played in the server's own thread (hot reload changes it
    * between runs); a worker thread plays the agent it made.
    */
   agent?: Agent;
-  /** The build of a pool's workers that plays it (`TurnPool.make`); absent: the agent they made as they started. */
-  build?: number;
-  threadId: string;
-  text: string | null;
-  memory: Memory | null;
-  /** Aborts the turn: it fails with the signal's reason. */
-  signal: AbortSignal;
   /**
    * A step of the turn, as the run's event, with its JSON text (what the run stores and streams:
    * server/src/runs/step-text.ts): its values above the stream's threshold omitted
@@ -31,21 +25,14 @@ export interface PlayRequest {
    * step as the trace has it (a TraceEvent, a generation's prompt kept).
    */
   onStep(step: StepEvent): void;
-  /**
-   * Every step whole: all its values, a generation's prompt, however many steps the turn takes. For
-   * a command that writes the turn's trace for its one user (`chat --watch`), not a served run's
-   * stream, which the bounds protect from a turn's size.
-   */
-  wholeSteps?: boolean;
-  /** The model settings chosen for the thread, for this turn (`RunOptions.modelSettings`). */
-  modelSettings?: ModelSettings;
-  /**
-   * The run's compute steps, counted by the player across the run's turns: its stream's bound.
-   * Absent: a worker thread bounds the turn alone (its counts in the result, or the error), the
-   * server's own thread sends every step.
-   */
-  steps?: ComputeSteps;
-  onText(chunk: ReplyChunk): void;
+}
+
+/** `build`: that of a pool's workers whose agent has the tool (`TurnPool.make`). */
+export interface ToolCallRequest extends Pick<Extract<ToWorker, { type: "tool" }>, "build" | "name" | "args"> {
+  /** The build served, for a player that calls its tools in this thread (InProcessPlayer). */
+  agent?: Agent;
+  /** Aborted: the call fails with its reason, and the tool is given it. */
+  signal: AbortSignal;
 }
 
 export interface TurnPlayer {

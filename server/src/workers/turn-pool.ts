@@ -16,14 +16,22 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Agent, Tool } from "@autograms/runtime";
 import { drainSpanQueue, relaySpans, turnTrace, type RelayTrace } from "@autograms/runtime/telemetry";
-import { readProgress, type FromWorker, type PlayedResult, type ToWorker, type WorkerStart } from "./protocol.js";
+import {
+  readProgress,
+  settle,
+  stoppedBy,
+  turnError,
+  type FromWorker,
+  type PlayedResult,
+  type ToWorker,
+  type Waiting,
+  type WorkerStart,
+} from "./protocol.js";
 import { answerCall, sharedToolInfo } from "./shared-tools.js";
-import { turnError } from "./failed-turn.js";
 import { budgetsOf, TurnBudgetError, wallTimeout, type TurnBudgets } from "./turn-budget.js";
 import { CrashStrikes, quarantineOf, type QuarantineOptions } from "./crash-strikes.js";
-import type { PlayRequest, TurnPlayer } from "./turn-player.js";
+import type { PlayRequest, ToolCallRequest, TurnPlayer } from "./turn-player.js";
 import { InlineTurns } from "./inline-turns.js";
-import { PoolToolCalls, type ToolCallRequest } from "./pool-tool-calls.js";
 import { stepFromText } from "../runs/step-text.js";
 
 export interface WorkerOptions {
@@ -106,8 +114,10 @@ interface Slot {
   endedFor: string | null;
   /** The calls of shared tools (WorkerOptions.tools) this thread runs for it, by id. */
   calls: Map<number, AbortController>;
+  /** The calls of the agent's tools it runs outside any turn (`callTool`), by id. */
+  toolCalls: Map<number, Waiting>;
   /** The builds it is making (`make`), by number. */
-  making: Map<number, { resolve(about: unknown): void; reject(err: Error): void }>;
+  making: Map<number, Waiting>;
   /** A replacement for a worker that ended by itself (not one the pool retired): until it serves, the pool is `unready`. */
   afterCrash?: boolean;
 }
@@ -138,7 +148,8 @@ export class TurnPool implements TurnPlayer {
   /** The worker playing each suspect thread's turns. */
   private readonly own = new Map<string, Slot>();
   private readonly strikes: CrashStrikes;
-  private readonly size: number;
+  /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
+  readonly threads: number;
   /** Why the last replacement could not be started, until one is. */
   private replaceFailure: string | undefined;
   private respawnMs = RESPAWN_FIRST_MS;
@@ -150,9 +161,8 @@ export class TurnPool implements TurnPlayer {
   private readonly budgets: TurnBudgets;
   private readonly heapLimitMb: number;
   private readonly warmMs: number;
-  private readonly keptMb: number;
   private readonly script: string;
-  private readonly sharedInfo: WorkerStart["tools"];
+  private readonly workerData: WorkerStart;
   private watchdog: NodeJS.Timeout | undefined;
   /** Its workers were started (at once, unless it has `inline`). */
   private started = false;
@@ -168,34 +178,23 @@ export class TurnPool implements TurnPlayer {
   private nextBuild = 1;
   /** The turns played in this thread until they prove CPU-heavy (WorkerOptions.inline). */
   private readonly inline: InlineTurns | undefined;
-  /** The agent's tools called outside any turn, in the workers (pool-tool-calls.ts). */
-  private readonly toolCalls = new PoolToolCalls<Slot>(
-    (slot, message) => this.post(slot, message),
-    (slot) => this.retire(slot),
-    STOP_GRACE_MS,
-  );
 
   constructor(private readonly options: WorkerOptions) {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
     const size = options.size ?? availableParallelism();
     if (!(Number.isInteger(size) && size >= 1))
       throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
-    this.size = size;
+    this.threads = size;
     this.strikes = new CrashStrikes(quarantineOf(options.quarantine, "workers.quarantine"));
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
-    this.keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
-    if (!(typeof this.keptMb === "number" && this.keptMb >= 0))
-      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(this.keptMb)}`);
+    const keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
+    if (!(typeof keptMb === "number" && keptMb >= 0))
+      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
-    this.sharedInfo = sharedToolInfo(options.tools ?? {});
+    this.workerData = { data: options.data, budgets: this.budgets, keptMb, tools: sharedToolInfo(options.tools ?? {}) };
     this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs, () => this.start(true));
     if (!this.inline) this.start(false);
-  }
-
-  /** The worker threads it plays on (its size: those serving now may be fewer, `unready`). */
-  get threads(): number {
-    return this.size;
   }
 
   /** Worker threads of this pool still running: 0 once it is closed and they have exited. */
@@ -204,15 +203,12 @@ export class TurnPool implements TurnPlayer {
   }
 
   /**
-   * Why the pool cannot play as many turns as it was made for (fewer workers than its size), if
-   * so: a worker ended by itself and its replacement is starting, or a replacement could not be
-   * started. A worker the pool retired (it may keep what a turn took) is replaced as a matter of
-   * course: the others, or its replacement once started, take the turns meanwhile, and the pool
-   * stays ready unless that replacement fails.
+   * A worker the pool retired (it may keep what a turn took) leaves it ready: the others, or its
+   * replacement once started, take the turns meanwhile, unless that replacement fails.
    */
   unready(): string | undefined {
-    if (!this.started || this.closed || this.unusable || this.slots.length >= this.size) return undefined;
-    const serving = `${this.slots.length} of ${this.size} worker threads serve`;
+    if (!this.started || this.closed || this.unusable || this.slots.length >= this.threads) return undefined;
+    const serving = `${this.slots.length} of ${this.threads} worker threads serve`;
     if (this.replaceFailure !== undefined)
       return `${serving}; a new one could not be started (${this.replaceFailure}), trying again`;
     for (const slot of this.starting) if (slot.afterCrash) return `${serving}; a new one is starting`;
@@ -244,15 +240,10 @@ export class TurnPool implements TurnPlayer {
     this.builds.set(build, data);
     try {
       // Workers not serving yet (starting, a thread's own) make it too, unwaited for.
-      for (const slot of this.all) if (!this.slots.includes(slot)) this.post(slot, { type: "make", build, data });
-      const made = this.slots.map(
-        (slot) =>
-          new Promise<unknown>((resolve, reject) => {
-            slot.making.set(build, { resolve, reject });
-            this.post(slot, { type: "make", build, data });
-          }),
+      for (const slot of this.all) this.post(slot, { type: "make", build, data });
+      const [about] = await Promise.all(
+        this.slots.map((slot) => new Promise((resolve, reject) => slot.making.set(build, { resolve, reject }))),
       );
-      const [about] = await Promise.all(made);
       return { build, about };
     } catch (err) {
       this.drop(build);
@@ -275,58 +266,27 @@ export class TurnPool implements TurnPlayer {
     if (refused) return Promise.reject(refused);
     const slot = this.choose(request.threadId);
     const id = this.nextId++;
-    return new Promise<PlayedResult>((resolve, reject) => {
-      // A stopped turn fails at once with its reason; the worker, told to stop it, answers later
-      // (the job stays counted until then, so a worker that never answers is still watched).
-      let settled = false;
-      const once =
-        <A>(f: (a: A) => void) =>
-        (a: A) => {
-          if (settled) return;
-          settled = true;
-          request.signal.removeEventListener("abort", onAbort);
-          f(a);
-        };
-      const job: Job = {
-        request,
-        since: Date.now(),
-        resolve: once(resolve as (result: PlayedResult) => void),
-        reject: once(reject),
-        trace: turnTrace(),
-      };
-      const onAbort = () => {
-        this.post(slot, { type: "stop", id, reason: String(request.signal.reason) });
-        job.reject(
-          request.signal.reason instanceof Error ? request.signal.reason : new Error(String(request.signal.reason)),
-        );
-      };
-      request.signal.addEventListener("abort", onAbort, { once: true });
+    const played = new Promise<PlayedResult>((resolve, reject) => {
+      const job: Job = { request, since: Date.now(), resolve, reject, trace: turnTrace() };
       slot.jobs.set(id, job);
       if (slot.jobs.size === 1) slot.heardAt = Date.now();
       // The worker holds the memory of the thread's last turn it played: when that is the memory
       // this turn starts from, only its checksum is sent (no copy, and the worker need not check it).
       const kept = this.warm.get(request.threadId)?.kept;
-      const held = kept !== undefined && request.memory?.checksum === kept;
-      this.post(slot, {
-        type: "play",
-        id,
-        threadId: request.threadId,
-        text: request.text,
-        ...(held ? { memory: null, kept } : { memory: request.memory }),
-        ...(job.trace && { trace: job.trace }),
-        ...(request.build !== undefined && { build: request.build }),
-        ...(request.wholeSteps && { wholeSteps: true }),
-        ...(request.modelSettings && { modelSettings: request.modelSettings }),
-        ...(request.steps && { computeStepsLeft: request.steps.left }),
-      });
-      if (request.signal.aborted) onAbort();
+      this.send(slot, id, job, kept !== undefined && request.memory?.checksum === kept ? kept : undefined);
     });
+    // The job stays counted until the worker answers, so a worker that never does is still watched.
+    return stoppedBy(request.signal, played, (reason) => this.post(slot, { type: "stop", id, reason: String(reason) }));
   }
 
   /**
    * Calls one of the agent's tools outside any turn (the tool playground) where its turns are
    * played: in this thread's agent when it plays them here (`inline`: it has no module of its own),
-   * else in a worker, which the tool may block or end without touching this thread.
+   * else in a worker, where the agent's modules are loaded. A tool that loops or ends its thread
+   * takes that worker, never this thread: the watchdog ends a worker silent in a call as in a turn,
+   * and a worker that ends fails the calls it had. A call whose signal is aborted (the route's time
+   * limit) fails at once; its worker is told to stop it, and if the tool has not ended
+   * STOP_GRACE_MS later, the worker (which may keep running it) is replaced.
    */
   callTool(request: ToolCallRequest): Promise<unknown> {
     if (this.unusable) return Promise.reject(this.unusable);
@@ -337,10 +297,20 @@ export class TurnPool implements TurnPlayer {
     this.start(true);
     const refused = this.noWorker();
     if (refused) return Promise.reject(refused);
-    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting], this.toolCalls);
+    const slot = leastBusy(this.slots.length > 0 ? this.slots : [...this.starting]);
     // An idle worker is not pinged: its silence counts from now.
-    if (slot.jobs.size === 0 && !this.toolCalls.busy(slot)) slot.heardAt = Date.now();
-    return this.toolCalls.call(slot, request);
+    if (slot.jobs.size === 0 && slot.toolCalls.size === 0) slot.heardAt = Date.now();
+    const id = this.nextId++;
+    const answered = new Promise((resolve, reject) => slot.toolCalls.set(id, { resolve, reject }));
+    const { name, args, build } = request;
+    this.post(slot, { type: "tool", id, name, args, ...(build !== undefined && { build }) });
+    return stoppedBy(request.signal, answered, (reason) => {
+      this.post(slot, { type: "stop-tool", id, reason: reason instanceof Error ? reason.message : String(reason) });
+      const giveUp = setTimeout(() => {
+        if (slot.toolCalls.delete(id)) this.retire(slot);
+      }, STOP_GRACE_MS);
+      giveUp.unref();
+    });
   }
 
   close(): Promise<void> {
@@ -366,7 +336,7 @@ export class TurnPool implements TurnPlayer {
   private start(lazily: boolean): void {
     if (this.started || this.closed) return;
     this.started = true;
-    for (let i = 0; i < this.size; i++) {
+    for (let i = 0; i < this.threads; i++) {
       if (lazily) this.replace(false, false);
       else this.slots.push(this.spawn("first"));
     }
@@ -385,10 +355,10 @@ export class TurnPool implements TurnPlayer {
 
   private choose(threadId: string): Slot {
     if (this.strikes.suspect(threadId)) return this.ownSlot(threadId);
-    if (this.slots.length === 0) return leastBusy([...this.starting], this.toolCalls);
+    if (this.slots.length === 0) return leastBusy([...this.starting]);
     const now = Date.now();
     const warm = this.warm.get(threadId);
-    const least = leastBusy(this.slots, this.toolCalls);
+    const least = leastBusy(this.slots);
     let slot = warm && warm.until > now && this.slots.includes(warm.slot) ? warm.slot : least;
     // The warm worker, unless it is the busier by far: it has two turns more than another (left
     // there, CPU-heavy turns would queue on one worker while another idles), or a long turn (a
@@ -418,7 +388,7 @@ export class TurnPool implements TurnPlayer {
     this.warm.delete(threadId);
     const had = this.own.get(threadId);
     if (had && !had.endedFor) return had;
-    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.size)) return leastBusy([...this.own.values()], this.toolCalls);
+    if (this.own.size >= Math.max(MAX_OWN_WORKERS, this.threads)) return leastBusy([...this.own.values()]);
     const slot = this.spawn("own");
     this.own.set(threadId, slot);
     return slot;
@@ -426,20 +396,14 @@ export class TurnPool implements TurnPlayer {
 
   private longTurn(slot: Slot, now: number): boolean {
     // A tool called outside any turn may block its worker as long as a long turn.
-    if (this.toolCalls.busy(slot)) return true;
+    if (slot.toolCalls.size > 0) return true;
     for (const job of slot.jobs.values()) if (now - job.since > LONG_TURN_MS) return true;
     return false;
   }
 
   private spawn(role: Slot["role"]): Slot {
-    const start: WorkerStart = {
-      data: this.options.data,
-      budgets: this.budgets,
-      keptMb: this.keptMb,
-      tools: this.sharedInfo,
-    };
     const worker = new Worker(this.script, {
-      workerData: start,
+      workerData: this.workerData,
       resourceLimits: { maxOldGenerationSizeMb: this.heapLimitMb },
       stdout: false,
       stderr: false,
@@ -455,6 +419,7 @@ export class TurnPool implements TurnPlayer {
       made: false,
       jobs: new Map(),
       calls: new Map(),
+      toolCalls: new Map(),
       making: new Map(),
       heardAt: Date.now(),
       endedFor: null,
@@ -484,8 +449,7 @@ export class TurnPool implements TurnPlayer {
           // cannot (its modules gone since) leaves the others serving.
           if (role === "first") this.unusable = err;
           refused(err);
-          for (const job of slot.jobs.values()) job.reject(err);
-          slot.jobs.clear();
+          failAll(slot.jobs, err);
           if (role !== "first") void this.end(slot, err.message);
           return;
         }
@@ -511,7 +475,7 @@ export class TurnPool implements TurnPlayer {
         case "cancel":
           return slot.calls.get(message.call)?.abort(new Error("the turn that called the tool ended"));
         case "tool-answer":
-          if (this.toolCalls.answered(message)) this.settledOn(slot);
+          if (settle(slot.toolCalls, message.id, message)) this.settledOn(slot);
           return;
         case "progress": {
           const request = slot.jobs.get(message.id)?.request;
@@ -525,21 +489,7 @@ export class TurnPool implements TurnPlayer {
         }
         case "missed": {
           const job = slot.jobs.get(message.id);
-          if (job) {
-            const { threadId, text, memory, build, wholeSteps, modelSettings, steps } = job.request;
-            this.post(slot, {
-              type: "play",
-              id: message.id,
-              threadId,
-              text,
-              memory,
-              ...(job.trace && { trace: job.trace }),
-              ...(build !== undefined && { build }),
-              ...(wholeSteps && { wholeSteps: true }),
-              ...(modelSettings && { modelSettings }),
-              ...(steps && { computeStepsLeft: steps.left }),
-            });
-          }
+          if (job) this.send(slot, message.id, job);
           return;
         }
         case "played":
@@ -557,7 +507,10 @@ export class TurnPool implements TurnPlayer {
           if (message.type === "played") {
             const warm = this.warm.get(job.request.threadId);
             if (warm?.slot === slot) warm.kept = message.result.memory.checksum;
-            job.resolve(frozenMemory(message.result));
+            // The memory comes across as a copy: frozen, it cannot change after the commit, so the
+            // store keeps it for the thread's next turn (`memoryCache`) instead of reading it back.
+            freezeAll(message.result.memory);
+            job.resolve(message.result);
           } else
             job.reject(
               Object.assign(turnError(message.error), {
@@ -598,11 +551,10 @@ export class TurnPool implements TurnPlayer {
         [...slot.jobs.values()].map((job) => job.request.threadId),
         why,
       );
-    for (const job of slot.jobs.values()) job.reject(err);
-    slot.jobs.clear();
-    this.toolCalls.lost(slot, new WorkerError(`${why}; the tool's call was not answered`));
+    failAll(slot.jobs, err);
+    failAll(slot.toolCalls, new WorkerError(`${why}; the tool's call was not answered`));
     for (const call of slot.calls.values()) call.abort(err);
-    for (const making of slot.making.values()) making.reject(err);
+    failAll(slot.making, err);
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
@@ -639,7 +591,7 @@ export class TurnPool implements TurnPlayer {
         if (!this.logged.has(why)) {
           this.logged.add(why);
           console.error(
-            `autograms: a worker thread could not be started${instead ? " in place of one that ended" : ""} (${this.slots.length} of ${this.size} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
+            `autograms: a worker thread could not be started${instead ? " in place of one that ended" : ""} (${this.slots.length} of ${this.threads} serve; trying again, up to every ${RESPAWN_MOST_MS / 1000} s): ${why}`,
           );
         }
         this.respawnTimer = setTimeout(() => this.replace(afterCrash, instead), this.respawnMs);
@@ -662,7 +614,7 @@ export class TurnPool implements TurnPlayer {
 
   /** A turn of this worker ended: one that takes no more ends when it has none left. */
   private settledOn(slot: Slot): void {
-    if (slot.jobs.size === 0 && !this.toolCalls.busy(slot) && (slot.retiring || slot.role === "own"))
+    if (slot.jobs.size === 0 && slot.toolCalls.size === 0 && (slot.retiring || slot.role === "own"))
       void this.end(slot, RETIRED);
   }
 
@@ -673,7 +625,7 @@ export class TurnPool implements TurnPlayer {
   private watch(): void {
     const now = Date.now();
     for (const slot of this.all) {
-      if ((slot.jobs.size === 0 && !this.toolCalls.busy(slot)) || slot.endedFor) continue;
+      if ((slot.jobs.size === 0 && slot.toolCalls.size === 0) || slot.endedFor) continue;
       let stuck = false;
       for (const [id, job] of slot.made ? slot.jobs : []) {
         if (now - job.since <= this.budgets.wallMs + STOP_GRACE_MS) continue;
@@ -708,6 +660,23 @@ export class TurnPool implements TurnPlayer {
     await slot.worker.terminate();
   }
 
+  /** Sends a turn to its worker: with the thread's memory, or only its checksum when the worker holds it (`kept`). */
+  private send(slot: Slot, id: number, job: Job, kept?: string): void {
+    const { threadId, text, memory, build, wholeSteps, modelSettings, steps } = job.request;
+    this.post(slot, {
+      type: "play",
+      id,
+      threadId,
+      text,
+      ...(kept !== undefined ? { memory: null, kept } : { memory }),
+      ...(job.trace && { trace: job.trace }),
+      ...(build !== undefined && { build }),
+      ...(wholeSteps && { wholeSteps: true }),
+      ...(modelSettings && { modelSettings }),
+      ...(steps && { computeStepsLeft: steps.left }),
+    });
+  }
+
   private post(slot: Slot, message: ToWorker): void {
     try {
       slot.worker.postMessage(message);
@@ -717,20 +686,17 @@ export class TurnPool implements TurnPlayer {
   }
 }
 
-/** The worker with the fewest turns, a tool call (pool-tool-calls.ts) counted as one. */
-const leastBusy = (slots: Slot[], calls: PoolToolCalls<Slot>) => {
-  const load = (s: Slot) => s.jobs.size + (calls.busy(s) ? 1 : 0);
+/** Fails every one waiting in `waiting`, and forgets them. */
+function failAll(waiting: Map<number, { reject(err: Error): void }>, err: Error): void {
+  for (const w of waiting.values()) w.reject(err);
+  waiting.clear();
+}
+
+/** The worker with the fewest turns, its tools' calls (`callTool`) counted as one. */
+const leastBusy = (slots: Slot[]) => {
+  const load = (s: Slot) => s.jobs.size + (s.toolCalls.size > 0 ? 1 : 0);
   return slots.reduce((a, b) => (load(b) < load(a) ? b : a));
 };
-
-/**
- * The memory a worker played comes across as a copy: frozen, it cannot change after the commit,
- * so the store keeps it for the thread's next turn (`memoryCache`) instead of reading it back.
- */
-function frozenMemory(result: PlayedResult): PlayedResult {
-  freezeAll(result.memory);
-  return result;
-}
 
 function freezeAll(value: unknown): void {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
