@@ -201,7 +201,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     storeFaults.saw(err),
   );
   metrics.countRunsWith(() => runs.running);
-  metrics.countWorkersWith(() => runs.liveWorkerThreads);
+  metrics.countWorkersWith(() => agents.liveWorkerThreads);
   const ctx: ServerContext = {
     served: () => agents.current(),
     agents,
