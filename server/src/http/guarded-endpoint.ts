@@ -9,13 +9,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { checkToken } from "./auth.js";
 import { isLoopback, loopbackHosts } from "./browser-guards.js";
-import { guard } from "./guard-stack.js";
+import { guard, type GuardOptions } from "./guard-stack.js";
 import type { ConnectionLimits } from "./connection-limits.js";
 import { listenNode } from "./node-listen.js";
 import { errorResponse, HttpError } from "./errors.js";
 import { jsonBody } from "./request.js";
 
-export interface EndpointOptions {
+export interface EndpointOptions extends Pick<GuardOptions, "maxBodyBytes" | "bodyOption"> {
   /** The endpoint's path (`/mcp`); any other answers 404. */
   path: string;
   /** `body`: the POST body as parsed JSON (undefined for other methods). */
@@ -28,10 +28,6 @@ export interface EndpointOptions {
   token?: string;
   /** `Host` names answered besides localhost and the bound address (a proxy in front). */
   allowedHosts?: readonly string[];
-  /** Largest request body accepted, in bytes; a larger one is refused with 413 `too_large`. */
-  maxBodyBytes: number;
-  /** What the 413 names as the bound's setting (`--max-message-mb`). */
-  bodyOption?: string;
   connections?: Partial<ConnectionLimits>;
 }
 
