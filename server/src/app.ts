@@ -7,10 +7,9 @@ import { Hono } from "hono";
 import type { Agent, ChatModel } from "@autograms/runtime";
 import type { Store } from "@autograms/store";
 import { DEFAULT_LIMITS, type AutogramsApp, type ServerContext, type ServerLimits } from "./context.js";
-import { bearerToken, checkToken } from "./http/auth.js";
-import { checkOrigin, corsFor, hostCheck, writeCheck } from "./http/browser-guards.js";
-import { bodyLimit } from "./http/body-limit.js";
-import { errorResponse, HttpError } from "./http/errors.js";
+import { checkToken } from "./http/auth.js";
+import { checkOrigin } from "./http/browser-guards.js";
+import { guard } from "./http/guard-stack.js";
 import { answerErrors } from "./http/error-answers.js";
 import { Lifecycle } from "./ops/lifecycle.js";
 import { StoreFaults } from "./ops/store-faults.js";
@@ -201,7 +200,7 @@ export function createApp(options: AppOptions): AutogramsApp {
     storeFaults.saw(err),
   );
   metrics.countRunsWith(() => runs.running);
-  metrics.countWorkersWith(() => runs.liveWorkerThreads);
+  metrics.countWorkersWith(() => agents.liveWorkerThreads);
   const ctx: ServerContext = {
     served: () => agents.current(),
     agents,
@@ -219,30 +218,20 @@ export function createApp(options: AppOptions): AutogramsApp {
     ...(options.prices && { prices: options.prices }),
     modelChoices: new ModelChoices(model),
   };
-  const app = answerErrors(new Hono(), ctx);
-  // Other pages in the user's browser are kept out first (http/browser-guards.ts).
-  if (options.allowedHosts !== undefined && options.allowedHosts.length > 0)
-    app.use("*", hostCheck(options.allowedHosts));
-  if (origins.length > 0) app.use("*", corsFor(origins));
-  app.use("*", writeCheck(origins));
-  // A balancer's probes carry no token: they are answered before it is asked for.
-  app.route("/", probeRoutes(ctx));
-  // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).
-  if (ctx.playground) app.route("/", playgroundFiles());
-  if (options.token !== undefined) app.use("*", bearerToken(options.token));
-  app.route("/", metricsRoutes(ctx));
-  app.use(
-    "*",
-    // The rest of the body is not read: the connection closes after the answer, or a client
-    // reusing it would find it shut under its next request.
-    bodyLimit(ctx.limits.maxBodyBytes, (c) => {
-      c.header("connection", "close");
-      return errorResponse(
-        c,
-        new HttpError(413, "too_large", `the body is larger than ${ctx.limits.maxBodyBytes} bytes`),
-      );
-    }),
-  );
+  const app = guard(answerErrors(new Hono(), ctx), {
+    // Without names listed, any Host: `listen` on a loopback address lists its own.
+    hosts: options.allowedHosts,
+    origins,
+    token: options.token,
+    beforeToken: [
+      // A balancer's probes carry no token: they are answered before it is asked for.
+      probeRoutes(ctx),
+      // The playground's page holds nothing of the agent: served before the token check (see playgroundFiles).
+      ...(ctx.playground ? [playgroundFiles()] : []),
+    ],
+    beforeBodyLimit: [metricsRoutes(ctx)],
+    maxBodyBytes: ctx.limits.maxBodyBytes,
+  });
   // One agent's routes, given the context serving it: the default agent's at `/`, each agent's under `/agents/NAME/`.
   const routesOf = (agentCtx: ServerContext): Hono => {
     const routes = answerErrors(new Hono(), agentCtx);

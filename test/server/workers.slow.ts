@@ -399,7 +399,7 @@ describe("a new build with a pool of its own (serve)", () => {
     // Thread a's run waits 300 ms for its tool while the build changes under it.
     await readUntil(await post("a", "wait"), (f) => f.event === "run-start");
     s.server.serve({ agent, pool: second });
-    expect(s.server.ctx.runs.liveWorkerThreads).toBe(2);
+    expect(s.server.ctx.agents.liveWorkerThreads).toBe(2);
     const newWorker = await reply(await post("b", "who?"));
     expect(newWorker).not.toBe(oldWorker);
     await settled(s, "a", 3);

@@ -160,7 +160,7 @@ async function serve(
     for (const stop of unwatchAll) stop();
   };
   process.stdout.write(`listening on ${server.url}\n`);
-  const threads = server.ctx.runs.workerThreads;
+  const threads = server.ctx.agents.workerThreads;
   const workers = `${threads} worker thread${threads === 1 ? "" : "s"}`;
   // An agent without modules of its own (`inline`) starts its workers only when a turn needs them.
   const inline = agents.filter(({ first: { pool } }) => pool && !(pool instanceof PoolBuild) && pool.inline).length;

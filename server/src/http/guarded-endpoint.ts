@@ -1,22 +1,21 @@
 /**
  * One endpoint of another protocol (`autograms mcp --http`: MCP's Streamable HTTP) on a loopback
- * address, behind the guards the server's API has (browser-guards.ts, auth.ts, body-limit.ts,
- * connection-limits.ts), in the same order: a rebound page's `Host`, another site's `Origin` or a
- * body not sent as JSON, a missing or wrong token, a body over the bound (413, not read past it),
- * slow clients. The handler gets the request and its body as parsed JSON.
+ * address, behind the guards the server's API has (guard-stack.ts: its `Host` always checked, no
+ * CORS) and its bounds on slow clients (connection-limits.ts). The handler gets the request and
+ * its body as parsed JSON.
  */
 import type { Server as HttpServer } from "node:http";
 import { Hono } from "hono";
 import { z } from "zod";
-import { bearerToken, checkToken } from "./auth.js";
-import { bodyLimit } from "./body-limit.js";
-import { hostCheck, isLoopback, loopbackHosts, writeCheck } from "./browser-guards.js";
+import { checkToken } from "./auth.js";
+import { isLoopback, loopbackHosts } from "./browser-guards.js";
+import { guard, type GuardOptions } from "./guard-stack.js";
 import type { ConnectionLimits } from "./connection-limits.js";
 import { listenNode } from "./node-listen.js";
 import { errorResponse, HttpError } from "./errors.js";
 import { jsonBody } from "./request.js";
 
-export interface EndpointOptions {
+export interface EndpointOptions extends Pick<GuardOptions, "maxBodyBytes" | "bodyOption"> {
   /** The endpoint's path (`/mcp`); any other answers 404. */
   path: string;
   /** `body`: the POST body as parsed JSON (undefined for other methods). */
@@ -29,10 +28,6 @@ export interface EndpointOptions {
   token?: string;
   /** `Host` names answered besides localhost and the bound address (a proxy in front). */
   allowedHosts?: readonly string[];
-  /** Largest request body accepted, in bytes; a larger one is refused with 413 `too_large`. */
-  maxBodyBytes: number;
-  /** What the 413 names as the bound's setting (`--max-message-mb`). */
-  bodyOption?: string;
   connections?: Partial<ConnectionLimits>;
 }
 
@@ -61,25 +56,12 @@ export async function listenEndpoint(options: EndpointOptions): Promise<RunningE
       ),
     ),
   );
-  app.use("*", hostCheck(loopbackHosts(host, options.allowedHosts)));
-  app.use("*", writeCheck([]));
-  if (options.token !== undefined) app.use("*", bearerToken(options.token));
-  const bound = options.maxBodyBytes;
-  app.use(
-    "*",
-    bodyLimit(bound, (c) => {
-      // The rest of the body is not read: the connection closes after the answer.
-      c.header("connection", "close");
-      return errorResponse(
-        c,
-        new HttpError(
-          413,
-          "too_large",
-          `the body is larger than ${bound} bytes${options.bodyOption ? ` (${options.bodyOption})` : ""}`,
-        ),
-      );
-    }),
-  );
+  guard(app, {
+    hosts: loopbackHosts(host, options.allowedHosts),
+    token: options.token,
+    maxBodyBytes: options.maxBodyBytes,
+    bodyOption: options.bodyOption,
+  });
   app.all(options.path, async (c) =>
     options.handle(c.req.raw, c.req.method === "POST" ? await jsonBody(c, z.unknown()) : undefined),
   );

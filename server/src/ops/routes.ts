@@ -18,7 +18,7 @@ export function probeRoutes(ctx: ServerContext): Hono {
     if (ctx.lifecycle.draining) return c.json({ status: "draining", runs: ctx.runs.running }, 503);
     const damaged = ctx.storeFaults.why;
     if (damaged !== undefined) return c.json({ status: "store_unavailable", why: damaged }, 503);
-    const workers = ctx.runs.unready;
+    const workers = ctx.agents.unready;
     if (workers !== undefined)
       return c.json({ status: "workers_unavailable", why: workers, runs: ctx.runs.running }, 503);
     const down = ctx.readiness?.();

@@ -10,6 +10,7 @@ import type { ServerContext } from "../context.js";
 import { jsonBody, keepableText, messageText, threadIdOf } from "../http/request.js";
 import { eventId } from "../http/event-id.js";
 import { runEventJson } from "../runs/run-event-json.js";
+import { UI_MESSAGE_STREAM_HEADERS } from "../protocols/ui-message-stream.js";
 import { eventBatchesOf, runIdOf } from "../runs/run-source.js";
 import { framesOfBatches, resumeResponse, streamRun, type RunStream } from "./run-stream.js";
 import {
@@ -33,12 +34,9 @@ const RunBody = z.object({
     .meta({ description: "idempotency key: sent again, the same turn is answered" }),
 });
 
-export const RUN_STREAM_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache",
-  connection: "keep-alive",
-  "x-accel-buffering": "no",
-};
+/** The UI message stream's headers without its protocol's marker: these frames are the run's own events. */
+const { "x-vercel-ai-ui-message-stream": _, ...runStreamHeaders } = UI_MESSAGE_STREAM_HEADERS;
+export const RUN_STREAM_HEADERS = runStreamHeaders;
 
 export function runsRoutes(ctx: ServerContext): Hono {
   const app = new Hono();

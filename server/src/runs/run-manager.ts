@@ -125,21 +125,6 @@ export class RunManager {
     return undefined;
   }
 
-  /** Worker threads playing this process's turns (0: its own thread). */
-  get workerThreads(): number {
-    return this.agents.workerThreads;
-  }
-
-  /** Worker threads running in this process: the current builds' and those of earlier builds still finishing runs. */
-  get liveWorkerThreads(): number {
-    return this.agents.liveWorkerThreads;
-  }
-
-  /** Why the turns cannot all be played now (a current build's workers short of their number), if so. */
-  get unready(): string | undefined {
-    return this.agents.unready;
-  }
-
   /** Why the build's agent has no such thread: none, or another agent's (named when served here). */
   private async notOurs(threadId: string, build: ServedBuild): Promise<HttpError> {
     const owner = (await this.store.thread(threadId))?.agent ?? null;

@@ -9,6 +9,7 @@
  */
 import type { Agent } from "@autograms/runtime";
 import { replayTurn, type Store, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { LRUCache } from "lru-cache";
 import { HttpError } from "../http/errors.js";
 import { madeCalls } from "../traces/made-calls.js";
 
@@ -34,9 +35,12 @@ export const DEFAULT_TURN_CALLS: TurnCallsLimits = {
 const SLICE_MS = 10;
 
 export class TurnCalls {
-  /** JSON texts of replayed turns, least recently asked for first. */
-  private readonly kept = new Map<string, string>();
-  private keptBytes = 0;
+  /**
+   * JSON texts of replayed turns, the least recently asked for dropped first; one larger than the
+   * bound alone is not kept (lru-cache's maxEntrySize is its maxSize). Null when it keeps nothing
+   * (`keptBytes` 0): lru-cache wants a positive bound.
+   */
+  private readonly kept: LRUCache<string, string> | null;
   /** Replays running or waiting, shared by every request for the same turn. */
   private readonly pending = new Map<string, Promise<string>>();
   private running = 0;
@@ -50,18 +54,19 @@ export class TurnCalls {
   constructor(
     private readonly store: Store,
     private readonly limits: TurnCallsLimits,
-  ) {}
+  ) {
+    this.kept =
+      limits.keptBytes > 0
+        ? new LRUCache({ maxSize: limits.keptBytes, sizeCalculation: (text) => Buffer.byteLength(text) })
+        : null;
+  }
 
   /** The turn's calls as JSON text, replayed on `agent` (the build the request took). */
   async json(thread: ThreadInfo, seq: number, agent: Agent): Promise<string> {
     // A thread deleted and made again under its id is another thread; another build replays otherwise.
     const key = JSON.stringify([thread.id, thread.createdAt, seq, agent.graphHash]);
-    const kept = this.kept.get(key);
-    if (kept !== undefined) {
-      this.kept.delete(key);
-      this.kept.set(key, kept);
-      return kept;
-    }
+    const kept = this.kept?.get(key);
+    if (kept !== undefined) return kept;
     let replay = this.pending.get(key);
     if (!replay) {
       const turns = this.turnsOf(thread);
@@ -70,7 +75,7 @@ export class TurnCalls {
         this.pending.delete(key);
       });
       this.pending.set(key, replay);
-      replay.then((text) => this.keep(key, text)).catch(() => {});
+      replay.then((text) => this.kept?.set(key, text)).catch(() => {});
     }
     return replay;
   }
@@ -145,17 +150,5 @@ export class TurnCalls {
       );
     }
     await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  private keep(key: string, text: string): void {
-    const bytes = Buffer.byteLength(text);
-    if (bytes > this.limits.keptBytes) return;
-    this.kept.set(key, text);
-    this.keptBytes += bytes;
-    for (const [k, t] of this.kept) {
-      if (this.keptBytes <= this.limits.keptBytes) break;
-      this.kept.delete(k);
-      this.keptBytes -= Buffer.byteLength(t);
-    }
   }
 }
