@@ -7,7 +7,8 @@
 //
 // The default agent is samples/native-tools (the planet guide: its tools called natively), the
 // second samples/tutor (its page at /agents/FractionTutor/, with two stored evaluation runs of its
-// cases, the second compared with the first), both on the offline model. The offline model
+// cases, the second compared with the first, and its playground: a reply streaming, a turn picked,
+// a what-if fork, the graph tab, the page at 390 px), both on the offline model. The offline model
 // reports no tokens and takes no settings; for the pictures its calls report an estimate (four
 // characters a token) under the name of the model chosen, `offline-estimate` unless a thread's
 // settings choose `offline-estimate-large` (the list the settings choose from), priced by a
@@ -51,6 +52,12 @@ const SHOTS = [
   ["palette.png", wide, openPalette],
   ["experiments.png", wide, openExperiments],
   ["agents.png", wide, openTutor],
+  // The tutor's playground, in this order: each picture goes on from the one before.
+  ["playground.png", wide, tutorStreaming],
+  ["playground-turn.png", wide, pickTurn],
+  ["playground-what-if.png", wide, tryWhatIf],
+  ["playground-graph.png", wide, () => page.click("#graph-tab")],
+  ["playground-phone.png", phone, sourceOnPhone],
   // Last: it leaves the studio for the API's page.
   ["api-docs.png", wide, () => page.goto(`${server.url}/api/docs`)],
 ];
@@ -85,13 +92,14 @@ const sent = (messages) => estimate(messages.map((m) => m.content ?? "").join("\
 const MODELS = ["offline-estimate", "offline-estimate-large"];
 
 class EstimatingModel extends OfflineModel {
-  constructor(name = MODELS[0]) {
-    super();
+  constructor(name = MODELS[0], options = {}) {
+    super(options);
     this.model = name;
+    this.options = options;
   }
   /** The same answers whatever the settings: only the name its usage reports changes. */
   withSettings(settings) {
-    return new EstimatingModel(settings.model ?? this.model);
+    return new EstimatingModel(settings.model ?? this.model, this.options);
   }
   async listModels() {
     return MODELS;
@@ -118,6 +126,7 @@ const dir = mkdtempSync(join(tmpdir(), "autograms-screenshots-"));
 const store = await openStore(`sqlite:${join(dir, "threads.db")}`);
 const graph = JSON.parse(readFileSync(join(root, "samples/native-tools/agent.graph.json"), "utf8"));
 const tutor = JSON.parse(readFileSync(join(root, "samples/tutor/agent.graph.json"), "utf8"));
+const tutorTurns = JSON.parse(readFileSync(join(root, "samples/tutor/conversation.json"), "utf8")).turns;
 const tools = await sampleTools(dir);
 const sources = [
   {
@@ -133,7 +142,8 @@ const server = await listen({
   }),
   agents: [
     {
-      agent: new Agent(tutor, { model: new EstimatingModel() }),
+      // Words written one at a time, so playground.png catches a reply half streamed.
+      agent: new Agent(tutor, { model: new EstimatingModel(MODELS[0], { wordDelayMs: 120 }) }),
       sources: [
         {
           path: "samples/tutor/agent.ts",
@@ -214,6 +224,49 @@ async function openTutor() {
   await page.fill("#input", "yes");
   await page.press("#input", "Enter");
   await idle();
+}
+
+/**
+ * The tutor's playground: a thread held through the sample conversation's first turns, then a
+ * question at the next unit, caught streaming a few words in, its node's line lit in the source.
+ */
+async function tutorStreaming() {
+  await page.goto(`${server.url}/agents/${tutor.agent}/`);
+  await page.waitForSelector("body[data-ready]");
+  await page.click("#new-thread");
+  await idle();
+  for (const t of tutorTurns.slice(1, 5)) {
+    await page.fill("#input", t.user);
+    await page.press("#input", "Enter");
+    await idle();
+  }
+  await page.fill("#input", "Yes: why does that rule work?");
+  await page.press("#input", "Enter");
+  await page.waitForFunction(
+    () => (document.querySelector(".msg.streaming .text")?.textContent ?? "").split(" ").length > 8,
+  );
+}
+
+/** That thread's second turn picked on the timeline: its prompts and calls, the variables it changed. */
+async function pickTurn() {
+  await idle();
+  await page.click('#turns li[data-turn="2"] button');
+  await page.waitForSelector("#turn-detail .calls");
+}
+
+/** Another problem tried from that turn: the next message's reply on a fork beside the original's. */
+async function tryWhatIf() {
+  page.once("dialog", (d) => void d.accept(JSON.stringify("What is 2/3 + 1/3?")));
+  await page.click('#turn-detail .edit-var[data-var="problem"]');
+  await page.waitForSelector("#turn-detail .what-if");
+  await page.locator("#turn-detail .what-if").scrollIntoViewIfNeeded();
+}
+
+/** The source tab chosen back while the tabs still show (at 1000 px and up), then the page at 390 px. */
+async function sourceOnPhone() {
+  await page.setViewportSize(wide);
+  await page.click("#source-tab");
+  await page.setViewportSize(phone);
 }
 
 /** The command palette (Ctrl+K) over the studio, narrowed to what names a run. */
