@@ -41,7 +41,7 @@ describe("a stale thread on a server with worker threads", () => {
         workers: { script: fixture("worker.mjs"), data: { graph: after }, size: 1 },
       });
       servers.push(server);
-      expect(server.ctx.runs.workerThreads).toBe(1);
+      expect(server.ctx.agents.workerThreads).toBe(1);
       const res = await fetch(`${server.url}/api/chat`, json(chatBody("t", [userMessage("m2", "again")])));
       if (onStale === "refuse") {
         expect(res.status).toBe(422);
