@@ -8,17 +8,12 @@
  * Each option's check is a zod schema whose message says what it must be; the refusal names the
  * option by its path and prints the value given one way (`shown`).
  */
+import { BUSY_POLICIES, STALE_POLICIES } from "@autograms/store";
 import { z } from "zod";
 import { checkPrices } from "./usage/prices.js";
 
-/**
- * The busy policies (`policy`) and the answers to stale memory (`onStale`) a server takes. Each is
- * one the store's turn runner takes: the compiler checks it where the server passes it on
- * (`takeTurn`'s options).
- */
-export const BUSY_POLICIES = ["reject", "enqueue", "interrupt", "rollback"] as const;
+/** The busy policies (`policy`) and the answers to stale memory (`onStale`): the store's, as it takes them. */
 export type BusyPolicy = (typeof BUSY_POLICIES)[number];
-export const STALE_POLICIES = ["refuse", "restart"] as const;
 export type StalePolicy = (typeof STALE_POLICIES)[number];
 
 /** A value as a refusal shows it: text quoted (and cut), a number as written, anything else by its kind. */

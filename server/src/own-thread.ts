@@ -1,4 +1,7 @@
-import type { Store, ThreadInfo } from "@autograms/store";
+import type { Store } from "@autograms/store";
+
+/** A thread's row, as the store reads it. */
+export type ThreadInfo = NonNullable<Awaited<ReturnType<Store["thread"]>>>;
 import { HttpError } from "./http/errors.js";
 
 /**

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AgentError } from "@autograms/runtime";
-import { StoreError, type StoreErrorCode } from "@autograms/store";
+import { StoreError } from "@autograms/store";
 
 type ApiErrorCode =
   | "bad_json"
@@ -54,7 +54,7 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, field?: string) => new HttpError(400, "bad_request", message, field);
 
-const STORE_STATUS: Partial<Record<StoreErrorCode, ContentfulStatusCode>> = {
+const STORE_STATUS: Partial<Record<StoreError["code"], ContentfulStatusCode>> = {
   unknown_thread: 404,
   thread_busy: 409,
   lease_lost: 409,

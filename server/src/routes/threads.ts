@@ -1,13 +1,13 @@
 /** The threads of the store: list, show (turns with what each changed and the nodes it went through), memory at a turn, delete, fork, migrate. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { editThreadVariables, migrateThread, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { editThreadVariables, migrateThread, type TurnRecord } from "@autograms/store";
 import { settingsOfTrace } from "@autograms/runtime";
 import type { Agent } from "@autograms/runtime";
 import type { ServerContext } from "../context.js";
 import { HttpError } from "../http/errors.js";
 import { integerParam, jsonBody, threadIdOf, turnParam } from "../http/request.js";
-import { knownThread } from "../own-thread.js";
+import { knownThread, type ThreadInfo } from "../own-thread.js";
 import { settingsFrom } from "../settings/stored-settings.js";
 import type { Prices } from "../usage/prices.js";
 import { priced, usageOf, usageTotal } from "../usage/totals.js";

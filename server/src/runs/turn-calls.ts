@@ -8,7 +8,8 @@
  * again, it is read, not replayed.
  */
 import type { Agent } from "@autograms/runtime";
-import { replayTurn, type Store, type ThreadInfo, type TurnRecord } from "@autograms/store";
+import { replayTurn, type Store, type TurnRecord } from "@autograms/store";
+import type { ThreadInfo } from "../own-thread.js";
 import { LRUCache } from "lru-cache";
 import { HttpError } from "../http/errors.js";
 import { madeCalls } from "../traces/made-calls.js";
