@@ -110,6 +110,7 @@ export type { PluginInfo, PluginCall, ChatTurn } from "./tool-text/index.js";
 
 // Runtime: agents, memory, traces.
 export { Agent } from "./agent/agent.js";
+export { shownValue } from "./shown-value.js";
 export type { AgentOptions, ListedTool, Tool } from "./agent/agent.js";
 export type { RunOptions, ReplyResult } from "./agent/run-options.js";
 export type { PromptChange } from "./agent/prompt-changes.js";

@@ -6,8 +6,9 @@
  * not know served as `reject`). The token, the origins and the budgets keep their own checks.
  *
  * Each option's check is a zod schema whose message says what it must be; the refusal names the
- * option by its path and prints the value given one way (`shown`).
+ * option by its path and prints the value given as every package does (the runtime's `shownValue`).
  */
+import { shownValue } from "@autograms/runtime";
 import { BUSY_POLICIES, STALE_POLICIES } from "@autograms/store";
 import { z } from "zod";
 import { checkPrices } from "./usage/prices.js";
@@ -15,15 +16,6 @@ import { checkPrices } from "./usage/prices.js";
 /** The busy policies (`policy`) and the answers to stale memory (`onStale`): the store's, as it takes them. */
 export type BusyPolicy = (typeof BUSY_POLICIES)[number];
 export type StalePolicy = (typeof STALE_POLICIES)[number];
-
-/** A value as a refusal shows it: text quoted (and cut), a number as written, anything else by its kind. */
-function shown(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `'${value.length > 40 ? `${value.slice(0, 39)}\u2026` : value}'`;
-  if (typeof value === "number") return String(value);
-  return typeof value;
-}
 
 const wholeNumber = (min: number) =>
   z.custom<number>((v) => typeof v === "number" && Number.isSafeInteger(v) && v >= min, {
@@ -112,7 +104,7 @@ function check(schema: z.ZodType, given: unknown, fn: string): void {
     const { path, message } = result.error.issues[0]!;
     const value = path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown>)?.[key], given);
     const name = path.length === 0 ? "" : `${path.join(".")} `;
-    throw new TypeError(`${fn}: ${name}${message}, not ${shown(value)}`);
+    throw new TypeError(`${fn}: ${name}${message}, not ${shownValue(value)}`);
   }
   // The price table has its own check: its refusals name the model whose entry is wrong.
   const { prices } = given as { prices?: unknown };

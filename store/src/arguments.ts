@@ -4,16 +4,12 @@
  * naming the argument, not an error from inside the database driver, nor a value stored that
  * breaks the thread later (a lease's lifetime given as text made its expiry text).
  */
+import { shownValue } from "@autograms/runtime";
 import { StoreError } from "./errors.js";
 import { type AcquireOptions, BUSY_POLICIES, type PruneOptions, type StoreOptions } from "./types.js";
 import type { NewExperiment } from "./experiments.js";
 
 const refuse = (message: string) => new StoreError("bad_request", message);
-
-/** What a value is, for an error message: its type, or an array, or null. */
-export function describe(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-}
 
 const NUL = (field: string) => `${field}: contains a NUL character (U+0000), which a store cannot keep in text`;
 
@@ -23,13 +19,13 @@ const NUL = (field: string) => `${field}: contains a NUL character (U+0000), whi
  */
 export function keepable(text: string | null, field: "messageId" | "user" | "reply"): void {
   if (text !== null && typeof text !== "string")
-    throw refuse(`${field}: must be a string or null, not ${describe(text)}`);
+    throw refuse(`${field}: must be a string or null, not ${shownValue(text)}`);
   if (text !== null && text.includes("\u0000")) throw refuse(NUL(field));
 }
 
 /** An id as the store keys it: text, not empty, without NUL. */
 function key(id: unknown, field: string, what: string): void {
-  if (typeof id !== "string") throw refuse(`${field}: must be a string, not ${describe(id)}`);
+  if (typeof id !== "string") throw refuse(`${field}: must be a string, not ${shownValue(id)}`);
   if (id === "") throw refuse(`${field}: ${what} is not empty`);
   if (id.includes("\u0000")) throw refuse(NUL(field));
 }
@@ -45,31 +41,25 @@ export function turnNumber(turn: unknown): void {
 
 /** A run's id: text (a run named otherwise was never recorded). */
 export function runKey(id: unknown): void {
-  if (typeof id !== "string") throw refuse(`runId: must be a string, not ${describe(id)}`);
+  if (typeof id !== "string") throw refuse(`runId: must be a string, not ${shownValue(id)}`);
 }
 
 /** A whole number of at least `min`, or absent. */
 function whole(value: unknown, field: string, min: number): void {
   if (value === undefined) return;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min)
-    throw refuse(`${field}: must be a whole number, at least ${min}, not ${shown(value)}`);
+    throw refuse(`${field}: must be a whole number, at least ${min}, not ${shownValue(value)}`);
 }
 
 /** One of `choices`, or absent. */
 function oneOf(value: unknown, field: string, choices: readonly string[]): void {
   if (value !== undefined && !choices.includes(value as string))
-    throw refuse(`${field}: must be one of ${choices.join(", ")}, not ${shown(value)}`);
+    throw refuse(`${field}: must be one of ${choices.join(", ")}, not ${shownValue(value)}`);
 }
 
 function ofType(value: unknown, field: string, type: "string" | "boolean" | "function"): void {
-  if (value !== undefined && typeof value !== type) throw refuse(`${field}: must be a ${type}, not ${describe(value)}`);
-}
-
-/** A value as an error message shows it: a number or short text as it is, anything else by its kind. */
-function shown(value: unknown): string {
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string") return `'${value.length > 40 ? `${value.slice(0, 39)}\u2026` : value}'`;
-  return describe(value);
+  if (value !== undefined && typeof value !== type)
+    throw refuse(`${field}: must be a ${type}, not ${shownValue(value)}`);
 }
 
 /** The options given a value: one given as undefined leaves the default (or the URL's) in place. */
@@ -99,14 +89,14 @@ export function checkAcquireOptions(options: AcquireOptions): void {
   ofType(options.create, "create", "boolean");
   ofType(options.runId, "runId", "string");
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
-    throw refuse(`signal: must be an AbortSignal, not ${describe(options.signal)}`);
+    throw refuse(`signal: must be an AbortSignal, not ${shownValue(options.signal)}`);
 }
 
 /** `listThreads`' options: a limit below 0 is none. */
 export function checkListOptions(options: { limit?: number; agent?: string }): void {
   const { limit } = options;
   if (limit !== undefined && (typeof limit !== "number" || !Number.isSafeInteger(limit)))
-    throw refuse(`limit: must be a whole number (below 0: no limit), not ${shown(limit)}`);
+    throw refuse(`limit: must be a whole number (below 0: no limit), not ${shownValue(limit)}`);
   ofType(options.agent, "agent", "string");
 }
 
@@ -118,13 +108,13 @@ export function checkPruneOptions(options: PruneOptions): void {
 /** A thread's title: text, or null (called by its first message again). */
 export function checkTitle(title: unknown): void {
   if (title !== null && typeof title !== "string")
-    throw refuse(`title: must be a string or null, not ${describe(title)}`);
+    throw refuse(`title: must be a string or null, not ${shownValue(title)}`);
 }
 
 /** A thread's model settings as the store keeps them: text it does not read, or null (none). */
 export function checkSettingsText(settings: unknown): void {
   if (settings !== null && typeof settings !== "string")
-    throw refuse(`settings: must be a string (JSON text) or null, not ${describe(settings)}`);
+    throw refuse(`settings: must be a string (JSON text) or null, not ${shownValue(settings)}`);
   if (typeof settings === "string" && settings.includes("\u0000")) throw refuse(NUL("settings"));
 }
 
@@ -135,13 +125,13 @@ export const experimentKey = (id: unknown): void => key(id, "id", "an experiment
 export function checkExperiment(e: NewExperiment): void {
   if (e.id !== undefined) experimentKey(e.id);
   for (const field of ["build", "model"] as const) {
-    if (typeof e[field] !== "string") throw refuse(`${field}: must be a string, not ${describe(e[field])}`);
+    if (typeof e[field] !== "string") throw refuse(`${field}: must be a string, not ${shownValue(e[field])}`);
     if (e[field].includes("\u0000")) throw refuse(NUL(field));
   }
   if (e.comparedWith !== undefined && e.comparedWith !== null) experimentKey(e.comparedWith);
   const report = e.report as Partial<NewExperiment["report"]> | null;
   if (typeof report !== "object" || report === null || !Array.isArray(report.runs) || !Array.isArray(report.cases))
-    throw refuse(`report: must be an evaluation report (runs, cases), not ${describe(report)}`);
+    throw refuse(`report: must be an evaluation report (runs, cases), not ${shownValue(report)}`);
   if (typeof e.graph !== "object" || e.graph === null || !Array.isArray(e.graph.nodes))
-    throw refuse(`graph: must be an agent's graph, not ${describe(e.graph)}`);
+    throw refuse(`graph: must be an agent's graph, not ${shownValue(e.graph)}`);
 }

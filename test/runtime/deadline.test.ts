@@ -178,9 +178,9 @@ describe("a turn's deadline", () => {
     const agent = new Agent(talk, { model: modelThat(async () => "x") });
     for (const [options, message] of [
       [{ signal: 5 }, "signal takes an AbortSignal, not 5"],
-      // A value with no JSON (a cycle) is named by its kind, not by JSON.stringify's own TypeError.
+      // An object is named by its kind, never its contents (a cycle included).
       [{ signal: cycle }, "signal takes an AbortSignal, not object"],
-      [{ trace: "all" }, 'trace takes a function, not "all"'],
+      [{ trace: "all" }, "trace takes a function, not 'all'"],
       [{ pause: 1 }, "pause takes a function, not 1"],
       [{ onText: cycle }, "onText takes a function that receives the reply's chunks, not object"],
     ] as const) {

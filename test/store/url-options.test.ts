@@ -89,7 +89,7 @@ describe("store URL options", () => {
         [{ leaseMs: -5 }, "leaseMs: must be a whole number, at least 1, not -5"],
         [{ pollMs: 0 }, "pollMs: must be a whole number, at least 1, not 0"],
         [{ memoryCache: "a" }, "memoryCache: must be a whole number, at least 0, not 'a'"],
-        [{ now: 5 }, "now: must be a function, not number"],
+        [{ now: 5 }, "now: must be a function, not 5"],
       ] as const)
         await expect(openStore(url, options as never)).rejects.toMatchObject({ code: "bad_request", message });
       // Nothing was made for a store that was refused.

@@ -41,6 +41,7 @@ import type { Performer } from "./performer.js";
 import type { ReplyResult, RunOptions } from "./run-options.js";
 import { Deadline } from "./deadline.js";
 import { ReplyStream } from "./reply-stream.js";
+import { shownValue } from "../shown-value.js";
 import { startTurn } from "../telemetry/turn.js";
 import { instrument } from "../telemetry/instrument.js";
 import {
@@ -557,13 +558,4 @@ function copyingArguments(fn: Tool): HostFunction {
       ? fn(...structuredClone(args.slice(0, -1)), options)
       : fn(...structuredClone(args));
   }) as HostFunction;
-}
-
-/** A value a caller gave, for an error message: its JSON, or its kind when it has none (a cycle, a function). */
-function shownValue(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? typeof value;
-  } catch {
-    return typeof value;
-  }
 }

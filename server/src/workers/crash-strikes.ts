@@ -6,6 +6,7 @@
  * ends clears it. A thread charged with `limit` crashes is refused (`thread_quarantined`) for
  * `quarantineMs`, or until the process restarts.
  */
+import { shownValue } from "@autograms/runtime";
 
 export interface QuarantineOptions {
   /** Crashes of a worker with the thread's turn on it before the thread is refused (default 3). */
@@ -20,9 +21,9 @@ export const DEFAULT_QUARANTINE: QuarantineOptions = { crashes: 3, ms: 10 * 60_0
 export function quarantineOf(given: Partial<QuarantineOptions> | undefined, option: string): QuarantineOptions {
   const options = { ...DEFAULT_QUARANTINE, ...given };
   if (!(Number.isSafeInteger(options.crashes) && options.crashes >= 1))
-    throw new RangeError(`${option}.crashes takes a whole number, at least 1, not ${JSON.stringify(options.crashes)}`);
+    throw new RangeError(`${option}.crashes takes a whole number, at least 1, not ${shownValue(options.crashes)}`);
   if (!(typeof options.ms === "number" && options.ms > 0))
-    throw new RangeError(`${option}.ms takes a number of milliseconds above 0, not ${JSON.stringify(options.ms)}`);
+    throw new RangeError(`${option}.ms takes a number of milliseconds above 0, not ${shownValue(options.ms)}`);
   return options;
 }
 

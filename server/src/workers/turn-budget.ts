@@ -13,6 +13,7 @@
  * A turn over budget is stopped through its signal and fails with a TurnBudgetError; nothing of
  * it is committed.
  */
+import { shownValue } from "@autograms/runtime";
 import { getHeapStatistics } from "node:v8";
 
 export interface TurnBudgets {
@@ -33,7 +34,7 @@ export function budgetsOf(given: Partial<TurnBudgets> | undefined, option: strin
   const budgets = { ...DEFAULT_BUDGETS, ...given };
   for (const [name, value] of Object.entries(budgets)) {
     if (!(typeof value === "number" && value > 0))
-      throw new RangeError(`${option}.${name} takes a number above 0, not ${JSON.stringify(value)}`);
+      throw new RangeError(`${option}.${name} takes a number above 0, not ${shownValue(value)}`);
   }
   // A timer set for longer fires at once (Node clamps it to 1 ms).
   if (budgets.wallMs > MAX_TIMER_MS)

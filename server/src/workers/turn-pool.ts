@@ -11,6 +11,7 @@
  * too (`inline`), the pool plays turns there until they prove CPU-heavy (inline-turns.ts), and
  * starts its workers only once a turn needs one.
  */
+import { shownValue } from "@autograms/runtime";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -183,14 +184,14 @@ export class TurnPool implements TurnPlayer {
     this.budgets = budgetsOf(options.budgets, "workers.budgets");
     const size = options.size ?? availableParallelism();
     if (!(Number.isInteger(size) && size >= 1))
-      throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${JSON.stringify(size)}`);
+      throw new RangeError(`workers.size takes a whole number of threads, at least 1, not ${shownValue(size)}`);
     this.threads = size;
     this.strikes = new CrashStrikes(quarantineOf(options.quarantine, "workers.quarantine"));
     this.heapLimitMb = options.heapLimitMb ?? 2 * this.budgets.memoryMb + 256;
     this.warmMs = options.warmMs ?? 10 * 60_000;
     const keptMb = options.keptMb ?? DEFAULT_KEPT_MB;
     if (!(typeof keptMb === "number" && keptMb >= 0))
-      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${JSON.stringify(keptMb)}`);
+      throw new RangeError(`workers.keptMb takes a number of MiB, at least 0, not ${shownValue(keptMb)}`);
     this.script = options.script instanceof URL ? fileURLToPath(options.script) : options.script;
     this.workerData = { data: options.data, budgets: this.budgets, keptMb, tools: sharedToolInfo(options.tools ?? {}) };
     this.inline = options.inline && new InlineTurns(options.inline, this.budgets, this.warmMs, () => this.start(true));

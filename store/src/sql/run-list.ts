@@ -5,6 +5,7 @@
  * `run-error` is). Paged by a cursor on (started_at, id), so a page costs what it shows whatever
  * came before it.
  */
+import { shownValue } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
 import { LISTED_RUN_STATUSES, type ListedRun, type ListedRunStatus, type RunPage, type RunQuery } from "../types.js";
 import type { StoredTraceEvent, TurnStatus } from "../types.js";
@@ -125,11 +126,11 @@ function checkRunQuery(query: RunQuery): number {
   const refuse = (field: string, what: string) => new StoreError("bad_request", `${field}: ${what}`);
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw refuse("limit", `a whole number from 1 to ${MAX_LIMIT}, not ${String(query.limit)}`);
+    throw refuse("limit", `a whole number from 1 to ${MAX_LIMIT}, not ${shownValue(query.limit)}`);
   for (const field of ["since", "until"] as const) {
     const value = query[field];
     if (value !== undefined && !Number.isSafeInteger(value))
-      throw refuse(field, `a time in milliseconds since 1970, not ${String(value)}`);
+      throw refuse(field, `a time in milliseconds since 1970, not ${shownValue(value)}`);
   }
   for (const status of query.status ?? [])
     if (!LISTED_RUN_STATUSES.includes(status))

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { applyDelta, type Memory } from "@autograms/runtime";
+import { applyDelta, shownValue, type Memory } from "@autograms/runtime";
 import { messageConflict, StoreError } from "../errors.js";
 import { MemoryCache } from "../memory-cache.js";
 import type {
@@ -47,7 +47,6 @@ import {
   checkSettingsText,
   definedOnly,
   checkTitle,
-  describe,
   keepable,
   threadKey,
   turnNumber,
@@ -567,7 +566,7 @@ export abstract class SqlStore extends RunLog implements Store {
   async turnByMessage(threadId: string, messageId: string): Promise<TurnRecord | null> {
     threadKey(threadId);
     if (typeof messageId !== "string")
-      throw new StoreError("bad_request", `messageId: must be a string, not ${describe(messageId)}`);
+      throw new StoreError("bad_request", `messageId: must be a string, not ${shownValue(messageId)}`);
     // No turn has one (see keepable), and Postgres would refuse the query.
     if (messageId.includes("\u0000")) return null;
     const row = await first(this.db, "SELECT * FROM turns WHERE thread_id = ? AND message_id = ?", [

@@ -89,7 +89,7 @@ export function experimentsTests(backend: Backend, { it, expect }: TestApi): voi
       const graph = echoGraph();
       await expect(
         store.saveExperiment({ build: 3 as unknown as string, model: "offline", report: report(1, 0), graph }),
-      ).rejects.toMatchObject({ code: "bad_request", message: "build: must be a string, not number" });
+      ).rejects.toMatchObject({ code: "bad_request", message: "build: must be a string, not 3" });
       await expect(
         store.saveExperiment({ build: "a.ts", model: "offline", report: {} as EvalReport, graph }),
       ).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("report: must be") });

@@ -105,7 +105,7 @@ export function threadSettingsTests(backend: Backend, { it, expect }: TestApi): 
       await expect(store.setThreadSettings("", "{}")).rejects.toMatchObject({ code: "bad_request" });
       await expect(store.threadSettings(7 as never)).rejects.toMatchObject({
         code: "bad_request",
-        message: "threadId: must be a string, not number",
+        message: "threadId: must be a string, not 7",
       });
       expect(await store.thread("s")).toBeNull();
     }));

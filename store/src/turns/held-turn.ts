@@ -5,9 +5,8 @@
  * The lease is renewed meanwhile (with the process's others: lease-keeper.ts); `lost` aborts when
  * it is lost.
  */
-import { AgentError, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
+import { AgentError, shownValue, type Memory, type MemoryDelta, type TraceEvent } from "@autograms/runtime";
 import { StoreError } from "../errors.js";
-import { describe } from "../arguments.js";
 import type {
   AcquireOptions,
   Lease,
@@ -113,7 +112,7 @@ export async function acquireTurn(
   options: TurnAcquireOptions = {},
 ): Promise<Acquired> {
   if (typeof (store as { takeThread?: unknown } | null)?.takeThread !== "function")
-    throw new StoreError("bad_request", `store: must be a Store (await openStore(url)), not ${describe(store)}`);
+    throw new StoreError("bad_request", `store: must be a Store (await openStore(url)), not ${shownValue(store)}`);
   const { replaces, checkMemory, onStale, ...acquiring } = options;
   const messageId = acquiring.messageId ?? null;
   // A message's turn: its id checked and the thread taken in one transaction, with the memory at

@@ -7,7 +7,15 @@
  * `takeTurn` and `TakenTurn.play` are its two halves, for a caller that answers once the thread is
  * taken and lets the turn play on (the server); `runTurn` is both at once.
  */
-import type { Agent, Memory, ReplyChunk, RunOptions, TraceEvent, TraceSink } from "@autograms/runtime";
+import {
+  shownValue,
+  type Agent,
+  type Memory,
+  type ReplyChunk,
+  type RunOptions,
+  type TraceEvent,
+  type TraceSink,
+} from "@autograms/runtime";
 import type { Lease, PackedTurn, RunWrite, Store, TurnRecord } from "../types.js";
 import {
   acquireTurn,
@@ -17,7 +25,6 @@ import {
   type TurnAcquireOptions,
 } from "./held-turn.js";
 import { messageConflict, StoreError } from "../errors.js";
-import { describe } from "../arguments.js";
 
 /** How a thread is taken for a turn. */
 export interface TakeOptions extends Omit<TurnAcquireOptions, "messageId" | "create" | "checkMemory"> {
@@ -168,7 +175,7 @@ export async function takeTurn(
   if (typeof (agent as { reply?: unknown } | null)?.reply !== "function")
     throw new StoreError(
       "bad_request",
-      `agent: must be an Agent (new Agent(graph, { model })), not ${describe(agent)}`,
+      `agent: must be an Agent (new Agent(graph, { model })), not ${shownValue(agent)}`,
     );
   const { messageId, replaces, onStale, openingFirst, ...acquire } = options;
   const { held, repeated, endedThere } = await acquireTurn(store, threadId, text, {
